@@ -1,0 +1,59 @@
+// Request bodies of the HTTP API (SPEC §7), parsed by the Worker and reused by the forms.
+import { z } from "zod";
+import {
+  MOBILE_NO_PATTERN,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from "./constants.ts";
+import { relayStateSchema } from "./device-protocol.ts";
+
+export const mobileNoSchema = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined ? "Mobile number is required." : "Enter a 10-digit mobile number.",
+  })
+  .trim()
+  .regex(MOBILE_NO_PATTERN, { error: "Enter a 10-digit mobile number." });
+
+export const passwordSchema = z
+  .string({ error: "Password is required." })
+  .min(1, { error: "Password is required." });
+
+/** Registration sets a password, so it gets the length rule; login takes any string. */
+export const newPasswordSchema = z
+  .string({ error: "Password is required." })
+  .min(PASSWORD_MIN_LENGTH, {
+    error: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
+  })
+  .max(PASSWORD_MAX_LENGTH, {
+    error: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
+  });
+
+export const registerRequestSchema = z.object({
+  mobileNo: mobileNoSchema,
+  password: newPasswordSchema,
+});
+
+export const loginRequestSchema = z.object({
+  mobileNo: mobileNoSchema,
+  password: passwordSchema.max(PASSWORD_MAX_LENGTH, {
+    error: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
+  }),
+});
+
+/** `token` is in the spec's payload for old clients; the Worker authenticates by header or cookie. */
+export const motorCommandRequestSchema = z.object({
+  action: relayStateSchema,
+  token: z.string().optional(),
+});
+export type MotorCommandRequest = z.infer<typeof motorCommandRequestSchema>;
+
+/** The public shape of a user in login responses. */
+export type PublicUser = {
+  id: number;
+  mobileNo: string;
+  isAdmin: boolean;
+};
+
+/** Every error the API returns has this shape. */
+export type ApiError = { success: false; message: string };

@@ -1,0 +1,39 @@
+// Business constants of SPEC §9, and the timing rules of the device protocol.
+// Imported by the app, the Worker, the DeviceHub and the simulator alike: one source of truth.
+
+/** After a motor command the same device refuses another for this long (SPEC §4, §9). */
+export const MOTOR_COOLDOWN_MS = 10_000;
+/** A browser's realtime socket reconnects this long after it closes (SPEC §9). */
+export const SOCKET_RECONNECT_DELAY_MS = 1_000;
+/** The hub keeps, and the dashboard shows, this many recent motor logs (SPEC §9). */
+export const LIVE_MOTOR_LOG_LIMIT = 7;
+
+/** A relay command fails with a clear error when the device has not confirmed it by then. */
+export const DEVICE_ACK_TIMEOUT_MS = 5_000;
+
+/**
+ * Devices send the text frame "ping" this often; the hub answers "pong" without waking
+ * (WebSocket auto-response). Long on purpose: every heartbeat costs roughly 280 bytes on
+ * the SIM once TLS and TCP are counted (docs/device-protocol.md has the arithmetic).
+ */
+export const DEVICE_HEARTBEAT_INTERVAL_MS = 240_000;
+/** A device silent for two heartbeats plus slack is marked offline. */
+export const DEVICE_OFFLINE_AFTER_MS = 2 * DEVICE_HEARTBEAT_INTERVAL_MS + 60_000;
+/** While a browser watches, the device reports power this often, which also proves it is alive. */
+export const WATCHED_POWER_INTERVAL_MS = 5_000;
+/** While watched, a device silent this long is marked offline (three missed readings plus slack). */
+export const WATCHED_OFFLINE_AFTER_MS = 3 * WATCHED_POWER_INTERVAL_MS + 5_000;
+/** Unwatched but running, the device still reports power this often (and on any big change). */
+export const UNWATCHED_POWER_INTERVAL_MS = 60_000;
+
+/** The motor configuration a new account starts with (SPEC §3, §9). */
+export const DEFAULT_MOTOR_CONFIG = {
+  defaultCurrent: 1,
+  dryRunThreshold: 30,
+  overCurrentThreshold: 30,
+} as const;
+
+/** 10 digits, first digit 1-9 (SPEC §5). */
+export const MOBILE_NO_PATTERN = /^[1-9][0-9]{9}$/;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
