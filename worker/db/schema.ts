@@ -1,0 +1,129 @@
+// D1 tables (drizzle). Migrations in ../../migrations are generated from this file with
+// `npm run db:generate`; never edit a migration that has been applied anywhere.
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Milliseconds since the epoch; every timestamp in D1 is one of these. */
+const timestamp = (name: string) => integer(name, { mode: "number" });
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  mobileNo: text("mobile_no").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+  createdAt: timestamp("created_at").notNull(),
+  lastLogin: timestamp("last_login"),
+  defaultCurrent: real("default_current").notNull().default(1),
+  dryRunThreshold: real("dry_run_threshold").notNull().default(30),
+  overCurrentThreshold: real("over_current_threshold").notNull().default(30),
+});
+
+/** One row per login; a token is only valid while its session row is neither revoked nor expired. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    audience: text("audience", { enum: ["user", "admin"] }).notNull(),
+    createdAt: timestamp("created_at").notNull(),
+    expiresAt: timestamp("expires_at").notNull(),
+    revokedAt: timestamp("revoked_at"),
+  },
+  (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+/**
+ * A controller box. `id` is printed on the box and addresses its DeviceHub; it never changes,
+ * unlike the owner's mobile number. One device per account, as the API of SPEC §7 assumes.
+ */
+export const devices = sqliteTable(
+  "devices",
+  {
+    id: text("id").primaryKey(),
+    ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),
+    kind: text("kind", { enum: ["1phase", "3phase"] }).notNull(),
+    keyHash: text("key_hash").notNull(),
+    signal: integer("signal"),
+    imei: text("imei"),
+    sim: text("sim"),
+    chipId: text("chip_id"),
+    firmware: text("firmware"),
+    online: integer("online", { mode: "boolean" }).notNull().default(false),
+    lastSeenAt: timestamp("last_seen_at"),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (table) => [uniqueIndex("devices_owner_idx").on(table.ownerUserId)],
+);
+
+/**
+ * Every motor action and protection event. `mobileNo` is the owner's number when it happened,
+ * kept so the admin log still reads right after a number change or account deletion.
+ */
+export const motorLogs = sqliteTable(
+  "motor_logs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    deviceId: text("device_id").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    mobileNo: text("mobile_no"),
+    action: text("action", { enum: ["on", "off", "other"] }).notNull(),
+    message: text("message").notNull(),
+    createdAt: timestamp("created_at").notNull(),
+    /** `<deviceId>:<outbox id>`: lets the hub retry a write to D1 without ever doubling a log. */
+    hubRef: text("hub_ref").unique(),
+  },
+  (table) => [
+    index("motor_logs_device_created_idx").on(table.deviceId, table.createdAt),
+    index("motor_logs_created_idx").on(table.createdAt),
+  ],
+);
+
+export const motorConfigHistory = sqliteTable(
+  "motor_config_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    defaultCurrent: real("default_current").notNull(),
+    dryRunThreshold: real("dry_run_threshold").notNull(),
+    overCurrentThreshold: real("over_current_threshold").notNull(),
+    changeNote: text("change_note").notNull(),
+    changedByUserId: integer("changed_by_user_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (table) => [index("motor_config_history_user_idx").on(table.userId, table.createdAt)],
+);
+
+export const rechargeRequests = sqliteTable(
+  "recharge_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    deviceId: text("device_id"),
+    mobileNo: text("mobile_no").notNull(),
+    plan: text("plan", { enum: ["1month", "3month", "6month", "1year"] }).notNull(),
+    amount: integer("amount").notNull(),
+    paymentMethod: text("payment_method", { enum: ["upi", "bank", "cash"] }).notNull(),
+    status: text("status", { enum: ["pending", "paid", "failed"] })
+      .notNull()
+      .default(sql`'pending'`),
+    requestedAt: timestamp("requested_at").notNull(),
+    decidedAt: timestamp("decided_at"),
+    decidedByUserId: integer("decided_by_user_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+  },
+  (table) => [
+    index("recharge_requests_status_idx").on(table.status, table.requestedAt),
+    index("recharge_requests_user_idx").on(table.userId),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type DeviceRow = typeof devices.$inferSelect;
+export type MotorLogRow = typeof motorLogs.$inferSelect;
