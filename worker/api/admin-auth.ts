@@ -1,0 +1,20 @@
+import { Hono } from "hono";
+import { loginRequestSchema } from "../../common/api-schemas.ts";
+import { logIn } from "../auth/accounts.ts";
+import { clearedSessionCookie } from "../auth/cookies.ts";
+import { endSession } from "../auth/sessions.ts";
+import type { ApiEnv } from "./context.ts";
+import { readJsonBody } from "./input.ts";
+import { requireAuth } from "./require-auth.ts";
+
+export const adminAuthRoutes = new Hono<ApiEnv>()
+  .post("/login", async (c) => {
+    const input = await readJsonBody(c, loginRequestSchema);
+    const { token, user } = await logIn(c.env, input, "admin");
+    return c.json({ success: true, token, user });
+  })
+  .post("/logout", requireAuth("admin"), async (c) => {
+    await endSession(c.env, c.var.user.sessionId);
+    c.header("Set-Cookie", clearedSessionCookie(c.req.raw, "admin"));
+    return c.json({ success: true, message: "Logged out successfully!" });
+  });

@@ -1,0 +1,36 @@
+// The HTTP API (SPEC §7) and the two WebSocket endpoints, as one Hono app under /api.
+// It never imports the React Router build, so worker tests load it on its own.
+import { Hono } from "hono";
+import { HttpError } from "../http-error.ts";
+import { adminAuthRoutes } from "./admin-auth.ts";
+import { authRoutes } from "./auth.ts";
+import type { ApiEnv } from "./context.ts";
+import { deviceSocketRoutes } from "./device-socket.ts";
+import { deviceRoutes } from "./devices.ts";
+import { realtimeRoutes } from "./realtime.ts";
+
+export const apiApp = new Hono<ApiEnv>().basePath("/api");
+
+apiApp.route("/auth", authRoutes);
+apiApp.route("/admin", adminAuthRoutes);
+apiApp.route("/devices", deviceRoutes);
+apiApp.route("/device", deviceSocketRoutes);
+apiApp.route("/realtime", realtimeRoutes);
+
+apiApp.notFound((c) => c.json({ success: false, message: "Not found." }, 404));
+
+apiApp.onError((error, c) => {
+  if (error instanceof HttpError) {
+    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    return c.json({ success: false, message: error.message }, error.status);
+  }
+  console.error(`${c.req.method} ${c.req.path} failed`, error);
+  return c.json({ success: false, message: "Something went wrong. Please try again." }, 500);
+});
+
+/** Every route the API serves, for tests that must cover them all. */
+export function listApiRoutes(): { method: string; path: string }[] {
+  return apiApp.routes
+    .filter((route) => route.method !== "ALL")
+    .map((route) => ({ method: route.method, path: route.path }));
+}

@@ -1,0 +1,25 @@
+import { Hono } from "hono";
+import { loginRequestSchema, registerRequestSchema } from "../../common/api-schemas.ts";
+import { logIn, registerAccount, REGISTRATION_SUCCESS_MESSAGE } from "../auth/accounts.ts";
+import { clearedSessionCookie } from "../auth/cookies.ts";
+import { endSession } from "../auth/sessions.ts";
+import type { ApiEnv } from "./context.ts";
+import { readJsonBody } from "./input.ts";
+import { requireAuth } from "./require-auth.ts";
+
+export const authRoutes = new Hono<ApiEnv>()
+  .post("/register", async (c) => {
+    const input = await readJsonBody(c, registerRequestSchema);
+    await registerAccount(c.env, input);
+    return c.json({ success: true, message: REGISTRATION_SUCCESS_MESSAGE }, 201);
+  })
+  .post("/login", async (c) => {
+    const input = await readJsonBody(c, loginRequestSchema);
+    const { token, user } = await logIn(c.env, input, "user");
+    return c.json({ success: true, message: "Login successful.", token, user });
+  })
+  .post("/logout", requireAuth("user"), async (c) => {
+    await endSession(c.env, c.var.user.sessionId);
+    c.header("Set-Cookie", clearedSessionCookie(c.req.raw, "user"));
+    return c.json({ success: true, message: "Logged out successfully!" });
+  });

@@ -1,0 +1,36 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { HttpError } from "../http-error.ts";
+
+/** No request body of this API comes anywhere near this; bigger ones are refused unread. */
+const MAX_JSON_BODY_BYTES = 16 * 1024;
+
+/** Parses `data` with `schema`, or throws a 400 naming the first problem. */
+export function parseInput<T>(schema: z.ZodType<T>, data: unknown): T {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.length ? String(issue.path[0]) : null;
+  let message = issue?.message ?? "Invalid request.";
+  if (field && issue?.code === "invalid_type" && issue.input === undefined && message.startsWith("Invalid input")) {
+    message = `${field} is required.`; // zod's default words for a missing field
+  } else if (field && /^[a-z]/.test(message)) {
+    message = `${field} ${message}.`; // schema messages written as a predicate: "must be ..."
+  }
+  throw new HttpError(400, message);
+}
+
+/** The request's JSON body, parsed with `schema`. Malformed JSON is a 400, never a 500. */
+export async function readJsonBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
+  const length = Number(c.req.header("Content-Length") ?? 0);
+  if (length > MAX_JSON_BODY_BYTES) throw new HttpError(413, "Request body is too large.");
+  const text = await c.req.text();
+  if (text.length > MAX_JSON_BODY_BYTES) throw new HttpError(413, "Request body is too large.");
+  let json: unknown;
+  try {
+    json = text.length === 0 ? {} : JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "Request body must be valid JSON.");
+  }
+  return parseInput(schema, json);
+}

@@ -1,0 +1,53 @@
+// The browser's realtime socket (SPEC §4): `GET /api/realtime?mobileNo=...` with the session
+// cookie (or a bearer token from API clients). A user may watch only their own device; an
+// admin any device.
+import { Hono } from "hono";
+import { mobileNoSchema } from "../../common/api-schemas.ts";
+import { isSameOriginRequest } from "../auth/same-origin.ts";
+import { authenticateToken, readCredentials, type AuthenticatedUser } from "../auth/sessions.ts";
+import type { Audience } from "../auth/tokens.ts";
+import { getDb } from "../db/client.ts";
+import { findDeviceByOwnerMobileNo } from "../db/devices.ts";
+import { deviceHub, hubSocketRequest } from "../device-hubs.ts";
+import { HttpError, INVALID_TOKEN_MESSAGE } from "../http-error.ts";
+import type { ApiEnv } from "./context.ts";
+import { parseInput } from "./input.ts";
+import { MISSING_TOKEN_MESSAGE } from "./require-auth.ts";
+
+async function authenticateViewer(request: Request, env: Env): Promise<AuthenticatedUser> {
+  let sawCredentials = false;
+  // Admins watch from the admin area with the admin session; users with theirs.
+  for (const audience of ["user", "admin"] satisfies Audience[]) {
+    const credentials = readCredentials(request, audience);
+    if (!credentials) continue;
+    sawCredentials = true;
+    // Browsers send cookies with cross-site WebSocket upgrades too (no CORS here).
+    if (credentials.source === "cookie" && !isSameOriginRequest(request)) {
+      throw new HttpError(403, "Cross-site request refused.");
+    }
+    const user = await authenticateToken(env, credentials.token, audience);
+    if (user) return user;
+  }
+  throw new HttpError(401, sawCredentials ? INVALID_TOKEN_MESSAGE : MISSING_TOKEN_MESSAGE);
+}
+
+export const realtimeRoutes = new Hono<ApiEnv>().get("/", async (c) => {
+  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+    throw new HttpError(426, "Expected a WebSocket upgrade.");
+  }
+  const viewer = await authenticateViewer(c.req.raw, c.env);
+  const mobileNo = parseInput(mobileNoSchema, c.req.query("mobileNo"));
+  const isAdminViewer = viewer.audience === "admin";
+  if (!isAdminViewer && mobileNo !== viewer.mobileNo) {
+    throw new HttpError(403, "You can only watch your own device.");
+  }
+  const found = await findDeviceByOwnerMobileNo(getDb(c.env.DB), mobileNo);
+  if (!found) throw new HttpError(404, "No device is linked to this mobile number.");
+  return deviceHub(c.env, found.device.id).fetch(
+    hubSocketRequest({
+      role: "browser",
+      viewerId: viewer.id,
+      viewerRole: isAdminViewer ? "admin" : "user",
+    }),
+  );
+});

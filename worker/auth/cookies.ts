@@ -1,0 +1,53 @@
+// The web UI keeps its session in an HttpOnly cookie, one per area, so page scripts never
+// see a token (safer than the spec's localStorage). API clients send `Authorization: Bearer`.
+import type { Audience } from "./tokens.ts";
+
+export const SESSION_COOKIE: Record<Audience, string> = {
+  user: "sinchai_session",
+  admin: "sinchai_admin_session",
+};
+
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("Cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const separator = part.indexOf("=");
+    if (separator === -1) continue;
+    if (part.slice(0, separator).trim() === name) {
+      const value = part.slice(separator + 1).trim();
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `Secure` whenever the page itself is https (always in production); plain http is only
+ * local mode, where a Secure cookie would be dropped by browsers reached over a LAN address.
+ */
+export function sessionCookie(
+  request: Request,
+  audience: Audience,
+  token: string,
+  maxAgeSeconds: number,
+): string {
+  const secure = new URL(request.url).protocol === "https:";
+  // The admin cookie is Strict: no admin action should ever start from another site.
+  const sameSite = audience === "admin" ? "Strict" : "Lax";
+  return [
+    `${SESSION_COOKIE[audience]}=${encodeURIComponent(token)}`,
+    "Path=/",
+    "HttpOnly",
+    `SameSite=${sameSite}`,
+    `Max-Age=${maxAgeSeconds}`,
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+export function clearedSessionCookie(request: Request, audience: Audience): string {
+  return sessionCookie(request, audience, "", 0);
+}

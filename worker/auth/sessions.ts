@@ -1,0 +1,102 @@
+// Sessions: a row in D1 per login, referenced by the token's `sid`. Every authenticated call
+// checks that row, so logout, role change and account deletion take effect at once.
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { PublicUser } from "../../common/api-schemas.ts";
+import { getDb } from "../db/client.ts";
+import { sessions, users } from "../db/schema.ts";
+import { readCookie, SESSION_COOKIE } from "./cookies.ts";
+import {
+  SESSION_TTL_MS,
+  signSessionToken,
+  verifySessionToken,
+  type Audience,
+} from "./tokens.ts";
+
+export type AuthenticatedUser = PublicUser & { sessionId: string; audience: Audience };
+
+export type SessionEnv = Pick<Env, "DB" | "JWT_SECRET">;
+
+function newSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+export async function startSession(
+  env: SessionEnv,
+  userId: number,
+  audience: Audience,
+  now = Date.now(),
+): Promise<{ token: string; expiresAt: number }> {
+  const sessionId = newSessionId();
+  const expiresAt = now + SESSION_TTL_MS[audience];
+  await getDb(env.DB).insert(sessions).values({
+    id: sessionId,
+    userId,
+    audience,
+    createdAt: now,
+    expiresAt,
+  });
+  const token = await signSessionToken(env.JWT_SECRET, { userId, sessionId, audience }, expiresAt);
+  return { token, expiresAt };
+}
+
+/** The user behind `token` for `audience`, or null when the token or its session is not valid. */
+export async function authenticateToken(
+  env: SessionEnv,
+  token: string,
+  audience: Audience,
+  now = Date.now(),
+): Promise<AuthenticatedUser | null> {
+  const claims = await verifySessionToken(env.JWT_SECRET, token, audience);
+  if (!claims) return null;
+  const rows = await getDb(env.DB)
+    .select({ id: users.id, mobileNo: users.mobileNo, isAdmin: users.isAdmin })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.userId, users.id))
+    .where(
+      and(
+        eq(sessions.id, claims.sessionId),
+        eq(sessions.userId, claims.userId),
+        eq(sessions.audience, audience),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  const user = rows[0];
+  if (!user) return null;
+  // An admin session dies with the admin role.
+  if (audience === "admin" && !user.isAdmin) return null;
+  return { ...user, sessionId: claims.sessionId, audience };
+}
+
+export async function endSession(env: SessionEnv, sessionId: string, now = Date.now()) {
+  await getDb(env.DB)
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+export type RequestCredentials = { token: string; source: "bearer" | "cookie" };
+
+/** The bearer token if the request has one, else the area's session cookie. */
+export function readCredentials(request: Request, audience: Audience): RequestCredentials | null {
+  const authorization = request.headers.get("Authorization");
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    return match ? { token: match[1]!, source: "bearer" } : null;
+  }
+  const cookie = readCookie(request, SESSION_COOKIE[audience]);
+  return cookie ? { token: cookie, source: "cookie" } : null;
+}
+
+/** For loaders and actions: the signed-in user of an area, read from the request's cookie. */
+export async function getSessionUser(
+  env: SessionEnv,
+  request: Request,
+  audience: Audience,
+): Promise<AuthenticatedUser | null> {
+  const credentials = readCredentials(request, audience);
+  if (!credentials) return null;
+  return authenticateToken(env, credentials.token, audience);
+}
