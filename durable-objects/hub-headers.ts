@@ -1,0 +1,12 @@
+/**
+ * Headers the Worker sets on the upgrade requests it forwards to a DeviceHub, after it has
+ * authenticated the socket. A DeviceHub is reachable only through its binding, never from
+ * the internet, and the Worker builds these requests from scratch, so clients cannot set them.
+ */
+export const HUB_HEADERS = {
+  socketRole: "X-Hub-Socket-Role",
+  ownerUserId: "X-Hub-Owner-User-Id",
+  ownerMobileNo: "X-Hub-Owner-Mobile-No",
+  viewerId: "X-Hub-Viewer-Id",
+  viewerRole: "X-Hub-Viewer-Role",
+} as const;
