@@ -1,0 +1,35 @@
+// Reads the mobile number and password of the login and register forms, with the same zod
+// schemas as the JSON API, and names problems by message key so they show in either language.
+import { loginRequestSchema, registerRequestSchema } from "../common/api-schemas.ts";
+import { LOGIN_FAILED_MESSAGE, DUPLICATE_REGISTRATION_MESSAGE } from "../worker/auth/accounts.ts";
+import { HttpError } from "../worker/http-error.ts";
+import type { MessageKey } from "./i18n/i18n.ts";
+
+export type Credentials = { mobileNo: string; password: string };
+
+export function readCredentialsForm(
+  form: FormData,
+  purpose: "login" | "register",
+): { ok: true; credentials: Credentials } | { ok: false; error: MessageKey } {
+  const mobileNo = form.get("mobileNo");
+  const password = form.get("password");
+  if (typeof mobileNo !== "string" || typeof password !== "string" || !mobileNo.trim() || !password) {
+    return { ok: false, error: "auth.required" };
+  }
+  const schema = purpose === "login" ? loginRequestSchema : registerRequestSchema;
+  const result = schema.safeParse({ mobileNo, password });
+  if (result.success) return { ok: true, credentials: result.data };
+  const field = result.error.issues[0]?.path[0];
+  return { ok: false, error: field === "mobileNo" ? "auth.mobileInvalid" : "auth.passwordLength" };
+}
+
+/** The message key for an error thrown by logIn/registerAccount. */
+export function accountErrorKey(error: unknown, fallback: MessageKey): MessageKey {
+  if (error instanceof HttpError) {
+    if (error.message === LOGIN_FAILED_MESSAGE) return "login.invalid";
+    if (error.message === DUPLICATE_REGISTRATION_MESSAGE) return "register.duplicate";
+    return fallback;
+  }
+  console.error(error);
+  return "error.generic";
+}

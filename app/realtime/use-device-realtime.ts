@@ -1,0 +1,82 @@
+// The browser's realtime socket (SPEC §4): opened per mobile number, reconnecting 1 s after
+// it closes, every message parsed with the shared schema before it touches the page.
+import { useEffect, useState } from "react";
+import { LIVE_MOTOR_LOG_LIMIT, SOCKET_RECONNECT_DELAY_MS } from "../../common/constants.ts";
+import { realtimeMessageSchema, type RealtimeMessage } from "../../common/realtime-protocol.ts";
+import type { HubSnapshot } from "../../durable-objects/device-hub.ts";
+
+export type LiveDeviceState = HubSnapshot & { connected: boolean };
+
+function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDeviceState {
+  switch (message.type) {
+    case "initialData":
+      return {
+        connected: true,
+        motorStatus: message.motorStatus,
+        deviceStatus: message.deviceStatus,
+        powerData: message.powerData,
+        lastLogs: message.lastLogs,
+      };
+    case "motorStatusUpdate":
+      return { ...state, motorStatus: message.status };
+    case "deviceStatusUpdate":
+      return { ...state, deviceStatus: message.deviceStatus };
+    case "powerDataUpdate":
+      return { ...state, powerData: message.powerData };
+    case "motorLogUpdate":
+      return {
+        ...state,
+        lastLogs: [message.log, ...state.lastLogs.filter((log) => log.id !== message.log.id)].slice(
+          0,
+          LIVE_MOTOR_LOG_LIMIT,
+        ),
+      };
+    default: {
+      const unreachable: never = message;
+      return unreachable;
+    }
+  }
+}
+
+export function useDeviceRealtime(mobileNo: string | null, initial: HubSnapshot) {
+  const [state, setState] = useState<LiveDeviceState>({ ...initial, connected: false });
+
+  useEffect(() => {
+    if (!mobileNo) return;
+    let socket: WebSocket | null = null;
+    let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+
+    const connect = () => {
+      const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+      socket = new WebSocket(
+        `${scheme}//${window.location.host}/api/realtime?mobileNo=${encodeURIComponent(mobileNo)}`,
+      );
+      socket.addEventListener("message", (event) => {
+        if (typeof event.data !== "string") return;
+        let json: unknown;
+        try {
+          json = JSON.parse(event.data);
+        } catch {
+          return;
+        }
+        const parsed = realtimeMessageSchema.safeParse(json);
+        if (parsed.success) setState((current) => applyMessage(current, parsed.data));
+        else console.warn("Ignoring an unexpected realtime message", parsed.error.issues[0]);
+      });
+      socket.addEventListener("close", () => {
+        setState((current) => ({ ...current, connected: false }));
+        if (!stopped) reconnectTimer = setTimeout(connect, SOCKET_RECONNECT_DELAY_MS);
+      });
+    };
+
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(reconnectTimer);
+      socket?.close(1000, "Page closed");
+    };
+  }, [mobileNo]);
+
+  return [state, setState] as const;
+}

@@ -1,0 +1,69 @@
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+} from "react-router";
+import type { Route } from "./+types/root";
+import { languageOf } from "./i18n/language.server.ts";
+import { useLanguage, useT } from "./i18n/i18n.ts";
+import stylesheet from "./styles/app.css?url";
+
+/** A route whose handle says `hydrate: false` is sent as plain HTML, without any script. */
+export type RouteHandle = { hydrate?: boolean };
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+
+export function loader({ request }: Route.LoaderArgs) {
+  return { language: languageOf(request) };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const language = useLanguage();
+  const hydrate = !useMatches().some(
+    (match) => (match.handle as RouteHandle | undefined)?.hydrate === false,
+  );
+  return (
+    <html lang={language}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1f6f43" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        {hydrate && (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        )}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const t = useT();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return (
+    <main className="page narrow">
+      <h1>{t("error.title")}</h1>
+      <p>{notFound ? t("error.notFound") : t("error.generic")}</p>
+      <p>
+        <Link to="/">{t("error.home")}</Link>
+      </p>
+    </main>
+  );
+}

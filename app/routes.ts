@@ -1,0 +1,10 @@
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
+
+export default [
+  index("routes/landing.tsx"),
+  route("login", "routes/login.tsx"),
+  route("register", "routes/register.tsx"),
+  route("logout", "routes/logout.ts"),
+  route("language", "routes/language.ts"),
+  layout("routes/user-shell.tsx", [route("motor-control", "routes/motor-control.tsx")]),
+] satisfies RouteConfig;

@@ -1,0 +1,53 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { logIn } from "../../worker/auth/accounts.ts";
+import { sessionCookie } from "../../worker/auth/cookies.ts";
+import { accountErrorKey, readCredentialsForm } from "../auth-form.server.ts";
+import { AuthCard, MobileAndPasswordFields } from "../components/auth-card.tsx";
+import { useT } from "../i18n/i18n.ts";
+import { envOf, optionalUser } from "../session.server.ts";
+import type { Route } from "./+types/login";
+
+export const meta: Route.MetaFunction = () => [{ title: "Login · Sinchai" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // Already signed in: straight to the dashboard (SPEC §2).
+  if (await optionalUser(request, context)) throw redirect("/motor-control");
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = readCredentialsForm(await request.formData(), "login");
+  if (!form.ok) return data({ error: form.error }, { status: 400 });
+  try {
+    const { token, expiresAt } = await logIn(envOf(context), form.credentials, "user");
+    const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
+    return redirect("/motor-control", {
+      headers: { "Set-Cookie": sessionCookie(request, "user", token, maxAge) },
+    });
+  } catch (error) {
+    return data({ error: accountErrorKey(error, "login.failed") }, { status: 401 });
+  }
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const t = useT();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthCard title={t("login.title")}>
+      <Form method="post" className="stack">
+        <MobileAndPasswordFields />
+        {actionData?.error && (
+          <p className="message error" role="alert">
+            {t(actionData.error)}
+          </p>
+        )}
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? t("login.busy") : t("login.button")}
+        </button>
+      </Form>
+      <p className="muted">
+        {t("login.noAccount")} <Link to="/register">{t("login.registerLink")}</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,19 @@
+// Ends the session on the server as well as in the browser (SPEC §2: Logout).
+import { redirect } from "react-router";
+import { clearedSessionCookie } from "../../worker/auth/cookies.ts";
+import { endSession, getSessionUser } from "../../worker/auth/sessions.ts";
+import { envOf } from "../session.server.ts";
+import type { Route } from "./+types/logout";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const env = envOf(context);
+  const user = await getSessionUser(env, request, "user");
+  if (user) await endSession(env, user.sessionId);
+  return redirect("/?loggedOut=1", {
+    headers: { "Set-Cookie": clearedSessionCookie(request, "user") },
+  });
+}
+
+export function loader() {
+  return redirect("/");
+}

@@ -1,0 +1,5 @@
+import { createContext } from "react-router";
+import type { AuthenticatedUser } from "../worker/auth/sessions.ts";
+
+/** Set by the user shell's middleware, so every page of the user area authenticates once. */
+export const userContext = createContext<AuthenticatedUser>();
