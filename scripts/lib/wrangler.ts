@@ -1,0 +1,35 @@
+// Runs wrangler on the same Node as this script (Node 24 from the `node` devDependency);
+// the bare `wrangler` shim would pick whatever `node` is first on PATH.
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const WRANGLER_BIN = fileURLToPath(new URL("../../node_modules/wrangler/bin/wrangler.js", import.meta.url));
+
+/** Quiet and offline: no metrics host lookups, no update check, no Request.cf fetch. */
+export const OFFLINE_ENV = {
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_HIDE_BANNER: "true",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
+export function spawnWrangler(args: string[]): ChildProcess {
+  return spawn(process.execPath, [WRANGLER_BIN, ...args], {
+    env: { ...process.env, ...OFFLINE_ENV },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/** Runs a wrangler command to completion; rejects with its output when it fails. */
+export function runWrangler(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawnWrangler(args);
+    let output = "";
+    child.stdout!.on("data", (chunk) => (output += chunk));
+    child.stderr!.on("data", (chunk) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) resolve(output);
+      else reject(new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (${code}):\n${output}`));
+    });
+  });
+}

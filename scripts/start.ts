@@ -1,0 +1,131 @@
+// `npm start`: the whole product on this machine, no account and no network. Builds the app,
+// migrates and seeds the local D1, serves the production build with `wrangler dev`
+// (workerd: Worker, D1 and Durable Objects) and connects a simulated pump for the demo farmer.
+import { spawn, type ChildProcess } from "node:child_process";
+import { rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { SimulatedDevice } from "../device-sim/simulated-device.ts";
+import { ensureDevVars } from "./lib/dev-vars.ts";
+import { applyLocalMigrations, DEFAULT_PERSIST_DIR } from "./lib/local-d1.ts";
+import { DEMO_ADMIN, DEMO_USER, seedLocalDemo } from "./lib/seed.ts";
+import { OFFLINE_ENV, spawnWrangler } from "./lib/wrangler.ts";
+
+const { values: options } = parseArgs({
+  options: {
+    port: { type: "string", default: "8787" },
+    "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
+    fresh: { type: "boolean", default: false },
+    "skip-build": { type: "boolean", default: false },
+    "no-sim": { type: "boolean", default: false },
+    quiet: { type: "boolean", default: false },
+  },
+});
+const port = Number(options.port);
+const persistTo = options["persist-to"];
+const origin = `http://localhost:${port}`;
+const children: ChildProcess[] = [];
+let device: SimulatedDevice | null = null;
+
+function step(label: string) {
+  const started = performance.now();
+  process.stdout.write(`• ${label}... `);
+  return () => console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...OFFLINE_ENV } });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(" ")} exited ${code}`))));
+  });
+}
+
+async function waitForServer(timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${origin}/login`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the server did not answer on ${origin} within ${timeoutMs / 1000} s`);
+}
+
+async function shutDown(code: number): Promise<never> {
+  await device?.stop();
+  // wrangler stops its workerd children itself on SIGTERM. It shares our process group, so
+  // a supervisor that kills the group (Playwright, a terminal's Ctrl+C) reaches it too.
+  for (const child of children) child.kill("SIGTERM");
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutDown(0));
+process.on("SIGTERM", () => void shutDown(0));
+
+async function main() {
+  const startedAt = performance.now();
+  ensureDevVars();
+  if (options.fresh) await rm(persistTo, { recursive: true, force: true });
+  if (!options["skip-build"]) {
+    const done = step("Building the app");
+    await run(process.execPath, [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"]);
+    done();
+  }
+  let done = step("Applying D1 migrations to the local database");
+  await applyLocalMigrations(persistTo);
+  done();
+  done = step("Seeding the demo accounts and device");
+  const demoDevice = await seedLocalDemo(persistTo);
+  done();
+
+  done = step(`Starting the Worker on ${origin}`);
+  const server = spawnWrangler([
+    "dev", "--port", String(port), "--persist-to", persistTo, "--show-interactive-dev-session=false",
+  ]);
+  children.push(server);
+  const forward = (chunk: Buffer) => {
+    if (!options.quiet) process.stdout.write(chunk.toString().replace(/^/gm, "  [worker] "));
+  };
+  server.stdout!.on("data", forward);
+  server.stderr!.on("data", forward);
+  server.on("close", (code) => {
+    console.error(`wrangler dev exited (${code})`);
+    void shutDown(code ?? 1);
+  });
+  await waitForServer();
+  done();
+
+  if (!options["no-sim"]) {
+    done = step(`Connecting the simulated pump ${demoDevice.deviceId}`);
+    device = new SimulatedDevice({
+      url: `ws://localhost:${port}/api/device/connect`,
+      deviceId: demoDevice.deviceId,
+      key: demoDevice.key,
+      kind: demoDevice.kind,
+      horsePower: demoDevice.horsePower,
+      log: options.quiet ? undefined : (line) => console.log(`  [device] ${line}`),
+    });
+    device.start();
+    await device.waitUntilConnected(30_000);
+    done();
+  }
+
+  console.log(`
+Sinchai is running at ${origin}  (ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s)
+
+  Farmer (user area):   ${DEMO_USER.mobileNo} / ${DEMO_USER.password}   → ${origin}/login
+  Admin:                ${DEMO_ADMIN.mobileNo} / ${DEMO_ADMIN.password}   → ${origin}/admin/login
+  Simulated device:     ${demoDevice.deviceId} (${demoDevice.kind}, ${demoDevice.horsePower} HP) for ${demoDevice.ownerMobileNo}
+
+Another simulated device for any account:  npm run sim -- --mobile <10-digit number>
+Press Ctrl+C to stop.
+`);
+}
+
+main().catch(async (error) => {
+  console.error(`\nnpm start failed: ${error instanceof Error ? error.message : error}`);
+  await shutDown(1);
+});
