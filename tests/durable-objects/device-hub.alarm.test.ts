@@ -1,0 +1,121 @@
+// The hub's one alarm serves named timers: device liveness and the D1 log outbox.
+// Alarms are at-least-once, so every handler is run twice here too.
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { DEVICE_OFFLINE_AFTER_MS } from "../../common/constants.ts";
+import type { DeviceHub } from "../../durable-objects/device-hub.ts";
+import { getDb } from "../../worker/db/client.ts";
+import { devices, motorLogs } from "../../worker/db/schema.ts";
+import {
+  connectBrowser,
+  connectDevice,
+  createUser,
+  hubStub,
+  loginToken,
+  postJson,
+  provisionDevice,
+} from "../worker/helpers.ts";
+
+/**
+ * Pretends the box last spoke `ms` ago: rewrites the stored state, then evicts the hub so the
+ * next instance loads it (the running instance keeps its state cached in memory).
+ */
+async function ageDevice(deviceId: string, ms: number) {
+  const stub = hubStub(deviceId);
+  await runInDurableObject(stub, (_hub: DeviceHub, state) => {
+    const saved = state.storage.kv.get<Record<string, unknown>>("state")!;
+    const watchedSince = saved.watchedSince === null ? null : Date.now() - ms;
+    state.storage.kv.put("state", { ...saved, lastSeenAt: Date.now() - ms, watchedSince });
+    const [socket] = state.getWebSockets("device");
+    socket!.serializeAttachment({ ...socket!.deserializeAttachment(), connectedAt: Date.now() - ms });
+  });
+  await evictDurableObject(stub, { webSockets: "hibernate" });
+}
+
+describe("DeviceHub alarm", () => {
+  it("schedules a liveness check when a device says hello", async () => {
+    const user = await createUser();
+    const device = await provisionDevice(user.id);
+    const box = await connectDevice(device);
+    const alarm = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => state.storage.getAlarm());
+    expect(alarm).toBeGreaterThan(Date.now() + DEVICE_OFFLINE_AFTER_MS - 5_000);
+    box.close();
+  });
+
+  it("marks a silent device offline, closes its socket, and is safe to run twice", async () => {
+    const user = await createUser();
+    const device = await provisionDevice(user.id);
+    const token = await loginToken(user);
+    const box = await connectDevice(device);
+    const browser = await connectBrowser(user.mobileNo, { token });
+    await browser.next("initialData");
+    await ageDevice(device.deviceId, DEVICE_OFFLINE_AFTER_MS + 1_000);
+    await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => {
+      state.storage.sql.exec("UPDATE timers SET due_at = ? WHERE name = 'liveness'", Date.now() - 1);
+    });
+    expect(await runDurableObjectAlarm(hubStub(device.deviceId))).toBe(true);
+    expect(await browser.next("deviceStatusUpdate")).toEqual({ type: "deviceStatusUpdate", deviceStatus: "offline" });
+    expect((await box.waitForClose()).code).toBe(4008);
+    const row = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) });
+    expect(row?.online).toBe(false);
+
+    // Delivered again: nothing more happens.
+    await runInDurableObject(hubStub(device.deviceId), (hub: DeviceHub) => hub.alarm());
+    await browser.expectNone("deviceStatusUpdate");
+    expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(503);
+    browser.close();
+  });
+
+  it("keeps a device that heartbeats online and checks again later", async () => {
+    const user = await createUser();
+    const device = await provisionDevice(user.id);
+    const box = await connectDevice(device);
+    const stub = hubStub(device.deviceId);
+    await runInDurableObject(stub, (_hub: DeviceHub, state) => {
+      state.storage.sql.exec("UPDATE timers SET due_at = ? WHERE name = 'liveness'", Date.now() - 1);
+    });
+    await runDurableObjectAlarm(stub);
+    expect((await stub.getSnapshot()).deviceStatus).toBe("online");
+    expect(await runInDurableObject(stub, (_hub: DeviceHub, state) => state.storage.getAlarm())).toBeGreaterThan(Date.now());
+    box.close();
+  });
+
+  it("retries a motor log that D1 refused, exactly once, from the outbox", async () => {
+    const user = await createUser();
+    const device = await provisionDevice(user.id);
+    const token = await loginToken(user);
+    const box = (await connectDevice(device)).autoAck();
+    const stub = hubStub(device.deviceId);
+
+    // Make D1 refuse motor logs for a moment.
+    await env.DB.exec(
+      "CREATE TRIGGER refuse_logs BEFORE INSERT ON motor_logs BEGIN SELECT RAISE(ABORT, 'D1 unavailable'); END;",
+    );
+    const response = await postJson("/api/devices/motor", { action: "on" }, token);
+    // The device switched: the command succeeds and the hub keeps the log for later.
+    expect(response.status).toBe(200);
+    const snapshot = await stub.getSnapshot();
+    expect(snapshot.motorStatus).toBe("on");
+    expect(snapshot.lastLogs[0]).toMatchObject({ action: "on" });
+    expect(snapshot.lastLogs[0]!.id).toBeLessThan(0); // not in D1 yet
+    const outbox = () =>
+      runInDurableObject(stub, (_hub: DeviceHub, state) =>
+        state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM log_outbox").one().n,
+      );
+    expect(await outbox()).toBe(1);
+
+    await env.DB.exec("DROP TRIGGER refuse_logs;");
+    await runInDurableObject(stub, (_hub: DeviceHub, state) => {
+      state.storage.sql.exec("UPDATE timers SET due_at = ? WHERE name = 'flush-logs'", Date.now() - 1);
+    });
+    await runDurableObjectAlarm(stub);
+    await runInDurableObject(stub, (hub: DeviceHub) => hub.alarm()); // delivered twice
+    expect(await outbox()).toBe(0);
+    const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ action: "on", mobileNo: user.mobileNo });
+    box.close();
+  });
+});

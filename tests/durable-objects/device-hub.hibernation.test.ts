@@ -1,0 +1,63 @@
+// State must survive the hub being evicted from memory while its sockets hibernate.
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { DeviceHub } from "../../durable-objects/device-hub.ts";
+import {
+  connectBrowser,
+  connectDevice,
+  createUser,
+  hubStub,
+  loginToken,
+  postJson,
+  provisionDevice,
+} from "../worker/helpers.ts";
+
+describe("DeviceHub through hibernation and eviction", () => {
+  it("keeps relay, presence, cooldown and logs, and its sockets keep working", async () => {
+    const user = await createUser();
+    const device = await provisionDevice(user.id);
+    const token = await loginToken(user);
+    const box = (await connectDevice(device)).autoAck();
+    const browser = await connectBrowser(user.mobileNo, { token });
+    await browser.next("initialData");
+    expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
+    expect((await browser.next("powerDataUpdate")).powerData.current).toBe(8.9);
+
+    const stub = hubStub(device.deviceId);
+    await evictDurableObject(stub, { webSockets: "hibernate" });
+
+    // A fresh instance, rebuilt from storage:
+    expect(await stub.getSnapshot()).toMatchObject({
+      motorStatus: "on",
+      deviceStatus: "online",
+      lastLogs: [expect.objectContaining({ action: "on" })],
+    });
+    // The cooldown survived too.
+    expect((await postJson("/api/devices/motor", { action: "off" }, token)).status).toBe(429);
+
+    // The hibernated sockets still carry frames both ways, and roles still tell them apart.
+    box.send({ type: "power", current: 9.1, wattage: 5234 });
+    expect((await browser.next("powerDataUpdate")).powerData).toEqual({ current: 9.1, wattage: 5234 });
+    await runInDurableObject(stub, (_hub: DeviceHub, state) => {
+      expect(state.getWebSockets("device")).toHaveLength(1);
+      expect(state.getWebSockets("browser")).toHaveLength(1);
+    });
+    box.close();
+    browser.close();
+  });
+
+  it("answers heartbeats without waking the hub", async () => {
+    const user = await createUser();
+    const device = await provisionDevice(user.id);
+    const box = await connectDevice(device);
+    const stub = hubStub(device.deviceId);
+    await evictDurableObject(stub, { webSockets: "hibernate" });
+    box.sendRaw("ping");
+    await expect.poll(() => box.raw.includes("pong")).toBe(true);
+    await runInDurableObject(stub, (_hub: DeviceHub, state) => {
+      const [socket] = state.getWebSockets("device");
+      expect(state.getWebSocketAutoResponseTimestamp(socket!)).toBeInstanceOf(Date);
+    });
+    box.close();
+  });
+});

@@ -1,0 +1,86 @@
+import { expect, test } from "@playwright/test";
+import { en, hi, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
+
+test("a new farmer registers, is sent home, logs in and logs out (Hindi, the default)", async ({ page }) => {
+  const mobileNo = uniqueMobileNo();
+  await page.goto("/register");
+  await expect(page.locator("html")).toHaveAttribute("lang", "hi");
+  await expect(page.getByRole("heading", { name: hi["register.title"] })).toBeVisible();
+  await expect(page.getByLabel(hi["auth.mobileNo"])).toHaveAttribute("placeholder", hi["auth.mobilePlaceholder"]);
+  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
+  await page.getByLabel(hi["auth.password"]).fill("farmer-password");
+  await page.getByRole("button", { name: hi["register.button"] }).click();
+  await expect(page.getByText(hi["register.success"])).toBeVisible();
+  await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
+
+  await logIn(page, mobileNo, "farmer-password");
+  await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
+  await expect(page.getByText(hi["motor.noDevice"])).toBeVisible();
+
+  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await expect(page.getByText(hi["landing.loggedOut"])).toBeVisible();
+  // The session ended on the server: the dashboard now sends the visitor home.
+  await page.goto("/motor-control");
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("the login page shows clear errors (English)", async ({ page, context }) => {
+  await useLanguage(context, "en");
+  await page.goto("/login");
+  await expect(page.getByRole("heading", { name: en["login.title"] })).toBeVisible();
+  await page.getByLabel(en["auth.mobileNo"]).fill(uniqueMobileNo());
+  await page.getByLabel(en["auth.password"]).fill("wrong-password");
+  await page.getByRole("button", { name: en["login.button"] }).click();
+  await expect(page.getByRole("alert")).toHaveText(en["login.invalid"]);
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("registering a number twice says it is already registered", async ({ page, context }) => {
+  await useLanguage(context, "en");
+  const mobileNo = uniqueMobileNo();
+  for (const attempt of [1, 2]) {
+    await page.goto("/register");
+    await page.getByLabel(en["auth.mobileNo"]).fill(mobileNo);
+    await page.getByLabel(en["auth.password"]).fill("farmer-password");
+    await page.getByRole("button", { name: en["register.button"] }).click();
+    if (attempt === 1) await expect(page.getByText(en["register.success"])).toBeVisible();
+  }
+  await expect(page.getByRole("alert")).toHaveText(en["register.duplicate"]);
+});
+
+test("register and login work with JavaScript disabled", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const mobileNo = uniqueMobileNo();
+  await page.goto("/register");
+  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
+  await page.getByLabel(hi["auth.password"]).fill("farmer-password");
+  await page.getByRole("button", { name: hi["register.button"] }).click();
+  await expect(page.getByText(hi["register.success"])).toBeVisible();
+
+  await page.goto("/login");
+  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
+  await page.getByLabel(hi["auth.password"]).fill("farmer-password");
+  await page.getByRole("button", { name: hi["login.button"] }).click();
+  await expect(page).toHaveURL(/\/motor-control$/);
+  await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
+  await context.close();
+});
+
+test("the language switch changes the page and is remembered", async ({ page }) => {
+  await page.goto("/login");
+  await expect(page.getByRole("heading", { name: hi["login.title"] })).toBeVisible();
+  await page.getByRole("button", { name: hi["language.label"] }).click();
+  await expect(page.getByRole("heading", { name: en["login.title"] })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await page.goto("/register");
+  await expect(page.getByRole("heading", { name: en["register.title"] })).toBeVisible();
+});
+
+test("the landing page ships no script", async ({ page }) => {
+  const response = await page.goto("/");
+  const html = await response!.text();
+  expect(html).not.toMatch(/<script/i);
+  await expect(page.getByRole("link", { name: hi["landing.login"], exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: hi["landing.register"] })).toBeVisible();
+});

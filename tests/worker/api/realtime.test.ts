@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import {
+  api,
+  connectBrowser,
+  connectDevice,
+  createUser,
+  loginToken,
+  postJson,
+  provisionDevice,
+} from "../helpers.ts";
+
+async function farmerWithDevice() {
+  const user = await createUser();
+  const device = await provisionDevice(user.id);
+  const token = await loginToken(user);
+  return { user, device, token };
+}
+
+function upgrade(query: string, headers: Record<string, string>) {
+  return api(`/api/realtime${query}`, { headers: { Upgrade: "websocket", ...headers } });
+}
+
+describe("GET /api/realtime", () => {
+  it("sends initialData, then status, power and log updates as they happen", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck({ runningCurrent: 8.9 });
+    const browser = await connectBrowser(user.mobileNo, { token });
+    expect(await browser.next("initialData")).toEqual({
+      type: "initialData",
+      motorStatus: "off",
+      deviceStatus: "online",
+      powerData: { current: 0, wattage: 0 },
+      lastLogs: [],
+    });
+    // A watching browser makes the hub ask the box for frequent readings.
+    expect(await box.next("watch")).toEqual({ type: "watch", watched: true, intervalSeconds: 5 });
+
+    expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
+    expect(await browser.next("motorStatusUpdate")).toEqual({ type: "motorStatusUpdate", status: "on" });
+    const log = await browser.next("motorLogUpdate");
+    expect(log.log).toMatchObject({ action: "on", logMessage: "Motor turned ON from the app" });
+    expect(await browser.next("powerDataUpdate")).toEqual({
+      type: "powerDataUpdate",
+      powerData: { current: 8.9, wattage: Math.round(8.9 * 575) },
+    });
+
+    box.close();
+    expect(await browser.next("deviceStatusUpdate")).toEqual({ type: "deviceStatusUpdate", deviceStatus: "offline" });
+    browser.close();
+  });
+
+  it("tells the box to stop fast readings when the last browser leaves", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    const box = await connectDevice(device);
+    const first = await connectBrowser(user.mobileNo, { token });
+    const second = await connectBrowser(user.mobileNo, { token });
+    await box.next("watch");
+    first.close();
+    await box.expectNone("watch");
+    second.close();
+    expect(await box.next("watch")).toMatchObject({ watched: false });
+    box.close();
+  });
+
+  it("shows a device that never connected as offline", async () => {
+    const { user, token } = await farmerWithDevice();
+    const browser = await connectBrowser(user.mobileNo, { token });
+    expect(await browser.next("initialData")).toMatchObject({ deviceStatus: "offline", motorStatus: "off" });
+    browser.close();
+  });
+
+  it("lets a user watch only their own device", async () => {
+    const a = await farmerWithDevice();
+    const b = await farmerWithDevice();
+    const response = await upgrade(`?mobileNo=${b.user.mobileNo}`, { Authorization: `Bearer ${a.token}` });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ success: false, message: "You can only watch your own device." });
+  });
+
+  it("lets an admin watch any device", async () => {
+    const { user } = await farmerWithDevice();
+    const admin = await createUser({ isAdmin: true });
+    const browser = await connectBrowser(user.mobileNo, { token: await loginToken(admin, "admin") });
+    expect((await browser.next("initialData")).deviceStatus).toBe("offline");
+    browser.close();
+  });
+
+  it("accepts the session cookie from our own pages and refuses it from another site", async () => {
+    const { user, token } = await farmerWithDevice();
+    const cookie = `sinchai_session=${token}`;
+    const own = await connectBrowser(user.mobileNo, { cookie });
+    await own.next("initialData");
+    own.close();
+    const foreign = await upgrade(`?mobileNo=${user.mobileNo}`, { Cookie: cookie, Origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+  });
+
+  it("refuses anonymous, invalid and malformed requests", async () => {
+    const { user, token } = await farmerWithDevice();
+    const anonymous = await upgrade(`?mobileNo=${user.mobileNo}`, {});
+    expect(anonymous.status).toBe(401);
+    const invalid = await upgrade(`?mobileNo=${user.mobileNo}`, { Authorization: "Bearer not.a.token" });
+    expect(invalid.status).toBe(401);
+    expect(await invalid.json()).toEqual({ success: false, message: "Invalid or expired token." });
+    const noNumber = await upgrade("", { Authorization: `Bearer ${token}` });
+    expect(noNumber.status).toBe(400);
+    expect(await noNumber.json()).toEqual({ success: false, message: "Mobile number is required." });
+    const noUpgrade = await api(`/api/realtime?mobileNo=${user.mobileNo}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(noUpgrade.status).toBe(426);
+  });
+
+  it("answers 404 for an account without a device", async () => {
+    const user = await createUser();
+    const token = await loginToken(user);
+    const response = await upgrade(`?mobileNo=${user.mobileNo}`, { Authorization: `Bearer ${token}` });
+    expect(response.status).toBe(404);
+  });
+});

@@ -1,0 +1,222 @@
+// Helpers for tests that run inside workerd. Storage is isolated per test FILE, so every
+// helper makes fresh, unique users and devices: tests never share state or depend on order.
+import { env, exports } from "cloudflare:workers";
+import { generateDeviceId, generateDeviceKey, hashDeviceKey, hashPassword } from "../../common/credentials.ts";
+import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../common/device-protocol.ts";
+import { DEVICE_PROTOCOL_VERSION } from "../../common/device-protocol.ts";
+import type { RealtimeMessage } from "../../common/realtime-protocol.ts";
+import { getDb } from "../../worker/db/client.ts";
+import { devices, users } from "../../worker/db/schema.ts";
+
+export const ORIGIN = "http://sinchai.test";
+
+export function uniqueMobileNo(): string {
+  const first = 6 + Math.floor(Math.random() * 4);
+  const rest = String(Math.floor(Math.random() * 1e9)).padStart(9, "0");
+  return `${first}${rest}`;
+}
+
+export type TestUser = { id: number; mobileNo: string; password: string };
+
+export async function createUser(options: { isAdmin?: boolean; password?: string } = {}): Promise<TestUser> {
+  const mobileNo = uniqueMobileNo();
+  const password = options.password ?? `pw-${crypto.randomUUID()}`;
+  const [row] = await getDb(env.DB)
+    .insert(users)
+    .values({
+      mobileNo,
+      passwordHash: await hashPassword(password),
+      isAdmin: options.isAdmin ?? false,
+      createdAt: Date.now(),
+    })
+    .returning();
+  return { id: row!.id, mobileNo, password };
+}
+
+export type TestDevice = { deviceId: string; key: string };
+
+export async function provisionDevice(ownerUserId: number | null, kind: DeviceKind = "3phase"): Promise<TestDevice> {
+  const deviceId = generateDeviceId();
+  const key = generateDeviceKey();
+  await getDb(env.DB)
+    .insert(devices)
+    .values({ id: deviceId, ownerUserId, kind, keyHash: await hashDeviceKey(key), createdAt: Date.now() });
+  return { deviceId, key };
+}
+
+export function api(path: string, init?: RequestInit): Promise<Response> {
+  return exports.default.fetch(new Request(`${ORIGIN}${path}`, init));
+}
+
+export function postJson(path: string, body: unknown, token?: string): Promise<Response> {
+  return api(path, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export async function loginToken(user: TestUser, audience: "user" | "admin" = "user"): Promise<string> {
+  const path = audience === "admin" ? "/api/admin/login" : "/api/auth/login";
+  const response = await postJson(path, { mobileNo: user.mobileNo, password: user.password });
+  const body = (await response.json()) as { token?: string };
+  if (!body.token) throw new Error(`login failed: ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+/** A WebSocket peer that queues what it receives, so tests can await the next message. */
+export class SocketPeer<Incoming extends { type: string }> {
+  readonly received: Incoming[] = [];
+  readonly raw: string[] = [];
+  closed: { code: number; reason: string } | null = null;
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly ws: WebSocket) {
+    ws.addEventListener("message", (event) => {
+      const text = typeof event.data === "string" ? event.data : new TextDecoder().decode(event.data as ArrayBuffer);
+      this.raw.push(text);
+      if (text !== "pong") this.received.push(JSON.parse(text) as Incoming);
+      this.notify();
+    });
+    ws.addEventListener("close", (event) => {
+      this.closed = { code: event.code, reason: event.reason };
+      this.notify();
+    });
+  }
+
+  private notify() {
+    for (const waiter of this.waiters.splice(0)) waiter();
+  }
+
+  /** Resolves with the first received message of `type` not taken before, waiting if needed. */
+  async next<T extends Incoming["type"]>(type: T, timeoutMs = 3_000): Promise<Extract<Incoming, { type: T }>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.received.findIndex((message) => message.type === type);
+      if (index !== -1) return this.received.splice(index, 1)[0] as Extract<Incoming, { type: T }>;
+      if (this.closed) throw new Error(`socket closed (${this.closed.code}) while waiting for ${type}`);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(this.received)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Asserts nothing of `type` arrives within `ms`. */
+  async expectNone(type: Incoming["type"], ms = 300): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const found = this.received.find((message) => message.type === type);
+    if (found) throw new Error(`unexpected ${type}: ${JSON.stringify(found)}`);
+  }
+
+  async waitForClose(timeoutMs = 3_000): Promise<{ code: number; reason: string }> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed) {
+      if (Date.now() > deadline) throw new Error("socket did not close");
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 50);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.closed;
+  }
+
+  sendRaw(text: string) {
+    this.ws.send(text);
+  }
+
+  close() {
+    try {
+      this.ws.close(1000, "test done");
+    } catch {
+      // already closed
+    }
+  }
+}
+
+export class DevicePeer extends SocketPeer<ServerToDeviceMessage> {
+  send(message: DeviceMessage) {
+    this.sendRaw(JSON.stringify(message));
+  }
+
+  /** Answers every `switch` like a healthy box: switch, confirm, report the new current. */
+  autoAck(options: { runningCurrent?: number } = {}) {
+    this.ws.addEventListener("message", (event) => {
+      if (typeof event.data !== "string" || event.data === "pong") return;
+      const message = JSON.parse(event.data) as ServerToDeviceMessage;
+      if (message.type !== "switch") return;
+      this.send({ type: "ack", id: message.id, ok: true, relay: message.relay });
+      const current = message.relay === "on" ? (options.runningCurrent ?? 8.9) : 0;
+      this.send({ type: "power", current, wattage: Math.round(current * 575) });
+    });
+    return this;
+  }
+}
+
+export class BrowserPeer extends SocketPeer<RealtimeMessage> {}
+
+async function upgrade(path: string, headers: Record<string, string>): Promise<Response> {
+  return api(path, { headers: { Upgrade: "websocket", ...headers } });
+}
+
+export function basicAuth(deviceId: string, key: string): string {
+  return `Basic ${btoa(`${deviceId}:${key}`)}`;
+}
+
+/** Opens the device socket; with `hello`, also says hello and waits for the welcome. */
+export async function connectDevice(
+  device: TestDevice,
+  options: { hello?: boolean; relay?: "on" | "off"; kind?: DeviceKind } = {},
+): Promise<DevicePeer> {
+  const response = await upgrade("/api/device/connect", {
+    Authorization: basicAuth(device.deviceId, device.key),
+  });
+  if (response.status !== 101 || !response.webSocket) {
+    throw new Error(`device upgrade failed: ${response.status} ${await response.text()}`);
+  }
+  response.webSocket.accept();
+  const peer = new DevicePeer(response.webSocket);
+  if (options.hello ?? true) {
+    peer.send({
+      type: "hello",
+      protocol: DEVICE_PROTOCOL_VERSION,
+      firmware: "test-1.0.0",
+      kind: options.kind ?? "3phase",
+      relay: options.relay ?? "off",
+      imei: "866000000000001",
+    });
+    await peer.next("welcome");
+  }
+  return peer;
+}
+
+export async function connectBrowser(
+  mobileNo: string,
+  auth: { token: string } | { cookie: string; origin?: string },
+): Promise<BrowserPeer> {
+  const headers: Record<string, string> =
+    "token" in auth
+      ? { Authorization: `Bearer ${auth.token}` }
+      : { Cookie: auth.cookie, Origin: auth.origin ?? ORIGIN };
+  const response = await upgrade(`/api/realtime?mobileNo=${mobileNo}`, headers);
+  if (response.status !== 101 || !response.webSocket) {
+    throw new Error(`browser upgrade failed: ${response.status} ${await response.text()}`);
+  }
+  response.webSocket.accept();
+  return new BrowserPeer(response.webSocket);
+}
+
+export function hubStub(deviceId: string) {
+  return env.DEVICE_HUB.get(env.DEVICE_HUB.idFromName(deviceId));
+}

@@ -1,0 +1,39 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("./migrations");
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              main: "./tests/worker-test-entry.ts",
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  // A test-only secret: it signs nothing outside these tests.
+                  JWT_SECRET: "worker-tests-only-secret-0123456789abcdef",
+                  TEST_MIGRATIONS: migrations,
+                },
+              },
+            }),
+          ],
+          test: {
+            name: "workers",
+            include: ["tests/worker/**/*.test.ts", "tests/durable-objects/**/*.test.ts"],
+            setupFiles: ["./tests/apply-migrations.ts"],
+          },
+        },
+        {
+          test: {
+            name: "node",
+            environment: "node",
+            include: ["tests/device-sim/**/*.test.ts", "tests/scripts/**/*.test.ts"],
+          },
+        },
+      ],
+    },
+  };
+});
