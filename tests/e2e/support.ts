@@ -1,6 +1,6 @@
 // Shared by the Playwright specs: the demo pump's simulator, logins, languages.
 import { expect, type BrowserContext, type Page } from "@playwright/test";
-import { en } from "../../app/i18n/en.ts";
+import { en, type MessageKey } from "../../app/i18n/en.ts";
 import { hi } from "../../app/i18n/hi.ts";
 import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { E2E_PERSIST_DIR, E2E_PORT } from "../../playwright.config.ts";
@@ -32,7 +32,12 @@ export async function useLanguage(context: BrowserContext, language: "hi" | "en"
   await context.addCookies([{ name: "sinchai_lang", value: language, url: `http://localhost:${E2E_PORT}` }]);
 }
 
-export async function logIn(page: Page, mobileNo: string, password: string, texts: typeof en = hi) {
+export async function logIn(
+  page: Page,
+  mobileNo: string,
+  password: string,
+  texts: Record<MessageKey, string> = hi,
+) {
   await page.goto("/login");
   await page.getByLabel(texts["auth.mobileNo"]).fill(mobileNo);
   await page.getByLabel(texts["auth.password"]).fill(password);

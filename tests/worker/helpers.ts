@@ -73,8 +73,10 @@ export class SocketPeer<Incoming extends { type: string }> {
   readonly raw: string[] = [];
   closed: { code: number; reason: string } | null = null;
   private waiters: (() => void)[] = [];
+  readonly ws: WebSocket;
 
-  constructor(readonly ws: WebSocket) {
+  constructor(ws: WebSocket) {
+    this.ws = ws;
     ws.addEventListener("message", (event) => {
       const text = typeof event.data === "string" ? event.data : new TextDecoder().decode(event.data as ArrayBuffer);
       this.raw.push(text);
