@@ -6,9 +6,9 @@ import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SimulatedDevice } from "../device-sim/simulated-device.ts";
-import { ensureDevVars } from "./lib/dev-vars.ts";
-import { applyLocalMigrations, DEFAULT_PERSIST_DIR } from "./lib/local-d1.ts";
-import { DEMO_ADMIN, DEMO_USER, seedLocalDemo } from "./lib/seed.ts";
+import { DEFAULT_PERSIST_DIR } from "./lib/local-d1.ts";
+import { prepareLocal } from "./lib/prepare-local.ts";
+import { DEMO_ADMIN, DEMO_USER } from "./lib/seed.ts";
 import { OFFLINE_ENV, spawnWrangler } from "./lib/wrangler.ts";
 
 const { values: options } = parseArgs({
@@ -29,8 +29,8 @@ let device: SimulatedDevice | null = null;
 
 function step(label: string) {
   const started = performance.now();
-  process.stdout.write(`• ${label}... `);
-  return () => console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`• ${label}...`);
+  return () => console.log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 function run(command: string, args: string[]): Promise<void> {
@@ -67,21 +67,15 @@ process.on("SIGTERM", () => void shutDown(0));
 
 async function main() {
   const startedAt = performance.now();
-  ensureDevVars();
   if (options.fresh) await rm(persistTo, { recursive: true, force: true });
   if (!options["skip-build"]) {
     const done = step("Building the app");
     await run(process.execPath, [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"]);
     done();
   }
-  let done = step("Applying D1 migrations to the local database");
-  await applyLocalMigrations(persistTo);
-  done();
-  done = step("Seeding the demo accounts and device");
-  const demoDevice = await seedLocalDemo(persistTo);
-  done();
+  const demoDevice = await prepareLocal(persistTo, step);
 
-  done = step(`Starting the Worker on ${origin}`);
+  let done = step(`Starting the Worker on ${origin}`);
   const server = spawnWrangler([
     "dev", "--port", String(port), "--persist-to", persistTo, "--show-interactive-dev-session=false",
   ]);

@@ -28,9 +28,3 @@ apiApp.onError((error, c) => {
   return c.json({ success: false, message: "Something went wrong. Please try again." }, 500);
 });
 
-/** Every route the API serves, for tests that must cover them all. */
-export function listApiRoutes(): { method: string; path: string }[] {
-  return apiApp.routes
-    .filter((route) => route.method !== "ALL")
-    .map((route) => ({ method: route.method, path: route.path }));
-}
