@@ -57,3 +57,32 @@ export type PublicUser = {
 
 /** Every error the API returns has this shape. */
 export type ApiError = { success: false; message: string };
+
+/** A number, also when a form sends it as text ("9.5"); never "" or "abc". */
+function numberBetween(field: string, min: number, max: number) {
+  const message = `${field} must be a number from ${min} to ${max}.`;
+  return z
+    .union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, { error: message })], { error: message })
+    .transform(Number)
+    .pipe(z.number({ error: message }).min(min, { error: message }).max(max, { error: message }));
+}
+
+/** SPEC §3 motorConfig. The spec's client checks no ranges; the server keeps them physical. */
+export const motorConfigRequestSchema = z.object({
+  token: z.string().optional(),
+  defaultCurrent: numberBetween("Default current", 0.1, 100),
+  dryRunThreshold: numberBetween("Dry run threshold", 0, 95),
+  overCurrentThreshold: numberBetween("Over current threshold", 0, 500),
+});
+export type MotorConfig = Omit<z.infer<typeof motorConfigRequestSchema>, "token">;
+
+export const otaRequestSchema = z.object({
+  mobileNo: mobileNoSchema,
+  deviceType: z.enum(["wifi", "sim"], { error: 'must be "wifi" or "sim"' }),
+});
+
+/** PUT /api/admin/device-config: either the debug flag or a new mobile number (SPEC §7). */
+export const deviceConfigRequestSchema = z.union([
+  z.object({ mobileNo: mobileNoSchema, debug: z.boolean() }).strict(),
+  z.object({ mobileNo: mobileNoSchema, newMobile: z.string({ error: "Invalid mobile number" }) }).strict(),
+], { error: "Send mobileNo with either debug (true or false) or newMobile." });

@@ -12,9 +12,9 @@ export const LIVE_MOTOR_LOG_LIMIT = 7;
 export const DEVICE_ACK_TIMEOUT_MS = 5_000;
 
 /**
- * Devices send the text frame "ping" this often; the hub answers "pong" without waking
- * (WebSocket auto-response). Long on purpose: every heartbeat costs roughly 280 bytes on
- * the SIM once TLS and TCP are counted (docs/device-protocol.md has the arithmetic).
+ * A device that has sent nothing for this long sends the text frame "ping"; the hub answers
+ * "pong" without waking (WebSocket auto-response). Long on purpose: a heartbeat costs roughly
+ * 280 bytes on the SIM once TLS and TCP are counted (docs/device-protocol.md, "Data cost").
  */
 export const DEVICE_HEARTBEAT_INTERVAL_MS = 240_000;
 /** A device silent for two heartbeats plus slack is marked offline. */
@@ -23,8 +23,12 @@ export const DEVICE_OFFLINE_AFTER_MS = 2 * DEVICE_HEARTBEAT_INTERVAL_MS + 60_000
 export const WATCHED_POWER_INTERVAL_MS = 5_000;
 /** While watched, a device silent this long is marked offline (three missed readings plus slack). */
 export const WATCHED_OFFLINE_AFTER_MS = 3 * WATCHED_POWER_INTERVAL_MS + 5_000;
-/** Unwatched but running, the device still reports power this often (and on any big change). */
-export const UNWATCHED_POWER_INTERVAL_MS = 60_000;
+/**
+ * Unwatched but running, the device reports power when the current moves by more than this
+ * fraction since its last report, and at least once per heartbeat interval (in place of the ping).
+ */
+export const UNWATCHED_POWER_CHANGE_FRACTION = 0.1;
+export const UNWATCHED_POWER_INTERVAL_MS = DEVICE_HEARTBEAT_INTERVAL_MS;
 
 /** The motor configuration a new account starts with (SPEC §3, §9). */
 export const DEFAULT_MOTOR_CONFIG = {

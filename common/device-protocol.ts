@@ -8,54 +8,123 @@ export const DEVICE_PROTOCOL_VERSION = 1;
 export const HEARTBEAT_REQUEST = "ping";
 export const HEARTBEAT_RESPONSE = "pong";
 
-export const relayStateSchema = z.enum(["on", "off"], { error: "must be \"on\" or \"off\"" });
+export const relayStateSchema = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
 export type RelayState = z.infer<typeof relayStateSchema>;
 
 export const deviceKindSchema = z.enum(["1phase", "3phase"]);
 export type DeviceKind = z.infer<typeof deviceKindSchema>;
 
-/** Why the relay is in its state: who or what last switched it. */
-export const relayCauseSchema = z.enum(["command", "startup", "manual"]);
+/** How the box reaches us: the two firmware builds (SPEC §2: Select Device Type). */
+export const connectionTypeSchema = z.enum(["wifi", "sim"]);
+export type ConnectionType = z.infer<typeof connectionTypeSchema>;
+
+/** Why the relay changed when the hub did not command it. */
+export const relayCauseSchema = z.enum(["manual", "startup", "schedule"]);
 export type RelayCause = z.infer<typeof relayCauseSchema>;
 
+/** Things that happen at the pump. Every trip event leaves the relay OFF. */
+export const deviceEventSchema = z.enum([
+  "dryRun",
+  "overCurrent",
+  "phaseFault",
+  "phaseOk",
+  "powerLost",
+  "powerRestored",
+]);
+export type DeviceEvent = z.infer<typeof deviceEventSchema>;
+
+export const otaStageSchema = z.enum(["downloading", "verifying", "installing", "failed"]);
+export type OtaStage = z.infer<typeof otaStageSchema>;
+
 const shortText = z.string().trim().min(1).max(64);
+const commandId = z.string().min(1).max(64);
+const amperes = z.number().min(0).max(1000);
+const watts = z.number().min(0).max(1_000_000);
+const volts = z.number().min(0).max(1000);
+const dbm = z.number().int().min(-150).max(0);
 
 // ---- device → server ------------------------------------------------------------------
 
-/** First frame after connecting: who the box is and what its relay is doing right now. */
+/** First frame after connecting: who the box is and what it is doing right now. */
 export const helloMessageSchema = z.object({
   type: z.literal("hello"),
   protocol: z.number().int().positive(),
   firmware: shortText,
   kind: deviceKindSchema,
   relay: relayStateSchema,
+  connection: connectionTypeSchema.optional(),
   imei: shortText.optional(),
   sim: shortText.optional(),
   chipId: shortText.optional(),
-  signal: z.number().int().min(-150).max(0).optional(),
+  signal: dbm.optional(),
+  /** Mains present at the starter. */
+  supply: z.boolean().optional(),
+  /** A 3-phase box that is holding the motor off because a phase is missing or unbalanced. */
+  phaseFault: z.boolean().optional(),
 });
 
-/** The device's answer to a `switch` command: whether it switched, and the relay now. */
+/** The answer to every command that carries an `id`: done or not, and the relay now. */
 export const ackMessageSchema = z.object({
   type: z.literal("ack"),
-  id: z.string().min(1).max(64),
+  id: commandId,
   ok: z.boolean(),
   relay: relayStateSchema,
   error: z.string().max(200).optional(),
 });
 
-/** A power reading. current in amperes, wattage in watts. */
+/** A power reading: current in A, wattage in W, per-phase voltage in V, mains present or not. */
 export const powerMessageSchema = z.object({
   type: z.literal("power"),
-  current: z.number().min(0).max(1000),
-  wattage: z.number().min(0).max(1_000_000),
+  current: amperes,
+  wattage: watts,
+  voltages: z.array(volts).min(1).max(3).optional(),
+  supply: z.boolean().optional(),
 });
 
-/** The relay changed without a command from the hub (manual switch, box restart). */
+/** The relay changed without a command from the hub (switch on the box, box restart). */
 export const relayChangedMessageSchema = z.object({
   type: z.literal("relay"),
   relay: relayStateSchema,
   cause: relayCauseSchema,
+});
+
+/** Health (SPEC §3): uptime in s, signal in dBm, relay, identity, link state, firmware. */
+export const healthMessageSchema = z.object({
+  type: z.literal("health"),
+  uptime: z.number().int().min(0),
+  signal: dbm.optional(),
+  relay: relayStateSchema,
+  chipId: shortText.optional(),
+  imei: shortText.optional(),
+  connection: z.enum(["connected", "disconnected"]),
+  sim: shortText.optional(),
+  version: shortText,
+});
+
+/** Something happened at the pump; `relay` is the state after it (OFF after every trip). */
+export const eventMessageSchema = z.object({
+  type: z.literal("event"),
+  event: deviceEventSchema,
+  relay: relayStateSchema,
+  /** The current that caused a dry-run or overcurrent trip, in A. */
+  current: amperes.optional(),
+  /** Which phase is missing or how unbalanced, in words from the firmware. */
+  detail: z.string().max(120).optional(),
+});
+
+/** One line of the box's own log, sent only while debug mode is on. */
+export const logLineMessageSchema = z.object({
+  type: z.literal("log"),
+  line: z.string().max(500),
+});
+
+/** How a firmware update is going; success shows as a `hello` with the new version. */
+export const otaProgressMessageSchema = z.object({
+  type: z.literal("ota"),
+  id: commandId,
+  stage: otaStageSchema,
+  progress: z.number().int().min(0).max(100).optional(),
+  error: z.string().max(200).optional(),
 });
 
 export const deviceMessageSchema = z.discriminatedUnion("type", [
@@ -63,24 +132,74 @@ export const deviceMessageSchema = z.discriminatedUnion("type", [
   ackMessageSchema,
   powerMessageSchema,
   relayChangedMessageSchema,
+  healthMessageSchema,
+  eventMessageSchema,
+  logLineMessageSchema,
+  otaProgressMessageSchema,
 ]);
 export type DeviceMessage = z.infer<typeof deviceMessageSchema>;
+export type HealthReport = Omit<z.infer<typeof healthMessageSchema>, "type">;
 
 // ---- server → device ------------------------------------------------------------------
 
-/** Sent once the hub has accepted the hello: timing the device must follow. */
+/** The protection settings the box enforces (SPEC §3 motorConfig), and debug mode. */
+export const deviceConfigSchema = z.object({
+  defaultCurrent: z.number().positive().max(100),
+  dryRunThreshold: z.number().min(0).max(100),
+  overCurrentThreshold: z.number().min(0).max(500),
+  debug: z.boolean(),
+  /** The owner's number, kept on the box for its SMS fallback and display. */
+  mobileNo: z.string().max(10).nullable(),
+});
+export type DeviceConfig = z.infer<typeof deviceConfigSchema>;
+
+/** Sent once the hub has accepted the hello: timing and settings the box must follow. */
 export const welcomeMessageSchema = z.object({
   type: z.literal("welcome"),
   protocol: z.number().int().positive(),
   heartbeatSeconds: z.number().int().positive(),
   watched: z.boolean(),
+  config: deviceConfigSchema,
 });
 
-/** Switch the relay. The device must answer with an `ack` carrying the same id. */
+/** Switch the relay. Answer with an `ack` carrying the same id. */
 export const switchMessageSchema = z.object({
   type: z.literal("switch"),
-  id: z.string().min(1).max(64),
+  id: commandId,
   relay: relayStateSchema,
+});
+
+/** New settings. Answer with an `ack`; apply them from the next reading on. */
+export const configMessageSchema = z.object({
+  type: z.literal("config"),
+  id: commandId,
+  config: deviceConfigSchema,
+});
+
+/** Send a `health` or `power` frame now (after the `ack`). */
+export const requestMessageSchema = z.object({
+  type: z.literal("request"),
+  id: commandId,
+  what: z.enum(["health", "power"]),
+});
+
+/** Restart the box (relay OFF, as after a power cut). Answer with an `ack` first. */
+export const restartMessageSchema = z.object({
+  type: z.literal("restart"),
+  id: commandId,
+});
+
+/**
+ * Install firmware: download `url` with the box's own credentials, check that its SHA-256 is
+ * `sha256` (hex), install, restart and say hello with `version`.
+ */
+export const otaMessageSchema = z.object({
+  type: z.literal("ota"),
+  id: commandId,
+  version: shortText,
+  url: z.string().url(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().positive(),
 });
 
 /** Someone started or stopped watching: report power every few seconds, or only slowly. */
@@ -99,10 +218,16 @@ export const errorMessageSchema = z.object({
 export const serverToDeviceMessageSchema = z.discriminatedUnion("type", [
   welcomeMessageSchema,
   switchMessageSchema,
+  configMessageSchema,
+  requestMessageSchema,
+  restartMessageSchema,
+  otaMessageSchema,
   watchMessageSchema,
   errorMessageSchema,
 ]);
 export type ServerToDeviceMessage = z.infer<typeof serverToDeviceMessageSchema>;
+/** Commands the box must acknowledge. */
+export type DeviceCommand = Extract<ServerToDeviceMessage, { id: string }>;
 
 /** Parses one text frame as JSON and then as `schema`; never throws. */
 export function parseFrame<T>(
@@ -110,6 +235,7 @@ export function parseFrame<T>(
   frame: string | ArrayBuffer,
 ): { ok: true; message: T } | { ok: false; error: string } {
   if (typeof frame !== "string") return { ok: false, error: "Frames must be JSON text." };
+  if (frame.length > 4096) return { ok: false, error: "Frame is too large." };
   let json: unknown;
   try {
     json = JSON.parse(frame);

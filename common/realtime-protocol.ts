@@ -1,7 +1,7 @@
 // Messages the DeviceHub sends to browsers on the realtime socket (SPEC §4).
 // The hub builds them with `satisfies RealtimeMessage`; the browser parses them with the schema.
 import { z } from "zod";
-import { relayStateSchema } from "./device-protocol.ts";
+import { connectionTypeSchema, relayStateSchema } from "./device-protocol.ts";
 
 export const deviceStatusSchema = z.enum(["online", "offline"]);
 export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
@@ -22,12 +22,30 @@ export const motorLogEntrySchema = z.object({
 });
 export type MotorLogEntry = z.infer<typeof motorLogEntrySchema>;
 
+/** SPEC §3 health data, as the dashboard shows it (missing values render as N/A). */
+export const healthDataSchema = z.object({
+  uptime: z.number().nullable(),
+  signal: z.number().nullable(),
+  relay: relayStateSchema,
+  chipId: z.string().nullable(),
+  imei: z.string().nullable(),
+  mqtt: z.enum(["connected", "disconnected"]),
+  sim: z.string().nullable(),
+  version: z.string().nullable(),
+  connection: connectionTypeSchema.nullable(),
+  reportedAt: z.string().nullable(),
+});
+export type HealthData = z.infer<typeof healthDataSchema>;
+
 export const initialDataMessageSchema = z.object({
   type: z.literal("initialData"),
   motorStatus: relayStateSchema,
   deviceStatus: deviceStatusSchema,
   powerData: powerDataSchema,
   lastLogs: z.array(motorLogEntrySchema),
+  /** Beyond SPEC §4: the page must know at once whether motor operation is locked. */
+  phaseFault: z.boolean(),
+  health: healthDataSchema.nullable(),
 });
 
 export const motorStatusUpdateMessageSchema = z.object({
@@ -50,11 +68,51 @@ export const motorLogUpdateMessageSchema = z.object({
   log: motorLogEntrySchema,
 });
 
+export const dryRunDetectedMessageSchema = z.object({ type: z.literal("dryRunDetected") });
+export const overCurrentDetectedMessageSchema = z.object({ type: z.literal("overCurrentDetected") });
+export const phaseFaultDetectedMessageSchema = z.object({ type: z.literal("phaseFaultDetected") });
+export const phaseOkMessageSchema = z.object({ type: z.literal("phaseOk") });
+/** Beyond SPEC §4: mains failed at the pump, and came back (the motor stays OFF). */
+export const powerLostMessageSchema = z.object({ type: z.literal("powerLost") });
+export const powerRestoredMessageSchema = z.object({ type: z.literal("powerRestored") });
+
+export const healthDataMessageSchema = z.object({
+  type: z.literal("healthData"),
+  mobileNo: z.string().nullable(),
+  payload: healthDataSchema,
+});
+
+/** A line of the box's debug log: sent only to admin sockets. */
+export const debugLogMessageSchema = z.object({
+  type: z.literal("debugLog"),
+  log: z.string(),
+  timestamp: z.string(),
+  mobileNo: z.string().nullable(),
+});
+
+/** Beyond SPEC §4: how a firmware update is going. */
+export const otaStatusMessageSchema = z.object({
+  type: z.literal("otaStatus"),
+  version: z.string(),
+  stage: z.enum(["sent", "downloading", "verifying", "installing", "done", "failed"]),
+  progress: z.number().nullable(),
+  error: z.string().nullable(),
+});
+
 export const realtimeMessageSchema = z.discriminatedUnion("type", [
   initialDataMessageSchema,
   motorStatusUpdateMessageSchema,
   deviceStatusUpdateMessageSchema,
   powerDataUpdateMessageSchema,
   motorLogUpdateMessageSchema,
+  dryRunDetectedMessageSchema,
+  overCurrentDetectedMessageSchema,
+  phaseFaultDetectedMessageSchema,
+  phaseOkMessageSchema,
+  powerLostMessageSchema,
+  powerRestoredMessageSchema,
+  healthDataMessageSchema,
+  debugLogMessageSchema,
+  otaStatusMessageSchema,
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;
