@@ -5,8 +5,6 @@
  */
 export const HUB_HEADERS = {
   socketRole: "X-Hub-Socket-Role",
-  ownerUserId: "X-Hub-Owner-User-Id",
-  ownerMobileNo: "X-Hub-Owner-Mobile-No",
   viewerId: "X-Hub-Viewer-Id",
   viewerRole: "X-Hub-Viewer-Role",
 } as const;

@@ -1,11 +1,28 @@
 // The browser's realtime socket (SPEC §4): opened per mobile number, reconnecting 1 s after
 // it closes, every message parsed with the shared schema before it touches the page.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { LIVE_MOTOR_LOG_LIMIT, SOCKET_RECONNECT_DELAY_MS } from "../../common/constants.ts";
 import { realtimeMessageSchema, type RealtimeMessage } from "../../common/realtime-protocol.ts";
 import type { HubSnapshot } from "../../durable-objects/device-hub.ts";
 
 export type LiveDeviceState = HubSnapshot & { connected: boolean };
+
+/** Messages that are news rather than state: toasts, sounds, consoles react to them. */
+export type RealtimeEvent = Extract<
+  RealtimeMessage,
+  {
+    type:
+      | "dryRunDetected"
+      | "overCurrentDetected"
+      | "phaseFaultDetected"
+      | "phaseOk"
+      | "powerLost"
+      | "powerRestored"
+      | "deviceStatusUpdate"
+      | "debugLog"
+      | "otaStatus";
+  }
+>;
 
 function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDeviceState {
   switch (message.type) {
@@ -16,6 +33,8 @@ function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDev
         deviceStatus: message.deviceStatus,
         powerData: message.powerData,
         lastLogs: message.lastLogs,
+        phaseFault: message.phaseFault,
+        health: message.health,
       };
     case "motorStatusUpdate":
       return { ...state, motorStatus: message.status };
@@ -31,6 +50,19 @@ function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDev
           LIVE_MOTOR_LOG_LIMIT,
         ),
       };
+    case "phaseFaultDetected":
+      return { ...state, phaseFault: true };
+    case "phaseOk":
+      return { ...state, phaseFault: false };
+    case "healthData":
+      return { ...state, health: message.payload };
+    case "dryRunDetected":
+    case "overCurrentDetected":
+    case "powerLost":
+    case "powerRestored":
+    case "debugLog":
+    case "otaStatus":
+      return state;
     default: {
       const unreachable: never = message;
       return unreachable;
@@ -38,8 +70,28 @@ function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDev
   }
 }
 
-export function useDeviceRealtime(mobileNo: string | null, initial: HubSnapshot) {
+function isEvent(message: RealtimeMessage): message is RealtimeEvent {
+  return [
+    "dryRunDetected",
+    "overCurrentDetected",
+    "phaseFaultDetected",
+    "phaseOk",
+    "powerLost",
+    "powerRestored",
+    "deviceStatusUpdate",
+    "debugLog",
+    "otaStatus",
+  ].includes(message.type);
+}
+
+export function useDeviceRealtime(
+  mobileNo: string | null,
+  initial: HubSnapshot,
+  onEvent?: (event: RealtimeEvent) => void,
+) {
   const [state, setState] = useState<LiveDeviceState>({ ...initial, connected: false });
+  const onEventRef = useRef(onEvent);
+  onEventRef.current = onEvent;
 
   useEffect(() => {
     if (!mobileNo) return;
@@ -61,8 +113,12 @@ export function useDeviceRealtime(mobileNo: string | null, initial: HubSnapshot)
           return;
         }
         const parsed = realtimeMessageSchema.safeParse(json);
-        if (parsed.success) setState((current) => applyMessage(current, parsed.data));
-        else console.warn("Ignoring an unexpected realtime message", parsed.error.issues[0]);
+        if (!parsed.success) {
+          console.warn("Ignoring an unexpected realtime message", parsed.error.issues[0]);
+          return;
+        }
+        setState((current) => applyMessage(current, parsed.data));
+        if (isEvent(parsed.data)) onEventRef.current?.(parsed.data);
       });
       socket.addEventListener("close", () => {
         setState((current) => ({ ...current, connected: false }));

@@ -19,6 +19,8 @@ const NO_DEVICE_SNAPSHOT: HubSnapshot = {
   deviceStatus: "offline",
   powerData: { current: 0, wattage: 0 },
   lastLogs: [],
+  phaseFault: false,
+  health: null,
 };
 
 export async function loader({ context }: Route.LoaderArgs) {
