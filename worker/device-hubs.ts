@@ -6,7 +6,7 @@ export function deviceHub(env: Pick<Env, "DEVICE_HUB">, deviceId: string) {
 }
 
 type HubSocketIdentity =
-  | { role: "device"; owner: { userId: number; mobileNo: string } | null }
+  | { role: "device" }
   | { role: "browser"; viewerId: number; viewerRole: "user" | "admin" };
 
 /**
@@ -15,10 +15,6 @@ type HubSocketIdentity =
  */
 export function hubSocketRequest(identity: HubSocketIdentity): Request {
   const headers = new Headers({ Upgrade: "websocket", [HUB_HEADERS.socketRole]: identity.role });
-  if (identity.role === "device" && identity.owner) {
-    headers.set(HUB_HEADERS.ownerUserId, String(identity.owner.userId));
-    headers.set(HUB_HEADERS.ownerMobileNo, identity.owner.mobileNo);
-  }
   if (identity.role === "browser") {
     headers.set(HUB_HEADERS.viewerId, String(identity.viewerId));
     headers.set(HUB_HEADERS.viewerRole, identity.viewerRole);

@@ -2,20 +2,30 @@
 // It never imports the React Router build, so worker tests load it on its own.
 import { Hono } from "hono";
 import { HttpError } from "../http-error.ts";
-import { adminAuthRoutes } from "./admin-auth.ts";
+import { adminAuthRoutes } from "./admin/auth.ts";
+import { adminDeviceConfigRoutes } from "./admin/device-config.ts";
+import { adminDeviceRoutes } from "./admin/devices.ts";
+import { adminFirmwareRoutes } from "./admin/firmware.ts";
 import { authRoutes } from "./auth.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceSocketRoutes } from "./device-socket.ts";
 import { deviceRoutes } from "./devices.ts";
+import { logRoutes } from "./logs.ts";
+import { otaRoutes } from "./ota.ts";
 import { realtimeRoutes } from "./realtime.ts";
 
 export const apiApp = new Hono<ApiEnv>().basePath("/api");
 
 apiApp.route("/auth", authRoutes);
-apiApp.route("/admin", adminAuthRoutes);
 apiApp.route("/devices", deviceRoutes);
+apiApp.route("/logs", logRoutes);
+apiApp.route("/mqtt", otaRoutes);
 apiApp.route("/device", deviceSocketRoutes);
 apiApp.route("/realtime", realtimeRoutes);
+apiApp.route("/admin", adminAuthRoutes);
+apiApp.route("/admin", adminDeviceConfigRoutes);
+apiApp.route("/admin", adminDeviceRoutes);
+apiApp.route("/admin", adminFirmwareRoutes);
 
 apiApp.notFound((c) => c.json({ success: false, message: "Not found." }, 404));
 

@@ -1,41 +1,88 @@
+// The motor calls of SPEC §7 that a DeviceHub serves: switch, status, settings, readings.
 import { Hono } from "hono";
-import { motorCommandRequestSchema } from "../../common/api-schemas.ts";
+import {
+  mobileNoSchema,
+  motorCommandRequestSchema,
+  motorConfigRequestSchema,
+} from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwner } from "../db/devices.ts";
+import { findUserById, findUserByMobileNo } from "../db/users.ts";
 import { deviceHub } from "../device-hubs.ts";
+import { hubFailureError } from "../hub-failures.ts";
 import { HttpError } from "../http-error.ts";
+import { changeMotorConfig } from "../motor-config.ts";
 import type { ApiEnv } from "./context.ts";
-import { readJsonBody } from "./input.ts";
+import { deviceForMobileNo } from "./device-access.ts";
+import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
 
 export const NO_DEVICE_MESSAGE = "No device is linked to this account yet.";
 
-const FAILURE_STATUS = {
-  offline: 503,
-  cooldown: 429,
-  busy: 409,
-  timeout: 504,
-  rejected: 409,
-} as const;
-
-export const deviceRoutes = new Hono<ApiEnv>().post("/motor", requireAuth("user"), async (c) => {
-  const { action } = await readJsonBody(c, motorCommandRequestSchema);
-  const user = c.var.user;
-  const device = await findDeviceByOwner(getDb(c.env.DB), user.id);
-  if (!device) throw new HttpError(404, NO_DEVICE_MESSAGE);
-  const result = await deviceHub(c.env, device.id).switchMotor({
-    action,
-    requestedBy: { userId: user.id, mobileNo: user.mobileNo },
+export const deviceRoutes = new Hono<ApiEnv>()
+  .post("/motor", requireAuth("user"), async (c) => {
+    const { action } = await readJsonBody(c, motorCommandRequestSchema);
+    const device = await findDeviceByOwner(getDb(c.env.DB), c.var.user.id);
+    if (!device) throw new HttpError(404, NO_DEVICE_MESSAGE);
+    const result = await deviceHub(c.env, device.id).switchMotor({ action, source: "app" });
+    if (!result.ok) throw hubFailureError(result);
+    return c.json({
+      success: true,
+      message: result.status === "on" ? "Motor turned ON." : "Motor turned OFF.",
+      status: result.status,
+    });
+  })
+  .get("/motor/status/:mobileNo", requireAuth("user", "admin"), async (c) => {
+    const { device, ownerUserId } = await deviceForMobileNo(c, c.req.param("mobileNo"));
+    const [snapshot, owner] = await Promise.all([
+      deviceHub(c.env, device.id).getSnapshot(),
+      findUserById(getDb(c.env.DB), ownerUserId),
+    ]);
+    return c.json({
+      success: true,
+      status: snapshot.motorStatus,
+      deviceStatus: snapshot.deviceStatus,
+      phaseFault: snapshot.phaseFault,
+      powerData: snapshot.powerData,
+      healthLogs: snapshot.health,
+      motorConfig: {
+        defaultCurrent: owner!.defaultCurrent,
+        dryRunThreshold: owner!.dryRunThreshold,
+        overCurrentThreshold: owner!.overCurrentThreshold,
+      },
+    });
+  })
+  .post("/motor/config/:mobileNo", requireAuth("user", "admin"), async (c) => {
+    const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
+    const user = c.var.user;
+    if (user.audience !== "admin" && user.mobileNo !== mobileNo) {
+      throw new HttpError(403, "You can only change your own motor configuration.");
+    }
+    const { token: _token, ...config } = await readJsonBody(c, motorConfigRequestSchema);
+    const owner = await findUserByMobileNo(getDb(c.env.DB), mobileNo);
+    if (!owner) throw new HttpError(404, "User not found.");
+    const { deliveredToDevice } = await changeMotorConfig(c.env, {
+      userId: owner.id,
+      config,
+      changedByUserId: user.id,
+      changeNote: user.audience === "admin" ? "Changed by an admin" : "Changed by the owner in the app",
+    });
+    return c.json({
+      success: true,
+      message: "Motor configuration updated successfully!",
+      motorConfig: config,
+      deliveredToDevice,
+    });
+  })
+  .post("/motor/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
+    const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
+    const result = await deviceHub(c.env, device.id).requestPower();
+    if (!result.ok) throw hubFailureError(result);
+    return c.json({ success: true, powerData: result.powerData });
+  })
+  .post("/motor/health/:mobileNo", requireAuth("user", "admin"), async (c) => {
+    const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
+    const result = await deviceHub(c.env, device.id).requestHealth();
+    if (!result.ok) throw hubFailureError(result);
+    return c.json({ success: true, healthData: result.health });
   });
-  if (!result.ok) {
-    const headers: Record<string, string> = result.retryAfterMs
-      ? { "Retry-After": String(Math.ceil(result.retryAfterMs / 1000)) }
-      : {};
-    throw new HttpError(FAILURE_STATUS[result.code], result.message, headers);
-  }
-  return c.json({
-    success: true,
-    message: result.status === "on" ? "Motor turned ON." : "Motor turned OFF.",
-    status: result.status,
-  });
-});

@@ -6,27 +6,44 @@ import { HttpError, INVALID_TOKEN_MESSAGE } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
 
 export const MISSING_TOKEN_MESSAGE = "Missing token. Please log in again.";
+export const FORBIDDEN_MESSAGE = "You do not have permission to do this.";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Authenticates the caller for an area (bearer token or that area's cookie) and puts the
- * user in `c.var.user`. Roles are decided here, on the server, for every call.
+ * Authenticates the caller for one area, or the first of several that accepts it (bearer
+ * token or that area's cookie), and puts the user in `c.var.user`. Roles are decided here,
+ * on the server, for every call.
  */
-export function requireAuth(audience: Audience) {
+export function requireAuth(...audiences: [Audience, ...Audience[]]) {
   return createMiddleware<ApiEnv>(async (c, next) => {
-    const credentials = readCredentials(c.req.raw, audience);
-    if (!credentials) throw new HttpError(401, MISSING_TOKEN_MESSAGE);
-    if (
-      credentials.source === "cookie" &&
-      !SAFE_METHODS.has(c.req.method) &&
-      !isSameOriginRequest(c.req.raw)
-    ) {
-      throw new HttpError(403, "Cross-site request refused.");
+    let sawCredentials = false;
+    for (const audience of audiences) {
+      const credentials = readCredentials(c.req.raw, audience);
+      if (!credentials) continue;
+      sawCredentials = true;
+      if (
+        credentials.source === "cookie" &&
+        !SAFE_METHODS.has(c.req.method) &&
+        !isSameOriginRequest(c.req.raw)
+      ) {
+        throw new HttpError(403, "Cross-site request refused.");
+      }
+      const user = await authenticateToken(c.env, credentials.token, audience);
+      if (user) {
+        c.set("user", user);
+        await next();
+        return;
+      }
     }
-    const user = await authenticateToken(c.env, credentials.token, audience);
-    if (!user) throw new HttpError(401, INVALID_TOKEN_MESSAGE);
-    c.set("user", user);
-    await next();
+    if (!sawCredentials) throw new HttpError(401, MISSING_TOKEN_MESSAGE);
+    // A valid session of the other area (a farmer calling an admin API): signed in, not allowed.
+    for (const other of (["user", "admin"] satisfies Audience[]).filter((audience) => !audiences.includes(audience))) {
+      const credentials = readCredentials(c.req.raw, other);
+      if (credentials && (await authenticateToken(c.env, credentials.token, other))) {
+        throw new HttpError(403, FORBIDDEN_MESSAGE);
+      }
+    }
+    throw new HttpError(401, INVALID_TOKEN_MESSAGE);
   });
 }

@@ -24,7 +24,7 @@ export async function findDeviceByOwnerMobileNo(
   return rows[0];
 }
 
-/** The device with its owner's number and motor config, as a device socket needs it. */
+/** The device with its owner's number and motor config, as its hub needs them. */
 export async function findDeviceWithOwner(db: Db, deviceId: string) {
   const rows = await db
     .select({
@@ -32,6 +32,9 @@ export async function findDeviceWithOwner(db: Db, deviceId: string) {
       owner: {
         id: users.id,
         mobileNo: users.mobileNo,
+        defaultCurrent: users.defaultCurrent,
+        dryRunThreshold: users.dryRunThreshold,
+        overCurrentThreshold: users.overCurrentThreshold,
       },
     })
     .from(devices)
@@ -52,10 +55,11 @@ export async function updateDevicePresence(
 export async function updateDeviceIdentity(
   db: Db,
   deviceId: string,
-  identity: Partial<Pick<DeviceRow, "firmware" | "imei" | "sim" | "chipId" | "signal" | "kind">>,
+  identity: Partial<Pick<DeviceRow, "firmware" | "imei" | "sim" | "chipId" | "signal" | "kind" | "connection">>,
 ): Promise<void> {
-  if (Object.keys(identity).length === 0) return;
-  await db.update(devices).set(identity).where(eq(devices.id, deviceId));
+  const known = Object.fromEntries(Object.entries(identity).filter(([, value]) => value !== undefined));
+  if (Object.keys(known).length === 0) return;
+  await db.update(devices).set(known).where(eq(devices.id, deviceId));
 }
 
 export async function isDeviceOwnedBy(db: Db, deviceId: string, userId: number): Promise<boolean> {
@@ -64,4 +68,32 @@ export async function isDeviceOwnedBy(db: Db, deviceId: string, userId: number):
     where: and(eq(devices.id, deviceId), eq(devices.ownerUserId, userId)),
   });
   return row !== undefined;
+}
+
+export async function insertDevice(
+  db: Db,
+  values: { id: string; kind: DeviceRow["kind"]; keyHash: string; ownerUserId: number | null; now: number },
+): Promise<DeviceRow> {
+  const rows = await db
+    .insert(devices)
+    .values({ id: values.id, kind: values.kind, keyHash: values.keyHash, ownerUserId: values.ownerUserId, createdAt: values.now })
+    .returning();
+  return rows[0]!;
+}
+
+export async function setDeviceKeyHash(db: Db, deviceId: string, keyHash: string): Promise<boolean> {
+  const rows = await db.update(devices).set({ keyHash }).where(eq(devices.id, deviceId)).returning({ id: devices.id });
+  return rows.length > 0;
+}
+
+export async function setDeviceOwner(db: Db, deviceId: string, ownerUserId: number | null): Promise<void> {
+  await db.update(devices).set({ ownerUserId }).where(eq(devices.id, deviceId));
+}
+
+export function listDevicesWithOwners(db: Db) {
+  return db
+    .select({ device: devices, ownerMobileNo: users.mobileNo })
+    .from(devices)
+    .leftJoin(users, eq(devices.ownerUserId, users.id))
+    .orderBy(devices.createdAt);
 }

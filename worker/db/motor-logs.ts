@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
 import { motorLogs, type MotorLogRow } from "./schema.ts";
@@ -28,6 +28,16 @@ export function listRecentMotorLogs(db: Db, deviceId: string, limit: number) {
     .from(motorLogs)
     .where(eq(motorLogs.deviceId, deviceId))
     .orderBy(desc(motorLogs.createdAt), desc(motorLogs.id))
+    .limit(limit);
+}
+
+/** One page of a device's logs, newest first; `before` is the last id of the previous page. */
+export function listMotorLogsPage(db: Db, deviceId: string, limit: number, before?: number) {
+  return db
+    .select()
+    .from(motorLogs)
+    .where(before ? and(eq(motorLogs.deviceId, deviceId), lt(motorLogs.id, before)) : eq(motorLogs.deviceId, deviceId))
+    .orderBy(desc(motorLogs.id))
     .limit(limit);
 }
 

@@ -45,6 +45,8 @@ export const devices = sqliteTable(
     ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),
     kind: text("kind", { enum: ["1phase", "3phase"] }).notNull(),
     keyHash: text("key_hash").notNull(),
+    /** Which firmware build the box runs: Wi-Fi or SIM (from its hello). */
+    connection: text("connection", { enum: ["wifi", "sim"] }),
     signal: integer("signal"),
     imei: text("imei"),
     sim: text("sim"),
@@ -124,6 +126,26 @@ export const rechargeRequests = sqliteTable(
   ],
 );
 
+/**
+ * Firmware builds, one file per device type and version. The file itself is in R2 under
+ * `r2Key`; devices download it from /api/device/firmware/{id} and check `sha256`.
+ */
+export const firmwareImages = sqliteTable(
+  "firmware_images",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    deviceType: text("device_type", { enum: ["wifi", "sim"] }).notNull(),
+    version: text("version").notNull(),
+    sha256: text("sha256").notNull(),
+    size: integer("size").notNull(),
+    r2Key: text("r2_key").notNull(),
+    uploadedByUserId: integer("uploaded_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    uploadedAt: timestamp("uploaded_at").notNull(),
+  },
+  (table) => [uniqueIndex("firmware_images_type_version_idx").on(table.deviceType, table.version)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type DeviceRow = typeof devices.$inferSelect;
 export type MotorLogRow = typeof motorLogs.$inferSelect;
+export type FirmwareImageRow = typeof firmwareImages.$inferSelect;

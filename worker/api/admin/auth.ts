@@ -1,11 +1,11 @@
 import { Hono } from "hono";
-import { loginRequestSchema } from "../../common/api-schemas.ts";
-import { logIn } from "../auth/accounts.ts";
-import { clearedSessionCookie } from "../auth/cookies.ts";
-import { endSession } from "../auth/sessions.ts";
-import type { ApiEnv } from "./context.ts";
-import { readJsonBody } from "./input.ts";
-import { requireAuth } from "./require-auth.ts";
+import { loginRequestSchema } from "../../../common/api-schemas.ts";
+import { logIn } from "../../auth/accounts.ts";
+import { clearedSessionCookie } from "../../auth/cookies.ts";
+import { endSession } from "../../auth/sessions.ts";
+import type { ApiEnv } from "../context.ts";
+import { readJsonBody } from "../input.ts";
+import { requireAuth } from "../require-auth.ts";
 
 export const adminAuthRoutes = new Hono<ApiEnv>()
   .post("/login", async (c) => {

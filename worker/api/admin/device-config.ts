@@ -1,0 +1,47 @@
+// PUT /api/admin/device-config (SPEC §7): debug mode, or a new mobile number for a device.
+import { Hono } from "hono";
+import { eq } from "drizzle-orm";
+import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
+import { deviceConfigRequestSchema } from "../../../common/api-schemas.ts";
+import { getDb } from "../../db/client.ts";
+import { findDeviceByOwnerMobileNo } from "../../db/devices.ts";
+import { users } from "../../db/schema.ts";
+import { findUserByMobileNo } from "../../db/users.ts";
+import { deviceHub } from "../../device-hubs.ts";
+import { hubFailureError } from "../../hub-failures.ts";
+import { HttpError } from "../../http-error.ts";
+import type { ApiEnv } from "../context.ts";
+import { readJsonBody } from "../input.ts";
+import { requireAuth } from "../require-auth.ts";
+
+export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", requireAuth("admin"), async (c) => {
+  const body = await readJsonBody(c, deviceConfigRequestSchema);
+  const db = getDb(c.env.DB);
+  const found = await findDeviceByOwnerMobileNo(db, body.mobileNo);
+  if (!found) throw new HttpError(404, "No device is linked to this mobile number.");
+  const hub = deviceHub(c.env, found.device.id);
+
+  if ("debug" in body) {
+    const result = await hub.setDebug(body.debug);
+    if (!result.ok) throw hubFailureError(result);
+    return c.json({ success: true, message: body.debug ? "Debug mode on." : "Debug mode off.", debug: body.debug });
+  }
+
+  // SPEC §5: 10 digits, first 1-9; different from the current number.
+  const newMobile = body.newMobile.trim();
+  if (!MOBILE_NO_PATTERN.test(newMobile)) throw new HttpError(400, "Invalid mobile number");
+  if (newMobile === body.mobileNo) throw new HttpError(400, "New number is same as current number");
+  if (await findUserByMobileNo(db, newMobile)) {
+    throw new HttpError(409, "That mobile number belongs to another account.");
+  }
+  // The account keeps its id, sessions and logs; only its number (its login) changes.
+  await db.update(users).set({ mobileNo: newMobile }).where(eq(users.id, found.ownerUserId));
+  const result = await hub.changeMobileNo(newMobile);
+  if (!result.ok) throw hubFailureError(result);
+  return c.json({
+    success: true,
+    message: "Mobile number update sent!",
+    mobileNo: newMobile,
+    deliveredToDevice: result.delivered,
+  });
+});

@@ -1,0 +1,108 @@
+// Provisioning (admins): create a device with a fresh key, rotate its key, assign its owner.
+// A key is shown exactly once, in the response that created it; D1 keeps only its hash.
+import { Hono } from "hono";
+import { z } from "zod";
+import { mobileNoSchema } from "../../../common/api-schemas.ts";
+import {
+  DEVICE_ID_PATTERN,
+  generateDeviceId,
+  generateDeviceKey,
+  hashDeviceKey,
+} from "../../../common/credentials.ts";
+import { deviceKindSchema } from "../../../common/device-protocol.ts";
+import { getDb } from "../../db/client.ts";
+import {
+  findDeviceById,
+  findDeviceByOwner,
+  insertDevice,
+  listDevicesWithOwners,
+  setDeviceKeyHash,
+  setDeviceOwner,
+} from "../../db/devices.ts";
+import { findUserByMobileNo } from "../../db/users.ts";
+import { deviceHub } from "../../device-hubs.ts";
+import { HttpError } from "../../http-error.ts";
+import type { ApiEnv } from "../context.ts";
+import { parseInput, readJsonBody } from "../input.ts";
+import { requireAuth } from "../require-auth.ts";
+
+const provisionSchema = z.object({
+  kind: deviceKindSchema,
+  ownerMobileNo: mobileNoSchema.optional(),
+});
+
+const ownerSchema = z.object({ mobileNo: mobileNoSchema.nullable() });
+
+const deviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, { error: "Not a device id." });
+
+async function ownerFor(c: { env: Env }, mobileNo: string) {
+  const db = getDb(c.env.DB);
+  const user = await findUserByMobileNo(db, mobileNo);
+  if (!user) throw new HttpError(404, "User not found.");
+  if (await findDeviceByOwner(db, user.id)) {
+    throw new HttpError(409, "This account already has a device. Unassign it first.");
+  }
+  return user;
+}
+
+export const adminDeviceRoutes = new Hono<ApiEnv>()
+  .get("/devices", requireAuth("admin"), async (c) => {
+    const rows = await listDevicesWithOwners(getDb(c.env.DB));
+    return c.json({
+      success: true,
+      devices: rows.map(({ device, ownerMobileNo }) => ({
+        id: device.id,
+        kind: device.kind,
+        connection: device.connection,
+        ownerMobileNo,
+        online: device.online,
+        lastSeenAt: device.lastSeenAt ? new Date(device.lastSeenAt).toISOString() : null,
+        firmware: device.firmware,
+      })),
+    });
+  })
+  .post("/devices", requireAuth("admin"), async (c) => {
+    const { kind, ownerMobileNo } = await readJsonBody(c, provisionSchema);
+    const owner = ownerMobileNo ? await ownerFor(c, ownerMobileNo) : null;
+    const key = generateDeviceKey();
+    const device = await insertDevice(getDb(c.env.DB), {
+      id: generateDeviceId(),
+      kind,
+      keyHash: await hashDeviceKey(key),
+      ownerUserId: owner?.id ?? null,
+      now: Date.now(),
+    });
+    return c.json(
+      {
+        success: true,
+        message: "Device provisioned. Write the key into the box now: it is not shown again.",
+        device: { id: device.id, kind: device.kind, ownerMobileNo: owner?.mobileNo ?? null },
+        key,
+      },
+      201,
+    );
+  })
+  .post("/devices/:id/rotate-key", requireAuth("admin"), async (c) => {
+    const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
+    const key = generateDeviceKey();
+    if (!(await setDeviceKeyHash(getDb(c.env.DB), deviceId, await hashDeviceKey(key)))) {
+      throw new HttpError(404, "Device not found.");
+    }
+    // The old key stops working now, including for the connection it opened.
+    await deviceHub(c.env, deviceId).disconnectDevice("Key rotated");
+    return c.json({ success: true, message: "New key issued. It is not shown again.", key });
+  })
+  .put("/devices/:id/owner", requireAuth("admin"), async (c) => {
+    const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
+    const { mobileNo } = await readJsonBody(c, ownerSchema);
+    const db = getDb(c.env.DB);
+    const device = await findDeviceById(db, deviceId);
+    if (!device) throw new HttpError(404, "Device not found.");
+    const owner = mobileNo ? await ownerFor(c, mobileNo) : null;
+    await setDeviceOwner(db, deviceId, owner?.id ?? null);
+    await deviceHub(c.env, deviceId).refreshOwner();
+    return c.json({
+      success: true,
+      message: owner ? `Device assigned to ${owner.mobileNo}.` : "Device unassigned.",
+    });
+  });

@@ -1,0 +1,26 @@
+import type { Context } from "hono";
+import { mobileNoSchema } from "../../common/api-schemas.ts";
+import { getDb } from "../db/client.ts";
+import { findDeviceByOwnerMobileNo } from "../db/devices.ts";
+import type { DeviceRow } from "../db/schema.ts";
+import { HttpError } from "../http-error.ts";
+import type { ApiEnv } from "./context.ts";
+import { parseInput } from "./input.ts";
+
+/**
+ * The device behind a `{mobileNo}` in the path, if the caller may use it: a farmer only
+ * their own, an admin (signed in to the admin area) any.
+ */
+export async function deviceForMobileNo(
+  c: Context<ApiEnv>,
+  rawMobileNo: string | undefined,
+): Promise<{ device: DeviceRow; ownerUserId: number; mobileNo: string }> {
+  const mobileNo = parseInput(mobileNoSchema, rawMobileNo);
+  const user = c.var.user;
+  if (user.audience !== "admin" && user.mobileNo !== mobileNo) {
+    throw new HttpError(403, "You can only access your own device.");
+  }
+  const found = await findDeviceByOwnerMobileNo(getDb(c.env.DB), mobileNo);
+  if (!found) throw new HttpError(404, "No device is linked to this mobile number.");
+  return { ...found, mobileNo };
+}

@@ -1,0 +1,33 @@
+// Motor logs (D1) and power history (the hub's own samples) of one device.
+import { Hono } from "hono";
+import { z } from "zod";
+import { getDb } from "../db/client.ts";
+import { listMotorLogsPage, toMotorLogEntry } from "../db/motor-logs.ts";
+import { deviceHub } from "../device-hubs.ts";
+import type { ApiEnv } from "./context.ts";
+import { deviceForMobileNo } from "./device-access.ts";
+import { parseInput } from "./input.ts";
+import { requireAuth } from "./require-auth.ts";
+
+const motorLogsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** Only logs older than this id: the next page. */
+  before: z.coerce.number().int().positive().optional(),
+});
+
+const powerLogsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(2000).default(200),
+});
+
+export const logRoutes = new Hono<ApiEnv>()
+  .get("/motor/:mobileNo", requireAuth("user", "admin"), async (c) => {
+    const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
+    const { limit, before } = parseInput(motorLogsQuery, c.req.query());
+    const rows = await listMotorLogsPage(getDb(c.env.DB), device.id, limit, before);
+    return c.json(rows.map(toMotorLogEntry));
+  })
+  .get("/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
+    const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
+    const { limit } = parseInput(powerLogsQuery, c.req.query());
+    return c.json(await deviceHub(c.env, device.id).powerHistory(limit));
+  });

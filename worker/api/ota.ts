@@ -1,0 +1,33 @@
+// POST /api/mqtt/ota (the path is kept for the spec's clients; there is no MQTT): offer the
+// newest firmware image of a device type to the caller's box.
+import { Hono } from "hono";
+import { otaRequestSchema } from "../../common/api-schemas.ts";
+import { getDb } from "../db/client.ts";
+import { latestFirmware } from "../db/firmware.ts";
+import { deviceHub } from "../device-hubs.ts";
+import { hubFailureError } from "../hub-failures.ts";
+import { HttpError } from "../http-error.ts";
+import type { ApiEnv } from "./context.ts";
+import { deviceForMobileNo } from "./device-access.ts";
+import { readJsonBody } from "./input.ts";
+import { requireAuth } from "./require-auth.ts";
+
+export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "admin"), async (c) => {
+  const { mobileNo, deviceType } = await readJsonBody(c, otaRequestSchema);
+  const { device } = await deviceForMobileNo(c, mobileNo);
+  const image = await latestFirmware(getDb(c.env.DB), deviceType);
+  if (!image) throw new HttpError(404, `No firmware is available for ${deviceType} devices yet.`);
+  const url = new URL(`/api/device/firmware/${image.id}`, c.req.url).toString();
+  const result = await deviceHub(c.env, device.id).startOta({
+    version: image.version,
+    url,
+    sha256: image.sha256,
+    size: image.size,
+  });
+  if (!result.ok) throw hubFailureError(result);
+  return c.json({
+    success: true,
+    message: "OTA update triggered successfully!",
+    version: image.version,
+  });
+});
