@@ -1,13 +1,21 @@
-// How a pump motor draws current, close enough to real for testing the whole chain.
+// How a pump motor and its supply behave, close enough to real for testing the whole chain.
 import type { DeviceKind } from "../common/device-protocol.ts";
 
 /** Line-to-line 415 V × √3: the constant of SPEC §9's horsepower formula. */
 const THREE_PHASE_VOLT_FACTOR = 718.78;
 const SINGLE_PHASE_VOLTS = 230;
+const THREE_PHASE_LINE_VOLTS = 415;
 /** Power factor × efficiency, as SPEC §9's horsepower formula assumes. */
 const LOAD_FACTOR = 0.58;
 const POWER_FACTOR = 0.8;
 const WATTS_PER_HP = 746;
+
+/** A direct-on-line start draws about 6× running current, fading over ~1.5 s. */
+export const INRUSH_MULTIPLE = 6;
+export const INRUSH_MS = 1_500;
+/** A pump running dry loses its load; a jammed or failing one draws far more. */
+const DRY_RUN_LOAD = 0.45;
+const OVERLOAD = 1.6;
 
 /** The running current of a healthy motor of this size, in amperes. */
 export function ratedCurrent(kind: DeviceKind, horsePower: number): number {
@@ -20,7 +28,7 @@ export function wattageFor(kind: DeviceKind, current: number): number {
   return volts * current * POWER_FACTOR;
 }
 
-/** One reading of a running motor: rated current with ±2 % noise, rounded as a meter would. */
+/** One reading of a healthy running motor: rated current with ±2 % noise, rounded as a meter would. */
 export function runningReading(
   kind: DeviceKind,
   horsePower: number,
@@ -28,6 +36,57 @@ export function runningReading(
 ): { current: number; wattage: number } {
   const current = ratedCurrent(kind, horsePower) * (1 + (random() - 0.5) * 0.04);
   return { current: round(current, 2), wattage: round(wattageFor(kind, current), 0) };
+}
+
+/** What is wrong at the pump, as a test or an operator injects it. */
+export type PumpCondition = "normal" | "dryRun" | "overCurrent";
+
+export type Reading = { current: number; wattage: number; voltages: number[]; supply: boolean };
+
+export class MotorModel {
+  readonly kind: DeviceKind;
+  readonly horsePower: number;
+  condition: PumpCondition = "normal";
+  supply = true;
+  /** 3-phase only: the index of a missing phase, or null. */
+  missingPhase: number | null = null;
+  private readonly random: () => number;
+
+  constructor(kind: DeviceKind, horsePower: number, random: () => number = Math.random) {
+    this.kind = kind;
+    this.horsePower = horsePower;
+    this.random = random;
+  }
+
+  get rated(): number {
+    return ratedCurrent(this.kind, this.horsePower);
+  }
+
+  /** The meter's reading `runningForMs` after the relay closed (null: relay open). */
+  reading(runningForMs: number | null): Reading {
+    const voltages = this.voltages();
+    if (runningForMs === null || !this.supply) {
+      return { current: 0, wattage: 0, voltages, supply: this.supply };
+    }
+    const load = this.condition === "dryRun" ? DRY_RUN_LOAD : this.condition === "overCurrent" ? OVERLOAD : 1;
+    const inrush = runningForMs < INRUSH_MS ? INRUSH_MULTIPLE - (INRUSH_MULTIPLE - 1) * (runningForMs / INRUSH_MS) : 1;
+    const current = this.rated * load * inrush * (1 + (this.random() - 0.5) * 0.04);
+    return {
+      current: round(current, 2),
+      wattage: round(wattageFor(this.kind, current), 0),
+      voltages,
+      supply: true,
+    };
+  }
+
+  private voltages(): number[] {
+    if (!this.supply) return this.kind === "3phase" ? [0, 0, 0] : [0];
+    const nominal = this.kind === "3phase" ? THREE_PHASE_LINE_VOLTS : SINGLE_PHASE_VOLTS;
+    const phases = this.kind === "3phase" ? 3 : 1;
+    return Array.from({ length: phases }, (_, phase) =>
+      phase === this.missingPhase ? 0 : round(nominal * (1 + (this.random() - 0.5) * 0.02), 0),
+    );
+  }
 }
 
 function round(value: number, digits: number): number {

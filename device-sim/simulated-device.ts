@@ -1,19 +1,29 @@
 // A controller box in software: the same WebSocket protocol a firmware speaks
-// (docs/device-protocol.md), with a relay, a motor that draws current, and reconnects.
+// (docs/device-protocol.md), with a relay, a motor that draws current, its own protection,
+// health reports, debug lines, restarts and firmware updates. Faults can be injected.
+import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
 import WebSocket from "ws";
-import { UNWATCHED_POWER_INTERVAL_MS } from "../common/constants.ts";
+import {
+  DEFAULT_MOTOR_CONFIG,
+  UNWATCHED_POWER_CHANGE_FRACTION,
+  UNWATCHED_POWER_INTERVAL_MS,
+} from "../common/constants.ts";
 import {
   DEVICE_PROTOCOL_VERSION,
   HEARTBEAT_REQUEST,
   parseFrame,
   serverToDeviceMessageSchema,
+  type ConnectionType,
+  type DeviceConfig,
+  type DeviceEvent,
   type DeviceKind,
   type DeviceMessage,
   type RelayState,
   type ServerToDeviceMessage,
 } from "../common/device-protocol.ts";
-import { runningReading } from "./motor-model.ts";
+import { breachOf, PROTECTION_STARTUP_GRACE_MS, PROTECTION_SUSTAIN_MS } from "../common/protection.ts";
+import { MotorModel } from "./motor-model.ts";
 
 export type SimulatedDeviceOptions = {
   /** ws(s)://host/api/device/connect */
@@ -22,12 +32,40 @@ export type SimulatedDeviceOptions = {
   key: string;
   kind: DeviceKind;
   horsePower: number;
+  connection?: ConnectionType;
   firmware?: string;
   /** First reconnect waits up to this long; each further attempt doubles it (full jitter). */
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
+  /** How long a restart (or firmware install) keeps the box away. */
+  restartDelayMs?: number;
+  /** Protection timing; the documented defaults unless a test needs them faster. */
+  protectionGraceMs?: number;
+  protectionSustainMs?: number;
+  /** How often the box samples its own current for protection. */
+  protectionSampleMs?: number;
+  /** How late the `slowAck` fault answers: past the hub's 5 s patience by default. */
+  slowAckMs?: number;
   log?: (line: string) => void;
 };
+
+/** Faults a test or an operator can inject (`npm run sim -- --fault dryRun@30`). */
+export const FAULTS = [
+  "dryRun",
+  "overCurrent",
+  "normal",
+  "phaseLoss",
+  "phaseRestore",
+  "powerCut",
+  "powerRestore",
+  "networkDrop",
+  "slowAck",
+  "noAck",
+  "ackNormally",
+  "corruptDownload",
+  "ignoreProtection",
+] as const;
+export type Fault = (typeof FAULTS)[number];
 
 export type TrafficCounters = {
   framesSent: number;
@@ -42,30 +80,59 @@ function frameOverhead(payloadBytes: number, masked: boolean): number {
   return 2 + lengthBytes + (masked ? 4 : 0);
 }
 
+const DEBUG_LINE_INTERVAL_MS = 2_000;
+
 export class SimulatedDevice extends EventEmitter {
   readonly options: Required<Omit<SimulatedDeviceOptions, "log">> & Pick<SimulatedDeviceOptions, "log">;
+  readonly motor: MotorModel;
   relay: RelayState = "off";
+  firmware: string;
   watched = false;
   connected = false;
+  phaseFault = false;
+  config: DeviceConfig = { ...DEFAULT_MOTOR_CONFIG, debug: false, mobileNo: null };
+  ackMode: "normal" | "slow" | "none" = "normal";
+  corruptDownloads = false;
+  /** A broken box that does not trip: lets tests prove the hub's safety net. */
+  protectionDisabled = false;
   readonly counters: TrafficCounters = { framesSent: 0, framesReceived: 0, bytesSent: 0, bytesReceived: 0 };
 
   private socket: WebSocket | null = null;
   private stopped = false;
+  private bootedAt = Date.now();
+  private relayOnAt: number | null = null;
+  private breachSince: number | null = null;
+  /** The current in the last power report, for change-only reporting while unwatched. */
+  private lastReportedCurrent = 0;
   private reconnectAttempt = 0;
   private heartbeatSeconds = 240;
   private watchIntervalSeconds = 5;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private powerTimer: NodeJS.Timeout | undefined;
+  private protectionTimer: NodeJS.Timeout | undefined;
+  private debugTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
 
   constructor(options: SimulatedDeviceOptions) {
     super();
     this.options = {
+      connection: "sim",
       firmware: "sim-1.0.0",
       reconnectBaseMs: 1_000,
       reconnectMaxMs: 60_000,
+      restartDelayMs: 3_000,
+      protectionGraceMs: PROTECTION_STARTUP_GRACE_MS,
+      protectionSustainMs: PROTECTION_SUSTAIN_MS,
+      protectionSampleMs: 1_000,
+      slowAckMs: 7_000,
       ...options,
     };
+    this.firmware = this.options.firmware;
+    this.motor = new MotorModel(options.kind, options.horsePower);
+  }
+
+  get deviceId(): string {
+    return this.options.deviceId;
   }
 
   start(): void {
@@ -78,6 +145,7 @@ export class SimulatedDevice extends EventEmitter {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     this.stopTimers();
+    clearInterval(this.protectionTimer);
     const socket = this.socket;
     if (!socket || socket.readyState === WebSocket.CLOSED) return Promise.resolve();
     return new Promise((resolve) => {
@@ -93,17 +161,88 @@ export class SimulatedDevice extends EventEmitter {
   /** Resolves once the hub has welcomed this device. */
   waitUntilConnected(timeoutMs = 10_000): Promise<void> {
     if (this.connected) return Promise.resolve();
+    return this.waitFor("welcome", timeoutMs).then(() => undefined);
+  }
+
+  /** Resolves with the arguments of the next `event` this device emits. */
+  waitFor(event: string, timeoutMs = 10_000): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.options.deviceId} did not connect`)), timeoutMs);
-      this.once("welcome", () => {
+      const timer = setTimeout(() => {
+        this.off(event, listener);
+        reject(new Error(`${this.deviceId}: no ${event} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const listener = (...args: unknown[]) => {
         clearTimeout(timer);
-        resolve();
-      });
+        resolve(args);
+      };
+      this.once(event, listener);
     });
   }
 
+  /** What the current transformer and voltage sensors read right now. */
+  reading() {
+    return this.motor.reading(this.relayOnAt === null ? null : Date.now() - this.relayOnAt);
+  }
+
+  inject(fault: Fault): void {
+    this.log(`fault injected: ${fault}`);
+    switch (fault) {
+      case "dryRun":
+      case "overCurrent":
+      case "normal":
+        this.motor.condition = fault;
+        return;
+      case "phaseLoss":
+        if (this.options.kind !== "3phase") return;
+        this.motor.missingPhase = 1;
+        this.phaseFault = true;
+        this.openRelay();
+        this.sendEvent("phaseFault", { detail: "Phase Y missing" });
+        return;
+      case "phaseRestore":
+        if (this.options.kind !== "3phase") return;
+        this.motor.missingPhase = null;
+        this.phaseFault = false;
+        this.sendEvent("phaseOk");
+        return;
+      case "powerCut":
+        this.motor.supply = false;
+        this.openRelay();
+        this.sendEvent("powerLost");
+        return;
+      case "powerRestore":
+        // The relay stays open: a box never restarts a motor by itself.
+        this.motor.supply = true;
+        this.sendEvent("powerRestored");
+        return;
+      case "networkDrop":
+        this.socket?.terminate();
+        return;
+      case "slowAck":
+        this.ackMode = "slow";
+        return;
+      case "noAck":
+        this.ackMode = "none";
+        return;
+      case "ackNormally":
+        this.ackMode = "normal";
+        return;
+      case "corruptDownload":
+        this.corruptDownloads = true;
+        return;
+      case "ignoreProtection":
+        this.protectionDisabled = true;
+        return;
+      default: {
+        const unreachable: never = fault;
+        throw new Error(`unknown fault ${String(unreachable)}`);
+      }
+    }
+  }
+
   private log(line: string): void {
-    this.options.log?.(`[${this.options.deviceId}] ${line}`);
+    this.options.log?.(`[${this.deviceId}] ${line}`);
+    if (this.config.debug && this.connected) this.send({ type: "log", line: line.slice(0, 500) });
   }
 
   private connect(): void {
@@ -114,17 +253,20 @@ export class SimulatedDevice extends EventEmitter {
     });
     this.socket = socket;
     socket.on("open", () => {
-      this.log("connected, saying hello");
+      this.options.log?.(`[${deviceId}] connected, saying hello`);
       this.send({
         type: "hello",
         protocol: DEVICE_PROTOCOL_VERSION,
-        firmware: this.options.firmware,
+        firmware: this.firmware,
         kind: this.options.kind,
         relay: this.relay,
+        connection: this.options.connection,
         imei: `86${deviceId.replace(/\D/g, "").padEnd(13, "7").slice(0, 13)}`,
-        sim: "M2M",
+        sim: this.options.connection === "sim" ? "M2M" : undefined,
         chipId: deviceId.slice(4),
         signal: -67,
+        supply: this.motor.supply,
+        phaseFault: this.phaseFault,
       });
     });
     socket.on("message", (data, isBinary) => {
@@ -134,31 +276,29 @@ export class SimulatedDevice extends EventEmitter {
       if (text === "pong") return;
       const parsed = parseFrame(serverToDeviceMessageSchema, text);
       if (!parsed.ok) {
-        this.log(`ignoring bad frame: ${parsed.error}`);
+        this.options.log?.(`[${deviceId}] ignoring bad frame: ${parsed.error}`);
         return;
       }
       this.handle(parsed.message);
     });
     socket.on("unexpected-response", (_request, response) => {
-      this.log(`refused with HTTP ${response.statusCode}`);
+      this.options.log?.(`[${deviceId}] refused with HTTP ${response.statusCode}`);
       this.emit("refused", response.statusCode);
       socket.terminate();
     });
-    socket.on("error", (error) => this.log(`socket error: ${error.message}`));
+    socket.on("error", (error) => this.options.log?.(`[${deviceId}] socket error: ${error.message}`));
     socket.on("close", (code, reason) => {
+      if (this.socket !== socket) return; // an older socket, already replaced
       const wasConnected = this.connected;
       this.connected = false;
       this.stopTimers();
       if (wasConnected) this.emit("disconnected", code, reason.toString());
       if (this.stopped) return;
       // Full jitter: after a deploy every box reconnects at once; spread them out.
-      const ceiling = Math.min(
-        this.options.reconnectMaxMs,
-        this.options.reconnectBaseMs * 2 ** this.reconnectAttempt,
-      );
+      const ceiling = Math.min(this.options.reconnectMaxMs, this.options.reconnectBaseMs * 2 ** this.reconnectAttempt);
       const delay = Math.round(Math.random() * ceiling);
       this.reconnectAttempt++;
-      this.log(`closed (${code}), reconnecting in ${delay} ms`);
+      this.options.log?.(`[${deviceId}] closed (${code}), reconnecting in ${delay} ms`);
       this.reconnectTimer = setTimeout(() => this.connect(), delay);
     });
   }
@@ -170,15 +310,43 @@ export class SimulatedDevice extends EventEmitter {
         this.reconnectAttempt = 0;
         this.heartbeatSeconds = message.heartbeatSeconds;
         this.watched = message.watched;
+        this.config = message.config;
         this.startHeartbeat();
         this.schedulePowerReports();
+        this.scheduleDebugLines();
         this.emit("welcome");
         return;
       case "switch":
-        this.switchRelay(message.relay);
-        this.send({ type: "ack", id: message.id, ok: true, relay: this.relay });
-        this.reportPower();
-        this.emit("switched", this.relay);
+        this.acknowledge(message.id, () => {
+          if (message.relay === "on" && this.phaseFault) return "Phase fault: motor held off";
+          if (message.relay === "on" && !this.motor.supply) return "No mains power";
+          if (message.relay === "on") this.closeRelay();
+          else this.openRelay();
+          return null;
+        }, () => {
+          this.reportPower();
+          this.emit("switched", this.relay);
+        });
+        return;
+      case "config":
+        this.acknowledge(message.id, () => {
+          this.config = message.config;
+          this.log(`config: ${JSON.stringify(message.config)}`);
+          this.scheduleDebugLines();
+          return null;
+        }, () => this.emit("configured", this.config));
+        return;
+      case "request":
+        this.acknowledge(message.id, () => null, () => {
+          if (message.what === "health") this.reportHealth();
+          else this.reportPower();
+        });
+        return;
+      case "restart":
+        this.acknowledge(message.id, () => null, () => this.restart());
+        return;
+      case "ota":
+        this.acknowledge(message.id, () => null, () => void this.installFirmware(message));
         return;
       case "watch":
         this.watched = message.watched;
@@ -187,7 +355,7 @@ export class SimulatedDevice extends EventEmitter {
         if (message.watched) this.reportPower();
         return;
       case "error":
-        this.log(`hub error: ${message.message}`);
+        this.options.log?.(`[${this.deviceId}] hub error: ${message.message}`);
         this.emit("hubError", message.message);
         return;
       default: {
@@ -197,30 +365,141 @@ export class SimulatedDevice extends EventEmitter {
     }
   }
 
-  private switchRelay(relay: RelayState): void {
-    if (this.relay === relay) return;
-    this.relay = relay;
-    this.log(`relay ${relay.toUpperCase()}`);
+  /** Runs `act`, acknowledges (now, late, or never, as injected), then runs `after`. */
+  private acknowledge(id: string, act: () => string | null, after: () => void): void {
+    const error = act();
+    const sendAck = () => {
+      this.send({ type: "ack", id, ok: error === null, relay: this.relay, ...(error ? { error } : {}) });
+      if (error === null) after();
+    };
+    if (this.ackMode === "none") return;
+    if (this.ackMode === "slow") setTimeout(sendAck, this.options.slowAckMs).unref();
+    else sendAck();
+  }
+
+  private closeRelay(): void {
+    if (this.relay === "on") return;
+    this.relay = "on";
+    this.relayOnAt = Date.now();
+    this.breachSince = null;
+    this.log("relay ON");
+    this.schedulePowerReports();
+    clearInterval(this.protectionTimer);
+    this.protectionTimer = setInterval(() => this.checkProtection(), this.options.protectionSampleMs);
+  }
+
+  private openRelay(): void {
+    if (this.relay === "off") return;
+    this.relay = "off";
+    this.relayOnAt = null;
+    this.breachSince = null;
+    clearInterval(this.protectionTimer);
+    this.log("relay OFF");
     this.schedulePowerReports();
   }
 
-  /** What the current transformer reads right now. */
-  reading(): { current: number; wattage: number } {
-    return this.relay === "on"
-      ? runningReading(this.options.kind, this.options.horsePower)
-      : { current: 0, wattage: 0 };
+  /**
+   * Runs at every current sample while the relay is closed: the box's own dry-run and
+   * overcurrent protection (start-up grace, sustain time), and change-only power reports.
+   */
+  private checkProtection(): void {
+    if (this.relay !== "on" || this.relayOnAt === null) return;
+    const { current } = this.reading();
+    const moved = Math.abs(current - this.lastReportedCurrent) > this.lastReportedCurrent * UNWATCHED_POWER_CHANGE_FRACTION;
+    if (!this.watched && moved) this.reportPower();
+    if (this.protectionDisabled) return;
+    const now = Date.now();
+    if (now - this.relayOnAt < this.options.protectionGraceMs) return;
+    const breach = breachOf(current, this.config);
+    if (breach === null) {
+      this.breachSince = null;
+      return;
+    }
+    this.breachSince ??= now;
+    if (now - this.breachSince < this.options.protectionSustainMs) return;
+    this.openRelay();
+    this.sendEvent(breach, { current });
+    this.emit("tripped", breach);
+  }
+
+  private sendEvent(event: DeviceEvent, extra: { current?: number; detail?: string } = {}): void {
+    this.log(`event ${event}`);
+    this.send({ type: "event", event, relay: this.relay, ...extra });
   }
 
   private reportPower(): void {
-    this.send({ type: "power", ...this.reading() });
+    const { current, wattage, voltages, supply } = this.reading();
+    this.lastReportedCurrent = current;
+    this.send({ type: "power", current, wattage, voltages, supply });
   }
 
+  private reportHealth(): void {
+    this.send({
+      type: "health",
+      uptime: Math.floor((Date.now() - this.bootedAt) / 1000),
+      signal: -60 - Math.floor(Math.random() * 25),
+      relay: this.relay,
+      chipId: this.deviceId.slice(4),
+      imei: `86${this.deviceId.replace(/\D/g, "").padEnd(13, "7").slice(0, 13)}`,
+      connection: "connected",
+      sim: this.options.connection === "sim" ? "M2M" : undefined,
+      version: this.firmware,
+    });
+  }
+
+  /** A restart drops the relay (as any power-up does) and comes back after a delay. */
+  private restart(firmware?: string): void {
+    this.log("restarting");
+    this.openRelay();
+    if (firmware) this.firmware = firmware;
+    this.bootedAt = Date.now();
+    const socket = this.socket;
+    this.socket = null;
+    this.connected = false;
+    this.stopTimers();
+    socket?.close(1012, "Restarting");
+    this.emit("restarting");
+    this.reconnectTimer = setTimeout(() => {
+      if (!this.stopped) this.connect();
+    }, this.options.restartDelayMs);
+  }
+
+  private async installFirmware(offer: Extract<ServerToDeviceMessage, { type: "ota" }>): Promise<void> {
+    const progress = (stage: "downloading" | "verifying" | "installing" | "failed", extra: { progress?: number; error?: string } = {}) =>
+      this.send({ type: "ota", id: offer.id, stage, ...extra });
+    try {
+      progress("downloading", { progress: 0 });
+      const response = await fetch(offer.url, {
+        headers: { Authorization: `Basic ${Buffer.from(`${this.deviceId}:${this.options.key}`).toString("base64")}` },
+      });
+      if (!response.ok) throw new Error(`download failed with HTTP ${response.status}`);
+      const image = Buffer.from(await response.arrayBuffer());
+      if (this.corruptDownloads && image.length > 0) image[0] = image[0]! ^ 0xff;
+      progress("verifying", { progress: 100 });
+      const sha256 = createHash("sha256").update(image).digest("hex");
+      if (sha256 !== offer.sha256) throw new Error("SHA-256 mismatch");
+      if (image.length !== offer.size) throw new Error("size mismatch");
+      progress("installing");
+      this.emit("otaInstalling", offer.version);
+      this.restart(offer.version);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log(`firmware update failed: ${message}`);
+      progress("failed", { error: message.slice(0, 200) });
+      this.emit("otaFailed", message);
+    }
+  }
+
+  /** A ping only after `heartbeatSeconds` of silence: any frame proves the box is alive. */
   private startHeartbeat(): void {
-    clearInterval(this.heartbeatTimer);
-    this.heartbeatTimer = setInterval(() => this.sendRaw(HEARTBEAT_REQUEST), this.heartbeatSeconds * 1000);
+    clearTimeout(this.heartbeatTimer);
+    this.heartbeatTimer = setTimeout(() => this.sendRaw(HEARTBEAT_REQUEST), this.heartbeatSeconds * 1000);
   }
 
-  /** Fast while someone watches; slow while the motor runs unwatched; silent otherwise. */
+  /**
+   * Fast while someone watches; while the motor runs unwatched, one report per heartbeat
+   * interval (changes are reported as they happen, see checkProtection); silent otherwise.
+   */
   private schedulePowerReports(): void {
     clearInterval(this.powerTimer);
     const interval = this.watched
@@ -233,9 +512,19 @@ export class SimulatedDevice extends EventEmitter {
     }
   }
 
+  private scheduleDebugLines(): void {
+    clearInterval(this.debugTimer);
+    if (!this.config.debug || !this.connected) return;
+    this.debugTimer = setInterval(() => {
+      const { current, voltages } = this.reading();
+      this.log(`relay=${this.relay.toUpperCase()} current=${current}A V=${voltages.join("/")} heap=${180 + Math.floor(Math.random() * 20)}k`);
+    }, DEBUG_LINE_INTERVAL_MS);
+  }
+
   private stopTimers(): void {
-    clearInterval(this.heartbeatTimer);
+    clearTimeout(this.heartbeatTimer);
     clearInterval(this.powerTimer);
+    clearInterval(this.debugTimer);
   }
 
   private send(message: DeviceMessage): void {
@@ -248,5 +537,6 @@ export class SimulatedDevice extends EventEmitter {
     this.counters.framesSent++;
     this.counters.bytesSent += bytes + frameOverhead(bytes, true);
     this.socket.send(text);
+    if (this.connected) this.startHeartbeat();
   }
 }

@@ -1,0 +1,58 @@
+// `npm run device -- <command>`: provision controller boxes against local or remote D1.
+//
+//   npm run device -- provision --kind 3phase [--owner 9876543210]   prints the id and key (once)
+//   npm run device -- rotate SNC-XXXXXXXX                             prints a new key (once)
+//   npm run device -- assign SNC-XXXXXXXX 9876543210 | none
+//   npm run device -- list
+//
+// Add --remote for the deployed database (wrangler login or CLOUDFLARE_API_TOKEN), or
+// --persist-to DIR for another local one. A key rotated here stops working at the box's next
+// connection; the admin API (POST /api/admin/devices/{id}/rotate-key) also drops the live one.
+import { parseArgs } from "node:util";
+import { deviceKindSchema } from "../common/device-protocol.ts";
+import { assignDevice, listDevices, provisionDevice, rotateDeviceKey } from "./lib/device-admin.ts";
+import { DEFAULT_PERSIST_DIR, type D1Target } from "./lib/local-d1.ts";
+
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    kind: { type: "string" },
+    owner: { type: "string" },
+    remote: { type: "boolean", default: false },
+    "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
+  },
+});
+const target: D1Target = options.remote ? { remote: true } : { remote: false, persistTo: options["persist-to"] };
+const where = options.remote ? "remote D1" : `local D1 (${options["persist-to"]})`;
+const [command, ...rest] = positionals;
+
+try {
+  switch (command) {
+    case "provision": {
+      const kind = deviceKindSchema.parse(options.kind ?? "3phase");
+      const { deviceId, key } = await provisionDevice(target, { kind, ownerMobileNo: options.owner });
+      console.log(`Provisioned in ${where}:\n  device id: ${deviceId}\n  key:       ${key}\nWrite the key into the box now: it is not shown again.`);
+      break;
+    }
+    case "rotate": {
+      const key = await rotateDeviceKey(target, rest[0] ?? "");
+      console.log(`New key for ${rest[0]} in ${where}: ${key}\nIt is not shown again.`);
+      break;
+    }
+    case "assign": {
+      const owner = rest[1] === "none" ? null : (rest[1] ?? "");
+      await assignDevice(target, rest[0] ?? "", owner);
+      console.log(owner ? `${rest[0]} now belongs to ${owner}.` : `${rest[0]} is unassigned.`);
+      break;
+    }
+    case "list":
+      console.table(await listDevices(target));
+      break;
+    default:
+      console.log("Commands: provision --kind 1phase|3phase [--owner <mobile>], rotate <id>, assign <id> <mobile|none>, list. Add --remote for deployed D1.");
+      process.exitCode = command ? 1 : 0;
+  }
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+}
