@@ -33,6 +33,16 @@ export default defineConfig(async () => {
             include: ["tests/device-sim/**/*.test.ts", "tests/scripts/**/*.test.ts"],
           },
         },
+        {
+          // The simulator against the real Worker under `wrangler dev` (tests/integration/local-worker.ts).
+          test: {
+            name: "integration",
+            environment: "node",
+            include: ["tests/integration/**/*.test.ts"],
+            testTimeout: 30_000,
+            hookTimeout: 120_000,
+          },
+        },
       ],
     },
   };

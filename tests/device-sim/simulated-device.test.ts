@@ -1,224 +1,365 @@
-// The simulator against a WebSocket server in this process that speaks the hub's side of
-// the protocol and checks every frame with the shared schemas, as the real hub does.
-import type { AddressInfo } from "node:net";
+// The simulator against a hub in this process that speaks the server's side of the protocol
+// and checks every frame with the shared schemas, as the real hub does.
+import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { WebSocketServer, type WebSocket } from "ws";
-import {
-  deviceMessageSchema,
-  parseFrame,
-  type DeviceMessage,
-  type ServerToDeviceMessage,
-} from "../../common/device-protocol.ts";
-import { ratedCurrent, runningReading, wattageFor } from "../../device-sim/motor-model.ts";
-import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { ratedCurrent } from "../../device-sim/motor-model.ts";
+import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
+import { startFakeHub, startFirmwareServer, type FakeHub } from "./fake-hub.ts";
 
-type Hub = {
-  url: string;
-  connections: number;
-  authorizations: string[];
-  received: DeviceMessage[];
-  /** Every text frame as it arrived, and every frame the hub sent. */
-  rawIn: string[];
-  rawOut: string[];
-  socket: () => WebSocket;
-  send: (message: ServerToDeviceMessage) => void;
-  next: <T extends DeviceMessage["type"]>(type: T) => Promise<Extract<DeviceMessage, { type: T }>>;
-  dropConnection: () => void;
-  close: () => Promise<void>;
-  refuseWith?: number;
-};
-
-const cleanups: (() => Promise<void>)[] = [];
+const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-async function startHub(options: { refuseWith?: number } = {}): Promise<Hub> {
-  const server = new WebSocketServer({
-    port: 0,
-    verifyClient: (info, done) => {
-      hub.authorizations.push(info.req.headers.authorization ?? "");
-      if (options.refuseWith) done(false, options.refuseWith);
-      else done(true);
-    },
-  });
-  await new Promise((resolve) => server.once("listening", resolve));
-  let current: WebSocket | null = null;
-  const sendText = (text: string) => {
-    hub.rawOut.push(text);
-    current!.send(text);
-  };
-  const hub: Hub = {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/device/connect`,
-    connections: 0,
-    authorizations: [],
-    received: [],
-    rawIn: [],
-    rawOut: [],
-    socket: () => current!,
-    send: (message) => sendText(JSON.stringify(message)),
-    async next(type) {
-      for (let waited = 0; waited < 5_000; waited += 20) {
-        const index = hub.received.findIndex((message) => message.type === type);
-        if (index !== -1) return hub.received.splice(index, 1)[0] as never;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error(`no ${type}; got ${JSON.stringify(hub.received)}`);
-    },
-    dropConnection: () => current!.terminate(),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-  server.on("connection", (socket) => {
-    current = socket;
-    hub.connections++;
-    socket.on("message", (data) => {
-      const text = data.toString();
-      hub.rawIn.push(text);
-      if (text === "ping") {
-        sendText("pong");
-        return;
-      }
-      const parsed = parseFrame(deviceMessageSchema, text);
-      if (!parsed.ok) throw new Error(`simulator sent an invalid frame: ${parsed.error}: ${text}`);
-      hub.received.push(parsed.message);
-      if (parsed.message.type === "hello") {
-        sendText(JSON.stringify({ type: "welcome", protocol: 1, heartbeatSeconds: 1, watched: false }));
-      }
-    });
-  });
-  cleanups.push(async () => {
-    for (const client of server.clients) client.terminate();
-    await hub.close();
-  });
-  return hub;
+async function hub(options?: Parameters<typeof startFakeHub>[0]) {
+  const started = await startFakeHub(options);
+  cleanups.push(() => started.close());
+  return started;
 }
 
-function simulator(hub: Hub, overrides: Partial<ConstructorParameters<typeof SimulatedDevice>[0]> = {}) {
+function simulator(fakeHub: FakeHub, overrides: Partial<SimulatedDeviceOptions> = {}) {
   const device = new SimulatedDevice({
-    url: hub.url,
+    url: fakeHub.url,
     deviceId: "SNC-TESTPUMP",
     key: "secret-key",
     kind: "3phase",
     horsePower: 5,
     reconnectBaseMs: 50,
     reconnectMaxMs: 200,
+    restartDelayMs: 100,
     ...overrides,
   });
   cleanups.unshift(() => device.stop());
   return device;
 }
 
-describe("SimulatedDevice", () => {
-  it("connects with Basic device credentials and says hello with its relay state", async () => {
-    const hub = await startHub();
-    const device = simulator(hub);
+async function connected(fakeHub: FakeHub, overrides: Partial<SimulatedDeviceOptions> = {}) {
+  const device = simulator(fakeHub, overrides);
+  device.start();
+  await device.waitUntilConnected();
+  await fakeHub.next("hello");
+  return device;
+}
+
+const basic = (deviceId: string, key: string) => `Basic ${Buffer.from(`${deviceId}:${key}`).toString("base64")}`;
+const rated = ratedCurrent("3phase", 5);
+
+describe("connection", () => {
+  it("connects with Basic device credentials and says hello with its identity and relay", async () => {
+    const fakeHub = await hub();
+    const device = simulator(fakeHub);
     device.start();
     await device.waitUntilConnected();
-    expect(hub.authorizations[0]).toBe(`Basic ${Buffer.from("SNC-TESTPUMP:secret-key").toString("base64")}`);
-    expect(await hub.next("hello")).toMatchObject({ protocol: 1, kind: "3phase", relay: "off", firmware: "sim-1.0.0" });
-  });
-
-  it("acknowledges a switch command, switches its relay and reports a realistic current", async () => {
-    const hub = await startHub();
-    const device = simulator(hub);
-    device.start();
-    await device.waitUntilConnected();
-    hub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    expect(await hub.next("ack")).toEqual({ type: "ack", id: "cmd-1", ok: true, relay: "on" });
-    const reading = await hub.next("power");
-    const rated = ratedCurrent("3phase", 5);
-    expect(reading.current).toBeGreaterThan(rated * 0.97);
-    expect(reading.current).toBeLessThan(rated * 1.03);
-    expect(device.relay).toBe("on");
-
-    hub.send({ type: "switch", id: "cmd-2", relay: "off" });
-    expect(await hub.next("ack")).toEqual({ type: "ack", id: "cmd-2", ok: true, relay: "off" });
-    expect(await hub.next("power")).toEqual({ type: "power", current: 0, wattage: 0 });
-  });
-
-  it("reports power every interval while watched, and stops when nobody watches", async () => {
-    const hub = await startHub();
-    const device = simulator(hub);
-    device.start();
-    await device.waitUntilConnected();
-    hub.send({ type: "watch", watched: true, intervalSeconds: 1 });
-    await hub.next("power"); // at once
-    await hub.next("power"); // one interval later
-    hub.send({ type: "watch", watched: false, intervalSeconds: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    hub.received.length = 0;
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
-    expect(hub.received.filter((message) => message.type === "power")).toHaveLength(0);
+    expect(fakeHub.authorizations[0]).toBe(basic("SNC-TESTPUMP", "secret-key"));
+    expect(await fakeHub.next("hello")).toMatchObject({
+      protocol: 1,
+      kind: "3phase",
+      relay: "off",
+      firmware: "sim-1.0.0",
+      connection: "sim",
+      supply: true,
+      phaseFault: false,
+    });
+    expect(device.config.defaultCurrent).toBe(9); // taken from the welcome
   });
 
   it("sends heartbeats at the interval the hub asks for", async () => {
-    const hub = await startHub();
-    const device = simulator(hub);
-    device.start();
-    await device.waitUntilConnected();
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
     const before = device.counters.framesSent;
     await new Promise((resolve) => setTimeout(resolve, 1_150));
-    expect(device.counters.framesSent).toBe(before + 1); // one "ping"
+    expect(device.counters.framesSent).toBe(before + 1);
+    expect(fakeHub.rawIn.at(-1)).toBe("ping");
+  });
+
+  it("sends no heartbeat while other frames already prove it is alive", async () => {
+    const fakeHub = await hub();
+    fakeHub.heartbeatSeconds = 2;
+    await connected(fakeHub);
+    fakeHub.send({ type: "watch", watched: true, intervalSeconds: 1 }); // a power frame every second
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    expect(fakeHub.rawIn.filter((text) => text === "ping")).toEqual([]);
   });
 
   it("reconnects after the connection drops, says hello again and keeps its relay", async () => {
-    const hub = await startHub();
-    const device = simulator(hub);
-    device.start();
-    await device.waitUntilConnected();
-    hub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await hub.next("ack");
-    await hub.next("hello");
-    const reconnected = new Promise((resolve) => device.once("welcome", resolve));
-    hub.dropConnection();
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    const reconnected = device.waitFor("welcome");
+    fakeHub.dropConnection();
     await reconnected;
-    expect(hub.connections).toBe(2);
-    expect(await hub.next("hello")).toMatchObject({ relay: "on" });
+    expect(fakeHub.connections).toBe(2);
+    expect(await fakeHub.next("hello")).toMatchObject({ relay: "on" });
   });
 
   it("backs off with jitter while the server refuses it", async () => {
-    const hub = await startHub({ refuseWith: 401 });
-    const device = simulator(hub, { reconnectBaseMs: 20, reconnectMaxMs: 100 });
+    const fakeHub = await hub({ refuseWith: 401 });
+    const device = simulator(fakeHub, { reconnectBaseMs: 20, reconnectMaxMs: 100 });
     const refusals: number[] = [];
     device.on("refused", (status: number) => refusals.push(status));
     device.start();
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(refusals.length).toBeGreaterThanOrEqual(3);
     expect(refusals.every((status) => status === 401)).toBe(true);
-    // Delays are capped, so it keeps trying but never floods: at most one try per ~0 ms..100 ms.
     expect(refusals.length).toBeLessThan(600 / 5);
   });
 
   it("counts payload and framing bytes both ways", async () => {
-    const hub = await startHub();
-    const device = simulator(hub);
-    device.start();
-    await device.waitUntilConnected();
-    await hub.next("hello");
-    // Client frames: 2-byte header (+2 when the payload is 126 bytes or more) + 4-byte mask.
-    const framing = (bytes: number, masked: boolean) => 2 + (bytes >= 126 ? 2 : 0) + (masked ? 4 : 0);
-    const sent = hub.rawIn.reduce((total, text) => total + text.length + framing(text.length, true), 0);
-    const received = hub.rawOut.reduce((total, text) => total + text.length + framing(text.length, false), 0);
-    expect(device.counters).toEqual({ framesSent: 1, framesReceived: 1, bytesSent: sent, bytesReceived: received });
-    expect(sent).toBeGreaterThan(100); // the hello is the big one
+    const fakeHub = await hub();
+    await connected(fakeHub).then((device) => {
+      // Client frames: 2-byte header (+2 when the payload is 126 bytes or more) + 4-byte mask.
+      const framing = (bytes: number, masked: boolean) => 2 + (bytes >= 126 ? 2 : 0) + (masked ? 4 : 0);
+      const sent = fakeHub.rawIn.reduce((total, text) => total + text.length + framing(text.length, true), 0);
+      const received = fakeHub.rawOut.reduce((total, text) => total + text.length + framing(text.length, false), 0);
+      expect(device.counters).toEqual({ framesSent: 1, framesReceived: 1, bytesSent: sent, bytesReceived: received });
+      expect(sent).toBeGreaterThan(100);
+    });
   });
 });
 
-describe("motor model", () => {
-  it("follows the horsepower formula of SPEC §9 for 3-phase motors", () => {
-    // HP = current × 718.78 × 0.58 / 746
-    const current = ratedCurrent("3phase", 5);
-    expect((current * 718.78 * 0.58) / 746).toBeCloseTo(5, 6);
+describe("relay and readings", () => {
+  it("acknowledges a switch, draws inrush current at start and its rated current after", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    expect(await fakeHub.next("ack")).toEqual({ type: "ack", id: "cmd-1", ok: true, relay: "on" });
+    const atStart = await fakeHub.next("power");
+    expect(atStart.current).toBeGreaterThan(rated * 4); // inrush
+    expect(atStart.voltages).toHaveLength(3);
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    fakeHub.received.length = 0; // the falling inrush was reported as it changed
+    fakeHub.send({ type: "request", id: "req-1", what: "power" });
+    expect(await fakeHub.next("ack")).toMatchObject({ id: "req-1", ok: true });
+    const running = await fakeHub.next("power");
+    expect(running.current).toBeGreaterThan(rated * 0.97);
+    expect(running.current).toBeLessThan(rated * 1.03);
+    expect(running.supply).toBe(true);
+    expect(device.relay).toBe("on");
+
+    fakeHub.send({ type: "switch", id: "cmd-2", relay: "off" });
+    expect(await fakeHub.next("ack")).toEqual({ type: "ack", id: "cmd-2", ok: true, relay: "off" });
+    expect(await fakeHub.next("power")).toMatchObject({ current: 0, wattage: 0 });
   });
 
-  it("draws more current at 230 V for the same power", () => {
-    expect(ratedCurrent("1phase", 1)).toBeGreaterThan(ratedCurrent("3phase", 1) * 3);
-    expect(wattageFor("1phase", 5)).toBeCloseTo(230 * 5 * 0.8);
+  it("reports power every interval while watched, and stops when nobody watches", async () => {
+    const fakeHub = await hub();
+    await connected(fakeHub);
+    fakeHub.send({ type: "watch", watched: true, intervalSeconds: 1 });
+    await fakeHub.next("power");
+    await fakeHub.next("power");
+    fakeHub.send({ type: "watch", watched: false, intervalSeconds: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    fakeHub.received.length = 0;
+    await fakeHub.expectNone("power", 1_300);
   });
 
-  it("adds at most ±2 % noise", () => {
-    const rated = ratedCurrent("1phase", 2);
-    expect(runningReading("1phase", 2, () => 0).current).toBeCloseTo(rated * 0.98, 1);
-    expect(runningReading("1phase", 2, () => 1).current).toBeCloseTo(rated * 1.02, 1);
+  it("while running unwatched, reports power only when the current moves by more than 10 %", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, { protectionSampleMs: 50, protectionGraceMs: 60_000 });
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    await new Promise((resolve) => setTimeout(resolve, 1_800)); // the inrush fades: reported as it falls
+    fakeHub.received.length = 0;
+    await fakeHub.expectNone("power", 800); // steady: ±2 % noise is not news
+    device.inject("dryRun"); // the current drops to 45 %
+    const report = await fakeHub.next("power", 1_000);
+    expect(report.current).toBeLessThan(rated * 0.5);
+  });
+
+  it("sends a health report on request", async () => {
+    const fakeHub = await hub();
+    await connected(fakeHub, { connection: "wifi" });
+    fakeHub.send({ type: "request", id: "req-1", what: "health" });
+    expect(await fakeHub.next("ack")).toMatchObject({ id: "req-1", ok: true });
+    const health = await fakeHub.next("health");
+    expect(health).toMatchObject({ relay: "off", connection: "connected", version: "sim-1.0.0", chipId: "TESTPUMP" });
+    expect(health.uptime).toBeGreaterThanOrEqual(0);
+    expect(health.signal).toBeLessThan(-59);
+    expect(health.sim).toBeUndefined(); // a Wi-Fi box has no SIM
+  });
+
+  it("takes new settings from a config command", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    const config = { defaultCurrent: 12.5, dryRunThreshold: 20, overCurrentThreshold: 25, debug: false, mobileNo: "9123456789" };
+    fakeHub.send({ type: "config", id: "cfg-1", config });
+    expect(await fakeHub.next("ack")).toMatchObject({ id: "cfg-1", ok: true });
+    expect(device.config).toEqual(config);
   });
 });
+
+describe("protection", () => {
+  const fast = { protectionGraceMs: 1_700, protectionSustainMs: 300, protectionSampleMs: 50 };
+
+  it("trips on a dry run that lasts, and says so", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, fast);
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    device.inject("dryRun");
+    const event = await fakeHub.next("event", 4_000);
+    expect(event).toMatchObject({ event: "dryRun", relay: "off" });
+    expect(event.current).toBeLessThan(9 * 0.7);
+    expect(device.relay).toBe("off");
+  });
+
+  it("trips on overcurrent, but never on the inrush of a start", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, fast);
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    await fakeHub.expectNone("event", 2_200); // 6× inrush, then healthy running current
+    expect(device.relay).toBe("on");
+    device.inject("overCurrent");
+    expect(await fakeHub.next("event", 2_000)).toMatchObject({ event: "overCurrent", relay: "off" });
+  });
+
+  it("does not trip when its protection is broken (the hub's safety net must)", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, fast);
+    device.inject("ignoreProtection");
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    device.inject("overCurrent");
+    await fakeHub.expectNone("event", 2_500);
+    expect(device.relay).toBe("on");
+  });
+
+  it("stops on a missing phase and holds the motor off until the phase is back (3-phase)", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    device.inject("phaseLoss");
+    expect(await fakeHub.next("event")).toMatchObject({ event: "phaseFault", relay: "off", detail: "Phase Y missing" });
+    fakeHub.send({ type: "switch", id: "cmd-2", relay: "on" });
+    expect(await fakeHub.next("ack")).toEqual({ type: "ack", id: "cmd-2", ok: false, relay: "off", error: "Phase fault: motor held off" });
+    device.inject("phaseRestore");
+    expect(await fakeHub.next("event")).toMatchObject({ event: "phaseOk", relay: "off" });
+    fakeHub.send({ type: "switch", id: "cmd-3", relay: "on" });
+    expect(await fakeHub.next("ack")).toMatchObject({ id: "cmd-3", ok: true, relay: "on" });
+  });
+
+  it("has no phase faults on a 1-phase box", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, { kind: "1phase", horsePower: 1 });
+    device.inject("phaseLoss");
+    await fakeHub.expectNone("event", 200);
+  });
+
+  it("reports a power cut and stays OFF when power returns", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    device.inject("powerCut");
+    expect(await fakeHub.next("event")).toMatchObject({ event: "powerLost", relay: "off" });
+    fakeHub.send({ type: "switch", id: "cmd-2", relay: "on" });
+    expect(await fakeHub.next("ack")).toMatchObject({ ok: false, error: "No mains power" });
+    device.inject("powerRestore");
+    expect(await fakeHub.next("event")).toMatchObject({ event: "powerRestored", relay: "off" });
+    expect(device.relay).toBe("off");
+  });
+});
+
+describe("acknowledgements", () => {
+  it("can be made to never acknowledge, or to acknowledge late", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, { slowAckMs: 400 });
+    device.inject("noAck");
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.expectNone("ack", 600);
+    device.inject("slowAck");
+    fakeHub.send({ type: "switch", id: "cmd-2", relay: "off" });
+    await fakeHub.expectNone("ack", 200);
+    expect(await fakeHub.next("ack")).toMatchObject({ id: "cmd-2", ok: true });
+  });
+});
+
+describe("restart and firmware update", () => {
+  it("restarts on command: relay OFF, away for a moment, hello again", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    fakeHub.send({ type: "restart", id: "rst-1" });
+    expect(await fakeHub.next("ack")).toMatchObject({ id: "rst-1", ok: true });
+    expect(await fakeHub.next("hello")).toMatchObject({ relay: "off" });
+    expect(fakeHub.connections).toBe(2);
+    expect(device.relay).toBe("off");
+  });
+
+  it("downloads firmware with its own credentials, checks the hash, installs and comes back with the new version", async () => {
+    const image = Buffer.from("firmware image 2.0.0 ".repeat(1000));
+    const files = await startFirmwareServer(image, basic("SNC-TESTPUMP", "secret-key"));
+    cleanups.push(() => void files.server.close());
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    fakeHub.send({
+      type: "ota",
+      id: "ota-1",
+      version: "2.0.0",
+      url: `${files.url}/firmware/1`,
+      sha256: createHash("sha256").update(image).digest("hex"),
+      size: image.length,
+    });
+    expect(await fakeHub.next("ack")).toMatchObject({ id: "ota-1", ok: true });
+    const stages: string[] = [];
+    for (let index = 0; index < 3; index++) stages.push((await fakeHub.next("ota")).stage);
+    expect(stages).toEqual(["downloading", "verifying", "installing"]);
+    expect(await fakeHub.next("hello")).toMatchObject({ firmware: "2.0.0" });
+    expect(device.firmware).toBe("2.0.0");
+  });
+
+  it.each([
+    ["a hash that does not match", "wrong-hash", "SHA-256 mismatch"],
+    ["a corrupted download", "corrupt", "SHA-256 mismatch"],
+    ["a missing file", "missing", "download failed with HTTP 404"],
+  ])("reports failure for %s and keeps its firmware", async (_, variant, error) => {
+    const image = Buffer.from("firmware image 2.0.0");
+    const files = await startFirmwareServer(image, basic("SNC-TESTPUMP", "secret-key"));
+    cleanups.push(() => void files.server.close());
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    if (variant === "corrupt") device.inject("corruptDownload");
+    const rightHash = createHash("sha256").update(image).digest("hex");
+    fakeHub.send({
+      type: "ota",
+      id: "ota-1",
+      version: "2.0.0",
+      url: `${files.url}/firmware/${variant === "missing" ? 9 : 1}`,
+      sha256: variant === "wrong-hash" ? "0".repeat(64) : rightHash,
+      size: image.length,
+    });
+    await fakeHub.next("ack");
+    const failed = await waitForStage(fakeHub, "failed");
+    expect(failed.error).toBe(error);
+    expect(device.firmware).toBe("sim-1.0.0");
+    expect(fakeHub.connections).toBe(1);
+  });
+});
+
+describe("debug mode", () => {
+  it("streams log lines only while debug mode is on", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    device.inject("normal");
+    await fakeHub.expectNone("log", 300);
+    fakeHub.send({ type: "config", id: "cfg-1", config: { ...fakeHub.config, debug: true } });
+    await fakeHub.next("ack");
+    expect((await fakeHub.next("log", 3_000)).line).toMatch(/^(config: |relay=)/);
+    fakeHub.send({ type: "config", id: "cfg-2", config: { ...fakeHub.config, debug: false } });
+    await fakeHub.next("ack");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    fakeHub.received.length = 0;
+    await fakeHub.expectNone("log", 2_500);
+  });
+});
+
+async function waitForStage(fakeHub: FakeHub, stage: string) {
+  for (;;) {
+    const message = await fakeHub.next("ota");
+    if (message.stage === stage) return message;
+  }
+}

@@ -1,5 +1,6 @@
 // Helpers for tests that run inside workerd. Storage is isolated per test FILE, so every
 // helper makes fresh, unique users and devices: tests never share state or depend on order.
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { generateDeviceId, generateDeviceKey, hashDeviceKey, hashPassword } from "../../common/credentials.ts";
 import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../common/device-protocol.ts";
@@ -152,15 +153,35 @@ export class DevicePeer extends SocketPeer<ServerToDeviceMessage> {
     this.sendRaw(JSON.stringify(message));
   }
 
-  /** Answers every `switch` like a healthy box: switch, confirm, report the new current. */
+  /**
+   * Answers every command like a healthy box: switches and reports the new current,
+   * acknowledges settings and restarts, answers requests for health and power.
+   */
   autoAck(options: { runningCurrent?: number } = {}) {
+    let relay: "on" | "off" = "off";
+    const current = () => (relay === "on" ? (options.runningCurrent ?? 8.9) : 0);
     this.ws.addEventListener("message", (event) => {
       if (typeof event.data !== "string" || event.data === "pong") return;
       const message = JSON.parse(event.data) as ServerToDeviceMessage;
-      if (message.type !== "switch") return;
-      this.send({ type: "ack", id: message.id, ok: true, relay: message.relay });
-      const current = message.relay === "on" ? (options.runningCurrent ?? 8.9) : 0;
-      this.send({ type: "power", current, wattage: Math.round(current * 575) });
+      switch (message.type) {
+        case "switch":
+          relay = message.relay;
+          this.send({ type: "ack", id: message.id, ok: true, relay });
+          this.send({ type: "power", current: current(), wattage: Math.round(current() * 575) });
+          return;
+        case "config":
+        case "restart":
+        case "ota":
+          this.send({ type: "ack", id: message.id, ok: true, relay });
+          return;
+        case "request":
+          this.send({ type: "ack", id: message.id, ok: true, relay });
+          if (message.what === "power") this.send({ type: "power", current: current(), wattage: Math.round(current() * 575) });
+          else this.send({ type: "health", uptime: 42, signal: -71, relay, connection: "connected", version: "test-1.0.0", imei: "866000000000001" });
+          return;
+        default:
+          return;
+      }
     });
     return this;
   }
@@ -179,7 +200,7 @@ export function basicAuth(deviceId: string, key: string): string {
 /** Opens the device socket; with `hello`, also says hello and waits for the welcome. */
 export async function connectDevice(
   device: TestDevice,
-  options: { hello?: boolean; relay?: "on" | "off"; kind?: DeviceKind } = {},
+  options: { hello?: boolean; relay?: "on" | "off"; kind?: DeviceKind; firmware?: string; phaseFault?: boolean; supply?: boolean } = {},
 ): Promise<DevicePeer> {
   const response = await upgrade("/api/device/connect", {
     Authorization: basicAuth(device.deviceId, device.key),
@@ -193,10 +214,12 @@ export async function connectDevice(
     peer.send({
       type: "hello",
       protocol: DEVICE_PROTOCOL_VERSION,
-      firmware: "test-1.0.0",
+      firmware: options.firmware ?? "test-1.0.0",
       kind: options.kind ?? "3phase",
       relay: options.relay ?? "off",
       imei: "866000000000001",
+      ...(options.phaseFault === undefined ? {} : { phaseFault: options.phaseFault }),
+      ...(options.supply === undefined ? {} : { supply: options.supply }),
     });
     await peer.next("welcome");
   }
@@ -221,4 +244,49 @@ export async function connectBrowser(
 
 export function hubStub(deviceId: string) {
   return env.DEVICE_HUB.get(env.DEVICE_HUB.idFromName(deviceId));
+}
+
+/** A farmer with a provisioned device and a user token. */
+export async function farmerWithDevice(kind: DeviceKind = "3phase") {
+  const user = await createUser();
+  const device = await provisionDevice(user.id, kind);
+  const token = await loginToken(user);
+  return { user, device, token };
+}
+
+export async function adminToken(): Promise<string> {
+  return loginToken(await createUser({ isAdmin: true }), "admin");
+}
+
+export function putJson(path: string, body: unknown, token?: string): Promise<Response> {
+  return api(path, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+export function getJson(path: string, token?: string): Promise<Response> {
+  return api(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+}
+
+/**
+ * Rewrites the hub's stored state, then evicts it so the next instance loads the change (the
+ * running instance keeps its state cached in memory). For moving a hub's clock back.
+ */
+export async function rewriteHubState(deviceId: string, change: (state: Record<string, unknown>) => Record<string, unknown>) {
+  const stub = hubStub(deviceId);
+  await runInDurableObject(stub, (_hub: unknown, state) => {
+    state.storage.kv.put("state", change(state.storage.kv.get<Record<string, unknown>>("state")!));
+  });
+  await evictDurableObject(stub, { webSockets: "hibernate" });
+}
+
+/** Makes a named hub timer due now and runs the alarm. */
+export async function fireTimer(deviceId: string, name: string) {
+  const stub = hubStub(deviceId);
+  await runInDurableObject(stub, (_hub: unknown, state) => {
+    state.storage.sql.exec("UPDATE timers SET due_at = ? WHERE name = ?", Date.now() - 1, name);
+  });
+  return runDurableObjectAlarm(stub);
 }

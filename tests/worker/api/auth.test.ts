@@ -158,12 +158,17 @@ describe("tokens", () => {
     expect(response.status).toBe(401);
   });
 
-  it("does not accept an admin token in the user area, nor a user token in the admin area", async () => {
+  it("does not accept an admin token in the user area, nor a user token in the admin area (403)", async () => {
     const admin = await createUser({ isAdmin: true });
     const adminToken = await loginToken(admin, "admin");
     const userToken = await loginToken(admin, "user");
-    expect((await postJson("/api/auth/logout", {}, adminToken)).status).toBe(401);
-    expect((await postJson("/api/admin/logout", {}, userToken)).status).toBe(401);
+    const inUserArea = await postJson("/api/auth/logout", {}, adminToken);
+    expect(inUserArea.status).toBe(403);
+    expect(await inUserArea.json()).toEqual({ success: false, message: "You do not have permission to do this." });
+    expect((await postJson("/api/admin/logout", {}, userToken)).status).toBe(403);
+    // Both sessions are still alive: nothing was logged out by the refused calls.
+    expect((await postJson("/api/admin/logout", {}, adminToken)).status).toBe(200);
+    expect((await postJson("/api/auth/logout", {}, userToken)).status).toBe(200);
   });
 
   it("asks for a token when there is none", async () => {

@@ -95,7 +95,7 @@ describe("POST /api/devices/motor", () => {
     box.send({ type: "ack", id: command.id, ok: true, relay: "on" });
     await expect.poll(() => updates.some((update) => update.includes('"motorStatusUpdate"'))).toBe(true);
     const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
-    expect(logs.map((log) => log.message)).toEqual(["Motor turned ON (late confirmation)"]);
+    expect(logs.map((log) => log.message)).toEqual(["Motor turned ON from the app (confirmed late)"]);
     box.close();
   }, 15_000);
 

@@ -31,6 +31,8 @@ describe("GET /api/realtime", () => {
       deviceStatus: "online",
       powerData: { current: 0, wattage: 0 },
       lastLogs: [],
+      phaseFault: false,
+      health: expect.objectContaining({ version: "test-1.0.0", imei: "866000000000001", mqtt: "connected" }),
     });
     // A watching browser makes the hub ask the box for frequent readings.
     expect(await box.next("watch")).toEqual({ type: "watch", watched: true, intervalSeconds: 5 });

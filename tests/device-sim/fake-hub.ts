@@ -1,0 +1,114 @@
+// The hub's side of the device protocol, in this process: a WebSocket server that checks every
+// frame the simulator sends with the shared schema, as the real hub does.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { WebSocketServer, type WebSocket } from "ws";
+import {
+  deviceMessageSchema,
+  parseFrame,
+  type DeviceConfig,
+  type DeviceMessage,
+  type ServerToDeviceMessage,
+} from "../../common/device-protocol.ts";
+
+export type FakeHub = {
+  url: string;
+  connections: number;
+  authorizations: string[];
+  received: DeviceMessage[];
+  rawIn: string[];
+  rawOut: string[];
+  config: DeviceConfig;
+  /** What the next welcome tells the box about heartbeats. */
+  heartbeatSeconds: number;
+  send: (message: ServerToDeviceMessage) => void;
+  next: <T extends DeviceMessage["type"]>(type: T, timeoutMs?: number) => Promise<Extract<DeviceMessage, { type: T }>>;
+  expectNone: (type: DeviceMessage["type"], ms: number) => Promise<void>;
+  dropConnection: () => void;
+  close: () => Promise<void>;
+};
+
+export async function startFakeHub(options: { refuseWith?: number } = {}): Promise<FakeHub> {
+  let current: WebSocket | null = null;
+  const hub: FakeHub = {
+    url: "",
+    connections: 0,
+    authorizations: [],
+    received: [],
+    rawIn: [],
+    rawOut: [],
+    config: { defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30, debug: false, mobileNo: "9876543210" },
+    heartbeatSeconds: 1,
+    send: (message) => sendText(JSON.stringify(message)),
+    async next(type, timeoutMs = 5_000) {
+      for (let waited = 0; waited < timeoutMs; waited += 20) {
+        const index = hub.received.findIndex((message) => message.type === type);
+        if (index !== -1) return hub.received.splice(index, 1)[0] as never;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(hub.received)}`);
+    },
+    async expectNone(type, ms) {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      const found = hub.received.find((message) => message.type === type);
+      if (found) throw new Error(`unexpected ${type}: ${JSON.stringify(found)}`);
+    },
+    dropConnection: () => current?.terminate(),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const sendText = (text: string) => {
+    hub.rawOut.push(text);
+    current!.send(text);
+  };
+  const server = new WebSocketServer({
+    port: 0,
+    verifyClient: (info, done) => {
+      hub.authorizations.push(info.req.headers.authorization ?? "");
+      if (options.refuseWith) done(false, options.refuseWith);
+      else done(true);
+    },
+  });
+  await new Promise((resolve) => server.once("listening", resolve));
+  hub.url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/device/connect`;
+  server.on("connection", (socket) => {
+    current = socket;
+    hub.connections++;
+    socket.on("message", (data) => {
+      const text = data.toString();
+      hub.rawIn.push(text);
+      if (text === "ping") {
+        sendText("pong");
+        return;
+      }
+      const parsed = parseFrame(deviceMessageSchema, text);
+      if (!parsed.ok) throw new Error(`simulator sent an invalid frame: ${parsed.error}: ${text}`);
+      hub.received.push(parsed.message);
+      if (parsed.message.type === "hello") {
+        hub.send({ type: "welcome", protocol: 1, heartbeatSeconds: hub.heartbeatSeconds, watched: false, config: hub.config });
+      }
+    });
+  });
+  const close = hub.close;
+  hub.close = async () => {
+    for (const client of server.clients) client.terminate();
+    await close();
+  };
+  return hub;
+}
+
+/** A firmware file server that, like the Worker, wants the box's Basic credentials. */
+export async function startFirmwareServer(image: Buffer, authorization: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    if (request.headers.authorization !== authorization) {
+      response.writeHead(401).end();
+      return;
+    }
+    if (request.url !== "/firmware/1") {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { "Content-Length": image.length }).end(image);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}

@@ -1,0 +1,260 @@
+// Every device → hub message, what the hub makes of it, and what browsers are told.
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../worker/db/client.ts";
+import { devices, motorLogs } from "../../worker/db/schema.ts";
+import {
+  adminToken,
+  connectBrowser,
+  connectDevice,
+  farmerWithDevice,
+  hubStub,
+  postJson,
+  putJson,
+  rewriteHubState,
+} from "../worker/helpers.ts";
+
+async function watchedFarmer() {
+  const farmer = await farmerWithDevice();
+  const box = (await connectDevice(farmer.device)).autoAck();
+  const browser = await connectBrowser(farmer.user.mobileNo, { token: farmer.token });
+  await browser.next("initialData");
+  return { ...farmer, box, browser };
+}
+
+async function logMessages(deviceId: string) {
+  const rows = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
+  return rows.map((row) => [row.action, row.message]);
+}
+
+const motor = (token: string, action: "on" | "off") => postJson("/api/devices/motor", { action }, token);
+
+/** Skips the rest of the 10 s cooldown instead of waiting it out. */
+const endCooldown = (deviceId: string) => rewriteHubState(deviceId, (state) => ({ ...state, cooldownUntil: 0 }));
+
+describe("events from the box", () => {
+  it.each([
+    ["dryRun", "dryRunDetected", "Dry run detected. Motor turned OFF automatically."],
+    ["overCurrent", "overCurrentDetected", "Overcurrent detected. Motor turned OFF!"],
+  ] as const)("%s: logged, motor OFF, browsers told", async (event, broadcast, text) => {
+    const { device, token, box, browser } = await watchedFarmer();
+    expect((await motor(token, "on")).status).toBe(200);
+    await browser.next("motorStatusUpdate");
+    box.send({ type: "event", event, relay: "off", current: event === "dryRun" ? 3.1 : 14.2 });
+    await browser.next(broadcast);
+    expect(await browser.next("motorStatusUpdate")).toEqual({ type: "motorStatusUpdate", status: "off" });
+    expect((await browser.next("motorLogUpdate")).log).toMatchObject({ action: "on" });
+    expect((await browser.next("motorLogUpdate")).log).toMatchObject({ action: "off", logMessage: text });
+    expect(await logMessages(device.deviceId)).toEqual([
+      ["on", "Motor turned ON from the app"],
+      ["off", text],
+    ]);
+    box.close();
+    browser.close();
+  });
+
+  it("phase fault: the motor stops and ON is refused until the phase is OK; OFF always works", async () => {
+    const { device, token, box, browser } = await watchedFarmer();
+    expect((await motor(token, "on")).status).toBe(200);
+    await box.next("switch");
+    box.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing" });
+    await browser.next("phaseFaultDetected");
+    expect((await hubStub(device.deviceId).getSnapshot()).phaseFault).toBe(true);
+    await endCooldown(device.deviceId);
+    const refused = await motor(token, "on");
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      success: false,
+      message: "Phase fault detected. Motor operation is disabled until the phase is OK.",
+    });
+    await box.expectNone("switch", 100);
+    expect((await motor(token, "off")).status).toBe(200);
+
+    box.send({ type: "event", event: "phaseOk", relay: "off" });
+    await browser.next("phaseOk");
+    expect((await hubStub(device.deviceId).getSnapshot()).phaseFault).toBe(false);
+    expect(await logMessages(device.deviceId)).toEqual([
+      ["on", "Motor turned ON from the app"],
+      ["off", "Phase fault detected: Phase Y missing. Motor operation is disabled."],
+      ["off", "Motor turned OFF from the app"],
+      ["other", "Phase is OK now."],
+    ]);
+    box.close();
+    browser.close();
+  });
+
+  it("remembers a phase fault the box reports in its hello", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = await connectDevice(device, { phaseFault: true });
+    expect((await motor(token, "on")).status).toBe(409);
+    box.close();
+  });
+
+  it("power cut: logged and broadcast; ON refused without mains; the motor stays OFF when power returns", async () => {
+    const { device, token, box, browser } = await watchedFarmer();
+    expect((await motor(token, "on")).status).toBe(200);
+    box.send({ type: "event", event: "powerLost", relay: "off" });
+    await browser.next("powerLost");
+    await endCooldown(device.deviceId);
+    const refused = await motor(token, "on");
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ success: false, message: "There is no mains power at the pump." });
+    box.send({ type: "event", event: "powerRestored", relay: "off" });
+    await browser.next("powerRestored");
+    expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("off");
+    expect(await logMessages(device.deviceId)).toEqual([
+      ["on", "Motor turned ON from the app"],
+      ["off", "Power cut at the pump. Motor stopped."],
+      ["other", "Power is back at the pump. The motor stays OFF until someone switches it on."],
+    ]);
+    box.close();
+    browser.close();
+  });
+
+  it("switches OFF a box that restarted its motor by itself after a power cut", async () => {
+    const { device, box, browser } = await watchedFarmer();
+    box.send({ type: "event", event: "powerLost", relay: "off" });
+    box.send({ type: "event", event: "powerRestored", relay: "on" });
+    expect(await box.next("switch")).toMatchObject({ relay: "off" });
+    await expect.poll(async () => (await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("off");
+    expect((await logMessages(device.deviceId)).at(-1)).toEqual([
+      "off",
+      "Motor turned OFF by the server: it restarted by itself after a power cut.",
+    ]);
+    box.close();
+    browser.close();
+  });
+
+  it("a manual switch at the box is believed and logged", async () => {
+    const { device, box, browser } = await watchedFarmer();
+    box.send({ type: "relay", relay: "on", cause: "manual" });
+    expect(await browser.next("motorStatusUpdate")).toEqual({ type: "motorStatusUpdate", status: "on" });
+    expect(await logMessages(device.deviceId)).toEqual([["on", "Motor turned ON (switched at the box)"]]);
+    box.close();
+    browser.close();
+  });
+});
+
+describe("health", () => {
+  it("is stored, broadcast as healthData and copied to D1", async () => {
+    const { user, device, box, browser } = await watchedFarmer();
+    box.send({
+      type: "health",
+      uptime: 3600,
+      signal: -79,
+      relay: "off",
+      chipId: "A1B2C3",
+      imei: "866000000000001",
+      connection: "connected",
+      sim: "8991000000000000001",
+      version: "2.1.0",
+    });
+    const message = await browser.next("healthData");
+    expect(message).toMatchObject({
+      mobileNo: user.mobileNo,
+      payload: { uptime: 3600, signal: -79, relay: "off", chipId: "A1B2C3", mqtt: "connected", sim: "8991000000000000001", version: "2.1.0" },
+    });
+    expect((await hubStub(device.deviceId).getSnapshot()).health).toMatchObject({ uptime: 3600, signal: -79 });
+    await expect
+      .poll(async () => (await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) }))?.signal)
+      .toBe(-79);
+    box.close();
+    browser.close();
+  });
+});
+
+describe("debug log lines", () => {
+  it("are ignored unless debug mode is on, then reach admin sockets only", async () => {
+    const { user, box, browser } = await watchedFarmer();
+    const admin = await connectBrowser(user.mobileNo, { token: await adminToken() });
+    await admin.next("initialData");
+    box.send({ type: "log", line: "before debug" });
+    await admin.expectNone("debugLog", 200);
+
+    const token = await adminToken();
+    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(200);
+    expect(await box.next("config")).toMatchObject({ config: { debug: true } });
+    box.send({ type: "log", line: "I (1234) relay=OFF" });
+    expect(await admin.next("debugLog")).toMatchObject({ log: "I (1234) relay=OFF", mobileNo: user.mobileNo });
+    await browser.expectNone("debugLog", 200);
+
+    // An admin who opens the console later sees the recent lines.
+    const late = await connectBrowser(user.mobileNo, { token });
+    await late.next("initialData");
+    expect((await late.next("debugLog")).log).toBe("I (1234) relay=OFF");
+    for (const socket of [box, browser, admin, late]) socket.close();
+  });
+});
+
+describe("invalid frames", () => {
+  it("get an error frame and change nothing", async () => {
+    const { device, box, browser } = await watchedFarmer();
+    const before = await hubStub(device.deviceId).getSnapshot();
+    const invalid = [
+      "not json",
+      JSON.stringify({ type: "power", current: -1, wattage: 0 }),
+      JSON.stringify({ type: "power", current: "8.9", wattage: 5000 }),
+      JSON.stringify({ type: "relay", relay: "maybe", cause: "manual" }),
+      JSON.stringify({ type: "event", event: "meteorStrike", relay: "off" }),
+      JSON.stringify({ type: "ack", id: "", ok: true, relay: "on" }),
+      JSON.stringify({ type: "health", uptime: -5, relay: "off", connection: "connected", version: "1" }),
+      JSON.stringify({ type: "hello", protocol: 1, firmware: "x", kind: "2phase", relay: "on" }),
+      JSON.stringify({ type: "log", line: "x".repeat(501) }),
+      "x".repeat(5000),
+    ];
+    for (const frame of invalid) {
+      box.sendRaw(frame);
+      expect((await box.next("error")).message).toMatch(/^(Invalid message|Frame is)/);
+    }
+    await browser.expectNone("motorStatusUpdate", 100);
+    await browser.expectNone("powerDataUpdate", 0);
+    expect(await hubStub(device.deviceId).getSnapshot()).toEqual(before);
+    expect(await logMessages(device.deviceId)).toEqual([]);
+    box.close();
+    browser.close();
+  });
+
+  it("are refused before hello", async () => {
+    const { device } = await farmerWithDevice();
+    const box = await connectDevice(device, { hello: false });
+    box.send({ type: "power", current: 5, wattage: 3000 });
+    expect(await box.next("error")).toEqual({ type: "error", message: "Say hello first." });
+    box.close();
+  });
+
+  it("a hello of another protocol version is refused and the socket closed", async () => {
+    const { device } = await farmerWithDevice();
+    const box = await connectDevice(device, { hello: false });
+    box.send({ type: "hello", protocol: 2, firmware: "9.0.0", kind: "3phase", relay: "off" });
+    expect(await box.next("error")).toEqual({
+      type: "error",
+      message: "Unsupported protocol version 2; this server speaks 1.",
+    });
+    expect((await box.waitForClose()).code).toBe(4002);
+  });
+
+  it("binary frames are refused", async () => {
+    const { device } = await farmerWithDevice();
+    const box = await connectDevice(device);
+    box.ws.send(new Uint8Array([1, 2, 3]));
+    expect(await box.next("error")).toEqual({ type: "error", message: "Frames must be JSON text." });
+    box.close();
+  });
+});
+
+describe("welcome", () => {
+  it("carries the owner's protection settings and number", async () => {
+    const { user, device } = await farmerWithDevice();
+    const box = await connectDevice(device, { hello: false });
+    box.send({ type: "hello", protocol: 1, firmware: "1.0.0", kind: "3phase", relay: "off" });
+    expect(await box.next("welcome")).toEqual({
+      type: "welcome",
+      protocol: 1,
+      heartbeatSeconds: 240,
+      watched: false,
+      config: { defaultCurrent: 1, dryRunThreshold: 30, overCurrentThreshold: 30, debug: false, mobileNo: user.mobileNo },
+    });
+    box.close();
+  });
+});

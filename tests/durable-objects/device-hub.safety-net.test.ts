@@ -1,0 +1,81 @@
+// The hub's safety net: a motor whose readings breach a protection limit for longer than
+// the box should ever allow is switched off by the hub itself.
+import { describe, expect, it } from "vitest";
+import { HUB_SAFETY_SUSTAIN_MS, PROTECTION_STARTUP_GRACE_MS } from "../../common/protection.ts";
+import {
+  connectBrowser,
+  connectDevice,
+  farmerWithDevice,
+  hubStub,
+  postJson,
+  rewriteHubState,
+} from "../worker/helpers.ts";
+
+// The farmer's default config: 1 A, 30 % / 30 %. Limits: dry run below 0.7 A, overcurrent above 1.3 A.
+async function runningMotor() {
+  const farmer = await farmerWithDevice();
+  const box = (await connectDevice(farmer.device)).autoAck({ runningCurrent: 1 });
+  const browser = await connectBrowser(farmer.user.mobileNo, { token: farmer.token });
+  await browser.next("initialData");
+  expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
+  await box.next("switch");
+  return { ...farmer, box, browser };
+}
+
+/** Moves the hub's memory of when the motor started (and a breach began) into the past. */
+function ageRun(deviceId: string, breachKind: "overCurrent" | "dryRun" | null) {
+  const longAgo = Date.now() - PROTECTION_STARTUP_GRACE_MS - HUB_SAFETY_SUSTAIN_MS - 1_000;
+  return rewriteHubState(deviceId, (state) => ({
+    ...state,
+    relayOnSince: longAgo,
+    breach: breachKind ? { kind: breachKind, since: Date.now() - HUB_SAFETY_SUSTAIN_MS - 1 } : null,
+  }));
+}
+
+describe("DeviceHub safety net", () => {
+  it("switches off an overcurrent the box did not stop, logs it and tells the browsers", async () => {
+    const { device, box, browser } = await runningMotor();
+    await ageRun(device.deviceId, null);
+    box.send({ type: "power", current: 2.5, wattage: 1400 }); // first breaching reading
+    await box.expectNone("switch", 200);
+    await ageRun(device.deviceId, "overCurrent");
+    box.send({ type: "power", current: 2.6, wattage: 1450 }); // still breaching, long after
+    expect(await box.next("switch")).toMatchObject({ relay: "off" });
+    await browser.next("overCurrentDetected");
+    const snapshot = await hubStub(device.deviceId).getSnapshot();
+    expect(snapshot.motorStatus).toBe("off");
+    expect(snapshot.lastLogs[0]?.logMessage).toBe("Motor turned OFF by the server: overcurrent that the box did not stop.");
+    box.close();
+    browser.close();
+  });
+
+  it("switches off a dry run the box did not stop", async () => {
+    const { device, box, browser } = await runningMotor();
+    await ageRun(device.deviceId, "dryRun");
+    box.send({ type: "power", current: 0.2, wattage: 100 });
+    expect(await box.next("switch")).toMatchObject({ relay: "off" });
+    await browser.next("dryRunDetected");
+    box.close();
+    browser.close();
+  });
+
+  it("leaves the inrush of a start alone", async () => {
+    const { box, browser } = await runningMotor();
+    box.send({ type: "power", current: 6.5, wattage: 3600 }); // within the start-up grace
+    box.send({ type: "power", current: 6.0, wattage: 3300 });
+    await box.expectNone("switch", 300);
+    box.close();
+    browser.close();
+  });
+
+  it("forgets a breach when a healthy reading comes", async () => {
+    const { device, box, browser } = await runningMotor();
+    await ageRun(device.deviceId, "overCurrent");
+    box.send({ type: "power", current: 1.0, wattage: 575 }); // healthy
+    box.send({ type: "power", current: 2.5, wattage: 1400 }); // a new breach starts now
+    await box.expectNone("switch", 300);
+    expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("on");
+    box.close();
+    browser.close();
+  });
+});

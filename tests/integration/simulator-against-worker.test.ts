@@ -1,0 +1,178 @@
+// The simulator, a real Node WebSocket client, against the real Worker in workerd: D1, the
+// DeviceHubs and R2 on this machine, over real sockets, as a controller box would see them.
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
+import { provisionLocalFleet } from "../../scripts/lib/local-devices.ts";
+import { ApiClient, createAdmin, uniqueMobileNo } from "./api-client.ts";
+import { freePort, freshPersistDir, startLocalWorker, type LocalWorker } from "./local-worker.ts";
+
+let worker: LocalWorker;
+let admin: ApiClient;
+const devicesToStop: SimulatedDevice[] = [];
+
+beforeAll(async () => {
+  worker = await startLocalWorker(await freshPersistDir(), await freePort());
+  admin = await createAdmin(worker.url, worker.persistTo, "9000000009");
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(devicesToStop.map((device) => device.stop()));
+  await worker?.stop();
+});
+
+/** A new farmer, a device provisioned for them by the admin API, and its simulator online. */
+async function farmerWithSimulatedPump(options: Partial<SimulatedDeviceOptions> = {}) {
+  const mobileNo = uniqueMobileNo();
+  const farmer = await new ApiClient(worker.url).registerAndLogIn(mobileNo);
+  const provisioned = await admin.call("POST", "/api/admin/devices", { kind: "3phase", ownerMobileNo: mobileNo });
+  expect(provisioned.status).toBe(201);
+  const device = new SimulatedDevice({
+    url: `ws://localhost:${worker.port}/api/device/connect`,
+    deviceId: provisioned.body.device.id,
+    key: provisioned.body.key,
+    kind: "3phase",
+    horsePower: 5,
+    restartDelayMs: 200,
+    reconnectBaseMs: 100,
+    reconnectMaxMs: 1_000,
+    ...options,
+  });
+  devicesToStop.push(device);
+  device.start();
+  await device.waitUntilConnected();
+  // The installer sets the motor's running current (5 HP, 3-phase: about 9 A).
+  expect((await farmer.call("POST", `/api/devices/motor/config/${mobileNo}`, {
+    defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30,
+  })).status).toBe(200);
+  return { farmer, mobileNo, device };
+}
+
+async function logTexts(farmer: ApiClient, mobileNo: string): Promise<string[]> {
+  const { body } = await farmer.call("GET", `/api/logs/motor/${mobileNo}`);
+  return (body as { logMessage: string }[]).map((log) => log.logMessage);
+}
+
+describe("a simulated pump through the real Worker", () => {
+  it("is switched on and off, with the relay confirmed and current reported", async () => {
+    const { farmer, mobileNo, device } = await farmerWithSimulatedPump();
+    const on = await farmer.call("POST", "/api/devices/motor", { action: "on" });
+    expect(on).toEqual({ status: 200, body: { success: true, message: "Motor turned ON.", status: "on" } });
+    expect(device.relay).toBe("on");
+    const status = await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`);
+    expect(status.body).toMatchObject({ status: "on", deviceStatus: "online", motorConfig: { defaultCurrent: 9 } });
+    await new Promise((resolve) => setTimeout(resolve, 1_600)); // past the inrush
+    const reading = await farmer.call("POST", `/api/devices/motor/power/${mobileNo}`);
+    expect(reading.body.powerData.current).toBeGreaterThan(8.5);
+    expect(reading.body.powerData.current).toBeLessThan(9.5);
+    const health = await farmer.call("POST", `/api/devices/motor/health/${mobileNo}`);
+    expect(health.body.healthData).toMatchObject({ relay: "on", mqtt: "connected", version: "sim-1.0.0" });
+  });
+
+  it("trips on a dry run by itself; the trip reaches the logs", async () => {
+    const { farmer, mobileNo, device } = await farmerWithSimulatedPump({
+      protectionGraceMs: 1_700,
+      protectionSustainMs: 300,
+      protectionSampleMs: 50,
+    });
+    expect((await farmer.call("POST", "/api/devices/motor", { action: "on" })).status).toBe(200);
+    device.inject("dryRun");
+    await device.waitFor("tripped", 5_000);
+    await expect.poll(() => logTexts(farmer, mobileNo)).toContain("Dry run detected. Motor turned OFF automatically.");
+    expect((await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`)).body.status).toBe("off");
+  });
+
+  it("refuses commands during a phase fault and resumes after phase OK", async () => {
+    const { farmer, mobileNo, device } = await farmerWithSimulatedPump();
+    const phaseFault = async () => (await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`)).body.phaseFault;
+    device.inject("phaseLoss");
+    await expect.poll(phaseFault).toBe(true);
+    const refused = await farmer.call("POST", "/api/devices/motor", { action: "on" });
+    expect(refused).toEqual({
+      status: 409,
+      body: { success: false, message: "Phase fault detected. Motor operation is disabled until the phase is OK." },
+    });
+    device.inject("phaseRestore");
+    await expect.poll(phaseFault).toBe(false);
+    expect((await farmer.call("POST", "/api/devices/motor", { action: "on" })).status).toBe(200);
+    expect(device.relay).toBe("on");
+  });
+
+  it("gets a clear error when the box does not answer, and the final state stays right", async () => {
+    const { farmer, mobileNo, device } = await farmerWithSimulatedPump({ slowAckMs: 6_000 });
+    device.inject("slowAck");
+    const response = await farmer.call("POST", "/api/devices/motor", { action: "on" });
+    expect(response.status).toBe(504);
+    await expect.poll(async () => (await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`)).body.status, { timeout: 5_000 }).toBe("on");
+    expect(device.relay).toBe("on");
+  }, 20_000);
+
+  it("installs firmware uploaded by an admin: R2 download, hash check, restart, new version", async () => {
+    const { farmer, mobileNo, device } = await farmerWithSimulatedPump();
+    const image = Buffer.from(`SIM7600 firmware ${mobileNo} `.repeat(500));
+    const version = `2.${mobileNo.slice(-4)}.0`;
+    const form = new FormData();
+    form.set("deviceType", "sim");
+    form.set("version", version);
+    form.set("file", new File([image], "firmware.bin"));
+    const uploaded = await admin.call("POST", "/api/admin/firmware", form);
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.firmware.sha256).toBe(createHash("sha256").update(image).digest("hex"));
+
+    const restarted = device.waitFor("restarting", 10_000);
+    const ota = await farmer.call("POST", "/api/mqtt/ota", { mobileNo, deviceType: "sim" });
+    expect(ota.body).toEqual({ success: true, message: "OTA update triggered successfully!", version });
+    await restarted;
+    await device.waitUntilConnected(10_000);
+    expect(device.firmware).toBe(version);
+    await expect.poll(() => logTexts(farmer, mobileNo)).toContain(`Firmware updated to ${version}.`);
+    expect((await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`)).body.healthLogs.version).toBe(version);
+  });
+
+  it("reports a corrupted download as a failed update and keeps the old firmware", async () => {
+    const { farmer, mobileNo, device } = await farmerWithSimulatedPump();
+    const form = new FormData();
+    form.set("deviceType", "wifi");
+    form.set("version", `7.${mobileNo.slice(-4)}.0`);
+    form.set("file", new File([Buffer.from("wifi firmware")], "firmware.bin"));
+    expect((await admin.call("POST", "/api/admin/firmware", form)).status).toBe(201);
+    device.inject("corruptDownload");
+    const failed = device.waitFor("otaFailed", 10_000);
+    expect((await farmer.call("POST", "/api/mqtt/ota", { mobileNo, deviceType: "wifi" })).status).toBe(200);
+    expect(await failed).toEqual(["SHA-256 mismatch"]);
+    await expect.poll(() => logTexts(farmer, mobileNo)).toContain(`Firmware update to 7.${mobileNo.slice(-4)}.0 failed: SHA-256 mismatch.`);
+    expect(device.firmware).toBe("sim-1.0.0");
+  });
+});
+
+describe("a restart of the server (what every deploy does)", () => {
+  it("drops 100 boxes at once; they all come back with backoff and jitter", async () => {
+    const fleet = await provisionLocalFleet(worker.persistTo, { count: 100, kind: "3phase", horsePower: 5 });
+    const devices = fleet.map(
+      (credentials) =>
+        new SimulatedDevice({
+          url: `ws://localhost:${worker.port}/api/device/connect`,
+          deviceId: credentials.deviceId,
+          key: credentials.key,
+          kind: credentials.kind,
+          horsePower: credentials.horsePower,
+          reconnectBaseMs: 500,
+          reconnectMaxMs: 4_000,
+        }),
+    );
+    devicesToStop.push(...devices);
+    for (const device of devices) device.start();
+    await Promise.all(devices.map((device) => device.waitUntilConnected(30_000)));
+
+    await worker.stop();
+    await expect.poll(() => devices.filter((device) => device.connected).length).toBe(0);
+    worker = await startLocalWorker(worker.persistTo, worker.port);
+    await expect
+      .poll(() => devices.filter((device) => device.connected).length, { timeout: 60_000, interval: 500 })
+      .toBe(100);
+    // The fleet's farmers see their pumps online again.
+    const farmer = await new ApiClient(worker.url).logIn("/api/auth/login", fleet[42]!.ownerMobileNo, fleet[42]!.password);
+    expect((await farmer.call("GET", `/api/devices/motor/status/${fleet[42]!.ownerMobileNo}`)).body.deviceStatus).toBe("online");
+    admin = await createAdmin(worker.url, worker.persistTo, "9000000008");
+  }, 180_000);
+});

@@ -1,0 +1,166 @@
+// Provisioning (create, rotate key, assign) and PUT /api/admin/device-config (debug, new number).
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
+import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub.ts";
+import { getDb } from "../../../worker/db/client.ts";
+import { devices, users } from "../../../worker/db/schema.ts";
+import {
+  adminToken,
+  api,
+  basicAuth,
+  connectDevice,
+  createUser,
+  farmerWithDevice,
+  fireTimer,
+  getJson,
+  loginToken,
+  postJson,
+  putJson,
+} from "../helpers.ts";
+
+type Provisioned = { device: { id: string; kind: string; ownerMobileNo: string | null }; key: string };
+
+describe("POST /api/admin/devices", () => {
+  it("creates a device with a key shown once and stored only as a hash", async () => {
+    const owner = await createUser();
+    const response = await postJson("/api/admin/devices", { kind: "1phase", ownerMobileNo: owner.mobileNo }, await adminToken());
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as Provisioned;
+    expect(body.device.id).toMatch(DEVICE_ID_PATTERN);
+    expect(body.device).toMatchObject({ kind: "1phase", ownerMobileNo: owner.mobileNo });
+    expect(body.key.length).toBeGreaterThanOrEqual(22); // ≥ 128 bits in base64url
+    const row = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, body.device.id) });
+    expect(row?.keyHash).not.toContain(body.key);
+    const box = await connectDevice({ deviceId: body.device.id, key: body.key }, { kind: "1phase" });
+    box.close();
+  });
+
+  it("refuses an owner who already has a device, an unknown owner, and a bad kind", async () => {
+    const token = await adminToken();
+    const { user } = await farmerWithDevice();
+    expect((await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: user.mobileNo }, token)).status).toBe(409);
+    expect((await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: "9111111111" }, token)).status).toBe(404);
+    expect((await postJson("/api/admin/devices", { kind: "2phase" }, token)).status).toBe(400);
+  });
+
+  it("is refused to farmers (403) and strangers (401)", async () => {
+    const { token } = await farmerWithDevice();
+    expect((await postJson("/api/admin/devices", { kind: "3phase" }, token)).status).toBe(403);
+    expect((await postJson("/api/admin/devices", { kind: "3phase" })).status).toBe(401);
+  });
+});
+
+describe("POST /api/admin/devices/{id}/rotate-key", () => {
+  it("issues a new key, drops the connection made with the old one and refuses the old key", async () => {
+    const { device } = await farmerWithDevice();
+    const box = await connectDevice(device);
+    const response = await postJson(`/api/admin/devices/${device.deviceId}/rotate-key`, {}, await adminToken());
+    expect(response.status).toBe(200);
+    const { key } = (await response.json()) as { key: string };
+    expect((await box.waitForClose()).code).toBe(4003);
+    const old = await api("/api/device/connect", { headers: { Upgrade: "websocket", Authorization: basicAuth(device.deviceId, device.key) } });
+    expect(old.status).toBe(401);
+    const fresh = await connectDevice({ deviceId: device.deviceId, key });
+    fresh.close();
+  });
+
+  it("answers 404 for an unknown device and 400 for a malformed id", async () => {
+    const token = await adminToken();
+    expect((await postJson("/api/admin/devices/SNC-ZZZZZZZZ/rotate-key", {}, token)).status).toBe(404);
+    expect((await postJson("/api/admin/devices/not-an-id/rotate-key", {}, token)).status).toBe(400);
+  });
+});
+
+describe("PUT /api/admin/devices/{id}/owner", () => {
+  it("assigns and unassigns; the hub picks up the new owner at once", async () => {
+    const token = await adminToken();
+    const created = (await (await postJson("/api/admin/devices", { kind: "3phase" }, token)).json()) as Provisioned;
+    const farmer = await createUser();
+    const box = (await connectDevice({ deviceId: created.device.id, key: created.key })).autoAck();
+    const assigned = await putJson(`/api/admin/devices/${created.device.id}/owner`, { mobileNo: farmer.mobileNo }, token);
+    expect(assigned.status).toBe(200);
+    expect((await box.next("config")).config.mobileNo).toBe(farmer.mobileNo);
+    // The farmer can now switch it.
+    expect((await postJson("/api/devices/motor", { action: "on" }, await loginToken(farmer))).status).toBe(200);
+    expect((await putJson(`/api/admin/devices/${created.device.id}/owner`, { mobileNo: null }, token)).status).toBe(200);
+    expect((await box.next("config")).config.mobileNo).toBeNull();
+    const list = (await (await getJson("/api/admin/devices", token)).json()) as { devices: { id: string; ownerMobileNo: string | null }[] };
+    expect(list.devices.find((device) => device.id === created.device.id)).toMatchObject({ ownerMobileNo: null });
+    box.close();
+  });
+});
+
+describe("PUT /api/admin/device-config", () => {
+  it("turns debug mode on (the box is told) and off; it also switches itself off after 30 minutes", async () => {
+    const { user, device } = await farmerWithDevice();
+    const token = await adminToken();
+    const box = (await connectDevice(device)).autoAck();
+    const on = await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token);
+    expect(on.status).toBe(200);
+    expect(await box.next("config")).toMatchObject({ config: { debug: true } });
+    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: false }, token)).status).toBe(200);
+    expect(await box.next("config")).toMatchObject({ config: { debug: false } });
+
+    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(200);
+    await box.next("config");
+    expect(DEBUG_MODE_MAX_MS).toBe(30 * 60_000);
+    await fireTimer(device.deviceId, "debug-off");
+    expect(await box.next("config")).toMatchObject({ config: { debug: false } });
+    box.close();
+  });
+
+  it("cannot turn debug on for an offline box", async () => {
+    const { user } = await farmerWithDevice();
+    const response = await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, await adminToken());
+    expect(response.status).toBe(503);
+  });
+
+  it("changes the account's number: the box is told and restarts; the farmer logs in with the new number", async () => {
+    const { user, device } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const response = await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, newMobile: "9555512345" }, await adminToken());
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      success: true,
+      message: "Mobile number update sent!",
+      mobileNo: "9555512345",
+      deliveredToDevice: true,
+    });
+    expect((await box.next("config")).config.mobileNo).toBe("9555512345");
+    await box.next("restart");
+    const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) });
+    expect(row?.mobileNo).toBe("9555512345");
+    expect((await postJson("/api/auth/login", { mobileNo: "9555512345", password: user.password })).status).toBe(200);
+    box.close();
+  });
+
+  it.each([
+    [{ newMobile: "0123456789" }, 400, "Invalid mobile number"],
+    [{ newMobile: "12345" }, 400, "Invalid mobile number"],
+    [{ newMobile: "SAME" }, 400, "New number is same as current number"],
+    [{ newMobile: "TAKEN" }, 409, "That mobile number belongs to another account."],
+    [{}, 400, "Send mobileNo with either debug (true or false) or newMobile."],
+    [{ debug: "yes" }, 400, "Send mobileNo with either debug (true or false) or newMobile."],
+  ])("refuses %j (%i) and changes nothing", async (change, status, message) => {
+    const { user } = await farmerWithDevice();
+    const other = await createUser();
+    const body = {
+      mobileNo: user.mobileNo,
+      ...change,
+      ...("newMobile" in change && change.newMobile === "SAME" ? { newMobile: user.mobileNo } : {}),
+      ...("newMobile" in change && change.newMobile === "TAKEN" ? { newMobile: other.mobileNo } : {}),
+    };
+    const response = await putJson("/api/admin/device-config", body, await adminToken());
+    expect(response.status).toBe(status);
+    expect(await response.json()).toEqual({ success: false, message });
+    const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) });
+    expect(row?.mobileNo).toBe(user.mobileNo);
+  });
+
+  it("is for admins only", async () => {
+    const { user, token } = await farmerWithDevice();
+    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(403);
+  });
+});

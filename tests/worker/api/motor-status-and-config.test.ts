@@ -1,0 +1,161 @@
+// GET status, POST config, POST power and health requests (SPEC §7), owners and admins only.
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../../worker/db/client.ts";
+import { motorConfigHistory, users } from "../../../worker/db/schema.ts";
+import {
+  adminToken,
+  api,
+  connectDevice,
+  createUser,
+  farmerWithDevice,
+  getJson,
+  loginToken,
+  postJson,
+} from "../helpers.ts";
+
+describe("GET /api/devices/motor/status/{mobileNo}", () => {
+  it("answers status, healthLogs and motorConfig (defaults 1 A, 30 %, 30 %)", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const response = await getJson(`/api/devices/motor/status/${user.mobileNo}`, token);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      success: true,
+      status: "off",
+      deviceStatus: "online",
+      phaseFault: false,
+      powerData: { current: 0, wattage: 0 },
+      healthLogs: expect.objectContaining({ version: "test-1.0.0", mqtt: "connected" }),
+      motorConfig: { defaultCurrent: 1, dryRunThreshold: 30, overCurrentThreshold: 30 },
+    });
+    box.close();
+  });
+
+  it("is refused for another farmer's number, allowed for an admin", async () => {
+    const a = await farmerWithDevice();
+    const b = await farmerWithDevice();
+    const other = await getJson(`/api/devices/motor/status/${b.user.mobileNo}`, a.token);
+    expect(other.status).toBe(403);
+    expect(await other.json()).toEqual({ success: false, message: "You can only access your own device." });
+    expect((await getJson(`/api/devices/motor/status/${b.user.mobileNo}`, await adminToken())).status).toBe(200);
+    expect((await getJson(`/api/devices/motor/status/${b.user.mobileNo}`)).status).toBe(401);
+  });
+
+  it("answers 400 for a malformed number and 404 for an account without a device", async () => {
+    const user = await createUser();
+    const token = await loginToken(user);
+    expect((await getJson("/api/devices/motor/status/12345", token)).status).toBe(400);
+    const none = await getJson(`/api/devices/motor/status/${user.mobileNo}`, token);
+    expect(none.status).toBe(404);
+  });
+});
+
+describe("POST /api/devices/motor/config/{mobileNo}", () => {
+  const config = { defaultCurrent: 9.5, dryRunThreshold: 25, overCurrentThreshold: 35 };
+
+  it("saves the settings with a history entry and takes them to the box", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const response = await postJson(`/api/devices/motor/config/${user.mobileNo}`, { token, ...config }, token);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      success: true,
+      message: "Motor configuration updated successfully!",
+      motorConfig: config,
+      deliveredToDevice: true,
+    });
+    expect(await box.next("config")).toMatchObject({ config: { ...config, debug: false, mobileNo: user.mobileNo } });
+    const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) });
+    expect(row).toMatchObject(config);
+    const history = await getDb(env.DB).select().from(motorConfigHistory).where(eq(motorConfigHistory.userId, user.id));
+    expect(history).toEqual([
+      expect.objectContaining({ ...config, changeNote: "Changed by the owner in the app", changedByUserId: user.id }),
+    ]);
+    box.close();
+  });
+
+  it("accepts numbers sent as text, as forms do", async () => {
+    const { user, token } = await farmerWithDevice();
+    const response = await postJson(
+      `/api/devices/motor/config/${user.mobileNo}`,
+      { defaultCurrent: "12", dryRunThreshold: "30.5", overCurrentThreshold: "40" },
+      token,
+    );
+    expect(response.status).toBe(200);
+    expect((await response.json()) as object).toMatchObject({
+      motorConfig: { defaultCurrent: 12, dryRunThreshold: 30.5, overCurrentThreshold: 40 },
+      deliveredToDevice: false,
+    });
+  });
+
+  it("saves for an offline box and delivers at its next hello", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    expect((await postJson(`/api/devices/motor/config/${user.mobileNo}`, config, token)).status).toBe(200);
+    const box = await connectDevice(device, { hello: false });
+    box.send({ type: "hello", protocol: 1, firmware: "1.0.0", kind: "3phase", relay: "off" });
+    expect((await box.next("welcome")).config).toMatchObject(config);
+    box.close();
+  });
+
+  it.each([
+    [{ ...config, defaultCurrent: 0 }, "Default current must be a number from 0.1 to 100."],
+    [{ ...config, defaultCurrent: "" }, "Default current must be a number from 0.1 to 100."],
+    [{ ...config, dryRunThreshold: "abc" }, "Dry run threshold must be a number from 0 to 95."],
+    [{ ...config, overCurrentThreshold: 900 }, "Over current threshold must be a number from 0 to 500."],
+    [{ defaultCurrent: 5 }, "Dry run threshold must be a number from 0 to 95."],
+  ])("refuses %j with 400 and saves nothing", async (body, message) => {
+    const { user, token } = await farmerWithDevice();
+    const response = await postJson(`/api/devices/motor/config/${user.mobileNo}`, body, token);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ success: false, message });
+    const history = await getDb(env.DB).select().from(motorConfigHistory).where(eq(motorConfigHistory.userId, user.id));
+    expect(history).toEqual([]);
+  });
+
+  it("never changes another farmer's settings", async () => {
+    const a = await farmerWithDevice();
+    const b = await farmerWithDevice();
+    const response = await postJson(`/api/devices/motor/config/${b.user.mobileNo}`, config, a.token);
+    expect(response.status).toBe(403);
+    const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, b.user.id) });
+    expect(row?.defaultCurrent).toBe(1);
+  });
+});
+
+describe("fresh readings on request", () => {
+  it("POST /api/devices/motor/power/{mobileNo} asks the box for a reading now", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck({ runningCurrent: 8.4 });
+    expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
+    const response = await api(`/api/devices/motor/power/${user.mobileNo}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true, powerData: { current: 8.4, wattage: Math.round(8.4 * 575) } });
+    box.close();
+  });
+
+  it("POST /api/devices/motor/health/{mobileNo} asks the box for a health report now", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const response = await postJson(`/api/devices/motor/health/${user.mobileNo}`, {}, token);
+    expect(response.status).toBe(200);
+    expect((await response.json()) as object).toMatchObject({
+      success: true,
+      healthData: { uptime: 42, signal: -71, mqtt: "connected", version: "test-1.0.0" },
+    });
+    box.close();
+  });
+
+  it("answers an offline box with 503 and a box that never answers with 504", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    expect((await postJson(`/api/devices/motor/power/${user.mobileNo}`, {}, token)).status).toBe(503);
+    const silent = await connectDevice(device); // acknowledges nothing
+    const response = await postJson(`/api/devices/motor/health/${user.mobileNo}`, {}, token);
+    expect(response.status).toBe(504);
+    silent.close();
+  }, 10_000);
+});
