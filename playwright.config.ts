@@ -1,7 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
 /** e2e runs its own Worker on its own port and database, next to any `npm start`. */
-export const E2E_PORT = 8788;
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8788);
 export const E2E_PERSIST_DIR = ".wrangler/e2e-state";
 
 export default defineConfig({

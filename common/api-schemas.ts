@@ -86,3 +86,16 @@ export const deviceConfigRequestSchema = z.union([
   z.object({ mobileNo: mobileNoSchema, debug: z.boolean() }).strict(),
   z.object({ mobileNo: mobileNoSchema, newMobile: z.string({ error: "Invalid mobile number" }) }).strict(),
 ], { error: "Send mobileNo with either debug (true or false) or newMobile." });
+
+export const rechargeRequestSchema = z.object({
+  /** Optional: the request is always for the signed-in account; a different number is refused. */
+  mobileNo: mobileNoSchema.optional(),
+  plan: z.enum(["1month", "3month", "6month", "1year"], { error: "must be one of 1month, 3month, 6month, 1year" }),
+  paymentMethod: z.enum(["upi", "bank", "cash"], { error: "must be one of upi, bank, cash" }),
+  /** Ignored: the server sets the amount from the plan. */
+  amount: z.unknown().optional(),
+});
+
+export const rechargeStatusRequestSchema = z.object({
+  status: z.enum(["paid", "failed"], { error: 'must be "paid" or "failed"' }),
+});

@@ -40,6 +40,7 @@ import type {
 } from "../common/realtime-protocol.ts";
 import { getDb } from "../worker/db/client.ts";
 import { findDeviceWithOwner, updateDeviceIdentity, updateDevicePresence } from "../worker/db/devices.ts";
+import { activateDevice } from "../worker/db/plans.ts";
 import { insertMotorLog, listRecentMotorLogs, toMotorLogEntry } from "../worker/db/motor-logs.ts";
 import type { MotorLogRow } from "../worker/db/schema.ts";
 import { HUB_HEADERS } from "./hub-headers.ts";
@@ -367,6 +368,8 @@ export class DeviceHub extends DurableObject<Env> {
           chipId: message.chipId,
           signal: message.signal,
         }),
+        // The first hello starts the box's free year of connectivity.
+        activateDevice(db, this.deviceId, now),
       ]),
     );
   }

@@ -6,12 +6,14 @@ import { adminAuthRoutes } from "./admin/auth.ts";
 import { adminDeviceConfigRoutes } from "./admin/device-config.ts";
 import { adminDeviceRoutes } from "./admin/devices.ts";
 import { adminFirmwareRoutes } from "./admin/firmware.ts";
+import { adminRechargeRoutes } from "./admin/recharges.ts";
 import { authRoutes } from "./auth.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceSocketRoutes } from "./device-socket.ts";
 import { deviceRoutes } from "./devices.ts";
 import { logRoutes } from "./logs.ts";
 import { otaRoutes } from "./ota.ts";
+import { rechargeRoutes } from "./recharges.ts";
 import { realtimeRoutes } from "./realtime.ts";
 
 export const apiApp = new Hono<ApiEnv>().basePath("/api");
@@ -20,12 +22,14 @@ apiApp.route("/auth", authRoutes);
 apiApp.route("/devices", deviceRoutes);
 apiApp.route("/logs", logRoutes);
 apiApp.route("/mqtt", otaRoutes);
+apiApp.route("/recharge", rechargeRoutes);
 apiApp.route("/device", deviceSocketRoutes);
 apiApp.route("/realtime", realtimeRoutes);
 apiApp.route("/admin", adminAuthRoutes);
 apiApp.route("/admin", adminDeviceConfigRoutes);
 apiApp.route("/admin", adminDeviceRoutes);
 apiApp.route("/admin", adminFirmwareRoutes);
+apiApp.route("/admin", adminRechargeRoutes);
 
 apiApp.notFound((c) => c.json({ success: false, message: "Not found." }, 404));
 

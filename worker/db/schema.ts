@@ -54,9 +54,35 @@ export const devices = sqliteTable(
     firmware: text("firmware"),
     online: integer("online", { mode: "boolean" }).notNull().default(false),
     lastSeenAt: timestamp("last_seen_at"),
+    /** When the box first said hello: its free connectivity year starts here. */
+    activatedAt: timestamp("activated_at"),
     createdAt: timestamp("created_at").notNull(),
   },
   (table) => [uniqueIndex("devices_owner_idx").on(table.ownerUserId)],
+);
+
+/**
+ * A device's connectivity, period by period: the free first year from activation, then one
+ * period per paid recharge, each starting when the previous one ends (or now, if it lapsed).
+ */
+export const planPeriods = sqliteTable(
+  "plan_periods",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    deviceId: text("device_id")
+      .notNull()
+      .references(() => devices.id, { onDelete: "cascade" }),
+    plan: text("plan", { enum: ["free", "1month", "3month", "6month", "1year"] }).notNull(),
+    amount: integer("amount").notNull(),
+    startsAt: timestamp("starts_at").notNull(),
+    endsAt: timestamp("ends_at").notNull(),
+    /** The paid request that bought this period; unique, so a request never extends twice. */
+    rechargeRequestId: integer("recharge_request_id")
+      .unique()
+      .references(() => rechargeRequests.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (table) => [index("plan_periods_device_idx").on(table.deviceId, table.endsAt)],
 );
 
 /**
@@ -149,3 +175,5 @@ export type UserRow = typeof users.$inferSelect;
 export type DeviceRow = typeof devices.$inferSelect;
 export type MotorLogRow = typeof motorLogs.$inferSelect;
 export type FirmwareImageRow = typeof firmwareImages.$inferSelect;
+export type PlanPeriodRow = typeof planPeriods.$inferSelect;
+export type RechargeRequestRow = typeof rechargeRequests.$inferSelect;

@@ -1,0 +1,24 @@
+// The admin area's translate hook: admin texts plus the common ones.
+import { adminEn, type AdminMessageKey } from "./admin-en.ts";
+import { adminHi } from "./admin-hi.ts";
+import { translate, useLanguage, type Language, type MessageKey } from "./i18n.ts";
+
+const adminDictionaries: Record<Language, Record<AdminMessageKey, string>> = { en: adminEn, hi: adminHi };
+
+function isAdminKey(key: string): key is AdminMessageKey {
+  return key in adminEn;
+}
+
+export function translateAdmin(
+  language: Language,
+  key: AdminMessageKey | MessageKey,
+  values: Record<string, string | number> = {},
+): string {
+  if (!isAdminKey(key)) return translate(language, key, values);
+  return adminDictionaries[language][key].replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? `{${name}}`));
+}
+
+export function useAdminT() {
+  const language = useLanguage();
+  return (key: AdminMessageKey | MessageKey, values?: Record<string, string | number>) => translateAdmin(language, key, values);
+}

@@ -1,0 +1,106 @@
+// How many bytes a box moves over its SIM: idle, running unwatched, running watched.
+// Real simulator, real Worker (workerd via wrangler dev), real protocol timings; the figures
+// are the simulator's own counters (payload + WebSocket framing), scaled to an hour.
+//
+//   node bench/device-data-cost.ts [--minutes 16]
+import { parseArgs } from "node:util";
+import WebSocket from "ws";
+import { SimulatedDevice } from "../device-sim/simulated-device.ts";
+import { FLEET_PASSWORD, provisionLocalFleet } from "../scripts/lib/local-devices.ts";
+import { freePort, freshPersistDir, startLocalWorker } from "../tests/integration/local-worker.ts";
+
+const { values } = parseArgs({ options: { minutes: { type: "string", default: "16" } } });
+const minutes = Number(values.minutes);
+
+/** Per frame on the SIM beyond what the counters see (docs/device-protocol.md, "Data cost"). */
+const TLS_RECORD_BYTES = 29; // TLS 1.2 AES-GCM: 5 header + 8 explicit nonce + 16 tag
+const TCP_IP_BYTES = 52; // IPv4 20 + TCP 20 + timestamps 12
+const ACK_PACKET_BYTES = 52; // the peer's bare ACK
+
+export type DataCost = {
+  scenario: string;
+  frames: number;
+  measuredBytes: number;
+  perHourMeasured: number;
+  perHourOnTheWire: number;
+};
+
+export async function measureDeviceDataCost(minutesToRun: number, log: (line: string) => void = console.log): Promise<DataCost[]> {
+  const worker = await startLocalWorker(await freshPersistDir(), await freePort());
+  try {
+    const fleet = await provisionLocalFleet(worker.persistTo, { count: 3, kind: "3phase", horsePower: 5 });
+    const devices = fleet.map(
+      (credentials) =>
+        new SimulatedDevice({
+          url: `ws://localhost:${worker.port}/api/device/connect`,
+          deviceId: credentials.deviceId,
+          key: credentials.key,
+          kind: credentials.kind,
+          horsePower: credentials.horsePower,
+        }),
+    );
+    for (const device of devices) device.start();
+    await Promise.all(devices.map((device) => device.waitUntilConnected()));
+    const tokens = await Promise.all(
+      fleet.map(async ({ ownerMobileNo }) => {
+        const response = await fetch(`${worker.url}/api/auth/login`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ mobileNo: ownerMobileNo, password: FLEET_PASSWORD }),
+        });
+        return ((await response.json()) as { token: string }).token;
+      }),
+    );
+    // Device 0 idles; devices 1 and 2 run; someone watches device 2 the whole time.
+    for (const index of [1, 2]) {
+      await fetch(`${worker.url}/api/devices/motor`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${tokens[index]}` },
+        body: JSON.stringify({ action: "on" }),
+      });
+    }
+    const watcher = new WebSocket(`ws://localhost:${worker.port}/api/realtime?mobileNo=${fleet[2]!.ownerMobileNo}`, {
+      headers: { Authorization: `Bearer ${tokens[2]}` },
+    });
+    await new Promise((resolve) => watcher.once("open", resolve));
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // let the start settle
+    const start = devices.map((device) => ({ ...device.counters }));
+    log(`measuring for ${minutesToRun} minutes...`);
+    await new Promise((resolve) => setTimeout(resolve, minutesToRun * 60_000));
+    const scenarios = ["idle (relay off, nobody watching)", "running, nobody watching", "running, watched"];
+    const results = devices.map((device, index) => {
+      const before = start[index]!;
+      const frames = device.counters.framesSent - before.framesSent + device.counters.framesReceived - before.framesReceived;
+      const measuredBytes =
+        device.counters.bytesSent - before.bytesSent + device.counters.bytesReceived - before.bytesReceived;
+      const perHour = (value: number) => Math.round((value * 60) / minutesToRun);
+      return {
+        scenario: scenarios[index]!,
+        frames: perHour(frames),
+        measuredBytes,
+        perHourMeasured: perHour(measuredBytes),
+        perHourOnTheWire: perHour(measuredBytes + frames * (TLS_RECORD_BYTES + TCP_IP_BYTES + ACK_PACKET_BYTES)),
+      };
+    });
+    watcher.close();
+    await Promise.all(devices.map((device) => device.stop()));
+    return results;
+  } finally {
+    await worker.stop();
+  }
+}
+
+/** MB a month at `runningHoursPerDay`, from per-hour figures. */
+export function monthlyMegabytes(idlePerHour: number, runningPerHour: number, runningHoursPerDay = 4): number {
+  const perDay = idlePerHour * (24 - runningHoursPerDay) + runningPerHour * runningHoursPerDay;
+  return Math.round((perDay * 30) / 1e4) / 100;
+}
+
+if (import.meta.main) {
+  const results = await measureDeviceDataCost(minutes);
+  console.table(results);
+  const [idle, running, watched] = results;
+  console.log(`Per month at 4 h running a day, on the wire (TLS and TCP/IP estimated):`);
+  console.log(`  nobody watching:          ${monthlyMegabytes(idle!.perHourOnTheWire, running!.perHourOnTheWire)} MB`);
+  console.log(`  watched whenever it runs: ${monthlyMegabytes(idle!.perHourOnTheWire, watched!.perHourOnTheWire)} MB`);
+}

@@ -1,0 +1,93 @@
+// Connectivity recharges (SPEC §7): farmers request, admins mark paid or failed, or delete.
+// A paid request extends the device's plan by the plan's length.
+import { Hono } from "hono";
+import { z } from "zod";
+import { rechargeRequestSchema, rechargeStatusRequestSchema } from "../../common/api-schemas.ts";
+import { PLANS } from "../../common/plans.ts";
+import { getDb } from "../db/client.ts";
+import { findDeviceByOwner } from "../db/devices.ts";
+import { listPlanPeriods, markRechargePaid, planCard } from "../db/plans.ts";
+import {
+  deleteRechargeRequest,
+  findRechargeRequest,
+  insertRechargeRequest,
+  listRechargeRequestsOfUser,
+  markRechargeFailed,
+  toRechargeView,
+} from "../db/recharges.ts";
+import { HttpError } from "../http-error.ts";
+import { upiPaymentLink } from "../upi.ts";
+import type { ApiEnv } from "./context.ts";
+import { parseInput, readJsonBody } from "./input.ts";
+import { requireAuth } from "./require-auth.ts";
+import { NO_DEVICE_MESSAGE } from "./devices.ts";
+
+const idSchema = z.coerce.number({ error: "Not a request id." }).int().positive({ error: "Not a request id." });
+
+export const rechargeRoutes = new Hono<ApiEnv>()
+  .post("/request", requireAuth("user"), async (c) => {
+    const { mobileNo, plan, paymentMethod } = await readJsonBody(c, rechargeRequestSchema);
+    const user = c.var.user;
+    if (mobileNo && mobileNo !== user.mobileNo) {
+      throw new HttpError(403, "You can only recharge your own device.");
+    }
+    const db = getDb(c.env.DB);
+    const device = await findDeviceByOwner(db, user.id);
+    if (!device) throw new HttpError(404, NO_DEVICE_MESSAGE);
+    const request = await insertRechargeRequest(db, {
+      userId: user.id,
+      deviceId: device.id,
+      mobileNo: user.mobileNo,
+      plan,
+      amount: PLANS[plan].amount, // never the client's
+      paymentMethod,
+      requestedAt: Date.now(),
+    });
+    return c.json(
+      {
+        success: true,
+        message: "Recharge request submitted successfully!",
+        request: toRechargeView(request),
+        upiLink:
+          paymentMethod === "upi"
+            ? upiPaymentLink(c.env, { amount: request.amount, plan, requestId: request.id, deviceId: device.id })
+            : null,
+      },
+      201,
+    );
+  })
+  .get("/requests", requireAuth("user"), async (c) => {
+    const rows = await listRechargeRequestsOfUser(getDb(c.env.DB), c.var.user.id);
+    return c.json({ success: true, data: rows.map(toRechargeView) });
+  })
+  .get("/plan", requireAuth("user"), async (c) => {
+    const db = getDb(c.env.DB);
+    const device = await findDeviceByOwner(db, c.var.user.id);
+    if (!device) throw new HttpError(404, NO_DEVICE_MESSAGE);
+    return c.json({ success: true, plan: planCard(await listPlanPeriods(db, device.id), Date.now()) });
+  })
+  .put("/status/:id", requireAuth("admin"), async (c) => {
+    const id = parseInput(idSchema, c.req.param("id"));
+    const { status } = await readJsonBody(c, rechargeStatusRequestSchema);
+    const db = getDb(c.env.DB);
+    const request = await findRechargeRequest(db, id);
+    if (!request) throw new HttpError(404, "Recharge request not found.");
+    if (request.status !== "pending") {
+      throw new HttpError(409, `This request is already ${request.status}; only pending requests can be marked.`);
+    }
+    const now = Date.now();
+    if (status === "paid" && !request.deviceId) {
+      throw new HttpError(409, "This request has no device to extend any more.");
+    }
+    const changed =
+      status === "paid"
+        ? await markRechargePaid(db, request, c.var.user.id, now)
+        : await markRechargeFailed(db, id, c.var.user.id, now);
+    if (!changed) throw new HttpError(409, "This request was changed by someone else. Reload and try again.");
+    return c.json({ success: true, message: "Status updated" });
+  })
+  .delete("/:id", requireAuth("admin"), async (c) => {
+    const id = parseInput(idSchema, c.req.param("id"));
+    if (!(await deleteRechargeRequest(getDb(c.env.DB), id))) throw new HttpError(404, "Recharge request not found.");
+    return c.json({ success: true, message: "Request deleted" });
+  });
