@@ -339,7 +339,11 @@ export class DeviceHub extends DurableObject<Env> {
         mqtt: "connected",
       },
     });
+    // Watched means a browser socket is open now. After a restart (every deploy) the stored
+    // flag can outlive the browsers it described; trusting it would hold an unwatched box to
+    // the 20 s watched liveness limit and disconnect it again and again.
     const watched = this.browserSockets().length > 0;
+    if (watched !== (this.state.watchedSince !== null)) this.saveState({ watchedSince: watched ? now : null });
     this.send(ws, {
       type: "welcome",
       protocol: DEVICE_PROTOCOL_VERSION,
@@ -962,7 +966,8 @@ export class DeviceHub extends DurableObject<Env> {
   }
 
   private livenessLimit(): number {
-    return this.state.watchedSince !== null ? WATCHED_OFFLINE_AFTER_MS : DEVICE_OFFLINE_AFTER_MS;
+    const watched = this.state.watchedSince !== null && this.browserSockets().length > 0;
+    return watched ? WATCHED_OFFLINE_AFTER_MS : DEVICE_OFFLINE_AFTER_MS;
   }
 
   /** When the box last proved it was alive: a frame, a heartbeat, or the watch start. */

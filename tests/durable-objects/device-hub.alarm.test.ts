@@ -1,10 +1,10 @@
 // The hub's one alarm serves named timers: device liveness and the D1 log outbox.
 // Alarms are at-least-once, so every handler is run twice here too.
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { DEVICE_OFFLINE_AFTER_MS } from "../../common/constants.ts";
+import { DEVICE_OFFLINE_AFTER_MS, WATCHED_OFFLINE_AFTER_MS } from "../../common/constants.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, motorLogs } from "../../worker/db/schema.ts";
@@ -117,5 +117,26 @@ describe("DeviceHub alarm", () => {
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ action: "on", mobileNo: user.mobileNo });
     box.close();
+  });
+
+  it("after a restart without the browsers, holds a box to the unwatched limit, not the watched one", async () => {
+    const user = await createUser();
+    const device = await provisionDevice(user.id);
+    const token = await loginToken(user);
+    const box = await connectDevice(device);
+    const browser = await connectBrowser(user.mobileNo, { token });
+    await browser.next("initialData");
+    const stub = hubStub(device.deviceId);
+    const watchedAlarm = await runInDurableObject(stub, (_hub: DeviceHub, state) => state.storage.getAlarm());
+    expect(watchedAlarm).toBeLessThan(Date.now() + WATCHED_OFFLINE_AFTER_MS + 5_000);
+
+    await abortAllDurableObjects(); // a deploy: every socket dropped
+    await box.waitForClose();
+    const again = await connectDevice(device); // the box is back; the browser is not
+    expect(again.received.find((message) => message.type === "watch")).toBeUndefined();
+    // Stubs from before the abort stay broken: take a fresh one.
+    const alarm = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => state.storage.getAlarm());
+    expect(alarm).toBeGreaterThan(Date.now() + DEVICE_OFFLINE_AFTER_MS - 5_000);
+    again.close();
   });
 });
