@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "../scripts/lib/local-devices.ts";
-import { freePort, freshPersistDir, startLocalWorker } from "../tests/integration/local-worker.ts";
+import { freePort, freshPersistDir, startLocalWorker, THROWAWAY_JWT_SECRET } from "../scripts/lib/local-worker.ts";
 
 const { values } = parseArgs({ options: { minutes: { type: "string", default: "16" } } });
 const minutes = Number(values.minutes);
@@ -26,7 +26,9 @@ export type DataCost = {
 };
 
 export async function measureDeviceDataCost(minutesToRun: number, log: (line: string) => void = console.log): Promise<DataCost[]> {
-  const worker = await startLocalWorker(await freshPersistDir(), await freePort());
+  // The production build (run `npm run build` first): its files do not change while we measure,
+  // so wrangler never reloads the Worker and drops the sockets mid-measurement.
+  const worker = await startLocalWorker({ kind: "build", persistTo: await freshPersistDir(), port: await freePort(), jwtSecret: THROWAWAY_JWT_SECRET });
   try {
     const fleet = await provisionLocalFleet(worker.persistTo, { count: 3, kind: "3phase", horsePower: 5 });
     const devices = fleet.map(

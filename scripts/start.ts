@@ -9,7 +9,8 @@ import { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { DEFAULT_PERSIST_DIR } from "./lib/local-d1.ts";
 import { prepareLocal } from "./lib/prepare-local.ts";
 import { DEMO_ADMIN, DEMO_USER } from "./lib/seed.ts";
-import { OFFLINE_ENV, spawnWrangler } from "./lib/wrangler.ts";
+import { startLocalWorker } from "./lib/local-worker.ts";
+import { OFFLINE_ENV } from "./lib/wrangler.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -41,20 +42,6 @@ function run(command: string, args: string[]): Promise<void> {
   });
 }
 
-async function waitForServer(timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(`${origin}/login`, { signal: AbortSignal.timeout(2_000) });
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`the server did not answer on ${origin} within ${timeoutMs / 1000} s`);
-}
-
 async function shutDown(code: number): Promise<never> {
   await device?.stop();
   // wrangler stops its workerd children itself on SIGTERM. It shares our process group, so
@@ -76,20 +63,19 @@ async function main() {
   const demoDevice = await prepareLocal(persistTo, step);
 
   let done = step(`Starting the Worker on ${origin}`);
-  const server = spawnWrangler([
-    "dev", "--port", String(port), "--persist-to", persistTo, "--show-interactive-dev-session=false",
-  ]);
-  children.push(server);
-  const forward = (chunk: Buffer) => {
-    if (!options.quiet) process.stdout.write(chunk.toString().replace(/^/gm, "  [worker] "));
-  };
-  server.stdout!.on("data", forward);
-  server.stderr!.on("data", forward);
-  server.on("close", (code) => {
+  const worker = await startLocalWorker({
+    kind: "build",
+    persistTo,
+    port,
+    onOutput: (chunk) => {
+      if (!options.quiet) process.stdout.write(chunk.replace(/^(?=.)/gm, "  [worker] "));
+    },
+  });
+  children.push(worker.process);
+  worker.process.on("close", (code) => {
     console.error(`wrangler dev exited (${code})`);
     void shutDown(code ?? 1);
   });
-  await waitForServer();
   done();
 
   if (!options["no-sim"]) {
