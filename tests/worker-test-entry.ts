@@ -4,6 +4,7 @@
 import { apiApp } from "../worker/api/app.ts";
 import { isApiRequest } from "../worker/api/is-api-request.ts";
 
+export { AuthThrottle } from "../durable-objects/auth-throttle.ts";
 export { DeviceHub } from "../durable-objects/device-hub.ts";
 
 export default {

@@ -5,6 +5,7 @@ import { apiApp } from "./api/app.ts";
 import { isApiRequest } from "./api/is-api-request.ts";
 import { cloudflareContext } from "./router-context.ts";
 
+export { AuthThrottle } from "../durable-objects/auth-throttle.ts";
 export { DeviceHub } from "../durable-objects/device-hub.ts";
 
 // Created once per isolate, not per request.

@@ -10,12 +10,13 @@ import { requireAuth } from "./require-auth.ts";
 export const authRoutes = new Hono<ApiEnv>()
   .post("/register", async (c) => {
     const input = await readJsonBody(c, registerRequestSchema);
-    await registerAccount(c.env, input);
+    await registerAccount(c.env, input, c.req.raw);
     return c.json({ success: true, message: REGISTRATION_SUCCESS_MESSAGE }, 201);
   })
   .post("/login", async (c) => {
     const input = await readJsonBody(c, loginRequestSchema);
-    const { token, user } = await logIn(c.env, input, "user");
+    const { token, user, cookies } = await logIn(c.env, input, "user", c.req.raw);
+    for (const cookie of cookies) c.header("Set-Cookie", cookie, { append: true });
     return c.json({ success: true, message: "Login successful.", token, user });
   })
   .post("/logout", requireAuth("user"), async (c) => {

@@ -4,18 +4,34 @@ import type { PublicUser } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
 import { HttpError } from "../http-error.ts";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./password-policy.ts";
 import { startSession, type SessionEnv } from "./sessions.ts";
+import {
+  authClientOf,
+  guardLogin,
+  guardRegistration,
+  knownDeviceCookie,
+  recordLoginFailure,
+  recordLoginSuccess,
+  type ThrottleEnv,
+} from "./throttle.ts";
 import type { Audience } from "./tokens.ts";
+
+type AccountsEnv = SessionEnv & ThrottleEnv;
 
 export const REGISTRATION_SUCCESS_MESSAGE = "Registration successful! Please login to continue.";
 export const DUPLICATE_REGISTRATION_MESSAGE = "This mobile number is already registered. Please log in.";
 /** The same words whether the number is unknown or the password wrong: no account probing. */
 export const LOGIN_FAILED_MESSAGE = "Invalid mobile number or password.";
 
+/** `request` (when given) identifies the client for throttling. */
 export async function registerAccount(
-  env: SessionEnv,
+  env: AccountsEnv,
   input: { mobileNo: string; password: string },
+  request?: Request,
 ): Promise<void> {
+  await guardRegistration(env, request ? await authClientOf(env, request) : null);
+  if (isCommonPassword(input.password)) throw new HttpError(400, COMMON_PASSWORD_MESSAGE);
   const db = getDb(env.DB);
   if (await findUserByMobileNo(db, input.mobileNo)) {
     throw new HttpError(409, DUPLICATE_REGISTRATION_MESSAGE);
@@ -26,22 +42,37 @@ export async function registerAccount(
   if (!user) throw new HttpError(409, DUPLICATE_REGISTRATION_MESSAGE);
 }
 
-export type LoginResult = { token: string; expiresAt: number; user: PublicUser };
+export type LoginResult = {
+  token: string;
+  expiresAt: number;
+  user: PublicUser;
+  /** Set-Cookie values the response should carry (the known-device cookie), when `request` was given. */
+  cookies: string[];
+};
 
+/**
+ * Checks the credentials for an area and starts a session. Throttled per number and per
+ * client (429 with Retry-After); `request` identifies the client and its known-device cookie.
+ */
 export async function logIn(
-  env: SessionEnv,
+  env: AccountsEnv,
   input: { mobileNo: string; password: string },
   audience: Audience,
+  request?: Request,
 ): Promise<LoginResult> {
+  const client = request ? await authClientOf(env, request) : null;
+  await guardLogin(env, input.mobileNo, client);
   const db = getDb(env.DB);
   const user = await findUserByMobileNo(db, input.mobileNo);
   // Hash even for an unknown number so both failures take the same time.
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !passwordOk || (audience === "admin" && !user.isAdmin)) {
+    await recordLoginFailure(env, input.mobileNo, client);
     throw new HttpError(401, LOGIN_FAILED_MESSAGE);
   }
   const now = Date.now();
   const { token, expiresAt } = await startSession(env, user.id, audience, now);
-  await recordLogin(db, user.id, now);
-  return { token, expiresAt, user: toPublicUser(user) };
+  await Promise.all([recordLogin(db, user.id, now), recordLoginSuccess(env, input.mobileNo)]);
+  const cookies = request && client ? [await knownDeviceCookie(env, request, client, user.mobileNo)] : [];
+  return { token, expiresAt, user: toPublicUser(user), cookies };
 }

@@ -10,7 +10,8 @@ import { requireAuth } from "../require-auth.ts";
 export const adminAuthRoutes = new Hono<ApiEnv>()
   .post("/login", async (c) => {
     const input = await readJsonBody(c, loginRequestSchema);
-    const { token, user } = await logIn(c.env, input, "admin");
+    const { token, user, cookies } = await logIn(c.env, input, "admin", c.req.raw);
+    for (const cookie of cookies) c.header("Set-Cookie", cookie, { append: true });
     return c.json({ success: true, token, user });
   })
   .post("/logout", requireAuth("admin"), async (c) => {

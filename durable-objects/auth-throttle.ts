@@ -1,0 +1,70 @@
+// One AuthThrottle per key ("loginNumber:9876543210", "loginClient:203.0.113.7", ...): it
+// remembers recent attempts and answers how long the next one must wait. Delays grow
+// exponentially after a few free attempts and never become a permanent lockout
+// (docs/security.md, "Login throttling").
+import { DurableObject } from "cloudflare:workers";
+
+export type ThrottlePolicyName = "loginNumber" | "loginClient" | "registerClient";
+
+type ThrottlePolicy = {
+  /** Attempts older than this are forgotten. */
+  windowMs: number;
+  /** This many attempts in the window cost nothing. */
+  free: number;
+  /** The first throttled attempt waits this long after the previous one; each further one doubles. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+};
+
+const MINUTE = 60_000;
+
+export const THROTTLE_POLICIES: Record<ThrottlePolicyName, ThrottlePolicy> = {
+  // Failed logins for one number, from browsers that have not logged in with it before.
+  loginNumber: { windowMs: 15 * MINUTE, free: 5, baseDelayMs: 30_000, maxDelayMs: 15 * MINUTE },
+  // Failed logins from one client address, whatever the numbers.
+  loginClient: { windowMs: 15 * MINUTE, free: 20, baseDelayMs: MINUTE, maxDelayMs: 15 * MINUTE },
+  // Registrations (all of them) from one client address.
+  registerClient: { windowMs: 60 * MINUTE, free: 10, baseDelayMs: 5 * MINUTE, maxDelayMs: 60 * MINUTE },
+};
+
+export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
+
+export class AuthThrottle extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS attempts (at INTEGER NOT NULL)");
+  }
+
+  /** May another attempt happen now? */
+  check(policyName: ThrottlePolicyName, now = Date.now()): ThrottleVerdict {
+    const policy = THROTTLE_POLICIES[policyName];
+    const { count, last } = this.ctx.storage.sql
+      .exec<{ count: number; last: number | null }>(
+        "SELECT COUNT(*) AS count, MAX(at) AS last FROM attempts WHERE at > ?",
+        now - policy.windowMs,
+      )
+      .one();
+    if (count < policy.free || last === null) return { allowed: true };
+    const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (count - policy.free));
+    const waitedEnough = now - last >= delay;
+    return waitedEnough ? { allowed: true } : { allowed: false, retryAfterMs: last + delay - now };
+  }
+
+  record(policyName: ThrottlePolicyName, now = Date.now()): void {
+    const policy = THROTTLE_POLICIES[policyName];
+    this.ctx.storage.sql.exec("DELETE FROM attempts WHERE at <= ?", now - policy.windowMs);
+    this.ctx.storage.sql.exec("INSERT INTO attempts (at) VALUES (?)", now);
+    // Nothing to keep once the window has passed: let the object empty itself.
+    void this.ctx.storage.setAlarm(now + policy.windowMs + 1_000);
+  }
+
+  clear(): void {
+    this.ctx.storage.sql.exec("DELETE FROM attempts");
+  }
+
+  /** Idempotent: forgets attempts older than the longest window. */
+  override alarm(): void {
+    const longest = Math.max(...Object.values(THROTTLE_POLICIES).map((policy) => policy.windowMs));
+    this.ctx.storage.sql.exec("DELETE FROM attempts WHERE at <= ?", Date.now() - longest);
+  }
+}
