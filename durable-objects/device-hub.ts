@@ -140,6 +140,14 @@ export type HubSnapshot = {
   health: HealthData | null;
 };
 
+export type HubStats = {
+  /** Constructions after the first: wakes from hibernation or eviction. */
+  wakes: number;
+  deviceFrames: number;
+  /** When the last 20 constructions happened (ms). */
+  recentWakes: number[];
+};
+
 export type FirmwareOffer = { version: string; url: string; sha256: string; size: number };
 
 type AckMessage = Extract<DeviceMessage, { type: "ack" }>;
@@ -174,6 +182,14 @@ export class DeviceHub extends DurableObject<Env> {
     void ctx.blockConcurrencyWhile(async () => {
       this.store = new HubSql(ctx.storage.sql);
       this.state = { ...INITIAL_STATE, ...ctx.storage.kv.get<HubState>("state") };
+      // Every construction after the first is a wake from hibernation or eviction: counted so
+      // the idle benchmark can show heartbeats never wake a hub.
+      const stats = ctx.storage.kv.get<HubStats>("stats") ?? { wakes: -1, deviceFrames: 0, recentWakes: [] };
+      ctx.storage.kv.put("stats", {
+        ...stats,
+        wakes: stats.wakes + 1,
+        recentWakes: [...stats.recentWakes, Date.now()].slice(-20),
+      });
     });
   }
 
@@ -236,6 +252,8 @@ export class DeviceHub extends DurableObject<Env> {
       this.send(ws, { type: "error", message: parsed.error } satisfies ServerToDeviceMessage);
       return;
     }
+    const stats = this.ctx.storage.kv.get<HubStats>("stats")!;
+    this.ctx.storage.kv.put("stats", { ...stats, deviceFrames: stats.deviceFrames + 1 });
     if (parsed.message.type !== "hello" && !attachment.helloAt) {
       this.send(ws, { type: "error", message: "Say hello first." } satisfies ServerToDeviceMessage);
       return;
@@ -578,6 +596,11 @@ export class DeviceHub extends DurableObject<Env> {
     const frame = await this.requestFrame("power");
     if (!frame.ok) return frame;
     return { ok: true, powerData: { current: frame.message.current, wattage: frame.message.wattage } };
+  }
+
+  /** Counters for operators and benchmarks: wakes, device frames handled. */
+  async hubStats(): Promise<HubStats> {
+    return this.ctx.storage.kv.get<HubStats>("stats")!;
   }
 
   async powerHistory(limit: number): Promise<PowerSample[]> {

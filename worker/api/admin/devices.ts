@@ -82,6 +82,11 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
       201,
     );
   })
+  .get("/devices/:id/hub-stats", requireAuth("admin"), async (c) => {
+    const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
+    if (!(await findDeviceById(getDb(c.env.DB), deviceId))) throw new HttpError(404, "Device not found.");
+    return c.json({ success: true, stats: await deviceHub(c.env, deviceId).hubStats() });
+  })
   .post("/devices/:id/rotate-key", requireAuth("admin"), async (c) => {
     const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
     const key = generateDeviceKey();

@@ -1,0 +1,116 @@
+// Small helpers for the benchmarks: percentiles, process CPU and memory from /proc, a local
+// echo Worker, timing.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import WebSocket from "ws";
+import { OFFLINE_ENV, WRANGLER_BIN } from "../scripts/lib/wrangler.ts";
+import { freePort } from "../scripts/lib/local-worker.ts";
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** The pids of `root` and all its descendants. */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone
+    }
+  }
+  const pids: number[] = [];
+  const visit = (pid: number) => {
+    pids.push(pid);
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(root);
+  return pids;
+}
+
+/** The workerd processes under a wrangler process. */
+export function workerdPids(wranglerPid: number): number[] {
+  return processTree(wranglerPid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "workerd";
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** CPU time the processes' threads have run, in nanoseconds (schedstat: fine-grained). */
+export function cpuNanoseconds(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      }
+    } catch {
+      // a thread ended while we read
+    }
+  }
+  return total;
+}
+
+export function rssMegabytes(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      kb += Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // gone
+    }
+  }
+  return Math.round(kb / 1024);
+}
+
+/** Starts the echo Worker in its own `wrangler dev`; returns its socket URL and a stop. */
+export async function startEchoWorker(): Promise<{ url: string; stop: () => void; process: ChildProcess }> {
+  const port = await freePort();
+  const config = fileURLToPath(new URL("./echo-wrangler.toml", import.meta.url));
+  const child = spawn(process.execPath, [WRANGLER_BIN, "dev", "-c", config, "--port", String(port), "--show-interactive-dev-session=false"], {
+    env: { ...process.env, ...OFFLINE_ENV },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`http://localhost:${port}/`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error("echo worker did not start");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url: `ws://localhost:${port}/`, stop: () => child.kill("SIGTERM"), process: child };
+}
+
+/** Round trips of `count` messages through a WebSocket echo, one at a time, in ms. */
+export async function echoRoundTrips(url: string, count: number, payload = '{"type":"ack","id":"x","ok":true,"relay":"on"}'): Promise<number[]> {
+  const socket = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    socket.once("open", resolve);
+    socket.once("error", reject);
+  });
+  const times: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const started = performance.now();
+    await new Promise<void>((resolve) => {
+      socket.once("message", () => resolve());
+      socket.send(payload);
+    });
+    times.push(performance.now() - started);
+  }
+  socket.close();
+  return times;
+}

@@ -1,0 +1,105 @@
+// `npm run bench`: every benchmark, one table at the end (docs/benchmarks.md records a run).
+// Figures only: nothing here passes or fails.
+//
+//   npm run bench [-- --quick] [-- --only roundtrip,fanout,idle,data,cpu]
+import { spawnSync } from "node:child_process";
+import { cpus, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { OFFLINE_ENV } from "../scripts/lib/wrangler.ts";
+import { measureCommandRoundTrip } from "./command-round-trip.ts";
+import { measureDeviceDataCost, monthlyMegabytes } from "./device-data-cost.ts";
+import { measureFanOut } from "./fan-out.ts";
+import { measureIdleScale } from "./idle-scale.ts";
+import { percentile, round } from "./lib.ts";
+import { measureWorkerCpu } from "./worker-cpu.ts";
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    only: { type: "string" },
+    "skip-build": { type: "boolean", default: false },
+  },
+});
+const quick = values.quick;
+const only = values.only ? new Set(values.only.split(",")) : null;
+const wanted = (name: string) => !only || only.has(name);
+
+type Row = { benchmark: string; measure: string; value: string; floor?: string; target?: string };
+const rows: Row[] = [];
+const log = (line: string) => console.log(`  ${line}`);
+
+if (!values["skip-build"]) {
+  console.log("• Building the app (benchmarks run the production build)...");
+  const built = spawnSync(process.execPath, [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, ...OFFLINE_ENV },
+  });
+  if (built.status !== 0) throw new Error("build failed");
+}
+
+const stats = (values: number[]) => ({
+  p50: round(percentile(values, 50)),
+  p95: round(percentile(values, 95)),
+  p99: round(percentile(values, 99)),
+});
+
+if (wanted("roundtrip")) {
+  const commands = quick ? 100 : 500;
+  console.log(`• Command round trip: ${commands} commands to ${commands} simulated boxes...`);
+  const { roundTrips, floor, errors } = await measureCommandRoundTrip(commands);
+  const trip = stats(roundTrips);
+  const echo = stats(floor);
+  log(`errors: ${errors}`);
+  for (const p of ["p50", "p95", "p99"] as const) {
+    rows.push({ benchmark: "command round trip (ms)", measure: p, value: String(trip[p]), floor: String(echo[p]), target: p === "p99" ? `≤ 3× floor (${round(echo.p99 * 3)})` : "" });
+  }
+}
+
+if (wanted("fanout")) {
+  const readings = quick ? 50 : 200;
+  console.log(`• Fan-out: ${readings} readings of one box to 100 browser sockets...`);
+  const arrivals = stats(await measureFanOut(100, readings));
+  for (const p of ["p50", "p99"] as const) rows.push({ benchmark: "fan-out to 100 sockets (ms)", measure: p, value: String(arrivals[p]) });
+}
+
+if (wanted("idle")) {
+  for (const devices of quick ? [1000] : [1000, 5000]) {
+    const seconds = quick ? 30 : 120;
+    console.log(`• Idle scale: ${devices} boxes for ${seconds} s, pinging every 10 s...`);
+    const result = await measureIdleScale(devices, seconds);
+    rows.push(
+      { benchmark: `idle, ${devices} boxes`, measure: "runtime RSS (MB)", value: String(result.rssMb) },
+      { benchmark: `idle, ${devices} boxes`, measure: "runtime CPU (% of one core)", value: String(result.cpuPercent) },
+      { benchmark: `idle, ${devices} boxes`, measure: "heartbeats sent", value: String(result.pingsSent) },
+      { benchmark: `idle, ${devices} boxes`, measure: "hub wakes / device frames handled", value: `${result.hubWakes} / ${result.deviceFramesHandled}`, target: "0 / 0" },
+    );
+  }
+}
+
+if (wanted("data")) {
+  const minutes = quick ? 4 : 16;
+  console.log(`• Device data cost: ${minutes} minutes of real protocol timing...`);
+  const [idle, running, watched] = await measureDeviceDataCost(minutes, log);
+  rows.push(
+    { benchmark: "device data (bytes/hour, on the wire)", measure: "idle", value: String(idle!.perHourOnTheWire) },
+    { benchmark: "device data (bytes/hour, on the wire)", measure: "running, unwatched", value: String(running!.perHourOnTheWire) },
+    { benchmark: "device data (bytes/hour, on the wire)", measure: "running, watched", value: String(watched!.perHourOnTheWire) },
+    { benchmark: "device data (MB/month, 4 h/day running)", measure: "nobody watching", value: String(monthlyMegabytes(idle!.perHourOnTheWire, running!.perHourOnTheWire)), target: "≤ 5" },
+    { benchmark: "device data (MB/month, 4 h/day running)", measure: "watched whenever it runs", value: String(monthlyMegabytes(idle!.perHourOnTheWire, watched!.perHourOnTheWire)) },
+  );
+}
+
+if (wanted("cpu")) {
+  const samples = quick ? 50 : 200;
+  console.log(`• Worker CPU per call: ${samples} calls each...`);
+  for (const row of await measureWorkerCpu(samples)) {
+    rows.push({ benchmark: "worker CPU per call (ms)", measure: row.call, value: `${row.medianMs} median, ${row.p99Ms} p99`, target: row.call.startsWith("POST login") ? "" : "median ≤ 2" });
+  }
+}
+
+console.log(`\nSinchai benchmarks, ${new Date().toISOString()}, ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB${quick ? " (quick)" : ""}`);
+console.table(rows);
+console.log("\nMarkdown:\n");
+console.log("| benchmark | measure | value | floor | target |\n|---|---|---|---|---|");
+for (const row of rows) console.log(`| ${row.benchmark} | ${row.measure} | ${row.value} | ${row.floor ?? ""} | ${row.target ?? ""} |`);

@@ -1,0 +1,40 @@
+// GET /api/admin/devices/{id}/hub-stats: how often a hub woke and how many device frames it handled.
+import { evictDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { adminToken, connectDevice, farmerWithDevice, getJson, hubStub } from "../helpers.ts";
+
+type Stats = { wakes: number; deviceFrames: number; recentWakes: number[] };
+
+async function stats(deviceId: string, token: string): Promise<Stats> {
+  const response = await getJson(`/api/admin/devices/${deviceId}/hub-stats`, token);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { stats: Stats }).stats;
+}
+
+describe("hub stats", () => {
+  it("count device frames but not heartbeats, and wakes after an eviction", async () => {
+    const { device } = await farmerWithDevice();
+    const admin = await adminToken();
+    const box = await connectDevice(device); // one frame: hello
+    box.send({ type: "power", current: 0, wattage: 0 });
+    for (let ping = 0; ping < 5; ping++) box.sendRaw("ping");
+    await expect.poll(() => box.raw.filter((frame) => frame === "pong").length).toBe(5);
+    const first = await stats(device.deviceId, admin);
+    expect(first).toMatchObject({ wakes: 0, deviceFrames: 2 });
+
+    await evictDurableObject(hubStub(device.deviceId), { webSockets: "hibernate" });
+    for (let ping = 0; ping < 5; ping++) box.sendRaw("ping"); // answered without waking
+    await expect.poll(() => box.raw.filter((frame) => frame === "pong").length).toBe(10);
+    const second = await stats(device.deviceId, admin); // this read wakes it once
+    expect(second.deviceFrames).toBe(2);
+    expect(second.wakes).toBe(1);
+    expect(second.recentWakes).toHaveLength(2);
+    box.close();
+  });
+
+  it("is for admins only, and answers 404 for an unknown device", async () => {
+    const { device, token } = await farmerWithDevice();
+    expect((await getJson(`/api/admin/devices/${device.deviceId}/hub-stats`, token)).status).toBe(403);
+    expect((await getJson("/api/admin/devices/SNC-ZZZZZZZZ/hub-stats", await adminToken())).status).toBe(404);
+  });
+});
