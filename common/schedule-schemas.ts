@@ -68,26 +68,30 @@ export const scheduleIdSchema = z.coerce
  * How a run ended: done; missed (the device was offline, or the run came too late); failed
  * (the hub or the box refused: phase fault, no mains, no confirmation...).
  */
-export type ScheduleOutcome = "done" | "missed" | "failed";
+export const scheduleOutcomeSchema = z.enum(["done", "missed", "failed"]);
+export type ScheduleOutcome = z.infer<typeof scheduleOutcomeSchema>;
 
 /** A schedule as the API returns it and the page shows it. */
-export type ScheduleView = {
-  id: number;
+export const scheduleViewSchema = z.object({
+  id: z.number().int(),
   /** "10:00 AM", India time. */
-  time: string;
-  minuteOfDay: number;
-  action: "ON" | "OFF";
-  repeat: ScheduleRepeat;
-  durationMinutes: number | null;
+  time: z.string(),
+  minuteOfDay: z.number().int(),
+  action: z.enum(["ON", "OFF"]),
+  repeat: scheduleRepeatSchema,
+  durationMinutes: z.number().int().nullable(),
   /** When it runs next (ISO); null once a one-time schedule has run. */
-  nextRunAt: string | null;
-  lastRun: {
-    /** The time it was set for (ISO). */
-    at: string;
-    outcome: ScheduleOutcome;
-    /** Why it did not run: offline, late, phaseFault, noSupply, cooldown, busy, timeout, rejected. */
-    code: string | null;
-    message: string | null;
-  } | null;
-  createdAt: string;
-};
+  nextRunAt: z.string().nullable(),
+  lastRun: z
+    .object({
+      /** The time it was set for (ISO). */
+      at: z.string(),
+      outcome: scheduleOutcomeSchema,
+      /** Why it did not run: offline, late, phaseFault, noSupply, cooldown, busy, timeout, rejected. */
+      code: z.string().nullable(),
+      message: z.string().nullable(),
+    })
+    .nullable(),
+  createdAt: z.string(),
+});
+export type ScheduleView = z.infer<typeof scheduleViewSchema>;
