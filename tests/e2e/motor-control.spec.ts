@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The dashboard against the real Worker, driven by the simulated demo pump: switching with its
 // cooldown, faults the box reports, health with its cached fallback, settings, firmware.
 import { expect, test, type Locator, type Page } from "@playwright/test";

@@ -1,3 +1,5 @@
+// Code passed to page.evaluate() runs in the browser: the specs need the DOM's types.
+/// <reference lib="dom" />
 // Shared by the Playwright specs: the demo pump's simulator, logins, languages.
 import { expect, type BrowserContext, type Page } from "@playwright/test";
 import { en, type MessageKey } from "../../app/i18n/en.ts";
