@@ -271,8 +271,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
               className={`motor-toggle ${motorOn ? "on" : "off"}`}
               onClick={toggleMotor}
               disabled={!online || busy || phaseFault}
-              aria-pressed={motorOn}
-              aria-label={motorOn ? t("motor.turnOff") : t("motor.turnOn")}
+              aria-label={`${motorOn ? t("motor.on") : t("motor.off")}: ${motorOn ? t("motor.turnOff") : t("motor.turnOn")}`}
               data-testid="motor-toggle"
             >
               {motorOn ? t("motor.on") : t("motor.off")}
