@@ -739,9 +739,11 @@ export class DeviceHub extends DurableObject<Env> {
       this.store.setScheduleNextRun(schedule.id, next);
       return;
     }
-    const owner = this.state.owner;
-    if (owner && owner.userId !== schedule.userId) {
-      // Set by a previous owner of this box: it is not theirs to run any more.
+    // Whose box is it now? D1 says (an admin may have reassigned or deleted it since the
+    // hub last heard). Only a schedule of the current owner may move the motor.
+    const loaded = await this.loadOwnerAndConfig();
+    const ownerId = this.state.owner?.userId ?? null;
+    if ((loaded || ownerId !== null) && ownerId !== schedule.userId) {
       this.store.deleteSchedule(schedule.id);
       return;
     }
@@ -926,7 +928,8 @@ export class DeviceHub extends DurableObject<Env> {
     } satisfies ServerToDeviceMessage);
   }
 
-  private async loadOwnerAndConfig(): Promise<void> {
+  /** False when D1 could not be read (the last known owner and settings stay). */
+  private async loadOwnerAndConfig(): Promise<boolean> {
     try {
       const found = await findDeviceWithOwner(getDb(this.env.DB), this.deviceId);
       const owner = found?.owner ?? null;
@@ -940,9 +943,11 @@ export class DeviceHub extends DurableObject<Env> {
           mobileNo: owner?.mobileNo ?? null,
         },
       });
+      return true;
     } catch (error) {
       // Keep the last known owner and settings; the box still gets a consistent welcome.
       console.error(`DeviceHub ${this.deviceId}: could not load owner and config from D1`, error);
+      return false;
     }
   }
 

@@ -53,6 +53,7 @@ export const en = {
   "motor.offlineHint": "The device is offline. Motor control is disabled until it reconnects.",
   "motor.deviceOffline": "Device is offline. Check its power and network, then try again.",
   "motor.timeout": "The device did not confirm the command. Check the motor status and try again.",
+  "motor.noSupply": "There is no mains power at the pump.",
   "motor.busy": "Another command is in progress. Please wait.",
   "power.title": "Power",
   "power.current": "Current",

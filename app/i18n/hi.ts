@@ -55,6 +55,7 @@ export const hi: Record<MessageKey, string> = {
   "motor.offlineHint": "डिवाइस ऑफ़लाइन है। दोबारा जुड़ने तक मोटर नियंत्रण बंद है।",
   "motor.deviceOffline": "डिवाइस ऑफ़लाइन है। उसकी बिजली और नेटवर्क जाँचें, फिर प्रयास करें।",
   "motor.timeout": "डिवाइस ने आदेश की पुष्टि नहीं की। मोटर की स्थिति देखें और फिर प्रयास करें।",
+  "motor.noSupply": "पंप पर बिजली नहीं है।",
   "motor.busy": "एक आदेश पहले से चल रहा है। कृपया रुकें।",
   "power.title": "बिजली",
   "power.current": "करंट",

@@ -62,6 +62,18 @@ const COMMAND_ERROR_KEYS: Partial<Record<number, MessageKey>> = {
   504: "motor.timeout",
 };
 
+/** A 409 has several reasons; the hub's own words (see durable-objects/device-hub.ts) name them. */
+const REFUSAL_KEYS: [RegExp, MessageKey][] = [
+  [/^Phase fault/, "motor.phaseFaultHint"],
+  [/^There is no mains power/, "motor.noSupply"],
+  [/^Another command is in progress/, "motor.busy"],
+];
+
+function commandErrorKey(status: number, message: string | null): MessageKey | null {
+  if (status === 409 && message) return REFUSAL_KEYS.find(([pattern]) => pattern.test(message))?.[1] ?? null;
+  return COMMAND_ERROR_KEYS[status] ?? null;
+}
+
 const commandSchema = z.object({ success: z.literal(true), status: relayStateSchema });
 const statusSchema = z.object({ success: z.literal(true), status: relayStateSchema, healthLogs: healthDataSchema.nullable() });
 const healthSchema = z.object({ success: z.literal(true), healthData: healthDataSchema });
@@ -229,7 +241,8 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     }
     // A failed toggle resets the countdown (SPEC §4); the server still enforces its own.
     setCooldownUntil(0);
-    const key = COMMAND_ERROR_KEYS[result.status];
+    const key = commandErrorKey(result.status, result.message);
+    // SPEC §8: the server's message, or "Failed to control motor." (Hindi readers get theirs).
     setMessage({
       text: key ? t(key) : (language === "en" && result.message) || t("motor.failed"),
       tone: "error",

@@ -270,6 +270,21 @@ describe("schedules and the hub's lifecycle", () => {
     )).toBe(0);
   });
 
+  it("runs none of a previous owner's schedules, even before the hub is told of the change", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
+    await getDb(env.DB).update(devices).set({ ownerUserId: null }).where(eq(devices.id, device.deviceId));
+    await makeDue(device.deviceId, schedule.id);
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect(switchesSeen(box)).toEqual([]);
+    expect(await logMessages(device.deviceId)).toEqual([]);
+    expect(await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) =>
+      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n,
+    )).toBe(0);
+    box.close();
+  });
+
   it("never runs a schedule of anyone but the device's owner", async () => {
     const { device } = await farmerWithDevice();
     const box = (await connectDevice(device)).autoAck(); // the hello tells the hub its owner

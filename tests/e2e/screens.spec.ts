@@ -21,14 +21,30 @@ async function seriousAxeViolations(page: Page): Promise<string[]> {
     .map((violation) => `${violation.id} (${violation.help}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }
 
-/** Each screen with the heading it must show. */
-const SCREENS: { path: string; heading: (texts: Texts) => string; signedIn: boolean }[] = [
+/** Each screen with the heading it must show, and what it reveals on a tap (checked too). */
+const SCREENS: { path: string; heading: (texts: Texts) => string; signedIn: boolean; reveal?: (page: Page) => Promise<void> }[] = [
   { path: "/", heading: (texts) => texts["app.name"], signedIn: false },
   { path: "/login", heading: (texts) => texts["login.title"], signedIn: false },
   { path: "/register", heading: (texts) => texts["register.title"], signedIn: false },
-  { path: "/motor-control", heading: (texts) => texts["motor.title"], signedIn: true },
+  {
+    path: "/motor-control",
+    heading: (texts) => texts["motor.title"],
+    signedIn: true,
+    reveal: async (page) => {
+      await page.getByTestId("ota-open").click();
+      await expect(page.getByTestId("ota-dialog")).toBeVisible();
+    },
+  },
   { path: "/motor-schedule", heading: (texts) => texts["motor.title"], signedIn: true },
-  { path: "/recharge", heading: (texts) => texts["plan.title"], signedIn: true },
+  {
+    path: "/recharge",
+    heading: (texts) => texts["plan.title"],
+    signedIn: true,
+    reveal: async (page) => {
+      await page.getByTestId("plan-renew").click();
+      await expect(page.getByRole("radio").first()).toBeVisible();
+    },
+  },
   { path: "/logs", heading: (texts) => texts["logs.title"], signedIn: true },
 ];
 
@@ -57,6 +73,10 @@ for (const language of ["hi", "en"] as const) {
         for (const screen of SCREENS.filter((candidate) => candidate.signedIn)) {
           await page.goto(screen.path);
           await check(page, screen.path, screen.heading(texts), language, problems);
+          if (screen.reveal) {
+            await screen.reveal(page);
+            for (const violation of await seriousAxeViolations(page)) problems.push(`${screen.path} (revealed): ${violation}`);
+          }
         }
         expect(problems).toEqual([]);
       });
