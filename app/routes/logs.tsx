@@ -63,7 +63,7 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
       cancelled = true;
       clearInterval(timer);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The first page once per farmer; later pages come from "Show older logs".
   }, [mobileNo]);
 
   async function loadMore() {

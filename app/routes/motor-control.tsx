@@ -197,8 +197,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     return () => {
       cancelled = true;
     };
-    // Once per page visit.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Once per page visit, whatever the language or toasts do later.
   }, []);
 
   async function refreshHealth() {
