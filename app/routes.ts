@@ -8,6 +8,11 @@ export default [
   route("logout", "routes/logout.ts"),
   route("language", "routes/language.ts"),
   // ---- user area (issue 4) ----
-  layout("routes/user-shell.tsx", [route("motor-control", "routes/motor-control.tsx")]),
+  layout("routes/user-shell.tsx", [
+    route("motor-control", "routes/motor-control.tsx"),
+    route("motor-schedule", "routes/motor-schedule.tsx"),
+    route("recharge", "routes/recharge.tsx"),
+    route("logs", "routes/logs.tsx"),
+  ]),
   // ---- admin area (issue 5) ----
 ] satisfies RouteConfig;

@@ -43,8 +43,15 @@ import { findDeviceWithOwner, updateDeviceIdentity, updateDevicePresence } from 
 import { activateDevice } from "../worker/db/plans.ts";
 import { insertMotorLog, listRecentMotorLogs, toMotorLogEntry } from "../worker/db/motor-logs.ts";
 import type { MotorLogRow } from "../worker/db/schema.ts";
+import {
+  MAX_SCHEDULES_PER_DEVICE,
+  type ScheduleInput,
+  type ScheduleOutcome,
+  type ScheduleView,
+} from "../common/schedule-schemas.ts";
+import { formatClock, istMinuteKey, nextOccurrence } from "../common/schedule-time.ts";
 import { HUB_HEADERS } from "./hub-headers.ts";
-import { HubSql, type PowerSample } from "./hub-sql.ts";
+import { HubSql, type PowerSample, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";
 
 type Owner = { userId: number; mobileNo: string };
 type Breach = "dryRun" | "overCurrent";
@@ -78,7 +85,7 @@ type HubState = {
   /** A protection limit the readings have breached since `since` (the safety net). */
   breach: { kind: Breach; since: number } | null;
   /** The last relay command sent, kept so a confirmation arriving late is still attributed. */
-  pendingSwitch: { id: string; relay: RelayState; source: CommandSource } | null;
+  pendingSwitch: { id: string; relay: RelayState; source: CommandSource; note?: string } | null;
   ota: OtaJob | null;
 };
 
@@ -119,6 +126,18 @@ export const OTA_TIMEOUT_MS = 10 * 60_000;
 /** Debug mode streams every log line over the SIM: it switches itself off after this long. */
 export const DEBUG_MODE_MAX_MS = 30 * 60_000;
 const POWER_PRUNE_INTERVAL_MS = 24 * 60 * 60_000;
+/**
+ * A schedule run that comes later than this (the hub could not run: an outage, a deploy) is
+ * logged as missed rather than carried out: a motor started hours after the farmer planned
+ * could run with nobody expecting it.
+ */
+export const SCHEDULE_LATE_LIMIT_MS = 10 * 60_000;
+/** An owed switch-off that failed (box offline, no confirmation) is tried again this often... */
+export const SCHEDULE_OFF_RETRY_MS = 60_000;
+/** ...for this long after it was due; then it is given up and logged. */
+export const SCHEDULE_OFF_GIVE_UP_MS = 24 * 60 * 60_000;
+/** The one timer that wakes the hub for schedules; the schedules table says what is due. */
+const SCHEDULES_TIMER = "schedules";
 
 export type CommandSource = "app" | "schedule";
 
@@ -130,6 +149,9 @@ export type HubFailure = {
 };
 
 export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
+
+export type ScheduleFailure = { ok: false; code: "notFound" | "conflict" | "limit"; message: string };
+export type ScheduleResult = { ok: true; schedule: ScheduleView } | ScheduleFailure;
 
 export type HubSnapshot = {
   motorStatus: RelayState;
@@ -190,6 +212,8 @@ export class DeviceHub extends DurableObject<Env> {
         wakes: stats.wakes + 1,
         recentWakes: [...stats.recentWakes, Date.now()].slice(-20),
       });
+      // Schedules are the truth, their wake-up timer only a copy: restore it if a crash lost it.
+      this.syncScheduleTimer();
     });
   }
 
@@ -284,7 +308,7 @@ export class DeviceHub extends DurableObject<Env> {
         const pending = this.state.pendingSwitch;
         if (pending?.id === message.id) {
           this.saveState({ pendingSwitch: null });
-          await this.applyRelay(message.relay, `${this.commandLogText(message.relay, pending.source)} (confirmed late)`);
+          await this.applyRelay(message.relay, `${this.commandLogText(message.relay, pending.source, pending.note)} (confirmed late)`);
         } else {
           await this.applyRelay(message.relay, this.relayLogText(message.relay, "reported by the box"));
         }
@@ -498,7 +522,8 @@ export class DeviceHub extends DurableObject<Env> {
 
   // ---- RPC from the Worker ---------------------------------------------------------------
 
-  async switchMotor(command: { action: RelayState; source: CommandSource }): Promise<MotorCommandResult> {
+  /** `note` goes into the motor log after the source ("by schedule (10:00 AM, daily)"). */
+  async switchMotor(command: { action: RelayState; source: CommandSource; note?: string }): Promise<MotorCommandResult> {
     const device = this.deviceSocket();
     if (!device) return OFFLINE;
     if (command.action === "on" && this.state.phaseFault) {
@@ -528,7 +553,7 @@ export class DeviceHub extends DurableObject<Env> {
     // that may have switched must not be switched again straight away.
     this.saveState({
       cooldownUntil: now + MOTOR_COOLDOWN_MS,
-      pendingSwitch: { id, relay: command.action, source: command.source },
+      pendingSwitch: { id, relay: command.action, source: command.source, note: command.note },
     });
     const ack = await this.sendCommand(device, { type: "switch", id, relay: command.action });
     if (ack === null) return NO_CONFIRMATION;
@@ -537,7 +562,7 @@ export class DeviceHub extends DurableObject<Env> {
       await this.applyRelay(ack.relay, this.relayLogText(ack.relay, "reported by the box"));
       return { ok: false, code: "rejected", message: ack.error ?? "The device refused the command." };
     }
-    await this.applyRelay(ack.relay, this.commandLogText(ack.relay, command.source), { always: true });
+    await this.applyRelay(ack.relay, this.commandLogText(ack.relay, command.source, command.note), { always: true });
     return { ok: true, status: ack.relay };
   }
 
@@ -634,6 +659,9 @@ export class DeviceHub extends DurableObject<Env> {
   /** Ownership changed in D1 (assignment, deletion): pick up the new owner and config. */
   async refreshOwner(): Promise<void> {
     await this.loadOwnerAndConfig();
+    // A new owner (or none) must never inherit the previous owner's schedules.
+    this.store.deleteSchedulesNotOwnedBy(this.state.owner?.userId ?? null);
+    this.syncScheduleTimer();
     const device = this.deviceSocket();
     if (device) await this.sendCommand(device, { type: "config", id: crypto.randomUUID(), config: this.state.config });
   }
@@ -642,6 +670,183 @@ export class DeviceHub extends DurableObject<Env> {
   async disconnectDevice(reason: string): Promise<void> {
     for (const ws of this.ctx.getWebSockets(DEVICE_TAG)) this.closeQuietly(ws, 4003, reason.slice(0, 120));
     await this.markOffline();
+  }
+
+  // ---- schedules (the farmer's own, carried out here whether or not a browser is open) --
+
+  async listSchedules(userId: number): Promise<ScheduleView[]> {
+    return this.store.schedules(userId).map(scheduleView);
+  }
+
+  async createSchedule(userId: number, input: ScheduleInput): Promise<ScheduleResult> {
+    if (this.store.scheduleCount() >= MAX_SCHEDULES_PER_DEVICE) {
+      return { ok: false, code: "limit", message: `A device can have at most ${MAX_SCHEDULES_PER_DEVICE} schedules.` };
+    }
+    const clash = this.scheduleClash(input.minuteOfDay, null);
+    if (clash) return clash;
+    const now = Date.now();
+    // A time already past today (also for "once") means its next occurrence: tomorrow.
+    const id = this.store.insertSchedule({
+      userId,
+      minuteOfDay: input.minuteOfDay,
+      action: input.action,
+      repeat: input.repeat,
+      durationMinutes: input.durationMinutes,
+      nextRunAt: nextOccurrence(input.minuteOfDay, now),
+      createdAt: now,
+    });
+    this.syncScheduleTimer();
+    return { ok: true, schedule: scheduleView(this.store.schedule(id)!) };
+  }
+
+  async updateSchedule(userId: number, id: number, input: ScheduleInput): Promise<ScheduleResult> {
+    const existing = this.store.schedule(id);
+    if (!existing || existing.userId !== userId) return SCHEDULE_NOT_FOUND;
+    const clash = this.scheduleClash(input.minuteOfDay, id);
+    if (clash) return clash;
+    this.store.updateSchedule(id, {
+      minuteOfDay: input.minuteOfDay,
+      action: input.action,
+      repeat: input.repeat,
+      durationMinutes: input.durationMinutes,
+      nextRunAt: nextOccurrence(input.minuteOfDay, Date.now()),
+    });
+    this.syncScheduleTimer();
+    return { ok: true, schedule: scheduleView(this.store.schedule(id)!) };
+  }
+
+  /** A switch-off still owed for a run under way stays: deleting a schedule never leaves a motor running. */
+  async deleteSchedule(userId: number, id: number): Promise<boolean> {
+    const existing = this.store.schedule(id);
+    if (!existing || existing.userId !== userId) return false;
+    this.store.deleteSchedule(id);
+    this.syncScheduleTimer();
+    return true;
+  }
+
+  private scheduleClash(minuteOfDay: number, exceptId: number | null): ScheduleFailure | null {
+    if (!this.store.scheduleAtMinute(minuteOfDay, exceptId)) return null;
+    return { ok: false, code: "conflict", message: `Another schedule is already set for ${formatClock(minuteOfDay)}.` };
+  }
+
+  private syncScheduleTimer(): void {
+    const due = this.store.nextScheduleDue();
+    if (due === this.store.timerDue(SCHEDULES_TIMER)) return;
+    if (due === null) this.deleteTimer(SCHEDULES_TIMER);
+    else this.setTimer(SCHEDULES_TIMER, due);
+  }
+
+  /** Runs every schedule and owed switch-off that is due. Safe to run twice (claims first). */
+  private async runDueSchedules(): Promise<void> {
+    for (const schedule of this.store.dueSchedules(Date.now())) {
+      try {
+        await this.runSchedule(schedule);
+      } catch (error) {
+        console.error(`DeviceHub ${this.deviceId}: schedule ${schedule.id} failed`, error);
+      }
+    }
+    for (const off of this.store.dueScheduleOffs(Date.now())) {
+      try {
+        await this.runScheduleOff(off);
+      } catch (error) {
+        console.error(`DeviceHub ${this.deviceId}: switch-off of schedule ${off.scheduleId} failed`, error);
+      }
+    }
+    this.syncScheduleTimer();
+  }
+
+  private async runSchedule(schedule: ScheduleRow): Promise<void> {
+    const scheduledAt = schedule.nextRunAt!;
+    const runKey = istMinuteKey(scheduledAt);
+    const now = Date.now();
+    const next = schedule.repeat === "daily" ? nextOccurrence(schedule.minuteOfDay, Math.max(now, scheduledAt)) : null;
+    // Claimed before anything is sent: an alarm delivered twice, even while the first run
+    // still waits for the box, finds the run taken and switches nothing.
+    if (!this.store.claimScheduleRun(schedule.id, runKey, scheduledAt, next)) {
+      this.store.setScheduleNextRun(schedule.id, next);
+      return;
+    }
+    // Whose box is it now? D1 says (an admin may have reassigned or deleted it since the
+    // hub last heard). Only a schedule of the current owner may move the motor.
+    const loaded = await this.loadOwnerAndConfig();
+    const ownerId = this.state.owner?.userId ?? null;
+    if ((loaded || ownerId !== null) && ownerId !== schedule.userId) {
+      this.store.deleteSchedule(schedule.id);
+      return;
+    }
+    const action = schedule.action;
+    const label = `${action.toUpperCase()} at ${formatClock(schedule.minuteOfDay)}`;
+    const finish = async (outcome: ScheduleOutcome, code: string | null, message: string | null, log?: string) => {
+      this.store.recordScheduleOutcome(schedule.id, runKey, outcome, code, message);
+      if (log) await this.recordMotorLog("other", log);
+    };
+    if (now - scheduledAt > SCHEDULE_LATE_LIMIT_MS) {
+      await finish("missed", "late", "The server could not run it on time.", `Scheduled ${label} was missed: the server could not run it on time.`);
+      return;
+    }
+    const note = `${formatClock(schedule.minuteOfDay)}, ${schedule.repeat}${
+      action === "on" && schedule.durationMinutes ? `, for ${schedule.durationMinutes} minutes` : ""
+    }`;
+    const result = await this.switchForSchedule(action, note);
+    if (result.ok) {
+      await finish("done", null, null);
+      if (action === "on" && schedule.durationMinutes) {
+        const dueAt = Date.now() + schedule.durationMinutes * 60_000;
+        this.store.setScheduleOff({
+          scheduleId: schedule.id,
+          plannedAt: dueAt,
+          dueAt,
+          label: `after ${schedule.durationMinutes} minutes`,
+          attempts: 0,
+        });
+      }
+      return;
+    }
+    if (result.code === "offline") {
+      await finish("missed", "offline", result.message, `Scheduled ${label} was missed: the device was offline.`);
+      return;
+    }
+    await finish("failed", result.code, result.message, `Scheduled ${label} was not carried out: ${withoutFullStop(result.message)}.`);
+  }
+
+  /** "ON for N minutes" is over: switch off, unless the motor already stopped. */
+  private async runScheduleOff(off: ScheduleOffRow): Promise<void> {
+    if (this.state.relay === "off") {
+      this.store.deleteScheduleOff(off.scheduleId);
+      return;
+    }
+    const now = Date.now();
+    if (now - off.plannedAt > SCHEDULE_OFF_GIVE_UP_MS) {
+      this.store.deleteScheduleOff(off.scheduleId);
+      await this.recordMotorLog("other", `Scheduled switch-off (${off.label}) was given up after a day of failed attempts. Check the pump.`);
+      return;
+    }
+    // Claimed by moving the next attempt on: a second delivery finds nothing due, and a crash
+    // mid-attempt is retried a minute later. Stopping a motor twice does no harm.
+    this.store.setScheduleOff({ ...off, dueAt: now + SCHEDULE_OFF_RETRY_MS, attempts: off.attempts + 1 });
+    const result = await this.switchForSchedule("off", off.label);
+    if (result.ok) {
+      this.store.deleteScheduleOff(off.scheduleId);
+      return;
+    }
+    if (off.attempts === 0) {
+      await this.recordMotorLog(
+        "other",
+        `Scheduled switch-off (${off.label}) failed: ${withoutFullStop(result.message)}. Trying again every minute.`,
+      );
+    }
+  }
+
+  /**
+   * A schedule's switch, through the same path as the app's (offline, phase fault, cooldown
+   * and logging all apply). A cooldown or a command in flight is waited out once: a farmer who
+   * switched by hand a few seconds before the schedule still gets the schedule.
+   */
+  private async switchForSchedule(action: RelayState, note: string): Promise<MotorCommandResult> {
+    const result = await this.switchMotor({ action, source: "schedule", note });
+    if (result.ok || (result.code !== "cooldown" && result.code !== "busy")) return result;
+    await new Promise((resolve) => setTimeout(resolve, (result.retryAfterMs ?? DEVICE_ACK_TIMEOUT_MS) + 250));
+    return this.switchMotor({ action, source: "schedule", note });
   }
 
   // ---- state changes ---------------------------------------------------------------------
@@ -661,7 +866,13 @@ export class DeviceHub extends DurableObject<Env> {
         health: this.state.health ? { ...this.state.health, relay } : null,
       });
       this.broadcast({ type: "motorStatusUpdate", status: relay });
-      if (relay === "off") this.broadcast({ type: "powerDataUpdate", powerData: ZERO_POWER });
+      if (relay === "off") {
+        this.broadcast({ type: "powerDataUpdate", powerData: ZERO_POWER });
+        // Whoever stopped it, a schedule's "ON for N minutes" has nothing left to switch off
+        // (and must not stop a run someone starts later).
+        this.store.clearScheduleOffs();
+        this.syncScheduleTimer();
+      }
     }
     if (changed || options.always) await this.recordMotorLog(relay, logText);
   }
@@ -744,7 +955,8 @@ export class DeviceHub extends DurableObject<Env> {
     } satisfies ServerToDeviceMessage);
   }
 
-  private async loadOwnerAndConfig(): Promise<void> {
+  /** False when D1 could not be read (the last known owner and settings stay). */
+  private async loadOwnerAndConfig(): Promise<boolean> {
     try {
       const found = await findDeviceWithOwner(getDb(this.env.DB), this.deviceId);
       const owner = found?.owner ?? null;
@@ -758,9 +970,11 @@ export class DeviceHub extends DurableObject<Env> {
           mobileNo: owner?.mobileNo ?? null,
         },
       });
+      return true;
     } catch (error) {
       // Keep the last known owner and settings; the box still gets a consistent welcome.
       console.error(`DeviceHub ${this.deviceId}: could not load owner and config from D1`, error);
+      return false;
     }
   }
 
@@ -856,9 +1070,10 @@ export class DeviceHub extends DurableObject<Env> {
 
   // ---- motor logs ------------------------------------------------------------------------
 
-  private commandLogText(relay: RelayState, source: CommandSource): string {
+  private commandLogText(relay: RelayState, source: CommandSource, note?: string): string {
     const base = relay === "on" ? "Motor turned ON" : "Motor turned OFF";
-    return source === "schedule" ? `${base} by schedule` : `${base} from the app`;
+    const text = source === "schedule" ? `${base} by schedule` : `${base} from the app`;
+    return note ? `${text} (${note})` : text;
   }
 
   private relayLogText(relay: RelayState, note: string): string {
@@ -981,10 +1196,13 @@ export class DeviceHub extends DurableObject<Env> {
           this.store.prunePowerHistory(now);
           if (this.state.relay === "on") this.store.setTimer("prune-power", now + POWER_PRUNE_INTERVAL_MS);
           break;
+        case SCHEDULES_TIMER:
+          break; // only a wake-up: due schedules run below, whatever woke the hub
         default:
           console.error(`DeviceHub ${this.deviceId}: unknown timer ${name}`);
       }
     }
+    await this.runDueSchedules();
     this.syncAlarm();
   }
 
@@ -1091,5 +1309,33 @@ function emptyHealth(): HealthData {
     version: null,
     connection: null,
     reportedAt: null,
+  };
+}
+
+const SCHEDULE_NOT_FOUND: ScheduleFailure = { ok: false, code: "notFound", message: "Schedule not found." };
+
+function withoutFullStop(text: string): string {
+  return text.replace(/\.+$/, "");
+}
+
+function scheduleView(row: ScheduleRow): ScheduleView {
+  return {
+    id: row.id,
+    time: formatClock(row.minuteOfDay),
+    minuteOfDay: row.minuteOfDay,
+    action: row.action === "on" ? "ON" : "OFF",
+    repeat: row.repeat,
+    durationMinutes: row.durationMinutes,
+    nextRunAt: row.nextRunAt === null ? null : new Date(row.nextRunAt).toISOString(),
+    lastRun:
+      row.lastRunAt === null || row.lastOutcome === null
+        ? null
+        : {
+            at: new Date(row.lastRunAt).toISOString(),
+            outcome: row.lastOutcome,
+            code: row.lastCode,
+            message: row.lastMessage,
+          },
+    createdAt: new Date(row.createdAt).toISOString(),
   };
 }

@@ -9,6 +9,29 @@ export const DEBUG_LINE_LIMIT = 200;
 
 export type PowerSample = { id: number; current: number; wattage: number; timestamp: string };
 
+export type ScheduleRow = {
+  id: number;
+  userId: number;
+  minuteOfDay: number;
+  action: "on" | "off";
+  repeat: "daily" | "once";
+  durationMinutes: number | null;
+  nextRunAt: number | null;
+  lastRunKey: string | null;
+  lastRunAt: number | null;
+  lastOutcome: "done" | "missed" | "failed" | null;
+  lastCode: string | null;
+  lastMessage: string | null;
+  createdAt: number;
+};
+
+export type ScheduleOffRow = { scheduleId: number; plannedAt: number; dueAt: number; label: string; attempts: number };
+
+const SCHEDULE_COLUMNS = `id, user_id AS userId, minute_of_day AS minuteOfDay, action, repeat,
+  duration_minutes AS durationMinutes, next_run_at AS nextRunAt, last_run_key AS lastRunKey,
+  last_run_at AS lastRunAt, last_outcome AS lastOutcome, last_code AS lastCode,
+  last_message AS lastMessage, created_at AS createdAt`;
+
 export class HubSql {
   private readonly sql: SqlStorage;
 
@@ -25,6 +48,34 @@ export class HubSql {
       );
       CREATE INDEX IF NOT EXISTS power_samples_at ON power_samples (at);
       CREATE TABLE IF NOT EXISTS debug_lines (id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, line TEXT NOT NULL);
+      -- Motor schedules: minute_of_day is India time; next_run_at is the instant of the next run
+      -- (NULL once a one-time schedule has run); last_run_key names the IST minute last carried
+      -- out, so a run is attempted at most once however often the alarm is delivered.
+      CREATE TABLE IF NOT EXISTS schedules (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL,
+        minute_of_day INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        repeat TEXT NOT NULL,
+        duration_minutes INTEGER,
+        next_run_at INTEGER,
+        last_run_key TEXT,
+        last_run_at INTEGER,
+        last_outcome TEXT,
+        last_code TEXT,
+        last_message TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS schedules_next_run_at ON schedules (next_run_at);
+      -- "ON for N minutes": the switch-off still owed for a schedule's run. Kept apart from the
+      -- schedule, so editing or deleting the schedule never leaves a motor running.
+      CREATE TABLE IF NOT EXISTS schedule_offs (
+        schedule_id INTEGER PRIMARY KEY,
+        planned_at INTEGER NOT NULL,
+        due_at INTEGER NOT NULL,
+        label TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0
+      );
     `);
   }
 
@@ -40,6 +91,10 @@ export class HubSql {
 
   deleteTimer(name: string): void {
     this.sql.exec("DELETE FROM timers WHERE name = ?", name);
+  }
+
+  timerDue(name: string): number | null {
+    return this.sql.exec<{ due_at: number }>("SELECT due_at FROM timers WHERE name = ?", name).toArray()[0]?.due_at ?? null;
   }
 
   hasTimer(name: string): boolean {
@@ -123,5 +178,151 @@ export class HubSql {
     return this.sql
       .exec<{ at: number; line: string }>("SELECT at, line FROM debug_lines ORDER BY id")
       .toArray();
+  }
+
+  // ---- schedules ----------------------------------------------------------------------------
+
+  schedules(userId: number): ScheduleRow[] {
+    return this.sql
+      .exec<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE user_id = ? ORDER BY minute_of_day, id`, userId)
+      .toArray();
+  }
+
+  schedule(id: number): ScheduleRow | null {
+    return this.sql.exec<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE id = ?`, id).toArray()[0] ?? null;
+  }
+
+  scheduleCount(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n;
+  }
+
+  /** Another schedule of this device at the same minute of the day, if any. */
+  scheduleAtMinute(minuteOfDay: number, exceptId: number | null): ScheduleRow | null {
+    return (
+      this.sql
+        .exec<ScheduleRow>(
+          `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE minute_of_day = ? AND id IS NOT ? LIMIT 1`,
+          minuteOfDay,
+          exceptId,
+        )
+        .toArray()[0] ?? null
+    );
+  }
+
+  insertSchedule(values: Pick<ScheduleRow, "userId" | "minuteOfDay" | "action" | "repeat" | "durationMinutes" | "nextRunAt" | "createdAt">): number {
+    return this.sql
+      .exec<{ id: number }>(
+        `INSERT INTO schedules (user_id, minute_of_day, action, repeat, duration_minutes, next_run_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        values.userId,
+        values.minuteOfDay,
+        values.action,
+        values.repeat,
+        values.durationMinutes,
+        values.nextRunAt,
+        values.createdAt,
+      )
+      .one().id;
+  }
+
+  updateSchedule(id: number, values: Pick<ScheduleRow, "minuteOfDay" | "action" | "repeat" | "durationMinutes" | "nextRunAt">): void {
+    this.sql.exec(
+      "UPDATE schedules SET minute_of_day = ?, action = ?, repeat = ?, duration_minutes = ?, next_run_at = ? WHERE id = ?",
+      values.minuteOfDay,
+      values.action,
+      values.repeat,
+      values.durationMinutes,
+      values.nextRunAt,
+      id,
+    );
+  }
+
+  deleteSchedule(id: number): void {
+    this.sql.exec("DELETE FROM schedules WHERE id = ?", id);
+  }
+
+  /** Schedules of anyone but `userId` (all of them when null): the device changed hands. */
+  deleteSchedulesNotOwnedBy(userId: number | null): number {
+    return this.sql.exec("DELETE FROM schedules WHERE user_id IS NOT ?", userId).rowsWritten;
+  }
+
+  dueSchedules(now: number): ScheduleRow[] {
+    return this.sql
+      .exec<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at, id`, now)
+      .toArray();
+  }
+
+  /**
+   * Takes a run before it is attempted: records its key and moves the schedule on to its next
+   * run. Returns false when that run was already taken (an alarm delivered twice).
+   */
+  claimScheduleRun(id: number, runKey: string, scheduledAt: number, nextRunAt: number | null): boolean {
+    return (
+      this.sql.exec(
+        `UPDATE schedules SET last_run_key = ?, last_run_at = ?, next_run_at = ?, last_outcome = NULL, last_code = NULL, last_message = NULL
+         WHERE id = ? AND last_run_key IS NOT ?`,
+        runKey,
+        scheduledAt,
+        nextRunAt,
+        id,
+        runKey,
+      ).rowsWritten > 0
+    );
+  }
+
+  setScheduleNextRun(id: number, nextRunAt: number | null): void {
+    this.sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", nextRunAt, id);
+  }
+
+  recordScheduleOutcome(id: number, runKey: string, outcome: NonNullable<ScheduleRow["lastOutcome"]>, code: string | null, message: string | null): void {
+    this.sql.exec(
+      "UPDATE schedules SET last_outcome = ?, last_code = ?, last_message = ? WHERE id = ? AND last_run_key = ?",
+      outcome,
+      code,
+      message,
+      id,
+      runKey,
+    );
+  }
+
+  setScheduleOff(off: ScheduleOffRow): void {
+    this.sql.exec(
+      `INSERT INTO schedule_offs (schedule_id, planned_at, due_at, label, attempts) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(schedule_id) DO UPDATE SET planned_at = excluded.planned_at, due_at = excluded.due_at,
+         label = excluded.label, attempts = excluded.attempts`,
+      off.scheduleId,
+      off.plannedAt,
+      off.dueAt,
+      off.label,
+      off.attempts,
+    );
+  }
+
+  dueScheduleOffs(now: number): ScheduleOffRow[] {
+    return this.sql
+      .exec<ScheduleOffRow>(
+        `SELECT schedule_id AS scheduleId, planned_at AS plannedAt, due_at AS dueAt, label, attempts
+         FROM schedule_offs WHERE due_at <= ? ORDER BY due_at`,
+        now,
+      )
+      .toArray();
+  }
+
+  deleteScheduleOff(scheduleId: number): void {
+    this.sql.exec("DELETE FROM schedule_offs WHERE schedule_id = ?", scheduleId);
+  }
+
+  /** The motor stopped: no switch-off is owed any more. */
+  clearScheduleOffs(): void {
+    this.sql.exec("DELETE FROM schedule_offs");
+  }
+
+  /** When the next schedule run or owed switch-off is due, if any. */
+  nextScheduleDue(): number | null {
+    return this.sql
+      .exec<{ due: number | null }>(
+        "SELECT MIN(due) AS due FROM (SELECT MIN(next_run_at) AS due FROM schedules UNION ALL SELECT MIN(due_at) FROM schedule_offs)",
+      )
+      .one().due;
   }
 }

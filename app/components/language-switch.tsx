@@ -6,12 +6,15 @@ export function LanguageSwitch() {
   const t = useT();
   const language = useLanguage();
   const location = useLocation();
+  const other = language === "hi" ? "en" : "hi";
   return (
     <Form method="post" action="/language" className="language-switch">
-      <input type="hidden" name="language" value={language === "hi" ? "en" : "hi"} />
+      <input type="hidden" name="language" value={other} />
       <input type="hidden" name="returnTo" value={location.pathname + location.search} />
-      <button type="submit" className="link-button" aria-label={t("language.label")}>
-        {t("language.switchTo")}
+      {/* The visible word is part of the name (WCAG 2.5.3), and is spoken in its own language. */}
+      <button type="submit" className="link-button">
+        <span className="visually-hidden">{t("language.label")}: </span>
+        <span lang={other}>{t("language.switchTo")}</span>
       </button>
     </Form>
   );

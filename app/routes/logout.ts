@@ -9,7 +9,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const env = envOf(context);
   const user = await getSessionUser(env, request, "user");
   if (user) await endSession(env, user.sessionId);
-  return redirect("/?loggedOut=1", {
+  // Logout on /logs goes to /login (SPEC §2); everywhere else home, saying it worked.
+  const next = (await request.formData()).get("next") === "/login" ? "/login" : "/?loggedOut=1";
+  return redirect(next, {
     headers: { "Set-Cookie": clearedSessionCookie(request, "user") },
   });
 }

@@ -1,14 +1,31 @@
-import { expect, test } from "@playwright/test";
+/// <reference lib="dom" />
+// The dashboard against the real Worker, driven by the simulated demo pump: switching with its
+// cooldown, faults the box reports, health with its cached fallback, settings, firmware.
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { DEMO_USER, hi, logIn, startDemoDevice } from "./support.ts";
+import {
+  BASE_URL,
+  DEMO_CURRENT,
+  DEMO_USER,
+  en,
+  hi,
+  logIn,
+  restoreDemoConfig,
+  startDemoDevice,
+  useLanguage,
+  VIEWPORTS,
+  type Texts,
+} from "./support.ts";
 
 let device: SimulatedDevice;
 
 test.beforeEach(async () => {
-  device = await startDemoDevice();
+  // Short protection timing (past the 1.5 s inrush): a dry run trips in about 3 s.
+  device = await startDemoDevice({ protectionGraceMs: 2_000, protectionSustainMs: 1_000, restartDelayMs: 500 });
 });
 
 test.afterEach(async () => {
+  device.inject("normal");
   await device.stop();
 });
 
@@ -16,42 +33,222 @@ function amperes(text: string | null): number {
   return Number((text ?? "").replace(/[^\d.]/g, ""));
 }
 
+/**
+ * Clicks the toggle until the motor is `wanted`. A previous test may have left the hub's 10 s
+ * cooldown running; the page then says so, and we try again a second later.
+ */
+async function switchTo(page: Page, texts: Texts, wanted: "on" | "off") {
+  const toggle = page.getByTestId("motor-toggle");
+  await expect(async () => {
+    if ((await toggle.textContent()) !== texts[wanted === "on" ? "motor.on" : "motor.off"]) {
+      await toggle.click();
+    }
+    await expect(toggle).toHaveText(texts[wanted === "on" ? "motor.on" : "motor.off"], { timeout: 1_000 });
+  }).toPass({ timeout: 20_000, intervals: [1_000] });
+  expect(device.relay).toBe(wanted);
+}
+
+const toast = (page: Page, text: string): Locator => page.getByTestId("toast").filter({ hasText: text });
+
+/** Logs the demo farmer in and waits for the page's realtime socket, so no event is missed. */
+async function openDashboard(page: Page, texts: Texts = hi) {
+  await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password, texts);
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
+}
+
 test("the demo farmer switches the pump on and, after the cooldown, off", async ({ page }) => {
-  await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password);
+  await openDashboard(page);
   await expect(page.getByTestId("mobile-no")).toHaveText(DEMO_USER.mobileNo);
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
+  // SPEC §8: opening the page fetches the motor's details and says what it found.
+  await expect(toast(page, hi["status.current"].replace("{status}", hi["motor.off"]))).toBeVisible();
   const toggle = page.getByTestId("motor-toggle");
   await expect(toggle).toHaveText(hi["motor.off"]);
 
-  await toggle.click();
-  await expect(toggle).toHaveText(hi["motor.on"]);
-  expect(device.relay).toBe("on"); // the page said ON only after the box confirmed
+  await switchTo(page, hi, "on");
   await expect.poll(async () => amperes(await page.getByTestId("current").textContent())).toBeGreaterThan(0);
   await expect.poll(async () => amperes(await page.getByTestId("wattage").textContent())).toBeGreaterThan(0);
-  await expect(page.getByTestId("cooldown")).toBeVisible();
+
+  // The countdown counts down.
+  const cooldown = page.getByTestId("cooldown");
+  await expect(cooldown).toBeVisible();
+  const secondsLeft = async () => Number((await cooldown.textContent())?.match(/\d+/)?.[0]);
+  const first = await secondsLeft();
+  expect(first).toBeGreaterThan(0);
+  expect(first).toBeLessThanOrEqual(10);
+  await expect.poll(secondsLeft).toBeLessThan(first);
 
   // During the cooldown the click is refused with the spec's message.
   await toggle.click();
   await expect(page.getByRole("alert")).toHaveText(hi["motor.waitCooldown"]);
   expect(device.relay).toBe("on");
 
-  await expect(page.getByTestId("cooldown")).toBeHidden({ timeout: 12_000 });
-  await toggle.click();
-  await expect(toggle).toHaveText(hi["motor.off"]);
-  expect(device.relay).toBe("off");
+  await expect(cooldown).toBeHidden({ timeout: 12_000 });
+  await switchTo(page, hi, "off");
   await expect(page.getByTestId("current")).toHaveText("0 A");
-  await expect(page.locator(".log-list li")).toHaveCount(2);
+  await expect(page.getByTestId("recent-logs").getByTestId("log-item").first()).toHaveAttribute("data-action", "off");
 });
 
-test("the page follows the box going offline and coming back", async ({ page }) => {
-  await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password);
+test("the page follows the box going offline and coming back, with toasts", async ({ page }) => {
+  await openDashboard(page);
   const status = page.getByTestId("device-status");
   await expect(status).toHaveText(hi["motor.online"]);
   await device.stop();
   await expect(status).toHaveText(hi["motor.offline"]);
+  await expect(toast(page, hi["realtime.offline"])).toBeVisible();
   await expect(page.getByTestId("motor-toggle")).toBeDisabled();
   await expect(page.getByText(hi["motor.offlineHint"])).toBeVisible();
   device = await startDemoDevice();
   await expect(status).toHaveText(hi["motor.online"]);
+  await expect(toast(page, hi["realtime.online"])).toBeVisible();
   await expect(page.getByTestId("motor-toggle")).toBeEnabled();
+});
+
+test.describe("in English on a wide screen", () => {
+  test.use({ viewport: VIEWPORTS.desktop });
+
+  test("a dry run trips the pump: a toast, and the toggle shows OFF", async ({ page, context }) => {
+    await useLanguage(context, "en");
+    await openDashboard(page, en);
+    await switchTo(page, en, "on");
+    device.inject("dryRun");
+    await expect(toast(page, en["realtime.dryRun"])).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId("motor-toggle")).toHaveText(en["motor.off"]);
+    expect(device.relay).toBe("off");
+    await expect(page.getByTestId("recent-logs").getByText(en["realtime.dryRun"]).first()).toBeVisible();
+  });
+
+  test("a power cut and its return are told", async ({ page, context }) => {
+    await useLanguage(context, "en");
+    await openDashboard(page, en);
+    await expect(page.getByTestId("device-status")).toHaveText(en["motor.online"]);
+    device.inject("powerCut");
+    await expect(toast(page, en["realtime.powerLost"])).toBeVisible();
+    device.inject("powerRestore");
+    await expect(toast(page, en["realtime.powerRestored"])).toBeVisible();
+    await expect(page.getByTestId("motor-toggle")).toHaveText(en["motor.off"]);
+  });
+});
+
+test("a phase fault disables the toggle until the phase is OK", async ({ page }) => {
+  await openDashboard(page);
+  const toggle = page.getByTestId("motor-toggle");
+  await expect(toggle).toBeEnabled();
+  device.inject("phaseLoss");
+  await expect(toast(page, hi["realtime.phaseFault"])).toBeVisible();
+  await expect(toggle).toBeDisabled();
+  await expect(page.getByTestId("phase-fault")).toHaveText(hi["motor.phaseFaultHint"]);
+  // Still locked after a reload: the page learns it from the hub, not only from the event.
+  await page.reload();
+  await expect(page.getByTestId("motor-toggle")).toBeDisabled();
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
+  device.inject("phaseRestore");
+  await expect(toast(page, hi["realtime.phaseOk"])).toBeVisible();
+  await expect(page.getByTestId("motor-toggle")).toBeEnabled();
+  await expect(page.getByTestId("phase-fault")).toBeHidden();
+});
+
+test("device health refreshes from the box, and falls back to this browser's copy when it cannot", async ({ page }) => {
+  await openDashboard(page);
+  const grid = page.getByTestId("health-grid");
+  await page.getByTestId("health-refresh").click();
+  await expect(toast(page, hi["health.updated"])).toBeVisible();
+  await expect(grid.getByTestId("health-uptime")).not.toContainText(hi["health.na"]);
+  await expect(grid.getByTestId("health-mqtt")).toContainText(hi["health.connected"]);
+  await expect(grid.getByTestId("health-signal").locator(".signal")).toHaveClass(/green|yellow|red/);
+  const imei = await grid.getByTestId("health-imei").locator("dd").textContent();
+  expect(imei).toMatch(/^\d{15}$/);
+  expect(await page.evaluate((key) => window.localStorage.getItem(key), `healthData_${DEMO_USER.mobileNo}`)).toContain(imei!);
+
+  await device.stop();
+  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"]);
+  await page.getByTestId("health-refresh").click();
+  await expect(toast(page, hi["status.failed"])).toBeVisible();
+  await expect(page.getByTestId("health-cached")).toHaveText(hi["health.cached"]);
+  await expect(grid.getByTestId("health-imei").locator("dd")).toHaveText(imei!);
+  await expect(grid.getByTestId("health-uptime")).not.toContainText(hi["health.na"]);
+});
+
+test("motor configuration: tolerance and horsepower follow the inputs; saving asks first", async ({ page }) => {
+  await openDashboard(page);
+  try {
+    const current = page.getByLabel(hi["config.current"]);
+    await expect(current).toHaveValue(String(DEMO_CURRENT)); // a seeded 8.9 A stays selectable
+    await expect(current.locator("option")).toHaveCount(41);
+    await current.selectOption("12");
+    await page.getByLabel(hi["config.dryRun"]).fill("25");
+    await expect(page.getByTestId("tolerance")).toHaveText("3.0 A"); // 12 × 25 / 100
+    await expect(page.getByTestId("horsepower")).toHaveText("6.7 HP"); // 12 × 718.78 × 0.58 / 746
+    await page.getByRole("button", { name: hi["config.update"] }).click();
+    const dialog = page.getByTestId("confirm-dialog");
+    await expect(dialog).toContainText(hi["config.confirm"]);
+    await dialog.getByRole("button", { name: hi["dialog.confirm"] }).click();
+    await expect(toast(page, hi["config.saved"])).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel(hi["config.current"])).toHaveValue("12");
+    await expect(page.getByLabel(hi["config.dryRun"])).toHaveValue("25");
+
+    // A threshold the server cannot accept.
+    await page.getByLabel(hi["config.overCurrent"]).fill("abc");
+    await page.getByRole("button", { name: hi["config.update"] }).click();
+    await page.getByTestId("confirm-dialog").getByRole("button", { name: hi["dialog.confirm"] }).click();
+    await expect(toast(page, hi["config.failed"])).toBeVisible();
+  } finally {
+    await restoreDemoConfig(page);
+  }
+});
+
+test("firmware: the Select Device Type dialog, a refusal, then an update the box installs", async ({ page, playwright }) => {
+  await openDashboard(page);
+  await page.getByTestId("ota-open").click();
+  const dialog = page.getByTestId("ota-dialog");
+  await expect(dialog.getByRole("heading")).toHaveText(hi["ota.dialogTitle"]);
+  // No Wi-Fi build has been uploaded: the farmer is told why.
+  await dialog.getByRole("button", { name: hi["ota.wifi"] }).click();
+  await expect(toast(page, hi["ota.failed"].replace("{message}", hi["ota.noFirmware"]))).toBeVisible();
+
+  // An admin uploads a SIM build; the farmer installs it.
+  const admin = await playwright.request.newContext({ baseURL: BASE_URL });
+  const login = await admin.post("/api/admin/login", { data: { mobileNo: "9000000001", password: "sinchai-admin-demo" } });
+  const { token } = (await login.json()) as { token: string };
+  const version = `e2e-${Date.now()}`;
+  const upload = await admin.post("/api/admin/firmware", {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { deviceType: "sim", version, file: { name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.from(`image ${version}`) } },
+  });
+  expect(upload.status()).toBe(201);
+  await admin.dispose();
+
+  await page.getByTestId("ota-open").click();
+  await dialog.getByRole("button", { name: hi["ota.sim"] }).click();
+  await expect(toast(page, hi["ota.triggered"])).toBeVisible();
+  await expect(page.getByTestId("ota-notice")).toHaveText(hi["ota.restartNotice"]);
+  await expect(toast(page, hi["ota.done"].replace("{version}", version))).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
+});
+
+test.describe("pull to refresh", () => {
+  test.use({ hasTouch: true });
+
+  async function pull(page: Page, distance: number) {
+    await page.evaluate((distance) => {
+      const touch = (y: number) => new Touch({ identifier: 1, target: document.body, clientX: 100, clientY: y });
+      window.dispatchEvent(new TouchEvent("touchstart", { touches: [touch(50)] }));
+      window.dispatchEvent(new TouchEvent("touchmove", { touches: [touch(50 + distance)] }));
+      window.dispatchEvent(new TouchEvent("touchend", { touches: [] }));
+    }, distance);
+  }
+
+  test("reloads the page only when pulled down more than 150 px at the top", async ({ page }) => {
+    await openDashboard(page);
+    await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
+    await page.evaluate(() => Object.assign(window, { stillHere: true }));
+    await pull(page, 120);
+    await page.waitForTimeout(500); // a reload would have started by now
+    expect(await page.evaluate(() => "stillHere" in window)).toBe(true);
+    const reloaded = page.waitForEvent("load");
+    await pull(page, 200);
+    await reloaded;
+    expect(await page.evaluate(() => "stillHere" in window)).toBe(false);
+  });
 });

@@ -1,8 +1,11 @@
+// Code passed to page.evaluate() runs in the browser: the specs need the DOM's types.
+/// <reference lib="dom" />
 // Shared by the Playwright specs: the demo pump's simulator, logins, languages.
 import { expect, type BrowserContext, type Page } from "@playwright/test";
 import { en, type MessageKey } from "../../app/i18n/en.ts";
 import { hi } from "../../app/i18n/hi.ts";
-import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { ratedCurrent } from "../../device-sim/motor-model.ts";
+import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
 import { E2E_PERSIST_DIR, E2E_PORT } from "../../playwright.config.ts";
 import { localDeviceFile, readLocalDeviceCredentials } from "../../scripts/lib/local-devices.ts";
 import { DEMO_DEVICE, DEMO_USER } from "../../scripts/lib/seed.ts";
@@ -13,8 +16,13 @@ export function uniqueMobileNo(): string {
   return `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
 }
 
-/** The seeded demo pump, driven from this process so tests can look at its relay. */
-export async function startDemoDevice(): Promise<SimulatedDevice> {
+/**
+ * The seeded demo pump, driven from this process so tests can look at its relay. `options`
+ * can shorten its protection timing (a dry run then trips in seconds, not 13 s).
+ */
+export async function startDemoDevice(
+  options: Pick<SimulatedDeviceOptions, "protectionGraceMs" | "protectionSustainMs" | "restartDelayMs"> = {},
+): Promise<SimulatedDevice> {
   const credentials = await readLocalDeviceCredentials(localDeviceFile(E2E_PERSIST_DIR, DEMO_DEVICE.deviceId));
   const device = new SimulatedDevice({
     url: `ws://localhost:${E2E_PORT}/api/device/connect`,
@@ -22,6 +30,7 @@ export async function startDemoDevice(): Promise<SimulatedDevice> {
     key: credentials.key,
     kind: credentials.kind,
     horsePower: credentials.horsePower,
+    ...options,
   });
   device.start();
   await device.waitUntilConnected();
@@ -43,4 +52,66 @@ export async function logIn(
   await page.getByLabel(texts["auth.password"]).fill(password);
   await page.getByRole("button", { name: texts["login.button"] }).click();
   await expect(page).toHaveURL(/\/motor-control$/);
+}
+
+export type Texts = Record<MessageKey, string>;
+export const DICTIONARIES = { hi, en } as const;
+export const BASE_URL = `http://localhost:${E2E_PORT}`;
+
+/** The two screens every user page is checked at. */
+export const VIEWPORTS = {
+  phone: { width: 360, height: 740 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+
+/** Registers a fresh farmer (no device) through the page and logs in. */
+export async function registerAndLogIn(page: Page, texts: Texts = hi): Promise<string> {
+  const mobileNo = uniqueMobileNo();
+  await page.goto("/register");
+  await page.getByLabel(texts["auth.mobileNo"]).fill(mobileNo);
+  await page.getByLabel(texts["auth.password"]).fill("farmer-password");
+  await page.getByRole("button", { name: texts["register.button"] }).click();
+  await expect(page.getByText(texts["register.success"])).toBeVisible();
+  await logIn(page, mobileNo, "farmer-password", texts);
+  return mobileNo;
+}
+
+/**
+ * Calls our API with the page's session cookie, as the page itself would (cookie writes need
+ * our own Origin).
+ */
+export function apiAs(page: Page) {
+  const headers = { Origin: BASE_URL };
+  return {
+    get: (path: string) => page.request.get(path, { headers }),
+    post: (path: string, data: unknown) => page.request.post(path, { headers, data }),
+    delete: (path: string) => page.request.delete(path, { headers }),
+  };
+}
+
+/** Removes every schedule of the signed-in farmer: the demo pump must never run one by surprise. */
+export async function deleteAllSchedules(page: Page) {
+  const api = apiAs(page);
+  const response = await api.get("/api/schedule");
+  if (!response.ok()) return;
+  const { schedules } = (await response.json()) as { schedules: { id: number }[] };
+  for (const schedule of schedules) await api.delete(`/api/schedule/${schedule.id}`);
+}
+
+/** The demo motor's running current, as the seed sets it. */
+export const DEMO_CURRENT = Math.round(ratedCurrent(DEMO_DEVICE.kind, DEMO_DEVICE.horsePower) * 10) / 10;
+
+/** The demo farmer's protection settings as seeded (tests that change them put them back). */
+export async function restoreDemoConfig(page: Page) {
+  const response = await apiAs(page).post(`/api/devices/motor/config/${DEMO_USER.mobileNo}`, {
+    defaultCurrent: DEMO_CURRENT,
+    dryRunThreshold: 30,
+    overCurrentThreshold: 30,
+  });
+  expect(response.ok()).toBe(true);
+}
+
+/** True when nothing on the page is wider than the screen (no sideways scrolling at 360 px). */
+export async function fitsTheScreen(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }

@@ -15,6 +15,7 @@ import { logRoutes } from "./logs.ts";
 import { otaRoutes } from "./ota.ts";
 import { rechargeRoutes } from "./recharges.ts";
 import { realtimeRoutes } from "./realtime.ts";
+import { scheduleRoutes } from "./schedules.ts";
 
 export const apiApp = new Hono<ApiEnv>().basePath("/api");
 
@@ -23,6 +24,7 @@ apiApp.route("/devices", deviceRoutes);
 apiApp.route("/logs", logRoutes);
 apiApp.route("/mqtt", otaRoutes);
 apiApp.route("/recharge", rechargeRoutes);
+apiApp.route("/schedule", scheduleRoutes);
 apiApp.route("/device", deviceSocketRoutes);
 apiApp.route("/realtime", realtimeRoutes);
 apiApp.route("/admin", adminAuthRoutes);

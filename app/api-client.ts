@@ -1,0 +1,49 @@
+// The user pages' calls to our own API: same-origin fetch (the HttpOnly session cookie goes
+// along), every answer parsed with a zod schema, and a 401 from any call ends the visit on the
+// landing page with "Session expired. Please log in again." (SPEC §4, §8).
+import type { z } from "zod";
+
+export type ApiResult<T> =
+  | { ok: true; status: number; data: T }
+  /** status 0: no answer at all (network); message: the server's own words, if any. */
+  | { ok: false; status: number; message: string | null };
+
+export const SESSION_EXPIRED_PATH = "/?session=expired";
+
+export async function callApi<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  init: { method?: "GET" | "POST" | "PUT" | "DELETE"; body?: unknown } = {},
+): Promise<ApiResult<T>> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? "GET",
+      headers: init.body === undefined ? undefined : { "Content-Type": "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      credentials: "same-origin",
+    });
+  } catch {
+    return { ok: false, status: 0, message: null };
+  }
+  const json: unknown = await response.json().catch(() => null);
+  if (response.status === 401) {
+    // A hard navigation: the landing page's loader clears what is left of the session.
+    window.location.assign(SESSION_EXPIRED_PATH);
+    return { ok: false, status: 401, message: messageOf(json) };
+  }
+  if (!response.ok) return { ok: false, status: response.status, message: messageOf(json) };
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    console.error(`Unexpected answer from ${path}`, parsed.error.issues[0]);
+    return { ok: false, status: response.status, message: null };
+  }
+  return { ok: true, status: response.status, data: parsed.data };
+}
+
+function messageOf(json: unknown): string | null {
+  if (typeof json === "object" && json !== null && "message" in json && typeof json.message === "string") {
+    return json.message;
+  }
+  return null;
+}

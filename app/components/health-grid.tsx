@@ -1,0 +1,87 @@
+// Device Health Status (SPEC §2, §3): missing values read N/A, the relay defaults to off and
+// the connection to disconnected; the signal is coloured by the SPEC §9 user scale.
+import type { HealthData } from "../../common/realtime-protocol.ts";
+import { signalColour } from "../../common/signal.ts";
+import { formatDateTime, formatNumber } from "../format.ts";
+import { useLanguage, useT } from "../i18n/i18n.ts";
+import { RefreshIcon } from "./icons.tsx";
+
+function uptimeText(seconds: number, t: ReturnType<typeof useT>): string {
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3_600);
+  const minutes = Math.floor((seconds % 3_600) / 60);
+  if (days > 0) return t("health.uptimeDays", { days, hours });
+  if (hours > 0) return t("health.uptimeHours", { hours, minutes });
+  return t("health.uptimeMinutes", { minutes, seconds: seconds % 60 });
+}
+
+export function HealthGrid({
+  health,
+  cached,
+  refreshing,
+  onRefresh,
+}: {
+  health: HealthData | null;
+  /** Shown from this browser's cache because the last fetch failed. */
+  cached: boolean;
+  refreshing: boolean;
+  onRefresh: () => void;
+}) {
+  const t = useT();
+  const language = useLanguage();
+  const na = t("health.na");
+  const colour = signalColour(health?.signal ?? null);
+  const rows: { key: string; label: string; value: React.ReactNode }[] = [
+    { key: "uptime", label: t("health.uptime"), value: health?.uptime == null ? na : uptimeText(health.uptime, t) },
+    {
+      key: "signal",
+      label: t("health.signal"),
+      value:
+        health?.signal == null ? (
+          na
+        ) : (
+          <span className={`signal ${colour}`}>
+            <span className="signal-dot" aria-hidden="true" />
+            {formatNumber(health.signal, language)} dBm ({t(`health.signal.${colour!}`)})
+          </span>
+        ),
+    },
+    { key: "relay", label: t("health.relay"), value: (health?.relay ?? "off") === "on" ? t("motor.on") : t("motor.off") },
+    {
+      key: "mqtt",
+      label: t("health.connection"),
+      value: (health?.mqtt ?? "disconnected") === "connected" ? t("health.connected") : t("health.disconnected"),
+    },
+    { key: "version", label: t("health.version"), value: health?.version ?? na },
+    { key: "chipId", label: t("health.chipId"), value: health?.chipId ?? na },
+    { key: "imei", label: t("health.imei"), value: health?.imei ?? na },
+    { key: "sim", label: t("health.sim"), value: health?.sim ?? na },
+  ];
+  return (
+    <section className="card" aria-labelledby="health-title">
+      <div className="card-title">
+        <h2 id="health-title">{t("health.title")}</h2>
+        <button type="button" className="button small" onClick={onRefresh} disabled={refreshing} data-testid="health-refresh">
+          <RefreshIcon />
+          {refreshing ? t("health.refreshing") : t("health.refresh")}
+        </button>
+      </div>
+      {cached && (
+        <p className="message info" data-testid="health-cached">
+          {t("health.cached")}
+        </p>
+      )}
+      <dl className="health-grid" data-testid="health-grid">
+        {rows.map((row) => (
+          <div key={row.key} data-testid={`health-${row.key}`}>
+            <dt>{row.label}</dt>
+            <dd>{row.value}</dd>
+          </div>
+        ))}
+      </dl>
+      {health?.reportedAt && (
+        <p className="muted small-text">{t("health.reportedAt", { time: formatDateTime(health.reportedAt, language) })}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+import { formatDateTime, relativeAge } from "../format.ts";
+import type { Language } from "../i18n/i18n.ts";
+import { logText } from "../log-text.ts";
+import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
+import { AlertIcon, PlugIcon, StopIcon } from "./icons.tsx";
+
+/**
+ * One motor log card (SPEC §4): on is green with a plug, off red with a stop sign, anything
+ * else yellow. `now` given: the age ("5 minutes ago"); otherwise the date and time.
+ */
+export function LogItem({ log, language, now }: { log: MotorLogEntry; language: Language; now?: number }) {
+  const action = log.action.toLowerCase();
+  const kind = action === "on" || action === "off" ? action : "other";
+  const Icon = kind === "on" ? PlugIcon : kind === "off" ? StopIcon : AlertIcon;
+  return (
+    <li className={`log ${kind}`} data-testid="log-item" data-action={kind}>
+      <Icon className="icon log-icon" />
+      <div className="log-body">
+        <span>{logText(log.logMessage, language)}</span>
+        <time dateTime={log.timestamp} title={formatDateTime(log.timestamp, language)}>
+          {now === undefined ? formatDateTime(log.timestamp, language) : relativeAge(log.timestamp, language, now)}
+        </time>
+      </div>
+    </li>
+  );
+}

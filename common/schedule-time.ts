@@ -1,0 +1,69 @@
+// Clock times of motor schedules. Farmers think in India time, which has had no daylight
+// saving since 1945: IST is always UTC+05:30, so "10:00 AM every day" is a fixed UTC instant
+// each day and the arithmetic below needs no time-zone database.
+
+export const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
+export const DAY_MS = 24 * 60 * 60_000;
+export const MINUTES_PER_DAY = 24 * 60;
+
+/** The first instant strictly after `after` (ms) at which the IST clock reads minuteOfDay:00. */
+export function nextOccurrence(minuteOfDay: number, after: number): number {
+  const istMidnight = Math.floor((after + IST_OFFSET_MS) / DAY_MS) * DAY_MS - IST_OFFSET_MS;
+  let at = istMidnight + minuteOfDay * 60_000;
+  while (at <= after) at += DAY_MS;
+  return at;
+}
+
+/** The IST minute an instant falls in, as "2026-11-22T10:00": the identity of one run. */
+export function istMinuteKey(at: number): string {
+  return new Date(at + IST_OFFSET_MS).toISOString().slice(0, 16);
+}
+
+/** The IST minute of the day (0–1439) an instant falls in. */
+export function istMinuteOfDay(at: number): number {
+  return Math.floor(((at + IST_OFFSET_MS) % DAY_MS) / 60_000);
+}
+
+/** 600 → "10:00 AM", 0 → "12:00 AM", 810 → "1:30 PM" (the spec's h:mm a). */
+export function formatClock(minuteOfDay: number): string {
+  const hours24 = Math.floor(minuteOfDay / 60);
+  const minutes = minuteOfDay % 60;
+  const hours12 = hours24 % 12 === 0 ? 12 : hours24 % 12;
+  return `${hours12}:${String(minutes).padStart(2, "0")} ${hours24 < 12 ? "AM" : "PM"}`;
+}
+
+/** The 12-hour parts of a minute of the day, for the hour/minute/AM-PM selects. */
+export function clockParts(minuteOfDay: number): { hour: number; minute: number; meridiem: "AM" | "PM" } {
+  const hours24 = Math.floor(minuteOfDay / 60);
+  return {
+    hour: hours24 % 12 === 0 ? 12 : hours24 % 12,
+    minute: minuteOfDay % 60,
+    meridiem: hours24 < 12 ? "AM" : "PM",
+  };
+}
+
+export function minuteOfDayFromParts(hour: number, minute: number, meridiem: "AM" | "PM"): number {
+  return ((hour % 12) + (meridiem === "PM" ? 12 : 0)) * 60 + minute;
+}
+
+/**
+ * "10:00 AM", "10:00am", "1:05 pm" (the spec's h:mm a) or 24-hour "22:30" → minute of the day;
+ * null for anything else.
+ */
+export function parseClock(text: string): number | null {
+  const twelve = /^(\d{1,2}):(\d{2})\s*([AaPp])\.?\s*[Mm]\.?$/.exec(text);
+  if (twelve) {
+    const hour = Number(twelve[1]);
+    const minute = Number(twelve[2]);
+    if (hour < 1 || hour > 12 || minute > 59) return null;
+    return minuteOfDayFromParts(hour, minute, twelve[3]!.toUpperCase() === "P" ? "PM" : "AM");
+  }
+  const twentyFour = /^(\d{1,2}):(\d{2})$/.exec(text);
+  if (twentyFour) {
+    const hour = Number(twentyFour[1]);
+    const minute = Number(twentyFour[2]);
+    if (hour > 23 || minute > 59) return null;
+    return hour * 60 + minute;
+  }
+  return null;
+}

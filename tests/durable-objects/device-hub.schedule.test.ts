@@ -1,0 +1,304 @@
+// The DeviceHub carries out its farmer's schedules with its own alarm, with nobody watching:
+// at most once per run, through the same checks as a tap in the app, logged either way.
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { ScheduleView } from "../../common/schedule-schemas.ts";
+import { DAY_MS, istMinuteKey } from "../../common/schedule-time.ts";
+import type { DeviceHub } from "../../durable-objects/device-hub.ts";
+import { SCHEDULE_LATE_LIMIT_MS, SCHEDULE_OFF_RETRY_MS } from "../../durable-objects/device-hub.ts";
+import { getDb } from "../../worker/db/client.ts";
+import { devices, motorLogs } from "../../worker/db/schema.ts";
+import {
+  api,
+  connectDevice,
+  createUser,
+  farmerWithDevice,
+  getJson,
+  hubStub,
+  postJson,
+  rewriteHubState,
+  type DevicePeer,
+} from "../worker/helpers.ts";
+
+async function logMessages(deviceId: string) {
+  const rows = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
+  return rows.map((row) => [row.action, row.message]);
+}
+
+async function createSchedule(token: string, body: object): Promise<ScheduleView> {
+  const response = await postJson("/api/schedule", body, token);
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { schedule: ScheduleView }).schedule;
+}
+
+async function schedules(token: string): Promise<ScheduleView[]> {
+  return ((await (await getJson("/api/schedule", token)).json()) as { schedules: ScheduleView[] }).schedules;
+}
+
+/** Moves a schedule's next run to `at` (default: a second ago), as if its time had come. */
+async function makeDue(deviceId: string, scheduleId: number, at = Date.now() - 1_000) {
+  await runInDurableObject(hubStub(deviceId), (_hub: DeviceHub, state) => {
+    state.storage.sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", at, scheduleId);
+  });
+}
+
+async function owedSwitchOffs(deviceId: string) {
+  return runInDurableObject(hubStub(deviceId), (_hub: DeviceHub, state) =>
+    state.storage.sql.exec<{ scheduleId: number; dueAt: number }>("SELECT schedule_id AS scheduleId, due_at AS dueAt FROM schedule_offs").toArray(),
+  );
+}
+
+/** Every `switch` the box received so far. */
+function switchesSeen(box: DevicePeer) {
+  return box.raw.filter((text) => text.includes('"type":"switch"')).map((text) => (JSON.parse(text) as { relay: string }).relay);
+}
+
+const endCooldown = (deviceId: string) => rewriteHubState(deviceId, (state) => ({ ...state, cooldownUntil: 0 }));
+
+describe("a schedule's run", () => {
+  it("switches the motor at its time, logs it, and moves a daily schedule to the next day", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
+    const dueAt = Date.now() - 1_000;
+    await makeDue(device.deviceId, schedule.id, dueAt);
+
+    expect(await runDurableObjectAlarm(hubStub(device.deviceId))).toBe(true);
+    expect(switchesSeen(box)).toEqual(["on"]);
+    expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("on");
+    expect(await logMessages(device.deviceId)).toEqual([["on", "Motor turned ON by schedule (6:00 AM, daily)"]]);
+    const [after] = await schedules(token);
+    expect(after!.lastRun).toMatchObject({ at: new Date(dueAt).toISOString(), outcome: "done", code: null });
+    const next = Date.parse(after!.nextRunAt!);
+    expect(istMinuteKey(next)).toMatch(/T06:00$/);
+    expect(next).toBeGreaterThan(Date.now());
+    expect(next).toBeLessThanOrEqual(Date.now() + DAY_MS);
+    // The hub's one alarm is set for it (or for an earlier timer such as liveness).
+    const alarm = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => state.storage.getAlarm());
+    expect(alarm).not.toBeNull();
+    expect(alarm!).toBeLessThanOrEqual(next);
+    box.close();
+  });
+
+  it("switches once when the alarm is delivered twice, even while the first delivery still waits for the box", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const schedule = await createSchedule(token, { time: "7:00 AM", action: "ON", repeat: "once" });
+    const dueAt = Date.now() - 1_000;
+    await makeDue(device.deviceId, schedule.id, dueAt);
+    const stub = hubStub(device.deviceId);
+    await Promise.all([runDurableObjectAlarm(stub), runInDurableObject(stub, (hub: DeviceHub) => hub.alarm())]);
+    await runInDurableObject(stub, (hub: DeviceHub) => hub.alarm()); // and once more, later
+    expect(switchesSeen(box)).toEqual(["on"]);
+    // Even a run whose very minute comes round again (state restored from before the run) is
+    // recognised by its key and not repeated.
+    await endCooldown(device.deviceId);
+    await makeDue(device.deviceId, schedule.id, dueAt);
+    await runDurableObjectAlarm(stub);
+    expect(switchesSeen(box)).toEqual(["on"]);
+    expect(await logMessages(device.deviceId)).toEqual([["on", "Motor turned ON by schedule (7:00 AM, once)"]]);
+    const [after] = await schedules(token);
+    expect(after).toMatchObject({ nextRunAt: null, lastRun: { outcome: "done" } });
+    box.close();
+  });
+
+  it("logs and shows a run missed because the device was offline", async () => {
+    const { device, token } = await farmerWithDevice();
+    (await connectDevice(device)).close(); // known to the hub, now gone
+    await expect.poll(async () => (await hubStub(device.deviceId).getSnapshot()).deviceStatus).toBe("offline");
+    const schedule = await createSchedule(token, { time: "5:30 AM", action: "ON", repeat: "daily", durationMinutes: 30 });
+    await makeDue(device.deviceId, schedule.id);
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect(await logMessages(device.deviceId)).toEqual([["other", "Scheduled ON at 5:30 AM was missed: the device was offline."]]);
+    const [after] = await schedules(token);
+    expect(after!.lastRun).toMatchObject({ outcome: "missed", code: "offline" });
+    expect(Date.parse(after!.nextRunAt!)).toBeGreaterThan(Date.now()); // tomorrow, as usual
+    expect(await owedSwitchOffs(device.deviceId)).toEqual([]);
+  });
+
+  it("logs a refused run with the reason (phase fault) and switches nothing", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device, { phaseFault: true })).autoAck();
+    const schedule = await createSchedule(token, { time: "8:15 PM", action: "ON", repeat: "daily" });
+    await makeDue(device.deviceId, schedule.id);
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect(switchesSeen(box)).toEqual([]);
+    expect(await logMessages(device.deviceId)).toEqual([
+      ["other", "Scheduled ON at 8:15 PM was not carried out: Phase fault detected. Motor operation is disabled until the phase is OK."],
+    ]);
+    expect((await schedules(token))[0]!.lastRun).toMatchObject({ outcome: "failed", code: "phaseFault" });
+    box.close();
+  });
+
+  it("waits out a cooldown started by a tap just before, then switches", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const schedule = await createSchedule(token, { time: "9:00 PM", action: "OFF", repeat: "daily" });
+    await rewriteHubState(device.deviceId, (state) => ({ ...state, cooldownUntil: Date.now() + 1_500 }));
+    await makeDue(device.deviceId, schedule.id);
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect(switchesSeen(box)).toEqual(["off"]);
+    expect(await logMessages(device.deviceId)).toEqual([["off", "Motor turned OFF by schedule (9:00 PM, daily)"]]);
+    expect((await schedules(token))[0]!.lastRun).toMatchObject({ outcome: "done" });
+    box.close();
+  });
+
+  it("does not start a motor long after its time: a late run is logged as missed", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const schedule = await createSchedule(token, { time: "4:00 AM", action: "ON", repeat: "once" });
+    await makeDue(device.deviceId, schedule.id, Date.now() - SCHEDULE_LATE_LIMIT_MS - 60_000);
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect(switchesSeen(box)).toEqual([]);
+    expect(await logMessages(device.deviceId)).toEqual([
+      ["other", "Scheduled ON at 4:00 AM was missed: the server could not run it on time."],
+    ]);
+    expect((await schedules(token))[0]).toMatchObject({ nextRunAt: null, lastRun: { outcome: "missed", code: "late" } });
+    box.close();
+  });
+});
+
+describe("ON for N minutes", () => {
+  it("switches OFF again after the duration, once, and keeps that even if the schedule is deleted", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes: 30 });
+    await makeDue(device.deviceId, schedule.id);
+    const startedAt = Date.now();
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect(switchesSeen(box)).toEqual(["on"]);
+    const [owed] = await owedSwitchOffs(device.deviceId);
+    expect(owed!.scheduleId).toBe(schedule.id);
+    expect(owed!.dueAt).toBeGreaterThanOrEqual(startedAt + 30 * 60_000);
+    expect(owed!.dueAt).toBeLessThan(Date.now() + 30 * 60_000 + 1_000);
+
+    // The farmer deletes the schedule while its run is under way: the switch-off still comes.
+    expect((await api(`/api/schedule/${schedule.id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(await schedules(token)).toEqual([]);
+
+    await endCooldown(device.deviceId);
+    await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => {
+      state.storage.sql.exec("UPDATE schedule_offs SET due_at = ?", Date.now() - 1);
+    });
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    await runInDurableObject(hubStub(device.deviceId), (hub: DeviceHub) => hub.alarm()); // delivered twice
+    expect(switchesSeen(box)).toEqual(["on", "off"]);
+    expect(await logMessages(device.deviceId)).toEqual([
+      ["on", "Motor turned ON by schedule (6:00 AM, daily, for 30 minutes)"],
+      ["off", "Motor turned OFF by schedule (after 30 minutes)"],
+    ]);
+    expect(await owedSwitchOffs(device.deviceId)).toEqual([]);
+    box.close();
+  });
+
+  it("owes nothing once someone stops the motor, so a later manual start is left alone", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes: 15 });
+    await makeDue(device.deviceId, schedule.id);
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect(await owedSwitchOffs(device.deviceId)).toHaveLength(1);
+    await endCooldown(device.deviceId);
+    expect((await postJson("/api/devices/motor", { action: "off" }, token)).status).toBe(200);
+    expect(await owedSwitchOffs(device.deviceId)).toEqual([]);
+  });
+
+  it("tries a failed switch-off again every minute, logging the failure once", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes: 10 });
+    await makeDue(device.deviceId, schedule.id);
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    box.close(); // the box drops off the network with the motor running
+    await expect.poll(async () => (await hubStub(device.deviceId).getSnapshot()).deviceStatus).toBe("offline");
+    const expire = () =>
+      runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => {
+        state.storage.sql.exec("UPDATE schedule_offs SET due_at = ?", Date.now() - 1);
+      });
+    await expire();
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    const [owed] = await owedSwitchOffs(device.deviceId);
+    expect(owed!.dueAt).toBeGreaterThan(Date.now() + SCHEDULE_OFF_RETRY_MS - 5_000);
+    await expire();
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect((await logMessages(device.deviceId)).slice(1)).toEqual([
+      [
+        "other",
+        "Scheduled switch-off (after 10 minutes) failed: Device is offline. Check its power and network, then try again. Trying again every minute.",
+      ],
+    ]);
+
+    // The box comes back still running: the next attempt stops it.
+    const back = (await connectDevice(device, { relay: "on" })).autoAck();
+    await endCooldown(device.deviceId);
+    await expire();
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect(switchesSeen(back)).toEqual(["off"]);
+    expect(await owedSwitchOffs(device.deviceId)).toEqual([]);
+    back.close();
+  });
+});
+
+describe("schedules and the hub's lifecycle", () => {
+  it("survive eviction, and a lost wake-up timer is restored when the hub starts again", async () => {
+    const { device, token } = await farmerWithDevice();
+    const schedule = await createSchedule(token, { time: "11:00 PM", action: "OFF", repeat: "daily" });
+    const stub = hubStub(device.deviceId);
+    await runInDurableObject(stub, (_hub: DeviceHub, state) => {
+      state.storage.sql.exec("DELETE FROM timers WHERE name = 'schedules'");
+    });
+    await evictDurableObject(stub);
+    const timer = await runInDurableObject(stub, (_hub: DeviceHub, state) =>
+      state.storage.sql.exec<{ due_at: number }>("SELECT due_at FROM timers WHERE name = 'schedules'").toArray(),
+    );
+    expect(timer).toEqual([{ due_at: Date.parse(schedule.nextRunAt!) }]);
+    expect(await runInDurableObject(stub, (_hub: DeviceHub, state) => state.storage.getAlarm())).toBe(Date.parse(schedule.nextRunAt!));
+    expect(await schedules(token)).toHaveLength(1);
+  });
+
+  it("are dropped when the device changes hands", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
+    const newOwner = await createUser();
+    await getDb(env.DB).update(devices).set({ ownerUserId: newOwner.id }).where(eq(devices.id, device.deviceId));
+    await hubStub(device.deviceId).refreshOwner(); // what the admin API calls after an assignment
+    expect(await hubStub(device.deviceId).listSchedules(user.id)).toEqual([]);
+    expect(await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) =>
+      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n,
+    )).toBe(0);
+  });
+
+  it("runs none of a previous owner's schedules, even before the hub is told of the change", async () => {
+    const { device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
+    await getDb(env.DB).update(devices).set({ ownerUserId: null }).where(eq(devices.id, device.deviceId));
+    await makeDue(device.deviceId, schedule.id);
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect(switchesSeen(box)).toEqual([]);
+    expect(await logMessages(device.deviceId)).toEqual([]);
+    expect(await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) =>
+      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n,
+    )).toBe(0);
+    box.close();
+  });
+
+  it("never runs a schedule of anyone but the device's owner", async () => {
+    const { device } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck(); // the hello tells the hub its owner
+    await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO schedules (user_id, minute_of_day, action, repeat, next_run_at, created_at) VALUES (?, 600, 'on', 'daily', ?, ?)",
+        987_654,
+        Date.now() - 1_000,
+        Date.now(),
+      );
+    });
+    await runDurableObjectAlarm(hubStub(device.deviceId));
+    expect(switchesSeen(box)).toEqual([]);
+    expect(await logMessages(device.deviceId)).toEqual([]);
+    box.close();
+  });
+});

@@ -1,0 +1,92 @@
+// My Plan: the device's plan as the server knows it, a recharge request for the signed-in
+// account with the spec's messages, and the farmer's own requests.
+import { expect, test, type Page } from "@playwright/test";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { DEMO_USER, en, hi, logIn, registerAndLogIn, startDemoDevice, useLanguage, VIEWPORTS } from "./support.ts";
+
+const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
+
+let device: SimulatedDevice;
+
+test.beforeEach(async () => {
+  // Its first hello starts the free year: the demo pump's plan exists whatever ran before.
+  device = await startDemoDevice();
+});
+
+test.afterEach(async () => {
+  await device.stop();
+});
+
+test("the free plan is active, and a 1-year UPI request is sent, priced by the server and listed (Hindi)", async ({ page }) => {
+  await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password);
+  await page.getByRole("link", { name: hi["nav.plan"] }).click();
+  await expect(page).toHaveURL(/\/recharge$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(hi["plan.title"]);
+  const card = page.getByTestId("plan-card");
+  await expect(card.getByTestId("plan-name")).toHaveText(hi["plan.name.free"]);
+  const badge = card.getByTestId("plan-status");
+  await expect(badge).toHaveText(hi["plan.active"]);
+  expect(await badge.evaluate((element) => getComputedStyle(element).color)).toBe("rgb(31, 111, 67)"); // green
+  // Indian dates: day, month, year.
+  await expect(card.getByTestId("plan-activated")).toHaveText(/^\d{1,2} \S+ \d{4}$/);
+
+  await page.getByTestId("plan-renew").click();
+  await expect(page.getByRole("radio", { name: new RegExp(hi["plan.name.1year"]) })).toBeChecked();
+  await expect(page.getByText(hi["plan.bestValue"])).toBeVisible();
+  await expect(page.getByRole("radio", { name: hi["plan.method.upi"] })).toBeChecked();
+  await expect(page.getByText(DEMO_USER.mobileNo, { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: hi["plan.submit"] }).click();
+  await expect(toast(page, hi["plan.submitted"])).toBeVisible();
+  const upi = page.getByTestId("upi-link");
+  await expect(upi).toHaveText(hi["plan.payUpi"]);
+  const link = new URL((await upi.getAttribute("href"))!);
+  expect(link.protocol).toBe("upi:");
+  expect(link.searchParams.get("am")).toBe("1111.00");
+  const first = page.getByTestId("request-item").first();
+  await expect(first).toContainText(hi["plan.name.1year"]);
+  await expect(first).toContainText("₹1,111");
+  await expect(first).toContainText(hi["plan.request.pending"]);
+});
+
+test.describe("in English on a wide screen", () => {
+  test.use({ viewport: VIEWPORTS.desktop });
+
+  test("a 3-month bank transfer request shows the loading toast, then the request", async ({ page, context }) => {
+    await useLanguage(context, "en");
+    await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password, en);
+    await page.goto("/recharge");
+    await page.getByTestId("plan-renew").click();
+    await page.getByRole("radio", { name: new RegExp(en["plan.name.3month"]) }).check();
+    await page.getByRole("radio", { name: en["plan.method.bank"] }).check();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/recharge/request", async (route) => {
+      await released; // hold the real request back a moment
+      await route.continue();
+    });
+    await page.getByRole("button", { name: en["plan.submit"] }).click();
+    await expect(toast(page, en["plan.submitting"])).toBeVisible();
+    await expect(page.getByRole("button", { name: en["plan.submittingButton"] })).toBeDisabled();
+    release();
+    await expect(toast(page, en["plan.submitted"])).toBeVisible();
+    await expect(toast(page, en["plan.submitting"])).toHaveCount(0);
+    await expect(page.getByTestId("upi-link")).toHaveCount(0);
+    await expect(page.getByTestId("plan-next-steps")).toContainText(en["plan.contactSoon"]);
+    const first = page.getByTestId("request-item").first();
+    await expect(first).toContainText(en["plan.name.3month"]);
+    await expect(first).toContainText("₹777");
+    await expect(first).toContainText(en["plan.method.bank"]);
+    await expect(first).toContainText(en["plan.request.pending"]);
+  });
+});
+
+test("a farmer without a device cannot recharge and is told why", async ({ page, context }) => {
+  await useLanguage(context, "en");
+  await registerAndLogIn(page, en);
+  await page.goto("/recharge");
+  await expect(page.getByTestId("plan-none")).toHaveText(en["motor.noDevice"]);
+  await page.getByTestId("plan-renew").click();
+  await page.getByRole("button", { name: en["plan.submit"] }).click();
+  await expect(toast(page, `${en["plan.submitFailed"]} ${en["motor.noDevice"]}`)).toBeVisible();
+  await expect(page.getByTestId("request-item")).toHaveCount(0);
+});

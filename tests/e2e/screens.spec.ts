@@ -1,0 +1,93 @@
+/// <reference lib="dom" />
+// Every user screen in both languages at 360×740 and 1280×800: it renders in the chosen
+// language, nothing scrolls sideways, and axe-core finds no serious or critical problem.
+import { createRequire } from "node:module";
+import { expect, test, type Page } from "@playwright/test";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { DEMO_USER, DICTIONARIES, fitsTheScreen, logIn, startDemoDevice, useLanguage, VIEWPORTS, type Texts } from "./support.ts";
+
+const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+
+async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ["violations"] })).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id} (${violation.help}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+}
+
+/** Each screen with the heading it must show, and what it reveals on a tap (checked too). */
+const SCREENS: { path: string; heading: (texts: Texts) => string; signedIn: boolean; reveal?: (page: Page) => Promise<void> }[] = [
+  { path: "/", heading: (texts) => texts["app.name"], signedIn: false },
+  { path: "/login", heading: (texts) => texts["login.title"], signedIn: false },
+  { path: "/register", heading: (texts) => texts["register.title"], signedIn: false },
+  {
+    path: "/motor-control",
+    heading: (texts) => texts["motor.title"],
+    signedIn: true,
+    reveal: async (page) => {
+      await page.getByTestId("ota-open").click();
+      await expect(page.getByTestId("ota-dialog")).toBeVisible();
+    },
+  },
+  { path: "/motor-schedule", heading: (texts) => texts["motor.title"], signedIn: true },
+  {
+    path: "/recharge",
+    heading: (texts) => texts["plan.title"],
+    signedIn: true,
+    reveal: async (page) => {
+      await page.getByTestId("plan-renew").click();
+      await expect(page.getByRole("radio").first()).toBeVisible();
+    },
+  },
+  { path: "/logs", heading: (texts) => texts["logs.title"], signedIn: true },
+];
+
+let device: SimulatedDevice;
+test.beforeAll(async () => {
+  device = await startDemoDevice(); // the dashboard with a live pump, as farmers see it
+});
+test.afterAll(async () => {
+  await device.stop();
+});
+
+for (const language of ["hi", "en"] as const) {
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    test.describe(`${language}, ${size} ${viewport.width}×${viewport.height}`, () => {
+      test.use({ viewport });
+
+      test("every screen renders in its language, fits the screen and passes axe", async ({ page, context }) => {
+        const texts = DICTIONARIES[language];
+        await useLanguage(context, language);
+        const problems: string[] = [];
+        for (const screen of SCREENS.filter((candidate) => !candidate.signedIn)) {
+          await page.goto(screen.path);
+          await check(page, screen.path, screen.heading(texts), language, problems);
+        }
+        await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password, texts);
+        for (const screen of SCREENS.filter((candidate) => candidate.signedIn)) {
+          await page.goto(screen.path);
+          await check(page, screen.path, screen.heading(texts), language, problems);
+          if (screen.reveal) {
+            await screen.reveal(page);
+            for (const violation of await seriousAxeViolations(page)) problems.push(`${screen.path} (revealed): ${violation}`);
+          }
+        }
+        expect(problems).toEqual([]);
+      });
+    });
+  }
+}
+
+async function check(page: Page, path: string, heading: string, language: string, problems: string[]) {
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+  await expect(page.locator("html")).toHaveAttribute("lang", language);
+  if (path === "/logs") await expect(page.getByTestId("logs-loading")).toBeHidden();
+  if (!(await fitsTheScreen(page))) problems.push(`${path}: wider than the screen`);
+  for (const violation of await seriousAxeViolations(page)) problems.push(`${path}: ${violation}`);
+}

@@ -1,0 +1,52 @@
+// The user shell: a bottom tab bar on phones and a top nav on wide screens, logout, and a
+// session that ends while a page is open.
+import { expect, test } from "@playwright/test";
+import { apiAs, en, hi, registerAndLogIn, useLanguage, VIEWPORTS } from "./support.ts";
+
+test("phones get the bottom tab bar: Dashboard, My Plan, Logs", async ({ page }) => {
+  await registerAndLogIn(page);
+  const tabs = page.getByRole("navigation", { name: hi["nav.tabs"] });
+  await expect(tabs).toBeVisible();
+  await expect(tabs.getByRole("link")).toHaveText([hi["nav.dashboard"], hi["nav.plan"], hi["nav.logs"]]);
+  await expect(page.getByRole("navigation", { name: hi["nav.label"] })).toBeHidden();
+  await tabs.getByRole("link", { name: hi["nav.logs"] }).click();
+  await expect(page).toHaveURL(/\/logs$/);
+  await expect(tabs.getByRole("link", { name: hi["nav.logs"] })).toHaveClass(/active/);
+  await tabs.getByRole("link", { name: hi["nav.plan"] }).click();
+  await expect(page).toHaveURL(/\/recharge$/);
+});
+
+test.describe("on a wide screen", () => {
+  test.use({ viewport: VIEWPORTS.desktop });
+
+  test("the top nav replaces the tab bar and also leads to the schedule", async ({ page, context }) => {
+    await useLanguage(context, "en");
+    await registerAndLogIn(page, en);
+    const nav = page.getByRole("navigation", { name: en["nav.label"] });
+    await expect(nav).toBeVisible();
+    await expect(page.getByRole("navigation", { name: en["nav.tabs"] })).toBeHidden();
+    await nav.getByRole("link", { name: en["nav.schedule"] }).click();
+    await expect(page).toHaveURL(/\/motor-schedule$/);
+    await nav.getByRole("link", { name: en["nav.dashboard"] }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(en["motor.title"]);
+  });
+});
+
+test("logout goes home and says so (English)", async ({ page, context }) => {
+  await useLanguage(context, "en");
+  await registerAndLogIn(page, en);
+  await page.getByRole("button", { name: en["shell.logout"] }).click();
+  await expect(page).toHaveURL(/\/\?loggedOut=1$/);
+  await expect(page.getByText(en["landing.loggedOut"])).toBeVisible();
+});
+
+test("a session that ends while a page is open: the next call goes home with 'Session expired'", async ({ page }) => {
+  await registerAndLogIn(page);
+  await page.goto("/recharge");
+  // The session is ended elsewhere (as by a logout in another tab).
+  expect((await apiAs(page).post("/api/auth/logout", {})).ok()).toBe(true);
+  await page.getByTestId("plan-renew").click();
+  await page.getByRole("button", { name: hi["plan.submit"] }).click();
+  await expect(page).toHaveURL(/\/\?session=expired$/);
+  await expect(page.getByText(hi["landing.sessionExpired"])).toBeVisible();
+});
