@@ -1,6 +1,7 @@
 // What the admin user-detail page reads about a device: the realtime socket with the admin
-// cookie (live data, the debug console's last 200 lines) and the power history.
+// cookie (live data, the debug console's last 200 lines), the power history and its highlight.
 import { describe, expect, it } from "vitest";
+import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
 import { DEBUG_LINE_LIMIT } from "../../../durable-objects/hub-sql.ts";
 import { adminToken, connectBrowser, connectDevice, farmerWithDevice, getJson, putJson } from "../helpers.ts";
 
@@ -32,5 +33,19 @@ describe("the admin's view of a device", () => {
     const response = await getJson(`/api/logs/power/${user.mobileNo}`, await adminToken());
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([]);
+  });
+});
+
+describe("the power log highlight (SPEC §9)", () => {
+  it("is red 10 A or more above the average and orange 5 A or more above it", () => {
+    const samples = [{ current: 10 }, { current: 10 }, { current: 10 }, { current: 30 }];
+    const average = averageCurrent(samples);
+    expect(average).toBe(15);
+    expect(samples.map((sample) => powerHighlight(sample.current, average))).toEqual([null, null, null, "high"]);
+    expect(powerHighlight(20, 15)).toBe("raised");
+    expect(powerHighlight(19.9, 15)).toBeNull();
+    expect(powerHighlight(25, 15)).toBe("high");
+    expect(powerHighlight(24.9, 15)).toBe("raised");
+    expect(averageCurrent([])).toBe(0);
   });
 });
