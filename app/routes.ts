@@ -15,4 +15,15 @@ export default [
     route("logs", "routes/logs.tsx"),
   ]),
   // ---- admin area (issue 5) ----
+  route("admin/login", "routes/admin/login.tsx"),
+  route("admin/logout", "routes/admin/logout.ts"),
+  route("admin", "routes/admin/shell.tsx", [
+    index("routes/admin/index.ts"),
+    route("dashboard", "routes/admin/dashboard.tsx"),
+    route("users", "routes/admin/users.tsx"),
+    route("users/:userId", "routes/admin/user-detail.tsx"),
+    route("users/:userId/update-config", "routes/admin/update-config.tsx"),
+    route("logs", "routes/admin/logs.tsx"),
+    route("recharges", "routes/admin/recharges.tsx"),
+  ]),
 ] satisfies RouteConfig;

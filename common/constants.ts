@@ -7,6 +7,10 @@ export const MOTOR_COOLDOWN_MS = 10_000;
 export const SOCKET_RECONNECT_DELAY_MS = 1_000;
 /** The hub keeps, and the dashboard shows, this many recent motor logs (SPEC §9). */
 export const LIVE_MOTOR_LOG_LIMIT = 7;
+/** The admin users list reloads itself this often (SPEC §9). */
+export const ADMIN_USERS_REFRESH_MS = 120_000;
+/** Rows per page of the admin motor log list (SPEC §9). */
+export const ADMIN_LOGS_PAGE_SIZE = 20;
 
 /** A relay command fails with a clear error when the device has not confirmed it by then. */
 export const DEVICE_ACK_TIMEOUT_MS = 5_000;

@@ -6,7 +6,11 @@ import { adminAuthRoutes } from "./admin/auth.ts";
 import { adminDeviceConfigRoutes } from "./admin/device-config.ts";
 import { adminDeviceRoutes } from "./admin/devices.ts";
 import { adminFirmwareRoutes } from "./admin/firmware.ts";
+import { adminMotorConfigRoutes } from "./admin/motor-config.ts";
+import { adminMotorLogRoutes } from "./admin/motor-logs.ts";
 import { adminRechargeRoutes } from "./admin/recharges.ts";
+import { adminStatsRoutes } from "./admin/stats.ts";
+import { adminUserRoutes } from "./admin/users.ts";
 import { authRoutes } from "./auth.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceSocketRoutes } from "./device-socket.ts";
@@ -32,6 +36,10 @@ apiApp.route("/admin", adminDeviceConfigRoutes);
 apiApp.route("/admin", adminDeviceRoutes);
 apiApp.route("/admin", adminFirmwareRoutes);
 apiApp.route("/admin", adminRechargeRoutes);
+apiApp.route("/admin", adminStatsRoutes);
+apiApp.route("/admin", adminUserRoutes);
+apiApp.route("/admin", adminMotorConfigRoutes);
+apiApp.route("/admin", adminMotorLogRoutes);
 
 apiApp.notFound((c) => c.json({ success: false, message: "Not found." }, 404));
 

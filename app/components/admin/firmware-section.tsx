@@ -1,0 +1,100 @@
+// Firmware images for OTA updates (worker/api/admin/firmware.ts): the list and an upload of
+// device type, version and file.
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { formatDateTime, formatNumber } from "../../format.ts";
+import { useAdminT } from "../../i18n/admin.ts";
+import { useLanguage } from "../../i18n/i18n.ts";
+import { useToast } from "../toast.tsx";
+import { useAdminApi } from "./use-admin-api.ts";
+
+type FirmwareImage = { id: number; deviceType: "wifi" | "sim"; version: string; size: number; uploadedAt: string };
+
+export function FirmwareSection({ open }: { open: boolean }) {
+  const t = useAdminT();
+  const language = useLanguage();
+  const api = useAdminApi();
+  const toast = useToast();
+  const [images, setImages] = useState<FirmwareImage[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const answer = await api<{ firmware: FirmwareImage[] }>("/api/admin/firmware");
+      setImages(answer.ok && answer.body ? answer.body.firmware : []);
+    } catch {
+      setImages([]);
+    }
+  }, [api]);
+
+  useEffect(() => {
+    if (open) void load();
+  }, [open, load]);
+
+  async function upload(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api("/api/admin/firmware", { method: "POST", form: new FormData(formElement) });
+      if (answer.ok) {
+        toast.show(t("admin.settings.uploaded"), "success");
+        formElement.reset();
+        await load();
+      } else {
+        // The server names the problem (duplicate version, size, type); it is shown as sent.
+        setError(answer.body?.message ?? null);
+        toast.show(t("admin.settings.uploadFailed"), "error");
+      }
+    } catch {
+      toast.show(t("admin.settings.uploadFailed"), "error");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="settings-section" data-testid="firmware-section">
+      <h3>{t("admin.settings.firmware")}</h3>
+      <form className="stack" onSubmit={upload}>
+        <label className="field">
+          <span>{t("admin.settings.deviceType")}</span>
+          <select name="deviceType" defaultValue="sim">
+            <option value="sim">{t("admin.settings.deviceType.sim")}</option>
+            <option value="wifi">{t("admin.settings.deviceType.wifi")}</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>{t("admin.settings.version")}</span>
+          <input name="version" required maxLength={32} pattern="[0-9A-Za-z][0-9A-Za-z._\-]{0,31}" autoComplete="off" />
+        </label>
+        <label className="field">
+          <span>{t("admin.settings.file")}</span>
+          <input name="file" type="file" required accept=".bin,application/octet-stream" />
+        </label>
+        <button type="submit" className="button small primary" disabled={busy}>
+          {busy ? t("admin.settings.uploading") : t("admin.settings.upload")}
+        </button>
+        {error && (
+          <p className="message error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+      {images !== null &&
+        (images.length === 0 ? (
+          <p className="muted">{t("admin.settings.firmwareEmpty")}</p>
+        ) : (
+          <ul className="firmware-list" data-testid="firmware-list">
+            {images.map((image) => (
+              <li key={image.id}>
+                <strong>{image.version}</strong> · {t(image.deviceType === "wifi" ? "admin.settings.deviceType.wifi" : "admin.settings.deviceType.sim")} ·{" "}
+                {formatNumber(image.size / 1024, language, 1)} KB · {formatDateTime(image.uploadedAt, language)}
+              </li>
+            ))}
+          </ul>
+        ))}
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+// /admin/login (SPEC §2): a session of its own, only for accounts with the admin role. A route
+// action like the farmers' /login, so it works without JavaScript too.
+import { data, Form, redirect, useNavigation } from "react-router";
+import { logIn } from "../../../worker/auth/accounts.ts";
+import { sessionCookie } from "../../../worker/auth/cookies.ts";
+import { HttpError } from "../../../worker/http-error.ts";
+import { optionalAdmin } from "../../admin-session.server.ts";
+import { readCredentialsForm } from "../../auth-form.server.ts";
+import { AuthCard, MobileAndPasswordFields } from "../../components/auth-card.tsx";
+import type { AdminMessageKey } from "../../i18n/admin-en.ts";
+import { useAdminT } from "../../i18n/admin.ts";
+import { envOf } from "../../session.server.ts";
+import adminStylesheet from "../../styles/admin.css?url";
+import type { Route } from "./+types/login";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminStylesheet }];
+
+export const meta: Route.MetaFunction = () => [{ title: "Admin Login · Sinchai" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // A stored admin session goes straight to the dashboard (SPEC §2).
+  if (await optionalAdmin(request, context)) throw redirect("/admin/dashboard");
+  const params = new URL(request.url).searchParams;
+  const notice: AdminMessageKey | null = params.has("loggedOut")
+    ? "admin.login.loggedOut"
+    : params.get("session") === "expired"
+      ? "admin.login.sessionExpired"
+      : null;
+  return { notice };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = readCredentialsForm(await request.formData(), "login");
+  if (!form.ok) {
+    const error: AdminMessageKey = form.error === "auth.required" ? "admin.login.required" : "admin.login.failed";
+    return data({ error }, { status: 400 });
+  }
+  try {
+    const { token, expiresAt } = await logIn(envOf(context), form.credentials, "admin");
+    const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
+    return redirect("/admin/dashboard", {
+      headers: { "Set-Cookie": sessionCookie(request, "admin", token, maxAge) },
+    });
+  } catch (error) {
+    // Wrong password, unknown number or not an admin: one answer, no account probing (SPEC §8
+    // "any other failure"). Anything unexpected means the login produced no valid session.
+    if (error instanceof HttpError) return data({ error: "admin.login.failed" as const }, { status: 401 });
+    console.error("admin login failed unexpectedly", error);
+    return data({ error: "admin.login.invalidResponse" as const }, { status: 500 });
+  }
+}
+
+export default function AdminLogin({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useAdminT();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthCard title={t("admin.login.title")}>
+      {loaderData.notice && !actionData && (
+        <p className="message success" role="status">
+          {t(loaderData.notice)}
+        </p>
+      )}
+      <Form method="post" className="stack">
+        <MobileAndPasswordFields />
+        {actionData?.error && (
+          <p className="message error" role="alert">
+            {t(actionData.error)}
+          </p>
+        )}
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? t("admin.login.busy") : t("admin.login.button")}
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,96 @@
+// Admin motor logs (SPEC §2): Log ID, Mobile No, Action, Date; 20 a page, paged on the server.
+// Previous and Next are links (?page=N), so paging works without JavaScript too.
+import { data, Link } from "react-router";
+import { motorLogsPageQuerySchema } from "../../../common/admin-schemas.ts";
+import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
+import { listMotorLogsForAdmin } from "../../../worker/db/admin-motor-logs.ts";
+import { getDb } from "../../../worker/db/client.ts";
+import { loadOrMessage } from "../../admin-session.server.ts";
+import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
+import { formatDateTime } from "../../format.ts";
+import { useAdminT } from "../../i18n/admin.ts";
+import { useLanguage } from "../../i18n/i18n.ts";
+import { envOf } from "../../session.server.ts";
+import type { Route } from "./+types/logs";
+
+export const meta: Route.MetaFunction = () => [{ title: "Motor Logs · Sinchai Admin" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const query = motorLogsPageQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  // A mangled ?page= shows the first page rather than an error.
+  const page = query.success ? query.data.page : 1;
+  const loaded = await loadOrMessage(
+    () => listMotorLogsForAdmin(getDb(envOf(context).DB), page, ADMIN_LOGS_PAGE_SIZE),
+    "admin.logs.fetchFailed",
+  );
+  return data(loaded, { status: loaded.error ? 500 : 200 });
+}
+
+export default function AdminLogs({ loaderData }: Route.ComponentProps) {
+  const t = useAdminT();
+  const language = useLanguage();
+  const result = loaderData.data;
+  return (
+    <main className="page admin-page wide">
+      <h1>{t("admin.logs.title")}</h1>
+      {!result ? (
+        <LoadFailure message={loaderData.error ?? "admin.logs.fetchFailed"} />
+      ) : result.logs.length === 0 ? (
+        <p className="muted">{t("admin.logs.empty")}</p>
+      ) : (
+        <>
+          <table className="admin-table" data-testid="logs-table">
+            <thead>
+              <tr>
+                <th>{t("admin.logs.id")}</th>
+                <th>{t("admin.common.mobileNo")}</th>
+                <th>{t("admin.logs.action")}</th>
+                <th>{t("admin.common.date")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.logs.map((log) => (
+                <tr key={log.id}>
+                  <td data-label={t("admin.logs.id")}>{log.id}</td>
+                  <td data-label={t("admin.common.mobileNo")}>{log.mobileNo ?? t("admin.common.na")}</td>
+                  <td data-label={t("admin.logs.action")}>
+                    <span className={`action-tag ${log.action}`}>{log.message}</span>
+                  </td>
+                  <td data-label={t("admin.common.date")}>{formatDateTime(log.createdAt, language)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {/* SPEC §2: Previous and Next only when there are more rows than one page holds. */}
+          {result.total > result.pageSize && (
+            <nav className="pager" aria-label={t("admin.logs.title")} data-testid="pager">
+              {result.page > 1 ? (
+                <Link to={`?page=${result.page - 1}`} className="button small" rel="prev">
+                  {t("admin.logs.previous")}
+                </Link>
+              ) : (
+                <span className="button small" aria-disabled="true">
+                  {t("admin.logs.previous")}
+                </span>
+              )}
+              <span>{t("admin.logs.pageOf", { page: result.page, pages: result.totalPages })}</span>
+              {result.page < result.totalPages ? (
+                <Link to={`?page=${result.page + 1}`} className="button small" rel="next">
+                  {t("admin.logs.next")}
+                </Link>
+              ) : (
+                <span className="button small" aria-disabled="true">
+                  {t("admin.logs.next")}
+                </span>
+              )}
+            </nav>
+          )}
+        </>
+      )}
+    </main>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminError error={error} message="admin.logs.error" />;
+}

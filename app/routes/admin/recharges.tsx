@@ -1,0 +1,149 @@
+// /admin/recharges, "Device Connectivity Requests" (SPEC §2, §4): mark pending requests paid
+// (which extends the device's plan) or failed, delete any; each after a confirmation, and the
+// list reloads afterwards.
+import { useState } from "react";
+import type { RechargeStatus } from "../../../common/plans.ts";
+import { getDb } from "../../../worker/db/client.ts";
+import { listRechargeRequests, toRechargeView } from "../../../worker/db/recharges.ts";
+import { loadOrMessage } from "../../admin-session.server.ts";
+import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
+import { useAdminApi } from "../../components/admin/use-admin-api.ts";
+import { ConfirmDialog } from "../../components/dialog.tsx";
+import { useToast } from "../../components/toast.tsx";
+import { formatDateTime, formatRupees } from "../../format.ts";
+import { useAdminT } from "../../i18n/admin.ts";
+import { useLanguage } from "../../i18n/i18n.ts";
+import { envOf } from "../../session.server.ts";
+import type { Route } from "./+types/recharges";
+
+export const meta: Route.MetaFunction = () => [{ title: "Recharges · Sinchai Admin" }];
+
+type RechargeView = ReturnType<typeof toRechargeView>;
+type Action = { kind: "mark"; status: "paid" | "failed"; request: RechargeView } | { kind: "delete"; request: RechargeView };
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const db = getDb(envOf(context).DB);
+  return loadOrMessage(async () => (await listRechargeRequests(db)).map(toRechargeView), "admin.recharges.loadFailed");
+}
+
+const STATUS_CLASS: Record<RechargeStatus, string> = { pending: "neutral", paid: "ok", failed: "bad" };
+
+export default function Recharges({ loaderData }: Route.ComponentProps) {
+  const t = useAdminT();
+  const language = useLanguage();
+  const api = useAdminApi();
+  const toast = useToast();
+  const [requests, setRequests] = useState<RechargeView[] | null>(loaderData.data);
+  const [action, setAction] = useState<Action | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function reload() {
+    try {
+      const answer = await api<{ data: RechargeView[] }>("/api/admin/recharge-requests");
+      if (answer.ok && answer.body) setRequests(answer.body.data);
+      else toast.show(t("admin.recharges.loadFailed"), "error");
+    } catch {
+      toast.show(t("admin.recharges.loadError"), "error");
+    }
+  }
+
+  async function confirm() {
+    if (!action) return;
+    setBusy(true);
+    try {
+      const answer =
+        action.kind === "mark"
+          ? await api(`/api/recharge/status/${action.request.id}`, { method: "PUT", json: { status: action.status } })
+          : await api(`/api/recharge/${action.request.id}`, { method: "DELETE" });
+      if (action.kind === "mark") {
+        toast.show(t(answer.ok ? "admin.recharges.statusUpdated" : "admin.recharges.statusFailed"), answer.ok ? "success" : "error");
+      } else {
+        toast.show(t(answer.ok ? "admin.recharges.deleted" : "admin.recharges.deleteFailed"), answer.ok ? "success" : "error");
+      }
+    } catch {
+      toast.show(t("admin.recharges.actionError"), "error");
+    } finally {
+      setBusy(false);
+      setAction(null);
+    }
+    // SPEC §4: the list reloads after every action, whatever its outcome.
+    await reload();
+  }
+
+  const question = !action
+    ? ""
+    : action.kind === "delete"
+      ? t("admin.recharges.confirmDelete")
+      : t("admin.recharges.confirmMark", { status: t(action.status === "paid" ? "admin.status.paid" : "admin.status.failed") });
+
+  return (
+    <main className="page admin-page wide">
+      <h1>{t("admin.recharges.title")}</h1>
+      {requests === null ? (
+        <LoadFailure message={loaderData.error ?? "admin.recharges.loadFailed"} />
+      ) : requests.length === 0 ? (
+        <p className="muted">{t("admin.recharges.empty")}</p>
+      ) : (
+        <table className="admin-table" data-testid="recharges-table">
+          <thead>
+            <tr>
+              <th>{t("admin.common.mobileNo")}</th>
+              <th>{t("admin.recharges.plan")}</th>
+              <th>{t("admin.recharges.amount")}</th>
+              <th>{t("admin.recharges.paymentMethod")}</th>
+              <th>{t("admin.recharges.status")}</th>
+              <th>{t("admin.recharges.requestedAt")}</th>
+              <th>{t("admin.common.actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {requests.map((request) => (
+              <tr key={request.id} data-testid={`recharge-row-${request.id}`}>
+                <td data-label={t("admin.common.mobileNo")}>{request.mobileNo}</td>
+                <td data-label={t("admin.recharges.plan")}>{t(`admin.plan.${request.plan}`)}</td>
+                <td data-label={t("admin.recharges.amount")}>{formatRupees(request.amount, language)}</td>
+                <td data-label={t("admin.recharges.paymentMethod")}>{t(`admin.payment.${request.paymentMethod}`)}</td>
+                <td data-label={t("admin.recharges.status")}>
+                  <span className={`badge ${STATUS_CLASS[request.status]}`} data-testid="recharge-status">
+                    {t(`admin.status.${request.status}`)}
+                  </span>
+                </td>
+                <td data-label={t("admin.recharges.requestedAt")}>{formatDateTime(request.requestedAt, language)}</td>
+                <td data-label={t("admin.common.actions")} className="row-actions">
+                  {/* SPEC §4: the mark buttons only while pending; delete in any status. */}
+                  {request.status === "pending" && (
+                    <>
+                      <button type="button" className="button small primary" onClick={() => setAction({ kind: "mark", status: "paid", request })}>
+                        {t("admin.recharges.markPaid")}
+                      </button>
+                      <button type="button" className="button small" onClick={() => setAction({ kind: "mark", status: "failed", request })}>
+                        {t("admin.recharges.markFailed")}
+                      </button>
+                    </>
+                  )}
+                  <button type="button" className="button small danger" onClick={() => setAction({ kind: "delete", request })}>
+                    {t("admin.recharges.delete")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <ConfirmDialog
+        open={action !== null}
+        title={t("admin.common.confirmTitle")}
+        message={question}
+        confirmLabel={t("admin.common.confirm")}
+        cancelLabel={t("admin.common.cancel")}
+        onConfirm={confirm}
+        onCancel={() => setAction(null)}
+        busy={busy}
+      />
+    </main>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminError error={error} message="admin.recharges.loadError" />;
+}

@@ -1,0 +1,39 @@
+// Request bodies and queries of the admin API (SPEC §7, admin side), parsed by the Worker and
+// reused by the admin pages. The shared ones (login, device-config, recharge status) stay in
+// ./api-schemas.ts.
+import { z } from "zod";
+import { mobileNoSchema, motorConfigRequestSchema } from "./api-schemas.ts";
+
+/** A user id as it appears in a path (`/api/admin/user/{id}`) or a JSON body. */
+export const userIdSchema = z.coerce
+  .number({ error: "Not a user id." })
+  .int({ error: "Not a user id." })
+  .positive({ error: "Not a user id." })
+  .max(Number.MAX_SAFE_INTEGER, { error: "Not a user id." });
+
+/** PUT /api/admin/update-user-role: the spec leaves the body open; this is ours. */
+export const updateUserRoleRequestSchema = z
+  .object({
+    userId: userIdSchema,
+    isAdmin: z.boolean({ error: "isAdmin must be true or false." }),
+  })
+  .strict();
+export type UpdateUserRoleRequest = z.infer<typeof updateUserRoleRequestSchema>;
+
+/** DELETE /api/admin/delete-user (SPEC §7). */
+export const deleteUserRequestSchema = z.object({ mobileNo: mobileNoSchema }).strict();
+
+/** PUT /api/admin/update-motor-config (SPEC §7): the same ranges as the farmer's own call. */
+export const adminMotorConfigRequestSchema = motorConfigRequestSchema
+  .omit({ token: true })
+  .extend({ mobileNo: mobileNoSchema });
+
+/** GET /api/admin/motor-logs?page=N: pages of ADMIN_LOGS_PAGE_SIZE, the first is 1. */
+export const motorLogsPageQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: "page must be a whole number from 1." })
+    .int({ error: "page must be a whole number from 1." })
+    .min(1, { error: "page must be a whole number from 1." })
+    .max(1_000_000, { error: "page must be a whole number from 1." })
+    .default(1),
+});

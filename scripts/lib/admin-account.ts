@@ -1,0 +1,59 @@
+// The first admin of a database (and any later one), straight against D1: production has no
+// default admin, so someone with wrangler access makes one. Same rules as the app: a 10-digit
+// number, a password of 8 to 128 characters, PBKDF2 as in common/credentials.ts.
+import { mobileNoSchema, newPasswordSchema } from "../../common/api-schemas.ts";
+import { hashPassword } from "../../common/credentials.ts";
+import { executeSql, sqlText, type D1Target } from "./local-d1.ts";
+
+/** Where `npm run admin:create` takes the password from, when set (CI, scripts). */
+export const PASSWORD_ENV = "SINCHAI_ADMIN_PASSWORD";
+
+export type AdminAccountResult = "created" | "promoted" | "alreadyAdmin";
+
+/** The first problem with a value, in words for the operator; null when it is fine. */
+export function mobileNoProblem(mobileNo: string): string | null {
+  const result = mobileNoSchema.safeParse(mobileNo);
+  return result.success ? null : (result.error.issues[0]?.message ?? "Enter a 10-digit mobile number.");
+}
+
+export function passwordProblem(password: string): string | null {
+  const result = newPasswordSchema.safeParse(password);
+  return result.success ? null : (result.error.issues[0]?.message ?? "Invalid password.");
+}
+
+/** Whether an account exists for the number, and whether it is an admin already. */
+export async function findAccount(target: D1Target, mobileNo: string): Promise<{ isAdmin: boolean } | null> {
+  const [row] = await executeSql<{ is_admin: number }>(target, `SELECT is_admin FROM users WHERE mobile_no = ${sqlText(mobileNo)};`);
+  return row ? { isAdmin: row.is_admin === 1 } : null;
+}
+
+/**
+ * Makes `mobileNo` an admin. An existing account is promoted and keeps its password (the
+ * password is then not needed); a new one is created with `password()`.
+ */
+export async function createOrPromoteAdmin(
+  target: D1Target,
+  mobileNo: string,
+  password: () => Promise<string>,
+): Promise<AdminAccountResult> {
+  const mobileProblem = mobileNoProblem(mobileNo);
+  if (mobileProblem) throw new Error(mobileProblem);
+  const existing = await findAccount(target, mobileNo);
+  if (existing?.isAdmin) return "alreadyAdmin";
+  if (existing) {
+    await executeSql(target, `UPDATE users SET is_admin = 1 WHERE mobile_no = ${sqlText(mobileNo)};`);
+    return "promoted";
+  }
+  const secret = await password();
+  const problem = passwordProblem(secret);
+  if (problem) throw new Error(problem);
+  // ON CONFLICT: someone registered the number in between; promote it rather than fail or
+  // overwrite their password.
+  await executeSql(
+    target,
+    `INSERT INTO users (mobile_no, password_hash, is_admin, created_at)
+     VALUES (${sqlText(mobileNo)}, ${sqlText(await hashPassword(secret))}, 1, ${Date.now()})
+     ON CONFLICT(mobile_no) DO UPDATE SET is_admin = 1;`,
+  );
+  return "created";
+}

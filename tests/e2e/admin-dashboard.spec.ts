@@ -1,0 +1,35 @@
+// The admin dashboard: the four cards of SPEC §2 from real data, and following it.
+import { expect, test } from "@playwright/test";
+import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianNumber, registerFarmer, texts } from "./admin-support.ts";
+
+type Stats = { totalUsers: number; devicesOnline: number; totalLogs: number; activeDevices: number };
+
+test("the four cards show the server's counts and follow a new farmer and a pump switched today", async ({ page, request }) => {
+  const t = texts.hi;
+  const token = await adminApiToken(request);
+  const stats = async () => ((await (await request.get("/api/admin/dashboard-stats", bearer(token))).json()) as { stats: Stats }).stats;
+  await adminLogIn(page, t);
+  const card = (key: keyof Stats) => page.getByTestId(`stat-${key}`);
+  await expect(card("totalUsers").getByRole("heading")).toHaveText(t["admin.dashboard.totalUsers"]);
+  await expect(card("devicesOnline").getByRole("heading")).toHaveText(t["admin.dashboard.devicesOnline"]);
+  await expect(card("totalLogs").getByRole("heading")).toHaveText(t["admin.dashboard.totalLogs"]);
+  await expect(card("activeDevices").getByRole("heading")).toHaveText(t["admin.dashboard.activeDevices"]);
+  const before = await stats();
+  await expect(card("totalUsers").locator(".stat-value")).toHaveText(indianNumber(before.totalUsers, "hi"));
+
+  // A new farmer whose new pump is switched on: one more user, device online, log, active device.
+  const { farmer, device } = await farmerWithDevice(request);
+  await registerFarmer(request);
+  expect((await request.post("/api/devices/motor", { data: { action: "on" }, ...bearer(farmer.token) })).status()).toBe(200);
+  await expect.poll(async () => (await stats()).activeDevices).toBe(before.activeDevices + 1);
+  const after = await stats();
+  expect(after.totalUsers).toBe(before.totalUsers + 2);
+  expect(after.devicesOnline).toBe(before.devicesOnline + 1);
+  expect(after.totalLogs).toBeGreaterThan(before.totalLogs);
+
+  await page.getByRole("button", { name: t["admin.common.refresh"] }).click();
+  for (const key of ["totalUsers", "devicesOnline", "totalLogs", "activeDevices"] as const) {
+    await expect(card(key).locator(".stat-value")).toHaveText(indianNumber(after[key], "hi"));
+  }
+  await device.stop();
+});

@@ -1,0 +1,80 @@
+// /admin/recharges: the farmer's requests with the spec's columns; mark paid (the farmer's plan
+// grows by the plan's length) or failed only while pending, delete in any status, each after
+// the confirmation of SPEC §4; the list reloads.
+import { expect, test } from "@playwright/test";
+import { addMonths } from "../../common/plans.ts";
+import { useLanguage } from "./support.ts";
+import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianRupees, texts } from "./admin-support.ts";
+
+type Plan = { plan: string; expiresAt: string; status: string };
+
+// A wide screen: the table with its column headers (phones get one card per row).
+test.use({ viewport: { width: 1280, height: 900 } });
+
+test("mark paid extends the farmer's plan; mark failed; delete; only pending can be marked (English)", async ({ page, context, request }) => {
+  const t = texts.en;
+  const { farmer, device } = await farmerWithDevice(request);
+  const plan = async () => ((await (await request.get("/api/recharge/plan", bearer(farmer.token))).json()) as { plan: Plan | null }).plan;
+  // The first hello started the free year.
+  await expect.poll(async () => (await plan())?.plan).toBe("free");
+  const freeYear = (await plan())!;
+  const submit = async (body: object) =>
+    ((await (await request.post("/api/recharge/request", { data: body, ...bearer(farmer.token) })).json()) as { request: { id: number } }).request.id;
+  const yearly = await submit({ plan: "1year", paymentMethod: "upi" });
+  const monthly = await submit({ plan: "1month", paymentMethod: "cash" });
+
+  await useLanguage(context, "en");
+  await adminLogIn(page, t);
+  await page.goto("/admin/recharges");
+  await expect(page.getByRole("heading", { name: t["admin.recharges.title"] })).toBeVisible();
+  for (const column of ["admin.common.mobileNo", "admin.recharges.plan", "admin.recharges.amount", "admin.recharges.paymentMethod", "admin.recharges.status", "admin.recharges.requestedAt", "admin.common.actions"] as const) {
+    await expect(page.getByRole("columnheader", { name: t[column] })).toBeVisible();
+  }
+  const yearlyRow = page.getByTestId(`recharge-row-${yearly}`);
+  await expect(yearlyRow).toContainText(farmer.mobileNo);
+  await expect(yearlyRow).toContainText(t["admin.plan.1year"]);
+  await expect(yearlyRow).toContainText(indianRupees(1111, "en"));
+  await expect(yearlyRow).toContainText(t["admin.payment.upi"]);
+  await expect(yearlyRow.getByTestId("recharge-status")).toHaveText(t["admin.status.pending"]);
+  await expect(page.getByTestId(`recharge-row-${monthly}`)).toContainText(t["admin.payment.cash"]);
+
+  // Cancel changes nothing.
+  const dialog = page.getByTestId("confirm-dialog");
+  await yearlyRow.getByRole("button", { name: t["admin.recharges.markPaid"] }).click();
+  await expect(dialog).toContainText("Are you sure you want to mark as paid this request?");
+  await dialog.getByRole("button", { name: t["admin.common.cancel"] }).click();
+  await expect(dialog).toBeHidden();
+  await expect(yearlyRow.getByTestId("recharge-status")).toHaveText(t["admin.status.pending"]);
+  expect((await plan())!.expiresAt).toBe(freeYear.expiresAt);
+
+  // Confirm: paid, the buttons go, and the plan runs a year longer.
+  await yearlyRow.getByRole("button", { name: t["admin.recharges.markPaid"] }).click();
+  await dialog.getByRole("button", { name: t["admin.common.confirm"] }).click();
+  await expect(page.getByTestId("toast")).toContainText(t["admin.recharges.statusUpdated"]);
+  await expect(yearlyRow.getByTestId("recharge-status")).toHaveText(t["admin.status.paid"]);
+  await expect(yearlyRow.getByRole("button", { name: t["admin.recharges.markPaid"] })).toHaveCount(0);
+  await expect(yearlyRow.getByRole("button", { name: t["admin.recharges.markFailed"] })).toHaveCount(0);
+  const extended = (await plan())!;
+  expect(extended.status).toBe("active");
+  expect(extended.expiresAt).toBe(new Date(addMonths(new Date(freeYear.expiresAt).getTime(), 12)).toISOString());
+  // The server refuses a second decision too.
+  expect((await request.put(`/api/recharge/status/${yearly}`, { data: { status: "failed" }, ...bearer(await adminApiToken(request)) })).status()).toBe(409);
+
+  const monthlyRow = page.getByTestId(`recharge-row-${monthly}`);
+  await monthlyRow.getByRole("button", { name: t["admin.recharges.markFailed"] }).click();
+  await expect(dialog).toContainText("Are you sure you want to mark as failed this request?");
+  await dialog.getByRole("button", { name: t["admin.common.confirm"] }).click();
+  await expect(monthlyRow.getByTestId("recharge-status")).toHaveText(t["admin.status.failed"]);
+  expect((await plan())!.expiresAt).toBe(extended.expiresAt);
+
+  // Delete works in any status.
+  await yearlyRow.getByRole("button", { name: t["admin.recharges.delete"] }).click();
+  await expect(dialog).toContainText("Are you sure you want to delete this request?");
+  await dialog.getByRole("button", { name: t["admin.common.confirm"] }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: t["admin.recharges.deleted"] })).toBeVisible();
+  await expect(yearlyRow).toHaveCount(0);
+  // Deleting a paid request does not shorten the plan (docs/decisions/006).
+  expect((await plan())!.expiresAt).toBe(extended.expiresAt);
+  await device.stop();
+});
+

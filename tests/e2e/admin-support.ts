@@ -1,0 +1,88 @@
+// Shared by the admin Playwright specs: the admin's login, fresh farmers with fresh simulated
+// devices (provisioned through the admin API), and the admin dictionaries. Every spec makes
+// its own farmers and devices, so specs never depend on each other or on the demo pump.
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { adminEn } from "../../app/i18n/admin-en.ts";
+import { adminHi } from "../../app/i18n/admin-hi.ts";
+import type { DeviceKind } from "../../common/device-protocol.ts";
+import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { E2E_PORT } from "../../playwright.config.ts";
+import { DEMO_ADMIN } from "../../scripts/lib/seed.ts";
+import { en, hi, uniqueMobileNo } from "./support.ts";
+
+export { adminEn, adminHi, DEMO_ADMIN };
+
+/** The admin texts plus the shared ones (login fields, language switch) of one language. */
+export const texts = { hi: { ...hi, ...adminHi }, en: { ...en, ...adminEn } };
+export type Texts = (typeof texts)["hi"];
+
+export async function adminLogIn(page: Page, t: Texts = texts.hi, account = DEMO_ADMIN) {
+  await page.goto("/admin/login");
+  await page.getByLabel(t["auth.mobileNo"]).fill(account.mobileNo);
+  await page.getByLabel(t["auth.password"]).fill(account.password);
+  await page.getByRole("button", { name: t["admin.login.button"], exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+}
+
+async function json<T>(response: { ok(): boolean; status(): number; json(): Promise<unknown>; url(): string }): Promise<T> {
+  const body = await response.json();
+  if (!response.ok()) throw new Error(`${response.url()} answered ${response.status()}: ${JSON.stringify(body)}`);
+  return body as T;
+}
+
+/** A bearer token of the demo admin, for setting up what a test needs through the API. */
+export async function adminApiToken(request: APIRequestContext): Promise<string> {
+  return (await json<{ token: string }>(await request.post("/api/admin/login", { data: DEMO_ADMIN }))).token;
+}
+
+export type Farmer = { mobileNo: string; password: string; token: string; id: number };
+
+/** A newly registered farmer, logged in through the API (so the account has a last login). */
+export async function registerFarmer(request: APIRequestContext): Promise<Farmer> {
+  const mobileNo = uniqueMobileNo();
+  const password = `farmer-${mobileNo}`;
+  await json(await request.post("/api/auth/register", { data: { mobileNo, password } }));
+  const login = await json<{ token: string; user: { id: number } }>(await request.post("/api/auth/login", { data: { mobileNo, password } }));
+  return { mobileNo, password, token: login.token, id: login.user.id };
+}
+
+/** A simulated controller box with the given credentials, connected to the e2e Worker. */
+export async function startDevice(deviceId: string, key: string, kind: DeviceKind = "3phase"): Promise<SimulatedDevice> {
+  const device = new SimulatedDevice({
+    url: `ws://localhost:${E2E_PORT}/api/device/connect`,
+    deviceId,
+    key,
+    kind,
+    horsePower: 5,
+    restartDelayMs: 500,
+  });
+  device.start();
+  await device.waitUntilConnected();
+  return device;
+}
+
+/** A fresh farmer with a device provisioned by the admin API and a simulator running it. */
+export async function farmerWithDevice(request: APIRequestContext): Promise<{ farmer: Farmer; device: SimulatedDevice }> {
+  const farmer = await registerFarmer(request);
+  const token = await adminApiToken(request);
+  const provisioned = await json<{ device: { id: string }; key: string }>(
+    await request.post("/api/admin/devices", {
+      data: { kind: "3phase", ownerMobileNo: farmer.mobileNo },
+      headers: { Authorization: `Bearer ${token}` },
+    }),
+  );
+  return { farmer, device: await startDevice(provisioned.device.id, provisioned.key) };
+}
+
+export function bearer(token: string) {
+  return { headers: { Authorization: `Bearer ${token}` } };
+}
+
+/** Numbers and rupees as the pages print them: Indian locale in the reader's script (SPEC §9). */
+export function indianNumber(value: number, language: "hi" | "en"): string {
+  return new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", { maximumFractionDigits: 2 }).format(value);
+}
+
+export function indianRupees(amount: number, language: "hi" | "en"): string {
+  return new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 0 }).format(amount);
+}

@@ -1,0 +1,237 @@
+// /admin/users/{id}: the account and its device live (status, motor, power, logs, health with
+// the admin signal bars), config history, power logs, role changes, and the Device Settings
+// modal: debug console, mobile number, provisioning and firmware. Each test has its own farmer
+// and simulated box.
+import { expect, test, type Page } from "@playwright/test";
+import { signalBars } from "../../common/signal.ts";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { uniqueMobileNo, useLanguage } from "./support.ts";
+import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianNumber, registerFarmer, startDevice, texts, type Texts } from "./admin-support.ts";
+
+const devices: SimulatedDevice[] = [];
+test.afterEach(async () => {
+  await Promise.all(devices.splice(0).map((device) => device.stop()));
+});
+
+async function openDetail(page: Page, userId: number, t: Texts) {
+  await adminLogIn(page, t);
+  await page.goto(`/admin/users/${userId}`);
+  await expect(page.getByTestId("detail-mobile")).toBeVisible();
+}
+
+function amperes(text: string | null): number {
+  return Number((text ?? "").replace(/[^\d.]/g, ""));
+}
+
+test("shows the account and its device live: status, motor, power, logs, health, power logs (Hindi)", async ({ page, request }) => {
+  const t = texts.hi;
+  const { farmer, device } = await farmerWithDevice(request);
+  devices.push(device);
+  await openDetail(page, farmer.id, t);
+  await expect(page.getByTestId("detail-mobile")).toHaveText(farmer.mobileNo);
+  await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.online"]);
+  await expect(page.getByTestId("detail-motor-status")).toHaveText(t["admin.common.off"]);
+  await expect(page.getByTestId("detail-role")).toHaveText(t["admin.common.user"]);
+  await expect(page.getByTestId("detail-default-current")).toHaveText(`${indianNumber(1, "hi")} A`);
+  await expect(page.getByTestId("detail-dry-run")).toHaveText(`${indianNumber(30, "hi")} %`);
+  await expect(page.getByTestId("detail-last-login")).not.toHaveText(t["admin.user.neverLoggedIn"]);
+  await expect(page.getByTestId("detail-device-id")).toHaveText(device.deviceId);
+  await expect(page.getByText(t["admin.user.logsEmpty"])).toBeVisible();
+  await expect(page.getByText(t["admin.user.historyEmpty"])).toBeVisible();
+
+  // Power logs before the motor ever ran.
+  await page.getByRole("button", { name: t["admin.user.viewPowerLogs"] }).click();
+  const powerDialog = page.getByTestId("power-logs-dialog");
+  await expect(powerDialog.getByText(t["admin.power.empty"])).toBeVisible();
+  await powerDialog.getByRole("button", { name: t["admin.common.close"] }).click();
+
+  // Health on request: the admin bars of SPEC §9.
+  await page.getByTestId("health-card").getByRole("button", { name: t["admin.common.refresh"] }).click();
+  const bars = page.getByTestId("health-card").getByTestId("signal-bars");
+  await expect(bars).toBeVisible();
+  const dbm = Number((await bars.textContent())!.replace(/[^\d-]/g, ""));
+  await expect(bars).toHaveAttribute("data-bars", String(signalBars(dbm)));
+
+  // The farmer switches the pump on: the admin's page follows without a reload.
+  expect((await request.post("/api/devices/motor", { data: { action: "on" }, ...bearer(farmer.token) })).status()).toBe(200);
+  await expect(page.getByTestId("detail-motor-status")).toHaveText(t["admin.common.on"]);
+  await expect.poll(async () => amperes(await page.getByTestId("detail-current").textContent())).toBeGreaterThan(0);
+  await expect(page.getByTestId("detail-logs").locator("li")).toHaveCount(1);
+  expect(device.relay).toBe("on");
+
+  // The running motor's readings are sampled into the power history.
+  await page.getByRole("button", { name: t["admin.user.viewPowerLogs"] }).click();
+  await expect(powerDialog.locator("tbody tr").first()).toBeVisible();
+  await expect(powerDialog).toContainText(t["admin.power.legend"]);
+  await powerDialog.getByRole("button", { name: t["admin.common.close"] }).click();
+
+  await device.stop();
+  await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.offline"]);
+});
+
+test("the role is given and taken away at once; the last admin keeps theirs (English)", async ({ page, context, request }) => {
+  const t = texts.en;
+  const farmer = await registerFarmer(request);
+  await useLanguage(context, "en");
+  await openDetail(page, farmer.id, t);
+  const dialog = page.getByTestId("confirm-dialog");
+  await page.getByRole("button", { name: t["admin.user.makeAdmin"] }).click();
+  await expect(dialog).toContainText(farmer.mobileNo);
+  await dialog.getByRole("button", { name: t["admin.common.confirm"] }).click();
+  await expect(page.getByTestId("detail-role")).toHaveText(t["admin.common.admin"]);
+  const asAdmin = await request.post("/api/admin/login", { data: { mobileNo: farmer.mobileNo, password: farmer.password } });
+  expect(asAdmin.status()).toBe(200);
+  const theirAdminToken = ((await asAdmin.json()) as { token: string }).token;
+
+  await page.getByRole("button", { name: t["admin.user.removeAdmin"] }).click();
+  await dialog.getByRole("button", { name: t["admin.common.confirm"] }).click();
+  await expect(page.getByTestId("detail-role")).toHaveText(t["admin.common.user"]);
+  expect((await request.get("/api/admin/users", bearer(theirAdminToken))).status()).toBe(401);
+
+  // The demo admin's own page: removing the role is offered only while another admin exists.
+  const users = ((await (await request.get("/api/admin/users", bearer(await adminApiToken(request)))).json()) as { users: { id: number; isAdmin: boolean }[] }).users;
+  await page.goto("/admin/users/1");
+  const remove = page.getByRole("button", { name: t["admin.user.removeAdmin"] });
+  if (users.filter((user) => user.isAdmin).length === 1) {
+    await expect(remove).toBeDisabled();
+    await expect(page.getByText(t["admin.user.lastAdmin"])).toBeVisible();
+  } else {
+    await expect(remove).toBeEnabled();
+  }
+});
+
+test("debug mode streams the box's log lines live and turns off when the dialog closes (Hindi)", async ({ page, request }) => {
+  const t = texts.hi;
+  const { farmer, device } = await farmerWithDevice(request);
+  devices.push(device);
+  await openDetail(page, farmer.id, t);
+  await expect(page.getByTestId("live-indicator")).toHaveText(t["admin.user.live"]);
+  await page.getByRole("button", { name: t["admin.user.deviceSettings"] }).click();
+  const settings = page.getByTestId("device-settings-dialog");
+  const console = settings.getByTestId("debug-console");
+  await expect(console).toContainText(t["admin.settings.consoleEmpty"]);
+  const toggle = settings.getByRole("switch", { name: t["admin.settings.debug"] });
+  // The switch flips once the box has confirmed debug mode.
+  await toggle.click();
+  await expect(toggle).toBeChecked();
+  await expect.poll(() => device.config.debug).toBe(true);
+  // The simulator writes a status line every 2 s while debug mode is on.
+  await expect(console.locator(".debug-line").filter({ hasText: "relay=OFF current=" }).first()).toBeVisible();
+  const before = await console.locator(".debug-line").count();
+  await expect.poll(() => console.locator(".debug-line").count()).toBeGreaterThan(before);
+
+  await settings.getByRole("button", { name: t["admin.common.close"] }).click();
+  await expect(settings).toBeHidden();
+  await expect.poll(() => device.config.debug).toBe(false);
+});
+
+test("the device's mobile number: the SPEC §5 checks, a warning, then the box restarts with it (English)", async ({ page, context, request }) => {
+  const t = texts.en;
+  const { farmer, device } = await farmerWithDevice(request);
+  devices.push(device);
+  await useLanguage(context, "en");
+  await openDetail(page, farmer.id, t);
+  await page.getByRole("button", { name: t["admin.user.deviceSettings"] }).click();
+  const settings = page.getByTestId("device-settings-dialog");
+  const input = settings.getByLabel(t["admin.settings.newMobile"]);
+  const change = settings.getByRole("button", { name: t["admin.settings.changeMobile"] });
+  for (const [value, message] of [
+    ["12345", "Invalid mobile number"],
+    ["0123456789", "Invalid mobile number"],
+    [farmer.mobileNo, "New number is same as current number"],
+  ] as const) {
+    await input.fill(value);
+    await change.click();
+    await expect(settings.getByRole("alert")).toHaveText(message);
+  }
+  const newMobile = uniqueMobileNo();
+  await input.fill(newMobile);
+  await change.click();
+  const confirm = page.getByTestId("confirm-dialog");
+  await expect(confirm).toContainText(t["admin.settings.mobileConfirm"].replace("{from}", farmer.mobileNo).replace("{to}", newMobile));
+  const restarting = device.waitFor("restarting", 15_000);
+  await confirm.getByRole("button", { name: t["admin.common.confirm"] }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Mobile number update sent!" })).toBeVisible();
+  await expect.poll(() => device.config.mobileNo).toBe(newMobile);
+  await expect(page.getByTestId("detail-mobile")).toHaveText(newMobile);
+  await restarting; // the hub told the box to restart with its new number
+  // The farmer now logs in with the new number.
+  expect((await request.post("/api/auth/login", { data: { mobileNo: newMobile, password: farmer.password } })).status()).toBe(200);
+  await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.online"], { timeout: 20_000 });
+});
+
+test("provisioning: a new device for a farmer, its key shown once and rotated, unassigned and assigned again", async ({ page, context, request }) => {
+  const t = texts.en;
+  const mobileNo = uniqueMobileNo();
+  await request.post("/api/auth/register", { data: { mobileNo, password: "farmer-password" } });
+  const users = ((await (await request.get("/api/admin/users", bearer(await adminApiToken(request)))).json()) as { users: { id: number; mobileNo: string }[] }).users;
+  const userId = users.find((user) => user.mobileNo === mobileNo)!.id;
+  await useLanguage(context, "en");
+  await openDetail(page, userId, t);
+  await expect(page.getByTestId("detail-last-login")).toHaveText(t["admin.user.neverLoggedIn"]);
+  await expect(page.getByText(t["admin.user.noDevice"])).toBeVisible();
+
+  const settings = page.getByTestId("device-settings-dialog");
+  const section = settings.getByTestId("device-section");
+  await page.getByRole("button", { name: t["admin.user.deviceSettings"] }).click();
+  await section.getByLabel(t["admin.user.kind"]).selectOption("3phase");
+  await section.getByRole("button", { name: t["admin.settings.provisionButton"] }).click();
+  const deviceId = (await section.getByTestId("issued-device-id").textContent())!;
+  const key = (await section.getByTestId("issued-key-value").textContent())!;
+  expect(deviceId).toMatch(/^SNC-/);
+  let device = await startDevice(deviceId, key);
+  devices.push(device);
+  await settings.getByRole("button", { name: t["admin.common.close"] }).click();
+  await expect(page.getByTestId("detail-device-id")).toHaveText(deviceId);
+  await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.online"]);
+  await expect.poll(() => device.config.mobileNo).toBe(mobileNo);
+
+  // The key is not shown again when the dialog opens next time.
+  await page.getByRole("button", { name: t["admin.user.deviceSettings"] }).click();
+  await expect(section.getByTestId("issued-key")).toHaveCount(0);
+  await section.getByRole("button", { name: t["admin.settings.rotateKey"] }).click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: t["admin.common.confirm"] }).click();
+  const rotated = (await section.getByTestId("issued-key-value").textContent())!;
+  expect(rotated).not.toBe(key);
+  await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.offline"]);
+  await device.stop();
+  device = await startDevice(deviceId, rotated);
+  devices.push(device);
+  await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.online"]);
+
+  await section.getByRole("button", { name: t["admin.settings.unassign"] }).click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: t["admin.common.confirm"] }).click();
+  await expect(page.getByText(t["admin.user.noDevice"])).toBeVisible();
+  await expect.poll(() => device.config.mobileNo).toBeNull();
+
+  // The freed box is offered for assignment and comes back.
+  await section.getByLabel(t["admin.settings.chooseDevice"]).selectOption(deviceId);
+  await section.getByRole("button", { name: t["admin.settings.assignButton"], exact: true }).click();
+  await expect(page.getByTestId("detail-device-id")).toHaveText(deviceId);
+  await expect.poll(() => device.config.mobileNo).toBe(mobileNo);
+});
+
+test("firmware upload: device type, version and file; a version is refused twice", async ({ page, context, request }) => {
+  const t = texts.en;
+  const farmer = await registerFarmer(request);
+  await useLanguage(context, "en");
+  await openDetail(page, farmer.id, t);
+  await page.getByRole("button", { name: t["admin.user.deviceSettings"] }).click();
+  const section = page.getByTestId("device-settings-dialog").getByTestId("firmware-section");
+  const version = `e2e-${Date.now()}`;
+  for (const attempt of [1, 2]) {
+    await section.getByLabel(t["admin.settings.deviceType"]).selectOption("wifi");
+    await section.getByLabel(t["admin.settings.version"]).fill(version);
+    await section.getByLabel(t["admin.settings.file"]).setInputFiles({ name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.alloc(2048, attempt) });
+    await section.getByRole("button", { name: t["admin.settings.upload"] }).click();
+    if (attempt === 1) {
+      await expect(page.getByTestId("toast").filter({ hasText: t["admin.settings.uploaded"] })).toBeVisible();
+      await expect(section.getByTestId("firmware-list")).toContainText(version);
+    } else {
+      await expect(page.getByTestId("toast").filter({ hasText: t["admin.settings.uploadFailed"] })).toBeVisible();
+      await expect(section.getByRole("alert")).toContainText("already exists");
+    }
+  }
+  const listed = ((await (await request.get("/api/admin/firmware", bearer(await adminApiToken(request)))).json()) as { firmware: { version: string; deviceType: string; size: number }[] }).firmware;
+  expect(listed.filter((image) => image.version === version)).toEqual([expect.objectContaining({ deviceType: "wifi", size: 2048 })]);
+});

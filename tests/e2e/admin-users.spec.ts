@@ -1,0 +1,71 @@
+// /admin/users: the columns of SPEC §2, live device status, the 120 s refresh, View, and Delete
+// behind the retype-the-number modal of SPEC §5 (the account, its sessions and device link go).
+import { expect, test } from "@playwright/test";
+import { ADMIN_USERS_REFRESH_MS } from "../../common/constants.ts";
+import { useLanguage } from "./support.ts";
+import { adminLogIn, bearer, farmerWithDevice, registerFarmer, texts } from "./admin-support.ts";
+
+test("the list shows every account with live status and refreshes itself every 120 s (Hindi)", async ({ page, request }) => {
+  const t = texts.hi;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.clock.install();
+  const { farmer, device } = await farmerWithDevice(request);
+  await adminLogIn(page, t);
+  await page.goto("/admin/users");
+  for (const column of ["admin.users.userId", "admin.common.mobileNo", "admin.users.status", "admin.users.role", "admin.users.createdAt", "admin.common.actions"] as const) {
+    await expect(page.getByRole("columnheader", { name: t[column] })).toBeVisible();
+  }
+  const row = page.getByTestId(`user-row-${farmer.mobileNo}`);
+  await expect(row).toContainText(String(farmer.id));
+  await expect(row).toContainText(t["admin.common.user"]);
+  await expect(row.getByTestId("user-status")).toHaveText(t["admin.common.online"]);
+
+  // Changes on the server reach the page at the next refresh, without a click.
+  await device.stop();
+  const newcomer = await registerFarmer(request);
+  await expect(page.getByTestId(`user-row-${newcomer.mobileNo}`)).toHaveCount(0);
+  await page.clock.fastForward(ADMIN_USERS_REFRESH_MS);
+  await expect(page.getByTestId(`user-row-${newcomer.mobileNo}`)).toBeVisible();
+  await expect(row.getByTestId("user-status")).toHaveText(t["admin.common.offline"]);
+
+  await row.getByRole("link", { name: t["admin.users.view"] }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/users/${farmer.id}$`));
+  await expect(page.getByTestId("detail-mobile")).toHaveText(farmer.mobileNo);
+});
+
+test("Delete asks for the number, then removes the account, its sessions and its device link (English, phone)", async ({ page, context, request }) => {
+  const t = texts.en;
+  const { farmer, device } = await farmerWithDevice(request);
+  await useLanguage(context, "en");
+  await adminLogIn(page, t);
+  await page.goto("/admin/users");
+  const row = page.getByTestId(`user-row-${farmer.mobileNo}`);
+  await row.getByRole("button", { name: t["admin.users.delete"] }).click();
+  const dialog = page.getByTestId("delete-user-dialog");
+  await expect(dialog).toBeVisible();
+  const confirm = dialog.getByRole("button", { name: t["admin.users.delete"] });
+  const typed = dialog.getByLabel(t["admin.users.deleteTypeNumber"]);
+  await expect(confirm).toBeDisabled();
+  await typed.fill(farmer.mobileNo.slice(0, 9));
+  await expect(confirm).toBeDisabled();
+  await typed.fill(`${farmer.mobileNo} `);
+  await expect(confirm).toBeDisabled();
+  await typed.fill(farmer.mobileNo);
+  await expect(confirm).toBeEnabled();
+  await confirm.click();
+  await expect(page.getByTestId("toast").filter({ hasText: t["admin.users.deleted"] })).toBeVisible();
+  await expect(row).toHaveCount(0);
+
+  // On the server: the farmer's token is dead and the box has no owner any more.
+  expect((await request.get("/api/recharge/requests", bearer(farmer.token))).status()).toBe(401);
+  await expect.poll(() => device.config.mobileNo).toBeNull();
+  await device.stop();
+});
+
+test("the demo admin cannot delete their own account from the list", async ({ page }) => {
+  await adminLogIn(page);
+  await page.goto("/admin/users");
+  const own = page.getByTestId("user-row-9000000001");
+  await expect(own).toContainText(texts.hi["admin.users.you"]);
+  await expect(own.getByRole("button", { name: texts.hi["admin.users.delete"] })).toHaveCount(0);
+});

@@ -1,0 +1,97 @@
+// `npm run admin:create` as an operator runs it, against a real local D1 (wrangler d1 execute):
+// a new admin who can log in with the password, a promotion that keeps the password, refusals.
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword, verifyPassword } from "../../common/credentials.ts";
+import { PASSWORD_ENV } from "../../scripts/lib/admin-account.ts";
+import { executeLocalSql } from "../../scripts/lib/local-d1.ts";
+
+let persistTo: string;
+
+beforeAll(async () => {
+  // Not even migrated: the command must prepare a fresh local database itself.
+  persistTo = await mkdtemp(join(tmpdir(), "sinchai-admin-create-"));
+});
+
+afterAll(() => rm(persistTo, { recursive: true, force: true }));
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function adminCreate(args: string[], options: { password?: string; stdin?: string } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env };
+    delete env[PASSWORD_ENV];
+    if (options.password !== undefined) env[PASSWORD_ENV] = options.password;
+    const child = spawn(process.execPath, ["scripts/admin-create.ts", ...args, "--persist-to", persistTo], {
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
+type Row = { mobile_no: string; password_hash: string; is_admin: number };
+
+const accounts = (mobileNo: string) =>
+  executeLocalSql<Row>(persistTo, `SELECT mobile_no, password_hash, is_admin FROM users WHERE mobile_no = '${mobileNo}';`);
+
+describe("npm run admin:create", () => {
+  it("creates an admin with a hashed password from the environment", async () => {
+    const run = await adminCreate(["--mobile", "9123400001"], { password: "first-admin-password" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Created admin 9123400001");
+    const rows = await accounts("9123400001");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.is_admin).toBe(1);
+    expect(rows[0]!.password_hash).not.toContain("first-admin-password");
+    expect(await verifyPassword("first-admin-password", rows[0]!.password_hash)).toBe(true);
+  }, 60_000);
+
+  it("reads the password from standard input when it is not a terminal", async () => {
+    const run = await adminCreate(["--mobile", "9123400002"], { stdin: "piped-password-123\n" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await verifyPassword("piped-password-123", (await accounts("9123400002"))[0]!.password_hash)).toBe(true);
+  }, 60_000);
+
+  it("promotes an existing account instead of adding a second one, keeping its password", async () => {
+    await executeLocalSql(
+      persistTo,
+      `INSERT INTO users (mobile_no, password_hash, created_at) VALUES ('9123400003', '${await hashPassword("farmer-password")}', 0);`,
+    );
+    const run = await adminCreate(["--mobile", "9123400003"], { password: "ignored-password" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("now an admin");
+    const rows = await accounts("9123400003");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.is_admin).toBe(1);
+    expect(await verifyPassword("farmer-password", rows[0]!.password_hash)).toBe(true);
+    const again = await adminCreate(["--mobile", "9123400003"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("already an admin");
+  }, 60_000);
+
+  it("refuses a short password, a bad number and a missing number, creating nothing", async () => {
+    const short = await adminCreate(["--mobile", "9123400004"], { password: "short" });
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain("at least 8 characters");
+    expect(await accounts("9123400004")).toEqual([]);
+    const empty = await adminCreate(["--mobile", "9123400004"], { stdin: "" });
+    expect(empty.code).toBe(1);
+    expect(await accounts("9123400004")).toEqual([]);
+    const bad = await adminCreate(["--mobile", "0123400004"], { password: "long-enough-password" });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("10-digit");
+    const missing = await adminCreate([], { password: "long-enough-password" });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("Usage: npm run admin:create");
+  }, 60_000);
+});

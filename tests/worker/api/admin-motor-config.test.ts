@@ -1,0 +1,136 @@
+// PUT /api/admin/update-motor-config and GET /api/admin/motor-config-history/{mobileNo}:
+// saved with a history entry naming the admin, pushed to the box (or at its next hello).
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { DEVICE_PROTOCOL_VERSION } from "../../../common/device-protocol.ts";
+import { getDb } from "../../../worker/db/client.ts";
+import { users } from "../../../worker/db/schema.ts";
+import { adminChangeNote } from "../../../worker/api/admin/motor-config.ts";
+import { connectDevice, createUser, farmerWithDevice, getJson, loginToken, postJson, putJson } from "../helpers.ts";
+
+type HistoryEntry = {
+  defaultCurrent: number;
+  dryRunThreshold: number;
+  overCurrentThreshold: number;
+  changeNote: string;
+  changedBy: string | null;
+  createdAt: string;
+};
+
+async function history(mobileNo: string, token: string): Promise<HistoryEntry[]> {
+  const response = await getJson(`/api/admin/motor-config-history/${mobileNo}`, token);
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { success: boolean; history: HistoryEntry[] };
+  expect(body.success).toBe(true);
+  return body.history;
+}
+
+async function admin() {
+  const user = await createUser({ isAdmin: true });
+  return { user, token: await loginToken(user, "admin") };
+}
+
+describe("PUT /api/admin/update-motor-config", () => {
+  it("saves the config, records who changed what, and the box receives it at once", async () => {
+    const { user: adminUser, token } = await admin();
+    const { user, device } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    const response = await putJson(
+      "/api/admin/update-motor-config",
+      { mobileNo: user.mobileNo, defaultCurrent: 8.9, dryRunThreshold: "25.5", overCurrentThreshold: 40 },
+      token,
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ success: true, deliveredToDevice: true });
+    expect((await box.next("config")).config).toMatchObject({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
+    const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) });
+    expect(row).toMatchObject({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
+
+    const [entry] = await history(user.mobileNo, token);
+    expect(entry).toMatchObject({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40, changedBy: adminUser.mobileNo });
+    expect(entry!.changeNote).toBe(
+      `Admin ${adminUser.mobileNo}: default current 1 → 8.9 A, dry run threshold 30 → 25.5 %, over current threshold 30 → 40 %`,
+    );
+    // The farmer sees the new settings in their own status call.
+    const status = (await (await getJson(`/api/devices/motor/status/${user.mobileNo}`, await loginToken(user))).json()) as { motorConfig: object };
+    expect(status.motorConfig).toEqual({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
+    box.close();
+  });
+
+  it("saves for an offline box, which gets the settings in its next welcome", async () => {
+    const { token } = await admin();
+    const { user, device } = await farmerWithDevice();
+    const response = await putJson("/api/admin/update-motor-config", { mobileNo: user.mobileNo, defaultCurrent: 12, dryRunThreshold: 20, overCurrentThreshold: 25 }, token);
+    expect(await response.json()).toMatchObject({ success: true, deliveredToDevice: false });
+    const box = await connectDevice(device, { hello: false });
+    box.send({ type: "hello", protocol: DEVICE_PROTOCOL_VERSION, firmware: "t", kind: "3phase", relay: "off" });
+    expect((await box.next("welcome")).config).toMatchObject({ defaultCurrent: 12, dryRunThreshold: 20, overCurrentThreshold: 25 });
+    box.close();
+  });
+
+  it("saves for an account without a device too", async () => {
+    const { token } = await admin();
+    const plain = await createUser();
+    const response = await putJson("/api/admin/update-motor-config", { mobileNo: plain.mobileNo, defaultCurrent: 3, dryRunThreshold: 30, overCurrentThreshold: 30 }, token);
+    expect(await response.json()).toMatchObject({ success: true, deliveredToDevice: false });
+    expect((await history(plain.mobileNo, token))[0]?.changeNote).toMatch(/default current 1 → 3 A$/);
+  });
+
+  it("refuses missing, empty, non-numeric and out-of-range values with 400 and changes nothing", async () => {
+    const { token } = await admin();
+    const { user } = await farmerWithDevice();
+    const valid = { mobileNo: user.mobileNo, defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 };
+    const bad = [
+      { ...valid, defaultCurrent: undefined },
+      { ...valid, defaultCurrent: "" },
+      { ...valid, dryRunThreshold: "abc" },
+      { ...valid, overCurrentThreshold: -1 },
+      { ...valid, defaultCurrent: 0 },
+      { ...valid, dryRunThreshold: 96 },
+      { ...valid, mobileNo: "12" },
+      { ...valid, mobileNo: undefined },
+    ];
+    for (const body of bad) {
+      const response = await putJson("/api/admin/update-motor-config", body, token);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(((await response.json()) as { success: boolean }).success).toBe(false);
+    }
+    expect(await history(user.mobileNo, token)).toEqual([]);
+    expect((await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) }))?.defaultCurrent).toBe(1);
+  });
+
+  it("answers 404 User not found. for an unknown number", async () => {
+    const { token } = await admin();
+    const response = await putJson("/api/admin/update-motor-config", { mobileNo: "9111111118", defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 }, token);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ success: false, message: "User not found." });
+  });
+});
+
+describe("GET /api/admin/motor-config-history/{mobileNo}", () => {
+  it("lists the farmer's and the admins' changes, newest first", async () => {
+    const { user: adminUser, token } = await admin();
+    const { user, token: farmerToken } = await farmerWithDevice();
+    expect((await postJson(`/api/devices/motor/config/${user.mobileNo}`, { defaultCurrent: 6, dryRunThreshold: 30, overCurrentThreshold: 30 }, farmerToken)).status).toBe(200);
+    expect((await putJson("/api/admin/update-motor-config", { mobileNo: user.mobileNo, defaultCurrent: 6, dryRunThreshold: 30, overCurrentThreshold: 30 }, token)).status).toBe(200);
+    const entries = await history(user.mobileNo, token);
+    expect(entries.map((entry) => entry.changedBy)).toEqual([adminUser.mobileNo, user.mobileNo]);
+    expect(entries[0]!.changeNote).toBe(`Admin ${adminUser.mobileNo}: saved without changes`);
+  });
+
+  it("answers 404 for an unknown number and 400 for a malformed one", async () => {
+    const { token } = await admin();
+    expect((await getJson("/api/admin/motor-config-history/9111111117", token)).status).toBe(404);
+    expect((await getJson("/api/admin/motor-config-history/0123", token)).status).toBe(400);
+  });
+});
+
+describe("adminChangeNote", () => {
+  it("names only what changed", () => {
+    const before = { defaultCurrent: 1, dryRunThreshold: 30, overCurrentThreshold: 30 };
+    expect(adminChangeNote("9000000001", before, { ...before, overCurrentThreshold: 35 })).toBe(
+      "Admin 9000000001: over current threshold 30 → 35 %",
+    );
+  });
+});

@@ -1,0 +1,226 @@
+// Accounts for admins: GET /api/admin/users, /device-statuses, /user/{id},
+// PUT /update-user-role and DELETE /delete-user.
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../../../worker/db/client.ts";
+import { devices, motorConfigHistory, motorLogs, sessions, users } from "../../../worker/db/schema.ts";
+import {
+  adminToken,
+  api,
+  connectDevice,
+  createUser,
+  farmerWithDevice,
+  getJson,
+  loginToken,
+  postJson,
+  putJson,
+} from "../helpers.ts";
+
+type ListItem = { id: number; mobileNo: string; isAdmin: boolean; createdAt: string; lastLogin: string | null; deviceId: string | null };
+type UserView = {
+  id: number;
+  mobileNo: string;
+  isAdmin: boolean;
+  createdAt: string;
+  lastLogin: string | null;
+  defaultCurrent: number;
+  dryRunThreshold: number;
+  overCurrentThreshold: number;
+  deviceInfo: Record<"signal" | "imei" | "sim" | "chipId" | "firmware", unknown>;
+  device: { id: string; kind: string; online: boolean } | null;
+};
+
+function deleteUser(body: unknown, token: string) {
+  return api("/api/admin/delete-user", {
+    method: "DELETE",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+async function statuses(token: string): Promise<Record<string, string>> {
+  const response = await getJson("/api/admin/device-statuses", token);
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { success: boolean; statuses: Record<string, string> };
+  expect(body.success).toBe(true);
+  return body.statuses;
+}
+
+describe("GET /api/admin/users", () => {
+  it("lists every account with role, dates and device, oldest first", async () => {
+    const token = await adminToken();
+    const { user: farmer, device } = await farmerWithDevice();
+    const plain = await createUser();
+    const response = await getJson("/api/admin/users", token);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { success: boolean; users: ListItem[] };
+    expect(body.success).toBe(true);
+    const withDevice = body.users.find((user) => user.id === farmer.id);
+    expect(withDevice).toMatchObject({ mobileNo: farmer.mobileNo, isAdmin: false, deviceId: device.deviceId });
+    expect(withDevice?.lastLogin).not.toBeNull(); // farmerWithDevice logged in
+    expect(new Date(withDevice!.createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(body.users.find((user) => user.id === plain.id)).toMatchObject({ deviceId: null, lastLogin: null });
+    const ids = body.users.map((user) => user.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    // Never a password hash.
+    expect(JSON.stringify(body)).not.toContain("pbkdf2");
+  });
+});
+
+describe("GET /api/admin/device-statuses", () => {
+  it("maps every number to its device's presence, following the box", async () => {
+    const token = await adminToken();
+    const { user, device } = await farmerWithDevice();
+    const noDevice = await createUser();
+    expect(await statuses(token)).toMatchObject({ [user.mobileNo]: "offline", [noDevice.mobileNo]: "offline" });
+    const box = await connectDevice(device);
+    await expect.poll(async () => (await statuses(token))[user.mobileNo]).toBe("online");
+    box.close();
+    await expect.poll(async () => (await statuses(token))[user.mobileNo]).toBe("offline");
+  });
+});
+
+describe("GET /api/admin/user/{id}", () => {
+  it("answers the admin view of SPEC §3 with the device and what it reported", async () => {
+    const token = await adminToken();
+    const { user, device } = await farmerWithDevice();
+    const box = await connectDevice(device, { firmware: "2.4.1" });
+    await expect
+      .poll(async () => ((await (await getJson(`/api/admin/user/${user.id}`, token)).json()) as { user: UserView }).user.deviceInfo.firmware)
+      .toBe("2.4.1");
+    const body = (await (await getJson(`/api/admin/user/${user.id}`, token)).json()) as { success: boolean; user: UserView };
+    expect(body.success).toBe(true);
+    expect(body.user).toMatchObject({
+      id: user.id,
+      mobileNo: user.mobileNo,
+      isAdmin: false,
+      defaultCurrent: 1,
+      dryRunThreshold: 30,
+      overCurrentThreshold: 30,
+      deviceInfo: { imei: "866000000000001", firmware: "2.4.1", sim: null, chipId: null },
+      device: { id: device.deviceId, kind: "3phase", online: true },
+    });
+    expect(typeof body.user.createdAt).toBe("string");
+    expect(typeof body.user.lastLogin).toBe("string");
+    box.close();
+  });
+
+  it("shows an account without a device and one that never logged in", async () => {
+    const plain = await createUser();
+    const body = (await (await getJson(`/api/admin/user/${plain.id}`, await adminToken())).json()) as { user: UserView };
+    expect(body.user).toMatchObject({ lastLogin: null, device: null, deviceInfo: { signal: null, imei: null, sim: null, chipId: null, firmware: null } });
+  });
+
+  it("answers 404 User not found. and 400 for a malformed id", async () => {
+    const token = await adminToken();
+    const missing = await getJson("/api/admin/user/987654321", token);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ success: false, message: "User not found." });
+    for (const bad of ["abc", "0", "-3", "1.5"]) {
+      expect((await getJson(`/api/admin/user/${bad}`, token)).status, bad).toBe(400);
+    }
+  });
+});
+
+describe("PUT /api/admin/update-user-role", () => {
+  it("makes a farmer an admin, who can then log in to the admin area", async () => {
+    const token = await adminToken();
+    const farmer = await createUser();
+    expect((await postJson("/api/admin/login", { mobileNo: farmer.mobileNo, password: farmer.password })).status).toBe(401);
+    const response = await putJson("/api/admin/update-user-role", { userId: farmer.id, isAdmin: true }, token);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ success: true, user: { id: farmer.id, isAdmin: true }, signedOut: false });
+    expect(await loginToken(farmer, "admin")).toBeTruthy();
+  });
+
+  it("removes the role and revokes that account's admin sessions in the same step", async () => {
+    const token = await adminToken();
+    const other = await createUser({ isAdmin: true });
+    const otherAdminToken = await loginToken(other, "admin");
+    const otherUserToken = await loginToken(other, "user");
+    expect((await putJson("/api/admin/update-user-role", { userId: other.id, isAdmin: false }, token)).status).toBe(200);
+    const rows = await getDb(env.DB).select().from(sessions).where(eq(sessions.userId, other.id));
+    expect(rows.find((row) => row.audience === "admin")?.revokedAt).not.toBeNull();
+    expect(rows.find((row) => row.audience === "user")?.revokedAt).toBeNull();
+    expect((await getJson("/api/admin/users", otherAdminToken)).status).toBe(401);
+    // Their farmer session is untouched.
+    expect((await getJson("/api/recharge/requests", otherUserToken)).status).toBe(200);
+  });
+
+  it("lets an admin remove their own role while another admin remains; they are signed out", async () => {
+    await adminToken(); // someone stays admin
+    const self = await createUser({ isAdmin: true });
+    const token = await loginToken(self, "admin");
+    const response = await putJson("/api/admin/update-user-role", { userId: self.id, isAdmin: false }, token);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ success: true, signedOut: true });
+    expect((await getJson("/api/admin/users", token)).status).toBe(401);
+  });
+
+  it("is idempotent, and answers 404 for an unknown account and 400 for a bad body", async () => {
+    const token = await adminToken();
+    const farmer = await createUser();
+    expect((await putJson("/api/admin/update-user-role", { userId: farmer.id, isAdmin: false }, token)).status).toBe(200);
+    expect((await putJson("/api/admin/update-user-role", { userId: 987654321, isAdmin: true }, token)).status).toBe(404);
+    for (const body of [{}, { userId: farmer.id }, { userId: farmer.id, isAdmin: "yes" }, { userId: "x", isAdmin: true }, { userId: farmer.id, isAdmin: true, extra: 1 }]) {
+      const response = await putJson("/api/admin/update-user-role", body, token);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(((await response.json()) as { success: boolean }).success).toBe(false);
+    }
+    const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, farmer.id) });
+    expect(row?.isAdmin).toBe(false);
+  });
+});
+
+describe("DELETE /api/admin/delete-user", () => {
+  it("deletes the account, ends its sessions and unbinds its device, which the hub forgets", async () => {
+    const token = await adminToken();
+    const { user, device, token: farmerToken } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    // Some history to see what stays and what goes.
+    expect((await postJson("/api/devices/motor", { action: "on" }, farmerToken)).status).toBe(200);
+    await box.next("switch");
+    expect((await putJson("/api/admin/update-motor-config", { mobileNo: user.mobileNo, defaultCurrent: 8, dryRunThreshold: 30, overCurrentThreshold: 30 }, token)).status).toBe(200);
+    await box.next("config");
+    await expect.poll(async () => (await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId))).length).toBeGreaterThan(0);
+
+    const response = await deleteUser({ mobileNo: user.mobileNo }, token);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true, message: "User deleted successfully!" });
+
+    const db = getDb(env.DB);
+    expect(await db.query.users.findFirst({ where: eq(users.id, user.id) })).toBeUndefined();
+    expect(await db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
+    expect(await db.select().from(motorConfigHistory).where(eq(motorConfigHistory.userId, user.id))).toEqual([]);
+    expect((await db.query.devices.findFirst({ where: eq(devices.id, device.deviceId) }))?.ownerUserId).toBeNull();
+    // The logs keep the number they were written under.
+    const logs = await db.select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    expect(logs.every((log) => log.mobileNo === user.mobileNo && log.userId === null)).toBe(true);
+    // The hub told the box it has no owner now, and the farmer's token is dead.
+    expect((await box.next("config")).config.mobileNo).toBeNull();
+    expect((await postJson("/api/devices/motor", { action: "off" }, farmerToken)).status).toBe(401);
+    const list = (await (await getJson("/api/admin/users", token)).json()) as { users: ListItem[] };
+    expect(list.users.some((row) => row.id === user.id)).toBe(false);
+    // The number is free to register again.
+    expect((await postJson("/api/auth/register", { mobileNo: user.mobileNo, password: "a-new-password" })).status).toBe(201);
+    box.close();
+  });
+
+  it("deletes an account without a device", async () => {
+    const plain = await createUser();
+    expect((await deleteUser({ mobileNo: plain.mobileNo }, await adminToken())).status).toBe(200);
+  });
+
+  it("refuses to delete the caller's own account, an unknown number and bad bodies", async () => {
+    const me = await createUser({ isAdmin: true });
+    const token = await loginToken(me, "admin");
+    const self = await deleteUser({ mobileNo: me.mobileNo }, token);
+    expect(self.status).toBe(409);
+    expect((await deleteUser({ mobileNo: "9111111119" }, token)).status).toBe(404);
+    for (const body of ["{", {}, { mobileNo: "12345" }, { mobileNo: 9876543210 }]) {
+      expect((await deleteUser(body, token)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect(await getDb(env.DB).query.users.findFirst({ where: eq(users.id, me.id) })).toBeDefined();
+  });
+});

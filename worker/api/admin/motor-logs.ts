@@ -1,0 +1,15 @@
+// GET /api/admin/motor-logs?page=N (SPEC §7): every device's motor logs, paginated here on
+// the server (SPEC §9: 20 a page).
+import { Hono } from "hono";
+import { motorLogsPageQuerySchema } from "../../../common/admin-schemas.ts";
+import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
+import { getDb } from "../../db/client.ts";
+import { listMotorLogsForAdmin } from "../../db/admin-motor-logs.ts";
+import type { ApiEnv } from "../context.ts";
+import { parseInput } from "../input.ts";
+import { requireAuth } from "../require-auth.ts";
+
+export const adminMotorLogRoutes = new Hono<ApiEnv>().get("/motor-logs", requireAuth("admin"), async (c) => {
+  const { page } = parseInput(motorLogsPageQuerySchema, c.req.query());
+  return c.json({ success: true, ...(await listMotorLogsForAdmin(getDb(c.env.DB), page, ADMIN_LOGS_PAGE_SIZE)) });
+});

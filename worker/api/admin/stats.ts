@@ -1,0 +1,10 @@
+// GET /api/admin/dashboard-stats (SPEC §7): the four dashboard counts.
+import { Hono } from "hono";
+import { getDb } from "../../db/client.ts";
+import { dashboardStats } from "../../db/admin-stats.ts";
+import type { ApiEnv } from "../context.ts";
+import { requireAuth } from "../require-auth.ts";
+
+export const adminStatsRoutes = new Hono<ApiEnv>().get("/dashboard-stats", requireAuth("admin"), async (c) => {
+  return c.json({ success: true, stats: await dashboardStats(getDb(c.env.DB), Date.now()) });
+});

@@ -1,0 +1,62 @@
+// Accounts for admins (SPEC §7): the list, live device statuses, one user, role changes and
+// deletion. Deleting ends the account's sessions and unbinds its device at once.
+import { Hono } from "hono";
+import { deleteUserRequestSchema, updateUserRoleRequestSchema, userIdSchema } from "../../../common/admin-schemas.ts";
+import {
+  deleteUserAccount,
+  deviceStatuses,
+  findAdminUserView,
+  listUsersForAdmin,
+  setUserRole,
+} from "../../db/admin-users.ts";
+import { getDb } from "../../db/client.ts";
+import { deviceHub } from "../../device-hubs.ts";
+import { HttpError } from "../../http-error.ts";
+import type { ApiEnv } from "../context.ts";
+import { parseInput, readJsonBody } from "../input.ts";
+import { requireAuth } from "../require-auth.ts";
+
+export const USER_NOT_FOUND_MESSAGE = "User not found.";
+export const LAST_ADMIN_MESSAGE = "The last admin cannot lose the admin role. Make someone else an admin first.";
+
+export const adminUserRoutes = new Hono<ApiEnv>()
+  .get("/users", requireAuth("admin"), async (c) => {
+    return c.json({ success: true, users: await listUsersForAdmin(getDb(c.env.DB)) });
+  })
+  .get("/device-statuses", requireAuth("admin"), async (c) => {
+    return c.json({ success: true, statuses: await deviceStatuses(getDb(c.env.DB)) });
+  })
+  .get("/user/:id", requireAuth("admin"), async (c) => {
+    const id = parseInput(userIdSchema, c.req.param("id"));
+    const user = await findAdminUserView(getDb(c.env.DB), { id });
+    if (!user) throw new HttpError(404, USER_NOT_FOUND_MESSAGE);
+    return c.json({ success: true, user });
+  })
+  .put("/update-user-role", requireAuth("admin"), async (c) => {
+    const { userId, isAdmin } = await readJsonBody(c, updateUserRoleRequestSchema);
+    const outcome = await setUserRole(getDb(c.env.DB), userId, isAdmin, Date.now());
+    if (outcome === "notFound") throw new HttpError(404, USER_NOT_FOUND_MESSAGE);
+    if (outcome === "lastAdmin") throw new HttpError(409, LAST_ADMIN_MESSAGE);
+    return c.json({
+      success: true,
+      message: isAdmin ? "The account is now an admin." : "The account is no longer an admin.",
+      user: { id: userId, isAdmin },
+      // The caller removed their own role: their admin session has just ended.
+      signedOut: !isAdmin && userId === c.var.user.id && outcome === "changed",
+    });
+  })
+  .delete("/delete-user", requireAuth("admin"), async (c) => {
+    const { mobileNo } = await readJsonBody(c, deleteUserRequestSchema);
+    if (mobileNo === c.var.user.mobileNo) {
+      throw new HttpError(409, "You cannot delete your own account.");
+    }
+    const db = getDb(c.env.DB);
+    const deletion = await deleteUserAccount(db, mobileNo);
+    if (deletion.outcome !== "deleted") {
+      throw deletion.outcome === "notFound" ? new HttpError(404, USER_NOT_FOUND_MESSAGE) : new HttpError(409, LAST_ADMIN_MESSAGE);
+    }
+    // D1 has unbound the device (ON DELETE SET NULL); its hub must forget the owner too, so
+    // nobody watches or switches it under the old number and the box gets an empty config.
+    if (deletion.deviceId) await deviceHub(c.env, deletion.deviceId).refreshOwner();
+    return c.json({ success: true, message: "User deleted successfully!" });
+  });

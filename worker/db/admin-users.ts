@@ -1,0 +1,202 @@
+// Accounts as the admin area sees them: lists, one user with their device, role changes and
+// deletion. Every rule that protects the fleet (never zero admins) is a condition inside the
+// SQL statement itself, so two admins acting at once cannot get around it.
+import { asc, count, eq, inArray } from "drizzle-orm";
+import type { DeviceStatus } from "../../common/realtime-protocol.ts";
+import type { Db } from "./client.ts";
+import { listMotorConfigHistory } from "./motor-config.ts";
+import { devices, users, type DeviceRow, type UserRow } from "./schema.ts";
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A row of GET /api/admin/users. */
+export type AdminUserListItem = {
+  id: number;
+  mobileNo: string;
+  isAdmin: boolean;
+  createdAt: string;
+  lastLogin: string | null;
+  deviceId: string | null;
+};
+
+export async function listUsersForAdmin(db: Db): Promise<AdminUserListItem[]> {
+  const rows = await db
+    .select({
+      id: users.id,
+      mobileNo: users.mobileNo,
+      isAdmin: users.isAdmin,
+      createdAt: users.createdAt,
+      lastLogin: users.lastLogin,
+      deviceId: devices.id,
+    })
+    .from(users)
+    .leftJoin(devices, eq(devices.ownerUserId, users.id))
+    .orderBy(asc(users.id));
+  return rows.map((row) => ({ ...row, createdAt: iso(row.createdAt)!, lastLogin: iso(row.lastLogin) }));
+}
+
+/**
+ * SPEC §3 "Device status map": every account's number → its device's presence. D1 holds the
+ * hubs' copy of presence (docs/decisions/004); an account without a device is offline.
+ */
+export async function deviceStatuses(db: Db): Promise<Record<string, DeviceStatus>> {
+  const rows = await db
+    .select({ mobileNo: users.mobileNo, online: devices.online })
+    .from(users)
+    .leftJoin(devices, eq(devices.ownerUserId, users.id));
+  return Object.fromEntries(rows.map((row) => [row.mobileNo, row.online ? "online" : "offline"]));
+}
+
+/** SPEC §3 "User (admin view)", plus the device the page needs to address it. */
+export type AdminUserView = {
+  id: number;
+  mobileNo: string;
+  isAdmin: boolean;
+  createdAt: string;
+  lastLogin: string | null;
+  defaultCurrent: number;
+  dryRunThreshold: number;
+  overCurrentThreshold: number;
+  deviceInfo: { signal: number | null; imei: string | null; sim: string | null; chipId: string | null; firmware: string | null };
+  device: {
+    id: string;
+    kind: DeviceRow["kind"];
+    connection: DeviceRow["connection"];
+    online: boolean;
+    lastSeenAt: string | null;
+    activatedAt: string | null;
+  } | null;
+};
+
+export function toAdminUserView(user: UserRow, device: DeviceRow | null): AdminUserView {
+  return {
+    id: user.id,
+    mobileNo: user.mobileNo,
+    isAdmin: user.isAdmin,
+    createdAt: iso(user.createdAt)!,
+    lastLogin: iso(user.lastLogin),
+    defaultCurrent: user.defaultCurrent,
+    dryRunThreshold: user.dryRunThreshold,
+    overCurrentThreshold: user.overCurrentThreshold,
+    deviceInfo: {
+      signal: device?.signal ?? null,
+      imei: device?.imei ?? null,
+      sim: device?.sim ?? null,
+      chipId: device?.chipId ?? null,
+      firmware: device?.firmware ?? null,
+    },
+    device: device
+      ? {
+          id: device.id,
+          kind: device.kind,
+          connection: device.connection,
+          online: device.online,
+          lastSeenAt: iso(device.lastSeenAt),
+          activatedAt: iso(device.activatedAt),
+        }
+      : null,
+  };
+}
+
+export async function findAdminUserView(db: Db, where: { id: number } | { mobileNo: string }): Promise<AdminUserView | undefined> {
+  const rows = await db
+    .select({ user: users, device: devices })
+    .from(users)
+    .leftJoin(devices, eq(devices.ownerUserId, users.id))
+    .where("id" in where ? eq(users.id, where.id) : eq(users.mobileNo, where.mobileNo))
+    .limit(1);
+  const row = rows[0];
+  return row ? toAdminUserView(row.user, row.device) : undefined;
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(users).where(eq(users.isAdmin, true));
+  return row?.value ?? 0;
+}
+
+/** SPEC §3 "Motor config history entry", with who made each change (their number today). */
+export type ConfigHistoryEntry = {
+  id: number;
+  defaultCurrent: number;
+  dryRunThreshold: number;
+  overCurrentThreshold: number;
+  changeNote: string;
+  changedBy: string | null;
+  createdAt: string;
+};
+
+export async function configHistoryForAdmin(db: Db, userId: number): Promise<ConfigHistoryEntry[]> {
+  const rows = await listMotorConfigHistory(db, userId);
+  const changerIds = [...new Set(rows.map((row) => row.changedByUserId).filter((id): id is number => id !== null))];
+  const changers = changerIds.length
+    ? await db.select({ id: users.id, mobileNo: users.mobileNo }).from(users).where(inArray(users.id, changerIds))
+    : [];
+  const numberOf = new Map(changers.map((changer) => [changer.id, changer.mobileNo]));
+  return rows.map((row) => ({
+    id: row.id,
+    defaultCurrent: row.defaultCurrent,
+    dryRunThreshold: row.dryRunThreshold,
+    overCurrentThreshold: row.overCurrentThreshold,
+    changeNote: row.changeNote,
+    changedBy: row.changedByUserId === null ? null : (numberOf.get(row.changedByUserId) ?? null),
+    createdAt: iso(row.createdAt)!,
+  }));
+}
+
+/** True when removing this account's admin role (or the account) would leave admins. */
+const KEEPS_AN_ADMIN = "(is_admin = 0 OR (SELECT COUNT(*) FROM users WHERE is_admin = 1) > 1)";
+
+export type RoleChange = "changed" | "unchanged" | "notFound" | "lastAdmin";
+
+/**
+ * Grants or removes the admin role. Removing it revokes the account's admin sessions in the
+ * same transaction (they would be refused anyway, but must stay dead if the role comes back).
+ * The last admin is never demoted.
+ */
+export async function setUserRole(db: Db, userId: number, isAdmin: boolean, now: number): Promise<RoleChange> {
+  const d1 = db.$client;
+  if (isAdmin) {
+    const result = await d1.prepare("UPDATE users SET is_admin = 1 WHERE id = ? AND is_admin = 0").bind(userId).run();
+    if (result.meta.changes > 0) return "changed";
+  } else {
+    const [demoted] = await d1.batch([
+      d1.prepare(`UPDATE users SET is_admin = 0 WHERE id = ?1 AND is_admin = 1 AND ${KEEPS_AN_ADMIN}`).bind(userId),
+      d1
+        .prepare(
+          `UPDATE sessions SET revoked_at = ?2
+           WHERE user_id = ?1 AND audience = 'admin' AND revoked_at IS NULL
+             AND (SELECT is_admin FROM users WHERE id = ?1) = 0`,
+        )
+        .bind(userId, now),
+    ]);
+    if ((demoted?.meta.changes ?? 0) > 0) return "changed";
+  }
+  const user = await db.query.users.findFirst({ columns: { isAdmin: true }, where: eq(users.id, userId) });
+  if (!user) return "notFound";
+  return user.isAdmin === isAdmin ? "unchanged" : "lastAdmin";
+}
+
+export type UserDeletion = { outcome: "deleted"; userId: number; deviceId: string | null } | { outcome: "notFound" | "lastAdmin" };
+
+/**
+ * Deletes an account. Its sessions and config history go with it (ON DELETE CASCADE), its
+ * device is unbound (SET NULL) and keeps its plan; logs and recharge requests keep the number.
+ * The last admin is never deleted.
+ */
+export async function deleteUserAccount(db: Db, mobileNo: string): Promise<UserDeletion> {
+  const rows = await db
+    .select({ id: users.id, deviceId: devices.id })
+    .from(users)
+    .leftJoin(devices, eq(devices.ownerUserId, users.id))
+    .where(eq(users.mobileNo, mobileNo))
+    .limit(1);
+  const found = rows[0];
+  if (!found) return { outcome: "notFound" };
+  const deleted = await db.$client
+    .prepare(`DELETE FROM users WHERE id = ? AND ${KEEPS_AN_ADMIN} RETURNING id`)
+    .bind(found.id)
+    .all();
+  if (deleted.results.length > 0) return { outcome: "deleted", userId: found.id, deviceId: found.deviceId };
+  const still = await db.query.users.findFirst({ columns: { id: true }, where: eq(users.id, found.id) });
+  return { outcome: still ? "lastAdmin" : "notFound" };
+}
