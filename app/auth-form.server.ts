@@ -2,6 +2,8 @@
 // schemas as the JSON API, and names problems by message key so they show in either language.
 import { loginRequestSchema, registerRequestSchema } from "../common/api-schemas.ts";
 import { LOGIN_FAILED_MESSAGE, DUPLICATE_REGISTRATION_MESSAGE } from "../worker/auth/accounts.ts";
+import { COMMON_PASSWORD_MESSAGE } from "../common/password-policy.ts";
+import { THROTTLED_MESSAGE } from "../worker/auth/throttle.ts";
 import { HttpError } from "../worker/http-error.ts";
 import type { MessageKey } from "./i18n/i18n.ts";
 
@@ -28,8 +30,23 @@ export function accountErrorKey(error: unknown, fallback: MessageKey): MessageKe
   if (error instanceof HttpError) {
     if (error.message === LOGIN_FAILED_MESSAGE) return "login.invalid";
     if (error.message === DUPLICATE_REGISTRATION_MESSAGE) return "register.duplicate";
+    if (error.message === THROTTLED_MESSAGE) return "auth.throttled";
+    if (error.message === COMMON_PASSWORD_MESSAGE) return "auth.passwordCommon";
     return fallback;
   }
   console.error(error);
   return "error.generic";
+}
+
+/** The HTTP status an account error answers a form post with. */
+export function accountErrorStatus(error: unknown): number {
+  return error instanceof HttpError ? error.status : 500;
+}
+
+/** Headers for a successful login: the session cookie and the known-device cookie. */
+export function loginCookieHeaders(sessionCookieValue: string, extraCookies: string[]): Headers {
+  const headers = new Headers();
+  headers.append("Set-Cookie", sessionCookieValue);
+  for (const cookie of extraCookies) headers.append("Set-Cookie", cookie);
+  return headers;
 }

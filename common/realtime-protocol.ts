@@ -46,6 +46,8 @@ export const initialDataMessageSchema = z.object({
   /** Beyond SPEC §4: the page must know at once whether motor operation is locked. */
   phaseFault: z.boolean(),
   health: healthDataSchema.nullable(),
+  /** Whether the box streams debug lines (admin device settings). */
+  debug: z.boolean(),
 });
 
 export const motorStatusUpdateMessageSchema = z.object({
@@ -90,6 +92,9 @@ export const debugLogMessageSchema = z.object({
   mobileNo: z.string().nullable(),
 });
 
+/** Debug mode was switched on or off (by an admin, or by itself after 30 minutes). Admins only. */
+export const debugModeUpdateMessageSchema = z.object({ type: z.literal("debugModeUpdate"), debug: z.boolean() });
+
 /** Beyond SPEC §4: how a firmware update is going. */
 export const otaStatusMessageSchema = z.object({
   type: z.literal("otaStatus"),
@@ -113,6 +118,7 @@ export const realtimeMessageSchema = z.discriminatedUnion("type", [
   powerRestoredMessageSchema,
   healthDataMessageSchema,
   debugLogMessageSchema,
+  debugModeUpdateMessageSchema,
   otaStatusMessageSchema,
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;

@@ -160,6 +160,7 @@ export type HubSnapshot = {
   lastLogs: MotorLogEntry[];
   phaseFault: boolean;
   health: HealthData | null;
+  debug: boolean;
 };
 
 export type HubStats = {
@@ -573,7 +574,9 @@ export class DeviceHub extends DurableObject<Env> {
   /** Takes new protection settings (already saved in D1 by the Worker) to the box. */
   async updateConfig(changes: Partial<DeviceConfig>): Promise<{ delivered: boolean }> {
     const config = { ...this.state.config, ...changes };
+    const debugChanged = config.debug !== this.state.config.debug;
     this.saveState({ config });
+    if (debugChanged) this.broadcast({ type: "debugModeUpdate", debug: config.debug }, ADMIN_VIEWER_TAG);
     const device = this.deviceSocket();
     if (!device) return { delivered: false }; // the next hello's welcome carries it
     const ack = await this.sendCommand(device, { type: "config", id: crypto.randomUUID(), config });
@@ -591,6 +594,7 @@ export class DeviceHub extends DurableObject<Env> {
     const { delivered } = await this.updateConfig({ debug });
     if (debug && !delivered) {
       this.saveState({ config: { ...this.state.config, debug: false } });
+      this.broadcast({ type: "debugModeUpdate", debug: false }, ADMIN_VIEWER_TAG);
       this.deleteTimer("debug-off");
       return NO_CONFIRMATION;
     }
@@ -1140,6 +1144,7 @@ export class DeviceHub extends DurableObject<Env> {
       lastLogs: await this.loadLastLogs(),
       phaseFault: this.state.phaseFault,
       health: this.state.health ? { ...this.state.health, mqtt: online ? "connected" : "disconnected" } : null,
+      debug: this.state.config.debug,
     };
   }
 

@@ -9,6 +9,7 @@ export const adminEn = {
   "admin.login.busy": "Logging in...",
   "admin.login.required": "Mobile number and password are both required.",
   "admin.login.failed": "Login failed. Please check your credentials.",
+  "admin.login.throttled": "Too many attempts. Please wait a little and try again.",
   "admin.login.invalidResponse": "Login failed. Invalid response.",
   "admin.login.sessionExpired": "Session expired. Please log in again.",
   "admin.login.loggedOut": "Logged out successfully!",

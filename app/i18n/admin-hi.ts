@@ -9,6 +9,7 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.login.busy": "लॉगिन हो रहा है...",
   "admin.login.required": "मोबाइल नंबर और पासवर्ड दोनों ज़रूरी हैं।",
   "admin.login.failed": "लॉगिन विफल रहा। कृपया अपनी जानकारी जाँचें।",
+  "admin.login.throttled": "बहुत ज़्यादा कोशिशें हुईं। कृपया थोड़ी देर रुककर फिर प्रयास करें।",
   "admin.login.invalidResponse": "लॉगिन विफल रहा। सर्वर से सही जवाब नहीं मिला।",
   "admin.login.sessionExpired": "सत्र समाप्त हो गया। कृपया फिर से लॉगिन करें।",
   "admin.login.loggedOut": "आप सफलतापूर्वक लॉग आउट हो गए!",

@@ -30,6 +30,8 @@ export const en = {
   "auth.required": "Mobile number and password are required.",
   "auth.mobileInvalid": "Enter a 10-digit mobile number.",
   "auth.passwordLength": "Password must be 8 to 128 characters.",
+  "auth.passwordCommon": "This password is too common. Please choose a less common one.",
+  "auth.throttled": "Too many attempts. Please wait a little and try again.",
   "error.generic": "An error occurred. Please try again.",
   "shell.logout": "Logout",
   "shell.footer": "Sinchai: irrigation pump control",

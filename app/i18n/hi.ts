@@ -32,6 +32,8 @@ export const hi: Record<MessageKey, string> = {
   "auth.required": "मोबाइल नंबर और पासवर्ड दोनों ज़रूरी हैं।",
   "auth.mobileInvalid": "10 अंकों का मोबाइल नंबर लिखें।",
   "auth.passwordLength": "पासवर्ड 8 से 128 अक्षरों का होना चाहिए।",
+  "auth.passwordCommon": "यह पासवर्ड बहुत आम है। कृपया कोई कम आम पासवर्ड चुनें।",
+  "auth.throttled": "बहुत ज़्यादा कोशिशें हुईं। कृपया थोड़ी देर रुककर फिर प्रयास करें।",
   "error.generic": "कोई त्रुटि हुई। कृपया फिर से प्रयास करें।",
   "shell.logout": "लॉग आउट",
   "shell.footer": "सिंचाई: सिंचाई पंप नियंत्रण",

@@ -35,6 +35,7 @@ function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDev
         lastLogs: message.lastLogs,
         phaseFault: message.phaseFault,
         health: message.health,
+        debug: message.debug,
       };
     case "motorStatusUpdate":
       return { ...state, motorStatus: message.status };
@@ -56,6 +57,8 @@ function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDev
       return { ...state, phaseFault: false };
     case "healthData":
       return { ...state, health: message.payload };
+    case "debugModeUpdate":
+      return { ...state, debug: message.debug };
     case "dryRunDetected":
     case "overCurrentDetected":
     case "powerLost":

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { logIn } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
-import { accountErrorKey, readCredentialsForm } from "../auth-form.server.ts";
+import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
 import { AuthCard, MobileAndPasswordFields } from "../components/auth-card.tsx";
 import { useT } from "../i18n/i18n.ts";
 import { envOf, optionalUser } from "../session.server.ts";
@@ -19,13 +19,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = readCredentialsForm(await request.formData(), "login");
   if (!form.ok) return data({ error: form.error }, { status: 400 });
   try {
-    const { token, expiresAt } = await logIn(envOf(context), form.credentials, "user");
+    const { token, expiresAt, cookies } = await logIn(envOf(context), form.credentials, "user", request);
     const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
     return redirect("/motor-control", {
-      headers: { "Set-Cookie": sessionCookie(request, "user", token, maxAge) },
+      headers: loginCookieHeaders(sessionCookie(request, "user", token, maxAge), cookies),
     });
   } catch (error) {
-    return data({ error: accountErrorKey(error, "login.failed") }, { status: 401 });
+    return data({ error: accountErrorKey(error, "login.failed") }, { status: accountErrorStatus(error) });
   }
 }
 

@@ -34,6 +34,7 @@ const NO_DEVICE_SNAPSHOT: HubSnapshot = {
   lastLogs: [],
   phaseFault: false,
   health: null,
+  debug: false,
 };
 
 export async function loader({ context }: Route.LoaderArgs) {

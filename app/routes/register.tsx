@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useNavigate, useNavigation } from "react-router";
 import { registerAccount } from "../../worker/auth/accounts.ts";
-import { accountErrorKey, readCredentialsForm } from "../auth-form.server.ts";
+import { accountErrorKey, accountErrorStatus, readCredentialsForm } from "../auth-form.server.ts";
 import { AuthCard, MobileAndPasswordFields } from "../components/auth-card.tsx";
 import { useT } from "../i18n/i18n.ts";
 import { envOf, optionalUser } from "../session.server.ts";
@@ -21,10 +21,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = readCredentialsForm(await request.formData(), "register");
   if (!form.ok) return data({ registered: false, error: form.error }, { status: 400 });
   try {
-    await registerAccount(envOf(context), form.credentials);
+    await registerAccount(envOf(context), form.credentials, request);
     return { registered: true, error: null };
   } catch (error) {
-    return data({ registered: false, error: accountErrorKey(error, "register.failed") }, { status: 409 });
+    return data({ registered: false, error: accountErrorKey(error, "register.failed") }, { status: accountErrorStatus(error) });
   }
 }
 

@@ -3,6 +3,7 @@
 // number, a password of 8 to 128 characters, PBKDF2 as in common/credentials.ts.
 import { mobileNoSchema, newPasswordSchema } from "../../common/api-schemas.ts";
 import { hashPassword } from "../../common/credentials.ts";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../../common/password-policy.ts";
 import { executeSql, sqlText, type D1Target } from "./local-d1.ts";
 
 /** Where `npm run admin:create` takes the password from, when set (CI, scripts). */
@@ -18,7 +19,8 @@ export function mobileNoProblem(mobileNo: string): string | null {
 
 export function passwordProblem(password: string): string | null {
   const result = newPasswordSchema.safeParse(password);
-  return result.success ? null : (result.error.issues[0]?.message ?? "Invalid password.");
+  if (!result.success) return result.error.issues[0]?.message ?? "Invalid password.";
+  return isCommonPassword(password) ? COMMON_PASSWORD_MESSAGE : null;
 }
 
 /** Whether an account exists for the number, and whether it is an admin already. */

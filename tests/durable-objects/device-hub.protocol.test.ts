@@ -166,7 +166,7 @@ describe("health", () => {
 
 describe("debug log lines", () => {
   it("are ignored unless debug mode is on, then reach admin sockets only", async () => {
-    const { user, box, browser } = await watchedFarmer();
+    const { user, device, box, browser } = await watchedFarmer();
     const admin = await connectBrowser(user.mobileNo, { token: await adminToken() });
     await admin.next("initialData");
     box.send({ type: "log", line: "before debug" });
@@ -175,13 +175,16 @@ describe("debug log lines", () => {
     const token = await adminToken();
     expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(200);
     expect(await box.next("config")).toMatchObject({ config: { debug: true } });
+    expect(await admin.next("debugModeUpdate")).toEqual({ type: "debugModeUpdate", debug: true });
+    await browser.expectNone("debugModeUpdate", 100);
+    expect((await hubStub(device.deviceId).getSnapshot()).debug).toBe(true);
     box.send({ type: "log", line: "I (1234) relay=OFF" });
     expect(await admin.next("debugLog")).toMatchObject({ log: "I (1234) relay=OFF", mobileNo: user.mobileNo });
     await browser.expectNone("debugLog", 200);
 
-    // An admin who opens the console later sees the recent lines.
+    // An admin who opens the console later sees debug mode on and the recent lines.
     const late = await connectBrowser(user.mobileNo, { token });
-    await late.next("initialData");
+    expect((await late.next("initialData")).debug).toBe(true);
     expect((await late.next("debugLog")).log).toBe("I (1234) relay=OFF");
     for (const socket of [box, browser, admin, late]) socket.close();
   });

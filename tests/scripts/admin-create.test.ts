@@ -84,6 +84,10 @@ describe("npm run admin:create", () => {
     expect(short.code).toBe(1);
     expect(short.stderr).toContain("at least 8 characters");
     expect(await accounts("9123400004")).toEqual([]);
+    const common = await adminCreate(["--mobile", "9123400004"], { password: "password123" });
+    expect(common.code).toBe(1);
+    expect(common.stderr).toContain("too common");
+    expect(await accounts("9123400004")).toEqual([]);
     const empty = await adminCreate(["--mobile", "9123400004"], { stdin: "" });
     expect(empty.code).toBe(1);
     expect(await accounts("9123400004")).toEqual([]);

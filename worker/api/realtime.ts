@@ -14,9 +14,14 @@ import type { ApiEnv } from "./context.ts";
 import { parseInput } from "./input.ts";
 import { MISSING_TOKEN_MESSAGE } from "./require-auth.ts";
 
-async function authenticateViewer(request: Request, env: Env): Promise<AuthenticatedUser> {
+/**
+ * The caller allowed to watch `mobileNo`: the farmer who owns it, or an admin. A browser can
+ * hold both sessions (an admin who also farms): the farmer session is tried first and, when
+ * the number is not theirs, the admin session after it.
+ */
+async function authenticateViewer(request: Request, env: Env, mobileNo: string): Promise<AuthenticatedUser> {
   let sawCredentials = false;
-  // Admins watch from the admin area with the admin session; users with theirs.
+  let refused = false;
   for (const audience of ["user", "admin"] satisfies Audience[]) {
     const credentials = readCredentials(request, audience);
     if (!credentials) continue;
@@ -26,8 +31,11 @@ async function authenticateViewer(request: Request, env: Env): Promise<Authentic
       throw new HttpError(403, "Cross-site request refused.");
     }
     const user = await authenticateToken(env, credentials.token, audience);
-    if (user) return user;
+    if (!user) continue;
+    if (audience === "admin" || user.mobileNo === mobileNo) return user;
+    refused = true;
   }
+  if (refused) throw new HttpError(403, "You can only watch your own device.");
   throw new HttpError(401, sawCredentials ? INVALID_TOKEN_MESSAGE : MISSING_TOKEN_MESSAGE);
 }
 
@@ -35,12 +43,9 @@ export const realtimeRoutes = new Hono<ApiEnv>().get("/", async (c) => {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
     throw new HttpError(426, "Expected a WebSocket upgrade.");
   }
-  const viewer = await authenticateViewer(c.req.raw, c.env);
   const mobileNo = parseInput(mobileNoSchema, c.req.query("mobileNo"));
+  const viewer = await authenticateViewer(c.req.raw, c.env, mobileNo);
   const isAdminViewer = viewer.audience === "admin";
-  if (!isAdminViewer && mobileNo !== viewer.mobileNo) {
-    throw new HttpError(403, "You can only watch your own device.");
-  }
   const found = await findDeviceByOwnerMobileNo(getDb(c.env.DB), mobileNo);
   if (!found) throw new HttpError(404, "No device is linked to this mobile number.");
   return deviceHub(c.env, found.device.id).fetch(

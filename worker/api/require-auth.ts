@@ -36,14 +36,14 @@ export function requireAuth(...audiences: [Audience, ...Audience[]]) {
         return;
       }
     }
-    if (!sawCredentials) throw new HttpError(401, MISSING_TOKEN_MESSAGE);
-    // A valid session of the other area (a farmer calling an admin API): signed in, not allowed.
+    // A valid session of the other area (a farmer calling an admin API, by token or by
+    // cookie): signed in, not allowed.
     for (const other of (["user", "admin"] satisfies Audience[]).filter((audience) => !audiences.includes(audience))) {
       const credentials = readCredentials(c.req.raw, other);
       if (credentials && (await authenticateToken(c.env, credentials.token, other))) {
         throw new HttpError(403, FORBIDDEN_MESSAGE);
       }
     }
-    throw new HttpError(401, INVALID_TOKEN_MESSAGE);
+    throw new HttpError(401, sawCredentials ? INVALID_TOKEN_MESSAGE : MISSING_TOKEN_MESSAGE);
   });
 }

@@ -4,7 +4,7 @@ import type { PublicUser } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
 import { HttpError } from "../http-error.ts";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./password-policy.ts";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../../common/password-policy.ts";
 import { startSession, type SessionEnv } from "./sessions.ts";
 import {
   authClientOf,

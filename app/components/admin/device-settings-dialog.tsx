@@ -30,6 +30,7 @@ export function DeviceSettingsDialog({
   onClose,
   user,
   online,
+  deviceDebug,
   debugLines,
   onAccountChanged,
   ask,
@@ -38,6 +39,8 @@ export function DeviceSettingsDialog({
   onClose: () => void;
   user: Pick<AdminUserView, "id" | "mobileNo" | "device">;
   online: boolean;
+  /** Debug mode as the hub has it now (another admin, or the 30-minute limit, may change it). */
+  deviceDebug: boolean;
   debugLines: DebugLine[];
   /** The account or its device changed on the server: reload the page's data. */
   onAccountChanged: () => void;
@@ -46,8 +49,9 @@ export function DeviceSettingsDialog({
   const t = useAdminT();
   const api = useAdminApi();
   const toast = useToast();
-  const [debug, setDebug] = useState(false);
+  const [debug, setDebug] = useState(deviceDebug);
   const [debugBusy, setDebugBusy] = useState(false);
+  useEffect(() => setDebug(deviceDebug), [deviceDebug, open]);
 
   // Debug mode streams over the farmer's SIM: never leave it on behind a closed page.
   const debugRef = useRef({ on: false, mobileNo: user.mobileNo });

@@ -3,9 +3,10 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { logIn } from "../../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../../worker/auth/cookies.ts";
+import { THROTTLED_MESSAGE } from "../../../worker/auth/throttle.ts";
 import { HttpError } from "../../../worker/http-error.ts";
 import { optionalAdmin } from "../../admin-session.server.ts";
-import { readCredentialsForm } from "../../auth-form.server.ts";
+import { loginCookieHeaders, readCredentialsForm } from "../../auth-form.server.ts";
 import { AuthCard, MobileAndPasswordFields } from "../../components/auth-card.tsx";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
@@ -36,12 +37,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ error }, { status: 400 });
   }
   try {
-    const { token, expiresAt } = await logIn(envOf(context), form.credentials, "admin");
+    const { token, expiresAt, cookies } = await logIn(envOf(context), form.credentials, "admin", request);
     const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
     return redirect("/admin/dashboard", {
-      headers: { "Set-Cookie": sessionCookie(request, "admin", token, maxAge) },
+      headers: loginCookieHeaders(sessionCookie(request, "admin", token, maxAge), cookies),
     });
   } catch (error) {
+    if (error instanceof HttpError && error.message === THROTTLED_MESSAGE) {
+      return data({ error: "admin.login.throttled" as const }, { status: 429 });
+    }
     // Wrong password, unknown number or not an admin: one answer, no account probing (SPEC §8
     // "any other failure"). Anything unexpected means the login produced no valid session.
     if (error instanceof HttpError) return data({ error: "admin.login.failed" as const }, { status: 401 });

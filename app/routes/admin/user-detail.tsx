@@ -36,6 +36,7 @@ const NO_DEVICE_SNAPSHOT: HubSnapshot = {
   lastLogs: [],
   phaseFault: false,
   health: null,
+  debug: false,
 };
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -432,6 +433,7 @@ function UserDetailPage({
         onClose={() => setSettingsOpen(false)}
         user={user}
         online={online}
+        deviceDebug={live.debug}
         debugLines={debugLines}
         onAccountChanged={() => revalidator.revalidate()}
         ask={ask}

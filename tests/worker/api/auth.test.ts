@@ -171,6 +171,12 @@ describe("tokens", () => {
     expect((await postJson("/api/auth/logout", {}, userToken)).status).toBe(200);
   });
 
+  it("answers a farmer's cookie on an admin call with 403, not 401", async () => {
+    const token = await loginToken(await createUser());
+    const response = await api("/api/admin/recharge-requests", { headers: { Cookie: `sinchai_session=${token}` } });
+    expect(response.status).toBe(403);
+  });
+
   it("asks for a token when there is none", async () => {
     const response = await postJson("/api/devices/motor", { action: "on" });
     expect(response.status).toBe(401);

@@ -87,6 +87,20 @@ describe("GET /api/realtime", () => {
     browser.close();
   });
 
+  it("lets an admin who is also signed in as a farmer watch another farmer's device", async () => {
+    const other = await farmerWithDevice();
+    const admin = await createUser({ isAdmin: true });
+    const farmerSide = await loginToken(admin, "user");
+    const adminSide = await loginToken(admin, "admin");
+    const cookie = `sinchai_session=${farmerSide}; sinchai_admin_session=${adminSide}`;
+    const browser = await connectBrowser(other.user.mobileNo, { cookie });
+    await browser.next("initialData");
+    browser.close();
+    // The farmer session alone still may not.
+    const refused = await upgrade(`?mobileNo=${other.user.mobileNo}`, { Cookie: `sinchai_session=${farmerSide}`, Origin: "http://sinchai.test" });
+    expect(refused.status).toBe(403);
+  });
+
   it("accepts the session cookie from our own pages and refuses it from another site", async () => {
     const { user, token } = await farmerWithDevice();
     const cookie = `sinchai_session=${token}`;
