@@ -2,12 +2,16 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 
 export type ToastKind = "success" | "error" | "info" | "loading";
-type Toast = { id: number; kind: ToastKind; text: string };
+type Toast = { id: number; kind: ToastKind; text: string; key?: string };
 
 export const TOAST_DURATION_MS = { default: 4_000, success: 2_000, admin: 3_000 } as const;
 
 type ToastApi = {
-  show: (text: string, kind?: ToastKind) => number;
+  /**
+   * Shows a toast. A `key` makes it replace the previous toast with the same key, so a run of
+   * progress messages takes one place instead of pushing everything else off the screen.
+   */
+  show: (text: string, kind?: ToastKind, key?: string) => number;
   dismiss: (id: number) => void;
 };
 
@@ -19,9 +23,9 @@ export function ToastProvider({ children, area = "user" }: { children: ReactNode
   const nextId = useRef(1);
   const dismiss = useCallback((id: number) => setToasts((current) => current.filter((toast) => toast.id !== id)), []);
   const show = useCallback(
-    (text: string, kind: ToastKind = "info") => {
+    (text: string, kind: ToastKind = "info", key?: string) => {
       const id = nextId.current++;
-      setToasts((current) => [...current.slice(-2), { id, kind, text }]);
+      setToasts((current) => [...current.filter((toast) => !key || toast.key !== key).slice(-2), { id, kind, text, key }]);
       if (kind !== "loading") {
         const duration =
           area === "admin" ? TOAST_DURATION_MS.admin : kind === "success" ? TOAST_DURATION_MS.success : TOAST_DURATION_MS.default;

@@ -134,14 +134,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
           return;
         case "otaStatus":
           if (event.stage === "done") {
-            toast.show(t("ota.done", { version: event.version }), "success");
+            toast.show(t("ota.done", { version: event.version }), "success", "ota-progress");
             playAlertSound("notice");
           } else if (event.stage === "failed") {
-            toast.show(t("ota.progressFailed", { version: event.version, error: event.error ?? t("ota.unknownError") }), "error");
+            toast.show(t("ota.progressFailed", { version: event.version, error: event.error ?? t("ota.unknownError") }), "error", "ota-progress");
             playAlertSound("fault");
           } else {
             const stage = t(`ota.stage.${event.stage}`);
-            toast.show(event.progress === null ? stage : `${stage} ${formatNumber(event.progress, language)}%`, "info");
+            toast.show(event.progress === null ? stage : `${stage} ${formatNumber(event.progress, language)}%`, "info", "ota-progress");
           }
           return;
         case "debugLog":

@@ -220,7 +220,9 @@ test("firmware upload: device type, version and file; a version is refused twice
   const section = page.getByTestId("device-settings-dialog").getByTestId("firmware-section");
   const version = `e2e-${Date.now()}`;
   for (const attempt of [1, 2]) {
-    await section.getByLabel(t["admin.settings.deviceType"]).selectOption("wifi");
+    // SIM builds only: the farmer's firmware test (motor-control.spec.ts) relies on no Wi-Fi
+    // build ever being uploaded in this suite, whatever order the specs run in.
+    await section.getByLabel(t["admin.settings.deviceType"]).selectOption("sim");
     await section.getByLabel(t["admin.settings.version"]).fill(version);
     await section.getByLabel(t["admin.settings.file"]).setInputFiles({ name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.alloc(2048, attempt) });
     await section.getByRole("button", { name: t["admin.settings.upload"] }).click();
@@ -233,5 +235,5 @@ test("firmware upload: device type, version and file; a version is refused twice
     }
   }
   const listed = ((await (await request.get("/api/admin/firmware", bearer(await adminApiToken(request)))).json()) as { firmware: { version: string; deviceType: string; size: number }[] }).firmware;
-  expect(listed.filter((image) => image.version === version)).toEqual([expect.objectContaining({ deviceType: "wifi", size: 2048 })]);
+  expect(listed.filter((image) => image.version === version)).toEqual([expect.objectContaining({ deviceType: "sim", size: 2048 })]);
 });

@@ -203,7 +203,8 @@ test("firmware: the Select Device Type dialog, a refusal, then an update the box
   await page.getByTestId("ota-open").click();
   const dialog = page.getByTestId("ota-dialog");
   await expect(dialog.getByRole("heading")).toHaveText(hi["ota.dialogTitle"]);
-  // No Wi-Fi build has been uploaded: the farmer is told why.
+  // No Wi-Fi build is ever uploaded in this suite (the admin specs upload SIM builds only):
+  // the farmer is told why.
   await dialog.getByRole("button", { name: hi["ota.wifi"] }).click();
   await expect(toast(page, hi["ota.failed"].replace("{message}", hi["ota.noFirmware"]))).toBeVisible();
 

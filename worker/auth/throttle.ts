@@ -28,9 +28,11 @@ function key(secret: string | undefined): Uint8Array {
 }
 
 export async function authClientOf(env: ThrottleEnv, request: Request): Promise<AuthClient> {
-  // Set by Cloudflare's edge; absent in tests and some local setups, where only the
-  // per-number throttle applies.
-  const ip = request.headers.get("CF-Connecting-IP");
+  // Set by Cloudflare's edge, which never reports loopback. Local mode (wrangler dev) reports
+  // 127.0.0.1 for every client: one address for everybody tells nothing, so only the
+  // per-number throttle applies there, as in tests where the header is absent.
+  const reported = request.headers.get("CF-Connecting-IP");
+  const ip = reported && !isLoopback(reported) ? reported : null;
   let knownNumbers: string[] = [];
   const cookie = readCookie(request, KNOWN_DEVICE_COOKIE);
   if (cookie) {
@@ -99,4 +101,8 @@ export async function knownDeviceCookie(
     .sign(key(env.JWT_SECRET));
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
   return `${KNOWN_DEVICE_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${KNOWN_DEVICE_TTL_SECONDS}${secure}`;
+}
+
+function isLoopback(address: string): boolean {
+  return address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
 }

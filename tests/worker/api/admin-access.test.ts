@@ -100,9 +100,9 @@ describe("admin endpoints", () => {
   it("refuse a farmer's session cookie too, and an admin cookie sent from another site", async () => {
     const victim = await target();
     const farmer = await farmerWithDevice();
-    // The farmer's cookie is no admin credential at all: the admin area sees no session (401).
+    // Signed in as a farmer, not as an admin: 403, as for a farmer's bearer token.
     const users = await api("/api/admin/users", { headers: { Cookie: `sinchai_session=${farmer.token}` } });
-    expect(users.status).toBe(401);
+    expect(users.status).toBe(403);
     // A farmer's token put into the admin cookie does not open the admin area either.
     const asAdminCookie = await api("/api/admin/users", { headers: { Cookie: `sinchai_admin_session=${farmer.token}` } });
     expect(asAdminCookie.status).toBe(401);

@@ -79,6 +79,13 @@ describe("login throttling per client address", () => {
     expect((await login({ mobileNo: user.mobileNo, password: user.password }, { "CF-Connecting-IP": "198.51.100.9" })).status).toBe(200);
   });
 
+  it("does not count loopback (local mode, where every client shares 127.0.0.1)", async () => {
+    const local = { "CF-Connecting-IP": "127.0.0.1" };
+    for (let attempt = 0; attempt < 25; attempt++) {
+      expect((await login({ mobileNo: uniqueMobileNo(), password: "wrong" }, local)).status).toBe(401);
+    }
+  });
+
   it("applies to the admin login too", async () => {
     const admin = await createUser({ isAdmin: true });
     for (let attempt = 0; attempt < 5; attempt++) {

@@ -33,6 +33,7 @@ describe("GET /api/realtime", () => {
       lastLogs: [],
       phaseFault: false,
       health: expect.objectContaining({ version: "test-1.0.0", imei: "866000000000001", mqtt: "connected" }),
+      debug: false,
     });
     // A watching browser makes the hub ask the box for frequent readings.
     expect(await box.next("watch")).toEqual({ type: "watch", watched: true, intervalSeconds: 5 });
