@@ -1,0 +1,191 @@
+// Who may call what. Every route of the API and both sockets × seven kinds of caller.
+// The table below must name exactly the routes the router has: a route added without a row
+// here fails "covers every route". "allowed" means the access check let the call through (any
+// answer but 401 and 403: the call itself may still find nothing, refuse bad input, or say
+// the box is offline).
+import { env } from "cloudflare:workers";
+import { SignJWT } from "jose";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startSession } from "../../../worker/auth/sessions.ts";
+import { apiApp } from "../../../worker/api/app.ts";
+import {
+  api,
+  basicAuth,
+  createUser,
+  farmerWithDevice,
+  postJson,
+  type TestDevice,
+  type TestUser,
+} from "../helpers.ts";
+
+type Caller = "anonymous" | "userA" | "userB" | "admin" | "device" | "expired" | "tampered";
+const CALLERS: Caller[] = ["anonymous", "userA", "userB", "admin", "device", "expired", "tampered"];
+
+/** The expected outcome: "allowed", or the status of the refusal. */
+type Outcome = "allowed" | 401 | 403 | 404;
+
+/** Who may call a route, in the classes the API has. */
+const ACCESS = {
+  /** Login and registration: anyone. */
+  public: { anonymous: "allowed", userA: "allowed", userB: "allowed", admin: "allowed", device: "allowed", expired: "allowed", tampered: "allowed" },
+  /** The farmer's own account (the data follows from the session): farmers only. */
+  farmer: { anonymous: 401, userA: "allowed", userB: "allowed", admin: 403, device: 401, expired: 401, tampered: 401 },
+  /** A's device by its number: A, or an admin. */
+  ownerOrAdmin: { anonymous: 401, userA: "allowed", userB: 403, admin: "allowed", device: 401, expired: 401, tampered: 401 },
+  /** A's schedule by its id: A; to B it does not exist. */
+  ownSchedule: { anonymous: 401, userA: "allowed", userB: 404, admin: 403, device: 401, expired: 401, tampered: 401 },
+  admin: { anonymous: 401, userA: 403, userB: 403, admin: "allowed", device: 401, expired: 401, tampered: 401 },
+  /** The controller box's own calls: its Basic credentials only. */
+  device: { anonymous: 401, userA: 401, userB: 401, admin: 401, device: "allowed", expired: 401, tampered: 401 },
+} satisfies Record<string, Record<Caller, Outcome>>;
+
+type Fixtures = { a: TestUser; b: TestUser; aDevice: TestDevice; aScheduleId: number };
+type Call = { path: (f: Fixtures) => string; body?: (f: Fixtures) => unknown; upgrade?: boolean };
+
+const MISSING = 999_999;
+
+/** Every route: its access class and a call that exercises it without harming the fixtures. */
+const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
+  "POST /api/auth/register": { access: "public", path: () => "/api/auth/register", body: () => ({ mobileNo: "1", password: "x" }) },
+  "POST /api/auth/login": { access: "public", path: () => "/api/auth/login", body: () => ({ mobileNo: "1", password: "x" }) },
+  "POST /api/admin/login": { access: "public", path: () => "/api/admin/login", body: () => ({ mobileNo: "1", password: "x" }) },
+  "POST /api/auth/logout": { access: "farmer", path: () => "/api/auth/logout" },
+  "POST /api/admin/logout": { access: "admin", path: () => "/api/admin/logout" },
+  "POST /api/devices/motor": { access: "farmer", path: () => "/api/devices/motor", body: () => ({ action: "off" }) },
+  "GET /api/devices/motor/status/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/devices/motor/status/${f.a.mobileNo}` },
+  "POST /api/devices/motor/config/:mobileNo": {
+    access: "ownerOrAdmin",
+    path: (f) => `/api/devices/motor/config/${f.a.mobileNo}`,
+    body: () => ({ defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30 }),
+  },
+  "POST /api/devices/motor/power/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/devices/motor/power/${f.a.mobileNo}` },
+  "POST /api/devices/motor/health/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/devices/motor/health/${f.a.mobileNo}` },
+  "GET /api/logs/motor/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/logs/motor/${f.a.mobileNo}` },
+  "GET /api/logs/power/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/logs/power/${f.a.mobileNo}` },
+  "POST /api/mqtt/ota": { access: "ownerOrAdmin", path: () => "/api/mqtt/ota", body: (f) => ({ mobileNo: f.a.mobileNo, deviceType: "wifi" }) },
+  "GET /api/realtime": { access: "ownerOrAdmin", path: (f) => `/api/realtime?mobileNo=${f.a.mobileNo}`, upgrade: true },
+  "POST /api/recharge/request": { access: "farmer", path: () => "/api/recharge/request", body: () => ({ plan: "nope" }) },
+  "GET /api/recharge/requests": { access: "farmer", path: () => "/api/recharge/requests" },
+  "GET /api/recharge/plan": { access: "farmer", path: () => "/api/recharge/plan" },
+  "PUT /api/recharge/status/:id": { access: "admin", path: () => `/api/recharge/status/${MISSING}`, body: () => ({ status: "paid" }) },
+  "DELETE /api/recharge/:id": { access: "admin", path: () => `/api/recharge/${MISSING}` },
+  "GET /api/schedule": { access: "farmer", path: () => "/api/schedule" },
+  "POST /api/schedule": { access: "farmer", path: () => "/api/schedule", body: () => ({ time: "never" }) },
+  "PUT /api/schedule/:id": {
+    access: "ownSchedule",
+    path: (f) => `/api/schedule/${f.aScheduleId}`,
+    body: () => ({ time: "6:45 AM", action: "OFF", repeat: "once" }),
+  },
+  "DELETE /api/schedule/:id": { access: "ownSchedule", path: () => `/api/schedule/${MISSING}` },
+  "GET /api/device/connect": { access: "device", path: () => "/api/device/connect", upgrade: true },
+  "GET /api/device/firmware/:id": { access: "device", path: () => `/api/device/firmware/${MISSING}` },
+  "GET /api/admin/dashboard-stats": { access: "admin", path: () => "/api/admin/dashboard-stats" },
+  "GET /api/admin/device-statuses": { access: "admin", path: () => "/api/admin/device-statuses" },
+  "GET /api/admin/devices": { access: "admin", path: () => "/api/admin/devices" },
+  "POST /api/admin/devices": { access: "admin", path: () => "/api/admin/devices", body: () => ({ kind: "fourphase" }) },
+  "GET /api/admin/devices/:id/hub-stats": { access: "admin", path: () => "/api/admin/devices/SNC-ZZZZZZZZ/hub-stats" },
+  "POST /api/admin/devices/:id/rotate-key": { access: "admin", path: () => "/api/admin/devices/SNC-ZZZZZZZZ/rotate-key" },
+  "PUT /api/admin/devices/:id/owner": { access: "admin", path: () => "/api/admin/devices/SNC-ZZZZZZZZ/owner", body: () => ({ mobileNo: null }) },
+  "GET /api/admin/firmware": { access: "admin", path: () => "/api/admin/firmware" },
+  "POST /api/admin/firmware": { access: "admin", path: () => "/api/admin/firmware", body: () => ({}) },
+  "PUT /api/admin/device-config": { access: "admin", path: () => "/api/admin/device-config", body: (f) => ({ mobileNo: f.a.mobileNo, debug: false }) },
+  "GET /api/admin/motor-config-history/:mobileNo": { access: "admin", path: (f) => `/api/admin/motor-config-history/${f.a.mobileNo}` },
+  "GET /api/admin/motor-logs": { access: "admin", path: () => "/api/admin/motor-logs" },
+  "GET /api/admin/recharge-requests": { access: "admin", path: () => "/api/admin/recharge-requests" },
+  "GET /api/admin/user/:id": { access: "admin", path: (f) => `/api/admin/user/${f.a.id}` },
+  "GET /api/admin/users": { access: "admin", path: () => "/api/admin/users" },
+  "PUT /api/admin/update-motor-config": {
+    access: "admin",
+    path: () => "/api/admin/update-motor-config",
+    body: (f) => ({ mobileNo: f.a.mobileNo, defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30 }),
+  },
+  "PUT /api/admin/update-user-role": { access: "admin", path: () => "/api/admin/update-user-role", body: () => ({ userId: MISSING, isAdmin: false }) },
+  "DELETE /api/admin/delete-user": { access: "admin", path: () => "/api/admin/delete-user", body: () => ({ mobileNo: "9999999999" }) },
+};
+
+function routeList(): string[] {
+  return [...new Set(apiApp.routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${route.path}`))].sort();
+}
+
+let fixtures: Fixtures;
+let adminUser: TestUser;
+
+beforeAll(async () => {
+  const a = await farmerWithDevice();
+  const b = await farmerWithDevice();
+  adminUser = await createUser({ isAdmin: true });
+  const created = await postJson("/api/schedule", { time: "6:30 AM", action: "ON", repeat: "daily" }, a.token);
+  const aScheduleId = ((await created.json()) as { schedule: { id: number } }).schedule.id;
+  fixtures = { a: a.user, b: b.user, aDevice: a.device, aScheduleId };
+});
+
+/** Credentials for one call. Each call gets fresh sessions: some calls log out. */
+async function credentialsFor(caller: Caller): Promise<Record<string, string>> {
+  const bearer = async (userId: number, audience: "user" | "admin") =>
+    `Bearer ${(await startSession(env, userId, audience)).token}`;
+  switch (caller) {
+    case "anonymous":
+      return {};
+    case "userA":
+      return { Authorization: await bearer(fixtures.a.id, "user") };
+    case "userB":
+      return { Authorization: await bearer(fixtures.b.id, "user") };
+    case "admin":
+      return { Authorization: await bearer(adminUser.id, "admin") };
+    case "device":
+      return { Authorization: basicAuth(fixtures.aDevice.deviceId, fixtures.aDevice.key) };
+    case "expired": {
+      const { token } = await startSession(env, fixtures.a.id, "user");
+      const claims = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")));
+      const expired = await new SignJWT({ sid: claims.sid })
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer("sinchai")
+        .setAudience("user")
+        .setSubject(String(fixtures.a.id))
+        .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+        .sign(new TextEncoder().encode(env.JWT_SECRET));
+      return { Authorization: `Bearer ${expired}` };
+    }
+    case "tampered": {
+      const { token } = await startSession(env, adminUser.id, "admin");
+      const [header, payload, signature] = token.split(".");
+      const flipped = signature!.slice(0, -2) + (signature!.endsWith("AA") ? "BB" : "AA");
+      return { Authorization: `Bearer ${header}.${payload}.${flipped}` };
+    }
+    default: {
+      const unreachable: never = caller;
+      throw new Error(String(unreachable));
+    }
+  }
+}
+
+describe("the authorization matrix", () => {
+  it("covers every route the router has, and no route it does not", () => {
+    expect(Object.keys(ROUTES).sort()).toEqual(routeList());
+  });
+
+  for (const [route, spec] of Object.entries(ROUTES)) {
+    const [method] = route.split(" ") as [string];
+    it(`${route}: ${spec.access}`, async () => {
+      for (const caller of CALLERS) {
+        const expected = ACCESS[spec.access][caller];
+        const headers: Record<string, string> = { ...(await credentialsFor(caller)) };
+        if (spec.upgrade) headers.Upgrade = "websocket";
+        const body = spec.body?.(fixtures);
+        if (body !== undefined) headers["Content-Type"] = "application/json";
+        const response = await api(spec.path(fixtures), {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        response.webSocket?.accept();
+        response.webSocket?.close();
+        const outcome = `${caller} → ${response.status}`;
+        if (expected === "allowed") expect([401, 403], outcome).not.toContain(response.status);
+        else expect(response.status, outcome).toBe(expected);
+        // 503/504 are the clear answers for a box that is offline or silent; never a crash.
+        expect(response.status, outcome).not.toBe(500);
+      }
+    });
+  }
+});
