@@ -1,7 +1,7 @@
 // The user pages' calls to our own API: same-origin fetch (the HttpOnly session cookie goes
 // along), every answer parsed with a zod schema, and a 401 from any call ends the visit on the
 // landing page with "Session expired. Please log in again." (SPEC §4, §8).
-import type { z } from "zod";
+import type { z } from "../common/zod.ts";
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }

@@ -1,7 +1,7 @@
 // Request bodies and queries of the admin API (SPEC §7, admin side), parsed by the Worker and
 // reused by the admin pages. The shared ones (login, device-config, recharge status) stay in
 // ./api-schemas.ts.
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { mobileNoSchema, motorConfigRequestSchema } from "./api-schemas.ts";
 
 /** A user id as it appears in a path (`/api/admin/user/{id}`) or a JSON body. */

@@ -1,5 +1,5 @@
 // Request bodies of the HTTP API (SPEC §7), parsed by the Worker and reused by the forms.
-import { z } from "zod";
+import { z } from "./zod.ts";
 import {
   MOBILE_NO_PATTERN,
   PASSWORD_MAX_LENGTH,

@@ -2,7 +2,7 @@
 // Frames are JSON text, one message per frame, except the heartbeat: the bare text "ping",
 // answered "pong" by the runtime without waking the hub. Server and simulator both parse
 // every frame with these schemas; nothing is trusted because it arrived on the socket.
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 export const DEVICE_PROTOCOL_VERSION = 1;
 export const HEARTBEAT_REQUEST = "ping";

@@ -1,6 +1,6 @@
 // Messages the DeviceHub sends to browsers on the realtime socket (SPEC §4).
 // The hub builds them with `satisfies RealtimeMessage`; the browser parses them with the schema.
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { connectionTypeSchema, relayStateSchema } from "./device-protocol.ts";
 
 export const deviceStatusSchema = z.enum(["online", "offline"]);

@@ -1,6 +1,6 @@
 // Motor schedules (SPEC §2 /motor-schedule, §3 Schedule, §7 POST /api/schedule): what the
 // API accepts and returns. The device's DeviceHub stores and carries them out.
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { parseClock } from "./schedule-time.ts";
 
 /** One device keeps at most this many schedules. */

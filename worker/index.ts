@@ -4,6 +4,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { apiApp } from "./api/app.ts";
 import { isApiRequest } from "./api/is-api-request.ts";
 import { cloudflareContext } from "./router-context.ts";
+import { withSecurityHeaders } from "./security-headers.ts";
 
 export { AuthThrottle } from "../durable-objects/auth-throttle.ts";
 export { DeviceHub } from "../durable-objects/device-hub.ts";
@@ -15,10 +16,10 @@ const handleDocumentRequest = createRequestHandler(
 );
 
 export default {
-  fetch(request, env, ctx) {
-    if (isApiRequest(request)) return apiApp.fetch(request, env, ctx);
+  async fetch(request, env, ctx) {
+    if (isApiRequest(request)) return withSecurityHeaders(await apiApp.fetch(request, env, ctx));
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env, ctx });
-    return handleDocumentRequest(request, context);
+    return withSecurityHeaders(await handleDocumentRequest(request, context));
   },
 } satisfies ExportedHandler<Env>;

@@ -1,7 +1,7 @@
 // Firmware update (SPEC §2, §8): a dialog titled "Select Device Type" (Wi-Fi or SIM build),
 // then POST /api/mqtt/ota. How the update goes arrives later on the realtime socket.
 import { useState } from "react";
-import { z } from "zod";
+import { z } from "../../common/zod.ts";
 import type { ConnectionType } from "../../common/device-protocol.ts";
 import { callApi } from "../api-client.ts";
 import { useT, type MessageKey } from "../i18n/i18n.ts";

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
-import { z } from "zod";
+import { z } from "../../common/zod.ts";
 import { DEFAULT_MOTOR_CONFIG, MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
 import { relayStateSchema, type RelayState } from "../../common/device-protocol.ts";
 import { healthDataSchema, type HealthData } from "../../common/realtime-protocol.ts";

@@ -4,7 +4,7 @@
 // the list to see, edit and delete them.
 import { useState } from "react";
 import { useRevalidator } from "react-router";
-import { z } from "zod";
+import { z } from "../../common/zod.ts";
 import {
   SCHEDULE_DURATION_CHOICES,
   scheduleViewSchema,

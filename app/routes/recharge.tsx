@@ -3,7 +3,7 @@
 // own requests. The server prices every request; the page never sends an amount.
 import { useState } from "react";
 import { useRevalidator } from "react-router";
-import { z } from "zod";
+import { z } from "../../common/zod.ts";
 import {
   DEFAULT_PAYMENT_METHOD,
   DEFAULT_PLAN,

@@ -1,7 +1,7 @@
 // What a controller box calls (docs/device-protocol.md): its WebSocket and firmware downloads.
 // Credentials are checked here, against D1, before anything reaches a Durable Object.
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
 import { findFirmware } from "../db/firmware.ts";
 import { deviceHub, hubSocketRequest } from "../device-hubs.ts";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { z } from "zod";
+import type { z } from "../../common/zod.ts";
 import { HttpError } from "../http-error.ts";
 
 /** No request body of this API comes anywhere near this; bigger ones are refused unread. */

@@ -1,6 +1,6 @@
 // Motor logs (D1) and power history (the hub's own samples) of one device.
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
 import { listMotorLogsPage, toMotorLogEntry } from "../db/motor-logs.ts";
 import { deviceHub } from "../device-hubs.ts";

@@ -1,7 +1,7 @@
 // Connectivity recharges (SPEC §7): farmers request, admins mark paid or failed, or delete.
 // A paid request extends the device's plan by the plan's length.
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../common/zod.ts";
 import { rechargeRequestSchema, rechargeStatusRequestSchema } from "../../common/api-schemas.ts";
 import { PLANS } from "../../common/plans.ts";
 import { getDb } from "../db/client.ts";

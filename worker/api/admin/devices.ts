@@ -1,7 +1,7 @@
 // Provisioning (admins): create a device with a fresh key, rotate its key, assign its owner.
 // A key is shown exactly once, in the response that created it; D1 keeps only its hash.
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../../common/zod.ts";
 import { mobileNoSchema } from "../../../common/api-schemas.ts";
 import {
   DEVICE_ID_PATTERN,

@@ -1,6 +1,6 @@
 // Firmware images for OTA: uploaded by admins into R2, recorded with version and SHA-256 in D1.
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../../common/zod.ts";
 import { getDb } from "../../db/client.ts";
 import { findFirmwareVersion, insertFirmware, listFirmware } from "../../db/firmware.ts";
 import { HttpError } from "../../http-error.ts";

@@ -1,0 +1,46 @@
+// Security headers (docs/security.md, "Web"). Pages get a CSP with a per-request nonce from
+// app/entry.server.tsx; everything the Worker answers gets the rest here; static assets get
+// the same from public/_headers (the assets are served without running the Worker).
+
+/** The page CSP: scripts only from our origin or carrying this response's nonce. */
+export function pageContentSecurityPolicy(nonce: string, https: boolean): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    // Style attributes (a bar height, the pull-to-refresh indicator) cannot run code.
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    // 'self' covers ws:/wss: to this host (the realtime socket).
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+    ...(https ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+}
+
+/** JSON and everything else the Worker answers: nothing to run, nothing to frame. */
+const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+const COMMON_HEADERS: Record<string, string> = {
+  "Strict-Transport-Security": "max-age=31536000; includeSubDomains",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "X-Frame-Options": "DENY",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+  "Cross-Origin-Opener-Policy": "same-origin",
+};
+
+/** Adds the headers to a Worker response (not to a WebSocket upgrade, which has none to add). */
+export function withSecurityHeaders(response: Response): Response {
+  if (response.status === 101 || response.webSocket) return response;
+  const secured = new Response(response.body, response);
+  for (const [name, value] of Object.entries(COMMON_HEADERS)) secured.headers.set(name, value);
+  if (!secured.headers.has("Content-Security-Policy")) {
+    secured.headers.set("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
+  }
+  return secured;
+}
