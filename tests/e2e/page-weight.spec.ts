@@ -1,0 +1,120 @@
+// Page weight on first load, as a phone on a slow network pays it: every HTML, CSS, JS and
+// font response a real browser fetches for the route, gzip-compressed the way Cloudflare's
+// edge would send it (the local runtime sends them uncompressed). Budgets are bytes, not time.
+import { gzipSync } from "node:zlib";
+import { expect, test, type Page, type Response } from "@playwright/test";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { BASE_URL, DEMO_USER, hi, logIn, startDemoDevice } from "./support.ts";
+
+const KB = 1024;
+type Kind = "html" | "css" | "js" | "font" | "other";
+type Weight = Record<Kind, number>;
+
+/** Budgets from the performance issue; `total` covers every kind. */
+const BUDGETS: Record<string, { js: number; total?: number }> = {
+  "/": { js: 0, total: 60 * KB },
+  "/login": { js: 130 * KB },
+  "/motor-control": { js: 160 * KB },
+};
+
+function kindOf(response: Response): Kind {
+  const type = response.headers()["content-type"] ?? "";
+  const path = new URL(response.url()).pathname;
+  if (type.includes("text/html")) return "html";
+  if (type.includes("css") || path.endsWith(".css")) return "css";
+  if (type.includes("javascript") || path.endsWith(".js")) return "js";
+  if (type.includes("font") || /\.woff2?$/.test(path)) return "font";
+  return "other";
+}
+
+/** Loads `path` in a fresh page and weighs what it fetched from our origin. */
+async function weigh(page: Page, path: string, ready: (page: Page) => Promise<void>): Promise<Weight> {
+  const responses: Response[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).origin === BASE_URL && response.request().resourceType() !== "websocket") {
+      responses.push(response);
+    }
+  });
+  await page.goto(path);
+  await ready(page);
+  await page.waitForLoadState("networkidle");
+  const weight: Weight = { html: 0, css: 0, js: 0, font: 0, other: 0 };
+  const fetched = new Set<string>();
+  for (const response of responses) {
+    if (response.status() >= 300 && response.status() < 400) continue;
+    fetched.add(new URL(response.url()).pathname);
+    weight[kindOf(response)] += gzipSync(await response.body(), { level: 9 }).length;
+  }
+  // The Hindi font names local() copies first, and this machine has one, so the browser
+  // fetched nothing; a phone without it downloads the file. Count every font file of a face
+  // the page used, as that phone would.
+  const usedFamilies = await page.evaluate(() =>
+    [...document.fonts].filter((face) => face.status === "loaded").map((face) => face.family.replace(/["']/g, "")),
+  );
+  for (const response of responses.filter((response) => kindOf(response) === "css")) {
+    for (const [, block] of (await response.text()).matchAll(/@font-face\s*{([^}]*)}/g)) {
+      const family = /font-family:\s*["']?([^;"']+)/.exec(block!)?.[1]?.trim();
+      const file = /url\(["']?([^"')]+\.woff2)["']?\)/.exec(block!)?.[1];
+      if (!family || !file || !usedFamilies.includes(family) || fetched.has(file)) continue;
+      fetched.add(file);
+      weight.font += gzipSync(await (await page.request.get(file)).body(), { level: 9 }).length;
+    }
+  }
+  return weight;
+}
+
+function report(path: string, weight: Weight) {
+  const total = Object.values(weight).reduce((sum, bytes) => sum + bytes, 0);
+  const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+  console.log(
+    `${path}: HTML ${kb(weight.html)}, CSS ${kb(weight.css)}, JS ${kb(weight.js)}, fonts ${kb(weight.font)}, other ${kb(weight.other)}; total ${kb(total)} gzip`,
+  );
+  return total;
+}
+
+function expectWithinBudget(path: string, weight: Weight) {
+  const total = report(path, weight);
+  const budget = BUDGETS[path]!;
+  expect(weight.js, `${path} JavaScript (gzip bytes)`).toBeLessThanOrEqual(budget.js);
+  if (budget.total !== undefined) expect(total, `${path} in all (gzip bytes)`).toBeLessThanOrEqual(budget.total);
+}
+
+test("the landing page: no JavaScript and at most 60 KB in all, Hindi font included", async ({ page }) => {
+  const weight = await weigh(page, "/", async (page) => {
+    await expect(page.getByRole("heading", { name: hi["landing.devices"] })).toBeVisible();
+  });
+  expect(weight.font).toBeGreaterThan(0); // the Hindi page really loaded its font
+  expectWithinBudget("/", weight);
+});
+
+test("the login page: at most 130 KB of JavaScript", async ({ page }) => {
+  const weight = await weigh(page, "/login", async (page) => {
+    await expect(page.getByRole("button", { name: hi["login.button"] })).toBeEnabled();
+  });
+  expect(weight.js).toBeGreaterThan(0); // it hydrates
+  expectWithinBudget("/login", weight);
+});
+
+test.describe("the dashboard", () => {
+  let device: SimulatedDevice;
+  test.beforeEach(async () => {
+    device = await startDemoDevice();
+  });
+  test.afterEach(async () => {
+    await device.stop();
+  });
+
+  test("/motor-control: at most 160 KB of JavaScript, live", async ({ browser }) => {
+    // Sign in in one context, then weigh a cold first load in a second context that has only
+    // the session cookie (no cache, no memory of the login page's scripts).
+    const context = await browser.newContext();
+    await logIn(await context.newPage(), DEMO_USER.mobileNo, DEMO_USER.password);
+    const cold = await browser.newContext({ storageState: await context.storageState() });
+    const weight = await weigh(await cold.newPage(), "/motor-control", async (page) => {
+      await expect(page.locator("[data-live=connected]")).toBeVisible();
+    });
+    expectWithinBudget("/motor-control", weight);
+    await context.close();
+    await cold.close();
+  });
+});
