@@ -25,5 +25,6 @@ export default [
     route("users/:userId/update-config", "routes/admin/update-config.tsx"),
     route("logs", "routes/admin/logs.tsx"),
     route("recharges", "routes/admin/recharges.tsx"),
+    route("audit", "routes/admin/audit.tsx"),
   ]),
 ] satisfies RouteConfig;

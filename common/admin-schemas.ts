@@ -3,6 +3,7 @@
 // ./api-schemas.ts.
 import { z } from "./zod.ts";
 import { mobileNoSchema, motorConfigRequestSchema } from "./api-schemas.ts";
+import { ADMIN_AUDIT_MAX_PAGE_SIZE, ADMIN_AUDIT_PAGE_SIZE } from "./constants.ts";
 
 /** A user id as it appears in a path (`/api/admin/user/{id}`) or a JSON body. */
 export const userIdSchema = z.coerce
@@ -28,12 +29,32 @@ export const adminMotorConfigRequestSchema = motorConfigRequestSchema
   .omit({ token: true })
   .extend({ mobileNo: mobileNoSchema });
 
+/** A page number in a query (`?page=N`), the first is 1. */
+const pageNumberSchema = z.coerce
+  .number({ error: "page must be a whole number from 1." })
+  .int({ error: "page must be a whole number from 1." })
+  .min(1, { error: "page must be a whole number from 1." })
+  .max(1_000_000, { error: "page must be a whole number from 1." })
+  .default(1);
+
 /** GET /api/admin/motor-logs?page=N: pages of ADMIN_LOGS_PAGE_SIZE, the first is 1. */
-export const motorLogsPageQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: "page must be a whole number from 1." })
-    .int({ error: "page must be a whole number from 1." })
-    .min(1, { error: "page must be a whole number from 1." })
-    .max(1_000_000, { error: "page must be a whole number from 1." })
-    .default(1),
+export const motorLogsPageQuerySchema = z.object({ page: pageNumberSchema });
+
+/** An empty query field (`?target=` from a form left blank) means the field is absent. */
+const blankAsAbsent = (value: unknown) => (value === "" ? undefined : value);
+
+/** GET /api/admin/audit?page=&limit=&adminId=&target=: the audit trail, newest first. */
+export const auditQuerySchema = z.object({
+  page: pageNumberSchema,
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${ADMIN_AUDIT_MAX_PAGE_SIZE}.` })
+    .int({ error: `limit must be a whole number from 1 to ${ADMIN_AUDIT_MAX_PAGE_SIZE}.` })
+    .min(1, { error: `limit must be a whole number from 1 to ${ADMIN_AUDIT_MAX_PAGE_SIZE}.` })
+    .max(ADMIN_AUDIT_MAX_PAGE_SIZE, { error: `limit must be a whole number from 1 to ${ADMIN_AUDIT_MAX_PAGE_SIZE}.` })
+    .default(ADMIN_AUDIT_PAGE_SIZE),
+  adminId: z.preprocess(blankAsAbsent, userIdSchema.optional()),
+  target: z.preprocess(
+    blankAsAbsent,
+    z.string().trim().min(1, { error: "target must not be blank." }).max(80, { error: "target must be at most 80 characters." }).optional(),
+  ),
 });

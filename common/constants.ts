@@ -11,6 +11,9 @@ export const LIVE_MOTOR_LOG_LIMIT = 7;
 export const ADMIN_USERS_REFRESH_MS = 120_000;
 /** Rows per page of the admin motor log list (SPEC §9). */
 export const ADMIN_LOGS_PAGE_SIZE = 20;
+/** Admin audit trail entries per page: the page's size and the API's default `limit`. */
+export const ADMIN_AUDIT_PAGE_SIZE = 20;
+export const ADMIN_AUDIT_MAX_PAGE_SIZE = 100;
 
 /** A relay command fails with a clear error when the device has not confirmed it by then. */
 export const DEVICE_ACK_TIMEOUT_MS = 5_000;

@@ -18,6 +18,7 @@ export const adminEn = {
   "admin.nav.users": "Users",
   "admin.nav.logs": "Motor Logs",
   "admin.nav.recharges": "Recharges",
+  "admin.nav.audit": "Audit",
   "admin.shell.signedInAs": "Signed in as {mobileNo}",
   "admin.shell.logout": "Logout",
 
@@ -161,6 +162,20 @@ export const adminEn = {
   "admin.logs.pageOf": "Page {page} of {pages}",
   "admin.logs.fetchFailed": "Failed to fetch motor logs.",
   "admin.logs.error": "Error while fetching logs.",
+
+  // Audit trail
+  "admin.audit.title": "Audit Trail",
+  "admin.audit.action": "Action",
+  "admin.audit.target": "Target",
+  "admin.audit.targetHint": "Mobile number, device id, user:12",
+  "admin.audit.status": "Status",
+  "admin.audit.details": "Details",
+  "admin.audit.client": "IP address",
+  "admin.audit.filter": "Filter",
+  "admin.audit.showAll": "Show all",
+  "admin.audit.empty": "No admin actions recorded.",
+  "admin.audit.fetchFailed": "Failed to fetch the audit trail.",
+  "admin.audit.error": "Error while fetching the audit trail.",
 
   // Recharges
   "admin.recharges.title": "Device Connectivity Requests",

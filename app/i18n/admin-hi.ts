@@ -18,6 +18,7 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.nav.users": "उपयोगकर्ता",
   "admin.nav.logs": "मोटर लॉग",
   "admin.nav.recharges": "रिचार्ज",
+  "admin.nav.audit": "ऑडिट",
   "admin.shell.signedInAs": "{mobileNo} के रूप में लॉगिन",
   "admin.shell.logout": "लॉग आउट",
 
@@ -154,6 +155,19 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.logs.pageOf": "पेज {page} / {pages}",
   "admin.logs.fetchFailed": "मोटर लॉग लोड नहीं हो सके।",
   "admin.logs.error": "लॉग लाते समय त्रुटि।",
+
+  "admin.audit.title": "ऑडिट ट्रेल",
+  "admin.audit.action": "कार्रवाई",
+  "admin.audit.target": "लक्ष्य",
+  "admin.audit.targetHint": "मोबाइल नंबर, डिवाइस आईडी, user:12",
+  "admin.audit.status": "स्थिति",
+  "admin.audit.details": "विवरण",
+  "admin.audit.client": "IP पता",
+  "admin.audit.filter": "छाँटें",
+  "admin.audit.showAll": "सभी दिखाएँ",
+  "admin.audit.empty": "एडमिन की कोई कार्रवाई दर्ज नहीं है।",
+  "admin.audit.fetchFailed": "ऑडिट ट्रेल लोड नहीं हो सका।",
+  "admin.audit.error": "ऑडिट ट्रेल लाते समय त्रुटि।",
 
   "admin.recharges.title": "डिवाइस कनेक्टिविटी अनुरोध",
   "admin.recharges.plan": "प्लान",

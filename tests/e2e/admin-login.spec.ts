@@ -5,7 +5,7 @@ import { E2E_PORT } from "../../playwright.config.ts";
 import { logIn as farmerLogIn, useLanguage } from "./support.ts";
 import { adminLogIn, DEMO_ADMIN, registerFarmer, texts } from "./admin-support.ts";
 
-const ADMIN_PAGES = ["/admin/dashboard", "/admin/users", "/admin/users/1", "/admin/users/1/update-config", "/admin/logs", "/admin/recharges"];
+const ADMIN_PAGES = ["/admin/dashboard", "/admin/users", "/admin/users/1", "/admin/users/1/update-config", "/admin/logs", "/admin/recharges", "/admin/audit"];
 
 test("an admin logs in (Hindi), is kept in while the session lives, and logs out for good", async ({ page, context }) => {
   const t = texts.hi;
@@ -98,6 +98,7 @@ test("the shell: bottom bar on a phone, sidebar on a wide screen, both leading t
   for (const [label, path, heading] of [
     ["admin.nav.logs", /\/admin\/logs$/, "admin.logs.title"],
     ["admin.nav.recharges", /\/admin\/recharges$/, "admin.recharges.title"],
+    ["admin.nav.audit", /\/admin\/audit$/, "admin.audit.title"],
     ["admin.nav.dashboard", /\/admin\/dashboard$/, "admin.dashboard.title"],
   ] as const) {
     await sidebar.getByRole("link", { name: t[label] }).click();

@@ -2,6 +2,7 @@
 // It never imports the React Router build, so worker tests load it on its own.
 import { Hono } from "hono";
 import { HttpError } from "../http-error.ts";
+import { adminAuditRoutes } from "./admin/audit.ts";
 import { adminAuthRoutes } from "./admin/auth.ts";
 import { adminDeviceConfigRoutes } from "./admin/device-config.ts";
 import { adminDeviceRoutes } from "./admin/devices.ts";
@@ -12,6 +13,7 @@ import { adminRechargeRoutes } from "./admin/recharges.ts";
 import { adminStatsRoutes } from "./admin/stats.ts";
 import { adminUserRoutes } from "./admin/users.ts";
 import { authRoutes } from "./auth.ts";
+import { auditAdminWrites } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceSocketRoutes } from "./device-socket.ts";
 import { deviceRoutes } from "./devices.ts";
@@ -22,6 +24,9 @@ import { realtimeRoutes } from "./realtime.ts";
 import { scheduleRoutes } from "./schedules.ts";
 
 export const apiApp = new Hono<ApiEnv>().basePath("/api");
+
+// Before every route: records each write an admin session makes, wherever it is routed.
+apiApp.use("*", auditAdminWrites);
 
 apiApp.route("/auth", authRoutes);
 apiApp.route("/devices", deviceRoutes);
@@ -40,6 +45,7 @@ apiApp.route("/admin", adminStatsRoutes);
 apiApp.route("/admin", adminUserRoutes);
 apiApp.route("/admin", adminMotorConfigRoutes);
 apiApp.route("/admin", adminMotorLogRoutes);
+apiApp.route("/admin", adminAuditRoutes);
 
 apiApp.notFound((c) => c.json({ success: false, message: "Not found." }, 404));
 

@@ -3,5 +3,11 @@ import type { AuthenticatedUser } from "../auth/sessions.ts";
 /** Bindings and per-request variables every API router shares. */
 export type ApiEnv = {
   Bindings: Env;
-  Variables: { user: AuthenticatedUser };
+  Variables: {
+    user: AuthenticatedUser;
+    /** The request's validated input, for the admin audit trail (worker/api/audit.ts). */
+    auditInput?: unknown;
+    /** What an admin write affects, set by its handler once known (worker/api/audit.ts). */
+    auditTarget?: string;
+  };
 };

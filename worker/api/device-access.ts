@@ -4,6 +4,7 @@ import { getDb } from "../db/client.ts";
 import { findDeviceByOwnerMobileNo } from "../db/devices.ts";
 import type { DeviceRow } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
+import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput } from "./input.ts";
 
@@ -16,6 +17,7 @@ export async function deviceForMobileNo(
   rawMobileNo: string | undefined,
 ): Promise<{ device: DeviceRow; ownerUserId: number; mobileNo: string }> {
   const mobileNo = parseInput(mobileNoSchema, rawMobileNo);
+  auditTarget(c, mobileNo); // an admin's power, health or firmware request is on the trail
   const user = c.var.user;
   if (user.audience !== "admin" && user.mobileNo !== mobileNo) {
     throw new HttpError(403, "You can only access your own device.");

@@ -12,6 +12,7 @@ import { deviceHub } from "../device-hubs.ts";
 import { hubFailureError } from "../hub-failures.ts";
 import { HttpError } from "../http-error.ts";
 import { changeMotorConfig } from "../motor-config.ts";
+import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
 import { parseInput, readJsonBody } from "./input.ts";
@@ -54,6 +55,7 @@ export const deviceRoutes = new Hono<ApiEnv>()
   })
   .post("/motor/config/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
+    auditTarget(c, mobileNo);
     const user = c.var.user;
     if (user.audience !== "admin" && user.mobileNo !== mobileNo) {
       throw new HttpError(403, "You can only change your own motor configuration.");

@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import type { z } from "../../common/zod.ts";
 import { HttpError } from "../http-error.ts";
+import { auditInput } from "./audit.ts";
+import type { ApiEnv } from "./context.ts";
 
 /** No request body of this API comes anywhere near this; bigger ones are refused unread. */
 const MAX_JSON_BODY_BYTES = 16 * 1024;
@@ -20,8 +22,11 @@ export function parseInput<T>(schema: z.ZodType<T>, data: unknown): T {
   throw new HttpError(400, message);
 }
 
-/** The request's JSON body, parsed with `schema`. Malformed JSON is a 400, never a 500. */
-export async function readJsonBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
+/**
+ * The request's JSON body, parsed with `schema`. Malformed JSON is a 400, never a 500. The
+ * parsed body is kept for the admin audit trail, which records it for admin writes only.
+ */
+export async function readJsonBody<T>(c: Context<ApiEnv>, schema: z.ZodType<T>): Promise<T> {
   const length = Number(c.req.header("Content-Length") ?? 0);
   if (length > MAX_JSON_BODY_BYTES) throw new HttpError(413, "Request body is too large.");
   const text = await c.req.text();
@@ -32,5 +37,7 @@ export async function readJsonBody<T>(c: Context, schema: z.ZodType<T>): Promise
   } catch {
     throw new HttpError(400, "Request body must be valid JSON.");
   }
-  return parseInput(schema, json);
+  const input = parseInput(schema, json);
+  auditInput(c, input);
+  return input;
 }

@@ -17,6 +17,7 @@ import {
 } from "../db/recharges.ts";
 import { HttpError } from "../http-error.ts";
 import { upiPaymentLink } from "../upi.ts";
+import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
@@ -68,6 +69,7 @@ export const rechargeRoutes = new Hono<ApiEnv>()
   })
   .put("/status/:id", requireAuth("admin"), async (c) => {
     const id = parseInput(idSchema, c.req.param("id"));
+    auditTarget(c, `recharge:${id}`);
     const { status } = await readJsonBody(c, rechargeStatusRequestSchema);
     const db = getDb(c.env.DB);
     const request = await findRechargeRequest(db, id);
@@ -88,6 +90,7 @@ export const rechargeRoutes = new Hono<ApiEnv>()
   })
   .delete("/:id", requireAuth("admin"), async (c) => {
     const id = parseInput(idSchema, c.req.param("id"));
+    auditTarget(c, `recharge:${id}`);
     if (!(await deleteRechargeRequest(getDb(c.env.DB), id))) throw new HttpError(404, "Recharge request not found.");
     return c.json({ success: true, message: "Request deleted" });
   });

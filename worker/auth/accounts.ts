@@ -1,6 +1,7 @@
 // Registration and login, shared by the JSON API and the web forms' route actions.
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/credentials.ts";
 import type { PublicUser } from "../../common/api-schemas.ts";
+import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../admin-audit.ts";
 import { getDb } from "../db/client.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
 import { HttpError } from "../http-error.ts";
@@ -42,6 +43,28 @@ export async function registerAccount(
   if (!user) throw new HttpError(409, DUPLICATE_REGISTRATION_MESSAGE);
 }
 
+/**
+ * Admin logins on the audit trail, from the API and the login page alike (they share logIn),
+ * with the number tried and never the password. Throttled attempts (429) are not recorded:
+ * they cost an attacker nothing, and each would be a row (malformed bodies never reach logIn).
+ */
+function auditAdminLogin(
+  env: AccountsEnv,
+  request: Request | undefined,
+  mobileNo: string,
+  admin: { id: number; mobileNo: string } | null,
+  status: 200 | 401,
+  reason: string | null,
+): Promise<void> {
+  return recordAdminAudit(env, request ?? null, {
+    admin,
+    action: ADMIN_LOGIN_ACTION,
+    target: mobileNo,
+    status,
+    details: reason ? { error: reason } : {},
+  });
+}
+
 export type LoginResult = {
   token: string;
   expiresAt: number;
@@ -68,11 +91,17 @@ export async function logIn(
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !passwordOk || (audience === "admin" && !user.isAdmin)) {
     await recordLoginFailure(env, input.mobileNo, client);
+    if (audience === "admin") {
+      // The caller hears one answer for all three; the trail, read by admins only, says which.
+      const reason = !user ? "unknown number" : !passwordOk ? "wrong password" : "not an admin";
+      await auditAdminLogin(env, request, input.mobileNo, null, 401, reason);
+    }
     throw new HttpError(401, LOGIN_FAILED_MESSAGE);
   }
   const now = Date.now();
   const { token, expiresAt } = await startSession(env, user.id, audience, now);
   await Promise.all([recordLogin(db, user.id, now), recordLoginSuccess(env, input.mobileNo)]);
+  if (audience === "admin") await auditAdminLogin(env, request, user.mobileNo, user, 200, null);
   const cookies = request && client ? [await knownDeviceCookie(env, request, client, user.mobileNo)] : [];
   return { token, expiresAt, user: toPublicUser(user), cookies };
 }

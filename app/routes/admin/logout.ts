@@ -1,5 +1,6 @@
 // Admin logout (SPEC §2): ends the session on the server, clears the cookie, back to the login.
 import { redirect } from "react-router";
+import { ADMIN_LOGOUT_PAGE_ACTION, recordAdminAudit } from "../../../worker/admin-audit.ts";
 import { clearedSessionCookie } from "../../../worker/auth/cookies.ts";
 import { endSession } from "../../../worker/auth/sessions.ts";
 import { optionalAdmin } from "../../admin-session.server.ts";
@@ -7,8 +8,20 @@ import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/logout";
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const env = envOf(context);
   const admin = await optionalAdmin(request, context);
-  if (admin) await endSession(envOf(context), admin.sessionId);
+  if (admin) {
+    await endSession(env, admin.sessionId);
+    // The one admin write that does not go through the API (logins go through logIn, which
+    // records them): on the trail with the status the API's logout would have answered.
+    await recordAdminAudit(env, request, {
+      admin: { id: admin.id, mobileNo: admin.mobileNo },
+      action: ADMIN_LOGOUT_PAGE_ACTION,
+      target: null,
+      status: 200,
+      details: {},
+    });
+  }
   return redirect("/admin/login?loggedOut=1", {
     headers: { "Set-Cookie": clearedSessionCookie(request, "admin") },
   });

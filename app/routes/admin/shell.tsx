@@ -27,6 +27,7 @@ const NAV: { to: string; label: AdminMessageKey }[] = [
   { to: "/admin/users", label: "admin.nav.users" },
   { to: "/admin/logs", label: "admin.nav.logs" },
   { to: "/admin/recharges", label: "admin.nav.recharges" },
+  { to: "/admin/audit", label: "admin.nav.audit" },
 ];
 
 export default function AdminShell({ loaderData }: Route.ComponentProps) {

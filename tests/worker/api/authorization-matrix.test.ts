@@ -91,6 +91,7 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "PUT /api/admin/device-config": { access: "admin", path: () => "/api/admin/device-config", body: (f) => ({ mobileNo: f.a.mobileNo, debug: false }) },
   "GET /api/admin/motor-config-history/:mobileNo": { access: "admin", path: (f) => `/api/admin/motor-config-history/${f.a.mobileNo}` },
   "GET /api/admin/motor-logs": { access: "admin", path: () => "/api/admin/motor-logs" },
+  "GET /api/admin/audit": { access: "admin", path: (f) => `/api/admin/audit?target=${f.a.mobileNo}` },
   "GET /api/admin/recharge-requests": { access: "admin", path: () => "/api/admin/recharge-requests" },
   "GET /api/admin/user/:id": { access: "admin", path: (f) => `/api/admin/user/${f.a.id}` },
   "GET /api/admin/users": { access: "admin", path: () => "/api/admin/users" },

@@ -10,12 +10,14 @@ import { findUserByMobileNo } from "../../db/users.ts";
 import { deviceHub } from "../../device-hubs.ts";
 import { hubFailureError } from "../../hub-failures.ts";
 import { HttpError } from "../../http-error.ts";
+import { auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
 
 export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", requireAuth("admin"), async (c) => {
   const body = await readJsonBody(c, deviceConfigRequestSchema);
+  auditTarget(c, body.mobileNo);
   const db = getDb(c.env.DB);
   const found = await findDeviceByOwnerMobileNo(db, body.mobileNo);
   if (!found) throw new HttpError(404, "No device is linked to this mobile number.");

@@ -22,6 +22,7 @@ import {
 import { findUserByMobileNo } from "../../db/users.ts";
 import { deviceHub } from "../../device-hubs.ts";
 import { HttpError } from "../../http-error.ts";
+import { auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
@@ -72,6 +73,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
       ownerUserId: owner?.id ?? null,
       now: Date.now(),
     });
+    auditTarget(c, device.id);
     return c.json(
       {
         success: true,
@@ -89,6 +91,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
   })
   .post("/devices/:id/rotate-key", requireAuth("admin"), async (c) => {
     const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
+    auditTarget(c, deviceId);
     const key = generateDeviceKey();
     if (!(await setDeviceKeyHash(getDb(c.env.DB), deviceId, await hashDeviceKey(key)))) {
       throw new HttpError(404, "Device not found.");
@@ -99,6 +102,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
   })
   .put("/devices/:id/owner", requireAuth("admin"), async (c) => {
     const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
+    auditTarget(c, deviceId);
     const { mobileNo } = await readJsonBody(c, ownerSchema);
     const db = getDb(c.env.DB);
     const device = await findDeviceById(db, deviceId);

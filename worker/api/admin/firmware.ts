@@ -4,6 +4,7 @@ import { z } from "../../../common/zod.ts";
 import { getDb } from "../../db/client.ts";
 import { findFirmwareVersion, insertFirmware, listFirmware } from "../../db/firmware.ts";
 import { HttpError } from "../../http-error.ts";
+import { auditInput, auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
@@ -48,6 +49,9 @@ export const adminFirmwareRoutes = new Hono<ApiEnv>()
       throw new HttpError(400, "Could not read the uploaded form.");
     }
     const { deviceType, version, file } = parseInput(uploadSchema, form);
+    // The trail keeps the file's name and size, never its bytes (auditDetails).
+    auditInput(c, { deviceType, version, file });
+    auditTarget(c, `firmware:${deviceType}/${version}`);
     if (file.size === 0) throw new HttpError(400, "The firmware file is empty.");
     if (file.size > MAX_FIRMWARE_BYTES) throw new HttpError(413, "Firmware file is too large (at most 4 MB).");
     const db = getDb(c.env.DB);

@@ -9,6 +9,7 @@ import type { UserRow } from "../../db/schema.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
 import { HttpError } from "../../http-error.ts";
 import { changeMotorConfig } from "../../motor-config.ts";
+import { auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
@@ -37,6 +38,7 @@ const configOf = (user: UserRow): MotorConfig => ({
 export const adminMotorConfigRoutes = new Hono<ApiEnv>()
   .put("/update-motor-config", requireAuth("admin"), async (c) => {
     const { mobileNo, ...config } = await readJsonBody(c, adminMotorConfigRequestSchema);
+    auditTarget(c, mobileNo);
     const owner = await findUserByMobileNo(getDb(c.env.DB), mobileNo);
     if (!owner) throw new HttpError(404, USER_NOT_FOUND_MESSAGE);
     const admin = c.var.user;

@@ -12,6 +12,7 @@ import {
 import { getDb } from "../../db/client.ts";
 import { deviceHub } from "../../device-hubs.ts";
 import { HttpError } from "../../http-error.ts";
+import { auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
@@ -34,6 +35,7 @@ export const adminUserRoutes = new Hono<ApiEnv>()
   })
   .put("/update-user-role", requireAuth("admin"), async (c) => {
     const { userId, isAdmin } = await readJsonBody(c, updateUserRoleRequestSchema);
+    auditTarget(c, `user:${userId}`);
     const outcome = await setUserRole(getDb(c.env.DB), userId, isAdmin, Date.now());
     if (outcome === "notFound") throw new HttpError(404, USER_NOT_FOUND_MESSAGE);
     if (outcome === "lastAdmin") throw new HttpError(409, LAST_ADMIN_MESSAGE);
@@ -47,6 +49,7 @@ export const adminUserRoutes = new Hono<ApiEnv>()
   })
   .delete("/delete-user", requireAuth("admin"), async (c) => {
     const { mobileNo } = await readJsonBody(c, deleteUserRequestSchema);
+    auditTarget(c, mobileNo);
     if (mobileNo === c.var.user.mobileNo) {
       throw new HttpError(409, "You cannot delete your own account.");
     }

@@ -1,0 +1,140 @@
+// /admin/audit: the admin audit trail (docs/decisions/007-admin-audit-trail.md), newest
+// first, 20 a page from the server. Filters are query parameters (?target=, ?adminId=) set by
+// a GET form and by links, so the page works without JavaScript, like the motor logs.
+import { data, Form, Link } from "react-router";
+import { auditQuerySchema } from "../../../common/admin-schemas.ts";
+import { ADMIN_AUDIT_PAGE_SIZE } from "../../../common/constants.ts";
+import { listAuditEntries } from "../../../worker/db/admin-audit.ts";
+import { getDb } from "../../../worker/db/client.ts";
+import { loadOrMessage } from "../../admin-session.server.ts";
+import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
+import { formatDateTime } from "../../format.ts";
+import { useAdminT } from "../../i18n/admin.ts";
+import { useLanguage } from "../../i18n/i18n.ts";
+import { envOf } from "../../session.server.ts";
+import type { Route } from "./+types/audit";
+
+export const meta: Route.MetaFunction = () => [{ title: "Audit Trail · Sinchai Admin" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const query = auditQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  // A mangled query shows the whole trail from the first page rather than an error.
+  const { page, adminId, target } = query.success ? query.data : { page: 1, adminId: undefined, target: undefined };
+  const loaded = await loadOrMessage(
+    () => listAuditEntries(getDb(envOf(context).DB), { adminId, target }, page, ADMIN_AUDIT_PAGE_SIZE),
+    "admin.audit.fetchFailed",
+  );
+  return data({ ...loaded, filter: { adminId: adminId ?? null, target: target ?? null } }, { status: loaded.error ? 500 : 200 });
+}
+
+export default function AdminAudit({ loaderData }: Route.ComponentProps) {
+  const t = useAdminT();
+  const language = useLanguage();
+  const { filter } = loaderData;
+  const result = loaderData.data;
+  const filtered = filter.adminId !== null || filter.target !== null;
+  const pageLink = (page: number) => {
+    const params = new URLSearchParams();
+    if (filter.target !== null) params.set("target", filter.target);
+    if (filter.adminId !== null) params.set("adminId", String(filter.adminId));
+    params.set("page", String(page));
+    return `?${params}`;
+  };
+  return (
+    <main className="page admin-page wide">
+      <h1>{t("admin.audit.title")}</h1>
+      <Form method="get" className="inline-form audit-filter">
+        <label className="field">
+          {t("admin.audit.target")}
+          <input name="target" defaultValue={filter.target ?? ""} maxLength={80} placeholder={t("admin.audit.targetHint")} />
+        </label>
+        {filter.adminId !== null && <input type="hidden" name="adminId" value={filter.adminId} />}
+        <button type="submit" className="button">
+          {t("admin.audit.filter")}
+        </button>
+        {filtered && (
+          <Link to="/admin/audit" className="button">
+            {t("admin.audit.showAll")}
+          </Link>
+        )}
+      </Form>
+      {!result ? (
+        <LoadFailure message={loaderData.error ?? "admin.audit.fetchFailed"} />
+      ) : result.entries.length === 0 ? (
+        <p className="muted">{t("admin.audit.empty")}</p>
+      ) : (
+        <>
+          <table className="admin-table compact" data-testid="audit-table">
+            <thead>
+              <tr>
+                <th>{t("admin.common.date")}</th>
+                <th>{t("admin.common.admin")}</th>
+                <th>{t("admin.audit.action")}</th>
+                <th>{t("admin.audit.target")}</th>
+                <th>{t("admin.audit.status")}</th>
+                <th>{t("admin.audit.details")}</th>
+                <th>{t("admin.audit.client")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.entries.map((entry) => (
+                <tr key={entry.id} data-testid="audit-row">
+                  <td data-label={t("admin.common.date")}>{formatDateTime(entry.createdAt, language)}</td>
+                  <td data-label={t("admin.common.admin")}>
+                    {entry.adminUserId === null ? (
+                      t("admin.common.na")
+                    ) : (
+                      <Link to={`?adminId=${entry.adminUserId}`}>{entry.adminMobileNo ?? `#${entry.adminUserId}`}</Link>
+                    )}
+                  </td>
+                  <td data-label={t("admin.audit.action")}>
+                    <code>{entry.action}</code>
+                  </td>
+                  <td data-label={t("admin.audit.target")}>
+                    {entry.target === null ? t("admin.common.na") : <Link to={`?target=${encodeURIComponent(entry.target)}`}>{entry.target}</Link>}
+                  </td>
+                  <td data-label={t("admin.audit.status")}>
+                    <span className={`badge ${entry.status < 400 ? "ok" : "bad"}`}>{entry.status}</span>
+                  </td>
+                  <td data-label={t("admin.audit.details")} className="audit-details">
+                    {Object.keys(entry.details).length ? <code>{JSON.stringify(entry.details)}</code> : "—"}
+                  </td>
+                  <td data-label={t("admin.audit.client")} title={entry.userAgent ?? undefined}>
+                    {entry.clientIp ?? t("admin.common.na")}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {result.total > result.pageSize && (
+            <nav className="pager" aria-label={t("admin.audit.title")} data-testid="pager">
+              {result.page > 1 ? (
+                <Link to={pageLink(result.page - 1)} className="button small" rel="prev">
+                  {t("admin.logs.previous")}
+                </Link>
+              ) : (
+                <span className="button small" aria-disabled="true">
+                  {t("admin.logs.previous")}
+                </span>
+              )}
+              <span>{t("admin.logs.pageOf", { page: result.page, pages: result.totalPages })}</span>
+              {result.page < result.totalPages ? (
+                <Link to={pageLink(result.page + 1)} className="button small" rel="next">
+                  {t("admin.logs.next")}
+                </Link>
+              ) : (
+                <span className="button small" aria-disabled="true">
+                  {t("admin.logs.next")}
+                </span>
+              )}
+            </nav>
+          )}
+        </>
+      )}
+    </main>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminError error={error} message="admin.audit.error" />;
+}

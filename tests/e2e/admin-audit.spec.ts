@@ -1,0 +1,55 @@
+// /admin/audit: an admin's write made in the UI appears on the audit trail with who, what, on
+// what and the outcome; so do the page's own login and logout (the two admin writes that do not
+// go through the API). English, then the Hindi heading; 360 px wide without sideways scroll.
+import { expect, test } from "@playwright/test";
+import { fitsTheScreen, useLanguage } from "./support.ts";
+import { adminLogIn, DEMO_ADMIN, registerFarmer, texts } from "./admin-support.ts";
+
+test("a config change, the login and the logout are on the audit trail (English, then Hindi)", async ({ page, context, request }) => {
+  const t = texts.en;
+  const farmer = await registerFarmer(request);
+  await useLanguage(context, "en");
+  await adminLogIn(page, t);
+
+  await page.goto(`/admin/users/${farmer.id}/update-config`);
+  await page.getByLabel(t["admin.config.defaultCurrent"]).fill("7.5");
+  await page.getByRole("button", { name: t["admin.config.submit"] }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: t["admin.config.notDelivered"] })).toBeVisible();
+
+  await page.locator(".admin-bottom-bar").getByRole("link", { name: t["admin.nav.audit"] }).click();
+  await expect(page).toHaveURL(/\/admin\/audit$/);
+  await expect(page.getByRole("heading", { name: t["admin.audit.title"] })).toBeVisible();
+  const rows = page.getByTestId("audit-row");
+  // Newest first: the change on top, the login that preceded it further down.
+  const change = rows.nth(0);
+  await expect(change).toContainText("PUT /api/admin/update-motor-config");
+  await expect(change).toContainText(DEMO_ADMIN.mobileNo);
+  await expect(change).toContainText(farmer.mobileNo);
+  await expect(change).toContainText("200");
+  await expect(change).toContainText('"defaultCurrent":7.5');
+  const login = rows.filter({ hasText: "admin login" }).first();
+  await expect(login).toContainText(DEMO_ADMIN.mobileNo);
+  await expect(login).not.toContainText(DEMO_ADMIN.password);
+  expect(await fitsTheScreen(page)).toBe(true);
+
+  // The target is a link that filters the trail down to it.
+  await change.getByRole("link", { name: farmer.mobileNo }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/audit\\?target=${farmer.mobileNo}$`));
+  await expect(rows).toHaveCount(1);
+  await page.getByRole("link", { name: t["admin.audit.showAll"] }).click();
+  await expect(page).toHaveURL(/\/admin\/audit$/);
+
+  // Hindi: the same page under its Hindi heading; then the page's logout is recorded too.
+  const hi = texts.hi;
+  await useLanguage(context, "hi");
+  await page.reload();
+  await expect(page.getByRole("heading", { name: hi["admin.audit.title"] })).toBeVisible();
+  await page.getByRole("button", { name: hi["admin.shell.logout"] }).click();
+  await expect(page).toHaveURL(/\/admin\/login\?loggedOut=1$/);
+  await adminLogIn(page, hi);
+  await page.goto("/admin/audit");
+  await expect(rows.nth(0)).toContainText("admin login");
+  const logout = rows.filter({ hasText: "POST /admin/logout" }).first();
+  await expect(logout).toContainText(DEMO_ADMIN.mobileNo);
+  await expect(logout).toContainText("200");
+});

@@ -1,0 +1,471 @@
+// The admin audit trail (docs/decisions/007-admin-audit-trail.md). The table below names every
+// write route the router has: a route added without a row fails "covers every write route", and
+// each row either proves the route leaves exactly one entry with the right action, admin,
+// target and status when an admin session calls it, or proves that an admin session cannot use
+// it (so nothing is left to audit).
+import { env } from "cloudflare:workers";
+import { desc, eq } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { auditDetails, MAX_DETAILS_CHARS } from "../../../worker/admin-audit.ts";
+import { apiApp } from "../../../worker/api/app.ts";
+import { startSession } from "../../../worker/auth/sessions.ts";
+import { getDb } from "../../../worker/db/client.ts";
+import { adminAudit, type AdminAuditRow } from "../../../worker/db/schema.ts";
+import {
+  api,
+  createUser,
+  farmerWithDevice,
+  getJson,
+  loginToken,
+  postJson,
+  provisionDevice,
+  type TestUser,
+} from "../helpers.ts";
+
+type Admin = TestUser & { token: string };
+
+/** A fresh admin with a session started directly, so no login entry precedes the call. */
+async function freshAdmin(): Promise<Admin> {
+  const user = await createUser({ isAdmin: true });
+  return { ...user, token: (await startSession(env, user.id, "admin")).token };
+}
+
+function call(method: string, path: string, token: string, body?: unknown): Promise<Response> {
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${token}`,
+    "User-Agent": "audit-test/1.0",
+    "CF-Connecting-IP": "203.0.113.7",
+  };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  return api(path, { method, headers, body: payload });
+}
+
+async function entriesOf(adminUserId: number): Promise<AdminAuditRow[]> {
+  return getDb(env.DB).select().from(adminAudit).where(eq(adminAudit.adminUserId, adminUserId)).orderBy(desc(adminAudit.id));
+}
+
+async function onlyEntryOf(adminUserId: number): Promise<AdminAuditRow & { parsed: Record<string, unknown> }> {
+  const rows = await entriesOf(adminUserId);
+  expect(rows, JSON.stringify(rows)).toHaveLength(1);
+  return { ...rows[0]!, parsed: JSON.parse(rows[0]!.details) as Record<string, unknown> };
+}
+
+/** The whole trail as text: a secret must appear nowhere in it. */
+async function wholeTrail(): Promise<string> {
+  return JSON.stringify(await getDb(env.DB).select().from(adminAudit));
+}
+
+function firmwareForm(version: string, bytes = "firmware"): FormData {
+  const form = new FormData();
+  form.set("deviceType", "wifi");
+  form.set("version", version);
+  form.set("file", new File([new TextEncoder().encode(bytes)], "firmware.bin"));
+  return form;
+}
+
+async function pendingRecharge(): Promise<number> {
+  const { token } = await farmerWithDevice();
+  const response = await postJson("/api/recharge/request", { plan: "1month", paymentMethod: "cash" }, token);
+  return ((await response.json()) as { request: { id: number } }).request.id;
+}
+
+type Case = {
+  /** Makes what the call needs, then calls it as `admin`. */
+  run: (admin: Admin) => Promise<{ response: Response; target: string | null; details?: Record<string, unknown> }>;
+  status: number;
+};
+
+/**
+ * Every write route: how an admin write through it is audited, or why an admin session cannot
+ * use it ("farmer only", "public": the audit test then proves an admin's call leaves nothing).
+ */
+const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = {
+  "POST /api/auth/register": "public",
+  "POST /api/auth/login": "public",
+  "POST /api/admin/login": "admin login",
+  "POST /api/auth/logout": "farmer only",
+  "POST /api/devices/motor": "farmer only",
+  "POST /api/recharge/request": "farmer only",
+  "POST /api/schedule": "farmer only",
+  "PUT /api/schedule/:id": "farmer only",
+  "DELETE /api/schedule/:id": "farmer only",
+  "POST /api/admin/logout": {
+    run: async (admin) => ({ response: await call("POST", "/api/admin/logout", admin.token), target: null, details: {} }),
+    status: 200,
+  },
+  "PUT /api/admin/update-user-role": {
+    run: async (admin) => {
+      const farmer = await createUser();
+      const response = await call("PUT", "/api/admin/update-user-role", admin.token, { userId: farmer.id, isAdmin: true });
+      return { response, target: `user:${farmer.id}`, details: { userId: farmer.id, isAdmin: true } };
+    },
+    status: 200,
+  },
+  "DELETE /api/admin/delete-user": {
+    run: async (admin) => {
+      const farmer = await createUser();
+      const response = await call("DELETE", "/api/admin/delete-user", admin.token, { mobileNo: farmer.mobileNo });
+      return { response, target: farmer.mobileNo, details: { mobileNo: farmer.mobileNo } };
+    },
+    status: 200,
+  },
+  "PUT /api/admin/update-motor-config": {
+    run: async (admin) => {
+      const farmer = await createUser();
+      const config = { mobileNo: farmer.mobileNo, defaultCurrent: 8.5, dryRunThreshold: 25, overCurrentThreshold: 40 };
+      return { response: await call("PUT", "/api/admin/update-motor-config", admin.token, config), target: farmer.mobileNo, details: config };
+    },
+    status: 200,
+  },
+  "PUT /api/admin/device-config": {
+    run: async (admin) => {
+      const { user } = await farmerWithDevice();
+      const body = { mobileNo: user.mobileNo, debug: true };
+      // The box is offline: refused by the hub, and recorded with its 503.
+      return { response: await call("PUT", "/api/admin/device-config", admin.token, body), target: user.mobileNo, details: body };
+    },
+    status: 503,
+  },
+  "POST /api/admin/devices": {
+    run: async (admin) => {
+      const response = await call("POST", "/api/admin/devices", admin.token, { kind: "1phase" });
+      const { device, key } = (await response.clone().json()) as { device: { id: string }; key: string };
+      expect(await wholeTrail()).not.toContain(key);
+      return { response, target: device.id, details: { kind: "1phase" } };
+    },
+    status: 201,
+  },
+  "POST /api/admin/devices/:id/rotate-key": {
+    run: async (admin) => {
+      const { deviceId, key: oldKey } = await provisionDevice(null);
+      const response = await call("POST", `/api/admin/devices/${deviceId}/rotate-key`, admin.token);
+      const { key } = (await response.clone().json()) as { key: string };
+      const trail = await wholeTrail();
+      expect(trail).not.toContain(key);
+      expect(trail).not.toContain(oldKey);
+      return { response, target: deviceId, details: {} };
+    },
+    status: 200,
+  },
+  "PUT /api/admin/devices/:id/owner": {
+    run: async (admin) => {
+      const { deviceId } = await provisionDevice(null);
+      const response = await call("PUT", `/api/admin/devices/${deviceId}/owner`, admin.token, { mobileNo: null });
+      return { response, target: deviceId, details: { mobileNo: null } };
+    },
+    status: 200,
+  },
+  "POST /api/admin/firmware": {
+    run: async (admin) => {
+      const version = `a-${crypto.randomUUID().slice(0, 8)}`;
+      const bytes = `FIRMWARE-BYTES-${crypto.randomUUID()}`;
+      const response = await call("POST", "/api/admin/firmware", admin.token, firmwareForm(version, bytes));
+      expect(await wholeTrail()).not.toContain(bytes);
+      return {
+        response,
+        target: `firmware:wifi/${version}`,
+        details: { deviceType: "wifi", version, file: { file: "firmware.bin", size: bytes.length, type: "application/octet-stream" } },
+      };
+    },
+    status: 201,
+  },
+  "PUT /api/recharge/status/:id": {
+    run: async (admin) => {
+      const id = await pendingRecharge();
+      const response = await call("PUT", `/api/recharge/status/${id}`, admin.token, { status: "failed" });
+      return { response, target: `recharge:${id}`, details: { status: "failed" } };
+    },
+    status: 200,
+  },
+  "DELETE /api/recharge/:id": {
+    run: async (admin) => {
+      const id = await pendingRecharge();
+      return { response: await call("DELETE", `/api/recharge/${id}`, admin.token), target: `recharge:${id}`, details: {} };
+    },
+    status: 200,
+  },
+  "POST /api/devices/motor/config/:mobileNo": {
+    run: async (admin) => {
+      const farmer = await createUser();
+      // The spec's clients send their token in this body: it must never reach the trail.
+      const token = `body-token-${crypto.randomUUID()}`;
+      const config = { defaultCurrent: 7, dryRunThreshold: 20, overCurrentThreshold: 35 };
+      const response = await call("POST", `/api/devices/motor/config/${farmer.mobileNo}`, admin.token, { ...config, token });
+      expect(await wholeTrail()).not.toContain(token);
+      return { response, target: farmer.mobileNo, details: { ...config, token: "[redacted]" } };
+    },
+    status: 200,
+  },
+  "POST /api/devices/motor/power/:mobileNo": {
+    run: async (admin) => {
+      const { user } = await farmerWithDevice(); // offline box: 503
+      return { response: await call("POST", `/api/devices/motor/power/${user.mobileNo}`, admin.token), target: user.mobileNo };
+    },
+    status: 503,
+  },
+  "POST /api/devices/motor/health/:mobileNo": {
+    run: async (admin) => {
+      const { user } = await farmerWithDevice();
+      return { response: await call("POST", `/api/devices/motor/health/${user.mobileNo}`, admin.token), target: user.mobileNo };
+    },
+    status: 503,
+  },
+  "POST /api/mqtt/ota": {
+    run: async (admin) => {
+      const { user } = await farmerWithDevice();
+      const body = { mobileNo: user.mobileNo, deviceType: "sim" as const };
+      // No sim firmware in this file's storage: refused with 404, and recorded as such.
+      return { response: await call("POST", "/api/mqtt/ota", admin.token, body), target: user.mobileNo, details: body };
+    },
+    status: 404,
+  },
+};
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS", "ALL"]);
+
+function writeRoutes(): string[] {
+  const routes = apiApp.routes.filter((route) => !READ_METHODS.has(route.method)).map((route) => `${route.method} ${route.path}`);
+  return [...new Set(routes)].sort();
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("every admin write leaves exactly one entry", () => {
+  it("covers every write route the router has, and no route it does not", () => {
+    expect(Object.keys(WRITES).sort()).toEqual(writeRoutes());
+  });
+
+  for (const [route, spec] of Object.entries(WRITES)) {
+    if (typeof spec === "string") continue;
+    const [method] = route.split(" ") as [string];
+    it(`${route} → ${spec.status}`, async () => {
+      const admin = await freshAdmin();
+      const before = Date.now();
+      const { response, target, details } = await spec.run(admin);
+      expect(response.status, await response.clone().text()).toBe(spec.status);
+      const entry = await onlyEntryOf(admin.id);
+      expect(entry).toMatchObject({
+        adminUserId: admin.id,
+        adminMobileNo: admin.mobileNo,
+        action: route,
+        target,
+        status: spec.status,
+        clientIp: "203.0.113.7",
+        userAgent: "audit-test/1.0",
+      });
+      expect(entry.action.startsWith(`${method} /api/`)).toBe(true);
+      expect(entry.createdAt).toBeGreaterThanOrEqual(before);
+      if (spec.status >= 400) {
+        expect(entry.parsed.error).toBe(((await response.json()) as { message: string }).message);
+      }
+      if (details) {
+        const { error: _error, ...recorded } = entry.parsed;
+        expect(recorded).toEqual(details);
+      }
+    });
+  }
+
+  for (const [route, spec] of Object.entries(WRITES)) {
+    if (spec !== "farmer only" && spec !== "public") continue;
+    const [method, path] = route.split(" ") as [string, string];
+    it(`${route} (${spec}): an admin session's call leaves nothing`, async () => {
+      const admin = await freshAdmin();
+      const response = await call(method, path.replace(":id", "1"), admin.token, {});
+      if (spec === "farmer only") expect(response.status).toBe(403);
+      expect(await entriesOf(admin.id)).toEqual([]);
+    });
+  }
+});
+
+describe("refused writes are recorded with their status and reason", () => {
+  it("a body that fails validation: 400, the message, no target yet", async () => {
+    const admin = await freshAdmin();
+    const farmer = await createUser();
+    const body = { mobileNo: farmer.mobileNo, defaultCurrent: -1, dryRunThreshold: 30, overCurrentThreshold: 30 };
+    const response = await call("PUT", "/api/admin/update-motor-config", admin.token, body);
+    expect(response.status).toBe(400);
+    const { message } = (await response.json()) as { message: string };
+    const entry = await onlyEntryOf(admin.id);
+    expect(entry).toMatchObject({ action: "PUT /api/admin/update-motor-config", status: 400, target: null });
+    expect(entry.parsed).toEqual({ error: message });
+  });
+
+  it("a malformed id in the path and malformed JSON: 400", async () => {
+    const admin = await freshAdmin();
+    expect((await call("POST", "/api/admin/devices/not-an-id/rotate-key", admin.token)).status).toBe(400);
+    const malformed = await api("/api/admin/devices", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${admin.token}`, "Content-Type": "application/json" },
+      body: "{not json",
+    });
+    expect(malformed.status).toBe(400);
+    const [json, path] = await entriesOf(admin.id);
+    expect(json).toMatchObject({ action: "POST /api/admin/devices", status: 400, target: null });
+    expect(JSON.parse(json!.details)).toEqual({ error: "Request body must be valid JSON." });
+    expect(path).toMatchObject({ action: "POST /api/admin/devices/:id/rotate-key", status: 400, target: null });
+  });
+
+  it("a valid request the server refuses: 409 with what was asked", async () => {
+    const admin = await freshAdmin();
+    const response = await call("DELETE", "/api/admin/delete-user", admin.token, { mobileNo: admin.mobileNo });
+    expect(response.status).toBe(409);
+    const entry = await onlyEntryOf(admin.id);
+    expect(entry).toMatchObject({ action: "DELETE /api/admin/delete-user", status: 409, target: admin.mobileNo });
+    expect(entry.parsed).toEqual({ mobileNo: admin.mobileNo, error: "You cannot delete your own account." });
+  });
+
+  it("a farmer or a stranger calling an admin write is refused and leaves nothing", async () => {
+    const { token } = await farmerWithDevice();
+    const count = async () => (await getDb(env.DB).select().from(adminAudit)).length;
+    const before = await count();
+    expect((await postJson("/api/admin/devices", { kind: "3phase" }, token)).status).toBe(403);
+    expect((await postJson("/api/admin/devices", { kind: "3phase" })).status).toBe(401);
+    expect(await count()).toBe(before);
+  });
+});
+
+describe("admin logins", () => {
+  const loginEntries = async (mobileNo: string) =>
+    getDb(env.DB).select().from(adminAudit).where(eq(adminAudit.target, mobileNo)).orderBy(desc(adminAudit.id));
+
+  it("records a success with the admin, and failures with the number tried and why; never the password", async () => {
+    const admin = await createUser({ isAdmin: true, password: `admin-secret-${crypto.randomUUID()}` });
+    const farmer = await createUser({ password: `farmer-secret-${crypto.randomUUID()}` });
+    const wrong = `wrong-${crypto.randomUUID()}`;
+    const headers = { "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.4", "User-Agent": "login-test" };
+    const login = (body: unknown) => api("/api/admin/login", { method: "POST", headers, body: JSON.stringify(body) });
+
+    expect((await login({ mobileNo: admin.mobileNo, password: admin.password })).status).toBe(200);
+    expect((await login({ mobileNo: admin.mobileNo, password: wrong })).status).toBe(401);
+    expect((await login({ mobileNo: farmer.mobileNo, password: farmer.password })).status).toBe(401);
+    const unknown = "9000000777";
+    expect((await login({ mobileNo: unknown, password: wrong })).status).toBe(401);
+
+    const [failed, success] = await loginEntries(admin.mobileNo);
+    expect(success).toMatchObject({
+      action: "admin login",
+      adminUserId: admin.id,
+      adminMobileNo: admin.mobileNo,
+      status: 200,
+      details: "{}",
+      clientIp: "198.51.100.4",
+      userAgent: "login-test",
+    });
+    expect(failed).toMatchObject({ action: "admin login", adminUserId: null, adminMobileNo: null, status: 401 });
+    expect(JSON.parse(failed!.details)).toEqual({ error: "wrong password" });
+    const [notAdmin] = await loginEntries(farmer.mobileNo);
+    expect(notAdmin).toMatchObject({ action: "admin login", adminUserId: null, status: 401, details: JSON.stringify({ error: "not an admin" }) });
+    const [stranger] = await loginEntries(unknown);
+    expect(stranger).toMatchObject({ status: 401, details: JSON.stringify({ error: "unknown number" }) });
+
+    const trail = await wholeTrail();
+    for (const secret of [admin.password, farmer.password, wrong]) expect(trail).not.toContain(secret);
+  });
+
+  it("does not record a farmer's login, nor a malformed admin login body", async () => {
+    const farmer = await createUser();
+    await loginToken(farmer);
+    expect((await postJson("/api/admin/login", { mobileNo: farmer.mobileNo })).status).toBe(400);
+    expect(await loginEntries(farmer.mobileNo)).toEqual([]);
+  });
+});
+
+describe("a failed audit write", () => {
+  it("never turns a successful admin action into an error, and is logged with its context", async () => {
+    const admin = await freshAdmin();
+    const farmer = await createUser();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    await env.DB.exec("ALTER TABLE admin_audit RENAME TO admin_audit_away");
+    try {
+      const response = await call("PUT", "/api/admin/update-user-role", admin.token, { userId: farmer.id, isAdmin: true });
+      expect(response.status).toBe(200);
+    } finally {
+      await env.DB.exec("ALTER TABLE admin_audit_away RENAME TO admin_audit");
+    }
+    const logged = errors.mock.calls.map((args) => args.map(String).join(" ")).join("\n");
+    expect(logged).toContain("admin audit: could not record");
+    expect(logged).toContain("PUT /api/admin/update-user-role");
+    expect(logged).toContain(`user:${farmer.id}`);
+    expect(await entriesOf(admin.id)).toEqual([]);
+  });
+});
+
+describe("auditDetails", () => {
+  it("redacts secret-named fields at any depth, reduces files, caps strings and the whole", () => {
+    const details = JSON.parse(
+      auditDetails({
+        password: "p",
+        nested: { newPassword: "p", apiKey: "k", deeper: { still: { cut: "c" } } },
+        list: [{ refreshToken: "t" }],
+        file: new File([new Uint8Array(5)], "fw.bin"),
+        long: "x".repeat(500),
+      }),
+    ) as Record<string, unknown>;
+    expect(details).toMatchObject({
+      password: "[redacted]",
+      nested: { newPassword: "[redacted]", apiKey: "[redacted]", deeper: { still: "…" } },
+      list: [{ refreshToken: "[redacted]" }],
+      file: { file: "fw.bin", size: 5 },
+    });
+    expect((details.long as string).length).toBeLessThan(130);
+    const huge = auditDetails(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`field${i}`, "y".repeat(200)])));
+    expect(huge.length).toBeLessThanOrEqual(MAX_DETAILS_CHARS);
+    expect(JSON.parse(huge)).toHaveProperty("truncated");
+  });
+});
+
+describe("GET /api/admin/audit", () => {
+  type Listing = {
+    success: boolean;
+    entries: { id: number; action: string; target: string | null; adminUserId: number | null; status: number; details: Record<string, unknown> }[];
+    page: number;
+    pageSize: number;
+    total: number;
+    totalPages: number;
+  };
+  const list = async (query: string, token: string) => {
+    const response = await getJson(`/api/admin/audit${query}`, token);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Listing;
+  };
+
+  it("pages newest first and filters by admin and by target", async () => {
+    const admin = await freshAdmin();
+    const farmers = [await createUser(), await createUser(), await createUser()];
+    for (const farmer of farmers) {
+      await call("PUT", "/api/admin/update-user-role", admin.token, { userId: farmer.id, isAdmin: false });
+    }
+    const reader = (await freshAdmin()).token;
+    const mine = await list(`?adminId=${admin.id}&limit=2`, reader);
+    expect(mine).toMatchObject({ success: true, page: 1, pageSize: 2, total: 3, totalPages: 2 });
+    expect(mine.entries.map((entry) => entry.target)).toEqual([`user:${farmers[2]!.id}`, `user:${farmers[1]!.id}`]);
+    expect(mine.entries[0]!.details).toEqual({ userId: farmers[2]!.id, isAdmin: false });
+    const second = await list(`?adminId=${admin.id}&limit=2&page=2`, reader);
+    expect(second.entries.map((entry) => entry.target)).toEqual([`user:${farmers[0]!.id}`]);
+    const byTarget = await list(`?target=user:${farmers[1]!.id}`, reader);
+    expect(byTarget.entries).toHaveLength(1);
+    expect(byTarget.entries[0]).toMatchObject({ adminUserId: admin.id, action: "PUT /api/admin/update-user-role", status: 200 });
+    const all = await list("", reader);
+    expect(all.pageSize).toBe(20);
+    const ids = all.entries.map((entry) => entry.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
+
+  it("refuses a bad query with 400, farmers with 403 and strangers with 401; reading is not recorded", async () => {
+    const admin = await freshAdmin();
+    for (const query of ["?limit=0", "?limit=101", "?page=abc", "?adminId=-3", `?target=${"t".repeat(81)}`]) {
+      expect((await getJson(`/api/admin/audit${query}`, admin.token)).status, query).toBe(400);
+    }
+    expect(await entriesOf(admin.id)).toEqual([]);
+    const { token } = await farmerWithDevice();
+    expect((await getJson("/api/admin/audit", token)).status).toBe(403);
+    expect((await getJson("/api/admin/audit")).status).toBe(401);
+  });
+});
