@@ -9,8 +9,6 @@ import { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "../scripts/lib/local-devices.ts";
 import { freePort, freshPersistDir, startLocalWorker, THROWAWAY_JWT_SECRET } from "../scripts/lib/local-worker.ts";
 
-const { values } = parseArgs({ options: { minutes: { type: "string", default: "16" } } });
-const minutes = Number(values.minutes);
 
 /** Per frame on the SIM beyond what the counters see (docs/device-protocol.md, "Data cost"). */
 const TLS_RECORD_BYTES = 29; // TLS 1.2 AES-GCM: 5 header + 8 explicit nonce + 16 tag
@@ -99,7 +97,9 @@ export function monthlyMegabytes(idlePerHour: number, runningPerHour: number, ru
 }
 
 if (import.meta.main) {
-  const results = await measureDeviceDataCost(minutes);
+  // Parsed only when run on its own: bench/run.ts imports this module with options of its own.
+  const { values } = parseArgs({ options: { minutes: { type: "string", default: "16" } } });
+  const results = await measureDeviceDataCost(Number(values.minutes));
   console.table(results);
   const [idle, running, watched] = results;
   console.log(`Per month at 4 h running a day, on the wire (TLS and TCP/IP estimated):`);

@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, one table at the end (docs/benchmarks.md records a run).
 // Figures only: nothing here passes or fails.
 //
-//   npm run bench [-- --quick] [-- --only roundtrip,fanout,idle,data,cpu]
+//   npm run bench [-- --quick] [-- --only roundtrip,fanout,idle,data,cpu,lighthouse]
 import { spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -11,6 +11,7 @@ import { measureCommandRoundTrip } from "./command-round-trip.ts";
 import { measureDeviceDataCost, monthlyMegabytes } from "./device-data-cost.ts";
 import { measureFanOut } from "./fan-out.ts";
 import { measureIdleScale } from "./idle-scale.ts";
+import { measureLighthouse } from "./lighthouse.ts";
 import { percentile, round } from "./lib.ts";
 import { measureWorkerCpu } from "./worker-cpu.ts";
 
@@ -95,6 +96,23 @@ if (wanted("cpu")) {
   console.log(`• Worker CPU per call: ${samples} calls each...`);
   for (const row of await measureWorkerCpu(samples)) {
     rows.push({ benchmark: "worker CPU per call (ms)", measure: row.call, value: `${row.medianMs} median, ${row.p99Ms} p99`, target: row.call.startsWith("POST login") ? "" : "median ≤ 2" });
+  }
+}
+
+if (wanted("lighthouse")) {
+  const runs = quick ? 1 : 3;
+  console.log(`• Lighthouse mobile (Slow 4G, 4× CPU), median of ${runs} runs per page...`);
+  const { rows: pages, compressed } = await measureLighthouse(runs);
+  log(`assets ${compressed ? "compressed" : "NOT compressed"} by the local runtime`);
+  for (const page of pages) {
+    const lcpTarget = page.page.startsWith("landing") ? "≤ 1500" : "≤ 2500";
+    rows.push(
+      { benchmark: `lighthouse ${page.page}`, measure: "LCP (ms)", value: String(page.lcpMs), target: lcpTarget },
+      { benchmark: `lighthouse ${page.page}`, measure: "TBT (ms)", value: String(page.tbtMs) },
+      { benchmark: `lighthouse ${page.page}`, measure: "CLS", value: String(page.cls), target: "≤ 0.05" },
+      { benchmark: `lighthouse ${page.page}`, measure: "performance / accessibility", value: `${page.performance} / ${page.accessibility}`, target: "accessibility ≥ 95" },
+      { benchmark: `lighthouse ${page.page}`, measure: "bytes transferred (KB)", value: String(page.transferKb) },
+    );
   }
 }
 
