@@ -14,7 +14,7 @@ import { envOf } from "../../session.server.ts";
 import adminStylesheet from "../../styles/admin.css?url";
 import type { Route } from "./+types/login";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminStylesheet }];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminStylesheet, precedence: "default" }];
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin Login · Sinchai" }];
 

@@ -9,7 +9,7 @@ import { useAdminT } from "../../i18n/admin.ts";
 import adminStylesheet from "../../styles/admin.css?url";
 import type { Route } from "./+types/shell";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminStylesheet }];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminStylesheet, precedence: "default" }];
 
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }, next) => {
