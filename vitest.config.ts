@@ -16,6 +16,8 @@ export default defineConfig(async () => {
                   // A test-only secret: it signs nothing outside these tests.
                   JWT_SECRET: "worker-tests-only-secret-0123456789abcdef",
                   TEST_MIGRATIONS: migrations,
+                  // The fuzz suites' base seed (tests/worker/fuzz-support.ts); empty: the fixed default.
+                  FUZZ_SEED: process.env.FUZZ_SEED ?? "",
                 },
               },
             }),

@@ -229,13 +229,20 @@ export type ServerToDeviceMessage = z.infer<typeof serverToDeviceMessageSchema>;
 /** Commands the box must acknowledge. */
 export type DeviceCommand = Extract<ServerToDeviceMessage, { id: string }>;
 
+/** docs/device-protocol.md §2: a frame is at most this many bytes of UTF-8. */
+export const MAX_FRAME_BYTES = 4096;
+
 /** Parses one text frame as JSON and then as `schema`; never throws. */
 export function parseFrame<T>(
   schema: z.ZodType<T>,
   frame: string | ArrayBuffer,
 ): { ok: true; message: T } | { ok: false; error: string } {
   if (typeof frame !== "string") return { ok: false, error: "Frames must be JSON text." };
-  if (frame.length > 4096) return { ok: false, error: "Frame is too large." };
+  // The limit is in bytes (a box's receive buffer, SIM data): `length` counts UTF-16 units, so
+  // 1,400 Devanagari letters (4.2 KB) used to pass. The cheap check first, then the real one.
+  if (frame.length > MAX_FRAME_BYTES || new TextEncoder().encode(frame).byteLength > MAX_FRAME_BYTES) {
+    return { ok: false, error: "Frame is too large." };
+  }
   let json: unknown;
   try {
     json = JSON.parse(frame);

@@ -283,6 +283,13 @@ export class DeviceHub extends DurableObject<Env> {
       this.send(ws, { type: "error", message: "Say hello first." } satisfies ServerToDeviceMessage);
       return;
     }
+    // Refused before anything is recorded: a box we cannot talk to gives no sign of life
+    // (the fuzz suite found such a hello moving lastSeenAt).
+    if (parsed.message.type === "hello" && parsed.message.protocol !== DEVICE_PROTOCOL_VERSION) {
+      this.send(ws, { type: "error", message: `Unsupported protocol version ${parsed.message.protocol}; this server speaks ${DEVICE_PROTOCOL_VERSION}.` } satisfies ServerToDeviceMessage);
+      this.closeQuietly(ws, 4002, "Unsupported protocol version");
+      return;
+    }
     const now = Date.now();
     this.saveState({ lastSeenAt: now });
     await this.handleDeviceMessage(ws, attachment, parsed.message, now);
@@ -354,11 +361,6 @@ export class DeviceHub extends DurableObject<Env> {
     message: Extract<DeviceMessage, { type: "hello" }>,
     now: number,
   ): Promise<void> {
-    if (message.protocol !== DEVICE_PROTOCOL_VERSION) {
-      this.send(ws, { type: "error", message: `Unsupported protocol version ${message.protocol}; this server speaks ${DEVICE_PROTOCOL_VERSION}.` } satisfies ServerToDeviceMessage);
-      this.closeQuietly(ws, 4002, "Unsupported protocol version");
-      return;
-    }
     ws.serializeAttachment({ ...attachment, helloAt: now } satisfies DeviceAttachment);
     await this.loadOwnerAndConfig();
     const wasOnline = this.state.online;

@@ -205,6 +205,8 @@ describe("invalid frames", () => {
       JSON.stringify({ type: "hello", protocol: 1, firmware: "x", kind: "2phase", relay: "on" }),
       JSON.stringify({ type: "log", line: "x".repeat(501) }),
       "x".repeat(5000),
+      // Under 4,096 characters but over 4,096 bytes of UTF-8 (found by the fuzz suite).
+      JSON.stringify({ type: "power", current: 5, wattage: 3000, note: "ऋ".repeat(1400) }),
     ];
     for (const frame of invalid) {
       box.sendRaw(frame);

@@ -10,6 +10,8 @@ import type { ApiEnv } from "./context.ts";
 import { authenticateDevice } from "./device-auth.ts";
 import { parseInput } from "./input.ts";
 
+export const firmwareIdSchema = z.coerce.number().int().positive();
+
 export const deviceSocketRoutes = new Hono<ApiEnv>()
   .get("/connect", async (c) => {
     if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
@@ -20,7 +22,7 @@ export const deviceSocketRoutes = new Hono<ApiEnv>()
   })
   .get("/firmware/:id", async (c) => {
     await authenticateDevice(c);
-    const id = parseInput(z.coerce.number().int().positive(), c.req.param("id"));
+    const id = parseInput(firmwareIdSchema, c.req.param("id"));
     const image = await findFirmware(getDb(c.env.DB), id);
     const object = image ? await c.env.FIRMWARE.get(image.r2Key) : null;
     if (!image || !object) throw new HttpError(404, "No such firmware image.");

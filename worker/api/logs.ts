@@ -9,13 +9,13 @@ import { deviceForMobileNo } from "./device-access.ts";
 import { parseInput } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
 
-const motorLogsQuery = z.object({
+export const motorLogsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   /** Only logs older than this id: the next page. */
   before: z.coerce.number().int().positive().optional(),
 });
 
-const powerLogsQuery = z.object({
+export const powerLogsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(2000).default(200),
 });
 

@@ -23,7 +23,7 @@ import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
 import { NO_DEVICE_MESSAGE } from "./devices.ts";
 
-const idSchema = z.coerce.number({ error: "Not a request id." }).int().positive({ error: "Not a request id." });
+export const rechargeIdSchema = z.coerce.number({ error: "Not a request id." }).int().positive({ error: "Not a request id." });
 
 export const rechargeRoutes = new Hono<ApiEnv>()
   .post("/request", requireAuth("user"), async (c) => {
@@ -68,7 +68,7 @@ export const rechargeRoutes = new Hono<ApiEnv>()
     return c.json({ success: true, plan: planCard(await listPlanPeriods(db, device.id), Date.now()) });
   })
   .put("/status/:id", requireAuth("admin"), async (c) => {
-    const id = parseInput(idSchema, c.req.param("id"));
+    const id = parseInput(rechargeIdSchema, c.req.param("id"));
     auditTarget(c, `recharge:${id}`);
     const { status } = await readJsonBody(c, rechargeStatusRequestSchema);
     const db = getDb(c.env.DB);
@@ -89,7 +89,7 @@ export const rechargeRoutes = new Hono<ApiEnv>()
     return c.json({ success: true, message: "Status updated" });
   })
   .delete("/:id", requireAuth("admin"), async (c) => {
-    const id = parseInput(idSchema, c.req.param("id"));
+    const id = parseInput(rechargeIdSchema, c.req.param("id"));
     auditTarget(c, `recharge:${id}`);
     if (!(await deleteRechargeRequest(getDb(c.env.DB), id))) throw new HttpError(404, "Recharge request not found.");
     return c.json({ success: true, message: "Request deleted" });

@@ -27,14 +27,14 @@ import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
 
-const provisionSchema = z.object({
+export const provisionSchema = z.object({
   kind: deviceKindSchema,
   ownerMobileNo: mobileNoSchema.optional(),
 });
 
-const ownerSchema = z.object({ mobileNo: mobileNoSchema.nullable() });
+export const ownerSchema = z.object({ mobileNo: mobileNoSchema.nullable() });
 
-const deviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, { error: "Not a device id." });
+export const deviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, { error: "Not a device id." });
 
 async function ownerFor(c: { env: Env }, mobileNo: string) {
   const db = getDb(c.env.DB);

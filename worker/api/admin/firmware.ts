@@ -12,7 +12,7 @@ import { requireAuth } from "../require-auth.ts";
 /** ESP32 and SIM7600 application images stay well under this. */
 export const MAX_FIRMWARE_BYTES = 4 * 1024 * 1024;
 
-const uploadSchema = z.object({
+export const uploadSchema = z.object({
   deviceType: z.enum(["wifi", "sim"], { error: 'deviceType must be "wifi" or "sim".' }),
   version: z
     .string({ error: "version is required." })
