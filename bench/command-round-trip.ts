@@ -1,9 +1,8 @@
 // Command round trip: POST /api/devices/motor → Worker → DeviceHub → simulated box's ack →
 // answer, one command at a time, each to a different box (the 10 s cooldown is per box).
-import { echoRoundTrips, startEchoWorker } from "./lib.ts";
 import { logInFarmers, startFleet } from "./fleet.ts";
 
-export async function measureCommandRoundTrip(commands: number): Promise<{ roundTrips: number[]; floor: number[]; errors: number }> {
+export async function measureCommandRoundTrip(commands: number): Promise<{ roundTrips: number[]; errors: number }> {
   const fleet = await startFleet(commands);
   try {
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
@@ -20,12 +19,7 @@ export async function measureCommandRoundTrip(commands: number): Promise<{ round
       roundTrips.push(performance.now() - started);
       if (!response.ok) errors++;
     }
-    const echo = await startEchoWorker();
-    try {
-      return { roundTrips, floor: await echoRoundTrips(echo.url, commands), errors };
-    } finally {
-      echo.stop();
-    }
+    return { roundTrips, errors };
   } finally {
     await fleet.stop();
   }

@@ -114,3 +114,13 @@ export async function echoRoundTrips(url: string, count: number, payload = '{"ty
   socket.close();
   return times;
 }
+
+/** The floor: `count` round trips through a bare WebSocket echo Worker in the same local runtime. */
+export async function measureEchoFloor(count: number): Promise<number[]> {
+  const echo = await startEchoWorker();
+  try {
+    return await echoRoundTrips(echo.url, count);
+  } finally {
+    echo.stop();
+  }
+}
