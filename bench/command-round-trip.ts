@@ -2,7 +2,7 @@
 // answer, one command at a time, each to a different box (the 10 s cooldown is per box).
 import { logInFarmers, startFleet } from "./fleet.ts";
 
-export async function measureCommandRoundTrip(commands: number): Promise<{ roundTrips: number[]; errors: number }> {
+export async function measureCommandRoundTrip(commands: number): Promise<{ roundTrips: number[]; httpFloor: number[]; errors: number }> {
   const fleet = await startFleet(commands);
   try {
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
@@ -19,7 +19,15 @@ export async function measureCommandRoundTrip(commands: number): Promise<{ round
       roundTrips.push(performance.now() - started);
       if (!response.ok) errors++;
     }
-    return { roundTrips, errors };
+    // A second floor: an HTTP call through the same local stack that does nothing (an unknown
+    // route: no D1, no hub). The command pays this before any work of its own.
+    const httpFloor: number[] = [];
+    for (let index = 0; index < commands; index++) {
+      const started = performance.now();
+      await (await fetch(`${fleet.worker.url}/api/no-such-route`)).arrayBuffer();
+      httpFloor.push(performance.now() - started);
+    }
+    return { roundTrips, httpFloor, errors };
   } finally {
     await fleet.stop();
   }

@@ -6,6 +6,7 @@ import { benchAdminToken, startFleet } from "./fleet.ts";
 
 export type IdleScale = {
   devices: number;
+  connectRate: number;
   rssMb: number;
   cpuPercent: number;
   pingsSent: number;
@@ -54,6 +55,7 @@ export async function measureIdleScale(devices: number, idleSeconds: number, hea
     const after = await readStats(fleet.worker.url, admin, deviceIds);
     return {
       devices,
+      connectRate: Math.round(devices / fleet.connectSeconds),
       rssMb: rss,
       cpuPercent: Math.round((cpu / (idleSeconds * 1e9)) * 1000) / 10,
       pingsSent,

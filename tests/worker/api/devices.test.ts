@@ -8,6 +8,7 @@ import {
   api,
   basicAuth,
   connectDevice,
+  hubStub,
   createUser,
   loginToken,
   postJson,
@@ -132,6 +133,17 @@ describe("POST /api/devices/motor", () => {
     const response = await pending;
     expect(response.status).toBe(504);
     expect(Date.now() - started).toBeLessThan(4_000);
+
+    // The final state is what is known, not what was asked: offline, still OFF, nothing logged.
+    const stub = hubStub(device.deviceId);
+    expect(await stub.getSnapshot()).toMatchObject({ deviceStatus: "offline", motorStatus: "off", lastLogs: [] });
+    expect(await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId))).toHaveLength(0);
+
+    // The box had switched before its line dropped: its hello says so, and the hub believes it.
+    const back = await connectDevice(device, { relay: "on" });
+    await expect.poll(async () => (await stub.getSnapshot()).motorStatus).toBe("on");
+    expect((await stub.getSnapshot()).deviceStatus).toBe("online");
+    back.close();
   });
 
   it("answers an account without a device with 404", async () => {
