@@ -77,7 +77,7 @@ import {
   type TestUser,
 } from "../helpers.ts";
 
-/** Generated inputs per route; 41 routes make 6,150. */
+/** Generated inputs per route; 42 routes make 6,300. */
 const RUNS_PER_ROUTE = 150;
 const MIN_HTTP_INPUTS = 6_000;
 /** readJsonBody refuses bodies longer than this (worker/api/input.ts). */
