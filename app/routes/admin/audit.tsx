@@ -9,6 +9,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { formatDateTime } from "../../format.ts";
+import { Pager } from "../../components/admin/pager.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
@@ -107,27 +108,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
             </tbody>
           </table>
           {result.total > result.pageSize && (
-            <nav className="pager" aria-label={t("admin.audit.title")} data-testid="pager">
-              {result.page > 1 ? (
-                <Link to={pageLink(result.page - 1)} className="button small" rel="prev">
-                  {t("admin.logs.previous")}
-                </Link>
-              ) : (
-                <span className="button small" aria-disabled="true">
-                  {t("admin.logs.previous")}
-                </span>
-              )}
-              <span>{t("admin.logs.pageOf", { page: result.page, pages: result.totalPages })}</span>
-              {result.page < result.totalPages ? (
-                <Link to={pageLink(result.page + 1)} className="button small" rel="next">
-                  {t("admin.logs.next")}
-                </Link>
-              ) : (
-                <span className="button small" aria-disabled="true">
-                  {t("admin.logs.next")}
-                </span>
-              )}
-            </nav>
+            <Pager page={result.page} totalPages={result.totalPages} label={t("admin.audit.title")} linkTo={pageLink} />
           )}
         </>
       )}

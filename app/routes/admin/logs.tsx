@@ -1,6 +1,6 @@
 // Admin motor logs (SPEC §2): Log ID, Mobile No, Action, Date; 20 a page, paged on the server.
 // Previous and Next are links (?page=N), so paging works without JavaScript too.
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { motorLogsPageQuerySchema } from "../../../common/admin-schemas.ts";
 import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
 import { listMotorLogsForAdmin } from "../../../worker/db/admin-motor-logs.ts";
@@ -8,6 +8,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { formatDateTime } from "../../format.ts";
+import { Pager } from "../../components/admin/pager.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
@@ -63,27 +64,7 @@ export default function AdminLogs({ loaderData }: Route.ComponentProps) {
           </table>
           {/* SPEC §2: Previous and Next only when there are more rows than one page holds. */}
           {result.total > result.pageSize && (
-            <nav className="pager" aria-label={t("admin.logs.title")} data-testid="pager">
-              {result.page > 1 ? (
-                <Link to={`?page=${result.page - 1}`} className="button small" rel="prev">
-                  {t("admin.logs.previous")}
-                </Link>
-              ) : (
-                <span className="button small" aria-disabled="true">
-                  {t("admin.logs.previous")}
-                </span>
-              )}
-              <span>{t("admin.logs.pageOf", { page: result.page, pages: result.totalPages })}</span>
-              {result.page < result.totalPages ? (
-                <Link to={`?page=${result.page + 1}`} className="button small" rel="next">
-                  {t("admin.logs.next")}
-                </Link>
-              ) : (
-                <span className="button small" aria-disabled="true">
-                  {t("admin.logs.next")}
-                </span>
-              )}
-            </nav>
+            <Pager page={result.page} totalPages={result.totalPages} label={t("admin.logs.title")} linkTo={(page) => `?page=${page}`} />
           )}
         </>
       )}

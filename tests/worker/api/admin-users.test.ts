@@ -131,7 +131,8 @@ describe("PUT /api/admin/update-user-role", () => {
     const response = await putJson("/api/admin/update-user-role", { userId: farmer.id, isAdmin: true }, token);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ success: true, user: { id: farmer.id, isAdmin: true }, signedOut: false });
-    expect(await loginToken(farmer, "admin")).toBeTruthy();
+    const promoted = await loginToken(farmer, "admin");
+    expect((await getJson("/api/admin/users", promoted)).status).toBe(200);
   });
 
   it("removes the role and revokes that account's admin sessions in the same step", async () => {
