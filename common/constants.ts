@@ -28,8 +28,11 @@ export const DEVICE_HEARTBEAT_INTERVAL_MS = 240_000;
 export const DEVICE_OFFLINE_AFTER_MS = 2 * DEVICE_HEARTBEAT_INTERVAL_MS + 60_000;
 /** While a browser watches, the device reports power this often, which also proves it is alive. */
 export const WATCHED_POWER_INTERVAL_MS = 5_000;
-/** While watched, a device silent this long is marked offline (three missed readings plus slack). */
-export const WATCHED_OFFLINE_AFTER_MS = 3 * WATCHED_POWER_INTERVAL_MS + 5_000;
+/**
+ * While watched, a device silent this long is marked offline: two missed readings plus 5 s for a
+ * slow SIM link. A farmer looking at the page learns within 20 s that the box went silent.
+ */
+export const WATCHED_OFFLINE_AFTER_MS = 2 * WATCHED_POWER_INTERVAL_MS + 5_000;
 /**
  * Unwatched but running, the device reports power when the current moves by more than this
  * fraction since its last report, and at least once per heartbeat interval (in place of the ping).

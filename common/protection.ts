@@ -24,12 +24,46 @@ export function protectionLimits(config: ProtectionConfig) {
   };
 }
 
-/** Which protection a running current breaches, if any. */
+/**
+ * Below this a current sensor on an open relay reads noise, and a motor is not turning: no
+ * running pump, however small, draws this little.
+ */
+export const NEAR_ZERO_CURRENT_A = 0.3;
+/** What the cheapest current transformers read with nothing flowing; never evidence of a motor. */
+export const SENSOR_NOISE_A = 0.05;
+/** A relay confirmed ON whose motor draws next to nothing this long after the start-up grace is surfaced. */
+export const NO_CURRENT_ALERT_MS = 20_000;
+
+/**
+ * The current at and above which a reading proves the motor turns: 0.3 A, or the dry-run limit
+ * where a farmer set that lower (never below sensor noise). A reading at or above the dry-run
+ * limit therefore always counts as running.
+ */
+export function runningCurrentFrom(config: ProtectionConfig): number {
+  const { dryRunBelow } = protectionLimits(config);
+  return Math.max(SENSOR_NOISE_A, Math.min(NEAR_ZERO_CURRENT_A, dryRunBelow));
+}
+
+export function provesRunning(current: number, config: ProtectionConfig): boolean {
+  return current >= runningCurrentFrom(config);
+}
+
+/** Which protection a running current breaches, if any (the box's rule, docs/device-protocol.md §7). */
 export function breachOf(current: number, config: ProtectionConfig): "dryRun" | "overCurrent" | null {
   const { dryRunBelow, overCurrentAbove } = protectionLimits(config);
   if (current < dryRunBelow) return "dryRun";
   if (current > overCurrentAbove) return "overCurrent";
   return null;
+}
+
+/**
+ * The hub's safety net judges the same way, except that next to no current is not a dry run:
+ * the motor is not turning at all (no phase, its own overload relay, a broken sensor), which
+ * the hub surfaces as "ON but drawing no current" rather than switching it off as a dry run.
+ */
+export function safetyNetBreachOf(current: number, config: ProtectionConfig): "dryRun" | "overCurrent" | null {
+  const breach = breachOf(current, config);
+  return breach === "dryRun" && !provesRunning(current, config) ? null : breach;
 }
 
 /** SPEC §9: tolerance shown = current × dry run threshold / 100, to one decimal. */

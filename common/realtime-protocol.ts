@@ -2,6 +2,7 @@
 // The hub builds them with `satisfies RealtimeMessage`; the browser parses them with the schema.
 import { z } from "./zod.ts";
 import { connectionTypeSchema, relayStateSchema } from "./device-protocol.ts";
+import { motorStatusSchema, pumpStateSchema } from "./pump-state.ts";
 
 export const deviceStatusSchema = z.enum(["online", "offline"]);
 export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
@@ -39,7 +40,8 @@ export type HealthData = z.infer<typeof healthDataSchema>;
 
 export const initialDataMessageSchema = z.object({
   type: z.literal("initialData"),
-  motorStatus: relayStateSchema,
+  /** on, off, or unknown (docs/pump-state.md); the same as `pump.status`. */
+  motorStatus: motorStatusSchema,
   deviceStatus: deviceStatusSchema,
   powerData: powerDataSchema,
   lastLogs: z.array(motorLogEntrySchema),
@@ -48,12 +50,29 @@ export const initialDataMessageSchema = z.object({
   health: healthDataSchema.nullable(),
   /** Whether the box streams debug lines (admin device settings). */
   debug: z.boolean(),
+  /** Everything the hub vouches for about the pump: status with its source, presence, faults. */
+  pump: pumpStateSchema,
 });
 
 export const motorStatusUpdateMessageSchema = z.object({
   type: z.literal("motorStatusUpdate"),
-  status: relayStateSchema,
+  status: motorStatusSchema,
 });
+
+/** Beyond SPEC §4: sent whenever anything in the pump's state changes (never for readings alone). */
+export const pumpStateMessageSchema = z.object({
+  type: z.literal("pumpState"),
+  pump: pumpStateSchema,
+});
+
+/** Beyond SPEC §4: current flows although no command was confirmed (an alert: toast and sound). */
+export const runningWithoutCommandMessageSchema = z.object({
+  type: z.literal("runningWithoutCommand"),
+  current: z.number(),
+});
+
+/** Beyond SPEC §4: the relay is ON but the motor draws next to nothing (an alert). */
+export const noCurrentMessageSchema = z.object({ type: z.literal("noCurrent") });
 
 export const deviceStatusUpdateMessageSchema = z.object({
   type: z.literal("deviceStatusUpdate"),
@@ -107,6 +126,9 @@ export const otaStatusMessageSchema = z.object({
 export const realtimeMessageSchema = z.discriminatedUnion("type", [
   initialDataMessageSchema,
   motorStatusUpdateMessageSchema,
+  pumpStateMessageSchema,
+  runningWithoutCommandMessageSchema,
+  noCurrentMessageSchema,
   deviceStatusUpdateMessageSchema,
   powerDataUpdateMessageSchema,
   motorLogUpdateMessageSchema,

@@ -61,6 +61,7 @@ export const FAULTS = [
   "powerCut",
   "powerRestore",
   "networkDrop",
+  "goSilent",
   "slowAck",
   "noAck",
   "ackNormally",
@@ -97,6 +98,11 @@ export class SimulatedDevice extends EventEmitter {
   corruptDownloads = false;
   /** A broken box that does not trip: lets tests prove the hub's safety net. */
   protectionDisabled = false;
+  /**
+   * The link is dead but nobody closed it (a SIM that lost coverage): nothing the box sends
+   * arrives, heartbeats included, until the connection is replaced.
+   */
+  silent = false;
   readonly counters: TrafficCounters = { framesSent: 0, framesReceived: 0, bytesSent: 0, bytesReceived: 0 };
 
   private socket: WebSocket | null = null;
@@ -221,6 +227,9 @@ export class SimulatedDevice extends EventEmitter {
       case "networkDrop":
         this.socket?.terminate();
         return;
+      case "goSilent":
+        this.silent = true;
+        return;
       case "slowAck":
         this.ackMode = "slow";
         return;
@@ -292,6 +301,7 @@ export class SimulatedDevice extends EventEmitter {
     socket.on("error", (error) => this.options.log?.(`[${deviceId}] socket error: ${error.message}`));
     socket.on("close", (code, reason) => {
       if (this.socket !== socket) return; // an older socket, already replaced
+      this.silent = false; // a new connection is a new link
       const wasConnected = this.connected;
       this.connected = false;
       this.stopTimers();
@@ -540,7 +550,7 @@ export class SimulatedDevice extends EventEmitter {
   }
 
   private sendRaw(text: string): void {
-    if (this.socket?.readyState !== WebSocket.OPEN) return;
+    if (this.socket?.readyState !== WebSocket.OPEN || this.silent) return;
     const bytes = Buffer.byteLength(text);
     this.counters.framesSent++;
     this.counters.bytesSent += bytes + frameOverhead(bytes, true);

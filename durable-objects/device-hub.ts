@@ -27,10 +27,21 @@ import {
   type ServerToDeviceMessage,
 } from "../common/device-protocol.ts";
 import {
-  breachOf,
   HUB_SAFETY_SUSTAIN_MS,
+  NO_CURRENT_ALERT_MS,
   PROTECTION_STARTUP_GRACE_MS,
+  provesRunning,
+  safetyNetBreachOf,
 } from "../common/protection.ts";
+import {
+  BROWSER_CLOSE,
+  type BrowserCloseReason,
+  type CommandSource,
+  type Fault,
+  type MotorStatus,
+  type PumpState,
+  type StatusSource,
+} from "../common/pump-state.ts";
 import type {
   DeviceStatus,
   HealthData,
@@ -63,18 +74,43 @@ type OtaJob = {
   startedAt: number;
 };
 
+/** What the hub believes about the motor, since when, and what told it. */
+type MotorBelief = { status: MotorStatus; since: number; source: StatusSource };
+
+/** The last switch command sent, kept until the box settles it, so a late answer is still attributed. */
+type PendingSwitch = {
+  id: string;
+  relay: RelayState;
+  source: CommandSource;
+  note?: string;
+  sentAt: number;
+  state: "sent" | "unanswered";
+  /** A schedule's run: its outcome is recorded when the box confirms, even late. */
+  scheduleRun?: { scheduleId: number; runKey: string };
+};
+
 type HubState = {
   owner: Owner | null;
   config: DeviceConfig;
-  relay: RelayState;
-  /** When the relay last went ON; the start-up grace counts from here. */
+  motor: MotorBelief;
+  /** When the motor last went ON; the start-up grace counts from here. */
   relayOnSince: number | null;
   online: boolean;
   /** Last frame of any kind from the box (heartbeats are tracked by the runtime). */
   lastSeenAt: number | null;
   power: PowerData;
+  /** When `power` was read (or implied: a confirmed OFF reads 0). */
+  powerAt: number | null;
   supply: boolean;
+  supplyLostAt: number | null;
   phaseFault: boolean;
+  phaseFaultSince: number | null;
+  /** The box's own words for the phase fault ("Phase Y missing"). */
+  phaseFaultDetail: string | null;
+  /** Why the motor last stopped, if a protection stopped it; cleared by the next start. */
+  trip: { kind: Breach; at: number; current: number | null } | null;
+  /** Readings next to zero while ON after the start-up grace, since when; `raised` once surfaced. */
+  noCurrent: { since: number; raised: boolean } | null;
   cooldownUntil: number;
   /** When the current watch began; liveness while watched counts from here at the earliest. */
   watchedSince: number | null;
@@ -84,21 +120,27 @@ type HubState = {
   kind: DeviceKind | null;
   /** A protection limit the readings have breached since `since` (the safety net). */
   breach: { kind: Breach; since: number } | null;
-  /** The last relay command sent, kept so a confirmation arriving late is still attributed. */
-  pendingSwitch: { id: string; relay: RelayState; source: CommandSource; note?: string } | null;
+  pendingSwitch: PendingSwitch | null;
   ota: OtaJob | null;
 };
 
 const INITIAL_STATE: HubState = {
   owner: null,
   config: { ...DEFAULT_MOTOR_CONFIG, debug: false, mobileNo: null },
-  relay: "off",
+  // Nothing has told this hub anything yet: it cannot say OFF.
+  motor: { status: "unknown", since: 0, source: "none" },
   relayOnSince: null,
   online: false,
   lastSeenAt: null,
   power: { current: 0, wattage: 0 },
+  powerAt: null,
   supply: true,
+  supplyLostAt: null,
   phaseFault: false,
+  phaseFaultSince: null,
+  phaseFaultDetail: null,
+  trip: null,
+  noCurrent: null,
   cooldownUntil: 0,
   watchedSince: null,
   lastLogs: null,
@@ -112,13 +154,23 @@ const INITIAL_STATE: HubState = {
 const ZERO_POWER: PowerData = { current: 0, wattage: 0 };
 
 type DeviceAttachment = { role: "device"; connectedAt: number; helloAt: number | null };
-type BrowserAttachment = { role: "browser"; viewerId: number; viewerRole: "user" | "admin" };
+type BrowserAttachment = {
+  role: "browser";
+  viewerId: number;
+  viewerRole: "user" | "admin";
+  /** The HTTP session that opened the socket: when it ends, so does the socket. */
+  sessionId: string;
+  sessionExpiresAt: number;
+};
 type SocketAttachment = DeviceAttachment | BrowserAttachment;
 
 /** Tags let getWebSockets() find sockets by role after hibernation. */
 const DEVICE_TAG = "device";
 const BROWSER_TAG = "browser";
 const ADMIN_VIEWER_TAG = "viewer:admin";
+const USER_VIEWER_TAG = "viewer:user";
+const sessionTag = (sessionId: string) => `session:${sessionId}`;
+const userTag = (userId: number) => `user:${userId}`;
 
 const LOG_FLUSH_RETRY_MS = 30_000;
 /** A firmware update that has not finished by then is reported as failed. */
@@ -138,29 +190,48 @@ export const SCHEDULE_OFF_RETRY_MS = 60_000;
 export const SCHEDULE_OFF_GIVE_UP_MS = 24 * 60 * 60_000;
 /** The one timer that wakes the hub for schedules; the schedules table says what is due. */
 const SCHEDULES_TIMER = "schedules";
+/** Wakes the hub when the earliest session behind a browser socket runs out. */
+const SESSION_EXPIRY_TIMER = "session-expiry";
 
-export type CommandSource = "app" | "schedule";
+export type { CommandSource };
 
 export type HubFailure = {
   ok: false;
-  code: "offline" | "cooldown" | "busy" | "timeout" | "rejected" | "phaseFault" | "noSupply";
+  /**
+   * `timeout`: the box did not answer in 5 s; `linkLost`: it dropped before answering. After
+   * either the motor may or may not have switched: the hub says `unknown` until the box settles it.
+   */
+  code: "offline" | "cooldown" | "busy" | "timeout" | "linkLost" | "rejected" | "phaseFault" | "noSupply";
   message: string;
   retryAfterMs?: number;
 };
 
 export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
 
+export type SwitchRequest = {
+  action: RelayState;
+  source: CommandSource;
+  note?: string;
+  /** A schedule's run: its outcome follows the box's answer; "ON for N minutes" owes a switch-off. */
+  scheduleRun?: { scheduleId: number; runKey: string; offAfterMinutes: number | null };
+};
+
+/** A motor log line as the hub writes it. */
+type MotorLogLine = { action: MotorLogRow["action"]; message: string };
+
 export type ScheduleFailure = { ok: false; code: "notFound" | "conflict" | "limit"; message: string };
 export type ScheduleResult = { ok: true; schedule: ScheduleView } | ScheduleFailure;
 
 export type HubSnapshot = {
-  motorStatus: RelayState;
+  motorStatus: MotorStatus;
   deviceStatus: DeviceStatus;
+  /** The last reading (its time is `pump.powerDataAt`); pages show none while the box is offline. */
   powerData: PowerData;
   lastLogs: MotorLogEntry[];
   phaseFault: boolean;
   health: HealthData | null;
   debug: boolean;
+  pump: PumpState;
 };
 
 export type HubStats = {
@@ -190,13 +261,32 @@ const NO_CONFIRMATION: HubFailure = {
   code: "timeout",
   message: "The device did not confirm the command. Check the motor status and try again.",
 };
+const LINK_LOST: HubFailure = {
+  ok: false,
+  code: "linkLost",
+  message: "The device went offline before confirming the command. The motor may have switched.",
+};
+const PHASE_FAULT: HubFailure = {
+  ok: false,
+  code: "phaseFault",
+  message: "Phase fault detected. Motor operation is disabled until the phase is OK.",
+};
+const NO_SUPPLY: HubFailure = { ok: false, code: "noSupply", message: "There is no mains power at the pump." };
+const BUSY: HubFailure = { ok: false, code: "busy", message: "Another command is in progress. Please wait." };
+
+/** Sources by which the box itself told the hub what its relay does. */
+const BOX_SOURCES: ReadonlySet<StatusSource> = new Set(["ack", "lateAck", "relayFrame", "hello", "health", "event", "readings"]);
 
 export class DeviceHub extends DurableObject<Env> {
   private state: HubState = INITIAL_STATE;
   private store!: HubSql;
   /** In memory only: a command in flight keeps the object awake until it settles. */
   private pendingAcks = new Map<string, (ack: AckMessage | null) => void>();
+  /** Switch commands waiting for their ack right now (memory only: an ack can only be timely while we wait). */
+  private switchesInFlight = new Map<string, PendingSwitch>();
   private frameWaiters: FrameWaiter[] = [];
+  /** The last pumpState sent to browsers, without its clocks; a cache, so a wake may send one again. */
+  private publishedPump: string | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -204,7 +294,19 @@ export class DeviceHub extends DurableObject<Env> {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_REQUEST, HEARTBEAT_RESPONSE));
     void ctx.blockConcurrencyWhile(async () => {
       this.store = new HubSql(ctx.storage.sql);
-      this.state = { ...INITIAL_STATE, ...ctx.storage.kv.get<HubState>("state") };
+      this.state = loadState(ctx.storage.kv.get<StoredState>("state"));
+      // A command cannot be waiting for its ack in a hub that just started (a deploy, a crash):
+      // whatever it did, nobody will hear its answer in time.
+      const pending = this.state.pendingSwitch;
+      if (pending?.state === "sent") {
+        this.state = {
+          ...this.state,
+          pendingSwitch: { ...pending, state: "unanswered" },
+          motor: { status: "unknown", since: Date.now(), source: "noAnswer" },
+          relayOnSince: null,
+        };
+        ctx.storage.kv.put("state", this.state);
+      }
       // Every construction after the first is a wake from hibernation or eviction: counted so
       // the idle benchmark can show heartbeats never wake a hub.
       const stats = ctx.storage.kv.get<HubStats>("stats") ?? { wakes: -1, deviceFrames: 0, recentWakes: [] };
@@ -257,16 +359,34 @@ export class DeviceHub extends DurableObject<Env> {
   private async acceptBrowser(request: Request): Promise<Response> {
     const viewerId = Number(request.headers.get(HUB_HEADERS.viewerId));
     const viewerRole = request.headers.get(HUB_HEADERS.viewerRole) === "admin" ? "admin" : "user";
+    const sessionId = request.headers.get(HUB_HEADERS.sessionId) ?? "";
+    const sessionExpiresAt = Number(request.headers.get(HUB_HEADERS.sessionExpiresAt)) || Date.now();
     const { 0: client, 1: server } = new WebSocketPair();
+    // The Worker found this farmer's pump in D1 a moment ago, but an admin may have relinked it
+    // since: accepted only to be closed with the reason, so the page stops and says why.
+    if (viewerRole === "user" && !(await this.isOwnedBy(viewerId))) {
+      server.accept();
+      this.closeQuietly(server, BROWSER_CLOSE.deviceUnlinked, "deviceUnlinked");
+      return new Response(null, { status: 101, webSocket: client });
+    }
     const wasWatched = this.browserSockets().length > 0;
-    this.ctx.acceptWebSocket(server, [BROWSER_TAG, `viewer:${viewerRole}`]);
-    server.serializeAttachment({ role: "browser", viewerId, viewerRole } satisfies BrowserAttachment);
+    this.ctx.acceptWebSocket(server, [BROWSER_TAG, `viewer:${viewerRole}`, sessionTag(sessionId), userTag(viewerId)]);
+    server.serializeAttachment({ role: "browser", viewerId, viewerRole, sessionId, sessionExpiresAt } satisfies BrowserAttachment);
     this.send(server, { type: "initialData", ...(await this.snapshot()) } satisfies RealtimeMessage);
     if (viewerRole === "admin") {
       for (const { at, line } of this.store.debugLines()) this.send(server, this.debugLogMessage(at, line));
     }
+    // The session's own end closes the socket even if nobody revokes it.
+    const expiryDue = this.store.timerDue(SESSION_EXPIRY_TIMER);
+    if (expiryDue === null || sessionExpiresAt < expiryDue) this.setTimer(SESSION_EXPIRY_TIMER, sessionExpiresAt);
     if (!wasWatched) this.setWatched(true);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  private async isOwnedBy(userId: number): Promise<boolean> {
+    if (this.state.owner?.userId === userId) return true;
+    await this.loadOwnerAndConfig();
+    return this.state.owner?.userId === userId;
   }
 
   override async webSocketMessage(ws: WebSocket, frame: string | ArrayBuffer): Promise<void> {
@@ -293,6 +413,7 @@ export class DeviceHub extends DurableObject<Env> {
     const now = Date.now();
     this.saveState({ lastSeenAt: now });
     await this.handleDeviceMessage(ws, attachment, parsed.message, now);
+    this.publishPumpState();
   }
 
   private async handleDeviceMessage(
@@ -305,33 +426,17 @@ export class DeviceHub extends DurableObject<Env> {
       case "hello":
         await this.handleHello(ws, attachment, message, now);
         return;
-      case "ack": {
-        const waiter = this.pendingAcks.get(message.id);
-        if (waiter) {
-          waiter(message);
-          return;
-        }
-        // A confirmation that came after its command timed out (or after an eviction):
-        // the box is the truth about its relay, so adopt what it reports.
-        const pending = this.state.pendingSwitch;
-        if (pending?.id === message.id) {
-          this.saveState({ pendingSwitch: null });
-          await this.applyRelay(message.relay, `${this.commandLogText(message.relay, pending.source, pending.note)} (confirmed late)`);
-        } else {
-          await this.applyRelay(message.relay, this.relayLogText(message.relay, "reported by the box"));
-        }
+      case "ack":
+        await this.handleAck(message);
         return;
-      }
       case "power":
         await this.handlePower(message, now);
         return;
       case "relay":
-        await this.applyRelay(
+        await this.adoptStatedRelay(
           message.relay,
-          this.relayLogText(
-            message.relay,
-            message.cause === "manual" ? "switched at the box" : message.cause === "schedule" ? "by the box's schedule" : "box restarted",
-          ),
+          "relayFrame",
+          message.cause === "manual" ? "switched at the box" : message.cause === "schedule" ? "by the box's schedule" : "box restarted",
         );
         return;
       case "health":
@@ -365,12 +470,16 @@ export class DeviceHub extends DurableObject<Env> {
     await this.loadOwnerAndConfig();
     const wasOnline = this.state.online;
     const wasPhaseFault = this.state.phaseFault;
+    const supply = message.supply ?? true;
+    const phaseFault = message.phaseFault ?? false;
     this.saveState({
       online: true,
       kind: message.kind,
-      supply: message.supply ?? true,
-      phaseFault: message.phaseFault ?? false,
-      pendingSwitch: null,
+      supply,
+      supplyLostAt: supply ? null : (this.state.supplyLostAt ?? now),
+      phaseFault,
+      phaseFaultSince: phaseFault ? (this.state.phaseFaultSince ?? now) : null,
+      phaseFaultDetail: phaseFault ? this.state.phaseFaultDetail : null,
       breach: null,
       health: {
         ...(this.state.health ?? emptyHealth()),
@@ -403,7 +512,7 @@ export class DeviceHub extends DurableObject<Env> {
     }
     await this.finishOtaOnHello(message.firmware);
     // The box is the truth about its relay: a box that restarted (power cut) comes back OFF.
-    await this.applyRelay(message.relay, this.relayLogText(message.relay, "reported by the box when it reconnected"));
+    await this.adoptStatedRelay(message.relay, "hello", "reported by the box when it reconnected");
     this.scheduleLivenessCheck(now);
     await this.syncToD1("presence and identity", (db) =>
       Promise.all([
@@ -425,14 +534,51 @@ export class DeviceHub extends DurableObject<Env> {
 
   private async handlePower(message: PowerMessage, now: number): Promise<void> {
     const power = { current: message.current, wattage: message.wattage };
-    this.saveState({ power, supply: message.supply ?? this.state.supply });
+    const supply = message.supply ?? this.state.supply;
+    this.saveState({ power, powerAt: now, supply, supplyLostAt: supply ? null : (this.state.supplyLostAt ?? now) });
     this.broadcast({ type: "powerDataUpdate", powerData: power });
     this.resolveFrameWaiters("power", message);
-    if (this.state.relay === "on") {
+    await this.reconcileReadings(power.current, now);
+    if (this.state.motor.status === "on") {
       this.store.samplePower(now, power.current, power.wattage);
       if (!this.store.hasTimer("prune-power")) this.setTimer("prune-power", now + POWER_PRUNE_INTERVAL_MS);
     }
     await this.checkSafetyNet(now);
+  }
+
+  /**
+   * Readings are evidence too. Current proves the motor turns, whatever the hub was told (a
+   * welded contactor, a hand on the starter, an ack that was lost). Next to no current while
+   * ON is surfaced, but never taken as proof of OFF: a closed relay without supply starts the
+   * motor the moment power returns.
+   */
+  private async reconcileReadings(current: number, now: number): Promise<void> {
+    const { motor, config, pendingSwitch } = this.state;
+    const running = provesRunning(current, config);
+    if (running && motor.status !== "on") {
+      // An ON still waiting for its ack is settled by the ack, due within 5 s.
+      if (pendingSwitch?.relay === "on" && this.switchesInFlight.has(pendingSwitch.id)) return;
+      await this.setMotor("on", "readings", {
+        action: "on",
+        message: `Motor is running without a confirmed command (${current} A).`,
+      });
+      this.broadcast({ type: "runningWithoutCommand", current });
+      return;
+    }
+    if (motor.status !== "on") return;
+    const afterGrace = this.state.relayOnSince !== null && now - this.state.relayOnSince >= PROTECTION_STARTUP_GRACE_MS;
+    if (running || !afterGrace) {
+      if (this.state.noCurrent) this.saveState({ noCurrent: null });
+      return;
+    }
+    const noCurrent = this.state.noCurrent ?? { since: now, raised: false };
+    if (!noCurrent.raised && now - noCurrent.since >= NO_CURRENT_ALERT_MS) {
+      this.saveState({ noCurrent: { ...noCurrent, raised: true } });
+      await this.recordMotorLog("other", "Motor is ON but draws no current.");
+      this.broadcast({ type: "noCurrent" });
+    } else if (!this.state.noCurrent) {
+      this.saveState({ noCurrent });
+    }
   }
 
   private async handleHealth(message: HealthMessage, now: number): Promise<void> {
@@ -451,48 +597,59 @@ export class DeviceHub extends DurableObject<Env> {
     this.saveState({ health });
     this.broadcast({ type: "healthData", mobileNo: this.state.owner?.mobileNo ?? null, payload: health });
     this.resolveFrameWaiters("health", message);
+    // A health report states the relay: enough to settle a status nobody could vouch for (the
+    // farmer's Refresh does this). A status the box confirmed needs no second opinion.
+    if (this.state.motor.status === "unknown") await this.adoptStatedRelay(message.relay, "health", "reported by the box");
     await this.syncToD1("signal", (db) =>
       updateDeviceIdentity(db, this.deviceId, { signal: message.signal, firmware: message.version }),
     );
   }
 
   private async handleEvent(message: Extract<DeviceMessage, { type: "event" }>): Promise<void> {
+    const now = Date.now();
     const detail = message.detail ? `: ${message.detail}` : "";
+    // The box states its relay in every event; a command still without an answer is moot.
+    if (this.state.pendingSwitch?.state === "unanswered") this.saveState({ pendingSwitch: null });
     switch (message.event) {
       case "dryRun":
-        this.saveState({ breach: null });
-        await this.applyRelay(message.relay, "Dry run detected. Motor turned OFF automatically.", { always: true });
-        this.broadcast({ type: "dryRunDetected" });
+      case "overCurrent": {
+        this.saveState({ breach: null, trip: { kind: message.event, at: now, current: message.current ?? null } });
+        const text = message.event === "dryRun" ? "Dry run detected. Motor turned OFF automatically." : "Overcurrent detected. Motor turned OFF!";
+        await this.setMotor(message.relay, "event", { action: message.relay, message: text }, { logAlways: true });
+        this.broadcast({ type: message.event === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
         return;
-      case "overCurrent":
-        this.saveState({ breach: null });
-        await this.applyRelay(message.relay, "Overcurrent detected. Motor turned OFF!", { always: true });
-        this.broadcast({ type: "overCurrentDetected" });
-        return;
+      }
       case "phaseFault":
-        this.saveState({ phaseFault: true });
-        await this.applyRelay(message.relay, `Phase fault detected${detail}. Motor operation is disabled.`, { always: true });
+        this.saveState({ phaseFault: true, phaseFaultSince: this.state.phaseFaultSince ?? now, phaseFaultDetail: message.detail ?? null });
+        await this.setMotor(
+          message.relay,
+          "event",
+          { action: message.relay, message: `Phase fault detected${detail}. Motor operation is disabled.` },
+          { logAlways: true },
+        );
         this.broadcast({ type: "phaseFaultDetected" });
         return;
       case "phaseOk":
-        this.saveState({ phaseFault: false });
+        this.saveState({ phaseFault: false, phaseFaultSince: null, phaseFaultDetail: null });
         await this.recordMotorLog("other", "Phase is OK now.");
-        await this.applyRelay(message.relay, this.relayLogText(message.relay, "reported by the box"));
+        await this.setMotor(message.relay, "event", { action: message.relay, message: this.relayLogText(message.relay, "reported by the box") });
         this.broadcast({ type: "phaseOk" });
         return;
       case "powerLost":
-        this.saveState({ supply: false });
-        await this.applyRelay(message.relay, "Power cut at the pump. Motor stopped.", { always: true });
+        this.saveState({ supply: false, supplyLostAt: this.state.supplyLostAt ?? now });
+        await this.setMotor(message.relay, "event", { action: message.relay, message: "Power cut at the pump. Motor stopped." }, { logAlways: true });
         this.broadcast({ type: "powerLost" });
         return;
       case "powerRestored":
-        this.saveState({ supply: true });
+        this.saveState({ supply: true, supplyLostAt: null });
         await this.recordMotorLog("other", "Power is back at the pump. The motor stays OFF until someone switches it on.");
         this.broadcast({ type: "powerRestored" });
         if (message.relay === "on") {
           // A box must never restart a motor by itself after a power cut.
-          await this.applyRelay("on", this.relayLogText("on", "restarted by the box after the power cut"));
+          await this.setMotor("on", "event", { action: "on", message: this.relayLogText("on", "restarted by the box after the power cut") });
           await this.forceOff("it restarted by itself after a power cut");
+        } else {
+          await this.setMotor("off", "event", null);
         }
         return;
       default: {
@@ -517,7 +674,7 @@ export class DeviceHub extends DurableObject<Env> {
     const attachment = ws.deserializeAttachment() as SocketAttachment | null;
     if (attachment?.role === "device") {
       // getWebSockets() can still list the closing socket: only another open one counts.
-      if (this.deviceSocket(ws) === null) await this.markOffline();
+      if (this.deviceSocket(ws) === null) await this.markOffline(ws);
     } else if (attachment?.role === "browser") {
       if (this.browserSockets(ws).length === 0) this.setWatched(false);
     }
@@ -525,47 +682,57 @@ export class DeviceHub extends DurableObject<Env> {
 
   // ---- RPC from the Worker ---------------------------------------------------------------
 
-  /** `note` goes into the motor log after the source ("by schedule (10:00 AM, daily)"). */
-  async switchMotor(command: { action: RelayState; source: CommandSource; note?: string }): Promise<MotorCommandResult> {
+  /**
+   * Switches the motor; succeeds only when the box confirms. OFF is never refused while the box
+   * can be reached: not in the cooldown, not while another command is on its way, not during a
+   * phase fault or without supply (docs/decisions/009-stopping-is-never-blocked.md). The
+   * cooldown only delays an ON after a change, to protect the motor from quick restarts.
+   * `note` goes into the motor log after the source ("by schedule (10:00 AM, daily)").
+   */
+  async switchMotor(command: SwitchRequest): Promise<MotorCommandResult> {
     const device = this.deviceSocket();
     if (!device) return OFFLINE;
-    if (command.action === "on" && this.state.phaseFault) {
-      return {
-        ok: false,
-        code: "phaseFault",
-        message: "Phase fault detected. Motor operation is disabled until the phase is OK.",
-      };
-    }
-    if (command.action === "on" && !this.state.supply) {
-      return { ok: false, code: "noSupply", message: "There is no mains power at the pump." };
-    }
     const now = Date.now();
-    if (now < this.state.cooldownUntil) {
-      return {
-        ok: false,
-        code: "cooldown",
-        message: "Please wait for cooldown.",
-        retryAfterMs: this.state.cooldownUntil - now,
-      };
-    }
-    if (this.state.pendingSwitch && this.pendingAcks.has(this.state.pendingSwitch.id)) {
-      return { ok: false, code: "busy", message: "Another command is in progress. Please wait." };
+    if (command.action === "on") {
+      if (this.state.phaseFault) return PHASE_FAULT;
+      if (!this.state.supply) return NO_SUPPLY;
+      if (now < this.state.cooldownUntil) {
+        return { ok: false, code: "cooldown", message: "Please wait for cooldown.", retryAfterMs: this.state.cooldownUntil - now };
+      }
+      if (this.switchesInFlight.size > 0) return BUSY;
     }
     const id = crypto.randomUUID();
+    const run = command.scheduleRun;
+    const pending: PendingSwitch = {
+      id,
+      relay: command.action,
+      source: command.source,
+      note: command.note,
+      sentAt: now,
+      state: "sent",
+      ...(run ? { scheduleRun: { scheduleId: run.scheduleId, runKey: run.runKey } } : {}),
+    };
     // The cooldown starts when the command leaves for the box, whatever the outcome: a relay
-    // that may have switched must not be switched again straight away.
-    this.saveState({
-      cooldownUntil: now + MOTOR_COOLDOWN_MS,
-      pendingSwitch: { id, relay: command.action, source: command.source, note: command.note },
-    });
-    const ack = await this.sendCommand(device, { type: "switch", id, relay: command.action });
-    if (ack === null) return NO_CONFIRMATION;
-    this.saveState({ pendingSwitch: null });
-    if (!ack.ok) {
-      await this.applyRelay(ack.relay, this.relayLogText(ack.relay, "reported by the box"));
-      return { ok: false, code: "rejected", message: ack.error ?? "The device refused the command." };
+    // that may have switched must not be switched on again straight away.
+    this.saveState({ cooldownUntil: now + MOTOR_COOLDOWN_MS, pendingSwitch: pending });
+    if (command.action === "on" && run?.offAfterMinutes) {
+      // Owed from the moment the ON leaves: whether its answer comes in time, late or never, a
+      // motor this schedule may have started stops after N minutes (stopping an idle one is harmless).
+      const dueAt = now + run.offAfterMinutes * 60_000;
+      this.store.setScheduleOff({ scheduleId: run.scheduleId, plannedAt: dueAt, dueAt, label: `after ${run.offAfterMinutes} minutes`, attempts: 0 });
+      this.syncScheduleTimer();
     }
-    await this.applyRelay(ack.relay, this.commandLogText(ack.relay, command.source, command.note), { always: true });
+    this.switchesInFlight.set(id, pending);
+    this.publishPumpState();
+    const ack = await this.sendCommand(device, { type: "switch", id, relay: command.action });
+    this.switchesInFlight.delete(id);
+    if (ack === null) {
+      const linkLost = this.deviceSocket() === null;
+      await this.commandUnanswered(pending, linkLost ? "linkLost" : "noAnswer");
+      return linkLost ? LINK_LOST : NO_CONFIRMATION;
+    }
+    await this.settleSwitch(pending, ack, "ack");
+    if (!ack.ok) return { ok: false, code: "rejected", message: ack.error ?? "The device refused the command." };
     return { ok: true, status: ack.relay };
   }
 
@@ -665,11 +832,53 @@ export class DeviceHub extends DurableObject<Env> {
   /** Ownership changed in D1 (assignment, deletion): pick up the new owner and config. */
   async refreshOwner(): Promise<void> {
     await this.loadOwnerAndConfig();
+    // No farmer keeps watching a pump that is no longer theirs; admins may watch any.
+    const ownerId = this.state.owner?.userId ?? null;
+    for (const ws of this.ctx.getWebSockets(USER_VIEWER_TAG)) {
+      const attachment = ws.deserializeAttachment() as BrowserAttachment | null;
+      if (attachment?.viewerId !== ownerId) this.closeBrowser(ws, "deviceUnlinked");
+    }
     // A new owner (or none) must never inherit the previous owner's schedules.
     this.store.deleteSchedulesNotOwnedBy(this.state.owner?.userId ?? null);
     this.syncScheduleTimer();
     const device = this.deviceSocket();
     if (device) await this.sendCommand(device, { type: "config", id: crypto.randomUUID(), config: this.state.config });
+  }
+
+  /**
+   * Sessions ended or an account lost access (worker/auth/session-sockets.ts): the browser
+   * sockets they opened close now, with the reason as a close code. Returns how many closed.
+   */
+  async closeViewerSockets(
+    target: { sessionIds: string[] } | { userId: number; viewerRole?: "user" | "admin" },
+    reason: BrowserCloseReason,
+  ): Promise<number> {
+    const sockets =
+      "sessionIds" in target
+        ? target.sessionIds.flatMap((sessionId) => this.ctx.getWebSockets(sessionTag(sessionId)))
+        : this.ctx.getWebSockets(userTag(target.userId)).filter((ws) => {
+            const attachment = ws.deserializeAttachment() as BrowserAttachment | null;
+            return target.viewerRole === undefined || attachment?.viewerRole === target.viewerRole;
+          });
+    for (const ws of sockets) this.closeBrowser(ws, reason);
+    return sockets.length;
+  }
+
+  private closeBrowser(ws: WebSocket, reason: BrowserCloseReason): void {
+    this.closeQuietly(ws, BROWSER_CLOSE[reason], reason);
+    if (this.browserSockets(ws).length === 0 && this.state.watchedSince !== null) this.setWatched(false);
+  }
+
+  /** Closes the sockets whose session has run out, and waits for the next one to. */
+  private closeExpiredSessions(now: number): void {
+    let next: number | null = null;
+    for (const ws of this.ctx.getWebSockets(BROWSER_TAG)) {
+      const attachment = ws.deserializeAttachment() as BrowserAttachment | null;
+      if (!attachment || ws.readyState !== WebSocket.OPEN) continue;
+      if (attachment.sessionExpiresAt <= now) this.closeBrowser(ws, "sessionExpired");
+      else next = Math.min(next ?? Infinity, attachment.sessionExpiresAt);
+    }
+    if (next !== null) this.store.setTimer(SESSION_EXPIRY_TIMER, next);
   }
 
   /** The box's key was rotated: drop its connection so it must come back with the new key. */
@@ -793,23 +1002,22 @@ export class DeviceHub extends DurableObject<Env> {
     const note = `${formatClock(schedule.minuteOfDay)}, ${schedule.repeat}${
       action === "on" && schedule.durationMinutes ? `, for ${schedule.durationMinutes} minutes` : ""
     }`;
-    const result = await this.switchForSchedule(action, note);
+    const result = await this.switchForSchedule(action, note, {
+      scheduleId: schedule.id,
+      runKey,
+      offAfterMinutes: action === "on" ? schedule.durationMinutes : null,
+    });
     if (result.ok) {
       await finish("done", null, null);
-      if (action === "on" && schedule.durationMinutes) {
-        const dueAt = Date.now() + schedule.durationMinutes * 60_000;
-        this.store.setScheduleOff({
-          scheduleId: schedule.id,
-          plannedAt: dueAt,
-          dueAt,
-          label: `after ${schedule.durationMinutes} minutes`,
-          attempts: 0,
-        });
-      }
       return;
     }
     if (result.code === "offline") {
       await finish("missed", "offline", result.message, `Scheduled ${label} was missed: the device was offline.`);
+      return;
+    }
+    if (result.code === "timeout" || result.code === "linkLost") {
+      // Logged already, saying the motor may be running; a late answer still completes the run.
+      await finish("failed", result.code, result.message);
       return;
     }
     await finish("failed", result.code, result.message, `Scheduled ${label} was not carried out: ${withoutFullStop(result.message)}.`);
@@ -817,7 +1025,8 @@ export class DeviceHub extends DurableObject<Env> {
 
   /** "ON for N minutes" is over: switch off, unless the motor already stopped. */
   private async runScheduleOff(off: ScheduleOffRow): Promise<void> {
-    if (this.state.relay === "off") {
+    // Only a confirmed OFF lets it go: `unknown` may be running.
+    if (this.state.motor.status === "off") {
       this.store.deleteScheduleOff(off.scheduleId);
       return;
     }
@@ -848,53 +1057,149 @@ export class DeviceHub extends DurableObject<Env> {
    * and logging all apply). A cooldown or a command in flight is waited out once: a farmer who
    * switched by hand a few seconds before the schedule still gets the schedule.
    */
-  private async switchForSchedule(action: RelayState, note: string): Promise<MotorCommandResult> {
-    const result = await this.switchMotor({ action, source: "schedule", note });
+  private async switchForSchedule(
+    action: RelayState,
+    note: string,
+    scheduleRun?: SwitchRequest["scheduleRun"],
+  ): Promise<MotorCommandResult> {
+    const request: SwitchRequest = { action, source: "schedule", note, ...(scheduleRun ? { scheduleRun } : {}) };
+    const result = await this.switchMotor(request);
     if (result.ok || (result.code !== "cooldown" && result.code !== "busy")) return result;
     await new Promise((resolve) => setTimeout(resolve, (result.retryAfterMs ?? DEVICE_ACK_TIMEOUT_MS) + 250));
-    return this.switchMotor({ action, source: "schedule", note });
+    return this.switchMotor(request);
   }
 
-  // ---- state changes ---------------------------------------------------------------------
+  // ---- what the hub believes about the motor --------------------------------------------
 
   /**
-   * Adopts the relay state the box reported; when it changed (or `always`), writes `logText`
-   * to the motor log. Broadcasts the change.
+   * The one place the hub's belief about the motor changes. `log` is written when the status
+   * changed, or whenever `logAlways` (a confirmed command is logged even if it changed nothing).
    */
-  private async applyRelay(relay: RelayState, logText: string, options: { always?: boolean } = {}): Promise<void> {
-    const changed = relay !== this.state.relay;
+  private async setMotor(
+    status: MotorStatus,
+    source: StatusSource,
+    log: MotorLogLine | null,
+    options: { logAlways?: boolean } = {},
+  ): Promise<void> {
+    const now = Date.now();
+    const previous = this.state.motor;
+    const changed = previous.status !== status;
+    if (changed || previous.source !== source) {
+      const changes: Partial<HubState> = { motor: { status, since: changed ? now : previous.since, source } };
+      if (changed) {
+        changes.relayOnSince = status === "on" ? now : null;
+        changes.breach = null;
+        changes.noCurrent = null;
+        // A start answers the last trip; its banner has nothing left to explain.
+        if (status === "on") changes.trip = null;
+        // An open relay carries no current; the box's next reading says so or contradicts it.
+        if (status === "off") Object.assign(changes, { power: ZERO_POWER, powerAt: now });
+        if (status !== "unknown" && this.state.health) changes.health = { ...this.state.health, relay: status };
+      }
+      this.saveState(changes);
+    }
     if (changed) {
-      this.saveState({
-        relay,
-        relayOnSince: relay === "on" ? Date.now() : null,
-        breach: null,
-        power: relay === "off" ? ZERO_POWER : this.state.power,
-        health: this.state.health ? { ...this.state.health, relay } : null,
-      });
-      this.broadcast({ type: "motorStatusUpdate", status: relay });
-      if (relay === "off") {
+      this.broadcast({ type: "motorStatusUpdate", status });
+      if (status === "off") {
         this.broadcast({ type: "powerDataUpdate", powerData: ZERO_POWER });
         // Whoever stopped it, a schedule's "ON for N minutes" has nothing left to switch off
-        // (and must not stop a run someone starts later).
+        // (and must not stop a run someone starts later). Not so for `unknown`: it may run.
         this.store.clearScheduleOffs();
         this.syncScheduleTimer();
       }
     }
-    if (changed || options.always) await this.recordMotorLog(relay, logText);
+    // The first thing a new hub hears is no news when it is OFF.
+    const firstWord = previous.source === "none" && status === "off";
+    if (log && !firstWord && (changed || options.logAlways)) await this.recordMotorLog(log.action, log.message);
+    this.publishPumpState();
   }
 
-  /** Switches the motor off for safety, ignoring the cooldown. */
-  private async forceOff(why: string): Promise<boolean> {
-    const device = this.deviceSocket();
-    if (!device) return false;
-    const id = crypto.randomUUID();
-    this.saveState({ cooldownUntil: Date.now() + MOTOR_COOLDOWN_MS });
-    const ack = await this.sendCommand(device, { type: "switch", id, relay: "off" });
-    if (ack?.ok && ack.relay === "off") {
-      await this.applyRelay("off", `Motor turned OFF by the server: ${why}.`, { always: true });
-      return true;
+  /** The box answered a switch command (in time, or late): it did what it says it did. */
+  private async settleSwitch(command: PendingSwitch, ack: AckMessage, source: "ack" | "lateAck"): Promise<void> {
+    if (this.state.pendingSwitch?.id === command.id) this.saveState({ pendingSwitch: null });
+    if (!ack.ok) {
+      if (command.scheduleRun && ack.relay === "off") this.store.deleteScheduleOff(command.scheduleRun.scheduleId);
+      await this.setMotor(ack.relay, source, { action: ack.relay, message: this.relayLogText(ack.relay, "reported by the box") });
+      return;
     }
-    await this.recordMotorLog("other", `The server could not switch the motor OFF (${why}). Check the pump.`);
+    const late = source === "lateAck";
+    // A late answer owes what a timely one does, the cooldown included.
+    if (late) this.saveState({ cooldownUntil: Math.max(this.state.cooldownUntil, Date.now() + MOTOR_COOLDOWN_MS) });
+    const text = this.commandLogText(ack.relay, command.source, command.note);
+    await this.setMotor(ack.relay, source, { action: ack.relay, message: late ? `${text} (confirmed late)` : text }, { logAlways: true });
+    if (late && command.scheduleRun && ack.relay === command.relay) {
+      this.store.recordScheduleOutcome(command.scheduleRun.scheduleId, command.scheduleRun.runKey, "done", "confirmedLate", null);
+    }
+  }
+
+  /** A switch got no answer in 5 s, or its box dropped first: the motor may or may not have switched. */
+  private async commandUnanswered(command: PendingSwitch, how: "noAnswer" | "linkLost"): Promise<void> {
+    const pending = this.state.pendingSwitch;
+    if (pending?.id !== command.id) return; // a newer command, or the box settled this one meanwhile
+    this.saveState({ pendingSwitch: { ...pending, state: "unanswered" } });
+    // Something the box said since the command left may have settled it already (a reading
+    // that proves the motor runs).
+    const motor = this.state.motor;
+    if (motor.status !== "unknown" && motor.since >= command.sentAt && BOX_SOURCES.has(motor.source)) {
+      this.publishPumpState();
+      return;
+    }
+    const what = `Motor ${command.relay.toUpperCase()} ${this.commandSourceText(command.source, command.note)}`;
+    const why = how === "linkLost" ? "the box went offline before confirming it" : "the box did not confirm it";
+    const risk = command.relay === "on" ? "the motor may be running" : "the motor may still be running";
+    await this.setMotor("unknown", how, { action: "other", message: `${what}: ${why} (${risk}).` }, { logAlways: true });
+  }
+
+  /**
+   * The box stated its relay without being asked (hello, relay frame, health): believed. A
+   * command whose answer was lost is settled by it: carried out if the relay is as asked.
+   */
+  private async adoptStatedRelay(relay: RelayState, source: StatusSource, note: string): Promise<void> {
+    const pending = this.state.pendingSwitch;
+    if (pending && !this.switchesInFlight.has(pending.id)) {
+      this.saveState({ pendingSwitch: null });
+      if (relay === pending.relay) {
+        const how = source === "hello" ? "confirmed when the box reconnected" : "confirmed late";
+        await this.setMotor(
+          relay,
+          source,
+          { action: relay, message: `${this.commandLogText(relay, pending.source, pending.note)} (${how})` },
+          { logAlways: true },
+        );
+        if (pending.scheduleRun) {
+          this.store.recordScheduleOutcome(pending.scheduleRun.scheduleId, pending.scheduleRun.runKey, "done", "confirmedLate", null);
+        }
+        return;
+      }
+    }
+    await this.setMotor(relay, source, { action: relay, message: this.relayLogText(relay, note) });
+  }
+
+  /** An ack the hub waits for no more: a switch's is adopted as a late confirmation. */
+  private async handleAck(ack: AckMessage): Promise<void> {
+    const waiter = this.pendingAcks.get(ack.id);
+    if (waiter) {
+      waiter(ack); // the command's caller settles it
+      return;
+    }
+    const pending = this.state.pendingSwitch;
+    if (pending?.id === ack.id) {
+      await this.settleSwitch(pending, ack, "lateAck");
+      return;
+    }
+    // The ack of a command this hub no longer tracks (superseded by a newer one): the box still
+    // tells the truth about its relay.
+    await this.setMotor(ack.relay, "lateAck", { action: ack.relay, message: this.relayLogText(ack.relay, "reported by the box") });
+  }
+
+  /** Switches the motor off for safety (OFF ignores the cooldown). True when the box confirmed. */
+  private async forceOff(why: string): Promise<boolean> {
+    const result = await this.switchMotor({ action: "off", source: "server", note: why });
+    if (result.ok && result.status === "off") return true;
+    // No answer is already logged, with the motor's status now unknown; a refusal is not.
+    if (result.ok || result.code === "rejected") {
+      await this.recordMotorLog("other", `The server could not switch the motor OFF (${why}). Check the pump.`);
+    }
     return false;
   }
 
@@ -903,12 +1208,12 @@ export class DeviceHub extends DurableObject<Env> {
    * a protection limit HUB_SAFETY_SUSTAIN_MS later, the hub switches the motor off itself.
    */
   private async checkSafetyNet(now: number): Promise<void> {
-    const { relay, relayOnSince, power, breach, config } = this.state;
-    if (relay !== "on" || relayOnSince === null || now - relayOnSince < PROTECTION_STARTUP_GRACE_MS) {
+    const { motor, relayOnSince, power, breach, config } = this.state;
+    if (motor.status !== "on" || relayOnSince === null || now - relayOnSince < PROTECTION_STARTUP_GRACE_MS) {
       if (breach) this.saveState({ breach: null });
       return;
     }
-    const kind = breachOf(power.current, config);
+    const kind = safetyNetBreachOf(power.current, config);
     if (kind === null) {
       if (breach) this.saveState({ breach: null });
       return;
@@ -920,28 +1225,72 @@ export class DeviceHub extends DurableObject<Env> {
     if (now - breach.since < HUB_SAFETY_SUSTAIN_MS) return;
     this.saveState({ breach: null });
     const label = kind === "dryRun" ? "dry run" : "overcurrent";
+    const current = power.current;
     if (await this.forceOff(`${label} that the box did not stop`)) {
+      this.saveState({ trip: { kind, at: Date.now(), current } });
+      this.publishPumpState();
       this.broadcast({ type: kind === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
     }
   }
 
-  private async markOffline(): Promise<void> {
+  /** `gone`: the box's socket that just closed, whose last heartbeat still counts as a sign of life. */
+  private async markOffline(gone?: WebSocket): Promise<void> {
     for (const resolve of this.pendingAcks.values()) resolve(null);
     for (const waiter of this.frameWaiters.splice(0)) waiter.resolve(null);
     if (!this.state.online) return;
     const now = Date.now();
+    // The last reading stays, with its time: an offline box's motor is not known to draw 0 A.
     this.saveState({
       online: false,
-      power: ZERO_POWER,
+      lastSeenAt: gone ? this.lastHeardFrom(gone) : this.state.lastSeenAt,
       breach: null,
+      noCurrent: null,
       health: this.state.health ? { ...this.state.health, mqtt: "disconnected" } : null,
     });
     this.broadcast({ type: "deviceStatusUpdate", deviceStatus: "offline" });
-    this.broadcast({ type: "powerDataUpdate", powerData: ZERO_POWER });
     this.deleteTimer("liveness");
+    this.publishPumpState();
     await this.syncToD1("presence", (db) =>
       updateDevicePresence(db, this.deviceId, { online: false, lastSeenAt: this.state.lastSeenAt ?? now }),
     );
+  }
+
+  // ---- what the hub vouches for, as browsers and the API see it ---------------------------
+
+  private pumpState(now = Date.now()): PumpState {
+    const device = this.deviceSocket();
+    const online = this.state.online && device !== null;
+    const pending = this.state.pendingSwitch;
+    return {
+      status: this.state.motor.status,
+      statusSince: this.state.motor.since,
+      statusSource: this.state.motor.source,
+      deviceStatus: online ? "online" : "offline",
+      lastSeenAt: device ? this.lastHeardFrom(device) : this.state.lastSeenAt,
+      pendingCommand: pending ? { action: pending.relay, source: pending.source, sentAt: pending.sentAt, state: pending.state } : null,
+      cooldownUntil: this.state.cooldownUntil,
+      faults: faultsOf(this.state),
+      powerDataAt: this.state.powerAt,
+      at: now,
+    };
+  }
+
+  /** Sends browsers the pump's state when it means something new (its clocks alone are no news). */
+  private publishPumpState(): void {
+    const pump = this.pumpState();
+    const { at: _at, lastSeenAt: _lastSeenAt, ...meaning } = pump;
+    const key = JSON.stringify(meaning);
+    if (key === this.publishedPump) return;
+    this.publishedPump = key;
+    this.broadcast({ type: "pumpState", pump });
+  }
+
+  /** The box's last frame or heartbeat on `device`. */
+  private lastHeardFrom(device: WebSocket): number | null {
+    const heartbeat = this.ctx.getWebSocketAutoResponseTimestamp(device)?.getTime() ?? null;
+    const frame = this.state.lastSeenAt;
+    if (heartbeat === null) return frame;
+    return frame === null ? heartbeat : Math.max(frame, heartbeat);
   }
 
   private setWatched(watched: boolean): void {
@@ -1077,9 +1426,24 @@ export class DeviceHub extends DurableObject<Env> {
   // ---- motor logs ------------------------------------------------------------------------
 
   private commandLogText(relay: RelayState, source: CommandSource, note?: string): string {
-    const base = relay === "on" ? "Motor turned ON" : "Motor turned OFF";
-    const text = source === "schedule" ? `${base} by schedule` : `${base} from the app`;
-    return note ? `${text} (${note})` : text;
+    const text = `${relay === "on" ? "Motor turned ON" : "Motor turned OFF"} ${this.commandSourceText(source, note)}`;
+    return source === "server" ? `${text}.` : text;
+  }
+
+  /** "from the app", "by schedule (6:00 AM, daily)", "by the server: <why>". */
+  private commandSourceText(source: CommandSource, note?: string): string {
+    switch (source) {
+      case "app":
+        return note ? `from the app (${note})` : "from the app";
+      case "schedule":
+        return note ? `by schedule (${note})` : "by schedule";
+      case "server":
+        return `by the server: ${note ?? "safety"}`;
+      default: {
+        const unreachable: never = source;
+        return unreachable;
+      }
+    }
   }
 
   private relayLogText(relay: RelayState, note: string): string {
@@ -1097,6 +1461,8 @@ export class DeviceHub extends DurableObject<Env> {
       message,
       createdAt: now,
     };
+    // Read before this entry exists in D1, or a first load would list it twice.
+    const previous = await this.loadLastLogs();
     // Outbox first: if D1 is unreachable the log waits here and the alarm retries it.
     const outboxId = this.store.addToOutbox(row);
     let entry: MotorLogEntry = { id: -outboxId, action, logMessage: message, timestamp: new Date(now).toISOString() };
@@ -1106,7 +1472,9 @@ export class DeviceHub extends DurableObject<Env> {
       console.error(`DeviceHub ${this.deviceId}: D1 log write failed, will retry`, error);
       this.setTimer("flush-logs", now + LOG_FLUSH_RETRY_MS);
     }
-    const lastLogs = [entry, ...(await this.loadLastLogs())].slice(0, LIVE_MOTOR_LOG_LIMIT);
+    // Another log may have been written while this one waited for D1: build on the newest list.
+    const base = this.state.lastLogs ?? previous;
+    const lastLogs = [entry, ...base.filter((log) => log.id !== entry.id)].slice(0, LIVE_MOTOR_LOG_LIMIT);
     this.saveState({ lastLogs });
     this.broadcast({ type: "motorLogUpdate", log: entry });
   }
@@ -1138,15 +1506,17 @@ export class DeviceHub extends DurableObject<Env> {
   }
 
   private async snapshot(): Promise<HubSnapshot> {
-    const online = this.state.online && this.deviceSocket() !== null;
+    const pump = this.pumpState();
+    const online = pump.deviceStatus === "online";
     return {
-      motorStatus: this.state.relay,
-      deviceStatus: online ? "online" : "offline",
-      powerData: online ? this.state.power : ZERO_POWER,
+      motorStatus: pump.status,
+      deviceStatus: pump.deviceStatus,
+      powerData: this.state.power,
       lastLogs: await this.loadLastLogs(),
       phaseFault: this.state.phaseFault,
       health: this.state.health ? { ...this.state.health, mqtt: online ? "connected" : "disconnected" } : null,
       debug: this.state.config.debug,
+      pump,
     };
   }
 
@@ -1201,16 +1571,20 @@ export class DeviceHub extends DurableObject<Env> {
           break;
         case "prune-power":
           this.store.prunePowerHistory(now);
-          if (this.state.relay === "on") this.store.setTimer("prune-power", now + POWER_PRUNE_INTERVAL_MS);
+          if (this.state.motor.status === "on") this.store.setTimer("prune-power", now + POWER_PRUNE_INTERVAL_MS);
           break;
         case SCHEDULES_TIMER:
           break; // only a wake-up: due schedules run below, whatever woke the hub
+        case SESSION_EXPIRY_TIMER:
+          this.closeExpiredSessions(now);
+          break;
         default:
           console.error(`DeviceHub ${this.deviceId}: unknown timer ${name}`);
       }
     }
     await this.runDueSchedules();
     this.syncAlarm();
+    this.publishPumpState();
   }
 
   private livenessLimit(): number {
@@ -1232,7 +1606,10 @@ export class DeviceHub extends DurableObject<Env> {
   private scheduleLivenessCheck(now: number): void {
     const device = this.deviceSocket();
     if (!device) return;
-    const dueAt = Math.max(now, this.lastSignOfLife(device)) + this.livenessLimit() + 1_000;
+    // Counted from the last sign of life, not from now: a check that finds the box alive must
+    // not push the deadline a whole period further (a silent watched box then took 35 s to
+    // show offline instead of 15).
+    const dueAt = Math.max(now + 100, this.lastSignOfLife(device) + this.livenessLimit() + 500);
     this.setTimer("liveness", dueAt);
   }
 
@@ -1244,7 +1621,7 @@ export class DeviceHub extends DurableObject<Env> {
     }
     if (now - this.lastSignOfLife(device) > this.livenessLimit()) {
       this.closeQuietly(device, 4008, "No heartbeat");
-      await this.markOffline();
+      await this.markOffline(device);
       return;
     }
     this.scheduleLivenessCheck(now);
@@ -1302,6 +1679,32 @@ export class DeviceHub extends DurableObject<Env> {
       // Already closed.
     }
   }
+}
+
+/** The conditions a farmer must see, each until it clears. */
+function faultsOf(state: HubState): Fault[] {
+  const faults: Fault[] = [];
+  if (state.trip) faults.push({ kind: state.trip.kind, since: state.trip.at, current: state.trip.current });
+  if (state.phaseFault) {
+    faults.push({ kind: "phaseFault", since: state.phaseFaultSince ?? state.motor.since, detail: state.phaseFaultDetail });
+  }
+  if (!state.supply) faults.push({ kind: "noSupply", since: state.supplyLostAt ?? state.motor.since });
+  if (state.motor.status === "on" && state.motor.source === "readings") {
+    faults.push({ kind: "runningWithoutCommand", since: state.motor.since });
+  }
+  if (state.motor.status === "on" && state.noCurrent?.raised) faults.push({ kind: "noCurrent", since: state.noCurrent.since });
+  return faults;
+}
+
+/** What older hubs stored: the relay as plain on/off, before the hub said what it could vouch for. */
+type StoredState = Partial<HubState> & { relay?: RelayState };
+
+function loadState(stored: StoredState | undefined): HubState {
+  if (!stored) return INITIAL_STATE;
+  const { relay, ...rest } = stored;
+  const state: HubState = { ...INITIAL_STATE, ...rest };
+  if (!rest.motor && relay) state.motor = { status: relay, since: Date.now(), source: "hello" };
+  return state;
 }
 
 function emptyHealth(): HealthData {

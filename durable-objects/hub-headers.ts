@@ -7,4 +7,7 @@ export const HUB_HEADERS = {
   socketRole: "X-Hub-Socket-Role",
   viewerId: "X-Hub-Viewer-Id",
   viewerRole: "X-Hub-Viewer-Role",
+  /** The session that opened a browser socket, and when it runs out: the socket ends with it. */
+  sessionId: "X-Hub-Session-Id",
+  sessionExpiresAt: "X-Hub-Session-Expires-At",
 } as const;

@@ -7,7 +7,7 @@ export function deviceHub(env: Pick<Env, "DEVICE_HUB">, deviceId: string) {
 
 type HubSocketIdentity =
   | { role: "device" }
-  | { role: "browser"; viewerId: number; viewerRole: "user" | "admin" };
+  | { role: "browser"; viewerId: number; viewerRole: "user" | "admin"; sessionId: string; sessionExpiresAt: number };
 
 /**
  * A fresh upgrade request for a hub, carrying only what the Worker has verified. Nothing of
@@ -18,6 +18,8 @@ export function hubSocketRequest(identity: HubSocketIdentity): Request {
   if (identity.role === "browser") {
     headers.set(HUB_HEADERS.viewerId, String(identity.viewerId));
     headers.set(HUB_HEADERS.viewerRole, identity.viewerRole);
+    headers.set(HUB_HEADERS.sessionId, identity.sessionId);
+    headers.set(HUB_HEADERS.sessionExpiresAt, String(identity.sessionExpiresAt));
   }
   return new Request("https://device-hub.internal/socket", { headers });
 }

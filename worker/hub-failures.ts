@@ -6,6 +6,7 @@ const STATUS: Record<HubFailure["code"], HttpError["status"]> = {
   cooldown: 429,
   busy: 409,
   timeout: 504,
+  linkLost: 504,
   rejected: 409,
   phaseFault: 409,
   noSupply: 409,

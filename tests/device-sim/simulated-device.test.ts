@@ -93,6 +93,19 @@ describe("connection", () => {
     expect(await fakeHub.next("hello")).toMatchObject({ relay: "on" });
   });
 
+  it("can go silent on a link nobody closed, and speaks again on its next connection", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    device.inject("goSilent");
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.expectNone("ack", 300);
+    expect(device.relay).toBe("on"); // it still acts; only what it says is lost
+    const reconnected = device.waitFor("welcome");
+    fakeHub.dropConnection();
+    await reconnected;
+    expect(await fakeHub.next("hello")).toMatchObject({ relay: "on" });
+  });
+
   it("backs off with jitter while the server refuses it", async () => {
     const fakeHub = await hub({ refuseWith: 401 });
     const device = simulator(fakeHub, { reconnectBaseMs: 20, reconnectMaxMs: 100 });

@@ -38,6 +38,7 @@ import {
   hubStub,
   postJson,
   adminToken,
+  snapshotWithoutClocks,
   type BrowserPeer,
   type DevicePeer,
 } from "../worker/helpers.ts";
@@ -191,7 +192,7 @@ async function settle(...browsers: BrowserPeer[]) {
 async function hubState(deviceId: string) {
   const stub = hubStub(deviceId);
   const { wakes, deviceFrames } = await stub.hubStats();
-  return { snapshot: await stub.getSnapshot(), storage: await hubStorageSnapshot(deviceId), wakes, deviceFrames, d1: await d1Snapshot() };
+  return { snapshot: await snapshotWithoutClocks(deviceId), storage: await hubStorageSnapshot(deviceId), wakes, deviceFrames, d1: await d1Snapshot() };
 }
 
 /** Sends a frame from the box and checks the documented error comes back. */

@@ -32,12 +32,16 @@ describe("DeviceHub through hibernation and eviction", () => {
       deviceStatus: "online",
       lastLogs: [expect.objectContaining({ action: "on" })],
     });
-    // The cooldown survived too.
-    expect((await postJson("/api/devices/motor", { action: "off" }, token)).status).toBe(429);
+    // The cooldown survived too (it holds back an ON; an OFF never waits).
+    expect((await postJson("/api/devices/motor", { action: "off" }, token)).status).toBe(200);
+    expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(429);
+    // The hub's own zero for the open relay, then the box's reading after the switch.
+    expect((await browser.next("powerDataUpdate")).powerData.current).toBe(0);
+    expect((await browser.next("powerDataUpdate")).powerData.current).toBe(0);
 
     // The hibernated sockets still carry frames both ways, and roles still tell them apart.
-    box.send({ type: "power", current: 9.1, wattage: 5234 });
-    expect((await browser.next("powerDataUpdate")).powerData).toEqual({ current: 9.1, wattage: 5234 });
+    box.send({ type: "power", current: 0.1, wattage: 12 });
+    expect((await browser.next("powerDataUpdate")).powerData).toEqual({ current: 0.1, wattage: 12 });
     await runInDurableObject(stub, (_hub: DeviceHub, state) => {
       expect(state.getWebSockets("device")).toHaveLength(1);
       expect(state.getWebSockets("browser")).toHaveLength(1);

@@ -246,6 +246,16 @@ export function hubStub(deviceId: string) {
   return env.DEVICE_HUB.get(env.DEVICE_HUB.idFromName(deviceId));
 }
 
+/**
+ * The hub's snapshot without its clocks (when it was taken, when the box was last heard: a
+ * heartbeat moves that), to compare the state at two moments.
+ */
+export async function snapshotWithoutClocks(deviceId: string) {
+  const { pump, ...rest } = await hubStub(deviceId).getSnapshot();
+  const { at: _at, lastSeenAt: _lastSeenAt, ...stable } = pump;
+  return { ...rest, pump: stable };
+}
+
 /** A farmer with a provisioned device and a user token. */
 export async function farmerWithDevice(kind: DeviceKind = "3phase") {
   const user = await createUser();

@@ -6,27 +6,23 @@ import {
   motorConfigRequestSchema,
 } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
-import { findDeviceByOwner } from "../db/devices.ts";
 import { findUserById, findUserByMobileNo } from "../db/users.ts";
 import { deviceHub } from "../device-hubs.ts";
 import { hubFailureError } from "../hub-failures.ts";
 import { HttpError } from "../http-error.ts";
 import { changeMotorConfig } from "../motor-config.ts";
+import { switchOwnMotor } from "../motor-commands.ts";
 import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
 
-export const NO_DEVICE_MESSAGE = "No device is linked to this account yet.";
-
 export const deviceRoutes = new Hono<ApiEnv>()
   .post("/motor", requireAuth("user"), async (c) => {
     const { action } = await readJsonBody(c, motorCommandRequestSchema);
-    const device = await findDeviceByOwner(getDb(c.env.DB), c.var.user.id);
-    if (!device) throw new HttpError(404, NO_DEVICE_MESSAGE);
-    const result = await deviceHub(c.env, device.id).switchMotor({ action, source: "app" });
-    if (!result.ok) throw hubFailureError(result);
+    const result = await switchOwnMotor(c.env, c.var.user.id, action);
+    if (!result.ok) throw result.code === "noDevice" ? new HttpError(404, result.message) : hubFailureError(result);
     return c.json({
       success: true,
       message: result.status === "on" ? "Motor turned ON." : "Motor turned OFF.",
@@ -39,12 +35,21 @@ export const deviceRoutes = new Hono<ApiEnv>()
       deviceHub(c.env, device.id).getSnapshot(),
       findUserById(getDb(c.env.DB), ownerUserId),
     ]);
+    const { pump } = snapshot;
     return c.json({
       success: true,
-      status: snapshot.motorStatus,
-      deviceStatus: snapshot.deviceStatus,
+      // SPEC §7's on/off, and `unknown` when the hub cannot vouch for either (docs/pump-state.md).
+      status: pump.status,
+      statusSince: pump.statusSince,
+      statusSource: pump.statusSource,
+      deviceStatus: pump.deviceStatus,
+      lastSeenAt: pump.lastSeenAt,
+      pendingCommand: pump.pendingCommand,
+      cooldownUntil: pump.cooldownUntil,
+      faults: pump.faults,
       phaseFault: snapshot.phaseFault,
       powerData: snapshot.powerData,
+      powerDataAt: pump.powerDataAt,
       healthLogs: snapshot.health,
       motorConfig: {
         defaultCurrent: owner!.defaultCurrent,

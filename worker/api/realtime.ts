@@ -4,6 +4,7 @@
 import { Hono } from "hono";
 import { mobileNoSchema } from "../../common/api-schemas.ts";
 import { isSameOriginRequest } from "../auth/same-origin.ts";
+import { recordWatch } from "../auth/session-sockets.ts";
 import { authenticateToken, readCredentials, type AuthenticatedUser } from "../auth/sessions.ts";
 import type { Audience } from "../auth/tokens.ts";
 import { getDb } from "../db/client.ts";
@@ -19,7 +20,11 @@ import { MISSING_TOKEN_MESSAGE } from "./require-auth.ts";
  * hold both sessions (an admin who also farms): the farmer session is tried first and, when
  * the number is not theirs, the admin session after it.
  */
-async function authenticateViewer(request: Request, env: Env, mobileNo: string): Promise<AuthenticatedUser> {
+async function authenticateViewer(
+  request: Request,
+  env: Env,
+  mobileNo: string,
+): Promise<{ viewer: AuthenticatedUser; token: string }> {
   let sawCredentials = false;
   let refused = false;
   for (const audience of ["user", "admin"] satisfies Audience[]) {
@@ -32,7 +37,7 @@ async function authenticateViewer(request: Request, env: Env, mobileNo: string):
     }
     const user = await authenticateToken(env, credentials.token, audience);
     if (!user) continue;
-    if (audience === "admin" || user.mobileNo === mobileNo) return user;
+    if (audience === "admin" || user.mobileNo === mobileNo) return { viewer: user, token: credentials.token };
     refused = true;
   }
   if (refused) throw new HttpError(403, "You can only watch your own device.");
@@ -44,15 +49,32 @@ export const realtimeRoutes = new Hono<ApiEnv>().get("/", async (c) => {
     throw new HttpError(426, "Expected a WebSocket upgrade.");
   }
   const mobileNo = parseInput(mobileNoSchema, c.req.query("mobileNo"));
-  const viewer = await authenticateViewer(c.req.raw, c.env, mobileNo);
+  const { viewer, token } = await authenticateViewer(c.req.raw, c.env, mobileNo);
   const isAdminViewer = viewer.audience === "admin";
   const found = await findDeviceByOwnerMobileNo(getDb(c.env.DB), mobileNo);
   if (!found) throw new HttpError(404, "No device is linked to this mobile number.");
-  return deviceHub(c.env, found.device.id).fetch(
+  const hub = deviceHub(c.env, found.device.id);
+  // Recorded before the hub accepts the socket: an end of this session from now on finds it.
+  await recordWatch(c.env, {
+    sessionId: viewer.sessionId,
+    userId: viewer.id,
+    audience: viewer.audience,
+    deviceId: found.device.id,
+    expiresAt: viewer.sessionExpiresAt,
+  });
+  const response = await hub.fetch(
     hubSocketRequest({
       role: "browser",
       viewerId: viewer.id,
       viewerRole: isAdminViewer ? "admin" : "user",
+      sessionId: viewer.sessionId,
+      sessionExpiresAt: viewer.sessionExpiresAt,
     }),
   );
+  // An end that came between the check above and the hub's accept could not reach the socket
+  // yet: one more look closes it. (Any later end finds the watch recorded above.)
+  if (response.status === 101 && !(await authenticateToken(c.env, token, viewer.audience))) {
+    await hub.closeViewerSockets({ sessionIds: [viewer.sessionId] }, isAdminViewer ? "accessRemoved" : "signedOut");
+  }
+  return response;
 });

@@ -21,7 +21,7 @@ import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
-import { NO_DEVICE_MESSAGE } from "./devices.ts";
+import { NO_DEVICE_MESSAGE } from "../motor-commands.ts";
 
 export const rechargeIdSchema = z.coerce.number({ error: "Not a request id." }).int().positive({ error: "Not a request id." });
 

@@ -8,7 +8,7 @@ import { findDeviceByOwner } from "../db/devices.ts";
 import { deviceHub } from "../device-hubs.ts";
 import { HttpError } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
-import { NO_DEVICE_MESSAGE } from "./devices.ts";
+import { NO_DEVICE_MESSAGE } from "../motor-commands.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
 

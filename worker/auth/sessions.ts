@@ -5,6 +5,7 @@ import type { PublicUser } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
 import { readCookie, SESSION_COOKIE } from "./cookies.ts";
+import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
 import {
   SESSION_TTL_MS,
   signSessionToken,
@@ -12,7 +13,7 @@ import {
   type Audience,
 } from "./tokens.ts";
 
-export type AuthenticatedUser = PublicUser & { sessionId: string; audience: Audience };
+export type AuthenticatedUser = PublicUser & { sessionId: string; sessionExpiresAt: number; audience: Audience };
 
 export type SessionEnv = Pick<Env, "DB" | "JWT_SECRET">;
 
@@ -50,7 +51,7 @@ export async function authenticateToken(
   const claims = await verifySessionToken(env.JWT_SECRET, token, audience);
   if (!claims) return null;
   const rows = await getDb(env.DB)
-    .select({ id: users.id, mobileNo: users.mobileNo, isAdmin: users.isAdmin })
+    .select({ id: users.id, mobileNo: users.mobileNo, isAdmin: users.isAdmin, sessionExpiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(sessions.userId, users.id))
     .where(
@@ -70,11 +71,13 @@ export async function authenticateToken(
   return { ...user, sessionId: claims.sessionId, audience };
 }
 
-export async function endSession(env: SessionEnv, sessionId: string, now = Date.now()) {
+/** Ends a session: its token stops working at once, and so do the realtime sockets it opened. */
+export async function endSession(env: SocketEnv, sessionId: string, now = Date.now()) {
   await getDb(env.DB)
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await closeSessionSockets(env, { sessionIds: [sessionId] }, "signedOut");
 }
 
 export type RequestCredentials = { token: string; source: "bearer" | "cookie" };

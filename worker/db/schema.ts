@@ -1,7 +1,7 @@
 // D1 tables (drizzle). Migrations in ../../migrations are generated from this file with
 // `npm run db:generate`; never edit a migration that has been applied anywhere.
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Milliseconds since the epoch; every timestamp in D1 is one of these. */
 const timestamp = (name: string) => integer(name, { mode: "number" });
@@ -32,6 +32,27 @@ export const sessions = sqliteTable(
     revokedAt: timestamp("revoked_at"),
   },
   (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+/**
+ * Which DeviceHubs a session's realtime sockets were opened on, so that whatever ends the
+ * session (logout, a lost role, a deleted account) can close them there. No foreign keys on
+ * purpose: the rows must still be readable just after an account's deletion. A row is deleted
+ * when it is used, and pruned once its session has expired.
+ */
+export const realtimeWatches = sqliteTable(
+  "realtime_watches",
+  {
+    sessionId: text("session_id").notNull(),
+    deviceId: text("device_id").notNull(),
+    userId: integer("user_id").notNull(),
+    audience: text("audience", { enum: ["user", "admin"] }).notNull(),
+    expiresAt: timestamp("expires_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.sessionId, table.deviceId] }),
+    index("realtime_watches_user_idx").on(table.userId),
+  ],
 );
 
 /**

@@ -96,18 +96,22 @@ describe("POST /api/devices/motor", () => {
     box.send({ type: "ack", id: command.id, ok: true, relay: "on" });
     await expect.poll(() => updates.some((update) => update.includes('"motorStatusUpdate"'))).toBe(true);
     const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
-    expect(logs.map((log) => log.message)).toEqual(["Motor turned ON from the app (confirmed late)"]);
+    expect(logs.map((log) => log.message)).toEqual([
+      "Motor ON from the app: the box did not confirm it (the motor may be running).",
+      "Motor turned ON from the app (confirmed late)",
+    ]);
     box.close();
   }, 15_000);
 
-  it("enforces the 10 second cooldown on the server with 429 and Retry-After", async () => {
+  it("enforces the 10 second cooldown on ON with 429 and Retry-After; OFF never waits", async () => {
     const { device, token } = await farmerWithDevice();
     const box = (await connectDevice(device)).autoAck();
     expect((await motor(token, "on")).status).toBe(200);
-    const second = await motor(token, "off");
-    expect(second.status).toBe(429);
-    expect(second.headers.get("Retry-After")).toMatch(/^(9|10)$/);
-    expect(await second.json()).toEqual({ success: false, message: "Please wait for cooldown." });
+    expect((await motor(token, "off")).status).toBe(200);
+    const restart = await motor(token, "on");
+    expect(restart.status).toBe(429);
+    expect(restart.headers.get("Retry-After")).toMatch(/^(9|10)$/);
+    expect(await restart.json()).toEqual({ success: false, message: "Please wait for cooldown." });
     box.close();
   });
 
@@ -133,11 +137,22 @@ describe("POST /api/devices/motor", () => {
     const response = await pending;
     expect(response.status).toBe(504);
     expect(Date.now() - started).toBeLessThan(4_000);
+    expect(await response.json()).toEqual({
+      success: false,
+      message: "The device went offline before confirming the command. The motor may have switched.",
+    });
 
-    // The final state is what is known, not what was asked: offline, still OFF, nothing logged.
+    // Nobody knows what the relay did: offline, unknown (not OFF), and the log says so.
     const stub = hubStub(device.deviceId);
-    expect(await stub.getSnapshot()).toMatchObject({ deviceStatus: "offline", motorStatus: "off", lastLogs: [] });
-    expect(await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId))).toHaveLength(0);
+    expect(await stub.getSnapshot()).toMatchObject({
+      deviceStatus: "offline",
+      motorStatus: "unknown",
+      pump: { status: "unknown", statusSource: "linkLost", pendingCommand: { action: "on", state: "unanswered" } },
+    });
+    const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    expect(logs.map((log) => [log.action, log.message])).toEqual([
+      ["other", "Motor ON from the app: the box went offline before confirming it (the motor may be running)."],
+    ]);
 
     // The box had switched before its line dropped: its hello says so, and the hub believes it.
     const back = await connectDevice(device, { relay: "on" });

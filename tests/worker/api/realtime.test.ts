@@ -34,6 +34,18 @@ describe("GET /api/realtime", () => {
       phaseFault: false,
       health: expect.objectContaining({ version: "test-1.0.0", imei: "866000000000001", mqtt: "connected" }),
       debug: false,
+      pump: {
+        status: "off",
+        statusSince: expect.any(Number),
+        statusSource: "hello",
+        deviceStatus: "online",
+        lastSeenAt: expect.any(Number),
+        pendingCommand: null,
+        cooldownUntil: 0,
+        faults: [],
+        powerDataAt: expect.any(Number),
+        at: expect.any(Number),
+      },
     });
     // A watching browser makes the hub ask the box for frequent readings.
     expect(await box.next("watch")).toEqual({ type: "watch", watched: true, intervalSeconds: 5 });
@@ -65,10 +77,14 @@ describe("GET /api/realtime", () => {
     box.close();
   });
 
-  it("shows a device that never connected as offline", async () => {
+  it("shows a device that never connected as offline, and its motor as unknown rather than OFF", async () => {
     const { user, token } = await farmerWithDevice();
     const browser = await connectBrowser(user.mobileNo, { token });
-    expect(await browser.next("initialData")).toMatchObject({ deviceStatus: "offline", motorStatus: "off" });
+    expect(await browser.next("initialData")).toMatchObject({
+      deviceStatus: "offline",
+      motorStatus: "unknown",
+      pump: { status: "unknown", statusSource: "none", lastSeenAt: null },
+    });
     browser.close();
   });
 

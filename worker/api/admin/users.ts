@@ -9,6 +9,7 @@ import {
   listUsersForAdmin,
   setUserRole,
 } from "../../db/admin-users.ts";
+import { closeSessionSockets } from "../../auth/session-sockets.ts";
 import { getDb } from "../../db/client.ts";
 import { deviceHub } from "../../device-hubs.ts";
 import { HttpError } from "../../http-error.ts";
@@ -39,6 +40,8 @@ export const adminUserRoutes = new Hono<ApiEnv>()
     const outcome = await setUserRole(getDb(c.env.DB), userId, isAdmin, Date.now());
     if (outcome === "notFound") throw new HttpError(404, USER_NOT_FOUND_MESSAGE);
     if (outcome === "lastAdmin") throw new HttpError(409, LAST_ADMIN_MESSAGE);
+    // The admin sessions ended with the role; so do the admin consoles they had open.
+    if (!isAdmin && outcome === "changed") await closeSessionSockets(c.env, { userId, audience: "admin" }, "accessRemoved");
     return c.json({
       success: true,
       message: isAdmin ? "The account is now an admin." : "The account is no longer an admin.",
@@ -58,6 +61,7 @@ export const adminUserRoutes = new Hono<ApiEnv>()
     if (deletion.outcome !== "deleted") {
       throw deletion.outcome === "notFound" ? new HttpError(404, USER_NOT_FOUND_MESSAGE) : new HttpError(409, LAST_ADMIN_MESSAGE);
     }
+    await closeSessionSockets(c.env, { userId: deletion.userId }, "accessRemoved");
     // D1 has unbound the device (ON DELETE SET NULL); its hub must forget the owner too, so
     // nobody watches or switches it under the old number and the box gets an empty config.
     if (deletion.deviceId) await deviceHub(c.env, deletion.deviceId).refreshOwner();

@@ -1,0 +1,111 @@
+// What the DeviceHub can vouch for about a pump, as the API, the realtime socket and every
+// screen carry it (docs/pump-state.md). Codes and numbers only: each screen words them in its
+// reader's language.
+import { z } from "./zod.ts";
+import { relayStateSchema } from "./device-protocol.ts";
+
+/**
+ * `unknown`: a command went out and neither an answer nor anything else the box said has
+ * settled what the relay did, so the motor may be running. Additive to SPEC §7's on/off.
+ */
+export const motorStatusSchema = z.enum(["on", "off", "unknown"]);
+export type MotorStatus = z.infer<typeof motorStatusSchema>;
+
+/** What set the current status. */
+export const statusSourceSchema = z.enum([
+  /** Nothing yet: the box has never said hello to this hub. */
+  "none",
+  /** The box confirmed a command within 5 s. */
+  "ack",
+  /** The box confirmed a command after the hub had stopped waiting. */
+  "lateAck",
+  /** The box reported a change it made without a command (its own switch, a restart, its schedule). */
+  "relayFrame",
+  /** The box stated its relay when it connected. */
+  "hello",
+  /** The box stated its relay in a health report. */
+  "health",
+  /** A trip, a phase fault or a power cut the box reported. */
+  "event",
+  /** Current flowed while the hub believed the motor OFF or did not know. */
+  "readings",
+  /** A command got no answer within 5 s. */
+  "noAnswer",
+  /** The box's connection dropped while a command was on its way. */
+  "linkLost",
+]);
+export type StatusSource = z.infer<typeof statusSourceSchema>;
+
+/** Who asked for a switch: a person in the app, their schedule, or the hub protecting the motor. */
+export const commandSourceSchema = z.enum(["app", "schedule", "server"]);
+export type CommandSource = z.infer<typeof commandSourceSchema>;
+
+export const pendingCommandSchema = z.object({
+  action: relayStateSchema,
+  source: commandSourceSchema,
+  /** When it left for the box (ms since the epoch). */
+  sentAt: z.number(),
+  /** `sent`: waiting for the box's answer; `unanswered`: no answer came in time, it may still come. */
+  state: z.enum(["sent", "unanswered"]),
+});
+export type PendingCommand = z.infer<typeof pendingCommandSchema>;
+
+const since = z.number();
+
+/** Conditions a farmer must see until they clear; `since` in ms since the epoch. */
+export const faultSchema = z.discriminatedUnion("kind", [
+  /** The last stop was a dry-run trip (by the box, or by the hub's safety net); clears at the next start. */
+  z.object({ kind: z.literal("dryRun"), since, current: z.number().nullable() }),
+  z.object({ kind: z.literal("overCurrent"), since, current: z.number().nullable() }),
+  /** The box holds the motor off for a missing or unbalanced phase; `detail` is the box's own words. */
+  z.object({ kind: z.literal("phaseFault"), since, detail: z.string().nullable() }),
+  /** No mains at the starter. */
+  z.object({ kind: z.literal("noSupply"), since }),
+  /** Current flows although no command of ours was confirmed: a welded contactor, a hand on the starter. */
+  z.object({ kind: z.literal("runningWithoutCommand"), since }),
+  /** The relay is ON (confirmed) but the motor has drawn next to nothing for 20 s after its start. */
+  z.object({ kind: z.literal("noCurrent"), since }),
+]);
+export type Fault = z.infer<typeof faultSchema>;
+export type FaultKind = Fault["kind"];
+
+export const pumpStateSchema = z.object({
+  status: motorStatusSchema,
+  statusSince: z.number(),
+  statusSource: statusSourceSchema,
+  deviceStatus: z.enum(["online", "offline"]),
+  /** The box's last frame or heartbeat (ms), null if it never connected. */
+  lastSeenAt: z.number().nullable(),
+  pendingCommand: pendingCommandSchema.nullable(),
+  /** An ON is refused before this (ms; in the past or 0 when it is not). OFF never waits. */
+  cooldownUntil: z.number(),
+  faults: z.array(faultSchema),
+  /** When the last power reading was taken (ms), null if none yet. */
+  powerDataAt: z.number().nullable(),
+  /** The hub's clock when this was built: pages count down and age against it, not their own. */
+  at: z.number(),
+});
+export type PumpState = z.infer<typeof pumpStateSchema>;
+
+/**
+ * Close codes of the browser's realtime socket when its right to watch ended. The page stops
+ * reconnecting and says why; any other close is a dropped line and is reconnected.
+ */
+export const BROWSER_CLOSE = {
+  /** The session was ended: logout (this or another tab), password change, "log out everywhere". */
+  signedOut: 4401,
+  /** The session ran out. */
+  sessionExpired: 4402,
+  /** The account lost what the socket needed: deleted, or no longer an admin. */
+  accessRemoved: 4403,
+  /** The pump is no longer linked to this account (an admin relinked or unlinked it). */
+  deviceUnlinked: 4404,
+} as const;
+export type BrowserCloseReason = keyof typeof BROWSER_CLOSE;
+
+export function browserCloseReason(code: number): BrowserCloseReason | null {
+  for (const [reason, value] of Object.entries(BROWSER_CLOSE)) {
+    if (value === code) return reason as BrowserCloseReason;
+  }
+  return null;
+}

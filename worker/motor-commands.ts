@@ -1,0 +1,17 @@
+// One way to switch a farmer's own motor, shared by the JSON API (SPEC §7) and the dashboard's
+// form, so that both ask the same hub method with the same checks.
+import type { RelayState } from "../common/device-protocol.ts";
+import type { MotorCommandResult } from "../durable-objects/device-hub.ts";
+import { getDb } from "./db/client.ts";
+import { findDeviceByOwner } from "./db/devices.ts";
+import { deviceHub } from "./device-hubs.ts";
+
+export const NO_DEVICE_MESSAGE = "No device is linked to this account yet.";
+
+export type OwnMotorResult = MotorCommandResult | { ok: false; code: "noDevice"; message: string };
+
+export async function switchOwnMotor(env: Env, userId: number, action: RelayState): Promise<OwnMotorResult> {
+  const device = await findDeviceByOwner(getDb(env.DB), userId);
+  if (!device) return { ok: false, code: "noDevice", message: NO_DEVICE_MESSAGE };
+  return deviceHub(env, device.id).switchMotor({ action, source: "app" });
+}
