@@ -30,3 +30,11 @@ export function relativeAge(iso: string | number, language: Language, now = Date
   if (hours < 24) return format.format(-hours, "hour");
   return format.format(-Math.floor(hours / 24), "day");
 }
+
+/** When something began: the time of day if within the last day, else the date and time. */
+export function formatSince(at: number, language: Language, now = Date.now()): string {
+  if (now - at < 24 * 60 * 60 * 1000) {
+    return new Date(at).toLocaleTimeString(localeOf(language), { timeZone: TIME_ZONE, timeStyle: "short" });
+  }
+  return formatDateTime(at, language);
+}

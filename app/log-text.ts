@@ -26,7 +26,26 @@ const SOURCES: [RegExp, (match: RegExpExecArray) => string][] = [
   [/^ \(restarted by the box after the power cut\)$/, () => " (बिजली कटने के बाद डिवाइस ने खुद चालू की)"],
 ];
 
+/** " from the app", " by schedule (6:00 AM, daily)", " by the server: <why>" → Hindi. */
+function commandSource(source: string): string {
+  for (const [pattern, render] of SOURCES) {
+    const match = pattern.exec(source);
+    if (match) return render(match);
+  }
+  const server = /^ by the server: (.+)$/.exec(source);
+  return server ? ` (सर्वर से: ${server[1]})` : source;
+}
+
 const MESSAGES: [RegExp, (match: RegExpExecArray) => string][] = [
+  [
+    /^Motor (ON|OFF)( from the app| by schedule(?: \(.+\))?| by the server: .+): the box (did not confirm it|went offline before confirming it) \(the motor may (?:still )?be running\)\.$/,
+    (m) =>
+      `मोटर ${m[1] === "ON" ? "चालू" : "बंद"} करने का आदेश${commandSource(m[2]!)}: ${
+        m[3] === "did not confirm it" ? "डिवाइस ने पुष्टि नहीं की" : "पुष्टि से पहले डिवाइस ऑफ़लाइन हो गया"
+      } (मोटर चल रही हो सकती है)।`,
+  ],
+  [/^Motor is running without a confirmed command \((.+) A\)\.$/, (m) => `मोटर बिना पक्के आदेश के चल रही है (${m[1]} A)।`],
+  [/^Motor is ON but draws no current\.$/, () => "मोटर चालू है पर करंट नहीं ले रही।"],
   [/^Dry run detected\. Motor turned OFF automatically\.$/, () => "ड्राई रन पाया गया। मोटर अपने आप बंद हो गई।"],
   [/^Overcurrent detected\. Motor turned OFF!$/, () => "ओवरकरंट पाया गया। मोटर बंद हो गई!"],
   [/^Phase fault detected(?:: (.+))?\. Motor operation is disabled\.$/, (m) => `फेज़ फॉल्ट पाया गया${m[1] ? ` (${m[1]})` : ""}। मोटर चलाना बंद है।`],
@@ -45,13 +64,14 @@ const MESSAGES: [RegExp, (match: RegExpExecArray) => string][] = [
 
 export function logText(message: string, language: Language): string {
   if (language === "en") return message;
-  const motor = /^Motor turned (ON|OFF)(.*?)( \(confirmed late\))?$/.exec(message);
+  const motor = /^Motor turned (ON|OFF)(.*?)( \((confirmed late|confirmed when the box reconnected)\))?$/.exec(message);
   if (motor && !message.startsWith("Motor turned OFF by the server")) {
     const base = motor[1] === "ON" ? ON : OFF;
-    if (motor[2] === "") return base + (motor[3] ? " (देर से पुष्टि)" : "");
+    const confirmed = !motor[4] ? "" : motor[4] === "confirmed late" ? " (देर से पुष्टि)" : " (दोबारा जुड़ने पर पुष्टि)";
+    if (motor[2] === "") return base + confirmed;
     for (const [pattern, render] of SOURCES) {
       const match = pattern.exec(motor[2]!);
-      if (match) return base + render(match) + (motor[3] ? " (देर से पुष्टि)" : "");
+      if (match) return base + render(match) + confirmed;
     }
   }
   for (const [pattern, render] of MESSAGES) {

@@ -1,10 +1,12 @@
 // Device Health Status (SPEC §2, §3): missing values read N/A, the relay defaults to off and
 // the connection to disconnected; the signal is coloured by the SPEC §9 user scale.
+import type { MotorStatus } from "../../common/pump-state.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
 import { signalColour } from "../../common/signal.ts";
 import { formatDateTime, formatNumber } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { RefreshIcon } from "./icons.tsx";
+import { statusWord } from "./pump-state-view.tsx";
 
 function uptimeText(seconds: number, t: ReturnType<typeof useT>): string {
   const days = Math.floor(seconds / 86_400);
@@ -20,12 +22,20 @@ export function HealthGrid({
   cached,
   refreshing,
   onRefresh,
+  motorStatus,
+  online,
 }: {
   health: HealthData | null;
   /** Shown from this browser's cache because the last fetch failed. */
   cached: boolean;
   refreshing: boolean;
   onRefresh: () => void;
+  /**
+   * The relay as the hub vouches for it (the same as the switch above), not the box's last
+   * health report, which may be older than the last switch.
+   */
+  motorStatus: MotorStatus;
+  online: boolean;
 }) {
   const t = useT();
   const language = useLanguage();
@@ -46,7 +56,11 @@ export function HealthGrid({
           </span>
         ),
     },
-    { key: "relay", label: t("health.relay"), value: (health?.relay ?? "off") === "on" ? t("motor.on") : t("motor.off") },
+    {
+      key: "relay",
+      label: t("health.relay"),
+      value: online ? statusWord(motorStatus, t) : t("pump.lastKnown", { status: statusWord(motorStatus, t) }),
+    },
     {
       key: "mqtt",
       label: t("health.connection"),

@@ -1,11 +1,18 @@
 // The browser's realtime socket (SPEC §4): opened per mobile number, reconnecting 1 s after
-// it closes, every message parsed with the shared schema before it touches the page.
+// it closes, every message parsed with the shared schema before it touches the page. When the
+// hub closes it because the right to watch ended (a close code of common/pump-state.ts), it
+// stays closed and the page says why.
 import { useEffect, useRef, useState } from "react";
 import { LIVE_MOTOR_LOG_LIMIT, SOCKET_RECONNECT_DELAY_MS } from "../../common/constants.ts";
+import { browserCloseReason, type BrowserCloseReason, type PumpState } from "../../common/pump-state.ts";
 import { realtimeMessageSchema, type RealtimeMessage } from "../../common/realtime-protocol.ts";
 import type { HubSnapshot } from "../../durable-objects/device-hub.ts";
 
-export type LiveDeviceState = HubSnapshot & { connected: boolean };
+export type LiveDeviceState = HubSnapshot & {
+  connected: boolean;
+  /** Why the hub closed the socket for good (signed out, pump relinked...), else null. */
+  ended: BrowserCloseReason | null;
+};
 
 /** Messages that are news rather than state: toasts, sounds, consoles react to them. */
 export type RealtimeEvent = Extract<
@@ -18,17 +25,31 @@ export type RealtimeEvent = Extract<
       | "phaseOk"
       | "powerLost"
       | "powerRestored"
+      | "runningWithoutCommand"
+      | "noCurrent"
       | "deviceStatusUpdate"
       | "debugLog"
       | "otaStatus";
   }
 >;
 
+/** The snapshot fields a pump state decides, so the two never disagree on the page. */
+function withPump(state: LiveDeviceState, pump: PumpState): LiveDeviceState {
+  return {
+    ...state,
+    pump,
+    motorStatus: pump.status,
+    deviceStatus: pump.deviceStatus,
+    phaseFault: pump.faults.some((fault) => fault.kind === "phaseFault"),
+  };
+}
+
 function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDeviceState {
   switch (message.type) {
     case "initialData":
       return {
         connected: true,
+        ended: null,
         motorStatus: message.motorStatus,
         deviceStatus: message.deviceStatus,
         powerData: message.powerData,
@@ -36,7 +57,10 @@ function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDev
         phaseFault: message.phaseFault,
         health: message.health,
         debug: message.debug,
+        pump: message.pump,
       };
+    case "pumpState":
+      return withPump(state, message.pump);
     case "motorStatusUpdate":
       return { ...state, motorStatus: message.status };
     case "deviceStatusUpdate":
@@ -63,6 +87,8 @@ function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDev
     case "overCurrentDetected":
     case "powerLost":
     case "powerRestored":
+    case "runningWithoutCommand":
+    case "noCurrent":
     case "debugLog":
     case "otaStatus":
       return state;
@@ -73,18 +99,22 @@ function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDev
   }
 }
 
+const EVENT_TYPES: ReadonlySet<RealtimeMessage["type"]> = new Set([
+  "dryRunDetected",
+  "overCurrentDetected",
+  "phaseFaultDetected",
+  "phaseOk",
+  "powerLost",
+  "powerRestored",
+  "runningWithoutCommand",
+  "noCurrent",
+  "deviceStatusUpdate",
+  "debugLog",
+  "otaStatus",
+]);
+
 function isEvent(message: RealtimeMessage): message is RealtimeEvent {
-  return [
-    "dryRunDetected",
-    "overCurrentDetected",
-    "phaseFaultDetected",
-    "phaseOk",
-    "powerLost",
-    "powerRestored",
-    "deviceStatusUpdate",
-    "debugLog",
-    "otaStatus",
-  ].includes(message.type);
+  return EVENT_TYPES.has(message.type);
 }
 
 export function useDeviceRealtime(
@@ -92,7 +122,7 @@ export function useDeviceRealtime(
   initial: HubSnapshot,
   onEvent?: (event: RealtimeEvent) => void,
 ) {
-  const [state, setState] = useState<LiveDeviceState>({ ...initial, connected: false });
+  const [state, setState] = useState<LiveDeviceState>({ ...initial, connected: false, ended: null });
   const onEventRef = useRef(onEvent);
   onEventRef.current = onEvent;
 
@@ -123,9 +153,11 @@ export function useDeviceRealtime(
         setState((current) => applyMessage(current, parsed.data));
         if (isEvent(parsed.data)) onEventRef.current?.(parsed.data);
       });
-      socket.addEventListener("close", () => {
-        setState((current) => ({ ...current, connected: false }));
-        if (!stopped) reconnectTimer = setTimeout(connect, SOCKET_RECONNECT_DELAY_MS);
+      socket.addEventListener("close", (event) => {
+        const ended = browserCloseReason(event.code);
+        setState((current) => ({ ...current, connected: false, ended: ended ?? current.ended }));
+        // Reconnecting after these would only be refused: the session or the link is gone.
+        if (!stopped && ended === null) reconnectTimer = setTimeout(connect, SOCKET_RECONNECT_DELAY_MS);
       });
     };
 

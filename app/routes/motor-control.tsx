@@ -1,14 +1,16 @@
 import { useCallback, useEffect, useState } from "react";
-import { Link } from "react-router";
+import { data, Link, useActionData, useFetcher, useRevalidator } from "react-router";
 import { z } from "../../common/zod.ts";
-import { DEFAULT_MOTOR_CONFIG, MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
+import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import { relayStateSchema, type RelayState } from "../../common/device-protocol.ts";
+import type { PumpState } from "../../common/pump-state.ts";
 import { healthDataSchema, type HealthData } from "../../common/realtime-protocol.ts";
-import type { HubSnapshot } from "../../durable-objects/device-hub.ts";
+import { isSameOriginRequest } from "../../worker/auth/same-origin.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceByOwner } from "../../worker/db/devices.ts";
 import { findUserById } from "../../worker/db/users.ts";
 import { deviceHub } from "../../worker/device-hubs.ts";
+import { switchOwnMotor, type OwnMotorResult } from "../../worker/motor-commands.ts";
 import { playAlertSound } from "../alert-sound.ts";
 import { callApi } from "../api-client.ts";
 import { FirmwareCard } from "../components/firmware-card.tsx";
@@ -16,10 +18,12 @@ import { HealthGrid } from "../components/health-grid.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { LogItem } from "../components/log-item.tsx";
 import { MotorConfigCard } from "../components/motor-config-card.tsx";
+import { FaultBanners, PumpStatusLine, secondsUntilOn, statusWord, useHubClock } from "../components/pump-state-view.tsx";
 import { useToast } from "../components/toast.tsx";
 import { formatNumber } from "../format.ts";
 import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
 import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
+import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime, type RealtimeEvent } from "../realtime/use-device-realtime.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
@@ -27,22 +31,12 @@ import type { Route } from "./+types/motor-control";
 
 export const meta: Route.MetaFunction = () => [{ title: "Motor Control · Sinchai" }];
 
-const NO_DEVICE_SNAPSHOT: HubSnapshot = {
-  motorStatus: "off",
-  deviceStatus: "offline",
-  powerData: { current: 0, wattage: 0 },
-  lastLogs: [],
-  phaseFault: false,
-  health: null,
-  debug: false,
-};
-
 export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const env = envOf(context);
   const db = getDb(env.DB);
   const [device, account] = await Promise.all([findDeviceByOwner(db, user.id), findUserById(db, user.id)]);
-  const snapshot = device ? await deviceHub(env, device.id).getSnapshot() : NO_DEVICE_SNAPSHOT;
+  const snapshot = device ? await deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now());
   return {
     mobileNo: user.mobileNo,
     hasDevice: device !== undefined,
@@ -55,28 +49,48 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-/** HTTP status of a failed command → what to tell the farmer. */
-const COMMAND_ERROR_KEYS: Partial<Record<number, MessageKey>> = {
-  404: "motor.noDevice",
-  429: "motor.waitCooldown",
-  503: "motor.deviceOffline",
-  504: "motor.timeout",
-};
+type CommandOutcome = OwnMotorResult | { ok: false; code: "invalid" | "crossSite" };
 
-/** A 409 has several reasons; the hub's own words (see durable-objects/device-hub.ts) name them. */
-const REFUSAL_KEYS: [RegExp, MessageKey][] = [
-  [/^Phase fault/, "motor.phaseFaultHint"],
-  [/^There is no mains power/, "motor.noSupply"],
-  [/^Another command is in progress/, "motor.busy"],
-];
-
-function commandErrorKey(status: number, message: string | null): MessageKey | null {
-  if (status === 409 && message) return REFUSAL_KEYS.find(([pattern]) => pattern.test(message))?.[1] ?? null;
-  return COMMAND_ERROR_KEYS[status] ?? null;
+/**
+ * The switch is a plain form first: a tap before the page's script has arrived (or without
+ * script at all) posts here, and the page comes back with the hub's answer. The same hub call
+ * as POST /api/devices/motor.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  // Cookie-authenticated writes come from our own pages only.
+  if (!isSameOriginRequest(request)) return data({ command: { ok: false, code: "crossSite" } as CommandOutcome }, { status: 403 });
+  const command = relayStateSchema.safeParse((await request.formData()).get("command"));
+  if (!command.success) return data({ command: { ok: false, code: "invalid" } as CommandOutcome }, { status: 400 });
+  const result: CommandOutcome = await switchOwnMotor(envOf(context), context.get(userContext).id, command.data);
+  return { command: result };
 }
 
-const commandSchema = z.object({ success: z.literal(true), status: relayStateSchema });
-const statusSchema = z.object({ success: z.literal(true), status: relayStateSchema, healthLogs: healthDataSchema.nullable() });
+/** What to tell the farmer about a command that did not succeed. */
+const FAILURE_KEYS: Record<Exclude<CommandOutcome, { ok: true }>["code"], MessageKey> = {
+  noDevice: "motor.noDevice",
+  offline: "motor.deviceOffline",
+  cooldown: "motor.waitCooldown",
+  busy: "motor.busy",
+  timeout: "motor.timeout",
+  linkLost: "motor.linkLost",
+  rejected: "motor.rejected",
+  phaseFault: "motor.phaseFaultHint",
+  noSupply: "motor.noSupply",
+  invalid: "motor.failed",
+  crossSite: "motor.failed",
+};
+
+/** A command's message explains the state it was given in; when that state moves on, it goes. */
+function stateKey(pump: PumpState): string {
+  return `${pump.status}|${pump.statusSource}|${pump.statusSince}|${pump.deviceStatus}`;
+}
+
+const statusSchema = z.object({
+  success: z.literal(true),
+  status: z.enum(["on", "off", "unknown"]),
+  deviceStatus: z.enum(["online", "offline"]),
+  healthLogs: healthDataSchema.nullable(),
+});
 const healthSchema = z.object({ success: z.literal(true), healthData: healthDataSchema });
 
 /** SPEC §3: the last health data this browser saw, for when the server cannot be reached. */
@@ -97,6 +111,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const toast = useToast();
   const { mobileNo, hasDevice } = loaderData;
   const pulled = usePullToRefresh();
+  const revalidator = useRevalidator();
 
   const onEvent = useCallback(
     (event: RealtimeEvent) => {
@@ -124,6 +139,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         case "powerRestored":
           toast.show(t("realtime.powerRestored"), "info");
           playAlertSound("notice");
+          return;
+        case "runningWithoutCommand":
+          toast.show(t("realtime.runningWithoutCommand"), "error");
+          playAlertSound("fault");
+          return;
+        case "noCurrent":
+          toast.show(t("realtime.noCurrent"), "error");
+          playAlertSound("fault");
           return;
         case "deviceStatusUpdate":
           toast.show(
@@ -156,19 +179,26 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   );
 
   const [live, setLive] = useDeviceRealtime(hasDevice ? mobileNo : null, loaderData.snapshot, onEvent);
-  const [busy, setBusy] = useState(false);
-  const [cooldownUntil, setCooldownUntil] = useState(0);
-  const [now, setNow] = useState(() => Date.now());
-  const [message, setMessage] = useState<{ text: string; tone: "error" | "info" } | null>(null);
+  const pump = live.pump;
+  const fetcher = useFetcher<typeof action>();
+  const posted = useActionData<typeof action>();
+  const now = useHubClock(pump, 250);
+  // The answer to the last command, with the state it was given in (see stateKey).
+  const [answer, setAnswer] = useState<{ outcome: CommandOutcome; key: string } | null>(() =>
+    posted ? { outcome: posted.command, key: stateKey(loaderData.snapshot.pump) } : null,
+  );
   const [cachedHealth, setCachedHealth] = useState<HealthData | null>(null);
   const [refreshing, setRefreshing] = useState(false);
 
-  const cooldownSeconds = Math.max(0, Math.ceil((cooldownUntil - now) / 1000));
   useEffect(() => {
-    if (cooldownUntil <= Date.now()) return;
-    const timer = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(timer);
-  }, [cooldownUntil]);
+    if (fetcher.data) setAnswer({ outcome: fetcher.data.command, key: stateKey(pump) });
+    // Only a new answer is news; the state it was given in is read as it is at that moment.
+  }, [fetcher.data]);
+
+  // A pump relinked to another account leaves this page: the loader then shows no device.
+  useEffect(() => {
+    if (live.ended === "deviceUnlinked") revalidator.revalidate();
+  }, [live.ended]);
 
   // Whatever health the page has, this browser remembers for a bad day (SPEC §3 health cache).
   useEffect(() => {
@@ -180,7 +210,8 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     setCachedHealth(readCachedHealth(mobileNo));
   }, [toast, t, mobileNo]);
 
-  // SPEC §8: the page asks for the motor's details when it opens and says what it found.
+  // SPEC §8: the page asks for the motor's details when it opens and says what it found, when
+  // the hub can vouch for it (offline or unconfirmed, the status line says what is known).
   useEffect(() => {
     if (!hasDevice) return;
     let cancelled = false;
@@ -190,8 +221,10 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         fetchFailed();
         return;
       }
-      const status = result.data.status === "on" ? t("motor.on") : t("motor.off");
-      toast.show(t("status.current", { status }), "success");
+      const { status, deviceStatus } = result.data;
+      if (deviceStatus === "online" && status !== "unknown") {
+        toast.show(t("status.current", { status: status === "on" ? t("motor.on") : t("motor.off") }), "success");
+      }
       setCachedHealth(null);
       if (result.data.healthLogs) setLive((current) => ({ ...current, health: result.data.healthLogs }));
     });
@@ -214,39 +247,23 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     }
   }
 
-  const online = live.deviceStatus === "online";
-  const motorOn = live.motorStatus === "on";
-  const phaseFault = live.phaseFault;
+  const online = pump.deviceStatus === "online";
+  const ended = live.ended;
+  const sending = fetcher.state !== "idle";
+  const pendingOn = pump.pendingCommand?.state === "sent" && pump.pendingCommand.action === "on";
+  const onBlockedFor = secondsUntilOn(pump, now);
+  const faults = new Set(pump.faults.map((fault) => fault.kind));
+  const canSend = online && ended === null && !sending;
+  // The cooldown, a phase fault and missing mains hold back an ON, never an OFF.
+  const canTurnOn = canSend && !pendingOn && onBlockedFor === 0 && !faults.has("phaseFault") && !faults.has("noSupply");
+  const failure = answer && !answer.outcome.ok && answer.key === stateKey(pump) ? answer.outcome : null;
 
-  async function toggleMotor() {
-    if (cooldownSeconds > 0) {
-      setMessage({ text: t("motor.waitCooldown"), tone: "error" });
-      return;
-    }
-    const action: RelayState = motorOn ? "off" : "on";
-    setBusy(true);
-    setMessage({ text: t("motor.sending"), tone: "info" });
-    const result = await callApi("/api/devices/motor", commandSchema, { method: "POST", body: { action } });
-    setBusy(false);
-    if (result.ok) {
-      setLive((current) => ({ ...current, motorStatus: result.data.status }));
-      setCooldownUntil(Date.now() + MOTOR_COOLDOWN_MS);
-      setNow(Date.now());
-      setMessage(null);
-      return;
-    }
-    if (result.status === 401) {
-      setMessage({ text: t("motor.missingToken"), tone: "error" });
-      return;
-    }
-    // A failed toggle resets the countdown (SPEC §4); the server still enforces its own.
-    setCooldownUntil(0);
-    const key = commandErrorKey(result.status, result.message);
-    // SPEC §8: the server's message, or "Failed to control motor." (Hindi readers get theirs).
-    setMessage({
-      text: key ? t(key) : (language === "en" && result.message) || t("motor.failed"),
-      tone: "error",
-    });
+  function switchButton(command: RelayState, label: string, className: string, testId: string, disabled: boolean) {
+    return (
+      <button type="submit" name="command" value={command} className={className} disabled={disabled} data-testid={testId}>
+        {label}
+      </button>
+    );
   }
 
   return (
@@ -270,42 +287,72 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
+      {ended && (
+        <div className="message warning" role="alert" data-testid="live-ended" data-reason={ended}>
+          <p>{t(`pump.ended.${ended}`)}</p>
+          {ended !== "deviceUnlinked" && (
+            <a href="/login" className="button small">
+              {t("pump.logInAgain")}
+            </a>
+          )}
+        </div>
+      )}
+
       {!hasDevice ? (
         <p className="message info">{t("motor.noDevice")}</p>
       ) : (
         // data-live: whether the realtime socket is up (tests wait for it before causing events).
-        <div className="dashboard" data-live={live.connected ? "connected" : "connecting"}>
+        <div className="dashboard" data-live={live.connected ? "connected" : ended ? "ended" : "connecting"}>
           <section className="card toggle-card" aria-labelledby="toggle-title">
             <h2 id="toggle-title" className="visually-hidden">
               {t("motor.switchTitle")}
             </h2>
-            <button
-              type="button"
-              className={`motor-toggle ${motorOn ? "on" : "off"}`}
-              onClick={toggleMotor}
-              disabled={!online || busy || phaseFault}
-              aria-label={`${motorOn ? t("motor.on") : t("motor.off")}: ${motorOn ? t("motor.turnOff") : t("motor.turnOn")}`}
-              data-testid="motor-toggle"
-            >
-              {motorOn ? t("motor.on") : t("motor.off")}
-            </button>
-            <p className="motor-state" data-testid="motor-status">
-              {t("motor.status", { status: motorOn ? t("motor.on") : t("motor.off") })}
-            </p>
-            {!online && <p className="message info">{t("motor.offlineHint")}</p>}
-            {online && phaseFault && (
-              <p className="message error" data-testid="phase-fault">
-                {t("motor.phaseFaultHint")}
-              </p>
-            )}
-            {cooldownSeconds > 0 && (
+            <FaultBanners faults={pump.faults} now={now} />
+            <fetcher.Form method="post" className="motor-form">
+              {!online || ended ? (
+                <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
+                  {t("motor.offline")}
+                </button>
+              ) : pump.status === "unknown" ? (
+                // Nobody can vouch for the relay: both ways are offered, not a toggle.
+                <div className="switch-pair">
+                  {switchButton("on", t("motor.turnOn"), "button primary", "motor-on", !canTurnOn)}
+                  {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canSend)}
+                </div>
+              ) : (
+                <>
+                  <button
+                    type="submit"
+                    name="command"
+                    value={pump.status === "on" ? "off" : "on"}
+                    className={`motor-toggle ${pump.status}`}
+                    disabled={pump.status === "on" ? !canSend : !canTurnOn}
+                    aria-label={`${statusWord(pump.status, t)}: ${pump.status === "on" ? t("motor.turnOff") : t("motor.turnOn")}`}
+                    data-testid="motor-toggle"
+                  >
+                    {statusWord(pump.status, t)}
+                  </button>
+                  {pendingOn && (
+                    <div className="switch-pair">{switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canSend)}</div>
+                  )}
+                </>
+              )}
+            </fetcher.Form>
+            <PumpStatusLine pump={pump} now={now} />
+            {online && !ended && onBlockedFor > 0 && pump.status !== "on" && (
               <p className="message info" data-testid="cooldown" aria-live="polite">
-                {t("motor.cooldown", { seconds: cooldownSeconds })}
+                {t("motor.cooldown", { seconds: onBlockedFor })}
               </p>
             )}
-            {message && (
-              <p className={`message ${message.tone}`} role={message.tone === "error" ? "alert" : "status"}>
-                {message.text}
+            {sending && (
+              <p className="message info" role="status">
+                {t("motor.sending")}
+              </p>
+            )}
+            {failure && (
+              <p className="message error" role="alert" data-testid="command-failure" data-code={failure.code}>
+                {t(FAILURE_KEYS[failure.code])}
+                {failure.code === "rejected" && failure.message ? ` (${failure.message})` : ""}
               </p>
             )}
             <Link to="/motor-schedule" className="button small schedule-link">
@@ -319,16 +366,23 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             <dl className="readings">
               <div>
                 <dt>{t("power.current")}</dt>
-                <dd data-testid="current">{formatNumber(live.powerData.current, language)} A</dd>
+                <dd data-testid="current">{online ? `${formatNumber(live.powerData.current, language)} A` : "—"}</dd>
               </div>
               <div>
                 <dt>{t("power.wattage")}</dt>
-                <dd data-testid="wattage">{formatNumber(live.powerData.wattage, language)} W</dd>
+                <dd data-testid="wattage">{online ? `${formatNumber(live.powerData.wattage, language)} W` : "—"}</dd>
               </div>
             </dl>
           </section>
 
-          <HealthGrid health={cachedHealth ?? live.health} cached={cachedHealth !== null} refreshing={refreshing} onRefresh={refreshHealth} />
+          <HealthGrid
+            health={cachedHealth ?? live.health}
+            cached={cachedHealth !== null}
+            refreshing={refreshing}
+            onRefresh={refreshHealth}
+            motorStatus={pump.status}
+            online={online}
+          />
 
           <MotorConfigCard mobileNo={mobileNo} initial={loaderData.motorConfig} />
 

@@ -17,27 +17,18 @@ import { PowerLogsDialog } from "../../components/admin/power-logs-dialog.tsx";
 import { SignalBars } from "../../components/admin/signal-bars.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { ConfirmDialog } from "../../components/dialog.tsx";
+import { FaultBanners, PumpStatusLine, statusWord, useHubClock } from "../../components/pump-state-view.tsx";
 import { useToast } from "../../components/toast.tsx";
 import { formatDateTime, formatNumber } from "../../format.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
+import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime, type RealtimeEvent } from "../../realtime/use-device-realtime.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/user-detail";
 
 export const meta: Route.MetaFunction = () => [{ title: "User · Sinchai Admin" }];
-
-/** What the page shows for an account without a device: nothing live. */
-const NO_DEVICE_SNAPSHOT: HubSnapshot = {
-  motorStatus: "off",
-  deviceStatus: "offline",
-  powerData: { current: 0, wattage: 0 },
-  lastLogs: [],
-  phaseFault: false,
-  health: null,
-  debug: false,
-};
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const env = envOf(context);
@@ -51,7 +42,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     if (!user) return null;
     const [history, snapshot, adminCount] = await Promise.all([
       configHistoryForAdmin(db, user.id),
-      user.device ? deviceHub(env, user.device.id).getSnapshot() : NO_DEVICE_SNAPSHOT,
+      user.device ? deviceHub(env, user.device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
       countAdmins(db),
     ]);
     return { user, history, snapshot, adminCount };
@@ -117,7 +108,9 @@ function UserDetailPage({
   const [healthBusy, setHealthBusy] = useState(false);
 
   const na = t("admin.common.na");
-  const online = live.deviceStatus === "online";
+  const pump = live.pump;
+  const now = useHubClock(pump);
+  const online = pump.deviceStatus === "online";
   const isSelf = user.id === adminId;
   const lastAdmin = user.isAdmin && adminCount <= 1;
   const number = (value: number, digits = 2) => formatNumber(value, language, digits);
@@ -188,6 +181,14 @@ function UserDetailPage({
           </span>
         )}
       </div>
+      {live.ended && (
+        <div className="message warning" role="alert" data-testid="live-ended" data-reason={live.ended}>
+          <p>{t(`pump.ended.${live.ended}`)}</p>
+          <a href="/admin/login" className="button small">
+            {t("pump.logInAgain")}
+          </a>
+        </div>
+      )}
       <div className="button-row">
         <button type="button" className="button small primary" onClick={() => setSettingsOpen(true)}>
           {t("admin.user.deviceSettings")}
@@ -222,8 +223,12 @@ function UserDetailPage({
             <div>
               <dt>{t("admin.user.motorStatus")}</dt>
               <dd>
-                <span className={`badge ${live.motorStatus === "on" ? "ok" : "neutral"}`} data-testid="detail-motor-status">
-                  {live.motorStatus === "on" ? t("admin.common.on") : t("admin.common.off")}
+                <span
+                  className={`badge ${pump.status === "on" ? "ok" : pump.status === "unknown" ? "wait" : "neutral"}`}
+                  data-testid="detail-motor-status"
+                  data-status={pump.status}
+                >
+                  {online ? statusWord(pump.status, t) : t("pump.lastKnown", { status: statusWord(pump.status, t) })}
                 </span>
               </dd>
             </div>
@@ -274,16 +279,18 @@ function UserDetailPage({
           </section>
         ) : (
           <>
-            <section className="card">
+            <section className="card" data-testid="detail-pump">
               <h2>{t("admin.user.power")}</h2>
+              <FaultBanners faults={pump.faults} now={now} />
+              <PumpStatusLine pump={pump} now={now} />
               <dl className="readings">
                 <div>
                   <dt>{t("admin.user.current")}</dt>
-                  <dd data-testid="detail-current">{number(live.powerData.current)} A</dd>
+                  <dd data-testid="detail-current">{online ? `${number(live.powerData.current)} A` : "—"}</dd>
                 </div>
                 <div>
                   <dt>{t("admin.user.wattage")}</dt>
-                  <dd data-testid="detail-wattage">{number(live.powerData.wattage)} W</dd>
+                  <dd data-testid="detail-wattage">{online ? `${number(live.powerData.wattage)} W` : "—"}</dd>
                 </div>
               </dl>
             </section>
@@ -311,7 +318,9 @@ function UserDetailPage({
                   </div>
                   <div>
                     <dt>{t("admin.user.relay")}</dt>
-                    <dd>{health.relay === "on" ? t("admin.common.on") : t("admin.common.off")}</dd>
+                    <dd data-testid="detail-relay">
+                      {online ? statusWord(pump.status, t) : t("pump.lastKnown", { status: statusWord(pump.status, t) })}
+                    </dd>
                   </div>
                   <div>
                     <dt>{t("admin.user.connection")}</dt>

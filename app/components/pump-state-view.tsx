@@ -1,0 +1,126 @@
+// What the hub vouches for about the pump, in the reader's language: the status sentence (or,
+// when the box is offline or the state is not confirmed, what is known instead), the fault
+// banners that stay until their cause clears, and the clock they are all counted against.
+import { useEffect, useState } from "react";
+import type { Fault, MotorStatus, PumpState } from "../../common/pump-state.ts";
+import { formatNumber, formatSince, relativeAge } from "../format.ts";
+import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
+import { AlertIcon } from "./icons.tsx";
+
+/**
+ * The hub's clock, ticking: ages and countdowns are counted against the time the hub sent
+ * with the state, not against a phone whose clock may be minutes off.
+ */
+export function useHubClock(pump: PumpState, tickMs = 1_000): number {
+  const [offset, setOffset] = useState(0);
+  const [now, setNow] = useState(pump.at);
+  useEffect(() => {
+    const nextOffset = pump.at - Date.now();
+    setOffset(nextOffset);
+    setNow(Date.now() + nextOffset);
+  }, [pump.at]);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now() + offset), tickMs);
+    return () => clearInterval(timer);
+  }, [offset, tickMs]);
+  return now;
+}
+
+export function statusWord(status: MotorStatus, t: ReturnType<typeof useT>): string {
+  return status === "on" ? t("motor.on") : status === "off" ? t("motor.off") : t("pump.unknown");
+}
+
+/** Whole seconds left before an ON is accepted again, 0 when it is. */
+export function secondsUntilOn(pump: PumpState, now: number): number {
+  return Math.max(0, Math.ceil((pump.cooldownUntil - now) / 1000));
+}
+
+/**
+ * The sentence under the switch. Offline, it never states the last known status as a fact:
+ * it says when the box was last heard from and what the motor was doing then.
+ */
+export function PumpStatusLine({ pump, now }: { pump: PumpState; now: number }) {
+  const t = useT();
+  const language = useLanguage();
+  if (pump.deviceStatus === "offline") {
+    if (pump.lastSeenAt === null) {
+      return (
+        <p className="message warning" data-testid="motor-status" data-state="never-connected">
+          {t("pump.neverConnected")}
+        </p>
+      );
+    }
+    const age = relativeAge(pump.lastSeenAt, language, now);
+    return (
+      <div className="message warning" data-testid="motor-status" data-state="offline">
+        <p>
+          {pump.status === "unknown"
+            ? t("pump.offlineUnknown", { age })
+            : t("pump.offlineWas", { age, status: statusWord(pump.status, t) })}
+        </p>
+        {pump.status !== "off" && <p>{t("pump.offlineStop")}</p>}
+      </div>
+    );
+  }
+  const pending = pump.pendingCommand?.state === "sent" ? pump.pendingCommand : null;
+  if (pending) {
+    return (
+      <p className="motor-state" data-testid="motor-status" data-state="sending" role="status">
+        {t(pending.action === "on" ? "pump.sendingOn" : "pump.sendingOff")}
+      </p>
+    );
+  }
+  if (pump.status === "unknown") {
+    return (
+      <p className="message warning" data-testid="motor-status" data-state="unknown" role="alert">
+        {t(pump.statusSource === "linkLost" ? "pump.unknownLinkLost" : "pump.unknownStatus")}
+      </p>
+    );
+  }
+  return (
+    <p className="motor-state" data-testid="motor-status" data-state={pump.status}>
+      {t("motor.status", { status: statusWord(pump.status, t) })}
+    </p>
+  );
+}
+
+function faultText(fault: Fault, t: ReturnType<typeof useT>, language: ReturnType<typeof useLanguage>, now: number): string {
+  const time = formatSince(fault.since, language, now);
+  switch (fault.kind) {
+    case "dryRun":
+    case "overCurrent": {
+      const key: MessageKey = fault.kind === "dryRun" ? "pump.fault.dryRun" : "pump.fault.overCurrent";
+      const current = fault.current === null ? "" : ` (${formatNumber(fault.current, language)} A)`;
+      return t(key, { time, current });
+    }
+    case "phaseFault":
+      return t("pump.fault.phaseFault", { time, detail: fault.detail ? ` (${fault.detail})` : "" });
+    case "noSupply":
+      return t("pump.fault.noSupply", { time });
+    case "runningWithoutCommand":
+      return t("pump.fault.runningWithoutCommand", { time });
+    case "noCurrent":
+      return t("pump.fault.noCurrent", { time });
+    default: {
+      const unreachable: never = fault;
+      return unreachable;
+    }
+  }
+}
+
+/** One banner per fault, for as long as the hub reports it. */
+export function FaultBanners({ faults, now }: { faults: Fault[]; now: number }) {
+  const t = useT();
+  const language = useLanguage();
+  if (faults.length === 0) return null;
+  return (
+    <ul className="fault-banners" aria-label={t("pump.faults")}>
+      {faults.map((fault) => (
+        <li key={fault.kind} className="message error fault-banner" data-testid="fault-banner" data-fault={fault.kind} role="alert">
+          <AlertIcon className="icon" />
+          <span>{faultText(fault, t, language, now)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
