@@ -4,11 +4,29 @@ import { defineConfig } from "@playwright/test";
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8788);
 export const E2E_PERSIST_DIR = ".wrangler/e2e-state";
 
+/** Specs whose every test makes its own accounts and devices and reads no fleet-wide total. */
+const OWN_FARMER_SPECS = [
+  "**/pump-truth.spec.ts",
+  "**/auth.spec.ts",
+  "**/user-shell.spec.ts",
+  "**/admin-login.spec.ts",
+  "**/admin-users.spec.ts",
+  "**/admin-user-detail.spec.ts",
+  "**/admin-update-config.spec.ts",
+  "**/admin-recharges.spec.ts",
+];
+
+/** Specs that read what every device and account add to (totals, the newest logs, the audit). */
+const FLEET_SPECS = ["**/admin-dashboard.spec.ts", "**/admin-logs.spec.ts", "**/admin-audit.spec.ts"];
+
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
-  // One local Worker and one demo pump: tests that switch it must not interleave.
-  workers: 1,
+  // Two lanes on one local Worker. Files that make their own farmers and boxes run beside
+  // the files that drive the one demo pump, which take turns in a lane of their own. Files
+  // that read fleet-wide totals or the newest logs of all devices run last, alone, when
+  // nothing else can move those mid-test.
+  workers: 2,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
@@ -31,6 +49,11 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: "own-farmers", testMatch: OWN_FARMER_SPECS },
+    { name: "demo-pump", testIgnore: [...OWN_FARMER_SPECS, ...FLEET_SPECS], workers: 1 },
+    { name: "fleet", testMatch: FLEET_SPECS, workers: 1, dependencies: ["own-farmers", "demo-pump"] },
+  ],
   webServer: {
     // The simulated pump is started by the tests themselves, so they can look at its relay.
     command: `node scripts/start.ts --port ${E2E_PORT} --persist-to ${E2E_PERSIST_DIR} --fresh --no-sim --quiet`,

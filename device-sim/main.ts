@@ -7,7 +7,7 @@
 //   npm run sim -- --url wss://host/api/device/connect --credentials file.json
 //
 // Faults: --fault dryRun@30 (at 30 s; repeatable), or type a fault name and Enter while it
-// runs: dryRun overCurrent normal phaseLoss phaseRestore powerCut powerRestore networkDrop goSilent
+// runs: dryRun overCurrent noLoad normal phaseLoss phaseRestore powerCut powerRestore networkDrop goSilent
 // slowAck noAck ackNormally corruptDownload ignoreProtection. `status` prints the devices.
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";

@@ -38,8 +38,11 @@ export function runningReading(
   return { current: round(current, 2), wattage: round(wattageFor(kind, current), 0) };
 }
 
-/** What is wrong at the pump, as a test or an operator injects it. */
-export type PumpCondition = "normal" | "dryRun" | "overCurrent";
+/**
+ * What is wrong at the pump, as a test or an operator injects it. `noLoad`: the relay closes
+ * but nothing flows (the starter's overload relay tripped, a motor lead is cut).
+ */
+export type PumpCondition = "normal" | "dryRun" | "overCurrent" | "noLoad";
 
 export type Reading = { current: number; wattage: number; voltages: number[]; supply: boolean };
 
@@ -68,7 +71,7 @@ export class MotorModel {
     if (runningForMs === null || !this.supply) {
       return { current: 0, wattage: 0, voltages, supply: this.supply };
     }
-    const load = this.condition === "dryRun" ? DRY_RUN_LOAD : this.condition === "overCurrent" ? OVERLOAD : 1;
+    const load = { normal: 1, dryRun: DRY_RUN_LOAD, overCurrent: OVERLOAD, noLoad: 0 }[this.condition];
     const inrush = runningForMs < INRUSH_MS ? INRUSH_MULTIPLE - (INRUSH_MULTIPLE - 1) * (runningForMs / INRUSH_MS) : 1;
     const current = this.rated * load * inrush * (1 + (this.random() - 0.5) * 0.04);
     return {

@@ -55,6 +55,7 @@ export type SimulatedDeviceOptions = {
 export const FAULTS = [
   "dryRun",
   "overCurrent",
+  "noLoad",
   "normal",
   "phaseLoss",
   "phaseRestore",
@@ -89,6 +90,8 @@ export class SimulatedDevice extends EventEmitter {
   readonly options: Required<Omit<SimulatedDeviceOptions, "log">> & Pick<SimulatedDeviceOptions, "log">;
   readonly motor: MotorModel;
   relay: RelayState = "off";
+  /** When the box last sent anything (a frame or a heartbeat), for "offline within N s" checks. */
+  lastFrameSentAt: number | null = null;
   firmware: string;
   watched = false;
   connected = false;
@@ -198,6 +201,7 @@ export class SimulatedDevice extends EventEmitter {
     switch (fault) {
       case "dryRun":
       case "overCurrent":
+      case "noLoad":
       case "normal":
         this.motor.condition = fault;
         return;
@@ -553,6 +557,7 @@ export class SimulatedDevice extends EventEmitter {
     if (this.socket?.readyState !== WebSocket.OPEN || this.silent) return;
     const bytes = Buffer.byteLength(text);
     this.counters.framesSent++;
+    this.lastFrameSentAt = Date.now();
     this.counters.bytesSent += bytes + frameOverhead(bytes, true);
     this.socket.send(text);
     if (this.connected) this.startHeartbeat();

@@ -114,13 +114,13 @@ export function FaultBanners({ faults, now }: { faults: Fault[]; now: number }) 
   const language = useLanguage();
   if (faults.length === 0) return null;
   return (
-    <ul className="fault-banners" aria-label={t("pump.faults")}>
+    <div className="fault-banners" role="group" aria-label={t("pump.faults")}>
       {faults.map((fault) => (
-        <li key={fault.kind} className="message error fault-banner" data-testid="fault-banner" data-fault={fault.kind} role="alert">
+        <p key={fault.kind} className="message error fault-banner" data-testid="fault-banner" data-fault={fault.kind} role="alert">
           <AlertIcon className="icon" />
           <span>{faultText(fault, t, language, now)}</span>
-        </li>
+        </p>
       ))}
-    </ul>
+    </div>
   );
 }

@@ -78,7 +78,6 @@ export const en = {
   "motor.failed": "Failed to control motor.",
   "motor.sending": "Sending command to the device...",
   "motor.noDevice": "No device is linked to this account yet. Contact support to install one.",
-  "motor.offlineHint": "The device is offline. Motor control is disabled until it reconnects.",
   "motor.deviceOffline": "Device is offline. Check its power and network, then try again.",
   "motor.timeout": "The device did not confirm the command. Check the motor status and try again.",
   "motor.noSupply": "There is no mains power at the pump.",

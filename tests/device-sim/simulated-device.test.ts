@@ -239,6 +239,16 @@ describe("protection", () => {
     expect(device.relay).toBe("on");
   });
 
+  it("with no load (a tripped overload relay in the starter) closes its relay and reads no current", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    device.inject("noLoad");
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    expect(await fakeHub.next("ack")).toMatchObject({ ok: true, relay: "on" });
+    expect(device.relay).toBe("on");
+    expect(device.reading().current).toBe(0);
+  });
+
   it("stops on a missing phase and holds the motor off until the phase is back (3-phase)", async () => {
     const fakeHub = await hub();
     const device = await connected(fakeHub);

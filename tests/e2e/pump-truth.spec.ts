@@ -1,0 +1,158 @@
+/// <reference lib="dom" />
+// The screen never says more than the hub can vouch for: boxes that do not confirm, that run
+// the motor without a confirmed command, that go silent; and sessions whose end reaches the
+// pages they opened. Every test has its own farmer and box, so this file runs beside others.
+import { expect, test, type Page } from "@playwright/test";
+import { ratedCurrent } from "../../device-sim/motor-model.ts";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { adminApiToken, bearer, farmerWithDevice, registerFarmer, type Farmer } from "./admin-support.ts";
+import { hi, logIn } from "./support.ts";
+
+const devices: SimulatedDevice[] = [];
+
+test.afterEach(async () => {
+  await Promise.all(devices.splice(0).map((device) => device.stop()));
+});
+
+type Request = Parameters<typeof farmerWithDevice>[0];
+type MotorConfig = { defaultCurrent: number; dryRunThreshold: number; overCurrentThreshold: number };
+
+/** The settings a farmer would enter for the simulated 5 HP three-phase motor. */
+const RATED = { defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10, dryRunThreshold: 30, overCurrentThreshold: 30 };
+
+async function openOwnPump(page: Page, request: Request, config: MotorConfig = RATED) {
+  const { farmer, device } = await farmerWithDevice(request);
+  devices.push(device);
+  const saved = await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, { data: config, ...bearer(farmer.token) });
+  expect(saved.status()).toBe(200);
+  await logIn(page, farmer.mobileNo, farmer.password);
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
+  await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.off"]);
+  return { farmer, device };
+}
+
+async function apiStatus(request: Request, farmer: Farmer) {
+  const response = await request.get(`/api/devices/motor/status/${farmer.mobileNo}`, bearer(farmer.token));
+  expect(response.status()).toBe(200);
+  return (await response.json()) as { status: string; statusSource: string; pendingCommand: { action: string; state: string } | null };
+}
+
+const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
+const status = (page: Page) => page.getByTestId("motor-status");
+
+test("an ON the box never confirms: a reload shows it unconfirmed, never OFF, with ON and OFF offered", async ({ page, request }) => {
+  const { farmer, device } = await openOwnPump(page, request);
+  // The relay closes but no ack comes back, and nothing flows (a tripped overload relay in the
+  // starter): no reading proves the motor runs, and nothing proves it does not.
+  device.inject("noAck");
+  device.inject("ignoreProtection");
+  device.inject("noLoad");
+
+  await page.getByTestId("motor-toggle").click();
+  await expect(status(page)).toHaveAttribute("data-state", "sending");
+  expect(device.relay).toBe("on");
+  await page.reload();
+  // Right after the reload the command is still awaited; then the hub gives up on the ack.
+  await expect(status(page)).toHaveAttribute("data-state", /sending|unknown/);
+  await expect(status(page)).toHaveAttribute("data-state", "unknown");
+  await expect(status(page)).toHaveText(hi["pump.unknownStatus"]);
+  await expect(page.getByTestId("motor-toggle")).toHaveCount(0);
+  await expect(page.getByTestId("motor-on")).toBeVisible();
+  await expect(page.getByTestId("motor-off")).toBeEnabled();
+  await expect(page.getByTestId("health-relay")).toContainText(hi["pump.unknown"]);
+  expect(await apiStatus(request, farmer)).toMatchObject({ status: "unknown", pendingCommand: { action: "on", state: "unanswered" } });
+
+  // It is the hub that remembers, not this page.
+  await page.reload();
+  await expect(status(page)).toHaveAttribute("data-state", "unknown");
+
+  // OFF is never held back; once the box confirms it, the page may say OFF again.
+  device.inject("ackNormally");
+  await page.getByTestId("motor-off").click();
+  await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.off"]);
+  expect(device.relay).toBe("off");
+  expect((await apiStatus(request, farmer)).status).toBe("off");
+});
+
+test("a motor running without a confirmed command: ON, a banner that stays across reloads, gone once stopped", async ({ page, request }) => {
+  const { farmer, device } = await openOwnPump(page, request);
+  device.inject("noAck");
+  await page.getByTestId("motor-toggle").click();
+  await expect.poll(() => device.relay).toBe("on");
+
+  // The box never answers, but its readings say the motor runs: the page says so, loudly.
+  const banner = page.locator("[data-testid=fault-banner][data-fault=runningWithoutCommand]");
+  await expect(banner).toBeVisible({ timeout: 20_000 });
+  await expect(toast(page, hi["realtime.runningWithoutCommand"])).toBeVisible();
+  await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.on"]);
+  expect(await apiStatus(request, farmer)).toMatchObject({ status: "on", statusSource: "readings" });
+
+  await page.reload();
+  await expect(banner).toBeVisible();
+  await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.on"]);
+
+  device.inject("ackNormally");
+  await page.getByTestId("motor-toggle").click();
+  await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.off"]);
+  await expect(banner).toBeHidden();
+  expect(device.relay).toBe("off");
+});
+
+test("a watched box that goes silent is shown offline within 20 s, with its last state as history", async ({ page, request }) => {
+  const { device } = await openOwnPump(page, request);
+  device.inject("goSilent");
+  // The 20 s count from the box's last word, not from this line: a report may have just gone.
+  const lastWord = device.lastFrameSentAt!;
+  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"], { timeout: lastWord + 20_000 - Date.now() });
+  test.info().annotations.push({ type: "offline after the last frame", description: `${((Date.now() - lastWord) / 1000).toFixed(1)} s` });
+  await expect(status(page)).toHaveAttribute("data-state", "offline");
+  await expect(status(page)).toContainText(hi["motor.off"]);
+  await expect(page.getByTestId("motor-toggle")).toBeDisabled();
+  await expect(page.getByTestId("current")).toHaveText("—");
+});
+
+test("logging out in one tab ends the other tab's live view within 5 s", async ({ context, request }) => {
+  const first = await context.newPage();
+  const { device } = await openOwnPump(first, request);
+  const second = await context.newPage();
+  await second.goto("/motor-control");
+  await expect(second.locator("[data-live=connected]")).toBeVisible();
+
+  await second.getByRole("button", { name: hi["shell.logout"] }).click();
+  await expect(second).toHaveURL(/loggedOut/);
+  const ended = first.getByTestId("live-ended");
+  await expect(ended).toHaveAttribute("data-reason", "signedOut", { timeout: 5_000 });
+  await expect(ended).toContainText(hi["pump.ended.signedOut"]);
+  await expect(first.getByTestId("motor-toggle")).toBeDisabled();
+
+  // Nothing more reaches the signed-out tab.
+  device.inject("powerCut");
+  await first.waitForTimeout(2_000);
+  await expect(toast(first, hi["realtime.powerLost"])).toHaveCount(0);
+});
+
+test("a pump relinked to another farmer leaves the old owner's open page within 5 s", async ({ page, browser, request }) => {
+  const { device } = await openOwnPump(page, request);
+  const newOwner = await registerFarmer(request);
+  const moved = await request.put(`/api/admin/devices/${device.deviceId}/owner`, {
+    data: { mobileNo: newOwner.mobileNo },
+    ...bearer(await adminApiToken(request)),
+  });
+  expect(moved.status()).toBe(200);
+
+  const ended = page.getByTestId("live-ended");
+  await expect(ended).toHaveAttribute("data-reason", "deviceUnlinked", { timeout: 5_000 });
+  await expect(ended).toContainText(hi["pump.ended.deviceUnlinked"]);
+  await expect(page.getByText(hi["motor.noDevice"])).toBeVisible();
+  await expect(page.getByTestId("motor-toggle")).toHaveCount(0);
+
+  // The new owner sees it; the old owner's page hears nothing of it.
+  const theirs = await browser.newPage();
+  await logIn(theirs, newOwner.mobileNo, newOwner.password);
+  await expect(theirs.getByTestId("device-status")).toHaveText(hi["motor.online"]);
+  await expect(theirs.locator("[data-live=connected]")).toBeVisible();
+  device.inject("powerCut");
+  await expect(toast(theirs, hi["realtime.powerLost"])).toBeVisible();
+  await expect(toast(page, hi["realtime.powerLost"])).toHaveCount(0);
+  await theirs.close();
+});
