@@ -284,6 +284,8 @@ export class DeviceHub extends DurableObject<Env> {
   private pendingAcks = new Map<string, (ack: AckMessage | null) => void>();
   /** Switch commands waiting for their ack right now (memory only: an ack can only be timely while we wait). */
   private switchesInFlight = new Map<string, PendingSwitch>();
+  /** The motor log entries still being written, in the order they happened. */
+  private motorLogQueue: Promise<void> = Promise.resolve();
   private frameWaiters: FrameWaiter[] = [];
   /** The last pumpState sent to browsers, without its clocks; a cache, so a wake may send one again. */
   private publishedPump: string | null = null;
@@ -1450,8 +1452,18 @@ export class DeviceHub extends DurableObject<Env> {
     return `${relay === "on" ? "Motor turned ON" : "Motor turned OFF"} (${note})`;
   }
 
-  private async recordMotorLog(action: MotorLogRow["action"], message: string): Promise<void> {
+  /**
+   * Entries are written one after another: each waits on D1, and two events of the same
+   * millisecond (a phase lost and back) would otherwise reach D1, and the list, swapped.
+   */
+  private recordMotorLog(action: MotorLogRow["action"], message: string): Promise<void> {
     const now = Date.now();
+    const written = this.motorLogQueue.then(() => this.writeMotorLog(action, message, now));
+    this.motorLogQueue = written.catch(() => undefined);
+    return written;
+  }
+
+  private async writeMotorLog(action: MotorLogRow["action"], message: string, now: number): Promise<void> {
     const owner = this.state.owner;
     const row: Omit<MotorLogRow, "id" | "hubRef"> = {
       deviceId: this.deviceId,

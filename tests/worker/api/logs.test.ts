@@ -39,6 +39,21 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
     expect(((await next.json()) as { logMessage: string }[]).map((log) => log.logMessage)).toEqual(["log 1", "log 0"]);
   });
 
+  it("keeps the order of events that come in the same moment (a phase lost and back, again and again)", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    const box = await connectDevice(device);
+    for (let round = 0; round < 5; round++) {
+      box.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing" });
+      box.send({ type: "event", event: "phaseOk", relay: "off" });
+    }
+    const messages = async () =>
+      ((await (await getJson(`/api/logs/motor/${user.mobileNo}`, token)).json()) as { logMessage: string }[]).map((log) => log.logMessage);
+    await expect.poll(async () => (await messages()).length).toBe(10);
+    const logs = await messages();
+    expect(logs.filter((_, index) => index % 2 === 0).every((message) => message === "Phase is OK now.")).toBe(true);
+    expect(logs.filter((_, index) => index % 2 === 1).every((message) => message.startsWith("Phase fault detected"))).toBe(true);
+  });
+
   it("is the owner's or an admin's only, and checks its query", async () => {
     const a = await farmerWithDevice();
     const b = await farmerWithDevice();
