@@ -13,6 +13,7 @@ import { deviceHub } from "../../worker/device-hubs.ts";
 import { switchOwnMotor, type OwnMotorResult } from "../../worker/motor-commands.ts";
 import { playAlertSound } from "../alert-sound.ts";
 import { callApi } from "../api-client.ts";
+import { CONTACT } from "../contact.ts";
 import { FirmwareCard } from "../components/firmware-card.tsx";
 import { HealthGrid } from "../components/health-grid.tsx";
 import { ClockIcon } from "../components/icons.tsx";
@@ -28,6 +29,9 @@ import { useDeviceRealtime, type RealtimeEvent } from "../realtime/use-device-re
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/motor-control";
+
+/** How often a page without a box asks whether one has been linked. */
+const NO_DEVICE_RECHECK_MS = 5_000;
 
 export const meta: Route.MetaFunction = () => [{ title: "Motor Control · Sinchai" }];
 
@@ -200,6 +204,16 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     if (live.ended === "deviceUnlinked") revalidator.revalidate();
   }, [live.ended]);
 
+  // Without a box there is no hub to hear from: the page asks again now and then, so the
+  // box an admin links while the farmer waits shows up without a reload.
+  useEffect(() => {
+    if (hasDevice) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
+    }, NO_DEVICE_RECHECK_MS);
+    return () => clearInterval(timer);
+  }, [hasDevice, revalidator]);
+
   // Whatever health the page has, this browser remembers for a bad day (SPEC §3 health cache).
   useEffect(() => {
     if (hasDevice && live.health) window.localStorage.setItem(healthCacheKey(mobileNo), JSON.stringify(live.health));
@@ -281,9 +295,15 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         </div>
         <div>
           <span className="muted">{t("motor.device")}</span>
-          <span className={`badge ${online ? "ok" : "bad"}`} data-testid="device-status">
-            {online ? t("motor.online") : t("motor.offline")}
-          </span>
+          {hasDevice ? (
+            <span className={`badge ${online ? "ok" : "bad"}`} data-testid="device-status">
+              {online ? t("motor.online") : t("motor.offline")}
+            </span>
+          ) : (
+            <span className="badge" data-testid="device-status">
+              {t("motor.notLinked")}
+            </span>
+          )}
         </div>
       </section>
 
@@ -299,7 +319,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
       )}
 
       {!hasDevice ? (
-        <p className="message info">{t("motor.noDevice")}</p>
+        <NoDevicePanel mobileNo={mobileNo} />
       ) : (
         // data-live: whether the realtime socket is up (tests wait for it before causing events).
         <div className="dashboard" data-live={live.connected ? "connected" : ended ? "ended" : "connecting"}>
@@ -404,5 +424,30 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         </div>
       )}
     </main>
+  );
+}
+
+/** A farmer whose box is not linked yet learns what to do next, and whom to call. */
+function NoDevicePanel({ mobileNo }: { mobileNo: string }) {
+  const t = useT();
+  const whatsapp = `${CONTACT.whatsapp}?text=${encodeURIComponent(t("noDevice.whatsappText", { mobileNo }))}`;
+  return (
+    <section className="card no-device" data-testid="no-device" aria-labelledby="no-device-title">
+      <h2 id="no-device-title">{t("noDevice.title")}</h2>
+      <p>{t("motor.noDevice")}</p>
+      <ol>
+        <li>{t("noDevice.stepId")}</li>
+        <li>{t("noDevice.stepContact")}</li>
+        <li>{t("noDevice.stepWait")}</li>
+      </ol>
+      <div className="switch-pair">
+        <a className="button primary" href={`tel:${CONTACT.tel}`} data-testid="no-device-call">
+          {t("noDevice.call", { phone: CONTACT.phone })}
+        </a>
+        <a className="button" href={whatsapp} target="_blank" rel="noopener noreferrer" data-testid="no-device-whatsapp">
+          {t("noDevice.whatsapp")}
+        </a>
+      </div>
+    </section>
   );
 }

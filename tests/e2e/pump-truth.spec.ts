@@ -143,7 +143,7 @@ test("a pump relinked to another farmer leaves the old owner's open page within 
   const ended = page.getByTestId("live-ended");
   await expect(ended).toHaveAttribute("data-reason", "deviceUnlinked", { timeout: 5_000 });
   await expect(ended).toContainText(hi["pump.ended.deviceUnlinked"]);
-  await expect(page.getByText(hi["motor.noDevice"])).toBeVisible();
+  await expect(page.getByTestId("no-device")).toBeVisible();
   await expect(page.getByTestId("motor-toggle")).toHaveCount(0);
 
   // The new owner sees it; the old owner's page hears nothing of it.
