@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { z } from "../../common/zod.ts";
 import type { MotorConfig } from "../../common/api-schemas.ts";
+import type { DeviceKind } from "../../common/device-protocol.ts";
 import { horsePowerFor, toleranceAmperes } from "../../common/protection.ts";
 import { callApi } from "../api-client.ts";
 import { formatNumber } from "../format.ts";
@@ -19,7 +20,7 @@ function oneDecimal(value: number, language: Language): string {
   return new Intl.NumberFormat(localeOf(language), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 }
 
-export function MotorConfigCard({ mobileNo, initial }: { mobileNo: string; initial: MotorConfig }) {
+export function MotorConfigCard({ mobileNo, initial, kind }: { mobileNo: string; initial: MotorConfig; kind: DeviceKind }) {
   const t = useT();
   const language = useLanguage();
   const toast = useToast();
@@ -106,7 +107,7 @@ export function MotorConfigCard({ mobileNo, initial }: { mobileNo: string; initi
           </div>
           <div>
             <dt>{t("config.horsePower")}</dt>
-            <dd data-testid="horsepower">{oneDecimal(horsePowerFor(amperes), language)} HP</dd>
+            <dd data-testid="horsepower">{oneDecimal(horsePowerFor(amperes, kind), language)} HP</dd>
           </div>
         </dl>
         <button type="submit" className="button primary">

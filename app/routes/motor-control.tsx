@@ -44,6 +44,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     mobileNo: user.mobileNo,
     hasDevice: device !== undefined,
+    deviceKind: device?.kind ?? "3phase",
     snapshot,
     motorConfig: {
       defaultCurrent: account?.defaultCurrent ?? DEFAULT_MOTOR_CONFIG.defaultCurrent,
@@ -404,7 +405,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             online={online}
           />
 
-          <MotorConfigCard mobileNo={mobileNo} initial={loaderData.motorConfig} />
+          <MotorConfigCard mobileNo={mobileNo} initial={loaderData.motorConfig} kind={loaderData.deviceKind} />
 
           <section className="card" aria-labelledby="logs-title">
             <h2 id="logs-title">{t("logs.recent")}</h2>
