@@ -132,9 +132,29 @@ export default function Recharge({ loaderData }: Route.ComponentProps) {
               <dd data-testid="plan-activated">{formatDate(plan.activatedAt, language)}</dd>
             </div>
             <div>
-              <dt>{t("plan.expiresAt")}</dt>
-              <dd data-testid="plan-expires">{formatDate(plan.expiresAt, language)}</dd>
+              <dt>{plan.upcoming.length > 0 ? t("plan.currentEndsAt") : t("plan.expiresAt")}</dt>
+              <dd data-testid={plan.upcoming.length > 0 ? "plan-current-ends" : "plan-expires"}>
+                {formatDate(plan.upcoming.length > 0 ? plan.currentEndsAt : plan.expiresAt, language)}
+              </dd>
             </div>
+            {plan.upcoming.map((renewal) => (
+              <div key={renewal.startsAt} data-testid="plan-upcoming">
+                <dt>{t("plan.renewal")}</dt>
+                <dd>
+                  {t("plan.renewalPeriod", {
+                    plan: planName(renewal.plan, t),
+                    from: formatDate(renewal.startsAt, language),
+                    to: formatDate(renewal.endsAt, language),
+                  })}
+                </dd>
+              </div>
+            ))}
+            {plan.upcoming.length > 0 && (
+              <div>
+                <dt>{t("plan.expiresAt")}</dt>
+                <dd data-testid="plan-expires">{formatDate(plan.expiresAt, language)}</dd>
+              </div>
+            )}
           </dl>
         ) : (
           <p className="muted" data-testid="plan-none">
