@@ -7,6 +7,14 @@ export function formatDateTime(iso: string | number, language: Language): string
   return new Date(iso).toLocaleString(localeOf(language), { timeZone: TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
 }
 
+/**
+ * A time of day (minutes after midnight, India time) as this language writes times, the same
+ * way as the times in `formatDateTime`: one card must not say "10:00 AM" and "10:00 am".
+ */
+export function formatTimeOfDay(minuteOfDay: number, language: Language): string {
+  return new Date(Date.UTC(2000, 0, 1, 0, minuteOfDay)).toLocaleTimeString(localeOf(language), { timeZone: "UTC", timeStyle: "short" });
+}
+
 export function formatDate(iso: string | number, language: Language): string {
   return new Date(iso).toLocaleDateString(localeOf(language), { timeZone: TIME_ZONE, dateStyle: "medium" });
 }

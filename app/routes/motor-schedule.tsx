@@ -18,7 +18,7 @@ import { deviceHub } from "../../worker/device-hubs.ts";
 import { callApi } from "../api-client.ts";
 import { ConfirmDialog } from "../components/dialog.tsx";
 import { ClockIcon } from "../components/icons.tsx";
-import { formatDateTime } from "../format.ts";
+import { formatDateTime, formatTimeOfDay } from "../format.ts";
 import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
@@ -265,7 +265,7 @@ export default function MotorSchedule({ loaderData }: Route.ComponentProps) {
               <li key={schedule.id} className="card schedule-item" data-testid="schedule-item">
                 <div className="schedule-head">
                   <ClockIcon />
-                  <strong className="schedule-time">{schedule.time}</strong>
+                  <strong className="schedule-time">{formatTimeOfDay(schedule.minuteOfDay, language)}</strong>
                   <span className={`badge ${schedule.action === "ON" ? "ok" : "bad"}`}>
                     {schedule.action === "ON" ? t("motor.on") : t("motor.off")}
                   </span>
@@ -314,7 +314,7 @@ export default function MotorSchedule({ loaderData }: Route.ComponentProps) {
       <ConfirmDialog
         open={deleting !== null}
         title={t("schedule.delete")}
-        message={deleting ? t("schedule.deleteConfirm", { time: deleting.time }) : ""}
+        message={deleting ? t("schedule.deleteConfirm", { time: formatTimeOfDay(deleting.minuteOfDay, language) }) : ""}
         confirmLabel={t("dialog.confirm")}
         cancelLabel={t("dialog.cancel")}
         onConfirm={confirmDelete}
