@@ -70,6 +70,8 @@ export function MotorConfigCard({ mobileNo, initial, kind }: { mobileNo: string;
     <section className="card" aria-labelledby="config-title">
       <h2 id="config-title">{t("config.title")}</h2>
       <form
+        // The server's message, in the page's language, rather than the browser's English bubble.
+        noValidate
         className="config-form"
         onSubmit={(event) => {
           event.preventDefault();

@@ -74,7 +74,6 @@ export const en = {
   "realtime.runningWithoutCommand": "The motor is running without a confirmed command!",
   "realtime.noCurrent": "The motor is ON but draws no current.",
   "motor.waitCooldown": "Please wait for cooldown.",
-  "motor.missingToken": "Error: Missing token. Please log in again.",
   "motor.failed": "Failed to control motor.",
   "motor.sending": "Sending command to the device...",
   "motor.noDevice": "No device is linked to this account yet. Contact support to install one.",

@@ -76,7 +76,6 @@ export const hi: Record<MessageKey, string> = {
   "realtime.runningWithoutCommand": "मोटर बिना पक्के आदेश के चल रही है!",
   "realtime.noCurrent": "मोटर चालू है पर करंट नहीं ले रही।",
   "motor.waitCooldown": "मोटर अभी-अभी बदली गई है। चालू करने से पहले कुछ सेकंड रुकें।",
-  "motor.missingToken": "त्रुटि: टोकन नहीं मिला। कृपया फिर से लॉगिन करें।",
   "motor.failed": "मोटर नियंत्रित नहीं हो सकी।",
   "motor.sending": "डिवाइस को आदेश भेजा जा रहा है...",
   "motor.noDevice": "इस खाते से अभी कोई डिवाइस जुड़ा नहीं है। लगवाने के लिए सहायता से संपर्क करें।",

@@ -68,7 +68,8 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
         <LanguageSwitch />
       </header>
       {loaderData.notice && (
-        <p className="message success" role="status">
+        // A logout the farmer asked for is good news; a session that ran out is not.
+        <p className={`message ${loaderData.notice === "landing.sessionExpired" ? "warning" : "success"}`} role="status" data-testid="landing-notice">
           {t(loaderData.notice)}
         </p>
       )}

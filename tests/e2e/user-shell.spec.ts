@@ -51,4 +51,6 @@ test("a session that ends while a page is open: the next call goes home with 'Se
   await page.getByRole("button", { name: hi["plan.submit"] }).click();
   await expect(page).toHaveURL(/\/\?session=expired$/);
   await expect(page.getByText(hi["landing.sessionExpired"])).toBeVisible();
+  // Not good news: a warning, not the green box a logout gets.
+  await expect(page.getByTestId("landing-notice")).toHaveClass(/warning/);
 });

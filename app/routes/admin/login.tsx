@@ -60,7 +60,7 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
   return (
     <AuthCard title={t("admin.login.title")}>
       {loaderData.notice && !actionData && (
-        <p className="message success" role="status">
+        <p className={`message ${loaderData.notice === "admin.login.sessionExpired" ? "warning" : "success"}`} role="status" data-testid="login-notice">
           {t(loaderData.notice)}
         </p>
       )}
