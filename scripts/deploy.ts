@@ -77,7 +77,7 @@ async function main() {
   });
   const [environment] = positionals;
   const dryRun = values["dry-run"];
-  const config = readWranglerToml();
+  const config = await readWranglerToml();
   const problem = environmentProblem(config, environment, { allowPlaceholders: dryRun });
   if (problem || !environment) throw new Error(`${problem}\n${USAGE}`);
   if (dryRun && environmentProblem(config, environment)) {

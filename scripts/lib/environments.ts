@@ -3,7 +3,7 @@
 // would deploy a Worker bound to nothing (or send farmers' payments to nobody), so every
 // command that reaches Cloudflare refuses an environment until its placeholders are filled.
 import { fileURLToPath } from "node:url";
-import { experimental_readRawConfig } from "wrangler";
+import type { D1Target } from "./local-d1.ts";
 
 export const WRANGLER_TOML = fileURLToPath(new URL("../../wrangler.toml", import.meta.url));
 
@@ -15,8 +15,12 @@ export const OPERATIONS_DOC = "docs/operations.md";
 
 export type RawWranglerConfig = { env?: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
-/** wrangler.toml as wrangler itself parses it (the user's file, never a build's generated copy). */
-export function readWranglerToml(path: string = WRANGLER_TOML): RawWranglerConfig {
+/**
+ * wrangler.toml as wrangler itself parses it (the user's file, never a build's generated copy).
+ * wrangler is loaded only here, so local-only runs do not wait for it.
+ */
+export async function readWranglerToml(path: string = WRANGLER_TOML): Promise<RawWranglerConfig> {
+  const { experimental_readRawConfig } = await import("wrangler");
   return experimental_readRawConfig({ config: path }).rawConfig as RawWranglerConfig;
 }
 
@@ -56,4 +60,24 @@ export function environmentProblem(
     ...left.map((path) => `  - ${path}`),
     `Fill them in first; ${OPERATIONS_DOC} says where each value comes from.`,
   ].join("\n");
+}
+
+/**
+ * The D1 an operator command's options name: the local one, or with `--remote --env <name>` the
+ * deployed database of that environment (never the top level, which is local mode only).
+ * `config` is needed only for a remote target.
+ */
+export function d1TargetFrom(
+  options: { remote: boolean; env?: string; persistTo: string },
+  config?: RawWranglerConfig,
+): D1Target {
+  if (!options.remote) {
+    if (options.env !== undefined) throw new Error(`--env ${options.env} names a deployed database: add --remote.`);
+    return { remote: false, persistTo: options.persistTo };
+  }
+  if (!config) throw new Error("wrangler.toml is needed to find a remote database.");
+  if (!options.env) throw new Error(`--remote needs --env ${environmentNames(config).join("|")}.`);
+  const problem = environmentProblem(config, options.env);
+  if (problem) throw new Error(problem);
+  return { remote: true, environment: options.env };
 }

@@ -39,7 +39,7 @@ function configWith(databaseId: string, vpa: string): RawWranglerConfig {
   };
 }
 
-const committed = readWranglerToml();
+const committed = await readWranglerToml();
 /** True in this repository; false once an operator has filled in their copy (then nothing here may fail). */
 const productionUnfilled = placeholdersIn(committed.env?.production).length > 0;
 
