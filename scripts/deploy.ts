@@ -32,7 +32,8 @@ export type DeployStep = { label: string; args: string[]; env: Record<string, st
 export function deploySteps(environment: string, options: DeployOptions): DeployStep[] {
   const selected = { CLOUDFLARE_ENV: environment };
   const steps: DeployStep[] = [
-    { label: `Building the app for ${environment}`, args: [REACT_ROUTER_BIN, "build"], env: selected },
+    // NODE_ENV from the shell (development, test) would make Vite bundle React's development build.
+    { label: `Building the app for ${environment}`, args: [REACT_ROUTER_BIN, "build"], env: { ...selected, NODE_ENV: "production" } },
   ];
   if (!options.dryRun) {
     // Before the new code runs: it may need the new tables. `-c` names the user's file, since a

@@ -99,7 +99,7 @@ describe("npm run deploy", () => {
     ]);
     const [build, migrate, upload] = steps;
     expect(build!.args.at(-1)).toBe("build");
-    expect(build!.env).toEqual({ CLOUDFLARE_ENV: "production" });
+    expect(build!.env).toEqual({ CLOUDFLARE_ENV: "production", NODE_ENV: "production" });
     expect(migrate!.args.slice(1)).toEqual(["d1", "migrations", "apply", "DB", "--remote", "--env", "production", "-c", "wrangler.toml"]);
     expect(upload!.args.slice(1)).toEqual([
       "deploy", "--env", "production", "--secrets-file", "/tmp/secrets.env", "--message", "git 1a2b3c4",
