@@ -798,6 +798,14 @@ export class DeviceHub extends DurableObject<Env> {
     return { ok: true, powerData: { current: frame.message.current, wattage: frame.message.wattage } };
   }
 
+  /**
+   * Answers and does nothing else: the health check's round trip (GET /api/health), made on a
+   * hub of its own that no box ever connects to.
+   */
+  async ping(): Promise<"pong"> {
+    return "pong";
+  }
+
   /** Counters for operators and benchmarks: wakes, device frames handled. */
   async hubStats(): Promise<HubStats> {
     return this.ctx.storage.kv.get<HubStats>("stats")!;

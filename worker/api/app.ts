@@ -17,6 +17,7 @@ import { auditAdminWrites } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceSocketRoutes } from "./device-socket.ts";
 import { deviceRoutes } from "./devices.ts";
+import { healthRoutes } from "./health.ts";
 import { logRoutes } from "./logs.ts";
 import { otaRoutes } from "./ota.ts";
 import { rechargeRoutes } from "./recharges.ts";
@@ -28,6 +29,7 @@ export const apiApp = new Hono<ApiEnv>().basePath("/api");
 // Before every route: records each write an admin session makes, wherever it is routed.
 apiApp.use("*", auditAdminWrites);
 
+apiApp.route("/health", healthRoutes);
 apiApp.route("/auth", authRoutes);
 apiApp.route("/devices", deviceRoutes);
 apiApp.route("/logs", logRoutes);
