@@ -8,6 +8,7 @@ import { healthDataSchema, type HealthData } from "../../common/realtime-protoco
 import { isSameOriginRequest } from "../../worker/auth/same-origin.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceByOwner } from "../../worker/db/devices.ts";
+import { latestFirmware } from "../../worker/db/firmware.ts";
 import { findUserById } from "../../worker/db/users.ts";
 import { deviceHub } from "../../worker/device-hubs.ts";
 import { switchOwnMotor, type OwnMotorResult } from "../../worker/motor-commands.ts";
@@ -40,11 +41,20 @@ export async function loader({ context }: Route.LoaderArgs) {
   const env = envOf(context);
   const db = getDb(env.DB);
   const [device, account] = await Promise.all([findDeviceByOwner(db, user.id), findUserById(db, user.id)]);
-  const snapshot = device ? await deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now());
+  const [snapshot, newestImage] = await Promise.all([
+    device ? deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
+    device?.connection ? latestFirmware(db, device.connection) : undefined,
+  ]);
   return {
     mobileNo: user.mobileNo,
     hasDevice: device !== undefined,
     deviceKind: device?.kind ?? "3phase",
+    // What the box told us at its hello: which build it runs, and the newest build of that kind.
+    firmware: {
+      connection: device?.connection ?? null,
+      installed: device?.firmware ?? null,
+      newest: newestImage?.version ?? null,
+    },
     snapshot,
     motorConfig: {
       defaultCurrent: account?.defaultCurrent ?? DEFAULT_MOTOR_CONFIG.defaultCurrent,
@@ -163,6 +173,8 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         case "otaStatus":
           if (event.stage === "done") {
             toast.show(t("ota.done", { version: event.version }), "success", "ota-progress");
+            // The box now runs another version: the firmware card reads it again.
+            revalidator.revalidate();
             playAlertSound("notice");
           } else if (event.stage === "failed") {
             toast.show(t("ota.progressFailed", { version: event.version, error: event.error ?? t("ota.unknownError") }), "error", "ota-progress");
@@ -180,7 +192,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         }
       }
     },
-    [toast, t, language],
+    [toast, t, language, revalidator],
   );
 
   const [live, setLive] = useDeviceRealtime(hasDevice ? mobileNo : null, loaderData.snapshot, onEvent);
@@ -421,7 +433,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             <Link to="/logs">{t("logs.all")}</Link>
           </section>
 
-          <FirmwareCard mobileNo={mobileNo} />
+          <FirmwareCard mobileNo={mobileNo} firmware={loaderData.firmware} />
         </div>
       )}
     </main>

@@ -2,7 +2,8 @@
 // whom to call; the box an admin links while the page is open shows up there by itself; the
 // first ON switches the simulated pump.
 import { expect, test } from "@playwright/test";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { E2E_PORT } from "../../playwright.config.ts";
 import { adminApiToken, bearer, startDevice } from "./admin-support.ts";
 import { hi, registerAndLogIn } from "./support.ts";
 import { CONTACT } from "../../app/contact.ts";
@@ -42,4 +43,29 @@ test("register, no box yet, an admin links one, the open page shows it, first ON
   await toggle.click();
   await expect(toggle).toHaveText(hi["motor.on"]);
   expect(device.relay).toBe("on");
+});
+
+test("a Wi-Fi box is told up front that no firmware exists for it yet, with nothing to tap", async ({ page, request }) => {
+  // No Wi-Fi build is ever uploaded in this suite.
+  const mobileNo = await registerAndLogIn(page);
+  const provisioned = await request.post("/api/admin/devices", {
+    data: { kind: "1phase", ownerMobileNo: mobileNo },
+    ...bearer(await adminApiToken(request)),
+  });
+  const { device: created, key } = (await provisioned.json()) as { device: { id: string }; key: string };
+  device = new SimulatedDevice({
+    url: `ws://localhost:${E2E_PORT}/api/device/connect`,
+    deviceId: created.id,
+    key,
+    kind: "1phase",
+    horsePower: 1,
+    connection: "wifi",
+  });
+  device.start();
+  await device.waitUntilConnected();
+  await page.reload();
+  const status = page.getByTestId("ota-status");
+  await expect(status).toHaveAttribute("data-state", "none");
+  await expect(status).toHaveText(hi["ota.noneYet"].replace("{type}", hi["ota.wifi"]));
+  await expect(page.getByTestId("ota-open")).toHaveCount(0);
 });
