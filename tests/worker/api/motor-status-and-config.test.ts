@@ -10,6 +10,7 @@ import {
   connectDevice,
   createUser,
   farmerWithDevice,
+  FRESH_PUMP_STATE,
   getJson,
   loginToken,
   postJson,
@@ -23,17 +24,9 @@ describe("GET /api/devices/motor/status/{mobileNo}", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       success: true,
-      status: "off",
-      statusSince: expect.any(Number),
-      statusSource: "hello",
-      deviceStatus: "online",
-      lastSeenAt: expect.any(Number),
-      pendingCommand: null,
-      cooldownUntil: 0,
-      faults: [],
+      ...FRESH_PUMP_STATE,
       phaseFault: false,
       powerData: { current: 0, wattage: 0 },
-      powerDataAt: expect.any(Number),
       healthLogs: expect.objectContaining({ version: "test-1.0.0", mqtt: "connected" }),
       motorConfig: { defaultCurrent: 1, dryRunThreshold: 30, overCurrentThreshold: 30 },
     });

@@ -4,6 +4,7 @@ import {
   connectBrowser,
   connectDevice,
   createUser,
+  FRESH_PUMP_STATE,
   loginToken,
   postJson,
   provisionDevice,
@@ -34,18 +35,7 @@ describe("GET /api/realtime", () => {
       phaseFault: false,
       health: expect.objectContaining({ version: "test-1.0.0", imei: "866000000000001", mqtt: "connected" }),
       debug: false,
-      pump: {
-        status: "off",
-        statusSince: expect.any(Number),
-        statusSource: "hello",
-        deviceStatus: "online",
-        lastSeenAt: expect.any(Number),
-        pendingCommand: null,
-        cooldownUntil: 0,
-        faults: [],
-        powerDataAt: expect.any(Number),
-        at: expect.any(Number),
-      },
+      pump: { ...FRESH_PUMP_STATE, at: expect.any(Number) },
     });
     // A watching browser makes the hub ask the box for frequent readings.
     expect(await box.next("watch")).toEqual({ type: "watch", watched: true, intervalSeconds: 5 });
