@@ -27,6 +27,27 @@ export function formatRupees(amount: number, language: Language): string {
   return new Intl.NumberFormat(localeOf(language), { style: "currency", currency: "INR", maximumFractionDigits: 0 }).format(amount);
 }
 
+/**
+ * A length of time in the reader's words, its two largest units: "7 मिनट 31 सेकंड", "2 days
+ * 3 hours". Intl's unit formatting, so no language spells units by hand.
+ */
+export function formatDuration(totalSeconds: number, language: Language): string {
+  const seconds = Math.max(0, Math.floor(totalSeconds));
+  const parts: [number, "day" | "hour" | "minute" | "second"][] = [
+    [Math.floor(seconds / 86_400), "day"],
+    [Math.floor((seconds % 86_400) / 3_600), "hour"],
+    [Math.floor((seconds % 3_600) / 60), "minute"],
+    [seconds % 60, "second"],
+  ];
+  const largest = parts.findIndex(([value]) => value > 0);
+  const first = largest === -1 ? parts.length - 1 : largest;
+  return parts
+    .slice(first, first + 2)
+    .filter(([value], index) => index === 0 || value > 0)
+    .map(([value, unit]) => new Intl.NumberFormat(localeOf(language), { style: "unit", unit, unitDisplay: "long" }).format(value))
+    .join(" ");
+}
+
 /** "5 seconds ago", "3 minutes ago", "2 hours ago", "4 days ago" (thresholds 60 s, 60 min, 24 h). */
 export function relativeAge(iso: string | number, language: Language, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));

@@ -19,7 +19,7 @@ import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { ConfirmDialog } from "../../components/dialog.tsx";
 import { FaultBanners, PumpStatusLine, statusWord, useHubClock } from "../../components/pump-state-view.tsx";
 import { useToast } from "../../components/toast.tsx";
-import { formatDateTime, formatNumber } from "../../format.ts";
+import { formatDateTime, formatDuration, formatNumber } from "../../format.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
@@ -50,14 +50,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (loaded.error) return data({ page: null, error: loaded.error, adminId }, { status: 500 });
   if (!loaded.data) return notFound();
   return { page: loaded.data, error: null, adminId };
-}
-
-function uptimeText(seconds: number | null, na: string): string {
-  if (seconds === null) return na;
-  const days = Math.floor(seconds / 86_400);
-  const hours = Math.floor((seconds % 86_400) / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  return days > 0 ? `${days}d ${hours}h ${minutes}m` : hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m ${seconds % 60}s`;
 }
 
 export default function UserDetail({ loaderData }: Route.ComponentProps) {
@@ -314,7 +306,7 @@ function UserDetailPage({
                   </div>
                   <div>
                     <dt>{t("admin.user.uptime")}</dt>
-                    <dd>{uptimeText(health.uptime, na)}</dd>
+                    <dd>{health.uptime === null ? na : formatDuration(health.uptime, language)}</dd>
                   </div>
                   <div>
                     <dt>{t("admin.user.relay")}</dt>
