@@ -15,6 +15,13 @@ export function formatTimeOfDay(minuteOfDay: number, language: Language): string
   return new Date(Date.UTC(2000, 0, 1, 0, minuteOfDay)).toLocaleTimeString(localeOf(language), { timeZone: "UTC", timeStyle: "short" });
 }
 
+/** "AM"/"PM" as this language writes them in a time (Intl's day period, so it matches the times shown). */
+export function dayPeriodName(meridiem: "AM" | "PM", language: Language): string {
+  const at = new Date(Date.UTC(2000, 0, 1, meridiem === "AM" ? 10 : 22));
+  const parts = new Intl.DateTimeFormat(localeOf(language), { hour: "numeric", hour12: true, timeZone: "UTC" }).formatToParts(at);
+  return parts.find((part) => part.type === "dayPeriod")?.value ?? meridiem;
+}
+
 export function formatDate(iso: string | number, language: Language): string {
   return new Date(iso).toLocaleDateString(localeOf(language), { timeZone: TIME_ZONE, dateStyle: "medium" });
 }

@@ -18,7 +18,7 @@ import { deviceHub } from "../../worker/device-hubs.ts";
 import { callApi } from "../api-client.ts";
 import { ConfirmDialog } from "../components/dialog.tsx";
 import { ClockIcon } from "../components/icons.tsx";
-import { formatDateTime, formatTimeOfDay } from "../format.ts";
+import { dayPeriodName, formatDateTime, formatTimeOfDay } from "../format.ts";
 import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
@@ -196,8 +196,8 @@ export default function MotorSchedule({ loaderData }: Route.ComponentProps) {
                 onChange={(event) => change({ meridiem: event.target.value === "PM" ? "PM" : "AM" })}
                 data-testid="schedule-meridiem"
               >
-                <option value="AM">AM</option>
-                <option value="PM">PM</option>
+                <option value="AM">{dayPeriodName("AM", language)}</option>
+                <option value="PM">{dayPeriodName("PM", language)}</option>
               </select>
             </div>
           </fieldset>
