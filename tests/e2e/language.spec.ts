@@ -15,7 +15,7 @@ const LATIN_ALLOWED = new Set(["A", "W", "V", "kWh", "HP", "dBm", "SIM", "Wi-Fi"
 /** Visible words in the wrong script, with the element they are in. */
 async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]> {
   // The language switch names both languages on purpose: it is how a reader of the other one finds it.
-  const text = await page.locator("body").evaluate((body) => {
+  const text = await page.locator("body").evaluate((body: HTMLElement) => {
     const skipped = [...body.querySelectorAll<HTMLElement>(".language-switch, [data-testid=health-chipId] dd, [data-testid=health-imei] dd")];
     for (const node of skipped) node.style.display = "none";
     const visible = body.innerText;
