@@ -20,8 +20,8 @@ type MotorConfig = { defaultCurrent: number; dryRunThreshold: number; overCurren
 /** The settings a farmer would enter for the simulated 5 HP three-phase motor. */
 const RATED = { defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10, dryRunThreshold: 30, overCurrentThreshold: 30 };
 
-async function openOwnPump(page: Page, request: Request, config: MotorConfig = RATED) {
-  const { farmer, device } = await farmerWithDevice(request);
+async function openOwnPump(page: Page, request: Request, config: MotorConfig = RATED, deviceOptions = {}) {
+  const { farmer, device } = await farmerWithDevice(request, deviceOptions);
   devices.push(device);
   const saved = await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, { data: config, ...bearer(farmer.token) });
   expect(saved.status()).toBe(200);
@@ -109,7 +109,9 @@ test("a watched box that goes silent is shown offline within 20 s, with its last
       if (message.type === "pumpState" && message.pump?.deviceStatus === "offline") offlineStates.push(message.pump);
     }),
   );
-  const { device } = await openOwnPump(page, request);
+  // Once the hub closes the dead link, this box stays away (a real one would come back after
+  // its own timeout): what the page says while it is gone is what is checked.
+  const { device } = await openOwnPump(page, request, RATED, { reconnectBaseMs: 120_000, reconnectMaxMs: 120_000 });
   device.inject("goSilent");
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"], { timeout: 40_000 });
   const decided = offlineStates[0]!;
