@@ -32,7 +32,7 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             environment: "node",
-            include: ["tests/device-sim/**/*.test.ts", "tests/scripts/**/*.test.ts"],
+            include: ["tests/device-sim/**/*.test.ts", "tests/scripts/**/*.test.ts", "tests/app/**/*.test.ts"],
           },
         },
         {

@@ -302,6 +302,69 @@ export const en = {
   "error.title": "Something went wrong",
   "error.notFound": "The page could not be found.",
   "error.home": "Go to the home page",
+  // Motor logs (app/i18n/motor-log.ts): one message per kind of common/motor-log-event.ts.
+  // The English ones are the sentences the hub wrote before logs had kinds, word for word.
+  "log.switched":
+    "Motor turned {relay, select, on {ON} other {OFF}} {origin}{byServer, select, yes {.} other {}}{confirmed, select, late { (confirmed late)} onReconnect { (confirmed when the box reconnected)} other {}}",
+  "log.unconfirmed":
+    "Motor {relay, select, on {ON} other {OFF}} {origin}: {why, select, linkLost {the box went offline before confirming it} other {the box did not confirm it}} ({relay, select, on {the motor may be running} other {the motor may still be running}}).",
+  "log.origin.app": "from the app",
+  "log.origin.schedule": "by schedule ({time}, {repeat, select, daily {daily} other {once}})",
+  "log.origin.scheduleFor":
+    "by schedule ({time}, {repeat, select, daily {daily} other {once}}, for {minutes, plural, one {# minute} other {# minutes}})",
+  "log.origin.scheduleOff": "by schedule (after {minutes, plural, one {# minute} other {# minutes}})",
+  "log.origin.server": "by the server: {reason}",
+  "log.reason.dryRunNotStopped": "dry run that the box did not stop",
+  "log.reason.overCurrentNotStopped": "overcurrent that the box did not stop",
+  "log.reason.restartedAfterPowerCut": "it restarted by itself after a power cut",
+  "log.reason.safety": "safety",
+  "log.stated": "Motor turned {relay, select, on {ON} other {OFF}} ({how})",
+  "log.how.manual": "switched at the box",
+  "log.how.boxSchedule": "by the box's schedule",
+  "log.how.restart": "box restarted",
+  "log.how.reported": "reported by the box",
+  "log.how.reconnected": "reported by the box when it reconnected",
+  "log.how.afterPowerCut": "restarted by the box after the power cut",
+  "log.runningWithoutCommand": "Motor is running without a confirmed command ({current} A).",
+  "log.noCurrent": "Motor is ON but draws no current.",
+  "log.tripDryRun": "Dry run detected. Motor turned OFF automatically.",
+  "log.tripOverCurrent": "Overcurrent detected. Motor turned OFF!",
+  "log.phaseFault":
+    "Phase fault detected{hasDetail, select, yes {: {detail}} other {{hasPhase, select, yes { on phase {phase}} other {}}}}. Motor operation is disabled.",
+  "log.phaseOk": "Phase is OK now.",
+  "log.powerLost": "Power cut at the pump. Motor stopped.",
+  "log.powerRestored": "Power is back at the pump. The motor stays OFF until someone switches it on.",
+  "log.serverOffFailed": "The server could not switch the motor OFF ({reason}). Check the pump.",
+  "log.mobileNoChanged": "Mobile number changed to {mobileNo}. The box restarts.",
+  "log.otaRefused": "Firmware update to {version} refused: {hasError, select, yes {{error}} other {the box refused it}}.",
+  "log.otaStarted": "Firmware update to {version} started.",
+  "log.otaDone": "Firmware updated to {version}.",
+  "log.otaFailed":
+    "Firmware update to {version} failed: {reason, select, otherVersion {the box restarted with {firmware}} timeout {no answer from the box within 10 minutes} other {{hasError, select, yes {{error}} other {the box reported a failure}}}}.",
+  "log.scheduleMissed":
+    "Scheduled {action, select, on {ON} other {OFF}} at {time} was missed: {reason, select, offline {the device was offline} other {the server could not run it on time}}.",
+  "log.scheduleNotRun": "Scheduled {action, select, on {ON} other {OFF}} at {time} was not carried out: {failure}.",
+  "log.scheduleOffFailed":
+    "Scheduled switch-off (after {minutes, plural, one {# minute} other {# minutes}}) failed: {failure}. Trying again every minute.",
+  "log.scheduleOffGivenUp":
+    "Scheduled switch-off (after {minutes, plural, one {# minute} other {# minutes}}) was given up after a day of failed attempts. Check the pump.",
+
+  // Why the hub could not carry out a command: the API's `message`, and part of some logs.
+  "failure.offline": "Device is offline. Check its power and network, then try again.",
+  "failure.cooldown": "Please wait for cooldown.",
+  "failure.busy": "Another command is in progress. Please wait.",
+  "failure.timeout": "The device did not confirm the command. Check the motor status and try again.",
+  "failure.linkLost": "The device went offline before confirming the command. The motor may have switched.",
+  "failure.rejected": "{hasError, select, yes {{error}} other {The device refused the command.}}",
+  "failure.phaseFault": "Phase fault detected. Motor operation is disabled until the phase is OK.",
+  "failure.noSupply": "There is no mains power at the pump.",
+  "failure.otaBusy": "A firmware update to {version} is already in progress.",
+  "failure.otaRejected": "The device refused the update: {hasError, select, yes {{error}} other {the box refused it}}.",
+  "failure.noDevice": "No device is linked to this account yet.",
+  "failure.scheduleConflict": "Another schedule is already set for {time}.",
+  "failure.scheduleLimit": "A device can have at most {max} schedules.",
+  "failure.scheduleNotFound": "Schedule not found.",
+  "schedule.reason.refusedSaying": "The device refused it: “{error}”",
 } as const;
 
 export type MessageKey = keyof typeof en;
