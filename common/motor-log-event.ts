@@ -127,10 +127,15 @@ export type MotorLogKind = MotorLogEvent["kind"];
 export const MOTOR_LOG_KINDS: readonly MotorLogKind[] = motorLogEventSchema.options.map((option) => option.shape.kind.value);
 
 /** The stored parts of an event: its kind, and the rest as the parameters. */
-export function splitMotorLogEvent(event: MotorLogEvent): { kind: MotorLogKind; params: Record<string, unknown> } {
+export function splitMotorLogEvent(event: MotorLogEvent): { kind: MotorLogKind; params: Record<string, MotorLogParam> } {
   const { kind, ...params } = event;
   return { kind, params };
 }
+
+const flatParamSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/** A parameter's value: a code, a number, the box's words, or one level of those (an origin, a failure). */
+export const motorLogParamSchema = z.union([flatParamSchema, z.record(z.string(), flatParamSchema)]);
+export type MotorLogParam = z.infer<typeof motorLogParamSchema>;
 
 /**
  * The event stored as `kind` and `params`. Anything this code cannot read (a row of an older

@@ -62,7 +62,8 @@ export const en = {
   "pump.faults": "Warnings",
   "pump.fault.dryRun": "Dry run: the motor was stopped at {time}{current}. Check the water before switching it ON.",
   "pump.fault.overCurrent": "Overcurrent: the motor was stopped at {time}{current}. Check the motor before switching it ON.",
-  "pump.fault.phaseFault": "Phase fault since {time}{detail}: the motor cannot be switched ON until the phase is back.",
+  "pump.fault.phaseFault":
+    "Phase fault since {time}{hasDetail, select, yes { ({detail})} other {{hasPhase, select, yes { (phase {phase})} other {}}}}: the motor cannot be switched ON until the phase is back.",
   "pump.fault.noSupply": "No mains power at the pump since {time}. The motor stays OFF until someone switches it ON after power returns.",
   "pump.fault.runningWithoutCommand": "The motor has been running without a confirmed command since {time}. Switch it OFF here or at the starter if it should not run.",
   "pump.fault.noCurrent": "The motor is ON but has drawn no current since {time}. Check the supply and the motor.",
@@ -164,7 +165,6 @@ export const en = {
   "ota.stage.verifying": "Firmware being checked",
   "ota.stage.installing": "Firmware installing",
   "ota.done": "Firmware updated to {version}.",
-  "ota.progressFailed": "Firmware update to {version} failed: {error}",
   "realtime.dryRun": "Dry run detected. Motor turned OFF automatically.",
   "realtime.overCurrent": "Overcurrent detected. Motor turned OFF!",
   "realtime.phaseFault": "Phase Fault Detected!",
@@ -365,6 +365,11 @@ export const en = {
   "failure.scheduleLimit": "A device can have at most {max} schedules.",
   "failure.scheduleNotFound": "Schedule not found.",
   "schedule.reason.refusedSaying": "The device refused it: “{error}”",
+  // The API's answers to what succeeded.
+  "api.motorSwitched": "Motor turned {relay, select, on {ON} other {OFF}}.",
+  "api.scheduleSaved": "Schedule saved.",
+  "api.scheduleUpdated": "Schedule updated.",
+  "api.scheduleDeleted": "Schedule deleted.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -64,7 +64,8 @@ export const hi: Record<MessageKey, string> = {
   "pump.faults": "चेतावनियाँ",
   "pump.fault.dryRun": "ड्राई रन: मोटर {time} पर रोकी गई{current}। चालू करने से पहले पानी देखें।",
   "pump.fault.overCurrent": "ओवरकरंट: मोटर {time} पर रोकी गई{current}। चालू करने से पहले मोटर जाँचें।",
-  "pump.fault.phaseFault": "फेज़ फॉल्ट ({time} से){detail}: फेज़ ठीक होने तक मोटर चालू नहीं हो सकती।",
+  "pump.fault.phaseFault":
+    "फेज़ फॉल्ट ({time} से){hasPhase, select, yes { ({phase} फेज़ में)} other {{hasDetail, select, yes { (डिवाइस ने कहा: “{detail}”)} other {}}}}: फेज़ ठीक होने तक मोटर चालू नहीं हो सकती।",
   "pump.fault.noSupply": "पंप पर बिजली नहीं है ({time} से)। बिजली आने के बाद कोई चालू करे तब तक मोटर बंद रहेगी।",
   "pump.fault.runningWithoutCommand": "मोटर {time} से बिना पक्के आदेश के चल रही है। न चलनी हो तो यहाँ से या स्टार्टर से बंद करें।",
   "pump.fault.noCurrent": "मोटर चालू है पर {time} से करंट नहीं ले रही। बिजली और मोटर जाँचें।",
@@ -166,7 +167,6 @@ export const hi: Record<MessageKey, string> = {
   "ota.stage.verifying": "फ़र्मवेयर जाँचा जा रहा है",
   "ota.stage.installing": "फ़र्मवेयर इंस्टॉल हो रहा है",
   "ota.done": "फ़र्मवेयर {version} पर अपडेट हो गया।",
-  "ota.progressFailed": "फ़र्मवेयर {version} का अपडेट विफल: {error}",
   "realtime.dryRun": "ड्राई रन पाया गया। मोटर अपने आप बंद हो गई।",
   "realtime.overCurrent": "ओवरकरंट पाया गया। मोटर बंद हो गई!",
   "realtime.phaseFault": "फेज़ फॉल्ट पाया गया!",
@@ -363,4 +363,9 @@ export const hi: Record<MessageKey, string> = {
   "failure.scheduleLimit": "एक डिवाइस पर ज़्यादा से ज़्यादा {max} शेड्यूल हो सकते हैं।",
   "failure.scheduleNotFound": "शेड्यूल नहीं मिला।",
   "schedule.reason.refusedSaying": "डिवाइस ने मना कर दिया: “{error}”",
+  // API के सफल जवाब।
+  "api.motorSwitched": "मोटर {relay, select, on {चालू} other {बंद}} हो गई।",
+  "api.scheduleSaved": "शेड्यूल सेव हो गया।",
+  "api.scheduleUpdated": "शेड्यूल अपडेट हो गया।",
+  "api.scheduleDeleted": "शेड्यूल हटा दिया गया।",
 };
