@@ -132,10 +132,9 @@ export function splitMotorLogEvent(event: MotorLogEvent): { kind: MotorLogKind; 
   return { kind, params };
 }
 
-const flatParamSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+type FlatParam = string | number | boolean | null;
 /** A parameter's value: a code, a number, the box's words, or one level of those (an origin, a failure). */
-export const motorLogParamSchema = z.union([flatParamSchema, z.record(z.string(), flatParamSchema)]);
-export type MotorLogParam = z.infer<typeof motorLogParamSchema>;
+export type MotorLogParam = FlatParam | Record<string, FlatParam>;
 
 /**
  * The event stored as `kind` and `params`. Anything this code cannot read (a row of an older

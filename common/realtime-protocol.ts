@@ -2,7 +2,7 @@
 // The hub builds them with `satisfies RealtimeMessage`; the browser parses them with the schema.
 import { z } from "./zod.ts";
 import { connectionTypeSchema, relayStateSchema } from "./device-protocol.ts";
-import { motorLogParamSchema } from "./motor-log-event.ts";
+import type { MotorLogParam } from "./motor-log-event.ts";
 import { motorStatusSchema, pumpStateSchema } from "./pump-state.ts";
 
 export const deviceStatusSchema = z.enum(["online", "offline"]);
@@ -23,11 +23,12 @@ export const motorLogEntrySchema = z.object({
   logMessage: z.string(),
   timestamp: z.string(),
   /**
-   * What happened, as a code with its parameters (common/motor-log-event.ts). Read loosely
-   * here, so that a kind this page does not know yet still shows, as its `logMessage`.
+   * What happened, as a code with its parameters (common/motor-log-event.ts), as the server
+   * parsed them before sending. Read loosely here: pages word them with `motorLogEntryText`,
+   * and a kind this page does not know yet still shows, as its `logMessage`.
    */
   kind: z.string(),
-  params: z.record(z.string(), motorLogParamSchema),
+  params: z.object({}).catchall(z.custom<MotorLogParam>()),
 });
 export type MotorLogEntry = z.infer<typeof motorLogEntrySchema>;
 

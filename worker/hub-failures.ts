@@ -1,5 +1,5 @@
+import { translateApi } from "../app/i18n/api.ts";
 import type { Language } from "../app/i18n/catalogue.ts";
-import { translate } from "../app/i18n/catalogue.ts";
 import { commandFailureText } from "../app/i18n/motor-log.ts";
 import type { HubFailure } from "../durable-objects/device-hub.ts";
 import { HttpError } from "./http-error.ts";
@@ -21,9 +21,9 @@ const STATUS: Record<HubFailure["code"], HttpError["status"]> = {
 export function hubFailureText(failure: HubFailure, language: Language): string {
   switch (failure.code) {
     case "otaBusy":
-      return translate(language, "failure.otaBusy", { version: failure.version ?? "" });
+      return translateApi(language, "failure.otaBusy", { version: failure.version ?? "" });
     case "otaRejected":
-      return translate(language, "failure.otaRejected", { hasError: failure.error ? "yes" : "no", error: failure.error ?? "" });
+      return translateApi(language, "failure.otaRejected", { hasError: failure.error ? "yes" : "no", error: failure.error ?? "" });
     default:
       return commandFailureText({ code: failure.code, error: failure.error ?? null }, language);
   }
@@ -47,5 +47,5 @@ export function hubFailureError(failure: HubFailure, language: Language): HttpEr
 
 /** The caller has no device: 404, in their language. */
 export function noDeviceError(language: Language): HttpError {
-  return new HttpError(404, translate(language, "failure.noDevice"), {}, { code: "noDevice", params: {} });
+  return new HttpError(404, translateApi(language, "failure.noDevice"), {}, { code: "noDevice", params: {} });
 }

@@ -350,26 +350,9 @@ export const en = {
     "Scheduled switch-off (after {minutes, plural, one {# minute} other {# minutes}}) was given up after a day of failed attempts. Check the pump.",
 
   // Why the hub could not carry out a command: the API's `message`, and part of some logs.
-  "failure.offline": "Device is offline. Check its power and network, then try again.",
-  "failure.cooldown": "Please wait for cooldown.",
-  "failure.busy": "Another command is in progress. Please wait.",
-  "failure.timeout": "The device did not confirm the command. Check the motor status and try again.",
   "failure.linkLost": "The device went offline before confirming the command. The motor may have switched.",
   "failure.rejected": "{hasError, select, yes {{error}} other {The device refused the command.}}",
-  "failure.phaseFault": "Phase fault detected. Motor operation is disabled until the phase is OK.",
-  "failure.noSupply": "There is no mains power at the pump.",
-  "failure.otaBusy": "A firmware update to {version} is already in progress.",
-  "failure.otaRejected": "The device refused the update: {hasError, select, yes {{error}} other {the box refused it}}.",
-  "failure.noDevice": "No device is linked to this account yet.",
-  "failure.scheduleConflict": "Another schedule is already set for {time}.",
-  "failure.scheduleLimit": "A device can have at most {max} schedules.",
-  "failure.scheduleNotFound": "Schedule not found.",
   "schedule.reason.refusedSaying": "The device refused it: “{error}”",
-  // The API's answers to what succeeded.
-  "api.motorSwitched": "Motor turned {relay, select, on {ON} other {OFF}}.",
-  "api.scheduleSaved": "Schedule saved.",
-  "api.scheduleUpdated": "Schedule updated.",
-  "api.scheduleDeleted": "Schedule deleted.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -348,24 +348,7 @@ export const hi: Record<MessageKey, string> = {
   "log.scheduleOffGivenUp": "शेड्यूल से बंद करना ({minutes, plural, other {# मिनट}} बाद) एक दिन कोशिश करके छोड़ दिया गया। पंप जाँचें।",
 
   // आदेश पूरा न होने के कारण: API का `message`, और कुछ लॉग का हिस्सा।
-  "failure.offline": "डिवाइस ऑफ़लाइन है। उसकी बिजली और नेटवर्क जाँचें, फिर प्रयास करें।",
-  "failure.cooldown": "मोटर अभी-अभी बदली गई है। चालू करने से पहले कुछ सेकंड रुकें।",
-  "failure.busy": "एक आदेश पहले से चल रहा है। कृपया रुकें।",
-  "failure.timeout": "डिवाइस ने आदेश की पुष्टि नहीं की। मोटर की स्थिति देखें और फिर प्रयास करें।",
   "failure.linkLost": "पुष्टि से पहले डिवाइस ऑफ़लाइन हो गया। मोटर बदल चुकी हो सकती है।",
   "failure.rejected": "डिवाइस ने आदेश नहीं माना{hasError, select, yes {: “{error}”} other {}}।",
-  "failure.phaseFault": "फेज़ फॉल्ट पाया गया। फेज़ ठीक होने तक मोटर चलाना बंद है।",
-  "failure.noSupply": "पंप पर बिजली नहीं है।",
-  "failure.otaBusy": "फ़र्मवेयर {version} का अपडेट पहले से चल रहा है।",
-  "failure.otaRejected": "डिवाइस ने अपडेट नहीं लिया{hasError, select, yes {: “{error}”} other {}}।",
-  "failure.noDevice": "इस खाते से अभी कोई डिवाइस जुड़ा नहीं है।",
-  "failure.scheduleConflict": "{time} पर पहले से एक शेड्यूल है।",
-  "failure.scheduleLimit": "एक डिवाइस पर ज़्यादा से ज़्यादा {max} शेड्यूल हो सकते हैं।",
-  "failure.scheduleNotFound": "शेड्यूल नहीं मिला।",
   "schedule.reason.refusedSaying": "डिवाइस ने मना कर दिया: “{error}”",
-  // API के सफल जवाब।
-  "api.motorSwitched": "मोटर {relay, select, on {चालू} other {बंद}} हो गई।",
-  "api.scheduleSaved": "शेड्यूल सेव हो गया।",
-  "api.scheduleUpdated": "शेड्यूल अपडेट हो गया।",
-  "api.scheduleDeleted": "शेड्यूल हटा दिया गया।",
 };

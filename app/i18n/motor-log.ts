@@ -6,6 +6,8 @@ import type {
   CommandOrigin,
   HubFailureCode,
   MotorLogEvent,
+  MotorLogKind,
+  MotorLogParam,
 } from "../../common/motor-log-event.ts";
 import { formatClock } from "../../common/schedule-time.ts";
 import { formatNumber } from "../format.ts";
@@ -84,6 +86,47 @@ export function motorLogText(event: MotorLogEvent, language: Language): string {
   }
 }
 
+/** Every kind this module words (the type keeps it complete). */
+const KINDS: Record<MotorLogKind, true> = {
+  switched: true,
+  unconfirmed: true,
+  stated: true,
+  runningWithoutCommand: true,
+  noCurrent: true,
+  tripDryRun: true,
+  tripOverCurrent: true,
+  phaseFault: true,
+  phaseOk: true,
+  powerLost: true,
+  powerRestored: true,
+  serverOffFailed: true,
+  mobileNoChanged: true,
+  otaRefused: true,
+  otaStarted: true,
+  otaDone: true,
+  otaFailed: true,
+  scheduleMissed: true,
+  scheduleNotRun: true,
+  scheduleOffFailed: true,
+  scheduleOffGivenUp: true,
+  legacy: true,
+};
+
+/**
+ * A log entry as the API and the realtime socket carry it, in `language`. The server sends only
+ * events it parsed with `motorLogEventSchema`; pages do not parse them again, which would ship
+ * that schema to every phone. An entry this page cannot word (a kind newer than the page) shows
+ * the server's own `logMessage`.
+ */
+export function motorLogEntryText(entry: { kind: string; params: Record<string, MotorLogParam>; logMessage: string }, language: Language): string {
+  if (!Object.hasOwn(KINDS, entry.kind)) return entry.logMessage;
+  try {
+    return motorLogText({ ...entry.params, kind: entry.kind } as MotorLogEvent, language);
+  } catch {
+    return entry.logMessage;
+  }
+}
+
 /** "from the app", "by schedule (6:00 AM, daily)", "by the server: <why>", in `language`. */
 export function commandOriginText(origin: CommandOrigin, language: Language): string {
   switch (origin.by) {
@@ -106,13 +149,24 @@ export function commandOriginText(origin: CommandOrigin, language: Language): st
   }
 }
 
+/** The sentence of each refusal: the dashboard's own where it says the same. */
+const FAILURE_KEYS: Record<Exclude<HubFailureCode, "rejected">, MessageKey> = {
+  offline: "motor.deviceOffline",
+  cooldown: "motor.waitCooldown",
+  busy: "motor.busy",
+  timeout: "motor.timeout",
+  linkLost: "failure.linkLost",
+  phaseFault: "motor.phaseFaultHint",
+  noSupply: "motor.noSupply",
+};
+
 /** Why a command was not carried out, as a sentence; the box's own words when it refused. */
 export function commandFailureText(failure: CommandFailure | { code: HubFailureCode; error?: string | null }, language: Language): string {
   if (failure.code === "rejected") {
     const error = failure.error ?? null;
     return translate(language, "failure.rejected", { hasError: yes(error !== null), error: error ?? "" });
   }
-  return translate(language, `failure.${failure.code}`);
+  return translate(language, FAILURE_KEYS[failure.code]);
 }
 
 /** A sentence to be quoted inside another: its final full stop (or danda) goes. */

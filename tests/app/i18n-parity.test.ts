@@ -2,6 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { adminEn } from "../../app/i18n/admin-en.ts";
 import { adminHi } from "../../app/i18n/admin-hi.ts";
+import { apiEn } from "../../app/i18n/api-en.ts";
+import { apiHi } from "../../app/i18n/api-hi.ts";
 import { formatMessage } from "../../app/i18n/catalogue.ts";
 import { en } from "../../app/i18n/en.ts";
 import { hi } from "../../app/i18n/hi.ts";
@@ -14,6 +16,7 @@ function argumentsOf(pattern: string): string[] {
 describe.each([
   ["farmer and common texts", en as Record<string, string>, hi as Record<string, string>],
   ["admin texts", adminEn as Record<string, string>, adminHi as Record<string, string>],
+  ["API texts", apiEn as Record<string, string>, apiHi as Record<string, string>],
 ])("%s", (_, english, hindi) => {
   it("have the same keys in English and Hindi", () => {
     expect(Object.keys(hindi).sort()).toEqual(Object.keys(english).sort());

@@ -1,7 +1,7 @@
 // Motor log entries worded from their kind in both languages (app/i18n/motor-log.ts).
 import { describe, expect, it } from "vitest";
 import { MOTOR_LOG_KINDS, motorLogEventSchema } from "../../common/motor-log-event.ts";
-import { motorLogText } from "../../app/i18n/motor-log.ts";
+import { motorLogEntryText, motorLogText } from "../../app/i18n/motor-log.ts";
 import { MOTOR_LOG_EXAMPLES } from "./motor-log-examples.ts";
 
 /** Latin words a Hindi sentence may keep: units, clock, phase letters. */
@@ -59,5 +59,14 @@ describe("motor log catalogue", () => {
     expect(motorLogText({ kind: "scheduleOffGivenUp", afterMinutes: 1 }, "en")).toBe(
       "Scheduled switch-off (after 1 minute) was given up after a day of failed attempts. Check the pump.",
     );
+  });
+
+  it("words entries as pages get them, and shows the server's words for a kind the page does not know", () => {
+    const entry = (kind: string, params: Record<string, never> | Record<string, string>) => ({ kind, params, logMessage: "as the server said" });
+    expect(motorLogEntryText({ kind: "phaseOk", params: {}, logMessage: "Phase is OK now." }, "hi")).toBe("फेज़ अब ठीक है।");
+    expect(motorLogEntryText(entry("pumpStolen", {}), "hi")).toBe("as the server said");
+    expect(motorLogEntryText(entry("toString", {}), "hi")).toBe("as the server said");
+    // Parameters a page cannot read (a different server) never break the list.
+    expect(() => motorLogEntryText(entry("switched", {}), "hi")).not.toThrow();
   });
 });

@@ -8,7 +8,7 @@ import {
 import { getDb } from "../db/client.ts";
 import { findUserById, findUserByMobileNo } from "../db/users.ts";
 import { deviceHub } from "../device-hubs.ts";
-import { translate } from "../../app/i18n/catalogue.ts";
+import { translateApi } from "../../app/i18n/api.ts";
 import { hubFailureError, noDeviceError } from "../hub-failures.ts";
 import { HttpError } from "../http-error.ts";
 import { changeMotorConfig } from "../motor-config.ts";
@@ -28,7 +28,7 @@ export const deviceRoutes = new Hono<ApiEnv>()
     if (!result.ok) throw result.code === "noDevice" ? noDeviceError(language) : hubFailureError(result, language);
     return c.json({
       success: true,
-      message: translate(language, "api.motorSwitched", { relay: result.status }),
+      message: translateApi(language, "api.motorSwitched", { relay: result.status }),
       status: result.status,
     });
   })

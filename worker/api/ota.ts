@@ -5,7 +5,7 @@ import { otaRequestSchema } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { latestFirmware } from "../db/firmware.ts";
 import { deviceHub } from "../device-hubs.ts";
-import { translate } from "../../app/i18n/catalogue.ts";
+import { translateApi } from "../../app/i18n/api.ts";
 import { hubFailureError } from "../hub-failures.ts";
 import { HttpError } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
@@ -30,7 +30,7 @@ export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "ad
   if (!result.ok) throw hubFailureError(result, language);
   return c.json({
     success: true,
-    message: translate(language, "ota.triggered"),
+    message: translateApi(language, "ota.triggered"),
     version: image.version,
   });
 });

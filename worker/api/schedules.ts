@@ -1,7 +1,8 @@
 // Motor schedules (SPEC §7 POST /api/schedule, plus list, update and delete). They live in the
 // device's DeviceHub, which carries them out at their time in India time with its own alarm.
 import { Hono } from "hono";
-import { translate, type Language } from "../../app/i18n/catalogue.ts";
+import { translateApi } from "../../app/i18n/api.ts";
+import type { Language } from "../../app/i18n/catalogue.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
 import { formatClock } from "../../common/schedule-time.ts";
 import type { ScheduleFailure } from "../../durable-objects/device-hub.ts";
@@ -24,18 +25,18 @@ function scheduleFailureError(failure: ScheduleFailure, language: Language): Htt
     case "conflict": {
       const minuteOfDay = failure.minuteOfDay ?? 0;
       const time = formatClock(minuteOfDay);
-      return new HttpError(409, translate(language, "failure.scheduleConflict", { time }), {}, {
+      return new HttpError(409, translateApi(language, "failure.scheduleConflict", { time }), {}, {
         code: "conflict",
         params: { minuteOfDay, time },
       });
     }
     case "limit":
-      return new HttpError(409, translate(language, "failure.scheduleLimit", { max: failure.max ?? 0 }), {}, {
+      return new HttpError(409, translateApi(language, "failure.scheduleLimit", { max: failure.max ?? 0 }), {}, {
         code: "limit",
         params: { max: failure.max ?? 0 },
       });
     case "notFound":
-      return new HttpError(404, translate(language, "failure.scheduleNotFound"), {}, { code: "notFound", params: {} });
+      return new HttpError(404, translateApi(language, "failure.scheduleNotFound"), {}, { code: "notFound", params: {} });
     default: {
       const unreachable: never = failure.code;
       throw new Error(`unhandled schedule failure ${String(unreachable)}`);
@@ -60,7 +61,7 @@ export const scheduleRoutes = new Hono<ApiEnv>()
     const result = await (await ownHub(c)).createSchedule(c.var.user.id, input);
     const language = apiLanguage(c.req.raw);
     if (!result.ok) throw scheduleFailureError(result, language);
-    return c.json({ success: true, message: translate(language, "api.scheduleSaved"), schedule: result.schedule }, 201);
+    return c.json({ success: true, message: translateApi(language, "api.scheduleSaved"), schedule: result.schedule }, 201);
   })
   .put("/:id", requireAuth("user"), async (c) => {
     const id = parseInput(scheduleIdSchema, c.req.param("id"));
@@ -68,11 +69,11 @@ export const scheduleRoutes = new Hono<ApiEnv>()
     const result = await (await ownHub(c)).updateSchedule(c.var.user.id, id, input);
     const language = apiLanguage(c.req.raw);
     if (!result.ok) throw scheduleFailureError(result, language);
-    return c.json({ success: true, message: translate(language, "api.scheduleUpdated"), schedule: result.schedule });
+    return c.json({ success: true, message: translateApi(language, "api.scheduleUpdated"), schedule: result.schedule });
   })
   .delete("/:id", requireAuth("user"), async (c) => {
     const id = parseInput(scheduleIdSchema, c.req.param("id"));
     const language = apiLanguage(c.req.raw);
     if (!(await (await ownHub(c)).deleteSchedule(c.var.user.id, id))) throw scheduleFailureError({ ok: false, code: "notFound" }, language);
-    return c.json({ success: true, message: translate(language, "api.scheduleDeleted") });
+    return c.json({ success: true, message: translateApi(language, "api.scheduleDeleted") });
   });
