@@ -8,7 +8,7 @@ import { useLanguage, useT } from "../i18n/i18n.ts";
 import { RefreshIcon } from "./icons.tsx";
 import { statusWord } from "./pump-state-view.tsx";
 
-function uptimeText(seconds: number, t: ReturnType<typeof useT>): string {
+export function uptimeText(seconds: number, t: ReturnType<typeof useT>): string {
   const days = Math.floor(seconds / 86_400);
   const hours = Math.floor((seconds % 86_400) / 3_600);
   const minutes = Math.floor((seconds % 3_600) / 60);

@@ -10,6 +10,7 @@ import { configHistoryForAdmin, countAdmins, findAdminUserView, type ConfigHisto
 import { getDb } from "../../../worker/db/client.ts";
 import { deviceHub } from "../../../worker/device-hubs.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
+import { uptimeText } from "../../components/health-grid.tsx";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { appendDebugLine, type DebugLine } from "../../components/admin/debug-console.tsx";
 import { DeviceSettingsDialog, type Ask } from "../../components/admin/device-settings-dialog.tsx";
@@ -51,14 +52,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (loaded.error) return data({ page: null, error: loaded.error, adminId }, { status: 500 });
   if (!loaded.data) return notFound();
   return { page: loaded.data, error: null, adminId };
-}
-
-function uptimeText(seconds: number | null, na: string): string {
-  if (seconds === null) return na;
-  const days = Math.floor(seconds / 86_400);
-  const hours = Math.floor((seconds % 86_400) / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  return days > 0 ? `${days}d ${hours}h ${minutes}m` : hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m ${seconds % 60}s`;
 }
 
 export default function UserDetail({ loaderData }: Route.ComponentProps) {
@@ -315,7 +308,7 @@ function UserDetailPage({
                   </div>
                   <div>
                     <dt>{t("admin.user.uptime")}</dt>
-                    <dd>{uptimeText(health.uptime, na)}</dd>
+                    <dd>{health.uptime === null ? na : uptimeText(health.uptime, t)}</dd>
                   </div>
                   <div>
                     <dt>{t("admin.user.relay")}</dt>
