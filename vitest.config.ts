@@ -19,6 +19,8 @@ export default defineConfig(async () => {
                   // The fuzz suites' base seed (tests/worker/fuzz-support.ts); empty: the fixed default.
                   FUZZ_SEED: process.env.FUZZ_SEED ?? "",
                 },
+                // An empty database of its own, for tests that apply migrations step by step.
+                d1Databases: ["MIGRATION_TEST_DB"],
               },
             }),
           ],

@@ -22,6 +22,10 @@ export type ConnectionType = z.infer<typeof connectionTypeSchema>;
 export const relayCauseSchema = z.enum(["manual", "startup", "schedule"]);
 export type RelayCause = z.infer<typeof relayCauseSchema>;
 
+/** A phase of a 3-phase supply, as electricians in India name them (red, yellow, blue). */
+export const phaseSchema = z.enum(["R", "Y", "B"]);
+export type Phase = z.infer<typeof phaseSchema>;
+
 /** Things that happen at the pump. Every trip event leaves the relay OFF. */
 export const deviceEventSchema = z.enum([
   "dryRun",
@@ -110,6 +114,8 @@ export const eventMessageSchema = z.object({
   current: amperes.optional(),
   /** Which phase is missing or how unbalanced, in words from the firmware. */
   detail: z.string().max(120).optional(),
+  /** A phase fault's phase, when the box can tell: pages word it in their reader's language. */
+  phase: phaseSchema.optional(),
 });
 
 /** One line of the box's own log, sent only while debug mode is on. */

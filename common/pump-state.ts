@@ -2,7 +2,7 @@
 // screen carry it (docs/pump-state.md). Codes and numbers only: each screen words them in its
 // reader's language.
 import { z } from "./zod.ts";
-import { relayStateSchema } from "./device-protocol.ts";
+import { phaseSchema, relayStateSchema } from "./device-protocol.ts";
 
 /**
  * `unknown`: a command went out and neither an answer nor anything else the box said has
@@ -58,7 +58,13 @@ export const faultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("dryRun"), since, current: z.number().nullable() }),
   z.object({ kind: z.literal("overCurrent"), since, current: z.number().nullable() }),
   /** The box holds the motor off for a missing or unbalanced phase; `detail` is the box's own words. */
-  z.object({ kind: z.literal("phaseFault"), since, detail: z.string().nullable() }),
+  z.object({
+    kind: z.literal("phaseFault"),
+    since,
+    detail: z.string().nullable(),
+    /** The phase the box named as the cause, as a code, when it did. */
+    phase: phaseSchema.nullable().default(null),
+  }),
   /** No mains at the starter. */
   z.object({ kind: z.literal("noSupply"), since }),
   /** Current flows although no command of ours was confirmed: a welded contactor, a hand on the starter. */

@@ -1,7 +1,8 @@
 // The admin area's translate hook: admin texts plus the common ones.
 import { adminEn, type AdminMessageKey } from "./admin-en.ts";
 import { adminHi } from "./admin-hi.ts";
-import { translate, useLanguage, type Language, type MessageKey } from "./i18n.ts";
+import { formatMessage, translate, type Language, type MessageKey, type MessageValues } from "./catalogue.ts";
+import { useLanguage } from "./i18n.ts";
 
 const adminDictionaries: Record<Language, Record<AdminMessageKey, string>> = { en: adminEn, hi: adminHi };
 
@@ -12,13 +13,13 @@ function isAdminKey(key: string): key is AdminMessageKey {
 export function translateAdmin(
   language: Language,
   key: AdminMessageKey | MessageKey,
-  values: Record<string, string | number> = {},
+  values: MessageValues = {},
 ): string {
   if (!isAdminKey(key)) return translate(language, key, values);
-  return adminDictionaries[language][key].replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? `{${name}}`));
+  return formatMessage(adminDictionaries[language][key], values, language);
 }
 
 export function useAdminT() {
   const language = useLanguage();
-  return (key: AdminMessageKey | MessageKey, values?: Record<string, string | number>) => translateAdmin(language, key, values);
+  return (key: AdminMessageKey | MessageKey, values?: MessageValues) => translateAdmin(language, key, values);
 }

@@ -62,7 +62,8 @@ export const en = {
   "pump.faults": "Warnings",
   "pump.fault.dryRun": "Dry run: the motor was stopped at {time}{current}. Check the water before switching it ON.",
   "pump.fault.overCurrent": "Overcurrent: the motor was stopped at {time}{current}. Check the motor before switching it ON.",
-  "pump.fault.phaseFault": "Phase fault since {time}{detail}: the motor cannot be switched ON until the phase is back.",
+  "pump.fault.phaseFault":
+    "Phase fault since {time}{hasDetail, select, yes { ({detail})} other {{hasPhase, select, yes { (phase {phase})} other {}}}}: the motor cannot be switched ON until the phase is back.",
   "pump.fault.noSupply": "No mains power at the pump since {time}. The motor stays OFF until someone switches it ON after power returns.",
   "pump.fault.runningWithoutCommand": "The motor has been running without a confirmed command since {time}. Switch it OFF here or at the starter if it should not run.",
   "pump.fault.noCurrent": "The motor is ON but has drawn no current since {time}. Check the supply and the motor.",
@@ -173,7 +174,6 @@ export const en = {
   "ota.stage.verifying": "Firmware being checked",
   "ota.stage.installing": "Firmware installing",
   "ota.done": "Firmware updated to {version}.",
-  "ota.progressFailed": "Firmware update to {version} failed: {error}",
   "realtime.dryRun": "Dry run detected. Motor turned OFF automatically.",
   "realtime.overCurrent": "Overcurrent detected. Motor turned OFF!",
   "realtime.phaseFault": "Phase Fault Detected!",
@@ -314,6 +314,57 @@ export const en = {
   "error.title": "Something went wrong",
   "error.notFound": "The page could not be found.",
   "error.home": "Go to the home page",
+  // Motor logs (app/i18n/motor-log.ts): one message per kind of common/motor-log-event.ts.
+  // The English ones are the sentences the hub wrote before logs had kinds, word for word.
+  "log.switched":
+    "Motor turned {relay, select, on {ON} other {OFF}} {origin}{byServer, select, yes {.} other {}}{confirmed, select, late { (confirmed late)} onReconnect { (confirmed when the box reconnected)} other {}}",
+  "log.unconfirmed":
+    "Motor {relay, select, on {ON} other {OFF}} {origin}: {why, select, linkLost {the box went offline before confirming it} other {the box did not confirm it}} ({relay, select, on {the motor may be running} other {the motor may still be running}}).",
+  "log.origin.app": "from the app",
+  "log.origin.schedule": "by schedule ({time}, {repeat, select, daily {daily} other {once}})",
+  "log.origin.scheduleFor":
+    "by schedule ({time}, {repeat, select, daily {daily} other {once}}, for {minutes, plural, one {# minute} other {# minutes}})",
+  "log.origin.scheduleOff": "by schedule (after {minutes, plural, one {# minute} other {# minutes}})",
+  "log.origin.server": "by the server: {reason}",
+  "log.reason.dryRunNotStopped": "dry run that the box did not stop",
+  "log.reason.overCurrentNotStopped": "overcurrent that the box did not stop",
+  "log.reason.restartedAfterPowerCut": "it restarted by itself after a power cut",
+  "log.reason.safety": "safety",
+  "log.stated": "Motor turned {relay, select, on {ON} other {OFF}} ({how})",
+  "log.how.manual": "switched at the box",
+  "log.how.boxSchedule": "by the box's schedule",
+  "log.how.restart": "box restarted",
+  "log.how.reported": "reported by the box",
+  "log.how.reconnected": "reported by the box when it reconnected",
+  "log.how.afterPowerCut": "restarted by the box after the power cut",
+  "log.runningWithoutCommand": "Motor is running without a confirmed command ({current} A).",
+  "log.noCurrent": "Motor is ON but draws no current.",
+  "log.tripDryRun": "Dry run detected. Motor turned OFF automatically.",
+  "log.tripOverCurrent": "Overcurrent detected. Motor turned OFF!",
+  "log.phaseFault":
+    "Phase fault detected{hasDetail, select, yes {: {detail}} other {{hasPhase, select, yes { on phase {phase}} other {}}}}. Motor operation is disabled.",
+  "log.phaseOk": "Phase is OK now.",
+  "log.powerLost": "Power cut at the pump. Motor stopped.",
+  "log.powerRestored": "Power is back at the pump. The motor stays OFF until someone switches it on.",
+  "log.serverOffFailed": "The server could not switch the motor OFF ({reason}). Check the pump.",
+  "log.mobileNoChanged": "Mobile number changed to {mobileNo}. The box restarts.",
+  "log.otaRefused": "Firmware update to {version} refused: {hasError, select, yes {{error}} other {the box refused it}}.",
+  "log.otaStarted": "Firmware update to {version} started.",
+  "log.otaDone": "Firmware updated to {version}.",
+  "log.otaFailed":
+    "Firmware update to {version} failed: {reason, select, otherVersion {the box restarted with {firmware}} timeout {no answer from the box within 10 minutes} other {{hasError, select, yes {{error}} other {the box reported a failure}}}}.",
+  "log.scheduleMissed":
+    "Scheduled {action, select, on {ON} other {OFF}} at {time} was missed: {reason, select, offline {the device was offline} other {the server could not run it on time}}.",
+  "log.scheduleNotRun": "Scheduled {action, select, on {ON} other {OFF}} at {time} was not carried out: {failure}.",
+  "log.scheduleOffFailed":
+    "Scheduled switch-off (after {minutes, plural, one {# minute} other {# minutes}}) failed: {failure}. Trying again every minute.",
+  "log.scheduleOffGivenUp":
+    "Scheduled switch-off (after {minutes, plural, one {# minute} other {# minutes}}) was given up after a day of failed attempts. Check the pump.",
+
+  // Why the hub could not carry out a command: the API's `message`, and part of some logs.
+  "failure.linkLost": "The device went offline before confirming the command. The motor may have switched.",
+  "failure.rejected": "{hasError, select, yes {{error}} other {The device refused the command.}}",
+  "schedule.reason.refusedSaying": "The device refused it: “{error}”",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -24,6 +24,7 @@ import { FaultBanners, PumpStatusLine, secondsUntilOn, statusWord, useHubClock }
 import { useToast } from "../components/toast.tsx";
 import { formatNumber } from "../format.ts";
 import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
+import { motorLogText } from "../i18n/motor-log.ts";
 import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
 import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime, type RealtimeEvent } from "../realtime/use-device-realtime.ts";
@@ -89,6 +90,8 @@ const FAILURE_KEYS: Record<Exclude<CommandOutcome, { ok: true }>["code"], Messag
   timeout: "motor.timeout",
   linkLost: "motor.linkLost",
   rejected: "motor.rejected",
+  otaBusy: "motor.busy",
+  otaRejected: "motor.rejected",
   phaseFault: "motor.phaseFaultHint",
   noSupply: "motor.noSupply",
   invalid: "motor.failed",
@@ -177,7 +180,8 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             revalidator.revalidate();
             playAlertSound("notice");
           } else if (event.stage === "failed") {
-            toast.show(t("ota.progressFailed", { version: event.version, error: event.error ?? t("ota.unknownError") }), "error", "ota-progress");
+            const failed = { version: event.version, reason: event.reason ?? "box", error: event.error, firmware: event.firmware } as const;
+            toast.show(motorLogText({ kind: "otaFailed", ...failed }, language), "error", "ota-progress");
             playAlertSound("fault");
           } else {
             const stage = t(`ota.stage.${event.stage}`);
@@ -385,7 +389,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             {failure && (
               <p className="message error" role="alert" data-testid="command-failure" data-code={failure.code}>
                 {t(FAILURE_KEYS[failure.code])}
-                {failure.code === "rejected" && failure.message ? ` (${failure.message})` : ""}
+                {failure.code === "rejected" && failure.error ? ` (“${failure.error}”)` : ""}
               </p>
             )}
             <Link to="/motor-schedule" className="button small schedule-link">

@@ -57,14 +57,14 @@ const deletedSchema = z.object({ success: z.literal(true) });
 
 type Notice = { key: MessageKey; values?: Record<string, string>; tone: "success" | "error" };
 
-/** What the form says when the server refused (SPEC §8: generic failure, or network/server error). */
-function failureNotice(status: number, message: string | null): Notice {
+/** What the form says when the server refused (SPEC §8: generic failure, or network/server error), from its code. */
+function failureNotice(status: number, code: string | null, params: Record<string, unknown>): Notice {
   if (status === 0 || status >= 500) return { key: "schedule.networkError", tone: "error" };
-  if (status === 404 && message?.startsWith("No device")) return { key: "motor.noDevice", tone: "error" };
-  if (status === 409 && message?.startsWith("Another schedule")) {
-    return { key: "schedule.conflict", values: { time: /for (.+)\.$/.exec(message)?.[1] ?? "" }, tone: "error" };
+  if (code === "noDevice") return { key: "motor.noDevice", tone: "error" };
+  if (code === "conflict" && typeof params.minuteOfDay === "number") {
+    return { key: "schedule.conflict", values: { time: formatClock(params.minuteOfDay) }, tone: "error" };
   }
-  if (status === 409) return { key: "schedule.limit", tone: "error" };
+  if (code === "limit") return { key: "schedule.limit", tone: "error" };
   return { key: "schedule.failed", tone: "error" };
 }
 
@@ -74,6 +74,7 @@ const OUTCOME_KEYS: Record<string, MessageKey> = {
   phaseFault: "schedule.reason.phaseFault",
   noSupply: "schedule.reason.noSupply",
   timeout: "schedule.reason.timeout",
+  linkLost: "schedule.reason.timeout",
 };
 
 export default function MotorSchedule({ loaderData }: Route.ComponentProps) {
@@ -116,7 +117,7 @@ export default function MotorSchedule({ loaderData }: Route.ComponentProps) {
       setEditing(null);
       void revalidator.revalidate();
     } else if (result.status !== 401) {
-      setNotice(failureNotice(result.status, result.message));
+      setNotice(failureNotice(result.status, result.code, result.params));
     }
   }
 
@@ -149,7 +150,7 @@ export default function MotorSchedule({ loaderData }: Route.ComponentProps) {
       }
       void revalidator.revalidate();
     } else if (result.status !== 401) {
-      setNotice(failureNotice(result.status, result.message));
+      setNotice(failureNotice(result.status, result.code, result.params));
     }
   }
 
@@ -291,8 +292,8 @@ export default function MotorSchedule({ loaderData }: Route.ComponentProps) {
                         {" "}
                         {OUTCOME_KEYS[schedule.lastRun.code ?? ""]
                           ? t(OUTCOME_KEYS[schedule.lastRun.code ?? ""]!)
-                          : language === "en"
-                            ? (schedule.lastRun.message ?? "")
+                          : schedule.lastRun.error
+                            ? t("schedule.reason.refusedSaying", { error: schedule.lastRun.error })
                             : t("schedule.reason.other")}
                       </>
                     )}

@@ -150,6 +150,9 @@ test("a phase fault disables the toggle until the phase is OK", async ({ page })
   await expect(toggle).toBeDisabled();
   const banner = page.locator("[data-testid=fault-banner][data-fault=phaseFault]");
   await expect(banner).toBeVisible();
+  // The box names the phase as a code: worded in Hindi, its English detail left out.
+  await expect(banner).toContainText("Y फेज़ में");
+  await expect(banner).not.toContainText("missing");
   // Still locked after a reload: the page learns it from the hub, not only from the event.
   await page.reload();
   await expect(page.getByTestId("motor-toggle")).toBeDisabled();

@@ -54,7 +54,7 @@ apiApp.notFound((c) => c.json({ success: false, message: "Not found." }, 404));
 apiApp.onError((error, c) => {
   if (error instanceof HttpError) {
     for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-    return c.json({ success: false, message: error.message }, error.status);
+    return c.json({ success: false, message: error.message, ...(error.detail ?? {}) }, error.status);
   }
   console.error(`${c.req.method} ${c.req.path} failed`, error);
   return c.json({ success: false, message: "Something went wrong. Please try again." }, 500);

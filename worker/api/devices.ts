@@ -8,13 +8,15 @@ import {
 import { getDb } from "../db/client.ts";
 import { findUserById, findUserByMobileNo } from "../db/users.ts";
 import { deviceHub } from "../device-hubs.ts";
-import { hubFailureError } from "../hub-failures.ts";
+import { translateApi } from "../../app/i18n/api.ts";
+import { hubFailureError, noDeviceError } from "../hub-failures.ts";
 import { HttpError } from "../http-error.ts";
 import { changeMotorConfig } from "../motor-config.ts";
 import { switchOwnMotor } from "../motor-commands.ts";
 import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
+import { apiLanguage } from "./language.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
 
@@ -22,10 +24,11 @@ export const deviceRoutes = new Hono<ApiEnv>()
   .post("/motor", requireAuth("user"), async (c) => {
     const { action } = await readJsonBody(c, motorCommandRequestSchema);
     const result = await switchOwnMotor(c.env, c.var.user.id, action);
-    if (!result.ok) throw result.code === "noDevice" ? new HttpError(404, result.message) : hubFailureError(result);
+    const language = apiLanguage(c.req.raw);
+    if (!result.ok) throw result.code === "noDevice" ? noDeviceError(language) : hubFailureError(result, language);
     return c.json({
       success: true,
-      message: result.status === "on" ? "Motor turned ON." : "Motor turned OFF.",
+      message: translateApi(language, "api.motorSwitched", { relay: result.status }),
       status: result.status,
     });
   })
@@ -84,12 +87,12 @@ export const deviceRoutes = new Hono<ApiEnv>()
   .post("/motor/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
     const result = await deviceHub(c.env, device.id).requestPower();
-    if (!result.ok) throw hubFailureError(result);
+    if (!result.ok) throw hubFailureError(result, apiLanguage(c.req.raw));
     return c.json({ success: true, powerData: result.powerData });
   })
   .post("/motor/health/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
     const result = await deviceHub(c.env, device.id).requestHealth();
-    if (!result.ok) throw hubFailureError(result);
+    if (!result.ok) throw hubFailureError(result, apiLanguage(c.req.raw));
     return c.json({ success: true, healthData: result.health });
   });

@@ -5,12 +5,14 @@ import { otaRequestSchema } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { latestFirmware } from "../db/firmware.ts";
 import { deviceHub } from "../device-hubs.ts";
+import { translateApi } from "../../app/i18n/api.ts";
 import { hubFailureError } from "../hub-failures.ts";
 import { HttpError } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
 import { readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
+import { apiLanguage } from "./language.ts";
 
 export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "admin"), async (c) => {
   const { mobileNo, deviceType } = await readJsonBody(c, otaRequestSchema);
@@ -24,10 +26,11 @@ export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "ad
     sha256: image.sha256,
     size: image.size,
   });
-  if (!result.ok) throw hubFailureError(result);
+  const language = apiLanguage(c.req.raw);
+  if (!result.ok) throw hubFailureError(result, language);
   return c.json({
     success: true,
-    message: "OTA update triggered successfully!",
+    message: translateApi(language, "ota.triggered"),
     version: image.version,
   });
 });

@@ -21,7 +21,8 @@ import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
-import { NO_DEVICE_MESSAGE } from "../motor-commands.ts";
+import { noDeviceError } from "../hub-failures.ts";
+import { apiLanguage } from "./language.ts";
 
 export const rechargeIdSchema = z.coerce.number({ error: "Not a request id." }).int().positive({ error: "Not a request id." });
 
@@ -34,7 +35,7 @@ export const rechargeRoutes = new Hono<ApiEnv>()
     }
     const db = getDb(c.env.DB);
     const device = await findDeviceByOwner(db, user.id);
-    if (!device) throw new HttpError(404, NO_DEVICE_MESSAGE);
+    if (!device) throw noDeviceError(apiLanguage(c.req.raw));
     const request = await insertRechargeRequest(db, {
       userId: user.id,
       deviceId: device.id,
@@ -64,7 +65,7 @@ export const rechargeRoutes = new Hono<ApiEnv>()
   .get("/plan", requireAuth("user"), async (c) => {
     const db = getDb(c.env.DB);
     const device = await findDeviceByOwner(db, c.var.user.id);
-    if (!device) throw new HttpError(404, NO_DEVICE_MESSAGE);
+    if (!device) throw noDeviceError(apiLanguage(c.req.raw));
     return c.json({ success: true, plan: planCard(await listPlanPeriods(db, device.id), Date.now()) });
   })
   .put("/status/:id", requireAuth("admin"), async (c) => {

@@ -23,6 +23,7 @@ import { formatDateTime, formatDuration, formatNumber } from "../../format.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
+import { motorLogEntryText } from "../../i18n/motor-log.ts";
 import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime, type RealtimeEvent } from "../../realtime/use-device-realtime.ts";
 import { envOf } from "../../session.server.ts";
@@ -386,7 +387,7 @@ function UserDetailPage({
                 <ul className="log-list" data-testid="detail-logs">
                   {live.lastLogs.map((log) => (
                     <li key={log.id} className={`log ${log.action}`}>
-                      <span>{log.logMessage}</span>
+                      <span data-kind={log.kind}>{motorLogEntryText(log, language)}</span>
                       <time dateTime={log.timestamp}>{formatDateTime(log.timestamp, language)}</time>
                     </li>
                   ))}

@@ -14,6 +14,7 @@ import { auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
+import { apiLanguage } from "../language.ts";
 
 export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", requireAuth("admin"), async (c) => {
   const body = await readJsonBody(c, deviceConfigRequestSchema);
@@ -25,7 +26,7 @@ export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", 
 
   if ("debug" in body) {
     const result = await hub.setDebug(body.debug);
-    if (!result.ok) throw hubFailureError(result);
+    if (!result.ok) throw hubFailureError(result, apiLanguage(c.req.raw));
     return c.json({ success: true, message: body.debug ? "Debug mode on." : "Debug mode off.", debug: body.debug });
   }
 
@@ -39,7 +40,7 @@ export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", 
   // The account keeps its id, sessions and logs; only its number (its login) changes.
   await db.update(users).set({ mobileNo: newMobile }).where(eq(users.id, found.ownerUserId));
   const result = await hub.changeMobileNo(newMobile);
-  if (!result.ok) throw hubFailureError(result);
+  if (!result.ok) throw hubFailureError(result, apiLanguage(c.req.raw));
   return c.json({
     success: true,
     message: "Mobile number update sent!",
