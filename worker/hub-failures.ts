@@ -17,6 +17,10 @@ const STATUS: Record<HubFailure["code"], HttpError["status"]> = {
   otaRejected: 409,
 };
 
+export function isHubFailureCode(code: string): code is HubFailure["code"] {
+  return Object.hasOwn(STATUS, code);
+}
+
 /** Why the hub refused, as a sentence in `language`. */
 export function hubFailureText(failure: HubFailure, language: Language): string {
   switch (failure.code) {
@@ -33,19 +37,17 @@ export function hubFailureText(failure: HubFailure, language: Language): string 
  * Turns a refusal from a DeviceHub into the API's error answer: its `code` and parameters
  * for programs, and the `message` in the caller's language.
  */
-export function hubFailureError(failure: HubFailure, language: Language): HttpError {
+export function hubFailureError(failure: HubFailure): HttpError {
   const retryAfter = failure.retryAfterMs ? Math.ceil(failure.retryAfterMs / 1000) : null;
-  const params: Record<string, unknown> = {};
+  const params: Record<string, string | number> = {};
   if (failure.error) params.error = failure.error;
   if (failure.version) params.version = failure.version;
   if (retryAfter !== null) params.retryAfterSeconds = retryAfter;
-  return new HttpError(STATUS[failure.code], hubFailureText(failure, language), retryAfter === null ? {} : { "Retry-After": String(retryAfter) }, {
-    code: failure.code,
-    params,
-  });
+  const headers: Record<string, string> = retryAfter === null ? {} : { "Retry-After": String(retryAfter) };
+  return new HttpError(STATUS[failure.code], failure.code, params, headers, (language) => hubFailureText(failure, language));
 }
 
-/** The caller has no device: 404, in their language. */
-export function noDeviceError(language: Language): HttpError {
-  return new HttpError(404, translateApi(language, "failure.noDevice"), {}, { code: "noDevice", params: {} });
+/** The caller has no device: 404. */
+export function noDeviceError(): HttpError {
+  return new HttpError(404, "noDevice", {}, {}, (language) => translateApi(language, "failure.noDevice"));
 }

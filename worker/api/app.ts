@@ -1,7 +1,8 @@
 // The HTTP API (SPEC §7) and the two WebSocket endpoints, as one Hono app under /api.
 // It never imports the React Router build, so worker tests load it on its own.
-import { Hono } from "hono";
-import { HttpError } from "../http-error.ts";
+import { Hono, type Context } from "hono";
+import { apiError, HttpError } from "../http-error.ts";
+import { apiLanguage } from "./language.ts";
 import { adminAuditRoutes } from "./admin/audit.ts";
 import { adminAuthRoutes } from "./admin/auth.ts";
 import { adminDeviceConfigRoutes } from "./admin/device-config.ts";
@@ -49,14 +50,18 @@ apiApp.route("/admin", adminMotorConfigRoutes);
 apiApp.route("/admin", adminMotorLogRoutes);
 apiApp.route("/admin", adminAuditRoutes);
 
-apiApp.notFound((c) => c.json({ success: false, message: "Not found." }, 404));
+/** Every refusal as one shape: `code` and `params` for programs, `message` for people in the caller's language. */
+function refusal(c: Context<ApiEnv>, error: HttpError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json({ success: false, message: error.wordedIn(apiLanguage(c.req.raw)), code: error.code, params: error.params }, error.status);
+}
 
-apiApp.onError((error, c) => {
-  if (error instanceof HttpError) {
-    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-    return c.json({ success: false, message: error.message, ...(error.detail ?? {}) }, error.status);
-  }
-  console.error(`${c.req.method} ${c.req.path} failed`, error);
-  return c.json({ success: false, message: "Something went wrong. Please try again." }, 500);
+apiApp.notFound((c) => refusal(c, apiError(404, "notFound")));
+
+// Anything that is not a refusal is a 500 that says nothing of its cause.
+apiApp.onError((thrown, c) => {
+  if (thrown instanceof HttpError) return refusal(c, thrown);
+  console.error(`${c.req.method} ${c.req.path} failed`, thrown);
+  return refusal(c, apiError(500, "internal"));
 });
 

@@ -10,7 +10,7 @@ import { findUserById, findUserByMobileNo } from "../db/users.ts";
 import { deviceHub } from "../device-hubs.ts";
 import { translateApi } from "../../app/i18n/api.ts";
 import { hubFailureError, noDeviceError } from "../hub-failures.ts";
-import { HttpError } from "../http-error.ts";
+import { apiError } from "../http-error.ts";
 import { changeMotorConfig } from "../motor-config.ts";
 import { switchOwnMotor } from "../motor-commands.ts";
 import { auditTarget } from "./audit.ts";
@@ -25,7 +25,7 @@ export const deviceRoutes = new Hono<ApiEnv>()
     const { action } = await readJsonBody(c, motorCommandRequestSchema);
     const result = await switchOwnMotor(c.env, c.var.user.id, action);
     const language = apiLanguage(c.req.raw);
-    if (!result.ok) throw result.code === "noDevice" ? noDeviceError(language) : hubFailureError(result, language);
+    if (!result.ok) throw result.code === "noDevice" ? noDeviceError() : hubFailureError(result);
     return c.json({
       success: true,
       message: translateApi(language, "api.motorSwitched", { relay: result.status }),
@@ -66,11 +66,11 @@ export const deviceRoutes = new Hono<ApiEnv>()
     auditTarget(c, mobileNo);
     const user = c.var.user;
     if (user.audience !== "admin" && user.mobileNo !== mobileNo) {
-      throw new HttpError(403, "You can only change your own motor configuration.");
+      throw apiError(403, "notYourMotorConfig");
     }
     const { token: _token, ...config } = await readJsonBody(c, motorConfigRequestSchema);
     const owner = await findUserByMobileNo(getDb(c.env.DB), mobileNo);
-    if (!owner) throw new HttpError(404, "User not found.");
+    if (!owner) throw apiError(404, "userNotFound");
     const { deliveredToDevice } = await changeMotorConfig(c.env, {
       userId: owner.id,
       config,
@@ -87,12 +87,12 @@ export const deviceRoutes = new Hono<ApiEnv>()
   .post("/motor/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
     const result = await deviceHub(c.env, device.id).requestPower();
-    if (!result.ok) throw hubFailureError(result, apiLanguage(c.req.raw));
+    if (!result.ok) throw hubFailureError(result);
     return c.json({ success: true, powerData: result.powerData });
   })
   .post("/motor/health/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
     const result = await deviceHub(c.env, device.id).requestHealth();
-    if (!result.ok) throw hubFailureError(result, apiLanguage(c.req.raw));
+    if (!result.ok) throw hubFailureError(result);
     return c.json({ success: true, healthData: result.health });
   });

@@ -20,23 +20,21 @@ import { requireAuth } from "./require-auth.ts";
  * A refusal as the API answers it: `code` and `params` for the page (the conflict's time, the
  * limit), `message` in the caller's language.
  */
-function scheduleFailureError(failure: ScheduleFailure, language: Language): HttpError {
+function scheduleFailureError(failure: ScheduleFailure): HttpError {
   switch (failure.code) {
     case "conflict": {
       const minuteOfDay = failure.minuteOfDay ?? 0;
       const time = formatClock(minuteOfDay);
-      return new HttpError(409, translateApi(language, "failure.scheduleConflict", { time }), {}, {
-        code: "conflict",
-        params: { minuteOfDay, time },
-      });
+      return new HttpError(409, "conflict", { minuteOfDay, time }, {}, (language) =>
+        translateApi(language, "failure.scheduleConflict", { time }),
+      );
     }
-    case "limit":
-      return new HttpError(409, translateApi(language, "failure.scheduleLimit", { max: failure.max ?? 0 }), {}, {
-        code: "limit",
-        params: { max: failure.max ?? 0 },
-      });
+    case "limit": {
+      const max = failure.max ?? 0;
+      return new HttpError(409, "limit", { max }, {}, (language) => translateApi(language, "failure.scheduleLimit", { max }));
+    }
     case "notFound":
-      return new HttpError(404, translateApi(language, "failure.scheduleNotFound"), {}, { code: "notFound", params: {} });
+      return new HttpError(404, "notFound", {}, {}, (language) => translateApi(language, "failure.scheduleNotFound"));
     default: {
       const unreachable: never = failure.code;
       throw new Error(`unhandled schedule failure ${String(unreachable)}`);
@@ -47,7 +45,7 @@ function scheduleFailureError(failure: ScheduleFailure, language: Language): Htt
 /** The hub of the signed-in farmer's own device: nobody reaches another device's schedules. */
 async function ownHub(c: { env: Env; var: ApiEnv["Variables"]; req: { raw: Request } }) {
   const device = await findDeviceByOwner(getDb(c.env.DB), c.var.user.id);
-  if (!device) throw noDeviceError(apiLanguage(c.req.raw));
+  if (!device) throw noDeviceError();
   return deviceHub(c.env, device.id);
 }
 
@@ -60,7 +58,7 @@ export const scheduleRoutes = new Hono<ApiEnv>()
     const input = await readJsonBody(c, scheduleRequestSchema);
     const result = await (await ownHub(c)).createSchedule(c.var.user.id, input);
     const language = apiLanguage(c.req.raw);
-    if (!result.ok) throw scheduleFailureError(result, language);
+    if (!result.ok) throw scheduleFailureError(result);
     return c.json({ success: true, message: translateApi(language, "api.scheduleSaved"), schedule: result.schedule }, 201);
   })
   .put("/:id", requireAuth("user"), async (c) => {
@@ -68,12 +66,12 @@ export const scheduleRoutes = new Hono<ApiEnv>()
     const input = await readJsonBody(c, scheduleRequestSchema);
     const result = await (await ownHub(c)).updateSchedule(c.var.user.id, id, input);
     const language = apiLanguage(c.req.raw);
-    if (!result.ok) throw scheduleFailureError(result, language);
+    if (!result.ok) throw scheduleFailureError(result);
     return c.json({ success: true, message: translateApi(language, "api.scheduleUpdated"), schedule: result.schedule });
   })
   .delete("/:id", requireAuth("user"), async (c) => {
     const id = parseInput(scheduleIdSchema, c.req.param("id"));
     const language = apiLanguage(c.req.raw);
-    if (!(await (await ownHub(c)).deleteSchedule(c.var.user.id, id))) throw scheduleFailureError({ ok: false, code: "notFound" }, language);
+    if (!(await (await ownHub(c)).deleteSchedule(c.var.user.id, id))) throw scheduleFailureError({ ok: false, code: "notFound" });
     return c.json({ success: true, message: translateApi(language, "api.scheduleDeleted") });
   });

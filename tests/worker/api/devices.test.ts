@@ -132,7 +132,7 @@ describe("POST /api/devices/motor", () => {
     box.send({ type: "ack", id: command.id, ok: false, relay: "off", error: "Phase missing" });
     const response = await pending;
     expect(response.status).toBe(409);
-    expect(await response.json()).toEqual({ success: false, message: "Phase missing", code: "rejected", params: { error: "Phase missing" } });
+    expect(await response.json()).toMatchObject({ success: false, message: "Phase missing", code: "rejected", params: { error: "Phase missing" } });
     box.close();
   });
 
@@ -176,7 +176,7 @@ describe("POST /api/devices/motor", () => {
     const token = await loginToken(await createUser());
     const response = await motor(token, "on");
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ success: false, message: "No device is linked to this account yet.", code: "noDevice", params: {} });
+    expect(await response.json()).toMatchObject({ success: false, message: "No device is linked to this account yet.", code: "noDevice", params: {} });
   });
 
   it.each([
@@ -188,7 +188,7 @@ describe("POST /api/devices/motor", () => {
     const box = await connectDevice(device);
     const response = await postJson("/api/devices/motor", body, token);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ success: false, message });
+    expect(await response.json()).toMatchObject({ success: false, message });
     await box.expectNone("switch");
     box.close();
   });
@@ -222,7 +222,7 @@ describe("GET /api/device/connect", () => {
     }
     const missing = await api("/api/device/connect", { headers: { Upgrade: "websocket" } });
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ success: false, message: "Device credentials required." });
+    expect(await missing.json()).toMatchObject({ success: false, message: "Device credentials required." });
     expect((await listDurableObjectIds(env.DEVICE_HUB)).length).toBe(before);
   });
 

@@ -83,7 +83,7 @@ describe("GET /api/realtime", () => {
     const b = await farmerWithDevice();
     const response = await upgrade(`?mobileNo=${b.user.mobileNo}`, { Authorization: `Bearer ${a.token}` });
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ success: false, message: "You can only watch your own device." });
+    expect(await response.json()).toMatchObject({ success: false, message: "You can only watch your own device." });
   });
 
   it("lets an admin watch any device", async () => {
@@ -124,10 +124,10 @@ describe("GET /api/realtime", () => {
     expect(anonymous.status).toBe(401);
     const invalid = await upgrade(`?mobileNo=${user.mobileNo}`, { Authorization: "Bearer not.a.token" });
     expect(invalid.status).toBe(401);
-    expect(await invalid.json()).toEqual({ success: false, message: "Invalid or expired token." });
+    expect(await invalid.json()).toMatchObject({ success: false, message: "Invalid or expired token." });
     const noNumber = await upgrade("", { Authorization: `Bearer ${token}` });
     expect(noNumber.status).toBe(400);
-    expect(await noNumber.json()).toEqual({ success: false, message: "Mobile number is required." });
+    expect(await noNumber.json()).toMatchObject({ success: false, message: "Mobile number is required." });
     const noUpgrade = await api(`/api/realtime?mobileNo=${user.mobileNo}`, { headers: { Authorization: `Bearer ${token}` } });
     expect(noUpgrade.status).toBe(426);
   });

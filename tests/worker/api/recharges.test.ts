@@ -76,7 +76,7 @@ describe("POST /api/recharge/request", () => {
     const { token } = await farmerWithDevice();
     const response = await request(token, body);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ success: false, message });
+    expect(await response.json()).toMatchObject({ success: false, message });
   });
 
   it("refuses another farmer's number, an account without a device, admins and strangers", async () => {
