@@ -80,7 +80,8 @@ export function HealthGrid({
         {rows.map((row) => (
           <div key={row.key} data-testid={`health-${row.key}`}>
             <dt>{row.label}</dt>
-            <dd>{row.value}</dd>
+            {/* Ids printed on the box are read out as printed, in any language. */}
+            <dd translate={row.key === "chipId" || row.key === "imei" ? "no" : undefined}>{row.value}</dd>
           </div>
         ))}
       </dl>

@@ -1,10 +1,19 @@
 // Every user page in Hindi says everything in Hindi, and in English everything in English:
 // only a short list of words may cross (the brand, units, ids, numbers).
 import { expect, test, type Page } from "@playwright/test";
-import { farmerWithDevice } from "./admin-support.ts";
+import { adminApiToken, adminLogIn, bearer, farmerWithDevice, texts } from "./admin-support.ts";
 import { DICTIONARIES, logIn, useLanguage } from "./support.ts";
 
 const USER_PAGES = ["/motor-control", "/motor-schedule", "/recharge", "/logs"];
+const ADMIN_PAGES = (userId: number) => [
+  "/admin/dashboard",
+  "/admin/users",
+  `/admin/users/${userId}`,
+  `/admin/users/${userId}/update-config`,
+  "/admin/logs",
+  "/admin/recharges",
+  "/admin/audit",
+];
 
 /**
  * Latin words a Hindi page may show: units, the box's build types and identifiers as printed on
@@ -14,9 +23,10 @@ const LATIN_ALLOWED = new Set(["A", "W", "V", "kWh", "HP", "dBm", "SIM", "Wi-Fi"
 
 /** Visible words in the wrong script, with the element they are in. */
 async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]> {
-  // The language switch names both languages on purpose: it is how a reader of the other one finds it.
   const text = await page.locator("body").evaluate((body: HTMLElement) => {
-    const skipped = [...body.querySelectorAll<HTMLElement>(".language-switch, [data-testid=health-chipId] dd, [data-testid=health-imei] dd")];
+    // The language switch names both languages on purpose; `translate="no"` marks ids as
+    // printed on the box; `code` holds data as sent (an audit entry's request fields), not words.
+    const skipped = [...body.querySelectorAll<HTMLElement>(".language-switch, [translate=no], code")];
     for (const node of skipped) node.style.display = "none";
     const visible = body.innerText;
     for (const node of skipped) node.style.display = "";
@@ -46,6 +56,30 @@ for (const language of ["hi", "en"] as const) {
     expect(recharge.ok()).toBe(true);
     const found: string[] = [];
     for (const path of USER_PAGES) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      found.push(...(await wrongScript(page, language)).map((word) => `${path}: ${word}`));
+    }
+    await device.stop();
+    expect(found).toEqual([]);
+  });
+}
+
+for (const language of ["hi", "en"] as const) {
+  test(`every admin page is in ${language === "hi" ? "Hindi" : "English"} only`, async ({ page, context, request }) => {
+    const { farmer, device } = await farmerWithDevice(request);
+    const asFarmer = bearer(farmer.token);
+    // Something in every block: the farmer's logs and health, a recharge request, and on the
+    // audit trail an accepted and a refused admin write.
+    expect((await request.post("/api/devices/motor", { data: { action: "on" }, ...asFarmer })).ok()).toBe(true);
+    expect((await request.post("/api/recharge/request", { data: { plan: "1year", paymentMethod: "upi" }, ...asFarmer })).ok()).toBe(true);
+    const admin = bearer(await adminApiToken(request));
+    const refused = await request.put("/api/admin/update-user-role", { data: { userId: 999_999_999, isAdmin: true }, ...admin });
+    expect(refused.status()).toBe(404);
+    await useLanguage(context, language);
+    await adminLogIn(page, texts[language]);
+    const found: string[] = [];
+    for (const path of ADMIN_PAGES(farmer.id)) {
       await page.goto(path);
       await page.waitForLoadState("networkidle");
       found.push(...(await wrongScript(page, language)).map((word) => `${path}: ${word}`));

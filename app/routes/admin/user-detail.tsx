@@ -325,11 +325,11 @@ function UserDetailPage({
                   </div>
                   <div>
                     <dt>{t("admin.user.chipId")}</dt>
-                    <dd>{health.chipId ?? na}</dd>
+                    <dd translate="no">{health.chipId ?? na}</dd>
                   </div>
                   <div>
                     <dt>{t("admin.user.imei")}</dt>
-                    <dd>{health.imei ?? na}</dd>
+                    <dd translate="no">{health.imei ?? na}</dd>
                   </div>
                   <div>
                     <dt>{t("admin.user.sim")}</dt>
@@ -358,7 +358,7 @@ function UserDetailPage({
                 </div>
                 <div>
                   <dt>{t("admin.user.imei")}</dt>
-                  <dd>{user.deviceInfo.imei ?? na}</dd>
+                  <dd translate="no">{user.deviceInfo.imei ?? na}</dd>
                 </div>
                 <div>
                   <dt>{t("admin.user.sim")}</dt>
@@ -366,7 +366,7 @@ function UserDetailPage({
                 </div>
                 <div>
                   <dt>{t("admin.user.chipId")}</dt>
-                  <dd>{user.deviceInfo.chipId ?? na}</dd>
+                  <dd translate="no">{user.deviceInfo.chipId ?? na}</dd>
                 </div>
                 <div>
                   <dt>{t("admin.user.firmware")}</dt>
