@@ -14,7 +14,7 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "api.scheduleDeleted": "शेड्यूल हटा दिया गया।",
   "error.notFound": "यह पता मौजूद नहीं है।",
   "error.internal": "कुछ गड़बड़ हो गई। कृपया फिर से प्रयास करें।",
-  "error.invalidInput": "{field, select, mobileNo {मोबाइल नंबर} password {पासवर्ड} newMobileNo {नया मोबाइल नंबर} plan {प्लान} paymentMethod {भुगतान का तरीका} status {स्थिति} time {समय} action {काम} repeat {दोहराना} durationMinutes {चलने के मिनट} deviceType {डिवाइस का प्रकार} version {वर्ज़न} current {करंट} dryRunThreshold {ड्राई रन सीमा} overCurrentThreshold {ओवरकरंट सीमा} role {भूमिका} deviceId {डिवाइस आईडी} id {क्रमांक} page {पेज} other {अनुरोध}} सही नहीं है।",
+  "error.invalidInput": "{field, select, mobileNo {मोबाइल नंबर} password {पासवर्ड} newMobileNo {नया मोबाइल नंबर} plan {प्लान} paymentMethod {भुगतान का तरीका} status {स्थिति} time {समय} action {काम} repeat {दोहराना} durationMinutes {चलने के मिनट} deviceType {डिवाइस का प्रकार} version {वर्ज़न} current {करंट} defaultCurrent {मोटर का करंट} file {फ़ाइल} userId {उपयोगकर्ता} isAdmin {एडमिन} kind {डिवाइस का प्रकार} ownerMobileNo {मालिक का मोबाइल नंबर} dryRunThreshold {ड्राई रन सीमा} overCurrentThreshold {ओवरकरंट सीमा} role {भूमिका} deviceId {डिवाइस आईडी} id {क्रमांक} page {पेज} other {अनुरोध}} सही नहीं है।",
   "error.invalidJson": "अनुरोध पढ़ा नहीं जा सका (JSON सही नहीं है)।",
   "error.bodyTooLarge": "अनुरोध बहुत बड़ा है।",
   "error.missingToken": "आप लॉगिन नहीं हैं। कृपया फिर से लॉगिन करें।",

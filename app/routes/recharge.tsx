@@ -184,7 +184,7 @@ export default function Recharge({ loaderData }: Route.ComponentProps) {
       {formOpen && (
         <section className="card" aria-labelledby="plan-form-title">
           <h2 id="plan-form-title">{t("plan.formTitle")}</h2>
-          <form className="stack" onSubmit={submit}>
+          <form className="stack" onSubmit={submit} noValidate>
             <p className="muted">
               {t("plan.forNumber")} <strong>{mobileNo}</strong>
             </p>

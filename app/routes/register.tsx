@@ -53,7 +53,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
           </noscript>
         </>
       ) : (
-        <Form method="post" className="stack">
+        <Form method="post" className="stack" noValidate>
           <MobileAndPasswordFields />
           {actionData?.error && (
             <p className="message error" role="alert">

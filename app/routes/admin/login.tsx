@@ -63,7 +63,7 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
           {t(loaderData.notice)}
         </p>
       )}
-      <Form method="post" className="stack">
+      <Form method="post" className="stack" noValidate>
         <MobileAndPasswordFields />
         {actionData?.error && (
           <p className="message error" role="alert">

@@ -121,6 +121,25 @@ describe("motor logs in the caller's language", () => {
     });
   });
 
+  it("words the API's own refusals in the caller's language: validation, access, not found", async () => {
+    const { token } = await farmerWithDevice();
+    const hindi = { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Cookie: "sinchai_lang=hi" };
+    const badPlan = await api("/api/recharge/request", { method: "POST", headers: hindi, body: JSON.stringify({ plan: "forever", paymentMethod: "upi" }) });
+    expect(badPlan.status).toBe(400);
+    expect(await badPlan.json()).toMatchObject({ success: false, message: "प्लान सही नहीं है।", code: "invalidInput", params: { field: "plan" } });
+    const english = await api("/api/recharge/request", {
+      method: "POST",
+      headers: { ...hindi, Cookie: "sinchai_lang=en" },
+      body: JSON.stringify({ plan: "forever", paymentMethod: "upi" }),
+    });
+    expect(((await english.json()) as { message: string }).message).toBe("plan must be one of 1month, 3month, 6month, 1year.");
+    const someoneElse = await api("/api/devices/motor/status/9000000099", { headers: hindi });
+    expect(someoneElse.status).toBe(403);
+    expect(await someoneElse.json()).toMatchObject({ message: "आप केवल अपना डिवाइस देख और चला सकते हैं।", code: "notYourDevice" });
+    const nowhere = await api("/api/no-such-route", { headers: hindi });
+    expect(await nowhere.json()).toEqual({ success: false, message: "यह पता मौजूद नहीं है।", code: "notFound", params: {} });
+  });
+
   it.each([
     ["hi", "hi"],
     ["hi-IN", "hi"],
