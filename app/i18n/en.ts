@@ -24,7 +24,7 @@ export const en = {
   "register.haveAccount": "Already have an account?",
   "register.loginLink": "Log In",
   "register.failed": "Registration failed",
-  "register.success": "Registration successful! Please login to continue.",
+  "register.success": "Registration successful! You are logged in.",
   "login.invalid": "Invalid mobile number or password.",
   "register.duplicate": "This mobile number is already registered. Please log in.",
   "auth.required": "Mobile number and password are required.",

@@ -26,7 +26,7 @@ export const hi: Record<MessageKey, string> = {
   "register.haveAccount": "पहले से खाता है?",
   "register.loginLink": "लॉगिन करें",
   "register.failed": "रजिस्ट्रेशन विफल रहा",
-  "register.success": "रजिस्ट्रेशन सफल रहा! कृपया आगे बढ़ने के लिए लॉगिन करें।",
+  "register.success": "रजिस्ट्रेशन सफल रहा! आप लॉगिन हो गए हैं।",
   "login.invalid": "मोबाइल नंबर या पासवर्ड गलत है।",
   "register.duplicate": "यह मोबाइल नंबर पहले से रजिस्टर है। कृपया लॉगिन करें।",
   "auth.required": "मोबाइल नंबर और पासवर्ड दोनों ज़रूरी हैं।",

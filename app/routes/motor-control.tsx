@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { data, Link, useActionData, useFetcher, useRevalidator } from "react-router";
+import { data, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
 import { z } from "../../common/zod.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import { relayStateSchema, type RelayState } from "../../common/device-protocol.ts";
@@ -124,6 +124,8 @@ function readCachedHealth(mobileNo: string): HealthData | null {
 }
 
 export default function MotorControl({ loaderData }: Route.ComponentProps) {
+  // Set by the registration that signed this farmer in (server-rendered, so it shows without JavaScript).
+  const welcome = useSearchParams()[0].get("welcome") === "1";
   const t = useT();
   const language = useLanguage();
   const toast = useToast();
@@ -305,6 +307,11 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         </p>
       )}
       <h1>{t("motor.title")}</h1>
+      {welcome && (
+        <p className="message success" role="status" data-testid="welcome">
+          {t("register.success")}
+        </p>
+      )}
       <section className="card status-row">
         <div>
           <span className="muted">{t("motor.mobileNo")}</span>

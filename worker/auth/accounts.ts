@@ -21,12 +21,12 @@ import type { Audience } from "./tokens.ts";
 type AccountsEnv = SessionEnv & ThrottleEnv;
 
 
-/** `request` (when given) identifies the client for throttling. */
+/** Creates the account; `request` (when given) identifies the client for throttling. */
 export async function registerAccount(
   env: AccountsEnv,
   input: { mobileNo: string; password: string },
   request?: Request,
-): Promise<void> {
+): Promise<PublicUser> {
   await guardRegistration(env, request ? await authClientOf(env, request) : null);
   if (isCommonPassword(input.password)) throw apiError(400, "commonPassword");
   const db = getDb(env.DB);
@@ -37,6 +37,7 @@ export async function registerAccount(
   // The unique index settles a race between two registrations of the same number.
   const user = await insertUser(db, { mobileNo: input.mobileNo, passwordHash, now: Date.now() });
   if (!user) throw apiError(409, "duplicateRegistration");
+  return toPublicUser(user);
 }
 
 /**
