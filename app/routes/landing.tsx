@@ -165,7 +165,7 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
           </dd>
           <dt>{t("landing.contact.email")}</dt>
           <dd>
-            <a href={`mailto:${CONTACT.email}`}>{CONTACT.email}</a>
+            <a href={`mailto:${CONTACT.email}`} translate="no">{CONTACT.email}</a>
           </dd>
           <dt>{t("landing.contact.hours")}</dt>
           <dd>{t("landing.contact.hoursText", { from: CONTACT.hours.from, to: CONTACT.hours.to })}</dd>

@@ -17,9 +17,10 @@ const ADMIN_PAGES = (userId: number) => [
 
 /**
  * Latin words a Hindi page may show: units, the box's build types and identifiers as printed on
- * it, UPI, and the day period Intl writes in Hindi times ("10:00 am").
+ * it, the starters' names as their plates print them (DOL, MSB), UPI and WhatsApp, and the day
+ * period Intl writes in Hindi times ("10:00 am").
  */
-const LATIN_ALLOWED = new Set(["A", "W", "V", "kWh", "HP", "dBm", "SIM", "Wi-Fi", "UPI", "M2M", "IMEI", "am", "pm"]);
+const LATIN_ALLOWED = new Set(["A", "W", "V", "kWh", "HP", "dBm", "SIM", "Wi-Fi", "UPI", "M2M", "IMEI", "DOL", "MSB", "WhatsApp", "am", "pm"]);
 
 /** Visible words in the wrong script, with the element they are in. */
 async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]> {
@@ -37,6 +38,25 @@ async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]>
     if (/^SNC-[A-Z0-9]+$/.test(word) || /^(sim|e2e|screens)-/.test(word)) return false; // device ids, firmware versions
     if (language === "hi") return /[A-Za-z]/.test(word) && !LATIN_ALLOWED.has(word);
     return /[\u0900-\u097F]/.test(word) && word !== "हिन्दी"; // the language switch names itself
+  });
+}
+
+const PUBLIC_PAGES = ["/", "/login", "/register", "/admin/login"];
+
+for (const language of ["hi", "en"] as const) {
+  test(`every public page is in ${language === "hi" ? "Hindi" : "English"} only, and so is a refused form`, async ({ page, context }) => {
+    await useLanguage(context, language);
+    const found: string[] = [];
+    for (const path of PUBLIC_PAGES) {
+      await page.goto(path);
+      found.push(...(await wrongScript(page, language)).map((word) => `${path}: ${word}`));
+    }
+    // A form sent empty: the server's answer, in the page's language, not the browser's bubble.
+    await page.goto("/register");
+    await page.getByRole("button", { name: DICTIONARIES[language]["register.button"] }).click();
+    await expect(page.getByRole("alert")).toHaveText(DICTIONARIES[language]["auth.required"]);
+    found.push(...(await wrongScript(page, language)).map((word) => `/register (refused): ${word}`));
+    expect(found).toEqual([]);
   });
 }
 
