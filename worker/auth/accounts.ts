@@ -9,11 +9,10 @@ import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../../common/password
 import { startSession, type SessionEnv } from "./sessions.ts";
 import {
   authClientOf,
-  guardLogin,
+  countLoginAttempt,
   guardRegistration,
   knownDeviceCookie,
-  recordLoginFailure,
-  recordLoginSuccess,
+  loginSucceeded,
   type ThrottleEnv,
 } from "./throttle.ts";
 import type { Audience } from "./tokens.ts";
@@ -84,13 +83,13 @@ export async function logIn(
   request?: Request,
 ): Promise<LoginResult> {
   const client = request ? await authClientOf(env, request) : null;
-  await guardLogin(env, input.mobileNo, client);
+  // Counted before the hash, not after a failure: see countLoginAttempt.
+  const counted = await countLoginAttempt(env, input.mobileNo, client);
   const db = getDb(env.DB);
   const user = await findUserByMobileNo(db, input.mobileNo);
   // Hash even for an unknown number so both failures take the same time.
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !passwordOk || (audience === "admin" && !user.isAdmin)) {
-    await recordLoginFailure(env, input.mobileNo, client);
     if (audience === "admin") {
       // The caller hears one answer for all three; the trail, read by admins only, says which.
       const reason = !user ? "unknown number" : !passwordOk ? "wrong password" : "not an admin";
@@ -100,7 +99,7 @@ export async function logIn(
   }
   const now = Date.now();
   const { token, expiresAt } = await startSession(env, user.id, audience, now);
-  await Promise.all([recordLogin(db, user.id, now), recordLoginSuccess(env, input.mobileNo)]);
+  await Promise.all([recordLogin(db, user.id, now), loginSucceeded(env, input.mobileNo, counted)]);
   if (audience === "admin") await auditAdminLogin(env, request, user.mobileNo, user, 200, null);
   const cookies = request && client ? [await knownDeviceCookie(env, request, client, user.mobileNo)] : [];
   return { token, expiresAt, user: toPublicUser(user), cookies };
