@@ -9,6 +9,7 @@ const OWN_FARMER_SPECS = [
   "**/pump-truth.spec.ts",
   "**/first-day.spec.ts",
   "**/auth.spec.ts",
+  "**/cross-site.spec.ts",
   "**/user-shell.spec.ts",
   "**/admin-login.spec.ts",
   "**/admin-users.spec.ts",

@@ -317,6 +317,7 @@ export const en = {
   "error.title": "Something went wrong",
   "error.notFound": "The page could not be found.",
   "error.home": "Go to the home page",
+  "error.crossSite": "This form was sent from another website, so it was not accepted. Open Sinchai yourself and try again.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -319,4 +319,5 @@ export const hi: Record<MessageKey, string> = {
   "error.title": "कुछ गलत हो गया",
   "error.notFound": "पेज नहीं मिला।",
   "error.home": "होम पेज पर जाएँ",
+  "error.crossSite": "यह फ़ॉर्म किसी दूसरी वेबसाइट से भेजा गया था, इसलिए स्वीकार नहीं किया गया। सिंचाई खुद खोलें और फिर से कोशिश करें।",
 };
