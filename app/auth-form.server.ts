@@ -2,7 +2,13 @@
 // schemas as the JSON API, and names problems by message key so they show in either language.
 import { loginRequestSchema, registerRequestSchema } from "../common/api-schemas.ts";
 import { LOGIN_FAILED_MESSAGE, DUPLICATE_REGISTRATION_MESSAGE } from "../worker/auth/accounts.ts";
-import { COMMON_PASSWORD_MESSAGE } from "../common/password-policy.ts";
+import {
+  BLANK_PASSWORD_MESSAGE,
+  COMMON_PASSWORD_MESSAGE,
+  MOBILE_NO_PASSWORD_MESSAGE,
+  REPEATED_PASSWORD_MESSAGE,
+  type WeakPasswordMessage,
+} from "../common/password-policy.ts";
 import { THROTTLED_MESSAGE } from "../worker/auth/throttle.ts";
 import { HttpError } from "../worker/http-error.ts";
 import type { MessageKey } from "./i18n/i18n.ts";
@@ -25,13 +31,25 @@ export function readCredentialsForm(
   return { ok: false, error: field === "mobileNo" ? "auth.mobileInvalid" : "auth.passwordLength" };
 }
 
+/** The page's words for each way a new password can be refused. */
+export const WEAK_PASSWORD_KEYS: Record<WeakPasswordMessage, MessageKey> = {
+  [BLANK_PASSWORD_MESSAGE]: "auth.passwordBlank",
+  [MOBILE_NO_PASSWORD_MESSAGE]: "auth.passwordIsMobile",
+  [REPEATED_PASSWORD_MESSAGE]: "auth.passwordRepeated",
+  [COMMON_PASSWORD_MESSAGE]: "auth.passwordCommon",
+};
+
+function isWeakPasswordMessage(message: string): message is WeakPasswordMessage {
+  return Object.hasOwn(WEAK_PASSWORD_KEYS, message);
+}
+
 /** The message key for an error thrown by logIn/registerAccount. */
 export function accountErrorKey(error: unknown, fallback: MessageKey): MessageKey {
   if (error instanceof HttpError) {
     if (error.message === LOGIN_FAILED_MESSAGE) return "login.invalid";
     if (error.message === DUPLICATE_REGISTRATION_MESSAGE) return "register.duplicate";
     if (error.message === THROTTLED_MESSAGE) return "auth.throttled";
-    if (error.message === COMMON_PASSWORD_MESSAGE) return "auth.passwordCommon";
+    if (isWeakPasswordMessage(error.message)) return WEAK_PASSWORD_KEYS[error.message];
     return fallback;
   }
   console.error(error);

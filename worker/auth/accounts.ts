@@ -5,7 +5,7 @@ import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../admin-audit.ts";
 import { getDb } from "../db/client.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
 import { HttpError } from "../http-error.ts";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../../common/password-policy.ts";
+import { weakPasswordMessage } from "../../common/password-policy.ts";
 import { startSession, type SessionEnv } from "./sessions.ts";
 import {
   authClientOf,
@@ -31,7 +31,8 @@ export async function registerAccount(
   request?: Request,
 ): Promise<void> {
   await guardRegistration(env, request ? await authClientOf(env, request) : null);
-  if (isCommonPassword(input.password)) throw new HttpError(400, COMMON_PASSWORD_MESSAGE);
+  const weakness = weakPasswordMessage(input.password, input.mobileNo);
+  if (weakness) throw new HttpError(400, weakness);
   const db = getDb(env.DB);
   if (await findUserByMobileNo(db, input.mobileNo)) {
     throw new HttpError(409, DUPLICATE_REGISTRATION_MESSAGE);

@@ -106,6 +106,29 @@ describe("registration", () => {
     expect((await postJson("/api/auth/register", { mobileNo: uniqueMobileNo(), password: "kheti-ka-pani-2026" })).status).toBe(201);
   });
 
+  it("refuses the mobile number itself, blanks and one character repeated, each with its own message", async () => {
+    const mobileNo = uniqueMobileNo();
+    const refusals: [string, string][] = [
+      [mobileNo, "Your password cannot be your mobile number."],
+      [` ${mobileNo} `, "Your password cannot be your mobile number."],
+      [`+91${mobileNo}`, "Your password cannot be your mobile number."],
+      [`0${mobileNo}`, "Your password cannot be your mobile number."],
+      ["          ", "Your password cannot be only spaces."],
+      ["\t \u00a0 \u3000  \t\n", "Your password cannot be only spaces."],
+      ["zzzzzzzzzzzz", "Your password cannot be one character repeated."],
+      ["QqQqQqQqQq", "Your password cannot be one character repeated."],
+      ["कककककककककक", "Your password cannot be one character repeated."],
+      ["🌾🌾🌾🌾🌾🌾🌾🌾", "Your password cannot be one character repeated."],
+    ];
+    for (const [password, message] of refusals) {
+      const response = await postJson("/api/auth/register", { mobileNo, password });
+      expect(response.status, JSON.stringify(password)).toBe(400);
+      expect(await response.json()).toEqual({ success: false, message });
+    }
+    // Nothing was created: the number is still free.
+    expect((await postJson("/api/auth/register", { mobileNo, password: `kheti ${mobileNo}` })).status).toBe(201);
+  });
+
   it("is limited to 10 an hour per client address", async () => {
     const headers = { "Content-Type": "application/json", "CF-Connecting-IP": "192.0.2.44" };
     for (let attempt = 0; attempt < 10; attempt++) {
