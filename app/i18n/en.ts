@@ -265,6 +265,7 @@ export const en = {
   "plan.submitted": "Recharge request submitted successfully!",
   "plan.submitFailed": "Failed to submit request.",
   "plan.submitError": "Something went wrong while submitting request.",
+  "plan.alreadyPending": "Your earlier request is still waiting for a decision. You can send a new one once it is marked paid or failed.",
   "plan.mobileMissing": "Mobile number missing.",
   "plan.payUpi": "Pay with UPI app",
   "plan.upiLater": "We will send you the UPI payment details.",

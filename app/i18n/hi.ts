@@ -267,6 +267,7 @@ export const hi: Record<MessageKey, string> = {
   "plan.submitted": "रिचार्ज अनुरोध सफलतापूर्वक भेजा गया!",
   "plan.submitFailed": "अनुरोध नहीं भेजा जा सका।",
   "plan.submitError": "अनुरोध भेजते समय कुछ गलत हो गया।",
+  "plan.alreadyPending": "आपका पिछला अनुरोध अभी फ़ैसले का इंतज़ार कर रहा है। उसके भुगतान या असफल होने पर आप नया अनुरोध भेज सकते हैं।",
   "plan.mobileMissing": "मोबाइल नंबर नहीं मिला।",
   "plan.payUpi": "UPI ऐप से भुगतान करें",
   "plan.upiLater": "हम आपको UPI भुगतान की जानकारी भेजेंगे।",

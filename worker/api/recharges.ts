@@ -13,6 +13,7 @@ import {
   insertRechargeRequest,
   listRechargeRequestsOfUser,
   markRechargeFailed,
+  PENDING_RECHARGE_MESSAGE,
   toRechargeView,
 } from "../db/recharges.ts";
 import { HttpError } from "../http-error.ts";
@@ -44,6 +45,7 @@ export const rechargeRoutes = new Hono<ApiEnv>()
       paymentMethod,
       requestedAt: Date.now(),
     });
+    if (!request) throw new HttpError(409, PENDING_RECHARGE_MESSAGE);
     return c.json(
       {
         success: true,
