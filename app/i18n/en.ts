@@ -73,6 +73,7 @@ export const en = {
   "pump.ended.sessionExpired": "Session expired. Please log in again.",
   "pump.ended.accessRemoved": "Your access was removed, so this page stopped updating.",
   "pump.ended.deviceUnlinked": "This pump is no longer linked to your account.",
+  "pump.ended.tooManyTabs": "This pump is open in too many tabs or windows, so this one stopped updating. Reload the page to watch it here.",
   "pump.logInAgain": "Log in again",
   "realtime.runningWithoutCommand": "The motor is running without a confirmed command!",
   "realtime.noCurrent": "The motor is ON but draws no current.",

@@ -75,6 +75,7 @@ export const hi: Record<MessageKey, string> = {
   "pump.ended.sessionExpired": "सत्र समाप्त हो गया। कृपया फिर से लॉगिन करें।",
   "pump.ended.accessRemoved": "आपकी पहुँच हटा दी गई है, इसलिए यह पेज अब अपडेट नहीं हो रहा।",
   "pump.ended.deviceUnlinked": "यह पंप अब आपके खाते से जुड़ा नहीं है।",
+  "pump.ended.tooManyTabs": "यह पंप बहुत सारे टैब या विंडो में खुला है, इसलिए यह पेज अब अपडेट नहीं हो रहा। यहाँ देखने के लिए पेज फिर से लोड करें।",
   "pump.logInAgain": "फिर से लॉगिन करें",
   "realtime.runningWithoutCommand": "मोटर बिना पक्के आदेश के चल रही है!",
   "realtime.noCurrent": "मोटर चालू है पर करंट नहीं ले रही।",

@@ -8,6 +8,7 @@ import { DEVICE_PROTOCOL_VERSION } from "../../common/device-protocol.ts";
 import type { RealtimeMessage } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, users } from "../../worker/db/schema.ts";
+import { FrameBudget } from "../../durable-objects/socket-caps.ts";
 
 export const ORIGIN = "http://sinchai.test";
 
@@ -299,4 +300,14 @@ export async function fireTimer(deviceId: string, name: string) {
     state.storage.sql.exec("UPDATE timers SET due_at = ? WHERE name = ?", Date.now() - 1, name);
   });
   return runDurableObjectAlarm(stub);
+}
+
+/**
+ * Lifts the box's frame-rate cap on a running hub, for suites about what frames say rather than
+ * how many come (the fuzzers send thousands back to back). The cap's own tests: caps.test.ts.
+ */
+export async function liftFrameRateCap(deviceId: string) {
+  await runInDurableObject(hubStub(deviceId), (hub: unknown) => {
+    (hub as { deviceFrameBudget: FrameBudget }).deviceFrameBudget = new FrameBudget(Number.MAX_SAFE_INTEGER, 0);
+  });
 }
