@@ -4,6 +4,7 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { createFetchHandler } from "./fetch-handler.ts";
 import { cloudflareContext } from "./router-context.ts";
+import { handleScheduled } from "./scheduled.ts";
 
 export { AuthThrottle } from "../durable-objects/auth-throttle.ts";
 export { DeviceHub } from "../durable-objects/device-hub.ts";
@@ -20,4 +21,7 @@ export default {
     context.set(cloudflareContext, { env, ctx });
     return handleDocumentRequest(request, context);
   }),
+  scheduled: (controller, env, ctx) => {
+    ctx.waitUntil(handleScheduled(controller, env));
+  },
 } satisfies ExportedHandler<Env>;
