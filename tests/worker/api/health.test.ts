@@ -45,11 +45,11 @@ describe("GET /api/health", () => {
     const { device } = await farmerWithDevice();
     await hubStub(device.deviceId).getSnapshot(); // the hub exists and has loaded what it caches
     const before = await hubStorageSnapshot(device.deviceId);
-    const devicesBefore = await env.DB.prepare("SELECT id FROM devices ORDER BY id").all();
+    const devicesBefore = (await env.DB.prepare("SELECT id FROM devices ORDER BY id").all()).results;
 
     for (let call = 0; call < 3; call++) expect((await api("/api/health")).status).toBe(200);
 
-    expect(await env.DB.prepare("SELECT id FROM devices ORDER BY id").all()).toEqual(devicesBefore);
+    expect((await env.DB.prepare("SELECT id FROM devices ORDER BY id").all()).results).toEqual(devicesBefore);
     expect(await hubStorageSnapshot(device.deviceId)).toEqual(before);
     const healthHub = env.DEVICE_HUB.idFromName(HEALTH_HUB_NAME);
     const hubIds = (await listDurableObjectIds(env.DEVICE_HUB)).map((id) => id.toString());
