@@ -11,6 +11,7 @@ const OWN_FARMER_SPECS = [
   "**/auth.spec.ts",
   "**/cross-site.spec.ts",
   "**/user-shell.spec.ts",
+  "**/change-password.spec.ts",
   "**/admin-login.spec.ts",
   "**/admin-users.spec.ts",
   "**/admin-user-detail.spec.ts",

@@ -1,7 +1,12 @@
 // Reads the mobile number and password of the login and register forms, with the same zod
 // schemas as the JSON API, and names problems by message key so they show in either language.
-import { loginRequestSchema, registerRequestSchema } from "../common/api-schemas.ts";
-import { LOGIN_FAILED_MESSAGE, DUPLICATE_REGISTRATION_MESSAGE } from "../worker/auth/accounts.ts";
+import { changePasswordRequestSchema, loginRequestSchema, registerRequestSchema } from "../common/api-schemas.ts";
+import {
+  DUPLICATE_REGISTRATION_MESSAGE,
+  LOGIN_FAILED_MESSAGE,
+  SAME_PASSWORD_MESSAGE,
+  WRONG_CURRENT_PASSWORD_MESSAGE,
+} from "../worker/auth/accounts.ts";
 import {
   BLANK_PASSWORD_MESSAGE,
   COMMON_PASSWORD_MESSAGE,
@@ -31,6 +36,22 @@ export function readCredentialsForm(
   return { ok: false, error: field === "mobileNo" ? "auth.mobileInvalid" : "auth.passwordLength" };
 }
 
+/** The password change form, read with the API's schema; problems named by message key. */
+export function readPasswordChangeForm(
+  form: FormData,
+): { ok: true; input: { currentPassword: string; newPassword: string } } | { ok: false; error: MessageKey } {
+  const currentPassword = form.get("currentPassword");
+  const newPassword = form.get("newPassword");
+  const confirmPassword = form.get("confirmPassword");
+  if (typeof currentPassword !== "string" || typeof newPassword !== "string" || typeof confirmPassword !== "string" || !currentPassword || !newPassword) {
+    return { ok: false, error: "password.required" };
+  }
+  if (newPassword !== confirmPassword) return { ok: false, error: "password.mismatch" };
+  const result = changePasswordRequestSchema.safeParse({ currentPassword, newPassword });
+  if (!result.success) return { ok: false, error: "auth.passwordLength" };
+  return { ok: true, input: result.data };
+}
+
 /** The page's words for each way a new password can be refused. */
 export const WEAK_PASSWORD_KEYS: Record<WeakPasswordMessage, MessageKey> = {
   [BLANK_PASSWORD_MESSAGE]: "auth.passwordBlank",
@@ -49,6 +70,8 @@ export function accountErrorKey(error: unknown, fallback: MessageKey): MessageKe
     if (error.message === LOGIN_FAILED_MESSAGE) return "login.invalid";
     if (error.message === DUPLICATE_REGISTRATION_MESSAGE) return "register.duplicate";
     if (error.message === THROTTLED_MESSAGE) return "auth.throttled";
+    if (error.message === WRONG_CURRENT_PASSWORD_MESSAGE) return "password.wrongCurrent";
+    if (error.message === SAME_PASSWORD_MESSAGE) return "password.same";
     if (isWeakPasswordMessage(error.message)) return WEAK_PASSWORD_KEYS[error.message];
     return fallback;
   }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { loginRequestSchema, registerRequestSchema } from "../../common/api-schemas.ts";
-import { logIn, registerAccount, REGISTRATION_SUCCESS_MESSAGE } from "../auth/accounts.ts";
+import { changePasswordRequestSchema, loginRequestSchema, registerRequestSchema } from "../../common/api-schemas.ts";
+import { changePassword, logIn, PASSWORD_CHANGED_MESSAGE, registerAccount, REGISTRATION_SUCCESS_MESSAGE } from "../auth/accounts.ts";
 import { clearedSessionCookie } from "../auth/cookies.ts";
 import { endSession } from "../auth/sessions.ts";
 import type { ApiEnv } from "./context.ts";
@@ -18,6 +18,12 @@ export const authRoutes = new Hono<ApiEnv>()
     const { token, user, cookies } = await logIn(c.env, input, "user", c.req.raw);
     for (const cookie of cookies) c.header("Set-Cookie", cookie, { append: true });
     return c.json({ success: true, message: "Login successful.", token, user });
+  })
+  // Any signed-in account, from either area; the calling session stays, every other one ends.
+  .post("/change-password", requireAuth("user", "admin"), async (c) => {
+    const input = await readJsonBody(c, changePasswordRequestSchema);
+    const { endedSessions } = await changePassword(c.env, c.var.user, input, c.req.raw);
+    return c.json({ success: true, message: PASSWORD_CHANGED_MESSAGE, endedSessions });
   })
   .post("/logout", requireAuth("user"), async (c) => {
     await endSession(c.env, c.var.user.sessionId);

@@ -3,10 +3,13 @@ import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/
 import type { PublicUser } from "../../common/api-schemas.ts";
 import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../admin-audit.ts";
 import { getDb } from "../db/client.ts";
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { sessions, users } from "../db/schema.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
 import { HttpError } from "../http-error.ts";
 import { weakPasswordMessage } from "../../common/password-policy.ts";
-import { startSession, type SessionEnv } from "./sessions.ts";
+import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
+import { startSession, type AuthenticatedUser, type SessionEnv } from "./sessions.ts";
 import {
   authClientOf,
   countLoginAttempt,
@@ -104,4 +107,47 @@ export async function logIn(
   if (audience === "admin") await auditAdminLogin(env, request, user.mobileNo, user, 200, null);
   const cookies = request && client ? [await knownDeviceCookie(env, request, client, user.mobileNo)] : [];
   return { token, expiresAt, user: toPublicUser(user), cookies };
+}
+
+export const WRONG_CURRENT_PASSWORD_MESSAGE = "Your current password is not correct.";
+export const SAME_PASSWORD_MESSAGE = "Your new password must be different from the current one.";
+export const PASSWORD_CHANGED_MESSAGE = "Password changed. You were logged out everywhere else.";
+
+/**
+ * Changes the signed-in account's password and ends every other session of the account (both
+ * areas), closing the realtime sockets they opened: whoever knew the old password, or holds a
+ * session on a lost phone, is out. The session making the change stays. A wrong current
+ * password counts as a failed login of that number (a stolen session cannot guess it freely),
+ * and answers 400, not 401: the session itself is fine.
+ */
+export async function changePassword(
+  env: AccountsEnv & SocketEnv,
+  user: AuthenticatedUser,
+  input: { currentPassword: string; newPassword: string },
+  request?: Request,
+): Promise<{ endedSessions: number }> {
+  const client = request ? await authClientOf(env, request) : null;
+  const counted = await countLoginAttempt(env, user.mobileNo, client);
+  const db = getDb(env.DB);
+  const account = await findUserByMobileNo(db, user.mobileNo);
+  if (!account || !(await verifyPassword(input.currentPassword, account.passwordHash))) {
+    throw new HttpError(400, WRONG_CURRENT_PASSWORD_MESSAGE);
+  }
+  await loginSucceeded(env, user.mobileNo, counted);
+  const weakness = weakPasswordMessage(input.newPassword, user.mobileNo);
+  if (weakness) throw new HttpError(400, weakness);
+  if (input.newPassword === input.currentPassword) throw new HttpError(400, SAME_PASSWORD_MESSAGE);
+  const passwordHash = await hashPassword(input.newPassword);
+  const now = Date.now();
+  // One batch: the new password and the end of the other sessions take effect together.
+  const [, ended] = await db.batch([
+    db.update(users).set({ passwordHash }).where(eq(users.id, account.id)),
+    db
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.userId, account.id), ne(sessions.id, user.sessionId), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id }),
+  ]);
+  await closeSessionSockets(env, { sessionIds: ended.map((row) => row.id) }, "signedOut");
+  return { endedSessions: ended.length };
 }

@@ -33,6 +33,8 @@ const ACCESS = {
   public: { anonymous: "allowed", userA: "allowed", userB: "allowed", admin: "allowed", device: "allowed", expired: "allowed", tampered: "allowed" },
   /** The farmer's own account (the data follows from the session): farmers only. */
   farmer: { anonymous: 401, userA: "allowed", userB: "allowed", admin: 403, device: 401, expired: 401, tampered: 401 },
+  /** The caller's own account, from either area (the password change). */
+  anyAccount: { anonymous: 401, userA: "allowed", userB: "allowed", admin: "allowed", device: 401, expired: 401, tampered: 401 },
   /** A's device by its number: A, or an admin. */
   ownerOrAdmin: { anonymous: 401, userA: "allowed", userB: 403, admin: "allowed", device: 401, expired: 401, tampered: 401 },
   /** A's schedule by its id: A; to B it does not exist. */
@@ -54,6 +56,8 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "POST /api/auth/login": { access: "public", path: () => "/api/auth/login", body: () => ({ mobileNo: "1", password: "x" }) },
   "POST /api/admin/login": { access: "public", path: () => "/api/admin/login", body: () => ({ mobileNo: "1", password: "x" }) },
   "POST /api/auth/logout": { access: "farmer", path: () => "/api/auth/logout" },
+  // An empty body: refused by the schema (400) before any password is checked or counted.
+  "POST /api/auth/change-password": { access: "anyAccount", path: () => "/api/auth/change-password", body: () => ({}) },
   "POST /api/admin/logout": { access: "admin", path: () => "/api/admin/logout" },
   "POST /api/devices/motor": { access: "farmer", path: () => "/api/devices/motor", body: () => ({ action: "off" }) },
   "GET /api/devices/motor/status/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/devices/motor/status/${f.a.mobileNo}` },
