@@ -208,6 +208,8 @@ const SCHEDULES_TIMER = "schedules";
 const SESSION_EXPIRY_TIMER = "session-expiry";
 /** Until when a box cut off for flooding is refused (KV, so a restarted hub still knows). */
 const DEVICE_COOLDOWN_KEY = "device-cooldown-until";
+/** Frames a command asks of the box: its ack, and the reading or health that comes with it. */
+const FRAMES_OWED_PER_COMMAND = 2;
 /** How long the error frame and close get to reach a flooding box before the hub restarts. */
 const FLOOD_CLOSE_FLUSH_MS = 20;
 
@@ -1478,6 +1480,9 @@ export class DeviceHub extends DurableObject<Env> {
       };
       const timer = setTimeout(() => settle(null), DEVICE_ACK_TIMEOUT_MS);
       this.pendingAcks.set(command.id, settle);
+      // The box owes an answer (its ack, and the reading or health it reports with it): those
+      // frames are ours, not the box's, and never count against its rate.
+      this.deviceFrameBudget.grant(FRAMES_OWED_PER_COMMAND);
       this.send(device, command);
     });
   }

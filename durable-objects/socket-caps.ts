@@ -32,10 +32,17 @@ export class FrameBudget {
 
   /** Spends one frame's allowance; false when there is none left. */
   take(now = Date.now()): boolean {
-    this.tokens = Math.min(this.burst, this.tokens + (Math.max(0, now - this.at) / 1000) * this.perSecond);
+    const refilled = Math.min(this.burst, this.tokens + (Math.max(0, now - this.at) / 1000) * this.perSecond);
+    // Frames granted for answers owed may take it past the burst; refilling never takes them away.
+    this.tokens = Math.max(this.tokens, refilled);
     this.at = now;
     if (this.tokens < 1) return false;
     this.tokens -= 1;
     return true;
+  }
+
+  /** Allows `frames` more at once: answers the hub itself asked for. */
+  grant(frames: number): void {
+    this.tokens += frames;
   }
 }
