@@ -448,10 +448,11 @@ export class DeviceHub extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, frame: string | ArrayBuffer): Promise<void> {
-    // A socket we are closing (over its rate, replaced) gets nothing more done: the frames it
-    // sent before the close still arrive, and each must cost next to nothing.
-    if (ws.readyState !== WebSocket.OPEN) {
-      if (ws === this.floodingDevice) this.dropFlood();
+    // A box cut off for flooding gets nothing more done: the frames it sent before our close
+    // still arrive, and each must cost next to nothing. (Any other closing socket's last frames
+    // count: a box reports "installing" and closes at once to restart.)
+    if (ws === this.floodingDevice) {
+      this.dropFlood();
       return;
     }
     const attachment = ws.deserializeAttachment() as SocketAttachment | null;

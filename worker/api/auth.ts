@@ -3,6 +3,7 @@ import { changePasswordRequestSchema, loginRequestSchema, registerRequestSchema 
 import { changePassword, logIn, PASSWORD_CHANGED_MESSAGE, registerAccount, REGISTRATION_SUCCESS_MESSAGE } from "../auth/accounts.ts";
 import { clearedSessionCookie } from "../auth/cookies.ts";
 import { endSession } from "../auth/sessions.ts";
+import { auditInput, auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
@@ -22,6 +23,9 @@ export const authRoutes = new Hono<ApiEnv>()
   // Any signed-in account, from either area; the calling session stays, every other one ends.
   .post("/change-password", requireAuth("user", "admin"), async (c) => {
     const input = await readJsonBody(c, changePasswordRequestSchema);
+    // An admin's change is on the audit trail: who and when, never the passwords.
+    auditInput(c, {});
+    auditTarget(c, c.var.user.mobileNo);
     const { endedSessions } = await changePassword(c.env, c.var.user, input, c.req.raw);
     return c.json({ success: true, message: PASSWORD_CHANGED_MESSAGE, endedSessions });
   })
