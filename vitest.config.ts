@@ -26,7 +26,7 @@ export default defineConfig(async () => {
           ],
           test: {
             name: "workers",
-            include: ["tests/worker/**/*.test.ts", "tests/durable-objects/**/*.test.ts"],
+            include: ["tests/worker/**/*.test.ts", "tests/durable-objects/**/*.test.ts", "tests/routes/**/*.test.ts"],
             setupFiles: ["./tests/apply-migrations.ts"],
           },
         },

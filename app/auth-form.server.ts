@@ -1,6 +1,6 @@
 // Reads the mobile number and password of the login and register forms, with the same zod
 // schemas as the JSON API, and names problems by message key so they show in either language.
-import { loginRequestSchema, registerRequestSchema } from "../common/api-schemas.ts";
+import { changePasswordRequestSchema, loginRequestSchema, registerRequestSchema } from "../common/api-schemas.ts";
 import { HttpError } from "../worker/http-error.ts";
 import type { MessageKey } from "./i18n/i18n.ts";
 
@@ -22,6 +22,22 @@ export function readCredentialsForm(
   return { ok: false, error: field === "mobileNo" ? "auth.mobileInvalid" : "auth.passwordLength" };
 }
 
+/** The password change form, read with the API's schema; problems named by message key. */
+export function readPasswordChangeForm(
+  form: FormData,
+): { ok: true; input: { currentPassword: string; newPassword: string } } | { ok: false; error: MessageKey } {
+  const currentPassword = form.get("currentPassword");
+  const newPassword = form.get("newPassword");
+  const confirmPassword = form.get("confirmPassword");
+  if (typeof currentPassword !== "string" || typeof newPassword !== "string" || typeof confirmPassword !== "string" || !currentPassword || !newPassword) {
+    return { ok: false, error: "password.required" };
+  }
+  if (newPassword !== confirmPassword) return { ok: false, error: "password.mismatch" };
+  const result = changePasswordRequestSchema.safeParse({ currentPassword, newPassword });
+  if (!result.success) return { ok: false, error: "auth.passwordLength" };
+  return { ok: true, input: result.data };
+}
+
 /** The message key for an error thrown by logIn/registerAccount. */
 export function accountErrorKey(error: unknown, fallback: MessageKey): MessageKey {
   if (error instanceof HttpError) {
@@ -32,6 +48,16 @@ export function accountErrorKey(error: unknown, fallback: MessageKey): MessageKe
         return "register.duplicate";
       case "throttled":
         return "auth.throttled";
+      case "wrongCurrentPassword":
+        return "password.wrongCurrent";
+      case "samePassword":
+        return "password.same";
+      case "passwordBlank":
+        return "auth.passwordBlank";
+      case "passwordIsMobile":
+        return "auth.passwordIsMobile";
+      case "passwordRepeated":
+        return "auth.passwordRepeated";
       case "commonPassword":
         return "auth.passwordCommon";
       default:

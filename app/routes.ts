@@ -13,6 +13,7 @@ export default [
     route("motor-schedule", "routes/motor-schedule.tsx"),
     route("recharge", "routes/recharge.tsx"),
     route("logs", "routes/logs.tsx"),
+    route("change-password", "routes/change-password.tsx"),
   ]),
   // ---- admin area ----
   route("admin/login", "routes/admin/login.tsx"),

@@ -89,8 +89,7 @@ export async function logInFarmers(worker: LocalWorker, mobileNos: string[]): Pr
 }
 
 /** An admin made straight in the local database (there is no admin sign-up), signed in. */
-export async function benchAdminToken(worker: LocalWorker): Promise<string> {
-  const mobileNo = "9000000099";
+export async function benchAdminToken(worker: LocalWorker, mobileNo = "9000000099"): Promise<string> {
   const password = "bench-admin-password";
   await executeLocalSql(
     worker.persistTo,

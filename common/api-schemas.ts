@@ -34,6 +34,13 @@ export const registerRequestSchema = z.object({
   password: newPasswordSchema,
 });
 
+export const changePasswordRequestSchema = z.object({
+  currentPassword: passwordSchema.max(PASSWORD_MAX_LENGTH, {
+    error: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
+  }),
+  newPassword: newPasswordSchema,
+});
+
 export const loginRequestSchema = z.object({
   mobileNo: mobileNoSchema,
   password: passwordSchema.max(PASSWORD_MAX_LENGTH, {

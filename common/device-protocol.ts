@@ -238,6 +238,14 @@ export type DeviceCommand = Extract<ServerToDeviceMessage, { id: string }>;
 /** docs/device-protocol.md §2: a frame is at most this many bytes of UTF-8. */
 export const MAX_FRAME_BYTES = 4096;
 
+/**
+ * docs/device-protocol.md §2: a box may send this many frames at once (a hello with its first
+ * readings, a phase flickering ten times in a moment, a burst of debug lines)...
+ */
+export const DEVICE_FRAME_BURST = 20;
+/** ...and then this many a second on average; beyond that it gets an `error` frame and close 1008. */
+export const DEVICE_FRAMES_PER_SECOND = 5;
+
 /** Parses one text frame as JSON and then as `schema`; never throws. */
 export function parseFrame<T>(
   schema: z.ZodType<T>,

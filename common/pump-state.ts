@@ -106,6 +106,8 @@ export const BROWSER_CLOSE = {
   accessRemoved: 4403,
   /** The pump is no longer linked to this account (an admin relinked or unlinked it). */
   deviceUnlinked: 4404,
+  /** The account opened this pump in more tabs than allowed: the oldest stops, the newest keeps watching. */
+  tooManyTabs: 4409,
 } as const;
 export type BrowserCloseReason = keyof typeof BROWSER_CLOSE;
 

@@ -158,3 +158,11 @@ export const realtimeMessageSchema = z.discriminatedUnion("type", [
   otaStatusMessageSchema,
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;
+
+// Caps on the browser's realtime socket (docs/security.md, "Caps").
+/** A page opens one socket per pump screen; more than this from one account on one pump are tabs left open. */
+export const BROWSER_SOCKETS_PER_VIEWER = 10;
+/** All viewers of one pump together (the farmer's family and admins): a new one beyond this is refused. */
+export const BROWSER_SOCKETS_PER_DEVICE = 100;
+/** Browsers only listen: their frames are heartbeats and nothing else, so anything bigger is refused. */
+export const MAX_BROWSER_FRAME_BYTES = 4096;

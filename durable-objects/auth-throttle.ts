@@ -29,13 +29,16 @@ export const THROTTLE_POLICIES: Record<ThrottlePolicyName, ThrottlePolicy> = {
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
 
+/** An allowed attempt carries the id of the row that counts it, so a success can take it back. */
+export type ThrottleTicket = { allowed: true; attemptId: number } | { allowed: false; retryAfterMs: number };
+
 export class AuthThrottle extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS attempts (at INTEGER NOT NULL)");
   }
 
-  /** May another attempt happen now? */
+  /** May another attempt happen now? Reads only: `take` is what callers that act on the answer use. */
   check(policyName: ThrottlePolicyName, now = Date.now()): ThrottleVerdict {
     const policy = THROTTLE_POLICIES[policyName];
     const { count, last } = this.ctx.storage.sql
@@ -50,12 +53,30 @@ export class AuthThrottle extends DurableObject<Env> {
     return waitedEnough ? { allowed: true } : { allowed: false, retryAfterMs: last + delay - now };
   }
 
-  record(policyName: ThrottlePolicyName, now = Date.now()): void {
+  /**
+   * Checks and counts one attempt in a single step. The method is synchronous, so the object
+   * runs it to the end before the next call: forty parallel attempts cannot all read the
+   * count before any of them is recorded (they could when checking and recording were two
+   * calls with the password hash in between). A refused attempt is not counted.
+   */
+  take(policyName: ThrottlePolicyName, now = Date.now()): ThrottleTicket {
+    const verdict = this.check(policyName, now);
+    if (!verdict.allowed) return verdict;
+    return { allowed: true, attemptId: this.record(policyName, now) };
+  }
+
+  /** Takes back one counted attempt (a login that turned out to be right). */
+  forgive(attemptId: number): void {
+    this.ctx.storage.sql.exec("DELETE FROM attempts WHERE rowid = ?", attemptId);
+  }
+
+  record(policyName: ThrottlePolicyName, now = Date.now()): number {
     const policy = THROTTLE_POLICIES[policyName];
     this.ctx.storage.sql.exec("DELETE FROM attempts WHERE at <= ?", now - policy.windowMs);
-    this.ctx.storage.sql.exec("INSERT INTO attempts (at) VALUES (?)", now);
+    const { id } = this.ctx.storage.sql.exec<{ id: number }>("INSERT INTO attempts (at) VALUES (?) RETURNING rowid AS id", now).one();
     // Nothing to keep once the window has passed: let the object empty itself.
     void this.ctx.storage.setAlarm(now + policy.windowMs + 1_000);
+    return id;
   }
 
   clear(): void {

@@ -14,6 +14,8 @@ import {
   WATCHED_POWER_INTERVAL_MS,
 } from "../common/constants.ts";
 import {
+  DEVICE_FRAME_BURST,
+  DEVICE_FRAMES_PER_SECOND,
   DEVICE_PROTOCOL_VERSION,
   deviceMessageSchema,
   HEARTBEAT_REQUEST,
@@ -50,12 +52,15 @@ import {
   type PumpState,
   type StatusSource,
 } from "../common/pump-state.ts";
-import type {
-  DeviceStatus,
-  HealthData,
-  MotorLogEntry,
-  PowerData,
-  RealtimeMessage,
+import {
+  BROWSER_SOCKETS_PER_DEVICE,
+  BROWSER_SOCKETS_PER_VIEWER,
+  MAX_BROWSER_FRAME_BYTES,
+  type DeviceStatus,
+  type HealthData,
+  type MotorLogEntry,
+  type PowerData,
+  type RealtimeMessage,
 } from "../common/realtime-protocol.ts";
 import { getDb } from "../worker/db/client.ts";
 import { findDeviceWithOwner, updateDeviceIdentity, updateDevicePresence } from "../worker/db/devices.ts";
@@ -70,8 +75,16 @@ import {
 } from "../common/schedule-schemas.ts";
 import { formatClock, istMinuteKey, nextOccurrence } from "../common/schedule-time.ts";
 import { legacyMotorLogEvent, legacyOrigin } from "./legacy-motor-log.ts";
+import { apiLanguage } from "../worker/api/language.ts";
+import { apiError, refusalResponse } from "../worker/http-error.ts";
 import { HUB_HEADERS } from "./hub-headers.ts";
 import { HubSql, type PowerSample, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";
+import {
+  DEVICE_FLOOD_COOLDOWN_MS,
+  FRAME_TOO_BIG_CLOSE,
+  FrameBudget,
+  POLICY_VIOLATION_CLOSE,
+} from "./socket-caps.ts";
 
 type Owner = { userId: number; mobileNo: string };
 /** Why a firmware update failed, as its motor log entry says. */
@@ -176,6 +189,8 @@ type BrowserAttachment = {
   /** The HTTP session that opened the socket: when it ends, so does the socket. */
   sessionId: string;
   sessionExpiresAt: number;
+  /** When the hub accepted it: the per-viewer cap closes the oldest first. */
+  openedAt?: number;
 };
 type SocketAttachment = DeviceAttachment | BrowserAttachment;
 
@@ -207,6 +222,12 @@ export const SCHEDULE_OFF_GIVE_UP_MS = 24 * 60 * 60_000;
 const SCHEDULES_TIMER = "schedules";
 /** Wakes the hub when the earliest session behind a browser socket runs out. */
 const SESSION_EXPIRY_TIMER = "session-expiry";
+/** Until when a box cut off for flooding is refused (KV, so a restarted hub still knows). */
+const DEVICE_COOLDOWN_KEY = "device-cooldown-until";
+/** Frames a command asks of the box: its ack, and the reading or health that comes with it. */
+const FRAMES_OWED_PER_COMMAND = 2;
+/** How long the error frame and close get to reach a flooding box before the hub restarts. */
+const FLOOD_CLOSE_FLUSH_MS = 20;
 
 export type { CommandSource };
 
@@ -291,6 +312,15 @@ export class DeviceHub extends DurableObject<Env> {
   private frameWaiters: FrameWaiter[] = [];
   /** The last pumpState sent to browsers, without its clocks; a cache, so a wake may send one again. */
   private publishedPump: string | null = null;
+  /**
+   * The box's frame allowance. Per hub, not per socket, so reconnecting does not refill it; in
+   * memory, so a hub woken from hibernation (the box was quiet) starts with a full one.
+   */
+  private deviceFrameBudget = new FrameBudget(DEVICE_FRAME_BURST, DEVICE_FRAMES_PER_SECOND);
+  /** The box socket closed for its rate, while frames it sent before the close keep arriving. */
+  private floodingDevice: WebSocket | null = null;
+  private restarting = false;
+  private floodOffline: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -350,6 +380,13 @@ export class DeviceHub extends DurableObject<Env> {
   }
 
   private acceptDevice(): Response {
+    // A box cut off for flooding waits before it may come back (docs/device-protocol.md §2).
+    const cooldownUntil = this.ctx.storage.kv.get<number>(DEVICE_COOLDOWN_KEY) ?? 0;
+    const wait = Math.ceil((cooldownUntil - Date.now()) / 1000);
+    if (wait > 0) {
+      // A box reads English; the code and seconds are what its firmware acts on.
+      return refusalResponse(apiError(429, "tooManyFrames", { seconds: wait }, { "Retry-After": String(wait) }), "en");
+    }
     // A box that reconnects (new SIM session, restart) replaces its old socket.
     for (const old of this.ctx.getWebSockets(DEVICE_TAG)) {
       this.closeQuietly(old, 4001, "Replaced by a newer connection");
@@ -373,9 +410,27 @@ export class DeviceHub extends DurableObject<Env> {
       this.closeQuietly(server, BROWSER_CLOSE.deviceUnlinked, "deviceUnlinked");
       return new Response(null, { status: 101, webSocket: client });
     }
-    const wasWatched = this.browserSockets().length > 0;
+    // Caps (docs/security.md): this viewer's own oldest sockets make room first (tabs left
+    // open), so one account can never lock another out; a pump full of other viewers refuses.
+    const open = this.browserSockets();
+    const mine = open
+      .filter((ws) => (ws.deserializeAttachment() as BrowserAttachment | null)?.viewerId === viewerId)
+      .sort((a, b) => openedAt(a) - openedAt(b));
+    const evicted = mine.slice(0, Math.max(0, mine.length - BROWSER_SOCKETS_PER_VIEWER + 1));
+    if (open.length - evicted.length >= BROWSER_SOCKETS_PER_DEVICE) {
+      return refusalResponse(apiError(429, "tooManyViewers", {}, { "Retry-After": "60" }), apiLanguage(request));
+    }
+    for (const ws of evicted) this.closeQuietly(ws, BROWSER_CLOSE.tooManyTabs, "tooManyTabs");
+    const wasWatched = open.length - evicted.length > 0;
     this.ctx.acceptWebSocket(server, [BROWSER_TAG, `viewer:${viewerRole}`, sessionTag(sessionId), userTag(viewerId)]);
-    server.serializeAttachment({ role: "browser", viewerId, viewerRole, sessionId, sessionExpiresAt } satisfies BrowserAttachment);
+    server.serializeAttachment({
+      role: "browser",
+      viewerId,
+      viewerRole,
+      sessionId,
+      sessionExpiresAt,
+      openedAt: Date.now(),
+    } satisfies BrowserAttachment);
     this.send(server, { type: "initialData", ...(await this.snapshot()) } satisfies RealtimeMessage);
     if (viewerRole === "admin") {
       for (const { at, line } of this.store.debugLines()) this.send(server, this.debugLogMessage(at, line));
@@ -394,8 +449,34 @@ export class DeviceHub extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, frame: string | ArrayBuffer): Promise<void> {
+    // A box cut off for flooding gets nothing more done: the frames it sent before our close
+    // still arrive, and each must cost next to nothing. (Any other closing socket's last frames
+    // count: a box reports "installing" and closes at once to restart.)
+    if (ws === this.floodingDevice) {
+      this.dropFlood();
+      return;
+    }
     const attachment = ws.deserializeAttachment() as SocketAttachment | null;
-    if (attachment?.role !== "device") return; // browsers only listen
+    if (attachment?.role === "browser") {
+      // Browsers only listen (heartbeats are answered without waking us): a big frame is abuse.
+      if (frameBytes(frame) > MAX_BROWSER_FRAME_BYTES) this.closeQuietly(ws, FRAME_TOO_BIG_CLOSE, "Frame too large");
+      return;
+    }
+    if (attachment?.role !== "device") return;
+    // Counted before any parsing or storage: a flood must not reach D1 or the other hubs' thread.
+    if (!this.deviceFrameBudget.take()) {
+      this.send(ws, {
+        type: "error",
+        message: `Too many frames: at most ${DEVICE_FRAME_BURST} at once and ${DEVICE_FRAMES_PER_SECOND} a second.`,
+      } satisfies ServerToDeviceMessage);
+      this.closeQuietly(ws, POLICY_VIOLATION_CLOSE, "Too many frames");
+      this.floodingDevice = ws;
+      this.ctx.storage.kv.put(DEVICE_COOLDOWN_KEY, Date.now() + DEVICE_FLOOD_COOLDOWN_MS);
+      // Offline now, in D1 too: a restart (below) would not run the close handler.
+      this.floodOffline = this.markOffline(ws);
+      await this.floodOffline;
+      return;
+    }
     const parsed = parseFrame(deviceMessageSchema, frame);
     if (!parsed.ok) {
       this.send(ws, { type: "error", message: parsed.error } satisfies ServerToDeviceMessage);
@@ -1419,6 +1500,9 @@ export class DeviceHub extends DurableObject<Env> {
       };
       const timer = setTimeout(() => settle(null), DEVICE_ACK_TIMEOUT_MS);
       this.pendingAcks.set(command.id, settle);
+      // The box owes an answer (its ack, and the reading or health it reports with it): those
+      // frames are ours, not the box's, and never count against its rate.
+      this.deviceFrameBudget.grant(FRAMES_OWED_PER_COMMAND);
       this.send(device, command);
     });
   }
@@ -1687,6 +1771,22 @@ export class DeviceHub extends DurableObject<Env> {
     }
   }
 
+  /**
+   * Frames a flooding box sent before our close keep arriving, thousands of them, and the
+   * runtime hands each one to us: locally that alone held every other hub (and D1, on the same
+   * thread) for seconds. Restarting the hub drops its connections, and with them whatever is
+   * still on its way, unread. Everything the hub knows is in storage (the cooldown too); the
+   * pages watching it reconnect by themselves. A moment's delay lets the error frame and the
+   * close reach the box first.
+   */
+  private dropFlood(): void {
+    if (this.restarting) return;
+    this.restarting = true;
+    console.warn(`DeviceHub ${this.ctx.id.name}: restarting to drop a flooding box's frames`);
+    const flushed = new Promise((resolve) => setTimeout(resolve, FLOOD_CLOSE_FLUSH_MS));
+    void Promise.all([this.floodOffline, flushed]).then(() => this.ctx.abort("A flooding box's frames were dropped"));
+  }
+
   private closeQuietly(ws: WebSocket, code: number, reason: string): void {
     try {
       ws.close(code, reason);
@@ -1694,6 +1794,18 @@ export class DeviceHub extends DurableObject<Env> {
       // Already closed.
     }
   }
+}
+
+function openedAt(ws: WebSocket): number {
+  return (ws.deserializeAttachment() as BrowserAttachment | null)?.openedAt ?? 0;
+}
+
+/** A frame's size in bytes. */
+function frameBytes(frame: string | ArrayBuffer): number {
+  if (typeof frame !== "string") return frame.byteLength;
+  // UTF-8 takes one to three bytes per UTF-16 unit: encode only when the length cannot decide.
+  if (frame.length > MAX_BROWSER_FRAME_BYTES || frame.length * 3 <= MAX_BROWSER_FRAME_BYTES) return frame.length;
+  return new TextEncoder().encode(frame).byteLength;
 }
 
 /** The conditions a farmer must see, each until it clears. */

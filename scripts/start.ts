@@ -1,5 +1,6 @@
 // `npm start`: the whole product on this machine, no account and no network. Builds the app,
-// migrates and seeds the local D1, serves the production build with `wrangler dev`
+// migrates the local D1 and seeds the demo on the first start (kept after that; --reset-demo
+// seeds it again, --fresh forgets everything), serves the production build with `wrangler dev`
 // (workerd: Worker, D1 and Durable Objects) and connects a simulated pump for the demo farmer.
 import { spawn, type ChildProcess } from "node:child_process";
 import { rm } from "node:fs/promises";
@@ -17,6 +18,7 @@ const { values: options } = parseArgs({
     port: { type: "string", default: "8787" },
     "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
     fresh: { type: "boolean", default: false },
+    "reset-demo": { type: "boolean", default: false },
     "skip-build": { type: "boolean", default: false },
     "no-sim": { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
@@ -60,7 +62,7 @@ async function main() {
     await run(process.execPath, [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"]);
     done();
   }
-  const demoDevice = await prepareLocal(persistTo, step);
+  const demoDevice = await prepareLocal(persistTo, step, { resetDemo: options["reset-demo"] });
 
   let done = step(`Starting the Worker on ${origin}`);
   const worker = await startLocalWorker({

@@ -43,6 +43,14 @@ export class HttpError extends Error {
   }
 }
 
+/** A refusal as a whole answer, for the places that answer before (or without) the API's `onError`. */
+export function refusalResponse(error: HttpError, language: Language): Response {
+  return Response.json(
+    { success: false, message: error.wordedIn(language), code: error.code, params: error.params },
+    { status: error.status, headers: error.headers },
+  );
+}
+
 /** One of the API's own refusals, worded from the API catalogue's `error.{code}`. */
 export function apiError(status: Status, code: ApiErrorCode, params: MessageValues = {}, headers: Record<string, string> = {}): HttpError {
   return new HttpError(status, code, params, headers, (language) => translateApi(language, `error.${code}`, params));

@@ -1,10 +1,10 @@
 // The Worker: `/api/*` and every WebSocket upgrade go to the Hono API, everything else (every
-// method, so form posts reach route actions) to React Router's server build.
+// method, so form posts reach route actions) to React Router's server build; both behind the
+// same checks (fetch-handler.ts).
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { apiApp } from "./api/app.ts";
-import { isApiRequest } from "./api/is-api-request.ts";
+import { createFetchHandler } from "./fetch-handler.ts";
 import { cloudflareContext } from "./router-context.ts";
-import { withSecurityHeaders } from "./security-headers.ts";
+import { handleScheduled } from "./scheduled.ts";
 
 export { AuthThrottle } from "../durable-objects/auth-throttle.ts";
 export { DeviceHub } from "../durable-objects/device-hub.ts";
@@ -16,10 +16,12 @@ const handleDocumentRequest = createRequestHandler(
 );
 
 export default {
-  async fetch(request, env, ctx) {
-    if (isApiRequest(request)) return withSecurityHeaders(await apiApp.fetch(request, env, ctx));
+  fetch: createFetchHandler((request, env, ctx) => {
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env, ctx });
-    return withSecurityHeaders(await handleDocumentRequest(request, context));
+    return handleDocumentRequest(request, context);
+  }),
+  scheduled: (controller, env, ctx) => {
+    ctx.waitUntil(handleScheduled(controller, env));
   },
 } satisfies ExportedHandler<Env>;

@@ -34,11 +34,17 @@ const COMMON_HEADERS: Record<string, string> = {
   "Cross-Origin-Opener-Policy": "same-origin",
 };
 
-/** Adds the headers to a Worker response (not to a WebSocket upgrade, which has none to add). */
+/**
+ * Adds the headers to a Worker response (not to a WebSocket upgrade, which has none to add).
+ * Everything the Worker answers is made for one reader at one moment (a page with the farmer's
+ * pump, a JSON answer with their data): `no-store` keeps it out of every cache, the browser's
+ * back-forward and disk caches on a shared phone included. Static assets never reach this.
+ */
 export function withSecurityHeaders(response: Response): Response {
   if (response.status === 101 || response.webSocket) return response;
   const secured = new Response(response.body, response);
   for (const [name, value] of Object.entries(COMMON_HEADERS)) secured.headers.set(name, value);
+  secured.headers.set("Cache-Control", "no-store");
   if (!secured.headers.has("Content-Security-Policy")) {
     secured.headers.set("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
   }

@@ -184,6 +184,7 @@ export const adminEn = {
   "admin.audit.reason.notAdmin": "This account is not an admin.",
   "admin.audit.do.login": "Admin login",
   "admin.audit.do.logout": "Admin logout",
+  "admin.audit.do.changePassword": "Changed own password",
   "admin.audit.do.deviceConfig": "Moved a device to another number",
   "admin.audit.do.createDevice": "Added a device",
   "admin.audit.do.rotateKey": "Gave a device a new key",

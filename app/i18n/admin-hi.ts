@@ -176,6 +176,7 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.audit.reason.notAdmin": "यह खाता एडमिन का नहीं है।",
   "admin.audit.do.login": "एडमिन लॉगिन",
   "admin.audit.do.logout": "एडमिन लॉगआउट",
+  "admin.audit.do.changePassword": "अपना पासवर्ड बदला",
   "admin.audit.do.deviceConfig": "डिवाइस दूसरे नंबर पर ले जाया",
   "admin.audit.do.createDevice": "नया डिवाइस जोड़ा",
   "admin.audit.do.rotateKey": "डिवाइस को नई चाबी दी",

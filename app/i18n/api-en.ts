@@ -53,7 +53,17 @@ export const apiEn = {
   "error.duplicateRegistration": "This mobile number is already registered. Please log in.",
   "error.commonPassword": "This password is too common. Please choose a less common one.",
   "error.throttled": "Too many attempts. Please wait a little and try again.",
+  "error.passwordBlank": "Your password cannot be only spaces.",
+  "error.passwordIsMobile": "Your password cannot be your mobile number.",
+  "error.passwordRepeated": "Your password cannot be one character repeated.",
+  "error.wrongCurrentPassword": "Your current password is not correct.",
+  "error.samePassword": "Your new password must be different from the current one.",
+  "error.pendingRecharge":
+    "A recharge request for this device is already waiting for a decision. Please wait for it before sending another.",
+  "error.tooManyViewers": "Too many screens are watching this pump right now. Close one and try again.",
+  "error.tooManyFrames": "Too many frames: reconnect in {seconds} s.",
   "api.registered": "Registration successful! Please login to continue.",
+  "api.passwordChanged": "Password changed. You were logged out everywhere else.",
 } as const;
 
 export type ApiMessageKey = keyof typeof apiEn;

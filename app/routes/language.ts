@@ -1,19 +1,13 @@
 // Switches the interface language: a plain form post, so it works without JavaScript too.
 import { redirect } from "react-router";
 import { isLanguage, LANGUAGE_COOKIE } from "../i18n/i18n.ts";
+import { safeRedirectPath } from "../redirect-target.server.ts";
 import type { Route } from "./+types/language";
-
-/** Only paths on this site: never an open redirect to somewhere else. */
-function safeReturnPath(value: FormDataEntryValue | null): string {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\")
-    ? value
-    : "/";
-}
 
 export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();
   const language = form.get("language");
-  const target = safeReturnPath(form.get("returnTo"));
+  const target = safeRedirectPath(form.get("returnTo"));
   if (!isLanguage(language)) return redirect(target);
   return redirect(target, {
     headers: {

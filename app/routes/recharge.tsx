@@ -69,6 +69,7 @@ export default function Recharge({ loaderData }: Route.ComponentProps) {
   const toast = useToast();
   const revalidator = useRevalidator();
   const { mobileNo, hasDevice, plan, requests } = loaderData;
+  const waiting = requests.some((request) => request.status === "pending");
   const [formOpen, setFormOpen] = useState(false);
   const [choice, setChoice] = useState<Plan>(DEFAULT_PLAN);
   const [method, setMethod] = useState<PaymentMethod>(DEFAULT_PAYMENT_METHOD);
@@ -100,7 +101,8 @@ export default function Recharge({ loaderData }: Route.ComponentProps) {
     } else if (result.status === 0) {
       toast.show(t("plan.submitError"), "error");
     } else if (result.status !== 401) {
-      const reason = result.status === 404 ? t("motor.noDevice") : (result.message ?? "");
+      const reason =
+        result.status === 404 ? t("motor.noDevice") : result.status === 409 ? t("plan.alreadyPending") : (result.message ?? "");
       toast.show(`${t("plan.submitFailed")} ${reason}`.trim(), "error");
     }
   }
@@ -161,10 +163,17 @@ export default function Recharge({ loaderData }: Route.ComponentProps) {
             {hasDevice ? t("plan.notActivated") : t("motor.noDevice")}
           </p>
         )}
-        {!formOpen && (
-          <button type="button" className="button primary" onClick={() => setFormOpen(true)} data-testid="plan-renew">
-            {t("plan.renew")}
-          </button>
+        {/* One request at a time per device: the next one once this is decided. */}
+        {waiting ? (
+          <p className="muted" data-testid="plan-pending-note">
+            {t("plan.alreadyPending")}
+          </p>
+        ) : (
+          !formOpen && (
+            <button type="button" className="button primary" onClick={() => setFormOpen(true)} data-testid="plan-renew">
+              {t("plan.renew")}
+            </button>
+          )
         )}
       </section>
 

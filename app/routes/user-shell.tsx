@@ -57,6 +57,9 @@ export default function UserShell() {
           <Outlet />
         </div>
         <footer className="shell-footer">
+          <p>
+            <NavLink to="/change-password">{t("shell.changePassword")}</NavLink>
+          </p>
           <p>{t("shell.footer")}</p>
           <p>
             {t("shell.support")} <a href={`tel:${CONTACT.tel}`}>{CONTACT.phone}</a>

@@ -3,7 +3,7 @@
 // number, a password of 8 to 128 characters, PBKDF2 as in common/credentials.ts.
 import { mobileNoSchema, newPasswordSchema } from "../../common/api-schemas.ts";
 import { hashPassword } from "../../common/credentials.ts";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../../common/password-policy.ts";
+import { WEAK_PASSWORD_ENGLISH, weakPasswordReason } from "../../common/password-policy.ts";
 import { executeSql, type D1Target } from "./local-d1.ts";
 import { operatorSql } from "./operator-sql.ts";
 
@@ -18,10 +18,11 @@ export function mobileNoProblem(mobileNo: string): string | null {
   return result.success ? null : (result.error.issues[0]?.message ?? "Enter a 10-digit mobile number.");
 }
 
-export function passwordProblem(password: string): string | null {
+export function passwordProblem(password: string, mobileNo: string): string | null {
   const result = newPasswordSchema.safeParse(password);
   if (!result.success) return result.error.issues[0]?.message ?? "Invalid password.";
-  return isCommonPassword(password) ? COMMON_PASSWORD_MESSAGE : null;
+  const reason = weakPasswordReason(password, mobileNo);
+  return reason === null ? null : WEAK_PASSWORD_ENGLISH[reason];
 }
 
 /** Whether an account exists for the number, and whether it is an admin already. */
@@ -48,7 +49,7 @@ export async function createOrPromoteAdmin(
     return "promoted";
   }
   const secret = await password();
-  const problem = passwordProblem(secret);
+  const problem = passwordProblem(secret, mobileNo);
   if (problem) throw new Error(problem);
   const passwordHash = await hashPassword(secret);
   await executeSql(target, operatorSql({ op: "createAdmin", mobileNo, passwordHash, now: Date.now() }));

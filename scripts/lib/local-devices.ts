@@ -64,11 +64,16 @@ export async function provisionLocalDevice(
     horsePower: options.horsePower,
     ownerMobileNo: options.mobileNo,
   };
+  await writeLocalDeviceCredentials(persistTo, credentials);
+  return credentials;
+}
+
+/** Keeps a device's key next to the local database it belongs to (owner-only file). */
+export async function writeLocalDeviceCredentials(persistTo: string, credentials: LocalDeviceCredentials): Promise<void> {
   await mkdir(localDevicesDir(persistTo), { recursive: true });
-  await writeFile(localDeviceFile(persistTo, deviceId), JSON.stringify(credentials, null, 2) + "\n", {
+  await writeFile(localDeviceFile(persistTo, credentials.deviceId), JSON.stringify(credentials, null, 2) + "\n", {
     mode: 0o600,
   });
-  return credentials;
 }
 
 export async function readLocalDeviceCredentials(path: string): Promise<LocalDeviceCredentials> {

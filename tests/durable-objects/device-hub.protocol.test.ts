@@ -10,6 +10,7 @@ import {
   connectDevice,
   farmerWithDevice,
   hubStub,
+  liftFrameRateCap,
   postJson,
   putJson,
   rewriteHubState,
@@ -196,6 +197,8 @@ describe("debug log lines", () => {
 describe("invalid frames", () => {
   it("get an error frame and change nothing", async () => {
     const { device, box, browser } = await watchedFarmer();
+    // More bad frames at once than a box's frame rate allows: this is about what each one gets.
+    await liftFrameRateCap(device.deviceId);
     const before = await snapshotWithoutClocks(device.deviceId);
     const invalid = [
       "not json",

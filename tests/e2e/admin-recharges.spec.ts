@@ -21,7 +21,9 @@ test("mark paid extends the farmer's plan; mark failed; delete; only pending can
   const submit = async (body: object) =>
     ((await (await request.post("/api/recharge/request", { data: body, ...bearer(farmer.token) })).json()) as { request: { id: number } }).request.id;
   const yearly = await submit({ plan: "1year", paymentMethod: "upi" });
-  const monthly = await submit({ plan: "1month", paymentMethod: "cash" });
+  // One pending request per device: a second one waits until the first is decided.
+  const second = await request.post("/api/recharge/request", { data: { plan: "1month", paymentMethod: "cash" }, ...bearer(farmer.token) });
+  expect(second.status()).toBe(409);
 
   await useLanguage(context, "en");
   await adminLogIn(page, t);
@@ -36,7 +38,6 @@ test("mark paid extends the farmer's plan; mark failed; delete; only pending can
   await expect(yearlyRow).toContainText(indianRupees(1111, "en"));
   await expect(yearlyRow).toContainText(t["admin.payment.upi"]);
   await expect(yearlyRow.getByTestId("recharge-status")).toHaveText(t["admin.status.pending"]);
-  await expect(page.getByTestId(`recharge-row-${monthly}`)).toContainText(t["admin.payment.cash"]);
 
   // Cancel changes nothing.
   const dialog = page.getByTestId("confirm-dialog");
@@ -60,7 +61,11 @@ test("mark paid extends the farmer's plan; mark failed; delete; only pending can
   // The server refuses a second decision too.
   expect((await request.put(`/api/recharge/status/${yearly}`, { data: { status: "failed" }, ...bearer(await adminApiToken(request)) })).status()).toBe(409);
 
+  // Decided: the farmer may ask again.
+  const monthly = await submit({ plan: "1month", paymentMethod: "cash" });
+  await page.reload();
   const monthlyRow = page.getByTestId(`recharge-row-${monthly}`);
+  await expect(monthlyRow).toContainText(t["admin.payment.cash"]);
   await monthlyRow.getByRole("button", { name: t["admin.recharges.markFailed"] }).click();
   await expect(dialog).toContainText("Are you sure you want to mark as failed this request?");
   await dialog.getByRole("button", { name: t["admin.common.confirm"] }).click();

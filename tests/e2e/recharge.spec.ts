@@ -2,15 +2,22 @@
 // account with the spec's messages, and the farmer's own requests.
 import { expect, test, type Page } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { adminApiToken } from "./admin-support.ts";
 import { DEMO_USER, en, hi, logIn, registerAndLogIn, startDemoDevice, useLanguage, VIEWPORTS } from "./support.ts";
 
 const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
 
 let device: SimulatedDevice;
 
-test.beforeEach(async () => {
+test.beforeEach(async ({ request }) => {
   // Its first hello starts the free year: the demo pump's plan exists whatever ran before.
   device = await startDemoDevice();
+  // One pending request per device: an earlier test's request is taken off the demo pump.
+  const admin = { headers: { Authorization: `Bearer ${await adminApiToken(request)}` } };
+  const listed = (await (await request.get("/api/admin/recharge-requests", admin)).json()) as { data: { id: number; mobileNo: string; status: string }[] };
+  for (const pending of listed.data.filter((row) => row.mobileNo === DEMO_USER.mobileNo && row.status === "pending")) {
+    expect((await request.delete(`/api/recharge/${pending.id}`, admin)).ok()).toBe(true);
+  }
 });
 
 test.afterEach(async () => {
@@ -46,6 +53,10 @@ test("the free plan is active, and a 1-year UPI request is sent, priced by the s
   await expect(first).toContainText(hi["plan.name.1year"]);
   await expect(first).toContainText("₹1,111");
   await expect(first).toContainText(hi["plan.request.pending"]);
+  // One request at a time: no second form until this one is decided, and the page says why.
+  await page.reload();
+  await expect(page.getByTestId("plan-pending-note")).toHaveText(hi["plan.alreadyPending"]);
+  await expect(page.getByTestId("plan-renew")).toHaveCount(0);
 });
 
 test.describe("in English on a wide screen", () => {

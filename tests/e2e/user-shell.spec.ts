@@ -54,3 +54,14 @@ test("a session that ends while a page is open: the next call goes home with 'Se
   // Not good news: a warning, not the green box a logout gets.
   await expect(page.getByTestId("landing-notice")).toHaveClass(/warning/);
 });
+
+test("signed-in pages and their data requests are never cached: Cache-Control: no-store", async ({ page }) => {
+  await registerAndLogIn(page);
+  for (const path of ["/motor-control", "/logs", "/recharge", "/motor-schedule"]) {
+    const response = await page.goto(path);
+    expect(response?.headers()["cache-control"], path).toBe("no-store");
+    // The same route's data as client-side navigation fetches it.
+    const data = await page.request.get(`${path}.data`);
+    expect(data.headers()["cache-control"], `${path}.data`).toBe("no-store");
+  }
+});

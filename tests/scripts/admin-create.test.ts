@@ -88,6 +88,13 @@ describe("npm run admin:create", () => {
     expect(common.code).toBe(1);
     expect(common.stderr).toContain("too common");
     expect(await accounts("9123400004")).toEqual([]);
+    const itsNumber = await adminCreate(["--mobile", "9123400004"], { password: "9123400004" });
+    expect(itsNumber.code).toBe(1);
+    expect(itsNumber.stderr).toContain("cannot be your mobile number");
+    const repeated = await adminCreate(["--mobile", "9123400004"], { password: "qqqqqqqqqqqq" });
+    expect(repeated.code).toBe(1);
+    expect(repeated.stderr).toContain("one character repeated");
+    expect(await accounts("9123400004")).toEqual([]);
     const empty = await adminCreate(["--mobile", "9123400004"], { stdin: "" });
     expect(empty.code).toBe(1);
     expect(await accounts("9123400004")).toEqual([]);
@@ -97,5 +104,5 @@ describe("npm run admin:create", () => {
     const missing = await adminCreate([], { password: "long-enough-password" });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("Usage: npm run admin:create");
-  }, 60_000);
+  }, 120_000);
 });

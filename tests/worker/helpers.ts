@@ -9,6 +9,7 @@ import type { RealtimeMessage } from "../../common/realtime-protocol.ts";
 import { expect } from "vitest";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, users } from "../../worker/db/schema.ts";
+import { FrameBudget } from "../../durable-objects/socket-caps.ts";
 
 export const ORIGIN = "http://sinchai.test";
 
@@ -314,3 +315,13 @@ export const FRESH_PUMP_STATE = {
   faults: [],
   powerDataAt: expect.any(Number),
 } as const;
+
+/**
+ * Lifts the box's frame-rate cap on a running hub, for suites about what frames say rather than
+ * how many come (the fuzzers send thousands back to back). The cap's own tests: caps.test.ts.
+ */
+export async function liftFrameRateCap(deviceId: string) {
+  await runInDurableObject(hubStub(deviceId), (hub: unknown) => {
+    (hub as { deviceFrameBudget: FrameBudget }).deviceFrameBudget = new FrameBudget(Number.MAX_SAFE_INTEGER, 0);
+  });
+}

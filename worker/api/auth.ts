@@ -1,9 +1,10 @@
 import { Hono } from "hono";
-import { loginRequestSchema, registerRequestSchema } from "../../common/api-schemas.ts";
+import { changePasswordRequestSchema, loginRequestSchema, registerRequestSchema } from "../../common/api-schemas.ts";
 import { translateApi } from "../../app/i18n/api.ts";
-import { logIn, registerAccount } from "../auth/accounts.ts";
+import { changePassword, logIn, registerAccount } from "../auth/accounts.ts";
 import { clearedSessionCookie } from "../auth/cookies.ts";
 import { endSession } from "../auth/sessions.ts";
+import { auditInput, auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";
@@ -20,6 +21,15 @@ export const authRoutes = new Hono<ApiEnv>()
     const { token, user, cookies } = await logIn(c.env, input, "user", c.req.raw);
     for (const cookie of cookies) c.header("Set-Cookie", cookie, { append: true });
     return c.json({ success: true, message: "Login successful.", token, user });
+  })
+  // Any signed-in account, from either area; the calling session stays, every other one ends.
+  .post("/change-password", requireAuth("user", "admin"), async (c) => {
+    const input = await readJsonBody(c, changePasswordRequestSchema);
+    // An admin's change is on the audit trail: who and when, never the passwords.
+    auditInput(c, {});
+    auditTarget(c, c.var.user.mobileNo);
+    const { endedSessions } = await changePassword(c.env, c.var.user, input, c.req.raw);
+    return c.json({ success: true, message: translateApi(apiLanguage(c.req.raw), "api.passwordChanged"), endedSessions });
   })
   .post("/logout", requireAuth("user"), async (c) => {
     await endSession(c.env, c.var.user.sessionId);

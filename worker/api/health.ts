@@ -47,7 +47,6 @@ export const healthRoutes = new Hono<ApiEnv>().get("/", async (c) => {
     runCheck("d1", () => c.env.DB.prepare("SELECT 1 FROM users LIMIT 1").first()),
     runCheck("hub", () => c.env.DEVICE_HUB.get(c.env.DEVICE_HUB.idFromName(HEALTH_HUB_NAME)).ping()),
   ]);
-  c.header("Cache-Control", "no-store");
   if (d1.ok && hub.ok) return c.json({ success: true, d1, hub });
   const failing = [d1.ok ? null : "D1", hub.ok ? null : "Durable Object"].filter((name) => name !== null);
   return c.json({ success: false, message: `Health check failed: ${failing.join(" and ")}.`, d1, hub }, 503);

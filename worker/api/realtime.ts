@@ -3,7 +3,6 @@
 // admin any device.
 import { Hono } from "hono";
 import { mobileNoSchema } from "../../common/api-schemas.ts";
-import { isSameOriginRequest } from "../auth/same-origin.ts";
 import { recordWatch } from "../auth/session-sockets.ts";
 import { authenticateToken, readCredentials, type AuthenticatedUser } from "../auth/sessions.ts";
 import type { Audience } from "../auth/tokens.ts";
@@ -30,10 +29,8 @@ async function authenticateViewer(
     const credentials = readCredentials(request, audience);
     if (!credentials) continue;
     sawCredentials = true;
-    // Browsers send cookies with cross-site WebSocket upgrades too (no CORS here).
-    if (credentials.source === "cookie" && !isSameOriginRequest(request)) {
-      throw apiError(403, "crossSite");
-    }
+    // Browsers send cookies with cross-site WebSocket upgrades too (no CORS here): such an
+    // upgrade is refused before it gets here (worker/cross-site.ts).
     const user = await authenticateToken(env, credentials.token, audience);
     if (!user) continue;
     if (audience === "admin" || user.mobileNo === mobileNo) return { viewer: user, token: credentials.token };

@@ -45,6 +45,7 @@ export const rechargeRoutes = new Hono<ApiEnv>()
       paymentMethod,
       requestedAt: Date.now(),
     });
+    if (!request) throw apiError(409, "pendingRecharge");
     return c.json(
       {
         success: true,

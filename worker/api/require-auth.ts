@@ -1,11 +1,9 @@
 import { createMiddleware } from "hono/factory";
-import { isSameOriginRequest } from "../auth/same-origin.ts";
 import { authenticateToken, readCredentials } from "../auth/sessions.ts";
 import type { Audience } from "../auth/tokens.ts";
 import { apiError } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Authenticates the caller for one area, or the first of several that accepts it (bearer
@@ -19,13 +17,6 @@ export function requireAuth(...audiences: [Audience, ...Audience[]]) {
       const credentials = readCredentials(c.req.raw, audience);
       if (!credentials) continue;
       sawCredentials = true;
-      if (
-        credentials.source === "cookie" &&
-        !SAFE_METHODS.has(c.req.method) &&
-        !isSameOriginRequest(c.req.raw)
-      ) {
-        throw apiError(403, "crossSite");
-      }
       const user = await authenticateToken(c.env, credentials.token, audience);
       if (user) {
         c.set("user", user);

@@ -3,17 +3,19 @@ import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/
 import type { PublicUser } from "../../common/api-schemas.ts";
 import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../admin-audit.ts";
 import { getDb } from "../db/client.ts";
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { sessions, users } from "../db/schema.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
 import { apiError } from "../http-error.ts";
-import { isCommonPassword } from "../../common/password-policy.ts";
-import { startSession, type SessionEnv } from "./sessions.ts";
+import { weakPasswordReason } from "../../common/password-policy.ts";
+import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
+import { startSession, type AuthenticatedUser, type SessionEnv } from "./sessions.ts";
 import {
   authClientOf,
-  guardLogin,
+  countLoginAttempt,
   guardRegistration,
   knownDeviceCookie,
-  recordLoginFailure,
-  recordLoginSuccess,
+  loginSucceeded,
   type ThrottleEnv,
 } from "./throttle.ts";
 import type { Audience } from "./tokens.ts";
@@ -28,7 +30,8 @@ export async function registerAccount(
   request?: Request,
 ): Promise<PublicUser> {
   await guardRegistration(env, request ? await authClientOf(env, request) : null);
-  if (isCommonPassword(input.password)) throw apiError(400, "commonPassword");
+  const weakness = weakPasswordReason(input.password, input.mobileNo);
+  if (weakness) throw apiError(400, weakness);
   const db = getDb(env.DB);
   if (await findUserByMobileNo(db, input.mobileNo)) {
     throw apiError(409, "duplicateRegistration");
@@ -81,13 +84,13 @@ export async function logIn(
   request?: Request,
 ): Promise<LoginResult> {
   const client = request ? await authClientOf(env, request) : null;
-  await guardLogin(env, input.mobileNo, client);
+  // Counted before the hash, not after a failure: see countLoginAttempt.
+  const counted = await countLoginAttempt(env, input.mobileNo, client);
   const db = getDb(env.DB);
   const user = await findUserByMobileNo(db, input.mobileNo);
   // Hash even for an unknown number so both failures take the same time.
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !passwordOk || (audience === "admin" && !user.isAdmin)) {
-    await recordLoginFailure(env, input.mobileNo, client);
     if (audience === "admin") {
       // The caller hears one answer for all three; the trail, read by admins only, says which.
       const reason = !user ? "unknownNumber" : !passwordOk ? "wrongPassword" : "notAdmin";
@@ -98,8 +101,48 @@ export async function logIn(
   }
   const now = Date.now();
   const { token, expiresAt } = await startSession(env, user.id, audience, now);
-  await Promise.all([recordLogin(db, user.id, now), recordLoginSuccess(env, input.mobileNo)]);
+  await Promise.all([recordLogin(db, user.id, now), loginSucceeded(env, input.mobileNo, counted)]);
   if (audience === "admin") await auditAdminLogin(env, request, user.mobileNo, user, 200, null);
   const cookies = request && client ? [await knownDeviceCookie(env, request, client, user.mobileNo)] : [];
   return { token, expiresAt, user: toPublicUser(user), cookies };
+}
+
+
+/**
+ * Changes the signed-in account's password and ends every other session of the account (both
+ * areas), closing the realtime sockets they opened: whoever knew the old password, or holds a
+ * session on a lost phone, is out. The session making the change stays. A wrong current
+ * password counts as a failed login of that number (a stolen session cannot guess it freely),
+ * and answers 400, not 401: the session itself is fine.
+ */
+export async function changePassword(
+  env: AccountsEnv & SocketEnv,
+  user: AuthenticatedUser,
+  input: { currentPassword: string; newPassword: string },
+  request?: Request,
+): Promise<{ endedSessions: number }> {
+  const client = request ? await authClientOf(env, request) : null;
+  const counted = await countLoginAttempt(env, user.mobileNo, client);
+  const db = getDb(env.DB);
+  const account = await findUserByMobileNo(db, user.mobileNo);
+  if (!account || !(await verifyPassword(input.currentPassword, account.passwordHash))) {
+    throw apiError(400, "wrongCurrentPassword");
+  }
+  await loginSucceeded(env, user.mobileNo, counted);
+  const weakness = weakPasswordReason(input.newPassword, user.mobileNo);
+  if (weakness) throw apiError(400, weakness);
+  if (input.newPassword === input.currentPassword) throw apiError(400, "samePassword");
+  const passwordHash = await hashPassword(input.newPassword);
+  const now = Date.now();
+  // One batch: the new password and the end of the other sessions take effect together.
+  const [, ended] = await db.batch([
+    db.update(users).set({ passwordHash }).where(eq(users.id, account.id)),
+    db
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.userId, account.id), ne(sessions.id, user.sessionId), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id }),
+  ]);
+  await closeSessionSockets(env, { sessionIds: ended.map((row) => row.id) }, "signedOut");
+  return { endedSessions: ended.length };
 }

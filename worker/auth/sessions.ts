@@ -1,9 +1,9 @@
 // Sessions: a row in D1 per login, referenced by the token's `sid`. Every authenticated call
 // checks that row, so logout, role change and account deletion take effect at once.
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, lte, or } from "drizzle-orm";
 import type { PublicUser } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
-import { sessions, users } from "../db/schema.ts";
+import { realtimeWatches, sessions, users } from "../db/schema.ts";
 import { readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
 import {
@@ -102,4 +102,25 @@ export async function getSessionUser(
   const credentials = readCredentials(request, audience);
   if (!credentials) return null;
   return authenticateToken(env, credentials.token, audience);
+}
+
+/** A revoked session's row is kept this long (when, and which, sessions ended), then purged. */
+export const REVOKED_SESSION_KEPT_MS = 24 * 60 * 60_000;
+
+/**
+ * Deletes the rows of sessions that can never be used again: expired, or revoked a day ago.
+ * A token naming a deleted row is refused like one naming a revoked row (the lookup finds
+ * nothing), so this only keeps the table from growing with every login. Run by the cron trigger.
+ */
+export async function purgeEndedSessions(env: Pick<Env, "DB">, now = Date.now()): Promise<{ sessions: number; watches: number }> {
+  const db = getDb(env.DB);
+  const [ended, watches] = await db.batch([
+    db
+      .delete(sessions)
+      .where(or(lte(sessions.expiresAt, now), lt(sessions.revokedAt, now - REVOKED_SESSION_KEPT_MS)))
+      .returning({ id: sessions.id }),
+    // Their sockets closed themselves at expiry (the hub's own timer).
+    db.delete(realtimeWatches).where(lte(realtimeWatches.expiresAt, now)).returning({ sessionId: realtimeWatches.sessionId }),
+  ]);
+  return { sessions: ended.length, watches: watches.length };
 }

@@ -5,6 +5,7 @@
 import { SignJWT, jwtVerify } from "jose";
 import type { ThrottlePolicyName } from "../../durable-objects/auth-throttle.ts";
 import { apiError } from "../http-error.ts";
+import { clientAddressKey } from "./client-address.ts";
 import { readCookie } from "./cookies.ts";
 
 export const KNOWN_DEVICE_COOKIE = "sinchai_known_device";
@@ -14,7 +15,7 @@ const KNOWN_NUMBERS_KEPT = 5;
 
 export type ThrottleEnv = Pick<Env, "AUTH_THROTTLE" | "JWT_SECRET">;
 
-/** Who is asking: the client address Cloudflare saw, and the numbers this browser logged in with. */
+/** Who is asking: the key of the client address Cloudflare saw, and the numbers this browser logged in with. */
 export type AuthClient = { ip: string | null; knownNumbers: string[] };
 
 function throttle(env: ThrottleEnv, policy: ThrottlePolicyName, key: string) {
@@ -28,9 +29,10 @@ function key(secret: string | undefined): Uint8Array {
 export async function authClientOf(env: ThrottleEnv, request: Request): Promise<AuthClient> {
   // Set by Cloudflare's edge, which never reports loopback. Local mode (wrangler dev) reports
   // 127.0.0.1 for every client: one address for everybody tells nothing, so only the
-  // per-number throttle applies there, as in tests where the header is absent.
+  // per-number throttle applies there, as in tests where the header is absent. IPv6 clients
+  // are keyed by their /64 (client-address.ts).
   const reported = request.headers.get("CF-Connecting-IP");
-  const ip = reported && !isLoopback(reported) ? reported : null;
+  const ip = reported ? clientAddressKey(reported) : null;
   let knownNumbers: string[] = [];
   const cookie = readCookie(request, KNOWN_DEVICE_COOKIE);
   if (cookie) {
@@ -51,36 +53,46 @@ function refuse(retryAfterMs: number): never {
   throw apiError(429, "throttled", {}, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
 }
 
-/** Throws 429 if this login attempt must wait. */
-export async function guardLogin(env: ThrottleEnv, mobileNo: string, client: AuthClient | null): Promise<void> {
+/** A login attempt already counted against its client address, to be taken back if it succeeds. */
+export type CountedLogin = { clientAttempt: { key: string; attemptId: number } | null };
+
+/**
+ * Counts a login attempt before the password is checked, or throws 429. Counting first (one
+ * call to each throttle, check and count together) means parallel guesses cannot all pass a
+ * check that none of them has been recorded in yet.
+ */
+export async function countLoginAttempt(env: ThrottleEnv, mobileNo: string, client: AuthClient | null): Promise<CountedLogin> {
+  let clientAttempt: CountedLogin["clientAttempt"] = null;
   if (client?.ip) {
-    const verdict = await throttle(env, "loginClient", client.ip).check("loginClient");
-    if (!verdict.allowed) refuse(verdict.retryAfterMs);
+    const ticket = await throttle(env, "loginClient", client.ip).take("loginClient");
+    if (!ticket.allowed) refuse(ticket.retryAfterMs);
+    clientAttempt = { key: client.ip, attemptId: ticket.attemptId };
   }
   if (!client?.knownNumbers.includes(mobileNo)) {
-    const verdict = await throttle(env, "loginNumber", mobileNo).check("loginNumber");
-    if (!verdict.allowed) refuse(verdict.retryAfterMs);
+    const ticket = await throttle(env, "loginNumber", mobileNo).take("loginNumber");
+    if (!ticket.allowed) {
+      // Refused before any work: it costs the address nothing, as a throttled attempt never has.
+      if (clientAttempt) await throttle(env, "loginClient", clientAttempt.key).forgive(clientAttempt.attemptId);
+      refuse(ticket.retryAfterMs);
+    }
   }
+  return { clientAttempt };
 }
 
-export async function recordLoginFailure(env: ThrottleEnv, mobileNo: string, client: AuthClient | null): Promise<void> {
+/** Only failures should count: a right password clears the number and takes back the address's count. */
+export async function loginSucceeded(env: ThrottleEnv, mobileNo: string, counted: CountedLogin): Promise<void> {
+  const { clientAttempt } = counted;
   await Promise.all([
-    throttle(env, "loginNumber", mobileNo).record("loginNumber"),
-    client?.ip ? throttle(env, "loginClient", client.ip).record("loginClient") : undefined,
+    throttle(env, "loginNumber", mobileNo).clear(),
+    clientAttempt ? throttle(env, "loginClient", clientAttempt.key).forgive(clientAttempt.attemptId) : undefined,
   ]);
 }
 
-export async function recordLoginSuccess(env: ThrottleEnv, mobileNo: string): Promise<void> {
-  await throttle(env, "loginNumber", mobileNo).clear();
-}
-
-/** Registrations per client address: every attempt counts (account spam). */
+/** Registrations per client address: every attempt counts (account spam), counted as it is checked. */
 export async function guardRegistration(env: ThrottleEnv, client: AuthClient | null): Promise<void> {
   if (!client?.ip) return;
-  const limiter = throttle(env, "registerClient", client.ip);
-  const verdict = await limiter.check("registerClient");
-  if (!verdict.allowed) refuse(verdict.retryAfterMs);
-  await limiter.record("registerClient");
+  const ticket = await throttle(env, "registerClient", client.ip).take("registerClient");
+  if (!ticket.allowed) refuse(ticket.retryAfterMs);
 }
 
 /** The known-device cookie after a successful login with `mobileNo` (kept for a year). */
@@ -99,8 +111,4 @@ export async function knownDeviceCookie(
     .sign(key(env.JWT_SECRET));
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
   return `${KNOWN_DEVICE_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${KNOWN_DEVICE_TTL_SECONDS}${secure}`;
-}
-
-function isLoopback(address: string): boolean {
-  return address === "::1" || address.startsWith("127.") || address === "::ffff:127.0.0.1";
 }

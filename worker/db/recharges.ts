@@ -1,13 +1,26 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { rechargeRequests, type RechargeRequestRow } from "./schema.ts";
 
+/**
+ * A new pending request, or null when the device already has one waiting. One statement checks
+ * and inserts, so parallel submissions cannot each see "none pending" and all be written (D1
+ * runs one statement at a time, and a statement is atomic); the partial unique index
+ * recharge_requests_one_pending_idx would refuse a second one anyway, quietly here.
+ */
 export async function insertRechargeRequest(
   db: Db,
-  values: Omit<RechargeRequestRow, "id" | "status" | "decidedAt" | "decidedByUserId">,
-): Promise<RechargeRequestRow> {
-  const rows = await db.insert(rechargeRequests).values(values).returning();
-  return rows[0]!;
+  values: Omit<RechargeRequestRow, "id" | "status" | "decidedAt" | "decidedByUserId"> & { deviceId: string },
+): Promise<RechargeRequestRow | null> {
+  const inserted = await db.all<{ id: number }>(sql`
+    INSERT INTO recharge_requests (user_id, device_id, mobile_no, plan, amount, payment_method, status, requested_at)
+    SELECT ${values.userId}, ${values.deviceId}, ${values.mobileNo}, ${values.plan}, ${values.amount}, ${values.paymentMethod}, 'pending', ${values.requestedAt}
+    WHERE NOT EXISTS (SELECT 1 FROM recharge_requests WHERE device_id = ${values.deviceId} AND status = 'pending')
+    ON CONFLICT DO NOTHING
+    RETURNING id`);
+  const id = inserted[0]?.id;
+  if (id === undefined) return null;
+  return (await findRechargeRequest(db, id)) ?? null;
 }
 
 export function listRechargeRequestsOfUser(db: Db, userId: number) {

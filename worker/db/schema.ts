@@ -175,6 +175,9 @@ export const rechargeRequests = sqliteTable(
   (table) => [
     index("recharge_requests_status_idx").on(table.status, table.requestedAt),
     index("recharge_requests_user_idx").on(table.userId),
+    // One request waiting per device: a second would only pile up unpaid rows for an admin.
+    // The insert checks first (worker/db/recharges.ts); this is the backstop.
+    uniqueIndex("recharge_requests_one_pending_idx").on(table.deviceId).where(sql`status = 'pending'`),
   ],
 );
 

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS: Record<string, AdminMessageKey> = {
   [ADMIN_LOGIN_ACTION]: "admin.audit.do.login",
   [ADMIN_LOGOUT_PAGE_ACTION]: "admin.audit.do.logout",
   "POST /api/admin/logout": "admin.audit.do.logout",
+  "POST /api/auth/change-password": "admin.audit.do.changePassword",
   "PUT /api/admin/update-user-role": "admin.audit.do.userRole",
   "DELETE /api/admin/delete-user": "admin.audit.do.deleteUser",
   "PUT /api/admin/update-motor-config": "admin.audit.do.motorConfig",

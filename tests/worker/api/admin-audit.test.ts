@@ -95,6 +95,14 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   "POST /api/schedule": "farmer only",
   "PUT /api/schedule/:id": "farmer only",
   "DELETE /api/schedule/:id": "farmer only",
+  // An admin changing their own password: recorded without the passwords.
+  "POST /api/auth/change-password": {
+    run: async (admin) => {
+      const body = { currentPassword: admin.password, newPassword: "naya-admin-paani-2026" };
+      return { response: await call("POST", "/api/auth/change-password", admin.token, body), target: admin.mobileNo, details: {} };
+    },
+    status: 200,
+  },
   "POST /api/admin/logout": {
     run: async (admin) => ({ response: await call("POST", "/api/admin/logout", admin.token), target: null, details: {} }),
     status: 200,

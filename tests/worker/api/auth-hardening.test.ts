@@ -2,6 +2,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { clientAddressKey } from "../../../worker/auth/client-address.ts";
 import { KNOWN_DEVICE_COOKIE } from "../../../worker/auth/throttle.ts";
 import { api, createUser, postJson, uniqueMobileNo } from "../helpers.ts";
 
@@ -105,6 +106,29 @@ describe("registration", () => {
     expect((await postJson("/api/auth/register", { mobileNo: uniqueMobileNo(), password: "kheti-ka-pani-2026" })).status).toBe(201);
   });
 
+  it("refuses the mobile number itself, blanks and one character repeated, each with its own message", async () => {
+    const mobileNo = uniqueMobileNo();
+    const refusals: [string, string][] = [
+      [mobileNo, "Your password cannot be your mobile number."],
+      [` ${mobileNo} `, "Your password cannot be your mobile number."],
+      [`+91${mobileNo}`, "Your password cannot be your mobile number."],
+      [`0${mobileNo}`, "Your password cannot be your mobile number."],
+      ["          ", "Your password cannot be only spaces."],
+      ["\t \u00a0 \u3000  \t\n", "Your password cannot be only spaces."],
+      ["zzzzzzzzzzzz", "Your password cannot be one character repeated."],
+      ["QqQqQqQqQq", "Your password cannot be one character repeated."],
+      ["कककककककककक", "Your password cannot be one character repeated."],
+      ["🌾🌾🌾🌾🌾🌾🌾🌾", "Your password cannot be one character repeated."],
+    ];
+    for (const [password, message] of refusals) {
+      const response = await postJson("/api/auth/register", { mobileNo, password });
+      expect(response.status, JSON.stringify(password)).toBe(400);
+      expect(await response.json()).toMatchObject({ success: false, message });
+    }
+    // Nothing was created: the number is still free.
+    expect((await postJson("/api/auth/register", { mobileNo, password: `kheti ${mobileNo}` })).status).toBe(201);
+  });
+
   it("is limited to 10 an hour per client address", async () => {
     const headers = { "Content-Type": "application/json", "CF-Connecting-IP": "192.0.2.44" };
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -117,5 +141,93 @@ describe("registration", () => {
     }
     const eleventh = await api("/api/auth/register", { method: "POST", headers, body: JSON.stringify({ mobileNo: uniqueMobileNo(), password: "a-fine-password" }) });
     expect(eleventh.status).toBe(429);
+  });
+});
+
+describe("attempts counted before the password is hashed", () => {
+  it("lets only 5 of 40 parallel wrong passwords for one number through to the hash", async () => {
+    const user = await createUser();
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, attempt) => login({ mobileNo: user.mobileNo, password: `wrong-${attempt}` }).then((response) => response.status)),
+    );
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+  });
+
+  it("lets only 20 of 40 parallel wrong passwords from one address through, over many numbers", async () => {
+    const attacker = { "CF-Connecting-IP": "203.0.113.80" };
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, () => login({ mobileNo: uniqueMobileNo(), password: "wrong" }, attacker).then((response) => response.status)),
+    );
+    expect(statuses.filter((status) => status === 401)).toHaveLength(20);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+  });
+
+  it("accepts only 10 of 30 parallel registrations from one address", async () => {
+    const headers = { "Content-Type": "application/json", "CF-Connecting-IP": "192.0.2.90" };
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        api("/api/auth/register", { method: "POST", headers, body: JSON.stringify({ mobileNo: uniqueMobileNo(), password: "a-fine-password" }) }).then(
+          (response) => response.status,
+        ),
+      ),
+    );
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+  });
+
+  it("does not count a successful login against the address", async () => {
+    const user = await createUser();
+    const client = { "CF-Connecting-IP": "198.51.100.70" };
+    for (let attempt = 0; attempt < 25; attempt++) {
+      expect((await login({ mobileNo: user.mobileNo, password: user.password }, client)).status).toBe(200);
+    }
+  });
+});
+
+describe("IPv6 clients", () => {
+  it("share one limit per /64: rotating the last 64 bits does not help", async () => {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const address = `2001:db8:aa:bb:${(attempt + 1).toString(16)}::${(attempt * 7 + 1).toString(16)}`;
+      expect((await login({ mobileNo: uniqueMobileNo(), password: "wrong" }, { "CF-Connecting-IP": address })).status).toBe(401);
+    }
+    // The same /64 written another way (leading zeros, upper case, no "::").
+    const sameNetwork = { "CF-Connecting-IP": "2001:0DB8:00AA:00BB:ffff:ffff:ffff:ffff" };
+    expect((await login({ mobileNo: uniqueMobileNo(), password: "wrong" }, sameNetwork)).status).toBe(429);
+    // The neighbouring /64 is somebody else.
+    const neighbour = { "CF-Connecting-IP": "2001:db8:aa:bc::1" };
+    expect((await login({ mobileNo: uniqueMobileNo(), password: "wrong" }, neighbour)).status).toBe(401);
+  });
+
+  it("limits registrations per /64 too", async () => {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const response = await api("/api/auth/register", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": `2001:db8:cc:dd::${attempt + 1}` },
+        body: JSON.stringify({ mobileNo: uniqueMobileNo(), password: "a-fine-password" }),
+      });
+      expect(response.status).toBe(201);
+    }
+    const next = await api("/api/auth/register", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": "2001:db8:cc:dd:1:2:3:4" },
+      body: JSON.stringify({ mobileNo: uniqueMobileNo(), password: "a-fine-password" }),
+    });
+    expect(next.status).toBe(429);
+  });
+});
+
+describe("the key a client address is throttled under", () => {
+  it("is the /64 for IPv6, the address for IPv4, nothing for loopback", () => {
+    expect(clientAddressKey("2001:db8:aa:bb:1:2:3:4")).toBe("2001:db8:aa:bb::/64");
+    expect(clientAddressKey("2001:DB8:00AA:00BB::9")).toBe("2001:db8:aa:bb::/64");
+    expect(clientAddressKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(clientAddressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(clientAddressKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(clientAddressKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(clientAddressKey("::ffff:cb00:7107")).toBe("203.0.113.7");
+    for (const loopback of ["127.0.0.1", "127.1.2.3", "::1", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1"]) expect(clientAddressKey(loopback)).toBeNull();
+    // Not an address: keyed verbatim, never thrown on.
+    expect(clientAddressKey("not:an:address::at:all:x")).toBe("not:an:address::at:all:x");
   });
 });

@@ -8,9 +8,12 @@ import { SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { apiApp } from "../../../worker/api/app.ts";
+import { hi } from "../../../app/i18n/hi.ts";
+import { PAGE_ACTIONS } from "../../page-actions.ts";
 import {
   api,
   basicAuth,
+  ORIGIN,
   createUser,
   farmerWithDevice,
   postJson,
@@ -30,6 +33,8 @@ const ACCESS = {
   public: { anonymous: "allowed", userA: "allowed", userB: "allowed", admin: "allowed", device: "allowed", expired: "allowed", tampered: "allowed" },
   /** The farmer's own account (the data follows from the session): farmers only. */
   farmer: { anonymous: 401, userA: "allowed", userB: "allowed", admin: 403, device: 401, expired: 401, tampered: 401 },
+  /** The caller's own account, from either area (the password change). */
+  anyAccount: { anonymous: 401, userA: "allowed", userB: "allowed", admin: "allowed", device: 401, expired: 401, tampered: 401 },
   /** A's device by its number: A, or an admin. */
   ownerOrAdmin: { anonymous: 401, userA: "allowed", userB: 403, admin: "allowed", device: 401, expired: 401, tampered: 401 },
   /** A's schedule by its id: A; to B it does not exist. */
@@ -51,6 +56,8 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "POST /api/auth/login": { access: "public", path: () => "/api/auth/login", body: () => ({ mobileNo: "1", password: "x" }) },
   "POST /api/admin/login": { access: "public", path: () => "/api/admin/login", body: () => ({ mobileNo: "1", password: "x" }) },
   "POST /api/auth/logout": { access: "farmer", path: () => "/api/auth/logout" },
+  // An empty body: refused by the schema (400) before any password is checked or counted.
+  "POST /api/auth/change-password": { access: "anyAccount", path: () => "/api/auth/change-password", body: () => ({}) },
   "POST /api/admin/logout": { access: "admin", path: () => "/api/admin/logout" },
   "POST /api/devices/motor": { access: "farmer", path: () => "/api/devices/motor", body: () => ({ action: "off" }) },
   "GET /api/devices/motor/status/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/devices/motor/status/${f.a.mobileNo}` },
@@ -187,6 +194,102 @@ describe("the authorization matrix", () => {
         else expect(response.status, outcome).toBe(expected);
         // 503/504 are the clear answers for a box that is offline or silent; never a crash.
         expect(response.status, outcome).not.toBe(500);
+      }
+    });
+  }
+});
+
+/**
+ * How a request can fail to prove it comes from our own pages. Browsers send Origin with every
+ * POST and WebSocket upgrade (and Sec-Fetch-Site with every request); a cross-site form or a
+ * cross-site socket carries the victim's cookies, so none of these may change anything.
+ */
+const NOT_OUR_ORIGIN: Record<string, Record<string, string>> = {
+  "another site's Origin": { Origin: "https://evil.example" },
+  "Origin: null (a sandboxed frame)": { Origin: "null" },
+  "a look-alike Origin": { Origin: `${ORIGIN}.evil.example` },
+  "Sec-Fetch-Site: cross-site, no Origin": { "Sec-Fetch-Site": "cross-site" },
+  "Sec-Fetch-Site: same-site (a sibling subdomain), no Origin": { "Sec-Fetch-Site": "same-site" },
+  "neither header": {},
+};
+
+const CROSS_SITE_MESSAGE = "Cross-site request refused.";
+
+/** A browser's session cookies: the farmer's, the admin's, or both. */
+async function browserCookies(kind: "farmer" | "admin" | "both"): Promise<string> {
+  const farmer = `sinchai_session=${(await startSession(env, fixtures.a.id, "user")).token}`;
+  const admin = `sinchai_admin_session=${(await startSession(env, adminUser.id, "admin")).token}`;
+  return kind === "farmer" ? farmer : kind === "admin" ? admin : `${farmer}; ${admin}`;
+}
+
+describe("cookie-authenticated state changes must come from our own pages", () => {
+  const writes = Object.entries(ROUTES).filter(([route, spec]) => spec.upgrade || !route.startsWith("GET "));
+
+  for (const [route, spec] of writes) {
+    const [method] = route.split(" ") as [string];
+    it(`${route}: refused from another site with session cookies, allowed from ours`, async () => {
+      for (const cookies of ["farmer", "admin", "both"] as const) {
+        for (const [how, originHeaders] of [...Object.entries(NOT_OUR_ORIGIN), ["our own Origin", { Origin: ORIGIN }] as const]) {
+          const cookie = await browserCookies(cookies);
+          const headers: Record<string, string> = { Cookie: cookie, ...originHeaders };
+          if (spec.upgrade) headers.Upgrade = "websocket";
+          const body = spec.body?.(fixtures);
+          if (body !== undefined) headers["Content-Type"] = "application/json";
+          const response = await api(spec.path(fixtures), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+          response.webSocket?.accept();
+          response.webSocket?.close();
+          const outcome = `${cookies} cookies, ${how} → ${response.status}`;
+          const answer = response.status === 101 ? null : ((await response.json()) as { message?: string });
+          if (how === "our own Origin") {
+            expect(answer?.message, outcome).not.toBe(CROSS_SITE_MESSAGE);
+          } else {
+            expect(response.status, outcome).toBe(403);
+            expect(answer, outcome).toEqual({ success: false, message: CROSS_SITE_MESSAGE, code: "crossSite", params: {} });
+            // Refused before anything ran: the sessions still work (a cross-site logout ended nothing).
+            for (const pair of cookie.split("; ")) {
+              const [name, token] = pair.split("=") as [string, string];
+              const check = name === "sinchai_session" ? "/api/recharge/plan" : "/api/admin/dashboard-stats";
+              expect((await api(check, { headers: { Authorization: `Bearer ${token}` } })).status, `${outcome}: ${name} still valid`).toBe(200);
+            }
+          }
+        }
+      }
+    });
+  }
+
+  it("lets bearer and device callers (which send no cookies of their own accord) call from anywhere", async () => {
+    const login = await api("/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "https://evil.example" },
+      body: JSON.stringify({ mobileNo: "1", password: "x" }),
+    });
+    expect(login.status).toBe(400);
+    const bearer = await credentialsFor("userA");
+    const plan = await api("/api/schedule", {
+      method: "POST",
+      headers: { ...bearer, "Content-Type": "application/json", Origin: "https://evil.example", Cookie: await browserCookies("farmer") },
+      body: JSON.stringify({ time: "never" }),
+    });
+    expect(plan.status).toBe(400);
+  });
+
+  for (const path of PAGE_ACTIONS) {
+    it(`POST ${path} (a page's form): refused from another site, with or without cookies`, async () => {
+      for (const cookies of [null, "farmer", "admin", "both"] as const) {
+        for (const [how, originHeaders] of [...Object.entries(NOT_OUR_ORIGIN), ["our own Origin", { Origin: ORIGIN }] as const]) {
+          const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", ...originHeaders };
+          if (cookies) headers.Cookie = await browserCookies(cookies);
+          const response = await api(path, { method: "POST", headers, body: "language=en&returnTo=%2F&next=%2Flogin&mobileNo=1&password=x&command=off" });
+          const outcome = `${cookies ?? "no"} cookies, ${how} → ${response.status}`;
+          const text = await response.text();
+          if (how === "our own Origin") {
+            // Past the check: the worker tests have no React Router build behind it.
+            expect(text, outcome).toBe("React Router is not part of the worker tests");
+          } else {
+            expect(response.status, outcome).toBe(403);
+            expect(text, outcome).toContain(hi["error.crossSite"]);
+          }
+        }
       }
     });
   }

@@ -24,6 +24,7 @@ import {
   auditQuerySchema,
 } from "../../../common/admin-schemas.ts";
 import {
+  changePasswordRequestSchema,
   deviceConfigRequestSchema,
   loginRequestSchema,
   mobileNoSchema,
@@ -196,6 +197,12 @@ const ROUTES: Record<string, Spec> = {
     accepts: (seen) => jsonBody(seen, loginRequestSchema) !== undefined,
   },
   "POST /api/auth/logout": { caller: "ownerLogout", effect: "session", accepts: () => true },
+  "POST /api/auth/change-password": {
+    caller: "owner",
+    effect: "write",
+    body: { template: () => ({ currentPassword: "wrong password", newPassword: "a long enough passphrase" }), fields: ["currentPassword", "newPassword"] },
+    accepts: (seen) => jsonBody(seen, changePasswordRequestSchema) !== undefined,
+  },
   "POST /api/admin/logout": { caller: "adminLogout", effect: "session", accepts: () => true },
   "POST /api/devices/motor": {
     caller: "owner",

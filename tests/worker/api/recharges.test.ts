@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { addMonths } from "../../../common/plans.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { planPeriods } from "../../../worker/db/schema.ts";
+import { apiEn } from "../../../app/i18n/api-en.ts";
 import {
   adminToken,
   api,
@@ -61,6 +62,8 @@ describe("POST /api/recharge/request", () => {
       cu: "INR",
       tn: `Sinchai 6month plan ${device.deviceId}`,
     });
+    // One pending request per device: the first is decided before the next is sent.
+    expect((await putJson(`/api/recharge/status/${body.request.id}`, { status: "failed" }, await adminToken())).status).toBe(200);
     const bank = (await (await request(token, { plan: "1year", paymentMethod: "bank" })).json()) as { upiLink: null; request: RechargeView };
     expect(bank.upiLink).toBeNull();
     expect(bank.request.amount).toBe(1111);
@@ -112,6 +115,47 @@ describe("plans", () => {
     expect(addMonths(istMidnight(2026, 1, 31), 1)).toBe(istMidnight(2026, 2, 28));
     expect(addMonths(istMidnight(2028, 1, 31), 1)).toBe(istMidnight(2028, 2, 29));
     expect(addMonths(istMidnight(2026, 11, 30), 3)).toBe(istMidnight(2027, 2, 28));
+  });
+});
+
+describe("one pending request per device", () => {
+  it("refuses a second request while one waits, even 20 sent at once; a decided or deleted one frees the device", async () => {
+    const farmer = await activatedFarmer();
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        request(farmer.token, { plan: index % 2 ? "1month" : "1year", paymentMethod: "upi" }).then((response) => response.status),
+      ),
+    );
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(19);
+    const refused = await request(farmer.token, { plan: "3month", paymentMethod: "cash" });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ success: false, message: apiEn["error.pendingRecharge"], code: "pendingRecharge", params: {} });
+    const mine = (await (await getJson("/api/recharge/requests", farmer.token)).json()) as { data: RechargeView[] };
+    expect(mine.data).toHaveLength(1);
+
+    const admin = await adminToken();
+    expect((await putJson(`/api/recharge/status/${mine.data[0]!.id}`, { status: "failed" }, admin)).status).toBe(200);
+    const next = (await (await request(farmer.token, { plan: "3month", paymentMethod: "cash" })).json()) as { request: RechargeView };
+    expect(next.request.status).toBe("pending");
+    expect((await request(farmer.token, { plan: "1month", paymentMethod: "cash" })).status).toBe(409);
+    expect((await remove(next.request.id, admin)).status).toBe(200);
+    expect((await request(farmer.token, { plan: "1month", paymentMethod: "cash" })).status).toBe(201);
+  });
+
+  it("is backed by a unique index: a second pending row for the device cannot be written even directly", async () => {
+    const farmer = await activatedFarmer();
+    expect((await request(farmer.token, { plan: "1year", paymentMethod: "upi" })).status).toBe(201);
+    const insert = env.DB.prepare(
+      "INSERT INTO recharge_requests (user_id, device_id, mobile_no, plan, amount, payment_method, status, requested_at) VALUES (?, ?, ?, '1month', 1, 'cash', 'pending', 0)",
+    ).bind(farmer.user.id, farmer.device.deviceId, farmer.user.mobileNo);
+    await expect(insert.run()).rejects.toThrow(/UNIQUE/);
+  });
+
+  it("is per device: another farmer's pending request does not stop this one", async () => {
+    const [a, b] = await Promise.all([activatedFarmer(), activatedFarmer()]);
+    expect((await request(a.token, { plan: "1year", paymentMethod: "upi" })).status).toBe(201);
+    expect((await request(b.token, { plan: "1year", paymentMethod: "upi" })).status).toBe(201);
   });
 });
 

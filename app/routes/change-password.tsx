@@ -1,0 +1,65 @@
+// The signed-in farmer changes their password. A plain form post with a route action, so it
+// works before (or without) JavaScript; the same function as POST /api/auth/change-password.
+// Every other session of the account ends, and the realtime sockets they opened close.
+import { data, Form, useNavigation } from "react-router";
+import { changePassword } from "../../worker/auth/accounts.ts";
+import { accountErrorKey, accountErrorStatus, readPasswordChangeForm } from "../auth-form.server.ts";
+import { useT } from "../i18n/i18n.ts";
+import { envOf } from "../session.server.ts";
+import { userContext } from "../user-context.ts";
+import type { Route } from "./+types/change-password";
+
+export const meta: Route.MetaFunction = () => [{ title: "Change password · Sinchai" }];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = readPasswordChangeForm(await request.formData());
+  if (!form.ok) return data({ changed: false, error: form.error }, { status: 400 });
+  try {
+    await changePassword(envOf(context), context.get(userContext), form.input, request);
+    return { changed: true, error: null };
+  } catch (error) {
+    return data({ changed: false, error: accountErrorKey(error, "error.generic") }, { status: accountErrorStatus(error) });
+  }
+}
+
+export default function ChangePassword({ actionData }: Route.ComponentProps) {
+  const t = useT();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <>
+      <h1>{t("password.title")}</h1>
+      <section className="card">
+        {actionData?.changed ? (
+          <p className="message success" role="status" data-testid="password-changed">
+            {t("password.changed")}
+          </p>
+        ) : (
+          <p className="muted">{t("password.intro")}</p>
+        )}
+        {/* A fresh form after a change: the browser must not keep the passwords in the fields. */}
+        <Form method="post" className="stack" key={actionData?.changed ? "changed" : "form"}>
+          <label className="field">
+            <span>{t("password.current")}</span>
+            <input name="currentPassword" type="password" autoComplete="current-password" required />
+          </label>
+          <label className="field">
+            <span>{t("password.new")}</span>
+            <input name="newPassword" type="password" autoComplete="new-password" minLength={8} maxLength={128} required />
+          </label>
+          <label className="field">
+            <span>{t("password.confirm")}</span>
+            <input name="confirmPassword" type="password" autoComplete="new-password" minLength={8} maxLength={128} required />
+          </label>
+          {actionData?.error && (
+            <p className="message error" role="alert">
+              {t(actionData.error)}
+            </p>
+          )}
+          <button type="submit" className="button primary" disabled={busy}>
+            {busy ? t("password.busy") : t("password.button")}
+          </button>
+        </Form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,13 @@
+// Every page route that has a route action (a form post), by path: the page rows of the
+// authorisation matrix's cross-site section. tests/scripts/page-actions.test.ts checks this
+// list against the route modules, so an action added without a row fails.
+export const PAGE_ACTIONS = [
+  "/login",
+  "/register",
+  "/logout",
+  "/language",
+  "/motor-control",
+  "/change-password",
+  "/admin/login",
+  "/admin/logout",
+] as const;

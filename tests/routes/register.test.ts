@@ -1,0 +1,49 @@
+// The registration page's action names a weak password's problem in the page's language.
+import { env } from "cloudflare:workers";
+import { RouterContextProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { en } from "../../app/i18n/en.ts";
+import { hi } from "../../app/i18n/hi.ts";
+import { action } from "../../app/routes/register.tsx";
+import { cloudflareContext } from "../../worker/router-context.ts";
+
+const ORIGIN = "http://sinchai.test";
+
+function uniqueMobileNo(): string {
+  return `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
+}
+
+async function register(mobileNo: string, password: string) {
+  const form = new FormData();
+  form.set("mobileNo", mobileNo);
+  form.set("password", password);
+  const request = new Request(`${ORIGIN}/register`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
+  const context = new RouterContextProvider();
+  context.set(cloudflareContext, { env, ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext });
+  const result = (await action({ request, params: {}, context } as unknown as Parameters<typeof action>[0])) as unknown;
+  // Registered: a redirect that signs the farmer in. Refused: data() with the reason and status.
+  if (result instanceof Response) {
+    return { error: null, status: result.status, location: result.headers.get("Location"), signedIn: (result.headers.get("Set-Cookie") ?? "").includes("=") };
+  }
+  const wrapped = result as { data: { error: keyof typeof en }; init?: { status?: number } };
+  return { ...wrapped.data, status: wrapped.init?.status ?? 200 };
+}
+
+describe("registration page: weak passwords", () => {
+  it("says why, in Hindi and English, for the number itself, blanks and one repeated character", async () => {
+    const mobileNo = uniqueMobileNo();
+    const cases = [
+      [mobileNo, "auth.passwordIsMobile"],
+      ["            ", "auth.passwordBlank"],
+      ["xxxxxxxxxx", "auth.passwordRepeated"],
+    ] as const;
+    for (const [password, key] of cases) {
+      const answer = await register(mobileNo, password);
+      expect(answer, JSON.stringify(password)).toMatchObject({ error: key, status: 400 });
+      expect(en[key]).toBeTruthy();
+      expect(hi[key]).toBeTruthy();
+      expect(hi[key]).not.toBe(en[key]);
+    }
+    expect(await register(mobileNo, "pani-ka-samay-9")).toMatchObject({ error: null, status: 302, location: "/motor-control?welcome=1", signedIn: true });
+  });
+});
