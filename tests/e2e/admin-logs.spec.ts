@@ -9,10 +9,12 @@ type Page = { logs: { id: number; mobileNo: string; message: string }[]; page: n
 test("pages through every device's logs, newest first, 20 at a time (Hindi, then wide)", async ({ page, request }) => {
   const t = texts.hi;
   const { farmer, device } = await farmerWithDevice(request);
-  // 22 real logs from the box: phase lost and restored eleven times.
+  // 22 real logs from the box: phase lost and restored eleven times, at a pace a box's frame
+  // rate allows (docs/device-protocol.md §2), not all in one instant.
   for (let round = 0; round < 11; round++) {
     device.inject("phaseLoss");
     device.inject("phaseRestore");
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const token = await adminApiToken(request);
   const first = async () => (await (await request.get("/api/admin/motor-logs?page=1", bearer(token))).json()) as Page;
