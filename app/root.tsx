@@ -7,8 +7,10 @@ import {
   Scripts,
   ScrollRestoration,
   useMatches,
+  type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import type { Route } from "./+types/root";
+import { dictionaries } from "./i18n/dictionaries.ts";
 import { languageOf } from "./i18n/language.server.ts";
 import { useLanguage, useT } from "./i18n/i18n.ts";
 import stylesheet from "./styles/app.css?url";
@@ -22,7 +24,18 @@ export type RouteHandle = { hydrate?: boolean };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet, precedence: "default" }];
 
 export function loader({ request }: Route.LoaderArgs) {
-  return { language: languageOf(request) };
+  const language = languageOf(request);
+  // The reader's dictionary travels with the page's data instead of in its JavaScript.
+  return { language, messages: dictionaries[language] };
+}
+
+/**
+ * Only the language switch changes what the root loader says; a motor command or a schedule
+ * save re-sending the whole dictionary would cost a phone on 2G a few seconds for nothing.
+ */
+export function shouldRevalidate({ formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formAction && formAction !== "/language") return false;
+  return defaultShouldRevalidate;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

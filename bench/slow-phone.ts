@@ -83,7 +83,8 @@ async function scriptBytes(context: BrowserContext, base: string, route: string)
     const url = new URL(response.url());
     const type = response.headers()["content-type"] ?? "";
     if (url.origin === new URL(base).origin && (type.includes("javascript") || url.pathname.endsWith(".js"))) {
-      bodies.push(response.body());
+      // A page left early (a redirect, a 404) closes before every body is read.
+      bodies.push(response.body().catch(() => Buffer.alloc(0)));
     }
   });
   const answer = await page.goto(`${base}${route}`);

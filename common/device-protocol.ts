@@ -2,21 +2,21 @@
 // Frames are JSON text, one message per frame, except the heartbeat: the bare text "ping",
 // answered "pong" by the runtime without waking the hub. Server and simulator both parse
 // every frame with these schemas; nothing is trusted because it arrived on the socket.
+import { connectionTypeSchema, deviceKindSchema, relayStateSchema } from "./device-enums.ts";
 import { z } from "./zod.ts";
+
+export {
+  connectionTypeSchema,
+  deviceKindSchema,
+  relayStateSchema,
+  type ConnectionType,
+  type DeviceKind,
+  type RelayState,
+} from "./device-enums.ts";
 
 export const DEVICE_PROTOCOL_VERSION = 1;
 export const HEARTBEAT_REQUEST = "ping";
 export const HEARTBEAT_RESPONSE = "pong";
-
-export const relayStateSchema = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
-export type RelayState = z.infer<typeof relayStateSchema>;
-
-export const deviceKindSchema = z.enum(["1phase", "3phase"]);
-export type DeviceKind = z.infer<typeof deviceKindSchema>;
-
-/** How the box reaches us: the two firmware builds (SPEC §2: Select Device Type). */
-export const connectionTypeSchema = z.enum(["wifi", "sim"]);
-export type ConnectionType = z.infer<typeof connectionTypeSchema>;
 
 /** Why the relay changed when the hub did not command it. */
 export const relayCauseSchema = z.enum(["manual", "startup", "schedule"]);
@@ -52,7 +52,7 @@ export const helloMessageSchema = z.object({
   firmware: shortText,
   kind: deviceKindSchema,
   relay: relayStateSchema,
-  connection: connectionTypeSchema.optional(),
+  connection: z.optional(connectionTypeSchema),
   imei: shortText.optional(),
   sim: shortText.optional(),
   chipId: shortText.optional(),

@@ -2,7 +2,7 @@
 // thresholds as free numbers (the server checks their ranges), tolerance and horsepower shown
 // as they change, and a confirmation before saving.
 import { useState } from "react";
-import { z } from "../../common/zod.ts";
+import { z } from "../../common/zod-mini.ts";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import { horsePowerFor, toleranceAmperes } from "../../common/protection.ts";
 import { callApi } from "../api-client.ts";

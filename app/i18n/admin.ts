@@ -1,7 +1,8 @@
 // The admin area's translate hook: admin texts plus the common ones.
 import { adminEn, type AdminMessageKey } from "./admin-en.ts";
 import { adminHi } from "./admin-hi.ts";
-import { translate, useLanguage, type Language, type MessageKey } from "./i18n.ts";
+import { translate } from "./dictionaries.ts";
+import { formatMessage, useLanguage, type Language, type MessageKey } from "./i18n.ts";
 
 const adminDictionaries: Record<Language, Record<AdminMessageKey, string>> = { en: adminEn, hi: adminHi };
 
@@ -15,7 +16,7 @@ export function translateAdmin(
   values: Record<string, string | number> = {},
 ): string {
   if (!isAdminKey(key)) return translate(language, key, values);
-  return adminDictionaries[language][key].replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? `{${name}}`));
+  return formatMessage(adminDictionaries[language][key], values);
 }
 
 export function useAdminT() {

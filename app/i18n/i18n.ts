@@ -1,28 +1,24 @@
+// The reader's language and its texts. The dictionary of that one language comes with the
+// root loader's data (app/root.tsx), so a page ships no dictionary in its JavaScript and a
+// Hindi reader never downloads the English texts, nor the other way round.
 import { useRouteLoaderData } from "react-router";
-import { en, type MessageKey } from "./en.ts";
-import { hi } from "./hi.ts";
+import type { MessageKey } from "./en.ts";
 
 export type Language = "hi" | "en";
 export type { MessageKey };
+export type Messages = Record<MessageKey, string>;
 
 /** Hindi first: most of our farmers read it before English. */
 export const DEFAULT_LANGUAGE: Language = "hi";
 export const LANGUAGE_COOKIE = "sinchai_lang";
 
-const dictionaries: Record<Language, Record<MessageKey, string>> = { en, hi };
-
 export function isLanguage(value: unknown): value is Language {
   return value === "hi" || value === "en";
 }
 
-export function translate(
-  language: Language,
-  key: MessageKey,
-  values: Record<string, string | number> = {},
-): string {
-  return dictionaries[language][key].replace(/\{(\w+)\}/g, (_, name: string) =>
-    String(values[name] ?? `{${name}}`),
-  );
+/** Fills `{name}` placeholders; a value not given stays visible as `{name}`. */
+export function formatMessage(template: string, values: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? `{${name}}`));
 }
 
 /** Indian locale formats for numbers and dates, in the reader's script. */
@@ -30,13 +26,16 @@ export function localeOf(language: Language): string {
   return language === "hi" ? "hi-IN" : "en-IN";
 }
 
+type RootData = { language?: Language; messages?: Messages } | undefined;
+
 export function useLanguage(): Language {
-  const data = useRouteLoaderData("root") as { language?: Language } | undefined;
+  const data = useRouteLoaderData("root") as RootData;
   return data?.language ?? DEFAULT_LANGUAGE;
 }
 
 export function useT() {
-  const language = useLanguage();
-  return (key: MessageKey, values?: Record<string, string | number>) =>
-    translate(language, key, values);
+  const data = useRouteLoaderData("root") as RootData;
+  const messages = data?.messages;
+  // Without root data (its loader failed, which reading a cookie does not) the key is shown.
+  return (key: MessageKey, values?: Record<string, string | number>) => formatMessage(messages?.[key] ?? key, values);
 }

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { data, Link, useActionData, useFetcher, useRevalidator } from "react-router";
-import { z } from "../../common/zod.ts";
+import { z } from "../../common/zod-mini.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
-import { relayStateSchema, type RelayState } from "../../common/device-protocol.ts";
+import { relayStateSchema, type RelayState } from "../../common/device-enums.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import { healthDataSchema, type HealthData } from "../../common/realtime-protocol.ts";
 import { isSameOriginRequest } from "../../worker/auth/same-origin.ts";
@@ -89,7 +89,7 @@ const statusSchema = z.object({
   success: z.literal(true),
   status: z.enum(["on", "off", "unknown"]),
   deviceStatus: z.enum(["online", "offline"]),
-  healthLogs: healthDataSchema.nullable(),
+  healthLogs: z.nullable(healthDataSchema),
 });
 const healthSchema = z.object({ success: z.literal(true), healthData: healthDataSchema });
 

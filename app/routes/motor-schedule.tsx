@@ -4,13 +4,13 @@
 // the list to see, edit and delete them.
 import { useState } from "react";
 import { useRevalidator } from "react-router";
-import { z } from "../../common/zod.ts";
+import { z } from "../../common/zod-mini.ts";
 import {
   SCHEDULE_DURATION_CHOICES,
   scheduleViewSchema,
   type ScheduleRepeat,
   type ScheduleView,
-} from "../../common/schedule-schemas.ts";
+} from "../../common/schedule-view.ts";
 import { clockParts, formatClock, minuteOfDayFromParts } from "../../common/schedule-time.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceByOwner } from "../../worker/db/devices.ts";

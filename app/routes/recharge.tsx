@@ -3,7 +3,7 @@
 // own requests. The server prices every request; the page never sends an amount.
 import { useState } from "react";
 import { useRevalidator } from "react-router";
-import { z } from "../../common/zod.ts";
+import { z } from "../../common/zod-mini.ts";
 import {
   DEFAULT_PAYMENT_METHOD,
   DEFAULT_PLAN,
@@ -57,7 +57,7 @@ const STATUS_KEYS: Record<string, MessageKey> = {
   failed: "plan.request.failed",
 };
 
-const submittedSchema = z.object({ success: z.literal(true), upiLink: z.string().nullable() });
+const submittedSchema = z.object({ success: z.literal(true), upiLink: z.nullable(z.string()) });
 
 function planName(plan: string, t: ReturnType<typeof useT>): string {
   return plan in PLAN_KEYS ? t(PLAN_KEYS[plan as Plan | "free"]) : plan;
