@@ -8,6 +8,7 @@ export const E2E_PERSIST_DIR = ".wrangler/e2e-state";
 const OWN_FARMER_SPECS = [
   "**/pump-truth.spec.ts",
   "**/slow-phone.spec.ts",
+  "**/offline.spec.ts",
   "**/auth.spec.ts",
   "**/user-shell.spec.ts",
   "**/admin-login.spec.ts",

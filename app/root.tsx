@@ -9,10 +9,12 @@ import {
   useMatches,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
+import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import { dictionaries } from "./i18n/dictionaries.ts";
 import { languageOf } from "./i18n/language.server.ts";
 import { useLanguage, useT } from "./i18n/i18n.ts";
+import { registerServiceWorker } from "./offline/service-worker.ts";
 import stylesheet from "./styles/app.css?url";
 
 /** A route whose handle says `hydrate: false` is sent as plain HTML, without any script. */
@@ -52,6 +54,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* No icon file: without this every first visit also asks for /favicon.ico (a 404, and
             one more round trip on a slow line). */}
         <link rel="icon" href="data:," />
+        {/* Installable in the reader's language (public/manifest.*.webmanifest). */}
+        <link rel="manifest" href={`/manifest.${language}.webmanifest`} />
+        <link rel="apple-touch-icon" href="/icons/icon-192.png" />
         <Meta />
         <Links />
       </head>
@@ -69,6 +74,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // Vite's dev server has no service worker to offer (public/sw.js caches built assets).
+  useEffect(() => {
+    if (import.meta.env.PROD) registerServiceWorker();
+  }, []);
   return <Outlet />;
 }
 

@@ -20,9 +20,10 @@ import { LogItem } from "../components/log-item.tsx";
 import { MotorConfigCard } from "../components/motor-config-card.tsx";
 import { FaultBanners, PumpStatusLine, secondsUntilOn, statusWord, useHubClock } from "../components/pump-state-view.tsx";
 import { useToast } from "../components/toast.tsx";
-import { formatNumber } from "../format.ts";
+import { formatNumber, relativeAge } from "../format.ts";
 import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
 import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
+import { readLastState, saveLastState, usePhoneClock, usePhoneOnline } from "../offline/last-state.ts";
 import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime, type RealtimeEvent } from "../realtime/use-device-realtime.ts";
 import { envOf } from "../session.server.ts";
@@ -180,6 +181,13 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
 
   const [live, setLive] = useDeviceRealtime(hasDevice ? mobileNo : null, loaderData.snapshot, onEvent);
   const pump = live.pump;
+  // No network (the phone says so, or the socket cannot even open): the page shows the last
+  // state it knows, with its age on the phone's clock, and sends nothing.
+  const phoneOnline = usePhoneOnline();
+  const noConnection = hasDevice && (!phoneOnline || live.failedAttempts >= 3);
+  const phoneNow = usePhoneClock(noConnection ? 10_000 : 60_000);
+  const [savedKnownAt, setSavedKnownAt] = useState<number | null>(null);
+  const knownAt = live.liveUntil ?? savedKnownAt ?? loaderData.snapshot.pump.at;
   const fetcher = useFetcher<typeof action>();
   const posted = useActionData<typeof action>();
   const now = useHubClock(pump, 250);
@@ -194,6 +202,34 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     if (fetcher.data) setAnswer({ outcome: fetcher.data.command, key: stateKey(pump) });
     // Only a new answer is news; the state it was given in is read as it is at that moment.
   }, [fetcher.data]);
+
+  // What the hub last said is kept on the phone for a day without network (app/offline).
+  useEffect(() => {
+    if (!hasDevice || live.liveUntil === null) return;
+    void saveLastState({ mobileNo, knownAt: live.liveUntil, pump: live.pump, powerData: live.powerData, lastLogs: live.lastLogs });
+  }, [hasDevice, mobileNo, live.liveUntil]);
+
+  // Offline, a page kept by the service worker may be older than the last state this phone saw.
+  useEffect(() => {
+    if (!noConnection || live.liveUntil !== null) return;
+    let cancelled = false;
+    void readLastState(mobileNo).then((saved) => {
+      if (cancelled || !saved || saved.pump.at <= live.pump.at) return;
+      setSavedKnownAt(saved.knownAt);
+      setLive((current) => ({
+        ...current,
+        pump: saved.pump,
+        motorStatus: saved.pump.status,
+        deviceStatus: saved.pump.deviceStatus,
+        phaseFault: saved.pump.faults.some((fault) => fault.kind === "phaseFault"),
+        powerData: saved.powerData,
+        lastLogs: saved.lastLogs,
+      }));
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [noConnection]);
 
   // A pump relinked to another account leaves this page: the loader then shows no device.
   useEffect(() => {
@@ -253,7 +289,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const pendingOn = pump.pendingCommand?.state === "sent" && pump.pendingCommand.action === "on";
   const onBlockedFor = secondsUntilOn(pump, now);
   const faults = new Set(pump.faults.map((fault) => fault.kind));
-  const canSend = online && ended === null && !sending;
+  const canSend = online && ended === null && !sending && !noConnection;
   // The cooldown, a phase fault and missing mains hold back an ON, never an OFF.
   const canTurnOn = canSend && !pendingOn && onBlockedFor === 0 && !faults.has("phaseFault") && !faults.has("noSupply");
   const failure = answer && !answer.outcome.ok && answer.key === stateKey(pump) ? answer.outcome : null;
@@ -308,8 +344,18 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
               {t("motor.switchTitle")}
             </h2>
             <FaultBanners faults={pump.faults} now={now} />
+            {noConnection && (
+              <div className="message warning" role="status" data-testid="offline-banner">
+                <p>{t("offline.banner", { age: relativeAge(knownAt, language, Math.max(phoneNow, knownAt)) })}</p>
+                <p>{t("offline.commands")}</p>
+              </div>
+            )}
             <fetcher.Form method="post" className="motor-form">
-              {!online || ended ? (
+              {noConnection ? (
+                <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
+                  {t("offline.noConnection")}
+                </button>
+              ) : !online || ended ? (
                 <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
                   {t("motor.offline")}
                 </button>
@@ -338,8 +384,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 </>
               )}
             </fetcher.Form>
-            <PumpStatusLine pump={pump} now={now} />
-            {online && !ended && onBlockedFor > 0 && pump.status !== "on" && (
+            {noConnection ? (
+              <p className="message warning" data-testid="motor-status" data-state="no-connection" data-was={pump.status}>
+                {t("offline.statusWas", { status: statusWord(pump.status, t) })}
+              </p>
+            ) : (
+              <PumpStatusLine pump={pump} now={now} />
+            )}
+            {online && !ended && !noConnection && onBlockedFor > 0 && pump.status !== "on" && (
               <p className="message info" data-testid="cooldown" aria-live="polite">
                 {t("motor.cooldown", { seconds: onBlockedFor })}
               </p>
@@ -366,11 +418,11 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             <dl className="readings">
               <div>
                 <dt>{t("power.current")}</dt>
-                <dd data-testid="current">{online ? `${formatNumber(live.powerData.current, language)} A` : "—"}</dd>
+                <dd data-testid="current">{online && !noConnection ? `${formatNumber(live.powerData.current, language)} A` : "—"}</dd>
               </div>
               <div>
                 <dt>{t("power.wattage")}</dt>
-                <dd data-testid="wattage">{online ? `${formatNumber(live.powerData.wattage, language)} W` : "—"}</dd>
+                <dd data-testid="wattage">{online && !noConnection ? `${formatNumber(live.powerData.wattage, language)} W` : "—"}</dd>
               </div>
             </dl>
           </section>
