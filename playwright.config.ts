@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 
 /** e2e runs its own Worker on its own port and database, next to any `npm start`. */
@@ -9,6 +10,7 @@ const OWN_FARMER_SPECS = [
   "**/pump-truth.spec.ts",
   "**/slow-phone.spec.ts",
   "**/offline.spec.ts",
+  "**/alerts.spec.ts",
   "**/auth.spec.ts",
   "**/user-shell.spec.ts",
   "**/admin-login.spec.ts",
@@ -66,5 +68,11 @@ export default defineConfig({
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     stdout: "pipe",
     stderr: "pipe",
+    env: {
+      ...(process.env as Record<string, string>),
+      // The Worker's outbound requests trust the test push service's certificate (miniflare
+      // reads this when wrangler starts): Web Push goes to https addresses only.
+      NODE_EXTRA_CA_CERTS: fileURLToPath(new URL("./tests/e2e/push-service/cert.pem", import.meta.url)),
+    },
   },
 });

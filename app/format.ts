@@ -1,5 +1,5 @@
 // Dates, ages and numbers for India, in the reader's language (SPEC §4, §9).
-import { localeOf, type Language } from "./i18n/i18n.ts";
+import { localeOf, type Language } from "./i18n/messages.ts";
 
 const TIME_ZONE = "Asia/Kolkata";
 

@@ -13,6 +13,7 @@ export default [
     route("motor-schedule", "routes/motor-schedule.tsx"),
     route("recharge", "routes/recharge.tsx"),
     route("logs", "routes/logs.tsx"),
+    route("alerts", "routes/alerts.tsx"),
   ]),
   // ---- admin area (issue 5) ----
   route("admin/login", "routes/admin/login.tsx"),

@@ -61,7 +61,9 @@ import {
   type ScheduleView,
 } from "../common/schedule-schemas.ts";
 import { formatClock, istMinuteKey, nextOccurrence } from "../common/schedule-time.ts";
+import type { Alert } from "../common/alerts.ts";
 import { HUB_HEADERS } from "./hub-headers.ts";
+import { sendAlert } from "./hub-push.ts";
 import { HubSql, type PowerSample, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";
 
 type Owner = { userId: number; mobileNo: string };
@@ -509,6 +511,7 @@ export class DeviceHub extends DurableObject<Env> {
     if (!wasOnline) this.broadcast({ type: "deviceStatusUpdate", deviceStatus: "online" });
     if (this.state.phaseFault !== wasPhaseFault) {
       this.broadcast({ type: this.state.phaseFault ? "phaseFaultDetected" : "phaseOk" });
+      this.alert({ kind: "phase", state: this.state.phaseFault ? "fault" : "ok", detail: this.state.phaseFaultDetail });
     }
     await this.finishOtaOnHello(message.firmware);
     // The box is the truth about its relay: a box that restarted (power cut) comes back OFF.
@@ -563,6 +566,7 @@ export class DeviceHub extends DurableObject<Env> {
         message: `Motor is running without a confirmed command (${current} A).`,
       });
       this.broadcast({ type: "runningWithoutCommand", current });
+      this.alert({ kind: "runningWithoutCommand", current });
       return;
     }
     if (motor.status !== "on") return;
@@ -617,6 +621,7 @@ export class DeviceHub extends DurableObject<Env> {
         const text = message.event === "dryRun" ? "Dry run detected. Motor turned OFF automatically." : "Overcurrent detected. Motor turned OFF!";
         await this.setMotor(message.relay, "event", { action: message.relay, message: text }, { logAlways: true });
         this.broadcast({ type: message.event === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
+        this.alert({ kind: message.event, current: message.current ?? null });
         return;
       }
       case "phaseFault":
@@ -628,22 +633,26 @@ export class DeviceHub extends DurableObject<Env> {
           { logAlways: true },
         );
         this.broadcast({ type: "phaseFaultDetected" });
+        this.alert({ kind: "phase", state: "fault", detail: message.detail ?? null });
         return;
       case "phaseOk":
         this.saveState({ phaseFault: false, phaseFaultSince: null, phaseFaultDetail: null });
         await this.recordMotorLog("other", "Phase is OK now.");
         await this.setMotor(message.relay, "event", { action: message.relay, message: this.relayLogText(message.relay, "reported by the box") });
         this.broadcast({ type: "phaseOk" });
+        this.alert({ kind: "phase", state: "ok", detail: null });
         return;
       case "powerLost":
         this.saveState({ supply: false, supplyLostAt: this.state.supplyLostAt ?? now });
         await this.setMotor(message.relay, "event", { action: message.relay, message: "Power cut at the pump. Motor stopped." }, { logAlways: true });
         this.broadcast({ type: "powerLost" });
+        this.alert({ kind: "power", state: "lost" });
         return;
       case "powerRestored":
         this.saveState({ supply: true, supplyLostAt: null });
         await this.recordMotorLog("other", "Power is back at the pump. The motor stays OFF until someone switches it on.");
         this.broadcast({ type: "powerRestored" });
+        this.alert({ kind: "power", state: "back" });
         if (message.relay === "on") {
           // A box must never restart a motor by itself after a power cut.
           await this.setMotor("on", "event", { action: "on", message: this.relayLogText("on", "restarted by the box after the power cut") });
@@ -994,6 +1003,7 @@ export class DeviceHub extends DurableObject<Env> {
     const finish = async (outcome: ScheduleOutcome, code: string | null, message: string | null, log?: string) => {
       this.store.recordScheduleOutcome(schedule.id, runKey, outcome, code, message);
       if (log) await this.recordMotorLog("other", log);
+      this.alert({ kind: "schedule", outcome, action, minuteOfDay: schedule.minuteOfDay, reason: code });
     };
     if (now - scheduledAt > SCHEDULE_LATE_LIMIT_MS) {
       await finish("missed", "late", "The server could not run it on time.", `Scheduled ${label} was missed: the server could not run it on time.`);
@@ -1129,6 +1139,7 @@ export class DeviceHub extends DurableObject<Env> {
     await this.setMotor(ack.relay, source, { action: ack.relay, message: late ? `${text} (confirmed late)` : text }, { logAlways: true });
     if (late && command.scheduleRun && ack.relay === command.relay) {
       this.store.recordScheduleOutcome(command.scheduleRun.scheduleId, command.scheduleRun.runKey, "done", "confirmedLate", null);
+      this.alertScheduleDone(command.scheduleRun.scheduleId, command.relay);
     }
   }
 
@@ -1168,6 +1179,7 @@ export class DeviceHub extends DurableObject<Env> {
         );
         if (pending.scheduleRun) {
           this.store.recordScheduleOutcome(pending.scheduleRun.scheduleId, pending.scheduleRun.runKey, "done", "confirmedLate", null);
+          this.alertScheduleDone(pending.scheduleRun.scheduleId, pending.relay);
         }
         return;
       }
@@ -1230,6 +1242,7 @@ export class DeviceHub extends DurableObject<Env> {
       this.saveState({ trip: { kind, at: Date.now(), current } });
       this.publishPumpState();
       this.broadcast({ type: kind === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
+      this.alert({ kind, current });
     }
   }
 
@@ -1248,6 +1261,8 @@ export class DeviceHub extends DurableObject<Env> {
       health: this.state.health ? { ...this.state.health, mqtt: "disconnected" } : null,
     });
     this.broadcast({ type: "deviceStatusUpdate", deviceStatus: "offline" });
+    // Offline is no news when the motor was OFF; while it ran, nobody can now stop it from here.
+    if (this.state.motor.status === "on") this.alert({ kind: "offlineWhileOn", lastSeenAt: this.state.lastSeenAt });
     this.deleteTimer("liveness");
     this.publishPumpState();
     await this.syncToD1("presence", (db) =>
@@ -1625,6 +1640,25 @@ export class DeviceHub extends DurableObject<Env> {
       return;
     }
     this.scheduleLivenessCheck(now);
+  }
+
+  // ---- alerts with the app closed ---------------------------------------------------------
+
+  /**
+   * Tells the owner's phones (Web Push), each in its own language. Never awaited: a push service
+   * that is slow or down must not hold up a command, a broadcast or an alarm
+   * (durable-objects/hub-push.ts times out and logs every failure).
+   */
+  private alert(alert: Alert): void {
+    const owner = this.state.owner;
+    if (!owner) return;
+    this.ctx.waitUntil(sendAlert(this.env, owner.userId, alert));
+  }
+
+  /** A scheduled run the box confirmed late: its alert replaces the "not carried out" one. */
+  private alertScheduleDone(scheduleId: number, action: RelayState): void {
+    const schedule = this.store.schedule(scheduleId);
+    if (schedule) this.alert({ kind: "schedule", outcome: "done", action, minuteOfDay: schedule.minuteOfDay, reason: null });
   }
 
   // ---- helpers ---------------------------------------------------------------------------

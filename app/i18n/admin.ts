@@ -2,7 +2,8 @@
 import { adminEn, type AdminMessageKey } from "./admin-en.ts";
 import { adminHi } from "./admin-hi.ts";
 import { translate } from "./dictionaries.ts";
-import { formatMessage, useLanguage, type Language, type MessageKey } from "./i18n.ts";
+import { useLanguage } from "./i18n.ts";
+import { formatMessage, type Language, type MessageKey } from "./messages.ts";
 
 const adminDictionaries: Record<Language, Record<AdminMessageKey, string>> = { en: adminEn, hi: adminHi };
 

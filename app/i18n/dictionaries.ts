@@ -3,7 +3,7 @@
 // admin area. A module of its own, so that no page's JavaScript pulls both in by accident.
 import { en } from "./en.ts";
 import { hi } from "./hi.ts";
-import { formatMessage, type Language, type MessageKey, type Messages } from "./i18n.ts";
+import { formatMessage, type Language, type MessageKey, type Messages } from "./messages.ts";
 
 export const dictionaries: Record<Language, Messages> = { en, hi };
 

@@ -407,10 +407,15 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 {failure.code === "rejected" && failure.message ? ` (${failure.message})` : ""}
               </p>
             )}
-            <Link to="/motor-schedule" className="button small schedule-link">
-              <ClockIcon />
-              {t("motor.scheduleLink")}
-            </Link>
+            <div className="card-links">
+              <Link to="/motor-schedule" className="button small">
+                <ClockIcon />
+                {t("motor.scheduleLink")}
+              </Link>
+              <Link to="/alerts" className="button small">
+                {t("alerts.link")}
+              </Link>
+            </div>
           </section>
 
           <section className="card" aria-labelledby="power-title">

@@ -5,7 +5,7 @@ import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { adminEn } from "../../app/i18n/admin-en.ts";
 import { adminHi } from "../../app/i18n/admin-hi.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
-import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
 import { DEMO_ADMIN } from "../../scripts/lib/seed.ts";
 import { en, hi, uniqueMobileNo } from "./support.ts";
@@ -47,7 +47,10 @@ export async function registerFarmer(request: APIRequestContext): Promise<Farmer
 }
 
 /** A simulated controller box with the given credentials, connected to the e2e Worker. */
-export async function startDevice(deviceId: string, key: string, kind: DeviceKind = "3phase"): Promise<SimulatedDevice> {
+/** Timing the tests may shorten (a dry run then trips in seconds, not 13 s). */
+export type DeviceTiming = Pick<SimulatedDeviceOptions, "protectionGraceMs" | "protectionSustainMs">;
+
+export async function startDevice(deviceId: string, key: string, kind: DeviceKind = "3phase", timing: DeviceTiming = {}): Promise<SimulatedDevice> {
   const device = new SimulatedDevice({
     url: `ws://localhost:${E2E_PORT}/api/device/connect`,
     deviceId,
@@ -55,6 +58,7 @@ export async function startDevice(deviceId: string, key: string, kind: DeviceKin
     kind,
     horsePower: 5,
     restartDelayMs: 500,
+    ...timing,
   });
   device.start();
   await device.waitUntilConnected();
@@ -62,7 +66,7 @@ export async function startDevice(deviceId: string, key: string, kind: DeviceKin
 }
 
 /** A fresh farmer with a device provisioned by the admin API and a simulator running it. */
-export async function farmerWithDevice(request: APIRequestContext): Promise<{ farmer: Farmer; device: SimulatedDevice }> {
+export async function farmerWithDevice(request: APIRequestContext, timing: DeviceTiming = {}): Promise<{ farmer: Farmer; device: SimulatedDevice }> {
   const farmer = await registerFarmer(request);
   const token = await adminApiToken(request);
   const provisioned = await json<{ device: { id: string }; key: string }>(
@@ -71,7 +75,7 @@ export async function farmerWithDevice(request: APIRequestContext): Promise<{ fa
       headers: { Authorization: `Bearer ${token}` },
     }),
   );
-  return { farmer, device: await startDevice(provisioned.device.id, provisioned.key) };
+  return { farmer, device: await startDevice(provisioned.device.id, provisioned.key, "3phase", timing) };
 }
 
 export function bearer(token: string) {
