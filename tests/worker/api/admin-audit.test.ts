@@ -94,6 +94,10 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   "POST /api/schedule": "farmer only",
   "PUT /api/schedule/:id": "farmer only",
   "DELETE /api/schedule/:id": "farmer only",
+  "PUT /api/push/subscriptions": "farmer only",
+  "DELETE /api/push/subscriptions": "farmer only",
+  "POST /api/push/subscriptions/renew": "farmer only",
+  "POST /api/push/test": "farmer only",
   "POST /api/admin/logout": {
     run: async (admin) => ({ response: await call("POST", "/api/admin/logout", admin.token), target: null, details: {} }),
     status: 200,
