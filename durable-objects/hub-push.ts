@@ -2,7 +2,7 @@
 // alert as a code; this words it in each subscribed browser's language from the app's
 // dictionaries, encrypts it for that browser (RFC 8291, aes128gcm) and signs the request with
 // our VAPID key (RFC 8292) through @block65/webcrypto-web-push (Web Crypto, no Node APIs;
-// docs/decisions/012-web-push-library.md), and sends it to the browser's push service.
+// docs/decisions/015-web-push-library.md), and sends it to the browser's push service.
 //
 // Never in the way of the pump: callers do not await it (ctx.waitUntil), each request gives up
 // after PUSH_TIMEOUT_MS, and every failure is logged and swallowed.

@@ -1,4 +1,4 @@
-// Sinchai's service worker, written by hand (docs/decisions/011-service-worker-by-hand.md).
+// Sinchai's service worker, written by hand (docs/decisions/014-service-worker-by-hand.md).
 // It does four things:
 //   1. Built assets (/assets/*, content-hashed, never change) and icons: from its cache first.
 //   2. The farmer's pages: always from the network when there is one, so nothing is ever stale;
