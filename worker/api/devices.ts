@@ -10,7 +10,7 @@ import { findUserById, findUserByMobileNo } from "../db/users.ts";
 import { deviceHub } from "../device-hubs.ts";
 import { hubFailureError } from "../hub-failures.ts";
 import { HttpError } from "../http-error.ts";
-import { changeMotorConfig } from "../motor-config.ts";
+import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../motor-config.ts";
 import { switchOwnMotor } from "../motor-commands.ts";
 import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
@@ -72,7 +72,7 @@ export const deviceRoutes = new Hono<ApiEnv>()
       userId: owner.id,
       config,
       changedByUserId: user.id,
-      changeNote: user.audience === "admin" ? "Changed by an admin" : "Changed by the owner in the app",
+      changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,
     });
     return c.json({
       success: true,

@@ -1,0 +1,42 @@
+// A farmer asking to renew the device's plan, shared by the JSON API (SPEC §7 POST
+// /api/recharge/request) and the My Plan page's form. The server prices every request.
+import { PLANS, type PaymentMethod, type Plan } from "../common/plans.ts";
+import { getDb } from "./db/client.ts";
+import { findDeviceByOwner } from "./db/devices.ts";
+import { insertRechargeRequest } from "./db/recharges.ts";
+import type { RechargeRequestRow } from "./db/schema.ts";
+import { NO_DEVICE_MESSAGE } from "./motor-commands.ts";
+import { upiPaymentLink } from "./upi.ts";
+
+export type RechargeRequestResult =
+  | { ok: true; request: RechargeRequestRow; upiLink: string | null }
+  | { ok: false; code: "otherNumber" | "noDevice"; message: string };
+
+export async function requestOwnRecharge(
+  env: Env,
+  user: { id: number; mobileNo: string },
+  input: { plan: Plan; paymentMethod: PaymentMethod; mobileNo?: string | undefined },
+): Promise<RechargeRequestResult> {
+  if (input.mobileNo && input.mobileNo !== user.mobileNo) {
+    return { ok: false, code: "otherNumber", message: "You can only recharge your own device." };
+  }
+  const db = getDb(env.DB);
+  const device = await findDeviceByOwner(db, user.id);
+  if (!device) return { ok: false, code: "noDevice", message: NO_DEVICE_MESSAGE };
+  const request = await insertRechargeRequest(db, {
+    userId: user.id,
+    deviceId: device.id,
+    mobileNo: user.mobileNo,
+    plan: input.plan,
+    amount: PLANS[input.plan].amount, // never the client's
+    paymentMethod: input.paymentMethod,
+    requestedAt: Date.now(),
+  });
+  return { ok: true, request, upiLink: rechargeUpiLink(env, request) };
+}
+
+/** Where a UPI request is paid: a link while it waits for payment, else none. */
+export function rechargeUpiLink(env: Env, request: RechargeRequestRow): string | null {
+  if (request.paymentMethod !== "upi" || request.status !== "pending" || !request.deviceId) return null;
+  return upiPaymentLink(env, { amount: request.amount, plan: request.plan, requestId: request.id, deviceId: request.deviceId });
+}
