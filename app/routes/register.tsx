@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useNavigate, useNavigation } from "react-router";
 import { registerAccount } from "../../worker/auth/accounts.ts";
+import { readForm } from "../form.server.ts";
 import { accountErrorKey, accountErrorStatus, readCredentialsForm } from "../auth-form.server.ts";
 import { AuthCard, MobileAndPasswordFields } from "../components/auth-card.tsx";
 import { useT } from "../i18n/i18n.ts";
@@ -18,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = readCredentialsForm(await request.formData(), "register");
+  const form = readCredentialsForm(await readForm(request), "register");
   if (!form.ok) return data({ registered: false, error: form.error }, { status: 400 });
   try {
     await registerAccount(envOf(context), form.credentials, request);
