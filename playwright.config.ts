@@ -11,6 +11,7 @@ const OWN_FARMER_SPECS = [
   "**/slow-phone.spec.ts",
   "**/offline.spec.ts",
   "**/alerts.spec.ts",
+  "**/no-script.spec.ts",
   "**/auth.spec.ts",
   "**/user-shell.spec.ts",
   "**/admin-login.spec.ts",

@@ -5,11 +5,12 @@ import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import { relayStateSchema, type RelayState } from "../../common/device-enums.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import { healthDataSchema, type HealthData } from "../../common/realtime-protocol.ts";
-import { isSameOriginRequest } from "../../worker/auth/same-origin.ts";
+import { motorConfigRequestSchema, type MotorConfig } from "../../common/api-schemas.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceByOwner } from "../../worker/db/devices.ts";
 import { findUserById } from "../../worker/db/users.ts";
 import { deviceHub } from "../../worker/device-hubs.ts";
+import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../../worker/motor-config.ts";
 import { switchOwnMotor, type OwnMotorResult } from "../../worker/motor-commands.ts";
 import { playAlertSound } from "../alert-sound.ts";
 import { callApi } from "../api-client.ts";
@@ -20,6 +21,7 @@ import { LogItem } from "../components/log-item.tsx";
 import { MotorConfigCard } from "../components/motor-config-card.tsx";
 import { FaultBanners, PumpStatusLine, secondsUntilOn, statusWord, useHubClock } from "../components/pump-state-view.tsx";
 import { useToast } from "../components/toast.tsx";
+import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { formatNumber, relativeAge } from "../format.ts";
 import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
 import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
@@ -52,18 +54,51 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 type CommandOutcome = OwnMotorResult | { ok: false; code: "invalid" | "crossSite" };
 
+/** The motor configuration form's answer; a refused one keeps what the farmer typed. */
+export type ConfigOutcome =
+  | { ok: true; deliveredToDevice: boolean }
+  | { ok: false; code: "invalid"; detail: string; values: Record<keyof MotorConfig, string> };
+
+type ActionResult = { command: CommandOutcome | null; config: ConfigOutcome | null };
+
 /**
- * The switch is a plain form first: a tap before the page's script has arrived (or without
- * script at all) posts here, and the page comes back with the hub's answer. The same hub call
- * as POST /api/devices/motor.
+ * The switch and the motor configuration are plain forms first: a tap before the page's
+ * script has arrived (or without script at all) posts here, and the page comes back with the
+ * hub's answer. The same server code as POST /api/devices/motor and
+ * POST /api/devices/motor/config/{mobileNo}.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  // Cookie-authenticated writes come from our own pages only.
-  if (!isSameOriginRequest(request)) return data({ command: { ok: false, code: "crossSite" } as CommandOutcome }, { status: 403 });
-  const command = relayStateSchema.safeParse((await request.formData()).get("command"));
-  if (!command.success) return data({ command: { ok: false, code: "invalid" } as CommandOutcome }, { status: 400 });
-  const result: CommandOutcome = await switchOwnMotor(envOf(context), context.get(userContext).id, command.data);
-  return { command: result };
+  if (!isSameOriginRequest(request)) {
+    return data<ActionResult>({ command: { ok: false, code: "crossSite" }, config: null }, { status: 403 });
+  }
+  const form = await readForm(request);
+  const user = context.get(userContext);
+  const env = envOf(context);
+  if (field(form, "intent") === "config") {
+    const values = {
+      defaultCurrent: field(form, "defaultCurrent"),
+      dryRunThreshold: field(form, "dryRunThreshold"),
+      overCurrentThreshold: field(form, "overCurrentThreshold"),
+    };
+    const parsed = motorConfigRequestSchema.safeParse(values);
+    if (!parsed.success) {
+      const detail = parsed.error.issues[0]?.message ?? "";
+      return data<ActionResult>({ command: null, config: { ok: false, code: "invalid", detail, values } }, { status: 400 });
+    }
+    const { token: _token, ...config } = parsed.data;
+    const { deliveredToDevice } = await changeMotorConfig(env, {
+      userId: user.id,
+      config,
+      changedByUserId: user.id,
+      changeNote: OWNER_CHANGE_NOTE,
+    });
+    return data<ActionResult>({ command: null, config: { ok: true, deliveredToDevice } });
+  }
+  const command = relayStateSchema.safeParse(form.get("command"));
+  if (!command.success) return data<ActionResult>({ command: { ok: false, code: "invalid" }, config: null }, { status: 400 });
+  // Whatever the answer, it is the hub's: ok only once the box has confirmed the relay.
+  const result: CommandOutcome = await switchOwnMotor(env, user.id, command.data);
+  return data<ActionResult>({ command: result, config: null });
 }
 
 /** What to tell the farmer about a command that did not succeed. */
@@ -193,13 +228,13 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const now = useHubClock(pump, 250);
   // The answer to the last command, with the state it was given in (see stateKey).
   const [answer, setAnswer] = useState<{ outcome: CommandOutcome; key: string } | null>(() =>
-    posted ? { outcome: posted.command, key: stateKey(loaderData.snapshot.pump) } : null,
+    posted?.command ? { outcome: posted.command, key: stateKey(loaderData.snapshot.pump) } : null,
   );
   const [cachedHealth, setCachedHealth] = useState<HealthData | null>(null);
   const [refreshing, setRefreshing] = useState(false);
 
   useEffect(() => {
-    if (fetcher.data) setAnswer({ outcome: fetcher.data.command, key: stateKey(pump) });
+    if (fetcher.data?.command) setAnswer({ outcome: fetcher.data.command, key: stateKey(pump) });
     // Only a new answer is news; the state it was given in is read as it is at that moment.
   }, [fetcher.data]);
 
@@ -441,7 +476,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             online={online}
           />
 
-          <MotorConfigCard mobileNo={mobileNo} initial={loaderData.motorConfig} />
+          <MotorConfigCard initial={loaderData.motorConfig} posted={posted?.config ?? null} />
 
           <section className="card" aria-labelledby="logs-title">
             <h2 id="logs-title">{t("logs.recent")}</h2>
