@@ -226,7 +226,8 @@ function ScheduleForm({ initial, editing, hasDevice, notice }: { initial: FormVa
           <option value="once">{t("schedule.repeat.once")}</option>
         </select>
       </label>
-      {notice && (
+      {/* The last answer goes while a new post is under way, so no one reads it as the new one's. */}
+      {notice && navigation.state === "idle" && (
         <p className={`message ${notice.tone}`} role={notice.tone === "error" ? "alert" : "status"} data-testid="schedule-notice">
           {t(notice.key, notice.values)}
         </p>
