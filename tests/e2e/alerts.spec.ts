@@ -217,12 +217,14 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
     // Schedules are not wanted on this phone.
     await page.getByLabel(hi["alerts.kind.schedule"]).uncheck();
     await page.getByRole("button", { name: hi["alerts.save"] }).click();
-    await expect(page.getByTestId("toast").filter({ hasText: hi["alerts.saved"] })).toBeVisible();
-    const saved = await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`, bearer(farmer.token));
-    expect(((await saved.json()) as { subscription: { kinds: string[]; language: string } }).subscription).toMatchObject({
-      kinds: ALERT_KINDS.filter((kind) => kind !== "schedule"),
-      language: "hi",
-    });
+    // Turning on said the same words a moment ago; that toast may still be up beside this one.
+    await expect(page.getByTestId("toast").filter({ hasText: hi["alerts.saved"] }).last()).toBeVisible();
+    await expect
+      .poll(async () => {
+        const saved = await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`, bearer(farmer.token));
+        return ((await saved.json()) as { subscription: { kinds: string[]; language: string } }).subscription;
+      })
+      .toMatchObject({ kinds: ALERT_KINDS.filter((kind) => kind !== "schedule"), language: "hi" });
 
     const since = Date.now();
     await page.getByRole("button", { name: hi["alerts.test"] }).click();
