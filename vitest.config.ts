@@ -27,6 +27,8 @@ export default defineConfig(async () => {
                 },
                 // Web Push requests go to a push service played in Node (tests/push-outbound.ts).
                 outboundService: pushTestOutbound,
+                // An empty database of its own, for tests that apply migrations step by step.
+                d1Databases: ["MIGRATION_TEST_DB"],
               },
             }),
           ],
@@ -40,7 +42,7 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             environment: "node",
-            include: ["tests/device-sim/**/*.test.ts", "tests/scripts/**/*.test.ts"],
+            include: ["tests/device-sim/**/*.test.ts", "tests/scripts/**/*.test.ts", "tests/app/**/*.test.ts"],
           },
         },
         {

@@ -9,8 +9,11 @@ export type AnswerSchema<T> = {
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
-  /** status 0: no answer at all (network); message: the server's own words, if any. */
-  | { ok: false; status: number; message: string | null };
+  /**
+   * status 0: no answer at all (network); message: the server's own words, if any; code and
+   * params: what the server refused and with which values, when it said (pages word those).
+   */
+  | { ok: false; status: number; message: string | null; code: string | null; params: Record<string, unknown> };
 
 export const SESSION_EXPIRED_PATH = "/?session=expired";
 
@@ -28,26 +31,29 @@ export async function callApi<T>(
       credentials: "same-origin",
     });
   } catch {
-    return { ok: false, status: 0, message: null };
+    return { ok: false, status: 0, message: null, code: null, params: {} };
   }
   const json: unknown = await response.json().catch(() => null);
   if (response.status === 401) {
     // A hard navigation: the landing page's loader clears what is left of the session.
     window.location.assign(SESSION_EXPIRED_PATH);
-    return { ok: false, status: 401, message: messageOf(json) };
+    return { ok: false, status: 401, ...refusalOf(json) };
   }
-  if (!response.ok) return { ok: false, status: response.status, message: messageOf(json) };
+  if (!response.ok) return { ok: false, status: response.status, ...refusalOf(json) };
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     console.error(`Unexpected answer from ${path}`, parsed.error.issues[0]);
-    return { ok: false, status: response.status, message: null };
+    return { ok: false, status: response.status, message: null, code: null, params: {} };
   }
   return { ok: true, status: response.status, data: parsed.data };
 }
 
-function messageOf(json: unknown): string | null {
-  if (typeof json === "object" && json !== null && "message" in json && typeof json.message === "string") {
-    return json.message;
-  }
-  return null;
+function refusalOf(json: unknown): { message: string | null; code: string | null; params: Record<string, unknown> } {
+  if (typeof json !== "object" || json === null) return { message: null, code: null, params: {} };
+  const body = json as { message?: unknown; code?: unknown; params?: unknown };
+  return {
+    message: typeof body.message === "string" ? body.message : null,
+    code: typeof body.code === "string" ? body.code : null,
+    params: typeof body.params === "object" && body.params !== null ? (body.params as Record<string, unknown>) : {},
+  };
 }

@@ -1,9 +1,6 @@
 // Reads the mobile number and password of the login and register forms, with the same zod
 // schemas as the JSON API, and names problems by message key so they show in either language.
 import { loginRequestSchema, registerRequestSchema } from "../common/api-schemas.ts";
-import { LOGIN_FAILED_MESSAGE, DUPLICATE_REGISTRATION_MESSAGE } from "../worker/auth/accounts.ts";
-import { COMMON_PASSWORD_MESSAGE } from "../common/password-policy.ts";
-import { THROTTLED_MESSAGE } from "../worker/auth/throttle.ts";
 import { HttpError } from "../worker/http-error.ts";
 import type { MessageKey } from "./i18n/i18n.ts";
 
@@ -28,11 +25,18 @@ export function readCredentialsForm(
 /** The message key for an error thrown by logIn/registerAccount. */
 export function accountErrorKey(error: unknown, fallback: MessageKey): MessageKey {
   if (error instanceof HttpError) {
-    if (error.message === LOGIN_FAILED_MESSAGE) return "login.invalid";
-    if (error.message === DUPLICATE_REGISTRATION_MESSAGE) return "register.duplicate";
-    if (error.message === THROTTLED_MESSAGE) return "auth.throttled";
-    if (error.message === COMMON_PASSWORD_MESSAGE) return "auth.passwordCommon";
-    return fallback;
+    switch (error.code) {
+      case "loginFailed":
+        return "login.invalid";
+      case "duplicateRegistration":
+        return "register.duplicate";
+      case "throttled":
+        return "auth.throttled";
+      case "commonPassword":
+        return "auth.passwordCommon";
+      default:
+        return fallback;
+    }
   }
   console.error(error);
   return "error.generic";

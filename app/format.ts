@@ -1,10 +1,25 @@
 // Dates, ages and numbers for India, in the reader's language (SPEC §4, §9).
-import { localeOf, type Language } from "./i18n/messages.ts";
+import { localeOf, type Language } from "./i18n/catalogue.ts";
 
 const TIME_ZONE = "Asia/Kolkata";
 
 export function formatDateTime(iso: string | number, language: Language): string {
   return new Date(iso).toLocaleString(localeOf(language), { timeZone: TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
+}
+
+/**
+ * A time of day (minutes after midnight, India time) as this language writes times, the same
+ * way as the times in `formatDateTime`: one card must not say "10:00 AM" and "10:00 am".
+ */
+export function formatTimeOfDay(minuteOfDay: number, language: Language): string {
+  return new Date(Date.UTC(2000, 0, 1, 0, minuteOfDay)).toLocaleTimeString(localeOf(language), { timeZone: "UTC", timeStyle: "short" });
+}
+
+/** "AM"/"PM" as this language writes them in a time (Intl's day period, so it matches the times shown). */
+export function dayPeriodName(meridiem: "AM" | "PM", language: Language): string {
+  const at = new Date(Date.UTC(2000, 0, 1, meridiem === "AM" ? 10 : 22));
+  const parts = new Intl.DateTimeFormat(localeOf(language), { hour: "numeric", hour12: true, timeZone: "UTC" }).formatToParts(at);
+  return parts.find((part) => part.type === "dayPeriod")?.value ?? meridiem;
 }
 
 export function formatDate(iso: string | number, language: Language): string {
@@ -17,6 +32,27 @@ export function formatNumber(value: number, language: Language, maximumFractionD
 
 export function formatRupees(amount: number, language: Language): string {
   return new Intl.NumberFormat(localeOf(language), { style: "currency", currency: "INR", maximumFractionDigits: 0 }).format(amount);
+}
+
+/**
+ * A length of time in the reader's words, its two largest units: "7 मिनट 31 सेकंड", "2 days
+ * 3 hours". Intl's unit formatting, so no language spells units by hand.
+ */
+export function formatDuration(totalSeconds: number, language: Language): string {
+  const seconds = Math.max(0, Math.floor(totalSeconds));
+  const parts: [number, "day" | "hour" | "minute" | "second"][] = [
+    [Math.floor(seconds / 86_400), "day"],
+    [Math.floor((seconds % 86_400) / 3_600), "hour"],
+    [Math.floor((seconds % 3_600) / 60), "minute"],
+    [seconds % 60, "second"],
+  ];
+  const largest = parts.findIndex(([value]) => value > 0);
+  const first = largest === -1 ? parts.length - 1 : largest;
+  return parts
+    .slice(first, first + 2)
+    .filter(([value], index) => index === 0 || value > 0)
+    .map(([value, unit]) => new Intl.NumberFormat(localeOf(language), { style: "unit", unit, unitDisplay: "long" }).format(value))
+    .join(" ");
 }
 
 /** "5 seconds ago", "3 minutes ago", "2 hours ago", "4 days ago" (thresholds 60 s, 60 min, 24 h). */

@@ -7,7 +7,7 @@ export default [
   route("register", "routes/register.tsx"),
   route("logout", "routes/logout.ts"),
   route("language", "routes/language.ts"),
-  // ---- user area (issue 4) ----
+  // ---- user area ----
   layout("routes/user-shell.tsx", [
     route("motor-control", "routes/motor-control.tsx"),
     route("motor-schedule", "routes/motor-schedule.tsx"),
@@ -15,7 +15,7 @@ export default [
     route("logs", "routes/logs.tsx"),
     route("alerts", "routes/alerts.tsx"),
   ]),
-  // ---- admin area (issue 5) ----
+  // ---- admin area ----
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/logout", "routes/admin/logout.ts"),
   route("admin", "routes/admin/shell.tsx", [

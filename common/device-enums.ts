@@ -1,4 +1,4 @@
-// The relay's two states, the box's two kinds of link and its two kinds, shared by the device
+// The relay's two states, the box's two kinds of link and its two kinds, a supply's phases, shared by the device
 // protocol, the pump state, the browser's realtime messages and the admin pages. Built with
 // zod's small build so that pages parse them without the classic API (common/zod-mini.ts).
 import { z } from "./zod-mini.ts";
@@ -12,3 +12,7 @@ export type ConnectionType = z.infer<typeof connectionTypeSchema>;
 
 export const deviceKindSchema = z.enum(["1phase", "3phase"]);
 export type DeviceKind = z.infer<typeof deviceKindSchema>;
+
+/** A phase of a 3-phase supply, as electricians in India name them (red, yellow, blue). */
+export const phaseSchema = z.enum(["R", "Y", "B"]);
+export type Phase = z.infer<typeof phaseSchema>;

@@ -2,15 +2,17 @@
 // Frames are JSON text, one message per frame, except the heartbeat: the bare text "ping",
 // answered "pong" by the runtime without waking the hub. Server and simulator both parse
 // every frame with these schemas; nothing is trusted because it arrived on the socket.
-import { connectionTypeSchema, deviceKindSchema, relayStateSchema } from "./device-enums.ts";
+import { connectionTypeSchema, deviceKindSchema, phaseSchema, relayStateSchema } from "./device-enums.ts";
 import { z } from "./zod.ts";
 
 export {
   connectionTypeSchema,
   deviceKindSchema,
+  phaseSchema,
   relayStateSchema,
   type ConnectionType,
   type DeviceKind,
+  type Phase,
   type RelayState,
 } from "./device-enums.ts";
 
@@ -110,6 +112,8 @@ export const eventMessageSchema = z.object({
   current: amperes.optional(),
   /** Which phase is missing or how unbalanced, in words from the firmware. */
   detail: z.string().max(120).optional(),
+  /** A phase fault's phase, when the box can tell: pages word it in their reader's language. */
+  phase: z.optional(phaseSchema),
 });
 
 /** One line of the box's own log, sent only while debug mode is on. */

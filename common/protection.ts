@@ -1,5 +1,6 @@
 // Dry-run and overcurrent protection (docs/device-protocol.md, "Protection"). The box enforces
 // these rules itself; the hub applies the same rules, more patiently, as a safety net.
+import type { DeviceKind } from "./device-protocol.ts";
 
 export type ProtectionConfig = {
   /** The motor's normal running current, in A. */
@@ -71,7 +72,13 @@ export function toleranceAmperes(config: ProtectionConfig): number {
   return Math.round(((config.defaultCurrent * config.dryRunThreshold) / 100) * 10) / 10;
 }
 
-/** SPEC §9: horsepower shown = current × 718.78 × 0.58 / 746, to one decimal. */
-export function horsePowerFor(current: number): number {
-  return Math.round(((current * 718.78 * 0.58) / 746) * 10) / 10;
+/**
+ * Horsepower shown for a running current, to one decimal: SPEC §9's current × 718.78 × 0.58 /
+ * 746 for a 3-phase motor (718.78 is 415 V × √3). A 1-phase motor runs on 230 V: the same
+ * formula would call a 1 HP pump a 3 HP one. An estimate either way (power factor and
+ * efficiency are assumed, not measured).
+ */
+export function horsePowerFor(current: number, kind: DeviceKind = "3phase"): number {
+  const volts = kind === "3phase" ? 718.78 : 230;
+  return Math.round(((current * volts * 0.58) / 746) * 10) / 10;
 }

@@ -2,7 +2,7 @@
 // screen carry it (docs/pump-state.md). Codes and numbers only: each screen words them in its
 // reader's language.
 import { z } from "./zod-mini.ts";
-import { relayStateSchema } from "./device-enums.ts";
+import { phaseSchema, relayStateSchema } from "./device-enums.ts";
 
 /**
  * `unknown`: a command went out and neither an answer nor anything else the box said has
@@ -58,7 +58,13 @@ export const faultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("dryRun"), since, current: z.nullable(z.number()) }),
   z.object({ kind: z.literal("overCurrent"), since, current: z.nullable(z.number()) }),
   /** The box holds the motor off for a missing or unbalanced phase; `detail` is the box's own words. */
-  z.object({ kind: z.literal("phaseFault"), since, detail: z.nullable(z.string()) }),
+  z.object({
+    kind: z.literal("phaseFault"),
+    since,
+    detail: z.nullable(z.string()),
+    /** The phase the box named as the cause, as a code, when it did. */
+    phase: z._default(z.nullable(phaseSchema), null),
+  }),
   /** No mains at the starter. */
   z.object({ kind: z.literal("noSupply"), since }),
   /** Current flows although no command of ours was confirmed: a welded contactor, a hand on the starter. */

@@ -2,6 +2,7 @@
 // The hub builds them with `satisfies RealtimeMessage`; the browser parses them with the schema.
 import { z } from "./zod-mini.ts";
 import { connectionTypeSchema, relayStateSchema } from "./device-enums.ts";
+import type { MotorLogParam } from "./motor-log-event.ts";
 import { motorStatusSchema, pumpStateSchema } from "./pump-state.ts";
 
 export const deviceStatusSchema = z.enum(["online", "offline"]);
@@ -18,8 +19,16 @@ export const motorLogActionSchema = z.enum(["on", "off", "other"]);
 export const motorLogEntrySchema = z.object({
   id: z.int(),
   action: motorLogActionSchema,
+  /** In the reader's language where the API knows it, else English; pages word `kind` themselves. */
   logMessage: z.string(),
   timestamp: z.string(),
+  /**
+   * What happened, as a code with its parameters (common/motor-log-event.ts), as the server
+   * parsed them before sending. Read loosely here: pages word them with `motorLogEntryText`,
+   * and a kind this page does not know yet still shows, as its `logMessage`.
+   */
+  kind: z.string(),
+  params: z.catchall(z.object({}), z.custom<MotorLogParam>()),
 });
 export type MotorLogEntry = z.infer<typeof motorLogEntrySchema>;
 
@@ -120,7 +129,12 @@ export const otaStatusMessageSchema = z.object({
   version: z.string(),
   stage: z.enum(["sent", "downloading", "verifying", "installing", "done", "failed"]),
   progress: z.nullable(z.number()),
+  /** `failed`: the box's own words, if it gave any. */
   error: z.nullable(z.string()),
+  /** `failed`: why, as the motor log entry `otaFailed` says (the page words it). */
+  reason: z._default(z.nullable(z.enum(["box", "otherVersion", "timeout"])), null),
+  /** `otherVersion`: the firmware the box came back with. */
+  firmware: z._default(z.nullable(z.string()), null),
 });
 
 export const realtimeMessageSchema = z.discriminatedUnion("type", [

@@ -36,9 +36,13 @@ export const scheduleViewSchema = z.object({
       /** The time it was set for (ISO). */
       at: z.string(),
       outcome: scheduleOutcomeSchema,
-      /** Why it did not run: offline, late, phaseFault, noSupply, cooldown, busy, timeout, rejected. */
+      /**
+       * Why it did not run: offline, late, phaseFault, noSupply, cooldown, busy, timeout,
+       * linkLost, rejected; `confirmedLate` for a run the box confirmed after the hub stopped waiting.
+       */
       code: z.nullable(z.string()),
-      message: z.nullable(z.string()),
+      /** `rejected`: the box's own words, if it gave any (shown quoted). */
+      error: z.nullable(z.string()),
     }),
   ),
   createdAt: z.string(),

@@ -17,6 +17,7 @@ import {
   type ConnectionType,
   type DeviceConfig,
   type DeviceEvent,
+  type Phase,
   type DeviceKind,
   type DeviceMessage,
   type RelayState,
@@ -210,7 +211,7 @@ export class SimulatedDevice extends EventEmitter {
         this.motor.missingPhase = 1;
         this.phaseFault = true;
         this.openRelay();
-        this.sendEvent("phaseFault", { detail: "Phase Y missing" });
+        this.sendEvent("phaseFault", { detail: "Phase Y missing", phase: "Y" });
         return;
       case "phaseRestore":
         if (this.options.kind !== "3phase") return;
@@ -439,7 +440,7 @@ export class SimulatedDevice extends EventEmitter {
     this.emit("tripped", breach);
   }
 
-  private sendEvent(event: DeviceEvent, extra: { current?: number; detail?: string } = {}): void {
+  private sendEvent(event: DeviceEvent, extra: { current?: number; detail?: string; phase?: Phase } = {}): void {
     this.log(`event ${event}`);
     this.send({ type: "event", event, relay: this.relay, ...extra });
   }

@@ -23,9 +23,17 @@ import {
   type DeviceConfig,
   type DeviceKind,
   type DeviceMessage,
+  type Phase,
   type RelayState,
   type ServerToDeviceMessage,
 } from "../common/device-protocol.ts";
+import {
+  splitMotorLogEvent,
+  type CommandOrigin,
+  type HubFailureCode,
+  type MotorLogEvent,
+  type ServerReason,
+} from "../common/motor-log-event.ts";
 import {
   HUB_SAFETY_SUSTAIN_MS,
   NO_CURRENT_ALERT_MS,
@@ -52,7 +60,7 @@ import type {
 import { getDb } from "../worker/db/client.ts";
 import { findDeviceWithOwner, updateDeviceIdentity, updateDevicePresence } from "../worker/db/devices.ts";
 import { activateDevice } from "../worker/db/plans.ts";
-import { insertMotorLog, listRecentMotorLogs, toMotorLogEntry } from "../worker/db/motor-logs.ts";
+import { insertMotorLog, listRecentMotorLogs, motorLogEntry, toMotorLogEntry, type MotorLogInsert } from "../worker/db/motor-logs.ts";
 import type { MotorLogRow } from "../worker/db/schema.ts";
 import {
   MAX_SCHEDULES_PER_DEVICE,
@@ -62,11 +70,14 @@ import {
 } from "../common/schedule-schemas.ts";
 import { formatClock, istMinuteKey, nextOccurrence } from "../common/schedule-time.ts";
 import type { Alert } from "../common/alerts.ts";
+import { legacyMotorLogEvent, legacyOrigin } from "./legacy-motor-log.ts";
 import { HUB_HEADERS } from "./hub-headers.ts";
 import { sendAlert } from "./hub-push.ts";
 import { HubSql, type PowerSample, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";
 
 type Owner = { userId: number; mobileNo: string };
+/** Why a firmware update failed, as its motor log entry says. */
+type OtaFailure = Pick<Extract<MotorLogEvent, { kind: "otaFailed" }>, "reason" | "error" | "firmware">;
 type Breach = "dryRun" | "overCurrent";
 
 type OtaJob = {
@@ -84,7 +95,8 @@ type PendingSwitch = {
   id: string;
   relay: RelayState;
   source: CommandSource;
-  note?: string;
+  /** Who asked, in detail (the schedule, the server's reason): it goes into the motor log. */
+  origin: CommandOrigin;
   sentAt: number;
   state: "sent" | "unanswered";
   /** A schedule's run: its outcome is recorded when the box confirms, even late. */
@@ -109,6 +121,8 @@ type HubState = {
   phaseFaultSince: number | null;
   /** The box's own words for the phase fault ("Phase Y missing"). */
   phaseFaultDetail: string | null;
+  /** The phase the box named as the fault's cause, if it did. */
+  phaseFaultPhase: Phase | null;
   /** Why the motor last stopped, if a protection stopped it; cleared by the next start. */
   trip: { kind: Breach; at: number; current: number | null } | null;
   /** Readings next to zero while ON after the start-up grace, since when; `raised` once surfaced. */
@@ -141,6 +155,7 @@ const INITIAL_STATE: HubState = {
   phaseFault: false,
   phaseFaultSince: null,
   phaseFaultDetail: null,
+  phaseFaultPhase: null,
   trip: null,
   noCurrent: null,
   cooldownUntil: 0,
@@ -203,8 +218,11 @@ export type HubFailure = {
    * `timeout`: the box did not answer in 5 s; `linkLost`: it dropped before answering. After
    * either the motor may or may not have switched: the hub says `unknown` until the box settles it.
    */
-  code: "offline" | "cooldown" | "busy" | "timeout" | "linkLost" | "rejected" | "phaseFault" | "noSupply";
-  message: string;
+  code: HubFailureCode | "otaBusy" | "otaRejected";
+  /** `rejected`, `otaRejected`: the box's own words, if it gave any. */
+  error?: string;
+  /** `otaBusy`: the version already being installed. */
+  version?: string;
   retryAfterMs?: number;
 };
 
@@ -212,16 +230,16 @@ export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
 
 export type SwitchRequest = {
   action: RelayState;
-  source: CommandSource;
-  note?: string;
+  origin: CommandOrigin;
   /** A schedule's run: its outcome follows the box's answer; "ON for N minutes" owes a switch-off. */
   scheduleRun?: { scheduleId: number; runKey: string; offAfterMinutes: number | null };
 };
 
-/** A motor log line as the hub writes it. */
-type MotorLogLine = { action: MotorLogRow["action"]; message: string };
+/** A motor log entry as the hub writes it. */
+type MotorLogLine = { action: MotorLogRow["action"]; event: MotorLogEvent };
 
-export type ScheduleFailure = { ok: false; code: "notFound" | "conflict" | "limit"; message: string };
+/** `conflict`: another schedule at `minuteOfDay`; `limit`: the device already has `max`. */
+export type ScheduleFailure = { ok: false; code: "notFound" | "conflict" | "limit"; minuteOfDay?: number; max?: number };
 export type ScheduleResult = { ok: true; schedule: ScheduleView } | ScheduleFailure;
 
 export type HubSnapshot = {
@@ -253,28 +271,12 @@ type FrameWaiter =
   | { type: "health"; resolve: (message: HealthMessage | null) => void }
   | { type: "power"; resolve: (message: PowerMessage | null) => void };
 
-const OFFLINE: HubFailure = {
-  ok: false,
-  code: "offline",
-  message: "Device is offline. Check its power and network, then try again.",
-};
-const NO_CONFIRMATION: HubFailure = {
-  ok: false,
-  code: "timeout",
-  message: "The device did not confirm the command. Check the motor status and try again.",
-};
-const LINK_LOST: HubFailure = {
-  ok: false,
-  code: "linkLost",
-  message: "The device went offline before confirming the command. The motor may have switched.",
-};
-const PHASE_FAULT: HubFailure = {
-  ok: false,
-  code: "phaseFault",
-  message: "Phase fault detected. Motor operation is disabled until the phase is OK.",
-};
-const NO_SUPPLY: HubFailure = { ok: false, code: "noSupply", message: "There is no mains power at the pump." };
-const BUSY: HubFailure = { ok: false, code: "busy", message: "Another command is in progress. Please wait." };
+const OFFLINE: HubFailure = { ok: false, code: "offline" };
+const NO_CONFIRMATION: HubFailure = { ok: false, code: "timeout" };
+const LINK_LOST: HubFailure = { ok: false, code: "linkLost" };
+const PHASE_FAULT: HubFailure = { ok: false, code: "phaseFault" };
+const NO_SUPPLY: HubFailure = { ok: false, code: "noSupply" };
+const BUSY: HubFailure = { ok: false, code: "busy" };
 
 /** Sources by which the box itself told the hub what its relay does. */
 const BOX_SOURCES: ReadonlySet<StatusSource> = new Set(["ack", "lateAck", "relayFrame", "hello", "health", "event", "readings"]);
@@ -286,6 +288,8 @@ export class DeviceHub extends DurableObject<Env> {
   private pendingAcks = new Map<string, (ack: AckMessage | null) => void>();
   /** Switch commands waiting for their ack right now (memory only: an ack can only be timely while we wait). */
   private switchesInFlight = new Map<string, PendingSwitch>();
+  /** The motor log entries still being written, in the order they happened. */
+  private motorLogQueue: Promise<void> = Promise.resolve();
   private frameWaiters: FrameWaiter[] = [];
   /** The last pumpState sent to browsers, without its clocks; a cache, so a wake may send one again. */
   private publishedPump: string | null = null;
@@ -438,7 +442,7 @@ export class DeviceHub extends DurableObject<Env> {
         await this.adoptStatedRelay(
           message.relay,
           "relayFrame",
-          message.cause === "manual" ? "switched at the box" : message.cause === "schedule" ? "by the box's schedule" : "box restarted",
+          message.cause === "manual" ? "manual" : message.cause === "schedule" ? "boxSchedule" : "restart",
         );
         return;
       case "health":
@@ -482,6 +486,7 @@ export class DeviceHub extends DurableObject<Env> {
       phaseFault,
       phaseFaultSince: phaseFault ? (this.state.phaseFaultSince ?? now) : null,
       phaseFaultDetail: phaseFault ? this.state.phaseFaultDetail : null,
+      phaseFaultPhase: phaseFault ? this.state.phaseFaultPhase : null,
       breach: null,
       health: {
         ...(this.state.health ?? emptyHealth()),
@@ -515,7 +520,7 @@ export class DeviceHub extends DurableObject<Env> {
     }
     await this.finishOtaOnHello(message.firmware);
     // The box is the truth about its relay: a box that restarted (power cut) comes back OFF.
-    await this.adoptStatedRelay(message.relay, "hello", "reported by the box when it reconnected");
+    await this.adoptStatedRelay(message.relay, "hello", "reconnected");
     this.scheduleLivenessCheck(now);
     await this.syncToD1("presence and identity", (db) =>
       Promise.all([
@@ -561,10 +566,7 @@ export class DeviceHub extends DurableObject<Env> {
     if (running && motor.status !== "on") {
       // An ON still waiting for its ack is settled by the ack, due within 5 s.
       if (pendingSwitch?.relay === "on" && this.switchesInFlight.has(pendingSwitch.id)) return;
-      await this.setMotor("on", "readings", {
-        action: "on",
-        message: `Motor is running without a confirmed command (${current} A).`,
-      });
+      await this.setMotor("on", "readings", { action: "on", event: { kind: "runningWithoutCommand", current } });
       this.broadcast({ type: "runningWithoutCommand", current });
       this.alert({ kind: "runningWithoutCommand", current });
       return;
@@ -578,7 +580,7 @@ export class DeviceHub extends DurableObject<Env> {
     const noCurrent = this.state.noCurrent ?? { since: now, raised: false };
     if (!noCurrent.raised && now - noCurrent.since >= NO_CURRENT_ALERT_MS) {
       this.saveState({ noCurrent: { ...noCurrent, raised: true } });
-      await this.recordMotorLog("other", "Motor is ON but draws no current.");
+      await this.recordMotorLog("other", { kind: "noCurrent" });
       this.broadcast({ type: "noCurrent" });
     } else if (!this.state.noCurrent) {
       this.saveState({ noCurrent });
@@ -603,7 +605,7 @@ export class DeviceHub extends DurableObject<Env> {
     this.resolveFrameWaiters("health", message);
     // A health report states the relay: enough to settle a status nobody could vouch for (the
     // farmer's Refresh does this). A status the box confirmed needs no second opinion.
-    if (this.state.motor.status === "unknown") await this.adoptStatedRelay(message.relay, "health", "reported by the box");
+    if (this.state.motor.status === "unknown") await this.adoptStatedRelay(message.relay, "health", "reported");
     await this.syncToD1("signal", (db) =>
       updateDeviceIdentity(db, this.deviceId, { signal: message.signal, firmware: message.version }),
     );
@@ -611,52 +613,57 @@ export class DeviceHub extends DurableObject<Env> {
 
   private async handleEvent(message: Extract<DeviceMessage, { type: "event" }>): Promise<void> {
     const now = Date.now();
-    const detail = message.detail ? `: ${message.detail}` : "";
     // The box states its relay in every event; a command still without an answer is moot.
     if (this.state.pendingSwitch?.state === "unanswered") this.saveState({ pendingSwitch: null });
     switch (message.event) {
       case "dryRun":
       case "overCurrent": {
-        this.saveState({ breach: null, trip: { kind: message.event, at: now, current: message.current ?? null } });
-        const text = message.event === "dryRun" ? "Dry run detected. Motor turned OFF automatically." : "Overcurrent detected. Motor turned OFF!";
-        await this.setMotor(message.relay, "event", { action: message.relay, message: text }, { logAlways: true });
+        const current = message.current ?? null;
+        this.saveState({ breach: null, trip: { kind: message.event, at: now, current } });
+        const event: MotorLogEvent = message.event === "dryRun" ? { kind: "tripDryRun", current } : { kind: "tripOverCurrent", current };
+        await this.setMotor(message.relay, "event", { action: message.relay, event }, { logAlways: true });
         this.broadcast({ type: message.event === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
         this.alert({ kind: message.event, current: message.current ?? null });
         return;
       }
       case "phaseFault":
-        this.saveState({ phaseFault: true, phaseFaultSince: this.state.phaseFaultSince ?? now, phaseFaultDetail: message.detail ?? null });
+        this.saveState({
+          phaseFault: true,
+          phaseFaultSince: this.state.phaseFaultSince ?? now,
+          phaseFaultDetail: message.detail ?? null,
+          phaseFaultPhase: message.phase ?? null,
+        });
         await this.setMotor(
           message.relay,
           "event",
-          { action: message.relay, message: `Phase fault detected${detail}. Motor operation is disabled.` },
+          { action: message.relay, event: { kind: "phaseFault", phase: message.phase ?? null, detail: message.detail ?? null } },
           { logAlways: true },
         );
         this.broadcast({ type: "phaseFaultDetected" });
         this.alert({ kind: "phase", state: "fault", detail: message.detail ?? null });
         return;
       case "phaseOk":
-        this.saveState({ phaseFault: false, phaseFaultSince: null, phaseFaultDetail: null });
-        await this.recordMotorLog("other", "Phase is OK now.");
-        await this.setMotor(message.relay, "event", { action: message.relay, message: this.relayLogText(message.relay, "reported by the box") });
+        this.saveState({ phaseFault: false, phaseFaultSince: null, phaseFaultDetail: null, phaseFaultPhase: null });
+        await this.recordMotorLog("other", { kind: "phaseOk" });
+        await this.setMotor(message.relay, "event", { action: message.relay, event: stated(message.relay, "reported") });
         this.broadcast({ type: "phaseOk" });
         this.alert({ kind: "phase", state: "ok", detail: null });
         return;
       case "powerLost":
         this.saveState({ supply: false, supplyLostAt: this.state.supplyLostAt ?? now });
-        await this.setMotor(message.relay, "event", { action: message.relay, message: "Power cut at the pump. Motor stopped." }, { logAlways: true });
+        await this.setMotor(message.relay, "event", { action: message.relay, event: { kind: "powerLost" } }, { logAlways: true });
         this.broadcast({ type: "powerLost" });
         this.alert({ kind: "power", state: "lost" });
         return;
       case "powerRestored":
         this.saveState({ supply: true, supplyLostAt: null });
-        await this.recordMotorLog("other", "Power is back at the pump. The motor stays OFF until someone switches it on.");
+        await this.recordMotorLog("other", { kind: "powerRestored" });
         this.broadcast({ type: "powerRestored" });
         this.alert({ kind: "power", state: "back" });
         if (message.relay === "on") {
           // A box must never restart a motor by itself after a power cut.
-          await this.setMotor("on", "event", { action: "on", message: this.relayLogText("on", "restarted by the box after the power cut") });
-          await this.forceOff("it restarted by itself after a power cut");
+          await this.setMotor("on", "event", { action: "on", event: stated("on", "afterPowerCut") });
+          await this.forceOff("restartedAfterPowerCut");
         } else {
           await this.setMotor("off", "event", null);
         }
@@ -696,7 +703,7 @@ export class DeviceHub extends DurableObject<Env> {
    * can be reached: not in the cooldown, not while another command is on its way, not during a
    * phase fault or without supply (docs/decisions/009-stopping-is-never-blocked.md). The
    * cooldown only delays an ON after a change, to protect the motor from quick restarts.
-   * `note` goes into the motor log after the source ("by schedule (10:00 AM, daily)").
+   * `origin` says who asked, for the motor log ("by schedule (10:00 AM, daily)").
    */
   async switchMotor(command: SwitchRequest): Promise<MotorCommandResult> {
     const device = this.deviceSocket();
@@ -706,7 +713,7 @@ export class DeviceHub extends DurableObject<Env> {
       if (this.state.phaseFault) return PHASE_FAULT;
       if (!this.state.supply) return NO_SUPPLY;
       if (now < this.state.cooldownUntil) {
-        return { ok: false, code: "cooldown", message: "Please wait for cooldown.", retryAfterMs: this.state.cooldownUntil - now };
+        return { ok: false, code: "cooldown", retryAfterMs: this.state.cooldownUntil - now };
       }
       if (this.switchesInFlight.size > 0) return BUSY;
     }
@@ -715,8 +722,8 @@ export class DeviceHub extends DurableObject<Env> {
     const pending: PendingSwitch = {
       id,
       relay: command.action,
-      source: command.source,
-      note: command.note,
+      source: commandSourceOf(command.origin),
+      origin: command.origin,
       sentAt: now,
       state: "sent",
       ...(run ? { scheduleRun: { scheduleId: run.scheduleId, runKey: run.runKey } } : {}),
@@ -728,7 +735,7 @@ export class DeviceHub extends DurableObject<Env> {
       // Owed from the moment the ON leaves: whether its answer comes in time, late or never, a
       // motor this schedule may have started stops after N minutes (stopping an idle one is harmless).
       const dueAt = now + run.offAfterMinutes * 60_000;
-      this.store.setScheduleOff({ scheduleId: run.scheduleId, plannedAt: dueAt, dueAt, label: `after ${run.offAfterMinutes} minutes`, attempts: 0 });
+      this.store.setScheduleOff({ scheduleId: run.scheduleId, plannedAt: dueAt, dueAt, afterMinutes: run.offAfterMinutes, attempts: 0 });
       this.syncScheduleTimer();
     }
     this.switchesInFlight.set(id, pending);
@@ -741,7 +748,7 @@ export class DeviceHub extends DurableObject<Env> {
       return linkLost ? LINK_LOST : NO_CONFIRMATION;
     }
     await this.settleSwitch(pending, ack, "ack");
-    if (!ack.ok) return { ok: false, code: "rejected", message: ack.error ?? "The device refused the command." };
+    if (!ack.ok) return { ok: false, code: "rejected", ...(ack.error ? { error: ack.error } : {}) };
     return { ok: true, status: ack.relay };
   }
 
@@ -784,7 +791,7 @@ export class DeviceHub extends DurableObject<Env> {
     const owner = this.state.owner ? { ...this.state.owner, mobileNo } : null;
     this.saveState({ owner });
     const { delivered } = await this.updateConfig({ mobileNo });
-    await this.recordMotorLog("other", `Mobile number changed to ${mobileNo}. The box restarts.`);
+    await this.recordMotorLog("other", { kind: "mobileNoChanged", mobileNo });
     if (!delivered) return { ok: true, delivered: false };
     const device = this.deviceSocket();
     if (device) await this.sendCommand(device, { type: "restart", id: crypto.randomUUID() });
@@ -805,6 +812,14 @@ export class DeviceHub extends DurableObject<Env> {
     return { ok: true, powerData: { current: frame.message.current, wattage: frame.message.wattage } };
   }
 
+  /**
+   * Answers and does nothing else: the health check's round trip (GET /api/health), made on a
+   * hub of its own that no box ever connects to.
+   */
+  async ping(): Promise<"pong"> {
+    return "pong";
+  }
+
   /** Counters for operators and benchmarks: wakes, device frames handled. */
   async hubStats(): Promise<HubStats> {
     return this.ctx.storage.kv.get<HubStats>("stats")!;
@@ -820,20 +835,19 @@ export class DeviceHub extends DurableObject<Env> {
     if (!device) return OFFLINE;
     const running = this.state.ota;
     if (running && Date.now() - running.startedAt < OTA_TIMEOUT_MS) {
-      return { ok: false, code: "busy", message: `A firmware update to ${running.version} is already in progress.` };
+      return { ok: false, code: "otaBusy", version: running.version };
     }
     const id = crypto.randomUUID();
     const ack = await this.sendCommand(device, { type: "ota", id, ...offer });
     if (ack === null) return NO_CONFIRMATION;
     if (!ack.ok) {
-      const reason = ack.error ?? "the box refused it";
-      await this.recordMotorLog("other", `Firmware update to ${offer.version} refused: ${reason}.`);
-      return { ok: false, code: "rejected", message: `The device refused the update: ${reason}.` };
+      await this.recordMotorLog("other", { kind: "otaRefused", version: offer.version, error: ack.error ?? null });
+      return { ok: false, code: "otaRejected", ...(ack.error ? { error: ack.error } : {}) };
     }
     const now = Date.now();
     this.saveState({ ota: { id, version: offer.version, stage: "sent", startedAt: now } });
     this.setTimer("ota-timeout", now + OTA_TIMEOUT_MS);
-    await this.recordMotorLog("other", `Firmware update to ${offer.version} started.`);
+    await this.recordMotorLog("other", { kind: "otaStarted", version: offer.version });
     this.broadcastOta(offer.version, "sent");
     return { ok: true };
   }
@@ -904,7 +918,7 @@ export class DeviceHub extends DurableObject<Env> {
 
   async createSchedule(userId: number, input: ScheduleInput): Promise<ScheduleResult> {
     if (this.store.scheduleCount() >= MAX_SCHEDULES_PER_DEVICE) {
-      return { ok: false, code: "limit", message: `A device can have at most ${MAX_SCHEDULES_PER_DEVICE} schedules.` };
+      return { ok: false, code: "limit", max: MAX_SCHEDULES_PER_DEVICE };
     }
     const clash = this.scheduleClash(input.minuteOfDay, null);
     if (clash) return clash;
@@ -950,7 +964,7 @@ export class DeviceHub extends DurableObject<Env> {
 
   private scheduleClash(minuteOfDay: number, exceptId: number | null): ScheduleFailure | null {
     if (!this.store.scheduleAtMinute(minuteOfDay, exceptId)) return null;
-    return { ok: false, code: "conflict", message: `Another schedule is already set for ${formatClock(minuteOfDay)}.` };
+    return { ok: false, code: "conflict", minuteOfDay };
   }
 
   private syncScheduleTimer(): void {
@@ -999,20 +1013,24 @@ export class DeviceHub extends DurableObject<Env> {
       return;
     }
     const action = schedule.action;
-    const label = `${action.toUpperCase()} at ${formatClock(schedule.minuteOfDay)}`;
-    const finish = async (outcome: ScheduleOutcome, code: string | null, message: string | null, log?: string) => {
-      this.store.recordScheduleOutcome(schedule.id, runKey, outcome, code, message);
+    const { minuteOfDay } = schedule;
+    /** `error`: the box's own words when it refused; the page shows them. */
+    const finish = async (outcome: ScheduleOutcome, code: string | null, error: string | null, log?: MotorLogEvent) => {
+      this.store.recordScheduleOutcome(schedule.id, runKey, outcome, code, error);
       if (log) await this.recordMotorLog("other", log);
       this.alert({ kind: "schedule", outcome, action, minuteOfDay: schedule.minuteOfDay, reason: code });
     };
     if (now - scheduledAt > SCHEDULE_LATE_LIMIT_MS) {
-      await finish("missed", "late", "The server could not run it on time.", `Scheduled ${label} was missed: the server could not run it on time.`);
+      await finish("missed", "late", null, { kind: "scheduleMissed", action, minuteOfDay, reason: "late" });
       return;
     }
-    const note = `${formatClock(schedule.minuteOfDay)}, ${schedule.repeat}${
-      action === "on" && schedule.durationMinutes ? `, for ${schedule.durationMinutes} minutes` : ""
-    }`;
-    const result = await this.switchForSchedule(action, note, {
+    const origin: CommandOrigin = {
+      by: "schedule",
+      minuteOfDay,
+      repeat: schedule.repeat,
+      forMinutes: action === "on" && schedule.durationMinutes ? schedule.durationMinutes : null,
+    };
+    const result = await this.switchForSchedule(action, origin, {
       scheduleId: schedule.id,
       runKey,
       offAfterMinutes: action === "on" ? schedule.durationMinutes : null,
@@ -1022,15 +1040,16 @@ export class DeviceHub extends DurableObject<Env> {
       return;
     }
     if (result.code === "offline") {
-      await finish("missed", "offline", result.message, `Scheduled ${label} was missed: the device was offline.`);
+      await finish("missed", "offline", null, { kind: "scheduleMissed", action, minuteOfDay, reason: "offline" });
       return;
     }
     if (result.code === "timeout" || result.code === "linkLost") {
       // Logged already, saying the motor may be running; a late answer still completes the run.
-      await finish("failed", result.code, result.message);
+      await finish("failed", result.code, null);
       return;
     }
-    await finish("failed", result.code, result.message, `Scheduled ${label} was not carried out: ${withoutFullStop(result.message)}.`);
+    const failure = commandFailure(result);
+    await finish("failed", failure.code, failure.error, { kind: "scheduleNotRun", action, minuteOfDay, failure });
   }
 
   /** "ON for N minutes" is over: switch off, unless the motor already stopped. */
@@ -1043,22 +1062,19 @@ export class DeviceHub extends DurableObject<Env> {
     const now = Date.now();
     if (now - off.plannedAt > SCHEDULE_OFF_GIVE_UP_MS) {
       this.store.deleteScheduleOff(off.scheduleId);
-      await this.recordMotorLog("other", `Scheduled switch-off (${off.label}) was given up after a day of failed attempts. Check the pump.`);
+      await this.recordMotorLog("other", { kind: "scheduleOffGivenUp", afterMinutes: off.afterMinutes });
       return;
     }
     // Claimed by moving the next attempt on: a second delivery finds nothing due, and a crash
     // mid-attempt is retried a minute later. Stopping a motor twice does no harm.
     this.store.setScheduleOff({ ...off, dueAt: now + SCHEDULE_OFF_RETRY_MS, attempts: off.attempts + 1 });
-    const result = await this.switchForSchedule("off", off.label);
+    const result = await this.switchForSchedule("off", { by: "scheduleOff", afterMinutes: off.afterMinutes });
     if (result.ok) {
       this.store.deleteScheduleOff(off.scheduleId);
       return;
     }
     if (off.attempts === 0) {
-      await this.recordMotorLog(
-        "other",
-        `Scheduled switch-off (${off.label}) failed: ${withoutFullStop(result.message)}. Trying again every minute.`,
-      );
+      await this.recordMotorLog("other", { kind: "scheduleOffFailed", afterMinutes: off.afterMinutes, failure: commandFailure(result) });
     }
   }
 
@@ -1069,10 +1085,10 @@ export class DeviceHub extends DurableObject<Env> {
    */
   private async switchForSchedule(
     action: RelayState,
-    note: string,
+    origin: CommandOrigin,
     scheduleRun?: SwitchRequest["scheduleRun"],
   ): Promise<MotorCommandResult> {
-    const request: SwitchRequest = { action, source: "schedule", note, ...(scheduleRun ? { scheduleRun } : {}) };
+    const request: SwitchRequest = { action, origin, ...(scheduleRun ? { scheduleRun } : {}) };
     const result = await this.switchMotor(request);
     if (result.ok || (result.code !== "cooldown" && result.code !== "busy")) return result;
     await new Promise((resolve) => setTimeout(resolve, (result.retryAfterMs ?? DEVICE_ACK_TIMEOUT_MS) + 250));
@@ -1120,7 +1136,7 @@ export class DeviceHub extends DurableObject<Env> {
     }
     // The first thing a new hub hears is no news when it is OFF.
     const firstWord = previous.source === "none" && status === "off";
-    if (log && !firstWord && (changed || options.logAlways)) await this.recordMotorLog(log.action, log.message);
+    if (log && !firstWord && (changed || options.logAlways)) await this.recordMotorLog(log.action, log.event);
     this.publishPumpState();
   }
 
@@ -1129,14 +1145,18 @@ export class DeviceHub extends DurableObject<Env> {
     if (this.state.pendingSwitch?.id === command.id) this.saveState({ pendingSwitch: null });
     if (!ack.ok) {
       if (command.scheduleRun && ack.relay === "off") this.store.deleteScheduleOff(command.scheduleRun.scheduleId);
-      await this.setMotor(ack.relay, source, { action: ack.relay, message: this.relayLogText(ack.relay, "reported by the box") });
+      await this.setMotor(ack.relay, source, { action: ack.relay, event: stated(ack.relay, "reported") });
       return;
     }
     const late = source === "lateAck";
     // A late answer owes what a timely one does, the cooldown included.
     if (late) this.saveState({ cooldownUntil: Math.max(this.state.cooldownUntil, Date.now() + MOTOR_COOLDOWN_MS) });
-    const text = this.commandLogText(ack.relay, command.source, command.note);
-    await this.setMotor(ack.relay, source, { action: ack.relay, message: late ? `${text} (confirmed late)` : text }, { logAlways: true });
+    await this.setMotor(
+      ack.relay,
+      source,
+      { action: ack.relay, event: { kind: "switched", relay: ack.relay, origin: command.origin, confirmed: late ? "late" : "inTime" } },
+      { logAlways: true },
+    );
     if (late && command.scheduleRun && ack.relay === command.relay) {
       this.store.recordScheduleOutcome(command.scheduleRun.scheduleId, command.scheduleRun.runKey, "done", "confirmedLate", null);
       this.alertScheduleDone(command.scheduleRun.scheduleId, command.relay);
@@ -1155,26 +1175,28 @@ export class DeviceHub extends DurableObject<Env> {
       this.publishPumpState();
       return;
     }
-    const what = `Motor ${command.relay.toUpperCase()} ${this.commandSourceText(command.source, command.note)}`;
-    const why = how === "linkLost" ? "the box went offline before confirming it" : "the box did not confirm it";
-    const risk = command.relay === "on" ? "the motor may be running" : "the motor may still be running";
-    await this.setMotor("unknown", how, { action: "other", message: `${what}: ${why} (${risk}).` }, { logAlways: true });
+    await this.setMotor(
+      "unknown",
+      how,
+      { action: "other", event: { kind: "unconfirmed", relay: command.relay, origin: command.origin, why: how } },
+      { logAlways: true },
+    );
   }
 
   /**
    * The box stated its relay without being asked (hello, relay frame, health): believed. A
    * command whose answer was lost is settled by it: carried out if the relay is as asked.
    */
-  private async adoptStatedRelay(relay: RelayState, source: StatusSource, note: string): Promise<void> {
+  private async adoptStatedRelay(relay: RelayState, source: StatusSource, how: StatedHow): Promise<void> {
     const pending = this.state.pendingSwitch;
     if (pending && !this.switchesInFlight.has(pending.id)) {
       this.saveState({ pendingSwitch: null });
       if (relay === pending.relay) {
-        const how = source === "hello" ? "confirmed when the box reconnected" : "confirmed late";
+        const confirmed = source === "hello" ? "onReconnect" : "late";
         await this.setMotor(
           relay,
           source,
-          { action: relay, message: `${this.commandLogText(relay, pending.source, pending.note)} (${how})` },
+          { action: relay, event: { kind: "switched", relay, origin: pending.origin, confirmed } },
           { logAlways: true },
         );
         if (pending.scheduleRun) {
@@ -1184,7 +1206,7 @@ export class DeviceHub extends DurableObject<Env> {
         return;
       }
     }
-    await this.setMotor(relay, source, { action: relay, message: this.relayLogText(relay, note) });
+    await this.setMotor(relay, source, { action: relay, event: stated(relay, how) });
   }
 
   /** An ack the hub waits for no more: a switch's is adopted as a late confirmation. */
@@ -1201,16 +1223,16 @@ export class DeviceHub extends DurableObject<Env> {
     }
     // The ack of a command this hub no longer tracks (superseded by a newer one): the box still
     // tells the truth about its relay.
-    await this.setMotor(ack.relay, "lateAck", { action: ack.relay, message: this.relayLogText(ack.relay, "reported by the box") });
+    await this.setMotor(ack.relay, "lateAck", { action: ack.relay, event: stated(ack.relay, "reported") });
   }
 
   /** Switches the motor off for safety (OFF ignores the cooldown). True when the box confirmed. */
-  private async forceOff(why: string): Promise<boolean> {
-    const result = await this.switchMotor({ action: "off", source: "server", note: why });
+  private async forceOff(reason: ServerReason): Promise<boolean> {
+    const result = await this.switchMotor({ action: "off", origin: { by: "server", reason } });
     if (result.ok && result.status === "off") return true;
     // No answer is already logged, with the motor's status now unknown; a refusal is not.
     if (result.ok || result.code === "rejected") {
-      await this.recordMotorLog("other", `The server could not switch the motor OFF (${why}). Check the pump.`);
+      await this.recordMotorLog("other", { kind: "serverOffFailed", reason });
     }
     return false;
   }
@@ -1236,9 +1258,8 @@ export class DeviceHub extends DurableObject<Env> {
     }
     if (now - breach.since < HUB_SAFETY_SUSTAIN_MS) return;
     this.saveState({ breach: null });
-    const label = kind === "dryRun" ? "dry run" : "overcurrent";
     const current = power.current;
-    if (await this.forceOff(`${label} that the box did not stop`)) {
+    if (await this.forceOff(kind === "dryRun" ? "dryRunNotStopped" : "overCurrentNotStopped")) {
       this.saveState({ trip: { kind, at: Date.now(), current } });
       this.publishPumpState();
       this.broadcast({ type: kind === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
@@ -1354,7 +1375,7 @@ export class DeviceHub extends DurableObject<Env> {
     const job = this.state.ota;
     if (!job || job.id !== message.id) return;
     if (message.stage === "failed") {
-      await this.failOta(message.error ?? "the box reported a failure");
+      await this.failOta({ reason: "box", error: message.error ?? null, firmware: null });
       return;
     }
     this.saveState({ ota: { ...job, stage: message.stage } });
@@ -1367,29 +1388,38 @@ export class DeviceHub extends DurableObject<Env> {
     if (firmware === job.version) {
       this.saveState({ ota: null });
       this.deleteTimer("ota-timeout");
-      await this.recordMotorLog("other", `Firmware updated to ${job.version}.`);
+      await this.recordMotorLog("other", { kind: "otaDone", version: job.version });
       this.broadcastOta(job.version, "done");
     } else if (job.stage === "installing") {
-      await this.failOta(`the box restarted with ${firmware}`);
+      await this.failOta({ reason: "otherVersion", error: null, firmware });
     }
   }
 
-  private async failOta(reason: string): Promise<void> {
+  private async failOta(failure: OtaFailure): Promise<void> {
     const job = this.state.ota;
     if (!job) return;
     this.saveState({ ota: null });
     this.deleteTimer("ota-timeout");
-    await this.recordMotorLog("other", `Firmware update to ${job.version} failed: ${reason}.`);
-    this.broadcastOta(job.version, "failed", null, reason);
+    const event: MotorLogEvent = { kind: "otaFailed", version: job.version, ...failure };
+    await this.recordMotorLog("other", event);
+    this.broadcastOta(job.version, "failed", null, failure);
   }
 
   private broadcastOta(
     version: string,
     stage: "sent" | "downloading" | "verifying" | "installing" | "done" | "failed",
     progress: number | null = null,
-    error: string | null = null,
+    failure: OtaFailure | null = null,
   ): void {
-    this.broadcast({ type: "otaStatus", version, stage, progress, error });
+    this.broadcast({
+      type: "otaStatus",
+      version,
+      stage,
+      progress,
+      error: failure?.error ?? null,
+      reason: failure?.reason ?? null,
+      firmware: failure?.firmware ?? null,
+    });
   }
 
   // ---- commands to the box ---------------------------------------------------------------
@@ -1440,47 +1470,32 @@ export class DeviceHub extends DurableObject<Env> {
 
   // ---- motor logs ------------------------------------------------------------------------
 
-  private commandLogText(relay: RelayState, source: CommandSource, note?: string): string {
-    const text = `${relay === "on" ? "Motor turned ON" : "Motor turned OFF"} ${this.commandSourceText(source, note)}`;
-    return source === "server" ? `${text}.` : text;
-  }
-
-  /** "from the app", "by schedule (6:00 AM, daily)", "by the server: <why>". */
-  private commandSourceText(source: CommandSource, note?: string): string {
-    switch (source) {
-      case "app":
-        return note ? `from the app (${note})` : "from the app";
-      case "schedule":
-        return note ? `by schedule (${note})` : "by schedule";
-      case "server":
-        return `by the server: ${note ?? "safety"}`;
-      default: {
-        const unreachable: never = source;
-        return unreachable;
-      }
-    }
-  }
-
-  private relayLogText(relay: RelayState, note: string): string {
-    return `${relay === "on" ? "Motor turned ON" : "Motor turned OFF"} (${note})`;
-  }
-
-  private async recordMotorLog(action: MotorLogRow["action"], message: string): Promise<void> {
+  /**
+   * Entries are written one after another: each waits on D1, and two events of the same
+   * millisecond (a phase lost and back) would otherwise reach D1, and the list, swapped.
+   */
+  private recordMotorLog(action: MotorLogRow["action"], event: MotorLogEvent): Promise<void> {
     const now = Date.now();
+    const written = this.motorLogQueue.then(() => this.writeMotorLog(action, event, now));
+    this.motorLogQueue = written.catch(() => undefined);
+    return written;
+  }
+
+  private async writeMotorLog(action: MotorLogRow["action"], event: MotorLogEvent, now: number): Promise<void> {
     const owner = this.state.owner;
-    const row: Omit<MotorLogRow, "id" | "hubRef"> = {
+    const row: OutboxRow = {
       deviceId: this.deviceId,
       userId: owner?.userId ?? null,
       mobileNo: owner?.mobileNo ?? null,
       action,
-      message,
+      event,
       createdAt: now,
     };
     // Read before this entry exists in D1, or a first load would list it twice.
     const previous = await this.loadLastLogs();
     // Outbox first: if D1 is unreachable the log waits here and the alarm retries it.
     const outboxId = this.store.addToOutbox(row);
-    let entry: MotorLogEntry = { id: -outboxId, action, logMessage: message, timestamp: new Date(now).toISOString() };
+    let entry: MotorLogEntry = motorLogEntry(-outboxId, action, event, now);
     try {
       entry = toMotorLogEntry(await this.flushLog(outboxId, row));
     } catch (error) {
@@ -1494,16 +1509,16 @@ export class DeviceHub extends DurableObject<Env> {
     this.broadcast({ type: "motorLogUpdate", log: entry });
   }
 
-  private async flushLog(outboxId: number, row: Omit<MotorLogRow, "id" | "hubRef">): Promise<MotorLogRow> {
+  private async flushLog(outboxId: number, row: OutboxRow): Promise<MotorLogRow> {
     const stored = await insertMotorLog(getDb(this.env.DB), { ...row, hubRef: `${this.deviceId}:${outboxId}` });
     this.store.removeFromOutbox(outboxId);
     return stored;
   }
 
   private async flushOutbox(): Promise<void> {
-    for (const { id, row } of this.store.outbox<Omit<MotorLogRow, "id" | "hubRef">>()) {
+    for (const { id, row } of this.store.outbox<OutboxRow | LegacyOutboxRow>()) {
       try {
-        await this.flushLog(id, row);
+        await this.flushLog(id, outboxRowOf(row));
       } catch (error) {
         console.error(`DeviceHub ${this.deviceId}: D1 log retry failed`, error);
         this.setTimer("flush-logs", Date.now() + LOG_FLUSH_RETRY_MS);
@@ -1515,7 +1530,7 @@ export class DeviceHub extends DurableObject<Env> {
   private async loadLastLogs(): Promise<MotorLogEntry[]> {
     if (this.state.lastLogs) return this.state.lastLogs;
     const rows = await listRecentMotorLogs(getDb(this.env.DB), this.deviceId, LIVE_MOTOR_LOG_LIMIT);
-    const lastLogs = rows.map(toMotorLogEntry);
+    const lastLogs = rows.map((row) => toMotorLogEntry(row));
     this.saveState({ lastLogs });
     return lastLogs;
   }
@@ -1578,7 +1593,7 @@ export class DeviceHub extends DurableObject<Env> {
           break;
         case "ota-timeout":
           if (this.state.ota && now - this.state.ota.startedAt >= OTA_TIMEOUT_MS) {
-            await this.failOta("no answer from the box within 10 minutes");
+            await this.failOta({ reason: "timeout", error: null, firmware: null });
           }
           break;
         case "debug-off":
@@ -1720,7 +1735,12 @@ function faultsOf(state: HubState): Fault[] {
   const faults: Fault[] = [];
   if (state.trip) faults.push({ kind: state.trip.kind, since: state.trip.at, current: state.trip.current });
   if (state.phaseFault) {
-    faults.push({ kind: "phaseFault", since: state.phaseFaultSince ?? state.motor.since, detail: state.phaseFaultDetail });
+    faults.push({
+      kind: "phaseFault",
+      since: state.phaseFaultSince ?? state.motor.since,
+      detail: state.phaseFaultDetail,
+      phase: state.phaseFaultPhase,
+    });
   }
   if (!state.supply) faults.push({ kind: "noSupply", since: state.supplyLostAt ?? state.motor.since });
   if (state.motor.status === "on" && state.motor.source === "readings") {
@@ -1730,14 +1750,30 @@ function faultsOf(state: HubState): Fault[] {
   return faults;
 }
 
-/** What older hubs stored: the relay as plain on/off, before the hub said what it could vouch for. */
-type StoredState = Partial<HubState> & { relay?: RelayState };
+/**
+ * What older hubs stored: the relay as plain on/off, before the hub said what it could vouch
+ * for; a pending command's origin as a sentence (`note`); recent logs without kinds.
+ */
+type StoredState = Omit<Partial<HubState>, "pendingSwitch" | "lastLogs"> & {
+  relay?: RelayState;
+  pendingSwitch?: (Omit<PendingSwitch, "origin"> & { origin?: CommandOrigin; note?: string }) | null;
+  lastLogs?: (Omit<MotorLogEntry, "kind" | "params"> & Partial<Pick<MotorLogEntry, "kind" | "params">>)[] | null;
+};
 
 function loadState(stored: StoredState | undefined): HubState {
   if (!stored) return INITIAL_STATE;
-  const { relay, ...rest } = stored;
+  const { relay, pendingSwitch, lastLogs, ...rest } = stored;
   const state: HubState = { ...INITIAL_STATE, ...rest };
   if (!rest.motor && relay) state.motor = { status: relay, since: Date.now(), source: "hello" };
+  if (pendingSwitch) {
+    const { note, origin, ...pending } = pendingSwitch;
+    const known = origin ?? legacyOrigin(pending.source, note);
+    // A command whose origin cannot be read back is forgotten; whatever it did, the box's next
+    // word about its relay is believed (a status of `unknown` stays so until then).
+    state.pendingSwitch = known ? { ...pending, origin: known } : null;
+  }
+  // A copy of D1's newest entries: reloaded from D1, whose rows migration 0007 gave kinds.
+  state.lastLogs = lastLogs?.every((log) => log.kind !== undefined && log.params !== undefined) ? (lastLogs as MotorLogEntry[]) : null;
   return state;
 }
 
@@ -1756,10 +1792,35 @@ function emptyHealth(): HealthData {
   };
 }
 
-const SCHEDULE_NOT_FOUND: ScheduleFailure = { ok: false, code: "notFound", message: "Schedule not found." };
+const SCHEDULE_NOT_FOUND: ScheduleFailure = { ok: false, code: "notFound" };
 
-function withoutFullStop(text: string): string {
-  return text.replace(/\.+$/, "");
+/** How the box stated its relay without a command of ours. */
+type StatedHow = Extract<MotorLogEvent, { kind: "stated" }>["how"];
+
+function stated(relay: RelayState, how: StatedHow): MotorLogEvent {
+  return { kind: "stated", relay, how };
+}
+
+/** The pump state's coarse source of a command. */
+function commandSourceOf(origin: CommandOrigin): CommandSource {
+  return origin.by === "scheduleOff" ? "schedule" : origin.by;
+}
+
+/** A refusal as a schedule's log entry and outcome keep it. */
+function commandFailure(failure: HubFailure): { code: HubFailureCode; error: string | null } {
+  const code = failure.code === "otaBusy" ? "busy" : failure.code === "otaRejected" ? "rejected" : failure.code;
+  return { code, error: failure.error ?? null };
+}
+
+/** A motor log waiting in the outbox for D1. */
+type OutboxRow = Omit<MotorLogInsert, "hubRef">;
+/** What hubs stored in the outbox before entries had kinds: the sentence. */
+type LegacyOutboxRow = Omit<OutboxRow, "event"> & { message: string };
+
+function outboxRowOf(row: OutboxRow | LegacyOutboxRow): OutboxRow {
+  if ("event" in row) return row;
+  const { message, ...rest } = row;
+  return { ...rest, event: legacyMotorLogEvent(message) };
 }
 
 function scheduleView(row: ScheduleRow): ScheduleView {
@@ -1778,7 +1839,7 @@ function scheduleView(row: ScheduleRow): ScheduleView {
             at: new Date(row.lastRunAt).toISOString(),
             outcome: row.lastOutcome,
             code: row.lastCode,
-            message: row.lastMessage,
+            error: row.lastError,
           },
     createdAt: new Date(row.createdAt).toISOString(),
   };

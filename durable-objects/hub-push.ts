@@ -11,7 +11,7 @@ import { alertTag, type Alert, type PushPayload } from "../common/alerts.ts";
 import { formatClock } from "../common/schedule-time.ts";
 import { formatNumber, formatSince } from "../app/format.ts";
 import { translate } from "../app/i18n/dictionaries.ts";
-import type { Language, MessageKey } from "../app/i18n/messages.ts";
+import type { Language, MessageKey } from "../app/i18n/catalogue.ts";
 import { getDb } from "../worker/db/client.ts";
 import {
   deleteSubscriptionByEndpoint,

@@ -21,16 +21,18 @@ export type ScheduleRow = {
   lastRunAt: number | null;
   lastOutcome: "done" | "missed" | "failed" | null;
   lastCode: string | null;
-  lastMessage: string | null;
+  /** The box's own words when it refused the run (`rejected`); null otherwise. */
+  lastError: string | null;
   createdAt: number;
 };
 
-export type ScheduleOffRow = { scheduleId: number; plannedAt: number; dueAt: number; label: string; attempts: number };
+/** A switch-off owed `afterMinutes` after an "ON for N minutes" run started. */
+export type ScheduleOffRow = { scheduleId: number; plannedAt: number; dueAt: number; afterMinutes: number; attempts: number };
 
 const SCHEDULE_COLUMNS = `id, user_id AS userId, minute_of_day AS minuteOfDay, action, repeat,
   duration_minutes AS durationMinutes, next_run_at AS nextRunAt, last_run_key AS lastRunKey,
   last_run_at AS lastRunAt, last_outcome AS lastOutcome, last_code AS lastCode,
-  last_message AS lastMessage, created_at AS createdAt`;
+  last_message AS lastError, created_at AS createdAt`;
 
 export class HubSql {
   private readonly sql: SqlStorage;
@@ -73,10 +75,11 @@ export class HubSql {
         schedule_id INTEGER PRIMARY KEY,
         planned_at INTEGER NOT NULL,
         due_at INTEGER NOT NULL,
-        label TEXT NOT NULL,
+        after_minutes INTEGER NOT NULL,
         attempts INTEGER NOT NULL DEFAULT 0
       );
     `);
+    upgradeScheduleTables(sql);
   }
 
   // ---- timers: one alarm, many named deadlines ------------------------------------------
@@ -274,12 +277,12 @@ export class HubSql {
     this.sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", nextRunAt, id);
   }
 
-  recordScheduleOutcome(id: number, runKey: string, outcome: NonNullable<ScheduleRow["lastOutcome"]>, code: string | null, message: string | null): void {
+  recordScheduleOutcome(id: number, runKey: string, outcome: NonNullable<ScheduleRow["lastOutcome"]>, code: string | null, error: string | null): void {
     this.sql.exec(
       "UPDATE schedules SET last_outcome = ?, last_code = ?, last_message = ? WHERE id = ? AND last_run_key = ?",
       outcome,
       code,
-      message,
+      error,
       id,
       runKey,
     );
@@ -287,13 +290,13 @@ export class HubSql {
 
   setScheduleOff(off: ScheduleOffRow): void {
     this.sql.exec(
-      `INSERT INTO schedule_offs (schedule_id, planned_at, due_at, label, attempts) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO schedule_offs (schedule_id, planned_at, due_at, after_minutes, attempts) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(schedule_id) DO UPDATE SET planned_at = excluded.planned_at, due_at = excluded.due_at,
-         label = excluded.label, attempts = excluded.attempts`,
+         after_minutes = excluded.after_minutes, attempts = excluded.attempts`,
       off.scheduleId,
       off.plannedAt,
       off.dueAt,
-      off.label,
+      off.afterMinutes,
       off.attempts,
     );
   }
@@ -301,7 +304,7 @@ export class HubSql {
   dueScheduleOffs(now: number): ScheduleOffRow[] {
     return this.sql
       .exec<ScheduleOffRow>(
-        `SELECT schedule_id AS scheduleId, planned_at AS plannedAt, due_at AS dueAt, label, attempts
+        `SELECT schedule_id AS scheduleId, planned_at AS plannedAt, due_at AS dueAt, after_minutes AS afterMinutes, attempts
          FROM schedule_offs WHERE due_at <= ? ORDER BY due_at`,
         now,
       )
@@ -325,4 +328,24 @@ export class HubSql {
       )
       .one().due;
   }
+}
+
+/**
+ * Hubs created before log entries had kinds stored sentences here: an owed switch-off's
+ * `label` ("after 30 minutes") and a run's outcome `last_message` (the refusal in English).
+ * Both become data, once; safe to run on every start.
+ */
+function upgradeScheduleTables(sql: SqlStorage): void {
+  const columns = sql.exec<{ name: string }>("PRAGMA table_info(schedule_offs)").toArray().map((column) => column.name);
+  if (columns.includes("label")) {
+    sql.exec("ALTER TABLE schedule_offs ADD COLUMN after_minutes INTEGER NOT NULL DEFAULT 0");
+    // "after 30 minutes" → 30 (SQLite reads the leading number of "30 minutes").
+    sql.exec("UPDATE schedule_offs SET after_minutes = CAST(substr(label, length('after ') + 1) AS INTEGER)");
+    sql.exec("ALTER TABLE schedule_offs DROP COLUMN label");
+  }
+  // Only a box's own words are kept now; the hub's refusals were English sentences of a code.
+  sql.exec(
+    `UPDATE schedules SET last_message = NULL
+     WHERE last_message IS NOT NULL AND (last_code IS NOT 'rejected' OR last_message = 'The device refused the command.')`,
+  );
 }

@@ -1,14 +1,16 @@
-// `npm run admin:create -- --mobile <10 digits> [--remote] [--persist-to DIR]`: makes an
-// admin. Production has no default admin; this is how the first one comes to be.
+// `npm run admin:create -- --mobile <10 digits> [--remote --env staging|production] [--persist-to DIR]`:
+// makes an admin. Production has no default admin; this is how the first one comes to be.
 //
 // The password comes from SINCHAI_ADMIN_PASSWORD, or is asked for (hidden, twice) on a
 // terminal, or is the first line of standard input. An account that exists already is
-// promoted and keeps its password. --remote needs wrangler login or CLOUDFLARE_API_TOKEN;
-// local mode applies the migrations first, so it works before the first `npm start`.
+// promoted and keeps its password. --remote --env reaches that environment's deployed D1
+// (wrangler login or CLOUDFLARE_API_TOKEN; its migrations must be applied); local mode applies
+// the migrations first, so it works before the first `npm start`.
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { createOrPromoteAdmin, mobileNoProblem, PASSWORD_ENV } from "./lib/admin-account.ts";
-import { applyLocalMigrations, DEFAULT_PERSIST_DIR, type D1Target } from "./lib/local-d1.ts";
+import { d1TargetFrom, readWranglerToml } from "./lib/environments.ts";
+import { applyLocalMigrations, DEFAULT_PERSIST_DIR, describeTarget } from "./lib/local-d1.ts";
 
 /** Reads one line from a terminal without echoing it. */
 function askHidden(question: string): Promise<string> {
@@ -75,18 +77,24 @@ const { values: options } = parseArgs({
   options: {
     mobile: { type: "string" },
     remote: { type: "boolean", default: false },
+    env: { type: "string" },
     "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
   },
 });
+
+const USAGE = "Usage: npm run admin:create -- --mobile <10 digits> [--remote --env staging|production] [--persist-to DIR]";
 
 try {
   const mobileNo = (options.mobile ?? "").trim();
   const problem = mobileNoProblem(mobileNo);
   if (problem) {
-    throw new Error(`${problem}\nUsage: npm run admin:create -- --mobile <10 digits> [--remote] [--persist-to DIR]`);
+    throw new Error(`${problem}\n${USAGE}`);
   }
-  const target: D1Target = options.remote ? { remote: true } : { remote: false, persistTo: options["persist-to"] };
-  const where = options.remote ? "remote D1" : `local D1 (${options["persist-to"]})`;
+  const target = d1TargetFrom(
+    { remote: options.remote, env: options.env, persistTo: options["persist-to"] },
+    options.remote ? await readWranglerToml() : undefined,
+  );
+  const where = describeTarget(target);
   if (!target.remote) await applyLocalMigrations(target.persistTo);
   const result = await createOrPromoteAdmin(target, mobileNo, password);
   const said = {

@@ -5,13 +5,14 @@
 //   npm run device -- assign SNC-XXXXXXXX 9876543210 | none
 //   npm run device -- list
 //
-// Add --remote for the deployed database (wrangler login or CLOUDFLARE_API_TOKEN), or
-// --persist-to DIR for another local one. A key rotated here stops working at the box's next
+// Add --remote --env staging|production for that environment's deployed database (wrangler
+// login or CLOUDFLARE_API_TOKEN), or --persist-to DIR for another local one. A key rotated here stops working at the box's next
 // connection; the admin API (POST /api/admin/devices/{id}/rotate-key) also drops the live one.
 import { parseArgs } from "node:util";
 import { deviceKindSchema } from "../common/device-protocol.ts";
 import { assignDevice, listDevices, provisionDevice, rotateDeviceKey } from "./lib/device-admin.ts";
-import { DEFAULT_PERSIST_DIR, type D1Target } from "./lib/local-d1.ts";
+import { d1TargetFrom, readWranglerToml } from "./lib/environments.ts";
+import { DEFAULT_PERSIST_DIR, describeTarget, type D1Target } from "./lib/local-d1.ts";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -19,14 +20,18 @@ const { values: options, positionals } = parseArgs({
     kind: { type: "string" },
     owner: { type: "string" },
     remote: { type: "boolean", default: false },
+    env: { type: "string" },
     "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
   },
 });
-const target: D1Target = options.remote ? { remote: true } : { remote: false, persistTo: options["persist-to"] };
-const where = options.remote ? "remote D1" : `local D1 (${options["persist-to"]})`;
 const [command, ...rest] = positionals;
 
 try {
+  const target: D1Target = d1TargetFrom(
+    { remote: options.remote, env: options.env, persistTo: options["persist-to"] },
+    options.remote ? await readWranglerToml() : undefined,
+  );
+  const where = describeTarget(target);
   switch (command) {
     case "provision": {
       const kind = deviceKindSchema.parse(options.kind ?? "3phase");
@@ -49,7 +54,10 @@ try {
       console.table(await listDevices(target));
       break;
     default:
-      console.log("Commands: provision --kind 1phase|3phase [--owner <mobile>], rotate <id>, assign <id> <mobile|none>, list. Add --remote for deployed D1.");
+      console.log(
+        "Commands: provision --kind 1phase|3phase [--owner <mobile>], rotate <id>, assign <id> <mobile|none>, list. " +
+          "Add --remote --env staging|production for that environment's deployed D1.",
+      );
       process.exitCode = command ? 1 : 0;
   }
 } catch (error) {

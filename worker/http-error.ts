@@ -1,17 +1,49 @@
+import type { ApiMessageKey } from "../app/i18n/api-en.ts";
+import { translateApi } from "../app/i18n/api.ts";
+import type { Language, MessageValues } from "../app/i18n/catalogue.ts";
+
+/** The API's own refusals by code: the `error.*` entries of the API catalogue. */
+type CodeOf<Key> = Key extends `error.${infer Code}` ? Code : never;
+export type ApiErrorCode = CodeOf<ApiMessageKey>;
+
+type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 426 | 429 | 500 | 502 | 503 | 504;
+
 /**
- * An error with the HTTP status and user-facing message it should produce. The API's one
- * `onError` turns it into `{ success: false, message }`; anything else becomes a 500.
+ * A refusal: the HTTP status, a `code` with `params` a program can act on, and the words for
+ * people, rendered in the reader's language only where the answer is written (the API's one
+ * `onError`, a page's action, the audit trail's page). `message` is the English, for logs.
+ * Throw `apiError(...)`; hub refusals come from `hubFailureError` with their own words.
  */
 export class HttpError extends Error {
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 426 | 429 | 500 | 502 | 503 | 504;
+  readonly status: Status;
+  readonly code: string;
+  readonly params: MessageValues;
   readonly headers: Record<string, string>;
+  readonly #words: (language: Language) => string;
 
-  constructor(status: HttpError["status"], message: string, headers: Record<string, string> = {}) {
-    super(message);
+  constructor(
+    status: Status,
+    code: string,
+    params: MessageValues,
+    headers: Record<string, string>,
+    words: (language: Language) => string,
+  ) {
+    super(words("en"));
     this.name = "HttpError";
     this.status = status;
+    this.code = code;
+    this.params = params;
     this.headers = headers;
+    this.#words = words;
+  }
+
+  /** The words for a reader of `language`. */
+  wordedIn(language: Language): string {
+    return this.#words(language);
   }
 }
 
-export const INVALID_TOKEN_MESSAGE = "Invalid or expired token.";
+/** One of the API's own refusals, worded from the API catalogue's `error.{code}`. */
+export function apiError(status: Status, code: ApiErrorCode, params: MessageValues = {}, headers: Record<string, string> = {}): HttpError {
+  return new HttpError(status, code, params, headers, (language) => translateApi(language, `error.${code}`, params));
+}

@@ -1,3 +1,7 @@
+import { translateApi } from "../app/i18n/api.ts";
+import type { Language } from "../app/i18n/catalogue.ts";
+import { wordsIn } from "../app/i18n/dictionaries.ts";
+import { commandFailureText } from "../app/i18n/motor-log.ts";
 import type { HubFailure } from "../durable-objects/device-hub.ts";
 import { HttpError } from "./http-error.ts";
 
@@ -10,12 +14,41 @@ const STATUS: Record<HubFailure["code"], HttpError["status"]> = {
   rejected: 409,
   phaseFault: 409,
   noSupply: 409,
+  otaBusy: 409,
+  otaRejected: 409,
 };
 
-/** Turns a refusal from a DeviceHub into the API's error answer. */
+export function isHubFailureCode(code: string): code is HubFailure["code"] {
+  return Object.hasOwn(STATUS, code);
+}
+
+/** Why the hub refused, as a sentence in `language`. */
+export function hubFailureText(failure: HubFailure, language: Language): string {
+  switch (failure.code) {
+    case "otaBusy":
+      return translateApi(language, "failure.otaBusy", { version: failure.version ?? "" });
+    case "otaRejected":
+      return translateApi(language, "failure.otaRejected", { hasError: failure.error ? "yes" : "no", error: failure.error ?? "" });
+    default:
+      return commandFailureText({ code: failure.code, error: failure.error ?? null }, wordsIn(language));
+  }
+}
+
+/**
+ * Turns a refusal from a DeviceHub into the API's error answer: its `code` and parameters
+ * for programs, and the `message` in the caller's language.
+ */
 export function hubFailureError(failure: HubFailure): HttpError {
-  const headers: Record<string, string> = failure.retryAfterMs
-    ? { "Retry-After": String(Math.ceil(failure.retryAfterMs / 1000)) }
-    : {};
-  return new HttpError(STATUS[failure.code], failure.message, headers);
+  const retryAfter = failure.retryAfterMs ? Math.ceil(failure.retryAfterMs / 1000) : null;
+  const params: Record<string, string | number> = {};
+  if (failure.error) params.error = failure.error;
+  if (failure.version) params.version = failure.version;
+  if (retryAfter !== null) params.retryAfterSeconds = retryAfter;
+  const headers: Record<string, string> = retryAfter === null ? {} : { "Retry-After": String(retryAfter) };
+  return new HttpError(STATUS[failure.code], failure.code, params, headers, (language) => hubFailureText(failure, language));
+}
+
+/** The caller has no device: 404. */
+export function noDeviceError(): HttpError {
+  return new HttpError(404, "noDevice", {}, {}, (language) => translateApi(language, "failure.noDevice"));
 }

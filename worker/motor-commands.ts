@@ -6,12 +6,10 @@ import { getDb } from "./db/client.ts";
 import { findDeviceByOwner } from "./db/devices.ts";
 import { deviceHub } from "./device-hubs.ts";
 
-export const NO_DEVICE_MESSAGE = "No device is linked to this account yet.";
-
-export type OwnMotorResult = MotorCommandResult | { ok: false; code: "noDevice"; message: string };
+export type OwnMotorResult = MotorCommandResult | { ok: false; code: "noDevice" };
 
 export async function switchOwnMotor(env: Env, userId: number, action: RelayState): Promise<OwnMotorResult> {
   const device = await findDeviceByOwner(getDb(env.DB), userId);
-  if (!device) return { ok: false, code: "noDevice", message: NO_DEVICE_MESSAGE };
-  return deviceHub(env, device.id).switchMotor({ action, source: "app" });
+  if (!device) return { ok: false, code: "noDevice" };
+  return deviceHub(env, device.id).switchMotor({ action, origin: { by: "app" } });
 }

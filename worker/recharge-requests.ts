@@ -1,28 +1,24 @@
 // A farmer asking to renew the device's plan, shared by the JSON API (SPEC §7 POST
 // /api/recharge/request) and the My Plan page's form. The server prices every request.
+// Refusals are the API's codes (HttpError): notYourRecharge, noDevice.
 import { PLANS, type PaymentMethod, type Plan } from "../common/plans.ts";
 import { getDb } from "./db/client.ts";
 import { findDeviceByOwner } from "./db/devices.ts";
 import { insertRechargeRequest } from "./db/recharges.ts";
 import type { RechargeRequestRow } from "./db/schema.ts";
-import { NO_DEVICE_MESSAGE } from "./motor-commands.ts";
+import { noDeviceError } from "./hub-failures.ts";
+import { apiError } from "./http-error.ts";
 import { upiPaymentLink } from "./upi.ts";
-
-export type RechargeRequestResult =
-  | { ok: true; request: RechargeRequestRow; upiLink: string | null }
-  | { ok: false; code: "otherNumber" | "noDevice"; message: string };
 
 export async function requestOwnRecharge(
   env: Env,
   user: { id: number; mobileNo: string },
   input: { plan: Plan; paymentMethod: PaymentMethod; mobileNo?: string | undefined },
-): Promise<RechargeRequestResult> {
-  if (input.mobileNo && input.mobileNo !== user.mobileNo) {
-    return { ok: false, code: "otherNumber", message: "You can only recharge your own device." };
-  }
+): Promise<{ request: RechargeRequestRow; upiLink: string | null }> {
+  if (input.mobileNo && input.mobileNo !== user.mobileNo) throw apiError(403, "notYourRecharge");
   const db = getDb(env.DB);
   const device = await findDeviceByOwner(db, user.id);
-  if (!device) return { ok: false, code: "noDevice", message: NO_DEVICE_MESSAGE };
+  if (!device) throw noDeviceError();
   const request = await insertRechargeRequest(db, {
     userId: user.id,
     deviceId: device.id,
@@ -32,7 +28,7 @@ export async function requestOwnRecharge(
     paymentMethod: input.paymentMethod,
     requestedAt: Date.now(),
   });
-  return { ok: true, request, upiLink: rechargeUpiLink(env, request) };
+  return { request, upiLink: rechargeUpiLink(env, request) };
 }
 
 /** Where a UPI request is paid: a link while it waits for payment, else none. */

@@ -1,5 +1,8 @@
-// Firmware update (SPEC §2, §8): a dialog titled "Select Device Type" (Wi-Fi or SIM build),
-// then POST /api/mqtt/ota. How the update goes arrives later on the realtime socket.
+// Firmware update (SPEC §2, §8): POST /api/mqtt/ota, then how the update goes arrives on the
+// realtime socket. The box says at its hello which build it runs (Wi-Fi or SIM) and its
+// version, so the card says up front whether there is anything newer, and the "Select Device
+// Type" dialog offers only the box's own type. A box that has never said hello gets the
+// spec's dialog with both types.
 import { useState } from "react";
 import { z } from "../../common/zod-mini.ts";
 import type { ConnectionType } from "../../common/device-protocol.ts";
@@ -18,12 +21,23 @@ const OTA_ERROR_KEYS: Partial<Record<number, MessageKey>> = {
   504: "motor.timeout",
 };
 
-export function FirmwareCard({ mobileNo }: { mobileNo: string }) {
+export type FirmwareInfo = {
+  /** The build the box runs, from its hello; null before its first hello. */
+  connection: ConnectionType | null;
+  installed: string | null;
+  /** The newest uploaded build of the box's type. */
+  newest: string | null;
+};
+
+const TYPE_KEYS: Record<ConnectionType, MessageKey> = { wifi: "ota.wifi", sim: "ota.sim" };
+
+export function FirmwareCard({ mobileNo, firmware }: { mobileNo: string; firmware: FirmwareInfo }) {
   const t = useT();
   const toast = useToast();
   const [open, setOpen] = useState(false);
   const [sending, setSending] = useState<ConnectionType | null>(null);
   const [notice, setNotice] = useState(false);
+  const { connection, installed, newest } = firmware;
 
   async function update(deviceType: ConnectionType) {
     if (!mobileNo) {
@@ -45,24 +59,44 @@ export function FirmwareCard({ mobileNo }: { mobileNo: string }) {
     }
   }
 
+  // What the card can say before anyone taps: nothing newer exists, or what would be installed.
+  const state = connection === null ? "unknown" : newest === null ? "none" : newest === installed ? "current" : "available";
+  const types: ConnectionType[] = connection === null ? ["wifi", "sim"] : [connection];
+
   return (
     <section className="card" aria-labelledby="firmware-title">
       <h2 id="firmware-title">{t("ota.title")}</h2>
-      <p className="muted">{t("ota.hint")}</p>
+      <p className={state === "available" ? "message info" : "muted"} data-testid="ota-status" data-state={state} data-newest={newest ?? ""} data-installed={installed ?? ""}>
+        {state === "unknown"
+          ? t("ota.hint")
+          : state === "none"
+            ? t("ota.noneYet", { type: t(TYPE_KEYS[connection!]) })
+            : state === "current"
+              ? t("ota.upToDate", { version: installed ?? "" })
+              : t("ota.available", { version: newest!, installed: installed ?? t("ota.unknownVersion") })}
+      </p>
       {notice && (
         <p className="message info" role="status" data-testid="ota-notice">
           {t("ota.restartNotice")}
         </p>
       )}
-      <button type="button" className="button" onClick={() => setOpen(true)} data-testid="ota-open">
-        {t("ota.open")}
-      </button>
+      {(state === "unknown" || state === "available") && (
+        <button type="button" className="button" onClick={() => setOpen(true)} data-testid="ota-open">
+          {t("ota.open")}
+        </button>
+      )}
       <Dialog open={open} title={t("ota.dialogTitle")} onClose={() => setOpen(false)} testId="ota-dialog">
-        <p>{t("ota.dialogText")}</p>
+        <p>{connection === null ? t("ota.dialogText") : t("ota.detected", { type: t(TYPE_KEYS[connection]) })}</p>
         <div className="choice-buttons">
-          {(["wifi", "sim"] as const).map((type) => (
-            <button key={type} type="button" className="button" disabled={sending !== null} onClick={() => update(type)}>
-              {sending === type ? t("ota.sending") : t(type === "wifi" ? "ota.wifi" : "ota.sim")}
+          {types.map((type) => (
+            <button
+              key={type}
+              type="button"
+              className={connection === null ? "button" : "button primary"}
+              disabled={sending !== null}
+              onClick={() => update(type)}
+            >
+              {sending === type ? t("ota.sending") : t(TYPE_KEYS[type])}
             </button>
           ))}
         </div>

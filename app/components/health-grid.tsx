@@ -3,19 +3,10 @@
 import type { MotorStatus } from "../../common/pump-state.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
 import { signalColour } from "../../common/signal.ts";
-import { formatDateTime, formatNumber } from "../format.ts";
+import { formatDateTime, formatDuration, formatNumber } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { RefreshIcon } from "./icons.tsx";
 import { statusWord } from "./pump-state-view.tsx";
-
-function uptimeText(seconds: number, t: ReturnType<typeof useT>): string {
-  const days = Math.floor(seconds / 86_400);
-  const hours = Math.floor((seconds % 86_400) / 3_600);
-  const minutes = Math.floor((seconds % 3_600) / 60);
-  if (days > 0) return t("health.uptimeDays", { days, hours });
-  if (hours > 0) return t("health.uptimeHours", { hours, minutes });
-  return t("health.uptimeMinutes", { minutes, seconds: seconds % 60 });
-}
 
 export function HealthGrid({
   health,
@@ -42,7 +33,7 @@ export function HealthGrid({
   const na = t("health.na");
   const colour = signalColour(health?.signal ?? null);
   const rows: { key: string; label: string; value: React.ReactNode }[] = [
-    { key: "uptime", label: t("health.uptime"), value: health?.uptime == null ? na : uptimeText(health.uptime, t) },
+    { key: "uptime", label: t("health.uptime"), value: health?.uptime == null ? na : formatDuration(health.uptime, language) },
     {
       key: "signal",
       label: t("health.signal"),
@@ -89,7 +80,8 @@ export function HealthGrid({
         {rows.map((row) => (
           <div key={row.key} data-testid={`health-${row.key}`}>
             <dt>{row.label}</dt>
-            <dd>{row.value}</dd>
+            {/* Ids printed on the box are read out as printed, in any language. */}
+            <dd translate={row.key === "chipId" || row.key === "imei" ? "no" : undefined}>{row.value}</dd>
           </div>
         ))}
       </dl>

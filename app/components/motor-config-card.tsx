@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { MotorConfig } from "../../common/api-schemas.ts";
+import type { DeviceKind } from "../../common/device-protocol.ts";
 import { horsePowerFor, toleranceAmperes } from "../../common/protection.ts";
 import { formatNumber } from "../format.ts";
 import type { ConfigOutcome } from "../routes/motor-control.tsx";
@@ -20,12 +21,12 @@ function oneDecimal(value: number, language: Language): string {
   return new Intl.NumberFormat(localeOf(language), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 }
 
-/** What the farmer is told about a refused save; the schema's own words only in English. */
-function failureText(outcome: Extract<ConfigOutcome, { ok: false }>, t: ReturnType<typeof useT>, language: Language): string {
-  return language === "en" && outcome.detail ? `${t("config.failed")} ${outcome.detail}` : `${t("config.failed")} ${t("config.outOfRange")}`;
+/** What the farmer is told about a refused save, from its code, in the page's language. */
+function failureText(outcome: Extract<ConfigOutcome, { ok: false }>, t: ReturnType<typeof useT>): string {
+  return outcome.code === "invalidInput" ? `${t("config.failed")} ${t("config.outOfRange")}` : t("config.failed");
 }
 
-export function MotorConfigCard({ initial, posted }: { initial: MotorConfig; posted: ConfigOutcome | null }) {
+export function MotorConfigCard({ initial, posted, kind }: { initial: MotorConfig; posted: ConfigOutcome | null; kind: DeviceKind }) {
   const t = useT();
   const language = useLanguage();
   const toast = useToast();
@@ -54,7 +55,7 @@ export function MotorConfigCard({ initial, posted }: { initial: MotorConfig; pos
     if (!outcome || fetcher.state !== "idle") return;
     setConfirming(false);
     if (outcome.ok) toast.show(t("config.saved"), "success");
-    else toast.show(failureText(outcome, t, language), "error");
+    else toast.show(failureText(outcome, t), "error");
     // One toast per answer.
   }, [fetcher.data, fetcher.state]);
 
@@ -63,12 +64,14 @@ export function MotorConfigCard({ initial, posted }: { initial: MotorConfig; pos
       <h2 id="config-title">{t("config.title")}</h2>
       {posted && (
         <p className={`message ${posted.ok ? "success" : "error"}`} role={posted.ok ? "status" : "alert"} data-testid="config-result">
-          {posted.ok ? t("config.saved") : failureText(posted, t, language)}
+          {posted.ok ? t("config.saved") : failureText(posted, t)}
         </p>
       )}
       <fetcher.Form
         method="post"
         action="/motor-control"
+        // The server's answer, in the page's language, rather than the browser's English bubble.
+        noValidate
         className="config-form"
         ref={formRef}
         onSubmit={(event) => {
@@ -109,7 +112,7 @@ export function MotorConfigCard({ initial, posted }: { initial: MotorConfig; pos
           </div>
           <div>
             <dt>{t("config.horsePower")}</dt>
-            <dd data-testid="horsepower">{oneDecimal(horsePowerFor(amperes), language)} HP</dd>
+            <dd data-testid="horsepower">{oneDecimal(horsePowerFor(amperes, kind), language)} HP</dd>
           </div>
         </dl>
         <button type="submit" className="button primary">

@@ -94,7 +94,13 @@ function faultText(fault: Fault, t: ReturnType<typeof useT>, language: ReturnTyp
       return t(key, { time, current });
     }
     case "phaseFault":
-      return t("pump.fault.phaseFault", { time, detail: fault.detail ? ` (${fault.detail})` : "" });
+      return t("pump.fault.phaseFault", {
+        time,
+        hasPhase: fault.phase ? "yes" : "no",
+        phase: fault.phase ?? "",
+        hasDetail: fault.detail ? "yes" : "no",
+        detail: fault.detail ?? "",
+      });
     case "noSupply":
       return t("pump.fault.noSupply", { time });
     case "runningWithoutCommand":

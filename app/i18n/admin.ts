@@ -1,9 +1,11 @@
 // The admin area's translate hook: admin texts plus the common ones.
 import { adminEn, type AdminMessageKey } from "./admin-en.ts";
 import { adminHi } from "./admin-hi.ts";
+// The admin area ships both languages' common texts too (./dictionaries.ts): it is used on
+// desktops, not by farmers on slow phones.
+import { formatMessage, type Language, type MessageKey, type MessageValues } from "./catalogue.ts";
 import { translate } from "./dictionaries.ts";
 import { useLanguage } from "./i18n.ts";
-import { formatMessage, type Language, type MessageKey } from "./messages.ts";
 
 const adminDictionaries: Record<Language, Record<AdminMessageKey, string>> = { en: adminEn, hi: adminHi };
 
@@ -14,13 +16,13 @@ function isAdminKey(key: string): key is AdminMessageKey {
 export function translateAdmin(
   language: Language,
   key: AdminMessageKey | MessageKey,
-  values: Record<string, string | number> = {},
+  values: MessageValues = {},
 ): string {
   if (!isAdminKey(key)) return translate(language, key, values);
-  return formatMessage(adminDictionaries[language][key], values);
+  return formatMessage(adminDictionaries[language][key], values, language);
 }
 
 export function useAdminT() {
   const language = useLanguage();
-  return (key: AdminMessageKey | MessageKey, values?: Record<string, string | number>) => translateAdmin(language, key, values);
+  return (key: AdminMessageKey | MessageKey, values?: MessageValues) => translateAdmin(language, key, values);
 }

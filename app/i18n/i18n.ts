@@ -1,19 +1,21 @@
 // The reader's language and its texts. The dictionary of that one language comes with the
 // root loader's data (app/root.tsx), so a page ships no dictionary in its JavaScript and a
-// Hindi reader never downloads the English texts, nor the other way round.
+// Hindi reader never downloads the English texts, nor the other way round. Texts are rendered
+// by the one catalogue renderer (./catalogue.ts), so plurals and selects work in pages too.
 import { useRouteLoaderData } from "react-router";
-import { DEFAULT_LANGUAGE, formatMessage, type Language, type Messages } from "./messages.ts";
+import { DEFAULT_LANGUAGE, wordIn, type Language, type MessageKey, type Messages, type MessageValues, type Words } from "./catalogue.ts";
 
 export {
   DEFAULT_LANGUAGE,
-  formatMessage,
   isLanguage,
   LANGUAGE_COOKIE,
   localeOf,
   type Language,
   type MessageKey,
   type Messages,
-} from "./messages.ts";
+  type MessageValues,
+  type Words,
+} from "./catalogue.ts";
 
 type RootData = { language?: Language; messages?: Messages } | undefined;
 
@@ -22,9 +24,14 @@ export function useLanguage(): Language {
   return data?.language ?? DEFAULT_LANGUAGE;
 }
 
-export function useT() {
+/** The reader's language and dictionary, for modules that word texts outside a hook (motor logs). */
+export function useWords(): Words {
   const data = useRouteLoaderData("root") as RootData;
-  const messages = data?.messages;
-  // Without root data (its loader failed, which reading a cookie does not) the key is shown.
-  return (key: keyof Messages, values?: Record<string, string | number>) => formatMessage(messages?.[key] ?? key, values);
+  // Without root data (its loader failed, which reading a cookie does not) keys are shown.
+  return { language: data?.language ?? DEFAULT_LANGUAGE, messages: data?.messages ?? ({} as Messages) };
+}
+
+export function useT() {
+  const words = useWords();
+  return (key: MessageKey, values?: MessageValues) => wordIn(words, key, values);
 }

@@ -68,7 +68,8 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
         <LanguageSwitch />
       </header>
       {loaderData.notice && (
-        <p className="message success" role="status">
+        // A logout the farmer asked for is good news; a session that ran out is not.
+        <p className={`message ${loaderData.notice === "landing.sessionExpired" ? "warning" : "success"}`} role="status" data-testid="landing-notice">
           {t(loaderData.notice)}
         </p>
       )}
@@ -164,7 +165,7 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
           </dd>
           <dt>{t("landing.contact.email")}</dt>
           <dd>
-            <a href={`mailto:${CONTACT.email}`}>{CONTACT.email}</a>
+            <a href={`mailto:${CONTACT.email}`} translate="no">{CONTACT.email}</a>
           </dd>
           <dt>{t("landing.contact.hours")}</dt>
           <dd>{t("landing.contact.hoursText", { from: CONTACT.hours.from, to: CONTACT.hours.to })}</dd>

@@ -35,7 +35,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <AuthCard title={t("login.title")}>
-      <Form method="post" className="stack">
+      <Form method="post" className="stack" noValidate>
         <MobileAndPasswordFields />
         {actionData?.error && (
           <p className="message error" role="alert">

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { data, Link, useActionData, useFetcher, useRevalidator } from "react-router";
+import { data, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
 import { z } from "../../common/zod-mini.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import { relayStateSchema, type RelayState } from "../../common/device-enums.ts";
@@ -8,12 +8,14 @@ import { healthDataSchema, type HealthData } from "../../common/realtime-protoco
 import { motorConfigRequestSchema, type MotorConfig } from "../../common/api-schemas.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceByOwner } from "../../worker/db/devices.ts";
+import { latestFirmware } from "../../worker/db/firmware.ts";
 import { findUserById } from "../../worker/db/users.ts";
 import { deviceHub } from "../../worker/device-hubs.ts";
 import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../../worker/motor-config.ts";
 import { switchOwnMotor, type OwnMotorResult } from "../../worker/motor-commands.ts";
 import { playAlertSound } from "../alert-sound.ts";
 import { callApi } from "../api-client.ts";
+import { CONTACT } from "../contact.ts";
 import { FirmwareCard } from "../components/firmware-card.tsx";
 import { HealthGrid } from "../components/health-grid.tsx";
 import { ClockIcon } from "../components/icons.tsx";
@@ -23,7 +25,8 @@ import { FaultBanners, PumpStatusLine, secondsUntilOn, statusWord, useHubClock }
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { formatNumber, relativeAge } from "../format.ts";
-import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
+import { useLanguage, useT, useWords, type MessageKey } from "../i18n/i18n.ts";
+import { motorLogText } from "../i18n/motor-log.ts";
 import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
 import { readLastState, saveLastState, usePhoneClock, usePhoneOnline } from "../offline/last-state.ts";
 import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
@@ -32,6 +35,9 @@ import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/motor-control";
 
+/** How often a page without a box asks whether one has been linked. */
+const NO_DEVICE_RECHECK_MS = 5_000;
+
 export const meta: Route.MetaFunction = () => [{ title: "Motor Control · Sinchai" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -39,10 +45,20 @@ export async function loader({ context }: Route.LoaderArgs) {
   const env = envOf(context);
   const db = getDb(env.DB);
   const [device, account] = await Promise.all([findDeviceByOwner(db, user.id), findUserById(db, user.id)]);
-  const snapshot = device ? await deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now());
+  const [snapshot, newestImage] = await Promise.all([
+    device ? deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
+    device?.connection ? latestFirmware(db, device.connection) : undefined,
+  ]);
   return {
     mobileNo: user.mobileNo,
     hasDevice: device !== undefined,
+    deviceKind: device?.kind ?? "3phase",
+    // What the box told us at its hello: which build it runs, and the newest build of that kind.
+    firmware: {
+      connection: device?.connection ?? null,
+      installed: device?.firmware ?? null,
+      newest: newestImage?.version ?? null,
+    },
     snapshot,
     motorConfig: {
       defaultCurrent: account?.defaultCurrent ?? DEFAULT_MOTOR_CONFIG.defaultCurrent,
@@ -57,7 +73,7 @@ type CommandOutcome = OwnMotorResult | { ok: false; code: "invalid" | "crossSite
 /** The motor configuration form's answer; a refused one keeps what the farmer typed. */
 export type ConfigOutcome =
   | { ok: true; deliveredToDevice: boolean }
-  | { ok: false; code: "invalid"; detail: string; values: Record<keyof MotorConfig, string> };
+  | { ok: false; code: "invalidInput"; field: string; values: Record<keyof MotorConfig, string> };
 
 type ActionResult = { command: CommandOutcome | null; config: ConfigOutcome | null };
 
@@ -82,8 +98,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     };
     const parsed = motorConfigRequestSchema.safeParse(values);
     if (!parsed.success) {
-      const detail = parsed.error.issues[0]?.message ?? "";
-      return data<ActionResult>({ command: null, config: { ok: false, code: "invalid", detail, values } }, { status: 400 });
+      // The API's code for the same refusal; the page words it, never the schema's English.
+      const field = String(parsed.error.issues[0]?.path[0] ?? "");
+      return data<ActionResult>({ command: null, config: { ok: false, code: "invalidInput", field, values } }, { status: 400 });
     }
     const { token: _token, ...config } = parsed.data;
     const { deliveredToDevice } = await changeMotorConfig(env, {
@@ -110,6 +127,8 @@ const FAILURE_KEYS: Record<Exclude<CommandOutcome, { ok: true }>["code"], Messag
   timeout: "motor.timeout",
   linkLost: "motor.linkLost",
   rejected: "motor.rejected",
+  otaBusy: "motor.busy",
+  otaRejected: "motor.rejected",
   phaseFault: "motor.phaseFaultHint",
   noSupply: "motor.noSupply",
   invalid: "motor.failed",
@@ -142,8 +161,11 @@ function readCachedHealth(mobileNo: string): HealthData | null {
 }
 
 export default function MotorControl({ loaderData }: Route.ComponentProps) {
+  // Set by the registration that signed this farmer in (server-rendered, so it shows without JavaScript).
+  const welcome = useSearchParams()[0].get("welcome") === "1";
   const t = useT();
   const language = useLanguage();
+  const words = useWords();
   const toast = useToast();
   const { mobileNo, hasDevice } = loaderData;
   const pulled = usePullToRefresh();
@@ -194,9 +216,12 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         case "otaStatus":
           if (event.stage === "done") {
             toast.show(t("ota.done", { version: event.version }), "success", "ota-progress");
+            // The box now runs another version: the firmware card reads it again.
+            revalidator.revalidate();
             playAlertSound("notice");
           } else if (event.stage === "failed") {
-            toast.show(t("ota.progressFailed", { version: event.version, error: event.error ?? t("ota.unknownError") }), "error", "ota-progress");
+            const failed = { version: event.version, reason: event.reason ?? "box", error: event.error, firmware: event.firmware } as const;
+            toast.show(motorLogText({ kind: "otaFailed", ...failed }, words), "error", "ota-progress");
             playAlertSound("fault");
           } else {
             const stage = t(`ota.stage.${event.stage}`);
@@ -211,7 +236,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         }
       }
     },
-    [toast, t, language],
+    [toast, t, language, words, revalidator],
   );
 
   const [live, setLive] = useDeviceRealtime(hasDevice ? mobileNo : null, loaderData.snapshot, onEvent);
@@ -270,6 +295,16 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (live.ended === "deviceUnlinked") revalidator.revalidate();
   }, [live.ended]);
+
+  // Without a box there is no hub to hear from: the page asks again now and then, so the
+  // box an admin links while the farmer waits shows up without a reload.
+  useEffect(() => {
+    if (hasDevice) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
+    }, NO_DEVICE_RECHECK_MS);
+    return () => clearInterval(timer);
+  }, [hasDevice, revalidator]);
 
   // Whatever health the page has, this browser remembers for a bad day (SPEC §3 health cache).
   useEffect(() => {
@@ -345,6 +380,11 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         </p>
       )}
       <h1>{t("motor.title")}</h1>
+      {welcome && (
+        <p className="message success" role="status" data-testid="welcome">
+          {t("register.success")}
+        </p>
+      )}
       <section className="card status-row">
         <div>
           <span className="muted">{t("motor.mobileNo")}</span>
@@ -352,9 +392,15 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         </div>
         <div>
           <span className="muted">{t("motor.device")}</span>
-          <span className={`badge ${online ? "ok" : "bad"}`} data-testid="device-status">
-            {online ? t("motor.online") : t("motor.offline")}
-          </span>
+          {hasDevice ? (
+            <span className={`badge ${online ? "ok" : "bad"}`} data-testid="device-status">
+              {online ? t("motor.online") : t("motor.offline")}
+            </span>
+          ) : (
+            <span className="badge" data-testid="device-status">
+              {t("motor.notLinked")}
+            </span>
+          )}
         </div>
       </section>
 
@@ -370,7 +416,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
       )}
 
       {!hasDevice ? (
-        <p className="message info">{t("motor.noDevice")}</p>
+        <NoDevicePanel mobileNo={mobileNo} />
       ) : (
         // data-live: whether the realtime socket is up (tests wait for it before causing events).
         <div className="dashboard" data-live={live.connected ? "connected" : ended ? "ended" : "connecting"}>
@@ -439,7 +485,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             {failure && (
               <p className="message error" role="alert" data-testid="command-failure" data-code={failure.code}>
                 {t(FAILURE_KEYS[failure.code])}
-                {failure.code === "rejected" && failure.message ? ` (${failure.message})` : ""}
+                {failure.code === "rejected" && failure.error ? ` (“${failure.error}”)` : ""}
               </p>
             )}
             <div className="card-links">
@@ -476,7 +522,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             online={online}
           />
 
-          <MotorConfigCard initial={loaderData.motorConfig} posted={posted?.config ?? null} />
+          <MotorConfigCard initial={loaderData.motorConfig} posted={posted?.config ?? null} kind={loaderData.deviceKind} />
 
           <section className="card" aria-labelledby="logs-title">
             <h2 id="logs-title">{t("logs.recent")}</h2>
@@ -492,9 +538,34 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             <Link to="/logs">{t("logs.all")}</Link>
           </section>
 
-          <FirmwareCard mobileNo={mobileNo} />
+          <FirmwareCard mobileNo={mobileNo} firmware={loaderData.firmware} />
         </div>
       )}
     </main>
+  );
+}
+
+/** A farmer whose box is not linked yet learns what to do next, and whom to call. */
+function NoDevicePanel({ mobileNo }: { mobileNo: string }) {
+  const t = useT();
+  const whatsapp = `${CONTACT.whatsapp}?text=${encodeURIComponent(t("noDevice.whatsappText", { mobileNo }))}`;
+  return (
+    <section className="card no-device" data-testid="no-device" aria-labelledby="no-device-title">
+      <h2 id="no-device-title">{t("noDevice.title")}</h2>
+      <p>{t("motor.noDevice")}</p>
+      <ol>
+        <li>{t("noDevice.stepId")}</li>
+        <li>{t("noDevice.stepContact")}</li>
+        <li>{t("noDevice.stepWait")}</li>
+      </ol>
+      <div className="switch-pair">
+        <a className="button primary" href={`tel:${CONTACT.tel}`} data-testid="no-device-call">
+          {t("noDevice.call", { phone: CONTACT.phone })}
+        </a>
+        <a className="button" href={whatsapp} target="_blank" rel="noopener noreferrer" data-testid="no-device-whatsapp">
+          {t("noDevice.whatsapp")}
+        </a>
+      </div>
+    </section>
   );
 }

@@ -10,11 +10,12 @@ import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } fro
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
 import { SCHEDULE_DURATION_CHOICES, type ScheduleRepeat, type ScheduleView } from "../../common/schedule-view.ts";
 import { clockParts, formatClock } from "../../common/schedule-time.ts";
+import { HttpError } from "../../worker/http-error.ts";
 import { deleteOwnSchedule, ownScheduleHub, saveOwnSchedule } from "../../worker/schedules.ts";
 import { ConfirmDialog } from "../components/dialog.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
-import { formatDateTime } from "../format.ts";
+import { dayPeriodName, formatDateTime, formatTimeOfDay } from "../format.ts";
 import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
@@ -85,13 +86,14 @@ function valuesOf(schedule: ScheduleView): FormValues {
   };
 }
 
-/** What the form says when the hub refused (SPEC §8 generic failure otherwise). */
-function failureNotice(failure: { code: string }, minuteOfDay: number | null): Notice {
-  switch (failure.code) {
+/** What the form says when the server refused, from its code (SPEC §8 generic failure otherwise). */
+function failureNotice(refusal: HttpError): Notice {
+  const { minuteOfDay } = refusal.params;
+  switch (refusal.code) {
     case "noDevice":
       return { key: "motor.noDevice" };
     case "conflict":
-      return { key: "schedule.conflict", values: { time: minuteOfDay === null ? "" : formatClock(minuteOfDay) } };
+      return { key: "schedule.conflict", values: { time: typeof minuteOfDay === "number" ? formatClock(minuteOfDay) : "" } };
     case "limit":
       return { key: "schedule.limit" };
     default:
@@ -116,8 +118,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (field(form, "intent") === "delete") {
     if (id === null) return refused({ key: "schedule.failed" }, null, 400);
-    const result = await deleteOwnSchedule(env, user.id, id.data);
-    if (!result.ok) return refused(failureNotice(result, null), null, 404);
+    try {
+      await deleteOwnSchedule(env, user.id, id.data);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return refused(failureNotice(error), null, error.status);
+    }
     return redirect("/motor-schedule?done=deleted");
   }
 
@@ -130,8 +136,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     durationMinutes: values.action === "ON" && values.duration !== "" ? Number(values.duration) : null,
   });
   if (!input.success) return refused({ key: "schedule.failed" }, values, 400);
-  const result = await saveOwnSchedule(env, user.id, id === null ? null : id.data, input.data);
-  if (!result.ok) return refused(failureNotice(result, input.data.minuteOfDay), values, result.code === "noDevice" || result.code === "notFound" ? 404 : 409);
+  try {
+    await saveOwnSchedule(env, user.id, id === null ? null : id.data, input.data);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return refused(failureNotice(error), values, error.status);
+  }
   // An edit leaves the edit view; a new one keeps the farmer's choices with the time cleared.
   if (id !== null) return redirect("/motor-schedule?done=updated");
   return data<ActionResult>({ done: "saved", error: null, values: { ...values, hour: "", minute: "" } });
@@ -143,11 +153,13 @@ const OUTCOME_KEYS: Record<string, MessageKey> = {
   phaseFault: "schedule.reason.phaseFault",
   noSupply: "schedule.reason.noSupply",
   timeout: "schedule.reason.timeout",
+  linkLost: "schedule.reason.timeout",
 };
 
 /** The form's fields, kept by the browser while the farmer picks; reset by each new page. */
 function ScheduleForm({ initial, editing, hasDevice, notice }: { initial: FormValues; editing: ScheduleView | null; hasDevice: boolean; notice: (Notice & { tone: "success" | "error" }) | null }) {
   const t = useT();
+  const language = useLanguage();
   const navigation = useNavigation();
   const [form, setForm] = useState<FormValues>(initial);
   const change = (changes: Partial<FormValues>) => setForm((current) => ({ ...current, ...changes }));
@@ -193,8 +205,8 @@ function ScheduleForm({ initial, editing, hasDevice, notice }: { initial: FormVa
             onChange={(event) => change({ meridiem: event.target.value === "PM" ? "PM" : "AM" })}
             data-testid="schedule-meridiem"
           >
-            <option value="AM">AM</option>
-            <option value="PM">PM</option>
+            <option value="AM">{dayPeriodName("AM", language)}</option>
+            <option value="PM">{dayPeriodName("PM", language)}</option>
           </select>
         </div>
       </fieldset>
@@ -287,7 +299,7 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
       {loaderData.deleting && (
         <section className="card stack" role="alertdialog" aria-labelledby="delete-confirm-title" data-testid="delete-confirm">
           <h2 id="delete-confirm-title">{t("schedule.delete")}</h2>
-          <p>{t("schedule.deleteConfirm", { time: loaderData.deleting.time })}</p>
+          <p>{t("schedule.deleteConfirm", { time: formatTimeOfDay(loaderData.deleting.minuteOfDay, language) })}</p>
           <Form method="post" action="/motor-schedule" className="form-actions">
             <input type="hidden" name="intent" value="delete" />
             <input type="hidden" name="id" value={loaderData.deleting.id} />
@@ -313,7 +325,7 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
               <li key={schedule.id} className="card schedule-item" data-testid="schedule-item">
                 <div className="schedule-head">
                   <ClockIcon />
-                  <strong className="schedule-time">{schedule.time}</strong>
+                  <strong className="schedule-time">{formatTimeOfDay(schedule.minuteOfDay, language)}</strong>
                   <span className={`badge ${schedule.action === "ON" ? "ok" : "bad"}`}>
                     {schedule.action === "ON" ? t("motor.on") : t("motor.off")}
                   </span>
@@ -339,8 +351,8 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
                         {" "}
                         {OUTCOME_KEYS[schedule.lastRun.code ?? ""]
                           ? t(OUTCOME_KEYS[schedule.lastRun.code ?? ""]!)
-                          : language === "en"
-                            ? (schedule.lastRun.message ?? "")
+                          : schedule.lastRun.error
+                            ? t("schedule.reason.refusedSaying", { error: schedule.lastRun.error })
                             : t("schedule.reason.other")}
                       </>
                     )}
@@ -369,7 +381,7 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
       <ConfirmDialog
         open={deleting !== null}
         title={t("schedule.delete")}
-        message={deleting ? t("schedule.deleteConfirm", { time: deleting.time }) : ""}
+        message={deleting ? t("schedule.deleteConfirm", { time: formatTimeOfDay(deleting.minuteOfDay, language) }) : ""}
         confirmLabel={t("dialog.confirm")}
         cancelLabel={t("dialog.cancel")}
         onConfirm={confirmDelete}

@@ -18,6 +18,7 @@ import { getDb } from "../../worker/db/client.ts";
 import { findDeviceByOwner } from "../../worker/db/devices.ts";
 import { listPlanPeriods, planCard } from "../../worker/db/plans.ts";
 import { listRechargeRequestsOfUser, toRechargeView } from "../../worker/db/recharges.ts";
+import { HttpError } from "../../worker/http-error.ts";
 import { rechargeUpiLink, requestOwnRecharge } from "../../worker/recharge-requests.ts";
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
@@ -56,9 +57,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const plan = planSchema.safeParse(field(form, "plan"));
   const paymentMethod = paymentMethodSchema.safeParse(field(form, "paymentMethod"));
   if (!plan.success || !paymentMethod.success) return refused("plan.submitFailed", "plan.choose", 400);
-  const result = await requestOwnRecharge(envOf(context), context.get(userContext), { plan: plan.data, paymentMethod: paymentMethod.data });
-  if (!result.ok) return refused("plan.submitFailed", result.code === "noDevice" ? "motor.noDevice" : null, result.code === "noDevice" ? 404 : 403);
-  return redirect(`/recharge?submitted=${result.request.id}`);
+  try {
+    const { request: submitted } = await requestOwnRecharge(envOf(context), context.get(userContext), {
+      plan: plan.data,
+      paymentMethod: paymentMethod.data,
+    });
+    return redirect(`/recharge?submitted=${submitted.id}`);
+  } catch (error) {
+    // The API's refusal, worded by the page from its code.
+    if (!(error instanceof HttpError)) throw error;
+    return refused("plan.submitFailed", error.code === "noDevice" ? "motor.noDevice" : null, error.status);
+  }
 }
 
 const PLAN_KEYS: Record<Plan | "free", MessageKey> = {
@@ -136,9 +145,29 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
               <dd data-testid="plan-activated">{formatDate(plan.activatedAt, language)}</dd>
             </div>
             <div>
-              <dt>{t("plan.expiresAt")}</dt>
-              <dd data-testid="plan-expires">{formatDate(plan.expiresAt, language)}</dd>
+              <dt>{plan.upcoming.length > 0 ? t("plan.currentEndsAt") : t("plan.expiresAt")}</dt>
+              <dd data-testid={plan.upcoming.length > 0 ? "plan-current-ends" : "plan-expires"}>
+                {formatDate(plan.upcoming.length > 0 ? plan.currentEndsAt : plan.expiresAt, language)}
+              </dd>
             </div>
+            {plan.upcoming.map((renewal) => (
+              <div key={renewal.startsAt} data-testid="plan-upcoming">
+                <dt>{t("plan.renewal")}</dt>
+                <dd>
+                  {t("plan.renewalPeriod", {
+                    plan: planName(renewal.plan, t),
+                    from: formatDate(renewal.startsAt, language),
+                    to: formatDate(renewal.endsAt, language),
+                  })}
+                </dd>
+              </div>
+            ))}
+            {plan.upcoming.length > 0 && (
+              <div>
+                <dt>{t("plan.expiresAt")}</dt>
+                <dd data-testid="plan-expires">{formatDate(plan.expiresAt, language)}</dd>
+              </div>
+            )}
           </dl>
         ) : (
           <p className="muted" data-testid="plan-none">
@@ -168,7 +197,7 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
       {formOpen && (
         <section className="card" aria-labelledby="plan-form-title" id="plan-form">
           <h2 id="plan-form-title">{t("plan.formTitle")}</h2>
-          <Form method="post" action="/recharge" className="stack">
+          <Form method="post" action="/recharge" className="stack" noValidate>
             <p className="muted">
               {t("plan.forNumber")} <strong>{mobileNo}</strong>
             </p>

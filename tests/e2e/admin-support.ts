@@ -47,10 +47,12 @@ export async function registerFarmer(request: APIRequestContext): Promise<Farmer
 }
 
 /** A simulated controller box with the given credentials, connected to the e2e Worker. */
-/** Timing the tests may shorten (a dry run then trips in seconds, not 13 s). */
-export type DeviceTiming = Pick<SimulatedDeviceOptions, "protectionGraceMs" | "protectionSustainMs">;
-
-export async function startDevice(deviceId: string, key: string, kind: DeviceKind = "3phase", timing: DeviceTiming = {}): Promise<SimulatedDevice> {
+export async function startDevice(
+  deviceId: string,
+  key: string,
+  kind: DeviceKind = "3phase",
+  options: Partial<SimulatedDeviceOptions> = {},
+): Promise<SimulatedDevice> {
   const device = new SimulatedDevice({
     url: `ws://localhost:${E2E_PORT}/api/device/connect`,
     deviceId,
@@ -58,7 +60,7 @@ export async function startDevice(deviceId: string, key: string, kind: DeviceKin
     kind,
     horsePower: 5,
     restartDelayMs: 500,
-    ...timing,
+    ...options,
   });
   device.start();
   await device.waitUntilConnected();
@@ -66,7 +68,10 @@ export async function startDevice(deviceId: string, key: string, kind: DeviceKin
 }
 
 /** A fresh farmer with a device provisioned by the admin API and a simulator running it. */
-export async function farmerWithDevice(request: APIRequestContext, timing: DeviceTiming = {}): Promise<{ farmer: Farmer; device: SimulatedDevice }> {
+export async function farmerWithDevice(
+  request: APIRequestContext,
+  deviceOptions: Partial<SimulatedDeviceOptions> = {},
+): Promise<{ farmer: Farmer; device: SimulatedDevice }> {
   const farmer = await registerFarmer(request);
   const token = await adminApiToken(request);
   const provisioned = await json<{ device: { id: string }; key: string }>(
@@ -75,7 +80,7 @@ export async function farmerWithDevice(request: APIRequestContext, timing: Devic
       headers: { Authorization: `Bearer ${token}` },
     }),
   );
-  return { farmer, device: await startDevice(provisioned.device.id, provisioned.key, "3phase", timing) };
+  return { farmer, device: await startDevice(provisioned.device.id, provisioned.key, "3phase", deviceOptions) };
 }
 
 export function bearer(token: string) {

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { en, hi, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
 
-test("a new farmer registers, is sent home, logs in and logs out (Hindi, the default)", async ({ page }) => {
+test("a new farmer registers, lands signed in on the motor page, logs out and in again (Hindi, the default)", async ({ page }) => {
   const mobileNo = uniqueMobileNo();
   await page.goto("/register");
   await expect(page.locator("html")).toHaveAttribute("lang", "hi");
@@ -10,18 +10,19 @@ test("a new farmer registers, is sent home, logs in and logs out (Hindi, the def
   await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
   await page.getByLabel(hi["auth.password"]).fill("farmer-password");
   await page.getByRole("button", { name: hi["register.button"] }).click();
-  await expect(page.getByText(hi["register.success"])).toBeVisible();
-  await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
-
-  await logIn(page, mobileNo, "farmer-password");
+  // Signed in at once: no second typing of the password just chosen.
+  await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
+  await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
   await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
-  await expect(page.getByText(hi["motor.noDevice"])).toBeVisible();
+  await expect(page.getByTestId("no-device")).toBeVisible();
 
   await page.getByRole("button", { name: hi["shell.logout"] }).click();
   await expect(page.getByText(hi["landing.loggedOut"])).toBeVisible();
   // The session ended on the server: the dashboard now sends the visitor home.
   await page.goto("/motor-control");
   await expect(page).toHaveURL(/\/$/);
+  await logIn(page, mobileNo, "farmer-password");
+  await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
 });
 
 test("the login page shows clear errors (English)", async ({ page, context }) => {
@@ -43,7 +44,12 @@ test("registering a number twice says it is already registered", async ({ page, 
     await page.getByLabel(en["auth.mobileNo"]).fill(mobileNo);
     await page.getByLabel(en["auth.password"]).fill("farmer-password");
     await page.getByRole("button", { name: en["register.button"] }).click();
-    if (attempt === 1) await expect(page.getByText(en["register.success"])).toBeVisible();
+    if (attempt === 1) {
+      await expect(page.getByTestId("welcome")).toHaveText(en["register.success"]);
+      // Signed in by registering: sign out to try the same number again.
+      await page.getByRole("button", { name: en["shell.logout"] }).click();
+      await expect(page.getByText(en["landing.loggedOut"])).toBeVisible();
+    }
   }
   await expect(page.getByRole("alert")).toHaveText(en["register.duplicate"]);
 });
@@ -56,8 +62,11 @@ test("register and login work with JavaScript disabled", async ({ browser }) => 
   await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
   await page.getByLabel(hi["auth.password"]).fill("farmer-password");
   await page.getByRole("button", { name: hi["register.button"] }).click();
-  await expect(page.getByText(hi["register.success"])).toBeVisible();
+  await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
+  await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
+  await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
 
+  await page.getByRole("button", { name: hi["shell.logout"] }).click();
   await page.goto("/login");
   await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
   await page.getByLabel(hi["auth.password"]).fill("farmer-password");

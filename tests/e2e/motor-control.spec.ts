@@ -150,6 +150,9 @@ test("a phase fault disables the toggle until the phase is OK", async ({ page })
   await expect(toggle).toBeDisabled();
   const banner = page.locator("[data-testid=fault-banner][data-fault=phaseFault]");
   await expect(banner).toBeVisible();
+  // The box names the phase as a code: worded in Hindi, its English detail left out.
+  await expect(banner).toContainText("Y फेज़ में");
+  await expect(banner).not.toContainText("missing");
   // Still locked after a reload: the page learns it from the hub, not only from the event.
   await page.reload();
   await expect(page.getByTestId("motor-toggle")).toBeDisabled();
@@ -211,17 +214,8 @@ test("motor configuration: tolerance and horsepower follow the inputs; saving as
   }
 });
 
-test("firmware: the Select Device Type dialog, a refusal, then an update the box installs", async ({ page, playwright }) => {
-  await openDashboard(page);
-  await page.getByTestId("ota-open").click();
-  const dialog = page.getByTestId("ota-dialog");
-  await expect(dialog.getByRole("heading")).toHaveText(hi["ota.dialogTitle"]);
-  // No Wi-Fi build is ever uploaded in this suite (the admin specs upload SIM builds only):
-  // the farmer is told why.
-  await dialog.getByRole("button", { name: hi["ota.wifi"] }).click();
-  await expect(toast(page, hi["ota.failed"].replace("{message}", hi["ota.noFirmware"]))).toBeVisible();
-
-  // An admin uploads a SIM build; the farmer installs it.
+test("firmware: the card says what is newer up front, the dialog offers the box's own type, the box installs it", async ({ page, playwright }) => {
+  // An admin uploads a SIM build (the demo box runs the SIM build).
   const admin = await playwright.request.newContext({ baseURL: BASE_URL });
   const login = await admin.post("/api/admin/login", { data: { mobileNo: "9000000001", password: "sinchai-admin-demo" } });
   const { token } = (await login.json()) as { token: string };
@@ -233,12 +227,24 @@ test("firmware: the Select Device Type dialog, a refusal, then an update the box
   expect(upload.status()).toBe(201);
   await admin.dispose();
 
+  await openDashboard(page);
+  const status = page.getByTestId("ota-status");
+  await expect(status).toHaveAttribute("data-state", "available");
+  // The admin specs may upload SIM builds at the same time: whatever is newest is offered.
+  const offered = (await status.getAttribute("data-newest"))!;
+  await expect(status).toContainText(offered);
   await page.getByTestId("ota-open").click();
+  const dialog = page.getByTestId("ota-dialog");
+  await expect(dialog.getByRole("heading")).toHaveText(hi["ota.dialogTitle"]);
+  await expect(dialog).toContainText(hi["ota.detected"].replace("{type}", hi["ota.sim"]));
+  await expect(dialog.getByRole("button", { name: hi["ota.wifi"] })).toHaveCount(0);
   await dialog.getByRole("button", { name: hi["ota.sim"] }).click();
   await expect(toast(page, hi["ota.triggered"])).toBeVisible();
   await expect(page.getByTestId("ota-notice")).toHaveText(hi["ota.restartNotice"]);
-  await expect(toast(page, hi["ota.done"].replace("{version}", version))).toBeVisible({ timeout: 20_000 });
+  await expect(toast(page, hi["ota.done"].replace("{version}", offered))).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
+  // The card learns the box's new version without a reload.
+  await expect(status).toHaveAttribute("data-installed", offered);
 });
 
 test.describe("pull to refresh", () => {

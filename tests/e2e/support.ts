@@ -64,15 +64,15 @@ export const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
 } as const;
 
-/** Registers a fresh farmer (no device) through the page and logs in. */
+/** Registers a fresh farmer (no device) through the page, which signs them in. */
 export async function registerAndLogIn(page: Page, texts: Texts = hi): Promise<string> {
   const mobileNo = uniqueMobileNo();
   await page.goto("/register");
   await page.getByLabel(texts["auth.mobileNo"]).fill(mobileNo);
   await page.getByLabel(texts["auth.password"]).fill("farmer-password");
   await page.getByRole("button", { name: texts["register.button"] }).click();
-  await expect(page.getByText(texts["register.success"])).toBeVisible();
-  await logIn(page, mobileNo, "farmer-password", texts);
+  await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
+  await expect(page.getByTestId("welcome")).toHaveText(texts["register.success"]);
   return mobileNo;
 }
 

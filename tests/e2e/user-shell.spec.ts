@@ -3,17 +3,19 @@
 import { expect, test } from "@playwright/test";
 import { apiAs, en, hi, registerAndLogIn, useLanguage, VIEWPORTS } from "./support.ts";
 
-test("phones get the bottom tab bar: Dashboard, My Plan, Logs", async ({ page }) => {
+test("phones get the bottom tab bar: Dashboard, Schedule, My Plan, Logs", async ({ page }) => {
   await registerAndLogIn(page);
   const tabs = page.getByRole("navigation", { name: hi["nav.tabs"] });
   await expect(tabs).toBeVisible();
-  await expect(tabs.getByRole("link")).toHaveText([hi["nav.dashboard"], hi["nav.plan"], hi["nav.logs"]]);
+  await expect(tabs.getByRole("link")).toHaveText([hi["nav.dashboard"], hi["nav.schedule"], hi["nav.plan"], hi["nav.logs"]]);
   await expect(page.getByRole("navigation", { name: hi["nav.label"] })).toBeHidden();
   await tabs.getByRole("link", { name: hi["nav.logs"] }).click();
   await expect(page).toHaveURL(/\/logs$/);
   await expect(tabs.getByRole("link", { name: hi["nav.logs"] })).toHaveClass(/active/);
   await tabs.getByRole("link", { name: hi["nav.plan"] }).click();
   await expect(page).toHaveURL(/\/recharge$/);
+  await tabs.getByRole("link", { name: hi["nav.schedule"] }).click();
+  await expect(page).toHaveURL(/\/motor-schedule$/);
 });
 
 test.describe("on a wide screen", () => {
@@ -53,4 +55,6 @@ test("a session that ends while a page is open: the next call goes home with 'Se
   await page.getByRole("button", { name: hi["plan.submit"] }).click();
   await expect(page).toHaveURL(/\/\?session=expired$/);
   await expect(page.getByText(hi["landing.sessionExpired"])).toBeVisible();
+  // Not good news: a warning, not the green box a logout gets.
+  await expect(page.getByTestId("landing-notice")).toHaveClass(/warning/);
 });

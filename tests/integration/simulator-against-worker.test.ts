@@ -90,7 +90,12 @@ describe("a simulated pump through the real Worker", () => {
     const refused = await farmer.call("POST", "/api/devices/motor", { action: "on" });
     expect(refused).toEqual({
       status: 409,
-      body: { success: false, message: "Phase fault detected. Motor operation is disabled until the phase is OK." },
+      body: {
+        success: false,
+        message: "Phase fault detected. Motor operation is disabled until the phase is OK.",
+        code: "phaseFault",
+        params: {},
+      },
     });
     device.inject("phaseRestore");
     await expect.poll(phaseFault).toBe(false);

@@ -6,6 +6,7 @@ import { generateDeviceId, generateDeviceKey, hashDeviceKey, hashPassword } from
 import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../common/device-protocol.ts";
 import { DEVICE_PROTOCOL_VERSION } from "../../common/device-protocol.ts";
 import type { RealtimeMessage } from "../../common/realtime-protocol.ts";
+import { expect } from "vitest";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, users } from "../../worker/db/schema.ts";
 
@@ -300,3 +301,16 @@ export async function fireTimer(deviceId: string, name: string) {
   });
   return runDurableObjectAlarm(stub);
 }
+
+/** The pump state of a box that has just said hello with its relay open, as API and browsers get it. */
+export const FRESH_PUMP_STATE = {
+  status: "off",
+  statusSince: expect.any(Number),
+  statusSource: "hello",
+  deviceStatus: "online",
+  lastSeenAt: expect.any(Number),
+  pendingCommand: null,
+  cooldownUntil: 0,
+  faults: [],
+  powerDataAt: expect.any(Number),
+} as const;

@@ -1,7 +1,8 @@
 // The HTTP API (SPEC §7) and the two WebSocket endpoints, as one Hono app under /api.
 // It never imports the React Router build, so worker tests load it on its own.
-import { Hono } from "hono";
-import { HttpError } from "../http-error.ts";
+import { Hono, type Context } from "hono";
+import { apiError, HttpError } from "../http-error.ts";
+import { apiLanguage } from "./language.ts";
 import { adminAuditRoutes } from "./admin/audit.ts";
 import { adminAuthRoutes } from "./admin/auth.ts";
 import { adminDeviceConfigRoutes } from "./admin/device-config.ts";
@@ -17,6 +18,7 @@ import { auditAdminWrites } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceSocketRoutes } from "./device-socket.ts";
 import { deviceRoutes } from "./devices.ts";
+import { healthRoutes } from "./health.ts";
 import { logRoutes } from "./logs.ts";
 import { otaRoutes } from "./ota.ts";
 import { pushRoutes } from "./push.ts";
@@ -29,6 +31,7 @@ export const apiApp = new Hono<ApiEnv>().basePath("/api");
 // Before every route: records each write an admin session makes, wherever it is routed.
 apiApp.use("*", auditAdminWrites);
 
+apiApp.route("/health", healthRoutes);
 apiApp.route("/auth", authRoutes);
 apiApp.route("/devices", deviceRoutes);
 apiApp.route("/logs", logRoutes);
@@ -49,14 +52,18 @@ apiApp.route("/admin", adminMotorConfigRoutes);
 apiApp.route("/admin", adminMotorLogRoutes);
 apiApp.route("/admin", adminAuditRoutes);
 
-apiApp.notFound((c) => c.json({ success: false, message: "Not found." }, 404));
+/** Every refusal as one shape: `code` and `params` for programs, `message` for people in the caller's language. */
+function refusal(c: Context<ApiEnv>, error: HttpError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json({ success: false, message: error.wordedIn(apiLanguage(c.req.raw)), code: error.code, params: error.params }, error.status);
+}
 
-apiApp.onError((error, c) => {
-  if (error instanceof HttpError) {
-    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-    return c.json({ success: false, message: error.message }, error.status);
-  }
-  console.error(`${c.req.method} ${c.req.path} failed`, error);
-  return c.json({ success: false, message: "Something went wrong. Please try again." }, 500);
+apiApp.notFound((c) => refusal(c, apiError(404, "notFound")));
+
+// Anything that is not a refusal is a 500 that says nothing of its cause.
+apiApp.onError((thrown, c) => {
+  if (thrown instanceof HttpError) return refusal(c, thrown);
+  console.error(`${c.req.method} ${c.req.path} failed`, thrown);
+  return refusal(c, apiError(500, "internal"));
 });
 

@@ -36,8 +36,12 @@ export const auditAdminWrites = createMiddleware<ApiEnv>(async (c, next) => {
     const input = c.get("auditInput");
     const details: Record<string, unknown> =
       input && typeof input === "object" && !Array.isArray(input) ? { ...input } : input === undefined ? {} : { input };
-    // Why it was refused, in the words the admin saw; never an unexpected error's own text.
-    if (status >= 400) details.error = error instanceof HttpError ? error.message : "internal error";
+    // Why it was refused, as the refusal's code (worded in the reader's language when the trail
+    // is shown); never an unexpected error's own text.
+    if (status >= 400) {
+      details.error = error instanceof HttpError ? error.code : "internal";
+      if (error instanceof HttpError && Object.keys(error.params).length > 0) details.errorParams = error.params;
+    }
     await recordAdminAudit(c.env, c.req.raw, {
       admin: { id: user.id, mobileNo: user.mobileNo },
       // The route and the route middleware share the pattern: the last matched is the route.

@@ -1,17 +1,19 @@
 import { Hono } from "hono";
 import { loginRequestSchema, registerRequestSchema } from "../../common/api-schemas.ts";
-import { logIn, registerAccount, REGISTRATION_SUCCESS_MESSAGE } from "../auth/accounts.ts";
+import { translateApi } from "../../app/i18n/api.ts";
+import { logIn, registerAccount } from "../auth/accounts.ts";
 import { clearedSessionCookie } from "../auth/cookies.ts";
 import { endSession } from "../auth/sessions.ts";
 import type { ApiEnv } from "./context.ts";
 import { readJsonBody } from "./input.ts";
+import { apiLanguage } from "./language.ts";
 import { requireAuth } from "./require-auth.ts";
 
 export const authRoutes = new Hono<ApiEnv>()
   .post("/register", async (c) => {
     const input = await readJsonBody(c, registerRequestSchema);
     await registerAccount(c.env, input, c.req.raw);
-    return c.json({ success: true, message: REGISTRATION_SUCCESS_MESSAGE }, 201);
+    return c.json({ success: true, message: translateApi(apiLanguage(c.req.raw), "api.registered") }, 201);
   })
   .post("/login", async (c) => {
     const input = await readJsonBody(c, loginRequestSchema);

@@ -3,7 +3,7 @@ import { mobileNoSchema } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwnerMobileNo } from "../db/devices.ts";
 import type { DeviceRow } from "../db/schema.ts";
-import { HttpError } from "../http-error.ts";
+import { apiError } from "../http-error.ts";
 import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput } from "./input.ts";
@@ -20,9 +20,9 @@ export async function deviceForMobileNo(
   auditTarget(c, mobileNo); // an admin's power, health or firmware request is on the trail
   const user = c.var.user;
   if (user.audience !== "admin" && user.mobileNo !== mobileNo) {
-    throw new HttpError(403, "You can only access your own device.");
+    throw apiError(403, "notYourDevice");
   }
   const found = await findDeviceByOwnerMobileNo(getDb(c.env.DB), mobileNo);
-  if (!found) throw new HttpError(404, "No device is linked to this mobile number.");
+  if (!found) throw apiError(404, "noDeviceForNumber");
   return { ...found, mobileNo };
 }

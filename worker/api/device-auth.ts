@@ -3,7 +3,7 @@ import { DEVICE_ID_PATTERN, verifyDeviceKey } from "../../common/credentials.ts"
 import { getDb } from "../db/client.ts";
 import { findDeviceById } from "../db/devices.ts";
 import type { DeviceRow } from "../db/schema.ts";
-import { HttpError } from "../http-error.ts";
+import { apiError } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
 
 const INVALID_DEVICE_CREDENTIALS = "Invalid device credentials.";
@@ -26,13 +26,13 @@ function readDeviceCredentials(header: string | undefined): { deviceId: string; 
 /** The box making this request, checked against its key hash in D1; 401 otherwise. */
 export async function authenticateDevice(c: Context<ApiEnv>): Promise<DeviceRow> {
   const credentials = readDeviceCredentials(c.req.header("Authorization"));
-  if (!credentials) throw new HttpError(401, "Device credentials required.");
+  if (!credentials) throw apiError(401, "deviceCredentialsRequired");
   if (!DEVICE_ID_PATTERN.test(credentials.deviceId) || credentials.key.length > 200) {
-    throw new HttpError(401, INVALID_DEVICE_CREDENTIALS);
+    throw apiError(401, "invalidDeviceCredentials");
   }
   const device = await findDeviceById(getDb(c.env.DB), credentials.deviceId);
   if (!device || !(await verifyDeviceKey(credentials.key, device.keyHash))) {
-    throw new HttpError(401, INVALID_DEVICE_CREDENTIALS);
+    throw apiError(401, "invalidDeviceCredentials");
   }
   return device;
 }

@@ -5,7 +5,7 @@ import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
 import { findFirmware } from "../db/firmware.ts";
 import { deviceHub, hubSocketRequest } from "../device-hubs.ts";
-import { HttpError } from "../http-error.ts";
+import { apiError } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
 import { authenticateDevice } from "./device-auth.ts";
 import { parseInput } from "./input.ts";
@@ -15,7 +15,7 @@ export const firmwareIdSchema = z.coerce.number().int().positive();
 export const deviceSocketRoutes = new Hono<ApiEnv>()
   .get("/connect", async (c) => {
     if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
-      throw new HttpError(426, "Expected a WebSocket upgrade.");
+      throw apiError(426, "expectedWebSocket");
     }
     const device = await authenticateDevice(c);
     return deviceHub(c.env, device.id).fetch(hubSocketRequest({ role: "device" }));
@@ -25,7 +25,7 @@ export const deviceSocketRoutes = new Hono<ApiEnv>()
     const id = parseInput(firmwareIdSchema, c.req.param("id"));
     const image = await findFirmware(getDb(c.env.DB), id);
     const object = image ? await c.env.FIRMWARE.get(image.r2Key) : null;
-    if (!image || !object) throw new HttpError(404, "No such firmware image.");
+    if (!image || !object) throw apiError(404, "noFirmwareImage");
     return new Response(object.body, {
       headers: {
         "Content-Type": "application/octet-stream",

@@ -8,13 +8,15 @@ import {
 import { getDb } from "../db/client.ts";
 import { findUserById, findUserByMobileNo } from "../db/users.ts";
 import { deviceHub } from "../device-hubs.ts";
-import { hubFailureError } from "../hub-failures.ts";
-import { HttpError } from "../http-error.ts";
+import { translateApi } from "../../app/i18n/api.ts";
+import { hubFailureError, noDeviceError } from "../hub-failures.ts";
+import { apiError } from "../http-error.ts";
 import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../motor-config.ts";
 import { switchOwnMotor } from "../motor-commands.ts";
 import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
+import { apiLanguage } from "./language.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
 
@@ -22,10 +24,11 @@ export const deviceRoutes = new Hono<ApiEnv>()
   .post("/motor", requireAuth("user"), async (c) => {
     const { action } = await readJsonBody(c, motorCommandRequestSchema);
     const result = await switchOwnMotor(c.env, c.var.user.id, action);
-    if (!result.ok) throw result.code === "noDevice" ? new HttpError(404, result.message) : hubFailureError(result);
+    const language = apiLanguage(c.req.raw);
+    if (!result.ok) throw result.code === "noDevice" ? noDeviceError() : hubFailureError(result);
     return c.json({
       success: true,
-      message: result.status === "on" ? "Motor turned ON." : "Motor turned OFF.",
+      message: translateApi(language, "api.motorSwitched", { relay: result.status }),
       status: result.status,
     });
   })
@@ -63,11 +66,11 @@ export const deviceRoutes = new Hono<ApiEnv>()
     auditTarget(c, mobileNo);
     const user = c.var.user;
     if (user.audience !== "admin" && user.mobileNo !== mobileNo) {
-      throw new HttpError(403, "You can only change your own motor configuration.");
+      throw apiError(403, "notYourMotorConfig");
     }
     const { token: _token, ...config } = await readJsonBody(c, motorConfigRequestSchema);
     const owner = await findUserByMobileNo(getDb(c.env.DB), mobileNo);
-    if (!owner) throw new HttpError(404, "User not found.");
+    if (!owner) throw apiError(404, "userNotFound");
     const { deliveredToDevice } = await changeMotorConfig(c.env, {
       userId: owner.id,
       config,

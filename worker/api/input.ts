@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "../../common/zod.ts";
-import { HttpError } from "../http-error.ts";
+import { HttpError, apiError } from "../http-error.ts";
 import { auditInput } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 
@@ -19,7 +19,8 @@ export function parseInput<T>(schema: z.ZodType<T>, data: unknown): T {
   } else if (field && /^[a-z]/.test(message)) {
     message = `${field} ${message}.`; // schema messages written as a predicate: "must be ..."
   }
-  throw new HttpError(400, message);
+  // The schema's own sentence is English; other readers get the field named in their words.
+  throw apiError(400, "invalidInput", { field: field ?? "", detail: message });
 }
 
 /**
@@ -28,14 +29,14 @@ export function parseInput<T>(schema: z.ZodType<T>, data: unknown): T {
  */
 export async function readJsonBody<T>(c: Context<ApiEnv>, schema: z.ZodType<T>): Promise<T> {
   const length = Number(c.req.header("Content-Length") ?? 0);
-  if (length > MAX_JSON_BODY_BYTES) throw new HttpError(413, "Request body is too large.");
+  if (length > MAX_JSON_BODY_BYTES) throw apiError(413, "bodyTooLarge");
   const text = await c.req.text();
-  if (text.length > MAX_JSON_BODY_BYTES) throw new HttpError(413, "Request body is too large.");
+  if (text.length > MAX_JSON_BODY_BYTES) throw apiError(413, "bodyTooLarge");
   let json: unknown;
   try {
     json = text.length === 0 ? {} : JSON.parse(text);
   } catch {
-    throw new HttpError(400, "Request body must be valid JSON.");
+    throw apiError(400, "invalidJson");
   }
   const input = parseInput(schema, json);
   auditInput(c, input);

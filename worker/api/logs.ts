@@ -7,6 +7,7 @@ import { deviceHub } from "../device-hubs.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
 import { parseInput } from "./input.ts";
+import { apiLanguage } from "./language.ts";
 import { requireAuth } from "./require-auth.ts";
 
 export const motorLogsQuery = z.object({
@@ -24,7 +25,8 @@ export const logRoutes = new Hono<ApiEnv>()
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
     const { limit, before } = parseInput(motorLogsQuery, c.req.query());
     const rows = await listMotorLogsPage(getDb(c.env.DB), device.id, limit, before);
-    return c.json(rows.map(toMotorLogEntry));
+    const language = apiLanguage(c.req.raw);
+    return c.json(rows.map((row) => toMotorLogEntry(row, language)));
   })
   .get("/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));

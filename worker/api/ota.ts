@@ -5,18 +5,20 @@ import { otaRequestSchema } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { latestFirmware } from "../db/firmware.ts";
 import { deviceHub } from "../device-hubs.ts";
+import { translateApi } from "../../app/i18n/api.ts";
 import { hubFailureError } from "../hub-failures.ts";
-import { HttpError } from "../http-error.ts";
+import { apiError } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
 import { readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
+import { apiLanguage } from "./language.ts";
 
 export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "admin"), async (c) => {
   const { mobileNo, deviceType } = await readJsonBody(c, otaRequestSchema);
   const { device } = await deviceForMobileNo(c, mobileNo);
   const image = await latestFirmware(getDb(c.env.DB), deviceType);
-  if (!image) throw new HttpError(404, `No firmware is available for ${deviceType} devices yet.`);
+  if (!image) throw apiError(404, "noFirmwareForType", { deviceType });
   const url = new URL(`/api/device/firmware/${image.id}`, c.req.url).toString();
   const result = await deviceHub(c.env, device.id).startOta({
     version: image.version,
@@ -24,10 +26,11 @@ export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "ad
     sha256: image.sha256,
     size: image.size,
   });
+  const language = apiLanguage(c.req.raw);
   if (!result.ok) throw hubFailureError(result);
   return c.json({
     success: true,
-    message: "OTA update triggered successfully!",
+    message: translateApi(language, "ota.triggered"),
     version: image.version,
   });
 });

@@ -17,12 +17,12 @@ import {
   saveSubscription,
 } from "../db/push-subscriptions.ts";
 import type { PushSubscriptionRow } from "../db/schema.ts";
-import { HttpError } from "../http-error.ts";
+import { translateApi } from "../../app/i18n/api.ts";
+import { apiError } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
+import { apiLanguage } from "./language.ts";
 import { requireAuth } from "./require-auth.ts";
-
-const NOT_SUBSCRIBED = "This browser does not get alerts.";
 
 /** What the settings screen needs to know about a browser's subscription (never its keys). */
 function view(row: PushSubscriptionRow) {
@@ -38,25 +38,25 @@ export const pushRoutes = new Hono<ApiEnv>()
   .put("/subscriptions", requireAuth("user"), async (c) => {
     const input = await readJsonBody(c, saveSubscriptionSchema);
     const row = await saveSubscription(getDb(c.env.DB), c.var.user.id, { ...input.subscription, kinds: input.kinds, language: input.language });
-    return c.json({ success: true, message: "Alert settings saved.", subscription: view(row) });
+    return c.json({ success: true, message: translateApi(apiLanguage(c.req.raw), "api.alertsSaved"), subscription: view(row) });
   })
   .delete("/subscriptions", requireAuth("user"), async (c) => {
     const { endpoint } = await readJsonBody(c, endpointRequestSchema);
-    if (!(await deleteSubscription(getDb(c.env.DB), c.var.user.id, endpoint))) throw new HttpError(404, NOT_SUBSCRIBED);
-    return c.json({ success: true, message: "Alerts turned off for this browser." });
+    if (!(await deleteSubscription(getDb(c.env.DB), c.var.user.id, endpoint))) throw apiError(404, "notSubscribed");
+    return c.json({ success: true, message: translateApi(apiLanguage(c.req.raw), "api.alertsOff") });
   })
   .post("/subscriptions/renew", requireAuth("user"), async (c) => {
     const { oldEndpoint, subscription } = await readJsonBody(c, renewSubscriptionSchema);
     const row = await renewSubscription(getDb(c.env.DB), c.var.user.id, oldEndpoint, subscription);
-    if (!row) throw new HttpError(404, NOT_SUBSCRIBED);
+    if (!row) throw apiError(404, "notSubscribed");
     return c.json({ success: true, subscription: view(row) });
   })
   .post("/test", requireAuth("user"), async (c) => {
     const { endpoint } = await readJsonBody(c, endpointRequestSchema);
-    if (!(await findSubscription(getDb(c.env.DB), c.var.user.id, endpoint))) throw new HttpError(404, NOT_SUBSCRIBED);
+    if (!(await findSubscription(getDb(c.env.DB), c.var.user.id, endpoint))) throw apiError(404, "notSubscribed");
     const [delivery] = await sendAlert(c.env, c.var.user.id, { kind: "test" }, { endpoint });
     // 201 from the push service: it took the message; the browser shows it when it gets it.
     const delivered = delivery !== undefined && delivery.status >= 200 && delivery.status < 300;
-    if (!delivered) throw new HttpError(502, "The push service did not take the test alert.");
-    return c.json({ success: true, message: "Test alert sent." });
+    if (!delivered) throw apiError(502, "pushNotTaken");
+    return c.json({ success: true, message: translateApi(apiLanguage(c.req.raw), "api.testAlertSent") });
   });

@@ -10,10 +10,9 @@ import type { Audience } from "../auth/tokens.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwnerMobileNo } from "../db/devices.ts";
 import { deviceHub, hubSocketRequest } from "../device-hubs.ts";
-import { HttpError, INVALID_TOKEN_MESSAGE } from "../http-error.ts";
+import { apiError } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput } from "./input.ts";
-import { MISSING_TOKEN_MESSAGE } from "./require-auth.ts";
 
 /**
  * The caller allowed to watch `mobileNo`: the farmer who owns it, or an admin. A browser can
@@ -33,26 +32,26 @@ async function authenticateViewer(
     sawCredentials = true;
     // Browsers send cookies with cross-site WebSocket upgrades too (no CORS here).
     if (credentials.source === "cookie" && !isSameOriginRequest(request)) {
-      throw new HttpError(403, "Cross-site request refused.");
+      throw apiError(403, "crossSite");
     }
     const user = await authenticateToken(env, credentials.token, audience);
     if (!user) continue;
     if (audience === "admin" || user.mobileNo === mobileNo) return { viewer: user, token: credentials.token };
     refused = true;
   }
-  if (refused) throw new HttpError(403, "You can only watch your own device.");
-  throw new HttpError(401, sawCredentials ? INVALID_TOKEN_MESSAGE : MISSING_TOKEN_MESSAGE);
+  if (refused) throw apiError(403, "notYourWatch");
+  throw apiError(401, sawCredentials ? "invalidToken" : "missingToken");
 }
 
 export const realtimeRoutes = new Hono<ApiEnv>().get("/", async (c) => {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
-    throw new HttpError(426, "Expected a WebSocket upgrade.");
+    throw apiError(426, "expectedWebSocket");
   }
   const mobileNo = parseInput(mobileNoSchema, c.req.query("mobileNo"));
   const { viewer, token } = await authenticateViewer(c.req.raw, c.env, mobileNo);
   const isAdminViewer = viewer.audience === "admin";
   const found = await findDeviceByOwnerMobileNo(getDb(c.env.DB), mobileNo);
-  if (!found) throw new HttpError(404, "No device is linked to this mobile number.");
+  if (!found) throw apiError(404, "noDeviceForNumber");
   const hub = deviceHub(c.env, found.device.id);
   // Recorded before the hub accepts the socket: an end of this session from now on finds it.
   await recordWatch(c.env, {

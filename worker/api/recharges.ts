@@ -13,13 +13,14 @@ import {
   markRechargeFailed,
   toRechargeView,
 } from "../db/recharges.ts";
-import { HttpError } from "../http-error.ts";
+import { apiError } from "../http-error.ts";
 import { requestOwnRecharge } from "../recharge-requests.ts";
 import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
-import { NO_DEVICE_MESSAGE } from "../motor-commands.ts";
+import { noDeviceError } from "../hub-failures.ts";
+import { apiLanguage } from "./language.ts";
 
 export const rechargeIdSchema = z.coerce.number({ error: "Not a request id." }).int().positive({ error: "Not a request id." });
 
@@ -27,7 +28,6 @@ export const rechargeRoutes = new Hono<ApiEnv>()
   .post("/request", requireAuth("user"), async (c) => {
     const input = await readJsonBody(c, rechargeRequestSchema);
     const result = await requestOwnRecharge(c.env, c.var.user, input);
-    if (!result.ok) throw new HttpError(result.code === "otherNumber" ? 403 : 404, result.message);
     return c.json(
       {
         success: true,
@@ -45,7 +45,7 @@ export const rechargeRoutes = new Hono<ApiEnv>()
   .get("/plan", requireAuth("user"), async (c) => {
     const db = getDb(c.env.DB);
     const device = await findDeviceByOwner(db, c.var.user.id);
-    if (!device) throw new HttpError(404, NO_DEVICE_MESSAGE);
+    if (!device) throw noDeviceError();
     return c.json({ success: true, plan: planCard(await listPlanPeriods(db, device.id), Date.now()) });
   })
   .put("/status/:id", requireAuth("admin"), async (c) => {
@@ -54,24 +54,24 @@ export const rechargeRoutes = new Hono<ApiEnv>()
     const { status } = await readJsonBody(c, rechargeStatusRequestSchema);
     const db = getDb(c.env.DB);
     const request = await findRechargeRequest(db, id);
-    if (!request) throw new HttpError(404, "Recharge request not found.");
+    if (!request) throw apiError(404, "rechargeNotFound");
     if (request.status !== "pending") {
-      throw new HttpError(409, `This request is already ${request.status}; only pending requests can be marked.`);
+      throw apiError(409, "rechargeNotPending", { status: request.status });
     }
     const now = Date.now();
     if (status === "paid" && !request.deviceId) {
-      throw new HttpError(409, "This request has no device to extend any more.");
+      throw apiError(409, "rechargeNoDevice");
     }
     const changed =
       status === "paid"
         ? await markRechargePaid(db, request, c.var.user.id, now)
         : await markRechargeFailed(db, id, c.var.user.id, now);
-    if (!changed) throw new HttpError(409, "This request was changed by someone else. Reload and try again.");
+    if (!changed) throw apiError(409, "rechargeChanged");
     return c.json({ success: true, message: "Status updated" });
   })
   .delete("/:id", requireAuth("admin"), async (c) => {
     const id = parseInput(rechargeIdSchema, c.req.param("id"));
     auditTarget(c, `recharge:${id}`);
-    if (!(await deleteRechargeRequest(getDb(c.env.DB), id))) throw new HttpError(404, "Recharge request not found.");
+    if (!(await deleteRechargeRequest(getDb(c.env.DB), id))) throw apiError(404, "rechargeNotFound");
     return c.json({ success: true, message: "Request deleted" });
   });

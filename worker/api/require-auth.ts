@@ -2,11 +2,8 @@ import { createMiddleware } from "hono/factory";
 import { isSameOriginRequest } from "../auth/same-origin.ts";
 import { authenticateToken, readCredentials } from "../auth/sessions.ts";
 import type { Audience } from "../auth/tokens.ts";
-import { HttpError, INVALID_TOKEN_MESSAGE } from "../http-error.ts";
+import { apiError } from "../http-error.ts";
 import type { ApiEnv } from "./context.ts";
-
-export const MISSING_TOKEN_MESSAGE = "Missing token. Please log in again.";
-export const FORBIDDEN_MESSAGE = "You do not have permission to do this.";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -27,7 +24,7 @@ export function requireAuth(...audiences: [Audience, ...Audience[]]) {
         !SAFE_METHODS.has(c.req.method) &&
         !isSameOriginRequest(c.req.raw)
       ) {
-        throw new HttpError(403, "Cross-site request refused.");
+        throw apiError(403, "crossSite");
       }
       const user = await authenticateToken(c.env, credentials.token, audience);
       if (user) {
@@ -41,9 +38,9 @@ export function requireAuth(...audiences: [Audience, ...Audience[]]) {
     for (const other of (["user", "admin"] satisfies Audience[]).filter((audience) => !audiences.includes(audience))) {
       const credentials = readCredentials(c.req.raw, other);
       if (credentials && (await authenticateToken(c.env, credentials.token, other))) {
-        throw new HttpError(403, FORBIDDEN_MESSAGE);
+        throw apiError(403, "forbidden");
       }
     }
-    throw new HttpError(401, sawCredentials ? INVALID_TOKEN_MESSAGE : MISSING_TOKEN_MESSAGE);
+    throw apiError(401, sawCredentials ? "invalidToken" : "missingToken");
   });
 }

@@ -4,8 +4,8 @@ import type { PublicUser } from "../../common/api-schemas.ts";
 import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../admin-audit.ts";
 import { getDb } from "../db/client.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
-import { HttpError } from "../http-error.ts";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../../common/password-policy.ts";
+import { apiError } from "../http-error.ts";
+import { isCommonPassword } from "../../common/password-policy.ts";
 import { startSession, type SessionEnv } from "./sessions.ts";
 import {
   authClientOf,
@@ -20,27 +20,24 @@ import type { Audience } from "./tokens.ts";
 
 type AccountsEnv = SessionEnv & ThrottleEnv;
 
-export const REGISTRATION_SUCCESS_MESSAGE = "Registration successful! Please login to continue.";
-export const DUPLICATE_REGISTRATION_MESSAGE = "This mobile number is already registered. Please log in.";
-/** The same words whether the number is unknown or the password wrong: no account probing. */
-export const LOGIN_FAILED_MESSAGE = "Invalid mobile number or password.";
 
-/** `request` (when given) identifies the client for throttling. */
+/** Creates the account; `request` (when given) identifies the client for throttling. */
 export async function registerAccount(
   env: AccountsEnv,
   input: { mobileNo: string; password: string },
   request?: Request,
-): Promise<void> {
+): Promise<PublicUser> {
   await guardRegistration(env, request ? await authClientOf(env, request) : null);
-  if (isCommonPassword(input.password)) throw new HttpError(400, COMMON_PASSWORD_MESSAGE);
+  if (isCommonPassword(input.password)) throw apiError(400, "commonPassword");
   const db = getDb(env.DB);
   if (await findUserByMobileNo(db, input.mobileNo)) {
-    throw new HttpError(409, DUPLICATE_REGISTRATION_MESSAGE);
+    throw apiError(409, "duplicateRegistration");
   }
   const passwordHash = await hashPassword(input.password);
   // The unique index settles a race between two registrations of the same number.
   const user = await insertUser(db, { mobileNo: input.mobileNo, passwordHash, now: Date.now() });
-  if (!user) throw new HttpError(409, DUPLICATE_REGISTRATION_MESSAGE);
+  if (!user) throw apiError(409, "duplicateRegistration");
+  return toPublicUser(user);
 }
 
 /**
@@ -93,10 +90,11 @@ export async function logIn(
     await recordLoginFailure(env, input.mobileNo, client);
     if (audience === "admin") {
       // The caller hears one answer for all three; the trail, read by admins only, says which.
-      const reason = !user ? "unknown number" : !passwordOk ? "wrong password" : "not an admin";
+      const reason = !user ? "unknownNumber" : !passwordOk ? "wrongPassword" : "notAdmin";
       await auditAdminLogin(env, request, input.mobileNo, null, 401, reason);
     }
-    throw new HttpError(401, LOGIN_FAILED_MESSAGE);
+    // The same answer whether the number is unknown or the password wrong: no account probing.
+    throw apiError(401, "loginFailed");
   }
   const now = Date.now();
   const { token, expiresAt } = await startSession(env, user.id, audience, now);

@@ -4,15 +4,13 @@
 // hammering a farmer's number cannot lock the farmer out.
 import { SignJWT, jwtVerify } from "jose";
 import type { ThrottlePolicyName } from "../../durable-objects/auth-throttle.ts";
-import { HttpError } from "../http-error.ts";
+import { apiError } from "../http-error.ts";
 import { readCookie } from "./cookies.ts";
 
 export const KNOWN_DEVICE_COOKIE = "sinchai_known_device";
 const KNOWN_DEVICE_AUDIENCE = "known-device";
 const KNOWN_DEVICE_TTL_SECONDS = 365 * 24 * 60 * 60;
 const KNOWN_NUMBERS_KEPT = 5;
-
-export const THROTTLED_MESSAGE = "Too many attempts. Please wait a little and try again.";
 
 export type ThrottleEnv = Pick<Env, "AUTH_THROTTLE" | "JWT_SECRET">;
 
@@ -50,7 +48,7 @@ export async function authClientOf(env: ThrottleEnv, request: Request): Promise<
 }
 
 function refuse(retryAfterMs: number): never {
-  throw new HttpError(429, THROTTLED_MESSAGE, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
+  throw apiError(429, "throttled", {}, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
 }
 
 /** Throws 429 if this login attempt must wait. */

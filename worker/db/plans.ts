@@ -31,6 +31,13 @@ export type PlanCard = {
   /** When connectivity ends, counting renewals already paid for. */
   expiresAt: string;
   status: "active" | "expired";
+  /** When the period running now ends (the next one, if paid for, starts then). */
+  currentEndsAt: string;
+  /**
+   * Renewals paid for that start after the current period: without them the card would call
+   * a farmer who has just paid for a year "free first year" until the free year ran out.
+   */
+  upcoming: { plan: PlanPeriodRow["plan"]; amount: number; startsAt: string; endsAt: string }[];
 };
 
 /** The card of SPEC §2 /recharge, from the periods: the one running now, else the last one. */
@@ -44,6 +51,15 @@ export function planCard(periods: PlanPeriodRow[], now: number): PlanCard | null
     activatedAt: new Date(current.startsAt).toISOString(),
     expiresAt: new Date(coveredUntil).toISOString(),
     status: now < coveredUntil ? "active" : "expired",
+    currentEndsAt: new Date(current.endsAt).toISOString(),
+    upcoming: periods
+      .filter((period) => period.startsAt > now && period !== current)
+      .map((period) => ({
+        plan: period.plan,
+        amount: period.amount,
+        startsAt: new Date(period.startsAt).toISOString(),
+        endsAt: new Date(period.endsAt).toISOString(),
+      })),
   };
 }
 

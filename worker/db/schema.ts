@@ -119,6 +119,11 @@ export const motorLogs = sqliteTable(
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     mobileNo: text("mobile_no"),
     action: text("action", { enum: ["on", "off", "other"] }).notNull(),
+    /** What happened, as a code (common/motor-log-event.ts); pages word it (docs/motor-log.md). */
+    kind: text("kind").notNull().default("legacy"),
+    /** The kind's parameters, as JSON. */
+    params: text("params").notNull().default("{}"),
+    /** The entry in English when it was written, for people reading this table; the app never reads it back. */
     message: text("message").notNull(),
     createdAt: timestamp("created_at").notNull(),
     /** `<deviceId>:<outbox id>`: lets the hub retry a write to D1 without ever doubling a log. */

@@ -57,7 +57,7 @@ export function FirmwareSection({ open }: { open: boolean }) {
   return (
     <section className="settings-section" data-testid="firmware-section">
       <h3>{t("admin.settings.firmware")}</h3>
-      <form className="stack" onSubmit={upload}>
+      <form className="stack" onSubmit={upload} noValidate>
         <label className="field">
           <span>{t("admin.settings.deviceType")}</span>
           <select name="deviceType" defaultValue="sim">

@@ -12,7 +12,9 @@ import { formatDateTime } from "../../format.ts";
 import { Pager } from "../../components/admin/pager.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
+import { languageOf } from "../../i18n/language.server.ts";
 import { envOf } from "../../session.server.ts";
+import { auditActionText, auditRefusalText, auditTargetText } from "./audit-words.server.ts";
 import type { Route } from "./+types/audit";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit Trail · Sinchai Admin" }];
@@ -25,7 +27,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     () => listAuditEntries(getDb(envOf(context).DB), { adminId, target }, page, ADMIN_AUDIT_PAGE_SIZE),
     "admin.audit.fetchFailed",
   );
-  return data({ ...loaded, filter: { adminId: adminId ?? null, target: target ?? null } }, { status: loaded.error ? 500 : 200 });
+  // Codes are worded here, on the server: the API's catalogue never travels to the browser.
+  const language = languageOf(request);
+  const worded = loaded.data && {
+    ...loaded.data,
+    entries: loaded.data.entries.map((entry) => {
+      const { error: _error, errorParams: _errorParams, ...fields } = entry.details;
+      return {
+        ...entry,
+        actionText: auditActionText(entry.action, language),
+        targetText: entry.target === null ? null : auditTargetText(entry.target, language),
+        refusalText: auditRefusalText(entry.details, language),
+        fields,
+      };
+    }),
+  };
+  return data({ ...loaded, data: worded, filter: { adminId: adminId ?? null, target: target ?? null } }, { status: loaded.error ? 500 : 200 });
 }
 
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
@@ -88,17 +105,20 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                       <Link to={`?adminId=${entry.adminUserId}`}>{entry.adminMobileNo ?? `#${entry.adminUserId}`}</Link>
                     )}
                   </td>
-                  <td data-label={t("admin.audit.action")}>
-                    <code>{entry.action}</code>
+                  <td data-label={t("admin.audit.action")} title={entry.action}>
+                    {entry.actionText}
                   </td>
                   <td data-label={t("admin.audit.target")}>
-                    {entry.target === null ? t("admin.common.na") : <Link to={`?target=${encodeURIComponent(entry.target)}`}>{entry.target}</Link>}
+                    {entry.target === null ? t("admin.common.na") : <Link to={`?target=${encodeURIComponent(entry.target)}`} translate={entry.targetText === entry.target ? "no" : undefined}>{entry.targetText}</Link>}
                   </td>
                   <td data-label={t("admin.audit.status")}>
                     <span className={`badge ${entry.status < 400 ? "ok" : "bad"}`}>{entry.status}</span>
                   </td>
                   <td data-label={t("admin.audit.details")} className="audit-details">
-                    {Object.keys(entry.details).length ? <code>{JSON.stringify(entry.details)}</code> : "—"}
+                    {entry.refusalText && <p className="audit-refusal">{entry.refusalText}</p>}
+                    {/* The request's own fields: data as sent, like a device id, not words to translate. */}
+                    {Object.keys(entry.fields).length > 0 && <code>{JSON.stringify(entry.fields)}</code>}
+                    {!entry.refusalText && Object.keys(entry.fields).length === 0 && "—"}
                   </td>
                   <td data-label={t("admin.audit.client")} title={entry.userAgent ?? undefined}>
                     {entry.clientIp ?? t("admin.common.na")}

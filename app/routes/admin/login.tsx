@@ -3,7 +3,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { logIn } from "../../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../../worker/auth/cookies.ts";
-import { THROTTLED_MESSAGE } from "../../../worker/auth/throttle.ts";
 import { HttpError } from "../../../worker/http-error.ts";
 import { optionalAdmin } from "../../admin-session.server.ts";
 import { loginCookieHeaders, readCredentialsForm } from "../../auth-form.server.ts";
@@ -44,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       headers: loginCookieHeaders(sessionCookie(request, "admin", token, maxAge), cookies),
     });
   } catch (error) {
-    if (error instanceof HttpError && error.message === THROTTLED_MESSAGE) {
+    if (error instanceof HttpError && error.code === "throttled") {
       return data({ error: "admin.login.throttled" as const }, { status: 429 });
     }
     // Wrong password, unknown number or not an admin: one answer, no account probing (SPEC §8
@@ -61,11 +60,11 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
   return (
     <AuthCard title={t("admin.login.title")}>
       {loaderData.notice && !actionData && (
-        <p className="message success" role="status">
+        <p className={`message ${loaderData.notice === "admin.login.sessionExpired" ? "warning" : "success"}`} role="status" data-testid="login-notice">
           {t(loaderData.notice)}
         </p>
       )}
-      <Form method="post" className="stack">
+      <Form method="post" className="stack" noValidate>
         <MobileAndPasswordFields />
         {actionData?.error && (
           <p className="message error" role="alert">

@@ -85,7 +85,7 @@ export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
   return (
     <main className="page admin-page">
       <h1>{t("admin.config.title")}</h1>
-      <form className="card stack" onSubmit={submit} data-testid="config-form">
+      <form className="card stack" onSubmit={submit} data-testid="config-form" noValidate>
         <label className="field">
           <span>{t("admin.config.mobileNo")}</span>
           <input name="mobileNo" value={user.mobileNo} readOnly />

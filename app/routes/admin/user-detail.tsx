@@ -19,10 +19,11 @@ import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { ConfirmDialog } from "../../components/dialog.tsx";
 import { FaultBanners, PumpStatusLine, statusWord, useHubClock } from "../../components/pump-state-view.tsx";
 import { useToast } from "../../components/toast.tsx";
-import { formatDateTime, formatNumber } from "../../format.ts";
+import { formatDateTime, formatDuration, formatNumber } from "../../format.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import { useLanguage } from "../../i18n/i18n.ts";
+import { useLanguage, useWords } from "../../i18n/i18n.ts";
+import { motorLogEntryText } from "../../i18n/motor-log.ts";
 import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime, type RealtimeEvent } from "../../realtime/use-device-realtime.ts";
 import { envOf } from "../../session.server.ts";
@@ -50,14 +51,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (loaded.error) return data({ page: null, error: loaded.error, adminId }, { status: 500 });
   if (!loaded.data) return notFound();
   return { page: loaded.data, error: null, adminId };
-}
-
-function uptimeText(seconds: number | null, na: string): string {
-  if (seconds === null) return na;
-  const days = Math.floor(seconds / 86_400);
-  const hours = Math.floor((seconds % 86_400) / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  return days > 0 ? `${days}d ${hours}h ${minutes}m` : hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m ${seconds % 60}s`;
 }
 
 export default function UserDetail({ loaderData }: Route.ComponentProps) {
@@ -90,6 +83,7 @@ function UserDetailPage({
 }) {
   const t = useAdminT();
   const language = useLanguage();
+  const words = useWords();
   const api = useAdminApi();
   const toast = useToast();
   const navigate = useNavigate();
@@ -314,7 +308,7 @@ function UserDetailPage({
                   </div>
                   <div>
                     <dt>{t("admin.user.uptime")}</dt>
-                    <dd>{uptimeText(health.uptime, na)}</dd>
+                    <dd>{health.uptime === null ? na : formatDuration(health.uptime, language)}</dd>
                   </div>
                   <div>
                     <dt>{t("admin.user.relay")}</dt>
@@ -332,11 +326,11 @@ function UserDetailPage({
                   </div>
                   <div>
                     <dt>{t("admin.user.chipId")}</dt>
-                    <dd>{health.chipId ?? na}</dd>
+                    <dd translate="no">{health.chipId ?? na}</dd>
                   </div>
                   <div>
                     <dt>{t("admin.user.imei")}</dt>
-                    <dd>{health.imei ?? na}</dd>
+                    <dd translate="no">{health.imei ?? na}</dd>
                   </div>
                   <div>
                     <dt>{t("admin.user.sim")}</dt>
@@ -365,7 +359,7 @@ function UserDetailPage({
                 </div>
                 <div>
                   <dt>{t("admin.user.imei")}</dt>
-                  <dd>{user.deviceInfo.imei ?? na}</dd>
+                  <dd translate="no">{user.deviceInfo.imei ?? na}</dd>
                 </div>
                 <div>
                   <dt>{t("admin.user.sim")}</dt>
@@ -373,7 +367,7 @@ function UserDetailPage({
                 </div>
                 <div>
                   <dt>{t("admin.user.chipId")}</dt>
-                  <dd>{user.deviceInfo.chipId ?? na}</dd>
+                  <dd translate="no">{user.deviceInfo.chipId ?? na}</dd>
                 </div>
                 <div>
                   <dt>{t("admin.user.firmware")}</dt>
@@ -394,7 +388,7 @@ function UserDetailPage({
                 <ul className="log-list" data-testid="detail-logs">
                   {live.lastLogs.map((log) => (
                     <li key={log.id} className={`log ${log.action}`}>
-                      <span>{log.logMessage}</span>
+                      <span data-kind={log.kind}>{motorLogEntryText(log, words)}</span>
                       <time dateTime={log.timestamp}>{formatDateTime(log.timestamp, language)}</time>
                     </li>
                   ))}

@@ -69,6 +69,8 @@ describe("admin endpoints", () => {
       expect(await response.json(), `${call.method} ${call.path}`).toEqual({
         success: false,
         message: "Missing token. Please log in again.",
+        code: "missingToken",
+        params: {},
       });
     }
   });

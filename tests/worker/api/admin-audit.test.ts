@@ -6,7 +6,8 @@
 import { env } from "cloudflare:workers";
 import { desc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { auditDetails, MAX_DETAILS_CHARS } from "../../../worker/admin-audit.ts";
+import { AUDIT_ACTIONS, auditActionText, auditRefusalText } from "../../../app/routes/admin/audit-words.server.ts";
+import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION, auditDetails, MAX_DETAILS_CHARS } from "../../../worker/admin-audit.ts";
 import { apiApp } from "../../../worker/api/app.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -267,10 +268,10 @@ describe("every admin write leaves exactly one entry", () => {
       expect(entry.action.startsWith(`${method} /api/`)).toBe(true);
       expect(entry.createdAt).toBeGreaterThanOrEqual(before);
       if (spec.status >= 400) {
-        expect(entry.parsed.error).toBe(((await response.json()) as { message: string }).message);
+        expect(entry.parsed.error).toBe(((await response.json()) as { code: string }).code);
       }
       if (details) {
-        const { error: _error, ...recorded } = entry.parsed;
+        const { error: _error, errorParams: _errorParams, ...recorded } = entry.parsed;
         expect(recorded).toEqual(details);
       }
     });
@@ -289,16 +290,17 @@ describe("every admin write leaves exactly one entry", () => {
 });
 
 describe("refused writes are recorded with their status and reason", () => {
-  it("a body that fails validation: 400, the message, no target yet", async () => {
+  it("a body that fails validation: 400, its code and what was wrong, no target yet", async () => {
     const admin = await freshAdmin();
     const farmer = await createUser();
     const body = { mobileNo: farmer.mobileNo, defaultCurrent: -1, dryRunThreshold: 30, overCurrentThreshold: 30 };
     const response = await call("PUT", "/api/admin/update-motor-config", admin.token, body);
     expect(response.status).toBe(400);
-    const { message } = (await response.json()) as { message: string };
+    const { message, code } = (await response.json()) as { message: string; code: string };
+    expect(code).toBe("invalidInput");
     const entry = await onlyEntryOf(admin.id);
     expect(entry).toMatchObject({ action: "PUT /api/admin/update-motor-config", status: 400, target: null });
-    expect(entry.parsed).toEqual({ error: message });
+    expect(entry.parsed).toEqual({ error: "invalidInput", errorParams: { field: "defaultCurrent", detail: message } });
   });
 
   it("a malformed id in the path and malformed JSON: 400", async () => {
@@ -312,7 +314,7 @@ describe("refused writes are recorded with their status and reason", () => {
     expect(malformed.status).toBe(400);
     const [json, path] = await entriesOf(admin.id);
     expect(json).toMatchObject({ action: "POST /api/admin/devices", status: 400, target: null });
-    expect(JSON.parse(json!.details)).toEqual({ error: "Request body must be valid JSON." });
+    expect(JSON.parse(json!.details)).toEqual({ error: "invalidJson" });
     expect(path).toMatchObject({ action: "POST /api/admin/devices/:id/rotate-key", status: 400, target: null });
   });
 
@@ -322,7 +324,7 @@ describe("refused writes are recorded with their status and reason", () => {
     expect(response.status).toBe(409);
     const entry = await onlyEntryOf(admin.id);
     expect(entry).toMatchObject({ action: "DELETE /api/admin/delete-user", status: 409, target: admin.mobileNo });
-    expect(entry.parsed).toEqual({ mobileNo: admin.mobileNo, error: "You cannot delete your own account." });
+    expect(entry.parsed).toEqual({ mobileNo: admin.mobileNo, error: "deleteSelf" });
   });
 
   it("a farmer or a stranger calling an admin write is refused and leaves nothing", async () => {
@@ -363,11 +365,11 @@ describe("admin logins", () => {
       userAgent: "login-test",
     });
     expect(failed).toMatchObject({ action: "admin login", adminUserId: null, adminMobileNo: null, status: 401 });
-    expect(JSON.parse(failed!.details)).toEqual({ error: "wrong password" });
+    expect(JSON.parse(failed!.details)).toEqual({ error: "wrongPassword" });
     const [notAdmin] = await loginEntries(farmer.mobileNo);
-    expect(notAdmin).toMatchObject({ action: "admin login", adminUserId: null, status: 401, details: JSON.stringify({ error: "not an admin" }) });
+    expect(notAdmin).toMatchObject({ action: "admin login", adminUserId: null, status: 401, details: JSON.stringify({ error: "notAdmin" }) });
     const [stranger] = await loginEntries(unknown);
-    expect(stranger).toMatchObject({ status: 401, details: JSON.stringify({ error: "unknown number" }) });
+    expect(stranger).toMatchObject({ status: 401, details: JSON.stringify({ error: "unknownNumber" }) });
 
     const trail = await wholeTrail();
     for (const secret of [admin.password, farmer.password, wrong]) expect(trail).not.toContain(secret);
@@ -471,5 +473,37 @@ describe("GET /api/admin/audit", () => {
     const { token } = await farmerWithDevice();
     expect((await getJson("/api/admin/audit", token)).status).toBe(403);
     expect((await getJson("/api/admin/audit")).status).toBe(401);
+  });
+});
+
+describe("the trail's codes, worded for the reader", () => {
+  const recorded = [
+    ...Object.entries(WRITES)
+      .filter(([, spec]) => typeof spec === "object")
+      .map(([route]) => route),
+    ADMIN_LOGIN_ACTION,
+    ADMIN_LOGOUT_PAGE_ACTION,
+  ];
+
+  it("every action the trail records has words in both languages, not its route", () => {
+    for (const action of recorded) {
+      expect(AUDIT_ACTIONS[action], action).toBeDefined();
+      expect(auditActionText(action, "hi"), action).toMatch(/[\u0900-\u097F]/);
+      expect(auditActionText(action, "en"), action).not.toContain("/api/");
+    }
+  });
+
+  it("a refusal is stored as its code and worded in the reader's language", async () => {
+    const admin = await freshAdmin();
+    await call("DELETE", "/api/admin/delete-user", admin.token, { mobileNo: admin.mobileNo });
+    const entry = await onlyEntryOf(admin.id);
+    expect(entry.parsed.error).toBe("deleteSelf");
+    expect(auditRefusalText(entry.parsed, "en")).toBe("You cannot delete your own account.");
+    expect(auditRefusalText(entry.parsed, "hi")).toBe("आप अपना ही खाता नहीं हटा सकते।");
+    expect(auditRefusalText({ error: "wrongPassword" }, "hi")).toBe("पासवर्ड गलत था।");
+    expect(auditRefusalText({ error: "offline" }, "en")).toMatch(/offline/i);
+    // A row from before refusals had codes keeps its sentence.
+    expect(auditRefusalText({ error: "You cannot delete your own account." }, "hi")).toBe("You cannot delete your own account.");
+    expect(auditRefusalText({ mobileNo: "9876543210" }, "hi")).toBeNull();
   });
 });

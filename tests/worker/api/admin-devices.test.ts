@@ -154,7 +154,7 @@ describe("PUT /api/admin/device-config", () => {
     };
     const response = await putJson("/api/admin/device-config", body, await adminToken());
     expect(response.status).toBe(status);
-    expect(await response.json()).toEqual({ success: false, message });
+    expect(await response.json()).toMatchObject({ success: false, message });
     const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) });
     expect(row?.mobileNo).toBe(user.mobileNo);
   });

@@ -104,7 +104,7 @@ describe("PUT /api/admin/update-motor-config", () => {
     const { token } = await admin();
     const response = await putJson("/api/admin/update-motor-config", { mobileNo: "9111111118", defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 }, token);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ success: false, message: "User not found." });
+    expect(await response.json()).toMatchObject({ success: false, message: "User not found." });
   });
 });
 

@@ -116,7 +116,7 @@ describe("GET /api/admin/user/{id}", () => {
     const token = await adminToken();
     const missing = await getJson("/api/admin/user/987654321", token);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ success: false, message: "User not found." });
+    expect(await missing.json()).toMatchObject({ success: false, message: "User not found." });
     for (const bad of ["abc", "0", "-3", "1.5"]) {
       expect((await getJson(`/api/admin/user/${bad}`, token)).status, bad).toBe(400);
     }

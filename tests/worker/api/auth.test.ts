@@ -40,6 +40,8 @@ describe("POST /api/auth/register", () => {
     expect(await json(response)).toEqual({
       success: false,
       message: "This mobile number is already registered. Please log in.",
+      code: "duplicateRegistration",
+      params: {},
     });
     const rows = await getDb(env.DB).select().from(users).where(eq(users.mobileNo, user.mobileNo));
     expect(rows).toHaveLength(1);
@@ -58,7 +60,7 @@ describe("POST /api/auth/register", () => {
   ])("answers %s with 400 and a clear message", async (_, body, message) => {
     const response = await postJson("/api/auth/register", body);
     expect(response.status).toBe(400);
-    expect(await json(response)).toEqual({ success: false, message });
+    expect(await json(response)).toMatchObject({ success: false, message });
     const count = await getDb(env.DB).select().from(users).where(eq(users.mobileNo, "9123456789"));
     expect(count).toHaveLength(0);
   });
@@ -89,7 +91,7 @@ describe("POST /api/auth/login", () => {
     const unknownNumber = await postJson("/api/auth/login", { mobileNo: uniqueMobileNo(), password: user.password });
     expect(wrongPassword.status).toBe(401);
     expect(unknownNumber.status).toBe(401);
-    const expected = { success: false, message: "Invalid mobile number or password." };
+    const expected = { success: false, message: "Invalid mobile number or password.", code: "loginFailed", params: {} };
     expect(await json(wrongPassword)).toEqual(expected);
     expect(await json(unknownNumber)).toEqual(expected);
   });
@@ -97,7 +99,7 @@ describe("POST /api/auth/login", () => {
   it("answers a missing field with 400", async () => {
     const response = await postJson("/api/auth/login", { mobileNo: "9123456789" });
     expect(response.status).toBe(400);
-    expect(await json(response)).toEqual({ success: false, message: "Password is required." });
+    expect(await json(response)).toMatchObject({ success: false, message: "Password is required." });
   });
 });
 
@@ -117,7 +119,7 @@ describe("POST /api/admin/login", () => {
     const user = await createUser();
     const response = await postJson("/api/admin/login", { mobileNo: user.mobileNo, password: user.password });
     expect(response.status).toBe(401);
-    expect(await json(response)).toEqual({ success: false, message: "Invalid mobile number or password." });
+    expect(await json(response)).toMatchObject({ success: false, message: "Invalid mobile number or password." });
   });
 });
 
@@ -131,7 +133,7 @@ describe("tokens", () => {
     const forged = btoa(JSON.stringify({ ...claims, sub: "1" })).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
     const response = await motor(`${header}.${forged}.${signature}`);
     expect(response.status).toBe(401);
-    expect(await json(response)).toEqual({ success: false, message: "Invalid or expired token." });
+    expect(await json(response)).toMatchObject({ success: false, message: "Invalid or expired token." });
   });
 
   it("refuses an expired token, even with a valid signature", async () => {
@@ -164,7 +166,7 @@ describe("tokens", () => {
     const userToken = await loginToken(admin, "user");
     const inUserArea = await postJson("/api/auth/logout", {}, adminToken);
     expect(inUserArea.status).toBe(403);
-    expect(await inUserArea.json()).toEqual({ success: false, message: "You do not have permission to do this." });
+    expect(await inUserArea.json()).toMatchObject({ success: false, message: "You do not have permission to do this." });
     expect((await postJson("/api/admin/logout", {}, userToken)).status).toBe(403);
     // Both sessions are still alive: nothing was logged out by the refused calls.
     expect((await postJson("/api/admin/logout", {}, adminToken)).status).toBe(200);
@@ -180,7 +182,7 @@ describe("tokens", () => {
   it("asks for a token when there is none", async () => {
     const response = await postJson("/api/devices/motor", { action: "on" });
     expect(response.status).toBe(401);
-    expect(await json(response)).toEqual({ success: false, message: "Missing token. Please log in again." });
+    expect(await json(response)).toMatchObject({ success: false, message: "Missing token. Please log in again." });
   });
 
   it("revokes the session on logout, at once", async () => {
@@ -207,7 +209,7 @@ describe("cookies", () => {
       headers: { Cookie: `sinchai_session=${token}`, Origin: "https://evil.example" },
     });
     expect(response.status).toBe(403);
-    expect(await json(response)).toEqual({ success: false, message: "Cross-site request refused." });
+    expect(await json(response)).toMatchObject({ success: false, message: "Cross-site request refused." });
   });
 
   it("accepts a cookie-authenticated write from our own pages", async () => {
@@ -225,6 +227,6 @@ describe("unknown API routes", () => {
   it.each(["GET", "POST", "DELETE"])("answer %s with a 404 JSON error", async (method) => {
     const response = await api("/api/no-such-thing", { method });
     expect(response.status).toBe(404);
-    expect(await json(response)).toEqual({ success: false, message: "Not found." });
+    expect(await json(response)).toMatchObject({ success: false, message: "Not found." });
   });
 });

@@ -26,7 +26,7 @@ type Outcome = "allowed" | 401 | 403 | 404;
 
 /** Who may call a route, in the classes the API has. */
 const ACCESS = {
-  /** Login and registration: anyone. */
+  /** Login, registration and the health check: anyone. */
   public: { anonymous: "allowed", userA: "allowed", userB: "allowed", admin: "allowed", device: "allowed", expired: "allowed", tampered: "allowed" },
   /** The farmer's own account (the data follows from the session): farmers only. */
   farmer: { anonymous: 401, userA: "allowed", userB: "allowed", admin: 403, device: 401, expired: 401, tampered: 401 },
@@ -48,6 +48,7 @@ const NO_PUSH_ENDPOINT = "https://push.invalid/none";
 
 /** Every route: its access class and a call that exercises it without harming the fixtures. */
 const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
+  "GET /api/health": { access: "public", path: () => "/api/health" },
   "POST /api/auth/register": { access: "public", path: () => "/api/auth/register", body: () => ({ mobileNo: "1", password: "x" }) },
   "POST /api/auth/login": { access: "public", path: () => "/api/auth/login", body: () => ({ mobileNo: "1", password: "x" }) },
   "POST /api/admin/login": { access: "public", path: () => "/api/admin/login", body: () => ({ mobileNo: "1", password: "x" }) },

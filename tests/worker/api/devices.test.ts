@@ -58,6 +58,8 @@ describe("POST /api/devices/motor", () => {
     expect(await response.json()).toEqual({
       success: false,
       message: "Device is offline. Check its power and network, then try again.",
+      code: "offline",
+      params: {},
     });
   });
 
@@ -81,6 +83,8 @@ describe("POST /api/devices/motor", () => {
     expect(await response.json()).toEqual({
       success: false,
       message: "The device did not confirm the command. Check the motor status and try again.",
+      code: "timeout",
+      params: {},
     });
 
     // The box switched after all: its late ack is the truth about the relay.
@@ -111,7 +115,12 @@ describe("POST /api/devices/motor", () => {
     const restart = await motor(token, "on");
     expect(restart.status).toBe(429);
     expect(restart.headers.get("Retry-After")).toMatch(/^(9|10)$/);
-    expect(await restart.json()).toEqual({ success: false, message: "Please wait for cooldown." });
+    expect(await restart.json()).toEqual({
+      success: false,
+      message: "Please wait for cooldown.",
+      code: "cooldown",
+      params: { retryAfterSeconds: Number(restart.headers.get("Retry-After")) },
+    });
     box.close();
   });
 
@@ -123,7 +132,7 @@ describe("POST /api/devices/motor", () => {
     box.send({ type: "ack", id: command.id, ok: false, relay: "off", error: "Phase missing" });
     const response = await pending;
     expect(response.status).toBe(409);
-    expect(await response.json()).toEqual({ success: false, message: "Phase missing" });
+    expect(await response.json()).toMatchObject({ success: false, message: "Phase missing", code: "rejected", params: { error: "Phase missing" } });
     box.close();
   });
 
@@ -140,6 +149,8 @@ describe("POST /api/devices/motor", () => {
     expect(await response.json()).toEqual({
       success: false,
       message: "The device went offline before confirming the command. The motor may have switched.",
+      code: "linkLost",
+      params: {},
     });
 
     // Nobody knows what the relay did: offline, unknown (not OFF), and the log says so.
@@ -165,7 +176,7 @@ describe("POST /api/devices/motor", () => {
     const token = await loginToken(await createUser());
     const response = await motor(token, "on");
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ success: false, message: "No device is linked to this account yet." });
+    expect(await response.json()).toMatchObject({ success: false, message: "No device is linked to this account yet.", code: "noDevice", params: {} });
   });
 
   it.each([
@@ -177,7 +188,7 @@ describe("POST /api/devices/motor", () => {
     const box = await connectDevice(device);
     const response = await postJson("/api/devices/motor", body, token);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ success: false, message });
+    expect(await response.json()).toMatchObject({ success: false, message });
     await box.expectNone("switch");
     box.close();
   });
@@ -211,7 +222,7 @@ describe("GET /api/device/connect", () => {
     }
     const missing = await api("/api/device/connect", { headers: { Upgrade: "websocket" } });
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ success: false, message: "Device credentials required." });
+    expect(await missing.json()).toMatchObject({ success: false, message: "Device credentials required." });
     expect((await listDurableObjectIds(env.DEVICE_HUB)).length).toBe(before);
   });
 

@@ -1,7 +1,7 @@
 // Fuzzing every HTTP route (docs/security.md, "Fuzzing"): thousands of generated bad inputs,
 // sent as the caller each route is for, so that input validation and not authentication is
 // what answers. For every input: never a 5xx (503 only where it means "the box is offline",
-// as the API documents), every 4xx is `{ success: false, message }`, and an input the route
+// as the API documents), every 4xx is `{ success: false, message, code }`, and an input the route
 // must refuse is refused. For every route: D1, the hubs' storage and R2 are exactly as before.
 //
 // Whether an input is acceptable is decided by the route's own schemas (imported, never
@@ -78,7 +78,7 @@ import {
   type TestUser,
 } from "../helpers.ts";
 
-/** Generated inputs per route; 47 routes make 7,050. */
+/** Generated inputs per route; 48 routes make 7,200. */
 const RUNS_PER_ROUTE = 150;
 const MIN_HTTP_INPUTS = 6_000;
 /** readJsonBody refuses bodies longer than this (worker/api/input.ts). */
@@ -183,6 +183,7 @@ const pushSubscriptionTemplate = {
 // ---- every route ------------------------------------------------------------------------------
 
 const ROUTES: Record<string, Spec> = {
+  "GET /api/health": { caller: "anonymous", effect: "read", accepts: () => true },
   "POST /api/auth/register": {
     caller: "anonymous",
     effect: "write",
@@ -798,13 +799,13 @@ describe("HTTP fuzzing", () => {
           const tally = (answers[route] ??= {});
           tally[response.status] = (tally[response.status] ?? 0) + 1;
           const outcome = `${route} ${request.url.slice(0, 300)} → ${response.status} ${text.slice(0, 300)}`;
-          let body: { success?: unknown; message?: unknown } | null = null;
+          let body: { success?: unknown; message?: unknown; code?: unknown } | null = null;
           if (response.status >= 400) {
             body = JSON.parse(text) as typeof body;
-            expect(body, outcome).toMatchObject({ success: false });
+            expect(body, outcome).toMatchObject({ success: false, code: expect.any(String) });
             expect(typeof body!.message === "string" && body!.message.length > 0, outcome).toBe(true);
           }
-          if (response.status === 503 && spec.effect === "device") expect(body!.message, outcome).toBe(OFFLINE_MESSAGE);
+          if (response.status === 503 && spec.effect === "device") expect([body!.code, body!.message], outcome).toEqual(["offline", OFFLINE_MESSAGE]);
           else expect(response.status, outcome).toBeLessThan(500);
           if (!accepted) {
             expect(response.status, outcome).toBeGreaterThanOrEqual(400);

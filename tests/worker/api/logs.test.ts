@@ -5,8 +5,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../../worker/db/client.ts";
 import { insertMotorLog } from "../../../worker/db/motor-logs.ts";
 import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/hub-sql.ts";
+import { acceptedLanguage } from "../../../worker/api/language.ts";
 import {
   adminToken,
+  api,
   connectDevice,
   farmerWithDevice,
   fireTimer,
@@ -25,7 +27,7 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
         userId: user.id,
         mobileNo: user.mobileNo,
         action: index % 2 === 0 ? "on" : "off",
-        message: `log ${index}`,
+        event: { kind: "legacy", text: `log ${index}` },
         createdAt: Date.now() + index,
         hubRef: `${device.deviceId}:test-${index}`,
       });
@@ -34,9 +36,31 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
     expect(first.status).toBe(200);
     const page = (await first.json()) as { id: number; action: string; logMessage: string; timestamp: string }[];
     expect(page.map((log) => log.logMessage)).toEqual(["log 4", "log 3", "log 2"]);
-    expect(page[0]).toEqual({ id: expect.any(Number), action: "on", logMessage: "log 4", timestamp: expect.stringMatching(/Z$/) });
+    expect(page[0]).toEqual({
+      id: expect.any(Number),
+      action: "on",
+      logMessage: "log 4",
+      timestamp: expect.stringMatching(/Z$/),
+      kind: "legacy",
+      params: { text: "log 4" },
+    });
     const next = await getJson(`/api/logs/motor/${user.mobileNo}?limit=3&before=${page[2]!.id}`, token);
     expect(((await next.json()) as { logMessage: string }[]).map((log) => log.logMessage)).toEqual(["log 1", "log 0"]);
+  });
+
+  it("keeps the order of events that come in the same moment (a phase lost and back, again and again)", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    const box = await connectDevice(device);
+    for (let round = 0; round < 5; round++) {
+      box.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing" });
+      box.send({ type: "event", event: "phaseOk", relay: "off" });
+    }
+    const messages = async () =>
+      ((await (await getJson(`/api/logs/motor/${user.mobileNo}`, token)).json()) as { logMessage: string }[]).map((log) => log.logMessage);
+    await expect.poll(async () => (await messages()).length).toBe(10);
+    const logs = await messages();
+    expect(logs.filter((_, index) => index % 2 === 0).every((message) => message === "Phase is OK now.")).toBe(true);
+    expect(logs.filter((_, index) => index % 2 === 1).every((message) => message.startsWith("Phase fault detected"))).toBe(true);
   });
 
   it("is the owner's or an admin's only, and checks its query", async () => {
@@ -46,6 +70,88 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
     expect((await getJson(`/api/logs/motor/${b.user.mobileNo}`, await adminToken())).status).toBe(200);
     const bad = await getJson(`/api/logs/motor/${a.user.mobileNo}?limit=5000`, a.token);
     expect(bad.status).toBe(400);
+  });
+});
+
+describe("motor logs in the caller's language", () => {
+  const logsIn = async (mobileNo: string, token: string, headers: Record<string, string>) =>
+    (await (await api(`/api/logs/motor/${mobileNo}`, { headers: { Authorization: `Bearer ${token}`, ...headers } })).json()) as {
+      logMessage: string;
+      kind: string;
+    }[];
+
+  it("words logMessage in Hindi for Accept-Language: hi, in English otherwise, and the page's cookie comes first", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    const box = (await connectDevice(device)).autoAck();
+    expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
+    box.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing", phase: "Y" });
+    await expect.poll(async () => (await logsIn(user.mobileNo, token, {})).length).toBe(2);
+
+    expect(await logsIn(user.mobileNo, token, { "Accept-Language": "hi" })).toMatchObject([
+      { kind: "phaseFault", logMessage: "फेज़ फॉल्ट पाया गया (Y फेज़ में)। मोटर चलाना बंद है।" },
+      { kind: "switched", logMessage: "मोटर चालू की गई (ऐप से)" },
+    ]);
+    expect((await logsIn(user.mobileNo, token, { "Accept-Language": "hi-IN,hi;q=0.9,en-US;q=0.8" }))[1]!.logMessage).toBe(
+      "मोटर चालू की गई (ऐप से)",
+    );
+    expect((await logsIn(user.mobileNo, token, { "Accept-Language": "en-IN,en;q=0.9,hi;q=0.8" }))[1]!.logMessage).toBe("Motor turned ON from the app");
+    expect((await logsIn(user.mobileNo, token, {}))[1]!.logMessage).toBe("Motor turned ON from the app");
+    expect((await logsIn(user.mobileNo, token, { "Accept-Language": "hi", Cookie: "sinchai_lang=en" }))[1]!.logMessage).toBe(
+      "Motor turned ON from the app",
+    );
+    expect((await logsIn(user.mobileNo, token, { "Accept-Language": "en", Cookie: "sinchai_lang=hi" }))[1]!.logMessage).toBe(
+      "मोटर चालू की गई (ऐप से)",
+    );
+    box.close();
+  });
+
+  it("words refusals in the caller's language too, with their code", async () => {
+    const { token } = await farmerWithDevice();
+    const refused = await api("/api/devices/motor", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Accept-Language": "hi" },
+      body: JSON.stringify({ action: "on" }),
+    });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({
+      success: false,
+      message: "डिवाइस ऑफ़लाइन है। उसकी बिजली और नेटवर्क जाँचें, फिर प्रयास करें।",
+      code: "offline",
+      params: {},
+    });
+  });
+
+  it("words the API's own refusals in the caller's language: validation, access, not found", async () => {
+    const { token } = await farmerWithDevice();
+    const hindi = { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Cookie: "sinchai_lang=hi" };
+    const badPlan = await api("/api/recharge/request", { method: "POST", headers: hindi, body: JSON.stringify({ plan: "forever", paymentMethod: "upi" }) });
+    expect(badPlan.status).toBe(400);
+    expect(await badPlan.json()).toMatchObject({ success: false, message: "प्लान सही नहीं है।", code: "invalidInput", params: { field: "plan" } });
+    const english = await api("/api/recharge/request", {
+      method: "POST",
+      headers: { ...hindi, Cookie: "sinchai_lang=en" },
+      body: JSON.stringify({ plan: "forever", paymentMethod: "upi" }),
+    });
+    expect(((await english.json()) as { message: string }).message).toBe("plan must be one of 1month, 3month, 6month, 1year.");
+    const someoneElse = await api("/api/devices/motor/status/9000000099", { headers: hindi });
+    expect(someoneElse.status).toBe(403);
+    expect(await someoneElse.json()).toMatchObject({ message: "आप केवल अपना डिवाइस देख और चला सकते हैं।", code: "notYourDevice" });
+    const nowhere = await api("/api/no-such-route", { headers: hindi });
+    expect(await nowhere.json()).toEqual({ success: false, message: "यह पता मौजूद नहीं है।", code: "notFound", params: {} });
+  });
+
+  it.each([
+    ["hi", "hi"],
+    ["hi-IN", "hi"],
+    ["en-GB,en;q=0.9", "en"],
+    ["en;q=0.5,hi;q=0.5", "hi"],
+    ["en;q=0.8,hi;q=0.2", "en"],
+    ["hi;q=0,en", "en"],
+    ["fr-FR,fr;q=0.9", null],
+    ["*", null],
+    ["", null],
+  ])("Accept-Language %j → %s", (header, language) => {
+    expect(acceptedLanguage(header)).toBe(language);
   });
 });
 

@@ -52,7 +52,7 @@ describe("POST /api/admin/firmware", () => {
     expect((await upload(token, { deviceType: "sim", version: "1.0.0" })).status).toBe(201);
     const again = await upload(token, { deviceType: "sim", version: "1.0.0" });
     expect(again.status).toBe(409);
-    expect(await again.json()).toEqual({ success: false, message: "Version 1.0.0 already exists for sim devices." });
+    expect(await again.json()).toMatchObject({ success: false, message: "Version 1.0.0 already exists for sim devices." });
     expect((await upload(token, { deviceType: "lora", version: "1.0.1" })).status).toBe(400);
     expect((await upload(token, { deviceType: "sim", version: "../etc" })).status).toBe(400);
     expect((await upload(token, { deviceType: "sim", version: "1.0.2", file: null })).status).toBe(400);
@@ -161,9 +161,9 @@ describe("POST /api/mqtt/ota", () => {
     expect((await postJson("/api/mqtt/ota", { mobileNo: other.user.mobileNo, deviceType: "wifi" }, token)).status).toBe(403);
     const bad = await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "bluetooth" }, token);
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ success: false, message: 'deviceType must be "wifi" or "sim".' });
+    expect(await bad.json()).toMatchObject({ success: false, message: 'deviceType must be "wifi" or "sim".' });
     const missing = await postJson("/api/mqtt/ota", { deviceType: "wifi" }, token);
-    expect(await missing.json()).toEqual({ success: false, message: "Mobile number is required." });
+    expect(await missing.json()).toMatchObject({ success: false, message: "Mobile number is required." });
   });
 });
 

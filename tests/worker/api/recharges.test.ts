@@ -18,7 +18,15 @@ import {
 } from "../helpers.ts";
 
 type RechargeView = { id: number; mobileNo: string; plan: string; amount: number; paymentMethod: string; status: string };
-type PlanView = { plan: string; amount: number; activatedAt: string; expiresAt: string; status: string } | null;
+type PlanView = {
+  plan: string;
+  amount: number;
+  activatedAt: string;
+  expiresAt: string;
+  status: string;
+  currentEndsAt: string;
+  upcoming: { plan: string; amount: number; startsAt: string; endsAt: string }[];
+} | null;
 
 async function activatedFarmer() {
   const farmer = await farmerWithDevice();
@@ -68,7 +76,7 @@ describe("POST /api/recharge/request", () => {
     const { token } = await farmerWithDevice();
     const response = await request(token, body);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ success: false, message });
+    expect(await response.json()).toMatchObject({ success: false, message });
   });
 
   it("refuses another farmer's number, an account without a device, admins and strangers", async () => {
@@ -123,6 +131,10 @@ describe("admins deciding requests", () => {
     const after = (await plan(farmer.token))!;
     expect(after.plan).toBe("free"); // still in the free year…
     expect(Date.parse(after.expiresAt)).toBe(addMonths(Date.parse(before.expiresAt), 3)); // …covered 3 months longer
+    // …and the card says so: the free year ends when it did, then the paid 3 months.
+    expect(before.upcoming).toEqual([]);
+    expect(after.currentEndsAt).toBe(before.expiresAt);
+    expect(after.upcoming).toEqual([{ plan: "3month", amount: 777, startsAt: before.expiresAt, endsAt: after.expiresAt }]);
 
     // Only pending requests can be marked, and a request extends a plan once.
     const again = await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, admin);

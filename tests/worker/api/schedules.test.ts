@@ -102,14 +102,14 @@ describe("POST /api/schedule", () => {
     const { token } = await farmerWithDevice();
     const response = await create(token, body);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ success: false, message });
+    expect(await response.json()).toMatchObject({ success: false, message });
   });
 
   it("refuses malformed JSON with 400, not 500", async () => {
     const { token } = await farmerWithDevice();
     const response = await create(token, "{not json");
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ success: false, message: "Request body must be valid JSON." });
+    expect(await response.json()).toMatchObject({ success: false, message: "Request body must be valid JSON." });
   });
 
   it("allows several schedules but not two at the same minute, and not more than the limit", async () => {
@@ -118,13 +118,29 @@ describe("POST /api/schedule", () => {
     await created(token, { time: "6:00 PM", action: "ON", repeat: "daily" });
     const clash = await create(token, { time: "18:00", action: "OFF", repeat: "once" });
     expect(clash.status).toBe(409);
-    expect(await clash.json()).toEqual({ success: false, message: "Another schedule is already set for 6:00 PM." });
+    expect(await clash.json()).toEqual({
+      success: false,
+      message: "Another schedule is already set for 6:00 PM.",
+      code: "conflict",
+      params: { minuteOfDay: 18 * 60, time: "6:00 PM" },
+    });
+    const inHindi = await api("/api/schedule", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Accept-Language": "hi" },
+      body: JSON.stringify({ time: "18:00", action: "OFF", repeat: "once" }),
+    });
+    expect(await inHindi.json()).toMatchObject({ message: "6:00 PM पर पहले से एक शेड्यूल है।", code: "conflict" });
     for (let index = 2; index < MAX_SCHEDULES_PER_DEVICE; index++) {
       await created(token, { time: formatClock(index), action: "OFF", repeat: "daily" });
     }
     const tooMany = await create(token, { time: "11:00 PM", action: "OFF", repeat: "daily" });
     expect(tooMany.status).toBe(409);
-    expect(await tooMany.json()).toEqual({ success: false, message: `A device can have at most ${MAX_SCHEDULES_PER_DEVICE} schedules.` });
+    expect(await tooMany.json()).toEqual({
+      success: false,
+      message: `A device can have at most ${MAX_SCHEDULES_PER_DEVICE} schedules.`,
+      code: "limit",
+      params: { max: MAX_SCHEDULES_PER_DEVICE },
+    });
     expect(await list(token)).toHaveLength(MAX_SCHEDULES_PER_DEVICE);
   });
 
@@ -134,7 +150,7 @@ describe("POST /api/schedule", () => {
     const withoutDevice = await loginToken(await createUser());
     const noDevice = await create(withoutDevice, { time: "10:00 AM", action: "ON", repeat: "daily" });
     expect(noDevice.status).toBe(404);
-    expect(await noDevice.json()).toEqual({ success: false, message: "No device is linked to this account yet." });
+    expect(await noDevice.json()).toMatchObject({ success: false, message: "No device is linked to this account yet.", code: "noDevice", params: {} });
     const admin = await create(await adminToken(), { time: "10:00 AM", action: "ON", repeat: "daily" });
     expect(admin.status).toBe(403);
   });
@@ -166,10 +182,10 @@ describe("GET, PUT and DELETE /api/schedule", () => {
     expect((await remove(token, 0)).status).toBe(400);
     const bad = await api("/api/schedule/abc", { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ success: false, message: "Not a schedule id." });
+    expect(await bad.json()).toMatchObject({ success: false, message: "Not a schedule id." });
     const unknown = await putJson("/api/schedule/999", { time: "7:15 PM", action: "OFF", repeat: "daily" }, token);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ success: false, message: "Schedule not found." });
+    expect(await unknown.json()).toMatchObject({ success: false, message: "Schedule not found.", code: "notFound", params: {} });
   });
 
   it("never shows or changes another farmer's schedules", async () => {

@@ -9,18 +9,19 @@ import { users } from "../../db/schema.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
 import { deviceHub } from "../../device-hubs.ts";
 import { hubFailureError } from "../../hub-failures.ts";
-import { HttpError } from "../../http-error.ts";
+import { apiError } from "../../http-error.ts";
 import { auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
+import { apiLanguage } from "../language.ts";
 
 export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", requireAuth("admin"), async (c) => {
   const body = await readJsonBody(c, deviceConfigRequestSchema);
   auditTarget(c, body.mobileNo);
   const db = getDb(c.env.DB);
   const found = await findDeviceByOwnerMobileNo(db, body.mobileNo);
-  if (!found) throw new HttpError(404, "No device is linked to this mobile number.");
+  if (!found) throw apiError(404, "noDeviceForNumber");
   const hub = deviceHub(c.env, found.device.id);
 
   if ("debug" in body) {
@@ -31,10 +32,10 @@ export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", 
 
   // SPEC §5: 10 digits, first 1-9; different from the current number.
   const newMobile = body.newMobile.trim();
-  if (!MOBILE_NO_PATTERN.test(newMobile)) throw new HttpError(400, "Invalid mobile number");
-  if (newMobile === body.mobileNo) throw new HttpError(400, "New number is same as current number");
+  if (!MOBILE_NO_PATTERN.test(newMobile)) throw apiError(400, "invalidMobile");
+  if (newMobile === body.mobileNo) throw apiError(400, "sameNumber");
   if (await findUserByMobileNo(db, newMobile)) {
-    throw new HttpError(409, "That mobile number belongs to another account.");
+    throw apiError(409, "numberTaken");
   }
   // The account keeps its id, sessions and logs; only its number (its login) changes.
   await db.update(users).set({ mobileNo: newMobile }).where(eq(users.id, found.ownerUserId));

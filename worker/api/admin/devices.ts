@@ -21,7 +21,7 @@ import {
 } from "../../db/devices.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
 import { deviceHub } from "../../device-hubs.ts";
-import { HttpError } from "../../http-error.ts";
+import { apiError } from "../../http-error.ts";
 import { auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
@@ -39,9 +39,9 @@ export const deviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, { error: "Not 
 async function ownerFor(c: { env: Env }, mobileNo: string) {
   const db = getDb(c.env.DB);
   const user = await findUserByMobileNo(db, mobileNo);
-  if (!user) throw new HttpError(404, "User not found.");
+  if (!user) throw apiError(404, "userNotFound");
   if (await findDeviceByOwner(db, user.id)) {
-    throw new HttpError(409, "This account already has a device. Unassign it first.");
+    throw apiError(409, "alreadyHasDevice");
   }
   return user;
 }
@@ -86,7 +86,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
   })
   .get("/devices/:id/hub-stats", requireAuth("admin"), async (c) => {
     const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
-    if (!(await findDeviceById(getDb(c.env.DB), deviceId))) throw new HttpError(404, "Device not found.");
+    if (!(await findDeviceById(getDb(c.env.DB), deviceId))) throw apiError(404, "deviceNotFound");
     return c.json({ success: true, stats: await deviceHub(c.env, deviceId).hubStats() });
   })
   .post("/devices/:id/rotate-key", requireAuth("admin"), async (c) => {
@@ -94,7 +94,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
     auditTarget(c, deviceId);
     const key = generateDeviceKey();
     if (!(await setDeviceKeyHash(getDb(c.env.DB), deviceId, await hashDeviceKey(key)))) {
-      throw new HttpError(404, "Device not found.");
+      throw apiError(404, "deviceNotFound");
     }
     // The old key stops working now, including for the connection it opened.
     await deviceHub(c.env, deviceId).disconnectDevice("Key rotated");
@@ -106,7 +106,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
     const { mobileNo } = await readJsonBody(c, ownerSchema);
     const db = getDb(c.env.DB);
     const device = await findDeviceById(db, deviceId);
-    if (!device) throw new HttpError(404, "Device not found.");
+    if (!device) throw apiError(404, "deviceNotFound");
     const owner = mobileNo ? await ownerFor(c, mobileNo) : null;
     await setDeviceOwner(db, deviceId, owner?.id ?? null);
     await deviceHub(c.env, deviceId).refreshOwner();

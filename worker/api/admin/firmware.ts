@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "../../../common/zod.ts";
 import { getDb } from "../../db/client.ts";
 import { findFirmwareVersion, insertFirmware, listFirmware } from "../../db/firmware.ts";
-import { HttpError } from "../../http-error.ts";
+import { apiError } from "../../http-error.ts";
 import { auditInput, auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";
@@ -37,26 +37,26 @@ export const adminFirmwareRoutes = new Hono<ApiEnv>()
   })
   .post("/firmware", requireAuth("admin"), async (c) => {
     if (Number(c.req.header("Content-Length") ?? 0) > MAX_FIRMWARE_BYTES + 64 * 1024) {
-      throw new HttpError(413, "Firmware file is too large (at most 4 MB).");
+      throw apiError(413, "firmwareTooLarge");
     }
     if (!c.req.header("Content-Type")?.startsWith("multipart/form-data")) {
-      throw new HttpError(415, "Send the firmware as multipart/form-data with deviceType, version and file.");
+      throw apiError(415, "firmwareNotMultipart");
     }
     let form: Record<string, unknown>;
     try {
       form = await c.req.parseBody();
     } catch {
-      throw new HttpError(400, "Could not read the uploaded form.");
+      throw apiError(400, "firmwareUnreadable");
     }
     const { deviceType, version, file } = parseInput(uploadSchema, form);
     // The trail keeps the file's name and size, never its bytes (auditDetails).
     auditInput(c, { deviceType, version, file });
     auditTarget(c, `firmware:${deviceType}/${version}`);
-    if (file.size === 0) throw new HttpError(400, "The firmware file is empty.");
-    if (file.size > MAX_FIRMWARE_BYTES) throw new HttpError(413, "Firmware file is too large (at most 4 MB).");
+    if (file.size === 0) throw apiError(400, "firmwareEmpty");
+    if (file.size > MAX_FIRMWARE_BYTES) throw apiError(413, "firmwareTooLarge");
     const db = getDb(c.env.DB);
     if (await findFirmwareVersion(db, deviceType, version)) {
-      throw new HttpError(409, `Version ${version} already exists for ${deviceType} devices.`);
+      throw apiError(409, "firmwareExists", { version, deviceType });
     }
     const bytes = await file.arrayBuffer();
     const sha256 = toHex(await crypto.subtle.digest("SHA-256", bytes));

@@ -7,13 +7,12 @@ import { configHistoryForAdmin } from "../../db/admin-users.ts";
 import { getDb } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
-import { HttpError } from "../../http-error.ts";
+import { apiError } from "../../http-error.ts";
 import { changeMotorConfig } from "../../motor-config.ts";
 import { auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
-import { USER_NOT_FOUND_MESSAGE } from "./users.ts";
 
 const FIELDS = [
   ["defaultCurrent", "default current", " A"],
@@ -40,7 +39,7 @@ export const adminMotorConfigRoutes = new Hono<ApiEnv>()
     const { mobileNo, ...config } = await readJsonBody(c, adminMotorConfigRequestSchema);
     auditTarget(c, mobileNo);
     const owner = await findUserByMobileNo(getDb(c.env.DB), mobileNo);
-    if (!owner) throw new HttpError(404, USER_NOT_FOUND_MESSAGE);
+    if (!owner) throw apiError(404, "userNotFound");
     const admin = c.var.user;
     const { deliveredToDevice } = await changeMotorConfig(c.env, {
       userId: owner.id,
@@ -54,6 +53,6 @@ export const adminMotorConfigRoutes = new Hono<ApiEnv>()
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
     const db = getDb(c.env.DB);
     const owner = await findUserByMobileNo(db, mobileNo);
-    if (!owner) throw new HttpError(404, USER_NOT_FOUND_MESSAGE);
+    if (!owner) throw apiError(404, "userNotFound");
     return c.json({ success: true, history: await configHistoryForAdmin(db, owner.id) });
   });

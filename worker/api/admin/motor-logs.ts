@@ -7,9 +7,11 @@ import { getDb } from "../../db/client.ts";
 import { listMotorLogsForAdmin } from "../../db/admin-motor-logs.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";
+import { apiLanguage } from "../language.ts";
 import { requireAuth } from "../require-auth.ts";
 
 export const adminMotorLogRoutes = new Hono<ApiEnv>().get("/motor-logs", requireAuth("admin"), async (c) => {
   const { page } = parseInput(motorLogsPageQuerySchema, c.req.query());
-  return c.json({ success: true, ...(await listMotorLogsForAdmin(getDb(c.env.DB), page, ADMIN_LOGS_PAGE_SIZE)) });
+  const language = apiLanguage(c.req.raw);
+  return c.json({ success: true, ...(await listMotorLogsForAdmin(getDb(c.env.DB), page, ADMIN_LOGS_PAGE_SIZE, language)) });
 });

@@ -12,14 +12,12 @@ import {
 import { closeSessionSockets } from "../../auth/session-sockets.ts";
 import { getDb } from "../../db/client.ts";
 import { deviceHub } from "../../device-hubs.ts";
-import { HttpError } from "../../http-error.ts";
+import { apiError } from "../../http-error.ts";
 import { auditTarget } from "../audit.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
 
-export const USER_NOT_FOUND_MESSAGE = "User not found.";
-export const LAST_ADMIN_MESSAGE = "The last admin cannot lose the admin role. Make someone else an admin first.";
 
 export const adminUserRoutes = new Hono<ApiEnv>()
   .get("/users", requireAuth("admin"), async (c) => {
@@ -31,15 +29,15 @@ export const adminUserRoutes = new Hono<ApiEnv>()
   .get("/user/:id", requireAuth("admin"), async (c) => {
     const id = parseInput(userIdSchema, c.req.param("id"));
     const user = await findAdminUserView(getDb(c.env.DB), { id });
-    if (!user) throw new HttpError(404, USER_NOT_FOUND_MESSAGE);
+    if (!user) throw apiError(404, "userNotFound");
     return c.json({ success: true, user });
   })
   .put("/update-user-role", requireAuth("admin"), async (c) => {
     const { userId, isAdmin } = await readJsonBody(c, updateUserRoleRequestSchema);
     auditTarget(c, `user:${userId}`);
     const outcome = await setUserRole(getDb(c.env.DB), userId, isAdmin, Date.now());
-    if (outcome === "notFound") throw new HttpError(404, USER_NOT_FOUND_MESSAGE);
-    if (outcome === "lastAdmin") throw new HttpError(409, LAST_ADMIN_MESSAGE);
+    if (outcome === "notFound") throw apiError(404, "userNotFound");
+    if (outcome === "lastAdmin") throw apiError(409, "lastAdmin");
     // The admin sessions ended with the role; so do the admin consoles they had open.
     if (!isAdmin && outcome === "changed") await closeSessionSockets(c.env, { userId, audience: "admin" }, "accessRemoved");
     return c.json({
@@ -54,12 +52,12 @@ export const adminUserRoutes = new Hono<ApiEnv>()
     const { mobileNo } = await readJsonBody(c, deleteUserRequestSchema);
     auditTarget(c, mobileNo);
     if (mobileNo === c.var.user.mobileNo) {
-      throw new HttpError(409, "You cannot delete your own account.");
+      throw apiError(409, "deleteSelf");
     }
     const db = getDb(c.env.DB);
     const deletion = await deleteUserAccount(db, mobileNo);
     if (deletion.outcome !== "deleted") {
-      throw deletion.outcome === "notFound" ? new HttpError(404, USER_NOT_FOUND_MESSAGE) : new HttpError(409, LAST_ADMIN_MESSAGE);
+      throw deletion.outcome === "notFound" ? apiError(404, "userNotFound") : apiError(409, "lastAdmin");
     }
     await closeSessionSockets(c.env, { userId: deletion.userId }, "accessRemoved");
     // D1 has unbound the device (ON DELETE SET NULL); its hub must forget the owner too, so

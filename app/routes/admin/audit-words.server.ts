@@ -1,0 +1,81 @@
+// Words for the audit trail's stored codes, in the reader's language. The trail keeps codes
+// (an action's route pattern, a refusal's code and parameters) so that a change of wording
+// never rewrites history; this is the one place that turns them into sentences. Rows written
+// before refusals had codes hold English sentences, which are shown as stored.
+import { apiEn } from "../../i18n/api-en.ts";
+import { translateApi } from "../../i18n/api.ts";
+import type { AdminMessageKey } from "../../i18n/admin-en.ts";
+import { translateAdmin } from "../../i18n/admin.ts";
+import type { Language, MessageValues } from "../../i18n/catalogue.ts";
+import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION } from "../../../worker/admin-audit.ts";
+import { hubFailureText, isHubFailureCode } from "../../../worker/hub-failures.ts";
+
+/** Every admin write the trail records, by its stored action (a route pattern). */
+export const AUDIT_ACTIONS: Record<string, AdminMessageKey> = {
+  [ADMIN_LOGIN_ACTION]: "admin.audit.do.login",
+  [ADMIN_LOGOUT_PAGE_ACTION]: "admin.audit.do.logout",
+  "POST /api/admin/logout": "admin.audit.do.logout",
+  "PUT /api/admin/update-user-role": "admin.audit.do.userRole",
+  "DELETE /api/admin/delete-user": "admin.audit.do.deleteUser",
+  "PUT /api/admin/update-motor-config": "admin.audit.do.motorConfig",
+  "PUT /api/admin/device-config": "admin.audit.do.deviceConfig",
+  "POST /api/admin/devices": "admin.audit.do.createDevice",
+  "POST /api/admin/devices/:id/rotate-key": "admin.audit.do.rotateKey",
+  "PUT /api/admin/devices/:id/owner": "admin.audit.do.assignDevice",
+  "POST /api/admin/firmware": "admin.audit.do.uploadFirmware",
+  "PUT /api/recharge/status/:id": "admin.audit.do.rechargeStatus",
+  "DELETE /api/recharge/:id": "admin.audit.do.deleteRecharge",
+  "POST /api/devices/motor/config/:mobileNo": "admin.audit.do.motorSettings",
+  "POST /api/devices/motor/power/:mobileNo": "admin.audit.do.powerReading",
+  "POST /api/devices/motor/health/:mobileNo": "admin.audit.do.healthCheck",
+  "POST /api/mqtt/ota": "admin.audit.do.firmwareUpdate",
+};
+
+/** What an entry did, in `language`; an action recorded by a route not listed here shows as stored. */
+export function auditActionText(action: string, language: Language): string {
+  const key = AUDIT_ACTIONS[action];
+  return key ? translateAdmin(language, key) : action;
+}
+
+/** Why an admin login failed: the trail knows, the person at the login form was never told. */
+const LOGIN_REASONS: Record<string, AdminMessageKey> = {
+  unknownNumber: "admin.audit.reason.unknownNumber",
+  wrongPassword: "admin.audit.reason.wrongPassword",
+  notAdmin: "admin.audit.reason.notAdmin",
+};
+
+function valuesOf(params: unknown): MessageValues {
+  if (!params || typeof params !== "object") return {};
+  return Object.fromEntries(
+    Object.entries(params).filter((entry): entry is [string, string | number] => typeof entry[1] === "string" || typeof entry[1] === "number"),
+  );
+}
+
+/** The refusal an entry records, worded for `language`; null when it was not refused. */
+export function auditRefusalText(details: Record<string, unknown>, language: Language): string | null {
+  const code = details.error;
+  if (typeof code !== "string") return null;
+  const params = valuesOf(details.errorParams);
+  if (`error.${code}` in apiEn) return translateApi(language, `error.${code}` as keyof typeof apiEn, params);
+  if (isHubFailureCode(code)) {
+    return hubFailureText({ ok: false, code, error: typeof params.error === "string" ? params.error : undefined, version: typeof params.version === "string" ? params.version : undefined }, language);
+  }
+  if (code === "noDevice") return translateApi(language, "failure.noDevice");
+  const reason = LOGIN_REASONS[code];
+  return reason ? translateAdmin(language, reason) : code;
+}
+
+/**
+ * What an entry acted on, for reading: `user:12` and `recharge:7` in words; mobile numbers,
+ * device ids and firmware versions are identifiers and stay as stored.
+ */
+export function auditTargetText(target: string, language: Language): string {
+  const [kind, id] = target.split(":", 2);
+  if (kind === "user" && id) return translateAdmin(language, "admin.audit.targetUser", { id });
+  if (kind === "recharge" && id) return translateAdmin(language, "admin.audit.targetRecharge", { id });
+  if (kind === "firmware" && id) {
+    const [deviceType = "", version = ""] = id.split("/", 2);
+    return translateAdmin(language, "admin.audit.targetFirmware", { deviceType, version });
+  }
+  return target;
+}

@@ -1,0 +1,90 @@
+// Every SQL statement the operator commands (`npm run admin:create`, `npm run device`) send to
+// D1, built in one place from checked values. Local and remote runs send exactly this text;
+// only wrangler's flags differ (scripts/lib/local-d1.ts).
+import { MOBILE_NO_PATTERN } from "../../common/constants.ts";
+import { DEVICE_ID_PATTERN } from "../../common/credentials.ts";
+import { deviceKindSchema, type DeviceKind } from "../../common/device-protocol.ts";
+
+export type OperatorStatement =
+  | { op: "findAccount"; mobileNo: string }
+  | { op: "promoteAdmin"; mobileNo: string }
+  | { op: "createAdmin"; mobileNo: string; passwordHash: string; now: number }
+  | { op: "findOwner"; mobileNo: string }
+  | { op: "provisionDevice"; deviceId: string; ownerUserId: number | null; kind: DeviceKind; keyHash: string; now: number }
+  | { op: "rotateDeviceKey"; deviceId: string; keyHash: string }
+  | { op: "assignDevice"; deviceId: string; ownerUserId: number | null }
+  | { op: "listDevices" };
+
+/** A SQL string literal. */
+export function sqlText(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+function mobileNo(value: string): string {
+  if (!MOBILE_NO_PATTERN.test(value)) throw new Error(`Not a mobile number: ${value}`);
+  return sqlText(value);
+}
+
+function deviceId(value: string): string {
+  if (!DEVICE_ID_PATTERN.test(value)) throw new Error(`Not a device id: ${value}`);
+  return sqlText(value);
+}
+
+function userId(value: number | null): string {
+  if (value === null) return "NULL";
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`Not a user id: ${value}`);
+  return String(value);
+}
+
+function time(value: number): string {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`Not a time: ${value}`);
+  return String(value);
+}
+
+/** Hashes are made by this script (hex or the PBKDF2 string), never typed in. */
+function hash(value: string): string {
+  if (!/^[A-Za-z0-9$.:=+/_-]{16,512}$/.test(value)) throw new Error("Not a hash this script made.");
+  return sqlText(value);
+}
+
+/** The SQL for one operator statement. Throws on a value that is not what it claims to be. */
+export function operatorSql(statement: OperatorStatement): string {
+  switch (statement.op) {
+    case "findAccount":
+      return `SELECT is_admin FROM users WHERE mobile_no = ${mobileNo(statement.mobileNo)};`;
+    case "promoteAdmin":
+      return `UPDATE users SET is_admin = 1 WHERE mobile_no = ${mobileNo(statement.mobileNo)};`;
+    case "createAdmin":
+      // ON CONFLICT: someone registered the number in between; promote it rather than fail or
+      // overwrite their password.
+      return (
+        `INSERT INTO users (mobile_no, password_hash, is_admin, created_at) ` +
+        `VALUES (${mobileNo(statement.mobileNo)}, ${hash(statement.passwordHash)}, 1, ${time(statement.now)}) ` +
+        `ON CONFLICT(mobile_no) DO UPDATE SET is_admin = 1;`
+      );
+    case "findOwner":
+      return (
+        `SELECT u.id, d.id AS device_id FROM users u LEFT JOIN devices d ON d.owner_user_id = u.id ` +
+        `WHERE u.mobile_no = ${mobileNo(statement.mobileNo)};`
+      );
+    case "provisionDevice":
+      return (
+        `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at) ` +
+        `VALUES (${deviceId(statement.deviceId)}, ${userId(statement.ownerUserId)}, ` +
+        `${sqlText(deviceKindSchema.parse(statement.kind))}, ${hash(statement.keyHash)}, ${time(statement.now)});`
+      );
+    case "rotateDeviceKey":
+      return `UPDATE devices SET key_hash = ${hash(statement.keyHash)} WHERE id = ${deviceId(statement.deviceId)} RETURNING id;`;
+    case "assignDevice":
+      return `UPDATE devices SET owner_user_id = ${userId(statement.ownerUserId)} WHERE id = ${deviceId(statement.deviceId)} RETURNING id;`;
+    case "listDevices":
+      return (
+        `SELECT d.id, d.kind, u.mobile_no AS owner, d.online, d.firmware ` +
+        `FROM devices d LEFT JOIN users u ON u.id = d.owner_user_id ORDER BY d.created_at;`
+      );
+    default: {
+      const unreachable: never = statement;
+      throw new Error(`Unknown statement ${JSON.stringify(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+// The glossary (docs/glossary.md) is the one list of plain words; this holds every catalogue to
+// it, so a translator's "कूलडाउन" fails here rather than on a farmer's phone.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { adminEn } from "../../app/i18n/admin-en.ts";
+import { adminHi } from "../../app/i18n/admin-hi.ts";
+import { apiEn } from "../../app/i18n/api-en.ts";
+import { apiHi } from "../../app/i18n/api-hi.ts";
+import { en } from "../../app/i18n/en.ts";
+import { hi } from "../../app/i18n/hi.ts";
+
+type Row = { english: string; avoidHindi: string[]; avoidEnglish: string[] };
+
+/** The glossary's table rows; an "avoid" cell lists words separated by commas or slashes. */
+function glossaryRows(): Row[] {
+  const markdown = readFileSync(new URL("../../docs/glossary.md", import.meta.url), "utf8");
+  const words = (cell: string) =>
+    cell
+      .replace(/\(.*?\)/g, "")
+      .split(/[,/]/)
+      .map((word) => word.trim())
+      .filter(Boolean);
+  return markdown
+    .split("\n")
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| English"))
+    .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()))
+    .map(([english = "", , avoidHindi = "", avoidEnglish = ""]) => ({
+      english,
+      avoidHindi: words(avoidHindi),
+      avoidEnglish: words(avoidEnglish),
+    }));
+}
+
+const HINDI: Record<string, Record<string, string>> = { "hi.ts": hi, "admin-hi.ts": adminHi, "api-hi.ts": apiHi };
+const ENGLISH: Record<string, Record<string, string>> = { "en.ts": en, "admin-en.ts": adminEn, "api-en.ts": apiEn };
+
+/** `word` alone, not inside a longer one (ऑन in ऑनलाइन, यंत्र in नियंत्रण). */
+function wholeWord(word: string): RegExp {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\p{L}\\p{M}])${escaped}(?![\\p{L}\\p{M}])`, "u");
+}
+
+function uses(catalogues: Record<string, Record<string, string>>, word: string): string[] {
+  return Object.entries(catalogues).flatMap(([file, messages]) =>
+    Object.entries(messages)
+      .filter(([, text]) => wholeWord(word).test(text))
+      .map(([key]) => `${file} ${key}`),
+  );
+}
+
+describe("the glossary", () => {
+  const rows = glossaryRows();
+
+  it("has its table (the test would pass vacuously without it)", () => {
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.flatMap((row) => row.avoidHindi)).toContain("कूलडाउन");
+  });
+
+  for (const row of rows) {
+    it(`"${row.english}": no catalogue uses a word the glossary avoids`, () => {
+      const found = [
+        ...row.avoidHindi.flatMap((word) => uses(HINDI, word).map((where) => `${where}: ${word}`)),
+        ...row.avoidEnglish.flatMap((word) => uses(ENGLISH, word).map((where) => `${where}: ${word}`)),
+      ];
+      expect(found).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,217 @@
+// Every kind of motor log entry with the English sentence the hub wrote for it before entries
+// had kinds. The catalogue must still word them so, and migration 0007 must read those
+// sentences back into these events (`written: false`: no hub ever wrote that sentence).
+import type { MotorLogEvent } from "../../common/motor-log-event.ts";
+
+export type MotorLogExample = { event: MotorLogEvent; english: string; action: "on" | "off" | "other"; written?: false };
+
+const app = { by: "app" } as const;
+
+export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
+  { action: "on", english: "Motor turned ON from the app", event: { kind: "switched", relay: "on", origin: app, confirmed: "inTime" } },
+  { action: "off", english: "Motor turned OFF from the app", event: { kind: "switched", relay: "off", origin: app, confirmed: "inTime" } },
+  { action: "on", english: "Motor turned ON from the app (confirmed late)", event: { kind: "switched", relay: "on", origin: app, confirmed: "late" } },
+  {
+    action: "off",
+    english: "Motor turned OFF from the app (confirmed when the box reconnected)",
+    event: { kind: "switched", relay: "off", origin: app, confirmed: "onReconnect" },
+  },
+  {
+    action: "on",
+    english: "Motor turned ON by schedule (6:00 AM, daily)",
+    event: { kind: "switched", relay: "on", origin: { by: "schedule", minuteOfDay: 360, repeat: "daily", forMinutes: null }, confirmed: "inTime" },
+  },
+  {
+    action: "on",
+    english: "Motor turned ON by schedule (12:05 AM, once, for 30 minutes) (confirmed late)",
+    event: { kind: "switched", relay: "on", origin: { by: "schedule", minuteOfDay: 5, repeat: "once", forMinutes: 30 }, confirmed: "late" },
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF by schedule (9:00 PM, daily)",
+    event: { kind: "switched", relay: "off", origin: { by: "schedule", minuteOfDay: 1260, repeat: "daily", forMinutes: null }, confirmed: "inTime" },
+  },
+  {
+    action: "on",
+    english: "Motor turned ON by schedule (12:45 PM, daily, for 90 minutes)",
+    event: { kind: "switched", relay: "on", origin: { by: "schedule", minuteOfDay: 765, repeat: "daily", forMinutes: 90 }, confirmed: "inTime" },
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF by schedule (after 30 minutes)",
+    event: { kind: "switched", relay: "off", origin: { by: "scheduleOff", afterMinutes: 30 }, confirmed: "inTime" },
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF by the server: dry run that the box did not stop.",
+    event: { kind: "switched", relay: "off", origin: { by: "server", reason: "dryRunNotStopped" }, confirmed: "inTime" },
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF by the server: overcurrent that the box did not stop. (confirmed late)",
+    event: { kind: "switched", relay: "off", origin: { by: "server", reason: "overCurrentNotStopped" }, confirmed: "late" },
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF by the server: it restarted by itself after a power cut.",
+    event: { kind: "switched", relay: "off", origin: { by: "server", reason: "restartedAfterPowerCut" }, confirmed: "inTime" },
+  },
+  {
+    action: "other",
+    english: "Motor ON from the app: the box did not confirm it (the motor may be running).",
+    event: { kind: "unconfirmed", relay: "on", origin: app, why: "noAnswer" },
+  },
+  {
+    action: "other",
+    english: "Motor OFF from the app: the box went offline before confirming it (the motor may still be running).",
+    event: { kind: "unconfirmed", relay: "off", origin: app, why: "linkLost" },
+  },
+  {
+    action: "other",
+    english: "Motor ON by schedule (6:30 AM, daily, for 30 minutes): the box did not confirm it (the motor may be running).",
+    event: { kind: "unconfirmed", relay: "on", origin: { by: "schedule", minuteOfDay: 390, repeat: "daily", forMinutes: 30 }, why: "noAnswer" },
+  },
+  {
+    action: "other",
+    english: "Motor OFF by schedule (after 45 minutes): the box went offline before confirming it (the motor may still be running).",
+    event: { kind: "unconfirmed", relay: "off", origin: { by: "scheduleOff", afterMinutes: 45 }, why: "linkLost" },
+  },
+  {
+    action: "other",
+    english: "Motor OFF by the server: dry run that the box did not stop: the box did not confirm it (the motor may still be running).",
+    event: { kind: "unconfirmed", relay: "off", origin: { by: "server", reason: "dryRunNotStopped" }, why: "noAnswer" },
+  },
+  { action: "on", english: "Motor turned ON (switched at the box)", event: { kind: "stated", relay: "on", how: "manual" } },
+  { action: "off", english: "Motor turned OFF (by the box's schedule)", event: { kind: "stated", relay: "off", how: "boxSchedule" } },
+  { action: "off", english: "Motor turned OFF (box restarted)", event: { kind: "stated", relay: "off", how: "restart" } },
+  { action: "on", english: "Motor turned ON (reported by the box)", event: { kind: "stated", relay: "on", how: "reported" } },
+  { action: "off", english: "Motor turned OFF (reported by the box when it reconnected)", event: { kind: "stated", relay: "off", how: "reconnected" } },
+  { action: "on", english: "Motor turned ON (restarted by the box after the power cut)", event: { kind: "stated", relay: "on", how: "afterPowerCut" } },
+  { action: "on", english: "Motor is running without a confirmed command (9.1 A).", event: { kind: "runningWithoutCommand", current: 9.1 } },
+  { action: "other", english: "Motor is ON but draws no current.", event: { kind: "noCurrent" } },
+  { action: "off", english: "Dry run detected. Motor turned OFF automatically.", event: { kind: "tripDryRun", current: null } },
+  { action: "off", english: "Overcurrent detected. Motor turned OFF!", event: { kind: "tripOverCurrent", current: null } },
+  {
+    action: "off",
+    english: "Phase fault detected: Phase Y missing. Motor operation is disabled.",
+    event: { kind: "phaseFault", phase: "Y", detail: "Phase Y missing" },
+  },
+  {
+    action: "off",
+    english: "Phase fault detected: R-Y imbalance 12%. Motor operation is disabled.",
+    event: { kind: "phaseFault", phase: null, detail: "R-Y imbalance 12%" },
+  },
+  { action: "off", english: "Phase fault detected. Motor operation is disabled.", event: { kind: "phaseFault", phase: null, detail: null } },
+  {
+    action: "off",
+    english: "Phase fault detected on phase B. Motor operation is disabled.",
+    event: { kind: "phaseFault", phase: "B", detail: null },
+    written: false,
+  },
+  { action: "other", english: "Phase is OK now.", event: { kind: "phaseOk" } },
+  { action: "off", english: "Power cut at the pump. Motor stopped.", event: { kind: "powerLost" } },
+  {
+    action: "other",
+    english: "Power is back at the pump. The motor stays OFF until someone switches it on.",
+    event: { kind: "powerRestored" },
+  },
+  {
+    action: "other",
+    english: "The server could not switch the motor OFF (dry run that the box did not stop). Check the pump.",
+    event: { kind: "serverOffFailed", reason: "dryRunNotStopped" },
+  },
+  {
+    action: "other",
+    english: "The server could not switch the motor OFF (it restarted by itself after a power cut). Check the pump.",
+    event: { kind: "serverOffFailed", reason: "restartedAfterPowerCut" },
+  },
+  { action: "other", english: "Mobile number changed to 9123456780. The box restarts.", event: { kind: "mobileNoChanged", mobileNo: "9123456780" } },
+  { action: "other", english: "Firmware update to 2.4.0 refused: battery low.", event: { kind: "otaRefused", version: "2.4.0", error: "battery low" } },
+  { action: "other", english: "Firmware update to 2.4.0 refused: the box refused it.", event: { kind: "otaRefused", version: "2.4.0", error: null } },
+  { action: "other", english: "Firmware update to 2.4.0 started.", event: { kind: "otaStarted", version: "2.4.0" } },
+  { action: "other", english: "Firmware updated to 2.4.0.", event: { kind: "otaDone", version: "2.4.0" } },
+  {
+    action: "other",
+    english: "Firmware update to 2.4.0 failed: SHA-256 mismatch.",
+    event: { kind: "otaFailed", version: "2.4.0", reason: "box", error: "SHA-256 mismatch", firmware: null },
+  },
+  {
+    action: "other",
+    english: "Firmware update to 2.4.0 failed: the box reported a failure.",
+    event: { kind: "otaFailed", version: "2.4.0", reason: "box", error: null, firmware: null },
+  },
+  {
+    action: "other",
+    english: "Firmware update to 2.4.0 failed: the box restarted with 2.3.0.",
+    event: { kind: "otaFailed", version: "2.4.0", reason: "otherVersion", error: null, firmware: "2.3.0" },
+  },
+  {
+    action: "other",
+    english: "Firmware update to 2.4.0 failed: no answer from the box within 10 minutes.",
+    event: { kind: "otaFailed", version: "2.4.0", reason: "timeout", error: null, firmware: null },
+  },
+  {
+    action: "other",
+    english: "Scheduled ON at 5:30 AM was missed: the device was offline.",
+    event: { kind: "scheduleMissed", action: "on", minuteOfDay: 330, reason: "offline" },
+  },
+  {
+    action: "other",
+    english: "Scheduled OFF at 11:59 PM was missed: the server could not run it on time.",
+    event: { kind: "scheduleMissed", action: "off", minuteOfDay: 1439, reason: "late" },
+  },
+  {
+    action: "other",
+    english: "Scheduled ON at 8:15 PM was not carried out: Phase fault detected. Motor operation is disabled until the phase is OK.",
+    event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 1215, failure: { code: "phaseFault", error: null } },
+  },
+  {
+    action: "other",
+    english: "Scheduled ON at 7:00 AM was not carried out: There is no mains power at the pump.",
+    event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 420, failure: { code: "noSupply", error: null } },
+  },
+  {
+    action: "other",
+    english: "Scheduled ON at 7:00 AM was not carried out: Please wait for cooldown.",
+    event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 420, failure: { code: "cooldown", error: null } },
+  },
+  {
+    action: "other",
+    english: "Scheduled ON at 7:00 AM was not carried out: Another command is in progress. Please wait.",
+    event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 420, failure: { code: "busy", error: null } },
+  },
+  {
+    action: "other",
+    english: "Scheduled OFF at 10:00 AM was not carried out: The device refused the command.",
+    event: { kind: "scheduleNotRun", action: "off", minuteOfDay: 600, failure: { code: "rejected", error: null } },
+  },
+  {
+    action: "other",
+    english: "Scheduled ON at 10:00 AM was not carried out: Phase fault: motor held off.",
+    event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 600, failure: { code: "rejected", error: "Phase fault: motor held off" } },
+  },
+  {
+    action: "other",
+    english:
+      "Scheduled switch-off (after 10 minutes) failed: Device is offline. Check its power and network, then try again. Trying again every minute.",
+    event: { kind: "scheduleOffFailed", afterMinutes: 10, failure: { code: "offline", error: null } },
+  },
+  {
+    action: "other",
+    english:
+      "Scheduled switch-off (after 10 minutes) failed: The device did not confirm the command. Check the motor status and try again. Trying again every minute.",
+    event: { kind: "scheduleOffFailed", afterMinutes: 10, failure: { code: "timeout", error: null } },
+  },
+  {
+    action: "other",
+    english:
+      "Scheduled switch-off (after 20 minutes) failed: The device went offline before confirming the command. The motor may have switched. Trying again every minute.",
+    event: { kind: "scheduleOffFailed", afterMinutes: 20, failure: { code: "linkLost", error: null } },
+  },
+  {
+    action: "other",
+    english: "Scheduled switch-off (after 60 minutes) was given up after a day of failed attempts. Check the pump.",
+    event: { kind: "scheduleOffGivenUp", afterMinutes: 60 },
+  },
+  { action: "other", english: "Pump serviced by Ramesh", event: { kind: "legacy", text: "Pump serviced by Ramesh" } },
+];

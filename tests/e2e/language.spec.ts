@@ -1,0 +1,110 @@
+// Every user page in Hindi says everything in Hindi, and in English everything in English:
+// only a short list of words may cross (the brand, units, ids, numbers).
+import { expect, test, type Page } from "@playwright/test";
+import { adminApiToken, adminLogIn, bearer, farmerWithDevice, texts } from "./admin-support.ts";
+import { DICTIONARIES, logIn, useLanguage } from "./support.ts";
+
+const USER_PAGES = ["/motor-control", "/motor-schedule", "/recharge", "/logs"];
+const ADMIN_PAGES = (userId: number) => [
+  "/admin/dashboard",
+  "/admin/users",
+  `/admin/users/${userId}`,
+  `/admin/users/${userId}/update-config`,
+  "/admin/logs",
+  "/admin/recharges",
+  "/admin/audit",
+];
+
+/**
+ * Latin words a Hindi page may show: units, the box's build types and identifiers as printed on
+ * it, the starters' names as their plates print them (DOL, MSB), UPI and WhatsApp, and the day
+ * period Intl writes in Hindi times ("10:00 am").
+ */
+const LATIN_ALLOWED = new Set(["A", "W", "V", "kWh", "HP", "dBm", "SIM", "Wi-Fi", "UPI", "M2M", "IMEI", "DOL", "MSB", "WhatsApp", "am", "pm"]);
+
+/** Visible words in the wrong script, with the element they are in. */
+async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]> {
+  const text = await page.locator("body").evaluate((body: HTMLElement) => {
+    // The language switch names both languages on purpose; `translate="no"` marks ids as
+    // printed on the box; `code` holds data as sent (an audit entry's request fields), not words.
+    const skipped = [...body.querySelectorAll<HTMLElement>(".language-switch, [translate=no], code")];
+    for (const node of skipped) node.style.display = "none";
+    const visible = body.innerText;
+    for (const node of skipped) node.style.display = "";
+    return visible;
+  });
+  const words = text.split(/[\s,.;:!?()"'“”‘’/|+=<>…–—·•₹%]+/u).filter((word) => word && !/^[\d०-९-]+$/.test(word));
+  return words.filter((word) => {
+    if (/^SNC-[A-Z0-9]+$/.test(word) || /^(sim|e2e|screens)-/.test(word)) return false; // device ids, firmware versions
+    if (language === "hi") return /[A-Za-z]/.test(word) && !LATIN_ALLOWED.has(word);
+    return /[\u0900-\u097F]/.test(word) && word !== "हिन्दी"; // the language switch names itself
+  });
+}
+
+const PUBLIC_PAGES = ["/", "/login", "/register", "/admin/login"];
+
+for (const language of ["hi", "en"] as const) {
+  test(`every public page is in ${language === "hi" ? "Hindi" : "English"} only, and so is a refused form`, async ({ page, context }) => {
+    await useLanguage(context, language);
+    const found: string[] = [];
+    for (const path of PUBLIC_PAGES) {
+      await page.goto(path);
+      found.push(...(await wrongScript(page, language)).map((word) => `${path}: ${word}`));
+    }
+    // A form sent empty: the server's answer, in the page's language, not the browser's bubble.
+    await page.goto("/register");
+    await page.getByRole("button", { name: DICTIONARIES[language]["register.button"] }).click();
+    await expect(page.getByRole("alert")).toHaveText(DICTIONARIES[language]["auth.required"]);
+    found.push(...(await wrongScript(page, language)).map((word) => `/register (refused): ${word}`));
+    expect(found).toEqual([]);
+  });
+}
+
+for (const language of ["hi", "en"] as const) {
+  test(`every user page is in ${language === "hi" ? "Hindi" : "English"} only`, async ({ page, context, request }) => {
+    const { farmer, device } = await farmerWithDevice(request);
+    await useLanguage(context, language);
+    await logIn(page, farmer.mobileNo, farmer.password, DICTIONARIES[language]);
+    // Something in every block: motor logs, health, a schedule ON for a while, a recharge request.
+    await page.getByTestId("motor-toggle").click();
+    await expect(page.getByTestId("motor-toggle")).toHaveText(DICTIONARIES[language]["motor.on"]);
+    await page.getByTestId("health-refresh").click();
+    const asFarmer = { headers: { Authorization: `Bearer ${farmer.token}` } };
+    const schedule = await request.post("/api/schedule", { data: { time: "6:30 AM", action: "ON", repeat: "daily", durationMinutes: 45 }, ...asFarmer });
+    expect(schedule.status()).toBe(201);
+    const recharge = await request.post("/api/recharge/request", { data: { plan: "1year", paymentMethod: "upi" }, ...asFarmer });
+    expect(recharge.ok()).toBe(true);
+    const found: string[] = [];
+    for (const path of USER_PAGES) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      found.push(...(await wrongScript(page, language)).map((word) => `${path}: ${word}`));
+    }
+    await device.stop();
+    expect(found).toEqual([]);
+  });
+}
+
+for (const language of ["hi", "en"] as const) {
+  test(`every admin page is in ${language === "hi" ? "Hindi" : "English"} only`, async ({ page, context, request }) => {
+    const { farmer, device } = await farmerWithDevice(request);
+    const asFarmer = bearer(farmer.token);
+    // Something in every block: the farmer's logs and health, a recharge request, and on the
+    // audit trail an accepted and a refused admin write.
+    expect((await request.post("/api/devices/motor", { data: { action: "on" }, ...asFarmer })).ok()).toBe(true);
+    expect((await request.post("/api/recharge/request", { data: { plan: "1year", paymentMethod: "upi" }, ...asFarmer })).ok()).toBe(true);
+    const admin = bearer(await adminApiToken(request));
+    const refused = await request.put("/api/admin/update-user-role", { data: { userId: 999_999_999, isAdmin: true }, ...admin });
+    expect(refused.status()).toBe(404);
+    await useLanguage(context, language);
+    await adminLogIn(page, texts[language]);
+    const found: string[] = [];
+    for (const path of ADMIN_PAGES(farmer.id)) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      found.push(...(await wrongScript(page, language)).map((word) => `${path}: ${word}`));
+    }
+    await device.stop();
+    expect(found).toEqual([]);
+  });
+}

@@ -1,0 +1,146 @@
+// The operator commands against a deployed D1, checked without an account: the SQL they send
+// (one pure function, the same text locally and remotely), the wrangler flags that pick local
+// or remote, which targets the options may name, and that this wrangler accepts the remote
+// command and stops only where an account is needed. Nothing here reaches Cloudflare.
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deploySteps } from "../../scripts/deploy.ts";
+import { d1TargetFrom, PLACEHOLDER, placeholdersIn, readWranglerToml, type RawWranglerConfig } from "../../scripts/lib/environments.ts";
+import { d1ExecuteArgs, describeTarget, type D1Target } from "../../scripts/lib/local-d1.ts";
+import { operatorSql, sqlText } from "../../scripts/lib/operator-sql.ts";
+import { OFFLINE_ENV, WRANGLER_BIN } from "../../scripts/lib/wrangler.ts";
+
+const HASH = "pbkdf2-sha256$100000$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA";
+const KEY_HASH = "3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+
+describe("operatorSql", () => {
+  it("builds each statement the commands send, values quoted", () => {
+    expect(operatorSql({ op: "findAccount", mobileNo: "9812345678" })).toBe("SELECT is_admin FROM users WHERE mobile_no = '9812345678';");
+    expect(operatorSql({ op: "promoteAdmin", mobileNo: "9812345678" })).toBe("UPDATE users SET is_admin = 1 WHERE mobile_no = '9812345678';");
+    expect(operatorSql({ op: "createAdmin", mobileNo: "9812345678", passwordHash: HASH, now: 1_700_000_000_000 })).toBe(
+      "INSERT INTO users (mobile_no, password_hash, is_admin, created_at) " +
+        `VALUES ('9812345678', '${HASH}', 1, 1700000000000) ON CONFLICT(mobile_no) DO UPDATE SET is_admin = 1;`,
+    );
+    expect(
+      operatorSql({ op: "provisionDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: null, kind: "1phase", keyHash: KEY_HASH, now: 5 }),
+    ).toBe(`INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at) VALUES ('SNC-ABCDEFGH', NULL, '1phase', '${KEY_HASH}', 5);`);
+    expect(operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 42 })).toBe(
+      "UPDATE devices SET owner_user_id = 42 WHERE id = 'SNC-ABCDEFGH' RETURNING id;",
+    );
+    expect(operatorSql({ op: "rotateDeviceKey", deviceId: "SNC-ABCDEFGH", keyHash: KEY_HASH })).toContain("RETURNING id;");
+    expect(operatorSql({ op: "findOwner", mobileNo: "9812345678" })).toContain("WHERE u.mobile_no = '9812345678';");
+    expect(operatorSql({ op: "listDevices" })).toMatch(/^SELECT d.id, d.kind, u.mobile_no AS owner, d.online, d.firmware /);
+    expect(sqlText("it's")).toBe("'it''s'");
+  });
+
+  it("refuses values that are not what they claim to be, so nothing typed can become SQL", () => {
+    expect(() => operatorSql({ op: "findAccount", mobileNo: "98123' OR '1'='1" })).toThrow(/Not a mobile number/);
+    expect(() => operatorSql({ op: "rotateDeviceKey", deviceId: "'; DROP TABLE devices; --", keyHash: KEY_HASH })).toThrow(/Not a device id/);
+    expect(() => operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: -1 })).toThrow(/Not a user id/);
+    expect(() => operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 1.5 })).toThrow(/Not a user id/);
+    expect(() => operatorSql({ op: "createAdmin", mobileNo: "9812345678", passwordHash: "x', 1, 0); --", now: 1 })).toThrow(/Not a hash/);
+    expect(() => operatorSql({ op: "createAdmin", mobileNo: "9812345678", passwordHash: HASH, now: Number.NaN })).toThrow(/Not a time/);
+    expect(() =>
+      operatorSql({ op: "provisionDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 1, kind: "4phase" as "1phase", keyHash: KEY_HASH, now: 1 }),
+    ).toThrow();
+  });
+});
+
+describe("d1ExecuteArgs", () => {
+  const statements = { sql: operatorSql({ op: "listDevices" }), file: "/tmp/statements.sql" };
+  const local: D1Target = { remote: false, persistTo: ".wrangler/state" };
+  const remote: D1Target = { remote: true, environment: "production" };
+
+  it("differs between local and remote only in the flags that pick the database and carry the SQL", () => {
+    expect(d1ExecuteArgs(local, statements)).toEqual([
+      "d1", "execute", "DB", "--local", "--persist-to", ".wrangler/state", "--file", "/tmp/statements.sql", "--json", "-c", "wrangler.toml",
+    ]);
+    expect(d1ExecuteArgs(remote, statements)).toEqual([
+      "d1", "execute", "DB", "--remote", "--env", "production", "--command", statements.sql, "--json", "-c", "wrangler.toml",
+    ]);
+  });
+
+  it("never sends a remote database a file: that would be an import, locking it and answering without rows", () => {
+    expect(d1ExecuteArgs(remote, statements)).not.toContain("--file");
+    expect(describeTarget(remote)).toBe("the production D1 (remote)");
+    expect(describeTarget(local)).toBe("local D1 (.wrangler/state)");
+  });
+});
+
+describe("d1TargetFrom: what --remote, --env and --persist-to may name", () => {
+  const filled: RawWranglerConfig = {
+    env: {
+      staging: { d1_databases: [{ binding: "DB", database_id: "0b1c9a7e-5d2f-4c11-9e5a-2f7c3d4b5a61" }] },
+      production: { d1_databases: [{ binding: "DB", database_id: `${PLACEHOLDER} with the id` }] },
+    },
+  };
+
+  it("is local unless --remote, and --env alone is a mistake", () => {
+    expect(d1TargetFrom({ remote: false, persistTo: "state" })).toEqual({ remote: false, persistTo: "state" });
+    expect(() => d1TargetFrom({ remote: false, env: "production", persistTo: "state" })).toThrow(/add --remote/);
+  });
+
+  it("is remote only with a named environment that has no placeholders left", () => {
+    expect(d1TargetFrom({ remote: true, env: "staging", persistTo: "state" }, filled)).toEqual({ remote: true, environment: "staging" });
+    expect(() => d1TargetFrom({ remote: true, persistTo: "state" }, filled)).toThrow("--remote needs --env staging|production.");
+    expect(() => d1TargetFrom({ remote: true, env: "prod", persistTo: "state" }, filled)).toThrow(/no environment "prod"/);
+    expect(() => d1TargetFrom({ remote: true, env: "production", persistTo: "state" }, filled)).toThrow(
+      /env\.production\.d1_databases\[0\]\.database_id/,
+    );
+  });
+});
+
+describe("the remote command, given to this wrangler without an account", () => {
+  let directory: string;
+
+  beforeAll(async () => {
+    // A copy of wrangler.toml as an operator would have filled it in (made-up id, UPI id and push contact).
+    directory = await mkdtemp(join(tmpdir(), "sinchai-remote-d1-"));
+    const toml = (await readFile("wrangler.toml", "utf8"))
+      .replace(/"REPLACE-ME with the database_id[^"]*"/g, '"0b1c9a7e-5d2f-4c11-9e5a-2f7c3d4b5a61"')
+      .replace(/"REPLACE-ME with the UPI id[^"]*"/g, '"sinchai@examplebank"')
+      .replace(/"REPLACE-ME with the mailto:[^"]*"/g, '"mailto:support@example.in"');
+    await writeFile(join(directory, "wrangler.toml"), toml);
+    const filledIn = await readWranglerToml(join(directory, "wrangler.toml"));
+    expect(placeholdersIn(filledIn.env)).toEqual([]);
+    await symlink(resolve("migrations"), join(directory, "migrations"), "dir");
+  });
+
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  /** Runs wrangler there with no credentials at all: no token, and a config home of its own. */
+  function wrangler(args: string[]): Promise<{ code: number | null; output: string }> {
+    return new Promise((resolvePromise, reject) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, ...OFFLINE_ENV, XDG_CONFIG_HOME: join(directory, "config") };
+      delete env.CLOUDFLARE_API_TOKEN;
+      delete env.CLOUDFLARE_ACCOUNT_ID;
+      delete env.CLOUDFLARE_ENV;
+      const child = spawn(process.execPath, [WRANGLER_BIN, ...args], { cwd: directory, env, stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+      child.on("error", reject);
+      child.on("close", (code) => resolvePromise({ code, output }));
+    });
+  }
+
+  it("accepts every flag of `npm run device -- list --remote --env production` and stops at the missing API token", async () => {
+    const args = d1ExecuteArgs({ remote: true, environment: "production" }, { sql: operatorSql({ op: "listDevices" }), file: "unused" });
+    const { code, output } = await wrangler(args);
+    expect(code).not.toBe(0);
+    expect(output).toContain("CLOUDFLARE_API_TOKEN");
+    expect(output).not.toMatch(/Unknown argument|No environment found/);
+  }, 30_000);
+
+  it("accepts the deploy's migration step for production and stops at the missing API token too", async () => {
+    const migrate = deploySteps("production", { dryRun: false }).find((step) => step.args.includes("migrations"))!;
+    expect(migrate.args[0]).toBe(WRANGLER_BIN);
+    const { code, output } = await wrangler(migrate.args.slice(1));
+    expect(code).not.toBe(0);
+    expect(output).toContain("CLOUDFLARE_API_TOKEN");
+    expect(output).not.toMatch(/Unknown argument|No environment found|No migrations present/);
+  }, 30_000);
+});
