@@ -1,4 +1,4 @@
-// /admin/users/{id}/update-config: read-only number, three required numbers in steps of 0.1;
+// /admin/users/{id}/update-config: read-only number, three numbers the server checks;
 // the change reaches the box and the config history names the admin and what changed.
 import { expect, test } from "@playwright/test";
 import { useLanguage } from "./support.ts";
@@ -28,20 +28,12 @@ test("an admin's config change reaches the box and is recorded with who and what
   await expect(current).toHaveValue("1");
   await expect(dryRun).toHaveValue("30");
 
-  // The browser refuses an empty field and a value between steps; nothing is sent.
-  type Validity = { validity: { valueMissing: boolean; stepMismatch: boolean } };
-  const validity = () =>
-    current.evaluate((input) => {
-      const { valueMissing, stepMismatch } = (input as unknown as Validity).validity;
-      return { valueMissing, stepMismatch };
-    });
+  // The form leaves checking to the server (noValidate: no English bubble on a Hindi page):
+  // an empty field is refused and nothing reaches the box.
   const submit = page.getByRole("button", { name: t["admin.config.submit"] });
   await current.fill("");
   await submit.click();
-  expect((await validity()).valueMissing).toBe(true);
-  await current.fill("8.95");
-  await submit.click();
-  expect((await validity()).stepMismatch).toBe(true);
+  await expect(page.getByTestId("toast").filter({ hasText: t["admin.config.failed"] })).toBeVisible();
   expect(device.config.defaultCurrent).toBe(1);
 
   await current.fill("8.9");
