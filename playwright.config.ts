@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 
 /** e2e runs its own Worker on its own port and database, next to any `npm start`. */
@@ -9,6 +10,10 @@ const OWN_FARMER_SPECS = [
   "**/pump-truth.spec.ts",
   "**/first-day.spec.ts",
   "**/language.spec.ts",
+  "**/slow-phone.spec.ts",
+  "**/offline.spec.ts",
+  "**/alerts.spec.ts",
+  "**/no-script.spec.ts",
   "**/auth.spec.ts",
   "**/cross-site.spec.ts",
   "**/user-shell.spec.ts",
@@ -68,5 +73,11 @@ export default defineConfig({
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     stdout: "pipe",
     stderr: "pipe",
+    env: {
+      ...(process.env as Record<string, string>),
+      // The Worker's outbound requests trust the test push service's certificate (miniflare
+      // reads this when wrangler starts): Web Push goes to https addresses only.
+      NODE_EXTRA_CA_CERTS: fileURLToPath(new URL("./tests/e2e/push-service/cert.pem", import.meta.url)),
+    },
   },
 });

@@ -1,8 +1,12 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { generateVapidKeys } from "./scripts/lib/vapid.ts";
+import { pushTestOutbound } from "./tests/push-outbound.ts";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
+  // A throwaway pair: it signs pushes to the tests' own push service only.
+  const vapid = generateVapidKeys();
   return {
     test: {
       projects: [
@@ -18,7 +22,11 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   // The fuzz suites' base seed (tests/worker/fuzz-support.ts); empty: the fixed default.
                   FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+                  VAPID_PUBLIC_KEY: vapid.publicKey,
+                  VAPID_PRIVATE_KEY: vapid.privateKey,
                 },
+                // Web Push requests go to a push service played in Node (tests/push-outbound.ts).
+                outboundService: pushTestOutbound,
                 // An empty database of its own, for tests that apply migrations step by step.
                 d1Databases: ["MIGRATION_TEST_DB"],
               },

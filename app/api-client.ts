@@ -1,7 +1,11 @@
 // The user pages' calls to our own API: same-origin fetch (the HttpOnly session cookie goes
 // along), every answer parsed with a zod schema, and a 401 from any call ends the visit on the
 // landing page with "Session expired. Please log in again." (SPEC §4, §8).
-import type { z } from "../common/zod.ts";
+
+/** A zod schema of either build (classic or mini): all a call needs is to parse the answer. */
+export type AnswerSchema<T> = {
+  safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } };
+};
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
@@ -15,7 +19,7 @@ export const SESSION_EXPIRED_PATH = "/?session=expired";
 
 export async function callApi<T>(
   path: string,
-  schema: z.ZodType<T>,
+  schema: AnswerSchema<T>,
   init: { method?: "GET" | "POST" | "PUT" | "DELETE"; body?: unknown } = {},
 ): Promise<ApiResult<T>> {
   let response: Response;

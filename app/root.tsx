@@ -7,10 +7,14 @@ import {
   Scripts,
   ScrollRestoration,
   useMatches,
+  type ShouldRevalidateFunctionArgs,
 } from "react-router";
+import { useEffect } from "react";
 import type { Route } from "./+types/root";
+import { dictionaries } from "./i18n/dictionaries.ts";
 import { languageOf } from "./i18n/language.server.ts";
 import { useLanguage, useT } from "./i18n/i18n.ts";
+import { registerServiceWorker } from "./offline/service-worker.ts";
 import stylesheet from "./styles/app.css?url";
 
 /** A route whose handle says `hydrate: false` is sent as plain HTML, without any script. */
@@ -22,7 +26,18 @@ export type RouteHandle = { hydrate?: boolean };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet, precedence: "default" }];
 
 export function loader({ request }: Route.LoaderArgs) {
-  return { language: languageOf(request) };
+  const language = languageOf(request);
+  // The reader's dictionary travels with the page's data instead of in its JavaScript.
+  return { language, messages: dictionaries[language] };
+}
+
+/**
+ * Only the language switch changes what the root loader says; a motor command or a schedule
+ * save re-sending the whole dictionary would cost a phone on 2G a few seconds for nothing.
+ */
+export function shouldRevalidate({ formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formAction && formAction !== "/language") return false;
+  return defaultShouldRevalidate;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -39,6 +54,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* No icon file: without this every first visit also asks for /favicon.ico (a 404, and
             one more round trip on a slow line). */}
         <link rel="icon" href="data:," />
+        {/* Installable in the reader's language (public/manifest.*.webmanifest). */}
+        <link rel="manifest" href={`/manifest.${language}.webmanifest`} />
+        <link rel="apple-touch-icon" href="/icons/icon-192.png" />
         <Meta />
         <Links />
       </head>
@@ -56,6 +74,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // Vite's dev server has no service worker to offer (public/sw.js caches built assets).
+  useEffect(() => {
+    if (import.meta.env.PROD) registerServiceWorker();
+  }, []);
   return <Outlet />;
 }
 

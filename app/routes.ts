@@ -14,6 +14,7 @@ export default [
     route("recharge", "routes/recharge.tsx"),
     route("logs", "routes/logs.tsx"),
     route("change-password", "routes/change-password.tsx"),
+    route("alerts", "routes/alerts.tsx"),
   ]),
   // ---- admin area ----
   route("admin/login", "routes/admin/login.tsx"),

@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, one table at the end (docs/benchmarks.md records a run).
 // Figures only: nothing here passes or fails.
 //
-//   npm run bench [-- --quick] [-- --only roundtrip,fanout,idle,data,cpu,lighthouse]
+//   npm run bench [-- --quick] [-- --only roundtrip,fanout,idle,data,cpu,lighthouse,phone]
 import { spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,7 @@ import { measureFanOut } from "./fan-out.ts";
 import { localFleetCeiling } from "./fleet.ts";
 import { measureIdleScale } from "./idle-scale.ts";
 import { measureLighthouse } from "./lighthouse.ts";
+import { measureSlowPhone, PHONE_ROUTES, SLOW_3G } from "./slow-phone.ts";
 import { measureEchoFloor, percentile, round } from "./lib.ts";
 import { measureWorkerCpu } from "./worker-cpu.ts";
 
@@ -132,6 +133,25 @@ if (wanted("lighthouse")) {
       { benchmark: `lighthouse ${page.page}`, measure: "performance / accessibility", value: `${page.performance} / ${page.accessibility}`, target: "accessibility ≥ 95" },
       { benchmark: `lighthouse ${page.page}`, measure: "bytes transferred (KB)", value: String(page.transferKb) },
     );
+  }
+}
+
+if (wanted("phone")) {
+  const runs = quick ? 1 : 5;
+  const line = `slow 3G ${SLOW_3G.kbitPerSecond} kbit/s ${SLOW_3G.latencyMs} ms, ${SLOW_3G.cpuSlowdown}× CPU`;
+  console.log(`• The farmer's phone: /motor-control on ${line}, median of ${runs} cold loads...`);
+  const phone = await measureSlowPhone(runs, PHONE_ROUTES);
+  const tap =
+    phone.workingTapMs === null
+      ? "every tap lost"
+      : `${phone.workingTapMs}${phone.tapBeforeHydration ? " (before hydration)" : ""}${phone.tapsLost ? `, ${phone.tapsLost} lost` : ""}`;
+  record(
+    { benchmark: `phone /motor-control (${line})`, measure: "first paint (ms)", value: String(phone.firstPaintMs) },
+    { benchmark: `phone /motor-control (${line})`, measure: "working tap on ON (ms)", value: tap, target: "= first paint" },
+    { benchmark: `phone /motor-control (${line})`, measure: "hydrated (ms)", value: String(phone.hydratedMs), target: "≤ 6000" },
+  );
+  for (const { route, gzipBytes } of phone.jsPerRoute) {
+    record({ benchmark: "JavaScript per route (gzip KB)", measure: route, value: (gzipBytes / 1024).toFixed(1), target: route === "/motor-control" ? "≤ 130" : "" });
   }
 }
 

@@ -2,29 +2,27 @@
 // Frames are JSON text, one message per frame, except the heartbeat: the bare text "ping",
 // answered "pong" by the runtime without waking the hub. Server and simulator both parse
 // every frame with these schemas; nothing is trusted because it arrived on the socket.
+import { connectionTypeSchema, deviceKindSchema, phaseSchema, relayStateSchema } from "./device-enums.ts";
 import { z } from "./zod.ts";
+
+export {
+  connectionTypeSchema,
+  deviceKindSchema,
+  phaseSchema,
+  relayStateSchema,
+  type ConnectionType,
+  type DeviceKind,
+  type Phase,
+  type RelayState,
+} from "./device-enums.ts";
 
 export const DEVICE_PROTOCOL_VERSION = 1;
 export const HEARTBEAT_REQUEST = "ping";
 export const HEARTBEAT_RESPONSE = "pong";
 
-export const relayStateSchema = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
-export type RelayState = z.infer<typeof relayStateSchema>;
-
-export const deviceKindSchema = z.enum(["1phase", "3phase"]);
-export type DeviceKind = z.infer<typeof deviceKindSchema>;
-
-/** How the box reaches us: the two firmware builds (SPEC §2: Select Device Type). */
-export const connectionTypeSchema = z.enum(["wifi", "sim"]);
-export type ConnectionType = z.infer<typeof connectionTypeSchema>;
-
 /** Why the relay changed when the hub did not command it. */
 export const relayCauseSchema = z.enum(["manual", "startup", "schedule"]);
 export type RelayCause = z.infer<typeof relayCauseSchema>;
-
-/** A phase of a 3-phase supply, as electricians in India name them (red, yellow, blue). */
-export const phaseSchema = z.enum(["R", "Y", "B"]);
-export type Phase = z.infer<typeof phaseSchema>;
 
 /** Things that happen at the pump. Every trip event leaves the relay OFF. */
 export const deviceEventSchema = z.enum([
@@ -56,7 +54,7 @@ export const helloMessageSchema = z.object({
   firmware: shortText,
   kind: deviceKindSchema,
   relay: relayStateSchema,
-  connection: connectionTypeSchema.optional(),
+  connection: z.optional(connectionTypeSchema),
   imei: shortText.optional(),
   sim: shortText.optional(),
   chipId: shortText.optional(),
@@ -115,7 +113,7 @@ export const eventMessageSchema = z.object({
   /** Which phase is missing or how unbalanced, in words from the firmware. */
   detail: z.string().max(120).optional(),
   /** A phase fault's phase, when the box can tell: pages word it in their reader's language. */
-  phase: phaseSchema.optional(),
+  phase: z.optional(phaseSchema),
 });
 
 /** One line of the box's own log, sent only while debug mode is on. */

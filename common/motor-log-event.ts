@@ -89,7 +89,7 @@ export const motorLogEventSchema = z.discriminatedUnion("kind", [
   /** The box tripped the relay; `current` that caused it, when it said. */
   z.object({ kind: z.literal("tripDryRun"), current: z.number().nullable() }),
   z.object({ kind: z.literal("tripOverCurrent"), current: z.number().nullable() }),
-  z.object({ kind: z.literal("phaseFault"), phase: phaseSchema.nullable(), detail: boxText.nullable() }),
+  z.object({ kind: z.literal("phaseFault"), phase: z.nullable(phaseSchema), detail: boxText.nullable() }),
   z.object({ kind: z.literal("phaseOk") }),
   z.object({ kind: z.literal("powerLost") }),
   z.object({ kind: z.literal("powerRestored") }),

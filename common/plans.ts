@@ -1,5 +1,6 @@
 // Connectivity plans (SPEC §9): what a farmer can buy after the free first year.
-import { z } from "./zod.ts";
+// zod's small build: the recharge page parses with these (common/zod-mini.ts).
+import { z } from "./zod-mini.ts";
 
 export const planSchema = z.enum(["1month", "3month", "6month", "1year"], {
   error: "must be one of 1month, 3month, 6month, 1year",

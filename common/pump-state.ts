@@ -1,8 +1,8 @@
 // What the DeviceHub can vouch for about a pump, as the API, the realtime socket and every
 // screen carry it (docs/pump-state.md). Codes and numbers only: each screen words them in its
 // reader's language.
-import { z } from "./zod.ts";
-import { phaseSchema, relayStateSchema } from "./device-protocol.ts";
+import { z } from "./zod-mini.ts";
+import { phaseSchema, relayStateSchema } from "./device-enums.ts";
 
 /**
  * `unknown`: a command went out and neither an answer nor anything else the box said has
@@ -55,15 +55,15 @@ const since = z.number();
 /** Conditions a farmer must see until they clear; `since` in ms since the epoch. */
 export const faultSchema = z.discriminatedUnion("kind", [
   /** The last stop was a dry-run trip (by the box, or by the hub's safety net); clears at the next start. */
-  z.object({ kind: z.literal("dryRun"), since, current: z.number().nullable() }),
-  z.object({ kind: z.literal("overCurrent"), since, current: z.number().nullable() }),
+  z.object({ kind: z.literal("dryRun"), since, current: z.nullable(z.number()) }),
+  z.object({ kind: z.literal("overCurrent"), since, current: z.nullable(z.number()) }),
   /** The box holds the motor off for a missing or unbalanced phase; `detail` is the box's own words. */
   z.object({
     kind: z.literal("phaseFault"),
     since,
-    detail: z.string().nullable(),
+    detail: z.nullable(z.string()),
     /** The phase the box named as the cause, as a code, when it did. */
-    phase: phaseSchema.nullable().default(null),
+    phase: z._default(z.nullable(phaseSchema), null),
   }),
   /** No mains at the starter. */
   z.object({ kind: z.literal("noSupply"), since }),
@@ -81,13 +81,13 @@ export const pumpStateSchema = z.object({
   statusSource: statusSourceSchema,
   deviceStatus: z.enum(["online", "offline"]),
   /** The box's last frame or heartbeat (ms), null if it never connected. */
-  lastSeenAt: z.number().nullable(),
-  pendingCommand: pendingCommandSchema.nullable(),
+  lastSeenAt: z.nullable(z.number()),
+  pendingCommand: z.nullable(pendingCommandSchema),
   /** An ON is refused before this (ms; in the past or 0 when it is not). OFF never waits. */
   cooldownUntil: z.number(),
   faults: z.array(faultSchema),
   /** When the last power reading was taken (ms), null if none yet. */
-  powerDataAt: z.number().nullable(),
+  powerDataAt: z.nullable(z.number()),
   /** The hub's clock when this was built: pages count down and age against it, not their own. */
   at: z.number(),
 });

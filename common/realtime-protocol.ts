@@ -1,7 +1,7 @@
 // Messages the DeviceHub sends to browsers on the realtime socket (SPEC §4).
 // The hub builds them with `satisfies RealtimeMessage`; the browser parses them with the schema.
-import { z } from "./zod.ts";
-import { connectionTypeSchema, relayStateSchema } from "./device-protocol.ts";
+import { z } from "./zod-mini.ts";
+import { connectionTypeSchema, relayStateSchema } from "./device-enums.ts";
 import type { MotorLogParam } from "./motor-log-event.ts";
 import { motorStatusSchema, pumpStateSchema } from "./pump-state.ts";
 
@@ -17,7 +17,7 @@ export type PowerData = z.infer<typeof powerDataSchema>;
 export const motorLogActionSchema = z.enum(["on", "off", "other"]);
 
 export const motorLogEntrySchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   action: motorLogActionSchema,
   /** In the reader's language where the API knows it, else English; pages word `kind` themselves. */
   logMessage: z.string(),
@@ -28,22 +28,22 @@ export const motorLogEntrySchema = z.object({
    * and a kind this page does not know yet still shows, as its `logMessage`.
    */
   kind: z.string(),
-  params: z.object({}).catchall(z.custom<MotorLogParam>()),
+  params: z.catchall(z.object({}), z.custom<MotorLogParam>()),
 });
 export type MotorLogEntry = z.infer<typeof motorLogEntrySchema>;
 
 /** SPEC §3 health data, as the dashboard shows it (missing values render as N/A). */
 export const healthDataSchema = z.object({
-  uptime: z.number().nullable(),
-  signal: z.number().nullable(),
+  uptime: z.nullable(z.number()),
+  signal: z.nullable(z.number()),
   relay: relayStateSchema,
-  chipId: z.string().nullable(),
-  imei: z.string().nullable(),
+  chipId: z.nullable(z.string()),
+  imei: z.nullable(z.string()),
   mqtt: z.enum(["connected", "disconnected"]),
-  sim: z.string().nullable(),
-  version: z.string().nullable(),
-  connection: connectionTypeSchema.nullable(),
-  reportedAt: z.string().nullable(),
+  sim: z.nullable(z.string()),
+  version: z.nullable(z.string()),
+  connection: z.nullable(connectionTypeSchema),
+  reportedAt: z.nullable(z.string()),
 });
 export type HealthData = z.infer<typeof healthDataSchema>;
 
@@ -56,7 +56,7 @@ export const initialDataMessageSchema = z.object({
   lastLogs: z.array(motorLogEntrySchema),
   /** Beyond SPEC §4: the page must know at once whether motor operation is locked. */
   phaseFault: z.boolean(),
-  health: healthDataSchema.nullable(),
+  health: z.nullable(healthDataSchema),
   /** Whether the box streams debug lines (admin device settings). */
   debug: z.boolean(),
   /** Everything the hub vouches for about the pump: status with its source, presence, faults. */
@@ -108,7 +108,7 @@ export const powerRestoredMessageSchema = z.object({ type: z.literal("powerResto
 
 export const healthDataMessageSchema = z.object({
   type: z.literal("healthData"),
-  mobileNo: z.string().nullable(),
+  mobileNo: z.nullable(z.string()),
   payload: healthDataSchema,
 });
 
@@ -117,7 +117,7 @@ export const debugLogMessageSchema = z.object({
   type: z.literal("debugLog"),
   log: z.string(),
   timestamp: z.string(),
-  mobileNo: z.string().nullable(),
+  mobileNo: z.nullable(z.string()),
 });
 
 /** Debug mode was switched on or off (by an admin, or by itself after 30 minutes). Admins only. */
@@ -128,13 +128,13 @@ export const otaStatusMessageSchema = z.object({
   type: z.literal("otaStatus"),
   version: z.string(),
   stage: z.enum(["sent", "downloading", "verifying", "installing", "done", "failed"]),
-  progress: z.number().nullable(),
+  progress: z.nullable(z.number()),
   /** `failed`: the box's own words, if it gave any. */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   /** `failed`: why, as the motor log entry `otaFailed` says (the page words it). */
-  reason: z.enum(["box", "otherVersion", "timeout"]).nullable().default(null),
+  reason: z._default(z.nullable(z.enum(["box", "otherVersion", "timeout"])), null),
   /** `otherVersion`: the firmware the box came back with. */
-  firmware: z.string().nullable().default(null),
+  firmware: z._default(z.nullable(z.string()), null),
 });
 
 export const realtimeMessageSchema = z.discriminatedUnion("type", [

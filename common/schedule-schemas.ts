@@ -2,13 +2,19 @@
 // API accepts and returns. The device's DeviceHub stores and carries them out.
 import { z } from "./zod.ts";
 import { parseClock } from "./schedule-time.ts";
+import { MAX_SCHEDULE_DURATION_MINUTES, scheduleRepeatSchema } from "./schedule-view.ts";
 
-/** One device keeps at most this many schedules. */
-export const MAX_SCHEDULES_PER_DEVICE = 20;
-/** "ON for N minutes": at most half a day. */
-export const MAX_SCHEDULE_DURATION_MINUTES = 720;
-/** Choices the schedule form offers for "ON for N minutes" (the API takes any 1–720). */
-export const SCHEDULE_DURATION_CHOICES = [10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 360] as const;
+export {
+  MAX_SCHEDULE_DURATION_MINUTES,
+  MAX_SCHEDULES_PER_DEVICE,
+  SCHEDULE_DURATION_CHOICES,
+  scheduleOutcomeSchema,
+  scheduleRepeatSchema,
+  scheduleViewSchema,
+  type ScheduleOutcome,
+  type ScheduleRepeat,
+  type ScheduleView,
+} from "./schedule-view.ts";
 
 const TIME_MESSAGE = 'must be a time such as "10:00 AM" (h:mm a) or "22:30"';
 
@@ -32,8 +38,6 @@ export const scheduleActionSchema = z
   .toLowerCase()
   .pipe(z.enum(["on", "off"], { error: 'must be "ON" or "OFF"' }));
 
-export const scheduleRepeatSchema = z.enum(["daily", "once"], { error: 'must be "daily" or "once"' });
-export type ScheduleRepeat = z.infer<typeof scheduleRepeatSchema>;
 
 export const scheduleRequestSchema = z
   .object({
@@ -64,38 +68,3 @@ export const scheduleIdSchema = z.coerce
   .int({ error: "Not a schedule id." })
   .positive({ error: "Not a schedule id." });
 
-/**
- * How a run ended: done; missed (the device was offline, or the run came too late); failed
- * (the hub or the box refused: phase fault, no mains, no confirmation...).
- */
-export const scheduleOutcomeSchema = z.enum(["done", "missed", "failed"]);
-export type ScheduleOutcome = z.infer<typeof scheduleOutcomeSchema>;
-
-/** A schedule as the API returns it and the page shows it. */
-export const scheduleViewSchema = z.object({
-  id: z.number().int(),
-  /** "10:00 AM", India time. */
-  time: z.string(),
-  minuteOfDay: z.number().int(),
-  action: z.enum(["ON", "OFF"]),
-  repeat: scheduleRepeatSchema,
-  durationMinutes: z.number().int().nullable(),
-  /** When it runs next (ISO); null once a one-time schedule has run. */
-  nextRunAt: z.string().nullable(),
-  lastRun: z
-    .object({
-      /** The time it was set for (ISO). */
-      at: z.string(),
-      outcome: scheduleOutcomeSchema,
-      /**
-       * Why it did not run: offline, late, phaseFault, noSupply, cooldown, busy, timeout,
-       * linkLost, rejected; `confirmedLate` for a run the box confirmed after the hub stopped waiting.
-       */
-      code: z.string().nullable(),
-      /** `rejected`: the box's own words, if it gave any (shown quoted). */
-      error: z.string().nullable(),
-    })
-    .nullable(),
-  createdAt: z.string(),
-});
-export type ScheduleView = z.infer<typeof scheduleViewSchema>;

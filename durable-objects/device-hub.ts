@@ -74,10 +74,12 @@ import {
   type ScheduleView,
 } from "../common/schedule-schemas.ts";
 import { formatClock, istMinuteKey, nextOccurrence } from "../common/schedule-time.ts";
+import type { Alert } from "../common/alerts.ts";
 import { legacyMotorLogEvent, legacyOrigin } from "./legacy-motor-log.ts";
 import { apiLanguage } from "../worker/api/language.ts";
 import { apiError, refusalResponse } from "../worker/http-error.ts";
 import { HUB_HEADERS } from "./hub-headers.ts";
+import { sendAlert } from "./hub-push.ts";
 import { HubSql, type PowerSample, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";
 import {
   DEVICE_FLOOD_COOLDOWN_MS,
@@ -595,6 +597,7 @@ export class DeviceHub extends DurableObject<Env> {
     if (!wasOnline) this.broadcast({ type: "deviceStatusUpdate", deviceStatus: "online" });
     if (this.state.phaseFault !== wasPhaseFault) {
       this.broadcast({ type: this.state.phaseFault ? "phaseFaultDetected" : "phaseOk" });
+      this.alert({ kind: "phase", state: this.state.phaseFault ? "fault" : "ok", detail: this.state.phaseFaultDetail });
     }
     await this.finishOtaOnHello(message.firmware);
     // The box is the truth about its relay: a box that restarted (power cut) comes back OFF.
@@ -646,6 +649,7 @@ export class DeviceHub extends DurableObject<Env> {
       if (pendingSwitch?.relay === "on" && this.switchesInFlight.has(pendingSwitch.id)) return;
       await this.setMotor("on", "readings", { action: "on", event: { kind: "runningWithoutCommand", current } });
       this.broadcast({ type: "runningWithoutCommand", current });
+      this.alert({ kind: "runningWithoutCommand", current });
       return;
     }
     if (motor.status !== "on") return;
@@ -700,6 +704,7 @@ export class DeviceHub extends DurableObject<Env> {
         const event: MotorLogEvent = message.event === "dryRun" ? { kind: "tripDryRun", current } : { kind: "tripOverCurrent", current };
         await this.setMotor(message.relay, "event", { action: message.relay, event }, { logAlways: true });
         this.broadcast({ type: message.event === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
+        this.alert({ kind: message.event, current: message.current ?? null });
         return;
       }
       case "phaseFault":
@@ -716,22 +721,26 @@ export class DeviceHub extends DurableObject<Env> {
           { logAlways: true },
         );
         this.broadcast({ type: "phaseFaultDetected" });
+        this.alert({ kind: "phase", state: "fault", detail: message.detail ?? null });
         return;
       case "phaseOk":
         this.saveState({ phaseFault: false, phaseFaultSince: null, phaseFaultDetail: null, phaseFaultPhase: null });
         await this.recordMotorLog("other", { kind: "phaseOk" });
         await this.setMotor(message.relay, "event", { action: message.relay, event: stated(message.relay, "reported") });
         this.broadcast({ type: "phaseOk" });
+        this.alert({ kind: "phase", state: "ok", detail: null });
         return;
       case "powerLost":
         this.saveState({ supply: false, supplyLostAt: this.state.supplyLostAt ?? now });
         await this.setMotor(message.relay, "event", { action: message.relay, event: { kind: "powerLost" } }, { logAlways: true });
         this.broadcast({ type: "powerLost" });
+        this.alert({ kind: "power", state: "lost" });
         return;
       case "powerRestored":
         this.saveState({ supply: true, supplyLostAt: null });
         await this.recordMotorLog("other", { kind: "powerRestored" });
         this.broadcast({ type: "powerRestored" });
+        this.alert({ kind: "power", state: "back" });
         if (message.relay === "on") {
           // A box must never restart a motor by itself after a power cut.
           await this.setMotor("on", "event", { action: "on", event: stated("on", "afterPowerCut") });
@@ -1090,6 +1099,7 @@ export class DeviceHub extends DurableObject<Env> {
     const finish = async (outcome: ScheduleOutcome, code: string | null, error: string | null, log?: MotorLogEvent) => {
       this.store.recordScheduleOutcome(schedule.id, runKey, outcome, code, error);
       if (log) await this.recordMotorLog("other", log);
+      this.alert({ kind: "schedule", outcome, action, minuteOfDay: schedule.minuteOfDay, reason: code });
     };
     if (now - scheduledAt > SCHEDULE_LATE_LIMIT_MS) {
       await finish("missed", "late", null, { kind: "scheduleMissed", action, minuteOfDay, reason: "late" });
@@ -1230,6 +1240,7 @@ export class DeviceHub extends DurableObject<Env> {
     );
     if (late && command.scheduleRun && ack.relay === command.relay) {
       this.store.recordScheduleOutcome(command.scheduleRun.scheduleId, command.scheduleRun.runKey, "done", "confirmedLate", null);
+      this.alertScheduleDone(command.scheduleRun.scheduleId, command.relay);
     }
   }
 
@@ -1271,6 +1282,7 @@ export class DeviceHub extends DurableObject<Env> {
         );
         if (pending.scheduleRun) {
           this.store.recordScheduleOutcome(pending.scheduleRun.scheduleId, pending.scheduleRun.runKey, "done", "confirmedLate", null);
+          this.alertScheduleDone(pending.scheduleRun.scheduleId, pending.relay);
         }
         return;
       }
@@ -1332,6 +1344,7 @@ export class DeviceHub extends DurableObject<Env> {
       this.saveState({ trip: { kind, at: Date.now(), current } });
       this.publishPumpState();
       this.broadcast({ type: kind === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
+      this.alert({ kind, current });
     }
   }
 
@@ -1350,6 +1363,8 @@ export class DeviceHub extends DurableObject<Env> {
       health: this.state.health ? { ...this.state.health, mqtt: "disconnected" } : null,
     });
     this.broadcast({ type: "deviceStatusUpdate", deviceStatus: "offline" });
+    // Offline is no news when the motor was OFF; while it ran, nobody can now stop it from here.
+    if (this.state.motor.status === "on") this.alert({ kind: "offlineWhileOn", lastSeenAt: this.state.lastSeenAt });
     this.deleteTimer("liveness");
     this.publishPumpState();
     await this.syncToD1("presence", (db) =>
@@ -1724,6 +1739,25 @@ export class DeviceHub extends DurableObject<Env> {
       return;
     }
     this.scheduleLivenessCheck(now);
+  }
+
+  // ---- alerts with the app closed ---------------------------------------------------------
+
+  /**
+   * Tells the owner's phones (Web Push), each in its own language. Never awaited: a push service
+   * that is slow or down must not hold up a command, a broadcast or an alarm
+   * (durable-objects/hub-push.ts times out and logs every failure).
+   */
+  private alert(alert: Alert): void {
+    const owner = this.state.owner;
+    if (!owner) return;
+    this.ctx.waitUntil(sendAlert(this.env, owner.userId, alert));
+  }
+
+  /** A scheduled run the box confirmed late: its alert replaces the "not carried out" one. */
+  private alertScheduleDone(scheduleId: number, action: RelayState): void {
+    const schedule = this.store.schedule(scheduleId);
+    if (schedule) this.alert({ kind: "schedule", outcome: "done", action, minuteOfDay: schedule.minuteOfDay, reason: null });
   }
 
   // ---- helpers ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { translateApi } from "../app/i18n/api.ts";
 import type { Language } from "../app/i18n/catalogue.ts";
+import { wordsIn } from "../app/i18n/dictionaries.ts";
 import { commandFailureText } from "../app/i18n/motor-log.ts";
 import type { HubFailure } from "../durable-objects/device-hub.ts";
 import { HttpError } from "./http-error.ts";
@@ -29,7 +30,7 @@ export function hubFailureText(failure: HubFailure, language: Language): string 
     case "otaRejected":
       return translateApi(language, "failure.otaRejected", { hasError: failure.error ? "yes" : "no", error: failure.error ?? "" });
     default:
-      return commandFailureText({ code: failure.code, error: failure.error ?? null }, language);
+      return commandFailureText({ code: failure.code, error: failure.error ?? null }, wordsIn(language));
   }
 }
 

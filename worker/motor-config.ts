@@ -6,6 +6,9 @@ import { findDeviceByOwner } from "./db/devices.ts";
 import { saveMotorConfigRows } from "./db/motor-config.ts";
 import { deviceHub } from "./device-hubs.ts";
 
+/** The history note of a change the farmer made in the app (the API and the dashboard's form). */
+export const OWNER_CHANGE_NOTE = "Changed by the owner in the app";
+
 export async function changeMotorConfig(
   env: Env,
   change: { userId: number; config: MotorConfig; changedByUserId: number; changeNote: string },

@@ -4,14 +4,14 @@
 // Type" dialog offers only the box's own type. A box that has never said hello gets the
 // spec's dialog with both types.
 import { useState } from "react";
-import { z } from "../../common/zod.ts";
+import { z } from "../../common/zod-mini.ts";
 import type { ConnectionType } from "../../common/device-protocol.ts";
 import { callApi } from "../api-client.ts";
 import { useT, type MessageKey } from "../i18n/i18n.ts";
 import { Dialog } from "./dialog.tsx";
 import { useToast } from "./toast.tsx";
 
-const otaSchema = z.object({ success: z.literal(true), message: z.string(), version: z.string().optional() });
+const otaSchema = z.object({ success: z.literal(true), message: z.string(), version: z.optional(z.string()) });
 
 /** Failures the farmer can act on, in their language; anything else in the server's words. */
 const OTA_ERROR_KEYS: Partial<Record<number, MessageKey>> = {

@@ -1,5 +1,5 @@
 import { formatDateTime, relativeAge } from "../format.ts";
-import type { Language } from "../i18n/i18n.ts";
+import { useWords, type Language } from "../i18n/i18n.ts";
 import { motorLogEntryText } from "../i18n/motor-log.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { AlertIcon, PlugIcon, StopIcon } from "./icons.tsx";
@@ -9,6 +9,7 @@ import { AlertIcon, PlugIcon, StopIcon } from "./icons.tsx";
  * else yellow. `now` given: the age ("5 minutes ago"); otherwise the date and time.
  */
 export function LogItem({ log, language, now }: { log: MotorLogEntry; language: Language; now?: number }) {
+  const words = useWords();
   const action = log.action.toLowerCase();
   const kind = action === "on" || action === "off" ? action : "other";
   const Icon = kind === "on" ? PlugIcon : kind === "off" ? StopIcon : AlertIcon;
@@ -16,7 +17,7 @@ export function LogItem({ log, language, now }: { log: MotorLogEntry; language: 
     <li className={`log ${kind}`} data-testid="log-item" data-action={kind}>
       <Icon className="icon log-icon" />
       <div className="log-body">
-        <span data-kind={log.kind}>{motorLogEntryText(log, language)}</span>
+        <span data-kind={log.kind}>{motorLogEntryText(log, words)}</span>
         <time dateTime={log.timestamp} title={formatDateTime(log.timestamp, language)}>
           {now === undefined ? formatDateTime(log.timestamp, language) : relativeAge(log.timestamp, language, now)}
         </time>

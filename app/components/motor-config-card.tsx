@@ -1,83 +1,86 @@
 // Motor Configuration (SPEC §2, §5, §9): the running current picked from 1 to 40 A, the two
 // thresholds as free numbers (the server checks their ranges), tolerance and horsepower shown
-// as they change, and a confirmation before saving.
-import { useState } from "react";
-import { z } from "../../common/zod.ts";
+// as they change, and a confirmation before saving. A plain form posted to the dashboard's
+// action first (no script: it saves at once and the page comes back saying so); with script,
+// the confirmation dialog, then the same post through a fetcher.
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
 import { horsePowerFor, toleranceAmperes } from "../../common/protection.ts";
-import { callApi } from "../api-client.ts";
 import { formatNumber } from "../format.ts";
+import type { ConfigOutcome } from "../routes/motor-control.tsx";
 import { localeOf, useLanguage, useT, type Language } from "../i18n/i18n.ts";
 import { ConfirmDialog } from "./dialog.tsx";
 import { useToast } from "./toast.tsx";
 
 const CURRENT_CHOICES = Array.from({ length: 40 }, (_, index) => index + 1);
-const savedSchema = z.object({ success: z.literal(true) });
 
 /** SPEC §9: tolerance and horsepower are shown to one decimal ("3.0", not "3"). */
 function oneDecimal(value: number, language: Language): string {
   return new Intl.NumberFormat(localeOf(language), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 }
 
-export function MotorConfigCard({ mobileNo, initial, kind }: { mobileNo: string; initial: MotorConfig; kind: DeviceKind }) {
+/** What the farmer is told about a refused save, from its code, in the page's language. */
+function failureText(outcome: Extract<ConfigOutcome, { ok: false }>, t: ReturnType<typeof useT>): string {
+  return outcome.code === "invalidInput" ? `${t("config.failed")} ${t("config.outOfRange")}` : t("config.failed");
+}
+
+export function MotorConfigCard({ initial, posted, kind }: { initial: MotorConfig; posted: ConfigOutcome | null; kind: DeviceKind }) {
   const t = useT();
   const language = useLanguage();
   const toast = useToast();
-  const [saved, setSaved] = useState(initial);
-  const [current, setCurrent] = useState(String(initial.defaultCurrent));
-  const [dryRun, setDryRun] = useState(String(initial.dryRunThreshold));
-  const [overCurrent, setOverCurrent] = useState(String(initial.overCurrentThreshold));
+  const fetcher = useFetcher<{ config: ConfigOutcome | null }>();
+  const formRef = useRef<HTMLFormElement>(null);
+  // A refused post without script comes back with what was typed, to correct it.
+  const typed = posted && !posted.ok ? posted.values : null;
+  const [current, setCurrent] = useState(typed?.defaultCurrent ?? String(initial.defaultCurrent));
+  const [dryRun, setDryRun] = useState(typed?.dryRunThreshold ?? String(initial.dryRunThreshold));
+  const [overCurrent, setOverCurrent] = useState(typed?.overCurrentThreshold ?? String(initial.overCurrentThreshold));
   const [confirming, setConfirming] = useState(false);
-  const [saving, setSaving] = useState(false);
+  const saving = fetcher.state !== "idle";
 
   // An installer may have set a current between whole amperes: keep it selectable, unchanged.
-  const choices = CURRENT_CHOICES.includes(saved.defaultCurrent)
+  const choices = CURRENT_CHOICES.includes(initial.defaultCurrent)
     ? CURRENT_CHOICES
-    : [...CURRENT_CHOICES, saved.defaultCurrent].sort((a, b) => a - b);
+    : [...CURRENT_CHOICES, initial.defaultCurrent].sort((a, b) => a - b);
   const amperes = Number(current);
   const dryRunPercent = Number.parseFloat(dryRun);
   const tolerance = Number.isFinite(dryRunPercent)
     ? oneDecimal(toleranceAmperes({ defaultCurrent: amperes, dryRunThreshold: dryRunPercent, overCurrentThreshold: 0 }), language)
     : t("health.na");
 
-  async function save() {
-    setSaving(true);
-    const config = {
-      defaultCurrent: amperes,
-      dryRunThreshold: Number.parseFloat(dryRun),
-      overCurrentThreshold: Number.parseFloat(overCurrent),
-    };
-    const result = await callApi(`/api/devices/motor/config/${mobileNo}`, savedSchema, { method: "POST", body: config });
-    setSaving(false);
+  useEffect(() => {
+    const outcome = fetcher.data?.config;
+    if (!outcome || fetcher.state !== "idle") return;
     setConfirming(false);
-    if (result.ok) {
-      setSaved(config);
-      toast.show(t("config.saved"), "success");
-    } else if (result.status !== 401) {
-      toast.show(
-        result.status === 400 && result.message && language === "en"
-          ? `${t("config.failed")} ${result.message}`
-          : result.status === 400
-            ? `${t("config.failed")} ${t("config.outOfRange")}`
-            : t("config.failed"),
-        "error",
-      );
-    }
-  }
+    if (outcome.ok) toast.show(t("config.saved"), "success");
+    else toast.show(failureText(outcome, t), "error");
+    // One toast per answer.
+  }, [fetcher.data, fetcher.state]);
 
   return (
     <section className="card" aria-labelledby="config-title">
       <h2 id="config-title">{t("config.title")}</h2>
-      <form
-        // The server's message, in the page's language, rather than the browser's English bubble.
+      {posted && (
+        <p className={`message ${posted.ok ? "success" : "error"}`} role={posted.ok ? "status" : "alert"} data-testid="config-result">
+          {posted.ok ? t("config.saved") : failureText(posted, t)}
+        </p>
+      )}
+      <fetcher.Form
+        method="post"
+        action="/motor-control"
+        // The server's answer, in the page's language, rather than the browser's English bubble.
         noValidate
         className="config-form"
+        ref={formRef}
         onSubmit={(event) => {
+          // With script the farmer confirms first; the dialog then submits this form.
           event.preventDefault();
           setConfirming(true);
         }}
       >
+        <input type="hidden" name="intent" value="config" />
         <label className="field">
           <span>{t("config.current")}</span>
           <select name="defaultCurrent" value={current} onChange={(event) => setCurrent(event.target.value)}>
@@ -115,14 +118,14 @@ export function MotorConfigCard({ mobileNo, initial, kind }: { mobileNo: string;
         <button type="submit" className="button primary">
           {t("config.update")}
         </button>
-      </form>
+      </fetcher.Form>
       <ConfirmDialog
         open={confirming}
         title={t("config.title")}
         message={t("config.confirm")}
         confirmLabel={saving ? t("config.saving") : t("dialog.confirm")}
         cancelLabel={t("dialog.cancel")}
-        onConfirm={save}
+        onConfirm={() => fetcher.submit(formRef.current)}
         onCancel={() => setConfirming(false)}
         busy={saving}
       />

@@ -1,7 +1,10 @@
 // The admin area's translate hook: admin texts plus the common ones.
 import { adminEn, type AdminMessageKey } from "./admin-en.ts";
 import { adminHi } from "./admin-hi.ts";
-import { formatMessage, translate, type Language, type MessageKey, type MessageValues } from "./catalogue.ts";
+// The admin area ships both languages' common texts too (./dictionaries.ts): it is used on
+// desktops, not by farmers on slow phones.
+import { formatMessage, type Language, type MessageKey, type MessageValues } from "./catalogue.ts";
+import { translate } from "./dictionaries.ts";
 import { useLanguage } from "./i18n.ts";
 
 const adminDictionaries: Record<Language, Record<AdminMessageKey, string>> = { en: adminEn, hi: adminHi };

@@ -11,6 +11,9 @@ export const apiEn = {
   "api.scheduleSaved": "Schedule saved.",
   "api.scheduleUpdated": "Schedule updated.",
   "api.scheduleDeleted": "Schedule deleted.",
+  "api.alertsSaved": "Alert settings saved.",
+  "api.alertsOff": "Alerts turned off for this browser.",
+  "api.testAlertSent": "Test alert sent.",
   // Refusals of the API's own, by code (HttpError): the English words SPEC §7 callers have
   // always been answered with.
   "error.notFound": "Not found.",
@@ -52,6 +55,8 @@ export const apiEn = {
   "error.loginFailed": "Invalid mobile number or password.",
   "error.duplicateRegistration": "This mobile number is already registered. Please log in.",
   "error.commonPassword": "This password is too common. Please choose a less common one.",
+  "error.notSubscribed": "This browser does not get alerts.",
+  "error.pushNotTaken": "The push service did not take the test alert.",
   "error.throttled": "Too many attempts. Please wait a little and try again.",
   "error.passwordBlank": "Your password cannot be only spaces.",
   "error.passwordIsMobile": "Your password cannot be your mobile number.",

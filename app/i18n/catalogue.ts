@@ -1,5 +1,8 @@
-// The catalogues and their one renderer, without React: pages, the Worker's API and the
-// DeviceHub all word messages through here (docs/decisions/011-message-catalogue.md).
+// The one renderer of the catalogues, without React and without any dictionary: pages, the
+// Worker's API and the DeviceHub all word messages through here
+// (docs/decisions/011-message-catalogue.md). The dictionaries themselves are in
+// ./dictionaries.ts, so that a page which imports this module ships neither language: the
+// browser gets its reader's dictionary from the root loader's data.
 //
 // Messages use a subset of ICU MessageFormat:
 //   {name}                                   the value as given (numbers in the reader's locale)
@@ -7,18 +10,18 @@
 //   {name, plural, =0 {…} one {# …} other {# …}}   a branch per plural category of the
 //                                            reader's language (Intl.PluralRules); # is the number
 // Branches nest. Text never contains braces, and apostrophes are plain text (no ICU quoting).
-import { en, type MessageKey } from "./en.ts";
-import { hi } from "./hi.ts";
+import type { MessageKey } from "./en.ts";
 
 export type Language = "hi" | "en";
 export type { MessageKey };
 export type MessageValues = Record<string, string | number>;
+export type Messages = Record<MessageKey, string>;
+/** What wording a common message needs: the reader's language and that language's dictionary. */
+export type Words = { language: Language; messages: Messages };
 
 /** Hindi first: most of our farmers read it before English. */
 export const DEFAULT_LANGUAGE: Language = "hi";
 export const LANGUAGE_COOKIE = "sinchai_lang";
-
-const dictionaries: Record<Language, Record<MessageKey, string>> = { en, hi };
 
 export function isLanguage(value: unknown): value is Language {
   return value === "hi" || value === "en";
@@ -29,8 +32,10 @@ export function localeOf(language: Language): string {
   return language === "hi" ? "hi-IN" : "en-IN";
 }
 
-export function translate(language: Language, key: MessageKey, values: MessageValues = {}): string {
-  return formatMessage(dictionaries[language][key], values, language);
+/** One message of `words`' dictionary; without that dictionary (no root data) the key is shown. */
+export function wordIn(words: Words, key: MessageKey, values: MessageValues = {}): string {
+  const pattern = words.messages[key];
+  return pattern === undefined ? key : formatMessage(pattern, values, words.language);
 }
 
 /** Renders one message pattern (the subset above) in `language`. */

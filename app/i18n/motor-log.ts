@@ -1,6 +1,8 @@
 // Motor log entries and command failures in the reader's language, from their codes
 // (common/motor-log-event.ts). Pages, the API's `logMessage` and `message`, and the English
-// copy D1 keeps for people reading the table directly all come from here.
+// copy D1 keeps for people reading the table directly all come from here. Each function takes
+// the reader's `Words` (language and dictionary): a page passes the one dictionary the root
+// loader sent it (useWords), the server `wordsIn(language)` (./dictionaries.ts).
 import type {
   CommandFailure,
   CommandOrigin,
@@ -10,27 +12,27 @@ import type {
   MotorLogParam,
 } from "../../common/motor-log-event.ts";
 import { formatClock } from "../../common/schedule-time.ts";
-import { formatNumber } from "../format.ts";
-import { translate, type Language, type MessageKey, type MessageValues } from "./catalogue.ts";
+import { formatNumber, formatTimeOfDay } from "../format.ts";
+import { wordIn, type MessageKey, type MessageValues, type Words } from "./catalogue.ts";
 
 const yes = (present: boolean) => (present ? "yes" : "no");
 
-export function motorLogText(event: MotorLogEvent, language: Language): string {
-  const t = (key: MessageKey, values?: MessageValues) => translate(language, key, values);
+export function motorLogText(event: MotorLogEvent, words: Words): string {
+  const t = (key: MessageKey, values?: MessageValues) => wordIn(words, key, values);
   switch (event.kind) {
     case "switched":
       return t("log.switched", {
         relay: event.relay,
-        origin: commandOriginText(event.origin, language),
+        origin: commandOriginText(event.origin, words),
         byServer: yes(event.origin.by === "server"),
         confirmed: event.confirmed,
       });
     case "unconfirmed":
-      return t("log.unconfirmed", { relay: event.relay, origin: commandOriginText(event.origin, language), why: event.why });
+      return t("log.unconfirmed", { relay: event.relay, origin: commandOriginText(event.origin, words), why: event.why });
     case "stated":
       return t("log.stated", { relay: event.relay, how: t(`log.how.${event.how}`) });
     case "runningWithoutCommand":
-      return t("log.runningWithoutCommand", { current: formatNumber(event.current, language) });
+      return t("log.runningWithoutCommand", { current: formatNumber(event.current, words.language) });
     case "noCurrent":
     case "tripDryRun":
     case "tripOverCurrent":
@@ -63,17 +65,17 @@ export function motorLogText(event: MotorLogEvent, language: Language): string {
         error: event.error ?? "",
       });
     case "scheduleMissed":
-      return t("log.scheduleMissed", { action: event.action, time: formatClock(event.minuteOfDay), reason: event.reason });
+      return t("log.scheduleMissed", { action: event.action, time: clockIn(words, event.minuteOfDay), reason: event.reason });
     case "scheduleNotRun":
       return t("log.scheduleNotRun", {
         action: event.action,
-        time: formatClock(event.minuteOfDay),
-        failure: withoutFullStop(commandFailureText(event.failure, language)),
+        time: clockIn(words, event.minuteOfDay),
+        failure: withoutFullStop(commandFailureText(event.failure, words)),
       });
     case "scheduleOffFailed":
       return t("log.scheduleOffFailed", {
         minutes: event.afterMinutes,
-        failure: withoutFullStop(commandFailureText(event.failure, language)),
+        failure: withoutFullStop(commandFailureText(event.failure, words)),
       });
     case "scheduleOffGivenUp":
       return t("log.scheduleOffGivenUp", { minutes: event.afterMinutes });
@@ -113,35 +115,44 @@ const KINDS: Record<MotorLogKind, true> = {
 };
 
 /**
- * A log entry as the API and the realtime socket carry it, in `language`. The server sends only
+ * A log entry as the API and the realtime socket carry it, in the reader's words. The server sends only
  * events it parsed with `motorLogEventSchema`; pages do not parse them again, which would ship
  * that schema to every phone. An entry this page cannot word (a kind newer than the page) shows
  * the server's own `logMessage`.
  */
-export function motorLogEntryText(entry: { kind: string; params: Record<string, MotorLogParam>; logMessage: string }, language: Language): string {
+export function motorLogEntryText(entry: { kind: string; params: Record<string, MotorLogParam>; logMessage: string }, words: Words): string {
   if (!Object.hasOwn(KINDS, entry.kind)) return entry.logMessage;
   try {
-    return motorLogText({ ...entry.params, kind: entry.kind } as MotorLogEvent, language);
+    return motorLogText({ ...entry.params, kind: entry.kind } as MotorLogEvent, words);
   } catch {
     return entry.logMessage;
   }
 }
 
-/** "from the app", "by schedule (6:00 AM, daily)", "by the server: <why>", in `language`. */
-export function commandOriginText(origin: CommandOrigin, language: Language): string {
+/**
+ * A schedule's time in a log: English keeps the hub's own "6:00 AM" word for word (older
+ * entries were stored so); other languages write it as Intl does every other time.
+ */
+function clockIn(words: Words, minuteOfDay: number): string {
+  return words.language === "en" ? formatClock(minuteOfDay) : formatTimeOfDay(minuteOfDay, words.language);
+}
+
+/** "from the app", "by schedule (6:00 AM, daily)", "by the server: <why>", in the reader's words. */
+export function commandOriginText(origin: CommandOrigin, words: Words): string {
+  const t = (key: MessageKey, values?: MessageValues) => wordIn(words, key, values);
   switch (origin.by) {
     case "app":
-      return translate(language, "log.origin.app");
+      return t("log.origin.app");
     case "schedule": {
-      const values = { time: formatClock(origin.minuteOfDay), repeat: origin.repeat };
+      const values = { time: clockIn(words, origin.minuteOfDay), repeat: origin.repeat };
       return origin.forMinutes === null
-        ? translate(language, "log.origin.schedule", values)
-        : translate(language, "log.origin.scheduleFor", { ...values, minutes: origin.forMinutes });
+        ? t("log.origin.schedule", values)
+        : t("log.origin.scheduleFor", { ...values, minutes: origin.forMinutes });
     }
     case "scheduleOff":
-      return translate(language, "log.origin.scheduleOff", { minutes: origin.afterMinutes });
+      return t("log.origin.scheduleOff", { minutes: origin.afterMinutes });
     case "server":
-      return translate(language, "log.origin.server", { reason: translate(language, `log.reason.${origin.reason}`) });
+      return t("log.origin.server", { reason: t(`log.reason.${origin.reason}`) });
     default: {
       const unreachable: never = origin;
       throw new Error(`unhandled command origin ${JSON.stringify(unreachable)}`);
@@ -161,12 +172,12 @@ const FAILURE_KEYS: Record<Exclude<HubFailureCode, "rejected">, MessageKey> = {
 };
 
 /** Why a command was not carried out, as a sentence; the box's own words when it refused. */
-export function commandFailureText(failure: CommandFailure | { code: HubFailureCode; error?: string | null }, language: Language): string {
+export function commandFailureText(failure: CommandFailure | { code: HubFailureCode; error?: string | null }, words: Words): string {
   if (failure.code === "rejected") {
     const error = failure.error ?? null;
-    return translate(language, "failure.rejected", { hasError: yes(error !== null), error: error ?? "" });
+    return wordIn(words, "failure.rejected", { hasError: yes(error !== null), error: error ?? "" });
   }
-  return translate(language, FAILURE_KEYS[failure.code]);
+  return wordIn(words, FAILURE_KEYS[failure.code]);
 }
 
 /** A sentence to be quoted inside another: its final full stop (or danda) goes. */

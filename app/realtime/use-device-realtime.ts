@@ -12,6 +12,10 @@ export type LiveDeviceState = HubSnapshot & {
   connected: boolean;
   /** Why the hub closed the socket for good (signed out, pump relinked...), else null. */
   ended: BrowserCloseReason | null;
+  /** Attempts in a row that never opened: no network, or the server out of reach. */
+  failedAttempts: number;
+  /** Until when (phone clock, ms) the hub was heard from: its last message, or the drop. Null before. */
+  liveUntil: number | null;
 };
 
 /** Messages that are news rather than state: toasts, sounds, consoles react to them. */
@@ -50,6 +54,8 @@ function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDev
       return {
         connected: true,
         ended: null,
+        failedAttempts: 0,
+        liveUntil: state.liveUntil,
         motorStatus: message.motorStatus,
         deviceStatus: message.deviceStatus,
         powerData: message.powerData,
@@ -122,7 +128,7 @@ export function useDeviceRealtime(
   initial: HubSnapshot,
   onEvent?: (event: RealtimeEvent) => void,
 ) {
-  const [state, setState] = useState<LiveDeviceState>({ ...initial, connected: false, ended: null });
+  const [state, setState] = useState<LiveDeviceState>({ ...initial, connected: false, ended: null, failedAttempts: 0, liveUntil: null });
   const onEventRef = useRef(onEvent);
   onEventRef.current = onEvent;
 
@@ -134,10 +140,15 @@ export function useDeviceRealtime(
 
     const connect = () => {
       const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-      socket = new WebSocket(
+      const opening = new WebSocket(
         `${scheme}//${window.location.host}/api/realtime?mobileNo=${encodeURIComponent(mobileNo)}`,
       );
-      socket.addEventListener("message", (event) => {
+      socket = opening;
+      let opened = false;
+      opening.addEventListener("open", () => {
+        opened = true;
+      });
+      opening.addEventListener("message", (event) => {
         if (typeof event.data !== "string") return;
         let json: unknown;
         try {
@@ -150,12 +161,18 @@ export function useDeviceRealtime(
           console.warn("Ignoring an unexpected realtime message", parsed.error.issues[0]);
           return;
         }
-        setState((current) => applyMessage(current, parsed.data));
+        setState((current) => ({ ...applyMessage(current, parsed.data), liveUntil: Date.now() }));
         if (isEvent(parsed.data)) onEventRef.current?.(parsed.data);
       });
-      socket.addEventListener("close", (event) => {
+      opening.addEventListener("close", (event) => {
         const ended = browserCloseReason(event.code);
-        setState((current) => ({ ...current, connected: false, ended: ended ?? current.ended }));
+        setState((current) => ({
+          ...current,
+          connected: false,
+          ended: ended ?? current.ended,
+          failedAttempts: opened ? 0 : current.failedAttempts + 1,
+          liveUntil: opened ? Date.now() : current.liveUntil,
+        }));
         // Reconnecting after these would only be refused: the session or the link is gone.
         if (!stopped && ended === null) reconnectTimer = setTimeout(connect, SOCKET_RECONNECT_DELAY_MS);
       });

@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { logIn } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
+import { readForm } from "../form.server.ts";
 import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
 import { AuthCard, MobileAndPasswordFields } from "../components/auth-card.tsx";
 import { useT } from "../i18n/i18n.ts";
@@ -16,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = readCredentialsForm(await request.formData(), "login");
+  const form = readCredentialsForm(await readForm(request), "login");
   if (!form.ok) return data({ error: form.error }, { status: 400 });
   try {
     const { token, expiresAt, cookies } = await logIn(envOf(context), form.credentials, "user", request);

@@ -1,7 +1,7 @@
 // /logs (SPEC §2): the device's motor log cards, newest first, loaded from the API page by
 // page, with their age in the reader's language.
 import { useEffect, useState } from "react";
-import { z } from "../../common/zod.ts";
+import { z } from "../../common/zod-mini.ts";
 import { motorLogEntrySchema, type MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { callApi } from "../api-client.ts";
 import { LogItem } from "../components/log-item.tsx";

@@ -1,16 +1,17 @@
 import { useCallback, useEffect, useState } from "react";
 import { data, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
-import { z } from "../../common/zod.ts";
+import { z } from "../../common/zod-mini.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
-import { relayStateSchema, type RelayState } from "../../common/device-protocol.ts";
+import { relayStateSchema, type RelayState } from "../../common/device-enums.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import { healthDataSchema, type HealthData } from "../../common/realtime-protocol.ts";
-import { isSameOriginRequest } from "../../worker/auth/same-origin.ts";
+import { motorConfigRequestSchema, type MotorConfig } from "../../common/api-schemas.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceByOwner } from "../../worker/db/devices.ts";
 import { latestFirmware } from "../../worker/db/firmware.ts";
 import { findUserById } from "../../worker/db/users.ts";
 import { deviceHub } from "../../worker/device-hubs.ts";
+import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../../worker/motor-config.ts";
 import { switchOwnMotor, type OwnMotorResult } from "../../worker/motor-commands.ts";
 import { playAlertSound } from "../alert-sound.ts";
 import { callApi } from "../api-client.ts";
@@ -22,10 +23,12 @@ import { LogItem } from "../components/log-item.tsx";
 import { MotorConfigCard } from "../components/motor-config-card.tsx";
 import { FaultBanners, PumpStatusLine, secondsUntilOn, statusWord, useHubClock } from "../components/pump-state-view.tsx";
 import { useToast } from "../components/toast.tsx";
-import { formatNumber } from "../format.ts";
-import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
+import { field, isSameOriginRequest, readForm } from "../form.server.ts";
+import { formatNumber, relativeAge } from "../format.ts";
+import { useLanguage, useT, useWords, type MessageKey } from "../i18n/i18n.ts";
 import { motorLogText } from "../i18n/motor-log.ts";
 import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
+import { readLastState, saveLastState, usePhoneClock, usePhoneOnline } from "../offline/last-state.ts";
 import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime, type RealtimeEvent } from "../realtime/use-device-realtime.ts";
 import { envOf } from "../session.server.ts";
@@ -67,18 +70,52 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 type CommandOutcome = OwnMotorResult | { ok: false; code: "invalid" | "crossSite" };
 
+/** The motor configuration form's answer; a refused one keeps what the farmer typed. */
+export type ConfigOutcome =
+  | { ok: true; deliveredToDevice: boolean }
+  | { ok: false; code: "invalidInput"; field: string; values: Record<keyof MotorConfig, string> };
+
+type ActionResult = { command: CommandOutcome | null; config: ConfigOutcome | null };
+
 /**
- * The switch is a plain form first: a tap before the page's script has arrived (or without
- * script at all) posts here, and the page comes back with the hub's answer. The same hub call
- * as POST /api/devices/motor.
+ * The switch and the motor configuration are plain forms first: a tap before the page's
+ * script has arrived (or without script at all) posts here, and the page comes back with the
+ * hub's answer. The same server code as POST /api/devices/motor and
+ * POST /api/devices/motor/config/{mobileNo}.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  // Cookie-authenticated writes come from our own pages only.
-  if (!isSameOriginRequest(request)) return data({ command: { ok: false, code: "crossSite" } as CommandOutcome }, { status: 403 });
-  const command = relayStateSchema.safeParse((await request.formData()).get("command"));
-  if (!command.success) return data({ command: { ok: false, code: "invalid" } as CommandOutcome }, { status: 400 });
-  const result: CommandOutcome = await switchOwnMotor(envOf(context), context.get(userContext).id, command.data);
-  return { command: result };
+  if (!isSameOriginRequest(request)) {
+    return data<ActionResult>({ command: { ok: false, code: "crossSite" }, config: null }, { status: 403 });
+  }
+  const form = await readForm(request);
+  const user = context.get(userContext);
+  const env = envOf(context);
+  if (field(form, "intent") === "config") {
+    const values = {
+      defaultCurrent: field(form, "defaultCurrent"),
+      dryRunThreshold: field(form, "dryRunThreshold"),
+      overCurrentThreshold: field(form, "overCurrentThreshold"),
+    };
+    const parsed = motorConfigRequestSchema.safeParse(values);
+    if (!parsed.success) {
+      // The API's code for the same refusal; the page words it, never the schema's English.
+      const field = String(parsed.error.issues[0]?.path[0] ?? "");
+      return data<ActionResult>({ command: null, config: { ok: false, code: "invalidInput", field, values } }, { status: 400 });
+    }
+    const { token: _token, ...config } = parsed.data;
+    const { deliveredToDevice } = await changeMotorConfig(env, {
+      userId: user.id,
+      config,
+      changedByUserId: user.id,
+      changeNote: OWNER_CHANGE_NOTE,
+    });
+    return data<ActionResult>({ command: null, config: { ok: true, deliveredToDevice } });
+  }
+  const command = relayStateSchema.safeParse(form.get("command"));
+  if (!command.success) return data<ActionResult>({ command: { ok: false, code: "invalid" }, config: null }, { status: 400 });
+  // Whatever the answer, it is the hub's: ok only once the box has confirmed the relay.
+  const result: CommandOutcome = await switchOwnMotor(env, user.id, command.data);
+  return data<ActionResult>({ command: result, config: null });
 }
 
 /** What to tell the farmer about a command that did not succeed. */
@@ -107,7 +144,7 @@ const statusSchema = z.object({
   success: z.literal(true),
   status: z.enum(["on", "off", "unknown"]),
   deviceStatus: z.enum(["online", "offline"]),
-  healthLogs: healthDataSchema.nullable(),
+  healthLogs: z.nullable(healthDataSchema),
 });
 const healthSchema = z.object({ success: z.literal(true), healthData: healthDataSchema });
 
@@ -128,6 +165,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const welcome = useSearchParams()[0].get("welcome") === "1";
   const t = useT();
   const language = useLanguage();
+  const words = useWords();
   const toast = useToast();
   const { mobileNo, hasDevice } = loaderData;
   const pulled = usePullToRefresh();
@@ -183,7 +221,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             playAlertSound("notice");
           } else if (event.stage === "failed") {
             const failed = { version: event.version, reason: event.reason ?? "box", error: event.error, firmware: event.firmware } as const;
-            toast.show(motorLogText({ kind: "otaFailed", ...failed }, language), "error", "ota-progress");
+            toast.show(motorLogText({ kind: "otaFailed", ...failed }, words), "error", "ota-progress");
             playAlertSound("fault");
           } else {
             const stage = t(`ota.stage.${event.stage}`);
@@ -198,25 +236,60 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         }
       }
     },
-    [toast, t, language, revalidator],
+    [toast, t, language, words, revalidator],
   );
 
   const [live, setLive] = useDeviceRealtime(hasDevice ? mobileNo : null, loaderData.snapshot, onEvent);
   const pump = live.pump;
+  // No network (the phone says so, or the socket cannot even open): the page shows the last
+  // state it knows, with its age on the phone's clock, and sends nothing.
+  const phoneOnline = usePhoneOnline();
+  const noConnection = hasDevice && (!phoneOnline || live.failedAttempts >= 3);
+  const phoneNow = usePhoneClock(noConnection ? 10_000 : 60_000);
+  const [savedKnownAt, setSavedKnownAt] = useState<number | null>(null);
+  const knownAt = live.liveUntil ?? savedKnownAt ?? loaderData.snapshot.pump.at;
   const fetcher = useFetcher<typeof action>();
   const posted = useActionData<typeof action>();
   const now = useHubClock(pump, 250);
   // The answer to the last command, with the state it was given in (see stateKey).
   const [answer, setAnswer] = useState<{ outcome: CommandOutcome; key: string } | null>(() =>
-    posted ? { outcome: posted.command, key: stateKey(loaderData.snapshot.pump) } : null,
+    posted?.command ? { outcome: posted.command, key: stateKey(loaderData.snapshot.pump) } : null,
   );
   const [cachedHealth, setCachedHealth] = useState<HealthData | null>(null);
   const [refreshing, setRefreshing] = useState(false);
 
   useEffect(() => {
-    if (fetcher.data) setAnswer({ outcome: fetcher.data.command, key: stateKey(pump) });
+    if (fetcher.data?.command) setAnswer({ outcome: fetcher.data.command, key: stateKey(pump) });
     // Only a new answer is news; the state it was given in is read as it is at that moment.
   }, [fetcher.data]);
+
+  // What the hub last said is kept on the phone for a day without network (app/offline).
+  useEffect(() => {
+    if (!hasDevice || live.liveUntil === null) return;
+    void saveLastState({ mobileNo, knownAt: live.liveUntil, pump: live.pump, powerData: live.powerData, lastLogs: live.lastLogs });
+  }, [hasDevice, mobileNo, live.liveUntil]);
+
+  // Offline, a page kept by the service worker may be older than the last state this phone saw.
+  useEffect(() => {
+    if (!noConnection || live.liveUntil !== null) return;
+    let cancelled = false;
+    void readLastState(mobileNo).then((saved) => {
+      if (cancelled || !saved || saved.pump.at <= live.pump.at) return;
+      setSavedKnownAt(saved.knownAt);
+      setLive((current) => ({
+        ...current,
+        pump: saved.pump,
+        motorStatus: saved.pump.status,
+        deviceStatus: saved.pump.deviceStatus,
+        phaseFault: saved.pump.faults.some((fault) => fault.kind === "phaseFault"),
+        powerData: saved.powerData,
+        lastLogs: saved.lastLogs,
+      }));
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [noConnection]);
 
   // A pump relinked to another account leaves this page: the loader then shows no device.
   useEffect(() => {
@@ -286,7 +359,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const pendingOn = pump.pendingCommand?.state === "sent" && pump.pendingCommand.action === "on";
   const onBlockedFor = secondsUntilOn(pump, now);
   const faults = new Set(pump.faults.map((fault) => fault.kind));
-  const canSend = online && ended === null && !sending;
+  const canSend = online && ended === null && !sending && !noConnection;
   // The cooldown, a phase fault and missing mains hold back an ON, never an OFF.
   const canTurnOn = canSend && !pendingOn && onBlockedFor === 0 && !faults.has("phaseFault") && !faults.has("noSupply");
   const failure = answer && !answer.outcome.ok && answer.key === stateKey(pump) ? answer.outcome : null;
@@ -352,8 +425,18 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
               {t("motor.switchTitle")}
             </h2>
             <FaultBanners faults={pump.faults} now={now} />
+            {noConnection && (
+              <div className="message warning" role="status" data-testid="offline-banner">
+                <p>{t("offline.banner", { age: relativeAge(knownAt, language, Math.max(phoneNow, knownAt)) })}</p>
+                <p>{t("offline.commands")}</p>
+              </div>
+            )}
             <fetcher.Form method="post" className="motor-form">
-              {!online || ended ? (
+              {noConnection ? (
+                <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
+                  {t("offline.noConnection")}
+                </button>
+              ) : !online || ended ? (
                 <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
                   {t("motor.offline")}
                 </button>
@@ -382,8 +465,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 </>
               )}
             </fetcher.Form>
-            <PumpStatusLine pump={pump} now={now} />
-            {online && !ended && onBlockedFor > 0 && pump.status !== "on" && (
+            {noConnection ? (
+              <p className="message warning" data-testid="motor-status" data-state="no-connection" data-was={pump.status}>
+                {t("offline.statusWas", { status: statusWord(pump.status, t) })}
+              </p>
+            ) : (
+              <PumpStatusLine pump={pump} now={now} />
+            )}
+            {online && !ended && !noConnection && onBlockedFor > 0 && pump.status !== "on" && (
               <p className="message info" data-testid="cooldown" aria-live="polite">
                 {t("motor.cooldown", { seconds: onBlockedFor })}
               </p>
@@ -399,10 +488,15 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 {failure.code === "rejected" && failure.error ? ` (“${failure.error}”)` : ""}
               </p>
             )}
-            <Link to="/motor-schedule" className="button small schedule-link">
-              <ClockIcon />
-              {t("motor.scheduleLink")}
-            </Link>
+            <div className="card-links">
+              <Link to="/motor-schedule" className="button small">
+                <ClockIcon />
+                {t("motor.scheduleLink")}
+              </Link>
+              <Link to="/alerts" className="button small">
+                {t("alerts.link")}
+              </Link>
+            </div>
           </section>
 
           <section className="card" aria-labelledby="power-title">
@@ -410,11 +504,11 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             <dl className="readings">
               <div>
                 <dt>{t("power.current")}</dt>
-                <dd data-testid="current">{online ? `${formatNumber(live.powerData.current, language)} A` : "—"}</dd>
+                <dd data-testid="current">{online && !noConnection ? `${formatNumber(live.powerData.current, language)} A` : "—"}</dd>
               </div>
               <div>
                 <dt>{t("power.wattage")}</dt>
-                <dd data-testid="wattage">{online ? `${formatNumber(live.powerData.wattage, language)} W` : "—"}</dd>
+                <dd data-testid="wattage">{online && !noConnection ? `${formatNumber(live.powerData.wattage, language)} W` : "—"}</dd>
               </div>
             </dl>
           </section>
@@ -428,7 +522,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             online={online}
           />
 
-          <MotorConfigCard mobileNo={mobileNo} initial={loaderData.motorConfig} kind={loaderData.deviceKind} />
+          <MotorConfigCard initial={loaderData.motorConfig} posted={posted?.config ?? null} kind={loaderData.deviceKind} />
 
           <section className="card" aria-labelledby="logs-title">
             <h2 id="logs-title">{t("logs.recent")}</h2>

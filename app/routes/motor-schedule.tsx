@@ -1,23 +1,20 @@
 // /motor-schedule: the farmer's schedules, carried out by the device's DeviceHub at their time
 // in India time whether or not this page is open. The spec's form (h:mm a time that cannot be
 // cleared, ON/OFF, daily/once, defaults 10:00 AM / ON / daily) plus "ON for N minutes", and
-// the list to see, edit and delete them.
+// the list to see, edit and delete them. Every one of these is a plain form posted to this
+// route's action (works without script); edit and delete are links that open the form or a
+// confirmation, so they work without script too. With script, the same posts run in place
+// and delete asks in a dialog.
 import { useState } from "react";
-import { useRevalidator } from "react-router";
-import { z } from "../../common/zod.ts";
-import {
-  SCHEDULE_DURATION_CHOICES,
-  scheduleViewSchema,
-  type ScheduleRepeat,
-  type ScheduleView,
-} from "../../common/schedule-schemas.ts";
-import { clockParts, formatClock, minuteOfDayFromParts } from "../../common/schedule-time.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { findDeviceByOwner } from "../../worker/db/devices.ts";
-import { deviceHub } from "../../worker/device-hubs.ts";
-import { callApi } from "../api-client.ts";
+import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
+import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
+import { SCHEDULE_DURATION_CHOICES, type ScheduleRepeat, type ScheduleView } from "../../common/schedule-view.ts";
+import { clockParts, formatClock } from "../../common/schedule-time.ts";
+import { HttpError } from "../../worker/http-error.ts";
+import { deleteOwnSchedule, ownScheduleHub, saveOwnSchedule } from "../../worker/schedules.ts";
 import { ConfirmDialog } from "../components/dialog.tsx";
 import { ClockIcon } from "../components/icons.tsx";
+import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { dayPeriodName, formatDateTime, formatTimeOfDay } from "../format.ts";
 import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
@@ -26,22 +23,33 @@ import type { Route } from "./+types/motor-schedule";
 
 export const meta: Route.MetaFunction = () => [{ title: "Motor Schedule · Sinchai" }];
 
-export async function loader({ context }: Route.LoaderArgs) {
+const DONE = ["saved", "updated", "deleted"] as const;
+type Done = (typeof DONE)[number];
+const DONE_KEYS: Record<Done, MessageKey> = { saved: "schedule.saved", updated: "schedule.updated", deleted: "schedule.deleted" };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
-  const env = envOf(context);
-  const device = await findDeviceByOwner(getDb(env.DB), user.id);
+  const hub = await ownScheduleHub(envOf(context), user.id);
+  const schedules = hub ? await hub.listSchedules(user.id) : [];
+  const params = new URL(request.url).searchParams;
+  const byId = (name: string) => schedules.find((schedule) => String(schedule.id) === params.get(name)) ?? null;
+  const done = params.get("done");
   return {
-    hasDevice: device !== undefined,
-    schedules: device ? await deviceHub(env, device.id).listSchedules(user.id) : [],
+    hasDevice: hub !== null,
+    schedules,
+    // ?edit=<id> opens the form on that schedule, ?delete=<id> asks before deleting it.
+    editing: byId("edit"),
+    deleting: byId("delete"),
+    done: DONE.find((value) => value === done) ?? null,
   };
 }
 
 const HOURS = Array.from({ length: 12 }, (_, index) => index + 1);
 const MINUTES = Array.from({ length: 60 }, (_, index) => index);
 /** SPEC §9 schedule defaults. */
-const DEFAULT_FORM: Form = { hour: "10", minute: "0", meridiem: "AM", action: "ON", repeat: "daily", duration: "" };
+const DEFAULT_FORM: FormValues = { hour: "10", minute: "0", meridiem: "AM", action: "ON", repeat: "daily", duration: "" };
 
-type Form = {
+type FormValues = {
   /** "" once the time has been cleared after a save (SPEC §8): the farmer must set it again. */
   hour: string;
   minute: string;
@@ -52,20 +60,91 @@ type Form = {
   duration: string;
 };
 
-const savedSchema = z.object({ success: z.literal(true), schedule: scheduleViewSchema });
-const deletedSchema = z.object({ success: z.literal(true) });
+type Notice = { key: MessageKey; values?: Record<string, string> };
+type ActionResult = { done: Done | null; error: Notice | null; values: FormValues | null };
 
-type Notice = { key: MessageKey; values?: Record<string, string>; tone: "success" | "error" };
+function formValues(form: FormData): FormValues {
+  return {
+    hour: field(form, "hour"),
+    minute: field(form, "minute"),
+    meridiem: field(form, "meridiem") === "PM" ? "PM" : "AM",
+    action: field(form, "action") === "OFF" ? "OFF" : "ON",
+    repeat: field(form, "repeat") === "once" ? "once" : "daily",
+    duration: field(form, "duration"),
+  };
+}
 
-/** What the form says when the server refused (SPEC §8: generic failure, or network/server error), from its code. */
-function failureNotice(status: number, code: string | null, params: Record<string, unknown>): Notice {
-  if (status === 0 || status >= 500) return { key: "schedule.networkError", tone: "error" };
-  if (code === "noDevice") return { key: "motor.noDevice", tone: "error" };
-  if (code === "conflict" && typeof params.minuteOfDay === "number") {
-    return { key: "schedule.conflict", values: { time: formatClock(params.minuteOfDay) }, tone: "error" };
+function valuesOf(schedule: ScheduleView): FormValues {
+  const parts = clockParts(schedule.minuteOfDay);
+  return {
+    hour: String(parts.hour),
+    minute: String(parts.minute),
+    meridiem: parts.meridiem,
+    action: schedule.action,
+    repeat: schedule.repeat,
+    duration: schedule.durationMinutes === null ? "" : String(schedule.durationMinutes),
+  };
+}
+
+/** What the form says when the server refused, from its code (SPEC §8 generic failure otherwise). */
+function failureNotice(refusal: HttpError): Notice {
+  const { minuteOfDay } = refusal.params;
+  switch (refusal.code) {
+    case "noDevice":
+      return { key: "motor.noDevice" };
+    case "conflict":
+      return { key: "schedule.conflict", values: { time: typeof minuteOfDay === "number" ? formatClock(minuteOfDay) : "" } };
+    case "limit":
+      return { key: "schedule.limit" };
+    default:
+      return { key: "schedule.failed" };
   }
-  if (code === "limit") return { key: "schedule.limit", tone: "error" };
-  return { key: "schedule.failed", tone: "error" };
+}
+
+/**
+ * Create, update (with an id) or delete: the same hub methods as /api/schedule. A refused post
+ * comes back with what the farmer chose, in the page's language; a save clears the time.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const refused = (error: Notice, values: FormValues | null, status: number) =>
+    data<ActionResult>({ done: null, error, values }, { status });
+  if (!isSameOriginRequest(request)) return refused({ key: "schedule.failed" }, null, 403);
+  const form = await readForm(request);
+  const user = context.get(userContext);
+  const env = envOf(context);
+  const idText = field(form, "id");
+  const id = idText === "" ? null : scheduleIdSchema.safeParse(idText);
+  if (id !== null && !id.success) return refused({ key: "schedule.failed" }, null, 400);
+
+  if (field(form, "intent") === "delete") {
+    if (id === null) return refused({ key: "schedule.failed" }, null, 400);
+    try {
+      await deleteOwnSchedule(env, user.id, id.data);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return refused(failureNotice(error), null, error.status);
+    }
+    return redirect("/motor-schedule?done=deleted");
+  }
+
+  const values = formValues(form);
+  if (values.hour === "" || values.minute === "") return refused({ key: "schedule.setTime" }, values, 400);
+  const input = scheduleRequestSchema.safeParse({
+    time: `${values.hour}:${values.minute.padStart(2, "0")} ${values.meridiem}`,
+    action: values.action,
+    repeat: values.repeat,
+    durationMinutes: values.action === "ON" && values.duration !== "" ? Number(values.duration) : null,
+  });
+  if (!input.success) return refused({ key: "schedule.failed" }, values, 400);
+  try {
+    await saveOwnSchedule(env, user.id, id === null ? null : id.data, input.data);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return refused(failureNotice(error), values, error.status);
+  }
+  // An edit leaves the edit view; a new one keeps the farmer's choices with the time cleared.
+  if (id !== null) return redirect("/motor-schedule?done=updated");
+  return data<ActionResult>({ done: "saved", error: null, values: { ...values, hour: "", minute: "" } });
 }
 
 const OUTCOME_KEYS: Record<string, MessageKey> = {
@@ -77,87 +156,134 @@ const OUTCOME_KEYS: Record<string, MessageKey> = {
   linkLost: "schedule.reason.timeout",
 };
 
-export default function MotorSchedule({ loaderData }: Route.ComponentProps) {
+/** The form's fields, kept by the browser while the farmer picks; reset by each new page. */
+function ScheduleForm({ initial, editing, hasDevice, notice }: { initial: FormValues; editing: ScheduleView | null; hasDevice: boolean; notice: (Notice & { tone: "success" | "error" }) | null }) {
   const t = useT();
   const language = useLanguage();
-  const revalidator = useRevalidator();
-  const { hasDevice, schedules } = loaderData;
-  const [form, setForm] = useState<Form>(DEFAULT_FORM);
-  const [editing, setEditing] = useState<number | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
-  const [deleting, setDeleting] = useState<ScheduleView | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-
-  const change = (changes: Partial<Form>) => setForm((current) => ({ ...current, ...changes }));
-
-  async function save(event: React.FormEvent) {
-    event.preventDefault();
-    if (form.hour === "" || form.minute === "") {
-      setNotice({ key: "schedule.setTime", tone: "error" });
-      return;
-    }
-    setSaving(true);
-    setNotice(null);
-    const body = {
-      time: formatClock(minuteOfDayFromParts(Number(form.hour), Number(form.minute), form.meridiem)),
-      action: form.action,
-      repeat: form.repeat,
-      durationMinutes: form.action === "ON" && form.duration !== "" ? Number(form.duration) : null,
-    };
-    const result = await callApi(editing === null ? "/api/schedule" : `/api/schedule/${editing}`, savedSchema, {
-      method: editing === null ? "POST" : "PUT",
-      body,
-    });
-    setSaving(false);
-    if (result.ok) {
-      setNotice({ key: editing === null ? "schedule.saved" : "schedule.updated", tone: "success" });
-      // SPEC §8: after a save the time is cleared; the rest keeps the farmer's choices.
-      change({ hour: "", minute: "" });
-      setEditing(null);
-      void revalidator.revalidate();
-    } else if (result.status !== 401) {
-      setNotice(failureNotice(result.status, result.code, result.params));
-    }
-  }
-
-  function edit(schedule: ScheduleView) {
-    const parts = clockParts(schedule.minuteOfDay);
-    setForm({
-      hour: String(parts.hour),
-      minute: String(parts.minute),
-      meridiem: parts.meridiem,
-      action: schedule.action,
-      repeat: schedule.repeat,
-      duration: schedule.durationMinutes === null ? "" : String(schedule.durationMinutes),
-    });
-    setEditing(schedule.id);
-    setNotice(null);
-    document.getElementById("schedule-form")?.scrollIntoView({ behavior: "smooth" });
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    const result = await callApi(`/api/schedule/${deleting.id}`, deletedSchema, { method: "DELETE" });
-    setDeleteBusy(false);
-    setDeleting(null);
-    if (result.ok) {
-      setNotice({ key: "schedule.deleted", tone: "success" });
-      if (editing === deleting.id) {
-        setEditing(null);
-        setForm(DEFAULT_FORM);
-      }
-      void revalidator.revalidate();
-    } else if (result.status !== 401) {
-      setNotice(failureNotice(result.status, result.code, result.params));
-    }
-  }
+  const navigation = useNavigation();
+  const [form, setForm] = useState<FormValues>(initial);
+  const change = (changes: Partial<FormValues>) => setForm((current) => ({ ...current, ...changes }));
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
 
   const durations: readonly number[] =
     form.duration === "" || SCHEDULE_DURATION_CHOICES.includes(Number(form.duration) as (typeof SCHEDULE_DURATION_CHOICES)[number])
       ? SCHEDULE_DURATION_CHOICES
       : [...SCHEDULE_DURATION_CHOICES, Number(form.duration)].sort((a, b) => a - b);
+
+  return (
+    <Form method="post" action={editing ? `/motor-schedule?edit=${editing.id}` : "/motor-schedule"} className="stack" noValidate>
+      <input type="hidden" name="intent" value="save" />
+      {editing && <input type="hidden" name="id" value={editing.id} />}
+      <fieldset className="time-fieldset">
+        <legend>{t("schedule.time")}</legend>
+        <div className="time-selects">
+          <select name="hour" aria-label={t("schedule.hour")} value={form.hour} onChange={(event) => change({ hour: event.target.value })} data-testid="schedule-hour">
+            <option value="" disabled>
+              --
+            </option>
+            {HOURS.map((hour) => (
+              <option key={hour} value={String(hour)}>
+                {hour}
+              </option>
+            ))}
+          </select>
+          <span aria-hidden="true">:</span>
+          <select name="minute" aria-label={t("schedule.minute")} value={form.minute} onChange={(event) => change({ minute: event.target.value })} data-testid="schedule-minute">
+            <option value="" disabled>
+              --
+            </option>
+            {MINUTES.map((minute) => (
+              <option key={minute} value={String(minute)}>
+                {String(minute).padStart(2, "0")}
+              </option>
+            ))}
+          </select>
+          <select
+            name="meridiem"
+            aria-label={t("schedule.meridiem")}
+            value={form.meridiem}
+            onChange={(event) => change({ meridiem: event.target.value === "PM" ? "PM" : "AM" })}
+            data-testid="schedule-meridiem"
+          >
+            <option value="AM">{dayPeriodName("AM", language)}</option>
+            <option value="PM">{dayPeriodName("PM", language)}</option>
+          </select>
+        </div>
+      </fieldset>
+      <label className="field">
+        <span>{t("schedule.action")}</span>
+        <select name="action" value={form.action} onChange={(event) => change({ action: event.target.value === "OFF" ? "OFF" : "ON" })}>
+          <option value="ON">{t("schedule.action.on")}</option>
+          <option value="OFF">{t("schedule.action.off")}</option>
+        </select>
+      </label>
+      {/* Without script this stays on the page for OFF too; the server ignores it for OFF. */}
+      {form.action === "ON" && (
+        <label className="field">
+          <span>{t("schedule.duration")}</span>
+          <select name="duration" value={form.duration} onChange={(event) => change({ duration: event.target.value })}>
+            <option value="">{t("schedule.duration.none")}</option>
+            {durations.map((minutes) => (
+              <option key={minutes} value={String(minutes)}>
+                {t("schedule.duration.minutes", { minutes })}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <label className="field">
+        <span>{t("schedule.repeat")}</span>
+        <select name="repeat" value={form.repeat} onChange={(event) => change({ repeat: event.target.value === "once" ? "once" : "daily" })}>
+          <option value="daily">{t("schedule.repeat.daily")}</option>
+          <option value="once">{t("schedule.repeat.once")}</option>
+        </select>
+      </label>
+      {/* The last answer goes while a new post is under way, so no one reads it as the new one's. */}
+      {notice && navigation.state === "idle" && (
+        <p className={`message ${notice.tone}`} role={notice.tone === "error" ? "alert" : "status"} data-testid="schedule-notice">
+          {t(notice.key, notice.values)}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={saving || !hasDevice}>
+          {saving ? t("schedule.saving") : editing === null ? t("schedule.save") : t("schedule.update")}
+        </button>
+        {editing !== null && (
+          <Link to="/motor-schedule" className="button">
+            {t("dialog.cancel")}
+          </Link>
+        )}
+      </div>
+    </Form>
+  );
+}
+
+export default function MotorSchedule({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const language = useLanguage();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const { hasDevice, schedules, editing } = loaderData;
+  // With script, delete asks in a dialog; without, the ?delete= link shows the same question.
+  const [deleting, setDeleting] = useState<ScheduleView | null>(null);
+  const deleteBusy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
+
+  const initial: FormValues =
+    actionData?.values ?? (editing ? valuesOf(editing) : loaderData.done === "saved" ? { ...DEFAULT_FORM, hour: "", minute: "" } : DEFAULT_FORM);
+  const notice = actionData?.error
+    ? { ...actionData.error, tone: "error" as const }
+    : actionData?.done
+      ? { key: DONE_KEYS[actionData.done], tone: "success" as const }
+      : loaderData.done
+        ? { key: DONE_KEYS[loaderData.done], tone: "success" as const }
+        : null;
+
+  function confirmDelete() {
+    if (!deleting) return;
+    submit({ intent: "delete", id: String(deleting.id) }, { method: "post", action: "/motor-schedule" });
+    setDeleting(null);
+  }
 
   return (
     <main className="page narrow-wide">
@@ -166,93 +292,26 @@ export default function MotorSchedule({ loaderData }: Route.ComponentProps) {
         <h2 id="schedule-form-title">{editing === null ? t("schedule.title") : t("schedule.editTitle")}</h2>
         <p className="muted">{t("schedule.hint")}</p>
         {!hasDevice && <p className="message info">{t("motor.noDevice")}</p>}
-        <form className="stack" onSubmit={save} noValidate>
-          <fieldset className="time-fieldset">
-            <legend>{t("schedule.time")}</legend>
-            <div className="time-selects">
-              <select aria-label={t("schedule.hour")} value={form.hour} onChange={(event) => change({ hour: event.target.value })} data-testid="schedule-hour">
-                <option value="" disabled>
-                  --
-                </option>
-                {HOURS.map((hour) => (
-                  <option key={hour} value={String(hour)}>
-                    {hour}
-                  </option>
-                ))}
-              </select>
-              <span aria-hidden="true">:</span>
-              <select aria-label={t("schedule.minute")} value={form.minute} onChange={(event) => change({ minute: event.target.value })} data-testid="schedule-minute">
-                <option value="" disabled>
-                  --
-                </option>
-                {MINUTES.map((minute) => (
-                  <option key={minute} value={String(minute)}>
-                    {String(minute).padStart(2, "0")}
-                  </option>
-                ))}
-              </select>
-              <select
-                aria-label={t("schedule.meridiem")}
-                value={form.meridiem}
-                onChange={(event) => change({ meridiem: event.target.value === "PM" ? "PM" : "AM" })}
-                data-testid="schedule-meridiem"
-              >
-                <option value="AM">{dayPeriodName("AM", language)}</option>
-                <option value="PM">{dayPeriodName("PM", language)}</option>
-              </select>
-            </div>
-          </fieldset>
-          <label className="field">
-            <span>{t("schedule.action")}</span>
-            <select value={form.action} onChange={(event) => change({ action: event.target.value === "OFF" ? "OFF" : "ON" })}>
-              <option value="ON">{t("schedule.action.on")}</option>
-              <option value="OFF">{t("schedule.action.off")}</option>
-            </select>
-          </label>
-          {form.action === "ON" && (
-            <label className="field">
-              <span>{t("schedule.duration")}</span>
-              <select value={form.duration} onChange={(event) => change({ duration: event.target.value })}>
-                <option value="">{t("schedule.duration.none")}</option>
-                {durations.map((minutes) => (
-                  <option key={minutes} value={String(minutes)}>
-                    {t("schedule.duration.minutes", { minutes })}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          <label className="field">
-            <span>{t("schedule.repeat")}</span>
-            <select value={form.repeat} onChange={(event) => change({ repeat: event.target.value === "once" ? "once" : "daily" })}>
-              <option value="daily">{t("schedule.repeat.daily")}</option>
-              <option value="once">{t("schedule.repeat.once")}</option>
-            </select>
-          </label>
-          {notice && (
-            <p className={`message ${notice.tone}`} role={notice.tone === "error" ? "alert" : "status"} data-testid="schedule-notice">
-              {t(notice.key, notice.values)}
-            </p>
-          )}
-          <div className="form-actions">
-            <button type="submit" className="button primary" disabled={saving || !hasDevice}>
-              {saving ? t("schedule.saving") : editing === null ? t("schedule.save") : t("schedule.update")}
-            </button>
-            {editing !== null && (
-              <button
-                type="button"
-                className="button"
-                onClick={() => {
-                  setEditing(null);
-                  setForm(DEFAULT_FORM);
-                }}
-              >
-                {t("dialog.cancel")}
-              </button>
-            )}
-          </div>
-        </form>
+        {/* Each new page (a save, an edit link, a refusal) starts the fields from what it says. */}
+        <ScheduleForm key={location.key} initial={initial} editing={editing} hasDevice={hasDevice} notice={notice} />
       </section>
+
+      {loaderData.deleting && (
+        <section className="card stack" role="alertdialog" aria-labelledby="delete-confirm-title" data-testid="delete-confirm">
+          <h2 id="delete-confirm-title">{t("schedule.delete")}</h2>
+          <p>{t("schedule.deleteConfirm", { time: formatTimeOfDay(loaderData.deleting.minuteOfDay, language) })}</p>
+          <Form method="post" action="/motor-schedule" className="form-actions">
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={loaderData.deleting.id} />
+            <button type="submit" className="button danger" disabled={deleteBusy}>
+              {t("dialog.confirm")}
+            </button>
+            <Link to="/motor-schedule" className="button">
+              {t("dialog.cancel")}
+            </Link>
+          </Form>
+        </section>
+      )}
 
       <section aria-labelledby="schedule-list-title">
         <h2 id="schedule-list-title">{t("schedule.listTitle")}</h2>
@@ -300,12 +359,19 @@ export default function MotorSchedule({ loaderData }: Route.ComponentProps) {
                   </p>
                 )}
                 <div className="form-actions">
-                  <button type="button" className="button small" onClick={() => edit(schedule)}>
+                  <Link to={`/motor-schedule?edit=${schedule.id}#schedule-form`} className="button small">
                     {t("schedule.edit")}
-                  </button>
-                  <button type="button" className="button small danger" onClick={() => setDeleting(schedule)}>
+                  </Link>
+                  <Link
+                    to={`/motor-schedule?delete=${schedule.id}`}
+                    className="button small danger"
+                    onClick={(event) => {
+                      event.preventDefault();
+                      setDeleting(schedule);
+                    }}
+                  >
                     {t("schedule.delete")}
-                  </button>
+                  </Link>
                 </div>
               </li>
             ))}

@@ -1,13 +1,16 @@
 // /recharge (My Plan): the device's connectivity plan as the server knows it (the free first
 // year from activation, then paid periods), a request form for a renewal, and the farmer's
-// own requests. The server prices every request; the page never sends an amount.
-import { useState } from "react";
-import { useRevalidator } from "react-router";
-import { z } from "../../common/zod.ts";
+// own requests. The server prices every request; the page never sends an amount. The request
+// is a plain form posted to this route's action (works without script), which answers with a
+// redirect to ?submitted=<id>, so a reload never sends it twice.
+import { useEffect, useState } from "react";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import {
   DEFAULT_PAYMENT_METHOD,
   DEFAULT_PLAN,
   PLANS,
+  paymentMethodSchema,
+  planSchema,
   type PaymentMethod,
   type Plan,
 } from "../../common/plans.ts";
@@ -15,8 +18,10 @@ import { getDb } from "../../worker/db/client.ts";
 import { findDeviceByOwner } from "../../worker/db/devices.ts";
 import { listPlanPeriods, planCard } from "../../worker/db/plans.ts";
 import { listRechargeRequestsOfUser, toRechargeView } from "../../worker/db/recharges.ts";
-import { callApi } from "../api-client.ts";
+import { HttpError } from "../../worker/http-error.ts";
+import { rechargeUpiLink, requestOwnRecharge } from "../../worker/recharge-requests.ts";
 import { useToast } from "../components/toast.tsx";
+import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { formatDate, formatDateTime, formatRupees } from "../format.ts";
 import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
@@ -25,16 +30,45 @@ import type { Route } from "./+types/recharge";
 
 export const meta: Route.MetaFunction = () => [{ title: "My Plan · Sinchai" }];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
-  const db = getDb(envOf(context).DB);
+  const env = envOf(context);
+  const db = getDb(env.DB);
   const [device, requests] = await Promise.all([findDeviceByOwner(db, user.id), listRechargeRequestsOfUser(db, user.id)]);
+  // The request just made (only ever one of this farmer's own): what to do next about paying.
+  const submittedId = new URL(request.url).searchParams.get("submitted");
+  const submitted = requests.find((row) => String(row.id) === submittedId);
   return {
     mobileNo: user.mobileNo,
     hasDevice: device !== undefined,
     plan: device ? planCard(await listPlanPeriods(db, device.id), Date.now()) : null,
     requests: requests.map(toRechargeView),
+    submitted: submitted ? { paymentMethod: submitted.paymentMethod, upiLink: rechargeUpiLink(env, submitted) } : null,
   };
+}
+
+type Refusal = { error: { key: MessageKey; detail: MessageKey | null } };
+
+/** The same request as POST /api/recharge/request, always for the signed-in farmer. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const refused = (key: MessageKey, detail: MessageKey | null, status: number) => data<Refusal>({ error: { key, detail } }, { status });
+  if (!isSameOriginRequest(request)) return refused("plan.submitFailed", null, 403);
+  const form = await readForm(request);
+  const plan = planSchema.safeParse(field(form, "plan"));
+  const paymentMethod = paymentMethodSchema.safeParse(field(form, "paymentMethod"));
+  if (!plan.success || !paymentMethod.success) return refused("plan.submitFailed", "plan.choose", 400);
+  try {
+    const { request: submitted } = await requestOwnRecharge(envOf(context), context.get(userContext), {
+      plan: plan.data,
+      paymentMethod: paymentMethod.data,
+    });
+    return redirect(`/recharge?submitted=${submitted.id}`);
+  } catch (error) {
+    // The API's refusal, worded by the page from its code.
+    if (!(error instanceof HttpError)) throw error;
+    const reason = error.code === "noDevice" ? "motor.noDevice" : error.code === "pendingRecharge" ? "plan.alreadyPending" : null;
+    return refused("plan.submitFailed", reason, error.status);
+  }
 }
 
 const PLAN_KEYS: Record<Plan | "free", MessageKey> = {
@@ -57,55 +91,34 @@ const STATUS_KEYS: Record<string, MessageKey> = {
   failed: "plan.request.failed",
 };
 
-const submittedSchema = z.object({ success: z.literal(true), upiLink: z.string().nullable() });
 
 function planName(plan: string, t: ReturnType<typeof useT>): string {
   return plan in PLAN_KEYS ? t(PLAN_KEYS[plan as Plan | "free"]) : plan;
 }
 
-export default function Recharge({ loaderData }: Route.ComponentProps) {
+export default function Recharge({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const language = useLanguage();
   const toast = useToast();
-  const revalidator = useRevalidator();
-  const { mobileNo, hasDevice, plan, requests } = loaderData;
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const { mobileNo, hasDevice, plan, requests, submitted } = loaderData;
   const waiting = requests.some((request) => request.status === "pending");
-  const [formOpen, setFormOpen] = useState(false);
+  // ?renew opens the form: a link, so it opens without script too.
+  const formOpen = searchParams.has("renew") || actionData?.error !== undefined;
   const [choice, setChoice] = useState<Plan>(DEFAULT_PLAN);
   const [method, setMethod] = useState<PaymentMethod>(DEFAULT_PAYMENT_METHOD);
-  const [submitting, setSubmitting] = useState(false);
-  const [upiLink, setUpiLink] = useState<string | null>(null);
-  const [submitted, setSubmitted] = useState<PaymentMethod | null>(null);
+  const submitting = navigation.state === "submitting" && navigation.formAction === "/recharge";
 
-  async function submit(event: React.FormEvent) {
-    event.preventDefault();
-    if (!mobileNo) {
-      toast.show(t("plan.mobileMissing"), "error");
-      return;
-    }
-    setSubmitting(true);
+  // With script the farmer also sees the progress and the answer as toasts (SPEC §8).
+  useEffect(() => {
+    if (!submitting) return;
     const loading = toast.show(t("plan.submitting"), "loading");
-    // The request is always for the signed-in account; the server sets the amount.
-    const result = await callApi("/api/recharge/request", submittedSchema, {
-      method: "POST",
-      body: { plan: choice, paymentMethod: method },
-    });
-    toast.dismiss(loading);
-    setSubmitting(false);
-    if (result.ok) {
-      toast.show(t("plan.submitted"), "success");
-      setUpiLink(result.data.upiLink);
-      setSubmitted(method);
-      setFormOpen(false);
-      void revalidator.revalidate();
-    } else if (result.status === 0) {
-      toast.show(t("plan.submitError"), "error");
-    } else if (result.status !== 401) {
-      const reason =
-        result.status === 404 ? t("motor.noDevice") : result.status === 409 ? t("plan.alreadyPending") : (result.message ?? "");
-      toast.show(`${t("plan.submitFailed")} ${reason}`.trim(), "error");
-    }
-  }
+    return () => toast.dismiss(loading);
+  }, [submitting]);
+  useEffect(() => {
+    if (submitted && navigation.state === "idle") toast.show(t("plan.submitted"), "success");
+  }, [submitted]);
 
   return (
     <main className="page narrow-wide">
@@ -170,9 +183,9 @@ export default function Recharge({ loaderData }: Route.ComponentProps) {
           </p>
         ) : (
           !formOpen && (
-            <button type="button" className="button primary" onClick={() => setFormOpen(true)} data-testid="plan-renew">
+            <Link to="/recharge?renew#plan-form" className="button primary" data-testid="plan-renew">
               {t("plan.renew")}
-            </button>
+            </Link>
           )
         )}
       </section>
@@ -180,20 +193,20 @@ export default function Recharge({ loaderData }: Route.ComponentProps) {
       {submitted && (
         <section className="card" role="status" data-testid="plan-next-steps">
           <p>{t("plan.submitted")}</p>
-          {upiLink ? (
-            <a className="button primary" href={upiLink} data-testid="upi-link">
+          {submitted.upiLink ? (
+            <a className="button primary" href={submitted.upiLink} data-testid="upi-link">
               {t("plan.payUpi")}
             </a>
           ) : (
-            <p className="muted">{submitted === "upi" ? t("plan.upiLater") : t("plan.contactSoon")}</p>
+            <p className="muted">{submitted.paymentMethod === "upi" ? t("plan.upiLater") : t("plan.contactSoon")}</p>
           )}
         </section>
       )}
 
       {formOpen && (
-        <section className="card" aria-labelledby="plan-form-title">
+        <section className="card" aria-labelledby="plan-form-title" id="plan-form">
           <h2 id="plan-form-title">{t("plan.formTitle")}</h2>
-          <form className="stack" onSubmit={submit} noValidate>
+          <Form method="post" action="/recharge" className="stack" noValidate>
             <p className="muted">
               {t("plan.forNumber")} <strong>{mobileNo}</strong>
             </p>
@@ -221,11 +234,17 @@ export default function Recharge({ loaderData }: Route.ComponentProps) {
               <button type="submit" className="button primary" disabled={submitting}>
                 {submitting ? t("plan.submittingButton") : t("plan.submit")}
               </button>
-              <button type="button" className="button" onClick={() => setFormOpen(false)} disabled={submitting}>
+              <Link to="/recharge" className="button">
                 {t("dialog.cancel")}
-              </button>
+              </Link>
             </div>
-          </form>
+            {actionData?.error && (
+              <p className="message error" role="alert" data-testid="plan-error">
+                {t(actionData.error.key)}
+                {actionData.error.detail ? ` ${t(actionData.error.detail)}` : ""}
+              </p>
+            )}
+          </Form>
         </section>
       )}
 

@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { registerAccount } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
 import { startSession } from "../../worker/auth/sessions.ts";
+import { readForm } from "../form.server.ts";
 import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
 import { AuthCard, MobileAndPasswordFields } from "../components/auth-card.tsx";
 import { useT } from "../i18n/i18n.ts";
@@ -16,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = readCredentialsForm(await request.formData(), "register");
+  const form = readCredentialsForm(await readForm(request), "register");
   if (!form.ok) return data({ error: form.error }, { status: 400 });
   const env = envOf(context);
   let userId: number;

@@ -44,6 +44,7 @@ export default function UserShell() {
             <NavLink to="/motor-schedule">{t("nav.schedule")}</NavLink>
             <NavLink to="/recharge">{t("nav.plan")}</NavLink>
             <NavLink to="/logs">{t("nav.logs")}</NavLink>
+            <NavLink to="/alerts">{t("nav.alerts")}</NavLink>
           </nav>
           <LanguageSwitch />
           <Form method="post" action="/logout" reloadDocument={fromLogs}>

@@ -1,13 +1,29 @@
-// Local secrets live in .dev.vars (git-ignored), created with a random JWT secret on first use.
+// Local secrets live in .dev.vars (git-ignored), created on first use: a random JWT secret
+// and a VAPID key pair for Web Push. A file from before the pair existed gets it added.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { generateVapidKeys } from "./vapid.ts";
 
 export function ensureDevVars(path = ".dev.vars"): void {
-  const existing = existsSync(path) ? readFileSync(path, "utf8") : "";
-  if (/^JWT_SECRET=.{32,}$/m.test(existing)) return;
-  const secret = randomBytes(48).toString("base64url");
-  writeFileSync(path, `${existing}${existing && !existing.endsWith("\n") ? "\n" : ""}JWT_SECRET=${secret}\n`);
-  console.log(`Wrote a new local JWT secret to ${path}`);
+  let text = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const add = (lines: string) => {
+    text = `${text}${text && !text.endsWith("\n") ? "\n" : ""}${lines}\n`;
+  };
+  const added: string[] = [];
+  if (!/^JWT_SECRET=.{32,}$/m.test(text)) {
+    add(`JWT_SECRET=${randomBytes(48).toString("base64url")}`);
+    added.push("a JWT secret");
+  }
+  if (!/^VAPID_PUBLIC_KEY=\S+$/m.test(text) || !/^VAPID_PRIVATE_KEY=\S+$/m.test(text)) {
+    // A pair, always: half of an old one would sign what browsers cannot check.
+    text = text.replace(/^VAPID_(PUBLIC|PRIVATE)_KEY=.*\n?/gm, "");
+    const keys = generateVapidKeys();
+    add(`VAPID_PUBLIC_KEY=${keys.publicKey}\nVAPID_PRIVATE_KEY=${keys.privateKey}`);
+    added.push("a VAPID key pair for Web Push");
+  }
+  if (added.length === 0) return;
+  writeFileSync(path, text);
+  console.log(`Wrote ${added.join(" and ")} to ${path}`);
 }
 
 if (import.meta.main) ensureDevVars();

@@ -53,7 +53,8 @@ const RUNS_PER_TYPE = 300;
 
 const DEVICE_TYPES = deviceMessageSchema.options.map((option) => option.shape.type.value);
 const SERVER_TYPES = serverToDeviceMessageSchema.options.map((option) => option.shape.type.value);
-const REALTIME_TYPES = realtimeMessageSchema.options.map((option) => option.shape.type.value);
+// Built with zod's small build (common/zod-mini.ts): its schemas keep their parts in `def`.
+const REALTIME_TYPES = realtimeMessageSchema.def.options.map((option) => option.shape.type.def.values[0]!);
 
 type DeviceType = DeviceMessage["type"];
 

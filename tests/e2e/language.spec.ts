@@ -18,9 +18,11 @@ const ADMIN_PAGES = (userId: number) => [
 /**
  * Latin words a Hindi page may show: units, the box's build types and identifiers as printed on
  * it, the starters' names as their plates print them (DOL, MSB), UPI and WhatsApp, and the day
- * period Intl writes in Hindi times ("10:00 am").
+ * period Intl writes in Hindi times ("10:00 am"), and a supply's phases as electricians label
+ * them (R, Y, B: the Hindi catalogue names a phase fault's phase so, "Y फेज़ में", and the admin
+ * logs list every box's newest entries, such as another spec's simulated phase fault).
  */
-const LATIN_ALLOWED = new Set(["A", "W", "V", "kWh", "HP", "dBm", "SIM", "Wi-Fi", "UPI", "M2M", "IMEI", "DOL", "MSB", "WhatsApp", "am", "pm"]);
+const LATIN_ALLOWED = new Set(["A", "W", "V", "kWh", "HP", "dBm", "SIM", "Wi-Fi", "UPI", "M2M", "IMEI", "DOL", "MSB", "WhatsApp", "am", "pm", "R", "Y", "B"]);
 
 /** Visible words in the wrong script, with the element they are in. */
 async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]> {

@@ -79,7 +79,7 @@ test("the form's defaults, saving in Hindi, the cleared time, editing and deleti
   await page.getByRole("button", { name: hi["schedule.save"] }).click();
   await expect(notice(page)).toHaveText(hi["schedule.conflict"].replace("{time}", "10:00 AM"));
 
-  await items.first().getByRole("button", { name: hi["schedule.edit"] }).click();
+  await items.first().getByRole("link", { name: hi["schedule.edit"] }).click();
   await expect(page.getByRole("heading", { name: hi["schedule.editTitle"] })).toBeVisible();
   await setTime(page, 5 * 60 + 30);
   await page.getByLabel(hi["schedule.action"]).selectOption("OFF");
@@ -91,7 +91,7 @@ test("the form's defaults, saving in Hindi, the cleared time, editing and deleti
   await expect(items.first()).toContainText(hi["motor.off"]);
   await expect(items.first()).toContainText(hi["schedule.repeat.once"]);
 
-  await items.first().getByRole("button", { name: hi["schedule.delete"] }).click();
+  await items.first().getByRole("link", { name: hi["schedule.delete"] }).click();
   const dialog = page.getByTestId("confirm-dialog");
   await expect(dialog).toContainText(hi["schedule.deleteConfirm"].replace("{time}", timeOfDay(330, "hi")));
   await dialog.getByRole("button", { name: hi["dialog.confirm"] }).click();

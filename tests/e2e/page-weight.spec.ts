@@ -1,6 +1,6 @@
 // Page weight on first load, as a phone on a slow network pays it: every HTML, CSS, JS and
-// font response a real browser fetches for the route, gzip-compressed the way Cloudflare's
-// edge would send it (the local runtime sends them uncompressed). Budgets are bytes, not time.
+// font response a real browser fetches for the route, gzip-compressed (-9) the way Cloudflare's
+// edge would send it. Budgets are bytes, not time.
 import { gzipSync } from "node:zlib";
 import { expect, test, type Page, type Response } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
@@ -14,7 +14,10 @@ type Weight = Record<Kind, number>;
 const BUDGETS: Record<string, { js: number; total?: number }> = {
   "/": { js: 0, total: 60 * KB },
   "/login": { js: 130 * KB },
-  "/motor-control": { js: 160 * KB },
+  // Measured 126.6 KB with zod's small build and one dictionary in the page data, 130.5 KB once
+  // the page words motor logs and refusals from their codes itself (docs/benchmarks.md). The
+  // target stays 130 KB; this budget only stops it growing further.
+  "/motor-control": { js: 131 * KB },
 };
 
 function kindOf(response: Response): Kind {
@@ -104,7 +107,7 @@ test.describe("the dashboard", () => {
     await device.stop();
   });
 
-  test("/motor-control: at most 160 KB of JavaScript, live", async ({ browser }) => {
+  test("/motor-control: at most 131 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only
     // the session cookie (no cache, no memory of the login page's scripts).
     const context = await browser.newContext();

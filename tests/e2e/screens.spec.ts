@@ -50,6 +50,15 @@ const SCREENS: { path: string; heading: (texts: Texts) => string; signedIn: bool
     },
   },
   { path: "/logs", heading: (texts) => texts["logs.title"], signedIn: true },
+  {
+    path: "/alerts",
+    heading: (texts) => texts["alerts.title"],
+    signedIn: true,
+    // Once the page knows what this browser can do (here: alerts off, ready to turn on).
+    reveal: async (page) => {
+      await expect(page.getByTestId("alerts")).toHaveAttribute("data-status", "off");
+    },
+  },
 ];
 
 let device: SimulatedDevice;

@@ -45,9 +45,13 @@ test("logout goes home and says so (English)", async ({ page, context }) => {
 test("a session that ends while a page is open: the next call goes home with 'Session expired'", async ({ page }) => {
   await registerAndLogIn(page);
   await page.goto("/recharge");
-  // The session is ended elsewhere (as by a logout in another tab).
-  expect((await apiAs(page).post("/api/auth/logout", {})).ok()).toBe(true);
   await page.getByTestId("plan-renew").click();
+  await expect(page.getByRole("button", { name: hi["plan.submit"] })).toBeVisible();
+  // The session is ended on the server while this browser still holds its cookie (as when it
+  // expires, or is revoked): the page's next post finds it gone.
+  const cookies = await page.context().cookies();
+  expect((await apiAs(page).post("/api/auth/logout", {})).ok()).toBe(true);
+  await page.context().addCookies(cookies);
   await page.getByRole("button", { name: hi["plan.submit"] }).click();
   await expect(page).toHaveURL(/\/\?session=expired$/);
   await expect(page.getByText(hi["landing.sessionExpired"])).toBeVisible();

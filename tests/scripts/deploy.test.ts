@@ -50,10 +50,14 @@ describe("the environments in wrangler.toml", () => {
     expect(placeholdersIn(topLevel)).toEqual([]);
   });
 
-  it("mark what an operator fills in with placeholders: each environment's D1 id and UPI id", () => {
+  it("mark what an operator fills in with placeholders: each environment's D1 id, UPI id and Web Push contact", () => {
     for (const name of environmentNames(committed)) {
       for (const path of placeholdersIn(committed.env![name], `env.${name}`)) {
-        expect([`env.${name}.d1_databases[0].database_id`, `env.${name}.vars.UPI_PAYEE_VPA`]).toContain(path);
+        expect([
+          `env.${name}.d1_databases[0].database_id`,
+          `env.${name}.vars.UPI_PAYEE_VPA`,
+          `env.${name}.vars.VAPID_SUBJECT`,
+        ]).toContain(path);
       }
     }
   });

@@ -97,11 +97,12 @@ describe("the remote command, given to this wrangler without an account", () => 
   let directory: string;
 
   beforeAll(async () => {
-    // A copy of wrangler.toml as an operator would have filled it in (made-up id and UPI id).
+    // A copy of wrangler.toml as an operator would have filled it in (made-up id, UPI id and push contact).
     directory = await mkdtemp(join(tmpdir(), "sinchai-remote-d1-"));
     const toml = (await readFile("wrangler.toml", "utf8"))
       .replace(/"REPLACE-ME with the database_id[^"]*"/g, '"0b1c9a7e-5d2f-4c11-9e5a-2f7c3d4b5a61"')
-      .replace(/"REPLACE-ME with the UPI id[^"]*"/g, '"sinchai@examplebank"');
+      .replace(/"REPLACE-ME with the UPI id[^"]*"/g, '"sinchai@examplebank"')
+      .replace(/"REPLACE-ME with the mailto:[^"]*"/g, '"mailto:support@example.in"');
     await writeFile(join(directory, "wrangler.toml"), toml);
     const filledIn = await readWranglerToml(join(directory, "wrangler.toml"));
     expect(placeholdersIn(filledIn.env)).toEqual([]);

@@ -11,7 +11,7 @@ import { deviceHub } from "../device-hubs.ts";
 import { translateApi } from "../../app/i18n/api.ts";
 import { hubFailureError, noDeviceError } from "../hub-failures.ts";
 import { apiError } from "../http-error.ts";
-import { changeMotorConfig } from "../motor-config.ts";
+import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../motor-config.ts";
 import { switchOwnMotor } from "../motor-commands.ts";
 import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
@@ -75,7 +75,7 @@ export const deviceRoutes = new Hono<ApiEnv>()
       userId: owner.id,
       config,
       changedByUserId: user.id,
-      changeNote: user.audience === "admin" ? "Changed by an admin" : "Changed by the owner in the app",
+      changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,
     });
     return c.json({
       success: true,

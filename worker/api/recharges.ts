@@ -3,20 +3,18 @@
 import { Hono } from "hono";
 import { z } from "../../common/zod.ts";
 import { rechargeRequestSchema, rechargeStatusRequestSchema } from "../../common/api-schemas.ts";
-import { PLANS } from "../../common/plans.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwner } from "../db/devices.ts";
 import { listPlanPeriods, markRechargePaid, planCard } from "../db/plans.ts";
 import {
   deleteRechargeRequest,
   findRechargeRequest,
-  insertRechargeRequest,
   listRechargeRequestsOfUser,
   markRechargeFailed,
   toRechargeView,
 } from "../db/recharges.ts";
 import { apiError } from "../http-error.ts";
-import { upiPaymentLink } from "../upi.ts";
+import { requestOwnRecharge } from "../recharge-requests.ts";
 import { auditTarget } from "./audit.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
@@ -28,33 +26,14 @@ export const rechargeIdSchema = z.coerce.number({ error: "Not a request id." }).
 
 export const rechargeRoutes = new Hono<ApiEnv>()
   .post("/request", requireAuth("user"), async (c) => {
-    const { mobileNo, plan, paymentMethod } = await readJsonBody(c, rechargeRequestSchema);
-    const user = c.var.user;
-    if (mobileNo && mobileNo !== user.mobileNo) {
-      throw apiError(403, "notYourRecharge");
-    }
-    const db = getDb(c.env.DB);
-    const device = await findDeviceByOwner(db, user.id);
-    if (!device) throw noDeviceError();
-    const request = await insertRechargeRequest(db, {
-      userId: user.id,
-      deviceId: device.id,
-      mobileNo: user.mobileNo,
-      plan,
-      amount: PLANS[plan].amount, // never the client's
-      paymentMethod,
-      requestedAt: Date.now(),
-    });
-    if (!request) throw apiError(409, "pendingRecharge");
+    const input = await readJsonBody(c, rechargeRequestSchema);
+    const result = await requestOwnRecharge(c.env, c.var.user, input);
     return c.json(
       {
         success: true,
         message: "Recharge request submitted successfully!",
-        request: toRechargeView(request),
-        upiLink:
-          paymentMethod === "upi"
-            ? upiPaymentLink(c.env, { amount: request.amount, plan, requestId: request.id, deviceId: device.id })
-            : null,
+        request: toRechargeView(result.request),
+        upiLink: result.upiLink,
       },
       201,
     );

@@ -2,6 +2,7 @@
 // time: the browser never receives the whole table.
 import { count, desc } from "drizzle-orm";
 import type { Language } from "../../app/i18n/catalogue.ts";
+import { wordsIn } from "../../app/i18n/dictionaries.ts";
 import { motorLogText } from "../../app/i18n/motor-log.ts";
 import { splitMotorLogEvent, type MotorLogParam } from "../../common/motor-log-event.ts";
 import type { Db } from "./client.ts";
@@ -61,7 +62,7 @@ export async function listMotorLogsForAdmin(db: Db, page: number, pageSize: numb
         id: row.id,
         mobileNo: row.mobileNo,
         action: row.action,
-        message: motorLogText(event, language),
+        message: motorLogText(event, wordsIn(language)),
         createdAt: new Date(row.createdAt).toISOString(),
         ...splitMotorLogEvent(event),
       };

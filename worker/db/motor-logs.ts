@@ -2,6 +2,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { motorLogEventOf, splitMotorLogEvent, type MotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import type { Language } from "../../app/i18n/catalogue.ts";
+import { wordsIn } from "../../app/i18n/dictionaries.ts";
 import { motorLogText } from "../../app/i18n/motor-log.ts";
 import type { Db } from "./client.ts";
 import { motorLogs, type MotorLogRow } from "./schema.ts";
@@ -21,7 +22,7 @@ export async function insertMotorLog(db: Db, { event, ...values }: MotorLogInser
   const { kind, params } = splitMotorLogEvent(event);
   const inserted = await db
     .insert(motorLogs)
-    .values({ ...values, kind, params: JSON.stringify(params), message: motorLogText(event, "en") })
+    .values({ ...values, kind, params: JSON.stringify(params), message: motorLogText(event, wordsIn("en")) })
     .onConflictDoNothing({ target: motorLogs.hubRef })
     .returning();
   if (inserted[0]) return inserted[0];
@@ -63,7 +64,7 @@ export function motorLogEventOfRow(row: Pick<MotorLogRow, "kind" | "params" | "m
 /** The user view of a log entry (SPEC §3), `logMessage` in `language`, plus its kind and parameters. */
 export function motorLogEntry(id: number, action: MotorLogRow["action"], event: MotorLogEvent, createdAt: number, language: Language = "en"): MotorLogEntry {
   const { kind, params } = splitMotorLogEvent(event);
-  return { id, action, logMessage: motorLogText(event, language), timestamp: new Date(createdAt).toISOString(), kind, params };
+  return { id, action, logMessage: motorLogText(event, wordsIn(language)), timestamp: new Date(createdAt).toISOString(), kind, params };
 }
 
 export function toMotorLogEntry(row: MotorLogRow, language: Language = "en"): MotorLogEntry {

@@ -2,6 +2,7 @@
 // `npm run db:generate`; never edit a migration that has been applied anywhere.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { AlertKind } from "../../common/alerts.ts";
 
 /** Milliseconds since the epoch; every timestamp in D1 is one of these. */
 const timestamp = (name: string) => integer(name, { mode: "number" });
@@ -237,3 +238,32 @@ export type FirmwareImageRow = typeof firmwareImages.$inferSelect;
 export type PlanPeriodRow = typeof planPeriods.$inferSelect;
 export type RechargeRequestRow = typeof rechargeRequests.$inferSelect;
 export type AdminAuditRow = typeof adminAudit.$inferSelect;
+
+/**
+ * A browser that gets a farmer's alerts with the app closed (Web Push). `endpoint` is the push
+ * service's address for that browser, `p256dh` and `auth` its keys (RFC 8291): a browser has one
+ * subscription, so the endpoint is unique. Alerts are worded in `language` and sent only for
+ * `kinds`. Deleted when the browser logs out (its service worker asks) and when the push service
+ * answers 404 or 410 (the browser dropped it).
+ */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull().unique(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    language: text("language", { enum: ["hi", "en"] }).notNull(),
+    kinds: text("kinds", { mode: "json" }).$type<AlertKind[]>().notNull(),
+    createdAt: timestamp("created_at").notNull(),
+    updatedAt: timestamp("updated_at").notNull(),
+    /** The push service's last acceptance of a message for it. */
+    lastSentAt: timestamp("last_sent_at"),
+  },
+  (table) => [index("push_subscriptions_user_idx").on(table.userId)],
+);
+
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;

@@ -1,7 +1,7 @@
 // Provisioning from the user detail page: assign a free device or make a new one for this
 // account, rotate a device's key (shown once), unassign it. The APIs are worker/api/admin/devices.ts.
 import { useEffect, useState } from "react";
-import { deviceKindSchema, type DeviceKind } from "../../../common/device-protocol.ts";
+import { deviceKindSchema, type DeviceKind } from "../../../common/device-enums.ts";
 import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useToast } from "../toast.tsx";

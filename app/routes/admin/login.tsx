@@ -6,6 +6,7 @@ import { sessionCookie } from "../../../worker/auth/cookies.ts";
 import { HttpError } from "../../../worker/http-error.ts";
 import { optionalAdmin } from "../../admin-session.server.ts";
 import { loginCookieHeaders, readCredentialsForm } from "../../auth-form.server.ts";
+import { readForm } from "../../form.server.ts";
 import { AuthCard, MobileAndPasswordFields } from "../../components/auth-card.tsx";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
@@ -30,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = readCredentialsForm(await request.formData(), "login");
+  const form = readCredentialsForm(await readForm(request), "login");
   if (!form.ok) {
     const error: AdminMessageKey = form.error === "auth.required" ? "admin.login.required" : "admin.login.failed";
     return data({ error }, { status: 400 });

@@ -10,7 +10,7 @@ import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx"
 import { formatDateTime } from "../../format.ts";
 import { Pager } from "../../components/admin/pager.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
-import { useLanguage } from "../../i18n/i18n.ts";
+import { useLanguage, useWords } from "../../i18n/i18n.ts";
 import { motorLogEntryText } from "../../i18n/motor-log.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/logs";
@@ -31,6 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function AdminLogs({ loaderData }: Route.ComponentProps) {
   const t = useAdminT();
   const language = useLanguage();
+  const words = useWords();
   const result = loaderData.data;
   return (
     <main className="page admin-page wide">
@@ -57,7 +58,7 @@ export default function AdminLogs({ loaderData }: Route.ComponentProps) {
                   <td data-label={t("admin.common.mobileNo")}>{log.mobileNo ?? t("admin.common.na")}</td>
                   <td data-label={t("admin.logs.action")}>
                     <span className={`action-tag ${log.action}`} data-kind={log.kind}>
-                      {motorLogEntryText({ ...log, logMessage: log.message }, language)}
+                      {motorLogEntryText({ ...log, logMessage: log.message }, words)}
                     </span>
                   </td>
                   <td data-label={t("admin.common.date")}>{formatDateTime(log.createdAt, language)}</td>

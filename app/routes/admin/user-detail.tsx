@@ -22,7 +22,7 @@ import { useToast } from "../../components/toast.tsx";
 import { formatDateTime, formatDuration, formatNumber } from "../../format.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import { useLanguage } from "../../i18n/i18n.ts";
+import { useLanguage, useWords } from "../../i18n/i18n.ts";
 import { motorLogEntryText } from "../../i18n/motor-log.ts";
 import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime, type RealtimeEvent } from "../../realtime/use-device-realtime.ts";
@@ -83,6 +83,7 @@ function UserDetailPage({
 }) {
   const t = useAdminT();
   const language = useLanguage();
+  const words = useWords();
   const api = useAdminApi();
   const toast = useToast();
   const navigate = useNavigate();
@@ -387,7 +388,7 @@ function UserDetailPage({
                 <ul className="log-list" data-testid="detail-logs">
                   {live.lastLogs.map((log) => (
                     <li key={log.id} className={`log ${log.action}`}>
-                      <span data-kind={log.kind}>{motorLogEntryText(log, language)}</span>
+                      <span data-kind={log.kind}>{motorLogEntryText(log, words)}</span>
                       <time dateTime={log.timestamp}>{formatDateTime(log.timestamp, language)}</time>
                     </li>
                   ))}

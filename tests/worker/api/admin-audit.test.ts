@@ -103,6 +103,10 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
     },
     status: 200,
   },
+  "PUT /api/push/subscriptions": "farmer only",
+  "DELETE /api/push/subscriptions": "farmer only",
+  "POST /api/push/subscriptions/renew": "farmer only",
+  "POST /api/push/test": "farmer only",
   "POST /api/admin/logout": {
     run: async (admin) => ({ response: await call("POST", "/api/admin/logout", admin.token), target: null, details: {} }),
     status: 200,

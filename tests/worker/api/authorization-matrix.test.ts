@@ -48,6 +48,8 @@ type Fixtures = { a: TestUser; b: TestUser; aDevice: TestDevice; aScheduleId: nu
 type Call = { path: (f: Fixtures) => string; body?: (f: Fixtures) => unknown; upgrade?: boolean };
 
 const MISSING = 999_999;
+/** A push address no browser of these tests subscribed: the calls that name it find nothing (404). */
+const NO_PUSH_ENDPOINT = "https://push.invalid/none";
 
 /** Every route: its access class and a call that exercises it without harming the fixtures. */
 const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
@@ -85,6 +87,15 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     body: () => ({ time: "6:45 AM", action: "OFF", repeat: "once" }),
   },
   "DELETE /api/schedule/:id": { access: "ownSchedule", path: () => `/api/schedule/${MISSING}` },
+  "GET /api/push/subscriptions": { access: "farmer", path: () => `/api/push/subscriptions?endpoint=${encodeURIComponent(NO_PUSH_ENDPOINT)}` },
+  "PUT /api/push/subscriptions": { access: "farmer", path: () => "/api/push/subscriptions", body: () => ({ kinds: ["dryRun"] }) },
+  "DELETE /api/push/subscriptions": { access: "farmer", path: () => "/api/push/subscriptions", body: () => ({ endpoint: NO_PUSH_ENDPOINT }) },
+  "POST /api/push/subscriptions/renew": {
+    access: "farmer",
+    path: () => "/api/push/subscriptions/renew",
+    body: () => ({ oldEndpoint: NO_PUSH_ENDPOINT }),
+  },
+  "POST /api/push/test": { access: "farmer", path: () => "/api/push/test", body: () => ({ endpoint: NO_PUSH_ENDPOINT }) },
   "GET /api/device/connect": { access: "device", path: () => "/api/device/connect", upgrade: true },
   "GET /api/device/firmware/:id": { access: "device", path: () => `/api/device/firmware/${MISSING}` },
   "GET /api/admin/dashboard-stats": { access: "admin", path: () => "/api/admin/dashboard-stats" },

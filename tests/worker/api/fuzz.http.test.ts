@@ -36,6 +36,7 @@ import {
   registerRequestSchema,
 } from "../../../common/api-schemas.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
+import { endpointQuerySchema, saveSubscriptionSchema } from "../../../common/push-schemas.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../../common/schedule-schemas.ts";
 import { formatClock } from "../../../common/schedule-time.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
@@ -78,7 +79,7 @@ import {
   type TestUser,
 } from "../helpers.ts";
 
-/** Generated inputs per route; 43 routes make 6,450. */
+/** Generated inputs per route; 48 routes make 7,200. */
 const RUNS_PER_ROUTE = 150;
 const MIN_HTTP_INPUTS = 6_000;
 /** readJsonBody refuses bodies longer than this (worker/api/input.ts). */
@@ -173,6 +174,12 @@ const motorConfigTemplate = { defaultCurrent: 9, dryRunThreshold: 30, overCurren
 const motorConfigFields = ["defaultCurrent", "dryRunThreshold", "overCurrentThreshold", "token"] as const;
 const scheduleTemplate = { time: "6:30 AM", action: "ON", repeat: "daily", durationMinutes: 30 };
 const scheduleFields = ["time", "action", "repeat", "durationMinutes"] as const;
+const pushEndpoint = "https://push.invalid/none";
+const pushSubscriptionTemplate = {
+  subscription: { endpoint: pushEndpoint, keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) } },
+  kinds: ["dryRun", "phase"],
+  language: "hi",
+};
 
 // ---- every route ------------------------------------------------------------------------------
 
@@ -307,6 +314,38 @@ const ROUTES: Record<string, Spec> = {
     effect: "write",
     params: { id: (f) => String(f.scheduleId) },
     accepts: (seen, f) => parsed(scheduleIdSchema, seen.params.id) === f.scheduleId,
+  },
+  "GET /api/push/subscriptions": {
+    caller: "owner",
+    effect: "read",
+    query: { template: { endpoint: pushEndpoint }, fields: ["endpoint"] },
+    accepts: (seen) => ok(endpointQuerySchema, seen.query),
+  },
+  "PUT /api/push/subscriptions": {
+    caller: "owner",
+    effect: "write",
+    body: { template: () => pushSubscriptionTemplate, fields: ["subscription", "kinds", "language"] },
+    accepts: (seen) => jsonBody(seen, saveSubscriptionSchema) !== undefined,
+  },
+  // No browser of this file subscribed: even a valid address names nothing (404), so these
+  // routes accept no input, and every one must be refused.
+  "DELETE /api/push/subscriptions": {
+    caller: "owner",
+    effect: "write",
+    body: { template: () => ({ endpoint: pushEndpoint }), fields: ["endpoint"] },
+    accepts: () => false,
+  },
+  "POST /api/push/subscriptions/renew": {
+    caller: "owner",
+    effect: "write",
+    body: { template: () => ({ oldEndpoint: pushEndpoint, subscription: pushSubscriptionTemplate.subscription }), fields: ["oldEndpoint", "subscription"] },
+    accepts: () => false,
+  },
+  "POST /api/push/test": {
+    caller: "owner",
+    effect: "write",
+    body: { template: () => ({ endpoint: pushEndpoint }), fields: ["endpoint"] },
+    accepts: () => false,
   },
   "GET /api/device/firmware/:id": {
     caller: "device",

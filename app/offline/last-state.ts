@@ -1,0 +1,77 @@
+// What the dashboard last knew about the pump, kept on the phone for when there is no network:
+// the installed app then opens (public/sw.js serves the page it kept) and shows this, with its
+// age. It lives in the account's cache, which the service worker deletes at logout, so nothing
+// of one account stays readable for the next person on the phone.
+import { useEffect, useState } from "react";
+import { pumpStateSchema } from "../../common/pump-state.ts";
+import { motorLogEntrySchema, powerDataSchema } from "../../common/realtime-protocol.ts";
+import { z } from "../../common/zod-mini.ts";
+
+/** The account's cache; public/sw.js deletes it at logout (same name there). */
+export const ACCOUNT_CACHE = "sinchai-account";
+const LAST_STATE_PATH = "/__sinchai/last-state";
+
+const lastStateSchema = z.object({
+  mobileNo: z.string(),
+  /** Until when (phone clock, ms) this was live: the last message from the hub, or the drop. */
+  knownAt: z.number(),
+  pump: pumpStateSchema,
+  powerData: powerDataSchema,
+  lastLogs: z.array(motorLogEntrySchema),
+});
+export type LastState = z.infer<typeof lastStateSchema>;
+
+export async function saveLastState(state: LastState): Promise<void> {
+  if (!("caches" in window)) return;
+  try {
+    const cache = await caches.open(ACCOUNT_CACHE);
+    await cache.put(LAST_STATE_PATH, new Response(JSON.stringify(state), { headers: { "Content-Type": "application/json" } }));
+  } catch {
+    // storage full or refused: the page works without it
+  }
+}
+
+export async function readLastState(mobileNo: string): Promise<LastState | null> {
+  if (!("caches" in window)) return null;
+  try {
+    const response = await (await caches.open(ACCOUNT_CACHE)).match(LAST_STATE_PATH);
+    if (!response) return null;
+    const parsed = lastStateSchema.safeParse(await response.json());
+    return parsed.success && parsed.data.mobileNo === mobileNo ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** SPEC §3's health cache (`healthData_{mobileNo}`) is account data too: gone at logout. */
+export function forgetHealthCache(): void {
+  for (const key of Object.keys(window.localStorage)) {
+    if (key.startsWith("healthData_")) window.localStorage.removeItem(key);
+  }
+}
+
+/** Whether the phone says it has a network (true on the server and until the page knows). */
+export function usePhoneOnline(): boolean {
+  const [online, setOnline] = useState(true);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    update();
+    window.addEventListener("online", update);
+    window.addEventListener("offline", update);
+    return () => {
+      window.removeEventListener("online", update);
+      window.removeEventListener("offline", update);
+    };
+  }, []);
+  return online;
+}
+
+/** The phone's clock, ticking: offline there is no hub clock to count against. */
+export function usePhoneClock(tickMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), tickMs);
+    return () => clearInterval(timer);
+  }, [tickMs]);
+  return now;
+}

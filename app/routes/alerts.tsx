@@ -1,0 +1,212 @@
+// /alerts: alerts on this phone with the app closed (Web Push). Per browser: turn them on (the
+// browser asks the farmer's permission and gives a push address for our VAPID key), choose
+// which kinds, send a test, turn them off. The DeviceHub sends them (durable-objects/hub-push.ts),
+// worded in the language saved here. Push needs the page's script; without it the page says so.
+import { useEffect, useState } from "react";
+import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";
+import { z } from "../../common/zod-mini.ts";
+import { callApi } from "../api-client.ts";
+import { useToast } from "../components/toast.tsx";
+import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
+import { envOf } from "../session.server.ts";
+import type { Route } from "./+types/alerts";
+
+export const meta: Route.MetaFunction = () => [{ title: "Alerts · Sinchai" }];
+
+export function loader({ context }: Route.LoaderArgs) {
+  // The browser subscribes with our public key; without one the server cannot send alerts.
+  return { publicKey: envOf(context).VAPID_PUBLIC_KEY || null };
+}
+
+const KIND_KEYS: Record<AlertKind, MessageKey> = {
+  dryRun: "alerts.kind.dryRun",
+  overCurrent: "alerts.kind.overCurrent",
+  phase: "alerts.kind.phase",
+  power: "alerts.kind.power",
+  offlineWhileOn: "alerts.kind.offlineWhileOn",
+  runningWithoutCommand: "alerts.kind.runningWithoutCommand",
+  schedule: "alerts.kind.schedule",
+};
+
+const savedSchema = z.object({
+  success: z.literal(true),
+  subscription: z.nullable(z.object({ endpoint: z.string(), kinds: z.array(z.enum(ALERT_KINDS)) })),
+});
+const doneSchema = z.object({ success: z.literal(true) });
+
+type Status = "checking" | "unsupported" | "denied" | "off" | "on";
+
+/** The page's service worker (registered by the root once the page has loaded). */
+async function serviceWorker(): Promise<ServiceWorkerRegistration | null> {
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000));
+  return Promise.race([navigator.serviceWorker.ready, timeout]);
+}
+
+function supported(): boolean {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window && window.isSecureContext;
+}
+
+function base64UrlToBytes(text: string): Uint8Array<ArrayBuffer> {
+  const base64 = text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "=");
+  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+}
+
+export default function Alerts({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const language = useLanguage();
+  const toast = useToast();
+  const [status, setStatus] = useState<Status>("checking");
+  const [kinds, setKinds] = useState<AlertKind[]>([...ALERT_KINDS]);
+  const [endpoint, setEndpoint] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      if (!supported() || !loaderData.publicKey) return setStatus("unsupported");
+      if (Notification.permission === "denied") return setStatus("denied");
+      const registration = await serviceWorker();
+      if (cancelled) return;
+      if (!registration) return setStatus("unsupported");
+      const subscription = await registration.pushManager.getSubscription();
+      if (!subscription) return setStatus("off");
+      const result = await callApi(`/api/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`, savedSchema);
+      if (cancelled) return;
+      if (result.ok && result.data.subscription) {
+        setEndpoint(subscription.endpoint);
+        setKinds(result.data.subscription.kinds);
+        setStatus("on");
+      } else {
+        setStatus("off");
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  async function save(subscription: PushSubscriptionJSON, chosen: AlertKind[]): Promise<boolean> {
+    const result = await callApi("/api/push/subscriptions", savedSchema, { method: "PUT", body: { subscription, kinds: chosen, language } });
+    return result.ok;
+  }
+
+  async function turnOn() {
+    setBusy(true);
+    try {
+      const permission = await Notification.requestPermission();
+      if (permission !== "granted") {
+        setStatus(permission === "denied" ? "denied" : "off");
+        return;
+      }
+      const registration = await serviceWorker();
+      if (!registration) return setStatus("unsupported");
+      const subscription = await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: base64UrlToBytes(loaderData.publicKey!),
+      });
+      if (await save(subscription.toJSON(), kinds)) {
+        setEndpoint(subscription.endpoint);
+        setStatus("on");
+        toast.show(t("alerts.saved"), "success");
+      } else {
+        toast.show(t("alerts.failed"), "error");
+      }
+    } catch (error) {
+      console.error("Could not subscribe to alerts", error);
+      toast.show(t("alerts.failed"), "error");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function saveKinds(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy(true);
+    const registration = await serviceWorker();
+    const subscription = await registration?.pushManager.getSubscription();
+    const saved = subscription ? await save(subscription.toJSON(), kinds) : false;
+    setBusy(false);
+    toast.show(saved ? t("alerts.saved") : t("alerts.failed"), saved ? "success" : "error");
+  }
+
+  async function turnOff() {
+    setBusy(true);
+    const registration = await serviceWorker();
+    const subscription = await registration?.pushManager.getSubscription();
+    if (subscription) {
+      await callApi("/api/push/subscriptions", doneSchema, { method: "DELETE", body: { endpoint: subscription.endpoint } });
+      await subscription.unsubscribe().catch(() => false);
+    }
+    setEndpoint(null);
+    setStatus("off");
+    setBusy(false);
+  }
+
+  async function sendTest() {
+    if (!endpoint) return;
+    setBusy(true);
+    const result = await callApi("/api/push/test", doneSchema, { method: "POST", body: { endpoint } });
+    setBusy(false);
+    toast.show(result.ok ? t("alerts.testSent") : t("alerts.testFailed"), result.ok ? "success" : "error");
+  }
+
+  const toggleKind = (kind: AlertKind) =>
+    setKinds((current) => (current.includes(kind) ? current.filter((item) => item !== kind) : ALERT_KINDS.filter((item) => item === kind || current.includes(item))));
+
+  return (
+    <main className="page">
+      <h1>{t("alerts.title")}</h1>
+      <section className="card stack" aria-labelledby="alerts-state" data-testid="alerts" data-status={status}>
+        <p className="muted">{t("alerts.intro")}</p>
+        <noscript>
+          <p className="message warning">{t("alerts.needsScript")}</p>
+        </noscript>
+        <p id="alerts-state" className={`message ${status === "on" ? "success" : status === "off" || status === "checking" ? "info" : "warning"}`} role="status">
+          {t(
+            status === "checking"
+              ? "alerts.checking"
+              : status === "unsupported"
+                ? "alerts.unsupported"
+                : status === "denied"
+                  ? "alerts.denied"
+                  : status === "on"
+                    ? "alerts.on"
+                    : "alerts.off",
+          )}
+        </p>
+        {status === "off" && (
+          <button type="button" className="button primary" onClick={turnOn} disabled={busy}>
+            {busy ? t("alerts.busy") : t("alerts.turnOn")}
+          </button>
+        )}
+      </section>
+
+      {status === "on" && (
+        <section className="card" aria-labelledby="alerts-kinds-title">
+          <form className="stack" onSubmit={saveKinds}>
+            <fieldset className="choices">
+              <legend id="alerts-kinds-title">{t("alerts.choose")}</legend>
+              {ALERT_KINDS.map((kind) => (
+                <label key={kind} className={`choice ${kinds.includes(kind) ? "selected" : ""}`}>
+                  <input type="checkbox" name="kinds" value={kind} checked={kinds.includes(kind)} onChange={() => toggleKind(kind)} />
+                  <span className="choice-label">{t(KIND_KEYS[kind])}</span>
+                </label>
+              ))}
+            </fieldset>
+            <div className="form-actions">
+              <button type="submit" className="button primary" disabled={busy}>
+                {t("alerts.save")}
+              </button>
+              <button type="button" className="button" onClick={sendTest} disabled={busy}>
+                {t("alerts.test")}
+              </button>
+              <button type="button" className="button danger" onClick={turnOff} disabled={busy}>
+                {t("alerts.turnOff")}
+              </button>
+            </div>
+          </form>
+        </section>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,46 @@
+// Alerts a farmer can get on a phone with the app closed (Web Push). The DeviceHub sends each
+// as a code, a kind and its values; the text is worded from the app's dictionaries in the
+// language stored with each browser's subscription (durable-objects/hub-push.ts). One kind is
+// one notification tag: a new alert of a kind replaces the last one (phase back replaces the
+// phase fault) instead of piling up.
+
+/** The kinds a farmer can choose, in the order the settings screen lists them. */
+export const ALERT_KINDS = ["dryRun", "overCurrent", "phase", "power", "offlineWhileOn", "runningWithoutCommand", "schedule"] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+export function isAlertKind(value: unknown): value is AlertKind {
+  return typeof value === "string" && (ALERT_KINDS as readonly string[]).includes(value);
+}
+
+/** What happened, as a code with its values; `test` is the settings screen's test alert. */
+export type Alert =
+  | { kind: "dryRun"; current: number | null }
+  | { kind: "overCurrent"; current: number | null }
+  | { kind: "phase"; state: "fault" | "ok"; detail: string | null }
+  | { kind: "power"; state: "lost" | "back" }
+  | { kind: "offlineWhileOn"; lastSeenAt: number | null }
+  | { kind: "runningWithoutCommand"; current: number }
+  | { kind: "schedule"; outcome: "done" | "missed" | "failed"; action: "on" | "off"; minuteOfDay: number; reason: string | null }
+  | { kind: "test" };
+
+export type PushKind = Alert["kind"];
+
+/** The notification tag of a kind (also the RFC 8030 Topic of its push messages). */
+export function alertTag(kind: PushKind): string {
+  return `sinchai-${kind}`;
+}
+
+/** What a push message carries (JSON, encrypted for the browser): the code and its words. */
+export type PushPayload = {
+  kind: PushKind;
+  /** The alert's values, as sent: the code, not the sentence. */
+  alert: Alert;
+  tag: string;
+  lang: "hi" | "en";
+  title: string;
+  body: string;
+  /** Where a tap on the notification leads. */
+  url: string;
+  /** When it happened (ms since the epoch). */
+  at: number;
+};

@@ -1,0 +1,237 @@
+// Sinchai's service worker, written by hand (docs/decisions/014-service-worker-by-hand.md).
+// It does four things:
+//   1. Built assets (/assets/*, content-hashed, never change) and icons: from its cache first.
+//   2. The farmer's pages: always from the network when there is one, so nothing is ever stale;
+//      a copy is kept, and shown when there is no network. The page itself then says it is
+//      offline, shows the last known state of the pump with its age and disables commands.
+//   3. Nothing of an account stays readable after logout: the account's cache is deleted when
+//      this browser logs out, or when the server shows it a signed-out page.
+//   4. Web Push: shows the hub's alerts with the app closed, one notification per kind (tag).
+// A new version takes over at once (skipWaiting + clients.claim): pages come from the network
+// anyway, so there is nothing an old version could keep stale.
+
+const ASSET_CACHE = "sinchai-assets";
+const ACCOUNT_CACHE = "sinchai-account";
+// The dashboard keeps the last pump state it saw in the account's cache too
+// (app/offline/last-state.ts), so deleting that cache forgets it as well.
+/** Hashed assets of a few deploys at most; the oldest go first. */
+const MAX_ASSETS = 150;
+const USER_PAGES = new Set(["/motor-control", "/motor-schedule", "/recharge", "/logs", "/alerts"]);
+/** Pages the server shows only to a browser that is not signed in (or redirects away from). */
+const SIGNED_OUT_PAGES = new Set(["/", "/login", "/register"]);
+const LOGOUT_PATHS = new Set(["/logout", "/logout.data", "/api/auth/logout"]);
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(self.skipWaiting());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      // Caches of earlier designs of this worker.
+      for (const name of await caches.keys()) {
+        if (name.startsWith("sinchai-") && name !== ASSET_CACHE && name !== ACCOUNT_CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && LOGOUT_PATHS.has(url.pathname)) {
+    event.respondWith(forgetAccountThen(request));
+    return;
+  }
+  if (request.method === "POST" && request.mode === "navigate" && USER_PAGES.has(url.pathname)) {
+    event.respondWith(postPage(request));
+    return;
+  }
+  if (request.method !== "GET") return;
+  if (url.pathname.startsWith("/assets/") || url.pathname.startsWith("/icons/")) {
+    event.respondWith(cacheFirst(event, request));
+    return;
+  }
+  if (request.mode === "navigate") event.respondWith(navigate(event, request, url));
+});
+
+/** The page asks, on its first visit (not yet controlled), to keep itself and its files. */
+self.addEventListener("message", (event) => {
+  const message = event.data;
+  if (!message || message.type !== "cache-page" || typeof message.url !== "string") return;
+  event.waitUntil(cachePage(message.url, Array.isArray(message.assets) ? message.assets : []));
+});
+
+async function cachePage(path, assets) {
+  const assetCache = await caches.open(ASSET_CACHE);
+  for (const asset of assets) {
+    if (typeof asset !== "string") continue;
+    const url = new URL(asset, self.location.origin);
+    if (url.origin !== self.location.origin || !url.pathname.startsWith("/assets/")) continue;
+    if (await assetCache.match(url.pathname)) continue;
+    try {
+      const response = await fetch(url.pathname);
+      if (response.ok) await assetCache.put(url.pathname, response);
+    } catch {
+      // offline again: the next visit caches it
+    }
+  }
+  const pathname = new URL(path, self.location.origin).pathname;
+  if (!USER_PAGES.has(pathname)) return;
+  try {
+    const response = await fetch(pathname, { credentials: "same-origin", redirect: "manual" });
+    if (response.ok && isHtml(response)) await (await caches.open(ACCOUNT_CACHE)).put(pathname, response);
+  } catch {
+    // no network: nothing to keep
+  }
+}
+
+async function cacheFirst(event, request) {
+  const cache = await caches.open(ASSET_CACHE);
+  const cached = await cache.match(request, { ignoreSearch: true });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) event.waitUntil(cache.put(request, response.clone()).then(() => pruneAssets(cache)));
+  return response;
+}
+
+async function pruneAssets(cache) {
+  const keys = await cache.keys();
+  for (const key of keys.slice(0, Math.max(0, keys.length - MAX_ASSETS))) await cache.delete(key);
+}
+
+async function navigate(event, request, url) {
+  let response;
+  try {
+    response = await fetch(request);
+  } catch {
+    return (await cachedPage(url.pathname)) ?? offlinePage("page");
+  }
+  if (USER_PAGES.has(url.pathname)) {
+    // A user page that sends the browser elsewhere: this browser is no longer signed in.
+    if (response.type === "opaqueredirect" || response.redirected) event.waitUntil(forgetAccount({ unsubscribe: false }));
+    else if (response.ok && isHtml(response)) {
+      const copy = response.clone();
+      event.waitUntil(caches.open(ACCOUNT_CACHE).then((cache) => cache.put(url.pathname, copy)));
+    }
+  } else if (SIGNED_OUT_PAGES.has(url.pathname) && response.ok) {
+    event.waitUntil(forgetAccount({ unsubscribe: false }));
+  }
+  return response;
+}
+
+async function cachedPage(pathname) {
+  if (!USER_PAGES.has(pathname)) return null;
+  const cache = await caches.open(ACCOUNT_CACHE);
+  // The dashboard is the page that says what is known offline; another page not kept opens it.
+  return (await cache.match(pathname)) ?? (await cache.match("/motor-control")) ?? null;
+}
+
+/** A form posted without a network (a tap before the page's script ran): say nothing was sent. */
+async function postPage(request) {
+  try {
+    return await fetch(request);
+  } catch {
+    return offlinePage("command");
+  }
+}
+
+/** Logout: forget the account here first (while the session still works), then log out. */
+async function forgetAccountThen(request) {
+  await forgetAccount({ unsubscribe: true });
+  return fetch(request);
+}
+
+async function forgetAccount({ unsubscribe }) {
+  if (unsubscribe && self.registration.pushManager) {
+    const subscription = await self.registration.pushManager.getSubscription().catch(() => null);
+    if (subscription) {
+      // The server forgets where to send this account's alerts, then the browser drops the address.
+      await fetch("/api/push/subscriptions", {
+        method: "DELETE",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ endpoint: subscription.endpoint }),
+        credentials: "same-origin",
+      }).catch(() => null);
+      await subscription.unsubscribe().catch(() => false);
+    }
+  }
+  await caches.delete(ACCOUNT_CACHE);
+  for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+    client.postMessage({ type: "signed-out" });
+  }
+}
+
+function isHtml(response) {
+  return (response.headers.get("Content-Type") ?? "").includes("text/html");
+}
+
+/** Shown when there is no network and nothing kept: both languages, no script. */
+function offlinePage(what) {
+  const lines =
+    what === "command"
+      ? ["इंटरनेट नहीं है: मोटर को कुछ नहीं भेजा गया।", "No connection: nothing was sent to the pump."]
+      : ["इंटरनेट नहीं है।", "No connection."];
+  const body = `<!doctype html><html lang="hi"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sinchai</title></head><body style="font-family:system-ui,sans-serif;padding:1rem"><h1>${lines[0]}</h1><p lang="en">${lines[1]}</p><p><a href="/motor-control">मोटर कंट्रोल / Motor Control</a></p></body></html>`;
+  return new Response(body, {
+    status: 503,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'" },
+  });
+}
+
+// ---- Web Push ---------------------------------------------------------------------------
+
+self.addEventListener("push", (event) => {
+  let payload = null;
+  try {
+    payload = event.data ? event.data.json() : null;
+  } catch {
+    payload = null;
+  }
+  if (!payload || typeof payload.title !== "string" || typeof payload.tag !== "string") return;
+  event.waitUntil(
+    self.registration.showNotification(payload.title, {
+      body: typeof payload.body === "string" ? payload.body : "",
+      // One notification per kind of alert: a new one replaces the last, and still rings.
+      tag: payload.tag,
+      renotify: true,
+      lang: payload.lang === "en" ? "en" : "hi",
+      icon: "/icons/icon-192.png",
+      badge: "/icons/maskable-192.png",
+      timestamp: typeof payload.at === "number" ? payload.at : Date.now(),
+      data: { url: typeof payload.url === "string" && payload.url.startsWith("/") ? payload.url : "/motor-control", kind: payload.kind },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url ?? "/motor-control", self.location.origin);
+  event.waitUntil(
+    (async () => {
+      for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+        if (new URL(client.url).pathname === target.pathname && "focus" in client) return client.focus();
+      }
+      return self.clients.openWindow(target.href);
+    })(),
+  );
+});
+
+// The push service replaced this browser's address: tell the server, keeping the settings.
+self.addEventListener("pushsubscriptionchange", (event) => {
+  event.waitUntil(
+    (async () => {
+      const old = event.oldSubscription ?? null;
+      const fresh = event.newSubscription ?? (old ? await self.registration.pushManager.subscribe(old.options).catch(() => null) : null);
+      if (!fresh || !old) return;
+      await fetch("/api/push/subscriptions/renew", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ oldEndpoint: old.endpoint, subscription: fresh.toJSON() }),
+        credentials: "same-origin",
+      }).catch(() => null);
+    })(),
+  );
+});

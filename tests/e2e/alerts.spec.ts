@@ -1,0 +1,248 @@
+/// <reference lib="dom" />
+// Alerts with the app closed (Web Push), end to end: the DeviceHub's pushes for every kind of
+// alert reach a local push service (push-service/push-service.ts), which checks the VAPID
+// signature, decrypts each payload with the subscription's private key and hands it to the
+// test: kind, language and tag. The settings screen in a real browser. Own farmers and boxes.
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { alertTag, ALERT_KINDS, type PushKind } from "../../common/alerts.ts";
+import { MINUTES_PER_DAY, istMinuteOfDay } from "../../common/schedule-time.ts";
+import { ratedCurrent } from "../../device-sim/motor-model.ts";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { bearer, farmerWithDevice, type Farmer } from "./admin-support.ts";
+import { TestPushService, type ReceivedPush, type TestSubscription } from "./push-service/push-service.ts";
+import { BASE_URL, DICTIONARIES, type Texts } from "./support.ts";
+
+let service: TestPushService;
+const devices: SimulatedDevice[] = [];
+
+test.beforeAll(async () => {
+  service = await TestPushService.start();
+});
+test.afterAll(async () => {
+  await service.stop();
+});
+test.afterEach(async () => {
+  await Promise.all(devices.splice(0).map((device) => device.stop()));
+});
+
+async function ownPump(request: APIRequestContext) {
+  // Short protection timing: a dry run trips in about 3 s instead of 13.
+  const { farmer, device } = await farmerWithDevice(request, { protectionGraceMs: 2_000, protectionSustainMs: 1_000 });
+  devices.push(device);
+  // The settings a farmer would enter for the simulated 5 HP motor (the defaults, 1 A, would trip it).
+  const rated = { defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10, dryRunThreshold: 30, overCurrentThreshold: 30 };
+  expect((await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, { data: rated, ...bearer(farmer.token) })).status()).toBe(200);
+  return { farmer, device };
+}
+
+async function subscribe(request: APIRequestContext, farmer: Farmer, language: "hi" | "en", kinds: readonly string[] = ALERT_KINDS) {
+  const subscription = service.subscribe();
+  const response = await request.put("/api/push/subscriptions", {
+    data: { subscription: { endpoint: subscription.endpoint, keys: subscription.keys }, kinds, language },
+    ...bearer(farmer.token),
+  });
+  expect(response.status()).toBe(200);
+  return subscription;
+}
+
+/** Switches the farmer's motor, waiting out the 10 s cooldown an ON may still be in. */
+async function switchMotor(request: APIRequestContext, farmer: Farmer, action: "on" | "off", expected = 200) {
+  await expect
+    .poll(async () => (await request.post("/api/devices/motor", { data: { action }, ...bearer(farmer.token) })).status(), { timeout: 20_000, intervals: [1_000] })
+    .toBe(expected);
+}
+
+/** The push of `kind` this subscription got after `since`, checked for language and tag. */
+async function expectPush(subscription: TestSubscription, kind: PushKind, language: "hi" | "en", since: number, titleKey: keyof Texts, timeoutMs = 20_000) {
+  const texts = DICTIONARIES[language];
+  // Two alerts of a kind (a phase fault, then the phase back) may arrive in either order.
+  const push = await service.waitFor(subscription, (candidate) => candidate.payload.kind === kind && candidate.payload.title === texts[titleKey], timeoutMs, since);
+  expect(push.payload).toMatchObject({ kind, lang: language, tag: alertTag(kind), title: texts[titleKey] });
+  expect(push.topic).toBe(alertTag(kind));
+  expect(push.vapid.sub).toMatch(/^(mailto|https):/);
+  return push;
+}
+
+function expectNone(subscription: TestSubscription, kind: PushKind, since: number) {
+  expect(service.received(subscription).filter((push: ReceivedPush) => push.at >= since && push.payload.kind === kind)).toEqual([]);
+}
+
+test("the hub alerts the farmer's phones for every kind, each in its own language, one tag per kind", async ({ request }) => {
+  test.setTimeout(180_000);
+  const { farmer, device } = await ownPump(request);
+  const hindi = await subscribe(request, farmer, "hi");
+  const english = await subscribe(request, farmer, "en", ALERT_KINDS.filter((kind) => kind !== "power"));
+
+  // Dry run: the box trips and reports it.
+  await switchMotor(request, farmer, "on");
+  let since = Date.now();
+  device.inject("dryRun");
+  const dryRun = await expectPush(hindi, "dryRun", "hi", since, "push.dryRun.title");
+  expect(dryRun.urgency).toBe("high");
+  expect(dryRun.ttl).toBe(12 * 3600);
+  await expectPush(english, "dryRun", "en", since, "push.dryRun.title");
+  device.inject("normal");
+
+  // Overcurrent.
+  await switchMotor(request, farmer, "on");
+  since = Date.now();
+  device.inject("overCurrent");
+  await expectPush(hindi, "overCurrent", "hi", since, "push.overCurrent.title");
+  await expectPush(english, "overCurrent", "en", since, "push.overCurrent.title");
+  device.inject("normal");
+
+  // A phase fault, then the phase back: the same tag, so the second replaces the first.
+  since = Date.now();
+  device.inject("phaseLoss");
+  const fault = await expectPush(hindi, "phase", "hi", since, "push.phaseFault.title");
+  expect(fault.payload.alert).toMatchObject({ kind: "phase", state: "fault", detail: "Phase Y missing" });
+  since = Date.now();
+  device.inject("phaseRestore");
+  const back = await expectPush(hindi, "phase", "hi", since, "push.phaseOk.title");
+  expect(back.payload.tag).toBe(fault.payload.tag);
+  await expectPush(english, "phase", "en", since, "push.phaseOk.title");
+
+  // Power lost and back: the English phone chose not to get these.
+  since = Date.now();
+  device.inject("powerCut");
+  const lost = await expectPush(hindi, "power", "hi", since, "push.powerLost.title");
+  device.inject("powerRestore");
+  await expectPush(hindi, "power", "hi", lost.at + 1, "push.powerBack.title");
+  expectNone(english, "power", since);
+
+  // Running without a confirmed command: the box closes its relay but its answer is lost.
+  device.inject("noAck");
+  since = Date.now();
+  await switchMotor(request, farmer, "on", 504);
+  // Its next power report (unwatched, a box reports current when it changes or once a heartbeat).
+  device.sendPowerReading();
+  await expectPush(hindi, "runningWithoutCommand", "hi", since, "push.runningWithoutCommand.title");
+  await expectPush(english, "runningWithoutCommand", "en", since, "push.runningWithoutCommand.title");
+  device.inject("ackNormally");
+  await switchMotor(request, farmer, "off");
+
+  // The box drops off the network while the motor runs.
+  await switchMotor(request, farmer, "on");
+  since = Date.now();
+  device.inject("networkDrop");
+  await expectPush(hindi, "offlineWhileOn", "hi", since, "push.offlineWhileOn.title");
+  await expectPush(english, "offlineWhileOn", "en", since, "push.offlineWhileOn.title");
+});
+
+test("a scheduled run carried out, and one missed while the box is offline, alert the farmer", async ({ request }) => {
+  test.setTimeout(240_000);
+  const { farmer, device } = await ownPump(request);
+  const phone = await subscribe(request, farmer, "en", ["schedule"]);
+  // The next IST minute at least 20 s away, and the one after it.
+  const now = Date.now();
+  const first = (istMinuteOfDay(now) + (60 - new Date(now).getUTCSeconds() > 20 ? 1 : 2)) % MINUTES_PER_DAY;
+  const second = (first + 1) % MINUTES_PER_DAY;
+  const clock = (minute: number) => `${Math.floor(minute / 60)}:${String(minute % 60).padStart(2, "0")}`;
+  for (const [minute, action] of [[first, "ON"], [second, "OFF"]] as const) {
+    const saved = await request.post("/api/schedule", { data: { time: clock(minute), action, repeat: "once" }, ...bearer(farmer.token) });
+    expect(saved.status()).toBe(201);
+  }
+  const done = await expectPush(phone, "schedule", "en", now, "push.scheduleDone.title", 100_000);
+  expect(done.payload.alert).toMatchObject({ kind: "schedule", outcome: "done", action: "on", minuteOfDay: first });
+  expect(done.payload.url).toBe("/motor-schedule");
+  await device.stop();
+  const missed = await service.waitFor(phone, (push) => push.payload.kind === "schedule" && push.payload.alert.kind === "schedule" && push.payload.alert.outcome === "missed", 90_000);
+  expect(missed.payload).toMatchObject({ lang: "en", tag: alertTag("schedule"), title: DICTIONARIES.en["push.scheduleMissed.title"] });
+  expect(missed.payload.body).toContain(DICTIONARIES.en["push.reason.offline"]);
+});
+
+test("a subscription the push service says is gone (410, 404) is deleted", async ({ request }) => {
+  const { farmer, device } = await ownPump(request);
+  const gone = await subscribe(request, farmer, "hi");
+  const unknown = await subscribe(request, farmer, "hi");
+  const kept = await subscribe(request, farmer, "hi");
+  const stored = async (subscription: TestSubscription) =>
+    ((await (await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`, bearer(farmer.token))).json()) as {
+      subscription: unknown;
+    }).subscription;
+
+  // The test button: the push service refuses, the farmer is told, the address is forgotten.
+  service.answerWith(gone, 410);
+  const test410 = await request.post("/api/push/test", { data: { endpoint: gone.endpoint }, ...bearer(farmer.token) });
+  expect(test410.status()).toBe(502);
+  expect(await stored(gone)).toBeNull();
+
+  // An alert from the hub: the 404 address is forgotten, the others get it.
+  service.answerWith(unknown, 404);
+  const since = Date.now();
+  device.inject("phaseLoss");
+  await expectPush(kept, "phase", "hi", since, "push.phaseFault.title");
+  await expect.poll(() => stored(unknown)).toBeNull();
+  expect(await stored(kept)).not.toBeNull();
+});
+
+test("the alerts screen: turn on for this phone, choose kinds, a test alert in Hindi, turn off", async ({ browser, request }) => {
+  const { farmer } = await ownPump(request);
+  const phone = service.subscribe();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await context.grantPermissions(["notifications"], { origin: BASE_URL });
+  await context.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
+  // Chromium here cannot reach a real push service (no network): PushManager hands out the
+  // test service's subscription instead, kept for the tab like a real one.
+  await context.addInitScript((fake) => {
+    const make = () => ({
+      endpoint: fake.endpoint,
+      expirationTime: null,
+      options: {},
+      toJSON: () => ({ endpoint: fake.endpoint, expirationTime: null, keys: fake.keys }),
+      unsubscribe: async () => {
+        sessionStorage.removeItem("fake-push");
+        return true;
+      },
+    });
+    PushManager.prototype.subscribe = async function () {
+      sessionStorage.setItem("fake-push", "1");
+      return make() as unknown as PushSubscription;
+    };
+    PushManager.prototype.getSubscription = async function () {
+      return (sessionStorage.getItem("fake-push") ? make() : null) as unknown as PushSubscription | null;
+    };
+  }, { endpoint: phone.endpoint, keys: phone.keys });
+  const page = await context.newPage();
+  const hi = DICTIONARIES.hi;
+  try {
+    await page.goto("/alerts");
+    const card = page.getByTestId("alerts");
+    await expect(card).toHaveAttribute("data-status", "off");
+    await expect(card).toContainText(hi["alerts.off"]);
+    await page.getByRole("button", { name: hi["alerts.turnOn"] }).click();
+    await expect(card).toHaveAttribute("data-status", "on");
+    await expect(card).toContainText(hi["alerts.on"]);
+
+    // Schedules are not wanted on this phone.
+    await page.getByLabel(hi["alerts.kind.schedule"]).uncheck();
+    await page.getByRole("button", { name: hi["alerts.save"] }).click();
+    // Turning on said the same words a moment ago; that toast may still be up beside this one.
+    await expect(page.getByTestId("toast").filter({ hasText: hi["alerts.saved"] }).last()).toBeVisible();
+    await expect
+      .poll(async () => {
+        const saved = await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`, bearer(farmer.token));
+        return ((await saved.json()) as { subscription: { kinds: string[]; language: string } }).subscription;
+      })
+      .toMatchObject({ kinds: ALERT_KINDS.filter((kind) => kind !== "schedule"), language: "hi" });
+
+    const since = Date.now();
+    await page.getByRole("button", { name: hi["alerts.test"] }).click();
+    await expect(page.getByTestId("toast").filter({ hasText: hi["alerts.testSent"] })).toBeVisible();
+    const push = await expectPush(phone, "test", "hi", since, "push.test.title");
+    expect(push.payload.body).toBe(hi["push.test.body"]);
+
+    // A reload finds it on, with the kinds saved.
+    await page.reload();
+    await expect(card).toHaveAttribute("data-status", "on");
+    await expect(page.getByLabel(hi["alerts.kind.schedule"])).not.toBeChecked();
+    await expect(page.getByLabel(hi["alerts.kind.dryRun"])).toBeChecked();
+
+    await page.getByRole("button", { name: hi["alerts.turnOff"] }).click();
+    await expect(card).toHaveAttribute("data-status", "off");
+    const after = await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`, bearer(farmer.token));
+    expect(((await after.json()) as { subscription: unknown }).subscription).toBeNull();
+  } finally {
+    await context.close();
+  }
+});

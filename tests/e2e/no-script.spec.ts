@@ -1,0 +1,273 @@
+// Every action of the farmer's and the admin's pages with JavaScript off: each is a plain form
+// whose route action does the work, and the page that comes back shows what really happened
+// (the box's relay, the schedule in the list, the request on file) or why not, in Hindi. Its
+// own farmers and boxes, so it runs beside the other specs.
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { formatTimeOfDay } from "../../app/format.ts";
+import { adminHi, DEMO_ADMIN, farmerWithDevice, registerFarmer, type Farmer } from "./admin-support.ts";
+import { BASE_URL, en, hi, uniqueMobileNo } from "./support.ts";
+
+test.use({ javaScriptEnabled: false, serviceWorkers: "block" });
+
+async function logInAs(page: Page, farmer: Farmer) {
+  await page.goto("/login");
+  await page.getByLabel(hi["auth.mobileNo"]).fill(farmer.mobileNo);
+  await page.getByLabel(hi["auth.password"]).fill(farmer.password);
+  await page.getByRole("button", { name: hi["login.button"] }).click();
+  await expect(page).toHaveURL(/\/motor-control$/);
+}
+
+/** The pump's state as the hub tells the API (what the page's loader reads too). */
+async function pumpStatus(request: APIRequestContext, farmer: Farmer) {
+  const response = await request.get(`/api/devices/motor/status/${farmer.mobileNo}`, {
+    headers: { Authorization: `Bearer ${farmer.token}` },
+  });
+  return (await response.json()) as { status: string; deviceStatus: string; faults: { kind: string }[] };
+}
+
+test("register, login and the language switch, with their errors in Hindi", async ({ page }) => {
+  const mobileNo = uniqueMobileNo();
+  await page.goto("/register");
+  await page.getByLabel(hi["auth.mobileNo"]).fill("12345");
+  await page.getByLabel(hi["auth.password"]).fill("farmer-password");
+  await page.getByRole("button", { name: hi["register.button"] }).click();
+  await expect(page.getByRole("alert")).toHaveText(hi["auth.mobileInvalid"]);
+
+  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
+  await page.getByLabel(hi["auth.password"]).fill("farmer-password");
+  await page.getByRole("button", { name: hi["register.button"] }).click();
+  // Registering signs the farmer in and lands on the motor page with a welcome.
+  await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
+  await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
+  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await expect(page).toHaveURL(/\/\?loggedOut=1$/);
+
+  await page.goto("/login");
+  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
+  await page.getByLabel(hi["auth.password"]).fill("not-the-password");
+  await page.getByRole("button", { name: hi["login.button"] }).click();
+  await expect(page.getByRole("alert")).toHaveText(hi["login.invalid"]);
+
+  // The language switch is a form too: to English and back, remembered across pages.
+  await page.getByRole("button", { name: hi["language.label"] }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("heading", { name: en["login.title"] })).toBeVisible();
+  await page.getByLabel(en["auth.mobileNo"]).fill(mobileNo);
+  await page.getByLabel(en["auth.password"]).fill("farmer-password");
+  await page.getByRole("button", { name: en["login.button"] }).click();
+  await expect(page).toHaveURL(/\/motor-control$/);
+  await expect(page.getByRole("heading", { name: en["motor.title"] })).toBeVisible();
+  await page.getByRole("button", { name: en["language.label"] }).click();
+  await expect(page).toHaveURL(/\/motor-control$/);
+  await expect(page.getByRole("heading", { name: hi["motor.title"] })).toBeVisible();
+
+  // Logout ends the session: the dashboard is out of reach afterwards.
+  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await expect(page).toHaveURL(/\/\?loggedOut=1$/);
+  await expect(page.getByText(hi["landing.loggedOut"])).toBeVisible();
+  await page.goto("/motor-control");
+  await expect(page).not.toHaveURL(/\/motor-control$/);
+});
+
+test("motor ON and OFF switch the box's relay; a refused ON says why in Hindi", async ({ page, request }) => {
+  const { farmer, device } = await farmerWithDevice(request);
+  try {
+    await logInAs(page, farmer);
+    const toggle = page.getByTestId("motor-toggle");
+    await expect(toggle).toHaveText(hi["motor.off"]);
+
+    // A phase fault arrives after the page was drawn: the page (no script) still offers ON,
+    // and the hub refuses it; the page that comes back says so and nothing switched.
+    device.inject("phaseLoss");
+    await expect.poll(async () => (await pumpStatus(request, farmer)).faults.map((fault) => fault.kind)).toContain("phaseFault");
+    await toggle.click();
+    const failure = page.getByTestId("command-failure");
+    await expect(failure).toHaveAttribute("data-code", /^(phaseFault|rejected)$/);
+    const code = await failure.getAttribute("data-code");
+    await expect(failure).toContainText(code === "phaseFault" ? hi["motor.phaseFaultHint"] : hi["motor.rejected"]);
+    expect(device.relay).toBe("off");
+
+    device.inject("phaseRestore");
+    await expect.poll(async () => (await pumpStatus(request, farmer)).faults.length).toBe(0);
+    await page.goto("/motor-control");
+    await page.getByTestId("motor-toggle").click();
+    // The answer came only once the box had confirmed: the page says ON, and the relay is closed.
+    await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.on"]);
+    expect(device.relay).toBe("on");
+    await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "on");
+    await expect(page.getByTestId("command-failure")).toHaveCount(0);
+
+    // Stopping is never held back: OFF right after ON, no cooldown.
+    await page.getByTestId("motor-toggle").click();
+    await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.off"]);
+    expect(device.relay).toBe("off");
+    await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "off");
+  } finally {
+    await device.stop();
+  }
+});
+
+test("motor configuration reaches the box; numbers out of range are refused in Hindi", async ({ page, request }) => {
+  const { farmer, device } = await farmerWithDevice(request);
+  try {
+    await logInAs(page, farmer);
+    await page.getByLabel(hi["config.current"]).selectOption("12");
+    await page.getByLabel(hi["config.dryRun"]).fill("25");
+    await page.getByLabel(hi["config.overCurrent"]).fill("40");
+    // Without script there is no dialog: the button saves.
+    await page.getByRole("button", { name: hi["config.update"] }).click();
+    await expect(page.getByTestId("config-result")).toHaveText(hi["config.saved"]);
+    await expect.poll(() => device.config.defaultCurrent).toBe(12);
+    expect(device.config.dryRunThreshold).toBe(25);
+    expect(device.config.overCurrentThreshold).toBe(40);
+    await expect(page.getByLabel(hi["config.current"])).toHaveValue("12");
+
+    await page.getByLabel(hi["config.dryRun"]).fill("200");
+    await page.getByRole("button", { name: hi["config.update"] }).click();
+    await expect(page.getByTestId("config-result")).toHaveText(`${hi["config.failed"]} ${hi["config.outOfRange"]}`);
+    // What was typed stays, to be corrected; the box keeps the saved settings.
+    await expect(page.getByLabel(hi["config.dryRun"])).toHaveValue("200");
+    expect(device.config.dryRunThreshold).toBe(25);
+  } finally {
+    await device.stop();
+  }
+});
+
+test("schedules: create, the errors in Hindi, edit and delete", async ({ page, request }) => {
+  const { farmer, device } = await farmerWithDevice(request);
+  try {
+    await logInAs(page, farmer);
+    await page.goto("/motor-schedule");
+    const notice = page.getByTestId("schedule-notice");
+    const items = page.getByTestId("schedule-item");
+    // Times twelve hours away from now, so none of them runs during the test.
+    const later = (new Date().getUTCHours() + 5 + 12) % 24;
+    const meridiem = later < 12 ? "AM" : "PM";
+    const hour = String(later % 12 === 0 ? 12 : later % 12);
+
+    await page.getByTestId("schedule-hour").selectOption(hour);
+    await page.getByTestId("schedule-minute").selectOption("15");
+    await page.getByTestId("schedule-meridiem").selectOption(meridiem);
+    await page.getByLabel(hi["schedule.duration"]).selectOption("30");
+    await page.getByRole("button", { name: hi["schedule.save"] }).click();
+    await expect(notice).toHaveText(hi["schedule.saved"]);
+    await expect(items).toHaveCount(1);
+    // The list writes times as Intl does in the page's language.
+    await expect(items.first()).toContainText(formatTimeOfDay(later * 60 + 15, "hi"));
+    await expect(items.first()).toContainText(hi["schedule.forMinutes"].replace("{minutes}", "30"));
+
+    // The time is cleared after a save: saving again asks for it.
+    await expect(page.getByTestId("schedule-hour")).toHaveValue("");
+    await page.getByRole("button", { name: hi["schedule.save"] }).click();
+    await expect(notice).toHaveText(hi["schedule.setTime"]);
+    // The same minute twice is refused, worded in Hindi with the time.
+    await page.getByTestId("schedule-hour").selectOption(hour);
+    await page.getByTestId("schedule-minute").selectOption("15");
+    await page.getByTestId("schedule-meridiem").selectOption(meridiem);
+    await page.getByLabel(hi["schedule.action"]).selectOption("OFF");
+    await page.getByRole("button", { name: hi["schedule.save"] }).click();
+    await expect(notice).toHaveText(hi["schedule.conflict"].replace("{time}", `${hour}:15 ${meridiem}`));
+    await expect(items).toHaveCount(1);
+
+    await items.first().getByRole("link", { name: hi["schedule.edit"] }).click();
+    await expect(page.getByRole("heading", { name: hi["schedule.editTitle"] })).toBeVisible();
+    await expect(page.getByTestId("schedule-minute")).toHaveValue("15");
+    await page.getByTestId("schedule-minute").selectOption("45");
+    await page.getByLabel(hi["schedule.action"]).selectOption("OFF");
+    await page.getByLabel(hi["schedule.repeat"]).selectOption("once");
+    await page.getByRole("button", { name: hi["schedule.update"] }).click();
+    await expect(notice).toHaveText(hi["schedule.updated"]);
+    await expect(items).toHaveCount(1);
+    await expect(items.first()).toContainText(formatTimeOfDay(later * 60 + 45, "hi"));
+    await expect(items.first()).toContainText(hi["motor.off"]);
+    await expect(items.first()).toContainText(hi["schedule.repeat.once"]);
+
+    await items.first().getByRole("link", { name: hi["schedule.delete"] }).click();
+    const confirm = page.getByTestId("delete-confirm");
+    await expect(confirm).toContainText(hi["schedule.deleteConfirm"].replace("{time}", formatTimeOfDay(later * 60 + 45, "hi")));
+    await confirm.getByRole("button", { name: hi["dialog.confirm"] }).click();
+    await expect(notice).toHaveText(hi["schedule.deleted"]);
+    await expect(page.getByTestId("schedules-empty")).toBeVisible();
+    const response = await request.get("/api/schedule", { headers: { Authorization: `Bearer ${farmer.token}` } });
+    expect(((await response.json()) as { schedules: unknown[] }).schedules).toHaveLength(0);
+  } finally {
+    await device.stop();
+  }
+});
+
+test("a recharge request is filed once; without a device it is refused in Hindi", async ({ page, request }) => {
+  const { farmer, device } = await farmerWithDevice(request);
+  try {
+    await logInAs(page, farmer);
+    await page.goto("/recharge");
+    await page.getByTestId("plan-renew").click();
+    await page.getByRole("radio", { name: new RegExp(hi["plan.name.3month"]) }).check();
+    await page.getByRole("radio", { name: hi["plan.method.cash"] }).check();
+    await page.getByRole("button", { name: hi["plan.submit"] }).click();
+    // Answered with a redirect: a reload shows the result without filing it again.
+    await expect(page).toHaveURL(/\/recharge\?submitted=\d+$/);
+    await expect(page.getByTestId("plan-next-steps")).toContainText(hi["plan.contactSoon"]);
+    await page.reload();
+    const items = page.getByTestId("request-item");
+    await expect(items).toHaveCount(1);
+    await expect(items.first()).toContainText(hi["plan.name.3month"]);
+    await expect(items.first()).toContainText(hi["plan.method.cash"]);
+    await expect(items.first()).toContainText(hi["plan.request.pending"]);
+  } finally {
+    await device.stop();
+  }
+
+  const withoutDevice = await registerFarmer(request);
+  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await logInAs(page, withoutDevice);
+  await page.goto("/recharge");
+  await page.getByTestId("plan-renew").click();
+  await page.getByRole("button", { name: hi["plan.submit"] }).click();
+  await expect(page.getByTestId("plan-error")).toHaveText(`${hi["plan.submitFailed"]} ${hi["motor.noDevice"]}`);
+  await expect(page.getByTestId("request-item")).toHaveCount(0);
+});
+
+test("admin login and logout; a wrong password is refused in Hindi", async ({ page }) => {
+  await page.goto("/admin/login");
+  await page.getByLabel(hi["auth.mobileNo"]).fill(DEMO_ADMIN.mobileNo);
+  await page.getByLabel(hi["auth.password"]).fill("not-the-password");
+  await page.getByRole("button", { name: adminHi["admin.login.button"], exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText(adminHi["admin.login.failed"]);
+
+  await page.getByLabel(hi["auth.mobileNo"]).fill(DEMO_ADMIN.mobileNo);
+  await page.getByLabel(hi["auth.password"]).fill(DEMO_ADMIN.password);
+  await page.getByRole("button", { name: adminHi["admin.login.button"], exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+
+  await page.getByRole("button", { name: adminHi["admin.shell.logout"] }).click();
+  await expect(page).toHaveURL(/\/admin\/login\?loggedOut=1$/);
+  await expect(page.getByText(adminHi["admin.login.loggedOut"])).toBeVisible();
+  await page.goto("/admin/dashboard");
+  await expect(page).toHaveURL(/\/admin\/login/);
+});
+
+test("bad form posts are answered 4xx, never 500", async ({ page, request }) => {
+  const { farmer, device } = await farmerWithDevice(request);
+  try {
+    await logInAs(page, farmer);
+    const headers = { Origin: BASE_URL };
+    for (const [path, form] of [
+      ["/motor-control", { command: "sideways" }],
+      ["/motor-control", { intent: "config", defaultCurrent: "x", dryRunThreshold: "", overCurrentThreshold: "1e999" }],
+      ["/motor-schedule", { intent: "save", hour: "25", minute: "99", meridiem: "XM", action: "ON", repeat: "daily", duration: "abc" }],
+      ["/motor-schedule", { intent: "delete", id: "-1" }],
+      ["/motor-schedule", { intent: "delete", id: "999999" }],
+      ["/recharge", { plan: "forever", paymentMethod: "gold" }],
+    ] as const) {
+      const response = await page.request.post(path, { headers, form });
+      expect(response.status(), `${path} ${JSON.stringify(form)}`).toBeGreaterThanOrEqual(400);
+      expect(response.status(), `${path} ${JSON.stringify(form)}`).toBeLessThan(500);
+    }
+    // Not a form at all.
+    const notForm = await page.request.post("/motor-schedule", { headers: { ...headers, "Content-Type": "application/json" }, data: "{" });
+    expect(notForm.status()).toBe(400);
+    expect(device.relay).toBe("off");
+  } finally {
+    await device.stop();
+  }
+});

@@ -1,0 +1,137 @@
+/// <reference lib="dom" />
+// The installed app without a network: the service worker (public/sw.js) keeps the farmer's
+// dashboard, which then says it is offline, shows the last known state of the pump with its
+// age and sends nothing. Logout forgets the account; a new deploy's worker takes over. Each test
+// has its own farmer and simulated box.
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { farmerWithDevice, type Farmer } from "./admin-support.ts";
+import { BASE_URL, en, hi, useLanguage } from "./support.ts";
+
+const devices: SimulatedDevice[] = [];
+test.afterEach(async () => {
+  await Promise.all(devices.splice(0).map((device) => device.stop()));
+});
+
+async function openDashboard(context: BrowserContext, page: Page, request: Parameters<typeof farmerWithDevice>[0]) {
+  const { farmer, device } = await farmerWithDevice(request);
+  devices.push(device);
+  await context.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
+  await page.goto("/motor-control");
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
+  return { farmer, device };
+}
+
+/** The worker controls the page and has kept the dashboard for a visit without network. */
+async function installed(page: Page) {
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open("sinchai-account")).match("/motor-control")) !== undefined), { timeout: 20_000 })
+    .toBe(true);
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+}
+
+test("offline, the installed app opens with the last known state and its age, and sends nothing (Hindi)", async ({ context, page, request }) => {
+  const { device } = await openDashboard(context, page, request);
+  await installed(page);
+  // The dashboard was kept while the motor was OFF; it is switched ON after that.
+  await page.getByTestId("motor-toggle").click();
+  await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "on");
+  expect(device.relay).toBe("on");
+
+  await context.setOffline(true);
+  // Three hours later, with no network, the farmer opens the app.
+  await page.clock.install({ time: new Date(Date.now() + 3 * 60 * 60 * 1000) });
+  await page.reload();
+  const banner = page.getByTestId("offline-banner");
+  await expect(banner).toContainText(hi["offline.banner"].replace("{age}", "3 घंटे पहले"));
+  await expect(banner).toContainText(hi["offline.commands"]);
+  await expect(page.getByTestId("motor-status")).toHaveText(hi["offline.statusWas"].replace("{status}", hi["motor.on"]));
+  const toggle = page.getByTestId("motor-toggle");
+  await expect(toggle).toBeDisabled();
+  await expect(toggle).toHaveText(hi["offline.noConnection"]);
+  await expect(page.getByTestId("current")).toHaveText("—");
+  expect(device.relay).toBe("on");
+
+  // Back online, the page is live again and the switch works.
+  await context.setOffline(false);
+  await page.reload();
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
+  await expect(page.getByTestId("offline-banner")).toHaveCount(0);
+  await expect(page.getByTestId("motor-toggle")).toBeEnabled();
+});
+
+test("an open dashboard that loses the network says so at once (English)", async ({ context, page, request }) => {
+  await useLanguage(context, "en");
+  await openDashboard(context, page, request);
+  await context.setOffline(true);
+  const banner = page.getByTestId("offline-banner");
+  await expect(banner).toContainText(/No connection\. This is what was known \d+ seconds? ago\./);
+  await expect(page.getByTestId("motor-status")).toHaveText(en["offline.statusWas"].replace("{status}", en["motor.off"]));
+  await expect(page.getByTestId("motor-toggle")).toBeDisabled();
+  await context.setOffline(false);
+  await expect(page.locator("[data-live=connected]")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("offline-banner")).toHaveCount(0);
+});
+
+test("after logout nothing of the account is readable: no kept page, no last state, no health cache", async ({ context, page, request }) => {
+  const { farmer } = await openDashboard(context, page, request);
+  await installed(page);
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open("sinchai-account")).keys()).map((key) => new URL(key.url).pathname).sort()))
+    .toEqual(["/__sinchai/last-state", "/motor-control"]);
+  await expect.poll(() => page.evaluate((mobileNo) => localStorage.getItem(`healthData_${mobileNo}`) !== null, farmer.mobileNo)).toBe(true);
+
+  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await expect(page).toHaveURL(/\/\?loggedOut=1$/);
+  expect(await page.evaluate(() => caches.has("sinchai-account"))).toBe(false);
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("healthData_")))).toEqual([]);
+
+  // Offline, the dashboard's address shows no one's pump.
+  await context.setOffline(true);
+  await page.goto("/motor-control").catch(() => null);
+  await expect(page.locator("body")).toContainText("इंटरनेट नहीं है।");
+  await expect(page.locator("body")).not.toContainText(farmer.mobileNo);
+  await context.setOffline(false);
+});
+
+test("a new deploy's service worker takes over the open page at once, with nothing left waiting", async ({ context, page, request }) => {
+  await openDashboard(context, page, request);
+  await installed(page);
+  const before = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
+  expect(before).toBe(`${BASE_URL}/sw.js`);
+  // A deploy that changes the worker: the browser finds a new script at its next check.
+  const after = await page.evaluate(async () => {
+    const changed = new Promise<void>((resolve) => navigator.serviceWorker.addEventListener("controllerchange", () => resolve(), { once: true }));
+    const registration = await navigator.serviceWorker.register("/sw.js?deploy=next", { scope: "/", updateViaCache: "none" });
+    await changed;
+    return { controller: navigator.serviceWorker.controller?.scriptURL, waiting: registration.waiting !== null, installing: registration.installing !== null };
+  });
+  expect(after).toEqual({ controller: `${BASE_URL}/sw.js?deploy=next`, waiting: false, installing: false });
+  // The page keeps working under the new worker, and keeps what the old one kept.
+  await page.reload();
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
+  expect(await page.evaluate(async () => (await (await caches.open("sinchai-account")).match("/motor-control")) !== undefined)).toBe(true);
+});
+
+test("the app is installable in Hindi and English: manifests with maskable icons, the dashboard as start", async ({ page, request, context }) => {
+  for (const [language, name, shortName] of [
+    ["hi", "सिंचाई: मोटर कंट्रोल", "सिंचाई"],
+    ["en", "Sinchai: Motor Control", "Sinchai"],
+  ] as const) {
+    const response = await request.get(`/manifest.${language}.webmanifest`);
+    expect(response.status()).toBe(200);
+    const manifest = (await response.json()) as Record<string, unknown> & { icons: { src: string; sizes: string; purpose: string }[] };
+    expect(manifest).toMatchObject({ lang: language, name, short_name: shortName, start_url: "/motor-control", display: "standalone", theme_color: "#1f6f43" });
+    expect(manifest.icons.filter((icon) => icon.purpose === "maskable").map((icon) => icon.sizes).sort()).toEqual(["192x192", "512x512"]);
+    for (const icon of manifest.icons) {
+      const image = await request.get(icon.src);
+      expect(image.headers()["content-type"]).toBe("image/png");
+      const bytes = await image.body();
+      // PNG header: width and height in the IHDR chunk.
+      expect(`${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`).toBe(icon.sizes);
+    }
+  }
+  await useLanguage(context, "en");
+  await page.goto("/login");
+  await expect(page.locator("link[rel=manifest]")).toHaveAttribute("href", "/manifest.en.webmanifest");
+});
