@@ -7,6 +7,8 @@ export const PAGE_ACTIONS = [
   "/logout",
   "/language",
   "/motor-control",
+  "/motor-schedule",
+  "/recharge",
   "/change-password",
   "/admin/login",
   "/admin/logout",
