@@ -3,7 +3,7 @@
 import { createContext, redirect, type RouterContextProvider } from "react-router";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE } from "../worker/auth/cookies.ts";
 import { getSessionUser, type AuthenticatedUser } from "../worker/auth/sessions.ts";
-import { HttpError } from "../worker/http-error.ts";
+import { HttpError } from "../worker/http/http-error.ts";
 import type { AdminMessageKey } from "./i18n/admin-en.ts";
 import { envOf } from "./session.server.ts";
 

@@ -1,7 +1,7 @@
 // Reads the mobile number and password of the login and register forms, with the same zod
 // schemas as the JSON API, and names problems by message key so they show in either language.
 import { changePasswordRequestSchema, loginRequestSchema, registerRequestSchema } from "../common/api-schemas.ts";
-import { HttpError } from "../worker/http-error.ts";
+import { HttpError } from "../worker/http/http-error.ts";
 import type { MessageKey } from "./i18n/i18n.ts";
 
 export type Credentials = { mobileNo: string; password: string };

@@ -2,7 +2,7 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE } from "../worker/auth/cookies.ts";
 import { getSessionUser, type AuthenticatedUser } from "../worker/auth/sessions.ts";
-import { cloudflareContext } from "../worker/router-context.ts";
+import { cloudflareContext } from "../worker/http/router-context.ts";
 
 export function envOf(context: Readonly<RouterContextProvider>): Env {
   return context.get(cloudflareContext).env;

@@ -77,7 +77,7 @@ import { formatClock, istMinuteKey, nextOccurrence } from "../common/schedule-ti
 import type { Alert } from "../common/alerts.ts";
 import { legacyMotorLogEvent, legacyOrigin } from "./legacy-motor-log.ts";
 import { apiLanguage } from "../worker/api/language.ts";
-import { apiError, refusalResponse } from "../worker/http-error.ts";
+import { apiError, refusalResponse } from "../worker/http/http-error.ts";
 import { HUB_HEADERS } from "./hub-headers.ts";
 import { sendAlert } from "./hub-push.ts";
 import { HubSql, type PowerSample, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";

@@ -3,8 +3,8 @@
 // Router's handler; the worker tests pass a stand-in, so both run the same checks in front.
 import { apiApp } from "./api/app.ts";
 import { isApiRequest } from "./api/is-api-request.ts";
-import { crossSiteRefusal } from "./cross-site.ts";
-import { withSecurityHeaders } from "./security-headers.ts";
+import { crossSiteRefusal } from "./http/cross-site.ts";
+import { withSecurityHeaders } from "./http/security-headers.ts";
 
 export type PageHandler = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
 

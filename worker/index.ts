@@ -3,7 +3,7 @@
 // same checks (fetch-handler.ts).
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { createFetchHandler } from "./fetch-handler.ts";
-import { cloudflareContext } from "./router-context.ts";
+import { cloudflareContext } from "./http/router-context.ts";
 import { handleScheduled } from "./scheduled.ts";
 
 export { AuthThrottle } from "../durable-objects/auth-throttle.ts";

@@ -10,8 +10,8 @@ import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } fro
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
 import { SCHEDULE_DURATION_CHOICES, type ScheduleRepeat, type ScheduleView } from "../../common/schedule-view.ts";
 import { clockParts, formatClock } from "../../common/schedule-time.ts";
-import { HttpError } from "../../worker/http-error.ts";
-import { deleteOwnSchedule, ownScheduleHub, saveOwnSchedule } from "../../worker/schedules.ts";
+import { HttpError } from "../../worker/http/http-error.ts";
+import { deleteOwnSchedule, ownScheduleHub, saveOwnSchedule } from "../../worker/services/schedules.ts";
 import { ConfirmDialog } from "../components/dialog.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";

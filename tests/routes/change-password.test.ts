@@ -11,7 +11,7 @@ import { hashPassword } from "../../common/credentials.ts";
 import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { users } from "../../worker/db/schema.ts";
-import { cloudflareContext } from "../../worker/router-context.ts";
+import { cloudflareContext } from "../../worker/http/router-context.ts";
 
 const ORIGIN = "http://sinchai.test";
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { en } from "../../app/i18n/en.ts";
 import { hi } from "../../app/i18n/hi.ts";
 import { action } from "../../app/routes/register.tsx";
-import { cloudflareContext } from "../../worker/router-context.ts";
+import { cloudflareContext } from "../../worker/http/router-context.ts";
 
 const ORIGIN = "http://sinchai.test";
 

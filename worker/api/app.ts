@@ -1,9 +1,9 @@
 // The HTTP API (SPEC §7) and the two WebSocket endpoints, as one Hono app under /api.
 // It never imports the React Router build, so worker tests load it on its own.
 import { Hono, type Context } from "hono";
-import { apiError, HttpError } from "../http-error.ts";
+import { apiError, HttpError } from "../http/http-error.ts";
 import { apiLanguage } from "./language.ts";
-import { adminAuditRoutes } from "./admin/audit.ts";
+import { adminAuditRoutes } from "./admin/audit-trail.ts";
 import { adminAuthRoutes } from "./admin/auth.ts";
 import { adminDeviceConfigRoutes } from "./admin/device-config.ts";
 import { adminDeviceRoutes } from "./admin/devices.ts";
@@ -14,7 +14,7 @@ import { adminRechargeRoutes } from "./admin/recharges.ts";
 import { adminStatsRoutes } from "./admin/stats.ts";
 import { adminUserRoutes } from "./admin/users.ts";
 import { authRoutes } from "./auth.ts";
-import { auditAdminWrites } from "./audit.ts";
+import { auditAdminWrites } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceSocketRoutes } from "./device-socket.ts";
 import { deviceRoutes } from "./devices.ts";

@@ -4,7 +4,7 @@ import { translateApi } from "../../app/i18n/api.ts";
 import { changePassword, logIn, registerAccount } from "../auth/accounts.ts";
 import { clearedSessionCookie } from "../auth/cookies.ts";
 import { endSession } from "../auth/sessions.ts";
-import { auditInput, auditTarget } from "./audit.ts";
+import { auditInput, auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";

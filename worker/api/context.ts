@@ -5,9 +5,9 @@ export type ApiEnv = {
   Bindings: Env;
   Variables: {
     user: AuthenticatedUser;
-    /** The request's validated input, for the admin audit trail (worker/api/audit.ts). */
+    /** The request's validated input, for the admin audit trail (worker/api/admin-audit-middleware.ts). */
     auditInput?: unknown;
-    /** What an admin write affects, set by its handler once known (worker/api/audit.ts). */
+    /** What an admin write affects, set by its handler once known (worker/api/admin-audit-middleware.ts). */
     auditTarget?: string;
   };
 };

@@ -3,8 +3,8 @@ import { mobileNoSchema } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwnerMobileNo } from "../db/devices.ts";
 import type { DeviceRow } from "../db/schema.ts";
-import { apiError } from "../http-error.ts";
-import { auditTarget } from "./audit.ts";
+import { apiError } from "../http/http-error.ts";
+import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput } from "./input.ts";
 

@@ -3,7 +3,7 @@ import { DEVICE_ID_PATTERN, verifyDeviceKey } from "../../common/credentials.ts"
 import { getDb } from "../db/client.ts";
 import { findDeviceById } from "../db/devices.ts";
 import type { DeviceRow } from "../db/schema.ts";
-import { apiError } from "../http-error.ts";
+import { apiError } from "../http/http-error.ts";
 import type { ApiEnv } from "./context.ts";
 
 const INVALID_DEVICE_CREDENTIALS = "Invalid device credentials.";

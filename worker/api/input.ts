@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "../../common/zod.ts";
-import { HttpError, apiError } from "../http-error.ts";
-import { auditInput } from "./audit.ts";
+import { HttpError, apiError } from "../http/http-error.ts";
+import { auditInput } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 
 /** No request body of this API comes anywhere near this; bigger ones are refused unread. */

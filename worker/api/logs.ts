@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
 import { listMotorLogsPage, toMotorLogEntry } from "../db/motor-logs.ts";
-import { deviceHub } from "../device-hubs.ts";
+import { deviceHub } from "../hubs/device-hubs.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
 import { parseInput } from "./input.ts";

@@ -18,7 +18,7 @@ import {
 } from "../db/push-subscriptions.ts";
 import type { PushSubscriptionRow } from "../db/schema.ts";
 import { translateApi } from "../../app/i18n/api.ts";
-import { apiError } from "../http-error.ts";
+import { apiError } from "../http/http-error.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";

@@ -4,48 +4,30 @@
 import { Hono } from "hono";
 import { mobileNoSchema } from "../../common/api-schemas.ts";
 import { recordWatch } from "../auth/session-sockets.ts";
-import { authenticateToken, readCredentials, type AuthenticatedUser } from "../auth/sessions.ts";
-import type { Audience } from "../auth/tokens.ts";
+import { authenticateToken } from "../auth/sessions.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwnerMobileNo } from "../db/devices.ts";
-import { deviceHub, hubSocketRequest } from "../device-hubs.ts";
-import { apiError } from "../http-error.ts";
+import { deviceHub, hubSocketRequest } from "../hubs/device-hubs.ts";
+import { apiError } from "../http/http-error.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput } from "./input.ts";
-
-/**
- * The caller allowed to watch `mobileNo`: the farmer who owns it, or an admin. A browser can
- * hold both sessions (an admin who also farms): the farmer session is tried first and, when
- * the number is not theirs, the admin session after it.
- */
-async function authenticateViewer(
-  request: Request,
-  env: Env,
-  mobileNo: string,
-): Promise<{ viewer: AuthenticatedUser; token: string }> {
-  let sawCredentials = false;
-  let refused = false;
-  for (const audience of ["user", "admin"] satisfies Audience[]) {
-    const credentials = readCredentials(request, audience);
-    if (!credentials) continue;
-    sawCredentials = true;
-    // Browsers send cookies with cross-site WebSocket upgrades too (no CORS here): such an
-    // upgrade is refused before it gets here (worker/cross-site.ts).
-    const user = await authenticateToken(env, credentials.token, audience);
-    if (!user) continue;
-    if (audience === "admin" || user.mobileNo === mobileNo) return { viewer: user, token: credentials.token };
-    refused = true;
-  }
-  if (refused) throw apiError(403, "notYourWatch");
-  throw apiError(401, sawCredentials ? "invalidToken" : "missingToken");
-}
+import { authenticateRequest } from "./require-auth.ts";
 
 export const realtimeRoutes = new Hono<ApiEnv>().get("/", async (c) => {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
     throw apiError(426, "expectedWebSocket");
   }
   const mobileNo = parseInput(mobileNoSchema, c.req.query("mobileNo"));
-  const { viewer, token } = await authenticateViewer(c.req.raw, c.env, mobileNo);
+  // The farmer who owns the number, or an admin. Browsers send cookies with cross-site
+  // WebSocket upgrades too (no CORS here): such an upgrade is refused before it gets here
+  // (worker/http/cross-site.ts).
+  const { user: viewer, token } = await authenticateRequest(
+    c.req.raw,
+    c.env,
+    ["user", "admin"],
+    (user) => user.audience === "admin" || user.mobileNo === mobileNo,
+    "notYourWatch",
+  );
   const isAdminViewer = viewer.audience === "admin";
   const found = await findDeviceByOwnerMobileNo(getDb(c.env.DB), mobileNo);
   if (!found) throw apiError(404, "noDeviceForNumber");

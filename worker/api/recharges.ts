@@ -13,13 +13,13 @@ import {
   markRechargeFailed,
   toRechargeView,
 } from "../db/recharges.ts";
-import { apiError } from "../http-error.ts";
-import { requestOwnRecharge } from "../recharge-requests.ts";
-import { auditTarget } from "./audit.ts";
+import { apiError } from "../http/http-error.ts";
+import { requestOwnRecharge } from "../services/recharge-requests.ts";
+import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
-import { noDeviceError } from "../hub-failures.ts";
+import { noDeviceError } from "../hubs/hub-failures.ts";
 import { apiLanguage } from "./language.ts";
 
 export const rechargeIdSchema = z.coerce.number({ error: "Not a request id." }).int().positive({ error: "Not a request id." });

@@ -1,11 +1,11 @@
 // Motor schedules (SPEC §7 POST /api/schedule, plus list, update and delete). They live in the
 // device's DeviceHub, which carries them out at their time in India time with its own alarm.
-// The schedule page's form reaches the same functions (worker/schedules.ts), refusals included.
+// The schedule page's form reaches the same functions (worker/services/schedules.ts), refusals included.
 import { Hono } from "hono";
 import { translateApi } from "../../app/i18n/api.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
-import { noDeviceError } from "../hub-failures.ts";
-import { deleteOwnSchedule, ownScheduleHub, saveOwnSchedule } from "../schedules.ts";
+import { noDeviceError } from "../hubs/hub-failures.ts";
+import { deleteOwnSchedule, ownScheduleHub, saveOwnSchedule } from "../services/schedules.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";

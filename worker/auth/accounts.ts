@@ -1,12 +1,12 @@
 // Registration and login, shared by the JSON API and the web forms' route actions.
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/credentials.ts";
 import type { PublicUser } from "../../common/api-schemas.ts";
-import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../admin-audit.ts";
+import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../services/record-admin-action.ts";
 import { getDb } from "../db/client.ts";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { sessions, users } from "../db/schema.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
-import { apiError } from "../http-error.ts";
+import { apiError } from "../http/http-error.ts";
 import { weakPasswordReason } from "../../common/password-policy.ts";
 import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
 import { startSession, type AuthenticatedUser, type SessionEnv } from "./sessions.ts";

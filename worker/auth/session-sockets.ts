@@ -5,7 +5,7 @@ import { and, eq, inArray, lt } from "drizzle-orm";
 import type { BrowserCloseReason } from "../../common/pump-state.ts";
 import { getDb } from "../db/client.ts";
 import { realtimeWatches } from "../db/schema.ts";
-import { deviceHub } from "../device-hubs.ts";
+import { deviceHub } from "../hubs/device-hubs.ts";
 import type { Audience } from "./tokens.ts";
 
 export type SocketEnv = Pick<Env, "DB" | "DEVICE_HUB">;

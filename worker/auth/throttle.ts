@@ -4,7 +4,7 @@
 // hammering a farmer's number cannot lock the farmer out.
 import { SignJWT, jwtVerify } from "jose";
 import type { ThrottlePolicyName } from "../../durable-objects/auth-throttle.ts";
-import { apiError } from "../http-error.ts";
+import { apiError } from "../http/http-error.ts";
 import { clientAddressKey } from "./client-address.ts";
 import { readCookie } from "./cookies.ts";
 

@@ -4,7 +4,7 @@
 import { data, Form, Link } from "react-router";
 import { auditQuerySchema } from "../../../common/admin-schemas.ts";
 import { ADMIN_AUDIT_PAGE_SIZE } from "../../../common/constants.ts";
-import { listAuditEntries } from "../../../worker/db/admin-audit.ts";
+import { listAuditEntries } from "../../../worker/db/admin-audit-trail.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
@@ -14,7 +14,7 @@ import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { languageOf } from "../../i18n/language.server.ts";
 import { envOf } from "../../session.server.ts";
-import { auditActionText, auditRefusalText, auditTargetText } from "./audit-words.server.ts";
+import { auditActionText, auditRefusalText, auditTargetText } from "./audit-trail-text.server.ts";
 import type { Route } from "./+types/audit";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit Trail · Sinchai Admin" }];

@@ -3,7 +3,7 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { logIn } from "../../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../../worker/auth/cookies.ts";
-import { HttpError } from "../../../worker/http-error.ts";
+import { HttpError } from "../../../worker/http/http-error.ts";
 import { optionalAdmin } from "../../admin-session.server.ts";
 import { loginCookieHeaders, readCredentialsForm } from "../../auth-form.server.ts";
 import { readForm } from "../../form.server.ts";

@@ -8,7 +8,7 @@ import type { HealthData } from "../../../common/realtime-protocol.ts";
 import type { HubSnapshot } from "../../../durable-objects/device-hub.ts";
 import { configHistoryForAdmin, countAdmins, findAdminUserView, type ConfigHistoryEntry } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { deviceHub } from "../../../worker/device-hubs.ts";
+import { deviceHub } from "../../../worker/hubs/device-hubs.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { appendDebugLine, type DebugLine } from "../../components/admin/debug-console.tsx";

@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { desc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AUDIT_ACTIONS, auditActionText, auditRefusalText } from "../../../app/routes/admin/audit-words.server.ts";
-import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION, auditDetails, MAX_DETAILS_CHARS } from "../../../worker/admin-audit.ts";
+import { AUDIT_ACTIONS, auditActionText, auditRefusalText } from "../../../app/routes/admin/audit-trail-text.server.ts";
+import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION, auditDetails, MAX_DETAILS_CHARS } from "../../../worker/services/record-admin-action.ts";
 import { apiApp } from "../../../worker/api/app.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { getDb } from "../../../worker/db/client.ts";

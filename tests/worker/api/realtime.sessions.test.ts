@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { SESSION_TTL_MS } from "../../../worker/auth/tokens.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
-import { hubSocketRequest } from "../../../worker/device-hubs.ts";
+import { hubSocketRequest } from "../../../worker/hubs/device-hubs.ts";
 import {
   api,
   connectBrowser,

@@ -20,9 +20,9 @@ import {
   setDeviceOwner,
 } from "../../db/devices.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
-import { deviceHub } from "../../device-hubs.ts";
-import { apiError } from "../../http-error.ts";
-import { auditTarget } from "../audit.ts";
+import { deviceHub } from "../../hubs/device-hubs.ts";
+import { apiError } from "../../http/http-error.ts";
+import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";

@@ -11,9 +11,9 @@ import {
 } from "../../db/admin-users.ts";
 import { closeSessionSockets } from "../../auth/session-sockets.ts";
 import { getDb } from "../../db/client.ts";
-import { deviceHub } from "../../device-hubs.ts";
-import { apiError } from "../../http-error.ts";
-import { auditTarget } from "../audit.ts";
+import { deviceHub } from "../../hubs/device-hubs.ts";
+import { apiError } from "../../http/http-error.ts";
+import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";

@@ -1,6 +1,6 @@
-import type { ApiMessageKey } from "../app/i18n/api-en.ts";
-import { translateApi } from "../app/i18n/api.ts";
-import type { Language, MessageValues } from "../app/i18n/catalogue.ts";
+import type { ApiMessageKey } from "../../app/i18n/api-en.ts";
+import { translateApi } from "../../app/i18n/api.ts";
+import type { Language, MessageValues } from "../../app/i18n/catalogue.ts";
 
 /** The API's own refusals by code: the `error.*` entries of the API catalogue. */
 type CodeOf<Key> = Key extends `error.${infer Code}` ? Code : never;

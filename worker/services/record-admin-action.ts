@@ -1,8 +1,8 @@
 // Writing the admin audit trail (docs/decisions/007-admin-audit-trail.md). Every admin write
-// path ends here: the API's middleware (worker/api/audit.ts), admin logins (logIn in
+// path ends here: the API's middleware (worker/api/admin-audit-middleware.ts), admin logins (logIn in
 // worker/auth/accounts.ts, for the API and the login page alike) and the logout page's action.
-import { getDb } from "./db/client.ts";
-import { insertAuditEntry, type NewAuditEntry } from "./db/admin-audit.ts";
+import { getDb } from "../db/client.ts";
+import { insertAuditEntry, type NewAuditEntry } from "../db/admin-audit-trail.ts";
 
 export type AuditEvent = {
   /** Who acted; null when nobody was authenticated (a failed admin login). */

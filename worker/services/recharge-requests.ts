@@ -2,13 +2,13 @@
 // /api/recharge/request) and the My Plan page's form. The server prices every request.
 // Refusals are the API's codes (HttpError): notYourRecharge, noDevice, pendingRecharge (one
 // request per device waits for a decision at a time).
-import { PLANS, type PaymentMethod, type Plan } from "../common/plans.ts";
-import { getDb } from "./db/client.ts";
-import { findDeviceByOwner } from "./db/devices.ts";
-import { insertRechargeRequest } from "./db/recharges.ts";
-import type { RechargeRequestRow } from "./db/schema.ts";
-import { noDeviceError } from "./hub-failures.ts";
-import { apiError } from "./http-error.ts";
+import { PLANS, type PaymentMethod, type Plan } from "../../common/plans.ts";
+import { getDb } from "../db/client.ts";
+import { findDeviceByOwner } from "../db/devices.ts";
+import { insertRechargeRequest } from "../db/recharges.ts";
+import type { RechargeRequestRow } from "../db/schema.ts";
+import { noDeviceError } from "../hubs/hub-failures.ts";
+import { apiError } from "../http/http-error.ts";
 import { upiPaymentLink } from "./upi.ts";
 
 export async function requestOwnRecharge(

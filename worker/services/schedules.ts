@@ -2,15 +2,15 @@
 // page's form, so both reach the same hub methods with the same checks and the same refusals:
 // an `HttpError` with the API's code (noDevice, notFound, conflict, limit) that the API words
 // in its `onError` and the page words from its code.
-import type { ScheduleInput, ScheduleView } from "../common/schedule-schemas.ts";
-import { formatClock } from "../common/schedule-time.ts";
-import { translateApi } from "../app/i18n/api.ts";
-import type { ScheduleFailure } from "../durable-objects/device-hub.ts";
-import { getDb } from "./db/client.ts";
-import { findDeviceByOwner } from "./db/devices.ts";
-import { deviceHub } from "./device-hubs.ts";
-import { noDeviceError } from "./hub-failures.ts";
-import { HttpError } from "./http-error.ts";
+import type { ScheduleInput, ScheduleView } from "../../common/schedule-schemas.ts";
+import { formatClock } from "../../common/schedule-time.ts";
+import { translateApi } from "../../app/i18n/api.ts";
+import type { ScheduleFailure } from "../../durable-objects/device-hub.ts";
+import { getDb } from "../db/client.ts";
+import { findDeviceByOwner } from "../db/devices.ts";
+import { deviceHub } from "../hubs/device-hubs.ts";
+import { noDeviceError } from "../hubs/hub-failures.ts";
+import { HttpError } from "../http/http-error.ts";
 
 /**
  * A hub's refusal as the API answers it: `code` and `params` for pages (the conflict's

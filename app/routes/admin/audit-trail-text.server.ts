@@ -7,8 +7,8 @@ import { translateApi } from "../../i18n/api.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { translateAdmin } from "../../i18n/admin.ts";
 import type { Language, MessageValues } from "../../i18n/catalogue.ts";
-import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION } from "../../../worker/admin-audit.ts";
-import { hubFailureText, isHubFailureCode } from "../../../worker/hub-failures.ts";
+import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION } from "../../../worker/services/record-admin-action.ts";
+import { hubFailureText, isHubFailureCode } from "../../../worker/hubs/hub-failures.ts";
 
 /** Every admin write the trail records, by its stored action (a route pattern). */
 export const AUDIT_ACTIONS: Record<string, AdminMessageKey> = {

@@ -1,5 +1,5 @@
 // The admin audit trail in D1 (docs/decisions/007-admin-audit-trail.md): appended by
-// worker/admin-audit.ts, read a page at a time by GET /api/admin/audit and /admin/audit.
+// worker/services/record-admin-action.ts, read a page at a time by GET /api/admin/audit and /admin/audit.
 import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { adminAudit } from "./schema.ts";

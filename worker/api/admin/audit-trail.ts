@@ -2,7 +2,7 @@
 // paged on the server like the motor logs (docs/decisions/007-admin-audit-trail.md).
 import { Hono } from "hono";
 import { auditQuerySchema } from "../../../common/admin-schemas.ts";
-import { listAuditEntries } from "../../db/admin-audit.ts";
+import { listAuditEntries } from "../../db/admin-audit-trail.ts";
 import { getDb } from "../../db/client.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";

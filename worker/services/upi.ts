@@ -1,4 +1,4 @@
-import type { Plan } from "../common/plans.ts";
+import type { Plan } from "../../common/plans.ts";
 
 /**
  * A standard UPI deep link (NPCI "upi://pay") for the amount, to the payee configured in
