@@ -8,6 +8,7 @@ import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { Dialog } from "../dialog.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
+import { AdminTable } from "./admin-table.tsx";
 
 export function PowerLogsDialog({ mobileNo, open, onClose }: { mobileNo: string; open: boolean; onClose: () => void }) {
   const t = useAdminT();
@@ -50,24 +51,15 @@ export function PowerLogsDialog({ mobileNo, open, onClose }: { mobileNo: string;
           <p>{t("admin.power.average", { current: formatNumber(average, language, 1) })}</p>
           <p className="muted small-text">{t("admin.power.legend")}</p>
           <div className="dialog-scroll">
-            <table className="admin-table compact">
-              <thead>
-                <tr>
-                  <th>{t("admin.power.time")}</th>
-                  <th>{t("admin.user.current")}</th>
-                  <th>{t("admin.user.wattage")}</th>
+            <AdminTable columns={["admin.power.time", "admin.user.current", "admin.user.wattage"]} compact>
+              {samples.map((sample) => (
+                <tr key={sample.id} className={`power-row ${powerHighlight(sample.current, average) ?? ""}`}>
+                  <td data-label={t("admin.power.time")}>{formatDateTime(sample.timestamp, language)}</td>
+                  <td data-label={t("admin.user.current")}>{formatNumber(sample.current, language)} A</td>
+                  <td data-label={t("admin.user.wattage")}>{formatNumber(sample.wattage, language)} W</td>
                 </tr>
-              </thead>
-              <tbody>
-                {samples.map((sample) => (
-                  <tr key={sample.id} className={`power-row ${powerHighlight(sample.current, average) ?? ""}`}>
-                    <td data-label={t("admin.power.time")}>{formatDateTime(sample.timestamp, language)}</td>
-                    <td data-label={t("admin.user.current")}>{formatNumber(sample.current, language)} A</td>
-                    <td data-label={t("admin.user.wattage")}>{formatNumber(sample.wattage, language)} W</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </AdminTable>
           </div>
         </>
       )}

@@ -16,6 +16,7 @@ import { languageOf } from "../../i18n/language.server.ts";
 import { envOf } from "../../session.server.ts";
 import { auditActionText, auditRefusalText, auditTargetText } from "./audit-trail-text.server.ts";
 import type { Route } from "./+types/audit";
+import { AdminTable } from "../../components/admin/admin-table.tsx";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit Trail · Sinchai Admin" }];
 
@@ -82,51 +83,38 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         <p className="muted">{t("admin.audit.empty")}</p>
       ) : (
         <>
-          <table className="admin-table compact" data-testid="audit-table">
-            <thead>
-              <tr>
-                <th>{t("admin.common.date")}</th>
-                <th>{t("admin.common.admin")}</th>
-                <th>{t("admin.audit.action")}</th>
-                <th>{t("admin.audit.target")}</th>
-                <th>{t("admin.audit.status")}</th>
-                <th>{t("admin.audit.details")}</th>
-                <th>{t("admin.audit.client")}</th>
+          <AdminTable columns={["admin.common.date", "admin.common.admin", "admin.audit.action", "admin.audit.target", "admin.audit.status", "admin.audit.details", "admin.audit.client"]} testId="audit-table" compact>
+            {result.entries.map((entry) => (
+              <tr key={entry.id} data-testid="audit-row">
+                <td data-label={t("admin.common.date")}>{formatDateTime(entry.createdAt, language)}</td>
+                <td data-label={t("admin.common.admin")}>
+                  {entry.adminUserId === null ? (
+                    t("admin.common.na")
+                  ) : (
+                    <Link to={`?adminId=${entry.adminUserId}`}>{entry.adminMobileNo ?? `#${entry.adminUserId}`}</Link>
+                  )}
+                </td>
+                <td data-label={t("admin.audit.action")} title={entry.action}>
+                  {entry.actionText}
+                </td>
+                <td data-label={t("admin.audit.target")}>
+                  {entry.target === null ? t("admin.common.na") : <Link to={`?target=${encodeURIComponent(entry.target)}`} translate={entry.targetText === entry.target ? "no" : undefined}>{entry.targetText}</Link>}
+                </td>
+                <td data-label={t("admin.audit.status")}>
+                  <span className={`badge ${entry.status < 400 ? "ok" : "bad"}`}>{entry.status}</span>
+                </td>
+                <td data-label={t("admin.audit.details")} className="audit-details">
+                  {entry.refusalText && <p className="audit-refusal">{entry.refusalText}</p>}
+                  {/* The request's own fields: data as sent, like a device id, not words to translate. */}
+                  {Object.keys(entry.fields).length > 0 && <code>{JSON.stringify(entry.fields)}</code>}
+                  {!entry.refusalText && Object.keys(entry.fields).length === 0 && "—"}
+                </td>
+                <td data-label={t("admin.audit.client")} title={entry.userAgent ?? undefined}>
+                  {entry.clientIp ?? t("admin.common.na")}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {result.entries.map((entry) => (
-                <tr key={entry.id} data-testid="audit-row">
-                  <td data-label={t("admin.common.date")}>{formatDateTime(entry.createdAt, language)}</td>
-                  <td data-label={t("admin.common.admin")}>
-                    {entry.adminUserId === null ? (
-                      t("admin.common.na")
-                    ) : (
-                      <Link to={`?adminId=${entry.adminUserId}`}>{entry.adminMobileNo ?? `#${entry.adminUserId}`}</Link>
-                    )}
-                  </td>
-                  <td data-label={t("admin.audit.action")} title={entry.action}>
-                    {entry.actionText}
-                  </td>
-                  <td data-label={t("admin.audit.target")}>
-                    {entry.target === null ? t("admin.common.na") : <Link to={`?target=${encodeURIComponent(entry.target)}`} translate={entry.targetText === entry.target ? "no" : undefined}>{entry.targetText}</Link>}
-                  </td>
-                  <td data-label={t("admin.audit.status")}>
-                    <span className={`badge ${entry.status < 400 ? "ok" : "bad"}`}>{entry.status}</span>
-                  </td>
-                  <td data-label={t("admin.audit.details")} className="audit-details">
-                    {entry.refusalText && <p className="audit-refusal">{entry.refusalText}</p>}
-                    {/* The request's own fields: data as sent, like a device id, not words to translate. */}
-                    {Object.keys(entry.fields).length > 0 && <code>{JSON.stringify(entry.fields)}</code>}
-                    {!entry.refusalText && Object.keys(entry.fields).length === 0 && "—"}
-                  </td>
-                  <td data-label={t("admin.audit.client")} title={entry.userAgent ?? undefined}>
-                    {entry.clientIp ?? t("admin.common.na")}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </AdminTable>
           {result.total > result.pageSize && (
             <Pager page={result.page} totalPages={result.totalPages} label={t("admin.audit.title")} linkTo={pageLink} />
           )}

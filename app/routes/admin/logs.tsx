@@ -14,6 +14,7 @@ import { useLanguage, useWords } from "../../i18n/i18n.ts";
 import { motorLogEntryText } from "../../i18n/motor-log.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/logs";
+import { AdminTable } from "../../components/admin/admin-table.tsx";
 
 export const meta: Route.MetaFunction = () => [{ title: "Motor Logs · Sinchai Admin" }];
 
@@ -42,30 +43,20 @@ export default function AdminLogs({ loaderData }: Route.ComponentProps) {
         <p className="muted">{t("admin.logs.empty")}</p>
       ) : (
         <>
-          <table className="admin-table" data-testid="logs-table">
-            <thead>
-              <tr>
-                <th>{t("admin.logs.id")}</th>
-                <th>{t("admin.common.mobileNo")}</th>
-                <th>{t("admin.logs.action")}</th>
-                <th>{t("admin.common.date")}</th>
+          <AdminTable columns={["admin.logs.id", "admin.common.mobileNo", "admin.logs.action", "admin.common.date"]} testId="logs-table">
+            {result.logs.map((log) => (
+              <tr key={log.id}>
+                <td data-label={t("admin.logs.id")}>{log.id}</td>
+                <td data-label={t("admin.common.mobileNo")}>{log.mobileNo ?? t("admin.common.na")}</td>
+                <td data-label={t("admin.logs.action")}>
+                  <span className={`action-tag ${log.action}`} data-kind={log.kind}>
+                    {motorLogEntryText({ ...log, logMessage: log.message }, words)}
+                  </span>
+                </td>
+                <td data-label={t("admin.common.date")}>{formatDateTime(log.createdAt, language)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {result.logs.map((log) => (
-                <tr key={log.id}>
-                  <td data-label={t("admin.logs.id")}>{log.id}</td>
-                  <td data-label={t("admin.common.mobileNo")}>{log.mobileNo ?? t("admin.common.na")}</td>
-                  <td data-label={t("admin.logs.action")}>
-                    <span className={`action-tag ${log.action}`} data-kind={log.kind}>
-                      {motorLogEntryText({ ...log, logMessage: log.message }, words)}
-                    </span>
-                  </td>
-                  <td data-label={t("admin.common.date")}>{formatDateTime(log.createdAt, language)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </AdminTable>
           {/* SPEC §2: Previous and Next only when there are more rows than one page holds. */}
           {result.total > result.pageSize && (
             <Pager page={result.page} totalPages={result.totalPages} label={t("admin.logs.title")} linkTo={(page) => `?page=${page}`} />

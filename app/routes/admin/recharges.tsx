@@ -15,6 +15,7 @@ import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/recharges";
+import { AdminTable } from "../../components/admin/admin-table.tsx";
 
 export const meta: Route.MetaFunction = () => [{ title: "Recharges · Sinchai Admin" }];
 
@@ -84,51 +85,38 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
       ) : requests.length === 0 ? (
         <p className="muted">{t("admin.recharges.empty")}</p>
       ) : (
-        <table className="admin-table" data-testid="recharges-table">
-          <thead>
-            <tr>
-              <th>{t("admin.common.mobileNo")}</th>
-              <th>{t("admin.recharges.plan")}</th>
-              <th>{t("admin.recharges.amount")}</th>
-              <th>{t("admin.recharges.paymentMethod")}</th>
-              <th>{t("admin.recharges.status")}</th>
-              <th>{t("admin.recharges.requestedAt")}</th>
-              <th>{t("admin.common.actions")}</th>
+        <AdminTable columns={["admin.common.mobileNo", "admin.recharges.plan", "admin.recharges.amount", "admin.recharges.paymentMethod", "admin.recharges.status", "admin.recharges.requestedAt", "admin.common.actions"]} testId="recharges-table">
+          {requests.map((request) => (
+            <tr key={request.id} data-testid={`recharge-row-${request.id}`}>
+              <td data-label={t("admin.common.mobileNo")}>{request.mobileNo}</td>
+              <td data-label={t("admin.recharges.plan")}>{t(`admin.plan.${request.plan}`)}</td>
+              <td data-label={t("admin.recharges.amount")}>{formatRupees(request.amount, language)}</td>
+              <td data-label={t("admin.recharges.paymentMethod")}>{t(`admin.payment.${request.paymentMethod}`)}</td>
+              <td data-label={t("admin.recharges.status")}>
+                <span className={`badge ${STATUS_CLASS[request.status]}`} data-testid="recharge-status">
+                  {t(`admin.status.${request.status}`)}
+                </span>
+              </td>
+              <td data-label={t("admin.recharges.requestedAt")}>{formatDateTime(request.requestedAt, language)}</td>
+              <td data-label={t("admin.common.actions")} className="row-actions">
+                {/* SPEC §4: the mark buttons only while pending; delete in any status. */}
+                {request.status === "pending" && (
+                  <>
+                    <button type="button" className="button small primary" onClick={() => setAction({ kind: "mark", status: "paid", request })}>
+                      {t("admin.recharges.markPaid")}
+                    </button>
+                    <button type="button" className="button small" onClick={() => setAction({ kind: "mark", status: "failed", request })}>
+                      {t("admin.recharges.markFailed")}
+                    </button>
+                  </>
+                )}
+                <button type="button" className="button small danger" onClick={() => setAction({ kind: "delete", request })}>
+                  {t("admin.recharges.delete")}
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {requests.map((request) => (
-              <tr key={request.id} data-testid={`recharge-row-${request.id}`}>
-                <td data-label={t("admin.common.mobileNo")}>{request.mobileNo}</td>
-                <td data-label={t("admin.recharges.plan")}>{t(`admin.plan.${request.plan}`)}</td>
-                <td data-label={t("admin.recharges.amount")}>{formatRupees(request.amount, language)}</td>
-                <td data-label={t("admin.recharges.paymentMethod")}>{t(`admin.payment.${request.paymentMethod}`)}</td>
-                <td data-label={t("admin.recharges.status")}>
-                  <span className={`badge ${STATUS_CLASS[request.status]}`} data-testid="recharge-status">
-                    {t(`admin.status.${request.status}`)}
-                  </span>
-                </td>
-                <td data-label={t("admin.recharges.requestedAt")}>{formatDateTime(request.requestedAt, language)}</td>
-                <td data-label={t("admin.common.actions")} className="row-actions">
-                  {/* SPEC §4: the mark buttons only while pending; delete in any status. */}
-                  {request.status === "pending" && (
-                    <>
-                      <button type="button" className="button small primary" onClick={() => setAction({ kind: "mark", status: "paid", request })}>
-                        {t("admin.recharges.markPaid")}
-                      </button>
-                      <button type="button" className="button small" onClick={() => setAction({ kind: "mark", status: "failed", request })}>
-                        {t("admin.recharges.markFailed")}
-                      </button>
-                    </>
-                  )}
-                  <button type="button" className="button small danger" onClick={() => setAction({ kind: "delete", request })}>
-                    {t("admin.recharges.delete")}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       )}
       <ConfirmDialog
         open={action !== null}

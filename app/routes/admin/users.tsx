@@ -16,6 +16,7 @@ import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/users";
+import { AdminTable } from "../../components/admin/admin-table.tsx";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users · Sinchai Admin" }];
 
@@ -97,51 +98,39 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       ) : users.length === 0 ? (
         <p className="muted">{t("admin.users.empty")}</p>
       ) : (
-        <table className="admin-table" data-testid="users-table">
-          <thead>
-            <tr>
-              <th>{t("admin.users.userId")}</th>
-              <th>{t("admin.common.mobileNo")}</th>
-              <th>{t("admin.users.status")}</th>
-              <th>{t("admin.users.role")}</th>
-              <th>{t("admin.users.createdAt")}</th>
-              <th>{t("admin.common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => {
-              const online = statuses[user.mobileNo] === "online";
-              const self = user.id === loaderData.adminId;
-              return (
-                <tr key={user.id} data-testid={`user-row-${user.mobileNo}`}>
-                  <td data-label={t("admin.users.userId")}>{user.id}</td>
-                  <td data-label={t("admin.common.mobileNo")}>
-                    {user.mobileNo}
-                    {self && <span className="muted"> ({t("admin.users.you")})</span>}
-                  </td>
-                  <td data-label={t("admin.users.status")}>
-                    <span className={`badge ${online ? "ok" : "bad"}`} data-testid="user-status">
-                      {online ? t("admin.common.online") : t("admin.common.offline")}
-                    </span>
-                  </td>
-                  <td data-label={t("admin.users.role")}>{user.isAdmin ? t("admin.common.admin") : t("admin.common.user")}</td>
-                  <td data-label={t("admin.users.createdAt")}>{formatDateTime(user.createdAt, language)}</td>
-                  <td data-label={t("admin.common.actions")} className="row-actions">
-                    <Link to={`/admin/users/${user.id}`} className="button small">
-                      {t("admin.users.view")}
-                    </Link>
-                    {/* The server refuses deleting oneself too; no point offering it. */}
-                    {!self && (
-                      <button type="button" className="button small danger" onClick={() => setDeleting(user.mobileNo)}>
-                        {t("admin.users.delete")}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <AdminTable columns={["admin.users.userId", "admin.common.mobileNo", "admin.users.status", "admin.users.role", "admin.users.createdAt", "admin.common.actions"]} testId="users-table">
+          {users.map((user) => {
+            const online = statuses[user.mobileNo] === "online";
+            const self = user.id === loaderData.adminId;
+            return (
+              <tr key={user.id} data-testid={`user-row-${user.mobileNo}`}>
+                <td data-label={t("admin.users.userId")}>{user.id}</td>
+                <td data-label={t("admin.common.mobileNo")}>
+                  {user.mobileNo}
+                  {self && <span className="muted"> ({t("admin.users.you")})</span>}
+                </td>
+                <td data-label={t("admin.users.status")}>
+                  <span className={`badge ${online ? "ok" : "bad"}`} data-testid="user-status">
+                    {online ? t("admin.common.online") : t("admin.common.offline")}
+                  </span>
+                </td>
+                <td data-label={t("admin.users.role")}>{user.isAdmin ? t("admin.common.admin") : t("admin.common.user")}</td>
+                <td data-label={t("admin.users.createdAt")}>{formatDateTime(user.createdAt, language)}</td>
+                <td data-label={t("admin.common.actions")} className="row-actions">
+                  <Link to={`/admin/users/${user.id}`} className="button small">
+                    {t("admin.users.view")}
+                  </Link>
+                  {/* The server refuses deleting oneself too; no point offering it. */}
+                  {!self && (
+                    <button type="button" className="button small danger" onClick={() => setDeleting(user.mobileNo)}>
+                      {t("admin.users.delete")}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </AdminTable>
       )}
       <DeleteUserDialog mobileNo={deleting} busy={busy} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
     </main>
