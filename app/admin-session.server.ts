@@ -1,29 +1,17 @@
 // Session helpers for the admin area's loaders and actions: the admin equivalent of
 // ./session.server.ts. The admin session is its own cookie (sinchai_admin_session, Strict).
-import { createContext, redirect, type RouterContextProvider } from "react-router";
-import { clearedSessionCookie, readCookie, SESSION_COOKIE } from "../worker/auth/cookies.ts";
+import { createContext, type RouterContextProvider } from "react-router";
 import { getSessionUser, type AuthenticatedUser } from "../worker/auth/sessions.ts";
 import { HttpError } from "../worker/http/http-error.ts";
 import type { AdminMessageKey } from "./i18n/admin-en.ts";
-import { envOf } from "./session.server.ts";
+import { envOf, requireSession } from "./session.server.ts";
 
 /** Set by the admin shell's middleware: every admin page authenticates once, on the server. */
 export const adminContext = createContext<AuthenticatedUser>();
 
-/**
- * The signed-in admin, or a redirect to /admin/login. A cookie that no longer opens an admin
- * session (expired, logged out, role removed, account deleted) is cleared and the login page
- * says the session expired (SPEC §8).
- */
-export async function requireAdmin(request: Request, context: Readonly<RouterContextProvider>): Promise<AuthenticatedUser> {
-  const admin = await getSessionUser(envOf(context), request, "admin");
-  if (admin) return admin;
-  if (readCookie(request, SESSION_COOKIE.admin)) {
-    throw redirect("/admin/login?session=expired", {
-      headers: { "Set-Cookie": clearedSessionCookie(request, "admin") },
-    });
-  }
-  throw redirect("/admin/login");
+/** The signed-in admin, or /admin/login. */
+export function requireAdmin(request: Request, context: Readonly<RouterContextProvider>): Promise<AuthenticatedUser> {
+  return requireSession(request, context, "admin", "/admin/login");
 }
 
 export function optionalAdmin(request: Request, context: Readonly<RouterContextProvider>) {

@@ -2,6 +2,7 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE } from "../worker/auth/cookies.ts";
 import { getSessionUser, type AuthenticatedUser } from "../worker/auth/sessions.ts";
+import type { Audience } from "../worker/auth/tokens.ts";
 import { cloudflareContext } from "../worker/http/router-context.ts";
 
 export function envOf(context: Readonly<RouterContextProvider>): Env {
@@ -9,21 +10,29 @@ export function envOf(context: Readonly<RouterContextProvider>): Env {
 }
 
 /**
- * The signed-in user, or a redirect to the landing page (SPEC §2). A cookie that no longer
- * opens a session (expired, revoked) is cleared and the landing page says the session expired.
+ * The signed-in person of one area, or a redirect to where that area signs in. A cookie that
+ * no longer opens a session of it (expired, logged out, role removed, account deleted) is
+ * cleared and that page says the session expired (SPEC §2, §8).
  */
-export async function requireUser(
+export async function requireSession(
   request: Request,
   context: Readonly<RouterContextProvider>,
+  audience: Audience,
+  signInPath: string,
 ): Promise<AuthenticatedUser> {
-  const user = await getSessionUser(envOf(context), request, "user");
+  const user = await getSessionUser(envOf(context), request, audience);
   if (user) return user;
-  if (readCookie(request, SESSION_COOKIE.user)) {
-    throw redirect("/?session=expired", {
-      headers: { "Set-Cookie": clearedSessionCookie(request, "user") },
+  if (readCookie(request, SESSION_COOKIE[audience])) {
+    throw redirect(`${signInPath}?session=expired`, {
+      headers: { "Set-Cookie": clearedSessionCookie(request, audience) },
     });
   }
-  throw redirect("/");
+  throw redirect(signInPath);
+}
+
+/** The signed-in farmer, or the landing page. */
+export function requireUser(request: Request, context: Readonly<RouterContextProvider>): Promise<AuthenticatedUser> {
+  return requireSession(request, context, "user", "/");
 }
 
 export function optionalUser(request: Request, context: Readonly<RouterContextProvider>) {
