@@ -1,21 +1,29 @@
-// The user pages' calls to our own API: same-origin fetch (the HttpOnly session cookie goes
-// along), every answer parsed with a zod schema, and a 401 from any call ends the visit on the
-// landing page with "Session expired. Please log in again." (SPEC §4, §8).
+// The pages' calls to our own API: same-origin fetch (the HttpOnly session cookie goes along),
+// every answer parsed with its schema from common/api-responses/ (refusals with
+// `apiErrorSchema`), and a 401 from any call ends the visit on the landing page with "Session
+// expired. Please log in again." (SPEC §4, §8). The admin pages call through
+// components/admin/use-admin-api.ts, which reads answers here too.
+import { apiErrorSchema } from "../common/api-responses/refusals.ts";
 
 /** A zod schema of either build (classic or mini): all a call needs is to parse the answer. */
 export type AnswerSchema<T> = {
   safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } };
 };
 
+/**
+ * Why a call did not succeed. message: the server's own words, if any; code and params: what
+ * the server refused and with which values, when it said (pages word those).
+ */
+export type Refusal = { message: string | null; code: string | null; params: Record<string, string | number> };
+
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
-  /**
-   * status 0: no answer at all (network); message: the server's own words, if any; code and
-   * params: what the server refused and with which values, when it said (pages word those).
-   */
-  | { ok: false; status: number; message: string | null; code: string | null; params: Record<string, unknown> };
+  /** status 0: no answer at all (network). */
+  | ({ ok: false; status: number } & Refusal);
 
 export const SESSION_EXPIRED_PATH = "/?session=expired";
+
+const NO_WORDS: Refusal = { message: null, code: null, params: {} };
 
 export async function callApi<T>(
   path: string,
@@ -31,29 +39,27 @@ export async function callApi<T>(
       credentials: "same-origin",
     });
   } catch {
-    return { ok: false, status: 0, message: null, code: null, params: {} };
+    return { ok: false, status: 0, ...NO_WORDS };
   }
+  // A hard navigation: the landing page's loader clears what is left of the session.
+  if (response.status === 401) window.location.assign(SESSION_EXPIRED_PATH);
+  return readAnswer(path, response, schema);
+}
+
+/** An answer of our API: a 2xx parsed with `schema`, anything else read as a refusal. */
+export async function readAnswer<T>(path: string, response: Response, schema: AnswerSchema<T>): Promise<ApiResult<T>> {
   const json: unknown = await response.json().catch(() => null);
-  if (response.status === 401) {
-    // A hard navigation: the landing page's loader clears what is left of the session.
-    window.location.assign(SESSION_EXPIRED_PATH);
-    return { ok: false, status: 401, ...refusalOf(json) };
+  if (!response.ok) {
+    // Not our refusal (a proxy's error page, an empty body): the page says it in its own words.
+    const refusal = apiErrorSchema.safeParse(json);
+    if (!refusal.success) return { ok: false, status: response.status, ...NO_WORDS };
+    const { message, code, params } = refusal.data;
+    return { ok: false, status: response.status, message, code, params };
   }
-  if (!response.ok) return { ok: false, status: response.status, ...refusalOf(json) };
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     console.error(`Unexpected answer from ${path}`, parsed.error.issues[0]);
-    return { ok: false, status: response.status, message: null, code: null, params: {} };
+    return { ok: false, status: response.status, ...NO_WORDS };
   }
   return { ok: true, status: response.status, data: parsed.data };
-}
-
-function refusalOf(json: unknown): { message: string | null; code: string | null; params: Record<string, unknown> } {
-  if (typeof json !== "object" || json === null) return { message: null, code: null, params: {} };
-  const body = json as { message?: unknown; code?: unknown; params?: unknown };
-  return {
-    message: typeof body.message === "string" ? body.message : null,
-    code: typeof body.code === "string" ? body.code : null,
-    params: typeof body.params === "object" && body.params !== null ? (body.params as Record<string, unknown>) : {},
-  };
 }

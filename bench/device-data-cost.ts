@@ -5,6 +5,7 @@
 //   node bench/device-data-cost.ts [--minutes 16]
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
+import { ApiClient } from "../common/api-client.ts";
 import { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "../scripts/lib/local-devices.ts";
 import { freePort, freshPersistDir, startLocalWorker, THROWAWAY_JWT_SECRET } from "../scripts/lib/local-worker.ts";
@@ -41,23 +42,10 @@ export async function measureDeviceDataCost(minutesToRun: number, log: (line: st
     );
     for (const device of devices) device.start();
     await Promise.all(devices.map((device) => device.waitUntilConnected()));
-    const tokens = await Promise.all(
-      fleet.map(async ({ ownerMobileNo }) => {
-        const response = await fetch(`${worker.url}/api/auth/login`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ mobileNo: ownerMobileNo, password: FLEET_PASSWORD }),
-        });
-        return ((await response.json()) as { token: string }).token;
-      }),
-    );
+    const tokens = await Promise.all(fleet.map(({ ownerMobileNo }) => new ApiClient(worker.url).logIn(ownerMobileNo, FLEET_PASSWORD)));
     // Device 0 idles; devices 1 and 2 run; someone watches device 2 the whole time.
     for (const index of [1, 2]) {
-      await fetch(`${worker.url}/api/devices/motor`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${tokens[index]}` },
-        body: JSON.stringify({ action: "on" }),
-      });
+      await new ApiClient(worker.url, { token: tokens[index] }).switchMotor("on");
     }
     const watcher = new WebSocket(`ws://localhost:${worker.port}/api/realtime?mobileNo=${fleet[2]!.ownerMobileNo}`, {
       headers: { Authorization: `Bearer ${tokens[2]}` },

@@ -1,5 +1,6 @@
 // A local production Worker with a fleet of simulated boxes and their farmers signed in.
 import { readFileSync } from "node:fs";
+import { ApiClient } from "../common/api-client.ts";
 import { hashPassword } from "../common/credentials.ts";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "../device-sim/simulated-device.ts";
 import { executeLocalSql } from "../scripts/lib/local-d1.ts";
@@ -75,16 +76,10 @@ export async function startFleet(count: number, options: Partial<SimulatedDevice
   };
 }
 
+/** A bearer token for each farmer, in order. */
 export async function logInFarmers(worker: LocalWorker, mobileNos: string[]): Promise<string[]> {
   const tokens: string[] = [];
-  for (const mobileNo of mobileNos) {
-    const response = await fetch(`${worker.url}/api/auth/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ mobileNo, password: FLEET_PASSWORD }),
-    });
-    tokens.push(((await response.json()) as { token: string }).token);
-  }
+  for (const mobileNo of mobileNos) tokens.push(await new ApiClient(worker.url).logIn(mobileNo, FLEET_PASSWORD));
   return tokens;
 }
 
@@ -96,10 +91,5 @@ export async function benchAdminToken(worker: LocalWorker, mobileNo = "900000009
     `INSERT INTO users (mobile_no, password_hash, is_admin, created_at) VALUES ('${mobileNo}', '${await hashPassword(password)}', 1, ${Date.now()})
      ON CONFLICT(mobile_no) DO NOTHING;`,
   );
-  const response = await fetch(`${worker.url}/api/admin/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ mobileNo, password }),
-  });
-  return ((await response.json()) as { token: string }).token;
+  return new ApiClient(worker.url).logIn(mobileNo, password, "admin");
 }

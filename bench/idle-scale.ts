@@ -1,6 +1,8 @@
 // Idle scale: N boxes connected, nothing happening but heartbeats, for a while. Reports the
 // runtime's memory and CPU, and how often a hub woke or handled a device frame (heartbeats are
 // answered by the runtime, so both should stay 0).
+import { ApiClient } from "../common/api-client.ts";
+import { hubStatsResponseSchema } from "../common/api-responses/admin.ts";
 import { cpuNanoseconds, rssMegabytes, workerdPids } from "./lib.ts";
 import { benchAdminToken, startFleet } from "./fleet.ts";
 
@@ -18,15 +20,11 @@ type HubStats = { wakes: number; deviceFrames: number; recentWakes: number[] };
 
 /** Every hub's counters, through the admin API, 50 at a time. */
 async function readStats(baseUrl: string, adminToken: string, deviceIds: string[]): Promise<HubStats[]> {
+  const admin = new ApiClient(baseUrl, { token: adminToken });
   const stats: HubStats[] = [];
   for (let start = 0; start < deviceIds.length; start += 50) {
     const batch = await Promise.all(
-      deviceIds.slice(start, start + 50).map(async (deviceId) => {
-        const response = await fetch(`${baseUrl}/api/admin/devices/${deviceId}/hub-stats`, {
-          headers: { Authorization: `Bearer ${adminToken}` },
-        });
-        return ((await response.json()) as { stats: HubStats }).stats;
-      }),
+      deviceIds.slice(start, start + 50).map(async (deviceId) => (await admin.get(`/api/admin/devices/${deviceId}/hub-stats`, hubStatsResponseSchema)).stats),
     );
     stats.push(...batch);
   }

@@ -12,6 +12,7 @@
 // Medians of `runs` cold loads (fresh browser context each: no cache, no service worker).
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext } from "@playwright/test";
+import { ApiClient } from "../common/api-client.ts";
 import { logInFarmers, startFleet } from "./fleet.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -109,11 +110,7 @@ export async function measureSlowPhone(runs: number, routes: string[]): Promise<
   try {
     const [token] = await logInFarmers(fleet.worker, fleet.mobileNos);
     const switchOff = async () => {
-      await fetch(`${fleet.worker.url}/api/devices/motor`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ action: "off" }),
-      });
+      await new ApiClient(fleet.worker.url, { token }).switchMotor("off");
     };
 
     const firstPaints: number[] = [];

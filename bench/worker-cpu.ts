@@ -1,7 +1,14 @@
 // Worker CPU time per API call. Local workerd reports no per-request CPU to tail consumers
 // (cpuTime is 0), so this reads the runtime's own thread run time (/proc schedstat, ns) around
 // each call, made one at a time. That includes the runtime's HTTP handling and wrangler's
-// local proxy, so a trivial call (a 404) is measured too, as the floor.
+// local proxy, so a trivial call (a 404) is measured too, as the floor. Calls go through our API
+// client, which reads and parses each answer in this process, outside what is measured.
+import { ApiClient } from "../common/api-client.ts";
+import { loginResponseSchema } from "../common/api-responses/accounts.ts";
+import { motorStatusResponseSchema } from "../common/api-responses/devices.ts";
+import { motorLogsResponseSchema } from "../common/api-responses/logs.ts";
+import { planResponseSchema, rechargeListResponseSchema } from "../common/api-responses/recharges.ts";
+import { apiErrorSchema } from "../common/api-responses/refusals.ts";
 import { cpuNanoseconds, percentile, round, workerdPids } from "./lib.ts";
 import { benchAdminToken, logInFarmers, startFleet } from "./fleet.ts";
 
@@ -15,41 +22,33 @@ export async function measureWorkerCpu(samples: number): Promise<CpuRow[]> {
     const admin = await benchAdminToken(fleet.worker);
     const base = fleet.worker.url;
     const mobileNo = fleet.mobileNos[0]!;
-    const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+    const farmers = tokens.map((token) => new ApiClient(base, { token }));
+    const farmer = farmers[0]!;
+    const asAdmin = new ApiClient(base, { token: admin });
+    const anonymous = new ApiClient(base);
     const cookie = { Cookie: `sinchai_session=${tokens[0]}` };
 
-    const measure = async (call: string, count: number, request: (index: number) => Promise<Response>): Promise<CpuRow> => {
+    const measure = async (call: string, count: number, request: (index: number) => Promise<unknown>): Promise<CpuRow> => {
       const costs: number[] = [];
-      await (await request(0)).arrayBuffer(); // warm up
+      await request(0); // warm up
       for (let index = 0; index < count; index++) {
         const before = cpuNanoseconds(pids);
-        const response = await request(index);
-        await response.arrayBuffer();
+        await request(index);
         costs.push((cpuNanoseconds(pids) - before) / 1e6);
       }
       return { call, medianMs: round(percentile(costs, 50), 2), p99Ms: round(percentile(costs, 99), 2), samples: count };
     };
 
     return [
-      await measure("floor: unknown route (404)", samples, () => fetch(`${base}/api/no-such-route`)),
-      await measure("GET motor status (D1 + hub RPC)", samples, () => fetch(`${base}/api/devices/motor/status/${mobileNo}`, { headers: auth(tokens[0]!) })),
-      await measure("GET motor logs (D1)", samples, () => fetch(`${base}/api/logs/motor/${mobileNo}`, { headers: auth(tokens[0]!) })),
-      await measure("GET plan (D1)", samples, () => fetch(`${base}/api/recharge/plan`, { headers: auth(tokens[0]!) })),
-      await measure("GET admin recharge list (D1)", samples, () => fetch(`${base}/api/admin/recharge-requests`, { headers: auth(admin) })),
-      await measure("POST motor command (hub + box ack)", samples - 1, (index) =>
-        fetch(`${base}/api/devices/motor`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", ...auth(tokens[index + 1]!) },
-          body: JSON.stringify({ action: "on" }),
-        }),
-      ),
-      await measure("GET /motor-control page (SSR)", samples, () => fetch(`${base}/motor-control`, { headers: cookie })),
+      await measure("floor: unknown route (404)", samples, () => anonymous.request("GET", "/api/no-such-route", apiErrorSchema)),
+      await measure("GET motor status (D1 + hub RPC)", samples, () => farmer.get(`/api/devices/motor/status/${mobileNo}`, motorStatusResponseSchema)),
+      await measure("GET motor logs (D1)", samples, () => farmer.get(`/api/logs/motor/${mobileNo}`, motorLogsResponseSchema)),
+      await measure("GET plan (D1)", samples, () => farmer.get("/api/recharge/plan", planResponseSchema)),
+      await measure("GET admin recharge list (D1)", samples, () => asAdmin.get("/api/admin/recharge-requests", rechargeListResponseSchema)),
+      await measure("POST motor command (hub + box ack)", samples - 1, (index) => farmers[index + 1]!.switchMotor("on")),
+      await measure("GET /motor-control page (SSR)", samples, async () => (await fetch(`${base}/motor-control`, { headers: cookie })).arrayBuffer()),
       await measure("POST login (password hashing, reported apart)", Math.min(30, samples), () =>
-        fetch(`${base}/api/auth/login`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ mobileNo, password: "sim-fleet-password" }),
-        }),
+        anonymous.post("/api/auth/login", loginResponseSchema, { mobileNo, password: "sim-fleet-password" }),
       ),
     ];
   } finally {

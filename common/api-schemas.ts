@@ -1,4 +1,5 @@
-// Request bodies of the HTTP API (SPEC §7), parsed by the Worker and reused by the forms.
+// Request bodies of the HTTP API (SPEC §7), parsed by the Worker and reused by the forms. What
+// it answers is in ./api-responses/.
 import { z } from "./zod.ts";
 import {
   MOBILE_NO_PATTERN,
@@ -54,16 +55,6 @@ export const motorCommandRequestSchema = z.object({
   token: z.string().optional(),
 });
 export type MotorCommandRequest = z.infer<typeof motorCommandRequestSchema>;
-
-/** The public shape of a user in login responses. */
-export type PublicUser = {
-  id: number;
-  mobileNo: string;
-  isAdmin: boolean;
-};
-
-/** Every error the API returns has this shape. */
-export type ApiError = { success: false; message: string };
 
 /** A number, also when a form sends it as text ("9.5"); never "" or "abc". */
 function numberBetween(field: string, min: number, max: number) {

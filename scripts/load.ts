@@ -9,6 +9,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
+import { ApiClient, ApiContractError } from "../common/api-client.ts";
 import { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { executeLocalSql } from "./lib/local-d1.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "./lib/local-devices.ts";
@@ -95,21 +96,18 @@ async function main() {
     }
     await Promise.all(devices.map((device) => device.waitUntilConnected(180_000)));
     console.log(`• Logging in ${commandDevices} farmers...`);
-    const tokens: string[] = [];
+    const farmers: ApiClient[] = [];
     for (const { ownerMobileNo } of fleet.slice(0, commandDevices)) {
-      const response = await fetch(`${worker.url}/api/auth/login`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ mobileNo: ownerMobileNo, password: FLEET_PASSWORD }),
-      });
-      tokens.push(((await response.json()) as { token: string }).token);
+      const farmer = new ApiClient(worker.url);
+      await farmer.logIn(ownerMobileNo, FLEET_PASSWORD);
+      farmers.push(farmer);
     }
     console.log(`• Opening ${browserCount} browser sockets...`);
     let browserMessages = 0;
     let browserErrors = 0;
     for (let index = 0; index < browserCount; index++) {
       const socket = new WebSocket(`ws://localhost:${worker.port}/api/realtime?mobileNo=${fleet[index]!.ownerMobileNo}`, {
-        headers: { Authorization: `Bearer ${tokens[index]}` },
+        headers: { Authorization: `Bearer ${farmers[index]!.token}` },
       });
       socket.on("message", () => browserMessages++);
       socket.on("error", () => browserErrors++);
@@ -131,21 +129,18 @@ async function main() {
       relay[target] = action;
       const began = performance.now();
       inFlight.push(
-        fetch(`${worker.url}/api/devices/motor`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Authorization: `Bearer ${tokens[target]}` },
-          body: JSON.stringify({ action }),
-        })
-          .then(async (response) => {
+        farmers[target]!
+          .switchMotor(action)
+          .then((answer) => {
             latencies.push(performance.now() - began);
-            if (!response.ok) {
-              const { message } = (await response.json()) as { message: string };
-              const key = `${response.status} ${message}`;
+            if (!answer.ok) {
+              const key = `${answer.status} ${answer.error.message}`;
               errors.set(key, (errors.get(key) ?? 0) + 1);
             }
           })
           .catch((error: Error) => {
-            errors.set(`network ${error.message}`, (errors.get(`network ${error.message}`) ?? 0) + 1);
+            const key = `${error instanceof ApiContractError ? "unexpected answer" : "network"} ${error.message}`;
+            errors.set(key, (errors.get(key) ?? 0) + 1);
           }),
       );
       if (sent % (rate * 10) === 0) {

@@ -4,14 +4,12 @@
 // Type" dialog offers only the box's own type. A box that has never said hello gets the
 // spec's dialog with both types.
 import { useState } from "react";
-import { z } from "../../common/zod-mini.ts";
+import { otaResponseSchema } from "../../common/api-responses/devices.ts";
 import type { ConnectionType } from "../../common/device-protocol.ts";
 import { callApi } from "../api-client.ts";
 import { useT, type MessageKey } from "../i18n/i18n.ts";
 import { Dialog } from "./dialog.tsx";
 import { useToast } from "./toast.tsx";
-
-const otaSchema = z.object({ success: z.literal(true), message: z.string(), version: z.optional(z.string()) });
 
 /** Failures the farmer can act on, in their language; anything else in the server's words. */
 const OTA_ERROR_KEYS: Partial<Record<number, MessageKey>> = {
@@ -45,7 +43,7 @@ export function FirmwareCard({ mobileNo, firmware }: { mobileNo: string; firmwar
       return;
     }
     setSending(deviceType);
-    const result = await callApi("/api/mqtt/ota", otaSchema, { method: "POST", body: { mobileNo, deviceType } });
+    const result = await callApi("/api/mqtt/ota", otaResponseSchema, { method: "POST", body: { mobileNo, deviceType } });
     setSending(null);
     setOpen(false);
     if (result.ok) {

@@ -4,7 +4,8 @@
 // worded in the language saved here. Push needs the page's script; without it the page says so.
 import { useEffect, useState } from "react";
 import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";
-import { z } from "../../common/zod-mini.ts";
+import { subscriptionResponseSchema, subscriptionSavedResponseSchema } from "../../common/api-responses/alerts.ts";
+import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { callApi } from "../api-client.ts";
 import { useToast } from "../components/toast.tsx";
 import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
@@ -27,12 +28,6 @@ const KIND_KEYS: Record<AlertKind, MessageKey> = {
   runningWithoutCommand: "alerts.kind.runningWithoutCommand",
   schedule: "alerts.kind.schedule",
 };
-
-const savedSchema = z.object({
-  success: z.literal(true),
-  subscription: z.nullable(z.object({ endpoint: z.string(), kinds: z.array(z.enum(ALERT_KINDS)) })),
-});
-const doneSchema = z.object({ success: z.literal(true) });
 
 type Status = "checking" | "unsupported" | "denied" | "off" | "on";
 
@@ -70,7 +65,7 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
       if (!registration) return setStatus("unsupported");
       const subscription = await registration.pushManager.getSubscription();
       if (!subscription) return setStatus("off");
-      const result = await callApi(`/api/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`, savedSchema);
+      const result = await callApi(`/api/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`, subscriptionResponseSchema);
       if (cancelled) return;
       if (result.ok && result.data.subscription) {
         setEndpoint(subscription.endpoint);
@@ -86,7 +81,7 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
   }, []);
 
   async function save(subscription: PushSubscriptionJSON, chosen: AlertKind[]): Promise<boolean> {
-    const result = await callApi("/api/push/subscriptions", savedSchema, { method: "PUT", body: { subscription, kinds: chosen, language } });
+    const result = await callApi("/api/push/subscriptions", subscriptionSavedResponseSchema, { method: "PUT", body: { subscription, kinds: chosen, language } });
     return result.ok;
   }
 
@@ -134,7 +129,7 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
     const registration = await serviceWorker();
     const subscription = await registration?.pushManager.getSubscription();
     if (subscription) {
-      await callApi("/api/push/subscriptions", doneSchema, { method: "DELETE", body: { endpoint: subscription.endpoint } });
+      await callApi("/api/push/subscriptions", messageResponseSchema, { method: "DELETE", body: { endpoint: subscription.endpoint } });
       await subscription.unsubscribe().catch(() => false);
     }
     setEndpoint(null);
@@ -145,7 +140,7 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
   async function sendTest() {
     if (!endpoint) return;
     setBusy(true);
-    const result = await callApi("/api/push/test", doneSchema, { method: "POST", body: { endpoint } });
+    const result = await callApi("/api/push/test", messageResponseSchema, { method: "POST", body: { endpoint } });
     setBusy(false);
     toast.show(result.ok ? t("alerts.testSent") : t("alerts.testFailed"), result.ok ? "success" : "error");
   }

@@ -1,8 +1,8 @@
 // /logs (SPEC §2): the device's motor log cards, newest first, loaded from the API page by
 // page, with their age in the reader's language.
 import { useEffect, useState } from "react";
-import { z } from "../../common/zod-mini.ts";
-import { motorLogEntrySchema, type MotorLogEntry } from "../../common/realtime-protocol.ts";
+import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
+import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { callApi } from "../api-client.ts";
 import { LogItem } from "../components/log-item.tsx";
 import { useLanguage, useT } from "../i18n/i18n.ts";
@@ -12,7 +12,6 @@ import type { Route } from "./+types/logs";
 export const meta: Route.MetaFunction = () => [{ title: "Logs · Sinchai" }];
 
 const PAGE_SIZE = 20;
-const logsSchema = z.array(motorLogEntrySchema);
 /** Ages ("5 minutes ago") move on while the page is open. */
 const AGE_TICK_MS = 30_000;
 
@@ -35,7 +34,7 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
   async function load(before?: number) {
     const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
     if (before) query.set("before", String(before));
-    const result = await callApi(`/api/logs/motor/${mobileNo}?${query}`, logsSchema);
+    const result = await callApi(`/api/logs/motor/${mobileNo}?${query}`, motorLogsResponseSchema);
     if (!result.ok) {
       // A farmer without a device simply has no logs; other failures go to the console (SPEC §8).
       if (result.status === 404) return { logs: [], more: false };

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { data, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
-import { z } from "../../common/zod-mini.ts";
+import { healthReadingResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import { relayStateSchema, type RelayState } from "../../common/device-enums.ts";
 import type { PumpState } from "../../common/pump-state.ts";
@@ -139,14 +139,6 @@ const FAILURE_KEYS: Record<Exclude<CommandOutcome, { ok: true }>["code"], Messag
 function stateKey(pump: PumpState): string {
   return `${pump.status}|${pump.statusSource}|${pump.statusSince}|${pump.deviceStatus}`;
 }
-
-const statusSchema = z.object({
-  success: z.literal(true),
-  status: z.enum(["on", "off", "unknown"]),
-  deviceStatus: z.enum(["online", "offline"]),
-  healthLogs: z.nullable(healthDataSchema),
-});
-const healthSchema = z.object({ success: z.literal(true), healthData: healthDataSchema });
 
 /** SPEC §3: the last health data this browser saw, for when the server cannot be reached. */
 const healthCacheKey = (mobileNo: string) => `healthData_${mobileNo}`;
@@ -321,7 +313,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (!hasDevice) return;
     let cancelled = false;
-    void callApi(`/api/devices/motor/status/${mobileNo}`, statusSchema).then((result) => {
+    void callApi(`/api/devices/motor/status/${mobileNo}`, motorStatusResponseSchema).then((result) => {
       if (cancelled || result.status === 401) return;
       if (!result.ok) {
         fetchFailed();
@@ -342,7 +334,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
 
   async function refreshHealth() {
     setRefreshing(true);
-    const result = await callApi(`/api/devices/motor/health/${mobileNo}`, healthSchema, { method: "POST" });
+    const result = await callApi(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema, { method: "POST" });
     setRefreshing(false);
     if (result.ok) {
       setCachedHealth(null);

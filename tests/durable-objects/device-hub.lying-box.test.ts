@@ -6,6 +6,9 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../common/api-client.ts";
+import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
+import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { DEVICE_ACK_TIMEOUT_MS, MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import {
@@ -14,7 +17,6 @@ import {
   PROTECTION_STARTUP_GRACE_MS,
   protectionLimits,
 } from "../../common/protection.ts";
-import type { ScheduleView } from "../../common/schedule-schemas.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { motorLogs } from "../../worker/db/schema.ts";
@@ -56,7 +58,7 @@ async function watchedFarmer() {
   const status = async (): Promise<Status> => {
     const response = await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as Status;
+    const body = await readJson(response, motorStatusResponseSchema);
     // The one rule every case keeps: never OFF while the last reading says current flows.
     if (body.status === "off") expect(body.powerData.current).toBeLessThan(DRY_RUN_LIMIT);
     return body;
@@ -193,7 +195,7 @@ describe("a late ack", () => {
     const farmer = await watchedFarmer();
     const created = await postJson("/api/schedule", { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes: 30 }, farmer.token);
     expect(created.status).toBe(201);
-    const { schedule } = (await created.json()) as { schedule: ScheduleView };
+    const { schedule } = await readJson(created, scheduleResponseSchema);
     const stub = hubStub(farmer.device.deviceId);
     await runInDurableObject(stub, (_hub: DeviceHub, state) => {
       state.storage.sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", Date.now() - 1_000, schedule.id);
@@ -216,7 +218,7 @@ describe("a late ack", () => {
       ["other", "Motor ON by schedule (6:00 AM, daily, for 30 minutes): the box did not confirm it (the motor may be running)."],
       ["on", "Motor turned ON by schedule (6:00 AM, daily, for 30 minutes) (confirmed late)"],
     ]);
-    const list = (await (await getJson("/api/schedule", farmer.token)).json()) as { schedules: ScheduleView[] };
+    const list = await readJson(await getJson("/api/schedule", farmer.token), scheduleListResponseSchema);
     expect(list.schedules[0]!.lastRun).toMatchObject({ outcome: "done", code: "confirmedLate" });
 
     // When it is due, the hub switches the motor off.

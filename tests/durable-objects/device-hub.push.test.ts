@@ -5,7 +5,9 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../common/api-client.ts";
 import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";
+import { z } from "../../common/zod.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { pushSubscriptions } from "../../worker/db/schema.ts";
 import { connectBrowser, connectDevice, farmerWithDevice, fireTimer, postJson, putJson } from "../worker/helpers.ts";
@@ -26,7 +28,7 @@ async function subscribe(token: string, route: "ok" | "gone" | "hang", kinds: re
 }
 
 async function pushesTo(id: string): Promise<number> {
-  return ((await (await fetch(`https://push.test/count/${id}`)).json()) as { count: number }).count;
+  return (await readJson(await fetch(`https://push.test/count/${id}`), z.object({ count: z.int() }))).count;
 }
 
 async function stored(endpoint: string) {

@@ -4,6 +4,9 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../common/api-client.ts";
+import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
+import { switchMessageSchema } from "../../common/device-protocol.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
 import { DAY_MS, istMinuteKey } from "../../common/schedule-time.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
@@ -30,11 +33,11 @@ async function logMessages(deviceId: string) {
 async function createSchedule(token: string, body: object): Promise<ScheduleView> {
   const response = await postJson("/api/schedule", body, token);
   expect(response.status).toBe(201);
-  return ((await response.json()) as { schedule: ScheduleView }).schedule;
+  return (await readJson(response, scheduleResponseSchema)).schedule;
 }
 
 async function schedules(token: string): Promise<ScheduleView[]> {
-  return ((await (await getJson("/api/schedule", token)).json()) as { schedules: ScheduleView[] }).schedules;
+  return (await readJson(await getJson("/api/schedule", token), scheduleListResponseSchema)).schedules;
 }
 
 /** Moves a schedule's next run to `at` (default: a second ago), as if its time had come. */
@@ -52,7 +55,7 @@ async function owedSwitchOffs(deviceId: string) {
 
 /** Every `switch` the box received so far. */
 function switchesSeen(box: DevicePeer) {
-  return box.raw.filter((text) => text.includes('"type":"switch"')).map((text) => (JSON.parse(text) as { relay: string }).relay);
+  return box.raw.filter((text) => text.includes('"type":"switch"')).map((text) => switchMessageSchema.parse(JSON.parse(text)).relay);
 }
 
 const endCooldown = (deviceId: string) => rewriteHubState(deviceId, (state) => ({ ...state, cooldownUntil: 0 }));

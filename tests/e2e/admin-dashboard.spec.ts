@@ -1,5 +1,7 @@
 // The admin dashboard: the four cards of SPEC §2 from real data, and following it.
 import { expect, test } from "@playwright/test";
+import { readJson } from "../../common/api-client.ts";
+import { dashboardStatsResponseSchema } from "../../common/api-responses/admin.ts";
 import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianNumber, registerFarmer, texts } from "./admin-support.ts";
 
 type Stats = { totalUsers: number; devicesOnline: number; totalLogs: number; activeDevices: number };
@@ -7,7 +9,7 @@ type Stats = { totalUsers: number; devicesOnline: number; totalLogs: number; act
 test("the four cards show the server's counts and follow a new farmer and a pump switched today", async ({ page, request }) => {
   const t = texts.hi;
   const token = await adminApiToken(request);
-  const stats = async () => ((await (await request.get("/api/admin/dashboard-stats", bearer(token))).json()) as { stats: Stats }).stats;
+  const stats = async () => (await readJson(await request.get("/api/admin/dashboard-stats", bearer(token)), dashboardStatsResponseSchema)).stats;
   await adminLogIn(page, t);
   const card = (key: keyof Stats) => page.getByTestId(`stat-${key}`);
   await expect(card("totalUsers").getByRole("heading")).toHaveText(t["admin.dashboard.totalUsers"]);

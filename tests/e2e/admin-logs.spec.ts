@@ -1,10 +1,10 @@
 // Admin motor logs: Log ID, Mobile No, Action, Date; 20 a page from the server, Previous and
 // Next when there are more than 20.
 import { expect, test } from "@playwright/test";
+import { readJson } from "../../common/api-client.ts";
+import { adminMotorLogsResponseSchema } from "../../common/api-responses/admin.ts";
 import { ADMIN_LOGS_PAGE_SIZE } from "../../common/constants.ts";
 import { adminApiToken, adminLogIn, bearer, farmerWithDevice, texts } from "./admin-support.ts";
-
-type Page = { logs: { id: number; mobileNo: string; message: string }[]; page: number; total: number; totalPages: number };
 
 test("pages through every device's logs, newest first, 20 at a time (Hindi, then wide)", async ({ page, request }) => {
   const t = texts.hi;
@@ -17,7 +17,7 @@ test("pages through every device's logs, newest first, 20 at a time (Hindi, then
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const token = await adminApiToken(request);
-  const first = async () => (await (await request.get("/api/admin/motor-logs?page=1", bearer(token))).json()) as Page;
+  const first = async () => readJson(await request.get("/api/admin/motor-logs?page=1", bearer(token)), adminMotorLogsResponseSchema);
   await expect.poll(async () => (await first()).logs.filter((log) => log.mobileNo === farmer.mobileNo).length).toBe(ADMIN_LOGS_PAGE_SIZE);
   await expect.poll(async () => (await first()).logs[0]?.message).toBe("Phase is OK now.");
   const api = await first();
@@ -38,7 +38,7 @@ test("pages through every device's logs, newest first, 20 at a time (Hindi, then
 
   await pager.getByRole("link", { name: t["admin.logs.next"] }).click();
   await expect(page).toHaveURL(/\/admin\/logs\?page=2$/);
-  const second = (await (await request.get("/api/admin/motor-logs?page=2", bearer(token))).json()) as Page;
+  const second = await readJson(await request.get("/api/admin/motor-logs?page=2", bearer(token)), adminMotorLogsResponseSchema);
   await expect(rows.first()).toContainText(String(second.logs[0]!.id));
   await expect(pager).toContainText(t["admin.logs.pageOf"].replace("{page}", "2").replace("{pages}", String(second.totalPages)));
   await pager.getByRole("link", { name: t["admin.logs.previous"] }).click();

@@ -2,11 +2,11 @@
 // grows by the plan's length) or failed only while pending, delete in any status, each after
 // the confirmation of SPEC §4; the list reloads.
 import { expect, test } from "@playwright/test";
+import { readJson } from "../../common/api-client.ts";
+import { planResponseSchema, rechargeRequestResponseSchema } from "../../common/api-responses/recharges.ts";
 import { addMonths } from "../../common/plans.ts";
 import { en, logIn, useLanguage } from "./support.ts";
 import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianRupees, texts } from "./admin-support.ts";
-
-type Plan = { plan: string; expiresAt: string; status: string };
 
 // A wide screen: the table with its column headers (phones get one card per row).
 test.use({ viewport: { width: 1280, height: 900 } });
@@ -14,12 +14,12 @@ test.use({ viewport: { width: 1280, height: 900 } });
 test("mark paid extends the farmer's plan; mark failed; delete; only pending can be marked (English)", async ({ page, context, request }) => {
   const t = texts.en;
   const { farmer, device } = await farmerWithDevice(request);
-  const plan = async () => ((await (await request.get("/api/recharge/plan", bearer(farmer.token))).json()) as { plan: Plan | null }).plan;
+  const plan = async () => (await readJson(await request.get("/api/recharge/plan", bearer(farmer.token)), planResponseSchema)).plan;
   // The first hello started the free year.
   await expect.poll(async () => (await plan())?.plan).toBe("free");
   const freeYear = (await plan())!;
   const submit = async (body: object) =>
-    ((await (await request.post("/api/recharge/request", { data: body, ...bearer(farmer.token) })).json()) as { request: { id: number } }).request.id;
+    (await readJson(await request.post("/api/recharge/request", { data: body, ...bearer(farmer.token) }), rechargeRequestResponseSchema)).request.id;
   const yearly = await submit({ plan: "1year", paymentMethod: "upi" });
   // One pending request per device: a second one waits until the first is decided.
   const second = await request.post("/api/recharge/request", { data: { plan: "1month", paymentMethod: "cash" }, ...bearer(farmer.token) });

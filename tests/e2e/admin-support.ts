@@ -4,11 +4,12 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { adminEn } from "../../app/i18n/admin-en.ts";
 import { adminHi } from "../../app/i18n/admin-hi.ts";
+import { loginResponseSchema } from "../../common/api-responses/accounts.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
 import { DEMO_ADMIN } from "../../scripts/lib/seed.ts";
-import { en, hi, uniqueMobileNo } from "./support.ts";
+import { apiClient, en, hi, uniqueMobileNo } from "./support.ts";
 
 export { adminEn, adminHi, DEMO_ADMIN };
 
@@ -24,15 +25,9 @@ export async function adminLogIn(page: Page, t: Texts = texts.hi, account = DEMO
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
 }
 
-async function json<T>(response: { ok(): boolean; status(): number; json(): Promise<unknown>; url(): string }): Promise<T> {
-  const body = await response.json();
-  if (!response.ok()) throw new Error(`${response.url()} answered ${response.status()}: ${JSON.stringify(body)}`);
-  return body as T;
-}
-
 /** A bearer token of the demo admin, for setting up what a test needs through the API. */
 export async function adminApiToken(request: APIRequestContext): Promise<string> {
-  return (await json<{ token: string }>(await request.post("/api/admin/login", { data: DEMO_ADMIN }))).token;
+  return apiClient(request).logIn(DEMO_ADMIN.mobileNo, DEMO_ADMIN.password, "admin");
 }
 
 export type Farmer = { mobileNo: string; password: string; token: string; id: number };
@@ -41,8 +36,9 @@ export type Farmer = { mobileNo: string; password: string; token: string; id: nu
 export async function registerFarmer(request: APIRequestContext): Promise<Farmer> {
   const mobileNo = uniqueMobileNo();
   const password = `farmer-${mobileNo}`;
-  await json(await request.post("/api/auth/register", { data: { mobileNo, password } }));
-  const login = await json<{ token: string; user: { id: number } }>(await request.post("/api/auth/login", { data: { mobileNo, password } }));
+  const api = apiClient(request);
+  await api.register(mobileNo, password);
+  const login = await api.post("/api/auth/login", loginResponseSchema, { mobileNo, password });
   return { mobileNo, password, token: login.token, id: login.user.id };
 }
 
@@ -73,13 +69,8 @@ export async function farmerWithDevice(
   deviceOptions: Partial<SimulatedDeviceOptions> = {},
 ): Promise<{ farmer: Farmer; device: SimulatedDevice }> {
   const farmer = await registerFarmer(request);
-  const token = await adminApiToken(request);
-  const provisioned = await json<{ device: { id: string }; key: string }>(
-    await request.post("/api/admin/devices", {
-      data: { kind: "3phase", ownerMobileNo: farmer.mobileNo },
-      headers: { Authorization: `Bearer ${token}` },
-    }),
-  );
+  const admin = apiClient(request, { token: await adminApiToken(request) });
+  const provisioned = await admin.provisionDevice("3phase", farmer.mobileNo);
   return { farmer, device: await startDevice(provisioned.device.id, provisioned.key, "3phase", deviceOptions) };
 }
 

@@ -3,6 +3,9 @@
 // modal: debug console, mobile number, provisioning and firmware. Each test has its own farmer
 // and simulated box.
 import { expect, test, type Page } from "@playwright/test";
+import { readJson } from "../../common/api-client.ts";
+import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
+import { firmwareListResponseSchema, userListResponseSchema } from "../../common/api-responses/admin.ts";
 import { signalBars } from "../../common/signal.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { uniqueMobileNo, useLanguage } from "./support.ts";
@@ -81,7 +84,7 @@ test("the role is given and taken away at once; the last admin keeps theirs (Eng
   await expect(page.getByTestId("detail-role")).toHaveText(t["admin.common.admin"]);
   const asAdmin = await request.post("/api/admin/login", { data: { mobileNo: farmer.mobileNo, password: farmer.password } });
   expect(asAdmin.status()).toBe(200);
-  const theirAdminToken = ((await asAdmin.json()) as { token: string }).token;
+  const theirAdminToken = (await readJson(asAdmin, adminLoginResponseSchema)).token;
 
   await page.getByRole("button", { name: t["admin.user.removeAdmin"] }).click();
   await dialog.getByRole("button", { name: t["admin.common.confirm"] }).click();
@@ -89,7 +92,7 @@ test("the role is given and taken away at once; the last admin keeps theirs (Eng
   expect((await request.get("/api/admin/users", bearer(theirAdminToken))).status()).toBe(401);
 
   // The demo admin's own page: removing the role is offered only while another admin exists.
-  const users = ((await (await request.get("/api/admin/users", bearer(await adminApiToken(request)))).json()) as { users: { id: number; isAdmin: boolean }[] }).users;
+  const users = (await readJson(await request.get("/api/admin/users", bearer(await adminApiToken(request))), userListResponseSchema)).users;
   await page.goto("/admin/users/1");
   const remove = page.getByRole("button", { name: t["admin.user.removeAdmin"] });
   if (users.filter((user) => user.isAdmin).length === 1) {
@@ -164,7 +167,7 @@ test("provisioning: a new device for a farmer, its key shown once and rotated, u
   const t = texts.en;
   const mobileNo = uniqueMobileNo();
   await request.post("/api/auth/register", { data: { mobileNo, password: "farmer-password" } });
-  const users = ((await (await request.get("/api/admin/users", bearer(await adminApiToken(request)))).json()) as { users: { id: number; mobileNo: string }[] }).users;
+  const users = (await readJson(await request.get("/api/admin/users", bearer(await adminApiToken(request))), userListResponseSchema)).users;
   const userId = users.find((user) => user.mobileNo === mobileNo)!.id;
   await useLanguage(context, "en");
   await openDetail(page, userId, t);
@@ -234,6 +237,6 @@ test("firmware upload: device type, version and file; a version is refused twice
       await expect(section.getByRole("alert")).toContainText("already exists");
     }
   }
-  const listed = ((await (await request.get("/api/admin/firmware", bearer(await adminApiToken(request)))).json()) as { firmware: { version: string; deviceType: string; size: number }[] }).firmware;
+  const listed = (await readJson(await request.get("/api/admin/firmware", bearer(await adminApiToken(request))), firmwareListResponseSchema)).firmware;
   expect(listed.filter((image) => image.version === version)).toEqual([expect.objectContaining({ deviceType: "sim", size: 2048 })]);
 });

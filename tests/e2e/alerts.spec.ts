@@ -5,6 +5,8 @@
 // test: kind, language and tag. The settings screen in a real browser. Own farmers and boxes.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { alertTag, ALERT_KINDS, type PushKind } from "../../common/alerts.ts";
+import { readJson } from "../../common/api-client.ts";
+import { subscriptionResponseSchema } from "../../common/api-responses/alerts.ts";
 import { MINUTES_PER_DAY, istMinuteOfDay } from "../../common/schedule-time.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
@@ -157,9 +159,8 @@ test("a subscription the push service says is gone (410, 404) is deleted", async
   const unknown = await subscribe(request, farmer, "hi");
   const kept = await subscribe(request, farmer, "hi");
   const stored = async (subscription: TestSubscription) =>
-    ((await (await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`, bearer(farmer.token))).json()) as {
-      subscription: unknown;
-    }).subscription;
+    (await readJson(await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`, bearer(farmer.token)), subscriptionResponseSchema))
+      .subscription;
 
   // The test button: the push service refuses, the farmer is told, the address is forgotten.
   service.answerWith(gone, 410);
@@ -222,7 +223,7 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
     await expect
       .poll(async () => {
         const saved = await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`, bearer(farmer.token));
-        return ((await saved.json()) as { subscription: { kinds: string[]; language: string } }).subscription;
+        return (await readJson(saved, subscriptionResponseSchema)).subscription;
       })
       .toMatchObject({ kinds: ALERT_KINDS.filter((kind) => kind !== "schedule"), language: "hi" });
 
@@ -241,7 +242,7 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
     await page.getByRole("button", { name: hi["alerts.turnOff"] }).click();
     await expect(card).toHaveAttribute("data-status", "off");
     const after = await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`, bearer(farmer.token));
-    expect(((await after.json()) as { subscription: unknown }).subscription).toBeNull();
+    expect((await readJson(after, subscriptionResponseSchema)).subscription).toBeNull();
   } finally {
     await context.close();
   }

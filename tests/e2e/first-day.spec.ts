@@ -2,6 +2,8 @@
 // whom to call; the box an admin links while the page is open shows up there by itself; the
 // first ON switches the simulated pump.
 import { expect, test } from "@playwright/test";
+import { readJson } from "../../common/api-client.ts";
+import { provisionResponseSchema } from "../../common/api-responses/admin.ts";
 import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
 import { adminApiToken, bearer, startDevice } from "./admin-support.ts";
@@ -31,7 +33,7 @@ test("register, no box yet, an admin links one, the open page shows it, first ON
     ...bearer(await adminApiToken(request)),
   });
   expect(provisioned.status()).toBe(201);
-  const { device: created, key } = (await provisioned.json()) as { device: { id: string }; key: string };
+  const { device: created, key } = await readJson(provisioned, provisionResponseSchema);
   device = await startDevice(created.id, key);
 
   // No reload: the page finds the box and goes live.
@@ -52,7 +54,7 @@ test("a Wi-Fi box is told up front that no firmware exists for it yet, with noth
     data: { kind: "1phase", ownerMobileNo: mobileNo },
     ...bearer(await adminApiToken(request)),
   });
-  const { device: created, key } = (await provisioned.json()) as { device: { id: string }; key: string };
+  const { device: created, key } = await readJson(provisioned, provisionResponseSchema);
   device = new SimulatedDevice({
     url: `ws://localhost:${E2E_PORT}/api/device/connect`,
     deviceId: created.id,

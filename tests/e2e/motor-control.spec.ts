@@ -2,6 +2,8 @@
 // The dashboard against the real Worker, driven by the simulated demo pump: switching with its
 // cooldown, faults the box reports, health with its cached fallback, settings, firmware.
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { readJson } from "../../common/api-client.ts";
+import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import {
   BASE_URL,
@@ -218,7 +220,7 @@ test("firmware: the card says what is newer up front, the dialog offers the box'
   // An admin uploads a SIM build (the demo box runs the SIM build).
   const admin = await playwright.request.newContext({ baseURL: BASE_URL });
   const login = await admin.post("/api/admin/login", { data: { mobileNo: "9000000001", password: "sinchai-admin-demo" } });
-  const { token } = (await login.json()) as { token: string };
+  const { token } = await readJson(login, adminLoginResponseSchema);
   const version = `e2e-${Date.now()}`;
   const upload = await admin.post("/api/admin/firmware", {
     headers: { Authorization: `Bearer ${token}` },

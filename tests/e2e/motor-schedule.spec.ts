@@ -2,6 +2,8 @@
 // runs carried out by the device's hub at their time with no page open, or missed while the
 // box was offline.
 import { expect, test, type Page } from "@playwright/test";
+import { readJson } from "../../common/api-client.ts";
+import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
 import { clockParts, formatClock, istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
@@ -130,7 +132,7 @@ function nearMinute(): number {
 }
 
 async function schedulesOf(page: Page): Promise<ScheduleView[]> {
-  return ((await (await apiAs(page).get("/api/schedule")).json()) as { schedules: ScheduleView[] }).schedules;
+  return (await readJson(await apiAs(page).get("/api/schedule"), scheduleListResponseSchema)).schedules;
 }
 
 test("the hub runs a schedule at its time with no page open, and logs one missed while the box is offline", async ({ page }) => {

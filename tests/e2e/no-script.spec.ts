@@ -4,6 +4,9 @@
 // own farmers and boxes, so it runs beside the other specs.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { formatTimeOfDay } from "../../app/format.ts";
+import { readJson } from "../../common/api-client.ts";
+import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
+import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
 import { adminHi, DEMO_ADMIN, farmerWithDevice, registerFarmer, type Farmer } from "./admin-support.ts";
 import { BASE_URL, en, hi, uniqueMobileNo } from "./support.ts";
 
@@ -22,7 +25,7 @@ async function pumpStatus(request: APIRequestContext, farmer: Farmer) {
   const response = await request.get(`/api/devices/motor/status/${farmer.mobileNo}`, {
     headers: { Authorization: `Bearer ${farmer.token}` },
   });
-  return (await response.json()) as { status: string; deviceStatus: string; faults: { kind: string }[] };
+  return readJson(response, motorStatusResponseSchema);
 }
 
 test("register, login and the language switch, with their errors in Hindi", async ({ page }) => {
@@ -189,7 +192,7 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
     await expect(notice).toHaveText(hi["schedule.deleted"]);
     await expect(page.getByTestId("schedules-empty")).toBeVisible();
     const response = await request.get("/api/schedule", { headers: { Authorization: `Bearer ${farmer.token}` } });
-    expect(((await response.json()) as { schedules: unknown[] }).schedules).toHaveLength(0);
+    expect((await readJson(response, scheduleListResponseSchema)).schedules).toHaveLength(0);
   } finally {
     await device.stop();
   }

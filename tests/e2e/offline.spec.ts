@@ -4,6 +4,7 @@
 // age and sends nothing. Logout forgets the account; a new deploy's worker takes over. Each test
 // has its own farmer and simulated box.
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { z } from "../../common/zod.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { farmerWithDevice, type Farmer } from "./admin-support.ts";
 import { BASE_URL, en, hi, useLanguage } from "./support.ts";
@@ -113,6 +114,9 @@ test("a new deploy's service worker takes over the open page at once, with nothi
   expect(await page.evaluate(async () => (await (await caches.open("sinchai-account")).match("/motor-control")) !== undefined)).toBe(true);
 });
 
+/** What this test reads of a web app manifest; the rest is compared as it is. */
+const manifestSchema = z.looseObject({ icons: z.array(z.object({ src: z.string(), sizes: z.string(), purpose: z.string() })) });
+
 test("the app is installable in Hindi and English: manifests with maskable icons, the dashboard as start", async ({ page, request, context }) => {
   for (const [language, name, shortName] of [
     ["hi", "सिंचाई: मोटर कंट्रोल", "सिंचाई"],
@@ -120,7 +124,7 @@ test("the app is installable in Hindi and English: manifests with maskable icons
   ] as const) {
     const response = await request.get(`/manifest.${language}.webmanifest`);
     expect(response.status()).toBe(200);
-    const manifest = (await response.json()) as Record<string, unknown> & { icons: { src: string; sizes: string; purpose: string }[] };
+    const manifest = manifestSchema.parse(await response.json());
     expect(manifest).toMatchObject({ lang: language, name, short_name: shortName, start_url: "/motor-control", display: "standalone", theme_color: "#1f6f43" });
     expect(manifest.icons.filter((icon) => icon.purpose === "maskable").map((icon) => icon.sizes).sort()).toEqual(["192x192", "512x512"]);
     for (const icon of manifest.icons) {

@@ -3,6 +3,9 @@
 // the motor without a confirmed command, that go silent; and sessions whose end reaches the
 // pages they opened. Every test has its own farmer and box, so this file runs beside others.
 import { expect, test, type Page } from "@playwright/test";
+import { readJson } from "../../common/api-client.ts";
+import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
+import { realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { adminApiToken, bearer, farmerWithDevice, registerFarmer, type Farmer } from "./admin-support.ts";
@@ -34,7 +37,7 @@ async function openOwnPump(page: Page, request: Request, config: MotorConfig = R
 async function apiStatus(request: Request, farmer: Farmer) {
   const response = await request.get(`/api/devices/motor/status/${farmer.mobileNo}`, bearer(farmer.token));
   expect(response.status()).toBe(200);
-  return (await response.json()) as { status: string; statusSource: string; pendingCommand: { action: string; state: string } | null };
+  return readJson(response, motorStatusResponseSchema);
 }
 
 const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
@@ -105,8 +108,8 @@ test("a watched box that goes silent is shown offline within 20 s, with its last
   const offlineStates: { at: number; lastSeenAt: number | null }[] = [];
   page.on("websocket", (socket) =>
     socket.on("framereceived", ({ payload }) => {
-      const message = JSON.parse(String(payload)) as { type: string; pump?: { deviceStatus: string; at: number; lastSeenAt: number | null } };
-      if (message.type === "pumpState" && message.pump?.deviceStatus === "offline") offlineStates.push(message.pump);
+      const message = realtimeMessageSchema.parse(JSON.parse(String(payload)));
+      if (message.type === "pumpState" && message.pump.deviceStatus === "offline") offlineStates.push(message.pump);
     }),
   );
   // Once the hub closes the dead link, this box stays away (a real one would come back after

@@ -1,6 +1,8 @@
 // My Plan: the device's plan as the server knows it, a recharge request for the signed-in
 // account with the spec's messages, and the farmer's own requests.
 import { expect, test, type Page } from "@playwright/test";
+import { readJson } from "../../common/api-client.ts";
+import { rechargeListResponseSchema } from "../../common/api-responses/recharges.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { adminApiToken } from "./admin-support.ts";
 import { DEMO_USER, en, hi, logIn, registerAndLogIn, startDemoDevice, useLanguage, VIEWPORTS } from "./support.ts";
@@ -14,7 +16,7 @@ test.beforeEach(async ({ request }) => {
   device = await startDemoDevice();
   // One pending request per device: an earlier test's request is taken off the demo pump.
   const admin = { headers: { Authorization: `Bearer ${await adminApiToken(request)}` } };
-  const listed = (await (await request.get("/api/admin/recharge-requests", admin)).json()) as { data: { id: number; mobileNo: string; status: string }[] };
+  const listed = await readJson(await request.get("/api/admin/recharge-requests", admin), rechargeListResponseSchema);
   for (const pending of listed.data.filter((row) => row.mobileNo === DEMO_USER.mobileNo && row.status === "pending")) {
     expect((await request.delete(`/api/recharge/${pending.id}`, admin)).ok()).toBe(true);
   }

@@ -4,6 +4,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { expect, test, type Page } from "@playwright/test";
+import { readJson } from "../../common/api-client.ts";
+import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { BASE_URL, DEMO_USER, DICTIONARIES, fitsTheScreen, logIn, startDemoDevice, useLanguage, VIEWPORTS, type Texts } from "./support.ts";
 import { DEMO_ADMIN } from "./admin-support.ts";
@@ -66,7 +68,7 @@ test.beforeAll(async ({ playwright }) => {
   device = await startDemoDevice(); // the dashboard with a live pump, as farmers see it
   // A SIM build newer than the demo box's, so the firmware card offers its dialog to check.
   const admin = await playwright.request.newContext({ baseURL: BASE_URL });
-  const { token } = (await (await admin.post("/api/admin/login", { data: DEMO_ADMIN })).json()) as { token: string };
+  const { token } = await readJson(await admin.post("/api/admin/login", { data: DEMO_ADMIN }), adminLoginResponseSchema);
   const version = `screens-${Date.now()}`;
   const upload = await admin.post("/api/admin/firmware", {
     headers: { Authorization: `Bearer ${token}` },

@@ -1,9 +1,13 @@
 // Code passed to page.evaluate() runs in the browser: the specs need the DOM's types.
 /// <reference lib="dom" />
 // Shared by the Playwright specs: the demo pump's simulator, logins, languages.
-import { expect, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { en, type MessageKey } from "../../app/i18n/en.ts";
 import { hi } from "../../app/i18n/hi.ts";
+import { ApiClient } from "../../common/api-client.ts";
+import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts";
+import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
+import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
 import { E2E_PERSIST_DIR, E2E_PORT } from "../../playwright.config.ts";
@@ -89,13 +93,31 @@ export function apiAs(page: Page) {
   };
 }
 
+/**
+ * Our API client (common/api-client.ts) over a Playwright request context: the calls show in
+ * Playwright's traces, and a page's context (`page.request`) sends its session cookie along.
+ */
+export function apiClient(request: APIRequestContext, options: { token?: string; headers?: Record<string, string> } = {}): ApiClient {
+  return new ApiClient(BASE_URL, {
+    ...options,
+    transport: async (url, { method, headers, body }) => {
+      const answer = await request.fetch(url, { method, headers, ...(body instanceof FormData ? { multipart: body } : { data: body }) });
+      return new Response(new Uint8Array(await answer.body()), { status: answer.status(), headers: answer.headers() });
+    },
+  });
+}
+
+/** The API client as the page itself: its session cookie, our own Origin (cookie writes need it). */
+function pageClient(page: Page): ApiClient {
+  return apiClient(page.request, { headers: { Origin: BASE_URL } });
+}
+
 /** Removes every schedule of the signed-in farmer: the demo pump must never run one by surprise. */
 export async function deleteAllSchedules(page: Page) {
-  const api = apiAs(page);
-  const response = await api.get("/api/schedule");
-  if (!response.ok()) return;
-  const { schedules } = (await response.json()) as { schedules: { id: number }[] };
-  for (const schedule of schedules) await api.delete(`/api/schedule/${schedule.id}`);
+  const api = pageClient(page);
+  const listed = await api.request("GET", "/api/schedule", scheduleListResponseSchema);
+  if (!listed.ok) return;
+  for (const schedule of listed.data.schedules) await api.delete(`/api/schedule/${schedule.id}`, messageResponseSchema);
 }
 
 /** The demo motor's running current, as the seed sets it. */
@@ -103,12 +125,11 @@ export const DEMO_CURRENT = Math.round(ratedCurrent(DEMO_DEVICE.kind, DEMO_DEVIC
 
 /** The demo farmer's protection settings as seeded (tests that change them put them back). */
 export async function restoreDemoConfig(page: Page) {
-  const response = await apiAs(page).post(`/api/devices/motor/config/${DEMO_USER.mobileNo}`, {
+  await pageClient(page).post(`/api/devices/motor/config/${DEMO_USER.mobileNo}`, motorConfigResponseSchema, {
     defaultCurrent: DEMO_CURRENT,
     dryRunThreshold: 30,
     overCurrentThreshold: 30,
   });
-  expect(response.ok()).toBe(true);
 }
 
 /** True when nothing on the page is wider than the screen (no sideways scrolling at 360 px). */

@@ -7,7 +7,9 @@ import { Buffer } from "node:buffer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { DEVICE_PROTOCOL_VERSION } from "../../common/device-protocol.ts";
-import { ApiClient, createAdmin, uniqueMobileNo } from "./api-client.ts";
+import { parseAnswer, type ApiClient } from "../../common/api-client.ts";
+import { apiErrorSchema } from "../../common/api-responses/refusals.ts";
+import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, startLocalWorker, type LocalWorker } from "./local-worker.ts";
 
 let worker: LocalWorker;
@@ -24,10 +26,9 @@ afterAll(async () => {
 
 async function farmerWithBox() {
   const mobileNo = uniqueMobileNo();
-  const farmer = await new ApiClient(worker.url).registerAndLogIn(mobileNo);
-  const provisioned = await admin.call("POST", "/api/admin/devices", { kind: "3phase", ownerMobileNo: mobileNo });
-  expect(provisioned.status).toBe(201);
-  const credentials = Buffer.from(`${provisioned.body.device.id}:${provisioned.body.key}`).toString("base64");
+  const farmer = await registerFarmer(worker.url, mobileNo);
+  const provisioned = await admin.provisionDevice("3phase", mobileNo);
+  const credentials = Buffer.from(`${provisioned.device.id}:${provisioned.key}`).toString("base64");
   const socket = new WebSocket(`ws://localhost:${worker.port}/api/device/connect`, { headers: { Authorization: `Basic ${credentials}` } });
   const messages: string[] = [];
   socket.on("message", (data) => messages.push(data.toString()));
@@ -44,8 +45,7 @@ async function farmerWithBox() {
 
 async function timedStatus(farmer: ApiClient, mobileNo: string): Promise<number> {
   const started = performance.now();
-  const { status } = await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`);
-  expect(status).toBe(200);
+  await farmer.motorStatus(mobileNo);
   return performance.now() - started;
 }
 
@@ -103,7 +103,7 @@ describe("a box flooding the real Worker", () => {
       });
     });
     expect(again.status).toBe(429);
-    expect(JSON.parse(again.body)).toEqual({
+    expect(parseAnswer(apiErrorSchema, JSON.parse(again.body))).toEqual({
       success: false,
       message: expect.stringMatching(/^Too many frames: reconnect in \d+ s\.$/),
       code: "tooManyFrames",

@@ -4,7 +4,16 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
 import { provisionLocalFleet } from "../../scripts/lib/local-devices.ts";
-import { ApiClient, createAdmin, uniqueMobileNo } from "./api-client.ts";
+import { ApiClient } from "../../common/api-client.ts";
+import { firmwareUploadResponseSchema } from "../../common/api-responses/admin.ts";
+import {
+  healthReadingResponseSchema,
+  motorConfigResponseSchema,
+  otaResponseSchema,
+  powerReadingResponseSchema,
+} from "../../common/api-responses/devices.ts";
+import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
+import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, startLocalWorker, type LocalWorker } from "./local-worker.ts";
 
 let worker: LocalWorker;
@@ -24,13 +33,12 @@ afterAll(async () => {
 /** A new farmer, a device provisioned for them by the admin API, and its simulator online. */
 async function farmerWithSimulatedPump(options: Partial<SimulatedDeviceOptions> = {}) {
   const mobileNo = uniqueMobileNo();
-  const farmer = await new ApiClient(worker.url).registerAndLogIn(mobileNo);
-  const provisioned = await admin.call("POST", "/api/admin/devices", { kind: "3phase", ownerMobileNo: mobileNo });
-  expect(provisioned.status).toBe(201);
+  const farmer = await registerFarmer(worker.url, mobileNo);
+  const provisioned = await admin.provisionDevice("3phase", mobileNo);
   const device = new SimulatedDevice({
     url: `ws://localhost:${worker.port}/api/device/connect`,
-    deviceId: provisioned.body.device.id,
-    key: provisioned.body.key,
+    deviceId: provisioned.device.id,
+    key: provisioned.key,
     kind: "3phase",
     horsePower: 5,
     restartDelayMs: 200,
@@ -42,31 +50,31 @@ async function farmerWithSimulatedPump(options: Partial<SimulatedDeviceOptions> 
   device.start();
   await device.waitUntilConnected();
   // The installer sets the motor's running current (5 HP, 3-phase: about 9 A).
-  expect((await farmer.call("POST", `/api/devices/motor/config/${mobileNo}`, {
+  await farmer.post(`/api/devices/motor/config/${mobileNo}`, motorConfigResponseSchema, {
     defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30,
-  })).status).toBe(200);
+  });
   return { farmer, mobileNo, device };
 }
 
 async function logTexts(farmer: ApiClient, mobileNo: string): Promise<string[]> {
-  const { body } = await farmer.call("GET", `/api/logs/motor/${mobileNo}`);
-  return (body as { logMessage: string }[]).map((log) => log.logMessage);
+  const logs = await farmer.get(`/api/logs/motor/${mobileNo}`, motorLogsResponseSchema);
+  return logs.map((log) => log.logMessage);
 }
 
 describe("a simulated pump through the real Worker", () => {
   it("is switched on and off, with the relay confirmed and current reported", async () => {
     const { farmer, mobileNo, device } = await farmerWithSimulatedPump();
-    const on = await farmer.call("POST", "/api/devices/motor", { action: "on" });
-    expect(on).toEqual({ status: 200, body: { success: true, message: "Motor turned ON.", status: "on" } });
+    const on = await farmer.switchMotor("on");
+    expect(on).toMatchObject({ status: 200, data: { success: true, message: "Motor turned ON.", status: "on" } });
     expect(device.relay).toBe("on");
-    const status = await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`);
-    expect(status.body).toMatchObject({ status: "on", deviceStatus: "online", motorConfig: { defaultCurrent: 9 } });
+    const status = await farmer.motorStatus(mobileNo);
+    expect(status).toMatchObject({ status: "on", deviceStatus: "online", motorConfig: { defaultCurrent: 9 } });
     await new Promise((resolve) => setTimeout(resolve, 1_600)); // past the inrush
-    const reading = await farmer.call("POST", `/api/devices/motor/power/${mobileNo}`);
-    expect(reading.body.powerData.current).toBeGreaterThan(8.5);
-    expect(reading.body.powerData.current).toBeLessThan(9.5);
-    const health = await farmer.call("POST", `/api/devices/motor/health/${mobileNo}`);
-    expect(health.body.healthData).toMatchObject({ relay: "on", mqtt: "connected", version: "sim-1.0.0" });
+    const reading = await farmer.post(`/api/devices/motor/power/${mobileNo}`, powerReadingResponseSchema);
+    expect(reading.powerData.current).toBeGreaterThan(8.5);
+    expect(reading.powerData.current).toBeLessThan(9.5);
+    const health = await farmer.post(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema);
+    expect(health.healthData).toMatchObject({ relay: "on", mqtt: "connected", version: "sim-1.0.0" });
   });
 
   it("trips on a dry run by itself; the trip reaches the logs", async () => {
@@ -75,22 +83,22 @@ describe("a simulated pump through the real Worker", () => {
       protectionSustainMs: 300,
       protectionSampleMs: 50,
     });
-    expect((await farmer.call("POST", "/api/devices/motor", { action: "on" })).status).toBe(200);
+    expect((await farmer.switchMotor("on")).status).toBe(200);
     device.inject("dryRun");
     await device.waitFor("tripped", 5_000);
     await expect.poll(() => logTexts(farmer, mobileNo)).toContain("Dry run detected. Motor turned OFF automatically.");
-    expect((await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`)).body.status).toBe("off");
+    expect((await farmer.motorStatus(mobileNo)).status).toBe("off");
   });
 
   it("refuses commands during a phase fault and resumes after phase OK", async () => {
     const { farmer, mobileNo, device } = await farmerWithSimulatedPump();
-    const phaseFault = async () => (await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`)).body.phaseFault;
+    const phaseFault = async () => (await farmer.motorStatus(mobileNo)).phaseFault;
     device.inject("phaseLoss");
     await expect.poll(phaseFault).toBe(true);
-    const refused = await farmer.call("POST", "/api/devices/motor", { action: "on" });
-    expect(refused).toEqual({
+    const refused = await farmer.switchMotor("on");
+    expect(refused).toMatchObject({
       status: 409,
-      body: {
+      error: {
         success: false,
         message: "Phase fault detected. Motor operation is disabled until the phase is OK.",
         code: "phaseFault",
@@ -99,16 +107,16 @@ describe("a simulated pump through the real Worker", () => {
     });
     device.inject("phaseRestore");
     await expect.poll(phaseFault).toBe(false);
-    expect((await farmer.call("POST", "/api/devices/motor", { action: "on" })).status).toBe(200);
+    expect((await farmer.switchMotor("on")).status).toBe(200);
     expect(device.relay).toBe("on");
   });
 
   it("gets a clear error when the box does not answer, and the final state stays right", async () => {
     const { farmer, mobileNo, device } = await farmerWithSimulatedPump({ slowAckMs: 6_000 });
     device.inject("slowAck");
-    const response = await farmer.call("POST", "/api/devices/motor", { action: "on" });
+    const response = await farmer.switchMotor("on");
     expect(response.status).toBe(504);
-    await expect.poll(async () => (await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`)).body.status, { timeout: 5_000 }).toBe("on");
+    await expect.poll(async () => (await farmer.motorStatus(mobileNo)).status, { timeout: 5_000 }).toBe("on");
     expect(device.relay).toBe("on");
   }, 20_000);
 
@@ -120,18 +128,18 @@ describe("a simulated pump through the real Worker", () => {
     form.set("deviceType", "sim");
     form.set("version", version);
     form.set("file", new File([image], "firmware.bin"));
-    const uploaded = await admin.call("POST", "/api/admin/firmware", form);
+    const uploaded = await admin.request("POST", "/api/admin/firmware", firmwareUploadResponseSchema, form);
     expect(uploaded.status).toBe(201);
-    expect(uploaded.body.firmware.sha256).toBe(createHash("sha256").update(image).digest("hex"));
+    expect(uploaded.ok && uploaded.data.firmware.sha256).toBe(createHash("sha256").update(image).digest("hex"));
 
     const restarted = device.waitFor("restarting", 10_000);
-    const ota = await farmer.call("POST", "/api/mqtt/ota", { mobileNo, deviceType: "sim" });
-    expect(ota.body).toEqual({ success: true, message: "OTA update triggered successfully!", version });
+    const ota = await farmer.post("/api/mqtt/ota", otaResponseSchema, { mobileNo, deviceType: "sim" });
+    expect(ota).toEqual({ success: true, message: "OTA update triggered successfully!", version });
     await restarted;
     await device.waitUntilConnected(10_000);
     expect(device.firmware).toBe(version);
     await expect.poll(() => logTexts(farmer, mobileNo)).toContain(`Firmware updated to ${version}.`);
-    expect((await farmer.call("GET", `/api/devices/motor/status/${mobileNo}`)).body.healthLogs.version).toBe(version);
+    expect((await farmer.motorStatus(mobileNo)).healthLogs?.version).toBe(version);
   });
 
   it("reports a corrupted download as a failed update and keeps the old firmware", async () => {
@@ -140,10 +148,10 @@ describe("a simulated pump through the real Worker", () => {
     form.set("deviceType", "wifi");
     form.set("version", `7.${mobileNo.slice(-4)}.0`);
     form.set("file", new File([Buffer.from("wifi firmware")], "firmware.bin"));
-    expect((await admin.call("POST", "/api/admin/firmware", form)).status).toBe(201);
+    expect((await admin.request("POST", "/api/admin/firmware", firmwareUploadResponseSchema, form)).status).toBe(201);
     device.inject("corruptDownload");
     const failed = device.waitFor("otaFailed", 10_000);
-    expect((await farmer.call("POST", "/api/mqtt/ota", { mobileNo, deviceType: "wifi" })).status).toBe(200);
+    expect((await farmer.request("POST", "/api/mqtt/ota", otaResponseSchema, { mobileNo, deviceType: "wifi" })).status).toBe(200);
     expect(await failed).toEqual(["SHA-256 mismatch"]);
     await expect.poll(() => logTexts(farmer, mobileNo)).toContain(`Firmware update to 7.${mobileNo.slice(-4)}.0 failed: SHA-256 mismatch.`);
     expect(device.firmware).toBe("sim-1.0.0");
@@ -176,8 +184,9 @@ describe("a restart of the server (what every deploy does)", () => {
       .poll(() => devices.filter((device) => device.connected).length, { timeout: 60_000, interval: 500 })
       .toBe(100);
     // The fleet's farmers see their pumps online again.
-    const farmer = await new ApiClient(worker.url).logIn("/api/auth/login", fleet[42]!.ownerMobileNo, fleet[42]!.password);
-    expect((await farmer.call("GET", `/api/devices/motor/status/${fleet[42]!.ownerMobileNo}`)).body.deviceStatus).toBe("online");
+    const farmer = new ApiClient(worker.url);
+    await farmer.logIn(fleet[42]!.ownerMobileNo, fleet[42]!.password);
+    expect((await farmer.motorStatus(fleet[42]!.ownerMobileNo)).deviceStatus).toBe("online");
     admin = await createAdmin(worker.url, worker.persistTo, "9000000008");
   }, 180_000);
 });

@@ -2,6 +2,8 @@
 // helper makes fresh, unique users and devices: tests never share state or depend on order.
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { readJson } from "../../common/api-client.ts";
+import { adminLoginResponseSchema, loginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { generateDeviceId, generateDeviceKey, hashDeviceKey, hashPassword } from "../../common/credentials.ts";
 import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../common/device-protocol.ts";
 import { DEVICE_PROTOCOL_VERSION } from "../../common/device-protocol.ts";
@@ -65,9 +67,8 @@ export function postJson(path: string, body: unknown, token?: string): Promise<R
 export async function loginToken(user: TestUser, audience: "user" | "admin" = "user"): Promise<string> {
   const path = audience === "admin" ? "/api/admin/login" : "/api/auth/login";
   const response = await postJson(path, { mobileNo: user.mobileNo, password: user.password });
-  const body = (await response.json()) as { token?: string };
-  if (!body.token) throw new Error(`login failed: ${JSON.stringify(body)}`);
-  return body.token;
+  if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return (await readJson(response, audience === "admin" ? adminLoginResponseSchema : loginResponseSchema)).token;
 }
 
 /** A WebSocket peer that queues what it receives, so tests can await the next message. */

@@ -1,7 +1,8 @@
 // The HTTP API (SPEC §7) and the two WebSocket endpoints, as one Hono app under /api.
 // It never imports the React Router build, so worker tests load it on its own.
 import { Hono, type Context } from "hono";
-import { apiError, HttpError } from "../http/http-error.ts";
+import { apiErrorSchema } from "../../common/api-responses/refusals.ts";
+import { apiError, HttpError, refusalBody } from "../http/http-error.ts";
 import { apiLanguage } from "./language.ts";
 import { adminAuditRoutes } from "./admin/audit-trail.ts";
 import { adminAuthRoutes } from "./admin/auth.ts";
@@ -24,6 +25,7 @@ import { otaRoutes } from "./ota.ts";
 import { pushRoutes } from "./push.ts";
 import { rechargeRoutes } from "./recharges.ts";
 import { realtimeRoutes } from "./realtime.ts";
+import { respond } from "./respond.ts";
 import { scheduleRoutes } from "./schedules.ts";
 
 export const apiApp = new Hono<ApiEnv>().basePath("/api");
@@ -55,7 +57,7 @@ apiApp.route("/admin", adminAuditRoutes);
 /** Every refusal as one shape: `code` and `params` for programs, `message` for people in the caller's language. */
 function refusal(c: Context<ApiEnv>, error: HttpError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  return c.json({ success: false, message: error.wordedIn(apiLanguage(c.req.raw)), code: error.code, params: error.params }, error.status);
+  return respond(c, apiErrorSchema, refusalBody(error, apiLanguage(c.req.raw)), error.status);
 }
 
 apiApp.notFound((c) => refusal(c, apiError(404, "notFound")));

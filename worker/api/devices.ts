@@ -5,6 +5,13 @@ import {
   motorCommandRequestSchema,
   motorConfigRequestSchema,
 } from "../../common/api-schemas.ts";
+import {
+  healthReadingResponseSchema,
+  motorCommandResponseSchema,
+  motorConfigResponseSchema,
+  motorStatusResponseSchema,
+  powerReadingResponseSchema,
+} from "../../common/api-responses/devices.ts";
 import { getDb } from "../db/client.ts";
 import { findUserById, findUserByMobileNo } from "../db/users.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
@@ -19,6 +26,7 @@ import { deviceForMobileNo } from "./device-access.ts";
 import { apiLanguage } from "./language.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
+import { respond } from "./respond.ts";
 
 export const deviceRoutes = new Hono<ApiEnv>()
   .post("/motor", requireAuth("user"), async (c) => {
@@ -26,7 +34,7 @@ export const deviceRoutes = new Hono<ApiEnv>()
     const result = await switchOwnMotor(c.env, c.var.user.id, action);
     const language = apiLanguage(c.req.raw);
     if (!result.ok) throw result.code === "noDevice" ? noDeviceError() : hubFailureError(result);
-    return c.json({
+    return respond(c, motorCommandResponseSchema, {
       success: true,
       message: translateApi(language, "api.motorSwitched", { relay: result.status }),
       status: result.status,
@@ -39,7 +47,7 @@ export const deviceRoutes = new Hono<ApiEnv>()
       findUserById(getDb(c.env.DB), ownerUserId),
     ]);
     const { pump } = snapshot;
-    return c.json({
+    return respond(c, motorStatusResponseSchema, {
       success: true,
       // SPEC §7's on/off, and `unknown` when the hub cannot vouch for either (docs/pump-state.md).
       status: pump.status,
@@ -77,7 +85,7 @@ export const deviceRoutes = new Hono<ApiEnv>()
       changedByUserId: user.id,
       changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,
     });
-    return c.json({
+    return respond(c, motorConfigResponseSchema, {
       success: true,
       message: "Motor configuration updated successfully!",
       motorConfig: config,
@@ -88,11 +96,11 @@ export const deviceRoutes = new Hono<ApiEnv>()
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
     const result = await deviceHub(c.env, device.id).requestPower();
     if (!result.ok) throw hubFailureError(result);
-    return c.json({ success: true, powerData: result.powerData });
+    return respond(c, powerReadingResponseSchema, { success: true, powerData: result.powerData });
   })
   .post("/motor/health/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
     const result = await deviceHub(c.env, device.id).requestHealth();
     if (!result.ok) throw hubFailureError(result);
-    return c.json({ success: true, healthData: result.health });
+    return respond(c, healthReadingResponseSchema, { success: true, healthData: result.health });
   });

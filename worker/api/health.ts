@@ -2,7 +2,9 @@
 // D1 answers a query on a migrated table, and whether a DeviceHub answers an RPC, each with how
 // long it took. 503 when either fails, so a monitor only needs the status code.
 import { Hono } from "hono";
+import { healthResponseSchema } from "../../common/api-responses/health.ts";
 import type { ApiEnv } from "./context.ts";
+import { respond } from "./respond.ts";
 
 /**
  * The hub the round trip goes to. Device ids look like SNC-XXXXXXXX, so this name can never be
@@ -47,7 +49,7 @@ export const healthRoutes = new Hono<ApiEnv>().get("/", async (c) => {
     runCheck("d1", () => c.env.DB.prepare("SELECT 1 FROM users LIMIT 1").first()),
     runCheck("hub", () => c.env.DEVICE_HUB.get(c.env.DEVICE_HUB.idFromName(HEALTH_HUB_NAME)).ping()),
   ]);
-  if (d1.ok && hub.ok) return c.json({ success: true, d1, hub });
+  if (d1.ok && hub.ok) return respond(c, healthResponseSchema, { success: true, d1, hub });
   const failing = [d1.ok ? null : "D1", hub.ok ? null : "Durable Object"].filter((name) => name !== null);
-  return c.json({ success: false, message: `Health check failed: ${failing.join(" and ")}.`, d1, hub }, 503);
+  return respond(c, healthResponseSchema, { success: false, message: `Health check failed: ${failing.join(" and ")}.`, d1, hub }, 503);
 });

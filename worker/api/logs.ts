@@ -1,5 +1,6 @@
 // Motor logs (D1) and power history (the hub's own samples) of one device.
 import { Hono } from "hono";
+import { motorLogsResponseSchema, powerHistoryResponseSchema } from "../../common/api-responses/logs.ts";
 import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
 import { listMotorLogsPage, toMotorLogEntry } from "../db/motor-logs.ts";
@@ -9,6 +10,7 @@ import { deviceForMobileNo } from "./device-access.ts";
 import { parseInput } from "./input.ts";
 import { apiLanguage } from "./language.ts";
 import { requireAuth } from "./require-auth.ts";
+import { respond } from "./respond.ts";
 
 export const motorLogsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -26,10 +28,10 @@ export const logRoutes = new Hono<ApiEnv>()
     const { limit, before } = parseInput(motorLogsQuery, c.req.query());
     const rows = await listMotorLogsPage(getDb(c.env.DB), device.id, limit, before);
     const language = apiLanguage(c.req.raw);
-    return c.json(rows.map((row) => toMotorLogEntry(row, language)));
+    return respond(c, motorLogsResponseSchema, rows.map((row) => toMotorLogEntry(row, language)));
   })
   .get("/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
     const { limit } = parseInput(powerLogsQuery, c.req.query());
-    return c.json(await deviceHub(c.env, device.id).powerHistory(limit));
+    return respond(c, powerHistoryResponseSchema, await deviceHub(c.env, device.id).powerHistory(limit));
   });

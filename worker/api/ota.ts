@@ -2,6 +2,7 @@
 // newest firmware image of a device type to the caller's box.
 import { Hono } from "hono";
 import { otaRequestSchema } from "../../common/api-schemas.ts";
+import { otaResponseSchema } from "../../common/api-responses/devices.ts";
 import { getDb } from "../db/client.ts";
 import { latestFirmware } from "../db/firmware.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
@@ -13,6 +14,7 @@ import { deviceForMobileNo } from "./device-access.ts";
 import { readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
 import { apiLanguage } from "./language.ts";
+import { respond } from "./respond.ts";
 
 export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "admin"), async (c) => {
   const { mobileNo, deviceType } = await readJsonBody(c, otaRequestSchema);
@@ -28,7 +30,7 @@ export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "ad
   });
   const language = apiLanguage(c.req.raw);
   if (!result.ok) throw hubFailureError(result);
-  return c.json({
+  return respond(c, otaResponseSchema, {
     success: true,
     message: translateApi(language, "ota.triggered"),
     version: image.version,

@@ -8,6 +8,12 @@ import {
   renewSubscriptionSchema,
   saveSubscriptionSchema,
 } from "../../common/push-schemas.ts";
+import {
+  subscriptionRenewedResponseSchema,
+  subscriptionResponseSchema,
+  subscriptionSavedResponseSchema,
+} from "../../common/api-responses/alerts.ts";
+import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { sendAlert } from "../../durable-objects/hub-push.ts";
 import { getDb } from "../db/client.ts";
 import {
@@ -23,6 +29,7 @@ import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";
 import { requireAuth } from "./require-auth.ts";
+import { respond } from "./respond.ts";
 
 /** What the settings screen needs to know about a browser's subscription (never its keys). */
 function view(row: PushSubscriptionRow) {
@@ -33,23 +40,23 @@ export const pushRoutes = new Hono<ApiEnv>()
   .get("/subscriptions", requireAuth("user"), async (c) => {
     const { endpoint } = parseInput(endpointQuerySchema, c.req.query());
     const row = await findSubscription(getDb(c.env.DB), c.var.user.id, endpoint);
-    return c.json({ success: true, subscription: row ? view(row) : null });
+    return respond(c, subscriptionResponseSchema, { success: true, subscription: row ? view(row) : null });
   })
   .put("/subscriptions", requireAuth("user"), async (c) => {
     const input = await readJsonBody(c, saveSubscriptionSchema);
     const row = await saveSubscription(getDb(c.env.DB), c.var.user.id, { ...input.subscription, kinds: input.kinds, language: input.language });
-    return c.json({ success: true, message: translateApi(apiLanguage(c.req.raw), "api.alertsSaved"), subscription: view(row) });
+    return respond(c, subscriptionSavedResponseSchema, { success: true, message: translateApi(apiLanguage(c.req.raw), "api.alertsSaved"), subscription: view(row) });
   })
   .delete("/subscriptions", requireAuth("user"), async (c) => {
     const { endpoint } = await readJsonBody(c, endpointRequestSchema);
     if (!(await deleteSubscription(getDb(c.env.DB), c.var.user.id, endpoint))) throw apiError(404, "notSubscribed");
-    return c.json({ success: true, message: translateApi(apiLanguage(c.req.raw), "api.alertsOff") });
+    return respond(c, messageResponseSchema, { success: true, message: translateApi(apiLanguage(c.req.raw), "api.alertsOff") });
   })
   .post("/subscriptions/renew", requireAuth("user"), async (c) => {
     const { oldEndpoint, subscription } = await readJsonBody(c, renewSubscriptionSchema);
     const row = await renewSubscription(getDb(c.env.DB), c.var.user.id, oldEndpoint, subscription);
     if (!row) throw apiError(404, "notSubscribed");
-    return c.json({ success: true, subscription: view(row) });
+    return respond(c, subscriptionRenewedResponseSchema, { success: true, subscription: view(row) });
   })
   .post("/test", requireAuth("user"), async (c) => {
     const { endpoint } = await readJsonBody(c, endpointRequestSchema);
@@ -58,5 +65,5 @@ export const pushRoutes = new Hono<ApiEnv>()
     // 201 from the push service: it took the message; the browser shows it when it gets it.
     const delivered = delivery !== undefined && delivery.status >= 200 && delivery.status < 300;
     if (!delivered) throw apiError(502, "pushNotTaken");
-    return c.json({ success: true, message: translateApi(apiLanguage(c.req.raw), "api.testAlertSent") });
+    return respond(c, messageResponseSchema, { success: true, message: translateApi(apiLanguage(c.req.raw), "api.testAlertSent") });
   });

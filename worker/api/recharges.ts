@@ -3,6 +3,12 @@
 import { Hono } from "hono";
 import { z } from "../../common/zod.ts";
 import { rechargeRequestSchema, rechargeStatusRequestSchema } from "../../common/api-schemas.ts";
+import {
+  planResponseSchema,
+  rechargeListResponseSchema,
+  rechargeRequestResponseSchema,
+} from "../../common/api-responses/recharges.ts";
+import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwner } from "../db/devices.ts";
 import { listPlanPeriods, markRechargePaid, planCard } from "../db/plans.ts";
@@ -19,6 +25,7 @@ import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { requireAuth } from "./require-auth.ts";
+import { respond } from "./respond.ts";
 import { noDeviceError } from "../hubs/hub-failures.ts";
 import { apiLanguage } from "./language.ts";
 
@@ -28,7 +35,9 @@ export const rechargeRoutes = new Hono<ApiEnv>()
   .post("/request", requireAuth("user"), async (c) => {
     const input = await readJsonBody(c, rechargeRequestSchema);
     const result = await requestOwnRecharge(c.env, c.var.user, input);
-    return c.json(
+    return respond(
+      c,
+      rechargeRequestResponseSchema,
       {
         success: true,
         message: "Recharge request submitted successfully!",
@@ -40,13 +49,13 @@ export const rechargeRoutes = new Hono<ApiEnv>()
   })
   .get("/requests", requireAuth("user"), async (c) => {
     const rows = await listRechargeRequestsOfUser(getDb(c.env.DB), c.var.user.id);
-    return c.json({ success: true, data: rows.map(toRechargeView) });
+    return respond(c, rechargeListResponseSchema, { success: true, data: rows.map(toRechargeView) });
   })
   .get("/plan", requireAuth("user"), async (c) => {
     const db = getDb(c.env.DB);
     const device = await findDeviceByOwner(db, c.var.user.id);
     if (!device) throw noDeviceError();
-    return c.json({ success: true, plan: planCard(await listPlanPeriods(db, device.id), Date.now()) });
+    return respond(c, planResponseSchema, { success: true, plan: planCard(await listPlanPeriods(db, device.id), Date.now()) });
   })
   .put("/status/:id", requireAuth("admin"), async (c) => {
     const id = parseInput(rechargeIdSchema, c.req.param("id"));
@@ -67,11 +76,11 @@ export const rechargeRoutes = new Hono<ApiEnv>()
         ? await markRechargePaid(db, request, c.var.user.id, now)
         : await markRechargeFailed(db, id, c.var.user.id, now);
     if (!changed) throw apiError(409, "rechargeChanged");
-    return c.json({ success: true, message: "Status updated" });
+    return respond(c, messageResponseSchema, { success: true, message: "Status updated" });
   })
   .delete("/:id", requireAuth("admin"), async (c) => {
     const id = parseInput(rechargeIdSchema, c.req.param("id"));
     auditTarget(c, `recharge:${id}`);
     if (!(await deleteRechargeRequest(getDb(c.env.DB), id))) throw apiError(404, "rechargeNotFound");
-    return c.json({ success: true, message: "Request deleted" });
+    return respond(c, messageResponseSchema, { success: true, message: "Request deleted" });
   });

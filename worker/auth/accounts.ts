@@ -1,6 +1,6 @@
 // Registration and login, shared by the JSON API and the web forms' route actions.
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/credentials.ts";
-import type { PublicUser } from "../../common/api-schemas.ts";
+import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../services/record-admin-action.ts";
 import { getDb } from "../db/client.ts";
 import { and, eq, isNull, ne } from "drizzle-orm";

@@ -1,7 +1,7 @@
 // Sessions: a row in D1 per login, referenced by the token's `sid`. Every authenticated call
 // checks that row, so logout, role change and account deletion take effect at once.
 import { and, eq, gt, isNull, lt, lte, or } from "drizzle-orm";
-import type { PublicUser } from "../../common/api-schemas.ts";
+import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import { getDb } from "../db/client.ts";
 import { realtimeWatches, sessions, users } from "../db/schema.ts";
 import { readCookie, SESSION_COOKIE } from "./cookies.ts";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { PublicUser } from "../../common/api-schemas.ts";
+import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import type { Db } from "./client.ts";
 import { users, type UserRow } from "./schema.ts";
 

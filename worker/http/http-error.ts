@@ -1,4 +1,5 @@
 import type { ApiMessageKey } from "../../app/i18n/api-en.ts";
+import type { ApiErrorBody } from "../../common/api-responses/refusals.ts";
 import { translateApi } from "../../app/i18n/api.ts";
 import type { Language, MessageValues } from "../../app/i18n/catalogue.ts";
 
@@ -43,12 +44,14 @@ export class HttpError extends Error {
   }
 }
 
+/** A refusal's JSON body (`apiErrorSchema` of common/api-responses/refusals.ts), worded for a reader of `language`. */
+export function refusalBody(error: HttpError, language: Language): ApiErrorBody {
+  return { success: false, message: error.wordedIn(language), code: error.code, params: error.params };
+}
+
 /** A refusal as a whole answer, for the places that answer before (or without) the API's `onError`. */
 export function refusalResponse(error: HttpError, language: Language): Response {
-  return Response.json(
-    { success: false, message: error.wordedIn(language), code: error.code, params: error.params },
-    { status: error.status, headers: error.headers },
-  );
+  return Response.json(refusalBody(error, language), { status: error.status, headers: error.headers });
 }
 
 /** One of the API's own refusals, worded from the API catalogue's `error.{code}`. */

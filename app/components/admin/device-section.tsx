@@ -1,6 +1,12 @@
 // Provisioning from the user detail page: assign a free device or make a new one for this
 // account, rotate a device's key (shown once), unassign it. The APIs are worker/api/admin/devices.ts.
 import { useEffect, useState } from "react";
+import {
+  deviceListResponseSchema,
+  keyRotatedResponseSchema,
+  provisionResponseSchema,
+} from "../../../common/api-responses/admin.ts";
+import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { deviceKindSchema, type DeviceKind } from "../../../common/device-enums.ts";
 import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
@@ -38,7 +44,7 @@ export function DeviceSection({
   useEffect(() => {
     if (!open || device) return;
     let cancelled = false;
-    api<{ devices: FreeDevice[] }>("/api/admin/devices")
+    api("/api/admin/devices", deviceListResponseSchema)
       .then((answer) => {
         if (cancelled || !answer.ok || !answer.body) return;
         const unassigned = answer.body.devices.filter((candidate) => candidate.ownerMobileNo === null);
@@ -75,7 +81,7 @@ export function DeviceSection({
 
   const provision = () =>
     run(async () => {
-      const answer = await api<{ device: { id: string }; key: string }>("/api/admin/devices", {
+      const answer = await api("/api/admin/devices", provisionResponseSchema, {
         method: "POST",
         json: { kind, ownerMobileNo: user.mobileNo },
       });
@@ -85,7 +91,7 @@ export function DeviceSection({
 
   const assign = () =>
     run(
-      () => api(`/api/admin/devices/${chosen}/owner`, { method: "PUT", json: { mobileNo: user.mobileNo } }),
+      () => api(`/api/admin/devices/${chosen}/owner`, messageResponseSchema, { method: "PUT", json: { mobileNo: user.mobileNo } }),
       t("admin.settings.assigned"),
     );
 
@@ -123,7 +129,7 @@ export function DeviceSection({
               onClick={() =>
                 ask(t("admin.settings.rotateConfirm", { deviceId: device.id }), () =>
                   run(async () => {
-                    const answer = await api<{ key: string }>(`/api/admin/devices/${device.id}/rotate-key`, { method: "POST" });
+                    const answer = await api(`/api/admin/devices/${device.id}/rotate-key`, keyRotatedResponseSchema, { method: "POST" });
                     if (answer.ok && answer.body) setIssued({ deviceId: device.id, key: answer.body.key });
                     return answer;
                   }, t("admin.settings.rotated")),
@@ -138,7 +144,7 @@ export function DeviceSection({
               disabled={busy}
               onClick={() =>
                 ask(t("admin.settings.unassignConfirm", { deviceId: device.id, mobileNo: user.mobileNo }), () =>
-                  run(() => api(`/api/admin/devices/${device.id}/owner`, { method: "PUT", json: { mobileNo: null } }), t("admin.settings.unassigned")),
+                  run(() => api(`/api/admin/devices/${device.id}/owner`, messageResponseSchema, { method: "PUT", json: { mobileNo: null } }), t("admin.settings.unassigned")),
                 )
               }
             >

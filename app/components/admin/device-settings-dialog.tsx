@@ -2,6 +2,7 @@
 // debug log, the device's mobile number, provisioning and firmware. Its questions go to the
 // page's one confirm dialog (`ask`), a sibling of this one, so no close event crosses over.
 import { useEffect, useRef, useState } from "react";
+import { deviceConfigResponseSchema } from "../../../common/api-responses/admin.ts";
 import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { Dialog } from "../dialog.tsx";
@@ -68,7 +69,7 @@ export function DeviceSettingsDialog({
   async function setDebugMode(next: boolean) {
     setDebugBusy(true);
     try {
-      const answer = await api("/api/admin/device-config", { method: "PUT", json: { mobileNo: user.mobileNo, debug: next } });
+      const answer = await api("/api/admin/device-config", deviceConfigResponseSchema, { method: "PUT", json: { mobileNo: user.mobileNo, debug: next } });
       if (answer.ok) setDebug(next);
       else toast.show(t("admin.settings.debugFailed"), "error");
     } catch {
@@ -82,7 +83,7 @@ export function DeviceSettingsDialog({
     // SPEC §4: debug mode is turned off when the dialog closes.
     if (debugRef.current.on) {
       setDebug(false);
-      void api("/api/admin/device-config", { method: "PUT", json: { mobileNo: user.mobileNo, debug: false } }).catch(() => undefined);
+      void api("/api/admin/device-config", deviceConfigResponseSchema, { method: "PUT", json: { mobileNo: user.mobileNo, debug: false } }).catch(() => undefined);
     }
     onClose();
   }

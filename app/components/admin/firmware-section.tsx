@@ -1,6 +1,7 @@
 // Firmware images for OTA updates (worker/api/admin/firmware.ts): the list and an upload of
 // device type, version and file.
 import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
 import { formatDateTime, formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
@@ -20,7 +21,7 @@ export function FirmwareSection({ open }: { open: boolean }) {
 
   const load = useCallback(async () => {
     try {
-      const answer = await api<{ firmware: FirmwareImage[] }>("/api/admin/firmware");
+      const answer = await api("/api/admin/firmware", firmwareListResponseSchema);
       setImages(answer.ok && answer.body ? answer.body.firmware : []);
     } catch {
       setImages([]);
@@ -37,7 +38,7 @@ export function FirmwareSection({ open }: { open: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api("/api/admin/firmware", { method: "POST", form: new FormData(formElement) });
+      const answer = await api("/api/admin/firmware", firmwareUploadResponseSchema, { method: "POST", form: new FormData(formElement) });
       if (answer.ok) {
         toast.show(t("admin.settings.uploaded"), "success");
         formElement.reset();

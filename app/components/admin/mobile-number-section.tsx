@@ -1,6 +1,7 @@
 // Changing the mobile number a device (and its account) answers to (SPEC §5): checked here as
 // the spec asks, again on the server, and confirmed first because the box restarts.
 import { useState, type FormEvent } from "react";
+import { deviceConfigResponseSchema } from "../../../common/api-responses/admin.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
@@ -30,7 +31,7 @@ export function MobileNumberSection({ mobileNo, ask, onChanged }: { mobileNo: st
     if (found) return;
     ask(t("admin.settings.mobileConfirm", { from: mobileNo, to: candidate }), async () => {
       try {
-        const answer = await api("/api/admin/device-config", { method: "PUT", json: { mobileNo, newMobile: candidate } });
+        const answer = await api("/api/admin/device-config", deviceConfigResponseSchema, { method: "PUT", json: { mobileNo, newMobile: candidate } });
         if (answer.ok) {
           toast.show(t("admin.settings.mobileSent"), "success");
           setNewMobile("");

@@ -1,6 +1,7 @@
 // "View Power Logs" (SPEC §2): the device's sampled readings, rows far above the average
 // highlighted (SPEC §9: red at 10 A or more above it, orange at 5 A or more).
 import { useEffect, useState } from "react";
+import { powerHistoryResponseSchema } from "../../../common/api-responses/logs.ts";
 import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
 import type { PowerSample } from "../../../durable-objects/hub-sql.ts";
 import { formatDateTime, formatNumber } from "../../format.ts";
@@ -22,7 +23,7 @@ export function PowerLogsDialog({ mobileNo, open, onClose }: { mobileNo: string;
     let cancelled = false;
     setSamples(null);
     setFailed(false);
-    api<PowerSample[]>(`/api/logs/power/${mobileNo}?limit=200`)
+    api(`/api/logs/power/${mobileNo}?limit=200`, powerHistoryResponseSchema)
       .then((answer) => {
         if (cancelled) return;
         if (answer.ok && Array.isArray(answer.body)) setSamples(answer.body);

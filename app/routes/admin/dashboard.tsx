@@ -1,5 +1,6 @@
 // Admin dashboard (SPEC §2): Total Users, Devices Online, Total Logs, Active Devices Today.
 import { useState } from "react";
+import { dashboardStatsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { dashboardStats, type DashboardStats } from "../../../worker/db/admin-stats.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
@@ -38,7 +39,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   async function refresh() {
     setBusy(true);
     try {
-      const answer = await api<{ stats: DashboardStats }>("/api/admin/dashboard-stats");
+      const answer = await api("/api/admin/dashboard-stats", dashboardStatsResponseSchema);
       if (answer.ok && answer.body) setStats(answer.body.stats);
       else toast.show(t("admin.dashboard.loadFailed"), "error");
     } catch {

@@ -2,6 +2,8 @@
 // (which extends the device's plan) or failed, delete any; each after a confirmation, and the
 // list reloads afterwards.
 import { useState } from "react";
+import { rechargeListResponseSchema } from "../../../common/api-responses/recharges.ts";
+import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
 import type { RechargeStatus } from "../../../common/plans.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { listRechargeRequests, toRechargeView } from "../../../worker/db/recharges.ts";
@@ -40,7 +42,7 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
 
   async function reload() {
     try {
-      const answer = await api<{ data: RechargeView[] }>("/api/admin/recharge-requests");
+      const answer = await api("/api/admin/recharge-requests", rechargeListResponseSchema);
       if (answer.ok && answer.body) setRequests(answer.body.data);
       else toast.show(t("admin.recharges.loadFailed"), "error");
     } catch {
@@ -54,8 +56,8 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
     try {
       const answer =
         action.kind === "mark"
-          ? await api(`/api/recharge/status/${action.request.id}`, { method: "PUT", json: { status: action.status } })
-          : await api(`/api/recharge/${action.request.id}`, { method: "DELETE" });
+          ? await api(`/api/recharge/status/${action.request.id}`, messageResponseSchema, { method: "PUT", json: { status: action.status } })
+          : await api(`/api/recharge/${action.request.id}`, messageResponseSchema, { method: "DELETE" });
       if (action.kind === "mark") {
         toast.show(t(answer.ok ? "admin.recharges.statusUpdated" : "admin.recharges.statusFailed"), answer.ok ? "success" : "error");
       } else {

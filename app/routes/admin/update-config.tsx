@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { data, Link } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
+import { motorConfigResponseSchema } from "../../../common/api-responses/devices.ts";
 import { findAdminUserView } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
@@ -60,7 +61,7 @@ export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
     const form = new FormData(event.currentTarget);
     setBusy(true);
     try {
-      const answer = await api<{ deliveredToDevice: boolean }>("/api/admin/update-motor-config", {
+      const answer = await api("/api/admin/update-motor-config", motorConfigResponseSchema, {
         method: "PUT",
         // Sent as typed; the server parses the numbers with the shared schema.
         json: {

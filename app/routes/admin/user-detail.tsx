@@ -4,7 +4,8 @@
 import { useCallback, useState } from "react";
 import { data, Link, useNavigate, useRevalidator } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
-import type { HealthData } from "../../../common/realtime-protocol.ts";
+import { userRoleResponseSchema } from "../../../common/api-responses/admin.ts";
+import { healthReadingResponseSchema } from "../../../common/api-responses/devices.ts";
 import type { HubSnapshot } from "../../../durable-objects/device-hub.ts";
 import { configHistoryForAdmin, countAdmins, findAdminUserView, type ConfigHistoryEntry } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -122,7 +123,7 @@ function UserDetailPage({
 
   async function changeRole() {
     try {
-      const answer = await api<{ signedOut: boolean }>("/api/admin/update-user-role", {
+      const answer = await api("/api/admin/update-user-role", userRoleResponseSchema, {
         method: "PUT",
         json: { userId: user.id, isAdmin: !user.isAdmin },
       });
@@ -144,7 +145,7 @@ function UserDetailPage({
   async function refreshHealth() {
     setHealthBusy(true);
     try {
-      const answer = await api<{ healthData: HealthData }>(`/api/devices/motor/health/${user.mobileNo}`, { method: "POST" });
+      const answer = await api(`/api/devices/motor/health/${user.mobileNo}`, healthReadingResponseSchema, { method: "POST" });
       if (answer.ok && answer.body) {
         const health = answer.body.healthData;
         setLive((current) => ({ ...current, health }));

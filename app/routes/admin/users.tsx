@@ -3,6 +3,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { ADMIN_USERS_REFRESH_MS } from "../../../common/constants.ts";
+import { deviceStatusesResponseSchema, userListResponseSchema } from "../../../common/api-responses/admin.ts";
+import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
 import type { DeviceStatus } from "../../../common/realtime-protocol.ts";
 import { deviceStatuses, listUsersForAdmin, type AdminUserListItem } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -44,8 +46,8 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   const refresh = useCallback(async () => {
     try {
       const [list, live] = await Promise.all([
-        api<{ users: AdminUserListItem[] }>("/api/admin/users"),
-        api<{ statuses: Statuses }>("/api/admin/device-statuses"),
+        api("/api/admin/users", userListResponseSchema),
+        api("/api/admin/device-statuses", deviceStatusesResponseSchema),
       ]);
       if (!list.ok || !live.ok || !list.body || !live.body) {
         toast.show(t("admin.users.fetchFailed"), "error");
@@ -68,7 +70,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
     if (!deleting) return;
     setBusy(true);
     try {
-      const answer = await api("/api/admin/delete-user", { method: "DELETE", json: { mobileNo: deleting } });
+      const answer = await api("/api/admin/delete-user", messageResponseSchema, { method: "DELETE", json: { mobileNo: deleting } });
       if (answer.ok) {
         toast.show(t("admin.users.deleted"), "success");
         setUsers((current) => current.filter((user) => user.mobileNo !== deleting));

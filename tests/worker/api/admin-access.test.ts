@@ -3,6 +3,8 @@
 // refused call.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { users } from "../../../worker/db/schema.ts";
 import { adminToken, api, createUser, farmerWithDevice, loginToken, putJson } from "../helpers.ts";
@@ -82,7 +84,7 @@ describe("admin endpoints", () => {
       for (const bad of ["not-a-token", tampered]) {
         const response = await send(call, bad);
         expect(response.status, `${call.method} ${call.path}`).toBe(401);
-        expect(((await response.json()) as { message: string }).message).toBe("Invalid or expired token.");
+        expect((await readJson(response, apiErrorSchema)).message).toBe("Invalid or expired token.");
       }
     }
   });
@@ -93,7 +95,7 @@ describe("admin endpoints", () => {
     for (const call of adminCalls(victim)) {
       const response = await send(call, farmer.token);
       expect(response.status, `${call.method} ${call.path}`).toBe(403);
-      expect(((await response.json()) as { success: boolean }).success).toBe(false);
+      expect((await readJson(response, apiErrorSchema)).success).toBe(false);
     }
     const rows = await getDb(env.DB).select().from(users);
     expect(rows.find((row) => row.id === victim.userId)).toMatchObject({ isAdmin: false, defaultCurrent: 1 });

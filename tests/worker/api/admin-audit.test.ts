@@ -8,6 +8,11 @@ import { desc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AUDIT_ACTIONS, auditActionText, auditRefusalText } from "../../../app/routes/admin/audit-trail-text.server.ts";
 import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION, auditDetails, MAX_DETAILS_CHARS } from "../../../worker/services/record-admin-action.ts";
+import { readJson } from "../../../common/api-client.ts";
+import { auditPageResponseSchema, keyRotatedResponseSchema, provisionResponseSchema } from "../../../common/api-responses/admin.ts";
+import { rechargeRequestResponseSchema } from "../../../common/api-responses/recharges.ts";
+import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
+import { z } from "../../../common/zod.ts";
 import { apiApp } from "../../../worker/api/app.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -53,7 +58,7 @@ async function entriesOf(adminUserId: number): Promise<AdminAuditRow[]> {
 async function onlyEntryOf(adminUserId: number): Promise<AdminAuditRow & { parsed: Record<string, unknown> }> {
   const rows = await entriesOf(adminUserId);
   expect(rows, JSON.stringify(rows)).toHaveLength(1);
-  return { ...rows[0]!, parsed: JSON.parse(rows[0]!.details) as Record<string, unknown> };
+  return { ...rows[0]!, parsed: z.record(z.string(), z.unknown()).parse(JSON.parse(rows[0]!.details)) };
 }
 
 /** The whole trail as text: a secret must appear nowhere in it. */
@@ -72,7 +77,7 @@ function firmwareForm(version: string, bytes = "firmware"): FormData {
 async function pendingRecharge(): Promise<number> {
   const { token } = await farmerWithDevice();
   const response = await postJson("/api/recharge/request", { plan: "1month", paymentMethod: "cash" }, token);
-  return ((await response.json()) as { request: { id: number } }).request.id;
+  return (await readJson(response, rechargeRequestResponseSchema)).request.id;
 }
 
 type Case = {
@@ -147,7 +152,7 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   "POST /api/admin/devices": {
     run: async (admin) => {
       const response = await call("POST", "/api/admin/devices", admin.token, { kind: "1phase" });
-      const { device, key } = (await response.clone().json()) as { device: { id: string }; key: string };
+      const { device, key } = await readJson(response.clone(), provisionResponseSchema);
       expect(await wholeTrail()).not.toContain(key);
       return { response, target: device.id, details: { kind: "1phase" } };
     },
@@ -157,7 +162,7 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
     run: async (admin) => {
       const { deviceId, key: oldKey } = await provisionDevice(null);
       const response = await call("POST", `/api/admin/devices/${deviceId}/rotate-key`, admin.token);
-      const { key } = (await response.clone().json()) as { key: string };
+      const { key } = await readJson(response.clone(), keyRotatedResponseSchema);
       const trail = await wholeTrail();
       expect(trail).not.toContain(key);
       expect(trail).not.toContain(oldKey);
@@ -276,7 +281,7 @@ describe("every admin write leaves exactly one entry", () => {
       expect(entry.action.startsWith(`${method} /api/`)).toBe(true);
       expect(entry.createdAt).toBeGreaterThanOrEqual(before);
       if (spec.status >= 400) {
-        expect(entry.parsed.error).toBe(((await response.json()) as { code: string }).code);
+        expect(entry.parsed.error).toBe((await readJson(response, apiErrorSchema)).code);
       }
       if (details) {
         const { error: _error, errorParams: _errorParams, ...recorded } = entry.parsed;
@@ -304,7 +309,7 @@ describe("refused writes are recorded with their status and reason", () => {
     const body = { mobileNo: farmer.mobileNo, defaultCurrent: -1, dryRunThreshold: 30, overCurrentThreshold: 30 };
     const response = await call("PUT", "/api/admin/update-motor-config", admin.token, body);
     expect(response.status).toBe(400);
-    const { message, code } = (await response.json()) as { message: string; code: string };
+    const { message, code } = await readJson(response, apiErrorSchema);
     expect(code).toBe("invalidInput");
     const entry = await onlyEntryOf(admin.id);
     expect(entry).toMatchObject({ action: "PUT /api/admin/update-motor-config", status: 400, target: null });
@@ -436,18 +441,10 @@ describe("auditDetails", () => {
 });
 
 describe("GET /api/admin/audit", () => {
-  type Listing = {
-    success: boolean;
-    entries: { id: number; action: string; target: string | null; adminUserId: number | null; status: number; details: Record<string, unknown> }[];
-    page: number;
-    pageSize: number;
-    total: number;
-    totalPages: number;
-  };
   const list = async (query: string, token: string) => {
     const response = await getJson(`/api/admin/audit${query}`, token);
     expect(response.status).toBe(200);
-    return (await response.json()) as Listing;
+    return readJson(response, auditPageResponseSchema);
   };
 
   it("pages newest first and filters by admin and by target", async () => {

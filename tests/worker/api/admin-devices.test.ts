@@ -2,6 +2,8 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { deviceListResponseSchema, keyRotatedResponseSchema, provisionResponseSchema } from "../../../common/api-responses/admin.ts";
 import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -20,14 +22,12 @@ import {
   putJson,
 } from "../helpers.ts";
 
-type Provisioned = { device: { id: string; kind: string; ownerMobileNo: string | null }; key: string };
-
 describe("POST /api/admin/devices", () => {
   it("creates a device with a key shown once and stored only as a hash", async () => {
     const owner = await createUser();
     const response = await postJson("/api/admin/devices", { kind: "1phase", ownerMobileNo: owner.mobileNo }, await adminToken());
     expect(response.status).toBe(201);
-    const body = (await response.json()) as Provisioned;
+    const body = await readJson(response, provisionResponseSchema);
     expect(body.device.id).toMatch(DEVICE_ID_PATTERN);
     expect(body.device).toMatchObject({ kind: "1phase", ownerMobileNo: owner.mobileNo });
     expect(body.key.length).toBeGreaterThanOrEqual(22); // ≥ 128 bits in base64url
@@ -58,7 +58,7 @@ describe("POST /api/admin/devices/{id}/rotate-key", () => {
     const box = await connectDevice(device);
     const response = await postJson(`/api/admin/devices/${device.deviceId}/rotate-key`, {}, await adminToken());
     expect(response.status).toBe(200);
-    const { key } = (await response.json()) as { key: string };
+    const { key } = await readJson(response, keyRotatedResponseSchema);
     expect((await box.waitForClose()).code).toBe(4003);
     const old = await api("/api/device/connect", { headers: { Upgrade: "websocket", Authorization: basicAuth(device.deviceId, device.key) } });
     expect(old.status).toBe(401);
@@ -76,7 +76,7 @@ describe("POST /api/admin/devices/{id}/rotate-key", () => {
 describe("PUT /api/admin/devices/{id}/owner", () => {
   it("assigns and unassigns; the hub picks up the new owner at once", async () => {
     const token = await adminToken();
-    const created = (await (await postJson("/api/admin/devices", { kind: "3phase" }, token)).json()) as Provisioned;
+    const created = await readJson(await postJson("/api/admin/devices", { kind: "3phase" }, token), provisionResponseSchema);
     const farmer = await createUser();
     const box = (await connectDevice({ deviceId: created.device.id, key: created.key })).autoAck();
     const assigned = await putJson(`/api/admin/devices/${created.device.id}/owner`, { mobileNo: farmer.mobileNo }, token);
@@ -86,7 +86,7 @@ describe("PUT /api/admin/devices/{id}/owner", () => {
     expect((await postJson("/api/devices/motor", { action: "on" }, await loginToken(farmer))).status).toBe(200);
     expect((await putJson(`/api/admin/devices/${created.device.id}/owner`, { mobileNo: null }, token)).status).toBe(200);
     expect((await box.next("config")).config.mobileNo).toBeNull();
-    const list = (await (await getJson("/api/admin/devices", token)).json()) as { devices: { id: string; ownerMobileNo: string | null }[] };
+    const list = await readJson(await getJson("/api/admin/devices", token), deviceListResponseSchema);
     expect(list.devices.find((device) => device.id === created.device.id)).toMatchObject({ ownerMobileNo: null });
     box.close();
   });

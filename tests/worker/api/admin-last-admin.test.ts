@@ -4,6 +4,8 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { users } from "../../../worker/db/schema.ts";
 import { api, createUser, getJson, loginToken, putJson } from "../helpers.ts";
@@ -26,7 +28,7 @@ it("keeps at least one admin whatever the admins do", async () => {
   // The only admin cannot remove their own role.
   const selfDemotion = await putJson("/api/admin/update-user-role", { userId: first.id, isAdmin: false }, firstToken);
   expect(selfDemotion.status).toBe(409);
-  expect(((await selfDemotion.json()) as { message: string }).message).toMatch(/last admin/);
+  expect((await readJson(selfDemotion, apiErrorSchema)).message).toMatch(/last admin/);
   expect(await adminCount()).toBe(1);
 
   // With a second admin, the first may step down, and is signed out of the admin area.

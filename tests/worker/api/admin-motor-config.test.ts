@@ -3,25 +3,20 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { configHistoryResponseSchema } from "../../../common/api-responses/admin.ts";
+import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
+import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { DEVICE_PROTOCOL_VERSION } from "../../../common/device-protocol.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { users } from "../../../worker/db/schema.ts";
 import { adminChangeNote } from "../../../worker/api/admin/motor-config.ts";
 import { connectDevice, createUser, farmerWithDevice, getJson, loginToken, postJson, putJson } from "../helpers.ts";
 
-type HistoryEntry = {
-  defaultCurrent: number;
-  dryRunThreshold: number;
-  overCurrentThreshold: number;
-  changeNote: string;
-  changedBy: string | null;
-  createdAt: string;
-};
-
-async function history(mobileNo: string, token: string): Promise<HistoryEntry[]> {
+async function history(mobileNo: string, token: string) {
   const response = await getJson(`/api/admin/motor-config-history/${mobileNo}`, token);
   expect(response.status).toBe(200);
-  const body = (await response.json()) as { success: boolean; history: HistoryEntry[] };
+  const body = await readJson(response, configHistoryResponseSchema);
   expect(body.success).toBe(true);
   return body.history;
 }
@@ -53,7 +48,7 @@ describe("PUT /api/admin/update-motor-config", () => {
       `Admin ${adminUser.mobileNo}: default current 1 → 8.9 A, dry run threshold 30 → 25.5 %, over current threshold 30 → 40 %`,
     );
     // The farmer sees the new settings in their own status call.
-    const status = (await (await getJson(`/api/devices/motor/status/${user.mobileNo}`, await loginToken(user))).json()) as { motorConfig: object };
+    const status = await readJson(await getJson(`/api/devices/motor/status/${user.mobileNo}`, await loginToken(user)), motorStatusResponseSchema);
     expect(status.motorConfig).toEqual({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
     box.close();
   });
@@ -94,7 +89,7 @@ describe("PUT /api/admin/update-motor-config", () => {
     for (const body of bad) {
       const response = await putJson("/api/admin/update-motor-config", body, token);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(((await response.json()) as { success: boolean }).success).toBe(false);
+      expect((await readJson(response, apiErrorSchema)).success).toBe(false);
     }
     expect(await history(user.mobileNo, token)).toEqual([]);
     expect((await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) }))?.defaultCurrent).toBe(1);

@@ -2,24 +2,18 @@
 // server. Its own file, so it knows every log there is.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { adminMotorLogsResponseSchema } from "../../../common/api-responses/admin.ts";
+import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs } from "../../../worker/db/schema.ts";
 import { adminToken, getJson } from "../helpers.ts";
 
-type Page = {
-  success: boolean;
-  logs: { id: number; mobileNo: string | null; action: string; message: string; createdAt: string }[];
-  page: number;
-  pageSize: number;
-  total: number;
-  totalPages: number;
-};
-
-async function page(query: string, token: string): Promise<Page> {
+async function page(query: string, token: string) {
   const response = await getJson(`/api/admin/motor-logs${query}`, token);
   expect(response.status).toBe(200);
-  return (await response.json()) as Page;
+  return readJson(response, adminMotorLogsResponseSchema);
 }
 
 describe("GET /api/admin/motor-logs", () => {
@@ -62,7 +56,7 @@ describe("GET /api/admin/motor-logs", () => {
     for (const bad of ["0", "-1", "abc", "1.5"]) {
       const response = await getJson(`/api/admin/motor-logs?page=${bad}`, token);
       expect(response.status, bad).toBe(400);
-      expect(((await response.json()) as { success: boolean }).success).toBe(false);
+      expect((await readJson(response, apiErrorSchema)).success).toBe(false);
     }
   });
 });

@@ -2,17 +2,17 @@
 // start from an empty database (worker test storage is per file).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { dashboardStatsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { indiaMidnight } from "../../../worker/db/admin-stats.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs } from "../../../worker/db/schema.ts";
 import { connectDevice, createUser, farmerWithDevice, getJson, loginToken, postJson } from "../helpers.ts";
 
-type Stats = { totalUsers: number; devicesOnline: number; totalLogs: number; activeDevices: number };
-
-async function stats(token: string): Promise<Stats> {
+async function stats(token: string) {
   const response = await getJson("/api/admin/dashboard-stats", token);
   expect(response.status).toBe(200);
-  const body = (await response.json()) as { success: boolean; stats: Stats };
+  const body = await readJson(response, dashboardStatsResponseSchema);
   expect(body.success).toBe(true);
   return body.stats;
 }

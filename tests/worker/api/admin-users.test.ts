@@ -3,6 +3,9 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { adminUserResponseSchema, deviceStatusesResponseSchema, userListResponseSchema } from "../../../common/api-responses/admin.ts";
+import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory, motorLogs, sessions, users } from "../../../worker/db/schema.ts";
 import {
@@ -17,20 +20,6 @@ import {
   putJson,
 } from "../helpers.ts";
 
-type ListItem = { id: number; mobileNo: string; isAdmin: boolean; createdAt: string; lastLogin: string | null; deviceId: string | null };
-type UserView = {
-  id: number;
-  mobileNo: string;
-  isAdmin: boolean;
-  createdAt: string;
-  lastLogin: string | null;
-  defaultCurrent: number;
-  dryRunThreshold: number;
-  overCurrentThreshold: number;
-  deviceInfo: Record<"signal" | "imei" | "sim" | "chipId" | "firmware", unknown>;
-  device: { id: string; kind: string; online: boolean } | null;
-};
-
 function deleteUser(body: unknown, token: string) {
   return api("/api/admin/delete-user", {
     method: "DELETE",
@@ -39,10 +28,10 @@ function deleteUser(body: unknown, token: string) {
   });
 }
 
-async function statuses(token: string): Promise<Record<string, string>> {
+async function statuses(token: string) {
   const response = await getJson("/api/admin/device-statuses", token);
   expect(response.status).toBe(200);
-  const body = (await response.json()) as { success: boolean; statuses: Record<string, string> };
+  const body = await readJson(response, deviceStatusesResponseSchema);
   expect(body.success).toBe(true);
   return body.statuses;
 }
@@ -54,7 +43,7 @@ describe("GET /api/admin/users", () => {
     const plain = await createUser();
     const response = await getJson("/api/admin/users", token);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { success: boolean; users: ListItem[] };
+    const body = await readJson(response, userListResponseSchema);
     expect(body.success).toBe(true);
     const withDevice = body.users.find((user) => user.id === farmer.id);
     expect(withDevice).toMatchObject({ mobileNo: farmer.mobileNo, isAdmin: false, deviceId: device.deviceId });
@@ -87,9 +76,9 @@ describe("GET /api/admin/user/{id}", () => {
     const { user, device } = await farmerWithDevice();
     const box = await connectDevice(device, { firmware: "2.4.1" });
     await expect
-      .poll(async () => ((await (await getJson(`/api/admin/user/${user.id}`, token)).json()) as { user: UserView }).user.deviceInfo.firmware)
+      .poll(async () => (await readJson(await getJson(`/api/admin/user/${user.id}`, token), adminUserResponseSchema)).user.deviceInfo.firmware)
       .toBe("2.4.1");
-    const body = (await (await getJson(`/api/admin/user/${user.id}`, token)).json()) as { success: boolean; user: UserView };
+    const body = await readJson(await getJson(`/api/admin/user/${user.id}`, token), adminUserResponseSchema);
     expect(body.success).toBe(true);
     expect(body.user).toMatchObject({
       id: user.id,
@@ -108,7 +97,7 @@ describe("GET /api/admin/user/{id}", () => {
 
   it("shows an account without a device and one that never logged in", async () => {
     const plain = await createUser();
-    const body = (await (await getJson(`/api/admin/user/${plain.id}`, await adminToken())).json()) as { user: UserView };
+    const body = await readJson(await getJson(`/api/admin/user/${plain.id}`, await adminToken()), adminUserResponseSchema);
     expect(body.user).toMatchObject({ lastLogin: null, device: null, deviceInfo: { signal: null, imei: null, sim: null, chipId: null, firmware: null } });
   });
 
@@ -167,7 +156,7 @@ describe("PUT /api/admin/update-user-role", () => {
     for (const body of [{}, { userId: farmer.id }, { userId: farmer.id, isAdmin: "yes" }, { userId: "x", isAdmin: true }, { userId: farmer.id, isAdmin: true, extra: 1 }]) {
       const response = await putJson("/api/admin/update-user-role", body, token);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(((await response.json()) as { success: boolean }).success).toBe(false);
+      expect((await readJson(response, apiErrorSchema)).success).toBe(false);
     }
     const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, farmer.id) });
     expect(row?.isAdmin).toBe(false);
@@ -201,7 +190,7 @@ describe("DELETE /api/admin/delete-user", () => {
     // The hub told the box it has no owner now, and the farmer's token is dead.
     expect((await box.next("config")).config.mobileNo).toBeNull();
     expect((await postJson("/api/devices/motor", { action: "off" }, farmerToken)).status).toBe(401);
-    const list = (await (await getJson("/api/admin/users", token)).json()) as { users: ListItem[] };
+    const list = await readJson(await getJson("/api/admin/users", token), userListResponseSchema);
     expect(list.users.some((row) => row.id === user.id)).toBe(false);
     // The number is free to register again.
     expect((await postJson("/api/auth/register", { mobileNo: user.mobileNo, password: "a-new-password" })).status).toBe(201);

@@ -2,16 +2,17 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { readJson, type AnswerSchema } from "../../../common/api-client.ts";
+import { adminLoginResponseSchema, loginResponseSchema } from "../../../common/api-responses/accounts.ts";
+import { apiErrorSchema, messageResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { verifyPassword } from "../../../common/credentials.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { sessions, users } from "../../../worker/db/schema.ts";
 import { api, createUser, loginToken, postJson, uniqueMobileNo } from "../helpers.ts";
 
-type Body = { success: boolean; message?: string; token?: string; user?: Record<string, unknown> };
-
-async function json(response: Response): Promise<Body> {
+async function json<Schema extends AnswerSchema>(response: Response, schema: Schema) {
   expect(response.headers.get("Content-Type")).toContain("application/json");
-  return (await response.json()) as Body;
+  return readJson(response, schema);
 }
 
 describe("POST /api/auth/register", () => {
@@ -19,7 +20,7 @@ describe("POST /api/auth/register", () => {
     const mobileNo = uniqueMobileNo();
     const response = await postJson("/api/auth/register", { mobileNo, password: "a-good-password" });
     expect(response.status).toBe(201);
-    expect(await json(response)).toEqual({
+    expect(await json(response, messageResponseSchema)).toEqual({
       success: true,
       message: "Registration successful! Please login to continue.",
     });
@@ -37,7 +38,7 @@ describe("POST /api/auth/register", () => {
     const user = await createUser();
     const response = await postJson("/api/auth/register", { mobileNo: user.mobileNo, password: "another-password" });
     expect(response.status).toBe(409);
-    expect(await json(response)).toEqual({
+    expect(await json(response, apiErrorSchema)).toEqual({
       success: false,
       message: "This mobile number is already registered. Please log in.",
       code: "duplicateRegistration",
@@ -60,7 +61,7 @@ describe("POST /api/auth/register", () => {
   ])("answers %s with 400 and a clear message", async (_, body, message) => {
     const response = await postJson("/api/auth/register", body);
     expect(response.status).toBe(400);
-    expect(await json(response)).toMatchObject({ success: false, message });
+    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message });
     const count = await getDb(env.DB).select().from(users).where(eq(users.mobileNo, "9123456789"));
     expect(count).toHaveLength(0);
   });
@@ -68,7 +69,7 @@ describe("POST /api/auth/register", () => {
   it("refuses a body over 16 KB with 413", async () => {
     const response = await postJson("/api/auth/register", { mobileNo: "9123456789", password: "x".repeat(20_000) });
     expect(response.status).toBe(413);
-    expect((await json(response)).success).toBe(false);
+    expect((await json(response, apiErrorSchema)).success).toBe(false);
   });
 });
 
@@ -77,7 +78,7 @@ describe("POST /api/auth/login", () => {
     const user = await createUser();
     const response = await postJson("/api/auth/login", { mobileNo: user.mobileNo, password: user.password });
     expect(response.status).toBe(200);
-    const body = await json(response);
+    const body = await json(response, loginResponseSchema);
     expect(body).toMatchObject({ success: true, message: "Login successful." });
     expect(body.user).toEqual({ id: user.id, mobileNo: user.mobileNo, isAdmin: false });
     expect(body.token?.split(".")).toHaveLength(3);
@@ -92,14 +93,14 @@ describe("POST /api/auth/login", () => {
     expect(wrongPassword.status).toBe(401);
     expect(unknownNumber.status).toBe(401);
     const expected = { success: false, message: "Invalid mobile number or password.", code: "loginFailed", params: {} };
-    expect(await json(wrongPassword)).toEqual(expected);
-    expect(await json(unknownNumber)).toEqual(expected);
+    expect(await json(wrongPassword, apiErrorSchema)).toEqual(expected);
+    expect(await json(unknownNumber, apiErrorSchema)).toEqual(expected);
   });
 
   it("answers a missing field with 400", async () => {
     const response = await postJson("/api/auth/login", { mobileNo: "9123456789" });
     expect(response.status).toBe(400);
-    expect(await json(response)).toMatchObject({ success: false, message: "Password is required." });
+    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message: "Password is required." });
   });
 });
 
@@ -108,7 +109,7 @@ describe("POST /api/admin/login", () => {
     const admin = await createUser({ isAdmin: true });
     const response = await postJson("/api/admin/login", { mobileNo: admin.mobileNo, password: admin.password });
     expect(response.status).toBe(200);
-    const body = await json(response);
+    const body = await json(response, adminLoginResponseSchema);
     expect(body.success).toBe(true);
     expect(body.user).toEqual({ id: admin.id, mobileNo: admin.mobileNo, isAdmin: true });
     const row = await getDb(env.DB).query.sessions.findFirst({ where: eq(sessions.userId, admin.id) });
@@ -119,7 +120,7 @@ describe("POST /api/admin/login", () => {
     const user = await createUser();
     const response = await postJson("/api/admin/login", { mobileNo: user.mobileNo, password: user.password });
     expect(response.status).toBe(401);
-    expect(await json(response)).toMatchObject({ success: false, message: "Invalid mobile number or password." });
+    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message: "Invalid mobile number or password." });
   });
 });
 
@@ -133,7 +134,7 @@ describe("tokens", () => {
     const forged = btoa(JSON.stringify({ ...claims, sub: "1" })).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
     const response = await motor(`${header}.${forged}.${signature}`);
     expect(response.status).toBe(401);
-    expect(await json(response)).toMatchObject({ success: false, message: "Invalid or expired token." });
+    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message: "Invalid or expired token." });
   });
 
   it("refuses an expired token, even with a valid signature", async () => {
@@ -149,7 +150,7 @@ describe("tokens", () => {
       .sign(new TextEncoder().encode(env.JWT_SECRET));
     const response = await motor(expired);
     expect(response.status).toBe(401);
-    expect((await json(response)).message).toBe("Invalid or expired token.");
+    expect((await json(response, apiErrorSchema)).message).toBe("Invalid or expired token.");
   });
 
   it("refuses an unsigned (alg none) token", async () => {
@@ -182,7 +183,7 @@ describe("tokens", () => {
   it("asks for a token when there is none", async () => {
     const response = await postJson("/api/devices/motor", { action: "on" });
     expect(response.status).toBe(401);
-    expect(await json(response)).toMatchObject({ success: false, message: "Missing token. Please log in again." });
+    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message: "Missing token. Please log in again." });
   });
 
   it("revokes the session on logout, at once", async () => {
@@ -209,7 +210,7 @@ describe("cookies", () => {
       headers: { Cookie: `sinchai_session=${token}`, Origin: "https://evil.example" },
     });
     expect(response.status).toBe(403);
-    expect(await json(response)).toMatchObject({ success: false, message: "Cross-site request refused." });
+    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message: "Cross-site request refused." });
   });
 
   it("accepts a cookie-authenticated write from our own pages", async () => {
@@ -227,6 +228,6 @@ describe("unknown API routes", () => {
   it.each(["GET", "POST", "DELETE"])("answer %s with a 404 JSON error", async (method) => {
     const response = await api("/api/no-such-thing", { method });
     expect(response.status).toBe(404);
-    expect(await json(response)).toMatchObject({ success: false, message: "Not found." });
+    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message: "Not found." });
   });
 });

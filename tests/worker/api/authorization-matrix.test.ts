@@ -6,6 +6,9 @@
 import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parseAnswer, readJson } from "../../../common/api-client.ts";
+import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
+import { scheduleResponseSchema } from "../../../common/api-responses/schedules.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { apiApp } from "../../../worker/api/app.ts";
 import { hi } from "../../../app/i18n/hi.ts";
@@ -135,7 +138,7 @@ beforeAll(async () => {
   const b = await farmerWithDevice();
   adminUser = await createUser({ isAdmin: true });
   const created = await postJson("/api/schedule", { time: "6:30 AM", action: "ON", repeat: "daily" }, a.token);
-  const aScheduleId = ((await created.json()) as { schedule: { id: number } }).schedule.id;
+  const aScheduleId = (await readJson(created, scheduleResponseSchema)).schedule.id;
   fixtures = { a: a.user, b: b.user, aDevice: a.device, aScheduleId };
 });
 
@@ -250,12 +253,13 @@ describe("cookie-authenticated state changes must come from our own pages", () =
           response.webSocket?.accept();
           response.webSocket?.close();
           const outcome = `${cookies} cookies, ${how} → ${response.status}`;
-          const answer = response.status === 101 ? null : ((await response.json()) as { message?: string });
+          const answer: unknown = response.status === 101 ? null : await response.json();
           if (how === "our own Origin") {
-            expect(answer?.message, outcome).not.toBe(CROSS_SITE_MESSAGE);
+            const refusal = apiErrorSchema.safeParse(answer);
+            expect(refusal.success && refusal.data.message, outcome).not.toBe(CROSS_SITE_MESSAGE);
           } else {
             expect(response.status, outcome).toBe(403);
-            expect(answer, outcome).toEqual({ success: false, message: CROSS_SITE_MESSAGE, code: "crossSite", params: {} });
+            expect(parseAnswer(apiErrorSchema, answer, outcome), outcome).toEqual({ success: false, message: CROSS_SITE_MESSAGE, code: "crossSite", params: {} });
             // Refused before anything ran: the sessions still work (a cross-site logout ended nothing).
             for (const pair of cookie.split("; ")) {
               const [name, token] = pair.split("=") as [string, string];

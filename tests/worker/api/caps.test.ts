@@ -1,6 +1,9 @@
 // Caps on what sockets may cost (docs/security.md, "Caps"): a flooding box is cut off before it
 // slows anybody else; browser sockets per account and per pump; browser frame size.
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { hubStatsResponseSchema } from "../../../common/api-responses/admin.ts";
+import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { DEVICE_FRAME_BURST, DEVICE_FRAMES_PER_SECOND } from "../../../common/device-protocol.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { BROWSER_SOCKETS_PER_DEVICE, BROWSER_SOCKETS_PER_VIEWER, MAX_BROWSER_FRAME_BYTES } from "../../../common/realtime-protocol.ts";
@@ -32,7 +35,7 @@ describe("a box flooding its socket", () => {
 
     // Only the allowance was worked through (the hello was one of it).
     const admin = await adminToken();
-    const stats = (await (await getJson(`/api/admin/devices/${flooder.device.deviceId}/hub-stats`, admin)).json()) as { stats: { deviceFrames: number } };
+    const stats = await readJson(await getJson(`/api/admin/devices/${flooder.device.deviceId}/hub-stats`, admin), hubStatsResponseSchema);
     expect(stats.stats.deviceFrames).toBeLessThanOrEqual(DEVICE_FRAME_BURST);
     const refused = await api("/api/device/connect", { headers: { Upgrade: "websocket", Authorization: basicAuth(flooder.device.deviceId, flooder.device.key) } });
     expect(refused.status).toBe(429);
@@ -45,7 +48,7 @@ describe("a box flooding its socket", () => {
     });
     // Both farmers' pumps still answer; the flooder's is offline, the other's untouched.
     const status = async (farmer: typeof flooder) =>
-      ((await (await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token)).json()) as { deviceStatus: string }).deviceStatus;
+      (await readJson(await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token), motorStatusResponseSchema)).deviceStatus;
     expect(await status(flooder)).toBe("offline");
     expect(await status(other)).toBe("online");
     otherBox.close();

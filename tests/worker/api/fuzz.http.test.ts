@@ -23,6 +23,11 @@ import {
   userIdSchema,
   auditQuerySchema,
 } from "../../../common/admin-schemas.ts";
+import { parseAnswer, readJson } from "../../../common/api-client.ts";
+import { firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
+import { rechargeRequestResponseSchema } from "../../../common/api-responses/recharges.ts";
+import { apiErrorSchema, type ApiErrorBody } from "../../../common/api-responses/refusals.ts";
+import { scheduleResponseSchema } from "../../../common/api-responses/schedules.ts";
 import {
   changePasswordRequestSchema,
   deviceConfigRequestSchema,
@@ -39,6 +44,7 @@ import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import { endpointQuerySchema, saveSubscriptionSchema } from "../../../common/push-schemas.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../../common/schedule-schemas.ts";
 import { formatClock } from "../../../common/schedule-time.ts";
+import { z } from "../../../common/zod.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { deviceIdSchema, ownerSchema, provisionSchema } from "../../../worker/api/admin/devices.ts";
 import { MAX_FIRMWARE_BYTES, uploadSchema } from "../../../worker/api/admin/firmware.ts";
@@ -660,8 +666,7 @@ function bodyOf(body: BodySpec): BodyInit | undefined {
 const createdSessions = new Set<string>();
 
 function sessionIdOf(token: string): string {
-  const payload = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { sid: string };
-  return payload.sid;
+  return z.object({ sid: z.string() }).parse(JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")))).sid;
 }
 
 async function credentials(caller: Caller, f: Fixtures): Promise<Record<string, string>> {
@@ -693,12 +698,14 @@ function requestFor(method: string, input: HttpCase, headers: Record<string, str
   return new Request(`${ORIGIN}${input.path}${query ? `?${query}` : ""}`, { method, headers: allHeaders, body: bodyOf(input.body) });
 }
 
+const probeAnswerSchema = z.object({ params: z.record(z.string(), z.string()), query: z.record(z.string(), z.string()) });
+
 /** Reads path and query back the way the API does: the same router, the same decoding. */
 async function seenBy(method: string, pattern: string, request: Request): Promise<Seen | null> {
   const probe = new Hono().on(method, pattern, (c) => c.json({ params: c.req.param(), query: c.req.query() }));
   const response = await probe.fetch(new Request(request.url, { method }));
   if (response.status === 404) return null; // the path no longer reaches this route (e.g. "..")
-  const { params, query } = (await response.json()) as { params: Record<string, string>; query: Record<string, string> };
+  const { params, query } = probeAnswerSchema.parse(await response.json());
   // Decoded as Request.text() does (UTF-8, U+FFFD for bad bytes, BOM dropped), without its
   // warning about non-text content types.
   const text = method === "GET" ? "" : new TextDecoder().decode(await request.clone().arrayBuffer());
@@ -761,10 +768,10 @@ beforeAll(async () => {
     spareDevice,
     admin,
     adminToken,
-    scheduleId: ((await schedule.json()) as { schedule: { id: number } }).schedule.id,
+    scheduleId: (await readJson(schedule, scheduleResponseSchema)).schedule.id,
     scheduleMinute,
-    rechargeId: ((await recharge.json()) as { request: { id: number } }).request.id,
-    firmwareId: ((await firmware.json()) as { firmware: { id: number } }).firmware.id,
+    rechargeId: (await readJson(recharge, rechargeRequestResponseSchema)).request.id,
+    firmwareId: (await readJson(firmware, firmwareUploadResponseSchema)).firmware.id,
     firmwareVersion: "1.0.0",
   };
   // Fill the hubs' caches (the last logs are read from D1 once), so that a first read
@@ -806,11 +813,11 @@ describe("HTTP fuzzing", () => {
           const tally = (answers[route] ??= {});
           tally[response.status] = (tally[response.status] ?? 0) + 1;
           const outcome = `${route} ${request.url.slice(0, 300)} → ${response.status} ${text.slice(0, 300)}`;
-          let body: { success?: unknown; message?: unknown; code?: unknown } | null = null;
+          let body: ApiErrorBody | null = null;
           if (response.status >= 400) {
-            body = JSON.parse(text) as typeof body;
-            expect(body, outcome).toMatchObject({ success: false, code: expect.any(String) });
-            expect(typeof body!.message === "string" && body!.message.length > 0, outcome).toBe(true);
+            // The one refusal shape, strictly: nothing missing, nothing undeclared.
+            body = parseAnswer(apiErrorSchema, JSON.parse(text), outcome);
+            expect(body.message.length > 0, outcome).toBe(true);
           }
           if (response.status === 503 && spec.effect === "device") expect([body!.code, body!.message], outcome).toEqual(["offline", OFFLINE_MESSAGE]);
           else expect(response.status, outcome).toBeLessThan(500);

@@ -4,6 +4,10 @@
 import { env } from "cloudflare:workers";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
+import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
+import { switchMessageSchema } from "../../../common/device-protocol.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs, rechargeRequests, sessions, users } from "../../../worker/db/schema.ts";
 import { api, connectDevice, createUser, farmerWithDevice, getJson, postJson, uniqueMobileNo } from "../helpers.ts";
@@ -16,8 +20,8 @@ async function all(requests: (() => Promise<Response>)[]): Promise<number[]> {
   const statuses: number[] = [];
   for (const response of responses) {
     expect(response.status, "never a 5xx").toBeLessThan(500);
-    const body = (await response.json()) as { success: boolean; message?: string };
-    if (response.status >= 400) expect(body).toEqual({ success: false, message: expect.any(String), code: expect.any(String), params: expect.any(Object) });
+    // A refusal in its one shape, nothing more (parsed strictly).
+    if (response.status >= 400) await readJson(response, apiErrorSchema);
     statuses.push(response.status);
   }
   return statuses;
@@ -74,10 +78,10 @@ describe("races", () => {
     const counts = tally(statuses);
     expect(Object.keys(counts).every((status) => ["200", "409", "429"].includes(status))).toBe(true);
     expect(counts[200]).toBeGreaterThanOrEqual(1);
-    const switches = box.raw.filter((text) => text.includes('"type":"switch"')).map((text) => JSON.parse(text) as { relay: string });
+    const switches = box.raw.filter((text) => text.includes('"type":"switch"')).map((text) => switchMessageSchema.parse(JSON.parse(text)));
     // Each command the box was sent was confirmed (OFF may be sent when already off).
     expect(switches.length).toBe(counts[200]);
-    const status = (await (await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token)).json()) as { status: string };
+    const status = await readJson(await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token), motorStatusResponseSchema);
     expect(status.status).toBe(switches.at(-1)!.relay);
     await expect
       .poll(async () => (await db().select({ n: count() }).from(motorLogs).where(eq(motorLogs.deviceId, farmer.device.deviceId)))[0]!.n)

@@ -4,15 +4,15 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { healthResponseSchema } from "../../../common/api-responses/health.ts";
 import { apiApp } from "../../../worker/api/app.ts";
 import { HEALTH_HUB_NAME, runCheck } from "../../../worker/api/health.ts";
 import { hubStorageSnapshot } from "../fuzz-support.ts";
 import { api, farmerWithDevice, hubStub, ORIGIN } from "../helpers.ts";
 
-type Health = { success: boolean; message?: string; d1: { ok: boolean; ms: number }; hub: { ok: boolean; ms: number } };
-
-async function health(response: Response): Promise<Health> {
-  return (await response.json()) as Health;
+function health(response: Response) {
+  return readJson(response, healthResponseSchema);
 }
 
 describe("GET /api/health", () => {

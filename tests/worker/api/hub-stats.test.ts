@@ -1,14 +1,14 @@
 // GET /api/admin/devices/{id}/hub-stats: how often a hub woke and how many device frames it handled.
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { hubStatsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { adminToken, connectDevice, farmerWithDevice, getJson, hubStub } from "../helpers.ts";
 
-type Stats = { wakes: number; deviceFrames: number; recentWakes: number[] };
-
-async function stats(deviceId: string, token: string): Promise<Stats> {
+async function stats(deviceId: string, token: string) {
   const response = await getJson(`/api/admin/devices/${deviceId}/hub-stats`, token);
   expect(response.status).toBe(200);
-  return ((await response.json()) as { stats: Stats }).stats;
+  return (await readJson(response, hubStatsResponseSchema)).stats;
 }
 
 describe("hub stats", () => {

@@ -2,6 +2,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { motorLogsResponseSchema, powerHistoryResponseSchema } from "../../../common/api-responses/logs.ts";
+import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { insertMotorLog } from "../../../worker/db/motor-logs.ts";
 import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/hub-sql.ts";
@@ -34,7 +37,7 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
     }
     const first = await getJson(`/api/logs/motor/${user.mobileNo}?limit=3`, token);
     expect(first.status).toBe(200);
-    const page = (await first.json()) as { id: number; action: string; logMessage: string; timestamp: string }[];
+    const page = await readJson(first, motorLogsResponseSchema);
     expect(page.map((log) => log.logMessage)).toEqual(["log 4", "log 3", "log 2"]);
     expect(page[0]).toEqual({
       id: expect.any(Number),
@@ -45,7 +48,7 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
       params: { text: "log 4" },
     });
     const next = await getJson(`/api/logs/motor/${user.mobileNo}?limit=3&before=${page[2]!.id}`, token);
-    expect(((await next.json()) as { logMessage: string }[]).map((log) => log.logMessage)).toEqual(["log 1", "log 0"]);
+    expect((await readJson(next, motorLogsResponseSchema)).map((log) => log.logMessage)).toEqual(["log 1", "log 0"]);
   });
 
   it("keeps the order of events that come in the same moment (a phase lost and back, again and again)", async () => {
@@ -56,7 +59,7 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
       box.send({ type: "event", event: "phaseOk", relay: "off" });
     }
     const messages = async () =>
-      ((await (await getJson(`/api/logs/motor/${user.mobileNo}`, token)).json()) as { logMessage: string }[]).map((log) => log.logMessage);
+      (await readJson(await getJson(`/api/logs/motor/${user.mobileNo}`, token), motorLogsResponseSchema)).map((log) => log.logMessage);
     await expect.poll(async () => (await messages()).length).toBe(10);
     const logs = await messages();
     expect(logs.filter((_, index) => index % 2 === 0).every((message) => message === "Phase is OK now.")).toBe(true);
@@ -75,10 +78,7 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
 
 describe("motor logs in the caller's language", () => {
   const logsIn = async (mobileNo: string, token: string, headers: Record<string, string>) =>
-    (await (await api(`/api/logs/motor/${mobileNo}`, { headers: { Authorization: `Bearer ${token}`, ...headers } })).json()) as {
-      logMessage: string;
-      kind: string;
-    }[];
+    readJson(await api(`/api/logs/motor/${mobileNo}`, { headers: { Authorization: `Bearer ${token}`, ...headers } }), motorLogsResponseSchema);
 
   it("words logMessage in Hindi for Accept-Language: hi, in English otherwise, and the page's cookie comes first", async () => {
     const { user, device, token } = await farmerWithDevice();
@@ -132,7 +132,7 @@ describe("motor logs in the caller's language", () => {
       headers: { ...hindi, Cookie: "sinchai_lang=en" },
       body: JSON.stringify({ plan: "forever", paymentMethod: "upi" }),
     });
-    expect(((await english.json()) as { message: string }).message).toBe("plan must be one of 1month, 3month, 6month, 1year.");
+    expect((await readJson(english, apiErrorSchema)).message).toBe("plan must be one of 1month, 3month, 6month, 1year.");
     const someoneElse = await api("/api/devices/motor/status/9000000099", { headers: hindi });
     expect(someoneElse.status).toBe(403);
     expect(await someoneElse.json()).toMatchObject({ message: "आप केवल अपना डिवाइस देख और चला सकते हैं।", code: "notYourDevice" });
@@ -164,7 +164,7 @@ describe("GET /api/logs/power/{mobileNo}", () => {
     const response = await getJson(`/api/logs/power/${user.mobileNo}`, token);
     expect(response.status).toBe(200);
     await expect
-      .poll(async () => (await (await getJson(`/api/logs/power/${user.mobileNo}`, token)).json()) as unknown[])
+      .poll(async () => readJson(await getJson(`/api/logs/power/${user.mobileNo}`, token), powerHistoryResponseSchema))
       .toEqual([{ id: expect.any(Number), current: 9, wattage: 5175, timestamp: expect.stringMatching(/Z$/) }]);
     box.close();
   });
@@ -179,9 +179,9 @@ describe("GET /api/logs/power/{mobileNo}", () => {
         Date.now() - POWER_HISTORY_RETENTION_MS - 60_000,
       );
     });
-    expect(((await (await getJson(`/api/logs/power/${user.mobileNo}`, token)).json()) as unknown[]).length).toBe(2);
+    expect((await readJson(await getJson(`/api/logs/power/${user.mobileNo}`, token), powerHistoryResponseSchema)).length).toBe(2);
     await fireTimer(device.deviceId, "prune-power");
-    expect(((await (await getJson(`/api/logs/power/${user.mobileNo}`, token)).json()) as unknown[]).length).toBe(1);
+    expect((await readJson(await getJson(`/api/logs/power/${user.mobileNo}`, token), powerHistoryResponseSchema)).length).toBe(1);
     box.close();
   });
 });

@@ -2,6 +2,8 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { healthReadingResponseSchema, motorConfigResponseSchema } from "../../../common/api-responses/devices.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorConfigHistory, users } from "../../../worker/db/schema.ts";
 import {
@@ -84,7 +86,7 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
       token,
     );
     expect(response.status).toBe(200);
-    expect((await response.json()) as object).toMatchObject({
+    expect(await readJson(response, motorConfigResponseSchema)).toMatchObject({
       motorConfig: { defaultCurrent: 12, dryRunThreshold: 30.5, overCurrentThreshold: 40 },
       deliveredToDevice: false,
     });
@@ -143,7 +145,7 @@ describe("fresh readings on request", () => {
     const box = (await connectDevice(device)).autoAck();
     const response = await postJson(`/api/devices/motor/health/${user.mobileNo}`, {}, token);
     expect(response.status).toBe(200);
-    expect((await response.json()) as object).toMatchObject({
+    expect(await readJson(response, healthReadingResponseSchema)).toMatchObject({
       success: true,
       healthData: { uptime: 42, signal: -71, mqtt: "connected", version: "test-1.0.0" },
     });

@@ -3,6 +3,8 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs } from "../../../worker/db/schema.ts";
 import {
@@ -41,7 +43,7 @@ describe("POST /api/admin/firmware", () => {
     const image = new TextEncoder().encode("ESP32 image v2.0.0".repeat(100));
     const response = await upload(await adminToken(), { deviceType: "wifi", version: "2.0.0", file: image });
     expect(response.status).toBe(201);
-    const body = (await response.json()) as { firmware: { id: number; sha256: string; size: number } };
+    const body = await readJson(response, firmwareUploadResponseSchema);
     expect(body.firmware).toMatchObject({ sha256: await sha256Hex(image), size: image.length });
     const stored = await env.FIRMWARE.get("firmware/wifi/2.0.0");
     expect(new Uint8Array(await stored!.arrayBuffer())).toEqual(image);
@@ -171,8 +173,9 @@ describe("GET /api/admin/firmware", () => {
   it("lists the images without their storage keys", async () => {
     const token = await adminToken();
     expect((await upload(token, { deviceType: "wifi", version: "4.0.0" })).status).toBe(201);
-    const body = (await (await getJson("/api/admin/firmware", token)).json()) as { firmware: Record<string, unknown>[] };
+    const response = await getJson("/api/admin/firmware", token);
+    expect(await response.clone().text()).not.toContain("r2Key");
+    const body = await readJson(response, firmwareListResponseSchema);
     expect(body.firmware[0]).toMatchObject({ deviceType: "wifi", version: "4.0.0" });
-    expect(body.firmware[0]).not.toHaveProperty("r2Key");
   });
 });

@@ -2,6 +2,8 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { planResponseSchema, rechargeListResponseSchema, rechargeRequestResponseSchema } from "../../../common/api-responses/recharges.ts";
 import { addMonths } from "../../../common/plans.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { planPeriods } from "../../../worker/db/schema.ts";
@@ -18,17 +20,6 @@ import {
   putJson,
 } from "../helpers.ts";
 
-type RechargeView = { id: number; mobileNo: string; plan: string; amount: number; paymentMethod: string; status: string };
-type PlanView = {
-  plan: string;
-  amount: number;
-  activatedAt: string;
-  expiresAt: string;
-  status: string;
-  currentEndsAt: string;
-  upcoming: { plan: string; amount: number; startsAt: string; endsAt: string }[];
-} | null;
-
 async function activatedFarmer() {
   const farmer = await farmerWithDevice();
   (await connectDevice(farmer.device)).close(); // the first hello starts the free year
@@ -36,8 +27,8 @@ async function activatedFarmer() {
   return farmer;
 }
 
-async function plan(token: string): Promise<PlanView> {
-  return ((await (await getJson("/api/recharge/plan", token)).json()) as { plan: PlanView }).plan;
+async function plan(token: string) {
+  return (await readJson(await getJson("/api/recharge/plan", token), planResponseSchema)).plan;
 }
 
 async function request(token: string, body: object) {
@@ -51,10 +42,10 @@ describe("POST /api/recharge/request", () => {
     const { user, device, token } = await farmerWithDevice();
     const response = await request(token, { plan: "6month", paymentMethod: "upi", amount: 1 });
     expect(response.status).toBe(201);
-    const body = (await response.json()) as { request: RechargeView; upiLink: string; message: string };
+    const body = await readJson(response, rechargeRequestResponseSchema);
     expect(body.message).toBe("Recharge request submitted successfully!");
     expect(body.request).toMatchObject({ mobileNo: user.mobileNo, plan: "6month", amount: 999, paymentMethod: "upi", status: "pending" });
-    const link = new URL(body.upiLink);
+    const link = new URL(body.upiLink ?? "");
     expect(link.protocol).toBe("upi:");
     expect(Object.fromEntries(link.searchParams)).toMatchObject({
       pa: "sinchai.demo@upi",
@@ -64,10 +55,10 @@ describe("POST /api/recharge/request", () => {
     });
     // One pending request per device: the first is decided before the next is sent.
     expect((await putJson(`/api/recharge/status/${body.request.id}`, { status: "failed" }, await adminToken())).status).toBe(200);
-    const bank = (await (await request(token, { plan: "1year", paymentMethod: "bank" })).json()) as { upiLink: null; request: RechargeView };
+    const bank = await readJson(await request(token, { plan: "1year", paymentMethod: "bank" }), rechargeRequestResponseSchema);
     expect(bank.upiLink).toBeNull();
     expect(bank.request.amount).toBe(1111);
-    const mine = (await (await getJson("/api/recharge/requests", token)).json()) as { data: RechargeView[] };
+    const mine = await readJson(await getJson("/api/recharge/requests", token), rechargeListResponseSchema);
     expect(mine.data.map((row) => row.plan)).toEqual(["1year", "6month"]);
   });
 
@@ -90,7 +81,7 @@ describe("POST /api/recharge/request", () => {
     expect((await request(lonely, { plan: "1year", paymentMethod: "upi" })).status).toBe(404);
     expect((await request(await adminToken(), { plan: "1year", paymentMethod: "upi" })).status).toBe(403);
     expect((await postJson("/api/recharge/request", { plan: "1year", paymentMethod: "upi" })).status).toBe(401);
-    const bMine = (await (await getJson("/api/recharge/requests", b.token)).json()) as { data: RechargeView[] };
+    const bMine = await readJson(await getJson("/api/recharge/requests", b.token), rechargeListResponseSchema);
     expect(bMine.data).toEqual([]);
   });
 });
@@ -131,12 +122,12 @@ describe("one pending request per device", () => {
     const refused = await request(farmer.token, { plan: "3month", paymentMethod: "cash" });
     expect(refused.status).toBe(409);
     expect(await refused.json()).toEqual({ success: false, message: apiEn["error.pendingRecharge"], code: "pendingRecharge", params: {} });
-    const mine = (await (await getJson("/api/recharge/requests", farmer.token)).json()) as { data: RechargeView[] };
+    const mine = await readJson(await getJson("/api/recharge/requests", farmer.token), rechargeListResponseSchema);
     expect(mine.data).toHaveLength(1);
 
     const admin = await adminToken();
     expect((await putJson(`/api/recharge/status/${mine.data[0]!.id}`, { status: "failed" }, admin)).status).toBe(200);
-    const next = (await (await request(farmer.token, { plan: "3month", paymentMethod: "cash" })).json()) as { request: RechargeView };
+    const next = await readJson(await request(farmer.token, { plan: "3month", paymentMethod: "cash" }), rechargeRequestResponseSchema);
     expect(next.request.status).toBe("pending");
     expect((await request(farmer.token, { plan: "1month", paymentMethod: "cash" })).status).toBe(409);
     expect((await remove(next.request.id, admin)).status).toBe(200);
@@ -162,9 +153,9 @@ describe("one pending request per device", () => {
 describe("admins deciding requests", () => {
   it("list every request; marking one paid extends the plan from the end of the free year", async () => {
     const farmer = await activatedFarmer();
-    const created = (await (await request(farmer.token, { plan: "3month", paymentMethod: "cash" })).json()) as { request: RechargeView };
+    const created = await readJson(await request(farmer.token, { plan: "3month", paymentMethod: "cash" }), rechargeRequestResponseSchema);
     const admin = await adminToken();
-    const list = (await (await getJson("/api/admin/recharge-requests", admin)).json()) as { success: boolean; data: RechargeView[] };
+    const list = await readJson(await getJson("/api/admin/recharge-requests", admin), rechargeListResponseSchema);
     expect(list.success).toBe(true);
     expect(list.data.find((row) => row.id === created.request.id)).toMatchObject({ status: "pending", amount: 777 });
     const before = (await plan(farmer.token))!;
@@ -195,7 +186,7 @@ describe("admins deciding requests", () => {
       .set({ startsAt: Date.now() - 400 * 86_400_000, endsAt: Date.now() - 35 * 86_400_000 })
       .where(eq(planPeriods.deviceId, farmer.device.deviceId));
     expect((await plan(farmer.token))!.status).toBe("expired");
-    const created = (await (await request(farmer.token, { plan: "1month", paymentMethod: "upi" })).json()) as { request: RechargeView };
+    const created = await readJson(await request(farmer.token, { plan: "1month", paymentMethod: "upi" }), rechargeRequestResponseSchema);
     expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, await adminToken())).status).toBe(200);
     const card = (await plan(farmer.token))!;
     expect(card).toMatchObject({ plan: "1month", amount: 399, status: "active" });
@@ -205,7 +196,7 @@ describe("admins deciding requests", () => {
   it("mark failed extends nothing; delete works in any status", async () => {
     const farmer = await activatedFarmer();
     const admin = await adminToken();
-    const created = (await (await request(farmer.token, { plan: "1year", paymentMethod: "upi" })).json()) as { request: RechargeView };
+    const created = await readJson(await request(farmer.token, { plan: "1year", paymentMethod: "upi" }), rechargeRequestResponseSchema);
     expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "failed" }, admin)).status).toBe(200);
     const periods = await getDb(env.DB).select().from(planPeriods).where(eq(planPeriods.deviceId, farmer.device.deviceId));
     expect(periods).toHaveLength(1);
@@ -218,7 +209,7 @@ describe("admins deciding requests", () => {
   it("answers bad ids and statuses clearly, and refuses farmers and strangers", async () => {
     const farmer = await activatedFarmer();
     const admin = await adminToken();
-    const created = (await (await request(farmer.token, { plan: "1year", paymentMethod: "upi" })).json()) as { request: RechargeView };
+    const created = await readJson(await request(farmer.token, { plan: "1year", paymentMethod: "upi" }), rechargeRequestResponseSchema);
     expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "refunded" }, admin)).status).toBe(400);
     expect((await putJson("/api/recharge/status/abc", { status: "paid" }, admin)).status).toBe(400);
     expect((await putJson("/api/recharge/status/999999", { status: "paid" }, admin)).status).toBe(404);

@@ -1,6 +1,8 @@
 // The schedule API: the spec's POST /api/schedule {time, action, repeat}, plus list, update
 // and delete, each for the signed-in farmer's own device only.
 import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { scheduleListResponseSchema, scheduleResponseSchema } from "../../../common/api-responses/schedules.ts";
 import { MAX_SCHEDULES_PER_DEVICE, type ScheduleView } from "../../../common/schedule-schemas.ts";
 import { DAY_MS, formatClock, istMinuteKey, nextOccurrence, parseClock } from "../../../common/schedule-time.ts";
 import { adminToken, api, createUser, farmerWithDevice, getJson, loginToken, postJson, putJson } from "../helpers.ts";
@@ -11,13 +13,13 @@ const remove = (token: string, id: number) => api(`/api/schedule/${id}`, { metho
 async function list(token: string): Promise<ScheduleView[]> {
   const response = await getJson("/api/schedule", token);
   expect(response.status).toBe(200);
-  return ((await response.json()) as { schedules: ScheduleView[] }).schedules;
+  return (await readJson(response, scheduleListResponseSchema)).schedules;
 }
 
 async function created(token: string, body: unknown): Promise<ScheduleView> {
   const response = await create(token, body);
   expect(response.status).toBe(201);
-  return ((await response.json()) as { schedule: ScheduleView }).schedule;
+  return (await readJson(response, scheduleResponseSchema)).schedule;
 }
 
 describe("IST clock helpers", () => {
@@ -54,7 +56,7 @@ describe("POST /api/schedule", () => {
     const before = Date.now();
     const response = await create(token, { time: "10:00 AM", action: "ON", repeat: "daily" });
     expect(response.status).toBe(201);
-    const body = (await response.json()) as { success: boolean; message: string; schedule: ScheduleView };
+    const body = await readJson(response, scheduleResponseSchema);
     expect(body).toMatchObject({ success: true, message: "Schedule saved." });
     expect(body.schedule).toMatchObject({
       time: "10:00 AM",
@@ -165,7 +167,7 @@ describe("GET, PUT and DELETE /api/schedule", () => {
 
     const response = await putJson(`/api/schedule/${evening.id}`, { time: "7:15 PM", action: "ON", repeat: "once", durationMinutes: 20 }, token);
     expect(response.status).toBe(200);
-    const updated = ((await response.json()) as { schedule: ScheduleView }).schedule;
+    const updated = (await readJson(response, scheduleResponseSchema)).schedule;
     expect(updated).toMatchObject({ id: evening.id, time: "7:15 PM", action: "ON", repeat: "once", durationMinutes: 20 });
     expect(istMinuteKey(Date.parse(updated.nextRunAt!))).toMatch(/T19:15$/);
     // Moving a schedule onto its own minute is no clash; onto another's is.

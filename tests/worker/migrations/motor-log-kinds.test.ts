@@ -3,6 +3,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { z } from "../../../common/zod.ts";
 import { legacyMotorLogEvent } from "../../../durable-objects/legacy-motor-log.ts";
 import { MOTOR_LOG_EXAMPLES } from "../../app/motor-log-examples.ts";
 
@@ -42,7 +43,7 @@ describe(`migration ${MIGRATION}`, () => {
     const { results } = await db
       .prepare("SELECT kind, params, message, action FROM motor_logs WHERE device_id = 'SNC-OLDROWS' ORDER BY created_at")
       .all<{ kind: string; params: string; message: string; action: string }>();
-    const converted = results.map((row) => ({ kind: row.kind, ...(JSON.parse(row.params) as object) }));
+    const converted = results.map((row) => ({ kind: row.kind, ...z.record(z.string(), z.unknown()).parse(JSON.parse(row.params)) }));
     expect(converted.slice(0, written.length)).toEqual(written.map((example) => example.event));
     expect(converted.slice(written.length)).toEqual(UNREADABLE.map((text) => ({ kind: "legacy", text })));
     // The sentence and the action stay as they were.

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { eq } from "drizzle-orm";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import { deviceConfigRequestSchema } from "../../../common/api-schemas.ts";
+import { deviceConfigResponseSchema } from "../../../common/api-responses/admin.ts";
 import { getDb } from "../../db/client.ts";
 import { findDeviceByOwnerMobileNo } from "../../db/devices.ts";
 import { users } from "../../db/schema.ts";
@@ -14,6 +15,7 @@ import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
+import { respond } from "../respond.ts";
 import { apiLanguage } from "../language.ts";
 
 export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", requireAuth("admin"), async (c) => {
@@ -27,7 +29,7 @@ export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", 
   if ("debug" in body) {
     const result = await hub.setDebug(body.debug);
     if (!result.ok) throw hubFailureError(result);
-    return c.json({ success: true, message: body.debug ? "Debug mode on." : "Debug mode off.", debug: body.debug });
+    return respond(c, deviceConfigResponseSchema, { success: true, message: body.debug ? "Debug mode on." : "Debug mode off.", debug: body.debug });
   }
 
   // SPEC §5: 10 digits, first 1-9; different from the current number.
@@ -41,7 +43,7 @@ export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", 
   await db.update(users).set({ mobileNo: newMobile }).where(eq(users.id, found.ownerUserId));
   const result = await hub.changeMobileNo(newMobile);
   if (!result.ok) throw hubFailureError(result);
-  return c.json({
+  return respond(c, deviceConfigResponseSchema, {
     success: true,
     message: "Mobile number update sent!",
     mobileNo: newMobile,

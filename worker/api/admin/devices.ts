@@ -4,6 +4,13 @@ import { Hono } from "hono";
 import { z } from "../../../common/zod.ts";
 import { mobileNoSchema } from "../../../common/api-schemas.ts";
 import {
+  deviceListResponseSchema,
+  hubStatsResponseSchema,
+  keyRotatedResponseSchema,
+  provisionResponseSchema,
+} from "../../../common/api-responses/admin.ts";
+import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import {
   DEVICE_ID_PATTERN,
   generateDeviceId,
   generateDeviceKey,
@@ -26,6 +33,7 @@ import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
+import { respond } from "../respond.ts";
 
 export const provisionSchema = z.object({
   kind: deviceKindSchema,
@@ -49,7 +57,7 @@ async function ownerFor(c: { env: Env }, mobileNo: string) {
 export const adminDeviceRoutes = new Hono<ApiEnv>()
   .get("/devices", requireAuth("admin"), async (c) => {
     const rows = await listDevicesWithOwners(getDb(c.env.DB));
-    return c.json({
+    return respond(c, deviceListResponseSchema, {
       success: true,
       devices: rows.map(({ device, ownerMobileNo }) => ({
         id: device.id,
@@ -74,7 +82,9 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
       now: Date.now(),
     });
     auditTarget(c, device.id);
-    return c.json(
+    return respond(
+      c,
+      provisionResponseSchema,
       {
         success: true,
         message: "Device provisioned. Write the key into the box now: it is not shown again.",
@@ -87,7 +97,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
   .get("/devices/:id/hub-stats", requireAuth("admin"), async (c) => {
     const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
     if (!(await findDeviceById(getDb(c.env.DB), deviceId))) throw apiError(404, "deviceNotFound");
-    return c.json({ success: true, stats: await deviceHub(c.env, deviceId).hubStats() });
+    return respond(c, hubStatsResponseSchema, { success: true, stats: await deviceHub(c.env, deviceId).hubStats() });
   })
   .post("/devices/:id/rotate-key", requireAuth("admin"), async (c) => {
     const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
@@ -98,7 +108,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
     }
     // The old key stops working now, including for the connection it opened.
     await deviceHub(c.env, deviceId).disconnectDevice("Key rotated");
-    return c.json({ success: true, message: "New key issued. It is not shown again.", key });
+    return respond(c, keyRotatedResponseSchema, { success: true, message: "New key issued. It is not shown again.", key });
   })
   .put("/devices/:id/owner", requireAuth("admin"), async (c) => {
     const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
@@ -110,7 +120,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
     const owner = mobileNo ? await ownerFor(c, mobileNo) : null;
     await setDeviceOwner(db, deviceId, owner?.id ?? null);
     await deviceHub(c.env, deviceId).refreshOwner();
-    return c.json({
+    return respond(c, messageResponseSchema, {
       success: true,
       message: owner ? `Device assigned to ${owner.mobileNo}.` : "Device unassigned.",
     });

@@ -1,5 +1,6 @@
 // Firmware images for OTA: uploaded by admins into R2, recorded with version and SHA-256 in D1.
 import { Hono } from "hono";
+import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
 import { z } from "../../../common/zod.ts";
 import { getDb } from "../../db/client.ts";
 import { findFirmwareVersion, insertFirmware, listFirmware } from "../../db/firmware.ts";
@@ -8,6 +9,7 @@ import { auditInput, auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
+import { respond } from "../respond.ts";
 
 /** ESP32 and SIM7600 application images stay well under this. */
 export const MAX_FIRMWARE_BYTES = 4 * 1024 * 1024;
@@ -27,7 +29,7 @@ function toHex(bytes: ArrayBuffer): string {
 export const adminFirmwareRoutes = new Hono<ApiEnv>()
   .get("/firmware", requireAuth("admin"), async (c) => {
     const images = await listFirmware(getDb(c.env.DB));
-    return c.json({
+    return respond(c, firmwareListResponseSchema, {
       success: true,
       firmware: images.map(({ r2Key: _r2Key, ...image }) => ({
         ...image,
@@ -72,7 +74,9 @@ export const adminFirmwareRoutes = new Hono<ApiEnv>()
         uploadedByUserId: c.var.user.id,
         uploadedAt: Date.now(),
       });
-      return c.json(
+      return respond(
+        c,
+        firmwareUploadResponseSchema,
         {
           success: true,
           message: `Firmware ${version} for ${deviceType} devices uploaded.`,

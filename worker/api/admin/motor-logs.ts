@@ -2,6 +2,7 @@
 // the server (SPEC §9: 20 a page).
 import { Hono } from "hono";
 import { motorLogsPageQuerySchema } from "../../../common/admin-schemas.ts";
+import { adminMotorLogsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
 import { getDb } from "../../db/client.ts";
 import { listMotorLogsForAdmin } from "../../db/admin-motor-logs.ts";
@@ -9,9 +10,10 @@ import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";
 import { apiLanguage } from "../language.ts";
 import { requireAuth } from "../require-auth.ts";
+import { respond } from "../respond.ts";
 
 export const adminMotorLogRoutes = new Hono<ApiEnv>().get("/motor-logs", requireAuth("admin"), async (c) => {
   const { page } = parseInput(motorLogsPageQuerySchema, c.req.query());
   const language = apiLanguage(c.req.raw);
-  return c.json({ success: true, ...(await listMotorLogsForAdmin(getDb(c.env.DB), page, ADMIN_LOGS_PAGE_SIZE, language)) });
+  return respond(c, adminMotorLogsResponseSchema, { success: true, ...(await listMotorLogsForAdmin(getDb(c.env.DB), page, ADMIN_LOGS_PAGE_SIZE, language)) });
 });

@@ -3,6 +3,13 @@
 import { Hono } from "hono";
 import { deleteUserRequestSchema, updateUserRoleRequestSchema, userIdSchema } from "../../../common/admin-schemas.ts";
 import {
+  adminUserResponseSchema,
+  deviceStatusesResponseSchema,
+  userListResponseSchema,
+  userRoleResponseSchema,
+} from "../../../common/api-responses/admin.ts";
+import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import {
   deleteUserAccount,
   deviceStatuses,
   findAdminUserView,
@@ -17,20 +24,21 @@ import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
+import { respond } from "../respond.ts";
 
 
 export const adminUserRoutes = new Hono<ApiEnv>()
   .get("/users", requireAuth("admin"), async (c) => {
-    return c.json({ success: true, users: await listUsersForAdmin(getDb(c.env.DB)) });
+    return respond(c, userListResponseSchema, { success: true, users: await listUsersForAdmin(getDb(c.env.DB)) });
   })
   .get("/device-statuses", requireAuth("admin"), async (c) => {
-    return c.json({ success: true, statuses: await deviceStatuses(getDb(c.env.DB)) });
+    return respond(c, deviceStatusesResponseSchema, { success: true, statuses: await deviceStatuses(getDb(c.env.DB)) });
   })
   .get("/user/:id", requireAuth("admin"), async (c) => {
     const id = parseInput(userIdSchema, c.req.param("id"));
     const user = await findAdminUserView(getDb(c.env.DB), { id });
     if (!user) throw apiError(404, "userNotFound");
-    return c.json({ success: true, user });
+    return respond(c, adminUserResponseSchema, { success: true, user });
   })
   .put("/update-user-role", requireAuth("admin"), async (c) => {
     const { userId, isAdmin } = await readJsonBody(c, updateUserRoleRequestSchema);
@@ -40,7 +48,7 @@ export const adminUserRoutes = new Hono<ApiEnv>()
     if (outcome === "lastAdmin") throw apiError(409, "lastAdmin");
     // The admin sessions ended with the role; so do the admin consoles they had open.
     if (!isAdmin && outcome === "changed") await closeSessionSockets(c.env, { userId, audience: "admin" }, "accessRemoved");
-    return c.json({
+    return respond(c, userRoleResponseSchema, {
       success: true,
       message: isAdmin ? "The account is now an admin." : "The account is no longer an admin.",
       user: { id: userId, isAdmin },
@@ -63,5 +71,5 @@ export const adminUserRoutes = new Hono<ApiEnv>()
     // D1 has unbound the device (ON DELETE SET NULL); its hub must forget the owner too, so
     // nobody watches or switches it under the old number and the box gets an empty config.
     if (deletion.deviceId) await deviceHub(c.env, deletion.deviceId).refreshOwner();
-    return c.json({ success: true, message: "User deleted successfully!" });
+    return respond(c, messageResponseSchema, { success: true, message: "User deleted successfully!" });
   });

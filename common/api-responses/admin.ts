@@ -1,0 +1,215 @@
+// Answers of the admin area's own calls, /api/admin/* (common/api-responses/refusals.ts says how
+// these are used). Its logins, recharge list and motor settings answer as the farmer's calls do:
+// ./accounts.ts, ./recharges.ts, ./motor.ts.
+import { z } from "../zod-mini.ts";
+import { connectionTypeSchema, deviceKindSchema } from "../device-enums.ts";
+import type { MotorLogParam } from "../motor-log-event.ts";
+import { deviceStatusSchema } from "../realtime-protocol.ts";
+
+// ─── Devices and firmware ────────────────────────────────────────────────────────────────
+
+/** GET /api/admin/devices. */
+export const deviceListResponseSchema = z.object({
+  success: z.literal(true),
+  devices: z.array(
+    z.object({
+      id: z.string(),
+      kind: deviceKindSchema,
+      connection: z.nullable(connectionTypeSchema),
+      ownerMobileNo: z.nullable(z.string()),
+      online: z.boolean(),
+      lastSeenAt: z.nullable(z.string()),
+      firmware: z.nullable(z.string()),
+    }),
+  ),
+});
+
+/** POST /api/admin/devices (201): the key, shown this once. */
+export const provisionResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  device: z.object({ id: z.string(), kind: deviceKindSchema, ownerMobileNo: z.nullable(z.string()) }),
+  key: z.string(),
+});
+
+/** POST /api/admin/devices/{id}/rotate-key: the new key, shown this once (PUT .../owner answers messageResponseSchema). */
+export const keyRotatedResponseSchema = z.object({ success: z.literal(true), message: z.string(), key: z.string() });
+
+/** GET /api/admin/devices/{id}/hub-stats: how often the hub woke and how many box frames it handled. */
+export const hubStatsResponseSchema = z.object({
+  success: z.literal(true),
+  stats: z.object({
+    /** Constructions after the first: wakes from hibernation or eviction. */
+    wakes: z.int(),
+    deviceFrames: z.int(),
+    /** When the last 20 constructions happened (ms). */
+    recentWakes: z.array(z.number()),
+  }),
+});
+
+/** PUT /api/admin/device-config: debug mode switched, or a new mobile number sent. */
+export const deviceConfigResponseSchema = z.union([
+  z.object({ success: z.literal(true), message: z.string(), debug: z.boolean() }),
+  z.object({ success: z.literal(true), message: z.string(), mobileNo: z.string(), deliveredToDevice: z.boolean() }),
+]);
+
+const firmwareTypeSchema = z.enum(["wifi", "sim"]);
+
+/** GET /api/admin/firmware: every image, without where R2 keeps it. */
+export const firmwareListResponseSchema = z.object({
+  success: z.literal(true),
+  firmware: z.array(
+    z.object({
+      id: z.int(),
+      deviceType: firmwareTypeSchema,
+      version: z.string(),
+      sha256: z.string(),
+      size: z.int(),
+      uploadedByUserId: z.nullable(z.int()),
+      uploadedAt: z.string(),
+    }),
+  ),
+});
+
+/** POST /api/admin/firmware (201). */
+export const firmwareUploadResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  firmware: z.object({ id: z.int(), deviceType: firmwareTypeSchema, version: z.string(), sha256: z.string(), size: z.int() }),
+});
+
+// ─── Accounts, logs, counts, the audit trail ─────────────────────────────────────────────
+
+/** GET /api/admin/dashboard-stats (SPEC §3 "Dashboard stats"). */
+export const dashboardStatsResponseSchema = z.object({
+  success: z.literal(true),
+  stats: z.object({
+    totalUsers: z.int(),
+    devicesOnline: z.int(),
+    totalLogs: z.int(),
+    /** Devices with a motor action since midnight India time. */
+    activeDevices: z.int(),
+  }),
+});
+
+/** GET /api/admin/users. */
+export const userListResponseSchema = z.object({
+  success: z.literal(true),
+  users: z.array(
+    z.object({
+      id: z.int(),
+      mobileNo: z.string(),
+      isAdmin: z.boolean(),
+      createdAt: z.string(),
+      lastLogin: z.nullable(z.string()),
+      deviceId: z.nullable(z.string()),
+    }),
+  ),
+});
+
+/** GET /api/admin/device-statuses: every account's number → its device's presence (SPEC §3). */
+export const deviceStatusesResponseSchema = z.object({
+  success: z.literal(true),
+  statuses: z.catchall(z.object({}), deviceStatusSchema),
+});
+
+/** GET /api/admin/user/{id}: SPEC §3 "User (admin view)", with the device the page addresses. */
+export const adminUserResponseSchema = z.object({
+  success: z.literal(true),
+  user: z.object({
+    id: z.int(),
+    mobileNo: z.string(),
+    isAdmin: z.boolean(),
+    createdAt: z.string(),
+    lastLogin: z.nullable(z.string()),
+    defaultCurrent: z.number(),
+    dryRunThreshold: z.number(),
+    overCurrentThreshold: z.number(),
+    deviceInfo: z.object({
+      signal: z.nullable(z.number()),
+      imei: z.nullable(z.string()),
+      sim: z.nullable(z.string()),
+      chipId: z.nullable(z.string()),
+      firmware: z.nullable(z.string()),
+    }),
+    device: z.nullable(
+      z.object({
+        id: z.string(),
+        kind: deviceKindSchema,
+        connection: z.nullable(connectionTypeSchema),
+        online: z.boolean(),
+        lastSeenAt: z.nullable(z.string()),
+        activatedAt: z.nullable(z.string()),
+      }),
+    ),
+  }),
+});
+
+/** PUT /api/admin/update-user-role; `signedOut`: the caller removed their own role (DELETE /api/admin/delete-user answers messageResponseSchema). */
+export const userRoleResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  user: z.object({ id: z.int(), isAdmin: z.boolean() }),
+  signedOut: z.boolean(),
+});
+
+/** GET /api/admin/motor-config-history/{mobileNo}: SPEC §3 entries, with who made each change. */
+export const configHistoryResponseSchema = z.object({
+  success: z.literal(true),
+  history: z.array(
+    z.object({
+      id: z.int(),
+      defaultCurrent: z.number(),
+      dryRunThreshold: z.number(),
+      overCurrentThreshold: z.number(),
+      changeNote: z.string(),
+      changedBy: z.nullable(z.string()),
+      createdAt: z.string(),
+    }),
+  ),
+});
+
+/** GET /api/admin/motor-logs?page=N: SPEC §3 "Motor log (admin list)", 20 a page, never past the last. */
+export const adminMotorLogsResponseSchema = z.object({
+  success: z.literal(true),
+  logs: z.array(
+    z.object({
+      id: z.int(),
+      mobileNo: z.nullable(z.string()),
+      action: z.enum(["on", "off", "other"]),
+      /** In the caller's language. */
+      message: z.string(),
+      createdAt: z.string(),
+      kind: z.string(),
+      params: z.catchall(z.object({}), z.custom<MotorLogParam>()),
+    }),
+  ),
+  page: z.int(),
+  pageSize: z.int(),
+  total: z.int(),
+  totalPages: z.int(),
+});
+
+/** GET /api/admin/audit: the audit trail, newest first, paged like the motor logs (docs/decisions/007-admin-audit-trail.md). */
+export const auditPageResponseSchema = z.object({
+  success: z.literal(true),
+  entries: z.array(
+    z.object({
+      id: z.int(),
+      createdAt: z.string(),
+      adminUserId: z.nullable(z.int()),
+      adminMobileNo: z.nullable(z.string()),
+      action: z.string(),
+      target: z.nullable(z.string()),
+      status: z.int(),
+      /** The validated, non-secret request fields, or why the write was refused. */
+      details: z.catchall(z.object({}), z.unknown()),
+      clientIp: z.nullable(z.string()),
+      userAgent: z.nullable(z.string()),
+    }),
+  ),
+  page: z.int(),
+  pageSize: z.int(),
+  total: z.int(),
+  totalPages: z.int(),
+});

@@ -1,0 +1,55 @@
+// Answers of the calls a DeviceHub serves: /api/devices/motor/* (switch, status, settings,
+// readings), the admin's PUT /api/admin/update-motor-config, and POST /api/mqtt/ota
+// (common/api-responses/refusals.ts says how these are used).
+import { z } from "../zod-mini.ts";
+import { relayStateSchema } from "../device-enums.ts";
+import { faultSchema, motorStatusSchema, pendingCommandSchema, statusSourceSchema } from "../pump-state.ts";
+import { deviceStatusSchema, healthDataSchema, powerDataSchema } from "../realtime-protocol.ts";
+
+export const motorConfigSchema = z.object({
+  defaultCurrent: z.number(),
+  dryRunThreshold: z.number(),
+  overCurrentThreshold: z.number(),
+});
+
+/** POST /api/devices/motor: answered only once the box confirmed. */
+export const motorCommandResponseSchema = z.object({ success: z.literal(true), message: z.string(), status: relayStateSchema });
+
+/**
+ * GET /api/devices/motor/status/{mobileNo}: SPEC §7's status, healthLogs and motorConfig, with
+ * what the hub vouches for about the pump (common/pump-state.ts), all but its clock.
+ */
+export const motorStatusResponseSchema = z.object({
+  success: z.literal(true),
+  status: motorStatusSchema,
+  statusSince: z.number(),
+  statusSource: statusSourceSchema,
+  deviceStatus: deviceStatusSchema,
+  lastSeenAt: z.nullable(z.number()),
+  pendingCommand: z.nullable(pendingCommandSchema),
+  cooldownUntil: z.number(),
+  faults: z.array(faultSchema),
+  phaseFault: z.boolean(),
+  powerData: powerDataSchema,
+  powerDataAt: z.nullable(z.number()),
+  healthLogs: z.nullable(healthDataSchema),
+  motorConfig: motorConfigSchema,
+});
+
+/** POST /api/devices/motor/config/{mobileNo} and PUT /api/admin/update-motor-config. */
+export const motorConfigResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  motorConfig: motorConfigSchema,
+  /** False when the box is offline: it gets the settings at its next hello. */
+  deliveredToDevice: z.boolean(),
+});
+
+/** POST /api/devices/motor/power/{mobileNo}: a fresh reading. */
+export const powerReadingResponseSchema = z.object({ success: z.literal(true), powerData: powerDataSchema });
+
+/** POST /api/devices/motor/health/{mobileNo}: a fresh health report. */
+export const healthReadingResponseSchema = z.object({ success: z.literal(true), healthData: healthDataSchema });
+
+/** POST /api/mqtt/ota: the version offered to the box. */
+export const otaResponseSchema = z.object({ success: z.literal(true), message: z.string(), version: z.string() });

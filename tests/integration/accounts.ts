@@ -1,0 +1,31 @@
+// Accounts for the integration tests, signed in with the API client every program uses
+// (common/api-client.ts; bearer tokens here, as a phone app would).
+import { ApiClient } from "../../common/api-client.ts";
+import { hashPassword } from "../../common/credentials.ts";
+import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
+
+/** A new farmer, registered and signed in through the API. */
+export async function registerFarmer(baseUrl: string, mobileNo: string, password = "integration-password"): Promise<ApiClient> {
+  const client = new ApiClient(baseUrl);
+  await client.register(mobileNo, password);
+  await client.logIn(mobileNo, password);
+  return client;
+}
+
+/** There is no admin sign-up: make one straight in the local database, as an operator would. */
+export async function createAdmin(baseUrl: string, persistTo: string, mobileNo: string): Promise<ApiClient> {
+  const password = "integration-admin-password";
+  await executeLocalSql(
+    persistTo,
+    `INSERT INTO users (mobile_no, password_hash, is_admin, created_at) VALUES (${sqlText(mobileNo)}, ${sqlText(await hashPassword(password))}, 1, ${Date.now()});`,
+  );
+  const admin = new ApiClient(baseUrl);
+  await admin.logIn(mobileNo, password, "admin");
+  return admin;
+}
+
+let next = 8_100_000_000;
+export function uniqueMobileNo(): string {
+  next += 1 + Math.floor(Math.random() * 1000);
+  return String(next);
+}
