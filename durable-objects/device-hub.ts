@@ -75,12 +75,23 @@ import {
 } from "../common/schedule-schemas.ts";
 import { formatClock, istMinuteKey, nextOccurrence } from "../common/schedule-time.ts";
 import type { Alert } from "../common/alerts.ts";
+import {
+  HUB_HEADERS,
+  type FirmwareOffer,
+  type HubFailure,
+  type HubSnapshot,
+  type HubStats,
+  type MotorCommandResult,
+  type PowerSample,
+  type ScheduleFailure,
+  type ScheduleResult,
+  type SwitchRequest,
+} from "../common/hub-contract.ts";
 import { legacyMotorLogEvent, legacyOrigin } from "./legacy-motor-log.ts";
 import { apiLanguage } from "../worker/api/language.ts";
 import { apiError, refusalResponse } from "../worker/http/http-error.ts";
-import { HUB_HEADERS } from "./hub-headers.ts";
 import { sendAlert } from "./hub-push.ts";
-import { HubSql, type PowerSample, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";
+import { HubSql, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";
 import {
   DEVICE_FLOOD_COOLDOWN_MS,
   FRAME_TOO_BIG_CLOSE,
@@ -231,59 +242,8 @@ const FRAMES_OWED_PER_COMMAND = 2;
 /** How long the error frame and close get to reach a flooding box before the hub restarts. */
 const FLOOD_CLOSE_FLUSH_MS = 20;
 
-export type { CommandSource };
-
-export type HubFailure = {
-  ok: false;
-  /**
-   * `timeout`: the box did not answer in 5 s; `linkLost`: it dropped before answering. After
-   * either the motor may or may not have switched: the hub says `unknown` until the box settles it.
-   */
-  code: HubFailureCode | "otaBusy" | "otaRejected";
-  /** `rejected`, `otaRejected`: the box's own words, if it gave any. */
-  error?: string;
-  /** `otaBusy`: the version already being installed. */
-  version?: string;
-  retryAfterMs?: number;
-};
-
-export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
-
-export type SwitchRequest = {
-  action: RelayState;
-  origin: CommandOrigin;
-  /** A schedule's run: its outcome follows the box's answer; "ON for N minutes" owes a switch-off. */
-  scheduleRun?: { scheduleId: number; runKey: string; offAfterMinutes: number | null };
-};
-
 /** A motor log entry as the hub writes it. */
 type MotorLogLine = { action: MotorLogRow["action"]; event: MotorLogEvent };
-
-/** `conflict`: another schedule at `minuteOfDay`; `limit`: the device already has `max`. */
-export type ScheduleFailure = { ok: false; code: "notFound" | "conflict" | "limit"; minuteOfDay?: number; max?: number };
-export type ScheduleResult = { ok: true; schedule: ScheduleView } | ScheduleFailure;
-
-export type HubSnapshot = {
-  motorStatus: MotorStatus;
-  deviceStatus: DeviceStatus;
-  /** The last reading (its time is `pump.powerDataAt`); pages show none while the box is offline. */
-  powerData: PowerData;
-  lastLogs: MotorLogEntry[];
-  phaseFault: boolean;
-  health: HealthData | null;
-  debug: boolean;
-  pump: PumpState;
-};
-
-export type HubStats = {
-  /** Constructions after the first: wakes from hibernation or eviction. */
-  wakes: number;
-  deviceFrames: number;
-  /** When the last 20 constructions happened (ms). */
-  recentWakes: number[];
-};
-
-export type FirmwareOffer = { version: string; url: string; sha256: string; size: number };
 
 type AckMessage = Extract<DeviceMessage, { type: "ack" }>;
 type HealthMessage = Extract<DeviceMessage, { type: "health" }>;

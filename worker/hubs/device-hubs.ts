@@ -1,4 +1,4 @@
-import { HUB_HEADERS } from "../../durable-objects/hub-headers.ts";
+import { HUB_HEADERS } from "../../common/hub-contract.ts";
 
 /** The DeviceHub of a device. Hubs are addressed by the stable device id, never a mobile number. */
 export function deviceHub(env: Pick<Env, "DEVICE_HUB">, deviceId: string) {

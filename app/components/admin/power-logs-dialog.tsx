@@ -2,7 +2,7 @@
 // highlighted (SPEC §9: red at 10 A or more above it, orange at 5 A or more).
 import { useEffect, useState } from "react";
 import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
-import type { PowerSample } from "../../../durable-objects/hub-sql.ts";
+import type { PowerSample } from "../../../common/hub-contract.ts";
 import { formatDateTime, formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
