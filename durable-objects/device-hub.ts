@@ -80,6 +80,7 @@ import {
   type FirmwareOffer,
   type HubFailure,
   type HubSnapshot,
+  type HubSocketRefusal,
   type HubStats,
   type MotorCommandResult,
   type PowerSample,
@@ -88,8 +89,6 @@ import {
   type SwitchRequest,
 } from "../common/hub-contract.ts";
 import { legacyMotorLogEvent, legacyOrigin } from "./legacy-motor-log.ts";
-import { apiLanguage } from "../worker/api/language.ts";
-import { apiError, refusalResponse } from "../worker/http/http-error.ts";
 import { sendAlert } from "./hub-push.ts";
 import { HubSql, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";
 import {
@@ -346,8 +345,8 @@ export class DeviceHub extends DurableObject<Env> {
     const cooldownUntil = this.ctx.storage.kv.get<number>(DEVICE_COOLDOWN_KEY) ?? 0;
     const wait = Math.ceil((cooldownUntil - Date.now()) / 1000);
     if (wait > 0) {
-      // A box reads English; the code and seconds are what its firmware acts on.
-      return refusalResponse(apiError(429, "tooManyFrames", { seconds: wait }, { "Retry-After": String(wait) }), "en");
+      // The code and seconds are what the box's firmware acts on; the Worker words them.
+      return Response.json({ code: "tooManyFrames", seconds: wait } satisfies HubSocketRefusal, { status: 429 });
     }
     // A box that reconnects (new SIM session, restart) replaces its old socket.
     for (const old of this.ctx.getWebSockets(DEVICE_TAG)) {
@@ -380,7 +379,7 @@ export class DeviceHub extends DurableObject<Env> {
       .sort((a, b) => openedAt(a) - openedAt(b));
     const evicted = mine.slice(0, Math.max(0, mine.length - BROWSER_SOCKETS_PER_VIEWER + 1));
     if (open.length - evicted.length >= BROWSER_SOCKETS_PER_DEVICE) {
-      return refusalResponse(apiError(429, "tooManyViewers", {}, { "Retry-After": "60" }), apiLanguage(request));
+      return Response.json({ code: "tooManyViewers", seconds: 60 } satisfies HubSocketRefusal, { status: 429 });
     }
     for (const ws of evicted) this.closeQuietly(ws, BROWSER_CLOSE.tooManyTabs, "tooManyTabs");
     const wasWatched = open.length - evicted.length > 0;
