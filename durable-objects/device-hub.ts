@@ -65,6 +65,7 @@ import {
 import { getDb } from "../worker/db/client.ts";
 import { findDeviceWithOwner, updateDeviceIdentity, updateDevicePresence } from "../worker/db/devices.ts";
 import { activateDevice } from "../worker/db/plans.ts";
+import { sendAlert } from "../worker/db/push-alerts.ts";
 import { insertMotorLog, listRecentMotorLogs, motorLogEntry, toMotorLogEntry, type MotorLogInsert } from "../worker/db/motor-logs.ts";
 import type { MotorLogRow } from "../worker/db/schema.ts";
 import {
@@ -89,7 +90,6 @@ import {
   type SwitchRequest,
 } from "../common/hub-contract.ts";
 import { legacyMotorLogEvent, legacyOrigin } from "./legacy-motor-log.ts";
-import { sendAlert } from "./hub-push.ts";
 import { HubSql, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";
 import {
   DEVICE_FLOOD_COOLDOWN_MS,
@@ -1705,7 +1705,7 @@ export class DeviceHub extends DurableObject<Env> {
   /**
    * Tells the owner's phones (Web Push), each in its own language. Never awaited: a push service
    * that is slow or down must not hold up a command, a broadcast or an alarm
-   * (durable-objects/hub-push.ts times out and logs every failure).
+   * (worker/db/push-alerts.ts times out and logs every failure).
    */
   private alert(alert: Alert): void {
     const owner = this.state.owner;

@@ -1,6 +1,6 @@
 // Alerts with the app closed (Web Push): each browser of a farmer saves its subscription with
 // the kinds of alerts it wants and the language to word them in; the DeviceHub sends them
-// (durable-objects/hub-push.ts). Farmers only: an admin session gets 403.
+// (worker/db/push-alerts.ts). Farmers only: an admin session gets 403.
 import { Hono } from "hono";
 import {
   endpointQuerySchema,
@@ -8,8 +8,8 @@ import {
   renewSubscriptionSchema,
   saveSubscriptionSchema,
 } from "../../common/push-schemas.ts";
-import { sendAlert } from "../../durable-objects/hub-push.ts";
 import { getDb } from "../db/client.ts";
+import { sendAlert } from "../db/push-alerts.ts";
 import {
   deleteSubscription,
   findSubscription,
