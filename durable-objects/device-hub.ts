@@ -77,6 +77,8 @@ import {
 import { formatClock, istMinuteKey, nextOccurrence } from "../common/schedule-time.ts";
 import type { Alert } from "../common/alerts.ts";
 import {
+  DEVICE_CLOSE,
+  FRAME_TOO_BIG_CLOSE,
   HUB_HEADERS,
   type FirmwareOffer,
   type HubFailure,
@@ -89,14 +91,9 @@ import {
   type ScheduleResult,
   type SwitchRequest,
 } from "../common/hub-contract.ts";
-import { legacyMotorLogEvent, legacyOrigin } from "./legacy-motor-log.ts";
-import { HubSql, type ScheduleOffRow, type ScheduleRow } from "./hub-sql.ts";
-import {
-  DEVICE_FLOOD_COOLDOWN_MS,
-  FRAME_TOO_BIG_CLOSE,
-  FrameBudget,
-  POLICY_VIOLATION_CLOSE,
-} from "./socket-caps.ts";
+import { legacyMotorLogEvent, legacyOrigin } from "./device-hub/legacy-motor-log.ts";
+import { HubSql, type ScheduleOffRow, type ScheduleRow } from "./device-hub/sql.ts";
+import { DEVICE_FLOOD_COOLDOWN_MS, FrameBudget } from "./device-hub/socket-caps.ts";
 
 type Owner = { userId: number; mobileNo: string };
 /** Why a firmware update failed, as its motor log entry says. */
@@ -430,7 +427,7 @@ export class DeviceHub extends DurableObject<Env> {
         type: "error",
         message: `Too many frames: at most ${DEVICE_FRAME_BURST} at once and ${DEVICE_FRAMES_PER_SECOND} a second.`,
       } satisfies ServerToDeviceMessage);
-      this.closeQuietly(ws, POLICY_VIOLATION_CLOSE, "Too many frames");
+      this.closeQuietly(ws, DEVICE_CLOSE.tooManyFrames, "Too many frames");
       this.floodingDevice = ws;
       this.ctx.storage.kv.put(DEVICE_COOLDOWN_KEY, Date.now() + DEVICE_FLOOD_COOLDOWN_MS);
       // Offline now, in D1 too: a restart (below) would not run the close handler.

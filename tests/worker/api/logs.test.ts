@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../../worker/db/client.ts";
 import { insertMotorLog } from "../../../worker/db/motor-logs.ts";
-import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/hub-sql.ts";
+import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/device-hub/sql.ts";
 import { acceptedLanguage } from "../../../worker/api/language.ts";
 import {
   adminToken,

@@ -1,6 +1,6 @@
 // The DeviceHub's own SQLite tables. Everything here survives hibernation, eviction and
 // restarts; the class keeps only caches in memory.
-import { DEBUG_LINE_LIMIT, type PowerSample } from "../common/hub-contract.ts";
+import { DEBUG_LINE_LIMIT, type PowerSample } from "../../common/hub-contract.ts";
 
 /** Power history keeps one sample a minute while the motor runs, for this long. */
 export const POWER_HISTORY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
