@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
-import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub.ts";
+import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub/settings.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, users } from "../../../worker/db/schema.ts";
 import {
