@@ -35,7 +35,7 @@ export const commandOriginSchema = z.discriminatedUnion("by", [
 ]);
 export type CommandOrigin = z.infer<typeof commandOriginSchema>;
 
-/** Why the hub could not carry out a command (HubFailure in durable-objects/device-hub.ts). */
+/** Why the hub could not carry out a command (HubFailure in common/hub-contract.ts). */
 export const hubFailureCodeSchema = z.enum([
   "offline",
   "cooldown",

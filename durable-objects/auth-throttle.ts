@@ -3,8 +3,7 @@
 // exponentially after a few free attempts and never become a permanent lockout
 // (docs/security.md, "Login throttling").
 import { DurableObject } from "cloudflare:workers";
-
-export type ThrottlePolicyName = "loginNumber" | "loginClient" | "registerClient";
+import type { ThrottlePolicyName } from "../common/hub-contract.ts";
 
 type ThrottlePolicy = {
   /** Attempts older than this are forgotten. */

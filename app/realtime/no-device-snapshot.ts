@@ -1,4 +1,4 @@
-import type { HubSnapshot } from "../../durable-objects/device-hub.ts";
+import type { HubSnapshot } from "../../common/hub-contract.ts";
 
 /** What a page shows for an account without a device: nothing live, nothing vouched for. */
 export function noDeviceSnapshot(now: number): HubSnapshot {

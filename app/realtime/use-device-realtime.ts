@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { LIVE_MOTOR_LOG_LIMIT, SOCKET_RECONNECT_DELAY_MS } from "../../common/constants.ts";
 import { browserCloseReason, type BrowserCloseReason, type PumpState } from "../../common/pump-state.ts";
 import { realtimeMessageSchema, type RealtimeMessage } from "../../common/realtime-protocol.ts";
-import type { HubSnapshot } from "../../durable-objects/device-hub.ts";
+import type { HubSnapshot } from "../../common/hub-contract.ts";
 
 export type LiveDeviceState = HubSnapshot & {
   connected: boolean;

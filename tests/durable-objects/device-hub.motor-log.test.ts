@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { HubSql } from "../../durable-objects/hub-sql.ts";
+import { HubSql } from "../../durable-objects/device-hub/sql.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { motorLogs } from "../../worker/db/schema.ts";
 import {

@@ -10,7 +10,7 @@ import { switchMessageSchema } from "../../common/device-protocol.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
 import { DAY_MS, istMinuteKey } from "../../common/schedule-time.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { SCHEDULE_LATE_LIMIT_MS, SCHEDULE_OFF_RETRY_MS } from "../../durable-objects/device-hub.ts";
+import { SCHEDULE_LATE_LIMIT_MS, SCHEDULE_OFF_RETRY_MS } from "../../durable-objects/device-hub/schedules.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, motorLogs } from "../../worker/db/schema.ts";
 import {

@@ -11,7 +11,7 @@ import type { RealtimeMessage } from "../../common/realtime-protocol.ts";
 import { expect } from "vitest";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, users } from "../../worker/db/schema.ts";
-import { FrameBudget } from "../../durable-objects/socket-caps.ts";
+import { FrameBudget } from "../../durable-objects/device-hub/socket-caps.ts";
 
 export const ORIGIN = "http://sinchai.test";
 

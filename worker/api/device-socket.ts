@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
 import { findFirmware } from "../db/firmware.ts";
-import { deviceHub, hubSocketRequest } from "../hubs/device-hubs.ts";
+import { deviceHub, hubSocketAnswer, hubSocketRequest } from "../hubs/device-hubs.ts";
 import { apiError } from "../http/http-error.ts";
 import type { ApiEnv } from "./context.ts";
 import { authenticateDevice } from "./device-auth.ts";
@@ -18,7 +18,7 @@ export const deviceSocketRoutes = new Hono<ApiEnv>()
       throw apiError(426, "expectedWebSocket");
     }
     const device = await authenticateDevice(c);
-    return deviceHub(c.env, device.id).fetch(hubSocketRequest({ role: "device" }));
+    return hubSocketAnswer(await deviceHub(c.env, device.id).fetch(hubSocketRequest({ role: "device" })));
   })
   .get("/firmware/:id", async (c) => {
     await authenticateDevice(c);

@@ -7,7 +7,7 @@ import { recordWatch } from "../auth/session-sockets.ts";
 import { authenticateToken } from "../auth/sessions.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwnerMobileNo } from "../db/devices.ts";
-import { deviceHub, hubSocketRequest } from "../hubs/device-hubs.ts";
+import { deviceHub, hubSocketAnswer, hubSocketRequest } from "../hubs/device-hubs.ts";
 import { apiError } from "../http/http-error.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput } from "./input.ts";
@@ -54,5 +54,5 @@ export const realtimeRoutes = new Hono<ApiEnv>().get("/", async (c) => {
   if (response.status === 101 && !(await authenticateToken(c.env, token, viewer.audience))) {
     await hub.closeViewerSockets({ sessionIds: [viewer.sessionId] }, isAdminViewer ? "accessRemoved" : "signedOut");
   }
-  return response;
+  return hubSocketAnswer(response);
 });

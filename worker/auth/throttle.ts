@@ -3,7 +3,7 @@
 // before (known-device cookie) is exempt from that number's throttle, so an attacker
 // hammering a farmer's number cannot lock the farmer out.
 import { SignJWT, jwtVerify } from "jose";
-import type { ThrottlePolicyName } from "../../durable-objects/auth-throttle.ts";
+import type { ThrottlePolicyName } from "../../common/hub-contract.ts";
 import { apiError } from "../http/http-error.ts";
 import { clientAddressKey } from "./client-address.ts";
 import { readCookie } from "./cookies.ts";

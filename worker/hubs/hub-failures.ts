@@ -2,7 +2,7 @@ import { translateApi } from "../../app/i18n/api.ts";
 import type { Language } from "../../app/i18n/catalogue.ts";
 import { wordsIn } from "../../app/i18n/dictionaries.ts";
 import { commandFailureText } from "../../app/i18n/motor-log.ts";
-import type { HubFailure } from "../../durable-objects/device-hub.ts";
+import type { HubFailure } from "../../common/hub-contract.ts";
 import { HttpError } from "../http/http-error.ts";
 
 const STATUS: Record<HubFailure["code"], HttpError["status"]> = {

@@ -5,7 +5,7 @@
 import type { ScheduleInput, ScheduleView } from "../../common/schedule-schemas.ts";
 import { formatClock } from "../../common/schedule-time.ts";
 import { translateApi } from "../../app/i18n/api.ts";
-import type { ScheduleFailure } from "../../durable-objects/device-hub.ts";
+import type { ScheduleFailure } from "../../common/hub-contract.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwner } from "../db/devices.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";

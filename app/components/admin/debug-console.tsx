@@ -1,6 +1,6 @@
 // The live debug log of a box (SPEC §9: the last 200 lines), fed by the page's realtime socket.
 import { useEffect, useRef } from "react";
-import { DEBUG_LINE_LIMIT } from "../../../durable-objects/hub-sql.ts";
+import { DEBUG_LINE_LIMIT } from "../../../common/hub-contract.ts";
 import type { RealtimeEvent } from "../../realtime/use-device-realtime.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 

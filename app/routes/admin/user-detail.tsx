@@ -6,7 +6,7 @@ import { data, Link, useNavigate, useRevalidator } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
 import { userRoleResponseSchema } from "../../../common/api-responses/admin.ts";
 import { healthReadingResponseSchema } from "../../../common/api-responses/devices.ts";
-import type { HubSnapshot } from "../../../durable-objects/device-hub.ts";
+import type { HubSnapshot } from "../../../common/hub-contract.ts";
 import { configHistoryForAdmin, countAdmins, findAdminUserView, type ConfigHistoryEntry } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { deviceHub } from "../../../worker/hubs/device-hubs.ts";

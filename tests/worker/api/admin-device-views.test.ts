@@ -2,7 +2,7 @@
 // cookie (live data, the debug console's last 200 lines), the power history and its highlight.
 import { describe, expect, it } from "vitest";
 import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
-import { DEBUG_LINE_LIMIT } from "../../../durable-objects/hub-sql.ts";
+import { DEBUG_LINE_LIMIT } from "../../../common/hub-contract.ts";
 import { adminToken, connectBrowser, connectDevice, farmerWithDevice, getJson, liftFrameRateCap, putJson } from "../helpers.ts";
 
 describe("the admin's view of a device", () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { deviceListResponseSchema, keyRotatedResponseSchema, provisionResponseSchema } from "../../../common/api-responses/admin.ts";
 import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
-import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub.ts";
+import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub/settings.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, users } from "../../../worker/db/schema.ts";
 import {

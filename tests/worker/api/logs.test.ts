@@ -7,7 +7,7 @@ import { motorLogsResponseSchema, powerHistoryResponseSchema } from "../../../co
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { insertMotorLog } from "../../../worker/db/motor-logs.ts";
-import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/hub-sql.ts";
+import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/device-hub/sql.ts";
 import { acceptedLanguage } from "../../../worker/api/language.ts";
 import {
   adminToken,

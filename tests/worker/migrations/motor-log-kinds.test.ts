@@ -4,7 +4,7 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "../../../common/zod.ts";
-import { legacyMotorLogEvent } from "../../../durable-objects/legacy-motor-log.ts";
+import { legacyMotorLogEvent } from "../../../durable-objects/device-hub/legacy-motor-log.ts";
 import { MOTOR_LOG_EXAMPLES } from "../../app/motor-log-examples.ts";
 
 const db = env.MIGRATION_TEST_DB;

@@ -1,25 +1,28 @@
 // Web Push for a farmer's alerts: the DeviceHub (and the alerts API's test button) hand over an
-// alert as a code; this words it in each subscribed browser's language from the app's
-// dictionaries, encrypts it for that browser (RFC 8291, aes128gcm) and signs the request with
-// our VAPID key (RFC 8292) through @block65/webcrypto-web-push (Web Crypto, no Node APIs;
-// docs/decisions/015-web-push-library.md), and sends it to the browser's push service.
+// alert as a code; this reads the browsers subscribed to it in D1, words it in each one's
+// language from the app's dictionaries, encrypts it for that browser (RFC 8291, aes128gcm) and
+// signs the request with our VAPID key (RFC 8292) through @block65/webcrypto-web-push (Web
+// Crypto, no Node APIs; docs/decisions/015-web-push-library.md), sends it to the browser's push
+// service and forgets the subscriptions the push service gave up. Here, beside the
+// subscriptions it reads and prunes, because both the Worker and the DeviceHub send alerts and
+// worker/db/ is the one part of the Worker a Durable Object may import.
 //
 // Never in the way of the pump: callers do not await it (ctx.waitUntil), each request gives up
 // after PUSH_TIMEOUT_MS, and every failure is logged and swallowed.
 import { buildPushPayload } from "@block65/webcrypto-web-push";
-import { alertTag, type Alert, type PushPayload } from "../common/alerts.ts";
-import { formatClock } from "../common/schedule-time.ts";
-import { formatNumber, formatSince } from "../app/format.ts";
-import { translate } from "../app/i18n/dictionaries.ts";
-import type { Language, MessageKey } from "../app/i18n/catalogue.ts";
-import { getDb } from "../worker/db/client.ts";
+import { alertTag, type Alert, type PushPayload } from "../../common/alerts.ts";
+import { formatClock } from "../../common/schedule-time.ts";
+import { formatNumber, formatSince } from "../../app/format.ts";
+import { translate } from "../../app/i18n/dictionaries.ts";
+import type { Language, MessageKey } from "../../app/i18n/catalogue.ts";
+import { getDb } from "./client.ts";
 import {
   deleteSubscriptionByEndpoint,
   findSubscription,
   markSubscriptionSent,
   subscriptionsFor,
-} from "../worker/db/push-subscriptions.ts";
-import type { PushSubscriptionRow } from "../worker/db/schema.ts";
+} from "./push-subscriptions.ts";
+import type { PushSubscriptionRow } from "./schema.ts";
 
 export const PUSH_TIMEOUT_MS = 10_000;
 

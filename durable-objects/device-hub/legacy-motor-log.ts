@@ -2,8 +2,8 @@
 // in the outbox for D1, and the origin of a command still waiting for its answer (`note`).
 // These read them back, as migration 0007 does for the rows already in D1
 // (tests/worker/migrations/motor-log-kinds.test.ts checks that both read every sentence alike).
-import type { CommandSource } from "../common/pump-state.ts";
-import { formatClock, parseClock } from "../common/schedule-time.ts";
+import type { CommandSource } from "../../common/pump-state.ts";
+import { formatClock, parseClock } from "../../common/schedule-time.ts";
 import {
   motorLogEventSchema,
   type CommandFailure,
@@ -11,7 +11,7 @@ import {
   type HubFailureCode,
   type MotorLogEvent,
   type ServerReason,
-} from "../common/motor-log-event.ts";
+} from "../../common/motor-log-event.ts";
 
 const SERVER_REASONS: Record<string, ServerReason> = {
   "dry run that the box did not stop": "dryRunNotStopped",

@@ -3,11 +3,6 @@
 // shares its isolate's thread with the others, so a box that floods or a page that opens
 // sockets without end slows every other farmer's pump, not only its own.
 
-/** Close code for a browser frame over the limit (RFC 6455 "Message Too Big"). */
-export const FRAME_TOO_BIG_CLOSE = 1009;
-/** Close code for a box over its frame rate (RFC 6455 "Policy Violation"). */
-export const POLICY_VIOLATION_CLOSE = 1008;
-
 /** A box cut off for its frame rate may reconnect after this long; until then its upgrade gets 429. */
 export const DEVICE_FLOOD_COOLDOWN_MS = 10_000;
 
@@ -44,3 +39,6 @@ export class FrameBudget {
     this.tokens += frames;
   }
 }
+
+/** What the rooms may do with the box's allowance: spend a frame, or allow answers they asked for. */
+export type FrameAllowance = Pick<FrameBudget, "take" | "grant">;

@@ -1,13 +1,10 @@
 // The DeviceHub's own SQLite tables. Everything here survives hibernation, eviction and
 // restarts; the class keeps only caches in memory.
+import { DEBUG_LINE_LIMIT, type PowerSample } from "../../common/hub-contract.ts";
 
 /** Power history keeps one sample a minute while the motor runs, for this long. */
 export const POWER_HISTORY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const POWER_SAMPLE_INTERVAL_MS = 60_000;
-/** The admin debug console shows this many recent lines (SPEC §9). */
-export const DEBUG_LINE_LIMIT = 200;
-
-export type PowerSample = { id: number; current: number; wattage: number; timestamp: string };
 
 export type ScheduleRow = {
   id: number;

@@ -1,0 +1,107 @@
+// What the Worker and the pages know of the Durable Objects: the answers of their RPC methods,
+// the headers of the socket upgrades the Worker forwards to a DeviceHub, the codes its sockets
+// close with, and the refusals it answers upgrades with. Types and constants only, with type
+// imports only, so a page that takes one number from here takes nothing else into its bundle.
+// app/ and worker/ import this, never durable-objects/ (tests/scripts/import-boundaries.test.ts).
+import type { RelayState } from "./device-protocol.ts";
+import type { CommandOrigin, HubFailureCode } from "./motor-log-event.ts";
+import type { MotorStatus, PumpState } from "./pump-state.ts";
+import type { DeviceStatus, HealthData, MotorLogEntry, PowerData } from "./realtime-protocol.ts";
+import type { ScheduleView } from "./schedule-schemas.ts";
+
+/**
+ * Headers the Worker sets on the upgrade requests it forwards to a DeviceHub, after it has
+ * authenticated the socket. A DeviceHub is reachable only through its binding, never from
+ * the internet, and the Worker builds these requests from scratch, so clients cannot set them.
+ */
+export const HUB_HEADERS = {
+  socketRole: "X-Hub-Socket-Role",
+  viewerId: "X-Hub-Viewer-Id",
+  viewerRole: "X-Hub-Viewer-Role",
+  /** The session that opened a browser socket, and when it runs out: the socket ends with it. */
+  sessionId: "X-Hub-Session-Id",
+  sessionExpiresAt: "X-Hub-Session-Expires-At",
+} as const;
+
+/**
+ * Why a hub refused a socket upgrade (status 429, JSON): the Worker turns it into the API's
+ * worded refusal. `seconds`: how long until the box may try again.
+ */
+export type HubSocketRefusal = { code: "tooManyFrames"; seconds: number } | { code: "tooManyViewers"; seconds: number };
+
+/** Close codes of the box's socket (docs/device-protocol.md §9). */
+export const DEVICE_CLOSE = {
+  /** A newer connection of the same box took over. */
+  replaced: 4001,
+  /** The box speaks a protocol version this server does not. */
+  unsupportedProtocol: 4002,
+  /** The box's key was rotated: it must come back with the new one. */
+  keyRotated: 4003,
+  /** Nothing heard from the box for longer than its liveness limit. */
+  noHeartbeat: 4008,
+  /** Over its frame rate (RFC 6455 "Policy Violation"). */
+  tooManyFrames: 1008,
+} as const;
+
+/** A browser frame over the limit (RFC 6455 "Message Too Big"); browsers only listen. */
+export const FRAME_TOO_BIG_CLOSE = 1009;
+/** A socket that could not take a frame (RFC 6455 "Internal Error"): its peer reconnects. */
+export const SEND_FAILED_CLOSE = 1011;
+
+/** The admin debug console shows this many recent lines (SPEC §9). */
+export const DEBUG_LINE_LIMIT = 200;
+
+export type HubFailure = {
+  ok: false;
+  /**
+   * `timeout`: the box did not answer in 5 s; `linkLost`: it dropped before answering. After
+   * either the motor may or may not have switched: the hub says `unknown` until the box settles it.
+   */
+  code: HubFailureCode | "otaBusy" | "otaRejected";
+  /** `rejected`, `otaRejected`: the box's own words, if it gave any. */
+  error?: string;
+  /** `otaBusy`: the version already being installed. */
+  version?: string;
+  retryAfterMs?: number;
+};
+
+export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
+
+export type SwitchRequest = {
+  action: RelayState;
+  origin: CommandOrigin;
+  /** A schedule's run: its outcome follows the box's answer; "ON for N minutes" owes a switch-off. */
+  scheduleRun?: { scheduleId: number; runKey: string; offAfterMinutes: number | null };
+};
+
+/** `conflict`: another schedule at `minuteOfDay`; `limit`: the device already has `max`. */
+export type ScheduleFailure = { ok: false; code: "notFound" | "conflict" | "limit"; minuteOfDay?: number; max?: number };
+export type ScheduleResult = { ok: true; schedule: ScheduleView } | ScheduleFailure;
+
+export type HubSnapshot = {
+  motorStatus: MotorStatus;
+  deviceStatus: DeviceStatus;
+  /** The last reading (its time is `pump.powerDataAt`); pages show none while the box is offline. */
+  powerData: PowerData;
+  lastLogs: MotorLogEntry[];
+  phaseFault: boolean;
+  health: HealthData | null;
+  debug: boolean;
+  pump: PumpState;
+};
+
+export type HubStats = {
+  /** Constructions after the first: wakes from hibernation or eviction. */
+  wakes: number;
+  deviceFrames: number;
+  /** When the last 20 constructions happened (ms). */
+  recentWakes: number[];
+};
+
+export type FirmwareOffer = { version: string; url: string; sha256: string; size: number };
+
+/** One sample of the power history (one a minute while the motor runs). */
+export type PowerSample = { id: number; current: number; wattage: number; timestamp: string };
+
+/** The AuthThrottle's policies: what is counted per number or client address. */
+export type ThrottlePolicyName = "loginNumber" | "loginClient" | "registerClient";

@@ -1,0 +1,288 @@
+// Commands to the box and its acks, and the hub's belief about the motor that they settle
+// (docs/pump-state.md): a switch is pending until the box answers; confirmed by an ack in time
+// or late; unconfirmed (`unknown`: it may be running) when no answer came or the link dropped,
+// until anything the box says settles it; and every switch starts the cooldown. setMotor is the
+// one place the belief changes. The decisions themselves are plain functions in pump-model.ts.
+import { DEVICE_ACK_TIMEOUT_MS } from "../../common/constants.ts";
+import type { DeviceCommand, DeviceMessage, RelayState } from "../../common/device-protocol.ts";
+import type { HubFailure, MotorCommandResult, SwitchRequest } from "../../common/hub-contract.ts";
+import type { ServerReason } from "../../common/motor-log-event.ts";
+import type { MotorStatus, StatusSource } from "../../common/pump-state.ts";
+import type { HubAlerts } from "./alerts.ts";
+import type { HubContext } from "./context.ts";
+import type { MotorLog, MotorLogLine } from "./motor-log.ts";
+import {
+  beliefChange,
+  commandSourceOf,
+  cooldownAfter,
+  LINK_LOST,
+  NO_CONFIRMATION,
+  OFFLINE,
+  settledSince,
+  stated,
+  switchRefusal,
+  type StatedHow,
+} from "./pump-model.ts";
+import type { PumpView } from "./pump-view.ts";
+import type { FrameAllowance } from "./socket-caps.ts";
+import { ZERO_POWER, type PendingSwitch } from "./state.ts";
+
+export type AckMessage = Extract<DeviceMessage, { type: "ack" }>;
+export type HealthMessage = Extract<DeviceMessage, { type: "health" }>;
+export type PowerMessage = Extract<DeviceMessage, { type: "power" }>;
+type FrameWaiter =
+  | { type: "health"; resolve: (message: HealthMessage | null) => void }
+  | { type: "power"; resolve: (message: PowerMessage | null) => void };
+
+/** Frames a command asks of the box: its ack, and the reading or health that comes with it. */
+const FRAMES_OWED_PER_COMMAND = 2;
+
+export class MotorCommands {
+  readonly #hub: HubContext;
+  readonly #log: MotorLog;
+  readonly #view: PumpView;
+  readonly #alerts: HubAlerts;
+  readonly #allowance: FrameAllowance;
+  /** In memory only: a command in flight keeps the object awake until it settles. */
+  readonly #pendingAcks = new Map<string, (ack: AckMessage | null) => void>();
+  /** Switch commands waiting for their ack right now (memory only: an ack can only be timely while we wait). */
+  readonly #switchesInFlight = new Map<string, PendingSwitch>();
+  #frameWaiters: FrameWaiter[] = [];
+
+  constructor(hub: HubContext, log: MotorLog, view: PumpView, alerts: HubAlerts, allowance: FrameAllowance) {
+    this.#hub = hub;
+    this.#log = log;
+    this.#view = view;
+    this.#alerts = alerts;
+    this.#allowance = allowance;
+  }
+
+  /**
+   * Switches the motor; succeeds only when the box confirms. OFF is never refused while the box
+   * can be reached; the cooldown only delays an ON after a change, to protect the motor from
+   * quick restarts. `origin` says who asked, for the motor log ("by schedule (10:00 AM, daily)").
+   */
+  async switchMotor(command: SwitchRequest): Promise<MotorCommandResult> {
+    const { state, sql, sockets, timers } = this.#hub;
+    const device = sockets.device();
+    if (!device) return OFFLINE;
+    const now = Date.now();
+    const refusal = switchRefusal(state.current, command.action, now, this.#switchesInFlight.size);
+    if (refusal) return refusal;
+    const id = crypto.randomUUID();
+    const run = command.scheduleRun;
+    const pending: PendingSwitch = {
+      id,
+      relay: command.action,
+      source: commandSourceOf(command.origin),
+      origin: command.origin,
+      sentAt: now,
+      state: "sent",
+      ...(run ? { scheduleRun: { scheduleId: run.scheduleId, runKey: run.runKey } } : {}),
+    };
+    // The cooldown starts when the command leaves for the box, whatever the outcome: a relay
+    // that may have switched must not be switched on again straight away.
+    state.save({ cooldownUntil: cooldownAfter(now), pendingSwitch: pending });
+    if (command.action === "on" && run?.offAfterMinutes) {
+      // Owed from the moment the ON leaves: whether its answer comes in time, late or never, a
+      // motor this schedule may have started stops after N minutes (stopping an idle one is harmless).
+      const dueAt = now + run.offAfterMinutes * 60_000;
+      sql.setScheduleOff({ scheduleId: run.scheduleId, plannedAt: dueAt, dueAt, afterMinutes: run.offAfterMinutes, attempts: 0 });
+      timers.syncSchedules();
+    }
+    this.#switchesInFlight.set(id, pending);
+    this.#view.publish();
+    const ack = await this.sendCommand(device, { type: "switch", id, relay: command.action });
+    this.#switchesInFlight.delete(id);
+    if (ack === null) {
+      const linkLost = sockets.device() === null;
+      await this.#commandUnanswered(pending, linkLost ? "linkLost" : "noAnswer");
+      return linkLost ? LINK_LOST : NO_CONFIRMATION;
+    }
+    await this.#settleSwitch(pending, ack, "ack");
+    if (!ack.ok) return { ok: false, code: "rejected", ...(ack.error ? { error: ack.error } : {}) };
+    return { ok: true, status: ack.relay };
+  }
+
+  /** Whether the switch `id` is waiting for its ack right now. */
+  isInFlight(id: string): boolean {
+    return this.#switchesInFlight.has(id);
+  }
+
+  /** Sends a command and waits for its ack; null when none came in time or the box went away. */
+  sendCommand(device: WebSocket, command: DeviceCommand): Promise<AckMessage | null> {
+    return new Promise((resolve) => {
+      const settle = (ack: AckMessage | null) => {
+        clearTimeout(timer);
+        this.#pendingAcks.delete(command.id);
+        resolve(ack);
+      };
+      const timer = setTimeout(() => settle(null), DEVICE_ACK_TIMEOUT_MS);
+      this.#pendingAcks.set(command.id, settle);
+      // The box owes an answer (its ack, and the reading or health it reports with it): those
+      // frames are ours, not the box's, and never count against its rate.
+      this.#allowance.grant(FRAMES_OWED_PER_COMMAND);
+      this.#hub.sockets.sendToDevice(device, command);
+    });
+  }
+
+  /** Sends a `request` and waits for the frame it asks for (health or power), within 5 s. */
+  async requestFrame<T extends "health" | "power">(
+    what: T,
+  ): Promise<{ ok: true; message: T extends "health" ? HealthMessage : PowerMessage } | HubFailure> {
+    const device = this.#hub.sockets.device();
+    if (!device) return OFFLINE;
+    const frame = new Promise<HealthMessage | PowerMessage | null>((resolve) => {
+      const timer = setTimeout(() => settle(null), DEVICE_ACK_TIMEOUT_MS);
+      const settle = (message: HealthMessage | PowerMessage | null) => {
+        clearTimeout(timer);
+        this.#frameWaiters = this.#frameWaiters.filter((waiter) => waiter.resolve !== settle);
+        resolve(message);
+      };
+      this.#frameWaiters.push({ type: what, resolve: settle } as FrameWaiter);
+    });
+    const ack = await this.sendCommand(device, { type: "request", id: crypto.randomUUID(), what });
+    if (ack === null) return NO_CONFIRMATION;
+    const message = await frame;
+    if (message === null) return NO_CONFIRMATION;
+    return { ok: true, message: message as T extends "health" ? HealthMessage : PowerMessage };
+  }
+
+  resolveFrameWaiters(type: "health", message: HealthMessage): void;
+  resolveFrameWaiters(type: "power", message: PowerMessage): void;
+  resolveFrameWaiters(type: "health" | "power", message: HealthMessage | PowerMessage): void {
+    for (const waiter of this.#frameWaiters.filter((candidate) => candidate.type === type)) {
+      (waiter.resolve as (message: HealthMessage | PowerMessage) => void)(message);
+    }
+  }
+
+  /** The box is gone: nothing it was asked will be answered. */
+  abandonAll(): void {
+    for (const resolve of this.#pendingAcks.values()) resolve(null);
+    for (const waiter of this.#frameWaiters.splice(0)) waiter.resolve(null);
+  }
+
+  /**
+   * The one place the hub's belief about the motor changes. `log` is written when the status
+   * changed, or whenever `logAlways` (a confirmed command is logged even if it changed nothing).
+   */
+  async setMotor(status: MotorStatus, source: StatusSource, log: MotorLogLine | null, options: { logAlways?: boolean } = {}): Promise<void> {
+    const { state, sql, sockets, timers } = this.#hub;
+    const previous = state.current.motor;
+    const changed = previous.status !== status;
+    const changes = beliefChange(state.current, status, source, Date.now());
+    if (changes) state.save(changes);
+    if (changed) {
+      sockets.broadcast({ type: "motorStatusUpdate", status });
+      if (status === "off") {
+        sockets.broadcast({ type: "powerDataUpdate", powerData: ZERO_POWER });
+        // Whoever stopped it, a schedule's "ON for N minutes" has nothing left to switch off
+        // (and must not stop a run someone starts later). Not so for `unknown`: it may run.
+        sql.clearScheduleOffs();
+        timers.syncSchedules();
+      }
+    }
+    // The first thing a new hub hears is no news when it is OFF.
+    const firstWord = previous.source === "none" && status === "off";
+    if (log && !firstWord && (changed || options.logAlways)) await this.#log.record(log.action, log.event);
+    this.#view.publish();
+  }
+
+  /**
+   * The box stated its relay without being asked (hello, relay frame, health): believed. A
+   * command whose answer was lost is settled by it: carried out if the relay is as asked.
+   */
+  async adoptStatedRelay(relay: RelayState, source: StatusSource, how: StatedHow): Promise<void> {
+    const pending = this.#hub.state.current.pendingSwitch;
+    if (pending && !this.#switchesInFlight.has(pending.id)) {
+      this.#hub.state.save({ pendingSwitch: null });
+      if (relay === pending.relay) {
+        const confirmed = source === "hello" ? "onReconnect" : "late";
+        await this.setMotor(
+          relay,
+          source,
+          { action: relay, event: { kind: "switched", relay, origin: pending.origin, confirmed } },
+          { logAlways: true },
+        );
+        if (pending.scheduleRun) {
+          this.#hub.sql.recordScheduleOutcome(pending.scheduleRun.scheduleId, pending.scheduleRun.runKey, "done", "confirmedLate", null);
+          this.#alerts.scheduleDone(pending.scheduleRun.scheduleId, pending.relay);
+        }
+        return;
+      }
+    }
+    await this.setMotor(relay, source, { action: relay, event: stated(relay, how) });
+  }
+
+  /** An ack: to the command waiting for it, or, when none waits any more, a switch's late confirmation. */
+  async handleAck(ack: AckMessage): Promise<void> {
+    const waiter = this.#pendingAcks.get(ack.id);
+    if (waiter) {
+      waiter(ack); // the command's caller settles it
+      return;
+    }
+    const pending = this.#hub.state.current.pendingSwitch;
+    if (pending?.id === ack.id) {
+      await this.#settleSwitch(pending, ack, "lateAck");
+      return;
+    }
+    // The ack of a command this hub no longer tracks (superseded by a newer one): the box still
+    // tells the truth about its relay.
+    await this.setMotor(ack.relay, "lateAck", { action: ack.relay, event: stated(ack.relay, "reported") });
+  }
+
+  /** Switches the motor off for safety (OFF ignores the cooldown). True when the box confirmed. */
+  async forceOff(reason: ServerReason): Promise<boolean> {
+    const result = await this.switchMotor({ action: "off", origin: { by: "server", reason } });
+    if (result.ok && result.status === "off") return true;
+    // No answer is already logged, with the motor's status now unknown; a refusal is not.
+    if (result.ok || result.code === "rejected") {
+      await this.#log.record("other", { kind: "serverOffFailed", reason });
+    }
+    return false;
+  }
+
+  /** The box answered a switch command (in time, or late): it did what it says it did. */
+  async #settleSwitch(command: PendingSwitch, ack: AckMessage, source: "ack" | "lateAck"): Promise<void> {
+    const { state, sql } = this.#hub;
+    if (state.current.pendingSwitch?.id === command.id) state.save({ pendingSwitch: null });
+    if (!ack.ok) {
+      if (command.scheduleRun && ack.relay === "off") sql.deleteScheduleOff(command.scheduleRun.scheduleId);
+      await this.setMotor(ack.relay, source, { action: ack.relay, event: stated(ack.relay, "reported") });
+      return;
+    }
+    const late = source === "lateAck";
+    // A late answer owes what a timely one does, the cooldown included.
+    if (late) state.save({ cooldownUntil: Math.max(state.current.cooldownUntil, cooldownAfter(Date.now())) });
+    await this.setMotor(
+      ack.relay,
+      source,
+      { action: ack.relay, event: { kind: "switched", relay: ack.relay, origin: command.origin, confirmed: late ? "late" : "inTime" } },
+      { logAlways: true },
+    );
+    if (late && command.scheduleRun && ack.relay === command.relay) {
+      sql.recordScheduleOutcome(command.scheduleRun.scheduleId, command.scheduleRun.runKey, "done", "confirmedLate", null);
+      this.#alerts.scheduleDone(command.scheduleRun.scheduleId, command.relay);
+    }
+  }
+
+  /** A switch got no answer in 5 s, or its box dropped first: the motor may or may not have switched. */
+  async #commandUnanswered(command: PendingSwitch, how: "noAnswer" | "linkLost"): Promise<void> {
+    const { state } = this.#hub;
+    const pending = state.current.pendingSwitch;
+    if (pending?.id !== command.id) return; // a newer command, or the box settled this one meanwhile
+    state.save({ pendingSwitch: { ...pending, state: "unanswered" } });
+    // Something the box said since the command left may have settled it already (a reading
+    // that proves the motor runs).
+    if (settledSince(state.current, command)) {
+      this.#view.publish();
+      return;
+    }
+    await this.setMotor(
+      "unknown",
+      how,
+      { action: "other", event: { kind: "unconfirmed", relay: command.relay, origin: command.origin, why: how } },
+      { logAlways: true },
+    );
+  }
+}

@@ -1,0 +1,54 @@
+// What every room of the hub works with: the hub's identity and bindings, its state, its SQLite
+// tables, its sockets and its timers. Built once per instance, under blockConcurrencyWhile
+// (device-hub.ts), so nothing reaches a room before the state is loaded.
+import { getDb, type Db } from "../../worker/db/client.ts";
+import { HubSockets } from "./sockets.ts";
+import { HubSql } from "./sql.ts";
+import { HubStateStore } from "./state.ts";
+import { HubTimers } from "./timers.ts";
+
+export type HubContext = {
+  readonly ctx: DurableObjectState;
+  readonly env: Env;
+  /** The device id this hub was created for (`idFromName(deviceId)`). */
+  readonly deviceId: string;
+  readonly state: HubStateStore;
+  readonly sql: HubSql;
+  readonly sockets: HubSockets;
+  readonly timers: HubTimers;
+  /** Logs a failure with the hub's identity, so a log line says which box's hub it was. */
+  logError(what: string, error?: unknown): void;
+  /**
+   * D1's copy of presence and identity serves the admin lists; the hub's own storage is the
+   * truth. A failed copy is logged and corrected by the next change, never fatal to the hub.
+   */
+  copyToD1(what: string, write: (db: Db) => Promise<unknown>): Promise<void>;
+};
+
+export function openHubContext(ctx: DurableObjectState, env: Env): HubContext {
+  const sql = new HubSql(ctx.storage.sql);
+  const hub: HubContext = {
+    ctx,
+    env,
+    get deviceId() {
+      const name = ctx.id.name;
+      if (!name) throw new Error("DeviceHub must be addressed with idFromName(deviceId)");
+      return name;
+    },
+    state: new HubStateStore(ctx.storage.kv),
+    sql,
+    sockets: new HubSockets(ctx),
+    timers: new HubTimers(ctx.storage, sql),
+    logError(what, ...error) {
+      console.error(`DeviceHub ${ctx.id.name}: ${what}`, ...error);
+    },
+    async copyToD1(what, write) {
+      try {
+        await write(getDb(env.DB));
+      } catch (error) {
+        hub.logError(`D1 ${what} update failed`, error);
+      }
+    },
+  };
+  return hub;
+}

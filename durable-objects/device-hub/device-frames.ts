@@ -1,0 +1,147 @@
+// Every frame from the box (docs/device-protocol.md §2-4): counted against its allowance before
+// anything else, parsed with the protocol's zod schema, refused with an `error` frame when it
+// cannot be accepted (changing nothing), then handed to the room it concerns.
+import { DEVICE_PROTOCOL_VERSION, deviceMessageSchema, parseFrame, type DeviceMessage } from "../../common/device-protocol.ts";
+import { DEVICE_CLOSE } from "../../common/hub-contract.ts";
+import type { HealthData } from "../../common/realtime-protocol.ts";
+import { updateDeviceIdentity } from "../../worker/db/devices.ts";
+import type { HealthMessage, MotorCommands, PowerMessage } from "./commands.ts";
+import type { HubContext } from "./context.ts";
+import type { DebugLines } from "./debug-lines.ts";
+import type { DeviceLink } from "./device-link.ts";
+import type { FirmwareUpdates } from "./ota.ts";
+import type { PowerHistory } from "./power-history.ts";
+import type { Protection } from "./protection.ts";
+import type { PumpView } from "./pump-view.ts";
+import type { FrameAllowance } from "./socket-caps.ts";
+import type { DeviceAttachment } from "./sockets.ts";
+import { countDeviceFrame } from "./state.ts";
+
+/** The rooms a box's frames go to. */
+export type DeviceFrameRooms = {
+  link: DeviceLink;
+  commands: MotorCommands;
+  protection: Protection;
+  power: PowerHistory;
+  ota: FirmwareUpdates;
+  debug: DebugLines;
+  view: PumpView;
+};
+
+export class DeviceFrames {
+  readonly #hub: HubContext;
+  readonly #rooms: DeviceFrameRooms;
+  readonly #allowance: FrameAllowance;
+
+  constructor(hub: HubContext, rooms: DeviceFrameRooms, allowance: FrameAllowance) {
+    this.#hub = hub;
+    this.#rooms = rooms;
+    this.#allowance = allowance;
+  }
+
+  async onFrame(ws: WebSocket, attachment: DeviceAttachment, frame: string | ArrayBuffer): Promise<void> {
+    const { ctx, state, sockets } = this.#hub;
+    // Counted before any parsing or storage: a flood must not reach D1 or the other hubs' thread.
+    if (!this.#allowance.take()) {
+      await this.#rooms.link.cutOff(ws);
+      return;
+    }
+    const parsed = parseFrame(deviceMessageSchema, frame);
+    if (!parsed.ok) {
+      sockets.sendToDevice(ws, { type: "error", message: parsed.error });
+      return;
+    }
+    countDeviceFrame(ctx.storage.kv);
+    if (parsed.message.type !== "hello" && !attachment.helloAt) {
+      sockets.sendToDevice(ws, { type: "error", message: "Say hello first." });
+      return;
+    }
+    // Refused before anything is recorded: a box we cannot talk to gives no sign of life
+    // (the fuzz suite found such a hello moving lastSeenAt).
+    if (parsed.message.type === "hello" && parsed.message.protocol !== DEVICE_PROTOCOL_VERSION) {
+      sockets.sendToDevice(ws, {
+        type: "error",
+        message: `Unsupported protocol version ${parsed.message.protocol}; this server speaks ${DEVICE_PROTOCOL_VERSION}.`,
+      });
+      sockets.close(ws, DEVICE_CLOSE.unsupportedProtocol, "Unsupported protocol version");
+      return;
+    }
+    const now = Date.now();
+    state.save({ lastSeenAt: now });
+    await this.#handle(ws, attachment, parsed.message, now);
+    this.#rooms.view.publish();
+  }
+
+  async #handle(ws: WebSocket, attachment: DeviceAttachment, message: DeviceMessage, now: number): Promise<void> {
+    const { link, commands, protection, ota, debug } = this.#rooms;
+    switch (message.type) {
+      case "hello":
+        await link.hello(ws, attachment, message, now);
+        return;
+      case "ack":
+        await commands.handleAck(message);
+        return;
+      case "power":
+        await this.#power(message, now);
+        return;
+      case "relay":
+        await commands.adoptStatedRelay(
+          message.relay,
+          "relayFrame",
+          message.cause === "manual" ? "manual" : message.cause === "schedule" ? "boxSchedule" : "restart",
+        );
+        return;
+      case "health":
+        await this.#health(message, now);
+        return;
+      case "event":
+        await protection.handleEvent(message);
+        return;
+      case "log":
+        debug.onLine(message.line, now);
+        return;
+      case "ota":
+        await ota.onProgress(message);
+        return;
+      default: {
+        const unreachable: never = message;
+        throw new Error(`unhandled device message ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  async #power(message: PowerMessage, now: number): Promise<void> {
+    const { state, sockets } = this.#hub;
+    const power = { current: message.current, wattage: message.wattage };
+    const supply = message.supply ?? state.current.supply;
+    state.save({ power, powerAt: now, supply, supplyLostAt: supply ? null : (state.current.supplyLostAt ?? now) });
+    sockets.broadcast({ type: "powerDataUpdate", powerData: power });
+    this.#rooms.commands.resolveFrameWaiters("power", message);
+    await this.#rooms.protection.reconcileReadings(power.current, now);
+    this.#rooms.power.onReading(power, now);
+    await this.#rooms.protection.checkSafetyNet(now);
+  }
+
+  async #health(message: HealthMessage, now: number): Promise<void> {
+    const { state, sockets, deviceId } = this.#hub;
+    const health: HealthData = {
+      uptime: message.uptime,
+      signal: message.signal ?? null,
+      relay: message.relay,
+      chipId: message.chipId ?? null,
+      imei: message.imei ?? null,
+      mqtt: message.connection,
+      sim: message.sim ?? null,
+      version: message.version,
+      connection: state.current.health?.connection ?? null,
+      reportedAt: new Date(now).toISOString(),
+    };
+    state.save({ health });
+    sockets.broadcast({ type: "healthData", mobileNo: state.current.owner?.mobileNo ?? null, payload: health });
+    this.#rooms.commands.resolveFrameWaiters("health", message);
+    // A health report states the relay: enough to settle a status nobody could vouch for (the
+    // farmer's Refresh does this). A status the box confirmed needs no second opinion.
+    if (state.current.motor.status === "unknown") await this.#rooms.commands.adoptStatedRelay(message.relay, "health", "reported");
+    await this.#hub.copyToD1("signal", (db) => updateDeviceIdentity(db, deviceId, { signal: message.signal, firmware: message.version }));
+  }
+}

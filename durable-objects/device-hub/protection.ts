@@ -1,0 +1,182 @@
+// The protection net (docs/device-protocol.md §7): the faults the box reports (trips, phase
+// faults, power cuts) are logged, shown and alerted; readings are evidence of what the motor
+// does whatever the hub was told; and as a safety net the hub switches off a breach the box
+// did not stop. The decisions over readings are plain functions (safetyNetStep, noCurrentStep).
+import type { DeviceMessage } from "../../common/device-protocol.ts";
+import type { MotorLogEvent } from "../../common/motor-log-event.ts";
+import {
+  HUB_SAFETY_SUSTAIN_MS,
+  NO_CURRENT_ALERT_MS,
+  PROTECTION_STARTUP_GRACE_MS,
+  provesRunning,
+  safetyNetBreachOf,
+} from "../../common/protection.ts";
+import type { HubAlerts } from "./alerts.ts";
+import type { MotorCommands } from "./commands.ts";
+import type { HubContext } from "./context.ts";
+import type { MotorLog } from "./motor-log.ts";
+import { stated } from "./pump-model.ts";
+import type { PumpView } from "./pump-view.ts";
+import type { Breach, HubState } from "./state.ts";
+
+type EventMessage = Extract<DeviceMessage, { type: "event" }>;
+
+/**
+ * The safety net's next step after a reading: the breach it now tracks, and the limit to switch
+ * off for when a breach has lasted HUB_SAFETY_SUSTAIN_MS (the box should have tripped by then).
+ * Only a motor ON past its start-up grace can breach.
+ */
+export function safetyNetStep(state: HubState, now: number): { breach: HubState["breach"]; switchOff: Breach | null } {
+  const { motor, relayOnSince, power, breach, config } = state;
+  if (motor.status !== "on" || relayOnSince === null || now - relayOnSince < PROTECTION_STARTUP_GRACE_MS) {
+    return { breach: null, switchOff: null };
+  }
+  const kind = safetyNetBreachOf(power.current, config);
+  if (kind === null) return { breach: null, switchOff: null };
+  if (!breach || breach.kind !== kind) return { breach: { kind, since: now }, switchOff: null };
+  if (now - breach.since < HUB_SAFETY_SUSTAIN_MS) return { breach, switchOff: null };
+  return { breach: null, switchOff: kind };
+}
+
+/**
+ * Next to no current while the motor is ON after its start-up grace: since when, and whether it
+ * is now time to say so (once, after NO_CURRENT_ALERT_MS). `running`: the reading proves it runs.
+ */
+export function noCurrentStep(state: HubState, running: boolean, now: number): { noCurrent: HubState["noCurrent"]; raise: boolean } {
+  const afterGrace = state.relayOnSince !== null && now - state.relayOnSince >= PROTECTION_STARTUP_GRACE_MS;
+  if (running || !afterGrace) return { noCurrent: null, raise: false };
+  const noCurrent = state.noCurrent ?? { since: now, raised: false };
+  if (!noCurrent.raised && now - noCurrent.since >= NO_CURRENT_ALERT_MS) return { noCurrent: { ...noCurrent, raised: true }, raise: true };
+  return { noCurrent, raise: false };
+}
+
+export class Protection {
+  readonly #hub: HubContext;
+  readonly #commands: MotorCommands;
+  readonly #log: MotorLog;
+  readonly #view: PumpView;
+  readonly #alerts: HubAlerts;
+
+  constructor(hub: HubContext, commands: MotorCommands, log: MotorLog, view: PumpView, alerts: HubAlerts) {
+    this.#hub = hub;
+    this.#commands = commands;
+    this.#log = log;
+    this.#view = view;
+    this.#alerts = alerts;
+  }
+
+  /** A fault (or its end) the box reports, with the relay after it. */
+  async handleEvent(message: EventMessage): Promise<void> {
+    const { state, sockets } = this.#hub;
+    const commands = this.#commands;
+    const now = Date.now();
+    // The box states its relay in every event; a command still without an answer is moot.
+    if (state.current.pendingSwitch?.state === "unanswered") state.save({ pendingSwitch: null });
+    switch (message.event) {
+      case "dryRun":
+      case "overCurrent": {
+        const current = message.current ?? null;
+        state.save({ breach: null, trip: { kind: message.event, at: now, current } });
+        const event: MotorLogEvent = message.event === "dryRun" ? { kind: "tripDryRun", current } : { kind: "tripOverCurrent", current };
+        await commands.setMotor(message.relay, "event", { action: message.relay, event }, { logAlways: true });
+        sockets.broadcast({ type: message.event === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
+        this.#alerts.raise({ kind: message.event, current: message.current ?? null });
+        return;
+      }
+      case "phaseFault":
+        state.save({
+          phaseFault: true,
+          phaseFaultSince: state.current.phaseFaultSince ?? now,
+          phaseFaultDetail: message.detail ?? null,
+          phaseFaultPhase: message.phase ?? null,
+        });
+        await commands.setMotor(
+          message.relay,
+          "event",
+          { action: message.relay, event: { kind: "phaseFault", phase: message.phase ?? null, detail: message.detail ?? null } },
+          { logAlways: true },
+        );
+        sockets.broadcast({ type: "phaseFaultDetected" });
+        this.#alerts.raise({ kind: "phase", state: "fault", detail: message.detail ?? null });
+        return;
+      case "phaseOk":
+        state.save({ phaseFault: false, phaseFaultSince: null, phaseFaultDetail: null, phaseFaultPhase: null });
+        await this.#log.record("other", { kind: "phaseOk" });
+        await commands.setMotor(message.relay, "event", { action: message.relay, event: stated(message.relay, "reported") });
+        sockets.broadcast({ type: "phaseOk" });
+        this.#alerts.raise({ kind: "phase", state: "ok", detail: null });
+        return;
+      case "powerLost":
+        state.save({ supply: false, supplyLostAt: state.current.supplyLostAt ?? now });
+        await commands.setMotor(message.relay, "event", { action: message.relay, event: { kind: "powerLost" } }, { logAlways: true });
+        sockets.broadcast({ type: "powerLost" });
+        this.#alerts.raise({ kind: "power", state: "lost" });
+        return;
+      case "powerRestored":
+        state.save({ supply: true, supplyLostAt: null });
+        await this.#log.record("other", { kind: "powerRestored" });
+        sockets.broadcast({ type: "powerRestored" });
+        this.#alerts.raise({ kind: "power", state: "back" });
+        if (message.relay === "on") {
+          // A box must never restart a motor by itself after a power cut.
+          await commands.setMotor("on", "event", { action: "on", event: stated("on", "afterPowerCut") });
+          await commands.forceOff("restartedAfterPowerCut");
+        } else {
+          await commands.setMotor("off", "event", null);
+        }
+        return;
+      default: {
+        const unreachable: never = message.event;
+        throw new Error(`unhandled event ${String(unreachable)}`);
+      }
+    }
+  }
+
+  /**
+   * Readings are evidence too. Current proves the motor turns, whatever the hub was told (a
+   * welded contactor, a hand on the starter, an ack that was lost). Next to no current while
+   * ON is surfaced, but never taken as proof of OFF: a closed relay without supply starts the
+   * motor the moment power returns.
+   */
+  async reconcileReadings(current: number, now: number): Promise<void> {
+    const { state, sockets } = this.#hub;
+    const { motor, config, pendingSwitch } = state.current;
+    const running = provesRunning(current, config);
+    if (running && motor.status !== "on") {
+      // An ON still waiting for its ack is settled by the ack, due within 5 s.
+      if (pendingSwitch?.relay === "on" && this.#commands.isInFlight(pendingSwitch.id)) return;
+      await this.#commands.setMotor("on", "readings", { action: "on", event: { kind: "runningWithoutCommand", current } });
+      sockets.broadcast({ type: "runningWithoutCommand", current });
+      this.#alerts.raise({ kind: "runningWithoutCommand", current });
+      return;
+    }
+    if (motor.status !== "on") return;
+    const step = noCurrentStep(state.current, running, now);
+    if (step.raise) {
+      state.save({ noCurrent: step.noCurrent });
+      await this.#log.record("other", { kind: "noCurrent" });
+      sockets.broadcast({ type: "noCurrent" });
+    } else if (step.noCurrent !== state.current.noCurrent) {
+      state.save({ noCurrent: step.noCurrent });
+    }
+  }
+
+  /**
+   * The safety net: the box should trip within seconds of a breach; if readings still breach
+   * a protection limit HUB_SAFETY_SUSTAIN_MS later, the hub switches the motor off itself.
+   */
+  async checkSafetyNet(now: number): Promise<void> {
+    const { state, sockets } = this.#hub;
+    const step = safetyNetStep(state.current, now);
+    if (step.breach !== state.current.breach) state.save({ breach: step.breach });
+    const kind = step.switchOff;
+    if (kind === null) return;
+    const current = state.current.power.current;
+    if (await this.#commands.forceOff(kind === "dryRun" ? "dryRunNotStopped" : "overCurrentNotStopped")) {
+      state.save({ trip: { kind, at: Date.now(), current } });
+      this.#view.publish();
+      sockets.broadcast({ type: kind === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
+      this.#alerts.raise({ kind, current });
+    }
+  }
+}

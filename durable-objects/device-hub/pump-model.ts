@@ -1,0 +1,149 @@
+// The pump state model (docs/pump-state.md) as plain functions over the hub's state: what an
+// ON must wait for, how the belief about the motor changes, which faults a farmer must see and
+// what the hub vouches for. No sockets, no storage: commands.ts and pump-view.ts apply them.
+import { MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
+import type { RelayState } from "../../common/device-protocol.ts";
+import type { HubFailure } from "../../common/hub-contract.ts";
+import type { CommandOrigin, HubFailureCode, MotorLogEvent } from "../../common/motor-log-event.ts";
+import type { CommandSource, Fault, MotorStatus, PumpState, StatusSource } from "../../common/pump-state.ts";
+import { ZERO_POWER, type HubState, type PendingSwitch } from "./state.ts";
+
+export const OFFLINE: HubFailure = { ok: false, code: "offline" };
+export const NO_CONFIRMATION: HubFailure = { ok: false, code: "timeout" };
+export const LINK_LOST: HubFailure = { ok: false, code: "linkLost" };
+const PHASE_FAULT: HubFailure = { ok: false, code: "phaseFault" };
+const NO_SUPPLY: HubFailure = { ok: false, code: "noSupply" };
+const BUSY: HubFailure = { ok: false, code: "busy" };
+
+/** Sources by which the box itself told the hub what its relay does. */
+const BOX_SOURCES: ReadonlySet<StatusSource> = new Set(["ack", "lateAck", "relayFrame", "hello", "health", "event", "readings"]);
+
+/**
+ * Why an ON must not leave now, or null. OFF is never refused while the box can be reached: not
+ * in the cooldown, not while another command is on its way, not during a phase fault or without
+ * supply (docs/decisions/009-stopping-is-never-blocked.md).
+ */
+export function switchRefusal(state: HubState, action: RelayState, now: number, commandsInFlight: number): HubFailure | null {
+  if (action !== "on") return null;
+  if (state.phaseFault) return PHASE_FAULT;
+  if (!state.supply) return NO_SUPPLY;
+  if (now < state.cooldownUntil) return { ok: false, code: "cooldown", retryAfterMs: state.cooldownUntil - now };
+  if (commandsInFlight > 0) return BUSY;
+  return null;
+}
+
+/** The cooldown starts when a command leaves for the box, whatever the outcome. */
+export function cooldownAfter(sentAt: number): number {
+  return sentAt + MOTOR_COOLDOWN_MS;
+}
+
+/**
+ * The state after the hub's belief about the motor becomes `status` (told by `source`), or null
+ * when nothing changes. A change of status restarts what counts from a start, and an OFF reads
+ * no current until the box says otherwise.
+ */
+export function beliefChange(state: HubState, status: MotorStatus, source: StatusSource, now: number): Partial<HubState> | null {
+  const previous = state.motor;
+  const changed = previous.status !== status;
+  if (!changed && previous.source === source) return null;
+  const changes: Partial<HubState> = { motor: { status, since: changed ? now : previous.since, source } };
+  if (changed) {
+    changes.relayOnSince = status === "on" ? now : null;
+    changes.breach = null;
+    changes.noCurrent = null;
+    // A start answers the last trip; its banner has nothing left to explain.
+    if (status === "on") changes.trip = null;
+    // An open relay carries no current; the box's next reading says so or contradicts it.
+    if (status === "off") Object.assign(changes, { power: ZERO_POWER, powerAt: now });
+    if (status !== "unknown" && state.health) changes.health = { ...state.health, relay: status };
+  }
+  return changes;
+}
+
+/**
+ * Whether something the box said since `command` left (a reading that proves the motor runs,
+ * a relay frame) already settled what the unanswered command did.
+ */
+export function settledSince(state: HubState, command: PendingSwitch): boolean {
+  const motor = state.motor;
+  return motor.status !== "unknown" && motor.since >= command.sentAt && BOX_SOURCES.has(motor.source);
+}
+
+/**
+ * A command cannot be waiting for its ack in a hub that just started (a deploy, a crash):
+ * whatever it did, nobody will hear its answer in time. The state that says so, or null.
+ */
+export function afterRestart(state: HubState, now: number): HubState | null {
+  const pending = state.pendingSwitch;
+  if (pending?.state !== "sent") return null;
+  return {
+    ...state,
+    pendingSwitch: { ...pending, state: "unanswered" },
+    motor: { status: "unknown", since: now, source: "noAnswer" },
+    relayOnSince: null,
+  };
+}
+
+/** The conditions a farmer must see, each until it clears. */
+export function faultsOf(state: HubState): Fault[] {
+  const faults: Fault[] = [];
+  if (state.trip) faults.push({ kind: state.trip.kind, since: state.trip.at, current: state.trip.current });
+  if (state.phaseFault) {
+    faults.push({
+      kind: "phaseFault",
+      since: state.phaseFaultSince ?? state.motor.since,
+      detail: state.phaseFaultDetail,
+      phase: state.phaseFaultPhase,
+    });
+  }
+  if (!state.supply) faults.push({ kind: "noSupply", since: state.supplyLostAt ?? state.motor.since });
+  if (state.motor.status === "on" && state.motor.source === "readings") {
+    faults.push({ kind: "runningWithoutCommand", since: state.motor.since });
+  }
+  if (state.motor.status === "on" && state.noCurrent?.raised) faults.push({ kind: "noCurrent", since: state.noCurrent.since });
+  return faults;
+}
+
+/**
+ * What the hub vouches for, as browsers and the API see it. `device`: the box's open socket,
+ * with when it was last heard on it (a frame or a heartbeat); null when it has none.
+ */
+export function pumpStateOf(state: HubState, device: { lastHeardAt: number | null } | null, now: number): PumpState {
+  const pending = state.pendingSwitch;
+  return {
+    status: state.motor.status,
+    statusSince: state.motor.since,
+    statusSource: state.motor.source,
+    deviceStatus: state.online && device !== null ? "online" : "offline",
+    lastSeenAt: device ? device.lastHeardAt : state.lastSeenAt,
+    pendingCommand: pending ? { action: pending.relay, source: pending.source, sentAt: pending.sentAt, state: pending.state } : null,
+    cooldownUntil: state.cooldownUntil,
+    faults: faultsOf(state),
+    powerDataAt: state.powerAt,
+    at: now,
+  };
+}
+
+/** The pump state without its clocks: what makes it news for browsers. */
+export function pumpStateMeaning(pump: PumpState): string {
+  const { at: _at, lastSeenAt: _lastSeenAt, ...meaning } = pump;
+  return JSON.stringify(meaning);
+}
+
+/** How the box stated its relay without a command of ours. */
+export type StatedHow = Extract<MotorLogEvent, { kind: "stated" }>["how"];
+
+export function stated(relay: RelayState, how: StatedHow): MotorLogEvent {
+  return { kind: "stated", relay, how };
+}
+
+/** The pump state's coarse source of a command. */
+export function commandSourceOf(origin: CommandOrigin): CommandSource {
+  return origin.by === "scheduleOff" ? "schedule" : origin.by;
+}
+
+/** A refusal as a schedule's log entry and outcome keep it. */
+export function commandFailure(failure: HubFailure): { code: HubFailureCode; error: string | null } {
+  const code = failure.code === "otaBusy" ? "busy" : failure.code === "otaRejected" ? "rejected" : failure.code;
+  return { code, error: failure.error ?? null };
+}

@@ -1,0 +1,37 @@
+// The rooms of one hub instance, wired in the order they depend on each other: each takes the
+// hub's context and the rooms built before it, so no room imports one that imports it back.
+import { HubAlerts } from "./alerts.ts";
+import { Browsers } from "./browsers.ts";
+import { MotorCommands } from "./commands.ts";
+import type { HubContext } from "./context.ts";
+import { DebugLines } from "./debug-lines.ts";
+import { DeviceFrames } from "./device-frames.ts";
+import { DeviceLink } from "./device-link.ts";
+import { MotorLog } from "./motor-log.ts";
+import { FirmwareUpdates } from "./ota.ts";
+import { PowerHistory } from "./power-history.ts";
+import { Protection } from "./protection.ts";
+import { PumpView } from "./pump-view.ts";
+import { Schedules } from "./schedules.ts";
+import { Settings } from "./settings.ts";
+import type { FrameAllowance } from "./socket-caps.ts";
+
+export type HubRooms = ReturnType<typeof openRooms>;
+
+/** `allowance`: the box's frame allowance, which the hub object keeps (device-hub.ts says why). */
+export function openRooms(hub: HubContext, allowance: FrameAllowance) {
+  const log = new MotorLog(hub);
+  const alerts = new HubAlerts(hub);
+  const view = new PumpView(hub, log);
+  const commands = new MotorCommands(hub, log, view, alerts, allowance);
+  const protection = new Protection(hub, commands, log, view, alerts);
+  const power = new PowerHistory(hub);
+  const debug = new DebugLines(hub);
+  const ota = new FirmwareUpdates(hub, commands, log);
+  const link = new DeviceLink(hub, commands, ota, view, alerts);
+  const frames = new DeviceFrames(hub, { link, commands, protection, power, ota, debug, view }, allowance);
+  const browsers = new Browsers(hub, view, debug, link);
+  const schedules = new Schedules(hub, commands, log, alerts);
+  const settings = new Settings(hub, commands, log, browsers, schedules);
+  return { hub, log, alerts, view, commands, protection, power, debug, ota, link, frames, browsers, schedules, settings };
+}

@@ -1,0 +1,250 @@
+// The farmer's schedules (docs/user-area.md), carried out here whether or not a browser is
+// open: kept in the hub's SQLite, woken by the schedules timer, each run claimed before it
+// switches so an alarm delivered twice (even while the first run still waits for the box)
+// switches once, and "ON for N minutes" owing its switch-off until the motor is known OFF.
+import { DEVICE_ACK_TIMEOUT_MS } from "../../common/constants.ts";
+import type { RelayState } from "../../common/device-protocol.ts";
+import type { MotorCommandResult, ScheduleFailure, ScheduleResult, SwitchRequest } from "../../common/hub-contract.ts";
+import type { CommandOrigin, MotorLogEvent } from "../../common/motor-log-event.ts";
+import { MAX_SCHEDULES_PER_DEVICE, type ScheduleInput, type ScheduleOutcome, type ScheduleView } from "../../common/schedule-schemas.ts";
+import { formatClock, istMinuteKey, nextOccurrence } from "../../common/schedule-time.ts";
+import type { HubAlerts } from "./alerts.ts";
+import type { MotorCommands } from "./commands.ts";
+import type { HubContext } from "./context.ts";
+import type { MotorLog } from "./motor-log.ts";
+import { loadOwnerAndConfig } from "./owner.ts";
+import { commandFailure } from "./pump-model.ts";
+import type { ScheduleOffRow, ScheduleRow } from "./sql.ts";
+
+/**
+ * A schedule run that comes later than this (the hub could not run: an outage, a deploy) is
+ * logged as missed rather than carried out: a motor started hours after the farmer planned
+ * could run with nobody expecting it.
+ */
+export const SCHEDULE_LATE_LIMIT_MS = 10 * 60_000;
+/** An owed switch-off that failed (box offline, no confirmation) is tried again this often... */
+export const SCHEDULE_OFF_RETRY_MS = 60_000;
+/** ...for this long after it was due; then it is given up and logged. */
+export const SCHEDULE_OFF_GIVE_UP_MS = 24 * 60 * 60_000;
+
+const SCHEDULE_NOT_FOUND: ScheduleFailure = { ok: false, code: "notFound" };
+
+export function scheduleView(row: ScheduleRow): ScheduleView {
+  return {
+    id: row.id,
+    time: formatClock(row.minuteOfDay),
+    minuteOfDay: row.minuteOfDay,
+    action: row.action === "on" ? "ON" : "OFF",
+    repeat: row.repeat,
+    durationMinutes: row.durationMinutes,
+    nextRunAt: row.nextRunAt === null ? null : new Date(row.nextRunAt).toISOString(),
+    lastRun:
+      row.lastRunAt === null || row.lastOutcome === null
+        ? null
+        : {
+            at: new Date(row.lastRunAt).toISOString(),
+            outcome: row.lastOutcome,
+            code: row.lastCode,
+            error: row.lastError,
+          },
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+export class Schedules {
+  readonly #hub: HubContext;
+  readonly #commands: MotorCommands;
+  readonly #log: MotorLog;
+  readonly #alerts: HubAlerts;
+
+  constructor(hub: HubContext, commands: MotorCommands, log: MotorLog, alerts: HubAlerts) {
+    this.#hub = hub;
+    this.#commands = commands;
+    this.#log = log;
+    this.#alerts = alerts;
+  }
+
+  list(userId: number): ScheduleView[] {
+    return this.#hub.sql.schedules(userId).map(scheduleView);
+  }
+
+  create(userId: number, input: ScheduleInput): ScheduleResult {
+    const { sql, timers } = this.#hub;
+    if (sql.scheduleCount() >= MAX_SCHEDULES_PER_DEVICE) {
+      return { ok: false, code: "limit", max: MAX_SCHEDULES_PER_DEVICE };
+    }
+    const clash = this.#clash(input.minuteOfDay, null);
+    if (clash) return clash;
+    const now = Date.now();
+    // A time already past today (also for "once") means its next occurrence: tomorrow.
+    const id = sql.insertSchedule({
+      userId,
+      minuteOfDay: input.minuteOfDay,
+      action: input.action,
+      repeat: input.repeat,
+      durationMinutes: input.durationMinutes,
+      nextRunAt: nextOccurrence(input.minuteOfDay, now),
+      createdAt: now,
+    });
+    timers.syncSchedules();
+    return { ok: true, schedule: scheduleView(sql.schedule(id)!) };
+  }
+
+  update(userId: number, id: number, input: ScheduleInput): ScheduleResult {
+    const { sql, timers } = this.#hub;
+    const existing = sql.schedule(id);
+    if (!existing || existing.userId !== userId) return SCHEDULE_NOT_FOUND;
+    const clash = this.#clash(input.minuteOfDay, id);
+    if (clash) return clash;
+    sql.updateSchedule(id, {
+      minuteOfDay: input.minuteOfDay,
+      action: input.action,
+      repeat: input.repeat,
+      durationMinutes: input.durationMinutes,
+      nextRunAt: nextOccurrence(input.minuteOfDay, Date.now()),
+    });
+    timers.syncSchedules();
+    return { ok: true, schedule: scheduleView(sql.schedule(id)!) };
+  }
+
+  /** A switch-off still owed for a run under way stays: deleting a schedule never leaves a motor running. */
+  delete(userId: number, id: number): boolean {
+    const { sql, timers } = this.#hub;
+    const existing = sql.schedule(id);
+    if (!existing || existing.userId !== userId) return false;
+    sql.deleteSchedule(id);
+    timers.syncSchedules();
+    return true;
+  }
+
+  /** A new owner (or none) must never inherit the previous owner's schedules. */
+  keepOnlyOwnedBy(userId: number | null): void {
+    this.#hub.sql.deleteSchedulesNotOwnedBy(userId);
+    this.#hub.timers.syncSchedules();
+  }
+
+  /** Runs every schedule and owed switch-off that is due. Safe to run twice (claims first). */
+  async runDue(): Promise<void> {
+    const { sql, timers } = this.#hub;
+    for (const schedule of sql.dueSchedules(Date.now())) {
+      try {
+        await this.#run(schedule);
+      } catch (error) {
+        this.#hub.logError(`schedule ${schedule.id} failed`, error);
+      }
+    }
+    for (const off of sql.dueScheduleOffs(Date.now())) {
+      try {
+        await this.#runOff(off);
+      } catch (error) {
+        this.#hub.logError(`switch-off of schedule ${off.scheduleId} failed`, error);
+      }
+    }
+    timers.syncSchedules();
+  }
+
+  #clash(minuteOfDay: number, exceptId: number | null): ScheduleFailure | null {
+    if (!this.#hub.sql.scheduleAtMinute(minuteOfDay, exceptId)) return null;
+    return { ok: false, code: "conflict", minuteOfDay };
+  }
+
+  async #run(schedule: ScheduleRow): Promise<void> {
+    const { sql, state } = this.#hub;
+    const scheduledAt = schedule.nextRunAt!;
+    const runKey = istMinuteKey(scheduledAt);
+    const now = Date.now();
+    const next = schedule.repeat === "daily" ? nextOccurrence(schedule.minuteOfDay, Math.max(now, scheduledAt)) : null;
+    // Claimed before anything is sent: an alarm delivered twice, even while the first run
+    // still waits for the box, finds the run taken and switches nothing.
+    if (!sql.claimScheduleRun(schedule.id, runKey, scheduledAt, next)) {
+      sql.setScheduleNextRun(schedule.id, next);
+      return;
+    }
+    // Whose box is it now? D1 says (an admin may have reassigned or deleted it since the
+    // hub last heard). Only a schedule of the current owner may move the motor.
+    const loaded = await loadOwnerAndConfig(this.#hub);
+    const ownerId = state.current.owner?.userId ?? null;
+    if ((loaded || ownerId !== null) && ownerId !== schedule.userId) {
+      sql.deleteSchedule(schedule.id);
+      return;
+    }
+    const action = schedule.action;
+    const { minuteOfDay } = schedule;
+    /** `error`: the box's own words when it refused; the page shows them. */
+    const finish = async (outcome: ScheduleOutcome, code: string | null, error: string | null, log?: MotorLogEvent) => {
+      sql.recordScheduleOutcome(schedule.id, runKey, outcome, code, error);
+      if (log) await this.#log.record("other", log);
+      this.#alerts.raise({ kind: "schedule", outcome, action, minuteOfDay: schedule.minuteOfDay, reason: code });
+    };
+    if (now - scheduledAt > SCHEDULE_LATE_LIMIT_MS) {
+      await finish("missed", "late", null, { kind: "scheduleMissed", action, minuteOfDay, reason: "late" });
+      return;
+    }
+    const origin: CommandOrigin = {
+      by: "schedule",
+      minuteOfDay,
+      repeat: schedule.repeat,
+      forMinutes: action === "on" && schedule.durationMinutes ? schedule.durationMinutes : null,
+    };
+    const result = await this.#switch(action, origin, {
+      scheduleId: schedule.id,
+      runKey,
+      offAfterMinutes: action === "on" ? schedule.durationMinutes : null,
+    });
+    if (result.ok) {
+      await finish("done", null, null);
+      return;
+    }
+    if (result.code === "offline") {
+      await finish("missed", "offline", null, { kind: "scheduleMissed", action, minuteOfDay, reason: "offline" });
+      return;
+    }
+    if (result.code === "timeout" || result.code === "linkLost") {
+      // Logged already, saying the motor may be running; a late answer still completes the run.
+      await finish("failed", result.code, null);
+      return;
+    }
+    const failure = commandFailure(result);
+    await finish("failed", failure.code, failure.error, { kind: "scheduleNotRun", action, minuteOfDay, failure });
+  }
+
+  /** "ON for N minutes" is over: switch off, unless the motor already stopped. */
+  async #runOff(off: ScheduleOffRow): Promise<void> {
+    const { sql, state } = this.#hub;
+    // Only a confirmed OFF lets it go: `unknown` may be running.
+    if (state.current.motor.status === "off") {
+      sql.deleteScheduleOff(off.scheduleId);
+      return;
+    }
+    const now = Date.now();
+    if (now - off.plannedAt > SCHEDULE_OFF_GIVE_UP_MS) {
+      sql.deleteScheduleOff(off.scheduleId);
+      await this.#log.record("other", { kind: "scheduleOffGivenUp", afterMinutes: off.afterMinutes });
+      return;
+    }
+    // Claimed by moving the next attempt on: a second delivery finds nothing due, and a crash
+    // mid-attempt is retried a minute later. Stopping a motor twice does no harm.
+    sql.setScheduleOff({ ...off, dueAt: now + SCHEDULE_OFF_RETRY_MS, attempts: off.attempts + 1 });
+    const result = await this.#switch("off", { by: "scheduleOff", afterMinutes: off.afterMinutes });
+    if (result.ok) {
+      sql.deleteScheduleOff(off.scheduleId);
+      return;
+    }
+    if (off.attempts === 0) {
+      await this.#log.record("other", { kind: "scheduleOffFailed", afterMinutes: off.afterMinutes, failure: commandFailure(result) });
+    }
+  }
+
+  /**
+   * A schedule's switch, through the same path as the app's (offline, phase fault, cooldown
+   * and logging all apply). A cooldown or a command in flight is waited out once: a farmer who
+   * switched by hand a few seconds before the schedule still gets the schedule.
+   */
+  async #switch(action: RelayState, origin: CommandOrigin, scheduleRun?: SwitchRequest["scheduleRun"]): Promise<MotorCommandResult> {
+    const request: SwitchRequest = { action, origin, ...(scheduleRun ? { scheduleRun } : {}) };
+    const result = await this.#commands.switchMotor(request);
+    if (result.ok || (result.code !== "cooldown" && result.code !== "busy")) return result;
+    await new Promise((resolve) => setTimeout(resolve, (result.retryAfterMs ?? DEVICE_ACK_TIMEOUT_MS) + 250));
+    return this.#commands.switchMotor(request);
+  }
+}

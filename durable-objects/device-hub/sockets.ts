@@ -1,0 +1,123 @@
+// The hub's sockets: one box and any number of browsers, accepted with the hibernation API.
+// Each is tagged by role so getWebSockets() finds it after the hub wakes, and carries its own
+// data as an attachment (both survive hibernation with the socket). Every message leaves here
+// typed, and becomes a frame in one place.
+import type { ServerToDeviceMessage } from "../../common/device-protocol.ts";
+import { SEND_FAILED_CLOSE } from "../../common/hub-contract.ts";
+import type { RealtimeMessage } from "../../common/realtime-protocol.ts";
+
+export type DeviceAttachment = { role: "device"; connectedAt: number; helloAt: number | null };
+export type BrowserAttachment = {
+  role: "browser";
+  viewerId: number;
+  viewerRole: "user" | "admin";
+  /** The HTTP session that opened the socket: when it ends, so does the socket. */
+  sessionId: string;
+  sessionExpiresAt: number;
+  /** When the hub accepted it: the per-viewer cap closes the oldest first. */
+  openedAt?: number;
+};
+export type SocketAttachment = DeviceAttachment | BrowserAttachment;
+
+/** Tags let getWebSockets() find sockets by role after hibernation. */
+export const DEVICE_TAG = "device";
+export const BROWSER_TAG = "browser";
+export const ADMIN_VIEWER_TAG = "viewer:admin";
+export const USER_VIEWER_TAG = "viewer:user";
+export const sessionTag = (sessionId: string) => `session:${sessionId}`;
+export const userTag = (userId: number) => `user:${userId}`;
+
+/** Who gets a broadcast: every browser, or only admins' (debug lines and debug mode). */
+export type Audience = "browsers" | "admins";
+const AUDIENCE_TAG: Record<Audience, string> = { browsers: BROWSER_TAG, admins: ADMIN_VIEWER_TAG };
+
+export function attachmentOf(ws: WebSocket): SocketAttachment | null {
+  return ws.deserializeAttachment() as SocketAttachment | null;
+}
+
+export function browserAttachmentOf(ws: WebSocket): BrowserAttachment | null {
+  return ws.deserializeAttachment() as BrowserAttachment | null;
+}
+
+/** The one place a message becomes a frame. */
+function frameOf(message: ServerToDeviceMessage | RealtimeMessage): string {
+  return JSON.stringify(message);
+}
+
+export class HubSockets {
+  readonly #ctx: DurableObjectState;
+
+  constructor(ctx: DurableObjectState) {
+    this.#ctx = ctx;
+  }
+
+  /** The box's open socket that has said hello, ignoring `except` (a socket being closed). */
+  device(except?: WebSocket): WebSocket | null {
+    for (const ws of this.#ctx.getWebSockets(DEVICE_TAG)) {
+      if (ws === except || ws.readyState !== WebSocket.OPEN) continue;
+      if ((attachmentOf(ws) as DeviceAttachment | null)?.helloAt) return ws;
+    }
+    return null;
+  }
+
+  /** Every box socket, open or not, said hello or not. */
+  allDevices(): WebSocket[] {
+    return this.#ctx.getWebSockets(DEVICE_TAG);
+  }
+
+  /** The open browser sockets, ignoring `except` (a socket being closed). */
+  browsers(except?: WebSocket): WebSocket[] {
+    return this.#ctx.getWebSockets(BROWSER_TAG).filter((ws) => ws !== except && ws.readyState === WebSocket.OPEN);
+  }
+
+  /** Sockets with `tag`, open or not. */
+  tagged(tag: string): WebSocket[] {
+    return this.#ctx.getWebSockets(tag);
+  }
+
+  sendToDevice(ws: WebSocket, message: ServerToDeviceMessage): void {
+    this.#sendFrame(ws, frameOf(message));
+  }
+
+  sendToBrowser(ws: WebSocket, message: RealtimeMessage): void {
+    this.#sendFrame(ws, frameOf(message));
+  }
+
+  /** Sends to every open browser socket of `audience`, serialised once for all of them. */
+  broadcast(message: RealtimeMessage, audience: Audience = "browsers"): void {
+    const frame = frameOf(message);
+    for (const ws of this.#ctx.getWebSockets(AUDIENCE_TAG[audience])) {
+      if (ws.readyState === WebSocket.OPEN) this.#sendFrame(ws, frame);
+    }
+  }
+
+  /** The box's last frame (`lastFrameAt`, from the hub's state) or heartbeat on `device`, the later. */
+  lastHeardFrom(device: WebSocket, lastFrameAt: number | null): number | null {
+    const heartbeat = this.heartbeatAt(device);
+    if (heartbeat === null) return lastFrameAt;
+    return lastFrameAt === null ? heartbeat : Math.max(lastFrameAt, heartbeat);
+  }
+
+  /** The last heartbeat the runtime answered on `ws` without waking us. */
+  heartbeatAt(ws: WebSocket): number | null {
+    return this.#ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? null;
+  }
+
+  close(ws: WebSocket, code: number, reason: string): void {
+    try {
+      ws.close(code, reason);
+    } catch {
+      // Already closed.
+    }
+  }
+
+  #sendFrame(ws: WebSocket, frame: string): void {
+    try {
+      ws.send(frame);
+    } catch (error) {
+      // A socket that cannot take a frame is broken: close it so the peer reconnects.
+      console.error(`DeviceHub ${this.#ctx.id.name}: send failed`, error);
+      this.close(ws, SEND_FAILED_CLOSE, "Send failed");
+    }
+  }
+}

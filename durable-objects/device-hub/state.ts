@@ -1,0 +1,190 @@
+// What the hub believes and remembers about its box, as one record in its storage (`kv` key
+// "state"): it survives hibernation, eviction and restarts, and the rooms read and change it
+// through the one HubStateStore of the hub. What older hubs stored is read back here too.
+import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
+import type { DeviceConfig, DeviceKind, Phase, RelayState } from "../../common/device-protocol.ts";
+import type { HubStats } from "../../common/hub-contract.ts";
+import type { CommandOrigin, MotorLogEvent } from "../../common/motor-log-event.ts";
+import type { CommandSource, MotorStatus, StatusSource } from "../../common/pump-state.ts";
+import type { HealthData, MotorLogEntry, PowerData } from "../../common/realtime-protocol.ts";
+import { legacyOrigin } from "./legacy-motor-log.ts";
+
+export type Owner = { userId: number; mobileNo: string };
+export type Breach = "dryRun" | "overCurrent";
+
+export type OtaJob = {
+  id: string;
+  version: string;
+  stage: "sent" | "downloading" | "verifying" | "installing";
+  startedAt: number;
+};
+/** Why a firmware update failed, as its motor log entry says. */
+export type OtaFailure = Pick<Extract<MotorLogEvent, { kind: "otaFailed" }>, "reason" | "error" | "firmware">;
+
+/** What the hub believes about the motor, since when, and what told it. */
+export type MotorBelief = { status: MotorStatus; since: number; source: StatusSource };
+
+/** The last switch command sent, kept until the box settles it, so a late answer is still attributed. */
+export type PendingSwitch = {
+  id: string;
+  relay: RelayState;
+  source: CommandSource;
+  /** Who asked, in detail (the schedule, the server's reason): it goes into the motor log. */
+  origin: CommandOrigin;
+  sentAt: number;
+  state: "sent" | "unanswered";
+  /** A schedule's run: its outcome is recorded when the box confirms, even late. */
+  scheduleRun?: { scheduleId: number; runKey: string };
+};
+
+export type HubState = {
+  owner: Owner | null;
+  config: DeviceConfig;
+  motor: MotorBelief;
+  /** When the motor last went ON; the start-up grace counts from here. */
+  relayOnSince: number | null;
+  online: boolean;
+  /** Last frame of any kind from the box (heartbeats are tracked by the runtime). */
+  lastSeenAt: number | null;
+  power: PowerData;
+  /** When `power` was read (or implied: a confirmed OFF reads 0). */
+  powerAt: number | null;
+  supply: boolean;
+  supplyLostAt: number | null;
+  phaseFault: boolean;
+  phaseFaultSince: number | null;
+  /** The box's own words for the phase fault ("Phase Y missing"). */
+  phaseFaultDetail: string | null;
+  /** The phase the box named as the fault's cause, if it did. */
+  phaseFaultPhase: Phase | null;
+  /** Why the motor last stopped, if a protection stopped it; cleared by the next start. */
+  trip: { kind: Breach; at: number; current: number | null } | null;
+  /** Readings next to zero while ON after the start-up grace, since when; `raised` once surfaced. */
+  noCurrent: { since: number; raised: boolean } | null;
+  cooldownUntil: number;
+  /** When the current watch began; liveness while watched counts from here at the earliest. */
+  watchedSince: number | null;
+  /** Newest first, at most LIVE_MOTOR_LOG_LIMIT; null until loaded from D1 once. */
+  lastLogs: MotorLogEntry[] | null;
+  health: HealthData | null;
+  kind: DeviceKind | null;
+  /** A protection limit the readings have breached since `since` (the safety net). */
+  breach: { kind: Breach; since: number } | null;
+  pendingSwitch: PendingSwitch | null;
+  ota: OtaJob | null;
+};
+
+export const INITIAL_STATE: HubState = {
+  owner: null,
+  config: { ...DEFAULT_MOTOR_CONFIG, debug: false, mobileNo: null },
+  // Nothing has told this hub anything yet: it cannot say OFF.
+  motor: { status: "unknown", since: 0, source: "none" },
+  relayOnSince: null,
+  online: false,
+  lastSeenAt: null,
+  power: { current: 0, wattage: 0 },
+  powerAt: null,
+  supply: true,
+  supplyLostAt: null,
+  phaseFault: false,
+  phaseFaultSince: null,
+  phaseFaultDetail: null,
+  phaseFaultPhase: null,
+  trip: null,
+  noCurrent: null,
+  cooldownUntil: 0,
+  watchedSince: null,
+  lastLogs: null,
+  health: null,
+  kind: null,
+  breach: null,
+  pendingSwitch: null,
+  ota: null,
+};
+
+export const ZERO_POWER: PowerData = { current: 0, wattage: 0 };
+
+export function emptyHealth(): HealthData {
+  return {
+    uptime: null,
+    signal: null,
+    relay: "off",
+    chipId: null,
+    imei: null,
+    mqtt: "disconnected",
+    sim: null,
+    version: null,
+    connection: null,
+    reportedAt: null,
+  };
+}
+
+/**
+ * What older hubs stored: the relay as plain on/off, before the hub said what it could vouch
+ * for; a pending command's origin as a sentence (`note`); recent logs without kinds.
+ */
+export type StoredState = Omit<Partial<HubState>, "pendingSwitch" | "lastLogs"> & {
+  relay?: RelayState;
+  pendingSwitch?: (Omit<PendingSwitch, "origin"> & { origin?: CommandOrigin; note?: string }) | null;
+  lastLogs?: (Omit<MotorLogEntry, "kind" | "params"> & Partial<Pick<MotorLogEntry, "kind" | "params">>)[] | null;
+};
+
+export function loadState(stored: StoredState | undefined, now = Date.now()): HubState {
+  if (!stored) return INITIAL_STATE;
+  const { relay, pendingSwitch, lastLogs, ...rest } = stored;
+  const state: HubState = { ...INITIAL_STATE, ...rest };
+  if (!rest.motor && relay) state.motor = { status: relay, since: now, source: "hello" };
+  if (pendingSwitch) {
+    const { note, origin, ...pending } = pendingSwitch;
+    const known = origin ?? legacyOrigin(pending.source, note);
+    // A command whose origin cannot be read back is forgotten; whatever it did, the box's next
+    // word about its relay is believed (a status of `unknown` stays so until then).
+    state.pendingSwitch = known ? { ...pending, origin: known } : null;
+  }
+  // A copy of D1's newest entries: reloaded from D1, whose rows migration 0007 gave kinds.
+  state.lastLogs = lastLogs?.every((log) => log.kind !== undefined && log.params !== undefined) ? (lastLogs as MotorLogEntry[]) : null;
+  return state;
+}
+
+type KvStorage = DurableObjectStorage["kv"];
+
+const STATE_KEY = "state";
+const STATS_KEY = "stats";
+
+/** The hub's state, read once when the hub starts and written through on every change. */
+export class HubStateStore {
+  readonly #kv: KvStorage;
+  #current: HubState;
+
+  constructor(kv: KvStorage) {
+    this.#kv = kv;
+    this.#current = loadState(kv.get<StoredState>(STATE_KEY));
+  }
+
+  get current(): HubState {
+    return this.#current;
+  }
+
+  save(changes: Partial<HubState>): void {
+    this.#current = { ...this.#current, ...changes };
+    this.#kv.put(STATE_KEY, this.#current);
+  }
+}
+
+/**
+ * Every construction after the first is a wake from hibernation or eviction: counted so the
+ * idle benchmark can show heartbeats never wake a hub.
+ */
+export function countWake(kv: KvStorage, now = Date.now()): void {
+  const stats = kv.get<HubStats>(STATS_KEY) ?? { wakes: -1, deviceFrames: 0, recentWakes: [] };
+  kv.put(STATS_KEY, { ...stats, wakes: stats.wakes + 1, recentWakes: [...stats.recentWakes, now].slice(-20) });
+}
+
+export function countDeviceFrame(kv: KvStorage): void {
+  const stats = kv.get<HubStats>(STATS_KEY)!;
+  kv.put(STATS_KEY, { ...stats, deviceFrames: stats.deviceFrames + 1 });
+}
+
+export function hubStats(kv: KvStorage): HubStats {
+  return kv.get<HubStats>(STATS_KEY)!;
+}

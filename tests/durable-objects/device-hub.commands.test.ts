@@ -1,0 +1,181 @@
+// Commands and acks with the pump state model (durable-objects/device-hub/pump-model.ts and
+// commands.ts), without a box: what an ON waits for and an OFF never does, how the belief about
+// the motor changes, what a restart does to a command in flight, and what the hub vouches for.
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
+import {
+  afterRestart,
+  beliefChange,
+  commandFailure,
+  pumpStateOf,
+  settledSince,
+  switchRefusal,
+} from "../../durable-objects/device-hub/pump-model.ts";
+import { emptyHealth, type PendingSwitch } from "../../durable-objects/device-hub/state.ts";
+import { getDb } from "../../worker/db/client.ts";
+import { motorLogs } from "../../worker/db/schema.ts";
+import { stateWith, withRooms } from "./room-support.ts";
+
+const NOW = 1_800_000_000_000;
+
+const pending: PendingSwitch = { id: "c1", relay: "on", source: "app", origin: { by: "app" }, sentAt: NOW - 6_000, state: "sent" };
+
+describe("an ON waits, an OFF never does", () => {
+  it("refuses an ON for a phase fault, no mains, the cooldown and a command in flight, in that order", () => {
+    const everything = stateWith({ phaseFault: true, supply: false, cooldownUntil: NOW + 4_000 });
+    expect(switchRefusal(everything, "on", NOW, 1)).toEqual({ ok: false, code: "phaseFault" });
+    expect(switchRefusal({ ...everything, phaseFault: false }, "on", NOW, 1)).toEqual({ ok: false, code: "noSupply" });
+    expect(switchRefusal(stateWith({ cooldownUntil: NOW + 4_000 }), "on", NOW, 1)).toEqual({
+      ok: false,
+      code: "cooldown",
+      retryAfterMs: 4_000,
+    });
+    expect(switchRefusal(stateWith({ cooldownUntil: NOW }), "on", NOW, 1)).toEqual({ ok: false, code: "busy" });
+    expect(switchRefusal(stateWith({ cooldownUntil: NOW }), "on", NOW, 0)).toBeNull();
+  });
+
+  it("never refuses an OFF, whatever holds an ON back", () => {
+    const everything = stateWith({ phaseFault: true, supply: false, cooldownUntil: NOW + 4_000 });
+    expect(switchRefusal(everything, "off", NOW, 1)).toBeNull();
+  });
+});
+
+describe("the belief about the motor", () => {
+  it("changes nothing when the status and its source are what the hub already believes", () => {
+    const state = stateWith({ motor: { status: "on", since: NOW - 1_000, source: "ack" } });
+    expect(beliefChange(state, "on", "ack", NOW)).toBeNull();
+  });
+
+  it("keeps the time of the status when only its source changes", () => {
+    const state = stateWith({ motor: { status: "on", since: NOW - 1_000, source: "ack" }, relayOnSince: NOW - 1_000 });
+    expect(beliefChange(state, "on", "relayFrame", NOW)).toEqual({ motor: { status: "on", since: NOW - 1_000, source: "relayFrame" } });
+  });
+
+  it("an OFF reads no current and forgets the start, a breach and missing current", () => {
+    const state = stateWith({
+      motor: { status: "on", since: NOW - 60_000, source: "ack" },
+      relayOnSince: NOW - 60_000,
+      power: { current: 8.9, wattage: 5_000 },
+      breach: { kind: "dryRun", since: NOW - 1_000 },
+      noCurrent: { since: NOW - 30_000, raised: true },
+    });
+    expect(beliefChange(state, "off", "ack", NOW)).toEqual({
+      motor: { status: "off", since: NOW, source: "ack" },
+      relayOnSince: null,
+      breach: null,
+      noCurrent: null,
+      power: { current: 0, wattage: 0 },
+      powerAt: NOW,
+    });
+  });
+
+  it("a start answers the last trip; `unknown` leaves the reported relay alone", () => {
+    const tripped = stateWith({ motor: { status: "off", since: NOW - 60_000, source: "event" }, trip: { kind: "dryRun", at: NOW - 60_000, current: 0.2 } });
+    expect(beliefChange(tripped, "on", "ack", NOW)).toMatchObject({ trip: null, relayOnSince: NOW });
+    const health = emptyHealth(); // relay "off"
+    expect(beliefChange(stateWith({ health }), "unknown", "noAnswer", NOW)?.health).toBeUndefined();
+    expect(beliefChange(stateWith({ health }), "on", "ack", NOW)?.health).toMatchObject({ relay: "on" });
+  });
+
+  it("an unanswered command counts as settled only by what the box said after it left", () => {
+    const sent = { ...pending, state: "unanswered" as const };
+    expect(settledSince(stateWith({ motor: { status: "on", since: NOW - 1_000, source: "readings" } }), sent)).toBe(true);
+    expect(settledSince(stateWith({ motor: { status: "on", since: NOW - 10_000, source: "readings" } }), sent)).toBe(false);
+    expect(settledSince(stateWith({ motor: { status: "unknown", since: NOW - 1_000, source: "noAnswer" } }), sent)).toBe(false);
+  });
+
+  it("a hub that restarts with a command in flight says it may have switched; an unanswered one stays as it was", () => {
+    const restarted = afterRestart(stateWith({ pendingSwitch: pending, relayOnSince: NOW - 5_000 }), NOW);
+    expect(restarted).toMatchObject({
+      pendingSwitch: { id: "c1", state: "unanswered" },
+      motor: { status: "unknown", since: NOW, source: "noAnswer" },
+      relayOnSince: null,
+    });
+    expect(afterRestart(stateWith({ pendingSwitch: { ...pending, state: "unanswered" } }), NOW)).toBeNull();
+    expect(afterRestart(stateWith({}), NOW)).toBeNull();
+  });
+
+  it("an OTA refusal is kept in a schedule's outcome as the command refusal it is", () => {
+    expect(commandFailure({ ok: false, code: "otaRejected", error: "Low battery" })).toEqual({ code: "rejected", error: "Low battery" });
+    expect(commandFailure({ ok: false, code: "cooldown", retryAfterMs: 3_000 })).toEqual({ code: "cooldown", error: null });
+  });
+});
+
+describe("what the hub vouches for", () => {
+  it("is offline without the box's socket, whatever the state remembers, with when it was last heard", () => {
+    const state = stateWith({ online: true, lastSeenAt: NOW - 9_000, pendingSwitch: pending, cooldownUntil: NOW + MOTOR_COOLDOWN_MS });
+    expect(pumpStateOf(state, null, NOW)).toMatchObject({
+      deviceStatus: "offline",
+      lastSeenAt: NOW - 9_000,
+      pendingCommand: { action: "on", source: "app", sentAt: pending.sentAt, state: "sent" },
+      cooldownUntil: NOW + MOTOR_COOLDOWN_MS,
+      at: NOW,
+    });
+    expect(pumpStateOf(state, { lastHeardAt: NOW - 2_000 }, NOW)).toMatchObject({ deviceStatus: "online", lastSeenAt: NOW - 2_000 });
+  });
+
+  it("shows every fault until it clears, running without a command only while the readings say so", () => {
+    const state = stateWith({
+      motor: { status: "on", since: NOW - 30_000, source: "readings" },
+      trip: { kind: "overCurrent", at: NOW - 90_000, current: 14 },
+      phaseFault: true,
+      phaseFaultSince: NOW - 60_000,
+      phaseFaultDetail: "Phase Y missing",
+      phaseFaultPhase: "Y",
+      supply: false,
+      supplyLostAt: NOW - 50_000,
+      noCurrent: { since: NOW - 25_000, raised: true },
+    });
+    expect(pumpStateOf(state, null, NOW).faults.map((fault) => fault.kind)).toEqual([
+      "overCurrent",
+      "phaseFault",
+      "noSupply",
+      "runningWithoutCommand",
+      "noCurrent",
+    ]);
+    expect(pumpStateOf({ ...state, motor: { ...state.motor, source: "ack" } }, null, NOW).faults.map((fault) => fault.kind)).not.toContain(
+      "runningWithoutCommand",
+    );
+  });
+});
+
+describe("commands without a box", () => {
+  it("an ON to a box that is not connected fails at once and starts no cooldown", async () => {
+    const { result, state } = await withRooms(async ({ hub, commands }) => ({
+      result: await commands.switchMotor({ action: "on", origin: { by: "app" } }),
+      state: hub.state.current,
+    }));
+    expect(result).toEqual({ ok: false, code: "offline" });
+    expect(state).toMatchObject({ cooldownUntil: 0, pendingSwitch: null });
+  });
+
+  it("the first word a new hub hears is no news when it is OFF; after that a change is logged once", async () => {
+    const deviceId = `room-test-${crypto.randomUUID()}`;
+    const logs = await withRooms(async ({ commands }) => {
+      await commands.setMotor("off", "hello", { action: "off", event: { kind: "stated", relay: "off", how: "reconnected" } });
+      await commands.setMotor("on", "relayFrame", { action: "on", event: { kind: "stated", relay: "on", how: "manual" } });
+      await commands.setMotor("on", "relayFrame", { action: "on", event: { kind: "stated", relay: "on", how: "manual" } });
+      return getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId));
+    }, deviceId);
+    expect(logs.map((log) => [log.action, log.kind])).toEqual([["on", "stated"]]);
+  });
+
+  it("a relay the box states settles a command whose answer was lost: confirmed late, the cooldown kept", async () => {
+    const deviceId = `room-test-${crypto.randomUUID()}`;
+    const { state, logs } = await withRooms(async ({ hub, commands }) => {
+      hub.state.save({
+        motor: { status: "unknown", since: NOW, source: "noAnswer" },
+        pendingSwitch: { ...pending, state: "unanswered" },
+        cooldownUntil: 42,
+      });
+      await commands.adoptStatedRelay("on", "relayFrame", "manual");
+      return { state: hub.state.current, logs: await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)) };
+    }, deviceId);
+    expect(state).toMatchObject({ pendingSwitch: null, motor: { status: "on", source: "relayFrame" }, cooldownUntil: 42 });
+    expect(logs.map((log) => [log.kind, JSON.parse(log.params)])).toEqual([
+      ["switched", { relay: "on", origin: { by: "app" }, confirmed: "late" }],
+    ]);
+  });
+});

@@ -1,0 +1,127 @@
+// The schedules room (durable-objects/device-hub/schedules.ts) driven directly, with no box and
+// no alarm: the rules of a device's schedules, how one is shown, and runs that are claimed once
+// however often they are asked for, missed when the box is offline or the run is late, and
+// never carried out for anybody but the pump's owner.
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { MAX_SCHEDULES_PER_DEVICE, type ScheduleInput } from "../../common/schedule-schemas.ts";
+import { SCHEDULE_LATE_LIMIT_MS, scheduleView } from "../../durable-objects/device-hub/schedules.ts";
+import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
+import { getDb } from "../../worker/db/client.ts";
+import { motorLogs } from "../../worker/db/schema.ts";
+import { createUser, provisionDevice } from "../worker/helpers.ts";
+import { withRooms } from "./room-support.ts";
+
+const at6 = (changes: Partial<ScheduleInput> = {}): ScheduleInput => ({
+  minuteOfDay: 360,
+  action: "on",
+  repeat: "daily",
+  durationMinutes: null,
+  ...changes,
+});
+
+describe("a device's schedules", () => {
+  it("one per minute of the day and at most MAX_SCHEDULES_PER_DEVICE; each owner sees and changes only theirs", async () => {
+    const results = await withRooms(({ schedules }) => {
+      const first = schedules.create(7, at6());
+      const clash = schedules.create(7, at6({ action: "off" }));
+      for (let minute = 0; schedules.list(7).length < MAX_SCHEDULES_PER_DEVICE; minute++) schedules.create(7, at6({ minuteOfDay: minute }));
+      const full = schedules.create(7, at6({ minuteOfDay: 1_000 }));
+      const id = first.ok ? first.schedule.id : -1;
+      return {
+        first,
+        clash,
+        full,
+        othersUpdate: schedules.update(8, id, at6({ minuteOfDay: 361 })),
+        othersDelete: schedules.delete(8, id),
+        othersList: schedules.list(8),
+        ownDelete: schedules.delete(7, id),
+      };
+    });
+    expect(results.first).toMatchObject({ ok: true, schedule: { time: "6:00 AM", minuteOfDay: 360, action: "ON", repeat: "daily", lastRun: null } });
+    expect(results.clash).toEqual({ ok: false, code: "conflict", minuteOfDay: 360 });
+    expect(results.full).toEqual({ ok: false, code: "limit", max: MAX_SCHEDULES_PER_DEVICE });
+    expect(results.othersUpdate).toEqual({ ok: false, code: "notFound" });
+    expect(results.othersDelete).toBe(false);
+    expect(results.othersList).toEqual([]);
+    expect(results.ownDelete).toBe(true);
+  });
+
+  it("is shown with its last run, the box's own words included", () => {
+    const view = scheduleView({
+      id: 3,
+      userId: 7,
+      minuteOfDay: 1_350,
+      action: "off",
+      repeat: "once",
+      durationMinutes: null,
+      nextRunAt: null,
+      lastRunKey: "2026-11-22T22:30",
+      lastRunAt: Date.UTC(2026, 10, 22, 17, 0),
+      lastOutcome: "failed",
+      lastCode: "rejected",
+      lastError: "Relay stuck",
+      createdAt: Date.UTC(2026, 10, 1),
+    });
+    expect(view).toEqual({
+      id: 3,
+      time: "10:30 PM",
+      minuteOfDay: 1_350,
+      action: "OFF",
+      repeat: "once",
+      durationMinutes: null,
+      nextRunAt: null,
+      lastRun: { at: "2026-11-22T17:00:00.000Z", outcome: "failed", code: "rejected", error: "Relay stuck" },
+      createdAt: "2026-11-01T00:00:00.000Z",
+    });
+  });
+});
+
+describe("a run", () => {
+  it("is claimed once: asked for twice with the box offline, it is missed once, logged once, and the wake-up follows the next day", async () => {
+    const owner = await createUser();
+    const device = await provisionDevice(owner.id);
+    const { view, wakeUp } = await withRooms(async ({ hub, schedules }) => {
+      const created = schedules.create(owner.id, at6());
+      if (!created.ok) throw new Error("not created");
+      hub.sql.setScheduleNextRun(created.schedule.id, Date.now() - 1_000);
+      await Promise.all([schedules.runDue(), schedules.runDue()]);
+      return { view: schedules.list(owner.id)[0]!, wakeUp: hub.timers.dueAt(TIMERS.schedules) };
+    }, device.deviceId);
+    expect(view.lastRun).toMatchObject({ outcome: "missed", code: "offline" });
+    expect(Date.parse(view.nextRunAt!)).toBeGreaterThan(Date.now());
+    expect(wakeUp).toBe(Date.parse(view.nextRunAt!));
+    const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    expect(logs.map((log) => [log.kind, JSON.parse(log.params)])).toEqual([
+      ["scheduleMissed", { action: "on", minuteOfDay: 360, reason: "offline" }],
+    ]);
+  });
+
+  it("that comes later than SCHEDULE_LATE_LIMIT_MS is missed, not carried out", async () => {
+    const owner = await createUser();
+    const device = await provisionDevice(owner.id);
+    const view = await withRooms(async ({ hub, schedules }) => {
+      const created = schedules.create(owner.id, at6());
+      if (!created.ok) throw new Error("not created");
+      hub.sql.setScheduleNextRun(created.schedule.id, Date.now() - SCHEDULE_LATE_LIMIT_MS - 1_000);
+      await schedules.runDue();
+      return schedules.list(owner.id)[0]!;
+    }, device.deviceId);
+    expect(view.lastRun).toMatchObject({ outcome: "missed", code: "late" });
+  });
+
+  it("of a schedule whose maker no longer owns the pump deletes the schedule and switches nothing", async () => {
+    const owner = await createUser();
+    const device = await provisionDevice(owner.id);
+    const { left, state } = await withRooms(async ({ hub, schedules }) => {
+      const created = schedules.create(owner.id + 1_000, at6());
+      if (!created.ok) throw new Error("not created");
+      hub.sql.setScheduleNextRun(created.schedule.id, Date.now() - 1_000);
+      await schedules.runDue();
+      return { left: hub.sql.scheduleCount(), state: hub.state.current };
+    }, device.deviceId);
+    expect(left).toBe(0);
+    expect(state).toMatchObject({ owner: { userId: owner.id }, pendingSwitch: null, cooldownUntil: 0 });
+  });
+});
