@@ -20,7 +20,7 @@ import {
 
 async function storedLogs(deviceId: string) {
   const rows = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
-  return rows.map((row) => ({ action: row.action, kind: row.kind, params: JSON.parse(row.params) as unknown, message: row.message }));
+  return rows.map((row) => ({ action: row.action, kind: row.kind, params: JSON.parse(row.params), message: row.message }));
 }
 
 describe("motor logs as kinds", () => {

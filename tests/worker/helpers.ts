@@ -6,8 +6,8 @@ import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema, loginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { generateDeviceId, generateDeviceKey, hashDeviceKey, hashPassword } from "../../common/credentials.ts";
 import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../common/device-protocol.ts";
-import { DEVICE_PROTOCOL_VERSION } from "../../common/device-protocol.ts";
-import type { RealtimeMessage } from "../../common/realtime-protocol.ts";
+import { DEVICE_PROTOCOL_VERSION, serverToDeviceMessageSchema } from "../../common/device-protocol.ts";
+import { realtimeMessageSchema, type RealtimeMessage } from "../../common/realtime-protocol.ts";
 import { expect } from "vitest";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, users } from "../../worker/db/schema.ts";
@@ -79,12 +79,13 @@ export class SocketPeer<Incoming extends { type: string }> {
   private waiters: (() => void)[] = [];
   readonly ws: WebSocket;
 
-  constructor(ws: WebSocket) {
+  /** Every frame is read with the protocol's schema: a frame off the contract fails the test. */
+  constructor(ws: WebSocket, schema: { parse(value: unknown): Incoming }) {
     this.ws = ws;
     ws.addEventListener("message", (event) => {
       const text = typeof event.data === "string" ? event.data : new TextDecoder().decode(event.data as ArrayBuffer);
       this.raw.push(text);
-      if (text !== "pong") this.received.push(JSON.parse(text) as Incoming);
+      if (text !== "pong") this.received.push(schema.parse(JSON.parse(text)));
       this.notify();
     });
     ws.addEventListener("close", (event) => {
@@ -152,6 +153,10 @@ export class SocketPeer<Incoming extends { type: string }> {
 }
 
 export class DevicePeer extends SocketPeer<ServerToDeviceMessage> {
+  constructor(ws: WebSocket) {
+    super(ws, serverToDeviceMessageSchema);
+  }
+
   send(message: DeviceMessage) {
     this.sendRaw(JSON.stringify(message));
   }
@@ -165,7 +170,7 @@ export class DevicePeer extends SocketPeer<ServerToDeviceMessage> {
     const current = () => (relay === "on" ? (options.runningCurrent ?? 8.9) : 0);
     this.ws.addEventListener("message", (event) => {
       if (typeof event.data !== "string" || event.data === "pong") return;
-      const message = JSON.parse(event.data) as ServerToDeviceMessage;
+      const message = serverToDeviceMessageSchema.parse(JSON.parse(event.data));
       switch (message.type) {
         case "switch":
           relay = message.relay;
@@ -190,7 +195,11 @@ export class DevicePeer extends SocketPeer<ServerToDeviceMessage> {
   }
 }
 
-export class BrowserPeer extends SocketPeer<RealtimeMessage> {}
+export class BrowserPeer extends SocketPeer<RealtimeMessage> {
+  constructor(ws: WebSocket) {
+    super(ws, realtimeMessageSchema);
+  }
+}
 
 async function upgrade(path: string, headers: Record<string, string>): Promise<Response> {
   return api(path, { headers: { Upgrade: "websocket", ...headers } });
