@@ -1,6 +1,6 @@
 // Alerts a farmer can get on a phone with the app closed (Web Push). The DeviceHub sends each
 // as a code, a kind and its values; the text is worded from the app's dictionaries in the
-// language stored with each browser's subscription (worker/db/push-alerts.ts). One kind is
+// language stored with each browser's subscription (worker/push/push-alerts.ts). One kind is
 // one notification tag: a new alert of a kind replaces the last one (phase back replaces the
 // phase fault) instead of piling up.
 

@@ -1,6 +1,6 @@
 // /alerts: alerts on this phone with the app closed (Web Push). Per browser: turn them on (the
 // browser asks the farmer's permission and gives a push address for our VAPID key), choose
-// which kinds, send a test, turn them off. The DeviceHub sends them (worker/db/push-alerts.ts),
+// which kinds, send a test, turn them off. The DeviceHub sends them (worker/push/push-alerts.ts),
 // worded in the language saved here. Push needs the page's script; without it the page says so.
 import { useEffect, useState } from "react";
 import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";

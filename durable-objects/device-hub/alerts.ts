@@ -1,8 +1,8 @@
 // Alerts with the app closed: the hub hands each one, as a code, to the Web Push sender for the
-// owner's phones (worker/db/push-alerts.ts words it in each phone's language).
+// owner's phones (worker/push/push-alerts.ts words it in each phone's language).
 import type { Alert } from "../../common/alerts.ts";
 import type { RelayState } from "../../common/device-protocol.ts";
-import { sendAlert } from "../../worker/db/push-alerts.ts";
+import { sendAlert } from "../../worker/push/push-alerts.ts";
 import type { HubContext } from "./context.ts";
 
 export class HubAlerts {

@@ -1,6 +1,6 @@
 // Alerts with the app closed (Web Push): each browser of a farmer saves its subscription with
 // the kinds of alerts it wants and the language to word them in; the DeviceHub sends them
-// (worker/db/push-alerts.ts). Farmers only: an admin session gets 403.
+// (worker/push/push-alerts.ts). Farmers only: an admin session gets 403.
 import { Hono } from "hono";
 import {
   endpointQuerySchema,
@@ -15,7 +15,7 @@ import {
 } from "../../common/api-responses/alerts.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { getDb } from "../db/client.ts";
-import { sendAlert } from "../db/push-alerts.ts";
+import { sendAlert } from "../push/push-alerts.ts";
 import {
   deleteSubscription,
   findSubscription,

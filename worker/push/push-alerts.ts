@@ -3,9 +3,9 @@
 // language from the app's dictionaries, encrypts it for that browser (RFC 8291, aes128gcm) and
 // signs the request with our VAPID key (RFC 8292) through @block65/webcrypto-web-push (Web
 // Crypto, no Node APIs; docs/decisions/015-web-push-library.md), sends it to the browser's push
-// service and forgets the subscriptions the push service gave up. Here, beside the
-// subscriptions it reads and prunes, because both the Worker and the DeviceHub send alerts and
-// worker/db/ is the one part of the Worker a Durable Object may import.
+// service and forgets the subscriptions the push service gave up. In a folder of its own because
+// both the Worker and the DeviceHub send alerts: with the D1 layer (worker/db/) it is the only
+// part of the Worker a Durable Object may import.
 //
 // Never in the way of the pump: callers do not await it (ctx.waitUntil), each request gives up
 // after PUSH_TIMEOUT_MS, and every failure is logged and swallowed.
@@ -15,14 +15,14 @@ import { formatClock } from "../../common/schedule-time.ts";
 import { formatNumber, formatSince } from "../../app/format.ts";
 import { translate } from "../../app/i18n/dictionaries.ts";
 import type { Language, MessageKey } from "../../app/i18n/catalogue.ts";
-import { getDb } from "./client.ts";
+import { getDb } from "../db/client.ts";
 import {
   deleteSubscriptionByEndpoint,
   findSubscription,
   markSubscriptionSent,
   subscriptionsFor,
-} from "./push-subscriptions.ts";
-import type { PushSubscriptionRow } from "./schema.ts";
+} from "../db/push-subscriptions.ts";
+import type { PushSubscriptionRow } from "../db/schema.ts";
 
 export const PUSH_TIMEOUT_MS = 10_000;
 
