@@ -25,7 +25,8 @@ import { ConfirmDialog } from "../../components/dialog.tsx";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
-import { useDeviceRealtime, type RealtimeEvent } from "../../realtime/use-device-realtime.ts";
+import type { LiveEffect } from "../../realtime/live-device.ts";
+import { useDeviceRealtime } from "../../realtime/use-device-realtime.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/user-detail";
 
@@ -85,10 +86,11 @@ function UserDetailPage({
   const t = useAdminT();
   const revalidator = useRevalidator();
   const [debugLines, setDebugLines] = useState<DebugLine[]>([]);
-  const onEvent = useCallback((event: RealtimeEvent) => {
-    if (event.type === "debugLog") setDebugLines((lines) => appendDebugLine(lines, event));
+  // Of a message's effects only debug lines concern this page (toasts and sounds are the farmer's).
+  const onEffect = useCallback((effect: LiveEffect) => {
+    if (effect.type === "debugLine") setDebugLines((lines) => appendDebugLine(lines, effect));
   }, []);
-  const [live, setLive] = useDeviceRealtime(user.device ? user.mobileNo : null, snapshot, onEvent);
+  const [live, setLive] = useDeviceRealtime(user.device ? user.mobileNo : null, snapshot, onEffect);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [powerOpen, setPowerOpen] = useState(false);
   // The page's one confirm dialog: role changes and the Device Settings questions ask here.
