@@ -149,7 +149,10 @@ const statusSchema = z.object({
 });
 const healthSchema = z.object({ success: z.literal(true), healthData: healthDataSchema });
 
-/** SPEC §3: the last health data this browser saw, for when the server cannot be reached. */
+/**
+ * SPEC §3: the last health data this browser saw, for when the server cannot be reached.
+ * Forgotten at logout by app/offline/service-worker.ts, which knows these keys by their prefix.
+ */
 const healthCacheKey = (mobileNo: string) => `healthData_${mobileNo}`;
 
 function readCachedHealth(mobileNo: string): HealthData | null {
