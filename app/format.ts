@@ -1,7 +1,14 @@
-// Dates, ages and numbers for India, in the reader's language (SPEC §4, §9).
-import { localeOf, type Language } from "./i18n/catalogue.ts";
+// Dates, ages and numbers for India, in the reader's language (SPEC §4, §9). The catalogue
+// renderer (./i18n/catalogue.ts) writes the numbers in messages with `formatNumber` too, so a
+// number reads the same in a sentence and beside it.
+import type { Language } from "./i18n/catalogue.ts";
 
 const TIME_ZONE = "Asia/Kolkata";
+
+/** Indian locale formats for numbers and dates, in the reader's script. */
+export function localeOf(language: Language): string {
+  return language === "hi" ? "hi-IN" : "en-IN";
+}
 
 export function formatDateTime(iso: string | number, language: Language): string {
   return new Date(iso).toLocaleString(localeOf(language), { timeZone: TIME_ZONE, dateStyle: "medium", timeStyle: "short" });

@@ -10,6 +10,7 @@
 //   {name, plural, =0 {…} one {# …} other {# …}}   a branch per plural category of the
 //                                            reader's language (Intl.PluralRules); # is the number
 // Branches nest. Text never contains braces, and apostrophes are plain text (no ICU quoting).
+import { formatNumber, localeOf } from "../format.ts";
 import type { MessageKey } from "./en.ts";
 
 export type Language = "hi" | "en";
@@ -27,10 +28,8 @@ export function isLanguage(value: unknown): value is Language {
   return value === "hi" || value === "en";
 }
 
-/** Indian locale formats for numbers and dates, in the reader's script. */
-export function localeOf(language: Language): string {
-  return language === "hi" ? "hi-IN" : "en-IN";
-}
+/** Indian locale formats for numbers and dates, in the reader's script (../format.ts). */
+export { localeOf };
 
 /** One message of `words`' dictionary; without that dictionary (no root data) the key is shown. */
 export function wordIn(words: Words, key: MessageKey, values: MessageValues = {}): string {
@@ -43,10 +42,6 @@ export function formatMessage(pattern: string, values: MessageValues, language: 
   const { text, end } = render(pattern, 0, values, language, null);
   if (end !== pattern.length) throw new Error(`Unbalanced "}" at ${end} in message: ${pattern}`);
   return text;
-}
-
-function formatNumberIn(language: Language, value: number): string {
-  return new Intl.NumberFormat(localeOf(language), { maximumFractionDigits: 2 }).format(value);
 }
 
 /** Renders from `start` up to the `}` that closes the enclosing branch (or the end). */
@@ -91,7 +86,7 @@ function readArgument(
   const name = pattern.slice(start, nameEnd).trim();
   const value = values[name];
   if (pattern[nameEnd] === "}") {
-    const text = value === undefined ? `{${name}}` : typeof value === "number" ? formatNumberIn(language, value) : value;
+    const text = value === undefined ? `{${name}}` : typeof value === "number" ? formatNumber(value, language) : value;
     return { text, end: nameEnd };
   }
   const typeEnd = indexOfAny(pattern, nameEnd + 1, ",}");
@@ -118,7 +113,7 @@ function readArgument(
   } else {
     const count = Number(value);
     branch = branches.get(`=${count}`) ?? branches.get(new Intl.PluralRules(localeOf(language)).select(count)) ?? branches.get("other");
-    branchHash = formatNumberIn(language, count);
+    branchHash = formatNumber(count, language);
   }
   if (branch === undefined) throw new Error(`No branch for ${name}=${String(value)} in message: ${pattern}`);
   return { text: render(pattern, branch, values, language, branchHash).text, end };

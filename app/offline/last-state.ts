@@ -43,13 +43,6 @@ export async function readLastState(mobileNo: string): Promise<LastState | null>
   }
 }
 
-/** SPEC §3's health cache (`healthData_{mobileNo}`) is account data too: gone at logout. */
-export function forgetHealthCache(): void {
-  for (const key of Object.keys(window.localStorage)) {
-    if (key.startsWith("healthData_")) window.localStorage.removeItem(key);
-  }
-}
-
 /** Whether the phone says it has a network (true on the server and until the page knows). */
 export function usePhoneOnline(): boolean {
   const [online, setOnline] = useState(true);

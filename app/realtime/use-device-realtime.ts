@@ -1,136 +1,25 @@
 // The browser's realtime socket (SPEC §4): opened per mobile number, reconnecting 1 s after
-// it closes, every message parsed with the shared schema before it touches the page. When the
-// hub closes it because the right to watch ended (a close code of common/pump-state.ts), it
-// stays closed and the page says why.
-import { useEffect, useRef, useState } from "react";
-import { LIVE_MOTOR_LOG_LIMIT, SOCKET_RECONNECT_DELAY_MS } from "../../common/constants.ts";
-import { browserCloseReason, type BrowserCloseReason, type PumpState } from "../../common/pump-state.ts";
-import { realtimeMessageSchema, type RealtimeMessage } from "../../common/realtime-protocol.ts";
-import type { HubSnapshot } from "../../common/hub-contract.ts";
+// it closes, every message parsed with the shared schema before it touches the page, then
+// handed to the page's reducer (./live-device.ts): the state it returns is rendered, its
+// effects go to the page in order. When the hub closes the socket because the right to watch
+// ended (a close code of common/pump-state.ts), it stays closed and the page says why.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { SOCKET_RECONNECT_DELAY_MS } from "../../common/constants.ts";
+import { browserCloseReason } from "../../common/pump-state.ts";
+import { realtimeMessageSchema } from "../../common/realtime-protocol.ts";
+import { liveDeviceReducer, type LiveDeviceState, type LiveEffect, type LiveSnapshot } from "./live-device.ts";
 
-export type LiveDeviceState = HubSnapshot & {
-  connected: boolean;
-  /** Why the hub closed the socket for good (signed out, pump relinked...), else null. */
-  ended: BrowserCloseReason | null;
-  /** Attempts in a row that never opened: no network, or the server out of reach. */
-  failedAttempts: number;
-  /** Until when (phone clock, ms) the hub was heard from: its last message, or the drop. Null before. */
-  liveUntil: number | null;
-};
-
-/** Messages that are news rather than state: toasts, sounds, consoles react to them. */
-export type RealtimeEvent = Extract<
-  RealtimeMessage,
-  {
-    type:
-      | "dryRunDetected"
-      | "overCurrentDetected"
-      | "phaseFaultDetected"
-      | "phaseOk"
-      | "powerLost"
-      | "powerRestored"
-      | "runningWithoutCommand"
-      | "noCurrent"
-      | "deviceStatusUpdate"
-      | "debugLog"
-      | "otaStatus";
-  }
->;
-
-/** The snapshot fields a pump state decides, so the two never disagree on the page. */
-function withPump(state: LiveDeviceState, pump: PumpState): LiveDeviceState {
-  return {
-    ...state,
-    pump,
-    motorStatus: pump.status,
-    deviceStatus: pump.deviceStatus,
-    phaseFault: pump.faults.some((fault) => fault.kind === "phaseFault"),
-  };
-}
-
-function applyMessage(state: LiveDeviceState, message: RealtimeMessage): LiveDeviceState {
-  switch (message.type) {
-    case "initialData":
-      return {
-        connected: true,
-        ended: null,
-        failedAttempts: 0,
-        liveUntil: state.liveUntil,
-        motorStatus: message.motorStatus,
-        deviceStatus: message.deviceStatus,
-        powerData: message.powerData,
-        lastLogs: message.lastLogs,
-        phaseFault: message.phaseFault,
-        health: message.health,
-        debug: message.debug,
-        pump: message.pump,
-      };
-    case "pumpState":
-      return withPump(state, message.pump);
-    case "motorStatusUpdate":
-      return { ...state, motorStatus: message.status };
-    case "deviceStatusUpdate":
-      return { ...state, deviceStatus: message.deviceStatus };
-    case "powerDataUpdate":
-      return { ...state, powerData: message.powerData };
-    case "motorLogUpdate":
-      return {
-        ...state,
-        lastLogs: [message.log, ...state.lastLogs.filter((log) => log.id !== message.log.id)].slice(
-          0,
-          LIVE_MOTOR_LOG_LIMIT,
-        ),
-      };
-    case "phaseFaultDetected":
-      return { ...state, phaseFault: true };
-    case "phaseOk":
-      return { ...state, phaseFault: false };
-    case "healthData":
-      return { ...state, health: message.payload };
-    case "debugModeUpdate":
-      return { ...state, debug: message.debug };
-    case "dryRunDetected":
-    case "overCurrentDetected":
-    case "powerLost":
-    case "powerRestored":
-    case "runningWithoutCommand":
-    case "noCurrent":
-    case "debugLog":
-    case "otaStatus":
-      return state;
-    default: {
-      const unreachable: never = message;
-      return unreachable;
-    }
-  }
-}
-
-const EVENT_TYPES: ReadonlySet<RealtimeMessage["type"]> = new Set([
-  "dryRunDetected",
-  "overCurrentDetected",
-  "phaseFaultDetected",
-  "phaseOk",
-  "powerLost",
-  "powerRestored",
-  "runningWithoutCommand",
-  "noCurrent",
-  "deviceStatusUpdate",
-  "debugLog",
-  "otaStatus",
-]);
-
-function isEvent(message: RealtimeMessage): message is RealtimeEvent {
-  return EVENT_TYPES.has(message.type);
-}
-
-export function useDeviceRealtime(
-  mobileNo: string | null,
-  initial: HubSnapshot,
-  onEvent?: (event: RealtimeEvent) => void,
-) {
-  const [state, setState] = useState<LiveDeviceState>({ ...initial, connected: false, ended: null, failedAttempts: 0, liveUntil: null });
-  const onEventRef = useRef(onEvent);
-  onEventRef.current = onEvent;
+export function useDeviceRealtime(mobileNo: string | null, initial: LiveSnapshot, onEffect?: (effect: LiveEffect) => void) {
+  const [state, setRendered] = useState<LiveDeviceState>(() => ({ ...initial, connected: false, ended: null, failedAttempts: 0, liveUntil: null }));
+  // The state as of the last change, kept apart from rendering: a message's effects come from
+  // the same reducer call as its change, so the reducer needs the state at once.
+  const latest = useRef(state);
+  const setState = useCallback((change: (current: LiveDeviceState) => LiveDeviceState) => {
+    latest.current = change(latest.current);
+    setRendered(latest.current);
+  }, []);
+  const onEffectRef = useRef(onEffect);
+  onEffectRef.current = onEffect;
 
   useEffect(() => {
     if (!mobileNo) return;
@@ -161,8 +50,9 @@ export function useDeviceRealtime(
           console.warn("Ignoring an unexpected realtime message", parsed.error.issues[0]);
           return;
         }
-        setState((current) => ({ ...applyMessage(current, parsed.data), liveUntil: Date.now() }));
-        if (isEvent(parsed.data)) onEventRef.current?.(parsed.data);
+        const [next, effects] = liveDeviceReducer(latest.current, parsed.data);
+        setState(() => ({ ...next, liveUntil: Date.now() }));
+        for (const effect of effects) onEffectRef.current?.(effect);
       });
       opening.addEventListener("close", (event) => {
         const ended = browserCloseReason(event.code);

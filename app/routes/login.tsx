@@ -1,9 +1,9 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { logIn } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
 import { readForm } from "../form.server.ts";
 import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
-import { AuthCard, MobileAndPasswordFields } from "../components/auth-card.tsx";
+import { LoginForm } from "../components/login-form.tsx";
 import { useT } from "../i18n/i18n.ts";
 import { envOf, optionalUser } from "../session.server.ts";
 import type { Route } from "./+types/login";
@@ -32,23 +32,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Login({ actionData }: Route.ComponentProps) {
   const t = useT();
-  const busy = useNavigation().state === "submitting";
   return (
-    <AuthCard title={t("login.title")}>
-      <Form method="post" className="stack" noValidate>
-        <MobileAndPasswordFields />
-        {actionData?.error && (
-          <p className="message error" role="alert">
-            {t(actionData.error)}
-          </p>
-        )}
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? t("login.busy") : t("login.button")}
-        </button>
-      </Form>
-      <p className="muted">
-        {t("login.noAccount")} <Link to="/register">{t("login.registerLink")}</Link>
-      </p>
-    </AuthCard>
+    <LoginForm
+      title={t("login.title")}
+      submitLabel={t("login.button")}
+      busyLabel={t("login.busy")}
+      error={actionData?.error && t(actionData.error)}
+      footer={
+        <p className="muted">
+          {t("login.noAccount")} <Link to="/register">{t("login.registerLink")}</Link>
+        </p>
+      }
+    />
   );
 }

@@ -30,7 +30,8 @@ import { motorLogText } from "../i18n/motor-log.ts";
 import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
 import { readLastState, saveLastState, usePhoneClock, usePhoneOnline } from "../offline/last-state.ts";
 import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
-import { useDeviceRealtime, type RealtimeEvent } from "../realtime/use-device-realtime.ts";
+import type { LiveEffect } from "../realtime/live-device.ts";
+import { useDeviceRealtime } from "../realtime/use-device-realtime.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/motor-control";
@@ -140,7 +141,10 @@ function stateKey(pump: PumpState): string {
   return `${pump.status}|${pump.statusSource}|${pump.statusSince}|${pump.deviceStatus}`;
 }
 
-/** SPEC §3: the last health data this browser saw, for when the server cannot be reached. */
+/**
+ * SPEC §3: the last health data this browser saw, for when the server cannot be reached.
+ * Forgotten at logout by app/offline/service-worker.ts, which knows these keys by their prefix.
+ */
 const healthCacheKey = (mobileNo: string) => `healthData_${mobileNo}`;
 
 function readCachedHealth(mobileNo: string): HealthData | null {
@@ -163,67 +167,31 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const pulled = usePullToRefresh();
   const revalidator = useRevalidator();
 
-  const onEvent = useCallback(
-    (event: RealtimeEvent) => {
-      switch (event.type) {
-        case "dryRunDetected":
-          toast.show(t("realtime.dryRun"), "error");
-          playAlertSound("fault");
-          return;
-        case "overCurrentDetected":
-          toast.show(t("realtime.overCurrent"), "error");
-          playAlertSound("fault");
-          return;
-        case "phaseFaultDetected":
-          toast.show(t("realtime.phaseFault"), "error");
-          playAlertSound("fault");
-          return;
-        case "phaseOk":
-          toast.show(t("realtime.phaseOk"), "success");
-          playAlertSound("notice");
-          return;
-        case "powerLost":
-          toast.show(t("realtime.powerLost"), "error");
-          playAlertSound("fault");
-          return;
-        case "powerRestored":
-          toast.show(t("realtime.powerRestored"), "info");
-          playAlertSound("notice");
-          return;
-        case "runningWithoutCommand":
-          toast.show(t("realtime.runningWithoutCommand"), "error");
-          playAlertSound("fault");
-          return;
-        case "noCurrent":
-          toast.show(t("realtime.noCurrent"), "error");
-          playAlertSound("fault");
-          return;
-        case "deviceStatusUpdate":
+  // What the page does about a realtime message besides showing its state (./live-device.ts).
+  const onEffect = useCallback(
+    (effect: LiveEffect) => {
+      switch (effect.type) {
+        case "toast": {
+          const { text } = effect;
           toast.show(
-            event.deviceStatus === "online" ? t("realtime.online") : t("realtime.offline"),
-            event.deviceStatus === "online" ? "success" : "error",
+            "log" in text
+              ? motorLogText(text.log, words)
+              : text.percent == null
+                ? t(text.key, text.values)
+                : `${t(text.key, text.values)} ${formatNumber(text.percent, language)}%`,
+            effect.kind,
+            effect.key,
           );
-          playAlertSound("notice");
+          if (effect.sound) playAlertSound(effect.sound);
           return;
-        case "otaStatus":
-          if (event.stage === "done") {
-            toast.show(t("ota.done", { version: event.version }), "success", "ota-progress");
-            // The box now runs another version: the firmware card reads it again.
-            revalidator.revalidate();
-            playAlertSound("notice");
-          } else if (event.stage === "failed") {
-            const failed = { version: event.version, reason: event.reason ?? "box", error: event.error, firmware: event.firmware } as const;
-            toast.show(motorLogText({ kind: "otaFailed", ...failed }, words), "error", "ota-progress");
-            playAlertSound("fault");
-          } else {
-            const stage = t(`ota.stage.${event.stage}`);
-            toast.show(event.progress === null ? stage : `${stage} ${formatNumber(event.progress, language)}%`, "info", "ota-progress");
-          }
+        }
+        case "revalidate":
+          revalidator.revalidate();
           return;
-        case "debugLog":
+        case "debugLine":
           return; // admins only
         default: {
-          const unreachable: never = event;
+          const unreachable: never = effect;
           return unreachable;
         }
       }
@@ -231,7 +199,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     [toast, t, language, words, revalidator],
   );
 
-  const [live, setLive] = useDeviceRealtime(hasDevice ? mobileNo : null, loaderData.snapshot, onEvent);
+  const [live, setLive] = useDeviceRealtime(hasDevice ? mobileNo : null, loaderData.snapshot, onEffect);
   const pump = live.pump;
   // No network (the phone says so, or the socket cannot even open): the page shows the last
   // state it knows, with its age on the phone's clock, and sends nothing.
@@ -268,15 +236,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     void readLastState(mobileNo).then((saved) => {
       if (cancelled || !saved || saved.pump.at <= live.pump.at) return;
       setSavedKnownAt(saved.knownAt);
-      setLive((current) => ({
-        ...current,
-        pump: saved.pump,
-        motorStatus: saved.pump.status,
-        deviceStatus: saved.pump.deviceStatus,
-        phaseFault: saved.pump.faults.some((fault) => fault.kind === "phaseFault"),
-        powerData: saved.powerData,
-        lastLogs: saved.lastLogs,
-      }));
+      setLive((current) => ({ ...current, pump: saved.pump, powerData: saved.powerData, lastLogs: saved.lastLogs }));
     });
     return () => {
       cancelled = true;

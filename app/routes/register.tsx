@@ -1,10 +1,10 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { registerAccount } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
 import { startSession } from "../../worker/auth/sessions.ts";
 import { readForm } from "../form.server.ts";
 import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
-import { AuthCard, MobileAndPasswordFields } from "../components/auth-card.tsx";
+import { LoginForm } from "../components/login-form.tsx";
 import { useT } from "../i18n/i18n.ts";
 import { envOf, optionalUser } from "../session.server.ts";
 import type { Route } from "./+types/register";
@@ -35,23 +35,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Register({ actionData }: Route.ComponentProps) {
   const t = useT();
-  const busy = useNavigation().state === "submitting";
   return (
-    <AuthCard title={t("register.title")}>
-      <Form method="post" className="stack" noValidate>
-        <MobileAndPasswordFields />
-        {actionData?.error && (
-          <p className="message error" role="alert">
-            {t(actionData.error)}
-          </p>
-        )}
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? t("register.busy") : t("register.button")}
-        </button>
-      </Form>
-      <p className="muted">
-        {t("register.haveAccount")} <Link to="/login">{t("register.loginLink")}</Link>
-      </p>
-    </AuthCard>
+    <LoginForm
+      title={t("register.title")}
+      submitLabel={t("register.button")}
+      busyLabel={t("register.busy")}
+      error={actionData?.error && t(actionData.error)}
+      footer={
+        <p className="muted">
+          {t("register.haveAccount")} <Link to="/login">{t("register.loginLink")}</Link>
+        </p>
+      }
+    />
   );
 }

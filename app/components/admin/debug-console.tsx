@@ -1,18 +1,18 @@
 // The live debug log of a box (SPEC §9: the last 200 lines), fed by the page's realtime socket.
 import { useEffect, useRef } from "react";
 import { DEBUG_LINE_LIMIT } from "../../../common/hub-contract.ts";
-import type { RealtimeEvent } from "../../realtime/use-device-realtime.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 
 export type DebugLine = { timestamp: string; log: string };
 
 /**
- * Adds a debugLog message to the console's lines. The hub replays its last 200 lines to every
- * admin socket it accepts, so a reconnect repeats lines already shown: those are skipped.
+ * Adds a debug line from the realtime socket to the console's lines. The hub replays its last
+ * 200 lines to every admin socket it accepts, so a reconnect repeats lines already shown: those
+ * are skipped.
  */
-export function appendDebugLine(lines: DebugLine[], event: Extract<RealtimeEvent, { type: "debugLog" }>): DebugLine[] {
-  if (lines.some((line) => line.timestamp === event.timestamp && line.log === event.log)) return lines;
-  const next = [...lines, { timestamp: event.timestamp, log: event.log }];
+export function appendDebugLine(lines: DebugLine[], added: DebugLine): DebugLine[] {
+  if (lines.some((line) => line.timestamp === added.timestamp && line.log === added.log)) return lines;
+  const next = [...lines, { timestamp: added.timestamp, log: added.log }];
   next.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
   return next.slice(-DEBUG_LINE_LIMIT);
 }

@@ -1,13 +1,13 @@
 // /admin/login (SPEC §2): a session of its own, only for accounts with the admin role. A route
 // action like the farmers' /login, so it works without JavaScript too.
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, redirect } from "react-router";
 import { logIn } from "../../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../../worker/auth/cookies.ts";
 import { HttpError } from "../../../worker/http/http-error.ts";
 import { optionalAdmin } from "../../admin-session.server.ts";
 import { loginCookieHeaders, readCredentialsForm } from "../../auth-form.server.ts";
 import { readForm } from "../../form.server.ts";
-import { AuthCard, MobileAndPasswordFields } from "../../components/auth-card.tsx";
+import { LoginForm } from "../../components/login-form.tsx";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { envOf } from "../../session.server.ts";
@@ -56,25 +56,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AdminLogin({ loaderData, actionData }: Route.ComponentProps) {
   const t = useAdminT();
-  const busy = useNavigation().state === "submitting";
   return (
-    <AuthCard title={t("admin.login.title")}>
-      {loaderData.notice && !actionData && (
-        <p className={`message ${loaderData.notice === "admin.login.sessionExpired" ? "warning" : "success"}`} role="status" data-testid="login-notice">
-          {t(loaderData.notice)}
-        </p>
-      )}
-      <Form method="post" className="stack" noValidate>
-        <MobileAndPasswordFields />
-        {actionData?.error && (
-          <p className="message error" role="alert">
-            {t(actionData.error)}
+    <LoginForm
+      title={t("admin.login.title")}
+      submitLabel={t("admin.login.button")}
+      busyLabel={t("admin.login.busy")}
+      error={actionData?.error && t(actionData.error)}
+      notice={
+        loaderData.notice &&
+        !actionData && (
+          <p className={`message ${loaderData.notice === "admin.login.sessionExpired" ? "warning" : "success"}`} role="status" data-testid="login-notice">
+            {t(loaderData.notice)}
           </p>
-        )}
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? t("admin.login.busy") : t("admin.login.button")}
-        </button>
-      </Form>
-    </AuthCard>
+        )
+      }
+    />
   );
 }

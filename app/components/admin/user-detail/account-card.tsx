@@ -1,0 +1,135 @@
+// The account block of the user detail page: number, presence, motor status, role (with its
+// change, asked first in the page's confirm dialog), motor settings and dates.
+import { useNavigate, useRevalidator } from "react-router";
+import type { PumpState } from "../../../../common/pump-state.ts";
+import type { AdminUserView } from "../../../../worker/db/admin-users.ts";
+import { formatDateTime, formatNumber } from "../../../format.ts";
+import { useAdminT } from "../../../i18n/admin.ts";
+import { useLanguage } from "../../../i18n/i18n.ts";
+import { statusWord } from "../../pump-state-view.tsx";
+import { useToast } from "../../toast.tsx";
+import type { Ask } from "../device-settings-dialog.tsx";
+import { useAdminApi } from "../use-admin-api.ts";
+import { userRoleResponseSchema } from "../../../../common/api-responses/admin.ts";
+
+export function AccountCard({
+  user,
+  pump,
+  adminCount,
+  adminId,
+  ask,
+}: {
+  user: Omit<AdminUserView, "deviceInfo" | "device">;
+  pump: PumpState;
+  adminCount: number;
+  adminId: number;
+  ask: Ask;
+}) {
+  const t = useAdminT();
+  const language = useLanguage();
+  const api = useAdminApi();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const online = pump.deviceStatus === "online";
+  const isSelf = user.id === adminId;
+  const lastAdmin = user.isAdmin && adminCount <= 1;
+  const number = (value: number) => formatNumber(value, language, 2);
+
+  async function changeRole() {
+    try {
+      const answer = await api("/api/admin/update-user-role", userRoleResponseSchema, {
+        method: "PUT",
+        json: { userId: user.id, isAdmin: !user.isAdmin },
+      });
+      if (answer.ok && answer.body?.signedOut) {
+        navigate("/admin/login?session=expired");
+        return;
+      }
+      if (answer.ok) {
+        toast.show(t("admin.user.roleUpdated"), "success");
+        revalidator.revalidate();
+      } else {
+        toast.show(t(answer.status === 409 ? "admin.user.lastAdmin" : "admin.user.roleFailed"), "error");
+      }
+    } catch {
+      toast.show(t("admin.user.roleFailed"), "error");
+    }
+  }
+
+  const roleQuestionText = user.isAdmin
+    ? isSelf
+      ? t("admin.user.removeOwnAdminQuestion")
+      : t("admin.user.removeAdminQuestion", { mobileNo: user.mobileNo })
+    : t("admin.user.makeAdminQuestion", { mobileNo: user.mobileNo });
+
+  return (
+    <section className="card">
+      <h2>{t("admin.user.account")}</h2>
+      <dl className="facts">
+        <div>
+          <dt>{t("admin.common.mobileNo")}</dt>
+          <dd data-testid="detail-mobile">{user.mobileNo}</dd>
+        </div>
+        <div>
+          <dt>{t("admin.user.deviceStatus")}</dt>
+          <dd>
+            <span className={`badge ${online ? "ok" : "bad"}`} data-testid="detail-device-status">
+              {online ? t("admin.common.online") : t("admin.common.offline")}
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt>{t("admin.user.motorStatus")}</dt>
+          <dd>
+            <span
+              className={`badge ${pump.status === "on" ? "ok" : pump.status === "unknown" ? "wait" : "neutral"}`}
+              data-testid="detail-motor-status"
+              data-status={pump.status}
+            >
+              {online ? statusWord(pump.status, t) : t("pump.lastKnown", { status: statusWord(pump.status, t) })}
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt>{t("admin.user.role")}</dt>
+          <dd className="role-cell">
+            <span data-testid="detail-role">{user.isAdmin ? t("admin.common.admin") : t("admin.common.user")}</span>
+            <button
+              type="button"
+              className="button small"
+              onClick={() => ask(roleQuestionText, changeRole)}
+              disabled={lastAdmin}
+              title={lastAdmin ? t("admin.user.lastAdmin") : undefined}
+            >
+              {user.isAdmin ? t("admin.user.removeAdmin") : t("admin.user.makeAdmin")}
+            </button>
+          </dd>
+        </div>
+        <div>
+          <dt>{t("admin.user.defaultCurrent")}</dt>
+          <dd data-testid="detail-default-current">{number(user.defaultCurrent)} A</dd>
+        </div>
+        <div>
+          <dt>{t("admin.user.dryRunThreshold")}</dt>
+          <dd data-testid="detail-dry-run">{number(user.dryRunThreshold)} %</dd>
+        </div>
+        <div>
+          <dt>{t("admin.user.overCurrentThreshold")}</dt>
+          <dd>{number(user.overCurrentThreshold)} %</dd>
+        </div>
+        <div>
+          <dt>{t("admin.user.createdAt")}</dt>
+          <dd>{formatDateTime(user.createdAt, language)}</dd>
+        </div>
+        <div>
+          <dt>{t("admin.user.lastLogin")}</dt>
+          <dd data-testid="detail-last-login">
+            {user.lastLogin ? formatDateTime(user.lastLogin, language) : t("admin.user.neverLoggedIn")}
+          </dd>
+        </div>
+      </dl>
+      {lastAdmin && <p className="muted small-text">{t("admin.user.lastAdmin")}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+// The motor settings history of the user detail page: every change, newest first, with who
+// made it.
+import type { ConfigHistoryEntry } from "../../../../worker/db/admin-users.ts";
+import { formatDateTime, formatNumber } from "../../../format.ts";
+import { useAdminT } from "../../../i18n/admin.ts";
+import { useLanguage } from "../../../i18n/i18n.ts";
+
+export function ConfigHistoryCard({ history }: { history: ConfigHistoryEntry[] }) {
+  const t = useAdminT();
+  const language = useLanguage();
+  const na = t("admin.common.na");
+  const number = (value: number) => formatNumber(value, language, 2);
+  return (
+    <section className="card span-all">
+      <h2>{t("admin.user.history")}</h2>
+      {history.length === 0 ? (
+        <p className="muted">{t("admin.user.historyEmpty")}</p>
+      ) : (
+        <table className="admin-table compact" data-testid="config-history">
+          <thead>
+            <tr>
+              <th>{t("admin.common.date")}</th>
+              <th>{t("admin.user.defaultCurrent")}</th>
+              <th>{t("admin.user.dryRunThreshold")}</th>
+              <th>{t("admin.user.overCurrentThreshold")}</th>
+              <th>{t("admin.user.changeNote")}</th>
+              <th>{t("admin.user.changedBy")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {history.map((entry) => (
+              <tr key={entry.id}>
+                <td data-label={t("admin.common.date")}>{formatDateTime(entry.createdAt, language)}</td>
+                <td data-label={t("admin.user.defaultCurrent")}>{number(entry.defaultCurrent)} A</td>
+                <td data-label={t("admin.user.dryRunThreshold")}>{number(entry.dryRunThreshold)} %</td>
+                <td data-label={t("admin.user.overCurrentThreshold")}>{number(entry.overCurrentThreshold)} %</td>
+                <td data-label={t("admin.user.changeNote")}>{entry.changeNote}</td>
+                <td data-label={t("admin.user.changedBy")}>{entry.changedBy ?? na}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

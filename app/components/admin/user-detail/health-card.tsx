@@ -1,0 +1,103 @@
+// The health block of the user detail page: what the box last reported about itself, and a
+// refresh that asks the box again (it must be online to answer).
+import { useState } from "react";
+import type { PumpState } from "../../../../common/pump-state.ts";
+import type { HealthData } from "../../../../common/realtime-protocol.ts";
+import { formatDuration } from "../../../format.ts";
+import { useAdminT } from "../../../i18n/admin.ts";
+import { useLanguage } from "../../../i18n/i18n.ts";
+import { statusWord } from "../../pump-state-view.tsx";
+import { useToast } from "../../toast.tsx";
+import { SignalBars } from "../signal-bars.tsx";
+import { useAdminApi } from "../use-admin-api.ts";
+import { healthReadingResponseSchema } from "../../../../common/api-responses/devices.ts";
+
+export function HealthCard({
+  mobileNo,
+  health,
+  pump,
+  onHealth,
+}: {
+  mobileNo: string;
+  health: HealthData | null;
+  pump: PumpState;
+  /** Fresh health from the box, for the page's live state. */
+  onHealth: (health: HealthData) => void;
+}) {
+  const t = useAdminT();
+  const language = useLanguage();
+  const api = useAdminApi();
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const na = t("admin.common.na");
+  const online = pump.deviceStatus === "online";
+
+  async function refresh() {
+    setBusy(true);
+    try {
+      const answer = await api(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema, { method: "POST" });
+      if (answer.ok && answer.body) {
+        onHealth(answer.body.healthData);
+      } else {
+        toast.show(t("admin.user.healthFailed"), "error");
+      }
+    } catch {
+      toast.show(t("admin.user.healthFailed"), "error");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card" data-testid="health-card">
+      <div className="card-title-row">
+        <h2>{t("admin.user.health")}</h2>
+        <button type="button" className="button small" onClick={refresh} disabled={busy || !online}>
+          {t("admin.common.refresh")}
+        </button>
+      </div>
+      {!health ? (
+        <p className="muted">{t("admin.user.healthNone")}</p>
+      ) : (
+        <dl className="facts">
+          <div>
+            <dt>{t("admin.user.signal")}</dt>
+            <dd>
+              <SignalBars dbm={health.signal} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t("admin.user.uptime")}</dt>
+            <dd>{health.uptime === null ? na : formatDuration(health.uptime, language)}</dd>
+          </div>
+          <div>
+            <dt>{t("admin.user.relay")}</dt>
+            <dd data-testid="detail-relay">
+              {online ? statusWord(pump.status, t) : t("pump.lastKnown", { status: statusWord(pump.status, t) })}
+            </dd>
+          </div>
+          <div>
+            <dt>{t("admin.user.connection")}</dt>
+            <dd>{health.mqtt === "connected" ? t("admin.user.connected") : t("admin.user.disconnected")}</dd>
+          </div>
+          <div>
+            <dt>{t("admin.user.version")}</dt>
+            <dd>{health.version ?? na}</dd>
+          </div>
+          <div>
+            <dt>{t("admin.user.chipId")}</dt>
+            <dd translate="no">{health.chipId ?? na}</dd>
+          </div>
+          <div>
+            <dt>{t("admin.user.imei")}</dt>
+            <dd translate="no">{health.imei ?? na}</dd>
+          </div>
+          <div>
+            <dt>{t("admin.user.sim")}</dt>
+            <dd>{health.sim ?? na}</dd>
+          </div>
+        </dl>
+      )}
+    </section>
+  );
+}

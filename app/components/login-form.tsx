@@ -1,0 +1,73 @@
+// The one mobile number and password form: the farmers' and the admins' login, and the
+// registration, which asks the same two things. A plain form posted to its page's own route
+// action, so it works without JavaScript; `noValidate` because the server's refusal, in the
+// page's language, says more than the browser's English bubble. Each page words its own texts
+// (farmers' and admins' dictionaries differ) and passes them in.
+import type { ReactNode } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { useT } from "../i18n/i18n.ts";
+import { LanguageSwitch } from "./language-switch.tsx";
+
+export function LoginForm({
+  title,
+  submitLabel,
+  busyLabel,
+  error,
+  notice,
+  footer,
+}: {
+  title: string;
+  submitLabel: string;
+  /** The button while the post is on its way. */
+  busyLabel: string;
+  /** The route action's refusal, worded; nothing before a post or after a good one. */
+  error?: string | null;
+  /** Said above the form (the admin login: signed out, session expired). */
+  notice?: ReactNode;
+  /** Under the form (the link between login and registration). */
+  footer?: ReactNode;
+}) {
+  const t = useT();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <main className="page narrow">
+      <header className="auth-header">
+        <Link to="/" className="brand">
+          {t("app.name")}
+        </Link>
+        <LanguageSwitch />
+      </header>
+      <section className="card">
+        <h1>{title}</h1>
+        {notice}
+        <Form method="post" className="stack" noValidate>
+          <label className="field">
+            <span>{t("auth.mobileNo")}</span>
+            <input
+              name="mobileNo"
+              type="tel"
+              inputMode="numeric"
+              autoComplete="tel-national"
+              placeholder={t("auth.mobilePlaceholder")}
+              maxLength={10}
+              required
+            />
+          </label>
+          <label className="field">
+            <span>{t("auth.password")}</span>
+            <input name="password" type="password" autoComplete="current-password" required />
+          </label>
+          {error && (
+            <p className="message error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="button primary" disabled={busy}>
+            {busy ? busyLabel : submitLabel}
+          </button>
+        </Form>
+        {footer}
+      </section>
+    </main>
+  );
+}
