@@ -3,7 +3,8 @@ import { adminEn, type AdminMessageKey } from "./admin-en.ts";
 import { adminHi } from "./admin-hi.ts";
 // The admin area ships both languages' common texts too (./dictionaries.ts): it is used on
 // desktops, not by farmers on slow phones.
-import { formatMessage, type Language, type MessageKey, type MessageValues } from "./catalogue.ts";
+import { formatMessage, type MessageKey, type MessageValues } from "./catalogue.ts";
+import type { Language } from "./language.ts";
 import { translate } from "./dictionaries.ts";
 import { useLanguage } from "./i18n.ts";
 

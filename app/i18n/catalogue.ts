@@ -12,8 +12,8 @@
 // Branches nest. Text never contains braces, and apostrophes are plain text (no ICU quoting).
 import { formatNumber, localeOf } from "../format.ts";
 import type { MessageKey } from "./en.ts";
+import type { Language } from "./language.ts";
 
-export type Language = "hi" | "en";
 export type { MessageKey };
 export type MessageValues = Record<string, string | number>;
 export type Messages = Record<MessageKey, string>;

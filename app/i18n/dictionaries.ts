@@ -4,7 +4,8 @@
 // both languages into its JavaScript by accident.
 import { en } from "./en.ts";
 import { hi } from "./hi.ts";
-import { wordIn, type Language, type MessageKey, type Messages, type MessageValues, type Words } from "./catalogue.ts";
+import { wordIn, type MessageKey, type Messages, type MessageValues, type Words } from "./catalogue.ts";
+import type { Language } from "./language.ts";
 
 export const dictionaries: Record<Language, Messages> = { en, hi };
 

@@ -3,19 +3,20 @@
 // Hindi reader never downloads the English texts, nor the other way round. Texts are rendered
 // by the one catalogue renderer (./catalogue.ts), so plurals and selects work in pages too.
 import { useRouteLoaderData } from "react-router";
-import { DEFAULT_LANGUAGE, wordIn, type Language, type MessageKey, type Messages, type MessageValues, type Words } from "./catalogue.ts";
+import { DEFAULT_LANGUAGE, wordIn, type MessageKey, type Messages, type MessageValues, type Words } from "./catalogue.ts";
+import type { Language } from "./language.ts";
 
 export {
   DEFAULT_LANGUAGE,
   isLanguage,
   LANGUAGE_COOKIE,
   localeOf,
-  type Language,
   type MessageKey,
   type Messages,
   type MessageValues,
   type Words,
 } from "./catalogue.ts";
+export type { Language } from "./language.ts";
 
 type RootData = { language?: Language; messages?: Messages } | undefined;
 

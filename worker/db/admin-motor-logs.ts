@@ -1,7 +1,7 @@
 // Every device's motor logs for the admin list (SPEC §2 "Admin motor logs"), one page at a
 // time: the browser never receives the whole table.
 import { count, desc } from "drizzle-orm";
-import type { Language } from "../../app/i18n/catalogue.ts";
+import type { Language } from "../../app/i18n/language.ts";
 import { wordsIn } from "../../app/i18n/dictionaries.ts";
 import { motorLogText } from "../../app/i18n/motor-log.ts";
 import { splitMotorLogEvent, type MotorLogParam } from "../../common/motor-log-event.ts";

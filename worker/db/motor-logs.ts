@@ -1,7 +1,7 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { motorLogEventOf, splitMotorLogEvent, type MotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
-import type { Language } from "../../app/i18n/catalogue.ts";
+import type { Language } from "../../app/i18n/language.ts";
 import { wordsIn } from "../../app/i18n/dictionaries.ts";
 import { motorLogText } from "../../app/i18n/motor-log.ts";
 import type { Db } from "./client.ts";

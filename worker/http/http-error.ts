@@ -1,7 +1,8 @@
 import type { ApiMessageKey } from "../../app/i18n/api-en.ts";
 import type { ApiErrorBody } from "../../common/api-responses/refusals.ts";
 import { translateApi } from "../../app/i18n/api.ts";
-import type { Language, MessageValues } from "../../app/i18n/catalogue.ts";
+import type { MessageValues } from "../../app/i18n/catalogue.ts";
+import type { Language } from "../../app/i18n/language.ts";
 
 /** The API's own refusals by code: the `error.*` entries of the API catalogue. */
 type CodeOf<Key> = Key extends `error.${infer Code}` ? Code : never;

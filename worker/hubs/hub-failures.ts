@@ -1,5 +1,5 @@
 import { translateApi } from "../../app/i18n/api.ts";
-import type { Language } from "../../app/i18n/catalogue.ts";
+import type { Language } from "../../app/i18n/language.ts";
 import { wordsIn } from "../../app/i18n/dictionaries.ts";
 import { commandFailureText } from "../../app/i18n/motor-log.ts";
 import type { HubFailure } from "../../common/hub-contract.ts";

@@ -14,7 +14,8 @@ import { alertTag, type Alert, type PushPayload } from "../../common/alerts.ts";
 import { formatClock } from "../../common/schedule-time.ts";
 import { formatNumber, formatSince } from "../../app/format.ts";
 import { translate } from "../../app/i18n/dictionaries.ts";
-import type { Language, MessageKey } from "../../app/i18n/catalogue.ts";
+import type { MessageKey } from "../../app/i18n/catalogue.ts";
+import type { Language } from "../../app/i18n/language.ts";
 import { getDb } from "../db/client.ts";
 import {
   deleteSubscriptionByEndpoint,

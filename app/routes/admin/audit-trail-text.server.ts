@@ -6,7 +6,8 @@ import { apiEn } from "../../i18n/api-en.ts";
 import { translateApi } from "../../i18n/api.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { translateAdmin } from "../../i18n/admin.ts";
-import type { Language, MessageValues } from "../../i18n/catalogue.ts";
+import type { MessageValues } from "../../i18n/catalogue.ts";
+import type { Language } from "../../i18n/language.ts";
 import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION } from "../../../worker/services/record-admin-action.ts";
 import { hubFailureText, isHubFailureCode } from "../../../worker/hubs/hub-failures.ts";
 
