@@ -1,6 +1,9 @@
 // Modal dialogs on the native <dialog> element: focus trap, Escape and backdrop for free.
 import { useEffect, useRef, type ReactNode } from "react";
 
+/** A question the dialog asks before doing something that cannot be undone. */
+export type Ask = (message: string, action: () => Promise<void>) => void;
+
 export function Dialog({
   open,
   title,

@@ -9,7 +9,6 @@ import type { MotorConfig } from "../../common/api-schemas.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
 import { horsePowerFor, toleranceAmperes } from "../../common/protection.ts";
 import { formatNumber } from "../format.ts";
-import type { ConfigOutcome } from "../routes/motor-control.tsx";
 import { localeOf, useLanguage, useT, type Language } from "../i18n/i18n.ts";
 import { ConfirmDialog } from "./dialog.tsx";
 import { useToast } from "./toast.tsx";
@@ -22,6 +21,11 @@ function oneDecimal(value: number, language: Language): string {
 }
 
 /** What the farmer is told about a refused save, from its code, in the page's language. */
+/** The motor configuration form's answer; a refused one keeps what the farmer typed. */
+export type ConfigOutcome =
+  | { ok: true; deliveredToDevice: boolean }
+  | { ok: false; code: "invalidInput"; field: string; values: Record<keyof MotorConfig, string> };
+
 function failureText(outcome: Extract<ConfigOutcome, { ok: false }>, t: ReturnType<typeof useT>): string {
   return outcome.code === "invalidInput" ? `${t("config.failed")} ${t("config.outOfRange")}` : t("config.failed");
 }

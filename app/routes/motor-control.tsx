@@ -20,7 +20,7 @@ import { FirmwareCard } from "../components/firmware-card.tsx";
 import { HealthGrid } from "../components/health-grid.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { LogItem } from "../components/log-item.tsx";
-import { MotorConfigCard } from "../components/motor-config-card.tsx";
+import { type ConfigOutcome, MotorConfigCard } from "../components/motor-config-card.tsx";
 import { FaultBanners, PumpStatusLine, secondsUntilOn, statusWord, useHubClock } from "../components/pump-state-view.tsx";
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
@@ -70,11 +70,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 type CommandOutcome = OwnMotorResult | { ok: false; code: "invalid" | "crossSite" };
-
-/** The motor configuration form's answer; a refused one keeps what the farmer typed. */
-export type ConfigOutcome =
-  | { ok: true; deliveredToDevice: boolean }
-  | { ok: false; code: "invalidInput"; field: string; values: Record<keyof MotorConfig, string> };
 
 type ActionResult = { command: CommandOutcome | null; config: ConfigOutcome | null };
 

@@ -11,7 +11,7 @@ import { deviceKindSchema, type DeviceKind } from "../../../common/device-enums.
 import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useToast } from "../toast.tsx";
-import type { Ask } from "./device-settings-dialog.tsx";
+import type { Ask } from "../dialog.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
 
 type FreeDevice = { id: string; kind: DeviceKind; ownerMobileNo: string | null };

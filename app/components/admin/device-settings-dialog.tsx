@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { deviceConfigResponseSchema } from "../../../common/api-responses/admin.ts";
 import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import { Dialog } from "../dialog.tsx";
+import { type Ask, Dialog } from "../dialog.tsx";
 import { useToast } from "../toast.tsx";
 import { DebugConsole, type DebugLine } from "./debug-console.tsx";
 import { DeviceSection } from "./device-section.tsx";
@@ -13,8 +13,6 @@ import { FirmwareSection } from "./firmware-section.tsx";
 import { MobileNumberSection } from "./mobile-number-section.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
 
-/** A question the dialog asks before doing something that cannot be undone. */
-export type Ask = (message: string, action: () => Promise<void>) => void;
 
 /** Switches debug mode off even while the page is going away (keepalive outlives the page). */
 function debugOffOnExit(mobileNo: string) {

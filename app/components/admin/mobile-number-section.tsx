@@ -6,7 +6,7 @@ import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useToast } from "../toast.tsx";
-import type { Ask } from "./device-settings-dialog.tsx";
+import type { Ask } from "../dialog.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
 
 /** SPEC §5: 10 digits with a first digit of 1 to 9, and not the current number. */

@@ -13,7 +13,7 @@ import { deviceHub } from "../../../worker/hubs/device-hubs.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { appendDebugLine, type DebugLine } from "../../components/admin/debug-console.tsx";
-import { DeviceSettingsDialog, type Ask } from "../../components/admin/device-settings-dialog.tsx";
+import { DeviceSettingsDialog } from "../../components/admin/device-settings-dialog.tsx";
 import { PowerLogsDialog } from "../../components/admin/power-logs-dialog.tsx";
 import { AccountCard } from "../../components/admin/user-detail/account-card.tsx";
 import { ConfigHistoryCard } from "../../components/admin/user-detail/config-history-card.tsx";
@@ -21,7 +21,7 @@ import { DeviceInfoCard } from "../../components/admin/user-detail/device-info-c
 import { HealthCard } from "../../components/admin/user-detail/health-card.tsx";
 import { PumpCard } from "../../components/admin/user-detail/pump-card.tsx";
 import { RecentLogsCard } from "../../components/admin/user-detail/recent-logs-card.tsx";
-import { ConfirmDialog } from "../../components/dialog.tsx";
+import { type Ask, ConfirmDialog } from "../../components/dialog.tsx";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";

@@ -8,7 +8,7 @@ import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
 import { statusWord } from "../../pump-state-view.tsx";
 import { useToast } from "../../toast.tsx";
-import type { Ask } from "../device-settings-dialog.tsx";
+import type { Ask } from "../../dialog.tsx";
 import { useAdminApi } from "../use-admin-api.ts";
 import { userRoleResponseSchema } from "../../../../common/api-responses/admin.ts";
 
