@@ -29,7 +29,13 @@ export function readPasswordChangeForm(
   const currentPassword = form.get("currentPassword");
   const newPassword = form.get("newPassword");
   const confirmPassword = form.get("confirmPassword");
-  if (typeof currentPassword !== "string" || typeof newPassword !== "string" || typeof confirmPassword !== "string" || !currentPassword || !newPassword) {
+  if (
+    typeof currentPassword !== "string" ||
+    typeof newPassword !== "string" ||
+    typeof confirmPassword !== "string" ||
+    !currentPassword ||
+    !newPassword
+  ) {
     return { ok: false, error: "password.required" };
   }
   if (newPassword !== confirmPassword) return { ok: false, error: "password.mismatch" };

@@ -14,24 +14,24 @@ export default async function handleRequest(
   // One nonce per response: React Router gives it to <Scripts>, <ScrollRestoration> and its
   // streamed scripts; the CSP allows no other inline script.
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
-  const body = await renderToReadableStream(
-    <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
-    {
-      nonce,
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        // Errors before the shell rejects and are logged by React Router itself.
-        if (shellRendered) console.error(error);
-      },
+  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+    nonce,
+    onError(error: unknown) {
+      responseStatusCode = 500;
+      // Errors before the shell rejects and are logged by React Router itself.
+      if (shellRendered) console.error(error);
     },
-  );
+  });
   shellRendered = true;
   // Crawlers get the whole page at once; people get it streamed.
   if (isbot(request.headers.get("user-agent") ?? "")) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   // Vite's dev server injects inline scripts of its own: the CSP is for built pages.
   if (!import.meta.env.DEV) {
-    responseHeaders.set("Content-Security-Policy", pageContentSecurityPolicy(nonce, new URL(request.url).protocol === "https:"));
+    responseHeaders.set(
+      "Content-Security-Policy",
+      pageContentSecurityPolicy(nonce, new URL(request.url).protocol === "https:"),
+    );
   }
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }

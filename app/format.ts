@@ -11,7 +11,11 @@ export function localeOf(language: Language): string {
 }
 
 export function formatDateTime(iso: string | number, language: Language): string {
-  return new Date(iso).toLocaleString(localeOf(language), { timeZone: TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
+  return new Date(iso).toLocaleString(localeOf(language), {
+    timeZone: TIME_ZONE,
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
 }
 
 /**
@@ -19,13 +23,20 @@ export function formatDateTime(iso: string | number, language: Language): string
  * way as the times in `formatDateTime`: one card must not say "10:00 AM" and "10:00 am".
  */
 export function formatTimeOfDay(minuteOfDay: number, language: Language): string {
-  return new Date(Date.UTC(2000, 0, 1, 0, minuteOfDay)).toLocaleTimeString(localeOf(language), { timeZone: "UTC", timeStyle: "short" });
+  return new Date(Date.UTC(2000, 0, 1, 0, minuteOfDay)).toLocaleTimeString(localeOf(language), {
+    timeZone: "UTC",
+    timeStyle: "short",
+  });
 }
 
 /** "AM"/"PM" as this language writes them in a time (Intl's day period, so it matches the times shown). */
 export function dayPeriodName(meridiem: "AM" | "PM", language: Language): string {
   const at = new Date(Date.UTC(2000, 0, 1, meridiem === "AM" ? 10 : 22));
-  const parts = new Intl.DateTimeFormat(localeOf(language), { hour: "numeric", hour12: true, timeZone: "UTC" }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat(localeOf(language), {
+    hour: "numeric",
+    hour12: true,
+    timeZone: "UTC",
+  }).formatToParts(at);
   return parts.find((part) => part.type === "dayPeriod")?.value ?? meridiem;
 }
 
@@ -38,7 +49,11 @@ export function formatNumber(value: number, language: Language, maximumFractionD
 }
 
 export function formatRupees(amount: number, language: Language): string {
-  return new Intl.NumberFormat(localeOf(language), { style: "currency", currency: "INR", maximumFractionDigits: 0 }).format(amount);
+  return new Intl.NumberFormat(localeOf(language), {
+    style: "currency",
+    currency: "INR",
+    maximumFractionDigits: 0,
+  }).format(amount);
 }
 
 /**
@@ -58,7 +73,9 @@ export function formatDuration(totalSeconds: number, language: Language): string
   return parts
     .slice(first, first + 2)
     .filter(([value], index) => index === 0 || value > 0)
-    .map(([value, unit]) => new Intl.NumberFormat(localeOf(language), { style: "unit", unit, unitDisplay: "long" }).format(value))
+    .map(([value, unit]) =>
+      new Intl.NumberFormat(localeOf(language), { style: "unit", unit, unitDisplay: "long" }).format(value),
+    )
     .join(" ");
 }
 

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import {
   isRouteErrorResponse,
   Link,
@@ -6,14 +7,13 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  useMatches,
   type ShouldRevalidateFunctionArgs,
+  useMatches,
 } from "react-router";
-import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import { dictionaries } from "./i18n/dictionaries.ts";
-import { languageOf } from "./i18n/language.server.ts";
 import { useLanguage, useT } from "./i18n/i18n.ts";
+import { languageOf } from "./i18n/language.server.ts";
 import { registerServiceWorker } from "./offline/service-worker.ts";
 import stylesheet from "./styles/app.css?url";
 
@@ -42,9 +42,7 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const language = useLanguage();
-  const hydrate = !useMatches().some(
-    (match) => (match.handle as RouteHandle | undefined)?.hydrate === false,
-  );
+  const hydrate = !useMatches().some((match) => (match.handle as RouteHandle | undefined)?.hydrate === false);
   return (
     <html lang={language}>
       <head>

@@ -1,7 +1,7 @@
 // Session helpers for loaders and actions of the user area.
-import { redirect, type RouterContextProvider } from "react-router";
+import { type RouterContextProvider, redirect } from "react-router";
 import { clearedSessionCookie, readCookie, SESSION_COOKIE } from "../worker/auth/cookies.ts";
-import { getSessionUser, type AuthenticatedUser } from "../worker/auth/sessions.ts";
+import { type AuthenticatedUser, getSessionUser } from "../worker/auth/sessions.ts";
 import type { Audience } from "../worker/auth/tokens.ts";
 import { cloudflareContext } from "../worker/http/router-context.ts";
 

@@ -4,7 +4,9 @@ import { ApiClient } from "../common/api-client.ts";
 import { apiErrorSchema } from "../common/api-responses/refusals.ts";
 import { logInFarmers, startFleet } from "./fleet.ts";
 
-export async function measureCommandRoundTrip(commands: number): Promise<{ roundTrips: number[]; httpFloor: number[]; errors: number }> {
+export async function measureCommandRoundTrip(
+  commands: number,
+): Promise<{ roundTrips: number[]; httpFloor: number[]; errors: number }> {
   const fleet = await startFleet(commands);
   try {
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);

@@ -10,7 +10,6 @@ import { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "../scripts/lib/local-devices.ts";
 import { freePort, freshPersistDir, startLocalWorker, THROWAWAY_JWT_SECRET } from "../scripts/lib/local-worker.ts";
 
-
 /** Per frame on the SIM beyond what the counters see (docs/device-protocol.md, "Data cost"). */
 const TLS_RECORD_BYTES = 29; // TLS 1.2 AES-GCM: 5 header + 8 explicit nonce + 16 tag
 const TCP_IP_BYTES = 52; // IPv4 20 + TCP 20 + timestamps 12
@@ -24,10 +23,18 @@ export type DataCost = {
   perHourOnTheWire: number;
 };
 
-export async function measureDeviceDataCost(minutesToRun: number, log: (line: string) => void = console.log): Promise<DataCost[]> {
+export async function measureDeviceDataCost(
+  minutesToRun: number,
+  log: (line: string) => void = console.log,
+): Promise<DataCost[]> {
   // The production build (run `npm run build` first): its files do not change while we measure,
   // so wrangler never reloads the Worker and drops the sockets mid-measurement.
-  const worker = await startLocalWorker({ kind: "build", persistTo: await freshPersistDir(), port: await freePort(), jwtSecret: THROWAWAY_JWT_SECRET });
+  const worker = await startLocalWorker({
+    kind: "build",
+    persistTo: await freshPersistDir(),
+    port: await freePort(),
+    jwtSecret: THROWAWAY_JWT_SECRET,
+  });
   try {
     const fleet = await provisionLocalFleet(worker.persistTo, { count: 3, kind: "3phase", horsePower: 5 });
     const devices = fleet.map(
@@ -42,7 +49,9 @@ export async function measureDeviceDataCost(minutesToRun: number, log: (line: st
     );
     for (const device of devices) device.start();
     await Promise.all(devices.map((device) => device.waitUntilConnected()));
-    const tokens = await Promise.all(fleet.map(({ ownerMobileNo }) => new ApiClient(worker.url).logIn(ownerMobileNo, FLEET_PASSWORD)));
+    const tokens = await Promise.all(
+      fleet.map(({ ownerMobileNo }) => new ApiClient(worker.url).logIn(ownerMobileNo, FLEET_PASSWORD)),
+    );
     // Device 0 idles; devices 1 and 2 run; someone watches device 2 the whole time.
     for (const index of [1, 2]) {
       await new ApiClient(worker.url, { token: tokens[index] }).switchMotor("on");
@@ -58,7 +67,8 @@ export async function measureDeviceDataCost(minutesToRun: number, log: (line: st
     const scenarios = ["idle (relay off, nobody watching)", "running, nobody watching", "running, watched"];
     const results = devices.map((device, index) => {
       const before = start[index]!;
-      const frames = device.counters.framesSent - before.framesSent + device.counters.framesReceived - before.framesReceived;
+      const frames =
+        device.counters.framesSent - before.framesSent + device.counters.framesReceived - before.framesReceived;
       const measuredBytes =
         device.counters.bytesSent - before.bytesSent + device.counters.bytesReceived - before.bytesReceived;
       const perHour = (value: number) => Math.round((value * 60) / minutesToRun);

@@ -5,7 +5,13 @@ import { hashPassword } from "../common/credentials.ts";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "../device-sim/simulated-device.ts";
 import { executeLocalSql } from "../scripts/lib/local-d1.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "../scripts/lib/local-devices.ts";
-import { freePort, freshPersistDir, startLocalWorker, THROWAWAY_JWT_SECRET, type LocalWorker } from "../scripts/lib/local-worker.ts";
+import {
+  freePort,
+  freshPersistDir,
+  type LocalWorker,
+  startLocalWorker,
+  THROWAWAY_JWT_SECRET,
+} from "../scripts/lib/local-worker.ts";
 
 export type Fleet = {
   worker: LocalWorker;
@@ -33,7 +39,12 @@ export function localFleetCeiling(): number {
 
 /** The production build must exist (`npm run build`). */
 export async function startFleet(count: number, options: Partial<SimulatedDeviceOptions> = {}): Promise<Fleet> {
-  const worker = await startLocalWorker({ kind: "build", persistTo: await freshPersistDir(), port: await freePort(), jwtSecret: THROWAWAY_JWT_SECRET });
+  const worker = await startLocalWorker({
+    kind: "build",
+    persistTo: await freshPersistDir(),
+    port: await freePort(),
+    jwtSecret: THROWAWAY_JWT_SECRET,
+  });
   const credentials = await provisionLocalFleet(worker.persistTo, { count, kind: "3phase", horsePower: 5 });
   const devices = credentials.map(
     (credential) =>

@@ -3,8 +3,8 @@
 // answered by the runtime, so both should stay 0).
 import { ApiClient } from "../common/api-client.ts";
 import { hubStatsResponseSchema } from "../common/api-responses/admin.ts";
-import { cpuNanoseconds, rssMegabytes, workerdPids } from "./lib.ts";
 import { benchAdminToken, startFleet } from "./fleet.ts";
+import { cpuNanoseconds, rssMegabytes, workerdPids } from "./lib.ts";
 
 export type IdleScale = {
   devices: number;
@@ -24,14 +24,23 @@ async function readStats(baseUrl: string, adminToken: string, deviceIds: string[
   const stats: HubStats[] = [];
   for (let start = 0; start < deviceIds.length; start += 50) {
     const batch = await Promise.all(
-      deviceIds.slice(start, start + 50).map(async (deviceId) => (await admin.get(`/api/admin/devices/${deviceId}/hub-stats`, hubStatsResponseSchema)).stats),
+      deviceIds
+        .slice(start, start + 50)
+        .map(
+          async (deviceId) =>
+            (await admin.get(`/api/admin/devices/${deviceId}/hub-stats`, hubStatsResponseSchema)).stats,
+        ),
     );
     stats.push(...batch);
   }
   return stats;
 }
 
-export async function measureIdleScale(devices: number, idleSeconds: number, heartbeatSeconds = 10): Promise<IdleScale> {
+export async function measureIdleScale(
+  devices: number,
+  idleSeconds: number,
+  heartbeatSeconds = 10,
+): Promise<IdleScale> {
   // Boxes ping every `heartbeatSeconds` here (not 240 s) so the window holds many heartbeats.
   const fleet = await startFleet(devices, { heartbeatOverrideSeconds: heartbeatSeconds });
   try {
@@ -62,7 +71,9 @@ export async function measureIdleScale(devices: number, idleSeconds: number, hea
         (total, entry) => total + entry.recentWakes.filter((at) => at >= windowStart && at <= windowEnd).length,
         0,
       ),
-      deviceFramesHandled: after.reduce((total, entry) => total + entry.deviceFrames, 0) - before.reduce((total, entry) => total + entry.deviceFrames, 0),
+      deviceFramesHandled:
+        after.reduce((total, entry) => total + entry.deviceFrames, 0) -
+        before.reduce((total, entry) => total + entry.deviceFrames, 0),
     };
   } finally {
     await fleet.stop();

@@ -1,11 +1,11 @@
 // Small helpers for the benchmarks: percentiles, process CPU and memory from /proc, a local
 // echo Worker, timing.
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
-import { OFFLINE_ENV, WRANGLER_BIN } from "../scripts/lib/wrangler.ts";
 import { freePort } from "../scripts/lib/local-worker.ts";
+import { OFFLINE_ENV, WRANGLER_BIN } from "../scripts/lib/wrangler.ts";
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
@@ -78,10 +78,14 @@ export function rssMegabytes(pids: number[]): number {
 export async function startEchoWorker(): Promise<{ url: string; stop: () => void; process: ChildProcess }> {
   const port = await freePort();
   const config = fileURLToPath(new URL("./echo-wrangler.toml", import.meta.url));
-  const child = spawn(process.execPath, [WRANGLER_BIN, "dev", "-c", config, "--port", String(port), "--show-interactive-dev-session=false"], {
-    env: { ...process.env, ...OFFLINE_ENV },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [WRANGLER_BIN, "dev", "-c", config, "--port", String(port), "--show-interactive-dev-session=false"],
+    {
+      env: { ...process.env, ...OFFLINE_ENV },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -96,7 +100,11 @@ export async function startEchoWorker(): Promise<{ url: string; stop: () => void
 }
 
 /** Round trips of `count` messages through a WebSocket echo, one at a time, in ms. */
-export async function echoRoundTrips(url: string, count: number, payload = '{"type":"ack","id":"x","ok":true,"relay":"on"}'): Promise<number[]> {
+export async function echoRoundTrips(
+  url: string,
+  count: number,
+  payload = '{"type":"ack","id":"x","ok":true,"relay":"on"}',
+): Promise<number[]> {
   const socket = new WebSocket(url);
   await new Promise((resolve, reject) => {
     socket.once("open", resolve);

@@ -25,12 +25,21 @@ export async function measureLighthouse(runs: number): Promise<{ rows: Lighthous
   const fleet = await startFleet(1);
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update"],
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+    ],
   });
   try {
     const [token] = await logInFarmers(fleet.worker, fleet.mobileNos);
     const base = fleet.worker.url;
-    const compressed = (await fetch(`${base}/login`, { headers: { "Accept-Encoding": "gzip, br" } })).headers.get("content-encoding") !== null;
+    const compressed =
+      (await fetch(`${base}/login`, { headers: { "Accept-Encoding": "gzip, br" } })).headers.get("content-encoding") !==
+      null;
     const pages: { page: string; url: string; headers?: Record<string, string> }[] = [
       { page: "landing /", url: `${base}/` },
       { page: "/login", url: `${base}/login` },

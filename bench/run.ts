@@ -12,9 +12,9 @@ import { measureDeviceDataCost, monthlyMegabytes } from "./device-data-cost.ts";
 import { measureFanOut } from "./fan-out.ts";
 import { localFleetCeiling } from "./fleet.ts";
 import { measureIdleScale } from "./idle-scale.ts";
+import { measureEchoFloor, percentile, round } from "./lib.ts";
 import { measureLighthouse } from "./lighthouse.ts";
 import { measureSlowPhone, PHONE_ROUTES, SLOW_3G } from "./slow-phone.ts";
-import { measureEchoFloor, percentile, round } from "./lib.ts";
 import { measureWorkerCpu } from "./worker-cpu.ts";
 
 const { values } = parseArgs({
@@ -33,16 +33,21 @@ const rows: Row[] = [];
 const log = (line: string) => console.log(`  ${line}`);
 /** Keeps figures for the table, and prints each at once, so a later failure loses none. */
 function record(...added: Row[]) {
-  for (const row of added) log(`${row.benchmark} · ${row.measure}: ${row.value}${row.floor ? ` (floor ${row.floor})` : ""}`);
+  for (const row of added)
+    log(`${row.benchmark} · ${row.measure}: ${row.value}${row.floor ? ` (floor ${row.floor})` : ""}`);
   rows.push(...added);
 }
 
 if (!values["skip-build"]) {
   console.log("• Building the app (benchmarks run the production build)...");
-  const built = spawnSync(process.execPath, [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, ...OFFLINE_ENV },
-  });
+  const built = spawnSync(
+    process.execPath,
+    [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, ...OFFLINE_ENV },
+    },
+  );
   if (built.status !== 0) throw new Error("build failed");
 }
 
@@ -64,10 +69,21 @@ if (wanted("roundtrip")) {
   const http = stats(httpFloor);
   log(`errors: ${errors}`);
   for (const p of ["p50", "p95", "p99"] as const) {
-    record({ benchmark: "command round trip (ms)", measure: p, value: String(trip[p]), floor: String(echo[p]), target: p === "p99" ? `≤ 3× floor (${round(echo.p99 * 3)})` : "" });
+    record({
+      benchmark: "command round trip (ms)",
+      measure: p,
+      value: String(trip[p]),
+      floor: String(echo[p]),
+      target: p === "p99" ? `≤ 3× floor (${round(echo.p99 * 3)})` : "",
+    });
   }
   for (const p of ["p50", "p95", "p99"] as const) {
-    record({ benchmark: "empty HTTP call, same stack (ms)", measure: p, value: String(http[p]), floor: String(echo[p]) });
+    record({
+      benchmark: "empty HTTP call, same stack (ms)",
+      measure: p,
+      value: String(http[p]),
+      floor: String(echo[p]),
+    });
   }
 }
 
@@ -76,7 +92,12 @@ if (wanted("fanout")) {
   console.log(`• Fan-out: ${readings} readings of one box to 100 browser sockets...`);
   const arrivals = stats(await measureFanOut(100, readings));
   for (const p of ["p50", "p99"] as const) {
-    record({ benchmark: "fan-out to 100 sockets (ms)", measure: p, value: String(arrivals[p]), floor: String(floor![p]) });
+    record({
+      benchmark: "fan-out to 100 sockets (ms)",
+      measure: p,
+      value: String(arrivals[p]),
+      floor: String(floor![p]),
+    });
   }
 }
 
@@ -85,15 +106,25 @@ if (wanted("idle")) {
   for (const wantedDevices of quick ? [1000] : [1000, 5000]) {
     const devices = Math.min(wantedDevices, ceiling);
     const seconds = quick ? 30 : 120;
-    if (devices < wantedDevices) log(`${wantedDevices} boxes do not fit this machine's open-file limit (bench/fleet.ts): ${devices} instead`);
+    if (devices < wantedDevices)
+      log(`${wantedDevices} boxes do not fit this machine's open-file limit (bench/fleet.ts): ${devices} instead`);
     console.log(`• Idle scale: ${devices} boxes for ${seconds} s, pinging every 10 s...`);
     const result = await measureIdleScale(devices, seconds);
     record(
-      { benchmark: `idle, ${devices} boxes`, measure: "connecting, 50 at a time (boxes/s)", value: String(result.connectRate) },
+      {
+        benchmark: `idle, ${devices} boxes`,
+        measure: "connecting, 50 at a time (boxes/s)",
+        value: String(result.connectRate),
+      },
       { benchmark: `idle, ${devices} boxes`, measure: "runtime RSS (MB)", value: String(result.rssMb) },
       { benchmark: `idle, ${devices} boxes`, measure: "runtime CPU (% of one core)", value: String(result.cpuPercent) },
       { benchmark: `idle, ${devices} boxes`, measure: "heartbeats sent", value: String(result.pingsSent) },
-      { benchmark: `idle, ${devices} boxes`, measure: "hub wakes / device frames handled", value: `${result.hubWakes} / ${result.deviceFramesHandled}`, target: "0 / 0" },
+      {
+        benchmark: `idle, ${devices} boxes`,
+        measure: "hub wakes / device frames handled",
+        value: `${result.hubWakes} / ${result.deviceFramesHandled}`,
+        target: "0 / 0",
+      },
     );
   }
 }
@@ -104,10 +135,27 @@ if (wanted("data")) {
   const [idle, running, watched] = await measureDeviceDataCost(minutes, log);
   record(
     { benchmark: "device data (bytes/hour, on the wire)", measure: "idle", value: String(idle!.perHourOnTheWire) },
-    { benchmark: "device data (bytes/hour, on the wire)", measure: "running, unwatched", value: String(running!.perHourOnTheWire) },
-    { benchmark: "device data (bytes/hour, on the wire)", measure: "running, watched", value: String(watched!.perHourOnTheWire) },
-    { benchmark: "device data (MB/month, 4 h/day running)", measure: "nobody watching", value: String(monthlyMegabytes(idle!.perHourOnTheWire, running!.perHourOnTheWire)), target: "≤ 5" },
-    { benchmark: "device data (MB/month, 4 h/day running)", measure: "watched whenever it runs", value: String(monthlyMegabytes(idle!.perHourOnTheWire, watched!.perHourOnTheWire)) },
+    {
+      benchmark: "device data (bytes/hour, on the wire)",
+      measure: "running, unwatched",
+      value: String(running!.perHourOnTheWire),
+    },
+    {
+      benchmark: "device data (bytes/hour, on the wire)",
+      measure: "running, watched",
+      value: String(watched!.perHourOnTheWire),
+    },
+    {
+      benchmark: "device data (MB/month, 4 h/day running)",
+      measure: "nobody watching",
+      value: String(monthlyMegabytes(idle!.perHourOnTheWire, running!.perHourOnTheWire)),
+      target: "≤ 5",
+    },
+    {
+      benchmark: "device data (MB/month, 4 h/day running)",
+      measure: "watched whenever it runs",
+      value: String(monthlyMegabytes(idle!.perHourOnTheWire, watched!.perHourOnTheWire)),
+    },
   );
 }
 
@@ -115,7 +163,12 @@ if (wanted("cpu")) {
   const samples = quick ? 50 : 200;
   console.log(`• Worker CPU per call: ${samples} calls each...`);
   for (const row of await measureWorkerCpu(samples)) {
-    record({ benchmark: "worker CPU per call (ms)", measure: row.call, value: `${row.medianMs} median, ${row.p99Ms} p99`, target: row.call.startsWith("POST login") ? "" : "median ≤ 2" });
+    record({
+      benchmark: "worker CPU per call (ms)",
+      measure: row.call,
+      value: `${row.medianMs} median, ${row.p99Ms} p99`,
+      target: row.call.startsWith("POST login") ? "" : "median ≤ 2",
+    });
   }
 }
 
@@ -130,7 +183,12 @@ if (wanted("lighthouse")) {
       { benchmark: `lighthouse ${page.page}`, measure: "LCP (ms)", value: String(page.lcpMs), target: lcpTarget },
       { benchmark: `lighthouse ${page.page}`, measure: "TBT (ms)", value: String(page.tbtMs) },
       { benchmark: `lighthouse ${page.page}`, measure: "CLS", value: String(page.cls), target: "≤ 0.05" },
-      { benchmark: `lighthouse ${page.page}`, measure: "performance / accessibility", value: `${page.performance} / ${page.accessibility}`, target: "accessibility ≥ 95" },
+      {
+        benchmark: `lighthouse ${page.page}`,
+        measure: "performance / accessibility",
+        value: `${page.performance} / ${page.accessibility}`,
+        target: "accessibility ≥ 95",
+      },
       { benchmark: `lighthouse ${page.page}`, measure: "bytes transferred (KB)", value: String(page.transferKb) },
     );
   }
@@ -147,16 +205,34 @@ if (wanted("phone")) {
       : `${phone.workingTapMs}${phone.tapBeforeHydration ? " (before hydration)" : ""}${phone.tapsLost ? `, ${phone.tapsLost} lost` : ""}`;
   record(
     { benchmark: `phone /motor-control (${line})`, measure: "first paint (ms)", value: String(phone.firstPaintMs) },
-    { benchmark: `phone /motor-control (${line})`, measure: "working tap on ON (ms)", value: tap, target: "= first paint" },
-    { benchmark: `phone /motor-control (${line})`, measure: "hydrated (ms)", value: String(phone.hydratedMs), target: "≤ 6000" },
+    {
+      benchmark: `phone /motor-control (${line})`,
+      measure: "working tap on ON (ms)",
+      value: tap,
+      target: "= first paint",
+    },
+    {
+      benchmark: `phone /motor-control (${line})`,
+      measure: "hydrated (ms)",
+      value: String(phone.hydratedMs),
+      target: "≤ 6000",
+    },
   );
   for (const { route, gzipBytes } of phone.jsPerRoute) {
-    record({ benchmark: "JavaScript per route (gzip KB)", measure: route, value: (gzipBytes / 1024).toFixed(1), target: route === "/motor-control" ? "≤ 130" : "" });
+    record({
+      benchmark: "JavaScript per route (gzip KB)",
+      measure: route,
+      value: (gzipBytes / 1024).toFixed(1),
+      target: route === "/motor-control" ? "≤ 130" : "",
+    });
   }
 }
 
-console.log(`\nSinchai benchmarks, ${new Date().toISOString()}, ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB${quick ? " (quick)" : ""}`);
+console.log(
+  `\nSinchai benchmarks, ${new Date().toISOString()}, ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB${quick ? " (quick)" : ""}`,
+);
 console.table(rows);
 console.log("\nMarkdown:\n");
 console.log("| benchmark | measure | value | floor | target |\n|---|---|---|---|---|");
-for (const row of rows) console.log(`| ${row.benchmark} | ${row.measure} | ${row.value} | ${row.floor ?? ""} | ${row.target ?? ""} |`);
+for (const row of rows)
+  console.log(`| ${row.benchmark} | ${row.measure} | ${row.value} | ${row.floor ?? ""} | ${row.target ?? ""} |`);

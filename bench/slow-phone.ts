@@ -11,7 +11,7 @@
 //
 // Medians of `runs` cold loads (fresh browser context each: no cache, no service worker).
 import { gzipSync } from "node:zlib";
-import { chromium, type Browser, type BrowserContext } from "@playwright/test";
+import { type Browser, type BrowserContext, chromium } from "@playwright/test";
 import { ApiClient } from "../common/api-client.ts";
 import { logInFarmers, startFleet } from "./fleet.ts";
 
@@ -105,7 +105,15 @@ export async function measureSlowPhone(runs: number, routes: string[]): Promise<
   const base = fleet.worker.url;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   try {
     const [token] = await logInFarmers(fleet.worker, fleet.mobileNos);
@@ -119,7 +127,11 @@ export async function measureSlowPhone(runs: number, routes: string[]): Promise<
       const context = await signedInContext(browser, base, token!);
       const page = await throttledPage(context);
       await page.goto(`${base}/motor-control`, { waitUntil: "commit" });
-      await page.waitForFunction(() => (window as unknown as { __hydratedAt?: number }).__hydratedAt !== undefined, null, { timeout: 120_000, polling: 250 });
+      await page.waitForFunction(
+        () => (window as unknown as { __hydratedAt?: number }).__hydratedAt !== undefined,
+        null,
+        { timeout: 120_000, polling: 250 },
+      );
       const timing = await page.evaluate(() => ({
         hydratedAt: (window as unknown as { __hydratedAt: number }).__hydratedAt,
         firstPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
@@ -190,7 +202,16 @@ export async function measureSlowPhone(runs: number, routes: string[]): Promise<
 }
 
 /** The user-area routes and the public ones, in the order the table lists them. */
-export const PHONE_ROUTES = ["/", "/login", "/register", "/motor-control", "/motor-schedule", "/recharge", "/logs", "/alerts"];
+export const PHONE_ROUTES = [
+  "/",
+  "/login",
+  "/register",
+  "/motor-control",
+  "/motor-schedule",
+  "/recharge",
+  "/logs",
+  "/alerts",
+];
 
 if (import.meta.main) {
   const result = await measureSlowPhone(1, PHONE_ROUTES);

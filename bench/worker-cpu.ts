@@ -9,8 +9,8 @@ import { motorStatusResponseSchema } from "../common/api-responses/devices.ts";
 import { motorLogsResponseSchema } from "../common/api-responses/logs.ts";
 import { planResponseSchema, rechargeListResponseSchema } from "../common/api-responses/recharges.ts";
 import { apiErrorSchema } from "../common/api-responses/refusals.ts";
-import { cpuNanoseconds, percentile, round, workerdPids } from "./lib.ts";
 import { benchAdminToken, logInFarmers, startFleet } from "./fleet.ts";
+import { cpuNanoseconds, percentile, round, workerdPids } from "./lib.ts";
 
 export type CpuRow = { call: string; medianMs: number; p99Ms: number; samples: number };
 
@@ -28,7 +28,11 @@ export async function measureWorkerCpu(samples: number): Promise<CpuRow[]> {
     const anonymous = new ApiClient(base);
     const cookie = { Cookie: `sinchai_session=${tokens[0]}` };
 
-    const measure = async (call: string, count: number, request: (index: number) => Promise<unknown>): Promise<CpuRow> => {
+    const measure = async (
+      call: string,
+      count: number,
+      request: (index: number) => Promise<unknown>,
+    ): Promise<CpuRow> => {
       const costs: number[] = [];
       await request(0); // warm up
       for (let index = 0; index < count; index++) {
@@ -36,17 +40,34 @@ export async function measureWorkerCpu(samples: number): Promise<CpuRow[]> {
         await request(index);
         costs.push((cpuNanoseconds(pids) - before) / 1e6);
       }
-      return { call, medianMs: round(percentile(costs, 50), 2), p99Ms: round(percentile(costs, 99), 2), samples: count };
+      return {
+        call,
+        medianMs: round(percentile(costs, 50), 2),
+        p99Ms: round(percentile(costs, 99), 2),
+        samples: count,
+      };
     };
 
     return [
-      await measure("floor: unknown route (404)", samples, () => anonymous.request("GET", "/api/no-such-route", apiErrorSchema)),
-      await measure("GET motor status (D1 + hub RPC)", samples, () => farmer.get(`/api/devices/motor/status/${mobileNo}`, motorStatusResponseSchema)),
-      await measure("GET motor logs (D1)", samples, () => farmer.get(`/api/logs/motor/${mobileNo}`, motorLogsResponseSchema)),
+      await measure("floor: unknown route (404)", samples, () =>
+        anonymous.request("GET", "/api/no-such-route", apiErrorSchema),
+      ),
+      await measure("GET motor status (D1 + hub RPC)", samples, () =>
+        farmer.get(`/api/devices/motor/status/${mobileNo}`, motorStatusResponseSchema),
+      ),
+      await measure("GET motor logs (D1)", samples, () =>
+        farmer.get(`/api/logs/motor/${mobileNo}`, motorLogsResponseSchema),
+      ),
       await measure("GET plan (D1)", samples, () => farmer.get("/api/recharge/plan", planResponseSchema)),
-      await measure("GET admin recharge list (D1)", samples, () => asAdmin.get("/api/admin/recharge-requests", rechargeListResponseSchema)),
-      await measure("POST motor command (hub + box ack)", samples - 1, (index) => farmers[index + 1]!.switchMotor("on")),
-      await measure("GET /motor-control page (SSR)", samples, async () => (await fetch(`${base}/motor-control`, { headers: cookie })).arrayBuffer()),
+      await measure("GET admin recharge list (D1)", samples, () =>
+        asAdmin.get("/api/admin/recharge-requests", rechargeListResponseSchema),
+      ),
+      await measure("POST motor command (hub + box ack)", samples - 1, (index) =>
+        farmers[index + 1]!.switchMotor("on"),
+      ),
+      await measure("GET /motor-control page (SSR)", samples, async () =>
+        (await fetch(`${base}/motor-control`, { headers: cookie })).arrayBuffer(),
+      ),
       await measure("POST login (password hashing, reported apart)", Math.min(30, samples), () =>
         anonymous.post("/api/auth/login", loginResponseSchema, { mobileNo, password: "sim-fleet-password" }),
       ),

@@ -1,9 +1,10 @@
 // Request bodies and queries of the admin API (SPEC §7, admin side), parsed by the Worker and
 // reused by the admin pages. The shared ones (login, device-config, recharge status) stay in
 // ./api-schemas.ts.
-import { z } from "./zod.ts";
+
 import { mobileNoSchema, motorConfigRequestSchema } from "./api-schemas.ts";
 import { ADMIN_AUDIT_MAX_PAGE_SIZE, ADMIN_AUDIT_PAGE_SIZE } from "./constants.ts";
+import { z } from "./zod.ts";
 
 /** A user id as it appears in a path (`/api/admin/user/{id}`) or a JSON body. */
 export const userIdSchema = z.coerce
@@ -55,6 +56,11 @@ export const auditQuerySchema = z.object({
   adminId: z.preprocess(blankAsAbsent, userIdSchema.optional()),
   target: z.preprocess(
     blankAsAbsent,
-    z.string().trim().min(1, { error: "target must not be blank." }).max(80, { error: "target must be at most 80 characters." }).optional(),
+    z
+      .string()
+      .trim()
+      .min(1, { error: "target must not be blank." })
+      .max(80, { error: "target must be at most 80 characters." })
+      .optional(),
   ),
 });

@@ -5,7 +5,15 @@
 // phase fault) instead of piling up.
 
 /** The kinds a farmer can choose, in the order the settings screen lists them. */
-export const ALERT_KINDS = ["dryRun", "overCurrent", "phase", "power", "offlineWhileOn", "runningWithoutCommand", "schedule"] as const;
+export const ALERT_KINDS = [
+  "dryRun",
+  "overCurrent",
+  "phase",
+  "power",
+  "offlineWhileOn",
+  "runningWithoutCommand",
+  "schedule",
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export function isAlertKind(value: unknown): value is AlertKind {
@@ -20,7 +28,13 @@ export type Alert =
   | { kind: "power"; state: "lost" | "back" }
   | { kind: "offlineWhileOn"; lastSeenAt: number | null }
   | { kind: "runningWithoutCommand"; current: number }
-  | { kind: "schedule"; outcome: "done" | "missed" | "failed"; action: "on" | "off"; minuteOfDay: number; reason: string | null }
+  | {
+      kind: "schedule";
+      outcome: "done" | "missed" | "failed";
+      action: "on" | "off";
+      minuteOfDay: number;
+      reason: string | null;
+    }
   | { kind: "test" };
 
 export type PushKind = Alert["kind"];

@@ -4,12 +4,13 @@
 // ./api-responses/, strictly: a field the schema does not declare is a broken contract too.
 // Runtime-neutral, over fetch: it runs in Node, over Playwright's request context and in
 // workerd tests alike (docs/decisions/016-api-contract-and-client.md says why not Hono's `hc`).
-import { z } from "./zod-mini.ts";
+
 import { adminLoginResponseSchema, loginResponseSchema } from "./api-responses/accounts.ts";
 import { provisionResponseSchema } from "./api-responses/admin.ts";
 import { motorCommandResponseSchema, motorStatusResponseSchema } from "./api-responses/devices.ts";
-import { apiErrorSchema, messageResponseSchema, type ApiErrorBody } from "./api-responses/refusals.ts";
+import { type ApiErrorBody, apiErrorSchema, messageResponseSchema } from "./api-responses/refusals.ts";
 import type { DeviceKind, RelayState } from "./device-enums.ts";
+import { z } from "./zod-mini.ts";
 
 /** Any zod schema, of either build. */
 export type AnswerSchema = z.core.$ZodType;
@@ -40,24 +41,38 @@ export class ApiRefusal extends Error {
 /** Where `raw` has fields that parsing dropped: what the schema does not declare (`.user.extra`). */
 function undeclaredFields(raw: unknown, parsed: unknown, path = ""): string[] {
   if (Array.isArray(raw)) {
-    return Array.isArray(parsed) ? raw.flatMap((item, index) => undeclaredFields(item, parsed[index], `${path}[${index}]`)) : [];
+    return Array.isArray(parsed)
+      ? raw.flatMap((item, index) => undeclaredFields(item, parsed[index], `${path}[${index}]`))
+      : [];
   }
   if (typeof raw !== "object" || raw === null || typeof parsed !== "object" || parsed === null) return [];
   const kept = new Map(Object.entries(parsed));
   return Object.entries(raw).flatMap(([key, value]) =>
-    kept.has(key) ? undeclaredFields(value, kept.get(key), `${path}.${key}`) : value === undefined ? [] : [`${path}.${key}`],
+    kept.has(key)
+      ? undeclaredFields(value, kept.get(key), `${path}.${key}`)
+      : value === undefined
+        ? []
+        : [`${path}.${key}`],
   );
 }
 
 /** `body` as `schema` reads it; throws ApiContractError when it does not match, or has undeclared fields. */
-export function parseAnswer<Schema extends AnswerSchema>(schema: Schema, body: unknown, what = "The answer"): z.output<Schema> {
+export function parseAnswer<Schema extends AnswerSchema>(
+  schema: Schema,
+  body: unknown,
+  what = "The answer",
+): z.output<Schema> {
   const parsed = z.safeParse(schema, body);
   if (!parsed.success) {
-    throw new ApiContractError(`${what} does not match its schema:\n${z.prettifyError(parsed.error)}\n${JSON.stringify(body)}`);
+    throw new ApiContractError(
+      `${what} does not match its schema:\n${z.prettifyError(parsed.error)}\n${JSON.stringify(body)}`,
+    );
   }
   const undeclared = undeclaredFields(body, parsed.data);
   if (undeclared.length > 0) {
-    throw new ApiContractError(`${what} has fields its schema does not declare: ${undeclared.join(", ")}\n${JSON.stringify(body)}`);
+    throw new ApiContractError(
+      `${what} has fields its schema does not declare: ${undeclared.join(", ")}\n${JSON.stringify(body)}`,
+    );
   }
   return parsed.data;
 }
@@ -133,7 +148,12 @@ export class ApiClient {
   }
 
   /** A call that must succeed: its data, or an ApiRefusal. */
-  async expect<Schema extends AnswerSchema>(method: Method, path: string, schema: Schema, body?: unknown): Promise<z.output<Schema>> {
+  async expect<Schema extends AnswerSchema>(
+    method: Method,
+    path: string,
+    schema: Schema,
+    body?: unknown,
+  ): Promise<z.output<Schema>> {
     const answer = await this.request(method, path, schema, body);
     if (!answer.ok) throw new ApiRefusal(`${method} ${path}`, answer.status, answer.error);
     return answer.data;

@@ -1,24 +1,18 @@
 // Request bodies of the HTTP API (SPEC §7), parsed by the Worker and reused by the forms. What
 // it answers is in ./api-responses/.
-import { z } from "./zod.ts";
-import {
-  MOBILE_NO_PATTERN,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-} from "./constants.ts";
+
+import { MOBILE_NO_PATTERN, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.ts";
 import { relayStateSchema } from "./device-protocol.ts";
+import { z } from "./zod.ts";
 
 export const mobileNoSchema = z
   .string({
-    error: (issue) =>
-      issue.input === undefined ? "Mobile number is required." : "Enter a 10-digit mobile number.",
+    error: (issue) => (issue.input === undefined ? "Mobile number is required." : "Enter a 10-digit mobile number."),
   })
   .trim()
   .regex(MOBILE_NO_PATTERN, { error: "Enter a 10-digit mobile number." });
 
-export const passwordSchema = z
-  .string({ error: "Password is required." })
-  .min(1, { error: "Password is required." });
+export const passwordSchema = z.string({ error: "Password is required." }).min(1, { error: "Password is required." });
 
 /** Registration sets a password, so it gets the length rule; login takes any string. */
 export const newPasswordSchema = z
@@ -60,7 +54,16 @@ export type MotorCommandRequest = z.infer<typeof motorCommandRequestSchema>;
 function numberBetween(field: string, min: number, max: number) {
   const message = `${field} must be a number from ${min} to ${max}.`;
   return z
-    .union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, { error: message })], { error: message })
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^-?\d+(\.\d+)?$/, { error: message }),
+      ],
+      { error: message },
+    )
     .transform(Number)
     .pipe(z.number({ error: message }).min(min, { error: message }).max(max, { error: message }));
 }
@@ -80,10 +83,13 @@ export const otaRequestSchema = z.object({
 });
 
 /** PUT /api/admin/device-config: either the debug flag or a new mobile number (SPEC §7). */
-export const deviceConfigRequestSchema = z.union([
-  z.object({ mobileNo: mobileNoSchema, debug: z.boolean() }).strict(),
-  z.object({ mobileNo: mobileNoSchema, newMobile: z.string({ error: "Invalid mobile number" }) }).strict(),
-], { error: "Send mobileNo with either debug (true or false) or newMobile." });
+export const deviceConfigRequestSchema = z.union(
+  [
+    z.object({ mobileNo: mobileNoSchema, debug: z.boolean() }).strict(),
+    z.object({ mobileNo: mobileNoSchema, newMobile: z.string({ error: "Invalid mobile number" }) }).strict(),
+  ],
+  { error: "Send mobileNo with either debug (true or false) or newMobile." },
+);
 
 export const rechargeRequestSchema = z.object({
   /** Optional: the request is always for the signed-in account; a different number is refused. */

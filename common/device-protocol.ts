@@ -6,14 +6,14 @@ import { connectionTypeSchema, deviceKindSchema, phaseSchema, relayStateSchema }
 import { z } from "./zod.ts";
 
 export {
-  connectionTypeSchema,
-  deviceKindSchema,
-  phaseSchema,
-  relayStateSchema,
   type ConnectionType,
+  connectionTypeSchema,
   type DeviceKind,
+  deviceKindSchema,
   type Phase,
+  phaseSchema,
   type RelayState,
+  relayStateSchema,
 } from "./device-enums.ts";
 
 export const DEVICE_PROTOCOL_VERSION = 1;

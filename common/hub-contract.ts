@@ -75,7 +75,12 @@ export type SwitchRequest = {
 };
 
 /** `conflict`: another schedule at `minuteOfDay`; `limit`: the device already has `max`. */
-export type ScheduleFailure = { ok: false; code: "notFound" | "conflict" | "limit"; minuteOfDay?: number; max?: number };
+export type ScheduleFailure = {
+  ok: false;
+  code: "notFound" | "conflict" | "limit";
+  minuteOfDay?: number;
+  max?: number;
+};
 export type ScheduleResult = { ok: true; schedule: ScheduleView } | ScheduleFailure;
 
 export type HubSnapshot = {

@@ -4,17 +4,27 @@
 //
 // Parameters are codes and numbers. Text only where a box said it in its own words (an ack's
 // error, an OTA failure, a phase fault's detail): pages show that quoted, as the box wrote it.
-import { z } from "./zod.ts";
-import { phaseSchema, relayStateSchema } from "./device-protocol.ts";
 
-const minuteOfDay = z.number().int().min(0).max(24 * 60 - 1);
+import { phaseSchema, relayStateSchema } from "./device-protocol.ts";
+import { z } from "./zod.ts";
+
+const minuteOfDay = z
+  .number()
+  .int()
+  .min(0)
+  .max(24 * 60 - 1);
 const minutes = z.number().int().positive();
 /** Words from a box: an ack's `error` (≤200), an OTA failure, a phase fault's `detail` (≤120). */
 const boxText = z.string().max(500);
 const version = z.string().max(64);
 
 /** Why the hub itself switched the motor OFF. `safety`: an older entry that did not say why. */
-export const serverReasonSchema = z.enum(["dryRunNotStopped", "overCurrentNotStopped", "restartedAfterPowerCut", "safety"]);
+export const serverReasonSchema = z.enum([
+  "dryRunNotStopped",
+  "overCurrentNotStopped",
+  "restartedAfterPowerCut",
+  "safety",
+]);
 export type ServerReason = z.infer<typeof serverReasonSchema>;
 
 /**
@@ -63,7 +73,12 @@ export const motorLogEventSchema = z.discriminatedUnion("kind", [
     confirmed: z.enum(["inTime", "late", "onReconnect"]),
   }),
   /** A command got no answer (`noAnswer`) or the box dropped first (`linkLost`): the motor may be running. */
-  z.object({ kind: z.literal("unconfirmed"), relay, origin: commandOriginSchema, why: z.enum(["noAnswer", "linkLost"]) }),
+  z.object({
+    kind: z.literal("unconfirmed"),
+    relay,
+    origin: commandOriginSchema,
+    why: z.enum(["noAnswer", "linkLost"]),
+  }),
   /** The box stated its relay without a command of ours. */
   z.object({
     kind: z.literal("stated"),
@@ -124,10 +139,15 @@ export const motorLogEventSchema = z.discriminatedUnion("kind", [
 ]);
 export type MotorLogEvent = z.infer<typeof motorLogEventSchema>;
 export type MotorLogKind = MotorLogEvent["kind"];
-export const MOTOR_LOG_KINDS: readonly MotorLogKind[] = motorLogEventSchema.options.map((option) => option.shape.kind.value);
+export const MOTOR_LOG_KINDS: readonly MotorLogKind[] = motorLogEventSchema.options.map(
+  (option) => option.shape.kind.value,
+);
 
 /** The stored parts of an event: its kind, and the rest as the parameters. */
-export function splitMotorLogEvent(event: MotorLogEvent): { kind: MotorLogKind; params: Record<string, MotorLogParam> } {
+export function splitMotorLogEvent(event: MotorLogEvent): {
+  kind: MotorLogKind;
+  params: Record<string, MotorLogParam>;
+} {
   const { kind, ...params } = event;
   return { kind, params };
 }

@@ -1,8 +1,9 @@
 // What the DeviceHub can vouch for about a pump, as the API, the realtime socket and every
 // screen carry it (docs/pump-state.md). Codes and numbers only: each screen words them in its
 // reader's language.
-import { z } from "./zod-mini.ts";
+
 import { phaseSchema, relayStateSchema } from "./device-enums.ts";
+import { z } from "./zod-mini.ts";
 
 /**
  * `unknown`: a command went out and neither an answer nor anything else the box said has

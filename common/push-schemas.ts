@@ -7,7 +7,9 @@ const base64url = (bytes: number) =>
   z
     .string({ error: "must be base64url" })
     .regex(/^[A-Za-z0-9_-]+={0,2}$/, { error: "must be base64url" })
-    .refine((text) => Math.floor((text.replace(/=+$/, "").length * 3) / 4) === bytes, { error: `must be ${bytes} bytes` });
+    .refine((text) => Math.floor((text.replace(/=+$/, "").length * 3) / 4) === bytes, {
+      error: `must be ${bytes} bytes`,
+    });
 
 /** Push services are reached over https only (RFC 8030 §2); the address is a capability, kept short. */
 export const pushEndpointSchema = z

@@ -1,9 +1,10 @@
 // Messages the DeviceHub sends to browsers on the realtime socket (SPEC §4).
 // The hub builds them with `satisfies RealtimeMessage`; the browser parses them with the schema.
-import { z } from "./zod-mini.ts";
+
 import { connectionTypeSchema, relayStateSchema } from "./device-enums.ts";
 import type { MotorLogParam } from "./motor-log-event.ts";
 import { motorStatusSchema, pumpStateSchema } from "./pump-state.ts";
+import { z } from "./zod-mini.ts";
 
 export const deviceStatusSchema = z.enum(["online", "offline"]);
 export type DeviceStatus = z.infer<typeof deviceStatusSchema>;

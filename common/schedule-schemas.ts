@@ -1,19 +1,20 @@
 // Motor schedules (SPEC §2 /motor-schedule, §3 Schedule, §7 POST /api/schedule): what the
 // API accepts and returns. The device's DeviceHub stores and carries them out.
-import { z } from "./zod.ts";
+
 import { parseClock } from "./schedule-time.ts";
 import { MAX_SCHEDULE_DURATION_MINUTES, scheduleRepeatSchema } from "./schedule-view.ts";
+import { z } from "./zod.ts";
 
 export {
   MAX_SCHEDULE_DURATION_MINUTES,
   MAX_SCHEDULES_PER_DEVICE,
   SCHEDULE_DURATION_CHOICES,
-  scheduleOutcomeSchema,
-  scheduleRepeatSchema,
-  scheduleViewSchema,
   type ScheduleOutcome,
   type ScheduleRepeat,
   type ScheduleView,
+  scheduleOutcomeSchema,
+  scheduleRepeatSchema,
+  scheduleViewSchema,
 } from "./schedule-view.ts";
 
 const TIME_MESSAGE = 'must be a time such as "10:00 AM" (h:mm a) or "22:30"';
@@ -38,7 +39,6 @@ export const scheduleActionSchema = z
   .toLowerCase()
   .pipe(z.enum(["on", "off"], { error: 'must be "ON" or "OFF"' }));
 
-
 export const scheduleRequestSchema = z
   .object({
     time: scheduleTimeSchema,
@@ -55,7 +55,11 @@ export const scheduleRequestSchema = z
       .nullable()
       .optional(),
   })
-  .transform(({ time, durationMinutes, ...rest }) => ({ minuteOfDay: time, ...rest, durationMinutes: durationMinutes ?? null }))
+  .transform(({ time, durationMinutes, ...rest }) => ({
+    minuteOfDay: time,
+    ...rest,
+    durationMinutes: durationMinutes ?? null,
+  }))
   .refine((input) => input.action === "on" || input.durationMinutes === null, {
     path: ["durationMinutes"],
     error: "is only for ON schedules",
@@ -67,4 +71,3 @@ export const scheduleIdSchema = z.coerce
   .number({ error: "Not a schedule id." })
   .int({ error: "Not a schedule id." })
   .positive({ error: "Not a schedule id." });
-

@@ -11,18 +11,18 @@
 // slowAck noAck ackNormally corruptDownload ignoreProtection. `status` prints the devices.
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { deviceKindSchema, type DeviceKind } from "../common/device-protocol.ts";
+import { type DeviceKind, deviceKindSchema } from "../common/device-protocol.ts";
 import { DEFAULT_PERSIST_DIR } from "../scripts/lib/local-d1.ts";
 import {
+  type LocalDeviceCredentials,
   localDeviceFile,
   localDevicesDir,
   provisionLocalDevice,
   provisionLocalFleet,
   readLocalDeviceCredentials,
-  type LocalDeviceCredentials,
 } from "../scripts/lib/local-devices.ts";
 import { DEMO_DEVICE } from "../scripts/lib/seed.ts";
-import { FAULTS, SimulatedDevice, type Fault } from "./simulated-device.ts";
+import { FAULTS, type Fault, SimulatedDevice } from "./simulated-device.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -52,12 +52,16 @@ async function credentials(): Promise<LocalDeviceCredentials[]> {
     const count = Number(options.count);
     if (!Number.isInteger(count) || count < 1 || count > 10_000) throw new Error("--count must be 1 to 10000");
     const fleet = await provisionLocalFleet(persistTo, { count, kind, horsePower });
-    console.log(`Fleet of ${count} devices ready in local D1 (accounts 7000000001…, password in ${localDevicesDir(persistTo)}/fleet.json)`);
+    console.log(
+      `Fleet of ${count} devices ready in local D1 (accounts 7000000001…, password in ${localDevicesDir(persistTo)}/fleet.json)`,
+    );
     return fleet;
   }
   if (options.mobile) {
     const provisioned = await provisionLocalDevice(persistTo, { mobileNo: options.mobile, kind, horsePower });
-    console.log(`Provisioned ${provisioned.deviceId} for ${options.mobile} (local D1); key saved in ${localDevicesDir(persistTo)}/`);
+    console.log(
+      `Provisioned ${provisioned.deviceId} for ${options.mobile} (local D1); key saved in ${localDevicesDir(persistTo)}/`,
+    );
     return [provisioned];
   }
   return [await readLocalDeviceCredentials(localDeviceFile(persistTo, DEMO_DEVICE.deviceId))];

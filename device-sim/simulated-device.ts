@@ -10,18 +10,18 @@ import {
   UNWATCHED_POWER_INTERVAL_MS,
 } from "../common/constants.ts";
 import {
-  DEVICE_PROTOCOL_VERSION,
-  HEARTBEAT_REQUEST,
-  parseFrame,
-  serverToDeviceMessageSchema,
   type ConnectionType,
+  DEVICE_PROTOCOL_VERSION,
   type DeviceConfig,
   type DeviceEvent,
-  type Phase,
   type DeviceKind,
   type DeviceMessage,
+  HEARTBEAT_REQUEST,
+  type Phase,
+  parseFrame,
   type RelayState,
   type ServerToDeviceMessage,
+  serverToDeviceMessageSchema,
 } from "../common/device-protocol.ts";
 import { breachOf, PROTECTION_STARTUP_GRACE_MS, PROTECTION_SUSTAIN_MS } from "../common/protection.ts";
 import { MotorModel } from "./motor-model.ts";
@@ -335,36 +335,56 @@ export class SimulatedDevice extends EventEmitter {
         this.emit("welcome");
         return;
       case "switch":
-        this.acknowledge(message.id, () => {
-          if (message.relay === "on" && this.phaseFault) return "Phase fault: motor held off";
-          if (message.relay === "on" && !this.motor.supply) return "No mains power";
-          if (message.relay === "on") this.closeRelay();
-          else this.openRelay();
-          return null;
-        }, () => {
-          this.reportPower();
-          this.emit("switched", this.relay);
-        });
+        this.acknowledge(
+          message.id,
+          () => {
+            if (message.relay === "on" && this.phaseFault) return "Phase fault: motor held off";
+            if (message.relay === "on" && !this.motor.supply) return "No mains power";
+            if (message.relay === "on") this.closeRelay();
+            else this.openRelay();
+            return null;
+          },
+          () => {
+            this.reportPower();
+            this.emit("switched", this.relay);
+          },
+        );
         return;
       case "config":
-        this.acknowledge(message.id, () => {
-          this.config = message.config;
-          this.log(`config: ${JSON.stringify(message.config)}`);
-          this.scheduleDebugLines();
-          return null;
-        }, () => this.emit("configured", this.config));
+        this.acknowledge(
+          message.id,
+          () => {
+            this.config = message.config;
+            this.log(`config: ${JSON.stringify(message.config)}`);
+            this.scheduleDebugLines();
+            return null;
+          },
+          () => this.emit("configured", this.config),
+        );
         return;
       case "request":
-        this.acknowledge(message.id, () => null, () => {
-          if (message.what === "health") this.reportHealth();
-          else this.reportPower();
-        });
+        this.acknowledge(
+          message.id,
+          () => null,
+          () => {
+            if (message.what === "health") this.reportHealth();
+            else this.reportPower();
+          },
+        );
         return;
       case "restart":
-        this.acknowledge(message.id, () => null, () => this.restart());
+        this.acknowledge(
+          message.id,
+          () => null,
+          () => this.restart(),
+        );
         return;
       case "ota":
-        this.acknowledge(message.id, () => null, () => void this.installFirmware(message));
+        this.acknowledge(
+          message.id,
+          () => null,
+          () => void this.installFirmware(message),
+        );
         return;
       case "watch":
         this.watched = message.watched;
@@ -423,7 +443,8 @@ export class SimulatedDevice extends EventEmitter {
   private checkProtection(): void {
     if (this.relay !== "on" || this.relayOnAt === null) return;
     const { current } = this.reading();
-    const moved = Math.abs(current - this.lastReportedCurrent) > this.lastReportedCurrent * UNWATCHED_POWER_CHANGE_FRACTION;
+    const moved =
+      Math.abs(current - this.lastReportedCurrent) > this.lastReportedCurrent * UNWATCHED_POWER_CHANGE_FRACTION;
     if (!this.watched && moved) this.reportPower();
     if (this.protectionDisabled) return;
     const now = Date.now();
@@ -488,8 +509,10 @@ export class SimulatedDevice extends EventEmitter {
   }
 
   private async installFirmware(offer: Extract<ServerToDeviceMessage, { type: "ota" }>): Promise<void> {
-    const progress = (stage: "downloading" | "verifying" | "installing" | "failed", extra: { progress?: number; error?: string } = {}) =>
-      this.send({ type: "ota", id: offer.id, stage, ...extra });
+    const progress = (
+      stage: "downloading" | "verifying" | "installing" | "failed",
+      extra: { progress?: number; error?: string } = {},
+    ) => this.send({ type: "ota", id: offer.id, stage, ...extra });
     try {
       progress("downloading", { progress: 0 });
       const response = await fetch(offer.url, {
@@ -540,7 +563,9 @@ export class SimulatedDevice extends EventEmitter {
     if (!this.config.debug || !this.connected) return;
     this.debugTimer = setInterval(() => {
       const { current, voltages } = this.reading();
-      this.log(`relay=${this.relay.toUpperCase()} current=${current}A V=${voltages.join("/")} heap=${180 + Math.floor(Math.random() * 20)}k`);
+      this.log(
+        `relay=${this.relay.toUpperCase()} current=${current}A V=${voltages.join("/")} heap=${180 + Math.floor(Math.random() * 20)}k`,
+      );
     }, DEBUG_LINE_INTERVAL_MS);
   }
 

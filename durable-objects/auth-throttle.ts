@@ -72,7 +72,9 @@ export class AuthThrottle extends DurableObject<Env> {
   record(policyName: ThrottlePolicyName, now = Date.now()): number {
     const policy = THROTTLE_POLICIES[policyName];
     this.ctx.storage.sql.exec("DELETE FROM attempts WHERE at <= ?", now - policy.windowMs);
-    const { id } = this.ctx.storage.sql.exec<{ id: number }>("INSERT INTO attempts (at) VALUES (?) RETURNING rowid AS id", now).one();
+    const { id } = this.ctx.storage.sql
+      .exec<{ id: number }>("INSERT INTO attempts (at) VALUES (?) RETURNING rowid AS id", now)
+      .one();
     // Nothing to keep once the window has passed: let the object empty itself.
     void this.ctx.storage.setAlarm(now + policy.windowMs + 1_000);
     return id;

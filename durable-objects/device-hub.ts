@@ -10,13 +10,13 @@ import { DurableObject } from "cloudflare:workers";
 import {
   DEVICE_FRAME_BURST,
   DEVICE_FRAMES_PER_SECOND,
+  type DeviceConfig,
   HEARTBEAT_REQUEST,
   HEARTBEAT_RESPONSE,
-  type DeviceConfig,
 } from "../common/device-protocol.ts";
 import {
-  HUB_HEADERS,
   type FirmwareOffer,
+  HUB_HEADERS,
   type HubFailure,
   type HubSnapshot,
   type HubStats,
@@ -31,7 +31,7 @@ import type { ScheduleInput, ScheduleView } from "../common/schedule-schemas.ts"
 import type { ViewerTarget } from "./device-hub/browsers.ts";
 import { openHubContext } from "./device-hub/context.ts";
 import { afterRestart } from "./device-hub/pump-model.ts";
-import { openRooms, type HubRooms } from "./device-hub/rooms.ts";
+import { type HubRooms, openRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
 import { attachmentOf } from "./device-hub/sockets.ts";
 import { countWake, emptyHealth, hubStats } from "./device-hub/state.ts";

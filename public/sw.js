@@ -111,7 +111,8 @@ async function navigate(event, request, url) {
   }
   if (USER_PAGES.has(url.pathname)) {
     // A user page that sends the browser elsewhere: this browser is no longer signed in.
-    if (response.type === "opaqueredirect" || response.redirected) event.waitUntil(forgetAccount({ unsubscribe: false }));
+    if (response.type === "opaqueredirect" || response.redirected)
+      event.waitUntil(forgetAccount({ unsubscribe: false }));
     else if (response.ok && isHtml(response)) {
       const copy = response.clone();
       event.waitUntil(caches.open(ACCOUNT_CACHE).then((cache) => cache.put(url.pathname, copy)));
@@ -177,7 +178,10 @@ function offlinePage(what) {
   const body = `<!doctype html><html lang="hi"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sinchai</title></head><body style="font-family:system-ui,sans-serif;padding:1rem"><h1>${lines[0]}</h1><p lang="en">${lines[1]}</p><p><a href="/motor-control">मोटर कंट्रोल / Motor Control</a></p></body></html>`;
   return new Response(body, {
     status: 503,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'" },
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+    },
   });
 }
 
@@ -201,7 +205,10 @@ self.addEventListener("push", (event) => {
       icon: "/icons/icon-192.png",
       badge: "/icons/maskable-192.png",
       timestamp: typeof payload.at === "number" ? payload.at : Date.now(),
-      data: { url: typeof payload.url === "string" && payload.url.startsWith("/") ? payload.url : "/motor-control", kind: payload.kind },
+      data: {
+        url: typeof payload.url === "string" && payload.url.startsWith("/") ? payload.url : "/motor-control",
+        kind: payload.kind,
+      },
     }),
   );
 });
@@ -224,7 +231,9 @@ self.addEventListener("pushsubscriptionchange", (event) => {
   event.waitUntil(
     (async () => {
       const old = event.oldSubscription ?? null;
-      const fresh = event.newSubscription ?? (old ? await self.registration.pushManager.subscribe(old.options).catch(() => null) : null);
+      const fresh =
+        event.newSubscription ??
+        (old ? await self.registration.pushManager.subscribe(old.options).catch(() => null) : null);
       if (!fresh || !old) return;
       await fetch("/api/push/subscriptions/renew", {
         method: "POST",

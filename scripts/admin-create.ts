@@ -82,7 +82,8 @@ const { values: options } = parseArgs({
   },
 });
 
-const USAGE = "Usage: npm run admin:create -- --mobile <10 digits> [--remote --env staging|production] [--persist-to DIR]";
+const USAGE =
+  "Usage: npm run admin:create -- --mobile <10 digits> [--remote --env staging|production] [--persist-to DIR]";
 
 try {
   const mobileNo = (options.mobile ?? "").trim();

@@ -33,7 +33,11 @@ export function deploySteps(environment: string, options: DeployOptions): Deploy
   const selected = { CLOUDFLARE_ENV: environment };
   const steps: DeployStep[] = [
     // NODE_ENV from the shell (development, test) would make Vite bundle React's development build.
-    { label: `Building the app for ${environment}`, args: [REACT_ROUTER_BIN, "build"], env: { ...selected, NODE_ENV: "production" } },
+    {
+      label: `Building the app for ${environment}`,
+      args: [REACT_ROUTER_BIN, "build"],
+      env: { ...selected, NODE_ENV: "production" },
+    },
   ];
   if (!options.dryRun) {
     // Before the new code runs: it may need the new tables. `-c` names the user's file, since a
@@ -45,9 +49,14 @@ export function deploySteps(environment: string, options: DeployOptions): Deploy
     });
   }
   steps.push({
-    label: options.dryRun ? `Bundling ${environment} without uploading (dry run)` : `Deploying the ${environment} Worker`,
+    label: options.dryRun
+      ? `Bundling ${environment} without uploading (dry run)`
+      : `Deploying the ${environment} Worker`,
     args: [
-      WRANGLER_BIN, "deploy", "--env", environment,
+      WRANGLER_BIN,
+      "deploy",
+      "--env",
+      environment,
       ...(options.dryRun ? ["--dry-run"] : []),
       ...(options.outdir ? ["--outdir", options.outdir] : []),
       ...(options.secretsFile ? ["--secrets-file", options.secretsFile] : []),
@@ -61,7 +70,10 @@ export function deploySteps(environment: string, options: DeployOptions): Deploy
 /** The checked-out commit, for the version's message; undefined outside a git checkout. */
 function gitDescription(): string | undefined {
   try {
-    return execFileSync("git", ["describe", "--always", "--dirty"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync("git", ["describe", "--always", "--dirty"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return undefined;
   }
@@ -96,7 +108,9 @@ async function main() {
     await runAttached(step.args, step.env);
   }
   if (!dryRun) {
-    console.log(`\nDeployed ${environment}. Every box and browser socket has just dropped: boxes come back after a random wait (docs/device-protocol.md §9), pages after 1 s.`);
+    console.log(
+      `\nDeployed ${environment}. Every box and browser socket has just dropped: boxes come back after a random wait (docs/device-protocol.md §9), pages after 1 s.`,
+    );
     console.log("Check it: curl -fsS https://<its host>/api/health   (docs/operations.md)");
   }
 }

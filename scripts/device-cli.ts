@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { deviceKindSchema } from "../common/device-protocol.ts";
 import { assignDevice, listDevices, provisionDevice, rotateDeviceKey } from "./lib/device-admin.ts";
 import { d1TargetFrom, readWranglerToml } from "./lib/environments.ts";
-import { DEFAULT_PERSIST_DIR, describeTarget, type D1Target } from "./lib/local-d1.ts";
+import { type D1Target, DEFAULT_PERSIST_DIR, describeTarget } from "./lib/local-d1.ts";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -36,7 +36,9 @@ try {
     case "provision": {
       const kind = deviceKindSchema.parse(options.kind ?? "3phase");
       const { deviceId, key } = await provisionDevice(target, { kind, ownerMobileNo: options.owner });
-      console.log(`Provisioned in ${where}:\n  device id: ${deviceId}\n  key:       ${key}\nWrite the key into the box now: it is not shown again.`);
+      console.log(
+        `Provisioned in ${where}:\n  device id: ${deviceId}\n  key:       ${key}\nWrite the key into the box now: it is not shown again.`,
+      );
       break;
     }
     case "rotate": {

@@ -5,7 +5,7 @@
 //   npm run load -- [--devices 1000] [--browsers 100] [--rate 10] [--minutes 5]
 //                   [--command-devices 200] [--skip-build]
 import { spawnSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
@@ -69,14 +69,23 @@ export function treeRssMb(rootPid: number): number {
 async function main() {
   if (!values["skip-build"]) {
     console.log("• Building the app...");
-    const built = spawnSync(process.execPath, [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"], {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, ...OFFLINE_ENV },
-    });
+    const built = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+        env: { ...process.env, ...OFFLINE_ENV },
+      },
+    );
     if (built.status !== 0) throw new Error("build failed");
   }
   const persistTo = await freshPersistDir();
-  const worker = await startLocalWorker({ kind: "build", persistTo, port: await freePort(), jwtSecret: THROWAWAY_JWT_SECRET });
+  const worker = await startLocalWorker({
+    kind: "build",
+    persistTo,
+    port: await freePort(),
+    jwtSecret: THROWAWAY_JWT_SECRET,
+  });
   const devices: SimulatedDevice[] = [];
   const browsers: WebSocket[] = [];
   try {
@@ -106,9 +115,12 @@ async function main() {
     let browserMessages = 0;
     let browserErrors = 0;
     for (let index = 0; index < browserCount; index++) {
-      const socket = new WebSocket(`ws://localhost:${worker.port}/api/realtime?mobileNo=${fleet[index]!.ownerMobileNo}`, {
-        headers: { Authorization: `Bearer ${farmers[index]!.token}` },
-      });
+      const socket = new WebSocket(
+        `ws://localhost:${worker.port}/api/realtime?mobileNo=${fleet[index]!.ownerMobileNo}`,
+        {
+          headers: { Authorization: `Bearer ${farmers[index]!.token}` },
+        },
+      );
       socket.on("message", () => browserMessages++);
       socket.on("error", () => browserErrors++);
       browsers.push(socket);
@@ -129,8 +141,7 @@ async function main() {
       relay[target] = action;
       const began = performance.now();
       inFlight.push(
-        farmers[target]!
-          .switchMotor(action)
+        farmers[target]!.switchMotor(action)
           .then((answer) => {
             latencies.push(performance.now() - began);
             if (!answer.ok) {
@@ -155,7 +166,10 @@ async function main() {
     const succeeded = total - [...errors.values()].reduce((a, b) => a + b, 0);
     // The hubs write logs through an outbox; give a failed write its retry window.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const [{ logs }] = (await executeLocalSql<{ logs: number }>(persistTo, "SELECT COUNT(*) AS logs FROM motor_logs;")) as [{ logs: number }];
+    const [{ logs }] = (await executeLocalSql<{ logs: number }>(
+      persistTo,
+      "SELECT COUNT(*) AS logs FROM motor_logs;",
+    )) as [{ logs: number }];
     const sorted = latencies.sort((a, b) => a - b);
     const connected = devices.filter((device) => device.connected).length;
     const relaysRight = relay.every((state, index) => devices[index]!.relay === state);
@@ -179,7 +193,8 @@ async function main() {
       "workerd + wrangler RSS MB (max)": { value: Math.max(...rssSamples) },
     });
     for (const [error, count] of errors) console.log(`  ${count} × ${error}`);
-    const ok = succeeded === total && logs === succeeded && connected === deviceCount && relaysRight && browserErrors === 0;
+    const ok =
+      succeeded === total && logs === succeeded && connected === deviceCount && relaysRight && browserErrors === 0;
     console.log(ok ? "PASS: 0 errors, 0 lost" : "FAIL: see above");
     process.exitCode = ok ? 0 : 1;
   } finally {

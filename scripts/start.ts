@@ -2,15 +2,15 @@
 // migrates the local D1 and seeds the demo on the first start (kept after that; --reset-demo
 // seeds it again, --fresh forgets everything), serves the production build with `wrangler dev`
 // (workerd: Worker, D1 and Durable Objects) and connects a simulated pump for the demo farmer.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { DEFAULT_PERSIST_DIR } from "./lib/local-d1.ts";
+import { startLocalWorker } from "./lib/local-worker.ts";
 import { prepareLocal } from "./lib/prepare-local.ts";
 import { DEMO_ADMIN, DEMO_USER } from "./lib/seed.ts";
-import { startLocalWorker } from "./lib/local-worker.ts";
 import { OFFLINE_ENV } from "./lib/wrangler.ts";
 
 const { values: options } = parseArgs({
@@ -38,7 +38,10 @@ function step(label: string) {
 
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...OFFLINE_ENV } });
+    const child = spawn(command, args, {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, ...OFFLINE_ENV },
+    });
     child.on("error", reject);
     child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(" ")} exited ${code}`))));
   });
@@ -59,7 +62,10 @@ async function main() {
   if (options.fresh) await rm(persistTo, { recursive: true, force: true });
   if (!options["skip-build"]) {
     const done = step("Building the app");
-    await run(process.execPath, [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"]);
+    await run(process.execPath, [
+      fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)),
+      "build",
+    ]);
     done();
   }
   const demoDevice = await prepareLocal(persistTo, step, { resetDemo: options["reset-demo"] });

@@ -1,5 +1,5 @@
 // Modal dialogs on the native <dialog> element: focus trap, Escape and backdrop for free.
-import { useEffect, useRef, type ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 
 /** A question the dialog asks before doing something that cannot be undone. */
 export type Ask = (message: string, action: () => Promise<void>) => void;
@@ -25,7 +25,13 @@ export function Dialog({
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="dialog" onClose={onClose} aria-labelledby={`${testId ?? "dialog"}-title`} data-testid={testId}>
+    <dialog
+      ref={ref}
+      className="dialog"
+      onClose={onClose}
+      aria-labelledby={`${testId ?? "dialog"}-title`}
+      data-testid={testId}
+    >
       <h2 id={`${testId ?? "dialog"}-title`}>{title}</h2>
       {children}
     </dialog>

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { otaResponseSchema } from "../../common/api-responses/devices.ts";
 import type { ConnectionType } from "../../common/device-protocol.ts";
 import { callApi } from "../api-client.ts";
-import { useT, type MessageKey } from "../i18n/i18n.ts";
+import { type MessageKey, useT } from "../i18n/i18n.ts";
 import { Dialog } from "./dialog.tsx";
 import { useToast } from "./toast.tsx";
 
@@ -43,7 +43,10 @@ export function FirmwareCard({ mobileNo, firmware }: { mobileNo: string; firmwar
       return;
     }
     setSending(deviceType);
-    const result = await callApi("/api/mqtt/ota", otaResponseSchema, { method: "POST", body: { mobileNo, deviceType } });
+    const result = await callApi("/api/mqtt/ota", otaResponseSchema, {
+      method: "POST",
+      body: { mobileNo, deviceType },
+    });
     setSending(null);
     setOpen(false);
     if (result.ok) {
@@ -58,13 +61,20 @@ export function FirmwareCard({ mobileNo, firmware }: { mobileNo: string; firmwar
   }
 
   // What the card can say before anyone taps: nothing newer exists, or what would be installed.
-  const state = connection === null ? "unknown" : newest === null ? "none" : newest === installed ? "current" : "available";
+  const state =
+    connection === null ? "unknown" : newest === null ? "none" : newest === installed ? "current" : "available";
   const types: ConnectionType[] = connection === null ? ["wifi", "sim"] : [connection];
 
   return (
     <section className="card" aria-labelledby="firmware-title">
       <h2 id="firmware-title">{t("ota.title")}</h2>
-      <p className={state === "available" ? "message info" : "muted"} data-testid="ota-status" data-state={state} data-newest={newest ?? ""} data-installed={installed ?? ""}>
+      <p
+        className={state === "available" ? "message info" : "muted"}
+        data-testid="ota-status"
+        data-state={state}
+        data-newest={newest ?? ""}
+        data-installed={installed ?? ""}
+      >
         {state === "unknown"
           ? t("ota.hint")
           : state === "none"

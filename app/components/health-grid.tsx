@@ -33,7 +33,11 @@ export function HealthGrid({
   const na = t("health.na");
   const colour = signalColour(health?.signal ?? null);
   const rows: { key: string; label: string; value: React.ReactNode }[] = [
-    { key: "uptime", label: t("health.uptime"), value: health?.uptime == null ? na : formatDuration(health.uptime, language) },
+    {
+      key: "uptime",
+      label: t("health.uptime"),
+      value: health?.uptime == null ? na : formatDuration(health.uptime, language),
+    },
     {
       key: "signal",
       label: t("health.signal"),
@@ -66,7 +70,13 @@ export function HealthGrid({
     <section className="card" aria-labelledby="health-title">
       <div className="card-title">
         <h2 id="health-title">{t("health.title")}</h2>
-        <button type="button" className="button small" onClick={onRefresh} disabled={refreshing} data-testid="health-refresh">
+        <button
+          type="button"
+          className="button small"
+          onClick={onRefresh}
+          disabled={refreshing}
+          data-testid="health-refresh"
+        >
           <RefreshIcon />
           {refreshing ? t("health.refreshing") : t("health.refresh")}
         </button>
@@ -86,7 +96,9 @@ export function HealthGrid({
         ))}
       </dl>
       {health?.reportedAt && (
-        <p className="muted small-text">{t("health.reportedAt", { time: formatDateTime(health.reportedAt, language) })}</p>
+        <p className="muted small-text">
+          {t("health.reportedAt", { time: formatDateTime(health.reportedAt, language) })}
+        </p>
       )}
     </section>
   );

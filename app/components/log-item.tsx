@@ -1,7 +1,7 @@
-import { formatDateTime, relativeAge } from "../format.ts";
-import { useWords, type Language } from "../i18n/i18n.ts";
-import { motorLogEntryText } from "../i18n/motor-log.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
+import { formatDateTime, relativeAge } from "../format.ts";
+import { type Language, useWords } from "../i18n/i18n.ts";
+import { motorLogEntryText } from "../i18n/motor-log.ts";
 import { AlertIcon, PlugIcon, StopIcon } from "./icons.tsx";
 
 /**

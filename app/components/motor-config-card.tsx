@@ -9,7 +9,7 @@ import type { MotorConfig } from "../../common/api-schemas.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
 import { horsePowerFor, toleranceAmperes } from "../../common/protection.ts";
 import { formatNumber } from "../format.ts";
-import { localeOf, useLanguage, useT, type Language } from "../i18n/i18n.ts";
+import { type Language, localeOf, useLanguage, useT } from "../i18n/i18n.ts";
 import { ConfirmDialog } from "./dialog.tsx";
 import { useToast } from "./toast.tsx";
 
@@ -17,7 +17,9 @@ const CURRENT_CHOICES = Array.from({ length: 40 }, (_, index) => index + 1);
 
 /** SPEC §9: tolerance and horsepower are shown to one decimal ("3.0", not "3"). */
 function oneDecimal(value: number, language: Language): string {
-  return new Intl.NumberFormat(localeOf(language), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+  return new Intl.NumberFormat(localeOf(language), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(
+    value,
+  );
 }
 
 /** What the farmer is told about a refused save, from its code, in the page's language. */
@@ -30,7 +32,15 @@ function failureText(outcome: Extract<ConfigOutcome, { ok: false }>, t: ReturnTy
   return outcome.code === "invalidInput" ? `${t("config.failed")} ${t("config.outOfRange")}` : t("config.failed");
 }
 
-export function MotorConfigCard({ initial, posted, kind }: { initial: MotorConfig; posted: ConfigOutcome | null; kind: DeviceKind }) {
+export function MotorConfigCard({
+  initial,
+  posted,
+  kind,
+}: {
+  initial: MotorConfig;
+  posted: ConfigOutcome | null;
+  kind: DeviceKind;
+}) {
   const t = useT();
   const language = useLanguage();
   const toast = useToast();
@@ -51,7 +61,10 @@ export function MotorConfigCard({ initial, posted, kind }: { initial: MotorConfi
   const amperes = Number(current);
   const dryRunPercent = Number.parseFloat(dryRun);
   const tolerance = Number.isFinite(dryRunPercent)
-    ? oneDecimal(toleranceAmperes({ defaultCurrent: amperes, dryRunThreshold: dryRunPercent, overCurrentThreshold: 0 }), language)
+    ? oneDecimal(
+        toleranceAmperes({ defaultCurrent: amperes, dryRunThreshold: dryRunPercent, overCurrentThreshold: 0 }),
+        language,
+      )
     : t("health.na");
 
   useEffect(() => {
@@ -67,7 +80,11 @@ export function MotorConfigCard({ initial, posted, kind }: { initial: MotorConfi
     <section className="card" aria-labelledby="config-title">
       <h2 id="config-title">{t("config.title")}</h2>
       {posted && (
-        <p className={`message ${posted.ok ? "success" : "error"}`} role={posted.ok ? "status" : "alert"} data-testid="config-result">
+        <p
+          className={`message ${posted.ok ? "success" : "error"}`}
+          role={posted.ok ? "status" : "alert"}
+          data-testid="config-result"
+        >
           {posted.ok ? t("config.saved") : failureText(posted, t)}
         </p>
       )}
@@ -97,7 +114,13 @@ export function MotorConfigCard({ initial, posted, kind }: { initial: MotorConfi
         </label>
         <label className="field">
           <span>{t("config.dryRun")}</span>
-          <input name="dryRunThreshold" inputMode="decimal" value={dryRun} onChange={(event) => setDryRun(event.target.value)} required />
+          <input
+            name="dryRunThreshold"
+            inputMode="decimal"
+            value={dryRun}
+            onChange={(event) => setDryRun(event.target.value)}
+            required
+          />
         </label>
         <label className="field">
           <span>{t("config.overCurrent")}</span>

@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import type { Fault, MotorStatus, PumpState } from "../../common/pump-state.ts";
 import { formatNumber, formatSince, relativeAge } from "../format.ts";
-import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
+import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { AlertIcon } from "./icons.tsx";
 
 /**
@@ -84,7 +84,12 @@ export function PumpStatusLine({ pump, now }: { pump: PumpState; now: number }) 
   );
 }
 
-function faultText(fault: Fault, t: ReturnType<typeof useT>, language: ReturnType<typeof useLanguage>, now: number): string {
+function faultText(
+  fault: Fault,
+  t: ReturnType<typeof useT>,
+  language: ReturnType<typeof useLanguage>,
+  now: number,
+): string {
   const time = formatSince(fault.since, language, now);
   switch (fault.kind) {
     case "dryRun":
@@ -122,7 +127,13 @@ export function FaultBanners({ faults, now }: { faults: Fault[]; now: number }) 
   return (
     <div className="fault-banners" role="group" aria-label={t("pump.faults")}>
       {faults.map((fault) => (
-        <p key={fault.kind} className="message error fault-banner" data-testid="fault-banner" data-fault={fault.kind} role="alert">
+        <p
+          key={fault.kind}
+          className="message error fault-banner"
+          data-testid="fault-banner"
+          data-fault={fault.kind}
+          role="alert"
+        >
           <AlertIcon className="icon" />
           <span>{faultText(fault, t, language, now)}</span>
         </p>

@@ -1,5 +1,5 @@
 // Toasts (SPEC §9: 4 s by default, 2 s for success, 3 s in the admin area).
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from "react";
 
 export type ToastKind = "success" | "error" | "info" | "loading";
 type Toast = { id: number; kind: ToastKind; text: string; key?: string };
@@ -25,10 +25,17 @@ export function ToastProvider({ children, area = "user" }: { children: ReactNode
   const show = useCallback(
     (text: string, kind: ToastKind = "info", key?: string) => {
       const id = nextId.current++;
-      setToasts((current) => [...current.filter((toast) => !key || toast.key !== key).slice(-2), { id, kind, text, key }]);
+      setToasts((current) => [
+        ...current.filter((toast) => !key || toast.key !== key).slice(-2),
+        { id, kind, text, key },
+      ]);
       if (kind !== "loading") {
         const duration =
-          area === "admin" ? TOAST_DURATION_MS.admin : kind === "success" ? TOAST_DURATION_MS.success : TOAST_DURATION_MS.default;
+          area === "admin"
+            ? TOAST_DURATION_MS.admin
+            : kind === "success"
+              ? TOAST_DURATION_MS.success
+              : TOAST_DURATION_MS.default;
         setTimeout(() => dismiss(id), duration);
       }
       return id;
@@ -41,7 +48,12 @@ export function ToastProvider({ children, area = "user" }: { children: ReactNode
       {children}
       <div className="toasts" aria-live="polite">
         {toasts.map((toast) => (
-          <div key={toast.id} className={`toast ${toast.kind}`} role={toast.kind === "error" ? "alert" : "status"} data-testid="toast">
+          <div
+            key={toast.id}
+            className={`toast ${toast.kind}`}
+            role={toast.kind === "error" ? "alert" : "status"}
+            data-testid="toast"
+          >
             {toast.text}
           </div>
         ))}

@@ -235,7 +235,8 @@ export const adminEn = {
   // Device settings
   "admin.settings.title": "Device Settings",
   "admin.settings.debug": "Debug mode",
-  "admin.settings.debugHint": "The device streams its log lines while this is on. It turns off when this dialog closes, and by itself after 30 minutes.",
+  "admin.settings.debugHint":
+    "The device streams its log lines while this is on. It turns off when this dialog closes, and by itself after 30 minutes.",
   "admin.settings.debugFailed": "Failed to update debug mode.",
   "admin.settings.console": "Debug log",
   "admin.settings.consoleEmpty": "No debug lines yet. Turn debug mode on to see the device's log.",
@@ -245,12 +246,14 @@ export const adminEn = {
   "admin.settings.invalidMobile": "Invalid mobile number",
   "admin.settings.sameMobile": "New number is same as current number",
   "admin.settings.mobileTaken": "That mobile number belongs to another account.",
-  "admin.settings.mobileConfirm": "Change the number from {from} to {to}? The device restarts, and the farmer logs in with the new number.",
+  "admin.settings.mobileConfirm":
+    "Change the number from {from} to {to}? The device restarts, and the farmer logs in with the new number.",
   "admin.settings.mobileSent": "Mobile number update sent!",
   "admin.settings.mobileFailed": "Failed to update mobile number.",
   "admin.settings.device": "Device",
   "admin.settings.rotateKey": "Rotate key",
-  "admin.settings.rotateConfirm": "Issue a new key for {deviceId}? The old key stops working at once and the box disconnects until the new key is written into it.",
+  "admin.settings.rotateConfirm":
+    "Issue a new key for {deviceId}? The old key stops working at once and the box disconnects until the new key is written into it.",
   "admin.settings.rotated": "New key issued.",
   "admin.settings.keyShownOnce": "Key for {deviceId}. Write it into the box now: it is not shown again.",
   "admin.settings.unassign": "Unassign device",

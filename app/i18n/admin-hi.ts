@@ -225,7 +225,8 @@ export const adminHi: Record<AdminMessageKey, string> = {
 
   "admin.settings.title": "डिवाइस सेटिंग्स",
   "admin.settings.debug": "डीबग मोड",
-  "admin.settings.debugHint": "इसके चालू रहने तक डिवाइस अपनी लॉग पंक्तियाँ भेजता है। यह डायलॉग बंद होने पर, और 30 मिनट बाद अपने आप, बंद हो जाता है।",
+  "admin.settings.debugHint":
+    "इसके चालू रहने तक डिवाइस अपनी लॉग पंक्तियाँ भेजता है। यह डायलॉग बंद होने पर, और 30 मिनट बाद अपने आप, बंद हो जाता है।",
   "admin.settings.debugFailed": "डीबग मोड नहीं बदला जा सका।",
   "admin.settings.console": "डीबग लॉग",
   "admin.settings.consoleEmpty": "अभी कोई डीबग पंक्ति नहीं। डिवाइस का लॉग देखने के लिए डीबग मोड चालू करें।",
@@ -240,7 +241,8 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.settings.mobileFailed": "मोबाइल नंबर अपडेट नहीं हो सका।",
   "admin.settings.device": "डिवाइस",
   "admin.settings.rotateKey": "नई कुंजी बनाएँ",
-  "admin.settings.rotateConfirm": "{deviceId} के लिए नई कुंजी बनाएँ? पुरानी कुंजी तुरंत बंद हो जाएगी और नई कुंजी डालने तक बॉक्स जुड़ नहीं पाएगा।",
+  "admin.settings.rotateConfirm":
+    "{deviceId} के लिए नई कुंजी बनाएँ? पुरानी कुंजी तुरंत बंद हो जाएगी और नई कुंजी डालने तक बॉक्स जुड़ नहीं पाएगा।",
   "admin.settings.rotated": "नई कुंजी बन गई।",
   "admin.settings.keyShownOnce": "{deviceId} की कुंजी। इसे अभी बॉक्स में डालें: यह दोबारा नहीं दिखेगी।",
   "admin.settings.unassign": "डिवाइस अलग करें",

@@ -1,12 +1,12 @@
 // The admin area's translate hook: admin texts plus the common ones.
-import { adminEn, type AdminMessageKey } from "./admin-en.ts";
+import { type AdminMessageKey, adminEn } from "./admin-en.ts";
 import { adminHi } from "./admin-hi.ts";
 // The admin area ships both languages' common texts too (./dictionaries.ts): it is used on
 // desktops, not by farmers on slow phones.
 import { formatMessage, type MessageKey, type MessageValues } from "./catalogue.ts";
-import type { Language } from "./language.ts";
 import { translate } from "./dictionaries.ts";
 import { useLanguage } from "./i18n.ts";
+import type { Language } from "./language.ts";
 
 const adminDictionaries: Record<Language, Record<AdminMessageKey, string>> = { en: adminEn, hi: adminHi };
 

@@ -17,7 +17,8 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "api.testAlertSent": "टेस्ट अलर्ट भेज दिया गया।",
   "error.notFound": "यह पता मौजूद नहीं है।",
   "error.internal": "कुछ गड़बड़ हो गई। कृपया फिर से प्रयास करें।",
-  "error.invalidInput": "{field, select, mobileNo {मोबाइल नंबर} password {पासवर्ड} newMobileNo {नया मोबाइल नंबर} plan {प्लान} paymentMethod {भुगतान का तरीका} status {स्थिति} time {समय} action {काम} repeat {दोहराना} durationMinutes {चलने के मिनट} deviceType {डिवाइस का प्रकार} version {वर्ज़न} current {करंट} defaultCurrent {मोटर का करंट} file {फ़ाइल} userId {उपयोगकर्ता} isAdmin {एडमिन} kind {डिवाइस का प्रकार} ownerMobileNo {मालिक का मोबाइल नंबर} dryRunThreshold {ड्राई रन सीमा} overCurrentThreshold {ओवरकरंट सीमा} role {भूमिका} deviceId {डिवाइस आईडी} id {क्रमांक} page {पेज} other {अनुरोध}} सही नहीं है।",
+  "error.invalidInput":
+    "{field, select, mobileNo {मोबाइल नंबर} password {पासवर्ड} newMobileNo {नया मोबाइल नंबर} plan {प्लान} paymentMethod {भुगतान का तरीका} status {स्थिति} time {समय} action {काम} repeat {दोहराना} durationMinutes {चलने के मिनट} deviceType {डिवाइस का प्रकार} version {वर्ज़न} current {करंट} defaultCurrent {मोटर का करंट} file {फ़ाइल} userId {उपयोगकर्ता} isAdmin {एडमिन} kind {डिवाइस का प्रकार} ownerMobileNo {मालिक का मोबाइल नंबर} dryRunThreshold {ड्राई रन सीमा} overCurrentThreshold {ओवरकरंट सीमा} role {भूमिका} deviceId {डिवाइस आईडी} id {क्रमांक} page {पेज} other {अनुरोध}} सही नहीं है।",
   "error.invalidJson": "अनुरोध पढ़ा नहीं जा सका (JSON सही नहीं है)।",
   "error.bodyTooLarge": "अनुरोध बहुत बड़ा है।",
   "error.missingToken": "आप लॉगिन नहीं हैं। कृपया फिर से लॉगिन करें।",
@@ -42,13 +43,15 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "error.firmwareUnreadable": "भेजा गया फ़ॉर्म पढ़ा नहीं जा सका।",
   "error.firmwareEmpty": "फ़र्मवेयर फ़ाइल खाली है।",
   "error.firmwareExists": "{deviceType, select, wifi {Wi-Fi वाले} other {SIM वाले}} डिवाइस के लिए वर्ज़न {version} पहले से है।",
-  "error.noFirmwareForType": "{deviceType, select, wifi {Wi-Fi वाले} other {SIM वाले}} डिवाइस के लिए अभी कोई फ़र्मवेयर नहीं है।",
+  "error.noFirmwareForType":
+    "{deviceType, select, wifi {Wi-Fi वाले} other {SIM वाले}} डिवाइस के लिए अभी कोई फ़र्मवेयर नहीं है।",
   "error.noFirmwareImage": "ऐसा कोई फ़र्मवेयर नहीं है।",
   "error.deviceCredentialsRequired": "डिवाइस की पहचान ज़रूरी है।",
   "error.invalidDeviceCredentials": "डिवाइस की पहचान सही नहीं है।",
   "error.expectedWebSocket": "यह पता केवल लाइव कनेक्शन (WebSocket) के लिए है।",
   "error.rechargeNotFound": "रिचार्ज अनुरोध नहीं मिला।",
-  "error.rechargeNotPending": "यह अनुरोध पहले ही {status, select, paid {भुगतान हुआ} failed {विफल} other {बदला जा चुका}} है; केवल बाकी अनुरोध बदले जा सकते हैं।",
+  "error.rechargeNotPending":
+    "यह अनुरोध पहले ही {status, select, paid {भुगतान हुआ} failed {विफल} other {बदला जा चुका}} है; केवल बाकी अनुरोध बदले जा सकते हैं।",
   "error.rechargeNoDevice": "इस अनुरोध का अब कोई डिवाइस नहीं है।",
   "error.rechargeChanged": "यह अनुरोध किसी और ने बदल दिया। पेज फिर से खोलकर प्रयास करें।",
   "error.loginFailed": "मोबाइल नंबर या पासवर्ड गलत है।",

@@ -1,9 +1,9 @@
 // The API's own texts plus the common ones, for the Worker: pages never import this module.
-import { apiEn, type ApiMessageKey } from "./api-en.ts";
+import { type ApiMessageKey, apiEn } from "./api-en.ts";
 import { apiHi } from "./api-hi.ts";
 import { formatMessage, type MessageKey, type MessageValues } from "./catalogue.ts";
-import type { Language } from "./language.ts";
 import { translate } from "./dictionaries.ts";
+import type { Language } from "./language.ts";
 
 const apiDictionaries: Record<Language, Record<ApiMessageKey, string>> = { en: apiEn, hi: apiHi };
 

@@ -112,7 +112,10 @@ function readArgument(
     branch = branches.get(String(value)) ?? branches.get("other");
   } else {
     const count = Number(value);
-    branch = branches.get(`=${count}`) ?? branches.get(new Intl.PluralRules(localeOf(language)).select(count)) ?? branches.get("other");
+    branch =
+      branches.get(`=${count}`) ??
+      branches.get(new Intl.PluralRules(localeOf(language)).select(count)) ??
+      branches.get("other");
     branchHash = formatNumber(count, language);
   }
   if (branch === undefined) throw new Error(`No branch for ${name}=${String(value)} in message: ${pattern}`);

@@ -2,9 +2,10 @@
 // needs; the API, the audit trail and the DeviceHub's push notifications word texts in each
 // reader's language) and for the admin area. A module of its own, so that no farmer's page pulls
 // both languages into its JavaScript by accident.
+
+import { type MessageKey, type Messages, type MessageValues, type Words, wordIn } from "./catalogue.ts";
 import { en } from "./en.ts";
 import { hi } from "./hi.ts";
-import { wordIn, type MessageKey, type Messages, type MessageValues, type Words } from "./catalogue.ts";
 import type { Language } from "./language.ts";
 
 export const dictionaries: Record<Language, Messages> = { en, hi };

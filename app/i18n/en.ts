@@ -39,7 +39,8 @@ export const en = {
   "shell.logout": "Logout",
   "shell.changePassword": "Change password",
   "password.title": "Change password",
-  "password.intro": "After the change you stay logged in here; every other phone or browser using your account is logged out.",
+  "password.intro":
+    "After the change you stay logged in here; every other phone or browser using your account is logged out.",
   "password.current": "Current password",
   "password.new": "New password",
   "password.confirm": "New password again",
@@ -67,27 +68,34 @@ export const en = {
   "motor.rejected": "The device refused the command.",
   "pump.unknown": "not confirmed",
   "pump.unknownStatus": "Motor state not confirmed: the device did not answer. The motor may be running.",
-  "pump.unknownLinkLost": "Motor state not confirmed: the device went offline before answering. The motor may be running.",
+  "pump.unknownLinkLost":
+    "Motor state not confirmed: the device went offline before answering. The motor may be running.",
   "pump.offlineWas": "Device offline. Last heard from {age}; the motor was {status} then.",
-  "pump.offlineUnknown": "Device offline. Last heard from {age}; the motor's state was not confirmed then, so it may be running.",
+  "pump.offlineUnknown":
+    "Device offline. Last heard from {age}; the motor's state was not confirmed then, so it may be running.",
   "pump.offlineStop": "To stop the motor now, use the starter at the pump.",
-  "pump.neverConnected": "This device has not connected yet. Once it is installed and powered, it appears here by itself.",
+  "pump.neverConnected":
+    "This device has not connected yet. Once it is installed and powered, it appears here by itself.",
   "pump.sendingOn": "Switching ON… waiting for the device to confirm.",
   "pump.sendingOff": "Switching OFF… waiting for the device to confirm.",
   "pump.lastKnown": "{status} (last known)",
   "pump.faults": "Warnings",
   "pump.fault.dryRun": "Dry run: the motor was stopped at {time}{current}. Check the water before switching it ON.",
-  "pump.fault.overCurrent": "Overcurrent: the motor was stopped at {time}{current}. Check the motor before switching it ON.",
+  "pump.fault.overCurrent":
+    "Overcurrent: the motor was stopped at {time}{current}. Check the motor before switching it ON.",
   "pump.fault.phaseFault":
     "Phase fault since {time}{hasDetail, select, yes { ({detail})} other {{hasPhase, select, yes { (phase {phase})} other {}}}}: the motor cannot be switched ON until the phase is back.",
-  "pump.fault.noSupply": "No mains power at the pump since {time}. The motor stays OFF until someone switches it ON after power returns.",
-  "pump.fault.runningWithoutCommand": "The motor has been running without a confirmed command since {time}. Switch it OFF here or at the starter if it should not run.",
+  "pump.fault.noSupply":
+    "No mains power at the pump since {time}. The motor stays OFF until someone switches it ON after power returns.",
+  "pump.fault.runningWithoutCommand":
+    "The motor has been running without a confirmed command since {time}. Switch it OFF here or at the starter if it should not run.",
   "pump.fault.noCurrent": "The motor is ON but has drawn no current since {time}. Check the supply and the motor.",
   "pump.ended.signedOut": "You were signed out, so this page stopped updating. Log in again to continue.",
   "pump.ended.sessionExpired": "Session expired. Please log in again.",
   "pump.ended.accessRemoved": "Your access was removed, so this page stopped updating.",
   "pump.ended.deviceUnlinked": "This pump is no longer linked to your account.",
-  "pump.ended.tooManyTabs": "This pump is open in too many tabs or windows, so this one stopped updating. Reload the page to watch it here.",
+  "pump.ended.tooManyTabs":
+    "This pump is open in too many tabs or windows, so this one stopped updating. Reload the page to watch it here.",
   "pump.logInAgain": "Log in again",
   "offline.banner": "No connection. This is what was known {age}.",
   "offline.statusWas": "The motor was {status} then.",
@@ -98,8 +106,10 @@ export const en = {
   "alerts.intro": "Get an alert on this phone when something happens at the pump, even when the app is closed.",
   "alerts.checking": "Checking this phone...",
   "alerts.needsScript": "Alerts need JavaScript in this browser.",
-  "alerts.unsupported": "This browser cannot show alerts. Open the app in Chrome on the phone and add it to the home screen.",
-  "alerts.denied": "Alerts are blocked for this app. Allow notifications in the browser's settings for this site, then try again.",
+  "alerts.unsupported":
+    "This browser cannot show alerts. Open the app in Chrome on the phone and add it to the home screen.",
+  "alerts.denied":
+    "Alerts are blocked for this app. Allow notifications in the browser's settings for this site, then try again.",
   "alerts.off": "Alerts are off on this phone.",
   "alerts.on": "Alerts are on on this phone.",
   "alerts.turnOn": "Turn on alerts",
@@ -135,7 +145,8 @@ export const en = {
   "push.offlineWhileOn.title": "Device offline, motor was ON",
   "push.offlineWhileOn.body": "The device stopped answering at {time} while the motor was ON. It may still be running.",
   "push.runningWithoutCommand.title": "Motor running without a command",
-  "push.runningWithoutCommand.body": "The motor draws {current} A although nobody switched it ON from the app. Check the starter.",
+  "push.runningWithoutCommand.body":
+    "The motor draws {current} A although nobody switched it ON from the app. Check the starter.",
   "push.scheduleDone.title": "Schedule carried out",
   "push.scheduleDone.body": "Scheduled {action} at {time} was carried out.",
   "push.scheduleMissed.title": "Schedule missed",
@@ -258,7 +269,8 @@ export const en = {
   "realtime.offline": "Device is now Offline",
   "schedule.title": "Motor Schedule",
   "schedule.editTitle": "Edit schedule",
-  "schedule.hint": "The device switches the motor at this time (India time) every day or once, even when this app is closed.",
+  "schedule.hint":
+    "The device switches the motor at this time (India time) every day or once, even when this app is closed.",
   "schedule.time": "Time",
   "schedule.hour": "Hour",
   "schedule.minute": "Minute",
@@ -333,7 +345,8 @@ export const en = {
   "plan.submitted": "Recharge request submitted successfully!",
   "plan.submitFailed": "Failed to submit request.",
   "plan.submitError": "Something went wrong while submitting request.",
-  "plan.alreadyPending": "Your earlier request is still waiting for a decision. You can send a new one once it is marked paid or failed.",
+  "plan.alreadyPending":
+    "Your earlier request is still waiting for a decision. You can send a new one once it is marked paid or failed.",
   "plan.mobileMissing": "Mobile number missing.",
   "plan.payUpi": "Pay with UPI app",
   "plan.upiLater": "We will send you the UPI payment details.",
@@ -423,7 +436,8 @@ export const en = {
   "log.powerRestored": "Power is back at the pump. The motor stays OFF until someone switches it on.",
   "log.serverOffFailed": "The server could not switch the motor OFF ({reason}). Check the pump.",
   "log.mobileNoChanged": "Mobile number changed to {mobileNo}. The box restarts.",
-  "log.otaRefused": "Firmware update to {version} refused: {hasError, select, yes {{error}} other {the box refused it}}.",
+  "log.otaRefused":
+    "Firmware update to {version} refused: {hasError, select, yes {{error}} other {the box refused it}}.",
   "log.otaStarted": "Firmware update to {version} started.",
   "log.otaDone": "Firmware updated to {version}.",
   "log.otaFailed":
@@ -440,7 +454,8 @@ export const en = {
   "failure.linkLost": "The device went offline before confirming the command. The motor may have switched.",
   "failure.rejected": "{hasError, select, yes {{error}} other {The device refused the command.}}",
   "schedule.reason.refusedSaying": "The device refused it: “{error}”",
-  "error.crossSite": "This form was sent from another website, so it was not accepted. Open Sinchai yourself and try again.",
+  "error.crossSite":
+    "This form was sent from another website, so it was not accepted. Open Sinchai yourself and try again.",
 } as const;
 
 export type MessageKey = keyof typeof en;

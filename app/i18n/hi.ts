@@ -71,7 +71,8 @@ export const hi: Record<MessageKey, string> = {
   "pump.unknownStatus": "मोटर की स्थिति पक्की नहीं है: डिवाइस ने जवाब नहीं दिया। मोटर चल रही हो सकती है।",
   "pump.unknownLinkLost": "मोटर की स्थिति पक्की नहीं है: जवाब से पहले डिवाइस ऑफ़लाइन हो गया। मोटर चल रही हो सकती है।",
   "pump.offlineWas": "डिवाइस ऑफ़लाइन है। आख़िरी संपर्क {age} हुआ था; तब मोटर {status} थी।",
-  "pump.offlineUnknown": "डिवाइस ऑफ़लाइन है। आख़िरी संपर्क {age} हुआ था; तब मोटर की स्थिति पक्की नहीं थी, मोटर चल रही हो सकती है।",
+  "pump.offlineUnknown":
+    "डिवाइस ऑफ़लाइन है। आख़िरी संपर्क {age} हुआ था; तब मोटर की स्थिति पक्की नहीं थी, मोटर चल रही हो सकती है।",
   "pump.offlineStop": "मोटर अभी रोकनी हो तो पंप पर लगे स्टार्टर से बंद करें।",
   "pump.neverConnected": "यह डिवाइस अभी तक जुड़ा नहीं है। लगने और बिजली मिलने पर यह यहाँ अपने आप दिखेगा।",
   "pump.sendingOn": "चालू कर रहे हैं… डिवाइस की पुष्टि का इंतज़ार है।",
@@ -89,7 +90,8 @@ export const hi: Record<MessageKey, string> = {
   "pump.ended.sessionExpired": "सत्र समाप्त हो गया। कृपया फिर से लॉगिन करें।",
   "pump.ended.accessRemoved": "आपकी पहुँच हटा दी गई है, इसलिए यह पेज अब अपडेट नहीं हो रहा।",
   "pump.ended.deviceUnlinked": "यह पंप अब आपके खाते से जुड़ा नहीं है।",
-  "pump.ended.tooManyTabs": "यह पंप बहुत सारे टैब या विंडो में खुला है, इसलिए यह पेज अब अपडेट नहीं हो रहा। यहाँ देखने के लिए पेज फिर से लोड करें।",
+  "pump.ended.tooManyTabs":
+    "यह पंप बहुत सारे टैब या विंडो में खुला है, इसलिए यह पेज अब अपडेट नहीं हो रहा। यहाँ देखने के लिए पेज फिर से लोड करें।",
   "pump.logInAgain": "फिर से लॉगिन करें",
   "offline.banner": "इंटरनेट नहीं है। यह जानकारी {age} की है।",
   "offline.statusWas": "तब मोटर {status} थी।",
@@ -398,7 +400,8 @@ export const hi: Record<MessageKey, string> = {
     "मोटर {relay, select, on {चालू} other {बंद}} करने का आदेश {origin}: {why, select, linkLost {पुष्टि से पहले डिवाइस ऑफ़लाइन हो गया} other {डिवाइस ने पुष्टि नहीं की}} ({relay, select, on {मोटर चल रही हो सकती है} other {मोटर अब भी चल रही हो सकती है}})।",
   "log.origin.app": "(ऐप से)",
   "log.origin.schedule": "(शेड्यूल से: {time}, {repeat, select, daily {रोज़} other {एक बार}})",
-  "log.origin.scheduleFor": "(शेड्यूल से: {time}, {repeat, select, daily {रोज़} other {एक बार}}, {minutes, plural, other {# मिनट}} के लिए)",
+  "log.origin.scheduleFor":
+    "(शेड्यूल से: {time}, {repeat, select, daily {रोज़} other {एक बार}}, {minutes, plural, other {# मिनट}} के लिए)",
   "log.origin.scheduleOff": "(शेड्यूल से: {minutes, plural, other {# मिनट}} बाद)",
   "log.origin.server": "(सर्वर से: {reason})",
   "log.reason.dryRunNotStopped": "ड्राई रन, जिसे डिवाइस ने नहीं रोका",
@@ -431,12 +434,15 @@ export const hi: Record<MessageKey, string> = {
   "log.scheduleMissed":
     "{time} का शेड्यूल ({action, select, on {चालू} other {बंद}}) छूट गया: {reason, select, offline {डिवाइस ऑफ़लाइन था} other {सर्वर समय पर नहीं चला सका}}।",
   "log.scheduleNotRun": "{time} का शेड्यूल ({action, select, on {चालू} other {बंद}}) पूरा नहीं हुआ: {failure}।",
-  "log.scheduleOffFailed": "शेड्यूल से बंद करना ({minutes, plural, other {# मिनट}} बाद) नहीं हो सका: {failure}। हर मिनट फिर कोशिश होगी।",
-  "log.scheduleOffGivenUp": "शेड्यूल से बंद करना ({minutes, plural, other {# मिनट}} बाद) एक दिन कोशिश करके छोड़ दिया गया। पंप जाँचें।",
+  "log.scheduleOffFailed":
+    "शेड्यूल से बंद करना ({minutes, plural, other {# मिनट}} बाद) नहीं हो सका: {failure}। हर मिनट फिर कोशिश होगी।",
+  "log.scheduleOffGivenUp":
+    "शेड्यूल से बंद करना ({minutes, plural, other {# मिनट}} बाद) एक दिन कोशिश करके छोड़ दिया गया। पंप जाँचें।",
 
   // आदेश पूरा न होने के कारण: API का `message`, और कुछ लॉग का हिस्सा।
   "failure.linkLost": "पुष्टि से पहले डिवाइस ऑफ़लाइन हो गया। मोटर बदल चुकी हो सकती है।",
   "failure.rejected": "डिवाइस ने आदेश नहीं माना{hasError, select, yes {: “{error}”} other {}}।",
   "schedule.reason.refusedSaying": "डिवाइस ने मना कर दिया: “{error}”",
-  "error.crossSite": "यह फ़ॉर्म किसी दूसरी वेबसाइट से भेजा गया था, इसलिए स्वीकार नहीं किया गया। सिंचाई खुद खोलें और फिर से कोशिश करें।",
+  "error.crossSite":
+    "यह फ़ॉर्म किसी दूसरी वेबसाइट से भेजा गया था, इसलिए स्वीकार नहीं किया गया। सिंचाई खुद खोलें और फिर से कोशिश करें।",
 };

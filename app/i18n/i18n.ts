@@ -3,7 +3,14 @@
 // Hindi reader never downloads the English texts, nor the other way round. Texts are rendered
 // by the one catalogue renderer (./catalogue.ts), so plurals and selects work in pages too.
 import { useRouteLoaderData } from "react-router";
-import { DEFAULT_LANGUAGE, wordIn, type MessageKey, type Messages, type MessageValues, type Words } from "./catalogue.ts";
+import {
+  DEFAULT_LANGUAGE,
+  type MessageKey,
+  type Messages,
+  type MessageValues,
+  type Words,
+  wordIn,
+} from "./catalogue.ts";
 import type { Language } from "./language.ts";
 
 export {

@@ -13,7 +13,7 @@ import type {
 } from "../../common/motor-log-event.ts";
 import { formatClock } from "../../common/schedule-time.ts";
 import { formatNumber, formatTimeOfDay } from "../format.ts";
-import { wordIn, type MessageKey, type MessageValues, type Words } from "./catalogue.ts";
+import { type MessageKey, type MessageValues, type Words, wordIn } from "./catalogue.ts";
 
 const yes = (present: boolean) => (present ? "yes" : "no");
 
@@ -28,7 +28,11 @@ export function motorLogText(event: MotorLogEvent, words: Words): string {
         confirmed: event.confirmed,
       });
     case "unconfirmed":
-      return t("log.unconfirmed", { relay: event.relay, origin: commandOriginText(event.origin, words), why: event.why });
+      return t("log.unconfirmed", {
+        relay: event.relay,
+        origin: commandOriginText(event.origin, words),
+        why: event.why,
+      });
     case "stated":
       return t("log.stated", { relay: event.relay, how: t(`log.how.${event.how}`) });
     case "runningWithoutCommand":
@@ -52,7 +56,11 @@ export function motorLogText(event: MotorLogEvent, words: Words): string {
     case "mobileNoChanged":
       return t("log.mobileNoChanged", { mobileNo: event.mobileNo });
     case "otaRefused":
-      return t("log.otaRefused", { version: event.version, hasError: yes(event.error !== null), error: event.error ?? "" });
+      return t("log.otaRefused", {
+        version: event.version,
+        hasError: yes(event.error !== null),
+        error: event.error ?? "",
+      });
     case "otaStarted":
     case "otaDone":
       return t(`log.${event.kind}`, { version: event.version });
@@ -65,7 +73,11 @@ export function motorLogText(event: MotorLogEvent, words: Words): string {
         error: event.error ?? "",
       });
     case "scheduleMissed":
-      return t("log.scheduleMissed", { action: event.action, time: clockIn(words, event.minuteOfDay), reason: event.reason });
+      return t("log.scheduleMissed", {
+        action: event.action,
+        time: clockIn(words, event.minuteOfDay),
+        reason: event.reason,
+      });
     case "scheduleNotRun":
       return t("log.scheduleNotRun", {
         action: event.action,
@@ -120,7 +132,10 @@ const KINDS: Record<MotorLogKind, true> = {
  * that schema to every phone. An entry this page cannot word (a kind newer than the page) shows
  * the server's own `logMessage`.
  */
-export function motorLogEntryText(entry: { kind: string; params: Record<string, MotorLogParam>; logMessage: string }, words: Words): string {
+export function motorLogEntryText(
+  entry: { kind: string; params: Record<string, MotorLogParam>; logMessage: string },
+  words: Words,
+): string {
   if (!Object.hasOwn(KINDS, entry.kind)) return entry.logMessage;
   try {
     return motorLogText({ ...entry.params, kind: entry.kind } as MotorLogEvent, words);
@@ -172,7 +187,10 @@ const FAILURE_KEYS: Record<Exclude<HubFailureCode, "rejected">, MessageKey> = {
 };
 
 /** Why a command was not carried out, as a sentence; the box's own words when it refused. */
-export function commandFailureText(failure: CommandFailure | { code: HubFailureCode; error?: string | null }, words: Words): string {
+export function commandFailureText(
+  failure: CommandFailure | { code: HubFailureCode; error?: string | null },
+  words: Words,
+): string {
   if (failure.code === "rejected") {
     const error = failure.error ?? null;
     return wordIn(words, "failure.rejected", { hasError: yes(error !== null), error: error ?? "" });

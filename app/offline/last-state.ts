@@ -25,7 +25,10 @@ export async function saveLastState(state: LastState): Promise<void> {
   if (!("caches" in window)) return;
   try {
     const cache = await caches.open(ACCOUNT_CACHE);
-    await cache.put(LAST_STATE_PATH, new Response(JSON.stringify(state), { headers: { "Content-Type": "application/json" } }));
+    await cache.put(
+      LAST_STATE_PATH,
+      new Response(JSON.stringify(state), { headers: { "Content-Type": "application/json" } }),
+    );
   } catch {
     // storage full or refused: the page works without it
   }

@@ -30,8 +30,7 @@ export type LiveDeviceState = Pick<LiveSnapshot, "pump" | "powerData" | "lastLog
 /** A toast's words, worded by the page in its reader's language. */
 export type LiveText =
   /** `percent`: a firmware update's progress, shown after the key's words. */
-  | { key: MessageKey; values?: MessageValues; percent?: number | null }
-  | { log: MotorLogEvent };
+  { key: MessageKey; values?: MessageValues; percent?: number | null } | { log: MotorLogEvent };
 
 /** What a page does about a message besides showing the new state, in this order. */
 export type LiveEffect =
@@ -70,14 +69,36 @@ export function liveDeviceReducer(state: LiveDeviceState, message: RealtimeMessa
   switch (message.type) {
     case "initialData": {
       const { pump, powerData, lastLogs, health, debug } = message;
-      return [{ pump, powerData, lastLogs, health, debug, connected: true, ended: null, failedAttempts: 0, liveUntil: state.liveUntil }, []];
+      return [
+        {
+          pump,
+          powerData,
+          lastLogs,
+          health,
+          debug,
+          connected: true,
+          ended: null,
+          failedAttempts: 0,
+          liveUntil: state.liveUntil,
+        },
+        [],
+      ];
     }
     case "pumpState":
       return [{ ...state, pump: message.pump }, []];
     case "powerDataUpdate":
       return [{ ...state, powerData: message.powerData }, []];
     case "motorLogUpdate":
-      return [{ ...state, lastLogs: [message.log, ...state.lastLogs.filter((log) => log.id !== message.log.id)].slice(0, LIVE_MOTOR_LOG_LIMIT) }, []];
+      return [
+        {
+          ...state,
+          lastLogs: [message.log, ...state.lastLogs.filter((log) => log.id !== message.log.id)].slice(
+            0,
+            LIVE_MOTOR_LOG_LIMIT,
+          ),
+        },
+        [],
+      ];
     case "healthData":
       return [{ ...state, health: message.payload }, []];
     case "debugModeUpdate":
@@ -87,7 +108,12 @@ export function liveDeviceReducer(state: LiveDeviceState, message: RealtimeMessa
       return [state, []];
     case "deviceStatusUpdate": {
       const online = message.deviceStatus === "online";
-      const toast: LiveEffect = { type: "toast", text: { key: online ? "realtime.online" : "realtime.offline" }, kind: online ? "success" : "error", sound: "notice" };
+      const toast: LiveEffect = {
+        type: "toast",
+        text: { key: online ? "realtime.online" : "realtime.offline" },
+        kind: online ? "success" : "error",
+        sound: "notice",
+      };
       return [state, [toast]];
     }
     case "dryRunDetected":
@@ -106,13 +132,41 @@ export function liveDeviceReducer(state: LiveDeviceState, message: RealtimeMessa
     case "otaStatus": {
       const { version, stage } = message;
       if (stage === "done") {
-        return [state, [{ type: "toast", text: { key: "ota.done", values: { version } }, kind: "success", sound: "notice", key: OTA_TOAST }, { type: "revalidate" }]];
+        return [
+          state,
+          [
+            {
+              type: "toast",
+              text: { key: "ota.done", values: { version } },
+              kind: "success",
+              sound: "notice",
+              key: OTA_TOAST,
+            },
+            { type: "revalidate" },
+          ],
+        ];
       }
       if (stage === "failed") {
-        const failed: MotorLogEvent = { kind: "otaFailed", version, reason: message.reason ?? "box", error: message.error, firmware: message.firmware };
+        const failed: MotorLogEvent = {
+          kind: "otaFailed",
+          version,
+          reason: message.reason ?? "box",
+          error: message.error,
+          firmware: message.firmware,
+        };
         return [state, [{ type: "toast", text: { log: failed }, kind: "error", sound: "fault", key: OTA_TOAST }]];
       }
-      return [state, [{ type: "toast", text: { key: `ota.stage.${stage}`, percent: message.progress }, kind: "info", key: OTA_TOAST }]];
+      return [
+        state,
+        [
+          {
+            type: "toast",
+            text: { key: `ota.stage.${stage}`, percent: message.progress },
+            kind: "info",
+            key: OTA_TOAST,
+          },
+        ],
+      ];
     }
     default: {
       const unreachable: never = message;

@@ -7,10 +7,20 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { SOCKET_RECONNECT_DELAY_MS } from "../../common/constants.ts";
 import { browserCloseReason } from "../../common/pump-state.ts";
 import { realtimeMessageSchema } from "../../common/realtime-protocol.ts";
-import { liveDeviceReducer, type LiveDeviceState, type LiveEffect, type LiveSnapshot } from "./live-device.ts";
+import { type LiveDeviceState, type LiveEffect, type LiveSnapshot, liveDeviceReducer } from "./live-device.ts";
 
-export function useDeviceRealtime(mobileNo: string | null, initial: LiveSnapshot, onEffect?: (effect: LiveEffect) => void) {
-  const [state, setRendered] = useState<LiveDeviceState>(() => ({ ...initial, connected: false, ended: null, failedAttempts: 0, liveUntil: null }));
+export function useDeviceRealtime(
+  mobileNo: string | null,
+  initial: LiveSnapshot,
+  onEffect?: (effect: LiveEffect) => void,
+) {
+  const [state, setRendered] = useState<LiveDeviceState>(() => ({
+    ...initial,
+    connected: false,
+    ended: null,
+    failedAttempts: 0,
+    liveUntil: null,
+  }));
   // The state as of the last change, kept apart from rendering: a message's effects come from
   // the same reducer call as its change, so the reducer needs the state at once.
   const latest = useRef(state);

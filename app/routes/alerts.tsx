@@ -8,7 +8,7 @@ import { subscriptionResponseSchema, subscriptionSavedResponseSchema } from "../
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { callApi } from "../api-client.ts";
 import { useToast } from "../components/toast.tsx";
-import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
+import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
 import type { Route } from "./+types/alerts";
 
@@ -42,7 +42,10 @@ function supported(): boolean {
 }
 
 function base64UrlToBytes(text: string): Uint8Array<ArrayBuffer> {
-  const base64 = text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "=");
+  const base64 = text
+    .replace(/-/g, "+")
+    .replace(/_/g, "/")
+    .padEnd(Math.ceil(text.length / 4) * 4, "=");
   return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }
 
@@ -65,7 +68,10 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
       if (!registration) return setStatus("unsupported");
       const subscription = await registration.pushManager.getSubscription();
       if (!subscription) return setStatus("off");
-      const result = await callApi(`/api/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`, subscriptionResponseSchema);
+      const result = await callApi(
+        `/api/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`,
+        subscriptionResponseSchema,
+      );
       if (cancelled) return;
       if (result.ok && result.data.subscription) {
         setEndpoint(subscription.endpoint);
@@ -81,7 +87,10 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
   }, []);
 
   async function save(subscription: PushSubscriptionJSON, chosen: AlertKind[]): Promise<boolean> {
-    const result = await callApi("/api/push/subscriptions", subscriptionSavedResponseSchema, { method: "PUT", body: { subscription, kinds: chosen, language } });
+    const result = await callApi("/api/push/subscriptions", subscriptionSavedResponseSchema, {
+      method: "PUT",
+      body: { subscription, kinds: chosen, language },
+    });
     return result.ok;
   }
 
@@ -129,7 +138,10 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
     const registration = await serviceWorker();
     const subscription = await registration?.pushManager.getSubscription();
     if (subscription) {
-      await callApi("/api/push/subscriptions", messageResponseSchema, { method: "DELETE", body: { endpoint: subscription.endpoint } });
+      await callApi("/api/push/subscriptions", messageResponseSchema, {
+        method: "DELETE",
+        body: { endpoint: subscription.endpoint },
+      });
       await subscription.unsubscribe().catch(() => false);
     }
     setEndpoint(null);
@@ -146,7 +158,11 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
   }
 
   const toggleKind = (kind: AlertKind) =>
-    setKinds((current) => (current.includes(kind) ? current.filter((item) => item !== kind) : ALERT_KINDS.filter((item) => item === kind || current.includes(item))));
+    setKinds((current) =>
+      current.includes(kind)
+        ? current.filter((item) => item !== kind)
+        : ALERT_KINDS.filter((item) => item === kind || current.includes(item)),
+    );
 
   return (
     <main className="page">
@@ -156,7 +172,11 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
         <noscript>
           <p className="message warning">{t("alerts.needsScript")}</p>
         </noscript>
-        <p id="alerts-state" className={`message ${status === "on" ? "success" : status === "off" || status === "checking" ? "info" : "warning"}`} role="status">
+        <p
+          id="alerts-state"
+          className={`message ${status === "on" ? "success" : status === "off" || status === "checking" ? "info" : "warning"}`}
+          role="status"
+        >
           {t(
             status === "checking"
               ? "alerts.checking"
@@ -183,7 +203,13 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
               <legend id="alerts-kinds-title">{t("alerts.choose")}</legend>
               {ALERT_KINDS.map((kind) => (
                 <label key={kind} className={`choice ${kinds.includes(kind) ? "selected" : ""}`}>
-                  <input type="checkbox" name="kinds" value={kind} checked={kinds.includes(kind)} onChange={() => toggleKind(kind)} />
+                  <input
+                    type="checkbox"
+                    name="kinds"
+                    value={kind}
+                    checked={kinds.includes(kind)}
+                    onChange={() => toggleKind(kind)}
+                  />
                   <span className="choice-label">{t(KIND_KEYS[kind])}</span>
                 </label>
               ))}

@@ -18,7 +18,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     await changePassword(envOf(context), context.get(userContext), form.input, request);
     return { changed: true, error: null };
   } catch (error) {
-    return data({ changed: false, error: accountErrorKey(error, "error.generic") }, { status: accountErrorStatus(error) });
+    return data(
+      { changed: false, error: accountErrorKey(error, "error.generic") },
+      { status: accountErrorStatus(error) },
+    );
   }
 }
 
@@ -44,11 +47,25 @@ export default function ChangePassword({ actionData }: Route.ComponentProps) {
           </label>
           <label className="field">
             <span>{t("password.new")}</span>
-            <input name="newPassword" type="password" autoComplete="new-password" minLength={8} maxLength={128} required />
+            <input
+              name="newPassword"
+              type="password"
+              autoComplete="new-password"
+              minLength={8}
+              maxLength={128}
+              required
+            />
           </label>
           <label className="field">
             <span>{t("password.confirm")}</span>
-            <input name="confirmPassword" type="password" autoComplete="new-password" minLength={8} maxLength={128} required />
+            <input
+              name="confirmPassword"
+              type="password"
+              autoComplete="new-password"
+              minLength={8}
+              maxLength={128}
+              required
+            />
           </label>
           {actionData?.error && (
             <p className="message error" role="alert">

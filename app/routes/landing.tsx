@@ -3,7 +3,7 @@ import { PLANS } from "../../common/plans.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { CONTACT } from "../contact.ts";
 import { formatRupees } from "../format.ts";
-import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
+import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import type { RouteHandle } from "../root.tsx";
 import { optionalUser } from "../session.server.ts";
 import type { Route } from "./+types/landing";
@@ -69,7 +69,11 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
       </header>
       {loaderData.notice && (
         // A logout the farmer asked for is good news; a session that ran out is not.
-        <p className={`message ${loaderData.notice === "landing.sessionExpired" ? "warning" : "success"}`} role="status" data-testid="landing-notice">
+        <p
+          className={`message ${loaderData.notice === "landing.sessionExpired" ? "warning" : "success"}`}
+          role="status"
+          data-testid="landing-notice"
+        >
           {t(loaderData.notice)}
         </p>
       )}
@@ -165,7 +169,9 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
           </dd>
           <dt>{t("landing.contact.email")}</dt>
           <dd>
-            <a href={`mailto:${CONTACT.email}`} translate="no">{CONTACT.email}</a>
+            <a href={`mailto:${CONTACT.email}`} translate="no">
+              {CONTACT.email}
+            </a>
           </dd>
           <dt>{t("landing.contact.hours")}</dt>
           <dd>{t("landing.contact.hoursText", { from: CONTACT.hours.from, to: CONTACT.hours.to })}</dd>

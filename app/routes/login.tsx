@@ -1,9 +1,9 @@
 import { data, Link, redirect } from "react-router";
 import { logIn } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
-import { readForm } from "../form.server.ts";
 import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
 import { LoginForm } from "../components/login-form.tsx";
+import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
 import { envOf, optionalUser } from "../session.server.ts";
 import type { Route } from "./+types/login";

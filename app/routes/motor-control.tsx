@@ -1,36 +1,42 @@
 import { useCallback, useEffect, useState } from "react";
 import { data, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
 import { healthReadingResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
+import { type MotorConfig, motorConfigRequestSchema } from "../../common/api-schemas.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
-import { relayStateSchema, type RelayState } from "../../common/device-enums.ts";
+import { type RelayState, relayStateSchema } from "../../common/device-enums.ts";
 import type { PumpState } from "../../common/pump-state.ts";
-import { healthDataSchema, type HealthData } from "../../common/realtime-protocol.ts";
-import { motorConfigRequestSchema, type MotorConfig } from "../../common/api-schemas.ts";
+import { type HealthData, healthDataSchema } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceByOwner } from "../../worker/db/devices.ts";
 import { latestFirmware } from "../../worker/db/firmware.ts";
 import { findUserById } from "../../worker/db/users.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
+import { type OwnMotorResult, switchOwnMotor } from "../../worker/services/motor-commands.ts";
 import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../../worker/services/motor-config.ts";
-import { switchOwnMotor, type OwnMotorResult } from "../../worker/services/motor-commands.ts";
 import { playAlertSound } from "../alert-sound.ts";
 import { callApi } from "../api-client.ts";
-import { CONTACT } from "../contact.ts";
 import { FirmwareCard } from "../components/firmware-card.tsx";
 import { HealthGrid } from "../components/health-grid.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { LogItem } from "../components/log-item.tsx";
 import { type ConfigOutcome, MotorConfigCard } from "../components/motor-config-card.tsx";
-import { FaultBanners, PumpStatusLine, secondsUntilOn, statusWord, useHubClock } from "../components/pump-state-view.tsx";
+import {
+  FaultBanners,
+  PumpStatusLine,
+  secondsUntilOn,
+  statusWord,
+  useHubClock,
+} from "../components/pump-state-view.tsx";
 import { useToast } from "../components/toast.tsx";
+import { CONTACT } from "../contact.ts";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { formatNumber, relativeAge } from "../format.ts";
-import { useLanguage, useT, useWords, type MessageKey } from "../i18n/i18n.ts";
+import { type MessageKey, useLanguage, useT, useWords } from "../i18n/i18n.ts";
 import { motorLogText } from "../i18n/motor-log.ts";
-import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
 import { readLastState, saveLastState, usePhoneClock, usePhoneOnline } from "../offline/last-state.ts";
-import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
+import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
 import type { LiveEffect } from "../realtime/live-device.ts";
+import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime } from "../realtime/use-device-realtime.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
@@ -96,7 +102,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!parsed.success) {
       // The API's code for the same refusal; the page words it, never the schema's English.
       const field = String(parsed.error.issues[0]?.path[0] ?? "");
-      return data<ActionResult>({ command: null, config: { ok: false, code: "invalidInput", field, values } }, { status: 400 });
+      return data<ActionResult>(
+        { command: null, config: { ok: false, code: "invalidInput", field, values } },
+        { status: 400 },
+      );
     }
     const { token: _token, ...config } = parsed.data;
     const { deliveredToDevice } = await changeMotorConfig(env, {
@@ -108,7 +117,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionResult>({ command: null, config: { ok: true, deliveredToDevice } });
   }
   const command = relayStateSchema.safeParse(form.get("command"));
-  if (!command.success) return data<ActionResult>({ command: { ok: false, code: "invalid" }, config: null }, { status: 400 });
+  if (!command.success)
+    return data<ActionResult>({ command: { ok: false, code: "invalid" }, config: null }, { status: 400 });
   // Whatever the answer, it is the hub's: ok only once the box has confirmed the relay.
   const result: CommandOutcome = await switchOwnMotor(env, user.id, command.data);
   return data<ActionResult>({ command: result, config: null });
@@ -144,7 +154,9 @@ const healthCacheKey = (mobileNo: string) => `healthData_${mobileNo}`;
 
 function readCachedHealth(mobileNo: string): HealthData | null {
   try {
-    const parsed = healthDataSchema.safeParse(JSON.parse(window.localStorage.getItem(healthCacheKey(mobileNo)) ?? "null"));
+    const parsed = healthDataSchema.safeParse(
+      JSON.parse(window.localStorage.getItem(healthCacheKey(mobileNo)) ?? "null"),
+    );
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -221,7 +233,13 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   // What the hub last said is kept on the phone for a day without network (app/offline).
   useEffect(() => {
     if (!hasDevice || live.liveUntil === null) return;
-    void saveLastState({ mobileNo, knownAt: live.liveUntil, pump: live.pump, powerData: live.powerData, lastLogs: live.lastLogs });
+    void saveLastState({
+      mobileNo,
+      knownAt: live.liveUntil,
+      pump: live.pump,
+      powerData: live.powerData,
+      lastLogs: live.lastLogs,
+    });
   }, [hasDevice, mobileNo, live.liveUntil]);
 
   // Offline, a page kept by the service worker may be older than the last state this phone saw.
@@ -289,7 +307,9 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
 
   async function refreshHealth() {
     setRefreshing(true);
-    const result = await callApi(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema, { method: "POST" });
+    const result = await callApi(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema, {
+      method: "POST",
+    });
     setRefreshing(false);
     if (result.ok) {
       setCachedHealth(null);
@@ -313,7 +333,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
 
   function switchButton(command: RelayState, label: string, className: string, testId: string, disabled: boolean) {
     return (
-      <button type="submit" name="command" value={command} className={className} disabled={disabled} data-testid={testId}>
+      <button
+        type="submit"
+        name="command"
+        value={command}
+        className={className}
+        disabled={disabled}
+        data-testid={testId}
+      >
         {label}
       </button>
     );
@@ -407,13 +434,20 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                     {statusWord(pump.status, t)}
                   </button>
                   {pendingOn && (
-                    <div className="switch-pair">{switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canSend)}</div>
+                    <div className="switch-pair">
+                      {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canSend)}
+                    </div>
                   )}
                 </>
               )}
             </fetcher.Form>
             {noConnection ? (
-              <p className="message warning" data-testid="motor-status" data-state="no-connection" data-was={pump.status}>
+              <p
+                className="message warning"
+                data-testid="motor-status"
+                data-state="no-connection"
+                data-was={pump.status}
+              >
                 {t("offline.statusWas", { status: statusWord(pump.status, t) })}
               </p>
             ) : (
@@ -451,11 +485,15 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             <dl className="readings">
               <div>
                 <dt>{t("power.current")}</dt>
-                <dd data-testid="current">{online && !noConnection ? `${formatNumber(live.powerData.current, language)} A` : "—"}</dd>
+                <dd data-testid="current">
+                  {online && !noConnection ? `${formatNumber(live.powerData.current, language)} A` : "—"}
+                </dd>
               </div>
               <div>
                 <dt>{t("power.wattage")}</dt>
-                <dd data-testid="wattage">{online && !noConnection ? `${formatNumber(live.powerData.wattage, language)} W` : "—"}</dd>
+                <dd data-testid="wattage">
+                  {online && !noConnection ? `${formatNumber(live.powerData.wattage, language)} W` : "—"}
+                </dd>
               </div>
             </dl>
           </section>
@@ -469,7 +507,11 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             online={online}
           />
 
-          <MotorConfigCard initial={loaderData.motorConfig} posted={posted?.config ?? null} kind={loaderData.deviceKind} />
+          <MotorConfigCard
+            initial={loaderData.motorConfig}
+            posted={posted?.config ?? null}
+            kind={loaderData.deviceKind}
+          />
 
           <section className="card" aria-labelledby="logs-title">
             <h2 id="logs-title">{t("logs.recent")}</h2>
@@ -509,7 +551,13 @@ function NoDevicePanel({ mobileNo }: { mobileNo: string }) {
         <a className="button primary" href={`tel:${CONTACT.tel}`} data-testid="no-device-call">
           {t("noDevice.call", { phone: CONTACT.phone })}
         </a>
-        <a className="button" href={whatsapp} target="_blank" rel="noopener noreferrer" data-testid="no-device-whatsapp">
+        <a
+          className="button"
+          href={whatsapp}
+          target="_blank"
+          rel="noopener noreferrer"
+          data-testid="no-device-whatsapp"
+        >
           {t("noDevice.whatsapp")}
         </a>
       </div>

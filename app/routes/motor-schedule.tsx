@@ -8,15 +8,15 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
-import { SCHEDULE_DURATION_CHOICES, type ScheduleRepeat, type ScheduleView } from "../../common/schedule-view.ts";
 import { clockParts, formatClock } from "../../common/schedule-time.ts";
+import { SCHEDULE_DURATION_CHOICES, type ScheduleRepeat, type ScheduleView } from "../../common/schedule-view.ts";
 import { HttpError } from "../../worker/http/http-error.ts";
 import { deleteOwnSchedule, ownScheduleHub, saveOwnSchedule } from "../../worker/services/schedules.ts";
 import { ConfirmDialog } from "../components/dialog.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { dayPeriodName, formatDateTime, formatTimeOfDay } from "../format.ts";
-import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
+import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/motor-schedule";
@@ -25,7 +25,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Motor Schedule · Sinch
 
 const DONE = ["saved", "updated", "deleted"] as const;
 type Done = (typeof DONE)[number];
-const DONE_KEYS: Record<Done, MessageKey> = { saved: "schedule.saved", updated: "schedule.updated", deleted: "schedule.deleted" };
+const DONE_KEYS: Record<Done, MessageKey> = {
+  saved: "schedule.saved",
+  updated: "schedule.updated",
+  deleted: "schedule.deleted",
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
@@ -47,7 +51,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const HOURS = Array.from({ length: 12 }, (_, index) => index + 1);
 const MINUTES = Array.from({ length: 60 }, (_, index) => index);
 /** SPEC §9 schedule defaults. */
-const DEFAULT_FORM: FormValues = { hour: "10", minute: "0", meridiem: "AM", action: "ON", repeat: "daily", duration: "" };
+const DEFAULT_FORM: FormValues = {
+  hour: "10",
+  minute: "0",
+  meridiem: "AM",
+  action: "ON",
+  repeat: "daily",
+  duration: "",
+};
 
 type FormValues = {
   /** "" once the time has been cleared after a save (SPEC §8): the farmer must set it again. */
@@ -93,7 +104,10 @@ function failureNotice(refusal: HttpError): Notice {
     case "noDevice":
       return { key: "motor.noDevice" };
     case "conflict":
-      return { key: "schedule.conflict", values: { time: typeof minuteOfDay === "number" ? formatClock(minuteOfDay) : "" } };
+      return {
+        key: "schedule.conflict",
+        values: { time: typeof minuteOfDay === "number" ? formatClock(minuteOfDay) : "" },
+      };
     case "limit":
       return { key: "schedule.limit" };
     default:
@@ -157,7 +171,17 @@ const OUTCOME_KEYS: Record<string, MessageKey> = {
 };
 
 /** The form's fields, kept by the browser while the farmer picks; reset by each new page. */
-function ScheduleForm({ initial, editing, hasDevice, notice }: { initial: FormValues; editing: ScheduleView | null; hasDevice: boolean; notice: (Notice & { tone: "success" | "error" }) | null }) {
+function ScheduleForm({
+  initial,
+  editing,
+  hasDevice,
+  notice,
+}: {
+  initial: FormValues;
+  editing: ScheduleView | null;
+  hasDevice: boolean;
+  notice: (Notice & { tone: "success" | "error" }) | null;
+}) {
   const t = useT();
   const language = useLanguage();
   const navigation = useNavigation();
@@ -166,18 +190,30 @@ function ScheduleForm({ initial, editing, hasDevice, notice }: { initial: FormVa
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
 
   const durations: readonly number[] =
-    form.duration === "" || SCHEDULE_DURATION_CHOICES.includes(Number(form.duration) as (typeof SCHEDULE_DURATION_CHOICES)[number])
+    form.duration === "" ||
+    SCHEDULE_DURATION_CHOICES.includes(Number(form.duration) as (typeof SCHEDULE_DURATION_CHOICES)[number])
       ? SCHEDULE_DURATION_CHOICES
       : [...SCHEDULE_DURATION_CHOICES, Number(form.duration)].sort((a, b) => a - b);
 
   return (
-    <Form method="post" action={editing ? `/motor-schedule?edit=${editing.id}` : "/motor-schedule"} className="stack" noValidate>
+    <Form
+      method="post"
+      action={editing ? `/motor-schedule?edit=${editing.id}` : "/motor-schedule"}
+      className="stack"
+      noValidate
+    >
       <input type="hidden" name="intent" value="save" />
       {editing && <input type="hidden" name="id" value={editing.id} />}
       <fieldset className="time-fieldset">
         <legend>{t("schedule.time")}</legend>
         <div className="time-selects">
-          <select name="hour" aria-label={t("schedule.hour")} value={form.hour} onChange={(event) => change({ hour: event.target.value })} data-testid="schedule-hour">
+          <select
+            name="hour"
+            aria-label={t("schedule.hour")}
+            value={form.hour}
+            onChange={(event) => change({ hour: event.target.value })}
+            data-testid="schedule-hour"
+          >
             <option value="" disabled>
               --
             </option>
@@ -188,7 +224,13 @@ function ScheduleForm({ initial, editing, hasDevice, notice }: { initial: FormVa
             ))}
           </select>
           <span aria-hidden="true">:</span>
-          <select name="minute" aria-label={t("schedule.minute")} value={form.minute} onChange={(event) => change({ minute: event.target.value })} data-testid="schedule-minute">
+          <select
+            name="minute"
+            aria-label={t("schedule.minute")}
+            value={form.minute}
+            onChange={(event) => change({ minute: event.target.value })}
+            data-testid="schedule-minute"
+          >
             <option value="" disabled>
               --
             </option>
@@ -212,7 +254,11 @@ function ScheduleForm({ initial, editing, hasDevice, notice }: { initial: FormVa
       </fieldset>
       <label className="field">
         <span>{t("schedule.action")}</span>
-        <select name="action" value={form.action} onChange={(event) => change({ action: event.target.value === "OFF" ? "OFF" : "ON" })}>
+        <select
+          name="action"
+          value={form.action}
+          onChange={(event) => change({ action: event.target.value === "OFF" ? "OFF" : "ON" })}
+        >
           <option value="ON">{t("schedule.action.on")}</option>
           <option value="OFF">{t("schedule.action.off")}</option>
         </select>
@@ -233,14 +279,22 @@ function ScheduleForm({ initial, editing, hasDevice, notice }: { initial: FormVa
       )}
       <label className="field">
         <span>{t("schedule.repeat")}</span>
-        <select name="repeat" value={form.repeat} onChange={(event) => change({ repeat: event.target.value === "once" ? "once" : "daily" })}>
+        <select
+          name="repeat"
+          value={form.repeat}
+          onChange={(event) => change({ repeat: event.target.value === "once" ? "once" : "daily" })}
+        >
           <option value="daily">{t("schedule.repeat.daily")}</option>
           <option value="once">{t("schedule.repeat.once")}</option>
         </select>
       </label>
       {/* The last answer goes while a new post is under way, so no one reads it as the new one's. */}
       {notice && navigation.state === "idle" && (
-        <p className={`message ${notice.tone}`} role={notice.tone === "error" ? "alert" : "status"} data-testid="schedule-notice">
+        <p
+          className={`message ${notice.tone}`}
+          role={notice.tone === "error" ? "alert" : "status"}
+          data-testid="schedule-notice"
+        >
           {t(notice.key, notice.values)}
         </p>
       )}
@@ -270,7 +324,12 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
   const deleteBusy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
 
   const initial: FormValues =
-    actionData?.values ?? (editing ? valuesOf(editing) : loaderData.done === "saved" ? { ...DEFAULT_FORM, hour: "", minute: "" } : DEFAULT_FORM);
+    actionData?.values ??
+    (editing
+      ? valuesOf(editing)
+      : loaderData.done === "saved"
+        ? { ...DEFAULT_FORM, hour: "", minute: "" }
+        : DEFAULT_FORM);
   const notice = actionData?.error
     ? { ...actionData.error, tone: "error" as const }
     : actionData?.done
@@ -297,7 +356,12 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
       </section>
 
       {loaderData.deleting && (
-        <section className="card stack" role="alertdialog" aria-labelledby="delete-confirm-title" data-testid="delete-confirm">
+        <section
+          className="card stack"
+          role="alertdialog"
+          aria-labelledby="delete-confirm-title"
+          data-testid="delete-confirm"
+        >
           <h2 id="delete-confirm-title">{t("schedule.delete")}</h2>
           <p>{t("schedule.deleteConfirm", { time: formatTimeOfDay(loaderData.deleting.minuteOfDay, language) })}</p>
           <Form method="post" action="/motor-schedule" className="form-actions">
@@ -329,7 +393,9 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
                   <span className={`badge ${schedule.action === "ON" ? "ok" : "bad"}`}>
                     {schedule.action === "ON" ? t("motor.on") : t("motor.off")}
                   </span>
-                  <span className="muted">{schedule.repeat === "daily" ? t("schedule.repeat.daily") : t("schedule.repeat.once")}</span>
+                  <span className="muted">
+                    {schedule.repeat === "daily" ? t("schedule.repeat.daily") : t("schedule.repeat.once")}
+                  </span>
                 </div>
                 {schedule.durationMinutes !== null && (
                   <p className="schedule-line">{t("schedule.forMinutes", { minutes: schedule.durationMinutes })}</p>
@@ -345,7 +411,9 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
                     data-testid="schedule-last-run"
                     data-outcome={schedule.lastRun.outcome}
                   >
-                    {t(`schedule.outcome.${schedule.lastRun.outcome}`, { time: formatDateTime(schedule.lastRun.at, language) })}
+                    {t(`schedule.outcome.${schedule.lastRun.outcome}`, {
+                      time: formatDateTime(schedule.lastRun.at, language),
+                    })}
                     {schedule.lastRun.outcome !== "done" && (
                       <>
                         {" "}

@@ -8,11 +8,11 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import {
   DEFAULT_PAYMENT_METHOD,
   DEFAULT_PLAN,
+  type PaymentMethod,
   PLANS,
+  type Plan,
   paymentMethodSchema,
   planSchema,
-  type PaymentMethod,
-  type Plan,
 } from "../../common/plans.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceByOwner } from "../../worker/db/devices.ts";
@@ -23,7 +23,7 @@ import { rechargeUpiLink, requestOwnRecharge } from "../../worker/services/recha
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { formatDate, formatDateTime, formatRupees } from "../format.ts";
-import { useLanguage, useT, type MessageKey } from "../i18n/i18n.ts";
+import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/recharge";
@@ -34,7 +34,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const env = envOf(context);
   const db = getDb(env.DB);
-  const [device, requests] = await Promise.all([findDeviceByOwner(db, user.id), listRechargeRequestsOfUser(db, user.id)]);
+  const [device, requests] = await Promise.all([
+    findDeviceByOwner(db, user.id),
+    listRechargeRequestsOfUser(db, user.id),
+  ]);
   // The request just made (only ever one of this farmer's own): what to do next about paying.
   const submittedId = new URL(request.url).searchParams.get("submitted");
   const submitted = requests.find((row) => String(row.id) === submittedId);
@@ -51,7 +54,8 @@ type Refusal = { error: { key: MessageKey; detail: MessageKey | null } };
 
 /** The same request as POST /api/recharge/request, always for the signed-in farmer. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const refused = (key: MessageKey, detail: MessageKey | null, status: number) => data<Refusal>({ error: { key, detail } }, { status });
+  const refused = (key: MessageKey, detail: MessageKey | null, status: number) =>
+    data<Refusal>({ error: { key, detail } }, { status });
   if (!isSameOriginRequest(request)) return refused("plan.submitFailed", null, 403);
   const form = await readForm(request);
   const plan = planSchema.safeParse(field(form, "plan"));
@@ -66,7 +70,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     // The API's refusal, worded by the page from its code.
     if (!(error instanceof HttpError)) throw error;
-    const reason = error.code === "noDevice" ? "motor.noDevice" : error.code === "pendingRecharge" ? "plan.alreadyPending" : null;
+    const reason =
+      error.code === "noDevice" ? "motor.noDevice" : error.code === "pendingRecharge" ? "plan.alreadyPending" : null;
     return refused("plan.submitFailed", reason, error.status);
   }
 }
@@ -90,7 +95,6 @@ const STATUS_KEYS: Record<string, MessageKey> = {
   paid: "plan.request.paid",
   failed: "plan.request.failed",
 };
-
 
 function planName(plan: string, t: ReturnType<typeof useT>): string {
   return plan in PLAN_KEYS ? t(PLAN_KEYS[plan as Plan | "free"]) : plan;
@@ -214,7 +218,13 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
               <legend>{t("plan.choose")}</legend>
               {(Object.keys(PLANS) as Plan[]).map((option) => (
                 <label key={option} className={`choice ${choice === option ? "selected" : ""}`}>
-                  <input type="radio" name="plan" value={option} checked={choice === option} onChange={() => setChoice(option)} />
+                  <input
+                    type="radio"
+                    name="plan"
+                    value={option}
+                    checked={choice === option}
+                    onChange={() => setChoice(option)}
+                  />
                   <span className="choice-label">{planName(option, t)}</span>
                   <span className="choice-price">{formatRupees(PLANS[option].amount, language)}</span>
                   {option === DEFAULT_PLAN && <span className="badge ok">{t("plan.bestValue")}</span>}
@@ -225,7 +235,13 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
               <legend>{t("plan.paymentMethod")}</legend>
               {(Object.keys(METHOD_KEYS) as PaymentMethod[]).map((option) => (
                 <label key={option} className={`choice ${method === option ? "selected" : ""}`}>
-                  <input type="radio" name="paymentMethod" value={option} checked={method === option} onChange={() => setMethod(option)} />
+                  <input
+                    type="radio"
+                    name="paymentMethod"
+                    value={option}
+                    checked={method === option}
+                    onChange={() => setMethod(option)}
+                  />
                   <span className="choice-label">{t(METHOD_KEYS[option])}</span>
                 </label>
               ))}
@@ -258,14 +274,21 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
               <li key={request.id} className="card request-item" data-testid="request-item">
                 <div className="card-title">
                   <strong>{planName(request.plan, t)}</strong>
-                  <span className={`badge ${request.status === "paid" ? "ok" : request.status === "failed" ? "bad" : "wait"}`}>
+                  <span
+                    className={`badge ${request.status === "paid" ? "ok" : request.status === "failed" ? "bad" : "wait"}`}
+                  >
                     {STATUS_KEYS[request.status] ? t(STATUS_KEYS[request.status]!) : request.status}
                   </span>
                 </div>
                 <p className="schedule-line">
-                  {formatRupees(request.amount, language)} · {METHOD_KEYS[request.paymentMethod as PaymentMethod] ? t(METHOD_KEYS[request.paymentMethod as PaymentMethod]) : request.paymentMethod}
+                  {formatRupees(request.amount, language)} ·{" "}
+                  {METHOD_KEYS[request.paymentMethod as PaymentMethod]
+                    ? t(METHOD_KEYS[request.paymentMethod as PaymentMethod])
+                    : request.paymentMethod}
                 </p>
-                <p className="schedule-line muted">{t("plan.requestedAt", { time: formatDateTime(request.requestedAt, language) })}</p>
+                <p className="schedule-line muted">
+                  {t("plan.requestedAt", { time: formatDateTime(request.requestedAt, language) })}
+                </p>
               </li>
             ))}
           </ul>

@@ -2,9 +2,9 @@ import { data, Link, redirect } from "react-router";
 import { registerAccount } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
 import { startSession } from "../../worker/auth/sessions.ts";
-import { readForm } from "../form.server.ts";
 import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
 import { LoginForm } from "../components/login-form.tsx";
+import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
 import { envOf, optionalUser } from "../session.server.ts";
 import type { Route } from "./+types/register";
@@ -30,7 +30,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   // goes straight to the motor page, which says what to do until a box is linked.
   const { token, expiresAt } = await startSession(env, userId, "user");
   const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
-  return redirect("/motor-control?welcome=1", { headers: loginCookieHeaders(sessionCookie(request, "user", token, maxAge), []) });
+  return redirect("/motor-control?welcome=1", {
+    headers: loginCookieHeaders(sessionCookie(request, "user", token, maxAge), []),
+  });
 }
 
 export default function Register({ actionData }: Route.ComponentProps) {

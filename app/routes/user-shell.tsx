@@ -1,8 +1,8 @@
 import { Form, NavLink, Outlet, useLocation } from "react-router";
-import { CONTACT } from "../contact.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { ToastProvider } from "../components/toast.tsx";
-import { useT, type MessageKey } from "../i18n/i18n.ts";
+import { CONTACT } from "../contact.ts";
+import { type MessageKey, useT } from "../i18n/i18n.ts";
 import { requireUser } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/user-shell";

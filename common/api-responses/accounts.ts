@@ -14,7 +14,15 @@ export const loginResponseSchema = z.object({
 });
 
 /** POST /api/admin/login (SPEC §7: success, token, user; no message). */
-export const adminLoginResponseSchema = z.object({ success: z.literal(true), token: z.string(), user: publicUserSchema });
+export const adminLoginResponseSchema = z.object({
+  success: z.literal(true),
+  token: z.string(),
+  user: publicUserSchema,
+});
 
 /** POST /api/auth/change-password: how many other sessions it ended. */
-export const changePasswordResponseSchema = z.object({ success: z.literal(true), message: z.string(), endedSessions: z.int() });
+export const changePasswordResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  endedSessions: z.int(),
+});

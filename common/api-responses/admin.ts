@@ -1,10 +1,11 @@
 // Answers of the admin area's own calls, /api/admin/* (common/api-responses/refusals.ts says how
 // these are used). Its logins, recharge list and motor settings answer as the farmer's calls do:
 // ./accounts.ts, ./recharges.ts, ./motor.ts.
-import { z } from "../zod-mini.ts";
+
 import { connectionTypeSchema, deviceKindSchema } from "../device-enums.ts";
 import type { MotorLogParam } from "../motor-log-event.ts";
 import { deviceStatusSchema } from "../realtime-protocol.ts";
+import { z } from "../zod-mini.ts";
 
 // ─── Devices and firmware ────────────────────────────────────────────────────────────────
 
@@ -75,7 +76,13 @@ export const firmwareListResponseSchema = z.object({
 export const firmwareUploadResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  firmware: z.object({ id: z.int(), deviceType: firmwareTypeSchema, version: z.string(), sha256: z.string(), size: z.int() }),
+  firmware: z.object({
+    id: z.int(),
+    deviceType: firmwareTypeSchema,
+    version: z.string(),
+    sha256: z.string(),
+    size: z.int(),
+  }),
 });
 
 // ─── Accounts, logs, counts, the audit trail ─────────────────────────────────────────────

@@ -1,6 +1,7 @@
 // Answers of /api/push/* (common/api-responses/refusals.ts says how these are used).
-import { z } from "../zod-mini.ts";
+
 import { ALERT_KINDS } from "../alerts.ts";
+import { z } from "../zod-mini.ts";
 
 /** A browser's subscription as the settings screen sees it: never its keys. */
 const subscriptionViewSchema = z.object({
@@ -11,7 +12,10 @@ const subscriptionViewSchema = z.object({
 });
 
 /** GET /api/push/subscriptions?endpoint=: null when this browser gets no alerts. */
-export const subscriptionResponseSchema = z.object({ success: z.literal(true), subscription: z.nullable(subscriptionViewSchema) });
+export const subscriptionResponseSchema = z.object({
+  success: z.literal(true),
+  subscription: z.nullable(subscriptionViewSchema),
+});
 
 /** PUT /api/push/subscriptions (DELETE and POST /api/push/test answer messageResponseSchema). */
 export const subscriptionSavedResponseSchema = z.object({
@@ -21,4 +25,7 @@ export const subscriptionSavedResponseSchema = z.object({
 });
 
 /** POST /api/push/subscriptions/renew. */
-export const subscriptionRenewedResponseSchema = z.object({ success: z.literal(true), subscription: subscriptionViewSchema });
+export const subscriptionRenewedResponseSchema = z.object({
+  success: z.literal(true),
+  subscription: subscriptionViewSchema,
+});

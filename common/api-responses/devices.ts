@@ -1,10 +1,11 @@
 // Answers of the calls a DeviceHub serves: /api/devices/motor/* (switch, status, settings,
 // readings), the admin's PUT /api/admin/update-motor-config, and POST /api/mqtt/ota
 // (common/api-responses/refusals.ts says how these are used).
-import { z } from "../zod-mini.ts";
+
 import { relayStateSchema } from "../device-enums.ts";
 import { faultSchema, motorStatusSchema, pendingCommandSchema, statusSourceSchema } from "../pump-state.ts";
 import { deviceStatusSchema, healthDataSchema, powerDataSchema } from "../realtime-protocol.ts";
+import { z } from "../zod-mini.ts";
 
 export const motorConfigSchema = z.object({
   defaultCurrent: z.number(),
@@ -13,7 +14,11 @@ export const motorConfigSchema = z.object({
 });
 
 /** POST /api/devices/motor: answered only once the box confirmed. */
-export const motorCommandResponseSchema = z.object({ success: z.literal(true), message: z.string(), status: relayStateSchema });
+export const motorCommandResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  status: relayStateSchema,
+});
 
 /**
  * GET /api/devices/motor/status/{mobileNo}: SPEC §7's status, healthLogs and motorConfig, with

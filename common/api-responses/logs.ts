@@ -1,7 +1,8 @@
 // Answers of /api/logs/*: a device's motor logs and power history (common/api-responses/refusals.ts
 // says how these are used).
-import { z } from "../zod-mini.ts";
+
 import { motorLogEntrySchema } from "../realtime-protocol.ts";
+import { z } from "../zod-mini.ts";
 
 /** GET /api/logs/motor/{mobileNo}: a bare list (SPEC §7), newest first. */
 export const motorLogsResponseSchema = z.array(motorLogEntrySchema);

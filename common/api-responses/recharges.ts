@@ -1,7 +1,8 @@
 // Answers of /api/recharge/* and GET /api/admin/recharge-requests (common/api-responses/refusals.ts
 // says how these are used).
-import { z } from "../zod-mini.ts";
+
 import { paymentMethodSchema, planSchema, rechargeStatusSchema } from "../plans.ts";
+import { z } from "../zod-mini.ts";
 
 /** SPEC §3's recharge request, and when an admin decided it. */
 export const rechargeViewSchema = z.object({
@@ -39,7 +40,9 @@ export const planResponseSchema = z.object({
       expiresAt: z.string(),
       status: z.enum(["active", "expired"]),
       currentEndsAt: z.string(),
-      upcoming: z.array(z.object({ plan: periodPlanSchema, amount: z.number(), startsAt: z.string(), endsAt: z.string() })),
+      upcoming: z.array(
+        z.object({ plan: periodPlanSchema, amount: z.number(), startsAt: z.string(), endsAt: z.string() }),
+      ),
     }),
   ),
 });

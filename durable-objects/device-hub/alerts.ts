@@ -25,6 +25,7 @@ export class HubAlerts {
   /** A scheduled run the box confirmed late: its alert replaces the "not carried out" one. */
   scheduleDone(scheduleId: number, action: RelayState): void {
     const schedule = this.#hub.sql.schedule(scheduleId);
-    if (schedule) this.raise({ kind: "schedule", outcome: "done", action, minuteOfDay: schedule.minuteOfDay, reason: null });
+    if (schedule)
+      this.raise({ kind: "schedule", outcome: "done", action, minuteOfDay: schedule.minuteOfDay, reason: null });
   }
 }

@@ -3,9 +3,13 @@
 // user, capped per viewer and per pump (docs/security.md, "Caps"), fed the snapshot and every
 // update, and closed with a code the page words when its right to watch ends. Browsers only
 // listen; the first one makes the box report fast readings, the last one leaving stops them.
-import { HUB_HEADERS, FRAME_TOO_BIG_CLOSE, type HubSocketRefusal } from "../../common/hub-contract.ts";
+import { FRAME_TOO_BIG_CLOSE, HUB_HEADERS, type HubSocketRefusal } from "../../common/hub-contract.ts";
 import { BROWSER_CLOSE, type BrowserCloseReason } from "../../common/pump-state.ts";
-import { BROWSER_SOCKETS_PER_DEVICE, BROWSER_SOCKETS_PER_VIEWER, MAX_BROWSER_FRAME_BYTES } from "../../common/realtime-protocol.ts";
+import {
+  BROWSER_SOCKETS_PER_DEVICE,
+  BROWSER_SOCKETS_PER_VIEWER,
+  MAX_BROWSER_FRAME_BYTES,
+} from "../../common/realtime-protocol.ts";
 import type { HubContext } from "./context.ts";
 import type { DebugLines } from "./debug-lines.ts";
 import type { DeviceLink } from "./device-link.ts";
@@ -13,11 +17,11 @@ import { isOwnedBy } from "./owner.ts";
 import type { PumpView } from "./pump-view.ts";
 import {
   BROWSER_TAG,
+  type BrowserAttachment,
   browserAttachmentOf,
   sessionTag,
   USER_VIEWER_TAG,
   userTag,
-  type BrowserAttachment,
 } from "./sockets.ts";
 import { TIMERS } from "./timers.ts";
 
@@ -77,10 +81,15 @@ export class Browsers {
     }
     const open = sockets.browsers();
     const caps = browserCaps(
-      open.map((socket) => ({ socket, viewerId: browserAttachmentOf(socket)?.viewerId ?? null, openedAt: browserAttachmentOf(socket)?.openedAt ?? 0 })),
+      open.map((socket) => ({
+        socket,
+        viewerId: browserAttachmentOf(socket)?.viewerId ?? null,
+        openedAt: browserAttachmentOf(socket)?.openedAt ?? 0,
+      })),
       viewerId,
     );
-    if (caps.refuse) return Response.json({ code: "tooManyViewers", seconds: 60 } satisfies HubSocketRefusal, { status: 429 });
+    if (caps.refuse)
+      return Response.json({ code: "tooManyViewers", seconds: 60 } satisfies HubSocketRefusal, { status: 429 });
     for (const ws of caps.evict) sockets.close(ws, BROWSER_CLOSE.tooManyTabs, "tooManyTabs");
     const wasWatched = caps.othersLeft > 0;
     ctx.acceptWebSocket(server, [BROWSER_TAG, `viewer:${viewerRole}`, sessionTag(sessionId), userTag(viewerId)]);
@@ -103,7 +112,8 @@ export class Browsers {
 
   /** Browsers only listen (heartbeats are answered without waking us): a big frame is abuse. */
   onFrame(ws: WebSocket, frame: string | ArrayBuffer): void {
-    if (frameBytes(frame) > MAX_BROWSER_FRAME_BYTES) this.#hub.sockets.close(ws, FRAME_TOO_BIG_CLOSE, "Frame too large");
+    if (frameBytes(frame) > MAX_BROWSER_FRAME_BYTES)
+      this.#hub.sockets.close(ws, FRAME_TOO_BIG_CLOSE, "Frame too large");
   }
 
   /** A browser's socket closed or failed: the last one stops the fast readings. */
@@ -122,7 +132,9 @@ export class Browsers {
         ? target.sessionIds.flatMap((sessionId) => sockets.tagged(sessionTag(sessionId)))
         : sockets
             .tagged(userTag(target.userId))
-            .filter((ws) => target.viewerRole === undefined || browserAttachmentOf(ws)?.viewerRole === target.viewerRole);
+            .filter(
+              (ws) => target.viewerRole === undefined || browserAttachmentOf(ws)?.viewerRole === target.viewerRole,
+            );
     for (const ws of closing) this.#close(ws, reason);
     return closing.length;
   }
@@ -148,6 +160,7 @@ export class Browsers {
 
   #close(ws: WebSocket, reason: BrowserCloseReason): void {
     this.#hub.sockets.close(ws, BROWSER_CLOSE[reason], reason);
-    if (this.#hub.sockets.browsers(ws).length === 0 && this.#hub.state.current.watchedSince !== null) this.#link.setWatched(false);
+    if (this.#hub.sockets.browsers(ws).length === 0 && this.#hub.state.current.watchedSince !== null)
+      this.#link.setWatched(false);
   }
 }

@@ -18,14 +18,14 @@ import {
   LINK_LOST,
   NO_CONFIRMATION,
   OFFLINE,
+  type StatedHow,
   settledSince,
   stated,
   switchRefusal,
-  type StatedHow,
 } from "./pump-model.ts";
 import type { PumpView } from "./pump-view.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
-import { ZERO_POWER, type PendingSwitch } from "./state.ts";
+import { type PendingSwitch, ZERO_POWER } from "./state.ts";
 
 export type AckMessage = Extract<DeviceMessage, { type: "ack" }>;
 export type HealthMessage = Extract<DeviceMessage, { type: "health" }>;
@@ -87,7 +87,13 @@ export class MotorCommands {
       // Owed from the moment the ON leaves: whether its answer comes in time, late or never, a
       // motor this schedule may have started stops after N minutes (stopping an idle one is harmless).
       const dueAt = now + run.offAfterMinutes * 60_000;
-      sql.setScheduleOff({ scheduleId: run.scheduleId, plannedAt: dueAt, dueAt, afterMinutes: run.offAfterMinutes, attempts: 0 });
+      sql.setScheduleOff({
+        scheduleId: run.scheduleId,
+        plannedAt: dueAt,
+        dueAt,
+        afterMinutes: run.offAfterMinutes,
+        attempts: 0,
+      });
       timers.syncSchedules();
     }
     this.#switchesInFlight.set(id, pending);
@@ -166,7 +172,12 @@ export class MotorCommands {
    * The one place the hub's belief about the motor changes. `log` is written when the status
    * changed, or whenever `logAlways` (a confirmed command is logged even if it changed nothing).
    */
-  async setMotor(status: MotorStatus, source: StatusSource, log: MotorLogLine | null, options: { logAlways?: boolean } = {}): Promise<void> {
+  async setMotor(
+    status: MotorStatus,
+    source: StatusSource,
+    log: MotorLogLine | null,
+    options: { logAlways?: boolean } = {},
+  ): Promise<void> {
     const { state, sql, sockets, timers } = this.#hub;
     const previous = state.current.motor;
     const changed = previous.status !== status;
@@ -205,7 +216,13 @@ export class MotorCommands {
           { logAlways: true },
         );
         if (pending.scheduleRun) {
-          this.#hub.sql.recordScheduleOutcome(pending.scheduleRun.scheduleId, pending.scheduleRun.runKey, "done", "confirmedLate", null);
+          this.#hub.sql.recordScheduleOutcome(
+            pending.scheduleRun.scheduleId,
+            pending.scheduleRun.runKey,
+            "done",
+            "confirmedLate",
+            null,
+          );
           this.#alerts.scheduleDone(pending.scheduleRun.scheduleId, pending.relay);
         }
         return;
@@ -257,11 +274,20 @@ export class MotorCommands {
     await this.setMotor(
       ack.relay,
       source,
-      { action: ack.relay, event: { kind: "switched", relay: ack.relay, origin: command.origin, confirmed: late ? "late" : "inTime" } },
+      {
+        action: ack.relay,
+        event: { kind: "switched", relay: ack.relay, origin: command.origin, confirmed: late ? "late" : "inTime" },
+      },
       { logAlways: true },
     );
     if (late && command.scheduleRun && ack.relay === command.relay) {
-      sql.recordScheduleOutcome(command.scheduleRun.scheduleId, command.scheduleRun.runKey, "done", "confirmedLate", null);
+      sql.recordScheduleOutcome(
+        command.scheduleRun.scheduleId,
+        command.scheduleRun.runKey,
+        "done",
+        "confirmedLate",
+        null,
+      );
       this.#alerts.scheduleDone(command.scheduleRun.scheduleId, command.relay);
     }
   }

@@ -1,7 +1,7 @@
 // What every room of the hub works with: the hub's identity and bindings, its state, its SQLite
 // tables, its sockets and its timers. Built once per instance, under blockConcurrencyWhile
 // (device-hub.ts), so nothing reaches a room before the state is loaded.
-import { getDb, type Db } from "../../worker/db/client.ts";
+import { type Db, getDb } from "../../worker/db/client.ts";
 import { HubSockets } from "./sockets.ts";
 import { HubSql } from "./sql.ts";
 import { HubStateStore } from "./state.ts";

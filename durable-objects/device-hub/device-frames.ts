@@ -1,7 +1,12 @@
 // Every frame from the box (docs/device-protocol.md §2-4): counted against its allowance before
 // anything else, parsed with the protocol's zod schema, refused with an `error` frame when it
 // cannot be accepted (changing nothing), then handed to the room it concerns.
-import { DEVICE_PROTOCOL_VERSION, deviceMessageSchema, parseFrame, type DeviceMessage } from "../../common/device-protocol.ts";
+import {
+  DEVICE_PROTOCOL_VERSION,
+  type DeviceMessage,
+  deviceMessageSchema,
+  parseFrame,
+} from "../../common/device-protocol.ts";
 import { DEVICE_CLOSE } from "../../common/hub-contract.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
 import { updateDeviceIdentity } from "../../worker/db/devices.ts";
@@ -141,7 +146,10 @@ export class DeviceFrames {
     this.#rooms.commands.resolveFrameWaiters("health", message);
     // A health report states the relay: enough to settle a status nobody could vouch for (the
     // farmer's Refresh does this). A status the box confirmed needs no second opinion.
-    if (state.current.motor.status === "unknown") await this.#rooms.commands.adoptStatedRelay(message.relay, "health", "reported");
-    await this.#hub.copyToD1("signal", (db) => updateDeviceIdentity(db, deviceId, { signal: message.signal, firmware: message.version }));
+    if (state.current.motor.status === "unknown")
+      await this.#rooms.commands.adoptStatedRelay(message.relay, "health", "reported");
+    await this.#hub.copyToD1("signal", (db) =>
+      updateDeviceIdentity(db, deviceId, { signal: message.signal, firmware: message.version }),
+    );
   }
 }

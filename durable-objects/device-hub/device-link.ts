@@ -9,7 +9,12 @@ import {
   WATCHED_OFFLINE_AFTER_MS,
   WATCHED_POWER_INTERVAL_MS,
 } from "../../common/constants.ts";
-import { DEVICE_FRAME_BURST, DEVICE_FRAMES_PER_SECOND, DEVICE_PROTOCOL_VERSION, type DeviceMessage } from "../../common/device-protocol.ts";
+import {
+  DEVICE_FRAME_BURST,
+  DEVICE_FRAMES_PER_SECOND,
+  DEVICE_PROTOCOL_VERSION,
+  type DeviceMessage,
+} from "../../common/device-protocol.ts";
 import { DEVICE_CLOSE, type HubSocketRefusal } from "../../common/hub-contract.ts";
 import { updateDeviceIdentity, updateDevicePresence } from "../../worker/db/devices.ts";
 import { activateDevice } from "../../worker/db/plans.ts";
@@ -126,7 +131,12 @@ export class DeviceLink {
     void Promise.all([this.#floodOffline, flushed]).then(() => ctx.abort("A flooding box's frames were dropped"));
   }
 
-  async hello(ws: WebSocket, attachment: DeviceAttachment, message: Extract<DeviceMessage, { type: "hello" }>, now: number): Promise<void> {
+  async hello(
+    ws: WebSocket,
+    attachment: DeviceAttachment,
+    message: Extract<DeviceMessage, { type: "hello" }>,
+    now: number,
+  ): Promise<void> {
     const { state, sockets, deviceId } = this.#hub;
     ws.serializeAttachment({ ...attachment, helloAt: now } satisfies DeviceAttachment);
     await loadOwnerAndConfig(this.#hub);
@@ -171,7 +181,11 @@ export class DeviceLink {
     if (!before.online) sockets.broadcast({ type: "deviceStatusUpdate", deviceStatus: "online" });
     if (state.current.phaseFault !== before.phaseFault) {
       sockets.broadcast({ type: state.current.phaseFault ? "phaseFaultDetected" : "phaseOk" });
-      this.#alerts.raise({ kind: "phase", state: state.current.phaseFault ? "fault" : "ok", detail: state.current.phaseFaultDetail });
+      this.#alerts.raise({
+        kind: "phase",
+        state: state.current.phaseFault ? "fault" : "ok",
+        detail: state.current.phaseFaultDetail,
+      });
     }
     await this.#ota.onHello(message.firmware);
     // The box is the truth about its relay: a box that restarted (power cut) comes back OFF.
@@ -211,7 +225,8 @@ export class DeviceLink {
     });
     sockets.broadcast({ type: "deviceStatusUpdate", deviceStatus: "offline" });
     // Offline is no news when the motor was OFF; while it ran, nobody can now stop it from here.
-    if (state.current.motor.status === "on") this.#alerts.raise({ kind: "offlineWhileOn", lastSeenAt: state.current.lastSeenAt });
+    if (state.current.motor.status === "on")
+      this.#alerts.raise({ kind: "offlineWhileOn", lastSeenAt: state.current.lastSeenAt });
     timers.delete(TIMERS.liveness);
     this.#view.publish();
     await this.#hub.copyToD1("presence", (db) =>
@@ -226,7 +241,8 @@ export class DeviceLink {
 
   /** The box's key was rotated: drop its connection so it must come back with the new key. */
   async disconnect(reason: string): Promise<void> {
-    for (const ws of this.#hub.sockets.allDevices()) this.#hub.sockets.close(ws, DEVICE_CLOSE.keyRotated, reason.slice(0, 120));
+    for (const ws of this.#hub.sockets.allDevices())
+      this.#hub.sockets.close(ws, DEVICE_CLOSE.keyRotated, reason.slice(0, 120));
     await this.markOffline();
   }
 
@@ -277,6 +293,10 @@ export class DeviceLink {
   }
 
   #sendWatch(device: WebSocket, watched: boolean): void {
-    this.#hub.sockets.sendToDevice(device, { type: "watch", watched, intervalSeconds: WATCHED_POWER_INTERVAL_MS / 1000 });
+    this.#hub.sockets.sendToDevice(device, {
+      type: "watch",
+      watched,
+      intervalSeconds: WATCHED_POWER_INTERVAL_MS / 1000,
+    });
   }
 }

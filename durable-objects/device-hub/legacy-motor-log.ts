@@ -2,16 +2,17 @@
 // in the outbox for D1, and the origin of a command still waiting for its answer (`note`).
 // These read them back, as migration 0007 does for the rows already in D1
 // (tests/worker/migrations/motor-log-kinds.test.ts checks that both read every sentence alike).
-import type { CommandSource } from "../../common/pump-state.ts";
-import { formatClock, parseClock } from "../../common/schedule-time.ts";
+
 import {
-  motorLogEventSchema,
   type CommandFailure,
   type CommandOrigin,
   type HubFailureCode,
   type MotorLogEvent,
+  motorLogEventSchema,
   type ServerReason,
 } from "../../common/motor-log-event.ts";
+import type { CommandSource } from "../../common/pump-state.ts";
+import { formatClock, parseClock } from "../../common/schedule-time.ts";
 
 const SERVER_REASONS: Record<string, ServerReason> = {
   "dry run that the box did not stop": "dryRunNotStopped",
@@ -74,7 +75,12 @@ function scheduleOrigin(note: string): CommandOrigin | null {
   const run = /^(\d{1,2}:\d{2} [AP]M), (daily|once)(?:, for (\d+) minutes)?$/.exec(note);
   const minuteOfDay = run ? clockOf(run[1]!) : null;
   if (!run || minuteOfDay === null) return null;
-  return { by: "schedule", minuteOfDay, repeat: run[2] as "daily" | "once", forMinutes: run[3] ? Number(run[3]) : null };
+  return {
+    by: "schedule",
+    minuteOfDay,
+    repeat: run[2] as "daily" | "once",
+    forMinutes: run[3] ? Number(run[3]) : null,
+  };
 }
 
 /** "from the app", "by schedule (…)", "by the server: <why>". */
@@ -111,7 +117,10 @@ function readSentence(text: string): MotorLogEvent | null {
     const confirmed = match[3] === " (confirmed late)" ? "late" : match[3] ? "onReconnect" : "inTime";
     return origin && { kind: "switched", relay: match[1] === "ON" ? "on" : "off", origin, confirmed };
   }
-  match = /^Motor (ON|OFF) (.+?): the box (did not confirm it|went offline before confirming it) \(the motor may (?:still )?be running\)\.$/.exec(text);
+  match =
+    /^Motor (ON|OFF) (.+?): the box (did not confirm it|went offline before confirming it) \(the motor may (?:still )?be running\)\.$/.exec(
+      text,
+    );
   if (match) {
     const origin = originOf(match[2]!);
     const why = match[3] === "did not confirm it" ? "noAnswer" : "linkLost";
@@ -136,10 +145,14 @@ function readSentence(text: string): MotorLogEvent | null {
   match = /^Firmware update to (\S+) started\.$/.exec(text);
   if (match) return { kind: "otaStarted", version: match[1]! };
   match = /^Firmware update to (\S+) refused: (.+)\.$/.exec(text);
-  if (match) return { kind: "otaRefused", version: match[1]!, error: match[2] === "the box refused it" ? null : match[2]! };
+  if (match)
+    return { kind: "otaRefused", version: match[1]!, error: match[2] === "the box refused it" ? null : match[2]! };
   match = /^Firmware update to (\S+) failed: (.+)\.$/.exec(text);
   if (match) return otaFailed(match[1]!, match[2]!);
-  match = /^Scheduled (ON|OFF) at (.+?) was missed: (the device was offline|the server could not run it on time)\.$/.exec(text);
+  match =
+    /^Scheduled (ON|OFF) at (.+?) was missed: (the device was offline|the server could not run it on time)\.$/.exec(
+      text,
+    );
   let minuteOfDay = match ? clockOf(match[2]!) : null;
   if (match && minuteOfDay !== null) {
     const reason = match[3] === "the device was offline" ? "offline" : "late";
@@ -148,20 +161,36 @@ function readSentence(text: string): MotorLogEvent | null {
   match = /^Scheduled (ON|OFF) at (.+?) was not carried out: (.+)\.$/.exec(text);
   minuteOfDay = match ? clockOf(match[2]!) : null;
   if (match && minuteOfDay !== null) {
-    return { kind: "scheduleNotRun", action: match[1] === "ON" ? "on" : "off", minuteOfDay, failure: failureOf(match[3]!) };
+    return {
+      kind: "scheduleNotRun",
+      action: match[1] === "ON" ? "on" : "off",
+      minuteOfDay,
+      failure: failureOf(match[3]!),
+    };
   }
   match = /^Scheduled switch-off \(after (\d+) minutes\) failed: (.+)\. Trying again every minute\.$/.exec(text);
   if (match) return { kind: "scheduleOffFailed", afterMinutes: Number(match[1]), failure: failureOf(match[2]!) };
-  match = /^Scheduled switch-off \(after (\d+) minutes\) was given up after a day of failed attempts\. Check the pump\.$/.exec(text);
+  match =
+    /^Scheduled switch-off \(after (\d+) minutes\) was given up after a day of failed attempts\. Check the pump\.$/.exec(
+      text,
+    );
   if (match) return { kind: "scheduleOffGivenUp", afterMinutes: Number(match[1]) };
   return null;
 }
 
 function otaFailed(version: string, reason: string): MotorLogEvent {
-  if (reason === "no answer from the box within 10 minutes") return { kind: "otaFailed", version, reason: "timeout", error: null, firmware: null };
+  if (reason === "no answer from the box within 10 minutes")
+    return { kind: "otaFailed", version, reason: "timeout", error: null, firmware: null };
   if (reason.startsWith("the box restarted with ")) {
-    return { kind: "otaFailed", version, reason: "otherVersion", error: null, firmware: reason.slice("the box restarted with ".length) };
+    return {
+      kind: "otaFailed",
+      version,
+      reason: "otherVersion",
+      error: null,
+      firmware: reason.slice("the box restarted with ".length),
+    };
   }
-  if (reason === "the box reported a failure") return { kind: "otaFailed", version, reason: "box", error: null, firmware: null };
+  if (reason === "the box reported a failure")
+    return { kind: "otaFailed", version, reason: "box", error: null, firmware: null };
   return { kind: "otaFailed", version, reason: "box", error: reason, firmware: null };
 }

@@ -6,7 +6,13 @@ import { LIVE_MOTOR_LOG_LIMIT } from "../../common/constants.ts";
 import type { MotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { insertMotorLog, listRecentMotorLogs, motorLogEntry, toMotorLogEntry, type MotorLogInsert } from "../../worker/db/motor-logs.ts";
+import {
+  insertMotorLog,
+  listRecentMotorLogs,
+  type MotorLogInsert,
+  motorLogEntry,
+  toMotorLogEntry,
+} from "../../worker/db/motor-logs.ts";
 import type { MotorLogRow } from "../../worker/db/schema.ts";
 import type { HubContext } from "./context.ts";
 import { legacyMotorLogEvent } from "./legacy-motor-log.ts";
@@ -104,7 +110,10 @@ export class MotorLog {
   }
 
   async #flush(outboxId: number, row: OutboxRow): Promise<MotorLogRow> {
-    const stored = await insertMotorLog(getDb(this.#hub.env.DB), { ...row, hubRef: `${this.#hub.deviceId}:${outboxId}` });
+    const stored = await insertMotorLog(getDb(this.#hub.env.DB), {
+      ...row,
+      hubRef: `${this.#hub.deviceId}:${outboxId}`,
+    });
     this.#hub.sql.removeFromOutbox(outboxId);
     return stored;
   }

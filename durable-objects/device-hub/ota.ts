@@ -92,7 +92,8 @@ export class FirmwareUpdates {
   /** The ota-timeout timer; a second delivery finds no job, or one that is not yet late. */
   async onTimeout(now: number): Promise<void> {
     const job = this.#hub.state.current.ota;
-    if (job && now - job.startedAt >= OTA_TIMEOUT_MS) await this.#fail({ reason: "timeout", error: null, firmware: null });
+    if (job && now - job.startedAt >= OTA_TIMEOUT_MS)
+      await this.#fail({ reason: "timeout", error: null, firmware: null });
   }
 
   async #fail(failure: OtaFailure): Promise<void> {
@@ -105,7 +106,12 @@ export class FirmwareUpdates {
     this.#broadcast(job.version, "failed", null, failure);
   }
 
-  #broadcast(version: string, stage: OtaStage, progress: number | null = null, failure: OtaFailure | null = null): void {
+  #broadcast(
+    version: string,
+    stage: OtaStage,
+    progress: number | null = null,
+    failure: OtaFailure | null = null,
+  ): void {
     this.#hub.sockets.broadcast({
       type: "otaStatus",
       version,

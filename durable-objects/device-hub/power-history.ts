@@ -25,7 +25,8 @@ export class PowerHistory {
   /** The prune-power timer; running it twice prunes nothing more. */
   prune(now: number): void {
     this.#hub.sql.prunePowerHistory(now);
-    if (this.#hub.state.current.motor.status === "on") this.#hub.timers.set(TIMERS.prunePower, now + POWER_PRUNE_INTERVAL_MS);
+    if (this.#hub.state.current.motor.status === "on")
+      this.#hub.timers.set(TIMERS.prunePower, now + POWER_PRUNE_INTERVAL_MS);
   }
 
   history(limit: number): PowerSample[] {

@@ -42,11 +42,16 @@ export function safetyNetStep(state: HubState, now: number): { breach: HubState[
  * Next to no current while the motor is ON after its start-up grace: since when, and whether it
  * is now time to say so (once, after NO_CURRENT_ALERT_MS). `running`: the reading proves it runs.
  */
-export function noCurrentStep(state: HubState, running: boolean, now: number): { noCurrent: HubState["noCurrent"]; raise: boolean } {
+export function noCurrentStep(
+  state: HubState,
+  running: boolean,
+  now: number,
+): { noCurrent: HubState["noCurrent"]; raise: boolean } {
   const afterGrace = state.relayOnSince !== null && now - state.relayOnSince >= PROTECTION_STARTUP_GRACE_MS;
   if (running || !afterGrace) return { noCurrent: null, raise: false };
   const noCurrent = state.noCurrent ?? { since: now, raised: false };
-  if (!noCurrent.raised && now - noCurrent.since >= NO_CURRENT_ALERT_MS) return { noCurrent: { ...noCurrent, raised: true }, raise: true };
+  if (!noCurrent.raised && now - noCurrent.since >= NO_CURRENT_ALERT_MS)
+    return { noCurrent: { ...noCurrent, raised: true }, raise: true };
   return { noCurrent, raise: false };
 }
 
@@ -77,7 +82,8 @@ export class Protection {
       case "overCurrent": {
         const current = message.current ?? null;
         state.save({ breach: null, trip: { kind: message.event, at: now, current } });
-        const event: MotorLogEvent = message.event === "dryRun" ? { kind: "tripDryRun", current } : { kind: "tripOverCurrent", current };
+        const event: MotorLogEvent =
+          message.event === "dryRun" ? { kind: "tripDryRun", current } : { kind: "tripOverCurrent", current };
         await commands.setMotor(message.relay, "event", { action: message.relay, event }, { logAlways: true });
         sockets.broadcast({ type: message.event === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
         this.#alerts.raise({ kind: message.event, current: message.current ?? null });
@@ -93,7 +99,10 @@ export class Protection {
         await commands.setMotor(
           message.relay,
           "event",
-          { action: message.relay, event: { kind: "phaseFault", phase: message.phase ?? null, detail: message.detail ?? null } },
+          {
+            action: message.relay,
+            event: { kind: "phaseFault", phase: message.phase ?? null, detail: message.detail ?? null },
+          },
           { logAlways: true },
         );
         sockets.broadcast({ type: "phaseFaultDetected" });
@@ -102,13 +111,21 @@ export class Protection {
       case "phaseOk":
         state.save({ phaseFault: false, phaseFaultSince: null, phaseFaultDetail: null, phaseFaultPhase: null });
         await this.#log.record("other", { kind: "phaseOk" });
-        await commands.setMotor(message.relay, "event", { action: message.relay, event: stated(message.relay, "reported") });
+        await commands.setMotor(message.relay, "event", {
+          action: message.relay,
+          event: stated(message.relay, "reported"),
+        });
         sockets.broadcast({ type: "phaseOk" });
         this.#alerts.raise({ kind: "phase", state: "ok", detail: null });
         return;
       case "powerLost":
         state.save({ supply: false, supplyLostAt: state.current.supplyLostAt ?? now });
-        await commands.setMotor(message.relay, "event", { action: message.relay, event: { kind: "powerLost" } }, { logAlways: true });
+        await commands.setMotor(
+          message.relay,
+          "event",
+          { action: message.relay, event: { kind: "powerLost" } },
+          { logAlways: true },
+        );
         sockets.broadcast({ type: "powerLost" });
         this.#alerts.raise({ kind: "power", state: "lost" });
         return;
@@ -145,7 +162,10 @@ export class Protection {
     if (running && motor.status !== "on") {
       // An ON still waiting for its ack is settled by the ack, due within 5 s.
       if (pendingSwitch?.relay === "on" && this.#commands.isInFlight(pendingSwitch.id)) return;
-      await this.#commands.setMotor("on", "readings", { action: "on", event: { kind: "runningWithoutCommand", current } });
+      await this.#commands.setMotor("on", "readings", {
+        action: "on",
+        event: { kind: "runningWithoutCommand", current },
+      });
       sockets.broadcast({ type: "runningWithoutCommand", current });
       this.#alerts.raise({ kind: "runningWithoutCommand", current });
       return;

@@ -6,7 +6,7 @@ import type { RelayState } from "../../common/device-protocol.ts";
 import type { HubFailure } from "../../common/hub-contract.ts";
 import type { CommandOrigin, HubFailureCode, MotorLogEvent } from "../../common/motor-log-event.ts";
 import type { CommandSource, Fault, MotorStatus, PumpState, StatusSource } from "../../common/pump-state.ts";
-import { ZERO_POWER, type HubState, type PendingSwitch } from "./state.ts";
+import { type HubState, type PendingSwitch, ZERO_POWER } from "./state.ts";
 
 export const OFFLINE: HubFailure = { ok: false, code: "offline" };
 export const NO_CONFIRMATION: HubFailure = { ok: false, code: "timeout" };
@@ -16,14 +16,27 @@ const NO_SUPPLY: HubFailure = { ok: false, code: "noSupply" };
 const BUSY: HubFailure = { ok: false, code: "busy" };
 
 /** Sources by which the box itself told the hub what its relay does. */
-const BOX_SOURCES: ReadonlySet<StatusSource> = new Set(["ack", "lateAck", "relayFrame", "hello", "health", "event", "readings"]);
+const BOX_SOURCES: ReadonlySet<StatusSource> = new Set([
+  "ack",
+  "lateAck",
+  "relayFrame",
+  "hello",
+  "health",
+  "event",
+  "readings",
+]);
 
 /**
  * Why an ON must not leave now, or null. OFF is never refused while the box can be reached: not
  * in the cooldown, not while another command is on its way, not during a phase fault or without
  * supply (docs/decisions/009-stopping-is-never-blocked.md).
  */
-export function switchRefusal(state: HubState, action: RelayState, now: number, commandsInFlight: number): HubFailure | null {
+export function switchRefusal(
+  state: HubState,
+  action: RelayState,
+  now: number,
+  commandsInFlight: number,
+): HubFailure | null {
   if (action !== "on") return null;
   if (state.phaseFault) return PHASE_FAULT;
   if (!state.supply) return NO_SUPPLY;
@@ -42,7 +55,12 @@ export function cooldownAfter(sentAt: number): number {
  * when nothing changes. A change of status restarts what counts from a start, and an OFF reads
  * no current until the box says otherwise.
  */
-export function beliefChange(state: HubState, status: MotorStatus, source: StatusSource, now: number): Partial<HubState> | null {
+export function beliefChange(
+  state: HubState,
+  status: MotorStatus,
+  source: StatusSource,
+  now: number,
+): Partial<HubState> | null {
   const previous = state.motor;
   const changed = previous.status !== status;
   if (!changed && previous.source === source) return null;
@@ -100,7 +118,8 @@ export function faultsOf(state: HubState): Fault[] {
   if (state.motor.status === "on" && state.motor.source === "readings") {
     faults.push({ kind: "runningWithoutCommand", since: state.motor.since });
   }
-  if (state.motor.status === "on" && state.noCurrent?.raised) faults.push({ kind: "noCurrent", since: state.noCurrent.since });
+  if (state.motor.status === "on" && state.noCurrent?.raised)
+    faults.push({ kind: "noCurrent", since: state.noCurrent.since });
   return faults;
 }
 
@@ -116,7 +135,9 @@ export function pumpStateOf(state: HubState, device: { lastHeardAt: number | nul
     statusSource: state.motor.source,
     deviceStatus: state.online && device !== null ? "online" : "offline",
     lastSeenAt: device ? device.lastHeardAt : state.lastSeenAt,
-    pendingCommand: pending ? { action: pending.relay, source: pending.source, sentAt: pending.sentAt, state: pending.state } : null,
+    pendingCommand: pending
+      ? { action: pending.relay, source: pending.source, sentAt: pending.sentAt, state: pending.state }
+      : null,
     cooldownUntil: state.cooldownUntil,
     faults: faultsOf(state),
     powerDataAt: state.powerAt,

@@ -33,5 +33,20 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const browsers = new Browsers(hub, view, debug, link);
   const schedules = new Schedules(hub, commands, log, alerts);
   const settings = new Settings(hub, commands, log, browsers, schedules);
-  return { hub, log, alerts, view, commands, protection, power, debug, ota, link, frames, browsers, schedules, settings };
+  return {
+    hub,
+    log,
+    alerts,
+    view,
+    commands,
+    protection,
+    power,
+    debug,
+    ota,
+    link,
+    frames,
+    browsers,
+    schedules,
+    settings,
+  };
 }

@@ -6,7 +6,12 @@ import { DEVICE_ACK_TIMEOUT_MS } from "../../common/constants.ts";
 import type { RelayState } from "../../common/device-protocol.ts";
 import type { MotorCommandResult, ScheduleFailure, ScheduleResult, SwitchRequest } from "../../common/hub-contract.ts";
 import type { CommandOrigin, MotorLogEvent } from "../../common/motor-log-event.ts";
-import { MAX_SCHEDULES_PER_DEVICE, type ScheduleInput, type ScheduleOutcome, type ScheduleView } from "../../common/schedule-schemas.ts";
+import {
+  MAX_SCHEDULES_PER_DEVICE,
+  type ScheduleInput,
+  type ScheduleOutcome,
+  type ScheduleView,
+} from "../../common/schedule-schemas.ts";
 import { formatClock, istMinuteKey, nextOccurrence } from "../../common/schedule-time.ts";
 import type { HubAlerts } from "./alerts.ts";
 import type { MotorCommands } from "./commands.ts";
@@ -231,7 +236,11 @@ export class Schedules {
       return;
     }
     if (off.attempts === 0) {
-      await this.#log.record("other", { kind: "scheduleOffFailed", afterMinutes: off.afterMinutes, failure: commandFailure(result) });
+      await this.#log.record("other", {
+        kind: "scheduleOffFailed",
+        afterMinutes: off.afterMinutes,
+        failure: commandFailure(result),
+      });
     }
   }
 
@@ -240,7 +249,11 @@ export class Schedules {
    * and logging all apply). A cooldown or a command in flight is waited out once: a farmer who
    * switched by hand a few seconds before the schedule still gets the schedule.
    */
-  async #switch(action: RelayState, origin: CommandOrigin, scheduleRun?: SwitchRequest["scheduleRun"]): Promise<MotorCommandResult> {
+  async #switch(
+    action: RelayState,
+    origin: CommandOrigin,
+    scheduleRun?: SwitchRequest["scheduleRun"],
+  ): Promise<MotorCommandResult> {
     const request: SwitchRequest = { action, origin, ...(scheduleRun ? { scheduleRun } : {}) };
     const result = await this.#commands.switchMotor(request);
     if (result.ok || (result.code !== "cooldown" && result.code !== "busy")) return result;

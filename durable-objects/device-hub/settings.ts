@@ -89,6 +89,11 @@ export class Settings {
     this.#browsers.closeAllBut(ownerId);
     this.#schedules.keepOnlyOwnedBy(ownerId);
     const device = sockets.device();
-    if (device) await this.#commands.sendCommand(device, { type: "config", id: crypto.randomUUID(), config: state.current.config });
+    if (device)
+      await this.#commands.sendCommand(device, {
+        type: "config",
+        id: crypto.randomUUID(),
+        config: state.current.config,
+      });
   }
 }

@@ -24,7 +24,13 @@ export type ScheduleRow = {
 };
 
 /** A switch-off owed `afterMinutes` after an "ON for N minutes" run started. */
-export type ScheduleOffRow = { scheduleId: number; plannedAt: number; dueAt: number; afterMinutes: number; attempts: number };
+export type ScheduleOffRow = {
+  scheduleId: number;
+  plannedAt: number;
+  dueAt: number;
+  afterMinutes: number;
+  attempts: number;
+};
 
 const SCHEDULE_COLUMNS = `id, user_id AS userId, minute_of_day AS minuteOfDay, action, repeat,
   duration_minutes AS durationMinutes, next_run_at AS nextRunAt, last_run_key AS lastRunKey,
@@ -94,7 +100,9 @@ export class HubSql {
   }
 
   timerDue(name: string): number | null {
-    return this.sql.exec<{ due_at: number }>("SELECT due_at FROM timers WHERE name = ?", name).toArray()[0]?.due_at ?? null;
+    return (
+      this.sql.exec<{ due_at: number }>("SELECT due_at FROM timers WHERE name = ?", name).toArray()[0]?.due_at ?? null
+    );
   }
 
   hasTimer(name: string): boolean {
@@ -138,9 +146,7 @@ export class HubSql {
 
   /** Stores a reading if the last sample is older than the sampling interval (or `force`). */
   samplePower(at: number, current: number, wattage: number, force = false): void {
-    const last = this.sql
-      .exec<{ at: number | null }>("SELECT MAX(at) AS at FROM power_samples")
-      .one().at;
+    const last = this.sql.exec<{ at: number | null }>("SELECT MAX(at) AS at FROM power_samples").one().at;
     if (!force && last !== null && at - last < POWER_SAMPLE_INTERVAL_MS) return;
     this.sql.exec("INSERT INTO power_samples (at, current, wattage) VALUES (?, ?, ?)", at, current, wattage);
   }
@@ -168,28 +174,28 @@ export class HubSql {
 
   addDebugLine(at: number, line: string): void {
     this.sql.exec("INSERT INTO debug_lines (at, line) VALUES (?, ?)", at, line);
-    this.sql.exec(
-      "DELETE FROM debug_lines WHERE id <= (SELECT MAX(id) FROM debug_lines) - ?",
-      DEBUG_LINE_LIMIT,
-    );
+    this.sql.exec("DELETE FROM debug_lines WHERE id <= (SELECT MAX(id) FROM debug_lines) - ?", DEBUG_LINE_LIMIT);
   }
 
   debugLines(): { at: number; line: string }[] {
-    return this.sql
-      .exec<{ at: number; line: string }>("SELECT at, line FROM debug_lines ORDER BY id")
-      .toArray();
+    return this.sql.exec<{ at: number; line: string }>("SELECT at, line FROM debug_lines ORDER BY id").toArray();
   }
 
   // ---- schedules ----------------------------------------------------------------------------
 
   schedules(userId: number): ScheduleRow[] {
     return this.sql
-      .exec<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE user_id = ? ORDER BY minute_of_day, id`, userId)
+      .exec<ScheduleRow>(
+        `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE user_id = ? ORDER BY minute_of_day, id`,
+        userId,
+      )
       .toArray();
   }
 
   schedule(id: number): ScheduleRow | null {
-    return this.sql.exec<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE id = ?`, id).toArray()[0] ?? null;
+    return (
+      this.sql.exec<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE id = ?`, id).toArray()[0] ?? null
+    );
   }
 
   scheduleCount(): number {
@@ -209,7 +215,12 @@ export class HubSql {
     );
   }
 
-  insertSchedule(values: Pick<ScheduleRow, "userId" | "minuteOfDay" | "action" | "repeat" | "durationMinutes" | "nextRunAt" | "createdAt">): number {
+  insertSchedule(
+    values: Pick<
+      ScheduleRow,
+      "userId" | "minuteOfDay" | "action" | "repeat" | "durationMinutes" | "nextRunAt" | "createdAt"
+    >,
+  ): number {
     return this.sql
       .exec<{ id: number }>(
         `INSERT INTO schedules (user_id, minute_of_day, action, repeat, duration_minutes, next_run_at, created_at)
@@ -225,7 +236,10 @@ export class HubSql {
       .one().id;
   }
 
-  updateSchedule(id: number, values: Pick<ScheduleRow, "minuteOfDay" | "action" | "repeat" | "durationMinutes" | "nextRunAt">): void {
+  updateSchedule(
+    id: number,
+    values: Pick<ScheduleRow, "minuteOfDay" | "action" | "repeat" | "durationMinutes" | "nextRunAt">,
+  ): void {
     this.sql.exec(
       "UPDATE schedules SET minute_of_day = ?, action = ?, repeat = ?, duration_minutes = ?, next_run_at = ? WHERE id = ?",
       values.minuteOfDay,
@@ -248,7 +262,10 @@ export class HubSql {
 
   dueSchedules(now: number): ScheduleRow[] {
     return this.sql
-      .exec<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at, id`, now)
+      .exec<ScheduleRow>(
+        `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at, id`,
+        now,
+      )
       .toArray();
   }
 
@@ -274,7 +291,13 @@ export class HubSql {
     this.sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", nextRunAt, id);
   }
 
-  recordScheduleOutcome(id: number, runKey: string, outcome: NonNullable<ScheduleRow["lastOutcome"]>, code: string | null, error: string | null): void {
+  recordScheduleOutcome(
+    id: number,
+    runKey: string,
+    outcome: NonNullable<ScheduleRow["lastOutcome"]>,
+    code: string | null,
+    error: string | null,
+  ): void {
     this.sql.exec(
       "UPDATE schedules SET last_outcome = ?, last_code = ?, last_message = ? WHERE id = ? AND last_run_key = ?",
       outcome,
@@ -333,7 +356,10 @@ export class HubSql {
  * Both become data, once; safe to run on every start.
  */
 function upgradeScheduleTables(sql: SqlStorage): void {
-  const columns = sql.exec<{ name: string }>("PRAGMA table_info(schedule_offs)").toArray().map((column) => column.name);
+  const columns = sql
+    .exec<{ name: string }>("PRAGMA table_info(schedule_offs)")
+    .toArray()
+    .map((column) => column.name);
   if (columns.includes("label")) {
     sql.exec("ALTER TABLE schedule_offs ADD COLUMN after_minutes INTEGER NOT NULL DEFAULT 0");
     // "after 30 minutes" → 30 (SQLite reads the leading number of "30 minutes").

@@ -142,7 +142,9 @@ export function loadState(stored: StoredState | undefined, now = Date.now()): Hu
     state.pendingSwitch = known ? { ...pending, origin: known } : null;
   }
   // A copy of D1's newest entries: reloaded from D1, whose rows migration 0007 gave kinds.
-  state.lastLogs = lastLogs?.every((log) => log.kind !== undefined && log.params !== undefined) ? (lastLogs as MotorLogEntry[]) : null;
+  state.lastLogs = lastLogs?.every((log) => log.kind !== undefined && log.params !== undefined)
+    ? (lastLogs as MotorLogEntry[])
+    : null;
   return state;
 }
 

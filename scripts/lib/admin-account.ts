@@ -4,7 +4,7 @@
 import { mobileNoSchema, newPasswordSchema } from "../../common/api-schemas.ts";
 import { hashPassword } from "../../common/credentials.ts";
 import { WEAK_PASSWORD_ENGLISH, weakPasswordReason } from "../../common/password-policy.ts";
-import { executeSql, type D1Target } from "./local-d1.ts";
+import { type D1Target, executeSql } from "./local-d1.ts";
 import { operatorSql } from "./operator-sql.ts";
 
 /** Where `npm run admin:create` takes the password from, when set (CI, scripts). */

@@ -2,13 +2,16 @@
 // admin API (worker/api/admin/devices.ts), for when there is no admin session at hand.
 import { DEVICE_ID_PATTERN, generateDeviceId, generateDeviceKey, hashDeviceKey } from "../../common/credentials.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
-import { executeSql, type D1Target } from "./local-d1.ts";
+import { type D1Target, executeSql } from "./local-d1.ts";
 import { operatorSql } from "./operator-sql.ts";
 
 export type DeviceListing = { id: string; kind: string; owner: string | null; online: number; firmware: string | null };
 
 async function ownerId(target: D1Target, mobileNo: string): Promise<number> {
-  const [row] = await executeSql<{ id: number; device_id: string | null }>(target, operatorSql({ op: "findOwner", mobileNo }));
+  const [row] = await executeSql<{ id: number; device_id: string | null }>(
+    target,
+    operatorSql({ op: "findOwner", mobileNo }),
+  );
   if (!row) throw new Error(`No account is registered with ${mobileNo}.`);
   if (row.device_id) throw new Error(`${mobileNo} already has device ${row.device_id}. Unassign it first.`);
   return row.id;
@@ -22,7 +25,10 @@ export async function provisionDevice(
   const deviceId = generateDeviceId();
   const key = generateDeviceKey();
   const keyHash = await hashDeviceKey(key);
-  await executeSql(target, operatorSql({ op: "provisionDevice", deviceId, ownerUserId, kind: options.kind, keyHash, now: Date.now() }));
+  await executeSql(
+    target,
+    operatorSql({ op: "provisionDevice", deviceId, ownerUserId, kind: options.kind, keyHash, now: Date.now() }),
+  );
   return { deviceId, key };
 }
 

@@ -2,7 +2,6 @@
 // next to the local database it belongs to (<persist dir>/sinchai-devices/, git-ignored), so
 // the simulator can connect as that device and `--fresh` forgets both together.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import { join } from "node:path";
 import { MOBILE_NO_PATTERN } from "../../common/constants.ts";
 import {
@@ -13,6 +12,7 @@ import {
   hashPassword,
 } from "../../common/credentials.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
+import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import { executeLocalSql, sqlText } from "./local-d1.ts";
 
 export type LocalDeviceCredentials = {
@@ -69,7 +69,10 @@ export async function provisionLocalDevice(
 }
 
 /** Keeps a device's key next to the local database it belongs to (owner-only file). */
-export async function writeLocalDeviceCredentials(persistTo: string, credentials: LocalDeviceCredentials): Promise<void> {
+export async function writeLocalDeviceCredentials(
+  persistTo: string,
+  credentials: LocalDeviceCredentials,
+): Promise<void> {
   await mkdir(localDevicesDir(persistTo), { recursive: true });
   await writeFile(localDeviceFile(persistTo, credentials.deviceId), JSON.stringify(credentials, null, 2) + "\n", {
     mode: 0o600,
@@ -113,11 +116,20 @@ export async function provisionLocalFleet(
          VALUES (${sqlText(deviceId)}, (SELECT id FROM users WHERE mobile_no = ${sqlText(mobileNo)}), ${sqlText(options.kind)}, ${sqlText(await hashDeviceKey(key))}, ${now})
          ON CONFLICT(id) DO UPDATE SET key_hash = excluded.key_hash;`,
     );
-    fleet.push({ deviceId, key, kind: options.kind, horsePower: options.horsePower, ownerMobileNo: mobileNo, password: FLEET_PASSWORD });
+    fleet.push({
+      deviceId,
+      key,
+      kind: options.kind,
+      horsePower: options.horsePower,
+      ownerMobileNo: mobileNo,
+      password: FLEET_PASSWORD,
+    });
   }
   await executeLocalSql(persistTo, statements.join("\n"));
   await mkdir(localDevicesDir(persistTo), { recursive: true });
-  await writeFile(join(localDevicesDir(persistTo), "fleet.json"), JSON.stringify(fleet, null, 2) + "\n", { mode: 0o600 });
+  await writeFile(join(localDevicesDir(persistTo), "fleet.json"), JSON.stringify(fleet, null, 2) + "\n", {
+    mode: 0o600,
+  });
   return fleet;
 }
 

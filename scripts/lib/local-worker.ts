@@ -2,7 +2,7 @@
 // DeviceHubs and R2 on this machine. Two kinds:
 //   "build": the production build (after `react-router build`), as `npm start` serves it;
 //   "api":   tests/worker-test-entry.ts, the API and hubs without React Router (no build needed).
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -53,8 +53,14 @@ export async function startLocalWorker(options: {
   const child = spawn(
     process.execPath,
     [
-      WRANGLER_BIN, "dev", ...entry,
-      "--port", String(options.port), "--persist-to", options.persistTo, ...secret,
+      WRANGLER_BIN,
+      "dev",
+      ...entry,
+      "--port",
+      String(options.port),
+      "--persist-to",
+      options.persistTo,
+      ...secret,
       "--show-interactive-dev-session=false",
     ],
     { env: { ...process.env, ...OFFLINE_ENV }, stdio: ["ignore", "pipe", "pipe"] },

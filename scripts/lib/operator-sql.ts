@@ -3,14 +3,21 @@
 // only wrangler's flags differ (scripts/lib/local-d1.ts).
 import { MOBILE_NO_PATTERN } from "../../common/constants.ts";
 import { DEVICE_ID_PATTERN } from "../../common/credentials.ts";
-import { deviceKindSchema, type DeviceKind } from "../../common/device-protocol.ts";
+import { type DeviceKind, deviceKindSchema } from "../../common/device-protocol.ts";
 
 export type OperatorStatement =
   | { op: "findAccount"; mobileNo: string }
   | { op: "promoteAdmin"; mobileNo: string }
   | { op: "createAdmin"; mobileNo: string; passwordHash: string; now: number }
   | { op: "findOwner"; mobileNo: string }
-  | { op: "provisionDevice"; deviceId: string; ownerUserId: number | null; kind: DeviceKind; keyHash: string; now: number }
+  | {
+      op: "provisionDevice";
+      deviceId: string;
+      ownerUserId: number | null;
+      kind: DeviceKind;
+      keyHash: string;
+      now: number;
+    }
   | { op: "rotateDeviceKey"; deviceId: string; keyHash: string }
   | { op: "assignDevice"; deviceId: string; ownerUserId: number | null }
   | { op: "listDevices" };

@@ -15,7 +15,11 @@ export async function prepareLocal(
   let done = step("Applying D1 migrations to the local database");
   await applyLocalMigrations(persistTo);
   done();
-  done = step(options.resetDemo ? "Resetting the demo accounts and device" : "Seeding the demo accounts and device (once: later starts keep them)");
+  done = step(
+    options.resetDemo
+      ? "Resetting the demo accounts and device"
+      : "Seeding the demo accounts and device (once: later starts keep them)",
+  );
   const demoDevice = options.resetDemo ? await resetLocalDemo(persistTo) : await seedLocalDemo(persistTo);
   done();
   return demoDevice;

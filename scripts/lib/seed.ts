@@ -9,11 +9,11 @@ import { generateDeviceKey, hashDeviceKey, hashPassword } from "../../common/cre
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import { executeLocalSql, sqlText } from "./local-d1.ts";
 import {
+  type LocalDeviceCredentials,
   localDeviceFile,
   provisionLocalDevice,
   readLocalDeviceCredentials,
   writeLocalDeviceCredentials,
-  type LocalDeviceCredentials,
 } from "./local-devices.ts";
 
 export const DEMO_ADMIN = { mobileNo: "9000000001", password: "sinchai-admin-demo" };

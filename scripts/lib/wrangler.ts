@@ -1,6 +1,6 @@
 // Runs wrangler on the same Node as this script (Node 24 from the `node` devDependency);
 // the bare `wrangler` shim would pick whatever `node` is first on PATH.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const WRANGLER_BIN = fileURLToPath(new URL("../../node_modules/wrangler/bin/wrangler.js", import.meta.url));
@@ -42,6 +42,8 @@ export function runAttached(args: string[], env: Record<string, string> = {}): P
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env: { ...process.env, ...OFFLINE_ENV, ...env }, stdio: "inherit" });
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${args.slice(0, 3).join(" ")} exited ${code}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args.slice(0, 3).join(" ")} exited ${code}`)),
+    );
   });
 }

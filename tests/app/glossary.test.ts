@@ -23,7 +23,12 @@ function glossaryRows(): Row[] {
   return markdown
     .split("\n")
     .filter((line) => line.startsWith("| ") && !line.startsWith("| English"))
-    .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()))
+    .map((line) =>
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    )
     .map(([english = "", , avoidHindi = "", avoidEnglish = ""]) => ({
       english,
       avoidHindi: words(avoidHindi),

@@ -27,7 +27,10 @@ describe.each([
       // Hindi may leave out a select's argument that only English needs (a full stop after the server's reason).
       // And invalidInput: English gives the schema's own sentence, Hindi names the field in Hindi.
       const hindiArgs = argumentsOf(hindi[key]!).filter((name) => !(key === "error.invalidInput" && name === "field"));
-      expect({ key, missing: hindiArgs.filter((name) => !argumentsOf(english[key]!).includes(name)) }).toEqual({ key, missing: [] });
+      expect({ key, missing: hindiArgs.filter((name) => !argumentsOf(english[key]!).includes(name)) }).toEqual({
+        key,
+        missing: [],
+      });
       expect(() => formatMessage(english[key]!, {}, "en")).not.toThrow();
       expect(() => formatMessage(hindi[key]!, {}, "hi")).not.toThrow();
     }

@@ -1,10 +1,10 @@
 // What the pages make of each realtime message: the live state it leaves behind and what else
 // they do about it (toasts with their sounds, reading the loader again, debug lines).
 import { describe, expect, it } from "vitest";
-import type { PumpState } from "../../common/pump-state.ts";
-import { realtimeMessageSchema, type MotorLogEntry, type RealtimeMessage } from "../../common/realtime-protocol.ts";
 import type { MessageKey } from "../../app/i18n/i18n.ts";
-import { liveDeviceReducer, type LiveDeviceState, type LiveEffect } from "../../app/realtime/live-device.ts";
+import { type LiveDeviceState, type LiveEffect, liveDeviceReducer } from "../../app/realtime/live-device.ts";
+import type { PumpState } from "../../common/pump-state.ts";
+import { type MotorLogEntry, type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 
 type MessageOf<T extends RealtimeMessage["type"]> = Extract<RealtimeMessage, { type: T }>;
 
@@ -21,7 +21,14 @@ const pump: PumpState = {
   at: 2_000,
 };
 
-const running: PumpState = { ...pump, status: "on", statusSince: 3_000, statusSource: "ack", powerDataAt: 3_000, at: 3_000 };
+const running: PumpState = {
+  ...pump,
+  status: "on",
+  statusSince: 3_000,
+  statusSource: "ack",
+  powerDataAt: 3_000,
+  at: 3_000,
+};
 
 function logEntry(id: number): MotorLogEntry {
   return {
@@ -89,7 +96,15 @@ const MESSAGES: { [T in RealtimeMessage["type"]]: MessageOf<T> } = {
   healthData: { type: "healthData", mobileNo: "9876543210", payload: health },
   debugLog: { type: "debugLog", log: "relay=1", timestamp: "2026-11-23T10:00:00.000Z", mobileNo: "9876543210" },
   debugModeUpdate: { type: "debugModeUpdate", debug: true },
-  otaStatus: { type: "otaStatus", version: "1.2.0", stage: "downloading", progress: 40, error: null, reason: null, firmware: null },
+  otaStatus: {
+    type: "otaStatus",
+    version: "1.2.0",
+    stage: "downloading",
+    progress: 40,
+    error: null,
+    reason: null,
+    firmware: null,
+  },
 };
 
 type Toast = Extract<LiveEffect, { type: "toast" }>;
@@ -133,7 +148,9 @@ const EXPECTED: { [T in RealtimeMessage["type"]]: { state: LiveDeviceState; effe
   debugModeUpdate: { state: { ...before, debug: true }, effects: [] },
   otaStatus: {
     state: before,
-    effects: [{ type: "toast", text: { key: "ota.stage.downloading", percent: 40 }, kind: "info", key: "ota-progress" }],
+    effects: [
+      { type: "toast", text: { key: "ota.stage.downloading", percent: 40 }, kind: "info", key: "ota-progress" },
+    ],
   },
 };
 
@@ -155,7 +172,13 @@ describe("liveDeviceReducer", () => {
   }
 
   it("initialData reconnects: whatever ended or failed before is cleared, the last time heard from is kept", () => {
-    const dropped: LiveDeviceState = { ...before, connected: false, ended: "signedOut", failedAttempts: 4, liveUntil: 7_000 };
+    const dropped: LiveDeviceState = {
+      ...before,
+      connected: false,
+      ended: "signedOut",
+      failedAttempts: 4,
+      liveUntil: 7_000,
+    };
     const [state] = liveDeviceReducer(dropped, MESSAGES.initialData);
     expect(state).toMatchObject({ connected: true, ended: null, failedAttempts: 0, liveUntil: 7_000 });
   });
@@ -178,14 +201,22 @@ describe("liveDeviceReducer", () => {
 
     it("each stage replaces the toast before it; a stage without progress says only the stage", () => {
       const [, effects] = liveDeviceReducer(before, { ...ota, stage: "verifying", progress: null });
-      expect(effects).toEqual([{ type: "toast", text: { key: "ota.stage.verifying", percent: null }, kind: "info", key: "ota-progress" }]);
+      expect(effects).toEqual([
+        { type: "toast", text: { key: "ota.stage.verifying", percent: null }, kind: "info", key: "ota-progress" },
+      ]);
     });
 
     it("done: a toast with the version and the quiet sound, then the loader again (the box runs another build)", () => {
       const [state, effects] = liveDeviceReducer(before, { ...ota, stage: "done", progress: 100 });
       expect(state).toEqual(before);
       expect(effects).toEqual([
-        { type: "toast", text: { key: "ota.done", values: { version: "1.2.0" } }, kind: "success", sound: "notice", key: "ota-progress" },
+        {
+          type: "toast",
+          text: { key: "ota.done", values: { version: "1.2.0" } },
+          kind: "success",
+          sound: "notice",
+          key: "ota-progress",
+        },
         { type: "revalidate" },
       ]);
     });
@@ -201,7 +232,13 @@ describe("liveDeviceReducer", () => {
           key: "ota-progress",
         },
       ]);
-      const [, otherVersion] = liveDeviceReducer(before, { ...ota, stage: "failed", progress: null, reason: "otherVersion", firmware: "1.1.0" });
+      const [, otherVersion] = liveDeviceReducer(before, {
+        ...ota,
+        stage: "failed",
+        progress: null,
+        reason: "otherVersion",
+        firmware: "1.1.0",
+      });
       expect(otherVersion[0]).toMatchObject({ text: { log: { reason: "otherVersion", firmware: "1.1.0" } } });
     });
   });

@@ -3,14 +3,31 @@
 // sentences back into these events (`written: false`: no hub ever wrote that sentence).
 import type { MotorLogEvent } from "../../common/motor-log-event.ts";
 
-export type MotorLogExample = { event: MotorLogEvent; english: string; action: "on" | "off" | "other"; written?: false };
+export type MotorLogExample = {
+  event: MotorLogEvent;
+  english: string;
+  action: "on" | "off" | "other";
+  written?: false;
+};
 
 const app = { by: "app" } as const;
 
 export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
-  { action: "on", english: "Motor turned ON from the app", event: { kind: "switched", relay: "on", origin: app, confirmed: "inTime" } },
-  { action: "off", english: "Motor turned OFF from the app", event: { kind: "switched", relay: "off", origin: app, confirmed: "inTime" } },
-  { action: "on", english: "Motor turned ON from the app (confirmed late)", event: { kind: "switched", relay: "on", origin: app, confirmed: "late" } },
+  {
+    action: "on",
+    english: "Motor turned ON from the app",
+    event: { kind: "switched", relay: "on", origin: app, confirmed: "inTime" },
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF from the app",
+    event: { kind: "switched", relay: "off", origin: app, confirmed: "inTime" },
+  },
+  {
+    action: "on",
+    english: "Motor turned ON from the app (confirmed late)",
+    event: { kind: "switched", relay: "on", origin: app, confirmed: "late" },
+  },
   {
     action: "off",
     english: "Motor turned OFF from the app (confirmed when the box reconnected)",
@@ -19,22 +36,42 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
   {
     action: "on",
     english: "Motor turned ON by schedule (6:00 AM, daily)",
-    event: { kind: "switched", relay: "on", origin: { by: "schedule", minuteOfDay: 360, repeat: "daily", forMinutes: null }, confirmed: "inTime" },
+    event: {
+      kind: "switched",
+      relay: "on",
+      origin: { by: "schedule", minuteOfDay: 360, repeat: "daily", forMinutes: null },
+      confirmed: "inTime",
+    },
   },
   {
     action: "on",
     english: "Motor turned ON by schedule (12:05 AM, once, for 30 minutes) (confirmed late)",
-    event: { kind: "switched", relay: "on", origin: { by: "schedule", minuteOfDay: 5, repeat: "once", forMinutes: 30 }, confirmed: "late" },
+    event: {
+      kind: "switched",
+      relay: "on",
+      origin: { by: "schedule", minuteOfDay: 5, repeat: "once", forMinutes: 30 },
+      confirmed: "late",
+    },
   },
   {
     action: "off",
     english: "Motor turned OFF by schedule (9:00 PM, daily)",
-    event: { kind: "switched", relay: "off", origin: { by: "schedule", minuteOfDay: 1260, repeat: "daily", forMinutes: null }, confirmed: "inTime" },
+    event: {
+      kind: "switched",
+      relay: "off",
+      origin: { by: "schedule", minuteOfDay: 1260, repeat: "daily", forMinutes: null },
+      confirmed: "inTime",
+    },
   },
   {
     action: "on",
     english: "Motor turned ON by schedule (12:45 PM, daily, for 90 minutes)",
-    event: { kind: "switched", relay: "on", origin: { by: "schedule", minuteOfDay: 765, repeat: "daily", forMinutes: 90 }, confirmed: "inTime" },
+    event: {
+      kind: "switched",
+      relay: "on",
+      origin: { by: "schedule", minuteOfDay: 765, repeat: "daily", forMinutes: 90 },
+      confirmed: "inTime",
+    },
   },
   {
     action: "off",
@@ -44,17 +81,32 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
   {
     action: "off",
     english: "Motor turned OFF by the server: dry run that the box did not stop.",
-    event: { kind: "switched", relay: "off", origin: { by: "server", reason: "dryRunNotStopped" }, confirmed: "inTime" },
+    event: {
+      kind: "switched",
+      relay: "off",
+      origin: { by: "server", reason: "dryRunNotStopped" },
+      confirmed: "inTime",
+    },
   },
   {
     action: "off",
     english: "Motor turned OFF by the server: overcurrent that the box did not stop. (confirmed late)",
-    event: { kind: "switched", relay: "off", origin: { by: "server", reason: "overCurrentNotStopped" }, confirmed: "late" },
+    event: {
+      kind: "switched",
+      relay: "off",
+      origin: { by: "server", reason: "overCurrentNotStopped" },
+      confirmed: "late",
+    },
   },
   {
     action: "off",
     english: "Motor turned OFF by the server: it restarted by itself after a power cut.",
-    event: { kind: "switched", relay: "off", origin: { by: "server", reason: "restartedAfterPowerCut" }, confirmed: "inTime" },
+    event: {
+      kind: "switched",
+      relay: "off",
+      origin: { by: "server", reason: "restartedAfterPowerCut" },
+      confirmed: "inTime",
+    },
   },
   {
     action: "other",
@@ -68,29 +120,73 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
   },
   {
     action: "other",
-    english: "Motor ON by schedule (6:30 AM, daily, for 30 minutes): the box did not confirm it (the motor may be running).",
-    event: { kind: "unconfirmed", relay: "on", origin: { by: "schedule", minuteOfDay: 390, repeat: "daily", forMinutes: 30 }, why: "noAnswer" },
+    english:
+      "Motor ON by schedule (6:30 AM, daily, for 30 minutes): the box did not confirm it (the motor may be running).",
+    event: {
+      kind: "unconfirmed",
+      relay: "on",
+      origin: { by: "schedule", minuteOfDay: 390, repeat: "daily", forMinutes: 30 },
+      why: "noAnswer",
+    },
   },
   {
     action: "other",
-    english: "Motor OFF by schedule (after 45 minutes): the box went offline before confirming it (the motor may still be running).",
+    english:
+      "Motor OFF by schedule (after 45 minutes): the box went offline before confirming it (the motor may still be running).",
     event: { kind: "unconfirmed", relay: "off", origin: { by: "scheduleOff", afterMinutes: 45 }, why: "linkLost" },
   },
   {
     action: "other",
-    english: "Motor OFF by the server: dry run that the box did not stop: the box did not confirm it (the motor may still be running).",
+    english:
+      "Motor OFF by the server: dry run that the box did not stop: the box did not confirm it (the motor may still be running).",
     event: { kind: "unconfirmed", relay: "off", origin: { by: "server", reason: "dryRunNotStopped" }, why: "noAnswer" },
   },
-  { action: "on", english: "Motor turned ON (switched at the box)", event: { kind: "stated", relay: "on", how: "manual" } },
-  { action: "off", english: "Motor turned OFF (by the box's schedule)", event: { kind: "stated", relay: "off", how: "boxSchedule" } },
-  { action: "off", english: "Motor turned OFF (box restarted)", event: { kind: "stated", relay: "off", how: "restart" } },
-  { action: "on", english: "Motor turned ON (reported by the box)", event: { kind: "stated", relay: "on", how: "reported" } },
-  { action: "off", english: "Motor turned OFF (reported by the box when it reconnected)", event: { kind: "stated", relay: "off", how: "reconnected" } },
-  { action: "on", english: "Motor turned ON (restarted by the box after the power cut)", event: { kind: "stated", relay: "on", how: "afterPowerCut" } },
-  { action: "on", english: "Motor is running without a confirmed command (9.1 A).", event: { kind: "runningWithoutCommand", current: 9.1 } },
+  {
+    action: "on",
+    english: "Motor turned ON (switched at the box)",
+    event: { kind: "stated", relay: "on", how: "manual" },
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF (by the box's schedule)",
+    event: { kind: "stated", relay: "off", how: "boxSchedule" },
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF (box restarted)",
+    event: { kind: "stated", relay: "off", how: "restart" },
+  },
+  {
+    action: "on",
+    english: "Motor turned ON (reported by the box)",
+    event: { kind: "stated", relay: "on", how: "reported" },
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF (reported by the box when it reconnected)",
+    event: { kind: "stated", relay: "off", how: "reconnected" },
+  },
+  {
+    action: "on",
+    english: "Motor turned ON (restarted by the box after the power cut)",
+    event: { kind: "stated", relay: "on", how: "afterPowerCut" },
+  },
+  {
+    action: "on",
+    english: "Motor is running without a confirmed command (9.1 A).",
+    event: { kind: "runningWithoutCommand", current: 9.1 },
+  },
   { action: "other", english: "Motor is ON but draws no current.", event: { kind: "noCurrent" } },
-  { action: "off", english: "Dry run detected. Motor turned OFF automatically.", event: { kind: "tripDryRun", current: null } },
-  { action: "off", english: "Overcurrent detected. Motor turned OFF!", event: { kind: "tripOverCurrent", current: null } },
+  {
+    action: "off",
+    english: "Dry run detected. Motor turned OFF automatically.",
+    event: { kind: "tripDryRun", current: null },
+  },
+  {
+    action: "off",
+    english: "Overcurrent detected. Motor turned OFF!",
+    event: { kind: "tripOverCurrent", current: null },
+  },
   {
     action: "off",
     english: "Phase fault detected: Phase Y missing. Motor operation is disabled.",
@@ -101,7 +197,11 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
     english: "Phase fault detected: R-Y imbalance 12%. Motor operation is disabled.",
     event: { kind: "phaseFault", phase: null, detail: "R-Y imbalance 12%" },
   },
-  { action: "off", english: "Phase fault detected. Motor operation is disabled.", event: { kind: "phaseFault", phase: null, detail: null } },
+  {
+    action: "off",
+    english: "Phase fault detected. Motor operation is disabled.",
+    event: { kind: "phaseFault", phase: null, detail: null },
+  },
   {
     action: "off",
     english: "Phase fault detected on phase B. Motor operation is disabled.",
@@ -125,9 +225,21 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
     english: "The server could not switch the motor OFF (it restarted by itself after a power cut). Check the pump.",
     event: { kind: "serverOffFailed", reason: "restartedAfterPowerCut" },
   },
-  { action: "other", english: "Mobile number changed to 9123456780. The box restarts.", event: { kind: "mobileNoChanged", mobileNo: "9123456780" } },
-  { action: "other", english: "Firmware update to 2.4.0 refused: battery low.", event: { kind: "otaRefused", version: "2.4.0", error: "battery low" } },
-  { action: "other", english: "Firmware update to 2.4.0 refused: the box refused it.", event: { kind: "otaRefused", version: "2.4.0", error: null } },
+  {
+    action: "other",
+    english: "Mobile number changed to 9123456780. The box restarts.",
+    event: { kind: "mobileNoChanged", mobileNo: "9123456780" },
+  },
+  {
+    action: "other",
+    english: "Firmware update to 2.4.0 refused: battery low.",
+    event: { kind: "otaRefused", version: "2.4.0", error: "battery low" },
+  },
+  {
+    action: "other",
+    english: "Firmware update to 2.4.0 refused: the box refused it.",
+    event: { kind: "otaRefused", version: "2.4.0", error: null },
+  },
   { action: "other", english: "Firmware update to 2.4.0 started.", event: { kind: "otaStarted", version: "2.4.0" } },
   { action: "other", english: "Firmware updated to 2.4.0.", event: { kind: "otaDone", version: "2.4.0" } },
   {
@@ -162,7 +274,8 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
   },
   {
     action: "other",
-    english: "Scheduled ON at 8:15 PM was not carried out: Phase fault detected. Motor operation is disabled until the phase is OK.",
+    english:
+      "Scheduled ON at 8:15 PM was not carried out: Phase fault detected. Motor operation is disabled until the phase is OK.",
     event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 1215, failure: { code: "phaseFault", error: null } },
   },
   {
@@ -188,7 +301,12 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
   {
     action: "other",
     english: "Scheduled ON at 10:00 AM was not carried out: Phase fault: motor held off.",
-    event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 600, failure: { code: "rejected", error: "Phase fault: motor held off" } },
+    event: {
+      kind: "scheduleNotRun",
+      action: "on",
+      minuteOfDay: 600,
+      failure: { code: "rejected", error: "Phase fault: motor held off" },
+    },
   },
   {
     action: "other",

@@ -2,12 +2,12 @@
 // frame the simulator sends with the shared schema, as the real hub does.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { WebSocketServer, type WebSocket } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import {
-  deviceMessageSchema,
-  parseFrame,
   type DeviceConfig,
   type DeviceMessage,
+  deviceMessageSchema,
+  parseFrame,
   type ServerToDeviceMessage,
 } from "../../common/device-protocol.ts";
 
@@ -84,7 +84,13 @@ export async function startFakeHub(options: { refuseWith?: number } = {}): Promi
       if (!parsed.ok) throw new Error(`simulator sent an invalid frame: ${parsed.error}: ${text}`);
       hub.received.push(parsed.message);
       if (parsed.message.type === "hello") {
-        hub.send({ type: "welcome", protocol: 1, heartbeatSeconds: hub.heartbeatSeconds, watched: false, config: hub.config });
+        hub.send({
+          type: "welcome",
+          protocol: 1,
+          heartbeatSeconds: hub.heartbeatSeconds,
+          watched: false,
+          config: hub.config,
+        });
       }
     });
   });
@@ -97,7 +103,10 @@ export async function startFakeHub(options: { refuseWith?: number } = {}): Promi
 }
 
 /** A firmware file server that, like the Worker, wants the box's Basic credentials. */
-export async function startFirmwareServer(image: Buffer, authorization: string): Promise<{ url: string; server: Server }> {
+export async function startFirmwareServer(
+  image: Buffer,
+  authorization: string,
+): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     if (request.headers.authorization !== authorization) {
       response.writeHead(401).end();

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
-import { startFakeHub, startFirmwareServer, type FakeHub } from "./fake-hub.ts";
+import { type FakeHub, startFakeHub, startFirmwareServer } from "./fake-hub.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -195,7 +195,13 @@ describe("relay and readings", () => {
   it("takes new settings from a config command", async () => {
     const fakeHub = await hub();
     const device = await connected(fakeHub);
-    const config = { defaultCurrent: 12.5, dryRunThreshold: 20, overCurrentThreshold: 25, debug: false, mobileNo: "9123456789" };
+    const config = {
+      defaultCurrent: 12.5,
+      dryRunThreshold: 20,
+      overCurrentThreshold: 25,
+      debug: false,
+      mobileNo: "9123456789",
+    };
     fakeHub.send({ type: "config", id: "cfg-1", config });
     expect(await fakeHub.next("ack")).toMatchObject({ id: "cfg-1", ok: true });
     expect(device.config).toEqual(config);
@@ -257,7 +263,13 @@ describe("protection", () => {
     device.inject("phaseLoss");
     expect(await fakeHub.next("event")).toMatchObject({ event: "phaseFault", relay: "off", detail: "Phase Y missing" });
     fakeHub.send({ type: "switch", id: "cmd-2", relay: "on" });
-    expect(await fakeHub.next("ack")).toEqual({ type: "ack", id: "cmd-2", ok: false, relay: "off", error: "Phase fault: motor held off" });
+    expect(await fakeHub.next("ack")).toEqual({
+      type: "ack",
+      id: "cmd-2",
+      ok: false,
+      relay: "off",
+      error: "Phase fault: motor held off",
+    });
     device.inject("phaseRestore");
     expect(await fakeHub.next("event")).toMatchObject({ event: "phaseOk", relay: "off" });
     fakeHub.send({ type: "switch", id: "cmd-3", relay: "on" });

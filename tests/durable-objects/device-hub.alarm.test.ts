@@ -39,7 +39,9 @@ describe("DeviceHub alarm", () => {
     const user = await createUser();
     const device = await provisionDevice(user.id);
     const box = await connectDevice(device);
-    const alarm = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => state.storage.getAlarm());
+    const alarm = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) =>
+      state.storage.getAlarm(),
+    );
     expect(alarm).toBeGreaterThan(Date.now() + DEVICE_OFFLINE_AFTER_MS - 5_000);
     box.close();
   });
@@ -78,7 +80,9 @@ describe("DeviceHub alarm", () => {
     });
     await runDurableObjectAlarm(stub);
     expect((await stub.getSnapshot()).deviceStatus).toBe("online");
-    expect(await runInDurableObject(stub, (_hub: DeviceHub, state) => state.storage.getAlarm())).toBeGreaterThan(Date.now());
+    expect(await runInDurableObject(stub, (_hub: DeviceHub, state) => state.storage.getAlarm())).toBeGreaterThan(
+      Date.now(),
+    );
     box.close();
   });
 
@@ -101,8 +105,10 @@ describe("DeviceHub alarm", () => {
     expect(snapshot.lastLogs[0]).toMatchObject({ action: "on" });
     expect(snapshot.lastLogs[0]!.id).toBeLessThan(0); // not in D1 yet
     const outbox = () =>
-      runInDurableObject(stub, (_hub: DeviceHub, state) =>
-        state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM log_outbox").one().n,
+      runInDurableObject(
+        stub,
+        (_hub: DeviceHub, state) =>
+          state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM log_outbox").one().n,
       );
     expect(await outbox()).toBe(1);
 
@@ -135,7 +141,9 @@ describe("DeviceHub alarm", () => {
     const again = await connectDevice(device); // the box is back; the browser is not
     expect(again.received.find((message) => message.type === "watch")).toBeUndefined();
     // Stubs from before the abort stay broken: take a fresh one.
-    const alarm = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => state.storage.getAlarm());
+    const alarm = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) =>
+      state.storage.getAlarm(),
+    );
     expect(alarm).toBeGreaterThan(Date.now() + DEVICE_OFFLINE_AFTER_MS - 5_000);
     again.close();
   });

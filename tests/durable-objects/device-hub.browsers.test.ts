@@ -4,21 +4,40 @@
 // session, by account and by a change of owner, each with its close code.
 import { describe, expect, it } from "vitest";
 import { BROWSER_CLOSE } from "../../common/pump-state.ts";
-import { BROWSER_SOCKETS_PER_DEVICE, BROWSER_SOCKETS_PER_VIEWER, MAX_BROWSER_FRAME_BYTES } from "../../common/realtime-protocol.ts";
+import {
+  BROWSER_SOCKETS_PER_DEVICE,
+  BROWSER_SOCKETS_PER_VIEWER,
+  MAX_BROWSER_FRAME_BYTES,
+} from "../../common/realtime-protocol.ts";
 import { browserCaps, frameBytes } from "../../durable-objects/device-hub/browsers.ts";
 import type { BrowserAttachment } from "../../durable-objects/device-hub/sockets.ts";
 import { openSocket, withRooms } from "./room-support.ts";
 
-function viewer(viewerId: number, viewerRole: "user" | "admin", sessionId: string): { tags: string[]; attachment: BrowserAttachment } {
+function viewer(
+  viewerId: number,
+  viewerRole: "user" | "admin",
+  sessionId: string,
+): { tags: string[]; attachment: BrowserAttachment } {
   return {
     tags: ["browser", `viewer:${viewerRole}`, `session:${sessionId}`, `user:${viewerId}`],
-    attachment: { role: "browser", viewerId, viewerRole, sessionId, sessionExpiresAt: Date.now() + 3_600_000, openedAt: Date.now() },
+    attachment: {
+      role: "browser",
+      viewerId,
+      viewerRole,
+      sessionId,
+      sessionExpiresAt: Date.now() + 3_600_000,
+      openedAt: Date.now(),
+    },
   };
 }
 
 describe("caps", () => {
   it("a viewer at its cap makes room by closing its own oldest socket, never another viewer's", () => {
-    const mine = Array.from({ length: BROWSER_SOCKETS_PER_VIEWER }, (_, index) => ({ socket: `mine-${index}`, viewerId: 7, openedAt: 100 - index }));
+    const mine = Array.from({ length: BROWSER_SOCKETS_PER_VIEWER }, (_, index) => ({
+      socket: `mine-${index}`,
+      viewerId: 7,
+      openedAt: 100 - index,
+    }));
     const theirs = [{ socket: "theirs", viewerId: 8, openedAt: 1 }];
     const caps = browserCaps([...theirs, ...mine], 7);
     expect(caps.evict).toEqual([`mine-${BROWSER_SOCKETS_PER_VIEWER - 1}`]);
@@ -27,7 +46,11 @@ describe("caps", () => {
   });
 
   it("a pump full of other viewers refuses the next one and closes nobody", () => {
-    const others = Array.from({ length: BROWSER_SOCKETS_PER_DEVICE }, (_, index) => ({ socket: index, viewerId: 1_000 + index, openedAt: index }));
+    const others = Array.from({ length: BROWSER_SOCKETS_PER_DEVICE }, (_, index) => ({
+      socket: index,
+      viewerId: 1_000 + index,
+      openedAt: index,
+    }));
     expect(browserCaps(others, 7)).toEqual({ evict: [], refuse: true, othersLeft: BROWSER_SOCKETS_PER_DEVICE });
     expect(browserCaps([], 7)).toEqual({ evict: [], refuse: false, othersLeft: 0 });
   });

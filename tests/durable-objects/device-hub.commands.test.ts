@@ -20,7 +20,14 @@ import { stateWith, withRooms } from "./room-support.ts";
 
 const NOW = 1_800_000_000_000;
 
-const pending: PendingSwitch = { id: "c1", relay: "on", source: "app", origin: { by: "app" }, sentAt: NOW - 6_000, state: "sent" };
+const pending: PendingSwitch = {
+  id: "c1",
+  relay: "on",
+  source: "app",
+  origin: { by: "app" },
+  sentAt: NOW - 6_000,
+  state: "sent",
+};
 
 describe("an ON waits, an OFF never does", () => {
   it("refuses an ON for a phase fault, no mains, the cooldown and a command in flight, in that order", () => {
@@ -50,7 +57,9 @@ describe("the belief about the motor", () => {
 
   it("keeps the time of the status when only its source changes", () => {
     const state = stateWith({ motor: { status: "on", since: NOW - 1_000, source: "ack" }, relayOnSince: NOW - 1_000 });
-    expect(beliefChange(state, "on", "relayFrame", NOW)).toEqual({ motor: { status: "on", since: NOW - 1_000, source: "relayFrame" } });
+    expect(beliefChange(state, "on", "relayFrame", NOW)).toEqual({
+      motor: { status: "on", since: NOW - 1_000, source: "relayFrame" },
+    });
   });
 
   it("an OFF reads no current and forgets the start, a breach and missing current", () => {
@@ -72,7 +81,10 @@ describe("the belief about the motor", () => {
   });
 
   it("a start answers the last trip; `unknown` leaves the reported relay alone", () => {
-    const tripped = stateWith({ motor: { status: "off", since: NOW - 60_000, source: "event" }, trip: { kind: "dryRun", at: NOW - 60_000, current: 0.2 } });
+    const tripped = stateWith({
+      motor: { status: "off", since: NOW - 60_000, source: "event" },
+      trip: { kind: "dryRun", at: NOW - 60_000, current: 0.2 },
+    });
     expect(beliefChange(tripped, "on", "ack", NOW)).toMatchObject({ trip: null, relayOnSince: NOW });
     const health = emptyHealth(); // relay "off"
     expect(beliefChange(stateWith({ health }), "unknown", "noAnswer", NOW)?.health).toBeUndefined();
@@ -81,9 +93,15 @@ describe("the belief about the motor", () => {
 
   it("an unanswered command counts as settled only by what the box said after it left", () => {
     const sent = { ...pending, state: "unanswered" as const };
-    expect(settledSince(stateWith({ motor: { status: "on", since: NOW - 1_000, source: "readings" } }), sent)).toBe(true);
-    expect(settledSince(stateWith({ motor: { status: "on", since: NOW - 10_000, source: "readings" } }), sent)).toBe(false);
-    expect(settledSince(stateWith({ motor: { status: "unknown", since: NOW - 1_000, source: "noAnswer" } }), sent)).toBe(false);
+    expect(settledSince(stateWith({ motor: { status: "on", since: NOW - 1_000, source: "readings" } }), sent)).toBe(
+      true,
+    );
+    expect(settledSince(stateWith({ motor: { status: "on", since: NOW - 10_000, source: "readings" } }), sent)).toBe(
+      false,
+    );
+    expect(
+      settledSince(stateWith({ motor: { status: "unknown", since: NOW - 1_000, source: "noAnswer" } }), sent),
+    ).toBe(false);
   });
 
   it("a hub that restarts with a command in flight says it may have switched; an unanswered one stays as it was", () => {
@@ -98,14 +116,25 @@ describe("the belief about the motor", () => {
   });
 
   it("an OTA refusal is kept in a schedule's outcome as the command refusal it is", () => {
-    expect(commandFailure({ ok: false, code: "otaRejected", error: "Low battery" })).toEqual({ code: "rejected", error: "Low battery" });
-    expect(commandFailure({ ok: false, code: "cooldown", retryAfterMs: 3_000 })).toEqual({ code: "cooldown", error: null });
+    expect(commandFailure({ ok: false, code: "otaRejected", error: "Low battery" })).toEqual({
+      code: "rejected",
+      error: "Low battery",
+    });
+    expect(commandFailure({ ok: false, code: "cooldown", retryAfterMs: 3_000 })).toEqual({
+      code: "cooldown",
+      error: null,
+    });
   });
 });
 
 describe("what the hub vouches for", () => {
   it("is offline without the box's socket, whatever the state remembers, with when it was last heard", () => {
-    const state = stateWith({ online: true, lastSeenAt: NOW - 9_000, pendingSwitch: pending, cooldownUntil: NOW + MOTOR_COOLDOWN_MS });
+    const state = stateWith({
+      online: true,
+      lastSeenAt: NOW - 9_000,
+      pendingSwitch: pending,
+      cooldownUntil: NOW + MOTOR_COOLDOWN_MS,
+    });
     expect(pumpStateOf(state, null, NOW)).toMatchObject({
       deviceStatus: "offline",
       lastSeenAt: NOW - 9_000,
@@ -113,7 +142,10 @@ describe("what the hub vouches for", () => {
       cooldownUntil: NOW + MOTOR_COOLDOWN_MS,
       at: NOW,
     });
-    expect(pumpStateOf(state, { lastHeardAt: NOW - 2_000 }, NOW)).toMatchObject({ deviceStatus: "online", lastSeenAt: NOW - 2_000 });
+    expect(pumpStateOf(state, { lastHeardAt: NOW - 2_000 }, NOW)).toMatchObject({
+      deviceStatus: "online",
+      lastSeenAt: NOW - 2_000,
+    });
   });
 
   it("shows every fault until it clears, running without a command only while the readings say so", () => {
@@ -135,9 +167,9 @@ describe("what the hub vouches for", () => {
       "runningWithoutCommand",
       "noCurrent",
     ]);
-    expect(pumpStateOf({ ...state, motor: { ...state.motor, source: "ack" } }, null, NOW).faults.map((fault) => fault.kind)).not.toContain(
-      "runningWithoutCommand",
-    );
+    expect(
+      pumpStateOf({ ...state, motor: { ...state.motor, source: "ack" } }, null, NOW).faults.map((fault) => fault.kind),
+    ).not.toContain("runningWithoutCommand");
   });
 });
 
@@ -154,9 +186,18 @@ describe("commands without a box", () => {
   it("the first word a new hub hears is no news when it is OFF; after that a change is logged once", async () => {
     const deviceId = `room-test-${crypto.randomUUID()}`;
     const logs = await withRooms(async ({ commands }) => {
-      await commands.setMotor("off", "hello", { action: "off", event: { kind: "stated", relay: "off", how: "reconnected" } });
-      await commands.setMotor("on", "relayFrame", { action: "on", event: { kind: "stated", relay: "on", how: "manual" } });
-      await commands.setMotor("on", "relayFrame", { action: "on", event: { kind: "stated", relay: "on", how: "manual" } });
+      await commands.setMotor("off", "hello", {
+        action: "off",
+        event: { kind: "stated", relay: "off", how: "reconnected" },
+      });
+      await commands.setMotor("on", "relayFrame", {
+        action: "on",
+        event: { kind: "stated", relay: "on", how: "manual" },
+      });
+      await commands.setMotor("on", "relayFrame", {
+        action: "on",
+        event: { kind: "stated", relay: "on", how: "manual" },
+      });
       return getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId));
     }, deviceId);
     expect(logs.map((log) => [log.action, log.kind])).toEqual([["on", "stated"]]);
@@ -171,9 +212,16 @@ describe("commands without a box", () => {
         cooldownUntil: 42,
       });
       await commands.adoptStatedRelay("on", "relayFrame", "manual");
-      return { state: hub.state.current, logs: await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)) };
+      return {
+        state: hub.state.current,
+        logs: await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)),
+      };
     }, deviceId);
-    expect(state).toMatchObject({ pendingSwitch: null, motor: { status: "on", source: "relayFrame" }, cooldownUntil: 42 });
+    expect(state).toMatchObject({
+      pendingSwitch: null,
+      motor: { status: "on", source: "relayFrame" },
+      cooldownUntil: 42,
+    });
     expect(logs.map((log) => [log.kind, JSON.parse(log.params)])).toEqual([
       ["switched", { relay: "on", origin: { by: "app" }, confirmed: "late" }],
     ]);

@@ -30,7 +30,9 @@ describe("liveness", () => {
   });
 
   it("checks again when the limit runs out after the last sign, not a whole period after the check", () => {
-    expect(livenessCheckAt(NOW, NOW - 10_000, WATCHED_OFFLINE_AFTER_MS)).toBe(NOW - 10_000 + WATCHED_OFFLINE_AFTER_MS + 500);
+    expect(livenessCheckAt(NOW, NOW - 10_000, WATCHED_OFFLINE_AFTER_MS)).toBe(
+      NOW - 10_000 + WATCHED_OFFLINE_AFTER_MS + 500,
+    );
     // Already past: as soon as possible, never in the past.
     expect(livenessCheckAt(NOW, NOW - 60_000, WATCHED_OFFLINE_AFTER_MS)).toBe(NOW + 100);
   });
@@ -54,7 +56,10 @@ describe("the box's socket", () => {
       const old = openSocket(state, ["device"], { role: "device", connectedAt: Date.now(), helloAt: Date.now() });
       const response = link.accept();
       expect(response.status).toBe(101);
-      return { closed: await old.closed, open: state.getWebSockets("device").filter((ws) => ws.readyState === WebSocket.OPEN).length };
+      return {
+        closed: await old.closed,
+        open: state.getWebSockets("device").filter((ws) => ws.readyState === WebSocket.OPEN).length,
+      };
     });
     expect(closed.code).toBe(DEVICE_CLOSE.replaced);
     expect(open).toBe(1);
@@ -76,6 +81,8 @@ describe("the box's socket", () => {
     expect(first.liveness).toBeNull();
     expect(second).toEqual(first.state);
     // D1 was told once: the row set back to online above stays so.
-    expect((await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) }))?.online).toBe(true);
+    expect((await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) }))?.online).toBe(
+      true,
+    );
   });
 });

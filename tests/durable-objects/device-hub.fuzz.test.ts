@@ -10,12 +10,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   DEVICE_PROTOCOL_VERSION,
+  type DeviceMessage,
   deviceMessageSchema,
   serverToDeviceMessageSchema,
-  type DeviceMessage,
 } from "../../common/device-protocol.ts";
-import { realtimeMessageSchema } from "../../common/realtime-protocol.ts";
-import { MAX_BROWSER_FRAME_BYTES } from "../../common/realtime-protocol.ts";
+import { MAX_BROWSER_FRAME_BYTES, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import {
   baseSeed,
   brokenObject,
@@ -33,16 +32,16 @@ import {
   utf8Length,
 } from "../worker/fuzz-support.ts";
 import {
+  adminToken,
+  type BrowserPeer,
   connectBrowser,
   connectDevice,
-  liftFrameRateCap,
+  type DevicePeer,
   farmerWithDevice,
   hubStub,
+  liftFrameRateCap,
   postJson,
-  adminToken,
   snapshotWithoutClocks,
-  type BrowserPeer,
-  type DevicePeer,
 } from "../worker/helpers.ts";
 
 const MIN_SOCKET_INPUTS = 4_000;
@@ -93,14 +92,16 @@ const EXAMPLES: { [T in DeviceType]: Extract<DeviceMessage, { type: T }> } = {
   ota: { type: "ota", id: "ota-fuzz", stage: "downloading", progress: 50, error: "checksum mismatch" },
 };
 
-const fieldsOf = (type: DeviceType): string[] => Object.keys(deviceMessageSchema.options.find((option) => option.shape.type.value === type)!.shape);
+const fieldsOf = (type: DeviceType): string[] =>
+  Object.keys(deviceMessageSchema.options.find((option) => option.shape.type.value === type)!.shape);
 
 // ---- frames and what the hub must answer ---------------------------------------------------------
 
 type Frame = { text: string } | { binary: number[] };
 
 /** The text as the hub receives it: lone surrogates travel as U+FFFD; a BOM stays. */
-const received = (text: string) => new TextDecoder("utf-8", { ignoreBOM: true, fatal: false }).decode(new TextEncoder().encode(text));
+const received = (text: string) =>
+  new TextDecoder("utf-8", { ignoreBOM: true, fatal: false }).decode(new TextEncoder().encode(text));
 
 /**
  * The error a box gets for this frame (docs/device-protocol.md §2, §3), or null when the frame
@@ -120,11 +121,13 @@ function expectedError(frame: Frame, saidHello: boolean): string | RegExp | null
 const textFrame = (value: unknown): Frame => ({ text: toJsonText(value) });
 
 /** A pad that takes a frame past 4,096 bytes: sometimes only in UTF-8 (under 4,096 characters). */
-const oversizedPad = fc.oneof(
-  fc.tuple(fc.integer({ min: 1_400, max: 1_500 }), fc.constant("ऋ")), // 3 bytes each: > 4 KB, < 4,096 chars
-  fc.tuple(fc.integer({ min: 1_030, max: 2_000 }), fc.constant("😀")), // 4 bytes, 2 UTF-16 units
-  fc.tuple(fc.integer({ min: 4_097, max: 1_000_000 }), fc.constantFrom("x", " ")),
-).map(([count, unit]) => unit.repeat(count));
+const oversizedPad = fc
+  .oneof(
+    fc.tuple(fc.integer({ min: 1_400, max: 1_500 }), fc.constant("ऋ")), // 3 bytes each: > 4 KB, < 4,096 chars
+    fc.tuple(fc.integer({ min: 1_030, max: 2_000 }), fc.constant("😀")), // 4 bytes, 2 UTF-16 units
+    fc.tuple(fc.integer({ min: 4_097, max: 1_000_000 }), fc.constantFrom("x", " ")),
+  )
+  .map(([count, unit]) => unit.repeat(count));
 
 /** Bad frames built around one message type: broken fields, junk fields, near-miss types, too big, cut short. */
 function framesOfType(type: DeviceType): fc.Arbitrary<Frame> {
@@ -132,11 +135,25 @@ function framesOfType(type: DeviceType): fc.Arbitrary<Frame> {
   const fields = fieldsOf(type);
   return fc.oneof(
     { weight: 10, arbitrary: brokenObject(example, fields).map(textFrame) },
-    { weight: 3, arbitrary: junkObject(fields.filter((field) => field !== "type"), [["type", type]]).map(textFrame) },
+    {
+      weight: 3,
+      arbitrary: junkObject(
+        fields.filter((field) => field !== "type"),
+        [["type", type]],
+      ).map(textFrame),
+    },
     {
       weight: 2,
       arbitrary: fc
-        .constantFrom(type.toUpperCase(), ` ${type}`, `${type} `, `${type}\u0000`, type[0]!.toUpperCase() + type.slice(1), `${type}s`, ...DEVICE_TYPES.filter((other) => other !== type))
+        .constantFrom(
+          type.toUpperCase(),
+          ` ${type}`,
+          `${type} `,
+          `${type}\u0000`,
+          type[0]!.toUpperCase() + type.slice(1),
+          `${type}s`,
+          ...DEVICE_TYPES.filter((other) => other !== type),
+        )
         .map((near) => textFrame({ ...example, type: near })),
     },
     { weight: 1, arbitrary: oversizedPad.map((padding) => textFrame({ ...example, padding })) },
@@ -148,8 +165,19 @@ function framesOfType(type: DeviceType): fc.Arbitrary<Frame> {
 /** Frames that belong to no type: binary, not JSON, not an object, unknown or missing types, huge. */
 const shapelessFrames: fc.Arbitrary<Frame> = fc.oneof(
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ binary: [...bytes] })) },
-  { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 80 }).filter((text) => !parsesAsJson(text)).map((text) => ({ text })) },
-  { weight: 1, arbitrary: fc.constantFrom("PING", " ping", "ping\n", "Ping", "pong", "ping ping", "", "\u0000").map((text) => ({ text })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .string({ unit: "binary", maxLength: 80 })
+      .filter((text) => !parsesAsJson(text))
+      .map((text) => ({ text })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom("PING", " ping", "ping\n", "Ping", "pong", "ping ping", "", "\u0000")
+      .map((text) => ({ text })),
+  },
   { weight: 2, arbitrary: nonObjectJson.map((text) => ({ text })) },
   {
     weight: 3,
@@ -160,9 +188,22 @@ const shapelessFrames: fc.Arbitrary<Frame> = fc.oneof(
       )
       .map(([type, rest]) => textFrame({ ...rest, type })),
   },
-  { weight: 1, arbitrary: fc.dictionary(extraKey, smallJson, { maxKeys: 4 }).map((rest) => textFrame({ ...rest, type: undefined })) },
-  { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string())).map((type) => textFrame({ type, relay: "on" })) },
-  { weight: 1, arbitrary: fc.integer({ min: MAX_FRAME_BYTES + 1, max: 1_000_000 }).map((size) => ({ text: "x".repeat(size) })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .dictionary(extraKey, smallJson, { maxKeys: 4 })
+      .map((rest) => textFrame({ ...rest, type: undefined })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string()))
+      .map((type) => textFrame({ type, relay: "on" })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: MAX_FRAME_BYTES + 1, max: 1_000_000 }).map((size) => ({ text: "x".repeat(size) })),
+  },
 );
 
 // ---- the hub and what must not change ------------------------------------------------------------
@@ -196,7 +237,13 @@ async function settle(...browsers: BrowserPeer[]) {
 async function hubState(deviceId: string) {
   const stub = hubStub(deviceId);
   const { wakes, deviceFrames } = await stub.hubStats();
-  return { snapshot: await snapshotWithoutClocks(deviceId), storage: await hubStorageSnapshot(deviceId), wakes, deviceFrames, d1: await d1Snapshot() };
+  return {
+    snapshot: await snapshotWithoutClocks(deviceId),
+    storage: await hubStorageSnapshot(deviceId),
+    wakes,
+    deviceFrames,
+    d1: await d1Snapshot(),
+  };
 }
 
 /** Sends a frame from the box and checks the documented error comes back. */
@@ -221,7 +268,8 @@ async function sendFromBox(box: DevicePeer, frame: Frame, saidHello: boolean) {
 }
 
 /** Never send a frame the hub must act on. */
-const invalidFor = (saidHello: boolean) => (frame: Frame) => !("text" in frame && frame.text === "ping") && expectedError(frame, saidHello) !== null;
+const invalidFor = (saidHello: boolean) => (frame: Frame) =>
+  !("text" in frame && frame.text === "ping") && expectedError(frame, saidHello) !== null;
 
 const options = (label: string, numRuns: number) => ({ numRuns, seed: seedFor(label), endOnFailure: true });
 
@@ -237,7 +285,9 @@ describe("device frames", () => {
     }
   });
 
-  it("after hello: bad frames of every type and of none get an error frame and change nothing", { timeout: 180_000 }, async () => {
+  it("after hello: bad frames of every type and of none get an error frame and change nothing", {
+    timeout: 180_000,
+  }, async () => {
     const { user, token, device, box, browser, admin } = await watchedHub();
     const before = await hubState(device.deviceId);
     for (const type of DEVICE_TYPES) {
@@ -264,7 +314,9 @@ describe("device frames", () => {
     for (const peer of [box, browser, admin]) peer.close();
   });
 
-  it("before hello: every frame is refused, valid ones of every type too, and nothing changes", { timeout: 60_000 }, async () => {
+  it("before hello: every frame is refused, valid ones of every type too, and nothing changes", {
+    timeout: 60_000,
+  }, async () => {
     const { device, box, browser, admin } = await watchedHub();
     box.close();
     await admin.next("deviceStatusUpdate");
@@ -297,7 +349,9 @@ describe("device frames", () => {
     for (const peer of [early, browser, admin]) peer.close();
   });
 
-  it("a hello of another protocol version: error frame, close 4002, nothing else changes", { timeout: 60_000 }, async () => {
+  it("a hello of another protocol version: error frame, close 4002, nothing else changes", {
+    timeout: 60_000,
+  }, async () => {
     const { device, box, browser, admin } = await watchedHub();
     box.close();
     await admin.next("deviceStatusUpdate");
@@ -305,17 +359,20 @@ describe("device frames", () => {
     const before = await hubState(device.deviceId);
     let runs = 0;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.integer({ min: 2, max: 2 ** 31 }), fc.constantFrom(2, 10, 2 ** 53 - 1)), async (protocol) => {
-        runs += 1;
-        sentFrames += 1;
-        const socket = await connectDevice(device, { hello: false });
-        socket.send({ ...EXAMPLES.hello, protocol });
-        expect(await socket.next("error")).toEqual({
-          type: "error",
-          message: `Unsupported protocol version ${protocol}; this server speaks ${DEVICE_PROTOCOL_VERSION}.`,
-        });
-        expect((await socket.waitForClose()).code).toBe(4002);
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.integer({ min: 2, max: 2 ** 31 }), fc.constantFrom(2, 10, 2 ** 53 - 1)),
+        async (protocol) => {
+          runs += 1;
+          sentFrames += 1;
+          const socket = await connectDevice(device, { hello: false });
+          socket.send({ ...EXAMPLES.hello, protocol });
+          expect(await socket.next("error")).toEqual({
+            type: "error",
+            message: `Unsupported protocol version ${protocol}; this server speaks ${DEVICE_PROTOCOL_VERSION}.`,
+          });
+          expect((await socket.waitForClose()).code).toBe(4002);
+        },
+      ),
       options("device hello protocol", 25),
     );
     await settle();
@@ -340,7 +397,10 @@ const browserFrames: fc.Arbitrary<Frame> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.constantFrom(...REALTIME_TYPES, ...SERVER_TYPES), fc.dictionary(extraKey, fc.oneof(smallJson, fc.constantFrom("on", "off", "online", true))))
+      .tuple(
+        fc.constantFrom(...REALTIME_TYPES, ...SERVER_TYPES),
+        fc.dictionary(extraKey, fc.oneof(smallJson, fc.constantFrom("on", "off", "online", true))),
+      )
       .map(([type, rest]) => textFrame({ ...rest, type })),
   },
   { weight: 1, arbitrary: fc.constant(textFrame({ type: "motorStatusUpdate", status: "on" })) },
@@ -350,12 +410,16 @@ const browserFrames: fc.Arbitrary<Frame> = fc.oneof(
 
 /** A browser frame is at most 4 KB (bigger ones close the socket: caps.test.ts). */
 const browserFrameWithinCap = browserFrames.filter((frame) =>
-  "binary" in frame ? frame.binary.length <= MAX_BROWSER_FRAME_BYTES : utf8Length(frame.text) <= MAX_BROWSER_FRAME_BYTES,
+  "binary" in frame
+    ? frame.binary.length <= MAX_BROWSER_FRAME_BYTES
+    : utf8Length(frame.text) <= MAX_BROWSER_FRAME_BYTES,
 );
 
 describe("browser frames", () => {
   for (const who of ["user", "admin"] as const) {
-    it(`${who === "user" ? "a farmer" : "an admin"}'s socket: every frame is ignored, nothing answers, nothing changes`, { timeout: 60_000 }, async () => {
+    it(`${who === "user" ? "a farmer" : "an admin"}'s socket: every frame is ignored, nothing answers, nothing changes`, {
+      timeout: 60_000,
+    }, async () => {
       const { device, box, browser, admin } = await watchedHub();
       const sender = who === "user" ? browser : admin;
       const before = await hubState(device.deviceId);

@@ -30,8 +30,22 @@ describe("the recent list", () => {
   });
 
   it("an outbox row an older hub stored as a sentence is read back as its kind", () => {
-    const legacy = { deviceId: "SNC-X", userId: 1, mobileNo: "9876543210", action: "off" as const, message: "Power cut at the pump. Motor stopped.", createdAt: 5 };
-    expect(outboxRowOf(legacy)).toEqual({ deviceId: "SNC-X", userId: 1, mobileNo: "9876543210", action: "off", event: { kind: "powerLost" }, createdAt: 5 });
+    const legacy = {
+      deviceId: "SNC-X",
+      userId: 1,
+      mobileNo: "9876543210",
+      action: "off" as const,
+      message: "Power cut at the pump. Motor stopped.",
+      createdAt: 5,
+    };
+    expect(outboxRowOf(legacy)).toEqual({
+      deviceId: "SNC-X",
+      userId: 1,
+      mobileNo: "9876543210",
+      action: "off",
+      event: { kind: "powerLost" },
+      createdAt: 5,
+    });
   });
 });
 
@@ -39,7 +53,9 @@ describe("an entry D1 refuses", () => {
   it("is shown at once from the outbox, retried by the flush-logs timer and written exactly once", async () => {
     const deviceId = uniqueHubName();
     const trigger = `refuse_${deviceId.replace(/-/g, "_")}`;
-    await env.DB.exec(`CREATE TRIGGER ${trigger} BEFORE INSERT ON motor_logs WHEN NEW.device_id = '${deviceId}' BEGIN SELECT RAISE(ABORT, 'D1 unavailable'); END;`);
+    await env.DB.exec(
+      `CREATE TRIGGER ${trigger} BEFORE INSERT ON motor_logs WHEN NEW.device_id = '${deviceId}' BEGIN SELECT RAISE(ABORT, 'D1 unavailable'); END;`,
+    );
     const refused = await withRooms(async ({ hub, log }) => {
       await log.record("other", { kind: "phaseOk" });
       return { recent: await log.recent(), outbox: hub.sql.outbox().length, retry: hub.timers.dueAt(TIMERS.flushLogs) };

@@ -10,26 +10,26 @@ import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { DEVICE_ACK_TIMEOUT_MS, MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
-import type { PumpState } from "../../common/pump-state.ts";
 import {
   HUB_SAFETY_SUSTAIN_MS,
   NO_CURRENT_ALERT_MS,
   PROTECTION_STARTUP_GRACE_MS,
   protectionLimits,
 } from "../../common/protection.ts";
+import type { PumpState } from "../../common/pump-state.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { motorLogs } from "../../worker/db/schema.ts";
 import {
+  type BrowserPeer,
   connectBrowser,
   connectDevice,
+  type DevicePeer,
   farmerWithDevice,
   getJson,
   hubStub,
   postJson,
   rewriteHubState,
-  type BrowserPeer,
-  type DevicePeer,
 } from "../worker/helpers.ts";
 
 /** The farmer's motor: 9 A running. Dry run below 6.3 A, overcurrent above 11.7 A. */
@@ -68,13 +68,19 @@ async function watchedFarmer() {
 }
 
 async function logs(deviceId: string) {
-  const rows = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
+  const rows = await getDb(env.DB)
+    .select()
+    .from(motorLogs)
+    .where(eq(motorLogs.deviceId, deviceId))
+    .orderBy(motorLogs.id);
   return rows.map((row) => [row.action, row.message]);
 }
 
 /** The pump states the browser was sent, oldest first, as `status/source`. */
 function statesSeen(browser: BrowserPeer): string[] {
-  return browser.received.flatMap((message) => (message.type === "pumpState" ? [`${message.pump.status}/${message.pump.statusSource}`] : []));
+  return browser.received.flatMap((message) =>
+    message.type === "pumpState" ? [`${message.pump.status}/${message.pump.statusSource}`] : [],
+  );
 }
 
 function reading(box: DevicePeer, current: number) {
@@ -83,7 +89,11 @@ function reading(box: DevicePeer, current: number) {
 
 async function owedSwitchOffs(deviceId: string) {
   return runInDurableObject(hubStub(deviceId), (_hub: DeviceHub, state) =>
-    state.storage.sql.exec<{ scheduleId: number; dueAt: number }>("SELECT schedule_id AS scheduleId, due_at AS dueAt FROM schedule_offs").toArray(),
+    state.storage.sql
+      .exec<{ scheduleId: number; dueAt: number }>(
+        "SELECT schedule_id AS scheduleId, due_at AS dueAt FROM schedule_offs",
+      )
+      .toArray(),
   );
 }
 
@@ -114,7 +124,9 @@ describe("a lost ack", () => {
       ["other", "Motor ON from the app: the box did not confirm it (the motor may be running)."],
     ]);
     await expect.poll(() => statesSeen(farmer.browser)).toContain("unknown/noAnswer");
-    expect(farmer.browser.received.some((message) => message.type === "motorStatusUpdate" && message.status === "unknown")).toBe(true);
+    expect(
+      farmer.browser.received.some((message) => message.type === "motorStatusUpdate" && message.status === "unknown"),
+    ).toBe(true);
     farmer.box.close();
     farmer.browser.close();
   }, 15_000);
@@ -193,7 +205,11 @@ describe("a late ack", () => {
 
   it("of a scheduled 'ON for 30 minutes' still owes the switch-off 30 minutes after the run began", async () => {
     const farmer = await watchedFarmer();
-    const created = await postJson("/api/schedule", { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes: 30 }, farmer.token);
+    const created = await postJson(
+      "/api/schedule",
+      { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes: 30 },
+      farmer.token,
+    );
     expect(created.status).toBe(201);
     const { schedule } = await readJson(created, scheduleResponseSchema);
     const stub = hubStub(farmer.device.deviceId);
@@ -215,7 +231,10 @@ describe("a late ack", () => {
     await expect.poll(async () => (await farmer.status()).status).toBe("on");
     expect(await owedSwitchOffs(farmer.device.deviceId)).toEqual(owed);
     expect(await logs(farmer.device.deviceId)).toEqual([
-      ["other", "Motor ON by schedule (6:00 AM, daily, for 30 minutes): the box did not confirm it (the motor may be running)."],
+      [
+        "other",
+        "Motor ON by schedule (6:00 AM, daily, for 30 minutes): the box did not confirm it (the motor may be running).",
+      ],
       ["on", "Motor turned ON by schedule (6:00 AM, daily, for 30 minutes) (confirmed late)"],
     ]);
     const list = await readJson(await getJson("/api/schedule", farmer.token), scheduleListResponseSchema);
@@ -248,11 +267,18 @@ describe("a link that drops mid-command", () => {
       deviceStatus: "offline",
       pendingCommand: { action: "on", state: "unanswered" },
     });
-    expect(await farmer.browser.next("deviceStatusUpdate")).toEqual({ type: "deviceStatusUpdate", deviceStatus: "offline" });
+    expect(await farmer.browser.next("deviceStatusUpdate")).toEqual({
+      type: "deviceStatusUpdate",
+      deviceStatus: "offline",
+    });
 
     const back = await connectDevice(farmer.device, { relay: "on" });
     await expect.poll(async () => (await farmer.status()).status).toBe("on");
-    expect(await farmer.status()).toMatchObject({ statusSource: "hello", deviceStatus: "online", pendingCommand: null });
+    expect(await farmer.status()).toMatchObject({
+      statusSource: "hello",
+      deviceStatus: "online",
+      pendingCommand: null,
+    });
     expect(await logs(farmer.device.deviceId)).toEqual([
       ["other", "Motor ON from the app: the box went offline before confirming it (the motor may be running)."],
       ["on", "Motor turned ON from the app (confirmed when the box reconnected)"],
@@ -276,7 +302,10 @@ describe("readings that contradict the hub", () => {
       statusSource: "readings",
       faults: [{ kind: "runningWithoutCommand" }],
     });
-    expect((await logs(farmer.device.deviceId)).at(-1)).toEqual(["on", "Motor is running without a confirmed command (8.8 A)."]);
+    expect((await logs(farmer.device.deviceId)).at(-1)).toEqual([
+      "on",
+      "Motor is running without a confirmed command (8.8 A).",
+    ]);
     // The fault goes when its cause does: the box confirms an OFF and the current stops.
     expect((await farmer.motor("off")).status).toBe(200);
     reading(farmer.box, 0);
@@ -321,7 +350,9 @@ describe("readings that contradict the hub", () => {
     farmer.box.send({ type: "event", event: "powerRestored", relay: "on" });
     expect(await farmer.box.next("switch")).toMatchObject({ relay: "off" }); // never answered
     await farmer.browser.next("powerRestored");
-    await expect.poll(async () => (await farmer.status()).status, { timeout: DEVICE_ACK_TIMEOUT_MS + 2_000 }).toBe("unknown");
+    await expect
+      .poll(async () => (await farmer.status()).status, { timeout: DEVICE_ACK_TIMEOUT_MS + 2_000 })
+      .toBe("unknown");
     expect(await farmer.status()).toMatchObject({
       statusSource: "noAnswer",
       faults: [],

@@ -4,8 +4,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { HubSql } from "../../durable-objects/device-hub/sql.ts";
+import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { motorLogs } from "../../worker/db/schema.ts";
 import {
@@ -19,8 +19,17 @@ import {
 } from "../worker/helpers.ts";
 
 async function storedLogs(deviceId: string) {
-  const rows = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
-  return rows.map((row) => ({ action: row.action, kind: row.kind, params: JSON.parse(row.params), message: row.message }));
+  const rows = await getDb(env.DB)
+    .select()
+    .from(motorLogs)
+    .where(eq(motorLogs.deviceId, deviceId))
+    .orderBy(motorLogs.id);
+  return rows.map((row) => ({
+    action: row.action,
+    kind: row.kind,
+    params: JSON.parse(row.params),
+    message: row.message,
+  }));
 }
 
 describe("motor logs as kinds", () => {
@@ -38,7 +47,10 @@ describe("motor logs as kinds", () => {
       logMessage: "Motor turned ON from the app",
     });
     box.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing", phase: "Y" });
-    expect((await browser.next("motorLogUpdate")).log).toMatchObject({ kind: "phaseFault", params: { phase: "Y", detail: "Phase Y missing" } });
+    expect((await browser.next("motorLogUpdate")).log).toMatchObject({
+      kind: "phaseFault",
+      params: { phase: "Y", detail: "Phase Y missing" },
+    });
     box.send({ type: "event", event: "phaseOk", relay: "off" });
     await browser.next("phaseOk");
     box.send({ type: "event", event: "dryRun", relay: "off", current: 3.1 });
@@ -46,7 +58,12 @@ describe("motor logs as kinds", () => {
 
     await expect.poll(async () => (await storedLogs(device.deviceId)).length).toBe(4);
     expect(await storedLogs(device.deviceId)).toEqual([
-      { action: "on", kind: "switched", params: { relay: "on", origin: { by: "app" }, confirmed: "inTime" }, message: "Motor turned ON from the app" },
+      {
+        action: "on",
+        kind: "switched",
+        params: { relay: "on", origin: { by: "app" }, confirmed: "inTime" },
+        message: "Motor turned ON from the app",
+      },
       {
         action: "off",
         kind: "phaseFault",
@@ -54,7 +71,12 @@ describe("motor logs as kinds", () => {
         message: "Phase fault detected: Phase Y missing. Motor operation is disabled.",
       },
       { action: "other", kind: "phaseOk", params: {}, message: "Phase is OK now." },
-      { action: "off", kind: "tripDryRun", params: { current: 3.1 }, message: "Dry run detected. Motor turned OFF automatically." },
+      {
+        action: "off",
+        kind: "tripDryRun",
+        params: { current: 3.1 },
+        message: "Dry run detected. Motor turned OFF automatically.",
+      },
     ]);
     const snapshot = await hubStub(device.deviceId).getSnapshot();
     expect(snapshot.lastLogs.map((log) => log.kind)).toEqual(["tripDryRun", "phaseOk", "phaseFault", "switched"]);
@@ -101,7 +123,9 @@ describe("what an older hub stored as sentences", () => {
         sentAt: Date.now() - 60_000,
         state: "unanswered",
       },
-      lastLogs: [{ id: 1, action: "on", logMessage: "Motor turned ON from the app", timestamp: new Date().toISOString() }],
+      lastLogs: [
+        { id: 1, action: "on", logMessage: "Motor turned ON from the app", timestamp: new Date().toISOString() },
+      ],
     }));
 
     // Recent logs without kinds are a stale copy: read again from D1 (empty for this pump).
@@ -114,7 +138,11 @@ describe("what an older hub stored as sentences", () => {
       {
         action: "on",
         kind: "switched",
-        params: { relay: "on", origin: { by: "schedule", minuteOfDay: 360, repeat: "daily", forMinutes: 30 }, confirmed: "late" },
+        params: {
+          relay: "on",
+          origin: { by: "schedule", minuteOfDay: 360, repeat: "daily", forMinutes: 30 },
+          confirmed: "late",
+        },
         message: "Motor turned ON by schedule (6:00 AM, daily, for 30 minutes) (confirmed late)",
       },
       { action: "off", kind: "powerLost", params: {}, message: "Power cut at the pump. Motor stopped." },
@@ -138,7 +166,11 @@ describe("what an older hub stored as sentences", () => {
       sql.exec(insertRun, 62, "rejected", "Relay stuck");
       const store = new HubSql(sql); // what a hub starting on this storage does
       store.setScheduleOff({ scheduleId: 8, plannedAt: 3000, dueAt: 4000, afterMinutes: 20, attempts: 0 });
-      const reasons = sql.exec<{ code: string; message: string | null }>("SELECT last_code AS code, last_message AS message FROM schedules ORDER BY minute_of_day").toArray();
+      const reasons = sql
+        .exec<{ code: string; message: string | null }>(
+          "SELECT last_code AS code, last_message AS message FROM schedules ORDER BY minute_of_day",
+        )
+        .toArray();
       return { due: store.dueScheduleOffs(5000), reasons };
     });
     expect(offs.due).toEqual([

@@ -10,7 +10,12 @@ import { getDb } from "../../worker/db/client.ts";
 import { motorLogs } from "../../worker/db/schema.ts";
 import { uniqueHubName, withRooms } from "./room-support.ts";
 
-const job = (stage: OtaJob["stage"], startedAt = Date.now()): OtaJob => ({ id: "ota-1", version: "2.4.0", stage, startedAt });
+const job = (stage: OtaJob["stage"], startedAt = Date.now()): OtaJob => ({
+  id: "ota-1",
+  version: "2.4.0",
+  stage,
+  startedAt,
+});
 
 describe("a hello during an update", () => {
   it("with the new version completes it; with another after installing fails it; otherwise it is not over yet", () => {

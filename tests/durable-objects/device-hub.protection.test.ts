@@ -38,12 +38,17 @@ describe("the safety net", () => {
   it("forgets a breach that healed, and counts anew when the breach changes kind", () => {
     const breach = { kind: "overCurrent" as const, since: NOW - 5_000 };
     expect(safetyNetStep(running(1, { breach }), NOW)).toEqual({ breach: null, switchOff: null });
-    expect(safetyNetStep(running(0.5, { breach }), NOW)).toEqual({ breach: { kind: "dryRun", since: NOW }, switchOff: null });
+    expect(safetyNetStep(running(0.5, { breach }), NOW)).toEqual({
+      breach: { kind: "dryRun", since: NOW },
+      switchOff: null,
+    });
   });
 
   it("next to no current is not a dry run for the hub, and a motor not ON breaches nothing", () => {
     expect(safetyNetStep(running(0.1), NOW).breach).toBeNull();
-    expect(safetyNetStep(running(2.5, { motor: { status: "unknown", since: STARTED, source: "noAnswer" } }), NOW).breach).toBeNull();
+    expect(
+      safetyNetStep(running(2.5, { motor: { status: "unknown", since: STARTED, source: "noAnswer" } }), NOW).breach,
+    ).toBeNull();
   });
 });
 
@@ -52,29 +57,54 @@ describe("no current while ON", () => {
     const first = noCurrentStep(running(0), false, NOW);
     expect(first).toEqual({ noCurrent: { since: NOW, raised: false }, raise: false });
     const waiting = running(0, { noCurrent: first.noCurrent });
-    expect(noCurrentStep(waiting, false, NOW + NO_CURRENT_ALERT_MS - 1)).toEqual({ noCurrent: first.noCurrent, raise: false });
+    expect(noCurrentStep(waiting, false, NOW + NO_CURRENT_ALERT_MS - 1)).toEqual({
+      noCurrent: first.noCurrent,
+      raise: false,
+    });
     const raised = noCurrentStep(waiting, false, NOW + NO_CURRENT_ALERT_MS);
     expect(raised).toEqual({ noCurrent: { since: NOW, raised: true }, raise: true });
     expect(noCurrentStep(running(0, { noCurrent: raised.noCurrent }), false, NOW + 60_000).raise).toBe(false);
-    expect(noCurrentStep(running(8.9, { noCurrent: raised.noCurrent }), true, NOW + 60_000)).toEqual({ noCurrent: null, raise: false });
+    expect(noCurrentStep(running(8.9, { noCurrent: raised.noCurrent }), true, NOW + 60_000)).toEqual({
+      noCurrent: null,
+      raise: false,
+    });
   });
 
   it("says nothing during the start-up grace", () => {
-    expect(noCurrentStep(running(0, { relayOnSince: NOW - 1_000 }), false, NOW)).toEqual({ noCurrent: null, raise: false });
+    expect(noCurrentStep(running(0, { relayOnSince: NOW - 1_000 }), false, NOW)).toEqual({
+      noCurrent: null,
+      raise: false,
+    });
   });
 });
 
 describe("faults the box reports", () => {
   it("a phase fault locks ON commands out with the box's words and phase, and its end lifts the lock", async () => {
     const { during, after } = await withRooms(async ({ hub, protection }) => {
-      await protection.handleEvent({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing", phase: "Y" });
+      await protection.handleEvent({
+        type: "event",
+        event: "phaseFault",
+        relay: "off",
+        detail: "Phase Y missing",
+        phase: "Y",
+      });
       const during = hub.state.current;
       await protection.handleEvent({ type: "event", event: "phaseOk", relay: "off" });
       return { during, after: hub.state.current };
     });
-    expect(during).toMatchObject({ phaseFault: true, phaseFaultDetail: "Phase Y missing", phaseFaultPhase: "Y", motor: { status: "off" } });
+    expect(during).toMatchObject({
+      phaseFault: true,
+      phaseFaultDetail: "Phase Y missing",
+      phaseFaultPhase: "Y",
+      motor: { status: "off" },
+    });
     expect(switchRefusal(during, "on", Date.now(), 0)).toEqual({ ok: false, code: "phaseFault" });
-    expect(after).toMatchObject({ phaseFault: false, phaseFaultSince: null, phaseFaultDetail: null, phaseFaultPhase: null });
+    expect(after).toMatchObject({
+      phaseFault: false,
+      phaseFaultSince: null,
+      phaseFaultDetail: null,
+      phaseFaultPhase: null,
+    });
   });
 
   it("a trip is remembered as the reason the motor stopped, with its current", async () => {
@@ -82,6 +112,10 @@ describe("faults the box reports", () => {
       await protection.handleEvent({ type: "event", event: "dryRun", relay: "off", current: 0.3 });
       return hub.state.current;
     });
-    expect(state).toMatchObject({ trip: { kind: "dryRun", current: 0.3 }, breach: null, motor: { status: "off", source: "event" } });
+    expect(state).toMatchObject({
+      trip: { kind: "dryRun", current: 0.3 },
+      breach: null,
+      motor: { status: "off", source: "event" },
+    });
   });
 });

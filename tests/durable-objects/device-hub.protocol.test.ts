@@ -26,7 +26,11 @@ async function watchedFarmer() {
 }
 
 async function logMessages(deviceId: string) {
-  const rows = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
+  const rows = await getDb(env.DB)
+    .select()
+    .from(motorLogs)
+    .where(eq(motorLogs.deviceId, deviceId))
+    .orderBy(motorLogs.id);
   return rows.map((row) => [row.action, row.message]);
 }
 
@@ -103,7 +107,12 @@ describe("events from the box", () => {
     await endCooldown(device.deviceId);
     const refused = await motor(token, "on");
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toMatchObject({ success: false, message: "There is no mains power at the pump.", code: "noSupply", params: {} });
+    expect(await refused.json()).toMatchObject({
+      success: false,
+      message: "There is no mains power at the pump.",
+      code: "noSupply",
+      params: {},
+    });
     box.send({ type: "event", event: "powerRestored", relay: "off" });
     await browser.next("powerRestored");
     expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("off");
@@ -157,11 +166,21 @@ describe("health", () => {
     const message = await browser.next("healthData");
     expect(message).toMatchObject({
       mobileNo: user.mobileNo,
-      payload: { uptime: 3600, signal: -79, relay: "off", chipId: "A1B2C3", mqtt: "connected", sim: "8991000000000000001", version: "2.1.0" },
+      payload: {
+        uptime: 3600,
+        signal: -79,
+        relay: "off",
+        chipId: "A1B2C3",
+        mqtt: "connected",
+        sim: "8991000000000000001",
+        version: "2.1.0",
+      },
     });
     expect((await hubStub(device.deviceId).getSnapshot()).health).toMatchObject({ uptime: 3600, signal: -79 });
     await expect
-      .poll(async () => (await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) }))?.signal)
+      .poll(
+        async () => (await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) }))?.signal,
+      )
       .toBe(-79);
     box.close();
     browser.close();
@@ -177,7 +196,9 @@ describe("debug log lines", () => {
     await admin.expectNone("debugLog", 200);
 
     const token = await adminToken();
-    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(200);
+    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(
+      200,
+    );
     expect(await box.next("config")).toMatchObject({ config: { debug: true } });
     expect(await admin.next("debugModeUpdate")).toEqual({ type: "debugModeUpdate", debug: true });
     await browser.expectNone("debugModeUpdate", 100);
@@ -264,7 +285,13 @@ describe("welcome", () => {
       protocol: 1,
       heartbeatSeconds: 240,
       watched: false,
-      config: { defaultCurrent: 1, dryRunThreshold: 30, overCurrentThreshold: 30, debug: false, mobileNo: user.mobileNo },
+      config: {
+        defaultCurrent: 1,
+        dryRunThreshold: 30,
+        overCurrentThreshold: 30,
+        debug: false,
+        mobileNo: user.mobileNo,
+      },
     });
     box.close();
   });

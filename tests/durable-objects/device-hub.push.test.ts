@@ -5,24 +5,34 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { readJson } from "../../common/api-client.ts";
 import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";
+import { readJson } from "../../common/api-client.ts";
 import { z } from "../../common/zod.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { pushSubscriptions } from "../../worker/db/schema.ts";
 import { connectBrowser, connectDevice, farmerWithDevice, fireTimer, postJson, putJson } from "../worker/helpers.ts";
 
 async function browserKeys() {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+    "deriveBits",
+  ])) as CryptoKeyPair;
   const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-  const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const base64url = (bytes: Uint8Array) =>
+    btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
   return { p256dh: base64url(raw), auth: base64url(crypto.getRandomValues(new Uint8Array(16))) };
 }
 
 async function subscribe(token: string, route: "ok" | "gone" | "hang", kinds: readonly AlertKind[] = ALERT_KINDS) {
   const id = crypto.randomUUID();
   const endpoint = `https://push.test/${route}/${id}`;
-  const response = await putJson("/api/push/subscriptions", { subscription: { endpoint, keys: await browserKeys() }, kinds, language: "hi" }, token);
+  const response = await putJson(
+    "/api/push/subscriptions",
+    { subscription: { endpoint, keys: await browserKeys() }, kinds, language: "hi" },
+    token,
+  );
   expect(response.status).toBe(200);
   return { id, endpoint };
 }

@@ -6,7 +6,14 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
-import { connectDevice, createUser, hubStub, provisionDevice, type DevicePeer, type TestDevice } from "../worker/helpers.ts";
+import {
+  connectDevice,
+  createUser,
+  type DevicePeer,
+  hubStub,
+  provisionDevice,
+  type TestDevice,
+} from "../worker/helpers.ts";
 
 const COUNT = 100;
 

@@ -44,7 +44,9 @@ describe("DeviceHub safety net", () => {
     await browser.next("overCurrentDetected");
     const snapshot = await hubStub(device.deviceId).getSnapshot();
     expect(snapshot.motorStatus).toBe("off");
-    expect(snapshot.lastLogs[0]?.logMessage).toBe("Motor turned OFF by the server: overcurrent that the box did not stop.");
+    expect(snapshot.lastLogs[0]?.logMessage).toBe(
+      "Motor turned OFF by the server: overcurrent that the box did not stop.",
+    );
     box.close();
     browser.close();
   });

@@ -26,7 +26,8 @@ describe("a device's schedules", () => {
     const results = await withRooms(({ schedules }) => {
       const first = schedules.create(7, at6());
       const clash = schedules.create(7, at6({ action: "off" }));
-      for (let minute = 0; schedules.list(7).length < MAX_SCHEDULES_PER_DEVICE; minute++) schedules.create(7, at6({ minuteOfDay: minute }));
+      for (let minute = 0; schedules.list(7).length < MAX_SCHEDULES_PER_DEVICE; minute++)
+        schedules.create(7, at6({ minuteOfDay: minute }));
       const full = schedules.create(7, at6({ minuteOfDay: 1_000 }));
       const id = first.ok ? first.schedule.id : -1;
       return {
@@ -39,7 +40,10 @@ describe("a device's schedules", () => {
         ownDelete: schedules.delete(7, id),
       };
     });
-    expect(results.first).toMatchObject({ ok: true, schedule: { time: "6:00 AM", minuteOfDay: 360, action: "ON", repeat: "daily", lastRun: null } });
+    expect(results.first).toMatchObject({
+      ok: true,
+      schedule: { time: "6:00 AM", minuteOfDay: 360, action: "ON", repeat: "daily", lastRun: null },
+    });
     expect(results.clash).toEqual({ ok: false, code: "conflict", minuteOfDay: 360 });
     expect(results.full).toEqual({ ok: false, code: "limit", max: MAX_SCHEDULES_PER_DEVICE });
     expect(results.othersUpdate).toEqual({ ok: false, code: "notFound" });

@@ -9,24 +9,28 @@ import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common
 import { switchMessageSchema } from "../../common/device-protocol.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
 import { DAY_MS, istMinuteKey } from "../../common/schedule-time.ts";
-import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { SCHEDULE_LATE_LIMIT_MS, SCHEDULE_OFF_RETRY_MS } from "../../durable-objects/device-hub/schedules.ts";
+import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, motorLogs } from "../../worker/db/schema.ts";
 import {
   api,
   connectDevice,
   createUser,
+  type DevicePeer,
   farmerWithDevice,
   getJson,
   hubStub,
   postJson,
   rewriteHubState,
-  type DevicePeer,
 } from "../worker/helpers.ts";
 
 async function logMessages(deviceId: string) {
-  const rows = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
+  const rows = await getDb(env.DB)
+    .select()
+    .from(motorLogs)
+    .where(eq(motorLogs.deviceId, deviceId))
+    .orderBy(motorLogs.id);
   return rows.map((row) => [row.action, row.message]);
 }
 
@@ -49,13 +53,19 @@ async function makeDue(deviceId: string, scheduleId: number, at = Date.now() - 1
 
 async function owedSwitchOffs(deviceId: string) {
   return runInDurableObject(hubStub(deviceId), (_hub: DeviceHub, state) =>
-    state.storage.sql.exec<{ scheduleId: number; dueAt: number }>("SELECT schedule_id AS scheduleId, due_at AS dueAt FROM schedule_offs").toArray(),
+    state.storage.sql
+      .exec<{ scheduleId: number; dueAt: number }>(
+        "SELECT schedule_id AS scheduleId, due_at AS dueAt FROM schedule_offs",
+      )
+      .toArray(),
   );
 }
 
 /** Every `switch` the box received so far. */
 function switchesSeen(box: DevicePeer) {
-  return box.raw.filter((text) => text.includes('"type":"switch"')).map((text) => switchMessageSchema.parse(JSON.parse(text)).relay);
+  return box.raw
+    .filter((text) => text.includes('"type":"switch"'))
+    .map((text) => switchMessageSchema.parse(JSON.parse(text)).relay);
 }
 
 const endCooldown = (deviceId: string) => rewriteHubState(deviceId, (state) => ({ ...state, cooldownUntil: 0 }));
@@ -79,7 +89,9 @@ describe("a schedule's run", () => {
     expect(next).toBeGreaterThan(Date.now());
     expect(next).toBeLessThanOrEqual(Date.now() + DAY_MS);
     // The hub's one alarm is set for it (or for an earlier timer such as liveness).
-    const alarm = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => state.storage.getAlarm());
+    const alarm = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) =>
+      state.storage.getAlarm(),
+    );
     expect(alarm).not.toBeNull();
     expect(alarm!).toBeLessThanOrEqual(next);
     box.close();
@@ -111,10 +123,17 @@ describe("a schedule's run", () => {
     const { device, token } = await farmerWithDevice();
     (await connectDevice(device)).close(); // known to the hub, now gone
     await expect.poll(async () => (await hubStub(device.deviceId).getSnapshot()).deviceStatus).toBe("offline");
-    const schedule = await createSchedule(token, { time: "5:30 AM", action: "ON", repeat: "daily", durationMinutes: 30 });
+    const schedule = await createSchedule(token, {
+      time: "5:30 AM",
+      action: "ON",
+      repeat: "daily",
+      durationMinutes: 30,
+    });
     await makeDue(device.deviceId, schedule.id);
     await runDurableObjectAlarm(hubStub(device.deviceId));
-    expect(await logMessages(device.deviceId)).toEqual([["other", "Scheduled ON at 5:30 AM was missed: the device was offline."]]);
+    expect(await logMessages(device.deviceId)).toEqual([
+      ["other", "Scheduled ON at 5:30 AM was missed: the device was offline."],
+    ]);
     const [after] = await schedules(token);
     expect(after!.lastRun).toMatchObject({ outcome: "missed", code: "offline" });
     expect(Date.parse(after!.nextRunAt!)).toBeGreaterThan(Date.now()); // tomorrow, as usual
@@ -129,7 +148,10 @@ describe("a schedule's run", () => {
     await runDurableObjectAlarm(hubStub(device.deviceId));
     expect(switchesSeen(box)).toEqual([]);
     expect(await logMessages(device.deviceId)).toEqual([
-      ["other", "Scheduled ON at 8:15 PM was not carried out: Phase fault detected. Motor operation is disabled until the phase is OK."],
+      [
+        "other",
+        "Scheduled ON at 8:15 PM was not carried out: Phase fault detected. Motor operation is disabled until the phase is OK.",
+      ],
     ]);
     expect((await schedules(token))[0]!.lastRun).toMatchObject({ outcome: "failed", code: "phaseFault" });
     box.close();
@@ -158,7 +180,10 @@ describe("a schedule's run", () => {
     expect(await logMessages(device.deviceId)).toEqual([
       ["other", "Scheduled ON at 4:00 AM was missed: the server could not run it on time."],
     ]);
-    expect((await schedules(token))[0]).toMatchObject({ nextRunAt: null, lastRun: { outcome: "missed", code: "late" } });
+    expect((await schedules(token))[0]).toMatchObject({
+      nextRunAt: null,
+      lastRun: { outcome: "missed", code: "late" },
+    });
     box.close();
   });
 });
@@ -167,7 +192,12 @@ describe("ON for N minutes", () => {
   it("switches OFF again after the duration, once, and keeps that even if the schedule is deleted", async () => {
     const { device, token } = await farmerWithDevice();
     const box = (await connectDevice(device)).autoAck();
-    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes: 30 });
+    const schedule = await createSchedule(token, {
+      time: "6:00 AM",
+      action: "ON",
+      repeat: "daily",
+      durationMinutes: 30,
+    });
     await makeDue(device.deviceId, schedule.id);
     const startedAt = Date.now();
     await runDurableObjectAlarm(hubStub(device.deviceId));
@@ -178,7 +208,10 @@ describe("ON for N minutes", () => {
     expect(owed!.dueAt).toBeLessThan(Date.now() + 30 * 60_000 + 1_000);
 
     // The farmer deletes the schedule while its run is under way: the switch-off still comes.
-    expect((await api(`/api/schedule/${schedule.id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await api(`/api/schedule/${schedule.id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } }))
+        .status,
+    ).toBe(200);
     expect(await schedules(token)).toEqual([]);
 
     await endCooldown(device.deviceId);
@@ -199,7 +232,12 @@ describe("ON for N minutes", () => {
   it("owes nothing once someone stops the motor, so a later manual start is left alone", async () => {
     const { device, token } = await farmerWithDevice();
     const box = (await connectDevice(device)).autoAck();
-    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes: 15 });
+    const schedule = await createSchedule(token, {
+      time: "6:00 AM",
+      action: "ON",
+      repeat: "daily",
+      durationMinutes: 15,
+    });
     await makeDue(device.deviceId, schedule.id);
     await runDurableObjectAlarm(hubStub(device.deviceId));
     expect(await owedSwitchOffs(device.deviceId)).toHaveLength(1);
@@ -211,7 +249,12 @@ describe("ON for N minutes", () => {
   it("tries a failed switch-off again every minute, logging the failure once", async () => {
     const { device, token } = await farmerWithDevice();
     const box = (await connectDevice(device)).autoAck();
-    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes: 10 });
+    const schedule = await createSchedule(token, {
+      time: "6:00 AM",
+      action: "ON",
+      repeat: "daily",
+      durationMinutes: 10,
+    });
     await makeDue(device.deviceId, schedule.id);
     await runDurableObjectAlarm(hubStub(device.deviceId));
     box.close(); // the box drops off the network with the motor running
@@ -257,7 +300,9 @@ describe("schedules and the hub's lifecycle", () => {
       state.storage.sql.exec<{ due_at: number }>("SELECT due_at FROM timers WHERE name = 'schedules'").toArray(),
     );
     expect(timer).toEqual([{ due_at: Date.parse(schedule.nextRunAt!) }]);
-    expect(await runInDurableObject(stub, (_hub: DeviceHub, state) => state.storage.getAlarm())).toBe(Date.parse(schedule.nextRunAt!));
+    expect(await runInDurableObject(stub, (_hub: DeviceHub, state) => state.storage.getAlarm())).toBe(
+      Date.parse(schedule.nextRunAt!),
+    );
     expect(await schedules(token)).toHaveLength(1);
   });
 
@@ -268,9 +313,13 @@ describe("schedules and the hub's lifecycle", () => {
     await getDb(env.DB).update(devices).set({ ownerUserId: newOwner.id }).where(eq(devices.id, device.deviceId));
     await hubStub(device.deviceId).refreshOwner(); // what the admin API calls after an assignment
     expect(await hubStub(device.deviceId).listSchedules(user.id)).toEqual([]);
-    expect(await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) =>
-      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n,
-    )).toBe(0);
+    expect(
+      await runInDurableObject(
+        hubStub(device.deviceId),
+        (_hub: DeviceHub, state) =>
+          state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n,
+      ),
+    ).toBe(0);
   });
 
   it("runs none of a previous owner's schedules, even before the hub is told of the change", async () => {
@@ -282,9 +331,13 @@ describe("schedules and the hub's lifecycle", () => {
     await runDurableObjectAlarm(hubStub(device.deviceId));
     expect(switchesSeen(box)).toEqual([]);
     expect(await logMessages(device.deviceId)).toEqual([]);
-    expect(await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) =>
-      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n,
-    )).toBe(0);
+    expect(
+      await runInDurableObject(
+        hubStub(device.deviceId),
+        (_hub: DeviceHub, state) =>
+          state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n,
+      ),
+    ).toBe(0);
     box.close();
   });
 

@@ -30,7 +30,11 @@ describe("settings without a box", () => {
     const { byHand, byTimer } = await withRooms(async ({ hub, settings }) => {
       hub.state.save({ config: { ...hub.state.current.config, debug: true } });
       hub.timers.set(TIMERS.debugOff, Date.now() + 60_000);
-      const byHand = { result: await settings.setDebug(false), debug: hub.state.current.config.debug, timer: hub.timers.dueAt(TIMERS.debugOff) };
+      const byHand = {
+        result: await settings.setDebug(false),
+        debug: hub.state.current.config.debug,
+        timer: hub.timers.dueAt(TIMERS.debugOff),
+      };
       hub.state.save({ config: { ...hub.state.current.config, debug: true } });
       await settings.debugOff();
       await settings.debugOff();

@@ -13,7 +13,14 @@ describe("state an older hub stored", () => {
     const state = loadState(
       {
         relay: "on",
-        pendingSwitch: { id: "c1", relay: "on", source: "schedule", note: "6:00 AM, daily, for 30 minutes", sentAt: NOW - 1, state: "unanswered" },
+        pendingSwitch: {
+          id: "c1",
+          relay: "on",
+          source: "schedule",
+          note: "6:00 AM, daily, for 30 minutes",
+          sentAt: NOW - 1,
+          state: "unanswered",
+        },
       },
       NOW,
     );
@@ -23,8 +30,17 @@ describe("state an older hub stored", () => {
 
   it("a note that cannot be read drops the command; recent logs without kinds are read again from D1", () => {
     const state = loadState({
-      pendingSwitch: { id: "c1", relay: "on", source: "schedule", note: "something unheard of", sentAt: NOW - 1, state: "sent" },
-      lastLogs: [{ id: 1, action: "on", logMessage: "Motor turned ON from the app", timestamp: new Date(NOW).toISOString() }],
+      pendingSwitch: {
+        id: "c1",
+        relay: "on",
+        source: "schedule",
+        note: "something unheard of",
+        sentAt: NOW - 1,
+        state: "sent",
+      },
+      lastLogs: [
+        { id: 1, action: "on", logMessage: "Motor turned ON from the app", timestamp: new Date(NOW).toISOString() },
+      ],
     });
     expect(state.pendingSwitch).toBeNull();
     expect(state.lastLogs).toBeNull();
@@ -62,7 +78,15 @@ describe("timers", () => {
   it("the schedules' wake-up is a copy of the earliest run due, restored from the table", async () => {
     const due = await withRooms(({ hub }) => {
       const dueAt = Date.now() + 3_600_000;
-      hub.sql.insertSchedule({ userId: 7, minuteOfDay: 360, action: "on", repeat: "daily", durationMinutes: null, nextRunAt: dueAt, createdAt: 0 });
+      hub.sql.insertSchedule({
+        userId: 7,
+        minuteOfDay: 360,
+        action: "on",
+        repeat: "daily",
+        durationMinutes: null,
+        nextRunAt: dueAt,
+        createdAt: 0,
+      });
       hub.timers.delete(TIMERS.schedules); // a lost timer
       hub.timers.syncSchedules();
       return { dueAt, wakeUp: hub.timers.dueAt(TIMERS.schedules) };

@@ -4,12 +4,12 @@
 // runtime made for the name stays idle meanwhile; sockets a test opens here are plain pairs.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { openHubContext } from "../../durable-objects/device-hub/context.ts";
-import { openRooms, type HubRooms } from "../../durable-objects/device-hub/rooms.ts";
-import type { HubState } from "../../durable-objects/device-hub/state.ts";
+import { type HubRooms, openRooms } from "../../durable-objects/device-hub/rooms.ts";
 import type { SocketAttachment } from "../../durable-objects/device-hub/sockets.ts";
+import type { HubState } from "../../durable-objects/device-hub/state.ts";
 import { INITIAL_STATE } from "../../durable-objects/device-hub/state.ts";
+import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { hubStub } from "../worker/helpers.ts";
 
 /** A frame allowance that never runs out: these tests are not about the box's rate. */
@@ -20,8 +20,13 @@ export function uniqueHubName(): string {
 }
 
 /** Runs `use` with the rooms of a fresh hub (or of the hub `name`, e.g. a provisioned device's id). */
-export function withRooms<T>(use: (rooms: HubRooms, state: DurableObjectState) => T | Promise<T>, name = uniqueHubName()): Promise<T> {
-  return runInDurableObject(hubStub(name), (_hub: DeviceHub, state) => use(openRooms(openHubContext(state, env), UNLIMITED), state));
+export function withRooms<T>(
+  use: (rooms: HubRooms, state: DurableObjectState) => T | Promise<T>,
+  name = uniqueHubName(),
+): Promise<T> {
+  return runInDurableObject(hubStub(name), (_hub: DeviceHub, state) =>
+    use(openRooms(openHubContext(state, env), UNLIMITED), state),
+  );
 }
 
 /** A hub state with `changes`, for the plain functions over it. */

@@ -3,10 +3,14 @@
 // go through the API). English, then Hindi, each action in the reader's words; 360 px wide
 // without sideways scroll.
 import { expect, test } from "@playwright/test";
-import { fitsTheScreen, useLanguage } from "./support.ts";
 import { adminLogIn, DEMO_ADMIN, registerFarmer, texts } from "./admin-support.ts";
+import { fitsTheScreen, useLanguage } from "./support.ts";
 
-test("a config change, the login and the logout are on the audit trail (English, then Hindi)", async ({ page, context, request }) => {
+test("a config change, the login and the logout are on the audit trail (English, then Hindi)", async ({
+  page,
+  context,
+  request,
+}) => {
   const t = texts.en;
   const farmer = await registerFarmer(request);
   await useLanguage(context, "en");

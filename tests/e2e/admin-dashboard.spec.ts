@@ -2,14 +2,27 @@
 import { expect, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { dashboardStatsResponseSchema } from "../../common/api-responses/admin.ts";
-import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianNumber, registerFarmer, texts } from "./admin-support.ts";
+import {
+  adminApiToken,
+  adminLogIn,
+  bearer,
+  farmerWithDevice,
+  indianNumber,
+  registerFarmer,
+  texts,
+} from "./admin-support.ts";
 
 type Stats = { totalUsers: number; devicesOnline: number; totalLogs: number; activeDevices: number };
 
-test("the four cards show the server's counts and follow a new farmer and a pump switched today", async ({ page, request }) => {
+test("the four cards show the server's counts and follow a new farmer and a pump switched today", async ({
+  page,
+  request,
+}) => {
   const t = texts.hi;
   const token = await adminApiToken(request);
-  const stats = async () => (await readJson(await request.get("/api/admin/dashboard-stats", bearer(token)), dashboardStatsResponseSchema)).stats;
+  const stats = async () =>
+    (await readJson(await request.get("/api/admin/dashboard-stats", bearer(token)), dashboardStatsResponseSchema))
+      .stats;
   await adminLogIn(page, t);
   const card = (key: keyof Stats) => page.getByTestId(`stat-${key}`);
   await expect(card("totalUsers").getByRole("heading")).toHaveText(t["admin.dashboard.totalUsers"]);
@@ -22,7 +35,9 @@ test("the four cards show the server's counts and follow a new farmer and a pump
   // A new farmer whose new pump is switched on: one more user, device online, log, active device.
   const { farmer, device } = await farmerWithDevice(request);
   await registerFarmer(request);
-  expect((await request.post("/api/devices/motor", { data: { action: "on" }, ...bearer(farmer.token) })).status()).toBe(200);
+  expect((await request.post("/api/devices/motor", { data: { action: "on" }, ...bearer(farmer.token) })).status()).toBe(
+    200,
+  );
   await expect.poll(async () => (await stats()).activeDevices).toBe(before.activeDevices + 1);
   const after = await stats();
   expect(after.totalUsers).toBe(before.totalUsers + 2);

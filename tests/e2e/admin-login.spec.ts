@@ -2,12 +2,23 @@
 // the server, logout ending it on the server, the shell on phones and wide screens.
 import { expect, test } from "@playwright/test";
 import { E2E_PORT } from "../../playwright.config.ts";
-import { logIn as farmerLogIn, useLanguage } from "./support.ts";
 import { adminLogIn, DEMO_ADMIN, registerFarmer, texts } from "./admin-support.ts";
+import { logIn as farmerLogIn, useLanguage } from "./support.ts";
 
-const ADMIN_PAGES = ["/admin/dashboard", "/admin/users", "/admin/users/1", "/admin/users/1/update-config", "/admin/logs", "/admin/recharges", "/admin/audit"];
+const ADMIN_PAGES = [
+  "/admin/dashboard",
+  "/admin/users",
+  "/admin/users/1",
+  "/admin/users/1/update-config",
+  "/admin/logs",
+  "/admin/recharges",
+  "/admin/audit",
+];
 
-test("an admin logs in (Hindi), is kept in while the session lives, and logs out for good", async ({ page, context }) => {
+test("an admin logs in (Hindi), is kept in while the session lives, and logs out for good", async ({
+  page,
+  context,
+}) => {
   const t = texts.hi;
   await page.goto("/admin/dashboard");
   await expect(page).toHaveURL(/\/admin\/login$/);
@@ -38,7 +49,11 @@ test("an admin logs in (Hindi), is kept in while the session lives, and logs out
   await expect(page.getByTestId("login-notice")).toHaveClass(/warning/);
 });
 
-test("wrong credentials and a farmer's own credentials get the spec's message (English)", async ({ page, context, request }) => {
+test("wrong credentials and a farmer's own credentials get the spec's message (English)", async ({
+  page,
+  context,
+  request,
+}) => {
   const t = texts.en;
   await useLanguage(context, "en");
   await page.goto("/admin/login");

@@ -17,8 +17,11 @@ test("pages through every device's logs, newest first, 20 at a time (Hindi, then
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const token = await adminApiToken(request);
-  const first = async () => readJson(await request.get("/api/admin/motor-logs?page=1", bearer(token)), adminMotorLogsResponseSchema);
-  await expect.poll(async () => (await first()).logs.filter((log) => log.mobileNo === farmer.mobileNo).length).toBe(ADMIN_LOGS_PAGE_SIZE);
+  const first = async () =>
+    readJson(await request.get("/api/admin/motor-logs?page=1", bearer(token)), adminMotorLogsResponseSchema);
+  await expect
+    .poll(async () => (await first()).logs.filter((log) => log.mobileNo === farmer.mobileNo).length)
+    .toBe(ADMIN_LOGS_PAGE_SIZE);
   await expect.poll(async () => (await first()).logs[0]?.message).toBe("Phase is OK now.");
   const api = await first();
   expect(api.total).toBeGreaterThan(ADMIN_LOGS_PAGE_SIZE);
@@ -34,13 +37,20 @@ test("pages through every device's logs, newest first, 20 at a time (Hindi, then
   await expect(rows.first()).toContainText(t["log.phaseOk"]);
   await expect(rows.first()).not.toContainText("Phase is OK now.");
   const pager = page.getByTestId("pager");
-  await expect(pager).toContainText(t["admin.logs.pageOf"].replace("{page}", "1").replace("{pages}", String(api.totalPages)));
+  await expect(pager).toContainText(
+    t["admin.logs.pageOf"].replace("{page}", "1").replace("{pages}", String(api.totalPages)),
+  );
 
   await pager.getByRole("link", { name: t["admin.logs.next"] }).click();
   await expect(page).toHaveURL(/\/admin\/logs\?page=2$/);
-  const second = await readJson(await request.get("/api/admin/motor-logs?page=2", bearer(token)), adminMotorLogsResponseSchema);
+  const second = await readJson(
+    await request.get("/api/admin/motor-logs?page=2", bearer(token)),
+    adminMotorLogsResponseSchema,
+  );
   await expect(rows.first()).toContainText(String(second.logs[0]!.id));
-  await expect(pager).toContainText(t["admin.logs.pageOf"].replace("{page}", "2").replace("{pages}", String(second.totalPages)));
+  await expect(pager).toContainText(
+    t["admin.logs.pageOf"].replace("{page}", "2").replace("{pages}", String(second.totalPages)),
+  );
   await pager.getByRole("link", { name: t["admin.logs.previous"] }).click();
   await expect(page).toHaveURL(/\/admin\/logs\?page=1$/);
   await expect(rows.first()).toContainText(String(api.logs[0]!.id));

@@ -5,31 +5,52 @@ import { expect, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { planResponseSchema, rechargeRequestResponseSchema } from "../../common/api-responses/recharges.ts";
 import { addMonths } from "../../common/plans.ts";
-import { en, logIn, useLanguage } from "./support.ts";
 import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianRupees, texts } from "./admin-support.ts";
+import { en, logIn, useLanguage } from "./support.ts";
 
 // A wide screen: the table with its column headers (phones get one card per row).
 test.use({ viewport: { width: 1280, height: 900 } });
 
-test("mark paid extends the farmer's plan; mark failed; delete; only pending can be marked (English)", async ({ page, context, request }) => {
+test("mark paid extends the farmer's plan; mark failed; delete; only pending can be marked (English)", async ({
+  page,
+  context,
+  request,
+}) => {
   const t = texts.en;
   const { farmer, device } = await farmerWithDevice(request);
-  const plan = async () => (await readJson(await request.get("/api/recharge/plan", bearer(farmer.token)), planResponseSchema)).plan;
+  const plan = async () =>
+    (await readJson(await request.get("/api/recharge/plan", bearer(farmer.token)), planResponseSchema)).plan;
   // The first hello started the free year.
   await expect.poll(async () => (await plan())?.plan).toBe("free");
   const freeYear = (await plan())!;
   const submit = async (body: object) =>
-    (await readJson(await request.post("/api/recharge/request", { data: body, ...bearer(farmer.token) }), rechargeRequestResponseSchema)).request.id;
+    (
+      await readJson(
+        await request.post("/api/recharge/request", { data: body, ...bearer(farmer.token) }),
+        rechargeRequestResponseSchema,
+      )
+    ).request.id;
   const yearly = await submit({ plan: "1year", paymentMethod: "upi" });
   // One pending request per device: a second one waits until the first is decided.
-  const second = await request.post("/api/recharge/request", { data: { plan: "1month", paymentMethod: "cash" }, ...bearer(farmer.token) });
+  const second = await request.post("/api/recharge/request", {
+    data: { plan: "1month", paymentMethod: "cash" },
+    ...bearer(farmer.token),
+  });
   expect(second.status()).toBe(409);
 
   await useLanguage(context, "en");
   await adminLogIn(page, t);
   await page.goto("/admin/recharges");
   await expect(page.getByRole("heading", { name: t["admin.recharges.title"] })).toBeVisible();
-  for (const column of ["admin.common.mobileNo", "admin.recharges.plan", "admin.recharges.amount", "admin.recharges.paymentMethod", "admin.recharges.status", "admin.recharges.requestedAt", "admin.common.actions"] as const) {
+  for (const column of [
+    "admin.common.mobileNo",
+    "admin.recharges.plan",
+    "admin.recharges.amount",
+    "admin.recharges.paymentMethod",
+    "admin.recharges.status",
+    "admin.recharges.requestedAt",
+    "admin.common.actions",
+  ] as const) {
     await expect(page.getByRole("columnheader", { name: t[column] })).toBeVisible();
   }
   const yearlyRow = page.getByTestId(`recharge-row-${yearly}`);
@@ -59,7 +80,14 @@ test("mark paid extends the farmer's plan; mark failed; delete; only pending can
   expect(extended.status).toBe("active");
   expect(extended.expiresAt).toBe(new Date(addMonths(new Date(freeYear.expiresAt).getTime(), 12)).toISOString());
   // The server refuses a second decision too.
-  expect((await request.put(`/api/recharge/status/${yearly}`, { data: { status: "failed" }, ...bearer(await adminApiToken(request)) })).status()).toBe(409);
+  expect(
+    (
+      await request.put(`/api/recharge/status/${yearly}`, {
+        data: { status: "failed" },
+        ...bearer(await adminApiToken(request)),
+      })
+    ).status(),
+  ).toBe(409);
 
   // Decided: the farmer may ask again.
   const monthly = await submit({ plan: "1month", paymentMethod: "cash" });
@@ -93,4 +121,3 @@ test("mark paid extends the farmer's plan; mark failed; delete; only pending can
   expect((await plan())!.expiresAt).toBe(extended.expiresAt);
   await device.stop();
 });
-

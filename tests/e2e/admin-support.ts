@@ -1,7 +1,7 @@
 // Shared by the admin Playwright specs: the admin's login, fresh farmers with fresh simulated
 // devices (provisioned through the admin API), and the admin dictionaries. Every spec makes
 // its own farmers and devices, so specs never depend on each other or on the demo pump.
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import { adminEn } from "../../app/i18n/admin-en.ts";
 import { adminHi } from "../../app/i18n/admin-hi.ts";
 import { loginResponseSchema } from "../../common/api-responses/accounts.ts";
@@ -84,5 +84,9 @@ export function indianNumber(value: number, language: "hi" | "en"): string {
 }
 
 export function indianRupees(amount: number, language: "hi" | "en"): string {
-  return new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 0 }).format(amount);
+  return new Intl.NumberFormat(language === "hi" ? "hi-IN" : "en-IN", {
+    style: "currency",
+    currency: "INR",
+    maximumFractionDigits: 0,
+  }).format(amount);
 }

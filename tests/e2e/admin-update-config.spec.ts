@@ -1,10 +1,14 @@
 // /admin/users/{id}/update-config: read-only number, three required numbers in steps of 0.1;
 // the change reaches the box and the config history names the admin and what changed.
 import { expect, test } from "@playwright/test";
-import { useLanguage } from "./support.ts";
 import { adminLogIn, DEMO_ADMIN, farmerWithDevice, indianNumber, texts } from "./admin-support.ts";
+import { useLanguage } from "./support.ts";
 
-test("an admin's config change reaches the box and is recorded with who and what (English)", async ({ page, context, request }) => {
+test("an admin's config change reaches the box and is recorded with who and what (English)", async ({
+  page,
+  context,
+  request,
+}) => {
   const t = texts.en;
   const { farmer, device } = await farmerWithDevice(request);
   await useLanguage(context, "en");
@@ -50,7 +54,9 @@ test("an admin's config change reaches the box and is recorded with who and what
   await submit.click();
   await expect(page.getByTestId("toast").filter({ hasText: t["admin.config.updated"] })).toBeVisible();
   // It reached the box.
-  await expect.poll(() => device.config).toMatchObject({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
+  await expect
+    .poll(() => device.config)
+    .toMatchObject({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
 
   await page.getByRole("link", { name: t["admin.common.back"] }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/users/${farmer.id}$`));
@@ -64,7 +70,10 @@ test("an admin's config change reaches the box and is recorded with who and what
   await device.stop();
 });
 
-test("an offline box gets the change later; an unknown user shows the spec's message (Hindi)", async ({ page, request }) => {
+test("an offline box gets the change later; an unknown user shows the spec's message (Hindi)", async ({
+  page,
+  request,
+}) => {
   const t = texts.hi;
   const { farmer, device } = await farmerWithDevice(request);
   await device.stop();

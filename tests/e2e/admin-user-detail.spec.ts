@@ -2,14 +2,24 @@
 // the admin signal bars), config history, power logs, role changes, and the Device Settings
 // modal: debug console, mobile number, provisioning and firmware. Each test has its own farmer
 // and simulated box.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { firmwareListResponseSchema, userListResponseSchema } from "../../common/api-responses/admin.ts";
 import { signalBars } from "../../common/signal.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import {
+  adminApiToken,
+  adminLogIn,
+  bearer,
+  farmerWithDevice,
+  indianNumber,
+  registerFarmer,
+  startDevice,
+  type Texts,
+  texts,
+} from "./admin-support.ts";
 import { uniqueMobileNo, useLanguage } from "./support.ts";
-import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianNumber, registerFarmer, startDevice, texts, type Texts } from "./admin-support.ts";
 
 const devices: SimulatedDevice[] = [];
 test.afterEach(async () => {
@@ -26,7 +36,10 @@ function amperes(text: string | null): number {
   return Number((text ?? "").replace(/[^\d.]/g, ""));
 }
 
-test("shows the account and its device live: status, motor, power, logs, health, power logs (Hindi)", async ({ page, request }) => {
+test("shows the account and its device live: status, motor, power, logs, health, power logs (Hindi)", async ({
+  page,
+  request,
+}) => {
   const t = texts.hi;
   const { farmer, device } = await farmerWithDevice(request);
   devices.push(device);
@@ -56,7 +69,9 @@ test("shows the account and its device live: status, motor, power, logs, health,
   await expect(bars).toHaveAttribute("data-bars", String(signalBars(dbm)));
 
   // The farmer switches the pump on: the admin's page follows without a reload.
-  expect((await request.post("/api/devices/motor", { data: { action: "on" }, ...bearer(farmer.token) })).status()).toBe(200);
+  expect((await request.post("/api/devices/motor", { data: { action: "on" }, ...bearer(farmer.token) })).status()).toBe(
+    200,
+  );
   await expect(page.getByTestId("detail-motor-status")).toHaveText(t["admin.common.on"]);
   await expect.poll(async () => amperes(await page.getByTestId("detail-current").textContent())).toBeGreaterThan(0);
   await expect(page.getByTestId("detail-logs").locator("li")).toHaveCount(1);
@@ -72,7 +87,11 @@ test("shows the account and its device live: status, motor, power, logs, health,
   await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.offline"]);
 });
 
-test("the role is given and taken away at once; the last admin keeps theirs (English)", async ({ page, context, request }) => {
+test("the role is given and taken away at once; the last admin keeps theirs (English)", async ({
+  page,
+  context,
+  request,
+}) => {
   const t = texts.en;
   const farmer = await registerFarmer(request);
   await useLanguage(context, "en");
@@ -82,7 +101,9 @@ test("the role is given and taken away at once; the last admin keeps theirs (Eng
   await expect(dialog).toContainText(farmer.mobileNo);
   await dialog.getByRole("button", { name: t["admin.common.confirm"] }).click();
   await expect(page.getByTestId("detail-role")).toHaveText(t["admin.common.admin"]);
-  const asAdmin = await request.post("/api/admin/login", { data: { mobileNo: farmer.mobileNo, password: farmer.password } });
+  const asAdmin = await request.post("/api/admin/login", {
+    data: { mobileNo: farmer.mobileNo, password: farmer.password },
+  });
   expect(asAdmin.status()).toBe(200);
   const theirAdminToken = (await readJson(asAdmin, adminLoginResponseSchema)).token;
 
@@ -92,7 +113,9 @@ test("the role is given and taken away at once; the last admin keeps theirs (Eng
   expect((await request.get("/api/admin/users", bearer(theirAdminToken))).status()).toBe(401);
 
   // The demo admin's own page: removing the role is offered only while another admin exists.
-  const users = (await readJson(await request.get("/api/admin/users", bearer(await adminApiToken(request))), userListResponseSchema)).users;
+  const users = (
+    await readJson(await request.get("/api/admin/users", bearer(await adminApiToken(request))), userListResponseSchema)
+  ).users;
   await page.goto("/admin/users/1");
   const remove = page.getByRole("button", { name: t["admin.user.removeAdmin"] });
   if (users.filter((user) => user.isAdmin).length === 1) {
@@ -103,7 +126,10 @@ test("the role is given and taken away at once; the last admin keeps theirs (Eng
   }
 });
 
-test("debug mode streams the box's log lines live and turns off when the dialog closes (Hindi)", async ({ page, request }) => {
+test("debug mode streams the box's log lines live and turns off when the dialog closes (Hindi)", async ({
+  page,
+  request,
+}) => {
   const t = texts.hi;
   const { farmer, device } = await farmerWithDevice(request);
   devices.push(device);
@@ -128,7 +154,11 @@ test("debug mode streams the box's log lines live and turns off when the dialog 
   await expect.poll(() => device.config.debug).toBe(false);
 });
 
-test("the device's mobile number: the SPEC §5 checks, a warning, then the box restarts with it (English)", async ({ page, context, request }) => {
+test("the device's mobile number: the SPEC §5 checks, a warning, then the box restarts with it (English)", async ({
+  page,
+  context,
+  request,
+}) => {
   const t = texts.en;
   const { farmer, device } = await farmerWithDevice(request);
   devices.push(device);
@@ -151,7 +181,9 @@ test("the device's mobile number: the SPEC §5 checks, a warning, then the box r
   await input.fill(newMobile);
   await change.click();
   const confirm = page.getByTestId("confirm-dialog");
-  await expect(confirm).toContainText(t["admin.settings.mobileConfirm"].replace("{from}", farmer.mobileNo).replace("{to}", newMobile));
+  await expect(confirm).toContainText(
+    t["admin.settings.mobileConfirm"].replace("{from}", farmer.mobileNo).replace("{to}", newMobile),
+  );
   const restarting = device.waitFor("restarting", 15_000);
   await confirm.getByRole("button", { name: t["admin.common.confirm"] }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Mobile number update sent!" })).toBeVisible();
@@ -159,15 +191,23 @@ test("the device's mobile number: the SPEC §5 checks, a warning, then the box r
   await expect(page.getByTestId("detail-mobile")).toHaveText(newMobile);
   await restarting; // the hub told the box to restart with its new number
   // The farmer now logs in with the new number.
-  expect((await request.post("/api/auth/login", { data: { mobileNo: newMobile, password: farmer.password } })).status()).toBe(200);
+  expect(
+    (await request.post("/api/auth/login", { data: { mobileNo: newMobile, password: farmer.password } })).status(),
+  ).toBe(200);
   await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.online"], { timeout: 20_000 });
 });
 
-test("provisioning: a new device for a farmer, its key shown once and rotated, unassigned and assigned again", async ({ page, context, request }) => {
+test("provisioning: a new device for a farmer, its key shown once and rotated, unassigned and assigned again", async ({
+  page,
+  context,
+  request,
+}) => {
   const t = texts.en;
   const mobileNo = uniqueMobileNo();
   await request.post("/api/auth/register", { data: { mobileNo, password: "farmer-password" } });
-  const users = (await readJson(await request.get("/api/admin/users", bearer(await adminApiToken(request))), userListResponseSchema)).users;
+  const users = (
+    await readJson(await request.get("/api/admin/users", bearer(await adminApiToken(request))), userListResponseSchema)
+  ).users;
   const userId = users.find((user) => user.mobileNo === mobileNo)!.id;
   await useLanguage(context, "en");
   await openDetail(page, userId, t);
@@ -214,7 +254,11 @@ test("provisioning: a new device for a farmer, its key shown once and rotated, u
   await expect.poll(() => device.config.mobileNo).toBe(mobileNo);
 });
 
-test("firmware upload: device type, version and file; a version is refused twice", async ({ page, context, request }) => {
+test("firmware upload: device type, version and file; a version is refused twice", async ({
+  page,
+  context,
+  request,
+}) => {
   const t = texts.en;
   const farmer = await registerFarmer(request);
   await useLanguage(context, "en");
@@ -227,7 +271,13 @@ test("firmware upload: device type, version and file; a version is refused twice
     // build ever being uploaded in this suite, whatever order the specs run in.
     await section.getByLabel(t["admin.settings.deviceType"]).selectOption("sim");
     await section.getByLabel(t["admin.settings.version"]).fill(version);
-    await section.getByLabel(t["admin.settings.file"]).setInputFiles({ name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.alloc(2048, attempt) });
+    await section
+      .getByLabel(t["admin.settings.file"])
+      .setInputFiles({
+        name: "firmware.bin",
+        mimeType: "application/octet-stream",
+        buffer: Buffer.alloc(2048, attempt),
+      });
     await section.getByRole("button", { name: t["admin.settings.upload"] }).click();
     if (attempt === 1) {
       await expect(page.getByTestId("toast").filter({ hasText: t["admin.settings.uploaded"] })).toBeVisible();
@@ -237,6 +287,13 @@ test("firmware upload: device type, version and file; a version is refused twice
       await expect(section.getByRole("alert")).toContainText("already exists");
     }
   }
-  const listed = (await readJson(await request.get("/api/admin/firmware", bearer(await adminApiToken(request))), firmwareListResponseSchema)).firmware;
-  expect(listed.filter((image) => image.version === version)).toEqual([expect.objectContaining({ deviceType: "sim", size: 2048 })]);
+  const listed = (
+    await readJson(
+      await request.get("/api/admin/firmware", bearer(await adminApiToken(request))),
+      firmwareListResponseSchema,
+    )
+  ).firmware;
+  expect(listed.filter((image) => image.version === version)).toEqual([
+    expect.objectContaining({ deviceType: "sim", size: 2048 }),
+  ]);
 });

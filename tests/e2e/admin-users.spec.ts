@@ -2,17 +2,27 @@
 // behind the retype-the-number modal of SPEC §5 (the account, its sessions and device link go).
 import { expect, test } from "@playwright/test";
 import { ADMIN_USERS_REFRESH_MS } from "../../common/constants.ts";
-import { useLanguage } from "./support.ts";
 import { adminLogIn, bearer, farmerWithDevice, registerFarmer, texts } from "./admin-support.ts";
+import { useLanguage } from "./support.ts";
 
-test("the list shows every account with live status and refreshes itself every 120 s (Hindi)", async ({ page, request }) => {
+test("the list shows every account with live status and refreshes itself every 120 s (Hindi)", async ({
+  page,
+  request,
+}) => {
   const t = texts.hi;
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.clock.install();
   const { farmer, device } = await farmerWithDevice(request);
   await adminLogIn(page, t);
   await page.goto("/admin/users");
-  for (const column of ["admin.users.userId", "admin.common.mobileNo", "admin.users.status", "admin.users.role", "admin.users.createdAt", "admin.common.actions"] as const) {
+  for (const column of [
+    "admin.users.userId",
+    "admin.common.mobileNo",
+    "admin.users.status",
+    "admin.users.role",
+    "admin.users.createdAt",
+    "admin.common.actions",
+  ] as const) {
     await expect(page.getByRole("columnheader", { name: t[column] })).toBeVisible();
   }
   const row = page.getByTestId(`user-row-${farmer.mobileNo}`);
@@ -33,7 +43,11 @@ test("the list shows every account with live status and refreshes itself every 1
   await expect(page.getByTestId("detail-mobile")).toHaveText(farmer.mobileNo);
 });
 
-test("Delete asks for the number, then removes the account, its sessions and its device link (English, phone)", async ({ page, context, request }) => {
+test("Delete asks for the number, then removes the account, its sessions and its device link (English, phone)", async ({
+  page,
+  context,
+  request,
+}) => {
   const t = texts.en;
   const { farmer, device } = await farmerWithDevice(request);
   await useLanguage(context, "en");

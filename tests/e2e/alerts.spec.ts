@@ -3,15 +3,15 @@
 // alert reach a local push service (push-service/push-service.ts), which checks the VAPID
 // signature, decrypts each payload with the subscription's private key and hands it to the
 // test: kind, language and tag. The settings screen in a real browser. Own farmers and boxes.
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { alertTag, ALERT_KINDS, type PushKind } from "../../common/alerts.ts";
+import { type APIRequestContext, expect, test } from "@playwright/test";
+import { ALERT_KINDS, alertTag, type PushKind } from "../../common/alerts.ts";
 import { readJson } from "../../common/api-client.ts";
 import { subscriptionResponseSchema } from "../../common/api-responses/alerts.ts";
-import { MINUTES_PER_DAY, istMinuteOfDay } from "../../common/schedule-time.ts";
+import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { bearer, farmerWithDevice, type Farmer } from "./admin-support.ts";
-import { TestPushService, type ReceivedPush, type TestSubscription } from "./push-service/push-service.ts";
+import { bearer, type Farmer, farmerWithDevice } from "./admin-support.ts";
+import { type ReceivedPush, TestPushService, type TestSubscription } from "./push-service/push-service.ts";
 import { BASE_URL, DICTIONARIES, type Texts } from "./support.ts";
 
 let service: TestPushService;
@@ -32,12 +32,25 @@ async function ownPump(request: APIRequestContext) {
   const { farmer, device } = await farmerWithDevice(request, { protectionGraceMs: 2_000, protectionSustainMs: 1_000 });
   devices.push(device);
   // The settings a farmer would enter for the simulated 5 HP motor (the defaults, 1 A, would trip it).
-  const rated = { defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10, dryRunThreshold: 30, overCurrentThreshold: 30 };
-  expect((await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, { data: rated, ...bearer(farmer.token) })).status()).toBe(200);
+  const rated = {
+    defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10,
+    dryRunThreshold: 30,
+    overCurrentThreshold: 30,
+  };
+  expect(
+    (
+      await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, { data: rated, ...bearer(farmer.token) })
+    ).status(),
+  ).toBe(200);
   return { farmer, device };
 }
 
-async function subscribe(request: APIRequestContext, farmer: Farmer, language: "hi" | "en", kinds: readonly string[] = ALERT_KINDS) {
+async function subscribe(
+  request: APIRequestContext,
+  farmer: Farmer,
+  language: "hi" | "en",
+  kinds: readonly string[] = ALERT_KINDS,
+) {
   const subscription = service.subscribe();
   const response = await request.put("/api/push/subscriptions", {
     data: { subscription: { endpoint: subscription.endpoint, keys: subscription.keys }, kinds, language },
@@ -50,15 +63,30 @@ async function subscribe(request: APIRequestContext, farmer: Farmer, language: "
 /** Switches the farmer's motor, waiting out the 10 s cooldown an ON may still be in. */
 async function switchMotor(request: APIRequestContext, farmer: Farmer, action: "on" | "off", expected = 200) {
   await expect
-    .poll(async () => (await request.post("/api/devices/motor", { data: { action }, ...bearer(farmer.token) })).status(), { timeout: 20_000, intervals: [1_000] })
+    .poll(
+      async () => (await request.post("/api/devices/motor", { data: { action }, ...bearer(farmer.token) })).status(),
+      { timeout: 20_000, intervals: [1_000] },
+    )
     .toBe(expected);
 }
 
 /** The push of `kind` this subscription got after `since`, checked for language and tag. */
-async function expectPush(subscription: TestSubscription, kind: PushKind, language: "hi" | "en", since: number, titleKey: keyof Texts, timeoutMs = 20_000) {
+async function expectPush(
+  subscription: TestSubscription,
+  kind: PushKind,
+  language: "hi" | "en",
+  since: number,
+  titleKey: keyof Texts,
+  timeoutMs = 20_000,
+) {
   const texts = DICTIONARIES[language];
   // Two alerts of a kind (a phase fault, then the phase back) may arrive in either order.
-  const push = await service.waitFor(subscription, (candidate) => candidate.payload.kind === kind && candidate.payload.title === texts[titleKey], timeoutMs, since);
+  const push = await service.waitFor(
+    subscription,
+    (candidate) => candidate.payload.kind === kind && candidate.payload.title === texts[titleKey],
+    timeoutMs,
+    since,
+  );
   expect(push.payload).toMatchObject({ kind, lang: language, tag: alertTag(kind), title: texts[titleKey] });
   expect(push.topic).toBe(alertTag(kind));
   expect(push.vapid.sub).toMatch(/^(mailto|https):/);
@@ -66,14 +94,23 @@ async function expectPush(subscription: TestSubscription, kind: PushKind, langua
 }
 
 function expectNone(subscription: TestSubscription, kind: PushKind, since: number) {
-  expect(service.received(subscription).filter((push: ReceivedPush) => push.at >= since && push.payload.kind === kind)).toEqual([]);
+  expect(
+    service.received(subscription).filter((push: ReceivedPush) => push.at >= since && push.payload.kind === kind),
+  ).toEqual([]);
 }
 
-test("the hub alerts the farmer's phones for every kind, each in its own language, one tag per kind", async ({ request }) => {
+test("the hub alerts the farmer's phones for every kind, each in its own language, one tag per kind", async ({
+  request,
+}) => {
   test.setTimeout(180_000);
   const { farmer, device } = await ownPump(request);
   const hindi = await subscribe(request, farmer, "hi");
-  const english = await subscribe(request, farmer, "en", ALERT_KINDS.filter((kind) => kind !== "power"));
+  const english = await subscribe(
+    request,
+    farmer,
+    "en",
+    ALERT_KINDS.filter((kind) => kind !== "power"),
+  );
 
   // Dry run: the box trips and reports it.
   await switchMotor(request, farmer, "on");
@@ -140,16 +177,33 @@ test("a scheduled run carried out, and one missed while the box is offline, aler
   const first = (istMinuteOfDay(now) + (60 - new Date(now).getUTCSeconds() > 20 ? 1 : 2)) % MINUTES_PER_DAY;
   const second = (first + 1) % MINUTES_PER_DAY;
   const clock = (minute: number) => `${Math.floor(minute / 60)}:${String(minute % 60).padStart(2, "0")}`;
-  for (const [minute, action] of [[first, "ON"], [second, "OFF"]] as const) {
-    const saved = await request.post("/api/schedule", { data: { time: clock(minute), action, repeat: "once" }, ...bearer(farmer.token) });
+  for (const [minute, action] of [
+    [first, "ON"],
+    [second, "OFF"],
+  ] as const) {
+    const saved = await request.post("/api/schedule", {
+      data: { time: clock(minute), action, repeat: "once" },
+      ...bearer(farmer.token),
+    });
     expect(saved.status()).toBe(201);
   }
   const done = await expectPush(phone, "schedule", "en", now, "push.scheduleDone.title", 100_000);
   expect(done.payload.alert).toMatchObject({ kind: "schedule", outcome: "done", action: "on", minuteOfDay: first });
   expect(done.payload.url).toBe("/motor-schedule");
   await device.stop();
-  const missed = await service.waitFor(phone, (push) => push.payload.kind === "schedule" && push.payload.alert.kind === "schedule" && push.payload.alert.outcome === "missed", 90_000);
-  expect(missed.payload).toMatchObject({ lang: "en", tag: alertTag("schedule"), title: DICTIONARIES.en["push.scheduleMissed.title"] });
+  const missed = await service.waitFor(
+    phone,
+    (push) =>
+      push.payload.kind === "schedule" &&
+      push.payload.alert.kind === "schedule" &&
+      push.payload.alert.outcome === "missed",
+    90_000,
+  );
+  expect(missed.payload).toMatchObject({
+    lang: "en",
+    tag: alertTag("schedule"),
+    title: DICTIONARIES.en["push.scheduleMissed.title"],
+  });
   expect(missed.payload.body).toContain(DICTIONARIES.en["push.reason.offline"]);
 });
 
@@ -159,8 +213,15 @@ test("a subscription the push service says is gone (410, 404) is deleted", async
   const unknown = await subscribe(request, farmer, "hi");
   const kept = await subscribe(request, farmer, "hi");
   const stored = async (subscription: TestSubscription) =>
-    (await readJson(await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`, bearer(farmer.token)), subscriptionResponseSchema))
-      .subscription;
+    (
+      await readJson(
+        await request.get(
+          `/api/push/subscriptions?endpoint=${encodeURIComponent(subscription.endpoint)}`,
+          bearer(farmer.token),
+        ),
+        subscriptionResponseSchema,
+      )
+    ).subscription;
 
   // The test button: the push service refuses, the farmer is told, the address is forgotten.
   service.answerWith(gone, 410);
@@ -177,7 +238,10 @@ test("a subscription the push service says is gone (410, 404) is deleted", async
   expect(await stored(kept)).not.toBeNull();
 });
 
-test("the alerts screen: turn on for this phone, choose kinds, a test alert in Hindi, turn off", async ({ browser, request }) => {
+test("the alerts screen: turn on for this phone, choose kinds, a test alert in Hindi, turn off", async ({
+  browser,
+  request,
+}) => {
   const { farmer } = await ownPump(request);
   const phone = service.subscribe();
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -185,25 +249,27 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
   await context.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
   // Chromium here cannot reach a real push service (no network): PushManager hands out the
   // test service's subscription instead, kept for the tab like a real one.
-  await context.addInitScript((fake) => {
-    const make = () => ({
-      endpoint: fake.endpoint,
-      expirationTime: null,
-      options: {},
-      toJSON: () => ({ endpoint: fake.endpoint, expirationTime: null, keys: fake.keys }),
-      unsubscribe: async () => {
-        sessionStorage.removeItem("fake-push");
-        return true;
-      },
-    });
-    PushManager.prototype.subscribe = async function () {
-      sessionStorage.setItem("fake-push", "1");
-      return make() as unknown as PushSubscription;
-    };
-    PushManager.prototype.getSubscription = async function () {
-      return (sessionStorage.getItem("fake-push") ? make() : null) as unknown as PushSubscription | null;
-    };
-  }, { endpoint: phone.endpoint, keys: phone.keys });
+  await context.addInitScript(
+    (fake) => {
+      const make = () => ({
+        endpoint: fake.endpoint,
+        expirationTime: null,
+        options: {},
+        toJSON: () => ({ endpoint: fake.endpoint, expirationTime: null, keys: fake.keys }),
+        unsubscribe: async () => {
+          sessionStorage.removeItem("fake-push");
+          return true;
+        },
+      });
+      PushManager.prototype.subscribe = async () => {
+        sessionStorage.setItem("fake-push", "1");
+        return make() as unknown as PushSubscription;
+      };
+      PushManager.prototype.getSubscription = async () =>
+        (sessionStorage.getItem("fake-push") ? make() : null) as unknown as PushSubscription | null;
+    },
+    { endpoint: phone.endpoint, keys: phone.keys },
+  );
   const page = await context.newPage();
   const hi = DICTIONARIES.hi;
   try {
@@ -222,7 +288,10 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
     await expect(page.getByTestId("toast").filter({ hasText: hi["alerts.saved"] }).last()).toBeVisible();
     await expect
       .poll(async () => {
-        const saved = await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`, bearer(farmer.token));
+        const saved = await request.get(
+          `/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`,
+          bearer(farmer.token),
+        );
         return (await readJson(saved, subscriptionResponseSchema)).subscription;
       })
       .toMatchObject({ kinds: ALERT_KINDS.filter((kind) => kind !== "schedule"), language: "hi" });
@@ -241,7 +310,10 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
 
     await page.getByRole("button", { name: hi["alerts.turnOff"] }).click();
     await expect(card).toHaveAttribute("data-status", "off");
-    const after = await request.get(`/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`, bearer(farmer.token));
+    const after = await request.get(
+      `/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`,
+      bearer(farmer.token),
+    );
     expect((await readJson(after, subscriptionResponseSchema)).subscription).toBeNull();
   } finally {
     await context.close();

@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { en, hi, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
 
-test("a new farmer registers, lands signed in on the motor page, logs out and in again (Hindi, the default)", async ({ page }) => {
+test("a new farmer registers, lands signed in on the motor page, logs out and in again (Hindi, the default)", async ({
+  page,
+}) => {
   const mobileNo = uniqueMobileNo();
   await page.goto("/register");
   await expect(page.locator("html")).toHaveAttribute("lang", "hi");

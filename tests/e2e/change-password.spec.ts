@@ -6,7 +6,10 @@ import { en, hi, logIn, registerAndLogIn, useLanguage } from "./support.ts";
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a wrong current password is refused in Hindi; the change then works and the other browser is logged out", async ({ page, browser }) => {
+  test("a wrong current password is refused in Hindi; the change then works and the other browser is logged out", async ({
+    page,
+    browser,
+  }) => {
     const mobileNo = await registerAndLogIn(page);
     const elsewhere = await browser.newContext({ javaScriptEnabled: false });
     const otherPage = await elsewhere.newPage();

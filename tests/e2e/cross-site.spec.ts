@@ -1,7 +1,7 @@
 // Another website cannot make a signed-in browser log out, switch language or post any of our
 // forms (docs/security.md, "Web"): the page of a made-up site (served by Playwright's router as
 // http://evil.example) submits our forms, and the browser says where it comes from.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { adminLogIn, registerFarmer } from "./admin-support.ts";
 import { BASE_URL, hi, logIn } from "./support.ts";
 
@@ -19,10 +19,14 @@ async function postFromAnotherSite(page: Page, path: string, fields: Record<stri
     }),
   );
   const [response] = await Promise.all([
-    page.waitForResponse((candidate) => candidate.url() === `${BASE_URL}${path}` && candidate.request().method() === "POST"),
+    page.waitForResponse(
+      (candidate) => candidate.url() === `${BASE_URL}${path}` && candidate.request().method() === "POST",
+    ),
     page.goto(EVIL),
   ]);
-  expect(response.request().headers()["origin"] ?? (await response.request().allHeaders())["origin"]).toBe("http://evil.example");
+  expect(response.request().headers()["origin"] ?? (await response.request().allHeaders())["origin"]).toBe(
+    "http://evil.example",
+  );
   return response;
 }
 

@@ -2,13 +2,13 @@
 // whom to call; the box an admin links while the page is open shows up there by itself; the
 // first ON switches the simulated pump.
 import { expect, test } from "@playwright/test";
+import { CONTACT } from "../../app/contact.ts";
 import { readJson } from "../../common/api-client.ts";
 import { provisionResponseSchema } from "../../common/api-responses/admin.ts";
 import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
 import { adminApiToken, bearer, startDevice } from "./admin-support.ts";
 import { hi, registerAndLogIn } from "./support.ts";
-import { CONTACT } from "../../app/contact.ts";
 
 let device: SimulatedDevice | undefined;
 
@@ -47,7 +47,10 @@ test("register, no box yet, an admin links one, the open page shows it, first ON
   expect(device.relay).toBe("on");
 });
 
-test("a Wi-Fi box is told up front that no firmware exists for it yet, with nothing to tap", async ({ page, request }) => {
+test("a Wi-Fi box is told up front that no firmware exists for it yet, with nothing to tap", async ({
+  page,
+  request,
+}) => {
   // No Wi-Fi build is ever uploaded in this suite.
   const mobileNo = await registerAndLogIn(page);
   const provisioned = await request.post("/api/admin/devices", {

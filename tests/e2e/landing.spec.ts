@@ -1,12 +1,19 @@
 /// <reference lib="dom" />
 // The landing page: everything SPEC §1 asks it to say, as plain HTML with no script, from
 // our own origin only (its 60 KB budget is in page-weight.spec.ts).
-import { expect, test, type Page } from "@playwright/test";
-import { BASE_URL, DEMO_USER, en, hi, logIn, useLanguage, VIEWPORTS, type Texts } from "./support.ts";
-
+import { expect, type Page, test } from "@playwright/test";
+import { BASE_URL, DEMO_USER, en, hi, logIn, type Texts, useLanguage, VIEWPORTS } from "./support.ts";
 
 async function expectContent(page: Page, texts: Texts) {
-  for (const key of ["landing.devices", "landing.included", "landing.order", "landing.support", "landing.testimonials", "landing.faq", "landing.contact"] as const) {
+  for (const key of [
+    "landing.devices",
+    "landing.included",
+    "landing.order",
+    "landing.support",
+    "landing.testimonials",
+    "landing.faq",
+    "landing.contact",
+  ] as const) {
     await expect(page.getByRole("heading", { name: texts[key], exact: true })).toBeVisible();
   }
   await expect(page.getByRole("heading", { name: texts["landing.device1.name"] })).toBeVisible();
@@ -15,12 +22,22 @@ async function expectContent(page: Page, texts: Texts) {
   await expect(page.getByRole("heading", { name: texts["landing.device3.name"] })).toBeVisible();
   await expect(page.getByText("₹5,000")).toBeVisible();
   await expect(page.getByText(texts["landing.device3.starters"])).toBeVisible();
-  for (const key of ["landing.included.sim", "landing.included.connectivity", "landing.included.warranty", "landing.included.replacement", "landing.included.motors"] as const) {
+  for (const key of [
+    "landing.included.sim",
+    "landing.included.connectivity",
+    "landing.included.warranty",
+    "landing.included.replacement",
+    "landing.included.motors",
+  ] as const) {
     await expect(page.getByText(texts[key])).toBeVisible();
   }
   const chat = page.getByRole("link", { name: texts["landing.order.chat"] });
   expect(await chat.getAttribute("href")).toMatch(/^https:\/\/wa\.me\/\d+\?text=/);
-  expect(await page.getByRole("link", { name: new RegExp(texts["landing.order.call"].replace(" {phone}", "")) }).getAttribute("href")).toMatch(/^tel:\+91\d{10}$/);
+  expect(
+    await page
+      .getByRole("link", { name: new RegExp(texts["landing.order.call"].replace(" {phone}", "")) })
+      .getAttribute("href"),
+  ).toMatch(/^tel:\+91\d{10}$/);
   await expect(page.getByText(texts["landing.testimonials.sample"])).toBeVisible();
   // The FAQ is native <details>: it opens without any script.
   await page.getByText(texts["landing.faq.plan.q"]).click();
@@ -35,7 +52,9 @@ async function expectContent(page: Page, texts: Texts) {
   expect(await page.getByRole("link", { name: texts["landing.adminLink"] }).getAttribute("href")).toBe("/admin/login");
 }
 
-test("says everything SPEC §1 asks, in Hindi on a phone, with no script and nothing from other sites", async ({ page }) => {
+test("says everything SPEC §1 asks, in Hindi on a phone, with no script and nothing from other sites", async ({
+  page,
+}) => {
   const origins = new Set<string>();
   page.on("request", (request) => {
     if (!request.url().startsWith("data:")) origins.add(new URL(request.url()).origin);
@@ -73,7 +92,9 @@ test("works with JavaScript disabled, language switch included", async ({ browse
 // Its weight in bytes is measured with every other page's in page-weight.spec.ts.
 test("serves its one Hindi font itself", async ({ request }) => {
   const html = await (await request.get("/", { headers: { Cookie: "sinchai_lang=hi" } })).body();
-  const stylesheets = [...html.toString().matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)].map((match) => match[1]!);
+  const stylesheets = [...html.toString().matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)].map(
+    (match) => match[1]!,
+  );
   expect(stylesheets.length).toBeGreaterThan(0);
   const fonts: string[] = [];
   for (const href of stylesheets) {
@@ -89,7 +110,7 @@ test("serves its one Hindi font itself", async ({ request }) => {
 });
 
 test("the Hindi font covers Devanagari only, so English pages never need it", async ({ request }) => {
-  const html = (await (await request.get("/")).text());
+  const html = await (await request.get("/")).text();
   const href = /<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/.exec(html)![1]!;
   const css = await (await request.get(href)).text();
   const face = /@font-face\s*{[^}]*}/.exec(css)![0];

@@ -1,6 +1,6 @@
 // Every user page in Hindi says everything in Hindi, and in English everything in English:
 // only a short list of words may cross (the brand, units, ids, numbers).
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { adminApiToken, adminLogIn, bearer, farmerWithDevice, texts } from "./admin-support.ts";
 import { DICTIONARIES, logIn, useLanguage } from "./support.ts";
 
@@ -22,7 +22,27 @@ const ADMIN_PAGES = (userId: number) => [
  * them (R, Y, B: the Hindi catalogue names a phase fault's phase so, "Y फेज़ में", and the admin
  * logs list every box's newest entries, such as another spec's simulated phase fault).
  */
-const LATIN_ALLOWED = new Set(["A", "W", "V", "kWh", "HP", "dBm", "SIM", "Wi-Fi", "UPI", "M2M", "IMEI", "DOL", "MSB", "WhatsApp", "am", "pm", "R", "Y", "B"]);
+const LATIN_ALLOWED = new Set([
+  "A",
+  "W",
+  "V",
+  "kWh",
+  "HP",
+  "dBm",
+  "SIM",
+  "Wi-Fi",
+  "UPI",
+  "M2M",
+  "IMEI",
+  "DOL",
+  "MSB",
+  "WhatsApp",
+  "am",
+  "pm",
+  "R",
+  "Y",
+  "B",
+]);
 
 /** Visible words in the wrong script, with the element they are in. */
 async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]> {
@@ -46,7 +66,10 @@ async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]>
 const PUBLIC_PAGES = ["/", "/login", "/register", "/admin/login"];
 
 for (const language of ["hi", "en"] as const) {
-  test(`every public page is in ${language === "hi" ? "Hindi" : "English"} only, and so is a refused form`, async ({ page, context }) => {
+  test(`every public page is in ${language === "hi" ? "Hindi" : "English"} only, and so is a refused form`, async ({
+    page,
+    context,
+  }) => {
     await useLanguage(context, language);
     const found: string[] = [];
     for (const path of PUBLIC_PAGES) {
@@ -72,9 +95,15 @@ for (const language of ["hi", "en"] as const) {
     await expect(page.getByTestId("motor-toggle")).toHaveText(DICTIONARIES[language]["motor.on"]);
     await page.getByTestId("health-refresh").click();
     const asFarmer = { headers: { Authorization: `Bearer ${farmer.token}` } };
-    const schedule = await request.post("/api/schedule", { data: { time: "6:30 AM", action: "ON", repeat: "daily", durationMinutes: 45 }, ...asFarmer });
+    const schedule = await request.post("/api/schedule", {
+      data: { time: "6:30 AM", action: "ON", repeat: "daily", durationMinutes: 45 },
+      ...asFarmer,
+    });
     expect(schedule.status()).toBe(201);
-    const recharge = await request.post("/api/recharge/request", { data: { plan: "1year", paymentMethod: "upi" }, ...asFarmer });
+    const recharge = await request.post("/api/recharge/request", {
+      data: { plan: "1year", paymentMethod: "upi" },
+      ...asFarmer,
+    });
     expect(recharge.ok()).toBe(true);
     const found: string[] = [];
     for (const path of USER_PAGES) {
@@ -94,9 +123,16 @@ for (const language of ["hi", "en"] as const) {
     // Something in every block: the farmer's logs and health, a recharge request, and on the
     // audit trail an accepted and a refused admin write.
     expect((await request.post("/api/devices/motor", { data: { action: "on" }, ...asFarmer })).ok()).toBe(true);
-    expect((await request.post("/api/recharge/request", { data: { plan: "1year", paymentMethod: "upi" }, ...asFarmer })).ok()).toBe(true);
+    expect(
+      (
+        await request.post("/api/recharge/request", { data: { plan: "1year", paymentMethod: "upi" }, ...asFarmer })
+      ).ok(),
+    ).toBe(true);
     const admin = bearer(await adminApiToken(request));
-    const refused = await request.put("/api/admin/update-user-role", { data: { userId: 999_999_999, isAdmin: true }, ...admin });
+    const refused = await request.put("/api/admin/update-user-role", {
+      data: { userId: 999_999_999, isAdmin: true },
+      ...admin,
+    });
     expect(refused.status()).toBe(404);
     await useLanguage(context, language);
     await adminLogIn(page, texts[language]);

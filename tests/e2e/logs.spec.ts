@@ -31,7 +31,9 @@ async function makeLogs(page: import("@playwright/test").Page) {
   await expect(page.getByTestId("recent-logs").getByTestId("log-item").first()).toHaveAttribute("data-action", "other");
 }
 
-test("log cards: green with a plug for ON, red with a stop sign for OFF, yellow otherwise, in Hindi", async ({ page }) => {
+test("log cards: green with a plug for ON, red with a stop sign for OFF, yellow otherwise, in Hindi", async ({
+  page,
+}) => {
   await makeLogs(page);
   await page.getByRole("link", { name: hi["logs.all"] }).click();
   await expect(page).toHaveURL(/\/logs$/);

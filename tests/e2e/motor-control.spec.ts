@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The dashboard against the real Worker, driven by the simulated demo pump: switching with its
 // cooldown, faults the box reports, health with its cached fallback, settings, firmware.
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
@@ -14,9 +14,9 @@ import {
   logIn,
   restoreDemoConfig,
   startDemoDevice,
+  type Texts,
   useLanguage,
   VIEWPORTS,
-  type Texts,
 } from "./support.ts";
 
 let device: SimulatedDevice;
@@ -58,7 +58,9 @@ async function openDashboard(page: Page, texts: Texts = hi) {
   await expect(page.locator("[data-live=connected]")).toBeVisible();
 }
 
-test("the demo farmer switches the pump on, stops it at once, and waits out the cooldown to start it again", async ({ page }) => {
+test("the demo farmer switches the pump on, stops it at once, and waits out the cooldown to start it again", async ({
+  page,
+}) => {
   await openDashboard(page);
   await expect(page.getByTestId("mobile-no")).toHaveText(DEMO_USER.mobileNo);
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
@@ -111,7 +113,10 @@ test("the page follows the box going offline and coming back, with toasts", asyn
 test.describe("in English on a wide screen", () => {
   test.use({ viewport: VIEWPORTS.desktop });
 
-  test("a dry run trips the pump: a toast, the toggle shows OFF, a banner until the next start", async ({ page, context }) => {
+  test("a dry run trips the pump: a toast, the toggle shows OFF, a banner until the next start", async ({
+    page,
+    context,
+  }) => {
     await useLanguage(context, "en");
     await openDashboard(page, en);
     await switchTo(page, en, "on");
@@ -176,7 +181,9 @@ test("device health refreshes from the box, and falls back to this browser's cop
   await expect(grid.getByTestId("health-signal").locator(".signal")).toHaveClass(/green|yellow|red/);
   const imei = await grid.getByTestId("health-imei").locator("dd").textContent();
   expect(imei).toMatch(/^\d{15}$/);
-  expect(await page.evaluate((key) => window.localStorage.getItem(key), `healthData_${DEMO_USER.mobileNo}`)).toContain(imei!);
+  expect(await page.evaluate((key) => window.localStorage.getItem(key), `healthData_${DEMO_USER.mobileNo}`)).toContain(
+    imei!,
+  );
 
   await device.stop();
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"]);
@@ -216,15 +223,24 @@ test("motor configuration: tolerance and horsepower follow the inputs; saving as
   }
 });
 
-test("firmware: the card says what is newer up front, the dialog offers the box's own type, the box installs it", async ({ page, playwright }) => {
+test("firmware: the card says what is newer up front, the dialog offers the box's own type, the box installs it", async ({
+  page,
+  playwright,
+}) => {
   // An admin uploads a SIM build (the demo box runs the SIM build).
   const admin = await playwright.request.newContext({ baseURL: BASE_URL });
-  const login = await admin.post("/api/admin/login", { data: { mobileNo: "9000000001", password: "sinchai-admin-demo" } });
+  const login = await admin.post("/api/admin/login", {
+    data: { mobileNo: "9000000001", password: "sinchai-admin-demo" },
+  });
   const { token } = await readJson(login, adminLoginResponseSchema);
   const version = `e2e-${Date.now()}`;
   const upload = await admin.post("/api/admin/firmware", {
     headers: { Authorization: `Bearer ${token}` },
-    multipart: { deviceType: "sim", version, file: { name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.from(`image ${version}`) } },
+    multipart: {
+      deviceType: "sim",
+      version,
+      file: { name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.from(`image ${version}`) },
+    },
   });
   expect(upload.status()).toBe(201);
   await admin.dispose();

@@ -1,7 +1,7 @@
 // Schedules end to end: the spec's form, its Hindi messages, the list with edit and delete, and
 // runs carried out by the device's hub at their time with no page open, or missed while the
 // box was offline.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
@@ -9,16 +9,16 @@ import { clockParts, formatClock, istMinuteOfDay, MINUTES_PER_DAY } from "../../
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import {
   apiAs,
-  deleteAllSchedules,
   DEMO_USER,
+  deleteAllSchedules,
   en,
   hi,
   logIn,
   registerAndLogIn,
   startDemoDevice,
+  type Texts,
   useLanguage,
   VIEWPORTS,
-  type Texts,
 } from "./support.ts";
 
 // Whatever a test created, the demo pump must never run it later by surprise.
@@ -135,7 +135,9 @@ async function schedulesOf(page: Page): Promise<ScheduleView[]> {
   return (await readJson(await apiAs(page).get("/api/schedule"), scheduleListResponseSchema)).schedules;
 }
 
-test("the hub runs a schedule at its time with no page open, and logs one missed while the box is offline", async ({ page }) => {
+test("the hub runs a schedule at its time with no page open, and logs one missed while the box is offline", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   let device: SimulatedDevice = await startDemoDevice();
   try {
@@ -160,10 +162,13 @@ test("the hub runs a schedule at its time with no page open, and logs one missed
     await device.stop();
     await page.goto("/motor-schedule");
     await expect
-      .poll(async () => (await schedulesOf(page)).find((schedule) => schedule.minuteOfDay === offAt)?.lastRun?.outcome, {
-        timeout: 150_000,
-        intervals: [2_000],
-      })
+      .poll(
+        async () => (await schedulesOf(page)).find((schedule) => schedule.minuteOfDay === offAt)?.lastRun?.outcome,
+        {
+          timeout: 150_000,
+          intervals: [2_000],
+        },
+      )
       .toBe("missed");
     device = await startDemoDevice(); // a box that restarts comes back with its relay OFF
 
@@ -177,9 +182,14 @@ test("the hub runs a schedule at its time with no page open, and logs one missed
     await expect(offItem).toContainText(hi["schedule.reason.offline"]);
 
     await page.goto("/logs");
-    const missed = page.getByTestId("log-item").filter({ hasText: `${formatClock(offAt)} का शेड्यूल (बंद) छूट गया: डिवाइस ऑफ़लाइन था।` });
+    const missed = page
+      .getByTestId("log-item")
+      .filter({ hasText: `${formatClock(offAt)} का शेड्यूल (बंद) छूट गया: डिवाइस ऑफ़लाइन था।` });
     await expect(missed).toHaveAttribute("data-action", "other");
-    await expect(page.getByTestId("log-item").filter({ hasText: "मोटर चालू की गई (शेड्यूल से:" }).first()).toHaveAttribute("data-action", "on");
+    await expect(page.getByTestId("log-item").filter({ hasText: "मोटर चालू की गई (शेड्यूल से:" }).first()).toHaveAttribute(
+      "data-action",
+      "on",
+    );
     // The hub believes the box that came back: the pump is left OFF.
     await page.goto("/motor-control");
     await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.off"]);

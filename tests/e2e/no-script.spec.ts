@@ -2,12 +2,12 @@
 // whose route action does the work, and the page that comes back shows what really happened
 // (the box's relay, the schedule in the list, the request on file) or why not, in Hindi. Its
 // own farmers and boxes, so it runs beside the other specs.
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { formatTimeOfDay } from "../../app/format.ts";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
-import { adminHi, DEMO_ADMIN, farmerWithDevice, registerFarmer, type Farmer } from "./admin-support.ts";
+import { adminHi, DEMO_ADMIN, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
 import { BASE_URL, en, hi, uniqueMobileNo } from "./support.ts";
 
 test.use({ javaScriptEnabled: false, serviceWorkers: "block" });
@@ -82,7 +82,9 @@ test("motor ON and OFF switch the box's relay; a refused ON says why in Hindi", 
     // A phase fault arrives after the page was drawn: the page (no script) still offers ON,
     // and the hub refuses it; the page that comes back says so and nothing switched.
     device.inject("phaseLoss");
-    await expect.poll(async () => (await pumpStatus(request, farmer)).faults.map((fault) => fault.kind)).toContain("phaseFault");
+    await expect
+      .poll(async () => (await pumpStatus(request, farmer)).faults.map((fault) => fault.kind))
+      .toContain("phaseFault");
     await toggle.click();
     const failure = page.getByTestId("command-failure");
     await expect(failure).toHaveAttribute("data-code", /^(phaseFault|rejected)$/);
@@ -187,7 +189,9 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
 
     await items.first().getByRole("link", { name: hi["schedule.delete"] }).click();
     const confirm = page.getByTestId("delete-confirm");
-    await expect(confirm).toContainText(hi["schedule.deleteConfirm"].replace("{time}", formatTimeOfDay(later * 60 + 45, "hi")));
+    await expect(confirm).toContainText(
+      hi["schedule.deleteConfirm"].replace("{time}", formatTimeOfDay(later * 60 + 45, "hi")),
+    );
     await confirm.getByRole("button", { name: hi["dialog.confirm"] }).click();
     await expect(notice).toHaveText(hi["schedule.deleted"]);
     await expect(page.getByTestId("schedules-empty")).toBeVisible();
@@ -257,7 +261,10 @@ test("bad form posts are answered 4xx, never 500", async ({ page, request }) => 
     for (const [path, form] of [
       ["/motor-control", { command: "sideways" }],
       ["/motor-control", { intent: "config", defaultCurrent: "x", dryRunThreshold: "", overCurrentThreshold: "1e999" }],
-      ["/motor-schedule", { intent: "save", hour: "25", minute: "99", meridiem: "XM", action: "ON", repeat: "daily", duration: "abc" }],
+      [
+        "/motor-schedule",
+        { intent: "save", hour: "25", minute: "99", meridiem: "XM", action: "ON", repeat: "daily", duration: "abc" },
+      ],
       ["/motor-schedule", { intent: "delete", id: "-1" }],
       ["/motor-schedule", { intent: "delete", id: "999999" }],
       ["/recharge", { plan: "forever", paymentMethod: "gold" }],
@@ -267,7 +274,10 @@ test("bad form posts are answered 4xx, never 500", async ({ page, request }) => 
       expect(response.status(), `${path} ${JSON.stringify(form)}`).toBeLessThan(500);
     }
     // Not a form at all.
-    const notForm = await page.request.post("/motor-schedule", { headers: { ...headers, "Content-Type": "application/json" }, data: "{" });
+    const notForm = await page.request.post("/motor-schedule", {
+      headers: { ...headers, "Content-Type": "application/json" },
+      data: "{",
+    });
     expect(notForm.status()).toBe(400);
     expect(device.relay).toBe("off");
   } finally {

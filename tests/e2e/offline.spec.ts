@@ -3,10 +3,10 @@
 // dashboard, which then says it is offline, shows the last known state of the pump with its
 // age and sends nothing. Logout forgets the account; a new deploy's worker takes over. Each test
 // has its own farmer and simulated box.
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { z } from "../../common/zod.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { farmerWithDevice, type Farmer } from "./admin-support.ts";
+import { type Farmer, farmerWithDevice } from "./admin-support.ts";
 import { BASE_URL, en, hi, useLanguage } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
@@ -26,12 +26,20 @@ async function openDashboard(context: BrowserContext, page: Page, request: Param
 /** The worker controls the page and has kept the dashboard for a visit without network. */
 async function installed(page: Page) {
   await expect
-    .poll(() => page.evaluate(async () => (await (await caches.open("sinchai-account")).match("/motor-control")) !== undefined), { timeout: 20_000 })
+    .poll(
+      () =>
+        page.evaluate(async () => (await (await caches.open("sinchai-account")).match("/motor-control")) !== undefined),
+      { timeout: 20_000 },
+    )
     .toBe(true);
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 }
 
-test("offline, the installed app opens with the last known state and its age, and sends nothing (Hindi)", async ({ context, page, request }) => {
+test("offline, the installed app opens with the last known state and its age, and sends nothing (Hindi)", async ({
+  context,
+  page,
+  request,
+}) => {
   const { device } = await openDashboard(context, page, request);
   await installed(page);
   // The dashboard was kept while the motor was OFF; it is switched ON after that.
@@ -46,7 +54,9 @@ test("offline, the installed app opens with the last known state and its age, an
   const banner = page.getByTestId("offline-banner");
   await expect(banner).toContainText(hi["offline.banner"].replace("{age}", "3 घंटे पहले"));
   await expect(banner).toContainText(hi["offline.commands"]);
-  await expect(page.getByTestId("motor-status")).toHaveText(hi["offline.statusWas"].replace("{status}", hi["motor.on"]));
+  await expect(page.getByTestId("motor-status")).toHaveText(
+    hi["offline.statusWas"].replace("{status}", hi["motor.on"]),
+  );
   const toggle = page.getByTestId("motor-toggle");
   await expect(toggle).toBeDisabled();
   await expect(toggle).toHaveText(hi["offline.noConnection"]);
@@ -67,25 +77,39 @@ test("an open dashboard that loses the network says so at once (English)", async
   await context.setOffline(true);
   const banner = page.getByTestId("offline-banner");
   await expect(banner).toContainText(/No connection\. This is what was known \d+ seconds? ago\./);
-  await expect(page.getByTestId("motor-status")).toHaveText(en["offline.statusWas"].replace("{status}", en["motor.off"]));
+  await expect(page.getByTestId("motor-status")).toHaveText(
+    en["offline.statusWas"].replace("{status}", en["motor.off"]),
+  );
   await expect(page.getByTestId("motor-toggle")).toBeDisabled();
   await context.setOffline(false);
   await expect(page.locator("[data-live=connected]")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("offline-banner")).toHaveCount(0);
 });
 
-test("after logout nothing of the account is readable: no kept page, no last state, no health cache", async ({ context, page, request }) => {
+test("after logout nothing of the account is readable: no kept page, no last state, no health cache", async ({
+  context,
+  page,
+  request,
+}) => {
   const { farmer } = await openDashboard(context, page, request);
   await installed(page);
   await expect
-    .poll(() => page.evaluate(async () => (await (await caches.open("sinchai-account")).keys()).map((key) => new URL(key.url).pathname).sort()))
+    .poll(() =>
+      page.evaluate(async () =>
+        (await (await caches.open("sinchai-account")).keys()).map((key) => new URL(key.url).pathname).sort(),
+      ),
+    )
     .toEqual(["/__sinchai/last-state", "/motor-control"]);
-  await expect.poll(() => page.evaluate((mobileNo) => localStorage.getItem(`healthData_${mobileNo}`) !== null, farmer.mobileNo)).toBe(true);
+  await expect
+    .poll(() => page.evaluate((mobileNo) => localStorage.getItem(`healthData_${mobileNo}`) !== null, farmer.mobileNo))
+    .toBe(true);
 
   await page.getByRole("button", { name: hi["shell.logout"] }).click();
   await expect(page).toHaveURL(/\/\?loggedOut=1$/);
   expect(await page.evaluate(() => caches.has("sinchai-account"))).toBe(false);
-  expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("healthData_")))).toEqual([]);
+  expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("healthData_")))).toEqual(
+    [],
+  );
 
   // Offline, the dashboard's address shows no one's pump.
   await context.setOffline(true);
@@ -95,29 +119,52 @@ test("after logout nothing of the account is readable: no kept page, no last sta
   await context.setOffline(false);
 });
 
-test("a new deploy's service worker takes over the open page at once, with nothing left waiting", async ({ context, page, request }) => {
+test("a new deploy's service worker takes over the open page at once, with nothing left waiting", async ({
+  context,
+  page,
+  request,
+}) => {
   await openDashboard(context, page, request);
   await installed(page);
   const before = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
   expect(before).toBe(`${BASE_URL}/sw.js`);
   // A deploy that changes the worker: the browser finds a new script at its next check.
   const after = await page.evaluate(async () => {
-    const changed = new Promise<void>((resolve) => navigator.serviceWorker.addEventListener("controllerchange", () => resolve(), { once: true }));
-    const registration = await navigator.serviceWorker.register("/sw.js?deploy=next", { scope: "/", updateViaCache: "none" });
+    const changed = new Promise<void>((resolve) =>
+      navigator.serviceWorker.addEventListener("controllerchange", () => resolve(), { once: true }),
+    );
+    const registration = await navigator.serviceWorker.register("/sw.js?deploy=next", {
+      scope: "/",
+      updateViaCache: "none",
+    });
     await changed;
-    return { controller: navigator.serviceWorker.controller?.scriptURL, waiting: registration.waiting !== null, installing: registration.installing !== null };
+    return {
+      controller: navigator.serviceWorker.controller?.scriptURL,
+      waiting: registration.waiting !== null,
+      installing: registration.installing !== null,
+    };
   });
   expect(after).toEqual({ controller: `${BASE_URL}/sw.js?deploy=next`, waiting: false, installing: false });
   // The page keeps working under the new worker, and keeps what the old one kept.
   await page.reload();
   await expect(page.locator("[data-live=connected]")).toBeVisible();
-  expect(await page.evaluate(async () => (await (await caches.open("sinchai-account")).match("/motor-control")) !== undefined)).toBe(true);
+  expect(
+    await page.evaluate(
+      async () => (await (await caches.open("sinchai-account")).match("/motor-control")) !== undefined,
+    ),
+  ).toBe(true);
 });
 
 /** What this test reads of a web app manifest; the rest is compared as it is. */
-const manifestSchema = z.looseObject({ icons: z.array(z.object({ src: z.string(), sizes: z.string(), purpose: z.string() })) });
+const manifestSchema = z.looseObject({
+  icons: z.array(z.object({ src: z.string(), sizes: z.string(), purpose: z.string() })),
+});
 
-test("the app is installable in Hindi and English: manifests with maskable icons, the dashboard as start", async ({ page, request, context }) => {
+test("the app is installable in Hindi and English: manifests with maskable icons, the dashboard as start", async ({
+  page,
+  request,
+  context,
+}) => {
   for (const [language, name, shortName] of [
     ["hi", "सिंचाई: मोटर कंट्रोल", "सिंचाई"],
     ["en", "Sinchai: Motor Control", "Sinchai"],
@@ -125,8 +172,20 @@ test("the app is installable in Hindi and English: manifests with maskable icons
     const response = await request.get(`/manifest.${language}.webmanifest`);
     expect(response.status()).toBe(200);
     const manifest = manifestSchema.parse(await response.json());
-    expect(manifest).toMatchObject({ lang: language, name, short_name: shortName, start_url: "/motor-control", display: "standalone", theme_color: "#1f6f43" });
-    expect(manifest.icons.filter((icon) => icon.purpose === "maskable").map((icon) => icon.sizes).sort()).toEqual(["192x192", "512x512"]);
+    expect(manifest).toMatchObject({
+      lang: language,
+      name,
+      short_name: shortName,
+      start_url: "/motor-control",
+      display: "standalone",
+      theme_color: "#1f6f43",
+    });
+    expect(
+      manifest.icons
+        .filter((icon) => icon.purpose === "maskable")
+        .map((icon) => icon.sizes)
+        .sort(),
+    ).toEqual(["192x192", "512x512"]);
     for (const icon of manifest.icons) {
       const image = await request.get(icon.src);
       expect(image.headers()["content-type"]).toBe("image/png");

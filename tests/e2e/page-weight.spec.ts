@@ -2,7 +2,7 @@
 // font response a real browser fetches for the route, gzip-compressed (-9) the way Cloudflare's
 // edge would send it. Budgets are bytes, not time.
 import { gzipSync } from "node:zlib";
-import { expect, test, type Page, type Response } from "@playwright/test";
+import { expect, type Page, type Response, test } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { BASE_URL, DEMO_USER, hi, logIn, startDemoDevice } from "./support.ts";
 

@@ -2,13 +2,13 @@
 // The screen never says more than the hub can vouch for: boxes that do not confirm, that run
 // the motor without a confirmed command, that go silent; and sessions whose end reaches the
 // pages they opened. Every test has its own farmer and box, so this file runs beside others.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { adminApiToken, bearer, farmerWithDevice, registerFarmer, type Farmer } from "./admin-support.ts";
+import { adminApiToken, bearer, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
 import { hi, logIn } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
@@ -21,12 +21,19 @@ type Request = Parameters<typeof farmerWithDevice>[0];
 type MotorConfig = { defaultCurrent: number; dryRunThreshold: number; overCurrentThreshold: number };
 
 /** The settings a farmer would enter for the simulated 5 HP three-phase motor. */
-const RATED = { defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10, dryRunThreshold: 30, overCurrentThreshold: 30 };
+const RATED = {
+  defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10,
+  dryRunThreshold: 30,
+  overCurrentThreshold: 30,
+};
 
 async function openOwnPump(page: Page, request: Request, config: MotorConfig = RATED, deviceOptions = {}) {
   const { farmer, device } = await farmerWithDevice(request, deviceOptions);
   devices.push(device);
-  const saved = await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, { data: config, ...bearer(farmer.token) });
+  const saved = await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, {
+    data: config,
+    ...bearer(farmer.token),
+  });
   expect(saved.status()).toBe(200);
   await logIn(page, farmer.mobileNo, farmer.password);
   await expect(page.locator("[data-live=connected]")).toBeVisible();
@@ -43,7 +50,10 @@ async function apiStatus(request: Request, farmer: Farmer) {
 const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
 const status = (page: Page) => page.getByTestId("motor-status");
 
-test("an ON the box never confirms: a reload shows it unconfirmed, never OFF, with ON and OFF offered", async ({ page, request }) => {
+test("an ON the box never confirms: a reload shows it unconfirmed, never OFF, with ON and OFF offered", async ({
+  page,
+  request,
+}) => {
   const { farmer, device } = await openOwnPump(page, request);
   // The relay closes but no ack comes back, and nothing flows (a tripped overload relay in the
   // starter): no reading proves the motor runs, and nothing proves it does not.
@@ -63,7 +73,10 @@ test("an ON the box never confirms: a reload shows it unconfirmed, never OFF, wi
   await expect(page.getByTestId("motor-on")).toBeVisible();
   await expect(page.getByTestId("motor-off")).toBeEnabled();
   await expect(page.getByTestId("health-relay")).toContainText(hi["pump.unknown"]);
-  expect(await apiStatus(request, farmer)).toMatchObject({ status: "unknown", pendingCommand: { action: "on", state: "unanswered" } });
+  expect(await apiStatus(request, farmer)).toMatchObject({
+    status: "unknown",
+    pendingCommand: { action: "on", state: "unanswered" },
+  });
 
   // It is the hub that remembers, not this page.
   await page.reload();
@@ -77,7 +90,10 @@ test("an ON the box never confirms: a reload shows it unconfirmed, never OFF, wi
   expect((await apiStatus(request, farmer)).status).toBe("off");
 });
 
-test("a motor running without a confirmed command: ON, a banner that stays across reloads, gone once stopped", async ({ page, request }) => {
+test("a motor running without a confirmed command: ON, a banner that stays across reloads, gone once stopped", async ({
+  page,
+  request,
+}) => {
   const { farmer, device } = await openOwnPump(page, request);
   device.inject("noAck");
   await page.getByTestId("motor-toggle").click();
@@ -101,7 +117,10 @@ test("a motor running without a confirmed command: ON, a banner that stays acros
   expect(device.relay).toBe("off");
 });
 
-test("a watched box that goes silent is shown offline within 20 s, with its last state as history", async ({ page, request }) => {
+test("a watched box that goes silent is shown offline within 20 s, with its last state as history", async ({
+  page,
+  request,
+}) => {
   // The hub's own clock decides "within 20 s": it stamps the offline state it sends with the
   // time it decided, next to the box's last frame. The page's clock would add this machine's
   // load (a busy CI runner) to what is measured.
@@ -120,7 +139,12 @@ test("a watched box that goes silent is shown offline within 20 s, with its last
   const decided = offlineStates[0]!;
   expect(decided.lastSeenAt).not.toBeNull();
   const afterSilence = decided.at - decided.lastSeenAt!;
-  test.info().annotations.push({ type: "offline after the last frame (hub clock)", description: `${(afterSilence / 1000).toFixed(1)} s` });
+  test
+    .info()
+    .annotations.push({
+      type: "offline after the last frame (hub clock)",
+      description: `${(afterSilence / 1000).toFixed(1)} s`,
+    });
   expect(afterSilence).toBeLessThanOrEqual(20_000);
   await expect(status(page)).toHaveAttribute("data-state", "offline");
   await expect(status(page)).toContainText(hi["motor.off"]);
@@ -148,7 +172,11 @@ test("logging out in one tab ends the other tab's live view within 5 s", async (
   await expect(toast(first, hi["realtime.powerLost"])).toHaveCount(0);
 });
 
-test("a pump relinked to another farmer leaves the old owner's open page within 5 s", async ({ page, browser, request }) => {
+test("a pump relinked to another farmer leaves the old owner's open page within 5 s", async ({
+  page,
+  browser,
+  request,
+}) => {
   const { device } = await openOwnPump(page, request);
   const newOwner = await registerFarmer(request);
   const moved = await request.put(`/api/admin/devices/${device.deviceId}/owner`, {

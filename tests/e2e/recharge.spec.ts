@@ -1,6 +1,6 @@
 // My Plan: the device's plan as the server knows it, a recharge request for the signed-in
 // account with the spec's messages, and the farmer's own requests.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { rechargeListResponseSchema } from "../../common/api-responses/recharges.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
@@ -26,7 +26,9 @@ test.afterEach(async () => {
   await device.stop();
 });
 
-test("the free plan is active, and a 1-year UPI request is sent, priced by the server and listed (Hindi)", async ({ page }) => {
+test("the free plan is active, and a 1-year UPI request is sent, priced by the server and listed (Hindi)", async ({
+  page,
+}) => {
   await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password);
   await page.getByRole("link", { name: hi["nav.plan"] }).click();
   await expect(page).toHaveURL(/\/recharge$/);

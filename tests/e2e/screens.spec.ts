@@ -3,12 +3,22 @@
 // language, nothing scrolls sideways, and axe-core finds no serious or critical problem.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { BASE_URL, DEMO_USER, DICTIONARIES, fitsTheScreen, logIn, startDemoDevice, useLanguage, VIEWPORTS, type Texts } from "./support.ts";
 import { DEMO_ADMIN } from "./admin-support.ts";
+import {
+  BASE_URL,
+  DEMO_USER,
+  DICTIONARIES,
+  fitsTheScreen,
+  logIn,
+  startDemoDevice,
+  type Texts,
+  useLanguage,
+  VIEWPORTS,
+} from "./support.ts";
 
 // Evaluated through the DevTools protocol rather than added as a <script>: the page's CSP
 // (rightly) refuses inline scripts without its nonce, and the CSP stays on while axe looks.
@@ -19,16 +29,28 @@ type AxeViolation = { id: string; impact: string | null; help: string; nodes: { 
 async function seriousAxeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
     return (await axe.run(document, { resultTypes: ["violations"] })).violations;
   });
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id} (${violation.help}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.help}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
 }
 
 /** Each screen with the heading it must show, and what it reveals on a tap (checked too). */
-const SCREENS: { path: string; heading: (texts: Texts) => string; signedIn: boolean; reveal?: (page: Page) => Promise<void> }[] = [
+const SCREENS: {
+  path: string;
+  heading: (texts: Texts) => string;
+  signedIn: boolean;
+  reveal?: (page: Page) => Promise<void>;
+}[] = [
   { path: "/", heading: (texts) => texts["app.name"], signedIn: false },
   { path: "/login", heading: (texts) => texts["login.title"], signedIn: false },
   { path: "/register", heading: (texts) => texts["register.title"], signedIn: false },
@@ -68,11 +90,18 @@ test.beforeAll(async ({ playwright }) => {
   device = await startDemoDevice(); // the dashboard with a live pump, as farmers see it
   // A SIM build newer than the demo box's, so the firmware card offers its dialog to check.
   const admin = await playwright.request.newContext({ baseURL: BASE_URL });
-  const { token } = await readJson(await admin.post("/api/admin/login", { data: DEMO_ADMIN }), adminLoginResponseSchema);
+  const { token } = await readJson(
+    await admin.post("/api/admin/login", { data: DEMO_ADMIN }),
+    adminLoginResponseSchema,
+  );
   const version = `screens-${Date.now()}`;
   const upload = await admin.post("/api/admin/firmware", {
     headers: { Authorization: `Bearer ${token}` },
-    multipart: { deviceType: "sim", version, file: { name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.from(version) } },
+    multipart: {
+      deviceType: "sim",
+      version,
+      file: { name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.from(version) },
+    },
   });
   expect(upload.status()).toBe(201);
   await admin.dispose();
@@ -100,7 +129,8 @@ for (const language of ["hi", "en"] as const) {
           await check(page, screen.path, screen.heading(texts), language, problems);
           if (screen.reveal) {
             await screen.reveal(page);
-            for (const violation of await seriousAxeViolations(page)) problems.push(`${screen.path} (revealed): ${violation}`);
+            for (const violation of await seriousAxeViolations(page))
+              problems.push(`${screen.path} (revealed): ${violation}`);
           }
         }
         expect(problems).toEqual([]);

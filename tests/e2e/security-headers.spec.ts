@@ -2,7 +2,7 @@
 // The Web controls of docs/security.md on the built app: a nonce CSP with no inline scripts,
 // HSTS, nosniff, a referrer policy and no framing, on pages, API answers and static assets;
 // and the pages still work under that CSP (hydration, the realtime socket, a command).
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { adminLogIn, texts as adminTexts } from "./admin-support.ts";
 import { DEMO_USER, en, logIn, startDemoDevice, useLanguage } from "./support.ts";
@@ -45,7 +45,10 @@ test("pages carry a nonce CSP without unsafe-inline scripts, and the other heade
     const headers = response.headers();
     expectHeaders(headers, path);
     const csp = headers["content-security-policy"] ?? "";
-    const scriptSrc = csp.split(";").map((part) => part.trim()).find((part) => part.startsWith("script-src "));
+    const scriptSrc = csp
+      .split(";")
+      .map((part) => part.trim())
+      .find((part) => part.startsWith("script-src "));
     expect(scriptSrc, path).toMatch(/^script-src 'self' 'nonce-[A-Za-z0-9+/=]{20,}'$/);
     expect(csp).not.toContain("unsafe-eval");
 

@@ -5,7 +5,10 @@ import { expect, test } from "@playwright/test";
 import { farmerWithDevice } from "./admin-support.ts";
 import { BASE_URL, hi } from "./support.ts";
 
-test("a tap on ON before the page has hydrated switches the motor (slow 3G, 4x slower CPU)", async ({ browser, request }) => {
+test("a tap on ON before the page has hydrated switches the motor (slow 3G, 4x slower CPU)", async ({
+  browser,
+  request,
+}) => {
   const { farmer, device } = await farmerWithDevice(request);
   const context = await browser.newContext({ serviceWorkers: "block" });
   let release = () => {};
@@ -14,7 +17,12 @@ test("a tap on ON before the page has hydrated switches the motor (slow 3G, 4x s
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 400, downloadThroughput: 50_000, uploadThroughput: 50_000 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 400,
+      downloadThroughput: 50_000,
+      uploadThroughput: 50_000,
+    });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     // The scripts are also held back until the tap has been made, so "before hydration" is a
     // fact the test sets up, not a race it hopes to win.

@@ -1,7 +1,7 @@
 // Code passed to page.evaluate() runs in the browser: the specs need the DOM's types.
 /// <reference lib="dom" />
 // Shared by the Playwright specs: the demo pump's simulator, logins, languages.
-import { expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
 import { en, type MessageKey } from "../../app/i18n/en.ts";
 import { hi } from "../../app/i18n/hi.ts";
 import { ApiClient } from "../../common/api-client.ts";
@@ -14,7 +14,7 @@ import { E2E_PERSIST_DIR, E2E_PORT } from "../../playwright.config.ts";
 import { localDeviceFile, readLocalDeviceCredentials } from "../../scripts/lib/local-devices.ts";
 import { DEMO_DEVICE, DEMO_USER } from "../../scripts/lib/seed.ts";
 
-export { en, hi, DEMO_USER };
+export { DEMO_USER, en, hi };
 
 export function uniqueMobileNo(): string {
   return `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
@@ -45,12 +45,7 @@ export async function useLanguage(context: BrowserContext, language: "hi" | "en"
   await context.addCookies([{ name: "sinchai_lang", value: language, url: `http://localhost:${E2E_PORT}` }]);
 }
 
-export async function logIn(
-  page: Page,
-  mobileNo: string,
-  password: string,
-  texts: Record<MessageKey, string> = hi,
-) {
+export async function logIn(page: Page, mobileNo: string, password: string, texts: Record<MessageKey, string> = hi) {
   await page.goto("/login");
   await page.getByLabel(texts["auth.mobileNo"]).fill(mobileNo);
   await page.getByLabel(texts["auth.password"]).fill(password);
@@ -97,11 +92,18 @@ export function apiAs(page: Page) {
  * Our API client (common/api-client.ts) over a Playwright request context: the calls show in
  * Playwright's traces, and a page's context (`page.request`) sends its session cookie along.
  */
-export function apiClient(request: APIRequestContext, options: { token?: string; headers?: Record<string, string> } = {}): ApiClient {
+export function apiClient(
+  request: APIRequestContext,
+  options: { token?: string; headers?: Record<string, string> } = {},
+): ApiClient {
   return new ApiClient(BASE_URL, {
     ...options,
     transport: async (url, { method, headers, body }) => {
-      const answer = await request.fetch(url, { method, headers, ...(body instanceof FormData ? { multipart: body } : { data: body }) });
+      const answer = await request.fetch(url, {
+        method,
+        headers,
+        ...(body instanceof FormData ? { multipart: body } : { data: body }),
+      });
       return new Response(new Uint8Array(await answer.body()), { status: answer.status(), headers: answer.headers() });
     },
   });

@@ -7,7 +7,12 @@ test("phones get the bottom tab bar: Dashboard, Schedule, My Plan, Logs", async 
   await registerAndLogIn(page);
   const tabs = page.getByRole("navigation", { name: hi["nav.tabs"] });
   await expect(tabs).toBeVisible();
-  await expect(tabs.getByRole("link")).toHaveText([hi["nav.dashboard"], hi["nav.schedule"], hi["nav.plan"], hi["nav.logs"]]);
+  await expect(tabs.getByRole("link")).toHaveText([
+    hi["nav.dashboard"],
+    hi["nav.schedule"],
+    hi["nav.plan"],
+    hi["nav.logs"],
+  ]);
   await expect(page.getByRole("navigation", { name: hi["nav.label"] })).toBeHidden();
   await tabs.getByRole("link", { name: hi["nav.logs"] }).click();
   await expect(page).toHaveURL(/\/logs$/);

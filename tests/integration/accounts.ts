@@ -5,7 +5,11 @@ import { hashPassword } from "../../common/credentials.ts";
 import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
 
 /** A new farmer, registered and signed in through the API. */
-export async function registerFarmer(baseUrl: string, mobileNo: string, password = "integration-password"): Promise<ApiClient> {
+export async function registerFarmer(
+  baseUrl: string,
+  mobileNo: string,
+  password = "integration-password",
+): Promise<ApiClient> {
   const client = new ApiClient(baseUrl);
   await client.register(mobileNo, password);
   await client.logIn(mobileNo, password);

@@ -6,11 +6,11 @@
 import { Buffer } from "node:buffer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { DEVICE_PROTOCOL_VERSION } from "../../common/device-protocol.ts";
-import { parseAnswer, type ApiClient } from "../../common/api-client.ts";
+import { type ApiClient, parseAnswer } from "../../common/api-client.ts";
 import { apiErrorSchema } from "../../common/api-responses/refusals.ts";
+import { DEVICE_PROTOCOL_VERSION } from "../../common/device-protocol.ts";
 import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
-import { freePort, freshPersistDir, startLocalWorker, type LocalWorker } from "./local-worker.ts";
+import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
 
 let worker: LocalWorker;
 let admin: ApiClient;
@@ -29,7 +29,9 @@ async function farmerWithBox() {
   const farmer = await registerFarmer(worker.url, mobileNo);
   const provisioned = await admin.provisionDevice("3phase", mobileNo);
   const credentials = Buffer.from(`${provisioned.device.id}:${provisioned.key}`).toString("base64");
-  const socket = new WebSocket(`ws://localhost:${worker.port}/api/device/connect`, { headers: { Authorization: `Basic ${credentials}` } });
+  const socket = new WebSocket(`ws://localhost:${worker.port}/api/device/connect`, {
+    headers: { Authorization: `Basic ${credentials}` },
+  });
   const messages: string[] = [];
   socket.on("message", (data) => messages.push(data.toString()));
   const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
@@ -38,7 +40,15 @@ async function farmerWithBox() {
     socket.once("error", reject);
   });
   const welcome = new Promise((resolve) => socket.once("message", resolve));
-  socket.send(JSON.stringify({ type: "hello", protocol: DEVICE_PROTOCOL_VERSION, firmware: "flood-1", kind: "3phase", relay: "off" }));
+  socket.send(
+    JSON.stringify({
+      type: "hello",
+      protocol: DEVICE_PROTOCOL_VERSION,
+      firmware: "flood-1",
+      kind: "3phase",
+      relay: "off",
+    }),
+  );
   await welcome;
   return { farmer, mobileNo, socket, closed, messages, authorization: `Basic ${credentials}` };
 }
@@ -65,7 +75,8 @@ describe("a box flooding the real Worker", () => {
 
     // The same calls on a quiet Worker, for comparison: this machine is shared.
     const quiet: number[] = [];
-    for (const until = Date.now() + 1_500; Date.now() < until; ) quiet.push(await timedStatus(other.farmer, other.mobileNo));
+    for (const until = Date.now() + 1_500; Date.now() < until; )
+      quiet.push(await timedStatus(other.farmer, other.mobileNo));
 
     const frames = 3_000;
     let sent = 0;
@@ -78,9 +89,13 @@ describe("a box flooding the real Worker", () => {
       }
     })();
     const during: number[] = [];
-    for (const until = Date.now() + 4_000; Date.now() < until; ) during.push(await timedStatus(other.farmer, other.mobileNo));
+    for (const until = Date.now() + 4_000; Date.now() < until; )
+      during.push(await timedStatus(other.farmer, other.mobileNo));
     await flood;
-    const code = await Promise.race([flooder.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000))]);
+    const code = await Promise.race([
+      flooder.closed,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000)),
+    ]);
     console.log(
       `device flood (${sent} frames sent, box closed with ${code}): another farmer's status calls ${summary(during)}; on a quiet Worker ${summary(quiet)}`,
     );
@@ -94,7 +109,9 @@ describe("a box flooding the real Worker", () => {
     // box must wait before it comes back.
     expect(await timedStatus(flooder.farmer, flooder.mobileNo)).toBeLessThan(500);
     const again = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const retry = new WebSocket(`ws://localhost:${worker.port}/api/device/connect`, { headers: { Authorization: flooder.authorization } });
+      const retry = new WebSocket(`ws://localhost:${worker.port}/api/device/connect`, {
+        headers: { Authorization: flooder.authorization },
+      });
       retry.once("open", () => reject(new Error("a flooding box was let back in at once")));
       retry.once("unexpected-response", (_request, response) => {
         let body = "";

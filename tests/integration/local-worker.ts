@@ -2,9 +2,9 @@
 import {
   freePort,
   freshPersistDir,
+  type LocalWorker,
   startLocalWorker as start,
   THROWAWAY_JWT_SECRET,
-  type LocalWorker,
 } from "../../scripts/lib/local-worker.ts";
 
 export { freePort, freshPersistDir, type LocalWorker };

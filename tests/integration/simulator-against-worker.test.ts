@@ -2,8 +2,6 @@
 // DeviceHubs and R2 on this machine, over real sockets, as a controller box would see them.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
-import { provisionLocalFleet } from "../../scripts/lib/local-devices.ts";
 import { ApiClient } from "../../common/api-client.ts";
 import { firmwareUploadResponseSchema } from "../../common/api-responses/admin.ts";
 import {
@@ -13,8 +11,10 @@ import {
   powerReadingResponseSchema,
 } from "../../common/api-responses/devices.ts";
 import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
+import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
+import { provisionLocalFleet } from "../../scripts/lib/local-devices.ts";
 import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
-import { freePort, freshPersistDir, startLocalWorker, type LocalWorker } from "./local-worker.ts";
+import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
 
 let worker: LocalWorker;
 let admin: ApiClient;
@@ -51,7 +51,9 @@ async function farmerWithSimulatedPump(options: Partial<SimulatedDeviceOptions> 
   await device.waitUntilConnected();
   // The installer sets the motor's running current (5 HP, 3-phase: about 9 A).
   await farmer.post(`/api/devices/motor/config/${mobileNo}`, motorConfigResponseSchema, {
-    defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30,
+    defaultCurrent: 9,
+    dryRunThreshold: 30,
+    overCurrentThreshold: 30,
   });
   return { farmer, mobileNo, device };
 }
@@ -151,9 +153,13 @@ describe("a simulated pump through the real Worker", () => {
     expect((await admin.request("POST", "/api/admin/firmware", firmwareUploadResponseSchema, form)).status).toBe(201);
     device.inject("corruptDownload");
     const failed = device.waitFor("otaFailed", 10_000);
-    expect((await farmer.request("POST", "/api/mqtt/ota", otaResponseSchema, { mobileNo, deviceType: "wifi" })).status).toBe(200);
+    expect(
+      (await farmer.request("POST", "/api/mqtt/ota", otaResponseSchema, { mobileNo, deviceType: "wifi" })).status,
+    ).toBe(200);
     expect(await failed).toEqual(["SHA-256 mismatch"]);
-    await expect.poll(() => logTexts(farmer, mobileNo)).toContain(`Firmware update to 7.${mobileNo.slice(-4)}.0 failed: SHA-256 mismatch.`);
+    await expect
+      .poll(() => logTexts(farmer, mobileNo))
+      .toContain(`Firmware update to 7.${mobileNo.slice(-4)}.0 failed: SHA-256 mismatch.`);
     expect(device.firmware).toBe("sim-1.0.0");
   });
 });

@@ -18,7 +18,10 @@ const ORIGIN = "http://sinchai.test";
 async function createUser() {
   const mobileNo = `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
   const password = `pw-${crypto.randomUUID()}`;
-  const [row] = await getDb(env.DB).insert(users).values({ mobileNo, passwordHash: await hashPassword(password), createdAt: Date.now() }).returning();
+  const [row] = await getDb(env.DB)
+    .insert(users)
+    .values({ mobileNo, passwordHash: await hashPassword(password), createdAt: Date.now() })
+    .returning();
   return { id: row!.id, mobileNo, password };
 }
 
@@ -30,11 +33,16 @@ async function post(token: string, fields: Record<string, string>) {
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   const request = new Request(`${ORIGIN}/change-password`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
   const context = new RouterContextProvider();
-  context.set(cloudflareContext, { env, ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext });
+  context.set(cloudflareContext, {
+    env,
+    ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
+  });
   context.set(userContext, (await authenticateToken(env, token, "user"))!);
   const result = (await action({ request, params: {}, context } as unknown as Parameters<typeof action>[0])) as unknown;
   const wrapped = result as { data?: { changed: boolean; error: keyof typeof en | null }; init?: { status?: number } };
-  return wrapped.data ? { ...wrapped.data, status: wrapped.init?.status ?? 200 } : { ...(result as { changed: boolean; error: null }), status: 200 };
+  return wrapped.data
+    ? { ...wrapped.data, status: wrapped.init?.status ?? 200 }
+    : { ...(result as { changed: boolean; error: null }), status: 200 };
 }
 
 describe("change password page", () => {
@@ -42,9 +50,18 @@ describe("change password page", () => {
     const user = await createUser();
     const [here, other] = await Promise.all([loginToken(user), loginToken(user)]);
     const cases = [
-      [{ currentPassword: user.password, newPassword: "naya-paani-2026", confirmPassword: "naya-paani-2027" }, "password.mismatch"],
-      [{ currentPassword: "wrong-password", newPassword: "naya-paani-2026", confirmPassword: "naya-paani-2026" }, "password.wrongCurrent"],
-      [{ currentPassword: user.password, newPassword: user.mobileNo, confirmPassword: user.mobileNo }, "auth.passwordIsMobile"],
+      [
+        { currentPassword: user.password, newPassword: "naya-paani-2026", confirmPassword: "naya-paani-2027" },
+        "password.mismatch",
+      ],
+      [
+        { currentPassword: "wrong-password", newPassword: "naya-paani-2026", confirmPassword: "naya-paani-2026" },
+        "password.wrongCurrent",
+      ],
+      [
+        { currentPassword: user.password, newPassword: user.mobileNo, confirmPassword: user.mobileNo },
+        "auth.passwordIsMobile",
+      ],
       [{ currentPassword: user.password, newPassword: "short", confirmPassword: "short" }, "auth.passwordLength"],
       [{ currentPassword: user.password }, "password.required"],
     ] as const;
@@ -54,7 +71,11 @@ describe("change password page", () => {
     }
     expect(await signedIn(other)).toBe(true);
 
-    const done = await post(here, { currentPassword: user.password, newPassword: "naya-paani-2026", confirmPassword: "naya-paani-2026" });
+    const done = await post(here, {
+      currentPassword: user.password,
+      newPassword: "naya-paani-2026",
+      confirmPassword: "naya-paani-2026",
+    });
     expect(done).toMatchObject({ changed: true, error: null, status: 200 });
     expect(await signedIn(other)).toBe(false);
     expect(await signedIn(here)).toBe(true);

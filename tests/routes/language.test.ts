@@ -2,6 +2,7 @@
 // page of this site (docs/security.md, "Redirects").
 import { describe, expect, it } from "vitest";
 import { action } from "../../app/routes/language.ts";
+
 const ORIGIN = "http://sinchai.test";
 
 async function switchLanguage(returnTo: string | null, language = "en"): Promise<Response> {
@@ -9,7 +10,9 @@ async function switchLanguage(returnTo: string | null, language = "en"): Promise
   form.set("language", language);
   if (returnTo !== null) form.set("returnTo", returnTo);
   const request = new Request(`${ORIGIN}/language`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
-  const result: unknown = await action({ request, params: {}, context: undefined } as unknown as Parameters<typeof action>[0]);
+  const result: unknown = await action({ request, params: {}, context: undefined } as unknown as Parameters<
+    typeof action
+  >[0]);
   if (!(result instanceof Response)) throw new Error("the action did not answer with a redirect");
   return result;
 }

@@ -19,11 +19,19 @@ async function register(mobileNo: string, password: string) {
   form.set("password", password);
   const request = new Request(`${ORIGIN}/register`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
   const context = new RouterContextProvider();
-  context.set(cloudflareContext, { env, ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext });
+  context.set(cloudflareContext, {
+    env,
+    ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
+  });
   const result = (await action({ request, params: {}, context } as unknown as Parameters<typeof action>[0])) as unknown;
   // Registered: a redirect that signs the farmer in. Refused: data() with the reason and status.
   if (result instanceof Response) {
-    return { error: null, status: result.status, location: result.headers.get("Location"), signedIn: (result.headers.get("Set-Cookie") ?? "").includes("=") };
+    return {
+      error: null,
+      status: result.status,
+      location: result.headers.get("Location"),
+      signedIn: (result.headers.get("Set-Cookie") ?? "").includes("="),
+    };
   }
   const wrapped = result as { data: { error: keyof typeof en }; init?: { status?: number } };
   return { ...wrapped.data, status: wrapped.init?.status ?? 200 };
@@ -44,6 +52,11 @@ describe("registration page: weak passwords", () => {
       expect(hi[key]).toBeTruthy();
       expect(hi[key]).not.toBe(en[key]);
     }
-    expect(await register(mobileNo, "pani-ka-samay-9")).toMatchObject({ error: null, status: 302, location: "/motor-control?welcome=1", signedIn: true });
+    expect(await register(mobileNo, "pani-ka-samay-9")).toMatchObject({
+      error: null,
+      status: 302,
+      location: "/motor-control?welcome=1",
+      signedIn: true,
+    });
   });
 });

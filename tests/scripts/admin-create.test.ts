@@ -42,7 +42,10 @@ function adminCreate(args: string[], options: { password?: string; stdin?: strin
 type Row = { mobile_no: string; password_hash: string; is_admin: number };
 
 const accounts = (mobileNo: string) =>
-  executeLocalSql<Row>(persistTo, `SELECT mobile_no, password_hash, is_admin FROM users WHERE mobile_no = '${mobileNo}';`);
+  executeLocalSql<Row>(
+    persistTo,
+    `SELECT mobile_no, password_hash, is_admin FROM users WHERE mobile_no = '${mobileNo}';`,
+  );
 
 describe("npm run admin:create", () => {
   it("creates an admin with a hashed password from the environment", async () => {

@@ -21,7 +21,16 @@ const FREE_PLAN_COMPRESSED_LIMIT = 3 * 1024 * 1024;
 const UNCOMPRESSED_LIMIT = 64 * 1024 * 1024;
 
 /** What a copy of the project leaves out: installed, built, generated or local-only. */
-const NOT_COPIED = new Set(["node_modules", "build", ".wrangler", ".git", ".react-router", "test-results", "playwright-report", ".dev.vars"]);
+const NOT_COPIED = new Set([
+  "node_modules",
+  "build",
+  ".wrangler",
+  ".git",
+  ".react-router",
+  "test-results",
+  "playwright-report",
+  ".dev.vars",
+]);
 
 /** The folders whose code runs in the Worker. */
 const WORKER_SOURCES = ["worker", "durable-objects", "app", "common"];
@@ -77,7 +86,10 @@ const kib = (bytes: number) => `${(bytes / KIB).toFixed(1)} KiB`;
 describe("the production bundle (wrangler deploy --dry-run)", () => {
   it("is built for production, from the production section", async () => {
     expect(deployOutput).toContain("--dry-run: exiting now.");
-    const built = JSON.parse(await readFile(join(project, "build/server/wrangler.json"), "utf8")) as Record<string, unknown>;
+    const built = JSON.parse(await readFile(join(project, "build/server/wrangler.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     expect(built.name).toBe("sinchai-production");
     expect(built.targetEnvironment).toBe("production");
   });
@@ -103,7 +115,9 @@ describe("the production bundle (wrangler deploy --dry-run)", () => {
 
 async function sourceFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name)).map((entry) => join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 /** The bindings the Worker's code reads: `env.X` (not Vite's `import.meta.env.X`) and `Pick<Env, "X" | ...>`. */
@@ -141,13 +155,17 @@ function declaredBindings(config: NormalizedConfig): Set<string> {
 /** wrangler.toml as wrangler resolves it for one environment (undefined: the top level). */
 async function resolvedConfig(environment: string | undefined): Promise<NormalizedConfig> {
   const { unstable_readConfig } = await import("wrangler");
-  return unstable_readConfig({ config: WRANGLER_TOML, env: environment }, { hideWarnings: true }) as unknown as NormalizedConfig;
+  return unstable_readConfig(
+    { config: WRANGLER_TOML, env: environment },
+    { hideWarnings: true },
+  ) as unknown as NormalizedConfig;
 }
 
 describe("bindings", () => {
   it("are read from the code: the scan finds what the Worker is known to use", async () => {
     const used = await bindingsTheCodeUses();
-    for (const name of ["DB", "DEVICE_HUB", "AUTH_THROTTLE", "FIRMWARE", "JWT_SECRET", "UPI_PAYEE_VPA"]) expect(used).toContain(name);
+    for (const name of ["DB", "DEVICE_HUB", "AUTH_THROTTLE", "FIRMWARE", "JWT_SECRET", "UPI_PAYEE_VPA"])
+      expect(used).toContain(name);
     expect(used).not.toContain("MODE"); // import.meta.env.MODE is Vite's, not a binding
   });
 
@@ -158,7 +176,10 @@ describe("bindings", () => {
     expect(environments).toEqual(["staging", "production"]);
     for (const environment of [undefined, ...environments]) {
       const declared = declaredBindings(await resolvedConfig(environment));
-      expect(used.filter((name) => !declared.has(name)), `missing in ${environment ?? "the top level"}`).toEqual([]);
+      expect(
+        used.filter((name) => !declared.has(name)),
+        `missing in ${environment ?? "the top level"}`,
+      ).toEqual([]);
       expect([...declared].sort(), `${environment ?? "top level"} against the top level`).toEqual([...topLevel].sort());
     }
   });

@@ -8,8 +8,8 @@ import {
   environmentNames,
   environmentProblem,
   placeholdersIn,
-  readWranglerToml,
   type RawWranglerConfig,
+  readWranglerToml,
 } from "../../scripts/lib/environments.ts";
 
 type Run = { code: number | null; stdout: string; stderr: string };
@@ -66,7 +66,9 @@ describe("the environments in wrangler.toml", () => {
     const unfilled = configWith("REPLACE-ME with the id", "REPLACE-ME with the UPI id");
     expect(environmentProblem(unfilled, "production")).toContain("env.production.d1_databases[0].database_id");
     expect(environmentProblem(unfilled, "production")).toContain("env.production.vars.UPI_PAYEE_VPA");
-    expect(environmentProblem(configWith("0b1c9a7e-5d2f-4c11-9e5a-2f7c3d4b5a61", "REPLACE-ME"), "production")).toContain("UPI_PAYEE_VPA");
+    expect(
+      environmentProblem(configWith("0b1c9a7e-5d2f-4c11-9e5a-2f7c3d4b5a61", "REPLACE-ME"), "production"),
+    ).toContain("UPI_PAYEE_VPA");
     expect(environmentProblem(unfilled, "production", { allowPlaceholders: true })).toBeNull();
     expect(environmentProblem(unfilled, "prod", { allowPlaceholders: true })).toMatch(/no environment "prod"/);
     expect(environmentProblem(unfilled, undefined)).toMatch(/Name the environment: production/);
@@ -76,13 +78,17 @@ describe("the environments in wrangler.toml", () => {
 });
 
 describe("npm run deploy", () => {
-  it.runIf(productionUnfilled)("refuses production while its placeholders remain, before building anything", async () => {
-    const refused = await deploy(["production"]);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("[env.production] still has placeholders");
-    expect(refused.stderr).toContain("docs/operations.md");
-    expect(refused.stdout).not.toContain("Building");
-  }, 30_000);
+  it.runIf(productionUnfilled)(
+    "refuses production while its placeholders remain, before building anything",
+    async () => {
+      const refused = await deploy(["production"]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("[env.production] still has placeholders");
+      expect(refused.stderr).toContain("docs/operations.md");
+      expect(refused.stdout).not.toContain("Building");
+    },
+    30_000,
+  );
 
   it("refuses to run without an environment, or with one wrangler.toml does not have", async () => {
     const bare = await deploy([]);
@@ -104,9 +110,25 @@ describe("npm run deploy", () => {
     const [build, migrate, upload] = steps;
     expect(build!.args.at(-1)).toBe("build");
     expect(build!.env).toEqual({ CLOUDFLARE_ENV: "production", NODE_ENV: "production" });
-    expect(migrate!.args.slice(1)).toEqual(["d1", "migrations", "apply", "DB", "--remote", "--env", "production", "-c", "wrangler.toml"]);
+    expect(migrate!.args.slice(1)).toEqual([
+      "d1",
+      "migrations",
+      "apply",
+      "DB",
+      "--remote",
+      "--env",
+      "production",
+      "-c",
+      "wrangler.toml",
+    ]);
     expect(upload!.args.slice(1)).toEqual([
-      "deploy", "--env", "production", "--secrets-file", "/tmp/secrets.env", "--message", "git 1a2b3c4",
+      "deploy",
+      "--env",
+      "production",
+      "--secrets-file",
+      "/tmp/secrets.env",
+      "--message",
+      "git 1a2b3c4",
     ]);
     expect(upload!.env).toEqual({ CLOUDFLARE_ENV: "production" });
   });

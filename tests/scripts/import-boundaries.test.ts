@@ -10,13 +10,22 @@
  * its reason. Each file set, sorted.
  */
 const KNOWN_TYPE_CYCLES: string[][] = [];
+
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Generated or installed, never written here. */
-const SKIPPED = new Set(["node_modules", "build", ".react-router", ".wrangler", ".git", "test-results", "playwright-report"]);
+const SKIPPED = new Set([
+  "node_modules",
+  "build",
+  ".react-router",
+  ".wrangler",
+  ".git",
+  "test-results",
+  "playwright-report",
+]);
 
 async function sourceFiles(): Promise<string[]> {
   const files: string[] = [];
@@ -71,8 +80,8 @@ function importSpecifiers(source: string): { specifier: string; typeOnly: boolea
           const char = source[index]!;
           if (char === "{") braces++;
           else if (char === "}") braces--;
-          else if (char === '"' || char === "'") (skipQuoted(char), index--);
-          else if (char === "`") (skipTemplate(), index--);
+          else if (char === '"' || char === "'") skipQuoted(char), index--;
+          else if (char === "`") skipTemplate(), index--;
         }
         index--;
       }
@@ -97,7 +106,10 @@ function importSpecifiers(source: string): { specifier: string; typeOnly: boolea
     } else if (/\s/.test(char)) {
       index++;
     } else {
-      const found = lineStart ? (STATIC_IMPORT.exec(source.slice(index, index + 2_000)) ?? SIDE_EFFECT_IMPORT.exec(source.slice(index, index + 200))) : null;
+      const found = lineStart
+        ? (STATIC_IMPORT.exec(source.slice(index, index + 2_000)) ??
+          SIDE_EFFECT_IMPORT.exec(source.slice(index, index + 200)))
+        : null;
       if (found) {
         specifiers.push({ specifier: found[2]!, typeOnly: /^(import|export)\s+type\s/.test(found[0]) });
         index += found[0].length;
@@ -121,7 +133,11 @@ async function importGraph({ withTypes }: { withTypes: boolean }): Promise<Graph
   for (const file of files) {
     const targets = importSpecifiers(await readFile(join(ROOT, file), "utf8"))
       .filter(({ specifier, typeOnly }) => specifier.startsWith(".") && (withTypes || !typeOnly))
-      .map(({ specifier }) => relative(ROOT, resolve(ROOT, dirname(file), specifier)).split("\\").join("/"))
+      .map(({ specifier }) =>
+        relative(ROOT, resolve(ROOT, dirname(file), specifier))
+          .split("\\")
+          .join("/"),
+      )
       // Generated route types (./+types/...) and the like are not files of ours.
       .filter((target) => known.has(target));
     graph.set(file, [...new Set(targets)]);
@@ -209,8 +225,15 @@ function boundaryViolations(graph: Graph): string[] {
   const violations: string[] = [];
   for (const [file, targets] of graph) {
     for (const target of targets) {
-      if (file.startsWith("durable-objects/") && target.startsWith("worker/") && !target.startsWith("worker/db/") && !target.startsWith("worker/push/")) {
-        violations.push(`${file} imports ${target}: durable-objects/ may take only worker/db/ and worker/push/ from the Worker`);
+      if (
+        file.startsWith("durable-objects/") &&
+        target.startsWith("worker/") &&
+        !target.startsWith("worker/db/") &&
+        !target.startsWith("worker/push/")
+      ) {
+        violations.push(
+          `${file} imports ${target}: durable-objects/ may take only worker/db/ and worker/push/ from the Worker`,
+        );
       }
       if (file.startsWith("worker/") && target.startsWith("durable-objects/") && file !== "worker/index.ts") {
         violations.push(
@@ -239,12 +262,12 @@ describe("import boundaries", () => {
       '/* import { no } from "./block.ts"; */',
       'const text = `import { no } from "./template.ts"; ${"}"}`;',
       "const pattern = /\"'`/;",
-      'const quoted = "import { no } from \'./string.ts\'";',
+      "const quoted = \"import { no } from './string.ts'\";",
       'const later = await import("./dynamic.ts");',
       "function f() {",
       '  return { import: "./indented.ts" };',
       "}",
-      'export const g = 1;',
+      "export const g = 1;",
       'import { h } from "./h.ts";',
     ].join("\n");
     expect(importSpecifiers(source)).toEqual([

@@ -12,7 +12,8 @@ describe("page actions", () => {
       const [, path, file] = match;
       const source = await readFile(`app/${file}`, "utf8");
       if (!/export (async )?function action\b|export const action\b/.test(source)) continue;
-      const full = file!.startsWith("routes/admin/") && path && !path.startsWith("admin/") ? `/admin/${path}` : `/${path ?? ""}`;
+      const full =
+        file!.startsWith("routes/admin/") && path && !path.startsWith("admin/") ? `/admin/${path}` : `/${path ?? ""}`;
       withAction.push(full);
     }
     expect([...PAGE_ACTIONS].sort()).toEqual(withAction.sort());

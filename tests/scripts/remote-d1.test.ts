@@ -8,8 +8,14 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploySteps } from "../../scripts/deploy.ts";
-import { d1TargetFrom, PLACEHOLDER, placeholdersIn, readWranglerToml, type RawWranglerConfig } from "../../scripts/lib/environments.ts";
-import { d1ExecuteArgs, describeTarget, type D1Target } from "../../scripts/lib/local-d1.ts";
+import {
+  d1TargetFrom,
+  PLACEHOLDER,
+  placeholdersIn,
+  type RawWranglerConfig,
+  readWranglerToml,
+} from "../../scripts/lib/environments.ts";
+import { type D1Target, d1ExecuteArgs, describeTarget } from "../../scripts/lib/local-d1.ts";
 import { operatorSql, sqlText } from "../../scripts/lib/operator-sql.ts";
 import { OFFLINE_ENV, WRANGLER_BIN } from "../../scripts/lib/wrangler.ts";
 
@@ -18,33 +24,67 @@ const KEY_HASH = "3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
 describe("operatorSql", () => {
   it("builds each statement the commands send, values quoted", () => {
-    expect(operatorSql({ op: "findAccount", mobileNo: "9812345678" })).toBe("SELECT is_admin FROM users WHERE mobile_no = '9812345678';");
-    expect(operatorSql({ op: "promoteAdmin", mobileNo: "9812345678" })).toBe("UPDATE users SET is_admin = 1 WHERE mobile_no = '9812345678';");
+    expect(operatorSql({ op: "findAccount", mobileNo: "9812345678" })).toBe(
+      "SELECT is_admin FROM users WHERE mobile_no = '9812345678';",
+    );
+    expect(operatorSql({ op: "promoteAdmin", mobileNo: "9812345678" })).toBe(
+      "UPDATE users SET is_admin = 1 WHERE mobile_no = '9812345678';",
+    );
     expect(operatorSql({ op: "createAdmin", mobileNo: "9812345678", passwordHash: HASH, now: 1_700_000_000_000 })).toBe(
       "INSERT INTO users (mobile_no, password_hash, is_admin, created_at) " +
         `VALUES ('9812345678', '${HASH}', 1, 1700000000000) ON CONFLICT(mobile_no) DO UPDATE SET is_admin = 1;`,
     );
     expect(
-      operatorSql({ op: "provisionDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: null, kind: "1phase", keyHash: KEY_HASH, now: 5 }),
-    ).toBe(`INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at) VALUES ('SNC-ABCDEFGH', NULL, '1phase', '${KEY_HASH}', 5);`);
+      operatorSql({
+        op: "provisionDevice",
+        deviceId: "SNC-ABCDEFGH",
+        ownerUserId: null,
+        kind: "1phase",
+        keyHash: KEY_HASH,
+        now: 5,
+      }),
+    ).toBe(
+      `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at) VALUES ('SNC-ABCDEFGH', NULL, '1phase', '${KEY_HASH}', 5);`,
+    );
     expect(operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 42 })).toBe(
       "UPDATE devices SET owner_user_id = 42 WHERE id = 'SNC-ABCDEFGH' RETURNING id;",
     );
-    expect(operatorSql({ op: "rotateDeviceKey", deviceId: "SNC-ABCDEFGH", keyHash: KEY_HASH })).toContain("RETURNING id;");
+    expect(operatorSql({ op: "rotateDeviceKey", deviceId: "SNC-ABCDEFGH", keyHash: KEY_HASH })).toContain(
+      "RETURNING id;",
+    );
     expect(operatorSql({ op: "findOwner", mobileNo: "9812345678" })).toContain("WHERE u.mobile_no = '9812345678';");
-    expect(operatorSql({ op: "listDevices" })).toMatch(/^SELECT d.id, d.kind, u.mobile_no AS owner, d.online, d.firmware /);
+    expect(operatorSql({ op: "listDevices" })).toMatch(
+      /^SELECT d.id, d.kind, u.mobile_no AS owner, d.online, d.firmware /,
+    );
     expect(sqlText("it's")).toBe("'it''s'");
   });
 
   it("refuses values that are not what they claim to be, so nothing typed can become SQL", () => {
     expect(() => operatorSql({ op: "findAccount", mobileNo: "98123' OR '1'='1" })).toThrow(/Not a mobile number/);
-    expect(() => operatorSql({ op: "rotateDeviceKey", deviceId: "'; DROP TABLE devices; --", keyHash: KEY_HASH })).toThrow(/Not a device id/);
-    expect(() => operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: -1 })).toThrow(/Not a user id/);
-    expect(() => operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 1.5 })).toThrow(/Not a user id/);
-    expect(() => operatorSql({ op: "createAdmin", mobileNo: "9812345678", passwordHash: "x', 1, 0); --", now: 1 })).toThrow(/Not a hash/);
-    expect(() => operatorSql({ op: "createAdmin", mobileNo: "9812345678", passwordHash: HASH, now: Number.NaN })).toThrow(/Not a time/);
     expect(() =>
-      operatorSql({ op: "provisionDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 1, kind: "4phase" as "1phase", keyHash: KEY_HASH, now: 1 }),
+      operatorSql({ op: "rotateDeviceKey", deviceId: "'; DROP TABLE devices; --", keyHash: KEY_HASH }),
+    ).toThrow(/Not a device id/);
+    expect(() => operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: -1 })).toThrow(
+      /Not a user id/,
+    );
+    expect(() => operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 1.5 })).toThrow(
+      /Not a user id/,
+    );
+    expect(() =>
+      operatorSql({ op: "createAdmin", mobileNo: "9812345678", passwordHash: "x', 1, 0); --", now: 1 }),
+    ).toThrow(/Not a hash/);
+    expect(() =>
+      operatorSql({ op: "createAdmin", mobileNo: "9812345678", passwordHash: HASH, now: Number.NaN }),
+    ).toThrow(/Not a time/);
+    expect(() =>
+      operatorSql({
+        op: "provisionDevice",
+        deviceId: "SNC-ABCDEFGH",
+        ownerUserId: 1,
+        kind: "4phase" as "1phase",
+        keyHash: KEY_HASH,
+        now: 1,
+      }),
     ).toThrow();
   });
 });
@@ -56,10 +96,30 @@ describe("d1ExecuteArgs", () => {
 
   it("differs between local and remote only in the flags that pick the database and carry the SQL", () => {
     expect(d1ExecuteArgs(local, statements)).toEqual([
-      "d1", "execute", "DB", "--local", "--persist-to", ".wrangler/state", "--file", "/tmp/statements.sql", "--json", "-c", "wrangler.toml",
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      ".wrangler/state",
+      "--file",
+      "/tmp/statements.sql",
+      "--json",
+      "-c",
+      "wrangler.toml",
     ]);
     expect(d1ExecuteArgs(remote, statements)).toEqual([
-      "d1", "execute", "DB", "--remote", "--env", "production", "--command", statements.sql, "--json", "-c", "wrangler.toml",
+      "d1",
+      "execute",
+      "DB",
+      "--remote",
+      "--env",
+      "production",
+      "--command",
+      statements.sql,
+      "--json",
+      "-c",
+      "wrangler.toml",
     ]);
   });
 
@@ -84,9 +144,16 @@ describe("d1TargetFrom: what --remote, --env and --persist-to may name", () => {
   });
 
   it("is remote only with a named environment that has no placeholders left", () => {
-    expect(d1TargetFrom({ remote: true, env: "staging", persistTo: "state" }, filled)).toEqual({ remote: true, environment: "staging" });
-    expect(() => d1TargetFrom({ remote: true, persistTo: "state" }, filled)).toThrow("--remote needs --env staging|production.");
-    expect(() => d1TargetFrom({ remote: true, env: "prod", persistTo: "state" }, filled)).toThrow(/no environment "prod"/);
+    expect(d1TargetFrom({ remote: true, env: "staging", persistTo: "state" }, filled)).toEqual({
+      remote: true,
+      environment: "staging",
+    });
+    expect(() => d1TargetFrom({ remote: true, persistTo: "state" }, filled)).toThrow(
+      "--remote needs --env staging|production.",
+    );
+    expect(() => d1TargetFrom({ remote: true, env: "prod", persistTo: "state" }, filled)).toThrow(
+      /no environment "prod"/,
+    );
     expect(() => d1TargetFrom({ remote: true, env: "production", persistTo: "state" }, filled)).toThrow(
       /env\.production\.d1_databases\[0\]\.database_id/,
     );
@@ -118,7 +185,11 @@ describe("the remote command, given to this wrangler without an account", () => 
       delete env.CLOUDFLARE_API_TOKEN;
       delete env.CLOUDFLARE_ACCOUNT_ID;
       delete env.CLOUDFLARE_ENV;
-      const child = spawn(process.execPath, [WRANGLER_BIN, ...args], { cwd: directory, env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [WRANGLER_BIN, ...args], {
+        cwd: directory,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let output = "";
       child.stdout.on("data", (chunk) => (output += chunk));
       child.stderr.on("data", (chunk) => (output += chunk));
@@ -128,7 +199,10 @@ describe("the remote command, given to this wrangler without an account", () => 
   }
 
   it("accepts every flag of `npm run device -- list --remote --env production` and stops at the missing API token", async () => {
-    const args = d1ExecuteArgs({ remote: true, environment: "production" }, { sql: operatorSql({ op: "listDevices" }), file: "unused" });
+    const args = d1ExecuteArgs(
+      { remote: true, environment: "production" },
+      { sql: operatorSql({ op: "listDevices" }), file: "unused" },
+    );
     const { code, output } = await wrangler(args);
     expect(code).not.toBe(0);
     expect(output).toContain("CLOUDFLARE_API_TOKEN");

@@ -17,7 +17,12 @@ beforeAll(async () => {
 afterAll(() => rm(persistTo, { recursive: true, force: true }));
 
 async function demoState() {
-  const [row] = await executeLocalSql<{ key_hash: string; default_current: number; password_hash: string; user_id: number }>(
+  const [row] = await executeLocalSql<{
+    key_hash: string;
+    default_current: number;
+    password_hash: string;
+    user_id: number;
+  }>(
     persistTo,
     `SELECT d.key_hash, u.default_current, u.password_hash, u.id AS user_id FROM devices d JOIN users u ON u.id = d.owner_user_id
      WHERE d.id = '${DEMO_DEVICE.deviceId}';`,
@@ -35,7 +40,10 @@ describe("the demo seed", () => {
     const seededCurrent = seeded.default_current;
 
     // A person changes the farmer's settings; then npm start runs again.
-    await executeLocalSql(persistTo, `UPDATE users SET default_current = 3.5 WHERE mobile_no = '${DEMO_USER.mobileNo}';`);
+    await executeLocalSql(
+      persistTo,
+      `UPDATE users SET default_current = 3.5 WHERE mobile_no = '${DEMO_USER.mobileNo}';`,
+    );
     const second = await seedLocalDemo(persistTo);
     const kept = await demoState();
     expect(second.key).toBe(first.key);
@@ -52,7 +60,10 @@ describe("the demo seed", () => {
     expect(rekeyed.default_current).toBe(3.5);
 
     // --reset-demo: the demo as first seeded, a fresh account and key.
-    await executeLocalSql(persistTo, `UPDATE users SET password_hash = 'changed' WHERE mobile_no = '${DEMO_USER.mobileNo}';`);
+    await executeLocalSql(
+      persistTo,
+      `UPDATE users SET password_hash = 'changed' WHERE mobile_no = '${DEMO_USER.mobileNo}';`,
+    );
     const reset = await resetLocalDemo(persistTo);
     const clean = await demoState();
     expect(reset.key).not.toBe(third.key);

@@ -56,7 +56,8 @@ export function toJsonText(value: unknown): string {
     const members = value[ENTRIES].filter(([, item]) => item !== undefined);
     return `{${members.map(([key, item]) => `${JSON.stringify(key)}:${toJsonText(item)}`).join(",")}}`;
   }
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : toJsonText(item))).join(",")}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? "null" : toJsonText(item))).join(",")}]`;
   if (typeof value === "object" && value !== null) return toJsonText(entries(Object.entries(value)));
   return JSON.stringify(value) ?? "null";
 }
@@ -69,16 +70,82 @@ export function utf8Length(text: string): number {
 
 /** Strings that have broken parsers before: numbers in disguise, other scripts' digits, markup. */
 const NASTY_STRINGS = [
-  "", " ", "\t\n", "\u0000", "\u0000abc", "NaN", "Infinity", "-Infinity", "1e309", "-1", "0", "-0",
-  "0.0", "1.5", "1e3", "0x1F", "0b11", "0o7", "1_000", "+5", " 5", "5 ", "٣", "９", "१२३४५६७८९०",
-  "９８７６５４３２１０", "null", "undefined", "true", "false", "[]", "{}", "__proto__", "constructor",
-  "<script>alert(1)</script>", "' OR 1=1 --", "\"; DROP TABLE users; --", "../../etc/passwd",
-  "%00", "%", "\u202e", "\ufeff", "\u2028\u2029", "\ud800", "\udfff", "\ud83d", "😀", "ऋषि",
-  "on", "ON ", "OFF\u0000", "off\n", "Off", "oN", "1phase ", "3PHASE", "wifi\u0000", "paid ",
+  "",
+  " ",
+  "\t\n",
+  "\u0000",
+  "\u0000abc",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "1e309",
+  "-1",
+  "0",
+  "-0",
+  "0.0",
+  "1.5",
+  "1e3",
+  "0x1F",
+  "0b11",
+  "0o7",
+  "1_000",
+  "+5",
+  " 5",
+  "5 ",
+  "٣",
+  "９",
+  "१२३४५६७८९०",
+  "９８７６５４３２１０",
+  "null",
+  "undefined",
+  "true",
+  "false",
+  "[]",
+  "{}",
+  "__proto__",
+  "constructor",
+  "<script>alert(1)</script>",
+  "' OR 1=1 --",
+  '"; DROP TABLE users; --',
+  "../../etc/passwd",
+  "%00",
+  "%",
+  "\u202e",
+  "\ufeff",
+  "\u2028\u2029",
+  "\ud800",
+  "\udfff",
+  "\ud83d",
+  "😀",
+  "ऋषि",
+  "on",
+  "ON ",
+  "OFF\u0000",
+  "off\n",
+  "Off",
+  "oN",
+  "1phase ",
+  "3PHASE",
+  "wifi\u0000",
+  "paid ",
 ];
 
 const CONTROL_CHARS = fc.constantFrom(
-  "\u0000", "\u0007", "\b", "\u001b", "\u001f", "\u007f", "\u0085", "\u00a0", "\u200b", "\u2028", "\u2029", "\ufeff", "\u202e", "\ud800", "\udc00",
+  "\u0000",
+  "\u0007",
+  "\b",
+  "\u001b",
+  "\u001f",
+  "\u007f",
+  "\u0085",
+  "\u00a0",
+  "\u200b",
+  "\u2028",
+  "\u2029",
+  "\ufeff",
+  "\u202e",
+  "\ud800",
+  "\udc00",
 );
 
 /** Up to 20,000 characters: past every length limit, and past the 16 KB body limit in UTF-8. */
@@ -96,7 +163,29 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
 
 /** Numbers written as text, the way a form field or a path segment carries them. */
 export const numericString: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("NaN", "Infinity", "-Infinity", "1e309", "-1", "0", "-0", "0.5", "1.5", "1e3", "1e-7", "0x1F", "0b1", "1_0", "+1", " 1", "1 ", "01", "00000000001", "9007199254740993", "99999999999999999999999999"),
+  fc.constantFrom(
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "1e309",
+    "-1",
+    "0",
+    "-0",
+    "0.5",
+    "1.5",
+    "1e3",
+    "1e-7",
+    "0x1F",
+    "0b1",
+    "1_0",
+    "+1",
+    " 1",
+    "1 ",
+    "01",
+    "00000000001",
+    "9007199254740993",
+    "99999999999999999999999999",
+  ),
   fc.double().map(String),
   fc.integer({ min: -2_147_483_648, max: 2_147_483_647 }).map(String),
   fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
@@ -106,8 +195,25 @@ export const numericString: fc.Arbitrary<string> = fc.oneof(
 export const weirdNumber: fc.Arbitrary<unknown> = fc.oneof(
   fc.double(),
   fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }),
-  fc.constantFrom(-1, 0, -0, 0.5, -0.5, 1e308, -1e308, 2 ** 53 + 2, Number.MIN_VALUE, 1e21, 2 ** 32, 101, 1001, 1_000_001),
-  fc.constantFrom("1e999", "-1e999", "1e-999", "-0", "-0.0", "123456789012345678901234567890", "1E+2", "0.1e1").map(raw),
+  fc.constantFrom(
+    -1,
+    0,
+    -0,
+    0.5,
+    -0.5,
+    1e308,
+    -1e308,
+    2 ** 53 + 2,
+    Number.MIN_VALUE,
+    1e21,
+    2 ** 32,
+    101,
+    1001,
+    1_000_001,
+  ),
+  fc
+    .constantFrom("1e999", "-1e999", "1e-999", "-0", "-0.0", "123456789012345678901234567890", "1E+2", "0.1e1")
+    .map(raw),
 );
 
 export const smallJson = fc.jsonValue({ maxDepth: 2 });
@@ -120,7 +226,25 @@ export const plausibleValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.stringMatching(/^[1-9][0-9]{9}$/),
   fc.integer({ min: 1, max: 1_000_000 }),
   fc.constantFrom(2 ** 53 - 1, 2 ** 31, 1e15),
-  fc.constantFrom("wifi", "sim", "on", "off", "ON", "OFF", "paid", "failed", "1phase", "3phase", "daily", "once", "6:30 AM", "23:59", "upi", "1month", "connected"),
+  fc.constantFrom(
+    "wifi",
+    "sim",
+    "on",
+    "off",
+    "ON",
+    "OFF",
+    "paid",
+    "failed",
+    "1phase",
+    "3phase",
+    "daily",
+    "once",
+    "6:30 AM",
+    "23:59",
+    "upi",
+    "1month",
+    "connected",
+  ),
   fc.boolean(),
 );
 
@@ -138,7 +262,23 @@ export const badValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Keys an attacker tries to slip in next to the real ones. */
 export const extraKey: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("__proto__", "constructor", "prototype", "toString", "isAdmin", "userId", "id", "amount", "status", "role", "ownerUserId", "owner", "admin", "sql", ""),
+  fc.constantFrom(
+    "__proto__",
+    "constructor",
+    "prototype",
+    "toString",
+    "isAdmin",
+    "userId",
+    "id",
+    "amount",
+    "status",
+    "role",
+    "ownerUserId",
+    "owner",
+    "admin",
+    "sql",
+    "",
+  ),
   fc.string({ maxLength: 12 }),
 );
 
@@ -160,7 +300,14 @@ export function brokenObject(template: Record<string, unknown>, fields: readonly
     { weight: 2, arbitrary: field.map((key): Mutation => ({ kind: "delete", key })) },
     { weight: 6, arbitrary: fc.record({ kind: fc.constant("set" as const), key: field, value: badValue }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("duplicate" as const), key: field, value: badValue }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant("extra" as const), key: extraKey, value: fc.oneof(badValue, smallJson) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant("extra" as const),
+        key: extraKey,
+        value: fc.oneof(badValue, smallJson),
+      }),
+    },
   );
   return fc.array(mutation, { minLength: 1, maxLength: 3 }).map((mutations) => {
     let list: [string, unknown][] = Object.entries(template);
@@ -189,9 +336,30 @@ export function malformedJson(validText: string): fc.Arbitrary<string> {
   return fc.oneof(
     fc.integer({ min: 1, max: Math.max(1, validText.length - 1) }).map((cut) => validText.slice(0, cut)),
     fc.constantFrom(
-      "{", "}", "[", "{\"a\":}", "{'a':1}", "{a:1}", "[1,2", "{\"a\":1,}", "NaN", "undefined", "{\"a\":NaN}",
-      "{\"a\":Infinity}", "{\"a\":0x10}", "{\"a\":01}", "{\"a\":\"\\x41\"}", "{\"a\":\"\\u12\"}", "//\n{}",
-      "{}{}", "{\"a\":1}garbage", "\u0000", "nul", "tru", "\"unterminated", "{\"a\":\"line\nbreak\"}",
+      "{",
+      "}",
+      "[",
+      '{"a":}',
+      "{'a':1}",
+      "{a:1}",
+      "[1,2",
+      '{"a":1,}',
+      "NaN",
+      "undefined",
+      '{"a":NaN}',
+      '{"a":Infinity}',
+      '{"a":0x10}',
+      '{"a":01}',
+      '{"a":"\\x41"}',
+      '{"a":"\\u12"}',
+      "//\n{}",
+      "{}{}",
+      '{"a":1}garbage',
+      "\u0000",
+      "nul",
+      "tru",
+      '"unterminated',
+      '{"a":"line\nbreak"}',
     ),
     fc.string({ unit: "binary", maxLength: 60 }).filter((text) => !parsesAsJson(text)),
     fc.integer({ min: 1, max: 5_000 }).map((depth) => "[".repeat(depth)),
@@ -202,7 +370,10 @@ export function malformedJson(validText: string): fc.Arbitrary<string> {
 
 /** JSON that is valid but not an object: a number, a string, an array, null. */
 export const nonObjectJson: fc.Arbitrary<string> = fc.oneof(
-  fc.jsonValue({ maxDepth: 2 }).filter((value) => typeof value !== "object" || value === null || Array.isArray(value)).map((value) => JSON.stringify(value)),
+  fc
+    .jsonValue({ maxDepth: 2 })
+    .filter((value) => typeof value !== "object" || value === null || Array.isArray(value))
+    .map((value) => JSON.stringify(value)),
   fc.integer({ min: 1, max: 3_000 }).map((depth) => `${"[".repeat(depth)}${"]".repeat(depth)}`),
 );
 
@@ -226,7 +397,9 @@ export async function d1Snapshot(): Promise<Record<string, Rows>> {
   ).all<{ name: string }>();
   const snapshot: Record<string, Rows> = {};
   for (const { name } of tables) {
-    snapshot[name] = (await env.DB.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all<Record<string, unknown>>()).results;
+    snapshot[name] = (
+      await env.DB.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all<Record<string, unknown>>()
+    ).results;
   }
   return snapshot;
 }
@@ -240,7 +413,9 @@ export async function hubStorageSnapshot(deviceId: string): Promise<Record<strin
   return runInDurableObject(hubStub(deviceId), (_hub: unknown, state) => {
     const sql = state.storage.sql;
     const tables = sql
-      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name")
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name",
+      )
       .toArray()
       .map((row) => row.name);
     const snapshot: Record<string, unknown> = {};
@@ -248,7 +423,10 @@ export async function hubStorageSnapshot(deviceId: string): Promise<Record<strin
     for (const name of tables) {
       const order = name === "timers" ? "name" : "rowid"; // a timer set again may get a new rowid
       const rows = sql.exec<Record<string, SqlStorageValue>>(`SELECT * FROM "${name}" ORDER BY ${order}`).toArray();
-      snapshot[name] = name === "timers" ? rows.map((row) => (row.name === "liveness" ? { ...row, due_at: "(moves)" } : row)) : rows.map(plainRow);
+      snapshot[name] =
+        name === "timers"
+          ? rows.map((row) => (row.name === "liveness" ? { ...row, due_at: "(moves)" } : row))
+          : rows.map(plainRow);
     }
     return snapshot;
   });
@@ -256,5 +434,7 @@ export async function hubStorageSnapshot(deviceId: string): Promise<Record<strin
 
 /** SQL blobs come back as ArrayBuffers, which toEqual compares by reference count only. */
 function plainRow(row: Record<string, SqlStorageValue>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value instanceof ArrayBuffer ? [...new Uint8Array(value)] : value]));
+  return Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [key, value instanceof ArrayBuffer ? [...new Uint8Array(value)] : value]),
+  );
 }

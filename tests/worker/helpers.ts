@@ -2,16 +2,16 @@
 // helper makes fresh, unique users and devices: tests never share state or depend on order.
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema, loginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { generateDeviceId, generateDeviceKey, hashDeviceKey, hashPassword } from "../../common/credentials.ts";
 import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../common/device-protocol.ts";
 import { DEVICE_PROTOCOL_VERSION, serverToDeviceMessageSchema } from "../../common/device-protocol.ts";
-import { realtimeMessageSchema, type RealtimeMessage } from "../../common/realtime-protocol.ts";
-import { expect } from "vitest";
+import { type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
+import { FrameBudget } from "../../durable-objects/device-hub/socket-caps.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, users } from "../../worker/db/schema.ts";
-import { FrameBudget } from "../../durable-objects/device-hub/socket-caps.ts";
 
 export const ORIGIN = "http://sinchai.test";
 
@@ -184,8 +184,18 @@ export class DevicePeer extends SocketPeer<ServerToDeviceMessage> {
           return;
         case "request":
           this.send({ type: "ack", id: message.id, ok: true, relay });
-          if (message.what === "power") this.send({ type: "power", current: current(), wattage: Math.round(current() * 575) });
-          else this.send({ type: "health", uptime: 42, signal: -71, relay, connection: "connected", version: "test-1.0.0", imei: "866000000000001" });
+          if (message.what === "power")
+            this.send({ type: "power", current: current(), wattage: Math.round(current() * 575) });
+          else
+            this.send({
+              type: "health",
+              uptime: 42,
+              signal: -71,
+              relay,
+              connection: "connected",
+              version: "test-1.0.0",
+              imei: "866000000000001",
+            });
           return;
         default:
           return;
@@ -212,7 +222,14 @@ export function basicAuth(deviceId: string, key: string): string {
 /** Opens the device socket; with `hello`, also says hello and waits for the welcome. */
 export async function connectDevice(
   device: TestDevice,
-  options: { hello?: boolean; relay?: "on" | "off"; kind?: DeviceKind; firmware?: string; phaseFault?: boolean; supply?: boolean } = {},
+  options: {
+    hello?: boolean;
+    relay?: "on" | "off";
+    kind?: DeviceKind;
+    firmware?: string;
+    phaseFault?: boolean;
+    supply?: boolean;
+  } = {},
 ): Promise<DevicePeer> {
   const response = await upgrade("/api/device/connect", {
     Authorization: basicAuth(device.deviceId, device.key),
@@ -296,7 +313,10 @@ export function getJson(path: string, token?: string): Promise<Response> {
  * Rewrites the hub's stored state, then evicts it so the next instance loads the change (the
  * running instance keeps its state cached in memory). For moving a hub's clock back.
  */
-export async function rewriteHubState(deviceId: string, change: (state: Record<string, unknown>) => Record<string, unknown>) {
+export async function rewriteHubState(
+  deviceId: string,
+  change: (state: Record<string, unknown>) => Record<string, unknown>,
+) {
   const stub = hubStub(deviceId);
   await runInDurableObject(stub, (_hub: unknown, state) => {
     state.storage.kv.put("state", change(state.storage.kv.get<Record<string, unknown>>("state")!));

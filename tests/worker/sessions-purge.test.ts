@@ -22,7 +22,9 @@ describe("the scheduled purge of ended sessions", () => {
       { id: "keep-revoked-just-now", expiresAt: now + 60_000, revokedAt: now - 1_000 },
       { id: "keep-live", expiresAt: now + 60_000, revokedAt: null },
     ];
-    await db.insert(sessions).values(rows.map((row) => ({ ...row, userId: user.id, audience: "user" as const, createdAt: now - 10_000 })));
+    await db
+      .insert(sessions)
+      .values(rows.map((row) => ({ ...row, userId: user.id, audience: "user" as const, createdAt: now - 10_000 })));
     await db.insert(realtimeWatches).values([
       { sessionId: "purge-expired", deviceId: "SNC-PURGE", userId: user.id, audience: "user", expiresAt: now - 1 },
       { sessionId: "keep-live", deviceId: "SNC-PURGE", userId: user.id, audience: "user", expiresAt: now + 60_000 },
@@ -32,9 +34,20 @@ describe("the scheduled purge of ended sessions", () => {
     await worker.scheduled(createScheduledController({ cron: "17 * * * *", scheduledTime: now }), env, ctx);
     await waitOnExecutionContext(ctx);
 
-    const left = await db.select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, rows.map((row) => row.id)));
+    const left = await db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(
+        inArray(
+          sessions.id,
+          rows.map((row) => row.id),
+        ),
+      );
     expect(left.map((row) => row.id).sort()).toEqual(["keep-live", "keep-revoked-just-now"]);
-    const watches = await db.select({ sessionId: realtimeWatches.sessionId }).from(realtimeWatches).where(inArray(realtimeWatches.deviceId, ["SNC-PURGE"]));
+    const watches = await db
+      .select({ sessionId: realtimeWatches.sessionId })
+      .from(realtimeWatches)
+      .where(inArray(realtimeWatches.deviceId, ["SNC-PURGE"]));
     expect(watches).toEqual([{ sessionId: "keep-live" }]);
     expect((await getJson("/api/recharge/plan", token)).status).not.toBe(401);
   });

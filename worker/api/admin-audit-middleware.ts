@@ -6,9 +6,9 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
-import { recordAdminAudit } from "../services/record-admin-action.ts";
 import type { AuthenticatedUser } from "../auth/sessions.ts";
 import { HttpError } from "../http/http-error.ts";
+import { recordAdminAudit } from "../services/record-admin-action.ts";
 import type { ApiEnv } from "./context.ts";
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);

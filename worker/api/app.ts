@@ -1,9 +1,8 @@
 // The HTTP API (SPEC §7) and the two WebSocket endpoints, as one Hono app under /api.
 // It never imports the React Router build, so worker tests load it on its own.
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { apiErrorSchema } from "../../common/api-responses/refusals.ts";
 import { apiError, HttpError, refusalBody } from "../http/http-error.ts";
-import { apiLanguage } from "./language.ts";
 import { adminAuditRoutes } from "./admin/audit-trail.ts";
 import { adminAuthRoutes } from "./admin/auth.ts";
 import { adminDeviceConfigRoutes } from "./admin/device-config.ts";
@@ -14,17 +13,18 @@ import { adminMotorLogRoutes } from "./admin/motor-logs.ts";
 import { adminRechargeRoutes } from "./admin/recharges.ts";
 import { adminStatsRoutes } from "./admin/stats.ts";
 import { adminUserRoutes } from "./admin/users.ts";
-import { authRoutes } from "./auth.ts";
 import { auditAdminWrites } from "./admin-audit-middleware.ts";
+import { authRoutes } from "./auth.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceSocketRoutes } from "./device-socket.ts";
 import { deviceRoutes } from "./devices.ts";
 import { healthRoutes } from "./health.ts";
+import { apiLanguage } from "./language.ts";
 import { logRoutes } from "./logs.ts";
 import { otaRoutes } from "./ota.ts";
 import { pushRoutes } from "./push.ts";
-import { rechargeRoutes } from "./recharges.ts";
 import { realtimeRoutes } from "./realtime.ts";
+import { rechargeRoutes } from "./recharges.ts";
 import { respond } from "./respond.ts";
 import { scheduleRoutes } from "./schedules.ts";
 
@@ -68,4 +68,3 @@ apiApp.onError((thrown, c) => {
   console.error(`${c.req.method} ${c.req.path} failed`, thrown);
   return refusal(c, apiError(500, "internal"));
 });
-

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import { changePasswordRequestSchema, loginRequestSchema, registerRequestSchema } from "../../common/api-schemas.ts";
+import { translateApi } from "../../app/i18n/api.ts";
 import { changePasswordResponseSchema, loginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
-import { translateApi } from "../../app/i18n/api.ts";
+import { changePasswordRequestSchema, loginRequestSchema, registerRequestSchema } from "../../common/api-schemas.ts";
 import { changePassword, logIn, registerAccount } from "../auth/accounts.ts";
 import { clearedSessionCookie } from "../auth/cookies.ts";
 import { endSession } from "../auth/sessions.ts";
@@ -17,7 +17,12 @@ export const authRoutes = new Hono<ApiEnv>()
   .post("/register", async (c) => {
     const input = await readJsonBody(c, registerRequestSchema);
     await registerAccount(c.env, input, c.req.raw);
-    return respond(c, messageResponseSchema, { success: true, message: translateApi(apiLanguage(c.req.raw), "api.registered") }, 201);
+    return respond(
+      c,
+      messageResponseSchema,
+      { success: true, message: translateApi(apiLanguage(c.req.raw), "api.registered") },
+      201,
+    );
   })
   .post("/login", async (c) => {
     const input = await readJsonBody(c, loginRequestSchema);
@@ -32,7 +37,11 @@ export const authRoutes = new Hono<ApiEnv>()
     auditInput(c, {});
     auditTarget(c, c.var.user.mobileNo);
     const { endedSessions } = await changePassword(c.env, c.var.user, input, c.req.raw);
-    return respond(c, changePasswordResponseSchema, { success: true, message: translateApi(apiLanguage(c.req.raw), "api.passwordChanged"), endedSessions });
+    return respond(c, changePasswordResponseSchema, {
+      success: true,
+      message: translateApi(apiLanguage(c.req.raw), "api.passwordChanged"),
+      endedSessions,
+    });
   })
   .post("/logout", requireAuth("user"), async (c) => {
     await endSession(c.env, c.var.user.sessionId);

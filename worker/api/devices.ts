@@ -1,10 +1,6 @@
 // The motor calls of SPEC §7 that a DeviceHub serves: switch, status, settings, readings.
 import { Hono } from "hono";
-import {
-  mobileNoSchema,
-  motorCommandRequestSchema,
-  motorConfigRequestSchema,
-} from "../../common/api-schemas.ts";
+import { translateApi } from "../../app/i18n/api.ts";
 import {
   healthReadingResponseSchema,
   motorCommandResponseSchema,
@@ -12,19 +8,19 @@ import {
   motorStatusResponseSchema,
   powerReadingResponseSchema,
 } from "../../common/api-responses/devices.ts";
+import { mobileNoSchema, motorCommandRequestSchema, motorConfigRequestSchema } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { findUserById, findUserByMobileNo } from "../db/users.ts";
-import { deviceHub } from "../hubs/device-hubs.ts";
-import { translateApi } from "../../app/i18n/api.ts";
-import { hubFailureError, noDeviceError } from "../hubs/hub-failures.ts";
 import { apiError } from "../http/http-error.ts";
-import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../services/motor-config.ts";
+import { deviceHub } from "../hubs/device-hubs.ts";
+import { hubFailureError, noDeviceError } from "../hubs/hub-failures.ts";
 import { switchOwnMotor } from "../services/motor-commands.ts";
+import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../services/motor-config.ts";
 import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
-import { apiLanguage } from "./language.ts";
 import { parseInput, readJsonBody } from "./input.ts";
+import { apiLanguage } from "./language.ts";
 import { requireAuth } from "./require-auth.ts";
 import { respond } from "./respond.ts";
 

@@ -51,5 +51,10 @@ export const healthRoutes = new Hono<ApiEnv>().get("/", async (c) => {
   ]);
   if (d1.ok && hub.ok) return respond(c, healthResponseSchema, { success: true, d1, hub });
   const failing = [d1.ok ? null : "D1", hub.ok ? null : "Durable Object"].filter((name) => name !== null);
-  return respond(c, healthResponseSchema, { success: false, message: `Health check failed: ${failing.join(" and ")}.`, d1, hub }, 503);
+  return respond(
+    c,
+    healthResponseSchema,
+    { success: false, message: `Health check failed: ${failing.join(" and ")}.`, d1, hub },
+    503,
+  );
 });

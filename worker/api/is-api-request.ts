@@ -2,8 +2,6 @@
 export function isApiRequest(request: Request): boolean {
   const { pathname } = new URL(request.url);
   return (
-    pathname === "/api" ||
-    pathname.startsWith("/api/") ||
-    request.headers.get("Upgrade")?.toLowerCase() === "websocket"
+    pathname === "/api" || pathname.startsWith("/api/") || request.headers.get("Upgrade")?.toLowerCase() === "websocket"
   );
 }

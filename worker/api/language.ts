@@ -29,7 +29,8 @@ export function acceptedLanguage(header: string | null): Language | null {
       if (name?.trim() === "q") quality = Number(value);
     }
     if (!(quality > 0)) continue;
-    if (!best || quality > best.quality || (quality === best.quality && language === "hi")) best = { language, quality };
+    if (!best || quality > best.quality || (quality === best.quality && language === "hi"))
+      best = { language, quality };
   }
   return best?.language ?? null;
 }

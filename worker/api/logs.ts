@@ -28,7 +28,11 @@ export const logRoutes = new Hono<ApiEnv>()
     const { limit, before } = parseInput(motorLogsQuery, c.req.query());
     const rows = await listMotorLogsPage(getDb(c.env.DB), device.id, limit, before);
     const language = apiLanguage(c.req.raw);
-    return respond(c, motorLogsResponseSchema, rows.map((row) => toMotorLogEntry(row, language)));
+    return respond(
+      c,
+      motorLogsResponseSchema,
+      rows.map((row) => toMotorLogEntry(row, language)),
+    );
   })
   .get("/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));

@@ -1,19 +1,19 @@
 // POST /api/mqtt/ota (the path is kept for the spec's clients; there is no MQTT): offer the
 // newest firmware image of a device type to the caller's box.
 import { Hono } from "hono";
-import { otaRequestSchema } from "../../common/api-schemas.ts";
+import { translateApi } from "../../app/i18n/api.ts";
 import { otaResponseSchema } from "../../common/api-responses/devices.ts";
+import { otaRequestSchema } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { latestFirmware } from "../db/firmware.ts";
-import { deviceHub } from "../hubs/device-hubs.ts";
-import { translateApi } from "../../app/i18n/api.ts";
-import { hubFailureError } from "../hubs/hub-failures.ts";
 import { apiError } from "../http/http-error.ts";
+import { deviceHub } from "../hubs/device-hubs.ts";
+import { hubFailureError } from "../hubs/hub-failures.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
 import { readJsonBody } from "./input.ts";
-import { requireAuth } from "./require-auth.ts";
 import { apiLanguage } from "./language.ts";
+import { requireAuth } from "./require-auth.ts";
 import { respond } from "./respond.ts";
 
 export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "admin"), async (c) => {

@@ -2,29 +2,24 @@
 // the kinds of alerts it wants and the language to word them in; the DeviceHub sends them
 // (worker/push/push-alerts.ts). Farmers only: an admin session gets 403.
 import { Hono } from "hono";
-import {
-  endpointQuerySchema,
-  endpointRequestSchema,
-  renewSubscriptionSchema,
-  saveSubscriptionSchema,
-} from "../../common/push-schemas.ts";
+import { translateApi } from "../../app/i18n/api.ts";
 import {
   subscriptionRenewedResponseSchema,
   subscriptionResponseSchema,
   subscriptionSavedResponseSchema,
 } from "../../common/api-responses/alerts.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
-import { getDb } from "../db/client.ts";
-import { sendAlert } from "../push/push-alerts.ts";
 import {
-  deleteSubscription,
-  findSubscription,
-  renewSubscription,
-  saveSubscription,
-} from "../db/push-subscriptions.ts";
+  endpointQuerySchema,
+  endpointRequestSchema,
+  renewSubscriptionSchema,
+  saveSubscriptionSchema,
+} from "../../common/push-schemas.ts";
+import { getDb } from "../db/client.ts";
+import { deleteSubscription, findSubscription, renewSubscription, saveSubscription } from "../db/push-subscriptions.ts";
 import type { PushSubscriptionRow } from "../db/schema.ts";
-import { translateApi } from "../../app/i18n/api.ts";
 import { apiError } from "../http/http-error.ts";
+import { sendAlert } from "../push/push-alerts.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";
@@ -44,13 +39,24 @@ export const pushRoutes = new Hono<ApiEnv>()
   })
   .put("/subscriptions", requireAuth("user"), async (c) => {
     const input = await readJsonBody(c, saveSubscriptionSchema);
-    const row = await saveSubscription(getDb(c.env.DB), c.var.user.id, { ...input.subscription, kinds: input.kinds, language: input.language });
-    return respond(c, subscriptionSavedResponseSchema, { success: true, message: translateApi(apiLanguage(c.req.raw), "api.alertsSaved"), subscription: view(row) });
+    const row = await saveSubscription(getDb(c.env.DB), c.var.user.id, {
+      ...input.subscription,
+      kinds: input.kinds,
+      language: input.language,
+    });
+    return respond(c, subscriptionSavedResponseSchema, {
+      success: true,
+      message: translateApi(apiLanguage(c.req.raw), "api.alertsSaved"),
+      subscription: view(row),
+    });
   })
   .delete("/subscriptions", requireAuth("user"), async (c) => {
     const { endpoint } = await readJsonBody(c, endpointRequestSchema);
     if (!(await deleteSubscription(getDb(c.env.DB), c.var.user.id, endpoint))) throw apiError(404, "notSubscribed");
-    return respond(c, messageResponseSchema, { success: true, message: translateApi(apiLanguage(c.req.raw), "api.alertsOff") });
+    return respond(c, messageResponseSchema, {
+      success: true,
+      message: translateApi(apiLanguage(c.req.raw), "api.alertsOff"),
+    });
   })
   .post("/subscriptions/renew", requireAuth("user"), async (c) => {
     const { oldEndpoint, subscription } = await readJsonBody(c, renewSubscriptionSchema);
@@ -65,5 +71,8 @@ export const pushRoutes = new Hono<ApiEnv>()
     // 201 from the push service: it took the message; the browser shows it when it gets it.
     const delivered = delivery !== undefined && delivery.status >= 200 && delivery.status < 300;
     if (!delivered) throw apiError(502, "pushNotTaken");
-    return respond(c, messageResponseSchema, { success: true, message: translateApi(apiLanguage(c.req.raw), "api.testAlertSent") });
+    return respond(c, messageResponseSchema, {
+      success: true,
+      message: translateApi(apiLanguage(c.req.raw), "api.testAlertSent"),
+    });
   });

@@ -1,14 +1,14 @@
 // Connectivity recharges (SPEC §7): farmers request, admins mark paid or failed, or delete.
 // A paid request extends the device's plan by the plan's length.
 import { Hono } from "hono";
-import { z } from "../../common/zod.ts";
-import { rechargeRequestSchema, rechargeStatusRequestSchema } from "../../common/api-schemas.ts";
 import {
   planResponseSchema,
   rechargeListResponseSchema,
   rechargeRequestResponseSchema,
 } from "../../common/api-responses/recharges.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
+import { rechargeRequestSchema, rechargeStatusRequestSchema } from "../../common/api-schemas.ts";
+import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwner } from "../db/devices.ts";
 import { listPlanPeriods, markRechargePaid, planCard } from "../db/plans.ts";
@@ -20,16 +20,19 @@ import {
   toRechargeView,
 } from "../db/recharges.ts";
 import { apiError } from "../http/http-error.ts";
+import { noDeviceError } from "../hubs/hub-failures.ts";
 import { requestOwnRecharge } from "../services/recharge-requests.ts";
 import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
+import { apiLanguage } from "./language.ts";
 import { requireAuth } from "./require-auth.ts";
 import { respond } from "./respond.ts";
-import { noDeviceError } from "../hubs/hub-failures.ts";
-import { apiLanguage } from "./language.ts";
 
-export const rechargeIdSchema = z.coerce.number({ error: "Not a request id." }).int().positive({ error: "Not a request id." });
+export const rechargeIdSchema = z.coerce
+  .number({ error: "Not a request id." })
+  .int()
+  .positive({ error: "Not a request id." });
 
 export const rechargeRoutes = new Hono<ApiEnv>()
   .post("/request", requireAuth("user"), async (c) => {
@@ -55,7 +58,10 @@ export const rechargeRoutes = new Hono<ApiEnv>()
     const db = getDb(c.env.DB);
     const device = await findDeviceByOwner(db, c.var.user.id);
     if (!device) throw noDeviceError();
-    return respond(c, planResponseSchema, { success: true, plan: planCard(await listPlanPeriods(db, device.id), Date.now()) });
+    return respond(c, planResponseSchema, {
+      success: true,
+      plan: planCard(await listPlanPeriods(db, device.id), Date.now()),
+    });
   })
   .put("/status/:id", requireAuth("admin"), async (c) => {
     const id = parseInput(rechargeIdSchema, c.req.param("id"));

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import { authenticateToken, readCredentials, type AuthenticatedUser } from "../auth/sessions.ts";
+import { type AuthenticatedUser, authenticateToken, readCredentials } from "../auth/sessions.ts";
 import type { Audience } from "../auth/tokens.ts";
-import { apiError, type ApiErrorCode } from "../http/http-error.ts";
+import { type ApiErrorCode, apiError } from "../http/http-error.ts";
 import type { ApiEnv } from "./context.ts";
 
 type Audiences = readonly [Audience, ...Audience[]];

@@ -1,15 +1,16 @@
 // Registration and login, shared by the JSON API and the web forms' route actions.
-import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/credentials.ts";
-import type { PublicUser } from "../../common/api-responses/accounts.ts";
-import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../services/record-admin-action.ts";
-import { getDb } from "../db/client.ts";
+
 import { and, eq, isNull, ne } from "drizzle-orm";
+import type { PublicUser } from "../../common/api-responses/accounts.ts";
+import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/credentials.ts";
+import { weakPasswordReason } from "../../common/password-policy.ts";
+import { getDb } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
 import { apiError } from "../http/http-error.ts";
-import { weakPasswordReason } from "../../common/password-policy.ts";
+import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../services/record-admin-action.ts";
 import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
-import { startSession, type AuthenticatedUser, type SessionEnv } from "./sessions.ts";
+import { type AuthenticatedUser, type SessionEnv, startSession } from "./sessions.ts";
 import {
   authClientOf,
   countLoginAttempt,
@@ -21,7 +22,6 @@ import {
 import type { Audience } from "./tokens.ts";
 
 type AccountsEnv = SessionEnv & ThrottleEnv;
-
 
 /** Creates the account; `request` (when given) identifies the client for throttling. */
 export async function registerAccount(
@@ -106,7 +106,6 @@ export async function logIn(
   const cookies = request && client ? [await knownDeviceCookie(env, request, client, user.mobileNo)] : [];
   return { token, expiresAt, user: toPublicUser(user), cookies };
 }
-
 
 /**
  * Changes the signed-in account's password and ends every other session of the account (both

@@ -14,9 +14,13 @@ export function clientAddressKey(reported: string): string | null {
   // Not an address Cloudflare would send: key it verbatim rather than guess.
   if (!hextets) return address;
   const mappedIpv4 = hextets.slice(0, 5).every((hextet) => hextet === 0) && hextets[5] === 0xffff;
-  if (mappedIpv4) return clientAddressKey(`${hextets[6]! >> 8}.${hextets[6]! & 0xff}.${hextets[7]! >> 8}.${hextets[7]! & 0xff}`);
+  if (mappedIpv4)
+    return clientAddressKey(`${hextets[6]! >> 8}.${hextets[6]! & 0xff}.${hextets[7]! >> 8}.${hextets[7]! & 0xff}`);
   if (hextets.slice(0, 7).every((hextet) => hextet === 0) && hextets[7] === 1) return null;
-  return `${hextets.slice(0, 4).map((hextet) => hextet.toString(16)).join(":")}::/64`;
+  return `${hextets
+    .slice(0, 4)
+    .map((hextet) => hextet.toString(16))
+    .join(":")}::/64`;
 }
 
 /** The eight 16-bit groups of an IPv6 address (with "::" and a trailing dotted IPv4), or null. */

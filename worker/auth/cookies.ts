@@ -29,12 +29,7 @@ export function readCookie(request: Request, name: string): string | undefined {
  * `Secure` whenever the page itself is https (always in production); plain http is only
  * local mode, where a Secure cookie would be dropped by browsers reached over a LAN address.
  */
-export function sessionCookie(
-  request: Request,
-  audience: Audience,
-  token: string,
-  maxAgeSeconds: number,
-): string {
+export function sessionCookie(request: Request, audience: Audience, token: string, maxAgeSeconds: number): string {
   const secure = new URL(request.url).protocol === "https:";
   // The admin cookie is Strict: no admin action should ever start from another site.
   const sameSite = audience === "admin" ? "Strict" : "Lax";

@@ -29,7 +29,11 @@ export type WatchTarget = { sessionIds: string[] } | { userId: number; audience?
  * Call it after the session (or role, or account) is already gone in D1. A hub that cannot be
  * reached is logged, not fatal: the session's own expiry timer still closes its socket.
  */
-export async function closeSessionSockets(env: SocketEnv, target: WatchTarget, reason: BrowserCloseReason): Promise<void> {
+export async function closeSessionSockets(
+  env: SocketEnv,
+  target: WatchTarget,
+  reason: BrowserCloseReason,
+): Promise<void> {
   if ("sessionIds" in target && target.sessionIds.length === 0) return;
   const db = getDb(env.DB);
   const where =
@@ -40,9 +44,12 @@ export async function closeSessionSockets(env: SocketEnv, target: WatchTarget, r
         : eq(realtimeWatches.userId, target.userId);
   const rows = await db.select().from(realtimeWatches).where(where);
   const sessionsByDevice = new Map<string, string[]>();
-  for (const row of rows) sessionsByDevice.set(row.deviceId, [...(sessionsByDevice.get(row.deviceId) ?? []), row.sessionId]);
+  for (const row of rows)
+    sessionsByDevice.set(row.deviceId, [...(sessionsByDevice.get(row.deviceId) ?? []), row.sessionId]);
   const results = await Promise.allSettled(
-    [...sessionsByDevice].map(([deviceId, sessionIds]) => deviceHub(env, deviceId).closeViewerSockets({ sessionIds }, reason)),
+    [...sessionsByDevice].map(([deviceId, sessionIds]) =>
+      deviceHub(env, deviceId).closeViewerSockets({ sessionIds }, reason),
+    ),
   );
   for (const result of results) {
     if (result.status === "rejected") console.error("Could not close the sockets of an ended session", result.reason);

@@ -6,12 +6,7 @@ import { getDb } from "../db/client.ts";
 import { realtimeWatches, sessions, users } from "../db/schema.ts";
 import { readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
-import {
-  SESSION_TTL_MS,
-  signSessionToken,
-  verifySessionToken,
-  type Audience,
-} from "./tokens.ts";
+import { type Audience, SESSION_TTL_MS, signSessionToken, verifySessionToken } from "./tokens.ts";
 
 export type AuthenticatedUser = PublicUser & { sessionId: string; sessionExpiresAt: number; audience: Audience };
 
@@ -112,7 +107,10 @@ export const REVOKED_SESSION_KEPT_MS = 24 * 60 * 60_000;
  * A token naming a deleted row is refused like one naming a revoked row (the lookup finds
  * nothing), so this only keeps the table from growing with every login. Run by the cron trigger.
  */
-export async function purgeEndedSessions(env: Pick<Env, "DB">, now = Date.now()): Promise<{ sessions: number; watches: number }> {
+export async function purgeEndedSessions(
+  env: Pick<Env, "DB">,
+  now = Date.now(),
+): Promise<{ sessions: number; watches: number }> {
   const db = getDb(env.DB);
   const [ended, watches] = await db.batch([
     db
@@ -120,7 +118,10 @@ export async function purgeEndedSessions(env: Pick<Env, "DB">, now = Date.now())
       .where(or(lte(sessions.expiresAt, now), lt(sessions.revokedAt, now - REVOKED_SESSION_KEPT_MS)))
       .returning({ id: sessions.id }),
     // Their sockets closed themselves at expiry (the hub's own timer).
-    db.delete(realtimeWatches).where(lte(realtimeWatches.expiresAt, now)).returning({ sessionId: realtimeWatches.sessionId }),
+    db
+      .delete(realtimeWatches)
+      .where(lte(realtimeWatches.expiresAt, now))
+      .returning({ sessionId: realtimeWatches.sessionId }),
   ]);
   return { sessions: ended.length, watches: watches.length };
 }

@@ -2,7 +2,7 @@
 // slow down per number and per client address; a phone that has logged in with a number
 // before (known-device cookie) is exempt from that number's throttle, so an attacker
 // hammering a farmer's number cannot lock the farmer out.
-import { SignJWT, jwtVerify } from "jose";
+import { jwtVerify, SignJWT } from "jose";
 import type { ThrottlePolicyName } from "../../common/hub-contract.ts";
 import { apiError } from "../http/http-error.ts";
 import { clientAddressKey } from "./client-address.ts";
@@ -41,7 +41,8 @@ export async function authClientOf(env: ThrottleEnv, request: Request): Promise<
         algorithms: ["HS256"],
         audience: KNOWN_DEVICE_AUDIENCE,
       });
-      if (Array.isArray(payload.numbers)) knownNumbers = payload.numbers.filter((n): n is string => typeof n === "string");
+      if (Array.isArray(payload.numbers))
+        knownNumbers = payload.numbers.filter((n): n is string => typeof n === "string");
     } catch {
       // a stale or forged cookie proves nothing
     }
@@ -61,7 +62,11 @@ export type CountedLogin = { clientAttempt: { key: string; attemptId: number } |
  * call to each throttle, check and count together) means parallel guesses cannot all pass a
  * check that none of them has been recorded in yet.
  */
-export async function countLoginAttempt(env: ThrottleEnv, mobileNo: string, client: AuthClient | null): Promise<CountedLogin> {
+export async function countLoginAttempt(
+  env: ThrottleEnv,
+  mobileNo: string,
+  client: AuthClient | null,
+): Promise<CountedLogin> {
   let clientAttempt: CountedLogin["clientAttempt"] = null;
   if (client?.ip) {
     const ticket = await throttle(env, "loginClient", client.ip).take("loginClient");

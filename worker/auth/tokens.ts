@@ -1,6 +1,6 @@
 // Session tokens: HS256 JWTs signed with the JWT_SECRET binding. The algorithm, issuer and
 // audience are pinned on verification, so a token minted for one area never opens the other.
-import { SignJWT, jwtVerify } from "jose";
+import { jwtVerify, SignJWT } from "jose";
 
 export type Audience = "user" | "admin";
 

@@ -41,7 +41,12 @@ function parseDetails(text: string): Record<string, unknown> {
  * Page `page` (from 1) of the entries matching `filter`, newest first. Like the motor logs, a
  * page past the end gives the last page.
  */
-export async function listAuditEntries(db: Db, filter: AuditFilter, page: number, pageSize: number): Promise<AuditPage> {
+export async function listAuditEntries(
+  db: Db,
+  filter: AuditFilter,
+  page: number,
+  pageSize: number,
+): Promise<AuditPage> {
   const conditions: SQL[] = [];
   if (filter.adminId !== undefined) conditions.push(eq(adminAudit.adminUserId, filter.adminId));
   if (filter.target !== undefined) conditions.push(eq(adminAudit.target, filter.target));

@@ -1,10 +1,10 @@
 // Every device's motor logs for the admin list (SPEC §2 "Admin motor logs"), one page at a
 // time: the browser never receives the whole table.
 import { count, desc } from "drizzle-orm";
-import type { Language } from "../../app/i18n/language.ts";
 import { wordsIn } from "../../app/i18n/dictionaries.ts";
+import type { Language } from "../../app/i18n/language.ts";
 import { motorLogText } from "../../app/i18n/motor-log.ts";
-import { splitMotorLogEvent, type MotorLogParam } from "../../common/motor-log-event.ts";
+import { type MotorLogParam, splitMotorLogEvent } from "../../common/motor-log-event.ts";
 import type { Db } from "./client.ts";
 import { motorLogEventOfRow } from "./motor-logs.ts";
 import { motorLogs } from "./schema.ts";
@@ -35,7 +35,12 @@ export type AdminMotorLogPage = {
  * Page `page` (from 1) of all logs, newest first. A page past the end gives the last page, so
  * a stale link never shows an empty table while logs exist.
  */
-export async function listMotorLogsForAdmin(db: Db, page: number, pageSize: number, language: Language = "en"): Promise<AdminMotorLogPage> {
+export async function listMotorLogsForAdmin(
+  db: Db,
+  page: number,
+  pageSize: number,
+  language: Language = "en",
+): Promise<AdminMotorLogPage> {
   const [totalRow] = await db.select({ value: count() }).from(motorLogs);
   const total = totalRow?.value ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / pageSize));

@@ -5,7 +5,7 @@ import { asc, count, eq, inArray } from "drizzle-orm";
 import type { DeviceStatus } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
 import { listMotorConfigHistory } from "./motor-config.ts";
-import { devices, users, type DeviceRow, type UserRow } from "./schema.ts";
+import { type DeviceRow, devices, type UserRow, users } from "./schema.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -57,7 +57,13 @@ export type AdminUserView = {
   defaultCurrent: number;
   dryRunThreshold: number;
   overCurrentThreshold: number;
-  deviceInfo: { signal: number | null; imei: string | null; sim: string | null; chipId: string | null; firmware: string | null };
+  deviceInfo: {
+    signal: number | null;
+    imei: string | null;
+    sim: string | null;
+    chipId: string | null;
+    firmware: string | null;
+  };
   device: {
     id: string;
     kind: DeviceRow["kind"];
@@ -98,7 +104,10 @@ export function toAdminUserView(user: UserRow, device: DeviceRow | null): AdminU
   };
 }
 
-export async function findAdminUserView(db: Db, where: { id: number } | { mobileNo: string }): Promise<AdminUserView | undefined> {
+export async function findAdminUserView(
+  db: Db,
+  where: { id: number } | { mobileNo: string },
+): Promise<AdminUserView | undefined> {
   const rows = await db
     .select({ user: users, device: devices })
     .from(users)
@@ -176,7 +185,9 @@ export async function setUserRole(db: Db, userId: number, isAdmin: boolean, now:
   return user.isAdmin === isAdmin ? "unchanged" : "lastAdmin";
 }
 
-export type UserDeletion = { outcome: "deleted"; userId: number; deviceId: string | null } | { outcome: "notFound" | "lastAdmin" };
+export type UserDeletion =
+  | { outcome: "deleted"; userId: number; deviceId: string | null }
+  | { outcome: "notFound" | "lastAdmin" };
 
 /**
  * Deletes an account. Its sessions and config history go with it (ON DELETE CASCADE), its

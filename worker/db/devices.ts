@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { devices, users, type DeviceRow } from "./schema.ts";
+import { type DeviceRow, devices, users } from "./schema.ts";
 
 export function findDeviceById(db: Db, deviceId: string): Promise<DeviceRow | undefined> {
   return db.query.devices.findFirst({ where: eq(devices.id, deviceId) });
@@ -76,7 +76,13 @@ export async function insertDevice(
 ): Promise<DeviceRow> {
   const rows = await db
     .insert(devices)
-    .values({ id: values.id, kind: values.kind, keyHash: values.keyHash, ownerUserId: values.ownerUserId, createdAt: values.now })
+    .values({
+      id: values.id,
+      kind: values.kind,
+      keyHash: values.keyHash,
+      ownerUserId: values.ownerUserId,
+      createdAt: values.now,
+    })
     .returning();
   return rows[0]!;
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { firmwareImages, type FirmwareImageRow } from "./schema.ts";
+import { type FirmwareImageRow, firmwareImages } from "./schema.ts";
 
 export function latestFirmware(db: Db, deviceType: "wifi" | "sim"): Promise<FirmwareImageRow | undefined> {
   return db.query.firmwareImages.findFirst({

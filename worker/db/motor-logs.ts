@@ -1,11 +1,11 @@
 import { and, desc, eq, lt } from "drizzle-orm";
-import { motorLogEventOf, splitMotorLogEvent, type MotorLogEvent } from "../../common/motor-log-event.ts";
-import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
-import type { Language } from "../../app/i18n/language.ts";
 import { wordsIn } from "../../app/i18n/dictionaries.ts";
+import type { Language } from "../../app/i18n/language.ts";
 import { motorLogText } from "../../app/i18n/motor-log.ts";
+import { type MotorLogEvent, motorLogEventOf, splitMotorLogEvent } from "../../common/motor-log-event.ts";
+import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
-import { motorLogs, type MotorLogRow } from "./schema.ts";
+import { type MotorLogRow, motorLogs } from "./schema.ts";
 
 /** A log as a DeviceHub writes it: the event, never a sentence. */
 export type MotorLogInsert = Pick<MotorLogRow, "deviceId" | "userId" | "mobileNo" | "action" | "createdAt"> & {
@@ -62,9 +62,22 @@ export function motorLogEventOfRow(row: Pick<MotorLogRow, "kind" | "params" | "m
 }
 
 /** The user view of a log entry (SPEC §3), `logMessage` in `language`, plus its kind and parameters. */
-export function motorLogEntry(id: number, action: MotorLogRow["action"], event: MotorLogEvent, createdAt: number, language: Language = "en"): MotorLogEntry {
+export function motorLogEntry(
+  id: number,
+  action: MotorLogRow["action"],
+  event: MotorLogEvent,
+  createdAt: number,
+  language: Language = "en",
+): MotorLogEntry {
   const { kind, params } = splitMotorLogEvent(event);
-  return { id, action, logMessage: motorLogText(event, wordsIn(language)), timestamp: new Date(createdAt).toISOString(), kind, params };
+  return {
+    id,
+    action,
+    logMessage: motorLogText(event, wordsIn(language)),
+    timestamp: new Date(createdAt).toISOString(),
+    kind,
+    params,
+  };
 }
 
 export function toMotorLogEntry(row: MotorLogRow, language: Language = "en"): MotorLogEntry {

@@ -3,7 +3,7 @@
 import { desc, eq } from "drizzle-orm";
 import { addMonths, FREE_PLAN_MONTHS, PLANS, type Plan } from "../../common/plans.ts";
 import type { Db } from "./client.ts";
-import { planPeriods, type PlanPeriodRow, type RechargeRequestRow } from "./schema.ts";
+import { type PlanPeriodRow, planPeriods, type RechargeRequestRow } from "./schema.ts";
 
 /** Marks the first hello of a box: starts its free year. Safe to run on every hello. */
 export async function activateDevice(db: Db, deviceId: string, now: number): Promise<void> {
@@ -86,7 +86,9 @@ export async function markRechargePaid(
   const d1 = db.$client;
   const [updated] = await d1.batch([
     d1
-      .prepare("UPDATE recharge_requests SET status = 'paid', decided_at = ?2, decided_by_user_id = ?3 WHERE id = ?1 AND status = 'pending'")
+      .prepare(
+        "UPDATE recharge_requests SET status = 'paid', decided_at = ?2, decided_by_user_id = ?3 WHERE id = ?1 AND status = 'pending'",
+      )
       .bind(request.id, now, decidedByUserId),
     // Inserted only if the update above took; the unique recharge_request_id makes sure a
     // request extends a plan exactly once.

@@ -2,7 +2,7 @@
 import { and, eq } from "drizzle-orm";
 import type { AlertKind } from "../../common/alerts.ts";
 import type { Db } from "./client.ts";
-import { pushSubscriptions, type PushSubscriptionRow } from "./schema.ts";
+import { type PushSubscriptionRow, pushSubscriptions } from "./schema.ts";
 
 export type PushSubscriptionInput = {
   endpoint: string;
@@ -15,7 +15,12 @@ export type PushSubscriptionInput = {
  * Saves this browser's subscription for `userId`. A browser has one: an endpoint another
  * account had (the phone changed hands after a logout that did not reach us) now belongs here.
  */
-export async function saveSubscription(db: Db, userId: number, input: PushSubscriptionInput, now = Date.now()): Promise<PushSubscriptionRow> {
+export async function saveSubscription(
+  db: Db,
+  userId: number,
+  input: PushSubscriptionInput,
+  now = Date.now(),
+): Promise<PushSubscriptionRow> {
   const values = {
     userId,
     endpoint: input.endpoint,

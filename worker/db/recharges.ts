@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { rechargeRequests, type RechargeRequestRow } from "./schema.ts";
+import { type RechargeRequestRow, rechargeRequests } from "./schema.ts";
 
 /**
  * A new pending request, or null when the device already has one waiting. One statement checks
@@ -50,7 +50,10 @@ export async function markRechargeFailed(db: Db, id: number, decidedByUserId: nu
 }
 
 export async function deleteRechargeRequest(db: Db, id: number): Promise<boolean> {
-  const rows = await db.delete(rechargeRequests).where(eq(rechargeRequests.id, id)).returning({ id: rechargeRequests.id });
+  const rows = await db
+    .delete(rechargeRequests)
+    .where(eq(rechargeRequests.id, id))
+    .returning({ id: rechargeRequests.id });
   return rows.length > 0;
 }
 

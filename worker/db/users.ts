@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import type { Db } from "./client.ts";
-import { users, type UserRow } from "./schema.ts";
+import { type UserRow, users } from "./schema.ts";
 
 export function findUserByMobileNo(db: Db, mobileNo: string): Promise<UserRow | undefined> {
   return db.query.users.findFirst({ where: eq(users.mobileNo, mobileNo) });

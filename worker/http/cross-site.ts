@@ -8,9 +8,9 @@ import { hi } from "../../app/i18n/hi.ts";
 import { languageOf } from "../../app/i18n/language.server.ts";
 import { isApiRequest } from "../api/is-api-request.ts";
 import { apiLanguage } from "../api/language.ts";
-import { apiError, refusalResponse } from "./http-error.ts";
-import { SESSION_COOKIE, readCookie } from "../auth/cookies.ts";
+import { readCookie, SESSION_COOKIE } from "../auth/cookies.ts";
 import { isSameOriginRequest } from "../auth/same-origin.ts";
+import { apiError, refusalResponse } from "./http-error.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -29,7 +29,9 @@ export function needsSameOrigin(request: Request): boolean {
   if (SAFE_METHODS.has(request.method) && !isWebSocketUpgrade(request)) return false;
   if (!isApiRequest(request)) return true;
   if (request.headers.has("Authorization")) return false;
-  return readCookie(request, SESSION_COOKIE.user) !== undefined || readCookie(request, SESSION_COOKIE.admin) !== undefined;
+  return (
+    readCookie(request, SESSION_COOKIE.user) !== undefined || readCookie(request, SESSION_COOKIE.admin) !== undefined
+  );
 }
 
 /** The refusal for a request that must come from our pages and does not, or null. */

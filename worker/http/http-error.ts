@@ -1,8 +1,8 @@
-import type { ApiMessageKey } from "../../app/i18n/api-en.ts";
-import type { ApiErrorBody } from "../../common/api-responses/refusals.ts";
 import { translateApi } from "../../app/i18n/api.ts";
+import type { ApiMessageKey } from "../../app/i18n/api-en.ts";
 import type { MessageValues } from "../../app/i18n/catalogue.ts";
 import type { Language } from "../../app/i18n/language.ts";
+import type { ApiErrorBody } from "../../common/api-responses/refusals.ts";
 
 /** The API's own refusals by code: the `error.*` entries of the API catalogue. */
 type CodeOf<Key> = Key extends `error.${infer Code}` ? Code : never;
@@ -56,6 +56,11 @@ export function refusalResponse(error: HttpError, language: Language): Response 
 }
 
 /** One of the API's own refusals, worded from the API catalogue's `error.{code}`. */
-export function apiError(status: Status, code: ApiErrorCode, params: MessageValues = {}, headers: Record<string, string> = {}): HttpError {
+export function apiError(
+  status: Status,
+  code: ApiErrorCode,
+  params: MessageValues = {},
+  headers: Record<string, string> = {},
+): HttpError {
   return new HttpError(status, code, params, headers, (language) => translateApi(language, `error.${code}`, params));
 }

@@ -1,6 +1,6 @@
 import { translateApi } from "../../app/i18n/api.ts";
-import type { Language } from "../../app/i18n/language.ts";
 import { wordsIn } from "../../app/i18n/dictionaries.ts";
+import type { Language } from "../../app/i18n/language.ts";
 import { commandFailureText } from "../../app/i18n/motor-log.ts";
 import type { HubFailure } from "../../common/hub-contract.ts";
 import { HttpError } from "../http/http-error.ts";
@@ -28,7 +28,10 @@ export function hubFailureText(failure: HubFailure, language: Language): string 
     case "otaBusy":
       return translateApi(language, "failure.otaBusy", { version: failure.version ?? "" });
     case "otaRejected":
-      return translateApi(language, "failure.otaRejected", { hasError: failure.error ? "yes" : "no", error: failure.error ?? "" });
+      return translateApi(language, "failure.otaRejected", {
+        hasError: failure.error ? "yes" : "no",
+        error: failure.error ?? "",
+      });
     default:
       return commandFailureText({ code: failure.code, error: failure.error ?? null }, wordsIn(language));
   }
@@ -45,7 +48,9 @@ export function hubFailureError(failure: HubFailure): HttpError {
   if (failure.version) params.version = failure.version;
   if (retryAfter !== null) params.retryAfterSeconds = retryAfter;
   const headers: Record<string, string> = retryAfter === null ? {} : { "Retry-After": String(retryAfter) };
-  return new HttpError(STATUS[failure.code], failure.code, params, headers, (language) => hubFailureText(failure, language));
+  return new HttpError(STATUS[failure.code], failure.code, params, headers, (language) =>
+    hubFailureText(failure, language),
+  );
 }
 
 /** The caller has no device: 404. */

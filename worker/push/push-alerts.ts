@@ -10,12 +10,12 @@
 // Never in the way of the pump: callers do not await it (ctx.waitUntil), each request gives up
 // after PUSH_TIMEOUT_MS, and every failure is logged and swallowed.
 import { buildPushPayload } from "@block65/webcrypto-web-push";
-import { alertTag, type Alert, type PushPayload } from "../../common/alerts.ts";
-import { formatClock } from "../../common/schedule-time.ts";
 import { formatNumber, formatSince } from "../../app/format.ts";
-import { translate } from "../../app/i18n/dictionaries.ts";
 import type { MessageKey } from "../../app/i18n/catalogue.ts";
+import { translate } from "../../app/i18n/dictionaries.ts";
 import type { Language } from "../../app/i18n/language.ts";
+import { type Alert, alertTag, type PushPayload } from "../../common/alerts.ts";
+import { formatClock } from "../../common/schedule-time.ts";
 import { getDb } from "../db/client.ts";
 import {
   deleteSubscriptionByEndpoint,
@@ -57,7 +57,10 @@ export function alertText(alert: Alert, language: Language, now: number): { titl
       return { title: t("push.overCurrent.title"), body: t("push.overCurrent.body", { current: amps(alert.current) }) };
     case "phase":
       return alert.state === "fault"
-        ? { title: t("push.phaseFault.title"), body: t("push.phaseFault.body", { detail: alert.detail ? ` (${alert.detail})` : "" }) }
+        ? {
+            title: t("push.phaseFault.title"),
+            body: t("push.phaseFault.body", { detail: alert.detail ? ` (${alert.detail})` : "" }),
+          }
         : { title: t("push.phaseOk.title"), body: t("push.phaseOk.body") };
     case "power":
       return alert.state === "lost"
@@ -69,10 +72,17 @@ export function alertText(alert: Alert, language: Language, now: number): { titl
         body: t("push.offlineWhileOn.body", { time: formatSince(alert.lastSeenAt ?? now, language, now) }),
       };
     case "runningWithoutCommand":
-      return { title: t("push.runningWithoutCommand.title"), body: t("push.runningWithoutCommand.body", { current: formatNumber(alert.current, language) }) };
+      return {
+        title: t("push.runningWithoutCommand.title"),
+        body: t("push.runningWithoutCommand.body", { current: formatNumber(alert.current, language) }),
+      };
     case "schedule": {
-      const values = { action: alert.action === "on" ? t("motor.on") : t("motor.off"), time: formatClock(alert.minuteOfDay) };
-      if (alert.outcome === "done") return { title: t("push.scheduleDone.title"), body: t("push.scheduleDone.body", values) };
+      const values = {
+        action: alert.action === "on" ? t("motor.on") : t("motor.off"),
+        time: formatClock(alert.minuteOfDay),
+      };
+      if (alert.outcome === "done")
+        return { title: t("push.scheduleDone.title"), body: t("push.scheduleDone.body", values) };
       if (alert.outcome === "missed") {
         const reason = alert.reason === "offline" ? t("push.reason.offline") : t("push.reason.late");
         return { title: t("push.scheduleMissed.title"), body: t("push.scheduleMissed.body", { ...values, reason }) };
@@ -104,14 +114,25 @@ let warnedAboutKeys = false;
 
 function vapidOf(env: PushEnv) {
   if (!env.VAPID_PUBLIC_KEY || !env.VAPID_PRIVATE_KEY) {
-    if (!warnedAboutKeys) console.warn("Web Push is off: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are not set (README, Secrets).");
+    if (!warnedAboutKeys)
+      console.warn("Web Push is off: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are not set (README, Secrets).");
     warnedAboutKeys = true;
     return null;
   }
-  return { subject: env.VAPID_SUBJECT || "mailto:support@sinchai.invalid", publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY };
+  return {
+    subject: env.VAPID_SUBJECT || "mailto:support@sinchai.invalid",
+    publicKey: env.VAPID_PUBLIC_KEY,
+    privateKey: env.VAPID_PRIVATE_KEY,
+  };
 }
 
-async function deliver(env: PushEnv, row: PushSubscriptionRow, alert: Alert, now: number, send: Send): Promise<PushDelivery> {
+async function deliver(
+  env: PushEnv,
+  row: PushSubscriptionRow,
+  alert: Alert,
+  now: number,
+  send: Send,
+): Promise<PushDelivery> {
   const vapid = vapidOf(env);
   if (!vapid) return { endpoint: row.endpoint, status: 0, removed: false };
   const db = getDb(env.DB);
@@ -119,7 +140,10 @@ async function deliver(env: PushEnv, row: PushSubscriptionRow, alert: Alert, now
   try {
     const request = await buildPushPayload(
       // Topic: a push service holding an undelivered alert of this kind replaces it (RFC 8030 §5.4).
-      { data: pushPayload(alert, row.language, now), options: { ttl: ttlSeconds, urgency, topic: alertTag(alert.kind) } },
+      {
+        data: pushPayload(alert, row.language, now),
+        options: { ttl: ttlSeconds, urgency, topic: alertTag(alert.kind) },
+      },
       { endpoint: row.endpoint, expirationTime: null, keys: { p256dh: row.p256dh, auth: row.auth } },
       vapid,
     );

@@ -2,13 +2,13 @@
 // /api/recharge/request) and the My Plan page's form. The server prices every request.
 // Refusals are the API's codes (HttpError): notYourRecharge, noDevice, pendingRecharge (one
 // request per device waits for a decision at a time).
-import { PLANS, type PaymentMethod, type Plan } from "../../common/plans.ts";
+import { type PaymentMethod, PLANS, type Plan } from "../../common/plans.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwner } from "../db/devices.ts";
 import { insertRechargeRequest } from "../db/recharges.ts";
 import type { RechargeRequestRow } from "../db/schema.ts";
-import { noDeviceError } from "../hubs/hub-failures.ts";
 import { apiError } from "../http/http-error.ts";
+import { noDeviceError } from "../hubs/hub-failures.ts";
 import { upiPaymentLink } from "./upi.ts";
 
 export async function requestOwnRecharge(
@@ -36,5 +36,10 @@ export async function requestOwnRecharge(
 /** Where a UPI request is paid: a link while it waits for payment, else none. */
 export function rechargeUpiLink(env: Env, request: RechargeRequestRow): string | null {
   if (request.paymentMethod !== "upi" || request.status !== "pending" || !request.deviceId) return null;
-  return upiPaymentLink(env, { amount: request.amount, plan: request.plan, requestId: request.id, deviceId: request.deviceId });
+  return upiPaymentLink(env, {
+    amount: request.amount,
+    plan: request.plan,
+    requestId: request.id,
+    deviceId: request.deviceId,
+  });
 }

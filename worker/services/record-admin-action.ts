@@ -1,8 +1,9 @@
 // Writing the admin audit trail (docs/decisions/007-admin-audit-trail.md). Every admin write
 // path ends here: the API's middleware (worker/api/admin-audit-middleware.ts), admin logins (logIn in
 // worker/auth/accounts.ts, for the API and the login page alike) and the logout page's action.
-import { getDb } from "../db/client.ts";
+
 import { insertAuditEntry, type NewAuditEntry } from "../db/admin-audit-trail.ts";
+import { getDb } from "../db/client.ts";
 
 export type AuditEvent = {
   /** Who acted; null when nobody was authenticated (a failed admin login). */
@@ -70,7 +71,11 @@ export function auditDetails(details: unknown): string {
  * it) and the admin's action keeps its own outcome. Details are scrubbed before anything else,
  * so not even that log line can carry a secret.
  */
-export async function recordAdminAudit(env: Pick<Env, "DB">, request: Request | null, event: AuditEvent): Promise<void> {
+export async function recordAdminAudit(
+  env: Pick<Env, "DB">,
+  request: Request | null,
+  event: AuditEvent,
+): Promise<void> {
   let entry: NewAuditEntry | null = null;
   try {
     const ip = request?.headers.get("CF-Connecting-IP");
@@ -88,6 +93,10 @@ export async function recordAdminAudit(env: Pick<Env, "DB">, request: Request | 
     };
     await insertAuditEntry(getDb(env.DB), entry);
   } catch (error) {
-    console.error("admin audit: could not record an admin action", JSON.stringify(entry ?? { action: event.action, status: event.status }), error);
+    console.error(
+      "admin audit: could not record an admin action",
+      JSON.stringify(entry ?? { action: event.action, status: event.status }),
+      error,
+    );
   }
 }

@@ -2,15 +2,16 @@
 // page's form, so both reach the same hub methods with the same checks and the same refusals:
 // an `HttpError` with the API's code (noDevice, notFound, conflict, limit) that the API words
 // in its `onError` and the page words from its code.
-import type { ScheduleInput, ScheduleView } from "../../common/schedule-schemas.ts";
-import { formatClock } from "../../common/schedule-time.ts";
+
 import { translateApi } from "../../app/i18n/api.ts";
 import type { ScheduleFailure } from "../../common/hub-contract.ts";
+import type { ScheduleInput, ScheduleView } from "../../common/schedule-schemas.ts";
+import { formatClock } from "../../common/schedule-time.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwner } from "../db/devices.ts";
+import { HttpError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { noDeviceError } from "../hubs/hub-failures.ts";
-import { HttpError } from "../http/http-error.ts";
 
 /**
  * A hub's refusal as the API answers it: `code` and `params` for pages (the conflict's
@@ -27,7 +28,9 @@ export function scheduleFailureError(failure: ScheduleFailure): HttpError {
     }
     case "limit": {
       const max = failure.max ?? 0;
-      return new HttpError(409, "limit", { max }, {}, (language) => translateApi(language, "failure.scheduleLimit", { max }));
+      return new HttpError(409, "limit", { max }, {}, (language) =>
+        translateApi(language, "failure.scheduleLimit", { max }),
+      );
     }
     case "notFound":
       return new HttpError(404, "notFound", {}, {}, (language) => translateApi(language, "failure.scheduleNotFound"));
@@ -51,7 +54,12 @@ async function requireOwnHub(env: Env, userId: number) {
 }
 
 /** Creates a schedule (`id` null) or changes one of the farmer's own; throws the refusal. */
-export async function saveOwnSchedule(env: Env, userId: number, id: number | null, input: ScheduleInput): Promise<ScheduleView> {
+export async function saveOwnSchedule(
+  env: Env,
+  userId: number,
+  id: number | null,
+  input: ScheduleInput,
+): Promise<ScheduleView> {
   const hub = await requireOwnHub(env, userId);
   const result = id === null ? await hub.createSchedule(userId, input) : await hub.updateSchedule(userId, id, input);
   if (!result.ok) throw scheduleFailureError(result);

@@ -5,7 +5,12 @@ import { useAdminT } from "../../i18n/admin.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import type { MessageKey } from "../../i18n/catalogue.ts";
 
-export function AdminTable({ columns, testId, compact = false, children }: {
+export function AdminTable({
+  columns,
+  testId,
+  compact = false,
+  children,
+}: {
   columns: readonly (AdminMessageKey | MessageKey)[];
   testId?: string;
   /** Smaller text and padding, for wide tables and dialogs. */

@@ -34,7 +34,13 @@ export function DebugConsole({ lines }: { lines: DebugLine[] }) {
     if (box.current) box.current.scrollTop = box.current.scrollHeight;
   }, [lines]);
   return (
-    <div ref={box} className="debug-console" role="log" aria-label={t("admin.settings.console")} data-testid="debug-console">
+    <div
+      ref={box}
+      className="debug-console"
+      role="log"
+      aria-label={t("admin.settings.console")}
+      data-testid="debug-console"
+    >
       {lines.length === 0 ? (
         <p className="debug-empty">{t("admin.settings.consoleEmpty")}</p>
       ) : (

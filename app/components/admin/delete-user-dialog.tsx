@@ -19,7 +19,12 @@ export function DeleteUserDialog({
   const [typed, setTyped] = useState("");
   useEffect(() => setTyped(""), [mobileNo]);
   return (
-    <Dialog open={mobileNo !== null} title={t("admin.users.deleteTitle")} onClose={onCancel} testId="delete-user-dialog">
+    <Dialog
+      open={mobileNo !== null}
+      title={t("admin.users.deleteTitle")}
+      onClose={onCancel}
+      testId="delete-user-dialog"
+    >
       <p>{t("admin.users.deleteWarning", { mobileNo: mobileNo ?? "" })}</p>
       <label className="field">
         <span>{t("admin.users.deleteTypeNumber")}</span>

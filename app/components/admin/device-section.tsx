@@ -7,11 +7,11 @@ import {
   provisionResponseSchema,
 } from "../../../common/api-responses/admin.ts";
 import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
-import { deviceKindSchema, type DeviceKind } from "../../../common/device-enums.ts";
+import { type DeviceKind, deviceKindSchema } from "../../../common/device-enums.ts";
 import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import { useToast } from "../toast.tsx";
 import type { Ask } from "../dialog.tsx";
+import { useToast } from "../toast.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
 
 type FreeDevice = { id: string; kind: DeviceKind; ownerMobileNo: string | null };
@@ -91,7 +91,11 @@ export function DeviceSection({
 
   const assign = () =>
     run(
-      () => api(`/api/admin/devices/${chosen}/owner`, messageResponseSchema, { method: "PUT", json: { mobileNo: user.mobileNo } }),
+      () =>
+        api(`/api/admin/devices/${chosen}/owner`, messageResponseSchema, {
+          method: "PUT",
+          json: { mobileNo: user.mobileNo },
+        }),
       t("admin.settings.assigned"),
     );
 
@@ -129,7 +133,9 @@ export function DeviceSection({
               onClick={() =>
                 ask(t("admin.settings.rotateConfirm", { deviceId: device.id }), () =>
                   run(async () => {
-                    const answer = await api(`/api/admin/devices/${device.id}/rotate-key`, keyRotatedResponseSchema, { method: "POST" });
+                    const answer = await api(`/api/admin/devices/${device.id}/rotate-key`, keyRotatedResponseSchema, {
+                      method: "POST",
+                    });
                     if (answer.ok && answer.body) setIssued({ deviceId: device.id, key: answer.body.key });
                     return answer;
                   }, t("admin.settings.rotated")),
@@ -144,7 +150,14 @@ export function DeviceSection({
               disabled={busy}
               onClick={() =>
                 ask(t("admin.settings.unassignConfirm", { deviceId: device.id, mobileNo: user.mobileNo }), () =>
-                  run(() => api(`/api/admin/devices/${device.id}/owner`, messageResponseSchema, { method: "PUT", json: { mobileNo: null } }), t("admin.settings.unassigned")),
+                  run(
+                    () =>
+                      api(`/api/admin/devices/${device.id}/owner`, messageResponseSchema, {
+                        method: "PUT",
+                        json: { mobileNo: null },
+                      }),
+                    t("admin.settings.unassigned"),
+                  ),
                 )
               }
             >
@@ -166,7 +179,8 @@ export function DeviceSection({
                 <select value={chosen} onChange={(event) => setChosen(event.target.value)}>
                   {free.map((candidate) => (
                     <option key={candidate.id} value={candidate.id}>
-                      {candidate.id} ({t(candidate.kind === "1phase" ? "admin.user.kind.1phase" : "admin.user.kind.3phase")})
+                      {candidate.id} (
+                      {t(candidate.kind === "1phase" ? "admin.user.kind.1phase" : "admin.user.kind.3phase")})
                     </option>
                   ))}
                 </select>

@@ -13,7 +13,6 @@ import { FirmwareSection } from "./firmware-section.tsx";
 import { MobileNumberSection } from "./mobile-number-section.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
 
-
 /** Switches debug mode off even while the page is going away (keepalive outlives the page). */
 function debugOffOnExit(mobileNo: string) {
   void fetch("/api/admin/device-config", {
@@ -67,7 +66,10 @@ export function DeviceSettingsDialog({
   async function setDebugMode(next: boolean) {
     setDebugBusy(true);
     try {
-      const answer = await api("/api/admin/device-config", deviceConfigResponseSchema, { method: "PUT", json: { mobileNo: user.mobileNo, debug: next } });
+      const answer = await api("/api/admin/device-config", deviceConfigResponseSchema, {
+        method: "PUT",
+        json: { mobileNo: user.mobileNo, debug: next },
+      });
       if (answer.ok) setDebug(next);
       else toast.show(t("admin.settings.debugFailed"), "error");
     } catch {
@@ -81,7 +83,10 @@ export function DeviceSettingsDialog({
     // SPEC §4: debug mode is turned off when the dialog closes.
     if (debugRef.current.on) {
       setDebug(false);
-      void api("/api/admin/device-config", deviceConfigResponseSchema, { method: "PUT", json: { mobileNo: user.mobileNo, debug: false } }).catch(() => undefined);
+      void api("/api/admin/device-config", deviceConfigResponseSchema, {
+        method: "PUT",
+        json: { mobileNo: user.mobileNo, debug: false },
+      }).catch(() => undefined);
     }
     onClose();
   }

@@ -1,6 +1,6 @@
 // Firmware images for OTA updates (worker/api/admin/firmware.ts): the list and an upload of
 // device type, version and file.
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
 import { formatDateTime, formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
@@ -38,7 +38,10 @@ export function FirmwareSection({ open }: { open: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api("/api/admin/firmware", firmwareUploadResponseSchema, { method: "POST", form: new FormData(formElement) });
+      const answer = await api("/api/admin/firmware", firmwareUploadResponseSchema, {
+        method: "POST",
+        form: new FormData(formElement),
+      });
       if (answer.ok) {
         toast.show(t("admin.settings.uploaded"), "success");
         formElement.reset();
@@ -90,7 +93,8 @@ export function FirmwareSection({ open }: { open: boolean }) {
           <ul className="firmware-list" data-testid="firmware-list">
             {images.map((image) => (
               <li key={image.id}>
-                <strong>{image.version}</strong> · {t(image.deviceType === "wifi" ? "admin.settings.deviceType.wifi" : "admin.settings.deviceType.sim")} ·{" "}
+                <strong>{image.version}</strong> ·{" "}
+                {t(image.deviceType === "wifi" ? "admin.settings.deviceType.wifi" : "admin.settings.deviceType.sim")} ·{" "}
                 {formatNumber(image.size / 1024, language, 1)} KB · {formatDateTime(image.uploadedAt, language)}
               </li>
             ))}

@@ -1,12 +1,12 @@
 // Changing the mobile number a device (and its account) answers to (SPEC §5): checked here as
 // the spec asks, again on the server, and confirmed first because the box restarts.
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { deviceConfigResponseSchema } from "../../../common/api-responses/admin.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import { useToast } from "../toast.tsx";
+import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import type { Ask } from "../dialog.tsx";
+import { useToast } from "../toast.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
 
 /** SPEC §5: 10 digits with a first digit of 1 to 9, and not the current number. */
@@ -16,7 +16,15 @@ export function newMobileProblem(current: string, candidate: string): AdminMessa
   return null;
 }
 
-export function MobileNumberSection({ mobileNo, ask, onChanged }: { mobileNo: string; ask: Ask; onChanged: () => void }) {
+export function MobileNumberSection({
+  mobileNo,
+  ask,
+  onChanged,
+}: {
+  mobileNo: string;
+  ask: Ask;
+  onChanged: () => void;
+}) {
   const t = useAdminT();
   const api = useAdminApi();
   const toast = useToast();
@@ -31,7 +39,10 @@ export function MobileNumberSection({ mobileNo, ask, onChanged }: { mobileNo: st
     if (found) return;
     ask(t("admin.settings.mobileConfirm", { from: mobileNo, to: candidate }), async () => {
       try {
-        const answer = await api("/api/admin/device-config", deviceConfigResponseSchema, { method: "PUT", json: { mobileNo, newMobile: candidate } });
+        const answer = await api("/api/admin/device-config", deviceConfigResponseSchema, {
+          method: "PUT",
+          json: { mobileNo, newMobile: candidate },
+        });
         if (answer.ok) {
           toast.show(t("admin.settings.mobileSent"), "success");
           setNewMobile("");

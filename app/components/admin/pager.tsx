@@ -3,7 +3,12 @@
 import { Link } from "react-router";
 import { useAdminT } from "../../i18n/admin.ts";
 
-export function Pager({ page, totalPages, label, linkTo }: {
+export function Pager({
+  page,
+  totalPages,
+  label,
+  linkTo,
+}: {
   page: number;
   totalPages: number;
   /** Names the list the pager belongs to, for screen readers. */

@@ -2,14 +2,14 @@
 // highlighted (SPEC §9: red at 10 A or more above it, orange at 5 A or more).
 import { useEffect, useState } from "react";
 import { powerHistoryResponseSchema } from "../../../common/api-responses/logs.ts";
-import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
 import type { PowerSample } from "../../../common/hub-contract.ts";
+import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
 import { formatDateTime, formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { Dialog } from "../dialog.tsx";
-import { useAdminApi } from "./use-admin-api.ts";
 import { AdminTable } from "./admin-table.tsx";
+import { useAdminApi } from "./use-admin-api.ts";
 
 export function PowerLogsDialog({ mobileNo, open, onClose }: { mobileNo: string; open: boolean; onClose: () => void }) {
   const t = useAdminT();

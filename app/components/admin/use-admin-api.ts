@@ -4,7 +4,7 @@
 // ended, role removed) sends the admin to the login page with the spec's message (SPEC §8).
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
-import { readAnswer, type AnswerSchema, type Refusal } from "../../api-client.ts";
+import { type AnswerSchema, type Refusal, readAnswer } from "../../api-client.ts";
 
 /** A success with its parsed body, or a refusal (an unexpected answer is one too, without words). */
 export type ApiAnswer<T> = { ok: true; status: number; body: T } | { ok: false; status: number; body: Refusal };

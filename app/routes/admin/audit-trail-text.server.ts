@@ -2,14 +2,15 @@
 // (an action's route pattern, a refusal's code and parameters) so that a change of wording
 // never rewrites history; this is the one place that turns them into sentences. Rows written
 // before refusals had codes hold English sentences, which are shown as stored.
-import { apiEn } from "../../i18n/api-en.ts";
-import { translateApi } from "../../i18n/api.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
+
+import { hubFailureText, isHubFailureCode } from "../../../worker/hubs/hub-failures.ts";
+import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION } from "../../../worker/services/record-admin-action.ts";
 import { translateAdmin } from "../../i18n/admin.ts";
+import type { AdminMessageKey } from "../../i18n/admin-en.ts";
+import { translateApi } from "../../i18n/api.ts";
+import { apiEn } from "../../i18n/api-en.ts";
 import type { MessageValues } from "../../i18n/catalogue.ts";
 import type { Language } from "../../i18n/language.ts";
-import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION } from "../../../worker/services/record-admin-action.ts";
-import { hubFailureText, isHubFailureCode } from "../../../worker/hubs/hub-failures.ts";
 
 /** Every admin write the trail records, by its stored action (a route pattern). */
 export const AUDIT_ACTIONS: Record<string, AdminMessageKey> = {
@@ -49,7 +50,9 @@ const LOGIN_REASONS: Record<string, AdminMessageKey> = {
 function valuesOf(params: unknown): MessageValues {
   if (!params || typeof params !== "object") return {};
   return Object.fromEntries(
-    Object.entries(params).filter((entry): entry is [string, string | number] => typeof entry[1] === "string" || typeof entry[1] === "number"),
+    Object.entries(params).filter(
+      (entry): entry is [string, string | number] => typeof entry[1] === "string" || typeof entry[1] === "number",
+    ),
   );
 }
 
@@ -60,7 +63,15 @@ export function auditRefusalText(details: Record<string, unknown>, language: Lan
   const params = valuesOf(details.errorParams);
   if (`error.${code}` in apiEn) return translateApi(language, `error.${code}` as keyof typeof apiEn, params);
   if (isHubFailureCode(code)) {
-    return hubFailureText({ ok: false, code, error: typeof params.error === "string" ? params.error : undefined, version: typeof params.version === "string" ? params.version : undefined }, language);
+    return hubFailureText(
+      {
+        ok: false,
+        code,
+        error: typeof params.error === "string" ? params.error : undefined,
+        version: typeof params.version === "string" ? params.version : undefined,
+      },
+      language,
+    );
   }
   if (code === "noDevice") return translateApi(language, "failure.noDevice");
   const reason = LOGIN_REASONS[code];

@@ -8,15 +8,15 @@ import { listAuditEntries } from "../../../worker/db/admin-audit-trail.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
-import { formatDateTime } from "../../format.ts";
+import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { Pager } from "../../components/admin/pager.tsx";
+import { formatDateTime } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { languageOf } from "../../i18n/language.server.ts";
 import { envOf } from "../../session.server.ts";
-import { auditActionText, auditRefusalText, auditTargetText } from "./audit-trail-text.server.ts";
 import type { Route } from "./+types/audit";
-import { AdminTable } from "../../components/admin/admin-table.tsx";
+import { auditActionText, auditRefusalText, auditTargetText } from "./audit-trail-text.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit Trail · Sinchai Admin" }];
 
@@ -43,7 +43,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       };
     }),
   };
-  return data({ ...loaded, data: worded, filter: { adminId: adminId ?? null, target: target ?? null } }, { status: loaded.error ? 500 : 200 });
+  return data(
+    { ...loaded, data: worded, filter: { adminId: adminId ?? null, target: target ?? null } },
+    { status: loaded.error ? 500 : 200 },
+  );
 }
 
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
@@ -65,7 +68,12 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       <Form method="get" className="inline-form audit-filter">
         <label className="field">
           {t("admin.audit.target")}
-          <input name="target" defaultValue={filter.target ?? ""} maxLength={80} placeholder={t("admin.audit.targetHint")} />
+          <input
+            name="target"
+            defaultValue={filter.target ?? ""}
+            maxLength={80}
+            placeholder={t("admin.audit.targetHint")}
+          />
         </label>
         {filter.adminId !== null && <input type="hidden" name="adminId" value={filter.adminId} />}
         <button type="submit" className="button">
@@ -83,7 +91,19 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         <p className="muted">{t("admin.audit.empty")}</p>
       ) : (
         <>
-          <AdminTable columns={["admin.common.date", "admin.common.admin", "admin.audit.action", "admin.audit.target", "admin.audit.status", "admin.audit.details", "admin.audit.client"]} testId="audit-table" compact>
+          <AdminTable
+            columns={[
+              "admin.common.date",
+              "admin.common.admin",
+              "admin.audit.action",
+              "admin.audit.target",
+              "admin.audit.status",
+              "admin.audit.details",
+              "admin.audit.client",
+            ]}
+            testId="audit-table"
+            compact
+          >
             {result.entries.map((entry) => (
               <tr key={entry.id} data-testid="audit-row">
                 <td data-label={t("admin.common.date")}>{formatDateTime(entry.createdAt, language)}</td>
@@ -98,7 +118,16 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                   {entry.actionText}
                 </td>
                 <td data-label={t("admin.audit.target")}>
-                  {entry.target === null ? t("admin.common.na") : <Link to={`?target=${encodeURIComponent(entry.target)}`} translate={entry.targetText === entry.target ? "no" : undefined}>{entry.targetText}</Link>}
+                  {entry.target === null ? (
+                    t("admin.common.na")
+                  ) : (
+                    <Link
+                      to={`?target=${encodeURIComponent(entry.target)}`}
+                      translate={entry.targetText === entry.target ? "no" : undefined}
+                    >
+                      {entry.targetText}
+                    </Link>
+                  )}
                 </td>
                 <td data-label={t("admin.audit.status")}>
                   <span className={`badge ${entry.status < 400 ? "ok" : "bad"}`}>{entry.status}</span>

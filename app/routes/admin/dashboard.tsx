@@ -1,15 +1,15 @@
 // Admin dashboard (SPEC §2): Total Users, Devices Online, Total Logs, Active Devices Today.
 import { useState } from "react";
 import { dashboardStatsResponseSchema } from "../../../common/api-responses/admin.ts";
+import { type DashboardStats, dashboardStats } from "../../../worker/db/admin-stats.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { dashboardStats, type DashboardStats } from "../../../worker/db/admin-stats.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { useToast } from "../../components/toast.tsx";
 import { formatNumber } from "../../format.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
+import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/dashboard";

@@ -6,10 +6,10 @@ import { sessionCookie } from "../../../worker/auth/cookies.ts";
 import { HttpError } from "../../../worker/http/http-error.ts";
 import { optionalAdmin } from "../../admin-session.server.ts";
 import { loginCookieHeaders, readCredentialsForm } from "../../auth-form.server.ts";
-import { readForm } from "../../form.server.ts";
 import { LoginForm } from "../../components/login-form.tsx";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
+import { readForm } from "../../form.server.ts";
 import { useAdminT } from "../../i18n/admin.ts";
+import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { envOf } from "../../session.server.ts";
 import adminStylesheet from "../../styles/admin.css?url";
 import type { Route } from "./+types/login";
@@ -65,7 +65,11 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
       notice={
         loaderData.notice &&
         !actionData && (
-          <p className={`message ${loaderData.notice === "admin.login.sessionExpired" ? "warning" : "success"}`} role="status" data-testid="login-notice">
+          <p
+            className={`message ${loaderData.notice === "admin.login.sessionExpired" ? "warning" : "success"}`}
+            role="status"
+            data-testid="login-notice"
+          >
             {t(loaderData.notice)}
           </p>
         )

@@ -1,8 +1,8 @@
 // Admin logout (SPEC §2): ends the session on the server, clears the cookie, back to the login.
 import { redirect } from "react-router";
-import { ADMIN_LOGOUT_PAGE_ACTION, recordAdminAudit } from "../../../worker/services/record-admin-action.ts";
 import { clearedSessionCookie } from "../../../worker/auth/cookies.ts";
 import { endSession } from "../../../worker/auth/sessions.ts";
+import { ADMIN_LOGOUT_PAGE_ACTION, recordAdminAudit } from "../../../worker/services/record-admin-action.ts";
 import { optionalAdmin } from "../../admin-session.server.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/logout";

@@ -7,14 +7,14 @@ import { listMotorLogsForAdmin } from "../../../worker/db/admin-motor-logs.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
-import { formatDateTime } from "../../format.ts";
+import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { Pager } from "../../components/admin/pager.tsx";
+import { formatDateTime } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage, useWords } from "../../i18n/i18n.ts";
 import { motorLogEntryText } from "../../i18n/motor-log.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/logs";
-import { AdminTable } from "../../components/admin/admin-table.tsx";
 
 export const meta: Route.MetaFunction = () => [{ title: "Motor Logs · Sinchai Admin" }];
 
@@ -43,7 +43,10 @@ export default function AdminLogs({ loaderData }: Route.ComponentProps) {
         <p className="muted">{t("admin.logs.empty")}</p>
       ) : (
         <>
-          <AdminTable columns={["admin.logs.id", "admin.common.mobileNo", "admin.logs.action", "admin.common.date"]} testId="logs-table">
+          <AdminTable
+            columns={["admin.logs.id", "admin.common.mobileNo", "admin.logs.action", "admin.common.date"]}
+            testId="logs-table"
+          >
             {result.logs.map((log) => (
               <tr key={log.id}>
                 <td data-label={t("admin.logs.id")}>{log.id}</td>
@@ -59,7 +62,12 @@ export default function AdminLogs({ loaderData }: Route.ComponentProps) {
           </AdminTable>
           {/* SPEC §2: Previous and Next only when there are more rows than one page holds. */}
           {result.total > result.pageSize && (
-            <Pager page={result.page} totalPages={result.totalPages} label={t("admin.logs.title")} linkTo={(page) => `?page=${page}`} />
+            <Pager
+              page={result.page}
+              totalPages={result.totalPages}
+              label={t("admin.logs.title")}
+              linkTo={(page) => `?page=${page}`}
+            />
           )}
         </>
       )}

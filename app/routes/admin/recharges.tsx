@@ -9,6 +9,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { listRechargeRequests, toRechargeView } from "../../../worker/db/recharges.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
+import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { ConfirmDialog } from "../../components/dialog.tsx";
 import { useToast } from "../../components/toast.tsx";
@@ -17,12 +18,13 @@ import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/recharges";
-import { AdminTable } from "../../components/admin/admin-table.tsx";
 
 export const meta: Route.MetaFunction = () => [{ title: "Recharges · Sinchai Admin" }];
 
 type RechargeView = ReturnType<typeof toRechargeView>;
-type Action = { kind: "mark"; status: "paid" | "failed"; request: RechargeView } | { kind: "delete"; request: RechargeView };
+type Action =
+  | { kind: "mark"; status: "paid" | "failed"; request: RechargeView }
+  | { kind: "delete"; request: RechargeView };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const db = getDb(envOf(context).DB);
@@ -56,12 +58,21 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
     try {
       const answer =
         action.kind === "mark"
-          ? await api(`/api/recharge/status/${action.request.id}`, messageResponseSchema, { method: "PUT", json: { status: action.status } })
+          ? await api(`/api/recharge/status/${action.request.id}`, messageResponseSchema, {
+              method: "PUT",
+              json: { status: action.status },
+            })
           : await api(`/api/recharge/${action.request.id}`, messageResponseSchema, { method: "DELETE" });
       if (action.kind === "mark") {
-        toast.show(t(answer.ok ? "admin.recharges.statusUpdated" : "admin.recharges.statusFailed"), answer.ok ? "success" : "error");
+        toast.show(
+          t(answer.ok ? "admin.recharges.statusUpdated" : "admin.recharges.statusFailed"),
+          answer.ok ? "success" : "error",
+        );
       } else {
-        toast.show(t(answer.ok ? "admin.recharges.deleted" : "admin.recharges.deleteFailed"), answer.ok ? "success" : "error");
+        toast.show(
+          t(answer.ok ? "admin.recharges.deleted" : "admin.recharges.deleteFailed"),
+          answer.ok ? "success" : "error",
+        );
       }
     } catch {
       toast.show(t("admin.recharges.actionError"), "error");
@@ -77,7 +88,9 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
     ? ""
     : action.kind === "delete"
       ? t("admin.recharges.confirmDelete")
-      : t("admin.recharges.confirmMark", { status: t(action.status === "paid" ? "admin.status.paid" : "admin.status.failed") });
+      : t("admin.recharges.confirmMark", {
+          status: t(action.status === "paid" ? "admin.status.paid" : "admin.status.failed"),
+        });
 
   return (
     <main className="page admin-page wide">
@@ -87,7 +100,18 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
       ) : requests.length === 0 ? (
         <p className="muted">{t("admin.recharges.empty")}</p>
       ) : (
-        <AdminTable columns={["admin.common.mobileNo", "admin.recharges.plan", "admin.recharges.amount", "admin.recharges.paymentMethod", "admin.recharges.status", "admin.recharges.requestedAt", "admin.common.actions"]} testId="recharges-table">
+        <AdminTable
+          columns={[
+            "admin.common.mobileNo",
+            "admin.recharges.plan",
+            "admin.recharges.amount",
+            "admin.recharges.paymentMethod",
+            "admin.recharges.status",
+            "admin.recharges.requestedAt",
+            "admin.common.actions",
+          ]}
+          testId="recharges-table"
+        >
           {requests.map((request) => (
             <tr key={request.id} data-testid={`recharge-row-${request.id}`}>
               <td data-label={t("admin.common.mobileNo")}>{request.mobileNo}</td>
@@ -104,15 +128,27 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
                 {/* SPEC §4: the mark buttons only while pending; delete in any status. */}
                 {request.status === "pending" && (
                   <>
-                    <button type="button" className="button small primary" onClick={() => setAction({ kind: "mark", status: "paid", request })}>
+                    <button
+                      type="button"
+                      className="button small primary"
+                      onClick={() => setAction({ kind: "mark", status: "paid", request })}
+                    >
                       {t("admin.recharges.markPaid")}
                     </button>
-                    <button type="button" className="button small" onClick={() => setAction({ kind: "mark", status: "failed", request })}>
+                    <button
+                      type="button"
+                      className="button small"
+                      onClick={() => setAction({ kind: "mark", status: "failed", request })}
+                    >
                       {t("admin.recharges.markFailed")}
                     </button>
                   </>
                 )}
-                <button type="button" className="button small danger" onClick={() => setAction({ kind: "delete", request })}>
+                <button
+                  type="button"
+                  className="button small danger"
+                  onClick={() => setAction({ kind: "delete", request })}
+                >
                   {t("admin.recharges.delete")}
                 </button>
               </td>

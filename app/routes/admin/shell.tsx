@@ -4,8 +4,8 @@ import { Form, NavLink, Outlet } from "react-router";
 import { adminContext, requireAdmin } from "../../admin-session.server.ts";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { ToastProvider } from "../../components/toast.tsx";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
+import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import adminStylesheet from "../../styles/admin.css?url";
 import type { Route } from "./+types/shell";
 

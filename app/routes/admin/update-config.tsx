@@ -1,6 +1,6 @@
 // /admin/users/{userId}/update-config (SPEC §2, §5): the three numbers, step 0.1, required.
 // Saved through PUT /api/admin/update-motor-config, which records the history and tells the box.
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { data, Link } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
 import { motorConfigResponseSchema } from "../../../common/api-responses/devices.ts";
@@ -72,7 +72,10 @@ export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
         },
       });
       if (answer.ok) {
-        toast.show(t(answer.body?.deliveredToDevice === false ? "admin.config.notDelivered" : "admin.config.updated"), "success");
+        toast.show(
+          t(answer.body?.deliveredToDevice === false ? "admin.config.notDelivered" : "admin.config.updated"),
+          "success",
+        );
       } else {
         toast.show(t("admin.config.failed"), "error");
       }

@@ -7,7 +7,12 @@ import { data, Link, useRevalidator } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
 import type { HubSnapshot } from "../../../common/hub-contract.ts";
 import type { HealthData } from "../../../common/realtime-protocol.ts";
-import { configHistoryForAdmin, countAdmins, findAdminUserView, type ConfigHistoryEntry } from "../../../worker/db/admin-users.ts";
+import {
+  type ConfigHistoryEntry,
+  configHistoryForAdmin,
+  countAdmins,
+  findAdminUserView,
+} from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { deviceHub } from "../../../worker/hubs/device-hubs.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
@@ -22,10 +27,10 @@ import { HealthCard } from "../../components/admin/user-detail/health-card.tsx";
 import { PumpCard } from "../../components/admin/user-detail/pump-card.tsx";
 import { RecentLogsCard } from "../../components/admin/user-detail/recent-logs-card.tsx";
 import { type Ask, ConfirmDialog } from "../../components/dialog.tsx";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
+import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import type { LiveEffect } from "../../realtime/live-device.ts";
+import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime } from "../../realtime/use-device-realtime.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/user-detail";
@@ -36,7 +41,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const env = envOf(context);
   const adminId = context.get(adminContext).id;
   const id = userIdSchema.safeParse(params.userId);
-  const notFound = () => data({ page: null, error: "admin.user.notFound" as AdminMessageKey, adminId }, { status: 404 });
+  const notFound = () =>
+    data({ page: null, error: "admin.user.notFound" as AdminMessageKey, adminId }, { status: 404 });
   if (!id.success) return notFound();
   const db = getDb(env.DB);
   const loaded = await loadOrMessage(async () => {

@@ -2,14 +2,15 @@
 // and Delete (with the retype-to-confirm modal of SPEC §5).
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
-import { ADMIN_USERS_REFRESH_MS } from "../../../common/constants.ts";
 import { deviceStatusesResponseSchema, userListResponseSchema } from "../../../common/api-responses/admin.ts";
 import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { ADMIN_USERS_REFRESH_MS } from "../../../common/constants.ts";
 import type { DeviceStatus } from "../../../common/realtime-protocol.ts";
-import { deviceStatuses, listUsersForAdmin, type AdminUserListItem } from "../../../worker/db/admin-users.ts";
+import { type AdminUserListItem, deviceStatuses, listUsersForAdmin } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
+import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { DeleteUserDialog } from "../../components/admin/delete-user-dialog.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { useToast } from "../../components/toast.tsx";
@@ -18,7 +19,6 @@ import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/users";
-import { AdminTable } from "../../components/admin/admin-table.tsx";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users · Sinchai Admin" }];
 
@@ -70,7 +70,10 @@ export default function Users({ loaderData }: Route.ComponentProps) {
     if (!deleting) return;
     setBusy(true);
     try {
-      const answer = await api("/api/admin/delete-user", messageResponseSchema, { method: "DELETE", json: { mobileNo: deleting } });
+      const answer = await api("/api/admin/delete-user", messageResponseSchema, {
+        method: "DELETE",
+        json: { mobileNo: deleting },
+      });
       if (answer.ok) {
         toast.show(t("admin.users.deleted"), "success");
         setUsers((current) => current.filter((user) => user.mobileNo !== deleting));
@@ -100,7 +103,17 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       ) : users.length === 0 ? (
         <p className="muted">{t("admin.users.empty")}</p>
       ) : (
-        <AdminTable columns={["admin.users.userId", "admin.common.mobileNo", "admin.users.status", "admin.users.role", "admin.users.createdAt", "admin.common.actions"]} testId="users-table">
+        <AdminTable
+          columns={[
+            "admin.users.userId",
+            "admin.common.mobileNo",
+            "admin.users.status",
+            "admin.users.role",
+            "admin.users.createdAt",
+            "admin.common.actions",
+          ]}
+          testId="users-table"
+        >
           {users.map((user) => {
             const online = statuses[user.mobileNo] === "online";
             const self = user.id === loaderData.adminId;
@@ -116,7 +129,9 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                     {online ? t("admin.common.online") : t("admin.common.offline")}
                   </span>
                 </td>
-                <td data-label={t("admin.users.role")}>{user.isAdmin ? t("admin.common.admin") : t("admin.common.user")}</td>
+                <td data-label={t("admin.users.role")}>
+                  {user.isAdmin ? t("admin.common.admin") : t("admin.common.user")}
+                </td>
                 <td data-label={t("admin.users.createdAt")}>{formatDateTime(user.createdAt, language)}</td>
                 <td data-label={t("admin.common.actions")} className="row-actions">
                   <Link to={`/admin/users/${user.id}`} className="button small">

@@ -3,7 +3,16 @@
 // payload (RFC 8291, aes128gcm) with the private key of the subscription it made. The Worker
 // under test trusts its certificate through NODE_EXTRA_CA_CERTS (playwright.config.ts); the
 // certificate and key in this folder are for 127.0.0.1 and serve nothing else.
-import { createDecipheriv, createECDH, createHmac, createPublicKey, randomBytes, randomUUID, verify, type ECDH } from "node:crypto";
+import {
+  createDecipheriv,
+  createECDH,
+  createHmac,
+  createPublicKey,
+  type ECDH,
+  randomBytes,
+  randomUUID,
+  verify,
+} from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { PushPayload } from "../../../common/alerts.ts";
@@ -24,7 +33,14 @@ export type ReceivedPush = {
 
 export type TestSubscription = { id: string; endpoint: string; keys: { p256dh: string; auth: string } };
 
-type Held = { ecdh: ECDH; auth: Buffer; publicKey: Buffer; answer: number; received: ReceivedPush[]; refused: string[] };
+type Held = {
+  ecdh: ECDH;
+  auth: Buffer;
+  publicKey: Buffer;
+  answer: number;
+  received: ReceivedPush[];
+  refused: string[];
+};
 
 const hmac = (key: Buffer, data: Buffer) => createHmac("sha256", key).update(data).digest();
 
@@ -57,10 +73,20 @@ function checkVapid(header: string | undefined, audience: string): ReceivedPush[
   const [head, claims, signature] = token.split(".") as [string, string, string];
   const point = Buffer.from(publicKey, "base64url");
   const key = createPublicKey({
-    key: { kty: "EC", crv: "P-256", x: point.subarray(1, 33).toString("base64url"), y: point.subarray(33, 65).toString("base64url") },
+    key: {
+      kty: "EC",
+      crv: "P-256",
+      x: point.subarray(1, 33).toString("base64url"),
+      y: point.subarray(33, 65).toString("base64url"),
+    },
     format: "jwk",
   });
-  const valid = verify("sha256", Buffer.from(`${head}.${claims}`), { key, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url"));
+  const valid = verify(
+    "sha256",
+    Buffer.from(`${head}.${claims}`),
+    { key, dsaEncoding: "ieee-p1363" },
+    Buffer.from(signature, "base64url"),
+  );
   if (!valid) throw new Error("bad vapid signature");
   const parsed = JSON.parse(Buffer.from(claims, "base64url").toString()) as { aud: string; sub: string; exp: number };
   if (parsed.aud !== audience) throw new Error(`vapid audience ${parsed.aud}, expected ${audience}`);
@@ -98,7 +124,8 @@ export class TestPushService {
           return;
         }
         try {
-          if (request.headers["content-encoding"] !== "aes128gcm") throw new Error(`content-encoding ${request.headers["content-encoding"]}`);
+          if (request.headers["content-encoding"] !== "aes128gcm")
+            throw new Error(`content-encoding ${request.headers["content-encoding"]}`);
           const vapid = checkVapid(request.headers.authorization, service.origin);
           const payload = JSON.parse(decrypt(Buffer.concat(chunks), held).toString("utf8")) as PushPayload;
           held.received.push({
@@ -126,7 +153,11 @@ export class TestPushService {
     const auth = randomBytes(16);
     const id = randomUUID();
     this.held.set(id, { ecdh, auth, publicKey, answer: 201, received: [], refused: [] });
-    return { id, endpoint: `${this.origin}/push/${id}`, keys: { p256dh: publicKey.toString("base64url"), auth: auth.toString("base64url") } };
+    return {
+      id,
+      endpoint: `${this.origin}/push/${id}`,
+      keys: { p256dh: publicKey.toString("base64url"), auth: auth.toString("base64url") },
+    };
   }
 
   /** From now on, answer this subscription's messages with `status` (404, 410: gone). */
@@ -141,7 +172,12 @@ export class TestPushService {
   }
 
   /** The first message (after `since`) matching `match`, within `timeoutMs`. */
-  async waitFor(subscription: TestSubscription, match: (push: ReceivedPush) => boolean, timeoutMs = 20_000, since = 0): Promise<ReceivedPush> {
+  async waitFor(
+    subscription: TestSubscription,
+    match: (push: ReceivedPush) => boolean,
+    timeoutMs = 20_000,
+    since = 0,
+  ): Promise<ReceivedPush> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.received(subscription).find((push) => push.at >= since && match(push));

@@ -109,16 +109,24 @@ describe("admin endpoints", () => {
     const users = await api("/api/admin/users", { headers: { Cookie: `sinchai_session=${farmer.token}` } });
     expect(users.status).toBe(403);
     // A farmer's token put into the admin cookie does not open the admin area either.
-    const asAdminCookie = await api("/api/admin/users", { headers: { Cookie: `sinchai_admin_session=${farmer.token}` } });
+    const asAdminCookie = await api("/api/admin/users", {
+      headers: { Cookie: `sinchai_admin_session=${farmer.token}` },
+    });
     expect(asAdminCookie.status).toBe(401);
     const admin = await adminToken();
     const crossSite = await api("/api/admin/delete-user", {
       method: "DELETE",
-      headers: { Cookie: `sinchai_admin_session=${admin}`, Origin: "https://evil.example", "Content-Type": "application/json" },
+      headers: {
+        Cookie: `sinchai_admin_session=${admin}`,
+        Origin: "https://evil.example",
+        "Content-Type": "application/json",
+      },
       body: JSON.stringify({ mobileNo: victim.mobileNo }),
     });
     expect(crossSite.status).toBe(403);
-    expect((await api(`/api/admin/user/${victim.userId}`, { headers: { Authorization: `Bearer ${admin}` } })).status).toBe(200);
+    expect(
+      (await api(`/api/admin/user/${victim.userId}`, { headers: { Authorization: `Bearer ${admin}` } })).status,
+    ).toBe(200);
   });
 
   it("refuse an admin whose role was removed, at once (401), even if the role comes back", async () => {
@@ -126,11 +134,17 @@ describe("admin endpoints", () => {
     const demoted = await createUser({ isAdmin: true });
     const token = await loginToken(demoted, "admin");
     expect((await send({ method: "GET", path: "/api/admin/users" }, token)).status).toBe(200);
-    expect((await putJson("/api/admin/update-user-role", { userId: demoted.id, isAdmin: false }, boss)).status).toBe(200);
+    expect((await putJson("/api/admin/update-user-role", { userId: demoted.id, isAdmin: false }, boss)).status).toBe(
+      200,
+    );
     expect((await send({ method: "GET", path: "/api/admin/users" }, token)).status).toBe(401);
-    expect((await putJson("/api/admin/update-user-role", { userId: demoted.id, isAdmin: true }, boss)).status).toBe(200);
+    expect((await putJson("/api/admin/update-user-role", { userId: demoted.id, isAdmin: true }, boss)).status).toBe(
+      200,
+    );
     expect((await send({ method: "GET", path: "/api/admin/users" }, token)).status).toBe(401);
     // A fresh login works again.
-    expect((await send({ method: "GET", path: "/api/admin/users" }, await loginToken(demoted, "admin"))).status).toBe(200);
+    expect((await send({ method: "GET", path: "/api/admin/users" }, await loginToken(demoted, "admin"))).status).toBe(
+      200,
+    );
   });
 });

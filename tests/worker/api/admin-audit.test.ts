@@ -7,16 +7,25 @@ import { env } from "cloudflare:workers";
 import { desc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AUDIT_ACTIONS, auditActionText, auditRefusalText } from "../../../app/routes/admin/audit-trail-text.server.ts";
-import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION, auditDetails, MAX_DETAILS_CHARS } from "../../../worker/services/record-admin-action.ts";
 import { readJson } from "../../../common/api-client.ts";
-import { auditPageResponseSchema, keyRotatedResponseSchema, provisionResponseSchema } from "../../../common/api-responses/admin.ts";
+import {
+  auditPageResponseSchema,
+  keyRotatedResponseSchema,
+  provisionResponseSchema,
+} from "../../../common/api-responses/admin.ts";
 import { rechargeRequestResponseSchema } from "../../../common/api-responses/recharges.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { z } from "../../../common/zod.ts";
 import { apiApp } from "../../../worker/api/app.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { adminAudit, type AdminAuditRow } from "../../../worker/db/schema.ts";
+import { type AdminAuditRow, adminAudit } from "../../../worker/db/schema.ts";
+import {
+  ADMIN_LOGIN_ACTION,
+  ADMIN_LOGOUT_PAGE_ACTION,
+  auditDetails,
+  MAX_DETAILS_CHARS,
+} from "../../../worker/services/record-admin-action.ts";
 import {
   api,
   createUser,
@@ -52,7 +61,11 @@ function call(method: string, path: string, token: string, body?: unknown): Prom
 }
 
 async function entriesOf(adminUserId: number): Promise<AdminAuditRow[]> {
-  return getDb(env.DB).select().from(adminAudit).where(eq(adminAudit.adminUserId, adminUserId)).orderBy(desc(adminAudit.id));
+  return getDb(env.DB)
+    .select()
+    .from(adminAudit)
+    .where(eq(adminAudit.adminUserId, adminUserId))
+    .orderBy(desc(adminAudit.id));
 }
 
 async function onlyEntryOf(adminUserId: number): Promise<AdminAuditRow & { parsed: Record<string, unknown> }> {
@@ -104,7 +117,11 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   "POST /api/auth/change-password": {
     run: async (admin) => {
       const body = { currentPassword: admin.password, newPassword: "naya-admin-paani-2026" };
-      return { response: await call("POST", "/api/auth/change-password", admin.token, body), target: admin.mobileNo, details: {} };
+      return {
+        response: await call("POST", "/api/auth/change-password", admin.token, body),
+        target: admin.mobileNo,
+        details: {},
+      };
     },
     status: 200,
   },
@@ -113,13 +130,20 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   "POST /api/push/subscriptions/renew": "farmer only",
   "POST /api/push/test": "farmer only",
   "POST /api/admin/logout": {
-    run: async (admin) => ({ response: await call("POST", "/api/admin/logout", admin.token), target: null, details: {} }),
+    run: async (admin) => ({
+      response: await call("POST", "/api/admin/logout", admin.token),
+      target: null,
+      details: {},
+    }),
     status: 200,
   },
   "PUT /api/admin/update-user-role": {
     run: async (admin) => {
       const farmer = await createUser();
-      const response = await call("PUT", "/api/admin/update-user-role", admin.token, { userId: farmer.id, isAdmin: true });
+      const response = await call("PUT", "/api/admin/update-user-role", admin.token, {
+        userId: farmer.id,
+        isAdmin: true,
+      });
       return { response, target: `user:${farmer.id}`, details: { userId: farmer.id, isAdmin: true } };
     },
     status: 200,
@@ -136,7 +160,11 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
     run: async (admin) => {
       const farmer = await createUser();
       const config = { mobileNo: farmer.mobileNo, defaultCurrent: 8.5, dryRunThreshold: 25, overCurrentThreshold: 40 };
-      return { response: await call("PUT", "/api/admin/update-motor-config", admin.token, config), target: farmer.mobileNo, details: config };
+      return {
+        response: await call("PUT", "/api/admin/update-motor-config", admin.token, config),
+        target: farmer.mobileNo,
+        details: config,
+      };
     },
     status: 200,
   },
@@ -145,7 +173,11 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
       const { user } = await farmerWithDevice();
       const body = { mobileNo: user.mobileNo, debug: true };
       // The box is offline: refused by the hub, and recorded with its 503.
-      return { response: await call("PUT", "/api/admin/device-config", admin.token, body), target: user.mobileNo, details: body };
+      return {
+        response: await call("PUT", "/api/admin/device-config", admin.token, body),
+        target: user.mobileNo,
+        details: body,
+      };
     },
     status: 503,
   },
@@ -187,7 +219,11 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
       return {
         response,
         target: `firmware:wifi/${version}`,
-        details: { deviceType: "wifi", version, file: { file: "firmware.bin", size: bytes.length, type: "application/octet-stream" } },
+        details: {
+          deviceType: "wifi",
+          version,
+          file: { file: "firmware.bin", size: bytes.length, type: "application/octet-stream" },
+        },
       };
     },
     status: 201,
@@ -203,7 +239,11 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   "DELETE /api/recharge/:id": {
     run: async (admin) => {
       const id = await pendingRecharge();
-      return { response: await call("DELETE", `/api/recharge/${id}`, admin.token), target: `recharge:${id}`, details: {} };
+      return {
+        response: await call("DELETE", `/api/recharge/${id}`, admin.token),
+        target: `recharge:${id}`,
+        details: {},
+      };
     },
     status: 200,
   },
@@ -213,7 +253,10 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
       // The spec's clients send their token in this body: it must never reach the trail.
       const token = `body-token-${crypto.randomUUID()}`;
       const config = { defaultCurrent: 7, dryRunThreshold: 20, overCurrentThreshold: 35 };
-      const response = await call("POST", `/api/devices/motor/config/${farmer.mobileNo}`, admin.token, { ...config, token });
+      const response = await call("POST", `/api/devices/motor/config/${farmer.mobileNo}`, admin.token, {
+        ...config,
+        token,
+      });
       expect(await wholeTrail()).not.toContain(token);
       return { response, target: farmer.mobileNo, details: { ...config, token: "[redacted]" } };
     },
@@ -222,14 +265,20 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   "POST /api/devices/motor/power/:mobileNo": {
     run: async (admin) => {
       const { user } = await farmerWithDevice(); // offline box: 503
-      return { response: await call("POST", `/api/devices/motor/power/${user.mobileNo}`, admin.token), target: user.mobileNo };
+      return {
+        response: await call("POST", `/api/devices/motor/power/${user.mobileNo}`, admin.token),
+        target: user.mobileNo,
+      };
     },
     status: 503,
   },
   "POST /api/devices/motor/health/:mobileNo": {
     run: async (admin) => {
       const { user } = await farmerWithDevice();
-      return { response: await call("POST", `/api/devices/motor/health/${user.mobileNo}`, admin.token), target: user.mobileNo };
+      return {
+        response: await call("POST", `/api/devices/motor/health/${user.mobileNo}`, admin.token),
+        target: user.mobileNo,
+      };
     },
     status: 503,
   },
@@ -247,7 +296,9 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS", "ALL"]);
 
 function writeRoutes(): string[] {
-  const routes = apiApp.routes.filter((route) => !READ_METHODS.has(route.method)).map((route) => `${route.method} ${route.path}`);
+  const routes = apiApp.routes
+    .filter((route) => !READ_METHODS.has(route.method))
+    .map((route) => `${route.method} ${route.path}`);
   return [...new Set(routes)].sort();
 }
 
@@ -358,7 +409,11 @@ describe("admin logins", () => {
     const admin = await createUser({ isAdmin: true, password: `admin-secret-${crypto.randomUUID()}` });
     const farmer = await createUser({ password: `farmer-secret-${crypto.randomUUID()}` });
     const wrong = `wrong-${crypto.randomUUID()}`;
-    const headers = { "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.4", "User-Agent": "login-test" };
+    const headers = {
+      "Content-Type": "application/json",
+      "CF-Connecting-IP": "198.51.100.4",
+      "User-Agent": "login-test",
+    };
     const login = (body: unknown) => api("/api/admin/login", { method: "POST", headers, body: JSON.stringify(body) });
 
     expect((await login({ mobileNo: admin.mobileNo, password: admin.password })).status).toBe(200);
@@ -380,7 +435,12 @@ describe("admin logins", () => {
     expect(failed).toMatchObject({ action: "admin login", adminUserId: null, adminMobileNo: null, status: 401 });
     expect(JSON.parse(failed!.details)).toEqual({ error: "wrongPassword" });
     const [notAdmin] = await loginEntries(farmer.mobileNo);
-    expect(notAdmin).toMatchObject({ action: "admin login", adminUserId: null, status: 401, details: JSON.stringify({ error: "notAdmin" }) });
+    expect(notAdmin).toMatchObject({
+      action: "admin login",
+      adminUserId: null,
+      status: 401,
+      details: JSON.stringify({ error: "notAdmin" }),
+    });
     const [stranger] = await loginEntries(unknown);
     expect(stranger).toMatchObject({ status: 401, details: JSON.stringify({ error: "unknownNumber" }) });
 
@@ -403,7 +463,10 @@ describe("a failed audit write", () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     await env.DB.exec("ALTER TABLE admin_audit RENAME TO admin_audit_away");
     try {
-      const response = await call("PUT", "/api/admin/update-user-role", admin.token, { userId: farmer.id, isAdmin: true });
+      const response = await call("PUT", "/api/admin/update-user-role", admin.token, {
+        userId: farmer.id,
+        isAdmin: true,
+      });
       expect(response.status).toBe(200);
     } finally {
       await env.DB.exec("ALTER TABLE admin_audit_away RENAME TO admin_audit");
@@ -462,7 +525,11 @@ describe("GET /api/admin/audit", () => {
     expect(second.entries.map((entry) => entry.target)).toEqual([`user:${farmers[0]!.id}`]);
     const byTarget = await list(`?target=user:${farmers[1]!.id}`, reader);
     expect(byTarget.entries).toHaveLength(1);
-    expect(byTarget.entries[0]).toMatchObject({ adminUserId: admin.id, action: "PUT /api/admin/update-user-role", status: 200 });
+    expect(byTarget.entries[0]).toMatchObject({
+      adminUserId: admin.id,
+      action: "PUT /api/admin/update-user-role",
+      status: 200,
+    });
     const all = await list("", reader);
     expect(all.pageSize).toBe(20);
     const ids = all.entries.map((entry) => entry.id);
@@ -508,7 +575,9 @@ describe("the trail's codes, worded for the reader", () => {
     expect(auditRefusalText({ error: "wrongPassword" }, "hi")).toBe("पासवर्ड गलत था।");
     expect(auditRefusalText({ error: "offline" }, "en")).toMatch(/offline/i);
     // A row from before refusals had codes keeps its sentence.
-    expect(auditRefusalText({ error: "You cannot delete your own account." }, "hi")).toBe("You cannot delete your own account.");
+    expect(auditRefusalText({ error: "You cannot delete your own account." }, "hi")).toBe(
+      "You cannot delete your own account.",
+    );
     expect(auditRefusalText({ mobileNo: "9876543210" }, "hi")).toBeNull();
   });
 });

@@ -1,9 +1,17 @@
 // What the admin user-detail page reads about a device: the realtime socket with the admin
 // cookie (live data, the debug console's last 200 lines), the power history and its highlight.
 import { describe, expect, it } from "vitest";
-import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
 import { DEBUG_LINE_LIMIT } from "../../../common/hub-contract.ts";
-import { adminToken, connectBrowser, connectDevice, farmerWithDevice, getJson, liftFrameRateCap, putJson } from "../helpers.ts";
+import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
+import {
+  adminToken,
+  connectBrowser,
+  connectDevice,
+  farmerWithDevice,
+  getJson,
+  liftFrameRateCap,
+  putJson,
+} from "../helpers.ts";
 
 describe("the admin's view of a device", () => {
   it("opens the realtime socket with the admin cookie and replays the last 200 debug lines", async () => {
@@ -12,16 +20,22 @@ describe("the admin's view of a device", () => {
     // 205 lines back to back are beyond a box's frame rate: this is about what is kept.
     await liftFrameRateCap(device.deviceId);
     const box = (await connectDevice(device)).autoAck();
-    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(200);
+    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(
+      200,
+    );
     await box.next("config");
     const watching = await connectBrowser(user.mobileNo, { cookie: `sinchai_admin_session=${token}` });
     await watching.next("initialData");
     for (let line = 1; line <= DEBUG_LINE_LIMIT + 5; line++) box.send({ type: "log", line: `line ${line}` });
-    await expect.poll(() => watching.received.filter((message) => message.type === "debugLog").length).toBe(DEBUG_LINE_LIMIT + 5);
+    await expect
+      .poll(() => watching.received.filter((message) => message.type === "debugLog").length)
+      .toBe(DEBUG_LINE_LIMIT + 5);
 
     const late = await connectBrowser(user.mobileNo, { cookie: `sinchai_admin_session=${token}` });
     expect(await late.next("initialData")).toMatchObject({ deviceStatus: "online" });
-    await expect.poll(() => late.received.filter((message) => message.type === "debugLog").length).toBe(DEBUG_LINE_LIMIT);
+    await expect
+      .poll(() => late.received.filter((message) => message.type === "debugLog").length)
+      .toBe(DEBUG_LINE_LIMIT);
     const replayed = late.received.flatMap((message) => (message.type === "debugLog" ? [message.log] : []));
     expect(replayed[0]).toBe("line 6");
     expect(replayed.at(-1)).toBe(`line ${DEBUG_LINE_LIMIT + 5}`);

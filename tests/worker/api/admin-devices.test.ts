@@ -3,7 +3,11 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
-import { deviceListResponseSchema, keyRotatedResponseSchema, provisionResponseSchema } from "../../../common/api-responses/admin.ts";
+import {
+  deviceListResponseSchema,
+  keyRotatedResponseSchema,
+  provisionResponseSchema,
+} from "../../../common/api-responses/admin.ts";
 import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub/settings.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -25,7 +29,11 @@ import {
 describe("POST /api/admin/devices", () => {
   it("creates a device with a key shown once and stored only as a hash", async () => {
     const owner = await createUser();
-    const response = await postJson("/api/admin/devices", { kind: "1phase", ownerMobileNo: owner.mobileNo }, await adminToken());
+    const response = await postJson(
+      "/api/admin/devices",
+      { kind: "1phase", ownerMobileNo: owner.mobileNo },
+      await adminToken(),
+    );
     expect(response.status).toBe(201);
     const body = await readJson(response, provisionResponseSchema);
     expect(body.device.id).toMatch(DEVICE_ID_PATTERN);
@@ -40,8 +48,12 @@ describe("POST /api/admin/devices", () => {
   it("refuses an owner who already has a device, an unknown owner, and a bad kind", async () => {
     const token = await adminToken();
     const { user } = await farmerWithDevice();
-    expect((await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: user.mobileNo }, token)).status).toBe(409);
-    expect((await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: "9111111111" }, token)).status).toBe(404);
+    expect((await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: user.mobileNo }, token)).status).toBe(
+      409,
+    );
+    expect((await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: "9111111111" }, token)).status).toBe(
+      404,
+    );
     expect((await postJson("/api/admin/devices", { kind: "2phase" }, token)).status).toBe(400);
   });
 
@@ -60,7 +72,9 @@ describe("POST /api/admin/devices/{id}/rotate-key", () => {
     expect(response.status).toBe(200);
     const { key } = await readJson(response, keyRotatedResponseSchema);
     expect((await box.waitForClose()).code).toBe(4003);
-    const old = await api("/api/device/connect", { headers: { Upgrade: "websocket", Authorization: basicAuth(device.deviceId, device.key) } });
+    const old = await api("/api/device/connect", {
+      headers: { Upgrade: "websocket", Authorization: basicAuth(device.deviceId, device.key) },
+    });
     expect(old.status).toBe(401);
     const fresh = await connectDevice({ deviceId: device.deviceId, key });
     fresh.close();
@@ -76,15 +90,24 @@ describe("POST /api/admin/devices/{id}/rotate-key", () => {
 describe("PUT /api/admin/devices/{id}/owner", () => {
   it("assigns and unassigns; the hub picks up the new owner at once", async () => {
     const token = await adminToken();
-    const created = await readJson(await postJson("/api/admin/devices", { kind: "3phase" }, token), provisionResponseSchema);
+    const created = await readJson(
+      await postJson("/api/admin/devices", { kind: "3phase" }, token),
+      provisionResponseSchema,
+    );
     const farmer = await createUser();
     const box = (await connectDevice({ deviceId: created.device.id, key: created.key })).autoAck();
-    const assigned = await putJson(`/api/admin/devices/${created.device.id}/owner`, { mobileNo: farmer.mobileNo }, token);
+    const assigned = await putJson(
+      `/api/admin/devices/${created.device.id}/owner`,
+      { mobileNo: farmer.mobileNo },
+      token,
+    );
     expect(assigned.status).toBe(200);
     expect((await box.next("config")).config.mobileNo).toBe(farmer.mobileNo);
     // The farmer can now switch it.
     expect((await postJson("/api/devices/motor", { action: "on" }, await loginToken(farmer))).status).toBe(200);
-    expect((await putJson(`/api/admin/devices/${created.device.id}/owner`, { mobileNo: null }, token)).status).toBe(200);
+    expect((await putJson(`/api/admin/devices/${created.device.id}/owner`, { mobileNo: null }, token)).status).toBe(
+      200,
+    );
     expect((await box.next("config")).config.mobileNo).toBeNull();
     const list = await readJson(await getJson("/api/admin/devices", token), deviceListResponseSchema);
     expect(list.devices.find((device) => device.id === created.device.id)).toMatchObject({ ownerMobileNo: null });
@@ -100,10 +123,14 @@ describe("PUT /api/admin/device-config", () => {
     const on = await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token);
     expect(on.status).toBe(200);
     expect(await box.next("config")).toMatchObject({ config: { debug: true } });
-    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: false }, token)).status).toBe(200);
+    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: false }, token)).status).toBe(
+      200,
+    );
     expect(await box.next("config")).toMatchObject({ config: { debug: false } });
 
-    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(200);
+    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(
+      200,
+    );
     await box.next("config");
     expect(DEBUG_MODE_MAX_MS).toBe(30 * 60_000);
     await fireTimer(device.deviceId, "debug-off");
@@ -113,14 +140,22 @@ describe("PUT /api/admin/device-config", () => {
 
   it("cannot turn debug on for an offline box", async () => {
     const { user } = await farmerWithDevice();
-    const response = await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, await adminToken());
+    const response = await putJson(
+      "/api/admin/device-config",
+      { mobileNo: user.mobileNo, debug: true },
+      await adminToken(),
+    );
     expect(response.status).toBe(503);
   });
 
   it("changes the account's number: the box is told and restarts; the farmer logs in with the new number", async () => {
     const { user, device } = await farmerWithDevice();
     const box = (await connectDevice(device)).autoAck();
-    const response = await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, newMobile: "9555512345" }, await adminToken());
+    const response = await putJson(
+      "/api/admin/device-config",
+      { mobileNo: user.mobileNo, newMobile: "9555512345" },
+      await adminToken(),
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       success: true,
@@ -161,6 +196,8 @@ describe("PUT /api/admin/device-config", () => {
 
   it("is for admins only", async () => {
     const { user, token } = await farmerWithDevice();
-    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(403);
+    expect((await putJson("/api/admin/device-config", { mobileNo: user.mobileNo, debug: true }, token)).status).toBe(
+      403,
+    );
   });
 });

@@ -33,13 +33,19 @@ it("keeps at least one admin whatever the admins do", async () => {
 
   // With a second admin, the first may step down, and is signed out of the admin area.
   const second = await createUser();
-  expect((await putJson("/api/admin/update-user-role", { userId: second.id, isAdmin: true }, firstToken)).status).toBe(200);
+  expect((await putJson("/api/admin/update-user-role", { userId: second.id, isAdmin: true }, firstToken)).status).toBe(
+    200,
+  );
   const secondToken = await loginToken(second, "admin");
-  expect((await putJson("/api/admin/update-user-role", { userId: first.id, isAdmin: false }, firstToken)).status).toBe(200);
+  expect((await putJson("/api/admin/update-user-role", { userId: first.id, isAdmin: false }, firstToken)).status).toBe(
+    200,
+  );
   expect((await getJson("/api/admin/users", firstToken)).status).toBe(401);
 
   // Now the second is the last one: neither demotion nor deletion of them goes through.
-  expect((await putJson("/api/admin/update-user-role", { userId: second.id, isAdmin: false }, secondToken)).status).toBe(409);
+  expect(
+    (await putJson("/api/admin/update-user-role", { userId: second.id, isAdmin: false }, secondToken)).status,
+  ).toBe(409);
   expect(await adminCount()).toBe(1);
 
   // Two admins demoting each other at the same moment: one may win, never both.
@@ -58,7 +64,10 @@ it("keeps at least one admin whatever the admins do", async () => {
   const survivorToken = survivor!.id === second.id ? secondToken : thirdToken;
   const rival = await createUser({ isAdmin: true });
   const rivalToken = await loginToken(rival, "admin");
-  const [x, y] = await Promise.all([deleteUser(rival.mobileNo, survivorToken), deleteUser(survivor!.mobileNo, rivalToken)]);
+  const [x, y] = await Promise.all([
+    deleteUser(rival.mobileNo, survivorToken),
+    deleteUser(survivor!.mobileNo, rivalToken),
+  ]);
   expect([x.status, y.status].filter((status) => status === 200)).toHaveLength(1);
   expect(await adminCount()).toBe(1);
 });

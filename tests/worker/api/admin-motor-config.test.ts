@@ -8,9 +8,9 @@ import { configHistoryResponseSchema } from "../../../common/api-responses/admin
 import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { DEVICE_PROTOCOL_VERSION } from "../../../common/device-protocol.ts";
+import { adminChangeNote } from "../../../worker/api/admin/motor-config.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { users } from "../../../worker/db/schema.ts";
-import { adminChangeNote } from "../../../worker/api/admin/motor-config.ts";
 import { connectDevice, createUser, farmerWithDevice, getJson, loginToken, postJson, putJson } from "../helpers.ts";
 
 async function history(mobileNo: string, token: string) {
@@ -38,17 +38,29 @@ describe("PUT /api/admin/update-motor-config", () => {
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ success: true, deliveredToDevice: true });
-    expect((await box.next("config")).config).toMatchObject({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
+    expect((await box.next("config")).config).toMatchObject({
+      defaultCurrent: 8.9,
+      dryRunThreshold: 25.5,
+      overCurrentThreshold: 40,
+    });
     const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) });
     expect(row).toMatchObject({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
 
     const [entry] = await history(user.mobileNo, token);
-    expect(entry).toMatchObject({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40, changedBy: adminUser.mobileNo });
+    expect(entry).toMatchObject({
+      defaultCurrent: 8.9,
+      dryRunThreshold: 25.5,
+      overCurrentThreshold: 40,
+      changedBy: adminUser.mobileNo,
+    });
     expect(entry!.changeNote).toBe(
       `Admin ${adminUser.mobileNo}: default current 1 → 8.9 A, dry run threshold 30 → 25.5 %, over current threshold 30 → 40 %`,
     );
     // The farmer sees the new settings in their own status call.
-    const status = await readJson(await getJson(`/api/devices/motor/status/${user.mobileNo}`, await loginToken(user)), motorStatusResponseSchema);
+    const status = await readJson(
+      await getJson(`/api/devices/motor/status/${user.mobileNo}`, await loginToken(user)),
+      motorStatusResponseSchema,
+    );
     expect(status.motorConfig).toEqual({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
     box.close();
   });
@@ -56,18 +68,30 @@ describe("PUT /api/admin/update-motor-config", () => {
   it("saves for an offline box, which gets the settings in its next welcome", async () => {
     const { token } = await admin();
     const { user, device } = await farmerWithDevice();
-    const response = await putJson("/api/admin/update-motor-config", { mobileNo: user.mobileNo, defaultCurrent: 12, dryRunThreshold: 20, overCurrentThreshold: 25 }, token);
+    const response = await putJson(
+      "/api/admin/update-motor-config",
+      { mobileNo: user.mobileNo, defaultCurrent: 12, dryRunThreshold: 20, overCurrentThreshold: 25 },
+      token,
+    );
     expect(await response.json()).toMatchObject({ success: true, deliveredToDevice: false });
     const box = await connectDevice(device, { hello: false });
     box.send({ type: "hello", protocol: DEVICE_PROTOCOL_VERSION, firmware: "t", kind: "3phase", relay: "off" });
-    expect((await box.next("welcome")).config).toMatchObject({ defaultCurrent: 12, dryRunThreshold: 20, overCurrentThreshold: 25 });
+    expect((await box.next("welcome")).config).toMatchObject({
+      defaultCurrent: 12,
+      dryRunThreshold: 20,
+      overCurrentThreshold: 25,
+    });
     box.close();
   });
 
   it("saves for an account without a device too", async () => {
     const { token } = await admin();
     const plain = await createUser();
-    const response = await putJson("/api/admin/update-motor-config", { mobileNo: plain.mobileNo, defaultCurrent: 3, dryRunThreshold: 30, overCurrentThreshold: 30 }, token);
+    const response = await putJson(
+      "/api/admin/update-motor-config",
+      { mobileNo: plain.mobileNo, defaultCurrent: 3, dryRunThreshold: 30, overCurrentThreshold: 30 },
+      token,
+    );
     expect(await response.json()).toMatchObject({ success: true, deliveredToDevice: false });
     expect((await history(plain.mobileNo, token))[0]?.changeNote).toMatch(/default current 1 → 3 A$/);
   });
@@ -97,7 +121,11 @@ describe("PUT /api/admin/update-motor-config", () => {
 
   it("answers 404 User not found. for an unknown number", async () => {
     const { token } = await admin();
-    const response = await putJson("/api/admin/update-motor-config", { mobileNo: "9111111118", defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 }, token);
+    const response = await putJson(
+      "/api/admin/update-motor-config",
+      { mobileNo: "9111111118", defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 },
+      token,
+    );
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ success: false, message: "User not found." });
   });
@@ -107,8 +135,24 @@ describe("GET /api/admin/motor-config-history/{mobileNo}", () => {
   it("lists the farmer's and the admins' changes, newest first", async () => {
     const { user: adminUser, token } = await admin();
     const { user, token: farmerToken } = await farmerWithDevice();
-    expect((await postJson(`/api/devices/motor/config/${user.mobileNo}`, { defaultCurrent: 6, dryRunThreshold: 30, overCurrentThreshold: 30 }, farmerToken)).status).toBe(200);
-    expect((await putJson("/api/admin/update-motor-config", { mobileNo: user.mobileNo, defaultCurrent: 6, dryRunThreshold: 30, overCurrentThreshold: 30 }, token)).status).toBe(200);
+    expect(
+      (
+        await postJson(
+          `/api/devices/motor/config/${user.mobileNo}`,
+          { defaultCurrent: 6, dryRunThreshold: 30, overCurrentThreshold: 30 },
+          farmerToken,
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await putJson(
+          "/api/admin/update-motor-config",
+          { mobileNo: user.mobileNo, defaultCurrent: 6, dryRunThreshold: 30, overCurrentThreshold: 30 },
+          token,
+        )
+      ).status,
+    ).toBe(200);
     const entries = await history(user.mobileNo, token);
     expect(entries.map((entry) => entry.changedBy)).toEqual([adminUser.mobileNo, user.mobileNo]);
     expect(entries[0]!.changeNote).toBe(`Admin ${adminUser.mobileNo}: saved without changes`);

@@ -18,7 +18,14 @@ async function page(query: string, token: string) {
 
 describe("GET /api/admin/motor-logs", () => {
   it("answers an empty first page when there are no logs", async () => {
-    expect(await page("", await adminToken())).toEqual({ success: true, logs: [], page: 1, pageSize: 20, total: 0, totalPages: 1 });
+    expect(await page("", await adminToken())).toEqual({
+      success: true,
+      logs: [],
+      page: 1,
+      pageSize: 20,
+      total: 0,
+      totalPages: 1,
+    });
   });
 
   it("pages 45 logs of two devices 20 at a time, newest first, never more", async () => {
@@ -35,11 +42,17 @@ describe("GET /api/admin/motor-logs", () => {
     }));
     // D1 binds at most 100 values per statement: insert in rows of ten.
     const db = getDb(env.DB);
-    for (let index = 0; index < rows.length; index += 10) await db.insert(motorLogs).values(rows.slice(index, index + 10));
+    for (let index = 0; index < rows.length; index += 10)
+      await db.insert(motorLogs).values(rows.slice(index, index + 10));
     const first = await page("?page=1", token);
     expect(first).toMatchObject({ page: 1, pageSize: 20, total: 45, totalPages: 3 });
     expect(first.logs).toHaveLength(20);
-    expect(first.logs[0]).toMatchObject({ mobileNo: "9800000002", action: "other", message: "log 44", createdAt: new Date(start + 44_000).toISOString() });
+    expect(first.logs[0]).toMatchObject({
+      mobileNo: "9800000002",
+      action: "other",
+      message: "log 44",
+      createdAt: new Date(start + 44_000).toISOString(),
+    });
     const second = await page("?page=2", token);
     const third = await page("?page=3", token);
     expect(third.logs).toHaveLength(5);

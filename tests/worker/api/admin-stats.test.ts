@@ -18,7 +18,9 @@ async function stats(token: string) {
 }
 
 async function log(deviceId: string, action: "on" | "off" | "other", createdAt: number) {
-  await getDb(env.DB).insert(motorLogs).values({ deviceId, action, message: `test ${action}`, createdAt, hubRef: crypto.randomUUID() });
+  await getDb(env.DB)
+    .insert(motorLogs)
+    .values({ deviceId, action, message: `test ${action}`, createdAt, hubRef: crypto.randomUUID() });
 }
 
 describe("indiaMidnight", () => {

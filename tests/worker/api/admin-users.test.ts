@@ -4,7 +4,11 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
-import { adminUserResponseSchema, deviceStatusesResponseSchema, userListResponseSchema } from "../../../common/api-responses/admin.ts";
+import {
+  adminUserResponseSchema,
+  deviceStatusesResponseSchema,
+  userListResponseSchema,
+} from "../../../common/api-responses/admin.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory, motorLogs, sessions, users } from "../../../worker/db/schema.ts";
@@ -76,7 +80,11 @@ describe("GET /api/admin/user/{id}", () => {
     const { user, device } = await farmerWithDevice();
     const box = await connectDevice(device, { firmware: "2.4.1" });
     await expect
-      .poll(async () => (await readJson(await getJson(`/api/admin/user/${user.id}`, token), adminUserResponseSchema)).user.deviceInfo.firmware)
+      .poll(
+        async () =>
+          (await readJson(await getJson(`/api/admin/user/${user.id}`, token), adminUserResponseSchema)).user.deviceInfo
+            .firmware,
+      )
       .toBe("2.4.1");
     const body = await readJson(await getJson(`/api/admin/user/${user.id}`, token), adminUserResponseSchema);
     expect(body.success).toBe(true);
@@ -97,8 +105,15 @@ describe("GET /api/admin/user/{id}", () => {
 
   it("shows an account without a device and one that never logged in", async () => {
     const plain = await createUser();
-    const body = await readJson(await getJson(`/api/admin/user/${plain.id}`, await adminToken()), adminUserResponseSchema);
-    expect(body.user).toMatchObject({ lastLogin: null, device: null, deviceInfo: { signal: null, imei: null, sim: null, chipId: null, firmware: null } });
+    const body = await readJson(
+      await getJson(`/api/admin/user/${plain.id}`, await adminToken()),
+      adminUserResponseSchema,
+    );
+    expect(body.user).toMatchObject({
+      lastLogin: null,
+      device: null,
+      deviceInfo: { signal: null, imei: null, sim: null, chipId: null, firmware: null },
+    });
   });
 
   it("answers 404 User not found. and 400 for a malformed id", async () => {
@@ -116,10 +131,16 @@ describe("PUT /api/admin/update-user-role", () => {
   it("makes a farmer an admin, who can then log in to the admin area", async () => {
     const token = await adminToken();
     const farmer = await createUser();
-    expect((await postJson("/api/admin/login", { mobileNo: farmer.mobileNo, password: farmer.password })).status).toBe(401);
+    expect((await postJson("/api/admin/login", { mobileNo: farmer.mobileNo, password: farmer.password })).status).toBe(
+      401,
+    );
     const response = await putJson("/api/admin/update-user-role", { userId: farmer.id, isAdmin: true }, token);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ success: true, user: { id: farmer.id, isAdmin: true }, signedOut: false });
+    expect(await response.json()).toMatchObject({
+      success: true,
+      user: { id: farmer.id, isAdmin: true },
+      signedOut: false,
+    });
     const promoted = await loginToken(farmer, "admin");
     expect((await getJson("/api/admin/users", promoted)).status).toBe(200);
   });
@@ -129,7 +150,9 @@ describe("PUT /api/admin/update-user-role", () => {
     const other = await createUser({ isAdmin: true });
     const otherAdminToken = await loginToken(other, "admin");
     const otherUserToken = await loginToken(other, "user");
-    expect((await putJson("/api/admin/update-user-role", { userId: other.id, isAdmin: false }, token)).status).toBe(200);
+    expect((await putJson("/api/admin/update-user-role", { userId: other.id, isAdmin: false }, token)).status).toBe(
+      200,
+    );
     const rows = await getDb(env.DB).select().from(sessions).where(eq(sessions.userId, other.id));
     expect(rows.find((row) => row.audience === "admin")?.revokedAt).not.toBeNull();
     expect(rows.find((row) => row.audience === "user")?.revokedAt).toBeNull();
@@ -151,9 +174,19 @@ describe("PUT /api/admin/update-user-role", () => {
   it("is idempotent, and answers 404 for an unknown account and 400 for a bad body", async () => {
     const token = await adminToken();
     const farmer = await createUser();
-    expect((await putJson("/api/admin/update-user-role", { userId: farmer.id, isAdmin: false }, token)).status).toBe(200);
-    expect((await putJson("/api/admin/update-user-role", { userId: 987654321, isAdmin: true }, token)).status).toBe(404);
-    for (const body of [{}, { userId: farmer.id }, { userId: farmer.id, isAdmin: "yes" }, { userId: "x", isAdmin: true }, { userId: farmer.id, isAdmin: true, extra: 1 }]) {
+    expect((await putJson("/api/admin/update-user-role", { userId: farmer.id, isAdmin: false }, token)).status).toBe(
+      200,
+    );
+    expect((await putJson("/api/admin/update-user-role", { userId: 987654321, isAdmin: true }, token)).status).toBe(
+      404,
+    );
+    for (const body of [
+      {},
+      { userId: farmer.id },
+      { userId: farmer.id, isAdmin: "yes" },
+      { userId: "x", isAdmin: true },
+      { userId: farmer.id, isAdmin: true, extra: 1 },
+    ]) {
       const response = await putJson("/api/admin/update-user-role", body, token);
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect((await readJson(response, apiErrorSchema)).success).toBe(false);
@@ -171,9 +204,22 @@ describe("DELETE /api/admin/delete-user", () => {
     // Some history to see what stays and what goes.
     expect((await postJson("/api/devices/motor", { action: "on" }, farmerToken)).status).toBe(200);
     await box.next("switch");
-    expect((await putJson("/api/admin/update-motor-config", { mobileNo: user.mobileNo, defaultCurrent: 8, dryRunThreshold: 30, overCurrentThreshold: 30 }, token)).status).toBe(200);
+    expect(
+      (
+        await putJson(
+          "/api/admin/update-motor-config",
+          { mobileNo: user.mobileNo, defaultCurrent: 8, dryRunThreshold: 30, overCurrentThreshold: 30 },
+          token,
+        )
+      ).status,
+    ).toBe(200);
     await box.next("config");
-    await expect.poll(async () => (await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId))).length).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () =>
+          (await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId))).length,
+      )
+      .toBeGreaterThan(0);
 
     const response = await deleteUser({ mobileNo: user.mobileNo }, token);
     expect(response.status).toBe(200);
@@ -193,7 +239,9 @@ describe("DELETE /api/admin/delete-user", () => {
     const list = await readJson(await getJson("/api/admin/users", token), userListResponseSchema);
     expect(list.users.some((row) => row.id === user.id)).toBe(false);
     // The number is free to register again.
-    expect((await postJson("/api/auth/register", { mobileNo: user.mobileNo, password: "a-new-password" })).status).toBe(201);
+    expect((await postJson("/api/auth/register", { mobileNo: user.mobileNo, password: "a-new-password" })).status).toBe(
+      201,
+    );
     box.close();
   });
 

@@ -7,7 +7,11 @@ import { KNOWN_DEVICE_COOKIE } from "../../../worker/auth/throttle.ts";
 import { api, createUser, postJson, uniqueMobileNo } from "../helpers.ts";
 
 function login(body: object, headers: Record<string, string> = {}) {
-  return api("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return api("/api/auth/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Moves a throttle's remembered attempts `ms` into the past, as if time had passed. */
@@ -26,7 +30,10 @@ describe("login throttling per number", () => {
     }
     const throttled = await login({ mobileNo: user.mobileNo, password: user.password });
     expect(throttled.status).toBe(429);
-    expect(await throttled.json()).toMatchObject({ success: false, message: "Too many attempts. Please wait a little and try again." });
+    expect(await throttled.json()).toMatchObject({
+      success: false,
+      message: "Too many attempts. Please wait a little and try again.",
+    });
     expect(Number(throttled.headers.get("Retry-After"))).toBeGreaterThanOrEqual(29);
     await age(`loginNumber:${user.mobileNo}`, 31_000);
     expect((await login({ mobileNo: user.mobileNo, password: user.password })).status).toBe(200);
@@ -46,7 +53,8 @@ describe("login throttling per number", () => {
 
   it("treats an unknown number like a known one", async () => {
     const mobileNo = uniqueMobileNo();
-    for (let attempt = 0; attempt < 5; attempt++) expect((await login({ mobileNo, password: "wrong" })).status).toBe(401);
+    for (let attempt = 0; attempt < 5; attempt++)
+      expect((await login({ mobileNo, password: "wrong" })).status).toBe(401);
     expect((await login({ mobileNo, password: "wrong" })).status).toBe(429);
   });
 
@@ -57,7 +65,10 @@ describe("login throttling per number", () => {
     expect(cookie).toMatch(/HttpOnly; SameSite=Lax; Max-Age=31536000/);
     for (let attempt = 0; attempt < 8; attempt++) await login({ mobileNo: user.mobileNo, password: "attacker" });
     expect((await login({ mobileNo: user.mobileNo, password: user.password })).status).toBe(429); // the attacker's side
-    const ownPhone = await login({ mobileNo: user.mobileNo, password: user.password }, { Cookie: cookie.split(";")[0]! });
+    const ownPhone = await login(
+      { mobileNo: user.mobileNo, password: user.password },
+      { Cookie: cookie.split(";")[0]! },
+    );
     expect(ownPhone.status).toBe(200);
   });
 
@@ -77,7 +88,10 @@ describe("login throttling per client address", () => {
     }
     expect((await login({ mobileNo: uniqueMobileNo(), password: "wrong" }, attacker)).status).toBe(429);
     const user = await createUser();
-    expect((await login({ mobileNo: user.mobileNo, password: user.password }, { "CF-Connecting-IP": "198.51.100.9" })).status).toBe(200);
+    expect(
+      (await login({ mobileNo: user.mobileNo, password: user.password }, { "CF-Connecting-IP": "198.51.100.9" }))
+        .status,
+    ).toBe(200);
   });
 
   it("does not count loopback (local mode, where every client shares 127.0.0.1)", async () => {
@@ -92,7 +106,9 @@ describe("login throttling per client address", () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       expect((await postJson("/api/admin/login", { mobileNo: admin.mobileNo, password: "wrong" })).status).toBe(401);
     }
-    expect((await postJson("/api/admin/login", { mobileNo: admin.mobileNo, password: admin.password })).status).toBe(429);
+    expect((await postJson("/api/admin/login", { mobileNo: admin.mobileNo, password: admin.password })).status).toBe(
+      429,
+    );
   });
 });
 
@@ -101,9 +117,14 @@ describe("registration", () => {
     for (const password of ["password", "PASSWORD1", "iloveyou", "qwertyuiop", "12345678"]) {
       const response = await postJson("/api/auth/register", { mobileNo: uniqueMobileNo(), password });
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ success: false, message: "This password is too common. Please choose a less common one." });
+      expect(await response.json()).toMatchObject({
+        success: false,
+        message: "This password is too common. Please choose a less common one.",
+      });
     }
-    expect((await postJson("/api/auth/register", { mobileNo: uniqueMobileNo(), password: "kheti-ka-pani-2026" })).status).toBe(201);
+    expect(
+      (await postJson("/api/auth/register", { mobileNo: uniqueMobileNo(), password: "kheti-ka-pani-2026" })).status,
+    ).toBe(201);
   });
 
   it("refuses the mobile number itself, blanks and one character repeated, each with its own message", async () => {
@@ -139,7 +160,11 @@ describe("registration", () => {
       });
       expect(response.status).toBe(201);
     }
-    const eleventh = await api("/api/auth/register", { method: "POST", headers, body: JSON.stringify({ mobileNo: uniqueMobileNo(), password: "a-fine-password" }) });
+    const eleventh = await api("/api/auth/register", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ mobileNo: uniqueMobileNo(), password: "a-fine-password" }),
+    });
     expect(eleventh.status).toBe(429);
   });
 });
@@ -148,7 +173,9 @@ describe("attempts counted before the password is hashed", () => {
   it("lets only 5 of 40 parallel wrong passwords for one number through to the hash", async () => {
     const user = await createUser();
     const statuses = await Promise.all(
-      Array.from({ length: 40 }, (_, attempt) => login({ mobileNo: user.mobileNo, password: `wrong-${attempt}` }).then((response) => response.status)),
+      Array.from({ length: 40 }, (_, attempt) =>
+        login({ mobileNo: user.mobileNo, password: `wrong-${attempt}` }).then((response) => response.status),
+      ),
     );
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(35);
@@ -157,7 +184,9 @@ describe("attempts counted before the password is hashed", () => {
   it("lets only 20 of 40 parallel wrong passwords from one address through, over many numbers", async () => {
     const attacker = { "CF-Connecting-IP": "203.0.113.80" };
     const statuses = await Promise.all(
-      Array.from({ length: 40 }, () => login({ mobileNo: uniqueMobileNo(), password: "wrong" }, attacker).then((response) => response.status)),
+      Array.from({ length: 40 }, () =>
+        login({ mobileNo: uniqueMobileNo(), password: "wrong" }, attacker).then((response) => response.status),
+      ),
     );
     expect(statuses.filter((status) => status === 401)).toHaveLength(20);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20);
@@ -167,9 +196,11 @@ describe("attempts counted before the password is hashed", () => {
     const headers = { "Content-Type": "application/json", "CF-Connecting-IP": "192.0.2.90" };
     const statuses = await Promise.all(
       Array.from({ length: 30 }, () =>
-        api("/api/auth/register", { method: "POST", headers, body: JSON.stringify({ mobileNo: uniqueMobileNo(), password: "a-fine-password" }) }).then(
-          (response) => response.status,
-        ),
+        api("/api/auth/register", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ mobileNo: uniqueMobileNo(), password: "a-fine-password" }),
+        }).then((response) => response.status),
       ),
     );
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
@@ -189,7 +220,9 @@ describe("IPv6 clients", () => {
   it("share one limit per /64: rotating the last 64 bits does not help", async () => {
     for (let attempt = 0; attempt < 20; attempt++) {
       const address = `2001:db8:aa:bb:${(attempt + 1).toString(16)}::${(attempt * 7 + 1).toString(16)}`;
-      expect((await login({ mobileNo: uniqueMobileNo(), password: "wrong" }, { "CF-Connecting-IP": address })).status).toBe(401);
+      expect(
+        (await login({ mobileNo: uniqueMobileNo(), password: "wrong" }, { "CF-Connecting-IP": address })).status,
+      ).toBe(401);
     }
     // The same /64 written another way (leading zeros, upper case, no "::").
     const sameNetwork = { "CF-Connecting-IP": "2001:0DB8:00AA:00BB:ffff:ffff:ffff:ffff" };
@@ -226,7 +259,8 @@ describe("the key a client address is throttled under", () => {
     expect(clientAddressKey("203.0.113.7")).toBe("203.0.113.7");
     expect(clientAddressKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
     expect(clientAddressKey("::ffff:cb00:7107")).toBe("203.0.113.7");
-    for (const loopback of ["127.0.0.1", "127.1.2.3", "::1", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1"]) expect(clientAddressKey(loopback)).toBeNull();
+    for (const loopback of ["127.0.0.1", "127.1.2.3", "::1", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1"])
+      expect(clientAddressKey(loopback)).toBeNull();
     // Not an address: keyed verbatim, never thrown on.
     expect(clientAddressKey("not:an:address::at:all:x")).toBe("not:an:address::at:all:x");
   });

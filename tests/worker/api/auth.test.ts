@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { readJson, type AnswerSchema } from "../../../common/api-client.ts";
+import { type AnswerSchema, readJson } from "../../../common/api-client.ts";
 import { adminLoginResponseSchema, loginResponseSchema } from "../../../common/api-responses/accounts.ts";
 import { apiErrorSchema, messageResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { verifyPassword } from "../../../common/credentials.ts";
@@ -54,10 +54,18 @@ describe("POST /api/auth/register", () => {
     ["a missing mobile number", { password: "long-enough" }, "Mobile number is required."],
     ["a missing password", { mobileNo: "9123456789" }, "Password is required."],
     ["a 9-digit number", { mobileNo: "912345678", password: "long-enough" }, "Enter a 10-digit mobile number."],
-    ["a number starting with 0", { mobileNo: "0123456789", password: "long-enough" }, "Enter a 10-digit mobile number."],
+    [
+      "a number starting with 0",
+      { mobileNo: "0123456789", password: "long-enough" },
+      "Enter a 10-digit mobile number.",
+    ],
     ["a number as a number", { mobileNo: 9123456789, password: "long-enough" }, "Enter a 10-digit mobile number."],
     ["a short password", { mobileNo: "9123456789", password: "short" }, "Password must be at least 8 characters."],
-    ["a 129-character password", { mobileNo: "9123456789", password: "x".repeat(129) }, "Password must be at most 128 characters."],
+    [
+      "a 129-character password",
+      { mobileNo: "9123456789", password: "x".repeat(129) },
+      "Password must be at most 128 characters.",
+    ],
   ])("answers %s with 400 and a clear message", async (_, body, message) => {
     const response = await postJson("/api/auth/register", body);
     expect(response.status).toBe(400);
@@ -120,7 +128,10 @@ describe("POST /api/admin/login", () => {
     const user = await createUser();
     const response = await postJson("/api/admin/login", { mobileNo: user.mobileNo, password: user.password });
     expect(response.status).toBe(401);
-    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message: "Invalid mobile number or password." });
+    expect(await json(response, apiErrorSchema)).toMatchObject({
+      success: false,
+      message: "Invalid mobile number or password.",
+    });
   });
 });
 
@@ -131,10 +142,16 @@ describe("tokens", () => {
     const token = await loginToken(await createUser());
     const [header, payload, signature] = token.split(".");
     const claims = JSON.parse(atob(payload!.replace(/-/g, "+").replace(/_/g, "/")));
-    const forged = btoa(JSON.stringify({ ...claims, sub: "1" })).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const forged = btoa(JSON.stringify({ ...claims, sub: "1" }))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
     const response = await motor(`${header}.${forged}.${signature}`);
     expect(response.status).toBe(401);
-    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message: "Invalid or expired token." });
+    expect(await json(response, apiErrorSchema)).toMatchObject({
+      success: false,
+      message: "Invalid or expired token.",
+    });
   });
 
   it("refuses an expired token, even with a valid signature", async () => {
@@ -167,7 +184,10 @@ describe("tokens", () => {
     const userToken = await loginToken(admin, "user");
     const inUserArea = await postJson("/api/auth/logout", {}, adminToken);
     expect(inUserArea.status).toBe(403);
-    expect(await inUserArea.json()).toMatchObject({ success: false, message: "You do not have permission to do this." });
+    expect(await inUserArea.json()).toMatchObject({
+      success: false,
+      message: "You do not have permission to do this.",
+    });
     expect((await postJson("/api/admin/logout", {}, userToken)).status).toBe(403);
     // Both sessions are still alive: nothing was logged out by the refused calls.
     expect((await postJson("/api/admin/logout", {}, adminToken)).status).toBe(200);
@@ -183,7 +203,10 @@ describe("tokens", () => {
   it("asks for a token when there is none", async () => {
     const response = await postJson("/api/devices/motor", { action: "on" });
     expect(response.status).toBe(401);
-    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message: "Missing token. Please log in again." });
+    expect(await json(response, apiErrorSchema)).toMatchObject({
+      success: false,
+      message: "Missing token. Please log in again.",
+    });
   });
 
   it("revokes the session on logout, at once", async () => {
@@ -210,7 +233,10 @@ describe("cookies", () => {
       headers: { Cookie: `sinchai_session=${token}`, Origin: "https://evil.example" },
     });
     expect(response.status).toBe(403);
-    expect(await json(response, apiErrorSchema)).toMatchObject({ success: false, message: "Cross-site request refused." });
+    expect(await json(response, apiErrorSchema)).toMatchObject({
+      success: false,
+      message: "Cross-site request refused.",
+    });
   });
 
   it("accepts a cookie-authenticated write from our own pages", async () => {

@@ -6,19 +6,19 @@
 import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
+import { hi } from "../../../app/i18n/hi.ts";
 import { parseAnswer, readJson } from "../../../common/api-client.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { scheduleResponseSchema } from "../../../common/api-responses/schedules.ts";
-import { startSession } from "../../../worker/auth/sessions.ts";
 import { apiApp } from "../../../worker/api/app.ts";
-import { hi } from "../../../app/i18n/hi.ts";
+import { startSession } from "../../../worker/auth/sessions.ts";
 import { PAGE_ACTIONS } from "../../page-actions.ts";
 import {
   api,
   basicAuth,
-  ORIGIN,
   createUser,
   farmerWithDevice,
+  ORIGIN,
   postJson,
   type TestDevice,
   type TestUser,
@@ -33,13 +33,37 @@ type Outcome = "allowed" | 401 | 403 | 404;
 /** Who may call a route, in the classes the API has. */
 const ACCESS = {
   /** Login, registration and the health check: anyone. */
-  public: { anonymous: "allowed", userA: "allowed", userB: "allowed", admin: "allowed", device: "allowed", expired: "allowed", tampered: "allowed" },
+  public: {
+    anonymous: "allowed",
+    userA: "allowed",
+    userB: "allowed",
+    admin: "allowed",
+    device: "allowed",
+    expired: "allowed",
+    tampered: "allowed",
+  },
   /** The farmer's own account (the data follows from the session): farmers only. */
   farmer: { anonymous: 401, userA: "allowed", userB: "allowed", admin: 403, device: 401, expired: 401, tampered: 401 },
   /** The caller's own account, from either area (the password change). */
-  anyAccount: { anonymous: 401, userA: "allowed", userB: "allowed", admin: "allowed", device: 401, expired: 401, tampered: 401 },
+  anyAccount: {
+    anonymous: 401,
+    userA: "allowed",
+    userB: "allowed",
+    admin: "allowed",
+    device: 401,
+    expired: 401,
+    tampered: 401,
+  },
   /** A's device by its number: A, or an admin. */
-  ownerOrAdmin: { anonymous: 401, userA: "allowed", userB: 403, admin: "allowed", device: 401, expired: 401, tampered: 401 },
+  ownerOrAdmin: {
+    anonymous: 401,
+    userA: "allowed",
+    userB: 403,
+    admin: "allowed",
+    device: 401,
+    expired: 401,
+    tampered: 401,
+  },
   /** A's schedule by its id: A; to B it does not exist. */
   ownSchedule: { anonymous: 401, userA: "allowed", userB: 404, admin: 403, device: 401, expired: 401, tampered: 401 },
   admin: { anonymous: 401, userA: 403, userB: 403, admin: "allowed", device: 401, expired: 401, tampered: 401 },
@@ -57,30 +81,63 @@ const NO_PUSH_ENDPOINT = "https://push.invalid/none";
 /** Every route: its access class and a call that exercises it without harming the fixtures. */
 const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "GET /api/health": { access: "public", path: () => "/api/health" },
-  "POST /api/auth/register": { access: "public", path: () => "/api/auth/register", body: () => ({ mobileNo: "1", password: "x" }) },
-  "POST /api/auth/login": { access: "public", path: () => "/api/auth/login", body: () => ({ mobileNo: "1", password: "x" }) },
-  "POST /api/admin/login": { access: "public", path: () => "/api/admin/login", body: () => ({ mobileNo: "1", password: "x" }) },
+  "POST /api/auth/register": {
+    access: "public",
+    path: () => "/api/auth/register",
+    body: () => ({ mobileNo: "1", password: "x" }),
+  },
+  "POST /api/auth/login": {
+    access: "public",
+    path: () => "/api/auth/login",
+    body: () => ({ mobileNo: "1", password: "x" }),
+  },
+  "POST /api/admin/login": {
+    access: "public",
+    path: () => "/api/admin/login",
+    body: () => ({ mobileNo: "1", password: "x" }),
+  },
   "POST /api/auth/logout": { access: "farmer", path: () => "/api/auth/logout" },
   // An empty body: refused by the schema (400) before any password is checked or counted.
   "POST /api/auth/change-password": { access: "anyAccount", path: () => "/api/auth/change-password", body: () => ({}) },
   "POST /api/admin/logout": { access: "admin", path: () => "/api/admin/logout" },
   "POST /api/devices/motor": { access: "farmer", path: () => "/api/devices/motor", body: () => ({ action: "off" }) },
-  "GET /api/devices/motor/status/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/devices/motor/status/${f.a.mobileNo}` },
+  "GET /api/devices/motor/status/:mobileNo": {
+    access: "ownerOrAdmin",
+    path: (f) => `/api/devices/motor/status/${f.a.mobileNo}`,
+  },
   "POST /api/devices/motor/config/:mobileNo": {
     access: "ownerOrAdmin",
     path: (f) => `/api/devices/motor/config/${f.a.mobileNo}`,
     body: () => ({ defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30 }),
   },
-  "POST /api/devices/motor/power/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/devices/motor/power/${f.a.mobileNo}` },
-  "POST /api/devices/motor/health/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/devices/motor/health/${f.a.mobileNo}` },
+  "POST /api/devices/motor/power/:mobileNo": {
+    access: "ownerOrAdmin",
+    path: (f) => `/api/devices/motor/power/${f.a.mobileNo}`,
+  },
+  "POST /api/devices/motor/health/:mobileNo": {
+    access: "ownerOrAdmin",
+    path: (f) => `/api/devices/motor/health/${f.a.mobileNo}`,
+  },
   "GET /api/logs/motor/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/logs/motor/${f.a.mobileNo}` },
   "GET /api/logs/power/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/logs/power/${f.a.mobileNo}` },
-  "POST /api/mqtt/ota": { access: "ownerOrAdmin", path: () => "/api/mqtt/ota", body: (f) => ({ mobileNo: f.a.mobileNo, deviceType: "wifi" }) },
+  "POST /api/mqtt/ota": {
+    access: "ownerOrAdmin",
+    path: () => "/api/mqtt/ota",
+    body: (f) => ({ mobileNo: f.a.mobileNo, deviceType: "wifi" }),
+  },
   "GET /api/realtime": { access: "ownerOrAdmin", path: (f) => `/api/realtime?mobileNo=${f.a.mobileNo}`, upgrade: true },
-  "POST /api/recharge/request": { access: "farmer", path: () => "/api/recharge/request", body: () => ({ plan: "nope" }) },
+  "POST /api/recharge/request": {
+    access: "farmer",
+    path: () => "/api/recharge/request",
+    body: () => ({ plan: "nope" }),
+  },
   "GET /api/recharge/requests": { access: "farmer", path: () => "/api/recharge/requests" },
   "GET /api/recharge/plan": { access: "farmer", path: () => "/api/recharge/plan" },
-  "PUT /api/recharge/status/:id": { access: "admin", path: () => `/api/recharge/status/${MISSING}`, body: () => ({ status: "paid" }) },
+  "PUT /api/recharge/status/:id": {
+    access: "admin",
+    path: () => `/api/recharge/status/${MISSING}`,
+    body: () => ({ status: "paid" }),
+  },
   "DELETE /api/recharge/:id": { access: "admin", path: () => `/api/recharge/${MISSING}` },
   "GET /api/schedule": { access: "farmer", path: () => "/api/schedule" },
   "POST /api/schedule": { access: "farmer", path: () => "/api/schedule", body: () => ({ time: "never" }) },
@@ -90,15 +147,30 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     body: () => ({ time: "6:45 AM", action: "OFF", repeat: "once" }),
   },
   "DELETE /api/schedule/:id": { access: "ownSchedule", path: () => `/api/schedule/${MISSING}` },
-  "GET /api/push/subscriptions": { access: "farmer", path: () => `/api/push/subscriptions?endpoint=${encodeURIComponent(NO_PUSH_ENDPOINT)}` },
-  "PUT /api/push/subscriptions": { access: "farmer", path: () => "/api/push/subscriptions", body: () => ({ kinds: ["dryRun"] }) },
-  "DELETE /api/push/subscriptions": { access: "farmer", path: () => "/api/push/subscriptions", body: () => ({ endpoint: NO_PUSH_ENDPOINT }) },
+  "GET /api/push/subscriptions": {
+    access: "farmer",
+    path: () => `/api/push/subscriptions?endpoint=${encodeURIComponent(NO_PUSH_ENDPOINT)}`,
+  },
+  "PUT /api/push/subscriptions": {
+    access: "farmer",
+    path: () => "/api/push/subscriptions",
+    body: () => ({ kinds: ["dryRun"] }),
+  },
+  "DELETE /api/push/subscriptions": {
+    access: "farmer",
+    path: () => "/api/push/subscriptions",
+    body: () => ({ endpoint: NO_PUSH_ENDPOINT }),
+  },
   "POST /api/push/subscriptions/renew": {
     access: "farmer",
     path: () => "/api/push/subscriptions/renew",
     body: () => ({ oldEndpoint: NO_PUSH_ENDPOINT }),
   },
-  "POST /api/push/test": { access: "farmer", path: () => "/api/push/test", body: () => ({ endpoint: NO_PUSH_ENDPOINT }) },
+  "POST /api/push/test": {
+    access: "farmer",
+    path: () => "/api/push/test",
+    body: () => ({ endpoint: NO_PUSH_ENDPOINT }),
+  },
   "GET /api/device/connect": { access: "device", path: () => "/api/device/connect", upgrade: true },
   "GET /api/device/firmware/:id": { access: "device", path: () => `/api/device/firmware/${MISSING}` },
   "GET /api/admin/dashboard-stats": { access: "admin", path: () => "/api/admin/dashboard-stats" },
@@ -106,12 +178,26 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "GET /api/admin/devices": { access: "admin", path: () => "/api/admin/devices" },
   "POST /api/admin/devices": { access: "admin", path: () => "/api/admin/devices", body: () => ({ kind: "fourphase" }) },
   "GET /api/admin/devices/:id/hub-stats": { access: "admin", path: () => "/api/admin/devices/SNC-ZZZZZZZZ/hub-stats" },
-  "POST /api/admin/devices/:id/rotate-key": { access: "admin", path: () => "/api/admin/devices/SNC-ZZZZZZZZ/rotate-key" },
-  "PUT /api/admin/devices/:id/owner": { access: "admin", path: () => "/api/admin/devices/SNC-ZZZZZZZZ/owner", body: () => ({ mobileNo: null }) },
+  "POST /api/admin/devices/:id/rotate-key": {
+    access: "admin",
+    path: () => "/api/admin/devices/SNC-ZZZZZZZZ/rotate-key",
+  },
+  "PUT /api/admin/devices/:id/owner": {
+    access: "admin",
+    path: () => "/api/admin/devices/SNC-ZZZZZZZZ/owner",
+    body: () => ({ mobileNo: null }),
+  },
   "GET /api/admin/firmware": { access: "admin", path: () => "/api/admin/firmware" },
   "POST /api/admin/firmware": { access: "admin", path: () => "/api/admin/firmware", body: () => ({}) },
-  "PUT /api/admin/device-config": { access: "admin", path: () => "/api/admin/device-config", body: (f) => ({ mobileNo: f.a.mobileNo, debug: false }) },
-  "GET /api/admin/motor-config-history/:mobileNo": { access: "admin", path: (f) => `/api/admin/motor-config-history/${f.a.mobileNo}` },
+  "PUT /api/admin/device-config": {
+    access: "admin",
+    path: () => "/api/admin/device-config",
+    body: (f) => ({ mobileNo: f.a.mobileNo, debug: false }),
+  },
+  "GET /api/admin/motor-config-history/:mobileNo": {
+    access: "admin",
+    path: (f) => `/api/admin/motor-config-history/${f.a.mobileNo}`,
+  },
   "GET /api/admin/motor-logs": { access: "admin", path: () => "/api/admin/motor-logs" },
   "GET /api/admin/audit": { access: "admin", path: (f) => `/api/admin/audit?target=${f.a.mobileNo}` },
   "GET /api/admin/recharge-requests": { access: "admin", path: () => "/api/admin/recharge-requests" },
@@ -122,12 +208,22 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     path: () => "/api/admin/update-motor-config",
     body: (f) => ({ mobileNo: f.a.mobileNo, defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30 }),
   },
-  "PUT /api/admin/update-user-role": { access: "admin", path: () => "/api/admin/update-user-role", body: () => ({ userId: MISSING, isAdmin: false }) },
-  "DELETE /api/admin/delete-user": { access: "admin", path: () => "/api/admin/delete-user", body: () => ({ mobileNo: "9999999999" }) },
+  "PUT /api/admin/update-user-role": {
+    access: "admin",
+    path: () => "/api/admin/update-user-role",
+    body: () => ({ userId: MISSING, isAdmin: false }),
+  },
+  "DELETE /api/admin/delete-user": {
+    access: "admin",
+    path: () => "/api/admin/delete-user",
+    body: () => ({ mobileNo: "9999999999" }),
+  },
 };
 
 function routeList(): string[] {
-  return [...new Set(apiApp.routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${route.path}`))].sort();
+  return [
+    ...new Set(apiApp.routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${route.path}`)),
+  ].sort();
 }
 
 let fixtures: Fixtures;
@@ -243,13 +339,20 @@ describe("cookie-authenticated state changes must come from our own pages", () =
     const [method] = route.split(" ") as [string];
     it(`${route}: refused from another site with session cookies, allowed from ours`, async () => {
       for (const cookies of ["farmer", "admin", "both"] as const) {
-        for (const [how, originHeaders] of [...Object.entries(NOT_OUR_ORIGIN), ["our own Origin", { Origin: ORIGIN }] as const]) {
+        for (const [how, originHeaders] of [
+          ...Object.entries(NOT_OUR_ORIGIN),
+          ["our own Origin", { Origin: ORIGIN }] as const,
+        ]) {
           const cookie = await browserCookies(cookies);
           const headers: Record<string, string> = { Cookie: cookie, ...originHeaders };
           if (spec.upgrade) headers.Upgrade = "websocket";
           const body = spec.body?.(fixtures);
           if (body !== undefined) headers["Content-Type"] = "application/json";
-          const response = await api(spec.path(fixtures), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+          const response = await api(spec.path(fixtures), {
+            method,
+            headers,
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
           response.webSocket?.accept();
           response.webSocket?.close();
           const outcome = `${cookies} cookies, ${how} → ${response.status}`;
@@ -259,12 +362,20 @@ describe("cookie-authenticated state changes must come from our own pages", () =
             expect(refusal.success && refusal.data.message, outcome).not.toBe(CROSS_SITE_MESSAGE);
           } else {
             expect(response.status, outcome).toBe(403);
-            expect(parseAnswer(apiErrorSchema, answer, outcome), outcome).toEqual({ success: false, message: CROSS_SITE_MESSAGE, code: "crossSite", params: {} });
+            expect(parseAnswer(apiErrorSchema, answer, outcome), outcome).toEqual({
+              success: false,
+              message: CROSS_SITE_MESSAGE,
+              code: "crossSite",
+              params: {},
+            });
             // Refused before anything ran: the sessions still work (a cross-site logout ended nothing).
             for (const pair of cookie.split("; ")) {
               const [name, token] = pair.split("=") as [string, string];
               const check = name === "sinchai_session" ? "/api/recharge/plan" : "/api/admin/dashboard-stats";
-              expect((await api(check, { headers: { Authorization: `Bearer ${token}` } })).status, `${outcome}: ${name} still valid`).toBe(200);
+              expect(
+                (await api(check, { headers: { Authorization: `Bearer ${token}` } })).status,
+                `${outcome}: ${name} still valid`,
+              ).toBe(200);
             }
           }
         }
@@ -282,7 +393,12 @@ describe("cookie-authenticated state changes must come from our own pages", () =
     const bearer = await credentialsFor("userA");
     const plan = await api("/api/schedule", {
       method: "POST",
-      headers: { ...bearer, "Content-Type": "application/json", Origin: "https://evil.example", Cookie: await browserCookies("farmer") },
+      headers: {
+        ...bearer,
+        "Content-Type": "application/json",
+        Origin: "https://evil.example",
+        Cookie: await browserCookies("farmer"),
+      },
       body: JSON.stringify({ time: "never" }),
     });
     expect(plan.status).toBe(400);
@@ -291,10 +407,20 @@ describe("cookie-authenticated state changes must come from our own pages", () =
   for (const path of PAGE_ACTIONS) {
     it(`POST ${path} (a page's form): refused from another site, with or without cookies`, async () => {
       for (const cookies of [null, "farmer", "admin", "both"] as const) {
-        for (const [how, originHeaders] of [...Object.entries(NOT_OUR_ORIGIN), ["our own Origin", { Origin: ORIGIN }] as const]) {
-          const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", ...originHeaders };
+        for (const [how, originHeaders] of [
+          ...Object.entries(NOT_OUR_ORIGIN),
+          ["our own Origin", { Origin: ORIGIN }] as const,
+        ]) {
+          const headers: Record<string, string> = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            ...originHeaders,
+          };
           if (cookies) headers.Cookie = await browserCookies(cookies);
-          const response = await api(path, { method: "POST", headers, body: "language=en&returnTo=%2F&next=%2Flogin&mobileNo=1&password=x&command=off" });
+          const response = await api(path, {
+            method: "POST",
+            headers,
+            body: "language=en&returnTo=%2F&next=%2Flogin&mobileNo=1&password=x&command=off",
+          });
           const outcome = `${cookies ?? "no"} cookies, ${how} → ${response.status}`;
           const text = await response.text();
           if (how === "our own Origin") {

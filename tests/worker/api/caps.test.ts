@@ -1,16 +1,21 @@
 // Caps on what sockets may cost (docs/security.md, "Caps"): a flooding box is cut off before it
 // slows anybody else; browser sockets per account and per pump; browser frame size.
 import { describe, expect, it } from "vitest";
+import { apiEn } from "../../../app/i18n/api-en.ts";
 import { readJson } from "../../../common/api-client.ts";
 import { hubStatsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { DEVICE_FRAME_BURST, DEVICE_FRAMES_PER_SECOND } from "../../../common/device-protocol.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
-import { BROWSER_SOCKETS_PER_DEVICE, BROWSER_SOCKETS_PER_VIEWER, MAX_BROWSER_FRAME_BYTES } from "../../../common/realtime-protocol.ts";
-import { apiEn } from "../../../app/i18n/api-en.ts";
+import {
+  BROWSER_SOCKETS_PER_DEVICE,
+  BROWSER_SOCKETS_PER_VIEWER,
+  MAX_BROWSER_FRAME_BYTES,
+} from "../../../common/realtime-protocol.ts";
 import {
   adminToken,
   api,
+  type BrowserPeer,
   basicAuth,
   connectBrowser,
   connectDevice,
@@ -18,7 +23,6 @@ import {
   farmerWithDevice,
   getJson,
   loginToken,
-  type BrowserPeer,
 } from "../helpers.ts";
 
 describe("a box flooding its socket", () => {
@@ -28,16 +32,27 @@ describe("a box flooding its socket", () => {
     const [flooder, other] = await Promise.all([farmerWithDevice(), farmerWithDevice()]);
     const otherBox = await connectDevice(other.device);
     const box = await connectDevice(flooder.device);
-    for (let index = 0; index < 3_000; index++) box.send({ type: "power", current: 5 + (index % 10) / 10, wattage: 3_000 });
+    for (let index = 0; index < 3_000; index++)
+      box.send({ type: "power", current: 5 + (index % 10) / 10, wattage: 3_000 });
     expect((await box.waitForClose(30_000)).code).toBe(1008);
     const errors = box.received.filter((message) => message.type === "error");
-    expect(errors).toEqual([{ type: "error", message: `Too many frames: at most ${DEVICE_FRAME_BURST} at once and ${DEVICE_FRAMES_PER_SECOND} a second.` }]);
+    expect(errors).toEqual([
+      {
+        type: "error",
+        message: `Too many frames: at most ${DEVICE_FRAME_BURST} at once and ${DEVICE_FRAMES_PER_SECOND} a second.`,
+      },
+    ]);
 
     // Only the allowance was worked through (the hello was one of it).
     const admin = await adminToken();
-    const stats = await readJson(await getJson(`/api/admin/devices/${flooder.device.deviceId}/hub-stats`, admin), hubStatsResponseSchema);
+    const stats = await readJson(
+      await getJson(`/api/admin/devices/${flooder.device.deviceId}/hub-stats`, admin),
+      hubStatsResponseSchema,
+    );
     expect(stats.stats.deviceFrames).toBeLessThanOrEqual(DEVICE_FRAME_BURST);
-    const refused = await api("/api/device/connect", { headers: { Upgrade: "websocket", Authorization: basicAuth(flooder.device.deviceId, flooder.device.key) } });
+    const refused = await api("/api/device/connect", {
+      headers: { Upgrade: "websocket", Authorization: basicAuth(flooder.device.deviceId, flooder.device.key) },
+    });
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
     expect(await refused.json()).toEqual({
@@ -48,7 +63,12 @@ describe("a box flooding its socket", () => {
     });
     // Both farmers' pumps still answer; the flooder's is offline, the other's untouched.
     const status = async (farmer: typeof flooder) =>
-      (await readJson(await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token), motorStatusResponseSchema)).deviceStatus;
+      (
+        await readJson(
+          await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token),
+          motorStatusResponseSchema,
+        )
+      ).deviceStatus;
     expect(await status(flooder)).toBe("offline");
     expect(await status(other)).toBe("online");
     otherBox.close();
@@ -70,7 +90,8 @@ describe("browser sockets", () => {
   it(`one account opens at most ${BROWSER_SOCKETS_PER_VIEWER} on one pump: the oldest is closed with ${BROWSER_CLOSE.tooManyTabs}, the newest watches`, async () => {
     const farmer = await farmerWithDevice();
     const tabs: BrowserPeer[] = [];
-    for (let index = 0; index < BROWSER_SOCKETS_PER_VIEWER; index++) tabs.push(await connectBrowser(farmer.user.mobileNo, { token: farmer.token }));
+    for (let index = 0; index < BROWSER_SOCKETS_PER_VIEWER; index++)
+      tabs.push(await connectBrowser(farmer.user.mobileNo, { token: farmer.token }));
     const newest = await connectBrowser(farmer.user.mobileNo, { token: farmer.token });
     expect(await tabs[0]!.waitForClose()).toEqual({ code: BROWSER_CLOSE.tooManyTabs, reason: "tooManyTabs" });
     expect((await newest.next("initialData")).type).toBe("initialData");
@@ -87,14 +108,20 @@ describe("browser sockets", () => {
     );
     const sockets: BrowserPeer[] = [];
     for (const token of admins) {
-      for (let index = 0; index < BROWSER_SOCKETS_PER_VIEWER; index++) sockets.push(await connectBrowser(farmer.user.mobileNo, { token }));
+      for (let index = 0; index < BROWSER_SOCKETS_PER_VIEWER; index++)
+        sockets.push(await connectBrowser(farmer.user.mobileNo, { token }));
     }
     expect(sockets).toHaveLength(BROWSER_SOCKETS_PER_DEVICE);
     const refused = await api(`/api/realtime?mobileNo=${farmer.user.mobileNo}`, {
       headers: { Upgrade: "websocket", Authorization: `Bearer ${farmer.token}` },
     });
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ success: false, message: apiEn["error.tooManyViewers"], code: "tooManyViewers", params: {} });
+    expect(await refused.json()).toEqual({
+      success: false,
+      message: apiEn["error.tooManyViewers"],
+      code: "tooManyViewers",
+      params: {},
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(sockets.filter((socket) => socket.closed !== null)).toEqual([]);
     for (const socket of sockets) socket.close();

@@ -2,8 +2,8 @@
 // (both areas) ends at once and the realtime sockets they opened close with 4401; a refused
 // change changes nothing.
 import { describe, expect, it } from "vitest";
-import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { apiEn } from "../../../app/i18n/api-en.ts";
+import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { api, connectBrowser, createUser, getJson, loginToken, postJson, provisionDevice } from "../helpers.ts";
 
 const change = (token: string | undefined, body: unknown) => postJson("/api/auth/change-password", body, token);
@@ -69,7 +69,9 @@ describe("POST /api/auth/change-password", () => {
     const user = await createUser();
     const here = await loginToken(user);
     const statuses = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => change(here, { currentPassword: `guess-${index}`, newPassword: "naya-paani-2026" }).then((r) => r.status)),
+      Array.from({ length: 12 }, (_, index) =>
+        change(here, { currentPassword: `guess-${index}`, newPassword: "naya-paani-2026" }).then((r) => r.status),
+      ),
     );
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
     expect(statuses.every((status) => status === 400 || status === 429)).toBe(true);

@@ -8,8 +8,8 @@ import {
   api,
   basicAuth,
   connectDevice,
-  hubStub,
   createUser,
+  hubStub,
   loginToken,
   postJson,
   provisionDevice,
@@ -132,7 +132,12 @@ describe("POST /api/devices/motor", () => {
     box.send({ type: "ack", id: command.id, ok: false, relay: "off", error: "Phase missing" });
     const response = await pending;
     expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({ success: false, message: "Phase missing", code: "rejected", params: { error: "Phase missing" } });
+    expect(await response.json()).toMatchObject({
+      success: false,
+      message: "Phase missing",
+      code: "rejected",
+      params: { error: "Phase missing" },
+    });
     box.close();
   });
 
@@ -176,7 +181,12 @@ describe("POST /api/devices/motor", () => {
     const token = await loginToken(await createUser());
     const response = await motor(token, "on");
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ success: false, message: "No device is linked to this account yet.", code: "noDevice", params: {} });
+    expect(await response.json()).toMatchObject({
+      success: false,
+      message: "No device is linked to this account yet.",
+      code: "noDevice",
+      params: {},
+    });
   });
 
   it.each([
@@ -216,7 +226,9 @@ describe("GET /api/device/connect", () => {
       "Bearer something",
       "Basic !!!",
     ]) {
-      const response = await api("/api/device/connect", { headers: { Upgrade: "websocket", Authorization: authorization } });
+      const response = await api("/api/device/connect", {
+        headers: { Upgrade: "websocket", Authorization: authorization },
+      });
       expect(response.status).toBe(401);
       expect(response.webSocket).toBeNull();
     }
@@ -228,7 +240,9 @@ describe("GET /api/device/connect", () => {
 
   it("asks for a WebSocket upgrade", async () => {
     const { device } = await farmerWithDevice();
-    const response = await api("/api/device/connect", { headers: { Authorization: basicAuth(device.deviceId, device.key) } });
+    const response = await api("/api/device/connect", {
+      headers: { Authorization: basicAuth(device.deviceId, device.key) },
+    });
     expect(response.status).toBe(426);
   });
 

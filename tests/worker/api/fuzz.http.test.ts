@@ -17,16 +17,16 @@ import { parseBody } from "hono/utils/body";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   adminMotorConfigRequestSchema,
+  auditQuerySchema,
   deleteUserRequestSchema,
   motorLogsPageQuerySchema,
   updateUserRoleRequestSchema,
   userIdSchema,
-  auditQuerySchema,
 } from "../../../common/admin-schemas.ts";
 import { parseAnswer, readJson } from "../../../common/api-client.ts";
 import { firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
 import { rechargeRequestResponseSchema } from "../../../common/api-responses/recharges.ts";
-import { apiErrorSchema, type ApiErrorBody } from "../../../common/api-responses/refusals.ts";
+import { type ApiErrorBody, apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { scheduleResponseSchema } from "../../../common/api-responses/schedules.ts";
 import {
   changePasswordRequestSchema,
@@ -45,13 +45,13 @@ import { endpointQuerySchema, saveSubscriptionSchema } from "../../../common/pus
 import { scheduleIdSchema, scheduleRequestSchema } from "../../../common/schedule-schemas.ts";
 import { formatClock } from "../../../common/schedule-time.ts";
 import { z } from "../../../common/zod.ts";
-import { startSession } from "../../../worker/auth/sessions.ts";
 import { deviceIdSchema, ownerSchema, provisionSchema } from "../../../worker/api/admin/devices.ts";
 import { MAX_FIRMWARE_BYTES, uploadSchema } from "../../../worker/api/admin/firmware.ts";
 import { apiApp } from "../../../worker/api/app.ts";
 import { firmwareIdSchema } from "../../../worker/api/device-socket.ts";
 import { motorLogsQuery, powerLogsQuery } from "../../../worker/api/logs.ts";
 import { rechargeIdSchema } from "../../../worker/api/recharges.ts";
+import { startSession } from "../../../worker/auth/sessions.ts";
 import {
   baseSeed,
   brokenObject,
@@ -64,11 +64,11 @@ import {
   nastyString,
   nonObjectJson,
   numericString,
+  type Rows,
   seedFor,
   smallJson,
   toJsonText,
   weirdNumber,
-  type Rows,
 } from "../fuzz-support.ts";
 import {
   api,
@@ -77,8 +77,8 @@ import {
   farmerWithDevice,
   getJson,
   hubStub,
-  ORIGIN,
   loginToken,
+  ORIGIN,
   postJson,
   provisionDevice,
   type TestDevice,
@@ -145,7 +145,10 @@ type Spec = {
 // ---- what a route accepts -------------------------------------------------------------------
 
 /** readJsonBody's verdict (worker/api/input.ts): the parsed body, or undefined if refused. */
-function jsonBody<T>(seen: Seen, schema: { safeParse: (data: unknown) => { success: boolean; data?: T } }): T | undefined {
+function jsonBody<T>(
+  seen: Seen,
+  schema: { safeParse: (data: unknown) => { success: boolean; data?: T } },
+): T | undefined {
   if (seen.text.length > MAX_JSON_BODY) return undefined;
   let json: unknown;
   try {
@@ -157,10 +160,14 @@ function jsonBody<T>(seen: Seen, schema: { safeParse: (data: unknown) => { succe
   return result.success ? result.data : undefined;
 }
 
-const ok = (schema: { safeParse: (data: unknown) => { success: boolean } }, value: unknown) => schema.safeParse(value).success;
+const ok = (schema: { safeParse: (data: unknown) => { success: boolean } }, value: unknown) =>
+  schema.safeParse(value).success;
 
 /** The parsed value, or undefined when the schema refuses it. */
-function parsed<T>(schema: { safeParse: (data: unknown) => { success: boolean; data?: T } }, value: unknown): T | undefined {
+function parsed<T>(
+  schema: { safeParse: (data: unknown) => { success: boolean; data?: T } },
+  value: unknown,
+): T | undefined {
   const result = schema.safeParse(value);
   return result.success ? result.data : undefined;
 }
@@ -194,26 +201,38 @@ const ROUTES: Record<string, Spec> = {
   "POST /api/auth/register": {
     caller: "anonymous",
     effect: "write",
-    body: { template: () => ({ mobileNo: "9123456789", password: "a long enough passphrase" }), fields: ["mobileNo", "password"] },
+    body: {
+      template: () => ({ mobileNo: "9123456789", password: "a long enough passphrase" }),
+      fields: ["mobileNo", "password"],
+    },
     accepts: (seen) => jsonBody(seen, registerRequestSchema) !== undefined,
   },
   "POST /api/auth/login": {
     caller: "anonymous",
     effect: "write", // a valid login attempt counts towards the throttle
-    body: { template: (f) => ({ mobileNo: f.owner.mobileNo, password: "wrong password" }), fields: ["mobileNo", "password"] },
+    body: {
+      template: (f) => ({ mobileNo: f.owner.mobileNo, password: "wrong password" }),
+      fields: ["mobileNo", "password"],
+    },
     accepts: (seen) => jsonBody(seen, loginRequestSchema) !== undefined,
   },
   "POST /api/admin/login": {
     caller: "anonymous",
     effect: "write",
-    body: { template: (f) => ({ mobileNo: f.admin.mobileNo, password: "wrong password" }), fields: ["mobileNo", "password"] },
+    body: {
+      template: (f) => ({ mobileNo: f.admin.mobileNo, password: "wrong password" }),
+      fields: ["mobileNo", "password"],
+    },
     accepts: (seen) => jsonBody(seen, loginRequestSchema) !== undefined,
   },
   "POST /api/auth/logout": { caller: "ownerLogout", effect: "session", accepts: () => true },
   "POST /api/auth/change-password": {
     caller: "owner",
     effect: "write",
-    body: { template: () => ({ currentPassword: "wrong password", newPassword: "a long enough passphrase" }), fields: ["currentPassword", "newPassword"] },
+    body: {
+      template: () => ({ currentPassword: "wrong password", newPassword: "a long enough passphrase" }),
+      fields: ["currentPassword", "newPassword"],
+    },
     accepts: (seen) => jsonBody(seen, changePasswordRequestSchema) !== undefined,
   },
   "POST /api/admin/logout": { caller: "adminLogout", effect: "session", accepts: () => true },
@@ -290,7 +309,9 @@ const ROUTES: Record<string, Spec> = {
     effect: "write",
     params: { id: (f) => String(f.rechargeId) },
     body: { template: () => ({ status: "paid" }), fields: ["status"] },
-    accepts: (seen, f) => parsed(rechargeIdSchema, seen.params.id) === f.rechargeId && jsonBody(seen, rechargeStatusRequestSchema) !== undefined,
+    accepts: (seen, f) =>
+      parsed(rechargeIdSchema, seen.params.id) === f.rechargeId &&
+      jsonBody(seen, rechargeStatusRequestSchema) !== undefined,
   },
   "DELETE /api/recharge/:id": {
     caller: "admin",
@@ -313,7 +334,8 @@ const ROUTES: Record<string, Spec> = {
     effect: "write",
     params: { id: (f) => String(f.scheduleId) },
     body: { template: () => scheduleTemplate, fields: scheduleFields },
-    accepts: (seen, f) => parsed(scheduleIdSchema, seen.params.id) === f.scheduleId && jsonBody(seen, scheduleRequestSchema) !== undefined,
+    accepts: (seen, f) =>
+      parsed(scheduleIdSchema, seen.params.id) === f.scheduleId && jsonBody(seen, scheduleRequestSchema) !== undefined,
   },
   "DELETE /api/schedule/:id": {
     caller: "owner",
@@ -344,7 +366,10 @@ const ROUTES: Record<string, Spec> = {
   "POST /api/push/subscriptions/renew": {
     caller: "owner",
     effect: "write",
-    body: { template: () => ({ oldEndpoint: pushEndpoint, subscription: pushSubscriptionTemplate.subscription }), fields: ["oldEndpoint", "subscription"] },
+    body: {
+      template: () => ({ oldEndpoint: pushEndpoint, subscription: pushSubscriptionTemplate.subscription }),
+      fields: ["oldEndpoint", "subscription"],
+    },
     accepts: () => false,
   },
   "POST /api/push/test": {
@@ -389,7 +414,8 @@ const ROUTES: Record<string, Spec> = {
     effect: "write",
     params: { id: (f) => f.spareDevice.deviceId },
     body: { template: () => ({ mobileNo: null }), fields: ["mobileNo"] },
-    accepts: (seen, f) => deviceIds(f).includes(parsed(deviceIdSchema, seen.params.id) ?? "") && jsonBody(seen, ownerSchema) !== undefined,
+    accepts: (seen, f) =>
+      deviceIds(f).includes(parsed(deviceIdSchema, seen.params.id) ?? "") && jsonBody(seen, ownerSchema) !== undefined,
   },
   "GET /api/admin/firmware": { caller: "admin", effect: "read", accepts: () => true },
   "POST /api/admin/firmware": {
@@ -414,7 +440,10 @@ const ROUTES: Record<string, Spec> = {
   "PUT /api/admin/device-config": {
     caller: "admin",
     effect: "write",
-    body: { template: (f) => ({ mobileNo: f.owner.mobileNo, newMobile: "9999999999" }), fields: ["mobileNo", "newMobile", "debug"] },
+    body: {
+      template: (f) => ({ mobileNo: f.owner.mobileNo, newMobile: "9999999999" }),
+      fields: ["mobileNo", "newMobile", "debug"],
+    },
     accepts: (seen, f) => {
       const body = jsonBody(seen, deviceConfigRequestSchema);
       if (body === undefined) return false;
@@ -434,7 +463,10 @@ const ROUTES: Record<string, Spec> = {
   "GET /api/admin/audit": {
     caller: "admin",
     effect: "read",
-    query: { template: { page: "1", limit: "20", adminId: "1", target: "x" }, fields: ["page", "limit", "adminId", "target"] },
+    query: {
+      template: { page: "1", limit: "20", adminId: "1", target: "x" },
+      fields: ["page", "limit", "adminId", "target"],
+    },
     accepts: (seen) => ok(auditQuerySchema, seen.query),
   },
   "GET /api/admin/motor-logs": {
@@ -454,7 +486,10 @@ const ROUTES: Record<string, Spec> = {
   "PUT /api/admin/update-motor-config": {
     caller: "admin",
     effect: "write",
-    body: { template: (f) => ({ mobileNo: f.owner.mobileNo, ...motorConfigTemplate }), fields: ["mobileNo", ...motorConfigFields] },
+    body: {
+      template: (f) => ({ mobileNo: f.owner.mobileNo, ...motorConfigTemplate }),
+      fields: ["mobileNo", ...motorConfigFields],
+    },
     accepts: (seen, f) => userNumbers(f).includes(jsonBody(seen, adminMotorConfigRequestSchema)?.mobileNo ?? ""),
   },
   "PUT /api/admin/update-user-role": {
@@ -503,7 +538,16 @@ const badSegment: fc.Arbitrary<string> = fc.oneof(
     arbitrary: fc
       .oneof(
         fc.stringMatching(/^[0-9]{1,15}$/),
-        fc.constantFrom("0987654321", "+919876543210", "98765 43210", "98765-43210", "９８７６５４３２１０", "987654321", "98765432100", " 9876543210 "),
+        fc.constantFrom(
+          "0987654321",
+          "+919876543210",
+          "98765 43210",
+          "98765-43210",
+          "９８７６５４３２１０",
+          "987654321",
+          "98765432100",
+          " 9876543210 ",
+        ),
       )
       .map(encodeComponent),
   },
@@ -513,11 +557,38 @@ const badSegment: fc.Arbitrary<string> = fc.oneof(
       .oneof(
         fc.stringMatching(/^SNC-[0-9A-Z]{6,10}$/),
         fc.stringMatching(/^SNC-[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8}$/), // well-formed, but no such device
-        fc.constantFrom("SNC-00000000", "SNC-11111111", "snc-abcdefgh", "SNC-ABCDEFG", "SNC-ABCDEFGHJ", "SNC_ABCDEFGH", "SNC-ABCDEFGI", " SNC-ABCDEFGH"),
+        fc.constantFrom(
+          "SNC-00000000",
+          "SNC-11111111",
+          "snc-abcdefgh",
+          "SNC-ABCDEFG",
+          "SNC-ABCDEFGHJ",
+          "SNC_ABCDEFGH",
+          "SNC-ABCDEFGI",
+          " SNC-ABCDEFGH",
+        ),
       )
       .map(encodeComponent),
   },
-  { weight: 1, arbitrary: fc.constantFrom(".", "..", "%2e", "%2E%2E", "%", "%zz", "%E0%A4%A", "%00", "%2F", "%252F", "~", "!$&'()*+,;=:@", "%C0%AE", "%uFFFF") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      ".",
+      "..",
+      "%2e",
+      "%2E%2E",
+      "%",
+      "%zz",
+      "%E0%A4%A",
+      "%00",
+      "%2F",
+      "%252F",
+      "~",
+      "!$&'()*+,;=:@",
+      "%C0%AE",
+      "%uFFFF",
+    ),
+  },
 );
 
 const queryValue: fc.Arbitrary<string> = fc.oneof(
@@ -551,9 +622,19 @@ function brokenQuery(template: Record<string, string>, fields: readonly string[]
 }
 
 const CONTENT_TYPES: (string | null)[] = [
-  "application/json", "application/json", "application/json; charset=utf-8", null, "text/plain",
-  "application/x-www-form-urlencoded", "multipart/form-data; boundary=fuzz", "application/xml",
-  "application/octet-stream", "", "application/json; charset=utf-16", "*/*", "json",
+  "application/json",
+  "application/json",
+  "application/json; charset=utf-8",
+  null,
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=fuzz",
+  "application/xml",
+  "application/octet-stream",
+  "",
+  "application/json; charset=utf-16",
+  "*/*",
+  "json",
 ];
 
 /** JSON bodies for a route that reads one: mostly a valid body with something broken. */
@@ -584,7 +665,11 @@ const ignoredBody: fc.Arbitrary<BodySpec> = fc.oneof(
   hugeString.map((text) => ({ text })),
 );
 
-const formText = fc.oneof(nastyString, fc.constantFrom("wifi", "sim", "1.0.0", "2.0.0-rc.1"), fc.stringMatching(/^[0-9A-Za-z][0-9A-Za-z._-]{0,40}$/));
+const formText = fc.oneof(
+  nastyString,
+  fc.constantFrom("wifi", "sim", "1.0.0", "2.0.0-rc.1"),
+  fc.stringMatching(/^[0-9A-Za-z][0-9A-Za-z._-]{0,40}$/),
+);
 
 /** Firmware uploads: forms with a field missing, wrong, empty or too big, and bodies that are no form. */
 const firmwareBody: fc.Arbitrary<{ contentType: string | null; body: BodySpec }> = fc.oneof(
@@ -603,15 +688,32 @@ const firmwareBody: fc.Arbitrary<{ contentType: string | null; body: BodySpec }>
           { nil: undefined },
         ),
         // workerd cannot write a form field whose name ends with a backslash (a client limit).
-        extra: fc.array(fc.tuple(extraKey.filter((key) => !key.endsWith("\\")), nastyString), { maxLength: 2 }),
+        extra: fc.array(
+          fc.tuple(
+            extraKey.filter((key) => !key.endsWith("\\")),
+            nastyString,
+          ),
+          { maxLength: 2 },
+        ),
       })
       .map((form) => ({ contentType: null, body: { form } })),
   },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...CONTENT_TYPES), badJsonBody({ deviceType: "wifi", version: "9.9.9" }, ["deviceType", "version", "file"])).map(([contentType, body]) => ({ contentType, body })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(...CONTENT_TYPES),
+        badJsonBody({ deviceType: "wifi", version: "9.9.9" }, ["deviceType", "version", "file"]),
+      )
+      .map(([contentType, body]) => ({ contentType, body })),
+  },
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.constantFrom("multipart/form-data; boundary=fuzz", "multipart/form-data", "multipart/form-data; boundary="), fc.oneof(nastyString, malformedJson("--fuzz\r\n")))
+      .tuple(
+        fc.constantFrom("multipart/form-data; boundary=fuzz", "multipart/form-data", "multipart/form-data; boundary="),
+        fc.oneof(nastyString, malformedJson("--fuzz\r\n")),
+      )
       .map(([contentType, text]) => ({ contentType, body: { text } })),
   },
 );
@@ -622,15 +724,24 @@ function caseArbitrary(route: string, spec: Spec, f: Fixtures): fc.Arbitrary<Htt
   const segments = names.map((name) => {
     const valid = spec.params?.[name];
     if (!valid) throw new Error(`${route}: no valid value for :${name}`);
-    return fc.oneof({ weight: 1, arbitrary: fc.constant(encodeComponent(valid(f))) }, { weight: 3, arbitrary: badSegment });
+    return fc.oneof(
+      { weight: 1, arbitrary: fc.constant(encodeComponent(valid(f))) },
+      { weight: 3, arbitrary: badSegment },
+    );
   });
   const path = fc.tuple(...segments).map((values) => {
     let index = 0;
     return pattern.replace(/:(\w+)/g, () => values[index++]!);
   });
   const query = spec.query
-    ? fc.oneof({ weight: 3, arbitrary: brokenQuery(spec.query.template, spec.query.fields) }, { weight: 1, arbitrary: junkQuery(spec.query.fields) })
-    : fc.oneof({ weight: 2, arbitrary: fc.constant([] as [string, string][]) }, { weight: 1, arbitrary: junkQuery([]) });
+    ? fc.oneof(
+        { weight: 3, arbitrary: brokenQuery(spec.query.template, spec.query.fields) },
+        { weight: 1, arbitrary: junkQuery(spec.query.fields) },
+      )
+    : fc.oneof(
+        { weight: 2, arbitrary: fc.constant([] as [string, string][]) },
+        { weight: 1, arbitrary: junkQuery([]) },
+      );
   const payload: fc.Arbitrary<{ contentType: string | null; body: BodySpec }> =
     method === "GET"
       ? fc.constantFrom(...CONTENT_TYPES).map((contentType) => ({ contentType, body: null }))
@@ -650,7 +761,8 @@ function buildForm(spec: FormSpec): FormData {
   if (spec.deviceType !== undefined) form.set("deviceType", spec.deviceType);
   if (spec.version !== undefined) form.set("version", spec.version);
   if (spec.file && "bytes" in spec.file) form.set("file", new File([new Uint8Array(spec.file.bytes)], "fw.bin"));
-  if (spec.file && "oversized" in spec.file) form.set("file", new File([new Uint8Array(MAX_FIRMWARE_BYTES + 1)], "fw.bin"));
+  if (spec.file && "oversized" in spec.file)
+    form.set("file", new File([new Uint8Array(MAX_FIRMWARE_BYTES + 1)], "fw.bin"));
   if (spec.file && "text" in spec.file) form.set("file", spec.file.text);
   for (const [key, value] of spec.extra) if (!["deviceType", "version", "file"].includes(key)) form.append(key, value);
   return form;
@@ -666,7 +778,9 @@ function bodyOf(body: BodySpec): BodyInit | undefined {
 const createdSessions = new Set<string>();
 
 function sessionIdOf(token: string): string {
-  return z.object({ sid: z.string() }).parse(JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")))).sid;
+  return z
+    .object({ sid: z.string() })
+    .parse(JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")))).sid;
 }
 
 async function credentials(caller: Caller, f: Fixtures): Promise<Record<string, string>> {
@@ -681,7 +795,11 @@ async function credentials(caller: Caller, f: Fixtures): Promise<Record<string, 
       return { Authorization: basicAuth(f.ownerDevice.deviceId, f.ownerDevice.key) };
     case "ownerLogout":
     case "adminLogout": {
-      const { token } = await startSession(env, caller === "ownerLogout" ? f.owner.id : f.admin.id, caller === "ownerLogout" ? "user" : "admin");
+      const { token } = await startSession(
+        env,
+        caller === "ownerLogout" ? f.owner.id : f.admin.id,
+        caller === "ownerLogout" ? "user" : "admin",
+      );
       createdSessions.add(sessionIdOf(token));
       return { Authorization: `Bearer ${token}` };
     }
@@ -695,10 +813,17 @@ async function credentials(caller: Caller, f: Fixtures): Promise<Record<string, 
 function requestFor(method: string, input: HttpCase, headers: Record<string, string>): Request {
   const query = input.query.map(([key, value]) => `${encodeComponent(key)}=${encodeComponent(value)}`).join("&");
   const allHeaders = { ...headers, ...(input.contentType === null ? {} : { "Content-Type": input.contentType }) };
-  return new Request(`${ORIGIN}${input.path}${query ? `?${query}` : ""}`, { method, headers: allHeaders, body: bodyOf(input.body) });
+  return new Request(`${ORIGIN}${input.path}${query ? `?${query}` : ""}`, {
+    method,
+    headers: allHeaders,
+    body: bodyOf(input.body),
+  });
 }
 
-const probeAnswerSchema = z.object({ params: z.record(z.string(), z.string()), query: z.record(z.string(), z.string()) });
+const probeAnswerSchema = z.object({
+  params: z.record(z.string(), z.string()),
+  query: z.record(z.string(), z.string()),
+});
 
 /** Reads path and query back the way the API does: the same router, the same decoding. */
 async function seenBy(method: string, pattern: string, request: Request): Promise<Seen | null> {
@@ -746,7 +871,11 @@ beforeAll(async () => {
   const adminToken = await loginToken(admin, "admin");
 
   const scheduleMinute = farFromNow();
-  const schedule = await postJson("/api/schedule", { time: formatClock(scheduleMinute), action: "ON", repeat: "daily" }, owner.token);
+  const schedule = await postJson(
+    "/api/schedule",
+    { time: formatClock(scheduleMinute), action: "ON", repeat: "daily" },
+    owner.token,
+  );
   expect(schedule.status).toBe(201);
   const recharge = await postJson("/api/recharge/request", { plan: "1month", paymentMethod: "upi" }, owner.token);
   expect(recharge.status).toBe(201);
@@ -756,7 +885,11 @@ beforeAll(async () => {
   form.set("deviceType", "wifi");
   form.set("version", "1.0.0");
   form.set("file", new File([new TextEncoder().encode("firmware image")], "fw.bin"));
-  const firmware = await api("/api/admin/firmware", { method: "POST", headers: { Authorization: `Bearer ${adminToken}` }, body: form });
+  const firmware = await api("/api/admin/firmware", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${adminToken}` },
+    body: form,
+  });
   expect(firmware.status).toBe(201);
 
   fixtures = {
@@ -780,7 +913,9 @@ beforeAll(async () => {
 });
 
 function routeList(): string[] {
-  return [...new Set(apiApp.routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${route.path}`))].sort();
+  return [
+    ...new Set(apiApp.routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${route.path}`)),
+  ].sort();
 }
 
 const sent: Record<string, number> = {};
@@ -819,7 +954,8 @@ describe("HTTP fuzzing", () => {
             body = parseAnswer(apiErrorSchema, JSON.parse(text), outcome);
             expect(body.message.length > 0, outcome).toBe(true);
           }
-          if (response.status === 503 && spec.effect === "device") expect([body!.code, body!.message], outcome).toEqual(["offline", OFFLINE_MESSAGE]);
+          if (response.status === 503 && spec.effect === "device")
+            expect([body!.code, body!.message], outcome).toEqual(["offline", OFFLINE_MESSAGE]);
           else expect(response.status, outcome).toBeLessThan(500);
           if (!accepted) {
             expect(response.status, outcome).toBeGreaterThanOrEqual(400);
@@ -838,8 +974,13 @@ describe("HTTP fuzzing", () => {
     console.log(`HTTP fuzzing: ${total} inputs over ${Object.keys(sent).length} routes`);
     expect(Object.keys(sent).sort()).toEqual(Object.keys(ROUTES).sort());
     expect(total).toBeGreaterThanOrEqual(MIN_HTTP_INPUTS);
-    expect((await getJson(`/api/devices/motor/status/${fixtures.owner.mobileNo}`, fixtures.ownerToken)).status).toBe(200);
+    expect((await getJson(`/api/devices/motor/status/${fixtures.owner.mobileNo}`, fixtures.ownerToken)).status).toBe(
+      200,
+    );
     expect((await getJson("/api/admin/users", fixtures.adminToken)).status).toBe(200);
-    expect((await postJson("/api/auth/login", { mobileNo: fixtures.owner.mobileNo, password: fixtures.owner.password })).status).toBe(200);
+    expect(
+      (await postJson("/api/auth/login", { mobileNo: fixtures.owner.mobileNo, password: fixtures.owner.password }))
+        .status,
+    ).toBe(200);
   });
 });

@@ -27,12 +27,18 @@ async function all(requests: (() => Promise<Response>)[]): Promise<number[]> {
   return statuses;
 }
 
-const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+const tally = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
 describe("races", () => {
   it("30 registrations of one number at once: one account, the rest 409", async () => {
     const mobileNo = uniqueMobileNo();
-    const statuses = await all(Array.from({ length: 30 }, (_, index) => () => postJson("/api/auth/register", { mobileNo, password: `pani-ka-samay-${index}` })));
+    const statuses = await all(
+      Array.from(
+        { length: 30 },
+        (_, index) => () => postJson("/api/auth/register", { mobileNo, password: `pani-ka-samay-${index}` }),
+      ),
+    );
     expect(tally(statuses)).toEqual({ 201: 1, 409: 29 });
     expect((await db().select({ n: count() }).from(users).where(eq(users.mobileNo, mobileNo)))[0]!.n).toBe(1);
   });
@@ -40,21 +46,36 @@ describe("races", () => {
   it("40 logins at once, right and wrong passwords mixed: a session for each 200 and none for a refusal", async () => {
     const user = await createUser();
     const statuses = await all(
-      Array.from({ length: 40 }, (_, index) => () => postJson("/api/auth/login", { mobileNo: user.mobileNo, password: index % 2 ? user.password : "wrong-password" })),
+      Array.from(
+        { length: 40 },
+        (_, index) => () =>
+          postJson("/api/auth/login", {
+            mobileNo: user.mobileNo,
+            password: index % 2 ? user.password : "wrong-password",
+          }),
+      ),
     );
     const counts = tally(statuses);
     expect(Object.keys(counts).every((status) => ["200", "401", "429"].includes(status))).toBe(true);
     // At most 5 wrong passwords are ever checked for one number; whatever else, sessions = 200s.
     expect(counts[401] ?? 0).toBeLessThanOrEqual(5);
-    expect((await db().select({ n: count() }).from(sessions).where(eq(sessions.userId, user.id)))[0]!.n).toBe(counts[200] ?? 0);
+    expect((await db().select({ n: count() }).from(sessions).where(eq(sessions.userId, user.id)))[0]!.n).toBe(
+      counts[200] ?? 0,
+    );
   });
 
   it("20 valid and 16 broken recharge requests at once: one request stored, at the server's price; every broken one 400", async () => {
     const farmer = await farmerWithDevice();
     (await connectDevice(farmer.device)).close();
     // Some name their own price: ignored, the server's is used.
-    const valid = Array.from({ length: 20 }, (_, index) => () =>
-      postJson("/api/recharge/request", { plan: "1year", paymentMethod: "upi", ...(index % 4 ? {} : { amount: 1 }) }, farmer.token),
+    const valid = Array.from(
+      { length: 20 },
+      (_, index) => () =>
+        postJson(
+          "/api/recharge/request",
+          { plan: "1year", paymentMethod: "upi", ...(index % 4 ? {} : { amount: 1 }) },
+          farmer.token,
+        ),
     );
     const broken = [
       { plan: "2year", paymentMethod: "upi" },
@@ -64,7 +85,10 @@ describe("races", () => {
     ].flatMap((body) => Array.from({ length: 4 }, () => () => postJson("/api/recharge/request", body, farmer.token)));
     const statuses = await all([...valid, ...broken].sort(() => Math.random() - 0.5));
     expect(tally(statuses)).toEqual({ 201: 1, 409: 19, 400: 16 });
-    const stored = await db().select().from(rechargeRequests).where(eq(rechargeRequests.deviceId, farmer.device.deviceId));
+    const stored = await db()
+      .select()
+      .from(rechargeRequests)
+      .where(eq(rechargeRequests.deviceId, farmer.device.deviceId));
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ plan: "1year", amount: 1111, status: "pending" });
   });
@@ -73,18 +97,30 @@ describe("races", () => {
     const farmer = await farmerWithDevice();
     const box = (await connectDevice(farmer.device)).autoAck({ runningCurrent: 8.9 });
     const statuses = await all(
-      Array.from({ length: 30 }, (_, index) => () => postJson("/api/devices/motor", { action: index % 3 ? "on" : "off" }, farmer.token)),
+      Array.from(
+        { length: 30 },
+        (_, index) => () => postJson("/api/devices/motor", { action: index % 3 ? "on" : "off" }, farmer.token),
+      ),
     );
     const counts = tally(statuses);
     expect(Object.keys(counts).every((status) => ["200", "409", "429"].includes(status))).toBe(true);
     expect(counts[200]).toBeGreaterThanOrEqual(1);
-    const switches = box.raw.filter((text) => text.includes('"type":"switch"')).map((text) => switchMessageSchema.parse(JSON.parse(text)));
+    const switches = box.raw
+      .filter((text) => text.includes('"type":"switch"'))
+      .map((text) => switchMessageSchema.parse(JSON.parse(text)));
     // Each command the box was sent was confirmed (OFF may be sent when already off).
     expect(switches.length).toBe(counts[200]);
-    const status = await readJson(await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token), motorStatusResponseSchema);
+    const status = await readJson(
+      await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token),
+      motorStatusResponseSchema,
+    );
     expect(status.status).toBe(switches.at(-1)!.relay);
     await expect
-      .poll(async () => (await db().select({ n: count() }).from(motorLogs).where(eq(motorLogs.deviceId, farmer.device.deviceId)))[0]!.n)
+      .poll(
+        async () =>
+          (await db().select({ n: count() }).from(motorLogs).where(eq(motorLogs.deviceId, farmer.device.deviceId)))[0]!
+            .n,
+      )
       .toBeGreaterThanOrEqual(1);
     box.close();
   });
@@ -99,13 +135,21 @@ describe("floods", () => {
       db().select({ n: count() }).from(sessions),
     ]);
     const bodies = ["{", "[]", "null", '{"action":"sideways"}', '{"plan":"1year"}', "x".repeat(20_000)];
-    const paths = ["/api/auth/register", "/api/auth/login", "/api/devices/motor", "/api/recharge/request", "/api/auth/change-password"];
-    const requests = Array.from({ length: 300 }, (_, index) => () =>
-      api(paths[index % paths.length]!, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${farmer.token}` },
-        body: bodies[Math.floor(index / paths.length) % bodies.length]!,
-      }),
+    const paths = [
+      "/api/auth/register",
+      "/api/auth/login",
+      "/api/devices/motor",
+      "/api/recharge/request",
+      "/api/auth/change-password",
+    ];
+    const requests = Array.from(
+      { length: 300 },
+      (_, index) => () =>
+        api(paths[index % paths.length]!, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${farmer.token}` },
+          body: bodies[Math.floor(index / paths.length) % bodies.length]!,
+        }),
     );
     const statuses = await all(requests);
     expect(statuses.every((status) => status >= 400 && status < 500)).toBe(true);

@@ -33,7 +33,8 @@ describe("GET /api/health", () => {
   it("says nothing secret: no secret, binding, table or device name in the answer", async () => {
     const text = await (await api("/api/health")).text();
     expect(text).not.toContain(env.JWT_SECRET);
-    for (const word of ["JWT", "DEVICE_HUB", "FIRMWARE", "users", HEALTH_HUB_NAME, "SNC-"]) expect(text).not.toContain(word);
+    for (const word of ["JWT", "DEVICE_HUB", "FIRMWARE", "users", HEALTH_HUB_NAME, "SNC-"])
+      expect(text).not.toContain(word);
   });
 
   it("answers HEAD too, as some monitors send it", async () => {
@@ -65,7 +66,12 @@ describe("GET /api/health", () => {
       const response = await api("/api/health");
       expect(response.status).toBe(503);
       const body = await health(response);
-      expect(body).toMatchObject({ success: false, message: "Health check failed: D1.", d1: { ok: false }, hub: { ok: true } });
+      expect(body).toMatchObject({
+        success: false,
+        message: "Health check failed: D1.",
+        d1: { ok: false },
+        hub: { ok: true },
+      });
     } finally {
       await env.DB.exec("ALTER TABLE users_away RENAME TO users");
     }

@@ -5,20 +5,11 @@ import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { motorLogsResponseSchema, powerHistoryResponseSchema } from "../../../common/api-responses/logs.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { insertMotorLog } from "../../../worker/db/motor-logs.ts";
 import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/device-hub/sql.ts";
 import { acceptedLanguage } from "../../../worker/api/language.ts";
-import {
-  adminToken,
-  api,
-  connectDevice,
-  farmerWithDevice,
-  fireTimer,
-  getJson,
-  hubStub,
-  postJson,
-} from "../helpers.ts";
+import { getDb } from "../../../worker/db/client.ts";
+import { insertMotorLog } from "../../../worker/db/motor-logs.ts";
+import { adminToken, api, connectDevice, farmerWithDevice, fireTimer, getJson, hubStub, postJson } from "../helpers.ts";
 
 describe("GET /api/logs/motor/{mobileNo}", () => {
   it("answers an array of the device's logs, newest first, page by page", async () => {
@@ -59,11 +50,15 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
       box.send({ type: "event", event: "phaseOk", relay: "off" });
     }
     const messages = async () =>
-      (await readJson(await getJson(`/api/logs/motor/${user.mobileNo}`, token), motorLogsResponseSchema)).map((log) => log.logMessage);
+      (await readJson(await getJson(`/api/logs/motor/${user.mobileNo}`, token), motorLogsResponseSchema)).map(
+        (log) => log.logMessage,
+      );
     await expect.poll(async () => (await messages()).length).toBe(10);
     const logs = await messages();
     expect(logs.filter((_, index) => index % 2 === 0).every((message) => message === "Phase is OK now.")).toBe(true);
-    expect(logs.filter((_, index) => index % 2 === 1).every((message) => message.startsWith("Phase fault detected"))).toBe(true);
+    expect(
+      logs.filter((_, index) => index % 2 === 1).every((message) => message.startsWith("Phase fault detected")),
+    ).toBe(true);
   });
 
   it("is the owner's or an admin's only, and checks its query", async () => {
@@ -78,7 +73,10 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
 
 describe("motor logs in the caller's language", () => {
   const logsIn = async (mobileNo: string, token: string, headers: Record<string, string>) =>
-    readJson(await api(`/api/logs/motor/${mobileNo}`, { headers: { Authorization: `Bearer ${token}`, ...headers } }), motorLogsResponseSchema);
+    readJson(
+      await api(`/api/logs/motor/${mobileNo}`, { headers: { Authorization: `Bearer ${token}`, ...headers } }),
+      motorLogsResponseSchema,
+    );
 
   it("words logMessage in Hindi for Accept-Language: hi, in English otherwise, and the page's cookie comes first", async () => {
     const { user, device, token } = await farmerWithDevice();
@@ -91,17 +89,19 @@ describe("motor logs in the caller's language", () => {
       { kind: "phaseFault", logMessage: "फेज़ फॉल्ट पाया गया (Y फेज़ में)। मोटर चलाना बंद है।" },
       { kind: "switched", logMessage: "मोटर चालू की गई (ऐप से)" },
     ]);
-    expect((await logsIn(user.mobileNo, token, { "Accept-Language": "hi-IN,hi;q=0.9,en-US;q=0.8" }))[1]!.logMessage).toBe(
-      "मोटर चालू की गई (ऐप से)",
-    );
-    expect((await logsIn(user.mobileNo, token, { "Accept-Language": "en-IN,en;q=0.9,hi;q=0.8" }))[1]!.logMessage).toBe("Motor turned ON from the app");
-    expect((await logsIn(user.mobileNo, token, {}))[1]!.logMessage).toBe("Motor turned ON from the app");
-    expect((await logsIn(user.mobileNo, token, { "Accept-Language": "hi", Cookie: "sinchai_lang=en" }))[1]!.logMessage).toBe(
+    expect(
+      (await logsIn(user.mobileNo, token, { "Accept-Language": "hi-IN,hi;q=0.9,en-US;q=0.8" }))[1]!.logMessage,
+    ).toBe("मोटर चालू की गई (ऐप से)");
+    expect((await logsIn(user.mobileNo, token, { "Accept-Language": "en-IN,en;q=0.9,hi;q=0.8" }))[1]!.logMessage).toBe(
       "Motor turned ON from the app",
     );
-    expect((await logsIn(user.mobileNo, token, { "Accept-Language": "en", Cookie: "sinchai_lang=hi" }))[1]!.logMessage).toBe(
-      "मोटर चालू की गई (ऐप से)",
-    );
+    expect((await logsIn(user.mobileNo, token, {}))[1]!.logMessage).toBe("Motor turned ON from the app");
+    expect(
+      (await logsIn(user.mobileNo, token, { "Accept-Language": "hi", Cookie: "sinchai_lang=en" }))[1]!.logMessage,
+    ).toBe("Motor turned ON from the app");
+    expect(
+      (await logsIn(user.mobileNo, token, { "Accept-Language": "en", Cookie: "sinchai_lang=hi" }))[1]!.logMessage,
+    ).toBe("मोटर चालू की गई (ऐप से)");
     box.close();
   });
 
@@ -124,20 +124,39 @@ describe("motor logs in the caller's language", () => {
   it("words the API's own refusals in the caller's language: validation, access, not found", async () => {
     const { token } = await farmerWithDevice();
     const hindi = { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Cookie: "sinchai_lang=hi" };
-    const badPlan = await api("/api/recharge/request", { method: "POST", headers: hindi, body: JSON.stringify({ plan: "forever", paymentMethod: "upi" }) });
+    const badPlan = await api("/api/recharge/request", {
+      method: "POST",
+      headers: hindi,
+      body: JSON.stringify({ plan: "forever", paymentMethod: "upi" }),
+    });
     expect(badPlan.status).toBe(400);
-    expect(await badPlan.json()).toMatchObject({ success: false, message: "प्लान सही नहीं है।", code: "invalidInput", params: { field: "plan" } });
+    expect(await badPlan.json()).toMatchObject({
+      success: false,
+      message: "प्लान सही नहीं है।",
+      code: "invalidInput",
+      params: { field: "plan" },
+    });
     const english = await api("/api/recharge/request", {
       method: "POST",
       headers: { ...hindi, Cookie: "sinchai_lang=en" },
       body: JSON.stringify({ plan: "forever", paymentMethod: "upi" }),
     });
-    expect((await readJson(english, apiErrorSchema)).message).toBe("plan must be one of 1month, 3month, 6month, 1year.");
+    expect((await readJson(english, apiErrorSchema)).message).toBe(
+      "plan must be one of 1month, 3month, 6month, 1year.",
+    );
     const someoneElse = await api("/api/devices/motor/status/9000000099", { headers: hindi });
     expect(someoneElse.status).toBe(403);
-    expect(await someoneElse.json()).toMatchObject({ message: "आप केवल अपना डिवाइस देख और चला सकते हैं।", code: "notYourDevice" });
+    expect(await someoneElse.json()).toMatchObject({
+      message: "आप केवल अपना डिवाइस देख और चला सकते हैं।",
+      code: "notYourDevice",
+    });
     const nowhere = await api("/api/no-such-route", { headers: hindi });
-    expect(await nowhere.json()).toEqual({ success: false, message: "यह पता मौजूद नहीं है।", code: "notFound", params: {} });
+    expect(await nowhere.json()).toEqual({
+      success: false,
+      message: "यह पता मौजूद नहीं है।",
+      code: "notFound",
+      params: {},
+    });
   });
 
   it.each([
@@ -179,9 +198,13 @@ describe("GET /api/logs/power/{mobileNo}", () => {
         Date.now() - POWER_HISTORY_RETENTION_MS - 60_000,
       );
     });
-    expect((await readJson(await getJson(`/api/logs/power/${user.mobileNo}`, token), powerHistoryResponseSchema)).length).toBe(2);
+    expect(
+      (await readJson(await getJson(`/api/logs/power/${user.mobileNo}`, token), powerHistoryResponseSchema)).length,
+    ).toBe(2);
     await fireTimer(device.deviceId, "prune-power");
-    expect((await readJson(await getJson(`/api/logs/power/${user.mobileNo}`, token), powerHistoryResponseSchema)).length).toBe(1);
+    expect(
+      (await readJson(await getJson(`/api/logs/power/${user.mobileNo}`, token), powerHistoryResponseSchema)).length,
+    ).toBe(1);
     box.close();
   });
 });

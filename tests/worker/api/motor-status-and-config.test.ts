@@ -11,8 +11,8 @@ import {
   api,
   connectDevice,
   createUser,
-  farmerWithDevice,
   FRESH_PUMP_STATE,
+  farmerWithDevice,
   getJson,
   loginToken,
   postJson,
@@ -136,7 +136,10 @@ describe("fresh readings on request", () => {
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ success: true, powerData: { current: 8.4, wattage: Math.round(8.4 * 575) } });
+    expect(await response.json()).toEqual({
+      success: true,
+      powerData: { current: 8.4, wattage: Math.round(8.4 * 575) },
+    });
     box.close();
   });
 

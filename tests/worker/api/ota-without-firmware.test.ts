@@ -8,7 +8,10 @@ describe("POST /api/mqtt/ota before any firmware is uploaded", () => {
     const box = await connectDevice(device);
     const response = await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "wifi" }, token);
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ success: false, message: "No firmware is available for wifi devices yet." });
+    expect(await response.json()).toMatchObject({
+      success: false,
+      message: "No firmware is available for wifi devices yet.",
+    });
     await box.expectNone("ota", 200);
     box.close();
   });

@@ -20,7 +20,10 @@ import {
   rewriteHubState,
 } from "../helpers.ts";
 
-export async function upload(token: string, fields: { deviceType?: string; version?: string; file?: Uint8Array | null }) {
+export async function upload(
+  token: string,
+  fields: { deviceType?: string; version?: string; file?: Uint8Array | null },
+) {
   const form = new FormData();
   if (fields.deviceType !== undefined) form.set("deviceType", fields.deviceType);
   if (fields.version !== undefined) form.set("version", fields.version);
@@ -34,7 +37,11 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
 }
 
 async function logTexts(deviceId: string) {
-  const rows = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
+  const rows = await getDb(env.DB)
+    .select()
+    .from(motorLogs)
+    .where(eq(motorLogs.deviceId, deviceId))
+    .orderBy(motorLogs.id);
   return rows.map((row) => row.message);
 }
 
@@ -54,7 +61,10 @@ describe("POST /api/admin/firmware", () => {
     expect((await upload(token, { deviceType: "sim", version: "1.0.0" })).status).toBe(201);
     const again = await upload(token, { deviceType: "sim", version: "1.0.0" });
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ success: false, message: "Version 1.0.0 already exists for sim devices." });
+    expect(await again.json()).toMatchObject({
+      success: false,
+      message: "Version 1.0.0 already exists for sim devices.",
+    });
     expect((await upload(token, { deviceType: "lora", version: "1.0.1" })).status).toBe(400);
     expect((await upload(token, { deviceType: "sim", version: "../etc" })).status).toBe(400);
     expect((await upload(token, { deviceType: "sim", version: "1.0.2", file: null })).status).toBe(400);
@@ -85,7 +95,11 @@ describe("POST /api/mqtt/ota", () => {
 
     const response = await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "sim" }, token);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ success: true, message: "OTA update triggered successfully!", version: "3.1.0" });
+    expect(await response.json()).toEqual({
+      success: true,
+      message: "OTA update triggered successfully!",
+      version: "3.1.0",
+    });
     const offer = await box.next("ota");
     expect(offer).toMatchObject({ version: "3.1.0", sha256: await sha256Hex(image), size: image.length });
     expect(await browser.next("otaStatus")).toMatchObject({ stage: "sent", version: "3.1.0" });
@@ -116,9 +130,9 @@ describe("POST /api/mqtt/ota", () => {
     expect((await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "wifi" }, token)).status).toBe(200);
     const offer = await box.next("ota");
     box.send({ type: "ota", id: offer.id, stage: "failed", error: "SHA-256 mismatch" });
-    await expect.poll(async () => (await logTexts(device.deviceId)).at(-1)).toBe(
-      "Firmware update to 1.2.0 failed: SHA-256 mismatch.",
-    );
+    await expect
+      .poll(async () => (await logTexts(device.deviceId)).at(-1))
+      .toBe("Firmware update to 1.2.0 failed: SHA-256 mismatch.");
     box.close();
   });
 
@@ -131,9 +145,9 @@ describe("POST /api/mqtt/ota", () => {
     box.send({ type: "ota", id: offer.id, stage: "installing" });
     box.close();
     const again = await connectDevice(device, { firmware: "test-1.0.0" });
-    await expect.poll(async () => (await logTexts(device.deviceId)).at(-1)).toBe(
-      "Firmware update to 1.3.0 failed: the box restarted with test-1.0.0.",
-    );
+    await expect
+      .poll(async () => (await logTexts(device.deviceId)).at(-1))
+      .toBe("Firmware update to 1.3.0 failed: the box restarted with test-1.0.0.");
     again.close();
   });
 
@@ -148,7 +162,9 @@ describe("POST /api/mqtt/ota", () => {
       ota: { ...(state.ota as object), startedAt: Date.now() - 11 * 60_000 },
     }));
     await fireTimer(device.deviceId, "ota-timeout");
-    expect((await logTexts(device.deviceId)).at(-1)).toBe("Firmware update to 9.0.0 failed: no answer from the box within 10 minutes.");
+    expect((await logTexts(device.deviceId)).at(-1)).toBe(
+      "Firmware update to 9.0.0 failed: no answer from the box within 10 minutes.",
+    );
     await fireTimer(device.deviceId, "ota-timeout"); // delivered twice: nothing more
     expect((await logTexts(device.deviceId)).filter((text) => text.includes("failed"))).toHaveLength(1);
     box.close();
@@ -160,7 +176,9 @@ describe("POST /api/mqtt/ota", () => {
     const offline = await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "wifi" }, token);
     expect(offline.status).toBe(503);
     const other = await farmerWithDevice();
-    expect((await postJson("/api/mqtt/ota", { mobileNo: other.user.mobileNo, deviceType: "wifi" }, token)).status).toBe(403);
+    expect((await postJson("/api/mqtt/ota", { mobileNo: other.user.mobileNo, deviceType: "wifi" }, token)).status).toBe(
+      403,
+    );
     const bad = await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "bluetooth" }, token);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ success: false, message: 'deviceType must be "wifi" or "sim".' });

@@ -4,11 +4,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
-import { SESSION_TTL_MS } from "../../../worker/auth/tokens.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
+import { SESSION_TTL_MS } from "../../../worker/auth/tokens.ts";
 import { hubSocketRequest } from "../../../worker/hubs/device-hubs.ts";
 import {
   api,
+  BrowserPeer,
   connectBrowser,
   connectDevice,
   createUser,
@@ -18,7 +19,6 @@ import {
   loginToken,
   postJson,
   putJson,
-  BrowserPeer,
 } from "../helpers.ts";
 
 const WITHIN_MS = 5_000;
@@ -115,10 +115,14 @@ describe("an account that loses access", () => {
     const { user, device, token } = await farmerWithDevice();
     const box = await connectDevice(device);
     const promote = await loginToken(await createUser({ isAdmin: true }), "admin");
-    expect((await putJson("/api/admin/update-user-role", { userId: user.id, isAdmin: true }, promote)).status).toBe(200);
+    expect((await putJson("/api/admin/update-user-role", { userId: user.id, isAdmin: true }, promote)).status).toBe(
+      200,
+    );
     const ownConsole = await watching(user.mobileNo, await loginToken(user, "admin"));
     const farmerSocket = await watching(user.mobileNo, token);
-    expect((await putJson("/api/admin/update-user-role", { userId: user.id, isAdmin: false }, promote)).status).toBe(200);
+    expect((await putJson("/api/admin/update-user-role", { userId: user.id, isAdmin: false }, promote)).status).toBe(
+      200,
+    );
     expect((await ownConsole.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.accessRemoved);
     expect(farmerSocket.closed).toBeNull();
     box.close();
@@ -136,10 +140,15 @@ describe("a pump relinked to another farmer", () => {
     const next = await createUser();
     const nextToken = await loginToken(next);
 
-    expect((await putJson(`/api/admin/devices/${previous.device.deviceId}/owner`, { mobileNo: null }, adminToken)).status).toBe(200);
+    expect(
+      (await putJson(`/api/admin/devices/${previous.device.deviceId}/owner`, { mobileNo: null }, adminToken)).status,
+    ).toBe(200);
     expect((await oldPage.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.deviceUnlinked);
     const mark = oldPage.received.length;
-    expect((await putJson(`/api/admin/devices/${previous.device.deviceId}/owner`, { mobileNo: next.mobileNo }, adminToken)).status).toBe(200);
+    expect(
+      (await putJson(`/api/admin/devices/${previous.device.deviceId}/owner`, { mobileNo: next.mobileNo }, adminToken))
+        .status,
+    ).toBe(200);
     await receivesNothingMore(oldPage, mark, async () => {
       const newPage = await watching(next.mobileNo, nextToken);
       expect((await postJson("/api/devices/motor", { action: "on" }, nextToken)).status).toBe(200);

@@ -104,7 +104,10 @@ describe("GET /api/realtime", () => {
     await browser.next("initialData");
     browser.close();
     // The farmer session alone still may not.
-    const refused = await upgrade(`?mobileNo=${other.user.mobileNo}`, { Cookie: `sinchai_session=${farmerSide}`, Origin: "http://sinchai.test" });
+    const refused = await upgrade(`?mobileNo=${other.user.mobileNo}`, {
+      Cookie: `sinchai_session=${farmerSide}`,
+      Origin: "http://sinchai.test",
+    });
     expect(refused.status).toBe(403);
   });
 
@@ -128,7 +131,9 @@ describe("GET /api/realtime", () => {
     const noNumber = await upgrade("", { Authorization: `Bearer ${token}` });
     expect(noNumber.status).toBe(400);
     expect(await noNumber.json()).toMatchObject({ success: false, message: "Mobile number is required." });
-    const noUpgrade = await api(`/api/realtime?mobileNo=${user.mobileNo}`, { headers: { Authorization: `Bearer ${token}` } });
+    const noUpgrade = await api(`/api/realtime?mobileNo=${user.mobileNo}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(noUpgrade.status).toBe(426);
   });
 

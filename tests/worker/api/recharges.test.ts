@@ -2,12 +2,16 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { apiEn } from "../../../app/i18n/api-en.ts";
 import { readJson } from "../../../common/api-client.ts";
-import { planResponseSchema, rechargeListResponseSchema, rechargeRequestResponseSchema } from "../../../common/api-responses/recharges.ts";
+import {
+  planResponseSchema,
+  rechargeListResponseSchema,
+  rechargeRequestResponseSchema,
+} from "../../../common/api-responses/recharges.ts";
 import { addMonths } from "../../../common/plans.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { planPeriods } from "../../../worker/db/schema.ts";
-import { apiEn } from "../../../app/i18n/api-en.ts";
 import {
   adminToken,
   api,
@@ -35,7 +39,8 @@ async function request(token: string, body: object) {
   return postJson("/api/recharge/request", body, token);
 }
 
-const remove = (id: number, token: string) => api(`/api/recharge/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+const remove = (id: number, token: string) =>
+  api(`/api/recharge/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
 
 describe("POST /api/recharge/request", () => {
   it("records a pending request for the signed-in farmer, priced by the server, with a UPI link", async () => {
@@ -44,7 +49,13 @@ describe("POST /api/recharge/request", () => {
     expect(response.status).toBe(201);
     const body = await readJson(response, rechargeRequestResponseSchema);
     expect(body.message).toBe("Recharge request submitted successfully!");
-    expect(body.request).toMatchObject({ mobileNo: user.mobileNo, plan: "6month", amount: 999, paymentMethod: "upi", status: "pending" });
+    expect(body.request).toMatchObject({
+      mobileNo: user.mobileNo,
+      plan: "6month",
+      amount: 999,
+      paymentMethod: "upi",
+      status: "pending",
+    });
     const link = new URL(body.upiLink ?? "");
     expect(link.protocol).toBe("upi:");
     expect(Object.fromEntries(link.searchParams)).toMatchObject({
@@ -54,8 +65,13 @@ describe("POST /api/recharge/request", () => {
       tn: `Sinchai 6month plan ${device.deviceId}`,
     });
     // One pending request per device: the first is decided before the next is sent.
-    expect((await putJson(`/api/recharge/status/${body.request.id}`, { status: "failed" }, await adminToken())).status).toBe(200);
-    const bank = await readJson(await request(token, { plan: "1year", paymentMethod: "bank" }), rechargeRequestResponseSchema);
+    expect(
+      (await putJson(`/api/recharge/status/${body.request.id}`, { status: "failed" }, await adminToken())).status,
+    ).toBe(200);
+    const bank = await readJson(
+      await request(token, { plan: "1year", paymentMethod: "bank" }),
+      rechargeRequestResponseSchema,
+    );
     expect(bank.upiLink).toBeNull();
     expect(bank.request.amount).toBe(1111);
     const mine = await readJson(await getJson("/api/recharge/requests", token), rechargeListResponseSchema);
@@ -76,7 +92,9 @@ describe("POST /api/recharge/request", () => {
   it("refuses another farmer's number, an account without a device, admins and strangers", async () => {
     const a = await farmerWithDevice();
     const b = await farmerWithDevice();
-    expect((await request(a.token, { mobileNo: b.user.mobileNo, plan: "1year", paymentMethod: "upi" })).status).toBe(403);
+    expect((await request(a.token, { mobileNo: b.user.mobileNo, plan: "1year", paymentMethod: "upi" })).status).toBe(
+      403,
+    );
     const lonely = await loginToken(await createUser());
     expect((await request(lonely, { plan: "1year", paymentMethod: "upi" })).status).toBe(404);
     expect((await request(await adminToken(), { plan: "1year", paymentMethod: "upi" })).status).toBe(403);
@@ -114,20 +132,30 @@ describe("one pending request per device", () => {
     const farmer = await activatedFarmer();
     const statuses = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        request(farmer.token, { plan: index % 2 ? "1month" : "1year", paymentMethod: "upi" }).then((response) => response.status),
+        request(farmer.token, { plan: index % 2 ? "1month" : "1year", paymentMethod: "upi" }).then(
+          (response) => response.status,
+        ),
       ),
     );
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(19);
     const refused = await request(farmer.token, { plan: "3month", paymentMethod: "cash" });
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({ success: false, message: apiEn["error.pendingRecharge"], code: "pendingRecharge", params: {} });
+    expect(await refused.json()).toEqual({
+      success: false,
+      message: apiEn["error.pendingRecharge"],
+      code: "pendingRecharge",
+      params: {},
+    });
     const mine = await readJson(await getJson("/api/recharge/requests", farmer.token), rechargeListResponseSchema);
     expect(mine.data).toHaveLength(1);
 
     const admin = await adminToken();
     expect((await putJson(`/api/recharge/status/${mine.data[0]!.id}`, { status: "failed" }, admin)).status).toBe(200);
-    const next = await readJson(await request(farmer.token, { plan: "3month", paymentMethod: "cash" }), rechargeRequestResponseSchema);
+    const next = await readJson(
+      await request(farmer.token, { plan: "3month", paymentMethod: "cash" }),
+      rechargeRequestResponseSchema,
+    );
     expect(next.request.status).toBe("pending");
     expect((await request(farmer.token, { plan: "1month", paymentMethod: "cash" })).status).toBe(409);
     expect((await remove(next.request.id, admin)).status).toBe(200);
@@ -153,7 +181,10 @@ describe("one pending request per device", () => {
 describe("admins deciding requests", () => {
   it("list every request; marking one paid extends the plan from the end of the free year", async () => {
     const farmer = await activatedFarmer();
-    const created = await readJson(await request(farmer.token, { plan: "3month", paymentMethod: "cash" }), rechargeRequestResponseSchema);
+    const created = await readJson(
+      await request(farmer.token, { plan: "3month", paymentMethod: "cash" }),
+      rechargeRequestResponseSchema,
+    );
     const admin = await adminToken();
     const list = await readJson(await getJson("/api/admin/recharge-requests", admin), rechargeListResponseSchema);
     expect(list.success).toBe(true);
@@ -169,13 +200,21 @@ describe("admins deciding requests", () => {
     // …and the card says so: the free year ends when it did, then the paid 3 months.
     expect(before.upcoming).toEqual([]);
     expect(after.currentEndsAt).toBe(before.expiresAt);
-    expect(after.upcoming).toEqual([{ plan: "3month", amount: 777, startsAt: before.expiresAt, endsAt: after.expiresAt }]);
+    expect(after.upcoming).toEqual([
+      { plan: "3month", amount: 777, startsAt: before.expiresAt, endsAt: after.expiresAt },
+    ]);
 
     // Only pending requests can be marked, and a request extends a plan once.
     const again = await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, admin);
     expect(again.status).toBe(409);
-    expect(await putJson(`/api/recharge/status/${created.request.id}`, { status: "failed" }, admin)).toHaveProperty("status", 409);
-    const periods = await getDb(env.DB).select().from(planPeriods).where(eq(planPeriods.deviceId, farmer.device.deviceId));
+    expect(await putJson(`/api/recharge/status/${created.request.id}`, { status: "failed" }, admin)).toHaveProperty(
+      "status",
+      409,
+    );
+    const periods = await getDb(env.DB)
+      .select()
+      .from(planPeriods)
+      .where(eq(planPeriods.deviceId, farmer.device.deviceId));
     expect(periods.map((period) => period.plan)).toEqual(["free", "3month"]);
   });
 
@@ -186,8 +225,13 @@ describe("admins deciding requests", () => {
       .set({ startsAt: Date.now() - 400 * 86_400_000, endsAt: Date.now() - 35 * 86_400_000 })
       .where(eq(planPeriods.deviceId, farmer.device.deviceId));
     expect((await plan(farmer.token))!.status).toBe("expired");
-    const created = await readJson(await request(farmer.token, { plan: "1month", paymentMethod: "upi" }), rechargeRequestResponseSchema);
-    expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, await adminToken())).status).toBe(200);
+    const created = await readJson(
+      await request(farmer.token, { plan: "1month", paymentMethod: "upi" }),
+      rechargeRequestResponseSchema,
+    );
+    expect(
+      (await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, await adminToken())).status,
+    ).toBe(200);
     const card = (await plan(farmer.token))!;
     expect(card).toMatchObject({ plan: "1month", amount: 399, status: "active" });
     expect(Math.abs(Date.parse(card.activatedAt) - Date.now())).toBeLessThan(60_000);
@@ -196,9 +240,15 @@ describe("admins deciding requests", () => {
   it("mark failed extends nothing; delete works in any status", async () => {
     const farmer = await activatedFarmer();
     const admin = await adminToken();
-    const created = await readJson(await request(farmer.token, { plan: "1year", paymentMethod: "upi" }), rechargeRequestResponseSchema);
+    const created = await readJson(
+      await request(farmer.token, { plan: "1year", paymentMethod: "upi" }),
+      rechargeRequestResponseSchema,
+    );
     expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "failed" }, admin)).status).toBe(200);
-    const periods = await getDb(env.DB).select().from(planPeriods).where(eq(planPeriods.deviceId, farmer.device.deviceId));
+    const periods = await getDb(env.DB)
+      .select()
+      .from(planPeriods)
+      .where(eq(planPeriods.deviceId, farmer.device.deviceId));
     expect(periods).toHaveLength(1);
     const deleted = await remove(created.request.id, admin);
     expect(deleted.status).toBe(200);
@@ -209,11 +259,18 @@ describe("admins deciding requests", () => {
   it("answers bad ids and statuses clearly, and refuses farmers and strangers", async () => {
     const farmer = await activatedFarmer();
     const admin = await adminToken();
-    const created = await readJson(await request(farmer.token, { plan: "1year", paymentMethod: "upi" }), rechargeRequestResponseSchema);
-    expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "refunded" }, admin)).status).toBe(400);
+    const created = await readJson(
+      await request(farmer.token, { plan: "1year", paymentMethod: "upi" }),
+      rechargeRequestResponseSchema,
+    );
+    expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "refunded" }, admin)).status).toBe(
+      400,
+    );
     expect((await putJson("/api/recharge/status/abc", { status: "paid" }, admin)).status).toBe(400);
     expect((await putJson("/api/recharge/status/999999", { status: "paid" }, admin)).status).toBe(404);
-    expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, farmer.token)).status).toBe(403);
+    expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, farmer.token)).status).toBe(
+      403,
+    );
     expect((await remove(created.request.id, farmer.token)).status).toBe(403);
     expect((await getJson("/api/admin/recharge-requests", farmer.token)).status).toBe(403);
     expect((await getJson("/api/admin/recharge-requests")).status).toBe(401);

@@ -8,7 +8,8 @@ import { DAY_MS, formatClock, istMinuteKey, nextOccurrence, parseClock } from ".
 import { adminToken, api, createUser, farmerWithDevice, getJson, loginToken, postJson, putJson } from "../helpers.ts";
 
 const create = (token: string, body: unknown) => postJson("/api/schedule", body, token);
-const remove = (token: string, id: number) => api(`/api/schedule/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+const remove = (token: string, id: number) =>
+  api(`/api/schedule/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
 
 async function list(token: string): Promise<ScheduleView[]> {
   const response = await getJson("/api/schedule", token);
@@ -96,10 +97,22 @@ describe("POST /api/schedule", () => {
     [{ time: "10:00 AM", action: "START", repeat: "daily" }, 'action must be "ON" or "OFF".'],
     [{ time: "10:00 AM", action: "ON", repeat: "weekly" }, 'repeat must be "daily" or "once".'],
     [{ time: "10:00 AM", action: "ON" }, 'repeat must be "daily" or "once".'],
-    [{ time: "10:00 AM", action: "OFF", repeat: "daily", durationMinutes: 30 }, "durationMinutes is only for ON schedules."],
-    [{ time: "10:00 AM", action: "ON", repeat: "daily", durationMinutes: 0 }, "durationMinutes must be a whole number of minutes from 1 to 720."],
-    [{ time: "10:00 AM", action: "ON", repeat: "daily", durationMinutes: 2.5 }, "durationMinutes must be a whole number of minutes from 1 to 720."],
-    [{ time: "10:00 AM", action: "ON", repeat: "daily", durationMinutes: 721 }, "durationMinutes must be a whole number of minutes from 1 to 720."],
+    [
+      { time: "10:00 AM", action: "OFF", repeat: "daily", durationMinutes: 30 },
+      "durationMinutes is only for ON schedules.",
+    ],
+    [
+      { time: "10:00 AM", action: "ON", repeat: "daily", durationMinutes: 0 },
+      "durationMinutes must be a whole number of minutes from 1 to 720.",
+    ],
+    [
+      { time: "10:00 AM", action: "ON", repeat: "daily", durationMinutes: 2.5 },
+      "durationMinutes must be a whole number of minutes from 1 to 720.",
+    ],
+    [
+      { time: "10:00 AM", action: "ON", repeat: "daily", durationMinutes: 721 },
+      "durationMinutes must be a whole number of minutes from 1 to 720.",
+    ],
   ])("refuses %j with 400", async (body, message) => {
     const { token } = await farmerWithDevice();
     const response = await create(token, body);
@@ -152,7 +165,12 @@ describe("POST /api/schedule", () => {
     const withoutDevice = await loginToken(await createUser());
     const noDevice = await create(withoutDevice, { time: "10:00 AM", action: "ON", repeat: "daily" });
     expect(noDevice.status).toBe(404);
-    expect(await noDevice.json()).toMatchObject({ success: false, message: "No device is linked to this account yet.", code: "noDevice", params: {} });
+    expect(await noDevice.json()).toMatchObject({
+      success: false,
+      message: "No device is linked to this account yet.",
+      code: "noDevice",
+      params: {},
+    });
     const admin = await create(await adminToken(), { time: "10:00 AM", action: "ON", repeat: "daily" });
     expect(admin.status).toBe(403);
   });
@@ -165,14 +183,28 @@ describe("GET, PUT and DELETE /api/schedule", () => {
     const morning = await created(token, { time: "5:45 AM", action: "ON", repeat: "once", durationMinutes: 60 });
     expect((await list(token)).map((schedule) => schedule.time)).toEqual(["5:45 AM", "6:30 PM"]);
 
-    const response = await putJson(`/api/schedule/${evening.id}`, { time: "7:15 PM", action: "ON", repeat: "once", durationMinutes: 20 }, token);
+    const response = await putJson(
+      `/api/schedule/${evening.id}`,
+      { time: "7:15 PM", action: "ON", repeat: "once", durationMinutes: 20 },
+      token,
+    );
     expect(response.status).toBe(200);
     const updated = (await readJson(response, scheduleResponseSchema)).schedule;
-    expect(updated).toMatchObject({ id: evening.id, time: "7:15 PM", action: "ON", repeat: "once", durationMinutes: 20 });
+    expect(updated).toMatchObject({
+      id: evening.id,
+      time: "7:15 PM",
+      action: "ON",
+      repeat: "once",
+      durationMinutes: 20,
+    });
     expect(istMinuteKey(Date.parse(updated.nextRunAt!))).toMatch(/T19:15$/);
     // Moving a schedule onto its own minute is no clash; onto another's is.
-    expect((await putJson(`/api/schedule/${evening.id}`, { time: "7:15 PM", action: "OFF", repeat: "daily" }, token)).status).toBe(200);
-    expect((await putJson(`/api/schedule/${evening.id}`, { time: "5:45 AM", action: "OFF", repeat: "daily" }, token)).status).toBe(409);
+    expect(
+      (await putJson(`/api/schedule/${evening.id}`, { time: "7:15 PM", action: "OFF", repeat: "daily" }, token)).status,
+    ).toBe(200);
+    expect(
+      (await putJson(`/api/schedule/${evening.id}`, { time: "5:45 AM", action: "OFF", repeat: "daily" }, token)).status,
+    ).toBe(409);
 
     expect((await remove(token, morning.id)).status).toBe(200);
     expect((await list(token)).map((schedule) => schedule.id)).toEqual([evening.id]);
@@ -187,7 +219,12 @@ describe("GET, PUT and DELETE /api/schedule", () => {
     expect(await bad.json()).toMatchObject({ success: false, message: "Not a schedule id." });
     const unknown = await putJson("/api/schedule/999", { time: "7:15 PM", action: "OFF", repeat: "daily" }, token);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ success: false, message: "Schedule not found.", code: "notFound", params: {} });
+    expect(await unknown.json()).toMatchObject({
+      success: false,
+      message: "Schedule not found.",
+      code: "notFound",
+      params: {},
+    });
   });
 
   it("never shows or changes another farmer's schedules", async () => {
@@ -195,7 +232,10 @@ describe("GET, PUT and DELETE /api/schedule", () => {
     const other = await farmerWithDevice();
     const mine = await created(owner.token, { time: "9:00 AM", action: "ON", repeat: "daily" });
     expect(await list(other.token)).toEqual([]);
-    expect((await putJson(`/api/schedule/${mine.id}`, { time: "9:30 AM", action: "OFF", repeat: "daily" }, other.token)).status).toBe(404);
+    expect(
+      (await putJson(`/api/schedule/${mine.id}`, { time: "9:30 AM", action: "OFF", repeat: "daily" }, other.token))
+        .status,
+    ).toBe(404);
     expect((await remove(other.token, mine.id)).status).toBe(404);
     expect((await list(owner.token)).map((schedule) => schedule.time)).toEqual(["9:00 AM"]);
   });

@@ -23,9 +23,14 @@ describe(`migration ${MIGRATION}`, () => {
   it("gives every sentence the hub wrote its kind and parameters, and keeps the rest as legacy text", async () => {
     const migrations = env.TEST_MIGRATIONS;
     expect(migrations.map((migration) => migration.name)).toContain(MIGRATION);
-    await applyD1Migrations(db, migrations.filter((migration) => migration.name < MIGRATION));
+    await applyD1Migrations(
+      db,
+      migrations.filter((migration) => migration.name < MIGRATION),
+    );
 
-    const written = MOTOR_LOG_EXAMPLES.filter((example) => example.written !== false && example.event.kind !== "legacy");
+    const written = MOTOR_LOG_EXAMPLES.filter(
+      (example) => example.written !== false && example.event.kind !== "legacy",
+    );
     const rows = [
       ...written.map((example) => ({ action: example.action, message: example.english })),
       ...UNREADABLE.map((message) => ({ action: "other", message })),
@@ -33,7 +38,9 @@ describe(`migration ${MIGRATION}`, () => {
     await db.batch(
       rows.map((row, index) =>
         db
-          .prepare("INSERT INTO motor_logs (device_id, user_id, mobile_no, action, message, created_at) VALUES ('SNC-OLDROWS', NULL, '9876543210', ?, ?, ?)")
+          .prepare(
+            "INSERT INTO motor_logs (device_id, user_id, mobile_no, action, message, created_at) VALUES ('SNC-OLDROWS', NULL, '9876543210', ?, ?, ?)",
+          )
           .bind(row.action, row.message, index),
       ),
     );
@@ -41,9 +48,14 @@ describe(`migration ${MIGRATION}`, () => {
     await applyD1Migrations(db, migrations);
 
     const { results } = await db
-      .prepare("SELECT kind, params, message, action FROM motor_logs WHERE device_id = 'SNC-OLDROWS' ORDER BY created_at")
+      .prepare(
+        "SELECT kind, params, message, action FROM motor_logs WHERE device_id = 'SNC-OLDROWS' ORDER BY created_at",
+      )
       .all<{ kind: string; params: string; message: string; action: string }>();
-    const converted = results.map((row) => ({ kind: row.kind, ...z.record(z.string(), z.unknown()).parse(JSON.parse(row.params)) }));
+    const converted = results.map((row) => ({
+      kind: row.kind,
+      ...z.record(z.string(), z.unknown()).parse(JSON.parse(row.params)),
+    }));
     expect(converted.slice(0, written.length)).toEqual(written.map((example) => example.event));
     expect(converted.slice(written.length)).toEqual(UNREADABLE.map((text) => ({ kind: "legacy", text })));
     // The sentence and the action stay as they were.
@@ -51,7 +63,9 @@ describe(`migration ${MIGRATION}`, () => {
     // Hubs read sentences left in their own storage the same way.
     expect(rows.map((row) => legacyMotorLogEvent(row.message))).toEqual(converted);
     // Its helper tables are gone.
-    const { results: tables } = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'motor_log_*'").all();
+    const { results: tables } = await db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'motor_log_*'")
+      .all();
     expect(tables).toEqual([]);
     console.log(`migration ${MIGRATION}: ${written.length} old rows given a kind, ${UNREADABLE.length} kept as legacy`);
   });

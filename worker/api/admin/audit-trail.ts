@@ -12,5 +12,8 @@ import { respond } from "../respond.ts";
 
 export const adminAuditRoutes = new Hono<ApiEnv>().get("/audit", requireAuth("admin"), async (c) => {
   const { page, limit, adminId, target } = parseInput(auditQuerySchema, c.req.query());
-  return respond(c, auditPageResponseSchema, { success: true, ...(await listAuditEntries(getDb(c.env.DB), { adminId, target }, page, limit)) });
+  return respond(c, auditPageResponseSchema, {
+    success: true,
+    ...(await listAuditEntries(getDb(c.env.DB), { adminId, target }, page, limit)),
+  });
 });

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { loginRequestSchema } from "../../../common/api-schemas.ts";
 import { adminLoginResponseSchema } from "../../../common/api-responses/accounts.ts";
 import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { loginRequestSchema } from "../../../common/api-schemas.ts";
 import { logIn } from "../../auth/accounts.ts";
 import { clearedSessionCookie } from "../../auth/cookies.ts";
 import { endSession } from "../../auth/sessions.ts";

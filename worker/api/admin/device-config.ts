@@ -1,22 +1,23 @@
 // PUT /api/admin/device-config (SPEC §7): debug mode, or a new mobile number for a device.
-import { Hono } from "hono";
+
 import { eq } from "drizzle-orm";
-import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
-import { deviceConfigRequestSchema } from "../../../common/api-schemas.ts";
+import { Hono } from "hono";
 import { deviceConfigResponseSchema } from "../../../common/api-responses/admin.ts";
+import { deviceConfigRequestSchema } from "../../../common/api-schemas.ts";
+import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import { getDb } from "../../db/client.ts";
 import { findDeviceByOwnerMobileNo } from "../../db/devices.ts";
 import { users } from "../../db/schema.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
+import { apiError } from "../../http/http-error.ts";
 import { deviceHub } from "../../hubs/device-hubs.ts";
 import { hubFailureError } from "../../hubs/hub-failures.ts";
-import { apiError } from "../../http/http-error.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { readJsonBody } from "../input.ts";
+import { apiLanguage } from "../language.ts";
 import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
-import { apiLanguage } from "../language.ts";
 
 export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", requireAuth("admin"), async (c) => {
   const body = await readJsonBody(c, deviceConfigRequestSchema);
@@ -29,7 +30,11 @@ export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", 
   if ("debug" in body) {
     const result = await hub.setDebug(body.debug);
     if (!result.ok) throw hubFailureError(result);
-    return respond(c, deviceConfigResponseSchema, { success: true, message: body.debug ? "Debug mode on." : "Debug mode off.", debug: body.debug });
+    return respond(c, deviceConfigResponseSchema, {
+      success: true,
+      message: body.debug ? "Debug mode on." : "Debug mode off.",
+      debug: body.debug,
+    });
   }
 
   // SPEC §5: 10 digits, first 1-9; different from the current number.

@@ -1,8 +1,6 @@
 // Provisioning (admins): create a device with a fresh key, rotate its key, assign its owner.
 // A key is shown exactly once, in the response that created it; D1 keeps only its hash.
 import { Hono } from "hono";
-import { z } from "../../../common/zod.ts";
-import { mobileNoSchema } from "../../../common/api-schemas.ts";
 import {
   deviceListResponseSchema,
   hubStatsResponseSchema,
@@ -10,13 +8,10 @@ import {
   provisionResponseSchema,
 } from "../../../common/api-responses/admin.ts";
 import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
-import {
-  DEVICE_ID_PATTERN,
-  generateDeviceId,
-  generateDeviceKey,
-  hashDeviceKey,
-} from "../../../common/credentials.ts";
+import { mobileNoSchema } from "../../../common/api-schemas.ts";
+import { DEVICE_ID_PATTERN, generateDeviceId, generateDeviceKey, hashDeviceKey } from "../../../common/credentials.ts";
 import { deviceKindSchema } from "../../../common/device-protocol.ts";
+import { z } from "../../../common/zod.ts";
 import { getDb } from "../../db/client.ts";
 import {
   findDeviceById,
@@ -27,8 +22,8 @@ import {
   setDeviceOwner,
 } from "../../db/devices.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
-import { deviceHub } from "../../hubs/device-hubs.ts";
 import { apiError } from "../../http/http-error.ts";
+import { deviceHub } from "../../hubs/device-hubs.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
@@ -108,7 +103,11 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
     }
     // The old key stops working now, including for the connection it opened.
     await deviceHub(c.env, deviceId).disconnectDevice("Key rotated");
-    return respond(c, keyRotatedResponseSchema, { success: true, message: "New key issued. It is not shown again.", key });
+    return respond(c, keyRotatedResponseSchema, {
+      success: true,
+      message: "New key issued. It is not shown again.",
+      key,
+    });
   })
   .put("/devices/:id/owner", requireAuth("admin"), async (c) => {
     const deviceId = parseInput(deviceIdSchema, c.req.param("id"));

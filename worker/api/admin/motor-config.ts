@@ -2,9 +2,9 @@
 // and pushed to the box) and read its history.
 import { Hono } from "hono";
 import { adminMotorConfigRequestSchema } from "../../../common/admin-schemas.ts";
-import { mobileNoSchema, type MotorConfig } from "../../../common/api-schemas.ts";
 import { configHistoryResponseSchema } from "../../../common/api-responses/admin.ts";
 import { motorConfigResponseSchema } from "../../../common/api-responses/devices.ts";
+import { type MotorConfig, mobileNoSchema } from "../../../common/api-schemas.ts";
 import { configHistoryForAdmin } from "../../db/admin-users.ts";
 import { getDb } from "../../db/client.ts";
 import type { UserRow } from "../../db/schema.ts";
@@ -50,12 +50,20 @@ export const adminMotorConfigRoutes = new Hono<ApiEnv>()
       changedByUserId: admin.id,
       changeNote: adminChangeNote(admin.mobileNo, configOf(owner), config),
     });
-    return respond(c, motorConfigResponseSchema, { success: true, message: "Configuration updated!", motorConfig: config, deliveredToDevice });
+    return respond(c, motorConfigResponseSchema, {
+      success: true,
+      message: "Configuration updated!",
+      motorConfig: config,
+      deliveredToDevice,
+    });
   })
   .get("/motor-config-history/:mobileNo", requireAuth("admin"), async (c) => {
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
     const db = getDb(c.env.DB);
     const owner = await findUserByMobileNo(db, mobileNo);
     if (!owner) throw apiError(404, "userNotFound");
-    return respond(c, configHistoryResponseSchema, { success: true, history: await configHistoryForAdmin(db, owner.id) });
+    return respond(c, configHistoryResponseSchema, {
+      success: true,
+      history: await configHistoryForAdmin(db, owner.id),
+    });
   });

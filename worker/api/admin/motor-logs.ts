@@ -4,8 +4,8 @@ import { Hono } from "hono";
 import { motorLogsPageQuerySchema } from "../../../common/admin-schemas.ts";
 import { adminMotorLogsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
-import { getDb } from "../../db/client.ts";
 import { listMotorLogsForAdmin } from "../../db/admin-motor-logs.ts";
+import { getDb } from "../../db/client.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";
 import { apiLanguage } from "../language.ts";
@@ -15,5 +15,8 @@ import { respond } from "../respond.ts";
 export const adminMotorLogRoutes = new Hono<ApiEnv>().get("/motor-logs", requireAuth("admin"), async (c) => {
   const { page } = parseInput(motorLogsPageQuerySchema, c.req.query());
   const language = apiLanguage(c.req.raw);
-  return respond(c, adminMotorLogsResponseSchema, { success: true, ...(await listMotorLogsForAdmin(getDb(c.env.DB), page, ADMIN_LOGS_PAGE_SIZE, language)) });
+  return respond(c, adminMotorLogsResponseSchema, {
+    success: true,
+    ...(await listMotorLogsForAdmin(getDb(c.env.DB), page, ADMIN_LOGS_PAGE_SIZE, language)),
+  });
 });

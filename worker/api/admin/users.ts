@@ -9,6 +9,7 @@ import {
   userRoleResponseSchema,
 } from "../../../common/api-responses/admin.ts";
 import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { closeSessionSockets } from "../../auth/session-sockets.ts";
 import {
   deleteUserAccount,
   deviceStatuses,
@@ -16,16 +17,14 @@ import {
   listUsersForAdmin,
   setUserRole,
 } from "../../db/admin-users.ts";
-import { closeSessionSockets } from "../../auth/session-sockets.ts";
 import { getDb } from "../../db/client.ts";
-import { deviceHub } from "../../hubs/device-hubs.ts";
 import { apiError } from "../../http/http-error.ts";
+import { deviceHub } from "../../hubs/device-hubs.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
-
 
 export const adminUserRoutes = new Hono<ApiEnv>()
   .get("/users", requireAuth("admin"), async (c) => {
@@ -47,7 +46,8 @@ export const adminUserRoutes = new Hono<ApiEnv>()
     if (outcome === "notFound") throw apiError(404, "userNotFound");
     if (outcome === "lastAdmin") throw apiError(409, "lastAdmin");
     // The admin sessions ended with the role; so do the admin consoles they had open.
-    if (!isAdmin && outcome === "changed") await closeSessionSockets(c.env, { userId, audience: "admin" }, "accessRemoved");
+    if (!isAdmin && outcome === "changed")
+      await closeSessionSockets(c.env, { userId, audience: "admin" }, "accessRemoved");
     return respond(c, userRoleResponseSchema, {
       success: true,
       message: isAdmin ? "The account is now an admin." : "The account is no longer an admin.",

@@ -1,16 +1,16 @@
 // The account block of the user detail page: number, presence, motor status, role (with its
 // change, asked first in the page's confirm dialog), motor settings and dates.
 import { useNavigate, useRevalidator } from "react-router";
+import { userRoleResponseSchema } from "../../../../common/api-responses/admin.ts";
 import type { PumpState } from "../../../../common/pump-state.ts";
 import type { AdminUserView } from "../../../../worker/db/admin-users.ts";
 import { formatDateTime, formatNumber } from "../../../format.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
+import type { Ask } from "../../dialog.tsx";
 import { statusWord } from "../../pump-state-view.tsx";
 import { useToast } from "../../toast.tsx";
-import type { Ask } from "../../dialog.tsx";
 import { useAdminApi } from "../use-admin-api.ts";
-import { userRoleResponseSchema } from "../../../../common/api-responses/admin.ts";
 
 export function AccountCard({
   user,

@@ -1,6 +1,7 @@
 // The health block of the user detail page: what the box last reported about itself, and a
 // refresh that asks the box again (it must be online to answer).
 import { useState } from "react";
+import { healthReadingResponseSchema } from "../../../../common/api-responses/devices.ts";
 import type { PumpState } from "../../../../common/pump-state.ts";
 import type { HealthData } from "../../../../common/realtime-protocol.ts";
 import { formatDuration } from "../../../format.ts";
@@ -10,7 +11,6 @@ import { statusWord } from "../../pump-state-view.tsx";
 import { useToast } from "../../toast.tsx";
 import { SignalBars } from "../signal-bars.tsx";
 import { useAdminApi } from "../use-admin-api.ts";
-import { healthReadingResponseSchema } from "../../../../common/api-responses/devices.ts";
 
 export function HealthCard({
   mobileNo,
@@ -35,7 +35,9 @@ export function HealthCard({
   async function refresh() {
     setBusy(true);
     try {
-      const answer = await api(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema, { method: "POST" });
+      const answer = await api(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema, {
+        method: "POST",
+      });
       if (answer.ok && answer.body) {
         onHealth(answer.body.healthData);
       } else {
