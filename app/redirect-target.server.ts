@@ -12,6 +12,7 @@ const BASE = "http://same-origin.invalid";
  */
 export function safeRedirectPath(value: unknown, fallback = "/"): string {
   if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return fallback;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\u0000-\u0020\u007f-\u009f\\\s]/u.test(value)) return fallback;
   let url: URL;
   try {

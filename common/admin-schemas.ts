@@ -20,7 +20,6 @@ export const updateUserRoleRequestSchema = z
     isAdmin: z.boolean({ error: "isAdmin must be true or false." }),
   })
   .strict();
-export type UpdateUserRoleRequest = z.infer<typeof updateUserRoleRequestSchema>;
 
 /** DELETE /api/admin/delete-user (SPEC §7). */
 export const deleteUserRequestSchema = z.object({ mobileNo: mobileNoSchema }).strict();

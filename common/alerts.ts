@@ -16,10 +16,6 @@ export const ALERT_KINDS = [
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-export function isAlertKind(value: unknown): value is AlertKind {
-  return typeof value === "string" && (ALERT_KINDS as readonly string[]).includes(value);
-}
-
 /** What happened, as a code with its values; `test` is the settings screen's test alert. */
 export type Alert =
   | { kind: "dryRun"; current: number | null }

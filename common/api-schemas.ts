@@ -48,7 +48,6 @@ export const motorCommandRequestSchema = z.object({
   action: relayStateSchema,
   token: z.string().optional(),
 });
-export type MotorCommandRequest = z.infer<typeof motorCommandRequestSchema>;
 
 /** A number, also when a form sends it as text ("9.5"); never "" or "abc". */
 function numberBetween(field: string, min: number, max: number) {

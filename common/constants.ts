@@ -38,6 +38,7 @@ export const WATCHED_OFFLINE_AFTER_MS = 2 * WATCHED_POWER_INTERVAL_MS + 5_000;
  * fraction since its last report, and at least once per heartbeat interval (in place of the ping).
  */
 export const UNWATCHED_POWER_CHANGE_FRACTION = 0.1;
+/** @alias Unwatched power reports take the heartbeat's place, so they keep its interval. */
 export const UNWATCHED_POWER_INTERVAL_MS = DEVICE_HEARTBEAT_INTERVAL_MS;
 
 /** The motor configuration a new account starts with (SPEC §3, §9). */

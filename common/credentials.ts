@@ -80,7 +80,7 @@ export async function verifyDeviceKey(key: string, storedHash: string): Promise<
 export function generateDeviceId(): string {
   const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
   const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return "SNC-" + Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join("");
+  return `SNC-${Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join("")}`;
 }
 
 export const DEVICE_ID_PATTERN = /^SNC-[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8}$/;

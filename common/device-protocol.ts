@@ -7,7 +7,6 @@ import { z } from "./zod.ts";
 
 export {
   type ConnectionType,
-  connectionTypeSchema,
   type DeviceKind,
   deviceKindSchema,
   type Phase,
@@ -22,7 +21,6 @@ export const HEARTBEAT_RESPONSE = "pong";
 
 /** Why the relay changed when the hub did not command it. */
 export const relayCauseSchema = z.enum(["manual", "startup", "schedule"]);
-export type RelayCause = z.infer<typeof relayCauseSchema>;
 
 /** Things that happen at the pump. Every trip event leaves the relay OFF. */
 export const deviceEventSchema = z.enum([
@@ -36,7 +34,6 @@ export const deviceEventSchema = z.enum([
 export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 
 export const otaStageSchema = z.enum(["downloading", "verifying", "installing", "failed"]);
-export type OtaStage = z.infer<typeof otaStageSchema>;
 
 const shortText = z.string().trim().min(1).max(64);
 const commandId = z.string().min(1).max(64);
@@ -142,7 +139,6 @@ export const deviceMessageSchema = z.discriminatedUnion("type", [
   otaProgressMessageSchema,
 ]);
 export type DeviceMessage = z.infer<typeof deviceMessageSchema>;
-export type HealthReport = Omit<z.infer<typeof healthMessageSchema>, "type">;
 
 // ---- server → device ------------------------------------------------------------------
 

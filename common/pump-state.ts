@@ -49,7 +49,6 @@ export const pendingCommandSchema = z.object({
   /** `sent`: waiting for the box's answer; `unanswered`: no answer came in time, it may still come. */
   state: z.enum(["sent", "unanswered"]),
 });
-export type PendingCommand = z.infer<typeof pendingCommandSchema>;
 
 const since = z.number();
 
@@ -74,7 +73,6 @@ export const faultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("noCurrent"), since }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;
-export type FaultKind = Fault["kind"];
 
 export const pumpStateSchema = z.object({
   status: motorStatusSchema,

@@ -6,15 +6,9 @@ import { MAX_SCHEDULE_DURATION_MINUTES, scheduleRepeatSchema } from "./schedule-
 import { z } from "./zod.ts";
 
 export {
-  MAX_SCHEDULE_DURATION_MINUTES,
   MAX_SCHEDULES_PER_DEVICE,
-  SCHEDULE_DURATION_CHOICES,
   type ScheduleOutcome,
-  type ScheduleRepeat,
   type ScheduleView,
-  scheduleOutcomeSchema,
-  scheduleRepeatSchema,
-  scheduleViewSchema,
 } from "./schedule-view.ts";
 
 const TIME_MESSAGE = 'must be a time such as "10:00 AM" (h:mm a) or "22:30"';

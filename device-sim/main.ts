@@ -86,7 +86,7 @@ for (const device of devices) {
   });
 }
 // A fleet ramps up over a few seconds instead of opening every socket in the same instant.
-devices.forEach((device, index) => setTimeout(() => device.start(), fleet ? Math.floor(index * 5) : 0));
+for (const [index, device] of devices.entries()) setTimeout(() => device.start(), fleet ? Math.floor(index * 5) : 0);
 
 function apply(fault: Fault) {
   for (const device of devices) device.inject(fault);

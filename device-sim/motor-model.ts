@@ -28,16 +28,6 @@ export function wattageFor(kind: DeviceKind, current: number): number {
   return volts * current * POWER_FACTOR;
 }
 
-/** One reading of a healthy running motor: rated current with ±2 % noise, rounded as a meter would. */
-export function runningReading(
-  kind: DeviceKind,
-  horsePower: number,
-  random: () => number = Math.random,
-): { current: number; wattage: number } {
-  const current = ratedCurrent(kind, horsePower) * (1 + (random() - 0.5) * 0.04);
-  return { current: round(current, 2), wattage: round(wattageFor(kind, current), 0) };
-}
-
 /**
  * What is wrong at the pump, as a test or an operator injects it. `noLoad`: the relay closes
  * but nothing flows (the starter's overload relay tripped, a motor lead is cut).

@@ -60,7 +60,7 @@ self.addEventListener("fetch", (event) => {
 /** The page asks, on its first visit (not yet controlled), to keep itself and its files. */
 self.addEventListener("message", (event) => {
   const message = event.data;
-  if (!message || message.type !== "cache-page" || typeof message.url !== "string") return;
+  if (message?.type !== "cache-page" || typeof message.url !== "string") return;
   event.waitUntil(cachePage(message.url, Array.isArray(message.assets) ? message.assets : []));
 });
 

@@ -67,6 +67,7 @@ export function MotorConfigCard({
       )
     : t("health.na");
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one toast per answer; `t` and the toast are new functions every render
   useEffect(() => {
     const outcome = fetcher.data?.config;
     if (!outcome || fetcher.state !== "idle") return;

@@ -125,6 +125,7 @@ export function FaultBanners({ faults, now }: { faults: Fault[]; now: number }) 
   const language = useLanguage();
   if (faults.length === 0) return null;
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of notices, not of form controls, which <fieldset> is for
     <div className="fault-banners" role="group" aria-label={t("pump.faults")}>
       {faults.map((fault) => (
         <p

@@ -14,12 +14,10 @@ import {
 import type { Language } from "./language.ts";
 
 export {
-  DEFAULT_LANGUAGE,
   isLanguage,
   LANGUAGE_COOKIE,
   localeOf,
   type MessageKey,
-  type Messages,
   type MessageValues,
   type Words,
 } from "./catalogue.ts";

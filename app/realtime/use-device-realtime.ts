@@ -84,7 +84,7 @@ export function useDeviceRealtime(
       clearTimeout(reconnectTimer);
       socket?.close(1000, "Page closed");
     };
-  }, [mobileNo]);
+  }, [mobileNo, setState]);
 
   return [state, setState] as const;
 }

@@ -58,6 +58,7 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
   const [endpoint, setEndpoint] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: looked up once, when the page opens: the key comes with the page
   useEffect(() => {
     let cancelled = false;
     void (async () => {

@@ -62,6 +62,7 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
   return (
     <main className="page landing">
       {/* Nearly invisible on purpose (SPEC §2): the way in for admins. */}
+      {/* biome-ignore lint/a11y/useAnchorContent: named by its aria-label, with no visible content by design */}
       <a href="/admin/login" className="admin-dot" aria-label={t("landing.adminLink")} />
       <header className="auth-header">
         <span className="brand">{t("app.name")}</span>

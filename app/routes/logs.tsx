@@ -44,6 +44,7 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
     return { logs: result.data, more: result.data.length === PAGE_SIZE };
   }
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the first page is loaded again only for another number; `load` is new every render
   useEffect(() => {
     let cancelled = false;
     void load().then((page) => {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { data, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
 import { healthReadingResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
-import { type MotorConfig, motorConfigRequestSchema } from "../../common/api-schemas.ts";
+import { motorConfigRequestSchema } from "../../common/api-schemas.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import { type RelayState, relayStateSchema } from "../../common/device-enums.ts";
 import type { PumpState } from "../../common/pump-state.ts";
@@ -225,12 +225,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const [cachedHealth, setCachedHealth] = useState<HealthData | null>(null);
   const [refreshing, setRefreshing] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new answer is news; the state it was given in is read as it is at that moment
   useEffect(() => {
     if (fetcher.data?.command) setAnswer({ outcome: fetcher.data.command, key: stateKey(pump) });
     // Only a new answer is news; the state it was given in is read as it is at that moment.
   }, [fetcher.data]);
 
   // What the hub last said is kept on the phone for a day without network (app/offline).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: saved once per message from the hub (liveUntil moves with each), not per render
   useEffect(() => {
     if (!hasDevice || live.liveUntil === null) return;
     void saveLastState({
@@ -243,6 +245,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   }, [hasDevice, mobileNo, live.liveUntil]);
 
   // Offline, a page kept by the service worker may be older than the last state this phone saw.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once when the connection is lost, not again as the page re-renders offline
   useEffect(() => {
     if (!noConnection || live.liveUntil !== null) return;
     let cancelled = false;
@@ -257,6 +260,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   }, [noConnection]);
 
   // A pump relinked to another account leaves this page: the loader then shows no device.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the end of the watch matters; the revalidator is new every render
   useEffect(() => {
     if (live.ended === "deviceUnlinked") revalidator.revalidate();
   }, [live.ended]);
@@ -283,6 +287,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
 
   // SPEC §8: the page asks for the motor's details when it opens and says what it found, when
   // the hub can vouch for it (offline or unconfirmed, the status line says what is known).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked once, when the page opens (SPEC §8)
   useEffect(() => {
     if (!hasDevice) return;
     let cancelled = false;

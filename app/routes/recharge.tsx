@@ -115,11 +115,13 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
   const submitting = navigation.state === "submitting" && navigation.formAction === "/recharge";
 
   // With script the farmer also sees the progress and the answer as toasts (SPEC §8).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one loading toast per submission; `t` and the toast are new every render
   useEffect(() => {
     if (!submitting) return;
     const loading = toast.show(t("plan.submitting"), "loading");
     return () => toast.dismiss(loading);
   }, [submitting]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one toast per submitted request
   useEffect(() => {
     if (submitted && navigation.state === "idle") toast.show(t("plan.submitted"), "success");
   }, [submitted]);

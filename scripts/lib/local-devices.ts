@@ -74,7 +74,7 @@ export async function writeLocalDeviceCredentials(
   credentials: LocalDeviceCredentials,
 ): Promise<void> {
   await mkdir(localDevicesDir(persistTo), { recursive: true });
-  await writeFile(localDeviceFile(persistTo, credentials.deviceId), JSON.stringify(credentials, null, 2) + "\n", {
+  await writeFile(localDeviceFile(persistTo, credentials.deviceId), `${JSON.stringify(credentials, null, 2)}\n`, {
     mode: 0o600,
   });
 }
@@ -127,7 +127,7 @@ export async function provisionLocalFleet(
   }
   await executeLocalSql(persistTo, statements.join("\n"));
   await mkdir(localDevicesDir(persistTo), { recursive: true });
-  await writeFile(join(localDevicesDir(persistTo), "fleet.json"), JSON.stringify(fleet, null, 2) + "\n", {
+  await writeFile(join(localDevicesDir(persistTo), "fleet.json"), `${JSON.stringify(fleet, null, 2)}\n`, {
     mode: 0o600,
   });
   return fleet;

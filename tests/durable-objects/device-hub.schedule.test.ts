@@ -231,7 +231,7 @@ describe("ON for N minutes", () => {
 
   it("owes nothing once someone stops the motor, so a later manual start is left alone", async () => {
     const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    (await connectDevice(device)).autoAck();
     const schedule = await createSchedule(token, {
       time: "6:00 AM",
       action: "ON",

@@ -271,13 +271,11 @@ test("firmware upload: device type, version and file; a version is refused twice
     // build ever being uploaded in this suite, whatever order the specs run in.
     await section.getByLabel(t["admin.settings.deviceType"]).selectOption("sim");
     await section.getByLabel(t["admin.settings.version"]).fill(version);
-    await section
-      .getByLabel(t["admin.settings.file"])
-      .setInputFiles({
-        name: "firmware.bin",
-        mimeType: "application/octet-stream",
-        buffer: Buffer.alloc(2048, attempt),
-      });
+    await section.getByLabel(t["admin.settings.file"]).setInputFiles({
+      name: "firmware.bin",
+      mimeType: "application/octet-stream",
+      buffer: Buffer.alloc(2048, attempt),
+    });
     await section.getByRole("button", { name: t["admin.settings.upload"] }).click();
     if (attempt === 1) {
       await expect(page.getByTestId("toast").filter({ hasText: t["admin.settings.uploaded"] })).toBeVisible();

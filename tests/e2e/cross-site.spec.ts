@@ -24,7 +24,7 @@ async function postFromAnotherSite(page: Page, path: string, fields: Record<stri
     ),
     page.goto(EVIL),
   ]);
-  expect(response.request().headers()["origin"] ?? (await response.request().allHeaders())["origin"]).toBe(
+  expect(response.request().headers().origin ?? (await response.request().allHeaders()).origin).toBe(
     "http://evil.example",
   );
   return response;

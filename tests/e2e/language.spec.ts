@@ -51,6 +51,7 @@ async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]>
     // printed on the box; `code` holds data as sent (an audit entry's request fields), not words.
     const skipped = [...body.querySelectorAll<HTMLElement>(".language-switch, [translate=no], code")];
     for (const node of skipped) node.style.display = "none";
+    // biome-ignore lint/performance/useDomNodeTextContent: only the text a reader sees counts, which textContent does not know
     const visible = body.innerText;
     for (const node of skipped) node.style.display = "";
     return visible;

@@ -6,7 +6,7 @@
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { z } from "../../common/zod.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { type Farmer, farmerWithDevice } from "./admin-support.ts";
+import { farmerWithDevice } from "./admin-support.ts";
 import { BASE_URL, en, hi, useLanguage } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];

@@ -139,12 +139,10 @@ test("a watched box that goes silent is shown offline within 20 s, with its last
   const decided = offlineStates[0]!;
   expect(decided.lastSeenAt).not.toBeNull();
   const afterSilence = decided.at - decided.lastSeenAt!;
-  test
-    .info()
-    .annotations.push({
-      type: "offline after the last frame (hub clock)",
-      description: `${(afterSilence / 1000).toFixed(1)} s`,
-    });
+  test.info().annotations.push({
+    type: "offline after the last frame (hub clock)",
+    description: `${(afterSilence / 1000).toFixed(1)} s`,
+  });
   expect(afterSilence).toBeLessThanOrEqual(20_000);
   await expect(status(page)).toHaveAttribute("data-state", "offline");
   await expect(status(page)).toContainText(hi["motor.off"]);

@@ -6,8 +6,6 @@ import type { DeviceRow } from "../db/schema.ts";
 import { apiError } from "../http/http-error.ts";
 import type { ApiEnv } from "./context.ts";
 
-const INVALID_DEVICE_CREDENTIALS = "Invalid device credentials.";
-
 /** `Authorization: Basic base64(deviceId:key)`: the one header every ESP32/SIM7600 stack can send. */
 function readDeviceCredentials(header: string | undefined): { deviceId: string; key: string } | null {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? "");

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "../../common/zod.ts";
-import { apiError, HttpError } from "../http/http-error.ts";
+import { apiError } from "../http/http-error.ts";
 import { auditInput } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 

@@ -25,7 +25,6 @@ import { requestOwnRecharge } from "../services/recharge-requests.ts";
 import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
-import { apiLanguage } from "./language.ts";
 import { requireAuth } from "./require-auth.ts";
 import { respond } from "./respond.ts";
 

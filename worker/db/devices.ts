@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { type DeviceRow, devices, users } from "./schema.ts";
 
@@ -60,14 +60,6 @@ export async function updateDeviceIdentity(
   const known = Object.fromEntries(Object.entries(identity).filter(([, value]) => value !== undefined));
   if (Object.keys(known).length === 0) return;
   await db.update(devices).set(known).where(eq(devices.id, deviceId));
-}
-
-export async function isDeviceOwnedBy(db: Db, deviceId: string, userId: number): Promise<boolean> {
-  const row = await db.query.devices.findFirst({
-    columns: { id: true },
-    where: and(eq(devices.id, deviceId), eq(devices.ownerUserId, userId)),
-  });
-  return row !== undefined;
 }
 
 export async function insertDevice(

@@ -30,6 +30,7 @@ export function DebugConsole({ lines }: { lines: DebugLine[] }) {
   const t = useAdminT();
   const box = useRef<HTMLDivElement>(null);
   // Follow the newest line, like a terminal.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new line is what should move the view; the effect reads only the element
   useEffect(() => {
     if (box.current) box.current.scrollTop = box.current.scrollHeight;
   }, [lines]);

@@ -17,6 +17,7 @@ export function DeleteUserDialog({
 }) {
   const t = useAdminT();
   const [typed, setTyped] = useState("");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another user's dialog starts with an empty confirmation
   useEffect(() => setTyped(""), [mobileNo]);
   return (
     <Dialog

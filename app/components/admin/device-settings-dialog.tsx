@@ -49,6 +49,7 @@ export function DeviceSettingsDialog({
   const toast = useToast();
   const [debug, setDebug] = useState(deviceDebug);
   const [debugBusy, setDebugBusy] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reopening the dialog shows the hub's value again, changed or not
   useEffect(() => setDebug(deviceDebug), [deviceDebug, open]);
 
   // Debug mode streams over the farmer's SIM: never leave it on behind a closed page.
@@ -101,6 +102,7 @@ export function DeviceSettingsDialog({
               <input
                 type="checkbox"
                 role="switch"
+                aria-checked={debug}
                 checked={debug}
                 disabled={debugBusy}
                 onChange={(event) => setDebugMode(event.target.checked)}

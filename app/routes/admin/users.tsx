@@ -43,6 +43,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   const [deleting, setDeleting] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `t` is a new function every render but depends only on the language
   const refresh = useCallback(async () => {
     try {
       const [list, live] = await Promise.all([

@@ -945,7 +945,8 @@ describe("HTTP fuzzing", () => {
           sent[route]! += 1;
           const response = await exports.default.fetch(request);
           const text = await response.text();
-          const tally = (answers[route] ??= {});
+          const tally = answers[route] ?? {};
+          answers[route] = tally;
           tally[response.status] = (tally[response.status] ?? 0) + 1;
           const outcome = `${route} ${request.url.slice(0, 300)} → ${response.status} ${text.slice(0, 300)}`;
           let body: ApiErrorBody | null = null;

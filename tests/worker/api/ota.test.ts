@@ -20,10 +20,7 @@ import {
   rewriteHubState,
 } from "../helpers.ts";
 
-export async function upload(
-  token: string,
-  fields: { deviceType?: string; version?: string; file?: Uint8Array | null },
-) {
+async function upload(token: string, fields: { deviceType?: string; version?: string; file?: Uint8Array | null }) {
   const form = new FormData();
   if (fields.deviceType !== undefined) form.set("deviceType", fields.deviceType);
   if (fields.version !== undefined) form.set("version", fields.version);

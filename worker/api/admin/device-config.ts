@@ -15,7 +15,6 @@ import { hubFailureError } from "../../hubs/hub-failures.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { readJsonBody } from "../input.ts";
-import { apiLanguage } from "../language.ts";
 import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
 

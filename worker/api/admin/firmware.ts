@@ -16,11 +16,9 @@ export const MAX_FIRMWARE_BYTES = 4 * 1024 * 1024;
 
 export const uploadSchema = z.object({
   deviceType: z.enum(["wifi", "sim"], { error: 'deviceType must be "wifi" or "sim".' }),
-  version: z
-    .string({ error: "version is required." })
-    .regex(/^[0-9A-Za-z][0-9A-Za-z._-]{0,31}$/, {
-      error: "version may use letters, digits, dot, dash and underscore (at most 32).",
-    }),
+  version: z.string({ error: "version is required." }).regex(/^[0-9A-Za-z][0-9A-Za-z._-]{0,31}$/, {
+    error: "version may use letters, digits, dot, dash and underscore (at most 32).",
+  }),
   file: z.instanceof(File, { error: "file is required." }),
 });
 
