@@ -12,8 +12,8 @@ import {
   connectBrowser,
   connectDevice,
   createUser,
+  farmerWithDevice,
   hubStub,
-  loginToken,
   postJson,
   provisionDevice,
 } from "../worker/helpers.ts";
@@ -47,9 +47,7 @@ describe("DeviceHub alarm", () => {
   });
 
   it("marks a silent device offline, closes its socket, and is safe to run twice", async () => {
-    const user = await createUser();
-    const device = await provisionDevice(user.id);
-    const token = await loginToken(user);
+    const { user, device, token } = await farmerWithDevice();
     const box = await connectDevice(device);
     const browser = await connectBrowser(user.mobileNo, { token });
     await browser.next("initialData");
@@ -87,9 +85,7 @@ describe("DeviceHub alarm", () => {
   });
 
   it("retries a motor log that D1 refused, exactly once, from the outbox", async () => {
-    const user = await createUser();
-    const device = await provisionDevice(user.id);
-    const token = await loginToken(user);
+    const { user, device, token } = await farmerWithDevice();
     const box = (await connectDevice(device)).autoAck();
     const stub = hubStub(device.deviceId);
 
@@ -126,9 +122,7 @@ describe("DeviceHub alarm", () => {
   });
 
   it("after a restart without the browsers, holds a box to the unwatched limit, not the watched one", async () => {
-    const user = await createUser();
-    const device = await provisionDevice(user.id);
-    const token = await loginToken(user);
+    const { user, device, token } = await farmerWithDevice();
     const box = await connectDevice(device);
     const browser = await connectBrowser(user.mobileNo, { token });
     await browser.next("initialData");

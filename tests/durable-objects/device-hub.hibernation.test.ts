@@ -6,17 +6,15 @@ import {
   connectBrowser,
   connectDevice,
   createUser,
+  farmerWithDevice,
   hubStub,
-  loginToken,
   postJson,
   provisionDevice,
 } from "../worker/helpers.ts";
 
 describe("DeviceHub through hibernation and eviction", () => {
   it("keeps relay, presence, cooldown and logs, and its sockets keep working", async () => {
-    const user = await createUser();
-    const device = await provisionDevice(user.id);
-    const token = await loginToken(user);
+    const { user, device, token } = await farmerWithDevice();
     const box = (await connectDevice(device)).autoAck();
     const browser = await connectBrowser(user.mobileNo, { token });
     await browser.next("initialData");

@@ -3,8 +3,6 @@
 // OFF while the motor may be running, must log what it could not vouch for, must tell every
 // open page, and must still owe a scheduled run its switch-off.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
@@ -18,8 +16,6 @@ import {
 } from "../../common/protection.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { motorLogs } from "../../worker/db/schema.ts";
 import {
   type BrowserPeer,
   connectBrowser,
@@ -28,6 +24,8 @@ import {
   farmerWithDevice,
   getJson,
   hubStub,
+  motorLogLines,
+  owedSwitchOffs,
   postJson,
   rewriteHubState,
 } from "../worker/helpers.ts";
@@ -67,15 +65,6 @@ async function watchedFarmer() {
   return { ...farmer, box, browser, status, motor };
 }
 
-async function logs(deviceId: string) {
-  const rows = await getDb(env.DB)
-    .select()
-    .from(motorLogs)
-    .where(eq(motorLogs.deviceId, deviceId))
-    .orderBy(motorLogs.id);
-  return rows.map((row) => [row.action, row.message]);
-}
-
 /** The pump states the browser was sent, oldest first, as `status/source`. */
 function statesSeen(browser: BrowserPeer): string[] {
   return browser.received.flatMap((message) =>
@@ -85,16 +74,6 @@ function statesSeen(browser: BrowserPeer): string[] {
 
 function reading(box: DevicePeer, current: number) {
   box.send({ type: "power", current, wattage: Math.round(current * 575), supply: true });
-}
-
-async function owedSwitchOffs(deviceId: string) {
-  return runInDurableObject(hubStub(deviceId), (_hub: DeviceHub, state) =>
-    state.storage.sql
-      .exec<{ scheduleId: number; dueAt: number }>(
-        "SELECT schedule_id AS scheduleId, due_at AS dueAt FROM schedule_offs",
-      )
-      .toArray(),
-  );
 }
 
 /** Sends ON and lets the box close its relay without answering; resolves with the 504 and the command. */
@@ -120,7 +99,7 @@ describe("a lost ack", () => {
       deviceStatus: "online",
       pendingCommand: { action: "on", source: "app", state: "unanswered" },
     });
-    expect(await logs(farmer.device.deviceId)).toEqual([
+    expect(await motorLogLines(farmer.device.deviceId)).toEqual([
       ["other", "Motor ON from the app: the box did not confirm it (the motor may be running)."],
     ]);
     await expect.poll(() => statesSeen(farmer.browser)).toContain("unknown/noAnswer");
@@ -150,7 +129,7 @@ describe("a lost ack", () => {
       powerData: { current: 9.1 },
       faults: [{ kind: "runningWithoutCommand", since: status.statusSince }],
     });
-    expect(await logs(farmer.device.deviceId)).toEqual([
+    expect(await motorLogLines(farmer.device.deviceId)).toEqual([
       ["other", "Motor ON from the app: the box did not confirm it (the motor may be running)."],
       ["on", "Motor is running without a confirmed command (9.1 A)."],
     ]);
@@ -194,7 +173,7 @@ describe("a late ack", () => {
     const status = await farmer.status();
     expect(status).toMatchObject({ status: "on", statusSource: "lateAck", pendingCommand: null, faults: [] });
     expect(status.cooldownUntil).toBeGreaterThanOrEqual(lateAt + MOTOR_COOLDOWN_MS - 1_000);
-    expect(await logs(farmer.device.deviceId)).toEqual([
+    expect(await motorLogLines(farmer.device.deviceId)).toEqual([
       ["other", "Motor ON from the app: the box did not confirm it (the motor may be running)."],
       ["on", "Motor turned ON from the app (confirmed late)"],
     ]);
@@ -230,7 +209,7 @@ describe("a late ack", () => {
     farmer.box.send({ type: "ack", id: command.id, ok: true, relay: "on" });
     await expect.poll(async () => (await farmer.status()).status).toBe("on");
     expect(await owedSwitchOffs(farmer.device.deviceId)).toEqual(owed);
-    expect(await logs(farmer.device.deviceId)).toEqual([
+    expect(await motorLogLines(farmer.device.deviceId)).toEqual([
       [
         "other",
         "Motor ON by schedule (6:00 AM, daily, for 30 minutes): the box did not confirm it (the motor may be running).",
@@ -279,7 +258,7 @@ describe("a link that drops mid-command", () => {
       deviceStatus: "online",
       pendingCommand: null,
     });
-    expect(await logs(farmer.device.deviceId)).toEqual([
+    expect(await motorLogLines(farmer.device.deviceId)).toEqual([
       ["other", "Motor ON from the app: the box went offline before confirming it (the motor may be running)."],
       ["on", "Motor turned ON from the app (confirmed when the box reconnected)"],
     ]);
@@ -302,7 +281,7 @@ describe("readings that contradict the hub", () => {
       statusSource: "readings",
       faults: [{ kind: "runningWithoutCommand" }],
     });
-    expect((await logs(farmer.device.deviceId)).at(-1)).toEqual([
+    expect((await motorLogLines(farmer.device.deviceId)).at(-1)).toEqual([
       "on",
       "Motor is running without a confirmed command (8.8 A).",
     ]);
@@ -333,7 +312,10 @@ describe("readings that contradict the hub", () => {
     expect(await farmer.browser.next("noCurrent")).toEqual({ type: "noCurrent" });
     const status = await farmer.status();
     expect(status).toMatchObject({ status: "on", statusSource: "ack", faults: [{ kind: "noCurrent" }] });
-    expect((await logs(farmer.device.deviceId)).at(-1)).toEqual(["other", "Motor is ON but draws no current."]);
+    expect((await motorLogLines(farmer.device.deviceId)).at(-1)).toEqual([
+      "other",
+      "Motor is ON but draws no current.",
+    ]);
     // Next to no current is not a dry run: the hub does not switch it off as one.
     await farmer.box.expectNone("switch", 100);
     reading(farmer.box, 9.0);
@@ -358,7 +340,7 @@ describe("readings that contradict the hub", () => {
       faults: [],
       pendingCommand: { action: "off", source: "server", state: "unanswered" },
     });
-    expect(await logs(farmer.device.deviceId)).toEqual([
+    expect(await motorLogLines(farmer.device.deviceId)).toEqual([
       ["off", "Power cut at the pump. Motor stopped."],
       ["other", "Power is back at the pump. The motor stays OFF until someone switches it on."],
       ["on", "Motor turned ON (restarted by the box after the power cut)"],
@@ -382,7 +364,7 @@ describe("readings that contradict the hub", () => {
     reading(restarted, 9.2);
     expect(await farmer.browser.next("runningWithoutCommand")).toEqual({ type: "runningWithoutCommand", current: 9.2 });
     expect(await farmer.status()).toMatchObject({ status: "on", statusSource: "readings", deviceStatus: "online" });
-    expect(await logs(farmer.device.deviceId)).toEqual([
+    expect(await motorLogLines(farmer.device.deviceId)).toEqual([
       ["on", "Motor turned ON from the app"],
       ["off", "Motor turned OFF (reported by the box when it reconnected)"],
       ["on", "Motor is running without a confirmed command (9.2 A)."],

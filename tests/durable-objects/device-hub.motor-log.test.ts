@@ -1,30 +1,22 @@
 // The hub writes motor logs as kinds with parameters (common/motor-log-event.ts): in D1, on the
 // realtime socket and in its snapshot. Hubs that stored sentences before are read back.
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { HubSql } from "../../durable-objects/device-hub/sql.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { motorLogs } from "../../worker/db/schema.ts";
 import {
   connectBrowser,
   connectDevice,
   farmerWithDevice,
   fireTimer,
   hubStub,
+  motorLogRows,
   postJson,
   rewriteHubState,
 } from "../worker/helpers.ts";
 
 async function storedLogs(deviceId: string) {
-  const rows = await getDb(env.DB)
-    .select()
-    .from(motorLogs)
-    .where(eq(motorLogs.deviceId, deviceId))
-    .orderBy(motorLogs.id);
-  return rows.map((row) => ({
+  return (await motorLogRows(deviceId)).map((row) => ({
     action: row.action,
     kind: row.kind,
     params: JSON.parse(row.params),

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../worker/db/client.ts";
-import { devices, motorLogs } from "../../worker/db/schema.ts";
+import { devices } from "../../worker/db/schema.ts";
 import {
   adminToken,
   connectBrowser,
@@ -11,8 +11,10 @@ import {
   farmerWithDevice,
   hubStub,
   liftFrameRateCap,
+  motorLogLines,
   postJson,
   putJson,
+  refusal,
   rewriteHubState,
   snapshotWithoutClocks,
 } from "../worker/helpers.ts";
@@ -23,15 +25,6 @@ async function watchedFarmer() {
   const browser = await connectBrowser(farmer.user.mobileNo, { token: farmer.token });
   await browser.next("initialData");
   return { ...farmer, box, browser };
-}
-
-async function logMessages(deviceId: string) {
-  const rows = await getDb(env.DB)
-    .select()
-    .from(motorLogs)
-    .where(eq(motorLogs.deviceId, deviceId))
-    .orderBy(motorLogs.id);
-  return rows.map((row) => [row.action, row.message]);
 }
 
 const motor = (token: string, action: "on" | "off") => postJson("/api/devices/motor", { action }, token);
@@ -52,7 +45,7 @@ describe("events from the box", () => {
     expect(await browser.next("motorStatusUpdate")).toEqual({ type: "motorStatusUpdate", status: "off" });
     expect((await browser.next("motorLogUpdate")).log).toMatchObject({ action: "on" });
     expect((await browser.next("motorLogUpdate")).log).toMatchObject({ action: "off", logMessage: text });
-    expect(await logMessages(device.deviceId)).toEqual([
+    expect(await motorLogLines(device.deviceId)).toEqual([
       ["on", "Motor turned ON from the app"],
       ["off", text],
     ]);
@@ -70,19 +63,16 @@ describe("events from the box", () => {
     await endCooldown(device.deviceId);
     const refused = await motor(token, "on");
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({
-      success: false,
-      message: "Phase fault detected. Motor operation is disabled until the phase is OK.",
-      code: "phaseFault",
-      params: {},
-    });
+    expect(await refused.json()).toEqual(
+      refusal("Phase fault detected. Motor operation is disabled until the phase is OK.", "phaseFault"),
+    );
     await box.expectNone("switch", 100);
     expect((await motor(token, "off")).status).toBe(200);
 
     box.send({ type: "event", event: "phaseOk", relay: "off" });
     await browser.next("phaseOk");
     expect((await hubStub(device.deviceId).getSnapshot()).phaseFault).toBe(false);
-    expect(await logMessages(device.deviceId)).toEqual([
+    expect(await motorLogLines(device.deviceId)).toEqual([
       ["on", "Motor turned ON from the app"],
       ["off", "Phase fault detected: Phase Y missing. Motor operation is disabled."],
       ["off", "Motor turned OFF from the app"],
@@ -107,16 +97,11 @@ describe("events from the box", () => {
     await endCooldown(device.deviceId);
     const refused = await motor(token, "on");
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toMatchObject({
-      success: false,
-      message: "There is no mains power at the pump.",
-      code: "noSupply",
-      params: {},
-    });
+    expect(await refused.json()).toMatchObject(refusal("There is no mains power at the pump.", "noSupply"));
     box.send({ type: "event", event: "powerRestored", relay: "off" });
     await browser.next("powerRestored");
     expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("off");
-    expect(await logMessages(device.deviceId)).toEqual([
+    expect(await motorLogLines(device.deviceId)).toEqual([
       ["on", "Motor turned ON from the app"],
       ["off", "Power cut at the pump. Motor stopped."],
       ["other", "Power is back at the pump. The motor stays OFF until someone switches it on."],
@@ -131,7 +116,7 @@ describe("events from the box", () => {
     box.send({ type: "event", event: "powerRestored", relay: "on" });
     expect(await box.next("switch")).toMatchObject({ relay: "off" });
     await expect.poll(async () => (await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("off");
-    expect((await logMessages(device.deviceId)).at(-1)).toEqual([
+    expect((await motorLogLines(device.deviceId)).at(-1)).toEqual([
       "off",
       "Motor turned OFF by the server: it restarted by itself after a power cut.",
     ]);
@@ -143,7 +128,7 @@ describe("events from the box", () => {
     const { device, box, browser } = await watchedFarmer();
     box.send({ type: "relay", relay: "on", cause: "manual" });
     expect(await browser.next("motorStatusUpdate")).toEqual({ type: "motorStatusUpdate", status: "on" });
-    expect(await logMessages(device.deviceId)).toEqual([["on", "Motor turned ON (switched at the box)"]]);
+    expect(await motorLogLines(device.deviceId)).toEqual([["on", "Motor turned ON (switched at the box)"]]);
     box.close();
     browser.close();
   });
@@ -242,7 +227,7 @@ describe("invalid frames", () => {
     await browser.expectNone("motorStatusUpdate", 100);
     await browser.expectNone("powerDataUpdate", 0);
     expect(await snapshotWithoutClocks(device.deviceId)).toEqual(before);
-    expect(await logMessages(device.deviceId)).toEqual([]);
+    expect(await motorLogLines(device.deviceId)).toEqual([]);
     box.close();
     browser.close();
   });

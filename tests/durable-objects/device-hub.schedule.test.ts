@@ -12,7 +12,7 @@ import { DAY_MS, istMinuteKey } from "../../common/schedule-time.ts";
 import { SCHEDULE_LATE_LIMIT_MS, SCHEDULE_OFF_RETRY_MS } from "../../durable-objects/device-hub/schedules.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { devices, motorLogs } from "../../worker/db/schema.ts";
+import { devices } from "../../worker/db/schema.ts";
 import {
   api,
   connectDevice,
@@ -21,18 +21,11 @@ import {
   farmerWithDevice,
   getJson,
   hubStub,
+  motorLogLines,
+  owedSwitchOffs,
   postJson,
   rewriteHubState,
 } from "../worker/helpers.ts";
-
-async function logMessages(deviceId: string) {
-  const rows = await getDb(env.DB)
-    .select()
-    .from(motorLogs)
-    .where(eq(motorLogs.deviceId, deviceId))
-    .orderBy(motorLogs.id);
-  return rows.map((row) => [row.action, row.message]);
-}
 
 async function createSchedule(token: string, body: object): Promise<ScheduleView> {
   const response = await postJson("/api/schedule", body, token);
@@ -49,16 +42,6 @@ async function makeDue(deviceId: string, scheduleId: number, at = Date.now() - 1
   await runInDurableObject(hubStub(deviceId), (_hub: DeviceHub, state) => {
     state.storage.sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", at, scheduleId);
   });
-}
-
-async function owedSwitchOffs(deviceId: string) {
-  return runInDurableObject(hubStub(deviceId), (_hub: DeviceHub, state) =>
-    state.storage.sql
-      .exec<{ scheduleId: number; dueAt: number }>(
-        "SELECT schedule_id AS scheduleId, due_at AS dueAt FROM schedule_offs",
-      )
-      .toArray(),
-  );
 }
 
 /** Every `switch` the box received so far. */
@@ -81,7 +64,7 @@ describe("a schedule's run", () => {
     expect(await runDurableObjectAlarm(hubStub(device.deviceId))).toBe(true);
     expect(switchesSeen(box)).toEqual(["on"]);
     expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("on");
-    expect(await logMessages(device.deviceId)).toEqual([["on", "Motor turned ON by schedule (6:00 AM, daily)"]]);
+    expect(await motorLogLines(device.deviceId)).toEqual([["on", "Motor turned ON by schedule (6:00 AM, daily)"]]);
     const [after] = await schedules(token);
     expect(after!.lastRun).toMatchObject({ at: new Date(dueAt).toISOString(), outcome: "done", code: null });
     const next = Date.parse(after!.nextRunAt!);
@@ -113,7 +96,7 @@ describe("a schedule's run", () => {
     await makeDue(device.deviceId, schedule.id, dueAt);
     await runDurableObjectAlarm(stub);
     expect(switchesSeen(box)).toEqual(["on"]);
-    expect(await logMessages(device.deviceId)).toEqual([["on", "Motor turned ON by schedule (7:00 AM, once)"]]);
+    expect(await motorLogLines(device.deviceId)).toEqual([["on", "Motor turned ON by schedule (7:00 AM, once)"]]);
     const [after] = await schedules(token);
     expect(after).toMatchObject({ nextRunAt: null, lastRun: { outcome: "done" } });
     box.close();
@@ -131,7 +114,7 @@ describe("a schedule's run", () => {
     });
     await makeDue(device.deviceId, schedule.id);
     await runDurableObjectAlarm(hubStub(device.deviceId));
-    expect(await logMessages(device.deviceId)).toEqual([
+    expect(await motorLogLines(device.deviceId)).toEqual([
       ["other", "Scheduled ON at 5:30 AM was missed: the device was offline."],
     ]);
     const [after] = await schedules(token);
@@ -147,7 +130,7 @@ describe("a schedule's run", () => {
     await makeDue(device.deviceId, schedule.id);
     await runDurableObjectAlarm(hubStub(device.deviceId));
     expect(switchesSeen(box)).toEqual([]);
-    expect(await logMessages(device.deviceId)).toEqual([
+    expect(await motorLogLines(device.deviceId)).toEqual([
       [
         "other",
         "Scheduled ON at 8:15 PM was not carried out: Phase fault detected. Motor operation is disabled until the phase is OK.",
@@ -165,7 +148,7 @@ describe("a schedule's run", () => {
     await makeDue(device.deviceId, schedule.id);
     await runDurableObjectAlarm(hubStub(device.deviceId));
     expect(switchesSeen(box)).toEqual(["off"]);
-    expect(await logMessages(device.deviceId)).toEqual([["off", "Motor turned OFF by schedule (9:00 PM, daily)"]]);
+    expect(await motorLogLines(device.deviceId)).toEqual([["off", "Motor turned OFF by schedule (9:00 PM, daily)"]]);
     expect((await schedules(token))[0]!.lastRun).toMatchObject({ outcome: "done" });
     box.close();
   });
@@ -177,7 +160,7 @@ describe("a schedule's run", () => {
     await makeDue(device.deviceId, schedule.id, Date.now() - SCHEDULE_LATE_LIMIT_MS - 60_000);
     await runDurableObjectAlarm(hubStub(device.deviceId));
     expect(switchesSeen(box)).toEqual([]);
-    expect(await logMessages(device.deviceId)).toEqual([
+    expect(await motorLogLines(device.deviceId)).toEqual([
       ["other", "Scheduled ON at 4:00 AM was missed: the server could not run it on time."],
     ]);
     expect((await schedules(token))[0]).toMatchObject({
@@ -221,7 +204,7 @@ describe("ON for N minutes", () => {
     await runDurableObjectAlarm(hubStub(device.deviceId));
     await runInDurableObject(hubStub(device.deviceId), (hub: DeviceHub) => hub.alarm()); // delivered twice
     expect(switchesSeen(box)).toEqual(["on", "off"]);
-    expect(await logMessages(device.deviceId)).toEqual([
+    expect(await motorLogLines(device.deviceId)).toEqual([
       ["on", "Motor turned ON by schedule (6:00 AM, daily, for 30 minutes)"],
       ["off", "Motor turned OFF by schedule (after 30 minutes)"],
     ]);
@@ -269,7 +252,7 @@ describe("ON for N minutes", () => {
     expect(owed!.dueAt).toBeGreaterThan(Date.now() + SCHEDULE_OFF_RETRY_MS - 5_000);
     await expire();
     await runDurableObjectAlarm(hubStub(device.deviceId));
-    expect((await logMessages(device.deviceId)).slice(1)).toEqual([
+    expect((await motorLogLines(device.deviceId)).slice(1)).toEqual([
       [
         "other",
         "Scheduled switch-off (after 10 minutes) failed: Device is offline. Check its power and network, then try again. Trying again every minute.",
@@ -330,7 +313,7 @@ describe("schedules and the hub's lifecycle", () => {
     await makeDue(device.deviceId, schedule.id);
     await runDurableObjectAlarm(hubStub(device.deviceId));
     expect(switchesSeen(box)).toEqual([]);
-    expect(await logMessages(device.deviceId)).toEqual([]);
+    expect(await motorLogLines(device.deviceId)).toEqual([]);
     expect(
       await runInDurableObject(
         hubStub(device.deviceId),
@@ -354,7 +337,7 @@ describe("schedules and the hub's lifecycle", () => {
     });
     await runDurableObjectAlarm(hubStub(device.deviceId));
     expect(switchesSeen(box)).toEqual([]);
-    expect(await logMessages(device.deviceId)).toEqual([]);
+    expect(await motorLogLines(device.deviceId)).toEqual([]);
     box.close();
   });
 });

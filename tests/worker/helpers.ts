@@ -2,6 +2,7 @@
 // helper makes fresh, unique users and devices: tests never share state or depend on order.
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema, loginResponseSchema } from "../../common/api-responses/accounts.ts";
@@ -11,7 +12,7 @@ import { DEVICE_PROTOCOL_VERSION, serverToDeviceMessageSchema } from "../../comm
 import { type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { FrameBudget } from "../../durable-objects/device-hub/socket-caps.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { devices, users } from "../../worker/db/schema.ts";
+import { devices, motorLogs, users } from "../../worker/db/schema.ts";
 
 export const ORIGIN = "http://sinchai.test";
 
@@ -354,4 +355,33 @@ export async function liftFrameRateCap(deviceId: string) {
   await runInDurableObject(hubStub(deviceId), (hub: unknown) => {
     (hub as { deviceFrameBudget: FrameBudget }).deviceFrameBudget = new FrameBudget(Number.MAX_SAFE_INTEGER, 0);
   });
+}
+
+/**
+ * A refusal's whole body as the API sends it (common/api-responses/refusals.ts), for comparing
+ * with toEqual or toMatchObject: the words for people, the code and params for programs.
+ */
+export function refusal(message: unknown, code: string, params: Record<string, unknown> = {}) {
+  return { success: false, message, code, params };
+}
+
+/** The motor logs D1 holds for a device, oldest first. */
+export function motorLogRows(deviceId: string) {
+  return getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
+}
+
+/** A device's motor logs as `[action, message]`, oldest first. */
+export async function motorLogLines(deviceId: string) {
+  return (await motorLogRows(deviceId)).map((row) => [row.action, row.message]);
+}
+
+/** The switch-offs of schedule runs a hub still owes, as its storage holds them. */
+export function owedSwitchOffs(deviceId: string) {
+  return runInDurableObject(hubStub(deviceId), (_hub: unknown, state) =>
+    state.storage.sql
+      .exec<{ scheduleId: number; dueAt: number }>(
+        "SELECT schedule_id AS scheduleId, due_at AS dueAt FROM schedule_offs",
+      )
+      .toArray(),
+  );
 }

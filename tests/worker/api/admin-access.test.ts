@@ -7,7 +7,7 @@ import { readJson } from "../../../common/api-client.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { users } from "../../../worker/db/schema.ts";
-import { adminToken, api, createUser, farmerWithDevice, loginToken, putJson } from "../helpers.ts";
+import { adminToken, api, createUser, farmerWithDevice, loginToken, putJson, refusal } from "../helpers.ts";
 
 type Call = { method: string; path: string; body?: unknown; multipart?: boolean };
 
@@ -68,12 +68,9 @@ describe("admin endpoints", () => {
     for (const call of adminCalls(await target())) {
       const response = await send(call);
       expect(response.status, `${call.method} ${call.path}`).toBe(401);
-      expect(await response.json(), `${call.method} ${call.path}`).toEqual({
-        success: false,
-        message: "Missing token. Please log in again.",
-        code: "missingToken",
-        params: {},
-      });
+      expect(await response.json(), `${call.method} ${call.path}`).toEqual(
+        refusal("Missing token. Please log in again.", "missingToken"),
+      );
     }
   });
 

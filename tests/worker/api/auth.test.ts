@@ -8,7 +8,7 @@ import { apiErrorSchema, messageResponseSchema } from "../../../common/api-respo
 import { verifyPassword } from "../../../common/credentials.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { sessions, users } from "../../../worker/db/schema.ts";
-import { api, createUser, loginToken, postJson, uniqueMobileNo } from "../helpers.ts";
+import { api, createUser, loginToken, postJson, refusal, uniqueMobileNo } from "../helpers.ts";
 
 async function json<Schema extends AnswerSchema>(response: Response, schema: Schema) {
   expect(response.headers.get("Content-Type")).toContain("application/json");
@@ -38,12 +38,9 @@ describe("POST /api/auth/register", () => {
     const user = await createUser();
     const response = await postJson("/api/auth/register", { mobileNo: user.mobileNo, password: "another-password" });
     expect(response.status).toBe(409);
-    expect(await json(response, apiErrorSchema)).toEqual({
-      success: false,
-      message: "This mobile number is already registered. Please log in.",
-      code: "duplicateRegistration",
-      params: {},
-    });
+    expect(await json(response, apiErrorSchema)).toEqual(
+      refusal("This mobile number is already registered. Please log in.", "duplicateRegistration"),
+    );
     const rows = await getDb(env.DB).select().from(users).where(eq(users.mobileNo, user.mobileNo));
     expect(rows).toHaveLength(1);
     expect(await verifyPassword(user.password, rows[0]!.passwordHash)).toBe(true);

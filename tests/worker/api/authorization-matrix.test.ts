@@ -20,6 +20,7 @@ import {
   farmerWithDevice,
   ORIGIN,
   postJson,
+  refusal,
   type TestDevice,
   type TestUser,
 } from "../helpers.ts";
@@ -362,12 +363,9 @@ describe("cookie-authenticated state changes must come from our own pages", () =
             expect(refusal.success && refusal.data.message, outcome).not.toBe(CROSS_SITE_MESSAGE);
           } else {
             expect(response.status, outcome).toBe(403);
-            expect(parseAnswer(apiErrorSchema, answer, outcome), outcome).toEqual({
-              success: false,
-              message: CROSS_SITE_MESSAGE,
-              code: "crossSite",
-              params: {},
-            });
+            expect(parseAnswer(apiErrorSchema, answer, outcome), outcome).toEqual(
+              refusal(CROSS_SITE_MESSAGE, "crossSite"),
+            );
             // Refused before anything ran: the sessions still work (a cross-site logout ended nothing).
             for (const pair of cookie.split("; ")) {
               const [name, token] = pair.split("=") as [string, string];

@@ -23,6 +23,7 @@ import {
   farmerWithDevice,
   getJson,
   loginToken,
+  refusal,
 } from "../helpers.ts";
 
 describe("a box flooding its socket", () => {
@@ -55,12 +56,11 @@ describe("a box flooding its socket", () => {
     });
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
-    expect(await refused.json()).toEqual({
-      success: false,
-      message: expect.stringMatching(/^Too many frames: reconnect in \d+ s\.$/),
-      code: "tooManyFrames",
-      params: { seconds: expect.any(Number) },
-    });
+    expect(await refused.json()).toEqual(
+      refusal(expect.stringMatching(/^Too many frames: reconnect in \d+ s\.$/), "tooManyFrames", {
+        seconds: expect.any(Number),
+      }),
+    );
     // Both farmers' pumps still answer; the flooder's is offline, the other's untouched.
     const status = async (farmer: typeof flooder) =>
       (
@@ -116,12 +116,7 @@ describe("browser sockets", () => {
       headers: { Upgrade: "websocket", Authorization: `Bearer ${farmer.token}` },
     });
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({
-      success: false,
-      message: apiEn["error.tooManyViewers"],
-      code: "tooManyViewers",
-      params: {},
-    });
+    expect(await refused.json()).toEqual(refusal(apiEn["error.tooManyViewers"], "tooManyViewers"));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(sockets.filter((socket) => socket.closed !== null)).toEqual([]);
     for (const socket of sockets) socket.close();

@@ -9,18 +9,12 @@ import {
   basicAuth,
   connectDevice,
   createUser,
+  farmerWithDevice,
   hubStub,
   loginToken,
   postJson,
-  provisionDevice,
+  refusal,
 } from "../helpers.ts";
-
-async function farmerWithDevice() {
-  const user = await createUser();
-  const device = await provisionDevice(user.id);
-  const token = await loginToken(user);
-  return { user, device, token };
-}
 
 const motor = (token: string, action: string) => postJson("/api/devices/motor", { action }, token);
 
@@ -55,12 +49,9 @@ describe("POST /api/devices/motor", () => {
     const response = await motor(token, "on");
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({
-      success: false,
-      message: "Device is offline. Check its power and network, then try again.",
-      code: "offline",
-      params: {},
-    });
+    expect(await response.json()).toEqual(
+      refusal("Device is offline. Check its power and network, then try again.", "offline"),
+    );
   });
 
   it("counts a connected box that has not said hello as offline", async () => {
@@ -80,12 +71,9 @@ describe("POST /api/devices/motor", () => {
     const response = await pending;
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
     expect(response.status).toBe(504);
-    expect(await response.json()).toEqual({
-      success: false,
-      message: "The device did not confirm the command. Check the motor status and try again.",
-      code: "timeout",
-      params: {},
-    });
+    expect(await response.json()).toEqual(
+      refusal("The device did not confirm the command. Check the motor status and try again.", "timeout"),
+    );
 
     // The box switched after all: its late ack is the truth about the relay.
     const browserToken = await loginToken(user);
@@ -115,12 +103,11 @@ describe("POST /api/devices/motor", () => {
     const restart = await motor(token, "on");
     expect(restart.status).toBe(429);
     expect(restart.headers.get("Retry-After")).toMatch(/^(9|10)$/);
-    expect(await restart.json()).toEqual({
-      success: false,
-      message: "Please wait for cooldown.",
-      code: "cooldown",
-      params: { retryAfterSeconds: Number(restart.headers.get("Retry-After")) },
-    });
+    expect(await restart.json()).toEqual(
+      refusal("Please wait for cooldown.", "cooldown", {
+        retryAfterSeconds: Number(restart.headers.get("Retry-After")),
+      }),
+    );
     box.close();
   });
 
@@ -132,12 +119,7 @@ describe("POST /api/devices/motor", () => {
     box.send({ type: "ack", id: command.id, ok: false, relay: "off", error: "Phase missing" });
     const response = await pending;
     expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({
-      success: false,
-      message: "Phase missing",
-      code: "rejected",
-      params: { error: "Phase missing" },
-    });
+    expect(await response.json()).toMatchObject(refusal("Phase missing", "rejected", { error: "Phase missing" }));
     box.close();
   });
 
@@ -151,12 +133,9 @@ describe("POST /api/devices/motor", () => {
     const response = await pending;
     expect(response.status).toBe(504);
     expect(Date.now() - started).toBeLessThan(4_000);
-    expect(await response.json()).toEqual({
-      success: false,
-      message: "The device went offline before confirming the command. The motor may have switched.",
-      code: "linkLost",
-      params: {},
-    });
+    expect(await response.json()).toEqual(
+      refusal("The device went offline before confirming the command. The motor may have switched.", "linkLost"),
+    );
 
     // Nobody knows what the relay did: offline, unknown (not OFF), and the log says so.
     const stub = hubStub(device.deviceId);
@@ -181,12 +160,7 @@ describe("POST /api/devices/motor", () => {
     const token = await loginToken(await createUser());
     const response = await motor(token, "on");
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({
-      success: false,
-      message: "No device is linked to this account yet.",
-      code: "noDevice",
-      params: {},
-    });
+    expect(await response.json()).toMatchObject(refusal("No device is linked to this account yet.", "noDevice"));
   });
 
   it.each([

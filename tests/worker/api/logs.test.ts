@@ -9,7 +9,17 @@ import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/device-hub/
 import { acceptedLanguage } from "../../../worker/api/language.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { insertMotorLog } from "../../../worker/db/motor-logs.ts";
-import { adminToken, api, connectDevice, farmerWithDevice, fireTimer, getJson, hubStub, postJson } from "../helpers.ts";
+import {
+  adminToken,
+  api,
+  connectDevice,
+  farmerWithDevice,
+  fireTimer,
+  getJson,
+  hubStub,
+  postJson,
+  refusal,
+} from "../helpers.ts";
 
 describe("GET /api/logs/motor/{mobileNo}", () => {
   it("answers an array of the device's logs, newest first, page by page", async () => {
@@ -113,12 +123,7 @@ describe("motor logs in the caller's language", () => {
       body: JSON.stringify({ action: "on" }),
     });
     expect(refused.status).toBe(503);
-    expect(await refused.json()).toEqual({
-      success: false,
-      message: "डिवाइस ऑफ़लाइन है। उसकी बिजली और नेटवर्क जाँचें, फिर प्रयास करें।",
-      code: "offline",
-      params: {},
-    });
+    expect(await refused.json()).toEqual(refusal("डिवाइस ऑफ़लाइन है। उसकी बिजली और नेटवर्क जाँचें, फिर प्रयास करें।", "offline"));
   });
 
   it("words the API's own refusals in the caller's language: validation, access, not found", async () => {
@@ -130,12 +135,7 @@ describe("motor logs in the caller's language", () => {
       body: JSON.stringify({ plan: "forever", paymentMethod: "upi" }),
     });
     expect(badPlan.status).toBe(400);
-    expect(await badPlan.json()).toMatchObject({
-      success: false,
-      message: "प्लान सही नहीं है।",
-      code: "invalidInput",
-      params: { field: "plan" },
-    });
+    expect(await badPlan.json()).toMatchObject(refusal("प्लान सही नहीं है।", "invalidInput", { field: "plan" }));
     const english = await api("/api/recharge/request", {
       method: "POST",
       headers: { ...hindi, Cookie: "sinchai_lang=en" },
@@ -151,12 +151,7 @@ describe("motor logs in the caller's language", () => {
       code: "notYourDevice",
     });
     const nowhere = await api("/api/no-such-route", { headers: hindi });
-    expect(await nowhere.json()).toEqual({
-      success: false,
-      message: "यह पता मौजूद नहीं है।",
-      code: "notFound",
-      params: {},
-    });
+    expect(await nowhere.json()).toEqual(refusal("यह पता मौजूद नहीं है।", "notFound"));
   });
 
   it.each([

@@ -1,12 +1,9 @@
 // Firmware: admins upload images into R2; a farmer's box is offered the newest one, downloads
 // it with its own credentials, checks its hash and comes back with the new version.
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { motorLogs } from "../../../worker/db/schema.ts";
 import {
   adminToken,
   api,
@@ -16,6 +13,7 @@ import {
   farmerWithDevice,
   fireTimer,
   getJson,
+  motorLogRows,
   postJson,
   rewriteHubState,
 } from "../helpers.ts";
@@ -34,12 +32,7 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
 }
 
 async function logTexts(deviceId: string) {
-  const rows = await getDb(env.DB)
-    .select()
-    .from(motorLogs)
-    .where(eq(motorLogs.deviceId, deviceId))
-    .orderBy(motorLogs.id);
-  return rows.map((row) => row.message);
+  return (await motorLogRows(deviceId)).map((row) => row.message);
 }
 
 describe("POST /api/admin/firmware", () => {

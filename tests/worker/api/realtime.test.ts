@@ -5,17 +5,10 @@ import {
   connectDevice,
   createUser,
   FRESH_PUMP_STATE,
+  farmerWithDevice,
   loginToken,
   postJson,
-  provisionDevice,
 } from "../helpers.ts";
-
-async function farmerWithDevice() {
-  const user = await createUser();
-  const device = await provisionDevice(user.id);
-  const token = await loginToken(user);
-  return { user, device, token };
-}
 
 function upgrade(query: string, headers: Record<string, string>) {
   return api(`/api/realtime${query}`, { headers: { Upgrade: "websocket", ...headers } });

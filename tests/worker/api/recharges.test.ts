@@ -22,6 +22,7 @@ import {
   loginToken,
   postJson,
   putJson,
+  refusal,
 } from "../helpers.ts";
 
 async function activatedFarmer() {
@@ -141,12 +142,7 @@ describe("one pending request per device", () => {
     expect(statuses.filter((status) => status === 409)).toHaveLength(19);
     const refused = await request(farmer.token, { plan: "3month", paymentMethod: "cash" });
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({
-      success: false,
-      message: apiEn["error.pendingRecharge"],
-      code: "pendingRecharge",
-      params: {},
-    });
+    expect(await refused.json()).toEqual(refusal(apiEn["error.pendingRecharge"], "pendingRecharge"));
     const mine = await readJson(await getJson("/api/recharge/requests", farmer.token), rechargeListResponseSchema);
     expect(mine.data).toHaveLength(1);
 

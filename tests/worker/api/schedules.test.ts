@@ -5,7 +5,17 @@ import { readJson } from "../../../common/api-client.ts";
 import { scheduleListResponseSchema, scheduleResponseSchema } from "../../../common/api-responses/schedules.ts";
 import { MAX_SCHEDULES_PER_DEVICE, type ScheduleView } from "../../../common/schedule-schemas.ts";
 import { DAY_MS, formatClock, istMinuteKey, nextOccurrence, parseClock } from "../../../common/schedule-time.ts";
-import { adminToken, api, createUser, farmerWithDevice, getJson, loginToken, postJson, putJson } from "../helpers.ts";
+import {
+  adminToken,
+  api,
+  createUser,
+  farmerWithDevice,
+  getJson,
+  loginToken,
+  postJson,
+  putJson,
+  refusal,
+} from "../helpers.ts";
 
 const create = (token: string, body: unknown) => postJson("/api/schedule", body, token);
 const remove = (token: string, id: number) =>
@@ -133,12 +143,9 @@ describe("POST /api/schedule", () => {
     await created(token, { time: "6:00 PM", action: "ON", repeat: "daily" });
     const clash = await create(token, { time: "18:00", action: "OFF", repeat: "once" });
     expect(clash.status).toBe(409);
-    expect(await clash.json()).toEqual({
-      success: false,
-      message: "Another schedule is already set for 6:00 PM.",
-      code: "conflict",
-      params: { minuteOfDay: 18 * 60, time: "6:00 PM" },
-    });
+    expect(await clash.json()).toEqual(
+      refusal("Another schedule is already set for 6:00 PM.", "conflict", { minuteOfDay: 18 * 60, time: "6:00 PM" }),
+    );
     const inHindi = await api("/api/schedule", {
       method: "POST",
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "Accept-Language": "hi" },
@@ -150,12 +157,11 @@ describe("POST /api/schedule", () => {
     }
     const tooMany = await create(token, { time: "11:00 PM", action: "OFF", repeat: "daily" });
     expect(tooMany.status).toBe(409);
-    expect(await tooMany.json()).toEqual({
-      success: false,
-      message: `A device can have at most ${MAX_SCHEDULES_PER_DEVICE} schedules.`,
-      code: "limit",
-      params: { max: MAX_SCHEDULES_PER_DEVICE },
-    });
+    expect(await tooMany.json()).toEqual(
+      refusal(`A device can have at most ${MAX_SCHEDULES_PER_DEVICE} schedules.`, "limit", {
+        max: MAX_SCHEDULES_PER_DEVICE,
+      }),
+    );
     expect(await list(token)).toHaveLength(MAX_SCHEDULES_PER_DEVICE);
   });
 
@@ -165,12 +171,7 @@ describe("POST /api/schedule", () => {
     const withoutDevice = await loginToken(await createUser());
     const noDevice = await create(withoutDevice, { time: "10:00 AM", action: "ON", repeat: "daily" });
     expect(noDevice.status).toBe(404);
-    expect(await noDevice.json()).toMatchObject({
-      success: false,
-      message: "No device is linked to this account yet.",
-      code: "noDevice",
-      params: {},
-    });
+    expect(await noDevice.json()).toMatchObject(refusal("No device is linked to this account yet.", "noDevice"));
     const admin = await create(await adminToken(), { time: "10:00 AM", action: "ON", repeat: "daily" });
     expect(admin.status).toBe(403);
   });
@@ -219,12 +220,7 @@ describe("GET, PUT and DELETE /api/schedule", () => {
     expect(await bad.json()).toMatchObject({ success: false, message: "Not a schedule id." });
     const unknown = await putJson("/api/schedule/999", { time: "7:15 PM", action: "OFF", repeat: "daily" }, token);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({
-      success: false,
-      message: "Schedule not found.",
-      code: "notFound",
-      params: {},
-    });
+    expect(await unknown.json()).toMatchObject(refusal("Schedule not found.", "notFound"));
   });
 
   it("never shows or changes another farmer's schedules", async () => {
