@@ -2,18 +2,17 @@
 // what and the outcome; so do the page's own login and logout (the two admin writes that do not
 // go through the API). English, then Hindi, each action in the reader's words; 360 px wide
 // without sideways scroll.
-import { expect, test } from "@playwright/test";
-import { adminLogIn, DEMO_ADMIN, registerFarmer, texts } from "./admin-support.ts";
+import { expect } from "@playwright/test";
+import { adminLogIn, DEMO_ADMIN, registerFarmer, test, texts } from "./admin-support.ts";
 import { fitsTheScreen, useLanguage } from "./support.ts";
 
 test("a config change, the login and the logout are on the audit trail (English, then Hindi)", async ({
   page,
   context,
+  english: t,
   request,
 }) => {
-  const t = texts.en;
   const farmer = await registerFarmer(request);
-  await useLanguage(context, "en");
   await adminLogIn(page, t);
 
   await page.goto(`/admin/users/${farmer.id}/update-config`);

@@ -1,9 +1,9 @@
 // /admin/login and the admin shell: a session of its own, refused to farmers and strangers on
 // the server, logout ending it on the server, the shell on phones and wide screens.
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { E2E_PORT } from "../../playwright.config.ts";
-import { adminLogIn, DEMO_ADMIN, registerFarmer, texts } from "./admin-support.ts";
-import { logIn as farmerLogIn, useLanguage } from "./support.ts";
+import { adminLogIn, DEMO_ADMIN, registerFarmer, test, texts } from "./admin-support.ts";
+import { logIn as farmerLogIn } from "./support.ts";
 
 const ADMIN_PAGES = [
   "/admin/dashboard",
@@ -51,11 +51,9 @@ test("an admin logs in (Hindi), is kept in while the session lives, and logs out
 
 test("wrong credentials and a farmer's own credentials get the spec's message (English)", async ({
   page,
-  context,
+  english: t,
   request,
 }) => {
-  const t = texts.en;
-  await useLanguage(context, "en");
   await page.goto("/admin/login");
   await expect(page.getByRole("heading", { name: t["admin.login.title"] })).toBeVisible();
 

@@ -1,11 +1,11 @@
 // /admin/recharges: the farmer's requests with the spec's columns; mark paid (the farmer's plan
 // grows by the plan's length) or failed only while pending, delete in any status, each after
 // the confirmation of SPEC §4; the list reloads.
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { planResponseSchema, rechargeRequestResponseSchema } from "../../common/api-responses/recharges.ts";
 import { addMonths } from "../../common/plans.ts";
-import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianRupees, texts } from "./admin-support.ts";
+import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianRupees, test } from "./admin-support.ts";
 import { en, logIn, useLanguage } from "./support.ts";
 
 // A wide screen: the table with its column headers (phones get one card per row).
@@ -13,10 +13,9 @@ test.use({ viewport: { width: 1280, height: 900 } });
 
 test("mark paid extends the farmer's plan; mark failed; delete; only pending can be marked (English)", async ({
   page,
-  context,
+  english: t,
   request,
 }) => {
-  const t = texts.en;
   const { farmer, device } = await farmerWithDevice(request);
   const plan = async () =>
     (await readJson(await request.get("/api/recharge/plan", bearer(farmer.token)), planResponseSchema)).plan;
@@ -38,7 +37,6 @@ test("mark paid extends the farmer's plan; mark failed; delete; only pending can
   });
   expect(second.status()).toBe(409);
 
-  await useLanguage(context, "en");
   await adminLogIn(page, t);
   await page.goto("/admin/recharges");
   await expect(page.getByRole("heading", { name: t["admin.recharges.title"] })).toBeVisible();

@@ -1,7 +1,7 @@
 // Shared by the admin Playwright specs: the admin's login, fresh farmers with fresh simulated
 // devices (provisioned through the admin API), and the admin dictionaries. Every spec makes
 // its own farmers and devices, so specs never depend on each other or on the demo pump.
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
 import { adminEn } from "../../app/i18n/admin-en.ts";
 import { adminHi } from "../../app/i18n/admin-hi.ts";
 import { loginResponseSchema } from "../../common/api-responses/accounts.ts";
@@ -9,13 +9,24 @@ import type { DeviceKind } from "../../common/device-protocol.ts";
 import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
 import { DEMO_ADMIN } from "../../scripts/lib/seed.ts";
-import { apiClient, en, hi, uniqueMobileNo } from "./support.ts";
+import { apiClient, en, hi, uniqueMobileNo, useLanguage } from "./support.ts";
 
 export { adminEn, adminHi, DEMO_ADMIN };
 
 /** The admin texts plus the shared ones (login fields, language switch) of one language. */
 export const texts = { hi: { ...hi, ...adminHi }, en: { ...en, ...adminEn } };
 export type Texts = (typeof texts)["hi"];
+
+/**
+ * The admin specs' test. `english`: the browser reads the pages in English (the language
+ * cookie, set before the test starts) and the test gets the English texts to find them by.
+ */
+export const test = base.extend<{ english: Texts }>({
+  english: async ({ context }, use) => {
+    await useLanguage(context, "en");
+    await use(texts.en);
+  },
+});
 
 export async function adminLogIn(page: Page, t: Texts = texts.hi, account = DEMO_ADMIN) {
   await page.goto("/admin/login");

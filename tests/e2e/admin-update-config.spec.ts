@@ -1,17 +1,14 @@
 // /admin/users/{id}/update-config: read-only number, three required numbers in steps of 0.1;
 // the change reaches the box and the config history names the admin and what changed.
-import { expect, test } from "@playwright/test";
-import { adminLogIn, DEMO_ADMIN, farmerWithDevice, indianNumber, texts } from "./admin-support.ts";
-import { useLanguage } from "./support.ts";
+import { expect } from "@playwright/test";
+import { adminLogIn, DEMO_ADMIN, farmerWithDevice, indianNumber, test, texts } from "./admin-support.ts";
 
 test("an admin's config change reaches the box and is recorded with who and what (English)", async ({
   page,
-  context,
+  english: t,
   request,
 }) => {
-  const t = texts.en;
   const { farmer, device } = await farmerWithDevice(request);
-  await useLanguage(context, "en");
   await adminLogIn(page, t);
   await page.goto(`/admin/users/${farmer.id}`);
   await page.getByRole("link", { name: t["admin.user.updateConfig"] }).click();

@@ -2,7 +2,7 @@
 // the admin signal bars), config history, power logs, role changes, and the Device Settings
 // modal: debug console, mobile number, provisioning and firmware. Each test has its own farmer
 // and simulated box.
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { firmwareListResponseSchema, userListResponseSchema } from "../../common/api-responses/admin.ts";
@@ -17,9 +17,10 @@ import {
   registerFarmer,
   startDevice,
   type Texts,
+  test,
   texts,
 } from "./admin-support.ts";
-import { uniqueMobileNo, useLanguage } from "./support.ts";
+import { uniqueMobileNo } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
 test.afterEach(async () => {
@@ -89,12 +90,10 @@ test("shows the account and its device live: status, motor, power, logs, health,
 
 test("the role is given and taken away at once; the last admin keeps theirs (English)", async ({
   page,
-  context,
+  english: t,
   request,
 }) => {
-  const t = texts.en;
   const farmer = await registerFarmer(request);
-  await useLanguage(context, "en");
   await openDetail(page, farmer.id, t);
   const dialog = page.getByTestId("confirm-dialog");
   await page.getByRole("button", { name: t["admin.user.makeAdmin"] }).click();
@@ -156,13 +155,11 @@ test("debug mode streams the box's log lines live and turns off when the dialog 
 
 test("the device's mobile number: the SPEC §5 checks, a warning, then the box restarts with it (English)", async ({
   page,
-  context,
+  english: t,
   request,
 }) => {
-  const t = texts.en;
   const { farmer, device } = await farmerWithDevice(request);
   devices.push(device);
-  await useLanguage(context, "en");
   await openDetail(page, farmer.id, t);
   await page.getByRole("button", { name: t["admin.user.deviceSettings"] }).click();
   const settings = page.getByTestId("device-settings-dialog");
@@ -199,17 +196,15 @@ test("the device's mobile number: the SPEC §5 checks, a warning, then the box r
 
 test("provisioning: a new device for a farmer, its key shown once and rotated, unassigned and assigned again", async ({
   page,
-  context,
+  english: t,
   request,
 }) => {
-  const t = texts.en;
   const mobileNo = uniqueMobileNo();
   await request.post("/api/auth/register", { data: { mobileNo, password: "farmer-password" } });
   const users = (
     await readJson(await request.get("/api/admin/users", bearer(await adminApiToken(request))), userListResponseSchema)
   ).users;
   const userId = users.find((user) => user.mobileNo === mobileNo)!.id;
-  await useLanguage(context, "en");
   await openDetail(page, userId, t);
   await expect(page.getByTestId("detail-last-login")).toHaveText(t["admin.user.neverLoggedIn"]);
   await expect(page.getByText(t["admin.user.noDevice"])).toBeVisible();
@@ -256,12 +251,10 @@ test("provisioning: a new device for a farmer, its key shown once and rotated, u
 
 test("firmware upload: device type, version and file; a version is refused twice", async ({
   page,
-  context,
+  english: t,
   request,
 }) => {
-  const t = texts.en;
   const farmer = await registerFarmer(request);
-  await useLanguage(context, "en");
   await openDetail(page, farmer.id, t);
   await page.getByRole("button", { name: t["admin.user.deviceSettings"] }).click();
   const section = page.getByTestId("device-settings-dialog").getByTestId("firmware-section");

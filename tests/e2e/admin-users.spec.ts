@@ -1,9 +1,8 @@
 // /admin/users: the columns of SPEC §2, live device status, the 120 s refresh, View, and Delete
 // behind the retype-the-number modal of SPEC §5 (the account, its sessions and device link go).
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { ADMIN_USERS_REFRESH_MS } from "../../common/constants.ts";
-import { adminLogIn, bearer, farmerWithDevice, registerFarmer, texts } from "./admin-support.ts";
-import { useLanguage } from "./support.ts";
+import { adminLogIn, bearer, farmerWithDevice, registerFarmer, test, texts } from "./admin-support.ts";
 
 test("the list shows every account with live status and refreshes itself every 120 s (Hindi)", async ({
   page,
@@ -45,12 +44,10 @@ test("the list shows every account with live status and refreshes itself every 1
 
 test("Delete asks for the number, then removes the account, its sessions and its device link (English, phone)", async ({
   page,
-  context,
+  english: t,
   request,
 }) => {
-  const t = texts.en;
   const { farmer, device } = await farmerWithDevice(request);
-  await useLanguage(context, "en");
   await adminLogIn(page, t);
   await page.goto("/admin/users");
   const row = page.getByTestId(`user-row-${farmer.mobileNo}`);
