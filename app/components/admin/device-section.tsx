@@ -12,7 +12,8 @@ import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import type { Ask } from "../dialog.tsx";
 import { useToast } from "../toast.tsx";
-import { useAdminApi } from "./use-admin-api.ts";
+import { type ApiAnswer, useAdminApi } from "./use-admin-api.ts";
+import { useBusyRequest } from "./use-busy-request.ts";
 
 type FreeDevice = { id: string; kind: DeviceKind; ownerMobileNo: string | null };
 type IssuedKey = { deviceId: string; key: string };
@@ -37,7 +38,7 @@ export function DeviceSection({
   const [chosen, setChosen] = useState("");
   const [kind, setKind] = useState<DeviceKind>("3phase");
   const [issued, setIssued] = useState<IssuedKey | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run: send } = useBusyRequest();
   const device = user.device;
 
   // The list of unassigned devices, whenever the dialog opens on an account without one.
@@ -62,22 +63,11 @@ export function DeviceSection({
     if (!open) setIssued(null);
   }, [open]);
 
-  async function run(request: () => Promise<{ ok: boolean }>, success: string) {
-    setBusy(true);
-    try {
-      const answer = await request();
-      if (answer.ok) {
-        toast.show(success, "success");
-        onChanged();
-      } else {
-        toast.show(t("admin.settings.deviceFailed"), "error");
-      }
-    } catch {
-      toast.show(t("admin.settings.deviceFailed"), "error");
-    } finally {
-      setBusy(false);
-    }
-  }
+  const run = (request: () => Promise<ApiAnswer<unknown>>, success: string) =>
+    send(request, { refused: "admin.settings.deviceFailed", failed: "admin.settings.deviceFailed" }, () => {
+      toast.show(success, "success");
+      onChanged();
+    });
 
   const provision = () =>
     run(async () => {

@@ -7,6 +7,7 @@ import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { useToast } from "../toast.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
+import { useBusyRequest } from "./use-busy-request.ts";
 
 type FirmwareImage = { id: number; deviceType: "wifi" | "sim"; version: string; size: number; uploadedAt: string };
 
@@ -16,7 +17,7 @@ export function FirmwareSection({ open }: { open: boolean }) {
   const api = useAdminApi();
   const toast = useToast();
   const [images, setImages] = useState<FirmwareImage[] | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyRequest();
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
@@ -35,27 +36,19 @@ export function FirmwareSection({ open }: { open: boolean }) {
   async function upload(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
-    setBusy(true);
     setError(null);
-    try {
-      const answer = await api("/api/admin/firmware", firmwareUploadResponseSchema, {
-        method: "POST",
-        form: new FormData(formElement),
-      });
-      if (answer.ok) {
+    await run(
+      () =>
+        api("/api/admin/firmware", firmwareUploadResponseSchema, { method: "POST", form: new FormData(formElement) }),
+      { refused: "admin.settings.uploadFailed", failed: "admin.settings.uploadFailed" },
+      async () => {
         toast.show(t("admin.settings.uploaded"), "success");
         formElement.reset();
         await load();
-      } else {
-        // The server names the problem (duplicate version, size, type); it is shown as sent.
-        setError(answer.body?.message ?? null);
-        toast.show(t("admin.settings.uploadFailed"), "error");
-      }
-    } catch {
-      toast.show(t("admin.settings.uploadFailed"), "error");
-    } finally {
-      setBusy(false);
-    }
+      },
+      // The server names the problem (duplicate version, size, type); it is shown as sent.
+      (answer) => setError(answer.body?.message ?? null),
+    );
   }
 
   return (

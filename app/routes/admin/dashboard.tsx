@@ -6,7 +6,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
-import { useToast } from "../../components/toast.tsx";
+import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
 import { formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
@@ -32,22 +32,15 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const t = useAdminT();
   const language = useLanguage();
   const api = useAdminApi();
-  const toast = useToast();
+  const { busy, run } = useBusyRequest();
   const [stats, setStats] = useState(loaderData.data);
-  const [busy, setBusy] = useState(false);
 
-  async function refresh() {
-    setBusy(true);
-    try {
-      const answer = await api("/api/admin/dashboard-stats", dashboardStatsResponseSchema);
-      if (answer.ok && answer.body) setStats(answer.body.stats);
-      else toast.show(t("admin.dashboard.loadFailed"), "error");
-    } catch {
-      toast.show(t("admin.dashboard.error"), "error");
-    } finally {
-      setBusy(false);
-    }
-  }
+  const refresh = () =>
+    run(
+      () => api("/api/admin/dashboard-stats", dashboardStatsResponseSchema),
+      { refused: "admin.dashboard.loadFailed", failed: "admin.dashboard.error" },
+      (answer) => setStats(answer.body.stats),
+    );
 
   return (
     <main className="page admin-page">

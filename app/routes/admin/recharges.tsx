@@ -11,6 +11,7 @@ import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
+import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
 import { ConfirmDialog } from "../../components/dialog.tsx";
 import { useToast } from "../../components/toast.tsx";
 import { formatDateTime, formatRupees } from "../../format.ts";
@@ -40,7 +41,7 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
   const toast = useToast();
   const [requests, setRequests] = useState<RechargeView[] | null>(loaderData.data);
   const [action, setAction] = useState<Action | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyRequest();
 
   async function reload() {
     try {
@@ -54,32 +55,22 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
 
   async function confirm() {
     if (!action) return;
-    setBusy(true);
-    try {
-      const answer =
+    const mark = action.kind === "mark";
+    await run(
+      () =>
         action.kind === "mark"
-          ? await api(`/api/recharge/status/${action.request.id}`, messageResponseSchema, {
+          ? api(`/api/recharge/status/${action.request.id}`, messageResponseSchema, {
               method: "PUT",
               json: { status: action.status },
             })
-          : await api(`/api/recharge/${action.request.id}`, messageResponseSchema, { method: "DELETE" });
-      if (action.kind === "mark") {
-        toast.show(
-          t(answer.ok ? "admin.recharges.statusUpdated" : "admin.recharges.statusFailed"),
-          answer.ok ? "success" : "error",
-        );
-      } else {
-        toast.show(
-          t(answer.ok ? "admin.recharges.deleted" : "admin.recharges.deleteFailed"),
-          answer.ok ? "success" : "error",
-        );
-      }
-    } catch {
-      toast.show(t("admin.recharges.actionError"), "error");
-    } finally {
-      setBusy(false);
-      setAction(null);
-    }
+          : api(`/api/recharge/${action.request.id}`, messageResponseSchema, { method: "DELETE" }),
+      {
+        refused: mark ? "admin.recharges.statusFailed" : "admin.recharges.deleteFailed",
+        failed: "admin.recharges.actionError",
+      },
+      () => toast.show(t(mark ? "admin.recharges.statusUpdated" : "admin.recharges.deleted"), "success"),
+    );
+    setAction(null);
     // SPEC §4: the list reloads after every action, whatever its outcome.
     await reload();
   }

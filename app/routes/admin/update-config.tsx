@@ -1,6 +1,6 @@
 // /admin/users/{userId}/update-config (SPEC §2, §5): the three numbers, step 0.1, required.
 // Saved through PUT /api/admin/update-motor-config, which records the history and tells the box.
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { data, Link } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
 import { motorConfigResponseSchema } from "../../../common/api-responses/devices.ts";
@@ -9,6 +9,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
+import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
 import { useToast } from "../../components/toast.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
 import { envOf } from "../../session.server.ts";
@@ -40,7 +41,7 @@ export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
   const t = useAdminT();
   const api = useAdminApi();
   const toast = useToast();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyRequest();
   const user = loaderData.data;
 
   if (!user) {
@@ -59,31 +60,25 @@ export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
     event.preventDefault();
     if (!user) return;
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    try {
-      const answer = await api("/api/admin/update-motor-config", motorConfigResponseSchema, {
-        method: "PUT",
-        // Sent as typed; the server parses the numbers with the shared schema.
-        json: {
-          mobileNo: user.mobileNo,
-          defaultCurrent: form.get("defaultCurrent"),
-          dryRunThreshold: form.get("dryRunThreshold"),
-          overCurrentThreshold: form.get("overCurrentThreshold"),
-        },
-      });
-      if (answer.ok) {
+    await run(
+      () =>
+        api("/api/admin/update-motor-config", motorConfigResponseSchema, {
+          method: "PUT",
+          // Sent as typed; the server parses the numbers with the shared schema.
+          json: {
+            mobileNo: user.mobileNo,
+            defaultCurrent: form.get("defaultCurrent"),
+            dryRunThreshold: form.get("dryRunThreshold"),
+            overCurrentThreshold: form.get("overCurrentThreshold"),
+          },
+        }),
+      { refused: "admin.config.failed", failed: "admin.config.failed" },
+      (answer) =>
         toast.show(
           t(answer.body?.deliveredToDevice === false ? "admin.config.notDelivered" : "admin.config.updated"),
           "success",
-        );
-      } else {
-        toast.show(t("admin.config.failed"), "error");
-      }
-    } catch {
-      toast.show(t("admin.config.failed"), "error");
-    } finally {
-      setBusy(false);
-    }
+        ),
+    );
   }
 
   return (

@@ -13,6 +13,7 @@ import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx"
 import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { DeleteUserDialog } from "../../components/admin/delete-user-dialog.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
+import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
 import { useToast } from "../../components/toast.tsx";
 import { formatDateTime } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
@@ -41,7 +42,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   const [users, setUsers] = useState<AdminUserListItem[]>(loaderData.data?.users ?? []);
   const [statuses, setStatuses] = useState<Statuses>(loaderData.data?.statuses ?? {});
   const [deleting, setDeleting] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyRequest();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `t` is a new function every render but depends only on the language
   const refresh = useCallback(async () => {
@@ -69,25 +70,16 @@ export default function Users({ loaderData }: Route.ComponentProps) {
 
   async function confirmDelete() {
     if (!deleting) return;
-    setBusy(true);
-    try {
-      const answer = await api("/api/admin/delete-user", messageResponseSchema, {
-        method: "DELETE",
-        json: { mobileNo: deleting },
-      });
-      if (answer.ok) {
+    await run(
+      () => api("/api/admin/delete-user", messageResponseSchema, { method: "DELETE", json: { mobileNo: deleting } }),
+      { refused: "admin.users.deleteFailed", failed: "admin.users.deleteError" },
+      async () => {
         toast.show(t("admin.users.deleted"), "success");
         setUsers((current) => current.filter((user) => user.mobileNo !== deleting));
         setDeleting(null);
         await refresh();
-      } else {
-        toast.show(t("admin.users.deleteFailed"), "error");
-      }
-    } catch {
-      toast.show(t("admin.users.deleteError"), "error");
-    } finally {
-      setBusy(false);
-    }
+      },
+    );
   }
 
   return (

@@ -1,6 +1,5 @@
 // The health block of the user detail page: what the box last reported about itself, and a
 // refresh that asks the box again (it must be online to answer).
-import { useState } from "react";
 import { healthReadingResponseSchema } from "../../../../common/api-responses/devices.ts";
 import type { PumpState } from "../../../../common/pump-state.ts";
 import type { HealthData } from "../../../../common/realtime-protocol.ts";
@@ -8,9 +7,9 @@ import { formatDuration } from "../../../format.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
 import { statusWord } from "../../pump-state-view.tsx";
-import { useToast } from "../../toast.tsx";
 import { SignalBars } from "../signal-bars.tsx";
 import { useAdminApi } from "../use-admin-api.ts";
+import { useBusyRequest } from "../use-busy-request.ts";
 
 export function HealthCard({
   mobileNo,
@@ -27,28 +26,16 @@ export function HealthCard({
   const t = useAdminT();
   const language = useLanguage();
   const api = useAdminApi();
-  const toast = useToast();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyRequest();
   const na = t("admin.common.na");
   const online = pump.deviceStatus === "online";
 
-  async function refresh() {
-    setBusy(true);
-    try {
-      const answer = await api(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema, {
-        method: "POST",
-      });
-      if (answer.ok && answer.body) {
-        onHealth(answer.body.healthData);
-      } else {
-        toast.show(t("admin.user.healthFailed"), "error");
-      }
-    } catch {
-      toast.show(t("admin.user.healthFailed"), "error");
-    } finally {
-      setBusy(false);
-    }
-  }
+  const refresh = () =>
+    run(
+      () => api(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema, { method: "POST" }),
+      { refused: "admin.user.healthFailed", failed: "admin.user.healthFailed" },
+      (answer) => onHealth(answer.body.healthData),
+    );
 
   return (
     <section className="card" data-testid="health-card">
