@@ -6,6 +6,7 @@
 import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { useT } from "../i18n/i18n.ts";
+import { Field } from "./field.tsx";
 import { LanguageSwitch } from "./language-switch.tsx";
 
 export function LoginForm({
@@ -41,8 +42,7 @@ export function LoginForm({
         <h1>{title}</h1>
         {notice}
         <Form method="post" className="stack" noValidate>
-          <label className="field">
-            <span>{t("auth.mobileNo")}</span>
+          <Field label={t("auth.mobileNo")}>
             <input
               name="mobileNo"
               type="tel"
@@ -52,11 +52,10 @@ export function LoginForm({
               maxLength={10}
               required
             />
-          </label>
-          <label className="field">
-            <span>{t("auth.password")}</span>
+          </Field>
+          <Field label={t("auth.password")}>
             <input name="password" type="password" autoComplete="current-password" required />
-          </label>
+          </Field>
           {error && (
             <p className="message error" role="alert">
               {error}

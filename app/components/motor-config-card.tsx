@@ -11,6 +11,7 @@ import { horsePowerFor, toleranceAmperes } from "../../common/protection.ts";
 import { formatNumber } from "../format.ts";
 import { type Language, localeOf, useLanguage, useT } from "../i18n/i18n.ts";
 import { ConfirmDialog } from "./dialog.tsx";
+import { Field } from "./field.tsx";
 import { useToast } from "./toast.tsx";
 
 const CURRENT_CHOICES = Array.from({ length: 40 }, (_, index) => index + 1);
@@ -103,8 +104,7 @@ export function MotorConfigCard({
         }}
       >
         <input type="hidden" name="intent" value="config" />
-        <label className="field">
-          <span>{t("config.current")}</span>
+        <Field label={t("config.current")}>
           <select name="defaultCurrent" value={current} onChange={(event) => setCurrent(event.target.value)}>
             {choices.map((value) => (
               <option key={value} value={String(value)}>
@@ -112,9 +112,8 @@ export function MotorConfigCard({
               </option>
             ))}
           </select>
-        </label>
-        <label className="field">
-          <span>{t("config.dryRun")}</span>
+        </Field>
+        <Field label={t("config.dryRun")}>
           <input
             name="dryRunThreshold"
             inputMode="decimal"
@@ -122,9 +121,8 @@ export function MotorConfigCard({
             onChange={(event) => setDryRun(event.target.value)}
             required
           />
-        </label>
-        <label className="field">
-          <span>{t("config.overCurrent")}</span>
+        </Field>
+        <Field label={t("config.overCurrent")}>
           <input
             name="overCurrentThreshold"
             inputMode="decimal"
@@ -132,7 +130,7 @@ export function MotorConfigCard({
             onChange={(event) => setOverCurrent(event.target.value)}
             required
           />
-        </label>
+        </Field>
         <dl className="readings small">
           <div>
             <dt>{t("config.tolerance")}</dt>

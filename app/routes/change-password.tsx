@@ -4,6 +4,7 @@
 import { data, Form, useNavigation } from "react-router";
 import { changePassword } from "../../worker/auth/accounts.ts";
 import { accountErrorKey, accountErrorStatus, readPasswordChangeForm } from "../auth-form.server.ts";
+import { Field } from "../components/field.tsx";
 import { useT } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
@@ -41,32 +42,11 @@ export default function ChangePassword({ actionData }: Route.ComponentProps) {
         )}
         {/* A fresh form after a change: the browser must not keep the passwords in the fields. */}
         <Form method="post" className="stack" key={actionData?.changed ? "changed" : "form"}>
-          <label className="field">
-            <span>{t("password.current")}</span>
+          <Field label={t("password.current")}>
             <input name="currentPassword" type="password" autoComplete="current-password" required />
-          </label>
-          <label className="field">
-            <span>{t("password.new")}</span>
-            <input
-              name="newPassword"
-              type="password"
-              autoComplete="new-password"
-              minLength={8}
-              maxLength={128}
-              required
-            />
-          </label>
-          <label className="field">
-            <span>{t("password.confirm")}</span>
-            <input
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              minLength={8}
-              maxLength={128}
-              required
-            />
-          </label>
+          </Field>
+          <NewPasswordField name="newPassword" label={t("password.new")} />
+          <NewPasswordField name="confirmPassword" label={t("password.confirm")} />
           {actionData?.error && (
             <p className="message error" role="alert">
               {t(actionData.error)}
@@ -78,5 +58,14 @@ export default function ChangePassword({ actionData }: Route.ComponentProps) {
         </Form>
       </section>
     </>
+  );
+}
+
+/** The new password, typed twice: both fields hold it to the server's limits. */
+function NewPasswordField({ name, label }: { name: string; label: string }) {
+  return (
+    <Field label={label}>
+      <input name={name} type="password" autoComplete="new-password" minLength={8} maxLength={128} required />
+    </Field>
   );
 }

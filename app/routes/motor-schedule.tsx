@@ -13,6 +13,7 @@ import { SCHEDULE_DURATION_CHOICES, type ScheduleRepeat, type ScheduleView } fro
 import { HttpError } from "../../worker/http/http-error.ts";
 import { deleteOwnSchedule, ownScheduleHub, saveOwnSchedule } from "../../worker/services/schedules.ts";
 import { ConfirmDialog } from "../components/dialog.tsx";
+import { Field } from "../components/field.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { dayPeriodName, formatDateTime, formatTimeOfDay } from "../format.ts";
@@ -252,8 +253,7 @@ function ScheduleForm({
           </select>
         </div>
       </fieldset>
-      <label className="field">
-        <span>{t("schedule.action")}</span>
+      <Field label={t("schedule.action")}>
         <select
           name="action"
           value={form.action}
@@ -262,11 +262,10 @@ function ScheduleForm({
           <option value="ON">{t("schedule.action.on")}</option>
           <option value="OFF">{t("schedule.action.off")}</option>
         </select>
-      </label>
+      </Field>
       {/* Without script this stays on the page for OFF too; the server ignores it for OFF. */}
       {form.action === "ON" && (
-        <label className="field">
-          <span>{t("schedule.duration")}</span>
+        <Field label={t("schedule.duration")}>
           <select name="duration" value={form.duration} onChange={(event) => change({ duration: event.target.value })}>
             <option value="">{t("schedule.duration.none")}</option>
             {durations.map((minutes) => (
@@ -275,10 +274,9 @@ function ScheduleForm({
               </option>
             ))}
           </select>
-        </label>
+        </Field>
       )}
-      <label className="field">
-        <span>{t("schedule.repeat")}</span>
+      <Field label={t("schedule.repeat")}>
         <select
           name="repeat"
           value={form.repeat}
@@ -287,7 +285,7 @@ function ScheduleForm({
           <option value="daily">{t("schedule.repeat.daily")}</option>
           <option value="once">{t("schedule.repeat.once")}</option>
         </select>
-      </label>
+      </Field>
       {/* The last answer goes while a new post is under way, so no one reads it as the new one's. */}
       {notice && navigation.state === "idle" && (
         <p

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import { useAdminT } from "../../i18n/admin.ts";
 import { Dialog } from "../dialog.tsx";
+import { Field } from "../field.tsx";
 
 export function DeleteUserDialog({
   mobileNo,
@@ -27,8 +28,7 @@ export function DeleteUserDialog({
       testId="delete-user-dialog"
     >
       <p>{t("admin.users.deleteWarning", { mobileNo: mobileNo ?? "" })}</p>
-      <label className="field">
-        <span>{t("admin.users.deleteTypeNumber")}</span>
+      <Field label={t("admin.users.deleteTypeNumber")}>
         <input
           value={typed}
           onChange={(event) => setTyped(event.target.value)}
@@ -36,7 +36,7 @@ export function DeleteUserDialog({
           autoComplete="off"
           placeholder={mobileNo ?? ""}
         />
-      </label>
+      </Field>
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onCancel} disabled={busy}>
           {t("admin.common.cancel")}

@@ -11,6 +11,7 @@ import { type DeviceKind, deviceKindSchema } from "../../../common/device-enums.
 import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import type { Ask } from "../dialog.tsx";
+import { Field } from "../field.tsx";
 import { useToast } from "../toast.tsx";
 import { type ApiAnswer, useAdminApi } from "./use-admin-api.ts";
 import { useBusyRequest } from "./use-busy-request.ts";
@@ -164,8 +165,7 @@ export function DeviceSection({
             <p className="muted">{t("admin.settings.noFreeDevices")}</p>
           ) : (
             <div className="inline-form">
-              <label className="field">
-                <span>{t("admin.settings.chooseDevice")}</span>
+              <Field label={t("admin.settings.chooseDevice")}>
                 <select value={chosen} onChange={(event) => setChosen(event.target.value)}>
                   {free.map((candidate) => (
                     <option key={candidate.id} value={candidate.id}>
@@ -174,7 +174,7 @@ export function DeviceSection({
                     </option>
                   ))}
                 </select>
-              </label>
+              </Field>
               <button type="button" className="button small" disabled={busy || !chosen} onClick={assign}>
                 {t("admin.settings.assignButton")}
               </button>
@@ -182,13 +182,12 @@ export function DeviceSection({
           )}
           <h4>{t("admin.settings.provision")}</h4>
           <div className="inline-form">
-            <label className="field">
-              <span>{t("admin.user.kind")}</span>
+            <Field label={t("admin.user.kind")}>
               <select value={kind} onChange={(event) => setKind(deviceKindSchema.parse(event.target.value))}>
                 <option value="3phase">{t("admin.user.kind.3phase")}</option>
                 <option value="1phase">{t("admin.user.kind.1phase")}</option>
               </select>
-            </label>
+            </Field>
             <button type="button" className="button small primary" disabled={busy} onClick={provision}>
               {t("admin.settings.provisionButton")}
             </button>

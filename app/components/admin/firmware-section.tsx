@@ -5,6 +5,7 @@ import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../
 import { formatDateTime, formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
+import { Field } from "../field.tsx";
 import { useToast } from "../toast.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
 import { useBusyRequest } from "./use-busy-request.ts";
@@ -55,21 +56,18 @@ export function FirmwareSection({ open }: { open: boolean }) {
     <section className="settings-section" data-testid="firmware-section">
       <h3>{t("admin.settings.firmware")}</h3>
       <form className="stack" onSubmit={upload} noValidate>
-        <label className="field">
-          <span>{t("admin.settings.deviceType")}</span>
+        <Field label={t("admin.settings.deviceType")}>
           <select name="deviceType" defaultValue="sim">
             <option value="sim">{t("admin.settings.deviceType.sim")}</option>
             <option value="wifi">{t("admin.settings.deviceType.wifi")}</option>
           </select>
-        </label>
-        <label className="field">
-          <span>{t("admin.settings.version")}</span>
+        </Field>
+        <Field label={t("admin.settings.version")}>
           <input name="version" required maxLength={32} pattern="[0-9A-Za-z][0-9A-Za-z._\-]{0,31}" autoComplete="off" />
-        </label>
-        <label className="field">
-          <span>{t("admin.settings.file")}</span>
+        </Field>
+        <Field label={t("admin.settings.file")}>
           <input name="file" type="file" required accept=".bin,application/octet-stream" />
-        </label>
+        </Field>
         <button type="submit" className="button small primary" disabled={busy}>
           {busy ? t("admin.settings.uploading") : t("admin.settings.upload")}
         </button>

@@ -6,6 +6,7 @@ import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import type { Ask } from "../dialog.tsx";
+import { Field } from "../field.tsx";
 import { useToast } from "../toast.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
 
@@ -64,8 +65,7 @@ export function MobileNumberSection({
         <strong>{mobileNo}</strong>
       </p>
       <form className="inline-form" onSubmit={submit} noValidate>
-        <label className="field">
-          <span>{t("admin.settings.newMobile")}</span>
+        <Field label={t("admin.settings.newMobile")}>
           <input
             name="newMobile"
             type="tel"
@@ -79,7 +79,7 @@ export function MobileNumberSection({
             }}
             aria-invalid={problem !== null}
           />
-        </label>
+        </Field>
         <button type="submit" className="button small">
           {t("admin.settings.changeMobile")}
         </button>

@@ -10,6 +10,7 @@ import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
+import { Field } from "../../components/field.tsx";
 import { useToast } from "../../components/toast.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
 import { envOf } from "../../session.server.ts";
@@ -85,10 +86,9 @@ export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
     <main className="page admin-page">
       <h1>{t("admin.config.title")}</h1>
       <form className="card stack" onSubmit={submit} data-testid="config-form">
-        <label className="field">
-          <span>{t("admin.config.mobileNo")}</span>
+        <Field label={t("admin.config.mobileNo")}>
           <input name="mobileNo" value={user.mobileNo} readOnly />
-        </label>
+        </Field>
         {FIELDS.map((field) => (
           <label key={field.name} className="field">
             <span>{t(field.label)}</span>
