@@ -13,6 +13,7 @@ import { useAdminT } from "../../i18n/admin.ts";
 import type { Ask } from "../dialog.tsx";
 import { Field } from "../field.tsx";
 import { useToast } from "../toast.tsx";
+import { Fact } from "./fact.tsx";
 import { type ApiAnswer, useAdminApi } from "./use-admin-api.ts";
 import { useBusyRequest } from "./use-busy-request.ts";
 
@@ -103,18 +104,13 @@ export function DeviceSection({
       {device ? (
         <>
           <dl className="facts">
-            <div>
-              <dt>{t("admin.user.deviceId")}</dt>
-              <dd>{device.id}</dd>
-            </div>
-            <div>
-              <dt>{t("admin.user.kind")}</dt>
-              <dd>{t(device.kind === "1phase" ? "admin.user.kind.1phase" : "admin.user.kind.3phase")}</dd>
-            </div>
-            <div>
-              <dt>{t("admin.user.deviceStatus")}</dt>
-              <dd>{online ? t("admin.common.online") : t("admin.common.offline")}</dd>
-            </div>
+            <Fact label={t("admin.user.deviceId")}>{device.id}</Fact>
+            <Fact label={t("admin.user.kind")}>
+              {t(device.kind === "1phase" ? "admin.user.kind.1phase" : "admin.user.kind.3phase")}
+            </Fact>
+            <Fact label={t("admin.user.deviceStatus")}>
+              {online ? t("admin.common.online") : t("admin.common.offline")}
+            </Fact>
           </dl>
           <div className="button-row">
             <button

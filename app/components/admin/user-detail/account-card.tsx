@@ -10,6 +10,7 @@ import { useLanguage } from "../../../i18n/i18n.ts";
 import type { Ask } from "../../dialog.tsx";
 import { statusWord } from "../../pump-state-view.tsx";
 import { useToast } from "../../toast.tsx";
+import { Fact } from "../fact.tsx";
 import { useAdminApi } from "../use-admin-api.ts";
 
 export function AccountCard({
@@ -67,67 +68,46 @@ export function AccountCard({
     <section className="card">
       <h2>{t("admin.user.account")}</h2>
       <dl className="facts">
-        <div>
-          <dt>{t("admin.common.mobileNo")}</dt>
-          <dd data-testid="detail-mobile">{user.mobileNo}</dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.deviceStatus")}</dt>
-          <dd>
-            <span className={`badge ${online ? "ok" : "bad"}`} data-testid="detail-device-status">
-              {online ? t("admin.common.online") : t("admin.common.offline")}
-            </span>
-          </dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.motorStatus")}</dt>
-          <dd>
-            <span
-              className={`badge ${pump.status === "on" ? "ok" : pump.status === "unknown" ? "wait" : "neutral"}`}
-              data-testid="detail-motor-status"
-              data-status={pump.status}
-            >
-              {online ? statusWord(pump.status, t) : t("pump.lastKnown", { status: statusWord(pump.status, t) })}
-            </span>
-          </dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.role")}</dt>
-          <dd className="role-cell">
-            <span data-testid="detail-role">{user.isAdmin ? t("admin.common.admin") : t("admin.common.user")}</span>
-            <button
-              type="button"
-              className="button small"
-              onClick={() => ask(roleQuestionText, changeRole)}
-              disabled={lastAdmin}
-              title={lastAdmin ? t("admin.user.lastAdmin") : undefined}
-            >
-              {user.isAdmin ? t("admin.user.removeAdmin") : t("admin.user.makeAdmin")}
-            </button>
-          </dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.defaultCurrent")}</dt>
-          <dd data-testid="detail-default-current">{number(user.defaultCurrent)} A</dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.dryRunThreshold")}</dt>
-          <dd data-testid="detail-dry-run">{number(user.dryRunThreshold)} %</dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.overCurrentThreshold")}</dt>
-          <dd>{number(user.overCurrentThreshold)} %</dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.createdAt")}</dt>
-          <dd>{formatDateTime(user.createdAt, language)}</dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.lastLogin")}</dt>
-          <dd data-testid="detail-last-login">
-            {user.lastLogin ? formatDateTime(user.lastLogin, language) : t("admin.user.neverLoggedIn")}
-          </dd>
-        </div>
+        <Fact label={t("admin.common.mobileNo")} testId="detail-mobile">
+          {user.mobileNo}
+        </Fact>
+        <Fact label={t("admin.user.deviceStatus")}>
+          <span className={`badge ${online ? "ok" : "bad"}`} data-testid="detail-device-status">
+            {online ? t("admin.common.online") : t("admin.common.offline")}
+          </span>
+        </Fact>
+        <Fact label={t("admin.user.motorStatus")}>
+          <span
+            className={`badge ${pump.status === "on" ? "ok" : pump.status === "unknown" ? "wait" : "neutral"}`}
+            data-testid="detail-motor-status"
+            data-status={pump.status}
+          >
+            {online ? statusWord(pump.status, t) : t("pump.lastKnown", { status: statusWord(pump.status, t) })}
+          </span>
+        </Fact>
+        <Fact label={t("admin.user.role")} className="role-cell">
+          <span data-testid="detail-role">{user.isAdmin ? t("admin.common.admin") : t("admin.common.user")}</span>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => ask(roleQuestionText, changeRole)}
+            disabled={lastAdmin}
+            title={lastAdmin ? t("admin.user.lastAdmin") : undefined}
+          >
+            {user.isAdmin ? t("admin.user.removeAdmin") : t("admin.user.makeAdmin")}
+          </button>
+        </Fact>
+        <Fact label={t("admin.user.defaultCurrent")} testId="detail-default-current">
+          {number(user.defaultCurrent)} A
+        </Fact>
+        <Fact label={t("admin.user.dryRunThreshold")} testId="detail-dry-run">
+          {number(user.dryRunThreshold)} %
+        </Fact>
+        <Fact label={t("admin.user.overCurrentThreshold")}>{number(user.overCurrentThreshold)} %</Fact>
+        <Fact label={t("admin.user.createdAt")}>{formatDateTime(user.createdAt, language)}</Fact>
+        <Fact label={t("admin.user.lastLogin")} testId="detail-last-login">
+          {user.lastLogin ? formatDateTime(user.lastLogin, language) : t("admin.user.neverLoggedIn")}
+        </Fact>
       </dl>
       {lastAdmin && <p className="muted small-text">{t("admin.user.lastAdmin")}</p>}
     </section>

@@ -4,6 +4,7 @@ import type { AdminUserView } from "../../../../worker/db/admin-users.ts";
 import { formatDateTime } from "../../../format.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
+import { Fact } from "../fact.tsx";
 import { SignalBars } from "../signal-bars.tsx";
 
 export function DeviceInfoCard({
@@ -20,40 +21,28 @@ export function DeviceInfoCard({
     <section className="card">
       <h2>{t("admin.user.deviceInfo")}</h2>
       <dl className="facts">
-        <div>
-          <dt>{t("admin.user.deviceId")}</dt>
-          <dd data-testid="detail-device-id">{device.id}</dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.kind")}</dt>
-          <dd>{t(device.kind === "1phase" ? "admin.user.kind.1phase" : "admin.user.kind.3phase")}</dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.signal")}</dt>
-          <dd>
-            <SignalBars dbm={deviceInfo.signal} />
-          </dd>
-        </div>
+        <Fact label={t("admin.user.deviceId")} testId="detail-device-id">
+          {device.id}
+        </Fact>
+        <Fact label={t("admin.user.kind")}>
+          {t(device.kind === "1phase" ? "admin.user.kind.1phase" : "admin.user.kind.3phase")}
+        </Fact>
+        <Fact label={t("admin.user.signal")}>
+          <SignalBars dbm={deviceInfo.signal} />
+        </Fact>
         <div>
           <dt>{t("admin.user.imei")}</dt>
           <dd translate="no">{deviceInfo.imei ?? na}</dd>
         </div>
-        <div>
-          <dt>{t("admin.user.sim")}</dt>
-          <dd>{deviceInfo.sim ?? na}</dd>
-        </div>
+        <Fact label={t("admin.user.sim")}>{deviceInfo.sim ?? na}</Fact>
         <div>
           <dt>{t("admin.user.chipId")}</dt>
           <dd translate="no">{deviceInfo.chipId ?? na}</dd>
         </div>
-        <div>
-          <dt>{t("admin.user.firmware")}</dt>
-          <dd>{deviceInfo.firmware ?? na}</dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.lastSeen")}</dt>
-          <dd>{device.lastSeenAt ? formatDateTime(device.lastSeenAt, language) : na}</dd>
-        </div>
+        <Fact label={t("admin.user.firmware")}>{deviceInfo.firmware ?? na}</Fact>
+        <Fact label={t("admin.user.lastSeen")}>
+          {device.lastSeenAt ? formatDateTime(device.lastSeenAt, language) : na}
+        </Fact>
       </dl>
     </section>
   );

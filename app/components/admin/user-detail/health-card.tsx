@@ -7,6 +7,7 @@ import { formatDuration } from "../../../format.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
 import { statusWord } from "../../pump-state-view.tsx";
+import { Fact } from "../fact.tsx";
 import { SignalBars } from "../signal-bars.tsx";
 import { useAdminApi } from "../use-admin-api.ts";
 import { useBusyRequest } from "../use-busy-request.ts";
@@ -49,30 +50,19 @@ export function HealthCard({
         <p className="muted">{t("admin.user.healthNone")}</p>
       ) : (
         <dl className="facts">
-          <div>
-            <dt>{t("admin.user.signal")}</dt>
-            <dd>
-              <SignalBars dbm={health.signal} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t("admin.user.uptime")}</dt>
-            <dd>{health.uptime === null ? na : formatDuration(health.uptime, language)}</dd>
-          </div>
-          <div>
-            <dt>{t("admin.user.relay")}</dt>
-            <dd data-testid="detail-relay">
-              {online ? statusWord(pump.status, t) : t("pump.lastKnown", { status: statusWord(pump.status, t) })}
-            </dd>
-          </div>
-          <div>
-            <dt>{t("admin.user.connection")}</dt>
-            <dd>{health.mqtt === "connected" ? t("admin.user.connected") : t("admin.user.disconnected")}</dd>
-          </div>
-          <div>
-            <dt>{t("admin.user.version")}</dt>
-            <dd>{health.version ?? na}</dd>
-          </div>
+          <Fact label={t("admin.user.signal")}>
+            <SignalBars dbm={health.signal} />
+          </Fact>
+          <Fact label={t("admin.user.uptime")}>
+            {health.uptime === null ? na : formatDuration(health.uptime, language)}
+          </Fact>
+          <Fact label={t("admin.user.relay")} testId="detail-relay">
+            {online ? statusWord(pump.status, t) : t("pump.lastKnown", { status: statusWord(pump.status, t) })}
+          </Fact>
+          <Fact label={t("admin.user.connection")}>
+            {health.mqtt === "connected" ? t("admin.user.connected") : t("admin.user.disconnected")}
+          </Fact>
+          <Fact label={t("admin.user.version")}>{health.version ?? na}</Fact>
           <div>
             <dt>{t("admin.user.chipId")}</dt>
             <dd translate="no">{health.chipId ?? na}</dd>
@@ -81,10 +71,7 @@ export function HealthCard({
             <dt>{t("admin.user.imei")}</dt>
             <dd translate="no">{health.imei ?? na}</dd>
           </div>
-          <div>
-            <dt>{t("admin.user.sim")}</dt>
-            <dd>{health.sim ?? na}</dd>
-          </div>
+          <Fact label={t("admin.user.sim")}>{health.sim ?? na}</Fact>
         </dl>
       )}
     </section>

@@ -6,6 +6,7 @@ import { formatNumber } from "../../../format.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
 import { FaultBanners, PumpStatusLine, useHubClock } from "../../pump-state-view.tsx";
+import { Fact } from "../fact.tsx";
 
 export function PumpCard({ pump, powerData }: { pump: PumpState; powerData: PowerData }) {
   const t = useAdminT();
@@ -19,14 +20,12 @@ export function PumpCard({ pump, powerData }: { pump: PumpState; powerData: Powe
       <FaultBanners faults={pump.faults} now={now} />
       <PumpStatusLine pump={pump} now={now} />
       <dl className="readings">
-        <div>
-          <dt>{t("admin.user.current")}</dt>
-          <dd data-testid="detail-current">{online ? `${number(powerData.current)} A` : "—"}</dd>
-        </div>
-        <div>
-          <dt>{t("admin.user.wattage")}</dt>
-          <dd data-testid="detail-wattage">{online ? `${number(powerData.wattage)} W` : "—"}</dd>
-        </div>
+        <Fact label={t("admin.user.current")} testId="detail-current">
+          {online ? `${number(powerData.current)} A` : "—"}
+        </Fact>
+        <Fact label={t("admin.user.wattage")} testId="detail-wattage">
+          {online ? `${number(powerData.wattage)} W` : "—"}
+        </Fact>
       </dl>
     </section>
   );

@@ -1,0 +1,24 @@
+// One fact of an admin card's list (<dl className="facts">): its name, then its value.
+import type { ReactNode } from "react";
+
+export function Fact({
+  label,
+  testId,
+  className,
+  children,
+}: {
+  label: ReactNode;
+  /** On the value, for the specs. */
+  testId?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={className} data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
