@@ -18,6 +18,8 @@ export type Fleet = {
   /** Seconds from the first socket to the last box's welcome. */
   connectSeconds: number;
   devices: SimulatedDevice[];
+  /** Each box's id and key, in the order of `devices`. */
+  credentials: { deviceId: string; key: string }[];
   mobileNos: string[];
   stop: () => Promise<void>;
 };
@@ -79,6 +81,7 @@ export async function startFleet(count: number, options: Partial<SimulatedDevice
     worker,
     connectSeconds,
     devices,
+    credentials,
     mobileNos: credentials.map((credential) => credential.ownerMobileNo),
     stop: async () => {
       await Promise.all(devices.map((device) => device.stop()));

@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, one table at the end (docs/benchmarks.md records a run).
 // Figures only: nothing here passes or fails.
 //
-//   npm run bench [-- --quick] [-- --only roundtrip,fanout,idle,data,cpu,lighthouse,phone]
+//   npm run bench [-- --quick] [-- --only roundtrip,fanout,flood,idle,data,cpu,lighthouse,phone]
 import { spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { OFFLINE_ENV } from "../scripts/lib/wrangler.ts";
 import { measureCommandRoundTrip } from "./command-round-trip.ts";
 import { measureDeviceDataCost, monthlyMegabytes } from "./device-data-cost.ts";
+import { measureDeviceFlood } from "./device-flood.ts";
 import { measureFanOut } from "./fan-out.ts";
 import { localFleetCeiling } from "./fleet.ts";
 import { measureIdleScale } from "./idle-scale.ts";
@@ -99,6 +100,28 @@ if (wanted("fanout")) {
       floor: String(floor![p]),
     });
   }
+}
+
+if (wanted("flood")) {
+  console.log("• Device flood: one box sends 3,000 readings while another farmer asks for status...");
+  const { quiet, during, sent, closeCode } = await measureDeviceFlood(3_000);
+  log(`${sent} frames sent, the box closed with ${closeCode}`);
+  const [calm, flooded] = [stats(quiet), stats(during)];
+  for (const p of ["p50", "p99"] as const) {
+    record({
+      benchmark: "another farmer's status call during a flood (ms)",
+      measure: p,
+      value: String(flooded[p]),
+      floor: `${calm[p]} quiet`,
+      target: p === "p50" ? "≤ 100" : "",
+    });
+  }
+  record({
+    benchmark: "another farmer's status call during a flood (ms)",
+    measure: "slowest",
+    value: String(round(Math.max(...during))),
+    floor: `${round(Math.max(...quiet))} quiet`,
+  });
 }
 
 if (wanted("idle")) {

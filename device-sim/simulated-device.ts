@@ -24,6 +24,7 @@ import {
   serverToDeviceMessageSchema,
 } from "../common/device-protocol.ts";
 import { breachOf, PROTECTION_STARTUP_GRACE_MS, PROTECTION_SUSTAIN_MS } from "../common/protection.ts";
+import { boxAuthorization } from "./box-authorization.ts";
 import { MotorModel } from "./motor-model.ts";
 
 export type SimulatedDeviceOptions = {
@@ -265,7 +266,7 @@ export class SimulatedDevice extends EventEmitter {
   private connect(): void {
     const { url, deviceId, key } = this.options;
     const socket = new WebSocket(url, {
-      headers: { Authorization: `Basic ${Buffer.from(`${deviceId}:${key}`).toString("base64")}` },
+      headers: { Authorization: boxAuthorization(deviceId, key) },
       handshakeTimeout: 10_000,
     });
     this.socket = socket;
@@ -516,7 +517,7 @@ export class SimulatedDevice extends EventEmitter {
     try {
       progress("downloading", { progress: 0 });
       const response = await fetch(offer.url, {
-        headers: { Authorization: `Basic ${Buffer.from(`${this.deviceId}:${this.options.key}`).toString("base64")}` },
+        headers: { Authorization: boxAuthorization(this.deviceId, this.options.key) },
       });
       if (!response.ok) throw new Error(`download failed with HTTP ${response.status}`);
       const image = Buffer.from(await response.arrayBuffer());
