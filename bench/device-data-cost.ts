@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { ApiClient } from "../common/api-client.ts";
-import { SimulatedDevice } from "../device-sim/simulated-device.ts";
+import { localDeviceSocketUrl, simulateBox } from "../device-sim/simulated-device.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "../scripts/lib/local-devices.ts";
 import { freePort, freshPersistDir, startLocalWorker, THROWAWAY_JWT_SECRET } from "../scripts/lib/local-worker.ts";
 
@@ -37,16 +37,7 @@ export async function measureDeviceDataCost(
   });
   try {
     const fleet = await provisionLocalFleet(worker.persistTo, { count: 3, kind: "3phase", horsePower: 5 });
-    const devices = fleet.map(
-      (credentials) =>
-        new SimulatedDevice({
-          url: `ws://localhost:${worker.port}/api/device/connect`,
-          deviceId: credentials.deviceId,
-          key: credentials.key,
-          kind: credentials.kind,
-          horsePower: credentials.horsePower,
-        }),
-    );
+    const devices = fleet.map((credentials) => simulateBox(localDeviceSocketUrl(worker.port), credentials));
     for (const device of devices) device.start();
     await Promise.all(devices.map((device) => device.waitUntilConnected()));
     const tokens = await Promise.all(

@@ -2,7 +2,12 @@
 import { readFileSync } from "node:fs";
 import { ApiClient } from "../common/api-client.ts";
 import { hashPassword } from "../common/credentials.ts";
-import { SimulatedDevice, type SimulatedDeviceOptions } from "../device-sim/simulated-device.ts";
+import {
+  localDeviceSocketUrl,
+  type SimulatedDevice,
+  type SimulatedDeviceOptions,
+  simulateBox,
+} from "../device-sim/simulated-device.ts";
 import { executeLocalSql } from "../scripts/lib/local-d1.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "../scripts/lib/local-devices.ts";
 import {
@@ -48,17 +53,7 @@ export async function startFleet(count: number, options: Partial<SimulatedDevice
     jwtSecret: THROWAWAY_JWT_SECRET,
   });
   const credentials = await provisionLocalFleet(worker.persistTo, { count, kind: "3phase", horsePower: 5 });
-  const devices = credentials.map(
-    (credential) =>
-      new SimulatedDevice({
-        url: `ws://localhost:${worker.port}/api/device/connect`,
-        deviceId: credential.deviceId,
-        key: credential.key,
-        kind: credential.kind,
-        horsePower: credential.horsePower,
-        ...options,
-      }),
-  );
+  const devices = credentials.map((credential) => simulateBox(localDeviceSocketUrl(worker.port), credential, options));
   // Connect in batches, each after the last is in. All at once (or on a fixed fast ramp) the
   // one local runtime falls behind on handshakes past ~500 pending, the boxes time out and
   // retry, and the retries keep it behind: 5,000 on a 4 ms ramp never all connected. A real

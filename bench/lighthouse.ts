@@ -7,6 +7,7 @@
 // `compressed` in the result says which it was (docs/benchmarks.md).
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../scripts/lib/chromium.ts";
 import { logInFarmers, startFleet } from "./fleet.ts";
 
 export type LighthouseRow = {
@@ -19,20 +20,11 @@ export type LighthouseRow = {
   transferKb: number;
 };
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
 export async function measureLighthouse(runs: number): Promise<{ rows: LighthouseRow[]; compressed: boolean }> {
   const fleet = await startFleet(1);
   const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-    ],
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ["--headless=new", ...CHROMIUM_ARGS],
   });
   try {
     const [token] = await logInFarmers(fleet.worker, fleet.mobileNos);

@@ -1,12 +1,6 @@
-// `npm run bench`: every benchmark, one table at the end (docs/benchmarks.md records a run).
-// Figures only: nothing here passes or fails.
-//
-//   npm run bench [-- --quick] [-- --only roundtrip,fanout,flood,idle,data,cpu,lighthouse,phone]
-import { spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { OFFLINE_ENV } from "../scripts/lib/wrangler.ts";
+import { buildApp } from "../scripts/lib/build-app.ts";
 import { measureCommandRoundTrip } from "./command-round-trip.ts";
 import { measureDeviceDataCost, monthlyMegabytes } from "./device-data-cost.ts";
 import { measureDeviceFlood } from "./device-flood.ts";
@@ -41,15 +35,7 @@ function record(...added: Row[]) {
 
 if (!values["skip-build"]) {
   console.log("• Building the app (benchmarks run the production build)...");
-  const built = spawnSync(
-    process.execPath,
-    [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"],
-    {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, ...OFFLINE_ENV },
-    },
-  );
-  if (built.status !== 0) throw new Error("build failed");
+  buildApp();
 }
 
 const stats = (values: number[]) => ({

@@ -13,9 +13,9 @@
 import { gzipSync } from "node:zlib";
 import { type Browser, type BrowserContext, chromium } from "@playwright/test";
 import { ApiClient } from "../common/api-client.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../scripts/lib/chromium.ts";
 import { logInFarmers, startFleet } from "./fleet.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** slow 3G as the issue measured it: 400 kbit/s down and up, 400 ms latency; 4× CPU. */
 export const SLOW_3G = { latencyMs: 400, kbitPerSecond: 400, cpuSlowdown: 4 } as const;
 const SWITCH_SELECTOR = "[data-testid=motor-toggle]";
@@ -104,16 +104,8 @@ export async function measureSlowPhone(runs: number, routes: string[]): Promise<
   const device = fleet.devices[0]!;
   const base = fleet.worker.url;
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
   });
   try {
     const [token] = await logInFarmers(fleet.worker, fleet.mobileNos);

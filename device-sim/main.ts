@@ -22,7 +22,7 @@ import {
   readLocalDeviceCredentials,
 } from "../scripts/lib/local-devices.ts";
 import { DEMO_DEVICE } from "../scripts/lib/seed.ts";
-import { FAULTS, type Fault, SimulatedDevice } from "./simulated-device.ts";
+import { FAULTS, type Fault, simulateBox } from "./simulated-device.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -69,16 +69,8 @@ async function credentials(): Promise<LocalDeviceCredentials[]> {
 
 const found = await credentials();
 const fleet = found.length > 1;
-const devices = found.map(
-  (credential) =>
-    new SimulatedDevice({
-      url: options.url,
-      deviceId: credential.deviceId,
-      key: credential.key,
-      kind: credential.kind,
-      horsePower: credential.horsePower,
-      log: fleet || options.quiet ? undefined : (line) => console.log(line),
-    }),
+const devices = found.map((credential) =>
+  simulateBox(options.url, credential, { log: fleet || options.quiet ? undefined : (line) => console.log(line) }),
 );
 for (const device of devices) {
   device.on("refused", (status: number) => {

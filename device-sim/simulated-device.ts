@@ -53,6 +53,18 @@ export type SimulatedDeviceOptions = {
   log?: (line: string) => void;
 };
 
+/** What provisioning gives a box (scripts/lib/local-devices.ts keeps it beside the database). */
+export type BoxIdentity = Pick<SimulatedDeviceOptions, "deviceId" | "key" | "kind" | "horsePower">;
+
+/** The device socket of a Worker on this machine. */
+export const localDeviceSocketUrl = (port: number) => `ws://localhost:${port}/api/device/connect`;
+
+/** A simulator for a provisioned box, not yet started. */
+export function simulateBox(url: string, box: BoxIdentity, options: Partial<SimulatedDeviceOptions> = {}) {
+  const { deviceId, key, kind, horsePower } = box;
+  return new SimulatedDevice({ url, deviceId, key, kind, horsePower, ...options });
+}
+
 /** Faults a test or an operator can inject (`npm run sim -- --fault dryRun@30`). */
 export const FAULTS = [
   "dryRun",

@@ -1,20 +1,12 @@
-// `npm run load`: the local production build under load. 1,000 simulated boxes, 100 browser
-// sockets watching, 10 motor commands a second for 5 minutes. Prints errors, latency
-// percentiles, and motor logs written against logs expected (target: 0 errors, 0 lost).
-//
-//   npm run load -- [--devices 1000] [--browsers 100] [--rate 10] [--minutes 5]
-//                   [--command-devices 200] [--skip-build]
-import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { ApiClient, ApiContractError } from "../common/api-client.ts";
-import { SimulatedDevice } from "../device-sim/simulated-device.ts";
+import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../device-sim/simulated-device.ts";
+import { buildApp } from "./lib/build-app.ts";
 import { executeLocalSql } from "./lib/local-d1.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "./lib/local-devices.ts";
 import { freePort, freshPersistDir, startLocalWorker, THROWAWAY_JWT_SECRET } from "./lib/local-worker.ts";
-import { OFFLINE_ENV } from "./lib/wrangler.ts";
 
 const { values } = parseArgs({
   options: {
@@ -69,15 +61,7 @@ export function treeRssMb(rootPid: number): number {
 async function main() {
   if (!values["skip-build"]) {
     console.log("• Building the app...");
-    const built = spawnSync(
-      process.execPath,
-      [fileURLToPath(new URL("../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"],
-      {
-        stdio: ["ignore", "ignore", "inherit"],
-        env: { ...process.env, ...OFFLINE_ENV },
-      },
-    );
-    if (built.status !== 0) throw new Error("build failed");
+    buildApp();
   }
   const persistTo = await freshPersistDir();
   const worker = await startLocalWorker({
@@ -93,13 +77,7 @@ async function main() {
     const fleet = await provisionLocalFleet(persistTo, { count: deviceCount, kind: "3phase", horsePower: 5 });
     console.log(`• Connecting ${deviceCount} simulated boxes...`);
     for (const [index, credentials] of fleet.entries()) {
-      const device = new SimulatedDevice({
-        url: `ws://localhost:${worker.port}/api/device/connect`,
-        deviceId: credentials.deviceId,
-        key: credentials.key,
-        kind: credentials.kind,
-        horsePower: credentials.horsePower,
-      });
+      const device = simulateBox(localDeviceSocketUrl(worker.port), credentials);
       devices.push(device);
       setTimeout(() => device.start(), index * 5);
     }

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { SimulatedDevice } from "../device-sim/simulated-device.ts";
+import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../device-sim/simulated-device.ts";
 import { DEFAULT_PERSIST_DIR } from "./lib/local-d1.ts";
 import { startLocalWorker } from "./lib/local-worker.ts";
 import { prepareLocal } from "./lib/prepare-local.ts";
@@ -88,12 +88,7 @@ async function main() {
 
   if (!options["no-sim"]) {
     done = step(`Connecting the simulated pump ${demoDevice.deviceId}`);
-    device = new SimulatedDevice({
-      url: `ws://localhost:${port}/api/device/connect`,
-      deviceId: demoDevice.deviceId,
-      key: demoDevice.key,
-      kind: demoDevice.kind,
-      horsePower: demoDevice.horsePower,
+    device = simulateBox(localDeviceSocketUrl(port), demoDevice, {
       log: options.quiet ? undefined : (line) => console.log(`  [device] ${line}`),
     });
     device.start();

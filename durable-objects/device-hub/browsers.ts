@@ -10,11 +10,11 @@ import {
   BROWSER_SOCKETS_PER_VIEWER,
   MAX_BROWSER_FRAME_BYTES,
 } from "../../common/realtime-protocol.ts";
-import type { HubContext } from "./context.ts";
 import type { DebugLines } from "./debug-lines.ts";
 import type { DeviceLink } from "./device-link.ts";
 import { isOwnedBy } from "./owner.ts";
 import type { PumpView } from "./pump-view.ts";
+import { Room } from "./room.ts";
 import {
   BROWSER_TAG,
   type BrowserAttachment,
@@ -51,22 +51,12 @@ export function frameBytes(frame: string | ArrayBuffer): number {
   return new TextEncoder().encode(frame).byteLength;
 }
 
-export class Browsers {
-  readonly #hub: HubContext;
-  readonly #view: PumpView;
-  readonly #debug: DebugLines;
-  readonly #link: DeviceLink;
+export type BrowserRooms = { view: PumpView; debug: DebugLines; link: DeviceLink };
 
-  constructor(hub: HubContext, view: PumpView, debug: DebugLines, link: DeviceLink) {
-    this.#hub = hub;
-    this.#view = view;
-    this.#debug = debug;
-    this.#link = link;
-  }
-
+export class Browsers extends Room<BrowserRooms> {
   /** A browser's upgrade, already authenticated by the Worker (its identity in HUB_HEADERS). */
   async accept(request: Request): Promise<Response> {
-    const { ctx, sockets, timers } = this.#hub;
+    const { ctx, sockets, timers } = this.hub;
     const viewerId = Number(request.headers.get(HUB_HEADERS.viewerId));
     const viewerRole = request.headers.get(HUB_HEADERS.viewerRole) === "admin" ? "admin" : "user";
     const sessionId = request.headers.get(HUB_HEADERS.sessionId) ?? "";
@@ -74,7 +64,7 @@ export class Browsers {
     const { 0: client, 1: server } = new WebSocketPair();
     // The Worker found this farmer's pump in D1 a moment ago, but an admin may have relinked it
     // since: accepted only to be closed with the reason, so the page stops and says why.
-    if (viewerRole === "user" && !(await isOwnedBy(this.#hub, viewerId))) {
+    if (viewerRole === "user" && !(await isOwnedBy(this.hub, viewerId))) {
       server.accept();
       sockets.close(server, BROWSER_CLOSE.deviceUnlinked, "deviceUnlinked");
       return new Response(null, { status: 101, webSocket: client });
@@ -101,24 +91,23 @@ export class Browsers {
       sessionExpiresAt,
       openedAt: Date.now(),
     } satisfies BrowserAttachment);
-    sockets.sendToBrowser(server, { type: "initialData", ...(await this.#view.snapshot()) });
-    if (viewerRole === "admin") this.#debug.replayTo(server);
+    sockets.sendToBrowser(server, { type: "initialData", ...(await this.rooms.view.snapshot()) });
+    if (viewerRole === "admin") this.rooms.debug.replayTo(server);
     // The session's own end closes the socket even if nobody revokes it.
     const expiryDue = timers.dueAt(TIMERS.sessionExpiry);
     if (expiryDue === null || sessionExpiresAt < expiryDue) timers.set(TIMERS.sessionExpiry, sessionExpiresAt);
-    if (!wasWatched) this.#link.setWatched(true);
+    if (!wasWatched) this.rooms.link.setWatched(true);
     return new Response(null, { status: 101, webSocket: client });
   }
 
   /** Browsers only listen (heartbeats are answered without waking us): a big frame is abuse. */
   onFrame(ws: WebSocket, frame: string | ArrayBuffer): void {
-    if (frameBytes(frame) > MAX_BROWSER_FRAME_BYTES)
-      this.#hub.sockets.close(ws, FRAME_TOO_BIG_CLOSE, "Frame too large");
+    if (frameBytes(frame) > MAX_BROWSER_FRAME_BYTES) this.hub.sockets.close(ws, FRAME_TOO_BIG_CLOSE, "Frame too large");
   }
 
   /** A browser's socket closed or failed: the last one stops the fast readings. */
   socketGone(ws: WebSocket): void {
-    if (this.#hub.sockets.browsers(ws).length === 0) this.#link.setWatched(false);
+    if (this.hub.sockets.browsers(ws).length === 0) this.rooms.link.setWatched(false);
   }
 
   /**
@@ -126,7 +115,7 @@ export class Browsers {
    * sockets they opened close now, with the reason as a close code. Returns how many closed.
    */
   closeViewerSockets(target: ViewerTarget, reason: BrowserCloseReason): number {
-    const { sockets } = this.#hub;
+    const { sockets } = this.hub;
     const closing =
       "sessionIds" in target
         ? target.sessionIds.flatMap((sessionId) => sockets.tagged(sessionTag(sessionId)))
@@ -141,7 +130,7 @@ export class Browsers {
 
   /** No farmer keeps watching a pump that is no longer theirs; admins may watch any. */
   closeAllBut(ownerId: number | null): void {
-    for (const ws of this.#hub.sockets.tagged(USER_VIEWER_TAG)) {
+    for (const ws of this.hub.sockets.tagged(USER_VIEWER_TAG)) {
       if (browserAttachmentOf(ws)?.viewerId !== ownerId) this.#close(ws, "deviceUnlinked");
     }
   }
@@ -149,18 +138,18 @@ export class Browsers {
   /** The session-expiry timer: closes the sockets whose session has run out, and waits for the next one to. */
   closeExpiredSessions(now: number): void {
     let next: number | null = null;
-    for (const ws of this.#hub.sockets.tagged(BROWSER_TAG)) {
+    for (const ws of this.hub.sockets.tagged(BROWSER_TAG)) {
       const attachment = browserAttachmentOf(ws);
       if (!attachment || ws.readyState !== WebSocket.OPEN) continue;
       if (attachment.sessionExpiresAt <= now) this.#close(ws, "sessionExpired");
       else next = Math.min(next ?? Infinity, attachment.sessionExpiresAt);
     }
-    if (next !== null) this.#hub.timers.set(TIMERS.sessionExpiry, next);
+    if (next !== null) this.hub.timers.set(TIMERS.sessionExpiry, next);
   }
 
   #close(ws: WebSocket, reason: BrowserCloseReason): void {
-    this.#hub.sockets.close(ws, BROWSER_CLOSE[reason], reason);
-    if (this.#hub.sockets.browsers(ws).length === 0 && this.#hub.state.current.watchedSince !== null)
-      this.#link.setWatched(false);
+    this.hub.sockets.close(ws, BROWSER_CLOSE[reason], reason);
+    if (this.hub.sockets.browsers(ws).length === 0 && this.hub.state.current.watchedSince !== null)
+      this.rooms.link.setWatched(false);
   }
 }

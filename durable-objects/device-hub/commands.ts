@@ -24,6 +24,7 @@ import {
   switchRefusal,
 } from "./pump-model.ts";
 import type { PumpView } from "./pump-view.ts";
+import { Room } from "./room.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
 import { type PendingSwitch, ZERO_POWER } from "./state.ts";
 
@@ -37,11 +38,9 @@ type FrameWaiter =
 /** Frames a command asks of the box: its ack, and the reading or health that comes with it. */
 const FRAMES_OWED_PER_COMMAND = 2;
 
-export class MotorCommands {
-  readonly #hub: HubContext;
-  readonly #log: MotorLog;
-  readonly #view: PumpView;
-  readonly #alerts: HubAlerts;
+export type CommandRooms = { log: MotorLog; view: PumpView; alerts: HubAlerts };
+
+export class MotorCommands extends Room<CommandRooms> {
   readonly #allowance: FrameAllowance;
   /** In memory only: a command in flight keeps the object awake until it settles. */
   readonly #pendingAcks = new Map<string, (ack: AckMessage | null) => void>();
@@ -49,11 +48,8 @@ export class MotorCommands {
   readonly #switchesInFlight = new Map<string, PendingSwitch>();
   #frameWaiters: FrameWaiter[] = [];
 
-  constructor(hub: HubContext, log: MotorLog, view: PumpView, alerts: HubAlerts, allowance: FrameAllowance) {
-    this.#hub = hub;
-    this.#log = log;
-    this.#view = view;
-    this.#alerts = alerts;
+  constructor(hub: HubContext, rooms: CommandRooms, allowance: FrameAllowance) {
+    super(hub, rooms);
     this.#allowance = allowance;
   }
 
@@ -63,7 +59,7 @@ export class MotorCommands {
    * quick restarts. `origin` says who asked, for the motor log ("by schedule (10:00 AM, daily)").
    */
   async switchMotor(command: SwitchRequest): Promise<MotorCommandResult> {
-    const { state, sql, sockets, timers } = this.#hub;
+    const { state, sql, sockets, timers } = this.hub;
     const device = sockets.device();
     if (!device) return OFFLINE;
     const now = Date.now();
@@ -97,7 +93,7 @@ export class MotorCommands {
       timers.syncSchedules();
     }
     this.#switchesInFlight.set(id, pending);
-    this.#view.publish();
+    this.rooms.view.publish();
     const ack = await this.sendCommand(device, { type: "switch", id, relay: command.action });
     this.#switchesInFlight.delete(id);
     if (ack === null) {
@@ -128,7 +124,7 @@ export class MotorCommands {
       // The box owes an answer (its ack, and the reading or health it reports with it): those
       // frames are ours, not the box's, and never count against its rate.
       this.#allowance.grant(FRAMES_OWED_PER_COMMAND);
-      this.#hub.sockets.sendToDevice(device, command);
+      this.hub.sockets.sendToDevice(device, command);
     });
   }
 
@@ -136,7 +132,7 @@ export class MotorCommands {
   async requestFrame<T extends "health" | "power">(
     what: T,
   ): Promise<{ ok: true; message: T extends "health" ? HealthMessage : PowerMessage } | HubFailure> {
-    const device = this.#hub.sockets.device();
+    const device = this.hub.sockets.device();
     if (!device) return OFFLINE;
     const frame = new Promise<HealthMessage | PowerMessage | null>((resolve) => {
       const timer = setTimeout(() => settle(null), DEVICE_ACK_TIMEOUT_MS);
@@ -178,7 +174,7 @@ export class MotorCommands {
     log: MotorLogLine | null,
     options: { logAlways?: boolean } = {},
   ): Promise<void> {
-    const { state, sql, sockets, timers } = this.#hub;
+    const { state, sql, sockets, timers } = this.hub;
     const previous = state.current.motor;
     const changed = previous.status !== status;
     const changes = beliefChange(state.current, status, source, Date.now());
@@ -195,8 +191,8 @@ export class MotorCommands {
     }
     // The first thing a new hub hears is no news when it is OFF.
     const firstWord = previous.source === "none" && status === "off";
-    if (log && !firstWord && (changed || options.logAlways)) await this.#log.record(log.action, log.event);
-    this.#view.publish();
+    if (log && !firstWord && (changed || options.logAlways)) await this.rooms.log.record(log.action, log.event);
+    this.rooms.view.publish();
   }
 
   /**
@@ -204,9 +200,9 @@ export class MotorCommands {
    * command whose answer was lost is settled by it: carried out if the relay is as asked.
    */
   async adoptStatedRelay(relay: RelayState, source: StatusSource, how: StatedHow): Promise<void> {
-    const pending = this.#hub.state.current.pendingSwitch;
+    const pending = this.hub.state.current.pendingSwitch;
     if (pending && !this.#switchesInFlight.has(pending.id)) {
-      this.#hub.state.save({ pendingSwitch: null });
+      this.hub.state.save({ pendingSwitch: null });
       if (relay === pending.relay) {
         const confirmed = source === "hello" ? "onReconnect" : "late";
         await this.setMotor(
@@ -216,14 +212,14 @@ export class MotorCommands {
           { logAlways: true },
         );
         if (pending.scheduleRun) {
-          this.#hub.sql.recordScheduleOutcome(
+          this.hub.sql.recordScheduleOutcome(
             pending.scheduleRun.scheduleId,
             pending.scheduleRun.runKey,
             "done",
             "confirmedLate",
             null,
           );
-          this.#alerts.scheduleDone(pending.scheduleRun.scheduleId, pending.relay);
+          this.rooms.alerts.scheduleDone(pending.scheduleRun.scheduleId, pending.relay);
         }
         return;
       }
@@ -238,7 +234,7 @@ export class MotorCommands {
       waiter(ack); // the command's caller settles it
       return;
     }
-    const pending = this.#hub.state.current.pendingSwitch;
+    const pending = this.hub.state.current.pendingSwitch;
     if (pending?.id === ack.id) {
       await this.#settleSwitch(pending, ack, "lateAck");
       return;
@@ -254,14 +250,14 @@ export class MotorCommands {
     if (result.ok && result.status === "off") return true;
     // No answer is already logged, with the motor's status now unknown; a refusal is not.
     if (result.ok || result.code === "rejected") {
-      await this.#log.record("other", { kind: "serverOffFailed", reason });
+      await this.rooms.log.record("other", { kind: "serverOffFailed", reason });
     }
     return false;
   }
 
   /** The box answered a switch command (in time, or late): it did what it says it did. */
   async #settleSwitch(command: PendingSwitch, ack: AckMessage, source: "ack" | "lateAck"): Promise<void> {
-    const { state, sql } = this.#hub;
+    const { state, sql } = this.hub;
     if (state.current.pendingSwitch?.id === command.id) state.save({ pendingSwitch: null });
     if (!ack.ok) {
       if (command.scheduleRun && ack.relay === "off") sql.deleteScheduleOff(command.scheduleRun.scheduleId);
@@ -288,20 +284,20 @@ export class MotorCommands {
         "confirmedLate",
         null,
       );
-      this.#alerts.scheduleDone(command.scheduleRun.scheduleId, command.relay);
+      this.rooms.alerts.scheduleDone(command.scheduleRun.scheduleId, command.relay);
     }
   }
 
   /** A switch got no answer in 5 s, or its box dropped first: the motor may or may not have switched. */
   async #commandUnanswered(command: PendingSwitch, how: "noAnswer" | "linkLost"): Promise<void> {
-    const { state } = this.#hub;
+    const { state } = this.hub;
     const pending = state.current.pendingSwitch;
     if (pending?.id !== command.id) return; // a newer command, or the box settled this one meanwhile
     state.save({ pendingSwitch: { ...pending, state: "unanswered" } });
     // Something the box said since the command left may have settled it already (a reading
     // that proves the motor runs).
     if (settledSince(state.current, command)) {
-      this.#view.publish();
+      this.rooms.view.publish();
       return;
     }
     await this.setMotor(

@@ -18,6 +18,7 @@ import type { FirmwareUpdates } from "./ota.ts";
 import type { PowerHistory } from "./power-history.ts";
 import type { Protection } from "./protection.ts";
 import type { PumpView } from "./pump-view.ts";
+import { Room } from "./room.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
 import type { DeviceAttachment } from "./sockets.ts";
 import { countDeviceFrame } from "./state.ts";
@@ -33,22 +34,19 @@ export type DeviceFrameRooms = {
   view: PumpView;
 };
 
-export class DeviceFrames {
-  readonly #hub: HubContext;
-  readonly #rooms: DeviceFrameRooms;
+export class DeviceFrames extends Room<DeviceFrameRooms> {
   readonly #allowance: FrameAllowance;
 
   constructor(hub: HubContext, rooms: DeviceFrameRooms, allowance: FrameAllowance) {
-    this.#hub = hub;
-    this.#rooms = rooms;
+    super(hub, rooms);
     this.#allowance = allowance;
   }
 
   async onFrame(ws: WebSocket, attachment: DeviceAttachment, frame: string | ArrayBuffer): Promise<void> {
-    const { ctx, state, sockets } = this.#hub;
+    const { ctx, state, sockets } = this.hub;
     // Counted before any parsing or storage: a flood must not reach D1 or the other hubs' thread.
     if (!this.#allowance.take()) {
-      await this.#rooms.link.cutOff(ws);
+      await this.rooms.link.cutOff(ws);
       return;
     }
     const parsed = parseFrame(deviceMessageSchema, frame);
@@ -74,11 +72,11 @@ export class DeviceFrames {
     const now = Date.now();
     state.save({ lastSeenAt: now });
     await this.#handle(ws, attachment, parsed.message, now);
-    this.#rooms.view.publish();
+    this.rooms.view.publish();
   }
 
   async #handle(ws: WebSocket, attachment: DeviceAttachment, message: DeviceMessage, now: number): Promise<void> {
-    const { link, commands, protection, ota, debug } = this.#rooms;
+    const { link, commands, protection, ota, debug } = this.rooms;
     switch (message.type) {
       case "hello":
         await link.hello(ws, attachment, message, now);
@@ -116,19 +114,19 @@ export class DeviceFrames {
   }
 
   async #power(message: PowerMessage, now: number): Promise<void> {
-    const { state, sockets } = this.#hub;
+    const { state, sockets } = this.hub;
     const power = { current: message.current, wattage: message.wattage };
     const supply = message.supply ?? state.current.supply;
     state.save({ power, powerAt: now, supply, supplyLostAt: supply ? null : (state.current.supplyLostAt ?? now) });
     sockets.broadcast({ type: "powerDataUpdate", powerData: power });
-    this.#rooms.commands.resolveFrameWaiters("power", message);
-    await this.#rooms.protection.reconcileReadings(power.current, now);
-    this.#rooms.power.onReading(power, now);
-    await this.#rooms.protection.checkSafetyNet(now);
+    this.rooms.commands.resolveFrameWaiters("power", message);
+    await this.rooms.protection.reconcileReadings(power.current, now);
+    this.rooms.power.onReading(power, now);
+    await this.rooms.protection.checkSafetyNet(now);
   }
 
   async #health(message: HealthMessage, now: number): Promise<void> {
-    const { state, sockets, deviceId } = this.#hub;
+    const { state, sockets, deviceId } = this.hub;
     const health: HealthData = {
       uptime: message.uptime,
       signal: message.signal ?? null,
@@ -143,12 +141,12 @@ export class DeviceFrames {
     };
     state.save({ health });
     sockets.broadcast({ type: "healthData", mobileNo: state.current.owner?.mobileNo ?? null, payload: health });
-    this.#rooms.commands.resolveFrameWaiters("health", message);
+    this.rooms.commands.resolveFrameWaiters("health", message);
     // A health report states the relay: enough to settle a status nobody could vouch for (the
     // farmer's Refresh does this). A status the box confirmed needs no second opinion.
     if (state.current.motor.status === "unknown")
-      await this.#rooms.commands.adoptStatedRelay(message.relay, "health", "reported");
-    await this.#hub.copyToD1("signal", (db) =>
+      await this.rooms.commands.adoptStatedRelay(message.relay, "health", "reported");
+    await this.hub.copyToD1("signal", (db) =>
       updateDeviceIdentity(db, deviceId, { signal: message.signal, firmware: message.version }),
     );
   }

@@ -20,10 +20,10 @@ import { updateDeviceIdentity, updateDevicePresence } from "../../worker/db/devi
 import { activateDevice } from "../../worker/db/plans.ts";
 import type { HubAlerts } from "./alerts.ts";
 import type { MotorCommands } from "./commands.ts";
-import type { HubContext } from "./context.ts";
 import type { FirmwareUpdates } from "./ota.ts";
 import { loadOwnerAndConfig } from "./owner.ts";
 import type { PumpView } from "./pump-view.ts";
+import { Room } from "./room.ts";
 import { DEVICE_FLOOD_COOLDOWN_MS } from "./socket-caps.ts";
 import { DEVICE_TAG, type DeviceAttachment } from "./sockets.ts";
 import { emptyHealth } from "./state.ts";
@@ -58,28 +58,17 @@ export function livenessCheckAt(now: number, lastSign: number, limit: number): n
   return Math.max(now + 100, lastSign + limit + 500);
 }
 
-export class DeviceLink {
-  readonly #hub: HubContext;
-  readonly #commands: MotorCommands;
-  readonly #ota: FirmwareUpdates;
-  readonly #view: PumpView;
-  readonly #alerts: HubAlerts;
+export type DeviceLinkRooms = { commands: MotorCommands; ota: FirmwareUpdates; view: PumpView; alerts: HubAlerts };
+
+export class DeviceLink extends Room<DeviceLinkRooms> {
   /** The box socket closed for its rate, while frames it sent before the close keep arriving. */
   #floodingDevice: WebSocket | null = null;
   #restarting = false;
   #floodOffline: Promise<void> = Promise.resolve();
 
-  constructor(hub: HubContext, commands: MotorCommands, ota: FirmwareUpdates, view: PumpView, alerts: HubAlerts) {
-    this.#hub = hub;
-    this.#commands = commands;
-    this.#ota = ota;
-    this.#view = view;
-    this.#alerts = alerts;
-  }
-
   /** The box's upgrade, already authenticated by the Worker. */
   accept(): Response {
-    const { ctx, sockets } = this.#hub;
+    const { ctx, sockets } = this.hub;
     // A box cut off for flooding waits before it may come back (docs/device-protocol.md §2).
     const cooldownUntil = ctx.storage.kv.get<number>(DEVICE_COOLDOWN_KEY) ?? 0;
     const wait = Math.ceil((cooldownUntil - Date.now()) / 1000);
@@ -101,7 +90,7 @@ export class DeviceLink {
 
   /** The box went over its frame rate: one error frame, close 1008, offline, refused for a while. */
   async cutOff(ws: WebSocket): Promise<void> {
-    const { ctx, sockets } = this.#hub;
+    const { ctx, sockets } = this.hub;
     sockets.sendToDevice(ws, {
       type: "error",
       message: `Too many frames: at most ${DEVICE_FRAME_BURST} at once and ${DEVICE_FRAMES_PER_SECOND} a second.`,
@@ -125,7 +114,7 @@ export class DeviceLink {
   dropFlood(): void {
     if (this.#restarting) return;
     this.#restarting = true;
-    const { ctx } = this.#hub;
+    const { ctx } = this.hub;
     console.warn(`DeviceHub ${ctx.id.name}: restarting to drop a flooding box's frames`);
     const flushed = new Promise((resolve) => setTimeout(resolve, FLOOD_CLOSE_FLUSH_MS));
     void Promise.all([this.#floodOffline, flushed]).then(() => ctx.abort("A flooding box's frames were dropped"));
@@ -137,9 +126,9 @@ export class DeviceLink {
     message: Extract<DeviceMessage, { type: "hello" }>,
     now: number,
   ): Promise<void> {
-    const { state, sockets, deviceId } = this.#hub;
+    const { state, sockets, deviceId } = this.hub;
     ws.serializeAttachment({ ...attachment, helloAt: now } satisfies DeviceAttachment);
-    await loadOwnerAndConfig(this.#hub);
+    await loadOwnerAndConfig(this.hub);
     const before = state.current;
     const supply = message.supply ?? true;
     const phaseFault = message.phaseFault ?? false;
@@ -181,17 +170,17 @@ export class DeviceLink {
     if (!before.online) sockets.broadcast({ type: "deviceStatusUpdate", deviceStatus: "online" });
     if (state.current.phaseFault !== before.phaseFault) {
       sockets.broadcast({ type: state.current.phaseFault ? "phaseFaultDetected" : "phaseOk" });
-      this.#alerts.raise({
+      this.rooms.alerts.raise({
         kind: "phase",
         state: state.current.phaseFault ? "fault" : "ok",
         detail: state.current.phaseFaultDetail,
       });
     }
-    await this.#ota.onHello(message.firmware);
+    await this.rooms.ota.onHello(message.firmware);
     // The box is the truth about its relay: a box that restarted (power cut) comes back OFF.
-    await this.#commands.adoptStatedRelay(message.relay, "hello", "reconnected");
+    await this.rooms.commands.adoptStatedRelay(message.relay, "hello", "reconnected");
     this.scheduleLivenessCheck(now);
-    await this.#hub.copyToD1("presence and identity", (db) =>
+    await this.hub.copyToD1("presence and identity", (db) =>
       Promise.all([
         updateDevicePresence(db, deviceId, { online: true, lastSeenAt: now }),
         updateDeviceIdentity(db, deviceId, {
@@ -211,8 +200,8 @@ export class DeviceLink {
 
   /** `gone`: the box's socket that just closed, whose last heartbeat still counts as a sign of life. */
   async markOffline(gone?: WebSocket): Promise<void> {
-    const { state, sockets, timers, deviceId } = this.#hub;
-    this.#commands.abandonAll();
+    const { state, sockets, timers, deviceId } = this.hub;
+    this.rooms.commands.abandonAll();
     if (!state.current.online) return;
     const now = Date.now();
     // The last reading stays, with its time: an offline box's motor is not known to draw 0 A.
@@ -226,30 +215,30 @@ export class DeviceLink {
     sockets.broadcast({ type: "deviceStatusUpdate", deviceStatus: "offline" });
     // Offline is no news when the motor was OFF; while it ran, nobody can now stop it from here.
     if (state.current.motor.status === "on")
-      this.#alerts.raise({ kind: "offlineWhileOn", lastSeenAt: state.current.lastSeenAt });
+      this.rooms.alerts.raise({ kind: "offlineWhileOn", lastSeenAt: state.current.lastSeenAt });
     timers.delete(TIMERS.liveness);
-    this.#view.publish();
-    await this.#hub.copyToD1("presence", (db) =>
+    this.rooms.view.publish();
+    await this.hub.copyToD1("presence", (db) =>
       updateDevicePresence(db, deviceId, { online: false, lastSeenAt: state.current.lastSeenAt ?? now }),
     );
   }
 
   /** The box's socket closed or failed. getWebSockets() can still list it: only another open one counts. */
   async socketGone(ws: WebSocket): Promise<void> {
-    if (this.#hub.sockets.device(ws) === null) await this.markOffline(ws);
+    if (this.hub.sockets.device(ws) === null) await this.markOffline(ws);
   }
 
   /** The box's key was rotated: drop its connection so it must come back with the new key. */
   async disconnect(reason: string): Promise<void> {
-    for (const ws of this.#hub.sockets.allDevices())
-      this.#hub.sockets.close(ws, DEVICE_CLOSE.keyRotated, reason.slice(0, 120));
+    for (const ws of this.hub.sockets.allDevices())
+      this.hub.sockets.close(ws, DEVICE_CLOSE.keyRotated, reason.slice(0, 120));
     await this.markOffline();
   }
 
   /** The first browser opened or the last one closed: the box reports fast readings, or stops. */
   setWatched(watched: boolean): void {
-    this.#hub.state.save({ watchedSince: watched ? Date.now() : null });
-    const device = this.#hub.sockets.device();
+    this.hub.state.save({ watchedSince: watched ? Date.now() : null });
+    const device = this.hub.sockets.device();
     if (device) {
       this.#sendWatch(device, watched);
       this.scheduleLivenessCheck(Date.now());
@@ -257,20 +246,20 @@ export class DeviceLink {
   }
 
   scheduleLivenessCheck(now: number): void {
-    const device = this.#hub.sockets.device();
+    const device = this.hub.sockets.device();
     if (!device) return;
-    this.#hub.timers.set(TIMERS.liveness, livenessCheckAt(now, this.#lastSignOfLife(device), this.#livenessLimit()));
+    this.hub.timers.set(TIMERS.liveness, livenessCheckAt(now, this.#lastSignOfLife(device), this.#livenessLimit()));
   }
 
   /** The liveness timer: a silent box is closed (4008) and offline; one alive is checked again later. */
   async checkLiveness(now: number): Promise<void> {
-    const device = this.#hub.sockets.device();
+    const device = this.hub.sockets.device();
     if (!device) {
       await this.markOffline();
       return;
     }
     if (now - this.#lastSignOfLife(device) > this.#livenessLimit()) {
-      this.#hub.sockets.close(device, DEVICE_CLOSE.noHeartbeat, "No heartbeat");
+      this.hub.sockets.close(device, DEVICE_CLOSE.noHeartbeat, "No heartbeat");
       await this.markOffline(device);
       return;
     }
@@ -278,22 +267,22 @@ export class DeviceLink {
   }
 
   #livenessLimit(): number {
-    return livenessLimit(this.#hub.state.current.watchedSince !== null && this.#hub.sockets.browsers().length > 0);
+    return livenessLimit(this.hub.state.current.watchedSince !== null && this.hub.sockets.browsers().length > 0);
   }
 
   #lastSignOfLife(device: WebSocket): number {
     const attachment = device.deserializeAttachment() as DeviceAttachment;
-    const state = this.#hub.state.current;
+    const state = this.hub.state.current;
     return lastSignOfLife({
       connectedAt: attachment.connectedAt,
       lastFrameAt: state.lastSeenAt,
-      heartbeatAt: this.#hub.sockets.heartbeatAt(device),
+      heartbeatAt: this.hub.sockets.heartbeatAt(device),
       watchedSince: state.watchedSince,
     });
   }
 
   #sendWatch(device: WebSocket, watched: boolean): void {
-    this.#hub.sockets.sendToDevice(device, {
+    this.hub.sockets.sendToDevice(device, {
       type: "watch",
       watched,
       intervalSeconds: WATCHED_POWER_INTERVAL_MS / 1000,

@@ -14,8 +14,8 @@ import {
   toMotorLogEntry,
 } from "../../worker/db/motor-logs.ts";
 import type { MotorLogRow } from "../../worker/db/schema.ts";
-import type { HubContext } from "./context.ts";
 import { legacyMotorLogEvent } from "./legacy-motor-log.ts";
+import { Room } from "./room.ts";
 import { TIMERS } from "./timers.ts";
 
 const LOG_FLUSH_RETRY_MS = 30_000;
@@ -39,14 +39,9 @@ export function withNewest(entry: MotorLogEntry, recent: MotorLogEntry[]): Motor
   return [entry, ...recent.filter((log) => log.id !== entry.id)].slice(0, LIVE_MOTOR_LOG_LIMIT);
 }
 
-export class MotorLog {
-  readonly #hub: HubContext;
+export class MotorLog extends Room {
   /** The entries still being written, in the order they happened. */
   #queue: Promise<void> = Promise.resolve();
-
-  constructor(hub: HubContext) {
-    this.#hub = hub;
-  }
 
   /**
    * Entries are written one after another: each waits on D1, and two events of the same
@@ -61,7 +56,7 @@ export class MotorLog {
 
   /** The newest entries, read from D1 the first time and kept in the hub's state after. */
   async recent(): Promise<MotorLogEntry[]> {
-    const { state, env, deviceId } = this.#hub;
+    const { state, env, deviceId } = this.hub;
     if (state.current.lastLogs) return state.current.lastLogs;
     const rows = await listRecentMotorLogs(getDb(env.DB), deviceId, LIVE_MOTOR_LOG_LIMIT);
     const lastLogs = rows.map((row) => toMotorLogEntry(row));
@@ -71,19 +66,19 @@ export class MotorLog {
 
   /** The flush-logs timer: writes what waits in the outbox, oldest first, until D1 refuses one. */
   async flushOutbox(): Promise<void> {
-    for (const { id, row } of this.#hub.sql.outbox<OutboxRow | LegacyOutboxRow>()) {
+    for (const { id, row } of this.hub.sql.outbox<OutboxRow | LegacyOutboxRow>()) {
       try {
         await this.#flush(id, outboxRowOf(row));
       } catch (error) {
-        this.#hub.logError("D1 log retry failed", error);
-        this.#hub.timers.set(TIMERS.flushLogs, Date.now() + LOG_FLUSH_RETRY_MS);
+        this.hub.logError("D1 log retry failed", error);
+        this.hub.timers.set(TIMERS.flushLogs, Date.now() + LOG_FLUSH_RETRY_MS);
         return;
       }
     }
   }
 
   async #write(action: MotorLogRow["action"], event: MotorLogEvent, now: number): Promise<void> {
-    const { state, sql, sockets, deviceId } = this.#hub;
+    const { state, sql, sockets, deviceId } = this.hub;
     const owner = state.current.owner;
     const row: OutboxRow = {
       deviceId,
@@ -101,8 +96,8 @@ export class MotorLog {
     try {
       entry = toMotorLogEntry(await this.#flush(outboxId, row));
     } catch (error) {
-      this.#hub.logError("D1 log write failed, will retry", error);
-      this.#hub.timers.set(TIMERS.flushLogs, now + LOG_FLUSH_RETRY_MS);
+      this.hub.logError("D1 log write failed, will retry", error);
+      this.hub.timers.set(TIMERS.flushLogs, now + LOG_FLUSH_RETRY_MS);
     }
     // Another log may have been written while this one waited for D1: build on the newest list.
     state.save({ lastLogs: withNewest(entry, state.current.lastLogs ?? previous) });
@@ -110,11 +105,11 @@ export class MotorLog {
   }
 
   async #flush(outboxId: number, row: OutboxRow): Promise<MotorLogRow> {
-    const stored = await insertMotorLog(getDb(this.#hub.env.DB), {
+    const stored = await insertMotorLog(getDb(this.hub.env.DB), {
       ...row,
-      hubRef: `${this.#hub.deviceId}:${outboxId}`,
+      hubRef: `${this.hub.deviceId}:${outboxId}`,
     });
-    this.#hub.sql.removeFromOutbox(outboxId);
+    this.hub.sql.removeFromOutbox(outboxId);
     return stored;
   }
 }

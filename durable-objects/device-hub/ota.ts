@@ -6,9 +6,9 @@ import type { DeviceMessage } from "../../common/device-protocol.ts";
 import type { FirmwareOffer, HubFailure } from "../../common/hub-contract.ts";
 import type { MotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorCommands } from "./commands.ts";
-import type { HubContext } from "./context.ts";
 import type { MotorLog } from "./motor-log.ts";
 import { NO_CONFIRMATION, OFFLINE } from "./pump-model.ts";
+import { Room } from "./room.ts";
 import type { OtaFailure, OtaJob } from "./state.ts";
 import { TIMERS } from "./timers.ts";
 
@@ -24,20 +24,12 @@ export function otaOnHello(job: OtaJob | null, firmware: string): "done" | "fail
   return job.stage === "installing" ? "failed" : null;
 }
 
-export class FirmwareUpdates {
-  readonly #hub: HubContext;
-  readonly #commands: MotorCommands;
-  readonly #log: MotorLog;
+export type FirmwareUpdateRooms = { commands: MotorCommands; log: MotorLog };
 
-  constructor(hub: HubContext, commands: MotorCommands, log: MotorLog) {
-    this.#hub = hub;
-    this.#commands = commands;
-    this.#log = log;
-  }
-
+export class FirmwareUpdates extends Room<FirmwareUpdateRooms> {
   /** Offers a firmware image; success here means the box accepted the job. */
   async start(offer: FirmwareOffer): Promise<{ ok: true } | HubFailure> {
-    const { state, sockets, timers } = this.#hub;
+    const { state, sockets, timers } = this.hub;
     const device = sockets.device();
     if (!device) return OFFLINE;
     const running = state.current.ota;
@@ -45,40 +37,40 @@ export class FirmwareUpdates {
       return { ok: false, code: "otaBusy", version: running.version };
     }
     const id = crypto.randomUUID();
-    const ack = await this.#commands.sendCommand(device, { type: "ota", id, ...offer });
+    const ack = await this.rooms.commands.sendCommand(device, { type: "ota", id, ...offer });
     if (ack === null) return NO_CONFIRMATION;
     if (!ack.ok) {
-      await this.#log.record("other", { kind: "otaRefused", version: offer.version, error: ack.error ?? null });
+      await this.rooms.log.record("other", { kind: "otaRefused", version: offer.version, error: ack.error ?? null });
       return { ok: false, code: "otaRejected", ...(ack.error ? { error: ack.error } : {}) };
     }
     const now = Date.now();
     state.save({ ota: { id, version: offer.version, stage: "sent", startedAt: now } });
     timers.set(TIMERS.otaTimeout, now + OTA_TIMEOUT_MS);
-    await this.#log.record("other", { kind: "otaStarted", version: offer.version });
+    await this.rooms.log.record("other", { kind: "otaStarted", version: offer.version });
     this.#broadcast(offer.version, "sent");
     return { ok: true };
   }
 
   /** An `ota` frame: the box's progress with the job it was given. */
   async onProgress(message: Extract<DeviceMessage, { type: "ota" }>): Promise<void> {
-    const job = this.#hub.state.current.ota;
+    const job = this.hub.state.current.ota;
     if (!job || job.id !== message.id) return;
     if (message.stage === "failed") {
       await this.#fail({ reason: "box", error: message.error ?? null, firmware: null });
       return;
     }
-    this.#hub.state.save({ ota: { ...job, stage: message.stage } });
+    this.hub.state.save({ ota: { ...job, stage: message.stage } });
     this.#broadcast(job.version, message.stage, message.progress ?? null);
   }
 
   /** A hello: the box restarted, maybe with the new firmware. */
   async onHello(firmware: string): Promise<void> {
-    const job = this.#hub.state.current.ota;
+    const job = this.hub.state.current.ota;
     switch (otaOnHello(job, firmware)) {
       case "done":
-        this.#hub.state.save({ ota: null });
-        this.#hub.timers.delete(TIMERS.otaTimeout);
-        await this.#log.record("other", { kind: "otaDone", version: job!.version });
+        this.hub.state.save({ ota: null });
+        this.hub.timers.delete(TIMERS.otaTimeout);
+        await this.rooms.log.record("other", { kind: "otaDone", version: job!.version });
         this.#broadcast(job!.version, "done");
         return;
       case "failed":
@@ -91,18 +83,18 @@ export class FirmwareUpdates {
 
   /** The ota-timeout timer; a second delivery finds no job, or one that is not yet late. */
   async onTimeout(now: number): Promise<void> {
-    const job = this.#hub.state.current.ota;
+    const job = this.hub.state.current.ota;
     if (job && now - job.startedAt >= OTA_TIMEOUT_MS)
       await this.#fail({ reason: "timeout", error: null, firmware: null });
   }
 
   async #fail(failure: OtaFailure): Promise<void> {
-    const job = this.#hub.state.current.ota;
+    const job = this.hub.state.current.ota;
     if (!job) return;
-    this.#hub.state.save({ ota: null });
-    this.#hub.timers.delete(TIMERS.otaTimeout);
+    this.hub.state.save({ ota: null });
+    this.hub.timers.delete(TIMERS.otaTimeout);
     const event: MotorLogEvent = { kind: "otaFailed", version: job.version, ...failure };
-    await this.#log.record("other", event);
+    await this.rooms.log.record("other", event);
     this.#broadcast(job.version, "failed", null, failure);
   }
 
@@ -112,7 +104,7 @@ export class FirmwareUpdates {
     progress: number | null = null,
     failure: OtaFailure | null = null,
   ): void {
-    this.#hub.sockets.broadcast({
+    this.hub.sockets.broadcast({
       type: "otaStatus",
       version,
       stage,

@@ -2,21 +2,15 @@
 // in the hub's SQLite (`power_samples`), pruned once a day while it runs.
 import type { PowerSample } from "../../common/hub-contract.ts";
 import type { PowerData } from "../../common/realtime-protocol.ts";
-import type { HubContext } from "./context.ts";
+import { Room } from "./room.ts";
 import { TIMERS } from "./timers.ts";
 
 const POWER_PRUNE_INTERVAL_MS = 24 * 60 * 60_000;
 
-export class PowerHistory {
-  readonly #hub: HubContext;
-
-  constructor(hub: HubContext) {
-    this.#hub = hub;
-  }
-
+export class PowerHistory extends Room {
   /** A reading: sampled while the motor runs (at most one a minute, sql.ts decides). */
   onReading(power: PowerData, now: number): void {
-    const { state, sql, timers } = this.#hub;
+    const { state, sql, timers } = this.hub;
     if (state.current.motor.status !== "on") return;
     sql.samplePower(now, power.current, power.wattage);
     if (!timers.has(TIMERS.prunePower)) timers.set(TIMERS.prunePower, now + POWER_PRUNE_INTERVAL_MS);
@@ -24,12 +18,12 @@ export class PowerHistory {
 
   /** The prune-power timer; running it twice prunes nothing more. */
   prune(now: number): void {
-    this.#hub.sql.prunePowerHistory(now);
-    if (this.#hub.state.current.motor.status === "on")
-      this.#hub.timers.set(TIMERS.prunePower, now + POWER_PRUNE_INTERVAL_MS);
+    this.hub.sql.prunePowerHistory(now);
+    if (this.hub.state.current.motor.status === "on")
+      this.hub.timers.set(TIMERS.prunePower, now + POWER_PRUNE_INTERVAL_MS);
   }
 
   history(limit: number): PowerSample[] {
-    return this.#hub.sql.powerHistory(limit);
+    return this.hub.sql.powerHistory(limit);
   }
 }

@@ -13,10 +13,10 @@ import {
 } from "../../common/protection.ts";
 import type { HubAlerts } from "./alerts.ts";
 import type { MotorCommands } from "./commands.ts";
-import type { HubContext } from "./context.ts";
 import type { MotorLog } from "./motor-log.ts";
 import { stated } from "./pump-model.ts";
 import type { PumpView } from "./pump-view.ts";
+import { Room } from "./room.ts";
 import type { Breach, HubState } from "./state.ts";
 
 type EventMessage = Extract<DeviceMessage, { type: "event" }>;
@@ -55,25 +55,13 @@ export function noCurrentStep(
   return { noCurrent, raise: false };
 }
 
-export class Protection {
-  readonly #hub: HubContext;
-  readonly #commands: MotorCommands;
-  readonly #log: MotorLog;
-  readonly #view: PumpView;
-  readonly #alerts: HubAlerts;
+export type ProtectionRooms = { commands: MotorCommands; log: MotorLog; view: PumpView; alerts: HubAlerts };
 
-  constructor(hub: HubContext, commands: MotorCommands, log: MotorLog, view: PumpView, alerts: HubAlerts) {
-    this.#hub = hub;
-    this.#commands = commands;
-    this.#log = log;
-    this.#view = view;
-    this.#alerts = alerts;
-  }
-
+export class Protection extends Room<ProtectionRooms> {
   /** A fault (or its end) the box reports, with the relay after it. */
   async handleEvent(message: EventMessage): Promise<void> {
-    const { state, sockets } = this.#hub;
-    const commands = this.#commands;
+    const { state, sockets } = this.hub;
+    const commands = this.rooms.commands;
     const now = Date.now();
     // The box states its relay in every event; a command still without an answer is moot.
     if (state.current.pendingSwitch?.state === "unanswered") state.save({ pendingSwitch: null });
@@ -86,7 +74,7 @@ export class Protection {
           message.event === "dryRun" ? { kind: "tripDryRun", current } : { kind: "tripOverCurrent", current };
         await commands.setMotor(message.relay, "event", { action: message.relay, event }, { logAlways: true });
         sockets.broadcast({ type: message.event === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
-        this.#alerts.raise({ kind: message.event, current: message.current ?? null });
+        this.rooms.alerts.raise({ kind: message.event, current: message.current ?? null });
         return;
       }
       case "phaseFault":
@@ -106,17 +94,17 @@ export class Protection {
           { logAlways: true },
         );
         sockets.broadcast({ type: "phaseFaultDetected" });
-        this.#alerts.raise({ kind: "phase", state: "fault", detail: message.detail ?? null });
+        this.rooms.alerts.raise({ kind: "phase", state: "fault", detail: message.detail ?? null });
         return;
       case "phaseOk":
         state.save({ phaseFault: false, phaseFaultSince: null, phaseFaultDetail: null, phaseFaultPhase: null });
-        await this.#log.record("other", { kind: "phaseOk" });
+        await this.rooms.log.record("other", { kind: "phaseOk" });
         await commands.setMotor(message.relay, "event", {
           action: message.relay,
           event: stated(message.relay, "reported"),
         });
         sockets.broadcast({ type: "phaseOk" });
-        this.#alerts.raise({ kind: "phase", state: "ok", detail: null });
+        this.rooms.alerts.raise({ kind: "phase", state: "ok", detail: null });
         return;
       case "powerLost":
         state.save({ supply: false, supplyLostAt: state.current.supplyLostAt ?? now });
@@ -127,13 +115,13 @@ export class Protection {
           { logAlways: true },
         );
         sockets.broadcast({ type: "powerLost" });
-        this.#alerts.raise({ kind: "power", state: "lost" });
+        this.rooms.alerts.raise({ kind: "power", state: "lost" });
         return;
       case "powerRestored":
         state.save({ supply: true, supplyLostAt: null });
-        await this.#log.record("other", { kind: "powerRestored" });
+        await this.rooms.log.record("other", { kind: "powerRestored" });
         sockets.broadcast({ type: "powerRestored" });
-        this.#alerts.raise({ kind: "power", state: "back" });
+        this.rooms.alerts.raise({ kind: "power", state: "back" });
         if (message.relay === "on") {
           // A box must never restart a motor by itself after a power cut.
           await commands.setMotor("on", "event", { action: "on", event: stated("on", "afterPowerCut") });
@@ -156,25 +144,25 @@ export class Protection {
    * motor the moment power returns.
    */
   async reconcileReadings(current: number, now: number): Promise<void> {
-    const { state, sockets } = this.#hub;
+    const { state, sockets } = this.hub;
     const { motor, config, pendingSwitch } = state.current;
     const running = provesRunning(current, config);
     if (running && motor.status !== "on") {
       // An ON still waiting for its ack is settled by the ack, due within 5 s.
-      if (pendingSwitch?.relay === "on" && this.#commands.isInFlight(pendingSwitch.id)) return;
-      await this.#commands.setMotor("on", "readings", {
+      if (pendingSwitch?.relay === "on" && this.rooms.commands.isInFlight(pendingSwitch.id)) return;
+      await this.rooms.commands.setMotor("on", "readings", {
         action: "on",
         event: { kind: "runningWithoutCommand", current },
       });
       sockets.broadcast({ type: "runningWithoutCommand", current });
-      this.#alerts.raise({ kind: "runningWithoutCommand", current });
+      this.rooms.alerts.raise({ kind: "runningWithoutCommand", current });
       return;
     }
     if (motor.status !== "on") return;
     const step = noCurrentStep(state.current, running, now);
     if (step.raise) {
       state.save({ noCurrent: step.noCurrent });
-      await this.#log.record("other", { kind: "noCurrent" });
+      await this.rooms.log.record("other", { kind: "noCurrent" });
       sockets.broadcast({ type: "noCurrent" });
     } else if (step.noCurrent !== state.current.noCurrent) {
       state.save({ noCurrent: step.noCurrent });
@@ -186,17 +174,17 @@ export class Protection {
    * a protection limit HUB_SAFETY_SUSTAIN_MS later, the hub switches the motor off itself.
    */
   async checkSafetyNet(now: number): Promise<void> {
-    const { state, sockets } = this.#hub;
+    const { state, sockets } = this.hub;
     const step = safetyNetStep(state.current, now);
     if (step.breach !== state.current.breach) state.save({ breach: step.breach });
     const kind = step.switchOff;
     if (kind === null) return;
     const current = state.current.power.current;
-    if (await this.#commands.forceOff(kind === "dryRun" ? "dryRunNotStopped" : "overCurrentNotStopped")) {
+    if (await this.rooms.commands.forceOff(kind === "dryRun" ? "dryRunNotStopped" : "overCurrentNotStopped")) {
       state.save({ trip: { kind, at: Date.now(), current } });
-      this.#view.publish();
+      this.rooms.view.publish();
       sockets.broadcast({ type: kind === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
-      this.#alerts.raise({ kind, current });
+      this.rooms.alerts.raise({ kind, current });
     }
   }
 }

@@ -2,23 +2,18 @@
 // browsers when it means something new) and the snapshot pages load first.
 import type { HubSnapshot } from "../../common/hub-contract.ts";
 import type { PumpState } from "../../common/pump-state.ts";
-import type { HubContext } from "./context.ts";
 import type { MotorLog } from "./motor-log.ts";
 import { pumpStateMeaning, pumpStateOf } from "./pump-model.ts";
+import { Room } from "./room.ts";
 
-export class PumpView {
-  readonly #hub: HubContext;
-  readonly #log: MotorLog;
+export type PumpViewRooms = { log: MotorLog };
+
+export class PumpView extends Room<PumpViewRooms> {
   /** The last pumpState sent to browsers, without its clocks; a cache, so a wake may send one again. */
   #published: string | null = null;
 
-  constructor(hub: HubContext, log: MotorLog) {
-    this.#hub = hub;
-    this.#log = log;
-  }
-
   pumpState(now = Date.now()): PumpState {
-    const { state, sockets } = this.#hub;
+    const { state, sockets } = this.hub;
     const device = sockets.device();
     const link = device ? { lastHeardAt: sockets.lastHeardFrom(device, state.current.lastSeenAt) } : null;
     return pumpStateOf(state.current, link, now);
@@ -30,18 +25,18 @@ export class PumpView {
     const meaning = pumpStateMeaning(pump);
     if (meaning === this.#published) return;
     this.#published = meaning;
-    this.#hub.sockets.broadcast({ type: "pumpState", pump });
+    this.hub.sockets.broadcast({ type: "pumpState", pump });
   }
 
   async snapshot(): Promise<HubSnapshot> {
     const pump = this.pumpState();
     const online = pump.deviceStatus === "online";
-    const { state } = this.#hub;
+    const { state } = this.hub;
     return {
       motorStatus: pump.status,
       deviceStatus: pump.deviceStatus,
       powerData: state.current.power,
-      lastLogs: await this.#log.recent(),
+      lastLogs: await this.rooms.log.recent(),
       // Read after D1 answered: what happened meanwhile is in.
       phaseFault: state.current.phaseFault,
       health: state.current.health ? { ...state.current.health, mqtt: online ? "connected" : "disconnected" } : null,

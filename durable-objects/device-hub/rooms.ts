@@ -1,5 +1,5 @@
 // The rooms of one hub instance, wired in the order they depend on each other: each takes the
-// hub's context and the rooms built before it, so no room imports one that imports it back.
+// hub's context and the rooms built before it that it works with (room.ts).
 import { HubAlerts } from "./alerts.ts";
 import { Browsers } from "./browsers.ts";
 import { MotorCommands } from "./commands.ts";
@@ -22,17 +22,17 @@ export type HubRooms = ReturnType<typeof openRooms>;
 export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const log = new MotorLog(hub);
   const alerts = new HubAlerts(hub);
-  const view = new PumpView(hub, log);
-  const commands = new MotorCommands(hub, log, view, alerts, allowance);
-  const protection = new Protection(hub, commands, log, view, alerts);
+  const view = new PumpView(hub, { log });
+  const commands = new MotorCommands(hub, { log, view, alerts }, allowance);
+  const protection = new Protection(hub, { commands, log, view, alerts });
   const power = new PowerHistory(hub);
   const debug = new DebugLines(hub);
-  const ota = new FirmwareUpdates(hub, commands, log);
-  const link = new DeviceLink(hub, commands, ota, view, alerts);
+  const ota = new FirmwareUpdates(hub, { commands, log });
+  const link = new DeviceLink(hub, { commands, ota, view, alerts });
   const frames = new DeviceFrames(hub, { link, commands, protection, power, ota, debug, view }, allowance);
-  const browsers = new Browsers(hub, view, debug, link);
-  const schedules = new Schedules(hub, commands, log, alerts);
-  const settings = new Settings(hub, commands, log, browsers, schedules);
+  const browsers = new Browsers(hub, { view, debug, link });
+  const schedules = new Schedules(hub, { commands, log, alerts });
+  const settings = new Settings(hub, { commands, log, browsers, schedules });
   return {
     hub,
     log,

@@ -15,10 +15,10 @@ import {
 import { formatClock, istMinuteKey, nextOccurrence } from "../../common/schedule-time.ts";
 import type { HubAlerts } from "./alerts.ts";
 import type { MotorCommands } from "./commands.ts";
-import type { HubContext } from "./context.ts";
 import type { MotorLog } from "./motor-log.ts";
 import { loadOwnerAndConfig } from "./owner.ts";
 import { commandFailure } from "./pump-model.ts";
+import { Room } from "./room.ts";
 import type { ScheduleOffRow, ScheduleRow } from "./sql.ts";
 
 /**
@@ -56,25 +56,15 @@ export function scheduleView(row: ScheduleRow): ScheduleView {
   };
 }
 
-export class Schedules {
-  readonly #hub: HubContext;
-  readonly #commands: MotorCommands;
-  readonly #log: MotorLog;
-  readonly #alerts: HubAlerts;
+export type ScheduleRooms = { commands: MotorCommands; log: MotorLog; alerts: HubAlerts };
 
-  constructor(hub: HubContext, commands: MotorCommands, log: MotorLog, alerts: HubAlerts) {
-    this.#hub = hub;
-    this.#commands = commands;
-    this.#log = log;
-    this.#alerts = alerts;
-  }
-
+export class Schedules extends Room<ScheduleRooms> {
   list(userId: number): ScheduleView[] {
-    return this.#hub.sql.schedules(userId).map(scheduleView);
+    return this.hub.sql.schedules(userId).map(scheduleView);
   }
 
   create(userId: number, input: ScheduleInput): ScheduleResult {
-    const { sql, timers } = this.#hub;
+    const { sql, timers } = this.hub;
     if (sql.scheduleCount() >= MAX_SCHEDULES_PER_DEVICE) {
       return { ok: false, code: "limit", max: MAX_SCHEDULES_PER_DEVICE };
     }
@@ -96,7 +86,7 @@ export class Schedules {
   }
 
   update(userId: number, id: number, input: ScheduleInput): ScheduleResult {
-    const { sql, timers } = this.#hub;
+    const { sql, timers } = this.hub;
     const existing = sql.schedule(id);
     if (!existing || existing.userId !== userId) return SCHEDULE_NOT_FOUND;
     const clash = this.#clash(input.minuteOfDay, id);
@@ -114,7 +104,7 @@ export class Schedules {
 
   /** A switch-off still owed for a run under way stays: deleting a schedule never leaves a motor running. */
   delete(userId: number, id: number): boolean {
-    const { sql, timers } = this.#hub;
+    const { sql, timers } = this.hub;
     const existing = sql.schedule(id);
     if (!existing || existing.userId !== userId) return false;
     sql.deleteSchedule(id);
@@ -124,37 +114,37 @@ export class Schedules {
 
   /** A new owner (or none) must never inherit the previous owner's schedules. */
   keepOnlyOwnedBy(userId: number | null): void {
-    this.#hub.sql.deleteSchedulesNotOwnedBy(userId);
-    this.#hub.timers.syncSchedules();
+    this.hub.sql.deleteSchedulesNotOwnedBy(userId);
+    this.hub.timers.syncSchedules();
   }
 
   /** Runs every schedule and owed switch-off that is due. Safe to run twice (claims first). */
   async runDue(): Promise<void> {
-    const { sql, timers } = this.#hub;
+    const { sql, timers } = this.hub;
     for (const schedule of sql.dueSchedules(Date.now())) {
       try {
         await this.#run(schedule);
       } catch (error) {
-        this.#hub.logError(`schedule ${schedule.id} failed`, error);
+        this.hub.logError(`schedule ${schedule.id} failed`, error);
       }
     }
     for (const off of sql.dueScheduleOffs(Date.now())) {
       try {
         await this.#runOff(off);
       } catch (error) {
-        this.#hub.logError(`switch-off of schedule ${off.scheduleId} failed`, error);
+        this.hub.logError(`switch-off of schedule ${off.scheduleId} failed`, error);
       }
     }
     timers.syncSchedules();
   }
 
   #clash(minuteOfDay: number, exceptId: number | null): ScheduleFailure | null {
-    if (!this.#hub.sql.scheduleAtMinute(minuteOfDay, exceptId)) return null;
+    if (!this.hub.sql.scheduleAtMinute(minuteOfDay, exceptId)) return null;
     return { ok: false, code: "conflict", minuteOfDay };
   }
 
   async #run(schedule: ScheduleRow): Promise<void> {
-    const { sql, state } = this.#hub;
+    const { sql, state } = this.hub;
     const scheduledAt = schedule.nextRunAt!;
     const runKey = istMinuteKey(scheduledAt);
     const now = Date.now();
@@ -167,7 +157,7 @@ export class Schedules {
     }
     // Whose box is it now? D1 says (an admin may have reassigned or deleted it since the
     // hub last heard). Only a schedule of the current owner may move the motor.
-    const loaded = await loadOwnerAndConfig(this.#hub);
+    const loaded = await loadOwnerAndConfig(this.hub);
     const ownerId = state.current.owner?.userId ?? null;
     if ((loaded || ownerId !== null) && ownerId !== schedule.userId) {
       sql.deleteSchedule(schedule.id);
@@ -178,8 +168,8 @@ export class Schedules {
     /** `error`: the box's own words when it refused; the page shows them. */
     const finish = async (outcome: ScheduleOutcome, code: string | null, error: string | null, log?: MotorLogEvent) => {
       sql.recordScheduleOutcome(schedule.id, runKey, outcome, code, error);
-      if (log) await this.#log.record("other", log);
-      this.#alerts.raise({ kind: "schedule", outcome, action, minuteOfDay: schedule.minuteOfDay, reason: code });
+      if (log) await this.rooms.log.record("other", log);
+      this.rooms.alerts.raise({ kind: "schedule", outcome, action, minuteOfDay: schedule.minuteOfDay, reason: code });
     };
     if (now - scheduledAt > SCHEDULE_LATE_LIMIT_MS) {
       await finish("missed", "late", null, { kind: "scheduleMissed", action, minuteOfDay, reason: "late" });
@@ -215,7 +205,7 @@ export class Schedules {
 
   /** "ON for N minutes" is over: switch off, unless the motor already stopped. */
   async #runOff(off: ScheduleOffRow): Promise<void> {
-    const { sql, state } = this.#hub;
+    const { sql, state } = this.hub;
     // Only a confirmed OFF lets it go: `unknown` may be running.
     if (state.current.motor.status === "off") {
       sql.deleteScheduleOff(off.scheduleId);
@@ -224,7 +214,7 @@ export class Schedules {
     const now = Date.now();
     if (now - off.plannedAt > SCHEDULE_OFF_GIVE_UP_MS) {
       sql.deleteScheduleOff(off.scheduleId);
-      await this.#log.record("other", { kind: "scheduleOffGivenUp", afterMinutes: off.afterMinutes });
+      await this.rooms.log.record("other", { kind: "scheduleOffGivenUp", afterMinutes: off.afterMinutes });
       return;
     }
     // Claimed by moving the next attempt on: a second delivery finds nothing due, and a crash
@@ -236,7 +226,7 @@ export class Schedules {
       return;
     }
     if (off.attempts === 0) {
-      await this.#log.record("other", {
+      await this.rooms.log.record("other", {
         kind: "scheduleOffFailed",
         afterMinutes: off.afterMinutes,
         failure: commandFailure(result),
@@ -255,9 +245,9 @@ export class Schedules {
     scheduleRun?: SwitchRequest["scheduleRun"],
   ): Promise<MotorCommandResult> {
     const request: SwitchRequest = { action, origin, ...(scheduleRun ? { scheduleRun } : {}) };
-    const result = await this.#commands.switchMotor(request);
+    const result = await this.rooms.commands.switchMotor(request);
     if (result.ok || (result.code !== "cooldown" && result.code !== "busy")) return result;
     await new Promise((resolve) => setTimeout(resolve, (result.retryAfterMs ?? DEVICE_ACK_TIMEOUT_MS) + 250));
-    return this.#commands.switchMotor(request);
+    return this.rooms.commands.switchMotor(request);
   }
 }

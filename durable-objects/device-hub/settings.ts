@@ -6,41 +6,29 @@ import type { DeviceConfig } from "../../common/device-protocol.ts";
 import type { HubFailure } from "../../common/hub-contract.ts";
 import type { Browsers } from "./browsers.ts";
 import type { MotorCommands } from "./commands.ts";
-import type { HubContext } from "./context.ts";
 import type { MotorLog } from "./motor-log.ts";
 import { loadOwnerAndConfig } from "./owner.ts";
 import { NO_CONFIRMATION, OFFLINE } from "./pump-model.ts";
+import { Room } from "./room.ts";
 import type { Schedules } from "./schedules.ts";
 import { TIMERS } from "./timers.ts";
 
 /** Debug mode streams every log line over the SIM: it switches itself off after this long. */
 export const DEBUG_MODE_MAX_MS = 30 * 60_000;
 
-export class Settings {
-  readonly #hub: HubContext;
-  readonly #commands: MotorCommands;
-  readonly #log: MotorLog;
-  readonly #browsers: Browsers;
-  readonly #schedules: Schedules;
+export type SettingsRooms = { commands: MotorCommands; log: MotorLog; browsers: Browsers; schedules: Schedules };
 
-  constructor(hub: HubContext, commands: MotorCommands, log: MotorLog, browsers: Browsers, schedules: Schedules) {
-    this.#hub = hub;
-    this.#commands = commands;
-    this.#log = log;
-    this.#browsers = browsers;
-    this.#schedules = schedules;
-  }
-
+export class Settings extends Room<SettingsRooms> {
   /** Takes new protection settings (already saved in D1 by the Worker) to the box. */
   async updateConfig(changes: Partial<DeviceConfig>): Promise<{ delivered: boolean }> {
-    const { state, sockets } = this.#hub;
+    const { state, sockets } = this.hub;
     const config = { ...state.current.config, ...changes };
     const debugChanged = config.debug !== state.current.config.debug;
     state.save({ config });
     if (debugChanged) sockets.broadcast({ type: "debugModeUpdate", debug: config.debug }, "admins");
     const device = sockets.device();
     if (!device) return { delivered: false }; // the next hello's welcome carries it
-    const ack = await this.#commands.sendCommand(device, { type: "config", id: crypto.randomUUID(), config });
+    const ack = await this.rooms.commands.sendCommand(device, { type: "config", id: crypto.randomUUID(), config });
     return { delivered: ack?.ok === true };
   }
 
@@ -49,7 +37,7 @@ export class Settings {
    * Switching it on needs the box online and confirming; switching it off always succeeds.
    */
   async setDebug(debug: boolean): Promise<{ ok: true; delivered: boolean } | HubFailure> {
-    const { state, sockets, timers } = this.#hub;
+    const { state, sockets, timers } = this.hub;
     if (debug && !sockets.device()) return OFFLINE;
     if (debug) timers.set(TIMERS.debugOff, Date.now() + DEBUG_MODE_MAX_MS);
     else timers.delete(TIMERS.debugOff);
@@ -65,32 +53,32 @@ export class Settings {
 
   /** The debug-off timer; a second delivery finds debug mode off already. */
   async debugOff(): Promise<void> {
-    if (this.#hub.state.current.config.debug) await this.updateConfig({ debug: false });
+    if (this.hub.state.current.config.debug) await this.updateConfig({ debug: false });
   }
 
   /** The owner's number changed (already in D1): tell the box, which then restarts. */
   async changeMobileNo(mobileNo: string): Promise<{ ok: true; delivered: boolean } | HubFailure> {
-    const { state, sockets } = this.#hub;
+    const { state, sockets } = this.hub;
     const owner = state.current.owner ? { ...state.current.owner, mobileNo } : null;
     state.save({ owner });
     const { delivered } = await this.updateConfig({ mobileNo });
-    await this.#log.record("other", { kind: "mobileNoChanged", mobileNo });
+    await this.rooms.log.record("other", { kind: "mobileNoChanged", mobileNo });
     if (!delivered) return { ok: true, delivered: false };
     const device = sockets.device();
-    if (device) await this.#commands.sendCommand(device, { type: "restart", id: crypto.randomUUID() });
+    if (device) await this.rooms.commands.sendCommand(device, { type: "restart", id: crypto.randomUUID() });
     return { ok: true, delivered: true };
   }
 
   /** Ownership changed in D1 (assignment, deletion): pick up the new owner and config. */
   async refreshOwner(): Promise<void> {
-    const { state, sockets } = this.#hub;
-    await loadOwnerAndConfig(this.#hub);
+    const { state, sockets } = this.hub;
+    await loadOwnerAndConfig(this.hub);
     const ownerId = state.current.owner?.userId ?? null;
-    this.#browsers.closeAllBut(ownerId);
-    this.#schedules.keepOnlyOwnedBy(ownerId);
+    this.rooms.browsers.closeAllBut(ownerId);
+    this.rooms.schedules.keepOnlyOwnedBy(ownerId);
     const device = sockets.device();
     if (device)
-      await this.#commands.sendCommand(device, {
+      await this.rooms.commands.sendCommand(device, {
         type: "config",
         id: crypto.randomUUID(),
         config: state.current.config,

@@ -6,7 +6,12 @@ import { adminEn } from "../../app/i18n/admin-en.ts";
 import { adminHi } from "../../app/i18n/admin-hi.ts";
 import { loginResponseSchema } from "../../common/api-responses/accounts.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
-import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
+import {
+  localDeviceSocketUrl,
+  type SimulatedDevice,
+  type SimulatedDeviceOptions,
+  simulateBox,
+} from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
 import { DEMO_ADMIN } from "../../scripts/lib/seed.ts";
 import { apiClient, en, hi, uniqueMobileNo, useLanguage } from "./support.ts";
@@ -60,15 +65,11 @@ export async function startDevice(
   kind: DeviceKind = "3phase",
   options: Partial<SimulatedDeviceOptions> = {},
 ): Promise<SimulatedDevice> {
-  const device = new SimulatedDevice({
-    url: `ws://localhost:${E2E_PORT}/api/device/connect`,
-    deviceId,
-    key,
-    kind,
-    horsePower: 5,
-    restartDelayMs: 500,
-    ...options,
-  });
+  const device = simulateBox(
+    localDeviceSocketUrl(E2E_PORT),
+    { deviceId, key, kind, horsePower: 5 },
+    { restartDelayMs: 500, ...options },
+  );
   device.start();
   await device.waitUntilConnected();
   return device;

@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { CONTACT } from "../../app/contact.ts";
 import { readJson } from "../../common/api-client.ts";
 import { provisionResponseSchema } from "../../common/api-responses/admin.ts";
-import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
 import { adminApiToken, bearer, startDevice } from "./admin-support.ts";
 import { hi, registerAndLogIn } from "./support.ts";
@@ -58,14 +58,11 @@ test("a Wi-Fi box is told up front that no firmware exists for it yet, with noth
     ...bearer(await adminApiToken(request)),
   });
   const { device: created, key } = await readJson(provisioned, provisionResponseSchema);
-  device = new SimulatedDevice({
-    url: `ws://localhost:${E2E_PORT}/api/device/connect`,
-    deviceId: created.id,
-    key,
-    kind: "1phase",
-    horsePower: 1,
-    connection: "wifi",
-  });
+  device = simulateBox(
+    localDeviceSocketUrl(E2E_PORT),
+    { deviceId: created.id, key, kind: "1phase", horsePower: 1 },
+    { connection: "wifi" },
+  );
   device.start();
   await device.waitUntilConnected();
   await page.reload();

@@ -9,7 +9,12 @@ import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
-import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
+import {
+  localDeviceSocketUrl,
+  type SimulatedDevice,
+  type SimulatedDeviceOptions,
+  simulateBox,
+} from "../../device-sim/simulated-device.ts";
 import { E2E_PERSIST_DIR, E2E_PORT } from "../../playwright.config.ts";
 import { localDeviceFile, readLocalDeviceCredentials } from "../../scripts/lib/local-devices.ts";
 import { DEMO_DEVICE, DEMO_USER } from "../../scripts/lib/seed.ts";
@@ -28,14 +33,7 @@ export async function startDemoDevice(
   options: Pick<SimulatedDeviceOptions, "protectionGraceMs" | "protectionSustainMs" | "restartDelayMs"> = {},
 ): Promise<SimulatedDevice> {
   const credentials = await readLocalDeviceCredentials(localDeviceFile(E2E_PERSIST_DIR, DEMO_DEVICE.deviceId));
-  const device = new SimulatedDevice({
-    url: `ws://localhost:${E2E_PORT}/api/device/connect`,
-    deviceId: credentials.deviceId,
-    key: credentials.key,
-    kind: credentials.kind,
-    horsePower: credentials.horsePower,
-    ...options,
-  });
+  const device = simulateBox(localDeviceSocketUrl(E2E_PORT), credentials, options);
   device.start();
   await device.waitUntilConnected();
   return device;

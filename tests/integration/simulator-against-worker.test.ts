@@ -11,7 +11,12 @@ import {
   powerReadingResponseSchema,
 } from "../../common/api-responses/devices.ts";
 import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
-import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
+import {
+  localDeviceSocketUrl,
+  type SimulatedDevice,
+  type SimulatedDeviceOptions,
+  simulateBox,
+} from "../../device-sim/simulated-device.ts";
 import { provisionLocalFleet } from "../../scripts/lib/local-devices.ts";
 import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
@@ -35,12 +40,8 @@ async function farmerWithSimulatedPump(options: Partial<SimulatedDeviceOptions> 
   const mobileNo = uniqueMobileNo();
   const farmer = await registerFarmer(worker.url, mobileNo);
   const provisioned = await admin.provisionDevice("3phase", mobileNo);
-  const device = new SimulatedDevice({
-    url: `ws://localhost:${worker.port}/api/device/connect`,
-    deviceId: provisioned.device.id,
-    key: provisioned.key,
-    kind: "3phase",
-    horsePower: 5,
+  const box = { deviceId: provisioned.device.id, key: provisioned.key, kind: "3phase", horsePower: 5 } as const;
+  const device = simulateBox(localDeviceSocketUrl(worker.port), box, {
     restartDelayMs: 200,
     reconnectBaseMs: 100,
     reconnectMaxMs: 1_000,
@@ -167,17 +168,8 @@ describe("a simulated pump through the real Worker", () => {
 describe("a restart of the server (what every deploy does)", () => {
   it("drops 100 boxes at once; they all come back with backoff and jitter", async () => {
     const fleet = await provisionLocalFleet(worker.persistTo, { count: 100, kind: "3phase", horsePower: 5 });
-    const devices = fleet.map(
-      (credentials) =>
-        new SimulatedDevice({
-          url: `ws://localhost:${worker.port}/api/device/connect`,
-          deviceId: credentials.deviceId,
-          key: credentials.key,
-          kind: credentials.kind,
-          horsePower: credentials.horsePower,
-          reconnectBaseMs: 500,
-          reconnectMaxMs: 4_000,
-        }),
+    const devices = fleet.map((credentials) =>
+      simulateBox(localDeviceSocketUrl(worker.port), credentials, { reconnectBaseMs: 500, reconnectMaxMs: 4_000 }),
     );
     devicesToStop.push(...devices);
     for (const device of devices) device.start();
