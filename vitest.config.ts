@@ -36,6 +36,9 @@ export default defineConfig(async () => {
             name: "workers",
             include: ["tests/worker/**/*.test.ts", "tests/durable-objects/**/*.test.ts", "tests/routes/**/*.test.ts"],
             setupFiles: ["./tests/apply-migrations.ts"],
+            // A time limit catches a hang; speed is the benchmarks' business. On a busy 2-core
+            // machine a test that signs in three times (PBKDF2 each) once took over vitest's 5 s.
+            testTimeout: 20_000,
           },
         },
         {
