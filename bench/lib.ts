@@ -47,30 +47,32 @@ export function workerdPids(wranglerPid: number): number[] {
   });
 }
 
-/** CPU time the processes' threads have run, in nanoseconds (schedstat: fine-grained). */
-export function cpuNanoseconds(pids: number[]): number {
+/** The sum of `read` over processes or threads, leaving out those that ended while we read. */
+function sumOverLiving<Id>(ids: Id[], read: (id: Id) => number): number {
   let total = 0;
-  for (const pid of pids) {
+  for (const id of ids) {
     try {
-      for (const tid of readdirSync(`/proc/${pid}/task`)) {
-        total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-      }
+      total += read(id);
     } catch {
-      // a thread ended while we read
+      // gone
     }
   }
   return total;
 }
 
+/** CPU time the processes' threads have run, in nanoseconds (schedstat: fine-grained). */
+export function cpuNanoseconds(pids: number[]): number {
+  return sumOverLiving(pids, (pid) =>
+    sumOverLiving(readdirSync(`/proc/${pid}/task`), (tid) =>
+      Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]),
+    ),
+  );
+}
+
 export function rssMegabytes(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    try {
-      kb += Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      // gone
-    }
-  }
+  const kb = sumOverLiving(pids, (pid) =>
+    Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0),
+  );
   return Math.round(kb / 1024);
 }
 

@@ -12,10 +12,8 @@ import { z } from "./zod-mini.ts";
 export const motorStatusSchema = z.enum(["on", "off", "unknown"]);
 export type MotorStatus = z.infer<typeof motorStatusSchema>;
 
-/** What set the current status. */
-export const statusSourceSchema = z.enum([
-  /** Nothing yet: the box has never said hello to this hub. */
-  "none",
+/** Sources by which the box itself told the hub what its relay does. */
+export const boxStatusSources = [
   /** The box confirmed a command within 5 s. */
   "ack",
   /** The box confirmed a command after the hub had stopped waiting. */
@@ -30,6 +28,13 @@ export const statusSourceSchema = z.enum([
   "event",
   /** Current flowed while the hub believed the motor OFF or did not know. */
   "readings",
+] as const;
+
+/** What set the current status. */
+export const statusSourceSchema = z.enum([
+  /** Nothing yet: the box has never said hello to this hub. */
+  "none",
+  ...boxStatusSources,
   /** A command got no answer within 5 s. */
   "noAnswer",
   /** The box's connection dropped while a command was on its way. */

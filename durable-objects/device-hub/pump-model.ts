@@ -5,7 +5,14 @@ import { MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
 import type { RelayState } from "../../common/device-protocol.ts";
 import type { HubFailure } from "../../common/hub-contract.ts";
 import type { CommandOrigin, HubFailureCode, MotorLogEvent } from "../../common/motor-log-event.ts";
-import type { CommandSource, Fault, MotorStatus, PumpState, StatusSource } from "../../common/pump-state.ts";
+import {
+  boxStatusSources,
+  type CommandSource,
+  type Fault,
+  type MotorStatus,
+  type PumpState,
+  type StatusSource,
+} from "../../common/pump-state.ts";
 import { type HubState, type PendingSwitch, ZERO_POWER } from "./state.ts";
 
 export const OFFLINE: HubFailure = { ok: false, code: "offline" };
@@ -15,16 +22,7 @@ const PHASE_FAULT: HubFailure = { ok: false, code: "phaseFault" };
 const NO_SUPPLY: HubFailure = { ok: false, code: "noSupply" };
 const BUSY: HubFailure = { ok: false, code: "busy" };
 
-/** Sources by which the box itself told the hub what its relay does. */
-const BOX_SOURCES: ReadonlySet<StatusSource> = new Set([
-  "ack",
-  "lateAck",
-  "relayFrame",
-  "hello",
-  "health",
-  "event",
-  "readings",
-]);
+const BOX_SOURCES: ReadonlySet<StatusSource> = new Set(boxStatusSources);
 
 /**
  * Why an ON must not leave now, or null. OFF is never refused while the box can be reached: not

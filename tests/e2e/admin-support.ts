@@ -23,13 +23,34 @@ export const texts = { hi: { ...hi, ...adminHi }, en: { ...en, ...adminEn } };
 export type Texts = (typeof texts)["hi"];
 
 /**
+ * A fresh farmer with a running box (farmerWithDevice), then the admin logged in in `t`'s
+ * language and on `path` (given the farmer, for pages about them).
+ */
+type AdminWithFarmer = (
+  t: Texts,
+  path: string | ((farmer: Farmer) => string),
+) => Promise<{ farmer: Farmer; device: SimulatedDevice }>;
+
+/**
  * The admin specs' test. `english`: the browser reads the pages in English (the language
  * cookie, set before the test starts) and the test gets the English texts to find them by.
+ * `adminWithFarmer`: the boxes it starts are stopped when the test ends, passed or failed.
  */
-export const test = base.extend<{ english: Texts }>({
+export const test = base.extend<{ english: Texts; adminWithFarmer: AdminWithFarmer }>({
   english: async ({ context }, use) => {
     await useLanguage(context, "en");
     await use(texts.en);
+  },
+  adminWithFarmer: async ({ page, request }, use) => {
+    const devices: SimulatedDevice[] = [];
+    await use(async (t, path) => {
+      const made = await farmerWithDevice(request);
+      devices.push(made.device);
+      await adminLogIn(page, t);
+      await page.goto(typeof path === "string" ? path : path(made.farmer));
+      return made;
+    });
+    await Promise.all(devices.map((device) => device.stop()));
   },
 });
 

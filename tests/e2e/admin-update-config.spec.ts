@@ -6,11 +6,9 @@ import { adminLogIn, DEMO_ADMIN, farmerWithDevice, indianNumber, test, texts } f
 test("an admin's config change reaches the box and is recorded with who and what (English)", async ({
   page,
   english: t,
-  request,
+  adminWithFarmer,
 }) => {
-  const { farmer, device } = await farmerWithDevice(request);
-  await adminLogIn(page, t);
-  await page.goto(`/admin/users/${farmer.id}`);
+  const { farmer, device } = await adminWithFarmer(t, (farmer) => `/admin/users/${farmer.id}`);
   await page.getByRole("link", { name: t["admin.user.updateConfig"] }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/users/${farmer.id}/update-config$`));
   await expect(page.getByRole("heading", { name: t["admin.config.title"] })).toBeVisible();
@@ -64,7 +62,6 @@ test("an admin's config change reaches the box and is recorded with who and what
     `Admin ${DEMO_ADMIN.mobileNo}: default current 1 → 8.9 A, dry run threshold 30 → 25.5 %, over current threshold 30 → 40 %`,
   );
   await expect(history.locator("tbody tr").first()).toContainText(DEMO_ADMIN.mobileNo);
-  await device.stop();
 });
 
 test("an offline box gets the change later; an unknown user shows the spec's message (Hindi)", async ({

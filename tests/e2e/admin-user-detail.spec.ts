@@ -12,7 +12,6 @@ import {
   adminApiToken,
   adminLogIn,
   bearer,
-  farmerWithDevice,
   indianNumber,
   registerFarmer,
   startDevice,
@@ -29,8 +28,12 @@ test.afterEach(async () => {
 
 async function openDetail(page: Page, userId: number, t: Texts) {
   await adminLogIn(page, t);
-  await page.goto(`/admin/users/${userId}`);
+  await page.goto(detailOf({ id: userId }));
   await expect(page.getByTestId("detail-mobile")).toBeVisible();
+}
+
+function detailOf(user: { id: number }): string {
+  return `/admin/users/${user.id}`;
 }
 
 function amperes(text: string | null): number {
@@ -40,11 +43,10 @@ function amperes(text: string | null): number {
 test("shows the account and its device live: status, motor, power, logs, health, power logs (Hindi)", async ({
   page,
   request,
+  adminWithFarmer,
 }) => {
   const t = texts.hi;
-  const { farmer, device } = await farmerWithDevice(request);
-  devices.push(device);
-  await openDetail(page, farmer.id, t);
+  const { farmer, device } = await adminWithFarmer(t, detailOf);
   await expect(page.getByTestId("detail-mobile")).toHaveText(farmer.mobileNo);
   await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.online"]);
   await expect(page.getByTestId("detail-motor-status")).toHaveText(t["admin.common.off"]);
@@ -127,12 +129,10 @@ test("the role is given and taken away at once; the last admin keeps theirs (Eng
 
 test("debug mode streams the box's log lines live and turns off when the dialog closes (Hindi)", async ({
   page,
-  request,
+  adminWithFarmer,
 }) => {
   const t = texts.hi;
-  const { farmer, device } = await farmerWithDevice(request);
-  devices.push(device);
-  await openDetail(page, farmer.id, t);
+  const { device } = await adminWithFarmer(t, detailOf);
   await expect(page.getByTestId("live-indicator")).toHaveText(t["admin.user.live"]);
   await page.getByRole("button", { name: t["admin.user.deviceSettings"] }).click();
   const settings = page.getByTestId("device-settings-dialog");
@@ -157,10 +157,9 @@ test("the device's mobile number: the SPEC §5 checks, a warning, then the box r
   page,
   english: t,
   request,
+  adminWithFarmer,
 }) => {
-  const { farmer, device } = await farmerWithDevice(request);
-  devices.push(device);
-  await openDetail(page, farmer.id, t);
+  const { farmer, device } = await adminWithFarmer(t, detailOf);
   await page.getByRole("button", { name: t["admin.user.deviceSettings"] }).click();
   const settings = page.getByTestId("device-settings-dialog");
   const input = settings.getByLabel(t["admin.settings.newMobile"]);

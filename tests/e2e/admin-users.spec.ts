@@ -2,28 +2,20 @@
 // behind the retype-the-number modal of SPEC §5 (the account, its sessions and device link go).
 import { expect } from "@playwright/test";
 import { ADMIN_USERS_REFRESH_MS } from "../../common/constants.ts";
-import { adminLogIn, bearer, farmerWithDevice, registerFarmer, test, texts } from "./admin-support.ts";
+import { adminLogIn, bearer, registerFarmer, test, texts } from "./admin-support.ts";
 
 test("the list shows every account with live status and refreshes itself every 120 s (Hindi)", async ({
   page,
   request,
+  adminWithFarmer,
 }) => {
   const t = texts.hi;
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.clock.install();
-  const { farmer, device } = await farmerWithDevice(request);
-  await adminLogIn(page, t);
-  await page.goto("/admin/users");
-  for (const column of [
-    "admin.users.userId",
-    "admin.common.mobileNo",
-    "admin.users.status",
-    "admin.users.role",
-    "admin.users.createdAt",
-    "admin.common.actions",
-  ] as const) {
-    await expect(page.getByRole("columnheader", { name: t[column] })).toBeVisible();
-  }
+  const { farmer, device } = await adminWithFarmer(t, "/admin/users");
+  // The columns of SPEC §2 as the reader sees them, in order.
+  const headers = page.getByTestId("users-table").getByRole("columnheader");
+  await expect(headers).toHaveText(["यूज़र आईडी", "मोबाइल नंबर", "स्थिति", "भूमिका", "बनाया गया", "कार्रवाई"]);
   const row = page.getByTestId(`user-row-${farmer.mobileNo}`);
   await expect(row).toContainText(String(farmer.id));
   await expect(row).toContainText(t["admin.common.user"]);
@@ -46,10 +38,9 @@ test("Delete asks for the number, then removes the account, its sessions and its
   page,
   english: t,
   request,
+  adminWithFarmer,
 }) => {
-  const { farmer, device } = await farmerWithDevice(request);
-  await adminLogIn(page, t);
-  await page.goto("/admin/users");
+  const { farmer, device } = await adminWithFarmer(t, "/admin/users");
   const row = page.getByTestId(`user-row-${farmer.mobileNo}`);
   await row.getByRole("button", { name: t["admin.users.delete"] }).click();
   const dialog = page.getByTestId("delete-user-dialog");
@@ -70,7 +61,6 @@ test("Delete asks for the number, then removes the account, its sessions and its
   // On the server: the farmer's token is dead and the box has no owner any more.
   expect((await request.get("/api/recharge/requests", bearer(farmer.token))).status()).toBe(401);
   await expect.poll(() => device.config.mobileNo).toBeNull();
-  await device.stop();
 });
 
 test("the demo admin cannot delete their own account from the list", async ({ page }) => {

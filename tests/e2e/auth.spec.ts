@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { en, hi, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
+import { en, hi, logIn, registerAndLogIn, sendRegistration, uniqueMobileNo, useLanguage } from "./support.ts";
 
 test("a new farmer registers, lands signed in on the motor page, logs out and in again (Hindi, the default)", async ({
   page,
@@ -9,9 +9,7 @@ test("a new farmer registers, lands signed in on the motor page, logs out and in
   await expect(page.locator("html")).toHaveAttribute("lang", "hi");
   await expect(page.getByRole("heading", { name: hi["register.title"] })).toBeVisible();
   await expect(page.getByLabel(hi["auth.mobileNo"])).toHaveAttribute("placeholder", hi["auth.mobilePlaceholder"]);
-  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
-  await page.getByLabel(hi["auth.password"]).fill("farmer-password");
-  await page.getByRole("button", { name: hi["register.button"] }).click();
+  await sendRegistration(page, mobileNo);
   // Signed in at once: no second typing of the password just chosen.
   await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
   await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
@@ -43,9 +41,7 @@ test("registering a number twice says it is already registered", async ({ page, 
   const mobileNo = uniqueMobileNo();
   for (const attempt of [1, 2]) {
     await page.goto("/register");
-    await page.getByLabel(en["auth.mobileNo"]).fill(mobileNo);
-    await page.getByLabel(en["auth.password"]).fill("farmer-password");
-    await page.getByRole("button", { name: en["register.button"] }).click();
+    await sendRegistration(page, mobileNo, en);
     if (attempt === 1) {
       await expect(page.getByTestId("welcome")).toHaveText(en["register.success"]);
       // Signed in by registering: sign out to try the same number again.
@@ -59,21 +55,11 @@ test("registering a number twice says it is already registered", async ({ page, 
 test("register and login work with JavaScript disabled", async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  const mobileNo = uniqueMobileNo();
-  await page.goto("/register");
-  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
-  await page.getByLabel(hi["auth.password"]).fill("farmer-password");
-  await page.getByRole("button", { name: hi["register.button"] }).click();
-  await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
-  await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
+  const mobileNo = await registerAndLogIn(page);
   await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
 
   await page.getByRole("button", { name: hi["shell.logout"] }).click();
-  await page.goto("/login");
-  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
-  await page.getByLabel(hi["auth.password"]).fill("farmer-password");
-  await page.getByRole("button", { name: hi["login.button"] }).click();
-  await expect(page).toHaveURL(/\/motor-control$/);
+  await logIn(page, mobileNo, "farmer-password");
   await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
   await context.close();
 });

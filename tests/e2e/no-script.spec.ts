@@ -7,8 +7,9 @@ import { formatTimeOfDay } from "../../app/format.ts";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { adminHi, DEMO_ADMIN, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
-import { BASE_URL, en, hi, uniqueMobileNo } from "./support.ts";
+import { BASE_URL, en, hi, sendRegistration, uniqueMobileNo } from "./support.ts";
 
 test.use({ javaScriptEnabled: false, serviceWorkers: "block" });
 
@@ -18,6 +19,21 @@ async function logInAs(page: Page, farmer: Farmer) {
   await page.getByLabel(hi["auth.password"]).fill(farmer.password);
   await page.getByRole("button", { name: hi["login.button"] }).click();
   await expect(page).toHaveURL(/\/motor-control$/);
+}
+
+/** A fresh farmer with a running box, logged in; the box stops however `body` ends. */
+async function asFarmerWithBox(
+  page: Page,
+  request: APIRequestContext,
+  body: (made: { farmer: Farmer; device: SimulatedDevice }) => Promise<void>,
+) {
+  const made = await farmerWithDevice(request);
+  try {
+    await logInAs(page, made.farmer);
+    await body(made);
+  } finally {
+    await made.device.stop();
+  }
 }
 
 /** The pump's state as the hub tells the API (what the page's loader reads too). */
@@ -36,9 +52,7 @@ test("register, login and the language switch, with their errors in Hindi", asyn
   await page.getByRole("button", { name: hi["register.button"] }).click();
   await expect(page.getByRole("alert")).toHaveText(hi["auth.mobileInvalid"]);
 
-  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
-  await page.getByLabel(hi["auth.password"]).fill("farmer-password");
-  await page.getByRole("button", { name: hi["register.button"] }).click();
+  await sendRegistration(page, mobileNo);
   // Registering signs the farmer in and lands on the motor page with a welcome.
   await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
   await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
@@ -73,9 +87,7 @@ test("register, login and the language switch, with their errors in Hindi", asyn
 });
 
 test("motor ON and OFF switch the box's relay; a refused ON says why in Hindi", async ({ page, request }) => {
-  const { farmer, device } = await farmerWithDevice(request);
-  try {
-    await logInAs(page, farmer);
+  await asFarmerWithBox(page, request, async ({ farmer, device }) => {
     const toggle = page.getByTestId("motor-toggle");
     await expect(toggle).toHaveText(hi["motor.off"]);
 
@@ -107,15 +119,11 @@ test("motor ON and OFF switch the box's relay; a refused ON says why in Hindi", 
     await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.off"]);
     expect(device.relay).toBe("off");
     await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "off");
-  } finally {
-    await device.stop();
-  }
+  });
 });
 
 test("motor configuration reaches the box; numbers out of range are refused in Hindi", async ({ page, request }) => {
-  const { farmer, device } = await farmerWithDevice(request);
-  try {
-    await logInAs(page, farmer);
+  await asFarmerWithBox(page, request, async ({ device }) => {
     await page.getByLabel(hi["config.current"]).selectOption("12");
     await page.getByLabel(hi["config.dryRun"]).fill("25");
     await page.getByLabel(hi["config.overCurrent"]).fill("40");
@@ -133,15 +141,11 @@ test("motor configuration reaches the box; numbers out of range are refused in H
     // What was typed stays, to be corrected; the box keeps the saved settings.
     await expect(page.getByLabel(hi["config.dryRun"])).toHaveValue("200");
     expect(device.config.dryRunThreshold).toBe(25);
-  } finally {
-    await device.stop();
-  }
+  });
 });
 
 test("schedules: create, the errors in Hindi, edit and delete", async ({ page, request }) => {
-  const { farmer, device } = await farmerWithDevice(request);
-  try {
-    await logInAs(page, farmer);
+  await asFarmerWithBox(page, request, async ({ farmer }) => {
     await page.goto("/motor-schedule");
     const notice = page.getByTestId("schedule-notice");
     const items = page.getByTestId("schedule-item");
@@ -197,15 +201,11 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
     await expect(page.getByTestId("schedules-empty")).toBeVisible();
     const response = await request.get("/api/schedule", { headers: { Authorization: `Bearer ${farmer.token}` } });
     expect((await readJson(response, scheduleListResponseSchema)).schedules).toHaveLength(0);
-  } finally {
-    await device.stop();
-  }
+  });
 });
 
 test("a recharge request is filed once; without a device it is refused in Hindi", async ({ page, request }) => {
-  const { farmer, device } = await farmerWithDevice(request);
-  try {
-    await logInAs(page, farmer);
+  await asFarmerWithBox(page, request, async () => {
     await page.goto("/recharge");
     await page.getByTestId("plan-renew").click();
     await page.getByRole("radio", { name: new RegExp(hi["plan.name.3month"]) }).check();
@@ -220,9 +220,7 @@ test("a recharge request is filed once; without a device it is refused in Hindi"
     await expect(items.first()).toContainText(hi["plan.name.3month"]);
     await expect(items.first()).toContainText(hi["plan.method.cash"]);
     await expect(items.first()).toContainText(hi["plan.request.pending"]);
-  } finally {
-    await device.stop();
-  }
+  });
 
   const withoutDevice = await registerFarmer(request);
   await page.getByRole("button", { name: hi["shell.logout"] }).click();
@@ -254,9 +252,7 @@ test("admin login and logout; a wrong password is refused in Hindi", async ({ pa
 });
 
 test("bad form posts are answered 4xx, never 500", async ({ page, request }) => {
-  const { farmer, device } = await farmerWithDevice(request);
-  try {
-    await logInAs(page, farmer);
+  await asFarmerWithBox(page, request, async ({ device }) => {
     const headers = { Origin: BASE_URL };
     for (const [path, form] of [
       ["/motor-control", { command: "sideways" }],
@@ -280,7 +276,5 @@ test("bad form posts are answered 4xx, never 500", async ({ page, request }) => 
     });
     expect(notForm.status()).toBe(400);
     expect(device.relay).toBe("off");
-  } finally {
-    await device.stop();
-  }
+  });
 });

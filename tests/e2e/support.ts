@@ -61,13 +61,18 @@ export const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
 } as const;
 
+/** Fills in and sends the registration form of the page at /register, password "farmer-password". */
+export async function sendRegistration(page: Page, mobileNo: string, texts: Texts = hi) {
+  await page.getByLabel(texts["auth.mobileNo"]).fill(mobileNo);
+  await page.getByLabel(texts["auth.password"]).fill("farmer-password");
+  await page.getByRole("button", { name: texts["register.button"] }).click();
+}
+
 /** Registers a fresh farmer (no device) through the page, which signs them in. */
 export async function registerAndLogIn(page: Page, texts: Texts = hi): Promise<string> {
   const mobileNo = uniqueMobileNo();
   await page.goto("/register");
-  await page.getByLabel(texts["auth.mobileNo"]).fill(mobileNo);
-  await page.getByLabel(texts["auth.password"]).fill("farmer-password");
-  await page.getByRole("button", { name: texts["register.button"] }).click();
+  await sendRegistration(page, mobileNo, texts);
   await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
   await expect(page.getByTestId("welcome")).toHaveText(texts["register.success"]);
   return mobileNo;
