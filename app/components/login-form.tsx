@@ -15,7 +15,7 @@ export function LoginForm({
   busyLabel,
   error,
   notice,
-  footer,
+  elsewhere,
 }: {
   title: string;
   submitLabel: string;
@@ -25,8 +25,8 @@ export function LoginForm({
   error?: string | null;
   /** Said above the form (the admin login: signed out, session expired). */
   notice?: ReactNode;
-  /** Under the form (the link between login and registration). */
-  footer?: ReactNode;
+  /** Under the form, the way to the other page (between login and registration): a question and its link. */
+  elsewhere?: { question: string; to: string; link: string };
 }) {
   const t = useT();
   const busy = useNavigation().state === "submitting";
@@ -65,7 +65,11 @@ export function LoginForm({
             {busy ? busyLabel : submitLabel}
           </button>
         </Form>
-        {footer}
+        {elsewhere && (
+          <p className="muted">
+            {elsewhere.question} <Link to={elsewhere.to}>{elsewhere.link}</Link>
+          </p>
+        )}
       </section>
     </main>
   );

@@ -7,6 +7,7 @@ import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";
 import { subscriptionResponseSchema, subscriptionSavedResponseSchema } from "../../common/api-responses/alerts.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { callApi } from "../api-client.ts";
+import { Choice } from "../components/choice.tsx";
 import { useToast } from "../components/toast.tsx";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
@@ -203,16 +204,15 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
             <fieldset className="choices">
               <legend id="alerts-kinds-title">{t("alerts.choose")}</legend>
               {ALERT_KINDS.map((kind) => (
-                <label key={kind} className={`choice ${kinds.includes(kind) ? "selected" : ""}`}>
-                  <input
-                    type="checkbox"
-                    name="kinds"
-                    value={kind}
-                    checked={kinds.includes(kind)}
-                    onChange={() => toggleKind(kind)}
-                  />
-                  <span className="choice-label">{t(KIND_KEYS[kind])}</span>
-                </label>
+                <Choice
+                  key={kind}
+                  type="checkbox"
+                  name="kinds"
+                  value={kind}
+                  checked={kinds.includes(kind)}
+                  onChange={() => toggleKind(kind)}
+                  label={t(KIND_KEYS[kind])}
+                />
               ))}
             </fieldset>
             <div className="form-actions">

@@ -1,6 +1,7 @@
 import { Link, redirect } from "react-router";
 import { PLANS } from "../../common/plans.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
+import { SignedOutNotice, signedOutOf } from "../components/signed-out-notice.tsx";
 import { CONTACT } from "../contact.ts";
 import { formatRupees } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
@@ -18,14 +19,7 @@ export const meta: Route.MetaFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (await optionalUser(request, context)) throw redirect("/motor-control");
-  const params = new URL(request.url).searchParams;
-  return {
-    notice: params.has("loggedOut")
-      ? ("landing.loggedOut" as const)
-      : params.get("session") === "expired"
-        ? ("landing.sessionExpired" as const)
-        : null,
-  };
+  return { signedOut: signedOutOf(request) };
 }
 
 /** SPEC §1: the two controllers, their prices and the starters they work with. */
@@ -68,15 +62,12 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
         <span className="brand">{t("app.name")}</span>
         <LanguageSwitch />
       </header>
-      {loaderData.notice && (
-        // A logout the farmer asked for is good news; a session that ran out is not.
-        <p
-          className={`message ${loaderData.notice === "landing.sessionExpired" ? "warning" : "success"}`}
-          role="status"
-          data-testid="landing-notice"
-        >
-          {t(loaderData.notice)}
-        </p>
+      {loaderData.signedOut && (
+        <SignedOutNotice
+          reason={loaderData.signedOut}
+          text={t(`landing.${loaderData.signedOut}`)}
+          testId="landing-notice"
+        />
       )}
       <section className="hero">
         <h1>{t("app.name")}</h1>

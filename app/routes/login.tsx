@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { logIn } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
 import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
@@ -38,11 +38,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
       submitLabel={t("login.button")}
       busyLabel={t("login.busy")}
       error={actionData?.error && t(actionData.error)}
-      footer={
-        <p className="muted">
-          {t("login.noAccount")} <Link to="/register">{t("login.registerLink")}</Link>
-        </p>
-      }
+      elsewhere={{ question: t("login.noAccount"), to: "/register", link: t("login.registerLink") }}
     />
   );
 }

@@ -20,6 +20,7 @@ import { listPlanPeriods, planCard } from "../../worker/db/plans.ts";
 import { listRechargeRequestsOfUser, toRechargeView } from "../../worker/db/recharges.ts";
 import { HttpError } from "../../worker/http/http-error.ts";
 import { rechargeUpiLink, requestOwnRecharge } from "../../worker/services/recharge-requests.ts";
+import { Choice } from "../components/choice.tsx";
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { formatDate, formatDateTime, formatRupees } from "../format.ts";
@@ -219,33 +220,32 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
             <fieldset className="choices">
               <legend>{t("plan.choose")}</legend>
               {(Object.keys(PLANS) as Plan[]).map((option) => (
-                <label key={option} className={`choice ${choice === option ? "selected" : ""}`}>
-                  <input
-                    type="radio"
-                    name="plan"
-                    value={option}
-                    checked={choice === option}
-                    onChange={() => setChoice(option)}
-                  />
-                  <span className="choice-label">{planName(option, t)}</span>
+                <Choice
+                  key={option}
+                  type="radio"
+                  name="plan"
+                  value={option}
+                  checked={choice === option}
+                  onChange={() => setChoice(option)}
+                  label={planName(option, t)}
+                >
                   <span className="choice-price">{formatRupees(PLANS[option].amount, language)}</span>
                   {option === DEFAULT_PLAN && <span className="badge ok">{t("plan.bestValue")}</span>}
-                </label>
+                </Choice>
               ))}
             </fieldset>
             <fieldset className="choices">
               <legend>{t("plan.paymentMethod")}</legend>
               {(Object.keys(METHOD_KEYS) as PaymentMethod[]).map((option) => (
-                <label key={option} className={`choice ${method === option ? "selected" : ""}`}>
-                  <input
-                    type="radio"
-                    name="paymentMethod"
-                    value={option}
-                    checked={method === option}
-                    onChange={() => setMethod(option)}
-                  />
-                  <span className="choice-label">{t(METHOD_KEYS[option])}</span>
-                </label>
+                <Choice
+                  key={option}
+                  type="radio"
+                  name="paymentMethod"
+                  value={option}
+                  checked={method === option}
+                  onChange={() => setMethod(option)}
+                  label={t(METHOD_KEYS[option])}
+                />
               ))}
             </fieldset>
             <div className="form-actions">

@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { registerAccount } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
 import { startSession } from "../../worker/auth/sessions.ts";
@@ -43,11 +43,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
       submitLabel={t("register.button")}
       busyLabel={t("register.busy")}
       error={actionData?.error && t(actionData.error)}
-      footer={
-        <p className="muted">
-          {t("register.haveAccount")} <Link to="/login">{t("register.loginLink")}</Link>
-        </p>
-      }
+      elsewhere={{ question: t("register.haveAccount"), to: "/login", link: t("register.loginLink") }}
     />
   );
 }

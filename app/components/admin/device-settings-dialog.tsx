@@ -5,10 +5,11 @@ import { useEffect, useRef, useState } from "react";
 import { deviceConfigResponseSchema } from "../../../common/api-responses/admin.ts";
 import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import { type Ask, Dialog } from "../dialog.tsx";
+import type { Ask } from "../dialog.tsx";
 import { useToast } from "../toast.tsx";
 import { DebugConsole, type DebugLine } from "./debug-console.tsx";
 import { DeviceSection } from "./device-section.tsx";
+import { ClosingDialog } from "./dialogs.tsx";
 import { FirmwareSection } from "./firmware-section.tsx";
 import { MobileNumberSection } from "./mobile-number-section.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
@@ -93,7 +94,7 @@ export function DeviceSettingsDialog({
   }
 
   return (
-    <Dialog open={open} title={t("admin.settings.title")} onClose={close} testId="device-settings-dialog">
+    <ClosingDialog open={open} title={t("admin.settings.title")} onClose={close} testId="device-settings-dialog">
       <div className="dialog-scroll settings-sections">
         {user.device && (
           <section className="settings-section">
@@ -117,11 +118,6 @@ export function DeviceSettingsDialog({
         <DeviceSection user={user} online={online} ask={ask} onChanged={onAccountChanged} open={open} />
         <FirmwareSection open={open} />
       </div>
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={close}>
-          {t("admin.common.close")}
-        </button>
-      </div>
-    </Dialog>
+    </ClosingDialog>
   );
 }

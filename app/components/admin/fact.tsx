@@ -5,18 +5,21 @@ export function Fact({
   label,
   testId,
   className,
+  translate,
   children,
 }: {
   label: ReactNode;
   /** On the value, for the specs. */
   testId?: string;
   className?: string;
+  /** "no" for an identifier (IMEI, chip id) a browser must not translate. */
+  translate?: "no";
   children: ReactNode;
 }) {
   return (
     <div>
       <dt>{label}</dt>
-      <dd className={className} data-testid={testId}>
+      <dd className={className} data-testid={testId} translate={translate}>
         {children}
       </dd>
     </div>

@@ -7,8 +7,8 @@ import { averageCurrent, powerHighlight } from "../../../common/power-highlight.
 import { formatDateTime, formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
-import { Dialog } from "../dialog.tsx";
 import { AdminTable } from "./admin-table.tsx";
+import { ClosingDialog } from "./dialogs.tsx";
 import { useAdminApi } from "./use-admin-api.ts";
 
 export function PowerLogsDialog({ mobileNo, open, onClose }: { mobileNo: string; open: boolean; onClose: () => void }) {
@@ -38,7 +38,7 @@ export function PowerLogsDialog({ mobileNo, open, onClose }: { mobileNo: string;
   const average = averageCurrent(samples ?? []);
 
   return (
-    <Dialog open={open} title={t("admin.power.title")} onClose={onClose} testId="power-logs-dialog">
+    <ClosingDialog open={open} title={t("admin.power.title")} onClose={onClose} testId="power-logs-dialog">
       {failed ? (
         <p className="message error" role="alert">
           {t("admin.power.failed")}
@@ -64,11 +64,6 @@ export function PowerLogsDialog({ mobileNo, open, onClose }: { mobileNo: string;
           </div>
         </>
       )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onClose}>
-          {t("admin.common.close")}
-        </button>
-      </div>
-    </Dialog>
+    </ClosingDialog>
   );
 }

@@ -7,6 +7,7 @@ import { HttpError } from "../../../worker/http/http-error.ts";
 import { optionalAdmin } from "../../admin-session.server.ts";
 import { loginCookieHeaders, readCredentialsForm } from "../../auth-form.server.ts";
 import { LoginForm } from "../../components/login-form.tsx";
+import { SignedOutNotice, signedOutOf } from "../../components/signed-out-notice.tsx";
 import { readForm } from "../../form.server.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
@@ -21,13 +22,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Admin Login · Sinchai"
 export async function loader({ request, context }: Route.LoaderArgs) {
   // A stored admin session goes straight to the dashboard (SPEC §2).
   if (await optionalAdmin(request, context)) throw redirect("/admin/dashboard");
-  const params = new URL(request.url).searchParams;
-  const notice: AdminMessageKey | null = params.has("loggedOut")
-    ? "admin.login.loggedOut"
-    : params.get("session") === "expired"
-      ? "admin.login.sessionExpired"
-      : null;
-  return { notice };
+  return { signedOut: signedOutOf(request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -63,15 +58,13 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
       busyLabel={t("admin.login.busy")}
       error={actionData?.error && t(actionData.error)}
       notice={
-        loaderData.notice &&
+        loaderData.signedOut &&
         !actionData && (
-          <p
-            className={`message ${loaderData.notice === "admin.login.sessionExpired" ? "warning" : "success"}`}
-            role="status"
-            data-testid="login-notice"
-          >
-            {t(loaderData.notice)}
-          </p>
+          <SignedOutNotice
+            reason={loaderData.signedOut}
+            text={t(`admin.login.${loaderData.signedOut}`)}
+            testId="login-notice"
+          />
         )
       }
     />

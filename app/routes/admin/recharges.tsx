@@ -10,9 +10,9 @@ import { listRechargeRequests, toRechargeView } from "../../../worker/db/recharg
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
+import { AdminConfirmDialog } from "../../components/admin/dialogs.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
-import { ConfirmDialog } from "../../components/dialog.tsx";
 import { useToast } from "../../components/toast.tsx";
 import { formatDateTime, formatRupees } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
@@ -76,7 +76,7 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
   }
 
   const question = !action
-    ? ""
+    ? null
     : action.kind === "delete"
       ? t("admin.recharges.confirmDelete")
       : t("admin.recharges.confirmMark", {
@@ -147,16 +147,7 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
           ))}
         </AdminTable>
       )}
-      <ConfirmDialog
-        open={action !== null}
-        title={t("admin.common.confirmTitle")}
-        message={question}
-        confirmLabel={t("admin.common.confirm")}
-        cancelLabel={t("admin.common.cancel")}
-        onConfirm={confirm}
-        onCancel={() => setAction(null)}
-        busy={busy}
-      />
+      <AdminConfirmDialog message={question} onConfirm={confirm} onCancel={() => setAction(null)} busy={busy} />
     </main>
   );
 }

@@ -40,7 +40,7 @@ export default function AdminShell({ loaderData }: Route.ComponentProps) {
   return (
     <ToastProvider area="admin">
       <div className="admin-shell">
-        <header className="admin-header">
+        <header className="shell-header admin-header">
           <NavLink to="/admin/dashboard" className="brand">
             {t("admin.title")}
           </NavLink>
@@ -58,7 +58,7 @@ export default function AdminShell({ loaderData }: Route.ComponentProps) {
         <div className="admin-main">
           <Outlet />
         </div>
-        <nav className="admin-bottom-bar" aria-label={t("admin.nav.label")}>
+        <nav className="tab-bar admin-bottom-bar" aria-label={t("admin.nav.label")}>
           {links}
         </nav>
       </div>

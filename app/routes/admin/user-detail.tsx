@@ -19,6 +19,7 @@ import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { appendDebugLine, type DebugLine } from "../../components/admin/debug-console.tsx";
 import { DeviceSettingsDialog } from "../../components/admin/device-settings-dialog.tsx";
+import { AdminConfirmDialog } from "../../components/admin/dialogs.tsx";
 import { PowerLogsDialog } from "../../components/admin/power-logs-dialog.tsx";
 import { AccountCard } from "../../components/admin/user-detail/account-card.tsx";
 import { ConfigHistoryCard } from "../../components/admin/user-detail/config-history-card.tsx";
@@ -26,7 +27,7 @@ import { DeviceInfoCard } from "../../components/admin/user-detail/device-info-c
 import { HealthCard } from "../../components/admin/user-detail/health-card.tsx";
 import { PumpCard } from "../../components/admin/user-detail/pump-card.tsx";
 import { RecentLogsCard } from "../../components/admin/user-detail/recent-logs-card.tsx";
-import { type Ask, ConfirmDialog } from "../../components/dialog.tsx";
+import type { Ask } from "../../components/dialog.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import type { LiveEffect } from "../../realtime/live-device.ts";
@@ -180,12 +181,8 @@ function UserDetailPage({
         ask={ask}
       />
       {user.device && <PowerLogsDialog mobileNo={user.mobileNo} open={powerOpen} onClose={() => setPowerOpen(false)} />}
-      <ConfirmDialog
-        open={question !== null}
-        title={t("admin.common.confirmTitle")}
-        message={question?.message ?? ""}
-        confirmLabel={t("admin.common.confirm")}
-        cancelLabel={t("admin.common.cancel")}
+      <AdminConfirmDialog
+        message={question?.message ?? null}
         onConfirm={answerYes}
         onCancel={() => setQuestion(null)}
         busy={questionBusy}

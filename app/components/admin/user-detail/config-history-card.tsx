@@ -4,6 +4,7 @@ import type { ConfigHistoryEntry } from "../../../../worker/db/admin-users.ts";
 import { formatDateTime, formatNumber } from "../../../format.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
+import { AdminTable } from "../admin-table.tsx";
 
 export function ConfigHistoryCard({ history }: { history: ConfigHistoryEntry[] }) {
   const t = useAdminT();
@@ -16,30 +17,29 @@ export function ConfigHistoryCard({ history }: { history: ConfigHistoryEntry[] }
       {history.length === 0 ? (
         <p className="muted">{t("admin.user.historyEmpty")}</p>
       ) : (
-        <table className="admin-table compact" data-testid="config-history">
-          <thead>
-            <tr>
-              <th>{t("admin.common.date")}</th>
-              <th>{t("admin.user.defaultCurrent")}</th>
-              <th>{t("admin.user.dryRunThreshold")}</th>
-              <th>{t("admin.user.overCurrentThreshold")}</th>
-              <th>{t("admin.user.changeNote")}</th>
-              <th>{t("admin.user.changedBy")}</th>
+        <AdminTable
+          columns={[
+            "admin.common.date",
+            "admin.user.defaultCurrent",
+            "admin.user.dryRunThreshold",
+            "admin.user.overCurrentThreshold",
+            "admin.user.changeNote",
+            "admin.user.changedBy",
+          ]}
+          testId="config-history"
+          compact
+        >
+          {history.map((entry) => (
+            <tr key={entry.id}>
+              <td data-label={t("admin.common.date")}>{formatDateTime(entry.createdAt, language)}</td>
+              <td data-label={t("admin.user.defaultCurrent")}>{number(entry.defaultCurrent)} A</td>
+              <td data-label={t("admin.user.dryRunThreshold")}>{number(entry.dryRunThreshold)} %</td>
+              <td data-label={t("admin.user.overCurrentThreshold")}>{number(entry.overCurrentThreshold)} %</td>
+              <td data-label={t("admin.user.changeNote")}>{entry.changeNote}</td>
+              <td data-label={t("admin.user.changedBy")}>{entry.changedBy ?? na}</td>
             </tr>
-          </thead>
-          <tbody>
-            {history.map((entry) => (
-              <tr key={entry.id}>
-                <td data-label={t("admin.common.date")}>{formatDateTime(entry.createdAt, language)}</td>
-                <td data-label={t("admin.user.defaultCurrent")}>{number(entry.defaultCurrent)} A</td>
-                <td data-label={t("admin.user.dryRunThreshold")}>{number(entry.dryRunThreshold)} %</td>
-                <td data-label={t("admin.user.overCurrentThreshold")}>{number(entry.overCurrentThreshold)} %</td>
-                <td data-label={t("admin.user.changeNote")}>{entry.changeNote}</td>
-                <td data-label={t("admin.user.changedBy")}>{entry.changedBy ?? na}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </AdminTable>
       )}
     </section>
   );

@@ -30,15 +30,13 @@ export function DeviceInfoCard({
         <Fact label={t("admin.user.signal")}>
           <SignalBars dbm={deviceInfo.signal} />
         </Fact>
-        <div>
-          <dt>{t("admin.user.imei")}</dt>
-          <dd translate="no">{deviceInfo.imei ?? na}</dd>
-        </div>
+        <Fact label={t("admin.user.imei")} translate="no">
+          {deviceInfo.imei ?? na}
+        </Fact>
         <Fact label={t("admin.user.sim")}>{deviceInfo.sim ?? na}</Fact>
-        <div>
-          <dt>{t("admin.user.chipId")}</dt>
-          <dd translate="no">{deviceInfo.chipId ?? na}</dd>
-        </div>
+        <Fact label={t("admin.user.chipId")} translate="no">
+          {deviceInfo.chipId ?? na}
+        </Fact>
         <Fact label={t("admin.user.firmware")}>{deviceInfo.firmware ?? na}</Fact>
         <Fact label={t("admin.user.lastSeen")}>
           {device.lastSeenAt ? formatDateTime(device.lastSeenAt, language) : na}

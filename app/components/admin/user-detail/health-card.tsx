@@ -63,14 +63,12 @@ export function HealthCard({
             {health.mqtt === "connected" ? t("admin.user.connected") : t("admin.user.disconnected")}
           </Fact>
           <Fact label={t("admin.user.version")}>{health.version ?? na}</Fact>
-          <div>
-            <dt>{t("admin.user.chipId")}</dt>
-            <dd translate="no">{health.chipId ?? na}</dd>
-          </div>
-          <div>
-            <dt>{t("admin.user.imei")}</dt>
-            <dd translate="no">{health.imei ?? na}</dd>
-          </div>
+          <Fact label={t("admin.user.chipId")} translate="no">
+            {health.chipId ?? na}
+          </Fact>
+          <Fact label={t("admin.user.imei")} translate="no">
+            {health.imei ?? na}
+          </Fact>
           <Fact label={t("admin.user.sim")}>{health.sim ?? na}</Fact>
         </dl>
       )}
