@@ -1,6 +1,6 @@
 // The hub's one alarm serves named timers: device liveness and the D1 log outbox.
 // Alarms are at-least-once, so every handler is run twice here too.
-import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -9,10 +9,11 @@ import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, motorLogs } from "../../worker/db/schema.ts";
 import {
-  connectBrowser,
+  browserWatching,
   connectDevice,
   createUser,
-  farmerWithDevice,
+  farmerWithBox,
+  fireTimer,
   hubStub,
   postJson,
   provisionDevice,
@@ -47,15 +48,10 @@ describe("DeviceHub alarm", () => {
   });
 
   it("marks a silent device offline, closes its socket, and is safe to run twice", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = await connectDevice(device);
-    const browser = await connectBrowser(user.mobileNo, { token });
-    await browser.next("initialData");
+    const { user, device, token, box } = await farmerWithBox();
+    const browser = await browserWatching(user.mobileNo, { token });
     await ageDevice(device.deviceId, DEVICE_OFFLINE_AFTER_MS + 1_000);
-    await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => {
-      state.storage.sql.exec("UPDATE timers SET due_at = ? WHERE name = 'liveness'", Date.now() - 1);
-    });
-    expect(await runDurableObjectAlarm(hubStub(device.deviceId))).toBe(true);
+    expect(await fireTimer(device.deviceId, "liveness")).toBe(true);
     expect(await browser.next("deviceStatusUpdate")).toEqual({ type: "deviceStatusUpdate", deviceStatus: "offline" });
     expect((await box.waitForClose()).code).toBe(4008);
     const row = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) });
@@ -73,10 +69,7 @@ describe("DeviceHub alarm", () => {
     const device = await provisionDevice(user.id);
     const box = await connectDevice(device);
     const stub = hubStub(device.deviceId);
-    await runInDurableObject(stub, (_hub: DeviceHub, state) => {
-      state.storage.sql.exec("UPDATE timers SET due_at = ? WHERE name = 'liveness'", Date.now() - 1);
-    });
-    await runDurableObjectAlarm(stub);
+    await fireTimer(device.deviceId, "liveness");
     expect((await stub.getSnapshot()).deviceStatus).toBe("online");
     expect(await runInDurableObject(stub, (_hub: DeviceHub, state) => state.storage.getAlarm())).toBeGreaterThan(
       Date.now(),
@@ -85,8 +78,7 @@ describe("DeviceHub alarm", () => {
   });
 
   it("retries a motor log that D1 refused, exactly once, from the outbox", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { user, device, token, box } = await farmerWithBox({ autoAck: true });
     const stub = hubStub(device.deviceId);
 
     // Make D1 refuse motor logs for a moment.
@@ -109,10 +101,7 @@ describe("DeviceHub alarm", () => {
     expect(await outbox()).toBe(1);
 
     await env.DB.exec("DROP TRIGGER refuse_logs;");
-    await runInDurableObject(stub, (_hub: DeviceHub, state) => {
-      state.storage.sql.exec("UPDATE timers SET due_at = ? WHERE name = 'flush-logs'", Date.now() - 1);
-    });
-    await runDurableObjectAlarm(stub);
+    await fireTimer(device.deviceId, "flush-logs");
     await runInDurableObject(stub, (hub: DeviceHub) => hub.alarm()); // delivered twice
     expect(await outbox()).toBe(0);
     const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
@@ -122,10 +111,8 @@ describe("DeviceHub alarm", () => {
   });
 
   it("after a restart without the browsers, holds a box to the unwatched limit, not the watched one", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = await connectDevice(device);
-    const browser = await connectBrowser(user.mobileNo, { token });
-    await browser.next("initialData");
+    const { user, device, token, box } = await farmerWithBox();
+    await browserWatching(user.mobileNo, { token }); // a watched box: the shorter limit
     const stub = hubStub(device.deviceId);
     const watchedAlarm = await runInDurableObject(stub, (_hub: DeviceHub, state) => state.storage.getAlarm());
     expect(watchedAlarm).toBeLessThan(Date.now() + WATCHED_OFFLINE_AFTER_MS + 5_000);

@@ -34,7 +34,7 @@ import {
 import {
   adminToken,
   type BrowserPeer,
-  connectBrowser,
+  browserWatching,
   connectDevice,
   type DevicePeer,
   farmerWithDevice,
@@ -214,10 +214,8 @@ async function watchedHub() {
   const farmer = await farmerWithDevice();
   await liftFrameRateCap(farmer.device.deviceId);
   const box = (await connectDevice(farmer.device)).autoAck({ runningCurrent: 1.0 });
-  const browser = await connectBrowser(farmer.user.mobileNo, { token: farmer.token });
-  await browser.next("initialData");
-  const admin = await connectBrowser(farmer.user.mobileNo, { token: await adminToken() });
-  await admin.next("initialData");
+  const browser = await browserWatching(farmer.user.mobileNo, { token: farmer.token });
+  const admin = await browserWatching(farmer.user.mobileNo, { token: await adminToken() });
   // Something worth protecting: the motor running, a reading, a health report, a log line.
   expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
   box.send(EXAMPLES.health);
@@ -225,6 +223,15 @@ async function watchedHub() {
   await admin.next("healthData");
   await settle(browser, admin);
   return { ...farmer, box, browser, admin };
+}
+
+/** A watched hub whose box has gone offline (both browsers told, then emptied), and its state then. */
+async function watchedHubWithoutBox() {
+  const { box, ...hub } = await watchedHub();
+  box.close();
+  await hub.admin.next("deviceStatusUpdate");
+  await settle(hub.browser, hub.admin);
+  return { ...hub, before: await hubState(hub.device.deviceId) };
 }
 
 /** Waits until the hub has handled everything sent so far, then forgets what the browsers got. */
@@ -317,11 +324,7 @@ describe("device frames", () => {
   it("before hello: every frame is refused, valid ones of every type too, and nothing changes", {
     timeout: 60_000,
   }, async () => {
-    const { device, box, browser, admin } = await watchedHub();
-    box.close();
-    await admin.next("deviceStatusUpdate");
-    await settle(browser, admin);
-    const before = await hubState(device.deviceId);
+    const { device, browser, admin, before } = await watchedHubWithoutBox();
     const early = await connectDevice(device, { hello: false });
     // Each valid non-hello frame counts as handled (it parsed) before it is refused.
     let parsed = 0;
@@ -352,11 +355,7 @@ describe("device frames", () => {
   it("a hello of another protocol version: error frame, close 4002, nothing else changes", {
     timeout: 60_000,
   }, async () => {
-    const { device, box, browser, admin } = await watchedHub();
-    box.close();
-    await admin.next("deviceStatusUpdate");
-    await settle(browser, admin);
-    const before = await hubState(device.deviceId);
+    const { device, browser, admin, before } = await watchedHubWithoutBox();
     let runs = 0;
     await fc.assert(
       fc.asyncProperty(

@@ -3,10 +3,10 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import {
-  connectBrowser,
+  browserWatching,
   connectDevice,
   createUser,
-  farmerWithDevice,
+  farmerWithBox,
   hubStub,
   postJson,
   provisionDevice,
@@ -14,10 +14,8 @@ import {
 
 describe("DeviceHub through hibernation and eviction", () => {
   it("keeps relay, presence, cooldown and logs, and its sockets keep working", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
-    const browser = await connectBrowser(user.mobileNo, { token });
-    await browser.next("initialData");
+    const { user, device, token, box } = await farmerWithBox({ autoAck: true });
+    const browser = await browserWatching(user.mobileNo, { token });
     expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
     expect((await browser.next("powerDataUpdate")).powerData.current).toBe(8.9);
 

@@ -18,7 +18,7 @@ import type { PumpState } from "../../common/pump-state.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import {
   type BrowserPeer,
-  connectBrowser,
+  browserWatching,
   connectDevice,
   type DevicePeer,
   farmerWithDevice,
@@ -50,8 +50,7 @@ async function watchedFarmer() {
   const farmer = await farmerWithDevice();
   expect((await postJson(`/api/devices/motor/config/${farmer.user.mobileNo}`, CONFIG, farmer.token)).status).toBe(200);
   const box = await connectDevice(farmer.device);
-  const browser = await connectBrowser(farmer.user.mobileNo, { token: farmer.token });
-  await browser.next("initialData");
+  const browser = await browserWatching(farmer.user.mobileNo, { token: farmer.token });
   await box.next("watch");
   const status = async (): Promise<Status> => {
     const response = await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token);

@@ -5,9 +5,8 @@ import { describe, expect, it } from "vitest";
 import { HubSql } from "../../durable-objects/device-hub/sql.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import {
-  connectBrowser,
-  connectDevice,
-  farmerWithDevice,
+  browserWatching,
+  farmerWithBox,
   fireTimer,
   hubStub,
   motorLogRows,
@@ -26,10 +25,8 @@ async function storedLogs(deviceId: string) {
 
 describe("motor logs as kinds", () => {
   it("are written with their parameters to D1, sent to browsers and kept in the snapshot", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
-    const browser = await connectBrowser(user.mobileNo, { token });
-    await browser.next("initialData");
+    const { user, device, token, box } = await farmerWithBox({ autoAck: true });
+    const browser = await browserWatching(user.mobileNo, { token });
 
     expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
     expect((await browser.next("motorLogUpdate")).log).toMatchObject({
@@ -77,8 +74,7 @@ describe("motor logs as kinds", () => {
   });
 
   it("name the phase of a phase fault as a code in the pump's faults too", async () => {
-    const { device } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { device, box } = await farmerWithBox();
     box.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase B missing", phase: "B" });
     await expect
       .poll(async () => (await hubStub(device.deviceId).getSnapshot()).pump.faults)
@@ -89,8 +85,7 @@ describe("motor logs as kinds", () => {
 
 describe("what an older hub stored as sentences", () => {
   it("a command waiting for its answer, recent logs and the outbox are read back as kinds", async () => {
-    const { user, device } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { user, device, box } = await farmerWithBox();
     const stub = hubStub(device.deviceId);
     await runInDurableObject(stub, (_hub: DeviceHub, state) => {
       const row = {
@@ -143,8 +138,7 @@ describe("what an older hub stored as sentences", () => {
   });
 
   it("an owed switch-off's label becomes its minutes, and only a box's own words stay as a run's reason", async () => {
-    const { device } = await farmerWithDevice();
-    await connectDevice(device);
+    const { device } = await farmerWithBox();
     const offs = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => {
       const sql = state.storage.sql;
       sql.exec("DROP TABLE schedule_offs");

@@ -6,8 +6,10 @@ import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
 import {
   adminToken,
+  browserWatching,
   connectBrowser,
   connectDevice,
+  farmerWithBox,
   farmerWithDevice,
   hubStub,
   liftFrameRateCap,
@@ -22,8 +24,7 @@ import {
 async function watchedFarmer() {
   const farmer = await farmerWithDevice();
   const box = (await connectDevice(farmer.device)).autoAck();
-  const browser = await connectBrowser(farmer.user.mobileNo, { token: farmer.token });
-  await browser.next("initialData");
+  const browser = await browserWatching(farmer.user.mobileNo, { token: farmer.token });
   return { ...farmer, box, browser };
 }
 
@@ -83,8 +84,7 @@ describe("events from the box", () => {
   });
 
   it("remembers a phase fault the box reports in its hello", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = await connectDevice(device, { phaseFault: true });
+    const { token, box } = await farmerWithBox({ phaseFault: true });
     expect((await motor(token, "on")).status).toBe(409);
     box.close();
   });
@@ -175,8 +175,7 @@ describe("health", () => {
 describe("debug log lines", () => {
   it("are ignored unless debug mode is on, then reach admin sockets only", async () => {
     const { user, device, box, browser } = await watchedFarmer();
-    const admin = await connectBrowser(user.mobileNo, { token: await adminToken() });
-    await admin.next("initialData");
+    const admin = await browserWatching(user.mobileNo, { token: await adminToken() });
     box.send({ type: "log", line: "before debug" });
     await admin.expectNone("debugLog", 200);
 
@@ -233,16 +232,14 @@ describe("invalid frames", () => {
   });
 
   it("are refused before hello", async () => {
-    const { device } = await farmerWithDevice();
-    const box = await connectDevice(device, { hello: false });
+    const { box } = await farmerWithBox({ hello: false });
     box.send({ type: "power", current: 5, wattage: 3000 });
     expect(await box.next("error")).toEqual({ type: "error", message: "Say hello first." });
     box.close();
   });
 
   it("a hello of another protocol version is refused and the socket closed", async () => {
-    const { device } = await farmerWithDevice();
-    const box = await connectDevice(device, { hello: false });
+    const { box } = await farmerWithBox({ hello: false });
     box.send({ type: "hello", protocol: 2, firmware: "9.0.0", kind: "3phase", relay: "off" });
     expect(await box.next("error")).toEqual({
       type: "error",
@@ -252,8 +249,7 @@ describe("invalid frames", () => {
   });
 
   it("binary frames are refused", async () => {
-    const { device } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { box } = await farmerWithBox();
     box.ws.send(new Uint8Array([1, 2, 3]));
     expect(await box.next("error")).toEqual({ type: "error", message: "Frames must be JSON text." });
     box.close();
@@ -262,8 +258,7 @@ describe("invalid frames", () => {
 
 describe("welcome", () => {
   it("carries the owner's protection settings and number", async () => {
-    const { user, device } = await farmerWithDevice();
-    const box = await connectDevice(device, { hello: false });
+    const { user, box } = await farmerWithBox({ hello: false });
     box.send({ type: "hello", protocol: 1, firmware: "1.0.0", kind: "3phase", relay: "off" });
     expect(await box.next("welcome")).toEqual({
       type: "welcome",

@@ -10,7 +10,7 @@ import { readJson } from "../../common/api-client.ts";
 import { z } from "../../common/zod.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { pushSubscriptions } from "../../worker/db/schema.ts";
-import { connectBrowser, connectDevice, farmerWithDevice, fireTimer, postJson, putJson } from "../worker/helpers.ts";
+import { browserWatching, connectDevice, farmerWithDevice, fireTimer, postJson, putJson } from "../worker/helpers.ts";
 
 async function browserKeys() {
   const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
@@ -50,8 +50,7 @@ describe("DeviceHub alerts with the app closed", () => {
     const farmer = await farmerWithDevice();
     const stuck = await subscribe(farmer.token, "hang");
     const box = (await connectDevice(farmer.device)).autoAck({ runningCurrent: 1 });
-    const browser = await connectBrowser(farmer.user.mobileNo, { token: farmer.token });
-    await browser.next("initialData");
+    const browser = await browserWatching(farmer.user.mobileNo, { token: farmer.token });
 
     let started = Date.now();
     box.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing" });

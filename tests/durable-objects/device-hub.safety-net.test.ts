@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { HUB_SAFETY_SUSTAIN_MS, PROTECTION_STARTUP_GRACE_MS } from "../../common/protection.ts";
 import {
-  connectBrowser,
+  browserWatching,
   connectDevice,
   farmerWithDevice,
   hubStub,
@@ -15,8 +15,7 @@ import {
 async function runningMotor() {
   const farmer = await farmerWithDevice();
   const box = (await connectDevice(farmer.device)).autoAck({ runningCurrent: 1 });
-  const browser = await connectBrowser(farmer.user.mobileNo, { token: farmer.token });
-  await browser.next("initialData");
+  const browser = await browserWatching(farmer.user.mobileNo, { token: farmer.token });
   expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
   await box.next("switch");
   return { ...farmer, box, browser };

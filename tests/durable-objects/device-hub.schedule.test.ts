@@ -14,10 +14,11 @@ import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
 import {
-  api,
   connectDevice,
   createUser,
   type DevicePeer,
+  deleteJson,
+  farmerWithBox,
   farmerWithDevice,
   getJson,
   hubStub,
@@ -44,6 +45,40 @@ async function makeDue(deviceId: string, scheduleId: number, at = Date.now() - 1
   });
 }
 
+/** Makes a schedule due (see makeDue) and runs the hub's alarm, as when its time comes. */
+async function runWhenDue(deviceId: string, scheduleId: number, at?: number) {
+  await makeDue(deviceId, scheduleId, at);
+  return runDurableObjectAlarm(hubStub(deviceId));
+}
+
+/**
+ * Runs a daily 6:00 AM "ON for `durationMinutes`" schedule now; `startedAt` is taken just before
+ * the run, so the switch-off it owes is due no earlier than `startedAt` plus the duration.
+ */
+async function startTimedRun(deviceId: string, token: string, durationMinutes: number) {
+  const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes });
+  await makeDue(deviceId, schedule.id);
+  const startedAt = Date.now();
+  await runDurableObjectAlarm(hubStub(deviceId));
+  return { schedule, startedAt };
+}
+
+/** Makes every switch-off the hub owes due now and runs the alarm. */
+async function runOwedSwitchOffs(deviceId: string) {
+  await runInDurableObject(hubStub(deviceId), (_hub: DeviceHub, state) => {
+    state.storage.sql.exec("UPDATE schedule_offs SET due_at = ?", Date.now() - 1);
+  });
+  return runDurableObjectAlarm(hubStub(deviceId));
+}
+
+/** How many schedules the hub's storage holds, whoever they belong to. */
+function storedScheduleCount(deviceId: string) {
+  return runInDurableObject(
+    hubStub(deviceId),
+    (_hub: DeviceHub, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n,
+  );
+}
+
 /** Every `switch` the box received so far. */
 function switchesSeen(box: DevicePeer) {
   return box.raw
@@ -55,8 +90,7 @@ const endCooldown = (deviceId: string) => rewriteHubState(deviceId, (state) => (
 
 describe("a schedule's run", () => {
   it("switches the motor at its time, logs it, and moves a daily schedule to the next day", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
     const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
     const dueAt = Date.now() - 1_000;
     await makeDue(device.deviceId, schedule.id, dueAt);
@@ -81,8 +115,7 @@ describe("a schedule's run", () => {
   });
 
   it("switches once when the alarm is delivered twice, even while the first delivery still waits for the box", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
     const schedule = await createSchedule(token, { time: "7:00 AM", action: "ON", repeat: "once" });
     const dueAt = Date.now() - 1_000;
     await makeDue(device.deviceId, schedule.id, dueAt);
@@ -112,8 +145,7 @@ describe("a schedule's run", () => {
       repeat: "daily",
       durationMinutes: 30,
     });
-    await makeDue(device.deviceId, schedule.id);
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    await runWhenDue(device.deviceId, schedule.id);
     expect(await motorLogLines(device.deviceId)).toEqual([
       ["other", "Scheduled ON at 5:30 AM was missed: the device was offline."],
     ]);
@@ -124,11 +156,9 @@ describe("a schedule's run", () => {
   });
 
   it("logs a refused run with the reason (phase fault) and switches nothing", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device, { phaseFault: true })).autoAck();
+    const { device, token, box } = await farmerWithBox({ phaseFault: true, autoAck: true });
     const schedule = await createSchedule(token, { time: "8:15 PM", action: "ON", repeat: "daily" });
-    await makeDue(device.deviceId, schedule.id);
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    await runWhenDue(device.deviceId, schedule.id);
     expect(switchesSeen(box)).toEqual([]);
     expect(await motorLogLines(device.deviceId)).toEqual([
       [
@@ -141,12 +171,10 @@ describe("a schedule's run", () => {
   });
 
   it("waits out a cooldown started by a tap just before, then switches", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
     const schedule = await createSchedule(token, { time: "9:00 PM", action: "OFF", repeat: "daily" });
     await rewriteHubState(device.deviceId, (state) => ({ ...state, cooldownUntil: Date.now() + 1_500 }));
-    await makeDue(device.deviceId, schedule.id);
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    await runWhenDue(device.deviceId, schedule.id);
     expect(switchesSeen(box)).toEqual(["off"]);
     expect(await motorLogLines(device.deviceId)).toEqual([["off", "Motor turned OFF by schedule (9:00 PM, daily)"]]);
     expect((await schedules(token))[0]!.lastRun).toMatchObject({ outcome: "done" });
@@ -154,11 +182,9 @@ describe("a schedule's run", () => {
   });
 
   it("does not start a motor long after its time: a late run is logged as missed", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
     const schedule = await createSchedule(token, { time: "4:00 AM", action: "ON", repeat: "once" });
-    await makeDue(device.deviceId, schedule.id, Date.now() - SCHEDULE_LATE_LIMIT_MS - 60_000);
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    await runWhenDue(device.deviceId, schedule.id, Date.now() - SCHEDULE_LATE_LIMIT_MS - 60_000);
     expect(switchesSeen(box)).toEqual([]);
     expect(await motorLogLines(device.deviceId)).toEqual([
       ["other", "Scheduled ON at 4:00 AM was missed: the server could not run it on time."],
@@ -173,17 +199,8 @@ describe("a schedule's run", () => {
 
 describe("ON for N minutes", () => {
   it("switches OFF again after the duration, once, and keeps that even if the schedule is deleted", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
-    const schedule = await createSchedule(token, {
-      time: "6:00 AM",
-      action: "ON",
-      repeat: "daily",
-      durationMinutes: 30,
-    });
-    await makeDue(device.deviceId, schedule.id);
-    const startedAt = Date.now();
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
+    const { schedule, startedAt } = await startTimedRun(device.deviceId, token, 30);
     expect(switchesSeen(box)).toEqual(["on"]);
     const [owed] = await owedSwitchOffs(device.deviceId);
     expect(owed!.scheduleId).toBe(schedule.id);
@@ -191,17 +208,11 @@ describe("ON for N minutes", () => {
     expect(owed!.dueAt).toBeLessThan(Date.now() + 30 * 60_000 + 1_000);
 
     // The farmer deletes the schedule while its run is under way: the switch-off still comes.
-    expect(
-      (await api(`/api/schedule/${schedule.id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } }))
-        .status,
-    ).toBe(200);
+    expect((await deleteJson(`/api/schedule/${schedule.id}`, undefined, token)).status).toBe(200);
     expect(await schedules(token)).toEqual([]);
 
     await endCooldown(device.deviceId);
-    await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => {
-      state.storage.sql.exec("UPDATE schedule_offs SET due_at = ?", Date.now() - 1);
-    });
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    await runOwedSwitchOffs(device.deviceId);
     await runInDurableObject(hubStub(device.deviceId), (hub: DeviceHub) => hub.alarm()); // delivered twice
     expect(switchesSeen(box)).toEqual(["on", "off"]);
     expect(await motorLogLines(device.deviceId)).toEqual([
@@ -213,16 +224,8 @@ describe("ON for N minutes", () => {
   });
 
   it("owes nothing once someone stops the motor, so a later manual start is left alone", async () => {
-    const { device, token } = await farmerWithDevice();
-    (await connectDevice(device)).autoAck();
-    const schedule = await createSchedule(token, {
-      time: "6:00 AM",
-      action: "ON",
-      repeat: "daily",
-      durationMinutes: 15,
-    });
-    await makeDue(device.deviceId, schedule.id);
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    const { device, token } = await farmerWithBox({ autoAck: true });
+    await startTimedRun(device.deviceId, token, 15);
     expect(await owedSwitchOffs(device.deviceId)).toHaveLength(1);
     await endCooldown(device.deviceId);
     expect((await postJson("/api/devices/motor", { action: "off" }, token)).status).toBe(200);
@@ -230,28 +233,14 @@ describe("ON for N minutes", () => {
   });
 
   it("tries a failed switch-off again every minute, logging the failure once", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
-    const schedule = await createSchedule(token, {
-      time: "6:00 AM",
-      action: "ON",
-      repeat: "daily",
-      durationMinutes: 10,
-    });
-    await makeDue(device.deviceId, schedule.id);
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
+    await startTimedRun(device.deviceId, token, 10);
     box.close(); // the box drops off the network with the motor running
     await expect.poll(async () => (await hubStub(device.deviceId).getSnapshot()).deviceStatus).toBe("offline");
-    const expire = () =>
-      runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => {
-        state.storage.sql.exec("UPDATE schedule_offs SET due_at = ?", Date.now() - 1);
-      });
-    await expire();
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    await runOwedSwitchOffs(device.deviceId);
     const [owed] = await owedSwitchOffs(device.deviceId);
     expect(owed!.dueAt).toBeGreaterThan(Date.now() + SCHEDULE_OFF_RETRY_MS - 5_000);
-    await expire();
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    await runOwedSwitchOffs(device.deviceId);
     expect((await motorLogLines(device.deviceId)).slice(1)).toEqual([
       [
         "other",
@@ -262,8 +251,7 @@ describe("ON for N minutes", () => {
     // The box comes back still running: the next attempt stops it.
     const back = (await connectDevice(device, { relay: "on" })).autoAck();
     await endCooldown(device.deviceId);
-    await expire();
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    await runOwedSwitchOffs(device.deviceId);
     expect(switchesSeen(back)).toEqual(["off"]);
     expect(await owedSwitchOffs(device.deviceId)).toEqual([]);
     back.close();
@@ -296,37 +284,22 @@ describe("schedules and the hub's lifecycle", () => {
     await getDb(env.DB).update(devices).set({ ownerUserId: newOwner.id }).where(eq(devices.id, device.deviceId));
     await hubStub(device.deviceId).refreshOwner(); // what the admin API calls after an assignment
     expect(await hubStub(device.deviceId).listSchedules(user.id)).toEqual([]);
-    expect(
-      await runInDurableObject(
-        hubStub(device.deviceId),
-        (_hub: DeviceHub, state) =>
-          state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n,
-      ),
-    ).toBe(0);
+    expect(await storedScheduleCount(device.deviceId)).toBe(0);
   });
 
   it("runs none of a previous owner's schedules, even before the hub is told of the change", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
     const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
     await getDb(env.DB).update(devices).set({ ownerUserId: null }).where(eq(devices.id, device.deviceId));
-    await makeDue(device.deviceId, schedule.id);
-    await runDurableObjectAlarm(hubStub(device.deviceId));
+    await runWhenDue(device.deviceId, schedule.id);
     expect(switchesSeen(box)).toEqual([]);
     expect(await motorLogLines(device.deviceId)).toEqual([]);
-    expect(
-      await runInDurableObject(
-        hubStub(device.deviceId),
-        (_hub: DeviceHub, state) =>
-          state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n,
-      ),
-    ).toBe(0);
+    expect(await storedScheduleCount(device.deviceId)).toBe(0);
     box.close();
   });
 
   it("never runs a schedule of anyone but the device's owner", async () => {
-    const { device } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck(); // the hello tells the hub its owner
+    const { device, box } = await farmerWithBox({ autoAck: true }); // the hello tells the hub its owner
     await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => {
       state.storage.sql.exec(
         "INSERT INTO schedules (user_id, minute_of_day, action, repeat, next_run_at, created_at) VALUES (?, 600, 'on', 'daily', ?, ?)",

@@ -1,6 +1,5 @@
 // `npm run admin:create` as an operator runs it, against a real local D1 (wrangler d1 execute):
 // a new admin who can log in with the password, a promotion that keeps the password, refusals.
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "../../common/credentials.ts";
 import { PASSWORD_ENV } from "../../scripts/lib/admin-account.ts";
 import { executeLocalSql } from "../../scripts/lib/local-d1.ts";
+import { runNode } from "./run-node.ts";
 
 let persistTo: string;
 
@@ -18,25 +18,12 @@ beforeAll(async () => {
 
 afterAll(() => rm(persistTo, { recursive: true, force: true }));
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function adminCreate(args: string[], options: { password?: string; stdin?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env };
-    delete env[PASSWORD_ENV];
-    if (options.password !== undefined) env[PASSWORD_ENV] = options.password;
-    const child = spawn(process.execPath, ["scripts/admin-create.ts", ...args, "--persist-to", persistTo], {
-      env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? "");
-  });
+function adminCreate(args: string[], options: { password?: string; stdin?: string } = {}) {
+  const env = { ...process.env };
+  delete env[PASSWORD_ENV];
+  if (options.password !== undefined) env[PASSWORD_ENV] = options.password;
+  // stdin is always a pipe, closed at once unless given text, so the script never waits for a terminal.
+  return runNode(["scripts/admin-create.ts", ...args, "--persist-to", persistTo], { env, stdin: options.stdin ?? "" });
 }
 
 type Row = { mobile_no: string; password_hash: string; is_admin: number };

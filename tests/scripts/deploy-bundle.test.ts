@@ -3,13 +3,13 @@
 // uses declared in wrangler.toml (top level, staging and production) and in the configuration
 // the build would upload. Built once, in a copy of the project, so the working tree's build/
 // and .wrangler/ (what `npm start` serves) stay as they are.
-import { spawn } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { environmentNames, readWranglerToml, WRANGLER_TOML } from "../../scripts/lib/environments.ts";
+import { runNode } from "./run-node.ts";
 
 /**
  * The Workers Free plan's limit on a Worker's compressed size, the budget this project keeps.
@@ -39,19 +39,12 @@ let project: string;
 let outdir: string;
 let deployOutput = "";
 
-function run(args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolvePromise, reject) => {
-    // NODE_ENV stays as vitest set it ("test"): the deploy must build for production whatever
-    // the shell says. CLOUDFLARE_ENV would override the environment named on the command line.
-    const env = { ...process.env };
-    delete env.CLOUDFLARE_ENV;
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolvePromise({ code, output }));
-  });
+function run(args: string[], cwd: string) {
+  // NODE_ENV stays as vitest set it ("test"): the deploy must build for production whatever
+  // the shell says. CLOUDFLARE_ENV would override the environment named on the command line.
+  const env = { ...process.env };
+  delete env.CLOUDFLARE_ENV;
+  return runNode(args, { cwd, env });
 }
 
 beforeAll(async () => {

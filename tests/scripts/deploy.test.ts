@@ -1,7 +1,6 @@
 // `npm run deploy -- <environment>` without an account: which environments exist, that the
 // committed placeholders are refused before anything is built or reached, and the commands a
 // deploy runs in order (build for the environment, migrate its D1, deploy its Worker).
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { deploySteps, USAGE } from "../../scripts/deploy.ts";
 import {
@@ -11,20 +10,9 @@ import {
   type RawWranglerConfig,
   readWranglerToml,
 } from "../../scripts/lib/environments.ts";
+import { runNode } from "./run-node.ts";
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function deploy(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["scripts/deploy.ts", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const deploy = (args: string[]) => runNode(["scripts/deploy.ts", ...args]);
 
 /** wrangler.toml's shape with one environment, filled in or not. */
 function configWith(databaseId: string, vpa: string): RawWranglerConfig {

@@ -2,7 +2,6 @@
 // (one pure function, the same text locally and remotely), the wrangler flags that pick local
 // or remote, which targets the options may name, and that this wrangler accepts the remote
 // command and stops only where an account is needed. Nothing here reaches Cloudflare.
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -18,6 +17,7 @@ import {
 import { type D1Target, d1ExecuteArgs, describeTarget } from "../../scripts/lib/local-d1.ts";
 import { operatorSql, sqlText } from "../../scripts/lib/operator-sql.ts";
 import { OFFLINE_ENV, WRANGLER_BIN } from "../../scripts/lib/wrangler.ts";
+import { runNode } from "./run-node.ts";
 
 const HASH = "pbkdf2-sha256$100000$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA";
 const KEY_HASH = "3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
@@ -179,23 +179,12 @@ describe("the remote command, given to this wrangler without an account", () => 
   afterAll(() => rm(directory, { recursive: true, force: true }));
 
   /** Runs wrangler there with no credentials at all: no token, and a config home of its own. */
-  function wrangler(args: string[]): Promise<{ code: number | null; output: string }> {
-    return new Promise((resolvePromise, reject) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, ...OFFLINE_ENV, XDG_CONFIG_HOME: join(directory, "config") };
-      delete env.CLOUDFLARE_API_TOKEN;
-      delete env.CLOUDFLARE_ACCOUNT_ID;
-      delete env.CLOUDFLARE_ENV;
-      const child = spawn(process.execPath, [WRANGLER_BIN, ...args], {
-        cwd: directory,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      child.stdout.on("data", (chunk) => (output += chunk));
-      child.stderr.on("data", (chunk) => (output += chunk));
-      child.on("error", reject);
-      child.on("close", (code) => resolvePromise({ code, output }));
-    });
+  function wrangler(args: string[]) {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...OFFLINE_ENV, XDG_CONFIG_HOME: join(directory, "config") };
+    delete env.CLOUDFLARE_API_TOKEN;
+    delete env.CLOUDFLARE_ACCOUNT_ID;
+    delete env.CLOUDFLARE_ENV;
+    return runNode([WRANGLER_BIN, ...args], { cwd: directory, env });
   }
 
   it("accepts every flag of `npm run device -- list --remote --env production` and stops at the missing API token", async () => {

@@ -68,6 +68,9 @@ export function utf8Length(text: string): number {
 
 // ---- bad values ---------------------------------------------------------------------------
 
+/** Numbers as text at the edges of parsing: not-a-number, infinite, overflowing, negative, zero. */
+const NUMBER_EDGE_TEXTS = ["NaN", "Infinity", "-Infinity", "1e309", "-1", "0", "-0"];
+
 /** Strings that have broken parsers before: numbers in disguise, other scripts' digits, markup. */
 const NASTY_STRINGS = [
   "",
@@ -75,13 +78,7 @@ const NASTY_STRINGS = [
   "\t\n",
   "\u0000",
   "\u0000abc",
-  "NaN",
-  "Infinity",
-  "-Infinity",
-  "1e309",
-  "-1",
-  "0",
-  "-0",
+  ...NUMBER_EDGE_TEXTS,
   "0.0",
   "1.5",
   "1e3",
@@ -164,13 +161,7 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
 /** Numbers written as text, the way a form field or a path segment carries them. */
 export const numericString: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
-    "NaN",
-    "Infinity",
-    "-Infinity",
-    "1e309",
-    "-1",
-    "0",
-    "-0",
+    ...NUMBER_EDGE_TEXTS,
     "0.5",
     "1.5",
     "1e3",

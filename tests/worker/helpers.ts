@@ -4,7 +4,7 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { readJson } from "../../common/api-client.ts";
+import { type AnswerSchema, readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema, loginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { generateDeviceId, generateDeviceKey, hashDeviceKey, hashPassword } from "../../common/credentials.ts";
 import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../common/device-protocol.ts";
@@ -54,13 +54,15 @@ export function api(path: string, init?: RequestInit): Promise<Response> {
   return exports.default.fetch(new Request(`${ORIGIN}${path}`, init));
 }
 
+function bearer(token?: string): Record<string, string> {
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/** A string body goes as it is (for malformed JSON), anything else as JSON. */
 export function postJson(path: string, body: unknown, token?: string): Promise<Response> {
   return api(path, {
     method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
+    headers: { "Content-Type": "application/json", ...bearer(token) },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
@@ -220,18 +222,17 @@ export function basicAuth(deviceId: string, key: string): string {
   return `Basic ${btoa(`${deviceId}:${key}`)}`;
 }
 
+type ConnectOptions = {
+  hello?: boolean;
+  relay?: "on" | "off";
+  kind?: DeviceKind;
+  firmware?: string;
+  phaseFault?: boolean;
+  supply?: boolean;
+};
+
 /** Opens the device socket; with `hello`, also says hello and waits for the welcome. */
-export async function connectDevice(
-  device: TestDevice,
-  options: {
-    hello?: boolean;
-    relay?: "on" | "off";
-    kind?: DeviceKind;
-    firmware?: string;
-    phaseFault?: boolean;
-    supply?: boolean;
-  } = {},
-): Promise<DevicePeer> {
+export async function connectDevice(device: TestDevice, options: ConnectOptions = {}): Promise<DevicePeer> {
   const response = await upgrade("/api/device/connect", {
     Authorization: basicAuth(device.deviceId, device.key),
   });
@@ -272,6 +273,13 @@ export async function connectBrowser(
   return new BrowserPeer(response.webSocket);
 }
 
+/** Opens a browser's socket and takes its initialData, so what it receives next is news. */
+export async function browserWatching(...args: Parameters<typeof connectBrowser>): Promise<BrowserPeer> {
+  const browser = await connectBrowser(...args);
+  await browser.next("initialData");
+  return browser;
+}
+
 export function hubStub(deviceId: string) {
   return env.DEVICE_HUB.get(env.DEVICE_HUB.idFromName(deviceId));
 }
@@ -294,6 +302,20 @@ export async function farmerWithDevice(kind: DeviceKind = "3phase") {
   return { user, device, token };
 }
 
+/**
+ * A farmer whose box is connected and has said hello. With `autoAck` the box answers every command
+ * like a healthy one (DevicePeer.autoAck); without it the test answers for the box.
+ */
+export async function farmerWithBox(
+  options: ConnectOptions & { autoAck?: boolean | { runningCurrent?: number } } = {},
+) {
+  const { autoAck, ...connect } = options;
+  const farmer = await farmerWithDevice();
+  const box = await connectDevice(farmer.device, connect);
+  if (autoAck) box.autoAck(autoAck === true ? {} : autoAck);
+  return { ...farmer, box };
+}
+
 export async function adminToken(): Promise<string> {
   return loginToken(await createUser({ isAdmin: true }), "admin");
 }
@@ -301,13 +323,35 @@ export async function adminToken(): Promise<string> {
 export function putJson(path: string, body: unknown, token?: string): Promise<Response> {
   return api(path, {
     method: "PUT",
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    headers: { "Content-Type": "application/json", ...bearer(token) },
     body: JSON.stringify(body),
   });
 }
 
+/** An admin saves a farmer's motor settings (PUT /api/admin/update-motor-config). */
+export function updateMotorConfig(mobileNo: string, config: Record<string, unknown>, token: string) {
+  return putJson("/api/admin/update-motor-config", { mobileNo, ...config }, token);
+}
+
+/** A DELETE; with a body, sent as JSON like postJson's (a string as it is), without one a bare request. */
+export function deleteJson(path: string, body: unknown, token?: string): Promise<Response> {
+  if (body === undefined) return api(path, { method: "DELETE", headers: bearer(token) });
+  return api(path, {
+    method: "DELETE",
+    headers: { "Content-Type": "application/json", ...bearer(token) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
 export function getJson(path: string, token?: string): Promise<Response> {
-  return api(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  return api(path, { headers: bearer(token) });
+}
+
+/** GETs `path` as `token`, expects 200 and reads the answer with `schema`. */
+export async function getOk<Schema extends AnswerSchema>(path: string, token: string, schema: Schema) {
+  const response = await getJson(path, token);
+  expect(response.status).toBe(200);
+  return readJson(response, schema);
 }
 
 /**

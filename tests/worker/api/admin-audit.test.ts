@@ -31,6 +31,7 @@ import {
   createUser,
   farmerWithDevice,
   getJson,
+  getOk,
   loginToken,
   postJson,
   provisionDevice,
@@ -98,6 +99,20 @@ type Case = {
   run: (admin: Admin) => Promise<{ response: Response; target: string | null; details?: Record<string, unknown> }>;
   status: number;
 };
+
+/** An admin asks a farmer's box for a reading; the box is offline, so 503, audited all the same. */
+function askOfflineBox(what: "power" | "health"): Case {
+  return {
+    run: async (admin) => {
+      const { user } = await farmerWithDevice();
+      return {
+        response: await call("POST", `/api/devices/motor/${what}/${user.mobileNo}`, admin.token),
+        target: user.mobileNo,
+      };
+    },
+    status: 503,
+  };
+}
 
 /**
  * Every write route: how an admin write through it is audited, or why an admin session cannot
@@ -262,26 +277,8 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
     },
     status: 200,
   },
-  "POST /api/devices/motor/power/:mobileNo": {
-    run: async (admin) => {
-      const { user } = await farmerWithDevice(); // offline box: 503
-      return {
-        response: await call("POST", `/api/devices/motor/power/${user.mobileNo}`, admin.token),
-        target: user.mobileNo,
-      };
-    },
-    status: 503,
-  },
-  "POST /api/devices/motor/health/:mobileNo": {
-    run: async (admin) => {
-      const { user } = await farmerWithDevice();
-      return {
-        response: await call("POST", `/api/devices/motor/health/${user.mobileNo}`, admin.token),
-        target: user.mobileNo,
-      };
-    },
-    status: 503,
-  },
+  "POST /api/devices/motor/power/:mobileNo": askOfflineBox("power"),
+  "POST /api/devices/motor/health/:mobileNo": askOfflineBox("health"),
   "POST /api/mqtt/ota": {
     run: async (admin) => {
       const { user } = await farmerWithDevice();
@@ -504,11 +501,7 @@ describe("auditDetails", () => {
 });
 
 describe("GET /api/admin/audit", () => {
-  const list = async (query: string, token: string) => {
-    const response = await getJson(`/api/admin/audit${query}`, token);
-    expect(response.status).toBe(200);
-    return readJson(response, auditPageResponseSchema);
-  };
+  const list = (query: string, token: string) => getOk(`/api/admin/audit${query}`, token, auditPageResponseSchema);
 
   it("pages newest first and filters by admin and by target", async () => {
     const admin = await freshAdmin();

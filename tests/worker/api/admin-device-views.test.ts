@@ -5,6 +5,7 @@ import { DEBUG_LINE_LIMIT } from "../../../common/hub-contract.ts";
 import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
 import {
   adminToken,
+  browserWatching,
   connectBrowser,
   connectDevice,
   farmerWithDevice,
@@ -24,8 +25,7 @@ describe("the admin's view of a device", () => {
       200,
     );
     await box.next("config");
-    const watching = await connectBrowser(user.mobileNo, { cookie: `sinchai_admin_session=${token}` });
-    await watching.next("initialData");
+    const watching = await browserWatching(user.mobileNo, { cookie: `sinchai_admin_session=${token}` });
     for (let line = 1; line <= DEBUG_LINE_LIMIT + 5; line++) box.send({ type: "log", line: `line ${line}` });
     await expect
       .poll(() => watching.received.filter((message) => message.type === "debugLog").length)

@@ -18,6 +18,7 @@ import {
   basicAuth,
   connectDevice,
   createUser,
+  farmerWithBox,
   farmerWithDevice,
   fireTimer,
   getJson,
@@ -66,8 +67,7 @@ describe("POST /api/admin/devices", () => {
 
 describe("POST /api/admin/devices/{id}/rotate-key", () => {
   it("issues a new key, drops the connection made with the old one and refuses the old key", async () => {
-    const { device } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { device, box } = await farmerWithBox();
     const response = await postJson(`/api/admin/devices/${device.deviceId}/rotate-key`, {}, await adminToken());
     expect(response.status).toBe(200);
     const { key } = await readJson(response, keyRotatedResponseSchema);
@@ -149,8 +149,7 @@ describe("PUT /api/admin/device-config", () => {
   });
 
   it("changes the account's number: the box is told and restarts; the farmer logs in with the new number", async () => {
-    const { user, device } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { user, box } = await farmerWithBox({ autoAck: true });
     const response = await putJson(
       "/api/admin/device-config",
       { mobileNo: user.mobileNo, newMobile: "9555512345" },

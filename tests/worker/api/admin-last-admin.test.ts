@@ -8,17 +8,11 @@ import { readJson } from "../../../common/api-client.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { users } from "../../../worker/db/schema.ts";
-import { api, createUser, getJson, loginToken, putJson } from "../helpers.ts";
+import { createUser, deleteJson, getJson, loginToken, putJson } from "../helpers.ts";
 
 const adminCount = async () => (await getDb(env.DB).select().from(users).where(eq(users.isAdmin, true))).length;
 
-function deleteUser(mobileNo: string, token: string) {
-  return api("/api/admin/delete-user", {
-    method: "DELETE",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ mobileNo }),
-  });
-}
+const deleteUser = (mobileNo: string, token: string) => deleteJson("/api/admin/delete-user", { mobileNo }, token);
 
 it("keeps at least one admin whatever the admins do", async () => {
   expect(await adminCount()).toBe(0);

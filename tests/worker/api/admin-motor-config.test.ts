@@ -11,12 +11,21 @@ import { DEVICE_PROTOCOL_VERSION } from "../../../common/device-protocol.ts";
 import { adminChangeNote } from "../../../worker/api/admin/motor-config.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { users } from "../../../worker/db/schema.ts";
-import { connectDevice, createUser, farmerWithDevice, getJson, loginToken, postJson, putJson } from "../helpers.ts";
+import {
+  connectDevice,
+  createUser,
+  farmerWithBox,
+  farmerWithDevice,
+  getJson,
+  getOk,
+  loginToken,
+  postJson,
+  putJson,
+  updateMotorConfig,
+} from "../helpers.ts";
 
 async function history(mobileNo: string, token: string) {
-  const response = await getJson(`/api/admin/motor-config-history/${mobileNo}`, token);
-  expect(response.status).toBe(200);
-  const body = await readJson(response, configHistoryResponseSchema);
+  const body = await getOk(`/api/admin/motor-config-history/${mobileNo}`, token, configHistoryResponseSchema);
   expect(body.success).toBe(true);
   return body.history;
 }
@@ -29,11 +38,10 @@ async function admin() {
 describe("PUT /api/admin/update-motor-config", () => {
   it("saves the config, records who changed what, and the box receives it at once", async () => {
     const { user: adminUser, token } = await admin();
-    const { user, device } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
-    const response = await putJson(
-      "/api/admin/update-motor-config",
-      { mobileNo: user.mobileNo, defaultCurrent: 8.9, dryRunThreshold: "25.5", overCurrentThreshold: 40 },
+    const { user, box } = await farmerWithBox({ autoAck: true });
+    const response = await updateMotorConfig(
+      user.mobileNo,
+      { defaultCurrent: 8.9, dryRunThreshold: "25.5", overCurrentThreshold: 40 },
       token,
     );
     expect(response.status).toBe(200);
@@ -68,9 +76,9 @@ describe("PUT /api/admin/update-motor-config", () => {
   it("saves for an offline box, which gets the settings in its next welcome", async () => {
     const { token } = await admin();
     const { user, device } = await farmerWithDevice();
-    const response = await putJson(
-      "/api/admin/update-motor-config",
-      { mobileNo: user.mobileNo, defaultCurrent: 12, dryRunThreshold: 20, overCurrentThreshold: 25 },
+    const response = await updateMotorConfig(
+      user.mobileNo,
+      { defaultCurrent: 12, dryRunThreshold: 20, overCurrentThreshold: 25 },
       token,
     );
     expect(await response.json()).toMatchObject({ success: true, deliveredToDevice: false });
@@ -87,9 +95,9 @@ describe("PUT /api/admin/update-motor-config", () => {
   it("saves for an account without a device too", async () => {
     const { token } = await admin();
     const plain = await createUser();
-    const response = await putJson(
-      "/api/admin/update-motor-config",
-      { mobileNo: plain.mobileNo, defaultCurrent: 3, dryRunThreshold: 30, overCurrentThreshold: 30 },
+    const response = await updateMotorConfig(
+      plain.mobileNo,
+      { defaultCurrent: 3, dryRunThreshold: 30, overCurrentThreshold: 30 },
       token,
     );
     expect(await response.json()).toMatchObject({ success: true, deliveredToDevice: false });
@@ -121,9 +129,9 @@ describe("PUT /api/admin/update-motor-config", () => {
 
   it("answers 404 User not found. for an unknown number", async () => {
     const { token } = await admin();
-    const response = await putJson(
-      "/api/admin/update-motor-config",
-      { mobileNo: "9111111118", defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 },
+    const response = await updateMotorConfig(
+      "9111111118",
+      { defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 },
       token,
     );
     expect(response.status).toBe(404);
@@ -135,24 +143,10 @@ describe("GET /api/admin/motor-config-history/{mobileNo}", () => {
   it("lists the farmer's and the admins' changes, newest first", async () => {
     const { user: adminUser, token } = await admin();
     const { user, token: farmerToken } = await farmerWithDevice();
-    expect(
-      (
-        await postJson(
-          `/api/devices/motor/config/${user.mobileNo}`,
-          { defaultCurrent: 6, dryRunThreshold: 30, overCurrentThreshold: 30 },
-          farmerToken,
-        )
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await putJson(
-          "/api/admin/update-motor-config",
-          { mobileNo: user.mobileNo, defaultCurrent: 6, dryRunThreshold: 30, overCurrentThreshold: 30 },
-          token,
-        )
-      ).status,
-    ).toBe(200);
+    // The admin saves what the farmer saved: one history entry each, the admin's noting no change.
+    const config = { defaultCurrent: 6, dryRunThreshold: 30, overCurrentThreshold: 30 };
+    expect((await postJson(`/api/devices/motor/config/${user.mobileNo}`, config, farmerToken)).status).toBe(200);
+    expect((await updateMotorConfig(user.mobileNo, config, token)).status).toBe(200);
     const entries = await history(user.mobileNo, token);
     expect(entries.map((entry) => entry.changedBy)).toEqual([adminUser.mobileNo, user.mobileNo]);
     expect(entries[0]!.changeNote).toBe(`Admin ${adminUser.mobileNo}: saved without changes`);

@@ -8,12 +8,10 @@ import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs } from "../../../worker/db/schema.ts";
-import { adminToken, getJson } from "../helpers.ts";
+import { adminToken, getJson, getOk } from "../helpers.ts";
 
 async function page(query: string, token: string) {
-  const response = await getJson(`/api/admin/motor-logs${query}`, token);
-  expect(response.status).toBe(200);
-  return readJson(response, adminMotorLogsResponseSchema);
+  return getOk(`/api/admin/motor-logs${query}`, token, adminMotorLogsResponseSchema);
 }
 
 describe("GET /api/admin/motor-logs", () => {

@@ -2,17 +2,14 @@
 // start from an empty database (worker test storage is per file).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readJson } from "../../../common/api-client.ts";
 import { dashboardStatsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { indiaMidnight } from "../../../worker/db/admin-stats.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs } from "../../../worker/db/schema.ts";
-import { connectDevice, createUser, farmerWithDevice, getJson, loginToken, postJson } from "../helpers.ts";
+import { connectDevice, createUser, farmerWithDevice, getOk, loginToken, postJson } from "../helpers.ts";
 
 async function stats(token: string) {
-  const response = await getJson("/api/admin/dashboard-stats", token);
-  expect(response.status).toBe(200);
-  const body = await readJson(response, dashboardStatsResponseSchema);
+  const body = await getOk("/api/admin/dashboard-stats", token, dashboardStatsResponseSchema);
   expect(body.success).toBe(true);
   return body.stats;
 }

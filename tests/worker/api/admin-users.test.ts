@@ -14,28 +14,23 @@ import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory, motorLogs, sessions, users } from "../../../worker/db/schema.ts";
 import {
   adminToken,
-  api,
   connectDevice,
   createUser,
+  deleteJson,
+  farmerWithBox,
   farmerWithDevice,
   getJson,
+  getOk,
   loginToken,
   postJson,
   putJson,
+  updateMotorConfig,
 } from "../helpers.ts";
 
-function deleteUser(body: unknown, token: string) {
-  return api("/api/admin/delete-user", {
-    method: "DELETE",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-}
+const deleteUser = (body: unknown, token: string) => deleteJson("/api/admin/delete-user", body, token);
 
 async function statuses(token: string) {
-  const response = await getJson("/api/admin/device-statuses", token);
-  expect(response.status).toBe(200);
-  const body = await readJson(response, deviceStatusesResponseSchema);
+  const body = await getOk("/api/admin/device-statuses", token, deviceStatusesResponseSchema);
   expect(body.success).toBe(true);
   return body.statuses;
 }
@@ -77,8 +72,7 @@ describe("GET /api/admin/device-statuses", () => {
 describe("GET /api/admin/user/{id}", () => {
   it("answers the admin view of SPEC §3 with the device and what it reported", async () => {
     const token = await adminToken();
-    const { user, device } = await farmerWithDevice();
-    const box = await connectDevice(device, { firmware: "2.4.1" });
+    const { user, device, box } = await farmerWithBox({ firmware: "2.4.1" });
     await expect
       .poll(
         async () =>
@@ -199,16 +193,15 @@ describe("PUT /api/admin/update-user-role", () => {
 describe("DELETE /api/admin/delete-user", () => {
   it("deletes the account, ends its sessions and unbinds its device, which the hub forgets", async () => {
     const token = await adminToken();
-    const { user, device, token: farmerToken } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { user, device, token: farmerToken, box } = await farmerWithBox({ autoAck: true });
     // Some history to see what stays and what goes.
     expect((await postJson("/api/devices/motor", { action: "on" }, farmerToken)).status).toBe(200);
     await box.next("switch");
     expect(
       (
-        await putJson(
-          "/api/admin/update-motor-config",
-          { mobileNo: user.mobileNo, defaultCurrent: 8, dryRunThreshold: 30, overCurrentThreshold: 30 },
+        await updateMotorConfig(
+          user.mobileNo,
+          { defaultCurrent: 8, dryRunThreshold: 30, overCurrentThreshold: 30 },
           token,
         )
       ).status,

@@ -279,6 +279,25 @@ async function credentialsFor(caller: Caller): Promise<Record<string, string>> {
   }
 }
 
+/**
+ * Makes one route's call with `headers` (plus the upgrade and the JSON body the route wants);
+ * a socket it opens is closed at once.
+ */
+async function call(method: string, spec: Call, headers: Record<string, string>): Promise<Response> {
+  const all = { ...headers };
+  if (spec.upgrade) all.Upgrade = "websocket";
+  const body = spec.body?.(fixtures);
+  if (body !== undefined) all["Content-Type"] = "application/json";
+  const response = await api(spec.path(fixtures), {
+    method,
+    headers: all,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  response.webSocket?.accept();
+  response.webSocket?.close();
+  return response;
+}
+
 describe("the authorization matrix", () => {
   it("covers every route the router has, and no route it does not", () => {
     expect(Object.keys(ROUTES).sort()).toEqual(routeList());
@@ -289,17 +308,7 @@ describe("the authorization matrix", () => {
     it(`${route}: ${spec.access}`, async () => {
       for (const caller of CALLERS) {
         const expected = ACCESS[spec.access][caller];
-        const headers: Record<string, string> = { ...(await credentialsFor(caller)) };
-        if (spec.upgrade) headers.Upgrade = "websocket";
-        const body = spec.body?.(fixtures);
-        if (body !== undefined) headers["Content-Type"] = "application/json";
-        const response = await api(spec.path(fixtures), {
-          method,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        response.webSocket?.accept();
-        response.webSocket?.close();
+        const response = await call(method, spec, await credentialsFor(caller));
         const outcome = `${caller} → ${response.status}`;
         if (expected === "allowed") expect([401, 403], outcome).not.toContain(response.status);
         else expect(response.status, outcome).toBe(expected);
@@ -345,17 +354,7 @@ describe("cookie-authenticated state changes must come from our own pages", () =
           ["our own Origin", { Origin: ORIGIN }] as const,
         ]) {
           const cookie = await browserCookies(cookies);
-          const headers: Record<string, string> = { Cookie: cookie, ...originHeaders };
-          if (spec.upgrade) headers.Upgrade = "websocket";
-          const body = spec.body?.(fixtures);
-          if (body !== undefined) headers["Content-Type"] = "application/json";
-          const response = await api(spec.path(fixtures), {
-            method,
-            headers,
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          response.webSocket?.accept();
-          response.webSocket?.close();
+          const response = await call(method, spec, { Cookie: cookie, ...originHeaders });
           const outcome = `${cookies} cookies, ${how} → ${response.status}`;
           const answer: unknown = response.status === 101 ? null : await response.json();
           if (how === "our own Origin") {

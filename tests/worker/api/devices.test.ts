@@ -9,6 +9,7 @@ import {
   basicAuth,
   connectDevice,
   createUser,
+  farmerWithBox,
   farmerWithDevice,
   hubStub,
   loginToken,
@@ -20,8 +21,7 @@ const motor = (token: string, action: string) => postJson("/api/devices/motor", 
 
 describe("POST /api/devices/motor", () => {
   it("switches the relay and answers only after the device confirms", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { user, device, token, box } = await farmerWithBox();
 
     const pending = motor(token, "on");
     const command = await box.next("switch");
@@ -55,16 +55,14 @@ describe("POST /api/devices/motor", () => {
   });
 
   it("counts a connected box that has not said hello as offline", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = await connectDevice(device, { hello: false });
+    const { token, box } = await farmerWithBox({ hello: false });
     const response = await motor(token, "on");
     expect(response.status).toBe(503);
     box.close();
   });
 
   it("fails with 504 when the device does not confirm within 5 seconds, and adopts a late confirmation", async () => {
-    const { device, token, user } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { device, token, user, box } = await farmerWithBox();
     const started = Date.now();
     const pending = motor(token, "on");
     const command = await box.next("switch");
@@ -96,8 +94,7 @@ describe("POST /api/devices/motor", () => {
   }, 15_000);
 
   it("enforces the 10 second cooldown on ON with 429 and Retry-After; OFF never waits", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { token, box } = await farmerWithBox({ autoAck: true });
     expect((await motor(token, "on")).status).toBe(200);
     expect((await motor(token, "off")).status).toBe(200);
     const restart = await motor(token, "on");
@@ -112,8 +109,7 @@ describe("POST /api/devices/motor", () => {
   });
 
   it("reports a device that refuses the command, with the relay it really has", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { token, box } = await farmerWithBox();
     const pending = motor(token, "on");
     const command = await box.next("switch");
     box.send({ type: "ack", id: command.id, ok: false, relay: "off", error: "Phase missing" });
@@ -124,8 +120,7 @@ describe("POST /api/devices/motor", () => {
   });
 
   it("fails at once, not after 5 seconds, when the device drops mid-command", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { device, token, box } = await farmerWithBox();
     const started = Date.now();
     const pending = motor(token, "on");
     await box.next("switch");
@@ -168,8 +163,7 @@ describe("POST /api/devices/motor", () => {
     [{}, 'action must be "on" or "off".'],
     ["[1,2", "Request body must be valid JSON."],
   ])("answers bad input %j with 400 and touches no device", async (body, message) => {
-    const { device, token } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { token, box } = await farmerWithBox();
     const response = await postJson("/api/devices/motor", body, token);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ success: false, message });
@@ -221,8 +215,7 @@ describe("GET /api/device/connect", () => {
   });
 
   it("records identity and presence in D1 from the hello, and offline when the socket closes", async () => {
-    const { device } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { device, box } = await farmerWithBox();
     const row = () => getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) });
     await expect.poll(async () => (await row())?.online).toBe(true);
     expect(await row()).toMatchObject({ firmware: "test-1.0.0", imei: "866000000000001", kind: "3phase" });
@@ -231,8 +224,7 @@ describe("GET /api/device/connect", () => {
   });
 
   it("answers an invalid frame with an error frame and keeps the connection", async () => {
-    const { device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { token, box } = await farmerWithBox({ autoAck: true });
     box.sendRaw("not json");
     expect(await box.next("error")).toEqual({ type: "error", message: "Frame is not valid JSON." });
     box.sendRaw(JSON.stringify({ type: "power", current: -5, wattage: 10 }));
@@ -244,8 +236,7 @@ describe("GET /api/device/connect", () => {
   });
 
   it("answers heartbeats with pong", async () => {
-    const { device } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { box } = await farmerWithBox();
     box.sendRaw("ping");
     await expect.poll(() => box.raw.includes("pong")).toBe(true);
     box.close();
@@ -263,8 +254,7 @@ describe("GET /api/device/connect", () => {
 
 describe("a box that reconnects", () => {
   it("is believed about its relay, and the change is logged", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { user, device, token, box } = await farmerWithBox({ autoAck: true });
     expect((await motor(token, "on")).status).toBe(200);
     box.close();
     // The box lost power and restarted with its relay off.

@@ -196,6 +196,24 @@ const pushSubscriptionTemplate = {
 
 // ---- every route ------------------------------------------------------------------------------
 
+/**
+ * A route of the owner's own number (`:mobileNo`, the owner calling): it accepts the owner's
+ * number only, and then what `alsoAccepts` accepts of the rest of the input.
+ */
+function ownNumberRoute(
+  effect: Effect,
+  input: Pick<Spec, "query" | "body"> = {},
+  alsoAccepts: (seen: Seen) => boolean = () => true,
+): Spec {
+  return {
+    caller: "owner",
+    effect,
+    params: { mobileNo: (f) => f.owner.mobileNo },
+    ...input,
+    accepts: (seen, f) => ownNumber(seen.params.mobileNo, f) && alsoAccepts(seen),
+  };
+}
+
 const ROUTES: Record<string, Spec> = {
   "GET /api/health": { caller: "anonymous", effect: "read", accepts: () => true },
   "POST /api/auth/register": {
@@ -242,45 +260,24 @@ const ROUTES: Record<string, Spec> = {
     body: { template: () => ({ action: "on" }), fields: ["action", "token"] },
     accepts: (seen) => jsonBody(seen, motorCommandRequestSchema) !== undefined,
   },
-  "GET /api/devices/motor/status/:mobileNo": {
-    caller: "owner",
-    effect: "read",
-    params: { mobileNo: (f) => f.owner.mobileNo },
-    accepts: (seen, f) => ownNumber(seen.params.mobileNo, f),
-  },
-  "POST /api/devices/motor/config/:mobileNo": {
-    caller: "owner",
-    effect: "write",
-    params: { mobileNo: (f) => f.owner.mobileNo },
-    body: { template: () => motorConfigTemplate, fields: motorConfigFields },
-    accepts: (seen, f) => ownNumber(seen.params.mobileNo, f) && jsonBody(seen, motorConfigRequestSchema) !== undefined,
-  },
-  "POST /api/devices/motor/power/:mobileNo": {
-    caller: "owner",
-    effect: "device",
-    params: { mobileNo: (f) => f.owner.mobileNo },
-    accepts: (seen, f) => ownNumber(seen.params.mobileNo, f),
-  },
-  "POST /api/devices/motor/health/:mobileNo": {
-    caller: "owner",
-    effect: "device",
-    params: { mobileNo: (f) => f.owner.mobileNo },
-    accepts: (seen, f) => ownNumber(seen.params.mobileNo, f),
-  },
-  "GET /api/logs/motor/:mobileNo": {
-    caller: "owner",
-    effect: "read",
-    params: { mobileNo: (f) => f.owner.mobileNo },
-    query: { template: { limit: "20", before: "5" }, fields: ["limit", "before"] },
-    accepts: (seen, f) => ownNumber(seen.params.mobileNo, f) && ok(motorLogsQuery, seen.query),
-  },
-  "GET /api/logs/power/:mobileNo": {
-    caller: "owner",
-    effect: "read",
-    params: { mobileNo: (f) => f.owner.mobileNo },
-    query: { template: { limit: "100" }, fields: ["limit"] },
-    accepts: (seen, f) => ownNumber(seen.params.mobileNo, f) && ok(powerLogsQuery, seen.query),
-  },
+  "GET /api/devices/motor/status/:mobileNo": ownNumberRoute("read"),
+  "POST /api/devices/motor/config/:mobileNo": ownNumberRoute(
+    "write",
+    { body: { template: () => motorConfigTemplate, fields: motorConfigFields } },
+    (seen) => jsonBody(seen, motorConfigRequestSchema) !== undefined,
+  ),
+  "POST /api/devices/motor/power/:mobileNo": ownNumberRoute("device"),
+  "POST /api/devices/motor/health/:mobileNo": ownNumberRoute("device"),
+  "GET /api/logs/motor/:mobileNo": ownNumberRoute(
+    "read",
+    { query: { template: { limit: "20", before: "5" }, fields: ["limit", "before"] } },
+    (seen) => ok(motorLogsQuery, seen.query),
+  ),
+  "GET /api/logs/power/:mobileNo": ownNumberRoute(
+    "read",
+    { query: { template: { limit: "100" }, fields: ["limit"] } },
+    (seen) => ok(powerLogsQuery, seen.query),
+  ),
   "POST /api/mqtt/ota": {
     caller: "owner",
     effect: "device", // the wifi image exists: an acceptable input reaches the offline box

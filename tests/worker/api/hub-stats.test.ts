@@ -1,14 +1,11 @@
 // GET /api/admin/devices/{id}/hub-stats: how often a hub woke and how many device frames it handled.
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { readJson } from "../../../common/api-client.ts";
 import { hubStatsResponseSchema } from "../../../common/api-responses/admin.ts";
-import { adminToken, connectDevice, farmerWithDevice, getJson, hubStub } from "../helpers.ts";
+import { adminToken, connectDevice, farmerWithDevice, getJson, getOk, hubStub } from "../helpers.ts";
 
 async function stats(deviceId: string, token: string) {
-  const response = await getJson(`/api/admin/devices/${deviceId}/hub-stats`, token);
-  expect(response.status).toBe(200);
-  return (await readJson(response, hubStatsResponseSchema)).stats;
+  return (await getOk(`/api/admin/devices/${deviceId}/hub-stats`, token, hubStatsResponseSchema)).stats;
 }
 
 describe("hub stats", () => {

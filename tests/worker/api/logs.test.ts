@@ -12,7 +12,7 @@ import { insertMotorLog } from "../../../worker/db/motor-logs.ts";
 import {
   adminToken,
   api,
-  connectDevice,
+  farmerWithBox,
   farmerWithDevice,
   fireTimer,
   getJson,
@@ -53,8 +53,7 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
   });
 
   it("keeps the order of events that come in the same moment (a phase lost and back, again and again)", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { user, token, box } = await farmerWithBox();
     for (let round = 0; round < 5; round++) {
       box.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing" });
       box.send({ type: "event", event: "phaseOk", relay: "off" });
@@ -89,8 +88,7 @@ describe("motor logs in the caller's language", () => {
     );
 
   it("words logMessage in Hindi for Accept-Language: hi, in English otherwise, and the page's cookie comes first", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { user, token, box } = await farmerWithBox({ autoAck: true });
     expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
     box.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing", phase: "Y" });
     await expect.poll(async () => (await logsIn(user.mobileNo, token, {})).length).toBe(2);
@@ -171,8 +169,7 @@ describe("motor logs in the caller's language", () => {
 
 describe("GET /api/logs/power/{mobileNo}", () => {
   it("answers sampled readings of the running motor: at most one a minute", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck({ runningCurrent: 9 });
+    const { user, token, box } = await farmerWithBox({ autoAck: { runningCurrent: 9 } });
     expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200); // box reports 9 A
     box.send({ type: "power", current: 9.2, wattage: 5290 }); // within the minute: not sampled
     const response = await getJson(`/api/logs/power/${user.mobileNo}`, token);
@@ -184,8 +181,7 @@ describe("GET /api/logs/power/{mobileNo}", () => {
   });
 
   it("forgets samples older than the retention period", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck({ runningCurrent: 9 });
+    const { user, device, token, box } = await farmerWithBox({ autoAck: { runningCurrent: 9 } });
     expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
     await runInDurableObject(hubStub(device.deviceId), (_hub, state) => {
       state.storage.sql.exec(

@@ -12,6 +12,7 @@ import {
   connectDevice,
   createUser,
   FRESH_PUMP_STATE,
+  farmerWithBox,
   farmerWithDevice,
   getJson,
   loginToken,
@@ -20,8 +21,7 @@ import {
 
 describe("GET /api/devices/motor/status/{mobileNo}", () => {
   it("answers status, healthLogs and motorConfig (defaults 1 A, 30 %, 30 %)", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { user, token, box } = await farmerWithBox({ autoAck: true });
     const response = await getJson(`/api/devices/motor/status/${user.mobileNo}`, token);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
@@ -58,8 +58,7 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
   const config = { defaultCurrent: 9.5, dryRunThreshold: 25, overCurrentThreshold: 35 };
 
   it("saves the settings with a history entry and takes them to the box", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { user, token, box } = await farmerWithBox({ autoAck: true });
     const response = await postJson(`/api/devices/motor/config/${user.mobileNo}`, { token, ...config }, token);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
@@ -128,8 +127,7 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
 
 describe("fresh readings on request", () => {
   it("POST /api/devices/motor/power/{mobileNo} asks the box for a reading now", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck({ runningCurrent: 8.4 });
+    const { user, token, box } = await farmerWithBox({ autoAck: { runningCurrent: 8.4 } });
     expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
     const response = await api(`/api/devices/motor/power/${user.mobileNo}`, {
       method: "POST",
@@ -144,8 +142,7 @@ describe("fresh readings on request", () => {
   });
 
   it("POST /api/devices/motor/health/{mobileNo} asks the box for a health report now", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { user, token, box } = await farmerWithBox({ autoAck: true });
     const response = await postJson(`/api/devices/motor/health/${user.mobileNo}`, {}, token);
     expect(response.status).toBe(200);
     expect(await readJson(response, healthReadingResponseSchema)).toMatchObject({

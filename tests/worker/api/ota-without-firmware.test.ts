@@ -1,11 +1,10 @@
 // In its own file: storage is per file, and the other OTA tests upload images.
 import { describe, expect, it } from "vitest";
-import { connectDevice, farmerWithDevice, postJson } from "../helpers.ts";
+import { farmerWithBox, postJson } from "../helpers.ts";
 
 describe("POST /api/mqtt/ota before any firmware is uploaded", () => {
   it("says there is no firmware for that device type, and sends the box nothing", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { user, token, box } = await farmerWithBox();
     const response = await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "wifi" }, token);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({

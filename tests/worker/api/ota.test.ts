@@ -8,7 +8,7 @@ import {
   adminToken,
   api,
   basicAuth,
-  connectBrowser,
+  browserWatching,
   connectDevice,
   farmerWithDevice,
   fireTimer,
@@ -33,6 +33,19 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
 
 async function logTexts(deviceId: string) {
   return (await motorLogRows(deviceId)).map((row) => row.message);
+}
+
+/**
+ * A farmer whose healthy box has been told to update: an admin uploads `version` for
+ * `deviceType` first, then the box connects and the farmer asks for the update.
+ */
+async function updateUnderWay(deviceType: "wifi" | "sim", version: string) {
+  const farmer = await farmerWithDevice();
+  expect((await upload(await adminToken(), { deviceType, version })).status).toBe(201);
+  const box = (await connectDevice(farmer.device)).autoAck();
+  const ota = await postJson("/api/mqtt/ota", { mobileNo: farmer.user.mobileNo, deviceType }, farmer.token);
+  expect(ota.status).toBe(200);
+  return { ...farmer, box };
 }
 
 describe("POST /api/admin/firmware", () => {
@@ -80,8 +93,7 @@ describe("POST /api/mqtt/ota", () => {
     expect((await upload(admin, { deviceType: "sim", version: "3.0.0" })).status).toBe(201);
     expect((await upload(admin, { deviceType: "sim", version: "3.1.0", file: image })).status).toBe(201);
     const box = (await connectDevice(device)).autoAck();
-    const browser = await connectBrowser(user.mobileNo, { token });
-    await browser.next("initialData");
+    const browser = await browserWatching(user.mobileNo, { token });
 
     const response = await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "sim" }, token);
     expect(response.status).toBe(200);
@@ -114,10 +126,7 @@ describe("POST /api/mqtt/ota", () => {
   });
 
   it("reports the box's failure, e.g. a hash that did not match", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    expect((await upload(await adminToken(), { deviceType: "wifi", version: "1.2.0" })).status).toBe(201);
-    const box = (await connectDevice(device)).autoAck();
-    expect((await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "wifi" }, token)).status).toBe(200);
+    const { device, box } = await updateUnderWay("wifi", "1.2.0");
     const offer = await box.next("ota");
     box.send({ type: "ota", id: offer.id, stage: "failed", error: "SHA-256 mismatch" });
     await expect
@@ -127,10 +136,7 @@ describe("POST /api/mqtt/ota", () => {
   });
 
   it("reports a box that restarts with its old version as failed", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    expect((await upload(await adminToken(), { deviceType: "wifi", version: "1.3.0" })).status).toBe(201);
-    const box = (await connectDevice(device)).autoAck();
-    expect((await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "wifi" }, token)).status).toBe(200);
+    const { device, box } = await updateUnderWay("wifi", "1.3.0");
     const offer = await box.next("ota");
     box.send({ type: "ota", id: offer.id, stage: "installing" });
     box.close();
@@ -142,10 +148,7 @@ describe("POST /api/mqtt/ota", () => {
   });
 
   it("gives up on a box that never finishes, after 10 minutes", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    expect((await upload(await adminToken(), { deviceType: "sim", version: "9.0.0" })).status).toBe(201);
-    const box = (await connectDevice(device)).autoAck();
-    expect((await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "sim" }, token)).status).toBe(200);
+    const { device, box } = await updateUnderWay("sim", "9.0.0");
     // Pretend the 10 minutes have passed.
     await rewriteHubState(device.deviceId, (state) => ({
       ...state,

@@ -10,9 +10,11 @@ import { hubSocketRequest } from "../../../worker/hubs/device-hubs.ts";
 import {
   api,
   BrowserPeer,
-  connectBrowser,
+  browserWatching,
   connectDevice,
   createUser,
+  deleteJson,
+  farmerWithBox,
   farmerWithDevice,
   fireTimer,
   hubStub,
@@ -23,20 +25,6 @@ import {
 
 const WITHIN_MS = 5_000;
 
-async function watching(mobileNo: string, token: string): Promise<BrowserPeer> {
-  const browser = await connectBrowser(mobileNo, { token });
-  await browser.next("initialData");
-  return browser;
-}
-
-function deleteJson(path: string, body: unknown, token: string) {
-  return api(path, {
-    method: "DELETE",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-}
-
 /** Nothing of the pump reaches a socket after its close: frames received after `mark` none. */
 async function receivesNothingMore(browser: BrowserPeer, mark: number, meanwhile: () => Promise<unknown>) {
   await meanwhile();
@@ -46,11 +34,10 @@ async function receivesNothingMore(browser: BrowserPeer, mark: number, meanwhile
 
 describe("logout", () => {
   it("closes the sockets of that session only, with 4401", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
+    const { user, token, box } = await farmerWithBox({ autoAck: true });
     const otherToken = await loginToken(user); // the same farmer on a second phone
-    const tab = await watching(user.mobileNo, token);
-    const otherPhone = await watching(user.mobileNo, otherToken);
+    const tab = await browserWatching(user.mobileNo, { token });
+    const otherPhone = await browserWatching(user.mobileNo, { token: otherToken });
 
     expect((await postJson("/api/auth/logout", {}, token)).status).toBe(200);
     expect((await tab.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.signedOut);
@@ -68,7 +55,7 @@ describe("logout", () => {
     const { user } = await farmerWithDevice();
     const admin = await createUser({ isAdmin: true });
     const adminToken = await loginToken(admin, "admin");
-    const console = await watching(user.mobileNo, adminToken);
+    const console = await browserWatching(user.mobileNo, { token: adminToken });
     expect((await postJson("/api/admin/logout", {}, adminToken)).status).toBe(200);
     expect((await console.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.signedOut);
   });
@@ -80,7 +67,7 @@ describe("a session that runs out", () => {
     // A session that started almost a full lifetime ago: it ends in about a second.
     const { token } = await startSession(env, user.id, "user", Date.now() - SESSION_TTL_MS.user + 1_000);
     const box = await connectDevice(device);
-    const browser = await watching(user.mobileNo, token);
+    const browser = await browserWatching(user.mobileNo, { token });
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await fireTimer(device.deviceId, "session-expiry");
     expect((await browser.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.sessionExpired);
@@ -90,11 +77,10 @@ describe("a session that runs out", () => {
 
 describe("an account that loses access", () => {
   it("deleted: its farmer socket closes with 4403, the admin's own console stays", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck();
-    const farmerSocket = await watching(user.mobileNo, token);
+    const { user, token, box } = await farmerWithBox({ autoAck: true });
+    const farmerSocket = await browserWatching(user.mobileNo, { token });
     const adminToken = await loginToken(await createUser({ isAdmin: true }), "admin");
-    const console = await watching(user.mobileNo, adminToken);
+    const console = await browserWatching(user.mobileNo, { token: adminToken });
     expect((await deleteJson("/api/admin/delete-user", { mobileNo: user.mobileNo }, adminToken)).status).toBe(200);
     expect((await farmerSocket.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.accessRemoved);
     expect(console.closed).toBeNull();
@@ -105,21 +91,20 @@ describe("an account that loses access", () => {
   it("deleted while it was an admin: its consoles close too", async () => {
     const { user } = await farmerWithDevice();
     const doomed = await createUser({ isAdmin: true });
-    const doomedConsole = await watching(user.mobileNo, await loginToken(doomed, "admin"));
+    const doomedConsole = await browserWatching(user.mobileNo, { token: await loginToken(doomed, "admin") });
     const adminToken = await loginToken(await createUser({ isAdmin: true }), "admin");
     expect((await deleteJson("/api/admin/delete-user", { mobileNo: doomed.mobileNo }, adminToken)).status).toBe(200);
     expect((await doomedConsole.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.accessRemoved);
   });
 
   it("demoted: its admin consoles close with 4403; its own farmer socket stays", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { user, token, box } = await farmerWithBox();
     const promote = await loginToken(await createUser({ isAdmin: true }), "admin");
     expect((await putJson("/api/admin/update-user-role", { userId: user.id, isAdmin: true }, promote)).status).toBe(
       200,
     );
-    const ownConsole = await watching(user.mobileNo, await loginToken(user, "admin"));
-    const farmerSocket = await watching(user.mobileNo, token);
+    const ownConsole = await browserWatching(user.mobileNo, { token: await loginToken(user, "admin") });
+    const farmerSocket = await browserWatching(user.mobileNo, { token });
     expect((await putJson("/api/admin/update-user-role", { userId: user.id, isAdmin: false }, promote)).status).toBe(
       200,
     );
@@ -134,9 +119,9 @@ describe("a pump relinked to another farmer", () => {
   it("disappears from the old owner's socket (4404) and nothing of the new owner reaches it", async () => {
     const previous = await farmerWithDevice();
     const box = (await connectDevice(previous.device)).autoAck();
-    const oldPage = await watching(previous.user.mobileNo, previous.token);
+    const oldPage = await browserWatching(previous.user.mobileNo, { token: previous.token });
     const adminToken = await loginToken(await createUser({ isAdmin: true }), "admin");
-    const console = await watching(previous.user.mobileNo, adminToken);
+    const console = await browserWatching(previous.user.mobileNo, { token: adminToken });
     const next = await createUser();
     const nextToken = await loginToken(next);
 
@@ -150,7 +135,7 @@ describe("a pump relinked to another farmer", () => {
         .status,
     ).toBe(200);
     await receivesNothingMore(oldPage, mark, async () => {
-      const newPage = await watching(next.mobileNo, nextToken);
+      const newPage = await browserWatching(next.mobileNo, { token: nextToken });
       expect((await postJson("/api/devices/motor", { action: "on" }, nextToken)).status).toBe(200);
       await newPage.next("motorStatusUpdate");
       newPage.close();

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   api,
+  browserWatching,
   connectBrowser,
-  connectDevice,
   createUser,
   FRESH_PUMP_STATE,
+  farmerWithBox,
   farmerWithDevice,
   loginToken,
   postJson,
@@ -16,8 +17,7 @@ function upgrade(query: string, headers: Record<string, string>) {
 
 describe("GET /api/realtime", () => {
   it("sends initialData, then status, power and log updates as they happen", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = (await connectDevice(device)).autoAck({ runningCurrent: 8.9 });
+    const { user, token, box } = await farmerWithBox({ autoAck: { runningCurrent: 8.9 } });
     const browser = await connectBrowser(user.mobileNo, { token });
     expect(await browser.next("initialData")).toEqual({
       type: "initialData",
@@ -48,8 +48,7 @@ describe("GET /api/realtime", () => {
   });
 
   it("tells the box to stop fast readings when the last browser leaves", async () => {
-    const { user, device, token } = await farmerWithDevice();
-    const box = await connectDevice(device);
+    const { user, token, box } = await farmerWithBox();
     const first = await connectBrowser(user.mobileNo, { token });
     const second = await connectBrowser(user.mobileNo, { token });
     await box.next("watch");
@@ -93,8 +92,7 @@ describe("GET /api/realtime", () => {
     const farmerSide = await loginToken(admin, "user");
     const adminSide = await loginToken(admin, "admin");
     const cookie = `sinchai_session=${farmerSide}; sinchai_admin_session=${adminSide}`;
-    const browser = await connectBrowser(other.user.mobileNo, { cookie });
-    await browser.next("initialData");
+    const browser = await browserWatching(other.user.mobileNo, { cookie });
     browser.close();
     // The farmer session alone still may not.
     const refused = await upgrade(`?mobileNo=${other.user.mobileNo}`, {
@@ -107,8 +105,7 @@ describe("GET /api/realtime", () => {
   it("accepts the session cookie from our own pages and refuses it from another site", async () => {
     const { user, token } = await farmerWithDevice();
     const cookie = `sinchai_session=${token}`;
-    const own = await connectBrowser(user.mobileNo, { cookie });
-    await own.next("initialData");
+    const own = await browserWatching(user.mobileNo, { cookie });
     own.close();
     const foreign = await upgrade(`?mobileNo=${user.mobileNo}`, { Cookie: cookie, Origin: "https://evil.example" });
     expect(foreign.status).toBe(403);

@@ -14,9 +14,9 @@ import { getDb } from "../../../worker/db/client.ts";
 import { planPeriods } from "../../../worker/db/schema.ts";
 import {
   adminToken,
-  api,
   connectDevice,
   createUser,
+  deleteJson,
   farmerWithDevice,
   getJson,
   loginToken,
@@ -40,8 +40,15 @@ async function request(token: string, body: object) {
   return postJson("/api/recharge/request", body, token);
 }
 
-const remove = (id: number, token: string) =>
-  api(`/api/recharge/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+/** Asks for a plan and reads the answer (the request as recorded, its UPI link). */
+async function requested(token: string, body: object) {
+  return readJson(await request(token, body), rechargeRequestResponseSchema);
+}
+
+const setStatus = (id: number | string, status: string, token: string) =>
+  putJson(`/api/recharge/status/${id}`, { status }, token);
+
+const remove = (id: number, token: string) => deleteJson(`/api/recharge/${id}`, undefined, token);
 
 describe("POST /api/recharge/request", () => {
   it("records a pending request for the signed-in farmer, priced by the server, with a UPI link", async () => {
@@ -66,13 +73,8 @@ describe("POST /api/recharge/request", () => {
       tn: `Sinchai 6month plan ${device.deviceId}`,
     });
     // One pending request per device: the first is decided before the next is sent.
-    expect(
-      (await putJson(`/api/recharge/status/${body.request.id}`, { status: "failed" }, await adminToken())).status,
-    ).toBe(200);
-    const bank = await readJson(
-      await request(token, { plan: "1year", paymentMethod: "bank" }),
-      rechargeRequestResponseSchema,
-    );
+    expect((await setStatus(body.request.id, "failed", await adminToken())).status).toBe(200);
+    const bank = await requested(token, { plan: "1year", paymentMethod: "bank" });
     expect(bank.upiLink).toBeNull();
     expect(bank.request.amount).toBe(1111);
     const mine = await readJson(await getJson("/api/recharge/requests", token), rechargeListResponseSchema);
@@ -147,11 +149,8 @@ describe("one pending request per device", () => {
     expect(mine.data).toHaveLength(1);
 
     const admin = await adminToken();
-    expect((await putJson(`/api/recharge/status/${mine.data[0]!.id}`, { status: "failed" }, admin)).status).toBe(200);
-    const next = await readJson(
-      await request(farmer.token, { plan: "3month", paymentMethod: "cash" }),
-      rechargeRequestResponseSchema,
-    );
+    expect((await setStatus(mine.data[0]!.id, "failed", admin)).status).toBe(200);
+    const next = await requested(farmer.token, { plan: "3month", paymentMethod: "cash" });
     expect(next.request.status).toBe("pending");
     expect((await request(farmer.token, { plan: "1month", paymentMethod: "cash" })).status).toBe(409);
     expect((await remove(next.request.id, admin)).status).toBe(200);
@@ -177,17 +176,14 @@ describe("one pending request per device", () => {
 describe("admins deciding requests", () => {
   it("list every request; marking one paid extends the plan from the end of the free year", async () => {
     const farmer = await activatedFarmer();
-    const created = await readJson(
-      await request(farmer.token, { plan: "3month", paymentMethod: "cash" }),
-      rechargeRequestResponseSchema,
-    );
+    const created = await requested(farmer.token, { plan: "3month", paymentMethod: "cash" });
     const admin = await adminToken();
     const list = await readJson(await getJson("/api/admin/recharge-requests", admin), rechargeListResponseSchema);
     expect(list.success).toBe(true);
     expect(list.data.find((row) => row.id === created.request.id)).toMatchObject({ status: "pending", amount: 777 });
     const before = (await plan(farmer.token))!;
 
-    const paid = await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, admin);
+    const paid = await setStatus(created.request.id, "paid", admin);
     expect(paid.status).toBe(200);
     expect(await paid.json()).toEqual({ success: true, message: "Status updated" });
     const after = (await plan(farmer.token))!;
@@ -201,12 +197,9 @@ describe("admins deciding requests", () => {
     ]);
 
     // Only pending requests can be marked, and a request extends a plan once.
-    const again = await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, admin);
+    const again = await setStatus(created.request.id, "paid", admin);
     expect(again.status).toBe(409);
-    expect(await putJson(`/api/recharge/status/${created.request.id}`, { status: "failed" }, admin)).toHaveProperty(
-      "status",
-      409,
-    );
+    expect(await setStatus(created.request.id, "failed", admin)).toHaveProperty("status", 409);
     const periods = await getDb(env.DB)
       .select()
       .from(planPeriods)
@@ -221,13 +214,8 @@ describe("admins deciding requests", () => {
       .set({ startsAt: Date.now() - 400 * 86_400_000, endsAt: Date.now() - 35 * 86_400_000 })
       .where(eq(planPeriods.deviceId, farmer.device.deviceId));
     expect((await plan(farmer.token))!.status).toBe("expired");
-    const created = await readJson(
-      await request(farmer.token, { plan: "1month", paymentMethod: "upi" }),
-      rechargeRequestResponseSchema,
-    );
-    expect(
-      (await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, await adminToken())).status,
-    ).toBe(200);
+    const created = await requested(farmer.token, { plan: "1month", paymentMethod: "upi" });
+    expect((await setStatus(created.request.id, "paid", await adminToken())).status).toBe(200);
     const card = (await plan(farmer.token))!;
     expect(card).toMatchObject({ plan: "1month", amount: 399, status: "active" });
     expect(Math.abs(Date.parse(card.activatedAt) - Date.now())).toBeLessThan(60_000);
@@ -236,11 +224,8 @@ describe("admins deciding requests", () => {
   it("mark failed extends nothing; delete works in any status", async () => {
     const farmer = await activatedFarmer();
     const admin = await adminToken();
-    const created = await readJson(
-      await request(farmer.token, { plan: "1year", paymentMethod: "upi" }),
-      rechargeRequestResponseSchema,
-    );
-    expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "failed" }, admin)).status).toBe(200);
+    const created = await requested(farmer.token, { plan: "1year", paymentMethod: "upi" });
+    expect((await setStatus(created.request.id, "failed", admin)).status).toBe(200);
     const periods = await getDb(env.DB)
       .select()
       .from(planPeriods)
@@ -255,18 +240,11 @@ describe("admins deciding requests", () => {
   it("answers bad ids and statuses clearly, and refuses farmers and strangers", async () => {
     const farmer = await activatedFarmer();
     const admin = await adminToken();
-    const created = await readJson(
-      await request(farmer.token, { plan: "1year", paymentMethod: "upi" }),
-      rechargeRequestResponseSchema,
-    );
-    expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "refunded" }, admin)).status).toBe(
-      400,
-    );
-    expect((await putJson("/api/recharge/status/abc", { status: "paid" }, admin)).status).toBe(400);
-    expect((await putJson("/api/recharge/status/999999", { status: "paid" }, admin)).status).toBe(404);
-    expect((await putJson(`/api/recharge/status/${created.request.id}`, { status: "paid" }, farmer.token)).status).toBe(
-      403,
-    );
+    const created = await requested(farmer.token, { plan: "1year", paymentMethod: "upi" });
+    expect((await setStatus(created.request.id, "refunded", admin)).status).toBe(400);
+    expect((await setStatus("abc", "paid", admin)).status).toBe(400);
+    expect((await setStatus("999999", "paid", admin)).status).toBe(404);
+    expect((await setStatus(created.request.id, "paid", farmer.token)).status).toBe(403);
     expect((await remove(created.request.id, farmer.token)).status).toBe(403);
     expect((await getJson("/api/admin/recharge-requests", farmer.token)).status).toBe(403);
     expect((await getJson("/api/admin/recharge-requests")).status).toBe(401);

@@ -9,8 +9,9 @@ import {
   adminToken,
   api,
   createUser,
+  deleteJson,
   farmerWithDevice,
-  getJson,
+  getOk,
   loginToken,
   postJson,
   putJson,
@@ -18,13 +19,10 @@ import {
 } from "../helpers.ts";
 
 const create = (token: string, body: unknown) => postJson("/api/schedule", body, token);
-const remove = (token: string, id: number) =>
-  api(`/api/schedule/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+const remove = (token: string, id: number) => deleteJson(`/api/schedule/${id}`, undefined, token);
 
 async function list(token: string): Promise<ScheduleView[]> {
-  const response = await getJson("/api/schedule", token);
-  expect(response.status).toBe(200);
-  return (await readJson(response, scheduleListResponseSchema)).schedules;
+  return (await getOk("/api/schedule", token, scheduleListResponseSchema)).schedules;
 }
 
 async function created(token: string, body: unknown): Promise<ScheduleView> {
@@ -215,7 +213,7 @@ describe("GET, PUT and DELETE /api/schedule", () => {
   it("answers bad ids with 400 and unknown ones with 404", async () => {
     const { token } = await farmerWithDevice();
     expect((await remove(token, 0)).status).toBe(400);
-    const bad = await api("/api/schedule/abc", { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+    const bad = await deleteJson("/api/schedule/abc", undefined, token);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ success: false, message: "Not a schedule id." });
     const unknown = await putJson("/api/schedule/999", { time: "7:15 PM", action: "OFF", repeat: "daily" }, token);
