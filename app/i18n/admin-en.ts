@@ -90,6 +90,8 @@ export const adminEn = {
   "admin.user.updateConfig": "Update Motor Config",
   "admin.user.viewPowerLogs": "View Power Logs",
   "admin.user.account": "Account",
+  "admin.user.boxes": "Boxes ({count})",
+  "admin.user.firstBox": "first box, shown on this page",
   "admin.user.defaultCurrent": "Default current",
   "admin.user.dryRunThreshold": "Dry run threshold",
   "admin.user.overCurrentThreshold": "Over current threshold",

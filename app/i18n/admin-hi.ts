@@ -86,6 +86,8 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.user.updateConfig": "मोटर कॉन्फ़िग बदलें",
   "admin.user.viewPowerLogs": "पावर लॉग देखें",
   "admin.user.account": "खाता",
+  "admin.user.boxes": "बॉक्स ({count})",
+  "admin.user.firstBox": "पहला बॉक्स, इसी पेज पर दिखाया गया",
   "admin.user.defaultCurrent": "डिफ़ॉल्ट करंट",
   "admin.user.dryRunThreshold": "ड्राई रन सीमा",
   "admin.user.overCurrentThreshold": "ओवर करंट सीमा",

@@ -34,7 +34,6 @@ export const apiEn = {
   "error.deviceNotFound": "Device not found.",
   "error.lastAdmin": "The last admin cannot lose the admin role. Make someone else an admin first.",
   "error.deleteSelf": "You cannot delete your own account.",
-  "error.alreadyHasDevice": "This account already has a device. Unassign it first.",
   "error.invalidMobile": "Invalid mobile number",
   "error.sameNumber": "New number is same as current number",
   "error.numberTaken": "That mobile number belongs to another account.",

@@ -34,7 +34,6 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "error.deviceNotFound": "डिवाइस नहीं मिला।",
   "error.lastAdmin": "आखिरी एडमिन की भूमिका नहीं हटाई जा सकती। पहले किसी और को एडमिन बनाएँ।",
   "error.deleteSelf": "आप अपना ही खाता नहीं हटा सकते।",
-  "error.alreadyHasDevice": "इस खाते से पहले से एक डिवाइस जुड़ा है। पहले उसे हटाएँ।",
   "error.invalidMobile": "मोबाइल नंबर सही नहीं है",
   "error.sameNumber": "नया नंबर पुराने नंबर जैसा ही है",
   "error.numberTaken": "यह मोबाइल नंबर किसी दूसरे खाते का है।",

@@ -7,9 +7,8 @@ import { type RelayState, relayStateSchema } from "../../common/device-enums.ts"
 import type { PumpState } from "../../common/pump-state.ts";
 import { type HealthData, healthDataSchema } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { findDeviceByOwner } from "../../worker/db/devices.ts";
+import { findDeviceByOwner, motorConfigOf } from "../../worker/db/devices.ts";
 import { latestFirmware } from "../../worker/db/firmware.ts";
-import { findUserById } from "../../worker/db/users.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { type OwnMotorResult, switchOwnMotor } from "../../worker/services/motor-commands.ts";
 import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../../worker/services/motor-config.ts";
@@ -51,7 +50,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const env = envOf(context);
   const db = getDb(env.DB);
-  const [device, account] = await Promise.all([findDeviceByOwner(db, user.id), findUserById(db, user.id)]);
+  const device = await findDeviceByOwner(db, user.id);
   const [snapshot, newestImage] = await Promise.all([
     device ? deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
     device?.connection ? latestFirmware(db, device.connection) : undefined,
@@ -67,11 +66,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       newest: newestImage?.version ?? null,
     },
     snapshot,
-    motorConfig: {
-      defaultCurrent: account?.defaultCurrent ?? DEFAULT_MOTOR_CONFIG.defaultCurrent,
-      dryRunThreshold: account?.dryRunThreshold ?? DEFAULT_MOTOR_CONFIG.dryRunThreshold,
-      overCurrentThreshold: account?.overCurrentThreshold ?? DEFAULT_MOTOR_CONFIG.overCurrentThreshold,
-    },
+    motorConfig: device ? motorConfigOf(device) : DEFAULT_MOTOR_CONFIG,
   };
 }
 
@@ -108,8 +103,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     }
     const { token: _token, ...config } = parsed.data;
+    // The settings are the box's: a page without one has no card, so only a crafted post lands here.
+    const device = await findDeviceByOwner(getDb(env.DB), user.id);
+    if (!device) return data<ActionResult>({ command: { ok: false, code: "noDevice" }, config: null }, { status: 404 });
     const { deliveredToDevice } = await changeMotorConfig(env, {
-      userId: user.id,
+      deviceId: device.id,
+      ownerUserId: user.id,
       config,
       changedByUserId: user.id,
       changeNote: OWNER_CHANGE_NOTE,

@@ -149,6 +149,8 @@ export const adminUserResponseSchema = z.object({
         activatedAt: z.nullable(z.string()),
       }),
     ),
+    /** Every box the account owns, its first box (the one above) first. */
+    boxes: z.array(z.object({ id: z.string(), kind: deviceKindSchema, online: z.boolean() })),
   }),
 });
 

@@ -1,8 +1,9 @@
-// Whose pump this is, and the settings the box must enforce: read from D1 (the Worker writes
-// them there) into the hub's state, at each hello and whenever ownership may have changed.
+// Whose pump this is, and the settings the box must enforce (the box's own, not its owner's):
+// read from D1 (the Worker writes them there) into the hub's state, at each hello and whenever
+// ownership may have changed.
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { findDeviceWithOwner } from "../../worker/db/devices.ts";
+import { findDeviceWithOwner, motorConfigOf } from "../../worker/db/devices.ts";
 import type { HubContext } from "./context.ts";
 
 /** Loads owner and settings from D1. False when D1 could not be read (the last known ones stay). */
@@ -15,9 +16,7 @@ export async function loadOwnerAndConfig(hub: HubContext): Promise<boolean> {
       owner: owner ? { userId: owner.id, mobileNo: owner.mobileNo } : null,
       config: {
         ...state.current.config,
-        defaultCurrent: owner?.defaultCurrent ?? DEFAULT_MOTOR_CONFIG.defaultCurrent,
-        dryRunThreshold: owner?.dryRunThreshold ?? DEFAULT_MOTOR_CONFIG.dryRunThreshold,
-        overCurrentThreshold: owner?.overCurrentThreshold ?? DEFAULT_MOTOR_CONFIG.overCurrentThreshold,
+        ...(found ? motorConfigOf(found.device) : DEFAULT_MOTOR_CONFIG),
         mobileNo: owner?.mobileNo ?? null,
       },
     });

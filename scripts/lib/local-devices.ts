@@ -33,8 +33,9 @@ export function localDeviceFile(persistTo: string, deviceId: string): string {
 
 /**
  * Creates the account's device (or rotates its key if it has one) and saves the credentials.
- * `deviceId` pins the id, as the demo seed does. Like an installer, it sets the account's
- * default current to the simulated motor's running current, so protection starts out right.
+ * `deviceId` pins the id, as the demo seed does. Like an installer, it sets the box's default
+ * current to the simulated motor's running current, so protection starts out right. An account
+ * with several boxes gets its first box's key rotated.
  */
 export async function provisionLocalDevice(
   persistTo: string,
@@ -44,7 +45,7 @@ export async function provisionLocalDevice(
   const [owner] = await executeLocalSql<{ id: number; device_id: string | null }>(
     persistTo,
     `SELECT u.id, d.id AS device_id FROM users u LEFT JOIN devices d ON d.owner_user_id = u.id
-     WHERE u.mobile_no = ${sqlText(options.mobileNo)};`,
+     WHERE u.mobile_no = ${sqlText(options.mobileNo)} ORDER BY d.created_at, d.id LIMIT 1;`,
   );
   if (!owner) throw new Error(`No account is registered with ${options.mobileNo}. Register it first.`);
   const deviceId = owner.device_id ?? options.deviceId ?? generateDeviceId();
@@ -52,10 +53,10 @@ export async function provisionLocalDevice(
   const key = generateDeviceKey();
   await executeLocalSql(
     persistTo,
-    `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at)
-     VALUES (${sqlText(deviceId)}, ${owner.id}, ${sqlText(options.kind)}, ${sqlText(await hashDeviceKey(key))}, ${Date.now()})
-     ON CONFLICT(id) DO UPDATE SET owner_user_id = excluded.owner_user_id, key_hash = excluded.key_hash;
-     UPDATE users SET default_current = ${roundedRatedCurrent(options.kind, options.horsePower)} WHERE id = ${owner.id};`,
+    `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at, default_current)
+     VALUES (${sqlText(deviceId)}, ${owner.id}, ${sqlText(options.kind)}, ${sqlText(await hashDeviceKey(key))}, ${Date.now()}, ${roundedRatedCurrent(options.kind, options.horsePower)})
+     ON CONFLICT(id) DO UPDATE SET owner_user_id = excluded.owner_user_id, key_hash = excluded.key_hash,
+       default_current = excluded.default_current;`,
   );
   const credentials: LocalDeviceCredentials = {
     deviceId,
@@ -110,10 +111,10 @@ export async function provisionLocalFleet(
     const deviceId = `SNC-F${fleetCode(index)}`;
     const key = generateDeviceKey();
     statements.push(
-      `INSERT INTO users (mobile_no, password_hash, is_admin, created_at, default_current)
-         VALUES (${sqlText(mobileNo)}, ${sqlText(passwordHash)}, 0, ${now}, ${current}) ON CONFLICT(mobile_no) DO NOTHING;`,
-      `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at)
-         VALUES (${sqlText(deviceId)}, (SELECT id FROM users WHERE mobile_no = ${sqlText(mobileNo)}), ${sqlText(options.kind)}, ${sqlText(await hashDeviceKey(key))}, ${now})
+      `INSERT INTO users (mobile_no, password_hash, is_admin, created_at)
+         VALUES (${sqlText(mobileNo)}, ${sqlText(passwordHash)}, 0, ${now}) ON CONFLICT(mobile_no) DO NOTHING;`,
+      `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at, default_current)
+         VALUES (${sqlText(deviceId)}, (SELECT id FROM users WHERE mobile_no = ${sqlText(mobileNo)}), ${sqlText(options.kind)}, ${sqlText(await hashDeviceKey(key))}, ${now}, ${current})
          ON CONFLICT(id) DO UPDATE SET key_hash = excluded.key_hash;`,
     );
     fleet.push({

@@ -6,7 +6,6 @@
 // key keeps connecting. `resetLocalDemo` (`npm start -- --reset-demo`) starts the demo over.
 import { rm } from "node:fs/promises";
 import { generateDeviceKey, hashDeviceKey, hashPassword } from "../../common/credentials.ts";
-import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import { executeLocalSql, sqlText } from "./local-d1.ts";
 import {
   type LocalDeviceCredentials,
@@ -46,15 +45,15 @@ export async function seedLocalDemo(persistTo: string): Promise<LocalDeviceCrede
 
   if (state?.accounts !== 2) {
     const now = Date.now();
-    // The farmer's protection thresholds start at the demo motor's real running current.
-    const demoCurrent = Math.round(ratedCurrent(DEMO_DEVICE.kind, DEMO_DEVICE.horsePower) * 10) / 10;
+    // The box's protection settings start at the demo motor's real running current when it is
+    // provisioned below (provisionLocalDevice).
     await executeLocalSql(
       persistTo,
       `INSERT INTO users (mobile_no, password_hash, is_admin, created_at)
          VALUES (${sqlText(DEMO_ADMIN.mobileNo)}, ${sqlText(await hashPassword(DEMO_ADMIN.password))}, 1, ${now})
          ON CONFLICT(mobile_no) DO NOTHING;
-       INSERT INTO users (mobile_no, password_hash, is_admin, created_at, default_current)
-         VALUES (${sqlText(DEMO_USER.mobileNo)}, ${sqlText(await hashPassword(DEMO_USER.password))}, 0, ${now}, ${demoCurrent})
+       INSERT INTO users (mobile_no, password_hash, is_admin, created_at)
+         VALUES (${sqlText(DEMO_USER.mobileNo)}, ${sqlText(await hashPassword(DEMO_USER.password))}, 0, ${now})
          ON CONFLICT(mobile_no) DO NOTHING;`,
     );
   }

@@ -24,7 +24,7 @@ async function demoState() {
     user_id: number;
   }>(
     persistTo,
-    `SELECT d.key_hash, u.default_current, u.password_hash, u.id AS user_id FROM devices d JOIN users u ON u.id = d.owner_user_id
+    `SELECT d.key_hash, d.default_current, u.password_hash, u.id AS user_id FROM devices d JOIN users u ON u.id = d.owner_user_id
      WHERE d.id = '${DEMO_DEVICE.deviceId}';`,
   );
   const file = JSON.parse(await readFile(localDeviceFile(persistTo, DEMO_DEVICE.deviceId), "utf8")) as { key: string };
@@ -39,11 +39,8 @@ describe("the demo seed", () => {
     expect(seeded.fileKey).toBe(first.key);
     const seededCurrent = seeded.default_current;
 
-    // A person changes the farmer's settings; then npm start runs again.
-    await executeLocalSql(
-      persistTo,
-      `UPDATE users SET default_current = 3.5 WHERE mobile_no = '${DEMO_USER.mobileNo}';`,
-    );
+    // A person changes the pump's settings; then npm start runs again.
+    await executeLocalSql(persistTo, `UPDATE devices SET default_current = 3.5 WHERE id = '${DEMO_DEVICE.deviceId}';`);
     const second = await seedLocalDemo(persistTo);
     const kept = await demoState();
     expect(second.key).toBe(first.key);

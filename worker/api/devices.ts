@@ -10,7 +10,8 @@ import {
 } from "../../common/api-responses/devices.ts";
 import { mobileNoSchema, motorCommandRequestSchema, motorConfigRequestSchema } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
-import { findUserById, findUserByMobileNo } from "../db/users.ts";
+import { findDeviceByOwner, motorConfigOf } from "../db/devices.ts";
+import { findUserByMobileNo } from "../db/users.ts";
 import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError, noDeviceError } from "../hubs/hub-failures.ts";
@@ -37,11 +38,8 @@ export const deviceRoutes = new Hono<ApiEnv>()
     });
   })
   .get("/motor/status/:mobileNo", requireAuth("user", "admin"), async (c) => {
-    const { device, ownerUserId } = await deviceForMobileNo(c, c.req.param("mobileNo"));
-    const [snapshot, owner] = await Promise.all([
-      deviceHub(c.env, device.id).getSnapshot(),
-      findUserById(getDb(c.env.DB), ownerUserId),
-    ]);
+    const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
+    const snapshot = await deviceHub(c.env, device.id).getSnapshot();
     const { pump } = snapshot;
     return respond(c, motorStatusResponseSchema, {
       success: true,
@@ -58,11 +56,7 @@ export const deviceRoutes = new Hono<ApiEnv>()
       powerData: snapshot.powerData,
       powerDataAt: pump.powerDataAt,
       healthLogs: snapshot.health,
-      motorConfig: {
-        defaultCurrent: owner!.defaultCurrent,
-        dryRunThreshold: owner!.dryRunThreshold,
-        overCurrentThreshold: owner!.overCurrentThreshold,
-      },
+      motorConfig: motorConfigOf(device),
     });
   })
   .post("/motor/config/:mobileNo", requireAuth("user", "admin"), async (c) => {
@@ -73,10 +67,14 @@ export const deviceRoutes = new Hono<ApiEnv>()
       throw apiError(403, "notYourMotorConfig");
     }
     const { token: _token, ...config } = await readJsonBody(c, motorConfigRequestSchema);
-    const owner = await findUserByMobileNo(getDb(c.env.DB), mobileNo);
+    const db = getDb(c.env.DB);
+    const owner = await findUserByMobileNo(db, mobileNo);
     if (!owner) throw apiError(404, "userNotFound");
+    const device = await findDeviceByOwner(db, owner.id);
+    if (!device) throw apiError(404, "noDeviceForNumber");
     const { deliveredToDevice } = await changeMotorConfig(c.env, {
-      userId: owner.id,
+      deviceId: device.id,
+      ownerUserId: owner.id,
       config,
       changedByUserId: user.id,
       changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,

@@ -2,8 +2,10 @@
 // deletion. Every rule that protects the fleet (never zero admins) is a condition inside the
 // SQL statement itself, so two admins acting at once cannot get around it.
 import { asc, count, eq, inArray } from "drizzle-orm";
+import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import type { DeviceStatus } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
+import { firstBoxOfUser, listDevicesOfOwner, motorConfigOf } from "./devices.ts";
 import { listMotorConfigHistory } from "./motor-config.ts";
 import { type DeviceRow, devices, type UserRow, users } from "./schema.ts";
 
@@ -30,7 +32,7 @@ export async function listUsersForAdmin(db: Db): Promise<AdminUserListItem[]> {
       deviceId: devices.id,
     })
     .from(users)
-    .leftJoin(devices, eq(devices.ownerUserId, users.id))
+    .leftJoin(devices, firstBoxOfUser)
     .orderBy(asc(users.id));
   return rows.map((row) => ({ ...row, createdAt: iso(row.createdAt)!, lastLogin: iso(row.lastLogin) }));
 }
@@ -43,7 +45,7 @@ export async function deviceStatuses(db: Db): Promise<Record<string, DeviceStatu
   const rows = await db
     .select({ mobileNo: users.mobileNo, online: devices.online })
     .from(users)
-    .leftJoin(devices, eq(devices.ownerUserId, users.id));
+    .leftJoin(devices, firstBoxOfUser);
   return Object.fromEntries(rows.map((row) => [row.mobileNo, row.online ? "online" : "offline"]));
 }
 
@@ -72,18 +74,20 @@ export type AdminUserView = {
     lastSeenAt: string | null;
     activatedAt: string | null;
   } | null;
+  /** Every box the account owns, its first box first. */
+  boxes: { id: string; kind: DeviceRow["kind"]; online: boolean }[];
 };
 
-export function toAdminUserView(user: UserRow, device: DeviceRow | null): AdminUserView {
+export function toAdminUserView(user: UserRow, owned: DeviceRow[]): AdminUserView {
+  const device = owned[0] ?? null;
   return {
     id: user.id,
     mobileNo: user.mobileNo,
     isAdmin: user.isAdmin,
     createdAt: iso(user.createdAt)!,
     lastLogin: iso(user.lastLogin),
-    defaultCurrent: user.defaultCurrent,
-    dryRunThreshold: user.dryRunThreshold,
-    overCurrentThreshold: user.overCurrentThreshold,
+    // The first box's settings; an account without a box shows what a new box starts with.
+    ...(device ? motorConfigOf(device) : DEFAULT_MOTOR_CONFIG),
     deviceInfo: {
       signal: device?.signal ?? null,
       imei: device?.imei ?? null,
@@ -101,6 +105,7 @@ export function toAdminUserView(user: UserRow, device: DeviceRow | null): AdminU
           activatedAt: iso(device.activatedAt),
         }
       : null,
+    boxes: owned.map((box) => ({ id: box.id, kind: box.kind, online: box.online })),
   };
 }
 
@@ -108,14 +113,10 @@ export async function findAdminUserView(
   db: Db,
   where: { id: number } | { mobileNo: string },
 ): Promise<AdminUserView | undefined> {
-  const rows = await db
-    .select({ user: users, device: devices })
-    .from(users)
-    .leftJoin(devices, eq(devices.ownerUserId, users.id))
-    .where("id" in where ? eq(users.id, where.id) : eq(users.mobileNo, where.mobileNo))
-    .limit(1);
-  const row = rows[0];
-  return row ? toAdminUserView(row.user, row.device) : undefined;
+  const user = await db.query.users.findFirst({
+    where: "id" in where ? eq(users.id, where.id) : eq(users.mobileNo, where.mobileNo),
+  });
+  return user ? toAdminUserView(user, await listDevicesOfOwner(db, user.id)) : undefined;
 }
 
 export async function countAdmins(db: Db): Promise<number> {
@@ -186,28 +187,23 @@ export async function setUserRole(db: Db, userId: number, isAdmin: boolean, now:
 }
 
 export type UserDeletion =
-  | { outcome: "deleted"; userId: number; deviceId: string | null }
+  | { outcome: "deleted"; userId: number; deviceIds: string[] }
   | { outcome: "notFound" | "lastAdmin" };
 
 /**
  * Deletes an account. Its sessions and config history go with it (ON DELETE CASCADE), its
- * device is unbound (SET NULL) and keeps its plan; logs and recharge requests keep the number.
+ * boxes are unbound (SET NULL) and keep their plans; logs and recharge requests keep the number.
  * The last admin is never deleted.
  */
 export async function deleteUserAccount(db: Db, mobileNo: string): Promise<UserDeletion> {
-  const rows = await db
-    .select({ id: users.id, deviceId: devices.id })
-    .from(users)
-    .leftJoin(devices, eq(devices.ownerUserId, users.id))
-    .where(eq(users.mobileNo, mobileNo))
-    .limit(1);
-  const found = rows[0];
+  const found = await db.query.users.findFirst({ columns: { id: true }, where: eq(users.mobileNo, mobileNo) });
   if (!found) return { outcome: "notFound" };
+  const deviceIds = (await listDevicesOfOwner(db, found.id)).map((device) => device.id);
   const deleted = await db.$client
     .prepare(`DELETE FROM users WHERE id = ? AND ${KEEPS_AN_ADMIN} RETURNING id`)
     .bind(found.id)
     .all();
-  if (deleted.results.length > 0) return { outcome: "deleted", userId: found.id, deviceId: found.deviceId };
+  if (deleted.results.length > 0) return { outcome: "deleted", userId: found.id, deviceIds };
   const still = await db.query.users.findFirst({ columns: { id: true }, where: eq(users.id, found.id) });
   return { outcome: still ? "lastAdmin" : "notFound" };
 }

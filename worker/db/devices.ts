@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { MotorConfig } from "../../common/api-schemas.ts";
 import type { Db } from "./client.ts";
 import { type DeviceRow, devices, users } from "./schema.ts";
 
@@ -6,11 +7,38 @@ export function findDeviceById(db: Db, deviceId: string): Promise<DeviceRow | un
   return db.query.devices.findFirst({ where: eq(devices.id, deviceId) });
 }
 
+/** The oldest box comes first: the account's first box, which SPEC §7's routes act on. */
+const FIRST_BOX_FIRST = [asc(devices.createdAt), asc(devices.id)];
+
+/**
+ * Joins an account to its first box only, so that an account is one row however many boxes it
+ * owns (the views keyed by number: SPEC §7 speaks of one device per account).
+ */
+export const firstBoxOfUser = and(
+  eq(devices.ownerUserId, users.id),
+  sql`${devices.id} = (SELECT first.id FROM devices first WHERE first.owner_user_id = ${users.id} ORDER BY first.created_at, first.id LIMIT 1)`,
+);
+
+/** The account's first box (docs/decisions/018-shared-pumps.md). */
 export function findDeviceByOwner(db: Db, userId: number): Promise<DeviceRow | undefined> {
-  return db.query.devices.findFirst({ where: eq(devices.ownerUserId, userId) });
+  return db.query.devices.findFirst({ where: eq(devices.ownerUserId, userId), orderBy: FIRST_BOX_FIRST });
 }
 
-/** The device of the account registered under `mobileNo`, with its owner's id. */
+/** Every box the account owns, its first box first. */
+export function listDevicesOfOwner(db: Db, userId: number): Promise<DeviceRow[]> {
+  return db.query.devices.findMany({ where: eq(devices.ownerUserId, userId), orderBy: FIRST_BOX_FIRST });
+}
+
+/** The motor settings a box enforces. */
+export function motorConfigOf(device: DeviceRow): MotorConfig {
+  return {
+    defaultCurrent: device.defaultCurrent,
+    dryRunThreshold: device.dryRunThreshold,
+    overCurrentThreshold: device.overCurrentThreshold,
+  };
+}
+
+/** The first box of the account registered under `mobileNo`, with its owner's id. */
 export async function findDeviceByOwnerMobileNo(
   db: Db,
   mobileNo: string,
@@ -20,23 +48,15 @@ export async function findDeviceByOwnerMobileNo(
     .from(devices)
     .innerJoin(users, eq(devices.ownerUserId, users.id))
     .where(eq(users.mobileNo, mobileNo))
+    .orderBy(...FIRST_BOX_FIRST)
     .limit(1);
   return rows[0];
 }
 
-/** The device with its owner's number and motor config, as its hub needs them. */
+/** The device with its owner's id and number, as its hub needs them. */
 export async function findDeviceWithOwner(db: Db, deviceId: string) {
   const rows = await db
-    .select({
-      device: devices,
-      owner: {
-        id: users.id,
-        mobileNo: users.mobileNo,
-        defaultCurrent: users.defaultCurrent,
-        dryRunThreshold: users.dryRunThreshold,
-        overCurrentThreshold: users.overCurrentThreshold,
-      },
-    })
+    .select({ device: devices, owner: { id: users.id, mobileNo: users.mobileNo } })
     .from(devices)
     .leftJoin(users, eq(devices.ownerUserId, users.id))
     .where(eq(devices.id, deviceId))

@@ -1,17 +1,25 @@
 import { desc, eq } from "drizzle-orm";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import type { Db } from "./client.ts";
-import { motorConfigHistory, users } from "./schema.ts";
+import { devices, motorConfigHistory } from "./schema.ts";
 
-/** Saves a user's motor config and its history entry together: both or neither. */
+/** Saves a box's motor config and its history entry (on its owner's account) together: both or neither. */
 export async function saveMotorConfigRows(
   db: Db,
-  values: { userId: number; config: MotorConfig; changedByUserId: number; changeNote: string; now: number },
+  values: {
+    deviceId: string;
+    ownerUserId: number;
+    config: MotorConfig;
+    changedByUserId: number;
+    changeNote: string;
+    now: number;
+  },
 ): Promise<void> {
   await db.batch([
-    db.update(users).set(values.config).where(eq(users.id, values.userId)),
+    db.update(devices).set(values.config).where(eq(devices.id, values.deviceId)),
     db.insert(motorConfigHistory).values({
-      userId: values.userId,
+      userId: values.ownerUserId,
+      deviceId: values.deviceId,
       ...values.config,
       changeNote: values.changeNote,
       changedByUserId: values.changedByUserId,

@@ -14,9 +14,6 @@ export const users = sqliteTable("users", {
   isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
   createdAt: timestamp("created_at").notNull(),
   lastLogin: timestamp("last_login"),
-  defaultCurrent: real("default_current").notNull().default(1),
-  dryRunThreshold: real("dry_run_threshold").notNull().default(30),
-  overCurrentThreshold: real("over_current_threshold").notNull().default(30),
 });
 
 /** One row per login; a token is only valid while its session row is neither revoked nor expired. */
@@ -58,7 +55,8 @@ export const realtimeWatches = sqliteTable(
 
 /**
  * A controller box. `id` is printed on the box and addresses its DeviceHub; it never changes,
- * unlike the owner's mobile number. One device per account, as the API of SPEC §7 assumes.
+ * unlike the owner's mobile number. An account may own several; the oldest is its first box,
+ * the one SPEC §7's routes keyed by mobile number act on (docs/decisions/018-shared-pumps.md).
  */
 export const devices = sqliteTable(
   "devices",
@@ -67,6 +65,12 @@ export const devices = sqliteTable(
     ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),
     kind: text("kind", { enum: ["1phase", "3phase"] }).notNull(),
     keyHash: text("key_hash").notNull(),
+    /** The owner's name for the box ("कुएँ वाला पंप"); null until they give one. */
+    name: text("name"),
+    /** The protection settings of this box's motor (SPEC §3's motor config, one per motor). */
+    defaultCurrent: real("default_current").notNull().default(1),
+    dryRunThreshold: real("dry_run_threshold").notNull().default(30),
+    overCurrentThreshold: real("over_current_threshold").notNull().default(30),
     /** Which firmware build the box runs: Wi-Fi or SIM (from its hello). */
     connection: text("connection", { enum: ["wifi", "sim"] }),
     signal: integer("signal"),
@@ -80,7 +84,7 @@ export const devices = sqliteTable(
     activatedAt: timestamp("activated_at"),
     createdAt: timestamp("created_at").notNull(),
   },
-  (table) => [uniqueIndex("devices_owner_idx").on(table.ownerUserId)],
+  (table) => [index("devices_owner_idx").on(table.ownerUserId, table.createdAt)],
 );
 
 /**
@@ -142,6 +146,8 @@ export const motorConfigHistory = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The box whose settings changed; null for entries written before boxes had their own. */
+    deviceId: text("device_id"),
     defaultCurrent: real("default_current").notNull(),
     dryRunThreshold: real("dry_run_threshold").notNull(),
     overCurrentThreshold: real("over_current_threshold").notNull(),
@@ -151,7 +157,10 @@ export const motorConfigHistory = sqliteTable(
     }),
     createdAt: timestamp("created_at").notNull(),
   },
-  (table) => [index("motor_config_history_user_idx").on(table.userId, table.createdAt)],
+  (table) => [
+    index("motor_config_history_user_idx").on(table.userId, table.createdAt),
+    index("motor_config_history_device_idx").on(table.deviceId, table.createdAt),
+  ],
 );
 
 export const rechargeRequests = sqliteTable(

@@ -7,10 +7,6 @@ export function findUserByMobileNo(db: Db, mobileNo: string): Promise<UserRow | 
   return db.query.users.findFirst({ where: eq(users.mobileNo, mobileNo) });
 }
 
-export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
-  return db.query.users.findFirst({ where: eq(users.id, id) });
-}
-
 /** Inserts a user; returns undefined when the mobile number is already registered. */
 export async function insertUser(
   db: Db,

@@ -2,7 +2,6 @@
 // box by its hub (at once when online, else in the welcome of its next connection).
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
-import { findDeviceByOwner } from "../db/devices.ts";
 import { saveMotorConfigRows } from "../db/motor-config.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 
@@ -11,12 +10,9 @@ export const OWNER_CHANGE_NOTE = "Changed by the owner in the app";
 
 export async function changeMotorConfig(
   env: Env,
-  change: { userId: number; config: MotorConfig; changedByUserId: number; changeNote: string },
+  change: { deviceId: string; ownerUserId: number; config: MotorConfig; changedByUserId: number; changeNote: string },
 ): Promise<{ deliveredToDevice: boolean }> {
-  const db = getDb(env.DB);
-  await saveMotorConfigRows(db, { ...change, now: Date.now() });
-  const device = await findDeviceByOwner(db, change.userId);
-  if (!device) return { deliveredToDevice: false };
-  const { delivered } = await deviceHub(env, device.id).updateConfig(change.config);
+  await saveMotorConfigRows(getDb(env.DB), { ...change, now: Date.now() });
+  const { delivered } = await deviceHub(env, change.deviceId).updateConfig(change.config);
   return { deliveredToDevice: delivered };
 }

@@ -6,6 +6,7 @@ export function Fact({
   testId,
   className,
   translate,
+  wide,
   children,
 }: {
   label: ReactNode;
@@ -14,10 +15,12 @@ export function Fact({
   className?: string;
   /** "no" for an identifier (IMEI, chip id) a browser must not translate. */
   translate?: "no";
+  /** Across both columns, for a value that is a list. */
+  wide?: boolean;
   children: ReactNode;
 }) {
   return (
-    <div>
+    <div className={wide ? "fact-wide" : undefined}>
       <dt>{label}</dt>
       <dd className={className} data-testid={testId} translate={translate}>
         {children}

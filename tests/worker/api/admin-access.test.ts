@@ -2,11 +2,12 @@
 // anonymous caller or a dead session, 403 to a signed-in farmer. Nothing is changed by a
 // refused call.
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { users } from "../../../worker/db/schema.ts";
+import { devices, users } from "../../../worker/db/schema.ts";
 import { adminToken, api, createUser, farmerWithDevice, loginToken, putJson, refusal } from "../helpers.ts";
 
 type Call = { method: string; path: string; body?: unknown; multipart?: boolean };
@@ -95,7 +96,9 @@ describe("admin endpoints", () => {
       expect((await readJson(response, apiErrorSchema)).success).toBe(false);
     }
     const rows = await getDb(env.DB).select().from(users);
-    expect(rows.find((row) => row.id === victim.userId)).toMatchObject({ isAdmin: false, defaultCurrent: 1 });
+    expect(rows.find((row) => row.id === victim.userId)).toMatchObject({ isAdmin: false });
+    const box = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, victim.deviceId) });
+    expect(box).toMatchObject({ defaultCurrent: 1 });
     expect(rows.find((row) => row.mobileNo === farmer.user.mobileNo)?.isAdmin).toBe(false);
   });
 

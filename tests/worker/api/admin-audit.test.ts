@@ -173,7 +173,8 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   },
   "PUT /api/admin/update-motor-config": {
     run: async (admin) => {
-      const farmer = await createUser();
+      // Motor settings are a box's: the account needs one.
+      const { user: farmer } = await farmerWithDevice();
       const config = { mobileNo: farmer.mobileNo, defaultCurrent: 8.5, dryRunThreshold: 25, overCurrentThreshold: 40 };
       return {
         response: await call("PUT", "/api/admin/update-motor-config", admin.token, config),
@@ -264,7 +265,7 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   },
   "POST /api/devices/motor/config/:mobileNo": {
     run: async (admin) => {
-      const farmer = await createUser();
+      const { user: farmer } = await farmerWithDevice();
       // The spec's clients send their token in this body: it must never reach the trail.
       const token = `body-token-${crypto.randomUUID()}`;
       const config = { defaultCurrent: 7, dryRunThreshold: 20, overCurrentThreshold: 35 };

@@ -8,6 +8,7 @@ import {
   keyRotatedResponseSchema,
   provisionResponseSchema,
 } from "../../../common/api-responses/admin.ts";
+import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub/settings.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -22,6 +23,7 @@ import {
   farmerWithDevice,
   fireTimer,
   getJson,
+  getOk,
   loginToken,
   postJson,
   putJson,
@@ -46,12 +48,23 @@ describe("POST /api/admin/devices", () => {
     box.close();
   });
 
-  it("refuses an owner who already has a device, an unknown owner, and a bad kind", async () => {
+  it("links a second box to an account that has one; the routes keyed by its number keep acting on the first", async () => {
     const token = await adminToken();
-    const { user } = await farmerWithDevice();
-    expect((await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: user.mobileNo }, token)).status).toBe(
-      409,
-    );
+    const { user, device, token: farmerToken, box } = await farmerWithBox();
+    const response = await postJson("/api/admin/devices", { kind: "1phase", ownerMobileNo: user.mobileNo }, token);
+    expect(response.status).toBe(201);
+    const second = await readJson(response, provisionResponseSchema);
+    expect(second.device).toMatchObject({ kind: "1phase", ownerMobileNo: user.mobileNo });
+    const owned = await getDb(env.DB).query.devices.findMany({ where: eq(devices.ownerUserId, user.id) });
+    expect(owned.map((row) => row.id).sort()).toEqual([device.deviceId, second.device.id].sort());
+    // The first box is online and 3-phase, the second never connected: the number's status is the first's.
+    const status = await getOk(`/api/devices/motor/status/${user.mobileNo}`, farmerToken, motorStatusResponseSchema);
+    expect(status.deviceStatus).toBe("online");
+    box.close();
+  });
+
+  it("refuses an unknown owner and a bad kind", async () => {
+    const token = await adminToken();
     expect((await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: "9111111111" }, token)).status).toBe(
       404,
     );

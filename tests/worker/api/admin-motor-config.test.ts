@@ -10,7 +10,7 @@ import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { DEVICE_PROTOCOL_VERSION } from "../../../common/device-protocol.ts";
 import { adminChangeNote } from "../../../worker/api/admin/motor-config.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { users } from "../../../worker/db/schema.ts";
+import { devices } from "../../../worker/db/schema.ts";
 import {
   connectDevice,
   createUser,
@@ -21,6 +21,7 @@ import {
   loginToken,
   postJson,
   putJson,
+  refusal,
   updateMotorConfig,
 } from "../helpers.ts";
 
@@ -38,7 +39,7 @@ async function admin() {
 describe("PUT /api/admin/update-motor-config", () => {
   it("saves the config, records who changed what, and the box receives it at once", async () => {
     const { user: adminUser, token } = await admin();
-    const { user, box } = await farmerWithBox({ autoAck: true });
+    const { user, device, box } = await farmerWithBox({ autoAck: true });
     const response = await updateMotorConfig(
       user.mobileNo,
       { defaultCurrent: 8.9, dryRunThreshold: "25.5", overCurrentThreshold: 40 },
@@ -51,7 +52,7 @@ describe("PUT /api/admin/update-motor-config", () => {
       dryRunThreshold: 25.5,
       overCurrentThreshold: 40,
     });
-    const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) });
+    const row = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) });
     expect(row).toMatchObject({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
 
     const [entry] = await history(user.mobileNo, token);
@@ -92,7 +93,7 @@ describe("PUT /api/admin/update-motor-config", () => {
     box.close();
   });
 
-  it("saves for an account without a device too", async () => {
+  it("answers 404 for an account without a box: the settings are a box's, and nothing is recorded", async () => {
     const { token } = await admin();
     const plain = await createUser();
     const response = await updateMotorConfig(
@@ -100,13 +101,14 @@ describe("PUT /api/admin/update-motor-config", () => {
       { defaultCurrent: 3, dryRunThreshold: 30, overCurrentThreshold: 30 },
       token,
     );
-    expect(await response.json()).toMatchObject({ success: true, deliveredToDevice: false });
-    expect((await history(plain.mobileNo, token))[0]?.changeNote).toMatch(/default current 1 → 3 A$/);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual(refusal("No device is linked to this mobile number.", "noDeviceForNumber"));
+    expect(await history(plain.mobileNo, token)).toEqual([]);
   });
 
   it("refuses missing, empty, non-numeric and out-of-range values with 400 and changes nothing", async () => {
     const { token } = await admin();
-    const { user } = await farmerWithDevice();
+    const { user, device } = await farmerWithDevice();
     const valid = { mobileNo: user.mobileNo, defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 };
     const bad = [
       { ...valid, defaultCurrent: undefined },
@@ -124,7 +126,9 @@ describe("PUT /api/admin/update-motor-config", () => {
       expect((await readJson(response, apiErrorSchema)).success).toBe(false);
     }
     expect(await history(user.mobileNo, token)).toEqual([]);
-    expect((await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) }))?.defaultCurrent).toBe(1);
+    expect(
+      (await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) }))?.defaultCurrent,
+    ).toBe(1);
   });
 
   it("answers 404 User not found. for an unknown number", async () => {

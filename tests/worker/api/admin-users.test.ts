@@ -23,6 +23,7 @@ import {
   getOk,
   loginToken,
   postJson,
+  provisionDevice,
   putJson,
   updateMotorConfig,
 } from "../helpers.ts";
@@ -97,6 +98,29 @@ describe("GET /api/admin/user/{id}", () => {
     box.close();
   });
 
+  it("lists every box of an account with several, and shows the first box's settings and device", async () => {
+    const token = await adminToken();
+    const { user, device } = await farmerWithDevice();
+    const second = await provisionDevice(user.id, "1phase");
+    // The second box's motor is another motor: its settings are its own. (Linked a minute
+    // later: the clock inside a test may not have moved between the two inserts.)
+    await getDb(env.DB)
+      .update(devices)
+      .set({ defaultCurrent: 4.5, createdAt: Date.now() + 60_000 })
+      .where(eq(devices.id, second.deviceId));
+    const body = await readJson(await getJson(`/api/admin/user/${user.id}`, token), adminUserResponseSchema);
+    expect(body.user).toMatchObject({ defaultCurrent: 1, device: { id: device.deviceId, kind: "3phase" } });
+    expect(body.user.boxes).toEqual([
+      { id: device.deviceId, kind: "3phase", online: false },
+      { id: second.deviceId, kind: "1phase", online: false },
+    ]);
+    // The list of users has the account once, with its first box.
+    const list = await readJson(await getJson("/api/admin/users", token), userListResponseSchema);
+    expect(list.users.filter((row) => row.id === user.id)).toEqual([
+      expect.objectContaining({ deviceId: device.deviceId }),
+    ]);
+  });
+
   it("shows an account without a device and one that never logged in", async () => {
     const plain = await createUser();
     const body = await readJson(
@@ -107,6 +131,7 @@ describe("GET /api/admin/user/{id}", () => {
       lastLogin: null,
       device: null,
       deviceInfo: { signal: null, imei: null, sim: null, chipId: null, firmware: null },
+      boxes: [],
     });
   });
 

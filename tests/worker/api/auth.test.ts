@@ -33,9 +33,6 @@ describe("POST /api/auth/register", () => {
     });
     const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.mobileNo, mobileNo) });
     expect(row?.isAdmin).toBe(false);
-    expect(row?.defaultCurrent).toBe(1);
-    expect(row?.dryRunThreshold).toBe(30);
-    expect(row?.overCurrentThreshold).toBe(30);
     expect(row?.passwordHash).toMatch(/^pbkdf2-sha256\$100000\$/);
     expect(row?.passwordHash).not.toContain("a-good-password");
     expect(await verifyPassword("a-good-password", row!.passwordHash)).toBe(true);

@@ -390,8 +390,8 @@ const ROUTES: Record<string, Spec> = {
     body: { template: (f) => ({ kind: "3phase", ownerMobileNo: f.other.mobileNo }), fields: ["kind", "ownerMobileNo"] },
     accepts: (seen, f) => {
       const body = jsonBody(seen, provisionSchema);
-      // Only the admin has no device yet: another number is a 404, a farmer's a 409.
-      return body !== undefined && (body.ownerMobileNo === undefined || body.ownerMobileNo === f.admin.mobileNo);
+      // Any registered number may own one more box; a number nobody registered is a 404.
+      return body !== undefined && (body.ownerMobileNo === undefined || userNumbers(f).includes(body.ownerMobileNo));
     },
   },
   "GET /api/admin/devices/:id/hub-stats": {

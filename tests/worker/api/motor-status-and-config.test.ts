@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { healthReadingResponseSchema, motorConfigResponseSchema } from "../../../common/api-responses/devices.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { motorConfigHistory, users } from "../../../worker/db/schema.ts";
+import { devices, motorConfigHistory } from "../../../worker/db/schema.ts";
 import {
   adminToken,
   api,
@@ -58,7 +58,7 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
   const config = { defaultCurrent: 9.5, dryRunThreshold: 25, overCurrentThreshold: 35 };
 
   it("saves the settings with a history entry and takes them to the box", async () => {
-    const { user, token, box } = await farmerWithBox({ autoAck: true });
+    const { user, device, token, box } = await farmerWithBox({ autoAck: true });
     const response = await postJson(`/api/devices/motor/config/${user.mobileNo}`, { token, ...config }, token);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
@@ -68,11 +68,17 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
       deliveredToDevice: true,
     });
     expect(await box.next("config")).toMatchObject({ config: { ...config, debug: false, mobileNo: user.mobileNo } });
-    const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) });
+    // The settings are the box's own; the history entry is on the owner's account and names the box.
+    const row = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) });
     expect(row).toMatchObject(config);
     const history = await getDb(env.DB).select().from(motorConfigHistory).where(eq(motorConfigHistory.userId, user.id));
     expect(history).toEqual([
-      expect.objectContaining({ ...config, changeNote: "Changed by the owner in the app", changedByUserId: user.id }),
+      expect.objectContaining({
+        ...config,
+        deviceId: device.deviceId,
+        changeNote: "Changed by the owner in the app",
+        changedByUserId: user.id,
+      }),
     ]);
     box.close();
   });
@@ -120,7 +126,7 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
     const b = await farmerWithDevice();
     const response = await postJson(`/api/devices/motor/config/${b.user.mobileNo}`, config, a.token);
     expect(response.status).toBe(403);
-    const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, b.user.id) });
+    const row = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, b.device.deviceId) });
     expect(row?.defaultCurrent).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
-// Provisioning (admins): create a device with a fresh key, rotate its key, assign its owner.
+// Provisioning (admins): create a device with a fresh key, rotate its key, assign its owner
+// (an account may own several).
 // A key is shown exactly once, in the response that created it; D1 keeps only its hash.
 import { Hono } from "hono";
 import {
@@ -15,7 +16,6 @@ import { z } from "../../../common/zod.ts";
 import { getDb } from "../../db/client.ts";
 import {
   findDeviceById,
-  findDeviceByOwner,
   insertDevice,
   listDevicesWithOwners,
   setDeviceKeyHash,
@@ -39,13 +39,10 @@ export const ownerSchema = z.object({ mobileNo: mobileNoSchema.nullable() });
 
 export const deviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, { error: "Not a device id." });
 
+/** An account may own several boxes (docs/decisions/018-shared-pumps.md). */
 async function ownerFor(c: { env: Env }, mobileNo: string) {
-  const db = getDb(c.env.DB);
-  const user = await findUserByMobileNo(db, mobileNo);
+  const user = await findUserByMobileNo(getDb(c.env.DB), mobileNo);
   if (!user) throw apiError(404, "userNotFound");
-  if (await findDeviceByOwner(db, user.id)) {
-    throw apiError(409, "alreadyHasDevice");
-  }
   return user;
 }
 

@@ -1,5 +1,6 @@
-// An account's motor configuration for admins (SPEC §7): change it (saved with a history entry
-// and pushed to the box) and read its history.
+// A motor's configuration for admins (SPEC §7, keyed by the owner's number: the account's
+// first box): change it (saved with a history entry and pushed to the box) and read the
+// account's history.
 import { Hono } from "hono";
 import { adminMotorConfigRequestSchema } from "../../../common/admin-schemas.ts";
 import { configHistoryResponseSchema } from "../../../common/api-responses/admin.ts";
@@ -7,7 +8,7 @@ import { motorConfigResponseSchema } from "../../../common/api-responses/devices
 import { type MotorConfig, mobileNoSchema } from "../../../common/api-schemas.ts";
 import { configHistoryForAdmin } from "../../db/admin-users.ts";
 import { getDb } from "../../db/client.ts";
-import type { UserRow } from "../../db/schema.ts";
+import { findDeviceByOwner, motorConfigOf } from "../../db/devices.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
 import { apiError } from "../../http/http-error.ts";
 import { changeMotorConfig } from "../../services/motor-config.ts";
@@ -31,24 +32,23 @@ export function adminChangeNote(adminMobileNo: string, before: MotorConfig, afte
   return `Admin ${adminMobileNo}: ${changes.length ? changes.join(", ") : "saved without changes"}`;
 }
 
-const configOf = (user: UserRow): MotorConfig => ({
-  defaultCurrent: user.defaultCurrent,
-  dryRunThreshold: user.dryRunThreshold,
-  overCurrentThreshold: user.overCurrentThreshold,
-});
-
 export const adminMotorConfigRoutes = new Hono<ApiEnv>()
   .put("/update-motor-config", requireAuth("admin"), async (c) => {
     const { mobileNo, ...config } = await readJsonBody(c, adminMotorConfigRequestSchema);
     auditTarget(c, mobileNo);
-    const owner = await findUserByMobileNo(getDb(c.env.DB), mobileNo);
+    const db = getDb(c.env.DB);
+    const owner = await findUserByMobileNo(db, mobileNo);
     if (!owner) throw apiError(404, "userNotFound");
+    // SPEC §7 keys this by number: it is the account's first box.
+    const device = await findDeviceByOwner(db, owner.id);
+    if (!device) throw apiError(404, "noDeviceForNumber");
     const admin = c.var.user;
     const { deliveredToDevice } = await changeMotorConfig(c.env, {
-      userId: owner.id,
+      deviceId: device.id,
+      ownerUserId: owner.id,
       config,
       changedByUserId: admin.id,
-      changeNote: adminChangeNote(admin.mobileNo, configOf(owner), config),
+      changeNote: adminChangeNote(admin.mobileNo, motorConfigOf(device), config),
     });
     return respond(c, motorConfigResponseSchema, {
       success: true,

@@ -68,8 +68,8 @@ export const adminUserRoutes = new Hono<ApiEnv>()
       throw deletion.outcome === "notFound" ? apiError(404, "userNotFound") : apiError(409, "lastAdmin");
     }
     await closeSessionSockets(c.env, { userId: deletion.userId }, "accessRemoved");
-    // D1 has unbound the device (ON DELETE SET NULL); its hub must forget the owner too, so
-    // nobody watches or switches it under the old number and the box gets an empty config.
-    if (deletion.deviceId) await deviceHub(c.env, deletion.deviceId).refreshOwner();
+    // D1 has unbound the boxes (ON DELETE SET NULL); their hubs must forget the owner too, so
+    // nobody watches or switches them under the old number.
+    await Promise.all(deletion.deviceIds.map((deviceId) => deviceHub(c.env, deviceId).refreshOwner()));
     return respond(c, messageResponseSchema, { success: true, message: "User deleted successfully!" });
   });

@@ -1,5 +1,6 @@
 // The account block of the user detail page: number, presence, motor status, role (with its
-// change, asked first in the page's confirm dialog), motor settings and dates.
+// change, asked first in the page's confirm dialog), its boxes, the first box's motor settings
+// and dates.
 import { useNavigate, useRevalidator } from "react-router";
 import { userRoleResponseSchema } from "../../../../common/api-responses/admin.ts";
 import type { PumpState } from "../../../../common/pump-state.ts";
@@ -97,6 +98,22 @@ export function AccountCard({
             {user.isAdmin ? t("admin.user.removeAdmin") : t("admin.user.makeAdmin")}
           </button>
         </Fact>
+        {user.boxes.length > 1 && (
+          // This page follows the account's first box; the others are listed so an admin knows
+          // they exist (docs/decisions/018-shared-pumps.md).
+          <Fact label={t("admin.user.boxes", { count: user.boxes.length })} testId="detail-boxes" wide>
+            <ul className="plain-list">
+              {user.boxes.map((box, index) => (
+                <li key={box.id} data-box={box.id}>
+                  <span translate="no">{box.id}</span> · {index === 0 ? `${t("admin.user.firstBox")} · ` : ""}
+                  <span className={`badge ${box.online ? "ok" : "bad"}`}>
+                    {box.online ? t("admin.common.online") : t("admin.common.offline")}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </Fact>
+        )}
         <Fact label={t("admin.user.defaultCurrent")} testId="detail-default-current">
           {number(user.defaultCurrent)} A
         </Fact>
