@@ -1,20 +1,14 @@
 // Migration 0008 moves the motor settings from the account to each box, and lets an account own
 // several boxes. Rows are written into a database migrated up to 0007, then 0008 is applied.
-import { applyD1Migrations } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { migrateUpTo, migrationDb } from "./step-by-step.ts";
 
-const db = env.MIGRATION_TEST_DB;
+const db = migrationDb;
 const MIGRATION = "0008_many_pumps.sql";
 
 describe(`migration ${MIGRATION}`, () => {
   it("gives each box its owner's settings and history, keeps an unowned box at the defaults, and lets an account own a second box", async () => {
-    const migrations = env.TEST_MIGRATIONS;
-    expect(migrations.map((migration) => migration.name)).toContain(MIGRATION);
-    await applyD1Migrations(
-      db,
-      migrations.filter((migration) => migration.name < MIGRATION),
-    );
+    const applyRest = await migrateUpTo(MIGRATION);
     await db.batch([
       db.prepare(
         `INSERT INTO users (id, mobile_no, password_hash, created_at, default_current, dry_run_threshold, over_current_threshold)
@@ -30,7 +24,7 @@ describe(`migration ${MIGRATION}`, () => {
       ),
     ]);
 
-    await applyD1Migrations(db, migrations);
+    await applyRest();
 
     const { results: boxes } = await db
       .prepare("SELECT id, name, default_current, dry_run_threshold, over_current_threshold FROM devices ORDER BY id")

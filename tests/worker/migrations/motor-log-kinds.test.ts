@@ -1,13 +1,12 @@
 // Migration 0007 reads the sentences motor logs were stored as back into kinds with parameters.
 // Old rows are written into a database migrated up to 0006, then 0007 is applied.
-import { applyD1Migrations } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { z } from "../../../common/zod.ts";
 import { legacyMotorLogEvent } from "../../../durable-objects/device-hub/legacy-motor-log.ts";
 import { MOTOR_LOG_EXAMPLES } from "../../app/motor-log-examples.ts";
+import { migrateUpTo, migrationDb } from "./step-by-step.ts";
 
-const db = env.MIGRATION_TEST_DB;
+const db = migrationDb;
 const MIGRATION = "0007_motor_log_kinds.sql";
 
 /** Sentences no hub wrote in these words, and one that only looks like one. */
@@ -21,12 +20,7 @@ const UNREADABLE = [
 
 describe(`migration ${MIGRATION}`, () => {
   it("gives every sentence the hub wrote its kind and parameters, and keeps the rest as legacy text", async () => {
-    const migrations = env.TEST_MIGRATIONS;
-    expect(migrations.map((migration) => migration.name)).toContain(MIGRATION);
-    await applyD1Migrations(
-      db,
-      migrations.filter((migration) => migration.name < MIGRATION),
-    );
+    const applyRest = await migrateUpTo(MIGRATION);
 
     const written = MOTOR_LOG_EXAMPLES.filter(
       (example) => example.written !== false && example.event.kind !== "legacy",
@@ -45,7 +39,7 @@ describe(`migration ${MIGRATION}`, () => {
       ),
     );
 
-    await applyD1Migrations(db, migrations);
+    await applyRest();
 
     const { results } = await db
       .prepare(

@@ -1,0 +1,18 @@
+// Migration tests write old rows into an empty database of their own, migrated up to just
+// before the migration under test, then apply the rest.
+import { applyD1Migrations } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+
+export const migrationDb = env.MIGRATION_TEST_DB;
+
+/** Migrates the test database up to just before `name`; the returned function applies the rest. */
+export async function migrateUpTo(name: string): Promise<() => Promise<void>> {
+  const migrations = env.TEST_MIGRATIONS;
+  expect(migrations.map((migration) => migration.name)).toContain(name);
+  await applyD1Migrations(
+    migrationDb,
+    migrations.filter((migration) => migration.name < name),
+  );
+  return () => applyD1Migrations(migrationDb, migrations);
+}
