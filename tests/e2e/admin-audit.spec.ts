@@ -3,8 +3,8 @@
 // go through the API). English, then Hindi, each action in the reader's words; 360 px wide
 // without sideways scroll.
 import { expect } from "@playwright/test";
-import { adminLogIn, DEMO_ADMIN, registerFarmer, test, texts } from "./admin-support.ts";
-import { fitsTheScreen, useLanguage } from "./support.ts";
+import { adminApiToken, adminLogIn, DEMO_ADMIN, registerFarmer, test, texts } from "./admin-support.ts";
+import { apiClient, fitsTheScreen, useLanguage } from "./support.ts";
 
 test("a config change, the login and the logout are on the audit trail (English, then Hindi)", async ({
   page,
@@ -13,6 +13,8 @@ test("a config change, the login and the logout are on the audit trail (English,
   request,
 }) => {
   const farmer = await registerFarmer(request);
+  // Motor settings are a box's: the farmer has one, provisioned and never connected.
+  await apiClient(request, { token: await adminApiToken(request) }).provisionDevice("3phase", farmer.mobileNo);
   await adminLogIn(page, t);
 
   await page.goto(`/admin/users/${farmer.id}/update-config`);
