@@ -64,11 +64,14 @@ describe("logout", () => {
 describe("a session that runs out", () => {
   it("closes its socket at the moment it expires, with 4402", async () => {
     const { user, device } = await farmerWithDevice();
-    // A session that started almost a full lifetime ago: it ends in about a second.
-    const { token } = await startSession(env, user.id, "user", Date.now() - SESSION_TTL_MS.user + 1_000);
     const box = await connectDevice(device);
+    // A session that started almost a full lifetime ago: it ends 2 s from now, time enough for
+    // its socket to connect on a busy machine (a second was not: the upgrade then met an
+    // expired session). The wait runs to its actual end, however long connecting took.
+    const endsAt = Date.now() + 2_000;
+    const { token } = await startSession(env, user.id, "user", endsAt - SESSION_TTL_MS.user);
     const browser = await browserWatching(user.mobileNo, { token });
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, endsAt - Date.now()) + 100));
     await fireTimer(device.deviceId, "session-expiry");
     expect((await browser.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.sessionExpired);
     box.close();
