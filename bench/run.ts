@@ -1,3 +1,7 @@
+// `npm run bench`: every benchmark, one table at the end (docs/benchmarks.md records a run).
+// Figures only: nothing here passes or fails.
+//
+//   npm run bench [-- --quick] [-- --only roundtrip,fanout,flood,idle,data,cpu,lighthouse,phone]
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { buildApp } from "../scripts/lib/build-app.ts";

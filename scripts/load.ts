@@ -1,3 +1,9 @@
+// `npm run load`: the local production build under load. 1,000 simulated boxes, 100 browser
+// sockets watching, 10 motor commands a second for 5 minutes. Prints errors, latency
+// percentiles, and motor logs written against logs expected (target: 0 errors, 0 lost).
+//
+//   npm run load -- [--devices 1000] [--browsers 100] [--rate 10] [--minutes 5]
+//                   [--command-devices 200] [--skip-build]
 import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
