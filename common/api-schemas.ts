@@ -81,6 +81,8 @@ export const otaRequestSchema = z.object({
   deviceType: z.enum(["wifi", "sim"], { error: 'must be "wifi" or "sim"' }),
 });
 
+export type OtaRequest = z.infer<typeof otaRequestSchema>;
+
 /** PUT /api/admin/device-config: either the debug flag or a new mobile number (SPEC §7). */
 export const deviceConfigRequestSchema = z.union(
   [

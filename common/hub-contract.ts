@@ -5,6 +5,7 @@
 // app/ and worker/ import this, never durable-objects/ (tests/scripts/import-boundaries.test.ts).
 import type { RelayState } from "./device-protocol.ts";
 import type { CommandOrigin, HubFailureCode } from "./motor-log-event.ts";
+import type { PumpRole } from "./pump-roles.ts";
 import type { MotorStatus, PumpState } from "./pump-state.ts";
 import type { DeviceStatus, HealthData, MotorLogEntry, PowerData } from "./realtime-protocol.ts";
 import type { ScheduleView } from "./schedule-schemas.ts";
@@ -57,13 +58,20 @@ export type HubFailure = {
    * `timeout`: the box did not answer in 5 s; `linkLost`: it dropped before answering. After
    * either the motor may or may not have switched: the hub says `unknown` until the box settles it.
    */
-  code: HubFailureCode | "otaBusy" | "otaRejected";
+  code: HubFailureCode | "otaBusy" | "otaRejected" | "notAllowed";
   /** `rejected`, `otaRejected`: the box's own words, if it gave any. */
   error?: string;
   /** `otaBusy`: the version already being installed. */
   version?: string;
   retryAfterMs?: number;
 };
+
+/**
+ * Who asks the hub, as the Worker resolved them from D1 (worker/services/pump-access.ts). The
+ * hub checks it again against its own copy of the owner and members (`notAllowed` if it does
+ * not hold). `label`: the owner's name for a member, which the motor log shows.
+ */
+export type PumpPerson = { userId: number; role: PumpRole; label: string | null };
 
 export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
 
@@ -74,10 +82,13 @@ export type SwitchRequest = {
   scheduleRun?: { scheduleId: number; runKey: string; offAfterMinutes: number | null };
 };
 
-/** `conflict`: another schedule at `minuteOfDay`; `limit`: the device already has `max`. */
+/**
+ * `conflict`: another schedule at `minuteOfDay`; `limit`: the device already has `max`;
+ * `notAllowed`: the person may not (the hub's own check of their role).
+ */
 export type ScheduleFailure = {
   ok: false;
-  code: "notFound" | "conflict" | "limit";
+  code: "notFound" | "conflict" | "limit" | "notAllowed";
   minuteOfDay?: number;
   max?: number;
 };

@@ -28,11 +28,20 @@ export const serverReasonSchema = z.enum([
 export type ServerReason = z.infer<typeof serverReasonSchema>;
 
 /**
- * Who asked for a switch: a person in the app, one of their schedules (its time, repeat and
+ * Who asked for a switch: a person in the app (which one), one of the box's schedules (its time, repeat and
  * "ON for N minutes"), the switch-off such a schedule owes N minutes later, or the hub itself.
  */
 export const commandOriginSchema = z.discriminatedUnion("by", [
-  z.object({ by: z.literal("app") }),
+  z.object({
+    by: z.literal("app"),
+    /**
+     * Who tapped (older entries do not say): their account, whether they own the box or
+     * operate it, and the owner's name for an operator ("राम"). Flat, as log parameters are.
+     */
+    userId: z.number().int().optional(),
+    role: z.enum(["owner", "operator"]).optional(),
+    label: z.string().max(40).nullable().optional(),
+  }),
   z.object({
     by: z.literal("schedule"),
     minuteOfDay,

@@ -13,6 +13,7 @@ import {
   type DeviceConfig,
   HEARTBEAT_REQUEST,
   HEARTBEAT_RESPONSE,
+  type RelayState,
 } from "../common/device-protocol.ts";
 import {
   type FirmwareOffer,
@@ -22,20 +23,24 @@ import {
   type HubStats,
   type MotorCommandResult,
   type PowerSample,
+  type PumpPerson,
+  type ScheduleFailure,
   type ScheduleResult,
-  type SwitchRequest,
 } from "../common/hub-contract.ts";
 import type { BrowserCloseReason } from "../common/pump-state.ts";
 import type { HealthData, PowerData } from "../common/realtime-protocol.ts";
 import type { ScheduleInput, ScheduleView } from "../common/schedule-schemas.ts";
 import type { ViewerTarget } from "./device-hub/browsers.ts";
 import { openHubContext } from "./device-hub/context.ts";
-import { afterRestart } from "./device-hub/pump-model.ts";
+import { personMay } from "./device-hub/owner.ts";
+import { afterRestart, NOT_ALLOWED } from "./device-hub/pump-model.ts";
 import { type HubRooms, openRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
 import { attachmentOf } from "./device-hub/sockets.ts";
 import { countWake, emptyHealth, hubStats } from "./device-hub/state.ts";
 import { TIMERS } from "./device-hub/timers.ts";
+
+const SCHEDULE_NOT_ALLOWED: ScheduleFailure = { ok: false, code: "notAllowed" };
 
 export class DeviceHub extends DurableObject<Env> {
   private rooms!: HubRooms;
@@ -151,9 +156,21 @@ export class DeviceHub extends DurableObject<Env> {
 
   // ---- RPC from the Worker ---------------------------------------------------------------
 
-  /** Switches the motor; succeeds only when the box confirms (device-hub/commands.ts). */
-  async switchMotor(command: SwitchRequest): Promise<MotorCommandResult> {
-    return this.rooms.commands.switchMotor(command);
+  /**
+   * A person's tap: switches the motor if they may (checked again here, against the hub's own
+   * copy of owner and members); succeeds only when the box confirms (device-hub/commands.ts).
+   * The log names them: the origin is built here, never taken from the caller.
+   */
+  async switchMotor(person: PumpPerson, action: RelayState): Promise<MotorCommandResult> {
+    if (!(await personMay(this.rooms.hub, person, "switch"))) return NOT_ALLOWED;
+    // A pump only its owner uses says "from the app" as it always has; once others may use
+    // it, every tap names who made it ("by Ram from the app").
+    const role = person.role === "operator" ? "operator" : "owner";
+    const shared = role !== "owner" || this.rooms.hub.state.current.members.length > 0;
+    return this.rooms.commands.switchMotor({
+      action,
+      origin: shared ? { by: "app", userId: person.userId, role, label: person.label } : { by: "app" },
+    });
   }
 
   async getSnapshot(): Promise<HubSnapshot> {
@@ -211,9 +228,9 @@ export class DeviceHub extends DurableObject<Env> {
     return this.rooms.ota.start(offer);
   }
 
-  /** Ownership changed in D1 (assignment, deletion): pick up the new owner and config. */
-  async refreshOwner(): Promise<void> {
-    return this.rooms.settings.refreshOwner();
+  /** Ownership or membership changed in D1: pick up owner, members and config; close what lost access. */
+  async refreshAccess(): Promise<void> {
+    return this.rooms.settings.refreshAccess();
   }
 
   /**
@@ -229,22 +246,35 @@ export class DeviceHub extends DurableObject<Env> {
     return this.rooms.link.disconnect(reason);
   }
 
-  // ---- schedules (the farmer's own, carried out here whether or not a browser is open) --
+  // ---- schedules (the box's, carried out here whether or not a browser is open) ---------
+  // Kept under the owner's account whoever of its people set them: they are the pump's, and
+  // a new owner never inherits them (Settings.refreshAccess).
 
-  async listSchedules(userId: number): Promise<ScheduleView[]> {
-    return this.rooms.schedules.list(userId);
+  async listSchedules(person: PumpPerson): Promise<ScheduleView[]> {
+    const ownerId = await this.#ownerFor(person, "see");
+    return ownerId === null ? [] : this.rooms.schedules.list(ownerId);
   }
 
-  async createSchedule(userId: number, input: ScheduleInput): Promise<ScheduleResult> {
-    return this.rooms.schedules.create(userId, input);
+  async createSchedule(person: PumpPerson, input: ScheduleInput): Promise<ScheduleResult> {
+    const ownerId = await this.#ownerFor(person, "schedule");
+    return ownerId === null ? SCHEDULE_NOT_ALLOWED : this.rooms.schedules.create(ownerId, input);
   }
 
-  async updateSchedule(userId: number, id: number, input: ScheduleInput): Promise<ScheduleResult> {
-    return this.rooms.schedules.update(userId, id, input);
+  async updateSchedule(person: PumpPerson, id: number, input: ScheduleInput): Promise<ScheduleResult> {
+    const ownerId = await this.#ownerFor(person, "schedule");
+    return ownerId === null ? SCHEDULE_NOT_ALLOWED : this.rooms.schedules.update(ownerId, id, input);
   }
 
   /** A switch-off still owed for a run under way stays: deleting a schedule never leaves a motor running. */
-  async deleteSchedule(userId: number, id: number): Promise<boolean> {
-    return this.rooms.schedules.delete(userId, id);
+  async deleteSchedule(person: PumpPerson, id: number): Promise<{ ok: true } | ScheduleFailure> {
+    const ownerId = await this.#ownerFor(person, "schedule");
+    if (ownerId === null) return SCHEDULE_NOT_ALLOWED;
+    return this.rooms.schedules.delete(ownerId, id) ? { ok: true } : { ok: false, code: "notFound" };
+  }
+
+  /** The owner whose schedules `person` may use for `action`; null if they may not (or nobody owns the box). */
+  async #ownerFor(person: PumpPerson, action: "see" | "schedule"): Promise<number | null> {
+    if (!(await personMay(this.rooms.hub, person, action))) return null;
+    return this.rooms.hub.state.current.owner?.userId ?? null;
   }
 }

@@ -10,6 +10,8 @@ export const PAGE_ACTIONS = [
   "/motor-schedule",
   "/recharge",
   "/change-password",
+  "/pump",
+  "/pump-people",
   "/admin/login",
   "/admin/logout",
 ] as const;

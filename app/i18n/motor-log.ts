@@ -157,7 +157,10 @@ export function commandOriginText(origin: CommandOrigin, words: Words): string {
   const t = (key: MessageKey, values?: MessageValues) => wordIn(words, key, values);
   switch (origin.by) {
     case "app":
-      return t("log.origin.app");
+      // Older entries, and commands from before boxes had several people, do not say who.
+      return origin.role === undefined
+        ? t("log.origin.app")
+        : t("log.origin.person", { role: origin.role, label: origin.label ?? "" });
     case "schedule": {
       const values = { time: clockIn(words, origin.minuteOfDay), repeat: origin.repeat };
       return origin.forMinutes === null

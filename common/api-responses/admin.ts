@@ -151,6 +151,16 @@ export const adminUserResponseSchema = z.object({
     ),
     /** Every box the account owns, its first box (the one above) first. */
     boxes: z.array(z.object({ id: z.string(), kind: deviceKindSchema, online: z.boolean() })),
+    /** The boxes others let this number use, with its role and the owner's name for it. */
+    shared: z.array(
+      z.object({
+        id: z.string(),
+        role: z.enum(["operator", "viewer"]),
+        label: z.string(),
+        ownerMobileNo: z.nullable(z.string()),
+        online: z.boolean(),
+      }),
+    ),
   }),
 });
 

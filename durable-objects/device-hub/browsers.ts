@@ -12,7 +12,7 @@ import {
 } from "../../common/realtime-protocol.ts";
 import type { DebugLines } from "./debug-lines.ts";
 import type { DeviceLink } from "./device-link.ts";
-import { isOwnedBy } from "./owner.ts";
+import { mayWatch, roleOf } from "./owner.ts";
 import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
 import {
@@ -62,9 +62,10 @@ export class Browsers extends Room<BrowserRooms> {
     const sessionId = request.headers.get(HUB_HEADERS.sessionId) ?? "";
     const sessionExpiresAt = Number(request.headers.get(HUB_HEADERS.sessionExpiresAt)) || Date.now();
     const { 0: client, 1: server } = new WebSocketPair();
-    // The Worker found this farmer's pump in D1 a moment ago, but an admin may have relinked it
-    // since: accepted only to be closed with the reason, so the page stops and says why.
-    if (viewerRole === "user" && !(await isOwnedBy(this.hub, viewerId))) {
+    // The Worker found this farmer's access in D1 a moment ago, but an admin may have relinked
+    // the pump or its owner removed them since: accepted only to be closed with the reason,
+    // so the page stops and says why.
+    if (viewerRole === "user" && !(await mayWatch(this.hub, viewerId))) {
       server.accept();
       sockets.close(server, BROWSER_CLOSE.deviceUnlinked, "deviceUnlinked");
       return new Response(null, { status: 101, webSocket: client });
@@ -128,10 +129,12 @@ export class Browsers extends Room<BrowserRooms> {
     return closing.length;
   }
 
-  /** No farmer keeps watching a pump that is no longer theirs; admins may watch any. */
-  closeAllBut(ownerId: number | null): void {
+  /** No farmer keeps watching a pump that is no longer theirs or shared with them; admins may watch any. */
+  closeWithoutAccess(): void {
+    const { state } = this.hub;
     for (const ws of this.hub.sockets.tagged(USER_VIEWER_TAG)) {
-      if (browserAttachmentOf(ws)?.viewerId !== ownerId) this.#close(ws, "deviceUnlinked");
+      const viewerId = browserAttachmentOf(ws)?.viewerId;
+      if (viewerId === undefined || roleOf(state.current, viewerId) === null) this.#close(ws, "deviceUnlinked");
     }
   }
 

@@ -18,6 +18,8 @@ import { type HubState, type PendingSwitch, ZERO_POWER } from "./state.ts";
 export const OFFLINE: HubFailure = { ok: false, code: "offline" };
 export const NO_CONFIRMATION: HubFailure = { ok: false, code: "timeout" };
 export const LINK_LOST: HubFailure = { ok: false, code: "linkLost" };
+/** The person's role does not allow the command, by the hub's own copy of owner and members. */
+export const NOT_ALLOWED: HubFailure = { ok: false, code: "notAllowed" };
 const PHASE_FAULT: HubFailure = { ok: false, code: "phaseFault" };
 const NO_SUPPLY: HubFailure = { ok: false, code: "noSupply" };
 const BUSY: HubFailure = { ok: false, code: "busy" };
@@ -163,6 +165,11 @@ export function commandSourceOf(origin: CommandOrigin): CommandSource {
 
 /** A refusal as a schedule's log entry and outcome keep it. */
 export function commandFailure(failure: HubFailure): { code: HubFailureCode; error: string | null } {
-  const code = failure.code === "otaBusy" ? "busy" : failure.code === "otaRejected" ? "rejected" : failure.code;
+  const code =
+    failure.code === "otaBusy"
+      ? "busy"
+      : failure.code === "otaRejected" || failure.code === "notAllowed"
+        ? "rejected"
+        : failure.code;
   return { code, error: failure.error ?? null };
 }

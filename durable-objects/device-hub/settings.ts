@@ -1,7 +1,7 @@
 // The box's settings and who owns it, changed by the Worker after it saved them in D1: new
 // protection settings and debug mode go to the box (or into its next welcome), a new mobile
-// number restarts it, and a change of owner closes the previous owner's sockets and forgets
-// their schedules.
+// number restarts it, and a change of owner or members closes the sockets of whoever lost the
+// pump (a new owner also never inherits the previous one's schedules).
 import type { DeviceConfig } from "../../common/device-protocol.ts";
 import type { HubFailure } from "../../common/hub-contract.ts";
 import type { Browsers } from "./browsers.ts";
@@ -69,15 +69,20 @@ export class Settings extends Room<SettingsRooms> {
     return { ok: true, delivered: true };
   }
 
-  /** Ownership changed in D1 (assignment, deletion): pick up the new owner and config. */
-  async refreshOwner(): Promise<void> {
+  /**
+   * Ownership or membership changed in D1 (assignment, deletion, a member removed): pick up
+   * the new owner, members and config; whoever lost the pump stops watching it at once.
+   */
+  async refreshAccess(): Promise<void> {
     const { state, sockets } = this.hub;
+    const before = JSON.stringify(state.current.config);
     await loadOwnerAndConfig(this.hub);
     const ownerId = state.current.owner?.userId ?? null;
-    this.rooms.browsers.closeAllBut(ownerId);
+    this.rooms.browsers.closeWithoutAccess();
     this.rooms.schedules.keepOnlyOwnedBy(ownerId);
     const device = sockets.device();
-    if (device)
+    // A change of members alone tells the box nothing new.
+    if (device && JSON.stringify(state.current.config) !== before)
       await this.rooms.commands.sendCommand(device, {
         type: "config",
         id: crypto.randomUUID(),

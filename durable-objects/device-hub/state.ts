@@ -5,6 +5,7 @@ import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import type { DeviceConfig, DeviceKind, Phase, RelayState } from "../../common/device-protocol.ts";
 import type { HubStats } from "../../common/hub-contract.ts";
 import type { CommandOrigin, MotorLogEvent } from "../../common/motor-log-event.ts";
+import type { MemberRole } from "../../common/pump-roles.ts";
 import type { CommandSource, MotorStatus, StatusSource } from "../../common/pump-state.ts";
 import type { HealthData, MotorLogEntry, PowerData } from "../../common/realtime-protocol.ts";
 import { legacyOrigin } from "./legacy-motor-log.ts";
@@ -39,6 +40,8 @@ export type PendingSwitch = {
 
 export type HubState = {
   owner: Owner | null;
+  /** The registered members and their roles (docs/decisions/018), as D1 last said. */
+  members: { userId: number; role: MemberRole }[];
   config: DeviceConfig;
   motor: MotorBelief;
   /** When the motor last went ON; the start-up grace counts from here. */
@@ -76,6 +79,7 @@ export type HubState = {
 
 export const INITIAL_STATE: HubState = {
   owner: null,
+  members: [],
   config: { ...DEFAULT_MOTOR_CONFIG, debug: false, mobileNo: null },
   // Nothing has told this hub anything yet: it cannot say OFF.
   motor: { status: "unknown", since: 0, source: "none" },

@@ -45,7 +45,7 @@ export async function provisionLocalDevice(
   const [owner] = await executeLocalSql<{ id: number; device_id: string | null }>(
     persistTo,
     `SELECT u.id, d.id AS device_id FROM users u LEFT JOIN devices d ON d.owner_user_id = u.id
-     WHERE u.mobile_no = ${sqlText(options.mobileNo)} ORDER BY d.created_at, d.id LIMIT 1;`,
+     WHERE u.mobile_no = ${sqlText(options.mobileNo)} ORDER BY coalesce(d.linked_at, d.created_at), d.id LIMIT 1;`,
   );
   if (!owner) throw new Error(`No account is registered with ${options.mobileNo}. Register it first.`);
   const deviceId = owner.device_id ?? options.deviceId ?? generateDeviceId();

@@ -79,8 +79,8 @@ describe("sends and closes", () => {
     ]);
   });
 
-  it("closes the sockets of ended sessions, of an account, and of everyone but a new owner, each with its code", async () => {
-    const codes = await withRooms(async ({ browsers }, state) => {
+  it("closes the sockets of ended sessions, of an account, and of everyone who lost the pump, each with its code", async () => {
+    const codes = await withRooms(async ({ browsers, hub }, state) => {
       const open = (viewerId: number, role: "user" | "admin", sessionId: string) => {
         const { tags, attachment } = viewer(viewerId, role, sessionId);
         return openSocket(state, tags, attachment);
@@ -90,15 +90,29 @@ describe("sends and closes", () => {
       const demotedAdmin = open(9, "admin", "s3");
       const previousOwner = open(8, "user", "s4");
       const admin = open(1, "admin", "s5");
+      const member = open(10, "user", "s6");
+      const removedMember = open(11, "user", "s7");
       expect(browsers.closeViewerSockets({ sessionIds: ["s1"] }, "signedOut")).toBe(1);
       expect(browsers.closeViewerSockets({ userId: 9, viewerRole: "admin" }, "accessRemoved")).toBe(1);
-      browsers.closeAllBut(7);
-      const results = await Promise.all([loggedOut.closed, demotedAdmin.closed, previousOwner.closed]);
-      const stillOpen = [otherTab, admin].map(({ server }) => server.readyState === WebSocket.OPEN);
+      // The hub's copy of who may use the pump after a relink and a removal: 7 owns it, 10 may watch.
+      hub.state.save({ owner: { userId: 7, mobileNo: "9000000007" }, members: [{ userId: 10, role: "viewer" }] });
+      browsers.closeWithoutAccess();
+      const results = await Promise.all([
+        loggedOut.closed,
+        demotedAdmin.closed,
+        previousOwner.closed,
+        removedMember.closed,
+      ]);
+      const stillOpen = [otherTab, admin, member].map(({ server }) => server.readyState === WebSocket.OPEN);
       return { results: results.map(({ code }) => code), stillOpen };
     });
-    expect(codes.results).toEqual([BROWSER_CLOSE.signedOut, BROWSER_CLOSE.accessRemoved, BROWSER_CLOSE.deviceUnlinked]);
-    expect(codes.stillOpen).toEqual([true, true]);
+    expect(codes.results).toEqual([
+      BROWSER_CLOSE.signedOut,
+      BROWSER_CLOSE.accessRemoved,
+      BROWSER_CLOSE.deviceUnlinked,
+      BROWSER_CLOSE.deviceUnlinked,
+    ]);
+    expect(codes.stillOpen).toEqual([true, true, true]);
   });
 
   it("a session that ran out is closed by the session-expiry timer, and the next one to run out is waited for", async () => {

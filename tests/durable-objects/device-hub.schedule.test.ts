@@ -282,8 +282,11 @@ describe("schedules and the hub's lifecycle", () => {
     await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
     const newOwner = await createUser();
     await getDb(env.DB).update(devices).set({ ownerUserId: newOwner.id }).where(eq(devices.id, device.deviceId));
-    await hubStub(device.deviceId).refreshOwner(); // what the admin API calls after an assignment
-    expect(await hubStub(device.deviceId).listSchedules(user.id)).toEqual([]);
+    await hubStub(device.deviceId).refreshAccess(); // what the admin API calls after an assignment
+    // The old owner sees none (they may no longer), the new one inherits none.
+    const hub = hubStub(device.deviceId);
+    expect(await hub.listSchedules({ userId: user.id, role: "owner", label: null })).toEqual([]);
+    expect(await hub.listSchedules({ userId: newOwner.id, role: "owner", label: null })).toEqual([]);
     expect(await storedScheduleCount(device.deviceId)).toBe(0);
   });
 

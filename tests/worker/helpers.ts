@@ -257,15 +257,17 @@ export async function connectDevice(device: TestDevice, options: ConnectOptions 
   return peer;
 }
 
+/** Opens a browser's realtime socket: the first box of a number, or `{ deviceId }` a box by its id. */
 export async function connectBrowser(
-  mobileNo: string,
+  target: string | { deviceId: string },
   auth: { token: string } | { cookie: string; origin?: string },
 ): Promise<BrowserPeer> {
   const headers: Record<string, string> =
     "token" in auth
       ? { Authorization: `Bearer ${auth.token}` }
       : { Cookie: auth.cookie, Origin: auth.origin ?? ORIGIN };
-  const response = await upgrade(`/api/realtime?mobileNo=${mobileNo}`, headers);
+  const query = typeof target === "string" ? `mobileNo=${target}` : `deviceId=${target.deviceId}`;
+  const response = await upgrade(`/api/realtime?${query}`, headers);
   if (response.status !== 101 || !response.webSocket) {
     throw new Error(`browser upgrade failed: ${response.status} ${await response.text()}`);
   }
@@ -428,4 +430,27 @@ export function owedSwitchOffs(deviceId: string) {
       )
       .toArray(),
   );
+}
+
+/**
+ * The owner of `deviceId` lets three new farmers use it: an operator, a viewer, and one they
+ * remove again at once (an ex-member). Through the API, as an owner would.
+ */
+export async function sharePump(deviceId: string, ownerToken: string) {
+  const [operator, viewer, exMember] = await Promise.all([createUser(), createUser(), createUser()]);
+  const invite = async (user: TestUser, role: "operator" | "viewer", label: string) => {
+    const response = await postJson(
+      `/api/pumps/${deviceId}/members`,
+      { mobileNo: user.mobileNo, role, label },
+      ownerToken,
+    );
+    expect(response.status).toBe(201);
+  };
+  await invite(operator, "operator", "Ram");
+  await invite(viewer, "viewer", "Sita");
+  await invite(exMember, "operator", "Mohan");
+  expect((await deleteJson(`/api/pumps/${deviceId}/members/${exMember.mobileNo}`, undefined, ownerToken)).status).toBe(
+    200,
+  );
+  return { operator, viewer, exMember };
 }

@@ -9,28 +9,56 @@ import {
   powerReadingResponseSchema,
 } from "../../common/api-responses/devices.ts";
 import { mobileNoSchema, motorCommandRequestSchema, motorConfigRequestSchema } from "../../common/api-schemas.ts";
+import type { z } from "../../common/zod-mini.ts";
 import { getDb } from "../db/client.ts";
-import { findDeviceByOwner, motorConfigOf } from "../db/devices.ts";
-import { findUserByMobileNo } from "../db/users.ts";
+import { motorConfigOf } from "../db/devices.ts";
+import type { DeviceRow } from "../db/schema.ts";
 import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError, noDeviceError } from "../hubs/hub-failures.ts";
-import { switchOwnMotor } from "../services/motor-commands.ts";
+import { switchPump } from "../services/motor-commands.ts";
 import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../services/motor-config.ts";
+import { firstPumpOf } from "../services/pump-access.ts";
 import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
-import { deviceForMobileNo } from "./device-access.ts";
+import { deviceForMobileNo, firstBoxOfNumber } from "./device-access.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";
 import { requireAuth } from "./require-auth.ts";
 import { respond } from "./respond.ts";
 
+/** SPEC §7's status of a box, with what its hub vouches for about the pump (docs/pump-state.md). */
+export async function motorStatusOf(env: Env, device: DeviceRow): Promise<z.input<typeof motorStatusResponseSchema>> {
+  const snapshot = await deviceHub(env, device.id).getSnapshot();
+  const { pump } = snapshot;
+  return {
+    success: true,
+    // SPEC §7's on/off, and `unknown` when the hub cannot vouch for either.
+    status: pump.status,
+    statusSince: pump.statusSince,
+    statusSource: pump.statusSource,
+    deviceStatus: pump.deviceStatus,
+    lastSeenAt: pump.lastSeenAt,
+    pendingCommand: pump.pendingCommand,
+    cooldownUntil: pump.cooldownUntil,
+    faults: pump.faults,
+    phaseFault: snapshot.phaseFault,
+    powerData: snapshot.powerData,
+    powerDataAt: pump.powerDataAt,
+    healthLogs: snapshot.health,
+    motorConfig: motorConfigOf(device),
+  };
+}
+
 export const deviceRoutes = new Hono<ApiEnv>()
   .post("/motor", requireAuth("user"), async (c) => {
     const { action } = await readJsonBody(c, motorCommandRequestSchema);
-    const result = await switchOwnMotor(c.env, c.var.user.id, action);
+    // SPEC §7 keys this by the caller: their first box.
+    const access = await firstPumpOf(getDb(c.env.DB), c.var.user);
+    if (!access) throw noDeviceError();
+    const result = await switchPump(c.env, c.var.user, access, action);
     const language = apiLanguage(c.req.raw);
-    if (!result.ok) throw result.code === "noDevice" ? noDeviceError() : hubFailureError(result);
+    if (!result.ok) throw hubFailureError(result);
     return respond(c, motorCommandResponseSchema, {
       success: true,
       message: translateApi(language, "api.motorSwitched", { relay: result.status }),
@@ -39,25 +67,7 @@ export const deviceRoutes = new Hono<ApiEnv>()
   })
   .get("/motor/status/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
-    const snapshot = await deviceHub(c.env, device.id).getSnapshot();
-    const { pump } = snapshot;
-    return respond(c, motorStatusResponseSchema, {
-      success: true,
-      // SPEC §7's on/off, and `unknown` when the hub cannot vouch for either (docs/pump-state.md).
-      status: pump.status,
-      statusSince: pump.statusSince,
-      statusSource: pump.statusSource,
-      deviceStatus: pump.deviceStatus,
-      lastSeenAt: pump.lastSeenAt,
-      pendingCommand: pump.pendingCommand,
-      cooldownUntil: pump.cooldownUntil,
-      faults: pump.faults,
-      phaseFault: snapshot.phaseFault,
-      powerData: snapshot.powerData,
-      powerDataAt: pump.powerDataAt,
-      healthLogs: snapshot.health,
-      motorConfig: motorConfigOf(device),
-    });
+    return respond(c, motorStatusResponseSchema, await motorStatusOf(c.env, device));
   })
   .post("/motor/config/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
@@ -67,14 +77,9 @@ export const deviceRoutes = new Hono<ApiEnv>()
       throw apiError(403, "notYourMotorConfig");
     }
     const { token: _token, ...config } = await readJsonBody(c, motorConfigRequestSchema);
-    const db = getDb(c.env.DB);
-    const owner = await findUserByMobileNo(db, mobileNo);
-    if (!owner) throw apiError(404, "userNotFound");
-    const device = await findDeviceByOwner(db, owner.id);
-    if (!device) throw apiError(404, "noDeviceForNumber");
+    const device = await firstBoxOfNumber(getDb(c.env.DB), mobileNo);
     const { deliveredToDevice } = await changeMotorConfig(c.env, {
-      deviceId: device.id,
-      ownerUserId: owner.id,
+      device,
       config,
       changedByUserId: user.id,
       changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,

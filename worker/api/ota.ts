@@ -1,11 +1,12 @@
 // POST /api/mqtt/ota (the path is kept for the spec's clients; there is no MQTT): offer the
 // newest firmware image of a device type to the caller's box.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { translateApi } from "../../app/i18n/api.ts";
 import { otaResponseSchema } from "../../common/api-responses/devices.ts";
-import { otaRequestSchema } from "../../common/api-schemas.ts";
+import { type OtaRequest, otaRequestSchema } from "../../common/api-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { latestFirmware } from "../db/firmware.ts";
+import type { DeviceRow } from "../db/schema.ts";
 import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
@@ -16,9 +17,8 @@ import { apiLanguage } from "./language.ts";
 import { requireAuth } from "./require-auth.ts";
 import { respond } from "./respond.ts";
 
-export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "admin"), async (c) => {
-  const { mobileNo, deviceType } = await readJsonBody(c, otaRequestSchema);
-  const { device } = await deviceForMobileNo(c, mobileNo);
+/** Offers the newest image for `deviceType` to `device`; succeeds when the box accepted the job. */
+export async function offerNewestFirmware(c: Context<ApiEnv>, device: DeviceRow, deviceType: OtaRequest["deviceType"]) {
   const image = await latestFirmware(getDb(c.env.DB), deviceType);
   if (!image) throw apiError(404, "noFirmwareForType", { deviceType });
   const url = new URL(`/api/device/firmware/${image.id}`, c.req.url).toString();
@@ -28,11 +28,16 @@ export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "ad
     sha256: image.sha256,
     size: image.size,
   });
-  const language = apiLanguage(c.req.raw);
   if (!result.ok) throw hubFailureError(result);
   return respond(c, otaResponseSchema, {
     success: true,
-    message: translateApi(language, "ota.triggered"),
+    message: translateApi(apiLanguage(c.req.raw), "ota.triggered"),
     version: image.version,
   });
+}
+
+export const otaRoutes = new Hono<ApiEnv>().post("/ota", requireAuth("user", "admin"), async (c) => {
+  const { mobileNo, deviceType } = await readJsonBody(c, otaRequestSchema);
+  const { device } = await deviceForMobileNo(c, mobileNo);
+  return offerNewestFirmware(c, device, deviceType);
 });

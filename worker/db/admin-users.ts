@@ -2,9 +2,10 @@
 // deletion. Every rule that protects the fleet (never zero admins) is a condition inside the
 // SQL statement itself, so two admins acting at once cannot get around it.
 import { asc, count, eq, inArray } from "drizzle-orm";
-import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
+import type { MemberRole } from "../../common/pump-roles.ts";
 import type { DeviceStatus } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
+import { listMembershipsOf } from "./device-members.ts";
 import { firstBoxOfUser, listDevicesOfOwner, motorConfigOf } from "./devices.ts";
 import { listMotorConfigHistory } from "./motor-config.ts";
 import { type DeviceRow, devices, type UserRow, users } from "./schema.ts";
@@ -76,9 +77,15 @@ export type AdminUserView = {
   } | null;
   /** Every box the account owns, its first box first. */
   boxes: { id: string; kind: DeviceRow["kind"]; online: boolean }[];
+  /** The boxes others let this number use (docs/decisions/018-shared-pumps.md). */
+  shared: { id: string; role: MemberRole; label: string; ownerMobileNo: string | null; online: boolean }[];
 };
 
-export function toAdminUserView(user: UserRow, owned: DeviceRow[]): AdminUserView {
+export function toAdminUserView(
+  user: UserRow,
+  owned: DeviceRow[],
+  shared: Awaited<ReturnType<typeof listMembershipsOf>> = [],
+): AdminUserView {
   const device = owned[0] ?? null;
   return {
     id: user.id,
@@ -87,7 +94,7 @@ export function toAdminUserView(user: UserRow, owned: DeviceRow[]): AdminUserVie
     createdAt: iso(user.createdAt)!,
     lastLogin: iso(user.lastLogin),
     // The first box's settings; an account without a box shows what a new box starts with.
-    ...(device ? motorConfigOf(device) : DEFAULT_MOTOR_CONFIG),
+    ...motorConfigOf(device),
     deviceInfo: {
       signal: device?.signal ?? null,
       imei: device?.imei ?? null,
@@ -106,6 +113,13 @@ export function toAdminUserView(user: UserRow, owned: DeviceRow[]): AdminUserVie
         }
       : null,
     boxes: owned.map((box) => ({ id: box.id, kind: box.kind, online: box.online })),
+    shared: shared.map(({ device, member, ownerMobileNo }) => ({
+      id: device.id,
+      role: member.role,
+      label: member.label,
+      ownerMobileNo,
+      online: device.online,
+    })),
   };
 }
 
@@ -116,7 +130,9 @@ export async function findAdminUserView(
   const user = await db.query.users.findFirst({
     where: "id" in where ? eq(users.id, where.id) : eq(users.mobileNo, where.mobileNo),
   });
-  return user ? toAdminUserView(user, await listDevicesOfOwner(db, user.id)) : undefined;
+  if (!user) return undefined;
+  const [owned, shared] = await Promise.all([listDevicesOfOwner(db, user.id), listMembershipsOf(db, user.mobileNo)]);
+  return toAdminUserView(user, owned, shared);
 }
 
 export async function countAdmins(db: Db): Promise<number> {

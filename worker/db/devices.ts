@@ -1,23 +1,22 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { MotorConfig } from "../../common/api-schemas.ts";
+import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import type { Db } from "./client.ts";
-import { type DeviceRow, devices, users } from "./schema.ts";
+import { type DeviceRow, deviceMembers, devices, users } from "./schema.ts";
 
 export function findDeviceById(db: Db, deviceId: string): Promise<DeviceRow | undefined> {
   return db.query.devices.findFirst({ where: eq(devices.id, deviceId) });
 }
 
-/** The oldest box comes first: the account's first box, which SPEC §7's routes act on. */
-const FIRST_BOX_FIRST = [asc(devices.createdAt), asc(devices.id)];
+/** The box linked longest comes first: the account's first box, which SPEC §7's routes act on. */
+const FIRST_BOX_FIRST = [asc(sql`coalesce(${devices.linkedAt}, ${devices.createdAt})`), asc(devices.id)];
 
 /**
  * Joins an account to its first box only, so that an account is one row however many boxes it
  * owns (the views keyed by number: SPEC §7 speaks of one device per account).
  */
-export const firstBoxOfUser = and(
-  eq(devices.ownerUserId, users.id),
-  sql`${devices.id} = (SELECT first.id FROM devices first WHERE first.owner_user_id = ${users.id} ORDER BY first.created_at, first.id LIMIT 1)`,
-);
+// The same order as FIRST_BOX_FIRST, written against the subquery's own alias.
+export const firstBoxOfUser = sql`${devices.id} = (SELECT first.id FROM devices first WHERE first.owner_user_id = ${users.id} ORDER BY coalesce(first.linked_at, first.created_at), first.id LIMIT 1)`;
 
 /** The account's first box (docs/decisions/018-shared-pumps.md). */
 export function findDeviceByOwner(db: Db, userId: number): Promise<DeviceRow | undefined> {
@@ -29,8 +28,9 @@ export function listDevicesOfOwner(db: Db, userId: number): Promise<DeviceRow[]>
   return db.query.devices.findMany({ where: eq(devices.ownerUserId, userId), orderBy: FIRST_BOX_FIRST });
 }
 
-/** The motor settings a box enforces. */
-export function motorConfigOf(device: DeviceRow): MotorConfig {
+/** The motor settings a box enforces; without a box, what a new one starts with. */
+export function motorConfigOf(device: DeviceRow | null | undefined): MotorConfig {
+  if (!device) return DEFAULT_MOTOR_CONFIG;
   return {
     defaultCurrent: device.defaultCurrent,
     dryRunThreshold: device.dryRunThreshold,
@@ -104,8 +104,20 @@ export async function setDeviceKeyHash(db: Db, deviceId: string, keyHash: string
   return rows.length > 0;
 }
 
+/**
+ * Links the box to `ownerUserId` (or to nobody). Whoever its previous owner let use it loses
+ * it with the change: those were their people, not the new owner's.
+ */
 export async function setDeviceOwner(db: Db, deviceId: string, ownerUserId: number | null): Promise<void> {
-  await db.update(devices).set({ ownerUserId }).where(eq(devices.id, deviceId));
+  const current = await findDeviceById(db, deviceId);
+  if (current?.ownerUserId === ownerUserId) return;
+  await db.batch([
+    db
+      .update(devices)
+      .set({ ownerUserId, linkedAt: ownerUserId === null ? null : Date.now() })
+      .where(eq(devices.id, deviceId)),
+    db.delete(deviceMembers).where(eq(deviceMembers.deviceId, deviceId)),
+  ]);
 }
 
 export function listDevicesWithOwners(db: Db) {
@@ -114,4 +126,8 @@ export function listDevicesWithOwners(db: Db) {
     .from(devices)
     .leftJoin(users, eq(devices.ownerUserId, users.id))
     .orderBy(devices.createdAt);
+}
+
+export async function setDeviceName(db: Db, deviceId: string, name: string | null): Promise<void> {
+  await db.update(devices).set({ name }).where(eq(devices.id, deviceId));
 }

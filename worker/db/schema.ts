@@ -80,11 +80,41 @@ export const devices = sqliteTable(
     firmware: text("firmware"),
     online: integer("online", { mode: "boolean" }).notNull().default(false),
     lastSeenAt: timestamp("last_seen_at"),
+    /**
+     * When the box was linked to its current owner; null: when it was made (provisioned for
+     * them). An account's first box is the one linked longest, so assigning an older spare
+     * never moves SPEC §7's routes to another pump.
+     */
+    linkedAt: timestamp("linked_at"),
     /** When the box first said hello: its free connectivity year starts here. */
     activatedAt: timestamp("activated_at"),
     createdAt: timestamp("created_at").notNull(),
   },
   (table) => [index("devices_owner_idx").on(table.ownerUserId, table.createdAt)],
+);
+
+/**
+ * The people besides its owner who may use a box, one row per number (docs/decisions/018).
+ * Kept by number, not by account, so that a number invited before it registers finds the box
+ * waiting; deleting an account deletes the rows of its number. `label` is the owner's name
+ * for that person, which the motor log shows ("राम").
+ */
+export const deviceMembers = sqliteTable(
+  "device_members",
+  {
+    deviceId: text("device_id")
+      .notNull()
+      .references(() => devices.id, { onDelete: "cascade" }),
+    mobileNo: text("mobile_no").notNull(),
+    role: text("role", { enum: ["operator", "viewer"] }).notNull(),
+    label: text("label").notNull(),
+    invitedByUserId: integer("invited_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.deviceId, table.mobileNo] }),
+    index("device_members_mobile_idx").on(table.mobileNo),
+  ],
 );
 
 /**
@@ -242,6 +272,7 @@ export const adminAudit = sqliteTable(
 
 export type UserRow = typeof users.$inferSelect;
 export type DeviceRow = typeof devices.$inferSelect;
+export type DeviceMemberRow = typeof deviceMembers.$inferSelect;
 export type MotorLogRow = typeof motorLogs.$inferSelect;
 export type FirmwareImageRow = typeof firmwareImages.$inferSelect;
 export type PlanPeriodRow = typeof planPeriods.$inferSelect;

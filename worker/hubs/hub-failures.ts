@@ -16,6 +16,7 @@ const STATUS: Record<HubFailure["code"], HttpError["status"]> = {
   noSupply: 409,
   otaBusy: 409,
   otaRejected: 409,
+  notAllowed: 403,
 };
 
 export function isHubFailureCode(code: string): code is HubFailure["code"] {
@@ -32,6 +33,8 @@ export function hubFailureText(failure: HubFailure, language: Language): string 
         hasError: failure.error ? "yes" : "no",
         error: failure.error ?? "",
       });
+    case "notAllowed":
+      return translateApi(language, "failure.notAllowed");
     default:
       return commandFailureText({ code: failure.code, error: failure.error ?? null }, wordsIn(language));
   }

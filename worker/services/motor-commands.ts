@@ -1,15 +1,16 @@
-// One way to switch a farmer's own motor, shared by the JSON API (SPEC §7) and the dashboard's
-// form, so that both ask the same hub method with the same checks.
+// One way for a person to switch a pump, shared by the JSON API (SPEC §7's route and the
+// per-pump route) and the dashboard's form, so that all ask the same hub method with the same
+// checks: the Worker's (worker/services/pump-access.ts) and the hub's own.
 import type { RelayState } from "../../common/device-protocol.ts";
 import type { MotorCommandResult } from "../../common/hub-contract.ts";
-import { getDb } from "../db/client.ts";
-import { findDeviceByOwner } from "../db/devices.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
+import { type PumpAccess, type PumpCaller, personOf } from "./pump-access.ts";
 
-export type OwnMotorResult = MotorCommandResult | { ok: false; code: "noDevice" };
-
-export async function switchOwnMotor(env: Env, userId: number, action: RelayState): Promise<OwnMotorResult> {
-  const device = await findDeviceByOwner(getDb(env.DB), userId);
-  if (!device) return { ok: false, code: "noDevice" };
-  return deviceHub(env, device.id).switchMotor({ action, origin: { by: "app" } });
+export function switchPump(
+  env: Env,
+  caller: PumpCaller,
+  access: PumpAccess,
+  action: RelayState,
+): Promise<MotorCommandResult> {
+  return deviceHub(env, access.device.id).switchMotor(personOf(caller, access), action);
 }

@@ -4,7 +4,7 @@
 // request per device waits for a decision at a time).
 import { type PaymentMethod, PLANS, type Plan } from "../../common/plans.ts";
 import { getDb } from "../db/client.ts";
-import { findDeviceByOwner } from "../db/devices.ts";
+import { findDeviceById, findDeviceByOwner } from "../db/devices.ts";
 import { insertRechargeRequest } from "../db/recharges.ts";
 import type { RechargeRequestRow } from "../db/schema.ts";
 import { apiError } from "../http/http-error.ts";
@@ -14,12 +14,14 @@ import { upiPaymentLink } from "./upi.ts";
 export async function requestOwnRecharge(
   env: Env,
   user: { id: number; mobileNo: string },
-  input: { plan: Plan; paymentMethod: PaymentMethod; mobileNo?: string | undefined },
+  input: { plan: Plan; paymentMethod: PaymentMethod; mobileNo?: string | undefined; deviceId?: string | undefined },
 ): Promise<{ request: RechargeRequestRow; upiLink: string | null }> {
   if (input.mobileNo && input.mobileNo !== user.mobileNo) throw apiError(403, "notYourRecharge");
   const db = getDb(env.DB);
-  const device = await findDeviceByOwner(db, user.id);
-  if (!device) throw noDeviceError();
+  // The box the farmer's page shows, if one of their own; SPEC §7's call renews their first box.
+  const device =
+    input.deviceId === undefined ? await findDeviceByOwner(db, user.id) : await findDeviceById(db, input.deviceId);
+  if (!device || device.ownerUserId !== user.id) throw noDeviceError();
   const request = await insertRechargeRequest(db, {
     userId: user.id,
     deviceId: device.id,

@@ -32,6 +32,11 @@ export const AUDIT_ACTIONS: Record<string, AdminMessageKey> = {
   "POST /api/devices/motor/power/:mobileNo": "admin.audit.do.powerReading",
   "POST /api/devices/motor/health/:mobileNo": "admin.audit.do.healthCheck",
   "POST /api/mqtt/ota": "admin.audit.do.firmwareUpdate",
+  "POST /api/pumps/:deviceId/config": "admin.audit.do.motorSettings",
+  "POST /api/pumps/:deviceId/power": "admin.audit.do.powerReading",
+  "POST /api/pumps/:deviceId/health": "admin.audit.do.healthCheck",
+  "POST /api/pumps/:deviceId/ota": "admin.audit.do.firmwareUpdate",
+  "DELETE /api/pumps/:deviceId/members/:mobileNo": "admin.audit.do.removeMember",
 };
 
 /** What an entry did, in `language`; an action recorded by a route not listed here shows as stored. */

@@ -101,13 +101,15 @@ type Case = {
 };
 
 /** An admin asks a farmer's box for a reading; the box is offline, so 503, audited all the same. */
-function askOfflineBox(what: "power" | "health"): Case {
+function askOfflineBox(what: "power" | "health", by: "number" | "id" = "number"): Case {
   return {
     run: async (admin) => {
-      const { user } = await farmerWithDevice();
+      const { user, device } = await farmerWithDevice();
+      const path =
+        by === "number" ? `/api/devices/motor/${what}/${user.mobileNo}` : `/api/pumps/${device.deviceId}/${what}`;
       return {
-        response: await call("POST", `/api/devices/motor/${what}/${user.mobileNo}`, admin.token),
-        target: user.mobileNo,
+        response: await call("POST", path, admin.token),
+        target: by === "number" ? user.mobileNo : device.deviceId,
       };
     },
     status: 503,
@@ -288,6 +290,49 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
       return { response: await call("POST", "/api/mqtt/ota", admin.token, body), target: user.mobileNo, details: body };
     },
     status: 404,
+  },
+  "POST /api/pumps/:deviceId/motor": "farmer only",
+  "PUT /api/pumps/:deviceId/name": "farmer only",
+  "POST /api/pumps/:deviceId/schedules": "farmer only",
+  "PUT /api/pumps/:deviceId/schedules/:id": "farmer only",
+  "DELETE /api/pumps/:deviceId/schedules/:id": "farmer only",
+  "POST /api/pumps/:deviceId/members": "farmer only",
+  "PUT /api/pumps/:deviceId/members/:mobileNo": "farmer only",
+  "POST /api/pumps/:deviceId/config": {
+    run: async (admin) => {
+      const { device } = await farmerWithDevice();
+      const config = { defaultCurrent: 6, dryRunThreshold: 25, overCurrentThreshold: 30 };
+      const response = await call("POST", `/api/pumps/${device.deviceId}/config`, admin.token, config);
+      return { response, target: device.deviceId, details: config };
+    },
+    status: 200,
+  },
+  "POST /api/pumps/:deviceId/power": askOfflineBox("power", "id"),
+  "POST /api/pumps/:deviceId/health": askOfflineBox("health", "id"),
+  "POST /api/pumps/:deviceId/ota": {
+    run: async (admin) => {
+      const { device } = await farmerWithDevice();
+      const body = { deviceType: "sim" as const };
+      // No sim firmware in this file's storage: refused with 404, and recorded as such.
+      const response = await call("POST", `/api/pumps/${device.deviceId}/ota`, admin.token, body);
+      return { response, target: device.deviceId, details: body };
+    },
+    status: 404,
+  },
+  "DELETE /api/pumps/:deviceId/members/:mobileNo": {
+    run: async (admin) => {
+      const { device, token } = await farmerWithDevice();
+      const member = await createUser();
+      const invited = await postJson(
+        `/api/pumps/${device.deviceId}/members`,
+        { mobileNo: member.mobileNo, role: "viewer", label: "Sita" },
+        token,
+      );
+      expect(invited.status).toBe(201);
+      const response = await call("DELETE", `/api/pumps/${device.deviceId}/members/${member.mobileNo}`, admin.token);
+      return { response, target: device.deviceId, details: {} };
+    },
+    status: 200,
   },
 };
 

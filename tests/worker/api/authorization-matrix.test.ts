@@ -1,4 +1,6 @@
-// Who may call what. Every route of the API and both sockets × seven kinds of caller.
+// Who may call what. Every route of the API and both sockets × ten kinds of caller: A (the
+// owner of a box), B (a stranger with a box of their own), A's operator and viewer, someone A
+// removed, an admin, the box itself, and three broken credentials.
 // The table below must name exactly the routes the router has: a route added without a row
 // here fails "covers every route". "allowed" means the access check let the call through (any
 // answer but 401 and 403: the call itself may still find nothing, refuse bad input, or say
@@ -21,12 +23,51 @@ import {
   ORIGIN,
   postJson,
   refusal,
+  sharePump,
   type TestDevice,
   type TestUser,
 } from "../helpers.ts";
 
-type Caller = "anonymous" | "userA" | "userB" | "admin" | "device" | "expired" | "tampered";
-const CALLERS: Caller[] = ["anonymous", "userA", "userB", "admin", "device", "expired", "tampered"];
+type Caller =
+  | "anonymous"
+  | "userA"
+  | "userB"
+  | "operator"
+  | "viewer"
+  | "exMember"
+  | "admin"
+  | "device"
+  | "expired"
+  | "tampered";
+const CALLERS: Caller[] = [
+  "anonymous",
+  "userA",
+  "userB",
+  "operator",
+  "viewer",
+  "exMember",
+  "admin",
+  "device",
+  "expired",
+  "tampered",
+];
+/** A's people: the same account class as A and B, different rights on A's box. */
+const PEOPLE = ["operator", "viewer", "exMember"] as const;
+const asPeople = (outcome: Outcome) =>
+  Object.fromEntries(PEOPLE.map((who) => [who, outcome])) as Record<(typeof PEOPLE)[number], Outcome>;
+/** What a farmer, an admin and the broken callers get at A's box by its id; varies by role only among A's people. */
+const pumpAccess = (rights: { operator: Outcome; viewer: Outcome; admin: Outcome }): Record<Caller, Outcome> => ({
+  anonymous: 401,
+  userA: "allowed",
+  userB: 404,
+  operator: rights.operator,
+  viewer: rights.viewer,
+  exMember: 404,
+  admin: rights.admin,
+  device: 401,
+  expired: 401,
+  tampered: 401,
+});
 
 /** The expected outcome: "allowed", or the status of the refusal. */
 type Outcome = "allowed" | 401 | 403 | 404;
@@ -38,44 +79,103 @@ const ACCESS = {
     anonymous: "allowed",
     userA: "allowed",
     userB: "allowed",
+    ...asPeople("allowed"),
     admin: "allowed",
     device: "allowed",
     expired: "allowed",
     tampered: "allowed",
   },
   /** The farmer's own account (the data follows from the session): farmers only. */
-  farmer: { anonymous: 401, userA: "allowed", userB: "allowed", admin: 403, device: 401, expired: 401, tampered: 401 },
+  farmer: {
+    anonymous: 401,
+    userA: "allowed",
+    userB: "allowed",
+    ...asPeople("allowed"),
+    admin: 403,
+    device: 401,
+    expired: 401,
+    tampered: 401,
+  },
   /** The caller's own account, from either area (the password change). */
   anyAccount: {
     anonymous: 401,
     userA: "allowed",
     userB: "allowed",
+    ...asPeople("allowed"),
     admin: "allowed",
     device: 401,
     expired: 401,
     tampered: 401,
   },
-  /** A's device by its number: A, or an admin. */
+  /** A's device by its number: A, or an admin. A's people use the box by its id. */
   ownerOrAdmin: {
     anonymous: 401,
     userA: "allowed",
     userB: 403,
+    ...asPeople(403),
     admin: "allowed",
     device: 401,
     expired: 401,
     tampered: 401,
   },
-  /** A's schedule by its id: A; to B it does not exist. */
-  ownSchedule: { anonymous: 401, userA: "allowed", userB: 404, admin: 403, device: 401, expired: 401, tampered: 401 },
-  admin: { anonymous: 401, userA: 403, userB: 403, admin: "allowed", device: 401, expired: 401, tampered: 401 },
+  /** A's schedule by its id, on the SPEC route keyed by the caller: A; to anyone else it does not exist. */
+  ownSchedule: {
+    anonymous: 401,
+    userA: "allowed",
+    userB: 404,
+    ...asPeople(404),
+    admin: 403,
+    device: 401,
+    expired: 401,
+    tampered: 401,
+  },
+  admin: {
+    anonymous: 401,
+    userA: 403,
+    userB: 403,
+    ...asPeople(403),
+    admin: "allowed",
+    device: 401,
+    expired: 401,
+    tampered: 401,
+  },
   /** The controller box's own calls: its Basic credentials only. */
-  device: { anonymous: 401, userA: 401, userB: 401, admin: 401, device: "allowed", expired: 401, tampered: 401 },
+  device: {
+    anonymous: 401,
+    userA: 401,
+    userB: 401,
+    ...asPeople(401),
+    admin: 401,
+    device: "allowed",
+    expired: 401,
+    tampered: 401,
+  },
+  // A's box by its id (docs/decisions/018-shared-pumps.md). To whoever may not see it, it does
+  // not exist (404); a role that sees it but may not do this is 403.
+  /** State, readings, logs: everyone A let in, and admins. */
+  pumpSee: pumpAccess({ operator: "allowed", viewer: "allowed", admin: "allowed" }),
+  /** The schedules list: A's people (an admin session is not a farmer's). */
+  pumpSeeFarmer: pumpAccess({ operator: "allowed", viewer: "allowed", admin: 403 }),
+  /** Switching and schedules: A and an operator. */
+  pumpRun: pumpAccess({ operator: "allowed", viewer: 403, admin: 403 }),
+  /** Settings, firmware, the member list and removing a member: A and admins. */
+  pumpOwnerOrAdmin: pumpAccess({ operator: 403, viewer: 403, admin: "allowed" }),
+  /** Naming the box and inviting: A alone. */
+  pumpOwner: pumpAccess({ operator: 403, viewer: 403, admin: 403 }),
 } satisfies Record<string, Record<Caller, Outcome>>;
 
-type Fixtures = { a: TestUser; b: TestUser; aDevice: TestDevice; aScheduleId: number };
+type Fixtures = {
+  a: TestUser;
+  b: TestUser;
+  aDevice: TestDevice;
+  aScheduleId: number;
+  people: Record<(typeof PEOPLE)[number], TestUser>;
+};
 type Call = { path: (f: Fixtures) => string; body?: (f: Fixtures) => unknown; upgrade?: boolean };
 
 const MISSING = 999_999;
+/** A number nobody invited: the member calls that name it find nothing (404) once let through. */
+const NOT_A_MEMBER = "9999999998";
 /** A push address no browser of these tests subscribed: the calls that name it find nothing (404). */
 const NO_PUSH_ENDPOINT = "https://push.invalid/none";
 
@@ -127,6 +227,67 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     body: (f) => ({ mobileNo: f.a.mobileNo, deviceType: "wifi" }),
   },
   "GET /api/realtime": { access: "ownerOrAdmin", path: (f) => `/api/realtime?mobileNo=${f.a.mobileNo}`, upgrade: true },
+  "GET /api/pumps": { access: "farmer", path: () => "/api/pumps" },
+  "GET /api/pumps/:deviceId/status": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/status` },
+  "POST /api/pumps/:deviceId/motor": {
+    access: "pumpRun",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/motor`,
+    body: () => ({ action: "off" }),
+  },
+  "POST /api/pumps/:deviceId/config": {
+    access: "pumpOwnerOrAdmin",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/config`,
+    body: () => ({}),
+  },
+  "POST /api/pumps/:deviceId/power": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/power` },
+  "POST /api/pumps/:deviceId/health": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/health` },
+  "POST /api/pumps/:deviceId/ota": {
+    access: "pumpOwnerOrAdmin",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/ota`,
+    body: () => ({}),
+  },
+  "PUT /api/pumps/:deviceId/name": {
+    access: "pumpOwner",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/name`,
+    body: () => ({ name: 5 }),
+  },
+  "GET /api/pumps/:deviceId/logs": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/logs` },
+  "GET /api/pumps/:deviceId/schedules": {
+    access: "pumpSeeFarmer",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/schedules`,
+  },
+  "POST /api/pumps/:deviceId/schedules": {
+    access: "pumpRun",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/schedules`,
+    body: () => ({ time: "never" }),
+  },
+  "PUT /api/pumps/:deviceId/schedules/:id": {
+    access: "pumpRun",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/schedules/${MISSING}`,
+    body: () => ({ time: "6:45 AM", action: "OFF", repeat: "once" }),
+  },
+  "DELETE /api/pumps/:deviceId/schedules/:id": {
+    access: "pumpRun",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/schedules/${MISSING}`,
+  },
+  "GET /api/pumps/:deviceId/members": {
+    access: "pumpOwnerOrAdmin",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/members`,
+  },
+  "POST /api/pumps/:deviceId/members": {
+    access: "pumpOwner",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/members`,
+    body: () => ({}),
+  },
+  "PUT /api/pumps/:deviceId/members/:mobileNo": {
+    access: "pumpOwner",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/members/${NOT_A_MEMBER}`,
+    body: () => ({}),
+  },
+  "DELETE /api/pumps/:deviceId/members/:mobileNo": {
+    access: "pumpOwnerOrAdmin",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/members/${NOT_A_MEMBER}`,
+  },
   "POST /api/recharge/request": {
     access: "farmer",
     path: () => "/api/recharge/request",
@@ -221,6 +382,15 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   },
 };
 
+/** Routes called another way as well: the realtime socket by box id. */
+const VARIANTS: Record<string, { access: keyof typeof ACCESS } & Call> = {
+  "GET /api/realtime?deviceId=": {
+    access: "pumpSee",
+    path: (f) => `/api/realtime?deviceId=${f.aDevice.deviceId}`,
+    upgrade: true,
+  },
+};
+
 function routeList(): string[] {
   return [
     ...new Set(apiApp.routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${route.path}`)),
@@ -236,7 +406,8 @@ beforeAll(async () => {
   adminUser = await createUser({ isAdmin: true });
   const created = await postJson("/api/schedule", { time: "6:30 AM", action: "ON", repeat: "daily" }, a.token);
   const aScheduleId = (await readJson(created, scheduleResponseSchema)).schedule.id;
-  fixtures = { a: a.user, b: b.user, aDevice: a.device, aScheduleId };
+  const people = await sharePump(a.device.deviceId, a.token);
+  fixtures = { a: a.user, b: b.user, aDevice: a.device, aScheduleId, people };
 });
 
 /** Credentials for one call. Each call gets fresh sessions: some calls log out. */
@@ -250,6 +421,10 @@ async function credentialsFor(caller: Caller): Promise<Record<string, string>> {
       return { Authorization: await bearer(fixtures.a.id, "user") };
     case "userB":
       return { Authorization: await bearer(fixtures.b.id, "user") };
+    case "operator":
+    case "viewer":
+    case "exMember":
+      return { Authorization: await bearer(fixtures.people[caller].id, "user") };
     case "admin":
       return { Authorization: await bearer(adminUser.id, "admin") };
     case "device":
@@ -303,7 +478,7 @@ describe("the authorization matrix", () => {
     expect(Object.keys(ROUTES).sort()).toEqual(routeList());
   });
 
-  for (const [route, spec] of Object.entries(ROUTES)) {
+  for (const [route, spec] of [...Object.entries(ROUTES), ...Object.entries(VARIANTS)]) {
     const [method] = route.split(" ") as [string];
     it(`${route}: ${spec.access}`, async () => {
       for (const caller of CALLERS) {
@@ -312,6 +487,10 @@ describe("the authorization matrix", () => {
         const outcome = `${caller} → ${response.status}`;
         if (expected === "allowed") expect([401, 403], outcome).not.toContain(response.status);
         else expect(response.status, outcome).toBe(expected);
+        // A box they may not see is not there for them: not the same 404 as a missing schedule.
+        if (expected === 404 && spec.access.startsWith("pump")) {
+          expect((await readJson(response, apiErrorSchema)).code, outcome).toBe("pumpNotFound");
+        }
         // 503/504 are the clear answers for a box that is offline or silent; never a crash.
         expect(response.status, outcome).not.toBe(500);
       }

@@ -41,11 +41,18 @@ import {
   registerRequestSchema,
 } from "../../../common/api-schemas.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
+import {
+  deviceIdSchema,
+  memberChangeRequestSchema,
+  memberInviteRequestSchema,
+  pumpNameRequestSchema,
+  pumpOtaRequestSchema,
+} from "../../../common/pump-schemas.ts";
 import { endpointQuerySchema, saveSubscriptionSchema } from "../../../common/push-schemas.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../../common/schedule-schemas.ts";
 import { formatClock } from "../../../common/schedule-time.ts";
 import { z } from "../../../common/zod.ts";
-import { deviceIdSchema, ownerSchema, provisionSchema } from "../../../worker/api/admin/devices.ts";
+import { ownerSchema, provisionSchema } from "../../../worker/api/admin/devices.ts";
 import { MAX_FIRMWARE_BYTES, uploadSchema } from "../../../worker/api/admin/firmware.ts";
 import { apiApp } from "../../../worker/api/app.ts";
 import { firmwareIdSchema } from "../../../worker/api/device-socket.ts";
@@ -83,9 +90,10 @@ import {
   provisionDevice,
   type TestDevice,
   type TestUser,
+  uniqueMobileNo,
 } from "../helpers.ts";
 
-/** Generated inputs per route; 48 routes make 7,200. */
+/** Generated inputs per route; 65 routes make 9,750. */
 const RUNS_PER_ROUTE = 150;
 const MIN_HTTP_INPUTS = 6_000;
 /** readJsonBody refuses bodies longer than this (worker/api/input.ts). */
@@ -110,6 +118,8 @@ type Fixtures = {
   rechargeId: number;
   firmwareId: number;
   firmwareVersion: string;
+  /** A number the owner let use their box (not registered): the member routes act on it only. */
+  memberMobileNo: string;
 };
 
 /** Who sends the inputs. The logout callers get a fresh session per input: each call ends one. */
@@ -214,7 +224,103 @@ function ownNumberRoute(
   };
 }
 
+/**
+ * A route of the owner's box by its id (`:deviceId`, the owner calling): it acts on that box
+ * only (the other boxes are not theirs: 404), and then on what `alsoAccepts` accepts.
+ */
+function ownPumpRoute(
+  effect: Effect,
+  input: Pick<Spec, "query" | "body"> & { params?: Record<string, (f: Fixtures) => string> } = {},
+  alsoAccepts: (seen: Seen, f: Fixtures) => boolean = () => true,
+): Spec {
+  return {
+    caller: "owner",
+    effect,
+    ...input,
+    params: { deviceId: (f) => f.ownerDevice.deviceId, ...input.params },
+    accepts: (seen, f) =>
+      parsed(deviceIdSchema, seen.params.deviceId) === f.ownerDevice.deviceId && alsoAccepts(seen, f),
+  };
+}
+
+const memberTemplate = (f: Fixtures) => ({ mobileNo: f.memberMobileNo, role: "viewer", label: "Sita" });
+const memberFields = ["mobileNo", "role", "label"] as const;
+/** The member the fixtures made: the change and removal routes act on that number only. */
+const isMember = (seen: Seen, f: Fixtures) => parsed(mobileNoSchema, seen.params.mobileNo) === f.memberMobileNo;
+
 const ROUTES: Record<string, Spec> = {
+  "GET /api/pumps": { caller: "owner", effect: "read", accepts: () => true },
+  "GET /api/pumps/:deviceId/status": ownPumpRoute("read"),
+  "POST /api/pumps/:deviceId/motor": ownPumpRoute(
+    "device",
+    { body: { template: () => ({ action: "on" }), fields: ["action", "token"] } },
+    (seen) => jsonBody(seen, motorCommandRequestSchema) !== undefined,
+  ),
+  "POST /api/pumps/:deviceId/config": ownPumpRoute(
+    "write",
+    { body: { template: () => motorConfigTemplate, fields: motorConfigFields } },
+    (seen) => jsonBody(seen, motorConfigRequestSchema) !== undefined,
+  ),
+  "POST /api/pumps/:deviceId/power": ownPumpRoute("device"),
+  "POST /api/pumps/:deviceId/health": ownPumpRoute("device"),
+  "POST /api/pumps/:deviceId/ota": ownPumpRoute(
+    "device", // the wifi image exists: an acceptable input reaches the offline box
+    { body: { template: () => ({ deviceType: "wifi" }), fields: ["deviceType"] } },
+    (seen) => jsonBody(seen, pumpOtaRequestSchema) !== undefined,
+  ),
+  "PUT /api/pumps/:deviceId/name": ownPumpRoute(
+    "write",
+    { body: { template: () => ({ name: "कुएँ वाला पंप" }), fields: ["name"] } },
+    (seen) => jsonBody(seen, pumpNameRequestSchema) !== undefined,
+  ),
+  "GET /api/pumps/:deviceId/logs": ownPumpRoute(
+    "read",
+    { query: { template: { limit: "20", before: "5" }, fields: ["limit", "before"] } },
+    (seen) => ok(motorLogsQuery, seen.query),
+  ),
+  "GET /api/pumps/:deviceId/schedules": ownPumpRoute("read"),
+  "POST /api/pumps/:deviceId/schedules": ownPumpRoute(
+    "write",
+    { body: { template: () => scheduleTemplate, fields: scheduleFields } },
+    (seen, f) => {
+      const body = jsonBody(seen, scheduleRequestSchema);
+      return body !== undefined && body.minuteOfDay !== f.scheduleMinute; // the fixture's minute: 409
+    },
+  ),
+  "PUT /api/pumps/:deviceId/schedules/:id": ownPumpRoute(
+    "write",
+    { params: { id: (f) => String(f.scheduleId) }, body: { template: () => scheduleTemplate, fields: scheduleFields } },
+    (seen, f) =>
+      parsed(scheduleIdSchema, seen.params.id) === f.scheduleId && jsonBody(seen, scheduleRequestSchema) !== undefined,
+  ),
+  "DELETE /api/pumps/:deviceId/schedules/:id": ownPumpRoute(
+    "write",
+    { params: { id: (f) => String(f.scheduleId) } },
+    (seen, f) => parsed(scheduleIdSchema, seen.params.id) === f.scheduleId,
+  ),
+  "GET /api/pumps/:deviceId/members": ownPumpRoute("read"),
+  "POST /api/pumps/:deviceId/members": ownPumpRoute(
+    "write",
+    { body: { template: memberTemplate, fields: memberFields } },
+    (seen, f) => {
+      const body = jsonBody(seen, memberInviteRequestSchema);
+      // The owner's own number: 400; a number already in: 409.
+      return body !== undefined && ![f.owner.mobileNo, f.memberMobileNo].includes(body.mobileNo);
+    },
+  ),
+  "PUT /api/pumps/:deviceId/members/:mobileNo": ownPumpRoute(
+    "write",
+    {
+      params: { mobileNo: (f) => f.memberMobileNo },
+      body: { template: () => ({ role: "operator", label: "Ram" }), fields: ["role", "label"] },
+    },
+    (seen, f) => isMember(seen, f) && jsonBody(seen, memberChangeRequestSchema) !== undefined,
+  ),
+  "DELETE /api/pumps/:deviceId/members/:mobileNo": ownPumpRoute(
+    "write",
+    { params: { mobileNo: (f) => f.memberMobileNo } },
+    isMember,
+  ),
   "GET /api/health": { caller: "anonymous", effect: "read", accepts: () => true },
   "POST /api/auth/register": {
     caller: "anonymous",
@@ -878,6 +984,13 @@ beforeAll(async () => {
   expect(recharge.status).toBe(201);
   const config = await postJson(`/api/devices/motor/config/${owner.user.mobileNo}`, motorConfigTemplate, owner.token);
   expect(config.status).toBe(200);
+  const memberMobileNo = uniqueMobileNo();
+  const member = await postJson(
+    `/api/pumps/${owner.device.deviceId}/members`,
+    { mobileNo: memberMobileNo, role: "viewer", label: "Sita" },
+    owner.token,
+  );
+  expect(member.status).toBe(201);
   const form = new FormData();
   form.set("deviceType", "wifi");
   form.set("version", "1.0.0");
@@ -903,6 +1016,7 @@ beforeAll(async () => {
     rechargeId: (await readJson(recharge, rechargeRequestResponseSchema)).request.id,
     firmwareId: (await readJson(firmware, firmwareUploadResponseSchema)).firmware.id,
     firmwareVersion: "1.0.0",
+    memberMobileNo,
   };
   // Fill the hubs' caches (the last logs are read from D1 once), so that a first read
   // during the run does not count as a change.

@@ -7,7 +7,7 @@ import { deviceConfigRequestSchema } from "../../../common/api-schemas.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import { getDb } from "../../db/client.ts";
 import { findDeviceByOwnerMobileNo } from "../../db/devices.ts";
-import { users } from "../../db/schema.ts";
+import { deviceMembers, users } from "../../db/schema.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
 import { apiError } from "../../http/http-error.ts";
 import { deviceHub } from "../../hubs/device-hubs.ts";
@@ -44,7 +44,11 @@ export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", 
     throw apiError(409, "numberTaken");
   }
   // The account keeps its id, sessions and logs; only its number (its login) changes.
-  await db.update(users).set({ mobileNo: newMobile }).where(eq(users.id, found.ownerUserId));
+  await db.batch([
+    db.update(users).set({ mobileNo: newMobile }).where(eq(users.id, found.ownerUserId)),
+    // Memberships are kept by number: they follow the person to the new one.
+    db.update(deviceMembers).set({ mobileNo: newMobile }).where(eq(deviceMembers.mobileNo, body.mobileNo)),
+  ]);
   const result = await hub.changeMobileNo(newMobile);
   if (!result.ok) throw hubFailureError(result);
   return respond(c, deviceConfigResponseSchema, {

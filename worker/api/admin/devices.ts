@@ -10,8 +10,9 @@ import {
 } from "../../../common/api-responses/admin.ts";
 import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { mobileNoSchema } from "../../../common/api-schemas.ts";
-import { DEVICE_ID_PATTERN, generateDeviceId, generateDeviceKey, hashDeviceKey } from "../../../common/credentials.ts";
+import { generateDeviceId, generateDeviceKey, hashDeviceKey } from "../../../common/credentials.ts";
 import { deviceKindSchema } from "../../../common/device-protocol.ts";
+import { deviceIdSchema } from "../../../common/pump-schemas.ts";
 import { z } from "../../../common/zod.ts";
 import { getDb } from "../../db/client.ts";
 import {
@@ -36,8 +37,6 @@ export const provisionSchema = z.object({
 });
 
 export const ownerSchema = z.object({ mobileNo: mobileNoSchema.nullable() });
-
-export const deviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, { error: "Not a device id." });
 
 /** An account may own several boxes (docs/decisions/018-shared-pumps.md). */
 async function ownerFor(c: { env: Env }, mobileNo: string) {
@@ -115,7 +114,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
     if (!device) throw apiError(404, "deviceNotFound");
     const owner = mobileNo ? await ownerFor(c, mobileNo) : null;
     await setDeviceOwner(db, deviceId, owner?.id ?? null);
-    await deviceHub(c.env, deviceId).refreshOwner();
+    await deviceHub(c.env, deviceId).refreshAccess();
     return respond(c, messageResponseSchema, {
       success: true,
       message: owner ? `Device assigned to ${owner.mobileNo}.` : "Device unassigned.",

@@ -8,12 +8,13 @@ import { motorConfigResponseSchema } from "../../../common/api-responses/devices
 import { type MotorConfig, mobileNoSchema } from "../../../common/api-schemas.ts";
 import { configHistoryForAdmin } from "../../db/admin-users.ts";
 import { getDb } from "../../db/client.ts";
-import { findDeviceByOwner, motorConfigOf } from "../../db/devices.ts";
+import { motorConfigOf } from "../../db/devices.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
 import { apiError } from "../../http/http-error.ts";
 import { changeMotorConfig } from "../../services/motor-config.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
+import { firstBoxOfNumber } from "../device-access.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
@@ -36,16 +37,11 @@ export const adminMotorConfigRoutes = new Hono<ApiEnv>()
   .put("/update-motor-config", requireAuth("admin"), async (c) => {
     const { mobileNo, ...config } = await readJsonBody(c, adminMotorConfigRequestSchema);
     auditTarget(c, mobileNo);
-    const db = getDb(c.env.DB);
-    const owner = await findUserByMobileNo(db, mobileNo);
-    if (!owner) throw apiError(404, "userNotFound");
     // SPEC §7 keys this by number: it is the account's first box.
-    const device = await findDeviceByOwner(db, owner.id);
-    if (!device) throw apiError(404, "noDeviceForNumber");
+    const device = await firstBoxOfNumber(getDb(c.env.DB), mobileNo);
     const admin = c.var.user;
     const { deliveredToDevice } = await changeMotorConfig(c.env, {
-      deviceId: device.id,
-      ownerUserId: owner.id,
+      device,
       config,
       changedByUserId: admin.id,
       changeNote: adminChangeNote(admin.mobileNo, motorConfigOf(device), config),

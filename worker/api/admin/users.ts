@@ -18,6 +18,7 @@ import {
   setUserRole,
 } from "../../db/admin-users.ts";
 import { getDb } from "../../db/client.ts";
+import { deleteMembershipsOf } from "../../db/device-members.ts";
 import { apiError } from "../../http/http-error.ts";
 import { deviceHub } from "../../hubs/device-hubs.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
@@ -70,6 +71,10 @@ export const adminUserRoutes = new Hono<ApiEnv>()
     await closeSessionSockets(c.env, { userId: deletion.userId }, "accessRemoved");
     // D1 has unbound the boxes (ON DELETE SET NULL); their hubs must forget the owner too, so
     // nobody watches or switches them under the old number.
-    await Promise.all(deletion.deviceIds.map((deviceId) => deviceHub(c.env, deviceId).refreshOwner()));
+    // The boxes shared with the number forget it too: whoever registers it next starts with none.
+    const sharedWith = await deleteMembershipsOf(db, mobileNo);
+    await Promise.all(
+      [...deletion.deviceIds, ...sharedWith].map((deviceId) => deviceHub(c.env, deviceId).refreshAccess()),
+    );
     return respond(c, messageResponseSchema, { success: true, message: "User deleted successfully!" });
   });

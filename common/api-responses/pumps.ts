@@ -1,0 +1,54 @@
+// Answers of /api/pumps (docs/decisions/018-shared-pumps.md; common/api-responses/refusals.ts
+// says how these are used). A box's status, switch, settings and logs answer with the same
+// schemas as SPEC §7's routes keyed by number (./devices.ts, ./logs.ts, ./schedules.ts).
+import { motorStatusSchema } from "../pump-state.ts";
+import { deviceStatusSchema } from "../realtime-protocol.ts";
+import { z } from "../zod-mini.ts";
+
+const pumpRoleSchema = z.enum(["owner", "operator", "viewer", "admin"]);
+const memberRoleSchema = z.enum(["operator", "viewer"]);
+
+/** One box a caller may see, as the pump switcher shows it. */
+export const pumpSummarySchema = z.object({
+  deviceId: z.string(),
+  /** The owner's name for it; null until they give one. */
+  name: z.nullable(z.string()),
+  kind: z.enum(["1phase", "3phase"]),
+  /** What the caller is to it. */
+  role: pumpRoleSchema,
+  /** The owner's number, for a box shared with the caller (null for their own). */
+  ownerMobileNo: z.nullable(z.string()),
+  status: motorStatusSchema,
+  deviceStatus: deviceStatusSchema,
+});
+
+/** GET /api/pumps: the caller's own boxes (first box first), then those shared with them. */
+export const pumpListResponseSchema = z.object({ success: z.literal(true), pumps: z.array(pumpSummarySchema) });
+
+/** PUT /api/pumps/{deviceId}/name. */
+export const pumpNameResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  name: z.nullable(z.string()),
+});
+
+/** One person besides the owner who may use a box. */
+export const pumpMemberSchema = z.object({
+  mobileNo: z.string(),
+  role: memberRoleSchema,
+  label: z.string(),
+  /** False while the number has not registered: the box waits for it. */
+  registered: z.boolean(),
+  createdAt: z.string(),
+});
+export type PumpMember = z.infer<typeof pumpMemberSchema>;
+
+/** GET /api/pumps/{deviceId}/members. */
+export const pumpMembersResponseSchema = z.object({ success: z.literal(true), members: z.array(pumpMemberSchema) });
+
+/** POST (201) and PUT /api/pumps/{deviceId}/members[/{mobileNo}]. */
+export const pumpMemberResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  member: pumpMemberSchema,
+});

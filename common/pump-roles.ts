@@ -1,0 +1,62 @@
+// What each person may do with a box (docs/decisions/018-shared-pumps.md), as one table that
+// the Worker, the DeviceHub, the pages and the authorisation matrix test all read, so that
+// the layers cannot disagree. Runtime-neutral: no imports but zod.
+import { z } from "./zod.ts";
+
+/** The roles an owner gives: an operator runs the pump, a viewer only watches it. */
+export const memberRoleSchema = z.enum(["operator", "viewer"]);
+export type MemberRole = z.infer<typeof memberRoleSchema>;
+
+/** What a caller is to a box. Someone who is none of these sees nothing of it. */
+export type PumpRole = "owner" | MemberRole | "admin";
+
+export type PumpAction =
+  /** State, readings, health, logs, schedules (read). */
+  | "see"
+  /** Switch the motor ON or OFF. */
+  | "switch"
+  /** Create, change and delete the box's schedules. */
+  | "schedule"
+  /** Motor protection settings. */
+  | "configure"
+  /** Offer the box a firmware update. */
+  | "firmware"
+  /** Name the box. */
+  | "rename"
+  /** See the members and remove them. */
+  | "manageMembers"
+  /** Invite a number and change a member's role or name. */
+  | "invite"
+  /** The plan and its recharges. */
+  | "recharge";
+
+/**
+ * The owner keeps what costs money or can damage the motor. An admin runs the fleet: sees
+ * everything, sets protection, removes members, but never switches a farmer's motor or
+ * invites anyone to it (nothing starts a motor that its people did not ask for).
+ */
+const ALLOWED: Record<PumpRole, readonly PumpAction[]> = {
+  owner: ["see", "switch", "schedule", "configure", "firmware", "rename", "manageMembers", "invite", "recharge"],
+  operator: ["see", "switch", "schedule"],
+  viewer: ["see"],
+  admin: ["see", "configure", "firmware", "manageMembers"],
+};
+
+export const PUMP_ROLES = Object.keys(ALLOWED) as PumpRole[];
+export const PUMP_ACTIONS: readonly PumpAction[] = ALLOWED.owner;
+
+export function roleMay(role: PumpRole | null, action: PumpAction): boolean {
+  return role !== null && ALLOWED[role].includes(action);
+}
+
+/** A box has at most this many members besides its owner (GSM starters take 4–5 numbers). */
+export const MAX_PUMP_MEMBERS = 5;
+
+/** The owner's name for a box or a person: short, one line. */
+export const pumpLabelSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(40)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+  .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), "One line, no control characters");

@@ -1,0 +1,29 @@
+// Inputs of the per-pump calls (/api/pumps/{deviceId}/…) and of the pages' forms that do the
+// same, shared by Worker, pages and tests (docs/decisions/018-shared-pumps.md).
+import { mobileNoSchema, otaRequestSchema } from "./api-schemas.ts";
+import { DEVICE_ID_PATTERN } from "./credentials.ts";
+import { memberRoleSchema, pumpLabelSchema } from "./pump-roles.ts";
+import { z } from "./zod.ts";
+
+/** A box's id as printed on it. */
+export const deviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, { error: "Not a device id." });
+
+/** PUT /api/pumps/{deviceId}/name: the owner's name for the box; empty clears it. */
+export const pumpNameRequestSchema = z.object({
+  name: z.union([pumpLabelSchema, z.literal("").transform(() => null), z.null()]),
+});
+
+/** POST /api/pumps/{deviceId}/members: a number, its role, and the owner's name for that person. */
+export const memberInviteRequestSchema = z.object({
+  mobileNo: mobileNoSchema,
+  role: memberRoleSchema,
+  label: pumpLabelSchema,
+});
+
+/** PUT /api/pumps/{deviceId}/members/{mobileNo}: a new role, a new name, or both. */
+export const memberChangeRequestSchema = z
+  .object({ role: memberRoleSchema.optional(), label: pumpLabelSchema.optional() })
+  .refine((change) => change.role !== undefined || change.label !== undefined, "Give a role or a label.");
+
+/** POST /api/pumps/{deviceId}/ota: which build to offer (the box is in the path). */
+export const pumpOtaRequestSchema = otaRequestSchema.pick({ deviceType: true });

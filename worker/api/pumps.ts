@@ -1,0 +1,216 @@
+// Every box a person may see, by device id (docs/decisions/018-shared-pumps.md): their own
+// boxes and those shared with them. Each call resolves what the caller is to the box from D1
+// (worker/services/pump-access.ts), and the hub checks commands again. SPEC §7's routes keyed
+// by number (./devices.ts, ./logs.ts, ./schedules.ts) act on the account's first box.
+import { type Context, Hono } from "hono";
+import { translateApi } from "../../app/i18n/api.ts";
+import {
+  healthReadingResponseSchema,
+  motorCommandResponseSchema,
+  motorConfigResponseSchema,
+  motorStatusResponseSchema,
+  powerReadingResponseSchema,
+} from "../../common/api-responses/devices.ts";
+import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
+import {
+  pumpListResponseSchema,
+  pumpMemberResponseSchema,
+  pumpMembersResponseSchema,
+  pumpNameResponseSchema,
+} from "../../common/api-responses/pumps.ts";
+import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
+import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
+import { mobileNoSchema, motorCommandRequestSchema, motorConfigRequestSchema } from "../../common/api-schemas.ts";
+import type { PumpAction } from "../../common/pump-roles.ts";
+import {
+  deviceIdSchema,
+  memberChangeRequestSchema,
+  memberInviteRequestSchema,
+  pumpNameRequestSchema,
+  pumpOtaRequestSchema,
+} from "../../common/pump-schemas.ts";
+import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
+import { getDb } from "../db/client.ts";
+import { setDeviceName } from "../db/devices.ts";
+import { listMotorLogsPage, toMotorLogEntry } from "../db/motor-logs.ts";
+import { apiError } from "../http/http-error.ts";
+import { deviceHub } from "../hubs/device-hubs.ts";
+import { hubFailureError } from "../hubs/hub-failures.ts";
+import { switchPump } from "../services/motor-commands.ts";
+import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../services/motor-config.ts";
+import { listPumpsOf, type PumpAccess, personOf, requirePumpAccess } from "../services/pump-access.ts";
+import { changePumpMember, invitePumpMember, listPumpMembers, removePumpMember } from "../services/pump-members.ts";
+import { deletePumpSchedule, savePumpSchedule } from "../services/schedules.ts";
+import { auditTarget } from "./admin-audit-middleware.ts";
+import type { ApiEnv } from "./context.ts";
+import { motorStatusOf } from "./devices.ts";
+import { parseInput, readJsonBody } from "./input.ts";
+import { apiLanguage } from "./language.ts";
+import { motorLogsQuery } from "./logs.ts";
+import { offerNewestFirmware } from "./ota.ts";
+import { requireAuth } from "./require-auth.ts";
+import { respond } from "./respond.ts";
+
+/** The box in the path, if the caller may do `action` with it (404 if they may not see it, 403 if not this). */
+async function pumpFor(c: Context<ApiEnv>, action: PumpAction): Promise<PumpAccess> {
+  const deviceId = parseInput(deviceIdSchema, c.req.param("deviceId"));
+  auditTarget(c, deviceId); // an admin's look at or change of a box is on the trail
+  return requirePumpAccess(getDb(c.env.DB), c.var.user, deviceId, action);
+}
+
+const signedIn = requireAuth("user", "admin");
+
+export const pumpRoutes = new Hono<ApiEnv>()
+  .get("/", requireAuth("user"), async (c) => {
+    const db = getDb(c.env.DB);
+    const pumps = await listPumpsOf(db, c.var.user);
+    const snapshots = await Promise.all(pumps.map(({ device }) => deviceHub(c.env, device.id).getSnapshot()));
+    return respond(c, pumpListResponseSchema, {
+      success: true,
+      pumps: pumps.map(({ device, role, ownerMobileNo }, index) => ({
+        deviceId: device.id,
+        name: device.name,
+        kind: device.kind,
+        role,
+        ownerMobileNo,
+        status: snapshots[index]!.pump.status,
+        deviceStatus: snapshots[index]!.pump.deviceStatus,
+      })),
+    });
+  })
+  .get("/:deviceId/status", signedIn, async (c) => {
+    const { device } = await pumpFor(c, "see");
+    return respond(c, motorStatusResponseSchema, await motorStatusOf(c.env, device));
+  })
+  .post("/:deviceId/motor", requireAuth("user"), async (c) => {
+    const access = await pumpFor(c, "switch");
+    const { action } = await readJsonBody(c, motorCommandRequestSchema);
+    const result = await switchPump(c.env, c.var.user, access, action);
+    if (!result.ok) throw hubFailureError(result);
+    return respond(c, motorCommandResponseSchema, {
+      success: true,
+      message: translateApi(apiLanguage(c.req.raw), "api.motorSwitched", { relay: result.status }),
+      status: result.status,
+    });
+  })
+  .post("/:deviceId/config", signedIn, async (c) => {
+    const { device } = await pumpFor(c, "configure");
+    const { token: _token, ...config } = await readJsonBody(c, motorConfigRequestSchema);
+    const { ownerUserId } = device;
+    // Settings history is kept on the owner's account: a spare box has none to change yet.
+    if (ownerUserId === null) throw apiError(409, "pumpHasNoOwner");
+    const user = c.var.user;
+    const { deliveredToDevice } = await changeMotorConfig(c.env, {
+      device: { ...device, ownerUserId },
+      config,
+      changedByUserId: user.id,
+      changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,
+    });
+    return respond(c, motorConfigResponseSchema, {
+      success: true,
+      message: "Motor configuration updated successfully!",
+      motorConfig: config,
+      deliveredToDevice,
+    });
+  })
+  .post("/:deviceId/power", signedIn, async (c) => {
+    const { device } = await pumpFor(c, "see");
+    const result = await deviceHub(c.env, device.id).requestPower();
+    if (!result.ok) throw hubFailureError(result);
+    return respond(c, powerReadingResponseSchema, { success: true, powerData: result.powerData });
+  })
+  .post("/:deviceId/health", signedIn, async (c) => {
+    const { device } = await pumpFor(c, "see");
+    const result = await deviceHub(c.env, device.id).requestHealth();
+    if (!result.ok) throw hubFailureError(result);
+    return respond(c, healthReadingResponseSchema, { success: true, healthData: result.health });
+  })
+  .post("/:deviceId/ota", signedIn, async (c) => {
+    const { device } = await pumpFor(c, "firmware");
+    const { deviceType } = await readJsonBody(c, pumpOtaRequestSchema);
+    return offerNewestFirmware(c, device, deviceType);
+  })
+  .put("/:deviceId/name", requireAuth("user"), async (c) => {
+    const { device } = await pumpFor(c, "rename");
+    const { name } = await readJsonBody(c, pumpNameRequestSchema);
+    await setDeviceName(getDb(c.env.DB), device.id, name);
+    return respond(c, pumpNameResponseSchema, {
+      success: true,
+      message: translateApi(apiLanguage(c.req.raw), "api.pumpNamed"),
+      name,
+    });
+  })
+  .get("/:deviceId/logs", signedIn, async (c) => {
+    const { device } = await pumpFor(c, "see");
+    const { limit, before } = parseInput(motorLogsQuery, c.req.query());
+    const rows = await listMotorLogsPage(getDb(c.env.DB), device.id, limit, before);
+    const language = apiLanguage(c.req.raw);
+    return respond(
+      c,
+      motorLogsResponseSchema,
+      rows.map((row) => toMotorLogEntry(row, language)),
+    );
+  })
+  .get("/:deviceId/schedules", requireAuth("user"), async (c) => {
+    const access = await pumpFor(c, "see");
+    const schedules = await deviceHub(c.env, access.device.id).listSchedules(personOf(c.var.user, access));
+    return respond(c, scheduleListResponseSchema, { success: true, schedules });
+  })
+  .post("/:deviceId/schedules", requireAuth("user"), async (c) => {
+    const access = await pumpFor(c, "schedule");
+    const input = await readJsonBody(c, scheduleRequestSchema);
+    const target = { deviceId: access.device.id, person: personOf(c.var.user, access) };
+    const schedule = await savePumpSchedule(c.env, target, null, input);
+    const message = translateApi(apiLanguage(c.req.raw), "api.scheduleSaved");
+    return respond(c, scheduleResponseSchema, { success: true, message, schedule }, 201);
+  })
+  .put("/:deviceId/schedules/:id", requireAuth("user"), async (c) => {
+    const access = await pumpFor(c, "schedule");
+    const id = parseInput(scheduleIdSchema, c.req.param("id"));
+    const input = await readJsonBody(c, scheduleRequestSchema);
+    const target = { deviceId: access.device.id, person: personOf(c.var.user, access) };
+    const schedule = await savePumpSchedule(c.env, target, id, input);
+    const message = translateApi(apiLanguage(c.req.raw), "api.scheduleUpdated");
+    return respond(c, scheduleResponseSchema, { success: true, message, schedule });
+  })
+  .delete("/:deviceId/schedules/:id", requireAuth("user"), async (c) => {
+    const access = await pumpFor(c, "schedule");
+    const id = parseInput(scheduleIdSchema, c.req.param("id"));
+    await deletePumpSchedule(c.env, { deviceId: access.device.id, person: personOf(c.var.user, access) }, id);
+    const message = translateApi(apiLanguage(c.req.raw), "api.scheduleDeleted");
+    return respond(c, messageResponseSchema, { success: true, message });
+  })
+  .get("/:deviceId/members", signedIn, async (c) => {
+    const { device } = await pumpFor(c, "manageMembers");
+    return respond(c, pumpMembersResponseSchema, {
+      success: true,
+      members: await listPumpMembers(getDb(c.env.DB), device.id),
+    });
+  })
+  .post("/:deviceId/members", requireAuth("user"), async (c) => {
+    const { device } = await pumpFor(c, "invite");
+    const invite = await readJsonBody(c, memberInviteRequestSchema);
+    const member = await invitePumpMember(
+      c.env,
+      getDb(c.env.DB),
+      { deviceId: device.id, ownerMobileNo: c.var.user.mobileNo, invitedByUserId: c.var.user.id },
+      invite,
+    );
+    const message = translateApi(apiLanguage(c.req.raw), "api.memberInvited");
+    return respond(c, pumpMemberResponseSchema, { success: true, message, member }, 201);
+  })
+  .put("/:deviceId/members/:mobileNo", requireAuth("user"), async (c) => {
+    const { device } = await pumpFor(c, "invite");
+    const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
+    const change = await readJsonBody(c, memberChangeRequestSchema);
+    const member = await changePumpMember(c.env, getDb(c.env.DB), device.id, mobileNo, change);
+    const message = translateApi(apiLanguage(c.req.raw), "api.memberChanged");
+    return respond(c, pumpMemberResponseSchema, { success: true, message, member });
+  })
+  .delete("/:deviceId/members/:mobileNo", signedIn, async (c) => {
+    const { device } = await pumpFor(c, "manageMembers");
+    const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
+    await removePumpMember(c.env, getDb(c.env.DB), device.id, mobileNo);
+    const message = translateApi(apiLanguage(c.req.raw), "api.memberRemoved");
+    return respond(c, messageResponseSchema, { success: true, message });
+  });

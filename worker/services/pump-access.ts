@@ -1,0 +1,78 @@
+// What a caller is to a box, resolved from D1 on every call (docs/decisions/018-shared-pumps.md):
+// the one place the Worker decides who may see or do what with a pump. The rules themselves
+// are common/pump-roles.ts; the DeviceHub checks the same rules again with its own copy of the
+// owner and members, so a slip in one layer is not a hole.
+import { and, eq } from "drizzle-orm";
+import type { PumpPerson } from "../../common/hub-contract.ts";
+import { type PumpAction, type PumpRole, roleMay } from "../../common/pump-roles.ts";
+import type { Db } from "../db/client.ts";
+import { listMembershipsOf } from "../db/device-members.ts";
+import { findDeviceByOwner, listDevicesOfOwner } from "../db/devices.ts";
+import { type DeviceRow, deviceMembers, devices } from "../db/schema.ts";
+import { apiError } from "../http/http-error.ts";
+
+/** The signed-in caller as the rules need them: an admin's session opens every box. */
+export type PumpCaller = { id: number; mobileNo: string; audience: "user" | "admin" };
+
+/** A box the caller may see, what they are to it, and (for a member) the owner's name for them. */
+export type PumpAccess = { device: DeviceRow; role: PumpRole; label: string | null };
+
+/** What `caller` is to box `deviceId`, in one query; null if they may not see it (or it does not exist). */
+export async function pumpAccessOf(db: Db, caller: PumpCaller, deviceId: string): Promise<PumpAccess | null> {
+  const rows = await db
+    .select({ device: devices, role: deviceMembers.role, label: deviceMembers.label })
+    .from(devices)
+    .leftJoin(deviceMembers, and(eq(deviceMembers.deviceId, devices.id), eq(deviceMembers.mobileNo, caller.mobileNo)))
+    .where(eq(devices.id, deviceId))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  if (caller.audience === "admin") return { device: row.device, role: "admin", label: null };
+  if (row.device.ownerUserId === caller.id) return { device: row.device, role: "owner", label: null };
+  if (row.role) return { device: row.device, role: row.role, label: row.label };
+  return null;
+}
+
+/**
+ * The box, if `caller` may do `action` with it. A box they may not see at all is "not found"
+ * (404), so a number cannot probe which boxes exist; one they see but may not do this with is 403.
+ */
+export async function requirePumpAccess(
+  db: Db,
+  caller: PumpCaller,
+  deviceId: string,
+  action: PumpAction,
+): Promise<PumpAccess> {
+  const access = await pumpAccessOf(db, caller, deviceId);
+  if (!access) throw apiError(404, "pumpNotFound");
+  if (!roleMay(access.role, action)) throw apiError(403, "notAllowedForRole", { role: access.role, action });
+  return access;
+}
+
+/** Every box a farmer may see: their own (first box first), then those shared with them with their owner's number. */
+export async function listPumpsOf(
+  db: Db,
+  caller: PumpCaller,
+): Promise<(PumpAccess & { ownerMobileNo: string | null })[]> {
+  const [owned, shared] = await Promise.all([
+    listDevicesOfOwner(db, caller.id),
+    listMembershipsOf(db, caller.mobileNo),
+  ]);
+  return [
+    ...owned.map((device) => ({ device, role: "owner" as const, label: null, ownerMobileNo: null })),
+    ...shared
+      .filter(({ device }) => device.ownerUserId !== caller.id)
+      .map(({ device, member, ownerMobileNo }) => ({ device, role: member.role, label: member.label, ownerMobileNo })),
+  ];
+}
+
+/** The account's first box as its owner's access (SPEC §7's routes keyed by the caller act on it), or null. */
+export async function firstPumpOf(db: Db, caller: PumpCaller): Promise<PumpAccess | null> {
+  const device = await findDeviceByOwner(db, caller.id);
+  return device ? { device, role: "owner", label: null } : null;
+}
+
+/** The caller as the hub checks them and the motor log names them. */
+export function personOf(caller: PumpCaller, access: PumpAccess): PumpPerson {
+  return { userId: caller.id, role: access.role, label: access.label };
+}
