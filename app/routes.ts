@@ -15,6 +15,8 @@ export default [
     route("logs", "routes/logs.tsx"),
     route("change-password", "routes/change-password.tsx"),
     route("alerts", "routes/alerts.tsx"),
+    route("pump", "routes/pump.ts"),
+    route("pump-people", "routes/pump-people.tsx"),
   ]),
   // ---- admin area ----
   route("admin/login", "routes/admin/login.tsx"),

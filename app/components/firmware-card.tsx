@@ -29,7 +29,8 @@ export type FirmwareInfo = {
 
 const TYPE_KEYS: Record<ConnectionType, MessageKey> = { wifi: "ota.wifi", sim: "ota.sim" };
 
-export function FirmwareCard({ mobileNo, firmware }: { mobileNo: string; firmware: FirmwareInfo }) {
+/** `deviceId`: the box the page shows (SPEC §7's call is keyed by the owner's number; this card may show any of their boxes). */
+export function FirmwareCard({ deviceId, firmware }: { deviceId: string; firmware: FirmwareInfo }) {
   const t = useT();
   const toast = useToast();
   const [open, setOpen] = useState(false);
@@ -38,14 +39,10 @@ export function FirmwareCard({ mobileNo, firmware }: { mobileNo: string; firmwar
   const { connection, installed, newest } = firmware;
 
   async function update(deviceType: ConnectionType) {
-    if (!mobileNo) {
-      toast.show(t("ota.mobileMissing"), "error");
-      return;
-    }
     setSending(deviceType);
-    const result = await callApi("/api/mqtt/ota", otaResponseSchema, {
+    const result = await callApi(`/api/pumps/${deviceId}/ota`, otaResponseSchema, {
       method: "POST",
-      body: { mobileNo, deviceType },
+      body: { deviceType },
     });
     setSending(null);
     setOpen(false);

@@ -37,10 +37,13 @@ export function MotorConfigCard({
   initial,
   posted,
   kind,
+  pump,
 }: {
   initial: MotorConfig;
   posted: ConfigOutcome | null;
   kind: DeviceKind;
+  /** The box these settings are for: the post names it, so a switch of pump in another tab cannot redirect it. */
+  pump: string;
 }) {
   const t = useT();
   const language = useLanguage();
@@ -104,6 +107,7 @@ export function MotorConfigCard({
         }}
       >
         <input type="hidden" name="intent" value="config" />
+        <input type="hidden" name="pump" value={pump} />
         <Field label={t("config.current")}>
           <select name="defaultCurrent" value={current} onChange={(event) => setCurrent(event.target.value)}>
             {choices.map((value) => (

@@ -12,7 +12,8 @@ export const ACCOUNT_CACHE = "sinchai-account";
 const LAST_STATE_PATH = "/__sinchai/last-state";
 
 const lastStateSchema = z.object({
-  mobileNo: z.string(),
+  /** Whose pump: the account's number for its first box, number and box id for any other. */
+  pumpKey: z.string(),
   /** Until when (phone clock, ms) this was live: the last message from the hub, or the drop. */
   knownAt: z.number(),
   pump: pumpStateSchema,
@@ -34,13 +35,13 @@ export async function saveLastState(state: LastState): Promise<void> {
   }
 }
 
-export async function readLastState(mobileNo: string): Promise<LastState | null> {
+export async function readLastState(pumpKey: string): Promise<LastState | null> {
   if (!("caches" in window)) return null;
   try {
     const response = await (await caches.open(ACCOUNT_CACHE)).match(LAST_STATE_PATH);
     if (!response) return null;
     const parsed = lastStateSchema.safeParse(await response.json());
-    return parsed.success && parsed.data.mobileNo === mobileNo ? parsed.data : null;
+    return parsed.success && parsed.data.pumpKey === pumpKey ? parsed.data : null;
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-// The browser's realtime socket (SPEC §4): opened per mobile number, reconnecting 1 s after
+// The browser's realtime socket (SPEC §4): opened per box (by its id), reconnecting 1 s after
 // it closes, every message parsed with the shared schema before it touches the page, then
 // handed to the page's reducer (./live-device.ts): the state it returns is rendered, its
 // effects go to the page in order. When the hub closes the socket because the right to watch
@@ -10,7 +10,7 @@ import { realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { type LiveDeviceState, type LiveEffect, type LiveSnapshot, liveDeviceReducer } from "./live-device.ts";
 
 export function useDeviceRealtime(
-  mobileNo: string | null,
+  deviceId: string | null,
   initial: LiveSnapshot,
   onEffect?: (effect: LiveEffect) => void,
 ) {
@@ -32,7 +32,7 @@ export function useDeviceRealtime(
   onEffectRef.current = onEffect;
 
   useEffect(() => {
-    if (!mobileNo) return;
+    if (!deviceId) return;
     let socket: WebSocket | null = null;
     let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
@@ -40,7 +40,7 @@ export function useDeviceRealtime(
     const connect = () => {
       const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
       const opening = new WebSocket(
-        `${scheme}//${window.location.host}/api/realtime?mobileNo=${encodeURIComponent(mobileNo)}`,
+        `${scheme}//${window.location.host}/api/realtime?deviceId=${encodeURIComponent(deviceId)}`,
       );
       socket = opening;
       let opened = false;
@@ -84,7 +84,7 @@ export function useDeviceRealtime(
       clearTimeout(reconnectTimer);
       socket?.close(1000, "Page closed");
     };
-  }, [mobileNo, setState]);
+  }, [deviceId, setState]);
 
   return [state, setState] as const;
 }

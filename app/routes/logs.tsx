@@ -6,7 +6,7 @@ import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { callApi } from "../api-client.ts";
 import { LogItem } from "../components/log-item.tsx";
 import { useLanguage, useT } from "../i18n/i18n.ts";
-import { userContext } from "../user-context.ts";
+import { pumpContext } from "../pump-choice.server.ts";
 import type { Route } from "./+types/logs";
 
 export const meta: Route.MetaFunction = () => [{ title: "Logs · Sinchai" }];
@@ -16,7 +16,7 @@ const PAGE_SIZE = 20;
 const AGE_TICK_MS = 30_000;
 
 export function loader({ context }: Route.LoaderArgs) {
-  return { mobileNo: context.get(userContext).mobileNo };
+  return { deviceId: context.get(pumpContext).chosen?.device.id ?? null };
 }
 
 type LoadState = "loading" | "ready" | "failed";
@@ -24,7 +24,7 @@ type LoadState = "loading" | "ready" | "failed";
 export default function Logs({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const language = useLanguage();
-  const { mobileNo } = loaderData;
+  const { deviceId } = loaderData;
   const [logs, setLogs] = useState<MotorLogEntry[]>([]);
   const [state, setState] = useState<LoadState>("loading");
   const [more, setMore] = useState(false);
@@ -34,9 +34,11 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
   async function load(before?: number) {
     const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
     if (before) query.set("before", String(before));
-    const result = await callApi(`/api/logs/motor/${mobileNo}?${query}`, motorLogsResponseSchema);
+    // A farmer without a pump simply has no logs.
+    if (!deviceId) return { logs: [], more: false };
+    const result = await callApi(`/api/pumps/${deviceId}/logs?${query}`, motorLogsResponseSchema);
     if (!result.ok) {
-      // A farmer without a device simply has no logs; other failures go to the console (SPEC §8).
+      // A pump that is no longer theirs has no logs for them; other failures go to the console (SPEC §8).
       if (result.status === 404) return { logs: [], more: false };
       console.error("Could not load motor logs", result.status, result.message);
       return null;
@@ -44,7 +46,7 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
     return { logs: result.data, more: result.data.length === PAGE_SIZE };
   }
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the first page is loaded again only for another number; `load` is new every render
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the first page is loaded again only for another pump; `load` is new every render
   useEffect(() => {
     let cancelled = false;
     void load().then((page) => {
@@ -63,8 +65,8 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
       cancelled = true;
       clearInterval(timer);
     };
-    // The first page once per farmer; later pages come from "Show older logs".
-  }, [mobileNo]);
+    // The first page once per pump; later pages come from "Show older logs".
+  }, [deviceId]);
 
   async function loadMore() {
     const oldest = logs.at(-1);

@@ -2,15 +2,16 @@ import { useCallback, useEffect, useState } from "react";
 import { data, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
 import { healthReadingResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { motorConfigRequestSchema } from "../../common/api-schemas.ts";
-import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import { type RelayState, relayStateSchema } from "../../common/device-enums.ts";
+import type { MotorCommandResult } from "../../common/hub-contract.ts";
+import { roleMay } from "../../common/pump-roles.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import { type HealthData, healthDataSchema } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { findDeviceByOwner, motorConfigOf } from "../../worker/db/devices.ts";
+import { motorConfigOf } from "../../worker/db/devices.ts";
 import { latestFirmware } from "../../worker/db/firmware.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
-import { type OwnMotorResult, switchOwnMotor } from "../../worker/services/motor-commands.ts";
+import { switchPump } from "../../worker/services/motor-commands.ts";
 import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../../worker/services/motor-config.ts";
 import { playAlertSound } from "../alert-sound.ts";
 import { callApi } from "../api-client.ts";
@@ -34,6 +35,7 @@ import { type MessageKey, useLanguage, useT, useWords } from "../i18n/i18n.ts";
 import { motorLogText } from "../i18n/motor-log.ts";
 import { readLastState, saveLastState, usePhoneClock, usePhoneOnline } from "../offline/last-state.ts";
 import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
+import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
 import type { LiveEffect } from "../realtime/live-device.ts";
 import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime } from "../realtime/use-device-realtime.ts";
@@ -50,7 +52,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const env = envOf(context);
   const db = getDb(env.DB);
-  const device = await findDeviceByOwner(db, user.id);
+  const { pumps, chosen } = context.get(pumpContext);
+  const device = chosen?.device;
+  const role = chosen?.role ?? "owner";
   const [snapshot, newestImage] = await Promise.all([
     device ? deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
     device?.connection ? latestFirmware(db, device.connection) : undefined,
@@ -58,6 +62,15 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     mobileNo: user.mobileNo,
     hasDevice: device !== undefined,
+    deviceId: device?.id ?? null,
+    pumpName: device?.name ?? null,
+    role,
+    sharedBy:
+      chosen && chosen.role !== "owner"
+        ? (pumps.find((pump) => pump.device.id === device?.id)?.ownerMobileNo ?? null)
+        : null,
+    // SPEC §3's key for the account's first box; the phone keeps each other box apart.
+    cacheKey: !device || device.id === pumps[0]?.device.id ? user.mobileNo : `${user.mobileNo}_${device.id}`,
     deviceKind: device?.kind ?? "3phase",
     // What the box told us at its hello: which build it runs, and the newest build of that kind.
     firmware: {
@@ -66,11 +79,11 @@ export async function loader({ context }: Route.LoaderArgs) {
       newest: newestImage?.version ?? null,
     },
     snapshot,
-    motorConfig: device ? motorConfigOf(device) : DEFAULT_MOTOR_CONFIG,
+    motorConfig: motorConfigOf(device),
   };
 }
 
-type CommandOutcome = OwnMotorResult | { ok: false; code: "invalid" | "crossSite" };
+type CommandOutcome = MotorCommandResult | { ok: false; code: "invalid" | "crossSite" | "noDevice" };
 
 type ActionResult = { command: CommandOutcome | null; config: ConfigOutcome | null };
 
@@ -103,12 +116,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     }
     const { token: _token, ...config } = parsed.data;
-    // The settings are the box's: a page without one has no card, so only a crafted post lands here.
-    const device = await findDeviceByOwner(getDb(env.DB), user.id);
-    if (!device) return data<ActionResult>({ command: { ok: false, code: "noDevice" }, config: null }, { status: 404 });
+    // The settings are the box's owner's: only their page shows the card, so only a crafted post lands here.
+    const access = await pumpInForm(env, user, form, "configure");
+    if (!access.ok) return data<ActionResult>({ command: access, config: null }, { status: 403 });
     const { deliveredToDevice } = await changeMotorConfig(env, {
-      deviceId: device.id,
-      ownerUserId: user.id,
+      device: { ...access.pump.device, ownerUserId: user.id },
       config,
       changedByUserId: user.id,
       changeNote: OWNER_CHANGE_NOTE,
@@ -118,8 +130,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const command = relayStateSchema.safeParse(form.get("command"));
   if (!command.success)
     return data<ActionResult>({ command: { ok: false, code: "invalid" }, config: null }, { status: 400 });
+  // The pump the page showed when the farmer tapped, not whatever another tab chose since.
+  const access = await pumpInForm(env, user, form, "switch");
+  if (!access.ok) return data<ActionResult>({ command: access, config: null }, { status: 403 });
   // Whatever the answer, it is the hub's: ok only once the box has confirmed the relay.
-  const result: CommandOutcome = await switchOwnMotor(env, user.id, command.data);
+  const result: CommandOutcome = await switchPump(env, user, access.pump, command.data);
   return data<ActionResult>({ command: result, config: null });
 }
 
@@ -134,6 +149,7 @@ const FAILURE_KEYS: Record<Exclude<CommandOutcome, { ok: true }>["code"], Messag
   rejected: "motor.rejected",
   otaBusy: "motor.busy",
   otaRejected: "motor.rejected",
+  notAllowed: "pumps.viewerNote",
   phaseFault: "motor.phaseFaultHint",
   noSupply: "motor.noSupply",
   invalid: "motor.failed",
@@ -149,13 +165,11 @@ function stateKey(pump: PumpState): string {
  * SPEC §3: the last health data this browser saw, for when the server cannot be reached.
  * Forgotten at logout by app/offline/service-worker.ts, which knows these keys by their prefix.
  */
-const healthCacheKey = (mobileNo: string) => `healthData_${mobileNo}`;
+const healthCacheKey = (key: string) => `healthData_${key}`;
 
-function readCachedHealth(mobileNo: string): HealthData | null {
+function readCachedHealth(key: string): HealthData | null {
   try {
-    const parsed = healthDataSchema.safeParse(
-      JSON.parse(window.localStorage.getItem(healthCacheKey(mobileNo)) ?? "null"),
-    );
+    const parsed = healthDataSchema.safeParse(JSON.parse(window.localStorage.getItem(healthCacheKey(key)) ?? "null"));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -169,7 +183,8 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const language = useLanguage();
   const words = useWords();
   const toast = useToast();
-  const { mobileNo, hasDevice } = loaderData;
+  const { mobileNo, hasDevice, deviceId, cacheKey, role } = loaderData;
+  const canSwitch = roleMay(role, "switch");
   const pulled = usePullToRefresh();
   const revalidator = useRevalidator();
 
@@ -205,7 +220,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     [toast, t, language, words, revalidator],
   );
 
-  const [live, setLive] = useDeviceRealtime(hasDevice ? mobileNo : null, loaderData.snapshot, onEffect);
+  const [live, setLive] = useDeviceRealtime(deviceId, loaderData.snapshot, onEffect);
   const pump = live.pump;
   // No network (the phone says so, or the socket cannot even open): the page shows the last
   // state it knows, with its age on the phone's clock, and sends nothing.
@@ -235,20 +250,20 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (!hasDevice || live.liveUntil === null) return;
     void saveLastState({
-      mobileNo,
+      pumpKey: cacheKey,
       knownAt: live.liveUntil,
       pump: live.pump,
       powerData: live.powerData,
       lastLogs: live.lastLogs,
     });
-  }, [hasDevice, mobileNo, live.liveUntil]);
+  }, [hasDevice, cacheKey, live.liveUntil]);
 
   // Offline, a page kept by the service worker may be older than the last state this phone saw.
   // biome-ignore lint/correctness/useExhaustiveDependencies: read once when the connection is lost, not again as the page re-renders offline
   useEffect(() => {
     if (!noConnection || live.liveUntil !== null) return;
     let cancelled = false;
-    void readLastState(mobileNo).then((saved) => {
+    void readLastState(cacheKey).then((saved) => {
       if (cancelled || !saved || saved.pump.at <= live.pump.at) return;
       setSavedKnownAt(saved.knownAt);
       setLive((current) => ({ ...current, pump: saved.pump, powerData: saved.powerData, lastLogs: saved.lastLogs }));
@@ -276,13 +291,13 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
 
   // Whatever health the page has, this browser remembers for a bad day (SPEC §3 health cache).
   useEffect(() => {
-    if (hasDevice && live.health) window.localStorage.setItem(healthCacheKey(mobileNo), JSON.stringify(live.health));
-  }, [hasDevice, mobileNo, live.health]);
+    if (hasDevice && live.health) window.localStorage.setItem(healthCacheKey(cacheKey), JSON.stringify(live.health));
+  }, [hasDevice, cacheKey, live.health]);
 
   const fetchFailed = useCallback(() => {
     toast.show(t("status.failed"), "error");
-    setCachedHealth(readCachedHealth(mobileNo));
-  }, [toast, t, mobileNo]);
+    setCachedHealth(readCachedHealth(cacheKey));
+  }, [toast, t, cacheKey]);
 
   // SPEC §8: the page asks for the motor's details when it opens and says what it found, when
   // the hub can vouch for it (offline or unconfirmed, the status line says what is known).
@@ -290,7 +305,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (!hasDevice) return;
     let cancelled = false;
-    void callApi(`/api/devices/motor/status/${mobileNo}`, motorStatusResponseSchema).then((result) => {
+    void callApi(`/api/pumps/${deviceId}/status`, motorStatusResponseSchema).then((result) => {
       if (cancelled || result.status === 401) return;
       if (!result.ok) {
         fetchFailed();
@@ -311,7 +326,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
 
   async function refreshHealth() {
     setRefreshing(true);
-    const result = await callApi(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema, {
+    const result = await callApi(`/api/pumps/${deviceId}/health`, healthReadingResponseSchema, {
       method: "POST",
     });
     setRefreshing(false);
@@ -358,6 +373,11 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         </p>
       )}
       <h1>{t("motor.title")}</h1>
+      {loaderData.sharedBy && (
+        <p className="muted" data-testid="shared-by">
+          {t("pumps.sharedBy", { mobileNo: loaderData.sharedBy })} · {t("pumps.role", { role })}
+        </p>
+      )}
       {welcome && (
         <p className="message success" role="status" data-testid="welcome">
           {t("register.success")}
@@ -409,42 +429,49 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 <p>{t("offline.commands")}</p>
               </div>
             )}
-            <fetcher.Form method="post" className="motor-form">
-              {noConnection ? (
-                <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
-                  {t("offline.noConnection")}
-                </button>
-              ) : !online || ended ? (
-                <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
-                  {t("motor.offline")}
-                </button>
-              ) : pump.status === "unknown" ? (
-                // Nobody can vouch for the relay: both ways are offered, not a toggle.
-                <div className="switch-pair">
-                  {switchButton("on", t("motor.turnOn"), "button primary", "motor-on", !canTurnOn)}
-                  {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canSend)}
-                </div>
-              ) : (
-                <>
-                  <button
-                    type="submit"
-                    name="command"
-                    value={pump.status === "on" ? "off" : "on"}
-                    className={`motor-toggle ${pump.status}`}
-                    disabled={pump.status === "on" ? !canSend : !canTurnOn}
-                    aria-label={`${statusWord(pump.status, t)}: ${pump.status === "on" ? t("motor.turnOff") : t("motor.turnOn")}`}
-                    data-testid="motor-toggle"
-                  >
-                    {statusWord(pump.status, t)}
+            {canSwitch ? (
+              <fetcher.Form method="post" className="motor-form">
+                <input type="hidden" name="pump" value={deviceId ?? ""} />
+                {noConnection ? (
+                  <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
+                    {t("offline.noConnection")}
                   </button>
-                  {pendingOn && (
-                    <div className="switch-pair">
-                      {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canSend)}
-                    </div>
-                  )}
-                </>
-              )}
-            </fetcher.Form>
+                ) : !online || ended ? (
+                  <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
+                    {t("motor.offline")}
+                  </button>
+                ) : pump.status === "unknown" ? (
+                  // Nobody can vouch for the relay: both ways are offered, not a toggle.
+                  <div className="switch-pair">
+                    {switchButton("on", t("motor.turnOn"), "button primary", "motor-on", !canTurnOn)}
+                    {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canSend)}
+                  </div>
+                ) : (
+                  <>
+                    <button
+                      type="submit"
+                      name="command"
+                      value={pump.status === "on" ? "off" : "on"}
+                      className={`motor-toggle ${pump.status}`}
+                      disabled={pump.status === "on" ? !canSend : !canTurnOn}
+                      aria-label={`${statusWord(pump.status, t)}: ${pump.status === "on" ? t("motor.turnOff") : t("motor.turnOn")}`}
+                      data-testid="motor-toggle"
+                    >
+                      {statusWord(pump.status, t)}
+                    </button>
+                    {pendingOn && (
+                      <div className="switch-pair">
+                        {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canSend)}
+                      </div>
+                    )}
+                  </>
+                )}
+              </fetcher.Form>
+            ) : (
+              <p className="message info" data-testid="viewer-note">
+                {t("pumps.viewerNote")}
+              </p>
+            )}
             {noConnection ? (
               <p
                 className="message warning"
@@ -511,11 +538,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             online={online}
           />
 
-          <MotorConfigCard
-            initial={loaderData.motorConfig}
-            posted={posted?.config ?? null}
-            kind={loaderData.deviceKind}
-          />
+          {roleMay(role, "configure") && (
+            <MotorConfigCard
+              initial={loaderData.motorConfig}
+              posted={posted?.config ?? null}
+              kind={loaderData.deviceKind}
+              pump={deviceId ?? ""}
+            />
+          )}
 
           <section className="card" aria-labelledby="logs-title">
             <h2 id="logs-title">{t("logs.recent")}</h2>
@@ -531,7 +561,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             <Link to="/logs">{t("logs.all")}</Link>
           </section>
 
-          <FirmwareCard mobileNo={mobileNo} firmware={loaderData.firmware} />
+          {roleMay(role, "firmware") && deviceId && <FirmwareCard deviceId={deviceId} firmware={loaderData.firmware} />}
         </div>
       )}
     </main>

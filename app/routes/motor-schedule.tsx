@@ -7,17 +7,21 @@
 // and delete asks in a dialog.
 import { useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
+import { roleMay } from "../../common/pump-roles.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
 import { clockParts, formatClock } from "../../common/schedule-time.ts";
 import { SCHEDULE_DURATION_CHOICES, type ScheduleRepeat, type ScheduleView } from "../../common/schedule-view.ts";
 import { HttpError } from "../../worker/http/http-error.ts";
-import { deleteOwnSchedule, ownScheduleHub, saveOwnSchedule } from "../../worker/services/schedules.ts";
+import { deviceHub } from "../../worker/hubs/device-hubs.ts";
+import { personOf } from "../../worker/services/pump-access.ts";
+import { deletePumpSchedule, savePumpSchedule } from "../../worker/services/schedules.ts";
 import { ConfirmDialog } from "../components/dialog.tsx";
 import { Field } from "../components/field.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { dayPeriodName, formatDateTime, formatTimeOfDay } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
+import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/motor-schedule";
@@ -34,13 +38,17 @@ const DONE_KEYS: Record<Done, MessageKey> = {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
-  const hub = await ownScheduleHub(envOf(context), user.id);
-  const schedules = hub ? await hub.listSchedules(user.id) : [];
+  const { chosen } = context.get(pumpContext);
+  const schedules = chosen
+    ? await deviceHub(envOf(context), chosen.device.id).listSchedules(personOf(user, chosen))
+    : [];
   const params = new URL(request.url).searchParams;
   const byId = (name: string) => schedules.find((schedule) => String(schedule.id) === params.get(name)) ?? null;
   const done = params.get("done");
   return {
-    hasDevice: hub !== null,
+    hasDevice: chosen !== null,
+    deviceId: chosen?.device.id ?? "",
+    canSchedule: roleMay(chosen?.role ?? null, "schedule"),
     schedules,
     // ?edit=<id> opens the form on that schedule, ?delete=<id> asks before deleting it.
     editing: byId("edit"),
@@ -104,6 +112,8 @@ function failureNotice(refusal: HttpError): Notice {
   switch (refusal.code) {
     case "noDevice":
       return { key: "motor.noDevice" };
+    case "notAllowed":
+      return { key: "pumps.viewerNote" };
     case "conflict":
       return {
         key: "schedule.conflict",
@@ -131,10 +141,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = idText === "" ? null : scheduleIdSchema.safeParse(idText);
   if (id !== null && !id.success) return refused({ key: "schedule.failed" }, null, 400);
 
+  const access = await pumpInForm(env, user, form, "schedule");
+  if (!access.ok) return refused(failureNotice(new HttpError(403, access.code, {}, {}, () => "")), null, 403);
+  const target = { deviceId: access.pump.device.id, person: personOf(user, access.pump) };
+
   if (field(form, "intent") === "delete") {
     if (id === null) return refused({ key: "schedule.failed" }, null, 400);
     try {
-      await deleteOwnSchedule(env, user.id, id.data);
+      await deletePumpSchedule(env, target, id.data);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       return refused(failureNotice(error), null, error.status);
@@ -152,7 +166,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!input.success) return refused({ key: "schedule.failed" }, values, 400);
   try {
-    await saveOwnSchedule(env, user.id, id === null ? null : id.data, input.data);
+    await savePumpSchedule(env, target, id === null ? null : id.data, input.data);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     return refused(failureNotice(error), values, error.status);
@@ -177,10 +191,13 @@ function ScheduleForm({
   editing,
   hasDevice,
   notice,
+  pump,
 }: {
   initial: FormValues;
   editing: ScheduleView | null;
   hasDevice: boolean;
+  /** The box the page shows: the post names it. */
+  pump: string;
   notice: (Notice & { tone: "success" | "error" }) | null;
 }) {
   const t = useT();
@@ -204,6 +221,7 @@ function ScheduleForm({
       noValidate
     >
       <input type="hidden" name="intent" value="save" />
+      <input type="hidden" name="pump" value={pump} />
       {editing && <input type="hidden" name="id" value={editing.id} />}
       <fieldset className="time-fieldset">
         <legend>{t("schedule.time")}</legend>
@@ -316,7 +334,7 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
   const location = useLocation();
   const navigation = useNavigation();
   const submit = useSubmit();
-  const { hasDevice, schedules, editing } = loaderData;
+  const { hasDevice, schedules, editing, deviceId, canSchedule } = loaderData;
   // With script, delete asks in a dialog; without, the ?delete= link shows the same question.
   const [deleting, setDeleting] = useState<ScheduleView | null>(null);
   const deleteBusy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
@@ -338,7 +356,10 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
 
   function confirmDelete() {
     if (!deleting) return;
-    submit({ intent: "delete", id: String(deleting.id) }, { method: "post", action: "/motor-schedule" });
+    submit(
+      { intent: "delete", id: String(deleting.id), pump: deviceId },
+      { method: "post", action: "/motor-schedule" },
+    );
     setDeleting(null);
   }
 
@@ -349,11 +370,24 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
         <h2 id="schedule-form-title">{editing === null ? t("schedule.title") : t("schedule.editTitle")}</h2>
         <p className="muted">{t("schedule.hint")}</p>
         {!hasDevice && <p className="message info">{t("motor.noDevice")}</p>}
-        {/* Each new page (a save, an edit link, a refusal) starts the fields from what it says. */}
-        <ScheduleForm key={location.key} initial={initial} editing={editing} hasDevice={hasDevice} notice={notice} />
+        {hasDevice && !canSchedule ? (
+          <p className="message info" data-testid="viewer-note">
+            {t("pumps.viewerNote")}
+          </p>
+        ) : (
+          // Each new page (a save, an edit link, a refusal) starts the fields from what it says.
+          <ScheduleForm
+            key={location.key}
+            initial={initial}
+            editing={editing}
+            hasDevice={hasDevice}
+            notice={notice}
+            pump={deviceId}
+          />
+        )}
       </section>
 
-      {loaderData.deleting && (
+      {loaderData.deleting && canSchedule && (
         <section
           className="card stack"
           role="alertdialog"
@@ -365,6 +399,7 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
           <Form method="post" action="/motor-schedule" className="form-actions">
             <input type="hidden" name="intent" value="delete" />
             <input type="hidden" name="id" value={loaderData.deleting.id} />
+            <input type="hidden" name="pump" value={deviceId} />
             <button type="submit" className="button danger" disabled={deleteBusy}>
               {t("dialog.confirm")}
             </button>
@@ -424,21 +459,23 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
                     )}
                   </p>
                 )}
-                <div className="form-actions">
-                  <Link to={`/motor-schedule?edit=${schedule.id}#schedule-form`} className="button small">
-                    {t("schedule.edit")}
-                  </Link>
-                  <Link
-                    to={`/motor-schedule?delete=${schedule.id}`}
-                    className="button small danger"
-                    onClick={(event) => {
-                      event.preventDefault();
-                      setDeleting(schedule);
-                    }}
-                  >
-                    {t("schedule.delete")}
-                  </Link>
-                </div>
+                {canSchedule && (
+                  <div className="form-actions">
+                    <Link to={`/motor-schedule?edit=${schedule.id}#schedule-form`} className="button small">
+                      {t("schedule.edit")}
+                    </Link>
+                    <Link
+                      to={`/motor-schedule?delete=${schedule.id}`}
+                      className="button small danger"
+                      onClick={(event) => {
+                        event.preventDefault();
+                        setDeleting(schedule);
+                      }}
+                    >
+                      {t("schedule.delete")}
+                    </Link>
+                  </div>
+                )}
               </li>
             ))}
           </ul>

@@ -15,7 +15,6 @@ import {
   planSchema,
 } from "../../common/plans.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { findDeviceByOwner } from "../../worker/db/devices.ts";
 import { listPlanPeriods, planCard } from "../../worker/db/plans.ts";
 import { listRechargeRequestsOfUser, toRechargeView } from "../../worker/db/recharges.ts";
 import { HttpError } from "../../worker/http/http-error.ts";
@@ -25,6 +24,7 @@ import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { formatDate, formatDateTime, formatRupees } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
+import { pumpContext } from "../pump-choice.server.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/recharge";
@@ -35,16 +35,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const env = envOf(context);
   const db = getDb(env.DB);
-  const [device, requests] = await Promise.all([
-    findDeviceByOwner(db, user.id),
-    listRechargeRequestsOfUser(db, user.id),
-  ]);
+  // The plan is the owner's: a pump shared with this farmer shows whose it is, not its plan.
+  const { chosen } = context.get(pumpContext);
+  const device = chosen?.role === "owner" ? chosen.device : undefined;
+  const requests = await listRechargeRequestsOfUser(db, user.id);
   // The request just made (only ever one of this farmer's own): what to do next about paying.
   const submittedId = new URL(request.url).searchParams.get("submitted");
   const submitted = requests.find((row) => String(row.id) === submittedId);
   return {
     mobileNo: user.mobileNo,
     hasDevice: device !== undefined,
+    deviceId: device?.id ?? "",
+    ownerOnly: chosen !== null && chosen.role !== "owner",
     plan: device ? planCard(await listPlanPeriods(db, device.id), Date.now()) : null,
     requests: requests.map(toRechargeView),
     submitted: submitted ? { paymentMethod: submitted.paymentMethod, upiLink: rechargeUpiLink(env, submitted) } : null,
@@ -66,6 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { request: submitted } = await requestOwnRecharge(envOf(context), context.get(userContext), {
       plan: plan.data,
       paymentMethod: paymentMethod.data,
+      deviceId: field(form, "pump"),
     });
     return redirect(`/recharge?submitted=${submitted.id}`);
   } catch (error) {
@@ -107,7 +110,7 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
   const toast = useToast();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
-  const { mobileNo, hasDevice, plan, requests, submitted } = loaderData;
+  const { mobileNo, hasDevice, plan, requests, submitted, deviceId, ownerOnly } = loaderData;
   const waiting = requests.some((request) => request.status === "pending");
   // ?renew opens the form: a link, so it opens without script too.
   const formOpen = searchParams.has("renew") || actionData?.error !== undefined;
@@ -127,6 +130,16 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
     if (submitted && navigation.state === "idle") toast.show(t("plan.submitted"), "success");
   }, [submitted]);
 
+  if (ownerOnly) {
+    return (
+      <main className="page narrow-wide">
+        <h1>{t("plan.title")}</h1>
+        <p className="card message info" data-testid="owner-only">
+          {t("plan.ownerOnly")}
+        </p>
+      </main>
+    );
+  }
   return (
     <main className="page narrow-wide">
       <h1>{t("plan.title")}</h1>
@@ -214,6 +227,7 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
         <section className="card" aria-labelledby="plan-form-title" id="plan-form">
           <h2 id="plan-form-title">{t("plan.formTitle")}</h2>
           <Form method="post" action="/recharge" className="stack" noValidate>
+            <input type="hidden" name="pump" value={deviceId} />
             <p className="muted">
               {t("plan.forNumber")} <strong>{mobileNo}</strong>
             </p>

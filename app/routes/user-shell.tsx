@@ -1,21 +1,45 @@
 import { Form, NavLink, Outlet, useLocation } from "react-router";
+import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
+import { PumpSwitcher } from "../components/pump-switcher.tsx";
 import { ToastProvider } from "../components/toast.tsx";
 import { CONTACT } from "../contact.ts";
 import { type MessageKey, useT } from "../i18n/i18n.ts";
-import { requireUser } from "../session.server.ts";
+import { choosePump, pumpContext } from "../pump-choice.server.ts";
+import { envOf, requireUser } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/user-shell";
 
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }, next) => {
-    context.set(userContext, await requireUser(request, context));
+    const user = await requireUser(request, context);
+    context.set(userContext, user);
+    context.set(pumpContext, await choosePump(request, context, user));
     return next();
   },
 ];
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { mobileNo: context.get(userContext).mobileNo };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { pumps, chosen } = context.get(pumpContext);
+  // One pump needs no switcher; several show each one's state, as its hub vouches for it.
+  const env = envOf(context);
+  const switcher =
+    pumps.length < 2
+      ? []
+      : await Promise.all(
+          pumps.map(async ({ device, role, ownerMobileNo }) => {
+            const { pump } = await deviceHub(env, device.id).getSnapshot();
+            return {
+              deviceId: device.id,
+              name: device.name,
+              role,
+              ownerMobileNo,
+              status: pump.status,
+              deviceStatus: pump.deviceStatus,
+            };
+          }),
+        );
+  return { mobileNo: context.get(userContext).mobileNo, switcher, chosenId: chosen?.device.id ?? null };
 }
 
 /** The spec's three tabs and the schedule, which a farmer sets from the field as often as the plan. */
@@ -26,7 +50,7 @@ const TABS: { to: string; label: MessageKey }[] = [
   { to: "/logs", label: "nav.logs" },
 ];
 
-export default function UserShell() {
+export default function UserShell({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const { pathname } = useLocation();
   // SPEC §2: logging out from /logs goes to /login with a full page load; elsewhere to /.
@@ -54,6 +78,7 @@ export default function UserShell() {
             </button>
           </Form>
         </header>
+        {loaderData.switcher.length > 0 && <PumpSwitcher pumps={loaderData.switcher} chosenId={loaderData.chosenId} />}
         <div className="shell-body" id="main">
           <Outlet />
         </div>

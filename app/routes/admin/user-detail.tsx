@@ -5,6 +5,7 @@
 import { useCallback, useState } from "react";
 import { data, Link, useRevalidator } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
+import type { PumpMember } from "../../../common/api-responses/pumps.ts";
 import type { HubSnapshot } from "../../../common/hub-contract.ts";
 import type { HealthData } from "../../../common/realtime-protocol.ts";
 import {
@@ -15,6 +16,7 @@ import {
 } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { deviceHub } from "../../../worker/hubs/device-hubs.ts";
+import { listPumpMembers } from "../../../worker/services/pump-members.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { appendDebugLine, type DebugLine } from "../../components/admin/debug-console.tsx";
@@ -25,6 +27,7 @@ import { AccountCard } from "../../components/admin/user-detail/account-card.tsx
 import { ConfigHistoryCard } from "../../components/admin/user-detail/config-history-card.tsx";
 import { DeviceInfoCard } from "../../components/admin/user-detail/device-info-card.tsx";
 import { HealthCard } from "../../components/admin/user-detail/health-card.tsx";
+import { PeopleCard } from "../../components/admin/user-detail/people-card.tsx";
 import { PumpCard } from "../../components/admin/user-detail/pump-card.tsx";
 import { RecentLogsCard } from "../../components/admin/user-detail/recent-logs-card.tsx";
 import type { Ask } from "../../components/dialog.tsx";
@@ -49,12 +52,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const loaded = await loadOrMessage(async () => {
     const user = await findAdminUserView(db, { id: id.data });
     if (!user) return null;
-    const [history, snapshot, adminCount] = await Promise.all([
+    const [history, snapshot, adminCount, members] = await Promise.all([
       configHistoryForAdmin(db, user.id),
       user.device ? deviceHub(env, user.device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
       countAdmins(db),
+      user.device ? listPumpMembers(db, user.device.id) : [],
     ]);
-    return { user, history, snapshot, adminCount };
+    return { user, history, snapshot, adminCount, members };
   }, "admin.user.loadFailed");
   if (loaded.error) return data({ page: null, error: loaded.error, adminId }, { status: 500 });
   if (!loaded.data) return notFound();
@@ -83,12 +87,14 @@ function UserDetailPage({
   snapshot,
   adminCount,
   adminId,
+  members,
 }: {
   user: NonNullable<Route.ComponentProps["loaderData"]["page"]>["user"];
   history: ConfigHistoryEntry[];
   snapshot: HubSnapshot;
   adminCount: number;
   adminId: number;
+  members: PumpMember[];
 }) {
   const t = useAdminT();
   const revalidator = useRevalidator();
@@ -97,7 +103,7 @@ function UserDetailPage({
   const onEffect = useCallback((effect: LiveEffect) => {
     if (effect.type === "debugLine") setDebugLines((lines) => appendDebugLine(lines, effect));
   }, []);
-  const [live, setLive] = useDeviceRealtime(user.device ? user.mobileNo : null, snapshot, onEffect);
+  const [live, setLive] = useDeviceRealtime(user.device?.id ?? null, snapshot, onEffect);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [powerOpen, setPowerOpen] = useState(false);
   // The page's one confirm dialog: role changes and the Device Settings questions ask here.
@@ -142,9 +148,12 @@ function UserDetailPage({
         <button type="button" className="button small primary" onClick={() => setSettingsOpen(true)}>
           {t("admin.user.deviceSettings")}
         </button>
-        <Link to={`/admin/users/${user.id}/update-config`} className="button small">
-          {t("admin.user.updateConfig")}
-        </Link>
+        {/* Motor settings are a box's: an account without one has none to change. */}
+        {user.device && (
+          <Link to={`/admin/users/${user.id}/update-config`} className="button small">
+            {t("admin.user.updateConfig")}
+          </Link>
+        )}
         <button type="button" className="button small" onClick={() => setPowerOpen(true)} disabled={!user.device}>
           {t("admin.user.viewPowerLogs")}
         </button>
@@ -167,6 +176,7 @@ function UserDetailPage({
             <RecentLogsCard logs={live.lastLogs} />
           </>
         )}
+        <PeopleCard deviceId={user.device?.id ?? null} members={members} shared={user.shared} ask={ask} />
         <ConfigHistoryCard history={history} />
       </div>
 

@@ -1,0 +1,88 @@
+// Who else uses this account's first box, and which boxes others let this number use
+// (docs/decisions/018-shared-pumps.md). An admin may remove a member (asked first in the page's
+// confirm dialog); the hub then closes that person's live pages at once. Inviting is the
+// owner's alone.
+import { useRevalidator } from "react-router";
+import type { PumpMember } from "../../../../common/api-responses/pumps.ts";
+import { messageResponseSchema } from "../../../../common/api-responses/refusals.ts";
+import type { AdminUserView } from "../../../../worker/db/admin-users.ts";
+import { useAdminT } from "../../../i18n/admin.ts";
+import type { Ask } from "../../dialog.tsx";
+import { useToast } from "../../toast.tsx";
+import { useAdminApi } from "../use-admin-api.ts";
+
+export function PeopleCard({
+  deviceId,
+  members,
+  shared,
+  ask,
+}: {
+  deviceId: string | null;
+  members: PumpMember[];
+  shared: AdminUserView["shared"];
+  ask: Ask;
+}) {
+  const t = useAdminT();
+  const api = useAdminApi();
+  const toast = useToast();
+  const revalidator = useRevalidator();
+  if (members.length === 0 && shared.length === 0) return null;
+
+  async function remove(member: PumpMember) {
+    try {
+      const answer = await api(`/api/pumps/${deviceId}/members/${member.mobileNo}`, messageResponseSchema, {
+        method: "DELETE",
+      });
+      toast.show(t(answer.ok ? "admin.people.removed" : "admin.people.removeFailed"), answer.ok ? "success" : "error");
+      if (answer.ok) revalidator.revalidate();
+    } catch {
+      toast.show(t("admin.people.removeFailed"), "error");
+    }
+  }
+
+  return (
+    <section className="card" data-testid="people-card">
+      <h2>{t("admin.people.title")}</h2>
+      {members.length > 0 && (
+        <>
+          <h3>{t("admin.people.members")}</h3>
+          <ul className="plain-list" data-testid="admin-members">
+            {members.map((member) => (
+              <li key={member.mobileNo} data-mobile={member.mobileNo}>
+                <strong>{member.label}</strong> · {member.mobileNo} · {t(`admin.people.role.${member.role}`)}
+                {!member.registered && ` · ${t("admin.people.notRegistered")}`}{" "}
+                <button
+                  type="button"
+                  className="button small danger"
+                  onClick={() =>
+                    ask(t("admin.people.removeQuestion", { label: member.label, mobileNo: member.mobileNo }), () =>
+                      remove(member),
+                    )
+                  }
+                >
+                  {t("admin.people.remove")}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {shared.length > 0 && (
+        <>
+          <h3>{t("admin.people.sharedWith")}</h3>
+          <ul className="plain-list" data-testid="admin-shared">
+            {shared.map((box) => (
+              <li key={box.id} data-box={box.id}>
+                <span translate="no">{box.id}</span> · {t(`admin.people.role.${box.role}`)} ·{" "}
+                {t("admin.people.owner", { mobileNo: box.ownerMobileNo ?? "—" })}{" "}
+                <span className={`badge ${box.online ? "ok" : "bad"}`}>
+                  {box.online ? t("admin.common.online") : t("admin.common.offline")}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

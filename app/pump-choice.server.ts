@@ -1,0 +1,64 @@
+// Which of a farmer's pumps the user pages show (docs/decisions/018-shared-pumps.md): the one
+// the pump switcher last posted, kept in a cookie, checked against the farmer's access on
+// every request; else their first box (or the first shared with them). The pages keep their
+// SPEC paths: the choice is not part of the URL.
+import { createContext, type RouterContextProvider } from "react-router";
+import { type PumpAction, roleMay } from "../common/pump-roles.ts";
+import { readCookie } from "../worker/auth/cookies.ts";
+import type { AuthenticatedUser } from "../worker/auth/sessions.ts";
+import { getDb } from "../worker/db/client.ts";
+import { listPumpsOf, type PumpAccess, pumpAccessOf } from "../worker/services/pump-access.ts";
+import { field } from "./form.server.ts";
+import { envOf } from "./session.server.ts";
+
+export const PUMP_COOKIE = "sinchai_pump";
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+export type PumpChoice = {
+  /** Every pump the farmer may see: their own first (first box first), then shared ones. */
+  pumps: (PumpAccess & { ownerMobileNo: string | null })[];
+  /** The one the pages show; null when the farmer has none. */
+  chosen: PumpAccess | null;
+};
+
+/** Set by the user shell's middleware with the user, so each page resolves the choice once. */
+export const pumpContext = createContext<PumpChoice>();
+
+export async function choosePump(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  user: AuthenticatedUser,
+): Promise<PumpChoice> {
+  const pumps = await listPumpsOf(getDb(envOf(context).DB), user);
+  const wanted = readCookie(request, PUMP_COOKIE);
+  const chosen = pumps.find(({ device }) => device.id === wanted) ?? pumps[0] ?? null;
+  return { pumps, chosen };
+}
+
+/** The cookie that keeps a choice (any farmer's page may read it; scripts need not). */
+export function pumpCookie(request: Request, deviceId: string): string {
+  const secure = new URL(request.url).protocol === "https:";
+  return [
+    `${PUMP_COOKIE}=${encodeURIComponent(deviceId)}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${ONE_YEAR_SECONDS}`,
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+/**
+ * The pump a form names in its `pump` field (the one its page showed when the farmer tapped,
+ * not whatever another tab chose since), if the farmer may do `action` with it.
+ */
+export async function pumpInForm(
+  env: Env,
+  user: AuthenticatedUser,
+  form: FormData,
+  action: PumpAction,
+): Promise<{ ok: true; pump: PumpAccess } | { ok: false; code: "noDevice" | "notAllowed" }> {
+  const pump = await pumpAccessOf(getDb(env.DB), user, field(form, "pump"));
+  if (!pump) return { ok: false, code: "noDevice" };
+  return roleMay(pump.role, action) ? { ok: true, pump } : { ok: false, code: "notAllowed" };
+}

@@ -1,0 +1,243 @@
+// /pump-people: the owner names the pump the pages show and says who else may use it, as an
+// operator (switch, schedules, see everything) or a viewer (see only). Plain forms posted to
+// this route's action, so every change works before (or without) JavaScript; the same
+// services as /api/pumps/{deviceId}/name and /members. Removing a number closes its live
+// pages at once (the hub drops its sockets).
+import { data, Form, useNavigation } from "react-router";
+import type { PumpMember } from "../../common/api-responses/pumps.ts";
+import { MAX_PUMP_MEMBERS, type MemberRole, roleMay } from "../../common/pump-roles.ts";
+import {
+  memberChangeRequestSchema,
+  memberInviteRequestSchema,
+  pumpNameRequestSchema,
+} from "../../common/pump-schemas.ts";
+import { getDb } from "../../worker/db/client.ts";
+import { setDeviceName } from "../../worker/db/devices.ts";
+import { HttpError } from "../../worker/http/http-error.ts";
+import {
+  changePumpMember,
+  invitePumpMember,
+  listPumpMembers,
+  removePumpMember,
+} from "../../worker/services/pump-members.ts";
+import { Field } from "../components/field.tsx";
+import { usePumpName } from "../components/pump-switcher.tsx";
+import { field, isSameOriginRequest, readForm } from "../form.server.ts";
+import { type MessageKey, useT } from "../i18n/i18n.ts";
+import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
+import { envOf } from "../session.server.ts";
+import { userContext } from "../user-context.ts";
+import type { Route } from "./+types/pump-people";
+
+export const meta: Route.MetaFunction = () => [{ title: "Pump and people · Sinchai" }];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { chosen } = context.get(pumpContext);
+  const isOwner = chosen !== null && roleMay(chosen.role, "invite");
+  return {
+    pump: chosen ? { deviceId: chosen.device.id, name: chosen.device.name } : null,
+    isOwner,
+    members: isOwner && chosen ? await listPumpMembers(getDb(envOf(context).DB), chosen.device.id) : [],
+  };
+}
+
+type Notice = { key: MessageKey; values?: Record<string, string | number>; tone: "success" | "error" };
+
+const REFUSALS: Record<string, MessageKey> = {
+  alreadyMember: "people.error.alreadyMember",
+  ownNumber: "people.error.ownNumber",
+  memberLimit: "people.error.memberLimit",
+  memberNotFound: "people.error.memberNotFound",
+  notAllowed: "people.ownerOnly",
+  noDevice: "motor.noDevice",
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const refused = (key: MessageKey, status: number, values?: Record<string, string | number>) =>
+    data<{ notice: Notice }>({ notice: { key, values, tone: "error" } }, { status });
+  if (!isSameOriginRequest(request)) return refused("error.crossSite", 403);
+  const form = await readForm(request);
+  const user = context.get(userContext);
+  const env = envOf(context);
+  const db = getDb(env.DB);
+  const intent = field(form, "intent");
+  const access = await pumpInForm(env, user, form, intent === "rename" ? "rename" : "invite");
+  if (!access.ok) return refused(REFUSALS[access.code]!, 403);
+  const deviceId = access.pump.device.id;
+  try {
+    switch (intent) {
+      case "rename": {
+        const parsed = pumpNameRequestSchema.safeParse({ name: field(form, "name") });
+        if (!parsed.success) return refused("people.error.invalidInput", 400);
+        await setDeviceName(db, deviceId, parsed.data.name);
+        return { notice: { key: "people.nameSaved", tone: "success" } satisfies Notice };
+      }
+      case "invite": {
+        const parsed = memberInviteRequestSchema.safeParse({
+          mobileNo: field(form, "mobileNo"),
+          role: field(form, "role"),
+          label: field(form, "label"),
+        });
+        if (!parsed.success) return refused("people.error.invalidInput", 400);
+        const owner = { deviceId, ownerMobileNo: user.mobileNo, invitedByUserId: user.id };
+        const member = await invitePumpMember(env, db, owner, parsed.data);
+        return { notice: { key: "people.added", values: { label: member.label }, tone: "success" } satisfies Notice };
+      }
+      case "change": {
+        const parsed = memberChangeRequestSchema.safeParse({ role: field(form, "role"), label: field(form, "label") });
+        if (!parsed.success) return refused("people.error.invalidInput", 400);
+        await changePumpMember(env, db, deviceId, field(form, "mobileNo"), parsed.data);
+        return { notice: { key: "people.changed", tone: "success" } satisfies Notice };
+      }
+      case "remove": {
+        await removePumpMember(env, db, deviceId, field(form, "mobileNo"));
+        return {
+          notice: { key: "people.removed", values: { label: field(form, "label") }, tone: "success" } satisfies Notice,
+        };
+      }
+      default:
+        return refused("people.error.failed", 400);
+    }
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    const key = REFUSALS[error.code] ?? "people.error.failed";
+    return refused(key, error.status, { max: MAX_PUMP_MEMBERS });
+  }
+}
+
+export default function PumpPeople({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const nameOf = usePumpName();
+  const busy = useNavigation().state === "submitting";
+  const { pump, isOwner, members } = loaderData;
+  const notice = actionData?.notice;
+  return (
+    <main className="page narrow-wide">
+      <h1>{t("people.title")}</h1>
+      {notice && (
+        <p
+          className={`message ${notice.tone}`}
+          role={notice.tone === "error" ? "alert" : "status"}
+          data-testid="people-notice"
+        >
+          {t(notice.key, notice.values)}
+        </p>
+      )}
+      {!pump ? (
+        <p className="card message info">{t("motor.noDevice")}</p>
+      ) : !isOwner ? (
+        <p className="card message info" data-testid="owner-only">
+          {t("people.ownerOnly")}
+        </p>
+      ) : (
+        <>
+          <section className="card">
+            <Form method="post" className="stack">
+              <input type="hidden" name="intent" value="rename" />
+              <input type="hidden" name="pump" value={pump.deviceId} />
+              <Field label={t("people.name")}>
+                <input
+                  name="name"
+                  defaultValue={pump.name ?? ""}
+                  placeholder={t("people.namePlaceholder")}
+                  maxLength={40}
+                  data-testid="pump-name"
+                />
+              </Field>
+              <p className="muted">{nameOf(pump)}</p>
+              <button type="submit" className="button" disabled={busy}>
+                {t("people.saveName")}
+              </button>
+            </Form>
+          </section>
+
+          <section className="card" aria-labelledby="members-title">
+            <h2 id="members-title">{t("people.members")}</h2>
+            {members.length === 0 ? (
+              <p className="muted">{t("people.none")}</p>
+            ) : (
+              <ul className="member-list" data-testid="member-list">
+                {members.map((member) => (
+                  <MemberRow key={member.mobileNo} member={member} deviceId={pump.deviceId} busy={busy} />
+                ))}
+              </ul>
+            )}
+          </section>
+
+          <section className="card" aria-labelledby="invite-title">
+            <h2 id="invite-title">{t("people.invite")}</h2>
+            <p className="muted">{t("people.limit", { max: MAX_PUMP_MEMBERS })}</p>
+            <Form method="post" className="stack" key={notice?.tone === "success" ? notice.key : "invite"}>
+              <input type="hidden" name="intent" value="invite" />
+              <input type="hidden" name="pump" value={pump.deviceId} />
+              <Field label={t("auth.mobileNo")}>
+                <input name="mobileNo" inputMode="numeric" maxLength={10} required data-testid="invite-mobile" />
+              </Field>
+              <Field label={t("people.label")}>
+                <input
+                  name="label"
+                  placeholder={t("people.labelPlaceholder")}
+                  maxLength={40}
+                  required
+                  data-testid="invite-label"
+                />
+              </Field>
+              <RoleChoice name="role" initial="operator" />
+              <button type="submit" className="button primary" disabled={busy} data-testid="invite-submit">
+                {t("people.add")}
+              </button>
+            </Form>
+          </section>
+        </>
+      )}
+    </main>
+  );
+}
+
+function MemberRow({ member, deviceId, busy }: { member: PumpMember; deviceId: string; busy: boolean }) {
+  const t = useT();
+  return (
+    <li className="member" data-testid="member" data-mobile={member.mobileNo}>
+      <p>
+        <strong>{member.label}</strong> · {member.mobileNo}
+      </p>
+      {!member.registered && <p className="muted">{t("people.notRegistered")}</p>}
+      <Form method="post" className="stack">
+        <input type="hidden" name="pump" value={deviceId} />
+        <input type="hidden" name="mobileNo" value={member.mobileNo} />
+        <input type="hidden" name="label" value={member.label} />
+        <RoleChoice name="role" initial={member.role} />
+        <div className="form-actions">
+          <button type="submit" name="intent" value="change" className="button small" disabled={busy}>
+            {t("people.save")}
+          </button>
+          <button
+            type="submit"
+            name="intent"
+            value="remove"
+            className="button small danger"
+            disabled={busy}
+            data-testid="member-remove"
+          >
+            {t("people.remove")}
+          </button>
+        </div>
+      </Form>
+    </li>
+  );
+}
+
+function RoleChoice({ name, initial }: { name: string; initial: MemberRole }) {
+  const t = useT();
+  return (
+    <fieldset className="choices">
+      <legend>{t("people.role")}</legend>
+      {(["operator", "viewer"] as const).map((role) => (
+        <label key={role} className="choice">
+          <input type="radio" name={name} value={role} defaultChecked={initial === role} />
+          {t(`people.role.${role}`)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,0 +1,135 @@
+/// <reference lib="dom" />
+// Shared pumps, end to end in two browsers (docs/decisions/018-shared-pumps.md): an owner
+// names their pump and lets a farm hand run it; the farm hand switches it from their own
+// phone; the owner sees who did it in the log; removing the farm hand cuts their live page.
+// And an owner with two boxes switches between them. Every test makes its own farmers and
+// boxes, so this file runs beside others.
+import { expect, type Page, test } from "@playwright/test";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { adminApiToken, farmerWithDevice, registerFarmer, startDevice } from "./admin-support.ts";
+import { apiClient, en, fitsTheScreen, hi, logIn, type Texts, useLanguage } from "./support.ts";
+
+const devices: SimulatedDevice[] = [];
+
+test.afterEach(async () => {
+  await Promise.all(devices.splice(0).map((device) => device.stop()));
+});
+
+async function invite(page: Page, t: Texts, mobileNo: string, label: string) {
+  await page.goto("/pump-people");
+  await page.getByTestId("invite-mobile").fill(mobileNo);
+  await page.getByTestId("invite-label").fill(label);
+  await page.getByRole("radio", { name: t["people.role.operator"] }).check();
+  await page.getByTestId("invite-submit").click();
+  await expect(page.getByTestId("people-notice")).toHaveText(t["people.added"].replace("{label}", label));
+}
+
+test("an owner lets राम run the pump: राम switches it from his phone, the owner sees who, removal cuts his page", async ({
+  browser,
+  request,
+}) => {
+  const { farmer: owner, device } = await farmerWithDevice(request);
+  devices.push(device);
+  const ram = await registerFarmer(request);
+
+  const ownerContext = await browser.newContext();
+  const ownerPage = await ownerContext.newPage();
+  await logIn(ownerPage, owner.mobileNo, owner.password);
+  await ownerPage.goto("/pump-people");
+  await ownerPage.getByTestId("pump-name").fill("कुएँ वाला पंप");
+  await ownerPage.getByRole("button", { name: hi["people.saveName"] }).click();
+  await expect(ownerPage.getByTestId("people-notice")).toHaveText(hi["people.nameSaved"]);
+  await invite(ownerPage, hi, ram.mobileNo, "राम");
+  await expect(ownerPage.getByTestId("member")).toHaveCount(1);
+  await expect(ownerPage.getByTestId("member")).toContainText(ram.mobileNo);
+  expect(await fitsTheScreen(ownerPage)).toBe(true);
+
+  // राम, on his own phone: the shared pump is his only one, so no switcher; it says whose it is.
+  const ramContext = await browser.newContext();
+  const ramPage = await ramContext.newPage();
+  await logIn(ramPage, ram.mobileNo, ram.password);
+  await expect(ramPage.getByTestId("shared-by")).toContainText(owner.mobileNo);
+  await expect(ramPage.locator("[data-live=connected]")).toBeVisible();
+  await ramPage.getByTestId("motor-toggle").click();
+  await expect(ramPage.getByTestId("motor-toggle")).toHaveText(hi["motor.on"]);
+  await expect.poll(() => device.relay).toBe("on");
+
+  // The owner's log names him.
+  await ownerPage.goto("/logs");
+  await expect(ownerPage.getByText("राम ने ऐप से").first()).toBeVisible();
+
+  // Removed: his live page stops at once and says so; the pump keeps running (nobody asked it to stop).
+  await ownerPage.goto("/pump-people");
+  await ownerPage.getByTestId("member-remove").click();
+  await expect(ownerPage.getByTestId("people-notice")).toHaveText(hi["people.removed"].replace("{label}", "राम"));
+  await expect(ramPage.getByTestId("live-ended")).toHaveAttribute("data-reason", "deviceUnlinked");
+  await expect(ramPage.getByTestId("device-status")).toHaveText(hi["motor.notLinked"]);
+  expect(device.relay).toBe("on");
+  await ownerContext.close();
+  await ramContext.close();
+});
+
+test("a viewer watches but gets no switch; the people and plan pages say they are the owner's (English)", async ({
+  browser,
+  request,
+}) => {
+  const { farmer: owner, device } = await farmerWithDevice(request);
+  devices.push(device);
+  const sita = await registerFarmer(request);
+  const invited = await request.post(`/api/pumps/${device.deviceId}/members`, {
+    data: { mobileNo: sita.mobileNo, role: "viewer", label: "Sita" },
+    headers: { Authorization: `Bearer ${owner.token}` },
+  });
+  expect(invited.status()).toBe(201);
+
+  const context = await browser.newContext();
+  await useLanguage(context, "en");
+  const page = await context.newPage();
+  await logIn(page, sita.mobileNo, sita.password, en);
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
+  await expect(page.getByTestId("viewer-note")).toHaveText(en["pumps.viewerNote"]);
+  await expect(page.getByTestId("motor-toggle")).toHaveCount(0);
+  await page.goto("/pump-people");
+  await expect(page.getByTestId("owner-only")).toHaveText(en["people.ownerOnly"]);
+  await page.goto("/recharge");
+  await expect(page.getByTestId("owner-only")).toHaveText(en["plan.ownerOnly"]);
+  expect(await fitsTheScreen(page)).toBe(true);
+  await context.close();
+});
+
+test("an owner with two boxes switches between them with one tap, and switches the chosen one, without JavaScript", async ({
+  browser,
+  request,
+}) => {
+  const { farmer: owner, device: first } = await farmerWithDevice(request);
+  devices.push(first);
+  const admin = apiClient(request, { token: await adminApiToken(request) });
+  const provisioned = await admin.provisionDevice("1phase", owner.mobileNo);
+  const second = await startDevice(provisioned.device.id, provisioned.key, "1phase");
+  devices.push(second);
+  const named = await request.put(`/api/pumps/${provisioned.device.id}/name`, {
+    data: { name: "बगीचा" },
+    headers: { Authorization: `Bearer ${owner.token}` },
+  });
+  expect(named.status()).toBe(200);
+
+  // Plain forms all the way: what a tap does before the page's script has arrived on 2G.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await logIn(page, owner.mobileNo, owner.password);
+  const secondChip = page.getByTestId(`pump-${provisioned.device.id}`);
+  await expect(page.getByTestId(`pump-${first.deviceId}`)).toHaveAttribute("aria-pressed", "true");
+  await expect(secondChip).toContainText("बगीचा");
+  await secondChip.click();
+  await expect(secondChip).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
+  await page.getByTestId("motor-toggle").click();
+  await expect.poll(() => second.relay).toBe("on");
+  expect(first.relay).toBe("off");
+  // The choice holds across pages and a reload.
+  await page.goto("/logs");
+  await page.goto("/motor-control");
+  await expect(secondChip).toHaveAttribute("aria-pressed", "true");
+  expect(await fitsTheScreen(page)).toBe(true);
+  await context.close();
+});
