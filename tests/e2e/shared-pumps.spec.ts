@@ -2,11 +2,12 @@
 // Shared pumps, end to end in two browsers (docs/decisions/018-shared-pumps.md): an owner
 // names their pump and lets a farm hand run it; the farm hand switches it from their own
 // phone; the owner sees who did it in the log; removing the farm hand cuts their live page.
-// And an owner with two boxes switches between them. Every test makes its own farmers and
+// An owner with two boxes switches between them; an admin sees and removes a box's people.
+// Every test makes its own farmers and
 // boxes, so this file runs beside others.
 import { expect, type Page, test } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { adminApiToken, farmerWithDevice, registerFarmer, startDevice } from "./admin-support.ts";
+import { adminApiToken, adminLogIn, farmerWithDevice, registerFarmer, startDevice, texts } from "./admin-support.ts";
 import { apiClient, en, fitsTheScreen, hi, logIn, type Texts, useLanguage } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
@@ -132,4 +133,34 @@ test("an owner with two boxes switches between them with one tap, and switches t
   await expect(secondChip).toHaveAttribute("aria-pressed", "true");
   expect(await fitsTheScreen(page)).toBe(true);
   await context.close();
+});
+
+test("an admin sees a box's people and the boxes shared with a number, and removes a member (Hindi)", async ({
+  page,
+  request,
+}) => {
+  const t = texts.hi;
+  const { farmer: owner, device } = await farmerWithDevice(request);
+  devices.push(device);
+  const sita = await registerFarmer(request);
+  const invited = await request.post(`/api/pumps/${device.deviceId}/members`, {
+    data: { mobileNo: sita.mobileNo, role: "viewer", label: "सीता" },
+    headers: { Authorization: `Bearer ${owner.token}` },
+  });
+  expect(invited.status()).toBe(201);
+
+  await adminLogIn(page, t);
+  await page.goto(`/admin/users/${sita.id}`);
+  await expect(page.getByTestId("admin-shared")).toContainText(device.deviceId);
+  await expect(page.getByTestId("admin-shared")).toContainText(owner.mobileNo);
+  await page.goto(`/admin/users/${owner.id}`);
+  const members = page.getByTestId("admin-members");
+  await expect(members).toContainText("सीता");
+  expect(await fitsTheScreen(page)).toBe(true);
+  await members.getByRole("button", { name: t["admin.people.remove"] }).click();
+  const dialog = page.getByTestId("confirm-dialog");
+  await expect(dialog).toContainText(sita.mobileNo);
+  await dialog.getByRole("button", { name: t["admin.common.confirm"] }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: t["admin.people.removed"] })).toBeVisible();
+  await expect(page.getByTestId("people-card")).toHaveCount(0);
 });
