@@ -1,11 +1,11 @@
 // What each person may do with a box (docs/decisions/018-shared-pumps.md), as one table that
 // the Worker, the DeviceHub, the pages and the authorisation matrix test all read, so that
-// the layers cannot disagree. Runtime-neutral: no imports but zod.
-import { z } from "./zod.ts";
+// the layers cannot disagree. No imports: the dashboard's bundle takes this table and nothing
+// else (the schemas of the inputs are ./pump-schemas.ts).
 
 /** The roles an owner gives: an operator runs the pump, a viewer only watches it. */
-export const memberRoleSchema = z.enum(["operator", "viewer"]);
-export type MemberRole = z.infer<typeof memberRoleSchema>;
+export const MEMBER_ROLES = ["operator", "viewer"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 /** What a caller is to a box. Someone who is none of these sees nothing of it. */
 export type PumpRole = "owner" | MemberRole | "admin";
@@ -51,12 +51,3 @@ export function roleMay(role: PumpRole | null, action: PumpAction): boolean {
 
 /** A box has at most this many members besides its owner (GSM starters take 4–5 numbers). */
 export const MAX_PUMP_MEMBERS = 5;
-
-/** The owner's name for a box or a person: short, one line. */
-export const pumpLabelSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(40)
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-  .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), "One line, no control characters");

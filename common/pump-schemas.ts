@@ -2,8 +2,20 @@
 // same, shared by Worker, pages and tests (docs/decisions/018-shared-pumps.md).
 import { mobileNoSchema, otaRequestSchema } from "./api-schemas.ts";
 import { DEVICE_ID_PATTERN } from "./credentials.ts";
-import { memberRoleSchema, pumpLabelSchema } from "./pump-roles.ts";
+import { MEMBER_ROLES } from "./pump-roles.ts";
 import { z } from "./zod.ts";
+
+/** The roles an owner gives (common/pump-roles.ts says what each may do). */
+export const memberRoleSchema = z.enum(MEMBER_ROLES);
+
+/** The owner's name for a box or a person: short, one line. */
+export const pumpLabelSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(40)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+  .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), "One line, no control characters");
 
 /** A box's id as printed on it. */
 export const deviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, { error: "Not a device id." });

@@ -65,6 +65,12 @@ export async function loader({ context }: Route.LoaderArgs) {
     deviceId: device?.id ?? null,
     pumpName: device?.name ?? null,
     role,
+    // What this farmer may do here, decided on the server (the page ships no role table).
+    may: {
+      switch: roleMay(role, "switch"),
+      configure: roleMay(role, "configure"),
+      firmware: roleMay(role, "firmware"),
+    },
     sharedBy:
       chosen && chosen.role !== "owner"
         ? (pumps.find((pump) => pump.device.id === device?.id)?.ownerMobileNo ?? null)
@@ -184,7 +190,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const words = useWords();
   const toast = useToast();
   const { mobileNo, hasDevice, deviceId, cacheKey, role } = loaderData;
-  const canSwitch = roleMay(role, "switch");
+  const canSwitch = loaderData.may.switch;
   const pulled = usePullToRefresh();
   const revalidator = useRevalidator();
 
@@ -538,7 +544,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             online={online}
           />
 
-          {roleMay(role, "configure") && (
+          {loaderData.may.configure && (
             <MotorConfigCard
               initial={loaderData.motorConfig}
               posted={posted?.config ?? null}
@@ -561,7 +567,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             <Link to="/logs">{t("logs.all")}</Link>
           </section>
 
-          {roleMay(role, "firmware") && deviceId && <FirmwareCard deviceId={deviceId} firmware={loaderData.firmware} />}
+          {loaderData.may.firmware && deviceId && <FirmwareCard deviceId={deviceId} firmware={loaderData.firmware} />}
         </div>
       )}
     </main>

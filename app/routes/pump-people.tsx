@@ -21,7 +21,6 @@ import {
   removePumpMember,
 } from "../../worker/services/pump-members.ts";
 import { Field } from "../components/field.tsx";
-import { usePumpName } from "../components/pump-switcher.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { type MessageKey, useT } from "../i18n/i18n.ts";
 import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
@@ -107,7 +106,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function PumpPeople({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
-  const nameOf = usePumpName();
   const busy = useNavigation().state === "submitting";
   const { pump, isOwner, members } = loaderData;
   const notice = actionData?.notice;
@@ -144,7 +142,6 @@ export default function PumpPeople({ loaderData, actionData }: Route.ComponentPr
                   data-testid="pump-name"
                 />
               </Field>
-              <p className="muted">{nameOf(pump)}</p>
               <button type="submit" className="button" disabled={busy}>
                 {t("people.saveName")}
               </button>

@@ -1,7 +1,6 @@
 import { Form, NavLink, Outlet, useLocation } from "react-router";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
-import { PumpSwitcher } from "../components/pump-switcher.tsx";
 import { ToastProvider } from "../components/toast.tsx";
 import { CONTACT } from "../contact.ts";
 import { type MessageKey, useT } from "../i18n/i18n.ts";
@@ -49,6 +48,8 @@ const TABS: { to: string; label: MessageKey }[] = [
   { to: "/recharge", label: "nav.plan" },
   { to: "/logs", label: "nav.logs" },
 ];
+/** Wider screens have room for the alerts too. */
+const ALERTS_TAB = { to: "/alerts", label: "nav.alerts" } as const;
 
 export default function UserShell({ loaderData }: Route.ComponentProps) {
   const t = useT();
@@ -64,11 +65,11 @@ export default function UserShell({ loaderData }: Route.ComponentProps) {
         <header className="shell-header">
           <span className="brand">{t("app.name")}</span>
           <nav className="top-nav" aria-label={t("nav.label")}>
-            <NavLink to="/motor-control">{t("nav.dashboard")}</NavLink>
-            <NavLink to="/motor-schedule">{t("nav.schedule")}</NavLink>
-            <NavLink to="/recharge">{t("nav.plan")}</NavLink>
-            <NavLink to="/logs">{t("nav.logs")}</NavLink>
-            <NavLink to="/alerts">{t("nav.alerts")}</NavLink>
+            {[...TABS, ALERTS_TAB].map((tab) => (
+              <NavLink key={tab.to} to={tab.to}>
+                {t(tab.label)}
+              </NavLink>
+            ))}
           </nav>
           <LanguageSwitch />
           <Form method="post" action="/logout" reloadDocument={fromLogs}>
@@ -100,5 +101,49 @@ export default function UserShell({ loaderData }: Route.ComponentProps) {
         </nav>
       </div>
     </ToastProvider>
+  );
+}
+
+/**
+ * The farmer's pumps, one tap to switch (docs/decisions/018-shared-pumps.md): a plain form
+ * whose buttons post the chosen box, so it works before the page's script has arrived. Each
+ * shows its name (a box without one is called by the end of its id, as printed on it), what
+ * its hub vouches for about the motor, and whether the box is online. Kept in this module:
+ * every user page loads it, and a farmer with one pump never sees it.
+ */
+function PumpSwitcher({
+  pumps,
+  chosenId,
+}: {
+  pumps: Route.ComponentProps["loaderData"]["switcher"];
+  chosenId: string | null;
+}) {
+  const t = useT();
+  const { pathname } = useLocation();
+  return (
+    <Form method="post" action="/pump" className="pump-switcher" aria-label={t("pumps.label")}>
+      <input type="hidden" name="next" value={pathname} />
+      {pumps.map((pump) => {
+        const online = pump.deviceStatus === "online";
+        return (
+          <button
+            key={pump.deviceId}
+            type="submit"
+            name="deviceId"
+            value={pump.deviceId}
+            className="pump-chip"
+            aria-pressed={pump.deviceId === chosenId}
+            data-testid={`pump-${pump.deviceId}`}
+          >
+            <span className={`pump-dot ${online ? "online" : "offline"}`} aria-hidden="true" />
+            <span className="pump-chip-name">{pump.name ?? t("pumps.unnamed", { id: pump.deviceId.slice(-4) })}</span>
+            <span className="pump-chip-state">
+              {online ? t("pumps.state", { status: pump.status }) : t("pumps.offline")}
+              {pump.role !== "owner" && ` · ${t("pumps.role", { role: pump.role })}`}
+            </span>
+          </button>
+        );
+      })}
+    </Form>
   );
 }

@@ -1,7 +1,8 @@
 // The one table of who may do what with a pump (common/pump-roles.ts), which the Worker, the
 // hub and the pages all read: written out here in full, so a change to it is a decision.
 import { describe, expect, it } from "vitest";
-import { PUMP_ACTIONS, PUMP_ROLES, pumpLabelSchema, roleMay } from "../../common/pump-roles.ts";
+import { PUMP_ACTIONS, PUMP_ROLES, roleMay } from "../../common/pump-roles.ts";
+import { pumpLabelSchema } from "../../common/pump-schemas.ts";
 
 const EXPECTED = {
   owner: ["see", "switch", "schedule", "configure", "firmware", "rename", "manageMembers", "invite", "recharge"],
