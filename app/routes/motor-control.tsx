@@ -8,7 +8,7 @@ import { roleMay } from "../../common/pump-roles.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import { type HealthData, healthDataSchema } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { motorConfigOf } from "../../worker/db/devices.ts";
+import { findDeviceById, motorConfigOf } from "../../worker/db/devices.ts";
 import { latestFirmware } from "../../worker/db/firmware.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { switchPump } from "../../worker/services/motor-commands.ts";
@@ -53,7 +53,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const env = envOf(context);
   const db = getDb(env.DB);
   const { pumps, chosen } = context.get(pumpContext);
-  const device = chosen?.device;
+  // Read again: the choice was resolved before this request's action (a settings change) ran.
+  const device = chosen ? await findDeviceById(db, chosen.device.id) : undefined;
   const role = chosen?.role ?? "owner";
   const [snapshot, newestImage] = await Promise.all([
     device ? deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now()),

@@ -11,10 +11,11 @@ import { roleMay } from "../../common/pump-roles.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
 import { clockParts, formatClock } from "../../common/schedule-time.ts";
 import { SCHEDULE_DURATION_CHOICES, type ScheduleRepeat, type ScheduleView } from "../../common/schedule-view.ts";
+import type { AuthenticatedUser } from "../../worker/auth/sessions.ts";
 import { HttpError } from "../../worker/http/http-error.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { personOf } from "../../worker/services/pump-access.ts";
-import { deletePumpSchedule, savePumpSchedule } from "../../worker/services/schedules.ts";
+import { deletePumpSchedule, type ScheduleTarget, savePumpSchedule } from "../../worker/services/schedules.ts";
 import { ConfirmDialog } from "../components/dialog.tsx";
 import { Field } from "../components/field.tsx";
 import { ClockIcon } from "../components/icons.tsx";
@@ -126,6 +127,21 @@ function failureNotice(refusal: HttpError): Notice {
   }
 }
 
+/** The schedules of the pump the form names, if the farmer may change them; else what to say. */
+async function scheduleTarget(
+  env: Env,
+  user: AuthenticatedUser,
+  form: FormData,
+): Promise<({ ok: true } & ScheduleTarget) | { ok: false; notice: Notice }> {
+  const access = await pumpInForm(env, user, form, "schedule");
+  if (!access.ok)
+    return {
+      ok: false,
+      notice: access.code === "notAllowed" ? { key: "pumps.viewerNote" } : { key: "motor.noDevice" },
+    };
+  return { ok: true, deviceId: access.pump.device.id, person: personOf(user, access.pump) };
+}
+
 /**
  * Create, update (with an id) or delete: the same hub methods as /api/schedule. A refused post
  * comes back with what the farmer chose, in the page's language; a save clears the time.
@@ -141,12 +157,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = idText === "" ? null : scheduleIdSchema.safeParse(idText);
   if (id !== null && !id.success) return refused({ key: "schedule.failed" }, null, 400);
 
-  const access = await pumpInForm(env, user, form, "schedule");
-  if (!access.ok) return refused(failureNotice(new HttpError(403, access.code, {}, {}, () => "")), null, 403);
-  const target = { deviceId: access.pump.device.id, person: personOf(user, access.pump) };
-
   if (field(form, "intent") === "delete") {
     if (id === null) return refused({ key: "schedule.failed" }, null, 400);
+    const target = await scheduleTarget(env, user, form);
+    if (!target.ok) return refused(target.notice, null, 403);
     try {
       await deletePumpSchedule(env, target, id.data);
     } catch (error) {
@@ -165,6 +179,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     durationMinutes: values.action === "ON" && values.duration !== "" ? Number(values.duration) : null,
   });
   if (!input.success) return refused({ key: "schedule.failed" }, values, 400);
+  const target = await scheduleTarget(env, user, form);
+  if (!target.ok) return refused(target.notice, values, 403);
   try {
     await savePumpSchedule(env, target, id === null ? null : id.data, input.data);
   } catch (error) {

@@ -12,7 +12,7 @@ import {
   pumpNameRequestSchema,
 } from "../../common/pump-schemas.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { setDeviceName } from "../../worker/db/devices.ts";
+import { findDeviceById, setDeviceName } from "../../worker/db/devices.ts";
 import { HttpError } from "../../worker/http/http-error.ts";
 import {
   changePumpMember,
@@ -33,11 +33,14 @@ export const meta: Route.MetaFunction = () => [{ title: "Pump and people · Sinc
 export async function loader({ context }: Route.LoaderArgs) {
   const { chosen } = context.get(pumpContext);
   const isOwner = chosen !== null && roleMay(chosen.role, "invite");
-  return {
-    pump: chosen ? { deviceId: chosen.device.id, name: chosen.device.name } : null,
-    isOwner,
-    members: isOwner && chosen ? await listPumpMembers(getDb(envOf(context).DB), chosen.device.id) : [],
-  };
+  if (!chosen || !isOwner) return { pump: chosen && { deviceId: chosen.device.id, name: null }, isOwner, members: [] };
+  const db = getDb(envOf(context).DB);
+  // Read again: the choice was resolved before this request's action (a new name) ran.
+  const [device, members] = await Promise.all([
+    findDeviceById(db, chosen.device.id),
+    listPumpMembers(db, chosen.device.id),
+  ]);
+  return { pump: { deviceId: chosen.device.id, name: device?.name ?? null }, isOwner, members };
 }
 
 type Notice = { key: MessageKey; values?: Record<string, string | number>; tone: "success" | "error" };
@@ -164,7 +167,12 @@ export default function PumpPeople({ loaderData, actionData }: Route.ComponentPr
           <section className="card" aria-labelledby="invite-title">
             <h2 id="invite-title">{t("people.invite")}</h2>
             <p className="muted">{t("people.limit", { max: MAX_PUMP_MEMBERS })}</p>
-            <Form method="post" className="stack" key={notice?.tone === "success" ? notice.key : "invite"}>
+            <Form
+              method="post"
+              className="stack"
+              key={notice?.tone === "success" ? notice.key : "invite"}
+              data-testid="invite-form"
+            >
               <input type="hidden" name="intent" value="invite" />
               <input type="hidden" name="pump" value={pump.deviceId} />
               <Field label={t("auth.mobileNo")}>

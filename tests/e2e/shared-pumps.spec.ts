@@ -16,22 +16,26 @@ test.afterEach(async () => {
   await Promise.all(devices.splice(0).map((device) => device.stop()));
 });
 
-async function invite(page: Page, t: Texts, mobileNo: string, label: string) {
+async function invite(page: Page, t: Texts, mobileNo: string, label: string, role: "operator" | "viewer" = "operator") {
   await page.goto("/pump-people");
   await page.getByTestId("invite-mobile").fill(mobileNo);
   await page.getByTestId("invite-label").fill(label);
-  await page.getByRole("radio", { name: t["people.role.operator"] }).check();
+  await page
+    .getByTestId("invite-form")
+    .getByRole("radio", { name: t[`people.role.${role}`] })
+    .check();
   await page.getByTestId("invite-submit").click();
   await expect(page.getByTestId("people-notice")).toHaveText(t["people.added"].replace("{label}", label));
 }
 
-test("an owner lets राम run the pump: राम switches it from his phone, the owner sees who, removal cuts his page", async ({
+test("three people on one pump: the owner lets राम run it and सीता watch; राम switches it, सीता sees it live, the owner sees who; removal cuts राम's page", async ({
   browser,
   request,
 }) => {
   const { farmer: owner, device } = await farmerWithDevice(request);
   devices.push(device);
   const ram = await registerFarmer(request);
+  const sita = await registerFarmer(request);
 
   const ownerContext = await browser.newContext();
   const ownerPage = await ownerContext.newPage();
@@ -41,9 +45,17 @@ test("an owner lets राम run the pump: राम switches it from his phone
   await ownerPage.getByRole("button", { name: hi["people.saveName"] }).click();
   await expect(ownerPage.getByTestId("people-notice")).toHaveText(hi["people.nameSaved"]);
   await invite(ownerPage, hi, ram.mobileNo, "राम");
-  await expect(ownerPage.getByTestId("member")).toHaveCount(1);
-  await expect(ownerPage.getByTestId("member")).toContainText(ram.mobileNo);
+  await invite(ownerPage, hi, sita.mobileNo, "सीता", "viewer");
+  await expect(ownerPage.getByTestId("member")).toHaveCount(2);
+  await expect(ownerPage.getByTestId("member").first()).toContainText(ram.mobileNo);
   expect(await fitsTheScreen(ownerPage)).toBe(true);
+
+  // सीता watches on hers: no switch.
+  const sitaContext = await browser.newContext();
+  const sitaPage = await sitaContext.newPage();
+  await logIn(sitaPage, sita.mobileNo, sita.password);
+  await expect(sitaPage.locator("[data-live=connected]")).toBeVisible();
+  await expect(sitaPage.getByTestId("motor-toggle")).toHaveCount(0);
 
   // राम, on his own phone: the shared pump is his only one, so no switcher; it says whose it is.
   const ramContext = await browser.newContext();
@@ -54,6 +66,7 @@ test("an owner lets राम run the pump: राम switches it from his phone
   await ramPage.getByTestId("motor-toggle").click();
   await expect(ramPage.getByTestId("motor-toggle")).toHaveText(hi["motor.on"]);
   await expect.poll(() => device.relay).toBe("on");
+  await expect(sitaPage.getByTestId("motor-status")).toHaveAttribute("data-state", "on");
 
   // The owner's log names him.
   await ownerPage.goto("/logs");
@@ -61,13 +74,15 @@ test("an owner lets राम run the pump: राम switches it from his phone
 
   // Removed: his live page stops at once and says so; the pump keeps running (nobody asked it to stop).
   await ownerPage.goto("/pump-people");
-  await ownerPage.getByTestId("member-remove").click();
+  await ownerPage.locator(`[data-testid=member][data-mobile="${ram.mobileNo}"]`).getByTestId("member-remove").click();
   await expect(ownerPage.getByTestId("people-notice")).toHaveText(hi["people.removed"].replace("{label}", "राम"));
   await expect(ramPage.getByTestId("live-ended")).toHaveAttribute("data-reason", "deviceUnlinked");
   await expect(ramPage.getByTestId("device-status")).toHaveText(hi["motor.notLinked"]);
   expect(device.relay).toBe("on");
+  await expect(sitaPage.getByTestId("live-ended")).toHaveCount(0);
   await ownerContext.close();
   await ramContext.close();
+  await sitaContext.close();
 });
 
 test("a viewer watches but gets no switch; the people and plan pages say they are the owner's (English)", async ({
