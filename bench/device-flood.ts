@@ -4,6 +4,7 @@
 // the frame-rate cap cuts the box off after its burst (docs/security.md, "Caps").
 import { ApiClient } from "../common/api-client.ts";
 import { connectFloodingBox } from "../device-sim/flooding-box.ts";
+import { localDeviceSocketUrl } from "../device-sim/simulated-device.ts";
 import { logInFarmers, startFleet } from "./fleet.ts";
 
 export async function measureDeviceFlood(
@@ -21,12 +22,7 @@ export async function measureDeviceFlood(
     // The first box's simulator makes way for firmware gone wrong on the same credentials.
     await fleet.devices[0]!.stop();
     const { deviceId, key } = fleet.credentials[0]!;
-    const flooder = await connectFloodingBox(
-      `ws://localhost:${fleet.worker.port}/api/device/connect`,
-      deviceId,
-      key,
-      "3phase",
-    );
+    const flooder = await connectFloodingBox(localDeviceSocketUrl(fleet.worker.port), deviceId, key, "3phase");
 
     await timedStatus(); // warm
     const quiet: number[] = [];
@@ -35,10 +31,7 @@ export async function measureDeviceFlood(
     const during: number[] = [];
     for (const until = Date.now() + 4_000; Date.now() < until; ) during.push(await timedStatus());
     const sent = await flood;
-    const closeCode = await Promise.race([
-      flooder.closed,
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000)),
-    ]);
+    const closeCode = await flooder.closedWithin(30_000);
     return { quiet, during, sent, closeCode };
   } finally {
     await fleet.stop();

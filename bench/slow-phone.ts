@@ -16,7 +16,7 @@ import { ApiClient } from "../common/api-client.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../scripts/lib/chromium.ts";
 import { logInFarmers, startFleet } from "./fleet.ts";
 
-/** slow 3G as the issue measured it: 400 kbit/s down and up, 400 ms latency; 4× CPU. */
+/** What a farmer's cheap phone on a rural 3G/2G line gets: 400 kbit/s down and up, 400 ms latency; 4× CPU. */
 export const SLOW_3G = { latencyMs: 400, kbitPerSecond: 400, cpuSlowdown: 4 } as const;
 const SWITCH_SELECTOR = "[data-testid=motor-toggle]";
 

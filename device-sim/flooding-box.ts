@@ -11,6 +11,8 @@ export type FloodingBox = {
   messages: string[];
   /** The close code the hub ended its socket with. */
   closed: Promise<number>;
+  /** That close code, or null if the socket is still open after `ms`. */
+  closedWithin: (ms: number) => Promise<number | null>;
   /** Sends up to `frames` readings, stopping when the socket closes; resolves with how many went. */
   flood: (frames: number) => Promise<number>;
 };
@@ -39,5 +41,16 @@ export async function connectFloodingBox(url: string, deviceId: string, key: str
     }
     return sent;
   };
-  return { socket, messages, closed, flood } satisfies FloodingBox;
+  const closedWithin = async (ms: number) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), ms);
+    });
+    try {
+      return await Promise.race([closed, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { socket, messages, closed, closedWithin, flood } satisfies FloodingBox;
 }

@@ -23,14 +23,14 @@ function oneDecimal(value: number, language: Language): string {
   );
 }
 
-/** What the farmer is told about a refused save, from its code, in the page's language. */
 /** The motor configuration form's answer; a refused one keeps what the farmer typed. */
 export type ConfigOutcome =
   | { ok: true; deliveredToDevice: boolean }
   | { ok: false; code: "invalidInput"; field: string; values: Record<keyof MotorConfig, string> };
 
-function failureText(outcome: Extract<ConfigOutcome, { ok: false }>, t: ReturnType<typeof useT>): string {
-  return outcome.code === "invalidInput" ? `${t("config.failed")} ${t("config.outOfRange")}` : t("config.failed");
+/** What the farmer is told about a refused save (its one refusal: a value out of range). */
+function failureText(t: ReturnType<typeof useT>): string {
+  return `${t("config.failed")} ${t("config.outOfRange")}`;
 }
 
 export function MotorConfigCard({
@@ -77,7 +77,7 @@ export function MotorConfigCard({
     if (!outcome || fetcher.state !== "idle") return;
     setConfirming(false);
     if (outcome.ok) toast.show(t("config.saved"), "success");
-    else toast.show(failureText(outcome, t), "error");
+    else toast.show(failureText(t), "error");
     // One toast per answer.
   }, [fetcher.data, fetcher.state]);
 
@@ -90,7 +90,7 @@ export function MotorConfigCard({
           role={posted.ok ? "status" : "alert"}
           data-testid="config-result"
         >
-          {posted.ok ? t("config.saved") : failureText(posted, t)}
+          {posted.ok ? t("config.saved") : failureText(t)}
         </p>
       )}
       <fetcher.Form

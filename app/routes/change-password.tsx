@@ -2,6 +2,7 @@
 // works before (or without) JavaScript; the same function as POST /api/auth/change-password.
 // Every other session of the account ends, and the realtime sockets they opened close.
 import { data, Form, useNavigation } from "react-router";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../common/constants.ts";
 import { changePassword } from "../../worker/auth/accounts.ts";
 import { accountErrorKey, accountErrorStatus, readPasswordChangeForm } from "../auth-form.server.ts";
 import { Field } from "../components/field.tsx";
@@ -65,7 +66,14 @@ export default function ChangePassword({ actionData }: Route.ComponentProps) {
 function NewPasswordField({ name, label }: { name: string; label: string }) {
   return (
     <Field label={label}>
-      <input name={name} type="password" autoComplete="new-password" minLength={8} maxLength={128} required />
+      <input
+        name={name}
+        type="password"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        maxLength={PASSWORD_MAX_LENGTH}
+        required
+      />
     </Field>
   );
 }

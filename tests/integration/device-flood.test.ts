@@ -12,6 +12,7 @@ import { apiErrorSchema } from "../../common/api-responses/refusals.ts";
 import { DEVICE_FRAME_BURST, DEVICE_FRAMES_PER_SECOND } from "../../common/device-protocol.ts";
 import { boxAuthorization } from "../../device-sim/box-authorization.ts";
 import { connectFloodingBox } from "../../device-sim/flooding-box.ts";
+import { localDeviceSocketUrl } from "../../device-sim/simulated-device.ts";
 import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
 
@@ -31,7 +32,7 @@ async function farmerWithBox() {
   const mobileNo = uniqueMobileNo();
   const farmer = await registerFarmer(worker.url, mobileNo);
   const { device, key } = await admin.provisionDevice("3phase", mobileNo);
-  const box = await connectFloodingBox(`ws://localhost:${worker.port}/api/device/connect`, device.id, key, "3phase");
+  const box = await connectFloodingBox(localDeviceSocketUrl(worker.port), device.id, key, "3phase");
   return { farmer, mobileNo, deviceId: device.id, key, box };
 }
 
@@ -54,10 +55,7 @@ describe("a box flooding the real Worker", () => {
     }
     const sent = await flood;
     const floodSeconds = (Date.now() - floodStarted) / 1000;
-    const code = await Promise.race([
-      flooder.box.closed,
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000)),
-    ]);
+    const code = await flooder.box.closedWithin(30_000);
     console.log(
       `device flood: ${sent} frames sent, box closed with ${code}, ${answeredDuring} status calls answered meanwhile`,
     );
@@ -72,7 +70,7 @@ describe("a box flooding the real Worker", () => {
     // The flooder's own pump answers too, offline now, and the box must wait before it comes back.
     expect((await flooder.farmer.motorStatus(flooder.mobileNo)).deviceStatus).toBe("offline");
     const again = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const retry = new WebSocket(`ws://localhost:${worker.port}/api/device/connect`, {
+      const retry = new WebSocket(localDeviceSocketUrl(worker.port), {
         headers: { Authorization: boxAuthorization(flooder.deviceId, flooder.key) },
       });
       retry.once("open", () => reject(new Error("a flooding box was let back in at once")));

@@ -58,13 +58,21 @@ function bearer(token?: string): Record<string, string> {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
-/** A string body goes as it is (for malformed JSON), anything else as JSON. */
-export function postJson(path: string, body: unknown, token?: string): Promise<Response> {
+/**
+ * A JSON request: a string body goes as it is (for malformed JSON), anything else as JSON;
+ * without a body (undefined), a bare request.
+ */
+function sendJson(method: string, path: string, body: unknown, token?: string): Promise<Response> {
+  if (body === undefined) return api(path, { method, headers: bearer(token) });
   return api(path, {
-    method: "POST",
+    method,
     headers: { "Content-Type": "application/json", ...bearer(token) },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+}
+
+export function postJson(path: string, body: unknown, token?: string): Promise<Response> {
+  return sendJson("POST", path, body, token);
 }
 
 export async function loginToken(user: TestUser, audience: "user" | "admin" = "user"): Promise<string> {
@@ -263,9 +271,7 @@ export async function connectBrowser(
   auth: { token: string } | { cookie: string; origin?: string },
 ): Promise<BrowserPeer> {
   const headers: Record<string, string> =
-    "token" in auth
-      ? { Authorization: `Bearer ${auth.token}` }
-      : { Cookie: auth.cookie, Origin: auth.origin ?? ORIGIN };
+    "token" in auth ? bearer(auth.token) : { Cookie: auth.cookie, Origin: auth.origin ?? ORIGIN };
   const query = typeof target === "string" ? `mobileNo=${target}` : `deviceId=${target.deviceId}`;
   const response = await upgrade(`/api/realtime?${query}`, headers);
   if (response.status !== 101 || !response.webSocket) {
@@ -323,11 +329,7 @@ export async function adminToken(): Promise<string> {
 }
 
 export function putJson(path: string, body: unknown, token?: string): Promise<Response> {
-  return api(path, {
-    method: "PUT",
-    headers: { "Content-Type": "application/json", ...bearer(token) },
-    body: JSON.stringify(body),
-  });
+  return sendJson("PUT", path, body, token);
 }
 
 /** An admin saves a farmer's motor settings (PUT /api/admin/update-motor-config). */
@@ -337,12 +339,7 @@ export function updateMotorConfig(mobileNo: string, config: Record<string, unkno
 
 /** A DELETE; with a body, sent as JSON like postJson's (a string as it is), without one a bare request. */
 export function deleteJson(path: string, body: unknown, token?: string): Promise<Response> {
-  if (body === undefined) return api(path, { method: "DELETE", headers: bearer(token) });
-  return api(path, {
-    method: "DELETE",
-    headers: { "Content-Type": "application/json", ...bearer(token) },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
+  return sendJson("DELETE", path, body, token);
 }
 
 export function getJson(path: string, token?: string): Promise<Response> {

@@ -38,7 +38,7 @@ export const provisionSchema = z.object({
 
 export const ownerSchema = z.object({ mobileNo: mobileNoSchema.nullable() });
 
-/** An account may own several boxes (docs/decisions/018-shared-pumps.md). */
+/** The account registered under `mobileNo`, or 404: a box is linked to an account, never a bare number. */
 async function ownerFor(c: { env: Env }, mobileNo: string) {
   const user = await findUserByMobileNo(getDb(c.env.DB), mobileNo);
   if (!user) throw apiError(404, "userNotFound");
