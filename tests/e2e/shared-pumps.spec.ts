@@ -5,9 +5,18 @@
 // An owner with two boxes switches between them; an admin sees and removes a box's people.
 // Every test makes its own farmers and
 // boxes, so this file runs beside others.
-import { expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { adminApiToken, adminLogIn, farmerWithDevice, registerFarmer, startDevice, texts } from "./admin-support.ts";
+import {
+  adminApiToken,
+  adminLogIn,
+  bearer,
+  type Farmer,
+  farmerWithDevice,
+  registerFarmer,
+  startDevice,
+  texts,
+} from "./admin-support.ts";
 import { apiClient, en, fitsTheScreen, hi, logIn, type Texts, useLanguage } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
@@ -15,6 +24,17 @@ const devices: SimulatedDevice[] = [];
 test.afterEach(async () => {
   await Promise.all(devices.splice(0).map((device) => device.stop()));
 });
+
+/** A new farmer the owner lets watch their pump, added through the API. */
+async function viewerOf(request: APIRequestContext, owner: Farmer, deviceId: string, label: string) {
+  const viewer = await registerFarmer(request);
+  const invited = await request.post(`/api/pumps/${deviceId}/members`, {
+    data: { mobileNo: viewer.mobileNo, role: "viewer", label },
+    ...bearer(owner.token),
+  });
+  expect(invited.status()).toBe(201);
+  return viewer;
+}
 
 async function invite(page: Page, t: Texts, mobileNo: string, label: string, role: "operator" | "viewer" = "operator") {
   await page.goto("/pump-people");
@@ -91,12 +111,7 @@ test("a viewer watches but gets no switch; the people and plan pages say they ar
 }) => {
   const { farmer: owner, device } = await farmerWithDevice(request);
   devices.push(device);
-  const sita = await registerFarmer(request);
-  const invited = await request.post(`/api/pumps/${device.deviceId}/members`, {
-    data: { mobileNo: sita.mobileNo, role: "viewer", label: "Sita" },
-    headers: { Authorization: `Bearer ${owner.token}` },
-  });
-  expect(invited.status()).toBe(201);
+  const sita = await viewerOf(request, owner, device.deviceId, "Sita");
 
   const context = await browser.newContext();
   await useLanguage(context, "en");
@@ -125,7 +140,7 @@ test("an owner with two boxes switches between them with one tap, and switches t
   devices.push(second);
   const named = await request.put(`/api/pumps/${provisioned.device.id}/name`, {
     data: { name: "बगीचा" },
-    headers: { Authorization: `Bearer ${owner.token}` },
+    ...bearer(owner.token),
   });
   expect(named.status()).toBe(200);
 
@@ -157,12 +172,7 @@ test("an admin sees a box's people and the boxes shared with a number, and remov
   const t = texts.hi;
   const { farmer: owner, device } = await farmerWithDevice(request);
   devices.push(device);
-  const sita = await registerFarmer(request);
-  const invited = await request.post(`/api/pumps/${device.deviceId}/members`, {
-    data: { mobileNo: sita.mobileNo, role: "viewer", label: "सीता" },
-    headers: { Authorization: `Bearer ${owner.token}` },
-  });
-  expect(invited.status()).toBe(201);
+  const sita = await viewerOf(request, owner, device.deviceId, "सीता");
 
   await adminLogIn(page, t);
   await page.goto(`/admin/users/${sita.id}`);

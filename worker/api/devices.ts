@@ -1,5 +1,5 @@
 // The motor calls of SPEC §7 that a DeviceHub serves: switch, status, settings, readings.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { translateApi } from "../../app/i18n/api.ts";
 import {
   healthReadingResponseSchema,
@@ -8,7 +8,12 @@ import {
   motorStatusResponseSchema,
   powerReadingResponseSchema,
 } from "../../common/api-responses/devices.ts";
-import { mobileNoSchema, motorCommandRequestSchema, motorConfigRequestSchema } from "../../common/api-schemas.ts";
+import {
+  type MotorConfig,
+  mobileNoSchema,
+  motorCommandRequestSchema,
+  motorConfigRequestSchema,
+} from "../../common/api-schemas.ts";
 import type { z } from "../../common/zod-mini.ts";
 import { getDb } from "../db/client.ts";
 import { motorConfigOf } from "../db/devices.ts";
@@ -17,7 +22,7 @@ import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError, noDeviceError } from "../hubs/hub-failures.ts";
 import { switchPump } from "../services/motor-commands.ts";
-import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../services/motor-config.ts";
+import { changeMotorConfig, OWNER_CHANGE_NOTE, type OwnedDevice } from "../services/motor-config.ts";
 import { firstPumpOf } from "../services/pump-access.ts";
 import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
@@ -50,6 +55,36 @@ export async function motorStatusOf(env: Env, device: DeviceRow): Promise<z.inpu
   };
 }
 
+/** Saves and sends a box's settings as the caller (an admin's change says so), and answers as SPEC §7 does. */
+export async function motorConfigAnswer(c: Context<ApiEnv>, device: OwnedDevice, config: MotorConfig) {
+  const user = c.var.user;
+  const { deliveredToDevice } = await changeMotorConfig(c.env, {
+    device,
+    config,
+    changedByUserId: user.id,
+    changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,
+  });
+  return respond(c, motorConfigResponseSchema, {
+    success: true,
+    message: "Motor configuration updated successfully!",
+    motorConfig: config,
+    deliveredToDevice,
+  });
+}
+
+/** Asks the box for a fresh power reading (or health report) and answers with it. */
+export async function freshReadingAnswer(c: Context<ApiEnv>, deviceId: string, what: "power" | "health") {
+  const hub = deviceHub(c.env, deviceId);
+  if (what === "power") {
+    const result = await hub.requestPower();
+    if (!result.ok) throw hubFailureError(result);
+    return respond(c, powerReadingResponseSchema, { success: true, powerData: result.powerData });
+  }
+  const result = await hub.requestHealth();
+  if (!result.ok) throw hubFailureError(result);
+  return respond(c, healthReadingResponseSchema, { success: true, healthData: result.health });
+}
+
 export const deviceRoutes = new Hono<ApiEnv>()
   .post("/motor", requireAuth("user"), async (c) => {
     const { action } = await readJsonBody(c, motorCommandRequestSchema);
@@ -77,29 +112,13 @@ export const deviceRoutes = new Hono<ApiEnv>()
       throw apiError(403, "notYourMotorConfig");
     }
     const { token: _token, ...config } = await readJsonBody(c, motorConfigRequestSchema);
-    const device = await firstBoxOfNumber(getDb(c.env.DB), mobileNo);
-    const { deliveredToDevice } = await changeMotorConfig(c.env, {
-      device,
-      config,
-      changedByUserId: user.id,
-      changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,
-    });
-    return respond(c, motorConfigResponseSchema, {
-      success: true,
-      message: "Motor configuration updated successfully!",
-      motorConfig: config,
-      deliveredToDevice,
-    });
+    return motorConfigAnswer(c, await firstBoxOfNumber(getDb(c.env.DB), mobileNo), config);
   })
   .post("/motor/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
-    const result = await deviceHub(c.env, device.id).requestPower();
-    if (!result.ok) throw hubFailureError(result);
-    return respond(c, powerReadingResponseSchema, { success: true, powerData: result.powerData });
+    return freshReadingAnswer(c, device.id, "power");
   })
   .post("/motor/health/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
-    const result = await deviceHub(c.env, device.id).requestHealth();
-    if (!result.ok) throw hubFailureError(result);
-    return respond(c, healthReadingResponseSchema, { success: true, healthData: result.health });
+    return freshReadingAnswer(c, device.id, "health");
   });

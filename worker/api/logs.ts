@@ -1,5 +1,5 @@
 // Motor logs (D1) and power history (the hub's own samples) of one device.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { motorLogsResponseSchema, powerHistoryResponseSchema } from "../../common/api-responses/logs.ts";
 import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
@@ -22,17 +22,22 @@ export const powerLogsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(2000).default(200),
 });
 
+/** A page of a box's motor logs, newest first, each worded in the caller's language. */
+export async function motorLogsAnswer(c: Context<ApiEnv>, deviceId: string) {
+  const { limit, before } = parseInput(motorLogsQuery, c.req.query());
+  const rows = await listMotorLogsPage(getDb(c.env.DB), deviceId, limit, before);
+  const language = apiLanguage(c.req.raw);
+  return respond(
+    c,
+    motorLogsResponseSchema,
+    rows.map((row) => toMotorLogEntry(row, language)),
+  );
+}
+
 export const logRoutes = new Hono<ApiEnv>()
   .get("/motor/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
-    const { limit, before } = parseInput(motorLogsQuery, c.req.query());
-    const rows = await listMotorLogsPage(getDb(c.env.DB), device.id, limit, before);
-    const language = apiLanguage(c.req.raw);
-    return respond(
-      c,
-      motorLogsResponseSchema,
-      rows.map((row) => toMotorLogEntry(row, language)),
-    );
+    return motorLogsAnswer(c, device.id);
   })
   .get("/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));

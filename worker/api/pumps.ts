@@ -4,14 +4,7 @@
 // by number (./devices.ts, ./logs.ts, ./schedules.ts) act on the account's first box.
 import { type Context, Hono } from "hono";
 import { translateApi } from "../../app/i18n/api.ts";
-import {
-  healthReadingResponseSchema,
-  motorCommandResponseSchema,
-  motorConfigResponseSchema,
-  motorStatusResponseSchema,
-  powerReadingResponseSchema,
-} from "../../common/api-responses/devices.ts";
-import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
+import { motorCommandResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import {
   pumpListResponseSchema,
   pumpMemberResponseSchema,
@@ -32,21 +25,19 @@ import {
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { setDeviceName } from "../db/devices.ts";
-import { listMotorLogsPage, toMotorLogEntry } from "../db/motor-logs.ts";
 import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
 import { switchPump } from "../services/motor-commands.ts";
-import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../services/motor-config.ts";
 import { listPumpsOf, type PumpAccess, personOf, requirePumpAccess } from "../services/pump-access.ts";
 import { changePumpMember, invitePumpMember, listPumpMembers, removePumpMember } from "../services/pump-members.ts";
 import { deletePumpSchedule, savePumpSchedule } from "../services/schedules.ts";
 import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
-import { motorStatusOf } from "./devices.ts";
+import { freshReadingAnswer, motorConfigAnswer, motorStatusOf } from "./devices.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";
-import { motorLogsQuery } from "./logs.ts";
+import { motorLogsAnswer } from "./logs.ts";
 import { offerNewestFirmware } from "./ota.ts";
 import { requireAuth } from "./require-auth.ts";
 import { respond } from "./respond.ts";
@@ -99,31 +90,15 @@ export const pumpRoutes = new Hono<ApiEnv>()
     const { ownerUserId } = device;
     // Settings history is kept on the owner's account: a spare box has none to change yet.
     if (ownerUserId === null) throw apiError(409, "pumpHasNoOwner");
-    const user = c.var.user;
-    const { deliveredToDevice } = await changeMotorConfig(c.env, {
-      device: { ...device, ownerUserId },
-      config,
-      changedByUserId: user.id,
-      changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,
-    });
-    return respond(c, motorConfigResponseSchema, {
-      success: true,
-      message: "Motor configuration updated successfully!",
-      motorConfig: config,
-      deliveredToDevice,
-    });
+    return motorConfigAnswer(c, { ...device, ownerUserId }, config);
   })
   .post("/:deviceId/power", signedIn, async (c) => {
     const { device } = await pumpFor(c, "see");
-    const result = await deviceHub(c.env, device.id).requestPower();
-    if (!result.ok) throw hubFailureError(result);
-    return respond(c, powerReadingResponseSchema, { success: true, powerData: result.powerData });
+    return freshReadingAnswer(c, device.id, "power");
   })
   .post("/:deviceId/health", signedIn, async (c) => {
     const { device } = await pumpFor(c, "see");
-    const result = await deviceHub(c.env, device.id).requestHealth();
-    if (!result.ok) throw hubFailureError(result);
-    return respond(c, healthReadingResponseSchema, { success: true, healthData: result.health });
+    return freshReadingAnswer(c, device.id, "health");
   })
   .post("/:deviceId/ota", signedIn, async (c) => {
     const { device } = await pumpFor(c, "firmware");
@@ -142,14 +117,7 @@ export const pumpRoutes = new Hono<ApiEnv>()
   })
   .get("/:deviceId/logs", signedIn, async (c) => {
     const { device } = await pumpFor(c, "see");
-    const { limit, before } = parseInput(motorLogsQuery, c.req.query());
-    const rows = await listMotorLogsPage(getDb(c.env.DB), device.id, limit, before);
-    const language = apiLanguage(c.req.raw);
-    return respond(
-      c,
-      motorLogsResponseSchema,
-      rows.map((row) => toMotorLogEntry(row, language)),
-    );
+    return motorLogsAnswer(c, device.id);
   })
   .get("/:deviceId/schedules", requireAuth("user"), async (c) => {
     const access = await pumpFor(c, "see");
