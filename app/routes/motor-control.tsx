@@ -71,6 +71,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       switch: roleMay(role, "switch"),
       configure: roleMay(role, "configure"),
       firmware: roleMay(role, "firmware"),
+      invite: roleMay(role, "invite"),
     },
     sharedBy:
       chosen && chosen.role !== "owner"
@@ -515,6 +516,11 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
               <Link to="/alerts" className="button small">
                 {t("alerts.link")}
               </Link>
+              {loaderData.may.invite && (
+                <Link to="/pump-people" className="button small" data-testid="people-link">
+                  {t("nav.people")}
+                </Link>
+              )}
             </div>
           </section>
 

@@ -60,7 +60,8 @@ test("three people on one pump: the owner lets राम run it and सीता
   const ownerContext = await browser.newContext();
   const ownerPage = await ownerContext.newPage();
   await logIn(ownerPage, owner.mobileNo, owner.password);
-  await ownerPage.goto("/pump-people");
+  await ownerPage.getByTestId("people-link").click();
+  await expect(ownerPage).toHaveURL(/\/pump-people$/);
   await ownerPage.getByTestId("pump-name").fill("कुएँ वाला पंप");
   await ownerPage.getByRole("button", { name: hi["people.saveName"] }).click();
   await expect(ownerPage.getByTestId("people-notice")).toHaveText(hi["people.nameSaved"]);
