@@ -235,12 +235,12 @@ function MemberRow({ member, deviceId, busy }: { member: PumpMember; deviceId: s
 function RoleChoice({ name, initial }: { name: string; initial: MemberRole }) {
   const t = useT();
   return (
-    <fieldset className="choices">
+    <fieldset className="choices role-choices">
       <legend>{t("people.role")}</legend>
       {(["operator", "viewer"] as const).map((role) => (
         <label key={role} className="choice">
           <input type="radio" name={name} value={role} defaultChecked={initial === role} />
-          {t(`people.role.${role}`)}
+          <span className="choice-label">{t(`people.role.${role}`)}</span>
         </label>
       ))}
     </fieldset>
