@@ -4,7 +4,7 @@
 // SPEC paths: the choice is not part of the URL.
 import { createContext, type RouterContextProvider } from "react-router";
 import { type PumpAction, roleMay } from "../common/pump-roles.ts";
-import { readCookie } from "../worker/auth/cookies.ts";
+import { httpOnlyCookie, readCookie } from "../worker/auth/cookies.ts";
 import type { AuthenticatedUser } from "../worker/auth/sessions.ts";
 import { getDb } from "../worker/db/client.ts";
 import { listPumpsOf, type PumpAccess, pumpAccessOf } from "../worker/services/pump-access.ts";
@@ -37,15 +37,7 @@ export async function choosePump(
 
 /** The cookie that keeps a choice (any farmer's page may read it; scripts need not). */
 export function pumpCookie(request: Request, deviceId: string): string {
-  const secure = new URL(request.url).protocol === "https:";
-  return [
-    `${PUMP_COOKIE}=${encodeURIComponent(deviceId)}`,
-    "Path=/",
-    "HttpOnly",
-    "SameSite=Lax",
-    `Max-Age=${ONE_YEAR_SECONDS}`,
-    ...(secure ? ["Secure"] : []),
-  ].join("; ");
+  return httpOnlyCookie(request, PUMP_COOKIE, deviceId, { sameSite: "Lax", maxAgeSeconds: ONE_YEAR_SECONDS });
 }
 
 /**

@@ -26,21 +26,31 @@ export function readCookie(request: Request, name: string): string | undefined {
 }
 
 /**
- * `Secure` whenever the page itself is https (always in production); plain http is only
- * local mode, where a Secure cookie would be dropped by browsers reached over a LAN address.
+ * A cookie only the server reads, on every path. `Secure` whenever the page itself is https
+ * (always in production); plain http is only local mode, where a Secure cookie would be
+ * dropped by browsers reached over a LAN address.
  */
-export function sessionCookie(request: Request, audience: Audience, token: string, maxAgeSeconds: number): string {
+export function httpOnlyCookie(
+  request: Request,
+  name: string,
+  value: string,
+  options: { sameSite: "Strict" | "Lax"; maxAgeSeconds: number },
+): string {
   const secure = new URL(request.url).protocol === "https:";
-  // The admin cookie is Strict: no admin action should ever start from another site.
-  const sameSite = audience === "admin" ? "Strict" : "Lax";
   return [
-    `${SESSION_COOKIE[audience]}=${encodeURIComponent(token)}`,
+    `${name}=${encodeURIComponent(value)}`,
     "Path=/",
     "HttpOnly",
-    `SameSite=${sameSite}`,
-    `Max-Age=${maxAgeSeconds}`,
+    `SameSite=${options.sameSite}`,
+    `Max-Age=${options.maxAgeSeconds}`,
     ...(secure ? ["Secure"] : []),
   ].join("; ");
+}
+
+export function sessionCookie(request: Request, audience: Audience, token: string, maxAgeSeconds: number): string {
+  // The admin cookie is Strict: no admin action should ever start from another site.
+  const sameSite = audience === "admin" ? "Strict" : "Lax";
+  return httpOnlyCookie(request, SESSION_COOKIE[audience], token, { sameSite, maxAgeSeconds });
 }
 
 export function clearedSessionCookie(request: Request, audience: Audience): string {

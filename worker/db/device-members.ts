@@ -32,15 +32,14 @@ export function listMembershipsOf(db: Db, mobileNo: string) {
 }
 
 /**
- * Adds a member unless the box already has `max` or the number is one already: the count and
- * the insert are one statement, so two invitations at once cannot pass the limit together.
+ * Adds a member unless the box already has `max` or the number is one already: the count, the
+ * uniqueness and the insert are one statement, so two invitations at once cannot pass either.
  */
 export async function insertMember(
   db: Db,
   values: { deviceId: string; mobileNo: string; role: MemberRole; label: string; invitedByUserId: number; now: number },
   max: number,
 ): Promise<"added" | "exists" | "full"> {
-  if (await findMembership(db, values.deviceId, values.mobileNo)) return "exists";
   const inserted = await db.$client
     .prepare(
       `INSERT INTO device_members (device_id, mobile_no, role, label, invited_by_user_id, created_at)
