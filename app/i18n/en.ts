@@ -409,10 +409,18 @@ export const en = {
   "log.unconfirmed":
     "Motor {relay, select, on {ON} other {OFF}} {origin}: {why, select, linkLost {the box went offline before confirming it} other {the box did not confirm it}} ({relay, select, on {the motor may be running} other {the motor may still be running}}).",
   "log.origin.app": "from the app",
-  "log.origin.schedule": "by schedule ({time}, {repeat, select, daily {daily} other {once}})",
+  "log.origin.schedule": "by schedule ({time}, {repeat, select, daily {daily} weekly {weekly} other {once}})",
   "log.origin.scheduleFor":
-    "by schedule ({time}, {repeat, select, daily {daily} other {once}}, for {minutes, plural, one {# minute} other {# minutes}})",
+    "by schedule ({time}, {repeat, select, daily {daily} weekly {weekly} other {once}}, for {minutes, plural, one {# minute} other {# minutes}})",
   "log.origin.scheduleOff": "by schedule (after {minutes, plural, one {# minute} other {# minutes}})",
+  "log.origin.powerWindow":
+    "by the power window ({from}–{to}) with power present, {left, plural, one {# minute} other {# minutes}} of {run} to run",
+  "log.origin.powerWindowEnd":
+    "by the power window: {reason, select, complete {run complete} other {window closed}}, {ran} of {run, plural, one {# minute} other {# minutes}} run",
+  "log.powerWindowPaused":
+    "Power-window run paused by {reason, select, powerCut {a power cut} other {a phase fault}} after {ran} of {run, plural, one {# minute} other {# minutes}}; it runs the rest if power returns before {to}.",
+  "log.powerWindowEnded":
+    "Power-window run ({from}–{to}) ended after {ran} of {run, plural, one {# minute} other {# minutes}}: {reason, select, noSupply {no power came in the window} windowClosed {the window closed} powerCut {power was cut} phaseFault {a phase failed} stopped {the motor was stopped by someone or something else} late {the server could not look in time} timeout {the box did not confirm the start} linkLost {the box dropped before confirming the start} other {the box refused the start}}.",
   "log.origin.server": "by the server: {reason}",
   "log.reason.dryRunNotStopped": "dry run that the box did not stop",
   "log.reason.overCurrentNotStopped": "overcurrent that the box did not stop",

@@ -399,10 +399,18 @@ export const hi: Record<MessageKey, string> = {
   "log.unconfirmed":
     "मोटर {relay, select, on {चालू} other {बंद}} करने का आदेश {origin}: {why, select, linkLost {पुष्टि से पहले डिवाइस ऑफ़लाइन हो गया} other {डिवाइस ने पुष्टि नहीं की}} ({relay, select, on {मोटर चल रही हो सकती है} other {मोटर अब भी चल रही हो सकती है}})।",
   "log.origin.app": "(ऐप से)",
-  "log.origin.schedule": "(शेड्यूल से: {time}, {repeat, select, daily {रोज़} other {एक बार}})",
+  "log.origin.schedule": "(शेड्यूल से: {time}, {repeat, select, daily {रोज़} weekly {हर हफ़्ते} other {एक बार}})",
   "log.origin.scheduleFor":
-    "(शेड्यूल से: {time}, {repeat, select, daily {रोज़} other {एक बार}}, {minutes, plural, other {# मिनट}} के लिए)",
+    "(शेड्यूल से: {time}, {repeat, select, daily {रोज़} weekly {हर हफ़्ते} other {एक बार}}, {minutes, plural, other {# मिनट}} के लिए)",
   "log.origin.scheduleOff": "(शेड्यूल से: {minutes, plural, other {# मिनट}} बाद)",
+  "log.origin.powerWindow":
+    "(बिजली-समय {from}–{to} से, बिजली आने पर; {run} में से {left, plural, other {# मिनट}} चलाना बाकी)",
+  "log.origin.powerWindowEnd":
+    "(बिजली-समय से: {reason, select, complete {चलना पूरा} other {समय खत्म}}, {run, plural, other {# मिनट}} में से {ran} चली)",
+  "log.powerWindowPaused":
+    "बिजली-समय का चलना {reason, select, powerCut {बिजली कटने} other {फ़ेज़ खराब होने}} से रुका, {run, plural, other {# मिनट}} में से {ran} के बाद; {to} से पहले बिजली लौटी तो बाकी मिनट चलेगी।",
+  "log.powerWindowEnded":
+    "बिजली-समय ({from}–{to}) का चलना {run, plural, other {# मिनट}} में से {ran} के बाद खत्म: {reason, select, noSupply {समय में बिजली नहीं आई} windowClosed {समय खत्म हो गया} powerCut {बिजली कट गई} phaseFault {फ़ेज़ खराब हुआ} stopped {मोटर किसी और ने या किसी और कारण से बंद की} late {सर्वर समय पर नहीं देख सका} timeout {डिवाइस ने चालू होने की पुष्टि नहीं की} linkLost {पुष्टि से पहले डिवाइस का कनेक्शन टूट गया} other {डिवाइस ने चालू करने से मना किया}}।",
   "log.origin.server": "(सर्वर से: {reason})",
   "log.reason.dryRunNotStopped": "ड्राई रन, जिसे डिवाइस ने नहीं रोका",
   "log.reason.overCurrentNotStopped": "ओवरकरंट, जिसे डिवाइस ने नहीं रोका",
