@@ -42,7 +42,7 @@ const minutesSchema = z
 
 /** A weekly schedule's days: "mon", "thu"... each at most once. */
 const weekdaysSchema = z
-  .array(z.enum(WEEKDAYS, { error: `must be days among ${WEEKDAYS.join(", ")}` }), { error: "must be a list of days" })
+  .array(z.enum(WEEKDAYS, { error: `must name days among ${WEEKDAYS.join(", ")}` }), { error: "must be a list of days" })
   .min(1, { error: "must name at least one day" })
   .max(7, { error: "must name each day at most once" })
   .refine((days) => new Set(days).size === days.length, { error: "must name each day at most once" });
@@ -79,7 +79,7 @@ export const scheduleRequestSchema = z
   .preprocess(
     (body) => (typeof body === "object" && body !== null && !("type" in body) ? { ...body, type: "clock" } : body),
     z.discriminatedUnion("type", [clockRequestSchema, windowRequestSchema], {
-      error: 'type must be "clock" or "window"',
+      error: 'must be "clock" or "window"',
     }),
   )
   .superRefine((input, context) => {
