@@ -154,6 +154,7 @@ export const en = {
   "push.scheduleFailed.title": "Schedule not carried out",
   "push.scheduleFailed.body": "Scheduled {action} at {time} was not carried out. Open the app to see why.",
   "push.reason.offline": "the device was offline",
+  "push.reason.noSupply": "no power came in its window",
   "push.reason.late": "the server could not run it on time",
   "push.test.title": "Test alert",
   "push.test.body": "Alerts from Sinchai reach this phone.",

@@ -147,6 +147,7 @@ export const hi: Record<MessageKey, string> = {
   "push.scheduleFailed.title": "शेड्यूल पूरा नहीं हुआ",
   "push.scheduleFailed.body": "{time} पर मोटर {action} करने का शेड्यूल पूरा नहीं हुआ। कारण ऐप में देखें।",
   "push.reason.offline": "डिवाइस ऑफ़लाइन था",
+  "push.reason.noSupply": "तय समय में बिजली नहीं आई",
   "push.reason.late": "सर्वर समय पर नहीं चला सका",
   "push.test.title": "टेस्ट अलर्ट",
   "push.test.body": "सिंचाई के अलर्ट इस फ़ोन तक पहुँचते हैं।",
