@@ -271,7 +271,7 @@ export const en = {
   "schedule.title": "Motor Schedule",
   "schedule.editTitle": "Edit schedule",
   "schedule.hint":
-    "The device switches the motor at this time (India time) every day or once, even when this app is closed.",
+    "The device switches the motor at this time (India time) every day, on the days you choose, or once, even when this app is closed.",
   "schedule.time": "Time",
   "schedule.hour": "Hour",
   "schedule.minute": "Minute",

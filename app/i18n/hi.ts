@@ -263,7 +263,7 @@ export const hi: Record<MessageKey, string> = {
   "realtime.offline": "डिवाइस अब ऑफ़लाइन है",
   "schedule.title": "मोटर शेड्यूल",
   "schedule.editTitle": "शेड्यूल बदलें",
-  "schedule.hint": "डिवाइस इस समय (भारतीय समय) पर मोटर रोज़ या एक बार चलाएगा/बंद करेगा, ऐप बंद होने पर भी।",
+  "schedule.hint": "डिवाइस इस समय (भारतीय समय) पर मोटर रोज़, चुने हुए दिनों पर या एक बार चलाएगा/बंद करेगा, ऐप बंद होने पर भी।",
   "schedule.time": "समय",
   "schedule.hour": "घंटा",
   "schedule.minute": "मिनट",
