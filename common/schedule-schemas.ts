@@ -42,7 +42,9 @@ const minutesSchema = z
 
 /** A weekly schedule's days: "mon", "thu"... each at most once. */
 const weekdaysSchema = z
-  .array(z.enum(WEEKDAYS, { error: `must name days among ${WEEKDAYS.join(", ")}` }), { error: "must be a list of days" })
+  .array(z.enum(WEEKDAYS, { error: `must name days among ${WEEKDAYS.join(", ")}` }), {
+    error: "must be a list of days",
+  })
   .min(1, { error: "must name at least one day" })
   .max(7, { error: "must name each day at most once" })
   .refine((days) => new Set(days).size === days.length, { error: "must name each day at most once" });

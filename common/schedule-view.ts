@@ -20,7 +20,6 @@ export type ScheduleRepeat = z.infer<typeof scheduleRepeatSchema>;
  * between two times (docs/decisions/020-power-window-runs.md).
  */
 export const scheduleKindSchema = z.enum(["clock", "window"]);
-export type ScheduleKind = z.infer<typeof scheduleKindSchema>;
 
 /** A power-window run keeps its random start delay within this. */
 export const MAX_WINDOW_START_DELAY_SECONDS = 120;
@@ -30,7 +29,6 @@ export const MAX_WINDOW_START_DELAY_SECONDS = 120;
  * its random delay, switching on, running, or switching off at its end.
  */
 export const windowRunPhaseSchema = z.enum(["waiting", "delaying", "starting", "running", "stopping"]);
-export type WindowRunPhase = z.infer<typeof windowRunPhaseSchema>;
 
 /**
  * How a run ended: done; missed (the device was offline, or the run came too late); failed

@@ -333,8 +333,7 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
   },
   {
     action: "on",
-    english:
-      "Motor turned ON by the power window (10:00 PM–6:00 AM) with power present, 40 minutes of 120 to run",
+    english: "Motor turned ON by the power window (10:00 PM–6:00 AM) with power present, 40 minutes of 120 to run",
     event: {
       kind: "switched",
       relay: "on",
