@@ -160,6 +160,9 @@ const FAILURE_KEYS: Record<Exclude<CommandOutcome, { ok: true }>["code"], Messag
   notAllowed: "pumps.viewerNote",
   phaseFault: "motor.phaseFaultHint",
   noSupply: "motor.noSupply",
+  underVoltage: "motor.underVoltage",
+  overVoltage: "motor.overVoltage",
+  voltageUnbalance: "motor.voltageUnbalance",
   invalid: "motor.failed",
   crossSite: "motor.failed",
 };
