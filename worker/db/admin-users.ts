@@ -60,6 +60,10 @@ export type AdminUserView = {
   defaultCurrent: number;
   dryRunThreshold: number;
   overCurrentThreshold: number;
+  /** The voltage limits in force (the box's kind's defaults where none was set). */
+  underVoltage: number;
+  overVoltage: number;
+  voltageUnbalance: number;
   deviceInfo: {
     signal: number | null;
     imei: string | null;
