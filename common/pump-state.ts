@@ -63,9 +63,11 @@ export const faultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("dryRun"), since, current: z.nullable(z.number()) }),
   z.object({ kind: z.literal("overCurrent"), since, current: z.nullable(z.number()) }),
   /** The last stop was a voltage trip; `voltages`: the phases' volts that caused it, when known. */
-  z.object({ kind: z.literal("underVoltage"), since, voltages: z.nullable(z.array(z.number())) }),
-  z.object({ kind: z.literal("overVoltage"), since, voltages: z.nullable(z.array(z.number())) }),
-  z.object({ kind: z.literal("voltageUnbalance"), since, voltages: z.nullable(z.array(z.number())) }),
+  z.object({
+    kind: z.enum(["underVoltage", "overVoltage", "voltageUnbalance"]),
+    since,
+    voltages: z.nullable(z.array(z.number())),
+  }),
   /** The box holds the motor off for a missing or unbalanced phase; `detail` is the box's own words. */
   z.object({
     kind: z.literal("phaseFault"),

@@ -15,6 +15,8 @@ import { ConfirmDialog } from "./dialog.tsx";
 import { Field } from "./field.tsx";
 import { useToast } from "./toast.tsx";
 
+const VOLTAGE_FIELDS = ["underVoltage", "overVoltage", "voltageUnbalance"] as const;
+
 const CURRENT_CHOICES = Array.from({ length: 40 }, (_, index) => index + 1);
 
 /** SPEC §9: tolerance and horsepower are shown to one decimal ("3.0", not "3"). */
@@ -56,10 +58,7 @@ export function MotorConfigCard({
   const [current, setCurrent] = useState(typed?.defaultCurrent ?? String(initial.defaultCurrent));
   const [dryRun, setDryRun] = useState(typed?.dryRunThreshold ?? String(initial.dryRunThreshold));
   const [overCurrent, setOverCurrent] = useState(typed?.overCurrentThreshold ?? String(initial.overCurrentThreshold));
-  // Voltage limits: an emptied field puts back the default for this kind of motor.
-  const [underVoltage, setUnderVoltage] = useState(typed?.underVoltage ?? String(initial.underVoltage));
-  const [overVoltage, setOverVoltage] = useState(typed?.overVoltage ?? String(initial.overVoltage));
-  const [unbalance, setUnbalance] = useState(typed?.voltageUnbalance ?? String(initial.voltageUnbalance));
+
   const [confirming, setConfirming] = useState(false);
   const saving = fetcher.state !== "idle";
 
@@ -140,32 +139,12 @@ export function MotorConfigCard({
             required
           />
         </Field>
-        <Field label={t("config.underVoltage")}>
-          <input
-            name="underVoltage"
-            inputMode="numeric"
-            value={underVoltage}
-            onChange={(event) => setUnderVoltage(event.target.value)}
-          />
-        </Field>
-        <Field label={t("config.overVoltage")}>
-          <input
-            name="overVoltage"
-            inputMode="numeric"
-            value={overVoltage}
-            onChange={(event) => setOverVoltage(event.target.value)}
-          />
-        </Field>
-        {kind === "3phase" && (
-          <Field label={t("config.voltageUnbalance")}>
-            <input
-              name="voltageUnbalance"
-              inputMode="decimal"
-              value={unbalance}
-              onChange={(event) => setUnbalance(event.target.value)}
-            />
+        {/* Voltage limits: an emptied field puts back the default for this kind of motor; nothing derives from them. */}
+        {VOLTAGE_FIELDS.filter((name) => kind === "3phase" || name !== "voltageUnbalance").map((name) => (
+          <Field key={name} label={t(`config.${name}`)}>
+            <input name={name} inputMode="decimal" defaultValue={typed?.[name] ?? String(initial[name])} />
           </Field>
-        )}
+        ))}
         <dl className="readings small">
           <div>
             <dt>{t("config.tolerance")}</dt>
