@@ -152,8 +152,9 @@ export class SimulatedDevice extends EventEmitter {
   private bootedAt = Date.now();
   private relayOnAt: number | null = null;
   private breachSince: number | null = null;
-  /** The current in the last power report, for change-only reporting while unwatched. */
+  /** The current and voltages in the last power report, for change-only reporting while unwatched. */
   private lastReportedCurrent = 0;
+  private lastReportedVoltages: number[] = [];
   private reconnectAttempt = 0;
   private heartbeatSeconds = 240;
   private watchIntervalSeconds = 5;
@@ -503,7 +504,11 @@ export class SimulatedDevice extends EventEmitter {
     if (this.relay !== "on" || this.relayOnAt === null) return;
     const { current, voltages, supply } = this.reading();
     const moved =
-      Math.abs(current - this.lastReportedCurrent) > this.lastReportedCurrent * UNWATCHED_POWER_CHANGE_FRACTION;
+      Math.abs(current - this.lastReportedCurrent) > this.lastReportedCurrent * UNWATCHED_POWER_CHANGE_FRACTION ||
+      voltages.some(
+        (volts, phase) =>
+          Math.abs(volts - (this.lastReportedVoltages[phase] ?? 0)) > volts * UNWATCHED_POWER_CHANGE_FRACTION,
+      );
     if (!this.watched && moved) this.reportPower();
     if (this.protectionDisabled) return;
     const now = Date.now();
@@ -537,6 +542,7 @@ export class SimulatedDevice extends EventEmitter {
   private reportPower(): void {
     const { current, wattage, voltages, supply } = this.reading();
     this.lastReportedCurrent = current;
+    this.lastReportedVoltages = voltages;
     this.send({ type: "power", current, wattage, voltages, supply });
   }
 

@@ -180,6 +180,19 @@ describe("relay and readings", () => {
     expect(report.current).toBeLessThan(rated * 0.5);
   });
 
+  it("while running unwatched, reports power when a phase's voltage moves by more than 10 %", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, { protectionSampleMs: 50, protectionGraceMs: 60_000 });
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    await new Promise((resolve) => setTimeout(resolve, 1_800));
+    fakeHub.received.length = 0;
+    await fakeHub.expectNone("power", 800);
+    device.inject("lowVoltage"); // about 77 % of 415 V, the current unchanged
+    const report = await fakeHub.next("power", 1_000);
+    expect(Math.max(...(report.voltages ?? []))).toBeLessThan(415 * 0.8);
+  });
+
   it("sends a health report on request", async () => {
     const fakeHub = await hub();
     await connected(fakeHub, { connection: "wifi" });

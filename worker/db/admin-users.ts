@@ -150,6 +150,9 @@ export type ConfigHistoryEntry = {
   defaultCurrent: number;
   dryRunThreshold: number;
   overCurrentThreshold: number;
+  underVoltage: number | null;
+  overVoltage: number | null;
+  voltageUnbalance: number | null;
   changeNote: string;
   changedBy: string | null;
   createdAt: string;
@@ -167,6 +170,9 @@ export async function configHistoryForAdmin(db: Db, userId: number): Promise<Con
     defaultCurrent: row.defaultCurrent,
     dryRunThreshold: row.dryRunThreshold,
     overCurrentThreshold: row.overCurrentThreshold,
+    underVoltage: row.underVoltage,
+    overVoltage: row.overVoltage,
+    voltageUnbalance: row.voltageUnbalance,
     changeNote: row.changeNote,
     changedBy: row.changedByUserId === null ? null : (numberOf.get(row.changedByUserId) ?? null),
     createdAt: iso(row.createdAt)!,

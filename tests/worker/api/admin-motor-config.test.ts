@@ -193,6 +193,19 @@ describe("adminChangeNote", () => {
     );
   });
 
+  it("saves voltage limits beside SPEC's numbers, and the history says which were set", async () => {
+    const { token } = await admin();
+    const { user } = await farmerWithDevice();
+    const base = { defaultCurrent: 8.9, dryRunThreshold: 25, overCurrentThreshold: 40 };
+    const response = await updateMotorConfig(user.mobileNo, { ...base, underVoltage: "330" }, token);
+    expect(await response.json()).toMatchObject({
+      motorConfig: { ...base, underVoltage: 330, overVoltage: 460, voltageUnbalance: 6 },
+    });
+    const [entry] = await history(user.mobileNo, token);
+    expect(entry).toMatchObject({ underVoltage: 330, overVoltage: null, voltageUnbalance: null });
+    expect(entry!.changeNote).toContain("under voltage 340 → 330 V");
+  });
+
   it("refuses voltage limits that would not protect the motor with 400, and saves nothing", async () => {
     const { token } = await admin();
     const { user, device } = await farmerWithDevice();
