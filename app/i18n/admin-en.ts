@@ -106,6 +106,7 @@ export const adminEn = {
   "admin.user.defaultCurrent": "Default current",
   "admin.user.dryRunThreshold": "Dry run threshold",
   "admin.user.overCurrentThreshold": "Over current threshold",
+  "admin.user.voltageLimits": "Voltage limits (unbalance)",
   "admin.user.createdAt": "Created at",
   "admin.user.lastLogin": "Last login",
   "admin.user.neverLoggedIn": "Never logged in",

@@ -102,6 +102,7 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.user.defaultCurrent": "डिफ़ॉल्ट करंट",
   "admin.user.dryRunThreshold": "ड्राई रन सीमा",
   "admin.user.overCurrentThreshold": "ओवर करंट सीमा",
+  "admin.user.voltageLimits": "वोल्टेज सीमा (असंतुलन)",
   "admin.user.createdAt": "बनाया गया",
   "admin.user.lastLogin": "आख़िरी लॉगिन",
   "admin.user.neverLoggedIn": "कभी लॉगिन नहीं किया",
