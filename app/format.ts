@@ -48,6 +48,13 @@ export function formatNumber(value: number, language: Language, maximumFractionD
   return new Intl.NumberFormat(localeOf(language), { maximumFractionDigits }).format(value);
 }
 
+/** Volts per phase: "R 412 V · Y 409 V · B 415 V" on a 3-phase supply, "231 V" on a single phase. */
+export function formatVoltages(voltages: readonly number[], language: Language): string {
+  const volts = (value: number) => `${formatNumber(value, language, 0)} V`;
+  if (voltages.length === 1) return volts(voltages[0] ?? 0);
+  return voltages.map((value, index) => `${"RYB"[index]} ${volts(value)}`).join(" · ");
+}
+
 export function formatRupees(amount: number, language: Language): string {
   return new Intl.NumberFormat(localeOf(language), {
     style: "currency",

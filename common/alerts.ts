@@ -8,6 +8,7 @@
 export const ALERT_KINDS = [
   "dryRun",
   "overCurrent",
+  "voltage",
   "phase",
   "power",
   "offlineWhileOn",
@@ -20,6 +21,8 @@ export type AlertKind = (typeof ALERT_KINDS)[number];
 export type Alert =
   | { kind: "dryRun"; current: number | null }
   | { kind: "overCurrent"; current: number | null }
+  /** A voltage trip (by the box or the hub's safety net), with the phases' volts when known. */
+  | { kind: "voltage"; breach: "underVoltage" | "overVoltage" | "voltageUnbalance"; voltages: number[] | null }
   | { kind: "phase"; state: "fault" | "ok"; detail: string | null }
   | { kind: "power"; state: "lost" | "back" }
   | { kind: "offlineWhileOn"; lastSeenAt: number | null }

@@ -2,7 +2,8 @@
 // it answers is in ./api-responses/.
 
 import { MOBILE_NO_PATTERN, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.ts";
-import { relayStateSchema } from "./device-protocol.ts";
+import { type DeviceKind, relayStateSchema } from "./device-protocol.ts";
+import { NOMINAL_VOLTS, VOLTAGE_LIMIT_RANGES, type VoltageLimits, voltageLimitsProblem } from "./protection.ts";
 import { z } from "./zod.ts";
 
 export const mobileNoSchema = z
@@ -67,13 +68,48 @@ function numberBetween(field: string, min: number, max: number) {
     .pipe(z.number({ error: message }).min(min, { error: message }).max(max, { error: message }));
 }
 
-/** SPEC §3 motorConfig. The spec's client checks no ranges; the server keeps them physical. */
+/**
+ * A voltage limit (docs/decisions/019): a number in its range; null, or a form's empty field,
+ * sets it back to the box's kind's default; absent leaves it as it is (SPEC §3's clients send none).
+ */
+function voltageLimit(field: string, range: { min: number; max: number }) {
+  return z
+    .union([z.null(), z.literal("").transform(() => null), numberBetween(field, range.min, range.max)], {
+      error: `${field} must be a number from ${range.min} to ${range.max}, or empty for the default.`,
+    })
+    .optional();
+}
+
+/** SPEC §3 motorConfig, and the voltage limits beside it. The spec's client checks no ranges; the server keeps them physical. */
 export const motorConfigRequestSchema = z.object({
   token: z.string().optional(),
   defaultCurrent: numberBetween("Default current", 0.1, 100),
   dryRunThreshold: numberBetween("Dry run threshold", 0, 95),
   overCurrentThreshold: numberBetween("Over current threshold", 0, 500),
+  underVoltage: voltageLimit("Under voltage", VOLTAGE_LIMIT_RANGES.underVoltage),
+  overVoltage: voltageLimit("Over voltage", VOLTAGE_LIMIT_RANGES.overVoltage),
+  voltageUnbalance: voltageLimit("Voltage unbalance", VOLTAGE_LIMIT_RANGES.voltageUnbalance),
 });
+
+/**
+ * The voltage limits a change leaves in force must protect a motor of `kind`: under-voltage
+ * below its supply and over-voltage above it (so under < over), else it could never run.
+ */
+export function voltageLimitsSchemaFor(kind: DeviceKind) {
+  const nominal = NOMINAL_VOLTS[kind];
+  return z.custom<VoltageLimits>().superRefine((limits, context) => {
+    const problem = voltageLimitsProblem(kind, limits);
+    if (problem === null) return;
+    context.addIssue({
+      code: "custom",
+      path: [problem],
+      message:
+        problem === "underVoltage"
+          ? `Under voltage must be below the motor's ${nominal} V supply.`
+          : `Over voltage must be above the motor's ${nominal} V supply.`,
+    });
+  });
+}
 export type MotorConfig = Omit<z.infer<typeof motorConfigRequestSchema>, "token">;
 
 export const otaRequestSchema = z.object({

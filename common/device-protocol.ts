@@ -30,6 +30,9 @@ export const deviceEventSchema = z.enum([
   "phaseOk",
   "powerLost",
   "powerRestored",
+  "underVoltage",
+  "overVoltage",
+  "voltageUnbalance",
 ]);
 export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 
@@ -69,6 +72,8 @@ export const ackMessageSchema = z.object({
   ok: z.boolean(),
   relay: relayStateSchema,
   error: z.string().max(200).optional(),
+  /** A refused `switch on` because the supply is out of the voltage limits: which one, as a code. */
+  reason: z.enum(["underVoltage", "overVoltage", "voltageUnbalance"]).optional(),
 });
 
 /** A power reading: current in A, wattage in W, per-phase voltage in V, mains present or not. */
@@ -107,6 +112,8 @@ export const eventMessageSchema = z.object({
   relay: relayStateSchema,
   /** The current that caused a dry-run or overcurrent trip, in A. */
   current: amperes.optional(),
+  /** The per-phase voltages that caused a voltage trip, in V. */
+  voltages: z.array(volts).min(1).max(3).optional(),
   /** Which phase is missing or how unbalanced, in words from the firmware. */
   detail: z.string().max(120).optional(),
   /** A phase fault's phase, when the box can tell: pages word it in their reader's language. */
@@ -150,6 +157,10 @@ export const deviceConfigSchema = z.object({
   debug: z.boolean(),
   /** The owner's number, kept on the box for its SMS fallback and display. */
   mobileNo: z.string().max(10).nullable(),
+  /** Voltage limits in V and % (docs/decisions/019); a box without them uses its kind's defaults. */
+  underVoltage: volts.optional(),
+  overVoltage: volts.optional(),
+  voltageUnbalance: z.number().min(0).max(100).optional(),
 });
 export type DeviceConfig = z.infer<typeof deviceConfigSchema>;
 

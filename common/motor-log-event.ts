@@ -22,6 +22,9 @@ const version = z.string().max(64);
 export const serverReasonSchema = z.enum([
   "dryRunNotStopped",
   "overCurrentNotStopped",
+  "underVoltageNotStopped",
+  "overVoltageNotStopped",
+  "voltageUnbalanceNotStopped",
   "restartedAfterPowerCut",
   "safety",
 ]);
@@ -79,6 +82,10 @@ export const hubFailureCodeSchema = z.enum([
   "rejected",
   "phaseFault",
   "noSupply",
+  /** The box would not start the motor on a supply out of its voltage limits. */
+  "underVoltage",
+  "overVoltage",
+  "voltageUnbalance",
 ]);
 export type HubFailureCode = z.infer<typeof hubFailureCodeSchema>;
 
@@ -128,6 +135,10 @@ export const motorLogEventSchema = z.discriminatedUnion("kind", [
   /** The box tripped the relay; `current` that caused it, when it said. */
   z.object({ kind: z.literal("tripDryRun"), current: z.number().nullable() }),
   z.object({ kind: z.literal("tripOverCurrent"), current: z.number().nullable() }),
+  /** A voltage trip: the lowest (under) or highest (over) phase's volts, or the unbalance in %, with the limit then. */
+  z.object({ kind: z.literal("tripUnderVoltage"), volts: z.number().nullable(), limit: z.number() }),
+  z.object({ kind: z.literal("tripOverVoltage"), volts: z.number().nullable(), limit: z.number() }),
+  z.object({ kind: z.literal("tripVoltageUnbalance"), percent: z.number().nullable(), limit: z.number() }),
   z.object({ kind: z.literal("phaseFault"), phase: z.nullable(phaseSchema), detail: boxText.nullable() }),
   z.object({ kind: z.literal("phaseOk") }),
   z.object({ kind: z.literal("powerLost") }),

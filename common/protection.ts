@@ -1,5 +1,5 @@
-// Dry-run and overcurrent protection (docs/device-protocol.md, "Protection"). The box enforces
-// these rules itself; the hub applies the same rules, more patiently, as a safety net.
+// Dry-run, overcurrent and voltage protection (docs/device-protocol.md, "Protection"). The box
+// enforces these rules itself; the hub applies the same rules, more patiently, as a safety net.
 import type { DeviceKind } from "./device-protocol.ts";
 
 export type ProtectionConfig = {
@@ -65,6 +65,85 @@ export function breachOf(current: number, config: ProtectionConfig): "dryRun" | 
 export function safetyNetBreachOf(current: number, config: ProtectionConfig): "dryRun" | "overCurrent" | null {
   const breach = breachOf(current, config);
   return breach === "dryRun" && !provesRunning(current, config) ? null : breach;
+}
+
+/** Supply voltage limits, in V and %: the box trips the motor outside them (docs/decisions/019). */
+export type VoltageLimits = {
+  /** The lowest phase below this many volts is an under-voltage. */
+  underVoltage: number;
+  /** The highest phase above this many volts is an over-voltage. */
+  overVoltage: number;
+  /** 3-phase only: the phase furthest from the average, this many percent off it, is an unbalance. */
+  voltageUnbalance: number;
+};
+
+/** The supply a motor of each kind is made for: 230 V single phase, 415 V line to line. */
+export const NOMINAL_VOLTS: Record<DeviceKind, number> = { "1phase": 230, "3phase": 415 };
+
+/**
+ * The limits a motor starts with (docs/decisions/019-voltage-protection.md): about 83 % and
+ * 111 % of its nominal supply, and 6 % unbalance. Village feeders sag well below 230/415 V in
+ * the evening; tighter limits would keep a pump from ever running there.
+ */
+export const DEFAULT_VOLTAGE_LIMITS: Record<DeviceKind, VoltageLimits> = {
+  "1phase": { underVoltage: 190, overVoltage: 255, voltageUnbalance: 6 },
+  "3phase": { underVoltage: 340, overVoltage: 460, voltageUnbalance: 6 },
+};
+
+/** Limits a farmer may set, whatever the motor's kind (the API also keeps under < nominal < over). */
+export const VOLTAGE_LIMIT_RANGES = {
+  underVoltage: { min: 100, max: 415 },
+  overVoltage: { min: 230, max: 520 },
+  voltageUnbalance: { min: 2, max: 20 },
+} as const satisfies Record<keyof VoltageLimits, { min: number; max: number }>;
+
+/** A setting left unset (null or absent) is the kind's default. */
+export function voltageLimitsOf(
+  kind: DeviceKind,
+  set: Partial<Record<keyof VoltageLimits, number | null>> = {},
+): VoltageLimits {
+  const defaults = DEFAULT_VOLTAGE_LIMITS[kind];
+  return {
+    underVoltage: set.underVoltage ?? defaults.underVoltage,
+    overVoltage: set.overVoltage ?? defaults.overVoltage,
+    voltageUnbalance: set.voltageUnbalance ?? defaults.voltageUnbalance,
+  };
+}
+
+/** Why limits cannot protect a motor of `kind`, or null: under-voltage below nominal, over-voltage above. */
+export function voltageLimitsProblem(kind: DeviceKind, limits: VoltageLimits): "underVoltage" | "overVoltage" | null {
+  const nominal = NOMINAL_VOLTS[kind];
+  if (limits.underVoltage >= nominal) return "underVoltage";
+  if (limits.overVoltage <= nominal) return "overVoltage";
+  return null;
+}
+
+export type VoltageBreach = "underVoltage" | "overVoltage" | "voltageUnbalance";
+
+/** The phase furthest from the average, in percent of the average (NEMA MG-1's unbalance). */
+export function unbalancePercent(voltages: readonly number[]): number {
+  if (voltages.length < 2) return 0;
+  const average = voltages.reduce((sum, volts) => sum + volts, 0) / voltages.length;
+  if (average <= 0) return 0;
+  const furthest = Math.max(...voltages.map((volts) => Math.abs(volts - average)));
+  return Math.round((furthest / average) * 1000) / 10;
+}
+
+/**
+ * Which voltage limit a reading breaches, if any. No voltages (a box that does not measure
+ * them) breach nothing; neither does a power cut (no supply, or every phase at zero), which
+ * is its own fault and not an under-voltage. Unbalance is judged on 3-phase supplies only.
+ */
+export function voltageBreachOf(
+  voltages: readonly number[] | null | undefined,
+  supply: boolean,
+  limits: VoltageLimits,
+): VoltageBreach | null {
+  if (!voltages?.length || !supply || voltages.every((volts) => volts === 0)) return null;
+  if (Math.min(...voltages) < limits.underVoltage) return "underVoltage";
+  if (Math.max(...voltages) > limits.overVoltage) return "overVoltage";
+  if (voltages.length === 3 && unbalancePercent(voltages) > limits.voltageUnbalance) return "voltageUnbalance";
+  return null;
 }
 
 /** SPEC §9: tolerance shown = current × dry run threshold / 100, to one decimal. */

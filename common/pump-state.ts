@@ -62,6 +62,12 @@ export const faultSchema = z.discriminatedUnion("kind", [
   /** The last stop was a dry-run trip (by the box, or by the hub's safety net); clears at the next start. */
   z.object({ kind: z.literal("dryRun"), since, current: z.nullable(z.number()) }),
   z.object({ kind: z.literal("overCurrent"), since, current: z.nullable(z.number()) }),
+  /** The last stop was a voltage trip; `voltages`: the phases' volts that caused it, when known. */
+  z.object({
+    kind: z.enum(["underVoltage", "overVoltage", "voltageUnbalance"]),
+    since,
+    voltages: z.nullable(z.array(z.number())),
+  }),
   /** The box holds the motor off for a missing or unbalanced phase; `detail` is the box's own words. */
   z.object({
     kind: z.literal("phaseFault"),

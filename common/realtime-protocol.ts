@@ -12,6 +12,8 @@ export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
 export const powerDataSchema = z.object({
   current: z.number(),
   wattage: z.number(),
+  /** Beyond SPEC: the supply's volts per phase (R, Y, B; one on a 1-phase box), when the box measures them. */
+  voltages: z.optional(z.array(z.number())),
 });
 export type PowerData = z.infer<typeof powerDataSchema>;
 
@@ -101,6 +103,11 @@ export const motorLogUpdateMessageSchema = z.object({
 
 export const dryRunDetectedMessageSchema = z.object({ type: z.literal("dryRunDetected") });
 export const overCurrentDetectedMessageSchema = z.object({ type: z.literal("overCurrentDetected") });
+/** Beyond SPEC §4: a voltage trip (the motor was stopped); the fault in the pump state has the volts. */
+export const voltageTripDetectedMessageSchema = z.object({
+  type: z.literal("voltageTripDetected"),
+  breach: z.enum(["underVoltage", "overVoltage", "voltageUnbalance"]),
+});
 export const phaseFaultDetectedMessageSchema = z.object({ type: z.literal("phaseFaultDetected") });
 export const phaseOkMessageSchema = z.object({ type: z.literal("phaseOk") });
 /** Beyond SPEC §4: mains failed at the pump, and came back (the motor stays OFF). */
@@ -149,6 +156,7 @@ export const realtimeMessageSchema = z.discriminatedUnion("type", [
   motorLogUpdateMessageSchema,
   dryRunDetectedMessageSchema,
   overCurrentDetectedMessageSchema,
+  voltageTripDetectedMessageSchema,
   phaseFaultDetectedMessageSchema,
   phaseOkMessageSchema,
   powerLostMessageSchema,

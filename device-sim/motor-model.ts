@@ -34,12 +34,22 @@ export function wattageFor(kind: DeviceKind, current: number): number {
  */
 export type PumpCondition = "normal" | "dryRun" | "overCurrent" | "noLoad";
 
+/**
+ * The mains as the box's voltage sensors see it: a sagging evening feeder (`low`, about 77 %
+ * of nominal), a lightly loaded one at night (`high`, about 114 %), or one phase about 12 %
+ * down (`unbalanced`, 3-phase only).
+ */
+export type SupplyCondition = "normal" | "low" | "high" | "unbalanced";
+const SUPPLY_FACTOR: Record<Exclude<SupplyCondition, "unbalanced">, number> = { normal: 1, low: 0.77, high: 1.14 };
+const UNBALANCED_PHASE_FACTOR = 0.88;
+
 export type Reading = { current: number; wattage: number; voltages: number[]; supply: boolean };
 
 export class MotorModel {
   readonly kind: DeviceKind;
   readonly horsePower: number;
   condition: PumpCondition = "normal";
+  supplyCondition: SupplyCondition = "normal";
   supply = true;
   /** 3-phase only: the index of a missing phase, or null. */
   missingPhase: number | null = null;
@@ -76,9 +86,12 @@ export class MotorModel {
     if (!this.supply) return this.kind === "3phase" ? [0, 0, 0] : [0];
     const nominal = this.kind === "3phase" ? THREE_PHASE_LINE_VOLTS : SINGLE_PHASE_VOLTS;
     const phases = this.kind === "3phase" ? 3 : 1;
-    return Array.from({ length: phases }, (_, phase) =>
-      phase === this.missingPhase ? 0 : round(nominal * (1 + (this.random() - 0.5) * 0.02), 0),
-    );
+    const level = this.supplyCondition === "unbalanced" ? 1 : SUPPLY_FACTOR[this.supplyCondition];
+    return Array.from({ length: phases }, (_, phase) => {
+      if (phase === this.missingPhase) return 0;
+      const sagging = this.supplyCondition === "unbalanced" && phases === 3 && phase === 2;
+      return round(nominal * level * (sagging ? UNBALANCED_PHASE_FACTOR : 1) * (1 + (this.random() - 0.5) * 0.02), 0);
+    });
   }
 }
 

@@ -23,7 +23,14 @@ import {
   type ServerToDeviceMessage,
   serverToDeviceMessageSchema,
 } from "../common/device-protocol.ts";
-import { breachOf, PROTECTION_STARTUP_GRACE_MS, PROTECTION_SUSTAIN_MS } from "../common/protection.ts";
+import {
+  breachOf,
+  PROTECTION_STARTUP_GRACE_MS,
+  PROTECTION_SUSTAIN_MS,
+  type VoltageBreach,
+  voltageBreachOf,
+  voltageLimitsOf,
+} from "../common/protection.ts";
 import { boxAuthorization } from "./box-authorization.ts";
 import { MotorModel } from "./motor-model.ts";
 
@@ -75,6 +82,10 @@ export const FAULTS = [
   "phaseRestore",
   "powerCut",
   "powerRestore",
+  "lowVoltage",
+  "highVoltage",
+  "unbalancedVoltage",
+  "normalVoltage",
   "networkDrop",
   "goSilent",
   "slowAck",
@@ -99,6 +110,20 @@ function frameOverhead(payloadBytes: number, masked: boolean): number {
 }
 
 const DEBUG_LINE_INTERVAL_MS = 2_000;
+
+const SUPPLY_CONDITION_OF = {
+  lowVoltage: "low",
+  highVoltage: "high",
+  unbalancedVoltage: "unbalanced",
+  normalVoltage: "normal",
+} as const;
+
+/** How the box words a voltage refusal in its ack (the hub goes by the ack's `reason`). */
+const VOLTAGE_REFUSAL: Record<VoltageBreach, string> = {
+  underVoltage: "Low voltage: motor held off",
+  overVoltage: "High voltage: motor held off",
+  voltageUnbalance: "Voltage unbalance: motor held off",
+};
 
 export class SimulatedDevice extends EventEmitter {
   readonly options: Required<Omit<SimulatedDeviceOptions, "log">> & Pick<SimulatedDeviceOptions, "log">;
@@ -127,8 +152,9 @@ export class SimulatedDevice extends EventEmitter {
   private bootedAt = Date.now();
   private relayOnAt: number | null = null;
   private breachSince: number | null = null;
-  /** The current in the last power report, for change-only reporting while unwatched. */
+  /** The current and voltages in the last power report, for change-only reporting while unwatched. */
   private lastReportedCurrent = 0;
+  private lastReportedVoltages: number[] = [];
   private reconnectAttempt = 0;
   private heartbeatSeconds = 240;
   private watchIntervalSeconds = 5;
@@ -242,6 +268,12 @@ export class SimulatedDevice extends EventEmitter {
         this.motor.supply = true;
         this.sendEvent("powerRestored");
         return;
+      case "lowVoltage":
+      case "highVoltage":
+      case "unbalancedVoltage":
+      case "normalVoltage":
+        this.motor.supplyCondition = SUPPLY_CONDITION_OF[fault];
+        return;
       case "networkDrop":
         this.socket?.terminate();
         return;
@@ -353,6 +385,9 @@ export class SimulatedDevice extends EventEmitter {
           () => {
             if (message.relay === "on" && this.phaseFault) return "Phase fault: motor held off";
             if (message.relay === "on" && !this.motor.supply) return "No mains power";
+            // As a starter with a voltage relay: a motor never starts on a supply that would trip it.
+            const voltage = message.relay === "on" ? this.voltageBreach() : null;
+            if (voltage) return { error: VOLTAGE_REFUSAL[voltage], reason: voltage };
             if (message.relay === "on") this.closeRelay();
             else this.openRelay();
             return null;
@@ -417,11 +452,16 @@ export class SimulatedDevice extends EventEmitter {
   }
 
   /** Runs `act`, acknowledges (now, late, or never, as injected), then runs `after`. */
-  private acknowledge(id: string, act: () => string | null, after: () => void): void {
-    const error = act();
+  private acknowledge(
+    id: string,
+    act: () => string | { error: string; reason: VoltageBreach } | null,
+    after: () => void,
+  ): void {
+    const outcome = act();
+    const refusal = typeof outcome === "string" ? { error: outcome } : outcome;
     const sendAck = () => {
-      this.send({ type: "ack", id, ok: error === null, relay: this.relay, ...(error ? { error } : {}) });
-      if (error === null) after();
+      this.send({ type: "ack", id, ok: refusal === null, relay: this.relay, ...refusal });
+      if (refusal === null) after();
     };
     if (this.ackMode === "none") return;
     if (this.ackMode === "slow") setTimeout(sendAck, this.options.slowAckMs).unref();
@@ -449,20 +489,32 @@ export class SimulatedDevice extends EventEmitter {
     this.schedulePowerReports();
   }
 
+  /** Which voltage limit the supply breaches now, by the limits the hub sent (else the kind's). */
+  private voltageBreach(): VoltageBreach | null {
+    const { voltages, supply } = this.reading();
+    return voltageBreachOf(voltages, supply, voltageLimitsOf(this.options.kind, this.config));
+  }
+
   /**
-   * Runs at every current sample while the relay is closed: the box's own dry-run and
+   * Runs at every sample while the relay is closed: the box's own voltage, dry-run and
    * overcurrent protection (start-up grace, sustain time), and change-only power reports.
+   * Voltage is judged first: a sagging supply is the cause of the current it makes a motor draw.
    */
   private checkProtection(): void {
     if (this.relay !== "on" || this.relayOnAt === null) return;
-    const { current } = this.reading();
+    const { current, voltages, supply } = this.reading();
     const moved =
-      Math.abs(current - this.lastReportedCurrent) > this.lastReportedCurrent * UNWATCHED_POWER_CHANGE_FRACTION;
+      Math.abs(current - this.lastReportedCurrent) > this.lastReportedCurrent * UNWATCHED_POWER_CHANGE_FRACTION ||
+      voltages.some(
+        (volts, phase) =>
+          Math.abs(volts - (this.lastReportedVoltages[phase] ?? 0)) > volts * UNWATCHED_POWER_CHANGE_FRACTION,
+      );
     if (!this.watched && moved) this.reportPower();
     if (this.protectionDisabled) return;
     const now = Date.now();
     if (now - this.relayOnAt < this.options.protectionGraceMs) return;
-    const breach = breachOf(current, this.config);
+    const voltage = voltageBreachOf(voltages, supply, voltageLimitsOf(this.options.kind, this.config));
+    const breach = voltage ?? breachOf(current, this.config);
     if (breach === null) {
       this.breachSince = null;
       return;
@@ -470,11 +522,14 @@ export class SimulatedDevice extends EventEmitter {
     this.breachSince ??= now;
     if (now - this.breachSince < this.options.protectionSustainMs) return;
     this.openRelay();
-    this.sendEvent(breach, { current });
+    this.sendEvent(breach, voltage ? { voltages } : { current });
     this.emit("tripped", breach);
   }
 
-  private sendEvent(event: DeviceEvent, extra: { current?: number; detail?: string; phase?: Phase } = {}): void {
+  private sendEvent(
+    event: DeviceEvent,
+    extra: { current?: number; voltages?: number[]; detail?: string; phase?: Phase } = {},
+  ): void {
     this.log(`event ${event}`);
     this.send({ type: "event", event, relay: this.relay, ...extra });
   }
@@ -487,6 +542,7 @@ export class SimulatedDevice extends EventEmitter {
   private reportPower(): void {
     const { current, wattage, voltages, supply } = this.reading();
     this.lastReportedCurrent = current;
+    this.lastReportedVoltages = voltages;
     this.send({ type: "power", current, wattage, voltages, supply });
   }
 

@@ -1,5 +1,6 @@
 // Motor Configuration (SPEC §2, §5, §9): the running current picked from 1 to 40 A, the two
-// thresholds as free numbers (the server checks their ranges), tolerance and horsepower shown
+// thresholds and the voltage limits (empty: the motor kind's default; unbalance on 3-phase
+// only) as free numbers (the server checks their ranges), tolerance and horsepower shown
 // as they change, and a confirmation before saving. A plain form posted to the dashboard's
 // action first (no script: it saves at once and the page comes back saying so); with script,
 // the confirmation dialog, then the same post through a fetcher.
@@ -7,12 +8,14 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
-import { horsePowerFor, toleranceAmperes } from "../../common/protection.ts";
+import { horsePowerFor, toleranceAmperes, type VoltageLimits } from "../../common/protection.ts";
 import { formatNumber } from "../format.ts";
 import { type Language, localeOf, useLanguage, useT } from "../i18n/i18n.ts";
 import { ConfirmDialog } from "./dialog.tsx";
 import { Field } from "./field.tsx";
 import { useToast } from "./toast.tsx";
+
+const VOLTAGE_FIELDS = ["underVoltage", "overVoltage", "voltageUnbalance"] as const;
 
 const CURRENT_CHOICES = Array.from({ length: 40 }, (_, index) => index + 1);
 
@@ -39,7 +42,7 @@ export function MotorConfigCard({
   kind,
   pump,
 }: {
-  initial: MotorConfig;
+  initial: MotorConfig & VoltageLimits;
   posted: ConfigOutcome | null;
   kind: DeviceKind;
   /** The box these settings are for: the post names it, so a switch of pump in another tab cannot redirect it. */
@@ -55,6 +58,7 @@ export function MotorConfigCard({
   const [current, setCurrent] = useState(typed?.defaultCurrent ?? String(initial.defaultCurrent));
   const [dryRun, setDryRun] = useState(typed?.dryRunThreshold ?? String(initial.dryRunThreshold));
   const [overCurrent, setOverCurrent] = useState(typed?.overCurrentThreshold ?? String(initial.overCurrentThreshold));
+
   const [confirming, setConfirming] = useState(false);
   const saving = fetcher.state !== "idle";
 
@@ -135,6 +139,12 @@ export function MotorConfigCard({
             required
           />
         </Field>
+        {/* Voltage limits: an emptied field puts back the default for this kind of motor; nothing derives from them. */}
+        {VOLTAGE_FIELDS.filter((name) => kind === "3phase" || name !== "voltageUnbalance").map((name) => (
+          <Field key={name} label={t(`config.${name}`)}>
+            <input name={name} inputMode="decimal" defaultValue={typed?.[name] ?? String(initial[name])} />
+          </Field>
+        ))}
         <dl className="readings small">
           <div>
             <dt>{t("config.tolerance")}</dt>

@@ -3,7 +3,7 @@
 // banners that stay until their cause clears, and the clock they are all counted against.
 import { useEffect, useState } from "react";
 import type { Fault, MotorStatus, PumpState } from "../../common/pump-state.ts";
-import { formatNumber, formatSince, relativeAge } from "../format.ts";
+import { formatNumber, formatSince, formatVoltages, relativeAge } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { AlertIcon } from "./icons.tsx";
 
@@ -98,6 +98,13 @@ function faultText(
       const current = fault.current === null ? "" : ` (${formatNumber(fault.current, language)} A)`;
       return t(key, { time, current });
     }
+    case "underVoltage":
+    case "overVoltage":
+    case "voltageUnbalance":
+      return t(`pump.fault.${fault.kind}`, {
+        time,
+        voltages: fault.voltages?.length ? ` (${formatVoltages(fault.voltages, language)})` : "",
+      });
     case "phaseFault":
       return t("pump.fault.phaseFault", {
         time,

@@ -44,6 +44,17 @@ export function motorLogText(event: MotorLogEvent, words: Words): string {
     case "powerLost":
     case "powerRestored":
       return t(`log.${event.kind}`);
+    case "tripUnderVoltage":
+    case "tripOverVoltage":
+      return t(`log.${event.kind}`, {
+        volts: event.volts === null ? "" : ` (${formatNumber(event.volts, words.language, 0)} V)`,
+        limit: formatNumber(event.limit, words.language),
+      });
+    case "tripVoltageUnbalance":
+      return t("log.tripVoltageUnbalance", {
+        percent: event.percent === null ? "" : ` (${formatNumber(event.percent, words.language, 1)} %)`,
+        limit: formatNumber(event.limit, words.language),
+      });
     case "phaseFault":
       return t("log.phaseFault", {
         hasPhase: yes(event.phase !== null),
@@ -124,6 +135,9 @@ const KINDS: Record<MotorLogKind, true> = {
   noCurrent: true,
   tripDryRun: true,
   tripOverCurrent: true,
+  tripUnderVoltage: true,
+  tripOverVoltage: true,
+  tripVoltageUnbalance: true,
   phaseFault: true,
   phaseOk: true,
   powerLost: true,
@@ -217,6 +231,9 @@ const FAILURE_KEYS: Record<Exclude<HubFailureCode, "rejected">, MessageKey> = {
   linkLost: "failure.linkLost",
   phaseFault: "motor.phaseFaultHint",
   noSupply: "motor.noSupply",
+  underVoltage: "motor.underVoltage",
+  overVoltage: "motor.overVoltage",
+  voltageUnbalance: "motor.voltageUnbalance",
 };
 
 /** Why a command was not carried out, as a sentence; the box's own words when it refused. */

@@ -127,6 +127,8 @@ export function liveDeviceReducer(state: LiveDeviceState, message: RealtimeMessa
       const [key, kind, sound] = ALERTS[message.type];
       return [state, [{ type: "toast", text: { key }, kind, sound }]];
     }
+    case "voltageTripDetected":
+      return [state, [{ type: "toast", text: { key: `realtime.${message.breach}` }, kind: "error", sound: "fault" }]];
     case "debugLog":
       return [state, [{ type: "debugLine", timestamp: message.timestamp, log: message.log }]];
     case "otaStatus": {

@@ -23,6 +23,7 @@ export function loader({ context }: Route.LoaderArgs) {
 const KIND_KEYS: Record<AlertKind, MessageKey> = {
   dryRun: "alerts.kind.dryRun",
   overCurrent: "alerts.kind.overCurrent",
+  voltage: "alerts.kind.voltage",
   phase: "alerts.kind.phase",
   power: "alerts.kind.power",
   offlineWhileOn: "alerts.kind.offlineWhileOn",

@@ -10,6 +10,7 @@ import { type HealthData, healthDataSchema } from "../../common/realtime-protoco
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceById, motorConfigOf } from "../../worker/db/devices.ts";
 import { latestFirmware } from "../../worker/db/firmware.ts";
+import { HttpError } from "../../worker/http/http-error.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { switchPump } from "../../worker/services/motor-commands.ts";
 import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../../worker/services/motor-config.ts";
@@ -28,6 +29,7 @@ import {
   useHubClock,
 } from "../components/pump-state-view.tsx";
 import { useToast } from "../components/toast.tsx";
+import { VoltageReading } from "../components/voltage-reading.tsx";
 import { CONTACT } from "../contact.ts";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { formatNumber, relativeAge } from "../format.ts";
@@ -113,6 +115,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       defaultCurrent: field(form, "defaultCurrent"),
       dryRunThreshold: field(form, "dryRunThreshold"),
       overCurrentThreshold: field(form, "overCurrentThreshold"),
+      underVoltage: field(form, "underVoltage"),
+      overVoltage: field(form, "overVoltage"),
+      voltageUnbalance: field(form, "voltageUnbalance"),
     };
     const parsed = motorConfigRequestSchema.safeParse(values);
     if (!parsed.success) {
@@ -127,12 +132,23 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The settings are the box's owner's: only their page shows the card, so only a crafted post lands here.
     const access = await pumpInForm(env, user, form, "configure");
     if (!access.ok) return data<ActionResult>({ command: access, config: null }, { status: 403 });
-    const { deliveredToDevice } = await changeMotorConfig(env, {
-      device: { ...access.pump.device, ownerUserId: user.id },
-      config,
-      changedByUserId: user.id,
-      changeNote: OWNER_CHANGE_NOTE,
-    });
+    let deliveredToDevice: boolean;
+    try {
+      ({ deliveredToDevice } = await changeMotorConfig(env, {
+        device: { ...access.pump.device, ownerUserId: user.id },
+        config,
+        changedByUserId: user.id,
+        changeNote: OWNER_CHANGE_NOTE,
+      }));
+    } catch (error) {
+      // Voltage limits that do not suit this motor's supply: the same refusal as a value out of range.
+      if (!(error instanceof HttpError) || error.code !== "invalidInput") throw error;
+      const field = String(error.params.field ?? "");
+      return data<ActionResult>(
+        { command: null, config: { ok: false, code: "invalidInput", field, values } },
+        { status: 400 },
+      );
+    }
     return data<ActionResult>({ command: null, config: { ok: true, deliveredToDevice } });
   }
   const command = relayStateSchema.safeParse(form.get("command"));
@@ -160,6 +176,9 @@ const FAILURE_KEYS: Record<Exclude<CommandOutcome, { ok: true }>["code"], Messag
   notAllowed: "pumps.viewerNote",
   phaseFault: "motor.phaseFaultHint",
   noSupply: "motor.noSupply",
+  underVoltage: "motor.underVoltage",
+  overVoltage: "motor.overVoltage",
+  voltageUnbalance: "motor.voltageUnbalance",
   invalid: "motor.failed",
   crossSite: "motor.failed",
 };
@@ -539,6 +558,13 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                   {online && !noConnection ? `${formatNumber(live.powerData.wattage, language)} W` : "—"}
                 </dd>
               </div>
+              <VoltageReading
+                voltages={live.powerData.voltages}
+                readAt={pump.powerDataAt}
+                now={now}
+                live={online && !noConnection}
+                limits={loaderData.motorConfig}
+              />
             </dl>
           </section>
 

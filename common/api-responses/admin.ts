@@ -132,6 +132,10 @@ export const adminUserResponseSchema = z.object({
     defaultCurrent: z.number(),
     dryRunThreshold: z.number(),
     overCurrentThreshold: z.number(),
+    /** Beyond SPEC §3: the first box's voltage limits in force (its kind's defaults where none was set). */
+    underVoltage: z.number(),
+    overVoltage: z.number(),
+    voltageUnbalance: z.number(),
     deviceInfo: z.object({
       signal: z.nullable(z.number()),
       imei: z.nullable(z.string()),
@@ -181,6 +185,10 @@ export const configHistoryResponseSchema = z.object({
       defaultCurrent: z.number(),
       dryRunThreshold: z.number(),
       overCurrentThreshold: z.number(),
+      /** Beyond SPEC §3: the voltage limits the change set; null: the kind's default, or an entry from before them. */
+      underVoltage: z.nullable(z.number()),
+      overVoltage: z.nullable(z.number()),
+      voltageUnbalance: z.nullable(z.number()),
       changeNote: z.string(),
       changedBy: z.nullable(z.string()),
       createdAt: z.string(),

@@ -11,6 +11,10 @@ export const motorConfigSchema = z.object({
   defaultCurrent: z.number(),
   dryRunThreshold: z.number(),
   overCurrentThreshold: z.number(),
+  /** Beyond SPEC §3: the voltage limits in force (the kind's defaults where none was set). */
+  underVoltage: z.optional(z.number()),
+  overVoltage: z.optional(z.number()),
+  voltageUnbalance: z.optional(z.number()),
 });
 
 /** POST /api/devices/motor: answered only once the box confirmed. */

@@ -102,6 +102,8 @@ export class MotorCommands extends Room<CommandRooms> {
       return linkLost ? LINK_LOST : NO_CONFIRMATION;
     }
     await this.#settleSwitch(pending, ack, "ack");
+    // A voltage refusal is a code the pages word; any other refusal only has the box's words.
+    if (!ack.ok && ack.reason) return { ok: false, code: ack.reason };
     if (!ack.ok) return { ok: false, code: "rejected", ...(ack.error ? { error: ack.error } : {}) };
     return { ok: true, status: ack.relay };
   }

@@ -119,7 +119,11 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
 
   async #power(message: PowerMessage, now: number): Promise<void> {
     const { state, sockets } = this.hub;
-    const power = { current: message.current, wattage: message.wattage };
+    const power = {
+      current: message.current,
+      wattage: message.wattage,
+      ...(message.voltages ? { voltages: message.voltages } : {}),
+    };
     const supply = message.supply ?? state.current.supply;
     state.save({ power, powerAt: now, supply, supplyLostAt: supply ? null : (state.current.supplyLostAt ?? now) });
     sockets.broadcast({ type: "powerDataUpdate", powerData: power });

@@ -3,13 +3,17 @@
 // does whatever the hub was told; and as a safety net the hub switches off a breach the box
 // did not stop. The decisions over readings are plain functions (safetyNetStep, noCurrentStep).
 import type { DeviceMessage } from "../../common/device-protocol.ts";
-import type { MotorLogEvent } from "../../common/motor-log-event.ts";
+import type { MotorLogEvent, ServerReason } from "../../common/motor-log-event.ts";
 import {
   HUB_SAFETY_SUSTAIN_MS,
   NO_CURRENT_ALERT_MS,
   PROTECTION_STARTUP_GRACE_MS,
   provesRunning,
   safetyNetBreachOf,
+  unbalancePercent,
+  type VoltageBreach,
+  voltageBreachOf,
+  voltageLimitsOf,
 } from "../../common/protection.ts";
 import type { HubAlerts } from "./alerts.ts";
 import type { MotorCommands } from "./commands.ts";
@@ -31,7 +35,9 @@ export function safetyNetStep(state: HubState, now: number): { breach: HubState[
   if (motor.status !== "on" || relayOnSince === null || now - relayOnSince < PROTECTION_STARTUP_GRACE_MS) {
     return { breach: null, switchOff: null };
   }
-  const kind = safetyNetBreachOf(power.current, config);
+  // The supply first, as the box judges it: a sagging supply is the cause of the current it draws.
+  const kind =
+    voltageBreachOf(power.voltages, state.supply, limitsOf(state)) ?? safetyNetBreachOf(power.current, config);
   if (kind === null) return { breach: null, switchOff: null };
   if (!breach || breach.kind !== kind) return { breach: { kind, since: now }, switchOff: null };
   if (now - breach.since < HUB_SAFETY_SUSTAIN_MS) return { breach, switchOff: null };
@@ -55,6 +61,41 @@ export function noCurrentStep(
   return { noCurrent, raise: false };
 }
 
+/** The voltage limits the hub holds the box to: what it sent, else the box's kind's defaults. */
+function limitsOf(state: HubState) {
+  return voltageLimitsOf(state.kind ?? "3phase", state.config);
+}
+
+/** A voltage trip as its log entry keeps it: the offending figure and the limit it crossed. */
+export function voltageTripEvent(breach: VoltageBreach, voltages: number[] | null, state: HubState): MotorLogEvent {
+  const limits = limitsOf(state);
+  const volts = voltages?.length ? voltages : null;
+  switch (breach) {
+    case "underVoltage":
+      return { kind: "tripUnderVoltage", volts: volts && Math.min(...volts), limit: limits.underVoltage };
+    case "overVoltage":
+      return { kind: "tripOverVoltage", volts: volts && Math.max(...volts), limit: limits.overVoltage };
+    case "voltageUnbalance":
+      return {
+        kind: "tripVoltageUnbalance",
+        percent: volts && unbalancePercent(volts),
+        limit: limits.voltageUnbalance,
+      };
+    default: {
+      const unreachable: never = breach;
+      throw new Error(`unknown voltage breach ${String(unreachable)}`);
+    }
+  }
+}
+
+const NOT_STOPPED: Record<Breach, ServerReason> = {
+  dryRun: "dryRunNotStopped",
+  overCurrent: "overCurrentNotStopped",
+  underVoltage: "underVoltageNotStopped",
+  overVoltage: "overVoltageNotStopped",
+  voltageUnbalance: "voltageUnbalanceNotStopped",
+};
+
 export type ProtectionRooms = { commands: MotorCommands; log: MotorLog; view: PumpView; alerts: HubAlerts };
 
 export class Protection extends Room<ProtectionRooms> {
@@ -75,6 +116,17 @@ export class Protection extends Room<ProtectionRooms> {
         await commands.setMotor(message.relay, "event", { action: message.relay, event }, { logAlways: true });
         sockets.broadcast({ type: message.event === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
         this.rooms.alerts.raise({ kind: message.event, current: message.current ?? null });
+        return;
+      }
+      case "underVoltage":
+      case "overVoltage":
+      case "voltageUnbalance": {
+        const voltages = message.voltages ?? null;
+        state.save({ breach: null, trip: { kind: message.event, at: now, current: null, voltages } });
+        const event = voltageTripEvent(message.event, voltages, state.current);
+        await commands.setMotor(message.relay, "event", { action: message.relay, event }, { logAlways: true });
+        sockets.broadcast({ type: "voltageTripDetected", breach: message.event });
+        this.rooms.alerts.raise({ kind: "voltage", breach: message.event, voltages });
         return;
       }
       case "phaseFault":
@@ -179,12 +231,18 @@ export class Protection extends Room<ProtectionRooms> {
     if (step.breach !== state.current.breach) state.save({ breach: step.breach });
     const kind = step.switchOff;
     if (kind === null) return;
-    const current = state.current.power.current;
-    if (await this.rooms.commands.forceOff(kind === "dryRun" ? "dryRunNotStopped" : "overCurrentNotStopped")) {
-      state.save({ trip: { kind, at: Date.now(), current } });
+    const { current, voltages = null } = state.current.power;
+    if (await this.rooms.commands.forceOff(NOT_STOPPED[kind])) {
+      if (kind === "dryRun" || kind === "overCurrent") {
+        state.save({ trip: { kind, at: Date.now(), current } });
+        sockets.broadcast({ type: kind === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
+        this.rooms.alerts.raise({ kind, current });
+      } else {
+        state.save({ trip: { kind, at: Date.now(), current, voltages } });
+        sockets.broadcast({ type: "voltageTripDetected", breach: kind });
+        this.rooms.alerts.raise({ kind: "voltage", breach: kind, voltages });
+      }
       this.rooms.view.publish();
-      sockets.broadcast({ type: kind === "dryRun" ? "dryRunDetected" : "overCurrentDetected" });
-      this.rooms.alerts.raise({ kind, current });
     }
   }
 }

@@ -105,7 +105,7 @@ export function afterRestart(state: HubState, now: number): HubState | null {
 /** The conditions a farmer must see, each until it clears. */
 export function faultsOf(state: HubState): Fault[] {
   const faults: Fault[] = [];
-  if (state.trip) faults.push({ kind: state.trip.kind, since: state.trip.at, current: state.trip.current });
+  if (state.trip) faults.push(tripFault(state.trip));
   if (state.phaseFault) {
     faults.push({
       kind: "phaseFault",
@@ -121,6 +121,12 @@ export function faultsOf(state: HubState): Fault[] {
   if (state.motor.status === "on" && state.noCurrent?.raised)
     faults.push({ kind: "noCurrent", since: state.noCurrent.since });
   return faults;
+}
+
+function tripFault(trip: NonNullable<HubState["trip"]>): Fault {
+  if (trip.kind === "dryRun" || trip.kind === "overCurrent")
+    return { kind: trip.kind, since: trip.at, current: trip.current };
+  return { kind: trip.kind, since: trip.at, voltages: trip.voltages ?? null };
 }
 
 /**

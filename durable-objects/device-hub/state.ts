@@ -5,13 +5,14 @@ import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import type { DeviceConfig, DeviceKind, Phase, RelayState } from "../../common/device-protocol.ts";
 import type { HubStats } from "../../common/hub-contract.ts";
 import type { CommandOrigin, MotorLogEvent } from "../../common/motor-log-event.ts";
+import type { VoltageBreach } from "../../common/protection.ts";
 import type { MemberRole } from "../../common/pump-roles.ts";
 import type { CommandSource, MotorStatus, StatusSource } from "../../common/pump-state.ts";
 import type { HealthData, MotorLogEntry, PowerData } from "../../common/realtime-protocol.ts";
 import { legacyOrigin } from "./legacy-motor-log.ts";
 
 export type Owner = { userId: number; mobileNo: string };
-export type Breach = "dryRun" | "overCurrent";
+export type Breach = "dryRun" | "overCurrent" | VoltageBreach;
 
 export type OtaJob = {
   id: string;
@@ -61,7 +62,7 @@ export type HubState = {
   /** The phase the box named as the fault's cause, if it did. */
   phaseFaultPhase: Phase | null;
   /** Why the motor last stopped, if a protection stopped it; cleared by the next start. */
-  trip: { kind: Breach; at: number; current: number | null } | null;
+  trip: { kind: Breach; at: number; current: number | null; voltages?: number[] | null } | null;
   /** Readings next to zero while ON after the start-up grace, since when; `raised` once surfaced. */
   noCurrent: { since: number; raised: boolean } | null;
   cooldownUntil: number;

@@ -189,6 +189,35 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
   },
   {
     action: "off",
+    english: "Low voltage (318 V) below the 340 V limit. Motor turned OFF.",
+    event: { kind: "tripUnderVoltage", volts: 318, limit: 340 },
+    written: false,
+  },
+  {
+    action: "off",
+    english: "High voltage above the 255 V limit. Motor turned OFF.",
+    event: { kind: "tripOverVoltage", volts: null, limit: 255 },
+    written: false,
+  },
+  {
+    action: "off",
+    english: "Unbalanced phases (8.4 %) over the 6 % limit. Motor turned OFF.",
+    event: { kind: "tripVoltageUnbalance", percent: 8.4, limit: 6 },
+    written: false,
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF by the server: low voltage that the box did not stop.",
+    event: {
+      kind: "switched",
+      relay: "off",
+      origin: { by: "server", reason: "underVoltageNotStopped" },
+      confirmed: "inTime",
+    },
+    written: false,
+  },
+  {
+    action: "off",
     english: "Phase fault detected: Phase Y missing. Motor operation is disabled.",
     event: { kind: "phaseFault", phase: "Y", detail: "Phase Y missing" },
   },

@@ -180,6 +180,19 @@ describe("relay and readings", () => {
     expect(report.current).toBeLessThan(rated * 0.5);
   });
 
+  it("while running unwatched, reports power when a phase's voltage moves by more than 10 %", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, { protectionSampleMs: 50, protectionGraceMs: 60_000 });
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    await new Promise((resolve) => setTimeout(resolve, 1_800));
+    fakeHub.received.length = 0;
+    await fakeHub.expectNone("power", 800);
+    device.inject("lowVoltage"); // about 77 % of 415 V, the current unchanged
+    const report = await fakeHub.next("power", 1_000);
+    expect(Math.max(...(report.voltages ?? []))).toBeLessThan(415 * 0.8);
+  });
+
   it("sends a health report on request", async () => {
     const fakeHub = await hub();
     await connected(fakeHub, { connection: "wifi" });
@@ -281,6 +294,59 @@ describe("protection", () => {
     const device = await connected(fakeHub, { kind: "1phase", horsePower: 1 });
     device.inject("phaseLoss");
     await fakeHub.expectNone("event", 200);
+  });
+
+  it.each([
+    ["lowVoltage", "underVoltage"],
+    ["highVoltage", "overVoltage"],
+    ["unbalancedVoltage", "voltageUnbalance"],
+  ] as const)("trips on %s once it lasts past the grace, and sends the voltages (%s)", async (fault, event) => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, fast);
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    device.inject(fault);
+    await fakeHub.expectNone("event", 1_200); // still within the start-up grace
+    expect(device.relay).toBe("on");
+    const tripped = await fakeHub.next("event", 3_000);
+    expect(tripped).toMatchObject({ event, relay: "off" });
+    expect(tripped.voltages).toHaveLength(3);
+    expect(device.relay).toBe("off");
+  });
+
+  it("does not trip on a voltage that only dips for a moment", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, { ...fast, protectionSustainMs: 1_000 });
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    await fakeHub.next("ack");
+    await fakeHub.expectNone("event", 1_900); // past the start-up grace
+    device.inject("lowVoltage");
+    await fakeHub.expectNone("event", 400);
+    device.inject("normalVoltage");
+    await fakeHub.expectNone("event", 1_300);
+    expect(device.relay).toBe("on");
+  });
+
+  it("refuses to start on a supply out of its limits, saying which as a code, and starts once it is back", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub, { kind: "1phase", horsePower: 1 });
+    device.inject("lowVoltage");
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    expect(await fakeHub.next("ack")).toMatchObject({ ok: false, relay: "off", reason: "underVoltage" });
+    device.inject("normalVoltage");
+    fakeHub.send({ type: "switch", id: "cmd-2", relay: "on" });
+    expect(await fakeHub.next("ack")).toMatchObject({ ok: true, relay: "on" });
+  });
+
+  it("judges the supply by the limits the hub sent", async () => {
+    const fakeHub = await hub();
+    const device = await connected(fakeHub);
+    device.inject("lowVoltage"); // about 320 V
+    const config = { ...device.config, underVoltage: 300 };
+    fakeHub.send({ type: "config", id: "cfg-1", config });
+    await fakeHub.next("ack");
+    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+    expect(await fakeHub.next("ack")).toMatchObject({ ok: true, relay: "on" });
   });
 
   it("reports a power cut and stays OFF when power returns", async () => {

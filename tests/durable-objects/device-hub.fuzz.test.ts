@@ -73,7 +73,7 @@ const EXAMPLES: { [T in DeviceType]: Extract<DeviceMessage, { type: T }> } = {
     supply: true,
     phaseFault: false,
   },
-  ack: { type: "ack", id: "6f1c0000-fuzz", ok: true, relay: "off", error: "Relay stuck" },
+  ack: { type: "ack", id: "6f1c0000-fuzz", ok: true, relay: "off", error: "Relay stuck", reason: "underVoltage" },
   power: { type: "power", current: 1.0, wattage: 575, voltages: [415, 413, 416], supply: true },
   relay: { type: "relay", relay: "off", cause: "manual" },
   health: {
@@ -87,7 +87,15 @@ const EXAMPLES: { [T in DeviceType]: Extract<DeviceMessage, { type: T }> } = {
     sim: "8991000000000000001",
     version: "2.1.0",
   },
-  event: { type: "event", event: "dryRun", relay: "off", current: 3.1, detail: "Phase Y missing", phase: "Y" },
+  event: {
+    type: "event",
+    event: "dryRun",
+    relay: "off",
+    current: 3.1,
+    voltages: [412, 409, 415],
+    detail: "Phase Y missing",
+    phase: "Y",
+  },
   log: { type: "log", line: "I (1234) relay=ON" },
   ota: { type: "ota", id: "ota-fuzz", stage: "downloading", progress: 50, error: "checksum mismatch" },
 };

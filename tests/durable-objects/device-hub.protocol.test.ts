@@ -257,7 +257,7 @@ describe("invalid frames", () => {
 });
 
 describe("welcome", () => {
-  it("carries the owner's protection settings and number", async () => {
+  it("carries the owner's protection settings, the voltage limits of the box's kind, and the number", async () => {
     const { user, box } = await farmerWithBox({ hello: false });
     box.send({ type: "hello", protocol: 1, firmware: "1.0.0", kind: "3phase", relay: "off" });
     expect(await box.next("welcome")).toEqual({
@@ -271,6 +271,9 @@ describe("welcome", () => {
         overCurrentThreshold: 30,
         debug: false,
         mobileNo: user.mobileNo,
+        underVoltage: 340,
+        overVoltage: 460,
+        voltageUnbalance: 6,
       },
     });
     box.close();

@@ -113,12 +113,16 @@ test("the page follows the box going offline and coming back, with toasts", asyn
 test.describe("in English on a wide screen", () => {
   test.use({ viewport: VIEWPORTS.desktop });
 
-  test("a dry run trips the pump: a toast, the toggle shows OFF, a banner until the next start", async ({
+  test("a dry run trips the pump: a toast, the toggle shows OFF, a banner until the next start; so does low voltage, the volts shown with their limits", async ({
     page,
     context,
   }) => {
     await useLanguage(context, "en");
     await openDashboard(page, en);
+    // The demo pump is 3-phase: its phases' volts beside the default limits, from a fresh reading.
+    await expect(page.getByTestId("voltages")).toHaveText(/^R \d{3} V · Y \d{3} V · B \d{3} V, limits 340–460 V$/, {
+      timeout: 10_000,
+    });
     await switchTo(page, en, "on");
     device.inject("dryRun");
     await expect(toast(page, en["realtime.dryRun"])).toBeVisible({ timeout: 15_000 });
@@ -133,7 +137,23 @@ test.describe("in English on a wide screen", () => {
     device.inject("normal");
     await switchTo(page, en, "on");
     await expect(banner).toBeHidden();
-    await switchTo(page, en, "off");
+
+    device.inject("lowVoltage");
+    await expect(toast(page, en["realtime.underVoltage"])).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId("motor-toggle")).toHaveText(en["motor.off"]);
+    expect(device.relay).toBe("off");
+    // The banner names the volts that tripped it; the log says the lowest phase and the limit.
+    await expect(page.locator("[data-testid=fault-banner][data-fault=underVoltage]")).toContainText(
+      /Low voltage: .*\(R \d{3} V · Y \d{3} V · B \d{3} V\)/,
+    );
+    await expect(
+      page
+        .getByTestId("recent-logs")
+        .getByText(/below the 340 V limit/)
+        .first(),
+    ).toBeVisible();
+    await expect(page.getByTestId("voltages")).toHaveText(/^R 3[0-3]\d V .*limits 340–460 V$/, { timeout: 10_000 });
+    device.inject("normalVoltage");
   });
 
   test("a power cut and its return are told", async ({ page, context }) => {

@@ -93,6 +93,35 @@ describe("a simulated pump through the real Worker", () => {
     expect((await farmer.motorStatus(mobileNo)).status).toBe("off");
   });
 
+  it("holds the motor off on a sagging supply with a code, and trips a running one on unbalanced phases", async () => {
+    const { farmer, mobileNo, device } = await farmerWithSimulatedPump({
+      protectionGraceMs: 1_700,
+      protectionSustainMs: 300,
+      protectionSampleMs: 50,
+    });
+    device.inject("lowVoltage");
+    const refused = await farmer.switchMotor("on");
+    expect(refused).toMatchObject({
+      status: 409,
+      error: { message: "The voltage at the pump is too low to start the motor safely.", code: "underVoltage" },
+    });
+    expect(device.relay).toBe("off");
+    device.inject("normalVoltage");
+    await expect
+      .poll(async () => (await farmer.switchMotor("on")).status, { timeout: 15_000, interval: 1_000 })
+      .toBe(200);
+    device.inject("unbalancedVoltage");
+    await device.waitFor("tripped", 5_000);
+    await expect
+      .poll(() => logTexts(farmer, mobileNo))
+      .toContainEqual(
+        expect.stringMatching(/^Unbalanced phases \(\d+(\.\d)? %\) over the 6 % limit\. Motor turned OFF\.$/),
+      );
+    const status = await farmer.motorStatus(mobileNo);
+    expect(status.status).toBe("off");
+    expect(status.faults).toEqual([expect.objectContaining({ kind: "voltageUnbalance" })]);
+  }, 30_000);
+
   it("refuses commands during a phase fault and resumes after phase OK", async () => {
     const { farmer, mobileNo, device } = await farmerWithSimulatedPump();
     const phaseFault = async () => (await farmer.motorStatus(mobileNo)).phaseFault;

@@ -58,7 +58,7 @@ export async function motorStatusOf(env: Env, device: DeviceRow): Promise<z.inpu
 /** Saves and sends a box's settings as the caller (an admin's change says so), and answers as SPEC §7 does. */
 export async function motorConfigAnswer(c: Context<ApiEnv>, device: OwnedDevice, config: MotorConfig) {
   const user = c.var.user;
-  const { deliveredToDevice } = await changeMotorConfig(c.env, {
+  const { deliveredToDevice, config: inForce } = await changeMotorConfig(c.env, {
     device,
     config,
     changedByUserId: user.id,
@@ -67,7 +67,7 @@ export async function motorConfigAnswer(c: Context<ApiEnv>, device: OwnedDevice,
   return respond(c, motorConfigResponseSchema, {
     success: true,
     message: "Motor configuration updated successfully!",
-    motorConfig: config,
+    motorConfig: inForce,
     deliveredToDevice,
   });
 }

@@ -60,6 +60,10 @@ export type AdminUserView = {
   defaultCurrent: number;
   dryRunThreshold: number;
   overCurrentThreshold: number;
+  /** The voltage limits in force (the box's kind's defaults where none was set). */
+  underVoltage: number;
+  overVoltage: number;
+  voltageUnbalance: number;
   deviceInfo: {
     signal: number | null;
     imei: string | null;
@@ -146,6 +150,9 @@ export type ConfigHistoryEntry = {
   defaultCurrent: number;
   dryRunThreshold: number;
   overCurrentThreshold: number;
+  underVoltage: number | null;
+  overVoltage: number | null;
+  voltageUnbalance: number | null;
   changeNote: string;
   changedBy: string | null;
   createdAt: string;
@@ -163,6 +170,9 @@ export async function configHistoryForAdmin(db: Db, userId: number): Promise<Con
     defaultCurrent: row.defaultCurrent,
     dryRunThreshold: row.dryRunThreshold,
     overCurrentThreshold: row.overCurrentThreshold,
+    underVoltage: row.underVoltage,
+    overVoltage: row.overVoltage,
+    voltageUnbalance: row.voltageUnbalance,
     changeNote: row.changeNote,
     changedBy: row.changedByUserId === null ? null : (numberOf.get(row.changedByUserId) ?? null),
     createdAt: iso(row.createdAt)!,

@@ -1,6 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
+import { type VoltageLimits, voltageLimitsOf } from "../../common/protection.ts";
 import type { Db } from "./client.ts";
 import { type DeviceRow, deviceMembers, devices, users } from "./schema.ts";
 
@@ -28,13 +29,17 @@ export function listDevicesOfOwner(db: Db, userId: number): Promise<DeviceRow[]>
   return db.query.devices.findMany({ where: eq(devices.ownerUserId, userId), orderBy: FIRST_BOX_FIRST });
 }
 
-/** The motor settings a box enforces; without a box, what a new one starts with. */
-export function motorConfigOf(device: DeviceRow | null | undefined): MotorConfig {
-  if (!device) return DEFAULT_MOTOR_CONFIG;
+/**
+ * The motor settings a box enforces, its voltage limits with its kind's defaults where none
+ * were set; without a box, what a new one starts with.
+ */
+export function motorConfigOf(device: DeviceRow | null | undefined): MotorConfig & VoltageLimits {
+  if (!device) return { ...DEFAULT_MOTOR_CONFIG, ...voltageLimitsOf("3phase") };
   return {
     defaultCurrent: device.defaultCurrent,
     dryRunThreshold: device.dryRunThreshold,
     overCurrentThreshold: device.overCurrentThreshold,
+    ...voltageLimitsOf(device.kind, device),
   };
 }
 

@@ -71,6 +71,10 @@ export const devices = sqliteTable(
     defaultCurrent: real("default_current").notNull().default(1),
     dryRunThreshold: real("dry_run_threshold").notNull().default(30),
     overCurrentThreshold: real("over_current_threshold").notNull().default(30),
+    /** Voltage limits in V and %; null: the box's kind's default (common/protection.ts, decision 019). */
+    underVoltage: real("under_voltage"),
+    overVoltage: real("over_voltage"),
+    voltageUnbalance: real("voltage_unbalance"),
     /** Which firmware build the box runs: Wi-Fi or SIM (from its hello). */
     connection: text("connection", { enum: ["wifi", "sim"] }),
     signal: integer("signal"),
@@ -181,6 +185,10 @@ export const motorConfigHistory = sqliteTable(
     defaultCurrent: real("default_current").notNull(),
     dryRunThreshold: real("dry_run_threshold").notNull(),
     overCurrentThreshold: real("over_current_threshold").notNull(),
+    /** The voltage limits the change left in force; null in entries from before they existed. */
+    underVoltage: real("under_voltage"),
+    overVoltage: real("over_voltage"),
+    voltageUnbalance: real("voltage_unbalance"),
     changeNote: text("change_note").notNull(),
     changedByUserId: integer("changed_by_user_id").references(() => users.id, {
       onDelete: "set null",

@@ -10,7 +10,7 @@
 // Never in the way of the pump: callers do not await it (ctx.waitUntil), each request gives up
 // after PUSH_TIMEOUT_MS, and every failure is logged and swallowed.
 import { buildPushPayload } from "@block65/webcrypto-web-push";
-import { formatNumber, formatSince } from "../../app/format.ts";
+import { formatNumber, formatSince, formatVoltages } from "../../app/format.ts";
 import type { MessageKey } from "../../app/i18n/catalogue.ts";
 import { translate } from "../../app/i18n/dictionaries.ts";
 import type { Language } from "../../app/i18n/language.ts";
@@ -38,6 +38,7 @@ type Send = (url: string, init: RequestInit) => Promise<Response>;
 const DELIVERY: Record<Alert["kind"], { ttlSeconds: number; urgency: "high" | "normal" }> = {
   dryRun: { ttlSeconds: 12 * 3600, urgency: "high" },
   overCurrent: { ttlSeconds: 12 * 3600, urgency: "high" },
+  voltage: { ttlSeconds: 12 * 3600, urgency: "high" },
   phase: { ttlSeconds: 12 * 3600, urgency: "high" },
   power: { ttlSeconds: 12 * 3600, urgency: "high" },
   offlineWhileOn: { ttlSeconds: 12 * 3600, urgency: "high" },
@@ -55,6 +56,13 @@ export function alertText(alert: Alert, language: Language, now: number): { titl
       return { title: t("push.dryRun.title"), body: t("push.dryRun.body", { current: amps(alert.current) }) };
     case "overCurrent":
       return { title: t("push.overCurrent.title"), body: t("push.overCurrent.body", { current: amps(alert.current) }) };
+    case "voltage":
+      return {
+        title: t(`push.${alert.breach}.title`),
+        body: t("push.voltage.body", {
+          voltages: alert.voltages?.length ? ` (${formatVoltages(alert.voltages, language)})` : "",
+        }),
+      };
     case "phase":
       return alert.state === "fault"
         ? {

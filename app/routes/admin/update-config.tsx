@@ -1,9 +1,11 @@
-// /admin/users/{userId}/update-config (SPEC §2, §5): the three numbers, step 0.1, required.
+// /admin/users/{userId}/update-config (SPEC §2, §5): the three numbers, step 0.1, required,
+// and the voltage limits beside them (docs/decisions/019).
 // Saved through PUT /api/admin/update-motor-config, which records the history and tells the box.
 import type { FormEvent } from "react";
 import { data, Link } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
 import { motorConfigResponseSchema } from "../../../common/api-responses/devices.ts";
+import { VOLTAGE_LIMIT_RANGES } from "../../../common/protection.ts";
 import { findAdminUserView } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
@@ -25,17 +27,30 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     const user = id.success ? await findAdminUserView(db, { id: id.data }) : undefined;
     if (!user) return null;
     const { mobileNo, defaultCurrent, dryRunThreshold, overCurrentThreshold } = user;
-    return { id: user.id, mobileNo, defaultCurrent, dryRunThreshold, overCurrentThreshold };
+    const { underVoltage, overVoltage, voltageUnbalance } = user;
+    return {
+      id: user.id,
+      mobileNo,
+      defaultCurrent,
+      dryRunThreshold,
+      overCurrentThreshold,
+      underVoltage,
+      overVoltage,
+      voltageUnbalance,
+    };
   }, "admin.config.fetchFailed");
   // An unknown user and a failed read both say "Failed to fetch user data." (SPEC §8).
   return data(loaded, { status: loaded.error ? 500 : loaded.data ? 200 : 404 });
 }
 
-/** The three fields: names as the API expects them, limits as the server enforces them. */
+/** The fields: names as the API expects them, limits as the server enforces them. */
 const FIELDS = [
   { name: "defaultCurrent", label: "admin.config.defaultCurrent", min: 0.1, max: 100 },
   { name: "dryRunThreshold", label: "admin.config.dryRunThreshold", min: 0, max: 95 },
   { name: "overCurrentThreshold", label: "admin.config.overCurrentThreshold", min: 0, max: 500 },
+  { name: "underVoltage", label: "admin.config.underVoltage", ...VOLTAGE_LIMIT_RANGES.underVoltage },
+  { name: "overVoltage", label: "admin.config.overVoltage", ...VOLTAGE_LIMIT_RANGES.overVoltage },
+  { name: "voltageUnbalance", label: "admin.config.voltageUnbalance", ...VOLTAGE_LIMIT_RANGES.voltageUnbalance },
 ] as const;
 
 export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
@@ -71,6 +86,9 @@ export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
             defaultCurrent: form.get("defaultCurrent"),
             dryRunThreshold: form.get("dryRunThreshold"),
             overCurrentThreshold: form.get("overCurrentThreshold"),
+            underVoltage: form.get("underVoltage"),
+            overVoltage: form.get("overVoltage"),
+            voltageUnbalance: form.get("voltageUnbalance"),
           },
         }),
       { refused: "admin.config.failed", failed: "admin.config.failed" },

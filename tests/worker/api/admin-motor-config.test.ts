@@ -70,7 +70,14 @@ describe("PUT /api/admin/update-motor-config", () => {
       await getJson(`/api/devices/motor/status/${user.mobileNo}`, await loginToken(user)),
       motorStatusResponseSchema,
     );
-    expect(status.motorConfig).toEqual({ defaultCurrent: 8.9, dryRunThreshold: 25.5, overCurrentThreshold: 40 });
+    expect(status.motorConfig).toEqual({
+      defaultCurrent: 8.9,
+      dryRunThreshold: 25.5,
+      overCurrentThreshold: 40,
+      underVoltage: 340,
+      overVoltage: 460,
+      voltageUnbalance: 6,
+    });
     box.close();
   });
 
@@ -169,5 +176,44 @@ describe("adminChangeNote", () => {
     expect(adminChangeNote("9000000001", before, { ...before, overCurrentThreshold: 35 })).toBe(
       "Admin 9000000001: over current threshold 30 → 35 %",
     );
+  });
+
+  it("names voltage limits that changed, a limit put back to its default, and none that were left out", () => {
+    const before = {
+      defaultCurrent: 1,
+      dryRunThreshold: 30,
+      overCurrentThreshold: 30,
+      underVoltage: 340,
+      overVoltage: 460,
+      voltageUnbalance: 6,
+    };
+    const { underVoltage: _left, ...rest } = before;
+    expect(adminChangeNote("9000000001", before, { ...rest, overVoltage: 470, voltageUnbalance: null })).toBe(
+      "Admin 9000000001: over voltage 460 → 470 V, voltage unbalance 6 → default",
+    );
+  });
+
+  it("saves voltage limits beside SPEC's numbers, and the history says which were set", async () => {
+    const { token } = await admin();
+    const { user } = await farmerWithDevice();
+    const base = { defaultCurrent: 8.9, dryRunThreshold: 25, overCurrentThreshold: 40 };
+    const response = await updateMotorConfig(user.mobileNo, { ...base, underVoltage: "330" }, token);
+    expect(await response.json()).toMatchObject({
+      motorConfig: { ...base, underVoltage: 330, overVoltage: 460, voltageUnbalance: 6 },
+    });
+    const [entry] = await history(user.mobileNo, token);
+    expect(entry).toMatchObject({ underVoltage: 330, overVoltage: null, voltageUnbalance: null });
+    expect(entry!.changeNote).toContain("under voltage 340 → 330 V");
+  });
+
+  it("refuses voltage limits that would not protect the motor with 400, and saves nothing", async () => {
+    const { token } = await admin();
+    const { user, device } = await farmerWithDevice();
+    const base = { defaultCurrent: 8.9, dryRunThreshold: 25, overCurrentThreshold: 40 };
+    const response = await updateMotorConfig(user.mobileNo, { ...base, underVoltage: 415 }, token);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ message: "Under voltage must be below the motor's 415 V supply." });
+    const row = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) });
+    expect(row).toMatchObject({ defaultCurrent: 1, underVoltage: null });
   });
 });

@@ -90,6 +90,9 @@ describe("GET /api/admin/user/{id}", () => {
       defaultCurrent: 1,
       dryRunThreshold: 30,
       overCurrentThreshold: 30,
+      underVoltage: 340,
+      overVoltage: 460,
+      voltageUnbalance: 6,
       deviceInfo: { imei: "866000000000001", firmware: "2.4.1", sim: null, chipId: null },
       device: { id: device.deviceId, kind: "3phase", online: true },
     });

@@ -193,8 +193,23 @@ function ownNumber(value: string | undefined, f: Fixtures): boolean {
   return parsed.success && parsed.data === f.owner.mobileNo;
 }
 
-const motorConfigTemplate = { defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30 };
-const motorConfigFields = ["defaultCurrent", "dryRunThreshold", "overCurrentThreshold", "token"] as const;
+const motorConfigTemplate = {
+  defaultCurrent: 9,
+  dryRunThreshold: 30,
+  overCurrentThreshold: 30,
+  underVoltage: 340,
+  overVoltage: 460,
+  voltageUnbalance: 6,
+};
+const motorConfigFields = [
+  "defaultCurrent",
+  "dryRunThreshold",
+  "overCurrentThreshold",
+  "underVoltage",
+  "overVoltage",
+  "voltageUnbalance",
+  "token",
+] as const;
 const scheduleTemplate = { time: "6:30 AM", action: "ON", repeat: "daily", durationMinutes: 30 };
 const scheduleFields = ["time", "action", "repeat", "durationMinutes"] as const;
 const pushEndpoint = "https://push.invalid/none";

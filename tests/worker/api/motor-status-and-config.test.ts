@@ -20,7 +20,7 @@ import {
 } from "../helpers.ts";
 
 describe("GET /api/devices/motor/status/{mobileNo}", () => {
-  it("answers status, healthLogs and motorConfig (defaults 1 A, 30 %, 30 %)", async () => {
+  it("answers status, healthLogs and motorConfig (defaults 1 A, 30 %, 30 %; a 3-phase box's voltage limits)", async () => {
     const { user, token, box } = await farmerWithBox({ autoAck: true });
     const response = await getJson(`/api/devices/motor/status/${user.mobileNo}`, token);
     expect(response.status).toBe(200);
@@ -30,7 +30,14 @@ describe("GET /api/devices/motor/status/{mobileNo}", () => {
       phaseFault: false,
       powerData: { current: 0, wattage: 0 },
       healthLogs: expect.objectContaining({ version: "test-1.0.0", mqtt: "connected" }),
-      motorConfig: { defaultCurrent: 1, dryRunThreshold: 30, overCurrentThreshold: 30 },
+      motorConfig: {
+        defaultCurrent: 1,
+        dryRunThreshold: 30,
+        overCurrentThreshold: 30,
+        underVoltage: 340,
+        overVoltage: 460,
+        voltageUnbalance: 6,
+      },
     });
     box.close();
   });
@@ -54,6 +61,8 @@ describe("GET /api/devices/motor/status/{mobileNo}", () => {
   });
 });
 
+const THREE_PHASE_DEFAULTS = { underVoltage: 340, overVoltage: 460, voltageUnbalance: 6 };
+
 describe("POST /api/devices/motor/config/{mobileNo}", () => {
   const config = { defaultCurrent: 9.5, dryRunThreshold: 25, overCurrentThreshold: 35 };
 
@@ -64,7 +73,7 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
     expect(await response.json()).toEqual({
       success: true,
       message: "Motor configuration updated successfully!",
-      motorConfig: config,
+      motorConfig: { ...config, ...THREE_PHASE_DEFAULTS },
       deliveredToDevice: true,
     });
     expect(await box.next("config")).toMatchObject({ config: { ...config, debug: false, mobileNo: user.mobileNo } });
@@ -128,6 +137,68 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
     expect(response.status).toBe(403);
     const row = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, b.device.deviceId) });
     expect(row?.defaultCurrent).toBe(1);
+  });
+});
+
+describe("voltage limits in the motor config", () => {
+  const config = { defaultCurrent: 9.5, dryRunThreshold: 25, overCurrentThreshold: 35 };
+  const url = (mobileNo: string) => `/api/devices/motor/config/${mobileNo}`;
+  const rowOf = (deviceId: string) => getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, deviceId) });
+
+  it("saves limits with the history entry, takes them to the box and answers the limits in force", async () => {
+    const { user, device, token, box } = await farmerWithBox({ autoAck: true });
+    const limits = { underVoltage: 330, overVoltage: "470", voltageUnbalance: 8 };
+    const response = await postJson(url(user.mobileNo), { ...config, ...limits }, token);
+    expect(response.status).toBe(200);
+    const inForce = { underVoltage: 330, overVoltage: 470, voltageUnbalance: 8 };
+    expect(await readJson(response, motorConfigResponseSchema)).toMatchObject({
+      motorConfig: { ...config, ...inForce },
+    });
+    expect(await box.next("config")).toMatchObject({ config: inForce });
+    expect(await rowOf(device.deviceId)).toMatchObject(inForce);
+    const history = await getDb(env.DB).select().from(motorConfigHistory).where(eq(motorConfigHistory.userId, user.id));
+    expect(history).toEqual([expect.objectContaining(inForce)]);
+    box.close();
+  });
+
+  it("keeps limits a SPEC client leaves out, and puts back the kind's default for null or an empty field", async () => {
+    const { user, device, token } = await farmerWithDevice();
+    await postJson(url(user.mobileNo), { ...config, underVoltage: 320, overVoltage: 450 }, token);
+    expect(await rowOf(device.deviceId)).toMatchObject({ underVoltage: 320, overVoltage: 450 });
+    await postJson(url(user.mobileNo), config, token);
+    expect(await rowOf(device.deviceId)).toMatchObject({ underVoltage: 320, overVoltage: 450 });
+    const reset = await postJson(url(user.mobileNo), { ...config, underVoltage: null, overVoltage: "" }, token);
+    expect(await readJson(reset, motorConfigResponseSchema)).toMatchObject({
+      motorConfig: { underVoltage: 340, overVoltage: 460 },
+    });
+    expect(await rowOf(device.deviceId)).toMatchObject({ underVoltage: null, overVoltage: null });
+  });
+
+  it.each([
+    [{ underVoltage: 50 }, "Under voltage must be a number from 100 to 415."],
+    [{ overVoltage: "abc" }, "Over voltage must be a number from 230 to 520, or empty for the default."],
+    [{ voltageUnbalance: 30 }, "Voltage unbalance must be a number from 2 to 20."],
+    [{ underVoltage: 415 }, "Under voltage must be below the motor's 415 V supply."],
+    [{ underVoltage: 400, overVoltage: 410 }, "Over voltage must be above the motor's 415 V supply."],
+  ])("refuses %j on a 3-phase motor with 400 and saves nothing", async (limits, message) => {
+    const { user, device, token } = await farmerWithDevice();
+    const response = await postJson(url(user.mobileNo), { ...config, ...limits }, token);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ success: false, message });
+    expect(await rowOf(device.deviceId)).toMatchObject({ defaultCurrent: 1, underVoltage: null, overVoltage: null });
+  });
+
+  it("holds a 1-phase motor to its 230 V supply: its defaults, and no 3-phase limits", async () => {
+    const { user, device, token } = await farmerWithDevice("1phase");
+    const status = await getJson(`/api/devices/motor/status/${user.mobileNo}`, token);
+    expect(await status.json()).toMatchObject({
+      motorConfig: { underVoltage: 190, overVoltage: 255, voltageUnbalance: 6 },
+    });
+    const refused = await postJson(url(user.mobileNo), { ...config, underVoltage: 340, overVoltage: 460 }, token);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ message: "Under voltage must be below the motor's 230 V supply." });
+    expect((await postJson(url(user.mobileNo), { ...config, underVoltage: 180 }, token)).status).toBe(200);
+    expect(await rowOf(device.deviceId)).toMatchObject({ underVoltage: 180 });
   });
 });
 

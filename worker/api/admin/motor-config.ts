@@ -23,12 +23,17 @@ const FIELDS = [
   ["defaultCurrent", "default current", " A"],
   ["dryRunThreshold", "dry run threshold", " %"],
   ["overCurrentThreshold", "over current threshold", " %"],
+  ["underVoltage", "under voltage", " V"],
+  ["overVoltage", "over voltage", " V"],
+  ["voltageUnbalance", "voltage unbalance", " %"],
 ] as const satisfies readonly (readonly [keyof MotorConfig, string, string])[];
 
 /** The history's change note: who changed what, e.g. "Admin 9000000001: default current 1 → 8.9 A". */
 export function adminChangeNote(adminMobileNo: string, before: MotorConfig, after: MotorConfig): string {
-  const changes = FIELDS.filter(([field]) => before[field] !== after[field]).map(
-    ([field, label, unit]) => `${label} ${before[field]} → ${after[field]}${unit}`,
+  // A voltage limit left out stays as it was; null puts back the kind's default.
+  const changes = FIELDS.filter(([field]) => after[field] !== undefined && before[field] !== after[field]).map(
+    ([field, label, unit]) =>
+      `${label} ${before[field]} → ${after[field] ?? "default"}${after[field] === null ? "" : unit}`,
   );
   return `Admin ${adminMobileNo}: ${changes.length ? changes.join(", ") : "saved without changes"}`;
 }
@@ -40,7 +45,7 @@ export const adminMotorConfigRoutes = new Hono<ApiEnv>()
     // SPEC §7 keys this by number: it is the account's first box.
     const device = await firstBoxOfNumber(getDb(c.env.DB), mobileNo);
     const admin = c.var.user;
-    const { deliveredToDevice } = await changeMotorConfig(c.env, {
+    const { deliveredToDevice, config: inForce } = await changeMotorConfig(c.env, {
       device,
       config,
       changedByUserId: admin.id,
@@ -49,7 +54,7 @@ export const adminMotorConfigRoutes = new Hono<ApiEnv>()
     return respond(c, motorConfigResponseSchema, {
       success: true,
       message: "Configuration updated!",
-      motorConfig: config,
+      motorConfig: inForce,
       deliveredToDevice,
     });
   })

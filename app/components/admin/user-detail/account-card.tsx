@@ -121,6 +121,9 @@ export function AccountCard({
           {number(user.dryRunThreshold)} %
         </Fact>
         <Fact label={t("admin.user.overCurrentThreshold")}>{number(user.overCurrentThreshold)} %</Fact>
+        <Fact label={t("admin.user.voltageLimits")} testId="detail-voltage-limits">
+          {number(user.underVoltage)}–{number(user.overVoltage)} V ({number(user.voltageUnbalance)} %)
+        </Fact>
         <Fact label={t("admin.user.createdAt")}>{formatDateTime(user.createdAt, language)}</Fact>
         <Fact label={t("admin.user.lastLogin")} testId="detail-last-login">
           {user.lastLogin ? formatDateTime(user.lastLogin, language) : t("admin.user.neverLoggedIn")}
