@@ -476,7 +476,7 @@ export const en = {
   "log.powerWindowPaused":
     "Power-window run paused by {reason, select, powerCut {a power cut} other {a phase fault}} after {ran} of {run, plural, one {# minute} other {# minutes}}; it runs the rest if power returns before {to}.",
   "log.powerWindowEnded":
-    "Power-window run ({from}–{to}) ended after {ran} of {run, plural, one {# minute} other {# minutes}}: {reason, select, noSupply {no power came in the window} windowClosed {the window closed} powerCut {power was cut} phaseFault {a phase failed} stopped {the motor was stopped by someone or something else} late {the server could not look in time} timeout {the box did not confirm the start} linkLost {the box dropped before confirming the start} other {the box refused the start}}.",
+    "Power-window run ({from}–{to}) ended after {ran} of {run, plural, one {# minute} other {# minutes}}: {reason, select, noSupply {no power came in the window} windowClosed {the window closed} powerCut {power was cut} phaseFault {a phase failed} stopped {the motor was stopped by someone or something else} late {the server could not look in time} timeout {the box did not confirm the start} linkLost {the box dropped before confirming the start} underVoltage {the voltage was too low to start} overVoltage {the voltage was too high to start} voltageUnbalance {the phases were too unbalanced to start} other {the box refused the start}}.",
   "log.origin.server": "by the server: {reason}",
   "log.reason.dryRunNotStopped": "dry run that the box did not stop",
   "log.reason.overCurrentNotStopped": "overcurrent that the box did not stop",

@@ -463,7 +463,7 @@ export const hi: Record<MessageKey, string> = {
   "log.powerWindowPaused":
     "बिजली-समय का चलना {reason, select, powerCut {बिजली कटने} other {फेज़ खराब होने}} से रुका, {run, plural, other {# मिनट}} में से {ran} के बाद; {to} से पहले बिजली लौटी तो बाकी मिनट चलेगी।",
   "log.powerWindowEnded":
-    "बिजली-समय ({from}–{to}) का चलना {run, plural, other {# मिनट}} में से {ran} के बाद खत्म: {reason, select, noSupply {समय में बिजली नहीं आई} windowClosed {समय खत्म हो गया} powerCut {बिजली कट गई} phaseFault {फेज़ खराब हुआ} stopped {मोटर किसी और ने या किसी और कारण से बंद की} late {सर्वर समय पर नहीं देख सका} timeout {डिवाइस ने चालू होने की पुष्टि नहीं की} linkLost {पुष्टि से पहले डिवाइस का कनेक्शन टूट गया} other {डिवाइस ने चालू करने से मना किया}}।",
+    "बिजली-समय ({from}–{to}) का चलना {run, plural, other {# मिनट}} में से {ran} के बाद खत्म: {reason, select, noSupply {समय में बिजली नहीं आई} windowClosed {समय खत्म हो गया} powerCut {बिजली कट गई} phaseFault {फेज़ खराब हुआ} stopped {मोटर किसी और ने या किसी और कारण से बंद की} late {सर्वर समय पर नहीं देख सका} timeout {डिवाइस ने चालू होने की पुष्टि नहीं की} linkLost {पुष्टि से पहले डिवाइस का कनेक्शन टूट गया} underVoltage {चालू करने के लिए वोल्टेज बहुत कम था} overVoltage {चालू करने के लिए वोल्टेज बहुत ज़्यादा था} voltageUnbalance {चालू करने के लिए फेज़ बहुत असंतुलित थे} other {डिवाइस ने चालू करने से मना किया}}।",
   "log.origin.server": "(सर्वर से: {reason})",
   "log.reason.dryRunNotStopped": "ड्राई रन, जिसे डिवाइस ने नहीं रोका",
   "log.reason.overCurrentNotStopped": "ओवरकरंट, जिसे डिवाइस ने नहीं रोका",

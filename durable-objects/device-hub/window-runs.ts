@@ -29,7 +29,10 @@ export type WindowRunEnd =
   | "late"
   | "timeout"
   | "linkLost"
-  | "rejected";
+  | "rejected"
+  | "underVoltage"
+  | "overVoltage"
+  | "voltageUnbalance";
 
 const OUTCOMES: Record<WindowRunEnd, ScheduleOutcome> = {
   complete: "done",
@@ -42,6 +45,9 @@ const OUTCOMES: Record<WindowRunEnd, ScheduleOutcome> = {
   timeout: "failed",
   linkLost: "failed",
   rejected: "failed",
+  underVoltage: "failed",
+  overVoltage: "failed",
+  voltageUnbalance: "failed",
 };
 
 /** A run stuck in `starting` (its hub restarted while the box was asked) is looked at again after this. */
@@ -296,11 +302,18 @@ export class WindowRuns extends Room<WindowRooms> {
         });
         return;
       default: {
-        // The box said no, or nothing settled what it did (the motor may be running: the
-        // switch-off owed from the ON stays). Never tried again by itself.
-        const failure = commandFailure(result);
+        // The box said no (a supply out of its voltage limits among its reasons), or nothing
+        // settled what it did (the motor may be running: the switch-off owed from the ON
+        // stays). Never tried again by itself: a box refusing every few seconds helps no one.
+        const { code } = commandFailure(result);
         const reason: WindowRunEnd =
-          failure.code === "timeout" ? "timeout" : failure.code === "linkLost" ? "linkLost" : "rejected";
+          code === "timeout" ||
+          code === "linkLost" ||
+          code === "underVoltage" ||
+          code === "overVoltage" ||
+          code === "voltageUnbalance"
+            ? code
+            : "rejected";
         await this.#end({ ...run, phase: "starting" }, schedule, run.ranMs, reason);
       }
     }
