@@ -8,6 +8,11 @@ export const USAGE_RETENTION_DAYS = 90;
 /** The spans a page offers; the API takes any count up to the retention. */
 export const USAGE_SPANS = [7, 30] as const;
 
+/** The span a page shows for its `?usage=` parameter: 30 days when asked, else 7. */
+export function usageSpanOf(url: string): (typeof USAGE_SPANS)[number] {
+  return new URL(url).searchParams.get("usage") === "30" ? 30 : 7;
+}
+
 /** The IST calendar day an instant falls in, as "2026-11-23". */
 export function istDay(at: number): string {
   return new Date(at + IST_OFFSET_MS).toISOString().slice(0, 10);

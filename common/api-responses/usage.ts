@@ -3,7 +3,7 @@
 import { z } from "../zod-mini.ts";
 
 /** One IST day; a day the motor did not run is there with zeros. */
-export const usageDaySchema = z.object({
+const usageDaySchema = z.object({
   /** The IST calendar day, "2026-11-23". */
   date: z.string(),
   runningMinutes: z.number(),
@@ -11,7 +11,6 @@ export const usageDaySchema = z.object({
   /** An estimate from the box's wattage readings (never metered). */
   kwh: z.number(),
 });
-export type UsageDay = z.infer<typeof usageDaySchema>;
 
 export const pumpUsageSchema = z.object({
   /** Oldest first, the last one today (a run still going counts up to `asOf`). */

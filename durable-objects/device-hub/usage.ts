@@ -89,10 +89,10 @@ function addTo(days: Map<string, UsageRow>, day: string, add: UsageRow): void {
   days.set(day, plus(days.get(day) ?? NOTHING, add));
 }
 
-/** Minutes to a tenth, kWh to a watt-hour. */
+/** Minutes to a hundredth (under a second), kWh to a watt-hour. */
 function rounded(row: UsageRow): PumpUsage["totals"] {
   return {
-    runningMinutes: Math.round(row.runningMs / 6_000) / 10,
+    runningMinutes: Math.round(row.runningMs / 600) / 100,
     starts: row.starts,
     kwh: Math.round(row.energyWh) / 1000,
   };
