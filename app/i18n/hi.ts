@@ -179,7 +179,7 @@ export const hi: Record<MessageKey, string> = {
   "usage.energy": "बिजली (अनुमान)",
   "usage.kwh": "{kwh} यूनिट (kWh)",
   "usage.chartTitle": "हर दिन मोटर कितने घंटे चली, पिछले {days} दिन",
-  "usage.chartDesc": "{from} से कुल {time}। नीचे की तालिका में हर दिन लिखा है।",
+  "usage.chartDesc": "{from} से कुल {time}। नीचे हर दिन का हिसाब लिखा है।",
   "usage.hours": "{hours} घं.",
   "usage.date": "तारीख",
   "usage.estimate": "बिजली बॉक्स के वॉटेज से अनुमानित है, मीटर से नहीं। जितनी देर बॉक्स ऑफ़लाइन रहा, वह समय नहीं गिना गया।",
