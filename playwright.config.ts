@@ -16,6 +16,7 @@ const OWN_FARMER_SPECS = [
   "**/offline.spec.ts",
   "**/alerts.spec.ts",
   "**/no-script.spec.ts",
+  "**/power-window.spec.ts",
   "**/auth.spec.ts",
   "**/cross-site.spec.ts",
   "**/user-shell.spec.ts",

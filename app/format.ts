@@ -98,3 +98,12 @@ export function formatSince(at: number, language: Language, now = Date.now()): s
   }
   return formatDateTime(at, language);
 }
+
+/** A weekday's short name (0 Sunday – 6 Saturday) in the reader's language: "Mon", "सोम". */
+export function weekdayName(day: number, language: Language): string {
+  // 22 November 2026 was a Sunday.
+  return new Date(Date.UTC(2026, 10, 22 + day)).toLocaleDateString(localeOf(language), {
+    timeZone: "UTC",
+    weekday: "short",
+  });
+}

@@ -79,7 +79,13 @@ export type SwitchRequest = {
   action: RelayState;
   origin: CommandOrigin;
   /** A schedule's run: its outcome follows the box's answer; "ON for N minutes" owes a switch-off. */
-  scheduleRun?: { scheduleId: number; runKey: string; offAfterMinutes: number | null };
+  scheduleRun?: {
+    scheduleId: number;
+    runKey: string;
+    offAfterMinutes: number | null;
+    /** A power window's switch-off, when it is not a whole number of minutes after the ON. */
+    offDueAt?: number;
+  };
 };
 
 /**

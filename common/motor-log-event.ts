@@ -45,11 +45,26 @@ export const commandOriginSchema = z.discriminatedUnion("by", [
   z.object({
     by: z.literal("schedule"),
     minuteOfDay,
-    repeat: z.enum(["daily", "once"]),
+    repeat: z.enum(["daily", "weekly", "once"]),
     /** "ON for N minutes"; null: it stays ON. */
     forMinutes: minutes.nullable(),
   }),
   z.object({ by: z.literal("scheduleOff"), afterMinutes: minutes }),
+  /** A power window's run started (or resumed) with supply present: `leftMinutes` of `runMinutes` to go. */
+  z.object({
+    by: z.literal("powerWindow"),
+    fromMinute: minuteOfDay,
+    toMinute: minuteOfDay,
+    runMinutes: minutes,
+    leftMinutes: minutes,
+  }),
+  /** ...and stopped by the hub: its minutes are run (`complete`) or its window closed. */
+  z.object({
+    by: z.literal("powerWindowEnd"),
+    reason: z.enum(["complete", "windowClosed"]),
+    ranMinutes: z.number().int().min(0),
+    runMinutes: minutes,
+  }),
   z.object({ by: z.literal("server"), reason: serverReasonSchema }),
 ]);
 export type CommandOrigin = z.infer<typeof commandOriginSchema>;
@@ -143,6 +158,37 @@ export const motorLogEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("scheduleOffFailed"), afterMinutes: minutes, failure: commandFailureSchema }),
   /** ...and given up after a day. */
   z.object({ kind: z.literal("scheduleOffGivenUp"), afterMinutes: minutes }),
+  /** A power window's run paused by a cut; it runs the minutes left if supply returns before `toMinute`. */
+  z.object({
+    kind: z.literal("powerWindowPaused"),
+    reason: z.enum(["powerCut", "phaseFault"]),
+    ranMinutes: z.number().int().min(0),
+    runMinutes: minutes,
+    toMinute: minuteOfDay,
+  }),
+  /**
+   * A power window's run is over short of its minutes, or never began: no supply came, the
+   * window closed, a cut (without resume), someone or something else stopped the motor, the
+   * hub could not look in time, or the start was refused or never confirmed.
+   */
+  z.object({
+    kind: z.literal("powerWindowEnded"),
+    reason: z.enum([
+      "windowClosed",
+      "noSupply",
+      "powerCut",
+      "phaseFault",
+      "stopped",
+      "late",
+      "timeout",
+      "linkLost",
+      "rejected",
+    ]),
+    ranMinutes: z.number().int().min(0),
+    runMinutes: minutes,
+    fromMinute: minuteOfDay,
+    toMinute: minuteOfDay,
+  }),
   /** An entry written as a sentence before kinds existed that the migration could not read. */
   z.object({ kind: z.literal("legacy"), text: z.string() }),
 ]);

@@ -67,3 +67,38 @@ export function parseClock(text: string): number | null {
   }
   return null;
 }
+
+/** Weekdays as a schedule names them, Sunday first (JavaScript's getUTCDay order). */
+export const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+/** Every day of the week, as a mask of `1 << weekday index`. */
+export const EVERY_DAY_MASK = 0b111_1111;
+
+/** The IST weekday (0 Sunday – 6 Saturday) an instant falls on. */
+export function istWeekday(at: number): number {
+  return new Date(at + IST_OFFSET_MS).getUTCDay();
+}
+
+export function daysMaskOf(days: readonly Weekday[]): number {
+  return days.reduce((mask, day) => mask | (1 << WEEKDAYS.indexOf(day)), 0);
+}
+
+export function weekdaysOf(mask: number): Weekday[] {
+  return WEEKDAYS.filter((_, index) => (mask & (1 << index)) !== 0);
+}
+
+/**
+ * The first instant strictly after `after` at which the IST clock reads minuteOfDay:00 on one
+ * of the days in `daysMask` (null: any day).
+ */
+export function nextOccurrenceOn(minuteOfDay: number, after: number, daysMask: number | null): number {
+  let at = nextOccurrence(minuteOfDay, after);
+  if (daysMask === null || (daysMask & EVERY_DAY_MASK) === 0) return at;
+  while ((daysMask & (1 << istWeekday(at))) === 0) at += DAY_MS;
+  return at;
+}
+
+/** Minutes from `fromMinute` to `toMinute` of the IST day, across midnight when `to` is earlier. */
+export function windowLengthMinutes(fromMinute: number, toMinute: number): number {
+  return (toMinute - fromMinute + MINUTES_PER_DAY) % MINUTES_PER_DAY;
+}

@@ -154,6 +154,7 @@ export const en = {
   "push.scheduleFailed.title": "Schedule not carried out",
   "push.scheduleFailed.body": "Scheduled {action} at {time} was not carried out. Open the app to see why.",
   "push.reason.offline": "the device was offline",
+  "push.reason.noSupply": "no power came in its window",
   "push.reason.late": "the server could not run it on time",
   "push.test.title": "Test alert",
   "push.test.body": "Alerts from Sinchai reach this phone.",
@@ -284,7 +285,7 @@ export const en = {
   "schedule.title": "Motor Schedule",
   "schedule.editTitle": "Edit schedule",
   "schedule.hint":
-    "The device switches the motor at this time (India time) every day or once, even when this app is closed.",
+    "The device switches the motor at this time (India time) every day, on the days you choose, or once, even when this app is closed.",
   "schedule.time": "Time",
   "schedule.hour": "Hour",
   "schedule.minute": "Minute",
@@ -298,6 +299,38 @@ export const en = {
   "schedule.repeat": "Repeat",
   "schedule.repeat.daily": "Daily",
   "schedule.repeat.once": "Once",
+  "schedule.repeat.weekly": "On chosen days",
+  "schedule.days": "Days",
+  "schedule.pickDays": "Please choose the days.",
+  "window.title": "Run when power comes",
+  "window.editTitle": "Edit power-time run",
+  "window.hint":
+    "If power comes at different hours each night, give the hours it may come. The motor starts when power is present, runs for the minutes you choose, and stops.",
+  "window.from": "Power may come from",
+  "window.to": "Until",
+  "window.runFor": "Run the motor for",
+  "window.randomDelay":
+    "Wait a random 0–2 minutes after power comes before starting (so the village's pumps do not all start together and trip the transformer)",
+  "window.resume": "If power is cut, run the minutes left when it returns (before the end time)",
+  "window.warning":
+    "The motor will start by itself, without anyone pressing a button. Keep the pump, pipes and field ready, and make sure nobody works at the pump or the starter during these hours.",
+  "window.autoStart": "I understand: the motor may start by itself in these hours.",
+  "window.save": "Save power-time run",
+  "window.confirmAutoStart": "Tick the box to confirm that the motor may start by itself.",
+  "window.doesNotFit": "The run is longer than the time between the two times.",
+  "window.sameTimes": "The end time must be different from the start time.",
+  "window.badge": "When power comes",
+  "window.runLine":
+    "Runs {minutes, plural, one {# minute} other {# minutes}} when power is present{randomDelay, select, yes {, after a random wait of up to 2 minutes} other {}}{resume, select, yes {; continues after a power cut} other {}}",
+  "window.phase.waiting": "Waiting for power (until {until}). Ran {ran} of {run} minutes.",
+  "window.phase.delaying": "Power is on: starting within 2 minutes.",
+  "window.phase.starting": "Starting the motor...",
+  "window.phase.running": "Running: {ran} of {run} minutes done.",
+  "window.phase.stopping": "Stopping the motor...",
+  "window.ran": "Ran {ran} of {run} minutes.",
+  "window.reason.windowClosed": "The time window ended.",
+  "window.reason.powerCut": "Power was cut.",
+  "window.reason.stopped": "The motor was stopped by someone or something else.",
   "schedule.save": "Save",
   "schedule.update": "Update",
   "schedule.saving": "Saving...",
@@ -423,10 +456,18 @@ export const en = {
   "log.unconfirmed":
     "Motor {relay, select, on {ON} other {OFF}} {origin}: {why, select, linkLost {the box went offline before confirming it} other {the box did not confirm it}} ({relay, select, on {the motor may be running} other {the motor may still be running}}).",
   "log.origin.app": "from the app",
-  "log.origin.schedule": "by schedule ({time}, {repeat, select, daily {daily} other {once}})",
+  "log.origin.schedule": "by schedule ({time}, {repeat, select, daily {daily} weekly {weekly} other {once}})",
   "log.origin.scheduleFor":
-    "by schedule ({time}, {repeat, select, daily {daily} other {once}}, for {minutes, plural, one {# minute} other {# minutes}})",
+    "by schedule ({time}, {repeat, select, daily {daily} weekly {weekly} other {once}}, for {minutes, plural, one {# minute} other {# minutes}})",
   "log.origin.scheduleOff": "by schedule (after {minutes, plural, one {# minute} other {# minutes}})",
+  "log.origin.powerWindow":
+    "by the power window ({from}–{to}) with power present, {left, plural, one {# minute} other {# minutes}} of {run} to run",
+  "log.origin.powerWindowEnd":
+    "by the power window: {reason, select, complete {run complete} other {window closed}}, {ran} of {run, plural, one {# minute} other {# minutes}} run",
+  "log.powerWindowPaused":
+    "Power-window run paused by {reason, select, powerCut {a power cut} other {a phase fault}} after {ran} of {run, plural, one {# minute} other {# minutes}}; it runs the rest if power returns before {to}.",
+  "log.powerWindowEnded":
+    "Power-window run ({from}–{to}) ended after {ran} of {run, plural, one {# minute} other {# minutes}}: {reason, select, noSupply {no power came in the window} windowClosed {the window closed} powerCut {power was cut} phaseFault {a phase failed} stopped {the motor was stopped by someone or something else} late {the server could not look in time} timeout {the box did not confirm the start} linkLost {the box dropped before confirming the start} other {the box refused the start}}.",
   "log.origin.server": "by the server: {reason}",
   "log.reason.dryRunNotStopped": "dry run that the box did not stop",
   "log.reason.overCurrentNotStopped": "overcurrent that the box did not stop",

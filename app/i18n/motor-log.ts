@@ -91,6 +91,21 @@ export function motorLogText(event: MotorLogEvent, words: Words): string {
       });
     case "scheduleOffGivenUp":
       return t("log.scheduleOffGivenUp", { minutes: event.afterMinutes });
+    case "powerWindowPaused":
+      return t("log.powerWindowPaused", {
+        reason: event.reason,
+        ran: event.ranMinutes,
+        run: event.runMinutes,
+        to: clockIn(words, event.toMinute),
+      });
+    case "powerWindowEnded":
+      return t("log.powerWindowEnded", {
+        reason: event.reason,
+        ran: event.ranMinutes,
+        run: event.runMinutes,
+        from: clockIn(words, event.fromMinute),
+        to: clockIn(words, event.toMinute),
+      });
     case "legacy":
       return event.text;
     default: {
@@ -123,6 +138,8 @@ const KINDS: Record<MotorLogKind, true> = {
   scheduleNotRun: true,
   scheduleOffFailed: true,
   scheduleOffGivenUp: true,
+  powerWindowPaused: true,
+  powerWindowEnded: true,
   legacy: true,
 };
 
@@ -169,6 +186,19 @@ export function commandOriginText(origin: CommandOrigin, words: Words): string {
     }
     case "scheduleOff":
       return t("log.origin.scheduleOff", { minutes: origin.afterMinutes });
+    case "powerWindow":
+      return t("log.origin.powerWindow", {
+        from: clockIn(words, origin.fromMinute),
+        to: clockIn(words, origin.toMinute),
+        left: origin.leftMinutes,
+        run: origin.runMinutes,
+      });
+    case "powerWindowEnd":
+      return t("log.origin.powerWindowEnd", {
+        reason: origin.reason,
+        ran: origin.ranMinutes,
+        run: origin.runMinutes,
+      });
     case "server":
       return t("log.origin.server", { reason: t(`log.reason.${origin.reason}`) });
     default: {

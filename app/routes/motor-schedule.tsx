@@ -9,19 +9,22 @@ import { useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
 import { roleMay } from "../../common/pump-roles.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
-import { clockParts, formatClock } from "../../common/schedule-time.ts";
+import { clockParts, formatClock, type Weekday } from "../../common/schedule-time.ts";
 import { SCHEDULE_DURATION_CHOICES, type ScheduleRepeat, type ScheduleView } from "../../common/schedule-view.ts";
 import type { AuthenticatedUser } from "../../worker/auth/sessions.ts";
 import { HttpError } from "../../worker/http/http-error.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { personOf } from "../../worker/services/pump-access.ts";
 import { deletePumpSchedule, type ScheduleTarget, savePumpSchedule } from "../../worker/services/schedules.ts";
+import { ClockSelects, type ClockValue, clockField } from "../components/clock-selects.tsx";
 import { ConfirmDialog } from "../components/dialog.tsx";
 import { Field } from "../components/field.tsx";
 import { ClockIcon } from "../components/icons.tsx";
+import { WeekdayChoices } from "../components/weekday-choices.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
-import { dayPeriodName, formatDateTime, formatTimeOfDay } from "../format.ts";
+import { formatDateTime, formatTimeOfDay, weekdayName } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
+import type { Language } from "../i18n/language.ts";
 import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
@@ -58,8 +61,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const HOURS = Array.from({ length: 12 }, (_, index) => index + 1);
-const MINUTES = Array.from({ length: 60 }, (_, index) => index);
 /** SPEC §9 schedule defaults. */
 const DEFAULT_FORM: FormValues = {
   hour: "10",
@@ -67,44 +68,127 @@ const DEFAULT_FORM: FormValues = {
   meridiem: "AM",
   action: "ON",
   repeat: "daily",
+  days: [],
   duration: "",
 };
 
-type FormValues = {
-  /** "" once the time has been cleared after a save (SPEC §8): the farmer must set it again. */
-  hour: string;
-  minute: string;
-  meridiem: "AM" | "PM";
+/** A power window's defaults: a night's rationed three-phase supply, two hours to run. */
+const DEFAULT_WINDOW: WindowValues = {
+  from: { hour: "10", minute: "0", meridiem: "PM" },
+  to: { hour: "6", minute: "0", meridiem: "AM" },
+  runMinutes: "120",
+  repeat: "daily",
+  days: [],
+  randomDelay: true,
+  resume: false,
+  autoStart: false,
+};
+
+type FormValues = ClockValue & {
+  /** hour and minute are "" once the time has been cleared after a save (SPEC §8): the farmer must set it again. */
   action: "ON" | "OFF";
   repeat: ScheduleRepeat;
+  days: Weekday[];
   /** Minutes as text; "" means it stays ON. */
   duration: string;
 };
 
+type WindowValues = {
+  from: ClockValue;
+  to: ClockValue;
+  runMinutes: string;
+  repeat: ScheduleRepeat;
+  days: Weekday[];
+  randomDelay: boolean;
+  resume: boolean;
+  /** The farmer ticked that the motor may start by itself; never kept after a save. */
+  autoStart: boolean;
+};
+
 type Notice = { key: MessageKey; values?: Record<string, string> };
-type ActionResult = { done: Done | null; error: Notice | null; values: FormValues | null };
+type ActionResult = {
+  done: Done | null;
+  error: Notice | null;
+  values: FormValues | null;
+  windowValues: WindowValues | null;
+};
+
+const repeatOf = (text: string): ScheduleRepeat => (text === "once" ? "once" : text === "weekly" ? "weekly" : "daily");
+const daysOf = (form: FormData): Weekday[] =>
+  form
+    .getAll("days")
+    .filter((day): day is Weekday => typeof day === "string" && /^(sun|mon|tue|wed|thu|fri|sat)$/.test(day));
+
+function clockValue(form: FormData, name: string): ClockValue {
+  return {
+    hour: field(form, clockField(name, "hour")),
+    minute: field(form, clockField(name, "minute")),
+    meridiem: field(form, clockField(name, "meridiem")) === "PM" ? "PM" : "AM",
+  };
+}
+
+const clockText = (value: ClockValue) => `${value.hour}:${value.minute.padStart(2, "0")} ${value.meridiem}`;
+
+function clockOf(minuteOfDay: number): ClockValue {
+  const parts = clockParts(minuteOfDay);
+  return { hour: String(parts.hour), minute: String(parts.minute), meridiem: parts.meridiem };
+}
 
 function formValues(form: FormData): FormValues {
   return {
-    hour: field(form, "hour"),
-    minute: field(form, "minute"),
-    meridiem: field(form, "meridiem") === "PM" ? "PM" : "AM",
+    ...clockValue(form, ""),
     action: field(form, "action") === "OFF" ? "OFF" : "ON",
-    repeat: field(form, "repeat") === "once" ? "once" : "daily",
+    repeat: repeatOf(field(form, "repeat")),
+    days: daysOf(form),
     duration: field(form, "duration"),
   };
 }
 
-function valuesOf(schedule: ScheduleView): FormValues {
-  const parts = clockParts(schedule.minuteOfDay);
+function windowValues(form: FormData): WindowValues {
   return {
-    hour: String(parts.hour),
-    minute: String(parts.minute),
-    meridiem: parts.meridiem,
+    from: clockValue(form, "from"),
+    to: clockValue(form, "to"),
+    runMinutes: field(form, "runMinutes"),
+    repeat: repeatOf(field(form, "repeat")),
+    days: daysOf(form),
+    randomDelay: field(form, "randomDelay") === "on",
+    resume: field(form, "resume") === "on",
+    autoStart: field(form, "autoStart") === "on",
+  };
+}
+
+function valuesOf(schedule: ScheduleView): FormValues {
+  return {
+    ...clockOf(schedule.minuteOfDay),
     action: schedule.action,
     repeat: schedule.repeat,
+    days: schedule.days ?? [],
     duration: schedule.durationMinutes === null ? "" : String(schedule.durationMinutes),
   };
+}
+
+function windowValuesOf(schedule: ScheduleView): WindowValues {
+  return {
+    from: clockOf(schedule.minuteOfDay),
+    to: clockOf(schedule.window?.endMinuteOfDay ?? 0),
+    runMinutes: String(schedule.durationMinutes ?? ""),
+    repeat: schedule.repeat,
+    days: schedule.days ?? [],
+    randomDelay: schedule.window?.randomDelay ?? true,
+    resume: schedule.window?.resume ?? false,
+    // Asked again on every change: the farmer confirms what they now save.
+    autoStart: false,
+  };
+}
+
+/** What the form says when the API's schema refused a power window: the first field it names. */
+function windowRefusal(issues: readonly { path: readonly PropertyKey[] }[]): Notice {
+  const path = String(issues[0]?.path[0] ?? "");
+  if (path === "autoStart") return { key: "window.confirmAutoStart" };
+  if (path === "days") return { key: "schedule.pickDays" };
+  if (path === "runMinutes") return { key: "window.doesNotFit" };
+  if (path === "to") return { key: "window.sameTimes" };
+  return { key: "schedule.failed" };
 }
 
 /** What the form says when the server refused, from its code (SPEC §8 generic failure otherwise). */
@@ -147,8 +231,8 @@ async function scheduleTarget(
  * comes back with what the farmer chose, in the page's language; a save clears the time.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const refused = (error: Notice, values: FormValues | null, status: number) =>
-    data<ActionResult>({ done: null, error, values }, { status });
+  const refused = (error: Notice, values: FormValues | null, status: number, windowForm: WindowValues | null = null) =>
+    data<ActionResult>({ done: null, error, values, windowValues: windowForm }, { status });
   if (!isSameOriginRequest(request)) return refused({ key: "schedule.failed" }, null, 403);
   const form = await readForm(request);
   const user = context.get(userContext);
@@ -170,26 +254,60 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect("/motor-schedule?done=deleted");
   }
 
-  const values = formValues(form);
-  if (values.hour === "" || values.minute === "") return refused({ key: "schedule.setTime" }, values, 400);
-  const input = scheduleRequestSchema.safeParse({
-    time: `${values.hour}:${values.minute.padStart(2, "0")} ${values.meridiem}`,
-    action: values.action,
-    repeat: values.repeat,
-    durationMinutes: values.action === "ON" && values.duration !== "" ? Number(values.duration) : null,
-  });
-  if (!input.success) return refused({ key: "schedule.failed" }, values, 400);
+  const isWindow = field(form, "kind") === "window";
+  const values = isWindow ? null : formValues(form);
+  const windowForm = isWindow ? windowValues(form) : null;
+  const refusedHere = (error: Notice, status: number) => refused(error, values, status, windowForm);
+  let body: unknown;
+  if (windowForm) {
+    body = {
+      type: "window",
+      from: clockText(windowForm.from),
+      to: clockText(windowForm.to),
+      runMinutes: Number(windowForm.runMinutes),
+      repeat: windowForm.repeat,
+      days: windowForm.repeat === "weekly" ? windowForm.days : undefined,
+      randomDelay: windowForm.randomDelay,
+      resume: windowForm.resume,
+      autoStart: windowForm.autoStart,
+    };
+  } else if (values) {
+    if (values.hour === "" || values.minute === "") return refusedHere({ key: "schedule.setTime" }, 400);
+    body = {
+      time: clockText(values),
+      action: values.action,
+      repeat: values.repeat,
+      days: values.repeat === "weekly" ? values.days : undefined,
+      durationMinutes: values.action === "ON" && values.duration !== "" ? Number(values.duration) : null,
+    };
+  }
+  const input = scheduleRequestSchema.safeParse(body);
+  if (!input.success)
+    return refusedHere(
+      windowForm
+        ? windowRefusal(input.error.issues)
+        : input.error.issues[0]?.path[0] === "days"
+          ? { key: "schedule.pickDays" }
+          : { key: "schedule.failed" },
+      400,
+    );
   const target = await scheduleTarget(env, user, form);
-  if (!target.ok) return refused(target.notice, values, 403);
+  if (!target.ok) return refusedHere(target.notice, 403);
   try {
     await savePumpSchedule(env, target, id === null ? null : id.data, input.data);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return refused(failureNotice(error), values, error.status);
+    return refusedHere(failureNotice(error), error.status);
   }
-  // An edit leaves the edit view; a new one keeps the farmer's choices with the time cleared.
+  // An edit leaves the edit view; a new one keeps the farmer's choices with the time cleared
+  // (a window's with its confirmation cleared).
   if (id !== null) return redirect("/motor-schedule?done=updated");
-  return data<ActionResult>({ done: "saved", error: null, values: { ...values, hour: "", minute: "" } });
+  return data<ActionResult>({
+    done: "saved",
+    error: null,
+    values: values ? { ...values, hour: "", minute: "" } : null,
+    windowValues: windowForm ? { ...windowForm, autoStart: false } : null,
+  });
 }
 
 const OUTCOME_KEYS: Record<string, MessageKey> = {
@@ -199,6 +317,9 @@ const OUTCOME_KEYS: Record<string, MessageKey> = {
   noSupply: "schedule.reason.noSupply",
   timeout: "schedule.reason.timeout",
   linkLost: "schedule.reason.timeout",
+  windowClosed: "window.reason.windowClosed",
+  powerCut: "window.reason.powerCut",
+  stopped: "window.reason.stopped",
 };
 
 /** The form's fields, kept by the browser while the farmer picks; reset by each new page. */
@@ -217,7 +338,6 @@ function ScheduleForm({
   notice: (Notice & { tone: "success" | "error" }) | null;
 }) {
   const t = useT();
-  const language = useLanguage();
   const navigation = useNavigation();
   const [form, setForm] = useState<FormValues>(initial);
   const change = (changes: Partial<FormValues>) => setForm((current) => ({ ...current, ...changes }));
@@ -239,54 +359,14 @@ function ScheduleForm({
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="pump" value={pump} />
       {editing && <input type="hidden" name="id" value={editing.id} />}
-      <fieldset className="time-fieldset">
-        <legend>{t("schedule.time")}</legend>
-        <div className="time-selects">
-          <select
-            name="hour"
-            aria-label={t("schedule.hour")}
-            value={form.hour}
-            onChange={(event) => change({ hour: event.target.value })}
-            data-testid="schedule-hour"
-          >
-            <option value="" disabled>
-              --
-            </option>
-            {HOURS.map((hour) => (
-              <option key={hour} value={String(hour)}>
-                {hour}
-              </option>
-            ))}
-          </select>
-          <span aria-hidden="true">:</span>
-          <select
-            name="minute"
-            aria-label={t("schedule.minute")}
-            value={form.minute}
-            onChange={(event) => change({ minute: event.target.value })}
-            data-testid="schedule-minute"
-          >
-            <option value="" disabled>
-              --
-            </option>
-            {MINUTES.map((minute) => (
-              <option key={minute} value={String(minute)}>
-                {String(minute).padStart(2, "0")}
-              </option>
-            ))}
-          </select>
-          <select
-            name="meridiem"
-            aria-label={t("schedule.meridiem")}
-            value={form.meridiem}
-            onChange={(event) => change({ meridiem: event.target.value === "PM" ? "PM" : "AM" })}
-            data-testid="schedule-meridiem"
-          >
-            <option value="AM">{dayPeriodName("AM", language)}</option>
-            <option value="PM">{dayPeriodName("PM", language)}</option>
-          </select>
-        </div>
-      </fieldset>
+      <input type="hidden" name="kind" value="clock" />
+      <ClockSelects
+        name=""
+        legend={t("schedule.time")}
+        value={form}
+        onChange={(clock) => change(clock)}
+        testId="schedule"
+      />
       <Field label={t("schedule.action")}>
         <select
           name="action"
@@ -310,16 +390,7 @@ function ScheduleForm({
           </select>
         </Field>
       )}
-      <Field label={t("schedule.repeat")}>
-        <select
-          name="repeat"
-          value={form.repeat}
-          onChange={(event) => change({ repeat: event.target.value === "once" ? "once" : "daily" })}
-        >
-          <option value="daily">{t("schedule.repeat.daily")}</option>
-          <option value="once">{t("schedule.repeat.once")}</option>
-        </select>
-      </Field>
+      <RepeatChoice repeat={form.repeat} days={form.days} onChange={(repeat, days) => change({ repeat, days })} />
       {/* The last answer goes while a new post is under way, so no one reads it as the new one's. */}
       {notice && navigation.state === "idle" && (
         <p
@@ -344,6 +415,178 @@ function ScheduleForm({
   );
 }
 
+/**
+ * Daily, on chosen days, or once. The days hide by CSS while "daily" or "once" is chosen, so a
+ * page without script (or a browser without :has) still offers them.
+ */
+function RepeatChoice({
+  repeat,
+  days,
+  onChange,
+}: {
+  repeat: ScheduleRepeat;
+  days: Weekday[];
+  onChange: (repeat: ScheduleRepeat, days: Weekday[]) => void;
+}) {
+  const t = useT();
+  return (
+    <div className="repeat-choice stack">
+      <Field label={t("schedule.repeat")}>
+        <select name="repeat" value={repeat} onChange={(event) => onChange(repeatOf(event.target.value), days)}>
+          <option value="daily">{t("schedule.repeat.daily")}</option>
+          <option value="weekly">{t("schedule.repeat.weekly")}</option>
+          <option value="once">{t("schedule.repeat.once")}</option>
+        </select>
+      </Field>
+      <WeekdayChoices chosen={days} onChange={(chosen) => onChange(repeat, chosen)} />
+    </div>
+  );
+}
+
+/**
+ * "Run N minutes as soon as power comes between two times": a plain form of its own, with the
+ * warning and the farmer's explicit consent that the motor starts by itself.
+ */
+function WindowForm({
+  initial,
+  editing,
+  hasDevice,
+  notice,
+  pump,
+}: {
+  initial: WindowValues;
+  editing: ScheduleView | null;
+  hasDevice: boolean;
+  pump: string;
+  notice: (Notice & { tone: "success" | "error" }) | null;
+}) {
+  const t = useT();
+  const navigation = useNavigation();
+  const [form, setForm] = useState<WindowValues>(initial);
+  const change = (changes: Partial<WindowValues>) => setForm((current) => ({ ...current, ...changes }));
+  const saving =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "save" &&
+    navigation.formData?.get("kind") === "window";
+  const runChoices = SCHEDULE_DURATION_CHOICES.includes(
+    Number(form.runMinutes) as (typeof SCHEDULE_DURATION_CHOICES)[number],
+  )
+    ? SCHEDULE_DURATION_CHOICES
+    : [...SCHEDULE_DURATION_CHOICES, Number(form.runMinutes)].sort((a, b) => a - b);
+  return (
+    <Form
+      method="post"
+      action={editing ? `/motor-schedule?edit=${editing.id}` : "/motor-schedule"}
+      className="stack"
+      noValidate
+      data-testid="window-form"
+    >
+      <input type="hidden" name="intent" value="save" />
+      <input type="hidden" name="kind" value="window" />
+      <input type="hidden" name="pump" value={pump} />
+      {editing && <input type="hidden" name="id" value={editing.id} />}
+      <div className="window-times">
+        <ClockSelects
+          name="from"
+          legend={t("window.from")}
+          value={form.from}
+          onChange={(from) => change({ from })}
+          testId="window-from"
+        />
+        <ClockSelects
+          name="to"
+          legend={t("window.to")}
+          value={form.to}
+          onChange={(to) => change({ to })}
+          testId="window-to"
+        />
+      </div>
+      <Field label={t("window.runFor")}>
+        <select
+          name="runMinutes"
+          value={form.runMinutes}
+          onChange={(event) => change({ runMinutes: event.target.value })}
+          data-testid="window-run-minutes"
+        >
+          {runChoices.map((minutes) => (
+            <option key={minutes} value={String(minutes)}>
+              {t("schedule.duration.minutes", { minutes })}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <RepeatChoice repeat={form.repeat} days={form.days} onChange={(repeat, days) => change({ repeat, days })} />
+      <label className="check-line">
+        <input
+          type="checkbox"
+          name="randomDelay"
+          checked={form.randomDelay}
+          onChange={(event) => change({ randomDelay: event.target.checked })}
+        />
+        <span>{t("window.randomDelay")}</span>
+      </label>
+      <label className="check-line">
+        <input
+          type="checkbox"
+          name="resume"
+          checked={form.resume}
+          onChange={(event) => change({ resume: event.target.checked })}
+        />
+        <span>{t("window.resume")}</span>
+      </label>
+      <div className="message warning" role="note">
+        <p>{t("window.warning")}</p>
+        <label className="check-line">
+          <input
+            type="checkbox"
+            name="autoStart"
+            checked={form.autoStart}
+            onChange={(event) => change({ autoStart: event.target.checked })}
+            data-testid="window-auto-start"
+          />
+          <strong>{t("window.autoStart")}</strong>
+        </label>
+      </div>
+      {notice && navigation.state === "idle" && (
+        <p
+          className={`message ${notice.tone}`}
+          role={notice.tone === "error" ? "alert" : "status"}
+          data-testid="window-notice"
+        >
+          {t(notice.key, notice.values)}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={saving || !hasDevice}>
+          {saving ? t("schedule.saving") : editing === null ? t("window.save") : t("schedule.update")}
+        </button>
+        {editing !== null && (
+          <Link to="/motor-schedule" className="button">
+            {t("dialog.cancel")}
+          </Link>
+        )}
+      </div>
+    </Form>
+  );
+}
+
+const WINDOW_PHASE_KEYS: Record<NonNullable<ScheduleView["activeRun"]>["phase"], MessageKey> = {
+  waiting: "window.phase.waiting",
+  delaying: "window.phase.delaying",
+  starting: "window.phase.starting",
+  running: "window.phase.running",
+  stopping: "window.phase.stopping",
+};
+
+/** "Daily", "Once", or the chosen days: "Mon, Thu". */
+function repeatText(schedule: ScheduleView, t: ReturnType<typeof useT>, language: Language): string {
+  if (schedule.repeat === "weekly" && schedule.days)
+    return schedule.days.map((day) => weekdayName(WEEKDAY_INDEX[day], language)).join(", ");
+  return schedule.repeat === "once" ? t("schedule.repeat.once") : t("schedule.repeat.daily");
+}
+
+const WEEKDAY_INDEX: Record<Weekday, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
+
 export default function MotorSchedule({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const language = useLanguage();
@@ -355,13 +598,17 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
   const [deleting, setDeleting] = useState<ScheduleView | null>(null);
   const deleteBusy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
 
+  const editingClock = editing?.kind === "clock" ? editing : null;
+  const editingWindow = editing?.kind === "window" ? editing : null;
   const initial: FormValues =
     actionData?.values ??
-    (editing
-      ? valuesOf(editing)
+    (editingClock
+      ? valuesOf(editingClock)
       : loaderData.done === "saved"
         ? { ...DEFAULT_FORM, hour: "", minute: "" }
         : DEFAULT_FORM);
+  const initialWindow: WindowValues =
+    actionData?.windowValues ?? (editingWindow ? windowValuesOf(editingWindow) : DEFAULT_WINDOW);
   const notice = actionData?.error
     ? { ...actionData.error, tone: "error" as const }
     : actionData?.done
@@ -369,6 +616,8 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
       : loaderData.done
         ? { key: DONE_KEYS[loaderData.done], tone: "success" as const }
         : null;
+  // Each answer is shown by the form it answers.
+  const answeredWindow = actionData ? actionData.windowValues !== null : editingWindow !== null;
 
   function confirmDelete() {
     if (!deleting) return;
@@ -382,26 +631,42 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
   return (
     <main className="page narrow-wide">
       <h1>{t("motor.title")}</h1>
-      <section className="card" aria-labelledby="schedule-form-title" id="schedule-form">
-        <h2 id="schedule-form-title">{editing === null ? t("schedule.title") : t("schedule.editTitle")}</h2>
-        <p className="muted">{t("schedule.hint")}</p>
-        {!hasDevice && <p className="message info">{t("motor.noDevice")}</p>}
-        {hasDevice && !canSchedule ? (
-          <p className="message info" data-testid="viewer-note">
-            {t("pumps.viewerNote")}
-          </p>
-        ) : (
-          // Each new page (a save, an edit link, a refusal) starts the fields from what it says.
-          <ScheduleForm
+      {editingWindow === null && (
+        <section className="card" aria-labelledby="schedule-form-title" id="schedule-form">
+          <h2 id="schedule-form-title">{editing === null ? t("schedule.title") : t("schedule.editTitle")}</h2>
+          <p className="muted">{t("schedule.hint")}</p>
+          {!hasDevice && <p className="message info">{t("motor.noDevice")}</p>}
+          {hasDevice && !canSchedule ? (
+            <p className="message info" data-testid="viewer-note">
+              {t("pumps.viewerNote")}
+            </p>
+          ) : (
+            // Each new page (a save, an edit link, a refusal) starts the fields from what it says.
+            <ScheduleForm
+              key={location.key}
+              initial={initial}
+              editing={editingClock}
+              hasDevice={hasDevice}
+              notice={answeredWindow ? null : notice}
+              pump={deviceId}
+            />
+          )}
+        </section>
+      )}
+      {editingClock === null && hasDevice && canSchedule && (
+        <section className="card" aria-labelledby="window-form-title" id="window-form">
+          <h2 id="window-form-title">{editingWindow === null ? t("window.title") : t("window.editTitle")}</h2>
+          <p className="muted">{t("window.hint")}</p>
+          <WindowForm
             key={location.key}
-            initial={initial}
-            editing={editing}
+            initial={initialWindow}
+            editing={editingWindow}
             hasDevice={hasDevice}
-            notice={notice}
+            notice={answeredWindow ? notice : null}
             pump={deviceId}
           />
-        )}
-      </section>
+        </section>
+      )}
 
       {loaderData.deleting && canSchedule && (
         <section
@@ -438,16 +703,44 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
               <li key={schedule.id} className="card schedule-item" data-testid="schedule-item">
                 <div className="schedule-head">
                   <ClockIcon />
-                  <strong className="schedule-time">{formatTimeOfDay(schedule.minuteOfDay, language)}</strong>
-                  <span className={`badge ${schedule.action === "ON" ? "ok" : "bad"}`}>
-                    {schedule.action === "ON" ? t("motor.on") : t("motor.off")}
-                  </span>
-                  <span className="muted">
-                    {schedule.repeat === "daily" ? t("schedule.repeat.daily") : t("schedule.repeat.once")}
-                  </span>
+                  <strong className="schedule-time">
+                    {formatTimeOfDay(schedule.minuteOfDay, language)}
+                    {schedule.window && <> – {formatTimeOfDay(schedule.window.endMinuteOfDay, language)}</>}
+                  </strong>
+                  {schedule.window ? (
+                    <span className="badge wait">{t("window.badge")}</span>
+                  ) : (
+                    <span className={`badge ${schedule.action === "ON" ? "ok" : "bad"}`}>
+                      {schedule.action === "ON" ? t("motor.on") : t("motor.off")}
+                    </span>
+                  )}
+                  <span className="muted">{repeatText(schedule, t, language)}</span>
                 </div>
-                {schedule.durationMinutes !== null && (
-                  <p className="schedule-line">{t("schedule.forMinutes", { minutes: schedule.durationMinutes })}</p>
+                {schedule.window ? (
+                  <p className="schedule-line">
+                    {t("window.runLine", {
+                      minutes: schedule.durationMinutes ?? 0,
+                      randomDelay: schedule.window.randomDelay ? "yes" : "no",
+                      resume: schedule.window.resume ? "yes" : "no",
+                    })}
+                  </p>
+                ) : (
+                  schedule.durationMinutes !== null && (
+                    <p className="schedule-line">{t("schedule.forMinutes", { minutes: schedule.durationMinutes })}</p>
+                  )
+                )}
+                {schedule.activeRun && (
+                  <p
+                    className="schedule-line window-run"
+                    data-testid="window-run"
+                    data-phase={schedule.activeRun.phase}
+                  >
+                    {t(WINDOW_PHASE_KEYS[schedule.activeRun.phase], {
+                      ran: schedule.activeRun.ranMinutes,
+                      run: schedule.durationMinutes ?? 0,
+                      until: formatDateTime(schedule.activeRun.closesAt, language),
+                    })}
+                  </p>
                 )}
                 <p className="schedule-line muted">
                   {schedule.nextRunAt
@@ -463,6 +756,9 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
                     {t(`schedule.outcome.${schedule.lastRun.outcome}`, {
                       time: formatDateTime(schedule.lastRun.at, language),
                     })}
+                    {schedule.lastRun.ranMinutes !== null && (
+                      <> {t("window.ran", { ran: schedule.lastRun.ranMinutes, run: schedule.durationMinutes ?? 0 })}</>
+                    )}
                     {schedule.lastRun.outcome !== "done" && (
                       <>
                         {" "}
@@ -477,7 +773,10 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
                 )}
                 {canSchedule && (
                   <div className="form-actions">
-                    <Link to={`/motor-schedule?edit=${schedule.id}#schedule-form`} className="button small">
+                    <Link
+                      to={`/motor-schedule?edit=${schedule.id}#${schedule.kind === "window" ? "window-form" : "schedule-form"}`}
+                      className="button small"
+                    >
                       {t("schedule.edit")}
                     </Link>
                     <Link

@@ -83,7 +83,7 @@ export class MotorCommands extends Room<CommandRooms> {
     if (command.action === "on" && run?.offAfterMinutes) {
       // Owed from the moment the ON leaves: whether its answer comes in time, late or never, a
       // motor this schedule may have started stops after N minutes (stopping an idle one is harmless).
-      const dueAt = now + run.offAfterMinutes * 60_000;
+      const dueAt = run.offDueAt ?? now + run.offAfterMinutes * 60_000;
       sql.setScheduleOff({
         scheduleId: run.scheduleId,
         plannedAt: dueAt,

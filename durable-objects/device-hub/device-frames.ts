@@ -22,6 +22,7 @@ import { Room } from "./room.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
 import type { DeviceAttachment } from "./sockets.ts";
 import { countDeviceFrame } from "./state.ts";
+import type { WindowRuns } from "./window-runs.ts";
 
 /** The rooms a box's frames go to. */
 export type DeviceFrameRooms = {
@@ -32,6 +33,7 @@ export type DeviceFrameRooms = {
   ota: FirmwareUpdates;
   debug: DebugLines;
   view: PumpView;
+  windows: WindowRuns;
 };
 
 export class DeviceFrames extends Room<DeviceFrameRooms> {
@@ -72,6 +74,8 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
     const now = Date.now();
     state.save({ lastSeenAt: now });
     await this.#handle(ws, attachment, parsed.message, now);
+    // Supply, a phase, the box or the motor may have changed: a power window may now start, pause or end.
+    await this.rooms.windows.reconcile();
     this.rooms.view.publish();
   }
 

@@ -160,7 +160,9 @@ export function stated(relay: RelayState, how: StatedHow): MotorLogEvent {
 
 /** The pump state's coarse source of a command. */
 export function commandSourceOf(origin: CommandOrigin): CommandSource {
-  return origin.by === "scheduleOff" ? "schedule" : origin.by;
+  return origin.by === "scheduleOff" || origin.by === "powerWindow" || origin.by === "powerWindowEnd"
+    ? "schedule"
+    : origin.by;
 }
 
 /** A refusal as a schedule's log entry and outcome keep it. */

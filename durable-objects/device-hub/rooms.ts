@@ -16,6 +16,7 @@ import { Schedules } from "./schedules.ts";
 import { Settings } from "./settings.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
 import { Usage } from "./usage.ts";
+import { WindowRuns } from "./window-runs.ts";
 
 export type HubRooms = ReturnType<typeof openRooms>;
 
@@ -31,9 +32,10 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const debug = new DebugLines(hub);
   const ota = new FirmwareUpdates(hub, { commands, log });
   const link = new DeviceLink(hub, { commands, ota, view, alerts, usage });
-  const frames = new DeviceFrames(hub, { link, commands, protection, power, ota, debug, view }, allowance);
+  const windows = new WindowRuns(hub, { commands, log, alerts });
+  const frames = new DeviceFrames(hub, { link, commands, protection, power, ota, debug, view, windows }, allowance);
   const browsers = new Browsers(hub, { view, debug, link });
-  const schedules = new Schedules(hub, { commands, log, alerts });
+  const schedules = new Schedules(hub, { commands, log, alerts, windows });
   const settings = new Settings(hub, { commands, log, browsers, schedules });
   return {
     hub,
@@ -49,6 +51,7 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
     link,
     frames,
     browsers,
+    windows,
     schedules,
     settings,
   };

@@ -12,14 +12,23 @@ import {
   type ScheduleOutcome,
   type ScheduleView,
 } from "../../common/schedule-schemas.ts";
-import { formatClock, istMinuteKey, nextOccurrence } from "../../common/schedule-time.ts";
+import {
+  EVERY_DAY_MASK,
+  formatClock,
+  istMinuteKey,
+  MINUTES_PER_DAY,
+  nextOccurrenceOn,
+  weekdaysOf,
+  windowLengthMinutes,
+} from "../../common/schedule-time.ts";
 import type { HubAlerts } from "./alerts.ts";
 import type { MotorCommands } from "./commands.ts";
 import type { MotorLog } from "./motor-log.ts";
 import { loadOwnerAndConfig } from "./owner.ts";
 import { commandFailure } from "./pump-model.ts";
 import { Room } from "./room.ts";
-import type { ScheduleOffRow, ScheduleRow } from "./sql.ts";
+import type { ScheduleFields, ScheduleOffRow, ScheduleRow, WindowRunRow } from "./sql.ts";
+import type { WindowRuns } from "./window-runs.ts";
 
 /**
  * A schedule run that comes later than this (the hub could not run: an outage, a deploy) is
@@ -34,14 +43,38 @@ export const SCHEDULE_OFF_GIVE_UP_MS = 24 * 60 * 60_000;
 
 const SCHEDULE_NOT_FOUND: ScheduleFailure = { ok: false, code: "notFound" };
 
-export function scheduleView(row: ScheduleRow): ScheduleView {
+export function scheduleView(row: ScheduleRow, run: WindowRunRow | null = null, now = Date.now()): ScheduleView {
+  const window = row.kind === "window" && row.windowEnd !== null ? row.windowEnd : null;
   return {
     id: row.id,
+    kind: row.kind,
     time: formatClock(row.minuteOfDay),
     minuteOfDay: row.minuteOfDay,
     action: row.action === "on" ? "ON" : "OFF",
     repeat: row.repeat,
+    days: row.repeat === "weekly" && row.daysMask !== null ? weekdaysOf(row.daysMask) : null,
     durationMinutes: row.durationMinutes,
+    window:
+      window === null
+        ? null
+        : {
+            endTime: formatClock(window),
+            endMinuteOfDay: window,
+            randomDelay: row.randomDelay,
+            resume: row.resume,
+          },
+    activeRun:
+      run === null
+        ? null
+        : {
+            // A start under way is not yet running: the page says so only once the box confirms.
+            phase: run.phase,
+            ranMinutes: Math.round(
+              (run.ranMs + (run.phase === "running" && run.runningSince !== null ? now - run.runningSince : 0)) /
+                60_000,
+            ),
+            closesAt: new Date(run.closesAt).toISOString(),
+          },
     nextRunAt: row.nextRunAt === null ? null : new Date(row.nextRunAt).toISOString(),
     lastRun:
       row.lastRunAt === null || row.lastOutcome === null
@@ -51,16 +84,65 @@ export function scheduleView(row: ScheduleRow): ScheduleView {
             outcome: row.lastOutcome,
             code: row.lastCode,
             error: row.lastError,
+            ranMinutes: row.kind === "window" ? row.lastRanMinutes : null,
           },
     createdAt: new Date(row.createdAt).toISOString(),
   };
 }
 
-export type ScheduleRooms = { commands: MotorCommands; log: MotorLog; alerts: HubAlerts };
+export type ScheduleRooms = { commands: MotorCommands; log: MotorLog; alerts: HubAlerts; windows: WindowRuns };
+
+/** The stored fields of what the form decided. */
+function fieldsOf(input: ScheduleInput): ScheduleFields {
+  return {
+    kind: input.kind,
+    minuteOfDay: input.minuteOfDay,
+    action: input.action,
+    repeat: input.repeat,
+    daysMask: input.repeat === "weekly" ? input.daysMask : null,
+    durationMinutes: input.durationMinutes,
+    windowEnd: input.windowEnd,
+    randomDelay: input.randomDelay,
+    resume: input.resume,
+  };
+}
+
+/** When a schedule runs next (a window: opens), from `after`. */
+function nextRunOf(fields: Pick<ScheduleFields, "minuteOfDay" | "repeat" | "daysMask">, after: number): number {
+  return nextOccurrenceOn(fields.minuteOfDay, after, fields.repeat === "weekly" ? fields.daysMask : null);
+}
+
+/** The days of the week a schedule may run on, as a mask (every day unless weekly). */
+function daysOf(fields: Pick<ScheduleFields, "repeat" | "daysMask">): number {
+  return fields.repeat === "weekly" && fields.daysMask !== null ? fields.daysMask : EVERY_DAY_MASK;
+}
+
+/**
+ * The minutes of the week a window covers, as [start, end) pairs (ends may pass the week's end):
+ * two windows that share a minute would both want the one motor.
+ */
+function windowSpans(fields: Pick<ScheduleFields, "minuteOfDay" | "windowEnd" | "repeat" | "daysMask">) {
+  const length = windowLengthMinutes(fields.minuteOfDay, fields.windowEnd ?? fields.minuteOfDay);
+  const days = daysOf(fields);
+  const spans: [number, number][] = [];
+  for (let day = 0; day < 7; day++) {
+    const start = day * MINUTES_PER_DAY + fields.minuteOfDay;
+    if ((days & (1 << day)) !== 0) spans.push([start, start + length]);
+  }
+  return spans;
+}
+
+const WEEK_MINUTES = 7 * MINUTES_PER_DAY;
+
+function spansOverlap(a: [number, number], b: [number, number]): boolean {
+  // Compared a week apart as well, so a Saturday-night window meets a Sunday-morning one.
+  return [-WEEK_MINUTES, 0, WEEK_MINUTES].some((shift) => a[0] < b[1] + shift && b[0] + shift < a[1]);
+}
 
 export class Schedules extends Room<ScheduleRooms> {
   list(userId: number): ScheduleView[] {
-    return this.hub.sql.schedules(userId).map(scheduleView);
+    const { sql } = this.hub;
+    return sql.schedules(userId).map((row) => scheduleView(row, row.kind === "window" ? sql.windowRun(row.id) : null));
   }
 
   create(userId: number, input: ScheduleInput): ScheduleResult {
@@ -68,19 +150,13 @@ export class Schedules extends Room<ScheduleRooms> {
     if (sql.scheduleCount() >= MAX_SCHEDULES_PER_DEVICE) {
       return { ok: false, code: "limit", max: MAX_SCHEDULES_PER_DEVICE };
     }
-    const clash = this.#clash(input.minuteOfDay, null);
+    const fields = fieldsOf(input);
+    const clash = this.#clash(fields, null);
     if (clash) return clash;
     const now = Date.now();
-    // A time already past today (also for "once") means its next occurrence: tomorrow.
-    const id = sql.insertSchedule({
-      userId,
-      minuteOfDay: input.minuteOfDay,
-      action: input.action,
-      repeat: input.repeat,
-      durationMinutes: input.durationMinutes,
-      nextRunAt: nextOccurrence(input.minuteOfDay, now),
-      createdAt: now,
-    });
+    // A time already past today (also for "once") means its next occurrence: tomorrow. A
+    // window already open today opens next time too: its run never starts by surprise.
+    const id = sql.insertSchedule({ userId, ...fields, nextRunAt: nextRunOf(fields, now), createdAt: now });
     timers.syncSchedules();
     return { ok: true, schedule: scheduleView(sql.schedule(id)!) };
   }
@@ -89,15 +165,13 @@ export class Schedules extends Room<ScheduleRooms> {
     const { sql, timers } = this.hub;
     const existing = sql.schedule(id);
     if (!existing || existing.userId !== userId) return SCHEDULE_NOT_FOUND;
-    const clash = this.#clash(input.minuteOfDay, id);
+    const fields = fieldsOf(input);
+    const clash = this.#clash(fields, id);
     if (clash) return clash;
-    sql.updateSchedule(id, {
-      minuteOfDay: input.minuteOfDay,
-      action: input.action,
-      repeat: input.repeat,
-      durationMinutes: input.durationMinutes,
-      nextRunAt: nextOccurrence(input.minuteOfDay, Date.now()),
-    });
+    sql.updateSchedule(id, { ...fields, nextRunAt: nextRunOf(fields, Date.now()) });
+    // A changed window's run under way ends (a switch-off it owes stays), as if deleted.
+    const run = sql.windowRun(id);
+    if (run) sql.closeWindowRun(id, run.runKey);
     timers.syncSchedules();
     return { ok: true, schedule: scheduleView(sql.schedule(id)!) };
   }
@@ -135,12 +209,23 @@ export class Schedules extends Room<ScheduleRooms> {
         this.hub.logError(`switch-off of schedule ${off.scheduleId} failed`, error);
       }
     }
+    await this.rooms.windows.reconcile();
     timers.syncSchedules();
   }
 
-  #clash(minuteOfDay: number, exceptId: number | null): ScheduleFailure | null {
-    if (!this.hub.sql.scheduleAtMinute(minuteOfDay, exceptId)) return null;
-    return { ok: false, code: "conflict", minuteOfDay };
+  /**
+   * Two clock schedules at one minute on a shared day, or two windows that share a minute,
+   * contradict each other: the other's time is the refusal's.
+   */
+  #clash(fields: ScheduleFields, exceptId: number | null): ScheduleFailure | null {
+    const others = this.hub.sql.otherSchedules(fields.kind, exceptId);
+    const other =
+      fields.kind === "clock"
+        ? others.find((row) => row.minuteOfDay === fields.minuteOfDay && (daysOf(row) & daysOf(fields)) !== 0)
+        : others.find((row) =>
+            windowSpans(row).some((span) => windowSpans(fields).some((mine) => spansOverlap(span, mine))),
+          );
+    return other ? { ok: false, code: "conflict", minuteOfDay: other.minuteOfDay } : null;
   }
 
   async #run(schedule: ScheduleRow): Promise<void> {
@@ -148,7 +233,7 @@ export class Schedules extends Room<ScheduleRooms> {
     const scheduledAt = schedule.nextRunAt!;
     const runKey = istMinuteKey(scheduledAt);
     const now = Date.now();
-    const next = schedule.repeat === "daily" ? nextOccurrence(schedule.minuteOfDay, Math.max(now, scheduledAt)) : null;
+    const next = schedule.repeat === "once" ? null : nextRunOf(schedule, Math.max(now, scheduledAt));
     // Claimed before anything is sent: an alarm delivered twice, even while the first run
     // still waits for the box, finds the run taken and switches nothing.
     if (!sql.claimScheduleRun(schedule.id, runKey, scheduledAt, next)) {
@@ -161,6 +246,10 @@ export class Schedules extends Room<ScheduleRooms> {
     const ownerId = state.current.owner?.userId ?? null;
     if ((loaded || ownerId !== null) && ownerId !== schedule.userId) {
       sql.deleteSchedule(schedule.id);
+      return;
+    }
+    if (schedule.kind === "window") {
+      await this.rooms.windows.open(schedule, scheduledAt, runKey);
       return;
     }
     const action = schedule.action;
@@ -220,9 +309,14 @@ export class Schedules extends Room<ScheduleRooms> {
     // Claimed by moving the next attempt on: a second delivery finds nothing due, and a crash
     // mid-attempt is retried a minute later. Stopping a motor twice does no harm.
     sql.setScheduleOff({ ...off, dueAt: now + SCHEDULE_OFF_RETRY_MS, attempts: off.attempts + 1 });
-    const result = await this.#switch("off", { by: "scheduleOff", afterMinutes: off.afterMinutes });
+    const origin: CommandOrigin = this.rooms.windows.stopping(off.scheduleId, now) ?? {
+      by: "scheduleOff",
+      afterMinutes: off.afterMinutes,
+    };
+    const result = await this.#switch("off", origin);
     if (result.ok) {
       sql.deleteScheduleOff(off.scheduleId);
+      await this.rooms.windows.reconcile();
       return;
     }
     if (off.attempts === 0) {

@@ -9,10 +9,19 @@ export const POWER_SAMPLE_INTERVAL_MS = 60_000;
 export type ScheduleRow = {
   id: number;
   userId: number;
+  kind: "clock" | "window";
+  /** A window's opening. */
   minuteOfDay: number;
   action: "on" | "off";
-  repeat: "daily" | "once";
+  repeat: "daily" | "weekly" | "once";
+  /** `weekly`: a mask of `1 << IST weekday`; null otherwise. */
+  daysMask: number | null;
+  /** A window's minutes to run. */
   durationMinutes: number | null;
+  /** A window's closing minute of the day. */
+  windowEnd: number | null;
+  randomDelay: boolean;
+  resume: boolean;
   nextRunAt: number | null;
   lastRunKey: string | null;
   lastRunAt: number | null;
@@ -20,11 +29,45 @@ export type ScheduleRow = {
   lastCode: string | null;
   /** The box's own words when it refused the run (`rejected`); null otherwise. */
   lastError: string | null;
+  /** A window's minutes run in its last run. */
+  lastRanMinutes: number | null;
   createdAt: number;
 };
 
 /** One IST day's totals, or what to add to them. */
 export type UsageRow = { runningMs: number; starts: number; energyWh: number };
+/** What a schedule's form decides (common/schedule-schemas.ts ScheduleInput), as stored. */
+export type ScheduleFields = Pick<
+  ScheduleRow,
+  "kind" | "minuteOfDay" | "action" | "repeat" | "daysMask" | "durationMinutes" | "windowEnd" | "randomDelay" | "resume"
+>;
+
+/**
+ * A power window's run under way (window-runs.ts): one per schedule, from the window's opening
+ * until the run is complete or over. Times in ms.
+ */
+export type WindowRunRow = {
+  scheduleId: number;
+  runKey: string;
+  opensAt: number;
+  closesAt: number;
+  runMs: number;
+  /** Confirmed running time before `runningSince`. */
+  ranMs: number;
+  phase: "waiting" | "delaying" | "starting" | "running" | "stopping";
+  /** `delaying`: when the random delay ends. */
+  startAt: number | null;
+  /** `running`/`stopping`: when the box confirmed ON. */
+  runningSince: number | null;
+  /** When the hub must look at the run again with no event to wake it. */
+  wakeAt: number | null;
+  resume: boolean;
+  randomDelay: boolean;
+};
+
+const WINDOW_RUN_COLUMNS = `schedule_id AS scheduleId, run_key AS runKey, opens_at AS opensAt, closes_at AS closesAt,
+  run_ms AS runMs, ran_ms AS ranMs, phase, start_at AS startAt, running_since AS runningSince, wake_at AS wakeAt,
+  resume, random_delay AS randomDelay`;
 
 /** A switch-off owed `afterMinutes` after an "ON for N minutes" run started. */
 export type ScheduleOffRow = {
@@ -35,10 +78,10 @@ export type ScheduleOffRow = {
   attempts: number;
 };
 
-const SCHEDULE_COLUMNS = `id, user_id AS userId, minute_of_day AS minuteOfDay, action, repeat,
-  duration_minutes AS durationMinutes, next_run_at AS nextRunAt, last_run_key AS lastRunKey,
-  last_run_at AS lastRunAt, last_outcome AS lastOutcome, last_code AS lastCode,
-  last_message AS lastError, created_at AS createdAt`;
+const SCHEDULE_COLUMNS = `id, user_id AS userId, kind, minute_of_day AS minuteOfDay, action, repeat,
+  days AS daysMask, duration_minutes AS durationMinutes, window_end AS windowEnd, random_delay AS randomDelay,
+  resume, next_run_at AS nextRunAt, last_run_key AS lastRunKey, last_run_at AS lastRunAt, last_outcome AS lastOutcome,
+  last_code AS lastCode, last_message AS lastError, last_ran_minutes AS lastRanMinutes, created_at AS createdAt`;
 
 export class HubSql {
   private readonly sql: SqlStorage;
@@ -92,6 +135,20 @@ export class HubSql {
         energy_wh REAL NOT NULL DEFAULT 0
       );
       CREATE TABLE IF NOT EXISTS usage_cursor (id INTEGER PRIMARY KEY CHECK (id = 1), cursor TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS window_runs (
+        schedule_id INTEGER PRIMARY KEY,
+        run_key TEXT NOT NULL,
+        opens_at INTEGER NOT NULL,
+        closes_at INTEGER NOT NULL,
+        run_ms INTEGER NOT NULL,
+        ran_ms INTEGER NOT NULL DEFAULT 0,
+        phase TEXT NOT NULL,
+        start_at INTEGER,
+        running_since INTEGER,
+        wake_at INTEGER,
+        resume INTEGER NOT NULL,
+        random_delay INTEGER NOT NULL
+      );
     `);
     upgradeScheduleTables(sql);
   }
@@ -236,88 +293,94 @@ export class HubSql {
 
   schedules(userId: number): ScheduleRow[] {
     return this.sql
-      .exec<ScheduleRow>(
+      .exec<StoredSchedule>(
         `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE user_id = ? ORDER BY minute_of_day, id`,
         userId,
       )
-      .toArray();
+      .toArray()
+      .map(scheduleRowOf);
   }
 
   schedule(id: number): ScheduleRow | null {
-    return (
-      this.sql.exec<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE id = ?`, id).toArray()[0] ?? null
-    );
+    const row = this.sql
+      .exec<StoredSchedule>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE id = ?`, id)
+      .toArray()[0];
+    return row ? scheduleRowOf(row) : null;
   }
 
   scheduleCount(): number {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM schedules").one().n;
   }
 
-  /** Another schedule of this device at the same minute of the day, if any. */
-  scheduleAtMinute(minuteOfDay: number, exceptId: number | null): ScheduleRow | null {
-    return (
-      this.sql
-        .exec<ScheduleRow>(
-          `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE minute_of_day = ? AND id IS NOT ? LIMIT 1`,
-          minuteOfDay,
-          exceptId,
-        )
-        .toArray()[0] ?? null
-    );
+  /** The device's schedules of one kind but `exceptId`: what a new or changed one must not clash with. */
+  otherSchedules(kind: ScheduleRow["kind"], exceptId: number | null): ScheduleRow[] {
+    return this.sql
+      .exec<StoredSchedule>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE kind = ? AND id IS NOT ?`, kind, exceptId)
+      .toArray()
+      .map(scheduleRowOf);
   }
 
-  insertSchedule(
-    values: Pick<
-      ScheduleRow,
-      "userId" | "minuteOfDay" | "action" | "repeat" | "durationMinutes" | "nextRunAt" | "createdAt"
-    >,
-  ): number {
+  insertSchedule(values: ScheduleFields & Pick<ScheduleRow, "userId" | "nextRunAt" | "createdAt">): number {
     return this.sql
       .exec<{ id: number }>(
-        `INSERT INTO schedules (user_id, minute_of_day, action, repeat, duration_minutes, next_run_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        `INSERT INTO schedules (user_id, kind, minute_of_day, action, repeat, days, duration_minutes, window_end,
+           random_delay, resume, next_run_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
         values.userId,
+        values.kind,
         values.minuteOfDay,
         values.action,
         values.repeat,
+        values.daysMask,
         values.durationMinutes,
+        values.windowEnd,
+        values.randomDelay ? 1 : 0,
+        values.resume ? 1 : 0,
         values.nextRunAt,
         values.createdAt,
       )
       .one().id;
   }
 
-  updateSchedule(
-    id: number,
-    values: Pick<ScheduleRow, "minuteOfDay" | "action" | "repeat" | "durationMinutes" | "nextRunAt">,
-  ): void {
+  updateSchedule(id: number, values: ScheduleFields & Pick<ScheduleRow, "nextRunAt">): void {
     this.sql.exec(
-      "UPDATE schedules SET minute_of_day = ?, action = ?, repeat = ?, duration_minutes = ?, next_run_at = ? WHERE id = ?",
+      `UPDATE schedules SET kind = ?, minute_of_day = ?, action = ?, repeat = ?, days = ?, duration_minutes = ?,
+         window_end = ?, random_delay = ?, resume = ?, next_run_at = ? WHERE id = ?`,
+      values.kind,
       values.minuteOfDay,
       values.action,
       values.repeat,
+      values.daysMask,
       values.durationMinutes,
+      values.windowEnd,
+      values.randomDelay ? 1 : 0,
+      values.resume ? 1 : 0,
       values.nextRunAt,
       id,
     );
   }
 
+  /** A run under way goes with it; a switch-off it owes stays (schedule_offs). */
   deleteSchedule(id: number): void {
     this.sql.exec("DELETE FROM schedules WHERE id = ?", id);
+    this.sql.exec("DELETE FROM window_runs WHERE schedule_id = ?", id);
   }
 
   /** Schedules of anyone but `userId` (all of them when null): the device changed hands. */
   deleteSchedulesNotOwnedBy(userId: number | null): number {
-    return this.sql.exec("DELETE FROM schedules WHERE user_id IS NOT ?", userId).rowsWritten;
+    const deleted = this.sql.exec("DELETE FROM schedules WHERE user_id IS NOT ?", userId).rowsWritten;
+    this.sql.exec("DELETE FROM window_runs WHERE schedule_id NOT IN (SELECT id FROM schedules)");
+    return deleted;
   }
 
   dueSchedules(now: number): ScheduleRow[] {
     return this.sql
-      .exec<ScheduleRow>(
+      .exec<StoredSchedule>(
         `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE next_run_at <= ? ORDER BY next_run_at, id`,
         now,
       )
-      .toArray();
+      .toArray()
+      .map(scheduleRowOf);
   }
 
   /**
@@ -348,14 +411,95 @@ export class HubSql {
     outcome: NonNullable<ScheduleRow["lastOutcome"]>,
     code: string | null,
     error: string | null,
+    ranMinutes: number | null = null,
   ): void {
     this.sql.exec(
-      "UPDATE schedules SET last_outcome = ?, last_code = ?, last_message = ? WHERE id = ? AND last_run_key = ?",
+      "UPDATE schedules SET last_outcome = ?, last_code = ?, last_message = ?, last_ran_minutes = ? WHERE id = ? AND last_run_key = ?",
       outcome,
       code,
       error,
+      ranMinutes,
       id,
       runKey,
+    );
+  }
+
+  // ---- power-window runs ------------------------------------------------------------------
+
+  windowRun(scheduleId: number): WindowRunRow | null {
+    const row = this.sql
+      .exec<StoredWindowRun>(`SELECT ${WINDOW_RUN_COLUMNS} FROM window_runs WHERE schedule_id = ?`, scheduleId)
+      .toArray()[0];
+    return row ? windowRunRowOf(row) : null;
+  }
+
+  windowRuns(): WindowRunRow[] {
+    return this.sql
+      .exec<StoredWindowRun>(`SELECT ${WINDOW_RUN_COLUMNS} FROM window_runs ORDER BY opens_at`)
+      .toArray()
+      .map(windowRunRowOf);
+  }
+
+  hasWindowRuns(): boolean {
+    return this.sql.exec("SELECT 1 FROM window_runs LIMIT 1").toArray().length > 0;
+  }
+
+  /** Opens a run, unless this schedule's run `runKey` is already open (an alarm delivered twice). */
+  openWindowRun(run: WindowRunRow): boolean {
+    return (
+      this.sql.exec(
+        `INSERT INTO window_runs (schedule_id, run_key, opens_at, closes_at, run_ms, ran_ms, phase, start_at,
+           running_since, wake_at, resume, random_delay)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(schedule_id) DO UPDATE SET run_key = excluded.run_key, opens_at = excluded.opens_at,
+           closes_at = excluded.closes_at, run_ms = excluded.run_ms, ran_ms = excluded.ran_ms, phase = excluded.phase,
+           start_at = excluded.start_at, running_since = excluded.running_since, wake_at = excluded.wake_at,
+           resume = excluded.resume, random_delay = excluded.random_delay
+         WHERE window_runs.run_key IS NOT excluded.run_key`,
+        run.scheduleId,
+        run.runKey,
+        run.opensAt,
+        run.closesAt,
+        run.runMs,
+        run.ranMs,
+        run.phase,
+        run.startAt,
+        run.runningSince,
+        run.wakeAt,
+        run.resume ? 1 : 0,
+        run.randomDelay ? 1 : 0,
+      ).rowsWritten > 0
+    );
+  }
+
+  /**
+   * Moves a run from `from` to its next state; false when it was no longer in `from` (another
+   * delivery of the same event moved it first).
+   */
+  moveWindowRun(
+    scheduleId: number,
+    from: WindowRunRow["phase"],
+    next: Pick<WindowRunRow, "phase" | "ranMs" | "startAt" | "runningSince" | "wakeAt">,
+  ): boolean {
+    return (
+      this.sql.exec(
+        `UPDATE window_runs SET phase = ?, ran_ms = ?, start_at = ?, running_since = ?, wake_at = ?
+         WHERE schedule_id = ? AND phase = ?`,
+        next.phase,
+        next.ranMs,
+        next.startAt,
+        next.runningSince,
+        next.wakeAt,
+        scheduleId,
+        from,
+      ).rowsWritten > 0
+    );
+  }
+
+  /** Ends a run; false when it had ended already. */
+  closeWindowRun(scheduleId: number, runKey: string): boolean {
+    return (
+      this.sql.exec("DELETE FROM window_runs WHERE schedule_id = ? AND run_key = ?", scheduleId, runKey).rowsWritten > 0
     );
   }
 
@@ -391,14 +535,27 @@ export class HubSql {
     this.sql.exec("DELETE FROM schedule_offs");
   }
 
-  /** When the next schedule run or owed switch-off is due, if any. */
+  /** When the next schedule run, owed switch-off or power-window look is due, if any. */
   nextScheduleDue(): number | null {
     return this.sql
       .exec<{ due: number | null }>(
-        "SELECT MIN(due) AS due FROM (SELECT MIN(next_run_at) AS due FROM schedules UNION ALL SELECT MIN(due_at) FROM schedule_offs)",
+        `SELECT MIN(due) AS due FROM (SELECT MIN(next_run_at) AS due FROM schedules
+           UNION ALL SELECT MIN(due_at) FROM schedule_offs UNION ALL SELECT MIN(wake_at) FROM window_runs)`,
       )
       .one().due;
   }
+}
+
+/** SQLite keeps booleans as 0 and 1. */
+type StoredSchedule = Omit<ScheduleRow, "randomDelay" | "resume"> & { randomDelay: number; resume: number };
+type StoredWindowRun = Omit<WindowRunRow, "randomDelay" | "resume"> & { randomDelay: number; resume: number };
+
+function scheduleRowOf(row: StoredSchedule): ScheduleRow {
+  return { ...row, randomDelay: row.randomDelay === 1, resume: row.resume === 1 };
+}
+
+function windowRunRowOf(row: StoredWindowRun): WindowRunRow {
+  return { ...row, randomDelay: row.randomDelay === 1, resume: row.resume === 1 };
 }
 
 /**
@@ -417,6 +574,21 @@ function upgradeScheduleTables(sql: SqlStorage): void {
     sql.exec("UPDATE schedule_offs SET after_minutes = CAST(substr(label, length('after ') + 1) AS INTEGER)");
     sql.exec("ALTER TABLE schedule_offs DROP COLUMN label");
   }
+  // Weekly days and power windows came later: older schedules are daily or once, at a time.
+  const scheduleColumns = sql
+    .exec<{ name: string }>("PRAGMA table_info(schedules)")
+    .toArray()
+    .map((column) => column.name);
+  const added: [string, string][] = [
+    ["kind", "TEXT NOT NULL DEFAULT 'clock'"],
+    ["days", "INTEGER"],
+    ["window_end", "INTEGER"],
+    ["random_delay", "INTEGER NOT NULL DEFAULT 0"],
+    ["resume", "INTEGER NOT NULL DEFAULT 0"],
+    ["last_ran_minutes", "INTEGER"],
+  ];
+  for (const [name, type] of added)
+    if (!scheduleColumns.includes(name)) sql.exec(`ALTER TABLE schedules ADD COLUMN ${name} ${type}`);
   // Only a box's own words are kept now; the hub's refusals were English sentences of a code.
   sql.exec(
     `UPDATE schedules SET last_message = NULL

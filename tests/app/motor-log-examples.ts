@@ -331,5 +331,43 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
     english: "Scheduled switch-off (after 60 minutes) was given up after a day of failed attempts. Check the pump.",
     event: { kind: "scheduleOffGivenUp", afterMinutes: 60 },
   },
+  {
+    action: "on",
+    english: "Motor turned ON by the power window (10:00 PM–6:00 AM) with power present, 40 minutes of 120 to run",
+    event: {
+      kind: "switched",
+      relay: "on",
+      origin: { by: "powerWindow", fromMinute: 1320, toMinute: 360, runMinutes: 120, leftMinutes: 40 },
+      confirmed: "inTime",
+    },
+  },
+  {
+    action: "off",
+    english: "Motor turned OFF by the power window: run complete, 120 of 120 minutes run",
+    event: {
+      kind: "switched",
+      relay: "off",
+      origin: { by: "powerWindowEnd", reason: "complete", ranMinutes: 120, runMinutes: 120 },
+      confirmed: "inTime",
+    },
+  },
+  {
+    action: "other",
+    english:
+      "Power-window run paused by a power cut after 80 of 120 minutes; it runs the rest if power returns before 6:00 AM.",
+    event: { kind: "powerWindowPaused", reason: "powerCut", ranMinutes: 80, runMinutes: 120, toMinute: 360 },
+  },
+  {
+    action: "other",
+    english: "Power-window run (10:00 PM–6:00 AM) ended after 0 of 120 minutes: no power came in the window.",
+    event: {
+      kind: "powerWindowEnded",
+      reason: "noSupply",
+      ranMinutes: 0,
+      runMinutes: 120,
+      fromMinute: 1320,
+      toMinute: 360,
+    },
+  },
   { action: "other", english: "Pump serviced by Ramesh", event: { kind: "legacy", text: "Pump serviced by Ramesh" } },
 ];

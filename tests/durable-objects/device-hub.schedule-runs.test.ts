@@ -13,11 +13,16 @@ import { motorLogs } from "../../worker/db/schema.ts";
 import { createUser, provisionDevice } from "../worker/helpers.ts";
 import { withRooms } from "./room-support.ts";
 
-const at6 = (changes: Partial<ScheduleInput> = {}): ScheduleInput => ({
+const at6 = (changes: Partial<Extract<ScheduleInput, { kind: "clock" }>> = {}): ScheduleInput => ({
+  kind: "clock",
   minuteOfDay: 360,
   action: "on",
   repeat: "daily",
+  daysMask: null,
   durationMinutes: null,
+  windowEnd: null,
+  randomDelay: false,
+  resume: false,
   ...changes,
 });
 
@@ -56,10 +61,16 @@ describe("a device's schedules", () => {
     const view = scheduleView({
       id: 3,
       userId: 7,
+      kind: "clock",
       minuteOfDay: 1_350,
       action: "off",
       repeat: "once",
+      daysMask: null,
       durationMinutes: null,
+      windowEnd: null,
+      randomDelay: false,
+      resume: false,
+      lastRanMinutes: null,
       nextRunAt: null,
       lastRunKey: "2026-11-22T22:30",
       lastRunAt: Date.UTC(2026, 10, 22, 17, 0),
@@ -70,13 +81,23 @@ describe("a device's schedules", () => {
     });
     expect(view).toEqual({
       id: 3,
+      kind: "clock",
       time: "10:30 PM",
       minuteOfDay: 1_350,
       action: "OFF",
       repeat: "once",
+      days: null,
       durationMinutes: null,
+      window: null,
+      activeRun: null,
       nextRunAt: null,
-      lastRun: { at: "2026-11-22T17:00:00.000Z", outcome: "failed", code: "rejected", error: "Relay stuck" },
+      lastRun: {
+        at: "2026-11-22T17:00:00.000Z",
+        outcome: "failed",
+        code: "rejected",
+        error: "Relay stuck",
+        ranMinutes: null,
+      },
       createdAt: "2026-11-01T00:00:00.000Z",
     });
   });

@@ -80,10 +80,15 @@ describe("timers", () => {
       const dueAt = Date.now() + 3_600_000;
       hub.sql.insertSchedule({
         userId: 7,
+        kind: "clock",
         minuteOfDay: 360,
         action: "on",
         repeat: "daily",
+        daysMask: null,
         durationMinutes: null,
+        windowEnd: null,
+        randomDelay: false,
+        resume: false,
         nextRunAt: dueAt,
         createdAt: 0,
       });

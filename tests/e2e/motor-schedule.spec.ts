@@ -46,7 +46,7 @@ test("a farmer without a device is told so and cannot save", async ({ page }) =>
   await registerAndLogIn(page);
   await page.goto("/motor-schedule");
   await expect(page.getByText(hi["motor.noDevice"])).toBeVisible();
-  await expect(page.getByRole("button", { name: hi["schedule.save"] })).toBeDisabled();
+  await expect(page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] })).toBeDisabled();
   await expect(page.getByTestId("schedules-empty")).toHaveText(hi["schedule.none"]);
 });
 
@@ -57,16 +57,16 @@ test("the form's defaults, saving in Hindi, the cleared time, editing and deleti
   await expect(page.getByTestId("schedule-hour")).toHaveValue("10");
   await expect(page.getByTestId("schedule-minute")).toHaveValue("0");
   await expect(page.getByTestId("schedule-meridiem")).toHaveValue("AM");
-  await expect(page.getByLabel(hi["schedule.action"])).toHaveValue("ON");
-  await expect(page.getByLabel(hi["schedule.repeat"])).toHaveValue("daily");
-  await expect(page.getByLabel(hi["schedule.duration"])).toHaveValue("");
+  await expect(page.locator("#schedule-form").getByLabel(hi["schedule.action"])).toHaveValue("ON");
+  await expect(page.locator("#schedule-form").getByLabel(hi["schedule.repeat"])).toHaveValue("daily");
+  await expect(page.locator("#schedule-form").getByLabel(hi["schedule.duration"])).toHaveValue("");
 
-  await page.getByRole("button", { name: hi["schedule.save"] }).click();
+  await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
   await expect(notice(page)).toHaveText(hi["schedule.saved"]);
   // The time is cleared after a save; saving again asks for it (SPEC §5, §8).
   await expect(page.getByTestId("schedule-hour")).toHaveValue("");
   await expect(page.getByTestId("schedule-minute")).toHaveValue("");
-  await page.getByRole("button", { name: hi["schedule.save"] }).click();
+  await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
   await expect(notice(page)).toHaveText(hi["schedule.setTime"]);
 
   const items = page.getByTestId("schedule-item");
@@ -77,16 +77,16 @@ test("the form's defaults, saving in Hindi, the cleared time, editing and deleti
 
   // The same minute twice is refused.
   await setTime(page, 600);
-  await page.getByLabel(hi["schedule.action"]).selectOption("OFF");
-  await page.getByRole("button", { name: hi["schedule.save"] }).click();
+  await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
+  await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
   await expect(notice(page)).toHaveText(hi["schedule.conflict"].replace("{time}", "10:00 AM"));
 
   await items.first().getByRole("link", { name: hi["schedule.edit"] }).click();
   await expect(page.getByRole("heading", { name: hi["schedule.editTitle"] })).toBeVisible();
   await setTime(page, 5 * 60 + 30);
-  await page.getByLabel(hi["schedule.action"]).selectOption("OFF");
-  await page.getByLabel(hi["schedule.repeat"]).selectOption("once");
-  await page.getByRole("button", { name: hi["schedule.update"] }).click();
+  await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
+  await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
+  await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.update"] }).click();
   await expect(notice(page)).toHaveText(hi["schedule.updated"]);
   await expect(items).toHaveCount(1);
   await expect(items.first().locator(".schedule-time")).toHaveText(timeOfDay(330, "hi"));
@@ -108,13 +108,13 @@ test.describe("in English on a wide screen", () => {
     await useLanguage(context, "en");
     await openSchedules(page, en);
     await setTime(page, 6 * 60);
-    await page.getByLabel(en["schedule.duration"]).selectOption("30");
-    await page.getByRole("button", { name: en["schedule.save"] }).click();
+    await page.locator("#schedule-form").getByLabel(en["schedule.duration"]).selectOption("30");
+    await page.locator("#schedule-form").getByRole("button", { name: en["schedule.save"] }).click();
     await expect(notice(page)).toHaveText(en["schedule.saved"]);
     await setTime(page, 18 * 60 + 15);
-    await page.getByLabel(en["schedule.action"]).selectOption("OFF");
-    await expect(page.getByLabel(en["schedule.duration"])).toHaveCount(0); // only for ON
-    await page.getByRole("button", { name: en["schedule.save"] }).click();
+    await page.locator("#schedule-form").getByLabel(en["schedule.action"]).selectOption("OFF");
+    await expect(page.locator("#schedule-form").getByLabel(en["schedule.duration"])).toHaveCount(0); // only for ON
+    await page.locator("#schedule-form").getByRole("button", { name: en["schedule.save"] }).click();
     await expect(notice(page)).toHaveText(en["schedule.saved"]);
     const items = page.getByTestId("schedule-item");
     await expect(items).toHaveCount(2);
@@ -145,13 +145,13 @@ test("the hub runs a schedule at its time with no page open, and logs one missed
     const onAt = nearMinute();
     const offAt = (onAt + 1) % MINUTES_PER_DAY;
     await setTime(page, onAt);
-    await page.getByLabel(hi["schedule.repeat"]).selectOption("once");
-    await page.getByRole("button", { name: hi["schedule.save"] }).click();
+    await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
+    await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
     await expect(notice(page)).toHaveText(hi["schedule.saved"]);
     await setTime(page, offAt);
-    await page.getByLabel(hi["schedule.action"]).selectOption("OFF");
-    await page.getByLabel(hi["schedule.repeat"]).selectOption("once");
-    await page.getByRole("button", { name: hi["schedule.save"] }).click();
+    await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
+    await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
+    await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
     await expect(notice(page)).toHaveText(hi["schedule.saved"]);
 
     // Nobody watches: the page is gone.

@@ -157,8 +157,8 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
     await page.getByTestId("schedule-hour").selectOption(hour);
     await page.getByTestId("schedule-minute").selectOption("15");
     await page.getByTestId("schedule-meridiem").selectOption(meridiem);
-    await page.getByLabel(hi["schedule.duration"]).selectOption("30");
-    await page.getByRole("button", { name: hi["schedule.save"] }).click();
+    await page.locator("#schedule-form").getByLabel(hi["schedule.duration"]).selectOption("30");
+    await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
     await expect(notice).toHaveText(hi["schedule.saved"]);
     await expect(items).toHaveCount(1);
     // The list writes times as Intl does in the page's language.
@@ -167,14 +167,14 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
 
     // The time is cleared after a save: saving again asks for it.
     await expect(page.getByTestId("schedule-hour")).toHaveValue("");
-    await page.getByRole("button", { name: hi["schedule.save"] }).click();
+    await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
     await expect(notice).toHaveText(hi["schedule.setTime"]);
     // The same minute twice is refused, worded in Hindi with the time.
     await page.getByTestId("schedule-hour").selectOption(hour);
     await page.getByTestId("schedule-minute").selectOption("15");
     await page.getByTestId("schedule-meridiem").selectOption(meridiem);
-    await page.getByLabel(hi["schedule.action"]).selectOption("OFF");
-    await page.getByRole("button", { name: hi["schedule.save"] }).click();
+    await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
+    await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
     await expect(notice).toHaveText(hi["schedule.conflict"].replace("{time}", `${hour}:15 ${meridiem}`));
     await expect(items).toHaveCount(1);
 
@@ -182,9 +182,9 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
     await expect(page.getByRole("heading", { name: hi["schedule.editTitle"] })).toBeVisible();
     await expect(page.getByTestId("schedule-minute")).toHaveValue("15");
     await page.getByTestId("schedule-minute").selectOption("45");
-    await page.getByLabel(hi["schedule.action"]).selectOption("OFF");
-    await page.getByLabel(hi["schedule.repeat"]).selectOption("once");
-    await page.getByRole("button", { name: hi["schedule.update"] }).click();
+    await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
+    await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
+    await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.update"] }).click();
     await expect(notice).toHaveText(hi["schedule.updated"]);
     await expect(items).toHaveCount(1);
     await expect(items.first()).toContainText(formatTimeOfDay(later * 60 + 45, "hi"));

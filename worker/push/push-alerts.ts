@@ -84,7 +84,12 @@ export function alertText(alert: Alert, language: Language, now: number): { titl
       if (alert.outcome === "done")
         return { title: t("push.scheduleDone.title"), body: t("push.scheduleDone.body", values) };
       if (alert.outcome === "missed") {
-        const reason = alert.reason === "offline" ? t("push.reason.offline") : t("push.reason.late");
+        const reason =
+          alert.reason === "offline"
+            ? t("push.reason.offline")
+            : alert.reason === "noSupply"
+              ? t("push.reason.noSupply")
+              : t("push.reason.late");
         return { title: t("push.scheduleMissed.title"), body: t("push.scheduleMissed.body", { ...values, reason }) };
       }
       return { title: t("push.scheduleFailed.title"), body: t("push.scheduleFailed.body", values) };

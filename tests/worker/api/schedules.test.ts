@@ -4,7 +4,18 @@ import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { scheduleListResponseSchema, scheduleResponseSchema } from "../../../common/api-responses/schedules.ts";
 import { MAX_SCHEDULES_PER_DEVICE, type ScheduleView } from "../../../common/schedule-schemas.ts";
-import { DAY_MS, formatClock, istMinuteKey, nextOccurrence, parseClock } from "../../../common/schedule-time.ts";
+import {
+  DAY_MS,
+  daysMaskOf,
+  formatClock,
+  istMinuteKey,
+  istWeekday,
+  nextOccurrence,
+  nextOccurrenceOn,
+  parseClock,
+  weekdaysOf,
+  windowLengthMinutes,
+} from "../../../common/schedule-time.ts";
 import {
   adminToken,
   api,
@@ -57,6 +68,21 @@ describe("IST clock helpers", () => {
     expect(nextOccurrence(600, Date.UTC(2026, 2, 28, 18, 31))).toBe(tenIst);
     expect(istMinuteKey(tenIst)).toBe("2026-03-29T10:00");
   });
+
+  it("finds the next time on a chosen IST weekday, crossing the week", () => {
+    // Sunday 22 November 2026, 07:00 IST.
+    const sundayMorning = Date.UTC(2026, 10, 22, 1, 30);
+    const sixAm = (day: number) => Date.UTC(2026, 10, day, 0, 30);
+    expect(istWeekday(sundayMorning)).toBe(0);
+    expect(nextOccurrenceOn(360, sundayMorning, daysMaskOf(["mon", "thu"]))).toBe(sixAm(23));
+    expect(nextOccurrenceOn(360, sixAm(23), daysMaskOf(["mon", "thu"]))).toBe(sixAm(26));
+    expect(nextOccurrenceOn(360, sixAm(26), daysMaskOf(["mon", "thu"]))).toBe(sixAm(30));
+    expect(nextOccurrenceOn(360, sundayMorning, daysMaskOf(["sun"]))).toBe(sixAm(29));
+    expect(nextOccurrenceOn(360, sundayMorning, null)).toBe(sixAm(23));
+    expect(weekdaysOf(daysMaskOf(["thu", "mon"]))).toEqual(["mon", "thu"]);
+    expect(windowLengthMinutes(22 * 60, 6 * 60)).toBe(480);
+    expect(windowLengthMinutes(6 * 60, 22 * 60)).toBe(960);
+  });
 });
 
 describe("POST /api/schedule", () => {
@@ -103,8 +129,39 @@ describe("POST /api/schedule", () => {
     [{ action: "ON", repeat: "daily" }, 'time must be a time such as "10:00 AM" (h:mm a) or "22:30".'],
     [{ time: 600, action: "ON", repeat: "daily" }, 'time must be a time such as "10:00 AM" (h:mm a) or "22:30".'],
     [{ time: "10:00 AM", action: "START", repeat: "daily" }, 'action must be "ON" or "OFF".'],
-    [{ time: "10:00 AM", action: "ON", repeat: "weekly" }, 'repeat must be "daily" or "once".'],
-    [{ time: "10:00 AM", action: "ON" }, 'repeat must be "daily" or "once".'],
+    [{ time: "10:00 AM", action: "ON", repeat: "weekly" }, "days must name the days of a weekly schedule."],
+    [{ time: "10:00 AM", action: "ON", repeat: "daily", days: ["mon"] }, "days are only for weekly schedules."],
+    [{ time: "10:00 AM", action: "ON", repeat: "weekly", days: [] }, "days must name at least one day."],
+    [
+      { time: "10:00 AM", action: "ON", repeat: "weekly", days: ["mon", "mon"] },
+      "days must name each day at most once.",
+    ],
+    [
+      { time: "10:00 AM", action: "ON", repeat: "weekly", days: ["monday"] },
+      "days must name days among sun, mon, tue, wed, thu, fri, sat.",
+    ],
+    [{ time: "10:00 AM", action: "ON" }, 'repeat must be "daily", "weekly" or "once".'],
+    [{ type: "sometimes", time: "10:00 AM", action: "ON", repeat: "daily" }, 'type must be "clock" or "window".'],
+    [
+      { type: "window", from: "10:00 PM", to: "6:00 AM", runMinutes: 120, repeat: "daily" },
+      "autoStart must be true: a power-window run starts the motor by itself.",
+    ],
+    [
+      { type: "window", from: "10:00 PM", to: "6:00 AM", runMinutes: 120, repeat: "daily", autoStart: "yes" },
+      "autoStart must be true: a power-window run starts the motor by itself.",
+    ],
+    [
+      { type: "window", from: "5:00 AM", to: "6:00 AM", runMinutes: 120, repeat: "daily", autoStart: true },
+      "runMinutes must fit in the window (60 minutes).",
+    ],
+    [
+      { type: "window", from: "22:00", to: "10:00 PM", runMinutes: 60, repeat: "daily", autoStart: true },
+      "to must differ from the window's start.",
+    ],
+    [
+      { type: "window", from: "22:00", to: "6:00 AM", repeat: "daily", autoStart: true },
+      "runMinutes must be a whole number of minutes from 1 to 720.",
+    ],
     [
       { time: "10:00 AM", action: "OFF", repeat: "daily", durationMinutes: 30 },
       "durationMinutes is only for ON schedules.",
@@ -161,6 +218,63 @@ describe("POST /api/schedule", () => {
       }),
     );
     expect(await list(token)).toHaveLength(MAX_SCHEDULES_PER_DEVICE);
+  });
+
+  it("runs a weekly schedule on its days only; one minute clashes only on a shared day", async () => {
+    const { token } = await farmerWithDevice();
+    const weekly = await created(token, { time: "6:00 AM", action: "ON", repeat: "weekly", days: ["thu", "mon"] });
+    expect(weekly).toMatchObject({ kind: "clock", repeat: "weekly", days: ["mon", "thu"], window: null });
+    expect(["mon", "thu"]).toContain(weekdaysOf(1 << istWeekday(Date.parse(weekly.nextRunAt!)))[0]);
+    await created(token, { time: "6:00 AM", action: "OFF", repeat: "weekly", days: ["tue"] });
+    const clash = await create(token, { time: "6:00 AM", action: "OFF", repeat: "daily" });
+    expect(clash.status).toBe(409);
+  });
+
+  it("saves a power window, refuses one that shares a minute with another, and lets a clock schedule sit inside it", async () => {
+    const { token } = await farmerWithDevice();
+    const window = await created(token, {
+      type: "window",
+      from: "10:00 PM",
+      to: "6:00 AM",
+      runMinutes: 120,
+      repeat: "weekly",
+      days: ["sat"],
+      resume: true,
+      autoStart: true,
+    });
+    expect(window).toMatchObject({
+      kind: "window",
+      time: "10:00 PM",
+      action: "ON",
+      repeat: "weekly",
+      days: ["sat"],
+      durationMinutes: 120,
+      window: { endTime: "6:00 AM", endMinuteOfDay: 360, randomDelay: true, resume: true },
+      activeRun: null,
+    });
+    expect(istWeekday(Date.parse(window.nextRunAt!))).toBe(6);
+    // Saturday night's window runs into Sunday morning: a Sunday 5 AM window shares its minutes.
+    const overlapping = await create(token, {
+      type: "window",
+      from: "5:00 AM",
+      to: "7:00 AM",
+      runMinutes: 60,
+      repeat: "weekly",
+      days: ["sun"],
+      autoStart: true,
+    });
+    expect(overlapping.status).toBe(409);
+    expect(await overlapping.json()).toMatchObject({ code: "conflict", params: { minuteOfDay: 22 * 60 } });
+    await created(token, {
+      type: "window",
+      from: "6:00 AM",
+      to: "7:00 AM",
+      runMinutes: 60,
+      repeat: "weekly",
+      days: ["sun"],
+      autoStart: true,
+    });
+    await created(token, { time: "10:00 PM", action: "OFF", repeat: "daily" });
   });
 
   it("needs a signed-in farmer with a device", async () => {

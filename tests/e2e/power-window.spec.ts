@@ -1,0 +1,88 @@
+// A power-window run in a real browser against the local Worker and hub, with the simulated
+// box: the farmer saves "run when power comes" in Hindi (the warning must be confirmed first),
+// the window opens while the box has no supply, and the motor starts only when the simulated
+// supply returns; the schedule page and the log say so in the farmer's words.
+import { expect, type Page, test } from "@playwright/test";
+import { formatTimeOfDay } from "../../app/format.ts";
+import { readJson } from "../../common/api-client.ts";
+import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
+import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { farmerWithDevice } from "./admin-support.ts";
+import { apiAs, hi, logIn } from "./support.ts";
+
+const devices: SimulatedDevice[] = [];
+
+test.afterEach(async () => {
+  await Promise.all(devices.splice(0).map((device) => device.stop()));
+});
+
+/**
+ * An IST minute at least a minute away: the form is filled and saved twice first, and a window
+ * whose opening has passed opens only the next day.
+ */
+function nearMinute(now = Date.now()): number {
+  const secondsLeft = 60 - new Date(now).getUTCSeconds();
+  return (istMinuteOfDay(now) + (secondsLeft > 30 ? 2 : 3)) % MINUTES_PER_DAY;
+}
+
+async function schedulesOf(page: Page) {
+  return (await readJson(await apiAs(page).get("/api/schedule"), scheduleListResponseSchema)).schedules;
+}
+
+async function setClock(page: Page, testId: string, minuteOfDay: number) {
+  const hours24 = Math.floor(minuteOfDay / 60);
+  const hour = hours24 % 12 === 0 ? 12 : hours24 % 12;
+  await page.getByTestId(`${testId}-hour`).selectOption(String(hour));
+  await page.getByTestId(`${testId}-minute`).selectOption(String(minuteOfDay % 60));
+  await page.getByTestId(`${testId}-meridiem`).selectOption(hours24 < 12 ? "AM" : "PM");
+}
+
+test("a power-window run waits for the simulated supply and starts the motor when it returns", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const { farmer, device } = await farmerWithDevice(request);
+  devices.push(device);
+  device.inject("powerCut");
+  await logIn(page, farmer.mobileNo, farmer.password);
+  await page.goto("/motor-schedule");
+
+  const form = page.getByTestId("window-form");
+  const opensAt = nearMinute();
+  await setClock(page, "window-from", opensAt);
+  await setClock(page, "window-to", (opensAt + 180) % MINUTES_PER_DAY);
+  await form.getByTestId("window-run-minutes").selectOption("60");
+  await form.getByLabel(hi["window.randomDelay"]).uncheck();
+  await form.getByLabel(hi["window.resume"]).check();
+  // Without the farmer's consent that the motor starts by itself, nothing is saved.
+  await form.getByRole("button", { name: hi["window.save"] }).click();
+  await expect(page.getByTestId("window-notice")).toHaveText(hi["window.confirmAutoStart"]);
+  await form.getByTestId("window-auto-start").check();
+  await form.getByRole("button", { name: hi["window.save"] }).click();
+  await expect(page.getByTestId("window-notice")).toHaveText(hi["schedule.saved"]);
+
+  const item = page.getByTestId("schedule-item").filter({ hasText: hi["window.badge"] });
+  await expect(item).toBeVisible();
+  // The window opens with no supply: the run waits, and the motor stays OFF.
+  await expect
+    .poll(async () => (await schedulesOf(page))[0]?.activeRun?.phase, { timeout: 200_000, intervals: [2_000] })
+    .toBe("waiting");
+  await page.reload();
+  await expect(item.getByTestId("window-run")).toHaveAttribute("data-phase", "waiting");
+  expect(device.relay).toBe("off");
+
+  device.inject("powerRestore");
+  await expect.poll(() => device.relay, { timeout: 20_000 }).toBe("on");
+  await page.reload();
+  await expect(item.getByTestId("window-run")).toHaveAttribute("data-phase", "running");
+
+  await page.goto("/logs");
+  await expect(
+    page
+      .getByTestId("log-item")
+      .filter({ hasText: `(बिजली-समय ${formatTimeOfDay(opensAt, "hi")}–` })
+      .first(),
+  ).toHaveAttribute("data-action", "on");
+});
