@@ -191,6 +191,26 @@ describe("run hours and energy", () => {
     expect(usage.totals).toEqual({ runningMinutes: 15, starts: 1, kwh: 0 });
   });
 
+  it("a real box's start at the box and one learned from its readings each count once", async () => {
+    const { device, box } = await farmerWithBox();
+    const stub = hubStub(device.deviceId);
+    const starts = async () => (await stub.usage(7)).totals.starts;
+    const status = async () => (await stub.getSnapshot()).pump.status;
+    // The hello said OFF; the farmer switches it ON at the starter.
+    box.send({ type: "relay", relay: "on", cause: "manual" });
+    await expect.poll(status).toBe("on");
+    box.send({ type: "power", current: 8.9, wattage: 5_118 });
+    box.send({ type: "relay", relay: "off", cause: "manual" });
+    await expect.poll(status).toBe("off");
+    expect(await starts()).toBe(1);
+    // Current while OFF: the hub learns from the readings that the motor runs.
+    box.send({ type: "power", current: 8.9, wattage: 5_118 });
+    await expect.poll(status).toBe("on");
+    box.send({ type: "power", current: 8.8, wattage: 5_060 });
+    expect(await starts()).toBe(2);
+    box.close();
+  });
+
   it("a real box's run survives the hub's eviction: one start, its time and energy counted once", async () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
     const stub = hubStub(device.deviceId);
