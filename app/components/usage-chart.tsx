@@ -100,27 +100,30 @@ export function UsageCard({ usage, span, deviceId }: { usage: PumpUsage; span: n
           );
         })}
       </svg>
-      <table className="visually-hidden">
-        <caption>{t("usage.chartTitle", { days: days.length })}</caption>
-        <thead>
-          <tr>
-            <th>{t("usage.date")}</th>
-            <th>{t("usage.runningTime")}</th>
-            <th>{t("usage.starts")}</th>
-            <th>{t("usage.energy")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day) => (
-            <tr key={day.date}>
-              <td>{dateOf(day.date)}</td>
-              <td>{duration(day.runningMinutes)}</td>
-              <td>{day.starts}</td>
-              <td>{kwh(day.kwh)}</td>
+      {/* In a box of its own: a table is as wide as its content, whatever width it is given. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{t("usage.chartTitle", { days: days.length })}</caption>
+          <thead>
+            <tr>
+              <th>{t("usage.date")}</th>
+              <th>{t("usage.runningTime")}</th>
+              <th>{t("usage.starts")}</th>
+              <th>{t("usage.energy")}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((day) => (
+              <tr key={day.date}>
+                <td>{dateOf(day.date)}</td>
+                <td>{duration(day.runningMinutes)}</td>
+                <td>{day.starts}</td>
+                <td>{kwh(day.kwh)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p className="muted small-text">{t("usage.estimate")}</p>
       <a href={`/api/pumps/${deviceId}/usage?days=${span}&format=csv`} download data-testid="usage-csv">
         {t("usage.download")}

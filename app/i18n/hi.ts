@@ -184,7 +184,7 @@ export const hi: Record<MessageKey, string> = {
   "usage.hours": "{hours} घं.",
   "usage.date": "तारीख",
   "usage.estimate": "बिजली बॉक्स के वॉटेज से अनुमानित है, मीटर से नहीं। जितनी देर बॉक्स ऑफ़लाइन रहा, वह समय नहीं गिना गया।",
-  "usage.download": "CSV फ़ाइल डाउनलोड करें",
+  "usage.download": "हर दिन का हिसाब फ़ाइल में डाउनलोड करें",
   "logs.recent": "हाल के मोटर लॉग",
   "logs.empty": "कोई मोटर लॉग उपलब्ध नहीं है।",
   "shell.skip": "सामग्री पर जाएँ",
