@@ -7,6 +7,7 @@
 // RPC methods the Worker calls, and wires the rooms in device-hub/ that do the work
 // (docs/architecture.md, "The hub's rooms").
 import { DurableObject } from "cloudflare:workers";
+import type { PumpUsage } from "../common/api-responses/usage.ts";
 import {
   DEVICE_FRAME_BURST,
   DEVICE_FRAMES_PER_SECOND,
@@ -69,6 +70,8 @@ export class DeviceHub extends DurableObject<Env> {
         take: () => this.deviceFrameBudget.take(),
         grant: (frames) => this.deviceFrameBudget.grant(frames),
       });
+      // A belief changed by the restart itself (above) is counted from here.
+      this.rooms.usage.follow(Date.now());
     });
   }
 
@@ -221,6 +224,11 @@ export class DeviceHub extends DurableObject<Env> {
 
   async powerHistory(limit: number): Promise<PowerSample[]> {
     return this.rooms.power.history(limit);
+  }
+
+  /** Run hours, starts and energy of the last `days` IST days (at most 90), today last. */
+  async usage(days: number): Promise<PumpUsage> {
+    return this.rooms.usage.days(days, Date.now());
   }
 
   /** Offers a firmware image; success here means the box accepted the job. */

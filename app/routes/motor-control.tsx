@@ -6,6 +6,7 @@ import { type RelayState, relayStateSchema } from "../../common/device-enums.ts"
 import type { MotorCommandResult } from "../../common/hub-contract.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import type { PumpState } from "../../common/pump-state.ts";
+import { usageSpanOf } from "../../common/pump-usage.ts";
 import { type HealthData, healthDataSchema } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceById, motorConfigOf } from "../../worker/db/devices.ts";
@@ -29,6 +30,7 @@ import {
   useHubClock,
 } from "../components/pump-state-view.tsx";
 import { useToast } from "../components/toast.tsx";
+import { UsageCard } from "../components/usage-chart.tsx";
 import { VoltageReading } from "../components/voltage-reading.tsx";
 import { CONTACT } from "../contact.ts";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
@@ -50,7 +52,7 @@ const NO_DEVICE_RECHECK_MS = 5_000;
 
 export const meta: Route.MetaFunction = () => [{ title: "Motor Control · Sinchai" }];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const env = envOf(context);
   const db = getDb(env.DB);
@@ -58,9 +60,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   // Read again: the choice was resolved before this request's action (a settings change) ran.
   const device = chosen ? await findDeviceById(db, chosen.device.id) : undefined;
   const role = chosen?.role ?? "owner";
-  const [snapshot, newestImage] = await Promise.all([
+  const usageSpan = usageSpanOf(request.url);
+  const [snapshot, newestImage, usage] = await Promise.all([
     device ? deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
     device?.connection ? latestFirmware(db, device.connection) : undefined,
+    // Server-rendered with the page (and again when it revalidates), never over the socket.
+    device ? deviceHub(env, device.id).usage(usageSpan) : null,
   ]);
   return {
     mobileNo: user.mobileNo,
@@ -90,6 +95,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
     snapshot,
     motorConfig: motorConfigOf(device),
+    usage,
+    usageSpan,
   };
 }
 
@@ -599,6 +606,10 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             )}
             <Link to="/logs">{t("logs.all")}</Link>
           </section>
+
+          {loaderData.usage && deviceId && (
+            <UsageCard usage={loaderData.usage} span={loaderData.usageSpan} deviceId={deviceId} />
+          )}
 
           {loaderData.may.firmware && deviceId && <FirmwareCard deviceId={deviceId} firmware={loaderData.firmware} />}
         </div>

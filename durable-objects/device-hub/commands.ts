@@ -27,6 +27,7 @@ import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
 import { type PendingSwitch, ZERO_POWER } from "./state.ts";
+import type { Usage } from "./usage.ts";
 
 export type AckMessage = Extract<DeviceMessage, { type: "ack" }>;
 export type HealthMessage = Extract<DeviceMessage, { type: "health" }>;
@@ -38,7 +39,7 @@ type FrameWaiter =
 /** Frames a command asks of the box: its ack, and the reading or health that comes with it. */
 const FRAMES_OWED_PER_COMMAND = 2;
 
-export type CommandRooms = { log: MotorLog; view: PumpView; alerts: HubAlerts };
+export type CommandRooms = { log: MotorLog; view: PumpView; alerts: HubAlerts; usage: Usage };
 
 export class MotorCommands extends Room<CommandRooms> {
   readonly #allowance: FrameAllowance;
@@ -179,8 +180,10 @@ export class MotorCommands extends Room<CommandRooms> {
     const { state, sql, sockets, timers } = this.hub;
     const previous = state.current.motor;
     const changed = previous.status !== status;
-    const changes = beliefChange(state.current, status, source, Date.now());
+    const now = Date.now();
+    const changes = beliefChange(state.current, status, source, now);
     if (changes) state.save(changes);
+    this.rooms.usage.follow(now);
     if (changed) {
       sockets.broadcast({ type: "motorStatusUpdate", status });
       if (status === "off") {

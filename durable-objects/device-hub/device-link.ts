@@ -28,6 +28,7 @@ import { DEVICE_FLOOD_COOLDOWN_MS } from "./socket-caps.ts";
 import { DEVICE_TAG, type DeviceAttachment } from "./sockets.ts";
 import { emptyHealth } from "./state.ts";
 import { TIMERS } from "./timers.ts";
+import type { Usage } from "./usage.ts";
 
 /** Until when a box cut off for flooding is refused (KV, so a restarted hub still knows). */
 const DEVICE_COOLDOWN_KEY = "device-cooldown-until";
@@ -58,7 +59,13 @@ export function livenessCheckAt(now: number, lastSign: number, limit: number): n
   return Math.max(now + 100, lastSign + limit + 500);
 }
 
-export type DeviceLinkRooms = { commands: MotorCommands; ota: FirmwareUpdates; view: PumpView; alerts: HubAlerts };
+export type DeviceLinkRooms = {
+  commands: MotorCommands;
+  ota: FirmwareUpdates;
+  view: PumpView;
+  alerts: HubAlerts;
+  usage: Usage;
+};
 
 export class DeviceLink extends Room<DeviceLinkRooms> {
   /** The box socket closed for its rate, while frames it sent before the close keep arriving. */
@@ -213,6 +220,8 @@ export class DeviceLink extends Room<DeviceLinkRooms> {
       health: state.current.health ? { ...state.current.health, mqtt: "disconnected" } : null,
     });
     sockets.broadcast({ type: "deviceStatusUpdate", deviceStatus: "offline" });
+    // A run is counted up to the box's last word, not while nobody can see it.
+    this.rooms.usage.follow(now);
     // Offline is no news when the motor was OFF; while it ran, nobody can now stop it from here.
     if (state.current.motor.status === "on")
       this.rooms.alerts.raise({ kind: "offlineWhileOn", lastSeenAt: state.current.lastSeenAt });

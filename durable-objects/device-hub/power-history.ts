@@ -4,13 +4,15 @@ import type { PowerSample } from "../../common/hub-contract.ts";
 import type { PowerData } from "../../common/realtime-protocol.ts";
 import { Room } from "./room.ts";
 import { TIMERS } from "./timers.ts";
+import type { Usage } from "./usage.ts";
 
 const POWER_PRUNE_INTERVAL_MS = 24 * 60 * 60_000;
 
-export class PowerHistory extends Room {
-  /** A reading: sampled while the motor runs (at most one a minute, sql.ts decides). */
+export class PowerHistory extends Room<{ usage: Usage }> {
+  /** A reading: sampled while the motor runs (at most one a minute, sql.ts decides), and its energy counted. */
   onReading(power: PowerData, now: number): void {
     const { state, sql, timers } = this.hub;
+    this.rooms.usage.onReading(power.wattage, now);
     if (state.current.motor.status !== "on") return;
     sql.samplePower(now, power.current, power.wattage);
     if (!timers.has(TIMERS.prunePower)) timers.set(TIMERS.prunePower, now + POWER_PRUNE_INTERVAL_MS);

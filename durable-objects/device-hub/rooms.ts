@@ -15,21 +15,23 @@ import { PumpView } from "./pump-view.ts";
 import { Schedules } from "./schedules.ts";
 import { Settings } from "./settings.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
+import { Usage } from "./usage.ts";
 import { WindowRuns } from "./window-runs.ts";
 
 export type HubRooms = ReturnType<typeof openRooms>;
 
 /** `allowance`: the box's frame allowance, which the hub object keeps (device-hub.ts says why). */
 export function openRooms(hub: HubContext, allowance: FrameAllowance) {
+  const usage = new Usage(hub);
   const log = new MotorLog(hub);
   const alerts = new HubAlerts(hub);
   const view = new PumpView(hub, { log });
-  const commands = new MotorCommands(hub, { log, view, alerts }, allowance);
+  const commands = new MotorCommands(hub, { log, view, alerts, usage }, allowance);
   const protection = new Protection(hub, { commands, log, view, alerts });
-  const power = new PowerHistory(hub);
+  const power = new PowerHistory(hub, { usage });
   const debug = new DebugLines(hub);
   const ota = new FirmwareUpdates(hub, { commands, log });
-  const link = new DeviceLink(hub, { commands, ota, view, alerts });
+  const link = new DeviceLink(hub, { commands, ota, view, alerts, usage });
   const windows = new WindowRuns(hub, { commands, log, alerts });
   const frames = new DeviceFrames(hub, { link, commands, protection, power, ota, debug, view, windows }, allowance);
   const browsers = new Browsers(hub, { view, debug, link });
@@ -37,6 +39,7 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const settings = new Settings(hub, { commands, log, browsers, schedules });
   return {
     hub,
+    usage,
     log,
     alerts,
     view,

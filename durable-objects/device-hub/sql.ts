@@ -34,6 +34,8 @@ export type ScheduleRow = {
   createdAt: number;
 };
 
+/** One IST day's totals, or what to add to them. */
+export type UsageRow = { runningMs: number; starts: number; energyWh: number };
 /** What a schedule's form decides (common/schedule-schemas.ts ScheduleInput), as stored. */
 export type ScheduleFields = Pick<
   ScheduleRow,
@@ -125,6 +127,14 @@ export class HubSql {
         after_minutes INTEGER NOT NULL,
         attempts INTEGER NOT NULL DEFAULT 0
       );
+      -- Run hours and energy per IST day (usage.ts), and the one cursor of what is counted so far.
+      CREATE TABLE IF NOT EXISTS usage_days (
+        day TEXT PRIMARY KEY,
+        running_ms INTEGER NOT NULL DEFAULT 0,
+        starts INTEGER NOT NULL DEFAULT 0,
+        energy_wh REAL NOT NULL DEFAULT 0
+      );
+      CREATE TABLE IF NOT EXISTS usage_cursor (id INTEGER PRIMARY KEY CHECK (id = 1), cursor TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS window_runs (
         schedule_id INTEGER PRIMARY KEY,
         run_key TEXT NOT NULL,
@@ -226,6 +236,46 @@ export class HubSql {
         wattage: row.wattage,
         timestamp: new Date(row.at).toISOString(),
       }));
+  }
+
+  // ---- run hours and energy (usage.ts) ------------------------------------------------------
+
+  usageCursor<Cursor>(): Cursor | null {
+    const row = this.sql.exec<{ cursor: string }>("SELECT cursor FROM usage_cursor WHERE id = 1").toArray()[0];
+    return row ? (JSON.parse(row.cursor) as Cursor) : null;
+  }
+
+  setUsageCursor(cursor: unknown): void {
+    this.sql.exec(
+      "INSERT INTO usage_cursor (id, cursor) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET cursor = excluded.cursor",
+      JSON.stringify(cursor),
+    );
+  }
+
+  addUsage(day: string, add: UsageRow): void {
+    this.sql.exec(
+      `INSERT INTO usage_days (day, running_ms, starts, energy_wh) VALUES (?, ?, ?, ?)
+       ON CONFLICT(day) DO UPDATE SET running_ms = running_ms + excluded.running_ms,
+         starts = starts + excluded.starts, energy_wh = energy_wh + excluded.energy_wh`,
+      day,
+      add.runningMs,
+      add.starts,
+      add.energyWh,
+    );
+  }
+
+  /** Days from `firstDay` ("2026-11-23") on, oldest first. */
+  usageSince(firstDay: string): ({ day: string } & UsageRow)[] {
+    return this.sql
+      .exec<{ day: string } & UsageRow>(
+        "SELECT day, running_ms AS runningMs, starts, energy_wh AS energyWh FROM usage_days WHERE day >= ? ORDER BY day",
+        firstDay,
+      )
+      .toArray();
+  }
+
+  deleteUsageBefore(firstDay: string): void {
+    this.sql.exec("DELETE FROM usage_days WHERE day < ?", firstDay);
   }
 
   // ---- debug lines --------------------------------------------------------------------------

@@ -90,6 +90,17 @@ test("shows the account and its device live: status, motor, power, logs, health,
   await expect(powerDialog).toContainText(t["admin.power.legend"]);
   await powerDialog.getByRole("button", { name: t["admin.common.close"] }).click();
 
+  // The box's run hours and energy, with the farmer's card and its CSV link, loaded with the page.
+  await page.reload();
+  const usage = page.getByTestId("usage");
+  await expect(usage.getByRole("heading", { name: t["usage.title"] })).toBeVisible();
+  await expect(usage.getByTestId("usage-starts")).toHaveText(t["usage.count"].replace("{count}", "1"));
+  await expect(usage.getByTestId("usage-chart")).toBeVisible();
+  await expect(usage.getByTestId("usage-csv")).toHaveAttribute(
+    "href",
+    `/api/pumps/${device.deviceId}/usage?days=7&format=csv`,
+  );
+
   await device.stop();
   await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.offline"]);
 });

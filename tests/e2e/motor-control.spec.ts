@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // The dashboard against the real Worker, driven by the simulated demo pump: switching with its
 // cooldown, faults the box reports, health with its cached fallback, settings, firmware.
+import { readFile } from "node:fs/promises";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
@@ -309,4 +310,54 @@ test.describe("pull to refresh", () => {
     await reloaded;
     expect(await page.evaluate(() => "stillHere" in window)).toBe(false);
   });
+});
+
+test("run hours and energy: a short run shows on a phone's chart, in its totals and in the CSV", async ({ page }) => {
+  await page.setViewportSize(VIEWPORTS.phone);
+  await openDashboard(page);
+  await switchTo(page, hi, "on");
+  await expect.poll(async () => amperes(await page.getByTestId("wattage").textContent())).toBeGreaterThan(0);
+  await page.waitForTimeout(3_000); // a run of a few seconds, so its time shows in whole seconds
+  await switchTo(page, hi, "off");
+
+  // The loader reads the hub's totals; a new load shows the run just made.
+  await page.goto("/motor-control?usage=30");
+  const usage = page.getByTestId("usage");
+  await expect(usage.getByRole("heading", { name: hi["usage.title"] })).toBeVisible();
+  await expect(usage.getByRole("link", { name: hi["usage.span"].replace("{days}", "30") })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  expect(Number.parseInt((await usage.getByTestId("usage-starts").textContent()) ?? "", 10)).toBeGreaterThan(0);
+  await expect(usage.getByTestId("usage-time")).not.toHaveText(/^0 /);
+  const kwh = Number(((await usage.getByTestId("usage-kwh").textContent()) ?? "").replace(/[^\d.]/g, ""));
+  expect(kwh).toBeGreaterThan(0);
+  // The chart: today's bar drawn, inside the 360 px screen, and no date label over another.
+  const chart = usage.getByTestId("usage-chart");
+  await expect(chart.locator("rect").last()).toBeVisible();
+  const box = await chart.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+  const labels = await chart
+    .locator("g text")
+    .evaluateAll((texts) =>
+      texts.map((text) => (text as SVGTextElement).getBoundingClientRect()).map(({ left, right }) => ({ left, right })),
+    );
+  expect(labels.length).toBeGreaterThan(1);
+  for (let index = 1; index < labels.length; index++) {
+    expect(labels[index]!.left).toBeGreaterThan(labels[index - 1]!.right);
+  }
+  await expect(chart).toHaveAccessibleName(hi["usage.chartTitle"].replace("{days}", "30"));
+
+  const download = page.waitForEvent("download");
+  await usage.getByTestId("usage-csv").click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(
+    /^sinchai-usage-SNC-[0-9A-Z]{8}-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/,
+  );
+  const lines = (await readFile(await file.path(), "utf8")).split("\r\n");
+  expect(lines[0]).toBe("date,running_minutes,starts,kwh_estimate");
+  expect(lines).toHaveLength(30 + 2);
+  const today = lines[30]!.split(",");
+  expect(Number(today[2])).toBeGreaterThan(0);
+  expect(Number(today[3])).toBeGreaterThan(0);
 });

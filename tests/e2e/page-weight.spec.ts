@@ -19,8 +19,9 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // after. Shared pumps then added the switcher, the viewer's and operator's views and "who" in
   // the log (0.5 KB, 130.3 KB): the budget moved by 1 KB for them (decision 013). Voltage
   // protection (the volts with their limits, three settings, its banners, toasts and log
-  // entries) added 947 bytes (133,426 → 134,373, 131.2 KB): the budget moved by 0.9 KB.
-  "/motor-control": { js: 131.9 * KB },
+  // entries) then added 947 bytes and run hours and energy's chart 1.3 KB: with both it
+  // measures 135,831 bytes (132.6 KB), and the budget moved to that.
+  "/motor-control": { js: 132.7 * KB },
 };
 
 function kindOf(response: Response): Kind {
@@ -110,7 +111,7 @@ test.describe("the dashboard", () => {
     await device.stop();
   });
 
-  test("/motor-control: at most 131.9 KB of JavaScript, live", async ({ browser }) => {
+  test("/motor-control: at most 132.7 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only
     // the session cookie (no cache, no memory of the login page's scripts).
     const context = await browser.newContext();

@@ -41,6 +41,7 @@ import { motorLogsAnswer } from "./logs.ts";
 import { offerNewestFirmware } from "./ota.ts";
 import { requireAuth } from "./require-auth.ts";
 import { respond } from "./respond.ts";
+import { pumpUsageAnswer } from "./usage.ts";
 
 /** The box in the path, if the caller may do `action` with it (404 if they may not see it, 403 if not this). */
 async function pumpFor(c: Context<ApiEnv>, action: PumpAction): Promise<PumpAccess> {
@@ -118,6 +119,10 @@ export const pumpRoutes = new Hono<ApiEnv>()
   .get("/:deviceId/logs", signedIn, async (c) => {
     const { device } = await pumpFor(c, "see");
     return motorLogsAnswer(c, device.id);
+  })
+  .get("/:deviceId/usage", signedIn, async (c) => {
+    const { device } = await pumpFor(c, "see");
+    return pumpUsageAnswer(c, device.id);
   })
   .get("/:deviceId/schedules", requireAuth("user"), async (c) => {
     const access = await pumpFor(c, "see");

@@ -6,7 +6,9 @@ import { useCallback, useState } from "react";
 import { data, Link, useRevalidator } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
 import type { PumpMember } from "../../../common/api-responses/pumps.ts";
+import type { PumpUsage } from "../../../common/api-responses/usage.ts";
 import type { HubSnapshot } from "../../../common/hub-contract.ts";
+import { usageSpanOf } from "../../../common/pump-usage.ts";
 import type { HealthData } from "../../../common/realtime-protocol.ts";
 import {
   type ConfigHistoryEntry,
@@ -31,6 +33,7 @@ import { PeopleCard } from "../../components/admin/user-detail/people-card.tsx";
 import { PumpCard } from "../../components/admin/user-detail/pump-card.tsx";
 import { RecentLogsCard } from "../../components/admin/user-detail/recent-logs-card.tsx";
 import type { Ask } from "../../components/dialog.tsx";
+import { UsageCard } from "../../components/usage-chart.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import type { LiveEffect } from "../../realtime/live-device.ts";
@@ -41,7 +44,7 @@ import type { Route } from "./+types/user-detail";
 
 export const meta: Route.MetaFunction = () => [{ title: "User · Sinchai Admin" }];
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const env = envOf(context);
   const adminId = context.get(adminContext).id;
   const id = userIdSchema.safeParse(params.userId);
@@ -52,13 +55,15 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const loaded = await loadOrMessage(async () => {
     const user = await findAdminUserView(db, { id: id.data });
     if (!user) return null;
-    const [history, snapshot, adminCount, members] = await Promise.all([
+    const usageSpan = usageSpanOf(request.url);
+    const [history, snapshot, adminCount, members, usage] = await Promise.all([
       configHistoryForAdmin(db, user.id),
       user.device ? deviceHub(env, user.device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
       countAdmins(db),
       user.device ? listPumpMembers(db, user.device.id) : [],
+      user.device ? deviceHub(env, user.device.id).usage(usageSpan) : null,
     ]);
-    return { user, history, snapshot, adminCount, members };
+    return { user, history, snapshot, adminCount, members, usage, usageSpan };
   }, "admin.user.loadFailed");
   if (loaded.error) return data({ page: null, error: loaded.error, adminId }, { status: 500 });
   if (!loaded.data) return notFound();
@@ -88,6 +93,8 @@ function UserDetailPage({
   adminCount,
   adminId,
   members,
+  usage,
+  usageSpan,
 }: {
   user: NonNullable<Route.ComponentProps["loaderData"]["page"]>["user"];
   history: ConfigHistoryEntry[];
@@ -95,6 +102,8 @@ function UserDetailPage({
   adminCount: number;
   adminId: number;
   members: PumpMember[];
+  usage: PumpUsage | null;
+  usageSpan: number;
 }) {
   const t = useAdminT();
   const revalidator = useRevalidator();
@@ -174,6 +183,7 @@ function UserDetailPage({
             <HealthCard mobileNo={user.mobileNo} health={live.health} pump={pump} onHealth={onHealth} />
             <DeviceInfoCard device={user.device} deviceInfo={user.deviceInfo} />
             <RecentLogsCard logs={live.lastLogs} />
+            {usage && <UsageCard usage={usage} span={usageSpan} deviceId={user.device.id} />}
           </>
         )}
         <PeopleCard deviceId={user.device?.id ?? null} members={members} shared={user.shared} ask={ask} />

@@ -252,6 +252,7 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     body: () => ({ name: 5 }),
   },
   "GET /api/pumps/:deviceId/logs": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/logs` },
+  "GET /api/pumps/:deviceId/usage": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/usage` },
   "GET /api/pumps/:deviceId/schedules": {
     access: "pumpSeeFarmer",
     path: (f) => `/api/pumps/${f.aDevice.deviceId}/schedules`,

@@ -58,6 +58,7 @@ import { apiApp } from "../../../worker/api/app.ts";
 import { firmwareIdSchema } from "../../../worker/api/device-socket.ts";
 import { motorLogsQuery, powerLogsQuery } from "../../../worker/api/logs.ts";
 import { rechargeIdSchema } from "../../../worker/api/recharges.ts";
+import { pumpUsageQuery } from "../../../worker/api/usage.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import {
   baseSeed,
@@ -93,7 +94,7 @@ import {
   uniqueMobileNo,
 } from "../helpers.ts";
 
-/** Generated inputs per route; 65 routes make 9,750. */
+/** Generated inputs per route; 66 routes make 9,900. */
 const RUNS_PER_ROUTE = 150;
 const MIN_HTTP_INPUTS = 6_000;
 /** readJsonBody refuses bodies longer than this (worker/api/input.ts). */
@@ -292,6 +293,11 @@ const ROUTES: Record<string, Spec> = {
     "read",
     { query: { template: { limit: "20", before: "5" }, fields: ["limit", "before"] } },
     (seen) => ok(motorLogsQuery, seen.query),
+  ),
+  "GET /api/pumps/:deviceId/usage": ownPumpRoute(
+    "read",
+    { query: { template: { days: "30", format: "csv" }, fields: ["days", "format"] } },
+    (seen) => ok(pumpUsageQuery, seen.query),
   ),
   "GET /api/pumps/:deviceId/schedules": ownPumpRoute("read"),
   "POST /api/pumps/:deviceId/schedules": ownPumpRoute(
