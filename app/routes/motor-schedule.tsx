@@ -5,7 +5,7 @@
 // route's action (works without script); edit and delete are links that open the form or a
 // confirmation, so they work without script too. With script, the same posts run in place
 // and delete asks in a dialog.
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
 import { roleMay } from "../../common/pump-roles.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
@@ -325,44 +325,30 @@ const OUTCOME_KEYS: Record<string, MessageKey> = {
   stopped: "window.reason.stopped",
 };
 
-/** The form's fields, kept by the browser while the farmer picks; reset by each new page. */
-function ScheduleForm({
-  initial,
-  editing,
-  hasDevice,
-  notice,
-  pump,
-}: {
-  initial: FormValues;
+type FormProps<Values> = {
+  /** The fields as the page starts them; the browser keeps them while the farmer picks. */
+  initial: Values;
   editing: ScheduleView | null;
   hasDevice: boolean;
   /** The box the page shows: the post names it. */
   pump: string;
-  notice: (Notice & { tone: "success" | "error" }) | null;
-}) {
+  notice: FormNotice;
+};
+
+/** The clock schedule's fields, reset by each new page. */
+function ScheduleForm({ initial, editing, hasDevice, notice, pump }: FormProps<FormValues>) {
   const t = useT();
-  const navigation = useNavigation();
   const [form, setForm] = useState<FormValues>(initial);
   const change = (changes: Partial<FormValues>) => setForm((current) => ({ ...current, ...changes }));
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
-
-  const durations: readonly number[] =
-    form.duration === "" ||
-    SCHEDULE_DURATION_CHOICES.includes(Number(form.duration) as (typeof SCHEDULE_DURATION_CHOICES)[number])
-      ? SCHEDULE_DURATION_CHOICES
-      : [...SCHEDULE_DURATION_CHOICES, Number(form.duration)].sort((a, b) => a - b);
-
   return (
-    <Form
-      method="post"
-      action={editing ? `/motor-schedule?edit=${editing.id}` : "/motor-schedule"}
-      className="stack"
-      noValidate
+    <SaveScheduleForm
+      kind="clock"
+      editing={editing}
+      hasDevice={hasDevice}
+      pump={pump}
+      notice={notice}
+      saveLabel={t("schedule.save")}
     >
-      <input type="hidden" name="intent" value="save" />
-      <input type="hidden" name="pump" value={pump} />
-      {editing && <input type="hidden" name="id" value={editing.id} />}
-      <input type="hidden" name="kind" value="clock" />
       <ClockSelects
         name=""
         legend={t("schedule.time")}
@@ -385,7 +371,7 @@ function ScheduleForm({
         <Field label={t("schedule.duration")}>
           <select name="duration" value={form.duration} onChange={(event) => change({ duration: event.target.value })}>
             <option value="">{t("schedule.duration.none")}</option>
-            {durations.map((minutes) => (
+            {minuteChoices(form.duration).map((minutes) => (
               <option key={minutes} value={String(minutes)}>
                 {t("schedule.duration.minutes", { minutes })}
               </option>
@@ -394,19 +380,75 @@ function ScheduleForm({
         </Field>
       )}
       <RepeatChoice repeat={form.repeat} days={form.days} onChange={(repeat, days) => change({ repeat, days })} />
+    </SaveScheduleForm>
+  );
+}
+
+type FormNotice = (Notice & { tone: "success" | "error" }) | null;
+
+/** "ON for N minutes" and "run for N minutes" offer these, and a value saved outside them. */
+function minuteChoices(value: string): readonly number[] {
+  const minutes = Number(value);
+  return value === "" || SCHEDULE_DURATION_CHOICES.includes(minutes as (typeof SCHEDULE_DURATION_CHOICES)[number])
+    ? SCHEDULE_DURATION_CHOICES
+    : [...SCHEDULE_DURATION_CHOICES, minutes].sort((a, b) => a - b);
+}
+
+/**
+ * What both schedule forms share: a plain post naming the pump, the kind and the schedule
+ * edited; the last answer; Save (Update when editing) and Cancel.
+ */
+function SaveScheduleForm({
+  kind,
+  editing,
+  hasDevice,
+  pump,
+  notice,
+  saveLabel,
+  children,
+}: {
+  kind: "clock" | "window";
+  editing: ScheduleView | null;
+  hasDevice: boolean;
+  /** The box the page shows: the post names it. */
+  pump: string;
+  notice: FormNotice;
+  saveLabel: string;
+  children: ReactNode;
+}) {
+  const t = useT();
+  const navigation = useNavigation();
+  const saving =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "save" &&
+    navigation.formData?.get("kind") === kind;
+  const testId = kind === "clock" ? "schedule" : "window";
+  return (
+    <Form
+      method="post"
+      action={editing ? `/motor-schedule?edit=${editing.id}` : "/motor-schedule"}
+      className="stack"
+      noValidate
+      data-testid={`${testId}-form`}
+    >
+      <input type="hidden" name="intent" value="save" />
+      <input type="hidden" name="kind" value={kind} />
+      <input type="hidden" name="pump" value={pump} />
+      {editing && <input type="hidden" name="id" value={editing.id} />}
+      {children}
       {/* The last answer goes while a new post is under way, so no one reads it as the new one's. */}
       {notice && navigation.state === "idle" && (
         <p
           className={`message ${notice.tone}`}
           role={notice.tone === "error" ? "alert" : "status"}
-          data-testid="schedule-notice"
+          data-testid={`${testId}-notice`}
         >
           {t(notice.key, notice.values)}
         </p>
       )}
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={saving || !hasDevice}>
-          {saving ? t("schedule.saving") : editing === null ? t("schedule.save") : t("schedule.update")}
+          {saving ? t("schedule.saving") : editing === null ? saveLabel : t("schedule.update")}
         </button>
         {editing !== null && (
           <Link to="/motor-schedule" className="button">
@@ -450,44 +492,19 @@ function RepeatChoice({
  * "Run N minutes as soon as power comes between two times": a plain form of its own, with the
  * warning and the farmer's explicit consent that the motor starts by itself.
  */
-function WindowForm({
-  initial,
-  editing,
-  hasDevice,
-  notice,
-  pump,
-}: {
-  initial: WindowValues;
-  editing: ScheduleView | null;
-  hasDevice: boolean;
-  pump: string;
-  notice: (Notice & { tone: "success" | "error" }) | null;
-}) {
+function WindowForm({ initial, editing, hasDevice, notice, pump }: FormProps<WindowValues>) {
   const t = useT();
-  const navigation = useNavigation();
   const [form, setForm] = useState<WindowValues>(initial);
   const change = (changes: Partial<WindowValues>) => setForm((current) => ({ ...current, ...changes }));
-  const saving =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === "save" &&
-    navigation.formData?.get("kind") === "window";
-  const runChoices = SCHEDULE_DURATION_CHOICES.includes(
-    Number(form.runMinutes) as (typeof SCHEDULE_DURATION_CHOICES)[number],
-  )
-    ? SCHEDULE_DURATION_CHOICES
-    : [...SCHEDULE_DURATION_CHOICES, Number(form.runMinutes)].sort((a, b) => a - b);
   return (
-    <Form
-      method="post"
-      action={editing ? `/motor-schedule?edit=${editing.id}` : "/motor-schedule"}
-      className="stack"
-      noValidate
-      data-testid="window-form"
+    <SaveScheduleForm
+      kind="window"
+      editing={editing}
+      hasDevice={hasDevice}
+      pump={pump}
+      notice={notice}
+      saveLabel={t("window.save")}
     >
-      <input type="hidden" name="intent" value="save" />
-      <input type="hidden" name="kind" value="window" />
-      <input type="hidden" name="pump" value={pump} />
-      {editing && <input type="hidden" name="id" value={editing.id} />}
       <div className="window-times">
         <ClockSelects
           name="from"
@@ -511,7 +528,7 @@ function WindowForm({
           onChange={(event) => change({ runMinutes: event.target.value })}
           data-testid="window-run-minutes"
         >
-          {runChoices.map((minutes) => (
+          {minuteChoices(form.runMinutes).map((minutes) => (
             <option key={minutes} value={String(minutes)}>
               {t("schedule.duration.minutes", { minutes })}
             </option>
@@ -550,26 +567,7 @@ function WindowForm({
           <strong>{t("window.autoStart")}</strong>
         </label>
       </div>
-      {notice && navigation.state === "idle" && (
-        <p
-          className={`message ${notice.tone}`}
-          role={notice.tone === "error" ? "alert" : "status"}
-          data-testid="window-notice"
-        >
-          {t(notice.key, notice.values)}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={saving || !hasDevice}>
-          {saving ? t("schedule.saving") : editing === null ? t("window.save") : t("schedule.update")}
-        </button>
-        {editing !== null && (
-          <Link to="/motor-schedule" className="button">
-            {t("dialog.cancel")}
-          </Link>
-        )}
-      </div>
-    </Form>
+    </SaveScheduleForm>
   );
 }
 

@@ -105,6 +105,18 @@ function switchesSeen(box: DevicePeer) {
     .map((text) => switchMessageSchema.parse(JSON.parse(text)).relay);
 }
 
+/**
+ * A farmer's box (answering like a healthy one) with a window `changes` that opened a second
+ * ago; with supply present, once the run is running.
+ */
+async function windowOpened(changes: Record<string, unknown> = {}, box: { supply?: boolean } = {}) {
+  const farmer = await farmerWithBox({ autoAck: true, ...box });
+  const schedule = await createWindow(farmer.token, nightWindow(changes));
+  await openWindow(farmer.device.deviceId, schedule.id);
+  if (box.supply !== false) await until(phaseIs(farmer.device.deviceId, "running"), "running");
+  return { ...farmer, schedule };
+}
+
 /** Waits until the hub holds `check` true (frames are handled as they come, not when sent). */
 async function until(check: () => Promise<boolean>, what: string) {
   const deadline = Date.now() + 5_000;
@@ -141,9 +153,7 @@ describe("a power window", () => {
   });
 
   it("opening before supply waits without a switch, then starts when the box reports power back", async () => {
-    const { device, token, box } = await farmerWithBox({ autoAck: true, supply: false });
-    const schedule = await createWindow(token, nightWindow());
-    await openWindow(device.deviceId, schedule.id);
+    const { device, token, box } = await windowOpened({}, { supply: false });
     expect(switchesSeen(box)).toEqual([]);
     expect(await windowRun(device.deviceId)).toMatchObject({ phase: "waiting" });
     expect((await scheduleNow(token)).activeRun).toMatchObject({ phase: "waiting", ranMinutes: 0 });
@@ -155,9 +165,7 @@ describe("a power window", () => {
   });
 
   it("with a random delay waits 0–120 s after supply, and a flicker inside the delay starts nothing", async () => {
-    const { device, token, box } = await farmerWithBox({ autoAck: true, supply: false });
-    const schedule = await createWindow(token, nightWindow({ randomDelay: true }));
-    await openWindow(device.deviceId, schedule.id);
+    const { device, box } = await windowOpened({ randomDelay: true }, { supply: false });
 
     const restoredAt = Date.now();
     box.send({ type: "event", event: "powerRestored", relay: "off" });
@@ -181,10 +189,7 @@ describe("a power window", () => {
   });
 
   it("cut mid-run with resume pauses, then runs only the minutes left when power returns", async () => {
-    const { device, token, box } = await farmerWithBox({ autoAck: true });
-    const schedule = await createWindow(token, nightWindow({ runMinutes: 60 }));
-    await openWindow(device.deviceId, schedule.id);
-    await until(phaseIs(device.deviceId, "running"), "running");
+    const { device, box } = await windowOpened({ runMinutes: 60 });
     await ageRun(device.deviceId, { ranMinutes: 20 });
 
     box.send({ type: "event", event: "powerLost", relay: "off" });
@@ -211,10 +216,7 @@ describe("a power window", () => {
   });
 
   it("cut mid-run without resume ends the run; power coming back starts nothing", async () => {
-    const { device, token, box } = await farmerWithBox({ autoAck: true });
-    const schedule = await createWindow(token, nightWindow({ runMinutes: 60, resume: false }));
-    await openWindow(device.deviceId, schedule.id);
-    await until(phaseIs(device.deviceId, "running"), "running");
+    const { device, token, box } = await windowOpened({ runMinutes: 60, resume: false });
     await ageRun(device.deviceId, { ranMinutes: 15 });
 
     box.send({ type: "event", event: "powerLost", relay: "off" });
@@ -229,10 +231,7 @@ describe("a power window", () => {
   });
 
   it("completes: the owed stop switches OFF, logged as complete, the run done, however often the alarm comes", async () => {
-    const { device, token, box } = await farmerWithBox({ autoAck: true });
-    const schedule = await createWindow(token, nightWindow({ runMinutes: 30 }));
-    await openWindow(device.deviceId, schedule.id);
-    await until(phaseIs(device.deviceId, "running"), "running");
+    const { device, token, box } = await windowOpened({ runMinutes: 30 });
     await ageRun(device.deviceId, { ranMinutes: 30 });
     // The hub restarts mid-run: nothing of the run is in memory.
     await endCooldown(device.deviceId);
@@ -252,10 +251,7 @@ describe("a power window", () => {
   });
 
   it("closing while the motor runs stops it, short of its minutes, and never starts it again", async () => {
-    const { device, token, box } = await farmerWithBox({ autoAck: true });
-    const schedule = await createWindow(token, nightWindow({ runMinutes: 120 }));
-    await openWindow(device.deviceId, schedule.id);
-    await until(phaseIs(device.deviceId, "running"), "running");
+    const { device, token, box } = await windowOpened({ runMinutes: 120 });
     await ageRun(device.deviceId, { ranMinutes: 50, closesAt: Date.now() - 1 });
     await endCooldown(device.deviceId);
 
@@ -279,9 +275,7 @@ describe("a power window", () => {
   });
 
   it("that closes with no supply ends missed, and power after it starts nothing", async () => {
-    const { device, token, box } = await farmerWithBox({ autoAck: true, supply: false });
-    const schedule = await createWindow(token, nightWindow());
-    await openWindow(device.deviceId, schedule.id);
+    const { device, token, box } = await windowOpened({}, { supply: false });
     await ageRun(device.deviceId, { closesAt: Date.now() - 1 });
     await wakeNow(device.deviceId);
     expect(await windowRun(device.deviceId)).toBeNull();
@@ -323,10 +317,7 @@ describe("a power window", () => {
   });
 
   it("stopped by the farmer mid-run ends the run, and supply returning never restarts it", async () => {
-    const { device, token, box } = await farmerWithBox({ autoAck: true });
-    const schedule = await createWindow(token, nightWindow());
-    await openWindow(device.deviceId, schedule.id);
-    await until(phaseIs(device.deviceId, "running"), "running");
+    const { device, token, box } = await windowOpened();
     await endCooldown(device.deviceId);
     const off = await postJson(`/api/pumps/${device.deviceId}/motor`, { action: "off" }, token);
     expect(off.status).toBe(200);
@@ -341,9 +332,7 @@ describe("a power window", () => {
   });
 
   it("deleted while waiting for supply starts nothing when supply comes", async () => {
-    const { device, token, box } = await farmerWithBox({ autoAck: true, supply: false });
-    const schedule = await createWindow(token, nightWindow());
-    await openWindow(device.deviceId, schedule.id);
+    const { device, token, box, schedule } = await windowOpened({}, { supply: false });
     expect((await windowRun(device.deviceId))?.phase).toBe("waiting");
     expect((await deleteJson(`/api/schedule/${schedule.id}`, {}, token)).status).toBe(200);
     expect(await windowRun(device.deviceId)).toBeNull();
