@@ -1,35 +1,8 @@
 // The hub's safety net: a motor whose readings breach a protection limit for longer than
 // the box should ever allow is switched off by the hub itself.
 import { describe, expect, it } from "vitest";
-import { HUB_SAFETY_SUSTAIN_MS, PROTECTION_STARTUP_GRACE_MS } from "../../common/protection.ts";
-import {
-  browserWatching,
-  connectDevice,
-  farmerWithDevice,
-  hubStub,
-  postJson,
-  rewriteHubState,
-} from "../worker/helpers.ts";
-
-// The farmer's default config: 1 A, 30 % / 30 %. Limits: dry run below 0.7 A, overcurrent above 1.3 A.
-async function runningMotor() {
-  const farmer = await farmerWithDevice();
-  const box = (await connectDevice(farmer.device)).autoAck({ runningCurrent: 1 });
-  const browser = await browserWatching(farmer.user.mobileNo, { token: farmer.token });
-  expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
-  await box.next("switch");
-  return { ...farmer, box, browser };
-}
-
-/** Moves the hub's memory of when the motor started (and a breach began) into the past. */
-function ageRun(deviceId: string, breachKind: "overCurrent" | "dryRun" | null) {
-  const longAgo = Date.now() - PROTECTION_STARTUP_GRACE_MS - HUB_SAFETY_SUSTAIN_MS - 1_000;
-  return rewriteHubState(deviceId, (state) => ({
-    ...state,
-    relayOnSince: longAgo,
-    breach: breachKind ? { kind: breachKind, since: Date.now() - HUB_SAFETY_SUSTAIN_MS - 1 } : null,
-  }));
-}
+import { hubStub } from "../worker/helpers.ts";
+import { ageRun, runningMotor } from "./safety-net-support.ts";
 
 describe("DeviceHub safety net", () => {
   it("switches off an overcurrent the box did not stop, logs it and tells the browsers", async () => {

@@ -5,16 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { HUB_SAFETY_SUSTAIN_MS, PROTECTION_STARTUP_GRACE_MS } from "../../common/protection.ts";
 import { safetyNetStep } from "../../durable-objects/device-hub/protection.ts";
-import type { Breach, HubState } from "../../durable-objects/device-hub/state.ts";
-import {
-  browserWatching,
-  connectDevice,
-  farmerWithDevice,
-  hubStub,
-  postJson,
-  rewriteHubState,
-} from "../worker/helpers.ts";
+import type { HubState } from "../../durable-objects/device-hub/state.ts";
+import { connectDevice, farmerWithDevice, hubStub, postJson } from "../worker/helpers.ts";
 import { stateWith, withRooms } from "./room-support.ts";
+import { ageRun, runningMotor } from "./safety-net-support.ts";
 
 const NOW = 1_800_000_000_000;
 const STARTED = NOW - PROTECTION_STARTUP_GRACE_MS - 1_000;
@@ -110,25 +104,6 @@ describe("voltage trips the box reports", () => {
     ]);
   });
 });
-
-// The farmer's default config: 1 A, 30 % / 30 %; a 3-phase box's voltage limits 340–460 V, 6 %.
-async function runningMotor() {
-  const farmer = await farmerWithDevice();
-  const box = (await connectDevice(farmer.device)).autoAck({ runningCurrent: 1 });
-  const browser = await browserWatching(farmer.user.mobileNo, { token: farmer.token });
-  expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
-  await box.next("switch");
-  return { ...farmer, box, browser };
-}
-
-function ageRun(deviceId: string, breachKind: Breach | null) {
-  const longAgo = Date.now() - PROTECTION_STARTUP_GRACE_MS - HUB_SAFETY_SUSTAIN_MS - 1_000;
-  return rewriteHubState(deviceId, (state) => ({
-    ...state,
-    relayOnSince: longAgo,
-    breach: breachKind ? { kind: breachKind, since: Date.now() - HUB_SAFETY_SUSTAIN_MS - 1 } : null,
-  }));
-}
 
 describe("DeviceHub voltage protection, end to end", () => {
   it("switches off a low voltage the box did not stop, logs it, tells the browsers and shows the volts", async () => {

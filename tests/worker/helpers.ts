@@ -16,6 +16,16 @@ import { devices, motorLogs, users } from "../../worker/db/schema.ts";
 
 export const ORIGIN = "http://sinchai.test";
 
+/** The motor config a 3-phase box starts with: SPEC §3's defaults and the kind's voltage limits. */
+export const THREE_PHASE_DEFAULT_CONFIG = {
+  defaultCurrent: 1,
+  dryRunThreshold: 30,
+  overCurrentThreshold: 30,
+  underVoltage: 340,
+  overVoltage: 460,
+  voltageUnbalance: 6,
+} as const;
+
 export function uniqueMobileNo(): string {
   const first = 6 + Math.floor(Math.random() * 4);
   const rest = String(Math.floor(Math.random() * 1e9)).padStart(9, "0");

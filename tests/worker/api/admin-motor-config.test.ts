@@ -22,6 +22,7 @@ import {
   postJson,
   putJson,
   refusal,
+  THREE_PHASE_DEFAULT_CONFIG,
   updateMotorConfig,
 } from "../helpers.ts";
 
@@ -179,14 +180,7 @@ describe("adminChangeNote", () => {
   });
 
   it("names voltage limits that changed, a limit put back to its default, and none that were left out", () => {
-    const before = {
-      defaultCurrent: 1,
-      dryRunThreshold: 30,
-      overCurrentThreshold: 30,
-      underVoltage: 340,
-      overVoltage: 460,
-      voltageUnbalance: 6,
-    };
+    const before = { ...THREE_PHASE_DEFAULT_CONFIG };
     const { underVoltage: _left, ...rest } = before;
     expect(adminChangeNote("9000000001", before, { ...rest, overVoltage: 470, voltageUnbalance: null })).toBe(
       "Admin 9000000001: over voltage 460 → 470 V, voltage unbalance 6 → default",

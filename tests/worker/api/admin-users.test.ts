@@ -25,6 +25,7 @@ import {
   postJson,
   provisionDevice,
   putJson,
+  THREE_PHASE_DEFAULT_CONFIG,
   updateMotorConfig,
 } from "../helpers.ts";
 
@@ -87,12 +88,7 @@ describe("GET /api/admin/user/{id}", () => {
       id: user.id,
       mobileNo: user.mobileNo,
       isAdmin: false,
-      defaultCurrent: 1,
-      dryRunThreshold: 30,
-      overCurrentThreshold: 30,
-      underVoltage: 340,
-      overVoltage: 460,
-      voltageUnbalance: 6,
+      ...THREE_PHASE_DEFAULT_CONFIG,
       deviceInfo: { imei: "866000000000001", firmware: "2.4.1", sim: null, chipId: null },
       device: { id: device.deviceId, kind: "3phase", online: true },
     });

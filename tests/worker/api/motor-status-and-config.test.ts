@@ -17,6 +17,7 @@ import {
   getJson,
   loginToken,
   postJson,
+  THREE_PHASE_DEFAULT_CONFIG,
 } from "../helpers.ts";
 
 describe("GET /api/devices/motor/status/{mobileNo}", () => {
@@ -30,14 +31,7 @@ describe("GET /api/devices/motor/status/{mobileNo}", () => {
       phaseFault: false,
       powerData: { current: 0, wattage: 0 },
       healthLogs: expect.objectContaining({ version: "test-1.0.0", mqtt: "connected" }),
-      motorConfig: {
-        defaultCurrent: 1,
-        dryRunThreshold: 30,
-        overCurrentThreshold: 30,
-        underVoltage: 340,
-        overVoltage: 460,
-        voltageUnbalance: 6,
-      },
+      motorConfig: THREE_PHASE_DEFAULT_CONFIG,
     });
     box.close();
   });
