@@ -99,6 +99,14 @@ async function wakeNow(deviceId: string) {
   return runDurableObjectAlarm(hubStub(deviceId));
 }
 
+/** With the cooldown over, supply goes and comes back, and the hub looks at everything it owes. */
+async function flickerAfterCooldown(deviceId: string, box: DevicePeer) {
+  await endCooldown(deviceId);
+  box.send({ type: "event", event: "powerLost", relay: "off" });
+  box.send({ type: "event", event: "powerRestored", relay: "off" });
+  await wakeNow(deviceId);
+}
+
 function switchesSeen(box: DevicePeer) {
   return box.raw
     .filter((text) => text.includes('"type":"switch"'))
@@ -266,10 +274,7 @@ describe("a power window", () => {
       code: "windowClosed",
       ranMinutes: 50,
     });
-    await endCooldown(device.deviceId);
-    box.send({ type: "event", event: "powerLost", relay: "off" });
-    box.send({ type: "event", event: "powerRestored", relay: "off" });
-    await wakeNow(device.deviceId);
+    await flickerAfterCooldown(device.deviceId, box);
     expect(switchesSeen(box)).toEqual(["on", "off"]);
     box.close();
   });
@@ -323,10 +328,7 @@ describe("a power window", () => {
     expect(off.status).toBe(200);
     await until(phaseIs(device.deviceId, null), "ended");
     expect((await scheduleNow(token)).lastRun).toMatchObject({ outcome: "failed", code: "stopped" });
-    await endCooldown(device.deviceId);
-    box.send({ type: "event", event: "powerLost", relay: "off" });
-    box.send({ type: "event", event: "powerRestored", relay: "off" });
-    await wakeNow(device.deviceId);
+    await flickerAfterCooldown(device.deviceId, box);
     expect(switchesSeen(box)).toEqual(["on", "off"]);
     box.close();
   });
