@@ -369,6 +369,7 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
       origin: { by: "powerWindow", fromMinute: 1320, toMinute: 360, runMinutes: 120, leftMinutes: 40 },
       confirmed: "inTime",
     },
+    written: false,
   },
   {
     action: "off",
@@ -379,12 +380,14 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
       origin: { by: "powerWindowEnd", reason: "complete", ranMinutes: 120, runMinutes: 120 },
       confirmed: "inTime",
     },
+    written: false,
   },
   {
     action: "other",
     english:
       "Power-window run paused by a power cut after 80 of 120 minutes; it runs the rest if power returns before 6:00 AM.",
     event: { kind: "powerWindowPaused", reason: "powerCut", ranMinutes: 80, runMinutes: 120, toMinute: 360 },
+    written: false,
   },
   {
     action: "other",
@@ -397,6 +400,7 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
       fromMinute: 1320,
       toMinute: 360,
     },
+    written: false,
   },
   { action: "other", english: "Pump serviced by Ramesh", event: { kind: "legacy", text: "Pump serviced by Ramesh" } },
 ];
