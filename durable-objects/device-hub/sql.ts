@@ -323,19 +323,10 @@ export class HubSql {
   insertSchedule(values: ScheduleFields & Pick<ScheduleRow, "userId" | "nextRunAt" | "createdAt">): number {
     return this.sql
       .exec<{ id: number }>(
-        `INSERT INTO schedules (user_id, kind, minute_of_day, action, repeat, days, duration_minutes, window_end,
-           random_delay, resume, next_run_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        `INSERT INTO schedules (user_id, ${SCHEDULE_FIELD_COLUMNS.join(", ")}, next_run_at, created_at)
+         VALUES (?, ${SCHEDULE_FIELD_COLUMNS.map(() => "?").join(", ")}, ?, ?) RETURNING id`,
         values.userId,
-        values.kind,
-        values.minuteOfDay,
-        values.action,
-        values.repeat,
-        values.daysMask,
-        values.durationMinutes,
-        values.windowEnd,
-        values.randomDelay ? 1 : 0,
-        values.resume ? 1 : 0,
+        ...scheduleFieldParams(values),
         values.nextRunAt,
         values.createdAt,
       )
@@ -344,17 +335,9 @@ export class HubSql {
 
   updateSchedule(id: number, values: ScheduleFields & Pick<ScheduleRow, "nextRunAt">): void {
     this.sql.exec(
-      `UPDATE schedules SET kind = ?, minute_of_day = ?, action = ?, repeat = ?, days = ?, duration_minutes = ?,
-         window_end = ?, random_delay = ?, resume = ?, next_run_at = ? WHERE id = ?`,
-      values.kind,
-      values.minuteOfDay,
-      values.action,
-      values.repeat,
-      values.daysMask,
-      values.durationMinutes,
-      values.windowEnd,
-      values.randomDelay ? 1 : 0,
-      values.resume ? 1 : 0,
+      `UPDATE schedules SET ${SCHEDULE_FIELD_COLUMNS.map((column) => `${column} = ?`).join(", ")}, next_run_at = ?
+       WHERE id = ?`,
+      ...scheduleFieldParams(values),
       values.nextRunAt,
       id,
     );
@@ -544,6 +527,33 @@ export class HubSql {
       )
       .one().due;
   }
+}
+
+/** The columns of what a schedule's form decides, in the order of `scheduleFieldParams`. */
+const SCHEDULE_FIELD_COLUMNS = [
+  "kind",
+  "minute_of_day",
+  "action",
+  "repeat",
+  "days",
+  "duration_minutes",
+  "window_end",
+  "random_delay",
+  "resume",
+];
+
+function scheduleFieldParams(fields: ScheduleFields): SqlStorageValue[] {
+  return [
+    fields.kind,
+    fields.minuteOfDay,
+    fields.action,
+    fields.repeat,
+    fields.daysMask,
+    fields.durationMinutes,
+    fields.windowEnd,
+    fields.randomDelay ? 1 : 0,
+    fields.resume ? 1 : 0,
+  ];
 }
 
 /** SQLite keeps booleans as 0 and 1. */
