@@ -44,7 +44,7 @@ export const DEVICE_CLOSE = {
   tooManyFrames: 1008,
 } as const;
 
-/** A browser frame over the limit (RFC 6455 "Message Too Big"); browsers only listen. */
+/** A browser frame over the limit (RFC 6455 "Message Too Big"): a page sends only heartbeats and small requests. */
 export const FRAME_TOO_BIG_CLOSE = 1009;
 /** A socket that could not take a frame (RFC 6455 "Internal Error"): its peer reconnects. */
 export const SEND_FAILED_CLOSE = 1011;

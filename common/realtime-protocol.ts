@@ -145,6 +145,25 @@ export const otaStatusMessageSchema = z.object({
   firmware: z._default(z.nullable(z.string()), null),
 });
 
+/**
+ * Beyond SPEC §4: the answer to a page's request on its socket (`browserRequestSchema`), to that
+ * socket alone. `result` is the hub's, as the HTTP API's would be: ok only once the box has
+ * confirmed; a refusal is a code the page words (`invalidRequest`: the frame was not a request).
+ */
+export const commandResultMessageSchema = z.object({
+  type: z.literal("commandResult"),
+  requestId: z.string(),
+  result: z.union([
+    z.object({ ok: z.literal(true), status: relayStateSchema }),
+    z.object({
+      ok: z.literal(false),
+      code: z.string(),
+      error: z.optional(z.string()),
+      retryAfterMs: z.optional(z.number()),
+    }),
+  ]),
+});
+
 export const realtimeMessageSchema = z.discriminatedUnion("type", [
   initialDataMessageSchema,
   motorStatusUpdateMessageSchema,
@@ -165,13 +184,41 @@ export const realtimeMessageSchema = z.discriminatedUnion("type", [
   debugLogMessageSchema,
   debugModeUpdateMessageSchema,
   otaStatusMessageSchema,
+  commandResultMessageSchema,
 ]);
 export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;
+
+// ---- what a page sends on its socket ---------------------------------------------------------
+
+/** Chosen by the page, unique among its socket's requests in flight; echoed in the answer. */
+export const REQUEST_ID_MAX_LENGTH = 64;
+
+/**
+ * Beyond SPEC §4: a page that has its socket open sends its commands on it, sparing the
+ * farmer's phone a new HTTP request for each tap (docs/decisions/023-commands-over-the-socket.md).
+ * Who asks is the socket's viewer; the hub answers with a `commandResult` of the same
+ * `requestId`. A frame that is not a request (anything without a `requestId`) is ignored.
+ */
+export const browserRequestSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("switchMotor"),
+    requestId: z.string().check(z.minLength(1), z.maxLength(REQUEST_ID_MAX_LENGTH)),
+    action: relayStateSchema,
+  }),
+]);
+export type BrowserRequest = z.infer<typeof browserRequestSchema>;
 
 // Caps on the browser's realtime socket (docs/security.md, "Caps").
 /** A page opens one socket per pump screen; more than this from one account on one pump are tabs left open. */
 export const BROWSER_SOCKETS_PER_VIEWER = 10;
 /** All viewers of one pump together (the farmer's family and admins): a new one beyond this is refused. */
 export const BROWSER_SOCKETS_PER_DEVICE = 100;
-/** Browsers only listen: their frames are heartbeats and nothing else, so anything bigger is refused. */
+/** A page's frames are heartbeats and requests of a few dozen bytes: anything bigger is refused. */
 export const MAX_BROWSER_FRAME_BYTES = 4096;
+/**
+ * A page's requests on one socket: a few taps at once, then one a second. Each wakes the hub,
+ * and a real farmer's page sends one per tap (its switch is disabled while one is answered);
+ * a socket over it is closed (1008) and the page reconnects.
+ */
+export const BROWSER_REQUEST_BURST = 5;
+export const BROWSER_REQUESTS_PER_SECOND = 1;

@@ -34,7 +34,7 @@ import type { ScheduleInput, ScheduleView } from "../common/schedule-schemas.ts"
 import type { ViewerTarget } from "./device-hub/browsers.ts";
 import { openHubContext } from "./device-hub/context.ts";
 import { personMay } from "./device-hub/owner.ts";
-import { afterRestart, NOT_ALLOWED } from "./device-hub/pump-model.ts";
+import { afterRestart } from "./device-hub/pump-model.ts";
 import { type HubRooms, openRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
 import { attachmentOf } from "./device-hub/sockets.ts";
@@ -89,7 +89,7 @@ export class DeviceHub extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, frame: string | ArrayBuffer): Promise<void> {
-    const { link, browsers, frames } = this.rooms;
+    const { link, requests, frames } = this.rooms;
     // A box cut off for flooding gets nothing more done: the frames it sent before our close
     // still arrive, and each must cost next to nothing. (Any other closing socket's last frames
     // count: a box reports "installing" and closes at once to restart.)
@@ -98,7 +98,7 @@ export class DeviceHub extends DurableObject<Env> {
       return;
     }
     const attachment = attachmentOf(ws);
-    if (attachment?.role === "browser") browsers.onFrame(ws, frame);
+    if (attachment?.role === "browser") await requests.onFrame(ws, attachment, frame);
     else if (attachment?.role === "device") await frames.onFrame(ws, attachment, frame);
   }
 
@@ -160,20 +160,12 @@ export class DeviceHub extends DurableObject<Env> {
   // ---- RPC from the Worker ---------------------------------------------------------------
 
   /**
-   * A person's tap: switches the motor if they may (checked again here, against the hub's own
-   * copy of owner and members); succeeds only when the box confirms (device-hub/commands.ts).
-   * The log names them: the origin is built here, never taken from the caller.
+   * A person's tap, from the HTTP API or the dashboard's form: the same method as a tap on the
+   * page's open socket (device-hub/person-switch.ts), with the same checks against the hub's
+   * own copy of owner and members; succeeds only when the box confirms (device-hub/commands.ts).
    */
   async switchMotor(person: PumpPerson, action: RelayState): Promise<MotorCommandResult> {
-    if (!(await personMay(this.rooms.hub, person, "switch"))) return NOT_ALLOWED;
-    // A pump only its owner uses says "from the app" as it always has; once others may use
-    // it, every tap names who made it ("by Ram from the app").
-    const role = person.role === "operator" ? "operator" : "owner";
-    const shared = role !== "owner" || this.rooms.hub.state.current.members.length > 0;
-    return this.rooms.commands.switchMotor({
-      action,
-      origin: shared ? { by: "app", userId: person.userId, role, label: person.label } : { by: "app" },
-    });
+    return this.rooms.person.switchMotor(person, action);
   }
 
   async getSnapshot(): Promise<HubSnapshot> {

@@ -1,8 +1,9 @@
 // The browsers watching the pump (docs/pump-state.md, "Sockets follow the session"): each
 // socket is accepted for a viewer the Worker authenticated, tagged with its role, session and
 // user, capped per viewer and per pump (docs/security.md, "Caps"), fed the snapshot and every
-// update, and closed with a code the page words when its right to watch ends. Browsers only
-// listen; the first one makes the box report fast readings, the last one leaving stops them.
+// update, and closed with a code the page words when its right to watch ends. What a page asks
+// on its socket is browser-requests.ts; the first socket makes the box report fast readings,
+// the last one leaving stops them.
 import { FRAME_TOO_BIG_CLOSE, HUB_HEADERS, type HubSocketRefusal } from "../../common/hub-contract.ts";
 import { BROWSER_CLOSE, type BrowserCloseReason } from "../../common/pump-state.ts";
 import {
@@ -101,9 +102,14 @@ export class Browsers extends Room<BrowserRooms> {
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  /** Browsers only listen (heartbeats are answered without waking us): a big frame is abuse. */
-  onFrame(ws: WebSocket, frame: string | ArrayBuffer): void {
-    if (frameBytes(frame) > MAX_BROWSER_FRAME_BYTES) this.hub.sockets.close(ws, FRAME_TOO_BIG_CLOSE, "Frame too large");
+  /**
+   * A page sends heartbeats (answered without waking us) and small requests
+   * (browser-requests.ts): a big frame is abuse, and closes its socket. False when it did.
+   */
+  frameFits(ws: WebSocket, frame: string | ArrayBuffer): boolean {
+    if (frameBytes(frame) <= MAX_BROWSER_FRAME_BYTES) return true;
+    this.hub.sockets.close(ws, FRAME_TOO_BIG_CLOSE, "Frame too large");
+    return false;
   }
 
   /** A browser's socket closed or failed: the last one stops the fast readings. */

@@ -16,7 +16,9 @@ export async function loadOwnerAndConfig(hub: HubContext): Promise<boolean> {
     state.save({
       owner: owner ? { userId: owner.id, mobileNo: owner.mobileNo } : null,
       // A number invited before it registered has no account yet: nobody can act as it.
-      members: members.flatMap(({ member, userId }) => (userId === null ? [] : [{ userId, role: member.role }])),
+      members: members.flatMap(({ member, userId }) =>
+        userId === null ? [] : [{ userId, role: member.role, label: member.label }],
+      ),
       config: {
         ...state.current.config,
         ...motorConfigOf(found?.device),
@@ -29,6 +31,11 @@ export async function loadOwnerAndConfig(hub: HubContext): Promise<boolean> {
     hub.logError("could not load owner and config from D1", error);
     return false;
   }
+}
+
+/** The owner's name for member `userId`, by the hub's copy (null for the owner, or a copy without names). */
+export function labelOf(state: HubState, userId: number): string | null {
+  return state.members.find((member) => member.userId === userId)?.label ?? null;
 }
 
 /** What an account is to the pump by the hub's copy: its owner, a member, or nothing. */

@@ -1,6 +1,7 @@
 // The rooms of one hub instance, wired in the order they depend on each other: each takes the
 // hub's context and the rooms built before it that it works with (room.ts).
 import { HubAlerts } from "./alerts.ts";
+import { BrowserRequests } from "./browser-requests.ts";
 import { Browsers } from "./browsers.ts";
 import { MotorCommands } from "./commands.ts";
 import type { HubContext } from "./context.ts";
@@ -9,6 +10,7 @@ import { DeviceFrames } from "./device-frames.ts";
 import { DeviceLink } from "./device-link.ts";
 import { MotorLog } from "./motor-log.ts";
 import { FirmwareUpdates } from "./ota.ts";
+import { PersonSwitch } from "./person-switch.ts";
 import { PowerHistory } from "./power-history.ts";
 import { Protection } from "./protection.ts";
 import { PumpView } from "./pump-view.ts";
@@ -35,6 +37,8 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const windows = new WindowRuns(hub, { commands, log, alerts });
   const frames = new DeviceFrames(hub, { link, commands, protection, power, ota, debug, view, windows }, allowance);
   const browsers = new Browsers(hub, { view, debug, link });
+  const person = new PersonSwitch(hub, { commands });
+  const requests = new BrowserRequests(hub, { browsers, person });
   const schedules = new Schedules(hub, { commands, log, alerts, windows });
   const settings = new Settings(hub, { commands, log, browsers, schedules });
   return {
@@ -51,6 +55,8 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
     link,
     frames,
     browsers,
+    person,
+    requests,
     windows,
     schedules,
     settings,

@@ -41,8 +41,12 @@ export type PendingSwitch = {
 
 export type HubState = {
   owner: Owner | null;
-  /** The registered members and their roles (docs/decisions/018), as D1 last said. */
-  members: { userId: number; role: MemberRole }[];
+  /**
+   * The registered members, their roles and the owner's names for them (docs/decisions/018),
+   * as D1 last said. A hub that stored its members before it kept names has none (`undefined`)
+   * until D1 is read again.
+   */
+  members: { userId: number; role: MemberRole; label?: string | null }[];
   config: DeviceConfig;
   motor: MotorBelief;
   /** When the motor last went ON; the start-up grace counts from here. */

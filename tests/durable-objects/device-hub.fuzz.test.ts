@@ -1,7 +1,8 @@
 // Fuzzing the two sockets of a DeviceHub (docs/security.md, "Fuzzing"): thousands of generated
 // bad frames over real WebSockets. A box's bad frame gets the documented `error` frame
-// (docs/device-protocol.md §2) and changes nothing; a browser's frame of any kind is ignored
-// (browsers only listen): no answer, no change, the socket stays open. Afterwards the hub still
+// (docs/device-protocol.md §2) and changes nothing; a browser's frame that is not a request
+// (none has a `requestId`; requests are realtime.commands.test.ts) is ignored: no answer, no
+// change, the socket stays open. Afterwards the hub still
 // answers, has not restarted, and its state, its storage and D1 are exactly as before.
 //
 // The message types come from the protocol's zod unions, so a new type is fuzzed as soon as

@@ -1,0 +1,92 @@
+// What a page asks on its open socket (common/realtime-protocol.ts, `browserRequestSchema`):
+// a switch of the motor, answered on the same socket by a `commandResult` with the request's
+// id once the hub has the box's answer. Who asks is the socket's viewer, whose right to the
+// socket the session rules keep true (docs/pump-state.md, "Sockets follow the session"); what
+// they may do is checked by the same method the HTTP API calls (person-switch.ts).
+import { DEVICE_CLOSE } from "../../common/hub-contract.ts";
+import {
+  BROWSER_REQUEST_BURST,
+  BROWSER_REQUESTS_PER_SECOND,
+  browserRequestSchema,
+  REQUEST_ID_MAX_LENGTH,
+  type RealtimeMessage,
+} from "../../common/realtime-protocol.ts";
+import type { Browsers } from "./browsers.ts";
+import type { PersonSwitch } from "./person-switch.ts";
+import { NOT_ALLOWED } from "./pump-model.ts";
+import { Room } from "./room.ts";
+import { FrameBudget } from "./socket-caps.ts";
+import type { BrowserAttachment } from "./sockets.ts";
+
+type CommandResult = Extract<RealtimeMessage, { type: "commandResult" }>;
+
+/** The id of a frame that claims to be a request, if it has one we can answer to; else null. */
+function requestIdOf(json: unknown): string | null {
+  if (typeof json !== "object" || json === null || !("requestId" in json)) return null;
+  const { requestId } = json;
+  return typeof requestId === "string" && requestId.length > 0 && requestId.length <= REQUEST_ID_MAX_LENGTH
+    ? requestId
+    : null;
+}
+
+export class BrowserRequests extends Room<{ browsers: Browsers; person: PersonSwitch }> {
+  /**
+   * Each socket's request allowance. In memory only: a hub woken from hibernation gets new
+   * socket objects, and with them full allowances, which is what an idle page deserves.
+   */
+  readonly #budgets = new WeakMap<WebSocket, FrameBudget>();
+
+  /** A frame from a page: a request is answered; anything else (a frame of no request) is ignored. */
+  async onFrame(ws: WebSocket, viewer: BrowserAttachment, frame: string | ArrayBuffer): Promise<void> {
+    if (!this.rooms.browsers.frameFits(ws, frame) || typeof frame !== "string") return;
+    let json: unknown;
+    try {
+      json = JSON.parse(frame);
+    } catch {
+      return;
+    }
+    const requestId = requestIdOf(json);
+    if (requestId === null) return;
+    if (!this.#allow(ws)) {
+      this.hub.sockets.close(ws, DEVICE_CLOSE.tooManyFrames, "Too many requests");
+      return;
+    }
+    // The session may have run out a moment before its timer closes the socket: it asks nothing.
+    if (viewer.sessionExpiresAt <= Date.now()) {
+      this.rooms.browsers.closeExpiredSessions(Date.now());
+      return;
+    }
+    const parsed = browserRequestSchema.safeParse(json);
+    if (!parsed.success) {
+      this.#answer(ws, { type: "commandResult", requestId, result: { ok: false, code: "invalidRequest" } });
+      return;
+    }
+    const request = parsed.data;
+    switch (request.type) {
+      case "switchMotor": {
+        const person = await this.rooms.person.personOfSocket(viewer);
+        const result = person ? await this.rooms.person.switchMotor(person, request.action) : NOT_ALLOWED;
+        this.#answer(ws, { type: "commandResult", requestId, result });
+        return;
+      }
+      default: {
+        const unreachable: never = request.type;
+        return unreachable;
+      }
+    }
+  }
+
+  #allow(ws: WebSocket): boolean {
+    let budget = this.#budgets.get(ws);
+    if (!budget) {
+      budget = new FrameBudget(BROWSER_REQUEST_BURST, BROWSER_REQUESTS_PER_SECOND);
+      this.#budgets.set(ws, budget);
+    }
+    return budget.take();
+  }
+
+  /** To the asking socket only, if it is still open (a page that left gets its state on return). */
+  #answer(ws: WebSocket, message: CommandResult): void {
+    if (ws.readyState === WebSocket.OPEN) this.hub.sockets.sendToBrowser(ws, message);
+  }
+}
