@@ -64,6 +64,8 @@ export const en = {
   "motor.turnOff": "Turn motor OFF",
   "motor.status": "Motor is {status}",
   "motor.cooldown": "You can switch the motor ON again in {seconds} s.",
+  "motor.answerLost":
+    "The connection dropped before the answer came. The command may have been carried out: see the motor's state above.",
   "motor.linkLost": "The device went offline before confirming. The motor may have switched: see its state above.",
   "motor.rejected": "The device refused the command.",
   "pump.unknown": "not confirmed",

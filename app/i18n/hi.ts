@@ -65,6 +65,7 @@ export const hi: Record<MessageKey, string> = {
   "motor.turnOff": "मोटर बंद करें",
   "motor.status": "मोटर {status} है",
   "motor.cooldown": "मोटर {seconds} सेकंड बाद फिर चालू कर सकेंगे।",
+  "motor.answerLost": "जवाब आने से पहले कनेक्शन टूट गया। आदेश पूरा हो चुका हो सकता है: ऊपर मोटर की स्थिति देखें।",
   "motor.linkLost": "पुष्टि से पहले डिवाइस ऑफ़लाइन हो गया। मोटर बदल चुकी हो सकती है: ऊपर उसकी स्थिति देखें।",
   "motor.rejected": "डिवाइस ने आदेश नहीं माना।",
   "pump.unknown": "पक्का नहीं",

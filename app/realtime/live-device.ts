@@ -170,6 +170,9 @@ export function liveDeviceReducer(state: LiveDeviceState, message: RealtimeMessa
         ],
       ];
     }
+    // The answer to one page's request: the socket hook hands it to the tap that asked.
+    case "commandResult":
+      return [state, []];
     default: {
       const unreachable: never = message;
       return unreachable;

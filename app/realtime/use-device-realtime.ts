@@ -3,11 +3,24 @@
 // handed to the page's reducer (./live-device.ts): the state it returns is rendered, its
 // effects go to the page in order. When the hub closes the socket because the right to watch
 // ended (a close code of common/pump-state.ts), it stays closed and the page says why.
+//
+// While it is open the page's taps travel on it too (`ask`): a request with an id, answered by
+// the hub on the same socket, with no HTTP request for a slow line to pay
+// (docs/decisions/023-commands-over-the-socket.md). A socket that drops before the answer
+// leaves the outcome to the pump state the next socket brings: the page never guesses it.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { SOCKET_RECONNECT_DELAY_MS } from "../../common/constants.ts";
 import { browserCloseReason } from "../../common/pump-state.ts";
-import { realtimeMessageSchema } from "../../common/realtime-protocol.ts";
+import { type BrowserRequest, type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { type LiveDeviceState, type LiveEffect, type LiveSnapshot, liveDeviceReducer } from "./live-device.ts";
+
+/** What a request on the socket came to: the hub's answer, or `answerLost` when none can come any more. */
+export type SocketAnswer =
+  | Extract<RealtimeMessage, { type: "commandResult" }>["result"]
+  | { ok: false; code: "answerLost" };
+
+/** The hub answers within its wait for the box (5 s); this only ends a wait for a frame that was lost. */
+const ANSWER_WAIT_MS = 20_000;
 
 export function useDeviceRealtime(
   deviceId: string | null,
@@ -30,6 +43,27 @@ export function useDeviceRealtime(
   }, []);
   const onEffectRef = useRef(onEffect);
   onEffectRef.current = onEffect;
+  const openSocket = useRef<WebSocket | null>(null);
+  const waiting = useRef(new Map<string, (answer: SocketAnswer) => void>());
+  const nextRequestId = useRef(0);
+
+  /** Sends a request on the open socket; null when there is none (the page posts its form instead). */
+  const ask = useCallback((request: Omit<BrowserRequest, "requestId">): Promise<SocketAnswer> | null => {
+    const socket = openSocket.current;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return null;
+    nextRequestId.current += 1;
+    const requestId = String(nextRequestId.current);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle({ ok: false, code: "answerLost" }), ANSWER_WAIT_MS);
+      const settle = (answer: SocketAnswer) => {
+        clearTimeout(timer);
+        waiting.current.delete(requestId);
+        resolve(answer);
+      };
+      waiting.current.set(requestId, settle);
+      socket.send(JSON.stringify({ ...request, requestId } satisfies BrowserRequest));
+    });
+  }, []);
 
   useEffect(() => {
     if (!deviceId) return;
@@ -46,6 +80,7 @@ export function useDeviceRealtime(
       let opened = false;
       opening.addEventListener("open", () => {
         opened = true;
+        openSocket.current = opening;
       });
       opening.addEventListener("message", (event) => {
         if (typeof event.data !== "string") return;
@@ -60,11 +95,14 @@ export function useDeviceRealtime(
           console.warn("Ignoring an unexpected realtime message", parsed.error.issues[0]);
           return;
         }
+        if (parsed.data.type === "commandResult") waiting.current.get(parsed.data.requestId)?.(parsed.data.result);
         const [next, effects] = liveDeviceReducer(latest.current, parsed.data);
         setState(() => ({ ...next, liveUntil: Date.now() }));
         for (const effect of effects) onEffectRef.current?.(effect);
       });
       opening.addEventListener("close", (event) => {
+        if (openSocket.current === opening) openSocket.current = null;
+        for (const settle of [...waiting.current.values()]) settle({ ok: false, code: "answerLost" });
         const ended = browserCloseReason(event.code);
         setState((current) => ({
           ...current,
@@ -86,5 +124,5 @@ export function useDeviceRealtime(
     };
   }, [deviceId, setState]);
 
-  return [state, setState] as const;
+  return [state, setState, ask] as const;
 }

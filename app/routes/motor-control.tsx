@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { data, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
 import { healthReadingResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { motorConfigRequestSchema } from "../../common/api-schemas.ts";
@@ -42,7 +42,7 @@ import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refre
 import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
 import type { LiveEffect } from "../realtime/live-device.ts";
 import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
-import { useDeviceRealtime } from "../realtime/use-device-realtime.ts";
+import { type SocketAnswer, useDeviceRealtime } from "../realtime/use-device-realtime.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/motor-control";
@@ -100,7 +100,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
-type CommandOutcome = MotorCommandResult | { ok: false; code: "invalid" | "crossSite" | "noDevice" };
+/**
+ * What became of a tap: the hub's answer (through the form's action or the open socket), or the
+ * page's own refusal. `answerLost`: the socket dropped before the hub's answer reached the
+ * page; `invalidRequest`: the hub could not read the request. Either way the pump state says
+ * what is known.
+ */
+type CommandOutcome =
+  | MotorCommandResult
+  | { ok: false; code: "invalid" | "crossSite" | "noDevice" | "answerLost" | "invalidRequest" };
 
 type ActionResult = { command: CommandOutcome | null; config: ConfigOutcome | null };
 
@@ -188,7 +196,16 @@ const FAILURE_KEYS: Record<Exclude<CommandOutcome, { ok: true }>["code"], Messag
   voltageUnbalance: "motor.voltageUnbalance",
   invalid: "motor.failed",
   crossSite: "motor.failed",
+  invalidRequest: "motor.failed",
+  answerLost: "motor.answerLost",
 };
+
+/** The hub's answer on the socket, as the form's action would have given it (a code this page does not know yet reads as a failure). */
+function outcomeOf(answer: SocketAnswer): CommandOutcome {
+  if (answer.ok) return answer;
+  const code = Object.hasOwn(FAILURE_KEYS, answer.code) ? (answer.code as keyof typeof FAILURE_KEYS) : "invalidRequest";
+  return { ...answer, code } as CommandOutcome;
+}
 
 /** A command's message explains the state it was given in; when that state moves on, it goes. */
 function stateKey(pump: PumpState): string {
@@ -254,7 +271,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     [toast, t, language, words, revalidator],
   );
 
-  const [live, setLive] = useDeviceRealtime(deviceId, loaderData.snapshot, onEffect);
+  const [live, setLive, ask] = useDeviceRealtime(deviceId, loaderData.snapshot, onEffect);
   const pump = live.pump;
   // No network (the phone says so, or the socket cannot even open): the page shows the last
   // state it knows, with its age on the phone's clock, and sends nothing.
@@ -270,6 +287,9 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const [answer, setAnswer] = useState<{ outcome: CommandOutcome; key: string } | null>(() =>
     posted?.command ? { outcome: posted.command, key: stateKey(loaderData.snapshot.pump) } : null,
   );
+  // A tap sent on the open socket, until its answer; then the answer, until its effect below words it.
+  const [asking, setAsking] = useState(false);
+  const [socketAnswer, setSocketAnswer] = useState<CommandOutcome | null>(null);
   const [cachedHealth, setCachedHealth] = useState<HealthData | null>(null);
   const [refreshing, setRefreshing] = useState(false);
 
@@ -278,6 +298,28 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     if (fetcher.data?.command) setAnswer({ outcome: fetcher.data.command, key: stateKey(pump) });
     // Only a new answer is news; the state it was given in is read as it is at that moment.
   }, [fetcher.data]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as for the form's answer above
+  useEffect(() => {
+    if (socketAnswer) setAnswer({ outcome: socketAnswer, key: stateKey(pump) });
+  }, [socketAnswer]);
+
+  /**
+   * With the socket open a tap travels on it and the form is not posted; without one (not yet
+   * open, dropped, or no script at all) the form posts as it always did.
+   */
+  function switchOnSocket(event: FormEvent<HTMLFormElement>) {
+    const action = relayStateSchema.safeParse((event.nativeEvent as SubmitEvent).submitter?.getAttribute("value"));
+    if (!action.success) return;
+    const answered = ask({ type: "switchMotor", action: action.data });
+    if (!answered) return;
+    event.preventDefault();
+    setAsking(true);
+    void answered.then((answer) => {
+      setAsking(false);
+      setSocketAnswer(outcomeOf(answer));
+    });
+  }
 
   // What the hub last said is kept on the phone for a day without network (app/offline).
   // biome-ignore lint/correctness/useExhaustiveDependencies: saved once per message from the hub (liveUntil moves with each), not per render
@@ -375,7 +417,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
 
   const online = pump.deviceStatus === "online";
   const ended = live.ended;
-  const sending = fetcher.state !== "idle";
+  const sending = fetcher.state !== "idle" || asking;
   const pendingOn = pump.pendingCommand?.state === "sent" && pump.pendingCommand.action === "on";
   const onBlockedFor = secondsUntilOn(pump, now);
   const faults = new Set(pump.faults.map((fault) => fault.kind));
@@ -464,7 +506,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
               </div>
             )}
             {canSwitch ? (
-              <fetcher.Form method="post" className="motor-form">
+              <fetcher.Form method="post" className="motor-form" onSubmit={switchOnSocket}>
                 <input type="hidden" name="pump" value={deviceId ?? ""} />
                 {noConnection ? (
                   <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">

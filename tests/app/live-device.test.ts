@@ -106,6 +106,7 @@ const MESSAGES: { [T in RealtimeMessage["type"]]: MessageOf<T> } = {
     reason: null,
     firmware: null,
   },
+  commandResult: { type: "commandResult", requestId: "7", result: { ok: true, status: "on" } },
 };
 
 type Toast = Extract<LiveEffect, { type: "toast" }>;
@@ -154,6 +155,8 @@ const EXPECTED: { [T in RealtimeMessage["type"]]: { state: LiveDeviceState; effe
       { type: "toast", text: { key: "ota.stage.downloading", percent: 40 }, kind: "info", key: "ota-progress" },
     ],
   },
+  // Not the page's state: the socket hook answers the tap that asked (use-device-realtime.ts).
+  commandResult: { state: before, effects: [] },
 };
 
 describe("liveDeviceReducer", () => {

@@ -62,6 +62,18 @@ async function openDashboard(page: Page, texts: Texts = hi) {
 test("the demo farmer switches the pump on, stops it at once, and waits out the cooldown to start it again", async ({
   page,
 }) => {
+  // With the realtime socket open, taps travel on it: no form post, a request frame each.
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/motor-control"))
+      posts.push(request.url());
+  });
+  const requestsSent: unknown[] = [];
+  page.on("websocket", (socket) =>
+    socket.on("framesent", ({ payload }) => {
+      if (typeof payload === "string" && payload.includes('"requestId"')) requestsSent.push(JSON.parse(payload));
+    }),
+  );
   await openDashboard(page);
   await expect(page.getByTestId("mobile-no")).toHaveText(DEMO_USER.mobileNo);
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
@@ -92,6 +104,9 @@ test("the demo farmer switches the pump on, stops it at once, and waits out the 
   await expect(cooldown).toBeHidden({ timeout: 12_000 });
   await expect(toggle).toBeEnabled();
   await expect(page.getByTestId("recent-logs").getByTestId("log-item").first()).toHaveAttribute("data-action", "off");
+  expect(posts).toEqual([]);
+  expect(requestsSent).toContainEqual(expect.objectContaining({ type: "switchMotor", action: "on" }));
+  expect(requestsSent).toContainEqual(expect.objectContaining({ type: "switchMotor", action: "off" }));
 });
 
 test("the page follows the box going offline and coming back, with toasts", async ({ page }) => {

@@ -20,8 +20,9 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // the log (0.5 KB, 130.3 KB): the budget moved by 1 KB for them (decision 013). Voltage
   // protection (the volts with their limits, three settings, its banners, toasts and log
   // entries) then added 947 bytes and run hours and energy's chart 1.3 KB: with both it
-  // measures 135,831 bytes (132.6 KB), and the budget moved to that.
-  "/motor-control": { js: 132.7 * KB },
+  // measures 135,831 bytes (132.6 KB), and the budget moved to that. Taps on the open socket
+  // (the request, its answer's schema, the form's hand-over: decision 023) then added 874 bytes.
+  "/motor-control": { js: 133.6 * KB },
 };
 
 function kindOf(response: Response): Kind {
@@ -111,7 +112,7 @@ test.describe("the dashboard", () => {
     await device.stop();
   });
 
-  test("/motor-control: at most 132.7 KB of JavaScript, live", async ({ browser }) => {
+  test("/motor-control: at most 133.6 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only
     // the session cookie (no cache, no memory of the login page's scripts).
     const context = await browser.newContext();
