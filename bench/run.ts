@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, one table at the end (docs/benchmarks.md records a run).
 // Figures only: nothing here passes or fails.
 //
-//   npm run bench [-- --quick] [-- --only roundtrip,fanout,flood,idle,data,cpu,lighthouse,phone]
+//   npm run bench [-- --quick] [-- --only socket,roundtrip,fanout,flood,idle,data,cpu,lighthouse,phone]
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { buildApp } from "../scripts/lib/build-app.ts";
@@ -14,6 +14,7 @@ import { measureIdleScale } from "./idle-scale.ts";
 import { measureEchoFloor, percentile, round } from "./lib.ts";
 import { measureLighthouse } from "./lighthouse.ts";
 import { measureSlowPhone, PHONE_ROUTES, SLOW_3G } from "./slow-phone.ts";
+import { measureSocketCommand } from "./socket-command.ts";
 import { measureWorkerCpu } from "./worker-cpu.ts";
 
 const { values } = parseArgs({
@@ -68,7 +69,20 @@ function recordPercentiles(
 }
 
 // The floor both latency benchmarks are read against: a bare WebSocket echo, same runtime.
-const floor = wanted("roundtrip") || wanted("fanout") ? stats(await measureEchoFloor(quick ? 100 : 500)) : null;
+const floor =
+  wanted("socket") || wanted("roundtrip") || wanted("fanout") ? stats(await measureEchoFloor(quick ? 100 : 500)) : null;
+if (floor) recordPercentiles("WebSocket echo floor (ms)", floor, { floor: () => "" });
+
+if (wanted("socket")) {
+  const commands = quick ? 100 : 500;
+  console.log(`• Command over the open socket: ${commands} commands to ${commands} simulated boxes...`);
+  const { roundTrips, errors } = await measureSocketCommand(commands);
+  log(`errors: ${errors}`);
+  recordPercentiles("command over the open socket (ms)", stats(roundTrips), {
+    floor: (p) => String(floor![p]),
+    target: (p) => (p === "p50" ? "≤ 3" : p === "p99" ? "≤ 10" : ""),
+  });
+}
 
 if (wanted("roundtrip")) {
   const commands = quick ? 100 : 500;

@@ -1,0 +1,55 @@
+// Command over the open socket: a farmer's page already watching its pump sends `switchMotor`
+// on its realtime socket → DeviceHub → simulated box's ack → `commandResult` on the same
+// socket. One command at a time, each to a different box (the 10 s cooldown is per box); the
+// socket is opened (and its initialData read) before the clock starts, as a page has it open.
+import WebSocket from "ws";
+import { type RealtimeMessage, realtimeMessageSchema } from "../common/realtime-protocol.ts";
+import { logInFarmers, startFleet } from "./fleet.ts";
+
+type CommandResult = Extract<RealtimeMessage, { type: "commandResult" }>;
+
+/** The next message of `type` on `socket`, parsed with the protocol's schema as a page does. */
+function nextMessage<T extends RealtimeMessage["type"]>(
+  socket: WebSocket,
+  type: T,
+): Promise<Extract<RealtimeMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      const message = realtimeMessageSchema.parse(JSON.parse(data.toString()));
+      if (message.type !== type) return;
+      socket.off("message", onMessage);
+      resolve(message as Extract<RealtimeMessage, { type: T }>);
+    };
+    socket.on("message", onMessage);
+    socket.once("error", reject);
+  });
+}
+
+export async function measureSocketCommand(commands: number): Promise<{ roundTrips: number[]; errors: number }> {
+  const fleet = await startFleet(commands);
+  try {
+    const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
+    const roundTrips: number[] = [];
+    let errors = 0;
+    for (const [index, token] of tokens.entries()) {
+      const socket = new WebSocket(
+        `ws://localhost:${fleet.worker.port}/api/realtime?mobileNo=${fleet.mobileNos[index]}`,
+        { headers: { Authorization: `Bearer ${token}` } },
+      );
+      await nextMessage(socket, "initialData");
+      // A page has had its socket open a while before a tap: the box's answer to the first
+      // watcher (fast readings) is not part of the command.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const answered: Promise<CommandResult> = nextMessage(socket, "commandResult");
+      const started = performance.now();
+      socket.send(JSON.stringify({ type: "switchMotor", requestId: String(index), action: "on" }));
+      const answer = await answered;
+      roundTrips.push(performance.now() - started);
+      if (!answer.result.ok) errors++;
+      socket.close();
+    }
+    return { roundTrips, errors };
+  } finally {
+    await fleet.stop();
+  }
+}
