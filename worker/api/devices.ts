@@ -23,13 +23,12 @@ import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError, noDeviceError } from "../hubs/hub-failures.ts";
 import { switchPump } from "../services/motor-commands.ts";
 import { changeMotorConfig, OWNER_CHANGE_NOTE, type OwnedDevice } from "../services/motor-config.ts";
-import { firstPumpOf } from "../services/pump-access.ts";
 import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo, firstBoxOfNumber } from "./device-access.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";
-import { requireAuth } from "./require-auth.ts";
+import { authenticatePumpRequest, requireAuth } from "./require-auth.ts";
 import { respond } from "./respond.ts";
 
 /** SPEC §7's status of a box, with what its hub vouches for about the pump (docs/pump-state.md). */
@@ -86,10 +85,11 @@ export async function freshReadingAnswer(c: Context<ApiEnv>, deviceId: string, w
 }
 
 export const deviceRoutes = new Hono<ApiEnv>()
-  .post("/motor", requireAuth("user"), async (c) => {
+  .post("/motor", async (c) => {
+    // SPEC §7 keys this by the caller: their first box, read with their session in one D1 query.
+    const { user, access } = await authenticatePumpRequest(c.req.raw, c.env, ["user"], "firstBox");
+    c.set("user", user);
     const { action } = await readJsonBody(c, motorCommandRequestSchema);
-    // SPEC §7 keys this by the caller: their first box.
-    const access = await firstPumpOf(getDb(c.env.DB), c.var.user);
     if (!access) throw noDeviceError();
     const result = await switchPump(c.env, c.var.user, access, action);
     const language = apiLanguage(c.req.raw);

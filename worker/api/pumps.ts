@@ -39,7 +39,7 @@ import { parseInput, readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";
 import { motorLogsAnswer } from "./logs.ts";
 import { offerNewestFirmware } from "./ota.ts";
-import { requireAuth } from "./require-auth.ts";
+import { requireAuth, requirePump } from "./require-auth.ts";
 import { respond } from "./respond.ts";
 import { pumpUsageAnswer } from "./usage.ts";
 
@@ -70,14 +70,13 @@ export const pumpRoutes = new Hono<ApiEnv>()
       })),
     });
   })
-  .get("/:deviceId/status", signedIn, async (c) => {
-    const { device } = await pumpFor(c, "see");
-    return respond(c, motorStatusResponseSchema, await motorStatusOf(c.env, device));
+  .get("/:deviceId/status", requirePump("see", "user", "admin"), async (c) => {
+    return respond(c, motorStatusResponseSchema, await motorStatusOf(c.env, c.var.pump.device));
   })
-  .post("/:deviceId/motor", requireAuth("user"), async (c) => {
-    const access = await pumpFor(c, "switch");
+  .post("/:deviceId/motor", requirePump("switch", "user"), async (c) => {
     const { action } = await readJsonBody(c, motorCommandRequestSchema);
-    const result = await switchPump(c.env, c.var.user, access, action);
+    // Session and box were read in one D1 query; the hub checks the role again with its own copy.
+    const result = await switchPump(c.env, c.var.user, c.var.pump, action);
     if (!result.ok) throw hubFailureError(result);
     return respond(c, motorCommandResponseSchema, {
       success: true,

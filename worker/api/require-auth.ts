@@ -1,10 +1,16 @@
 import { createMiddleware } from "hono/factory";
+import type { PumpAction } from "../../common/pump-roles.ts";
+import { deviceIdSchema } from "../../common/pump-schemas.ts";
 import { type AuthenticatedUser, authenticateToken, readCredentials } from "../auth/sessions.ts";
-import type { Audience } from "../auth/tokens.ts";
+import { type Audience, verifySessionToken } from "../auth/tokens.ts";
+import { getDb } from "../db/client.ts";
 import { type ApiErrorCode, apiError } from "../http/http-error.ts";
+import { allowedAccess, type PumpAccess, type PumpTarget, sessionWithPump } from "../services/pump-access.ts";
+import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
+import { parseInput } from "./input.ts";
 
-type Audiences = readonly [Audience, ...Audience[]];
+export type Audiences = readonly [Audience, ...Audience[]];
 
 /**
  * The one way a request is authenticated, for HTTP calls and realtime upgrades alike: the
@@ -13,22 +19,55 @@ type Audiences = readonly [Audience, ...Audience[]];
  * also farms), so a session that is valid but not accepted lets the next area try before
  * `refusal` is thrown. Roles are decided here, on the server, for every call.
  */
-export async function authenticateRequest(
+export function authenticateRequest(
   request: Request,
   env: Env,
   audiences: Audiences,
   accepts: (user: AuthenticatedUser) => boolean = () => true,
   refusal: ApiErrorCode = "forbidden",
 ): Promise<{ user: AuthenticatedUser; token: string }> {
+  const find = async (token: string, audience: Audience) => {
+    const user = await authenticateToken(env, token, audience);
+    return user && { user };
+  };
+  return firstAccepted(request, env, audiences, find, accepts, refusal);
+}
+
+/**
+ * Authenticates a call about one box as `authenticateRequest` does, and reads the caller's
+ * access to the box in the same D1 query as their session (the hot path of a tap over HTTP).
+ * `access` is null when the box does not exist or is nothing to them.
+ */
+export function authenticatePumpRequest(
+  request: Request,
+  env: Env,
+  audiences: Audiences,
+  target: PumpTarget,
+): Promise<{ user: AuthenticatedUser; access: PumpAccess | null; token: string }> {
+  const find = async (token: string, audience: Audience) => {
+    const claims = await verifySessionToken(env.JWT_SECRET, token, audience);
+    return claims && sessionWithPump(getDb(env.DB), claims, target);
+  };
+  return firstAccepted(request, env, audiences, find);
+}
+
+async function firstAccepted<Found extends { user: AuthenticatedUser }>(
+  request: Request,
+  env: Env,
+  audiences: Audiences,
+  find: (token: string, audience: Audience) => Promise<Found | null>,
+  accepts: (user: AuthenticatedUser) => boolean = () => true,
+  refusal: ApiErrorCode = "forbidden",
+): Promise<Found & { token: string }> {
   let sawCredentials = false;
   let refused = false;
   for (const audience of audiences) {
     const credentials = readCredentials(request, audience);
     if (!credentials) continue;
     sawCredentials = true;
-    const user = await authenticateToken(env, credentials.token, audience);
-    if (!user) continue;
-    if (accepts(user)) return { user, token: credentials.token };
+    const found = await find(credentials.token, audience);
+    if (!found) continue;
+    if (accepts(found.user)) return { ...found, token: credentials.token };
     refused = true;
   }
   if (refused) throw apiError(403, refusal);
@@ -48,6 +87,28 @@ export function requireAuth(...audiences: Audiences) {
   return createMiddleware<ApiEnv>(async (c, next) => {
     const { user } = await authenticateRequest(c.req.raw, c.env, audiences);
     c.set("user", user);
+    await next();
+  });
+}
+
+/**
+ * For a route about the box in its path (`:deviceId`): authenticates the call and reads the
+ * caller's access to the box in one D1 query, into `c.var.user` and `c.var.pump`, if they may do
+ * `action` with it (404 `pumpNotFound` if they may not see it, 403 if not this). Like every
+ * route, it answers 401 or 403 for the session before 400 for a malformed id.
+ */
+export function requirePump(action: PumpAction, ...audiences: Audiences) {
+  return createMiddleware<ApiEnv>(async (c, next) => {
+    const deviceId = deviceIdSchema.safeParse(c.req.param("deviceId"));
+    if (!deviceId.success) {
+      await authenticateRequest(c.req.raw, c.env, audiences);
+      parseInput(deviceIdSchema, c.req.param("deviceId"));
+      return;
+    }
+    const { user, access } = await authenticatePumpRequest(c.req.raw, c.env, audiences, { deviceId: deviceId.data });
+    c.set("user", user);
+    auditTarget(c, deviceId.data); // an admin's look at or change of a box is on the trail
+    c.set("pump", allowedAccess(access, action));
     await next();
   });
 }

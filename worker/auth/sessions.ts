@@ -6,7 +6,7 @@ import { getDb } from "../db/client.ts";
 import { realtimeWatches, sessions, users } from "../db/schema.ts";
 import { readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
-import { type Audience, SESSION_TTL_MS, signSessionToken, verifySessionToken } from "./tokens.ts";
+import { type Audience, SESSION_TTL_MS, signSessionToken, type TokenClaims, verifySessionToken } from "./tokens.ts";
 
 export type AuthenticatedUser = PublicUser & { sessionId: string; sessionExpiresAt: number; audience: Audience };
 
@@ -46,24 +46,41 @@ export async function authenticateToken(
   const claims = await verifySessionToken(env.JWT_SECRET, token, audience);
   if (!claims) return null;
   const rows = await getDb(env.DB)
-    .select({ id: users.id, mobileNo: users.mobileNo, isAdmin: users.isAdmin, sessionExpiresAt: sessions.expiresAt })
+    .select(SESSION_USER)
     .from(sessions)
     .innerJoin(users, eq(sessions.userId, users.id))
-    .where(
-      and(
-        eq(sessions.id, claims.sessionId),
-        eq(sessions.userId, claims.userId),
-        eq(sessions.audience, audience),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-      ),
-    )
+    .where(liveSession(claims, now))
     .limit(1);
-  const user = rows[0];
-  if (!user) return null;
-  // An admin session dies with the admin role.
-  if (audience === "admin" && !user.isAdmin) return null;
-  return { ...user, sessionId: claims.sessionId, audience };
+  return sessionUser(claims, rows[0]);
+}
+
+/** What a session's row and its user's give an authenticated call (select it with the session's join). */
+export const SESSION_USER = {
+  id: users.id,
+  mobileNo: users.mobileNo,
+  isAdmin: users.isAdmin,
+  sessionExpiresAt: sessions.expiresAt,
+};
+
+/** The session row `claims` name, if it is still good at `now` (not revoked, not run out). */
+export function liveSession(claims: TokenClaims, now: number) {
+  return and(
+    eq(sessions.id, claims.sessionId),
+    eq(sessions.userId, claims.userId),
+    eq(sessions.audience, claims.audience),
+    isNull(sessions.revokedAt),
+    gt(sessions.expiresAt, now),
+  );
+}
+
+/** The caller a live session's row makes, or null; an admin session dies with the admin role. */
+export function sessionUser(
+  claims: TokenClaims,
+  row: { id: number; mobileNo: string; isAdmin: boolean; sessionExpiresAt: number } | undefined,
+): AuthenticatedUser | null {
+  if (!row) return null;
+  if (claims.audience === "admin" && !row.isAdmin) return null;
+  return { ...row, sessionId: claims.sessionId, audience: claims.audience };
 }
 
 /** Ends a session: its token stops working at once, and so do the realtime sockets it opened. */

@@ -4,11 +4,13 @@
 // owner and members, so a slip in one layer is not a hole.
 import { and, eq } from "drizzle-orm";
 import type { PumpPerson } from "../../common/hub-contract.ts";
-import { type PumpAction, type PumpRole, roleMay } from "../../common/pump-roles.ts";
+import { type MemberRole, type PumpAction, type PumpRole, roleMay } from "../../common/pump-roles.ts";
+import { type AuthenticatedUser, liveSession, SESSION_USER, sessionUser } from "../auth/sessions.ts";
+import type { TokenClaims } from "../auth/tokens.ts";
 import type { Db } from "../db/client.ts";
 import { listMembershipsOf } from "../db/device-members.ts";
-import { findDeviceByOwner, listDevicesOfOwner } from "../db/devices.ts";
-import { type DeviceRow, deviceMembers, devices } from "../db/schema.ts";
+import { findDeviceByOwner, firstBoxOfUser, listDevicesOfOwner } from "../db/devices.ts";
+import { type DeviceRow, deviceMembers, devices, sessions, users } from "../db/schema.ts";
 import { apiError } from "../http/http-error.ts";
 
 /** The signed-in caller as the rules need them: an admin's session opens every box. */
@@ -25,12 +27,49 @@ export async function pumpAccessOf(db: Db, caller: PumpCaller, deviceId: string)
     .leftJoin(deviceMembers, and(eq(deviceMembers.deviceId, devices.id), eq(deviceMembers.mobileNo, caller.mobileNo)))
     .where(eq(devices.id, deviceId))
     .limit(1);
-  const row = rows[0];
-  if (!row) return null;
+  return accessOf(caller, rows[0]);
+}
+
+/** The one rule of what a caller is to a box, from the box's row and the caller's membership of it. */
+function accessOf(
+  caller: PumpCaller,
+  row: { device: DeviceRow | null; role: MemberRole | null; label: string | null } | undefined,
+): PumpAccess | null {
+  if (!row?.device) return null;
   if (caller.audience === "admin") return { device: row.device, role: "admin", label: null };
   if (row.device.ownerUserId === caller.id) return { device: row.device, role: "owner", label: null };
   if (row.role) return { device: row.device, role: row.role, label: row.label };
   return null;
+}
+
+/** The box a call is about: one by its id, or the caller's first box (SPEC §7's routes keyed by the caller). */
+export type PumpTarget = { deviceId: string } | "firstBox";
+
+/**
+ * The session behind `claims` and what its user is to `target`, in ONE D1 query: the hot path
+ * of a tap over HTTP reads nothing else before the hub. Null when the session is not good;
+ * `access` null when the box does not exist or is nothing to them (for "firstBox": they have none).
+ */
+export async function sessionWithPump(
+  db: Db,
+  claims: TokenClaims,
+  target: PumpTarget,
+  now = Date.now(),
+): Promise<{ user: AuthenticatedUser; access: PumpAccess | null } | null> {
+  const rows = await db
+    .select({ ...SESSION_USER, device: devices, role: deviceMembers.role, label: deviceMembers.label })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.userId, users.id))
+    .leftJoin(devices, target === "firstBox" ? firstBoxOfUser : eq(devices.id, target.deviceId))
+    .leftJoin(deviceMembers, and(eq(deviceMembers.deviceId, devices.id), eq(deviceMembers.mobileNo, users.mobileNo)))
+    .where(liveSession(claims, now))
+    .limit(1);
+  const row = rows[0];
+  const user = sessionUser(claims, row);
+  if (!user || !row) return null;
+  // SPEC §7's first box is the caller's own, whatever area they call from.
+  const caller = target === "firstBox" ? { ...user, audience: "user" as const } : user;
+  return { user, access: accessOf(caller, row) };
 }
 
 /**
@@ -43,7 +82,11 @@ export async function requirePumpAccess(
   deviceId: string,
   action: PumpAction,
 ): Promise<PumpAccess> {
-  const access = await pumpAccessOf(db, caller, deviceId);
+  return allowedAccess(await pumpAccessOf(db, caller, deviceId), action);
+}
+
+/** `access` if it allows `action`: 404 when the caller may not see the box at all, 403 when they may not do this. */
+export function allowedAccess(access: PumpAccess | null, action: PumpAction): PumpAccess {
   if (!access) throw apiError(404, "pumpNotFound");
   if (!roleMay(access.role, action)) throw apiError(403, "notAllowedForRole", { role: access.role, action });
   return access;
