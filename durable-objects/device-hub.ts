@@ -1,7 +1,8 @@
 // One DeviceHub per controller box, addressed by the box's stable device id. It holds the box's
 // WebSocket and the browsers watching it (hibernation API), and is the source of truth for
 // relay, presence, protection state, cooldown and the last motor logs. Every motor log goes to
-// D1 through an outbox, so a failed D1 write is retried, never lost.
+// D1 through an outbox after the answer it belongs to, so nobody waits on D1 and a failed
+// write is retried, never lost.
 //
 // This class keeps only the platform's entry points (fetch, the socket handlers, alarm) and the
 // RPC methods the Worker calls, and wires the rooms in device-hub/ that do the work
@@ -207,6 +208,14 @@ export class DeviceHub extends DurableObject<Env> {
    */
   async ping(): Promise<"pong"> {
     return "pong";
+  }
+
+  /**
+   * Writes the motor log entries still in the outbox to D1 (one attempt: an entry D1 refuses
+   * waits for the flush-logs timer), so a farmer who reads their log right after a tap finds it.
+   */
+  async flushLogs(): Promise<void> {
+    await this.rooms.log.flushOutbox();
   }
 
   /** Counters for operators and benchmarks: wakes, device frames handled. */

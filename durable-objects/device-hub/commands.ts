@@ -26,7 +26,7 @@ import {
 import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
-import { type PendingSwitch, ZERO_POWER } from "./state.ts";
+import { type MotorBelief, type PendingSwitch, ZERO_POWER } from "./state.ts";
 import type { Usage } from "./usage.ts";
 
 export type AckMessage = Extract<DeviceMessage, { type: "ack" }>;
@@ -95,11 +95,12 @@ export class MotorCommands extends Room<CommandRooms> {
     }
     this.#switchesInFlight.set(id, pending);
     this.rooms.view.publish();
+    const beliefWhenSent = state.current.motor;
     const ack = await this.sendCommand(device, { type: "switch", id, relay: command.action });
     this.#switchesInFlight.delete(id);
     if (ack === null) {
       const linkLost = sockets.device() === null;
-      await this.#commandUnanswered(pending, linkLost ? "linkLost" : "noAnswer");
+      await this.#commandUnanswered(pending, beliefWhenSent, linkLost ? "linkLost" : "noAnswer");
       return linkLost ? LINK_LOST : NO_CONFIRMATION;
     }
     await this.#settleSwitch(pending, ack, "ack");
@@ -196,7 +197,7 @@ export class MotorCommands extends Room<CommandRooms> {
     }
     // The first thing a new hub hears is no news when it is OFF.
     const firstWord = previous.source === "none" && status === "off";
-    if (log && !firstWord && (changed || options.logAlways)) await this.rooms.log.record(log.action, log.event);
+    if (log && !firstWord && (changed || options.logAlways)) this.rooms.log.record(log.action, log.event);
     this.rooms.view.publish();
   }
 
@@ -255,7 +256,7 @@ export class MotorCommands extends Room<CommandRooms> {
     if (result.ok && result.status === "off") return true;
     // No answer is already logged, with the motor's status now unknown; a refusal is not.
     if (result.ok || result.code === "rejected") {
-      await this.rooms.log.record("other", { kind: "serverOffFailed", reason });
+      this.rooms.log.record("other", { kind: "serverOffFailed", reason });
     }
     return false;
   }
@@ -294,14 +295,18 @@ export class MotorCommands extends Room<CommandRooms> {
   }
 
   /** A switch got no answer in 5 s, or its box dropped first: the motor may or may not have switched. */
-  async #commandUnanswered(command: PendingSwitch, how: "noAnswer" | "linkLost"): Promise<void> {
+  async #commandUnanswered(
+    command: PendingSwitch,
+    beliefWhenSent: MotorBelief,
+    how: "noAnswer" | "linkLost",
+  ): Promise<void> {
     const { state } = this.hub;
     const pending = state.current.pendingSwitch;
     if (pending?.id !== command.id) return; // a newer command, or the box settled this one meanwhile
     state.save({ pendingSwitch: { ...pending, state: "unanswered" } });
     // Something the box said since the command left may have settled it already (a reading
     // that proves the motor runs).
-    if (settledSince(state.current, command)) {
+    if (settledSince(state.current, command, beliefWhenSent)) {
       this.rooms.view.publish();
       return;
     }

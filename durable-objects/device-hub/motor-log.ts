@@ -1,14 +1,18 @@
-// The motor log, as the hub writes it: every entry goes to an outbox in the hub's SQLite
-// first, then to D1; an entry D1 refused waits there and the flush-logs timer tries again
-// (D1's unique `hub_ref` makes a retry of a write that did land a no-op). The last few
-// entries are kept in the hub's state for snapshots and sent to browsers as they happen.
+// The motor log, as the hub writes it: every entry goes to an outbox in the hub's SQLite in the
+// same step as the change it records (so the output gate makes it durable before any answer
+// leaves), is shown to browsers at once, and reaches D1 afterwards: nobody waits on D1
+// (docs/decisions/022-log-outbox-after-the-answer.md). A flush writes what waits in one D1 round
+// trip; a flush that fails, or a hub stopped before it, is finished by the flush-logs timer, and
+// D1's unique `hub_ref` makes a retry of a write that did land a no-op. The last few entries are
+// kept in the hub's state for snapshots.
 import { LIVE_MOTOR_LOG_LIMIT } from "../../common/constants.ts";
 import type { MotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
 import {
-  insertMotorLog,
+  insertMotorLogs,
   listRecentMotorLogs,
+  MAX_MOTOR_LOGS_PER_INSERT,
   type MotorLogInsert,
   motorLogEntry,
   toMotorLogEntry,
@@ -18,7 +22,10 @@ import { legacyMotorLogEvent } from "./legacy-motor-log.ts";
 import { Room } from "./room.ts";
 import { TIMERS } from "./timers.ts";
 
+/** D1 refused: the next try. */
 const LOG_FLUSH_RETRY_MS = 30_000;
+/** A hub stopped before its own flush (evicted, restarted, crashed) is woken this soon to finish it. */
+const LOG_FLUSH_BACKSTOP_MS = 5_000;
 
 /** A motor log entry as the hub writes it. */
 export type MotorLogLine = { action: MotorLogRow["action"]; event: MotorLogEvent };
@@ -39,46 +46,45 @@ export function withNewest(entry: MotorLogEntry, recent: MotorLogEntry[]): Motor
   return [entry, ...recent.filter((log) => log.id !== entry.id)].slice(0, LIVE_MOTOR_LOG_LIMIT);
 }
 
+/** Where outbox entry `outboxId` of `deviceId` is in D1: the key that makes a second write a no-op. */
+export const hubRefOf = (deviceId: string, outboxId: number) => `${deviceId}:${outboxId}`;
+
+/**
+ * The newest entries from what D1 holds and what still waits in the outbox (an entry in both,
+ * written but not yet removed, once), newest first, at most the live limit.
+ */
+export function mergeRecent(
+  deviceId: string,
+  stored: MotorLogRow[],
+  waiting: { id: number; row: OutboxRow }[],
+): MotorLogEntry[] {
+  const inD1 = new Set(stored.map((row) => row.hubRef));
+  const pending = waiting
+    .filter(({ id }) => !inD1.has(hubRefOf(deviceId, id)))
+    .map(({ id, row }) => ({ at: row.createdAt, entry: motorLogEntry(-id, row.action, row.event, row.createdAt) }))
+    .reverse();
+  const written = stored.map((row) => ({ at: row.createdAt, entry: toMotorLogEntry(row) }));
+  // Stable: of two entries of the same millisecond, the one still waiting is the newer.
+  return [...pending, ...written]
+    .sort((a, b) => b.at - a.at)
+    .slice(0, LIVE_MOTOR_LOG_LIMIT)
+    .map(({ entry }) => entry);
+}
+
 export class MotorLog extends Room {
-  /** The entries still being written, in the order they happened. */
-  #queue: Promise<void> = Promise.resolve();
+  /** The flush under way, if any: one at a time, and it takes whatever was added meanwhile. */
+  #flushing: Promise<void> | null = null;
+  /** Moves on with every entry added and every batch written, so a read of D1 knows if it raced one. */
+  #changes = 0;
 
   /**
-   * Entries are written one after another: each waits on D1, and two events of the same
-   * millisecond (a phase lost and back) would otherwise reach D1, and the list, swapped.
+   * Records an entry: in the outbox (SQLite, in this same step), in the recent list, to every
+   * browser, and on its way to D1 without anyone waiting for it. Entries keep the order in
+   * which they happened: the outbox's ids are that order, and D1 gets them in it.
    */
-  record(action: MotorLogRow["action"], event: MotorLogEvent): Promise<void> {
+  record(action: MotorLogRow["action"], event: MotorLogEvent): void {
+    const { state, sql, sockets, timers, deviceId } = this.hub;
     const now = Date.now();
-    const written = this.#queue.then(() => this.#write(action, event, now));
-    this.#queue = written.catch(() => undefined);
-    return written;
-  }
-
-  /** The newest entries, read from D1 the first time and kept in the hub's state after. */
-  async recent(): Promise<MotorLogEntry[]> {
-    const { state, env, deviceId } = this.hub;
-    if (state.current.lastLogs) return state.current.lastLogs;
-    const rows = await listRecentMotorLogs(getDb(env.DB), deviceId, LIVE_MOTOR_LOG_LIMIT);
-    const lastLogs = rows.map((row) => toMotorLogEntry(row));
-    state.save({ lastLogs });
-    return lastLogs;
-  }
-
-  /** The flush-logs timer: writes what waits in the outbox, oldest first, until D1 refuses one. */
-  async flushOutbox(): Promise<void> {
-    for (const { id, row } of this.hub.sql.outbox<OutboxRow | LegacyOutboxRow>()) {
-      try {
-        await this.#flush(id, outboxRowOf(row));
-      } catch (error) {
-        this.hub.logError("D1 log retry failed", error);
-        this.hub.timers.set(TIMERS.flushLogs, Date.now() + LOG_FLUSH_RETRY_MS);
-        return;
-      }
-    }
-  }
-
-  async #write(action: MotorLogRow["action"], event: MotorLogEvent, now: number): Promise<void> {
-    const { state, sql, sockets, deviceId } = this.hub;
     const owner = state.current.owner;
     const row: OutboxRow = {
       deviceId,
@@ -88,28 +94,87 @@ export class MotorLog extends Room {
       event,
       createdAt: now,
     };
-    // Read before this entry exists in D1, or a first load would list it twice.
-    const previous = await this.recent();
-    // Outbox first: if D1 is unreachable the log waits here and the alarm retries it.
     const outboxId = sql.addToOutbox(row);
-    let entry: MotorLogEntry = motorLogEntry(-outboxId, action, event, now);
-    try {
-      entry = toMotorLogEntry(await this.#flush(outboxId, row));
-    } catch (error) {
-      this.hub.logError("D1 log write failed, will retry", error);
-      this.hub.timers.set(TIMERS.flushLogs, now + LOG_FLUSH_RETRY_MS);
-    }
-    // Another log may have been written while this one waited for D1: build on the newest list.
-    state.save({ lastLogs: withNewest(entry, state.current.lastLogs ?? previous) });
+    this.#changes += 1;
+    const entry = motorLogEntry(-outboxId, action, event, now);
+    // Not yet read from D1 (a new hub): the first snapshot reads it, outbox included.
+    const cached = state.current.lastLogs;
+    if (cached) state.save({ lastLogs: withNewest(entry, cached) });
     sockets.broadcast({ type: "motorLogUpdate", log: entry });
+    if (!timers.has(TIMERS.flushLogs)) timers.set(TIMERS.flushLogs, now + LOG_FLUSH_BACKSTOP_MS);
+    void this.flushOutbox();
   }
 
-  async #flush(outboxId: number, row: OutboxRow): Promise<MotorLogRow> {
-    const stored = await insertMotorLog(getDb(this.hub.env.DB), {
-      ...row,
-      hubRef: `${this.hub.deviceId}:${outboxId}`,
-    });
-    this.hub.sql.removeFromOutbox(outboxId);
-    return stored;
+  /** The newest entries, read from D1 (and the outbox) the first time and kept in the hub's state after. */
+  async recent(): Promise<MotorLogEntry[]> {
+    const { state, sql, env, deviceId } = this.hub;
+    for (;;) {
+      if (state.current.lastLogs) return state.current.lastLogs;
+      const changes = this.#changes;
+      const rows = await listRecentMotorLogs(getDb(env.DB), deviceId, LIVE_MOTOR_LOG_LIMIT);
+      // An entry added, or a batch moved from the outbox to D1, while D1 was read: read again.
+      if (changes !== this.#changes) continue;
+      const lastLogs = mergeRecent(deviceId, rows, sql.outbox<OutboxRow | LegacyOutboxRow>().map(outboxEntryOf));
+      state.save({ lastLogs });
+      return lastLogs;
+    }
   }
+
+  /**
+   * Writes what waits in the outbox to D1, oldest first, a batch per round trip, until it is
+   * empty or D1 refuses (then the flush-logs timer tries again). Called after every entry, by
+   * the flush-logs timer and before a farmer's log is read; one flush at a time, which takes
+   * whatever is added while it runs.
+   */
+  flushOutbox(): Promise<void> {
+    this.#flushing ??= this.#drain();
+    return this.#flushing;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (await this.#writeBatch()) {
+        // another batch waits
+      }
+    } finally {
+      // In the same step as the last look at the outbox: an entry added after it starts a new flush.
+      this.#flushing = null;
+    }
+  }
+
+  /** Writes the oldest batch waiting; true when another may wait, false when done or refused. */
+  async #writeBatch(): Promise<boolean> {
+    const { sql, timers, state, env, deviceId } = this.hub;
+    const batch = sql.outbox<OutboxRow | LegacyOutboxRow>(MAX_MOTOR_LOGS_PER_INSERT).map(outboxEntryOf);
+    if (batch.length === 0) {
+      timers.delete(TIMERS.flushLogs);
+      return false;
+    }
+    let stored: MotorLogRow[];
+    try {
+      stored = await insertMotorLogs(
+        getDb(env.DB),
+        batch.map(({ id, row }) => ({ ...row, hubRef: hubRefOf(deviceId, id) })),
+      );
+    } catch (error) {
+      this.hub.logError("D1 log write failed, will retry", error);
+      timers.set(TIMERS.flushLogs, Date.now() + LOG_FLUSH_RETRY_MS);
+      return false;
+    }
+    sql.removeFromOutboxUpTo(batch.at(-1)!.id);
+    this.#changes += 1;
+    // The recent list names the entries by D1's ids from now on.
+    const written = new Map(batch.map(({ id }, index) => [-id, stored[index]!]));
+    const cached = state.current.lastLogs;
+    if (cached?.some((entry) => written.has(entry.id))) {
+      state.save({
+        lastLogs: cached.map((entry) => (written.has(entry.id) ? toMotorLogEntry(written.get(entry.id)!) : entry)),
+      });
+    }
+    return true;
+  }
+}
+
+function outboxEntryOf({ id, row }: { id: number; row: OutboxRow | LegacyOutboxRow }): { id: number; row: OutboxRow } {
+  return { id, row: outboxRowOf(row) };
 }

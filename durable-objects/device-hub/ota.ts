@@ -40,13 +40,13 @@ export class FirmwareUpdates extends Room<FirmwareUpdateRooms> {
     const ack = await this.rooms.commands.sendCommand(device, { type: "ota", id, ...offer });
     if (ack === null) return NO_CONFIRMATION;
     if (!ack.ok) {
-      await this.rooms.log.record("other", { kind: "otaRefused", version: offer.version, error: ack.error ?? null });
+      this.rooms.log.record("other", { kind: "otaRefused", version: offer.version, error: ack.error ?? null });
       return { ok: false, code: "otaRejected", ...(ack.error ? { error: ack.error } : {}) };
     }
     const now = Date.now();
     state.save({ ota: { id, version: offer.version, stage: "sent", startedAt: now } });
     timers.set(TIMERS.otaTimeout, now + OTA_TIMEOUT_MS);
-    await this.rooms.log.record("other", { kind: "otaStarted", version: offer.version });
+    this.rooms.log.record("other", { kind: "otaStarted", version: offer.version });
     this.#broadcast(offer.version, "sent");
     return { ok: true };
   }
@@ -70,7 +70,7 @@ export class FirmwareUpdates extends Room<FirmwareUpdateRooms> {
       case "done":
         this.hub.state.save({ ota: null });
         this.hub.timers.delete(TIMERS.otaTimeout);
-        await this.rooms.log.record("other", { kind: "otaDone", version: job!.version });
+        this.rooms.log.record("other", { kind: "otaDone", version: job!.version });
         this.#broadcast(job!.version, "done");
         return;
       case "failed":
@@ -94,7 +94,7 @@ export class FirmwareUpdates extends Room<FirmwareUpdateRooms> {
     this.hub.state.save({ ota: null });
     this.hub.timers.delete(TIMERS.otaTimeout);
     const event: MotorLogEvent = { kind: "otaFailed", version: job.version, ...failure };
-    await this.rooms.log.record("other", event);
+    this.rooms.log.record("other", event);
     this.#broadcast(job.version, "failed", null, failure);
   }
 

@@ -150,7 +150,7 @@ export class Protection extends Room<ProtectionRooms> {
         return;
       case "phaseOk":
         state.save({ phaseFault: false, phaseFaultSince: null, phaseFaultDetail: null, phaseFaultPhase: null });
-        await this.rooms.log.record("other", { kind: "phaseOk" });
+        this.rooms.log.record("other", { kind: "phaseOk" });
         await commands.setMotor(message.relay, "event", {
           action: message.relay,
           event: stated(message.relay, "reported"),
@@ -171,7 +171,7 @@ export class Protection extends Room<ProtectionRooms> {
         return;
       case "powerRestored":
         state.save({ supply: true, supplyLostAt: null });
-        await this.rooms.log.record("other", { kind: "powerRestored" });
+        this.rooms.log.record("other", { kind: "powerRestored" });
         sockets.broadcast({ type: "powerRestored" });
         this.rooms.alerts.raise({ kind: "power", state: "back" });
         if (message.relay === "on") {
@@ -214,7 +214,7 @@ export class Protection extends Room<ProtectionRooms> {
     const step = noCurrentStep(state.current, running, now);
     if (step.raise) {
       state.save({ noCurrent: step.noCurrent });
-      await this.rooms.log.record("other", { kind: "noCurrent" });
+      this.rooms.log.record("other", { kind: "noCurrent" });
       sockets.broadcast({ type: "noCurrent" });
     } else if (step.noCurrent !== state.current.noCurrent) {
       state.save({ noCurrent: step.noCurrent });

@@ -13,7 +13,7 @@ import {
   type PumpState,
   type StatusSource,
 } from "../../common/pump-state.ts";
-import { type HubState, type PendingSwitch, ZERO_POWER } from "./state.ts";
+import { type HubState, type MotorBelief, type PendingSwitch, ZERO_POWER } from "./state.ts";
 
 export const OFFLINE: HubFailure = { ok: false, code: "offline" };
 export const NO_CONFIRMATION: HubFailure = { ok: false, code: "timeout" };
@@ -80,11 +80,19 @@ export function beliefChange(
 
 /**
  * Whether something the box said since `command` left (a reading that proves the motor runs,
- * a relay frame) already settled what the unanswered command did.
+ * a relay frame) already settled what the unanswered command did. `beliefWhenSent`: the belief
+ * as the command left. The runtime's clock stands still within one event, so a belief formed
+ * just before the command can carry its very millisecond: only a belief other than that one,
+ * and no older than the command, counts.
  */
-export function settledSince(state: HubState, command: PendingSwitch): boolean {
+export function settledSince(state: HubState, command: PendingSwitch, beliefWhenSent: MotorBelief): boolean {
   const motor = state.motor;
-  return motor.status !== "unknown" && motor.since >= command.sentAt && BOX_SOURCES.has(motor.source);
+  return (
+    motor !== beliefWhenSent &&
+    motor.status !== "unknown" &&
+    motor.since >= command.sentAt &&
+    BOX_SOURCES.has(motor.source)
+  );
 }
 
 /**

@@ -257,7 +257,7 @@ export class Schedules extends Room<ScheduleRooms> {
     /** `error`: the box's own words when it refused; the page shows them. */
     const finish = async (outcome: ScheduleOutcome, code: string | null, error: string | null, log?: MotorLogEvent) => {
       sql.recordScheduleOutcome(schedule.id, runKey, outcome, code, error);
-      if (log) await this.rooms.log.record("other", log);
+      if (log) this.rooms.log.record("other", log);
       this.rooms.alerts.raise({ kind: "schedule", outcome, action, minuteOfDay: schedule.minuteOfDay, reason: code });
     };
     if (now - scheduledAt > SCHEDULE_LATE_LIMIT_MS) {
@@ -303,7 +303,7 @@ export class Schedules extends Room<ScheduleRooms> {
     const now = Date.now();
     if (now - off.plannedAt > SCHEDULE_OFF_GIVE_UP_MS) {
       sql.deleteScheduleOff(off.scheduleId);
-      await this.rooms.log.record("other", { kind: "scheduleOffGivenUp", afterMinutes: off.afterMinutes });
+      this.rooms.log.record("other", { kind: "scheduleOffGivenUp", afterMinutes: off.afterMinutes });
       return;
     }
     // Claimed by moving the next attempt on: a second delivery finds nothing due, and a crash
@@ -320,7 +320,7 @@ export class Schedules extends Room<ScheduleRooms> {
       return;
     }
     if (off.attempts === 0) {
-      await this.rooms.log.record("other", {
+      this.rooms.log.record("other", {
         kind: "scheduleOffFailed",
         afterMinutes: off.afterMinutes,
         failure: commandFailure(result),

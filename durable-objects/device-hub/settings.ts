@@ -62,7 +62,7 @@ export class Settings extends Room<SettingsRooms> {
     const owner = state.current.owner ? { ...state.current.owner, mobileNo } : null;
     state.save({ owner });
     const { delivered } = await this.updateConfig({ mobileNo });
-    await this.rooms.log.record("other", { kind: "mobileNoChanged", mobileNo });
+    this.rooms.log.record("other", { kind: "mobileNoChanged", mobileNo });
     if (!delivered) return { ok: true, delivered: false };
     const device = sockets.device();
     if (device) await this.rooms.commands.sendCommand(device, { type: "restart", id: crypto.randomUUID() });

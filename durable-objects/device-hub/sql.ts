@@ -199,13 +199,15 @@ export class HubSql {
       .one().id;
   }
 
-  removeFromOutbox(id: number): void {
-    this.sql.exec("DELETE FROM log_outbox WHERE id = ?", id);
+  /** Removes the entries up to and including `lastId` (those a flush wrote), in one statement. */
+  removeFromOutboxUpTo(lastId: number): void {
+    this.sql.exec("DELETE FROM log_outbox WHERE id <= ?", lastId);
   }
 
-  outbox<Row>(): { id: number; row: Row }[] {
+  /** The oldest `limit` entries waiting (all without one), oldest first. */
+  outbox<Row>(limit = -1): { id: number; row: Row }[] {
     return this.sql
-      .exec<{ id: number; row: string }>("SELECT id, row FROM log_outbox ORDER BY id")
+      .exec<{ id: number; row: string }>("SELECT id, row FROM log_outbox ORDER BY id LIMIT ?", limit)
       .toArray()
       .map(({ id, row }) => ({ id, row: JSON.parse(row) as Row }));
   }

@@ -227,7 +227,7 @@ export class WindowRuns extends Room<WindowRooms> {
           })
         )
           return;
-        await this.rooms.log.record("other", {
+        this.rooms.log.record("other", {
           kind: "powerWindowPaused",
           reason: step.reason,
           ranMinutes: minutesOf(step.ranMs),
@@ -343,7 +343,7 @@ export class WindowRuns extends Room<WindowRooms> {
         fromMinute: schedule.minuteOfDay,
         toMinute: schedule.windowEnd ?? 0,
       };
-      await this.rooms.log.record("other", event);
+      this.rooms.log.record("other", event);
     }
     this.rooms.alerts.raise({
       kind: "schedule",

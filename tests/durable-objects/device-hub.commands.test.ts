@@ -13,7 +13,7 @@ import {
   settledSince,
   switchRefusal,
 } from "../../durable-objects/device-hub/pump-model.ts";
-import { emptyHealth, type PendingSwitch } from "../../durable-objects/device-hub/state.ts";
+import { emptyHealth, type MotorBelief, type PendingSwitch } from "../../durable-objects/device-hub/state.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { motorLogs } from "../../worker/db/schema.ts";
 import { stateWith, withRooms } from "./room-support.ts";
@@ -93,15 +93,16 @@ describe("the belief about the motor", () => {
 
   it("an unanswered command counts as settled only by what the box said after it left", () => {
     const sent = { ...pending, state: "unanswered" as const };
-    expect(settledSince(stateWith({ motor: { status: "on", since: NOW - 1_000, source: "readings" } }), sent)).toBe(
-      true,
-    );
-    expect(settledSince(stateWith({ motor: { status: "on", since: NOW - 10_000, source: "readings" } }), sent)).toBe(
-      false,
-    );
-    expect(
-      settledSince(stateWith({ motor: { status: "unknown", since: NOW - 1_000, source: "noAnswer" } }), sent),
-    ).toBe(false);
+    const whenSent: MotorBelief = { status: "off", since: NOW - 60_000, source: "ack" };
+    const settled = (motor: MotorBelief, belief = whenSent) => settledSince(stateWith({ motor }), sent, belief);
+    expect(settled({ status: "on", since: NOW - 1_000, source: "readings" })).toBe(true);
+    expect(settled({ status: "on", since: NOW - 10_000, source: "readings" })).toBe(false);
+    expect(settled({ status: "unknown", since: NOW - 1_000, source: "noAnswer" })).toBe(false);
+    // The runtime's clock stands still within one event: a belief formed just before the
+    // command, in its very millisecond, is not news from after it.
+    const sameInstant: MotorBelief = { status: "on", since: sent.sentAt, source: "event" };
+    expect(settled(sameInstant, sameInstant)).toBe(false);
+    expect(settled({ ...sameInstant }, sameInstant)).toBe(true);
   });
 
   it("a hub that restarts with a command in flight says it may have switched; an unanswered one stays as it was", () => {

@@ -372,6 +372,9 @@ export async function rewriteHubState(
   change: (state: Record<string, unknown>) => Record<string, unknown>,
 ) {
   const stub = hubStub(deviceId);
+  // The hub writes its log to D1 after it answers, and saves its recent list when D1 has it: a
+  // write behind its back while that is under way would be overwritten by its copy in memory.
+  await stub.flushLogs();
   await runInDurableObject(stub, (_hub: unknown, state) => {
     state.storage.kv.put("state", change(state.storage.kv.get<Record<string, unknown>>("state")!));
   });
@@ -418,8 +421,12 @@ export function refusal(message: unknown, code: string, params: Record<string, u
   return { success: false, message, code, params };
 }
 
-/** The motor logs D1 holds for a device, oldest first. */
-export function motorLogRows(deviceId: string) {
+/**
+ * The motor logs D1 holds for a device, oldest first, once its hub has written what waits in its
+ * outbox (the hub answers before it writes to D1; a farmer's log read flushes the same way).
+ */
+export async function motorLogRows(deviceId: string) {
+  await hubStub(deviceId).flushLogs();
   return getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import { wordsIn } from "../../app/i18n/dictionaries.ts";
 import type { Language } from "../../app/i18n/language.ts";
 import { motorLogText } from "../../app/i18n/motor-log.ts";
@@ -14,22 +14,35 @@ export type MotorLogInsert = Pick<MotorLogRow, "deviceId" | "userId" | "mobileNo
 };
 
 /**
- * Inserts a log written by a DeviceHub, with its English wording in `message` for people who
- * read the table directly. A retry with the same `hubRef` returns the row already stored
- * instead of adding a second one.
+ * Inserts logs written by a DeviceHub in one round trip (D1 runs a batch as one transaction: all
+ * or none), each with its English wording in `message` for people who read the table directly,
+ * and answers every one as stored. A retry of an entry already stored (same `hubRef`) adds
+ * nothing: the stored row is answered. At most 50 (D1 binds at most 100 values a statement, and
+ * the read-back names each entry).
  */
-export async function insertMotorLog(db: Db, { event, ...values }: MotorLogInsert): Promise<MotorLogRow> {
-  const { kind, params } = splitMotorLogEvent(event);
-  const inserted = await db
-    .insert(motorLogs)
-    .values({ ...values, kind, params: JSON.stringify(params), message: motorLogText(event, wordsIn("en")) })
-    .onConflictDoNothing({ target: motorLogs.hubRef })
-    .returning();
-  if (inserted[0]) return inserted[0];
-  const existing = await db.query.motorLogs.findFirst({ where: eq(motorLogs.hubRef, values.hubRef) });
-  if (!existing) throw new Error(`motor log ${values.hubRef} vanished after a conflicting insert`);
-  return existing;
+export async function insertMotorLogs(db: Db, entries: MotorLogInsert[]): Promise<MotorLogRow[]> {
+  if (entries.length === 0) return [];
+  if (entries.length > MAX_MOTOR_LOGS_PER_INSERT) throw new Error(`at most ${MAX_MOTOR_LOGS_PER_INSERT} logs at once`);
+  const inserts = entries.map(({ event, ...values }) => {
+    const { kind, params } = splitMotorLogEvent(event);
+    return db
+      .insert(motorLogs)
+      .values({ ...values, kind, params: JSON.stringify(params), message: motorLogText(event, wordsIn("en")) })
+      .onConflictDoNothing({ target: motorLogs.hubRef });
+  });
+  const hubRefs = entries.map((entry) => entry.hubRef);
+  const readBack = db.select().from(motorLogs).where(inArray(motorLogs.hubRef, hubRefs));
+  const [first, ...rest] = inserts;
+  const results = await db.batch([first!, ...rest, readBack]);
+  const stored = new Map((results.at(-1) as MotorLogRow[]).map((row) => [row.hubRef, row]));
+  return hubRefs.map((hubRef) => {
+    const row = stored.get(hubRef);
+    if (!row) throw new Error(`motor log ${hubRef} missing after its insert`);
+    return row;
+  });
 }
+
+export const MAX_MOTOR_LOGS_PER_INSERT = 50;
 
 export function listRecentMotorLogs(db: Db, deviceId: string, limit: number) {
   return db

@@ -8,7 +8,7 @@ import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/device-hub/sql.ts";
 import { acceptedLanguage } from "../../../worker/api/language.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { insertMotorLog } from "../../../worker/db/motor-logs.ts";
+import { insertMotorLogs } from "../../../worker/db/motor-logs.ts";
 import {
   adminToken,
   api,
@@ -26,15 +26,17 @@ describe("GET /api/logs/motor/{mobileNo}", () => {
     const { user, device, token } = await farmerWithDevice();
     const db = getDb(env.DB);
     for (let index = 0; index < 5; index++) {
-      await insertMotorLog(db, {
-        deviceId: device.deviceId,
-        userId: user.id,
-        mobileNo: user.mobileNo,
-        action: index % 2 === 0 ? "on" : "off",
-        event: { kind: "legacy", text: `log ${index}` },
-        createdAt: Date.now() + index,
-        hubRef: `${device.deviceId}:test-${index}`,
-      });
+      await insertMotorLogs(db, [
+        {
+          deviceId: device.deviceId,
+          userId: user.id,
+          mobileNo: user.mobileNo,
+          action: index % 2 === 0 ? "on" : "off",
+          event: { kind: "legacy", text: `log ${index}` },
+          createdAt: Date.now() + index,
+          hubRef: `${device.deviceId}:test-${index}`,
+        },
+      ]);
     }
     const first = await getJson(`/api/logs/motor/${user.mobileNo}?limit=3`, token);
     expect(first.status).toBe(200);
