@@ -118,6 +118,8 @@ export type HubStats = {
   deviceFrames: number;
   /** When the last 20 constructions happened (ms). */
   recentWakes: number[];
+  /** D1 round trips this instance made since it woke (in memory: a new instance starts at 0). */
+  d1Queries: number;
 };
 
 export type FirmwareOffer = { version: string; url: string; sha256: string; size: number };

@@ -3,6 +3,7 @@
 // Router's handler; the worker tests pass a stand-in, so both run the same checks in front.
 import { apiApp } from "./api/app.ts";
 import { isApiRequest } from "./api/is-api-request.ts";
+import { countingD1, d1ServerTiming, type QueryCount } from "./db/query-count.ts";
 import { crossSiteRefusal } from "./http/cross-site.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
 
@@ -12,7 +13,13 @@ export function createFetchHandler(handlePage: PageHandler): ExportedHandlerFetc
   return async (request, env, ctx) => {
     const refused = crossSiteRefusal(request);
     if (refused) return withSecurityHeaders(refused);
-    if (isApiRequest(request)) return withSecurityHeaders(await apiApp.fetch(request, env, ctx));
-    return withSecurityHeaders(await handlePage(request, env, ctx));
+    // This request's own D1 round trips, told on its answer (worker/db/query-count.ts).
+    const count: QueryCount = { queries: 0 };
+    const counted = { ...env, DB: countingD1(env.DB, count) };
+    const response = withSecurityHeaders(
+      isApiRequest(request) ? await apiApp.fetch(request, counted, ctx) : await handlePage(request, counted, ctx),
+    );
+    if (response.status !== 101) response.headers.append("Server-Timing", d1ServerTiming(count));
+    return response;
   };
 }

@@ -2,6 +2,7 @@
 // tables, its sockets and its timers. Built once per instance, under blockConcurrencyWhile
 // (device-hub.ts), so nothing reaches a room before the state is loaded.
 import { type Db, getDb } from "../../worker/db/client.ts";
+import { countingD1, type QueryCount } from "../../worker/db/query-count.ts";
 import { HubSockets } from "./sockets.ts";
 import { HubSql } from "./sql.ts";
 import { HubStateStore } from "./state.ts";
@@ -9,7 +10,9 @@ import { HubTimers } from "./timers.ts";
 
 export type HubContext = {
   readonly ctx: DurableObjectState;
+  /** The hub's bindings; its D1 counts every round trip into `d1`. */
   readonly env: Env;
+  readonly d1: QueryCount;
   /** The device id this hub was created for (`idFromName(deviceId)`). */
   readonly deviceId: string;
   readonly state: HubStateStore;
@@ -25,11 +28,14 @@ export type HubContext = {
   copyToD1(what: string, write: (db: Db) => Promise<unknown>): Promise<void>;
 };
 
-export function openHubContext(ctx: DurableObjectState, env: Env): HubContext {
+export function openHubContext(ctx: DurableObjectState, bindings: Env): HubContext {
   const sql = new HubSql(ctx.storage.sql);
+  const d1: QueryCount = { queries: 0 };
+  const env = { ...bindings, DB: countingD1(bindings.DB, d1) };
   const hub: HubContext = {
     ctx,
     env,
+    d1,
     get deviceId() {
       const name = ctx.id.name;
       if (!name) throw new Error("DeviceHub must be addressed with idFromName(deviceId)");

@@ -186,16 +186,19 @@ export class HubStateStore {
  * Every construction after the first is a wake from hibernation or eviction: counted so the
  * idle benchmark can show heartbeats never wake a hub.
  */
+/** The counters kept in storage (the D1 count is the instance's own, in memory). */
+type StoredStats = Omit<HubStats, "d1Queries">;
+
 export function countWake(kv: KvStorage, now = Date.now()): void {
-  const stats = kv.get<HubStats>(STATS_KEY) ?? { wakes: -1, deviceFrames: 0, recentWakes: [] };
+  const stats = kv.get<StoredStats>(STATS_KEY) ?? { wakes: -1, deviceFrames: 0, recentWakes: [] };
   kv.put(STATS_KEY, { ...stats, wakes: stats.wakes + 1, recentWakes: [...stats.recentWakes, now].slice(-20) });
 }
 
 export function countDeviceFrame(kv: KvStorage): void {
-  const stats = kv.get<HubStats>(STATS_KEY)!;
+  const stats = kv.get<StoredStats>(STATS_KEY)!;
   kv.put(STATS_KEY, { ...stats, deviceFrames: stats.deviceFrames + 1 });
 }
 
-export function hubStats(kv: KvStorage): HubStats {
-  return kv.get<HubStats>(STATS_KEY)!;
+export function hubStats(kv: KvStorage): StoredStats {
+  return kv.get<StoredStats>(STATS_KEY)!;
 }

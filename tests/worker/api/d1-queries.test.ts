@@ -1,0 +1,70 @@
+// D1 round trips are counted where they are made (worker/db/query-count.ts) and told on every
+// answer: a tap over HTTP reads session and box in one query and waits for no other; the hub
+// writes its log after answering, and counts its own round trips in its stats.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { countingD1, type QueryCount } from "../../../worker/db/query-count.ts";
+import { adminToken, api, farmerWithBox, getJson, hubStub, postJson } from "../helpers.ts";
+
+/** The D1 round trips an answer says it took. */
+function d1Queries(response: Response): number {
+  const match = /(?:^|,\s*)d1;desc="queries=(\d+)"/.exec(response.headers.get("Server-Timing") ?? "");
+  if (!match) throw new Error(`no D1 count in ${response.headers.get("Server-Timing")}`);
+  return Number(match[1]);
+}
+
+describe("a tap over HTTP", () => {
+  it("reads session and box in one D1 query, on the per-pump route and SPEC §7's", async () => {
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
+    const perPump = await postJson(`/api/pumps/${device.deviceId}/motor`, { action: "on" }, token);
+    expect(perPump.status).toBe(200);
+    expect(d1Queries(perPump)).toBe(1);
+    const spec = await postJson("/api/devices/motor", { action: "off" }, token);
+    expect(spec.status).toBe(200);
+    expect(d1Queries(spec)).toBe(1);
+    box.close();
+  });
+
+  it("keeps every refusal: another farmer's box is not found, a viewer may not switch, no session is 401", async () => {
+    const owner = await farmerWithBox({ autoAck: true });
+    const stranger = await farmerWithBox();
+    const refused = await postJson(`/api/pumps/${owner.device.deviceId}/motor`, { action: "on" }, stranger.token);
+    expect([refused.status, d1Queries(refused)]).toEqual([404, 1]);
+    const anonymous = await postJson(`/api/pumps/${owner.device.deviceId}/motor`, { action: "on" });
+    expect(anonymous.status).toBe(401);
+    const admin = await postJson(`/api/pumps/${owner.device.deviceId}/motor`, { action: "on" }, await adminToken());
+    expect(admin.status).toBe(403);
+    const malformed = await postJson("/api/pumps/not a box/motor", { action: "on" }, owner.token);
+    expect(malformed.status).toBe(400);
+    owner.box.close();
+    stranger.box.close();
+  });
+});
+
+describe("the hub's count", () => {
+  it("grows with the hub's own round trips (its log written after a tap), read in its stats", async () => {
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
+    const before = (await hubStub(device.deviceId).hubStats()).d1Queries;
+    expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
+    await hubStub(device.deviceId).flushLogs();
+    const after = (await hubStub(device.deviceId).hubStats()).d1Queries;
+    expect(after).toBeGreaterThan(before);
+    const stats = await getJson(`/api/admin/devices/${device.deviceId}/hub-stats`, await adminToken());
+    expect(((await stats.json()) as { stats: { d1Queries: number } }).stats.d1Queries).toBe(after);
+    box.close();
+  });
+});
+
+describe("countingD1", () => {
+  it("counts each statement run and each batch as one round trip, and batches its own statements", async () => {
+    const count: QueryCount = { queries: 0 };
+    const db = countingD1(env.DB, count);
+    expect(await db.prepare("SELECT 1 AS one").first("one")).toBe(1);
+    expect((await db.prepare("SELECT ?1 AS two").bind(2).all()).results).toEqual([{ two: 2 }]);
+    const results = await db.batch([db.prepare("SELECT 3 AS n"), db.prepare("SELECT ?1 AS n").bind(4)]);
+    expect(results.map((result) => result.results)).toEqual([[{ n: 3 }], [{ n: 4 }]]);
+    expect(count.queries).toBe(3);
+    // Pages say theirs too.
+    expect(d1Queries(await api("/login"))).toBeGreaterThanOrEqual(0);
+  });
+});

@@ -1,0 +1,66 @@
+// D1 round trips, counted where they are made: the Worker reports a request's own on its
+// answer (`Server-Timing: d1;desc="queries=N"`, readable by any client and in DevTools), and
+// each DeviceHub keeps its count since it woke in its stats. The benchmark prints them as "D1
+// queries per command"; operators can read them the same way. Counting wraps the binding:
+// every statement run (first, all, run, raw), every batch and every exec is one round trip.
+
+export type QueryCount = { queries: number };
+
+/** `d1` with every round trip it makes added to `count`. */
+export function countingD1(d1: D1Database, count: QueryCount): D1Database {
+  // A batch must be given the binding's own statements: each wrapper remembers the one it wraps.
+  const unwrapped = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const counted = (run: () => Promise<unknown>) => {
+      count.queries += 1;
+      return run();
+    };
+    const wrapper = new Proxy(statement, {
+      get(target, property) {
+        switch (property) {
+          case "bind":
+            return (...values: unknown[]) => wrap(target.bind(...values));
+          case "first":
+          case "all":
+          case "run":
+          case "raw":
+            return (...args: unknown[]) =>
+              counted(() => (target[property] as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+          default: {
+            const value = Reflect.get(target, property, target);
+            return typeof value === "function" ? value.bind(target) : value;
+          }
+        }
+      },
+    });
+    unwrapped.set(wrapper, statement);
+    return wrapper;
+  };
+  return new Proxy(d1, {
+    get(target, property) {
+      switch (property) {
+        case "prepare":
+          return (query: string) => wrap(target.prepare(query));
+        case "batch":
+          return (statements: D1PreparedStatement[]) => {
+            count.queries += 1;
+            return target.batch(statements.map((statement) => unwrapped.get(statement) ?? statement));
+          };
+        case "exec":
+          return (query: string) => {
+            count.queries += 1;
+            return target.exec(query);
+          };
+        default: {
+          const value = Reflect.get(target, property, target);
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+      }
+    },
+  });
+}
+
+/** The `Server-Timing` entry that says how many D1 round trips answering took. */
+export function d1ServerTiming(count: QueryCount): string {
+  return `d1;desc="queries=${count.queries}"`;
+}
