@@ -118,7 +118,7 @@ export type HubStats = {
   deviceFrames: number;
   /** When the last 20 constructions happened (ms). */
   recentWakes: number[];
-  /** D1 round trips this instance made since it woke (in memory: a new instance starts at 0). */
+  /** D1 round trips the hub has made (counted from when counting began, 0 before). */
   d1Queries: number;
 };
 

@@ -220,7 +220,7 @@ export class DeviceHub extends DurableObject<Env> {
 
   /** Counters for operators and benchmarks: wakes, device frames handled. */
   async hubStats(): Promise<HubStats> {
-    return { ...hubStats(this.ctx.storage.kv), d1Queries: this.rooms.hub.d1.queries };
+    return hubStats(this.ctx.storage.kv);
   }
 
   async powerHistory(limit: number): Promise<PowerSample[]> {

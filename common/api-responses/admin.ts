@@ -45,7 +45,7 @@ export const hubStatsResponseSchema = z.object({
     deviceFrames: z.int(),
     /** When the last 20 constructions happened (ms). */
     recentWakes: z.array(z.number()),
-    /** D1 round trips the hub made since it last woke (worker/db/query-count.ts). */
+    /** D1 round trips the hub has made (worker/db/query-count.ts). */
     d1Queries: z.int(),
   }),
 });

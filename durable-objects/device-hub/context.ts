@@ -5,14 +5,13 @@ import { type Db, getDb } from "../../worker/db/client.ts";
 import { countingD1, type QueryCount } from "../../worker/db/query-count.ts";
 import { HubSockets } from "./sockets.ts";
 import { HubSql } from "./sql.ts";
-import { HubStateStore } from "./state.ts";
+import { countD1Query, HubStateStore, hubStats } from "./state.ts";
 import { HubTimers } from "./timers.ts";
 
 export type HubContext = {
   readonly ctx: DurableObjectState;
-  /** The hub's bindings; its D1 counts every round trip into `d1`. */
+  /** The hub's bindings; its D1 counts every round trip in the hub's stats (state.ts). */
   readonly env: Env;
-  readonly d1: QueryCount;
   /** The device id this hub was created for (`idFromName(deviceId)`). */
   readonly deviceId: string;
   readonly state: HubStateStore;
@@ -30,12 +29,18 @@ export type HubContext = {
 
 export function openHubContext(ctx: DurableObjectState, bindings: Env): HubContext {
   const sql = new HubSql(ctx.storage.sql);
-  const d1: QueryCount = { queries: 0 };
+  const d1: QueryCount = {
+    get queries() {
+      return hubStats(ctx.storage.kv).d1Queries;
+    },
+    set queries(_next) {
+      countD1Query(ctx.storage.kv);
+    },
+  };
   const env = { ...bindings, DB: countingD1(bindings.DB, d1) };
   const hub: HubContext = {
     ctx,
     env,
-    d1,
     get deviceId() {
       const name = ctx.id.name;
       if (!name) throw new Error("DeviceHub must be addressed with idFromName(deviceId)");

@@ -186,8 +186,8 @@ export class HubStateStore {
  * Every construction after the first is a wake from hibernation or eviction: counted so the
  * idle benchmark can show heartbeats never wake a hub.
  */
-/** The counters kept in storage (the D1 count is the instance's own, in memory). */
-type StoredStats = Omit<HubStats, "d1Queries">;
+/** The counters as storage holds them (hubs that counted before D1 round trips were counted have none yet). */
+type StoredStats = Omit<HubStats, "d1Queries"> & { d1Queries?: number };
 
 export function countWake(kv: KvStorage, now = Date.now()): void {
   const stats = kv.get<StoredStats>(STATS_KEY) ?? { wakes: -1, deviceFrames: 0, recentWakes: [] };
@@ -199,6 +199,13 @@ export function countDeviceFrame(kv: KvStorage): void {
   kv.put(STATS_KEY, { ...stats, deviceFrames: stats.deviceFrames + 1 });
 }
 
-export function hubStats(kv: KvStorage): StoredStats {
-  return kv.get<StoredStats>(STATS_KEY)!;
+/** A D1 round trip the hub made: counted in storage, so the count outlives hibernation. */
+export function countD1Query(kv: KvStorage): void {
+  const stats = kv.get<StoredStats>(STATS_KEY)!;
+  kv.put(STATS_KEY, { ...stats, d1Queries: (stats.d1Queries ?? 0) + 1 });
+}
+
+export function hubStats(kv: KvStorage): HubStats {
+  const stats = kv.get<StoredStats>(STATS_KEY)!;
+  return { ...stats, d1Queries: stats.d1Queries ?? 0 };
 }

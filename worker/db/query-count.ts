@@ -1,6 +1,6 @@
 // D1 round trips, counted where they are made: the Worker reports a request's own on its
 // answer (`Server-Timing: d1;desc="queries=N"`, readable by any client and in DevTools), and
-// each DeviceHub keeps its count since it woke in its stats. The benchmark prints them as "D1
+// each DeviceHub keeps its count in its stored stats. The benchmark prints them as "D1
 // queries per command"; operators can read them the same way. Counting wraps the binding:
 // every statement run (first, all, run, raw), every batch and every exec is one round trip.
 
