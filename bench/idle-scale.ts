@@ -1,13 +1,14 @@
 // Idle scale: N boxes connected, nothing happening but heartbeats, for a while. Reports the
-// runtime's memory and CPU, and how often a hub woke or handled a device frame (heartbeats are
+// runtimes' memory and CPU, and how often a hub woke or handled a device frame (heartbeats are
 // answered by the runtime, so both should stay 0).
 import { ApiClient } from "../common/api-client.ts";
 import { hubStatsResponseSchema } from "../common/api-responses/admin.ts";
-import { benchAdminToken, startFleet } from "./fleet.ts";
+import { benchAdminToken, type Fleet, startFleet } from "./fleet.ts";
 import { cpuNanoseconds, rssMegabytes, workerdPids } from "./lib.ts";
 
 export type IdleScale = {
   devices: number;
+  runtimes: number;
   connectRate: number;
   rssMb: number;
   cpuPercent: number;
@@ -36,33 +37,60 @@ async function readStats(baseUrl: string, adminToken: string, deviceIds: string[
   return stats;
 }
 
+/**
+ * `devices` boxes idle for `idleSeconds`, spread over `runtimes` local runtimes (each its own
+ * `wrangler dev`, D1 and hubs: one runtime holds only as many sockets as its open-file limit
+ * allows, bench/fleet.ts). Memory and CPU are the sum over every runtime's workerd processes.
+ */
 export async function measureIdleScale(
   devices: number,
   idleSeconds: number,
+  runtimes = 1,
   heartbeatSeconds = 10,
 ): Promise<IdleScale> {
   // Boxes ping every `heartbeatSeconds` here (not 240 s) so the window holds many heartbeats.
-  const fleet = await startFleet(devices, { heartbeatOverrideSeconds: heartbeatSeconds });
+  const shares = Array.from(
+    { length: runtimes },
+    (_, index) => Math.floor(devices / runtimes) + (index < devices % runtimes ? 1 : 0),
+  );
+  const fleets: Fleet[] = [];
   try {
-    const pids = workerdPids(fleet.worker.process.pid!);
+    for (const share of shares) fleets.push(await startFleet(share, { heartbeatOverrideSeconds: heartbeatSeconds }));
+    const pids = fleets.flatMap((fleet) => workerdPids(fleet.worker.process.pid!));
     await new Promise((resolve) => setTimeout(resolve, 5_000)); // let the connection storm settle
-    const admin = await benchAdminToken(fleet.worker);
-    const deviceIds = fleet.devices.map((device) => device.deviceId);
-    const before = await readStats(fleet.worker.url, admin, deviceIds);
+    const admins = await Promise.all(fleets.map((fleet) => benchAdminToken(fleet.worker)));
+    const statsOfAll = () =>
+      Promise.all(
+        fleets.map((fleet, index) =>
+          readStats(
+            fleet.worker.url,
+            admins[index]!,
+            fleet.devices.map((device) => device.deviceId),
+          ),
+        ),
+      ).then((perRuntime) => perRuntime.flat());
+    const framesSent = () =>
+      fleets.reduce(
+        (total, fleet) => total + fleet.devices.reduce((sum, device) => sum + device.counters.framesSent, 0),
+        0,
+      );
+    const before = await statsOfAll();
     const windowStart = Date.now();
-    const pingsBefore = fleet.devices.reduce((total, device) => total + device.counters.framesSent, 0);
+    const pingsBefore = framesSent();
     const cpuBefore = cpuNanoseconds(pids);
     let rss = 0;
     const sampler = setInterval(() => (rss = Math.max(rss, rssMegabytes(pids))), 1_000);
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1_000));
     clearInterval(sampler);
     const cpu = cpuNanoseconds(pids) - cpuBefore;
-    const pingsSent = fleet.devices.reduce((total, device) => total + device.counters.framesSent, 0) - pingsBefore;
+    const pingsSent = framesSent() - pingsBefore;
     const windowEnd = Date.now();
-    const after = await readStats(fleet.worker.url, admin, deviceIds);
+    const after = await statsOfAll();
+    const connectSeconds = fleets.reduce((total, fleet) => total + fleet.connectSeconds, 0);
     return {
       devices,
-      connectRate: Math.round(devices / fleet.connectSeconds),
+      runtimes,
+      connectRate: Math.round(devices / connectSeconds),
       rssMb: rss,
       cpuPercent: Math.round((cpu / (idleSeconds * 1e9)) * 1000) / 10,
       pingsSent,
@@ -76,6 +104,6 @@ export async function measureIdleScale(
         before.reduce((total, entry) => total + entry.deviceFrames, 0),
     };
   } finally {
-    await fleet.stop();
+    await Promise.all(fleets.map((fleet) => fleet.stop()));
   }
 }
