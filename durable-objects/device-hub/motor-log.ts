@@ -102,7 +102,8 @@ export class MotorLog extends Room {
     if (cached) state.save({ lastLogs: withNewest(entry, cached) });
     sockets.broadcast({ type: "motorLogUpdate", log: entry });
     if (!timers.has(TIMERS.flushLogs)) timers.set(TIMERS.flushLogs, now + LOG_FLUSH_BACKSTOP_MS);
-    void this.flushOutbox();
+    // Nobody waits for it; whatever goes wrong, the entry is in the outbox and the timer will come.
+    this.flushOutbox().catch((error: unknown) => this.hub.logError("motor log flush failed", error));
   }
 
   /** The newest entries, read from D1 (and the outbox) the first time and kept in the hub's state after. */
