@@ -73,6 +73,8 @@ export class DeviceHub extends DurableObject<Env> {
       });
       // A belief changed by the restart itself (above) is counted from here.
       this.rooms.usage.follow(Date.now());
+      // Log entries a stopped hub had not yet written to D1 go now.
+      this.rooms.log.resumeFlush();
     });
   }
 

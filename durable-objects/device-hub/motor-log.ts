@@ -1,10 +1,10 @@
 // The motor log, as the hub writes it: every entry goes to an outbox in the hub's SQLite in the
 // same step as the change it records (so the output gate makes it durable before any answer
-// leaves), is shown to browsers at once, and reaches D1 afterwards: nobody waits on D1
-// (docs/decisions/022-log-outbox-after-the-answer.md). A flush writes what waits in one D1 round
-// trip; a flush that fails, or a hub stopped before it, is finished by the flush-logs timer, and
-// D1's unique `hub_ref` makes a retry of a write that did land a no-op. The last few entries are
-// kept in the hub's state for snapshots.
+// leaves), is shown to browsers at once, and reaches D1 once that step is over: nobody waits on
+// D1 (docs/decisions/022-log-outbox-after-the-answer.md). A flush writes what waits in one D1
+// round trip; a flush that fails, or a hub stopped before or during one, is finished by the
+// flush-logs timer, and D1's unique `hub_ref` makes a retry of a write that did land a no-op.
+// The last few entries are kept in the hub's state for snapshots.
 import { LIVE_MOTOR_LOG_LIMIT } from "../../common/constants.ts";
 import type { MotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
@@ -24,7 +24,7 @@ import { TIMERS } from "./timers.ts";
 
 /** D1 refused: the next try. */
 const LOG_FLUSH_RETRY_MS = 30_000;
-/** A hub stopped before its own flush (evicted, restarted, crashed) is woken this soon to finish it. */
+/** A hub stopped during its own flush (evicted, restarted, crashed) is woken this soon to finish it. */
 const LOG_FLUSH_BACKSTOP_MS = 5_000;
 
 /** A motor log entry as the hub writes it. */
@@ -76,6 +76,8 @@ export class MotorLog extends Room {
   #flushing: Promise<void> | null = null;
   /** Moves on with every entry added and every batch written, so a read of D1 knows if it raced one. */
   #changes = 0;
+  /** A flush is planned for when the current step is over. */
+  #flushPlanned = false;
 
   /**
    * Records an entry: in the outbox (SQLite, in this same step), in the recent list, to every
@@ -101,9 +103,28 @@ export class MotorLog extends Room {
     const cached = state.current.lastLogs;
     if (cached) state.save({ lastLogs: withNewest(entry, cached) });
     sockets.broadcast({ type: "motorLogUpdate", log: entry });
-    if (!timers.has(TIMERS.flushLogs)) timers.set(TIMERS.flushLogs, now + LOG_FLUSH_BACKSTOP_MS);
-    // Nobody waits for it; whatever goes wrong, the entry is in the outbox and the timer will come.
-    this.flushOutbox().catch((error: unknown) => this.hub.logError("motor log flush failed", error));
+    this.#flushSoon();
+  }
+
+  /**
+   * Starts a flush once the current step is over. Not in it: whatever the flush stores (its
+   * backstop timer, an alarm) would hold this step's answer at the output gate, and entries of
+   * the same step go to D1 together. A hub stopped before the flush starts finds its outbox
+   * when it next starts (`resumeFlush`).
+   */
+  #flushSoon(): void {
+    if (this.#flushPlanned) return;
+    this.#flushPlanned = true;
+    setTimeout(() => {
+      this.#flushPlanned = false;
+      // Nobody waits for it; whatever goes wrong, the entry is in the outbox and the timer will come.
+      this.flushOutbox().catch((error: unknown) => this.hub.logError("motor log flush failed", error));
+    }, 0);
+  }
+
+  /** A hub starting with entries in its outbox (it stopped before writing them) writes them at once. */
+  resumeFlush(): void {
+    if (this.hub.sql.outbox(1).length > 0) this.hub.timers.set(TIMERS.flushLogs, Date.now());
   }
 
   /** The newest entries, read from D1 (and the outbox) the first time and kept in the hub's state after. */
@@ -148,9 +169,11 @@ export class MotorLog extends Room {
     const { sql, timers, state, env, deviceId } = this.hub;
     const batch = sql.outbox<OutboxRow | LegacyOutboxRow>(MAX_MOTOR_LOGS_PER_INSERT).map(outboxEntryOf);
     if (batch.length === 0) {
-      timers.delete(TIMERS.flushLogs);
+      if (timers.has(TIMERS.flushLogs)) timers.delete(TIMERS.flushLogs);
       return false;
     }
+    // Should the hub stop while D1 writes, this brings it back to finish.
+    if (!timers.has(TIMERS.flushLogs)) timers.set(TIMERS.flushLogs, Date.now() + LOG_FLUSH_BACKSTOP_MS);
     let stored: MotorLogRow[];
     try {
       stored = await insertMotorLogs(

@@ -99,6 +99,16 @@ describe("DeviceHub alarm", () => {
           state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM log_outbox").one().n,
       );
     expect(await outbox()).toBe(1);
+    // The hub tried once its answer had gone, was refused, and waits to try again.
+    const retryAt = () =>
+      runInDurableObject(
+        stub,
+        (_hub: DeviceHub, state) =>
+          state.storage.sql
+            .exec<{ dueAt: number }>("SELECT due_at AS dueAt FROM timers WHERE name = 'flush-logs'")
+            .toArray()[0]?.dueAt ?? 0,
+      );
+    await expect.poll(retryAt).toBeGreaterThan(Date.now() + 20_000);
 
     await env.DB.exec("DROP TRIGGER refuse_logs;");
     await fireTimer(device.deviceId, "flush-logs");

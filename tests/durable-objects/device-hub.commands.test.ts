@@ -186,7 +186,7 @@ describe("commands without a box", () => {
 
   it("the first word a new hub hears is no news when it is OFF; after that a change is logged once", async () => {
     const deviceId = `room-test-${crypto.randomUUID()}`;
-    const logs = await withRooms(async ({ commands }) => {
+    const logs = await withRooms(async ({ commands, log }) => {
       await commands.setMotor("off", "hello", {
         action: "off",
         event: { kind: "stated", relay: "off", how: "reconnected" },
@@ -199,6 +199,7 @@ describe("commands without a box", () => {
         action: "on",
         event: { kind: "stated", relay: "on", how: "manual" },
       });
+      await log.flushOutbox(); // the log reaches D1 after the step that wrote it
       return getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId));
     }, deviceId);
     expect(logs.map((log) => [log.action, log.kind])).toEqual([["on", "stated"]]);
@@ -206,13 +207,14 @@ describe("commands without a box", () => {
 
   it("a relay the box states settles a command whose answer was lost: confirmed late, the cooldown kept", async () => {
     const deviceId = `room-test-${crypto.randomUUID()}`;
-    const { state, logs } = await withRooms(async ({ hub, commands }) => {
+    const { state, logs } = await withRooms(async ({ hub, commands, log }) => {
       hub.state.save({
         motor: { status: "unknown", since: NOW, source: "noAnswer" },
         pendingSwitch: { ...pending, state: "unanswered" },
         cooldownUntil: 42,
       });
       await commands.adoptStatedRelay("on", "relayFrame", "manual");
+      await log.flushOutbox();
       return {
         state: hub.state.current,
         logs: await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)),

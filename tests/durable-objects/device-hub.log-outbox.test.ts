@@ -111,7 +111,8 @@ describe("an entry D1 refuses", () => {
     const snapshot = await hubStub(device.deviceId).getSnapshot();
     expect(snapshot.motorStatus).toBe("on");
     expect(snapshot.lastLogs[0]).toMatchObject({ kind: "switched", action: "on", id: -1 });
-    expect(await outboxOf(device.deviceId)).toEqual({ waiting: 1, flushDue: expect.any(Number) });
+    // Its flush, tried once the answer had gone, was refused: the retry waits.
+    await expect.poll(() => outboxOf(device.deviceId)).toEqual({ waiting: 1, flushDue: expect.any(Number) });
     expect(await storedRows(device.deviceId)).toEqual([]);
 
     await allow();
@@ -143,6 +144,21 @@ describe("a hub stopped before its entries reached D1", () => {
       ["on", "stated", hubRefOf(device.deviceId, 1)],
     ]);
     expect((await outboxOf(device.deviceId)).waiting).toBe(0);
+  });
+
+  it("writes them as soon as it starts again, even if it stopped before its first flush", async () => {
+    const deviceId = uniqueHubName();
+    // What a hub stopped between its answer and its flush leaves: an entry, and no timer yet.
+    await runInDurableObject(hubStub(deviceId), (_hub: unknown, state) => {
+      const row = { deviceId, userId: null, mobileNo: null, action: "other", event: { kind: "phaseOk" }, createdAt: 1 };
+      state.storage.sql.exec("INSERT INTO log_outbox (row) VALUES (?)", JSON.stringify(row));
+    });
+    await evictDurableObject(hubStub(deviceId));
+    await hubStub(deviceId).ping(); // anything that starts it again
+    expect((await outboxOf(deviceId)).flushDue).toBeLessThanOrEqual(Date.now());
+    await fireTimer(deviceId, TIMERS.flushLogs);
+    expect((await storedRows(deviceId)).map((row) => row.kind)).toEqual(["phaseOk"]);
+    expect((await outboxOf(deviceId)).waiting).toBe(0);
   });
 
   it("writes nothing twice when its last write landed in D1 but the outbox row was not removed", async () => {

@@ -1,13 +1,11 @@
 // Firmware updates (durable-objects/device-hub/ota.ts) without a box: what a hello says about
 // the update under way, an offer to a box that is not connected, and the 10-minute timeout,
 // which fails an update once however often the alarm delivers it.
-import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+
 import { describe, expect, it } from "vitest";
 import { OTA_TIMEOUT_MS, otaOnHello } from "../../durable-objects/device-hub/ota.ts";
 import type { OtaJob } from "../../durable-objects/device-hub/state.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { motorLogs } from "../../worker/db/schema.ts";
+import { motorLogRows } from "../worker/helpers.ts";
 import { uniqueHubName, withRooms } from "./room-support.ts";
 
 const job = (stage: OtaJob["stage"], startedAt = Date.now()): OtaJob => ({
@@ -45,7 +43,7 @@ describe("an update", () => {
       return hub.state.current;
     }, deviceId);
     expect(state.ota).toBeNull();
-    const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId));
+    const logs = await motorLogRows(deviceId);
     expect(logs.map((log) => [log.kind, JSON.parse(log.params)])).toEqual([
       ["otaFailed", { version: "2.4.0", reason: "timeout", error: null, firmware: null }],
     ]);

@@ -1,16 +1,8 @@
-// The schedules room (durable-objects/device-hub/schedules.ts) driven directly, with no box and
-// no alarm: the rules of a device's schedules, how one is shown, and runs that are claimed once
-// however often they are asked for, missed when the box is offline or the run is late, and
-// never carried out for anybody but the pump's owner.
-import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { MAX_SCHEDULES_PER_DEVICE, type ScheduleInput } from "../../common/schedule-schemas.ts";
 import { SCHEDULE_LATE_LIMIT_MS, scheduleView } from "../../durable-objects/device-hub/schedules.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { motorLogs } from "../../worker/db/schema.ts";
-import { createUser, provisionDevice } from "../worker/helpers.ts";
+import { createUser, motorLogRows, provisionDevice } from "../worker/helpers.ts";
 import { withRooms } from "./room-support.ts";
 
 const at6 = (changes: Partial<Extract<ScheduleInput, { kind: "clock" }>> = {}): ScheduleInput => ({
@@ -117,7 +109,7 @@ describe("a run", () => {
     expect(view.lastRun).toMatchObject({ outcome: "missed", code: "offline" });
     expect(Date.parse(view.nextRunAt!)).toBeGreaterThan(Date.now());
     expect(wakeUp).toBe(Date.parse(view.nextRunAt!));
-    const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    const logs = await motorLogRows(device.deviceId);
     expect(logs.map((log) => [log.kind, JSON.parse(log.params)])).toEqual([
       ["scheduleMissed", { action: "on", minuteOfDay: 360, reason: "offline" }],
     ]);

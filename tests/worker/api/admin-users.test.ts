@@ -22,6 +22,7 @@ import {
   getJson,
   getOk,
   loginToken,
+  motorLogRows,
   postJson,
   provisionDevice,
   putJson,
@@ -248,7 +249,7 @@ describe("DELETE /api/admin/delete-user", () => {
     expect(await db.select().from(motorConfigHistory).where(eq(motorConfigHistory.userId, user.id))).toEqual([]);
     expect((await db.query.devices.findFirst({ where: eq(devices.id, device.deviceId) }))?.ownerUserId).toBeNull();
     // The logs keep the number they were written under.
-    const logs = await db.select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    const logs = await motorLogRows(device.deviceId);
     expect(logs.every((log) => log.mobileNo === user.mobileNo && log.userId === null)).toBe(true);
     // The hub told the box it has no owner now, and the farmer's token is dead.
     expect((await box.next("config")).config.mobileNo).toBeNull();

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../../worker/db/client.ts";
-import { devices, motorLogs } from "../../../worker/db/schema.ts";
+import { devices } from "../../../worker/db/schema.ts";
 import {
   api,
   basicAuth,
@@ -13,6 +13,7 @@ import {
   farmerWithDevice,
   hubStub,
   loginToken,
+  motorLogRows,
   postJson,
   refusal,
 } from "../helpers.ts";
@@ -36,7 +37,7 @@ describe("POST /api/devices/motor", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ success: true, message: "Motor turned ON.", status: "on" });
 
-    const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    const logs = await motorLogRows(device.deviceId);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ action: "on", userId: user.id, mobileNo: user.mobileNo });
     expect(logs[0]!.message).toBe("Motor turned ON from the app");
@@ -85,7 +86,7 @@ describe("POST /api/devices/motor", () => {
     });
     box.send({ type: "ack", id: command.id, ok: true, relay: "on" });
     await expect.poll(() => updates.some((update) => update.includes('"motorStatusUpdate"'))).toBe(true);
-    const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    const logs = await motorLogRows(device.deviceId);
     expect(logs.map((log) => log.message)).toEqual([
       "Motor ON from the app: the box did not confirm it (the motor may be running).",
       "Motor turned ON from the app (confirmed late)",
@@ -139,7 +140,7 @@ describe("POST /api/devices/motor", () => {
       motorStatus: "unknown",
       pump: { status: "unknown", statusSource: "linkLost", pendingCommand: { action: "on", state: "unanswered" } },
     });
-    const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    const logs = await motorLogRows(device.deviceId);
     expect(logs.map((log) => [log.action, log.message])).toEqual([
       ["other", "Motor ON from the app: the box went offline before confirming it (the motor may be running)."],
     ]);
@@ -259,7 +260,7 @@ describe("a box that reconnects", () => {
     box.close();
     // The box lost power and restarted with its relay off.
     const again = await connectDevice(device, { relay: "off" });
-    const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    const logs = await motorLogRows(device.deviceId);
     expect(logs.map((log) => [log.action, log.message, log.mobileNo])).toEqual([
       ["on", "Motor turned ON from the app", user.mobileNo],
       ["off", "Motor turned OFF (reported by the box when it reconnected)", user.mobileNo],
@@ -271,7 +272,7 @@ describe("a box that reconnects", () => {
     const { device } = await farmerWithDevice();
     (await connectDevice(device)).close();
     const again = await connectDevice(device, { relay: "off" });
-    const logs = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    const logs = await motorLogRows(device.deviceId);
     expect(logs).toEqual([]);
     again.close();
   });

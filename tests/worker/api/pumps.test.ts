@@ -17,7 +17,7 @@ import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema } from "../../../common/api-responses/schedules.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { devices, motorLogs } from "../../../worker/db/schema.ts";
+import { devices } from "../../../worker/db/schema.ts";
 import {
   adminToken,
   api,
@@ -31,6 +31,7 @@ import {
   getOk,
   hubStub,
   loginToken,
+  motorLogRows,
   postJson,
   provisionDevice,
   putJson,
@@ -140,7 +141,7 @@ describe("people on a box", () => {
     const refused = await postJson(`/api/pumps/${device.deviceId}/motor`, { action: "off" }, await loginToken(sita));
     expect([refused.status, await code(refused)]).toEqual([403, "notAllowedForRole"]);
 
-    const [row] = await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId));
+    const [row] = await motorLogRows(device.deviceId);
     expect(JSON.parse(row!.params)).toEqual({
       relay: "on",
       origin: { by: "app", userId: ram.id, role: "operator", label: "राम" },
