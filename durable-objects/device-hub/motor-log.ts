@@ -85,7 +85,7 @@ export class MotorLog extends Room {
    * which they happened: the outbox's ids are that order, and D1 gets them in it.
    */
   record(action: MotorLogRow["action"], event: MotorLogEvent): void {
-    const { state, sql, sockets, timers, deviceId } = this.hub;
+    const { state, sql, sockets, deviceId } = this.hub;
     const now = Date.now();
     const owner = state.current.owner;
     const row: OutboxRow = {
