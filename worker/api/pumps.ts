@@ -1,8 +1,8 @@
 // Every box a person may see, by device id (docs/decisions/018-shared-pumps.md): their own
-// boxes and those shared with them. Each call resolves what the caller is to the box from D1
-// (worker/services/pump-access.ts), and the hub checks commands again. SPEC §7's routes keyed
+// boxes and those shared with them. Each call reads the session and what the caller is to the
+// box in one D1 query (`requirePump`, ./require-auth.ts), and the hub checks commands again. SPEC §7's routes keyed
 // by number (./devices.ts, ./logs.ts, ./schedules.ts) act on the account's first box.
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { translateApi } from "../../app/i18n/api.ts";
 import { motorCommandResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import {
@@ -14,9 +14,7 @@ import {
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { mobileNoSchema, motorCommandRequestSchema, motorConfigRequestSchema } from "../../common/api-schemas.ts";
-import type { PumpAction } from "../../common/pump-roles.ts";
 import {
-  deviceIdSchema,
   memberChangeRequestSchema,
   memberInviteRequestSchema,
   pumpNameRequestSchema,
@@ -29,10 +27,9 @@ import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
 import { switchPump } from "../services/motor-commands.ts";
-import { listPumpsOf, type PumpAccess, personOf, requirePumpAccess } from "../services/pump-access.ts";
+import { listPumpsOf, personOf } from "../services/pump-access.ts";
 import { changePumpMember, invitePumpMember, listPumpMembers, removePumpMember } from "../services/pump-members.ts";
 import { deletePumpSchedule, savePumpSchedule } from "../services/schedules.ts";
-import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { freshReadingAnswer, motorConfigAnswer, motorStatusOf } from "./devices.ts";
 import { parseInput, readJsonBody } from "./input.ts";
@@ -42,15 +39,6 @@ import { offerNewestFirmware } from "./ota.ts";
 import { requireAuth, requirePump } from "./require-auth.ts";
 import { respond } from "./respond.ts";
 import { pumpUsageAnswer } from "./usage.ts";
-
-/** The box in the path, if the caller may do `action` with it (404 if they may not see it, 403 if not this). */
-async function pumpFor(c: Context<ApiEnv>, action: PumpAction): Promise<PumpAccess> {
-  const deviceId = parseInput(deviceIdSchema, c.req.param("deviceId"));
-  auditTarget(c, deviceId); // an admin's look at or change of a box is on the trail
-  return requirePumpAccess(getDb(c.env.DB), c.var.user, deviceId, action);
-}
-
-const signedIn = requireAuth("user", "admin");
 
 export const pumpRoutes = new Hono<ApiEnv>()
   .get("/", requireAuth("user"), async (c) => {
@@ -84,29 +72,29 @@ export const pumpRoutes = new Hono<ApiEnv>()
       status: result.status,
     });
   })
-  .post("/:deviceId/config", signedIn, async (c) => {
-    const { device } = await pumpFor(c, "configure");
+  .post("/:deviceId/config", requirePump("configure", "user", "admin"), async (c) => {
+    const { device } = c.var.pump;
     const { token: _token, ...config } = await readJsonBody(c, motorConfigRequestSchema);
     const { ownerUserId } = device;
     // Settings history is kept on the owner's account: a spare box has none to change yet.
     if (ownerUserId === null) throw apiError(409, "pumpHasNoOwner");
     return motorConfigAnswer(c, { ...device, ownerUserId }, config);
   })
-  .post("/:deviceId/power", signedIn, async (c) => {
-    const { device } = await pumpFor(c, "see");
+  .post("/:deviceId/power", requirePump("see", "user", "admin"), async (c) => {
+    const { device } = c.var.pump;
     return freshReadingAnswer(c, device.id, "power");
   })
-  .post("/:deviceId/health", signedIn, async (c) => {
-    const { device } = await pumpFor(c, "see");
+  .post("/:deviceId/health", requirePump("see", "user", "admin"), async (c) => {
+    const { device } = c.var.pump;
     return freshReadingAnswer(c, device.id, "health");
   })
-  .post("/:deviceId/ota", signedIn, async (c) => {
-    const { device } = await pumpFor(c, "firmware");
+  .post("/:deviceId/ota", requirePump("firmware", "user", "admin"), async (c) => {
+    const { device } = c.var.pump;
     const { deviceType } = await readJsonBody(c, pumpOtaRequestSchema);
     return offerNewestFirmware(c, device, deviceType);
   })
-  .put("/:deviceId/name", requireAuth("user"), async (c) => {
-    const { device } = await pumpFor(c, "rename");
+  .put("/:deviceId/name", requirePump("rename", "user"), async (c) => {
+    const { device } = c.var.pump;
     const { name } = await readJsonBody(c, pumpNameRequestSchema);
     await setDeviceName(getDb(c.env.DB), device.id, name);
     return respond(c, pumpNameResponseSchema, {
@@ -115,29 +103,29 @@ export const pumpRoutes = new Hono<ApiEnv>()
       name,
     });
   })
-  .get("/:deviceId/logs", signedIn, async (c) => {
-    const { device } = await pumpFor(c, "see");
+  .get("/:deviceId/logs", requirePump("see", "user", "admin"), async (c) => {
+    const { device } = c.var.pump;
     return motorLogsAnswer(c, device.id);
   })
-  .get("/:deviceId/usage", signedIn, async (c) => {
-    const { device } = await pumpFor(c, "see");
+  .get("/:deviceId/usage", requirePump("see", "user", "admin"), async (c) => {
+    const { device } = c.var.pump;
     return pumpUsageAnswer(c, device.id);
   })
-  .get("/:deviceId/schedules", requireAuth("user"), async (c) => {
-    const access = await pumpFor(c, "see");
+  .get("/:deviceId/schedules", requirePump("see", "user"), async (c) => {
+    const access = c.var.pump;
     const schedules = await deviceHub(c.env, access.device.id).listSchedules(personOf(c.var.user, access));
     return respond(c, scheduleListResponseSchema, { success: true, schedules });
   })
-  .post("/:deviceId/schedules", requireAuth("user"), async (c) => {
-    const access = await pumpFor(c, "schedule");
+  .post("/:deviceId/schedules", requirePump("schedule", "user"), async (c) => {
+    const access = c.var.pump;
     const input = await readJsonBody(c, scheduleRequestSchema);
     const target = { deviceId: access.device.id, person: personOf(c.var.user, access) };
     const schedule = await savePumpSchedule(c.env, target, null, input);
     const message = translateApi(apiLanguage(c.req.raw), "api.scheduleSaved");
     return respond(c, scheduleResponseSchema, { success: true, message, schedule }, 201);
   })
-  .put("/:deviceId/schedules/:id", requireAuth("user"), async (c) => {
-    const access = await pumpFor(c, "schedule");
+  .put("/:deviceId/schedules/:id", requirePump("schedule", "user"), async (c) => {
+    const access = c.var.pump;
     const id = parseInput(scheduleIdSchema, c.req.param("id"));
     const input = await readJsonBody(c, scheduleRequestSchema);
     const target = { deviceId: access.device.id, person: personOf(c.var.user, access) };
@@ -145,22 +133,22 @@ export const pumpRoutes = new Hono<ApiEnv>()
     const message = translateApi(apiLanguage(c.req.raw), "api.scheduleUpdated");
     return respond(c, scheduleResponseSchema, { success: true, message, schedule });
   })
-  .delete("/:deviceId/schedules/:id", requireAuth("user"), async (c) => {
-    const access = await pumpFor(c, "schedule");
+  .delete("/:deviceId/schedules/:id", requirePump("schedule", "user"), async (c) => {
+    const access = c.var.pump;
     const id = parseInput(scheduleIdSchema, c.req.param("id"));
     await deletePumpSchedule(c.env, { deviceId: access.device.id, person: personOf(c.var.user, access) }, id);
     const message = translateApi(apiLanguage(c.req.raw), "api.scheduleDeleted");
     return respond(c, messageResponseSchema, { success: true, message });
   })
-  .get("/:deviceId/members", signedIn, async (c) => {
-    const { device } = await pumpFor(c, "manageMembers");
+  .get("/:deviceId/members", requirePump("manageMembers", "user", "admin"), async (c) => {
+    const { device } = c.var.pump;
     return respond(c, pumpMembersResponseSchema, {
       success: true,
       members: await listPumpMembers(getDb(c.env.DB), device.id),
     });
   })
-  .post("/:deviceId/members", requireAuth("user"), async (c) => {
-    const { device } = await pumpFor(c, "invite");
+  .post("/:deviceId/members", requirePump("invite", "user"), async (c) => {
+    const { device } = c.var.pump;
     const invite = await readJsonBody(c, memberInviteRequestSchema);
     const member = await invitePumpMember(
       c.env,
@@ -171,16 +159,16 @@ export const pumpRoutes = new Hono<ApiEnv>()
     const message = translateApi(apiLanguage(c.req.raw), "api.memberInvited");
     return respond(c, pumpMemberResponseSchema, { success: true, message, member }, 201);
   })
-  .put("/:deviceId/members/:mobileNo", requireAuth("user"), async (c) => {
-    const { device } = await pumpFor(c, "invite");
+  .put("/:deviceId/members/:mobileNo", requirePump("invite", "user"), async (c) => {
+    const { device } = c.var.pump;
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
     const change = await readJsonBody(c, memberChangeRequestSchema);
     const member = await changePumpMember(c.env, getDb(c.env.DB), device.id, mobileNo, change);
     const message = translateApi(apiLanguage(c.req.raw), "api.memberChanged");
     return respond(c, pumpMemberResponseSchema, { success: true, message, member });
   })
-  .delete("/:deviceId/members/:mobileNo", signedIn, async (c) => {
-    const { device } = await pumpFor(c, "manageMembers");
+  .delete("/:deviceId/members/:mobileNo", requirePump("manageMembers", "user", "admin"), async (c) => {
+    const { device } = c.var.pump;
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
     await removePumpMember(c.env, getDb(c.env.DB), device.id, mobileNo);
     const message = translateApi(apiLanguage(c.req.raw), "api.memberRemoved");

@@ -101,7 +101,9 @@ export function requirePump(action: PumpAction, ...audiences: Audiences) {
   return createMiddleware<ApiEnv>(async (c, next) => {
     const deviceId = deviceIdSchema.safeParse(c.req.param("deviceId"));
     if (!deviceId.success) {
-      await authenticateRequest(c.req.raw, c.env, audiences);
+      // The caller is set before the 400 so that an admin's malformed write is on the audit trail too.
+      const { user } = await authenticateRequest(c.req.raw, c.env, audiences);
+      c.set("user", user);
       parseInput(deviceIdSchema, c.req.param("deviceId"));
       return;
     }

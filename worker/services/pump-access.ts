@@ -73,19 +73,9 @@ export async function sessionWithPump(
 }
 
 /**
- * The box, if `caller` may do `action` with it. A box they may not see at all is "not found"
- * (404), so a number cannot probe which boxes exist; one they see but may not do this with is 403.
+ * `access` if it allows `action`. A box the caller may not see at all is "not found" (404), so a
+ * number cannot probe which boxes exist; one they see but may not do this with is 403.
  */
-export async function requirePumpAccess(
-  db: Db,
-  caller: PumpCaller,
-  deviceId: string,
-  action: PumpAction,
-): Promise<PumpAccess> {
-  return allowedAccess(await pumpAccessOf(db, caller, deviceId), action);
-}
-
-/** `access` if it allows `action`: 404 when the caller may not see the box at all, 403 when they may not do this. */
 export function allowedAccess(access: PumpAccess | null, action: PumpAction): PumpAccess {
   if (!access) throw apiError(404, "pumpNotFound");
   if (!roleMay(access.role, action)) throw apiError(403, "notAllowedForRole", { role: access.role, action });

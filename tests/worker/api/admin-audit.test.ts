@@ -425,6 +425,14 @@ describe("refused writes are recorded with their status and reason", () => {
     expect(path).toMatchObject({ action: "POST /api/admin/devices/:id/rotate-key", status: 400, target: null });
   });
 
+  it("a malformed box id on a per-pump write: 400, on the trail with no target", async () => {
+    const admin = await freshAdmin();
+    expect((await call("POST", "/api/pumps/not-an-id/power", admin.token)).status).toBe(400);
+    const entry = await onlyEntryOf(admin.id);
+    expect(entry).toMatchObject({ action: "POST /api/pumps/:deviceId/power", status: 400, target: null });
+    expect(entry.parsed).toMatchObject({ error: "invalidInput" });
+  });
+
   it("a valid request the server refuses: 409 with what was asked", async () => {
     const admin = await freshAdmin();
     const response = await call("DELETE", "/api/admin/delete-user", admin.token, { mobileNo: admin.mobileNo });

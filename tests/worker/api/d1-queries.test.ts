@@ -4,7 +4,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { countingD1, type QueryCount } from "../../../worker/db/query-count.ts";
-import { adminToken, api, farmerWithBox, getJson, hubStub, postJson } from "../helpers.ts";
+import {
+  adminToken,
+  api,
+  farmerWithBox,
+  farmerWithDevice,
+  getJson,
+  hubStub,
+  loginToken,
+  postJson,
+  putJson,
+  sharePump,
+} from "../helpers.ts";
 
 /** The D1 round trips an answer says it took. */
 function d1Queries(response: Response): number {
@@ -38,6 +49,35 @@ describe("a tap over HTTP", () => {
     expect(malformed.status).toBe(400);
     owner.box.close();
     stranger.box.close();
+  });
+});
+
+describe("every route about one box", () => {
+  it("reads session and the caller's access in one query, refusing as before", async () => {
+    const owner = await farmerWithDevice();
+    const stranger = await farmerWithDevice();
+    const id = owner.device.deviceId;
+    const { viewer } = await sharePump(id, owner.token);
+    const viewerToken = await loginToken(viewer);
+    // Refused before any other read: the one query is all the route made.
+    const cases: [string, Promise<Response>, number][] = [
+      ["stranger reads logs", getJson(`/api/pumps/${id}/logs`, stranger.token), 404],
+      ["stranger reads usage", getJson(`/api/pumps/${id}/usage`, stranger.token), 404],
+      ["viewer renames", putJson(`/api/pumps/${id}/name`, { name: "x" }, viewerToken), 403],
+      ["viewer saves a schedule", postJson(`/api/pumps/${id}/schedules`, {}, viewerToken), 403],
+      ["viewer lists members", getJson(`/api/pumps/${id}/members`, viewerToken), 403],
+      ["viewer changes settings", postJson(`/api/pumps/${id}/config`, {}, viewerToken), 403],
+      ["viewer offers firmware", postJson(`/api/pumps/${id}/ota`, {}, viewerToken), 403],
+      ["nobody's box", getJson("/api/pumps/SNC-ZZZZZZZZ/logs", owner.token), 404],
+    ];
+    for (const [name, answer, status] of cases) {
+      const response = await answer;
+      expect([name, response.status, d1Queries(response)]).toEqual([name, status, 1]);
+    }
+    // Allowed: the same first query, then what the route itself reads.
+    const logs = await getJson(`/api/pumps/${id}/logs`, viewerToken);
+    expect(logs.status).toBe(200);
+    expect(d1Queries(logs)).toBeGreaterThanOrEqual(2);
   });
 });
 
