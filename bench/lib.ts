@@ -1,7 +1,10 @@
-// Small helpers for the benchmarks: percentiles, process CPU and memory from /proc, a local
-// echo Worker, timing.
+// Small helpers for the benchmarks: percentiles, process CPU and memory from /proc, the local
+// floors (a WebSocket echo, a Durable Object relay), timing.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { freePort } from "../scripts/lib/local-worker.ts";
@@ -76,13 +79,25 @@ export function rssMegabytes(pids: number[]): number {
   return Math.round(kb / 1024);
 }
 
-/** Starts the echo Worker in its own `wrangler dev`; returns its socket URL and a stop. */
-export async function startEchoWorker(): Promise<{ url: string; stop: () => void; process: ChildProcess }> {
+/**
+ * Starts one of the floors' Workers (`config` beside this file) in its own `wrangler dev`, its
+ * storage in a fresh directory; returns its socket URL and a stop.
+ */
+async function startFloorWorker(config: string): Promise<{ url: string; stop: () => void; process: ChildProcess }> {
   const port = await freePort();
-  const config = fileURLToPath(new URL("./echo-wrangler.toml", import.meta.url));
   const child = spawn(
     process.execPath,
-    [WRANGLER_BIN, "dev", "-c", config, "--port", String(port), "--show-interactive-dev-session=false"],
+    [
+      WRANGLER_BIN,
+      "dev",
+      "-c",
+      fileURLToPath(new URL(config, import.meta.url)),
+      "--port",
+      String(port),
+      "--persist-to",
+      await mkdtemp(join(tmpdir(), "sinchai-floor-")),
+      "--show-interactive-dev-session=false",
+    ],
     {
       env: { ...process.env, ...OFFLINE_ENV },
       stdio: ["ignore", "pipe", "pipe"],
@@ -95,7 +110,7 @@ export async function startEchoWorker(): Promise<{ url: string; stop: () => void
     } catch {
       // not yet
     }
-    if (Date.now() > deadline) throw new Error("echo worker did not start");
+    if (Date.now() > deadline) throw new Error(`${config} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { url: `ws://localhost:${port}/`, stop: () => child.kill("SIGTERM"), process: child };
@@ -127,10 +142,51 @@ export async function echoRoundTrips(
 
 /** The floor: `count` round trips through a bare WebSocket echo Worker in the same local runtime. */
 export async function measureEchoFloor(count: number): Promise<number[]> {
-  const echo = await startEchoWorker();
+  const echo = await startFloorWorker("./echo-wrangler.toml");
   try {
     return await echoRoundTrips(echo.url, count);
   } finally {
     echo.stop();
+  }
+}
+
+function openSocket(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.once("open", () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+/**
+ * The floor of a command over the open socket: `count` commands through the Durable Object
+ * relay (./relay-worker.ts), a box answering each at once, five commands to each of
+ * `count / 5` objects (a new object for each five, as the socket bench uses a box per command).
+ */
+export async function measureRelayFloor(count: number): Promise<number[]> {
+  const relay = await startFloorWorker("./relay-wrangler.toml");
+  const times: number[] = [];
+  try {
+    for (let object = 0; times.length < count; object++) {
+      const box = await openSocket(`${relay.url}?object=${object}&role=box`);
+      const page = await openSocket(`${relay.url}?object=${object}&role=page`);
+      box.on("message", (data) => {
+        const { id } = JSON.parse(data.toString()) as { id: string };
+        box.send(JSON.stringify({ type: "ack", id, ok: true, relay: "on" }));
+      });
+      for (let command = 0; command < 5 && times.length < count; command++) {
+        const started = performance.now();
+        await new Promise<void>((resolve) => {
+          page.once("message", () => resolve());
+          page.send(JSON.stringify({ type: "switchMotor", requestId: String(command), action: "on" }));
+        });
+        times.push(performance.now() - started);
+      }
+      box.close();
+      page.close();
+    }
+    return times;
+  } finally {
+    relay.stop();
   }
 }

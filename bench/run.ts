@@ -11,7 +11,7 @@ import { measureDeviceFlood } from "./device-flood.ts";
 import { measureFanOut } from "./fan-out.ts";
 import { localFleetCeiling } from "./fleet.ts";
 import { measureIdleScale } from "./idle-scale.ts";
-import { measureEchoFloor, percentile, round } from "./lib.ts";
+import { measureEchoFloor, measureRelayFloor, percentile, round } from "./lib.ts";
 import { measureLighthouse } from "./lighthouse.ts";
 import { measureSlowPhone, PHONE_ROUTES, SLOW_3G } from "./slow-phone.ts";
 import { measureSocketCommand } from "./socket-command.ts";
@@ -75,11 +75,16 @@ if (floor) recordPercentiles("WebSocket echo floor (ms)", floor, { floor: () => 
 
 if (wanted("socket")) {
   const commands = quick ? 100 : 500;
+  console.log(`• Durable Object relay floor: ${commands} commands, page → object → box → object → page...`);
+  const relay = stats(await measureRelayFloor(commands));
+  recordPercentiles("Durable Object relay floor: 4 frames, 2 storage commits (ms)", relay, {
+    floor: (p) => String(floor![p]),
+  });
   console.log(`• Command over the open socket: ${commands} commands to ${commands} simulated boxes...`);
   const { roundTrips, errors } = await measureSocketCommand(commands);
   log(`errors: ${errors}`);
   recordPercentiles("command over the open socket (ms)", stats(roundTrips), {
-    floor: (p) => String(floor![p]),
+    floor: (p) => `${floor![p]} echo, ${relay[p]} relay`,
     target: (p) => (p === "p50" ? "≤ 3" : p === "p99" ? "≤ 10" : ""),
   });
 }
