@@ -1,6 +1,6 @@
 // Small helpers for the benchmarks: percentiles, process CPU and memory from /proc, the local
 // floors (a WebSocket echo, a Durable Object relay), timing.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -83,7 +83,7 @@ export function rssMegabytes(pids: number[]): number {
  * Starts one of the floors' Workers (`config` beside this file) in its own `wrangler dev`, its
  * storage in a fresh directory; returns its socket URL and a stop.
  */
-async function startFloorWorker(config: string): Promise<{ url: string; stop: () => void; process: ChildProcess }> {
+async function startFloorWorker(config: string): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -113,7 +113,15 @@ async function startFloorWorker(config: string): Promise<{ url: string; stop: ()
     if (Date.now() > deadline) throw new Error(`${config} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { url: `ws://localhost:${port}/`, stop: () => child.kill("SIGTERM"), process: child };
+  return { url: `ws://localhost:${port}/`, stop: () => child.kill("SIGTERM") };
+}
+
+function openSocket(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.once("open", () => resolve(socket));
+    socket.once("error", reject);
+  });
 }
 
 /** Round trips of `count` messages through a WebSocket echo, one at a time, in ms. */
@@ -122,11 +130,7 @@ export async function echoRoundTrips(
   count: number,
   payload = '{"type":"ack","id":"x","ok":true,"relay":"on"}',
 ): Promise<number[]> {
-  const socket = new WebSocket(url);
-  await new Promise((resolve, reject) => {
-    socket.once("open", resolve);
-    socket.once("error", reject);
-  });
+  const socket = await openSocket(url);
   const times: number[] = [];
   for (let index = 0; index < count; index++) {
     const started = performance.now();
@@ -148,14 +152,6 @@ export async function measureEchoFloor(count: number): Promise<number[]> {
   } finally {
     echo.stop();
   }
-}
-
-function openSocket(url: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
-    socket.once("open", () => resolve(socket));
-    socket.once("error", reject);
-  });
 }
 
 /**

@@ -1,7 +1,8 @@
 // Every box a person may see, by device id (docs/decisions/018-shared-pumps.md): their own
 // boxes and those shared with them. Each call reads the session and what the caller is to the
-// box in one D1 query (`requirePump`, ./require-auth.ts), and the hub checks commands again. SPEC §7's routes keyed
-// by number (./devices.ts, ./logs.ts, ./schedules.ts) act on the account's first box.
+// box in one D1 query (`requirePump`, ./require-auth.ts), and the hub checks commands again.
+// SPEC §7's routes keyed by number (./devices.ts, ./logs.ts, ./schedules.ts) act on the
+// account's first box.
 import { Hono } from "hono";
 import { translateApi } from "../../app/i18n/api.ts";
 import { motorCommandResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
