@@ -1,8 +1,9 @@
 // Command over HTTP: POST /api/devices/motor → Worker (session and box in one D1 query) →
 // DeviceHub → simulated box's ack → answer, one command at a time, each to a different box (the
-// 10 s cooldown is per box). Beside the time, the D1 round trips: the Worker's own before its
-// answer (its Server-Timing entry, worker/db/query-count.ts) and the hubs' (their stats, which
-// include the motor log each writes to D1 after answering).
+// 10 s cooldown is per box). Beside the time, what the answer's Server-Timing says
+// (worker/db/query-count.ts): how long the Worker itself held the request, D1 included, and the
+// D1 round trips it made before answering; and the hubs' round trips (their stats, which include
+// the motor log each writes to D1 after answering).
 import { ApiClient, readJson } from "../common/api-client.ts";
 import { hubStatsResponseSchema } from "../common/api-responses/admin.ts";
 import { motorCommandResponseSchema } from "../common/api-responses/devices.ts";
@@ -15,13 +16,19 @@ export type CommandRoundTrip = {
   errors: number;
   /** D1 round trips the Worker made before each answer. */
   workerQueries: number[];
+  /** How long the Worker held each command, and how much of it was D1's, in ms. */
+  insideWorker: number[];
+  waitingOnD1: number[];
   /** The hubs' D1 round trips over the whole run, per command (the log written after the answer). */
   hubQueriesPerCommand: number;
 };
 
-/** The D1 round trips an answer says it took. */
-function d1Queries(response: Response): number {
-  return Number(/d1;desc="queries=(\d+)"/.exec(response.headers.get("Server-Timing") ?? "")?.[1] ?? NaN);
+/** What an answer says of itself: its D1 round trips, their time and the Worker's, in ms. */
+function serverTiming(response: Response): { queries: number; d1: number; worker: number } {
+  const header = response.headers.get("Server-Timing") ?? "";
+  const d1 = /d1;desc="queries=(\d+)";dur=([\d.]+)/.exec(header);
+  const worker = /worker;dur=([\d.]+)/.exec(header);
+  return { queries: Number(d1?.[1] ?? NaN), d1: Number(d1?.[2] ?? NaN), worker: Number(worker?.[1] ?? NaN) };
 }
 
 export async function measureCommandRoundTrip(commands: number): Promise<CommandRoundTrip> {
@@ -39,6 +46,8 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
     const hubQueriesBefore = await hubQueries();
     const roundTrips: number[] = [];
     const workerQueries: number[] = [];
+    const insideWorker: number[] = [];
+    const waitingOnD1: number[] = [];
     let errors = 0;
     // Both measurements read and parse their answer as any client of ours would (tens of
     // microseconds, against milliseconds of round trip).
@@ -51,7 +60,10 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
       });
       const ok = response.ok && (await readJson(response, motorCommandResponseSchema)).status === "on";
       roundTrips.push(performance.now() - started);
-      workerQueries.push(d1Queries(response));
+      const timing = serverTiming(response);
+      workerQueries.push(timing.queries);
+      insideWorker.push(timing.worker);
+      waitingOnD1.push(timing.d1);
       if (!ok) errors++;
     }
     // Every hub's log is in D1 a moment after its answer; give the last ones that moment.
@@ -66,7 +78,7 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
       await anonymous.request("GET", "/api/no-such-route", apiErrorSchema);
       httpFloor.push(performance.now() - started);
     }
-    return { roundTrips, httpFloor, errors, workerQueries, hubQueriesPerCommand };
+    return { roundTrips, httpFloor, errors, workerQueries, insideWorker, waitingOnD1, hubQueriesPerCommand };
   } finally {
     await fleet.stop();
   }

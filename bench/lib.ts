@@ -186,3 +186,42 @@ export async function measureRelayFloor(count: number): Promise<number[]> {
     relay.stop();
   }
 }
+
+/**
+ * The floor of the fan-out: `readings` box frames through the relay object (./relay-worker.ts)
+ * to `watchers` sockets, which it sends on as they came (no parsing, no storage). Each figure is
+ * one watcher's arrival, in ms from the box's send, as bench/fan-out.ts measures the hub's, and
+ * at the same pace (a reading every `everyMs` at most).
+ */
+export async function measureFanOutFloor(watchers: number, readings: number, everyMs: number): Promise<number[]> {
+  const relay = await startFloorWorker("./relay-wrangler.toml");
+  const sockets: WebSocket[] = [];
+  try {
+    for (let index = 0; index < watchers; index++) {
+      sockets.push(await openSocket(`${relay.url}?object=fan-out&role=watcher`));
+    }
+    const box = await openSocket(`${relay.url}?object=fan-out&role=box`);
+    const arrivals: number[] = [];
+    for (let reading = 0; reading < readings; reading++) {
+      const started = performance.now();
+      const all = sockets.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            socket.once("message", () => {
+              arrivals.push(performance.now() - started);
+              resolve();
+            });
+          }),
+      );
+      box.send(JSON.stringify({ type: "power", current: 12.5, wattage: 2500, seq: reading }));
+      await Promise.all(all);
+      const elapsed = performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, everyMs - elapsed)));
+    }
+    box.close();
+    return arrivals;
+  } finally {
+    for (const socket of sockets) socket.close();
+    relay.stop();
+  }
+}

@@ -4,13 +4,18 @@
 // the box; the box's ack is stored with a log row (as the hub stores the belief and the log
 // entry) before the answer goes to the page. Four frames and two storage commits: what no hub
 // can do without. No D1, no validation, no rooms.
+//
+// It is the fan-out's floor too: a box's reading (a frame with `"type":"power"`) goes to every
+// `watcher` socket as it came, serialised by nobody and stored nowhere.
 import { DurableObject } from "cloudflare:workers";
 
-type Role = "page" | "box";
+type Role = "page" | "box" | "watcher";
+const ROLES: readonly string[] = ["page", "box", "watcher"] satisfies Role[];
 
 export class RelayFloor extends DurableObject {
   override async fetch(request: Request): Promise<Response> {
-    const role: Role = new URL(request.url).searchParams.get("role") === "box" ? "box" : "page";
+    const asked = new URL(request.url).searchParams.get("role") ?? "page";
+    const role = (ROLES.includes(asked) ? asked : "page") as Role;
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [role]);
     this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY, entry TEXT NOT NULL)");
@@ -19,7 +24,11 @@ export class RelayFloor extends DurableObject {
 
   override webSocketMessage(ws: WebSocket, frame: string | ArrayBuffer): void {
     const [role] = this.ctx.getTags(ws);
-    const message = JSON.parse(String(frame)) as { requestId?: string; id?: string; relay?: string };
+    const message = JSON.parse(String(frame)) as { type?: string; requestId?: string; id?: string; relay?: string };
+    if (role === "box" && message.type === "power") {
+      for (const watcher of this.ctx.getWebSockets("watcher")) watcher.send(frame);
+      return;
+    }
     if (role === "page") {
       this.ctx.storage.kv.put("pending", { id: message.requestId, sentAt: Date.now() });
       this.ctx.getWebSockets("box")[0]?.send(JSON.stringify({ type: "switch", id: message.requestId, relay: "on" }));

@@ -3,7 +3,7 @@
 // Router's handler; the worker tests pass a stand-in, so both run the same checks in front.
 import { apiApp } from "./api/app.ts";
 import { isApiRequest } from "./api/is-api-request.ts";
-import { countingD1, d1ServerTiming, type QueryCount } from "./db/query-count.ts";
+import { countingD1, type QueryCount, serverTiming } from "./db/query-count.ts";
 import { crossSiteRefusal } from "./http/cross-site.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
 
@@ -13,13 +13,16 @@ export function createFetchHandler(handlePage: PageHandler): ExportedHandlerFetc
   return async (request, env, ctx) => {
     const refused = crossSiteRefusal(request);
     if (refused) return withSecurityHeaders(refused);
-    // This request's own D1 round trips, told on its answer (worker/db/query-count.ts).
-    const count: QueryCount = { queries: 0 };
+    // This request's own D1 round trips and time, told on its answer (worker/db/query-count.ts).
+    const started = performance.now();
+    const count: QueryCount = { queries: 0, milliseconds: 0 };
     const counted = { ...env, DB: countingD1(env.DB, count) };
     const response = withSecurityHeaders(
       isApiRequest(request) ? await apiApp.fetch(request, counted, ctx) : await handlePage(request, counted, ctx),
     );
-    if (response.status !== 101) response.headers.append("Server-Timing", d1ServerTiming(count));
+    if (response.status !== 101) {
+      response.headers.append("Server-Timing", serverTiming(count, performance.now() - started));
+    }
     return response;
   };
 }

@@ -24,6 +24,15 @@ function d1Queries(response: Response): number {
   return Number(match[1]);
 }
 
+/** The time an answer says D1 and the whole Worker took, in ms. */
+function timings(response: Response): { d1: number; worker: number } {
+  const header = response.headers.get("Server-Timing") ?? "";
+  const d1 = /(?:^|,\s*)d1;desc="[^"]*";dur=([\d.]+)/.exec(header);
+  const worker = /(?:^|,\s*)worker;dur=([\d.]+)/.exec(header);
+  if (!d1 || !worker) throw new Error(`no timings in ${header}`);
+  return { d1: Number(d1[1]), worker: Number(worker[1]) };
+}
+
 describe("a tap over HTTP", () => {
   it("reads session and box in one D1 query, on the per-pump route and SPEC §7's", async () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
@@ -33,6 +42,10 @@ describe("a tap over HTTP", () => {
     const spec = await postJson("/api/devices/motor", { action: "off" }, token);
     expect(spec.status).toBe(200);
     expect(d1Queries(spec)).toBe(1);
+    // Where its time went: the Worker held it longer than D1 did, for it also waited on the box.
+    const { d1, worker } = timings(spec);
+    expect(d1).toBeGreaterThanOrEqual(0);
+    expect(worker).toBeGreaterThanOrEqual(d1);
     box.close();
   });
 
@@ -97,13 +110,14 @@ describe("the hub's count", () => {
 
 describe("countingD1", () => {
   it("counts each statement run and each batch as one round trip, and batches its own statements", async () => {
-    const count: QueryCount = { queries: 0 };
+    const count: QueryCount = { queries: 0, milliseconds: 0 };
     const db = countingD1(env.DB, count);
     expect(await db.prepare("SELECT 1 AS one").first("one")).toBe(1);
     expect((await db.prepare("SELECT ?1 AS two").bind(2).all()).results).toEqual([{ two: 2 }]);
     const results = await db.batch([db.prepare("SELECT 3 AS n"), db.prepare("SELECT ?1 AS n").bind(4)]);
     expect(results.map((result) => result.results)).toEqual([[{ n: 3 }], [{ n: 4 }]]);
     expect(count.queries).toBe(3);
+    expect(Number.isFinite(count.milliseconds) && count.milliseconds >= 0).toBe(true);
     // Pages say theirs too.
     expect(d1Queries(await api("/login"))).toBeGreaterThanOrEqual(0);
   });
