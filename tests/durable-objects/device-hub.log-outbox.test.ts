@@ -14,7 +14,7 @@ import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { insertMotorLogs } from "../../worker/db/motor-logs.ts";
 import { motorLogs } from "../../worker/db/schema.ts";
-import { farmerWithBox, fireTimer, hubStub, postJson } from "../worker/helpers.ts";
+import { createUser, farmerWithBox, fireTimer, hubStub, postJson } from "../worker/helpers.ts";
 import { uniqueHubName, withRooms } from "./room-support.ts";
 
 /** Makes D1 refuse every motor log of `deviceId` until the returned function is called. */
@@ -124,6 +124,32 @@ describe("an entry D1 refuses", () => {
     // The recent list now names the entry by D1's id.
     expect((await hubStub(device.deviceId).getSnapshot()).lastLogs[0]).toMatchObject({ id: rows[0]!.id });
     box.close();
+  });
+});
+
+describe("an entry whose owner is gone from D1", () => {
+  it("is written without them, and holds back none of the entries after it", async () => {
+    // The owner's account was deleted between the entry and its flush (or before the hub heard
+    // of it): D1 would refuse their id, and one refused batch would stop every later one.
+    const deviceId = uniqueHubName();
+    const owner = await createUser();
+    const result = await withRooms(async ({ hub, log }) => {
+      hub.state.save({ owner: { userId: 2_000_000_001, mobileNo: "9012345678" } });
+      log.record("other", { kind: "phaseOk" });
+      hub.state.save({ owner: null });
+      log.record("other", { kind: "phaseOk" });
+      hub.state.save({ owner: { userId: owner.id, mobileNo: owner.mobileNo } });
+      log.record("other", { kind: "phaseOk" });
+      await log.flushOutbox();
+      return { outbox: hub.sql.outbox().length, retry: hub.timers.dueAt(TIMERS.flushLogs) };
+    }, deviceId);
+    expect(result).toEqual({ outbox: 0, retry: null });
+    const rows = await storedRows(deviceId);
+    expect(rows.map((row) => [row.userId, row.mobileNo])).toEqual([
+      [null, "9012345678"],
+      [null, null],
+      [owner.id, owner.mobileNo],
+    ]);
   });
 });
 

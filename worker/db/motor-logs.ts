@@ -1,11 +1,11 @@
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { wordsIn } from "../../app/i18n/dictionaries.ts";
 import type { Language } from "../../app/i18n/language.ts";
 import { motorLogText } from "../../app/i18n/motor-log.ts";
 import { type MotorLogEvent, motorLogEventOf, splitMotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
-import { type MotorLogRow, motorLogs } from "./schema.ts";
+import { type MotorLogRow, motorLogs, users } from "./schema.ts";
 
 /** A log as a DeviceHub writes it: the event, never a sentence. */
 export type MotorLogInsert = Pick<MotorLogRow, "deviceId" | "userId" | "mobileNo" | "action" | "createdAt"> & {
@@ -18,16 +18,24 @@ export type MotorLogInsert = Pick<MotorLogRow, "deviceId" | "userId" | "mobileNo
  * or none), each with its English wording in `message` for people who read the table directly,
  * and answers every one as stored. A retry of an entry already stored (same `hubRef`) adds
  * nothing: the stored row is answered. At most 50 (D1 binds at most 100 values a statement, and
- * the read-back names each entry).
+ * the read-back names each entry). An entry names its user only if the account still exists:
+ * one deleted between the entry and its write (or before its hub heard) would make D1 refuse
+ * the whole batch, and every batch after it, for good.
  */
 export async function insertMotorLogs(db: Db, entries: MotorLogInsert[]): Promise<MotorLogRow[]> {
   if (entries.length === 0) return [];
   if (entries.length > MAX_MOTOR_LOGS_PER_INSERT) throw new Error(`at most ${MAX_MOTOR_LOGS_PER_INSERT} logs at once`);
-  const inserts = entries.map(({ event, ...values }) => {
+  const inserts = entries.map(({ event, userId, ...values }) => {
     const { kind, params } = splitMotorLogEvent(event);
     return db
       .insert(motorLogs)
-      .values({ ...values, kind, params: JSON.stringify(params), message: motorLogText(event, wordsIn("en")) })
+      .values({
+        ...values,
+        userId: userId === null ? null : sql`(SELECT ${users.id} FROM ${users} WHERE ${users.id} = ${userId})`,
+        kind,
+        params: JSON.stringify(params),
+        message: motorLogText(event, wordsIn("en")),
+      })
       .onConflictDoNothing({ target: motorLogs.hubRef });
   });
   const hubRefs = entries.map((entry) => entry.hubRef);
