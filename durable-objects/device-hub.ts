@@ -129,13 +129,14 @@ export class DeviceHub extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const { hub, link, log, ota, settings, power, browsers, schedules, view } = this.rooms;
     const now = Date.now();
+    let flushDue = false;
     for (const name of hub.timers.takeDue(now)) {
       switch (name) {
         case TIMERS.liveness:
           await link.checkLiveness(now);
           break;
         case TIMERS.flushLogs:
-          await log.flushOutbox();
+          flushDue = true; // after the schedules: a stop that falls due never waits on D1
           break;
         case TIMERS.otaTimeout:
           await ota.onTimeout(now);
@@ -156,6 +157,7 @@ export class DeviceHub extends DurableObject<Env> {
       }
     }
     await schedules.runDue();
+    if (flushDue) await log.flushOutbox();
     hub.timers.syncAlarm();
     view.publish();
   }
