@@ -422,6 +422,9 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const onBlockedFor = secondsUntilOn(pump, now);
   const faults = new Set(pump.faults.map((fault) => fault.kind));
   const canSend = online && ended === null && !sending && !noConnection;
+  // Stopping is never held back, not even by this page's own tap still waiting for its answer
+  // (an ON the box may have carried out, on a line that lost the answer): OFF goes again.
+  const canTurnOff = online && ended === null && !noConnection;
   // The cooldown, a phase fault and missing mains hold back an ON, never an OFF.
   const canTurnOn = canSend && !pendingOn && onBlockedFor === 0 && !faults.has("phaseFault") && !faults.has("noSupply");
   const failure = answer && !answer.outcome.ok && answer.key === stateKey(pump) ? answer.outcome : null;
@@ -520,7 +523,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                   // Nobody can vouch for the relay: both ways are offered, not a toggle.
                   <div className="switch-pair">
                     {switchButton("on", t("motor.turnOn"), "button primary", "motor-on", !canTurnOn)}
-                    {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canSend)}
+                    {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canTurnOff)}
                   </div>
                 ) : (
                   <>
@@ -529,7 +532,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                       name="command"
                       value={pump.status === "on" ? "off" : "on"}
                       className={`motor-toggle ${pump.status}`}
-                      disabled={pump.status === "on" ? !canSend : !canTurnOn}
+                      disabled={pump.status === "on" ? !canTurnOff : !canTurnOn}
                       aria-label={`${statusWord(pump.status, t)}: ${pump.status === "on" ? t("motor.turnOff") : t("motor.turnOn")}`}
                       data-testid="motor-toggle"
                     >
@@ -537,7 +540,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                     </button>
                     {pendingOn && (
                       <div className="switch-pair">
-                        {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canSend)}
+                        {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canTurnOff)}
                       </div>
                     )}
                   </>
