@@ -1,7 +1,13 @@
 // The Worker's cron triggers (wrangler.toml `[triggers]`): housekeeping that nothing else does.
+import { closeSocketsOfEndedSessions } from "./auth/session-sockets.ts";
 import { purgeEndedSessions } from "./auth/sessions.ts";
 
 export async function handleScheduled(_controller: ScheduledController, env: Env): Promise<void> {
+  // Closes first, while the revoked sessions still say why they ended (the purge deletes them).
+  const sockets = await closeSocketsOfEndedSessions(env);
+  if (sockets.closed + sockets.left > 0) {
+    console.log(`Closed ${sockets.closed} watches of ended sessions; ${sockets.left} left for the next run`);
+  }
   const purged = await purgeEndedSessions(env);
   console.log(`Purged ${purged.sessions} ended sessions and ${purged.watches} realtime watches`);
 }

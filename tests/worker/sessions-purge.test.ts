@@ -1,14 +1,15 @@
-// The hourly cron trigger deletes sessions that can never be used again (docs/security.md,
+// The cron trigger (every 5 minutes) deletes sessions that can never be used again (docs/security.md,
 // "Accounts and sessions"): expired ones, and ones revoked more than a day ago.
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { REVOKED_SESSION_KEPT_MS } from "../../worker/auth/sessions.ts";
+import { BROWSER_CLOSE } from "../../common/pump-state.ts";
+import { endSession, REVOKED_SESSION_KEPT_MS } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { realtimeWatches, sessions } from "../../worker/db/schema.ts";
 import worker from "../worker-test-entry.ts";
-import { createUser, getJson, loginToken } from "./helpers.ts";
+import { browserWatching, createUser, farmerWithDevice, getJson, loginToken } from "./helpers.ts";
 
 describe("the scheduled purge of ended sessions", () => {
   it("deletes expired sessions and ones revoked over a day ago; live and newly revoked ones stay, and a live token still works", async () => {
@@ -50,5 +51,42 @@ describe("the scheduled purge of ended sessions", () => {
       .where(inArray(realtimeWatches.deviceId, ["SNC-PURGE"]));
     expect(watches).toEqual([{ sessionId: "keep-live" }]);
     expect((await getJson("/api/recharge/plan", token)).status).not.toBe(401);
+  });
+});
+
+describe("the sockets of an ended session that a hub did not close", () => {
+  it("stay on record after two refused closes, and the next cron run closes them", async () => {
+    const { user } = await farmerWithDevice();
+    const token = await loginToken(user);
+    const tab = await browserWatching(user.mobileNo, { token });
+    const db = getDb(env.DB);
+    const watchesOf = () => db.select().from(realtimeWatches).where(eq(realtimeWatches.userId, user.id));
+    const [watch] = await watchesOf();
+    // Its hub cannot be reached for the moment: every call to it fails, as while its object restarts.
+    let attempts = 0;
+    const hubUnreachable = {
+      ...env,
+      DEVICE_HUB: {
+        idFromName: (name: string) => env.DEVICE_HUB.idFromName(name),
+        get: () => ({
+          closeViewerSockets: async () => {
+            attempts += 1;
+            throw new Error("Durable Object reset");
+          },
+        }),
+      },
+    } as unknown as Env;
+
+    await endSession(hubUnreachable, watch!.sessionId); // the farmer logs out meanwhile
+    expect(attempts).toBe(2);
+    expect(tab.closed).toBeNull();
+    expect(await watchesOf()).toHaveLength(1);
+    expect((await getJson("/api/recharge/plan", token)).status).toBe(401);
+
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await tab.waitForClose(5_000)).code).toBe(BROWSER_CLOSE.signedOut);
+    expect(await watchesOf()).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 // A session's end reaches its sockets. The realtime route records on which DeviceHub each
 // session opened a socket; whatever ends a session (logout, a lost role, a deleted account)
-// asks those hubs to close the sockets, with a close code that tells the page why.
-import { and, eq, inArray, lt } from "drizzle-orm";
+// asks those hubs to close the sockets, with a close code that tells the page why. A hub that
+// does not take the close keeps its rows, for the cron trigger to ask again.
+import { and, eq, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { BrowserCloseReason } from "../../common/pump-state.ts";
 import { getDb } from "../db/client.ts";
-import { realtimeWatches } from "../db/schema.ts";
+import { realtimeWatches, sessions } from "../db/schema.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import type { Audience } from "./tokens.ts";
 
@@ -27,7 +28,9 @@ export type WatchTarget = { sessionIds: string[] } | { userId: number; audience?
 /**
  * Closes every realtime socket opened by the target's sessions, on every hub that has one.
  * Call it after the session (or role, or account) is already gone in D1. A hub that cannot be
- * reached is logged, not fatal: the session's own expiry timer still closes its socket.
+ * reached is asked once more; if it still cannot be, its watch rows stay, and the cron trigger
+ * asks it again (`closeSocketsOfEndedSessions`) until it closes them: a socket left open could
+ * still switch the motor on the page's request.
  */
 export async function closeSessionSockets(
   env: SocketEnv,
@@ -43,16 +46,82 @@ export async function closeSessionSockets(
         ? and(eq(realtimeWatches.userId, target.userId), eq(realtimeWatches.audience, target.audience))
         : eq(realtimeWatches.userId, target.userId);
   const rows = await db.select().from(realtimeWatches).where(where);
-  const sessionsByDevice = new Map<string, string[]>();
-  for (const row of rows)
-    sessionsByDevice.set(row.deviceId, [...(sessionsByDevice.get(row.deviceId) ?? []), row.sessionId]);
-  const results = await Promise.allSettled(
-    [...sessionsByDevice].map(([deviceId, sessionIds]) =>
-      deviceHub(env, deviceId).closeViewerSockets({ sessionIds }, reason),
-    ),
-  );
-  for (const result of results) {
-    if (result.status === "rejected") console.error("Could not close the sockets of an ended session", result.reason);
+  const closed = await closeOnHubs(env, rows, () => reason);
+  if (closed.length > 0) await db.delete(realtimeWatches).where(and(where, inArray(realtimeWatches.deviceId, closed)));
+}
+
+/**
+ * The cron's second chance for closes a hub did not take: the watches whose session is revoked
+ * or gone (a deleted account takes its sessions with it) are closed on their hubs, and their
+ * rows deleted once closed. Expired sessions' sockets close themselves (the hub's own timer).
+ */
+export async function closeSocketsOfEndedSessions(env: SocketEnv): Promise<{ closed: number; left: number }> {
+  const db = getDb(env.DB);
+  const ended = await db
+    .select({ watch: realtimeWatches, revokedAt: sessions.revokedAt })
+    .from(realtimeWatches)
+    .leftJoin(sessions, eq(sessions.id, realtimeWatches.sessionId))
+    .where(or(isNull(sessions.id), isNotNull(sessions.revokedAt)))
+    // A handful at most in practice (only closes a hub refused); bounded so one delete binds them all.
+    .limit(ENDED_WATCHES_PER_RUN);
+  if (ended.length === 0) return { closed: 0, left: 0 };
+  const revoked = new Set(ended.filter((row) => row.revokedAt !== null).map((row) => row.watch.sessionId));
+  const rows = ended.map((row) => row.watch);
+  const closed = await closeOnHubs(env, rows, (sessionId) => (revoked.has(sessionId) ? "signedOut" : "accessRemoved"));
+  const done = rows.filter((row) => closed.includes(row.deviceId));
+  if (done.length > 0) {
+    await db
+      .delete(realtimeWatches)
+      .where(
+        or(
+          ...done.map((row) =>
+            and(eq(realtimeWatches.sessionId, row.sessionId), eq(realtimeWatches.deviceId, row.deviceId)),
+          ),
+        ),
+      );
   }
-  await db.delete(realtimeWatches).where(where);
+  return { closed: done.length, left: rows.length - done.length };
+}
+
+/** D1 binds at most 100 values a statement: the delete above binds two per watch at most. */
+const ENDED_WATCHES_PER_RUN = 50;
+
+/**
+ * Asks each hub of `rows` to close its sessions' sockets, each with the reason `reasonOf` gives;
+ * a hub that fails is asked once more (a Durable Object call can fail for a moment, as when the
+ * object restarts). Answers the hubs that closed them.
+ */
+async function closeOnHubs(
+  env: SocketEnv,
+  rows: Pick<Watch, "sessionId" | "deviceId">[],
+  reasonOf: (sessionId: string) => BrowserCloseReason,
+): Promise<string[]> {
+  const byDeviceAndReason = new Map<string, { deviceId: string; reason: BrowserCloseReason; sessionIds: string[] }>();
+  for (const row of rows) {
+    const reason = reasonOf(row.sessionId);
+    const key = `${row.deviceId}\u0000${reason}`;
+    const entry = byDeviceAndReason.get(key) ?? { deviceId: row.deviceId, reason, sessionIds: [] };
+    entry.sessionIds.push(row.sessionId);
+    byDeviceAndReason.set(key, entry);
+  }
+  const failed = new Set<string>();
+  await Promise.all(
+    [...byDeviceAndReason.values()].map(async ({ deviceId, reason, sessionIds }) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await deviceHub(env, deviceId).closeViewerSockets({ sessionIds }, reason);
+          return;
+        } catch (error) {
+          if (attempt < 2) continue;
+          console.error(
+            `DeviceHub ${deviceId}: could not close the sockets of an ended session; the cron retries`,
+            error,
+          );
+          failed.add(deviceId);
+          return;
+        }
+      }
+    }),
+  );
+  return [...new Set(rows.map((row) => row.deviceId))].filter((deviceId) => !failed.has(deviceId));
 }
