@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { PumpAction } from "../../common/pump-roles.ts";
+import { roleMay } from "../../common/pump-roles.ts";
 import { deviceIdSchema } from "../../common/pump-schemas.ts";
 import { type AuthenticatedUser, authenticateToken, readCredentials } from "../auth/sessions.ts";
 import { type Audience, verifySessionToken } from "../auth/tokens.ts";
@@ -36,19 +37,24 @@ export function authenticateRequest(
 /**
  * Authenticates a call about one box as `authenticateRequest` does, and reads the caller's
  * access to the box in the same D1 query as their session (the hot path of a tap over HTTP).
- * `access` is null when the box does not exist or is nothing to them.
+ * `access` is null when the box does not exist or is nothing to them. With sessions of two
+ * areas (an admin who also farms, on an admin page about someone else's box), the first whose
+ * access allows `action` is the caller; when none does, the first valid one is, and is refused.
  */
 export function authenticatePumpRequest(
   request: Request,
   env: Env,
   audiences: Audiences,
   target: PumpTarget,
+  action?: PumpAction,
 ): Promise<{ user: AuthenticatedUser; access: PumpAccess | null; token: string }> {
   const find = async (token: string, audience: Audience) => {
     const claims = await verifySessionToken(env.JWT_SECRET, token, audience);
     return claims && sessionWithPump(getDb(env.DB), claims, target);
   };
-  return firstAccepted(request, env, audiences, find);
+  const allows = (found: { access: PumpAccess | null }) =>
+    action === undefined || (found.access !== null && roleMay(found.access.role, action));
+  return firstAccepted(request, env, audiences, find, undefined, undefined, allows);
 }
 
 async function firstAccepted<Found extends { user: AuthenticatedUser }>(
@@ -58,18 +64,27 @@ async function firstAccepted<Found extends { user: AuthenticatedUser }>(
   find: (token: string, audience: Audience) => Promise<Found | null>,
   accepts: (user: AuthenticatedUser) => boolean = () => true,
   refusal: ApiErrorCode = "forbidden",
+  // Whether this session serves the call best; if not, the next area's is tried, and this one
+  // stands if none does.
+  serves: (found: Found) => boolean = () => true,
 ): Promise<Found & { token: string }> {
   let sawCredentials = false;
   let refused = false;
+  let fallback: (Found & { token: string }) | null = null;
   for (const audience of audiences) {
     const credentials = readCredentials(request, audience);
     if (!credentials) continue;
     sawCredentials = true;
     const found = await find(credentials.token, audience);
     if (!found) continue;
-    if (accepts(found.user)) return { ...found, token: credentials.token };
-    refused = true;
+    if (!accepts(found.user)) {
+      refused = true;
+      continue;
+    }
+    if (serves(found)) return { ...found, token: credentials.token };
+    fallback ??= { ...found, token: credentials.token };
   }
+  if (fallback) return fallback;
   if (refused) throw apiError(403, refusal);
   // A valid session of the other area (a farmer calling an admin API, by token or by cookie):
   // signed in, not allowed.
@@ -107,7 +122,13 @@ export function requirePump(action: PumpAction, ...audiences: Audiences) {
       parseInput(deviceIdSchema, c.req.param("deviceId"));
       return;
     }
-    const { user, access } = await authenticatePumpRequest(c.req.raw, c.env, audiences, { deviceId: deviceId.data });
+    const { user, access } = await authenticatePumpRequest(
+      c.req.raw,
+      c.env,
+      audiences,
+      { deviceId: deviceId.data },
+      action,
+    );
     c.set("user", user);
     auditTarget(c, deviceId.data); // an admin's look at or change of a box is on the trail
     c.set("pump", allowedAccess(access, action));

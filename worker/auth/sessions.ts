@@ -80,7 +80,15 @@ export function sessionUser(
 ): AuthenticatedUser | null {
   if (!row) return null;
   if (claims.audience === "admin" && !row.isAdmin) return null;
-  return { ...row, sessionId: claims.sessionId, audience: claims.audience };
+  // Field by field: a row read with more (the box, with its key's hash) must not ride along.
+  return {
+    id: row.id,
+    mobileNo: row.mobileNo,
+    isAdmin: row.isAdmin,
+    sessionExpiresAt: row.sessionExpiresAt,
+    sessionId: claims.sessionId,
+    audience: claims.audience,
+  };
 }
 
 /** Ends a session: its token stops working at once, and so do the realtime sockets it opened. */

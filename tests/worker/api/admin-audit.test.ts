@@ -33,6 +33,7 @@ import {
   getJson,
   getOk,
   loginToken,
+  ORIGIN,
   postJson,
   provisionDevice,
   type TestUser,
@@ -431,6 +432,24 @@ describe("refused writes are recorded with their status and reason", () => {
     const entry = await onlyEntryOf(admin.id);
     expect(entry).toMatchObject({ action: "POST /api/pumps/:deviceId/power", status: 400, target: null });
     expect(entry.parsed).toMatchObject({ error: "invalidInput" });
+  });
+
+  it("an admin who also farms, signed in to both areas in one browser, acts on another farmer's box as the admin, on the trail", async () => {
+    const admin = await freshAdmin();
+    const farmerSession = (await startSession(env, admin.id, "user")).token;
+    const { device } = await farmerWithDevice(); // someone else's box, offline
+    const response = await api(`/api/pumps/${device.deviceId}/power`, {
+      method: "POST",
+      headers: {
+        Cookie: `sinchai_session=${farmerSession}; sinchai_admin_session=${admin.token}`,
+        Origin: ORIGIN,
+        "User-Agent": "audit-test/1.0",
+      },
+    });
+    // Their farmer session may not see the box; their admin session may: the box is offline, not missing.
+    expect(response.status).toBe(503);
+    const entry = await onlyEntryOf(admin.id);
+    expect(entry).toMatchObject({ action: "POST /api/pumps/:deviceId/power", status: 503, target: device.deviceId });
   });
 
   it("a valid request the server refuses: 409 with what was asked", async () => {

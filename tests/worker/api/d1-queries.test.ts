@@ -44,7 +44,6 @@ describe("a tap over HTTP", () => {
     expect(d1Queries(spec)).toBe(1);
     // Where its time went: the Worker held it longer than D1 did, for it also waited on the box.
     const { d1, worker } = timings(spec);
-    expect(d1).toBeGreaterThanOrEqual(0);
     expect(worker).toBeGreaterThanOrEqual(d1);
     box.close();
   });
