@@ -44,7 +44,8 @@ export function useDeviceRealtime(
   const onEffectRef = useRef(onEffect);
   onEffectRef.current = onEffect;
   const openSocket = useRef<WebSocket | null>(null);
-  const waiting = useRef(new Map<string, (answer: SocketAnswer) => void>());
+  /** Requests waiting for their answer, each with the socket it went out on. */
+  const waiting = useRef(new Map<string, { socket: WebSocket; settle: (answer: SocketAnswer) => void }>());
   const nextRequestId = useRef(0);
 
   /** Sends a request on the open socket; null when there is none (the page posts its form instead). */
@@ -60,7 +61,7 @@ export function useDeviceRealtime(
         waiting.current.delete(requestId);
         resolve(answer);
       };
-      waiting.current.set(requestId, settle);
+      waiting.current.set(requestId, { socket, settle });
       socket.send(JSON.stringify({ ...request, requestId } satisfies BrowserRequest));
     });
   }, []);
@@ -95,14 +96,21 @@ export function useDeviceRealtime(
           console.warn("Ignoring an unexpected realtime message", parsed.error.issues[0]);
           return;
         }
-        if (parsed.data.type === "commandResult") waiting.current.get(parsed.data.requestId)?.(parsed.data.result);
+        if (parsed.data.type === "commandResult") {
+          const request = waiting.current.get(parsed.data.requestId);
+          if (request?.socket === opening) request.settle(parsed.data.result);
+        }
         const [next, effects] = liveDeviceReducer(latest.current, parsed.data);
         setState(() => ({ ...next, liveUntil: Date.now() }));
         for (const effect of effects) onEffectRef.current?.(effect);
       });
       opening.addEventListener("close", (event) => {
         if (openSocket.current === opening) openSocket.current = null;
-        for (const settle of [...waiting.current.values()]) settle({ ok: false, code: "answerLost" });
+        for (const request of [...waiting.current.values()]) {
+          if (request.socket === opening) request.settle({ ok: false, code: "answerLost" });
+        }
+        // A socket this page let go of (another pump chosen since): the new one's state is not its to change.
+        if (stopped) return;
         const ended = browserCloseReason(event.code);
         setState((current) => ({
           ...current,
