@@ -65,8 +65,10 @@ test("an ON the box never confirms: a reload shows it unconfirmed, never OFF, wi
   await expect(status(page)).toHaveAttribute("data-state", "sending");
   // The page says "sending" as the tap goes out; the switch reaches the box a moment later.
   await expect.poll(() => device.relay).toBe("on");
-  // While its own tap still waits for an answer, the farmer may already stop what it may have started.
-  await expect(page.getByTestId("motor-off")).toBeEnabled();
+  // While its own tap still waits for an answer (the hub gives up 5 s after sending), the farmer
+  // may already stop what it may have started.
+  await expect(status(page)).toHaveAttribute("data-state", "sending");
+  await expect(page.getByTestId("motor-off")).toBeEnabled({ timeout: 1_000 });
   await page.reload();
   // Right after the reload the command is still awaited; then the hub gives up on the ack.
   await expect(status(page)).toHaveAttribute("data-state", /sending|unknown/);
