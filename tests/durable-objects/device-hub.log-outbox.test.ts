@@ -172,6 +172,29 @@ describe("a hub stopped before its entries reached D1", () => {
     expect((await outboxOf(device.deviceId)).waiting).toBe(0);
   });
 
+  it("finds the flush-logs timer set 5 s ahead while its D1 write was under way, and cleared once written", async () => {
+    // What wakes a hub stopped mid-write (the eviction above proves the waking, not this timer:
+    // a hub that starts with entries sets its own).
+    const during = await withRooms(async ({ hub, log }) => {
+      hub.sql.addToOutbox({
+        deviceId: hub.deviceId,
+        userId: null,
+        mobileNo: null,
+        action: "other",
+        event: { kind: "phaseOk" },
+        createdAt: 1,
+      });
+      const startedAt = Date.now();
+      const writing = log.flushOutbox();
+      const backstop = hub.timers.dueAt(TIMERS.flushLogs);
+      await writing;
+      return { startedAt, backstop, after: hub.timers.dueAt(TIMERS.flushLogs), waiting: hub.sql.outbox().length };
+    }, uniqueHubName());
+    expect(during.backstop).toBeGreaterThanOrEqual(during.startedAt + 5_000);
+    expect(during.backstop).toBeLessThan(during.startedAt + 10_000);
+    expect(during).toMatchObject({ after: null, waiting: 0 });
+  });
+
   it("writes them as soon as it starts again, even if it stopped before its first flush", async () => {
     const deviceId = uniqueHubName();
     // What a hub stopped between its answer and its flush leaves: an entry, and no timer yet.
