@@ -5,8 +5,9 @@
 // every statement run (first, all, run, raw), every batch and every exec is one round trip.
 //
 // Their time is summed too. A Worker's clock only moves when I/O completes (Cloudflare's guard
-// against timing attacks), which is exactly what a D1 round trip is, so the sum is the time
-// spent waiting on D1; CPU between two awaits reads as zero.
+// against timing attacks), which is exactly what a D1 round trip is, so each round trip's time
+// is what it kept the request waiting; round trips made side by side (Promise.all) each count
+// theirs, so the sum can exceed the wall time they took together.
 
 export type QueryCount = { queries: number; milliseconds: number };
 
