@@ -6,6 +6,7 @@
 // answer but 401 and 403: the call itself may still find nothing, refuse bad input, or say
 // the box is offline).
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hi } from "../../../app/i18n/hi.ts";
@@ -14,6 +15,8 @@ import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { scheduleResponseSchema } from "../../../common/api-responses/schedules.ts";
 import { apiApp } from "../../../worker/api/app.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
+import { getDb } from "../../../worker/db/client.ts";
+import { sessions, users } from "../../../worker/db/schema.ts";
 import { PAGE_ACTIONS } from "../../page-actions.ts";
 import {
   api,
@@ -28,7 +31,7 @@ import {
   type TestUser,
 } from "../helpers.ts";
 
-type Caller =
+type TableCaller =
   | "anonymous"
   | "userA"
   | "userB"
@@ -39,6 +42,13 @@ type Caller =
   | "device"
   | "expired"
   | "tampered";
+/**
+ * Sessions whose token is still good but whose row is not: one logged out (revoked), and an
+ * admin session whose user has lost the role (the row alone says so). Each is refused as an
+ * expired token is, on every route, the one-query routes about a box included.
+ */
+type DeadSession = "revoked" | "demotedAdmin";
+type Caller = TableCaller | DeadSession;
 const CALLERS: Caller[] = [
   "anonymous",
   "userA",
@@ -50,13 +60,15 @@ const CALLERS: Caller[] = [
   "device",
   "expired",
   "tampered",
+  "revoked",
+  "demotedAdmin",
 ];
 /** A's people: the same account class as A and B, different rights on A's box. */
 const PEOPLE = ["operator", "viewer", "exMember"] as const;
 const asPeople = (outcome: Outcome) =>
   Object.fromEntries(PEOPLE.map((who) => [who, outcome])) as Record<(typeof PEOPLE)[number], Outcome>;
 /** What a farmer, an admin and the broken callers get at A's box by its id; varies by role only among A's people. */
-const pumpAccess = (rights: { operator: Outcome; viewer: Outcome; admin: Outcome }): Record<Caller, Outcome> => ({
+const pumpAccess = (rights: { operator: Outcome; viewer: Outcome; admin: Outcome }): Record<TableCaller, Outcome> => ({
   anonymous: 401,
   userA: "allowed",
   userB: 404,
@@ -162,7 +174,7 @@ const ACCESS = {
   pumpOwnerOrAdmin: pumpAccess({ operator: 403, viewer: 403, admin: "allowed" }),
   /** Naming the box and inviting: A alone. */
   pumpOwner: pumpAccess({ operator: 403, viewer: 403, admin: 403 }),
-} satisfies Record<string, Record<Caller, Outcome>>;
+} satisfies Record<string, Record<TableCaller, Outcome>>;
 
 type Fixtures = {
   a: TestUser;
@@ -442,6 +454,18 @@ async function credentialsFor(caller: Caller): Promise<Record<string, string>> {
         .sign(new TextEncoder().encode(env.JWT_SECRET));
       return { Authorization: `Bearer ${expired}` };
     }
+    case "revoked": {
+      const { token } = await startSession(env, fixtures.a.id, "user");
+      const claims = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")));
+      await getDb(env.DB).update(sessions).set({ revokedAt: Date.now() }).where(eq(sessions.id, claims.sid));
+      return { Authorization: `Bearer ${token}` };
+    }
+    case "demotedAdmin": {
+      const demoted = await createUser({ isAdmin: true });
+      const { token } = await startSession(env, demoted.id, "admin");
+      await getDb(env.DB).update(users).set({ isAdmin: false }).where(eq(users.id, demoted.id));
+      return { Authorization: `Bearer ${token}` };
+    }
     case "tampered": {
       const { token } = await startSession(env, adminUser.id, "admin");
       const [header, payload, signature] = token.split(".");
@@ -483,7 +507,7 @@ describe("the authorization matrix", () => {
     const [method] = route.split(" ") as [string];
     it(`${route}: ${spec.access}`, async () => {
       for (const caller of CALLERS) {
-        const expected = ACCESS[spec.access][caller];
+        const expected = ACCESS[spec.access][caller === "revoked" || caller === "demotedAdmin" ? "expired" : caller];
         const response = await call(method, spec, await credentialsFor(caller));
         const outcome = `${caller} → ${response.status}`;
         if (expected === "allowed") expect([401, 403], outcome).not.toContain(response.status);
