@@ -3,6 +3,7 @@ import WebSocket from "ws";
 import { DEVICE_FRAMES_PER_SECOND } from "../common/device-protocol.ts";
 import { BROWSER_SOCKETS_PER_VIEWER } from "../common/realtime-protocol.ts";
 import { benchAdminToken, logInFarmers, startFleet } from "./fleet.ts";
+import { timeFanOut } from "./lib.ts";
 
 export async function measureFanOut(browsers: number, readings: number): Promise<number[]> {
   const fleet = await startFleet(1);
@@ -25,28 +26,14 @@ export async function measureFanOut(browsers: number, readings: number): Promise
     }
     const device = fleet.devices[0]!;
     await new Promise((resolve) => setTimeout(resolve, 500)); // the watch message has arrived
-    const arrivals: number[] = [];
-    for (let reading = 0; reading < readings; reading++) {
-      const started = performance.now();
-      const all = sockets.map(
-        (socket) =>
-          new Promise<void>((resolve) => {
-            const onMessage = (data: WebSocket.RawData) => {
-              if (!data.toString().includes('"powerDataUpdate"')) return;
-              socket.off("message", onMessage);
-              arrivals.push(performance.now() - started);
-              resolve();
-            };
-            socket.on("message", onMessage);
-          }),
-      );
-      device.sendPowerReading();
-      await Promise.all(all);
-      // Within a box's frame rate, as a real one reports.
-      const elapsed = performance.now() - started;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1_000 / DEVICE_FRAMES_PER_SECOND - elapsed)));
-    }
-    return arrivals;
+    // Within a box's frame rate, as a real one reports.
+    return await timeFanOut(
+      sockets,
+      readings,
+      1_000 / DEVICE_FRAMES_PER_SECOND,
+      () => device.sendPowerReading(),
+      (frame) => frame.includes('"powerDataUpdate"'),
+    );
   } finally {
     for (const socket of sockets) socket.close();
     await fleet.stop();

@@ -190,8 +190,7 @@ export async function measureRelayFloor(count: number): Promise<number[]> {
 /**
  * The floor of the fan-out: `readings` box frames through the relay object (./relay-worker.ts)
  * to `watchers` sockets, which it sends on as they came (no parsing, no storage). Each figure is
- * one watcher's arrival, in ms from the box's send, as bench/fan-out.ts measures the hub's, and
- * at the same pace (a reading every `everyMs` at most).
+ * one watcher's arrival, in ms from the box's send, timed as bench/fan-out.ts times the hub's.
  */
 export async function measureFanOutFloor(watchers: number, readings: number, everyMs: number): Promise<number[]> {
   const relay = await startFloorWorker("./relay-wrangler.toml");
@@ -201,27 +200,48 @@ export async function measureFanOutFloor(watchers: number, readings: number, eve
       sockets.push(await openSocket(`${relay.url}?object=fan-out&role=watcher`));
     }
     const box = await openSocket(`${relay.url}?object=fan-out&role=box`);
-    const arrivals: number[] = [];
-    for (let reading = 0; reading < readings; reading++) {
-      const started = performance.now();
-      const all = sockets.map(
-        (socket) =>
-          new Promise<void>((resolve) => {
-            socket.once("message", () => {
-              arrivals.push(performance.now() - started);
-              resolve();
-            });
-          }),
-      );
-      box.send(JSON.stringify({ type: "power", current: 12.5, wattage: 2500, seq: reading }));
-      await Promise.all(all);
-      const elapsed = performance.now() - started;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, everyMs - elapsed)));
-    }
+    const arrivals = await timeFanOut(sockets, readings, everyMs, (reading) =>
+      box.send(JSON.stringify({ type: "power", current: 12.5, wattage: 2500, seq: reading })),
+    );
     box.close();
     return arrivals;
   } finally {
     for (const socket of sockets) socket.close();
     relay.stop();
   }
+}
+
+/**
+ * Times `readings` fan-outs, one at a time and at most one every `everyMs`: `send` makes the
+ * reading, and each socket's first frame that `isReading` accepts is its arrival, in ms from the
+ * send. The hub's fan-out and its floor are timed by this one loop.
+ */
+export async function timeFanOut(
+  sockets: WebSocket[],
+  readings: number,
+  everyMs: number,
+  send: (reading: number) => void,
+  isReading: (frame: string) => boolean = () => true,
+): Promise<number[]> {
+  const arrivals: number[] = [];
+  for (let reading = 0; reading < readings; reading++) {
+    const started = performance.now();
+    const all = sockets.map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          const onMessage = (data: WebSocket.RawData) => {
+            if (!isReading(data.toString())) return;
+            socket.off("message", onMessage);
+            arrivals.push(performance.now() - started);
+            resolve();
+          };
+          socket.on("message", onMessage);
+        }),
+    );
+    send(reading);
+    await Promise.all(all);
+    const elapsed = performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, everyMs - elapsed)));
+  }
+  return arrivals;
 }

@@ -1,6 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { PumpAction } from "../../common/pump-roles.ts";
-import { roleMay } from "../../common/pump-roles.ts";
+import { type PumpAction, roleMay } from "../../common/pump-roles.ts";
 import { deviceIdSchema } from "../../common/pump-schemas.ts";
 import { type AuthenticatedUser, authenticateToken, readCredentials } from "../auth/sessions.ts";
 import { type Audience, verifySessionToken } from "../auth/tokens.ts";
@@ -31,7 +30,7 @@ export function authenticateRequest(
     const user = await authenticateToken(env, token, audience);
     return user && { user };
   };
-  return firstAccepted(request, env, audiences, find, accepts, refusal);
+  return firstAccepted(request, env, audiences, find, { accepts, refusal });
 }
 
 /**
@@ -52,9 +51,9 @@ export function authenticatePumpRequest(
     const claims = await verifySessionToken(env.JWT_SECRET, token, audience);
     return claims && sessionWithPump(getDb(env.DB), claims, target);
   };
-  const allows = (found: { access: PumpAccess | null }) =>
-    action === undefined || (found.access !== null && roleMay(found.access.role, action));
-  return firstAccepted(request, env, audiences, find, undefined, undefined, allows);
+  return firstAccepted(request, env, audiences, find, {
+    serves: (found) => action === undefined || (found.access !== null && roleMay(found.access.role, action)),
+  });
 }
 
 async function firstAccepted<Found extends { user: AuthenticatedUser }>(
@@ -62,11 +61,17 @@ async function firstAccepted<Found extends { user: AuthenticatedUser }>(
   env: Env,
   audiences: Audiences,
   find: (token: string, audience: Audience) => Promise<Found | null>,
-  accepts: (user: AuthenticatedUser) => boolean = () => true,
-  refusal: ApiErrorCode = "forbidden",
-  // Whether this session serves the call best; if not, the next area's is tried, and this one
-  // stands if none does.
-  serves: (found: Found) => boolean = () => true,
+  {
+    accepts = () => true,
+    refusal = "forbidden",
+    serves = () => true,
+  }: {
+    /** Whether the session's user may make the call at all; if none may, `refusal` (403). */
+    accepts?: (user: AuthenticatedUser) => boolean;
+    refusal?: ApiErrorCode;
+    /** Whether this session serves the call; if not, the next area's is tried, and this one stands if none does. */
+    serves?: (found: Found) => boolean;
+  } = {},
 ): Promise<Found & { token: string }> {
   let sawCredentials = false;
   let refused = false;

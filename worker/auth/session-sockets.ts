@@ -107,19 +107,15 @@ async function closeOnHubs(
   const failed = new Set<string>();
   await Promise.all(
     [...byDeviceAndReason.values()].map(async ({ deviceId, reason, sessionIds }) => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await deviceHub(env, deviceId).closeViewerSockets({ sessionIds }, reason);
-          return;
-        } catch (error) {
-          if (attempt < 2) continue;
-          console.error(
-            `DeviceHub ${deviceId}: could not close the sockets of an ended session; the cron retries`,
-            error,
-          );
-          failed.add(deviceId);
-          return;
-        }
+      const close = () => deviceHub(env, deviceId).closeViewerSockets({ sessionIds }, reason);
+      try {
+        await close().catch(close);
+      } catch (error) {
+        console.error(
+          `DeviceHub ${deviceId}: could not close the sockets of an ended session; the cron retries`,
+          error,
+        );
+        failed.add(deviceId);
       }
     }),
   );

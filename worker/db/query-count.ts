@@ -15,14 +15,15 @@ export type QueryCount = { queries: number; milliseconds: number };
 export function countingD1(d1: D1Database, count: QueryCount): D1Database {
   // A batch must be given the binding's own statements: each wrapper remembers the one it wraps.
   const unwrapped = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+  /** One round trip: counted, and its time added. */
+  const counted = <T>(run: () => Promise<T>): Promise<T> => {
+    count.queries += 1;
+    const started = performance.now();
+    return run().finally(() => {
+      count.milliseconds += performance.now() - started;
+    });
+  };
   const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
-    const counted = (run: () => Promise<unknown>) => {
-      count.queries += 1;
-      const started = performance.now();
-      return run().finally(() => {
-        count.milliseconds += performance.now() - started;
-      });
-    };
     const wrapper = new Proxy(statement, {
       get(target, property) {
         switch (property) {
@@ -50,21 +51,10 @@ export function countingD1(d1: D1Database, count: QueryCount): D1Database {
         case "prepare":
           return (query: string) => wrap(target.prepare(query));
         case "batch":
-          return (statements: D1PreparedStatement[]) => {
-            count.queries += 1;
-            const started = performance.now();
-            return target.batch(statements.map((statement) => unwrapped.get(statement) ?? statement)).finally(() => {
-              count.milliseconds += performance.now() - started;
-            });
-          };
+          return (statements: D1PreparedStatement[]) =>
+            counted(() => target.batch(statements.map((statement) => unwrapped.get(statement) ?? statement)));
         case "exec":
-          return (query: string) => {
-            count.queries += 1;
-            const started = performance.now();
-            return target.exec(query).finally(() => {
-              count.milliseconds += performance.now() - started;
-            });
-          };
+          return (query: string) => counted(() => target.exec(query));
         default: {
           const value = Reflect.get(target, property, target);
           return typeof value === "function" ? value.bind(target) : value;
