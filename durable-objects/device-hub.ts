@@ -101,8 +101,12 @@ export class DeviceHub extends DurableObject<Env> {
       return;
     }
     const attachment = attachmentOf(ws);
-    if (attachment?.role === "browser") await requests.onFrame(ws, attachment, frame);
-    else if (attachment?.role === "device") await frames.onFrame(ws, attachment, frame);
+    // A socket the hub closed acts no more. Its peer may ignore our close frame and keep
+    // sending: the runtime delivers those frames until the peer answers or the connection
+    // dies (docs/security.md, "Closed sockets"), so they are dropped here, unread.
+    if (attachment === null || attachment.closedWith !== undefined) return;
+    if (attachment.role === "browser") await requests.onFrame(ws, attachment, frame);
+    else await frames.onFrame(ws, attachment, frame);
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {

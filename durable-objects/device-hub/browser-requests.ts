@@ -16,7 +16,7 @@ import type { PersonSwitch } from "./person-switch.ts";
 import { NOT_ALLOWED } from "./pump-model.ts";
 import { Room } from "./room.ts";
 import { FrameBudget } from "./socket-caps.ts";
-import type { BrowserAttachment } from "./sockets.ts";
+import { type BrowserAttachment, isLive } from "./sockets.ts";
 
 type CommandResult = Extract<RealtimeMessage, { type: "commandResult" }>;
 
@@ -65,6 +65,9 @@ export class BrowserRequests extends Room<{ browsers: Browsers; person: PersonSw
     switch (request.type) {
       case "switchMotor": {
         const person = await this.rooms.person.personOfSocket(viewer);
+        // Reading the person may have waited on D1, and the session may have ended meanwhile:
+        // a socket the hub closed switches nothing, whatever it asked before the close.
+        if (!isLive(ws)) return;
         const result = person ? await this.rooms.person.switchMotor(person, request.action) : NOT_ALLOWED;
         this.#answer(ws, { type: "commandResult", requestId, result });
         return;
@@ -87,6 +90,6 @@ export class BrowserRequests extends Room<{ browsers: Browsers; person: PersonSw
 
   /** To the asking socket only, if it is still open (a page that left gets its state on return). */
   #answer(ws: WebSocket, message: CommandResult): void {
-    if (ws.readyState === WebSocket.OPEN) this.hub.sockets.sendToBrowser(ws, message);
+    if (isLive(ws)) this.hub.sockets.sendToBrowser(ws, message);
   }
 }

@@ -20,6 +20,7 @@ import {
   BROWSER_TAG,
   type BrowserAttachment,
   browserAttachmentOf,
+  isLive,
   sessionTag,
   USER_VIEWER_TAG,
   userTag,
@@ -123,14 +124,15 @@ export class Browsers extends Room<BrowserRooms> {
    */
   closeViewerSockets(target: ViewerTarget, reason: BrowserCloseReason): number {
     const { sockets } = this.hub;
-    const closing =
+    const closing = (
       "sessionIds" in target
         ? target.sessionIds.flatMap((sessionId) => sockets.tagged(sessionTag(sessionId)))
         : sockets
             .tagged(userTag(target.userId))
             .filter(
               (ws) => target.viewerRole === undefined || browserAttachmentOf(ws)?.viewerRole === target.viewerRole,
-            );
+            )
+    ).filter(isLive);
     for (const ws of closing) this.#close(ws, reason);
     return closing.length;
   }
@@ -149,7 +151,7 @@ export class Browsers extends Room<BrowserRooms> {
     let next: number | null = null;
     for (const ws of this.hub.sockets.tagged(BROWSER_TAG)) {
       const attachment = browserAttachmentOf(ws);
-      if (!attachment || ws.readyState !== WebSocket.OPEN) continue;
+      if (!attachment || !isLive(ws)) continue;
       if (attachment.sessionExpiresAt <= now) this.#close(ws, "sessionExpired");
       else next = Math.min(next ?? Infinity, attachment.sessionExpiresAt);
     }

@@ -6,8 +6,15 @@ import type { ServerToDeviceMessage } from "../../common/device-protocol.ts";
 import { SEND_FAILED_CLOSE } from "../../common/hub-contract.ts";
 import type { RealtimeMessage } from "../../common/realtime-protocol.ts";
 
-export type DeviceAttachment = { role: "device"; connectedAt: number; helloAt: number | null };
-export type BrowserAttachment = {
+/**
+ * Set once the hub has closed the socket, with the code it sent. Kept in the attachment, not in
+ * memory: the runtime keeps delivering a peer's frames until the peer answers the close (or the
+ * connection dies), and a hub woken from hibernation must still know to drop them.
+ */
+type ClosedByHub = { closedWith?: number };
+
+export type DeviceAttachment = ClosedByHub & { role: "device"; connectedAt: number; helloAt: number | null };
+export type BrowserAttachment = ClosedByHub & {
   role: "browser";
   viewerId: number;
   viewerRole: "user" | "admin";
@@ -39,6 +46,15 @@ export function browserAttachmentOf(ws: WebSocket): BrowserAttachment | null {
   return ws.deserializeAttachment() as BrowserAttachment | null;
 }
 
+/**
+ * Whether the hub may still act for this socket and send to it: open, and not closed by the hub.
+ * After our close the runtime may still show the socket OPEN (the peer has not answered), and
+ * after hibernation every socket is a new object: only the attachment remembers.
+ */
+export function isLive(ws: WebSocket): boolean {
+  return ws.readyState === WebSocket.OPEN && attachmentOf(ws)?.closedWith === undefined;
+}
+
 /** The one place a message becomes a frame. */
 function frameOf(message: ServerToDeviceMessage | RealtimeMessage): string {
   return JSON.stringify(message);
@@ -54,7 +70,7 @@ export class HubSockets {
   /** The box's open socket that has said hello, ignoring `except` (a socket being closed). */
   device(except?: WebSocket): WebSocket | null {
     for (const ws of this.#ctx.getWebSockets(DEVICE_TAG)) {
-      if (ws === except || ws.readyState !== WebSocket.OPEN) continue;
+      if (ws === except || !isLive(ws)) continue;
       if ((attachmentOf(ws) as DeviceAttachment | null)?.helloAt) return ws;
     }
     return null;
@@ -67,7 +83,7 @@ export class HubSockets {
 
   /** The open browser sockets, ignoring `except` (a socket being closed). */
   browsers(except?: WebSocket): WebSocket[] {
-    return this.#ctx.getWebSockets(BROWSER_TAG).filter((ws) => ws !== except && ws.readyState === WebSocket.OPEN);
+    return this.#ctx.getWebSockets(BROWSER_TAG).filter((ws) => ws !== except && isLive(ws));
   }
 
   /** Sockets with `tag`, open or not. */
@@ -87,7 +103,7 @@ export class HubSockets {
   broadcast(message: RealtimeMessage, audience: Audience = "browsers"): void {
     const frame = frameOf(message);
     for (const ws of this.#ctx.getWebSockets(AUDIENCE_TAG[audience])) {
-      if (ws.readyState === WebSocket.OPEN) this.#sendFrame(ws, frame);
+      if (isLive(ws)) this.#sendFrame(ws, frame);
     }
   }
 
@@ -103,7 +119,19 @@ export class HubSockets {
     return this.#ctx.getWebSocketAutoResponseTimestamp(ws)?.getTime() ?? null;
   }
 
+  /**
+   * The one way the hub closes a socket. The mark comes first: whatever the peer sends after this
+   * is dropped unread (webSocketMessage), even if it never answers the close.
+   */
   close(ws: WebSocket, code: number, reason: string): void {
+    const attachment = attachmentOf(ws);
+    if (attachment && attachment.closedWith === undefined) {
+      try {
+        ws.serializeAttachment({ ...attachment, closedWith: code } satisfies SocketAttachment);
+      } catch (error) {
+        console.error(`DeviceHub ${this.#ctx.id.name}: could not mark a socket closed`, error);
+      }
+    }
     try {
       ws.close(code, reason);
     } catch {

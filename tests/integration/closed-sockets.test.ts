@@ -1,0 +1,131 @@
+// A phone that ignores the hub's close frame, on a real TCP connection to the real local Worker
+// (wrangler dev): after each way the hub closes a browser socket (logout, too many tabs, a
+// request flood, an oversized frame, the pump relinked), the client keeps sending `switchMotor`
+// requests on the connection the runtime still holds open. Not one of them may reach the box,
+// and none is answered. Before the hub dropped frames from sockets it had closed, a logged-out
+// phone switched the motor this way (docs/security.md, "Closed sockets").
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiClient } from "../../common/api-client.ts";
+import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
+import { BROWSER_CLOSE } from "../../common/pump-state.ts";
+import {
+  BROWSER_REQUEST_BURST,
+  BROWSER_SOCKETS_PER_VIEWER,
+  MAX_BROWSER_FRAME_BYTES,
+} from "../../common/realtime-protocol.ts";
+import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
+import { RawWebSocket } from "./raw-websocket.ts";
+import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
+
+let worker: LocalWorker;
+let admin: ApiClient;
+const boxes: SimulatedDevice[] = [];
+
+beforeAll(async () => {
+  worker = await startLocalWorker(await freshPersistDir(), await freePort());
+  admin = await createAdmin(worker.url, worker.persistTo, "9000000029");
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(boxes.map((box) => box.stop()));
+  await worker?.stop();
+});
+
+async function farmerWithPump() {
+  const mobileNo = uniqueMobileNo();
+  const farmer = await registerFarmer(worker.url, mobileNo);
+  const { device, key } = await admin.provisionDevice("3phase", mobileNo);
+  const box = simulateBox(localDeviceSocketUrl(worker.port), {
+    deviceId: device.id,
+    key,
+    kind: "3phase",
+    horsePower: 5,
+  });
+  boxes.push(box);
+  box.start();
+  await box.waitUntilConnected();
+  return { farmer, mobileNo, deviceId: device.id, box };
+}
+
+/** A browser socket opened with the farmer's bearer token, by a client that never answers a close. */
+async function rawTab(farmer: ApiClient, deviceId: string): Promise<RawWebSocket> {
+  const url = `${worker.url.replace("http:", "ws:")}/api/realtime?deviceId=${deviceId}`;
+  const tab = await RawWebSocket.open(url, { Authorization: `Bearer ${farmer.token}` });
+  expect(await tab.waitFor(() => tab.texts.some((text) => text.includes('"initialData"')), 5_000)).toBe(true);
+  return tab;
+}
+
+let requestIds = 0;
+function switchOn(): string {
+  requestIds += 1;
+  return JSON.stringify({ type: "switchMotor", action: "on", requestId: `attack-${requestIds}` });
+}
+
+/**
+ * After the hub's close frame reached `tab`, keeps asking for ON for `ms`; the box must stay OFF
+ * and no answer may come. Returns how many requests went out on the still-open connection.
+ */
+async function keepsSwitchingAfterClose(tab: RawWebSocket, box: SimulatedDevice, expectedCode: number, ms = 2_500) {
+  expect(await tab.waitFor(() => tab.closeFrame !== null, 5_000)).toBe(true);
+  expect(tab.closeFrame?.code).toBe(expectedCode);
+  const answersBefore = tab.texts.filter((text) => text.includes('"commandResult"')).length;
+  for (const until = Date.now() + ms; Date.now() < until; ) {
+    tab.sendText(switchOn());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  // Time for a command that did get through to reach the box and be answered.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect(box.relay).toBe("off");
+  expect(tab.texts.filter((text) => text.includes('"commandResult"')).length).toBe(answersBefore);
+  return tab.sentAfterClose;
+}
+
+describe("a client that ignores the hub's close frame", () => {
+  it("after logout (4401) switches nothing, however long it keeps the connection", async () => {
+    const { farmer, deviceId, box } = await farmerWithPump();
+    const tab = await rawTab(farmer, deviceId);
+    await farmer.post("/api/auth/logout", messageResponseSchema);
+    const sent = await keepsSwitchingAfterClose(tab, box, BROWSER_CLOSE.signedOut);
+    // The runtime still held the connection open for the requests (else this proves nothing).
+    expect(sent).toBeGreaterThan(5);
+    tab.destroy();
+  });
+
+  it("closed as the oldest of too many tabs (4409) switches nothing", async () => {
+    const { farmer, deviceId, box } = await farmerWithPump();
+    const oldest = await rawTab(farmer, deviceId);
+    const others = [];
+    for (let index = 0; index < BROWSER_SOCKETS_PER_VIEWER; index++) others.push(await rawTab(farmer, deviceId));
+    expect(await keepsSwitchingAfterClose(oldest, box, BROWSER_CLOSE.tooManyTabs)).toBeGreaterThan(5);
+    for (const tab of [oldest, ...others]) tab.destroy();
+  });
+
+  it("closed for a request flood (1008) switches nothing afterwards", async () => {
+    const { farmer, deviceId, box } = await farmerWithPump();
+    const tab = await rawTab(farmer, deviceId);
+    // Requests the hub refuses by code (an unknown action): they spend the allowance and switch nothing.
+    for (let index = 0; index <= BROWSER_REQUEST_BURST; index++)
+      tab.sendText(JSON.stringify({ type: "switchMotor", action: "sideways", requestId: `flood-${index}` }));
+    expect(await keepsSwitchingAfterClose(tab, box, 1008)).toBeGreaterThan(5);
+    tab.destroy();
+  });
+
+  it("closed for an oversized frame (1009) switches nothing afterwards", async () => {
+    const { farmer, deviceId, box } = await farmerWithPump();
+    const tab = await rawTab(farmer, deviceId);
+    tab.sendText("x".repeat(MAX_BROWSER_FRAME_BYTES + 1));
+    expect(await keepsSwitchingAfterClose(tab, box, 1009)).toBeGreaterThan(5);
+    tab.destroy();
+  });
+
+  it("after the pump was relinked to another farmer (4404) switches nothing", async () => {
+    const { farmer, deviceId, box } = await farmerWithPump();
+    const tab = await rawTab(farmer, deviceId);
+    const next = uniqueMobileNo();
+    await registerFarmer(worker.url, next);
+    await admin.put(`/api/admin/devices/${deviceId}/owner`, messageResponseSchema, { mobileNo: next });
+    expect(await keepsSwitchingAfterClose(tab, box, BROWSER_CLOSE.deviceUnlinked)).toBeGreaterThan(5);
+    tab.destroy();
+  });
+});
