@@ -46,6 +46,11 @@ export const DEVICE_CLOSE = {
 
 /** A browser frame over the limit (RFC 6455 "Message Too Big"): a page sends only heartbeats and small requests. */
 export const FRAME_TOO_BIG_CLOSE = 1009;
+/**
+ * The hub could not confirm from D1 who may use the pump (RFC 6455 "Try Again Later"): a
+ * farmer's page reconnects, and is let in once the hub can vouch for it again.
+ */
+export const ACCESS_UNCONFIRMED_CLOSE = 1013;
 /** A socket that could not take a frame (RFC 6455 "Internal Error"): its peer reconnects. */
 export const SEND_FAILED_CLOSE = 1011;
 
@@ -74,6 +79,13 @@ export type HubFailure = {
 export type PumpPerson = { userId: number; role: PumpRole; label: string | null };
 
 export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
+
+/**
+ * What a hub answers when told that owner or members changed in D1. `accessUnconfirmed`: D1
+ * could not be read; the hub lets no farmer act or watch until it can, and the caller must ask
+ * again (the change is not done until a hub answers ok).
+ */
+export type AccessRefresh = { ok: true } | { ok: false; code: "accessUnconfirmed" };
 
 export type SwitchRequest = {
   action: RelayState;

@@ -18,6 +18,7 @@ import {
   type RelayState,
 } from "../common/device-protocol.ts";
 import {
+  type AccessRefresh,
   type FirmwareOffer,
   HUB_HEADERS,
   type HubFailure,
@@ -40,9 +41,16 @@ import { type HubRooms, openRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
 import { attachmentOf } from "./device-hub/sockets.ts";
 import { countWake, emptyHealth, hubStats } from "./device-hub/state.ts";
-import { TIMERS } from "./device-hub/timers.ts";
+import { isTimerName, TIMERS } from "./device-hub/timers.ts";
 
 const SCHEDULE_NOT_ALLOWED: ScheduleFailure = { ok: false, code: "notAllowed" };
+/** A timer whose handler threw runs again this much later (alarm()). */
+export const TIMER_RETRY_MS = 30_000;
+
+/** A member's schedule is theirs to answer for; the owner's and an admin's are the owner's. */
+function authorOf(person: PumpPerson): number | null {
+  return person.role === "operator" || person.role === "viewer" ? person.userId : null;
+}
 
 export class DeviceHub extends DurableObject<Env> {
   private rooms!: HubRooms;
@@ -105,8 +113,14 @@ export class DeviceHub extends DurableObject<Env> {
     // sending: the runtime delivers those frames until the peer answers or the connection
     // dies (docs/security.md, "Closed sockets"), so they are dropped here, unread.
     if (attachment === null || attachment.closedWith !== undefined) return;
-    if (attachment.role === "browser") await requests.onFrame(ws, attachment, frame);
-    else await frames.onFrame(ws, attachment, frame);
+    // One bad frame must not take the hub down with it: what threw is logged with the hub's
+    // identity, and the next frame, on this socket or another, is handled as usual.
+    try {
+      if (attachment.role === "browser") await requests.onFrame(ws, attachment, frame);
+      else await frames.onFrame(ws, attachment, frame);
+    } catch (error) {
+      this.rooms.hub.logError(`webSocketMessage from a ${attachment.role} failed`, error);
+    }
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
@@ -129,41 +143,61 @@ export class DeviceHub extends DurableObject<Env> {
 
   // ---- timers: one alarm multiplexed over named, idempotent timers -----------------------
 
-  /** Alarms are at-least-once: every timer handler must be safe to run twice. */
+  /**
+   * Alarms are at-least-once: every timer handler must be safe to run twice. Each runs on its
+   * own: one that throws is logged and set again TIMER_RETRY_MS later, and the others of the
+   * same delivery still run (a throw out of alarm() would have the runtime retry all of them).
+   */
   override async alarm(): Promise<void> {
-    const { hub, link, log, ota, settings, power, browsers, schedules, view } = this.rooms;
+    const { hub, schedules, log, view } = this.rooms;
     const now = Date.now();
     let flushDue = false;
     for (const name of hub.timers.takeDue(now)) {
-      switch (name) {
-        case TIMERS.liveness:
-          await link.checkLiveness(now);
-          break;
-        case TIMERS.flushLogs:
+      try {
+        if (name === TIMERS.flushLogs)
           flushDue = true; // after the schedules: a stop that falls due never waits on D1
-          break;
-        case TIMERS.otaTimeout:
-          await ota.onTimeout(now);
-          break;
-        case TIMERS.debugOff:
-          await settings.debugOff();
-          break;
-        case TIMERS.prunePower:
-          power.prune(now);
-          break;
-        case TIMERS.schedules:
-          break; // only a wake-up: due schedules run below, whatever woke the hub
-        case TIMERS.sessionExpiry:
-          browsers.closeExpiredSessions(now);
-          break;
-        default:
-          hub.logError(`unknown timer ${name}`);
+        else await this.#runTimer(name, now);
+      } catch (error) {
+        hub.logError(`timer ${name} failed; set again in ${TIMER_RETRY_MS / 1000} s`, error);
+        if (isTimerName(name)) hub.timers.set(name, now + TIMER_RETRY_MS);
       }
     }
-    await schedules.runDue();
-    if (flushDue) await log.flushOutbox();
-    hub.timers.syncAlarm();
-    view.publish();
+    try {
+      await schedules.runDue();
+    } catch (error) {
+      hub.logError("running due schedules failed", error);
+    }
+    try {
+      if (flushDue) await log.flushOutbox();
+    } finally {
+      hub.timers.syncAlarm();
+      view.publish();
+    }
+  }
+
+  async #runTimer(name: string, now: number): Promise<void> {
+    const { hub, link, ota, settings, power, browsers } = this.rooms;
+    switch (name) {
+      case TIMERS.liveness:
+        await link.checkLiveness(now);
+        return;
+      case TIMERS.otaTimeout:
+        await ota.onTimeout(now);
+        return;
+      case TIMERS.debugOff:
+        await settings.debugOff();
+        return;
+      case TIMERS.prunePower:
+        power.prune(now);
+        return;
+      case TIMERS.schedules:
+        return; // only a wake-up: due schedules run after the timers, whatever woke the hub
+      case TIMERS.sessionExpiry:
+        browsers.closeExpiredSessions(now);
+        return;
+      default:
+        hub.logError(`unknown timer ${name}`);
+    }
   }
 
   // ---- RPC from the Worker ---------------------------------------------------------------
@@ -245,8 +279,11 @@ export class DeviceHub extends DurableObject<Env> {
     return this.rooms.ota.start(offer);
   }
 
-  /** Ownership or membership changed in D1: pick up owner, members and config; close what lost access. */
-  async refreshAccess(): Promise<void> {
+  /**
+   * Ownership or membership changed in D1: pick up owner, members and config; close what lost
+   * access. Not ok when D1 could not be read: the hub then fails closed and must be asked again.
+   */
+  async refreshAccess(): Promise<AccessRefresh> {
     return this.rooms.settings.refreshAccess();
   }
 
@@ -274,12 +311,12 @@ export class DeviceHub extends DurableObject<Env> {
 
   async createSchedule(person: PumpPerson, input: ScheduleInput): Promise<ScheduleResult> {
     const ownerId = await this.#ownerFor(person, "schedule");
-    return ownerId === null ? SCHEDULE_NOT_ALLOWED : this.rooms.schedules.create(ownerId, input);
+    return ownerId === null ? SCHEDULE_NOT_ALLOWED : this.rooms.schedules.create(ownerId, input, authorOf(person));
   }
 
   async updateSchedule(person: PumpPerson, id: number, input: ScheduleInput): Promise<ScheduleResult> {
     const ownerId = await this.#ownerFor(person, "schedule");
-    return ownerId === null ? SCHEDULE_NOT_ALLOWED : this.rooms.schedules.update(ownerId, id, input);
+    return ownerId === null ? SCHEDULE_NOT_ALLOWED : this.rooms.schedules.update(ownerId, id, input, authorOf(person));
   }
 
   /** A switch-off still owed for a run under way stays: deleting a schedule never leaves a motor running. */

@@ -4,7 +4,12 @@
 // update, and closed with a code the page words when its right to watch ends. What a page asks
 // on its socket is browser-requests.ts; the first socket makes the box report fast readings,
 // the last one leaving stops them.
-import { FRAME_TOO_BIG_CLOSE, HUB_HEADERS, type HubSocketRefusal } from "../../common/hub-contract.ts";
+import {
+  ACCESS_UNCONFIRMED_CLOSE,
+  FRAME_TOO_BIG_CLOSE,
+  HUB_HEADERS,
+  type HubSocketRefusal,
+} from "../../common/hub-contract.ts";
 import { BROWSER_CLOSE, type BrowserCloseReason } from "../../common/pump-state.ts";
 import {
   BROWSER_SOCKETS_PER_DEVICE,
@@ -69,7 +74,8 @@ export class Browsers extends Room<BrowserRooms> {
     // so the page stops and says why.
     if (viewerRole === "user" && !(await mayWatch(this.hub, viewerId))) {
       server.accept();
-      sockets.close(server, BROWSER_CLOSE.deviceUnlinked, "deviceUnlinked");
+      if (this.hub.state.current.accessConfirmed) sockets.close(server, BROWSER_CLOSE.deviceUnlinked, "deviceUnlinked");
+      else sockets.close(server, ACCESS_UNCONFIRMED_CLOSE, "accessUnconfirmed");
       return new Response(null, { status: 101, webSocket: client });
     }
     const open = sockets.browsers();
@@ -137,12 +143,17 @@ export class Browsers extends Room<BrowserRooms> {
     return closing.length;
   }
 
-  /** No farmer keeps watching a pump that is no longer theirs or shared with them; admins may watch any. */
+  /**
+   * No farmer keeps watching a pump that is no longer theirs or shared with them; admins may
+   * watch any. A hub that cannot confirm who may use the pump closes every farmer's socket, with
+   * a code that makes the page try again (ACCESS_UNCONFIRMED_CLOSE).
+   */
   closeWithoutAccess(): void {
     const { state } = this.hub;
-    for (const ws of this.hub.sockets.tagged(USER_VIEWER_TAG)) {
+    for (const ws of this.hub.sockets.tagged(USER_VIEWER_TAG).filter(isLive)) {
       const viewerId = browserAttachmentOf(ws)?.viewerId;
-      if (viewerId === undefined || roleOf(state.current, viewerId) === null) this.#close(ws, "deviceUnlinked");
+      if (!state.current.accessConfirmed) this.#closeUnconfirmed(ws);
+      else if (viewerId === undefined || roleOf(state.current, viewerId) === null) this.#close(ws, "deviceUnlinked");
     }
   }
 
@@ -159,7 +170,15 @@ export class Browsers extends Room<BrowserRooms> {
   }
 
   #close(ws: WebSocket, reason: BrowserCloseReason): void {
-    this.hub.sockets.close(ws, BROWSER_CLOSE[reason], reason);
+    this.#closeWith(ws, BROWSER_CLOSE[reason], reason);
+  }
+
+  #closeUnconfirmed(ws: WebSocket): void {
+    this.#closeWith(ws, ACCESS_UNCONFIRMED_CLOSE, "accessUnconfirmed");
+  }
+
+  #closeWith(ws: WebSocket, code: number, reason: string): void {
+    this.hub.sockets.close(ws, code, reason);
     if (this.hub.sockets.browsers(ws).length === 0 && this.hub.state.current.watchedSince !== null)
       this.rooms.link.setWatched(false);
   }

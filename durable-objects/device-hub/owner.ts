@@ -6,7 +6,11 @@ import { findDeviceWithOwner, motorConfigOf } from "../../worker/db/devices.ts";
 import type { HubContext } from "./context.ts";
 import type { HubState } from "./state.ts";
 
-/** Loads owner, members and settings from D1. False when D1 could not be read (the last known ones stay). */
+/**
+ * Loads owner, members and settings from D1. False when D1 could not be read: the last known
+ * ones stay (the box still gets a consistent welcome), and whether they still vouch for anyone
+ * is `accessConfirmed`'s to say.
+ */
 export async function loadOwnerAndConfig(hub: HubContext): Promise<boolean> {
   const { state } = hub;
   try {
@@ -14,6 +18,7 @@ export async function loadOwnerAndConfig(hub: HubContext): Promise<boolean> {
     const [found, members] = await Promise.all([findDeviceWithOwner(db, hub.deviceId), listMembers(db, hub.deviceId)]);
     const owner = found?.owner ?? null;
     state.save({
+      accessConfirmed: true,
       owner: owner ? { userId: owner.id, mobileNo: owner.mobileNo } : null,
       // A number invited before it registered has no account yet: nobody can act as it.
       members: members.flatMap(({ member, userId }) =>
@@ -44,11 +49,37 @@ export function roleOf(state: HubState, userId: number): "owner" | MemberRole | 
   return state.members.find((member) => member.userId === userId)?.role ?? null;
 }
 
+/**
+ * The hub's copy of owner and members, if it may be trusted: a copy the hub was told is out of
+ * date and could not reload vouches for nobody until D1 is read again (it fails closed).
+ */
+export async function confirmedAccess(hub: HubContext): Promise<HubState | null> {
+  if (!hub.state.current.accessConfirmed) await loadOwnerAndConfig(hub);
+  return hub.state.current.accessConfirmed ? hub.state.current : null;
+}
+
+type PumpRole = "owner" | MemberRole;
+
+/**
+ * What account `userId` is to the pump by a confirmed copy; D1 is asked again when the copy's
+ * answer is not `enough` (an owner may have just invited or promoted them). Null: nobody, or
+ * nobody the hub can vouch for.
+ */
+export async function confirmedRoleOf(
+  hub: HubContext,
+  userId: number,
+  enough: (role: PumpRole | null) => boolean = (role) => role !== null,
+): Promise<PumpRole | null> {
+  const known = await confirmedAccess(hub);
+  if (known === null) return null;
+  if (enough(roleOf(known, userId))) return roleOf(known, userId);
+  await loadOwnerAndConfig(hub);
+  return hub.state.current.accessConfirmed ? roleOf(hub.state.current, userId) : null;
+}
+
 /** Whether account `userId` may use the pump at all, asking D1 again before saying no. */
 export async function mayWatch(hub: HubContext, userId: number): Promise<boolean> {
-  if (roleOf(hub.state.current, userId) !== null) return true;
-  await loadOwnerAndConfig(hub);
-  return roleOf(hub.state.current, userId) !== null;
+  return (await confirmedRoleOf(hub, userId)) !== null;
 }
 
 /**
@@ -59,7 +90,5 @@ export async function mayWatch(hub: HubContext, userId: number): Promise<boolean
 export async function personMay(hub: HubContext, person: PumpPerson, action: PumpAction): Promise<boolean> {
   if (!roleMay(person.role, action)) return false;
   if (person.role === "admin") return true;
-  if (roleOf(hub.state.current, person.userId) === person.role) return true;
-  await loadOwnerAndConfig(hub);
-  return roleOf(hub.state.current, person.userId) === person.role;
+  return (await confirmedRoleOf(hub, person.userId, (role) => role === person.role)) === person.role;
 }

@@ -6,7 +6,7 @@
 import type { RelayState } from "../../common/device-protocol.ts";
 import type { MotorCommandResult, PumpPerson } from "../../common/hub-contract.ts";
 import type { MotorCommands } from "./commands.ts";
-import { labelOf, loadOwnerAndConfig, personMay, roleOf } from "./owner.ts";
+import { confirmedRoleOf, labelOf, personMay } from "./owner.ts";
 import { NOT_ALLOWED } from "./pump-model.ts";
 import { Room } from "./room.ts";
 import type { BrowserAttachment } from "./sockets.ts";
@@ -37,13 +37,11 @@ export class PersonSwitch extends Room<{ commands: MotorCommands }> {
   async personOfSocket(viewer: BrowserAttachment): Promise<PumpPerson | null> {
     if (viewer.viewerRole === "admin") return { userId: viewer.viewerId, role: "admin", label: null };
     const { state } = this.hub;
-    const known = () => {
-      const role = roleOf(state.current, viewer.viewerId);
+    const named = (role: string | null) => {
       const member = state.current.members.find((entry) => entry.userId === viewer.viewerId);
-      return role !== null && (member === undefined || member.label !== undefined) ? role : null;
+      return role !== null && (member === undefined || member.label !== undefined);
     };
-    if (known() === null) await loadOwnerAndConfig(this.hub);
-    const role = roleOf(state.current, viewer.viewerId);
+    const role = await confirmedRoleOf(this.hub, viewer.viewerId, named);
     return role === null ? null : { userId: viewer.viewerId, role, label: labelOf(state.current, viewer.viewerId) };
   }
 }

@@ -6,6 +6,7 @@ import { DEVICE_ACK_TIMEOUT_MS } from "../../common/constants.ts";
 import type { RelayState } from "../../common/device-protocol.ts";
 import type { MotorCommandResult, ScheduleFailure, ScheduleResult, SwitchRequest } from "../../common/hub-contract.ts";
 import type { CommandOrigin, MotorLogEvent } from "../../common/motor-log-event.ts";
+import { roleMay } from "../../common/pump-roles.ts";
 import {
   MAX_SCHEDULES_PER_DEVICE,
   type ScheduleInput,
@@ -145,7 +146,8 @@ export class Schedules extends Room<ScheduleRooms> {
     return sql.schedules(userId).map((row) => scheduleView(row, row.kind === "window" ? sql.windowRun(row.id) : null));
   }
 
-  create(userId: number, input: ScheduleInput): ScheduleResult {
+  /** `authorUserId`: the member who set it, null for the owner or an admin (ScheduleRow). */
+  create(userId: number, input: ScheduleInput, authorUserId: number | null = null): ScheduleResult {
     const { sql, timers } = this.hub;
     if (sql.scheduleCount() >= MAX_SCHEDULES_PER_DEVICE) {
       return { ok: false, code: "limit", max: MAX_SCHEDULES_PER_DEVICE };
@@ -156,19 +158,26 @@ export class Schedules extends Room<ScheduleRooms> {
     const now = Date.now();
     // A time already past today (also for "once") means its next occurrence: tomorrow. A
     // window already open today opens next time too: its run never starts by surprise.
-    const id = sql.insertSchedule({ userId, ...fields, nextRunAt: nextRunOf(fields, now), createdAt: now });
+    const id = sql.insertSchedule({
+      userId,
+      authorUserId,
+      ...fields,
+      nextRunAt: nextRunOf(fields, now),
+      createdAt: now,
+    });
     timers.syncSchedules();
     return { ok: true, schedule: scheduleView(sql.schedule(id)!) };
   }
 
-  update(userId: number, id: number, input: ScheduleInput): ScheduleResult {
+  /** Whoever changes a schedule becomes its author: what runs is what they set. */
+  update(userId: number, id: number, input: ScheduleInput, authorUserId: number | null = null): ScheduleResult {
     const { sql, timers } = this.hub;
     const existing = sql.schedule(id);
     if (!existing || existing.userId !== userId) return SCHEDULE_NOT_FOUND;
     const fields = fieldsOf(input);
     const clash = this.#clash(fields, id);
     if (clash) return clash;
-    sql.updateSchedule(id, { ...fields, nextRunAt: nextRunOf(fields, Date.now()) });
+    sql.updateSchedule(id, { ...fields, authorUserId, nextRunAt: nextRunOf(fields, Date.now()) });
     // A changed window's run under way ends (a switch-off it owes stays), as if deleted.
     const run = sql.windowRun(id);
     if (run) sql.closeWindowRun(id, run.runKey);
@@ -186,10 +195,18 @@ export class Schedules extends Room<ScheduleRooms> {
     return true;
   }
 
-  /** A new owner (or none) must never inherit the previous owner's schedules. */
+  /**
+   * A new owner (or none) must never inherit the previous owner's schedules, and a member who
+   * may no longer schedule here (removed, or now a viewer) leaves none of theirs behind.
+   */
   keepOnlyOwnedBy(userId: number | null): void {
-    this.hub.sql.deleteSchedulesNotOwnedBy(userId);
+    this.hub.sql.deleteSchedulesNotOwnedBy(userId, this.#schedulers());
     this.hub.timers.syncSchedules();
+  }
+
+  /** The members who may schedule on this box, by the hub's copy. */
+  #schedulers(): number[] {
+    return this.hub.state.current.members.filter(({ role }) => roleMay(role, "schedule")).map(({ userId }) => userId);
   }
 
   /** Runs every schedule and owed switch-off that is due. Safe to run twice (claims first). */
@@ -244,7 +261,8 @@ export class Schedules extends Room<ScheduleRooms> {
     // hub last heard). Only a schedule of the current owner may move the motor.
     const loaded = await loadOwnerAndConfig(this.hub);
     const ownerId = state.current.owner?.userId ?? null;
-    if ((loaded || ownerId !== null) && ownerId !== schedule.userId) {
+    const authorGone = schedule.authorUserId !== null && !this.#schedulers().includes(schedule.authorUserId);
+    if ((loaded || ownerId !== null) && (ownerId !== schedule.userId || authorGone)) {
       sql.deleteSchedule(schedule.id);
       return;
     }
@@ -260,7 +278,10 @@ export class Schedules extends Room<ScheduleRooms> {
       if (log) this.rooms.log.record("other", log);
       this.rooms.alerts.raise({ kind: "schedule", outcome, action, minuteOfDay: schedule.minuteOfDay, reason: code });
     };
-    if (now - scheduledAt > SCHEDULE_LATE_LIMIT_MS) {
+    // A start must be vouched for: when the hub was told its people changed and cannot read who
+    // they are now, it starts nothing (a stop still runs). The server could not run it.
+    const unvouched = action === "on" && !state.current.accessConfirmed;
+    if (now - scheduledAt > SCHEDULE_LATE_LIMIT_MS || unvouched) {
       await finish("missed", "late", null, { kind: "scheduleMissed", action, minuteOfDay, reason: "late" });
       return;
     }

@@ -3,7 +3,7 @@
 // number restarts it, and a change of owner or members closes the sockets of whoever lost the
 // pump (a new owner also never inherits the previous one's schedules).
 import type { DeviceConfig } from "../../common/device-protocol.ts";
-import type { HubFailure } from "../../common/hub-contract.ts";
+import type { AccessRefresh, HubFailure } from "../../common/hub-contract.ts";
 import type { Browsers } from "./browsers.ts";
 import type { MotorCommands } from "./commands.ts";
 import type { MotorLog } from "./motor-log.ts";
@@ -72,11 +72,17 @@ export class Settings extends Room<SettingsRooms> {
   /**
    * Ownership or membership changed in D1 (assignment, deletion, a member removed): pick up
    * the new owner, members and config; whoever lost the pump stops watching it at once.
+   * Not ok when D1 could not be read: the caller must not report the change done, and asks
+   * again. Until a read succeeds the hub fails closed: its old copy lets nobody act or watch.
    */
-  async refreshAccess(): Promise<void> {
+  async refreshAccess(): Promise<AccessRefresh> {
     const { state, sockets } = this.hub;
     const before = JSON.stringify(state.current.config);
-    await loadOwnerAndConfig(this.hub);
+    if (!(await loadOwnerAndConfig(this.hub))) {
+      state.save({ accessConfirmed: false });
+      this.rooms.browsers.closeWithoutAccess();
+      return { ok: false, code: "accessUnconfirmed" };
+    }
     const ownerId = state.current.owner?.userId ?? null;
     this.rooms.browsers.closeWithoutAccess();
     this.rooms.schedules.keepOnlyOwnedBy(ownerId);
@@ -88,5 +94,6 @@ export class Settings extends Room<SettingsRooms> {
         id: crypto.randomUUID(),
         config: state.current.config,
       });
+    return { ok: true };
   }
 }

@@ -8,7 +8,13 @@ export const POWER_SAMPLE_INTERVAL_MS = 60_000;
 
 export type ScheduleRow = {
   id: number;
+  /** The owner whose schedules these are (the box's owner when it was set). */
   userId: number;
+  /**
+   * Who last set it, when that was a member (an operator) rather than the owner or an admin:
+   * the schedule lives only as long as their right to schedule on this box.
+   */
+  authorUserId: number | null;
   kind: "clock" | "window";
   /** A window's opening. */
   minuteOfDay: number;
@@ -81,7 +87,8 @@ export type ScheduleOffRow = {
 const SCHEDULE_COLUMNS = `id, user_id AS userId, kind, minute_of_day AS minuteOfDay, action, repeat,
   days AS daysMask, duration_minutes AS durationMinutes, window_end AS windowEnd, random_delay AS randomDelay,
   resume, next_run_at AS nextRunAt, last_run_key AS lastRunKey, last_run_at AS lastRunAt, last_outcome AS lastOutcome,
-  last_code AS lastCode, last_message AS lastError, last_ran_minutes AS lastRanMinutes, created_at AS createdAt`;
+  last_code AS lastCode, last_message AS lastError, last_ran_minutes AS lastRanMinutes, created_at AS createdAt,
+  author_user_id AS authorUserId`;
 
 export class HubSql {
   private readonly sql: SqlStorage;
@@ -322,12 +329,15 @@ export class HubSql {
       .map(scheduleRowOf);
   }
 
-  insertSchedule(values: ScheduleFields & Pick<ScheduleRow, "userId" | "nextRunAt" | "createdAt">): number {
+  insertSchedule(
+    values: ScheduleFields & Pick<ScheduleRow, "userId" | "authorUserId" | "nextRunAt" | "createdAt">,
+  ): number {
     return this.sql
       .exec<{ id: number }>(
-        `INSERT INTO schedules (user_id, ${SCHEDULE_FIELD_COLUMNS.join(", ")}, next_run_at, created_at)
-         VALUES (?, ${SCHEDULE_FIELD_COLUMNS.map(() => "?").join(", ")}, ?, ?) RETURNING id`,
+        `INSERT INTO schedules (user_id, author_user_id, ${SCHEDULE_FIELD_COLUMNS.join(", ")}, next_run_at, created_at)
+         VALUES (?, ?, ${SCHEDULE_FIELD_COLUMNS.map(() => "?").join(", ")}, ?, ?) RETURNING id`,
         values.userId,
+        values.authorUserId,
         ...scheduleFieldParams(values),
         values.nextRunAt,
         values.createdAt,
@@ -335,12 +345,14 @@ export class HubSql {
       .one().id;
   }
 
-  updateSchedule(id: number, values: ScheduleFields & Pick<ScheduleRow, "nextRunAt">): void {
+  updateSchedule(id: number, values: ScheduleFields & Pick<ScheduleRow, "authorUserId" | "nextRunAt">): void {
     this.sql.exec(
-      `UPDATE schedules SET ${SCHEDULE_FIELD_COLUMNS.map((column) => `${column} = ?`).join(", ")}, next_run_at = ?
+      `UPDATE schedules SET ${SCHEDULE_FIELD_COLUMNS.map((column) => `${column} = ?`).join(", ")}, next_run_at = ?,
+         author_user_id = ?
        WHERE id = ?`,
       ...scheduleFieldParams(values),
       values.nextRunAt,
+      values.authorUserId,
       id,
     );
   }
@@ -351,9 +363,17 @@ export class HubSql {
     this.sql.exec("DELETE FROM window_runs WHERE schedule_id = ?", id);
   }
 
-  /** Schedules of anyone but `userId` (all of them when null): the device changed hands. */
-  deleteSchedulesNotOwnedBy(userId: number | null): number {
-    const deleted = this.sql.exec("DELETE FROM schedules WHERE user_id IS NOT ?", userId).rowsWritten;
+  /**
+   * Schedules of anyone but `userId` (all of them when null: the device changed hands), and
+   * those set by a member not among `authors` (they lost the right to schedule here).
+   */
+  deleteSchedulesNotOwnedBy(userId: number | null, authors: number[]): number {
+    const deleted = this.sql.exec(
+      `DELETE FROM schedules WHERE user_id IS NOT ?
+         OR (author_user_id IS NOT NULL AND author_user_id NOT IN (SELECT value FROM json_each(?)))`,
+      userId,
+      JSON.stringify(authors),
+    ).rowsWritten;
     this.sql.exec("DELETE FROM window_runs WHERE schedule_id NOT IN (SELECT id FROM schedules)");
     return deleted;
   }
@@ -598,6 +618,8 @@ function upgradeScheduleTables(sql: SqlStorage): void {
     ["random_delay", "INTEGER NOT NULL DEFAULT 0"],
     ["resume", "INTEGER NOT NULL DEFAULT 0"],
     ["last_ran_minutes", "INTEGER"],
+    // Older schedules were all the owner's own.
+    ["author_user_id", "INTEGER"],
   ];
   for (const [name, type] of added)
     if (!scheduleColumns.includes(name)) sql.exec(`ALTER TABLE schedules ADD COLUMN ${name} ${type}`);

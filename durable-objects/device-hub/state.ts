@@ -47,6 +47,11 @@ export type HubState = {
    * until D1 is read again.
    */
   members: { userId: number; role: MemberRole; label?: string | null }[];
+  /**
+   * False from the moment the hub was told owner or members changed and could not read them
+   * from D1, until a read succeeds: meanwhile its copy vouches for nobody (owner.ts).
+   */
+  accessConfirmed: boolean;
   config: DeviceConfig;
   motor: MotorBelief;
   /** When the motor last went ON; the start-up grace counts from here. */
@@ -85,6 +90,7 @@ export type HubState = {
 export const INITIAL_STATE: HubState = {
   owner: null,
   members: [],
+  accessConfirmed: true,
   config: { ...DEFAULT_MOTOR_CONFIG, debug: false, mobileNo: null },
   // Nothing has told this hub anything yet: it cannot say OFF.
   motor: { status: "unknown", since: 0, source: "none" },

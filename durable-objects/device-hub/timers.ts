@@ -23,6 +23,11 @@ export const TIMERS = {
 
 export type TimerName = (typeof TIMERS)[keyof typeof TIMERS];
 
+/** Whether a stored timer's name is one this hub knows (an older hub may have left others). */
+export function isTimerName(name: string): name is TimerName {
+  return (Object.values(TIMERS) as string[]).includes(name);
+}
+
 export class HubTimers {
   readonly #storage: DurableObjectStorage;
   readonly #sql: HubSql;

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_SCHEDULES_PER_DEVICE, type ScheduleInput } from "../../common/schedule-schemas.ts";
 import { SCHEDULE_LATE_LIMIT_MS, scheduleView } from "../../durable-objects/device-hub/schedules.ts";
@@ -53,6 +54,7 @@ describe("a device's schedules", () => {
     const view = scheduleView({
       id: 3,
       userId: 7,
+      authorUserId: null,
       kind: "clock",
       minuteOfDay: 1_350,
       action: "off",
@@ -140,5 +142,67 @@ describe("a run", () => {
     }, device.deviceId);
     expect(left).toBe(0);
     expect(state).toMatchObject({ owner: { userId: owner.id }, pendingSwitch: null, cooldownUntil: 0 });
+  });
+});
+
+describe("a member's schedule", () => {
+  it("is theirs: it goes when they may no longer schedule here (removed or made a viewer); the owner's stay", async () => {
+    const left = await withRooms(({ hub, schedules }) => {
+      hub.state.save({
+        owner: { userId: 7, mobileNo: "9000000007" },
+        members: [
+          { userId: 10, role: "operator", label: "Ram" },
+          { userId: 11, role: "operator", label: "Mohan" },
+        ],
+      });
+      schedules.create(7, at6({ minuteOfDay: 300 }));
+      schedules.create(7, at6({ minuteOfDay: 310 }), 10);
+      schedules.create(7, at6({ minuteOfDay: 320 }), 11);
+      // Ram is removed and Mohan is made a viewer.
+      hub.state.save({ members: [{ userId: 11, role: "viewer", label: "Mohan" }] });
+      schedules.keepOnlyOwnedBy(7);
+      return schedules.list(7).map((view) => view.minuteOfDay);
+    });
+    expect(left).toEqual([300]);
+  });
+
+  it("whose author lost the right before the hub heard of it is deleted when it falls due, and switches nothing", async () => {
+    const owner = await createUser();
+    const device = await provisionDevice(owner.id);
+    const { left, state } = await withRooms(async ({ hub, schedules }) => {
+      // The hub's copy still names an operator that D1 no longer has.
+      hub.state.save({
+        owner: { userId: owner.id, mobileNo: owner.mobileNo },
+        members: [{ userId: 99, role: "operator" }],
+      });
+      const created = schedules.create(owner.id, at6(), 99);
+      if (!created.ok) throw new Error("not created");
+      hub.sql.setScheduleNextRun(created.schedule.id, Date.now() - 1_000);
+      await schedules.runDue();
+      return { left: hub.sql.scheduleCount(), state: hub.state.current };
+    }, device.deviceId);
+    expect(left).toBe(0);
+    expect(state).toMatchObject({ members: [], pendingSwitch: null, cooldownUntil: 0 });
+  });
+
+  it("to start the motor is missed while the hub cannot vouch for who may use the pump", async () => {
+    const owner = await createUser();
+    const device = await provisionDevice(owner.id);
+    const view = await withRooms(async ({ hub, schedules }) => {
+      const created = schedules.create(owner.id, at6());
+      if (!created.ok) throw new Error("not created");
+      hub.state.save({ owner: { userId: owner.id, mobileNo: owner.mobileNo }, accessConfirmed: false });
+      // D1 cannot be read either: the members' table is away for the moment.
+      await env.DB.exec("ALTER TABLE device_members RENAME TO device_members_away");
+      try {
+        hub.sql.setScheduleNextRun(created.schedule.id, Date.now() - 1_000);
+        await schedules.runDue();
+      } finally {
+        await env.DB.exec("ALTER TABLE device_members_away RENAME TO device_members");
+      }
+      return { view: schedules.list(owner.id)[0]!, pending: hub.state.current.pendingSwitch };
+    }, device.deviceId);
+    expect(view.view.lastRun).toMatchObject({ outcome: "missed", code: "late" });
+    expect(view.pending).toBeNull();
   });
 });

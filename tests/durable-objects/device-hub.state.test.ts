@@ -80,6 +80,7 @@ describe("timers", () => {
       const dueAt = Date.now() + 3_600_000;
       hub.sql.insertSchedule({
         userId: 7,
+        authorUserId: null,
         kind: "clock",
         minuteOfDay: 360,
         action: "on",
