@@ -1,9 +1,12 @@
 // Switches the interface language: a plain form post, so it works without JavaScript too.
 import { redirect } from "react-router";
+import { httpOnlyCookie } from "../../worker/auth/cookies.ts";
 import { readForm } from "../form.server.ts";
 import { isLanguage, LANGUAGE_COOKIE } from "../i18n/i18n.ts";
 import { safeRedirectPath } from "../redirect-target.server.ts";
 import type { Route } from "./+types/language";
+
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 export async function action({ request }: Route.ActionArgs) {
   const form = await readForm(request);
@@ -12,7 +15,10 @@ export async function action({ request }: Route.ActionArgs) {
   if (!isLanguage(language)) return redirect(target);
   return redirect(target, {
     headers: {
-      "Set-Cookie": `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=31536000; SameSite=Lax`,
+      "Set-Cookie": httpOnlyCookie(request, LANGUAGE_COOKIE, language, {
+        sameSite: "Lax",
+        maxAgeSeconds: ONE_YEAR_SECONDS,
+      }),
     },
   });
 }

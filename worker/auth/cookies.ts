@@ -7,13 +7,29 @@ export const SESSION_COOKIE: Record<Audience, string> = {
   admin: "sinchai_admin_session",
 };
 
+/**
+ * The name a cookie has on the wire. Over https every cookie of ours is `__Host-` prefixed: the
+ * browser then takes it only with `Secure`, `Path=/` and no `Domain`, so no other site of the
+ * same domain (a sibling subdomain, a plain-http page) can plant one the Worker would read.
+ * Plain http is only local mode (a phone on the LAN), where browsers refuse the prefix.
+ */
+export function cookieName(request: Request, name: string): string {
+  return isHttps(request) ? `__Host-${name}` : name;
+}
+
+function isHttps(request: Request): boolean {
+  return new URL(request.url).protocol === "https:";
+}
+
+/** Our cookie `name` as this request's scheme names it (cookieName); an unprefixed one over https is not ours. */
 export function readCookie(request: Request, name: string): string | undefined {
   const header = request.headers.get("Cookie");
   if (!header) return undefined;
+  const wanted = cookieName(request, name);
   for (const part of header.split(";")) {
     const separator = part.indexOf("=");
     if (separator === -1) continue;
-    if (part.slice(0, separator).trim() === name) {
+    if (part.slice(0, separator).trim() === wanted) {
       const value = part.slice(separator + 1).trim();
       try {
         return decodeURIComponent(value);
@@ -26,8 +42,8 @@ export function readCookie(request: Request, name: string): string | undefined {
 }
 
 /**
- * A cookie only the server reads, on every path. `Secure` whenever the page itself is https
- * (always in production); plain http is only local mode, where a Secure cookie would be
+ * A cookie only the server reads, on every path. `Secure` and `__Host-` whenever the page itself
+ * is https (always in production); plain http is only local mode, where a Secure cookie would be
  * dropped by browsers reached over a LAN address.
  */
 export function httpOnlyCookie(
@@ -36,14 +52,13 @@ export function httpOnlyCookie(
   value: string,
   options: { sameSite: "Strict" | "Lax"; maxAgeSeconds: number },
 ): string {
-  const secure = new URL(request.url).protocol === "https:";
   return [
-    `${name}=${encodeURIComponent(value)}`,
+    `${cookieName(request, name)}=${encodeURIComponent(value)}`,
     "Path=/",
     "HttpOnly",
     `SameSite=${options.sameSite}`,
     `Max-Age=${options.maxAgeSeconds}`,
-    ...(secure ? ["Secure"] : []),
+    ...(isHttps(request) ? ["Secure"] : []),
   ].join("; ");
 }
 

@@ -6,7 +6,7 @@ import { jwtVerify, SignJWT } from "jose";
 import type { ThrottlePolicyName } from "../../common/hub-contract.ts";
 import { apiError } from "../http/http-error.ts";
 import { clientAddressKey } from "./client-address.ts";
-import { readCookie } from "./cookies.ts";
+import { httpOnlyCookie, readCookie } from "./cookies.ts";
 
 export const KNOWN_DEVICE_COOKIE = "sinchai_known_device";
 const KNOWN_DEVICE_AUDIENCE = "known-device";
@@ -114,6 +114,8 @@ export async function knownDeviceCookie(
     .setIssuedAt()
     .setExpirationTime(`${KNOWN_DEVICE_TTL_SECONDS}s`)
     .sign(key(env.JWT_SECRET));
-  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  return `${KNOWN_DEVICE_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${KNOWN_DEVICE_TTL_SECONDS}${secure}`;
+  return httpOnlyCookie(request, KNOWN_DEVICE_COOKIE, token, {
+    sameSite: "Lax",
+    maxAgeSeconds: KNOWN_DEVICE_TTL_SECONDS,
+  });
 }
