@@ -8,14 +8,33 @@ import { z } from "./zod.ts";
 /** The roles an owner gives (common/pump-roles.ts says what each may do). */
 export const memberRoleSchema = z.enum(MEMBER_ROLES);
 
-/** The owner's name for a box or a person: short, one line. */
+/**
+ * Characters that change how a name reads without being seen: Unicode's format characters
+ * (bidi overrides and isolates, marks, zero-width spaces, word joiners, soft hyphens, tags) and
+ * line separators. "Pump \u202eNO rotoM" would show as "Pump Motor ON". The zero-width
+ * (non-)joiner stays between two Devanagari letters, where Hindi keyboards put it to shape a
+ * conjunct.
+ */
+export function hasHiddenFormatting(text: string): boolean {
+  const characters = [...text];
+  return characters.some((character, index) => {
+    if (/[\u2028\u2029]/u.test(character)) return true;
+    if (!/\p{Cf}/u.test(character)) return false;
+    if (character !== "\u200c" && character !== "\u200d") return true;
+    const devanagari = /\p{Script=Devanagari}/u;
+    return !(devanagari.test(characters[index - 1] ?? "") && devanagari.test(characters[index + 1] ?? ""));
+  });
+}
+
+/** The owner's name for a box or a person: short, one line, nothing hidden in it. */
 export const pumpLabelSchema = z
   .string()
   .trim()
   .min(1)
   .max(40)
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-  .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), "One line, no control characters");
+  .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), "One line, no control characters")
+  .refine((text) => !hasHiddenFormatting(text), "No invisible or direction-changing characters");
 
 /** A box's id as printed on it. */
 export const deviceIdSchema = z.string().regex(DEVICE_ID_PATTERN, { error: "Not a device id." });
