@@ -4,6 +4,7 @@
 // requests on the connection the runtime still holds open. Not one of them may reach the box,
 // and none is answered. Before the hub dropped frames from sockets it had closed, a logged-out
 // phone switched the motor this way (docs/security.md, "Closed sockets").
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../../common/api-client.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
@@ -14,9 +15,9 @@ import {
   MAX_BROWSER_FRAME_BYTES,
 } from "../../common/realtime-protocol.ts";
 import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
-import { RawWebSocket } from "./raw-websocket.ts";
 import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
+import { RawWebSocket } from "./raw-websocket.ts";
 
 let worker: LocalWorker;
 let admin: ApiClient;
@@ -126,6 +127,37 @@ describe("a client that ignores the hub's close frame", () => {
     await registerFarmer(worker.url, next);
     await admin.put(`/api/admin/devices/${deviceId}/owner`, messageResponseSchema, { mobileNo: next });
     expect(await keepsSwitchingAfterClose(tab, box, BROWSER_CLOSE.deviceUnlinked)).toBeGreaterThan(5);
+    tab.destroy();
+  });
+});
+
+/**
+ * What a hostile client sends on a closed socket: requests that would act if anything did (ON,
+ * OFF, with every id shape), near-misses, junk JSON, text and frames over the size cap.
+ */
+const frameAfterClose: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .record({ action: fc.constantFrom("on", "off"), requestId: fc.string({ minLength: 1, maxLength: 64 }) })
+    .map((request) => JSON.stringify({ type: "switchMotor", ...request })),
+  fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
+  fc.string({ maxLength: 200 }),
+  fc.integer({ min: MAX_BROWSER_FRAME_BYTES - 10, max: MAX_BROWSER_FRAME_BYTES + 100 }).map((size) => "x".repeat(size)),
+);
+
+describe("fuzzing a socket the hub closed", () => {
+  it("300 generated frames after logout: the box never switches and nothing is answered", async () => {
+    const { farmer, deviceId, box } = await farmerWithPump();
+    const tab = await rawTab(farmer, deviceId);
+    await farmer.post("/api/auth/logout", messageResponseSchema);
+    expect(await tab.waitFor(() => tab.closeFrame !== null, 5_000)).toBe(true);
+    const framesBefore = tab.texts.length;
+    const seed = Number(process.env.FUZZ_SEED || 20261123);
+    const frames = fc.sample(frameAfterClose, { numRuns: 300, seed });
+    for (const frame of frames) tab.sendText(frame);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(tab.sentAfterClose).toBe(300);
+    expect(box.relay).toBe("off");
+    expect(tab.texts.slice(framesBefore)).toEqual([]);
     tab.destroy();
   });
 });
