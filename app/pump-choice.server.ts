@@ -7,7 +7,7 @@ import { type PumpAction, roleMay } from "../common/pump-roles.ts";
 import { httpOnlyCookie, readCookie } from "../worker/auth/cookies.ts";
 import type { AuthenticatedUser } from "../worker/auth/sessions.ts";
 import { getDb } from "../worker/db/client.ts";
-import { listPumpsOf, type PumpAccess, pumpAccessOf } from "../worker/services/pump-access.ts";
+import { type PumpAccess, pumpAccessOf, pumpsAndInvitationsOf } from "../worker/services/pump-access.ts";
 import { field } from "./form.server.ts";
 import { envOf } from "./session.server.ts";
 
@@ -19,6 +19,8 @@ export type PumpChoice = {
   pumps: (PumpAccess & { ownerMobileNo: string | null })[];
   /** The one the pages show; null when the farmer has none. */
   chosen: PumpAccess | null;
+  /** Owners' invitations waiting for the farmer's answer (the user shell shows them). */
+  invitations: Awaited<ReturnType<typeof pumpsAndInvitationsOf>>["invitations"];
 };
 
 /** Set by the user shell's middleware with the user, so each page resolves the choice once. */
@@ -29,10 +31,10 @@ export async function choosePump(
   context: Readonly<RouterContextProvider>,
   user: AuthenticatedUser,
 ): Promise<PumpChoice> {
-  const pumps = await listPumpsOf(getDb(envOf(context).DB), user);
+  const { pumps, invitations } = await pumpsAndInvitationsOf(getDb(envOf(context).DB), user);
   const wanted = readCookie(request, PUMP_COOKIE);
   const chosen = pumps.find(({ device }) => device.id === wanted) ?? pumps[0] ?? null;
-  return { pumps, chosen };
+  return { pumps, chosen, invitations };
 }
 
 /** The cookie that keeps a choice (any farmer's page may read it; scripts need not). */

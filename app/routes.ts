@@ -17,6 +17,7 @@ export default [
     route("alerts", "routes/alerts.tsx"),
     route("pump", "routes/pump.ts"),
     route("pump-people", "routes/pump-people.tsx"),
+    route("pump-invitation", "routes/pump-invitation.ts"),
   ]),
   // ---- admin area ----
   route("admin/login", "routes/admin/login.tsx"),

@@ -140,4 +140,11 @@ export type FirmwareOffer = { version: string; url: string; sha256: string; size
 export type PowerSample = { id: number; current: number; wattage: number; timestamp: string };
 
 /** The AuthThrottle's policies: what is counted per number or client address. */
-export type ThrottlePolicyName = "loginNumber" | "loginClient" | "registerClient";
+export type ThrottlePolicyName =
+  | "loginNumber"
+  | "loginClient"
+  | "registerClient"
+  /** Invitations an owner sends (worker/services/pump-members.ts). */
+  | "inviteOwner"
+  /** Calls of POST /api/hub-notices from one client address. */
+  | "noticeClient";

@@ -58,3 +58,6 @@ export const memberChangeRequestSchema = z
 
 /** POST /api/pumps/{deviceId}/ota: which build to offer (the box is in the path). */
 export const pumpOtaRequestSchema = otaRequestSchema.pick({ deviceType: true });
+
+/** POST /api/pumps/{deviceId}/invitation: the invited person's answer to an owner's invitation. */
+export const invitationAnswerRequestSchema = z.object({ answer: z.enum(["accept", "decline"]) });

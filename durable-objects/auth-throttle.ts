@@ -24,6 +24,8 @@ export const THROTTLE_POLICIES: Record<ThrottlePolicyName, ThrottlePolicy> = {
   loginClient: { windowMs: 15 * MINUTE, free: 20, baseDelayMs: MINUTE, maxDelayMs: 15 * MINUTE },
   // Registrations (all of them) from one client address.
   registerClient: { windowMs: 60 * MINUTE, free: 10, baseDelayMs: 5 * MINUTE, maxDelayMs: 60 * MINUTE },
+  inviteOwner: { windowMs: 60 * MINUTE, free: 10, baseDelayMs: 6 * MINUTE, maxDelayMs: 60 * MINUTE },
+  noticeClient: { windowMs: 10 * MINUTE, free: 30, baseDelayMs: 10_000, maxDelayMs: 10 * MINUTE },
 };
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };

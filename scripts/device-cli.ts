@@ -2,12 +2,15 @@
 //
 //   npm run device -- provision --kind 3phase [--owner 9876543210]   prints the id and key (once)
 //   npm run device -- rotate SNC-XXXXXXXX                             prints a new key (once)
-//   npm run device -- assign SNC-XXXXXXXX 9876543210 | none
+//   npm run device -- assign SNC-XXXXXXXX 9876543210 | none [--url https://…]
 //   npm run device -- list
 //
 // Add --remote --env staging|production for that environment's deployed database (wrangler
 // login or CLOUDFLARE_API_TOKEN), or --persist-to DIR for another local one. A key rotated here stops working at the box's next
 // connection; the admin API (POST /api/admin/devices/{id}/rotate-key) also drops the live one.
+// An assignment is the admin API's own change (the old owner's people go too); the box's hub is
+// then told through the Worker at --url (default for local D1: http://localhost:8787), else by
+// the Worker's cron trigger within a minute. It prints which happened.
 import { parseArgs } from "node:util";
 import { deviceKindSchema } from "../common/device-protocol.ts";
 import { assignDevice, listDevices, provisionDevice, rotateDeviceKey } from "./lib/device-admin.ts";
@@ -19,12 +22,15 @@ const { values: options, positionals } = parseArgs({
   options: {
     kind: { type: "string" },
     owner: { type: "string" },
+    url: { type: "string" },
     remote: { type: "boolean", default: false },
     env: { type: "string" },
     "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
   },
 });
 const [command, ...rest] = positionals;
+/** Where `npm start` serves the local Worker. */
+const LOCAL_WORKER_URL = "http://localhost:8787";
 
 try {
   const target: D1Target = d1TargetFrom(
@@ -48,8 +54,14 @@ try {
     }
     case "assign": {
       const owner = rest[1] === "none" ? null : (rest[1] ?? "");
-      await assignDevice(target, rest[0] ?? "", owner);
-      console.log(owner ? `${rest[0]} now belongs to ${owner}.` : `${rest[0]} is unassigned.`);
+      const workerUrl = options.url ?? (target.remote ? null : LOCAL_WORKER_URL);
+      const hub = await assignDevice(target, rest[0] ?? "", owner, workerUrl);
+      console.log(owner ? `${rest[0]} now belongs to ${owner} in ${where}.` : `${rest[0]} is unassigned in ${where}.`);
+      console.log(
+        hub.told
+          ? "Its hub confirmed: the previous owner's and their people's open pages are closed."
+          : `Its hub has not confirmed yet: ${hub.why}. The Worker's cron trigger delivers the change within a minute, and every minute until the hub confirms.`,
+      );
       break;
     }
     case "list":
@@ -57,7 +69,7 @@ try {
       break;
     default:
       console.log(
-        "Commands: provision --kind 1phase|3phase [--owner <mobile>], rotate <id>, assign <id> <mobile|none>, list. " +
+        "Commands: provision --kind 1phase|3phase [--owner <mobile>], rotate <id>, assign <id> <mobile|none> [--url <Worker>], list. " +
           "Add --remote --env staging|production for that environment's deployed D1.",
       );
       process.exitCode = command ? 1 : 0;

@@ -12,6 +12,7 @@ export const PAGE_ACTIONS = [
   "/change-password",
   "/pump",
   "/pump-people",
+  "/pump-invitation",
   "/admin/login",
   "/admin/logout",
 ] as const;

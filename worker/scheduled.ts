@@ -1,9 +1,16 @@
-// The Worker's cron triggers (wrangler.toml `[triggers]`): housekeeping that nothing else does.
+// The Worker's cron trigger (wrangler.toml `[triggers]`, every minute): what nothing else does.
 import { closeSocketsOfEndedSessions } from "./auth/session-sockets.ts";
 import { purgeEndedSessions } from "./auth/sessions.ts";
+import { deliverPendingHubNotices } from "./services/hub-notices.ts";
 
 export async function handleScheduled(_controller: ScheduledController, env: Env): Promise<void> {
-  // Closes first, while the revoked sessions still say why they ended (the purge deletes them).
+  // First the changes of who may use a box that a hub has not confirmed yet: until it does, it
+  // may still let in someone who lost the pump.
+  const notices = await deliverPendingHubNotices(env);
+  if (notices.delivered.length + notices.pending.length > 0) {
+    console.log(`Delivered ${notices.delivered.length} hub notices; ${notices.pending.length} left for the next run`);
+  }
+  // Closes before the purge, while the revoked sessions still say why they ended (the purge deletes them).
   const sockets = await closeSocketsOfEndedSessions(env);
   if (sockets.closed + sockets.left > 0) {
     console.log(`Closed ${sockets.closed} watches of ended sessions; ${sockets.left} left for the next run`);

@@ -96,10 +96,12 @@ export const adminEn = {
   "admin.people.members": "Others who use the first box",
   "admin.people.role.operator": "operator",
   "admin.people.role.viewer": "viewer",
-  "admin.people.notRegistered": "not registered yet",
+  "admin.people.invited": "invited, has not accepted yet",
   "admin.people.remove": "Remove",
   "admin.people.removeQuestion": "Remove {label} ({mobileNo}) from this box? Their open pages stop at once.",
   "admin.people.removed": "Member removed.",
+  "admin.people.removedPending":
+    "Member removed. The pump has not confirmed it yet: it is asked again every minute, and their open pages close when it does.",
   "admin.people.removeFailed": "Could not remove the member.",
   "admin.people.sharedWith": "Boxes others share with this number",
   "admin.people.owner": "owner {mobileNo}",

@@ -92,10 +92,12 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.people.members": "पहला बॉक्स इस्तेमाल करने वाले दूसरे लोग",
   "admin.people.role.operator": "चलाने वाले",
   "admin.people.role.viewer": "देखने वाले",
-  "admin.people.notRegistered": "अभी रजिस्टर नहीं",
+  "admin.people.invited": "न्योता भेजा, अभी स्वीकार नहीं किया",
   "admin.people.remove": "हटाएँ",
   "admin.people.removeQuestion": "{label} ({mobileNo}) को इस बॉक्स से हटाएँ? उनके खुले पेज तुरंत रुक जाएँगे।",
   "admin.people.removed": "सदस्य हटा दिया गया।",
+  "admin.people.removedPending":
+    "सदस्य हटा दिया गया। पंप ने अभी इसकी पुष्टि नहीं की है: उसे हर मिनट फिर बताया जाएगा, और पुष्टि होते ही उनके खुले पेज बंद हो जाएँगे।",
   "admin.people.removeFailed": "सदस्य को हटाया नहीं जा सका।",
   "admin.people.sharedWith": "दूसरों के बॉक्स जो इस नंबर के साथ साझा हैं",
   "admin.people.owner": "मालिक {mobileNo}",

@@ -13,9 +13,17 @@ export const apiEn = {
   "api.scheduleUpdated": "Schedule updated.",
   "api.scheduleDeleted": "Schedule deleted.",
   "api.pumpNamed": "Pump name saved.",
-  "api.memberInvited": "Number added.",
+  "api.memberInvited": "Invitation saved. The number can use this pump once it accepts.",
   "api.memberChanged": "Member updated.",
+  "api.memberChangedPending":
+    "Member updated. The pump has not confirmed it yet: it is asked again every minute, and the change holds there when it does.",
   "api.memberRemoved": "Number removed. It can no longer see this pump.",
+  "api.memberRemovedPending":
+    "Number removed. The pump has not confirmed it yet: it is asked again every minute, and any page the number still has open closes when it does.",
+  "api.invitationAccepted": "Invitation accepted. The pump is now in your list.",
+  "api.invitationAcceptedPending":
+    "Invitation accepted. The pump is in your list; it may take a minute before it lets you switch it.",
+  "api.invitationDeclined": "Invitation declined.",
   "api.alertsSaved": "Alert settings saved.",
   "api.alertsOff": "Alerts turned off for this browser.",
   "api.testAlertSent": "Test alert sent.",
@@ -41,6 +49,7 @@ export const apiEn = {
   "error.memberLimit": "A pump can be shared with at most {max} numbers.",
   "error.ownNumber": "This is the owner's own number.",
   "error.memberNotFound": "This number is not a member of this pump.",
+  "error.invitationNotFound": "You have no invitation to this pump.",
   "error.pumpHasNoOwner": "This pump is not linked to any account yet.",
   "error.userNotFound": "User not found.",
   "error.deviceNotFound": "Device not found.",

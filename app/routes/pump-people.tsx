@@ -1,8 +1,9 @@
-// /pump-people: the owner names the pump the pages show and says who else may use it, as an
-// operator (switch, schedules, see everything) or a viewer (see only). Plain forms posted to
-// this route's action, so every change works before (or without) JavaScript; the same
-// services as /api/pumps/{deviceId}/name and /members. Removing a number closes its live
-// pages at once (the hub drops its sockets).
+// /pump-people: the owner names the pump the pages show and invites others to use it, as an
+// operator (switch, schedules, see everything) or a viewer (see only); each person shows as
+// invited or accepted (an invitation gives nothing until its number accepts). Plain forms posted
+// to this route's action, so every change works before (or without) JavaScript; the same
+// services as /api/pumps/{deviceId}/name and /members. Removing a number closes its live pages
+// (the hub drops its sockets), and the page says so only once the hub has confirmed it.
 import { data, Form, useNavigation } from "react-router";
 import type { PumpMember } from "../../common/api-responses/pumps.ts";
 import { MAX_PUMP_MEMBERS, type MemberRole, roleMay } from "../../common/pump-roles.ts";
@@ -50,6 +51,7 @@ const REFUSALS: Record<string, MessageKey> = {
   ownNumber: "people.error.ownNumber",
   memberLimit: "people.error.memberLimit",
   memberNotFound: "people.error.memberNotFound",
+  throttled: "people.error.throttled",
   notAllowed: "people.ownerOnly",
   noDevice: "motor.noDevice",
 };
@@ -83,19 +85,19 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (!parsed.success) return refused("people.error.invalidInput", 400);
         const owner = { deviceId, ownerMobileNo: user.mobileNo, invitedByUserId: user.id };
         const member = await invitePumpMember(env, db, owner, parsed.data);
-        return { notice: { key: "people.added", values: { label: member.label }, tone: "success" } satisfies Notice };
+        return { notice: { key: "people.invited", values: { label: member.label }, tone: "success" } satisfies Notice };
       }
       case "change": {
         const parsed = memberChangeRequestSchema.safeParse({ role: field(form, "role"), label: field(form, "label") });
         if (!parsed.success) return refused("people.error.invalidInput", 400);
-        await changePumpMember(env, db, deviceId, field(form, "mobileNo"), parsed.data);
-        return { notice: { key: "people.changed", tone: "success" } satisfies Notice };
+        const { hubConfirmed } = await changePumpMember(env, db, deviceId, field(form, "mobileNo"), parsed.data);
+        const key = hubConfirmed ? "people.changed" : "people.changedPending";
+        return { notice: { key, tone: "success" } satisfies Notice };
       }
       case "remove": {
-        await removePumpMember(env, db, deviceId, field(form, "mobileNo"));
-        return {
-          notice: { key: "people.removed", values: { label: field(form, "label") }, tone: "success" } satisfies Notice,
-        };
+        const { hubConfirmed } = await removePumpMember(env, db, deviceId, field(form, "mobileNo"));
+        const key = hubConfirmed ? "people.removed" : "people.removedPending";
+        return { notice: { key, values: { label: field(form, "label") }, tone: "success" } satisfies Notice };
       }
       default:
         return refused("people.error.failed", 400);
@@ -206,7 +208,9 @@ function MemberRow({ member, deviceId, busy }: { member: PumpMember; deviceId: s
       <p>
         <strong>{member.label}</strong> · {member.mobileNo}
       </p>
-      {!member.registered && <p className="muted">{t("people.notRegistered")}</p>}
+      <p className="muted member-status" data-testid="member-status" data-accepted={member.acceptedAt !== null}>
+        {t(member.acceptedAt === null ? "people.pending" : "people.accepted")}
+      </p>
       <Form method="post" className="stack">
         <input type="hidden" name="pump" value={deviceId} />
         <input type="hidden" name="mobileNo" value={member.mobileNo} />

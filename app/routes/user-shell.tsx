@@ -19,7 +19,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { pumps, chosen } = context.get(pumpContext);
+  const { pumps, chosen, invitations } = context.get(pumpContext);
   // One pump needs no switcher; several show each one's state, as its hub vouches for it.
   const env = envOf(context);
   const switcher =
@@ -38,7 +38,12 @@ export async function loader({ context }: Route.LoaderArgs) {
             };
           }),
         );
-  return { mobileNo: context.get(userContext).mobileNo, switcher, chosenId: chosen?.device.id ?? null };
+  return {
+    mobileNo: context.get(userContext).mobileNo,
+    switcher,
+    chosenId: chosen?.device.id ?? null,
+    invitations: invitations.map(({ deviceId, role, ownerMobileNo }) => ({ deviceId, role, ownerMobileNo })),
+  };
 }
 
 /** The spec's three tabs and the schedule, which a farmer sets from the field as often as the plan. */
@@ -79,6 +84,7 @@ export default function UserShell({ loaderData }: Route.ComponentProps) {
             </button>
           </Form>
         </header>
+        {loaderData.invitations.length > 0 && <PumpInvitations invitations={loaderData.invitations} />}
         {loaderData.switcher.length > 0 && <PumpSwitcher pumps={loaderData.switcher} chosenId={loaderData.chosenId} />}
         <div className="shell-body" id="main">
           <Outlet />
@@ -145,5 +151,41 @@ function PumpSwitcher({
         );
       })}
     </Form>
+  );
+}
+
+/**
+ * Owners' invitations waiting for the farmer's answer, on every user page until answered
+ * (docs/decisions/018-shared-pumps.md): whose pump and as what, never the names the owner typed,
+ * each with Accept and Decline as one plain form posting to `/pump-invitation`.
+ */
+function PumpInvitations({ invitations }: { invitations: Route.ComponentProps["loaderData"]["invitations"] }) {
+  const t = useT();
+  const { pathname } = useLocation();
+  return (
+    <section className="pump-invitations" aria-label={t("invitations.label")} data-testid="invitations">
+      {invitations.map((invitation) => (
+        <Form
+          key={invitation.deviceId}
+          method="post"
+          action="/pump-invitation"
+          className="pump-invitation"
+          data-testid="invitation"
+          data-device={invitation.deviceId}
+        >
+          <input type="hidden" name="deviceId" value={invitation.deviceId} />
+          <input type="hidden" name="next" value={pathname} />
+          <p>{t("invitations.text", { mobileNo: invitation.ownerMobileNo, role: invitation.role })}</p>
+          <div className="form-actions">
+            <button type="submit" name="answer" value="accept" className="button small primary">
+              {t("invitations.accept")}
+            </button>
+            <button type="submit" name="answer" value="decline" className="button small">
+              {t("invitations.decline")}
+            </button>
+          </div>
+        </Form>
+      ))}
+    </section>
   );
 }

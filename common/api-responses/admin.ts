@@ -33,7 +33,7 @@ export const provisionResponseSchema = z.object({
   key: z.string(),
 });
 
-/** POST /api/admin/devices/{id}/rotate-key: the new key, shown this once (PUT .../owner answers messageResponseSchema). */
+/** POST /api/admin/devices/{id}/rotate-key: the new key, shown this once (PUT .../owner answers accessChangeResponseSchema). */
 export const keyRotatedResponseSchema = z.object({ success: z.literal(true), message: z.string(), key: z.string() });
 
 /** GET /api/admin/devices/{id}/hub-stats: how often the hub woke and how many box frames it handled. */
@@ -170,7 +170,7 @@ export const adminUserResponseSchema = z.object({
   }),
 });
 
-/** PUT /api/admin/update-user-role; `signedOut`: the caller removed their own role (DELETE /api/admin/delete-user answers messageResponseSchema). */
+/** PUT /api/admin/update-user-role; `signedOut`: the caller removed their own role (DELETE /api/admin/delete-user answers accessChangeResponseSchema). */
 export const userRoleResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),

@@ -22,8 +22,26 @@ export const pumpSummarySchema = z.object({
   deviceStatus: deviceStatusSchema,
 });
 
-/** GET /api/pumps: the caller's own boxes (first box first), then those shared with them. */
-export const pumpListResponseSchema = z.object({ success: z.literal(true), pumps: z.array(pumpSummarySchema) });
+/**
+ * An owner's invitation waiting for the caller's answer: which box, as what, from whom. Nothing
+ * the owner typed (the box's name, their name for the caller) shows before the caller accepts.
+ */
+export const pumpInvitationSchema = z.object({
+  deviceId: z.string(),
+  role: memberRoleSchema,
+  ownerMobileNo: z.string(),
+  invitedAt: z.string(),
+});
+
+/**
+ * GET /api/pumps: the caller's own boxes (first box first), then those shared with them; and
+ * the invitations waiting for their answer (POST /api/pumps/{deviceId}/invitation).
+ */
+export const pumpListResponseSchema = z.object({
+  success: z.literal(true),
+  pumps: z.array(pumpSummarySchema),
+  invitations: z.array(pumpInvitationSchema),
+});
 
 /** PUT /api/pumps/{deviceId}/name. */
 export const pumpNameResponseSchema = z.object({
@@ -32,13 +50,16 @@ export const pumpNameResponseSchema = z.object({
   name: z.nullable(z.string()),
 });
 
-/** One person besides the owner who may use a box. */
+/** One person besides the owner who may use a box, or who is invited to. */
 export const pumpMemberSchema = z.object({
   mobileNo: z.string(),
   role: memberRoleSchema,
   label: z.string(),
-  /** False while the number has not registered: the box waits for it. */
-  registered: z.boolean(),
+  /**
+   * When they accepted; null while the invitation waits for their answer (whether or not the
+   * number has an account: the owner is not told which).
+   */
+  acceptedAt: z.nullable(z.string()),
   createdAt: z.string(),
 });
 export type PumpMember = z.infer<typeof pumpMemberSchema>;
@@ -46,9 +67,21 @@ export type PumpMember = z.infer<typeof pumpMemberSchema>;
 /** GET /api/pumps/{deviceId}/members. */
 export const pumpMembersResponseSchema = z.object({ success: z.literal(true), members: z.array(pumpMemberSchema) });
 
-/** POST (201) and PUT /api/pumps/{deviceId}/members[/{mobileNo}]. */
+/** POST /api/pumps/{deviceId}/members (201): the invitation, the same whoever the number is. */
 export const pumpMemberResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
   member: pumpMemberSchema,
+});
+
+/**
+ * PUT /api/pumps/{deviceId}/members/{mobileNo}: the member as changed, and whether the box's hub
+ * has confirmed (as `accessChangeResponseSchema`, ./refusals.ts; DELETE and the invitation's
+ * answer answer with that).
+ */
+export const pumpMemberChangeResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  member: pumpMemberSchema,
+  hubConfirmed: z.boolean(),
 });

@@ -20,3 +20,15 @@ export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
 /** A write that needs nothing back but words: register, logout, deletions, status changes, assignments. */
 export const messageResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+
+/**
+ * A change of who may use a box (a member changed or removed, an invitation accepted, a box
+ * relinked, an account deleted): saved in D1 either way. `hubConfirmed` says whether the box's
+ * hub has already reloaded who may use it (pages that lost access closed); false: it is told
+ * again every minute until it confirms (docs/security.md, "Who may use a box, everywhere at once").
+ */
+export const accessChangeResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  hubConfirmed: z.boolean(),
+});

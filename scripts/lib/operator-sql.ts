@@ -1,6 +1,8 @@
 // Every SQL statement the operator commands (`npm run admin:create`, `npm run device`) send to
 // D1, built in one place from checked values. Local and remote runs send exactly this text;
-// only wrangler's flags differ (scripts/lib/local-d1.ts).
+// only wrangler's flags differ (scripts/lib/local-d1.ts). Relinking a box writes out the
+// Worker's own statements (common/access-change-sql.ts), so there is one way to relink.
+import { relinkStatements, type SqlStatement, type SqlValue } from "../../common/access-change-sql.ts";
 import { MOBILE_NO_PATTERN } from "../../common/constants.ts";
 import { DEVICE_ID_PATTERN } from "../../common/credentials.ts";
 import { type DeviceKind, deviceKindSchema } from "../../common/device-protocol.ts";
@@ -19,7 +21,8 @@ export type OperatorStatement =
       now: number;
     }
   | { op: "rotateDeviceKey"; deviceId: string; keyHash: string }
-  | { op: "assignDevice"; deviceId: string; ownerUserId: number | null }
+  | { op: "relinkDevice"; deviceId: string; ownerUserId: number | null; now: number }
+  | { op: "findHubNotice"; deviceId: string }
   | { op: "listDevices" };
 
 /** A SQL string literal. */
@@ -54,6 +57,22 @@ function hash(value: string): string {
   return sqlText(value);
 }
 
+/** A bound value written out as SQL: the statements' own parameters, checked again as what they are. */
+function literal(value: SqlValue | undefined): string {
+  if (value === null) return "NULL";
+  if (typeof value === "number") {
+    if (!Number.isSafeInteger(value)) throw new Error(`Not a whole number: ${value}`);
+    return String(value);
+  }
+  if (typeof value === "string") return sqlText(value);
+  throw new Error("A statement names a parameter it was not given.");
+}
+
+/** One statement of the Worker's with its numbered parameters (?1, ?2, …) written in. */
+function writtenOut(statement: SqlStatement): string {
+  return `${statement.sql.replace(/\?(\d+)/g, (_, index: string) => literal(statement.params[Number(index) - 1]))};`;
+}
+
 /** The SQL for one operator statement. Throws on a value that is not what it claims to be. */
 export function operatorSql(statement: OperatorStatement): string {
   switch (statement.op) {
@@ -82,8 +101,14 @@ export function operatorSql(statement: OperatorStatement): string {
       );
     case "rotateDeviceKey":
       return `UPDATE devices SET key_hash = ${hash(statement.keyHash)} WHERE id = ${deviceId(statement.deviceId)} RETURNING id;`;
-    case "assignDevice":
-      return `UPDATE devices SET owner_user_id = ${userId(statement.ownerUserId)} WHERE id = ${deviceId(statement.deviceId)} RETURNING id;`;
+    case "relinkDevice":
+      // Checked here as every value this script writes; the last statement answers the box's id.
+      deviceId(statement.deviceId);
+      userId(statement.ownerUserId);
+      time(statement.now);
+      return relinkStatements(statement).map(writtenOut).join("\n");
+    case "findHubNotice":
+      return `SELECT version FROM hub_notices WHERE device_id = ${deviceId(statement.deviceId)};`;
     case "listDevices":
       return (
         `SELECT d.id, d.kind, u.mobile_no AS owner, d.online, d.firmware ` +

@@ -1,8 +1,10 @@
 /// <reference lib="dom" />
 // Shared pumps, end to end in two browsers (docs/decisions/018-shared-pumps.md): an owner
-// names their pump and lets a farm hand run it; the farm hand switches it from their own
-// phone; the owner sees who did it in the log; removing the farm hand cuts their live page.
-// An owner with two boxes switches between them; an admin sees and removes a box's people.
+// names their pump and invites a farm hand to run it; the farm hand accepts on their own phone
+// and switches it; the owner sees who did it in the log; removing the farm hand cuts their live
+// page. An invitation shows whose pump and as what, never the owner's words, until it is
+// accepted or declined (without JavaScript). An owner with two boxes switches between them; an
+// admin sees and removes a box's people.
 // Every test makes its own farmers and
 // boxes, so this file runs beside others.
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
@@ -25,15 +27,36 @@ test.afterEach(async () => {
   await Promise.all(devices.splice(0).map((device) => device.stop()));
 });
 
-/** A new farmer the owner lets watch their pump, added through the API. */
-async function viewerOf(request: APIRequestContext, owner: Farmer, deviceId: string, label: string) {
+/** A new farmer the owner invites to watch their pump, through the API; with `accept`, they say yes. */
+async function viewerOf(
+  request: APIRequestContext,
+  owner: Farmer,
+  deviceId: string,
+  label: string,
+  { accept = true }: { accept?: boolean } = {},
+) {
   const viewer = await registerFarmer(request);
   const invited = await request.post(`/api/pumps/${deviceId}/members`, {
     data: { mobileNo: viewer.mobileNo, role: "viewer", label },
     ...bearer(owner.token),
   });
   expect(invited.status()).toBe(201);
+  if (accept) {
+    const accepted = await request.post(`/api/pumps/${deviceId}/invitation`, {
+      data: { answer: "accept" },
+      ...bearer(viewer.token),
+    });
+    expect(accepted.status()).toBe(200);
+  }
   return viewer;
+}
+
+/** The invited person's phone: the invitation from `owner` (under the header, on any page) accepted. */
+async function acceptInvitation(page: Page, t: Texts, owner: Farmer) {
+  const invitation = page.getByTestId("invitation");
+  await expect(invitation).toContainText(owner.mobileNo);
+  await invitation.getByRole("button", { name: t["invitations.accept"] }).click();
+  await expect(page.getByTestId("invitation")).toHaveCount(0);
 }
 
 async function invite(page: Page, t: Texts, mobileNo: string, label: string, role: "operator" | "viewer" = "operator") {
@@ -45,7 +68,11 @@ async function invite(page: Page, t: Texts, mobileNo: string, label: string, rol
     .getByRole("radio", { name: t[`people.role.${role}`] })
     .check();
   await page.getByTestId("invite-submit").click();
-  await expect(page.getByTestId("people-notice")).toHaveText(t["people.added"].replace("{label}", label));
+  await expect(page.getByTestId("people-notice")).toHaveText(t["people.invited"].replace("{label}", label));
+  // Invited, not yet accepted: the same for a number with an account as for one without.
+  await expect(page.locator(`[data-testid=member][data-mobile="${mobileNo}"]`).getByTestId("member-status")).toHaveText(
+    t["people.pending"],
+  );
 }
 
 test("three people on one pump: the owner lets राम run it and सीता watch; राम switches it, सीता sees it live, the owner sees who; removal cuts राम's page", async ({
@@ -71,18 +98,24 @@ test("three people on one pump: the owner lets राम run it and सीता
   await expect(ownerPage.getByTestId("member").first()).toContainText(ram.mobileNo);
   expect(await fitsTheScreen(ownerPage)).toBe(true);
 
-  // सीता watches on hers: no switch.
+  // सीता accepts on hers and watches: no switch.
   const sitaContext = await browser.newContext();
   const sitaPage = await sitaContext.newPage();
   await logIn(sitaPage, sita.mobileNo, sita.password);
+  await acceptInvitation(sitaPage, hi, owner);
   await expect(sitaPage.locator("[data-live=connected]")).toBeVisible();
   await expect(sitaPage.getByTestId("motor-toggle")).toHaveCount(0);
 
-  // राम, on his own phone: the shared pump is his only one, so no switcher; it says whose it is.
+  // राम, on his own phone, accepts: the shared pump is his only one, so no switcher; it says whose it is.
   const ramContext = await browser.newContext();
   const ramPage = await ramContext.newPage();
   await logIn(ramPage, ram.mobileNo, ram.password);
+  await acceptInvitation(ramPage, hi, owner);
   await expect(ramPage.getByTestId("shared-by")).toContainText(owner.mobileNo);
+  await ownerPage.reload();
+  await expect(
+    ownerPage.locator(`[data-testid=member][data-mobile="${ram.mobileNo}"]`).getByTestId("member-status"),
+  ).toHaveText(hi["people.accepted"]);
   await expect(ramPage.locator("[data-live=connected]")).toBeVisible();
   await ramPage.getByTestId("motor-toggle").click();
   await expect(ramPage.getByTestId("motor-toggle")).toHaveText(hi["motor.on"]);
@@ -104,6 +137,50 @@ test("three people on one pump: the owner lets राम run it and सीता
   await ownerContext.close();
   await ramContext.close();
   await sitaContext.close();
+});
+
+test("an invitation shows whose pump and as what, never the owner's words, until answered; declined it is gone, accepted the pump appears (without JavaScript, English)", async ({
+  browser,
+  request,
+}) => {
+  const { farmer: owner, device } = await farmerWithDevice(request);
+  devices.push(device);
+  const other = await farmerWithDevice(request);
+  devices.push(other.device);
+  const named = await request.put(`/api/pumps/${device.deviceId}/name`, {
+    data: { name: "FREE GIFT call now" },
+    ...bearer(owner.token),
+  });
+  expect(named.status()).toBe(200);
+  const gopal = await viewerOf(request, owner, device.deviceId, "WIN A PRIZE", { accept: false });
+  const invited = await request.post(`/api/pumps/${other.device.deviceId}/members`, {
+    data: { mobileNo: gopal.mobileNo, role: "operator", label: "Gopal" },
+    ...bearer(other.farmer.token),
+  });
+  expect(invited.status()).toBe(201);
+
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await useLanguage(context, "en");
+  const page = await context.newPage();
+  await logIn(page, gopal.mobileNo, gopal.password, en);
+  const invitations = page.getByTestId("invitation");
+  await expect(invitations).toHaveCount(2);
+  const fromOwner = page.locator(`[data-testid=invitation][data-device="${device.deviceId}"]`);
+  await expect(fromOwner).toContainText(owner.mobileNo);
+  await expect(page.locator("body")).not.toContainText("FREE GIFT");
+  await expect(page.locator("body")).not.toContainText("WIN A PRIZE");
+  // Nothing of either pump yet: the dashboard has no pump to show.
+  await expect(page.getByTestId("motor-toggle")).toHaveCount(0);
+  expect(await fitsTheScreen(page)).toBe(true);
+
+  await fromOwner.getByRole("button", { name: en["invitations.decline"] }).click();
+  await expect(invitations).toHaveCount(1);
+  const fromOther = page.locator(`[data-testid=invitation][data-device="${other.device.deviceId}"]`);
+  await fromOther.getByRole("button", { name: en["invitations.accept"] }).click();
+  await expect(invitations).toHaveCount(0);
+  await expect(page.getByTestId("shared-by")).toContainText(other.farmer.mobileNo);
+  await expect(page.getByTestId("motor-toggle")).toBeVisible();
+  await context.close();
 });
 
 test("a viewer watches but gets no switch; the people and plan pages say they are the owner's (English)", async ({

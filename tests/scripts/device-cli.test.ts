@@ -13,7 +13,7 @@ beforeAll(async () => {
   await executeLocalSql(
     target.persistTo,
     `INSERT INTO users (mobile_no, password_hash, created_at) VALUES ('9123450001', '${await hashPassword("x-password")}', 0),
-                                                                     ('9123450002', 'unused', 0);`,
+                                                                     ('9123450002', 'unused', 0), ('9123450003', 'unused', 0);`,
   );
 }, 60_000);
 
@@ -37,11 +37,42 @@ describe("npm run device", () => {
     );
     expect(after!.key_hash).toBe(await hashDeviceKey(rotated));
 
-    await assignDevice(target, deviceId, null);
-    await assignDevice(target, deviceId, "9123450002");
+    expect(await assignDevice(target, deviceId, null, null)).toEqual({
+      told: false,
+      why: "no Worker address was given (--url)",
+    });
+    expect(await assignDevice(target, deviceId, "9123450002", null)).toMatchObject({ told: false });
     expect(await listDevices(target)).toEqual([
       { id: deviceId, kind: "1phase", owner: "9123450002", online: 0, firmware: null },
     ]);
+  }, 60_000);
+
+  it("assigns as the admin API does: the old owner's people and invitations go, and the hub's notice waits in D1", async () => {
+    const { deviceId } = await provisionDevice(target, { kind: "3phase", ownerMobileNo: "9123450003" });
+    await executeLocalSql(
+      target.persistTo,
+      `INSERT INTO device_members (device_id, mobile_no, role, label, created_at, accepted_at)
+       VALUES ('${deviceId}', '9123450009', 'operator', 'Ram', 1, 1), ('${deviceId}', '9123450008', 'viewer', 'Sita', 1, NULL);`,
+    );
+    // No Worker answers at this address: the notice stays for the Worker's cron trigger.
+    const told = await assignDevice(target, deviceId, "9123450002", "http://127.0.0.1:9");
+    expect(told).toMatchObject({ told: false, why: expect.stringContaining("did not deliver it") });
+    const left = <Row = Record<string, unknown>>(sql: string) => executeLocalSql<Row>(target.persistTo, sql);
+    expect(await left(`SELECT mobile_no FROM device_members WHERE device_id = '${deviceId}';`)).toEqual([]);
+    expect(await left(`SELECT version FROM hub_notices WHERE device_id = '${deviceId}';`)).toEqual([{ version: 1 }]);
+    const [linked] = await left<{ linked_at: number | null }>(
+      `SELECT linked_at FROM devices WHERE id = '${deviceId}';`,
+    );
+    expect(linked!.linked_at).toEqual(expect.any(Number));
+    // The same owner again changes nothing: people stay, and `linked_at` (which box is first) too.
+    await left(
+      `INSERT INTO device_members (device_id, mobile_no, role, label, created_at, accepted_at) VALUES ('${deviceId}', '9123450009', 'operator', 'Ram', 1, 1);`,
+    );
+    await assignDevice(target, deviceId, "9123450002", null);
+    expect(await left(`SELECT mobile_no FROM device_members WHERE device_id = '${deviceId}';`)).toEqual([
+      { mobile_no: "9123450009" },
+    ]);
+    expect(await left(`SELECT linked_at FROM devices WHERE id = '${deviceId}';`)).toEqual([linked]);
   }, 60_000);
 
   it("refuses unknown accounts, accounts that already have a device and bad ids", async () => {

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HUB_NOTICE_UPSERT } from "../../common/access-change-sql.ts";
 import { deploySteps } from "../../scripts/deploy.ts";
 import {
   d1TargetFrom,
@@ -46,8 +47,18 @@ describe("operatorSql", () => {
     ).toBe(
       `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at) VALUES ('SNC-ABCDEFGH', NULL, '1phase', '${KEY_HASH}', 5);`,
     );
-    expect(operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 42 })).toBe(
-      "UPDATE devices SET owner_user_id = 42 WHERE id = 'SNC-ABCDEFGH' RETURNING id;",
+    // The Worker's own relink (common/access-change-sql.ts), its parameters written in.
+    expect(operatorSql({ op: "relinkDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 42, now: 5 }).split("\n")).toEqual([
+      `INSERT INTO hub_notices (device_id, asked_at) SELECT id, 5 FROM devices WHERE id = 'SNC-ABCDEFGH' ${HUB_NOTICE_UPSERT};`,
+      "DELETE FROM device_members WHERE device_id = 'SNC-ABCDEFGH' AND (SELECT owner_user_id FROM devices WHERE id = 'SNC-ABCDEFGH') IS NOT 42;",
+      "UPDATE devices SET linked_at = CASE WHEN owner_user_id IS 42 THEN linked_at WHEN 42 IS NULL THEN NULL ELSE 5 END, " +
+        "owner_user_id = 42 WHERE id = 'SNC-ABCDEFGH' RETURNING id;",
+    ]);
+    expect(operatorSql({ op: "relinkDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: null, now: 5 })).toContain(
+      "IS NOT NULL;",
+    );
+    expect(operatorSql({ op: "findHubNotice", deviceId: "SNC-ABCDEFGH" })).toBe(
+      "SELECT version FROM hub_notices WHERE device_id = 'SNC-ABCDEFGH';",
     );
     expect(operatorSql({ op: "rotateDeviceKey", deviceId: "SNC-ABCDEFGH", keyHash: KEY_HASH })).toContain(
       "RETURNING id;",
@@ -64,11 +75,14 @@ describe("operatorSql", () => {
     expect(() =>
       operatorSql({ op: "rotateDeviceKey", deviceId: "'; DROP TABLE devices; --", keyHash: KEY_HASH }),
     ).toThrow(/Not a device id/);
-    expect(() => operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: -1 })).toThrow(
+    expect(() => operatorSql({ op: "relinkDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: -1, now: 5 })).toThrow(
       /Not a user id/,
     );
-    expect(() => operatorSql({ op: "assignDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 1.5 })).toThrow(
+    expect(() => operatorSql({ op: "relinkDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 1.5, now: 5 })).toThrow(
       /Not a user id/,
+    );
+    expect(() => operatorSql({ op: "relinkDevice", deviceId: "SNC-ABC' --", ownerUserId: 1, now: 5 })).toThrow(
+      /Not a device id/,
     );
     expect(() =>
       operatorSql({ op: "createAdmin", mobileNo: "9812345678", passwordHash: "x', 1, 0); --", now: 1 }),

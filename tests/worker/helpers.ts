@@ -11,6 +11,7 @@ import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../com
 import { DEVICE_PROTOCOL_VERSION, serverToDeviceMessageSchema } from "../../common/device-protocol.ts";
 import { type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { FrameBudget } from "../../durable-objects/device-hub/socket-caps.ts";
+import { startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, motorLogs, users } from "../../worker/db/schema.ts";
 
@@ -446,25 +447,53 @@ export function owedSwitchOffs(deviceId: string) {
   );
 }
 
+/** `user` accepts the owner's invitation to `deviceId` through the API, with a session of their own. */
+export async function acceptInvitation(deviceId: string, user: TestUser): Promise<void> {
+  const { token } = await startSession(env, user.id, "user");
+  const response = await postJson(`/api/pumps/${deviceId}/invitation`, { answer: "accept" }, token);
+  expect(response.status).toBe(200);
+}
+
+/** The owner invites `user` to `deviceId` as `role`, and `user` accepts: one of the box's people. */
+export async function addMember(
+  deviceId: string,
+  ownerToken: string,
+  user: TestUser,
+  role: "operator" | "viewer",
+  label: string,
+): Promise<void> {
+  const response = await postJson(
+    `/api/pumps/${deviceId}/members`,
+    { mobileNo: user.mobileNo, role, label },
+    ownerToken,
+  );
+  expect(response.status).toBe(201);
+  await acceptInvitation(deviceId, user);
+}
+
 /**
  * The owner of `deviceId` lets three new farmers use it: an operator, a viewer, and one they
- * remove again at once (an ex-member). Through the API, as an owner would.
+ * remove again at once (an ex-member); and invites a fourth who has not answered (an invitee).
+ * Through the API, as an owner and the people would.
  */
 export async function sharePump(deviceId: string, ownerToken: string) {
-  const [operator, viewer, exMember] = await Promise.all([createUser(), createUser(), createUser()]);
-  const invite = async (user: TestUser, role: "operator" | "viewer", label: string) => {
-    const response = await postJson(
-      `/api/pumps/${deviceId}/members`,
-      { mobileNo: user.mobileNo, role, label },
-      ownerToken,
-    );
-    expect(response.status).toBe(201);
-  };
-  await invite(operator, "operator", "Ram");
-  await invite(viewer, "viewer", "Sita");
-  await invite(exMember, "operator", "Mohan");
+  const [operator, viewer, exMember, invitee] = await Promise.all([
+    createUser(),
+    createUser(),
+    createUser(),
+    createUser(),
+  ]);
+  await addMember(deviceId, ownerToken, operator, "operator", "Ram");
+  await addMember(deviceId, ownerToken, viewer, "viewer", "Sita");
+  await addMember(deviceId, ownerToken, exMember, "operator", "Mohan");
   expect((await deleteJson(`/api/pumps/${deviceId}/members/${exMember.mobileNo}`, undefined, ownerToken)).status).toBe(
     200,
   );
-  return { operator, viewer, exMember };
+  const invited = await postJson(
+    `/api/pumps/${deviceId}/members`,
+    { mobileNo: invitee.mobileNo, role: "operator", label: "Gopal" },
+    ownerToken,
+  );
+  expect(invited.status).toBe(201);
+  return { operator, viewer, exMember, invitee };
 }

@@ -19,6 +19,7 @@ import type { ApiEnv } from "./context.ts";
 import { deviceSocketRoutes } from "./device-socket.ts";
 import { deviceRoutes } from "./devices.ts";
 import { healthRoutes } from "./health.ts";
+import { hubNoticeRoutes } from "./hub-notices.ts";
 import { apiLanguage } from "./language.ts";
 import { logRoutes } from "./logs.ts";
 import { otaRoutes } from "./ota.ts";
@@ -35,6 +36,7 @@ export const apiApp = new Hono<ApiEnv>().basePath("/api");
 apiApp.use("*", auditAdminWrites);
 
 apiApp.route("/health", healthRoutes);
+apiApp.route("/hub-notices", hubNoticeRoutes);
 apiApp.route("/auth", authRoutes);
 apiApp.route("/devices", deviceRoutes);
 apiApp.route("/logs", logRoutes);

@@ -2,20 +2,24 @@
 // boxes and those shared with them. Each call reads the session and what the caller is to the
 // box in one D1 query (`requirePump`, ./require-auth.ts), and the hub checks commands again.
 // SPEC §7's routes keyed by number (./devices.ts, ./logs.ts, ./schedules.ts) act on the
-// account's first box.
+// account's first box. A person an owner invited is nothing to the box until they accept
+// (POST /:deviceId/invitation, the one route here that does not go through requirePump).
 import { Hono } from "hono";
 import { translateApi } from "../../app/i18n/api.ts";
 import { motorCommandResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import {
   pumpListResponseSchema,
+  pumpMemberChangeResponseSchema,
   pumpMemberResponseSchema,
   pumpMembersResponseSchema,
   pumpNameResponseSchema,
 } from "../../common/api-responses/pumps.ts";
-import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
+import { accessChangeResponseSchema, messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { mobileNoSchema, motorCommandRequestSchema, motorConfigRequestSchema } from "../../common/api-schemas.ts";
 import {
+  deviceIdSchema,
+  invitationAnswerRequestSchema,
   memberChangeRequestSchema,
   memberInviteRequestSchema,
   pumpNameRequestSchema,
@@ -28,8 +32,14 @@ import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
 import { switchPump } from "../services/motor-commands.ts";
-import { listPumpsOf, personOf } from "../services/pump-access.ts";
-import { changePumpMember, invitePumpMember, listPumpMembers, removePumpMember } from "../services/pump-members.ts";
+import { personOf, pumpsAndInvitationsOf } from "../services/pump-access.ts";
+import {
+  answerInvitation,
+  changePumpMember,
+  invitePumpMember,
+  listPumpMembers,
+  removePumpMember,
+} from "../services/pump-members.ts";
 import { deletePumpSchedule, savePumpSchedule } from "../services/schedules.ts";
 import type { ApiEnv } from "./context.ts";
 import { freshReadingAnswer, motorConfigAnswer, motorStatusOf } from "./devices.ts";
@@ -44,7 +54,7 @@ import { pumpUsageAnswer } from "./usage.ts";
 export const pumpRoutes = new Hono<ApiEnv>()
   .get("/", requireAuth("user"), async (c) => {
     const db = getDb(c.env.DB);
-    const pumps = await listPumpsOf(db, c.var.user);
+    const { pumps, invitations } = await pumpsAndInvitationsOf(db, c.var.user);
     const snapshots = await Promise.all(pumps.map(({ device }) => deviceHub(c.env, device.id).getSnapshot()));
     return respond(c, pumpListResponseSchema, {
       success: true,
@@ -57,7 +67,23 @@ export const pumpRoutes = new Hono<ApiEnv>()
         status: snapshots[index]!.pump.status,
         deviceStatus: snapshots[index]!.pump.deviceStatus,
       })),
+      invitations: invitations.map((invitation) => ({
+        ...invitation,
+        invitedAt: new Date(invitation.invitedAt).toISOString(),
+      })),
     });
+  })
+  .post("/:deviceId/invitation", requireAuth("user"), async (c) => {
+    // Not requirePump: until they accept, the invited person is nothing to the box.
+    const deviceId = parseInput(deviceIdSchema, c.req.param("deviceId"));
+    const { answer } = await readJsonBody(c, invitationAnswerRequestSchema);
+    const { hubConfirmed } = await answerInvitation(c.env, getDb(c.env.DB), c.var.user, deviceId, answer);
+    const language = apiLanguage(c.req.raw);
+    const message =
+      answer === "decline"
+        ? translateApi(language, "api.invitationDeclined")
+        : translateApi(language, hubConfirmed ? "api.invitationAccepted" : "api.invitationAcceptedPending");
+    return respond(c, accessChangeResponseSchema, { success: true, message, hubConfirmed });
   })
   .get("/:deviceId/status", requirePump("see", "user", "admin"), async (c) => {
     return respond(c, motorStatusResponseSchema, await motorStatusOf(c.env, c.var.pump.device));
@@ -164,14 +190,20 @@ export const pumpRoutes = new Hono<ApiEnv>()
     const { device } = c.var.pump;
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
     const change = await readJsonBody(c, memberChangeRequestSchema);
-    const member = await changePumpMember(c.env, getDb(c.env.DB), device.id, mobileNo, change);
-    const message = translateApi(apiLanguage(c.req.raw), "api.memberChanged");
-    return respond(c, pumpMemberResponseSchema, { success: true, message, member });
+    const { member, hubConfirmed } = await changePumpMember(c.env, getDb(c.env.DB), device.id, mobileNo, change);
+    const message = translateApi(
+      apiLanguage(c.req.raw),
+      hubConfirmed ? "api.memberChanged" : "api.memberChangedPending",
+    );
+    return respond(c, pumpMemberChangeResponseSchema, { success: true, message, member, hubConfirmed });
   })
   .delete("/:deviceId/members/:mobileNo", requirePump("manageMembers", "user", "admin"), async (c) => {
     const { device } = c.var.pump;
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
-    await removePumpMember(c.env, getDb(c.env.DB), device.id, mobileNo);
-    const message = translateApi(apiLanguage(c.req.raw), "api.memberRemoved");
-    return respond(c, messageResponseSchema, { success: true, message });
+    const { hubConfirmed } = await removePumpMember(c.env, getDb(c.env.DB), device.id, mobileNo);
+    const message = translateApi(
+      apiLanguage(c.req.raw),
+      hubConfirmed ? "api.memberRemoved" : "api.memberRemovedPending",
+    );
+    return respond(c, accessChangeResponseSchema, { success: true, message, hubConfirmed });
   });

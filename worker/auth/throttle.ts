@@ -1,4 +1,4 @@
-// Login and registration throttling (docs/security.md, "Login throttling"). Failed logins
+// Login, registration and invitation throttling (docs/security.md, "Login throttling"). Failed logins
 // slow down per number and per client address; a phone that has logged in with a number
 // before (known-device cookie) is exempt from that number's throttle, so an attacker
 // hammering a farmer's number cannot lock the farmer out.
@@ -97,6 +97,26 @@ export async function loginSucceeded(env: ThrottleEnv, mobileNo: string, counted
 export async function guardRegistration(env: ThrottleEnv, client: AuthClient | null): Promise<void> {
   if (!client?.ip) return;
   const ticket = await throttle(env, "registerClient", client.ip).take("registerClient");
+  if (!ticket.allowed) refuse(ticket.retryAfterMs);
+}
+
+/**
+ * Invitations per owner (`inviteOwner`: 10 an hour, then one every 6 minutes, doubling): each
+ * one asks a person for a decision, so an owner cannot flood numbers with them. Every attempt
+ * counts, refused ones too, counted as it is checked.
+ */
+export async function guardInvitation(env: ThrottleEnv, ownerUserId: number): Promise<void> {
+  const ticket = await throttle(env, "inviteOwner", String(ownerUserId)).take("inviteOwner");
+  if (!ticket.allowed) refuse(ticket.retryAfterMs);
+}
+
+/**
+ * Calls of POST /api/hub-notices per client address (`noticeClient`), which anyone may make:
+ * each costs a D1 read. Local mode has no address (see authClientOf) and is not counted.
+ */
+export async function guardNoticeDelivery(env: ThrottleEnv, client: AuthClient): Promise<void> {
+  if (!client.ip) return;
+  const ticket = await throttle(env, "noticeClient", client.ip).take("noticeClient");
   if (!ticket.allowed) refuse(ticket.retryAfterMs);
 }
 

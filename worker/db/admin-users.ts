@@ -2,6 +2,7 @@
 // deletion. Every rule that protects the fleet (never zero admins) is a condition inside the
 // SQL statement itself, so two admins acting at once cannot get around it.
 import { asc, count, eq, inArray } from "drizzle-orm";
+import { HUB_NOTICE_UPSERT, type HubNoticeRow } from "../../common/access-change-sql.ts";
 import type { MemberRole } from "../../common/pump-roles.ts";
 import type { DeviceStatus } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
@@ -213,23 +214,46 @@ export async function setUserRole(db: Db, userId: number, isAdmin: boolean, now:
 }
 
 export type UserDeletion =
-  | { outcome: "deleted"; userId: number; deviceIds: string[] }
+  | { outcome: "deleted"; userId: number; notices: HubNoticeRow[] }
   | { outcome: "notFound" | "lastAdmin" };
 
 /**
- * Deletes an account. Its sessions and config history go with it (ON DELETE CASCADE), its
- * boxes are unbound (SET NULL) and keep their plans; logs and recharge requests keep the number.
- * The last admin is never deleted.
+ * Deletes an account in ONE D1 batch, all of it or nothing: every box it owned is unlinked
+ * (kept with its plans, `linked_at` cleared) and loses the people and invitations of its owner;
+ * every membership and invitation of its number goes; each box concerned gets a notice for its
+ * hub (worker/services/hub-notices.ts), which the caller then delivers. Its sessions and config
+ * history go with it (ON DELETE CASCADE); logs and recharge requests keep the number. The last
+ * admin is never deleted: every statement carries the same condition, so none acts without the rest.
  */
-export async function deleteUserAccount(db: Db, mobileNo: string): Promise<UserDeletion> {
+export async function deleteUserAccount(db: Db, mobileNo: string, now: number): Promise<UserDeletion> {
   const found = await db.query.users.findFirst({ columns: { id: true }, where: eq(users.mobileNo, mobileNo) });
   if (!found) return { outcome: "notFound" };
-  const deviceIds = (await listDevicesOfOwner(db, found.id)).map((device) => device.id);
-  const deleted = await db.$client
-    .prepare(`DELETE FROM users WHERE id = ? AND ${KEEPS_AN_ADMIN} RETURNING id`)
-    .bind(found.id)
-    .all();
-  if (deleted.results.length > 0) return { outcome: "deleted", userId: found.id, deviceIds };
+  const d1 = db.$client;
+  const deletable = `EXISTS (SELECT 1 FROM users WHERE id = ?1 AND ${KEEPS_AN_ADMIN})`;
+  const itsNumber = "(SELECT mobile_no FROM users WHERE id = ?1)";
+  const [notices, , , deleted] = await d1.batch([
+    d1
+      .prepare(
+        `INSERT INTO hub_notices (device_id, asked_at)
+         SELECT id, ?2 FROM (SELECT id FROM devices WHERE owner_user_id = ?1
+                             UNION SELECT device_id FROM device_members WHERE mobile_no = ${itsNumber})
+         WHERE ${deletable} ${HUB_NOTICE_UPSERT}`,
+      )
+      .bind(found.id, now),
+    d1
+      .prepare(
+        `DELETE FROM device_members
+         WHERE (device_id IN (SELECT id FROM devices WHERE owner_user_id = ?1) OR mobile_no = ${itsNumber}) AND ${deletable}`,
+      )
+      .bind(found.id),
+    d1
+      .prepare(`UPDATE devices SET owner_user_id = NULL, linked_at = NULL WHERE owner_user_id = ?1 AND ${deletable}`)
+      .bind(found.id),
+    d1.prepare(`DELETE FROM users WHERE id = ?1 AND ${KEEPS_AN_ADMIN} RETURNING id`).bind(found.id),
+  ]);
+  if ((deleted?.results.length ?? 0) > 0) {
+    return { outcome: "deleted", userId: found.id, notices: (notices?.results ?? []) as HubNoticeRow[] };
+  }
   const still = await db.query.users.findFirst({ columns: { id: true }, where: eq(users.id, found.id) });
   return { outcome: still ? "lastAdmin" : "notFound" };
 }

@@ -3,7 +3,7 @@ import type { MotorConfig } from "../../common/api-schemas.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import { type VoltageLimits, voltageLimitsOf } from "../../common/protection.ts";
 import type { Db } from "./client.ts";
-import { type DeviceRow, deviceMembers, devices, users } from "./schema.ts";
+import { type DeviceRow, devices, users } from "./schema.ts";
 
 export function findDeviceById(db: Db, deviceId: string): Promise<DeviceRow | undefined> {
   return db.query.devices.findFirst({ where: eq(devices.id, deviceId) });
@@ -107,22 +107,6 @@ export async function insertDevice(
 export async function setDeviceKeyHash(db: Db, deviceId: string, keyHash: string): Promise<boolean> {
   const rows = await db.update(devices).set({ keyHash }).where(eq(devices.id, deviceId)).returning({ id: devices.id });
   return rows.length > 0;
-}
-
-/**
- * Links the box to `ownerUserId` (or to nobody). Whoever its previous owner let use it loses
- * it with the change: those were their people, not the new owner's.
- */
-export async function setDeviceOwner(db: Db, deviceId: string, ownerUserId: number | null): Promise<void> {
-  const current = await findDeviceById(db, deviceId);
-  if (current?.ownerUserId === ownerUserId) return;
-  await db.batch([
-    db
-      .update(devices)
-      .set({ ownerUserId, linkedAt: ownerUserId === null ? null : Date.now() })
-      .where(eq(devices.id, deviceId)),
-    db.delete(deviceMembers).where(eq(deviceMembers.deviceId, deviceId)),
-  ]);
 }
 
 export function listDevicesWithOwners(db: Db) {

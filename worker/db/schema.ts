@@ -99,9 +99,10 @@ export const devices = sqliteTable(
 
 /**
  * The people besides its owner who may use a box, one row per number (docs/decisions/018).
- * Kept by number, not by account, so that a number invited before it registers finds the box
- * waiting; deleting an account deletes the rows of its number. `label` is the owner's name
- * for that person, which the motor log shows ("राम").
+ * Kept by number, not by account, so that a number invited before it registers finds the
+ * invitation waiting; deleting an account deletes the rows of its number. A row is an
+ * invitation until the number's account accepts it (`accepted_at`): only accepted rows give
+ * any access. `label` is the owner's name for that person, which the motor log shows ("राम").
  */
 export const deviceMembers = sqliteTable(
   "device_members",
@@ -114,12 +115,28 @@ export const deviceMembers = sqliteTable(
     label: text("label").notNull(),
     invitedByUserId: integer("invited_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at").notNull(),
+    /** When the invited number's account said yes; null: still an invitation, which lets it do nothing. */
+    acceptedAt: timestamp("accepted_at"),
   },
   (table) => [
     primaryKey({ columns: [table.deviceId, table.mobileNo] }),
     index("device_members_mobile_idx").on(table.mobileNo),
   ],
 );
+
+/**
+ * Boxes whose DeviceHub must reload who may use them (owner, members) from D1. Every change of
+ * access writes its box's row in the same D1 batch as the change; the row is deleted once the
+ * hub confirms it reloaded, and the cron trigger retries what is left
+ * (worker/services/hub-notices.ts). `version` grows with every new notice for the box, so a
+ * delivery deletes only the notice it delivered, never one that arrived while it was under way.
+ * No foreign key, as for realtime_watches: a notice must outlive whatever the change deleted.
+ */
+export const hubNotices = sqliteTable("hub_notices", {
+  deviceId: text("device_id").primaryKey(),
+  askedAt: timestamp("asked_at").notNull(),
+  version: integer("version").notNull().default(1),
+});
 
 /**
  * A device's connectivity, period by period: the free first year from activation, then one

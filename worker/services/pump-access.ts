@@ -2,13 +2,13 @@
 // the one place the Worker decides who may see or do what with a pump. The rules themselves
 // are common/pump-roles.ts; the DeviceHub checks the same rules again with its own copy of the
 // owner and members, so a slip in one layer is not a hole.
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { PumpPerson } from "../../common/hub-contract.ts";
 import { type MemberRole, type PumpAction, type PumpRole, roleMay } from "../../common/pump-roles.ts";
 import { type AuthenticatedUser, liveSession, SESSION_USER, sessionUser } from "../auth/sessions.ts";
 import type { TokenClaims } from "../auth/tokens.ts";
 import type { Db } from "../db/client.ts";
-import { listMembershipsOf } from "../db/device-members.ts";
+import { listInvitationsOf, listMembershipsOf } from "../db/device-members.ts";
 import { findDeviceByOwner, firstBoxOfUser, listDevicesOfOwner } from "../db/devices.ts";
 import { type DeviceRow, deviceMembers, devices, sessions, users } from "../db/schema.ts";
 import { apiError } from "../http/http-error.ts";
@@ -19,12 +19,24 @@ export type PumpCaller = { id: number; mobileNo: string; audience: "user" | "adm
 /** A box the caller may see, what they are to it, and (for a member) the owner's name for them. */
 export type PumpAccess = { device: DeviceRow; role: PumpRole; label: string | null };
 
+/**
+ * The joined box's membership of a number, if it accepted: an invitation not yet accepted is
+ * nothing to the box, so it never gives access.
+ */
+function isMemberOf(mobileNo: string | typeof users.mobileNo) {
+  return and(
+    eq(deviceMembers.deviceId, devices.id),
+    eq(deviceMembers.mobileNo, mobileNo),
+    isNotNull(deviceMembers.acceptedAt),
+  );
+}
+
 /** What `caller` is to box `deviceId`, in one query; null if they may not see it (or it does not exist). */
 export async function pumpAccessOf(db: Db, caller: PumpCaller, deviceId: string): Promise<PumpAccess | null> {
   const rows = await db
     .select({ device: devices, role: deviceMembers.role, label: deviceMembers.label })
     .from(devices)
-    .leftJoin(deviceMembers, and(eq(deviceMembers.deviceId, devices.id), eq(deviceMembers.mobileNo, caller.mobileNo)))
+    .leftJoin(deviceMembers, isMemberOf(caller.mobileNo))
     .where(eq(devices.id, deviceId))
     .limit(1);
   return accessOf(caller, rows[0]);
@@ -61,7 +73,7 @@ export async function sessionWithPump(
     .from(sessions)
     .innerJoin(users, eq(sessions.userId, users.id))
     .leftJoin(devices, target === "firstBox" ? firstBoxOfUser : eq(devices.id, target.deviceId))
-    .leftJoin(deviceMembers, and(eq(deviceMembers.deviceId, devices.id), eq(deviceMembers.mobileNo, users.mobileNo)))
+    .leftJoin(deviceMembers, isMemberOf(users.mobileNo))
     .where(liveSession(claims, now))
     .limit(1);
   const row = rows[0];
@@ -97,6 +109,12 @@ export async function listPumpsOf(
       .filter(({ device }) => device.ownerUserId !== caller.id)
       .map(({ device, member, ownerMobileNo }) => ({ device, role: member.role, label: member.label, ownerMobileNo })),
   ];
+}
+
+/** Every box a farmer may see, and the invitations waiting for their answer, read side by side. */
+export async function pumpsAndInvitationsOf(db: Db, caller: PumpCaller) {
+  const [pumps, invitations] = await Promise.all([listPumpsOf(db, caller), listInvitationsOf(db, caller.mobileNo)]);
+  return { pumps, invitations };
 }
 
 /** The account's first box as its owner's access (SPEC §7's routes keyed by the caller act on it), or null. */

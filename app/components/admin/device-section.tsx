@@ -6,7 +6,7 @@ import {
   keyRotatedResponseSchema,
   provisionResponseSchema,
 } from "../../../common/api-responses/admin.ts";
-import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { type DeviceKind, deviceKindSchema } from "../../../common/device-enums.ts";
 import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
@@ -84,7 +84,7 @@ export function DeviceSection({
   const assign = () =>
     run(
       () =>
-        api(`/api/admin/devices/${chosen}/owner`, messageResponseSchema, {
+        api(`/api/admin/devices/${chosen}/owner`, accessChangeResponseSchema, {
           method: "PUT",
           json: { mobileNo: user.mobileNo },
         }),
@@ -139,7 +139,7 @@ export function DeviceSection({
                 ask(t("admin.settings.unassignConfirm", { deviceId: device.id, mobileNo: user.mobileNo }), () =>
                   run(
                     () =>
-                      api(`/api/admin/devices/${device.id}/owner`, messageResponseSchema, {
+                      api(`/api/admin/devices/${device.id}/owner`, accessChangeResponseSchema, {
                         method: "PUT",
                         json: { mobileNo: null },
                       }),

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { deviceStatusesResponseSchema, userListResponseSchema } from "../../../common/api-responses/admin.ts";
-import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { ADMIN_USERS_REFRESH_MS } from "../../../common/constants.ts";
 import type { DeviceStatus } from "../../../common/realtime-protocol.ts";
 import { type AdminUserListItem, deviceStatuses, listUsersForAdmin } from "../../../worker/db/admin-users.ts";
@@ -71,7 +71,8 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   async function confirmDelete() {
     if (!deleting) return;
     await run(
-      () => api("/api/admin/delete-user", messageResponseSchema, { method: "DELETE", json: { mobileNo: deleting } }),
+      () =>
+        api("/api/admin/delete-user", accessChangeResponseSchema, { method: "DELETE", json: { mobileNo: deleting } }),
       { refused: "admin.users.deleteFailed", failed: "admin.users.deleteError" },
       async () => {
         toast.show(t("admin.users.deleted"), "success");

@@ -123,6 +123,7 @@ function askOfflineBox(what: "power" | "health", by: "number" | "id" = "number")
  */
 const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = {
   "POST /api/auth/register": "public",
+  "POST /api/hub-notices": "public",
   "POST /api/auth/login": "public",
   "POST /api/admin/login": "admin login",
   "POST /api/auth/logout": "farmer only",
@@ -297,6 +298,7 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   "POST /api/pumps/:deviceId/schedules": "farmer only",
   "PUT /api/pumps/:deviceId/schedules/:id": "farmer only",
   "DELETE /api/pumps/:deviceId/schedules/:id": "farmer only",
+  "POST /api/pumps/:deviceId/invitation": "farmer only",
   "POST /api/pumps/:deviceId/members": "farmer only",
   "PUT /api/pumps/:deviceId/members/:mobileNo": "farmer only",
   "POST /api/pumps/:deviceId/config": {

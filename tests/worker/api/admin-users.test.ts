@@ -241,7 +241,7 @@ describe("DELETE /api/admin/delete-user", () => {
 
     const response = await deleteUser({ mobileNo: user.mobileNo }, token);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ success: true, message: "User deleted successfully!" });
+    expect(await response.json()).toEqual({ success: true, message: "User deleted successfully!", hubConfirmed: true });
 
     const db = getDb(env.DB);
     expect(await db.query.users.findFirst({ where: eq(users.id, user.id) })).toBeUndefined();

@@ -1,6 +1,7 @@
-// Who may call what. Every route of the API and both sockets × ten kinds of caller: A (the
+// Who may call what. Every route of the API and both sockets × eleven kinds of caller: A (the
 // owner of a box), B (a stranger with a box of their own), A's operator and viewer, someone A
-// removed, an admin, the box itself, and three broken credentials.
+// removed, someone A invited who has not accepted, an admin, the box itself, and three broken
+// credentials.
 // The table below must name exactly the routes the router has: a route added without a row
 // here fails "covers every route". "allowed" means the access check let the call through (any
 // answer but 401 and 403: the call itself may still find nothing, refuse bad input, or say
@@ -38,6 +39,7 @@ type TableCaller =
   | "operator"
   | "viewer"
   | "exMember"
+  | "invitee"
   | "admin"
   | "device"
   | "expired"
@@ -56,6 +58,7 @@ const CALLERS: Caller[] = [
   "operator",
   "viewer",
   "exMember",
+  "invitee",
   "admin",
   "device",
   "expired",
@@ -63,8 +66,11 @@ const CALLERS: Caller[] = [
   "revoked",
   "demotedAdmin",
 ];
-/** A's people: the same account class as A and B, different rights on A's box. */
-const PEOPLE = ["operator", "viewer", "exMember"] as const;
+/**
+ * A's people: the same account class as A and B, different rights on A's box. An invitee (a
+ * number A invited that has not accepted) is nothing to the box yet, like someone A removed.
+ */
+const PEOPLE = ["operator", "viewer", "exMember", "invitee"] as const;
 const asPeople = (outcome: Outcome) =>
   Object.fromEntries(PEOPLE.map((who) => [who, outcome])) as Record<(typeof PEOPLE)[number], Outcome>;
 /** What a farmer, an admin and the broken callers get at A's box by its id; varies by role only among A's people. */
@@ -75,6 +81,7 @@ const pumpAccess = (rights: { operator: Outcome; viewer: Outcome; admin: Outcome
   operator: rights.operator,
   viewer: rights.viewer,
   exMember: 404,
+  invitee: 404,
   admin: rights.admin,
   device: 401,
   expired: 401,
@@ -194,6 +201,7 @@ const NO_PUSH_ENDPOINT = "https://push.invalid/none";
 /** Every route: its access class and a call that exercises it without harming the fixtures. */
 const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "GET /api/health": { access: "public", path: () => "/api/health" },
+  "POST /api/hub-notices": { access: "public", path: () => "/api/hub-notices" },
   "POST /api/auth/register": {
     access: "public",
     path: () => "/api/auth/register",
@@ -240,6 +248,12 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   },
   "GET /api/realtime": { access: "ownerOrAdmin", path: (f) => `/api/realtime?mobileNo=${f.a.mobileNo}`, upgrade: true },
   "GET /api/pumps": { access: "farmer", path: () => "/api/pumps" },
+  // Any farmer answers their own invitations; a box with none for them: 404.
+  "POST /api/pumps/:deviceId/invitation": {
+    access: "farmer",
+    path: () => "/api/pumps/SNC-ZZZZZZZZ/invitation",
+    body: () => ({ answer: "decline" }),
+  },
   "GET /api/pumps/:deviceId/status": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/status` },
   "POST /api/pumps/:deviceId/motor": {
     access: "pumpRun",
@@ -437,6 +451,7 @@ async function credentialsFor(caller: Caller): Promise<Record<string, string>> {
     case "operator":
     case "viewer":
     case "exMember":
+    case "invitee":
       return { Authorization: await bearer(fixtures.people[caller].id, "user") };
     case "admin":
       return { Authorization: await bearer(adminUser.id, "admin") };

@@ -94,7 +94,7 @@ import {
   uniqueMobileNo,
 } from "../helpers.ts";
 
-/** Generated inputs per route; 66 routes make 9,900. */
+/** Generated inputs per route; 67 routes make 10,050. */
 const RUNS_PER_ROUTE = 150;
 const MIN_HTTP_INPUTS = 6_000;
 /** readJsonBody refuses bodies longer than this (worker/api/input.ts). */
@@ -319,6 +319,14 @@ const ROUTES: Record<string, Spec> = {
     { params: { id: (f) => String(f.scheduleId) } },
     (seen, f) => parsed(scheduleIdSchema, seen.params.id) === f.scheduleId,
   ),
+  // The owner has no invitation to answer, on their box or any other: every input is refused.
+  "POST /api/pumps/:deviceId/invitation": {
+    caller: "owner",
+    effect: "write",
+    params: { deviceId: (f) => f.otherDevice.deviceId },
+    body: { template: () => ({ answer: "accept" }), fields: ["answer"] },
+    accepts: () => false,
+  },
   "GET /api/pumps/:deviceId/members": ownPumpRoute("read"),
   "POST /api/pumps/:deviceId/members": ownPumpRoute(
     "write",
@@ -343,6 +351,8 @@ const ROUTES: Record<string, Spec> = {
     isMember,
   ),
   "GET /api/health": { caller: "anonymous", effect: "read", accepts: () => true },
+  // Takes no input; with no notice pending (the fixtures' hubs confirmed theirs) it changes nothing.
+  "POST /api/hub-notices": { caller: "anonymous", effect: "read", accepts: () => true },
   "POST /api/auth/register": {
     caller: "anonymous",
     effect: "write",

@@ -10,6 +10,7 @@ import { motorStatusResponseSchema } from "../../../common/api-responses/devices
 import { motorLogsResponseSchema } from "../../../common/api-responses/logs.ts";
 import {
   pumpListResponseSchema,
+  pumpMemberChangeResponseSchema,
   pumpMemberResponseSchema,
   pumpMembersResponseSchema,
 } from "../../../common/api-responses/pumps.ts";
@@ -19,6 +20,7 @@ import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
 import {
+  addMember,
   adminToken,
   api,
   browserWatching,
@@ -92,7 +94,7 @@ describe("an account with two boxes", () => {
 });
 
 describe("people on a box", () => {
-  it("a number invited before it registers finds the box waiting, as the role the owner gave", async () => {
+  it("a number invited before it registers finds the invitation waiting, and the box as the role the owner gave once it accepts", async () => {
     const { user: owner, device, token } = await farmerWithDevice();
     const mobileNo = uniqueMobileNo();
     const invited = await invite(device.deviceId, { mobileNo, role: "viewer", label: "Sita" }, token);
@@ -101,17 +103,24 @@ describe("people on a box", () => {
       mobileNo,
       role: "viewer",
       label: "Sita",
-      registered: false,
+      acceptedAt: null,
     });
     const password = "a-long-and-new-password-91";
     expect((await postJson("/api/auth/register", { mobileNo, password })).status).toBe(201);
     const sita = await loginToken({ id: 0, mobileNo, password });
-    const { pumps } = await getOk("/api/pumps", sita, pumpListResponseSchema);
+    const waiting = await getOk("/api/pumps", sita, pumpListResponseSchema);
+    expect(waiting.pumps).toEqual([]);
+    expect(waiting.invitations).toEqual([
+      { deviceId: device.deviceId, role: "viewer", ownerMobileNo: owner.mobileNo, invitedAt: expect.any(String) },
+    ]);
+    expect((await postJson(`/api/pumps/${device.deviceId}/invitation`, { answer: "accept" }, sita)).status).toBe(200);
+    const { pumps, invitations } = await getOk("/api/pumps", sita, pumpListResponseSchema);
+    expect(invitations).toEqual([]);
     expect(pumps).toEqual([
       expect.objectContaining({ deviceId: device.deviceId, role: "viewer", ownerMobileNo: owner.mobileNo }),
     ]);
     const { members } = await getOk(`/api/pumps/${device.deviceId}/members`, token, pumpMembersResponseSchema);
-    expect(members.map((member) => [member.mobileNo, member.registered])).toEqual([[mobileNo, true]]);
+    expect(members.map((member) => [member.mobileNo, member.acceptedAt !== null])).toEqual([[mobileNo, true]]);
   });
 
   it("refuses the owner's own number, a number twice, and more than five numbers", async () => {
@@ -133,8 +142,8 @@ describe("people on a box", () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
     const ram = await createUser();
     const sita = await createUser();
-    await invite(device.deviceId, { mobileNo: ram.mobileNo, role: "operator", label: "राम" }, token);
-    await invite(device.deviceId, { mobileNo: sita.mobileNo, role: "viewer", label: "Sita" }, token);
+    await addMember(device.deviceId, token, ram, "operator", "राम");
+    await addMember(device.deviceId, token, sita, "viewer", "Sita");
     const ramToken = await loginToken(ram);
     const on = await postJson(`/api/pumps/${device.deviceId}/motor`, { action: "on" }, ramToken);
     expect(on.status).toBe(200);
@@ -159,7 +168,7 @@ describe("people on a box", () => {
   it("the hub checks the role itself: a viewer sent as an operator, or a stranger as the owner, switches nothing", async () => {
     const { user: owner, device, token, box } = await farmerWithBox({ autoAck: true });
     const sita = await createUser();
-    await invite(device.deviceId, { mobileNo: sita.mobileNo, role: "viewer", label: "Sita" }, token);
+    await addMember(device.deviceId, token, sita, "viewer", "Sita");
     const hub = hubStub(device.deviceId);
     expect(await hub.switchMotor({ userId: sita.id, role: "operator", label: "Sita" }, "on")).toEqual({
       ok: false,
@@ -176,7 +185,7 @@ describe("people on a box", () => {
   it("an operator's schedules are the box's: the owner sees them in the same list", async () => {
     const { device, token } = await farmerWithDevice();
     const ram = await createUser();
-    await invite(device.deviceId, { mobileNo: ram.mobileNo, role: "operator", label: "Ram" }, token);
+    await addMember(device.deviceId, token, ram, "operator", "Ram");
     const schedule = { time: "5:30 AM", action: "ON", repeat: "daily", durationMinutes: 30 };
     expect((await postJson(`/api/pumps/${device.deviceId}/schedules`, schedule, await loginToken(ram))).status).toBe(
       201,
@@ -188,7 +197,7 @@ describe("people on a box", () => {
   it("removing a member closes their live page at once and they see nothing of the box after", async () => {
     const { device, token } = await farmerWithDevice();
     const ram = await createUser();
-    await invite(device.deviceId, { mobileNo: ram.mobileNo, role: "operator", label: "Ram" }, token);
+    await addMember(device.deviceId, token, ram, "operator", "Ram");
     const ramToken = await loginToken(ram);
     const ramPage = await browserWatching({ deviceId: device.deviceId }, { token: ramToken });
     const ownerPage = await browserWatching({ deviceId: device.deviceId }, { token });
@@ -209,9 +218,12 @@ describe("people on a box", () => {
   it("a lower role holds from the next command; an admin may list and remove members, never invite", async () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
     const ram = await createUser();
-    await invite(device.deviceId, { mobileNo: ram.mobileNo, role: "operator", label: "Ram" }, token);
+    await addMember(device.deviceId, token, ram, "operator", "Ram");
     const lowered = await putJson(`/api/pumps/${device.deviceId}/members/${ram.mobileNo}`, { role: "viewer" }, token);
-    expect((await readJson(lowered, pumpMemberResponseSchema)).member).toMatchObject({ role: "viewer", label: "Ram" });
+    expect(await readJson(lowered, pumpMemberChangeResponseSchema)).toMatchObject({
+      member: { role: "viewer", label: "Ram" },
+      hubConfirmed: true,
+    });
     const tap = await postJson(`/api/pumps/${device.deviceId}/motor`, { action: "on" }, await loginToken(ram));
     expect(tap.status).toBe(403);
 
@@ -242,8 +254,8 @@ describe("people on a box", () => {
     const ram = await createUser();
     const sita = await createUser();
     const other = await farmerWithDevice();
-    await invite(device.deviceId, { mobileNo: ram.mobileNo, role: "operator", label: "Ram" }, token);
-    await invite(other.device.deviceId, { mobileNo: sita.mobileNo, role: "viewer", label: "Sita" }, other.token);
+    await addMember(device.deviceId, token, ram, "operator", "Ram");
+    await addMember(other.device.deviceId, other.token, sita, "viewer", "Sita");
     const admin = await adminToken();
 
     await putJson(`/api/admin/devices/${device.deviceId}/owner`, { mobileNo: sita.mobileNo }, admin);

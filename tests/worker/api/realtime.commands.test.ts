@@ -7,13 +7,13 @@ import { describe, expect, it } from "vitest";
 import { DEVICE_CLOSE } from "../../../common/hub-contract.ts";
 import { BROWSER_REQUEST_BURST, type BrowserRequest, type RealtimeMessage } from "../../../common/realtime-protocol.ts";
 import {
+  addMember,
   type BrowserPeer,
   browserWatching,
   connectDevice,
   createUser,
   farmerWithBox,
   loginToken,
-  postJson,
   putJson,
 } from "../helpers.ts";
 
@@ -29,11 +29,6 @@ async function ask(browser: BrowserPeer, request: Omit<BrowserRequest, "requestI
   const answer = await browser.next("commandResult", 8_000);
   expect(answer.requestId).toBe(requestId);
   return answer;
-}
-
-async function invite(deviceId: string, mobileNo: string, role: "operator" | "viewer", label: string, token: string) {
-  const response = await postJson(`/api/pumps/${deviceId}/members`, { mobileNo, role, label }, token);
-  expect(response.status).toBe(201);
 }
 
 describe("a switch on the open socket", () => {
@@ -101,8 +96,8 @@ describe("who may switch on a socket", () => {
   it("an operator switches and the log names them; a viewer and an admin are refused and the box hears nothing", async () => {
     const { user: owner, device, token, box } = await farmerWithBox({ autoAck: true });
     const [ram, sita] = [await createUser(), await createUser()];
-    await invite(device.deviceId, ram.mobileNo, "operator", "Ram", token);
-    await invite(device.deviceId, sita.mobileNo, "viewer", "Sita", token);
+    await addMember(device.deviceId, token, ram, "operator", "Ram");
+    await addMember(device.deviceId, token, sita, "viewer", "Sita");
     const target = { deviceId: device.deviceId };
     const ramTab = await browserWatching(target, { token: await loginToken(ram) });
     const sitaTab = await browserWatching(target, { token: await loginToken(sita) });
@@ -126,7 +121,7 @@ describe("who may switch on a socket", () => {
   it("a lower role holds from the next request on the same socket", async () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
     const ram = await createUser();
-    await invite(device.deviceId, ram.mobileNo, "operator", "Ram", token);
+    await addMember(device.deviceId, token, ram, "operator", "Ram");
     const ramTab = await browserWatching({ deviceId: device.deviceId }, { token: await loginToken(ram) });
     const change = await putJson(`/api/pumps/${device.deviceId}/members/${ram.mobileNo}`, { role: "viewer" }, token);
     expect(change.status).toBe(200);

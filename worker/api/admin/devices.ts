@@ -8,23 +8,19 @@ import {
   keyRotatedResponseSchema,
   provisionResponseSchema,
 } from "../../../common/api-responses/admin.ts";
-import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { mobileNoSchema } from "../../../common/api-schemas.ts";
 import { generateDeviceId, generateDeviceKey, hashDeviceKey } from "../../../common/credentials.ts";
 import { deviceKindSchema } from "../../../common/device-protocol.ts";
 import { deviceIdSchema } from "../../../common/pump-schemas.ts";
 import { z } from "../../../common/zod.ts";
 import { getDb } from "../../db/client.ts";
-import {
-  findDeviceById,
-  insertDevice,
-  listDevicesWithOwners,
-  setDeviceKeyHash,
-  setDeviceOwner,
-} from "../../db/devices.ts";
+import { findDeviceById, insertDevice, listDevicesWithOwners, setDeviceKeyHash } from "../../db/devices.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
 import { apiError } from "../../http/http-error.ts";
 import { deviceHub } from "../../hubs/device-hubs.ts";
+import { HUB_NOT_CONFIRMED } from "../../services/hub-notices.ts";
+import { relinkPump } from "../../services/pump-relink.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
@@ -109,14 +105,14 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
     const deviceId = parseInput(deviceIdSchema, c.req.param("id"));
     auditTarget(c, deviceId);
     const { mobileNo } = await readJsonBody(c, ownerSchema);
-    const db = getDb(c.env.DB);
-    const device = await findDeviceById(db, deviceId);
-    if (!device) throw apiError(404, "deviceNotFound");
+    if (!(await findDeviceById(getDb(c.env.DB), deviceId))) throw apiError(404, "deviceNotFound");
     const owner = mobileNo ? await ownerFor(c, mobileNo) : null;
-    await setDeviceOwner(db, deviceId, owner?.id ?? null);
-    await deviceHub(c.env, deviceId).refreshAccess();
-    return respond(c, messageResponseSchema, {
+    const relink = await relinkPump(c.env, deviceId, owner?.id ?? null);
+    if (!relink.found) throw apiError(404, "deviceNotFound");
+    const done = owner ? `Device assigned to ${owner.mobileNo}.` : "Device unassigned.";
+    return respond(c, accessChangeResponseSchema, {
       success: true,
-      message: owner ? `Device assigned to ${owner.mobileNo}.` : "Device unassigned.",
+      message: relink.hubConfirmed ? done : `${done} ${HUB_NOT_CONFIRMED}`,
+      hubConfirmed: relink.hubConfirmed,
     });
   });

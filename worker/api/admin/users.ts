@@ -1,5 +1,6 @@
 // Accounts for admins (SPEC §7): the list, live device statuses, one user, role changes and
-// deletion. Deleting ends the account's sessions and unbinds its device at once.
+// deletion. Deleting ends the account's sessions and unbinds its boxes at once
+// (worker/services/account-deletion.ts).
 import { Hono } from "hono";
 import { deleteUserRequestSchema, updateUserRoleRequestSchema, userIdSchema } from "../../../common/admin-schemas.ts";
 import {
@@ -8,19 +9,13 @@ import {
   userListResponseSchema,
   userRoleResponseSchema,
 } from "../../../common/api-responses/admin.ts";
-import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { closeSessionSockets } from "../../auth/session-sockets.ts";
-import {
-  deleteUserAccount,
-  deviceStatuses,
-  findAdminUserView,
-  listUsersForAdmin,
-  setUserRole,
-} from "../../db/admin-users.ts";
+import { deviceStatuses, findAdminUserView, listUsersForAdmin, setUserRole } from "../../db/admin-users.ts";
 import { getDb } from "../../db/client.ts";
-import { deleteMembershipsOf } from "../../db/device-members.ts";
 import { apiError } from "../../http/http-error.ts";
-import { deviceHub } from "../../hubs/device-hubs.ts";
+import { deleteAccount } from "../../services/account-deletion.ts";
+import { HUB_NOT_CONFIRMED } from "../../services/hub-notices.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
@@ -63,18 +58,14 @@ export const adminUserRoutes = new Hono<ApiEnv>()
     if (mobileNo === c.var.user.mobileNo) {
       throw apiError(409, "deleteSelf");
     }
-    const db = getDb(c.env.DB);
-    const deletion = await deleteUserAccount(db, mobileNo);
+    const deletion = await deleteAccount(c.env, mobileNo);
     if (deletion.outcome !== "deleted") {
       throw deletion.outcome === "notFound" ? apiError(404, "userNotFound") : apiError(409, "lastAdmin");
     }
-    await closeSessionSockets(c.env, { userId: deletion.userId }, "accessRemoved");
-    // D1 has unbound the boxes (ON DELETE SET NULL); their hubs must forget the owner too, so
-    // nobody watches or switches them under the old number.
-    // The boxes shared with the number forget it too: whoever registers it next starts with none.
-    const sharedWith = await deleteMembershipsOf(db, mobileNo);
-    await Promise.all(
-      [...deletion.deviceIds, ...sharedWith].map((deviceId) => deviceHub(c.env, deviceId).refreshAccess()),
-    );
-    return respond(c, messageResponseSchema, { success: true, message: "User deleted successfully!" });
+    const done = "User deleted successfully!";
+    return respond(c, accessChangeResponseSchema, {
+      success: true,
+      message: deletion.hubConfirmed ? done : `${done} ${HUB_NOT_CONFIRMED}`,
+      hubConfirmed: deletion.hubConfirmed,
+    });
   });

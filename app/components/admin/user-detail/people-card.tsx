@@ -4,7 +4,7 @@
 // owner's alone.
 import { useRevalidator } from "react-router";
 import type { PumpMember } from "../../../../common/api-responses/pumps.ts";
-import { messageResponseSchema } from "../../../../common/api-responses/refusals.ts";
+import { accessChangeResponseSchema } from "../../../../common/api-responses/refusals.ts";
 import type { AdminUserView } from "../../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import type { Ask } from "../../dialog.tsx";
@@ -30,11 +30,16 @@ export function PeopleCard({
 
   async function remove(member: PumpMember) {
     try {
-      const answer = await api(`/api/pumps/${deviceId}/members/${member.mobileNo}`, messageResponseSchema, {
+      const answer = await api(`/api/pumps/${deviceId}/members/${member.mobileNo}`, accessChangeResponseSchema, {
         method: "DELETE",
       });
-      toast.show(t(answer.ok ? "admin.people.removed" : "admin.people.removeFailed"), answer.ok ? "success" : "error");
-      if (answer.ok) revalidator.revalidate();
+      if (!answer.ok) {
+        toast.show(t("admin.people.removeFailed"), "error");
+        return;
+      }
+      // Removed in D1 either way; only a confirmed hub has closed their pages already.
+      toast.show(t(answer.body.hubConfirmed ? "admin.people.removed" : "admin.people.removedPending"), "success");
+      revalidator.revalidate();
     } catch {
       toast.show(t("admin.people.removeFailed"), "error");
     }
@@ -50,7 +55,7 @@ export function PeopleCard({
             {members.map((member) => (
               <li key={member.mobileNo} data-mobile={member.mobileNo}>
                 <strong>{member.label}</strong> · {member.mobileNo} · {t(`admin.people.role.${member.role}`)}
-                {!member.registered && ` · ${t("admin.people.notRegistered")}`}{" "}
+                {member.acceptedAt === null && ` · ${t("admin.people.invited")}`}{" "}
                 <button
                   type="button"
                   className="button small danger"

@@ -1,0 +1,55 @@
+// The SQL of a change of who may use a box that operators also make straight against D1: the
+// Worker binds these statements and sends them as one D1 batch (worker/services/pump-relink.ts);
+// `npm run device -- assign` writes the very same statements out with their values
+// (scripts/lib/operator-sql.ts). One list, so relinking a box is one change whoever makes it.
+// Every such change leaves its box's hub a notice in the same batch (worker/services/hub-notices.ts).
+
+/** A value a statement binds. */
+export type SqlValue = string | number | null;
+
+/** One statement with numbered parameters (?1 is `params[0]`), each used at least once. */
+export type SqlStatement = { sql: string; params: SqlValue[] };
+
+/** What a notice statement answers, one row per box: the version of its notice now pending. */
+export type HubNoticeRow = { deviceId: string; version: number };
+
+/**
+ * The tail of every statement that leaves notices: a box that already has one pending gets a
+ * newer version, so a delivery under way deletes only the notice it delivered.
+ */
+export const HUB_NOTICE_UPSERT =
+  "ON CONFLICT (device_id) DO UPDATE SET asked_at = excluded.asked_at, version = hub_notices.version + 1 " +
+  "RETURNING device_id AS deviceId, version";
+
+/**
+ * Links box `deviceId` to account `ownerUserId` (null: to nobody). The people the previous
+ * owner let use it, and those they invited, go with the change: they were that owner's people.
+ * The same owner again changes nothing (and keeps `linked_at`, which decides the account's
+ * first box). The last statement answers the box's id, or nothing when there is no such box.
+ *
+ * Ordered so that any first part alone is safe, should the statements ever run one by one: the
+ * notice, then the members go, then the owner changes.
+ */
+export function relinkStatements(change: {
+  deviceId: string;
+  ownerUserId: number | null;
+  now: number;
+}): SqlStatement[] {
+  const { deviceId, ownerUserId, now } = change;
+  return [
+    {
+      sql: `INSERT INTO hub_notices (device_id, asked_at) SELECT id, ?2 FROM devices WHERE id = ?1 ${HUB_NOTICE_UPSERT}`,
+      params: [deviceId, now],
+    },
+    {
+      sql: "DELETE FROM device_members WHERE device_id = ?1 AND (SELECT owner_user_id FROM devices WHERE id = ?1) IS NOT ?2",
+      params: [deviceId, ownerUserId],
+    },
+    {
+      sql:
+        "UPDATE devices SET linked_at = CASE WHEN owner_user_id IS ?2 THEN linked_at WHEN ?2 IS NULL THEN NULL ELSE ?3 END, " +
+        "owner_user_id = ?2 WHERE id = ?1 RETURNING id",
+      params: [deviceId, ownerUserId, now],
+    },
+  ];
+}
