@@ -127,5 +127,10 @@ export type FirmwareOffer = { version: string; url: string; sha256: string; size
 /** One sample of the power history (one a minute while the motor runs). */
 export type PowerSample = { id: number; current: number; wattage: number; timestamp: string };
 
-/** The AuthThrottle's policies: what is counted per number or client address. */
-export type ThrottlePolicyName = "loginNumber" | "loginClient" | "registerClient";
+/** The AuthThrottle's policies: what is counted per number, client address, session or account. */
+export type ThrottlePolicyName =
+  | "loginNumber"
+  | "loginClient"
+  | "registerClient"
+  | "pushTestSession"
+  | "pushTestAccount";
