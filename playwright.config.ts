@@ -59,7 +59,9 @@ export default defineConfig({
   ],
   webServer: {
     // The simulated pump is started by the tests themselves, so they can look at its relay.
-    command: `node scripts/start.ts --port ${E2E_PORT} --persist-to ${E2E_PERSIST_DIR} --fresh --no-sim --quiet`,
+    // Web Push may reach the tests' push service on loopback (tests/e2e/push-service/), and
+    // nothing else outside the real push services.
+    command: `node scripts/start.ts --port ${E2E_PORT} --persist-to ${E2E_PERSIST_DIR} --fresh --no-sim --quiet --test-push-hosts 127.0.0.1`,
     url: `http://localhost:${E2E_PORT}/login`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -24,6 +24,9 @@ export default defineConfig(async () => {
                   FUZZ_SEED: process.env.FUZZ_SEED ?? "",
                   VAPID_PUBLIC_KEY: vapid.publicKey,
                   VAPID_PRIVATE_KEY: vapid.privateKey,
+                  // The push service played in Node (tests/push-outbound.ts) is not one of the
+                  // real ones; no deployed Worker has this (tests/scripts/deploy.test.ts).
+                  PUSH_TEST_HOSTS: "push.test",
                 },
                 // Web Push requests go to a push service played in Node (tests/push-outbound.ts).
                 outboundService: pushTestOutbound,

@@ -1,7 +1,8 @@
 // Which of a farmer's pumps the user pages show (docs/decisions/018-shared-pumps.md): the one
-// the pump switcher last posted, kept in a cookie, checked against the farmer's access on
-// every request; else their first box (or the first shared with them). The pages keep their
-// SPEC paths: the choice is not part of the URL.
+// the address names (`?pump=<deviceId>`, where an alert's tap leads), else the one the pump
+// switcher last posted, kept in a cookie; each checked against the farmer's access on every
+// request; else their first box (or the first shared with them). The pages keep their SPEC
+// paths: the address names a pump only when something opens that pump.
 import { createContext, type RouterContextProvider } from "react-router";
 import { type PumpAction, roleMay } from "../common/pump-roles.ts";
 import { httpOnlyCookie, readCookie } from "../worker/auth/cookies.ts";
@@ -32,9 +33,24 @@ export async function choosePump(
   user: AuthenticatedUser,
 ): Promise<PumpChoice> {
   const { pumps, invitations } = await pumpsAndInvitationsOf(getDb(envOf(context).DB), user);
-  const wanted = readCookie(request, PUMP_COOKIE);
-  const chosen = pumps.find(({ device }) => device.id === wanted) ?? pumps[0] ?? null;
+  const mayShow = (deviceId: string | null | undefined) => pumps.find(({ device }) => device.id === deviceId);
+  const chosen =
+    mayShow(new URL(request.url).searchParams.get("pump")) ??
+    mayShow(readCookie(request, PUMP_COOKIE)) ??
+    pumps[0] ??
+    null;
   return { pumps, chosen, invitations };
+}
+
+/**
+ * The cookie that keeps the pump the address chose (an alert's tap), so the next page shows it
+ * too; null when the address chose none the farmer may see, or the one already kept.
+ */
+export function pumpChoiceCookie(request: Request, choice: PumpChoice): string | null {
+  const named = new URL(request.url).searchParams.get("pump");
+  const chosen = choice.chosen?.device.id;
+  if (!named || chosen !== named || readCookie(request, PUMP_COOKIE) === named) return null;
+  return pumpCookie(request, named);
 }
 
 /** The cookie that keeps a choice (any farmer's page may read it; scripts need not). */

@@ -1,8 +1,8 @@
 // Alerts a farmer can get on a phone with the app closed (Web Push). The DeviceHub sends each
 // as a code, a kind and its values; the text is worded from the app's dictionaries in the
-// language stored with each browser's subscription (worker/push/push-alerts.ts). One kind is
-// one notification tag: a new alert of a kind replaces the last one (phase back replaces the
-// phase fault) instead of piling up.
+// language stored with each browser's subscription (worker/push/push-alerts.ts). One pump and
+// kind is one notification tag: a new alert of a kind replaces that pump's last one (phase back
+// replaces the phase fault) instead of piling up, and never another pump's.
 
 /** The kinds a farmer can choose, in the order the settings screen lists them. */
 export const ALERT_KINDS = [
@@ -38,9 +38,12 @@ export type Alert =
 
 export type PushKind = Alert["kind"];
 
-/** The notification tag of a kind (also the RFC 8030 Topic of its push messages). */
-export function alertTag(kind: PushKind): string {
-  return `sinchai-${kind}`;
+/** An alert about a pump: every kind but the settings screen's test. */
+export type PumpAlert = Exclude<Alert, { kind: "test" }>;
+
+/** The notification tag of a pump's alerts of a kind (the test alert has no pump). */
+export function alertTag(kind: PushKind, deviceId: string | null): string {
+  return deviceId === null ? `sinchai-${kind}` : `sinchai-${deviceId}-${kind}`;
 }
 
 /** What a push message carries (JSON, encrypted for the browser): the code and its words. */
@@ -48,11 +51,13 @@ export type PushPayload = {
   kind: PushKind;
   /** The alert's values, as sent: the code, not the sentence. */
   alert: Alert;
+  /** The pump it is about (null for the test alert); its name is in the title. */
+  deviceId: string | null;
   tag: string;
   lang: "hi" | "en";
   title: string;
   body: string;
-  /** Where a tap on the notification leads. */
+  /** Where a tap on the notification leads: that pump's page (`?pump=<deviceId>`). */
   url: string;
   /** When it happened (ms since the epoch). */
   at: number;

@@ -139,7 +139,7 @@ export type FirmwareOffer = { version: string; url: string; sha256: string; size
 /** One sample of the power history (one a minute while the motor runs). */
 export type PowerSample = { id: number; current: number; wattage: number; timestamp: string };
 
-/** The AuthThrottle's policies: what is counted per number or client address. */
+/** The AuthThrottle's policies: what is counted per number, client address, session or account. */
 export type ThrottlePolicyName =
   | "loginNumber"
   | "loginClient"
@@ -147,4 +147,7 @@ export type ThrottlePolicyName =
   /** Invitations an owner sends (worker/services/pump-members.ts). */
   | "inviteOwner"
   /** Calls of POST /api/hub-notices from one client address. */
-  | "noticeClient";
+  | "noticeClient"
+  /** Test alerts from one session, and from one account (worker/api/push.ts). */
+  | "pushTestSession"
+  | "pushTestAccount";

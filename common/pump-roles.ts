@@ -17,6 +17,11 @@ export type PumpAction =
   | "switch"
   /** Create, change and delete the box's schedules. */
   | "schedule"
+  /**
+   * Get the box's alerts on a phone with the app closed (Web Push): those who can act on a
+   * fault at night, by switching the pump or going to it, not those who only watch.
+   */
+  | "alerts"
   /** Motor protection settings. */
   | "configure"
   /** Offer the box a firmware update. */
@@ -36,8 +41,19 @@ export type PumpAction =
  * invites anyone to it (nothing starts a motor that its people did not ask for).
  */
 const ALLOWED: Record<PumpRole, readonly PumpAction[]> = {
-  owner: ["see", "switch", "schedule", "configure", "firmware", "rename", "manageMembers", "invite", "recharge"],
-  operator: ["see", "switch", "schedule"],
+  owner: [
+    "see",
+    "switch",
+    "schedule",
+    "alerts",
+    "configure",
+    "firmware",
+    "rename",
+    "manageMembers",
+    "invite",
+    "recharge",
+  ],
+  operator: ["see", "switch", "schedule", "alerts"],
   viewer: ["see"],
   admin: ["see", "configure", "firmware", "manageMembers"],
 };

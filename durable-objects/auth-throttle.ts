@@ -1,7 +1,7 @@
-// One AuthThrottle per key ("loginNumber:9876543210", "loginClient:203.0.113.7", ...): it
-// remembers recent attempts and answers how long the next one must wait. Delays grow
-// exponentially after a few free attempts and never become a permanent lockout
-// (docs/security.md, "Login throttling").
+// One AuthThrottle per key ("loginNumber:9876543210", "loginClient:203.0.113.7",
+// "pushTestAccount:42", ...): it remembers recent attempts and answers how long the next one
+// must wait. Delays grow exponentially after a few free attempts and never become a permanent
+// lockout (docs/security.md, "Login throttling").
 import { DurableObject } from "cloudflare:workers";
 import type { ThrottlePolicyName } from "../common/hub-contract.ts";
 
@@ -26,6 +26,9 @@ export const THROTTLE_POLICIES: Record<ThrottlePolicyName, ThrottlePolicy> = {
   registerClient: { windowMs: 60 * MINUTE, free: 10, baseDelayMs: 5 * MINUTE, maxDelayMs: 60 * MINUTE },
   inviteOwner: { windowMs: 60 * MINUTE, free: 10, baseDelayMs: 6 * MINUTE, maxDelayMs: 60 * MINUTE },
   noticeClient: { windowMs: 10 * MINUTE, free: 30, baseDelayMs: 10_000, maxDelayMs: 10 * MINUTE },
+  // Test alerts (the alerts screen's button): each makes the Worker wait on a push service.
+  pushTestSession: { windowMs: 10 * MINUTE, free: 3, baseDelayMs: MINUTE, maxDelayMs: 10 * MINUTE },
+  pushTestAccount: { windowMs: 10 * MINUTE, free: 5, baseDelayMs: MINUTE, maxDelayMs: 10 * MINUTE },
 };
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };

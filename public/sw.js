@@ -4,9 +4,11 @@
 //   2. The farmer's pages: always from the network when there is one, so nothing is ever stale;
 //      a copy is kept, and shown when there is no network. The page itself then says it is
 //      offline, shows the last known state of the pump with its age and disables commands.
-//   3. Nothing of an account stays readable after logout: the account's cache is deleted when
-//      this browser logs out, or when the server shows it a signed-out page.
-//   4. Web Push: shows the hub's alerts with the app closed, one notification per kind (tag).
+//   3. Nothing of an account stays after logout: the account's cache is deleted and this
+//      browser's push subscription dropped when it logs out, or when the server shows it a
+//      signed-out page (the server deleted the subscription when the session ended).
+//   4. Web Push: shows the hub's alerts with the app closed, one notification per pump and kind
+//      (tag); a tap opens that pump.
 // A new version takes over at once (skipWaiting + clients.claim): pages come from the network
 // anyway, so there is nothing an old version could keep stale.
 
@@ -111,14 +113,13 @@ async function navigate(event, request, url) {
   }
   if (USER_PAGES.has(url.pathname)) {
     // A user page that sends the browser elsewhere: this browser is no longer signed in.
-    if (response.type === "opaqueredirect" || response.redirected)
-      event.waitUntil(forgetAccount({ unsubscribe: false }));
+    if (response.type === "opaqueredirect" || response.redirected) event.waitUntil(forgetAccount());
     else if (response.ok && isHtml(response)) {
       const copy = response.clone();
       event.waitUntil(caches.open(ACCOUNT_CACHE).then((cache) => cache.put(url.pathname, copy)));
     }
   } else if (SIGNED_OUT_PAGES.has(url.pathname) && response.ok) {
-    event.waitUntil(forgetAccount({ unsubscribe: false }));
+    event.waitUntil(forgetAccount());
   }
   return response;
 }
@@ -139,26 +140,21 @@ async function postPage(request) {
   }
 }
 
-/** Logout: forget the account here first (while the session still works), then log out. */
+/** Logout: forget the account here first, then log out (which ends its alerts on the server). */
 async function forgetAccountThen(request) {
-  await forgetAccount({ unsubscribe: true });
+  await forgetAccount();
   return fetch(request);
 }
 
-async function forgetAccount({ unsubscribe }) {
-  if (unsubscribe && self.registration.pushManager) {
-    const subscription = await self.registration.pushManager.getSubscription().catch(() => null);
-    if (subscription) {
-      // The server forgets where to send this account's alerts, then the browser drops the address.
-      await fetch("/api/push/subscriptions", {
-        method: "DELETE",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ endpoint: subscription.endpoint }),
-        credentials: "same-origin",
-      }).catch(() => null);
-      await subscription.unsubscribe().catch(() => false);
-    }
-  }
+/**
+ * The session is over: its subscription ended with it on the server, so the browser drops the
+ * address too (the next account on this phone subscribes afresh), and the account's cache goes.
+ */
+async function forgetAccount() {
+  const subscription = self.registration.pushManager
+    ? await self.registration.pushManager.getSubscription().catch(() => null)
+    : null;
+  if (subscription) await subscription.unsubscribe().catch(() => false);
   await caches.delete(ACCOUNT_CACHE);
   for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
     client.postMessage({ type: "signed-out" });
@@ -198,7 +194,7 @@ self.addEventListener("push", (event) => {
   event.waitUntil(
     self.registration.showNotification(payload.title, {
       body: typeof payload.body === "string" ? payload.body : "",
-      // One notification per kind of alert: a new one replaces the last, and still rings.
+      // One notification per pump and kind: a new one replaces that pump's last, and still rings.
       tag: payload.tag,
       renotify: true,
       lang: payload.lang === "en" ? "en" : "hi",
@@ -215,11 +211,14 @@ self.addEventListener("push", (event) => {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
+  // The alert's pump (`?pump=`): an open window goes there, else a new one opens it.
   const target = new URL(event.notification.data?.url ?? "/motor-control", self.location.origin);
   event.waitUntil(
     (async () => {
       for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
-        if (new URL(client.url).pathname === target.pathname && "focus" in client) return client.focus();
+        if (new URL(client.url).origin !== target.origin || !("focus" in client)) continue;
+        const focused = await client.focus();
+        return client.url === target.href || !("navigate" in focused) ? focused : focused.navigate(target.href);
       }
       return self.clients.openWindow(target.href);
     })(),

@@ -22,6 +22,9 @@ const { values: options } = parseArgs({
     "skip-build": { type: "boolean", default: false },
     "no-sim": { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
+    // The e2e tests' push service on loopback (playwright.config.ts); a farmer's subscription to
+    // any other address outside the real push services is refused.
+    "test-push-hosts": { type: "string" },
   },
 });
 const port = Number(options.port);
@@ -75,6 +78,7 @@ async function main() {
     kind: "build",
     persistTo,
     port,
+    testPushHosts: options["test-push-hosts"],
     onOutput: (chunk) => {
       if (!options.quiet) process.stdout.write(chunk.replace(/^(?=.)/gm, "  [worker] "));
     },

@@ -76,6 +76,8 @@ export const apiEn = {
   "error.duplicateRegistration": "This mobile number is already registered. Please log in.",
   "error.commonPassword": "This password is too common. Please choose a less common one.",
   "error.notSubscribed": "This browser does not get alerts.",
+  "error.pushEndpointNotAllowed": "This is not the address of a browser's push service.",
+  "error.pushEndpointTaken": "Another account gets alerts on this browser. Log out there first.",
   "error.pushNotTaken": "The push service did not take the test alert.",
   "error.throttled": "Too many attempts. Please wait a little and try again.",
   "error.passwordBlank": "Your password cannot be only spaces.",

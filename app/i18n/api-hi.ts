@@ -77,6 +77,8 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "error.duplicateRegistration": "यह मोबाइल नंबर पहले से रजिस्टर है। कृपया लॉगिन करें।",
   "error.commonPassword": "यह पासवर्ड बहुत आम है। कोई दूसरा पासवर्ड चुनें।",
   "error.notSubscribed": "इस ब्राउज़र पर अलर्ट नहीं आते।",
+  "error.pushEndpointNotAllowed": "यह किसी ब्राउज़र की पुश सेवा का पता नहीं है।",
+  "error.pushEndpointTaken": "इस ब्राउज़र पर किसी दूसरे खाते के अलर्ट आते हैं। पहले वहाँ से लॉग आउट करें।",
   "error.pushNotTaken": "पुश सेवा ने टेस्ट अलर्ट नहीं लिया।",
   "error.throttled": "बहुत ज़्यादा प्रयास हुए। थोड़ी देर रुककर फिर प्रयास करें।",
   "error.passwordBlank": "पासवर्ड केवल खाली जगह नहीं हो सकता।",

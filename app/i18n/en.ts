@@ -112,6 +112,8 @@ export const en = {
   "nav.alerts": "Alerts",
   "alerts.title": "Alerts on this phone",
   "alerts.intro": "Get an alert on this phone when something happens at the pump, even when the app is closed.",
+  "alerts.pumps": "Alerts come from: {pumps}.",
+  "alerts.watchedPumps": "You only watch {pumps}: its alerts go to its owner and operators.",
   "alerts.checking": "Checking this phone...",
   "alerts.needsScript": "Alerts need JavaScript in this browser.",
   "alerts.unsupported":
@@ -169,6 +171,7 @@ export const en = {
   "push.reason.offline": "the device was offline",
   "push.reason.noSupply": "no power came in its window",
   "push.reason.late": "the server could not run it on time",
+  "push.pumpTitle": "{pump} · {title}",
   "push.test.title": "Test alert",
   "push.test.body": "Alerts from Sinchai reach this phone.",
   "realtime.runningWithoutCommand": "The motor is running without a confirmed command!",

@@ -1,23 +1,33 @@
 // /alerts: alerts on this phone with the app closed (Web Push). Per browser: turn them on (the
 // browser asks the farmer's permission and gives a push address for our VAPID key), choose
 // which kinds, send a test, turn them off. The DeviceHub sends them (worker/push/push-alerts.ts),
-// worded in the language saved here. Push needs the page's script; without it the page says so.
+// worded in the language saved here, for every pump the farmer owns or operates (the page lists
+// them, and the pumps they only watch, whose alerts they do not get). The subscription lasts as
+// long as this login. Push needs the page's script; without it the page says so.
 import { useEffect, useState } from "react";
 import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";
 import { subscriptionResponseSchema, subscriptionSavedResponseSchema } from "../../common/api-responses/alerts.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
-import { callApi } from "../api-client.ts";
+import { roleMay } from "../../common/pump-roles.ts";
+import { type ApiResult, callApi } from "../api-client.ts";
 import { Choice } from "../components/choice.tsx";
 import { useToast } from "../components/toast.tsx";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
+import { pumpContext } from "../pump-choice.server.ts";
 import { envOf } from "../session.server.ts";
 import type { Route } from "./+types/alerts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Alerts · Sinchai" }];
 
 export function loader({ context }: Route.LoaderArgs) {
-  // The browser subscribes with our public key; without one the server cannot send alerts.
-  return { publicKey: envOf(context).VAPID_PUBLIC_KEY || null };
+  const { pumps } = context.get(pumpContext);
+  const named = ({ device }: (typeof pumps)[number]) => ({ deviceId: device.id, name: device.name });
+  return {
+    // The browser subscribes with our public key; without one the server cannot send alerts.
+    publicKey: envOf(context).VAPID_PUBLIC_KEY || null,
+    alertPumps: pumps.filter(({ role }) => roleMay(role, "alerts")).map(named),
+    watchedPumps: pumps.filter(({ role }) => !roleMay(role, "alerts")).map(named),
+  };
 }
 
 const KIND_KEYS: Record<AlertKind, MessageKey> = {
@@ -89,13 +99,18 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
     };
   }, []);
 
-  async function save(subscription: PushSubscriptionJSON, chosen: AlertKind[]): Promise<boolean> {
-    const result = await callApi("/api/push/subscriptions", subscriptionSavedResponseSchema, {
+  function save(subscription: PushSubscriptionJSON, chosen: AlertKind[]) {
+    return callApi("/api/push/subscriptions", subscriptionSavedResponseSchema, {
       method: "PUT",
       body: { subscription, kinds: chosen, language },
     });
-    return result.ok;
   }
+
+  /** The server's own words for a refusal (another account's phone, too many tests), else ours. */
+  const failure = (result: ApiResult<unknown>, fallback: MessageKey) => (!result.ok && result.message) || t(fallback);
+
+  const pumpName = (pump: { deviceId: string; name: string | null }) =>
+    pump.name ?? t("pumps.unnamed", { id: pump.deviceId.slice(-4) });
 
   async function turnOn() {
     setBusy(true);
@@ -111,12 +126,13 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
         userVisibleOnly: true,
         applicationServerKey: base64UrlToBytes(loaderData.publicKey!),
       });
-      if (await save(subscription.toJSON(), kinds)) {
+      const saved = await save(subscription.toJSON(), kinds);
+      if (saved.ok) {
         setEndpoint(subscription.endpoint);
         setStatus("on");
         toast.show(t("alerts.saved"), "success");
       } else {
-        toast.show(t("alerts.failed"), "error");
+        toast.show(failure(saved, "alerts.failed"), "error");
       }
     } catch (error) {
       console.error("Could not subscribe to alerts", error);
@@ -131,9 +147,10 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
     setBusy(true);
     const registration = await serviceWorker();
     const subscription = await registration?.pushManager.getSubscription();
-    const saved = subscription ? await save(subscription.toJSON(), kinds) : false;
+    const saved = subscription ? await save(subscription.toJSON(), kinds) : null;
     setBusy(false);
-    toast.show(saved ? t("alerts.saved") : t("alerts.failed"), saved ? "success" : "error");
+    if (saved?.ok) toast.show(t("alerts.saved"), "success");
+    else toast.show(saved ? failure(saved, "alerts.failed") : t("alerts.failed"), "error");
   }
 
   async function turnOff() {
@@ -157,7 +174,10 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
     setBusy(true);
     const result = await callApi("/api/push/test", messageResponseSchema, { method: "POST", body: { endpoint } });
     setBusy(false);
-    toast.show(result.ok ? t("alerts.testSent") : t("alerts.testFailed"), result.ok ? "success" : "error");
+    toast.show(
+      result.ok ? t("alerts.testSent") : failure(result, "alerts.testFailed"),
+      result.ok ? "success" : "error",
+    );
   }
 
   const toggleKind = (kind: AlertKind) =>
@@ -172,6 +192,16 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
       <h1>{t("alerts.title")}</h1>
       <section className="card stack" aria-labelledby="alerts-state" data-testid="alerts" data-status={status}>
         <p className="muted">{t("alerts.intro")}</p>
+        {loaderData.alertPumps.length > 0 && (
+          <p data-testid="alerts-pumps">
+            {t("alerts.pumps", { pumps: loaderData.alertPumps.map(pumpName).join(", ") })}
+          </p>
+        )}
+        {loaderData.watchedPumps.length > 0 && (
+          <p className="muted" data-testid="alerts-watched">
+            {t("alerts.watchedPumps", { pumps: loaderData.watchedPumps.map(pumpName).join(", ") })}
+          </p>
+        )}
         <noscript>
           <p className="message warning">{t("alerts.needsScript")}</p>
         </noscript>

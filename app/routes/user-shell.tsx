@@ -4,7 +4,7 @@ import { LanguageSwitch } from "../components/language-switch.tsx";
 import { ToastProvider } from "../components/toast.tsx";
 import { CONTACT } from "../contact.ts";
 import { type MessageKey, useT } from "../i18n/i18n.ts";
-import { choosePump, pumpContext } from "../pump-choice.server.ts";
+import { choosePump, pumpChoiceCookie, pumpContext } from "../pump-choice.server.ts";
 import { envOf, requireUser } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/user-shell";
@@ -13,8 +13,13 @@ export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }, next) => {
     const user = await requireUser(request, context);
     context.set(userContext, user);
-    context.set(pumpContext, await choosePump(request, context, user));
-    return next();
+    const choice = await choosePump(request, context, user);
+    context.set(pumpContext, choice);
+    const response = await next();
+    // An alert's tap opened this pump (`?pump=`): the next pages show it too.
+    const keep = pumpChoiceCookie(request, choice);
+    if (keep) response.headers.append("Set-Cookie", keep);
+    return response;
   },
 ];
 

@@ -10,6 +10,9 @@ export const WRANGLER_TOML = fileURLToPath(new URL("../../wrangler.toml", import
 /** How every placeholder value in wrangler.toml starts. */
 export const PLACEHOLDER = "REPLACE-ME";
 
+/** The test harness's allowance for its own push services (worker/push/push-endpoint.ts): never deployed. */
+const TEST_PUSH_HOSTS_VAR = "PUSH_TEST_HOSTS";
+
 /** Where the operator is told what goes in each value. */
 export const OPERATIONS_DOC = "docs/operations.md";
 
@@ -53,6 +56,9 @@ export function environmentProblem(
   if (!name) return `Name the environment: ${names.join(" or ")}. The top level of wrangler.toml is local mode only.`;
   const section = config.env?.[name];
   if (!section) return `wrangler.toml has no environment "${name}". It has: ${names.join(", ")}.`;
+  if (Object.hasOwn((section.vars ?? {}) as object, TEST_PUSH_HOSTS_VAR)) {
+    return `wrangler.toml [env.${name}.vars] sets ${TEST_PUSH_HOSTS_VAR}: it lets Web Push reach the tests' own push services (loopback), and a deployed Worker must never have it. Remove it.`;
+  }
   const left = placeholdersIn(section, `env.${name}`);
   if (left.length === 0 || options.allowPlaceholders) return null;
   return [

@@ -46,10 +46,13 @@ export async function startLocalWorker(options: {
   port: number;
   /** Omit to use .dev.vars (what `npm start` does). */
   jwtSecret?: string;
+  /** The tests' own push services Web Push may reach (PUSH_TEST_HOSTS); never set by `npm start`. */
+  testPushHosts?: string;
   onOutput?: (chunk: string) => void;
 }): Promise<LocalWorker> {
   const entry = options.kind === "api" ? ["tests/worker-test-entry.ts", "-c", "wrangler.toml"] : [];
   const secret = options.jwtSecret ? ["--var", `JWT_SECRET:${options.jwtSecret}`] : [];
+  const pushHosts = options.testPushHosts ? ["--var", `PUSH_TEST_HOSTS:${options.testPushHosts}`] : [];
   const child = spawn(
     process.execPath,
     [
@@ -61,6 +64,7 @@ export async function startLocalWorker(options: {
       "--persist-to",
       options.persistTo,
       ...secret,
+      ...pushHosts,
       "--show-interactive-dev-session=false",
     ],
     { env: { ...process.env, ...OFFLINE_ENV }, stdio: ["ignore", "pipe", "pipe"] },

@@ -5,8 +5,19 @@ import { PUMP_ACTIONS, PUMP_ROLES, roleMay } from "../../common/pump-roles.ts";
 import { pumpLabelSchema } from "../../common/pump-schemas.ts";
 
 const EXPECTED = {
-  owner: ["see", "switch", "schedule", "configure", "firmware", "rename", "manageMembers", "invite", "recharge"],
-  operator: ["see", "switch", "schedule"],
+  owner: [
+    "see",
+    "switch",
+    "schedule",
+    "alerts",
+    "configure",
+    "firmware",
+    "rename",
+    "manageMembers",
+    "invite",
+    "recharge",
+  ],
+  operator: ["see", "switch", "schedule", "alerts"],
   viewer: ["see"],
   admin: ["see", "configure", "firmware", "manageMembers"],
 };

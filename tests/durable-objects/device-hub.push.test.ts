@@ -1,49 +1,29 @@
-// The hub's Web Push alerts (durable-objects/hub-push.ts) against a push service played in
-// Node (tests/push-outbound.ts): a slow push service holds up nothing, each browser gets only
-// the kinds it chose, an address the push service gave up is forgotten, and an alert the hub
-// could raise twice (an alarm delivered twice) goes out once.
+// The hub's Web Push alerts (durable-objects/device-hub/alerts.ts) against a push service played
+// in Node (tests/push-outbound.ts): a slow push service holds up nothing, each browser gets only
+// the kinds it chose, an address the push service gave up is forgotten, an alert the hub could
+// raise twice (an alarm delivered twice) goes out once, each alert names its pump and has a
+// topic of its pump and kind, the pump's operators get it too, and nobody else does.
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";
-import { readJson } from "../../common/api-client.ts";
-import { z } from "../../common/zod.ts";
+import { en } from "../../app/i18n/en.ts";
+import { hi } from "../../app/i18n/hi.ts";
+import { authenticateToken } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { pushSubscriptions } from "../../worker/db/schema.ts";
-import { browserWatching, connectDevice, farmerWithDevice, fireTimer, postJson, putJson } from "../worker/helpers.ts";
-
-async function browserKeys() {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
-    "deriveBits",
-  ])) as CryptoKeyPair;
-  const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-  const base64url = (bytes: Uint8Array) =>
-    btoa(String.fromCharCode(...bytes))
-      .replace(/\+/g, "-")
-      .replace(/\//g, "_")
-      .replace(/=+$/, "");
-  return { p256dh: base64url(raw), auth: base64url(crypto.getRandomValues(new Uint8Array(16))) };
-}
-
-async function subscribe(token: string, route: "ok" | "gone" | "hang", kinds: readonly AlertKind[] = ALERT_KINDS) {
-  const id = crypto.randomUUID();
-  const endpoint = `https://push.test/${route}/${id}`;
-  const response = await putJson(
-    "/api/push/subscriptions",
-    { subscription: { endpoint, keys: await browserKeys() }, kinds, language: "hi" },
-    token,
-  );
-  expect(response.status).toBe(200);
-  return { id, endpoint };
-}
-
-async function pushesTo(id: string): Promise<number> {
-  return (await readJson(await fetch(`https://push.test/count/${id}`), z.object({ count: z.int() }))).count;
-}
-
-async function stored(endpoint: string) {
-  return getDb(env.DB).query.pushSubscriptions.findFirst({ where: eq(pushSubscriptions.endpoint, endpoint) });
-}
+import { devices, pushSubscriptions, sessions } from "../../worker/db/schema.ts";
+import { pushPayload } from "../../worker/push/push-alerts.ts";
+import {
+  browserWatching,
+  connectDevice,
+  deleteJson,
+  farmerWithDevice,
+  fireTimer,
+  loginToken,
+  postJson,
+  provisionDevice,
+  sharePump,
+} from "../worker/helpers.ts";
+import { browserKeys, pushesTo, received, requestsElsewhere, stored, subscribe } from "../worker/push-support.ts";
 
 describe("DeviceHub alerts with the app closed", () => {
   it("a push service that never answers holds up neither the broadcast nor a motor command", async () => {
@@ -93,5 +73,117 @@ describe("DeviceHub alerts with the app closed", () => {
     await fireTimer(farmer.device.deviceId, "liveness");
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await pushesTo(phone.id)).toBe(1);
+  });
+});
+
+describe("whose phones a pump's alert reaches, and what it says", () => {
+  it("each alert names its pump: a second pump's alert of the same kind has its own topic and replaces nothing", async () => {
+    const farmer = await farmerWithDevice();
+    const second = await provisionDevice(farmer.user.id);
+    await getDb(env.DB).update(devices).set({ name: "कुएँ वाला पंप" }).where(eq(devices.id, farmer.device.deviceId));
+    const phone = await subscribe(farmer.token, "ok", ["phase"]);
+    const well = await connectDevice(farmer.device);
+    const river = await connectDevice(second);
+
+    well.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing" });
+    await expect.poll(() => pushesTo(phone.id)).toBe(1);
+    river.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase B missing" });
+    await expect.poll(() => pushesTo(phone.id)).toBe(2);
+    const { topics } = await received(phone.id);
+    expect(new Set(topics).size).toBe(2);
+    expect(topics.every((topic) => topic !== null && /^[A-Za-z0-9_-]{1,32}$/.test(topic))).toBe(true);
+    well.close();
+    river.close();
+  });
+
+  it("the words name the pump in the reader's language, the tag is the pump's and the kind's, a tap opens that pump", () => {
+    const named = { deviceId: "SNC-ABCDEFGH", name: "कुएँ वाला पंप" };
+    const unnamed = { deviceId: "SNC-JKLMNPQR", name: null };
+    const fault = { kind: "phase", state: "fault", detail: null } as const;
+    const now = Date.now();
+    const hindi = pushPayload(fault, "hi", now, named);
+    expect(hindi.title).toContain("कुएँ वाला पंप");
+    expect(hindi.title).toContain(hi["push.phaseFault.title"]);
+    expect(hindi.url).toBe("/motor-control?pump=SNC-ABCDEFGH");
+    expect(hindi.deviceId).toBe("SNC-ABCDEFGH");
+    const english = pushPayload(fault, "en", now, unnamed);
+    expect(english.title).toContain(en["pumps.unnamed"].replace("{id}", "NPQR"));
+    expect(english.title).toContain(en["push.phaseFault.title"]);
+    expect(english.tag).not.toBe(hindi.tag);
+    expect(english.tag).toContain("SNC-JKLMNPQR");
+    expect(pushPayload({ kind: "phase", state: "ok", detail: null }, "hi", now, named).tag).toBe(hindi.tag);
+    const schedule = pushPayload(
+      { kind: "schedule", outcome: "done", action: "on", minuteOfDay: 360, reason: null },
+      "en",
+      now,
+      named,
+    );
+    expect(schedule.url).toBe("/motor-schedule?pump=SNC-ABCDEFGH");
+    expect(schedule.tag).not.toBe(hindi.tag);
+  });
+
+  it("the owner's and the operators' phones get the pump's alerts; a viewer's, an ex-member's and a stranger's do not", async () => {
+    const farmer = await farmerWithDevice();
+    const { operator, viewer, exMember } = await sharePump(farmer.device.deviceId, farmer.token);
+    const stranger = await farmerWithDevice();
+    const [operatorToken, viewerToken, exToken] = await Promise.all([
+      loginToken(operator),
+      loginToken(viewer),
+      loginToken(exMember),
+    ]);
+    const phones = {
+      owner: await subscribe(farmer.token, "ok", ["phase"]),
+      operator: await subscribe(operatorToken, "ok", ["phase"]),
+      viewer: await subscribe(viewerToken, "ok", ["phase"]),
+      exMember: await subscribe(exToken, "ok", ["phase"]),
+      stranger: await subscribe(stranger.token, "ok", ["phase"]),
+    };
+    const box = await connectDevice(farmer.device);
+    box.send({ type: "event", event: "phaseFault", relay: "off" });
+    await expect.poll(() => pushesTo(phones.operator.id)).toBe(1);
+    await expect.poll(() => pushesTo(phones.owner.id)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await pushesTo(phones.viewer.id)).toBe(0);
+    expect(await pushesTo(phones.exMember.id)).toBe(0);
+    expect(await pushesTo(phones.stranger.id)).toBe(0);
+
+    // The owner removes the operator: the next alert does not reach them.
+    expect(
+      (await deleteJson(`/api/pumps/${farmer.device.deviceId}/members/${operator.mobileNo}`, undefined, farmer.token))
+        .status,
+    ).toBe(200);
+    box.send({ type: "event", event: "phaseOk", relay: "off" });
+    await expect.poll(() => pushesTo(phones.owner.id)).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await pushesTo(phones.operator.id)).toBe(1);
+    box.close();
+  });
+
+  it("nothing goes to a session that ended without its row being deleted, nor to an address outside the push services", async () => {
+    const farmer = await farmerWithDevice();
+    const revoked = await loginToken(farmer.user);
+    const revokedPhone = await subscribe(revoked, "ok", ["phase"]);
+    const session = (await authenticateToken(env, revoked, "user"))!.sessionId;
+    const db = getDb(env.DB);
+    // As a session-ending path that forgot the subscriptions would leave it.
+    await db.update(sessions).set({ revokedAt: Date.now() }).where(eq(sessions.id, session));
+    await db.insert(pushSubscriptions).values({
+      userId: farmer.user.id,
+      sessionId: (await authenticateToken(env, farmer.token, "user"))!.sessionId,
+      endpoint: `https://127.0.0.1:9/${session}`,
+      ...(await browserKeys()),
+      kinds: ["phase"],
+      language: "hi",
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+    });
+    const live = await subscribe(farmer.token, "ok", ["phase"]);
+    const box = await connectDevice(farmer.device);
+    box.send({ type: "event", event: "phaseFault", relay: "off" });
+    await expect.poll(() => pushesTo(live.id)).toBe(1);
+    await expect.poll(async () => (await stored(`https://127.0.0.1:9/${session}`)) === undefined).toBe(true);
+    expect(await requestsElsewhere(session)).toEqual([]);
+    expect(await pushesTo(revokedPhone.id)).toBe(0);
+    box.close();
   });
 });

@@ -2,7 +2,9 @@
 // Alerts with the app closed (Web Push), end to end: the DeviceHub's pushes for every kind of
 // alert reach a local push service (push-service/push-service.ts), which checks the VAPID
 // signature, decrypts each payload with the subscription's private key and hands it to the
-// test: kind, language and tag. The settings screen in a real browser. Own farmers and boxes.
+// test: kind, language, the pump's name, tag and page. An operator of a shared pump gets its
+// alerts and a viewer does not. The settings screen in a real browser, and logout ending the
+// phone's alerts. Own farmers and boxes.
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import { ALERT_KINDS, alertTag, type PushKind } from "../../common/alerts.ts";
 import { readJson } from "../../common/api-client.ts";
@@ -10,9 +12,9 @@ import { subscriptionResponseSchema } from "../../common/api-responses/alerts.ts
 import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { bearer, type Farmer, farmerWithDevice } from "./admin-support.ts";
+import { bearer, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
 import { type ReceivedPush, TestPushService, type TestSubscription } from "./push-service/push-service.ts";
-import { BASE_URL, DICTIONARIES, type Texts } from "./support.ts";
+import { BASE_URL, DICTIONARIES, fitsTheScreen, type Texts } from "./support.ts";
 
 let service: TestPushService;
 const devices: SimulatedDevice[] = [];
@@ -42,7 +44,17 @@ async function ownPump(request: APIRequestContext) {
       await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, { data: rated, ...bearer(farmer.token) })
     ).status(),
   ).toBe(200);
-  return { farmer, device };
+  return { farmer, device, pump: { deviceId: device.deviceId, name: null as string | null } };
+}
+
+/** The pump an alert is about, as its title names it (null: the test alert). */
+type AlertPump = { deviceId: string; name: string | null } | null;
+
+/** A push's title as the phone shows it: the pump's name (or "Pump" and its id's end), then what happened. */
+function titleOf(texts: Texts, titleKey: keyof Texts, pump: AlertPump): string {
+  if (!pump) return texts[titleKey];
+  const name = pump.name ?? texts["pumps.unnamed"].replace("{id}", pump.deviceId.slice(-4));
+  return texts["push.pumpTitle"].replace("{pump}", name).replace("{title}", texts[titleKey]);
 }
 
 async function subscribe(
@@ -60,6 +72,15 @@ async function subscribe(
   return subscription;
 }
 
+/** A new session of `farmer` (another phone logging in). */
+async function registerFarmerLogin(request: APIRequestContext, farmer: Farmer): Promise<string> {
+  const response = await request.post("/api/auth/login", {
+    data: { mobileNo: farmer.mobileNo, password: farmer.password },
+  });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { token: string }).token;
+}
+
 /** Switches the farmer's motor, waiting out the 10 s cooldown an ON may still be in. */
 async function switchMotor(request: APIRequestContext, farmer: Farmer, action: "on" | "off", expected = 200) {
   await expect
@@ -70,9 +91,10 @@ async function switchMotor(request: APIRequestContext, farmer: Farmer, action: "
     .toBe(expected);
 }
 
-/** The push of `kind` this subscription got after `since`, checked for language and tag. */
+/** The push of `kind` this subscription got after `since`, checked for language, pump, tag and page. */
 async function expectPush(
   subscription: TestSubscription,
+  pump: AlertPump,
   kind: PushKind,
   language: "hi" | "en",
   since: number,
@@ -80,15 +102,19 @@ async function expectPush(
   timeoutMs = 20_000,
 ) {
   const texts = DICTIONARIES[language];
+  const title = titleOf(texts, titleKey, pump);
   // Two alerts of a kind (a phase fault, then the phase back) may arrive in either order.
   const push = await service.waitFor(
     subscription,
-    (candidate) => candidate.payload.kind === kind && candidate.payload.title === texts[titleKey],
+    (candidate) => candidate.payload.kind === kind && candidate.payload.title === title,
     timeoutMs,
     since,
   );
-  expect(push.payload).toMatchObject({ kind, lang: language, tag: alertTag(kind), title: texts[titleKey] });
-  expect(push.topic).toBe(alertTag(kind));
+  const deviceId = pump?.deviceId ?? null;
+  expect(push.payload).toMatchObject({ kind, lang: language, deviceId, tag: alertTag(kind, deviceId), title });
+  if (pump) expect(push.payload.url).toMatch(new RegExp(`^/motor-(control|schedule)\\?pump=${pump.deviceId}$`));
+  // The push service sees the Topic in the clear: a digest, no box id.
+  expect(push.topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
   expect(push.vapid.sub).toMatch(/^(mailto|https):/);
   return push;
 }
@@ -103,7 +129,7 @@ test("the hub alerts the farmer's phones for every kind, each in its own languag
   request,
 }) => {
   test.setTimeout(180_000);
-  const { farmer, device } = await ownPump(request);
+  const { farmer, device, pump } = await ownPump(request);
   const hindi = await subscribe(request, farmer, "hi");
   const english = await subscribe(
     request,
@@ -116,37 +142,38 @@ test("the hub alerts the farmer's phones for every kind, each in its own languag
   await switchMotor(request, farmer, "on");
   let since = Date.now();
   device.inject("dryRun");
-  const dryRun = await expectPush(hindi, "dryRun", "hi", since, "push.dryRun.title");
+  const dryRun = await expectPush(hindi, pump, "dryRun", "hi", since, "push.dryRun.title");
   expect(dryRun.urgency).toBe("high");
   expect(dryRun.ttl).toBe(12 * 3600);
-  await expectPush(english, "dryRun", "en", since, "push.dryRun.title");
+  await expectPush(english, pump, "dryRun", "en", since, "push.dryRun.title");
   device.inject("normal");
 
   // Overcurrent.
   await switchMotor(request, farmer, "on");
   since = Date.now();
   device.inject("overCurrent");
-  await expectPush(hindi, "overCurrent", "hi", since, "push.overCurrent.title");
-  await expectPush(english, "overCurrent", "en", since, "push.overCurrent.title");
+  await expectPush(hindi, pump, "overCurrent", "hi", since, "push.overCurrent.title");
+  await expectPush(english, pump, "overCurrent", "en", since, "push.overCurrent.title");
   device.inject("normal");
 
   // A phase fault, then the phase back: the same tag, so the second replaces the first.
   since = Date.now();
   device.inject("phaseLoss");
-  const fault = await expectPush(hindi, "phase", "hi", since, "push.phaseFault.title");
+  const fault = await expectPush(hindi, pump, "phase", "hi", since, "push.phaseFault.title");
   expect(fault.payload.alert).toMatchObject({ kind: "phase", state: "fault", detail: "Phase Y missing" });
   since = Date.now();
   device.inject("phaseRestore");
-  const back = await expectPush(hindi, "phase", "hi", since, "push.phaseOk.title");
+  const back = await expectPush(hindi, pump, "phase", "hi", since, "push.phaseOk.title");
   expect(back.payload.tag).toBe(fault.payload.tag);
-  await expectPush(english, "phase", "en", since, "push.phaseOk.title");
+  expect(back.topic).toBe(fault.topic);
+  await expectPush(english, pump, "phase", "en", since, "push.phaseOk.title");
 
   // Power lost and back: the English phone chose not to get these.
   since = Date.now();
   device.inject("powerCut");
-  const lost = await expectPush(hindi, "power", "hi", since, "push.powerLost.title");
+  const lost = await expectPush(hindi, pump, "power", "hi", since, "push.powerLost.title");
   device.inject("powerRestore");
-  await expectPush(hindi, "power", "hi", lost.at + 1, "push.powerBack.title");
+  await expectPush(hindi, pump, "power", "hi", lost.at + 1, "push.powerBack.title");
   expectNone(english, "power", since);
 
   // Running without a confirmed command: the box closes its relay but its answer is lost.
@@ -155,8 +182,8 @@ test("the hub alerts the farmer's phones for every kind, each in its own languag
   await switchMotor(request, farmer, "on", 504);
   // Its next power report (unwatched, a box reports current when it changes or once a heartbeat).
   device.sendPowerReading();
-  await expectPush(hindi, "runningWithoutCommand", "hi", since, "push.runningWithoutCommand.title");
-  await expectPush(english, "runningWithoutCommand", "en", since, "push.runningWithoutCommand.title");
+  await expectPush(hindi, pump, "runningWithoutCommand", "hi", since, "push.runningWithoutCommand.title");
+  await expectPush(english, pump, "runningWithoutCommand", "en", since, "push.runningWithoutCommand.title");
   device.inject("ackNormally");
   await switchMotor(request, farmer, "off");
 
@@ -164,13 +191,13 @@ test("the hub alerts the farmer's phones for every kind, each in its own languag
   await switchMotor(request, farmer, "on");
   since = Date.now();
   device.inject("networkDrop");
-  await expectPush(hindi, "offlineWhileOn", "hi", since, "push.offlineWhileOn.title");
-  await expectPush(english, "offlineWhileOn", "en", since, "push.offlineWhileOn.title");
+  await expectPush(hindi, pump, "offlineWhileOn", "hi", since, "push.offlineWhileOn.title");
+  await expectPush(english, pump, "offlineWhileOn", "en", since, "push.offlineWhileOn.title");
 });
 
 test("a scheduled run carried out, and one missed while the box is offline, alert the farmer", async ({ request }) => {
   test.setTimeout(240_000);
-  const { farmer, device } = await ownPump(request);
+  const { farmer, device, pump } = await ownPump(request);
   const phone = await subscribe(request, farmer, "en", ["schedule"]);
   // The next IST minute at least 20 s away, and the one after it.
   const now = Date.now();
@@ -187,9 +214,9 @@ test("a scheduled run carried out, and one missed while the box is offline, aler
     });
     expect(saved.status()).toBe(201);
   }
-  const done = await expectPush(phone, "schedule", "en", now, "push.scheduleDone.title", 100_000);
+  const done = await expectPush(phone, pump, "schedule", "en", now, "push.scheduleDone.title", 100_000);
   expect(done.payload.alert).toMatchObject({ kind: "schedule", outcome: "done", action: "on", minuteOfDay: first });
-  expect(done.payload.url).toBe("/motor-schedule");
+  expect(done.payload.url).toBe(`/motor-schedule?pump=${device.deviceId}`);
   await device.stop();
   const missed = await service.waitFor(
     phone,
@@ -201,14 +228,14 @@ test("a scheduled run carried out, and one missed while the box is offline, aler
   );
   expect(missed.payload).toMatchObject({
     lang: "en",
-    tag: alertTag("schedule"),
-    title: DICTIONARIES.en["push.scheduleMissed.title"],
+    tag: alertTag("schedule", device.deviceId),
+    title: titleOf(DICTIONARIES.en, "push.scheduleMissed.title", pump),
   });
   expect(missed.payload.body).toContain(DICTIONARIES.en["push.reason.offline"]);
 });
 
 test("a subscription the push service says is gone (410, 404) is deleted", async ({ request }) => {
-  const { farmer, device } = await ownPump(request);
+  const { farmer, device, pump } = await ownPump(request);
   const gone = await subscribe(request, farmer, "hi");
   const unknown = await subscribe(request, farmer, "hi");
   const kept = await subscribe(request, farmer, "hi");
@@ -233,7 +260,7 @@ test("a subscription the push service says is gone (410, 404) is deleted", async
   service.answerWith(unknown, 404);
   const since = Date.now();
   device.inject("phaseLoss");
-  await expectPush(kept, "phase", "hi", since, "push.phaseFault.title");
+  await expectPush(kept, pump, "phase", "hi", since, "push.phaseFault.title");
   await expect.poll(() => stored(unknown)).toBeNull();
   expect(await stored(kept)).not.toBeNull();
 });
@@ -242,7 +269,9 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
   browser,
   request,
 }) => {
-  const { farmer } = await ownPump(request);
+  const { farmer, device, pump } = await ownPump(request);
+  // Another phone of the farmer, its own session: it keeps getting the pump's alerts.
+  const kept = await subscribe(request, { ...farmer, token: await registerFarmerLogin(request, farmer) }, "hi");
   const phone = service.subscribe();
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
   await context.grantPermissions(["notifications"], { origin: BASE_URL });
@@ -277,6 +306,10 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
     const card = page.getByTestId("alerts");
     await expect(card).toHaveAttribute("data-status", "off");
     await expect(card).toContainText(hi["alerts.off"]);
+    await expect(page.getByTestId("alerts-pumps")).toHaveText(
+      hi["alerts.pumps"].replace("{pumps}", hi["pumps.unnamed"].replace("{id}", pump.deviceId.slice(-4))),
+    );
+    expect(await fitsTheScreen(page)).toBe(true);
     await page.getByRole("button", { name: hi["alerts.turnOn"] }).click();
     await expect(card).toHaveAttribute("data-status", "on");
     await expect(card).toContainText(hi["alerts.on"]);
@@ -299,7 +332,7 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
     const since = Date.now();
     await page.getByRole("button", { name: hi["alerts.test"] }).click();
     await expect(page.getByTestId("toast").filter({ hasText: hi["alerts.testSent"] })).toBeVisible();
-    const push = await expectPush(phone, "test", "hi", since, "push.test.title");
+    const push = await expectPush(phone, null, "test", "hi", since, "push.test.title");
     expect(push.payload.body).toBe(hi["push.test.body"]);
 
     // A reload finds it on, with the kinds saved.
@@ -315,7 +348,100 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
       bearer(farmer.token),
     );
     expect((await readJson(after, subscriptionResponseSchema)).subscription).toBeNull();
+
+    // On again, then the farmer logs out: the server forgets this phone with the session.
+    await page.getByRole("button", { name: hi["alerts.turnOn"] }).click();
+    await expect(card).toHaveAttribute("data-status", "on");
+    await page.getByRole("button", { name: hi["shell.logout"] }).click();
+    await expect(page).toHaveURL(/\/\?loggedOut=1$/);
+    const again = await registerFarmerLogin(request, farmer);
+    const gone = await request.get(
+      `/api/push/subscriptions?endpoint=${encodeURIComponent(phone.endpoint)}`,
+      bearer(again),
+    );
+    expect((await readJson(gone, subscriptionResponseSchema)).subscription).toBeNull();
+    const since2 = Date.now();
+    device.inject("phaseLoss");
+    await expectPush(kept, pump, "phase", "hi", since2, "push.phaseFault.title");
+    expectNone(phone, "phase", since2);
   } finally {
     await context.close();
+  }
+});
+
+test("an operator's phone gets the shared pump's alerts by its name and opens that pump; a viewer's does not", async ({
+  browser,
+  request,
+}) => {
+  const { farmer: owner, device } = await ownPump(request);
+  const pump = { deviceId: device.deviceId, name: "कुएँ वाला पंप" };
+  expect(
+    (
+      await request.put(`/api/pumps/${pump.deviceId}/name`, { data: { name: pump.name }, ...bearer(owner.token) })
+    ).status(),
+  ).toBe(200);
+  // The operator has a pump of their own too, which their pages show unless told otherwise.
+  const { farmer: operator, device: ownBox } = await farmerWithDevice(request);
+  devices.push(ownBox);
+  const viewer = await registerFarmer(request);
+  for (const [person, role, label] of [
+    [operator, "operator", "राम"],
+    [viewer, "viewer", "सीता"],
+  ] as const) {
+    const invited = await request.post(`/api/pumps/${pump.deviceId}/members`, {
+      data: { mobileNo: person.mobileNo, role, label },
+      ...bearer(owner.token),
+    });
+    expect(invited.status()).toBe(201);
+  }
+  const operatorPhone = await subscribe(request, operator, "en");
+  const viewerPhone = await subscribe(request, viewer, "hi");
+
+  const since = Date.now();
+  device.inject("phaseLoss");
+  const push = await expectPush(operatorPhone, pump, "phase", "en", since, "push.phaseFault.title");
+  expect(push.payload.title).toBe(`कुएँ वाला पंप · ${DICTIONARIES.en["push.phaseFault.title"]}`);
+  expectNone(viewerPhone, "phase", since);
+
+  // The tap: the operator's browser opens the alert's page, which shows that pump, and keeps it.
+  const en = DICTIONARIES.en;
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await context.addCookies([
+    { name: "sinchai_session", value: operator.token, url: BASE_URL },
+    { name: "sinchai_lang", value: "en", url: BASE_URL },
+  ]);
+  const page = await context.newPage();
+  try {
+    await page.goto("/motor-control");
+    await expect(page.getByTestId(`pump-${ownBox.deviceId}`)).toHaveAttribute("aria-pressed", "true");
+    await page.goto(push.payload.url);
+    await expect(page.getByTestId(`pump-${pump.deviceId}`)).toHaveAttribute("aria-pressed", "true");
+    await page.goto("/motor-schedule");
+    await expect(page.getByTestId(`pump-${pump.deviceId}`)).toHaveAttribute("aria-pressed", "true");
+
+    // The alerts screen names the pumps whose alerts come to this phone.
+    await page.goto("/alerts");
+    const ownName = en["pumps.unnamed"].replace("{id}", ownBox.deviceId.slice(-4));
+    await expect(page.getByTestId("alerts-pumps")).toHaveText(
+      en["alerts.pumps"].replace("{pumps}", `${ownName}, कुएँ वाला पंप`),
+    );
+    expect(await fitsTheScreen(page)).toBe(true);
+  } finally {
+    await context.close();
+  }
+
+  // The viewer's screen, in Hindi, says whose alerts the pump they watch sends.
+  const viewerContext = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await viewerContext.addCookies([{ name: "sinchai_session", value: viewer.token, url: BASE_URL }]);
+  const viewerPage = await viewerContext.newPage();
+  try {
+    await viewerPage.goto("/alerts");
+    await expect(viewerPage.getByTestId("alerts-watched")).toHaveText(
+      DICTIONARIES.hi["alerts.watchedPumps"].replace("{pumps}", "कुएँ वाला पंप"),
+    );
+    await expect(viewerPage.getByTestId("alerts-pumps")).toHaveCount(0);
+    expect(await fitsTheScreen(viewerPage)).toBe(true);
+  } finally {
+    await viewerContext.close();
   }
 });

@@ -65,6 +65,22 @@ describe("the environments in wrangler.toml", () => {
   });
 });
 
+describe("the test push service's allowance (PUSH_TEST_HOSTS)", () => {
+  it("is set by no environment and not by local mode: only the tests' harness passes it", () => {
+    const vars = (section: Record<string, unknown> | undefined) => (section?.vars ?? {}) as Record<string, unknown>;
+    expect(vars(committed)).not.toHaveProperty("PUSH_TEST_HOSTS");
+    for (const name of environmentNames(committed))
+      expect(vars(committed.env![name])).not.toHaveProperty("PUSH_TEST_HOSTS");
+  });
+
+  it("refuses an environment that sets it, even for a dry run", () => {
+    const config = configWith("0b1c9a7e-5d2f-4c11-9e5a-2f7c3d4b5a61", "farmer@upi");
+    (config.env!.production!.vars as Record<string, string>).PUSH_TEST_HOSTS = "127.0.0.1";
+    expect(environmentProblem(config, "production")).toContain("PUSH_TEST_HOSTS");
+    expect(environmentProblem(config, "production", { allowPlaceholders: true })).toContain("PUSH_TEST_HOSTS");
+  });
+});
+
 describe("npm run deploy", () => {
   it.runIf(productionUnfilled)(
     "refuses production while its placeholders remain, before building anything",

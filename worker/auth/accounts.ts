@@ -5,6 +5,7 @@ import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/credentials.ts";
 import { weakPasswordReason } from "../../common/password-policy.ts";
 import { getDb } from "../db/client.ts";
+import { deleteSubscriptionsOfOtherSessions } from "../db/push-subscriptions.ts";
 import { sessions, users } from "../db/schema.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
 import { apiError } from "../http/http-error.ts";
@@ -133,7 +134,8 @@ export async function changePassword(
   if (input.newPassword === input.currentPassword) throw apiError(400, "samePassword");
   const passwordHash = await hashPassword(input.newPassword);
   const now = Date.now();
-  // One batch: the new password and the end of the other sessions take effect together.
+  // One batch: the new password, the end of the other sessions and of their phones' alerts
+  // take effect together.
   const [, ended] = await db.batch([
     db.update(users).set({ passwordHash }).where(eq(users.id, account.id)),
     db
@@ -141,6 +143,7 @@ export async function changePassword(
       .set({ revokedAt: now })
       .where(and(eq(sessions.userId, account.id), ne(sessions.id, user.sessionId), isNull(sessions.revokedAt)))
       .returning({ id: sessions.id }),
+    deleteSubscriptionsOfOtherSessions(db, account.id, user.sessionId),
   ]);
   await closeSessionSockets(env, { sessionIds: ended.map((row) => row.id) }, "signedOut");
   return { endedSessions: ended.length };

@@ -3,6 +3,7 @@
 import { and, eq, gt, isNull, lt, lte, or } from "drizzle-orm";
 import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import { getDb } from "../db/client.ts";
+import { deleteSubscriptionsOfSession } from "../db/push-subscriptions.ts";
 import { realtimeWatches, sessions, users } from "../db/schema.ts";
 import { readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
@@ -91,12 +92,19 @@ export function sessionUser(
   };
 }
 
-/** Ends a session: its token stops working at once, and so do the realtime sockets it opened. */
+/**
+ * Ends a session: its token stops working at once, and so do the realtime sockets it opened. Its
+ * push subscriptions go in the same batch: the phone gets no more of the pump's alerts.
+ */
 export async function endSession(env: SocketEnv, sessionId: string, now = Date.now()) {
-  await getDb(env.DB)
-    .update(sessions)
-    .set({ revokedAt: now })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  const db = getDb(env.DB);
+  await db.batch([
+    db
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt))),
+    deleteSubscriptionsOfSession(db, sessionId),
+  ]);
   await closeSessionSockets(env, { sessionIds: [sessionId] }, "signedOut");
 }
 
@@ -130,7 +138,9 @@ export const REVOKED_SESSION_KEPT_MS = 24 * 60 * 60_000;
 /**
  * Deletes the rows of sessions that can never be used again: expired, or revoked a day ago.
  * A token naming a deleted row is refused like one naming a revoked row (the lookup finds
- * nothing), so this only keeps the table from growing with every login. Run by the cron trigger.
+ * nothing), so this only keeps the table from growing with every login. Their push
+ * subscriptions go with them (the foreign key; nothing was sent to them since they ended).
+ * Run by the cron trigger.
  */
 export async function purgeEndedSessions(
   env: Pick<Env, "DB">,

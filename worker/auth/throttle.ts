@@ -1,7 +1,7 @@
-// Login, registration and invitation throttling (docs/security.md, "Login throttling"). Failed logins
-// slow down per number and per client address; a phone that has logged in with a number
-// before (known-device cookie) is exempt from that number's throttle, so an attacker
-// hammering a farmer's number cannot lock the farmer out.
+// Login, registration, invitation and test-alert throttling (docs/security.md, "Login
+// throttling" and "Web Push"). Failed logins slow down per number and per client address; a
+// phone that has logged in with a number before (known-device cookie) is exempt from that
+// number's throttle, so an attacker hammering a farmer's number cannot lock the farmer out.
 import { jwtVerify, SignJWT } from "jose";
 import type { ThrottlePolicyName } from "../../common/hub-contract.ts";
 import { apiError } from "../http/http-error.ts";
@@ -118,6 +118,21 @@ export async function guardNoticeDelivery(env: ThrottleEnv, client: AuthClient):
   if (!client.ip) return;
   const ticket = await throttle(env, "noticeClient", client.ip).take("noticeClient");
   if (!ticket.allowed) refuse(ticket.retryAfterMs);
+}
+
+/**
+ * A test alert from a session of an account, counted before it is sent (decision 012): three in
+ * ten minutes per session, five per account, then each waits longer. A refusal by the account's
+ * count takes back the session's.
+ */
+export async function guardPushTest(env: ThrottleEnv, user: { id: number; sessionId: string }): Promise<void> {
+  const session = await throttle(env, "pushTestSession", user.sessionId).take("pushTestSession");
+  if (!session.allowed) refuse(session.retryAfterMs);
+  const account = await throttle(env, "pushTestAccount", String(user.id)).take("pushTestAccount");
+  if (!account.allowed) {
+    await throttle(env, "pushTestSession", user.sessionId).forgive(session.attemptId);
+    refuse(account.retryAfterMs);
+  }
 }
 
 /** The known-device cookie after a successful login with `mobileNo` (kept for a year). */

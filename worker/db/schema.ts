@@ -305,11 +305,17 @@ export type RechargeRequestRow = typeof rechargeRequests.$inferSelect;
 export type AdminAuditRow = typeof adminAudit.$inferSelect;
 
 /**
- * A browser that gets a farmer's alerts with the app closed (Web Push). `endpoint` is the push
- * service's address for that browser, `p256dh` and `auth` its keys (RFC 8291): a browser has one
+ * A browser that gets alerts with the app closed (Web Push). `endpoint` is the push service's
+ * address for that browser, `p256dh` and `auth` its keys (RFC 8291): a browser has one
  * subscription, so the endpoint is unique. Alerts are worded in `language` and sent only for
- * `kinds`. Deleted when the browser logs out (its service worker asks) and when the push service
- * answers 404 or 410 (the browser dropped it).
+ * `kinds`, from every pump whose alerts the account may get (common/pump-roles.ts).
+ *
+ * A subscription belongs to the session that saved it and ends with it: logout and a password
+ * change delete it in the same D1 batch that ends the session (worker/auth/), the purge of
+ * expired sessions through the foreign key, and nothing is sent to one whose session is no
+ * longer live (worker/push/push-alerts.ts). Also deleted when the push service answers 404 or
+ * 410 (the browser dropped it). At most MAX_SUBSCRIPTIONS_PER_SESSION per session and
+ * MAX_SUBSCRIPTIONS_PER_ACCOUNT per account (worker/db/push-subscriptions.ts).
  */
 export const pushSubscriptions = sqliteTable(
   "push_subscriptions",
@@ -318,6 +324,9 @@ export const pushSubscriptions = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     endpoint: text("endpoint").notNull().unique(),
     p256dh: text("p256dh").notNull(),
     auth: text("auth").notNull(),
@@ -328,7 +337,10 @@ export const pushSubscriptions = sqliteTable(
     /** The push service's last acceptance of a message for it. */
     lastSentAt: timestamp("last_sent_at"),
   },
-  (table) => [index("push_subscriptions_user_idx").on(table.userId)],
+  (table) => [
+    index("push_subscriptions_user_idx").on(table.userId),
+    index("push_subscriptions_session_idx").on(table.sessionId),
+  ],
 );
 
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;

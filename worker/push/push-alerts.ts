@@ -1,33 +1,44 @@
-// Web Push for a farmer's alerts: the DeviceHub (and the alerts API's test button) hand over an
-// alert as a code; this reads the browsers subscribed to it in D1, words it in each one's
-// language from the app's dictionaries, encrypts it for that browser (RFC 8291, aes128gcm) and
-// signs the request with our VAPID key (RFC 8292) through @block65/webcrypto-web-push (Web
-// Crypto, no Node APIs; docs/decisions/015-web-push-library.md), sends it to the browser's push
-// service and forgets the subscriptions the push service gave up. In a folder of its own because
-// both the Worker and the DeviceHub send alerts: with the D1 layer (worker/db/) it is the only
-// part of the Worker a Durable Object may import.
+// Web Push for alerts: the DeviceHub (and the alerts API's test button) hand over an alert as a
+// code; this reads the browsers that get it from D1 (the pump's owner's and operators', of live
+// sessions only), words it in each one's language from the app's dictionaries with the pump's
+// name, encrypts it for that browser (RFC 8291, aes128gcm) and signs the request with our VAPID
+// key (RFC 8292) through @block65/webcrypto-web-push (Web Crypto, no Node APIs;
+// docs/decisions/015-web-push-library.md), sends it to the browser's push service and forgets
+// the subscriptions the push service gave up. In a folder of its own because both the Worker
+// and the DeviceHub send alerts: with the D1 layer (worker/db/) it is the only part of the
+// Worker a Durable Object may import.
 //
 // Never in the way of the pump: callers do not await it (ctx.waitUntil), each request gives up
-// after PUSH_TIMEOUT_MS, and every failure is logged and swallowed.
+// after PUSH_TIMEOUT_MS, and every failure is logged and swallowed. Never a way into anything
+// else: only the push services' own hosts are asked (push-endpoint.ts), and a redirect is a
+// failure, never followed.
 import { buildPushPayload } from "@block65/webcrypto-web-push";
 import { formatNumber, formatSince, formatVoltages } from "../../app/format.ts";
 import type { MessageKey } from "../../app/i18n/catalogue.ts";
 import { translate } from "../../app/i18n/dictionaries.ts";
 import type { Language } from "../../app/i18n/language.ts";
-import { type Alert, alertTag, type PushPayload } from "../../common/alerts.ts";
+import { type Alert, alertTag, type PumpAlert, type PushPayload } from "../../common/alerts.ts";
 import { formatClock } from "../../common/schedule-time.ts";
 import { getDb } from "../db/client.ts";
 import {
   deleteSubscriptionByEndpoint,
-  findSubscription,
+  findLiveSubscription,
   markSubscriptionSent,
-  subscriptionsFor,
+  subscriptionsForPump,
 } from "../db/push-subscriptions.ts";
 import type { PushSubscriptionRow } from "../db/schema.ts";
+import { isAllowedPushEndpoint } from "./push-endpoint.ts";
 
-export const PUSH_TIMEOUT_MS = 10_000;
+/** A push service answers in well under a second; this bounds what a dead one costs a request. */
+export const PUSH_TIMEOUT_MS = 5_000;
 
-export type PushEnv = Pick<Env, "DB" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT">;
+export type PushEnv = Pick<Env, "DB" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT"> & {
+  /** The tests' own push services (push-endpoint.ts); set by the test harness only. */
+  PUSH_TEST_HOSTS?: string;
+};
+
+/** The pump an alert is about, as its title names it. */
+export type AlertPump = { deviceId: string; name: string | null };
 
 /** What became of one message: the push service's status (0: no answer), and whether the row went. */
 export type PushDelivery = { endpoint: string; status: number; removed: boolean };
@@ -47,8 +58,15 @@ const DELIVERY: Record<Alert["kind"], { ttlSeconds: number; urgency: "high" | "n
   test: { ttlSeconds: 300, urgency: "normal" },
 };
 
-/** The notification's title and text for `alert` in `language`: codes in, sentences out. */
-export function alertText(alert: Alert, language: Language, now: number): { title: string; body: string } {
+/** The notification's title and text for `alert` in `language`, naming `pump`: codes in, sentences out. */
+function alertText(alert: Alert, language: Language, now: number, pump: AlertPump | null) {
+  const words = kindText(alert, language, now);
+  if (!pump) return words;
+  const name = pump.name ?? translate(language, "pumps.unnamed", { id: pump.deviceId.slice(-4) });
+  return { ...words, title: translate(language, "push.pumpTitle", { pump: name, title: words.title }) };
+}
+
+function kindText(alert: Alert, language: Language, now: number): { title: string; body: string } {
   const t = (key: MessageKey, values?: Record<string, string | number>) => translate(language, key, values);
   const amps = (current: number | null) => (current === null ? "" : ` (${formatNumber(current, language)} A)`);
   switch (alert.kind) {
@@ -111,16 +129,32 @@ export function alertText(alert: Alert, language: Language, now: number): { titl
   }
 }
 
-export function pushPayload(alert: Alert, language: Language, now: number): PushPayload {
+/** What the browser gets: the code, its words, the pump's tag and the page of that pump a tap opens. */
+export function pushPayload(alert: Alert, language: Language, now: number, pump: AlertPump | null): PushPayload {
+  const page = alert.kind === "schedule" ? "/motor-schedule" : alert.kind === "test" ? "/alerts" : "/motor-control";
   return {
     kind: alert.kind,
     alert,
-    tag: alertTag(alert.kind),
+    deviceId: pump?.deviceId ?? null,
+    tag: alertTag(alert.kind, pump?.deviceId ?? null),
     lang: language,
-    ...alertText(alert, language, now),
-    url: alert.kind === "schedule" ? "/motor-schedule" : alert.kind === "test" ? "/alerts" : "/motor-control",
+    ...alertText(alert, language, now, pump),
+    url: pump ? `${page}?pump=${encodeURIComponent(pump.deviceId)}` : page,
     at: now,
   };
+}
+
+/**
+ * The RFC 8030 Topic (at most 32 URL-safe characters): a push service holding an undelivered
+ * message of the same pump and kind replaces it. A digest of the tag, so the push service, which
+ * sees this header in the clear, learns no box id.
+ */
+async function topicOf(tag: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(tag)));
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .slice(0, 32);
 }
 
 let warnedAboutKeys = false;
@@ -143,24 +177,33 @@ async function deliver(
   env: PushEnv,
   row: PushSubscriptionRow,
   alert: Alert,
+  pump: AlertPump | null,
   now: number,
   send: Send,
 ): Promise<PushDelivery> {
+  const db = getDb(env.DB);
+  if (!isAllowedPushEndpoint(row.endpoint, env.PUSH_TEST_HOSTS)) {
+    // Saved before addresses were checked: it can never be sent to, so it goes.
+    console.warn(`Push subscription ${row.id} is not a push service's address: deleted unsent`);
+    await deleteSubscriptionByEndpoint(db, row.endpoint);
+    return { endpoint: row.endpoint, status: 0, removed: true };
+  }
   const vapid = vapidOf(env);
   if (!vapid) return { endpoint: row.endpoint, status: 0, removed: false };
-  const db = getDb(env.DB);
   const { ttlSeconds, urgency } = DELIVERY[alert.kind];
   try {
+    const data = pushPayload(alert, row.language, now, pump);
     const request = await buildPushPayload(
-      // Topic: a push service holding an undelivered alert of this kind replaces it (RFC 8030 §5.4).
-      {
-        data: pushPayload(alert, row.language, now),
-        options: { ttl: ttlSeconds, urgency, topic: alertTag(alert.kind) },
-      },
+      { data, options: { ttl: ttlSeconds, urgency, topic: await topicOf(data.tag) } },
       { endpoint: row.endpoint, expirationTime: null, keys: { p256dh: row.p256dh, auth: row.auth } },
       vapid,
     );
-    const response = await send(row.endpoint, { ...request, signal: AbortSignal.timeout(PUSH_TIMEOUT_MS) });
+    // A push service answers itself: a redirect elsewhere is a failure, never followed.
+    const response = await send(row.endpoint, {
+      ...request,
+      redirect: "manual",
+      signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+    });
     await response.body?.cancel();
     if (response.status === 404 || response.status === 410) {
       // The browser gave this address up: it will never deliver again.
@@ -176,30 +219,48 @@ async function deliver(
   }
 }
 
+type SendOptions = { now?: number; send?: Send };
+
+const fetchSend: Send = (url, init) => fetch(url, init);
+
 /**
- * Sends `alert` to every browser of `userId` that wants its kind (a test alert: only to
- * `endpoint`, the browser that asked). Resolves when every push service answered or timed out.
+ * Sends box `deviceId`'s `alert` to every browser that wants its kind: its owner's and its
+ * operators' (common/pump-roles.ts, "alerts"), of live sessions. Resolves when every push
+ * service answered or timed out.
  */
-export async function sendAlert(
+export async function sendPumpAlert(
   env: PushEnv,
-  userId: number,
-  alert: Alert,
-  options: { endpoint?: string; now?: number; send?: Send } = {},
+  deviceId: string,
+  alert: PumpAlert,
+  options: SendOptions = {},
 ): Promise<PushDelivery[]> {
   const now = options.now ?? Date.now();
-  const send = options.send ?? ((url, init) => fetch(url, init));
   try {
-    const db = getDb(env.DB);
-    let rows: PushSubscriptionRow[];
-    if (alert.kind === "test") {
-      const row = options.endpoint ? await findSubscription(db, userId, options.endpoint) : undefined;
-      rows = row ? [row] : [];
-    } else {
-      rows = await subscriptionsFor(db, userId, alert.kind);
-    }
-    return await Promise.all(rows.map((row) => deliver(env, row, alert, now, send)));
+    const rows = await subscriptionsForPump(getDb(env.DB), deviceId, alert.kind, now);
+    return await Promise.all(
+      rows.map(({ name, subscription }) =>
+        deliver(env, subscription, alert, { deviceId, name }, now, options.send ?? fetchSend),
+      ),
+    );
   } catch (error) {
-    console.error(`Alert ${alert.kind} for user ${userId} not sent`, error);
+    console.error(`Alert ${alert.kind} of ${deviceId} not sent`, error);
+    return [];
+  }
+}
+
+/** The settings screen's test alert, to the one browser of `userId` that asked (a live session's). */
+export async function sendTestAlert(
+  env: PushEnv,
+  userId: number,
+  endpoint: string,
+  options: SendOptions = {},
+): Promise<PushDelivery[]> {
+  const now = options.now ?? Date.now();
+  try {
+    const row = await findLiveSubscription(getDb(env.DB), userId, endpoint, now);
+    return row ? [await deliver(env, row, { kind: "test" }, null, now, options.send ?? fetchSend)] : [];
+  } catch (error) {
+    console.error(`Test alert for user ${userId} not sent`, error);
     return [];
   }
 }

@@ -2,10 +2,10 @@
 // a box, everywhere at once"). Every change of a box's owner or people writes a notice for the
 // box's DeviceHub in the same D1 batch as the change (common/access-change-sql.ts). Whoever made
 // the change then delivers it at once: the hub reloads owner and members from D1 and closes the
-// sockets of whoever lost the pump. The hub's `refreshAccess()` resolves only when it has its
-// new copy (it rejects when it could not read D1, and refuses every farmer until a reload
-// works), so a resolved call is a confirmation and the notice is deleted; a failed one stays for
-// the cron trigger (worker/scheduled.ts), which delivers what is pending every minute until done.
+// sockets of whoever lost the pump. The hub's `refreshAccess()` answers ok only when it has its
+// new copy (it answers `accessUnconfirmed` when it could not read D1, and refuses every farmer
+// until a reload works), so only an ok is a confirmation and deletes the notice; anything else
+// stays for the cron trigger (worker/scheduled.ts), which delivers what is pending every minute.
 import type { HubNoticeRow } from "../../common/access-change-sql.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 
@@ -47,8 +47,12 @@ export async function deliverHubNotices(env: NoticeEnv, notices: readonly HubNot
   return { delivered, pending };
 }
 
+/** Whether the hub confirmed its new copy; a failed call or a refusal is asked once more at once. */
 async function refreshHub(env: NoticeEnv, deviceId: string): Promise<boolean> {
-  const refresh = () => deviceHub(env, deviceId).refreshAccess();
+  const refresh = async () => {
+    const answer = await deviceHub(env, deviceId).refreshAccess();
+    if (!answer.ok) throw new Error(`the hub answered ${answer.code}`);
+  };
   try {
     await refresh().catch(refresh);
     return true;

@@ -11,6 +11,7 @@ import { readJson } from "../../../common/api-client.ts";
 import { hubNoticeDeliveryResponseSchema } from "../../../common/api-responses/hub-notices.ts";
 import { pumpListResponseSchema } from "../../../common/api-responses/pumps.ts";
 import { accessChangeResponseSchema, apiErrorSchema } from "../../../common/api-responses/refusals.ts";
+import { ACCESS_UNCONFIRMED_CLOSE } from "../../../common/hub-contract.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { deviceMembers, devices, hubNotices, users } from "../../../worker/db/schema.ts";
@@ -169,6 +170,26 @@ describe("a hub that does not confirm", () => {
 
     await runCron();
     expect((await ramPage.waitForClose()).code).toBe(BROWSER_CLOSE.deviceUnlinked);
+    expect(await noticesOf(device.deviceId)).toEqual([]);
+    await ramHasNothing(device.deviceId, ram, ramToken);
+    box.close();
+  });
+
+  it("a hub that cannot read D1 answers so: the notice stays, its farmers' pages close to try again, and the next cron after D1 recovers delivers it", async () => {
+    const { device, box, ram, ramToken, ramPage } = await sharedBox();
+    expect(await removePumpMember(hubsNotConfirming().env, db(), device.deviceId, ram.mobileNo)).toEqual({
+      hubConfirmed: false,
+    });
+    // Now the hub itself is reached, and cannot read who may use the box: the members' table is away.
+    await env.DB.exec("ALTER TABLE device_members RENAME TO device_members_away");
+    try {
+      await runCron();
+      expect((await ramPage.waitForClose()).code).toBe(ACCESS_UNCONFIRMED_CLOSE);
+      expect(await noticesOf(device.deviceId)).toHaveLength(1);
+    } finally {
+      await env.DB.exec("ALTER TABLE device_members_away RENAME TO device_members");
+    }
+    await runCron();
     expect(await noticesOf(device.deviceId)).toEqual([]);
     await ramHasNothing(device.deviceId, ram, ramToken);
     box.close();
