@@ -24,6 +24,9 @@ export default defineConfig(async () => {
                   FUZZ_SEED: process.env.FUZZ_SEED ?? "",
                   VAPID_PUBLIC_KEY: vapid.publicKey,
                   VAPID_PRIVATE_KEY: vapid.privateKey,
+                  // Test-only telephony secrets: the tests sign and address webhooks with them.
+                  TELEPHONY_API_TOKEN: "worker-tests-only-telephony-token",
+                  TELEPHONY_WEBHOOK_SECRET: "worker-tests-only-webhook-secret-0123456789",
                 },
                 // Web Push requests go to a push service played in Node (tests/push-outbound.ts).
                 outboundService: pushTestOutbound,
@@ -45,7 +48,12 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             environment: "node",
-            include: ["tests/device-sim/**/*.test.ts", "tests/scripts/**/*.test.ts", "tests/app/**/*.test.ts"],
+            include: [
+              "tests/device-sim/**/*.test.ts",
+              "tests/telephony/**/*.test.ts",
+              "tests/scripts/**/*.test.ts",
+              "tests/app/**/*.test.ts",
+            ],
           },
         },
         {

@@ -1,5 +1,6 @@
-// Local secrets live in .dev.vars (git-ignored), created on first use: a random JWT secret
-// and a VAPID key pair for Web Push. A file from before the pair existed gets it added.
+// Local secrets live in .dev.vars (git-ignored), created on first use: a random JWT secret, a
+// VAPID key pair for Web Push, and a telephony token and webhook secret for local mode. A file
+// from before any of them existed gets it added.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { generateVapidKeys } from "./vapid.ts";
@@ -20,6 +21,13 @@ export function ensureDevVars(path = ".dev.vars"): void {
     const keys = generateVapidKeys();
     add(`VAPID_PUBLIC_KEY=${keys.publicKey}\nVAPID_PRIVATE_KEY=${keys.privateKey}`);
     added.push("a VAPID key pair for Web Push");
+  }
+  for (const name of ["TELEPHONY_API_TOKEN", "TELEPHONY_WEBHOOK_SECRET"]) {
+    if (!new RegExp(`^${name}=.{32,}$`, "m").test(text)) {
+      text = text.replace(new RegExp(`^${name}=.*\n?`, "gm"), "");
+      add(`${name}=${randomBytes(32).toString("base64url")}`);
+      added.push(name === "TELEPHONY_API_TOKEN" ? "a telephony token" : "a telephony webhook secret");
+    }
   }
   if (added.length === 0) return;
   writeFileSync(path, text);

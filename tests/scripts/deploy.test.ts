@@ -38,9 +38,11 @@ describe("the environments in wrangler.toml", () => {
     expect(placeholdersIn(topLevel)).toEqual([]);
   });
 
-  it("mark what an operator fills in with placeholders: each environment's D1 id, UPI id and Web Push contact", () => {
+  it("mark what an operator fills in with placeholders: each environment's D1 id, UPI id, Web Push contact and telephony", () => {
     for (const name of environmentNames(committed)) {
       for (const path of placeholdersIn(committed.env![name], `env.${name}`)) {
+        // The telephony provider's account, numbers and DLT template ids (docs/telephony.md).
+        if (path.startsWith(`env.${name}.vars.TELEPHONY_`)) continue;
         expect([
           `env.${name}.d1_databases[0].database_id`,
           `env.${name}.vars.UPI_PAYEE_VPA`,
