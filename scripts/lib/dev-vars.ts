@@ -1,6 +1,6 @@
 // Local secrets live in .dev.vars (git-ignored), created on first use: a random JWT secret, a
-// VAPID key pair for Web Push, and a telephony token and webhook secret for local mode. A file
-// from before any of them existed gets it added.
+// VAPID key pair for Web Push, and the local telephony provider's token and webhook secret. A
+// file from before any of them existed gets it added.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { generateVapidKeys } from "./vapid.ts";
@@ -26,12 +26,25 @@ export function ensureDevVars(path = ".dev.vars"): void {
     if (!new RegExp(`^${name}=.{32,}$`, "m").test(text)) {
       text = text.replace(new RegExp(`^${name}=.*\n?`, "gm"), "");
       add(`${name}=${randomBytes(32).toString("base64url")}`);
-      added.push(name === "TELEPHONY_API_TOKEN" ? "a telephony token" : "a telephony webhook secret");
+      added.push(
+        `a ${name === "TELEPHONY_API_TOKEN" ? "telephony token" : "telephony webhook secret"} for the local provider`,
+      );
     }
   }
   if (added.length === 0) return;
   writeFileSync(path, text);
   console.log(`Wrote ${added.join(" and ")} to ${path}`);
+}
+
+/** The values in .dev.vars, by name (KEY=VALUE lines; nothing else is written there). */
+export function readDevVars(path = ".dev.vars"): Record<string, string> {
+  if (!existsSync(path)) return {};
+  const values: Record<string, string> = {};
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (match) values[match[1]!] = match[2]!;
+  }
+  return values;
 }
 
 if (import.meta.main) ensureDevVars();

@@ -46,10 +46,13 @@ export async function startLocalWorker(options: {
   port: number;
   /** Omit to use .dev.vars (what `npm start` does). */
   jwtSecret?: string;
+  /** Vars of this run over wrangler.toml's (`--var NAME:value`): the local provider's address. */
+  vars?: Record<string, string>;
   onOutput?: (chunk: string) => void;
 }): Promise<LocalWorker> {
   const entry = options.kind === "api" ? ["tests/worker-test-entry.ts", "-c", "wrangler.toml"] : [];
   const secret = options.jwtSecret ? ["--var", `JWT_SECRET:${options.jwtSecret}`] : [];
+  const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const child = spawn(
     process.execPath,
     [
@@ -61,6 +64,7 @@ export async function startLocalWorker(options: {
       "--persist-to",
       options.persistTo,
       ...secret,
+      ...vars,
       "--show-interactive-dev-session=false",
     ],
     { env: { ...process.env, ...OFFLINE_ENV }, stdio: ["ignore", "pipe", "pipe"] },
