@@ -27,6 +27,9 @@ export default defineConfig(async () => {
                   // The push service played in Node (tests/push-outbound.ts) is not one of the
                   // real ones; no deployed Worker has this (tests/scripts/deploy.test.ts).
                   PUSH_TEST_HOSTS: "push.test",
+                  // Test-only telephony secrets: the tests sign and address webhooks with them.
+                  TELEPHONY_API_TOKEN: "worker-tests-only-telephony-token",
+                  TELEPHONY_WEBHOOK_SECRET: "worker-tests-only-webhook-secret-0123456789",
                 },
                 // Web Push requests go to a push service played in Node (tests/push-outbound.ts).
                 outboundService: pushTestOutbound,
@@ -48,7 +51,12 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             environment: "node",
-            include: ["tests/device-sim/**/*.test.ts", "tests/scripts/**/*.test.ts", "tests/app/**/*.test.ts"],
+            include: [
+              "tests/device-sim/**/*.test.ts",
+              "tests/telephony/**/*.test.ts",
+              "tests/scripts/**/*.test.ts",
+              "tests/app/**/*.test.ts",
+            ],
           },
         },
         {

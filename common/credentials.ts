@@ -22,7 +22,8 @@ function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
 
-function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+/** Whether two byte strings are equal, in time that does not depend on where they differ. */
+export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   let difference = 0;
   for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;

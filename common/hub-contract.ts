@@ -150,4 +150,8 @@ export type ThrottlePolicyName =
   | "noticeClient"
   /** Test alerts from one session, and from one account (worker/api/push.ts). */
   | "pushTestSession"
-  | "pushTestAccount";
+  | "pushTestAccount"
+  /** One-time codes sent to a number, asked for and checked from a client address (worker/auth/one-time-codes.ts). */
+  | "codeNumber"
+  | "codeClient"
+  | "codeCheckClient";

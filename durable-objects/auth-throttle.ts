@@ -29,6 +29,12 @@ export const THROTTLE_POLICIES: Record<ThrottlePolicyName, ThrottlePolicy> = {
   // Test alerts (the alerts screen's button): each makes the Worker wait on a push service.
   pushTestSession: { windowMs: 10 * MINUTE, free: 3, baseDelayMs: MINUTE, maxDelayMs: 10 * MINUTE },
   pushTestAccount: { windowMs: 10 * MINUTE, free: 5, baseDelayMs: MINUTE, maxDelayMs: 10 * MINUTE },
+  // One-time codes sent to one number (each an SMS we pay for and a farmer is disturbed by).
+  codeNumber: { windowMs: 60 * MINUTE, free: 3, baseDelayMs: MINUTE, maxDelayMs: 60 * MINUTE },
+  // One-time codes asked for from one client address, whatever the numbers.
+  codeClient: { windowMs: 60 * MINUTE, free: 10, baseDelayMs: 5 * MINUTE, maxDelayMs: 60 * MINUTE },
+  // Codes checked from one client address, right or wrong, whatever the numbers.
+  codeCheckClient: { windowMs: 15 * MINUTE, free: 20, baseDelayMs: MINUTE, maxDelayMs: 15 * MINUTE },
 };
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };

@@ -1,13 +1,18 @@
 // `npm start`: the whole product on this machine, no account and no network. Builds the app,
 // migrates the local D1 and seeds the demo on the first start (kept after that; --reset-demo
 // seeds it again, --fresh forgets everything), serves the production build with `wrangler dev`
-// (workerd: Worker, D1 and Durable Objects) and connects a simulated pump for the demo farmer.
+// (workerd: Worker, D1 and Durable Objects), runs the local telephony provider that takes its
+// SMS and calls, and connects a simulated pump for the demo farmer.
 import { type ChildProcess, spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../device-sim/simulated-device.ts";
+import { PHONE_COMMANDS_HELP, runPhoneCommand } from "../telephony-sim/commands.ts";
+import { type LocalProvider, startLocalProvider } from "../telephony-sim/local-provider.ts";
 import { DEFAULT_PERSIST_DIR } from "./lib/local-d1.ts";
+import { localTelephony } from "./lib/local-telephony.ts";
 import { startLocalWorker } from "./lib/local-worker.ts";
 import { prepareLocal } from "./lib/prepare-local.ts";
 import { DEMO_ADMIN, DEMO_USER } from "./lib/seed.ts";
@@ -32,6 +37,7 @@ const persistTo = options["persist-to"];
 const origin = `http://localhost:${port}`;
 const children: ChildProcess[] = [];
 let device: SimulatedDevice | null = null;
+let phone: LocalProvider | null = null;
 
 function step(label: string) {
   const started = performance.now();
@@ -52,6 +58,7 @@ function run(command: string, args: string[]): Promise<void> {
 
 async function shutDown(code: number): Promise<never> {
   await device?.stop();
+  await phone?.stop();
   // wrangler stops its workerd children itself on SIGTERM. It shares our process group, so
   // a supervisor that kills the group (Playwright, a terminal's Ctrl+C) reaches it too.
   for (const child of children) child.kill("SIGTERM");
@@ -62,6 +69,8 @@ process.on("SIGTERM", () => void shutDown(0));
 
 async function main() {
   const startedAt = performance.now();
+  // Read while the app builds (reading wrangler.toml loads wrangler, about a second).
+  const telephony = localTelephony();
   if (options.fresh) await rm(persistTo, { recursive: true, force: true });
   if (!options["skip-build"]) {
     const done = step("Building the app");
@@ -73,12 +82,32 @@ async function main() {
   }
   const demoDevice = await prepareLocal(persistTo, step, { resetDemo: options["reset-demo"] });
 
-  let done = step(`Starting the Worker on ${origin}`);
+  let done = step("Starting the local telephony provider");
+  const { credentials, ourNumber, provider } = await telephony;
+  phone = await startLocalProvider({
+    credentials,
+    workerOrigin: origin,
+    ourNumber,
+    inboundProvider: provider,
+    log: options.quiet ? undefined : (line) => console.log(`  [phone] ${line}`),
+  });
+  createInterface({ input: process.stdin }).on("line", (line) => {
+    if (phone) void runPhoneCommand(phone, line, (text) => console.log(`  [phone] ${text}`));
+  });
+  done();
+
+  done = step(`Starting the Worker on ${origin}`);
   const worker = await startLocalWorker({
     kind: "build",
     persistTo,
     port,
-    testPushHosts: options["test-push-hosts"],
+    vars: {
+      // The Worker's SMS and calls go to the local provider; providers' webhooks come back here.
+      TELEPHONY_LOCAL_URL: phone.url,
+      TELEPHONY_WEBHOOK_ORIGIN: origin,
+      // The tests' own push services Web Push may reach; never set by a plain `npm start`.
+      ...(options["test-push-hosts"] ? { PUSH_TEST_HOSTS: options["test-push-hosts"] } : {}),
+    },
     onOutput: (chunk) => {
       if (!options.quiet) process.stdout.write(chunk.replace(/^(?=.)/gm, "  [worker] "));
     },
@@ -106,6 +135,7 @@ Sinchai is running at ${origin}  (ready in ${((performance.now() - startedAt) / 
   Farmer (user area):   ${DEMO_USER.mobileNo} / ${DEMO_USER.password}   → ${origin}/login
   Admin:                ${DEMO_ADMIN.mobileNo} / ${DEMO_ADMIN.password}   → ${origin}/admin/login
   Simulated device:     ${demoDevice.deviceId} (${demoDevice.kind}, ${demoDevice.horsePower} HP) for ${demoDevice.ownerMobileNo}
+  Phone (SMS, calls):   ${phone.url}, printed here as [phone]; type ${PHONE_COMMANDS_HELP}
 
 Another simulated device for any account:  npm run sim -- --mobile <10-digit number>
 Press Ctrl+C to stop.

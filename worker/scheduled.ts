@@ -1,6 +1,9 @@
 // The Worker's cron trigger (wrangler.toml `[triggers]`, every minute): what nothing else does.
 import { closeSocketsOfEndedSessions } from "./auth/session-sockets.ts";
 import { purgeEndedSessions } from "./auth/sessions.ts";
+import { getDb } from "./db/client.ts";
+import { purgeOldCodes } from "./db/one-time-codes.ts";
+import { purgeOldTelephonyEvents } from "./db/telephony-events.ts";
 import { deliverPendingHubNotices } from "./services/hub-notices.ts";
 
 export async function handleScheduled(_controller: ScheduledController, env: Env): Promise<void> {
@@ -17,4 +20,8 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
   }
   const purged = await purgeEndedSessions(env);
   console.log(`Purged ${purged.sessions} ended sessions and ${purged.watches} realtime watches`);
+  const db = getDb(env.DB);
+  const now = Date.now();
+  const [codes, events] = await Promise.all([purgeOldCodes(db, now), purgeOldTelephonyEvents(db, now)]);
+  if (codes + events > 0) console.log(`Purged ${codes} old one-time codes and ${events} telephony events`);
 }

@@ -1,5 +1,6 @@
-// Local secrets live in .dev.vars (git-ignored), created on first use: a random JWT secret
-// and a VAPID key pair for Web Push. A file from before the pair existed gets it added.
+// Local secrets live in .dev.vars (git-ignored), created on first use: a random JWT secret, a
+// VAPID key pair for Web Push, and the local telephony provider's token and webhook secret. A
+// file from before any of them existed gets it added.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { generateVapidKeys } from "./vapid.ts";
@@ -21,9 +22,29 @@ export function ensureDevVars(path = ".dev.vars"): void {
     add(`VAPID_PUBLIC_KEY=${keys.publicKey}\nVAPID_PRIVATE_KEY=${keys.privateKey}`);
     added.push("a VAPID key pair for Web Push");
   }
+  for (const name of ["TELEPHONY_API_TOKEN", "TELEPHONY_WEBHOOK_SECRET"]) {
+    if (!new RegExp(`^${name}=.{32,}$`, "m").test(text)) {
+      text = text.replace(new RegExp(`^${name}=.*\n?`, "gm"), "");
+      add(`${name}=${randomBytes(32).toString("base64url")}`);
+      added.push(
+        `a ${name === "TELEPHONY_API_TOKEN" ? "telephony token" : "telephony webhook secret"} for the local provider`,
+      );
+    }
+  }
   if (added.length === 0) return;
   writeFileSync(path, text);
   console.log(`Wrote ${added.join(" and ")} to ${path}`);
+}
+
+/** The values in .dev.vars, by name (KEY=VALUE lines; nothing else is written there). */
+export function readDevVars(path = ".dev.vars"): Record<string, string> {
+  if (!existsSync(path)) return {};
+  const values: Record<string, string> = {};
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (match) values[match[1]!] = match[2]!;
+  }
+  return values;
 }
 
 if (import.meta.main) ensureDevVars();

@@ -56,8 +56,8 @@ export function environmentProblem(
   if (!name) return `Name the environment: ${names.join(" or ")}. The top level of wrangler.toml is local mode only.`;
   const section = config.env?.[name];
   if (!section) return `wrangler.toml has no environment "${name}". It has: ${names.join(", ")}.`;
-  if (Object.hasOwn((section.vars ?? {}) as object, TEST_PUSH_HOSTS_VAR)) {
-    return `wrangler.toml [env.${name}.vars] sets ${TEST_PUSH_HOSTS_VAR}: it lets Web Push reach the tests' own push services (loopback), and a deployed Worker must never have it. Remove it.`;
+  if (((section.vars ?? {}) as Record<string, unknown>)[TEST_PUSH_HOSTS_VAR]) {
+    return `wrangler.toml [env.${name}.vars] sets ${TEST_PUSH_HOSTS_VAR}: it lets Web Push reach the tests' own push services (loopback), and a deployed Worker must never have it. Leave it empty.`;
   }
   const left = placeholdersIn(section, `env.${name}`);
   if (left.length === 0 || options.allowPlaceholders) return null;

@@ -46,13 +46,13 @@ export async function startLocalWorker(options: {
   port: number;
   /** Omit to use .dev.vars (what `npm start` does). */
   jwtSecret?: string;
-  /** The tests' own push services Web Push may reach (PUSH_TEST_HOSTS); never set by `npm start`. */
-  testPushHosts?: string;
+  /** Vars of this run over wrangler.toml's (`--var NAME:value`): the local provider's address, the tests' push hosts. */
+  vars?: Record<string, string>;
   onOutput?: (chunk: string) => void;
 }): Promise<LocalWorker> {
   const entry = options.kind === "api" ? ["tests/worker-test-entry.ts", "-c", "wrangler.toml"] : [];
   const secret = options.jwtSecret ? ["--var", `JWT_SECRET:${options.jwtSecret}`] : [];
-  const pushHosts = options.testPushHosts ? ["--var", `PUSH_TEST_HOSTS:${options.testPushHosts}`] : [];
+  const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const child = spawn(
     process.execPath,
     [
@@ -64,7 +64,7 @@ export async function startLocalWorker(options: {
       "--persist-to",
       options.persistTo,
       ...secret,
-      ...pushHosts,
+      ...vars,
       "--show-interactive-dev-session=false",
     ],
     { env: { ...process.env, ...OFFLINE_ENV }, stdio: ["ignore", "pipe", "pipe"] },

@@ -8,6 +8,8 @@ import { apiEn } from "../../app/i18n/api-en.ts";
 import { apiHi } from "../../app/i18n/api-hi.ts";
 import { en } from "../../app/i18n/en.ts";
 import { hi } from "../../app/i18n/hi.ts";
+import { SMS_TEMPLATE_CODES, SMS_TEMPLATES } from "../../worker/telephony/sms-templates.ts";
+import { VOICE_SCRIPT_CODES, VOICE_SCRIPTS } from "../../worker/telephony/voice-scripts.ts";
 
 type Row = { english: string; avoidHindi: string[]; avoidEnglish: string[] };
 
@@ -36,8 +38,26 @@ function glossaryRows(): Row[] {
     }));
 }
 
-const HINDI: Record<string, Record<string, string>> = { "hi.ts": hi, "admin-hi.ts": adminHi, "api-hi.ts": apiHi };
-const ENGLISH: Record<string, Record<string, string>> = { "en.ts": en, "admin-en.ts": adminEn, "api-en.ts": apiEn };
+/** The SMS and the calls' words (worker/telephony/), in one language, as a catalogue. */
+function telephonyTexts(language: "hi" | "en"): Record<string, string> {
+  return Object.fromEntries([
+    ...SMS_TEMPLATE_CODES.map((code) => [`sms ${code}`, SMS_TEMPLATES[code].text[language]]),
+    ...VOICE_SCRIPT_CODES.map((code) => [`call ${code}`, VOICE_SCRIPTS[code].text[language]]),
+  ]);
+}
+
+const HINDI: Record<string, Record<string, string>> = {
+  "hi.ts": hi,
+  "admin-hi.ts": adminHi,
+  "api-hi.ts": apiHi,
+  telephony: telephonyTexts("hi"),
+};
+const ENGLISH: Record<string, Record<string, string>> = {
+  "en.ts": en,
+  "admin-en.ts": adminEn,
+  "api-en.ts": apiEn,
+  telephony: telephonyTexts("en"),
+};
 
 /** `word` alone, not inside a longer one (ऑन in ऑनलाइन, यंत्र in नियंत्रण). */
 function wholeWord(word: string): RegExp {

@@ -178,12 +178,15 @@ describe("the remote command, given to this wrangler without an account", () => 
   let directory: string;
 
   beforeAll(async () => {
-    // A copy of wrangler.toml as an operator would have filled it in (made-up id, UPI id and push contact).
+    // A copy of wrangler.toml as an operator would have filled it in (made-up id, UPI id, push
+    // contact and telephony settings).
     directory = await mkdtemp(join(tmpdir(), "sinchai-remote-d1-"));
     const toml = (await readFile("wrangler.toml", "utf8"))
       .replace(/"REPLACE-ME with the database_id[^"]*"/g, '"0b1c9a7e-5d2f-4c11-9e5a-2f7c3d4b5a61"')
       .replace(/"REPLACE-ME with the UPI id[^"]*"/g, '"sinchai@examplebank"')
-      .replace(/"REPLACE-ME with the mailto:[^"]*"/g, '"mailto:support@example.in"');
+      .replace(/"REPLACE-ME with the mailto:[^"]*"/g, '"mailto:support@example.in"')
+      .replace(/^(TELEPHONY_[A-Z_]+ = )"REPLACE-ME[^"]*"/gm, '$1"filled-in"')
+      .replace(/^("[A-Za-z]+\.(?:hi|en)" = )"REPLACE-ME[^"]*"/gm, '$1"1207161234567890123"');
     await writeFile(join(directory, "wrangler.toml"), toml);
     const filledIn = await readWranglerToml(join(directory, "wrangler.toml"));
     expect(placeholdersIn(filledIn.env)).toEqual([]);

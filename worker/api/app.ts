@@ -29,6 +29,7 @@ import { realtimeRoutes } from "./realtime.ts";
 import { rechargeRoutes } from "./recharges.ts";
 import { respond } from "./respond.ts";
 import { scheduleRoutes } from "./schedules.ts";
+import { telephonyRoutes } from "./telephony.ts";
 
 export const apiApp = new Hono<ApiEnv>().basePath("/api");
 
@@ -47,6 +48,7 @@ apiApp.route("/pumps", pumpRoutes);
 apiApp.route("/push", pushRoutes);
 apiApp.route("/device", deviceSocketRoutes);
 apiApp.route("/realtime", realtimeRoutes);
+apiApp.route("/telephony", telephonyRoutes);
 apiApp.route("/admin", adminAuthRoutes);
 apiApp.route("/admin", adminDeviceConfigRoutes);
 apiApp.route("/admin", adminDeviceRoutes);

@@ -93,6 +93,12 @@ export async function loginSucceeded(env: ThrottleEnv, mobileNo: string, counted
   ]);
 }
 
+/** Counts one attempt under `policy` for `key` (a number, a client address's key), or throws 429. */
+export async function takeAttempt(env: ThrottleEnv, policy: ThrottlePolicyName, key: string): Promise<void> {
+  const ticket = await throttle(env, policy, key).take(policy);
+  if (!ticket.allowed) refuse(ticket.retryAfterMs);
+}
+
 /** Registrations per client address: every attempt counts (account spam), counted as it is checked. */
 export async function guardRegistration(env: ThrottleEnv, client: AuthClient | null): Promise<void> {
   if (!client?.ip) return;

@@ -344,3 +344,49 @@ export const pushSubscriptions = sqliteTable(
 );
 
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
+
+/**
+ * One-time codes sent by SMS (worker/auth/one-time-codes.ts, docs/telephony.md): at most one live
+ * code per number and purpose, a new one replacing the old. Only a keyed hash of the code is
+ * kept (HMAC-SHA-256 with a key derived from JWT_SECRET), so these rows alone reveal no code.
+ * `tries` counts every check, right or wrong, before it is made; `usedAt` marks the one check
+ * that succeeded. No foreign key: a code may be for a number that has no account yet.
+ */
+export const oneTimeCodes = sqliteTable(
+  "one_time_codes",
+  {
+    purpose: text("purpose", { enum: ["register", "signIn", "resetPassword", "verifyNumber"] }).notNull(),
+    mobileNo: text("mobile_no").notNull(),
+    codeHash: text("code_hash").notNull(),
+    tries: integer("tries").notNull().default(0),
+    createdAt: timestamp("created_at").notNull(),
+    expiresAt: timestamp("expires_at").notNull(),
+    usedAt: timestamp("used_at"),
+  },
+  (table) => [
+    primaryKey({ columns: [table.purpose, table.mobileNo] }),
+    index("one_time_codes_expires_idx").on(table.expiresAt),
+  ],
+);
+
+/**
+ * Every verified webhook of a telephony provider, once (worker/api/telephony.ts): the event as
+ * read by the provider's adapter (common/telephony-events.ts) under its replay key, which a
+ * replayed or retried delivery repeats and the unique index refuses. Kept 30 days
+ * (worker/scheduled.ts); handlers refuse what is older than that by its own dates.
+ */
+export const telephonyEvents = sqliteTable(
+  "telephony_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    provider: text("provider", { enum: ["twilio", "exotel"] }).notNull(),
+    replayKey: text("replay_key").notNull(),
+    type: text("type").notNull(),
+    event: text("event").notNull(),
+    receivedAt: timestamp("received_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("telephony_events_replay_idx").on(table.provider, table.replayKey),
+    index("telephony_events_received_idx").on(table.receivedAt),
+  ],
+);

@@ -124,6 +124,8 @@ function askOfflineBox(what: "power" | "health", by: "number" | "id" = "number")
 const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = {
   "POST /api/auth/register": "public",
   "POST /api/hub-notices": "public",
+  // A telephony provider's webhooks take no session at all (telephony-webhooks.test.ts).
+  "POST /api/telephony/:provider/:kind": "public",
   "POST /api/auth/login": "public",
   "POST /api/admin/login": "admin login",
   "POST /api/auth/logout": "farmer only",

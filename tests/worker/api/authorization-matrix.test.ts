@@ -158,6 +158,17 @@ const ACCESS = {
     expired: 401,
     tampered: 401,
   },
+  /** A telephony provider's webhooks: only its signature (or our secret in the URL) lets one in, no session. */
+  provider: {
+    anonymous: 403,
+    userA: 403,
+    userB: 403,
+    ...asPeople(403),
+    admin: 403,
+    device: 403,
+    expired: 403,
+    tampered: 403,
+  },
   /** The controller box's own calls: its Basic credentials only. */
   device: {
     anonymous: 401,
@@ -360,6 +371,8 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     path: () => "/api/push/test",
     body: () => ({ endpoint: NO_PUSH_ENDPOINT }),
   },
+  "GET /api/telephony/:provider/:kind": { access: "provider", path: () => "/api/telephony/twilio/keypress" },
+  "POST /api/telephony/:provider/:kind": { access: "provider", path: () => "/api/telephony/twilio/keypress" },
   "GET /api/device/connect": { access: "device", path: () => "/api/device/connect", upgrade: true },
   "GET /api/device/firmware/:id": { access: "device", path: () => `/api/device/firmware/${MISSING}` },
   "GET /api/admin/dashboard-stats": { access: "admin", path: () => "/api/admin/dashboard-stats" },

@@ -94,7 +94,7 @@ import {
   uniqueMobileNo,
 } from "../helpers.ts";
 
-/** Generated inputs per route; 67 routes make 10,050. */
+/** Generated inputs per route; 71 routes make 10,650. */
 const RUNS_PER_ROUTE = 150;
 const MIN_HTTP_INPUTS = 6_000;
 /** readJsonBody refuses bodies longer than this (worker/api/input.ts). */
@@ -264,6 +264,19 @@ const memberFields = ["mobileNo", "role", "label"] as const;
 /** The member the fixtures made: the change and removal routes act on that number only. */
 const isMember = (seen: Seen, f: Fixtures) => parsed(mobileNoSchema, seen.params.mobileNo) === f.memberMobileNo;
 
+/**
+ * A telephony provider's webhook, as a stranger sends it: none of these inputs is signed, so the
+ * route accepts none (telephony-webhooks.test.ts sends signed ones).
+ */
+const telephonyWebhook: Spec = {
+  caller: "anonymous",
+  effect: "write",
+  params: { provider: () => "twilio", kind: () => "keypress" },
+  query: { template: { lang: "hi", ref: "stop:SNC-AB12CD34", at: "1" }, fields: ["lang", "ref", "at"] },
+  body: { template: () => ({ CallSid: "CA1", Digits: "1" }), fields: ["CallSid", "Digits", "AccountSid"] },
+  accepts: () => false,
+};
+
 const ROUTES: Record<string, Spec> = {
   "GET /api/pumps": { caller: "owner", effect: "read", accepts: () => true },
   "GET /api/pumps/:deviceId/status": ownPumpRoute("read"),
@@ -353,6 +366,8 @@ const ROUTES: Record<string, Spec> = {
   "GET /api/health": { caller: "anonymous", effect: "read", accepts: () => true },
   // Takes no input; with no notice pending (the fixtures' hubs confirmed theirs) it changes nothing.
   "POST /api/hub-notices": { caller: "anonymous", effect: "read", accepts: () => true },
+  "GET /api/telephony/:provider/:kind": telephonyWebhook,
+  "POST /api/telephony/:provider/:kind": telephonyWebhook,
   "POST /api/auth/register": {
     caller: "anonymous",
     effect: "write",

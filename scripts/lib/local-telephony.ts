@@ -1,0 +1,33 @@
+// What the local provider (telephony-sim/) must share with the local Worker: the account and
+// number of wrangler.toml's top level (local mode) and the token and webhook secret of .dev.vars.
+import type { SimCredentials } from "../../telephony-sim/sim-core.ts";
+import { ensureDevVars, readDevVars } from "./dev-vars.ts";
+import { readWranglerToml } from "./environments.ts";
+
+export type LocalTelephony = {
+  credentials: SimCredentials;
+  ourNumber: string;
+  /** Whose webhooks the Worker serves in local mode (TELEPHONY_PROVIDER). */
+  provider: "twilio" | "exotel";
+};
+
+export async function localTelephony(devVarsPath = ".dev.vars"): Promise<LocalTelephony> {
+  ensureDevVars(devVarsPath);
+  const secrets = readDevVars(devVarsPath);
+  const vars = ((await readWranglerToml()).vars ?? {}) as Record<string, unknown>;
+  const text = (name: string) => {
+    const value = secrets[name] ?? vars[name];
+    if (typeof value !== "string") throw new Error(`${name} is missing from wrangler.toml's [vars] and .dev.vars.`);
+    return value;
+  };
+  return {
+    credentials: {
+      accountSid: text("TELEPHONY_ACCOUNT_SID"),
+      apiKey: text("TELEPHONY_API_KEY"),
+      apiToken: text("TELEPHONY_API_TOKEN"),
+      webhookSecret: text("TELEPHONY_WEBHOOK_SECRET"),
+    },
+    ourNumber: text("TELEPHONY_CALLER_ID"),
+    provider: text("TELEPHONY_PROVIDER") === "exotel" ? "exotel" : "twilio",
+  };
+}

@@ -1,0 +1,44 @@
+// What a person types to the local provider, in `npm run phone-sim` and in `npm start`'s terminal:
+//   press 1 [callId]   hangup [callId]   sms 9876543210 STOP   missed 9876543210   list
+import type { LocalProvider } from "./local-provider.ts";
+import { spacedNumber } from "./phone-log.ts";
+
+export const PHONE_COMMANDS_HELP = "press <key> [callId], hangup [callId], sms <number> <text>, missed <number>, list";
+
+/** Runs one typed line; whatever it has to say goes to `print`. */
+export async function runPhoneCommand(
+  provider: LocalProvider,
+  line: string,
+  print: (line: string) => void,
+): Promise<void> {
+  const [verb = "", ...rest] = line.trim().split(/\s+/);
+  try {
+    switch (verb) {
+      case "press":
+        return await provider.press(rest[0] ?? "1", rest[1]);
+      case "hangup":
+        return await provider.hangUp(rest[0]);
+      case "sms":
+        return print(`  the Worker answered ${await provider.inboundSms(rest[0] ?? "", rest.slice(1).join(" "))}`);
+      case "missed":
+        return print(`  the Worker answered ${await provider.missedCall(rest[0] ?? "")}`);
+      case "list": {
+        const { sms, calls } = provider.records();
+        for (const message of sms) print(`SMS to ${spacedNumber(message.to)} (${message.status}): ${message.text}`);
+        for (const call of calls) {
+          const keys = call.pressed.join(",") || "none";
+          print(
+            `Call to ${spacedNumber(call.to)} ${call.id} (${call.status}): ${call.spoken.join(" / ")}; keys ${keys}`,
+          );
+        }
+        return;
+      }
+      case "":
+        return;
+      default:
+        return print(`Phone commands: ${PHONE_COMMANDS_HELP}`);
+    }
+  } catch (error) {
+    print(`  ${error instanceof Error ? error.message : error}`);
+  }
+}

@@ -1,0 +1,274 @@
+// The local provider's Exotel: the v1 REST calls our adapter makes (Sms/send, Calls/connect),
+// answered in Exotel's documented JSON, and what Exotel then does: the SMS's status callback, and
+// the call flow of docs/telephony.md played against the Worker (the Greeting applet's HEAD and GET
+// of our `voice` URL, the Gather applet's key, the Passthru applet's GET of our `keypress` URL with
+// `digits` in double quotes, then a closing greeting) with the status callbacks asked for, and a
+// farmer's SMS and missed call to our ExoPhone. Every URL carries our secret, as configured in
+// Exotel's dashboard; Exotel signs nothing.
+import type { IncomingMessage } from "node:http";
+import { spacedNumber, tenDigits } from "./phone-log.ts";
+import { basicCredentials, type CallState, hexId, type SimCore, sendWebhook } from "./sim-core.ts";
+
+type Answer = { status: number; body: unknown };
+
+/** What the flow says after the key, typed once into its closing Greeting applet. */
+export const EXOTEL_FLOW_CLOSING = "धन्यवाद।";
+
+function exotelError(status: number, message: string, code: string | number): Answer {
+  return { status, body: { RestException: { Status: status, Message: message, Code: code } } };
+}
+
+/** One of our webhook URLs as configured in Exotel's dashboard (the flow, the number, SMS settings). */
+function flowUrl(core: SimCore, kind: string, query: Record<string, string> = {}): string {
+  const url = new URL(`/api/telephony/exotel/${kind}`, core.workerOrigin);
+  url.searchParams.set("token", core.credentials.webhookSecret);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+function exotelTime(at = Date.now()): string {
+  // Exotel writes times in IST as YYYY-MM-DD HH:mm:ss.
+  return new Date(at + 5.5 * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
+}
+
+async function statusCallback(core: SimCore, call: CallState, eventType: "answered" | "terminal", status: string) {
+  call.record.status = status;
+  if (!call.statusCallback || !call.events.includes(eventType)) return;
+  // Sent as multipart/form-data, as Exotel's voice status callbacks are.
+  const form = new FormData();
+  const duration = call.answeredAt === null ? 0 : Math.max(1, Math.round((Date.now() - call.answeredAt) / 1000));
+  const fields: Record<string, string> = {
+    CallSid: call.record.id,
+    EventType: eventType,
+    Status: status,
+    DateUpdated: exotelTime(),
+    To: `0${call.record.to}`,
+    From: call.record.from,
+    Direction: "outbound-api",
+    CustomField: call.customField ?? "",
+    RecordingUrl: "",
+    ...(eventType === "terminal" ? { ConversationDuration: String(duration) } : {}),
+  };
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  await sendWebhook(core, call.statusCallback, { method: "POST", body: form });
+}
+
+function flowQuery(call: CallState): Record<string, string> {
+  return {
+    CallSid: call.record.id,
+    CallFrom: `0${call.record.to}`,
+    CallTo: call.record.from,
+    Direction: "outbound-dial",
+    CustomField: call.customField ?? "",
+  };
+}
+
+/** The farmer picks up: the Greeting applet reads our text aloud, the Gather applet waits for a key. */
+async function answer(core: SimCore, call: CallState) {
+  call.answeredAt = Date.now();
+  await statusCallback(core, call, "answered", "in-progress");
+  const greeting = flowUrl(core, "voice", {
+    CallSid: call.record.id,
+    From: `0${call.record.to}`,
+    To: call.record.from,
+    DialWhomNumber: "",
+    CustomField: call.customField ?? "",
+  });
+  // Exotel checks the greeting URL's headers with HEAD before its GET.
+  const head = await sendWebhook(core, greeting, { method: "HEAD" });
+  const response = head?.headers.get("Content-Type")?.startsWith("text/plain")
+    ? await sendWebhook(core, greeting, { method: "GET" })
+    : null;
+  const text = response?.ok ? (await response.text()).trim() : "";
+  if (text) call.record.spoken.push(text);
+  call.record.waitingForKey = true;
+  core.log(`Call to ${spacedNumber(call.record.to)} (${call.record.id}): «${text || "(silence)"}»`);
+  core.log(`  waiting for a key: type "press 1" (or "press 1 ${call.record.id}")`);
+}
+
+export async function hangUpExotel(core: SimCore, call: CallState): Promise<void> {
+  if (call.record.status === "completed") return;
+  call.record.waitingForKey = false;
+  await statusCallback(core, call, "terminal", "completed");
+  core.log(`  call ${call.record.id} ended`);
+}
+
+/** A key on the call: the Passthru applet reports it, then the flow's closing greeting plays. */
+export async function pressExotel(core: SimCore, call: CallState, digits: string): Promise<void> {
+  if (!call.record.waitingForKey) throw new Error(`Call ${call.record.id} is not waiting for a key.`);
+  call.record.waitingForKey = false;
+  call.record.pressed.push(digits);
+  await sendWebhook(core, flowUrl(core, "keypress", { ...flowQuery(call), digits: `"${digits}"` }), { method: "GET" });
+  call.record.spoken.push(EXOTEL_FLOW_CLOSING);
+  core.log(`  ${digits} pressed on ${call.record.id}: «${EXOTEL_FLOW_CLOSING}»`);
+  await hangUpExotel(core, call);
+}
+
+/** POST /v1/Accounts/{sid}/Sms/send.json and /v1/Accounts/{sid}/Calls/connect.json */
+export function exotelRest(core: SimCore, request: IncomingMessage, path: string, body: string): Answer | null {
+  const match = /^\/v1\/Accounts\/([^/]+)\/(Sms\/send|Calls\/connect)\.json$/.exec(path);
+  if (!match || request.method !== "POST") return null;
+  const credentials = basicCredentials(request);
+  const { accountSid, apiKey, apiToken } = core.credentials;
+  if (
+    !credentials ||
+    credentials.user !== apiKey ||
+    credentials.password !== apiToken ||
+    decodeURIComponent(match[1]!) !== accountSid
+  ) {
+    return exotelError(401, "Authentication failed. Invalid API Key or Token.", "UNAUTHORIZED");
+  }
+  const form = new URLSearchParams(body);
+  const created = exotelTime();
+
+  if (match[2] === "Sms/send") {
+    const [from, to, text] = [form.get("From"), form.get("To"), form.get("Body")];
+    if (!from || !to || !text) return exotelError(400, "From, To and Body are mandatory.", 400);
+    const entityId = form.get("DltEntityId");
+    if (!entityId) return exotelError(400, "DltEntityId is mandatory for SMS to India.", 400);
+    if (text.length > 2000) return exotelError(400, "Body cannot exceed 2000 characters.", 400);
+    const encoding = form.get("EncodingType") ?? "plain";
+    const sms = {
+      id: hexId(),
+      provider: "exotel" as const,
+      to: tenDigits(to),
+      from,
+      text,
+      dlt: { entityId, templateId: form.get("DltTemplateId") ?? "", encoding },
+      status: "queued",
+      at: Date.now(),
+    };
+    core.sms.push(sms);
+    core.log(`SMS to ${spacedNumber(sms.to)}: ${text}`);
+    if (encoding !== "unicode" && /[\u0080-\uffff]/.test(text)) {
+      core.log("  ! sent as plain text: a phone would show this Hindi SMS garbled (EncodingType=unicode)");
+    }
+    const callback = form.get("StatusCallback");
+    core.play(async () => {
+      for (const [status, code, detail] of [
+        ["sent", "20002", "SUBMITTED_TO_CARRIER"],
+        ["delivered", "20005", "DELIVERED_TO_HANDSET"],
+      ] as const) {
+        sms.status = status;
+        if (callback) {
+          await sendWebhook(core, callback, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({
+              SmsSid: sms.id,
+              To: to,
+              Status: status,
+              DetailedStatus: detail,
+              DetailedStatusCode: code,
+              DateSent: exotelTime(),
+              SmsUnits: "1",
+            }),
+          });
+        }
+      }
+    });
+    return {
+      status: 200,
+      body: {
+        SMSMessage: {
+          Sid: sms.id,
+          AccountSid: accountSid,
+          From: `${accountSid}/${from}`,
+          To: to,
+          DateCreated: created,
+          DateUpdated: created,
+          DateSent: null,
+          Body: text,
+          Direction: "outbound-api",
+          Uri: `/v1/Accounts/${accountSid}/SMS/Messages/${sms.id}.json`,
+          ApiVersion: null,
+          Price: null,
+          Status: "queued",
+          DetailedStatusCode: 21010,
+          DetailedStatus: "PENDING_TO_OPERATOR",
+          SmsUnits: null,
+        },
+      },
+    };
+  }
+
+  const [from, callerId, url] = [form.get("From"), form.get("CallerId"), form.get("Url")];
+  if (!from || !callerId || !url) return exotelError(400, "From, CallerId and Url are mandatory.", 400);
+  const flow = new RegExp(`^http://my\\.exotel\\.com/${accountSid}/exoml/start_voice/[0-9]+$`);
+  if (!flow.test(url))
+    return exotelError(400, `Url must be http://my.exotel.com/${accountSid}/exoml/start_voice/<app_id>.`, 400);
+  const call: CallState = {
+    record: {
+      id: hexId(),
+      provider: "exotel",
+      to: tenDigits(from),
+      from: callerId,
+      status: "queued",
+      spoken: [],
+      pressed: [],
+      waitingForKey: false,
+      at: Date.now(),
+    },
+    keyUrl: null,
+    statusCallback: form.get("StatusCallback"),
+    events: form.getAll("StatusCallbackEvents[]"),
+    customField: form.get("CustomField"),
+    answeredAt: null,
+  };
+  // Without StatusCallbackEvents Exotel still sends the terminal callback.
+  if (call.events.length === 0) call.events.push("terminal");
+  core.calls.set(call.record.id, call);
+  core.play(() => answer(core, call));
+  return {
+    status: 200,
+    body: {
+      Call: {
+        Sid: call.record.id,
+        ParentCallSid: null,
+        DateCreated: created,
+        DateUpdated: created,
+        AccountSid: accountSid,
+        To: callerId,
+        From: from,
+        PhoneNumberSid: callerId,
+        Status: "in-progress",
+        StartTime: created,
+        EndTime: null,
+        Duration: null,
+        Price: null,
+        Direction: "outbound-api",
+        AnsweredBy: null,
+        ForwardedFrom: null,
+        CallerName: null,
+        Uri: `/v1/Accounts/${accountSid}/Calls/${call.record.id}.json`,
+        RecordingUrl: null,
+      },
+    },
+  };
+}
+
+/** A farmer's SMS to our ExoPhone, as the inbound SMS webhook of Exotel's SMS settings delivers it. */
+export async function exotelInboundSms(core: SimCore, from: string, text: string): Promise<Response | null> {
+  core.log(`SMS from ${spacedNumber(from)} to us: ${text}`);
+  return sendWebhook(core, flowUrl(core, "inbound-sms"), {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ SmsSid: hexId(), From: `0${from}`, To: core.ourNumber, Body: text }),
+  });
+}
+
+/** A missed call to our ExoPhone: its flow's Passthru applet reports it, then hangs up. */
+export async function exotelMissedCall(core: SimCore, from: string): Promise<Response | null> {
+  core.log(`Missed call from ${spacedNumber(from)}`);
+  return sendWebhook(
+    core,
+    flowUrl(core, "inbound-call", {
+      CallSid: hexId(),
+      CallFrom: `0${from}`,
+      CallTo: core.ourNumber,
+      Direction: "incoming",
+      CallType: "call-attempt",
+    }),
+    { method: "GET" },
+  );
+}

@@ -1,0 +1,86 @@
+// What both providers' halves of the local provider share: its credentials, what it received, the
+// calls in progress, and how it sends webhooks to the Worker (in the background, each awaited by
+// `settled()` so tests can wait for the provider to be done).
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { SimCall, SimSms } from "./phone-log.ts";
+
+/** The local account: the same token for both APIs, as local mode's one TELEPHONY_API_TOKEN. */
+export type SimCredentials = {
+  /** Twilio's Account SID and Exotel's account sid alike. */
+  accountSid: string;
+  /** Exotel's API key (Basic authorization's user); Twilio's user is the account SID. */
+  apiKey: string;
+  /** Twilio's Auth Token (also the webhook signing key) and Exotel's API token. */
+  apiToken: string;
+  /** The secret in the Exotel webhook URLs (TELEPHONY_WEBHOOK_SECRET). */
+  webhookSecret: string;
+};
+
+/** A call in progress: its public record and what the provider needs to go on with it. */
+export type CallState = {
+  record: SimCall;
+  /** Where its key goes: Twilio's Gather action, or Exotel's Passthru (our keypress URL). */
+  keyUrl: string | null;
+  statusCallback: string | null;
+  /** Status callback events asked for. */
+  events: string[];
+  /** Exotel's CustomField, given back to each of the flow's requests. */
+  customField: string | null;
+  answeredAt: number | null;
+};
+
+export type SimCore = {
+  credentials: SimCredentials;
+  /** The Worker, where the webhooks a provider is configured with (not given per request) go. */
+  workerOrigin: string;
+  /** Our number (TELEPHONY_CALLER_ID), which farmers' SMS and missed calls reach. */
+  ourNumber: string;
+  sms: SimSms[];
+  calls: Map<string, CallState>;
+  log: (line: string) => void;
+  /** Runs `work` after the current answer, tracked by `settled()`; a failure is logged. */
+  play: (work: () => Promise<void>) => void;
+};
+
+export function hexId(bytes = 16): string {
+  return randomBytes(bytes).toString("hex");
+}
+
+/** The user and password of a Basic Authorization header, or null. */
+export function basicCredentials(request: IncomingMessage): { user: string; password: string } | null {
+  const header = request.headers.authorization ?? "";
+  const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+export async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Sends a webhook to the Worker; the answer, or null when the Worker could not be reached. */
+export async function sendWebhook(core: SimCore, url: string, init: RequestInit): Promise<Response | null> {
+  try {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+    if (!response.ok) core.log(`! the Worker answered ${response.status} to ${new URL(url).pathname}`);
+    return response;
+  } catch (error) {
+    core.log(`! could not reach the Worker at ${url}: ${error instanceof Error ? error.message : error}`);
+    return null;
+  }
+}
+
+/** Text and attribute values of the XML our Worker writes (TwiML), entities decoded. */
+export function xmlText(text: string): string {
+  const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);/g, (entity, body: string) => {
+    if (body.startsWith("#x")) return String.fromCodePoint(Number.parseInt(body.slice(2), 16));
+    if (body.startsWith("#")) return String.fromCodePoint(Number(body.slice(1)));
+    return named[body] ?? entity;
+  });
+}

@@ -1,0 +1,244 @@
+// The local provider's Twilio: the REST calls our adapter makes (Messages and Calls, 2010-04-01),
+// answered in Twilio's documented shapes, and the webhooks Twilio then sends, signed with the
+// account's token (common/twilio-signature.ts): SMS status, the call's TwiML fetched from its
+// Url, the key posted to the Gather's action, call progress, and inbound SMS and calls to our
+// number. Field names as in https://www.twilio.com/docs/messaging/guides/webhook-request and
+// https://www.twilio.com/docs/voice/twiml#request-parameters.
+import type { IncomingMessage } from "node:http";
+import { twilioSignature } from "../common/twilio-signature.ts";
+import { spacedNumber, tenDigits } from "./phone-log.ts";
+import { basicCredentials, type CallState, hexId, type SimCore, sendWebhook, xmlText } from "./sim-core.ts";
+
+type Answer = { status: number; body: unknown };
+
+function twilioError(status: number, code: number, message: string): Answer {
+  return { status, body: { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status } };
+}
+
+/** A Twilio webhook: a form POST signed with the account's Auth Token. */
+async function postSigned(core: SimCore, url: string, fields: Record<string, string>): Promise<Response | null> {
+  const form = { AccountSid: core.credentials.accountSid, ApiVersion: "2010-04-01", ...fields };
+  return sendWebhook(core, url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Twilio-Signature": await twilioSignature(core.credentials.apiToken, url, Object.entries(form)),
+    },
+    body: new URLSearchParams(form),
+  });
+}
+
+/** What the call's TwiML asks: the sentences said, and where a key goes. */
+export function readTwiml(xml: string): { spoken: string[]; gather: { action: string } | null } {
+  const spoken = [...xml.matchAll(/<Say\b[^>]*>([\s\S]*?)<\/Say>/g)].map((match) => xmlText(match[1]!));
+  const gather = /<Gather\b([^>]*)>/.exec(xml);
+  const action = gather ? /\baction="([^"]*)"/.exec(gather[1]!)?.[1] : undefined;
+  return { spoken, gather: action ? { action: xmlText(action) } : null };
+}
+
+function callFields(call: CallState, status: string): Record<string, string> {
+  return {
+    CallSid: call.record.id,
+    From: call.record.from,
+    To: `+91${call.record.to}`,
+    CallStatus: status,
+    Direction: "outbound-api",
+  };
+}
+
+async function progress(
+  core: SimCore,
+  call: CallState,
+  event: string,
+  status: string,
+  extra: Record<string, string> = {},
+) {
+  call.record.status = status;
+  if (!call.statusCallback || !call.events.includes(event)) return;
+  await postSigned(core, call.statusCallback, {
+    ...callFields(call, status),
+    CallbackSource: "call-progress-events",
+    Timestamp: new Date().toUTCString(),
+    ...extra,
+  });
+}
+
+/** Answers the phone: fetches the call's TwiML and says it. */
+async function answer(core: SimCore, call: CallState, voiceUrl: string) {
+  await progress(core, call, "initiated", "initiated");
+  await progress(core, call, "ringing", "ringing");
+  call.answeredAt = Date.now();
+  await progress(core, call, "answered", "in-progress");
+  const response = await postSigned(core, voiceUrl, callFields(call, "in-progress"));
+  const twiml = response?.ok ? await response.text() : "";
+  const { spoken, gather } = readTwiml(twiml);
+  call.record.spoken.push(...spoken.slice(0, gather ? 1 : undefined));
+  call.keyUrl = gather?.action ?? null;
+  call.record.waitingForKey = gather !== null;
+  core.log(`Call to ${spacedNumber(call.record.to)} (${call.record.id}): «${spoken[0] ?? "(silence)"}»`);
+  if (gather) core.log(`  waiting for a key: type "press 1" (or "press 1 ${call.record.id}")`);
+  else await hangUp(core, call);
+}
+
+export async function hangUp(core: SimCore, call: CallState): Promise<void> {
+  if (call.record.status === "completed") return;
+  call.record.waitingForKey = false;
+  const duration = call.answeredAt === null ? 0 : Math.max(1, Math.round((Date.now() - call.answeredAt) / 1000));
+  await progress(core, call, "completed", "completed", { CallDuration: String(duration) });
+  core.log(`  call ${call.record.id} ended`);
+}
+
+/** The person on the call presses `digits`: Twilio posts them to the Gather's action. */
+export async function pressTwilio(core: SimCore, call: CallState, digits: string): Promise<void> {
+  if (!call.record.waitingForKey || !call.keyUrl) throw new Error(`Call ${call.record.id} is not waiting for a key.`);
+  call.record.waitingForKey = false;
+  call.record.pressed.push(digits);
+  const response = await postSigned(core, call.keyUrl, {
+    ...callFields(call, "in-progress"),
+    Digits: digits,
+    FinishedOnKey: "",
+  });
+  const { spoken } = readTwiml(response?.ok ? await response.text() : "");
+  call.record.spoken.push(...spoken);
+  core.log(`  ${digits} pressed on ${call.record.id}: «${spoken.join(" ") || "(silence)"}»`);
+  await hangUp(core, call);
+}
+
+/** POST /2010-04-01/Accounts/{AccountSid}/(Messages|Calls).json */
+export function twilioRest(core: SimCore, request: IncomingMessage, path: string, body: string): Answer | null {
+  const match = /^\/2010-04-01\/Accounts\/([^/]+)\/(Messages|Calls)\.json$/.exec(path);
+  if (!match || request.method !== "POST") return null;
+  const credentials = basicCredentials(request);
+  const { accountSid, apiToken } = core.credentials;
+  if (
+    !credentials ||
+    credentials.user !== accountSid ||
+    credentials.password !== apiToken ||
+    decodeURIComponent(match[1]!) !== accountSid
+  ) {
+    return twilioError(401, 20003, "Authenticate");
+  }
+  const form = new URLSearchParams(body);
+  const to = form.get("To") ?? "";
+  if (!to) return twilioError(400, 21604, "A 'To' phone number is required.");
+  if (!/^\+91[1-9][0-9]{9}$/.test(to))
+    return twilioError(400, 21211, `The 'To' number ${to} is not a valid phone number.`);
+  const created = new Date().toUTCString();
+
+  if (match[2] === "Messages") {
+    const text = form.get("Body") ?? "";
+    const from = form.get("From") ?? form.get("MessagingServiceSid") ?? "";
+    if (!text) return twilioError(400, 21602, "Message body is required.");
+    if (!from) return twilioError(400, 21603, "A 'From' phone number is required.");
+    const sms = {
+      id: `SM${hexId()}`,
+      provider: "twilio" as const,
+      to: tenDigits(to),
+      from,
+      text,
+      dlt: null,
+      status: "queued",
+      at: Date.now(),
+    };
+    core.sms.push(sms);
+    core.log(`SMS to ${spacedNumber(sms.to)}: ${text}`);
+    const statusCallback = form.get("StatusCallback");
+    core.play(async () => {
+      for (const status of ["sent", "delivered"]) {
+        sms.status = status;
+        if (statusCallback) {
+          await postSigned(core, statusCallback, {
+            MessageSid: sms.id,
+            SmsSid: sms.id,
+            MessageStatus: status,
+            SmsStatus: status,
+            From: from,
+            To: to,
+          });
+        }
+      }
+    });
+    return {
+      status: 201,
+      body: {
+        sid: sms.id,
+        account_sid: accountSid,
+        to,
+        from,
+        body: text,
+        status: "queued",
+        num_segments: "1",
+        direction: "outbound-api",
+        date_created: created,
+        error_code: null,
+        error_message: null,
+        uri: `/2010-04-01/Accounts/${accountSid}/Messages/${sms.id}.json`,
+      },
+    };
+  }
+
+  const from = form.get("From") ?? "";
+  const url = form.get("Url");
+  if (!from) return twilioError(400, 21213, "No 'From' number is specified.");
+  if (!url && !form.get("Twiml")) return twilioError(400, 21205, "Url parameter is required.");
+  const call: CallState = {
+    record: {
+      id: `CA${hexId()}`,
+      provider: "twilio",
+      to: tenDigits(to),
+      from,
+      status: "queued",
+      spoken: [],
+      pressed: [],
+      waitingForKey: false,
+      at: Date.now(),
+    },
+    keyUrl: null,
+    statusCallback: form.get("StatusCallback"),
+    events: form.getAll("StatusCallbackEvent").flatMap((events) => events.split(" ")),
+    customField: null,
+    answeredAt: null,
+  };
+  core.calls.set(call.record.id, call);
+  if (url) core.play(() => answer(core, call, url));
+  return {
+    status: 201,
+    body: {
+      sid: call.record.id,
+      account_sid: accountSid,
+      to,
+      from,
+      status: "queued",
+      direction: "outbound-api",
+      date_created: created,
+      uri: `/2010-04-01/Accounts/${accountSid}/Calls/${call.record.id}.json`,
+    },
+  };
+}
+
+/** An SMS from a farmer's phone to our number, as Twilio delivers it to the number's webhook. */
+export async function twilioInboundSms(core: SimCore, from: string, text: string): Promise<Response | null> {
+  const id = `SM${hexId()}`;
+  core.log(`SMS from ${spacedNumber(from)} to us: ${text}`);
+  return postSigned(core, `${core.workerOrigin}/api/telephony/twilio/inbound-sms`, {
+    MessageSid: id,
+    SmsSid: id,
+    From: `+91${from}`,
+    To: core.ourNumber,
+    Body: text,
+    NumMedia: "0",
+    NumSegments: "1",
+  });
+}
+
+/** A farmer's missed call to our number: Twilio asks the number's voice webhook while it rings. */
+export async function twilioMissedCall(core: SimCore, from: string): Promise<Response | null> {
+  core.log(`Missed call from ${spacedNumber(from)}`);
+  return postSigned(core, `${core.workerOrigin}/api/telephony/twilio/inbound-call`, {
+    CallSid: `CA${hexId()}`,
+    From: `+91${from}`,
+    To: core.ourNumber,
+    CallStatus: "ringing",
+    Direction: "inbound",
+  });
+}

@@ -1,0 +1,144 @@
+// The local telephony provider against the real Worker under `wrangler dev` (workerd, local D1),
+// as `npm start` runs them: our Twilio adapter (as the Worker will call it) places a call through
+// the provider, which fetches the call's TwiML from the Worker, says it, and posts the farmer's
+// key back signed; the Worker records it once in D1. A farmer's SMS, a missed call and an SMS's
+// delivery reports come the same way. A forged copy changes nothing; a replay changes nothing more.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { twilioSignature } from "../../common/twilio-signature.ts";
+import { executeLocalSql } from "../../scripts/lib/local-d1.ts";
+import { startLocalWorker, THROWAWAY_JWT_SECRET } from "../../scripts/lib/local-worker.ts";
+import { localProviderClient } from "../../telephony-sim/client.ts";
+import { type LocalProvider, startLocalProvider } from "../../telephony-sim/local-provider.ts";
+import type { TelephonyProvider } from "../../worker/telephony/provider.ts";
+import { twilioProvider } from "../../worker/telephony/twilio.ts";
+import { freePort, freshPersistDir, type LocalWorker } from "./local-worker.ts";
+
+/** wrangler.toml's local mode (top level) and this run's secrets. */
+const ACCOUNT_SID = "AC00000000000000000000000000000000";
+const OUR_NUMBER = "+918000000001";
+const TOKEN = "integration-telephony-token-0123456789";
+const WEBHOOK_SECRET = "integration-webhook-secret-0123456789abcdef";
+
+let worker: LocalWorker;
+let phone: LocalProvider;
+let twilio: TelephonyProvider;
+
+beforeAll(async () => {
+  const persistTo = await freshPersistDir();
+  const port = await freePort();
+  phone = await startLocalProvider({
+    credentials: { accountSid: ACCOUNT_SID, apiKey: "", apiToken: TOKEN, webhookSecret: WEBHOOK_SECRET },
+    workerOrigin: `http://localhost:${port}`,
+    ourNumber: OUR_NUMBER,
+    inboundProvider: "twilio",
+  });
+  worker = await startLocalWorker({
+    kind: "api",
+    persistTo,
+    port,
+    jwtSecret: THROWAWAY_JWT_SECRET,
+    vars: {
+      TELEPHONY_API_TOKEN: TOKEN,
+      TELEPHONY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      TELEPHONY_LOCAL_URL: phone.url,
+      TELEPHONY_WEBHOOK_ORIGIN: `http://localhost:${port}`,
+    },
+  });
+  twilio = twilioProvider({
+    accountSid: ACCOUNT_SID,
+    authToken: TOKEN,
+    smsSender: OUR_NUMBER,
+    callerId: OUR_NUMBER,
+    apiBase: phone.url,
+    webhookOrigin: worker.url,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await phone?.stop();
+  await worker?.stop();
+});
+
+type EventRow = { replay_key: string; type: string; event: string };
+
+async function eventsOf(id: string): Promise<EventRow[]> {
+  return executeLocalSql<EventRow>(
+    worker.persistTo,
+    `SELECT replay_key, type, event FROM telephony_events WHERE replay_key LIKE '%${id.replace(/[^A-Za-z0-9]/g, "")}%' ORDER BY id;`,
+  );
+}
+
+describe("the local provider with the real Worker", () => {
+  it("plays a call whose script the Worker speaks, and the Worker records the farmer's key once", async () => {
+    const client = localProviderClient(phone.url);
+    const placed = await twilio.placeCall({
+      to: "9876543210",
+      language: "hi",
+      values: { pumpName: "कुएँ वाला पंप" },
+      reference: { code: "stop:SNC-AB12CD34", placedAt: Date.now() },
+    });
+    const call = await client.waitForCall("9876543210", (candidate) => candidate.waitingForKey);
+    expect(call.spoken[0]).toContain("पंप कुएँ वाला पंप की मोटर चल रही है");
+    await client.press("1");
+    await client.settled();
+    const rows = await eventsOf(placed.callId);
+    expect(rows.map((row) => row.replay_key)).toEqual([
+      `call:${placed.callId}:initiated`,
+      `call:${placed.callId}:ringing`,
+      `call:${placed.callId}:in-progress`,
+      `keypress:${placed.callId}:1`,
+      `call:${placed.callId}:completed`,
+    ]);
+    expect(JSON.parse(rows[3]!.event)).toMatchObject({
+      type: "keypress",
+      digits: "1",
+      reference: { code: "stop:SNC-AB12CD34" },
+    });
+
+    // The same key posted again, correctly signed (a replay of the captured request): acted on no more.
+    const url = `${worker.url}/api/telephony/twilio/keypress?lang=hi&ref=stop%3ASNC-AB12CD34&at=1`;
+    const fields = { AccountSid: ACCOUNT_SID, CallSid: placed.callId, Digits: "1" };
+    const send = async (token: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "X-Twilio-Signature": await twilioSignature(token, url, Object.entries(fields)),
+        },
+        body: new URLSearchParams(fields),
+      });
+    expect((await send(TOKEN)).status).toBe(200);
+    expect((await send("forged")).status).toBe(403);
+    expect(await eventsOf(placed.callId)).toHaveLength(5);
+  });
+
+  it("records an SMS's delivery reports, a farmer's SMS and a missed call, each once", async () => {
+    const client = localProviderClient(phone.url);
+    const sent = await twilio.sendSms({
+      to: "9123456789",
+      template: "signInCode",
+      language: "hi",
+      values: { code: "314159" },
+    });
+    expect(await client.latestCode("9123456789")).toBe("314159");
+    await client.settled();
+    expect((await eventsOf(sent.messageId)).map((row) => row.replay_key)).toEqual([
+      `sms:${sent.messageId}:sent`,
+      `sms:${sent.messageId}:delivered`,
+    ]);
+    expect(await client.inboundSms("9988776655", "STOP")).toBe(200);
+    expect(await client.missedCall("9988776655")).toBe(200);
+    const inbound = await executeLocalSql<EventRow>(
+      worker.persistTo,
+      "SELECT replay_key, type, event FROM telephony_events WHERE type IN ('inboundSms', 'missedCall') ORDER BY id;",
+    );
+    expect(inbound.map((row) => JSON.parse(row.event))).toEqual([
+      expect.objectContaining({
+        type: "inboundSms",
+        text: "STOP",
+        from: { raw: "+919988776655", mobileNo: "9988776655" },
+      }),
+      expect.objectContaining({ type: "missedCall", from: { raw: "+919988776655", mobileNo: "9988776655" } }),
+    ]);
+  });
+});

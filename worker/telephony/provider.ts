@@ -1,0 +1,122 @@
+// The one small interface every telephony provider is used through (docs/telephony.md): send an
+// SMS from a DLT template, place a call that speaks a script and takes one key, and check and
+// read the provider's webhooks. Adapters call the providers' REST APIs with `fetch` (their SDKs
+// are written for Node, not Workers) and are plain modules: the Worker, the Node tests and the
+// local provider's tests use them alike.
+import type {
+  CallReference,
+  CallStatus,
+  SmsStatus,
+  TelephonyEvent,
+  TelephonyProviderName,
+} from "../../common/telephony-events.ts";
+import type { SmsLanguage, SmsTemplateCode, SmsValues } from "./sms-templates.ts";
+import type { VoiceValues } from "./voice-scripts.ts";
+
+export type SmsRequest<Code extends SmsTemplateCode = SmsTemplateCode> = {
+  /** A 10-digit Indian mobile number. */
+  to: string;
+  template: Code;
+  language: SmsLanguage;
+  values: SmsValues<Code>;
+};
+
+export type SentSms = {
+  provider: TelephonyProviderName;
+  messageId: string;
+  status: SmsStatus;
+  /** SMS the text goes as, by our count (sms-segments.ts). */
+  segments: number;
+};
+
+/** The critical call: the `stopOffer` script, whose one key is reported to the keypress webhook. */
+export type CallRequest = {
+  to: string;
+  language: SmsLanguage;
+  values: VoiceValues<"stopOffer">;
+  reference: CallReference;
+};
+
+export type PlacedCall = { provider: TelephonyProviderName; callId: string; status: CallStatus };
+
+/** The webhooks a provider sends us, by the last segment of their path (/api/telephony/<provider>/<kind>). */
+export const WEBHOOK_KINDS = ["voice", "keypress", "call-status", "sms-status", "inbound-sms", "inbound-call"] as const;
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+
+/** A webhook as it arrived: the URL it was sent to, its headers, and its parameters (form body, JSON or query). */
+export type InboundWebhook = {
+  method: string;
+  url: string;
+  headers: Headers;
+  params: [string, string][];
+};
+
+/** What the provider is answered: TwiML, a greeting's text, or nothing. */
+export type WebhookReply = { status: 200 | 204; contentType: string | null; body: string };
+
+export type WebhookReading =
+  | {
+      ok: true;
+      /** Null for a webhook that only reads (the call's script). */
+      event: TelephonyEvent | null;
+      /** What makes a delivery of this event the same event: a replay has the same key. */
+      replayKey: string | null;
+      reply: WebhookReply;
+    }
+  | { ok: false; problem: string };
+
+export interface TelephonyProvider {
+  readonly name: TelephonyProviderName;
+  sendSms<Code extends SmsTemplateCode>(request: SmsRequest<Code>): Promise<SentSms>;
+  placeCall(request: CallRequest): Promise<PlacedCall>;
+  /** Whether the webhook comes from the provider (a signature, or the secret in its URL). */
+  verifyWebhook(kind: WebhookKind, webhook: InboundWebhook): Promise<boolean>;
+  /** The event in a verified webhook, its replay key and the answer the provider expects. */
+  readWebhook(kind: WebhookKind, webhook: InboundWebhook): WebhookReading;
+}
+
+/** A provider's API refused or failed a request: its HTTP status and its own error code. */
+export class TelephonyError extends Error {
+  readonly provider: TelephonyProviderName;
+  readonly status: number;
+  readonly providerCode: string | null;
+
+  constructor(provider: TelephonyProviderName, status: number, providerCode: string | null, message: string) {
+    super(`${provider} ${status}${providerCode ? ` (${providerCode})` : ""}: ${message}`);
+    this.name = "TelephonyError";
+    this.provider = provider;
+    this.status = status;
+    this.providerCode = providerCode;
+  }
+}
+
+/** A 10-digit number as the providers want it: E.164. */
+export function e164(mobileNo: string): string {
+  if (!/^[1-9][0-9]{9}$/.test(mobileNo)) throw new Error("Not a 10-digit mobile number.");
+  return `+91${mobileNo}`;
+}
+
+/** Basic authorization for a provider's REST API. */
+export function basicAuthorization(user: string, password: string): string {
+  const bytes = new TextEncoder().encode(`${user}:${password}`);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return `Basic ${btoa(binary)}`;
+}
+
+/** The first value of a parameter, or null. */
+export function param(webhook: InboundWebhook, name: string): string | null {
+  return webhook.params.find(([key]) => key === name)?.[1] ?? null;
+}
+
+/** A call's reference as we write it into the URLs we give a provider (`ref`, `at`), or null. */
+export function referenceFrom(code: string | null, placedAt: string | null): CallReference | null {
+  if (!code || !placedAt || !/^[0-9]{1,15}$/.test(placedAt)) return null;
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(code)) return null;
+  return { code, placedAt: Number(placedAt) };
+}
+
+/** XML text and attribute values, escaped. */
+export function xml(text: string): string {
+  return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}

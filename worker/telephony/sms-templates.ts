@@ -1,0 +1,178 @@
+// Every SMS the product sends. India's operators deliver a business SMS only when it matches a
+// template registered on a DLT platform (TRAI's TCCCPR 2018): fixed text with `{#var#}` where
+// the values go, registered per language, each with its own template id. So no sentence is ever
+// composed here: a template is chosen by code and its variables filled. The ids live in
+// `wrangler.toml` (`TELEPHONY_DLT_TEMPLATES`, "<code>.<language>"), per environment.
+//
+// The texts name their variables (`{pumpName}`) so that each language can place them in its own
+// order; `dltText` writes what is registered on DLT. Hindi is always UCS-2, 70 characters an SMS
+// and 67 a part once split (sms-segments.ts): codes must fit one SMS and everything else two,
+// with every variable at its longest (tests/telephony/sms-templates.test.ts).
+import { countSmsSegments, type SmsSegments } from "./sms-segments.ts";
+
+export type SmsLanguage = "hi" | "en";
+export const SMS_LANGUAGES: readonly SmsLanguage[] = ["hi", "en"];
+
+/**
+ * What may fill a `{#var#}`. DLT allows up to 30 characters a variable; ours are shorter so the
+ * whole SMS stays in budget. `cut`: a longer value is shortened (a pump's name), else refused.
+ */
+export const SMS_VARIABLES = {
+  /** A one-time code (worker/auth/one-time-codes.ts). */
+  code: { maxLength: 6, pattern: /^[0-9]{6}$/, cut: false },
+  /** The pump's name as its owner wrote it (up to 40 characters in the app), or the box's id. */
+  pumpName: { maxLength: 20, pattern: /^[^\n\r]+$/u, cut: true },
+  /** A 10-digit mobile number: who invited. */
+  mobileNo: { maxLength: 10, pattern: /^[1-9][0-9]{9}$/, cut: false },
+  /** A time of day as the reader's locale writes it ("10:45 am"). */
+  time: { maxLength: 8, pattern: /^[0-9: apmAPM.]+$/, cut: false },
+  /** The app's address (whitelisted on DLT with the template). */
+  url: { maxLength: 30, pattern: /^https:\/\/[A-Za-z0-9./-]+$/, cut: false },
+} as const satisfies Record<string, { maxLength: number; pattern: RegExp; cut: boolean }>;
+export type SmsVariable = keyof typeof SMS_VARIABLES;
+
+type Template = {
+  /** The variables, each used once in every language. */
+  variables: readonly SmsVariable[];
+  /** How many SMS it may cost at most, in either language, filled at its longest. */
+  budget: 1 | 2;
+  text: Record<SmsLanguage, string>;
+};
+
+export const SMS_TEMPLATES = {
+  /** Registration, sign-in and checking a number: the same words, the code says what it is. */
+  signInCode: {
+    variables: ["code"],
+    budget: 1,
+    text: {
+      hi: "{code} आपका सिंचाई कोड है। 5 मिनट चलेगा। किसी को न बताएँ।",
+      en: "{code} is your Sinchai code. It works for 5 minutes. Do not share it with anyone.",
+    },
+  },
+  passwordResetCode: {
+    variables: ["code"],
+    budget: 1,
+    text: {
+      hi: "{code} सिंचाई में नया पासवर्ड रखने का कोड है। किसी को न बताएँ।",
+      en: "{code} is your Sinchai code to set a new password. It works for 5 minutes. Do not share it.",
+    },
+  },
+  invitation: {
+    variables: ["mobileNo", "pumpName", "url"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: {mobileNo} ने आपको पंप {pumpName} से जोड़ा है। ऐप खोलें: {url}",
+      en: "Sinchai: {mobileNo} added you to the pump {pumpName}. Open the app: {url}",
+    },
+  },
+  alertPowerBack: {
+    variables: ["pumpName"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} पर बिजली वापस आई। कोई चालू न करे तब तक मोटर बंद रहेगी।",
+      en: "Sinchai: power is back at pump {pumpName}. The motor stays OFF until someone switches it ON.",
+    },
+  },
+  alertDryRun: {
+    variables: ["pumpName"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} सूखा चला, मोटर बंद कर दी गई। पानी का स्रोत देखें।",
+      en: "Sinchai: pump {pumpName} ran dry and the motor was switched OFF. Check the water source.",
+    },
+  },
+  alertPhaseFault: {
+    variables: ["pumpName"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} पर फेज़ फॉल्ट। फेज़ ठीक होने तक मोटर चालू नहीं हो सकती।",
+      en: "Sinchai: phase fault at pump {pumpName}. The motor cannot start until the phases are back.",
+    },
+  },
+  alertVoltageTrip: {
+    variables: ["pumpName"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} पर वोल्टेज सीमा से बाहर था, इसलिए मोटर बंद कर दी गई।",
+      en: "Sinchai: the voltage at pump {pumpName} was out of limits and the motor was switched OFF.",
+    },
+  },
+  alertOfflineWhileOn: {
+    variables: ["pumpName", "time"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} के डिवाइस ने {time} से जवाब नहीं दिया, तब मोटर चालू थी। पंप देखें।",
+      en: "Sinchai: the box of pump {pumpName} stopped answering at {time} while the motor was ON. Check it.",
+    },
+  },
+  /** A clock schedule or a power window that could not run. */
+  alertScheduleMissed: {
+    variables: ["pumpName", "time"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} का {time} का शेड्यूल नहीं चल सका। कारण ऐप में देखें।",
+      en: "Sinchai: the {time} schedule of pump {pumpName} could not run. See why in the app.",
+    },
+  },
+} as const satisfies Record<string, Template>;
+
+export type SmsTemplateCode = keyof typeof SMS_TEMPLATES;
+export const SMS_TEMPLATE_CODES = Object.keys(SMS_TEMPLATES) as SmsTemplateCode[];
+
+/** The values a template takes, by variable name. */
+export type SmsValues<Code extends SmsTemplateCode> = Record<(typeof SMS_TEMPLATES)[Code]["variables"][number], string>;
+
+/** The key of a template's DLT id in `TELEPHONY_DLT_TEMPLATES`. */
+export function templateIdKey(code: SmsTemplateCode, language: SmsLanguage): string {
+  return `${code}.${language}`;
+}
+
+/** The text as registered on DLT: every variable written `{#var#}`. */
+export function dltText(code: SmsTemplateCode, language: SmsLanguage): string {
+  return SMS_TEMPLATES[code].text[language].replace(/\{[a-zA-Z]+\}/g, "{#var#}");
+}
+
+const graphemes = new Intl.Segmenter("hi", { granularity: "grapheme" });
+
+/**
+ * A value made to fit its variable: a name cut whole letter by whole letter (a Devanagari
+ * letter with its vowel sign is one) to its length in UTF-16 units, what an SMS counts, and
+ * ended with "..", which stays GSM-7; any other value too long or malformed is an error.
+ */
+export function fitVariable(variable: SmsVariable, value: string): string {
+  const rule = SMS_VARIABLES[variable];
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+  let text = value.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  if (text.length > rule.maxLength) {
+    if (!rule.cut) throw new Error(`The SMS variable ${variable} takes at most ${rule.maxLength} characters.`);
+    let cut = "";
+    for (const { segment } of graphemes.segment(text)) {
+      if (cut.length + segment.length > rule.maxLength - 2) break;
+      cut += segment;
+    }
+    text = `${cut.trimEnd()}..`;
+  }
+  if (!rule.pattern.test(text)) throw new Error(`Not a value for the SMS variable ${variable}.`);
+  return text;
+}
+
+export type FilledSms = {
+  template: SmsTemplateCode;
+  language: SmsLanguage;
+  text: string;
+  segments: SmsSegments;
+};
+
+/** The SMS a template makes with these values, and what it costs. */
+export function fillSmsTemplate<Code extends SmsTemplateCode>(
+  template: Code,
+  language: SmsLanguage,
+  values: SmsValues<Code>,
+): FilledSms {
+  const text = SMS_TEMPLATES[template].text[language].replace(/\{([a-zA-Z]+)\}/g, (_, name: string) => {
+    const value = (values as Record<string, string | undefined>)[name];
+    if (value === undefined) throw new Error(`The SMS template ${template} needs ${name}.`);
+    return fitVariable(name as SmsVariable, value);
+  });
+  return { template, language, text, segments: countSmsSegments(text) };
+}
