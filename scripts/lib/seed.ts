@@ -49,11 +49,12 @@ export async function seedLocalDemo(persistTo: string): Promise<LocalDeviceCrede
     // provisioned below (provisionLocalDevice).
     await executeLocalSql(
       persistTo,
-      `INSERT INTO users (mobile_no, password_hash, is_admin, created_at)
-         VALUES (${sqlText(DEMO_ADMIN.mobileNo)}, ${sqlText(await hashPassword(DEMO_ADMIN.password))}, 1, ${now})
+      // The demo numbers count as verified: the local provider is the only phone they reach.
+      `INSERT INTO users (mobile_no, password_hash, is_admin, created_at, number_verified_at)
+         VALUES (${sqlText(DEMO_ADMIN.mobileNo)}, ${sqlText(await hashPassword(DEMO_ADMIN.password))}, 1, ${now}, ${now})
          ON CONFLICT(mobile_no) DO NOTHING;
-       INSERT INTO users (mobile_no, password_hash, is_admin, created_at)
-         VALUES (${sqlText(DEMO_USER.mobileNo)}, ${sqlText(await hashPassword(DEMO_USER.password))}, 0, ${now})
+       INSERT INTO users (mobile_no, password_hash, is_admin, created_at, number_verified_at)
+         VALUES (${sqlText(DEMO_USER.mobileNo)}, ${sqlText(await hashPassword(DEMO_USER.password))}, 0, ${now}, ${now})
          ON CONFLICT(mobile_no) DO NOTHING;`,
     );
   }

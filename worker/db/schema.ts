@@ -14,6 +14,12 @@ export const users = sqliteTable("users", {
   isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
   createdAt: timestamp("created_at").notNull(),
   lastLogin: timestamp("last_login"),
+  /**
+   * When the holder of the number proved it with a code sent there by SMS; null until then.
+   * Only a verified number is trusted: it may be invited to a pump and gets alerts by SMS and
+   * call (docs/telephony.md). Accounts from before verification existed start unverified.
+   */
+  numberVerifiedAt: timestamp("number_verified_at"),
 });
 
 /** One row per login; a token is only valid while its session row is neither revoked nor expired. */

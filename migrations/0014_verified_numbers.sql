@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `number_verified_at` integer;
