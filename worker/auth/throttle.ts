@@ -1,7 +1,8 @@
 // Login and registration throttling (docs/security.md, "Login throttling"). Failed logins
 // slow down per number and per client address; a phone that has logged in with a number
-// before (known-device cookie) is exempt from that number's throttle, so an attacker
-// hammering a farmer's number cannot lock the farmer out.
+// before (known-device cookie) is exempt from that number's throttle when it logs in, so an
+// attacker hammering a farmer's number cannot lock the farmer out. Wrong current passwords
+// on the password change count on every browser, that one too.
 import { jwtVerify, SignJWT } from "jose";
 import type { ThrottlePolicyName } from "../../common/hub-contract.ts";
 import { apiError } from "../http/http-error.ts";
@@ -58,7 +59,15 @@ function refuse(retryAfterMs: number): never {
 export type CountedLogin = { clientAttempt: { key: string; attemptId: number } | null };
 
 /**
- * Counts a login attempt before the password is checked, or throws 429. Counting first (one
+ * Why a password is being checked. A `login` from a browser that logged in with the number
+ * before skips the number's count, so strangers hammering the number cannot lock the farmer
+ * out. A `currentPassword` check inside a session (the password change) never does: a browser
+ * that holds the session and the cookie is exactly the stolen phone.
+ */
+type PasswordCheck = "login" | "currentPassword";
+
+/**
+ * Counts a password check before the password is hashed, or throws 429. Counting first (one
  * call to each throttle, check and count together) means parallel guesses cannot all pass a
  * check that none of them has been recorded in yet.
  */
@@ -66,6 +75,7 @@ export async function countLoginAttempt(
   env: ThrottleEnv,
   mobileNo: string,
   client: AuthClient | null,
+  check: PasswordCheck = "login",
 ): Promise<CountedLogin> {
   let clientAttempt: CountedLogin["clientAttempt"] = null;
   if (client?.ip) {
@@ -73,7 +83,8 @@ export async function countLoginAttempt(
     if (!ticket.allowed) refuse(ticket.retryAfterMs);
     clientAttempt = { key: client.ip, attemptId: ticket.attemptId };
   }
-  if (!client?.knownNumbers.includes(mobileNo)) {
+  const knownDevice = check === "login" && client?.knownNumbers.includes(mobileNo) === true;
+  if (!knownDevice) {
     const ticket = await throttle(env, "loginNumber", mobileNo).take("loginNumber");
     if (!ticket.allowed) {
       // Refused before any work: it costs the address nothing, as a throttled attempt never has.
