@@ -128,4 +128,4 @@ export type FirmwareOffer = { version: string; url: string; sha256: string; size
 export type PowerSample = { id: number; current: number; wattage: number; timestamp: string };
 
 /** The AuthThrottle's policies: what is counted per number or client address. */
-export type ThrottlePolicyName = "loginNumber" | "loginClient" | "registerClient";
+export type ThrottlePolicyName = "loginNumber" | "loginKnownDevice" | "loginClient" | "registerClient";

@@ -1,8 +1,9 @@
 // Login and registration throttling (docs/security.md, "Login throttling"). Failed logins
 // slow down per number and per client address; a phone that has logged in with a number
-// before (known-device cookie) is exempt from that number's throttle when it logs in, so an
-// attacker hammering a farmer's number cannot lock the farmer out. Wrong current passwords
-// on the password change count on every browser, that one too.
+// before (known-device cookie) is counted apart from that number's throttle when it logs in, so
+// an attacker hammering a farmer's number cannot lock the farmer out, while the phone's own
+// failures (a thief's guesses) still meet a limit. Wrong current passwords on the password
+// change count on the number's throttle on every browser, that one too.
 import { jwtVerify, SignJWT } from "jose";
 import type { ThrottlePolicyName } from "../../common/hub-contract.ts";
 import { apiError } from "../http/http-error.ts";
@@ -55,8 +56,11 @@ function refuse(retryAfterMs: number): never {
   throw apiError(429, "throttled", {}, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
 }
 
-/** A login attempt already counted against its client address, to be taken back if it succeeds. */
-export type CountedLogin = { clientAttempt: { key: string; attemptId: number } | null };
+/**
+ * A login attempt already counted against its client address, to be taken back if it
+ * succeeds; `knownDevice`: it was counted on the number's known-device key, to clear too.
+ */
+export type CountedLogin = { clientAttempt: { key: string; attemptId: number } | null; knownDevice: boolean };
 
 /**
  * Why a password is being checked. A `login` from a browser that logged in with the number
@@ -83,16 +87,17 @@ export async function countLoginAttempt(
     if (!ticket.allowed) refuse(ticket.retryAfterMs);
     clientAttempt = { key: client.ip, attemptId: ticket.attemptId };
   }
+  // A known phone's logins count on a key of their own: strangers' failures never reach it (they
+  // cannot lock the farmer out), and a stolen phone still meets a limit.
   const knownDevice = check === "login" && client?.knownNumbers.includes(mobileNo) === true;
-  if (!knownDevice) {
-    const ticket = await throttle(env, "loginNumber", mobileNo).take("loginNumber");
-    if (!ticket.allowed) {
-      // Refused before any work: it costs the address nothing, as a throttled attempt never has.
-      if (clientAttempt) await throttle(env, "loginClient", clientAttempt.key).forgive(clientAttempt.attemptId);
-      refuse(ticket.retryAfterMs);
-    }
+  const policy = knownDevice ? "loginKnownDevice" : "loginNumber";
+  const ticket = await throttle(env, policy, mobileNo).take(policy);
+  if (!ticket.allowed) {
+    // Refused before any work: it costs the address nothing, as a throttled attempt never has.
+    if (clientAttempt) await throttle(env, "loginClient", clientAttempt.key).forgive(clientAttempt.attemptId);
+    refuse(ticket.retryAfterMs);
   }
-  return { clientAttempt };
+  return { clientAttempt, knownDevice };
 }
 
 /** Only failures should count: a right password clears the number and takes back the address's count. */
@@ -100,6 +105,7 @@ export async function loginSucceeded(env: ThrottleEnv, mobileNo: string, counted
   const { clientAttempt } = counted;
   await Promise.all([
     throttle(env, "loginNumber", mobileNo).clear(),
+    counted.knownDevice ? throttle(env, "loginKnownDevice", mobileNo).clear() : undefined,
     clientAttempt ? throttle(env, "loginClient", clientAttempt.key).forgive(clientAttempt.attemptId) : undefined,
   ]);
 }
