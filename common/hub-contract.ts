@@ -75,6 +75,16 @@ export type PumpPerson = { userId: number; role: PumpRole; label: string | null 
 
 export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
 
+/**
+ * Where a fresh reading asked of the hub came from (docs/device-protocol.md §5): `box`, a
+ * request to the box made for this call or shared with one under way; `hub`, the hub's latest
+ * reading, fresh enough, or the box was asked less than a minute ago.
+ */
+export type ReadingSource = "box" | "hub";
+
+/** A fresh reading: what it says, where it came from and how old it is (null: the hub has none from this box). */
+export type ReadingResult<T> = { ok: true; reading: T; source: ReadingSource; ageSeconds: number | null } | HubFailure;
+
 export type SwitchRequest = {
   action: RelayState;
   origin: CommandOrigin;

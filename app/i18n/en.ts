@@ -233,6 +233,7 @@ export const en = {
   "health.refresh": "Refresh",
   "health.refreshing": "Refreshing...",
   "health.updated": "Device health updated.",
+  "health.asOf": "Device health as the device reported it {age}. It is asked at most once a minute.",
   "health.cached": "Using cached device data.",
   "health.na": "N/A",
   "health.uptime": "Uptime",

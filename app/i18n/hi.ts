@@ -221,6 +221,7 @@ export const hi: Record<MessageKey, string> = {
   "health.refresh": "ताज़ा करें",
   "health.refreshing": "ताज़ा हो रहा है...",
   "health.updated": "डिवाइस की स्थिति ताज़ा हो गई।",
+  "health.asOf": "डिवाइस की स्थिति, जैसी डिवाइस ने {age} बताई। डिवाइस से मिनट में एक ही बार पूछा जाता है।",
   "health.cached": "सहेजी गई डिवाइस जानकारी दिखाई जा रही है।",
   "health.na": "उपलब्ध नहीं",
   "health.uptime": "चालू समय",

@@ -408,8 +408,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     setRefreshing(false);
     if (result.ok) {
       setCachedHealth(null);
-      setLive((current) => ({ ...current, health: result.data.healthData }));
-      toast.show(t("health.updated"), "success");
+      const { healthData, source, ageSeconds } = result.data;
+      setLive((current) => ({ ...current, health: healthData }));
+      // The box is asked at most once a minute (its SIM pays): a report older than a few seconds says its age.
+      const stale = source === "hub" && ageSeconds !== null && ageSeconds > 5;
+      toast.show(
+        stale ? t("health.asOf", { age: relativeAge(Date.now() - ageSeconds * 1000, language) }) : t("health.updated"),
+        "success",
+      );
     } else if (result.status !== 401) {
       fetchFailed();
     }

@@ -71,17 +71,23 @@ export async function motorConfigAnswer(c: Context<ApiEnv>, device: OwnedDevice,
   });
 }
 
-/** Asks the box for a fresh power reading (or health report) and answers with it. */
+/**
+ * A fresh power reading (or health report): the hub's latest when it is fresh, else the box's
+ * answer to a request, at most one a minute per box (docs/device-protocol.md §5); says where it
+ * came from and how old it is.
+ */
 export async function freshReadingAnswer(c: Context<ApiEnv>, deviceId: string, what: "power" | "health") {
   const hub = deviceHub(c.env, deviceId);
   if (what === "power") {
     const result = await hub.requestPower();
     if (!result.ok) throw hubFailureError(result);
-    return respond(c, powerReadingResponseSchema, { success: true, powerData: result.powerData });
+    const { reading: powerData, source, ageSeconds } = result;
+    return respond(c, powerReadingResponseSchema, { success: true, powerData, source, ageSeconds });
   }
   const result = await hub.requestHealth();
   if (!result.ok) throw hubFailureError(result);
-  return respond(c, healthReadingResponseSchema, { success: true, healthData: result.health });
+  const { reading: healthData, source, ageSeconds } = result;
+  return respond(c, healthReadingResponseSchema, { success: true, healthData, source, ageSeconds });
 }
 
 export const deviceRoutes = new Hono<ApiEnv>()

@@ -17,6 +17,7 @@ import {
   getJson,
   loginToken,
   postJson,
+  rewriteHubState,
   THREE_PHASE_DEFAULT_CONFIG,
 } from "../helpers.ts";
 
@@ -197,9 +198,11 @@ describe("voltage limits in the motor config", () => {
 });
 
 describe("fresh readings on request", () => {
-  it("POST /api/devices/motor/power/{mobileNo} asks the box for a reading now", async () => {
-    const { user, token, box } = await farmerWithBox({ autoAck: { runningCurrent: 8.4 } });
+  it("POST /api/devices/motor/power/{mobileNo} asks the box for a reading now when the last is not fresh", async () => {
+    const { user, device, token, box } = await farmerWithBox({ autoAck: { runningCurrent: 8.4 } });
     expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
+    // The reading that followed the switch, 10 s later (tests/worker/api/fresh-readings.test.ts has the rest).
+    await rewriteHubState(device.deviceId, (state) => ({ ...state, powerAt: (state.powerAt as number) - 10_000 }));
     const response = await api(`/api/devices/motor/power/${user.mobileNo}`, {
       method: "POST",
       headers: { Authorization: `Bearer ${token}` },
@@ -208,6 +211,8 @@ describe("fresh readings on request", () => {
     expect(await response.json()).toEqual({
       success: true,
       powerData: { current: 8.4, wattage: Math.round(8.4 * 575) },
+      source: "box",
+      ageSeconds: 0,
     });
     box.close();
   });
@@ -219,6 +224,7 @@ describe("fresh readings on request", () => {
     expect(await readJson(response, healthReadingResponseSchema)).toMatchObject({
       success: true,
       healthData: { uptime: 42, signal: -71, mqtt: "connected", version: "test-1.0.0" },
+      source: "box",
     });
     box.close();
   });
