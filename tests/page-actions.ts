@@ -14,4 +14,5 @@ export const PAGE_ACTIONS = [
   "/pump-people",
   "/admin/login",
   "/admin/logout",
+  "/admin/users/:userId/update-config",
 ] as const;

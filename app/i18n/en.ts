@@ -265,7 +265,11 @@ export const en = {
   "config.saved": "Motor configuration updated successfully!",
   "config.failed": "Failed to update motor configuration.",
   "config.outOfRange":
-    "Check the numbers: dry run 0 to 95 %, overcurrent 0 to 500 %, low voltage below and high voltage above the motor's supply, unbalance 2 to 20 %.",
+    "Check the numbers: dry run 0 to 95 %, overcurrent 0 to 500 %, the voltage limits within the ranges shown.",
+  "config.range": "allowed {min} to {max} {unit}",
+  "config.weakerTitle": "This change weakens the motor's protection:",
+  "config.weakerQuestion": "The motor may not be switched off in time to save it. Save anyway?",
+  "config.weakerSave": "Save anyway",
   "logs.title": "Motor Logs",
   "logs.all": "All motor logs",
   "logs.loading": "Loading logs...",
