@@ -187,7 +187,7 @@ if (wanted("idle")) {
 if (wanted("data")) {
   const minutes = quick ? 4 : 16;
   console.log(`• Device data cost: ${minutes} minutes of real protocol timing...`);
-  const [idle, running, watched] = await measureDeviceDataCost(minutes, log);
+  const [idle, running, watched, spammed] = await measureDeviceDataCost(minutes, log);
   record(
     { benchmark: "device data (bytes/hour, on the wire)", measure: "idle", value: String(idle!.perHourOnTheWire) },
     {
@@ -207,9 +207,19 @@ if (wanted("data")) {
       target: "≤ 5",
     },
     {
+      benchmark: "device data (bytes/hour, on the wire)",
+      measure: `running, watched, Refresh spammed (${spammed!.refreshCallsPerHour} calls/hour)`,
+      value: String(spammed!.perHourOnTheWire),
+    },
+    {
       benchmark: "device data (MB/month, 4 h/day running)",
       measure: "watched whenever it runs",
       value: String(monthlyMegabytes(idle!.perHourOnTheWire, watched!.perHourOnTheWire)),
+    },
+    {
+      benchmark: "device data (MB/month, 4 h/day running)",
+      measure: "watched and Refresh spammed whenever it runs",
+      value: String(monthlyMegabytes(idle!.perHourOnTheWire, spammed!.perHourOnTheWire)),
     },
   );
 }

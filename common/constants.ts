@@ -40,6 +40,18 @@ export const WATCHED_OFFLINE_AFTER_MS = 2 * WATCHED_POWER_INTERVAL_MS + 5_000;
 export const UNWATCHED_POWER_CHANGE_FRACTION = 0.1;
 /** @alias Unwatched power reports take the heartbeat's place, so they keep its interval. */
 export const UNWATCHED_POWER_INTERVAL_MS = DEVICE_HEARTBEAT_INTERVAL_MS;
+/**
+ * @alias A fresh power or health reading asked for (a farmer's Refresh, SPEC §7's power call) is
+ * answered from the hub's latest one when that is at most this old: the pace of readings while
+ * someone watches, so nothing on the page is older than what watching shows anyway.
+ */
+export const FRESH_READING_MS = WATCHED_POWER_INTERVAL_MS;
+/**
+ * At most one request for a reading reaches a box this often, power and health together. Each
+ * costs its SIM about 650 bytes on the wire (docs/device-protocol.md, "Data cost"); a minute
+ * bounds a flood of refreshes at about 39 KB an hour, a quarter of what watching costs.
+ */
+export const READING_REQUEST_INTERVAL_MS = 60_000;
 
 /** The motor configuration a new account starts with (SPEC §3, §9). */
 export const DEFAULT_MOTOR_CONFIG = {

@@ -87,6 +87,16 @@ export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
  */
 export type AccessRefresh = { ok: true } | { ok: false; code: "accessUnconfirmed" };
 
+/**
+ * Where a fresh reading asked of the hub came from (docs/device-protocol.md §5): `box`, a
+ * request to the box made for this call or shared with one under way; `hub`, the hub's latest
+ * reading, fresh enough, or the box was asked less than a minute ago.
+ */
+export type ReadingSource = "box" | "hub";
+
+/** A fresh reading: what it says, where it came from and how old it is (null: the hub has none from this box). */
+export type ReadingResult<T> = { ok: true; reading: T; source: ReadingSource; ageSeconds: number | null } | HubFailure;
+
 export type SwitchRequest = {
   action: RelayState;
   origin: CommandOrigin;
@@ -142,6 +152,8 @@ export type PowerSample = { id: number; current: number; wattage: number; timest
 /** The AuthThrottle's policies: what is counted per number, client address, session or account. */
 export type ThrottlePolicyName =
   | "loginNumber"
+  /** Failed logins from a phone that logged in with the number before (the known-device cookie). */
+  | "loginKnownDevice"
   | "loginClient"
   | "registerClient"
   /** Invitations an owner sends (worker/services/pump-members.ts). */

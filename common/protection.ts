@@ -77,7 +77,10 @@ export type VoltageLimits = {
   voltageUnbalance: number;
 };
 
-/** The supply a motor of each kind is made for: 230 V single phase, 415 V line to line. */
+/**
+ * The supply a motor of each kind is made for, as its box measures it (IS 12360): 230 V phase to
+ * neutral on a 1-phase box, 415 V line to line on a 3-phase one.
+ */
 export const NOMINAL_VOLTS: Record<DeviceKind, number> = { "1phase": 230, "3phase": 415 };
 
 /**
@@ -90,12 +93,27 @@ export const DEFAULT_VOLTAGE_LIMITS: Record<DeviceKind, VoltageLimits> = {
   "3phase": { underVoltage: 340, overVoltage: 460, voltageUnbalance: 6 },
 };
 
-/** Limits a farmer may set, whatever the motor's kind (the API also keeps under < nominal < over). */
+type Range = { min: number; max: number };
+
+/**
+ * The limits a farmer may set, by the box's kind (docs/device-protocol.md §6, "Voltage limits by
+ * kind"). Under-voltage stays below nominal and over-voltage above it, so a healthy supply
+ * always lets the motor run; neither goes further out than 65 % and 120 % of nominal, where a
+ * cut-off no longer protects a winding (below: a motor stalls and burns; above: its
+ * insulation). Unbalance is judged on 3-phase boxes only.
+ */
 export const VOLTAGE_LIMIT_RANGES = {
-  underVoltage: { min: 100, max: 415 },
-  overVoltage: { min: 230, max: 520 },
-  voltageUnbalance: { min: 2, max: 20 },
-} as const satisfies Record<keyof VoltageLimits, { min: number; max: number }>;
+  "1phase": {
+    underVoltage: { min: 150, max: 220 },
+    overVoltage: { min: 240, max: 275 },
+    voltageUnbalance: { min: 2, max: 20 },
+  },
+  "3phase": {
+    underVoltage: { min: 270, max: 400 },
+    overVoltage: { min: 430, max: 495 },
+    voltageUnbalance: { min: 2, max: 20 },
+  },
+} as const satisfies Record<DeviceKind, Record<keyof VoltageLimits, Range>>;
 
 /** A setting left unset (null or absent) is the kind's default. */
 export function voltageLimitsOf(
@@ -110,11 +128,16 @@ export function voltageLimitsOf(
   };
 }
 
-/** Why limits cannot protect a motor of `kind`, or null: under-voltage below nominal, over-voltage above. */
-export function voltageLimitsProblem(kind: DeviceKind, limits: VoltageLimits): "underVoltage" | "overVoltage" | null {
-  const nominal = NOMINAL_VOLTS[kind];
-  if (limits.underVoltage >= nominal) return "underVoltage";
-  if (limits.overVoltage <= nominal) return "overVoltage";
+/** The first of `limits` outside its range for a box of `kind`, with that range; null when all fit. */
+export function voltageLimitOutOfRange(
+  kind: DeviceKind,
+  limits: VoltageLimits,
+): ({ field: keyof VoltageLimits } & Range) | null {
+  const ranges: Record<keyof VoltageLimits, Range> = VOLTAGE_LIMIT_RANGES[kind];
+  for (const field of ["underVoltage", "overVoltage", "voltageUnbalance"] as const) {
+    const { min, max } = ranges[field];
+    if (limits[field] < min || limits[field] > max) return { field, min, max };
+  }
   return null;
 }
 

@@ -18,8 +18,12 @@ type ThrottlePolicy = {
 const MINUTE = 60_000;
 
 export const THROTTLE_POLICIES: Record<ThrottlePolicyName, ThrottlePolicy> = {
-  // Failed logins for one number, from browsers that have not logged in with it before.
+  // Failed logins for one number, from browsers that have not logged in with it before, and
+  // wrong current passwords on its password change from any browser.
   loginNumber: { windowMs: 15 * MINUTE, free: 5, baseDelayMs: 30_000, maxDelayMs: 15 * MINUTE },
+  // Failed logins for one number from browsers that have logged in with it before (the
+  // known-device cookie): apart, so strangers cannot lock them out; a stolen phone still waits.
+  loginKnownDevice: { windowMs: 15 * MINUTE, free: 10, baseDelayMs: 30_000, maxDelayMs: 15 * MINUTE },
   // Failed logins from one client address, whatever the numbers.
   loginClient: { windowMs: 15 * MINUTE, free: 20, baseDelayMs: MINUTE, maxDelayMs: 15 * MINUTE },
   // Registrations (all of them) from one client address.

@@ -27,6 +27,7 @@ import {
   type MotorCommandResult,
   type PowerSample,
   type PumpPerson,
+  type ReadingResult,
   type ScheduleFailure,
   type ScheduleResult,
 } from "../common/hub-contract.ts";
@@ -40,7 +41,7 @@ import { afterRestart } from "./device-hub/pump-model.ts";
 import { type HubRooms, openRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
 import { attachmentOf } from "./device-hub/sockets.ts";
-import { countWake, emptyHealth, hubStats } from "./device-hub/state.ts";
+import { countWake, hubStats } from "./device-hub/state.ts";
 import { isTimerName, TIMERS } from "./device-hub/timers.ts";
 
 const SCHEDULE_NOT_ALLOWED: ScheduleFailure = { ok: false, code: "notAllowed" };
@@ -230,18 +231,17 @@ export class DeviceHub extends DurableObject<Env> {
     return this.rooms.settings.changeMobileNo(mobileNo);
   }
 
-  /** Asks the box for a fresh health report and returns it. */
-  async requestHealth(): Promise<{ ok: true; health: HealthData } | HubFailure> {
-    const frame = await this.rooms.commands.requestFrame("health");
-    if (!frame.ok) return frame;
-    return { ok: true, health: this.rooms.hub.state.current.health ?? emptyHealth() };
+  /**
+   * A fresh health report: the latest when it is fresh, else the box is asked, at most once a
+   * minute per box with power (device-hub/fresh-readings.ts).
+   */
+  async requestHealth(): Promise<ReadingResult<HealthData>> {
+    return this.rooms.readings.health();
   }
 
-  /** Asks the box for a power reading now and returns it. */
-  async requestPower(): Promise<{ ok: true; powerData: PowerData } | HubFailure> {
-    const frame = await this.rooms.commands.requestFrame("power");
-    if (!frame.ok) return frame;
-    return { ok: true, powerData: { current: frame.message.current, wattage: frame.message.wattage } };
+  /** A fresh power reading, on the same terms as requestHealth. */
+  async requestPower(): Promise<ReadingResult<PowerData>> {
+    return this.rooms.readings.power();
   }
 
   /**

@@ -15,4 +15,5 @@ export const PAGE_ACTIONS = [
   "/pump-invitation",
   "/admin/login",
   "/admin/logout",
+  "/admin/users/:userId/update-config",
 ] as const;

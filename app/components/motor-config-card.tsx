@@ -1,21 +1,34 @@
 // Motor Configuration (SPEC §2, §5, §9): the running current picked from 1 to 40 A, the two
 // thresholds and the voltage limits (empty: the motor kind's default; unbalance on 3-phase
-// only) as free numbers (the server checks their ranges), tolerance and horsepower shown
-// as they change, and a confirmation before saving. A plain form posted to the dashboard's
-// action first (no script: it saves at once and the page comes back saying so); with script,
-// the confirmation dialog, then the same post through a fetcher.
+// only; each with its kind's range beside it) as free numbers (the server checks their
+// ranges), tolerance and horsepower shown as they change, and a confirmation before saving. A
+// plain form posted to the dashboard's action first (no script: it saves at once and the page
+// comes back saying so); with script, the confirmation dialog, then the same post through a
+// fetcher. A change that weakens protection comes back as a confirm step listing old → new
+// (docs/decisions/025-weaker-protection-asks-first.md): its own small form, which posts the
+// same values again with the confirmation, with script or without.
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
-import { horsePowerFor, toleranceAmperes, type VoltageLimits } from "../../common/protection.ts";
+import { horsePowerFor, toleranceAmperes, VOLTAGE_LIMIT_RANGES, type VoltageLimits } from "../../common/protection.ts";
+import type { ProtectionSetting, WeakenedSetting } from "../../common/protection-changes.ts";
 import { formatNumber } from "../format.ts";
-import { type Language, localeOf, useLanguage, useT } from "../i18n/i18n.ts";
+import { type Language, localeOf, type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { ConfirmDialog } from "./dialog.tsx";
 import { Field } from "./field.tsx";
 import { useToast } from "./toast.tsx";
 
 const VOLTAGE_FIELDS = ["underVoltage", "overVoltage", "voltageUnbalance"] as const;
+
+/** The words of each setting that can weaken protection: the form's own labels. */
+const SETTING_LABELS: Record<ProtectionSetting, MessageKey> = {
+  dryRunThreshold: "config.dryRun",
+  overCurrentThreshold: "config.overCurrent",
+  underVoltage: "config.underVoltage",
+  overVoltage: "config.overVoltage",
+  voltageUnbalance: "config.voltageUnbalance",
+};
 
 const CURRENT_CHOICES = Array.from({ length: 40 }, (_, index) => index + 1);
 
@@ -26,14 +39,25 @@ function oneDecimal(value: number, language: Language): string {
   );
 }
 
-/** The motor configuration form's answer; a refused one keeps what the farmer typed. */
+type TypedConfig = Record<keyof MotorConfig, string>;
+
+/**
+ * The motor configuration form's answer; a refused one keeps what the farmer typed. A change
+ * that weakens protection is not refused but held: `weakerProtection` lists what it weakens,
+ * for the farmer to confirm.
+ */
 export type ConfigOutcome =
   | { ok: true; deliveredToDevice: boolean }
-  | { ok: false; code: "invalidInput"; field: string; values: Record<keyof MotorConfig, string> };
+  | { ok: false; code: "invalidInput" | "voltageLimitOutOfRange"; field: string; values: TypedConfig }
+  | { ok: false; code: "weakerProtection"; weakened: WeakenedSetting[]; values: TypedConfig };
 
-/** What the farmer is told about a refused save (its one refusal: a value out of range). */
+/** What the farmer is told about a refused save: a value out of range (each voltage limit's range is beside it). */
 function failureText(t: ReturnType<typeof useT>): string {
   return `${t("config.failed")} ${t("config.outOfRange")}`;
+}
+
+function rangeOf(kind: DeviceKind, name: (typeof VOLTAGE_FIELDS)[number]) {
+  return { ...VOLTAGE_LIMIT_RANGES[kind][name], unit: name === "voltageUnbalance" ? "%" : "V" };
 }
 
 export function MotorConfigCard({
@@ -60,7 +84,12 @@ export function MotorConfigCard({
   const [overCurrent, setOverCurrent] = useState(typed?.overCurrentThreshold ?? String(initial.overCurrentThreshold));
 
   const [confirming, setConfirming] = useState(false);
+  /** The weakening the farmer said no to (with script): its confirm step goes away. */
+  const [dismissed, setDismissed] = useState<ConfigOutcome | null>(null);
   const saving = fetcher.state !== "idle";
+  const answered = fetcher.data?.config ?? posted;
+  const weaker =
+    answered && !answered.ok && answered.code === "weakerProtection" && answered !== dismissed ? answered : null;
 
   // An installer may have set a current between whole amperes: keep it selectable, unchanged.
   const choices = CURRENT_CHOICES.includes(initial.defaultCurrent)
@@ -81,14 +110,14 @@ export function MotorConfigCard({
     if (!outcome || fetcher.state !== "idle") return;
     setConfirming(false);
     if (outcome.ok) toast.show(t("config.saved"), "success");
-    else toast.show(failureText(t), "error");
+    else if (outcome.code !== "weakerProtection") toast.show(failureText(t), "error");
     // One toast per answer.
   }, [fetcher.data, fetcher.state]);
 
   return (
     <section className="card" aria-labelledby="config-title">
       <h2 id="config-title">{t("config.title")}</h2>
-      {posted && (
+      {posted && (posted.ok || posted.code !== "weakerProtection") && (
         <p
           className={`message ${posted.ok ? "success" : "error"}`}
           role={posted.ok ? "status" : "alert"}
@@ -96,6 +125,43 @@ export function MotorConfigCard({
         >
           {posted.ok ? t("config.saved") : failureText(t)}
         </p>
+      )}
+      {weaker && (
+        <section className="message warning" role="alert" data-testid="config-weaker">
+          <p>
+            <strong>{t("config.weakerTitle")}</strong>
+          </p>
+          <ul>
+            {weaker.weakened.map(({ setting, from, to }) => (
+              <li key={setting}>
+                {t(SETTING_LABELS[setting])}: {formatNumber(from, language)} → {formatNumber(to, language)}
+              </li>
+            ))}
+          </ul>
+          <p>{t("config.weakerQuestion")}</p>
+          <fetcher.Form method="post" action="/motor-control" className="button-row">
+            <input type="hidden" name="intent" value="config" />
+            <input type="hidden" name="pump" value={pump} />
+            <input type="hidden" name="confirmWeakerProtection" value="true" />
+            {Object.entries(weaker.values).map(([name, value]) => (
+              <input key={name} type="hidden" name={name} value={value} />
+            ))}
+            <button type="submit" className="button danger" disabled={saving}>
+              {saving ? t("config.saving") : t("config.weakerSave")}
+            </button>
+            {/* Without script a plain link back; with it, the step just closes. */}
+            <a
+              href="/motor-control"
+              className="button"
+              onClick={(event) => {
+                event.preventDefault();
+                setDismissed(weaker);
+              }}
+            >
+              {t("dialog.cancel")}
+            </a>
+          </fetcher.Form>
+        </section>
       )}
       <fetcher.Form
         method="post"
@@ -143,6 +209,7 @@ export function MotorConfigCard({
         {VOLTAGE_FIELDS.filter((name) => kind === "3phase" || name !== "voltageUnbalance").map((name) => (
           <Field key={name} label={t(`config.${name}`)}>
             <input name={name} inputMode="decimal" defaultValue={typed?.[name] ?? String(initial[name])} />
+            <small className="muted">{t("config.range", rangeOf(kind, name))}</small>
           </Field>
         ))}
         <dl className="readings small">

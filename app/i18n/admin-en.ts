@@ -168,6 +168,10 @@ export const adminEn = {
   "admin.config.updated": "Configuration updated!",
   "admin.config.notDelivered": "Saved. The device is offline and gets it when it reconnects.",
   "admin.config.failed": "Update failed.",
+  "admin.config.weakerTitle": "This change weakens the motor's protection:",
+  "admin.config.weakerQuestion": "The motor may not be switched off in time to save it. Save anyway?",
+  "admin.config.weakerSave": "Save anyway",
+  "admin.config.range": "allowed {min} to {max}",
   "admin.config.fetchFailed": "Failed to fetch user data.",
   "admin.config.fetchError": "Error fetching user data.",
 

@@ -162,6 +162,10 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.config.updated": "कॉन्फ़िगरेशन अपडेट हो गया!",
   "admin.config.notDelivered": "सहेज लिया गया। डिवाइस ऑफ़लाइन है, दोबारा जुड़ने पर उसे मिल जाएगा।",
   "admin.config.failed": "अपडेट विफल रहा।",
+  "admin.config.weakerTitle": "इस बदलाव से मोटर की सुरक्षा कमज़ोर होती है:",
+  "admin.config.weakerQuestion": "हो सकता है मोटर बचाने के लिए समय पर बंद न हो। फिर भी सेव करें?",
+  "admin.config.weakerSave": "फिर भी सेव करें",
+  "admin.config.range": "{min} से {max} तक",
   "admin.config.fetchFailed": "उपयोगकर्ता का डेटा नहीं मिल सका।",
   "admin.config.fetchError": "उपयोगकर्ता का डेटा लाने में त्रुटि।",
 

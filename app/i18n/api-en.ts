@@ -89,6 +89,12 @@ export const apiEn = {
     "A recharge request for this device is already waiting for a decision. Please wait for it before sending another.",
   "error.tooManyViewers": "Too many screens are watching this pump right now. Close one and try again.",
   "error.tooManyFrames": "Too many frames: reconnect in {seconds} s.",
+  "error.weakerProtectionUnconfirmed":
+    "This change weakens the motor's protection: {changes}. To save it anyway, send it again with confirmWeakerProtection: true.",
+  "api.weakenedSetting":
+    "{setting, select, dryRunThreshold {dry run threshold} overCurrentThreshold {over current threshold} underVoltage {under voltage} overVoltage {over voltage} other {voltage unbalance}} {from} → {to} {unit}",
+  "error.voltageLimitOutOfRange":
+    "{field, select, underVoltage {Under voltage} overVoltage {Over voltage} other {Voltage unbalance}} for a {kind, select, 1phase {1-phase} other {3-phase}} motor ({nominal} V) must be from {min} to {max} {unit}.",
   "api.registered": "Registration successful! Please login to continue.",
   "api.passwordChanged": "Password changed. You were logged out everywhere else.",
 } as const;

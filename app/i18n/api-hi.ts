@@ -89,6 +89,12 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "error.pendingRecharge": "इस डिवाइस का एक रिचार्ज अनुरोध पहले से निर्णय की राह देख रहा है। दूसरा भेजने से पहले उसका इंतज़ार करें।",
   "error.tooManyViewers": "अभी बहुत सारी स्क्रीन इस पंप को देख रही हैं। कोई एक बंद करके फिर प्रयास करें।",
   "error.tooManyFrames": "बहुत ज़्यादा संदेश: {seconds} सेकंड बाद फिर जुड़ें।",
+  "error.weakerProtectionUnconfirmed":
+    "इस बदलाव से मोटर की सुरक्षा कमज़ोर होती है: {changes}। फिर भी सेव करना हो तो confirmWeakerProtection: true के साथ दोबारा भेजें।",
+  "api.weakenedSetting":
+    "{setting, select, dryRunThreshold {ड्राई रन सीमा} overCurrentThreshold {ओवरकरंट सीमा} underVoltage {कम वोल्टेज पर बंद} overVoltage {ज़्यादा वोल्टेज पर बंद} other {फेज़ असंतुलन सीमा}} {from} → {to} {unit}",
+  "error.voltageLimitOutOfRange":
+    "{kind, select, 1phase {1-फेज़} other {3-फेज़}} मोटर ({nominal} V) के लिए {field, select, underVoltage {कम वोल्टेज पर बंद} overVoltage {ज़्यादा वोल्टेज पर बंद} other {फेज़ असंतुलन}} की सीमा {min} से {max} {unit} के बीच होनी चाहिए।",
   "api.registered": "रजिस्ट्रेशन सफल! आगे बढ़ने के लिए लॉगिन करें।",
   "api.passwordChanged": "पासवर्ड बदल गया। बाकी सभी जगह से आप लॉगआउट हो गए।",
 };

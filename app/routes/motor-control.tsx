@@ -14,7 +14,7 @@ import { latestFirmware } from "../../worker/db/firmware.ts";
 import { HttpError } from "../../worker/http/http-error.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { switchPump } from "../../worker/services/motor-commands.ts";
-import { changeMotorConfig, OWNER_CHANGE_NOTE } from "../../worker/services/motor-config.ts";
+import { changeMotorConfig, OWNER_CHANGE_NOTE, weakenedSettingsOf } from "../../worker/services/motor-config.ts";
 import { playAlertSound } from "../alert-sound.ts";
 import { callApi } from "../api-client.ts";
 import { FirmwareCard } from "../components/firmware-card.tsx";
@@ -143,7 +143,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     }
-    const { token: _token, ...config } = parsed.data;
+    const { token: _token, confirmWeakerProtection: _asJson, ...config } = parsed.data;
     // The settings are the box's owner's: only their page shows the card, so only a crafted post lands here.
     const access = await pumpInForm(env, user, form, "configure");
     if (!access.ok) return data<ActionResult>({ command: access, config: null }, { status: 403 });
@@ -154,13 +154,23 @@ export async function action({ request, context }: Route.ActionArgs) {
         config,
         changedByUserId: user.id,
         changeNote: OWNER_CHANGE_NOTE,
+        // Sent by the confirm step's own form, after the farmer saw old → new.
+        confirmedWeaker: field(form, "confirmWeakerProtection") === "true",
       }));
     } catch (error) {
-      // Voltage limits that do not suit this motor's supply: the same refusal as a value out of range.
-      if (!(error instanceof HttpError) || error.code !== "invalidInput") throw error;
+      if (!(error instanceof HttpError)) throw error;
+      if (error.code === "weakerProtectionUnconfirmed") {
+        const weakened = weakenedSettingsOf(error);
+        return data<ActionResult>(
+          { command: null, config: { ok: false, code: "weakerProtection", weakened, values } },
+          { status: 409 },
+        );
+      }
+      // A voltage limit outside this kind of motor's range: the page shows the range.
+      if (error.code !== "invalidInput" && error.code !== "voltageLimitOutOfRange") throw error;
       const field = String(error.params.field ?? "");
       return data<ActionResult>(
-        { command: null, config: { ok: false, code: "invalidInput", field, values } },
+        { command: null, config: { ok: false, code: error.code, field, values } },
         { status: 400 },
       );
     }
@@ -408,8 +418,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     setRefreshing(false);
     if (result.ok) {
       setCachedHealth(null);
-      setLive((current) => ({ ...current, health: result.data.healthData }));
-      toast.show(t("health.updated"), "success");
+      const { healthData, source, ageSeconds } = result.data;
+      setLive((current) => ({ ...current, health: healthData }));
+      // The box is asked at most once a minute (its SIM pays): a report older than a few seconds says its age.
+      const stale = source === "hub" && ageSeconds !== null && ageSeconds > 5;
+      toast.show(
+        stale ? t("health.asOf", { age: relativeAge(Date.now() - ageSeconds * 1000, language) }) : t("health.updated"),
+        "success",
+      );
     } else if (result.status !== 401) {
       fetchFailed();
     }

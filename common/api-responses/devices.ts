@@ -54,11 +54,30 @@ export const motorConfigResponseSchema = z.object({
   deliveredToDevice: z.boolean(),
 });
 
-/** POST /api/devices/motor/power/{mobileNo}: a fresh reading. */
-export const powerReadingResponseSchema = z.object({ success: z.literal(true), powerData: powerDataSchema });
+/**
+ * Beyond SPEC, on a fresh reading: `source` `box` when the box answered a request for it (made
+ * for this call, or shared with one under way), `hub` when it is the hub's latest (at most 5 s
+ * old, or the box was asked less than a minute ago: docs/device-protocol.md §5); `ageSeconds`,
+ * how old the reading is (null: the hub has none from this box).
+ */
+const readingOrigin = {
+  source: z.enum(["box", "hub"]),
+  ageSeconds: z.nullable(z.number()),
+};
 
-/** POST /api/devices/motor/health/{mobileNo}: a fresh health report. */
-export const healthReadingResponseSchema = z.object({ success: z.literal(true), healthData: healthDataSchema });
+/** POST /api/devices/motor/power/{mobileNo} and /api/pumps/{deviceId}/power: a fresh reading. */
+export const powerReadingResponseSchema = z.object({
+  success: z.literal(true),
+  powerData: powerDataSchema,
+  ...readingOrigin,
+});
+
+/** POST /api/devices/motor/health/{mobileNo} and /api/pumps/{deviceId}/health: a fresh health report. */
+export const healthReadingResponseSchema = z.object({
+  success: z.literal(true),
+  healthData: healthDataSchema,
+  ...readingOrigin,
+});
 
 /** POST /api/mqtt/ota: the version offered to the box. */
 export const otaResponseSchema = z.object({ success: z.literal(true), message: z.string(), version: z.string() });

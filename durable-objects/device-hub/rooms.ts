@@ -8,6 +8,7 @@ import type { HubContext } from "./context.ts";
 import { DebugLines } from "./debug-lines.ts";
 import { DeviceFrames } from "./device-frames.ts";
 import { DeviceLink } from "./device-link.ts";
+import { FreshReadings } from "./fresh-readings.ts";
 import { MotorLog } from "./motor-log.ts";
 import { FirmwareUpdates } from "./ota.ts";
 import { PersonSwitch } from "./person-switch.ts";
@@ -29,6 +30,7 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const alerts = new HubAlerts(hub);
   const view = new PumpView(hub, { log });
   const commands = new MotorCommands(hub, { log, view, alerts, usage }, allowance);
+  const readings = new FreshReadings(hub, { commands });
   const protection = new Protection(hub, { commands, log, view, alerts });
   const power = new PowerHistory(hub, { usage });
   const debug = new DebugLines(hub);
@@ -48,6 +50,7 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
     alerts,
     view,
     commands,
+    readings,
     protection,
     power,
     debug,

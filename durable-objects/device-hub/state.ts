@@ -85,6 +85,8 @@ export type HubState = {
   breach: { kind: Breach; since: number } | null;
   pendingSwitch: PendingSwitch | null;
   ota: OtaJob | null;
+  /** When a request for a reading last left for the box (fresh-readings.ts: at most one a minute). */
+  readingRequestedAt: number | null;
 };
 
 export const INITIAL_STATE: HubState = {
@@ -115,6 +117,7 @@ export const INITIAL_STATE: HubState = {
   breach: null,
   pendingSwitch: null,
   ota: null,
+  readingRequestedAt: null,
 };
 
 export const ZERO_POWER: PowerData = { current: 0, wattage: 0 };

@@ -3,10 +3,12 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_VOLTAGE_LIMITS,
+  NOMINAL_VOLTS,
   unbalancePercent,
+  VOLTAGE_LIMIT_RANGES,
   voltageBreachOf,
+  voltageLimitOutOfRange,
   voltageLimitsOf,
-  voltageLimitsProblem,
 } from "../../common/protection.ts";
 import { MotorModel } from "../../device-sim/motor-model.ts";
 
@@ -27,11 +29,25 @@ describe("voltage limits", () => {
     });
   });
 
-  it("must keep the motor's own supply between them", () => {
-    expect(voltageLimitsProblem("3phase", threePhase)).toBeNull();
-    expect(voltageLimitsProblem("1phase", onePhase)).toBeNull();
-    expect(voltageLimitsProblem("1phase", threePhase)).toBe("underVoltage"); // 340 V would never let a 230 V pump run
-    expect(voltageLimitsProblem("3phase", onePhase)).toBe("overVoltage");
+  it("must lie in the kind's ranges, which keep the motor's own supply between them", () => {
+    expect(voltageLimitOutOfRange("3phase", threePhase)).toBeNull();
+    expect(voltageLimitOutOfRange("1phase", onePhase)).toBeNull();
+    // 340 V would never let a 230 V pump run; 255 V lets a 415 V motor run on nothing.
+    expect(voltageLimitOutOfRange("1phase", threePhase)).toEqual({ field: "underVoltage", min: 150, max: 220 });
+    expect(voltageLimitOutOfRange("3phase", onePhase)).toEqual({ field: "underVoltage", min: 270, max: 400 });
+    // A 1-phase box measures phase to neutral: 520 V is the 3-phase scale.
+    expect(voltageLimitOutOfRange("1phase", { ...onePhase, overVoltage: 520 })).toEqual({
+      field: "overVoltage",
+      min: 240,
+      max: 275,
+    });
+    for (const kind of ["1phase", "3phase"] as const) {
+      const ranges = VOLTAGE_LIMIT_RANGES[kind];
+      expect(ranges.underVoltage.max).toBeLessThan(NOMINAL_VOLTS[kind]);
+      expect(ranges.overVoltage.min).toBeGreaterThan(NOMINAL_VOLTS[kind]);
+      expect(ranges.underVoltage.min).toBeGreaterThanOrEqual(0.65 * NOMINAL_VOLTS[kind]);
+      expect(ranges.overVoltage.max).toBeLessThanOrEqual(1.2 * NOMINAL_VOLTS[kind]);
+    }
   });
 });
 

@@ -30,7 +30,7 @@ test("a config change, the login and the logout are on the audit trail (English,
   const change = rows.nth(0);
   // The action in words, its route kept in the cell's title for whoever needs it.
   await expect(change).toContainText(t["admin.audit.do.motorConfig"]);
-  await expect(change.getByTitle("PUT /api/admin/update-motor-config")).toBeVisible();
+  await expect(change.getByTitle("POST /admin/users/:userId/update-config")).toBeVisible();
   await expect(change).toContainText(DEMO_ADMIN.mobileNo);
   await expect(change).toContainText(farmer.mobileNo);
   await expect(change).toContainText("200");

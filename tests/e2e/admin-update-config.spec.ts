@@ -1,7 +1,10 @@
-// /admin/users/{id}/update-config: read-only number, three required numbers in steps of 0.1;
-// the change reaches the box and the config history names the admin and what changed.
+// /admin/users/{id}/update-config: read-only number, three required numbers in steps of 0.1,
+// the voltage limits in the box's kind's ranges; the change reaches the box and the config
+// history names the admin and what changed; a change that weakens protection asks first, with
+// script and without.
 import { expect } from "@playwright/test";
 import { adminLogIn, DEMO_ADMIN, farmerWithDevice, indianNumber, test, texts } from "./admin-support.ts";
+import { fitsTheScreen } from "./support.ts";
 
 test("an admin's config change reaches the box and is recorded with who and what (English)", async ({
   page,
@@ -84,4 +87,62 @@ test("an offline box gets the change later; an unknown user shows the spec's mes
   const response = await page.goto("/admin/users/987654321/update-config");
   expect(response?.status()).toBe(404);
   await expect(page.getByTestId("load-error")).toHaveText(t["admin.config.fetchFailed"]);
+});
+
+test("a change that weakens protection asks first, old → new, then saves when confirmed (English, 360 px)", async ({
+  page,
+  english: t,
+  adminWithFarmer,
+}) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const { farmer, device } = await adminWithFarmer(t, (farmer) => `/admin/users/${farmer.id}/update-config`);
+  // The box's kind's ranges, as the server holds them.
+  const overVoltage = page.getByLabel(t["admin.config.overVoltage"]);
+  await expect(overVoltage).toHaveAttribute("max", "495");
+  await expect(page.locator("label", { has: overVoltage })).toContainText("allowed 430 to 495");
+  await page.getByLabel(t["admin.config.dryRunThreshold"]).fill("90");
+  await page.getByRole("button", { name: t["admin.config.submit"] }).click();
+  const step = page.getByTestId("config-weaker");
+  await expect(step).toContainText(t["admin.config.weakerTitle"]);
+  await expect(step.getByRole("listitem")).toHaveText([`${t["admin.config.dryRunThreshold"]}: 30 → 90`]);
+  expect(await fitsTheScreen(page)).toBe(true);
+  expect(device.config.dryRunThreshold).toBe(30);
+  await step.getByRole("button", { name: t["admin.config.weakerSave"] }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: t["admin.config.updated"] })).toBeVisible();
+  await expect.poll(() => device.config.dryRunThreshold).toBe(90);
+
+  await page.goto(`/admin/users/${farmer.id}`);
+  await expect(page.getByTestId("config-history")).toContainText(
+    "weaker protection confirmed: dry run threshold 30 → 90 %",
+  );
+});
+
+test("without JavaScript the form saves, and a weakening change comes back as a confirm step (Hindi)", async ({
+  browser,
+  request,
+}) => {
+  const t = texts.hi;
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const { farmer, device } = await farmerWithDevice(request);
+  try {
+    await adminLogIn(page, t);
+    await page.goto(`/admin/users/${farmer.id}/update-config`);
+    await page.getByLabel(t["admin.config.defaultCurrent"]).fill("9.5");
+    await page.getByRole("button", { name: t["admin.config.submit"] }).click();
+    await expect(page.getByTestId("config-result")).toHaveText(t["admin.config.updated"]);
+    await expect.poll(() => device.config.defaultCurrent).toBe(9.5);
+
+    await page.getByLabel(t["admin.config.underVoltage"]).fill("300");
+    await page.getByRole("button", { name: t["admin.config.submit"] }).click();
+    const step = page.getByTestId("config-weaker");
+    await expect(step.getByRole("listitem")).toHaveText([`${t["admin.config.underVoltage"]}: 340 → 300`]);
+    expect(device.config.underVoltage).toBe(340);
+    await step.getByRole("button", { name: t["admin.config.weakerSave"] }).click();
+    await expect(page.getByTestId("config-result")).toHaveText(t["admin.config.updated"]);
+    await expect.poll(() => device.config.underVoltage).toBe(300);
+  } finally {
+    await device.stop();
+    await context.close();
+  }
 });

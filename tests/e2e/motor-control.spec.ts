@@ -6,11 +6,13 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { farmerWithDevice } from "./admin-support.ts";
 import {
   BASE_URL,
   DEMO_CURRENT,
   DEMO_USER,
   en,
+  fitsTheScreen,
   hi,
   logIn,
   restoreDemoConfig,
@@ -256,6 +258,53 @@ test("motor configuration: tolerance and horsepower follow the inputs; saving as
     await expect(toast(page, hi["config.failed"])).toBeVisible();
   } finally {
     await restoreDemoConfig(page);
+  }
+});
+
+test("a change that weakens protection asks first, old → new, then saves when confirmed (English, 360 px)", async ({
+  page,
+  context,
+  request,
+}) => {
+  await useLanguage(context, "en");
+  await page.setViewportSize(VIEWPORTS.phone);
+  // A farmer and box of its own: the demo pump's settings stay as they are.
+  const { farmer, device: box } = await farmerWithDevice(request);
+  try {
+    await logIn(page, farmer.mobileNo, farmer.password, en);
+    // Each voltage limit with this kind of box's range.
+    const overVoltage = page.getByLabel(en["config.overVoltage"]);
+    await expect(page.locator("label", { has: overVoltage })).toContainText("allowed 430 to 495 V");
+    await page.getByLabel(en["config.dryRun"]).fill("90");
+    await overVoltage.fill("495");
+    const save = async () => {
+      await page.getByRole("button", { name: en["config.update"] }).click();
+      await page.getByTestId("confirm-dialog").getByRole("button", { name: en["dialog.confirm"] }).click();
+    };
+    await save();
+    const step = page.getByTestId("config-weaker");
+    await expect(step).toContainText(en["config.weakerTitle"]);
+    await expect(step.getByRole("listitem")).toHaveText([
+      `${en["config.dryRun"]}: 30 → 90`,
+      `${en["config.overVoltage"]}: 460 → 495`,
+    ]);
+    expect(await fitsTheScreen(page)).toBe(true);
+    await expect(toast(page, en["config.saved"])).toHaveCount(0);
+    expect(box.config.dryRunThreshold).toBe(30);
+
+    // Cancel: nothing saved, the step goes.
+    await step.getByRole("link", { name: en["dialog.cancel"] }).click();
+    await expect(step).toHaveCount(0);
+    expect(box.config.dryRunThreshold).toBe(30);
+
+    await save();
+    await page.getByTestId("config-weaker").getByRole("button", { name: en["config.weakerSave"] }).click();
+    await expect(toast(page, en["config.saved"])).toBeVisible();
+    await expect(page.getByTestId("config-weaker")).toHaveCount(0);
+    await expect.poll(() => box.config.dryRunThreshold).toBe(90);
+    expect(box.config.overVoltage).toBe(495);
+  } finally {
+    await box.stop();
   }
 });
 

@@ -144,6 +144,22 @@ test("motor configuration reaches the box; numbers out of range are refused in H
   });
 });
 
+test("a change that weakens protection comes back as a confirm step; its form saves it", async ({ page, request }) => {
+  await asFarmerWithBox(page, request, async ({ device }) => {
+    await page.getByLabel(hi["config.overCurrent"]).fill("150");
+    await page.getByRole("button", { name: hi["config.update"] }).click();
+    const step = page.getByTestId("config-weaker");
+    await expect(step).toContainText(hi["config.weakerTitle"]);
+    await expect(step.getByRole("listitem")).toHaveText([`${hi["config.overCurrent"]}: 30 → 150`]);
+    // Held, not saved: what was typed stays in the form.
+    await expect(page.getByLabel(hi["config.overCurrent"])).toHaveValue("150");
+    expect(device.config.overCurrentThreshold).toBe(30);
+    await step.getByRole("button", { name: hi["config.weakerSave"] }).click();
+    await expect(page.getByTestId("config-result")).toHaveText(hi["config.saved"]);
+    await expect.poll(() => device.config.overCurrentThreshold).toBe(150);
+  });
+});
+
 test("schedules: create, the errors in Hindi, edit and delete", async ({ page, request }) => {
   await asFarmerWithBox(page, request, async ({ farmer }) => {
     await page.goto("/motor-schedule");

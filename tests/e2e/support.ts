@@ -134,6 +134,8 @@ export async function restoreDemoConfig(page: Page) {
     defaultCurrent: DEMO_CURRENT,
     dryRunThreshold: 30,
     overCurrentThreshold: 30,
+    // Putting the demo's own settings back is deliberate, whatever a test left.
+    confirmWeakerProtection: true,
   });
 }
 

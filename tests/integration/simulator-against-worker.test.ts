@@ -72,7 +72,14 @@ describe("a simulated pump through the real Worker", () => {
     expect(device.relay).toBe("on");
     const status = await farmer.motorStatus(mobileNo);
     expect(status).toMatchObject({ status: "on", deviceStatus: "online", motorConfig: { defaultCurrent: 9 } });
-    await new Promise((resolve) => setTimeout(resolve, 1_600)); // past the inrush
+    // A reading moments old is the answer (docs/device-protocol.md §5): the one after the switch
+    // shows the inrush, until the box reports the settled current at its next sample.
+    await expect
+      .poll(
+        async () => (await farmer.post(`/api/devices/motor/power/${mobileNo}`, powerReadingResponseSchema)).powerData,
+        { timeout: 5_000 },
+      )
+      .toMatchObject({ current: expect.closeTo(9, 0) });
     const reading = await farmer.post(`/api/devices/motor/power/${mobileNo}`, powerReadingResponseSchema);
     expect(reading.powerData.current).toBeGreaterThan(8.5);
     expect(reading.powerData.current).toBeLessThan(9.5);

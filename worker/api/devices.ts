@@ -8,12 +8,7 @@ import {
   motorStatusResponseSchema,
   powerReadingResponseSchema,
 } from "../../common/api-responses/devices.ts";
-import {
-  type MotorConfig,
-  mobileNoSchema,
-  motorCommandRequestSchema,
-  motorConfigRequestSchema,
-} from "../../common/api-schemas.ts";
+import { mobileNoSchema, motorCommandRequestSchema, motorConfigRequestSchema } from "../../common/api-schemas.ts";
 import type { z } from "../../common/zod-mini.ts";
 import { getDb } from "../db/client.ts";
 import { motorConfigOf } from "../db/devices.ts";
@@ -55,13 +50,19 @@ export async function motorStatusOf(env: Env, device: DeviceRow): Promise<z.inpu
 }
 
 /** Saves and sends a box's settings as the caller (an admin's change says so), and answers as SPEC §7 does. */
-export async function motorConfigAnswer(c: Context<ApiEnv>, device: OwnedDevice, config: MotorConfig) {
+export async function motorConfigAnswer(
+  c: Context<ApiEnv>,
+  device: OwnedDevice,
+  request: z.output<typeof motorConfigRequestSchema>,
+) {
+  const { token: _token, confirmWeakerProtection, ...config } = request;
   const user = c.var.user;
   const { deliveredToDevice, config: inForce } = await changeMotorConfig(c.env, {
     device,
     config,
     changedByUserId: user.id,
     changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,
+    confirmedWeaker: confirmWeakerProtection === true,
   });
   return respond(c, motorConfigResponseSchema, {
     success: true,
@@ -71,17 +72,23 @@ export async function motorConfigAnswer(c: Context<ApiEnv>, device: OwnedDevice,
   });
 }
 
-/** Asks the box for a fresh power reading (or health report) and answers with it. */
+/**
+ * A fresh power reading (or health report): the hub's latest when it is fresh, else the box's
+ * answer to a request, at most one a minute per box (docs/device-protocol.md §5); says where it
+ * came from and how old it is.
+ */
 export async function freshReadingAnswer(c: Context<ApiEnv>, deviceId: string, what: "power" | "health") {
   const hub = deviceHub(c.env, deviceId);
   if (what === "power") {
     const result = await hub.requestPower();
     if (!result.ok) throw hubFailureError(result);
-    return respond(c, powerReadingResponseSchema, { success: true, powerData: result.powerData });
+    const { reading: powerData, source, ageSeconds } = result;
+    return respond(c, powerReadingResponseSchema, { success: true, powerData, source, ageSeconds });
   }
   const result = await hub.requestHealth();
   if (!result.ok) throw hubFailureError(result);
-  return respond(c, healthReadingResponseSchema, { success: true, healthData: result.health });
+  const { reading: healthData, source, ageSeconds } = result;
+  return respond(c, healthReadingResponseSchema, { success: true, healthData, source, ageSeconds });
 }
 
 export const deviceRoutes = new Hono<ApiEnv>()
@@ -111,8 +118,8 @@ export const deviceRoutes = new Hono<ApiEnv>()
     if (user.audience !== "admin" && user.mobileNo !== mobileNo) {
       throw apiError(403, "notYourMotorConfig");
     }
-    const { token: _token, ...config } = await readJsonBody(c, motorConfigRequestSchema);
-    return motorConfigAnswer(c, await firstBoxOfNumber(getDb(c.env.DB), mobileNo), config);
+    const request = await readJsonBody(c, motorConfigRequestSchema);
+    return motorConfigAnswer(c, await firstBoxOfNumber(getDb(c.env.DB), mobileNo), request);
   })
   .post("/motor/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));

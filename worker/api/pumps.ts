@@ -101,11 +101,11 @@ export const pumpRoutes = new Hono<ApiEnv>()
   })
   .post("/:deviceId/config", requirePump("configure", "user", "admin"), async (c) => {
     const { device } = c.var.pump;
-    const { token: _token, ...config } = await readJsonBody(c, motorConfigRequestSchema);
+    const request = await readJsonBody(c, motorConfigRequestSchema);
     const { ownerUserId } = device;
     // Settings history is kept on the owner's account: a spare box has none to change yet.
     if (ownerUserId === null) throw apiError(409, "pumpHasNoOwner");
-    return motorConfigAnswer(c, { ...device, ownerUserId }, config);
+    return motorConfigAnswer(c, { ...device, ownerUserId }, request);
   })
   .post("/:deviceId/power", requirePump("see", "user", "admin"), async (c) => {
     const { device } = c.var.pump;

@@ -122,7 +122,7 @@ export async function changePassword(
   request?: Request,
 ): Promise<{ endedSessions: number }> {
   const client = request ? await authClientOf(env, request) : null;
-  const counted = await countLoginAttempt(env, user.mobileNo, client);
+  const counted = await countLoginAttempt(env, user.mobileNo, client, "currentPassword");
   const db = getDb(env.DB);
   const account = await findUserByMobileNo(db, user.mobileNo);
   if (!account || !(await verifyPassword(input.currentPassword, account.passwordHash))) {

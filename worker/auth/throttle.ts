@@ -1,7 +1,10 @@
 // Login, registration, invitation and test-alert throttling (docs/security.md, "Login
 // throttling" and "Web Push"). Failed logins slow down per number and per client address; a
-// phone that has logged in with a number before (known-device cookie) is exempt from that
-// number's throttle, so an attacker hammering a farmer's number cannot lock the farmer out.
+// phone that has logged in with a number before (known-device cookie) is counted apart from that
+// number's throttle when it logs in, so an attacker hammering a farmer's number cannot lock the
+// farmer out, while the phone's own failures (a thief's guesses) still meet a limit. Wrong
+// current passwords on the password change count on the number's throttle on every browser,
+// that one too.
 import { jwtVerify, SignJWT } from "jose";
 import type { ThrottlePolicyName } from "../../common/hub-contract.ts";
 import { apiError } from "../http/http-error.ts";
@@ -54,11 +57,22 @@ function refuse(retryAfterMs: number): never {
   throw apiError(429, "throttled", {}, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
 }
 
-/** A login attempt already counted against its client address, to be taken back if it succeeds. */
-export type CountedLogin = { clientAttempt: { key: string; attemptId: number } | null };
+/**
+ * A login attempt already counted against its client address, to be taken back if it
+ * succeeds; `knownDevice`: it was counted on the number's known-device key, to clear too.
+ */
+export type CountedLogin = { clientAttempt: { key: string; attemptId: number } | null; knownDevice: boolean };
 
 /**
- * Counts a login attempt before the password is checked, or throws 429. Counting first (one
+ * Why a password is being checked. A `login` from a browser that logged in with the number
+ * before skips the number's count, so strangers hammering the number cannot lock the farmer
+ * out. A `currentPassword` check inside a session (the password change) never does: a browser
+ * that holds the session and the cookie is exactly the stolen phone.
+ */
+type PasswordCheck = "login" | "currentPassword";
+
+/**
+ * Counts a password check before the password is hashed, or throws 429. Counting first (one
  * call to each throttle, check and count together) means parallel guesses cannot all pass a
  * check that none of them has been recorded in yet.
  */
@@ -66,6 +80,7 @@ export async function countLoginAttempt(
   env: ThrottleEnv,
   mobileNo: string,
   client: AuthClient | null,
+  check: PasswordCheck = "login",
 ): Promise<CountedLogin> {
   let clientAttempt: CountedLogin["clientAttempt"] = null;
   if (client?.ip) {
@@ -73,15 +88,17 @@ export async function countLoginAttempt(
     if (!ticket.allowed) refuse(ticket.retryAfterMs);
     clientAttempt = { key: client.ip, attemptId: ticket.attemptId };
   }
-  if (!client?.knownNumbers.includes(mobileNo)) {
-    const ticket = await throttle(env, "loginNumber", mobileNo).take("loginNumber");
-    if (!ticket.allowed) {
-      // Refused before any work: it costs the address nothing, as a throttled attempt never has.
-      if (clientAttempt) await throttle(env, "loginClient", clientAttempt.key).forgive(clientAttempt.attemptId);
-      refuse(ticket.retryAfterMs);
-    }
+  // A known phone's logins count on a key of their own: strangers' failures never reach it (they
+  // cannot lock the farmer out), and a stolen phone still meets a limit.
+  const knownDevice = check === "login" && client?.knownNumbers.includes(mobileNo) === true;
+  const policy = knownDevice ? "loginKnownDevice" : "loginNumber";
+  const ticket = await throttle(env, policy, mobileNo).take(policy);
+  if (!ticket.allowed) {
+    // Refused before any work: it costs the address nothing, as a throttled attempt never has.
+    if (clientAttempt) await throttle(env, "loginClient", clientAttempt.key).forgive(clientAttempt.attemptId);
+    refuse(ticket.retryAfterMs);
   }
-  return { clientAttempt };
+  return { clientAttempt, knownDevice };
 }
 
 /** Only failures should count: a right password clears the number and takes back the address's count. */
@@ -89,6 +106,7 @@ export async function loginSucceeded(env: ThrottleEnv, mobileNo: string, counted
   const { clientAttempt } = counted;
   await Promise.all([
     throttle(env, "loginNumber", mobileNo).clear(),
+    counted.knownDevice ? throttle(env, "loginKnownDevice", mobileNo).clear() : undefined,
     clientAttempt ? throttle(env, "loginClient", clientAttempt.key).forgive(clientAttempt.attemptId) : undefined,
   ]);
 }

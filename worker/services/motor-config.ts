@@ -1,11 +1,20 @@
 // Changing a motor's protection settings: saved in D1 with a history entry, then taken to the
 // box by its hub (at once when online, else in the welcome of its next connection).
-import { type MotorConfig, voltageLimitsSchemaFor } from "../../common/api-schemas.ts";
+import { translateApi } from "../../app/i18n/api.ts";
+import type { Language } from "../../app/i18n/language.ts";
+import type { MotorConfig } from "../../common/api-schemas.ts";
+import { NOMINAL_VOLTS, voltageLimitOutOfRange } from "../../common/protection.ts";
+import {
+  isProtectionSetting,
+  unitOf,
+  type WeakenedSetting,
+  weakenedProtection,
+} from "../../common/protection-changes.ts";
 import { getDb } from "../db/client.ts";
 import { motorConfigOf } from "../db/devices.ts";
 import { saveMotorConfigRows } from "../db/motor-config.ts";
 import type { DeviceRow } from "../db/schema.ts";
-import { apiError } from "../http/http-error.ts";
+import { apiError, HttpError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 
 /** A box with an owner: only such a box has settings history to keep. */
@@ -14,24 +23,98 @@ export type OwnedDevice = DeviceRow & { ownerUserId: number };
 /** The history note of a change the farmer made in the app (the API and the dashboard's form). */
 export const OWNER_CHANGE_NOTE = "Changed by the owner in the app";
 
+const FIELDS = [
+  ["defaultCurrent", "default current", " A"],
+  ["dryRunThreshold", "dry run threshold", " %"],
+  ["overCurrentThreshold", "over current threshold", " %"],
+  ["underVoltage", "under voltage", " V"],
+  ["overVoltage", "over voltage", " V"],
+  ["voltageUnbalance", "voltage unbalance", " %"],
+] as const satisfies readonly (readonly [keyof MotorConfig, string, string])[];
+
+/** The history's change note: who changed what, e.g. "Admin 9000000001: default current 1 → 8.9 A". */
+export function adminChangeNote(adminMobileNo: string, before: MotorConfig, after: MotorConfig): string {
+  // A voltage limit left out stays as it was; null puts back the kind's default.
+  const changes = FIELDS.filter(([field]) => after[field] !== undefined && before[field] !== after[field]).map(
+    ([field, label, unit]) =>
+      `${label} ${before[field]} → ${after[field] ?? "default"}${after[field] === null ? "" : unit}`,
+  );
+  return `Admin ${adminMobileNo}: ${changes.length ? changes.join(", ") : "saved without changes"}`;
+}
+
+/** "dry run threshold 30 → 95 %": one weakened setting, as the history note and the API's words name it. */
+function weakenedText(language: Language, { setting, from, to }: WeakenedSetting): string {
+  return translateApi(language, "api.weakenedSetting", { setting, from, to, unit: unitOf(setting) });
+}
+
+/**
+ * 409: the change weakens protection and nobody confirmed it. `params` names the settings
+ * (`settings`, comma-separated, in the rules' order) and each one's `{setting}From` and
+ * `{setting}To`, for programs; the words list them for people.
+ */
+function weakerProtectionUnconfirmed(weakened: WeakenedSetting[]): HttpError {
+  const params: Record<string, string | number> = { settings: weakened.map(({ setting }) => setting).join(",") };
+  for (const { setting, from, to } of weakened) {
+    params[`${setting}From`] = from;
+    params[`${setting}To`] = to;
+  }
+  return new HttpError(409, "weakerProtectionUnconfirmed", params, {}, (language) =>
+    translateApi(language, "error.weakerProtectionUnconfirmed", {
+      changes: weakened.map((change) => weakenedText(language, change)).join(", "),
+    }),
+  );
+}
+
+/** What a `weakerProtectionUnconfirmed` refusal lists, read back from its params (the pages' confirm step). */
+export function weakenedSettingsOf(error: HttpError): WeakenedSetting[] {
+  const settings = String(error.params.settings ?? "").split(",");
+  return settings.filter(isProtectionSetting).map((setting) => ({
+    setting,
+    from: Number(error.params[`${setting}From`]),
+    to: Number(error.params[`${setting}To`]),
+  }));
+}
+
 /**
  * Saves and sends a box's new settings; the history entry goes on its owner's account. A
- * voltage limit the change leaves out stays as it was; the limits then in force must suit the
- * box's kind (400 otherwise, nothing saved). Answers the settings now in force.
+ * voltage limit the change leaves out stays as it was; the limits then in force must lie in the
+ * box's kind's ranges (400 `voltageLimitOutOfRange` with the range otherwise, nothing saved; a
+ * limit saved before the ranges existed is held to them at the next change). A change that
+ * weakens protection (common/protection-changes.ts) is saved only when `confirmedWeaker`
+ * (409 `weakerProtectionUnconfirmed` otherwise, nothing saved), and its history note says
+ * what was confirmed. Answers the settings now in force.
  */
 export async function changeMotorConfig(
   env: Env,
-  change: { device: OwnedDevice; config: MotorConfig; changedByUserId: number; changeNote: string },
+  change: {
+    device: OwnedDevice;
+    config: MotorConfig;
+    changedByUserId: number;
+    changeNote: string;
+    confirmedWeaker: boolean;
+  },
 ): Promise<{ deliveredToDevice: boolean; config: ReturnType<typeof motorConfigOf> }> {
-  const { device, config, ...rest } = change;
+  const { device, config, changeNote, confirmedWeaker, changedByUserId } = change;
   const given = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
   const after = { ...device, ...given };
   const inForce = motorConfigOf(after);
-  const checked = voltageLimitsSchemaFor(device.kind).safeParse(inForce);
-  const issue = checked.error?.issues[0];
-  if (issue) throw apiError(400, "invalidInput", { field: String(issue.path[0]), detail: issue.message });
+  const outOfRange = voltageLimitOutOfRange(device.kind, inForce);
+  if (outOfRange) {
+    throw apiError(400, "voltageLimitOutOfRange", {
+      ...outOfRange,
+      unit: unitOf(outOfRange.field),
+      kind: device.kind,
+      nominal: NOMINAL_VOLTS[device.kind],
+    });
+  }
+  const weakened = weakenedProtection(device.kind, motorConfigOf(device), inForce);
+  if (weakened.length > 0 && !confirmedWeaker) throw weakerProtectionUnconfirmed(weakened);
+  const confirmedNote = weakened.length
+    ? `; weaker protection confirmed: ${weakened.map((setting) => weakenedText("en", setting)).join(", ")}`
+    : "";
   await saveMotorConfigRows(getDb(env.DB), {
-    ...rest,
+    changedByUserId,
+    changeNote: `${changeNote}${confirmedNote}`,
     config: {
       ...config,
       underVoltage: after.underVoltage,

@@ -1,6 +1,7 @@
 // Writing the admin audit trail (docs/decisions/007-admin-audit-trail.md). Every admin write
 // path ends here: the API's middleware (worker/api/admin-audit-middleware.ts), admin logins (logIn in
-// worker/auth/accounts.ts, for the API and the login page alike) and the logout page's action.
+// worker/auth/accounts.ts, for the API and the login page alike), and the logout and motor
+// settings pages' actions.
 
 import { insertAuditEntry, type NewAuditEntry } from "../db/admin-audit-trail.ts";
 import { getDb } from "../db/client.ts";
@@ -19,6 +20,8 @@ export type AuditEvent = {
 export const ADMIN_LOGIN_ACTION = "admin login";
 /** The action of the logout page's form (the API's is its route, `POST /api/admin/logout`). */
 export const ADMIN_LOGOUT_PAGE_ACTION = "POST /admin/logout";
+/** The action of the motor settings page's form (the API's is `PUT /api/admin/update-motor-config`). */
+export const ADMIN_CONFIG_PAGE_ACTION = "POST /admin/users/:userId/update-config";
 
 /** Field names whose values are never recorded, whatever route they come from. */
 const SECRET_FIELD = /pass|secret|token|key|^otp$|^pin$/i;

@@ -4,7 +4,11 @@
 // before refusals had codes hold English sentences, which are shown as stored.
 
 import { hubFailureText, isHubFailureCode } from "../../../worker/hubs/hub-failures.ts";
-import { ADMIN_LOGIN_ACTION, ADMIN_LOGOUT_PAGE_ACTION } from "../../../worker/services/record-admin-action.ts";
+import {
+  ADMIN_CONFIG_PAGE_ACTION,
+  ADMIN_LOGIN_ACTION,
+  ADMIN_LOGOUT_PAGE_ACTION,
+} from "../../../worker/services/record-admin-action.ts";
 import { translateAdmin } from "../../i18n/admin.ts";
 import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { translateApi } from "../../i18n/api.ts";
@@ -16,6 +20,7 @@ import type { Language } from "../../i18n/language.ts";
 export const AUDIT_ACTIONS: Record<string, AdminMessageKey> = {
   [ADMIN_LOGIN_ACTION]: "admin.audit.do.login",
   [ADMIN_LOGOUT_PAGE_ACTION]: "admin.audit.do.logout",
+  [ADMIN_CONFIG_PAGE_ACTION]: "admin.audit.do.motorConfig",
   "POST /api/admin/logout": "admin.audit.do.logout",
   "POST /api/auth/change-password": "admin.audit.do.changePassword",
   "PUT /api/admin/update-user-role": "admin.audit.do.userRole",

@@ -1,20 +1,33 @@
 // /admin/users/{userId}/update-config (SPEC §2, §5): the three numbers, step 0.1, required,
-// and the voltage limits beside them (docs/decisions/019).
-// Saved through PUT /api/admin/update-motor-config, which records the history and tells the box.
-import type { FormEvent } from "react";
-import { data, Link } from "react-router";
+// and the voltage limits beside them in the box's kind's ranges (docs/decisions/019). A form
+// posted to this route's action first, so it works without JavaScript; with it, the same post
+// runs through a fetcher and answers with a toast. The action saves as
+// PUT /api/admin/update-motor-config does (`changeMotorConfig`: history, the box told, the
+// audit trail). A change that weakens protection comes back as a confirm step listing
+// old → new, whose own form posts the same values again with the confirmation
+// (docs/decisions/025-weaker-protection-asks-first.md).
+import { useEffect } from "react";
+import { data, Link, useFetcher } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
-import { motorConfigResponseSchema } from "../../../common/api-responses/devices.ts";
+import { type MotorConfig, motorConfigRequestSchema } from "../../../common/api-schemas.ts";
+import type { DeviceKind } from "../../../common/device-enums.ts";
 import { VOLTAGE_LIMIT_RANGES } from "../../../common/protection.ts";
+import type { ProtectionSetting, WeakenedSetting } from "../../../common/protection-changes.ts";
 import { findAdminUserView } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { loadOrMessage } from "../../admin-session.server.ts";
+import { findDeviceByOwnerMobileNo, motorConfigOf } from "../../../worker/db/devices.ts";
+import { HttpError } from "../../../worker/http/http-error.ts";
+import { adminChangeNote, changeMotorConfig, weakenedSettingsOf } from "../../../worker/services/motor-config.ts";
+import { ADMIN_CONFIG_PAGE_ACTION, recordAdminAudit } from "../../../worker/services/record-admin-action.ts";
+import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
-import { useAdminApi } from "../../components/admin/use-admin-api.ts";
-import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
 import { Field } from "../../components/field.tsx";
 import { useToast } from "../../components/toast.tsx";
+import { field, isSameOriginRequest, readForm } from "../../form.server.ts";
+import { formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
+import type { AdminMessageKey } from "../../i18n/admin-en.ts";
+import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/update-config";
 
@@ -31,6 +44,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     return {
       id: user.id,
       mobileNo,
+      // The ranges of the account's first box, the one these settings are for.
+      kind: user.device?.kind ?? "3phase",
       defaultCurrent,
       dryRunThreshold,
       overCurrentThreshold,
@@ -43,22 +58,127 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return data(loaded, { status: loaded.error ? 500 : loaded.data ? 200 : 404 });
 }
 
-/** The fields: names as the API expects them, limits as the server enforces them. */
-const FIELDS = [
-  { name: "defaultCurrent", label: "admin.config.defaultCurrent", min: 0.1, max: 100 },
-  { name: "dryRunThreshold", label: "admin.config.dryRunThreshold", min: 0, max: 95 },
-  { name: "overCurrentThreshold", label: "admin.config.overCurrentThreshold", min: 0, max: 500 },
-  { name: "underVoltage", label: "admin.config.underVoltage", ...VOLTAGE_LIMIT_RANGES.underVoltage },
-  { name: "overVoltage", label: "admin.config.overVoltage", ...VOLTAGE_LIMIT_RANGES.overVoltage },
-  { name: "voltageUnbalance", label: "admin.config.voltageUnbalance", ...VOLTAGE_LIMIT_RANGES.voltageUnbalance },
+const FIELD_NAMES = [
+  "defaultCurrent",
+  "dryRunThreshold",
+  "overCurrentThreshold",
+  "underVoltage",
+  "overVoltage",
+  "voltageUnbalance",
 ] as const;
 
-export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
+type TypedConfig = Record<keyof MotorConfig, string>;
+
+/** What became of a post: saved, refused (the field at fault), or held for a confirmation. */
+type Outcome =
+  | { ok: true; deliveredToDevice: boolean }
+  | { ok: false; code: "invalid" | "noDevice"; field: string | null }
+  | { ok: false; code: "weakerProtection"; weakened: WeakenedSetting[]; values: TypedConfig };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (!isSameOriginRequest(request)) return data<Outcome>({ ok: false, code: "invalid", field: null }, { status: 403 });
+  const env = envOf(context);
+  const admin = context.get(adminContext);
+  const db = getDb(env.DB);
+  const form = await readForm(request);
+  const values = Object.fromEntries(FIELD_NAMES.map((name) => [name, field(form, name)])) as TypedConfig;
+  const confirmedWeaker = field(form, "confirmWeakerProtection") === "true";
+  const id = userIdSchema.safeParse(params.userId);
+  const user = id.success ? await findAdminUserView(db, { id: id.data }) : undefined;
+  const found = user ? await findDeviceByOwnerMobileNo(db, user.mobileNo) : undefined;
+  const parsed = motorConfigRequestSchema.safeParse(values);
+  let outcome: Outcome;
+  let status = 200;
+  let refusal: HttpError | null = null;
+  if (!found) {
+    outcome = { ok: false, code: "noDevice", field: null };
+    status = 404;
+  } else if (!parsed.success) {
+    outcome = { ok: false, code: "invalid", field: String(parsed.error.issues[0]?.path[0] ?? "") };
+    status = 400;
+  } else {
+    const { token: _token, confirmWeakerProtection: _asJson, ...config } = parsed.data;
+    const device = { ...found.device, ownerUserId: found.ownerUserId };
+    try {
+      const { deliveredToDevice } = await changeMotorConfig(env, {
+        device,
+        config,
+        changedByUserId: admin.id,
+        changeNote: adminChangeNote(admin.mobileNo, motorConfigOf(device), config),
+        confirmedWeaker,
+      });
+      outcome = { ok: true, deliveredToDevice };
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      refusal = error;
+      status = error.status;
+      outcome =
+        error.code === "weakerProtectionUnconfirmed"
+          ? { ok: false, code: "weakerProtection", weakened: weakenedSettingsOf(error), values }
+          : { ok: false, code: "invalid", field: String(error.params.field ?? "") || null };
+    }
+  }
+  // An admin write that does not go through the API: on the trail as the API's would be.
+  await recordAdminAudit(env, request, {
+    admin: { id: admin.id, mobileNo: admin.mobileNo },
+    action: ADMIN_CONFIG_PAGE_ACTION,
+    target: user?.mobileNo ?? null,
+    status,
+    details: {
+      ...(parsed.success ? parsed.data : values),
+      ...(confirmedWeaker ? { confirmWeakerProtection: true } : {}),
+      ...(status >= 400 ? { error: refusal?.code ?? outcome.ok ?? outcome.code } : {}),
+      ...(refusal && Object.keys(refusal.params).length > 0 ? { errorParams: refusal.params } : {}),
+    },
+  });
+  return data<Outcome>(outcome, { status });
+}
+
+/** The fields: names as the API expects them, limits as the server enforces them for this box's kind. */
+function fieldsFor(kind: DeviceKind) {
+  const ranges = VOLTAGE_LIMIT_RANGES[kind];
+  return [
+    { name: "defaultCurrent", label: "admin.config.defaultCurrent", min: 0.1, max: 100 },
+    { name: "dryRunThreshold", label: "admin.config.dryRunThreshold", min: 0, max: 95 },
+    { name: "overCurrentThreshold", label: "admin.config.overCurrentThreshold", min: 0, max: 500 },
+    { name: "underVoltage", label: "admin.config.underVoltage", ...ranges.underVoltage },
+    { name: "overVoltage", label: "admin.config.overVoltage", ...ranges.overVoltage },
+    { name: "voltageUnbalance", label: "admin.config.voltageUnbalance", ...ranges.voltageUnbalance },
+  ] as const;
+}
+
+function savedKey(answer: { deliveredToDevice: boolean }): AdminMessageKey {
+  return answer.deliveredToDevice ? "admin.config.updated" : "admin.config.notDelivered";
+}
+
+const VOLTAGE_FIELDS = new Set<string>(["underVoltage", "overVoltage", "voltageUnbalance"]);
+
+const SETTING_LABELS: Record<ProtectionSetting, AdminMessageKey> = {
+  dryRunThreshold: "admin.config.dryRunThreshold",
+  overCurrentThreshold: "admin.config.overCurrentThreshold",
+  underVoltage: "admin.config.underVoltage",
+  overVoltage: "admin.config.overVoltage",
+  voltageUnbalance: "admin.config.voltageUnbalance",
+};
+
+export default function UpdateConfig({ loaderData, actionData }: Route.ComponentProps) {
   const t = useAdminT();
-  const api = useAdminApi();
+  const language = useLanguage();
   const toast = useToast();
-  const { busy, run } = useBusyRequest();
+  const fetcher = useFetcher<typeof action>();
+  const busy = fetcher.state !== "idle";
   const user = loaderData.data;
+  // With script the fetcher's answer, without it the page's own.
+  const outcome = fetcher.data ?? actionData;
+  const weaker = outcome && !outcome.ok && outcome.code === "weakerProtection" ? outcome : null;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one toast per answer; `t` and the toast are new functions every render
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!answer || fetcher.state !== "idle") return;
+    if (answer.ok) toast.show(t(savedKey(answer)), "success");
+    else if (answer.code !== "weakerProtection") toast.show(t("admin.config.failed"), "error");
+  }, [fetcher.data, fetcher.state]);
 
   if (!user) {
     return (
@@ -72,54 +192,66 @@ export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
     );
   }
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!user) return;
-    const form = new FormData(event.currentTarget);
-    await run(
-      () =>
-        api("/api/admin/update-motor-config", motorConfigResponseSchema, {
-          method: "PUT",
-          // Sent as typed; the server parses the numbers with the shared schema.
-          json: {
-            mobileNo: user.mobileNo,
-            defaultCurrent: form.get("defaultCurrent"),
-            dryRunThreshold: form.get("dryRunThreshold"),
-            overCurrentThreshold: form.get("overCurrentThreshold"),
-            underVoltage: form.get("underVoltage"),
-            overVoltage: form.get("overVoltage"),
-            voltageUnbalance: form.get("voltageUnbalance"),
-          },
-        }),
-      { refused: "admin.config.failed", failed: "admin.config.failed" },
-      (answer) =>
-        toast.show(
-          t(answer.body?.deliveredToDevice === false ? "admin.config.notDelivered" : "admin.config.updated"),
-          "success",
-        ),
-    );
-  }
-
   return (
     <main className="page admin-page">
       <h1>{t("admin.config.title")}</h1>
-      <form className="card stack" onSubmit={submit} data-testid="config-form">
+      {actionData?.ok && !fetcher.data && (
+        <p className="message success" role="status" data-testid="config-result">
+          {t(savedKey(actionData))}
+        </p>
+      )}
+      {outcome && !outcome.ok && outcome.code !== "weakerProtection" && (
+        <p className="message error" role="alert" data-testid="config-result">
+          {t("admin.config.failed")}
+        </p>
+      )}
+      {weaker && (
+        <section className="message warning" role="alert" data-testid="config-weaker">
+          <p>
+            <strong>{t("admin.config.weakerTitle")}</strong>
+          </p>
+          <ul>
+            {weaker.weakened.map(({ setting, from, to }) => (
+              <li key={setting}>
+                {t(SETTING_LABELS[setting])}: {formatNumber(from, language)} → {formatNumber(to, language)}
+              </li>
+            ))}
+          </ul>
+          <p>{t("admin.config.weakerQuestion")}</p>
+          <fetcher.Form method="post" className="button-row">
+            <input type="hidden" name="confirmWeakerProtection" value="true" />
+            {Object.entries(weaker.values).map(([name, value]) => (
+              <input key={name} type="hidden" name={name} value={value} />
+            ))}
+            <button type="submit" className="button danger" disabled={busy}>
+              {busy ? t("admin.config.busy") : t("admin.config.weakerSave")}
+            </button>
+            <Link to={`/admin/users/${user.id}/update-config`} className="button" reloadDocument>
+              {t("admin.common.cancel")}
+            </Link>
+          </fetcher.Form>
+        </section>
+      )}
+      <fetcher.Form method="post" className="card stack" data-testid="config-form">
         <Field label={t("admin.config.mobileNo")}>
           <input name="mobileNo" value={user.mobileNo} readOnly />
         </Field>
-        {FIELDS.map((field) => (
-          <label key={field.name} className="field">
-            <span>{t(field.label)}</span>
+        {fieldsFor(user.kind).map((input) => (
+          <label key={input.name} className="field">
+            <span>{t(input.label)}</span>
             <input
-              name={field.name}
+              name={input.name}
               type="number"
               inputMode="decimal"
               step={0.1}
-              min={field.min}
-              max={field.max}
+              min={input.min}
+              max={input.max}
               required
-              defaultValue={user[field.name]}
+              defaultValue={user[input.name]}
             />
+            {VOLTAGE_FIELDS.has(input.name) && (
+              <small className="muted">{t("admin.config.range", { min: input.min, max: input.max })}</small>
+            )}
           </label>
         ))}
         <div className="button-row">
@@ -130,7 +262,7 @@ export default function UpdateConfig({ loaderData }: Route.ComponentProps) {
             {t("admin.common.back")}
           </Link>
         </div>
-      </form>
+      </fetcher.Form>
     </main>
   );
 }

@@ -8,9 +8,9 @@ import { configHistoryResponseSchema } from "../../../common/api-responses/admin
 import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { DEVICE_PROTOCOL_VERSION } from "../../../common/device-protocol.ts";
-import { adminChangeNote } from "../../../worker/api/admin/motor-config.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
+import { adminChangeNote } from "../../../worker/services/motor-config.ts";
 import {
   connectDevice,
   createUser,
@@ -206,8 +206,32 @@ describe("adminChangeNote", () => {
     const base = { defaultCurrent: 8.9, dryRunThreshold: 25, overCurrentThreshold: 40 };
     const response = await updateMotorConfig(user.mobileNo, { ...base, underVoltage: 415 }, token);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ message: "Under voltage must be below the motor's 415 V supply." });
+    expect(await response.json()).toMatchObject({
+      code: "voltageLimitOutOfRange",
+      params: { field: "underVoltage", min: 270, max: 400 },
+    });
     const row = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) });
     expect(row).toMatchObject({ defaultCurrent: 1, underVoltage: null });
+  });
+
+  it("refuses 520 V over-voltage on a 1-phase box with 400 and its range (240 to 275 V), and saves nothing", async () => {
+    const { token } = await admin();
+    const { user, device } = await farmerWithDevice("1phase");
+    const base = { defaultCurrent: 6, dryRunThreshold: 30, overCurrentThreshold: 30 };
+    const response = await updateMotorConfig(user.mobileNo, { ...base, overVoltage: 520 }, token);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual(
+      refusal("Over voltage for a 1-phase motor (230 V) must be from 240 to 275 V.", "voltageLimitOutOfRange", {
+        field: "overVoltage",
+        min: 240,
+        max: 275,
+        unit: "V",
+        kind: "1phase",
+        nominal: 230,
+      }),
+    );
+    const row = await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, device.deviceId) });
+    expect(row).toMatchObject({ defaultCurrent: 1, overVoltage: null });
+    expect(await history(user.mobileNo, token)).toEqual([]);
   });
 });

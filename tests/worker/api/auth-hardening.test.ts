@@ -72,6 +72,24 @@ describe("login throttling per number", () => {
     expect(ownPhone.status).toBe(200);
   });
 
+  it("counts the known phone's own failures apart, 10 free: a stolen phone cannot guess through the login", async () => {
+    const user = await createUser();
+    const first = await login({ mobileNo: user.mobileNo, password: user.password });
+    const cookie = first.headers
+      .getSetCookie()
+      .find((value) => value.startsWith(`${KNOWN_DEVICE_COOKIE}=`))!
+      .split(";")[0]!;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 12; attempt++) {
+      statuses.push(
+        (await login({ mobileNo: user.mobileNo, password: `guess-${attempt}` }, { Cookie: cookie })).status,
+      );
+    }
+    expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
+    // Apart from strangers' count: the number itself is not throttled for a browser without the cookie.
+    expect((await login({ mobileNo: user.mobileNo, password: user.password })).status).toBe(200);
+  });
+
   it("ignores a forged known-device cookie", async () => {
     const user = await createUser();
     for (let attempt = 0; attempt < 5; attempt++) await login({ mobileNo: user.mobileNo, password: "wrong" });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { apiEn } from "../../../app/i18n/api-en.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
+import { KNOWN_DEVICE_COOKIE } from "../../../worker/auth/throttle.ts";
 import { api, connectBrowser, createUser, getJson, loginToken, postJson, provisionDevice } from "../helpers.ts";
 
 const change = (token: string | undefined, body: unknown) => postJson("/api/auth/change-password", body, token);
@@ -75,5 +76,33 @@ describe("POST /api/auth/change-password", () => {
     );
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
     expect(statuses.every((status) => status === 400 || status === 429)).toBe(true);
+  });
+
+  it("counts them on the farmer's own phone too: a stolen phone with the known-device cookie is throttled after 5", async () => {
+    const user = await createUser();
+    const loggedIn = await postJson("/api/auth/login", { mobileNo: user.mobileNo, password: user.password });
+    const { token } = (await loggedIn.json()) as { token: string };
+    const knownDevice = loggedIn.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith(`${KNOWN_DEVICE_COOKIE}=`))!
+      .split(";")[0]!;
+    const statuses: number[] = [];
+    for (let guess = 0; guess < 12; guess++) {
+      const response = await api("/api/auth/change-password", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, Cookie: knownDevice },
+        body: JSON.stringify({ currentPassword: `guess-${guess}`, newPassword: "naya-paani-2026" }),
+      });
+      statuses.push(response.status);
+    }
+    // The login throttle's 5 free attempts, then every guess waits (docs/security.md).
+    expect(statuses).toEqual([400, 400, 400, 400, 400, ...Array(7).fill(429)]);
+    // The cookie still spares the farmer's own login from the strangers' count, as before.
+    const ownPhone = await api("/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Cookie: knownDevice },
+      body: JSON.stringify({ mobileNo: user.mobileNo, password: user.password }),
+    });
+    expect(ownPhone.status).toBe(200);
   });
 });

@@ -5,13 +5,13 @@ import { Hono } from "hono";
 import { adminMotorConfigRequestSchema } from "../../../common/admin-schemas.ts";
 import { configHistoryResponseSchema } from "../../../common/api-responses/admin.ts";
 import { motorConfigResponseSchema } from "../../../common/api-responses/devices.ts";
-import { type MotorConfig, mobileNoSchema } from "../../../common/api-schemas.ts";
+import { mobileNoSchema } from "../../../common/api-schemas.ts";
 import { configHistoryForAdmin } from "../../db/admin-users.ts";
 import { getDb } from "../../db/client.ts";
 import { motorConfigOf } from "../../db/devices.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
 import { apiError } from "../../http/http-error.ts";
-import { changeMotorConfig } from "../../services/motor-config.ts";
+import { adminChangeNote, changeMotorConfig } from "../../services/motor-config.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { firstBoxOfNumber } from "../device-access.ts";
@@ -19,28 +19,9 @@ import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
 
-const FIELDS = [
-  ["defaultCurrent", "default current", " A"],
-  ["dryRunThreshold", "dry run threshold", " %"],
-  ["overCurrentThreshold", "over current threshold", " %"],
-  ["underVoltage", "under voltage", " V"],
-  ["overVoltage", "over voltage", " V"],
-  ["voltageUnbalance", "voltage unbalance", " %"],
-] as const satisfies readonly (readonly [keyof MotorConfig, string, string])[];
-
-/** The history's change note: who changed what, e.g. "Admin 9000000001: default current 1 → 8.9 A". */
-export function adminChangeNote(adminMobileNo: string, before: MotorConfig, after: MotorConfig): string {
-  // A voltage limit left out stays as it was; null puts back the kind's default.
-  const changes = FIELDS.filter(([field]) => after[field] !== undefined && before[field] !== after[field]).map(
-    ([field, label, unit]) =>
-      `${label} ${before[field]} → ${after[field] ?? "default"}${after[field] === null ? "" : unit}`,
-  );
-  return `Admin ${adminMobileNo}: ${changes.length ? changes.join(", ") : "saved without changes"}`;
-}
-
 export const adminMotorConfigRoutes = new Hono<ApiEnv>()
   .put("/update-motor-config", requireAuth("admin"), async (c) => {
-    const { mobileNo, ...config } = await readJsonBody(c, adminMotorConfigRequestSchema);
+    const { mobileNo, confirmWeakerProtection, ...config } = await readJsonBody(c, adminMotorConfigRequestSchema);
     auditTarget(c, mobileNo);
     // SPEC §7 keys this by number: it is the account's first box.
     const device = await firstBoxOfNumber(getDb(c.env.DB), mobileNo);
@@ -50,6 +31,7 @@ export const adminMotorConfigRoutes = new Hono<ApiEnv>()
       config,
       changedByUserId: admin.id,
       changeNote: adminChangeNote(admin.mobileNo, motorConfigOf(device), config),
+      confirmedWeaker: confirmWeakerProtection === true,
     });
     return respond(c, motorConfigResponseSchema, {
       success: true,
