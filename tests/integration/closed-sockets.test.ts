@@ -7,7 +7,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../../common/api-client.ts";
-import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
+import { pumpMemberResponseSchema } from "../../common/api-responses/pumps.ts";
+import { accessChangeResponseSchema, messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { BROWSER_CLOSE } from "../../common/pump-state.ts";
 import {
   BROWSER_REQUEST_BURST,
@@ -125,7 +126,7 @@ describe("a client that ignores the hub's close frame", () => {
     const tab = await rawTab(farmer, deviceId);
     const next = uniqueMobileNo();
     await registerFarmer(worker.url, next);
-    await admin.put(`/api/admin/devices/${deviceId}/owner`, messageResponseSchema, { mobileNo: next });
+    await admin.put(`/api/admin/devices/${deviceId}/owner`, accessChangeResponseSchema, { mobileNo: next });
     expect(await keepsSwitchingAfterClose(tab, box, BROWSER_CLOSE.deviceUnlinked)).toBeGreaterThan(5);
     tab.destroy();
   });
@@ -158,6 +159,53 @@ describe("fuzzing a socket the hub closed", () => {
     expect(tab.sentAfterClose).toBe(300);
     expect(box.relay).toBe("off");
     expect(tab.texts.slice(framesBefore)).toEqual([]);
+    tab.destroy();
+  });
+});
+
+/** `owner` invites a new farmer to `deviceId` as `role`; with `accept`, the farmer accepts. */
+async function person(owner: ApiClient, deviceId: string, role: "operator" | "viewer", accept = true) {
+  const mobileNo = uniqueMobileNo();
+  const client = await registerFarmer(worker.url, mobileNo);
+  await owner.post(`/api/pumps/${deviceId}/members`, pumpMemberResponseSchema, { mobileNo, role, label: role });
+  if (accept) await client.post(`/api/pumps/${deviceId}/invitation`, accessChangeResponseSchema, { answer: "accept" });
+  return { client, mobileNo };
+}
+
+/** The status of a raw client's upgrade to `deviceId`'s realtime socket with `client`'s token: 101, or the refusal's. */
+async function upgradeStatus(client: ApiClient, deviceId: string): Promise<string> {
+  const url = `${worker.url.replace("http:", "ws:")}/api/realtime?deviceId=${deviceId}`;
+  try {
+    const tab = await RawWebSocket.open(url, { Authorization: `Bearer ${client.token}` });
+    tab.destroy();
+    return "101";
+  } catch (error) {
+    return String(error).match(/HTTP\/1\.1 (\d{3})/)?.[1] ?? String(error);
+  }
+}
+
+describe("who may switch, asked on a raw socket", () => {
+  it("a viewer's request is refused and the box hears nothing; an invitee and a stranger get no socket", async () => {
+    const { farmer, deviceId, box } = await farmerWithPump();
+    const viewer = await person(farmer, deviceId, "viewer");
+    const invitee = await person(farmer, deviceId, "operator", false);
+    const stranger = await registerFarmer(worker.url, uniqueMobileNo());
+    const tab = await rawTab(viewer.client, deviceId);
+    tab.sendText(switchOn());
+    expect(await tab.waitFor(() => tab.texts.some((text) => text.includes('"commandResult"')), 5_000)).toBe(true);
+    expect(tab.texts.find((text) => text.includes('"commandResult"'))).toContain('"code":"notAllowed"');
+    expect(box.relay).toBe("off");
+    expect(await upgradeStatus(invitee.client, deviceId)).toBe("404");
+    expect(await upgradeStatus(stranger, deviceId)).toBe("404");
+    tab.destroy();
+  });
+
+  it("an operator removed while their socket is open switches nothing on it afterwards (4404)", async () => {
+    const { farmer, deviceId, box } = await farmerWithPump();
+    const operator = await person(farmer, deviceId, "operator");
+    const tab = await rawTab(operator.client, deviceId);
+    await farmer.delete(`/api/pumps/${deviceId}/members/${operator.mobileNo}`, accessChangeResponseSchema);
+    expect(await keepsSwitchingAfterClose(tab, box, BROWSER_CLOSE.deviceUnlinked)).toBeGreaterThan(5);
     tab.destroy();
   });
 });
