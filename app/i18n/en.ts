@@ -594,6 +594,7 @@ export const en = {
   "people.ownerOnly": "Only the pump's owner can change its name and people.",
   "plan.ownerOnly": "Only the pump's owner can see and recharge its plan.",
   "log.origin.person": "{role, select, owner {by the owner} other {by {label}}} from the app",
+  "log.origin.call": "{role, select, owner {by the owner} other {by {label}}} pressing 1 on an alert call",
 } as const;
 
 export type MessageKey = keyof typeof en;

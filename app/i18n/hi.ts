@@ -578,4 +578,5 @@ export const hi: Record<MessageKey, string> = {
   "people.ownerOnly": "पंप का नाम और लोग सिर्फ़ उसके मालिक बदल सकते हैं।",
   "plan.ownerOnly": "प्लान सिर्फ़ पंप के मालिक देख और रिचार्ज कर सकते हैं।",
   "log.origin.person": "({role, select, owner {मालिक ने} other {{label} ने}} ऐप से)",
+  "log.origin.call": "({role, select, owner {मालिक ने} other {{label} ने}} अलर्ट कॉल पर 1 दबाकर)",
 };

@@ -371,6 +371,12 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     path: () => "/api/push/test",
     body: () => ({ endpoint: NO_PUSH_ENDPOINT }),
   },
+  "GET /api/alerts/channels": { access: "farmer", path: () => "/api/alerts/channels" },
+  "PUT /api/alerts/channels": {
+    access: "farmer",
+    path: () => "/api/alerts/channels",
+    body: () => ({ channels: { dryRun: "app" }, language: "hi" }),
+  },
   "GET /api/telephony/:provider/:kind": { access: "provider", path: () => "/api/telephony/twilio/keypress" },
   "POST /api/telephony/:provider/:kind": { access: "provider", path: () => "/api/telephony/twilio/keypress" },
   "GET /api/device/connect": { access: "device", path: () => "/api/device/connect", upgrade: true },

@@ -10,6 +10,7 @@
 //
 // The route table below must name exactly the routes the router has: a new route fails
 // "covers every route" until it is added here, and is fuzzed from then on.
+
 import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { Hono } from "hono";
@@ -23,6 +24,7 @@ import {
   updateUserRoleRequestSchema,
   userIdSchema,
 } from "../../../common/admin-schemas.ts";
+import { saveAlertChannelsSchema } from "../../../common/alert-channel-schemas.ts";
 import { parseAnswer, readJson } from "../../../common/api-client.ts";
 import { firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
 import { rechargeRequestResponseSchema } from "../../../common/api-responses/recharges.ts";
@@ -526,6 +528,23 @@ const ROUTES: Record<string, Spec> = {
     effect: "write",
     body: { template: () => ({ endpoint: pushEndpoint }), fields: ["endpoint"] },
     accepts: () => false,
+  },
+  "GET /api/alerts/channels": { caller: "owner", effect: "read", accepts: () => true },
+  // The owner's number is not verified here: only "app" choices are taken.
+  "PUT /api/alerts/channels": {
+    caller: "owner",
+    effect: "write",
+    body: {
+      template: () => ({ channels: { dryRun: "app", powerBack: "app" }, language: "hi" }),
+      fields: ["channels", "language"],
+    },
+    accepts: (seen) => {
+      const body = jsonBody(seen, saveAlertChannelsSchema);
+      return (
+        body !== undefined &&
+        Object.values(body.channels).every((channel) => channel === undefined || channel === "app")
+      );
+    },
   },
   "GET /api/device/firmware/:id": {
     caller: "device",
