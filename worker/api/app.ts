@@ -12,6 +12,7 @@ import { adminMotorConfigRoutes } from "./admin/motor-config.ts";
 import { adminMotorLogRoutes } from "./admin/motor-logs.ts";
 import { adminRechargeRoutes } from "./admin/recharges.ts";
 import { adminStatsRoutes } from "./admin/stats.ts";
+import { adminTelephonyUsageRoutes } from "./admin/telephony-usage.ts";
 import { adminUserRoutes } from "./admin/users.ts";
 import { auditAdminWrites } from "./admin-audit-middleware.ts";
 import { alertRoutes } from "./alerts.ts";
@@ -61,6 +62,7 @@ apiApp.route("/admin", adminUserRoutes);
 apiApp.route("/admin", adminMotorConfigRoutes);
 apiApp.route("/admin", adminMotorLogRoutes);
 apiApp.route("/admin", adminAuditRoutes);
+apiApp.route("/admin", adminTelephonyUsageRoutes);
 
 /** Every refusal as one shape: `code` and `params` for programs, `message` for people in the caller's language. */
 function refusal(c: Context<ApiEnv>, error: HttpError): Response {

@@ -382,6 +382,7 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "GET /api/device/connect": { access: "device", path: () => "/api/device/connect", upgrade: true },
   "GET /api/device/firmware/:id": { access: "device", path: () => `/api/device/firmware/${MISSING}` },
   "GET /api/admin/dashboard-stats": { access: "admin", path: () => "/api/admin/dashboard-stats" },
+  "GET /api/admin/telephony-usage": { access: "admin", path: () => "/api/admin/telephony-usage" },
   "GET /api/admin/device-statuses": { access: "admin", path: () => "/api/admin/device-statuses" },
   "GET /api/admin/devices": { access: "admin", path: () => "/api/admin/devices" },
   "POST /api/admin/devices": { access: "admin", path: () => "/api/admin/devices", body: () => ({ kind: "fourphase" }) },

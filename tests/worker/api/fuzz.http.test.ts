@@ -21,6 +21,7 @@ import {
   auditQuerySchema,
   deleteUserRequestSchema,
   motorLogsPageQuerySchema,
+  telephonyUsageQuerySchema,
   updateUserRoleRequestSchema,
   userIdSchema,
 } from "../../../common/admin-schemas.ts";
@@ -553,6 +554,12 @@ const ROUTES: Record<string, Spec> = {
     accepts: (seen) => ok(firmwareIdSchema, seen.params.id),
   },
   "GET /api/admin/dashboard-stats": { caller: "admin", effect: "read", accepts: () => true },
+  "GET /api/admin/telephony-usage": {
+    caller: "admin",
+    effect: "read",
+    query: { template: { month: "2026-11" }, fields: ["month"] },
+    accepts: (seen) => ok(telephonyUsageQuerySchema, seen.query),
+  },
   "GET /api/admin/device-statuses": { caller: "admin", effect: "read", accepts: () => true },
   "GET /api/admin/devices": { caller: "admin", effect: "read", accepts: () => true },
   "POST /api/admin/devices": {
