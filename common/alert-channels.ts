@@ -25,12 +25,7 @@ export type AlertChannel = (typeof ALERT_CHANNELS)[number];
  * The kinds that may need the farmer at once: something stopped the motor or nobody can, and
  * it may be running when it should not. They are called by default.
  */
-export const CRITICAL_ALERT_KINDS: readonly PhoneAlertKind[] = [
-  "dryRun",
-  "phaseFault",
-  "voltageTrip",
-  "offlineWhileOn",
-];
+const CRITICAL_ALERT_KINDS: readonly PhoneAlertKind[] = ["dryRun", "phaseFault", "voltageTrip", "offlineWhileOn"];
 
 export type AlertChannels = Record<PhoneAlertKind, AlertChannel>;
 
@@ -39,14 +34,9 @@ export type AlertChannels = Record<PhoneAlertKind, AlertChannel>;
  * others. A safety product reaches the farmer without asking first; the daily caps bound
  * what it costs, and an unverified number gets neither until it is verified.
  */
-export const DEFAULT_ALERT_CHANNELS: AlertChannels = {
-  dryRun: "call",
-  phaseFault: "call",
-  voltageTrip: "call",
-  offlineWhileOn: "call",
-  powerBack: "sms",
-  scheduleMissed: "sms",
-};
+export const DEFAULT_ALERT_CHANNELS = Object.fromEntries(
+  PHONE_ALERT_KINDS.map((kind) => [kind, CRITICAL_ALERT_KINDS.includes(kind) ? "call" : "sms"]),
+) as AlertChannels;
 
 /** SMS and calls an account may get in one IST day; what is over goes by the app only. */
 export const DAILY_ALERT_CAPS = { sms: 10, call: 5 } as const;

@@ -148,7 +148,6 @@ export const CALL_OPENINGS = {
   powerBack: "callPowerBack",
   scheduleMissed: "callScheduleMissed",
 } as const satisfies Record<PhoneAlertKind, VoiceScriptCode>;
-export type CallOpening = (typeof CALL_OPENINGS)[PhoneAlertKind];
 
 /** What a call may say after its key, by code (worker/alerts/call-keys.ts chooses). */
 export type CallOutcomeScript =
