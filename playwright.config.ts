@@ -26,6 +26,7 @@ const OWN_FARMER_SPECS = [
   "**/admin-user-detail.spec.ts",
   "**/admin-update-config.spec.ts",
   "**/admin-recharges.spec.ts",
+  "**/admin-telephony.spec.ts",
 ];
 
 /** Specs that read what every device and account add to (totals, the newest logs, the audit). */

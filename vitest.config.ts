@@ -2,11 +2,23 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { generateVapidKeys } from "./scripts/lib/vapid.ts";
 import { pushTestOutbound } from "./tests/push-outbound.ts";
+import { telephonyTestOutbound } from "./tests/telephony-outbound.ts";
+
+/** Test-only telephony secrets: the tests sign and address webhooks with them. */
+const TELEPHONY_API_TOKEN = "worker-tests-only-telephony-token";
+const TELEPHONY_WEBHOOK_SECRET = "worker-tests-only-webhook-secret-0123456789";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   // A throwaway pair: it signs pushes to the tests' own push service only.
   const vapid = generateVapidKeys();
+  // The provider the Worker's SMS and calls reach in these tests (wrangler.toml's account SID).
+  const telephony = telephonyTestOutbound({
+    accountSid: "AC00000000000000000000000000000000",
+    apiKey: "",
+    apiToken: TELEPHONY_API_TOKEN,
+    webhookSecret: TELEPHONY_WEBHOOK_SECRET,
+  });
   return {
     test: {
       projects: [
@@ -27,12 +39,12 @@ export default defineConfig(async () => {
                   // The push service played in Node (tests/push-outbound.ts) is not one of the
                   // real ones; no deployed Worker has this (tests/scripts/deploy.test.ts).
                   PUSH_TEST_HOSTS: "push.test",
-                  // Test-only telephony secrets: the tests sign and address webhooks with them.
-                  TELEPHONY_API_TOKEN: "worker-tests-only-telephony-token",
-                  TELEPHONY_WEBHOOK_SECRET: "worker-tests-only-webhook-secret-0123456789",
+                  TELEPHONY_API_TOKEN,
+                  TELEPHONY_WEBHOOK_SECRET,
                 },
-                // Web Push requests go to a push service played in Node (tests/push-outbound.ts).
-                outboundService: pushTestOutbound,
+                // Web Push requests go to a push service played in Node (tests/push-outbound.ts),
+                // SMS and calls to the local provider's halves played there too (tests/telephony-outbound.ts).
+                outboundService: (request: Request) => telephony(request) ?? pushTestOutbound(request),
                 // An empty database of its own, for tests that apply migrations step by step.
                 d1Databases: ["MIGRATION_TEST_DB"],
               },

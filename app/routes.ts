@@ -31,5 +31,6 @@ export default [
     route("logs", "routes/admin/logs.tsx"),
     route("recharges", "routes/admin/recharges.tsx"),
     route("audit", "routes/admin/audit.tsx"),
+    route("telephony", "routes/admin/telephony.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -63,3 +63,11 @@ export const auditQuerySchema = z.object({
       .optional(),
   ),
 });
+
+/** GET /api/admin/telephony-usage: an IST month, 2026-11 (this month when left out). */
+export const telephonyUsageQuerySchema = z.strictObject({
+  month: z
+    .string()
+    .regex(/^20[0-9]{2}-(0[1-9]|1[0-2])$/, { error: "must be a month as 2026-11" })
+    .optional(),
+});

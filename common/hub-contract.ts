@@ -78,6 +78,9 @@ export type HubFailure = {
  */
 export type PumpPerson = { userId: number; role: PumpRole; label: string | null };
 
+/** How a person asked for a switch: in the app (a tap, a form, the API), or with the stop key of an alert's call. */
+export type PersonChannel = "app" | "call";
+
 export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
 
 /**

@@ -31,7 +31,7 @@ export const serverReasonSchema = z.enum([
 export type ServerReason = z.infer<typeof serverReasonSchema>;
 
 /**
- * Who asked for a switch: a person in the app (which one), one of the box's schedules (its time, repeat and
+ * Who asked for a switch: a person in the app (which one) or on an alert's call, one of the box's schedules (its time, repeat and
  * "ON for N minutes"), the switch-off such a schedule owes N minutes later, or the hub itself.
  */
 export const commandOriginSchema = z.discriminatedUnion("by", [
@@ -51,6 +51,16 @@ export const commandOriginSchema = z.discriminatedUnion("by", [
     repeat: z.enum(["daily", "weekly", "once"]),
     /** "ON for N minutes"; null: it stays ON. */
     forMinutes: minutes.nullable(),
+  }),
+  /**
+   * A person who pressed the stop key on one of the pump's alert calls (worker/alerts/call-keys.ts):
+   * their account, whether they own the box or operate it, and the owner's name for an operator.
+   */
+  z.object({
+    by: z.literal("call"),
+    userId: z.number().int(),
+    role: z.enum(["owner", "operator"]),
+    label: z.string().max(40).nullable(),
   }),
   z.object({ by: z.literal("scheduleOff"), afterMinutes: minutes }),
   /** A power window's run started (or resumed) with supply present: `leftMinutes` of `runMinutes` to go. */

@@ -25,6 +25,7 @@ import {
   type HubSnapshot,
   type HubStats,
   type MotorCommandResult,
+  type PersonChannel,
   type PowerSample,
   type PumpPerson,
   type ReadingResult,
@@ -204,12 +205,12 @@ export class DeviceHub extends DurableObject<Env> {
   // ---- RPC from the Worker ---------------------------------------------------------------
 
   /**
-   * A person's tap, from the HTTP API or the dashboard's form: the same method as a tap on the
-   * page's open socket (device-hub/person-switch.ts), with the same checks against the hub's
+   * A person's tap, from the HTTP API or the dashboard's form, or the stop key of an alert's call
+   * (`via`): the same method as a tap on the page's open socket (device-hub/person-switch.ts), with the same checks against the hub's
    * own copy of owner and members; succeeds only when the box confirms (device-hub/commands.ts).
    */
-  async switchMotor(person: PumpPerson, action: RelayState): Promise<MotorCommandResult> {
-    return this.rooms.person.switchMotor(person, action);
+  async switchMotor(person: PumpPerson, action: RelayState, via: PersonChannel = "app"): Promise<MotorCommandResult> {
+    return this.rooms.person.switchMotor(person, action, via);
   }
 
   async getSnapshot(): Promise<HubSnapshot> {

@@ -2,13 +2,20 @@
 // migrates the local D1 and seeds the demo on the first start (kept after that; --reset-demo
 // seeds it again, --fresh forgets everything), serves the production build with `wrangler dev`
 // (workerd: Worker, D1 and Durable Objects), runs the local telephony provider that takes its
-// SMS and calls, and connects a simulated pump for the demo farmer.
+// SMS and calls, and connects a simulated pump for the demo farmer. Lines typed here go to the
+// phone (`press 1`, ...) or, as `pump <fault>`, to the simulated pump.
 import { type ChildProcess, spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../device-sim/simulated-device.ts";
+import {
+  FAULTS,
+  type Fault,
+  localDeviceSocketUrl,
+  type SimulatedDevice,
+  simulateBox,
+} from "../device-sim/simulated-device.ts";
 import { PHONE_COMMANDS_HELP, runPhoneCommand } from "../telephony-sim/commands.ts";
 import { type LocalProvider, startLocalProvider } from "../telephony-sim/local-provider.ts";
 import { DEFAULT_PERSIST_DIR } from "./lib/local-d1.ts";
@@ -92,6 +99,13 @@ async function main() {
     log: options.quiet ? undefined : (line) => console.log(`  [phone] ${line}`),
   });
   createInterface({ input: process.stdin }).on("line", (line) => {
+    // `pump dryRun`: a fault at the demo pump, as `npm run sim` takes them; anything else is the phone's.
+    const [first, fault = ""] = line.trim().split(/\s+/);
+    if (first === "pump") {
+      if (!device) return console.log("  [device] no simulated pump (--no-sim)");
+      if (!(FAULTS as readonly string[]).includes(fault)) return console.log(`  [device] faults: ${FAULTS.join(" ")}`);
+      return device.inject(fault as Fault);
+    }
     if (phone) void runPhoneCommand(phone, line, (text) => console.log(`  [phone] ${text}`));
   });
   done();
@@ -136,6 +150,7 @@ Sinchai is running at ${origin}  (ready in ${((performance.now() - startedAt) / 
   Admin:                ${DEMO_ADMIN.mobileNo} / ${DEMO_ADMIN.password}   → ${origin}/admin/login
   Simulated device:     ${demoDevice.deviceId} (${demoDevice.kind}, ${demoDevice.horsePower} HP) for ${demoDevice.ownerMobileNo}
   Phone (SMS, calls):   ${phone.url}, printed here as [phone]; type ${PHONE_COMMANDS_HELP}
+  Faults at the pump:   type pump dryRun (or pump normal, pump phaseLoss, pump powerCut, ...)
 
 Another simulated device for any account:  npm run sim -- --mobile <10-digit number>
 Press Ctrl+C to stop.

@@ -13,6 +13,8 @@ export type LocalProviderClient = {
   latestCode: (mobileNo: string) => Promise<string>;
   press: (digits: string, callId?: string) => Promise<void>;
   hangUp: (callId?: string) => Promise<void>;
+  /** Whether the phone of `mobileNo` answers calls (one that does not lets them ring out). */
+  setAnswering: (mobileNo: string, answers: boolean, status?: "no-answer" | "busy") => Promise<void>;
   /** Plays a farmer's SMS to our number; the Worker's answer status. */
   inboundSms: (from: string, text: string) => Promise<number | null>;
   missedCall: (from: string) => Promise<number | null>;
@@ -61,6 +63,7 @@ export function localProviderClient(baseUrl: string): LocalProviderClient {
     },
     press: async (digits, callId) => void (await post("/__press", { digits, callId })),
     hangUp: async (callId) => void (await post("/__hang-up", { callId })),
+    setAnswering: async (mobileNo, answers, status) => void (await post("/__phone", { mobileNo, answers, status })),
     inboundSms: async (from, text) =>
       workerStatusSchema.parse(await post("/__inbound-sms", { from, text })).workerStatus,
     missedCall: async (from) => workerStatusSchema.parse(await post("/__missed-call", { from })).workerStatus,

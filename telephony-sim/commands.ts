@@ -1,9 +1,11 @@
 // What a person types to the local provider, in `npm run phone-sim` and in `npm start`'s terminal:
-//   press 1 [callId]   hangup [callId]   sms 9876543210 STOP   missed 9876543210   list
+//   press 1 [callId]   hangup [callId]   phone 9876543210 off|on   sms 9876543210 STOP
+//   missed 9876543210   list
 import type { LocalProvider } from "./local-provider.ts";
 import { spacedNumber } from "./phone-log.ts";
 
-export const PHONE_COMMANDS_HELP = "press <key> [callId], hangup [callId], sms <number> <text>, missed <number>, list";
+export const PHONE_COMMANDS_HELP =
+  "press <key> [callId], hangup [callId], phone <number> off|on, sms <number> <text>, missed <number>, list";
 
 /** Runs one typed line; whatever it has to say goes to `print`. */
 export async function runPhoneCommand(
@@ -18,6 +20,13 @@ export async function runPhoneCommand(
         return await provider.press(rest[0] ?? "1", rest[1]);
       case "hangup":
         return await provider.hangUp(rest[0]);
+      case "phone": {
+        const [mobileNo = "", state = ""] = rest;
+        if (!/^[1-9][0-9]{9}$/.test(mobileNo) || !["on", "off"].includes(state)) {
+          return print("  phone <10-digit number> off (calls ring out unanswered) or on (calls are answered)");
+        }
+        return provider.setAnswering(mobileNo, state === "on");
+      }
       case "sms":
         return print(`  the Worker answered ${await provider.inboundSms(rest[0] ?? "", rest.slice(1).join(" "))}`);
       case "missed":

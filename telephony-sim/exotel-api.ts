@@ -5,13 +5,20 @@
 // `digits` in double quotes, then a closing greeting) with the status callbacks asked for, and a
 // farmer's SMS and missed call to our ExoPhone. Every URL carries our secret, as configured in
 // Exotel's dashboard; Exotel signs nothing.
-import type { IncomingMessage } from "node:http";
 import { spacedNumber, tenDigits } from "./phone-log.ts";
-import { basicCredentials, type CallState, hexId, type SimCore, sendWebhook } from "./sim-core.ts";
+import {
+  basicCredentials,
+  type CallState,
+  hexId,
+  isOver,
+  type RestRequest,
+  type SimCore,
+  sendWebhook,
+} from "./sim-core.ts";
 
 type Answer = { status: number; body: unknown };
 
-/** What the flow says after the key, typed once into its closing Greeting applet. */
+/** What the flow's closing greeting says when our URL gives it nothing to read. */
 export const EXOTEL_FLOW_CLOSING = "धन्यवाद।";
 
 function exotelError(status: number, message: string, code: string | number): Answer {
@@ -63,8 +70,23 @@ function flowQuery(call: CallState): Record<string, string> {
   };
 }
 
+/** A greeting applet that reads its text from one of our URLs: HEAD first, then GET, as Exotel does. */
+async function greetingText(core: SimCore, url: string): Promise<string> {
+  const head = await sendWebhook(core, url, { method: "HEAD" });
+  const response = head?.headers.get("Content-Type")?.startsWith("text/plain")
+    ? await sendWebhook(core, url, { method: "GET" })
+    : null;
+  return response?.ok ? (await response.text()).trim() : "";
+}
+
 /** The farmer picks up: the Greeting applet reads our text aloud, the Gather applet waits for a key. */
 async function answer(core: SimCore, call: CallState) {
+  const unanswered = core.unanswered.get(call.record.to);
+  if (unanswered) {
+    await statusCallback(core, call, "terminal", unanswered);
+    core.log(`Call to ${spacedNumber(call.record.to)} (${call.record.id}) rang: ${unanswered}`);
+    return;
+  }
   call.answeredAt = Date.now();
   await statusCallback(core, call, "answered", "in-progress");
   const greeting = flowUrl(core, "voice", {
@@ -74,12 +96,7 @@ async function answer(core: SimCore, call: CallState) {
     DialWhomNumber: "",
     CustomField: call.customField ?? "",
   });
-  // Exotel checks the greeting URL's headers with HEAD before its GET.
-  const head = await sendWebhook(core, greeting, { method: "HEAD" });
-  const response = head?.headers.get("Content-Type")?.startsWith("text/plain")
-    ? await sendWebhook(core, greeting, { method: "GET" })
-    : null;
-  const text = response?.ok ? (await response.text()).trim() : "";
+  const text = await greetingText(core, greeting);
   if (text) call.record.spoken.push(text);
   call.record.waitingForKey = true;
   core.log(`Call to ${spacedNumber(call.record.to)} (${call.record.id}): «${text || "(silence)"}»`);
@@ -87,25 +104,30 @@ async function answer(core: SimCore, call: CallState) {
 }
 
 export async function hangUpExotel(core: SimCore, call: CallState): Promise<void> {
-  if (call.record.status === "completed") return;
+  if (isOver(call)) return;
   call.record.waitingForKey = false;
   await statusCallback(core, call, "terminal", "completed");
   core.log(`  call ${call.record.id} ended`);
 }
 
-/** A key on the call: the Passthru applet reports it, then the flow's closing greeting plays. */
+/**
+ * A key on the call: the Passthru applet reports it, then the flow's closing greeting reads what
+ * the key did from our URL (step=outcome).
+ */
 export async function pressExotel(core: SimCore, call: CallState, digits: string): Promise<void> {
   if (!call.record.waitingForKey) throw new Error(`Call ${call.record.id} is not waiting for a key.`);
   call.record.waitingForKey = false;
   call.record.pressed.push(digits);
   await sendWebhook(core, flowUrl(core, "keypress", { ...flowQuery(call), digits: `"${digits}"` }), { method: "GET" });
-  call.record.spoken.push(EXOTEL_FLOW_CLOSING);
-  core.log(`  ${digits} pressed on ${call.record.id}: «${EXOTEL_FLOW_CLOSING}»`);
+  const closing =
+    (await greetingText(core, flowUrl(core, "voice", { step: "outcome", ...flowQuery(call) }))) || EXOTEL_FLOW_CLOSING;
+  call.record.spoken.push(closing);
+  core.log(`  ${digits} pressed on ${call.record.id}: «${closing}»`);
   await hangUpExotel(core, call);
 }
 
 /** POST /v1/Accounts/{sid}/Sms/send.json and /v1/Accounts/{sid}/Calls/connect.json */
-export function exotelRest(core: SimCore, request: IncomingMessage, path: string, body: string): Answer | null {
+export function exotelRest(core: SimCore, request: RestRequest, path: string, body: string): Answer | null {
   const match = /^\/v1\/Accounts\/([^/]+)\/(Sms\/send|Calls\/connect)\.json$/.exec(path);
   if (!match || request.method !== "POST") return null;
   const credentials = basicCredentials(request);
@@ -207,6 +229,8 @@ export function exotelRest(core: SimCore, request: IncomingMessage, path: string
       spoken: [],
       pressed: [],
       waitingForKey: false,
+      voiceUrl: null,
+      statusCallback: form.get("StatusCallback"),
       at: Date.now(),
     },
     keyUrl: null,

@@ -7,14 +7,15 @@
 //   POST /__hang-up     {callId?}          the person hangs up
 //   POST /__inbound-sms {from, text}       a farmer's SMS to our number
 //   POST /__missed-call {from}             a farmer's missed call to our number
+//   POST /__phone {mobileNo, answers, status?}  whether that phone answers calls (else: no-answer or busy)
 //   POST /__settled                        answers once every webhook under way has been sent
 // It needs no network and no account: nothing leaves this machine but requests to the Worker.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "../common/zod.ts";
 import { exotelInboundSms, exotelMissedCall, exotelRest, hangUpExotel, pressExotel } from "./exotel-api.ts";
-import type { SimRecords } from "./phone-log.ts";
-import { type CallState, readBody, type SimCore, type SimCredentials } from "./sim-core.ts";
+import { type SimRecords, spacedNumber } from "./phone-log.ts";
+import { type CallState, isOver, readBody, type SimCore, type SimCredentials } from "./sim-core.ts";
 import { hangUp, pressTwilio, twilioInboundSms, twilioMissedCall, twilioRest } from "./twilio-api.ts";
 
 export type LocalProviderOptions = {
@@ -37,6 +38,8 @@ export type LocalProvider = {
   /** Presses `digits` on call `callId`, or on the newest call waiting for a key. */
   press: (digits: string, callId?: string) => Promise<void>;
   hangUp: (callId?: string) => Promise<void>;
+  /** Whether the phone of `mobileNo` answers calls; one that does not lets them ring out as `status`. */
+  setAnswering: (mobileNo: string, answers: boolean, status?: "no-answer" | "busy") => void;
   inboundSms: (from: string, text: string) => Promise<number | null>;
   missedCall: (from: string) => Promise<number | null>;
   /** Resolves once every webhook under way has been sent and answered. */
@@ -48,6 +51,11 @@ const pressSchema = z.object({ digits: z.string().regex(/^[0-9*#]{1,8}$/), callI
 const hangUpSchema = z.object({ callId: z.string().optional() });
 const inboundSchema = z.object({ from: z.string().regex(/^[1-9][0-9]{9}$/), text: z.string().max(2000) });
 const missedSchema = z.object({ from: z.string().regex(/^[1-9][0-9]{9}$/) });
+const phoneSchema = z.object({
+  mobileNo: z.string().regex(/^[1-9][0-9]{9}$/),
+  answers: z.boolean(),
+  status: z.enum(["no-answer", "busy"]).optional(),
+});
 
 export async function startLocalProvider(options: LocalProviderOptions): Promise<LocalProvider> {
   const underway = new Set<Promise<void>>();
@@ -57,6 +65,7 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
     ourNumber: options.ourNumber,
     sms: [],
     calls: new Map(),
+    unanswered: new Map(),
     log: options.log ?? (() => {}),
     play: (work) => {
       const run = (async () => {
@@ -75,9 +84,7 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
       if (!call) throw new Error(`No call ${callId}.`);
       return call;
     }
-    const candidates = [...core.calls.values()].filter((call) =>
-      waiting ? call.record.waitingForKey : call.record.status !== "completed",
-    );
+    const candidates = [...core.calls.values()].filter((call) => (waiting ? call.record.waitingForKey : !isOver(call)));
     const call = candidates.at(-1);
     if (!call) throw new Error(waiting ? "No call is waiting for a key." : "No call is in progress.");
     return call;
@@ -95,6 +102,11 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
     hangUp: async (callId) => {
       const call = callFor(callId, false);
       await (call.record.provider === "twilio" ? hangUp(core, call) : hangUpExotel(core, call));
+    },
+    setAnswering: (mobileNo, answers, status = "no-answer") => {
+      if (answers) core.unanswered.delete(mobileNo);
+      else core.unanswered.set(mobileNo, status);
+      core.log(`Phone ${spacedNumber(mobileNo)} ${answers ? "answers calls" : `lets calls ring out (${status})`}`);
     },
     inboundSms: async (from, text) => {
       const play = options.inboundProvider === "twilio" ? twilioInboundSms : exotelInboundSms;
@@ -125,6 +137,11 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
       }
       case "/__missed-call":
         return { status: 200, body: { workerStatus: await provider.missedCall(missedSchema.parse(body).from) } };
+      case "/__phone": {
+        const { mobileNo, answers, status } = phoneSchema.parse(body);
+        provider.setAnswering(mobileNo, answers, status);
+        return { status: 200, body: { ok: true } };
+      }
       case "/__settled":
         await provider.settled();
         return { status: 200, body: { ok: true } };

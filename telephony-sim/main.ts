@@ -8,6 +8,7 @@
 // Type while it runs:
 //   press 1 [callId]        a key on the newest call waiting for one (or on that call)
 //   hangup [callId]         the farmer hangs up
+//   phone 9876543210 off    that phone lets calls ring out unanswered (on: answers again)
 //   sms 9876543210 STOP     a farmer's SMS to our number
 //   missed 9876543210       a farmer's missed call to our number
 //   list                    every SMS and call so far

@@ -30,6 +30,10 @@ export const simCallSchema = z.object({
   pressed: z.array(z.string()),
   /** Whether the call waits for a key now. */
   waitingForKey: z.boolean(),
+  /** Where the provider was told to fetch the call's script (Twilio's Url; null for Exotel's flow). */
+  voiceUrl: z.string().nullable(),
+  /** Where the provider sends the call's progress. */
+  statusCallback: z.string().nullable(),
   at: z.number(),
 });
 export type SimCall = z.infer<typeof simCallSchema>;

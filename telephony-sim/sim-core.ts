@@ -38,17 +38,27 @@ export type SimCore = {
   ourNumber: string;
   sms: SimSms[];
   calls: Map<string, CallState>;
+  /** Phones that let calls ring out (10-digit number → the final status their calls get). */
+  unanswered: Map<string, "no-answer" | "busy">;
   log: (line: string) => void;
   /** Runs `work` after the current answer, tracked by `settled()`; a failure is logged. */
   play: (work: () => Promise<void>) => void;
 };
 
+/** A call that ended: hung up, or never answered. */
+export function isOver(call: CallState): boolean {
+  return ["completed", "no-answer", "busy"].includes(call.record.status);
+}
+
 export function hexId(bytes = 16): string {
   return randomBytes(bytes).toString("hex");
 }
 
+/** What the REST halves read of a request besides its path and body (an IncomingMessage has it). */
+export type RestRequest = { method?: string | undefined; headers: { authorization?: string | undefined } };
+
 /** The user and password of a Basic Authorization header, or null. */
-export function basicCredentials(request: IncomingMessage): { user: string; password: string } | null {
+export function basicCredentials(request: RestRequest): { user: string; password: string } | null {
   const header = request.headers.authorization ?? "";
   const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header);
   if (!match) return null;
@@ -73,14 +83,4 @@ export async function sendWebhook(core: SimCore, url: string, init: RequestInit)
     core.log(`! could not reach the Worker at ${url}: ${error instanceof Error ? error.message : error}`);
     return null;
   }
-}
-
-/** Text and attribute values of the XML our Worker writes (TwiML), entities decoded. */
-export function xmlText(text: string): string {
-  const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);/g, (entity, body: string) => {
-    if (body.startsWith("#x")) return String.fromCodePoint(Number.parseInt(body.slice(2), 16));
-    if (body.startsWith("#")) return String.fromCodePoint(Number(body.slice(1)));
-    return named[body] ?? entity;
-  });
 }

@@ -4,10 +4,18 @@
 // Url, the key posted to the Gather's action, call progress, and inbound SMS and calls to our
 // number. Field names as in https://www.twilio.com/docs/messaging/guides/webhook-request and
 // https://www.twilio.com/docs/voice/twiml#request-parameters.
-import type { IncomingMessage } from "node:http";
 import { twilioSignature } from "../common/twilio-signature.ts";
 import { spacedNumber, tenDigits } from "./phone-log.ts";
-import { basicCredentials, type CallState, hexId, type SimCore, sendWebhook, xmlText } from "./sim-core.ts";
+import {
+  basicCredentials,
+  type CallState,
+  hexId,
+  isOver,
+  type RestRequest,
+  type SimCore,
+  sendWebhook,
+} from "./sim-core.ts";
+import { readTwiml } from "./twiml.ts";
 
 type Answer = { status: number; body: unknown };
 
@@ -26,14 +34,6 @@ async function postSigned(core: SimCore, url: string, fields: Record<string, str
     },
     body: new URLSearchParams(form),
   });
-}
-
-/** What the call's TwiML asks: the sentences said, and where a key goes. */
-export function readTwiml(xml: string): { spoken: string[]; gather: { action: string } | null } {
-  const spoken = [...xml.matchAll(/<Say\b[^>]*>([\s\S]*?)<\/Say>/g)].map((match) => xmlText(match[1]!));
-  const gather = /<Gather\b([^>]*)>/.exec(xml);
-  const action = gather ? /\baction="([^"]*)"/.exec(gather[1]!)?.[1] : undefined;
-  return { spoken, gather: action ? { action: xmlText(action) } : null };
 }
 
 function callFields(call: CallState, status: string): Record<string, string> {
@@ -63,25 +63,33 @@ async function progress(
   });
 }
 
-/** Answers the phone: fetches the call's TwiML and says it. */
+/** Answers the phone (or lets it ring out): fetches the call's TwiML and says it. */
 async function answer(core: SimCore, call: CallState, voiceUrl: string) {
   await progress(core, call, "initiated", "initiated");
   await progress(core, call, "ringing", "ringing");
+  const unanswered = core.unanswered.get(call.record.to);
+  if (unanswered) {
+    // Twilio reports a call nobody took in its "completed" event, with that final status.
+    await progress(core, call, "completed", unanswered, { CallDuration: "0" });
+    core.log(`Call to ${spacedNumber(call.record.to)} (${call.record.id}) rang: ${unanswered}`);
+    return;
+  }
   call.answeredAt = Date.now();
   await progress(core, call, "answered", "in-progress");
   const response = await postSigned(core, voiceUrl, callFields(call, "in-progress"));
   const twiml = response?.ok ? await response.text() : "";
-  const { spoken, gather } = readTwiml(twiml);
-  call.record.spoken.push(...spoken.slice(0, gather ? 1 : undefined));
+  const { spoken, prompt, gather } = readTwiml(twiml);
+  const said = gather ? prompt : spoken;
+  call.record.spoken.push(...said);
   call.keyUrl = gather?.action ?? null;
   call.record.waitingForKey = gather !== null;
-  core.log(`Call to ${spacedNumber(call.record.to)} (${call.record.id}): «${spoken[0] ?? "(silence)"}»`);
+  core.log(`Call to ${spacedNumber(call.record.to)} (${call.record.id}): «${said.join(" ") || "(silence)"}»`);
   if (gather) core.log(`  waiting for a key: type "press 1" (or "press 1 ${call.record.id}")`);
   else await hangUp(core, call);
 }
 
 export async function hangUp(core: SimCore, call: CallState): Promise<void> {
-  if (call.record.status === "completed") return;
+  if (isOver(call)) return;
   call.record.waitingForKey = false;
   const duration = call.answeredAt === null ? 0 : Math.max(1, Math.round((Date.now() - call.answeredAt) / 1000));
   await progress(core, call, "completed", "completed", { CallDuration: String(duration) });
@@ -105,7 +113,7 @@ export async function pressTwilio(core: SimCore, call: CallState, digits: string
 }
 
 /** POST /2010-04-01/Accounts/{AccountSid}/(Messages|Calls).json */
-export function twilioRest(core: SimCore, request: IncomingMessage, path: string, body: string): Answer | null {
+export function twilioRest(core: SimCore, request: RestRequest, path: string, body: string): Answer | null {
   const match = /^\/2010-04-01\/Accounts\/([^/]+)\/(Messages|Calls)\.json$/.exec(path);
   if (!match || request.method !== "POST") return null;
   const credentials = basicCredentials(request);
@@ -191,6 +199,8 @@ export function twilioRest(core: SimCore, request: IncomingMessage, path: string
       spoken: [],
       pressed: [],
       waitingForKey: false,
+      voiceUrl: url,
+      statusCallback: form.get("StatusCallback"),
       at: Date.now(),
     },
     keyUrl: null,

@@ -10,6 +10,7 @@ export const PAGE_ACTIONS = [
   "/motor-schedule",
   "/recharge",
   "/change-password",
+  "/alerts",
   "/pump",
   "/pump-people",
   "/pump-invitation",

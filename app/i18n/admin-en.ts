@@ -19,6 +19,27 @@ export const adminEn = {
   "admin.nav.logs": "Motor Logs",
   "admin.nav.recharges": "Recharges",
   "admin.nav.audit": "Audit",
+  "admin.nav.telephony": "SMS & calls",
+  "admin.telephony.title": "Alerts by SMS and call",
+  "admin.telephony.intro":
+    "What each account's alerts by SMS and call came to in the month (IST), and their estimated cost.",
+  "admin.telephony.prices":
+    "Estimated at {sms} paise an SMS part and {minute} paise a started minute of an answered call, prices of {asOf}.",
+  "admin.telephony.noPrices":
+    "The prices are not set (TELEPHONY_PRICE_SMS_PAISE, TELEPHONY_PRICE_CALL_MINUTE_PAISE): counts only.",
+  "admin.telephony.month": "Month",
+  "admin.telephony.show": "Show",
+  "admin.telephony.empty": "No SMS or calls in this month.",
+  "admin.telephony.account": "Account",
+  "admin.telephony.sms": "SMS (parts)",
+  "admin.telephony.calls": "Calls (answered, minutes)",
+  "admin.telephony.capped": "Over the daily cap",
+  "admin.telephony.cost": "Estimated cost",
+  "admin.telephony.total": "All accounts",
+  "admin.telephony.smsCount": "{sms} ({parts})",
+  "admin.telephony.callCount": "{calls} ({answered}, {minutes} min)",
+  "admin.telephony.loadFailed": "Could not load the SMS and calls.",
+  "admin.telephony.error": "Something went wrong loading the SMS and calls.",
   "admin.shell.signedInAs": "Signed in as {mobileNo}",
   "admin.shell.logout": "Logout",
 

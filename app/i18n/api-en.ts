@@ -44,6 +44,8 @@ export const apiEn = {
   "error.notYourWatch": "You can only watch your own device.",
   "error.noDeviceForNumber": "No device is linked to this mobile number.",
   "error.pumpNotFound": "No such pump, or it is not shared with you.",
+  "error.alertsNeedVerifiedNumber":
+    "SMS and calls go only to a verified number. Verify your number with a code first; until then alerts come in the app.",
   "error.notAllowedForRole": "Your role on this pump does not allow this.",
   "error.alreadyMember": "This number can already use this pump.",
   "error.memberLimit": "A pump can be shared with at most {max} numbers.",

@@ -43,6 +43,8 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "error.notYourWatch": "आप केवल अपना डिवाइस देख सकते हैं।",
   "error.noDeviceForNumber": "इस मोबाइल नंबर से कोई डिवाइस जुड़ा नहीं है।",
   "error.pumpNotFound": "ऐसा कोई पंप नहीं है, या यह आपके साथ साझा नहीं है।",
+  "error.alertsNeedVerifiedNumber":
+    "SMS और कॉल सिर्फ़ पक्के किए गए नंबर पर जाते हैं। पहले कोड से अपना नंबर पक्का करें; तब तक अलर्ट ऐप में आएँगे।",
   "error.notAllowedForRole": "इस पंप पर आपकी भूमिका में यह करने की अनुमति नहीं है।",
   "error.alreadyMember": "यह नंबर पहले से इस पंप को चला सकता है।",
   "error.memberLimit": "एक पंप ज़्यादा से ज़्यादा {max} नंबरों के साथ साझा हो सकता है।",

@@ -110,16 +110,16 @@ export const en = {
   "offline.commands": "Switching needs a connection: nothing can be sent to the pump until the phone is online again.",
   "offline.noConnection": "No connection",
   "nav.alerts": "Alerts",
-  "alerts.title": "Alerts on this phone",
+  "alerts.title": "Alerts",
   "alerts.intro": "Get an alert on this phone when something happens at the pump, even when the app is closed.",
   "alerts.pumps": "Alerts come from: {pumps}.",
   "alerts.watchedPumps": "You only watch {pumps}: its alerts go to its owner and operators.",
   "alerts.checking": "Checking this phone...",
   "alerts.needsScript": "Alerts need JavaScript in this browser.",
   "alerts.unsupported":
-    "This browser cannot show alerts. Open the app in Chrome on the phone and add it to the home screen.",
+    "This browser cannot show alerts. Open the app in Chrome on the phone and add it to the home screen. Or choose an SMS or a call above for the alerts that matter.",
   "alerts.denied":
-    "Alerts are blocked for this app. Allow notifications in the browser's settings for this site, then try again.",
+    "Alerts are blocked for this app. Allow notifications in the browser's settings for this site, then try again. Or choose an SMS or a call above for the alerts that matter.",
   "alerts.off": "Alerts are off on this phone.",
   "alerts.on": "Alerts are on on this phone.",
   "alerts.turnOn": "Turn on alerts",
@@ -140,7 +140,29 @@ export const en = {
   "alerts.testSent": "Test alert sent. It should appear in a few seconds.",
   "alerts.testFailed": "The test alert could not be sent. Please try again.",
   "alerts.failed": "Could not change the alert settings. Please try again.",
-  "alerts.link": "Alerts on this phone",
+  "alerts.link": "Alerts: app, SMS, call",
+  "alerts.channels.title": "How each alert reaches you",
+  "alerts.channels.intro":
+    "Every alert comes in the app. For those that matter, choose an SMS or a call too: a call you miss becomes an SMS, and pressing 1 on the call switches the motor OFF.",
+  "alerts.channels.unverified":
+    "SMS and calls go only to a verified number. Yours is not verified yet, so alerts come in the app only.",
+  "alerts.channels.verify": "Verify your number with a code",
+  "alerts.channels.language":
+    "SMS and calls come in {language, select, hi {Hindi} other {English}}. Save to have them in this page's language.",
+  "alerts.channels.today":
+    "Today: {sms} of {smsCap} SMS, {call} of {callCap} calls. Beyond them, alerts come in the app only that day.",
+  "alerts.channel.app": "App only",
+  "alerts.channel.sms": "SMS",
+  "alerts.channel.call": "Call",
+  "alerts.phoneKind.dryRun": "Dry run (motor stopped)",
+  "alerts.phoneKind.phaseFault": "Phase fault",
+  "alerts.phoneKind.voltageTrip": "Low, high or unbalanced voltage (motor stopped)",
+  "alerts.phoneKind.offlineWhileOn": "Device offline while the motor is ON",
+  "alerts.phoneKind.powerBack": "Power back at the pump",
+  "alerts.phoneKind.scheduleMissed": "A schedule or power window could not run",
+  "alerts.app.title": "App alerts on this phone",
+  "alerts.subscribeFailed":
+    "This phone could not take app alerts. Choose an SMS or a call above for the alerts that matter.",
   "push.dryRun.title": "Dry run: motor stopped",
   "push.dryRun.body": "The pump ran dry{current} and was switched OFF. Check the water source.",
   "push.overCurrent.title": "Overcurrent: motor stopped",
@@ -599,6 +621,7 @@ export const en = {
   "people.ownerOnly": "Only the pump's owner can change its name and people.",
   "plan.ownerOnly": "Only the pump's owner can see and recharge its plan.",
   "log.origin.person": "{role, select, owner {by the owner} other {by {label}}} from the app",
+  "log.origin.call": "{role, select, owner {by the owner} other {by {label}}} pressing 1 on an alert call",
 } as const;
 
 export type MessageKey = keyof typeof en;

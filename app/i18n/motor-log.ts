@@ -192,6 +192,8 @@ export function commandOriginText(origin: CommandOrigin, words: Words): string {
       return origin.role === undefined
         ? t("log.origin.app")
         : t("log.origin.person", { role: origin.role, label: origin.label ?? "" });
+    case "call":
+      return t("log.origin.call", { role: origin.role, label: origin.label ?? "" });
     case "schedule": {
       const values = { time: clockIn(words, origin.minuteOfDay), repeat: origin.repeat };
       return origin.forMinutes === null

@@ -1,25 +1,44 @@
-// /alerts: alerts on this phone with the app closed (Web Push). Per browser: turn them on (the
-// browser asks the farmer's permission and gives a push address for our VAPID key), choose
-// which kinds, send a test, turn them off. The DeviceHub sends them (worker/push/push-alerts.ts),
-// worded in the language saved here, for every pump the farmer owns or operates (the page lists
-// them, and the pumps they only watch, whose alerts they do not get). The subscription lasts as
-// long as this login. Push needs the page's script; without it the page says so.
+// /alerts: how a pump's alerts reach the farmer. First, per kind, by the app only, an SMS or a
+// call (docs/telephony.md, "Alerts by SMS and call"): a plain form posted to this route's action,
+// so it works before (and without) JavaScript and before any permission prompt, saved through
+// the same service as PUT /api/alerts/channels, with the page's language as the language of the
+// SMS and calls. SMS and calls need a verified number: until then the page says so and links to
+// /verify-number. Then the app's own alerts on this phone (Web Push), per browser: turn them on
+// (the browser asks the farmer's permission and gives a push address for our VAPID key), choose
+// which kinds, send a test, turn them off; a phone that cannot take them is pointed to SMS and
+// calls. The DeviceHub sends them (worker/alerts/deliver.ts) for every pump the farmer owns or
+// operates (the page lists them, and the pumps they only watch, whose alerts they do not get).
+// A subscription lasts as long as this login.
 import { useEffect, useState } from "react";
+import { data, Form, useNavigation } from "react-router";
+import { saveAlertChannelsSchema } from "../../common/alert-channel-schemas.ts";
+import {
+  ALERT_CHANNELS,
+  type AlertChannel,
+  PHONE_ALERT_KINDS,
+  type PhoneAlertKind,
+} from "../../common/alert-channels.ts";
 import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";
 import { subscriptionResponseSchema, subscriptionSavedResponseSchema } from "../../common/api-responses/alerts.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { roleMay } from "../../common/pump-roles.ts";
+import { getDb } from "../../worker/db/client.ts";
+import { HttpError } from "../../worker/http/http-error.ts";
+import { alertChannelsView, saveAlertChannels } from "../../worker/services/alert-channels.ts";
 import { type ApiResult, callApi } from "../api-client.ts";
 import { Choice } from "../components/choice.tsx";
 import { useToast } from "../components/toast.tsx";
+import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
+import { languageOf } from "../i18n/language.server.ts";
 import { pumpContext } from "../pump-choice.server.ts";
 import { envOf } from "../session.server.ts";
+import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/alerts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Alerts · Sinchai" }];
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { pumps } = context.get(pumpContext);
   const named = ({ device }: (typeof pumps)[number]) => ({ deviceId: device.id, name: device.name });
   return {
@@ -27,8 +46,47 @@ export function loader({ context }: Route.LoaderArgs) {
     publicKey: envOf(context).VAPID_PUBLIC_KEY || null,
     alertPumps: pumps.filter(({ role }) => roleMay(role, "alerts")).map(named),
     watchedPumps: pumps.filter(({ role }) => !roleMay(role, "alerts")).map(named),
+    phone: await alertChannelsView(getDb(envOf(context).DB), context.get(userContext).id),
   };
 }
+
+type Notice = { key: MessageKey; tone: "success" | "error" };
+
+/** The channels form: each kind's channel, saved in the page's language for the SMS and calls. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const refused = (key: MessageKey, status: number) =>
+    data<{ notice: Notice }>({ notice: { key, tone: "error" } }, { status });
+  if (!isSameOriginRequest(request)) return refused("error.crossSite", 403);
+  const form = await readForm(request);
+  const channels = Object.fromEntries(
+    PHONE_ALERT_KINDS.flatMap((kind) => (form.has(`channel.${kind}`) ? [[kind, field(form, `channel.${kind}`)]] : [])),
+  );
+  const parsed = saveAlertChannelsSchema.safeParse({ channels, language: languageOf(request) });
+  if (!parsed.success) return refused("alerts.failed", 400);
+  try {
+    await saveAlertChannels(getDb(envOf(context).DB), context.get(userContext).id, parsed.data);
+    return { notice: { key: "alerts.saved", tone: "success" } satisfies Notice };
+  } catch (error) {
+    if (error instanceof HttpError && error.code === "alertsNeedVerifiedNumber")
+      return refused("alerts.channels.unverified", 409);
+    throw error;
+  }
+}
+
+const PHONE_KIND_KEYS: Record<PhoneAlertKind, MessageKey> = {
+  dryRun: "alerts.phoneKind.dryRun",
+  phaseFault: "alerts.phoneKind.phaseFault",
+  voltageTrip: "alerts.phoneKind.voltageTrip",
+  offlineWhileOn: "alerts.phoneKind.offlineWhileOn",
+  powerBack: "alerts.phoneKind.powerBack",
+  scheduleMissed: "alerts.phoneKind.scheduleMissed",
+};
+
+const CHANNEL_KEYS: Record<AlertChannel, MessageKey> = {
+  app: "alerts.channel.app",
+  sms: "alerts.channel.sms",
+  call: "alerts.channel.call",
+};
 
 const KIND_KEYS: Record<AlertKind, MessageKey> = {
   dryRun: "alerts.kind.dryRun",
@@ -61,7 +119,74 @@ function base64UrlToBytes(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }
 
-export default function Alerts({ loaderData }: Route.ComponentProps) {
+/** Each phone kind with app, SMS or call: a form that works without the page's script. */
+function PhoneChannels({ phone, notice }: { phone: Route.ComponentProps["loaderData"]["phone"]; notice?: Notice }) {
+  const t = useT();
+  const busy = useNavigation().state === "submitting";
+  const verified = phone.numberVerified;
+  return (
+    <section className="card stack" aria-labelledby="alert-channels-title" data-testid="alert-channels">
+      <h2 id="alert-channels-title">{t("alerts.channels.title")}</h2>
+      <p className="muted">{t("alerts.channels.intro")}</p>
+      {notice && (
+        <p
+          className={`message ${notice.tone}`}
+          role={notice.tone === "error" ? "alert" : "status"}
+          data-testid="alert-channels-notice"
+        >
+          {t(notice.key)}
+        </p>
+      )}
+      {!verified && (
+        <p className="message warning" data-testid="alert-channels-unverified">
+          {t("alerts.channels.unverified")} <a href="/verify-number">{t("alerts.channels.verify")}</a>
+        </p>
+      )}
+      <Form method="post" className="stack channel-choices">
+        {PHONE_ALERT_KINDS.map((kind) => (
+          <fieldset key={kind} className="choices" data-testid={`channel-${kind}`}>
+            <legend>{t(PHONE_KIND_KEYS[kind])}</legend>
+            <div className="channel-row">
+              {ALERT_CHANNELS.map((channel) => (
+                <label key={channel} className="choice">
+                  <input
+                    type="radio"
+                    name={`channel.${kind}`}
+                    value={channel}
+                    // An unverified number gets nothing by phone, whatever is stored.
+                    defaultChecked={(verified ? phone.channels[kind] : "app") === channel}
+                    disabled={!verified && channel !== "app"}
+                  />
+                  <span className="choice-label">{t(CHANNEL_KEYS[channel])}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ))}
+        {verified && (
+          <>
+            <p className="muted" data-testid="alert-channels-language">
+              {t("alerts.channels.language", { language: phone.language })}
+            </p>
+            <p className="muted" data-testid="alert-channels-today">
+              {t("alerts.channels.today", {
+                sms: phone.today.sms,
+                smsCap: phone.caps.sms,
+                call: phone.today.call,
+                callCap: phone.caps.call,
+              })}
+            </p>
+            <button type="submit" className="button primary" disabled={busy}>
+              {t("alerts.save")}
+            </button>
+          </>
+        )}
+      </Form>
+    </section>
+  );
+}
+
+export default function Alerts({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const language = useLanguage();
   const toast = useToast();
@@ -132,11 +257,12 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
         setStatus("on");
         toast.show(t("alerts.saved"), "success");
       } else {
-        toast.show(failure(saved, "alerts.failed"), "error");
+        toast.show(failure(saved, "alerts.subscribeFailed"), "error");
       }
     } catch (error) {
+      // "Try again" cannot help a phone whose browser will not subscribe: point to SMS and calls.
       console.error("Could not subscribe to alerts", error);
-      toast.show(t("alerts.failed"), "error");
+      toast.show(t("alerts.subscribeFailed"), "error");
     } finally {
       setBusy(false);
     }
@@ -190,18 +316,18 @@ export default function Alerts({ loaderData }: Route.ComponentProps) {
   return (
     <main className="page">
       <h1>{t("alerts.title")}</h1>
-      <section className="card stack" aria-labelledby="alerts-state" data-testid="alerts" data-status={status}>
+      {loaderData.alertPumps.length > 0 && (
+        <p data-testid="alerts-pumps">{t("alerts.pumps", { pumps: loaderData.alertPumps.map(pumpName).join(", ") })}</p>
+      )}
+      {loaderData.watchedPumps.length > 0 && (
+        <p className="muted" data-testid="alerts-watched">
+          {t("alerts.watchedPumps", { pumps: loaderData.watchedPumps.map(pumpName).join(", ") })}
+        </p>
+      )}
+      <PhoneChannels phone={loaderData.phone} notice={actionData?.notice} />
+      <section className="card stack" aria-labelledby="alerts-app-title" data-testid="alerts" data-status={status}>
+        <h2 id="alerts-app-title">{t("alerts.app.title")}</h2>
         <p className="muted">{t("alerts.intro")}</p>
-        {loaderData.alertPumps.length > 0 && (
-          <p data-testid="alerts-pumps">
-            {t("alerts.pumps", { pumps: loaderData.alertPumps.map(pumpName).join(", ") })}
-          </p>
-        )}
-        {loaderData.watchedPumps.length > 0 && (
-          <p className="muted" data-testid="alerts-watched">
-            {t("alerts.watchedPumps", { pumps: loaderData.watchedPumps.map(pumpName).join(", ") })}
-          </p>
-        )}
         <noscript>
           <p className="message warning">{t("alerts.needsScript")}</p>
         </noscript>

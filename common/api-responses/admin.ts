@@ -242,3 +242,34 @@ export const auditPageResponseSchema = z.object({
   total: z.int(),
   totalPages: z.int(),
 });
+
+// ─── Alerts by SMS and call ──────────────────────────────────────────────────────────────
+
+const telephonyCountsSchema = z.object({
+  /** SMS sent, and the parts they were billed as. */
+  sms: z.number(),
+  smsParts: z.number(),
+  /** Calls placed, those answered, and their started minutes. */
+  calls: z.number(),
+  answeredCalls: z.number(),
+  callMinutes: z.number(),
+  /** Alerts not sent by phone past the daily caps. */
+  capped: z.number(),
+  /** At the environment's prices; null when a price is not set. */
+  estimatedPaise: z.nullable(z.number()),
+});
+
+/** GET /api/admin/telephony-usage?month=2026-11: each account's SMS and calls in an IST month, and what they cost. */
+export const telephonyUsageResponseSchema = z.object({
+  success: z.literal(true),
+  month: z.string(),
+  prices: z.object({
+    smsPartPaise: z.nullable(z.number()),
+    callMinutePaise: z.nullable(z.number()),
+    asOf: z.nullable(z.string()),
+  }),
+  accounts: z.array(
+    z.extend(telephonyCountsSchema, { userId: z.number(), mobileNo: z.string(), callSeconds: z.number() }),
+  ),
+  totals: telephonyCountsSchema,
+});

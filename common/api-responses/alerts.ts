@@ -1,5 +1,6 @@
-// Answers of /api/push/* (common/api-responses/refusals.ts says how these are used).
+// Answers of /api/push/* and /api/alerts/* (common/api-responses/refusals.ts says how these are used).
 
+import { ALERT_CHANNELS } from "../alert-channels.ts";
 import { ALERT_KINDS } from "../alerts.ts";
 import { z } from "../zod-mini.ts";
 
@@ -28,4 +29,36 @@ export const subscriptionSavedResponseSchema = z.object({
 export const subscriptionRenewedResponseSchema = z.object({
   success: z.literal(true),
   subscription: subscriptionViewSchema,
+});
+
+// ─── Alerts by SMS and call: /api/alerts/channels ───────────────────────────────────────────
+
+const channelSchema = z.enum(ALERT_CHANNELS);
+
+/** Each phone kind's channel, and what the account may use and has used today. */
+const alertChannelsViewSchema = z.object({
+  channels: z.object({
+    dryRun: channelSchema,
+    phaseFault: channelSchema,
+    voltageTrip: channelSchema,
+    offlineWhileOn: channelSchema,
+    powerBack: channelSchema,
+    scheduleMissed: channelSchema,
+  }),
+  /** The language the account's SMS and calls speak. */
+  language: z.enum(["hi", "en"]),
+  /** SMS and calls go only to a verified number: until then every kind stays in the app. */
+  numberVerified: z.boolean(),
+  /** SMS and calls today (IST), and the day's caps. */
+  today: z.object({ sms: z.number(), call: z.number() }),
+  caps: z.object({ sms: z.number(), call: z.number() }),
+});
+
+/** GET /api/alerts/channels. */
+export const alertChannelsResponseSchema = z.extend(alertChannelsViewSchema, { success: z.literal(true) });
+
+/** PUT /api/alerts/channels. */
+export const alertChannelsSavedResponseSchema = z.extend(alertChannelsViewSchema, {
+  success: z.literal(true),
+  message: z.string(),
 });

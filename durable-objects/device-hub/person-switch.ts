@@ -1,10 +1,10 @@
-// A person's switch of the motor, however it reached the hub: the Worker's RPC (the HTTP API
-// and the dashboard's form, the person resolved from D1 by worker/services/pump-access.ts) or
-// the page's open socket (the person is the socket's viewer, resolved here from the hub's copy
-// of owner and members). One method for both, so both check the same rules, start the same
-// command (commands.ts) and log the same words.
+// A person's switch of the motor, however it reached the hub: the Worker's RPC (the HTTP API,
+// the dashboard's form and the stop key of an alert's call, the person resolved from D1 by
+// worker/services/pump-access.ts) or the page's open socket (the person is the socket's viewer,
+// resolved here from the hub's copy of owner and members). One method for all, so all check the
+// same rules, start the same command (commands.ts) and log the same words.
 import type { RelayState } from "../../common/device-protocol.ts";
-import type { MotorCommandResult, PumpPerson } from "../../common/hub-contract.ts";
+import type { MotorCommandResult, PersonChannel, PumpPerson } from "../../common/hub-contract.ts";
 import type { MotorCommands } from "./commands.ts";
 import { confirmedRoleOf, labelOf, personMay } from "./owner.ts";
 import { NOT_ALLOWED } from "./pump-model.ts";
@@ -15,13 +15,20 @@ export class PersonSwitch extends Room<{ commands: MotorCommands }> {
   /**
    * Switches the motor if `person` may (checked here against the hub's own copy of owner and
    * members, whatever the caller resolved); succeeds only when the box confirms. The log names
-   * them: the origin is built here, never taken from the caller.
+   * them and how they asked (`via`): the origin is built here, never taken from the caller.
    */
-  async switchMotor(person: PumpPerson, action: RelayState): Promise<MotorCommandResult> {
+  async switchMotor(person: PumpPerson, action: RelayState, via: PersonChannel = "app"): Promise<MotorCommandResult> {
     if (!(await personMay(this.hub, person, "switch"))) return NOT_ALLOWED;
+    const role = person.role === "operator" ? "operator" : "owner";
+    // A key on a call always says whose phone it was.
+    if (via === "call") {
+      return this.rooms.commands.switchMotor({
+        action,
+        origin: { by: "call", userId: person.userId, role, label: person.label },
+      });
+    }
     // A pump only its owner uses says "from the app" as it always has; once others may use
     // it, every tap names who made it ("by Ram from the app").
-    const role = person.role === "operator" ? "operator" : "owner";
     const shared = role !== "owner" || this.hub.state.current.members.length > 0;
     return this.rooms.commands.switchMotor({
       action,

@@ -172,11 +172,10 @@ export function stated(relay: RelayState, how: StatedHow): MotorLogEvent {
   return { kind: "stated", relay, how };
 }
 
-/** The pump state's coarse source of a command. */
+/** The pump state's coarse source of a command: a person's (`app`, however they asked), a schedule's, the hub's. */
 export function commandSourceOf(origin: CommandOrigin): CommandSource {
-  return origin.by === "scheduleOff" || origin.by === "powerWindow" || origin.by === "powerWindowEnd"
-    ? "schedule"
-    : origin.by;
+  if (origin.by === "scheduleOff" || origin.by === "powerWindow" || origin.by === "powerWindowEnd") return "schedule";
+  return origin.by === "call" ? "app" : origin.by;
 }
 
 /** A refusal as a schedule's log entry and outcome keep it. */

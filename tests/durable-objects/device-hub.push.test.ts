@@ -122,9 +122,8 @@ describe("whose phones a pump's alert reaches, and what it says", () => {
     expect(schedule.tag).not.toBe(hindi.tag);
   });
 
-  it("the owner's and the operators' phones get the pump's alerts; a viewer's, an ex-member's, an invitee's and a stranger's do not", async () => {
+  it("the owner's and the operators' phones get the pump's alerts; a viewer's, an ex-member's, an invited operator's who has not accepted and a stranger's do not", async () => {
     const farmer = await farmerWithDevice();
-    // The invitee is invited as an operator and has not accepted.
     const { operator, viewer, exMember, invitee } = await sharePump(farmer.device.deviceId, farmer.token);
     const stranger = await farmerWithDevice();
     const [operatorToken, viewerToken, exToken, inviteeToken] = await Promise.all([
@@ -148,6 +147,7 @@ describe("whose phones a pump's alert reaches, and what it says", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await pushesTo(phones.viewer.id)).toBe(0);
     expect(await pushesTo(phones.exMember.id)).toBe(0);
+    // An invitation gives nothing until it is accepted, alerts included.
     expect(await pushesTo(phones.invitee.id)).toBe(0);
     expect(await pushesTo(phones.stranger.id)).toBe(0);
 

@@ -13,6 +13,7 @@ const ADMIN_PAGES = [
   "/admin/logs",
   "/admin/recharges",
   "/admin/audit",
+  "/admin/telephony",
 ];
 
 test("an admin logs in (Hindi), is kept in while the session lives, and logs out for good", async ({

@@ -4,14 +4,19 @@
 // signature, decrypts each payload with the subscription's private key and hands it to the
 // test: kind, language, the pump's name, tag and page. An operator of a shared pump gets its
 // alerts and a viewer does not. The settings screen in a real browser, and logout ending the
-// phone's alerts. Own farmers and boxes.
+// phone's alerts. How each kind reaches the farmer (app, SMS or call), in Hindi and English, with
+// and without the page's script, before any permission prompt, at 360 px; a phone that cannot
+// take app alerts pointed to SMS and calls. Own farmers and boxes.
 import { type APIRequestContext, expect, test } from "@playwright/test";
+import { PHONE_ALERT_KINDS } from "../../common/alert-channels.ts";
 import { ALERT_KINDS, alertTag, type PushKind } from "../../common/alerts.ts";
 import { readJson } from "../../common/api-client.ts";
-import { subscriptionResponseSchema } from "../../common/api-responses/alerts.ts";
+import { alertChannelsResponseSchema, subscriptionResponseSchema } from "../../common/api-responses/alerts.ts";
 import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { E2E_PERSIST_DIR } from "../../playwright.config.ts";
+import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
 import { bearer, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
 import { type ReceivedPush, TestPushService, type TestSubscription } from "./push-service/push-service.ts";
 import { BASE_URL, DICTIONARIES, fitsTheScreen, type Texts } from "./support.ts";
@@ -393,6 +398,7 @@ test("an operator's phone gets the shared pump's alerts by its name and opens th
       ...bearer(owner.token),
     });
     expect(invited.status()).toBe(201);
+    // An invitation gives nothing, alerts included, until it is accepted.
     const accepted = await request.post(`/api/pumps/${pump.deviceId}/invitation`, {
       data: { answer: "accept" },
       ...bearer(person.token),
@@ -448,5 +454,167 @@ test("an operator's phone gets the shared pump's alerts by its name and opens th
     expect(await fitsTheScreen(viewerPage)).toBe(true);
   } finally {
     await viewerContext.close();
+  }
+});
+
+/** As the verification by code leaves an account (it is another page's): the number is verified. */
+async function verifyNumber(farmer: Farmer) {
+  await executeLocalSql(
+    E2E_PERSIST_DIR,
+    `UPDATE users SET number_verified_at = ${Date.now()} WHERE mobile_no = ${sqlText(farmer.mobileNo)};`,
+  );
+}
+
+async function channelsOf(request: APIRequestContext, farmer: Farmer) {
+  return readJson(await request.get("/api/alerts/channels", bearer(farmer.token)), alertChannelsResponseSchema);
+}
+
+test("the alerts screen lists every kind with app, SMS or call before any permission prompt, in Hindi at 360 px; an unverified number is told why and where to verify", async ({
+  browser,
+  request,
+}) => {
+  const { farmer } = await ownPump(request);
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await context.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
+  const page = await context.newPage();
+  const hi = DICTIONARIES.hi;
+  try {
+    await page.goto("/alerts");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(hi["alerts.title"]);
+    const channels = page.getByTestId("alert-channels");
+    for (const kind of PHONE_ALERT_KINDS) {
+      const group = page.getByRole("group", { name: hi[`alerts.phoneKind.${kind}`] });
+      await expect(group.getByRole("radio", { name: hi["alerts.channel.app"] })).toBeChecked();
+      await expect(group.getByRole("radio", { name: hi["alerts.channel.sms"] })).toBeDisabled();
+      await expect(group.getByRole("radio", { name: hi["alerts.channel.call"] })).toBeDisabled();
+    }
+    await expect(page.getByTestId("alert-channels-unverified")).toContainText(hi["alerts.channels.unverified"]);
+    await expect(page.getByRole("link", { name: hi["alerts.channels.verify"] })).toHaveAttribute(
+      "href",
+      "/verify-number",
+    );
+    // The kinds come first, and nothing asked for the notification permission to show them.
+    const order = await page.evaluate(() => {
+      const kinds = document.querySelector('[data-testid="alert-channels"]');
+      const app = document.querySelector('[data-testid="alerts"]');
+      return kinds && app ? kinds.compareDocumentPosition(app) & Node.DOCUMENT_POSITION_FOLLOWING : 0;
+    });
+    expect(order).toBeTruthy();
+    expect(await page.evaluate(() => Notification.permission)).toBe("default");
+    await expect(channels).toBeVisible();
+    expect(await fitsTheScreen(page)).toBe(true);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a verified farmer chooses per kind and saves, in Hindi with the page's script and in English without it, at 360 px", async ({
+  browser,
+  request,
+}) => {
+  const { farmer } = await ownPump(request);
+  await verifyNumber(farmer);
+  const hi = DICTIONARIES.hi;
+  const en = DICTIONARIES.en;
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await context.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
+  const page = await context.newPage();
+  try {
+    await page.goto("/alerts");
+    // The defaults: a call for what may need the farmer now, an SMS for the rest.
+    const group = (kind: (typeof PHONE_ALERT_KINDS)[number], texts: Texts) =>
+      page.getByRole("group", { name: texts[`alerts.phoneKind.${kind}`] });
+    await expect(group("dryRun", hi).getByRole("radio", { name: hi["alerts.channel.call"] })).toBeChecked();
+    await expect(group("powerBack", hi).getByRole("radio", { name: hi["alerts.channel.sms"] })).toBeChecked();
+    await expect(page.getByTestId("alert-channels-today")).toHaveText(
+      hi["alerts.channels.today"]
+        .replace("{smsCap}", "10")
+        .replace("{sms}", "0")
+        .replace("{callCap}", "5")
+        .replace("{call}", "0"),
+    );
+    expect(await fitsTheScreen(page)).toBe(true);
+    await group("powerBack", hi).getByText(hi["alerts.channel.call"]).click();
+    await group("scheduleMissed", hi).getByText(hi["alerts.channel.app"]).click();
+    await page.getByTestId("alert-channels").getByRole("button", { name: hi["alerts.save"] }).click();
+    await expect(page.getByTestId("alert-channels-notice")).toHaveText(hi["alerts.saved"]);
+    expect(await channelsOf(request, farmer)).toMatchObject({
+      channels: { dryRun: "call", powerBack: "call", scheduleMissed: "app" },
+      language: "hi",
+    });
+  } finally {
+    await context.close();
+  }
+
+  const noScript = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
+  await noScript.addCookies([
+    { name: "sinchai_session", value: farmer.token, url: BASE_URL },
+    { name: "sinchai_lang", value: "en", url: BASE_URL },
+  ]);
+  const plain = await noScript.newPage();
+  try {
+    await plain.goto("/alerts");
+    await expect(plain.getByRole("heading", { level: 1 })).toHaveText(en["alerts.title"]);
+    await expect(plain.getByTestId("alert-channels-language")).toHaveText(
+      en["alerts.channels.language"].replace("{language, select, hi {Hindi} other {English}}", "Hindi"),
+    );
+    const dryRun = plain.getByRole("group", { name: en["alerts.phoneKind.dryRun"] });
+    await dryRun.getByText(en["alerts.channel.sms"]).click();
+    await plain.getByTestId("alert-channels").getByRole("button", { name: en["alerts.save"] }).click();
+    await expect(plain.getByTestId("alert-channels-notice")).toHaveText(en["alerts.saved"]);
+    await expect(dryRun.getByRole("radio", { name: en["alerts.channel.sms"] })).toBeChecked();
+    // Saved from an English page: the SMS and calls now come in English.
+    await expect(plain.getByTestId("alert-channels-language")).toHaveText(
+      en["alerts.channels.language"].replace("{language, select, hi {Hindi} other {English}}", "English"),
+    );
+    expect(await fitsTheScreen(plain)).toBe(true);
+    expect(await channelsOf(request, farmer)).toMatchObject({
+      channels: { dryRun: "sms", powerBack: "call", scheduleMissed: "app" },
+      language: "en",
+    });
+  } finally {
+    await noScript.close();
+  }
+});
+
+test("a phone that cannot take app alerts is told to choose SMS or a call instead of trying again", async ({
+  browser,
+  request,
+}) => {
+  const { farmer } = await ownPump(request);
+  const hi = DICTIONARIES.hi;
+  // A browser without Web Push (an old phone, a private window).
+  const without = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await without.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
+  await without.addInitScript(() => {
+    delete (window as { PushManager?: unknown }).PushManager;
+  });
+  const page = await without.newPage();
+  try {
+    await page.goto("/alerts");
+    await expect(page.getByTestId("alerts")).toHaveAttribute("data-status", "unsupported");
+    await expect(page.getByTestId("alerts")).toContainText(hi["alerts.unsupported"]);
+    expect(hi["alerts.unsupported"]).toContain("SMS या कॉल");
+  } finally {
+    await without.close();
+  }
+  // A browser whose push service refuses the subscription (a battery saver, no Google services).
+  const refusing = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  await refusing.grantPermissions(["notifications"], { origin: BASE_URL });
+  await refusing.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
+  await refusing.addInitScript(() => {
+    PushManager.prototype.getSubscription = async () => null;
+    PushManager.prototype.subscribe = async () => {
+      throw new DOMException("Registration failed - push service not available", "AbortError");
+    };
+  });
+  const refused = await refusing.newPage();
+  try {
+    await refused.goto("/alerts");
+    await expect(refused.getByTestId("alerts")).toHaveAttribute("data-status", "off");
+    await refused.getByRole("button", { name: hi["alerts.turnOn"] }).click();
+    await expect(refused.getByTestId("toast").filter({ hasText: hi["alerts.subscribeFailed"] })).toBeVisible();
+  } finally {
+    await refusing.close();
   }
 });

@@ -13,6 +13,7 @@ const ADMIN_PAGES = (userId: number) => [
   "/admin/logs",
   "/admin/recharges",
   "/admin/audit",
+  "/admin/telephony",
 ];
 
 /**
@@ -20,7 +21,8 @@ const ADMIN_PAGES = (userId: number) => [
  * it, the starters' names as their plates print them (DOL, MSB), UPI and WhatsApp, and the day
  * period Intl writes in Hindi times ("10:00 am"), and a supply's phases as electricians label
  * them (R, Y, B: the Hindi catalogue names a phase fault's phase so, "Y फेज़ में", and the admin
- * logs list every box's newest entries, such as another spec's simulated phase fault).
+ * logs list every box's newest entries, such as another spec's simulated phase fault), and SMS,
+ * as Hindi speakers write it (the admin's SMS and call costs).
  */
 const LATIN_ALLOWED = new Set([
   "A",
@@ -37,6 +39,7 @@ const LATIN_ALLOWED = new Set([
   "DOL",
   "MSB",
   "WhatsApp",
+  "SMS",
   "am",
   "pm",
   "R",

@@ -74,11 +74,12 @@ describe("the local provider with the real Worker", () => {
     const placed = await twilio.placeCall({
       to: "9876543210",
       language: "hi",
-      values: { pumpName: "कुएँ वाला पंप" },
+      kind: "dryRun",
+      pumpName: "कुएँ वाला पंप",
       reference: { code: "stop:SNC-AB12CD34", placedAt: Date.now() },
     });
     const call = await client.waitForCall("9876543210", (candidate) => candidate.waitingForKey);
-    expect(call.spoken[0]).toContain("पंप कुएँ वाला पंप की मोटर चल रही है");
+    expect(call.spoken[0]).toContain("पंप कुएँ वाला पंप ड्राई रन हुआ");
     await client.press("1");
     await client.settled();
     const rows = await eventsOf(placed.callId);

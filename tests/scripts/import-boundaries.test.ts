@@ -1,5 +1,6 @@
 // Which folder may import which (docs/architecture.md, "The hub's rooms"): the Durable Objects
-// take from the Worker only its D1 layer (worker/db/) and its Web Push sender (worker/push/), the Worker reaches durable-objects/ only
+// take from the Worker only its D1 layer (worker/db/) and its alert senders (worker/alerts/,
+// worker/push/), the Worker reaches durable-objects/ only
 // in its entry point (worker/index.ts, which exports the classes for Cloudflare) and otherwise
 // through the public contract in common/hub-contract.ts, and no file imports itself in a
 // circle. Read from the import statements of every .ts and .tsx file, type-only ones included.
@@ -234,10 +235,11 @@ function boundaryViolations(graph: Graph): string[] {
         file.startsWith("durable-objects/") &&
         target.startsWith("worker/") &&
         !target.startsWith("worker/db/") &&
+        !target.startsWith("worker/alerts/") &&
         !target.startsWith("worker/push/")
       ) {
         violations.push(
-          `${file} imports ${target}: durable-objects/ may take only worker/db/ and worker/push/ from the Worker`,
+          `${file} imports ${target}: durable-objects/ may take only worker/db/, worker/alerts/ and worker/push/ from the Worker`,
         );
       }
       if (file.startsWith("worker/") && target.startsWith("durable-objects/") && file !== "worker/index.ts") {
@@ -296,7 +298,7 @@ describe("import boundaries", () => {
     expect(importCycles(graph)).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"]]);
   });
 
-  it("durable-objects/ takes only worker/db/ and worker/push/ from the Worker; the Worker reaches durable-objects/ only in worker/index.ts", async () => {
+  it("durable-objects/ takes only worker/db/, worker/alerts/ and worker/push/ from the Worker; the Worker reaches durable-objects/ only in worker/index.ts", async () => {
     const graph = await importGraph({ withTypes: true });
     // The one import the rules allow, read from the real files: the reading works.
     expect(graph.get("worker/index.ts")).toContain("durable-objects/device-hub.ts");

@@ -74,7 +74,8 @@ describe("the Exotel adapter sends", () => {
     const placed = await exotelProvider(EXOTEL_CONFIG, fetch).placeCall({
       to: "9876543210",
       language: "hi",
-      values: { pumpName: "कुआँ" },
+      kind: "dryRun",
+      pumpName: "कुआँ",
       reference: { code: "stop:SNC-AB12CD34", placedAt: 1767225600000 },
     });
     expect(placed).toEqual({ provider: "exotel", callId: EXOTEL_CALL_CONNECTED.Call.Sid, status: "answered" });
@@ -90,6 +91,7 @@ describe("the Exotel adapter sends", () => {
     expect(form.getAll("StatusCallbackEvents[]")).toEqual(["answered", "terminal"]);
     expect(Object.fromEntries(new URLSearchParams(form.get("CustomField")!))).toEqual({
       lang: "hi",
+      kind: "dryRun",
       pumpName: "कुआँ",
       ref: "stop:SNC-AB12CD34",
       at: "1767225600000",
@@ -99,7 +101,13 @@ describe("the Exotel adapter sends", () => {
   it("and turns Exotel's RestException into an error with its code", async () => {
     const { fetch } = recordingFetch(401, EXOTEL_UNAUTHORIZED);
     const failure = await exotelProvider(EXOTEL_CONFIG, fetch)
-      .placeCall({ to: "9876543210", language: "hi", values: { pumpName: "x" }, reference: { code: "x", placedAt: 1 } })
+      .placeCall({
+        to: "9876543210",
+        language: "hi",
+        kind: "dryRun",
+        pumpName: "x",
+        reference: { code: "x", placedAt: 1 },
+      })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TelephonyError);
     expect(failure).toMatchObject({ provider: "exotel", status: 401, providerCode: "UNAUTHORIZED" });
@@ -205,8 +213,14 @@ describe("the Exotel adapter checks and reads webhooks", () => {
     });
   });
 
-  it("answers the greeting's request with the script as text, in the call's language", () => {
-    const context = new URLSearchParams({ lang: "en", pumpName: "Well", ref: "x", at: "1" }).toString();
+  it("answers the greeting's request with the alert's opening and the stop offer as text, in the call's language", () => {
+    const context = new URLSearchParams({
+      lang: "en",
+      kind: "phaseFault",
+      pumpName: "Well",
+      ref: "x",
+      at: "1",
+    }).toString();
     const reading = provider.readWebhook(
       "voice",
       get(
@@ -220,8 +234,29 @@ describe("the Exotel adapter checks and reads webhooks", () => {
       reply: {
         status: 200,
         contentType: "text/plain; charset=utf-8",
-        body: "Hello, this is Sinchai. The motor of pump Well is running and needs your attention. To switch the motor OFF, press 1. To change nothing, hang up.",
+        body: "Hello, this is Sinchai. There is a phase fault at pump Well. The motor cannot start until the phases are back. To switch the motor OFF, press 1. To change nothing, hang up.",
       },
+    });
+  });
+
+  it("leaves the closing greeting's request (step=outcome) to the route, with the call's id, and says a text as it is", () => {
+    const context = new URLSearchParams({ lang: "hi", kind: "dryRun", pumpName: "Well", ref: "x", at: "1" }).toString();
+    expect(
+      provider.readWebhook(
+        "voice",
+        get(`${base}/voice?token=${SECRET}&step=outcome&CallSid=c1&CustomField=${encodeURIComponent(context)}`),
+      ),
+    ).toEqual({
+      ok: true,
+      event: null,
+      replayKey: null,
+      reply: { status: 200, contentType: "text/plain; charset=utf-8", body: "" },
+      outcomeOfCall: "c1",
+    });
+    expect(provider.spokenReply("hi", "धन्यवाद।")).toEqual({
+      status: 200,
+      contentType: "text/plain; charset=utf-8",
+      body: "धन्यवाद।",
     });
   });
 });

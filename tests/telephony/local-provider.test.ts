@@ -57,7 +57,10 @@ async function standInRoute(request: Request): Promise<Response> {
   const reading = adapter.readWebhook(kind, webhook);
   if (!reading.ok) return new Response(reading.problem, { status: 400 });
   if (reading.event && request.method !== "HEAD") accepted.push(reading.event);
-  const { reply } = reading;
+  // The closing greeting asks what the key did; the real route reads it from D1.
+  const reply = reading.outcomeOfCall
+    ? adapter.spokenReply("en", `Outcome of ${reading.outcomeOfCall}.`)
+    : reading.reply;
   return new Response(request.method === "HEAD" || reply.body === "" ? null : reply.body, {
     status: reply.status,
     headers: reply.contentType ? { "Content-Type": reply.contentType } : {},
@@ -144,14 +147,19 @@ describe("the local provider as Twilio", () => {
     const placed = await twilio.placeCall({
       to: "9123456789",
       language: "hi",
-      values: { pumpName: "कुएँ वाला पंप" },
+      kind: "dryRun",
+      pumpName: "कुएँ वाला पंप",
       reference: { code: "stop:SNC-AB12CD34", placedAt: 99 },
     });
     const call = await client().waitForCall("9123456789", (candidate) => candidate.waitingForKey);
     expect(call.id).toBe(placed.callId);
     expect(call.spoken).toEqual([
-      "नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप की मोटर चल रही है और उसे आपका ध्यान चाहिए। मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।",
+      "नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें।",
+      "मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।",
     ]);
+    expect(lines).toContain(
+      `Call to 91234 56789 (${placed.callId}): «नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें। मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।»`,
+    );
     await client().press("1");
     await client().settled();
     const after = (await client().records()).calls.find((candidate) => candidate.id === placed.callId)!;
@@ -172,6 +180,43 @@ describe("the local provider as Twilio", () => {
       "completed",
     ]);
     await expect(client().press("1", placed.callId)).rejects.toThrow(/not waiting for a key/);
+  });
+
+  it("lets a call to a phone that does not answer ring out, and reports it no-answer (busy when told so)", async () => {
+    await client().setAnswering("9123456780", false);
+    const placed = await twilio.placeCall({
+      to: "9123456780",
+      language: "hi",
+      kind: "phaseFault",
+      pumpName: "खेत",
+      reference: { code: "alert:1", placedAt: 7 },
+    });
+    await client().settled();
+    const call = (await client().records()).calls.find((candidate) => candidate.id === placed.callId)!;
+    expect(call).toMatchObject({ status: "no-answer", spoken: [], waitingForKey: false });
+    const statuses = accepted.flatMap((event) =>
+      event.type === "callStatus" && event.callId === placed.callId ? [[event.status, event.durationSeconds]] : [],
+    );
+    expect(statuses).toEqual([
+      ["queued", null],
+      ["ringing", null],
+      ["noAnswer", 0],
+    ]);
+    await expect(client().hangUp(placed.callId)).resolves.toBeUndefined();
+    await client().setAnswering("9123456780", false, "busy");
+    const busy = await twilio.placeCall({
+      to: "9123456780",
+      language: "hi",
+      kind: "phaseFault",
+      pumpName: "खेत",
+      reference: { code: "alert:2", placedAt: 7 },
+    });
+    await client().settled();
+    expect(accepted).toContainEqual(
+      expect.objectContaining({ type: "callStatus", callId: busy.callId, status: "busy" }),
+    );
+    await client().setAnswering("9123456780", true);
+    expect(lines).toContain("Phone 91234 56780 answers calls");
   });
 
   it("plays a farmer's SMS and missed call to our number, signed for the Worker", async () => {
@@ -246,19 +291,22 @@ describe("the local provider as Exotel", () => {
     ).toEqual(["sent", "delivered"]);
   });
 
-  it("plays the call flow: the greeting's text from the Worker, a key to the Passthru, both status callbacks", async () => {
+  it("plays the call flow: the greeting's text from the Worker, a key to the Passthru, the outcome's greeting, both status callbacks", async () => {
     const placed = await exotel.placeCall({
       to: "9123450000",
       language: "en",
-      values: { pumpName: "Well" },
+      kind: "voltageTrip",
+      pumpName: "Well",
       reference: { code: "stop:SNC-CD34EF56", placedAt: 5 },
     });
     const call = await client().waitForCall("9123450000", (candidate) => candidate.waitingForKey);
     expect(call.spoken).toEqual([
-      "Hello, this is Sinchai. The motor of pump Well is running and needs your attention. To switch the motor OFF, press 1. To change nothing, hang up.",
+      "Hello, this is Sinchai. The voltage at pump Well was out of limits, so the motor was switched OFF. To switch the motor OFF, press 1. To change nothing, hang up.",
     ]);
     await client().press("1", placed.callId);
     await client().settled();
+    const after = (await client().records()).calls.find((candidate) => candidate.id === placed.callId)!;
+    expect(after.spoken.at(-1)).toBe(`Outcome of ${placed.callId}.`);
     const events = accepted.filter((event) => "callId" in event && event.callId === placed.callId);
     expect(events).toEqual([
       {
@@ -282,9 +330,25 @@ describe("the local provider as Exotel", () => {
         reference: { code: "stop:SNC-CD34EF56", placedAt: 5 },
       }),
     ]);
-    // The greeting was asked for with HEAD first, as Exotel does.
+    // Each greeting was asked for with HEAD first, as Exotel does: the script, then the outcome.
     const greetings = received.filter((item) => item.kind === "voice" && item.provider === "exotel");
-    expect(greetings.map((item) => item.webhook.method)).toEqual(["HEAD", "GET"]);
+    expect(greetings.map((item) => item.webhook.method)).toEqual(["HEAD", "GET", "HEAD", "GET"]);
+    expect(new URL(greetings[3]!.webhook.url).searchParams.get("step")).toBe("outcome");
+  });
+
+  it("lets a call to a phone that does not answer ring out: one terminal callback, no-answer", async () => {
+    await client().setAnswering("9123450001", false);
+    const placed = await exotel.placeCall({
+      to: "9123450001",
+      language: "hi",
+      kind: "dryRun",
+      pumpName: "Well",
+      reference: { code: "alert:3", placedAt: 5 },
+    });
+    await client().settled();
+    expect(accepted.filter((event) => "callId" in event && event.callId === placed.callId)).toEqual([
+      expect.objectContaining({ type: "callStatus", status: "noAnswer", reference: { code: "alert:3", placedAt: 5 } }),
+    ]);
   });
 
   it("refuses our adapter with a wrong token as Exotel does (401 UNAUTHORIZED)", async () => {

@@ -55,7 +55,8 @@ describe("the Twilio adapter sends", () => {
     const placed = await twilioProvider(TWILIO_CONFIG, fetch).placeCall({
       to: "9876543210",
       language: "hi",
-      values: { pumpName: "कुआँ" },
+      kind: "dryRun",
+      pumpName: "कुआँ",
       reference: { code: "stop:SNC-AB12CD34", placedAt: 1767225600000 },
     });
     expect(placed).toEqual({ provider: "twilio", callId: TWILIO_CALL_CREATED.sid, status: "queued" });
@@ -66,6 +67,7 @@ describe("the Twilio adapter sends", () => {
     expect(voice.origin + voice.pathname).toBe("https://pump.example.in/api/telephony/twilio/voice");
     expect(Object.fromEntries(voice.searchParams)).toEqual({
       lang: "hi",
+      kind: "dryRun",
       pumpName: "कुआँ",
       ref: "stop:SNC-AB12CD34",
       at: "1767225600000",
@@ -236,11 +238,11 @@ describe("the Twilio adapter checks and reads webhooks", () => {
     ).toMatchObject({ ok: true, event: { type: "missedCall", from: { raw: "+14155550100", mobileNo: null } } });
   });
 
-  it("speaks the script in Hindi inside one Gather whose action is the keypress URL", () => {
+  it("speaks the alert's opening and the stop offer in Hindi inside one Gather whose action is the keypress URL", () => {
     const reading = provider.readWebhook(
       "voice",
       webhook(
-        "https://pump.example.in/api/telephony/twilio/voice?lang=hi&pumpName=%E0%A4%95%E0%A5%81%E0%A4%86%E0%A4%81&ref=stop%3AX&at=1",
+        "https://pump.example.in/api/telephony/twilio/voice?lang=hi&kind=dryRun&pumpName=%E0%A4%95%E0%A5%81%E0%A4%86%E0%A4%81&ref=stop%3AX&at=1",
         {
           CallSid: "CA3",
         },
@@ -249,10 +251,28 @@ describe("the Twilio adapter checks and reads webhooks", () => {
     expect(reading.ok && reading.reply.body).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response>' +
         '<Gather input="dtmf" numDigits="1" timeout="10" action="https://pump.example.in/api/telephony/twilio/keypress?lang=hi&#38;ref=stop%3AX&#38;at=1" method="POST">' +
-        '<Say language="hi-IN" voice="Polly.Aditi">नमस्ते, सिंचाई से कॉल है। पंप कुआँ की मोटर चल रही है और उसे आपका ध्यान चाहिए। मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।</Say>' +
+        '<Say language="hi-IN" voice="Polly.Aditi">नमस्ते, सिंचाई से कॉल है। पंप कुआँ ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें।</Say>' +
+        '<Say language="hi-IN" voice="Polly.Aditi">मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।</Say>' +
         "</Gather>" +
         '<Say language="hi-IN" voice="Polly.Aditi">कोई बटन नहीं दबाया गया। कुछ नहीं बदला। धन्यवाद।</Say>' +
         "</Response>",
     );
+    const unnamed = provider.readWebhook(
+      "voice",
+      webhook("https://pump.example.in/api/telephony/twilio/voice?lang=hi&kind=nothing&pumpName=x&ref=stop%3AX&at=1", {
+        CallSid: "CA3",
+      }),
+    );
+    expect(unnamed).toEqual({ ok: false, problem: "the call's URL names no alert" });
+  });
+
+  it("says what a key did and hangs up", () => {
+    expect(provider.spokenReply("hi", "मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।")).toEqual({
+      status: 200,
+      contentType: "text/xml; charset=utf-8",
+      body:
+        '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+        '<Say language="hi-IN" voice="Polly.Aditi">मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।</Say><Hangup/></Response>',
+    });
   });
 });

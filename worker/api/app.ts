@@ -12,8 +12,10 @@ import { adminMotorConfigRoutes } from "./admin/motor-config.ts";
 import { adminMotorLogRoutes } from "./admin/motor-logs.ts";
 import { adminRechargeRoutes } from "./admin/recharges.ts";
 import { adminStatsRoutes } from "./admin/stats.ts";
+import { adminTelephonyUsageRoutes } from "./admin/telephony-usage.ts";
 import { adminUserRoutes } from "./admin/users.ts";
 import { auditAdminWrites } from "./admin-audit-middleware.ts";
+import { alertRoutes } from "./alerts.ts";
 import { authRoutes } from "./auth.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceSocketRoutes } from "./device-socket.ts";
@@ -46,6 +48,7 @@ apiApp.route("/recharge", rechargeRoutes);
 apiApp.route("/schedule", scheduleRoutes);
 apiApp.route("/pumps", pumpRoutes);
 apiApp.route("/push", pushRoutes);
+apiApp.route("/alerts", alertRoutes);
 apiApp.route("/device", deviceSocketRoutes);
 apiApp.route("/realtime", realtimeRoutes);
 apiApp.route("/telephony", telephonyRoutes);
@@ -59,6 +62,7 @@ apiApp.route("/admin", adminUserRoutes);
 apiApp.route("/admin", adminMotorConfigRoutes);
 apiApp.route("/admin", adminMotorLogRoutes);
 apiApp.route("/admin", adminAuditRoutes);
+apiApp.route("/admin", adminTelephonyUsageRoutes);
 
 /** Every refusal as one shape: `code` and `params` for programs, `message` for people in the caller's language. */
 function refusal(c: Context<ApiEnv>, error: HttpError): Response {

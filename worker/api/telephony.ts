@@ -5,13 +5,16 @@
 // signature, Exotel's secret in the URL) before anything is read: a forged one gets 403 and
 // changes nothing. A verified event is recorded once under its replay key
 // (worker/db/telephony-events.ts): a replay, or the provider's own retry, is answered the same
-// and acted on no more. The answer is what the provider expects (TwiML, a greeting's text, or
-// nothing), never the API's JSON, except for refusals.
+// and acted on no more. A new event is then acted on (worker/alerts/call-webhooks.ts): an alert
+// call's status (and the SMS after one nobody answered), an SMS's status, the stop key. The
+// answer is what the provider expects (TwiML, a greeting's text, or nothing), never the API's
+// JSON, except for refusals; after the stop key it says what the box confirmed.
 //
 // Providers send no Origin and no cookies, so the cross-site check lets them through
 // (worker/http/cross-site.ts); nothing here trusts a session.
 import { type Context, Hono } from "hono";
 import { TELEPHONY_PROVIDERS, type TelephonyProviderName } from "../../common/telephony-events.ts";
+import { onTelephonyEvent, outcomeOfCall } from "../alerts/call-webhooks.ts";
 import { getDb } from "../db/client.ts";
 import { recordTelephonyEvent } from "../db/telephony-events.ts";
 import { apiError } from "../http/http-error.ts";
@@ -88,13 +91,19 @@ export const telephonyRoutes = new Hono<ApiEnv>().on(["GET", "POST"], "/:provide
   const reading = provider.readWebhook(kind, webhook);
   if (!reading.ok)
     throw apiError(400, "invalidInput", { field: "", detail: `Webhook not understood: ${reading.problem}.` });
+  let { reply } = reading;
   // Exotel asks with HEAD before the greeting's GET; only a GET or POST delivers an event.
   if (reading.event && reading.replayKey && c.req.method !== "HEAD") {
-    // Handlers of new events (the stop key, a missed call) are called here once they exist; a
-    // replayed key returns false and reaches none of them.
-    await recordTelephonyEvent(getDb(c.env.DB), reading.event, reading.replayKey);
+    // A replayed key is not new: it is answered alike and reaches no handler.
+    if (await recordTelephonyEvent(getDb(c.env.DB), reading.event, reading.replayKey)) {
+      const words = await onTelephonyEvent(c.env, reading.event);
+      if (words) reply = provider.spokenReply(words.language, words.text);
+    }
   }
-  const { reply } = reading;
+  if (reading.outcomeOfCall) {
+    const words = await outcomeOfCall(c.env, providerName, reading.outcomeOfCall);
+    if (words) reply = provider.spokenReply(words.language, words.text);
+  }
   return new Response(reply.body === "" ? null : reply.body, {
     status: reply.status,
     headers: reply.contentType ? { "Content-Type": reply.contentType } : {},

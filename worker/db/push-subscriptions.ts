@@ -1,10 +1,10 @@
 // Browsers that get alerts with the app closed (D1 `push_subscriptions`). Each row belongs to the
 // session that saved it: it ends with that session, and only that account may change it.
-import { and, desc, eq, gt, inArray, isNull, ne, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, notInArray, type SQL, sql } from "drizzle-orm";
 import type { AlertKind } from "../../common/alerts.ts";
-import { MEMBER_ROLES, roleMay } from "../../common/pump-roles.ts";
+import { alertRecipientIds } from "./alert-recipients.ts";
 import type { Db } from "./client.ts";
-import { deviceMembers, devices, type PushSubscriptionRow, pushSubscriptions, sessions, users } from "./schema.ts";
+import { devices, type PushSubscriptionRow, pushSubscriptions, sessions } from "./schema.ts";
 
 /**
  * A browser has one subscription; a session is one login in one browser, so more than one is a
@@ -142,14 +142,10 @@ export function deleteSubscriptionsOfOtherSessions(db: Db, userId: number, keptS
     .where(and(eq(pushSubscriptions.userId, userId), ne(pushSubscriptions.sessionId, keptSessionId)));
 }
 
-/** The members' roles that get a pump's alerts, by the one role table. */
-const MEMBER_ROLES_WITH_ALERTS = MEMBER_ROLES.filter((role) => roleMay(role, "alerts"));
-
 /**
  * Every browser that gets box `deviceId`'s alerts of `kind`, with the box's name, in one query:
- * browsers of live sessions of its owner and of the members whose role gets alerts
- * (common/pump-roles.ts), as D1 says now (a member removed a moment ago gets nothing, and one
- * invited gets nothing until they accept). Read
+ * browsers of live sessions of the pump's alert recipients (alert-recipients.ts), as D1 says
+ * now (a member removed a moment ago gets nothing). Read
  * through the index on the account: the pump's few people, then their subscriptions.
  */
 export async function subscriptionsForPump(
@@ -158,20 +154,14 @@ export async function subscriptionsForPump(
   kind: AlertKind,
   now = Date.now(),
 ): Promise<{ name: string | null; subscription: PushSubscriptionRow }[]> {
-  const people: SQL[] = [];
-  if (roleMay("owner", "alerts"))
-    people.push(sql`SELECT ${devices.ownerUserId} FROM ${devices} WHERE ${devices.id} = ${deviceId}`);
-  if (MEMBER_ROLES_WITH_ALERTS.length > 0)
-    people.push(
-      sql`SELECT ${users.id} FROM ${deviceMembers} JOIN ${users} ON ${users.mobileNo} = ${deviceMembers.mobileNo} WHERE ${deviceMembers.deviceId} = ${deviceId} AND ${deviceMembers.acceptedAt} IS NOT NULL AND ${inArray(deviceMembers.role, MEMBER_ROLES_WITH_ALERTS)}`,
-    );
-  if (people.length === 0) return [];
+  const people = alertRecipientIds(deviceId);
+  if (people === null) return [];
   const rows = await db
     .select({ name: devices.name, subscription: pushSubscriptions })
     .from(pushSubscriptions)
     .innerJoin(sessions, sessionIsLive(now))
     .innerJoin(devices, eq(devices.id, deviceId))
-    .where(sql`${pushSubscriptions.userId} IN (${sql.join(people, sql` UNION `)})`);
+    .where(sql`${pushSubscriptions.userId} IN (${people})`);
   return rows.filter((row) => row.subscription.kinds.includes(kind));
 }
 

@@ -47,7 +47,7 @@ import {
   type WebhookReply,
 } from "./provider.ts";
 import { fillSmsTemplate, type SmsLanguage, type SmsTemplateCode, templateIdKey } from "./sms-templates.ts";
-import { voiceText } from "./voice-scripts.ts";
+import { alertCallText, isPhoneAlertKind } from "./voice-scripts.ts";
 
 /** Exotel's two clusters; an account lives in one (https://developer.exotel.com/docs/references/authentication). */
 export const EXOTEL_API_HOSTS = ["api.in.exotel.com", "api.exotel.com"] as const;
@@ -107,12 +107,19 @@ const CALL_STATUSES: Record<string, CallStatus> = {
 };
 
 /** What we give a call in `CustomField` and get back in each of its webhooks. */
-type CallContext = { language: SmsLanguage; pumpName: string | null; ref: string | null; at: string | null };
+type CallContext = {
+  language: SmsLanguage;
+  kind: string | null;
+  pumpName: string | null;
+  ref: string | null;
+  at: string | null;
+};
 
 function callContext(customField: string | null): CallContext {
   const fields = new URLSearchParams(customField ?? "");
   return {
     language: fields.get("lang") === "en" ? "en" : "hi",
+    kind: fields.get("kind"),
     pumpName: fields.get("pumpName"),
     ref: fields.get("ref"),
     at: fields.get("at"),
@@ -184,7 +191,8 @@ export function exotelProvider(config: ExotelConfig, fetcher: typeof fetch = fet
     async placeCall(request: CallRequest): Promise<PlacedCall> {
       const context = new URLSearchParams({
         lang: request.language,
-        pumpName: request.values.pumpName,
+        kind: request.kind,
+        pumpName: request.pumpName,
         ref: request.reference.code,
         at: String(request.reference.placedAt),
       });
@@ -209,6 +217,10 @@ export function exotelProvider(config: ExotelConfig, fetcher: typeof fetch = fet
       return constantTimeEqual(encoder.encode(token), encoder.encode(config.webhookSecret));
     },
 
+    spokenReply(_language: SmsLanguage, text: string): WebhookReply {
+      return { status: 200, contentType: "text/plain; charset=utf-8", body: text };
+    },
+
     readWebhook(kind: WebhookKind, webhook: InboundWebhook): WebhookReading {
       const context = callContext(param(webhook, "CustomField"));
       const reference = referenceFrom(context.ref, context.at);
@@ -226,8 +238,15 @@ export function exotelProvider(config: ExotelConfig, fetcher: typeof fetch = fet
 
       switch (kind) {
         case "voice": {
+          // The flow's closing greeting reads what the key did from the same URL with step=outcome.
+          if (new URL(webhook.url).searchParams.get("step") === "outcome") {
+            const callId = param(webhook, "CallSid");
+            if (!callId) return { ok: false, problem: "CallSid is required" };
+            return { ok: true, event: null, replayKey: null, reply: ok, outcomeOfCall: callId };
+          }
           if (!context.pumpName) return { ok: false, problem: "the call's CustomField names no pump" };
-          const text = voiceText("stopOffer", context.language, { pumpName: context.pumpName });
+          if (!isPhoneAlertKind(context.kind)) return { ok: false, problem: "the call's CustomField names no alert" };
+          const text = alertCallText(context.kind, context.language, context.pumpName).join(" ");
           return { ok: true, event: null, replayKey: null, reply: { ...ok, body: text } };
         }
         case "keypress": {

@@ -3,6 +3,8 @@
 // read the provider's webhooks. Adapters call the providers' REST APIs with `fetch` (their SDKs
 // are written for Node, not Workers) and are plain modules: the Worker, the Node tests and the
 // local provider's tests use them alike.
+
+import type { PhoneAlertKind } from "../../common/alert-channels.ts";
 import type {
   CallReference,
   CallStatus,
@@ -11,7 +13,6 @@ import type {
   TelephonyProviderName,
 } from "../../common/telephony-events.ts";
 import type { SmsLanguage, SmsTemplateCode, SmsValues } from "./sms-templates.ts";
-import type { VoiceValues } from "./voice-scripts.ts";
 
 export type SmsRequest<Code extends SmsTemplateCode = SmsTemplateCode> = {
   /** A 10-digit Indian mobile number. */
@@ -29,11 +30,15 @@ export type SentSms = {
   segments: number;
 };
 
-/** The critical call: the `stopOffer` script, whose one key is reported to the keypress webhook. */
+/**
+ * An alert's call: the kind's opening naming the pump, then the `stopOffer`, whose one key is
+ * reported to the keypress webhook (worker/telephony/voice-scripts.ts).
+ */
 export type CallRequest = {
   to: string;
   language: SmsLanguage;
-  values: VoiceValues<"stopOffer">;
+  kind: PhoneAlertKind;
+  pumpName: string;
   reference: CallReference;
 };
 
@@ -62,6 +67,11 @@ export type WebhookReading =
       /** What makes a delivery of this event the same event: a replay has the same key. */
       replayKey: string | null;
       reply: WebhookReply;
+      /**
+       * A webhook that asks what a call's key did (Exotel's closing greeting): the call's id.
+       * The route answers it with `spokenReply` from what it recorded (worker/alerts/call-keys.ts).
+       */
+      outcomeOfCall?: string;
     }
   | { ok: false; problem: string };
 
@@ -73,6 +83,8 @@ export interface TelephonyProvider {
   verifyWebhook(kind: WebhookKind, webhook: InboundWebhook): Promise<boolean>;
   /** The event in a verified webhook, its replay key and the answer the provider expects. */
   readWebhook(kind: WebhookKind, webhook: InboundWebhook): WebhookReading;
+  /** What a call says next and last, as the provider's answer to its keypress or greeting webhook. */
+  spokenReply(language: SmsLanguage, text: string): WebhookReply;
 }
 
 /** A provider's API refused or failed a request: its HTTP status and its own error code. */

@@ -36,7 +36,7 @@ import {
   xml,
 } from "./provider.ts";
 import { fillSmsTemplate, type SmsLanguage, type SmsTemplateCode } from "./sms-templates.ts";
-import { voiceText } from "./voice-scripts.ts";
+import { alertCallText, isPhoneAlertKind, voiceText } from "./voice-scripts.ts";
 
 export const TWILIO_API_BASE = "https://api.twilio.com";
 
@@ -165,7 +165,12 @@ export function twilioProvider(config: TwilioConfig, fetcher: typeof fetch = fet
       const form = new URLSearchParams({
         To: e164(request.to),
         From: config.callerId,
-        Url: webhook("voice", { lang: request.language, pumpName: request.values.pumpName, ...reference }),
+        Url: webhook("voice", {
+          lang: request.language,
+          kind: request.kind,
+          pumpName: request.pumpName,
+          ...reference,
+        }),
         Method: "POST",
         StatusCallback: webhook("call-status", reference),
         StatusCallbackMethod: "POST",
@@ -189,6 +194,10 @@ export function twilioProvider(config: TwilioConfig, fetcher: typeof fetch = fet
       return signed && (account === null || account === config.accountSid);
     },
 
+    spokenReply(language: SmsLanguage, text: string): WebhookReply {
+      return { status: 200, contentType: "text/xml; charset=utf-8", body: twiml(say(language, text), "<Hangup/>") };
+    },
+
     readWebhook(kind: WebhookKind, webhook: InboundWebhook): WebhookReading {
       const query = new URL(webhook.url).searchParams;
       const language = languageOf(query.get("lang"));
@@ -209,11 +218,15 @@ export function twilioProvider(config: TwilioConfig, fetcher: typeof fetch = fet
       switch (kind) {
         case "voice": {
           const pumpName = query.get("pumpName");
+          const alertKind = query.get("kind");
           if (!pumpName) return { ok: false, problem: "the call's URL names no pump" };
+          if (!isPhoneAlertKind(alertKind)) return { ok: false, problem: "the call's URL names no alert" };
           const keypress = new URL(webhook.url);
           keypress.pathname = keypress.pathname.replace(/\/voice$/, "/keypress");
           keypress.searchParams.delete("pumpName");
-          const gather = `<Gather input="dtmf" numDigits="1" timeout="${GATHER_TIMEOUT_SECONDS}" action="${xml(keypress.toString())}" method="POST">${say(language, voiceText("stopOffer", language, { pumpName }))}</Gather>`;
+          keypress.searchParams.delete("kind");
+          const words = alertCallText(alertKind, language, pumpName).map((text) => say(language, text));
+          const gather = `<Gather input="dtmf" numDigits="1" timeout="${GATHER_TIMEOUT_SECONDS}" action="${xml(keypress.toString())}" method="POST">${words.join("")}</Gather>`;
           return {
             ok: true,
             event: null,

@@ -2,20 +2,123 @@
 // reads these aloud (Twilio `<Say language="hi-IN">`, Exotel's greeting applet), so they are
 // written to be heard once, on a noisy line: short sentences, the key to press said last.
 // Words follow docs/glossary.md (tests/app/glossary.test.ts reads these too).
+//
+// An alert's call is its opening (what happened at which pump, one per kind of
+// common/alert-channels.ts) followed by `stopOffer`; after the key, one of the outcomes says what
+// the box confirmed (worker/alerts/call-keys.ts).
+import type { PhoneAlertKind } from "../../common/alert-channels.ts";
 import type { SmsLanguage } from "./sms-templates.ts";
 
 type Script = { variables: readonly ("pumpName" | "digit")[]; text: Record<SmsLanguage, string> };
 
 export const VOICE_SCRIPTS = {
-  /** The critical call: a motor needs the farmer, who may stop it with one key. */
-  stopOffer: {
+  callDryRun: {
     variables: ["pumpName"],
     text: {
-      hi: "नमस्ते, सिंचाई से कॉल है। पंप {pumpName} की मोटर चल रही है और उसे आपका ध्यान चाहिए। मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।",
-      en: "Hello, this is Sinchai. The motor of pump {pumpName} is running and needs your attention. To switch the motor OFF, press 1. To change nothing, hang up.",
+      hi: "नमस्ते, सिंचाई से कॉल है। पंप {pumpName} ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें।",
+      en: "Hello, this is Sinchai. Pump {pumpName} ran dry, so the motor was switched OFF. Check the water source.",
     },
   },
-  /** After a key: what was pressed has been taken; what it led to is told by SMS and in the app. */
+  callPhaseFault: {
+    variables: ["pumpName"],
+    text: {
+      hi: "नमस्ते, सिंचाई से कॉल है। पंप {pumpName} पर फेज़ फॉल्ट है। फेज़ ठीक होने तक मोटर चालू नहीं हो सकती।",
+      en: "Hello, this is Sinchai. There is a phase fault at pump {pumpName}. The motor cannot start until the phases are back.",
+    },
+  },
+  callVoltageTrip: {
+    variables: ["pumpName"],
+    text: {
+      hi: "नमस्ते, सिंचाई से कॉल है। पंप {pumpName} पर वोल्टेज सीमा से बाहर था, इसलिए मोटर बंद कर दी गई।",
+      en: "Hello, this is Sinchai. The voltage at pump {pumpName} was out of limits, so the motor was switched OFF.",
+    },
+  },
+  callOfflineWhileOn: {
+    variables: ["pumpName"],
+    text: {
+      hi: "नमस्ते, सिंचाई से कॉल है। पंप {pumpName} का डिवाइस जवाब नहीं दे रहा, और मोटर चालू थी। पंप पर जाकर देखें।",
+      en: "Hello, this is Sinchai. The box of pump {pumpName} stopped answering while the motor was ON. Go and check the pump.",
+    },
+  },
+  callPowerBack: {
+    variables: ["pumpName"],
+    text: {
+      hi: "नमस्ते, सिंचाई से कॉल है। पंप {pumpName} पर बिजली वापस आई। कोई चालू न करे तब तक मोटर बंद रहेगी।",
+      en: "Hello, this is Sinchai. Power is back at pump {pumpName}. The motor stays OFF until someone switches it ON.",
+    },
+  },
+  callScheduleMissed: {
+    variables: ["pumpName"],
+    text: {
+      hi: "नमस्ते, सिंचाई से कॉल है। पंप {pumpName} का शेड्यूल नहीं चल सका। कारण ऐप में देखें।",
+      en: "Hello, this is Sinchai. A schedule of pump {pumpName} could not run. See why in the app.",
+    },
+  },
+  /** Said after every alert's opening: the one key, which the keypress webhook reports. */
+  stopOffer: {
+    variables: [],
+    text: {
+      hi: "मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।",
+      en: "To switch the motor OFF, press 1. To change nothing, hang up.",
+    },
+  },
+  /** 1 pressed: the box confirmed the motor is OFF. */
+  stopConfirmed: {
+    variables: [],
+    text: {
+      hi: "मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।",
+      en: "The motor is OFF: the box confirmed it. Thank you.",
+    },
+  },
+  /** 1 pressed: the command went, but the box did not answer in time. */
+  stopUnconfirmed: {
+    variables: [],
+    text: {
+      hi: "डिवाइस ने जवाब नहीं दिया, मोटर चल रही हो सकती है। ऐप में देखें या पंप पर जाएँ।",
+      en: "The box did not answer: the motor may still be running. Check the app or go to the pump.",
+    },
+  },
+  /** 1 pressed: the box is offline, so nothing could reach it. */
+  stopOffline: {
+    variables: [],
+    text: {
+      hi: "पंप का डिवाइस ऑफ़लाइन है, इसलिए मोटर बंद नहीं हो सकी। पंप पर जाकर देखें।",
+      en: "The pump's box is offline, so the motor could not be switched OFF. Go and check the pump.",
+    },
+  },
+  /** 1 pressed: the box refused, or something else stood in the way. */
+  stopFailed: {
+    variables: [],
+    text: {
+      hi: "मोटर बंद नहीं हो सकी। ऐप में देखें या पंप पर जाएँ।",
+      en: "The motor could not be switched OFF. Check the app or go to the pump.",
+    },
+  },
+  /** 1 pressed by someone who may no longer switch this pump. */
+  stopNotAllowed: {
+    variables: [],
+    text: {
+      hi: "आप अब यह पंप नहीं चला सकते। कुछ नहीं बदला।",
+      en: "You can no longer switch this pump. Nothing was changed.",
+    },
+  },
+  /** A key for a call placed too long ago. */
+  callExpired: {
+    variables: [],
+    text: {
+      hi: "यह कॉल पुरानी हो गई है। कुछ नहीं बदला। ऐप में देखें।",
+      en: "This call has expired. Nothing was changed. Check the app.",
+    },
+  },
+  /** A key other than 1. */
+  otherKey: {
+    variables: ["digit"],
+    text: {
+      hi: "आपने {digit} दबाया। कुछ नहीं बदला। धन्यवाद।",
+      en: "You pressed {digit}. Nothing was changed. Thank you.",
+    },
+  },
+  /** A key that was already taken (a provider's retry): what it did was said then. */
   keypressReceived: {
     variables: ["digit"],
     text: {
@@ -36,6 +139,30 @@ export const VOICE_SCRIPTS = {
 export type VoiceScriptCode = keyof typeof VOICE_SCRIPTS;
 export const VOICE_SCRIPT_CODES = Object.keys(VOICE_SCRIPTS) as VoiceScriptCode[];
 
+/** Each phone alert kind's opening. */
+export const CALL_OPENINGS = {
+  dryRun: "callDryRun",
+  phaseFault: "callPhaseFault",
+  voltageTrip: "callVoltageTrip",
+  offlineWhileOn: "callOfflineWhileOn",
+  powerBack: "callPowerBack",
+  scheduleMissed: "callScheduleMissed",
+} as const satisfies Record<PhoneAlertKind, VoiceScriptCode>;
+
+/** What a call may say after its key, by code (worker/alerts/call-keys.ts chooses). */
+export type CallOutcomeScript =
+  | "stopConfirmed"
+  | "stopUnconfirmed"
+  | "stopOffline"
+  | "stopFailed"
+  | "stopNotAllowed"
+  | "callExpired"
+  | "noKeypress";
+
+export function isPhoneAlertKind(value: string | null): value is PhoneAlertKind {
+  return value !== null && Object.hasOwn(CALL_OPENINGS, value);
+}
+
 export type VoiceValues<Code extends VoiceScriptCode> = Record<
   (typeof VOICE_SCRIPTS)[Code]["variables"][number],
   string
@@ -55,4 +182,9 @@ export function voiceText<Code extends VoiceScriptCode>(
       .slice(0, 40)
       .join("");
   });
+}
+
+/** What an alert's call says before it waits for the key: its opening, then the offer. */
+export function alertCallText(kind: PhoneAlertKind, language: SmsLanguage, pumpName: string): string[] {
+  return [voiceText(CALL_OPENINGS[kind], language, { pumpName }), voiceText("stopOffer", language, {})];
 }

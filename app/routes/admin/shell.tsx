@@ -28,6 +28,7 @@ const NAV: { to: string; label: AdminMessageKey }[] = [
   { to: "/admin/logs", label: "admin.nav.logs" },
   { to: "/admin/recharges", label: "admin.nav.recharges" },
   { to: "/admin/audit", label: "admin.nav.audit" },
+  { to: "/admin/telephony", label: "admin.nav.telephony" },
 ];
 
 export default function AdminShell({ loaderData }: Route.ComponentProps) {

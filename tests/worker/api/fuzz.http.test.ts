@@ -10,6 +10,7 @@
 //
 // The route table below must name exactly the routes the router has: a new route fails
 // "covers every route" until it is added here, and is fuzzed from then on.
+
 import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { Hono } from "hono";
@@ -20,9 +21,11 @@ import {
   auditQuerySchema,
   deleteUserRequestSchema,
   motorLogsPageQuerySchema,
+  telephonyUsageQuerySchema,
   updateUserRoleRequestSchema,
   userIdSchema,
 } from "../../../common/admin-schemas.ts";
+import { saveAlertChannelsSchema } from "../../../common/alert-channel-schemas.ts";
 import { parseAnswer, readJson } from "../../../common/api-client.ts";
 import { firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
 import { rechargeRequestResponseSchema } from "../../../common/api-responses/recharges.ts";
@@ -94,7 +97,7 @@ import {
   uniqueMobileNo,
 } from "../helpers.ts";
 
-/** Generated inputs per route; 71 routes make 10,650. */
+/** Generated inputs per route; 74 routes make 11,100. */
 const RUNS_PER_ROUTE = 150;
 const MIN_HTTP_INPUTS = 6_000;
 /** readJsonBody refuses bodies longer than this (worker/api/input.ts). */
@@ -527,6 +530,23 @@ const ROUTES: Record<string, Spec> = {
     body: { template: () => ({ endpoint: pushEndpoint }), fields: ["endpoint"] },
     accepts: () => false,
   },
+  "GET /api/alerts/channels": { caller: "owner", effect: "read", accepts: () => true },
+  // The owner's number is not verified here: only "app" choices are taken.
+  "PUT /api/alerts/channels": {
+    caller: "owner",
+    effect: "write",
+    body: {
+      template: () => ({ channels: { dryRun: "app", powerBack: "app" }, language: "hi" }),
+      fields: ["channels", "language"],
+    },
+    accepts: (seen) => {
+      const body = jsonBody(seen, saveAlertChannelsSchema);
+      return (
+        body !== undefined &&
+        Object.values(body.channels).every((channel) => channel === undefined || channel === "app")
+      );
+    },
+  },
   "GET /api/device/firmware/:id": {
     caller: "device",
     effect: "read",
@@ -534,6 +554,12 @@ const ROUTES: Record<string, Spec> = {
     accepts: (seen) => ok(firmwareIdSchema, seen.params.id),
   },
   "GET /api/admin/dashboard-stats": { caller: "admin", effect: "read", accepts: () => true },
+  "GET /api/admin/telephony-usage": {
+    caller: "admin",
+    effect: "read",
+    query: { template: { month: "2026-11" }, fields: ["month"] },
+    accepts: (seen) => ok(telephonyUsageQuerySchema, seen.query),
+  },
   "GET /api/admin/device-statuses": { caller: "admin", effect: "read", accepts: () => true },
   "GET /api/admin/devices": { caller: "admin", effect: "read", accepts: () => true },
   "POST /api/admin/devices": {

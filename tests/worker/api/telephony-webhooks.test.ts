@@ -150,7 +150,7 @@ describe("Twilio webhooks (local mode's provider)", () => {
   it("answer the call's voice URL with the script in Hindi around one Gather, recording nothing", async () => {
     const callSid = sid("CA");
     const path =
-      "/api/telephony/twilio/voice?lang=hi&pumpName=%E0%A4%95%E0%A5%81%E0%A4%8F%E0%A4%81%20%3C1%3E&ref=stop:SNC-AB12CD34&at=5";
+      "/api/telephony/twilio/voice?lang=hi&kind=dryRun&pumpName=%E0%A4%95%E0%A5%81%E0%A4%8F%E0%A4%81%20%3C1%3E&ref=stop:SNC-AB12CD34&at=5";
     const response = await twilioPost(path, { CallSid: callSid, CallStatus: "in-progress", Direction: "outbound-api" });
     expect(response.status).toBe(200);
     const twiml = await response.text();
@@ -159,7 +159,7 @@ describe("Twilio webhooks (local mode's provider)", () => {
       `action="${ORIGIN}/api/telephony/twilio/keypress?lang=hi&#38;ref=stop%3ASNC-AB12CD34&#38;at=5" method="POST"`,
     );
     // The pump's name is the farmer's text: escaped, never markup.
-    expect(twiml).toContain("पंप कुएँ &#60;1&#62; की मोटर चल रही है");
+    expect(twiml).toContain("पंप कुएँ &#60;1&#62; ड्राई रन हुआ");
     expect(twiml).toContain("मोटर बंद करने के लिए 1 दबाएँ।");
     expect(await recorded(callSid)).toEqual([]);
   });
@@ -251,7 +251,9 @@ async function exotel(path: string, init: RequestInit = {}): Promise<Response> {
 }
 
 const customField = (pumpName: string) =>
-  encodeURIComponent(new URLSearchParams({ lang: "hi", pumpName, ref: "stop:SNC-AB12CD34", at: "9" }).toString());
+  encodeURIComponent(
+    new URLSearchParams({ lang: "hi", kind: "dryRun", pumpName, ref: "stop:SNC-AB12CD34", at: "9" }).toString(),
+  );
 
 describe("Exotel webhooks (an environment configured for Exotel)", () => {
   it("refuse a request without our secret, or with another, with 403 and record nothing", async () => {
@@ -291,7 +293,7 @@ describe("Exotel webhooks (an environment configured for Exotel)", () => {
     expect(greeting.status).toBe(200);
     expect(greeting.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
     expect(await greeting.text()).toBe(
-      "नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप की मोटर चल रही है और उसे आपका ध्यान चाहिए। मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।",
+      "नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें। मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।",
     );
     const head = await exotel(path, { method: "HEAD" });
     expect(head.status).toBe(200);

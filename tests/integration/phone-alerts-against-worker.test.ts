@@ -1,0 +1,183 @@
+// Alerts by SMS and call end to end, as `npm start` runs them: the real Worker under `wrangler
+// dev` (workerd, local D1, the DeviceHubs), the device simulator as the farmer's box and the local
+// telephony provider as Twilio and the farmer's phone. A dry-run trip reaches the farmer in Hindi
+// by SMS when the phone rings out, and by a call when it is answered; pressing 1 on the call stops
+// the running motor through the hub (the simulator's relay opens) and the motor log says who. A
+// forged keypress changes nothing; the real one replayed is acted on once.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiClient } from "../../common/api-client.ts";
+import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts";
+import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
+import { twilioSignature } from "../../common/twilio-signature.ts";
+import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
+import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
+import { startLocalWorker, THROWAWAY_JWT_SECRET } from "../../scripts/lib/local-worker.ts";
+import { localProviderClient } from "../../telephony-sim/client.ts";
+import { type LocalProvider, startLocalProvider } from "../../telephony-sim/local-provider.ts";
+import type { SimCall } from "../../telephony-sim/phone-log.ts";
+import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import { freePort, freshPersistDir, type LocalWorker } from "./local-worker.ts";
+
+const ACCOUNT_SID = "AC00000000000000000000000000000000";
+const OUR_NUMBER = "+918000000001";
+const TOKEN = "integration-phone-alerts-token-0123456789";
+const WEBHOOK_SECRET = "integration-phone-alerts-secret-0123456789abcdef";
+const PUMP_NAME = "कुएँ वाला पंप";
+
+let worker: LocalWorker;
+let phone: LocalProvider;
+let admin: ApiClient;
+const boxes: SimulatedDevice[] = [];
+const phoneLines: string[] = [];
+
+beforeAll(async () => {
+  const persistTo = await freshPersistDir();
+  const port = await freePort();
+  phone = await startLocalProvider({
+    credentials: { accountSid: ACCOUNT_SID, apiKey: "", apiToken: TOKEN, webhookSecret: WEBHOOK_SECRET },
+    workerOrigin: `http://localhost:${port}`,
+    ourNumber: OUR_NUMBER,
+    inboundProvider: "twilio",
+    log: (line) => phoneLines.push(line),
+  });
+  worker = await startLocalWorker({
+    kind: "api",
+    persistTo,
+    port,
+    jwtSecret: THROWAWAY_JWT_SECRET,
+    vars: {
+      TELEPHONY_API_TOKEN: TOKEN,
+      TELEPHONY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      TELEPHONY_LOCAL_URL: phone.url,
+      TELEPHONY_WEBHOOK_ORIGIN: `http://localhost:${port}`,
+    },
+  });
+  admin = await createAdmin(worker.url, worker.persistTo, "9000000019");
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(boxes.map((box) => box.stop()));
+  await phone?.stop();
+  await worker?.stop();
+});
+
+/** A farmer whose number was verified by a code, with a named 5 HP pump whose simulated box is online. */
+async function verifiedFarmerWithPump() {
+  const mobileNo = uniqueMobileNo();
+  const farmer = await registerFarmer(worker.url, mobileNo);
+  const provisioned = await admin.provisionDevice("3phase", mobileNo);
+  await executeLocalSql(
+    worker.persistTo,
+    `UPDATE users SET number_verified_at = ${Date.now()} WHERE mobile_no = ${sqlText(mobileNo)};
+     UPDATE devices SET name = ${sqlText(PUMP_NAME)} WHERE id = ${sqlText(provisioned.device.id)};`,
+  );
+  const box = simulateBox(
+    localDeviceSocketUrl(worker.port),
+    { deviceId: provisioned.device.id, key: provisioned.key, kind: "3phase", horsePower: 5 },
+    { protectionGraceMs: 1_700, protectionSustainMs: 300, protectionSampleMs: 50, reconnectBaseMs: 100 },
+  );
+  boxes.push(box);
+  box.start();
+  await box.waitUntilConnected();
+  await farmer.post(`/api/devices/motor/config/${mobileNo}`, motorConfigResponseSchema, {
+    defaultCurrent: 9,
+    dryRunThreshold: 30,
+    overCurrentThreshold: 30,
+  });
+  return { farmer, mobileNo, box };
+}
+
+/** Switches the motor ON as the farmer from the app, waiting out the pause after the last command. */
+async function switchOnFromApp(farmer: ApiClient) {
+  await expect
+    .poll(async () => (await farmer.switchMotor("on")).status, { timeout: 15_000, interval: 1_000 })
+    .toBe(200);
+}
+
+/** The box runs dry: it trips and opens its relay. */
+async function dryRunTrip(box: SimulatedDevice) {
+  box.inject("dryRun");
+  await box.waitFor("tripped", 5_000);
+  expect(box.relay).toBe("off");
+  box.inject("normal");
+}
+
+/** Where the call's key goes, as the call's TwiML names it (the voice URL without what only the script needs). */
+function keyUrlOf(call: SimCall): string {
+  const url = new URL(call.voiceUrl!);
+  url.pathname = url.pathname.replace(/\/voice$/, "/keypress");
+  url.searchParams.delete("pumpName");
+  url.searchParams.delete("kind");
+  return url.toString();
+}
+
+async function signedKeypress(url: string, callId: string, token: string): Promise<Response> {
+  const fields = { AccountSid: ACCOUNT_SID, CallSid: callId, Digits: "1" };
+  return fetch(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Twilio-Signature": await twilioSignature(token, url, Object.entries(fields)),
+    },
+    body: new URLSearchParams(fields),
+  });
+}
+
+async function logTexts(farmer: ApiClient, mobileNo: string): Promise<string[]> {
+  return (await farmer.get(`/api/logs/motor/${mobileNo}`, motorLogsResponseSchema)).map((log) => log.logMessage);
+}
+
+describe("a dry-run trip reaches the farmer's phone", () => {
+  it("by SMS when the phone rings out, by a call when it is answered; 1 on the call stops the running motor", async () => {
+    const client = localProviderClient(phone.url);
+    const { farmer, mobileNo, box } = await verifiedFarmerWithPump();
+
+    // Night one: the phone is in another room. The call rings out; the SMS names the pump.
+    await client.setAnswering(mobileNo, false);
+    await switchOnFromApp(farmer);
+    await dryRunTrip(box);
+    await client.waitForCall(mobileNo, (call) => call.status === "no-answer");
+    const sms = await client.waitForSms(mobileNo);
+    expect(sms.text).toBe(`सिंचाई: पंप ${PUMP_NAME} सूखा चला, मोटर बंद कर दी गई। पानी का स्रोत देखें।`);
+
+    // Night two: the farmer answers. The call names the pump and offers the stop key.
+    await client.setAnswering(mobileNo, true);
+    await switchOnFromApp(farmer);
+    await dryRunTrip(box);
+    const call = await client.waitForCall(mobileNo, (candidate) => candidate.waitingForKey);
+    expect(call.spoken).toEqual([
+      `नमस्ते, सिंचाई से कॉल है। पंप ${PUMP_NAME} ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें।`,
+      "मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।",
+    ]);
+    // Before the farmer presses, the son switches it back ON from the app: it runs.
+    await switchOnFromApp(farmer);
+    expect(box.relay).toBe("on");
+
+    // A forged keypress (signed with another token) is refused and the motor keeps running.
+    const keyUrl = keyUrlOf(call);
+    expect((await signedKeypress(keyUrl, call.id, "not-our-token")).status).toBe(403);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(box.relay).toBe("on");
+
+    // The farmer presses 1: the box's relay opens, the call says the box confirmed it.
+    let switches = 0;
+    box.on("switched", () => switches++);
+    await client.press("1", call.id);
+    expect(box.relay).toBe("off");
+    const after = (await client.records()).calls.find((candidate) => candidate.id === call.id)!;
+    expect(after.spoken.at(-1)).toBe("मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।");
+    expect(phoneLines).toContain(`  1 pressed on ${call.id}: «मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।»`);
+    await expect
+      .poll(() => logTexts(farmer, mobileNo))
+      .toContain("Motor turned OFF by the owner pressing 1 on an alert call");
+
+    // The same keypress replayed, correctly signed: answered, acted on no more.
+    expect((await signedKeypress(keyUrl, call.id, TOKEN)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(switches).toBe(1);
+    const byCall = (await logTexts(farmer, mobileNo)).filter((text) => text.includes("pressing 1"));
+    expect(byCall).toHaveLength(1);
+    // One SMS in all: night one's; none follows an answered call.
+    expect((await client.records()).sms.filter((message) => message.to === mobileNo)).toHaveLength(1);
+  }, 90_000);
+});

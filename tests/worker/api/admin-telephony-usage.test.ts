@@ -1,0 +1,89 @@
+// GET /api/admin/telephony-usage: each account's alerts by SMS and call in an IST month, counted
+// from the claims (SMS parts, calls and their started minutes, what the caps held back) and priced
+// at the environment's rates (wrangler.toml's local examples: 25 paise a part, 50 a minute).
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { telephonyUsageResponseSchema } from "../../../common/api-responses/admin.ts";
+import { getDb } from "../../../worker/db/client.ts";
+import { type AlertDeliveryStatus, alertDeliveries } from "../../../worker/db/schema.ts";
+import { istMonth } from "../../../worker/services/telephony-usage.ts";
+import { adminToken, createUser, getJson } from "../helpers.ts";
+
+const NOVEMBER = Date.parse("2026-11-10T10:00:00+05:30");
+const OCTOBER_LAST_MINUTE = Date.parse("2026-10-31T23:59:00+05:30");
+
+function claim(
+  userId: number,
+  channel: "sms" | "call",
+  status: AlertDeliveryStatus,
+  at: number,
+  extra: { segments?: number; durationSeconds?: number } = {},
+) {
+  return {
+    eventId: crypto.randomUUID(),
+    userId,
+    deviceId: "SNC-COSTTEST",
+    kind: "dryRun" as const,
+    channel,
+    reason: "chosen" as const,
+    language: "hi" as const,
+    values: { pumpName: "x" },
+    status,
+    segments: extra.segments ?? null,
+    durationSeconds: extra.durationSeconds ?? null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+describe("GET /api/admin/telephony-usage", () => {
+  it("counts each account's SMS parts, calls and started minutes in the IST month, and prices them", async () => {
+    const [farmer, other] = await Promise.all([createUser(), createUser()]);
+    await getDb(env.DB)
+      .insert(alertDeliveries)
+      .values([
+        claim(farmer.id, "sms", "delivered", NOVEMBER, { segments: 2 }),
+        claim(farmer.id, "sms", "sent", NOVEMBER + 1, { segments: 2 }),
+        claim(farmer.id, "sms", "capped", NOVEMBER + 2),
+        claim(farmer.id, "sms", "refused", NOVEMBER + 3),
+        claim(farmer.id, "call", "completed", NOVEMBER + 4, { durationSeconds: 61 }),
+        claim(farmer.id, "call", "noAnswer", NOVEMBER + 5, { durationSeconds: 0 }),
+        claim(other.id, "sms", "delivered", OCTOBER_LAST_MINUTE, { segments: 1 }),
+      ]);
+    const token = await adminToken();
+    const november = await readJson(
+      await getJson("/api/admin/telephony-usage?month=2026-11", token),
+      telephonyUsageResponseSchema,
+    );
+    expect(november.prices).toEqual({ smsPartPaise: 25, callMinutePaise: 50, asOf: "2026-11-26" });
+    expect(november.accounts.find((row) => row.userId === farmer.id)).toEqual({
+      userId: farmer.id,
+      mobileNo: farmer.mobileNo,
+      sms: 2,
+      smsParts: 4,
+      calls: 2,
+      answeredCalls: 1,
+      callSeconds: 61,
+      callMinutes: 2,
+      capped: 1,
+      estimatedPaise: 4 * 25 + 2 * 50,
+    });
+    expect(november.accounts.find((row) => row.userId === other.id)).toBeUndefined();
+    const october = await readJson(
+      await getJson("/api/admin/telephony-usage?month=2026-10", token),
+      telephonyUsageResponseSchema,
+    );
+    expect(october.accounts.find((row) => row.userId === other.id)).toMatchObject({ sms: 1, estimatedPaise: 25 });
+    expect(october.totals.smsParts).toBeGreaterThanOrEqual(1);
+  });
+
+  it("is this month without one, and refuses a month that is not one", async () => {
+    const token = await adminToken();
+    const now = await readJson(await getJson("/api/admin/telephony-usage", token), telephonyUsageResponseSchema);
+    expect(now.month).toBe(istMonth(Date.now()));
+    for (const month of ["2026-13", "2026-1", "november", "2026-11-01"]) {
+      expect((await getJson(`/api/admin/telephony-usage?month=${month}`, token)).status, month).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,186 @@
+// Alerts by SMS and call (docs/telephony.md, "Alerts by SMS and call"; decision 026): a pump's
+// alert of a phone kind (common/alert-channels.ts) goes to each of its alert recipients by the
+// channel they chose for that kind, to a verified number only, in their language, naming the
+// pump. A call comes first for those who chose it; the SMS follows when nobody answers it, it
+// cannot be placed, or the day's calls are used up (call-webhooks.ts sends the one after an
+// unanswered call). Every SMS and call is claimed in D1 once per event, account and channel,
+// within the account's daily cap, before the provider is asked (db/alert-deliveries.ts).
+//
+// Never in the way of the pump: the hub does not await it (ctx.waitUntil), and every failure
+// is logged and swallowed, as Web Push's are.
+import { type PhoneAlertKind, type PhoneAlertValues, phoneAlertKindOf } from "../../common/alert-channels.ts";
+import type { PumpAlert } from "../../common/alerts.ts";
+import { formatClock, istMinuteOfDay } from "../../common/schedule-time.ts";
+import {
+  claimDelivery,
+  type DeliveryClaim,
+  type PhoneLanguage,
+  type PhoneRecipient,
+  phoneRecipientsOf,
+  recordDeliverySent,
+} from "../db/alert-deliveries.ts";
+import { type Db, getDb } from "../db/client.ts";
+import { type TelephonyEnv, telephonyProvider } from "../telephony/config.ts";
+import type { SmsRequest, TelephonyProvider } from "../telephony/provider.ts";
+import { SMS_TEMPLATES, type SmsTemplateCode } from "../telephony/sms-templates.ts";
+
+export type PhoneAlertEnv = TelephonyEnv & Pick<Env, "DB">;
+
+/** Each phone kind's SMS (worker/telephony/sms-templates.ts). */
+const SMS_OF: Record<PhoneAlertKind, SmsTemplateCode> = {
+  dryRun: "alertDryRun",
+  phaseFault: "alertPhaseFault",
+  voltageTrip: "alertVoltageTrip",
+  offlineWhileOn: "alertOfflineWhileOn",
+  powerBack: "alertPowerBack",
+  scheduleMissed: "alertScheduleMissed",
+};
+
+/** The SMS of a phone kind, filled: the pump's name, and the time for the kinds whose text has one. */
+function smsRequest(kind: PhoneAlertKind, to: string, language: PhoneLanguage, values: PhoneAlertValues): SmsRequest {
+  const template = SMS_OF[kind];
+  const needsTime = (SMS_TEMPLATES[template].variables as readonly string[]).includes("time");
+  const filled = needsTime ? { pumpName: values.pumpName, time: values.time ?? "" } : { pumpName: values.pumpName };
+  return { to, template, language, values: filled } as SmsRequest;
+}
+
+/** What became of an alert for one person, for logs and tests. */
+export type PhoneDelivery = {
+  userId: number;
+  channel: "sms" | "call";
+  outcome: "sent" | "capped" | "repeat" | "failed";
+};
+
+/** The time an alert is about, as its SMS writes it (10:45 PM, IST), or none. */
+function timeOf(alert: PumpAlert, now: number): string | undefined {
+  if (alert.kind === "offlineWhileOn") return formatClock(istMinuteOfDay(alert.lastSeenAt ?? now));
+  if (alert.kind === "schedule") return formatClock(alert.minuteOfDay);
+  return undefined;
+}
+
+let warned = false;
+
+/** The environment's provider, or null (said once in the log) when it is not configured. */
+export function providerOf(env: TelephonyEnv): TelephonyProvider | null {
+  const configured = telephonyProvider(env);
+  if (configured.ok) return configured.provider;
+  if (!warned) console.warn(`Alerts by SMS and call are off: ${configured.problem}`);
+  warned = true;
+  return null;
+}
+
+type Sending = { db: Db; provider: TelephonyProvider; now: number };
+
+/** Claims and sends the alert's SMS to one person; what became of it. */
+export async function sendAlertSms(
+  { db, provider, now }: Sending,
+  claim: Omit<DeliveryClaim, "channel">,
+  to: string,
+): Promise<PhoneDelivery> {
+  const base = { userId: claim.userId, channel: "sms" as const };
+  const claimed = await claimDelivery(db, { ...claim, channel: "sms" }, now);
+  if (!claimed) return { ...base, outcome: "repeat" };
+  if (claimed.status === "capped") return { ...base, outcome: "capped" };
+  try {
+    const sent = await provider.sendSms(smsRequest(claim.kind, to, claim.language, claim.values));
+    await recordDeliverySent(db, claimed.id, {
+      provider: sent.provider,
+      providerId: sent.messageId,
+      status: sent.status,
+      segments: sent.segments,
+    });
+    return { ...base, outcome: "sent" };
+  } catch (error) {
+    console.error(`Alert SMS ${claimed.id} not sent`, error);
+    await recordDeliverySent(db, claimed.id, { status: "refused" });
+    return { ...base, outcome: "failed" };
+  }
+}
+
+/** Claims and places the alert's call to one person; the SMS instead when it cannot be placed or is over the cap. */
+async function callFor(
+  sending: Sending,
+  claim: Omit<DeliveryClaim, "channel" | "reason">,
+  to: string,
+): Promise<PhoneDelivery[]> {
+  const { db, provider, now } = sending;
+  const base = { userId: claim.userId, channel: "call" as const };
+  const claimed = await claimDelivery(db, { ...claim, channel: "call", reason: "chosen" }, now);
+  if (!claimed) return [{ ...base, outcome: "repeat" }];
+  const instead = () => sendAlertSms(sending, { ...claim, reason: "callFallback" }, to);
+  if (claimed.status === "capped") return [{ ...base, outcome: "capped" }, await instead()];
+  try {
+    const placed = await provider.placeCall({
+      to,
+      language: claim.language,
+      kind: claim.kind,
+      pumpName: claim.values.pumpName,
+      // What the keypress webhook brings back: which claim this call is, and when it was placed.
+      reference: { code: `alert:${claimed.id}`, placedAt: now },
+    });
+    await recordDeliverySent(db, claimed.id, {
+      provider: placed.provider,
+      providerId: placed.callId,
+      status: placed.status,
+      segments: null,
+    });
+    return [{ ...base, outcome: "sent" }];
+  } catch (error) {
+    console.error(`Alert call ${claimed.id} not placed`, error);
+    await recordDeliverySent(db, claimed.id, { status: "refused" });
+    return [{ ...base, outcome: "failed" }, await instead()];
+  }
+}
+
+/** One person's SMS or call, by the channel they chose for the kind (nothing for "app"). */
+function toPerson(
+  sending: Sending,
+  recipient: PhoneRecipient,
+  event: { eventId: string; deviceId: string; kind: PhoneAlertKind; time: string | undefined },
+): Promise<PhoneDelivery[]> {
+  const { time, ...rest } = event;
+  const claim = {
+    ...rest,
+    userId: recipient.userId,
+    language: recipient.settings.language,
+    values: { pumpName: recipient.pumpName, ...(time ? { time } : {}) },
+  };
+  const channel = recipient.settings.channels[event.kind];
+  if (channel === "call") return callFor(sending, claim, recipient.mobileNo);
+  if (channel === "sms")
+    return sendAlertSms(sending, { ...claim, reason: "chosen" }, recipient.mobileNo).then((one) => [one]);
+  return Promise.resolve([]);
+}
+
+/**
+ * Sends box `deviceId`'s `alert` (raised once as `eventId`) by SMS and call to every recipient
+ * who chose a phone channel for its kind and whose number is verified. Resolves when every
+ * provider answered.
+ */
+export async function sendPhoneAlert(
+  env: PhoneAlertEnv,
+  deviceId: string,
+  alert: PumpAlert,
+  eventId: string,
+  now = Date.now(),
+): Promise<PhoneDelivery[]> {
+  const kind = phoneAlertKindOf(alert);
+  if (kind === null) return [];
+  const provider = providerOf(env);
+  if (!provider) return [];
+  try {
+    const db = getDb(env.DB);
+    const sending = { db, provider, now };
+    const time = timeOf(alert, now);
+    const recipients = await phoneRecipientsOf(db, deviceId);
+    // Only a number its holder proved with a code gets SMS and calls (docs/telephony.md).
+    const verified = recipients.filter((recipient) => recipient.verified);
+    const deliveries = await Promise.all(
+      verified.map((recipient) => toPerson(sending, recipient, { eventId, deviceId, kind, time })),
+    );
+    return deliveries.flat();
+  } catch (error) {
+    console.error(`Phone alert ${kind} of ${deviceId} not sent`, error);
+    return [];
+  }
+}

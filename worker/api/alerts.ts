@@ -1,0 +1,30 @@
+// Alerts by SMS and call (docs/telephony.md, "Alerts by SMS and call"): a farmer reads and sets,
+// per kind, how each alert reaches them (the app only, an SMS, or a call followed by an SMS when
+// unanswered) and the language of their SMS and calls. Farmers only: an admin session gets 403.
+// SMS and calls need a verified number (worker/services/alert-channels.ts).
+import { Hono } from "hono";
+import { translateApi } from "../../app/i18n/api.ts";
+import { saveAlertChannelsSchema } from "../../common/alert-channel-schemas.ts";
+import { alertChannelsResponseSchema, alertChannelsSavedResponseSchema } from "../../common/api-responses/alerts.ts";
+import { getDb } from "../db/client.ts";
+import { alertChannelsView, saveAlertChannels } from "../services/alert-channels.ts";
+import type { ApiEnv } from "./context.ts";
+import { readJsonBody } from "./input.ts";
+import { apiLanguage } from "./language.ts";
+import { requireAuth } from "./require-auth.ts";
+import { respond } from "./respond.ts";
+
+export const alertRoutes = new Hono<ApiEnv>()
+  .get("/channels", requireAuth("user"), async (c) => {
+    const view = await alertChannelsView(getDb(c.env.DB), c.var.user.id);
+    return respond(c, alertChannelsResponseSchema, { success: true, ...view });
+  })
+  .put("/channels", requireAuth("user"), async (c) => {
+    const input = await readJsonBody(c, saveAlertChannelsSchema);
+    const view = await saveAlertChannels(getDb(c.env.DB), c.var.user.id, input);
+    return respond(c, alertChannelsSavedResponseSchema, {
+      success: true,
+      message: translateApi(apiLanguage(c.req.raw), "api.alertsSaved"),
+      ...view,
+    });
+  });
