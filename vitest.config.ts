@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { generateVapidKeys } from "./scripts/lib/vapid.ts";
+import { phoneTestOutbound, TEST_TELEPHONY_SECRETS } from "./tests/phone-outbound.ts";
 import { pushTestOutbound } from "./tests/push-outbound.ts";
 
 export default defineConfig(async () => {
@@ -28,11 +29,15 @@ export default defineConfig(async () => {
                   // real ones; no deployed Worker has this (tests/scripts/deploy.test.ts).
                   PUSH_TEST_HOSTS: "push.test",
                   // Test-only telephony secrets: the tests sign and address webhooks with them.
-                  TELEPHONY_API_TOKEN: "worker-tests-only-telephony-token",
-                  TELEPHONY_WEBHOOK_SECRET: "worker-tests-only-webhook-secret-0123456789",
+                  ...TEST_TELEPHONY_SECRETS,
+                  // Where the tests' phone plays the provider's webhooks: nowhere (the Worker
+                  // under test has no address), never a local Worker that may be running.
+                  TELEPHONY_WEBHOOK_ORIGIN: "http://127.0.0.1:9",
                 },
-                // Web Push requests go to a push service played in Node (tests/push-outbound.ts).
-                outboundService: pushTestOutbound,
+                // SMS and calls reach a local provider in this process (tests/phone-outbound.ts);
+                // Web Push requests a push service played in Node (tests/push-outbound.ts).
+                outboundService: async (request: Request) =>
+                  (await phoneTestOutbound(request)) ?? pushTestOutbound(request),
                 // An empty database of its own, for tests that apply migrations step by step.
                 d1Databases: ["MIGRATION_TEST_DB"],
               },
