@@ -219,6 +219,7 @@ export const adminEn = {
   "admin.audit.do.healthCheck": "Asked a box for its health",
   "admin.audit.do.firmwareUpdate": "Started a firmware update",
   "admin.audit.do.removeMember": "Removed a member from a box",
+  "admin.audit.do.signInCode": "Sent a farmer a code by SMS",
 
   // Recharges
   "admin.recharges.title": "Device Connectivity Requests",

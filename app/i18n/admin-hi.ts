@@ -211,6 +211,7 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.audit.do.healthCheck": "डिवाइस से उसकी स्थिति माँगी",
   "admin.audit.do.firmwareUpdate": "फ़र्मवेयर अपडेट शुरू किया",
   "admin.audit.do.removeMember": "बॉक्स से एक सदस्य हटाया",
+  "admin.audit.do.signInCode": "किसान को SMS से कोड भेजा",
 
   "admin.recharges.title": "डिवाइस कनेक्टिविटी अनुरोध",
   "admin.recharges.plan": "प्लान",

@@ -6,7 +6,8 @@ import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredential
 import { LoginForm } from "../components/login-form.tsx";
 import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
-import { envOf, optionalUser } from "../session.server.ts";
+import { languageOf } from "../i18n/language.server.ts";
+import { envOf, optionalUser, waitUntilOf } from "../session.server.ts";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [{ title: "Register · Sinchai" }];
@@ -22,7 +23,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const env = envOf(context);
   let userId: number;
   try {
-    userId = (await registerAccount(env, form.credentials, request)).id;
+    const sending = { waitUntil: waitUntilOf(context), language: languageOf(request) };
+    userId = (await registerAccount(env, form.credentials, sending, request)).id;
   } catch (error) {
     return data({ error: accountErrorKey(error, "register.failed") }, { status: accountErrorStatus(error) });
   }

@@ -17,7 +17,9 @@ import {
 } from "../../device-sim/simulated-device.ts";
 import { E2E_PERSIST_DIR, E2E_PORT } from "../../playwright.config.ts";
 import { localDeviceFile, readLocalDeviceCredentials } from "../../scripts/lib/local-devices.ts";
+import { readLocalPhoneUrl } from "../../scripts/lib/local-phone.ts";
 import { DEMO_DEVICE, DEMO_USER } from "../../scripts/lib/seed.ts";
+import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
 
 export { DEMO_USER, en, hi };
 
@@ -66,6 +68,20 @@ export async function sendRegistration(page: Page, mobileNo: string, texts: Text
   await page.getByLabel(texts["auth.mobileNo"]).fill(mobileNo);
   await page.getByLabel(texts["auth.password"]).fill("farmer-password");
   await page.getByRole("button", { name: texts["register.button"] }).click();
+}
+
+/** The e2e Worker's phone: every SMS and call it sent, as the local provider `scripts/start.ts` runs received them. */
+export async function e2ePhone(): Promise<LocalProviderClient> {
+  return localProviderClient(await readLocalPhoneUrl(E2E_PERSIST_DIR));
+}
+
+/** The code of the first SMS with one to `mobileNo` since `since` (a Date.now() before it was asked for). */
+export async function codeSentTo(mobileNo: string, since: number): Promise<string> {
+  const sms = await (await e2ePhone()).waitForSms(
+    mobileNo,
+    (candidate) => candidate.at >= since && /\b[0-9]{6}\b/.test(candidate.text),
+  );
+  return /\b([0-9]{6})\b/.exec(sms.text)![1]!;
 }
 
 /** Registers a fresh farmer (no device) through the page, which signs them in. */
