@@ -122,20 +122,23 @@ describe("whose phones a pump's alert reaches, and what it says", () => {
     expect(schedule.tag).not.toBe(hindi.tag);
   });
 
-  it("the owner's and the operators' phones get the pump's alerts; a viewer's, an ex-member's and a stranger's do not", async () => {
+  it("the owner's and the operators' phones get the pump's alerts; a viewer's, an ex-member's, an invited operator's who has not accepted and a stranger's do not", async () => {
     const farmer = await farmerWithDevice();
-    const { operator, viewer, exMember } = await sharePump(farmer.device.deviceId, farmer.token);
+    const { operator, viewer, exMember, invitee } = await sharePump(farmer.device.deviceId, farmer.token);
     const stranger = await farmerWithDevice();
-    const [operatorToken, viewerToken, exToken] = await Promise.all([
+    const [operatorToken, viewerToken, exToken, inviteeToken] = await Promise.all([
       loginToken(operator),
       loginToken(viewer),
       loginToken(exMember),
+      loginToken(invitee),
     ]);
     const phones = {
       owner: await subscribe(farmer.token, "ok", ["phase"]),
       operator: await subscribe(operatorToken, "ok", ["phase"]),
       viewer: await subscribe(viewerToken, "ok", ["phase"]),
       exMember: await subscribe(exToken, "ok", ["phase"]),
+      // An invitation gives nothing until it is accepted: not even the pump's alerts.
+      invitee: await subscribe(inviteeToken, "ok", ["phase"]),
       stranger: await subscribe(stranger.token, "ok", ["phase"]),
     };
     const box = await connectDevice(farmer.device);
@@ -145,6 +148,7 @@ describe("whose phones a pump's alert reaches, and what it says", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await pushesTo(phones.viewer.id)).toBe(0);
     expect(await pushesTo(phones.exMember.id)).toBe(0);
+    expect(await pushesTo(phones.invitee.id)).toBe(0);
     expect(await pushesTo(phones.stranger.id)).toBe(0);
 
     // The owner removes the operator: the next alert does not reach them.

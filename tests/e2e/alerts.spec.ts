@@ -393,6 +393,12 @@ test("an operator's phone gets the shared pump's alerts by its name and opens th
       ...bearer(owner.token),
     });
     expect(invited.status()).toBe(201);
+    // An invitation gives nothing, alerts included, until it is accepted.
+    const accepted = await request.post(`/api/pumps/${pump.deviceId}/invitation`, {
+      data: { answer: "accept" },
+      ...bearer(person.token),
+    });
+    expect(accepted.status()).toBe(200);
   }
   const operatorPhone = await subscribe(request, operator, "en");
   const viewerPhone = await subscribe(request, viewer, "hi");

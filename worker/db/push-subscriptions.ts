@@ -155,7 +155,8 @@ const MEMBER_ROLES_WITH_ALERTS = MEMBER_ROLES.filter((role) => roleMay(role, "al
 /**
  * Every browser that gets box `deviceId`'s alerts of `kind`, with the box's name, in one query:
  * browsers of live sessions of its owner and of the members whose role gets alerts
- * (common/pump-roles.ts), as D1 says now (a member removed a moment ago gets nothing). Read
+ * (common/pump-roles.ts) and who accepted (an invitation gives nothing until then), as D1 says
+ * now (a member removed a moment ago gets nothing). Read
  * through the index on the account: the pump's few people, then their subscriptions.
  */
 export async function subscriptionsForPump(
@@ -169,7 +170,7 @@ export async function subscriptionsForPump(
     people.push(sql`SELECT ${devices.ownerUserId} FROM ${devices} WHERE ${devices.id} = ${deviceId}`);
   if (MEMBER_ROLES_WITH_ALERTS.length > 0)
     people.push(
-      sql`SELECT ${users.id} FROM ${deviceMembers} JOIN ${users} ON ${users.mobileNo} = ${deviceMembers.mobileNo} WHERE ${deviceMembers.deviceId} = ${deviceId} AND ${inArray(deviceMembers.role, MEMBER_ROLES_WITH_ALERTS)}`,
+      sql`SELECT ${users.id} FROM ${deviceMembers} JOIN ${users} ON ${users.mobileNo} = ${deviceMembers.mobileNo} WHERE ${deviceMembers.deviceId} = ${deviceId} AND ${deviceMembers.acceptedAt} IS NOT NULL AND ${inArray(deviceMembers.role, MEMBER_ROLES_WITH_ALERTS)}`,
     );
   if (people.length === 0) return [];
   const rows = await db
