@@ -22,7 +22,10 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // entries) then added 947 bytes and run hours and energy's chart 1.3 KB: with both it
   // measures 135,831 bytes (132.6 KB), and the budget moved to that. Taps on the open socket
   // (the request, its answer's schema, the form's hand-over: decision 023) then added 874 bytes.
-  "/motor-control": { js: 133.6 * KB },
+  // Verified numbers then added 0.3 KB: three pages in the route manifest every page loads (142
+  // bytes), the dashboard's one line and its two notices (140), the spaced number (37); it
+  // measures 137,146 bytes (133.9 KB).
+  "/motor-control": { js: 134 * KB },
 };
 
 function kindOf(response: Response): Kind {
@@ -112,7 +115,7 @@ test.describe("the dashboard", () => {
     await device.stop();
   });
 
-  test("/motor-control: at most 133.6 KB of JavaScript, live", async ({ browser }) => {
+  test("/motor-control: at most 134 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only
     // the session cookie (no cache, no memory of the login page's scripts).
     const context = await browser.newContext();

@@ -84,12 +84,19 @@ export async function codeSentTo(mobileNo: string, since: number): Promise<strin
   return /\b([0-9]{6})\b/.exec(sms.text)![1]!;
 }
 
-/** Registers a fresh farmer (no device) through the page, which signs them in. */
+/**
+ * Registers a fresh farmer (no device) through the page, which signs them in, and verifies the
+ * number with the code registration sent to it, as a new farmer does.
+ */
 export async function registerAndLogIn(page: Page, texts: Texts = hi): Promise<string> {
   const mobileNo = uniqueMobileNo();
   await page.goto("/register");
+  const since = Date.now();
   await sendRegistration(page, mobileNo, texts);
-  await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
+  await expect(page).toHaveURL(/\/verify-number\?sent=1&welcome=1$/);
+  await page.getByLabel(texts["code.label"]).fill(await codeSentTo(mobileNo, since));
+  await page.getByRole("button", { name: texts["verify.button"] }).click();
+  await expect(page).toHaveURL(/\/motor-control\?verified=1&welcome=1$/);
   await expect(page.getByTestId("welcome")).toHaveText(texts["register.success"]);
   return mobileNo;
 }
