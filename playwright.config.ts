@@ -21,6 +21,7 @@ const OWN_FARMER_SPECS = [
   "**/cross-site.spec.ts",
   "**/user-shell.spec.ts",
   "**/change-password.spec.ts",
+  "**/verified-number.spec.ts",
   "**/admin-login.spec.ts",
   "**/admin-users.spec.ts",
   "**/admin-user-detail.spec.ts",

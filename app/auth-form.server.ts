@@ -1,8 +1,14 @@
 // Reads the mobile number and password of the login and register forms, with the same zod
 // schemas as the JSON API, and names problems by message key so they show in either language.
-import { changePasswordRequestSchema, loginRequestSchema, registerRequestSchema } from "../common/api-schemas.ts";
+import {
+  changePasswordRequestSchema,
+  loginRequestSchema,
+  mobileNoSchema,
+  oneTimeCodeSchema,
+  registerRequestSchema,
+} from "../common/api-schemas.ts";
 import { HttpError } from "../worker/http/http-error.ts";
-import type { MessageKey } from "./i18n/i18n.ts";
+import type { MessageKey, MessageValues } from "./i18n/i18n.ts";
 
 export type Credentials = { mobileNo: string; password: string };
 
@@ -44,7 +50,7 @@ export function readPasswordChangeForm(
   return { ok: true, input: result.data };
 }
 
-/** The message key for an error thrown by logIn/registerAccount. */
+/** The message key for an error thrown by logIn/registerAccount and the code sign-ins. */
 export function accountErrorKey(error: unknown, fallback: MessageKey): MessageKey {
   if (error instanceof HttpError) {
     switch (error.code) {
@@ -66,6 +72,8 @@ export function accountErrorKey(error: unknown, fallback: MessageKey): MessageKe
         return "auth.passwordRepeated";
       case "commonPassword":
         return "auth.passwordCommon";
+      case "noCode":
+        return "code.dead";
       default:
         return fallback;
     }
@@ -85,4 +93,22 @@ export function loginCookieHeaders(sessionCookieValue: string, extraCookies: str
   headers.append("Set-Cookie", sessionCookieValue);
   for (const cookie of extraCookies) headers.append("Set-Cookie", cookie);
   return headers;
+}
+
+/** A page's refusal with its values: a wrong code says how many tries are left. */
+export function pageErrorOf(error: unknown, fallback: MessageKey): { key: MessageKey; values?: MessageValues } {
+  if (error instanceof HttpError && error.code === "wrongCode") return { key: "code.wrong", values: error.params };
+  return { key: accountErrorKey(error, fallback) };
+}
+
+/** The mobile number a code form names, read with the API's schema. */
+export function readMobileNo(form: FormData): string | null {
+  const parsed = mobileNoSchema.safeParse(form.get("mobileNo"));
+  return parsed.success ? parsed.data : null;
+}
+
+/** The code a form carries, read with the API's schema (spaces between the digits dropped). */
+export function readCode(form: FormData): string | null {
+  const parsed = oneTimeCodeSchema.safeParse(form.get("code"));
+  return parsed.success ? parsed.data : null;
 }

@@ -10,6 +10,11 @@ export function localeOf(language: Language): string {
   return language === "hi" ? "hi-IN" : "en-IN";
 }
 
+/** A 10-digit mobile number the way people read it out: 98765 43210. */
+export function formatMobileNo(mobileNo: string): string {
+  return /^[0-9]{10}$/.test(mobileNo) ? `${mobileNo.slice(0, 5)} ${mobileNo.slice(5)}` : mobileNo;
+}
+
 export function formatDateTime(iso: string | number, language: Language): string {
   return new Date(iso).toLocaleString(localeOf(language), {
     timeZone: TIME_ZONE,

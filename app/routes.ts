@@ -5,6 +5,8 @@ export default [
   index("routes/landing.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
+  route("login-code", "routes/login-code.tsx"),
+  route("forgot-password", "routes/forgot-password.tsx"),
   route("logout", "routes/logout.ts"),
   route("language", "routes/language.ts"),
   // ---- user area ----
@@ -14,6 +16,7 @@ export default [
     route("recharge", "routes/recharge.tsx"),
     route("logs", "routes/logs.tsx"),
     route("change-password", "routes/change-password.tsx"),
+    route("verify-number", "routes/verify-number.tsx"),
     route("alerts", "routes/alerts.tsx"),
     route("pump", "routes/pump.ts"),
     route("pump-people", "routes/pump-people.tsx"),

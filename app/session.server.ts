@@ -9,6 +9,12 @@ export function envOf(context: Readonly<RouterContextProvider>): Env {
   return context.get(cloudflareContext).env;
 }
 
+/** For work that goes on after the answer (an SMS): the request's `waitUntil`. */
+export function waitUntilOf(context: Readonly<RouterContextProvider>): (promise: Promise<unknown>) => void {
+  const { ctx } = context.get(cloudflareContext);
+  return (promise) => ctx.waitUntil(promise);
+}
+
 /**
  * The signed-in person of one area, or a redirect to where that area signs in. A cookie that
  * no longer opens a session of it (expired, logged out, role removed, account deleted) is

@@ -43,6 +43,37 @@ export const loginRequestSchema = z.object({
   }),
 });
 
+/** A one-time code as typed: six digits (spaces a phone keyboard adds between them are dropped). */
+export const oneTimeCodeSchema = z
+  .string({ error: "Enter the 6-digit code from the SMS." })
+  .transform((code) => code.replace(/\s/g, ""))
+  .pipe(z.string().regex(/^[0-9]{6}$/, { error: "Enter the 6-digit code from the SMS." }));
+
+/**
+ * What a code is for (docs/telephony.md, "Verified numbers"): signing a verified number in,
+ * setting a new password, or verifying the number of the account it belongs to.
+ */
+export const codePurposeSchema = z.enum(["signIn", "resetPassword", "verifyNumber"], {
+  error: "purpose must be one of signIn, resetPassword, verifyNumber",
+});
+export type CodePurposeName = z.infer<typeof codePurposeSchema>;
+
+/** POST /api/auth/codes: send a code for `purpose` to `mobileNo` (answered alike for every number). */
+export const codeRequestSchema = z.object({ purpose: codePurposeSchema, mobileNo: mobileNoSchema });
+
+/** POST /api/auth/verify-number: the code sent to the signed-in account's own number. */
+export const verifyNumberRequestSchema = z.object({ code: oneTimeCodeSchema });
+
+/** POST /api/auth/login-code: a number and the sign-in code sent to it. */
+export const codeLoginRequestSchema = z.object({ mobileNo: mobileNoSchema, code: oneTimeCodeSchema });
+
+/** POST /api/auth/reset-password: a number, the code sent to it to set a new password, and that password. */
+export const resetPasswordRequestSchema = z.object({
+  mobileNo: mobileNoSchema,
+  code: oneTimeCodeSchema,
+  newPassword: newPasswordSchema,
+});
+
 /** `token` is in the spec's payload for old clients; the Worker authenticates by header or cookie. */
 export const motorCommandRequestSchema = z.object({
   action: relayStateSchema,

@@ -166,7 +166,11 @@ export type ThrottlePolicyName =
   /** Test alerts from one session, and from one account (worker/api/push.ts). */
   | "pushTestSession"
   | "pushTestAccount"
-  /** One-time codes sent to a number, asked for and checked from a client address (worker/auth/one-time-codes.ts). */
+  /**
+   * One-time codes sent to a number, asked for and checked from a client address, and checked
+   * for a number (worker/auth/one-time-codes.ts).
+   */
   | "codeNumber"
   | "codeClient"
-  | "codeCheckClient";
+  | "codeCheckClient"
+  | "codeCheckNumber";

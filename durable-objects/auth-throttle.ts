@@ -39,6 +39,9 @@ export const THROTTLE_POLICIES: Record<ThrottlePolicyName, ThrottlePolicy> = {
   codeClient: { windowMs: 60 * MINUTE, free: 10, baseDelayMs: 5 * MINUTE, maxDelayMs: 60 * MINUTE },
   // Codes checked from one client address, right or wrong, whatever the numbers.
   codeCheckClient: { windowMs: 15 * MINUTE, free: 20, baseDelayMs: MINUTE, maxDelayMs: 15 * MINUTE },
+  // Codes checked for one number from anywhere (four codes' tries a day), so guesses spread over
+  // many addresses and codes are bounded per number too; the number's own phone is exempt.
+  codeCheckNumber: { windowMs: 24 * 60 * MINUTE, free: 20, baseDelayMs: MINUTE, maxDelayMs: 60 * MINUTE },
 };
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };

@@ -19,6 +19,7 @@ import {
 import { PHONE_COMMANDS_HELP, runPhoneCommand } from "../telephony-sim/commands.ts";
 import { type LocalProvider, startLocalProvider } from "../telephony-sim/local-provider.ts";
 import { DEFAULT_PERSIST_DIR } from "./lib/local-d1.ts";
+import { writeLocalPhoneUrl } from "./lib/local-phone.ts";
 import { localTelephony } from "./lib/local-telephony.ts";
 import { startLocalWorker } from "./lib/local-worker.ts";
 import { prepareLocal } from "./lib/prepare-local.ts";
@@ -108,6 +109,8 @@ async function main() {
     }
     if (phone) void runPhoneCommand(phone, line, (text) => console.log(`  [phone] ${text}`));
   });
+  // For tests and scripts that read what it received (the e2e tests read the codes sent).
+  await writeLocalPhoneUrl(persistTo, phone.url);
   done();
 
   done = step(`Starting the Worker on ${origin}`);

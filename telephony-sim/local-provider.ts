@@ -29,6 +29,8 @@ export type LocalProviderOptions = {
   /** Whose webhooks a farmer's SMS and missed call arrive as: the Worker's TELEPHONY_PROVIDER. */
   inboundProvider: "twilio" | "exotel";
   log?: (line: string) => void;
+  /** False: the server does not keep Node running by itself (a test harness's, stopped with the process). */
+  keepProcessAlive?: boolean;
 };
 
 export type LocalProvider = {
@@ -172,6 +174,7 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
+  if (options.keepProcessAlive === false) server.unref();
   const { port } = server.address() as AddressInfo;
   return {
     ...provider,

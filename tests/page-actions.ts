@@ -4,6 +4,8 @@
 export const PAGE_ACTIONS = [
   "/login",
   "/register",
+  "/login-code",
+  "/forgot-password",
   "/logout",
   "/language",
   "/motor-control",
@@ -11,6 +13,7 @@ export const PAGE_ACTIONS = [
   "/recharge",
   "/change-password",
   "/alerts",
+  "/verify-number",
   "/pump",
   "/pump-people",
   "/pump-invitation",

@@ -6,16 +6,18 @@
 import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { useT } from "../i18n/i18n.ts";
+import { AuthLinks, AuthPage } from "./auth-page.tsx";
 import { Field } from "./field.tsx";
-import { LanguageSwitch } from "./language-switch.tsx";
 
 export function LoginForm({
   title,
   submitLabel,
   busyLabel,
   error,
+  afterError,
   notice,
   elsewhere,
+  links,
 }: {
   title: string;
   submitLabel: string;
@@ -23,54 +25,60 @@ export function LoginForm({
   busyLabel: string;
   /** The route action's refusal, worded; nothing before a post or after a good one. */
   error?: string | null;
+  /** Said under the refusal: what to do about it (a number already registered). */
+  afterError?: ReactNode;
   /** Said above the form (the admin login: signed out, session expired). */
   notice?: ReactNode;
   /** Under the form, the way to the other page (between login and registration): a question and its link. */
   elsewhere?: { question: string; to: string; link: string };
+  /** Other ways in, under the form (a code, a new password). */
+  links?: { to: string; label: string; testId?: string }[];
 }) {
-  const t = useT();
   const busy = useNavigation().state === "submitting";
+  const t = useT();
   return (
-    <main className="page narrow">
-      <header className="auth-header">
-        <Link to="/" className="brand">
-          {t("app.name")}
-        </Link>
-        <LanguageSwitch />
-      </header>
-      <section className="card">
-        <h1>{title}</h1>
-        {notice}
-        <Form method="post" className="stack" noValidate>
-          <Field label={t("auth.mobileNo")}>
-            <input
-              name="mobileNo"
-              type="tel"
-              inputMode="numeric"
-              autoComplete="tel-national"
-              placeholder={t("auth.mobilePlaceholder")}
-              maxLength={10}
-              required
-            />
-          </Field>
-          <Field label={t("auth.password")}>
-            <input name="password" type="password" autoComplete="current-password" required />
-          </Field>
-          {error && (
-            <p className="message error" role="alert">
-              {error}
-            </p>
-          )}
-          <button type="submit" className="button primary" disabled={busy}>
-            {busy ? busyLabel : submitLabel}
-          </button>
-        </Form>
-        {elsewhere && (
-          <p className="muted">
-            {elsewhere.question} <Link to={elsewhere.to}>{elsewhere.link}</Link>
+    <AuthPage title={title}>
+      {notice}
+      <Form method="post" className="stack" noValidate>
+        <MobileNoField />
+        <Field label={t("auth.password")}>
+          <input name="password" type="password" autoComplete="current-password" required />
+        </Field>
+        {error && (
+          <p className="message error" role="alert">
+            {error}
           </p>
         )}
-      </section>
-    </main>
+        {afterError}
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? busyLabel : submitLabel}
+        </button>
+      </Form>
+      {links && <AuthLinks links={links} />}
+      {elsewhere && (
+        <p className="muted">
+          {elsewhere.question} <Link to={elsewhere.to}>{elsewhere.link}</Link>
+        </p>
+      )}
+    </AuthPage>
+  );
+}
+
+/** The mobile number as every form before sign-in asks for it. */
+export function MobileNoField({ defaultValue }: { defaultValue?: string }) {
+  const t = useT();
+  return (
+    <Field label={t("auth.mobileNo")}>
+      <input
+        name="mobileNo"
+        type="tel"
+        inputMode="numeric"
+        autoComplete="tel-national"
+        placeholder={t("auth.mobilePlaceholder")}
+        maxLength={10}
+        defaultValue={defaultValue}
+        required
+      />
+    </Field>
   );
 }

@@ -133,6 +133,19 @@ export const adminEn = {
   "admin.user.createdAt": "Created at",
   "admin.user.lastLogin": "Last login",
   "admin.user.neverLoggedIn": "Never logged in",
+  "admin.user.number": "Mobile number",
+  "admin.user.verifiedOn": "verified {date}",
+  "admin.user.notVerified": "not verified",
+  "admin.user.sendCode": "Send a sign-in code",
+  "admin.user.sendCodeQuestion":
+    "Send a sign-in code by SMS to {mobileNo}? Only the farmer's phone gets it: never ask them to tell it to you.",
+  "admin.user.sendResetQuestion":
+    "{mobileNo} is not verified, so a code cannot sign it in. Send a code to set a new password instead? Only the farmer's phone gets it; they use it under “Forgot your password?”.",
+  "admin.user.codeSent": "Sign-in code sent by SMS to {mobileNo}. It works for 5 minutes.",
+  "admin.user.resetCodeSent":
+    "Code to set a new password sent by SMS to {mobileNo} (“Forgot your password?”). It works for 5 minutes.",
+  "admin.user.codeThrottled": "This number has had too many codes. Try again later.",
+  "admin.user.codeFailed": "The code could not be sent.",
   "admin.user.noDevice": "No device is linked to this account. Use Device Settings to assign or provision one.",
   "admin.user.power": "Live power data",
   "admin.user.current": "Current",
@@ -244,6 +257,7 @@ export const adminEn = {
   "admin.audit.do.healthCheck": "Asked a box for its health",
   "admin.audit.do.firmwareUpdate": "Started a firmware update",
   "admin.audit.do.removeMember": "Removed a member from a box",
+  "admin.audit.do.signInCode": "Sent a farmer a code by SMS",
 
   // Recharges
   "admin.recharges.title": "Device Connectivity Requests",

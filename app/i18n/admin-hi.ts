@@ -128,6 +128,18 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.user.createdAt": "बनाया गया",
   "admin.user.lastLogin": "आख़िरी लॉगिन",
   "admin.user.neverLoggedIn": "कभी लॉगिन नहीं किया",
+  "admin.user.number": "मोबाइल नंबर",
+  "admin.user.verifiedOn": "पुष्टि {date}",
+  "admin.user.notVerified": "पुष्टि नहीं हुई",
+  "admin.user.sendCode": "लॉगिन का कोड भेजें",
+  "admin.user.sendCodeQuestion":
+    "{mobileNo} पर SMS से लॉगिन का कोड भेजें? कोड सिर्फ़ किसान के फ़ोन पर जाएगा: उनसे कभी कोड बताने को न कहें।",
+  "admin.user.sendResetQuestion":
+    "{mobileNo} की पुष्टि नहीं हुई है, इसलिए कोड से लॉगिन नहीं हो सकता। उसकी जगह नया पासवर्ड रखने का कोड भेजें? कोड सिर्फ़ किसान के फ़ोन पर जाएगा; वे उसे “पासवर्ड भूल गए?” में लिखेंगे।",
+  "admin.user.codeSent": "{mobileNo} पर SMS से लॉगिन का कोड भेजा गया। वह 5 मिनट चलेगा।",
+  "admin.user.resetCodeSent": "{mobileNo} पर SMS से नया पासवर्ड रखने का कोड भेजा गया (“पासवर्ड भूल गए?”)। वह 5 मिनट चलेगा।",
+  "admin.user.codeThrottled": "इस नंबर पर बहुत सारे कोड जा चुके हैं। थोड़ी देर बाद फिर प्रयास करें।",
+  "admin.user.codeFailed": "कोड नहीं भेजा जा सका।",
   "admin.user.noDevice": "इस खाते से कोई डिवाइस जुड़ा नहीं है। डिवाइस सेटिंग्स से कोई डिवाइस जोड़ें या नया बनाएँ।",
   "admin.user.power": "लाइव पावर डेटा",
   "admin.user.current": "करंट",
@@ -235,6 +247,7 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.audit.do.healthCheck": "डिवाइस से उसकी स्थिति माँगी",
   "admin.audit.do.firmwareUpdate": "फ़र्मवेयर अपडेट शुरू किया",
   "admin.audit.do.removeMember": "बॉक्स से एक सदस्य हटाया",
+  "admin.audit.do.signInCode": "किसान को SMS से कोड भेजा",
 
   "admin.recharges.title": "डिवाइस कनेक्टिविटी अनुरोध",
   "admin.recharges.plan": "प्लान",

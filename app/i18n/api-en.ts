@@ -98,6 +98,14 @@ export const apiEn = {
   "error.voltageLimitOutOfRange":
     "{field, select, underVoltage {Under voltage} overVoltage {Over voltage} other {Voltage unbalance}} for a {kind, select, 1phase {1-phase} other {3-phase}} motor ({nominal} V) must be from {min} to {max} {unit}.",
   "api.registered": "Registration successful! Please login to continue.",
+  "api.codeRequested":
+    "If this number can use it, a 6-digit code is on its way by SMS. It works for 5 minutes, for 5 tries.",
+  "api.numberVerified": "Your mobile number is verified.",
+  "api.passwordReset": "New password saved. You were logged out everywhere else.",
+  "api.signInCodeSent": "A code went by SMS to the account's number. It works for 5 minutes.",
+  "error.wrongCode":
+    "The code is not correct. {triesLeft, plural, =0 {Ask for a new code.} one {# more try with this code.} other {# more tries with this code.}}",
+  "error.noCode": "This code no longer works (used, older than 5 minutes or tried 5 times). Ask for a new code.",
   "api.passwordChanged": "Password changed. You were logged out everywhere else.",
 } as const;
 

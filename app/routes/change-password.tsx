@@ -1,11 +1,11 @@
 // The signed-in farmer changes their password. A plain form post with a route action, so it
 // works before (or without) JavaScript; the same function as POST /api/auth/change-password.
 // Every other session of the account ends, and the realtime sockets they opened close.
-import { data, Form, useNavigation } from "react-router";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../common/constants.ts";
+import { data, Form, Link, useNavigation } from "react-router";
 import { changePassword } from "../../worker/auth/accounts.ts";
 import { accountErrorKey, accountErrorStatus, readPasswordChangeForm } from "../auth-form.server.ts";
 import { Field } from "../components/field.tsx";
+import { NewPasswordField } from "../components/new-password-field.tsx";
 import { useT } from "../i18n/i18n.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
@@ -57,23 +57,13 @@ export default function ChangePassword({ actionData }: Route.ComponentProps) {
             {busy ? t("password.busy") : t("password.button")}
           </button>
         </Form>
+        <p className="muted">
+          {t("password.forgot")}{" "}
+          <Link to="/forgot-password" data-testid="forgot-password">
+            {t("forgot.link")}
+          </Link>
+        </p>
       </section>
     </>
-  );
-}
-
-/** The new password, typed twice: both fields hold it to the server's limits. */
-function NewPasswordField({ name, label }: { name: string; label: string }) {
-  return (
-    <Field label={label}>
-      <input
-        name={name}
-        type="password"
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN_LENGTH}
-        maxLength={PASSWORD_MAX_LENGTH}
-        required
-      />
-    </Field>
   );
 }

@@ -38,6 +38,10 @@ export default function Login({ actionData }: Route.ComponentProps) {
       submitLabel={t("login.button")}
       busyLabel={t("login.busy")}
       error={actionData?.error && t(actionData.error)}
+      links={[
+        { to: "/login-code", label: t("login.withCode"), testId: "login-with-code" },
+        { to: "/forgot-password", label: t("login.forgot"), testId: "forgot-password" },
+      ]}
       elsewhere={{ question: t("login.noAccount"), to: "/register", link: t("login.registerLink") }}
     />
   );

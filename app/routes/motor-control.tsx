@@ -1,5 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { data, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
+import { data, Form, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
 import { healthReadingResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { motorConfigRequestSchema } from "../../common/api-schemas.ts";
 import { type RelayState, relayStateSchema } from "../../common/device-enums.ts";
@@ -69,6 +69,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   ]);
   return {
     mobileNo: user.mobileNo,
+    numberVerified: user.numberVerified,
     hasDevice: device !== undefined,
     deviceId: device?.id ?? null,
     pumpName: device?.name ?? null,
@@ -237,9 +238,18 @@ function readCachedHealth(key: string): HealthData | null {
   }
 }
 
+/**
+ * What the address says the farmer just did (server-rendered, so it shows without JavaScript):
+ * registered (and signed in), verified the number with a code, set a new password with one.
+ */
+const ARRIVALS = [
+  ["welcome", "register.success"],
+  ["verified", "verify.done"],
+  ["passwordReset", "forgot.done"],
+] as const;
+
 export default function MotorControl({ loaderData }: Route.ComponentProps) {
-  // Set by the registration that signed this farmer in (server-rendered, so it shows without JavaScript).
-  const welcome = useSearchParams()[0].get("welcome") === "1";
+  const [search] = useSearchParams();
   const t = useT();
   const language = useLanguage();
   const words = useWords();
@@ -473,10 +483,23 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
           {t("pumps.sharedBy", { mobileNo: loaderData.sharedBy })} · {t("pumps.role", { role })}
         </p>
       )}
-      {welcome && (
-        <p className="message success" role="status" data-testid="welcome">
-          {t("register.success")}
-        </p>
+      {ARRIVALS.map(
+        ([param, key]) =>
+          search.get(param) === "1" && (
+            <p key={param} className="message success" role="status" data-testid={param}>
+              {t(key)}
+            </p>
+          ),
+      )}
+      {!loaderData.numberVerified && (
+        // One line: what is missing and the one tap that sends the code (docs/decisions/027).
+        <Form method="post" action="/verify-number" className="verify-notice" data-testid="verify-notice">
+          <input type="hidden" name="intent" value="send" />
+          <span>{t("verify.notice")}</span>
+          <button type="submit" className="link-button">
+            {t("code.send")}
+          </button>
+        </Form>
       )}
       <section className="card status-row">
         <div>

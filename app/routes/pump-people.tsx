@@ -25,7 +25,7 @@ import { Field } from "../components/field.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { type MessageKey, useT } from "../i18n/i18n.ts";
 import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
-import { envOf } from "../session.server.ts";
+import { envOf, waitUntilOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/pump-people";
 
@@ -84,7 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         });
         if (!parsed.success) return refused("people.error.invalidInput", 400);
         const owner = { deviceId, ownerMobileNo: user.mobileNo, invitedByUserId: user.id };
-        const member = await invitePumpMember(env, db, owner, parsed.data);
+        const member = await invitePumpMember(env, db, owner, parsed.data, waitUntilOf(context));
         return { notice: { key: "people.invited", values: { label: member.label }, tone: "success" } satisfies Notice };
       }
       case "change": {

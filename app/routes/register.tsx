@@ -3,10 +3,12 @@ import { registerAccount } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
 import { startSession } from "../../worker/auth/sessions.ts";
 import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
+import { AuthLinks } from "../components/auth-page.tsx";
 import { LoginForm } from "../components/login-form.tsx";
 import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
-import { envOf, optionalUser } from "../session.server.ts";
+import { languageOf } from "../i18n/language.server.ts";
+import { envOf, optionalUser, waitUntilOf } from "../session.server.ts";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [{ title: "Register · Sinchai" }];
@@ -22,27 +24,45 @@ export async function action({ request, context }: Route.ActionArgs) {
   const env = envOf(context);
   let userId: number;
   try {
-    userId = (await registerAccount(env, form.credentials, request)).id;
+    const sending = { waitUntil: waitUntilOf(context), language: languageOf(request) };
+    userId = (await registerAccount(env, form.credentials, sending, request)).id;
   } catch (error) {
     return data({ error: accountErrorKey(error, "register.failed") }, { status: accountErrorStatus(error) });
   }
-  // A farmer who just chose a password is not asked for it again: registering signs in and
-  // goes straight to the motor page, which says what to do until a box is linked.
+  // A farmer who just chose a password is not asked for it again: registering signs in. The
+  // code sent to the number is asked for next; the number is verified once it is entered
+  // (docs/decisions/027-verified-numbers.md).
   const { token, expiresAt } = await startSession(env, userId, "user");
   const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
-  return redirect("/motor-control?welcome=1", {
+  return redirect("/verify-number?sent=1&welcome=1", {
     headers: loginCookieHeaders(sessionCookie(request, "user", token, maxAge), []),
   });
 }
 
 export default function Register({ actionData }: Route.ComponentProps) {
   const t = useT();
+  const taken = actionData?.error === "register.duplicate";
   return (
     <LoginForm
       title={t("register.title")}
       submitLabel={t("register.button")}
       busyLabel={t("register.busy")}
       error={actionData?.error && t(actionData.error)}
+      afterError={
+        // Not a dead end for the number's holder, whoever registered it: a code sent to it
+        // signs them in or sets a new password, which logs everyone else out.
+        taken && (
+          <div data-testid="number-taken">
+            <p className="muted">{t("register.duplicateHelp")}</p>
+            <AuthLinks
+              links={[
+                { to: "/forgot-password", label: t("forgot.link"), testId: "taken-forgot" },
+                { to: "/login-code", label: t("login.withCode"), testId: "taken-code" },
+              ]}
+            />
+          </div>
+        )
+      }
       elsewhere={{ question: t("register.haveAccount"), to: "/login", link: t("register.loginLink") }}
     />
   );

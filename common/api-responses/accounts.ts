@@ -5,7 +5,7 @@ import { z } from "../zod-mini.ts";
 export const publicUserSchema = z.object({ id: z.int(), mobileNo: z.string(), isAdmin: z.boolean() });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
-/** POST /api/auth/login (register and logout answer messageResponseSchema). */
+/** POST /api/auth/login and POST /api/auth/login-code (register, logout and verify-number answer messageResponseSchema). */
 export const loginResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
@@ -24,5 +24,28 @@ export const adminLoginResponseSchema = z.object({
 export const changePasswordResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
+  endedSessions: z.int(),
+});
+
+/**
+ * POST /api/auth/codes: the same answer for every number, whether or not a code goes out
+ * (docs/telephony.md, "Verified numbers"). How long a code works, and how many digits it has.
+ */
+export const codeRequestResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  expiresInSeconds: z.int(),
+  codeLength: z.int(),
+});
+
+/**
+ * POST /api/auth/reset-password: signed in with the new password, as a login answers, and how
+ * many sessions of the account the reset ended (all it had).
+ */
+export const resetPasswordResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  token: z.string(),
+  user: publicUserSchema,
   endedSessions: z.int(),
 });

@@ -131,6 +131,8 @@ export const adminUserResponseSchema = z.object({
     isAdmin: z.boolean(),
     createdAt: z.string(),
     lastLogin: z.nullable(z.string()),
+    /** When the holder proved the number with a code; null: not verified (docs/decisions/027-verified-numbers.md). */
+    numberVerifiedAt: z.nullable(z.string()),
     defaultCurrent: z.number(),
     dryRunThreshold: z.number(),
     overCurrentThreshold: z.number(),
@@ -176,6 +178,17 @@ export const userRoleResponseSchema = z.object({
   message: z.string(),
   user: z.object({ id: z.int(), isAdmin: z.boolean() }),
   signedOut: z.boolean(),
+});
+
+/**
+ * POST /api/admin/users/{id}/sign-in-code: a code went to the account's number (never to the
+ * admin): a sign-in code, or, for a number not verified yet, a code to set a new password.
+ */
+export const signInCodeResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  purpose: z.enum(["signIn", "resetPassword"]),
+  expiresInSeconds: z.int(),
 });
 
 /** GET /api/admin/motor-config-history/{mobileNo}: SPEC §3 entries, with who made each change. */

@@ -5,6 +5,7 @@ import { type APIRequestContext, test as base, expect, type Page } from "@playwr
 import { adminEn } from "../../app/i18n/admin-en.ts";
 import { adminHi } from "../../app/i18n/admin-hi.ts";
 import { loginResponseSchema } from "../../common/api-responses/accounts.ts";
+import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
 import {
   localDeviceSocketUrl,
@@ -14,7 +15,7 @@ import {
 } from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
 import { DEMO_ADMIN } from "../../scripts/lib/seed.ts";
-import { apiClient, en, hi, uniqueMobileNo, useLanguage } from "./support.ts";
+import { apiClient, codeSentTo, en, hi, uniqueMobileNo, useLanguage } from "./support.ts";
 
 export { adminEn, adminHi, DEMO_ADMIN };
 
@@ -69,13 +70,19 @@ export async function adminApiToken(request: APIRequestContext): Promise<string>
 
 export type Farmer = { mobileNo: string; password: string; token: string; id: number };
 
-/** A newly registered farmer, logged in through the API (so the account has a last login). */
+/**
+ * A newly registered farmer, logged in through the API (so the account has a last login), the
+ * number verified with the code registration sent to it (so it may be invited).
+ */
 export async function registerFarmer(request: APIRequestContext): Promise<Farmer> {
   const mobileNo = uniqueMobileNo();
   const password = `farmer-${mobileNo}`;
   const api = apiClient(request);
+  const since = Date.now();
   await api.register(mobileNo, password);
   const login = await api.post("/api/auth/login", loginResponseSchema, { mobileNo, password });
+  api.token = login.token;
+  await api.post("/api/auth/verify-number", messageResponseSchema, { code: await codeSentTo(mobileNo, since) });
   return { mobileNo, password, token: login.token, id: login.user.id };
 }
 

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { en, hi, logIn, registerAndLogIn, sendRegistration, uniqueMobileNo, useLanguage } from "./support.ts";
 
-test("a new farmer registers, lands signed in on the motor page, logs out and in again (Hindi, the default)", async ({
+test("a new farmer registers, is asked for the code, leaves it for later, logs out and in again (Hindi, the default)", async ({
   page,
 }) => {
   const mobileNo = uniqueMobileNo();
@@ -10,9 +10,13 @@ test("a new farmer registers, lands signed in on the motor page, logs out and in
   await expect(page.getByRole("heading", { name: hi["register.title"] })).toBeVisible();
   await expect(page.getByLabel(hi["auth.mobileNo"])).toHaveAttribute("placeholder", hi["auth.mobilePlaceholder"]);
   await sendRegistration(page, mobileNo);
-  // Signed in at once: no second typing of the password just chosen.
+  // Signed in at once (no second typing of the password just chosen), and asked for the code.
+  await expect(page).toHaveURL(/\/verify-number\?sent=1&welcome=1$/);
+  await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
+  await page.getByTestId("verify-later").click();
   await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
   await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
+  await expect(page.getByTestId("verify-notice")).toBeVisible();
   await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
   await expect(page.getByTestId("no-device")).toBeVisible();
 
@@ -36,7 +40,10 @@ test("the login page shows clear errors (English)", async ({ page, context }) =>
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test("registering a number twice says it is already registered", async ({ page, context }) => {
+test("registering a number twice says it is already registered, and how its holder gets in", async ({
+  page,
+  context,
+}) => {
   await useLanguage(context, "en");
   const mobileNo = uniqueMobileNo();
   for (const attempt of [1, 2]) {
@@ -50,6 +57,10 @@ test("registering a number twice says it is already registered", async ({ page, 
     }
   }
   await expect(page.getByRole("alert")).toHaveText(en["register.duplicate"]);
+  // Not a dead end: a code to the number sets a new password, or signs a verified one in.
+  await expect(page.getByTestId("number-taken")).toContainText(en["register.duplicateHelp"]);
+  await expect(page.getByTestId("taken-forgot")).toHaveAttribute("href", "/forgot-password");
+  await expect(page.getByTestId("taken-code")).toHaveAttribute("href", "/login-code");
 });
 
 test("register and login work with JavaScript disabled", async ({ browser }) => {

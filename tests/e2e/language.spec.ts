@@ -2,7 +2,7 @@
 // only a short list of words may cross (the brand, units, ids, numbers).
 import { expect, type Page, test } from "@playwright/test";
 import { adminApiToken, adminLogIn, bearer, farmerWithDevice, texts } from "./admin-support.ts";
-import { DICTIONARIES, logIn, useLanguage } from "./support.ts";
+import { apiClient, DICTIONARIES, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
 
 const USER_PAGES = ["/motor-control", "/motor-schedule", "/recharge", "/logs"];
 const ADMIN_PAGES = (userId: number) => [
@@ -18,7 +18,7 @@ const ADMIN_PAGES = (userId: number) => [
 
 /**
  * Latin words a Hindi page may show: units, the box's build types and identifiers as printed on
- * it, the starters' names as their plates print them (DOL, MSB), UPI and WhatsApp, and the day
+ * it, the starters' names as their plates print them (DOL, MSB), UPI, WhatsApp and SMS, and the day
  * period Intl writes in Hindi times ("10:00 am"), and a supply's phases as electricians label
  * them (R, Y, B: the Hindi catalogue names a phase fault's phase so, "Y फेज़ में", and the admin
  * logs list every box's newest entries, such as another spec's simulated phase fault), and SMS,
@@ -39,6 +39,7 @@ const LATIN_ALLOWED = new Set([
   "DOL",
   "MSB",
   "WhatsApp",
+  // What phones call a text message, as they print it.
   "SMS",
   "am",
   "pm",
@@ -61,13 +62,14 @@ async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]>
   });
   const words = text.split(/[\s,.;:!?()"'“”‘’/|+=<>…–—·•₹%]+/u).filter((word) => word && !/^[\d०-९-]+$/.test(word));
   return words.filter((word) => {
-    if (/^SNC-[A-Z0-9]+$/.test(word) || /^(sim|e2e|screens)-/.test(word)) return false; // device ids, firmware versions
+    // device ids (and their printed prefix, "SNC-"), firmware versions
+    if (/^SNC-[A-Z0-9]*$/.test(word) || /^(sim|e2e|screens)-/.test(word)) return false;
     if (language === "hi") return /[A-Za-z]/.test(word) && !LATIN_ALLOWED.has(word);
     return /[\u0900-\u097F]/.test(word) && word !== "हिन्दी"; // the language switch names itself
   });
 }
 
-const PUBLIC_PAGES = ["/", "/login", "/register", "/admin/login"];
+const PUBLIC_PAGES = ["/", "/login", "/register", "/login-code", "/forgot-password", "/admin/login"];
 
 for (const language of ["hi", "en"] as const) {
   test(`every public page is in ${language === "hi" ? "Hindi" : "English"} only, and so is a refused form`, async ({
@@ -85,6 +87,16 @@ for (const language of ["hi", "en"] as const) {
     await page.getByRole("button", { name: DICTIONARIES[language]["register.button"] }).click();
     await expect(page.getByRole("alert")).toHaveText(DICTIONARIES[language]["auth.required"]);
     found.push(...(await wrongScript(page, language)).map((word) => `/register (refused): ${word}`));
+    // The code pages' second step, and a wrong code's refusal with the tries left.
+    for (const path of ["/login-code", "/forgot-password"]) {
+      await page.goto(path);
+      await page.locator("input[name=mobileNo]").fill(uniqueMobileNo());
+      await page.getByTestId("send-code").click();
+      await page.locator("input[name=code]").fill("123456");
+      await page.getByTestId("code-submit").click();
+      await expect(page.getByRole("alert")).toBeVisible();
+      found.push(...(await wrongScript(page, language)).map((word) => `${path} (code): ${word}`));
+    }
     expect(found).toEqual([]);
   });
 }
@@ -116,6 +128,27 @@ for (const language of ["hi", "en"] as const) {
       found.push(...(await wrongScript(page, language)).map((word) => `${path}: ${word}`));
     }
     await device.stop();
+    expect(found).toEqual([]);
+  });
+}
+
+for (const language of ["hi", "en"] as const) {
+  test(`a number not verified yet: its dashboard line and the code's page are in ${language === "hi" ? "Hindi" : "English"} only`, async ({
+    page,
+    context,
+    request,
+  }) => {
+    const mobileNo = uniqueMobileNo();
+    await apiClient(request).register(mobileNo, "language-farmer-password");
+    await useLanguage(context, language);
+    await logIn(page, mobileNo, "language-farmer-password", DICTIONARIES[language]);
+    await expect(page.getByTestId("verify-notice")).toBeVisible();
+    const found = (await wrongScript(page, language)).map((word) => `/motor-control: ${word}`);
+    await page.getByTestId("verify-notice").getByRole("button").click();
+    await page.locator("input[name=code]").fill("000000");
+    await page.getByTestId("code-submit").click();
+    await expect(page.getByRole("alert")).toBeVisible();
+    found.push(...(await wrongScript(page, language)).map((word) => `/verify-number: ${word}`));
     expect(found).toEqual([]);
   });
 }

@@ -53,8 +53,8 @@ test("register, login and the language switch, with their errors in Hindi", asyn
   await expect(page.getByRole("alert")).toHaveText(hi["auth.mobileInvalid"]);
 
   await sendRegistration(page, mobileNo);
-  // Registering signs the farmer in and lands on the motor page with a welcome.
-  await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
+  // Registering signs the farmer in and asks for the code sent to the number, with a welcome.
+  await expect(page).toHaveURL(/\/verify-number\?sent=1&welcome=1$/);
   await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
   await page.getByRole("button", { name: hi["shell.logout"] }).click();
   await expect(page).toHaveURL(/\/\?loggedOut=1$/);

@@ -9,6 +9,7 @@ import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { DEMO_ADMIN } from "./admin-support.ts";
 import {
+  apiClient,
   BASE_URL,
   DEMO_USER,
   DICTIONARIES,
@@ -16,6 +17,7 @@ import {
   logIn,
   startDemoDevice,
   type Texts,
+  uniqueMobileNo,
   useLanguage,
   VIEWPORTS,
 } from "./support.ts";
@@ -44,7 +46,11 @@ async function seriousAxeViolations(page: Page): Promise<string[]> {
     );
 }
 
-/** Each screen with the heading it must show, and what it reveals on a tap (checked too). */
+/**
+ * Each screen with the heading it must show, and what it reveals on a tap (checked too). A
+ * signed-in screen is the demo farmer's, whose number is verified; a number not verified yet has
+ * its own test below.
+ */
 const SCREENS: {
   path: string;
   heading: (texts: Texts) => string;
@@ -54,6 +60,9 @@ const SCREENS: {
   { path: "/", heading: (texts) => texts["app.name"], signedIn: false },
   { path: "/login", heading: (texts) => texts["login.title"], signedIn: false },
   { path: "/register", heading: (texts) => texts["register.title"], signedIn: false },
+  // The code pages, and their second step: the code (and a new password) for a number.
+  { path: "/login-code", heading: (texts) => texts["codeLogin.title"], signedIn: false, reveal: askForACode },
+  { path: "/forgot-password", heading: (texts) => texts["forgot.title"], signedIn: false, reveal: askForACode },
   {
     path: "/motor-control",
     heading: (texts) => texts["motor.title"],
@@ -84,6 +93,13 @@ const SCREENS: {
     },
   },
 ];
+
+/** The second step of a code page: a code asked for a number nobody registered (no SMS goes). */
+async function askForACode(page: Page) {
+  await page.locator("input[name=mobileNo]").fill(uniqueMobileNo());
+  await page.getByTestId("send-code").click();
+  await expect(page.getByTestId("code-sent")).toBeVisible();
+}
 
 let device: SimulatedDevice;
 test.beforeAll(async ({ playwright }) => {
@@ -122,6 +138,10 @@ for (const language of ["hi", "en"] as const) {
         for (const screen of SCREENS.filter((candidate) => !candidate.signedIn)) {
           await page.goto(screen.path);
           await check(page, screen.path, screen.heading(texts), language, problems);
+          if (screen.reveal) {
+            await screen.reveal(page);
+            await check(page, `${screen.path} (revealed)`, screen.heading(texts), language, problems);
+          }
         }
         await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password, texts);
         for (const screen of SCREENS.filter((candidate) => candidate.signedIn)) {
@@ -137,6 +157,31 @@ for (const language of ["hi", "en"] as const) {
       });
     });
   }
+
+  test.describe(`${language}, a number not verified yet`, () => {
+    test.use({ viewport: VIEWPORTS.phone });
+
+    test("its dashboard line and the code's screen render in the language, fit 360 px and pass axe", async ({
+      page,
+      context,
+      request,
+    }) => {
+      const texts = DICTIONARIES[language];
+      await useLanguage(context, language);
+      const mobileNo = uniqueMobileNo();
+      await apiClient(request).register(mobileNo, "screens-farmer-password");
+      await logIn(page, mobileNo, "screens-farmer-password", texts);
+      const problems: string[] = [];
+      await expect(page.getByTestId("verify-notice")).toBeVisible();
+      await check(page, "/motor-control (not verified)", texts["motor.title"], language, problems);
+      await page.goto("/verify-number");
+      await check(page, "/verify-number", texts["verify.title"], language, problems);
+      await page.getByTestId("resend-code").click();
+      await expect(page).toHaveURL(/\/verify-number\?sent=1$/);
+      await check(page, "/verify-number?sent=1", texts["verify.title"], language, problems);
+      expect(problems).toEqual([]);
+    });
+  });
 }
 
 async function check(page: Page, path: string, heading: string, language: string, problems: string[]) {

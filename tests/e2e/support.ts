@@ -17,7 +17,9 @@ import {
 } from "../../device-sim/simulated-device.ts";
 import { E2E_PERSIST_DIR, E2E_PORT } from "../../playwright.config.ts";
 import { localDeviceFile, readLocalDeviceCredentials } from "../../scripts/lib/local-devices.ts";
+import { readLocalPhoneUrl } from "../../scripts/lib/local-phone.ts";
 import { DEMO_DEVICE, DEMO_USER } from "../../scripts/lib/seed.ts";
+import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
 
 export { DEMO_USER, en, hi };
 
@@ -68,12 +70,33 @@ export async function sendRegistration(page: Page, mobileNo: string, texts: Text
   await page.getByRole("button", { name: texts["register.button"] }).click();
 }
 
-/** Registers a fresh farmer (no device) through the page, which signs them in. */
+/** The e2e Worker's phone: every SMS and call it sent, as the local provider `scripts/start.ts` runs received them. */
+export async function e2ePhone(): Promise<LocalProviderClient> {
+  return localProviderClient(await readLocalPhoneUrl(E2E_PERSIST_DIR));
+}
+
+/** The code of the first SMS with one to `mobileNo` since `since` (a Date.now() before it was asked for). */
+export async function codeSentTo(mobileNo: string, since: number): Promise<string> {
+  const sms = await (await e2ePhone()).waitForSms(
+    mobileNo,
+    (candidate) => candidate.at >= since && /\b[0-9]{6}\b/.test(candidate.text),
+  );
+  return /\b([0-9]{6})\b/.exec(sms.text)![1]!;
+}
+
+/**
+ * Registers a fresh farmer (no device) through the page, which signs them in, and verifies the
+ * number with the code registration sent to it, as a new farmer does.
+ */
 export async function registerAndLogIn(page: Page, texts: Texts = hi): Promise<string> {
   const mobileNo = uniqueMobileNo();
   await page.goto("/register");
+  const since = Date.now();
   await sendRegistration(page, mobileNo, texts);
-  await expect(page).toHaveURL(/\/motor-control\?welcome=1$/);
+  await expect(page).toHaveURL(/\/verify-number\?sent=1&welcome=1$/);
+  await page.getByLabel(texts["code.label"]).fill(await codeSentTo(mobileNo, since));
+  await page.getByRole("button", { name: texts["verify.button"] }).click();
+  await expect(page).toHaveURL(/\/motor-control\?verified=1&welcome=1$/);
   await expect(page.getByTestId("welcome")).toHaveText(texts["register.success"]);
   return mobileNo;
 }

@@ -16,7 +16,7 @@ import {
   MAX_BROWSER_FRAME_BYTES,
 } from "../../common/realtime-protocol.ts";
 import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
-import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import { createAdmin, markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
 import { RawWebSocket } from "./raw-websocket.ts";
 
@@ -167,6 +167,8 @@ describe("fuzzing a socket the hub closed", () => {
 async function person(owner: ApiClient, deviceId: string, role: "operator" | "viewer", accept = true) {
   const mobileNo = uniqueMobileNo();
   const client = await registerFarmer(worker.url, mobileNo);
+  // An invitation waits for a verified number.
+  await markNumberVerified(worker.persistTo, mobileNo);
   await owner.post(`/api/pumps/${deviceId}/members`, pumpMemberResponseSchema, { mobileNo, role, label: role });
   if (accept) await client.post(`/api/pumps/${deviceId}/invitation`, accessChangeResponseSchema, { answer: "accept" });
   return { client, mobileNo };

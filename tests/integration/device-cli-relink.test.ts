@@ -13,7 +13,7 @@ import { type RealtimeMessage, realtimeMessageSchema } from "../../common/realti
 import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
 import { assignDevice } from "../../scripts/lib/device-admin.ts";
 import { executeLocalSql } from "../../scripts/lib/local-d1.ts";
-import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import { createAdmin, markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
 
 let worker: LocalWorker;
@@ -63,6 +63,7 @@ describe("npm run device -- assign", () => {
     const [ownerNo, ramNo, nextNo] = [uniqueMobileNo(), uniqueMobileNo(), uniqueMobileNo()];
     const owner = await registerFarmer(worker.url, ownerNo);
     const ram = await registerFarmer(worker.url, ramNo);
+    await markNumberVerified(worker.persistTo, ramNo);
     await registerFarmer(worker.url, nextNo);
     const provisioned = await admin.provisionDevice("3phase", ownerNo);
     const deviceId = provisioned.device.id;

@@ -52,10 +52,11 @@ describe("registration page: weak passwords", () => {
       expect(hi[key]).toBeTruthy();
       expect(hi[key]).not.toBe(en[key]);
     }
+    // Registered and signed in; the code sent to the number is asked for next.
     expect(await register(mobileNo, "pani-ka-samay-9")).toMatchObject({
       error: null,
       status: 302,
-      location: "/motor-control?welcome=1",
+      location: "/verify-number?sent=1&welcome=1",
       signedIn: true,
     });
   });

@@ -124,6 +124,20 @@ describe("the SMS templates", () => {
     expect(() =>
       fillSmsTemplate("invitation", "en", { mobileNo: "9876543210", pumpName: "a", url: "http://a.in" }),
     ).toThrow(/url/);
+    // Local mode's own address, which only the local provider receives; nothing else plain http.
+    const invitationTo = (url: string) => () =>
+      fillSmsTemplate("invitation", "en", { mobileNo: "9876543210", pumpName: "a", url });
+    expect(invitationTo("http://localhost:8787")()).toMatchObject({
+      text: expect.stringContaining("http://localhost:8787"),
+    });
+    for (const url of [
+      "http://localhost",
+      "http://127.0.0.1.evil.in:80",
+      "http://10.0.0.5:8787",
+      "http://localhost:8787/x",
+    ]) {
+      expect(invitationTo(url), url).toThrow(/url/);
+    }
     expect(fillSmsTemplate("signInCode", "en", { code: "042917" })).toMatchObject({
       text: "042917 is your Sinchai code. It works for 5 minutes. Do not share it with anyone.",
       segments: { encoding: "gsm7", segments: 1 },

@@ -11,6 +11,7 @@ import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../com
 import { DEVICE_PROTOCOL_VERSION, serverToDeviceMessageSchema } from "../../common/device-protocol.ts";
 import { type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { FrameBudget } from "../../durable-objects/device-hub/socket-caps.ts";
+import { localProviderClient } from "../../telephony-sim/client.ts";
 import { startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, motorLogs, users } from "../../worker/db/schema.ts";
@@ -35,7 +36,14 @@ export function uniqueMobileNo(): string {
 
 export type TestUser = { id: number; mobileNo: string; password: string };
 
-export async function createUser(options: { isAdmin?: boolean; password?: string } = {}): Promise<TestUser> {
+/**
+ * A new account, its number verified by a code (as every account that is invited or gets SMS
+ * must be) unless `verified: false`: an account from before verification, or whose holder has
+ * not entered the code yet.
+ */
+export async function createUser(
+  options: { isAdmin?: boolean; password?: string; verified?: boolean } = {},
+): Promise<TestUser> {
   const mobileNo = uniqueMobileNo();
   const password = options.password ?? `pw-${crypto.randomUUID()}`;
   const [row] = await getDb(env.DB)
@@ -45,9 +53,30 @@ export async function createUser(options: { isAdmin?: boolean; password?: string
       passwordHash: await hashPassword(password),
       isAdmin: options.isAdmin ?? false,
       createdAt: Date.now(),
+      numberVerifiedAt: (options.verified ?? true) ? Date.now() : null,
     })
     .returning();
   return { id: row!.id, mobileNo, password };
+}
+
+/** The tests' phone: every SMS and call the Worker sent, as the local provider received them (tests/telephony-outbound.ts). */
+export function testPhone() {
+  return localProviderClient(env.TELEPHONY_LOCAL_URL);
+}
+
+/** The code of the first SMS to `mobileNo` sent after `since` (a Date.now() before asking), waiting for it. */
+export async function codeSentTo(mobileNo: string, since: number): Promise<{ code: string; text: string }> {
+  const sms = await testPhone().waitForSms(
+    mobileNo,
+    (candidate) => candidate.at >= since && /\b[0-9]{6}\b/.test(candidate.text),
+  );
+  return { code: /\b([0-9]{6})\b/.exec(sms.text)![1]!, text: sms.text };
+}
+
+/** The SMS the phone got for `mobileNo` since `since`, after waiting `ms` for any still on their way. */
+export async function smsSince(mobileNo: string, since: number, ms = 300) {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return (await testPhone().records()).sms.filter((sms) => sms.to === mobileNo && sms.at >= since);
 }
 
 export type TestDevice = { deviceId: string; key: string };

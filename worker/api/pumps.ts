@@ -182,6 +182,7 @@ export const pumpRoutes = new Hono<ApiEnv>()
       getDb(c.env.DB),
       { deviceId: device.id, ownerMobileNo: c.var.user.mobileNo, invitedByUserId: c.var.user.id },
       invite,
+      (promise) => c.executionCtx.waitUntil(promise),
     );
     const message = translateApi(apiLanguage(c.req.raw), "api.memberInvited");
     return respond(c, pumpMemberResponseSchema, { success: true, message, member }, 201);

@@ -1,19 +1,22 @@
 // Registration and login, shared by the JSON API and the web forms' route actions.
 
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/credentials.ts";
 import { weakPasswordReason } from "../../common/password-policy.ts";
 import { getDb } from "../db/client.ts";
 import { deleteSubscriptionsOfOtherSessions } from "../db/push-subscriptions.ts";
-import { sessions, users } from "../db/schema.ts";
+import { sessions, type UserRow, users } from "../db/schema.ts";
 import { findUserByMobileNo, insertUser, recordLogin, toPublicUser } from "../db/users.ts";
-import { apiError } from "../http/http-error.ts";
+import { apiError, HttpError } from "../http/http-error.ts";
 import { ADMIN_LOGIN_ACTION, recordAdminAudit } from "../services/record-admin-action.ts";
+import { type CodeDeliveryEnv, type CodeSending, sendAccountCode } from "./code-delivery.ts";
 import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
 import { type AuthenticatedUser, type SessionEnv, startSession } from "./sessions.ts";
 import {
+  type AuthClient,
   authClientOf,
+  type CountedLogin,
   countLoginAttempt,
   guardRegistration,
   knownDeviceCookie,
@@ -24,13 +27,18 @@ import type { Audience } from "./tokens.ts";
 
 type AccountsEnv = SessionEnv & ThrottleEnv;
 
-/** Creates the account; `request` (when given) identifies the client for throttling. */
+/**
+ * Creates the account, its number not verified yet, and sends a code to verify it (by
+ * `sending`, after the answer); `request` (when given) identifies the client for throttling.
+ */
 export async function registerAccount(
-  env: AccountsEnv,
+  env: AccountsEnv & CodeDeliveryEnv,
   input: { mobileNo: string; password: string },
+  sending: CodeSending,
   request?: Request,
 ): Promise<PublicUser> {
-  await guardRegistration(env, request ? await authClientOf(env, request) : null);
+  const client = request ? await authClientOf(env, request) : null;
+  await guardRegistration(env, client);
   const weakness = weakPasswordReason(input.password, input.mobileNo);
   if (weakness) throw apiError(400, weakness);
   const db = getDb(env.DB);
@@ -41,6 +49,13 @@ export async function registerAccount(
   // The unique index settles a race between two registrations of the same number.
   const user = await insertUser(db, { mobileNo: input.mobileNo, passwordHash, now: Date.now() });
   if (!user) throw apiError(409, "duplicateRegistration");
+  try {
+    await sendAccountCode(env, { purpose: "verifyNumber", mobileNo: user.mobileNo, client, ...sending });
+  } catch (error) {
+    // The account exists either way: a number or address that asked too often asks again later
+    // (the verify page, the dashboard's notice). Anything else is not a refusal of ours.
+    if (!(error instanceof HttpError && error.status === 429)) throw error;
+  }
   return toPublicUser(user);
 }
 
@@ -100,11 +115,27 @@ export async function logIn(
     // The same answer whether the number is unknown or the password wrong: no account probing.
     throw apiError(401, "loginFailed");
   }
+  const result = await startLogin(env, user, audience, { request, client, counted });
+  if (audience === "admin") await auditAdminLogin(env, request, user.mobileNo, user, 200, null);
+  return result;
+}
+
+/**
+ * Starts the session of an account that proved itself (a password, a code): the last login is
+ * recorded, the number's failed logins are cleared (and the address's count of this one taken
+ * back), and a browser gets the known-device cookie.
+ */
+export async function startLogin(
+  env: AccountsEnv,
+  user: UserRow,
+  audience: Audience,
+  from: { request: Request | undefined; client: AuthClient | null; counted: CountedLogin },
+): Promise<LoginResult> {
   const now = Date.now();
   const { token, expiresAt } = await startSession(env, user.id, audience, now);
-  await Promise.all([recordLogin(db, user.id, now), loginSucceeded(env, input.mobileNo, counted)]);
-  if (audience === "admin") await auditAdminLogin(env, request, user.mobileNo, user, 200, null);
-  const cookies = request && client ? [await knownDeviceCookie(env, request, client, user.mobileNo)] : [];
+  await Promise.all([recordLogin(getDb(env.DB), user.id, now), loginSucceeded(env, user.mobileNo, from.counted)]);
+  const cookies =
+    from.request && from.client ? [await knownDeviceCookie(env, from.request, from.client, user.mobileNo)] : [];
   return { token, expiresAt, user: toPublicUser(user), cookies };
 }
 
@@ -132,19 +163,50 @@ export async function changePassword(
   const weakness = weakPasswordReason(input.newPassword, user.mobileNo);
   if (weakness) throw apiError(400, weakness);
   if (input.newPassword === input.currentPassword) throw apiError(400, "samePassword");
-  const passwordHash = await hashPassword(input.newPassword);
+  const endedSessions = await replacePassword(env, account.id, await hashPassword(input.newPassword), {
+    keptSessionId: user.sessionId,
+    verifiesNumber: false,
+  });
+  return { endedSessions };
+}
+
+/**
+ * Sets a new password and ends every session of the account but `keptSessionId` (every one when
+ * null), in both areas: the new hash, the end of the sessions and of their phones' alerts are one
+ * D1 batch, then the realtime sockets those sessions opened close. `verifiesNumber`: a code sent
+ * to the number proved it too. How many sessions it ended.
+ */
+export async function replacePassword(
+  env: AccountsEnv & SocketEnv,
+  accountId: number,
+  passwordHash: string,
+  options: { keptSessionId: string | null; verifiesNumber: boolean },
+): Promise<number> {
+  const db = getDb(env.DB);
   const now = Date.now();
-  // One batch: the new password, the end of the other sessions and of their phones' alerts
-  // take effect together.
+  const { keptSessionId } = options;
   const [, ended] = await db.batch([
-    db.update(users).set({ passwordHash }).where(eq(users.id, account.id)),
+    db
+      .update(users)
+      .set(
+        options.verifiesNumber
+          ? { passwordHash, numberVerifiedAt: sql`coalesce(${users.numberVerifiedAt}, ${now})` }
+          : { passwordHash },
+      )
+      .where(eq(users.id, accountId)),
     db
       .update(sessions)
       .set({ revokedAt: now })
-      .where(and(eq(sessions.userId, account.id), ne(sessions.id, user.sessionId), isNull(sessions.revokedAt)))
+      .where(
+        and(
+          eq(sessions.userId, accountId),
+          keptSessionId === null ? undefined : ne(sessions.id, keptSessionId),
+          isNull(sessions.revokedAt),
+        ),
+      )
       .returning({ id: sessions.id }),
-    deleteSubscriptionsOfOtherSessions(db, account.id, user.sessionId),
+    deleteSubscriptionsOfOtherSessions(db, accountId, keptSessionId),
   ]);
   await closeSessionSockets(env, { sessionIds: ended.map((row) => row.id) }, "signedOut");
-  return { endedSessions: ended.length };
+  return ended.length;
 }

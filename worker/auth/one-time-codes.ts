@@ -1,7 +1,8 @@
 // One-time codes that prove a farmer holds a mobile number (docs/telephony.md, "Verified numbers";
 // decision 024). Six digits from WebCrypto's CSPRNG, live 5 minutes, 5 tries, bound to one number
 // and one purpose, used once. Asking is throttled per number and per client address, checking per
-// client address (worker/auth/throttle.ts); the 5 tries bound the guesses at any one code.
+// client address and per number (worker/auth/throttle.ts); the 5 tries bound the guesses at any
+// one code, the number's check throttle the guesses at all its codes, from anywhere.
 //
 // Nothing here tells whether a number has an account. `requestCode` stores a code and answers
 // the same way for every number; only afterwards, in the background (`waitUntil`), does it ask
@@ -15,7 +16,7 @@
 // purpose are inside the MAC, so a code for one never matches another.
 import { getDb } from "../db/client.ts";
 import { type CodePurpose, countTry, markUsed, saveCode } from "../db/one-time-codes.ts";
-import { type AuthClient, type ThrottleEnv, takeAttempt } from "./throttle.ts";
+import { type AuthClient, clearAttempts, type ThrottleEnv, takeAttempt } from "./throttle.ts";
 
 export type { CodePurpose };
 export const CODE_LENGTH = 6;
@@ -128,8 +129,11 @@ export async function requestCode(
 
 /**
  * Checks `code` for this number and purpose, using it up when it is right. Every check counts a
- * try before the comparison (parallel guesses cannot share one), and the client address's
- * throttle before that (429). Of two right checks at once, one is `ok`.
+ * try before the comparison (parallel guesses cannot share one), and the client address's and
+ * the number's throttles before that (429). A phone that signed in with the number before
+ * (the known-device cookie) is not held back by the number's count, so whoever guesses at a
+ * farmer's codes cannot delay the farmer's own phone; a right code clears that count. Of two
+ * right checks at once, one is `ok`.
  */
 export async function checkCode(
   env: CodeEnv,
@@ -137,6 +141,7 @@ export async function checkCode(
   now = Date.now(),
 ): Promise<CodeCheck> {
   if (check.client?.ip) await takeAttempt(env, "codeCheckClient", check.client.ip);
+  if (!check.client?.knownNumbers.includes(check.mobileNo)) await takeAttempt(env, "codeCheckNumber", check.mobileNo);
   const db = getDb(env.DB);
   const live = await countTry(db, check.purpose, check.mobileNo, CODE_MAX_TRIES, now);
   if (!live) return { ok: false, reason: "noCode" };
@@ -149,7 +154,7 @@ export async function checkCode(
       macInput(check.purpose, check.mobileNo, check.code),
     ));
   if (!right) return { ok: false, reason: "wrongCode", triesLeft: CODE_MAX_TRIES - live.tries };
-  return (await markUsed(db, check.purpose, check.mobileNo, live.codeHash, now))
-    ? { ok: true }
-    : { ok: false, reason: "noCode" };
+  if (!(await markUsed(db, check.purpose, check.mobileNo, live.codeHash, now))) return { ok: false, reason: "noCode" };
+  await clearAttempts(env, "codeCheckNumber", check.mobileNo);
+  return { ok: true };
 }

@@ -9,7 +9,13 @@ import { readCookie, SESSION_COOKIE } from "./cookies.ts";
 import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
 import { type Audience, SESSION_TTL_MS, signSessionToken, type TokenClaims, verifySessionToken } from "./tokens.ts";
 
-export type AuthenticatedUser = PublicUser & { sessionId: string; sessionExpiresAt: number; audience: Audience };
+export type AuthenticatedUser = PublicUser & {
+  sessionId: string;
+  sessionExpiresAt: number;
+  audience: Audience;
+  /** Whether the holder of the number proved it with a code (docs/decisions/027-verified-numbers.md). */
+  numberVerified: boolean;
+};
 
 export type SessionEnv = Pick<Env, "DB" | "JWT_SECRET">;
 
@@ -60,6 +66,7 @@ export const SESSION_USER = {
   id: users.id,
   mobileNo: users.mobileNo,
   isAdmin: users.isAdmin,
+  numberVerifiedAt: users.numberVerifiedAt,
   sessionExpiresAt: sessions.expiresAt,
 };
 
@@ -77,7 +84,9 @@ export function liveSession(claims: TokenClaims, now: number) {
 /** The caller a live session's row makes, or null; an admin session dies with the admin role. */
 export function sessionUser(
   claims: TokenClaims,
-  row: { id: number; mobileNo: string; isAdmin: boolean; sessionExpiresAt: number } | undefined,
+  row:
+    | { id: number; mobileNo: string; isAdmin: boolean; numberVerifiedAt: number | null; sessionExpiresAt: number }
+    | undefined,
 ): AuthenticatedUser | null {
   if (!row) return null;
   if (claims.audience === "admin" && !row.isAdmin) return null;
@@ -86,6 +95,7 @@ export function sessionUser(
     id: row.id,
     mobileNo: row.mobileNo,
     isAdmin: row.isAdmin,
+    numberVerified: row.numberVerifiedAt !== null,
     sessionExpiresAt: row.sessionExpiresAt,
     sessionId: claims.sessionId,
     audience: claims.audience,

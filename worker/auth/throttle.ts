@@ -117,6 +117,11 @@ export async function takeAttempt(env: ThrottleEnv, policy: ThrottlePolicyName, 
   if (!ticket.allowed) refuse(ticket.retryAfterMs);
 }
 
+/** Forgets every attempt counted under `policy` for `key` (the holder proved themselves). */
+export async function clearAttempts(env: ThrottleEnv, policy: ThrottlePolicyName, key: string): Promise<void> {
+  await throttle(env, policy, key).clear();
+}
+
 /** Registrations per client address: every attempt counts (account spam), counted as it is checked. */
 export async function guardRegistration(env: ThrottleEnv, client: AuthClient | null): Promise<void> {
   if (!client?.ip) return;

@@ -58,6 +58,8 @@ export type AdminUserView = {
   isAdmin: boolean;
   createdAt: string;
   lastLogin: string | null;
+  /** When the holder proved the number with a code; null: not verified. */
+  numberVerifiedAt: string | null;
   defaultCurrent: number;
   dryRunThreshold: number;
   overCurrentThreshold: number;
@@ -98,6 +100,7 @@ export function toAdminUserView(
     isAdmin: user.isAdmin,
     createdAt: iso(user.createdAt)!,
     lastLogin: iso(user.lastLogin),
+    numberVerifiedAt: iso(user.numberVerifiedAt),
     // The first box's settings; an account without a box shows what a new box starts with.
     ...motorConfigOf(device),
     deviceInfo: {

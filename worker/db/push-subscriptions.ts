@@ -135,11 +135,18 @@ export function deleteSubscriptionsOfSession(db: Db, sessionId: string) {
   return db.delete(pushSubscriptions).where(eq(pushSubscriptions.sessionId, sessionId));
 }
 
-/** For the batch that ends every session of `userId` but `keptSessionId` (a password change). */
-export function deleteSubscriptionsOfOtherSessions(db: Db, userId: number, keptSessionId: string) {
+/**
+ * For the batch that ends every session of `userId` but `keptSessionId` (a password change), or
+ * every one of them (null: a password reset by a code).
+ */
+export function deleteSubscriptionsOfOtherSessions(db: Db, userId: number, keptSessionId: string | null) {
   return db
     .delete(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.userId, userId), ne(pushSubscriptions.sessionId, keptSessionId)));
+    .where(
+      keptSessionId === null
+        ? eq(pushSubscriptions.userId, userId)
+        : and(eq(pushSubscriptions.userId, userId), ne(pushSubscriptions.sessionId, keptSessionId)),
+    );
 }
 
 /**

@@ -367,7 +367,7 @@ export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
 export const oneTimeCodes = sqliteTable(
   "one_time_codes",
   {
-    purpose: text("purpose", { enum: ["register", "signIn", "resetPassword", "verifyNumber"] }).notNull(),
+    purpose: text("purpose", { enum: ["signIn", "resetPassword", "verifyNumber"] }).notNull(),
     mobileNo: text("mobile_no").notNull(),
     codeHash: text("code_hash").notNull(),
     tries: integer("tries").notNull().default(0),

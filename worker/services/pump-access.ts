@@ -111,9 +111,16 @@ export async function listPumpsOf(
   ];
 }
 
-/** Every box a farmer may see, and the invitations waiting for their answer, read side by side. */
-export async function pumpsAndInvitationsOf(db: Db, caller: PumpCaller) {
-  const [pumps, invitations] = await Promise.all([listPumpsOf(db, caller), listInvitationsOf(db, caller.mobileNo)]);
+/**
+ * Every box a farmer may see, and the invitations waiting for their answer, read side by side.
+ * An invitation is for the holder of the number: an account whose number is not verified sees
+ * none (docs/decisions/027-verified-numbers.md), and nothing tells it one is waiting.
+ */
+export async function pumpsAndInvitationsOf(db: Db, caller: PumpCaller & { numberVerified: boolean }) {
+  const [pumps, invitations] = await Promise.all([
+    listPumpsOf(db, caller),
+    caller.numberVerified ? listInvitationsOf(db, caller.mobileNo) : [],
+  ]);
   return { pumps, invitations };
 }
 

@@ -19,6 +19,7 @@ import {
 import type { DeviceMemberRow } from "../db/schema.ts";
 import { apiError } from "../http/http-error.ts";
 import { allConfirmed, deliverHubNotices } from "./hub-notices.ts";
+import { tellInvitee } from "./invitation-notice.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -41,14 +42,18 @@ export async function listPumpMembers(db: Db, deviceId: string): Promise<PumpMem
 }
 
 /**
- * Invites `mobileNo` to use the box. The same answer whether or not the number has an account,
- * and counted against the owner's invitations (throttled: invitations cost the invitee a decision).
+ * Invites `mobileNo` to use the box. The same answer whether or not the number has an account
+ * or is verified, and counted against the owner's invitations (throttled: invitations cost the
+ * invitee a decision). Only after the answer (`waitUntil`) is the number's account read: a
+ * verified one is told by SMS (./invitation-notice.ts); anyone else learns of it only once
+ * their number is verified.
  */
 export async function invitePumpMember(
   env: Env,
   db: Db,
-  pump: { deviceId: string; ownerMobileNo: string | null; invitedByUserId: number },
+  pump: { deviceId: string; ownerMobileNo: string; invitedByUserId: number },
   invite: { mobileNo: string; role: MemberRole; label: string },
+  waitUntil: (promise: Promise<unknown>) => void,
 ): Promise<PumpMember> {
   await guardInvitation(env, pump.invitedByUserId);
   if (invite.mobileNo === pump.ownerMobileNo) throw apiError(400, "ownNumber");
@@ -63,6 +68,9 @@ export async function invitePumpMember(
       : apiError(409, "memberLimit", { max: MAX_PUMP_MEMBERS });
   }
   // An invitation lets nobody do anything yet: the hub hears of the person when they accept.
+  waitUntil(
+    tellInvitee(env, { mobileNo: invite.mobileNo, ownerMobileNo: pump.ownerMobileNo, deviceId: pump.deviceId }),
+  );
   return memberView(inserted.row);
 }
 
@@ -93,16 +101,19 @@ export async function removePumpMember(
 }
 
 /**
- * The invited person's answer, for their own number only: accepting makes them a member (the
- * hub is told, as for any change of access); declining deletes the invitation.
+ * The invited person's answer, for their own number only, once they have proved they hold it:
+ * to an account whose number is not verified no invitation exists (404, as for none at all).
+ * Accepting makes them a member (the hub is told, as for any change of access); declining
+ * deletes the invitation.
  */
 export async function answerInvitation(
   env: Env,
   db: Db,
-  invitee: { mobileNo: string },
+  invitee: { mobileNo: string; numberVerified: boolean },
   deviceId: string,
   answer: "accept" | "decline",
 ): Promise<{ hubConfirmed: boolean }> {
+  if (!invitee.numberVerified) throw apiError(404, "invitationNotFound");
   const target = { deviceId, mobileNo: invitee.mobileNo };
   if (answer === "decline") {
     if (!(await declineInvitation(db, target))) throw apiError(404, "invitationNotFound");

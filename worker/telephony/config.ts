@@ -52,6 +52,16 @@ export function isLocalProviderUrl(value: string): boolean {
 
 const templateIdsSchema = z.record(z.string(), z.string().regex(/^[0-9]{1,30}$/));
 
+/**
+ * The environment's provider for a sender (a code, a notice), or an error that says what is
+ * missing: senders run after their answer has gone, and log it.
+ */
+export function configuredProvider(env: TelephonyEnv): TelephonyProvider {
+  const made = telephonyProvider(env);
+  if (!made.ok) throw new Error(`No telephony provider: ${made.problem}`);
+  return made.provider;
+}
+
 /** The provider this environment is configured for, or why none can be made. */
 export function telephonyProvider(
   env: TelephonyEnv,

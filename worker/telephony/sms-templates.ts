@@ -26,8 +26,15 @@ export const SMS_VARIABLES = {
   mobileNo: { maxLength: 10, pattern: /^[1-9][0-9]{9}$/, cut: false },
   /** A time of day as the reader's locale writes it ("10:45 am"). */
   time: { maxLength: 8, pattern: /^[0-9: apmAPM.]+$/, cut: false },
-  /** The app's address (whitelisted on DLT with the template). */
-  url: { maxLength: 30, pattern: /^https:\/\/[A-Za-z0-9./-]+$/, cut: false },
+  /**
+   * The app's address (whitelisted on DLT with the template): https, or local mode's plain
+   * http on loopback with a port, which only the local provider ever receives.
+   */
+  url: {
+    maxLength: 30,
+    pattern: /^(https:\/\/[A-Za-z0-9./-]+|http:\/\/(localhost|127\.0\.0\.1):[0-9]{1,5})$/,
+    cut: false,
+  },
 } as const satisfies Record<string, { maxLength: number; pattern: RegExp; cut: boolean }>;
 export type SmsVariable = keyof typeof SMS_VARIABLES;
 

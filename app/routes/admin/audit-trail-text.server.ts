@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS: Record<string, AdminMessageKey> = {
   "POST /api/pumps/:deviceId/health": "admin.audit.do.healthCheck",
   "POST /api/pumps/:deviceId/ota": "admin.audit.do.firmwareUpdate",
   "DELETE /api/pumps/:deviceId/members/:mobileNo": "admin.audit.do.removeMember",
+  "POST /api/admin/users/:id/sign-in-code": "admin.audit.do.signInCode",
 };
 
 /** What an entry did, in `language`; an action recorded by a route not listed here shows as stored. */

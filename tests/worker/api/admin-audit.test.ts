@@ -127,6 +127,20 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   // A telephony provider's webhooks take no session at all (telephony-webhooks.test.ts).
   "POST /api/telephony/:provider/:kind": "public",
   "POST /api/auth/login": "public",
+  // Codes take no session (an admin's cookie or token is not read): nothing to record.
+  "POST /api/auth/codes": "public",
+  "POST /api/auth/login-code": "public",
+  "POST /api/auth/reset-password": "public",
+  "POST /api/auth/verify-number": "farmer only",
+  // Support sends a farmer a code: who, to whom, which kind; never the code.
+  "POST /api/admin/users/:id/sign-in-code": {
+    run: async (admin) => {
+      const farmer = await createUser();
+      const response = await call("POST", `/api/admin/users/${farmer.id}/sign-in-code`, admin.token);
+      return { response, target: farmer.mobileNo, details: { purpose: "signIn" } };
+    },
+    status: 200,
+  },
   "POST /api/admin/login": "admin login",
   "POST /api/auth/logout": "farmer only",
   "POST /api/devices/motor": "farmer only",

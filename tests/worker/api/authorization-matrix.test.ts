@@ -228,6 +228,15 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     path: () => "/api/admin/login",
     body: () => ({ mobileNo: "1", password: "x" }),
   },
+  // Malformed bodies: refused by the schema (400) before any code is made, tried or sent.
+  "POST /api/auth/codes": { access: "public", path: () => "/api/auth/codes", body: () => ({ purpose: "x" }) },
+  "POST /api/auth/login-code": {
+    access: "public",
+    path: () => "/api/auth/login-code",
+    body: () => ({ mobileNo: "1", code: "x" }),
+  },
+  "POST /api/auth/reset-password": { access: "public", path: () => "/api/auth/reset-password", body: () => ({}) },
+  "POST /api/auth/verify-number": { access: "farmer", path: () => "/api/auth/verify-number", body: () => ({}) },
   "POST /api/auth/logout": { access: "farmer", path: () => "/api/auth/logout" },
   // An empty body: refused by the schema (400) before any password is checked or counted.
   "POST /api/auth/change-password": { access: "anyAccount", path: () => "/api/auth/change-password", body: () => ({}) },
@@ -412,6 +421,7 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "GET /api/admin/recharge-requests": { access: "admin", path: () => "/api/admin/recharge-requests" },
   "GET /api/admin/user/:id": { access: "admin", path: (f) => `/api/admin/user/${f.a.id}` },
   "GET /api/admin/users": { access: "admin", path: () => "/api/admin/users" },
+  "POST /api/admin/users/:id/sign-in-code": { access: "admin", path: () => `/api/admin/users/${MISSING}/sign-in-code` },
   "PUT /api/admin/update-motor-config": {
     access: "admin",
     path: () => "/api/admin/update-motor-config",

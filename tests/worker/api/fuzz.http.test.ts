@@ -33,6 +33,8 @@ import { type ApiErrorBody, apiErrorSchema } from "../../../common/api-responses
 import { scheduleResponseSchema } from "../../../common/api-responses/schedules.ts";
 import {
   changePasswordRequestSchema,
+  codeLoginRequestSchema,
+  codeRequestSchema,
   deviceConfigRequestSchema,
   loginRequestSchema,
   mobileNoSchema,
@@ -42,6 +44,8 @@ import {
   rechargeRequestSchema,
   rechargeStatusRequestSchema,
   registerRequestSchema,
+  resetPasswordRequestSchema,
+  verifyNumberRequestSchema,
 } from "../../../common/api-schemas.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import {
@@ -398,6 +402,34 @@ const ROUTES: Record<string, Spec> = {
     },
     accepts: (seen) => jsonBody(seen, loginRequestSchema) !== undefined,
   },
+  // A code accepted for any number is a row in D1 (and perhaps an SMS): never sent one it accepts.
+  "POST /api/auth/codes": {
+    caller: "anonymous",
+    effect: "write",
+    body: { template: (f) => ({ purpose: "signIn", mobileNo: f.owner.mobileNo }), fields: ["purpose", "mobileNo"] },
+    accepts: (seen) => jsonBody(seen, codeRequestSchema) !== undefined,
+  },
+  "POST /api/auth/verify-number": {
+    caller: "owner",
+    effect: "write",
+    body: { template: () => ({ code: "123456" }), fields: ["code"] },
+    accepts: (seen) => jsonBody(seen, verifyNumberRequestSchema) !== undefined,
+  },
+  "POST /api/auth/login-code": {
+    caller: "anonymous",
+    effect: "write", // a well-formed code counts a try, and the address's throttle
+    body: { template: (f) => ({ mobileNo: f.owner.mobileNo, code: "123456" }), fields: ["mobileNo", "code"] },
+    accepts: (seen) => jsonBody(seen, codeLoginRequestSchema) !== undefined,
+  },
+  "POST /api/auth/reset-password": {
+    caller: "anonymous",
+    effect: "write",
+    body: {
+      template: (f) => ({ mobileNo: f.owner.mobileNo, code: "123456", newPassword: "a long enough passphrase" }),
+      fields: ["mobileNo", "code", "newPassword"],
+    },
+    accepts: (seen) => jsonBody(seen, resetPasswordRequestSchema) !== undefined,
+  },
   "POST /api/auth/logout": { caller: "ownerLogout", effect: "session", accepts: () => true },
   "POST /api/auth/change-password": {
     caller: "owner",
@@ -658,6 +690,14 @@ const ROUTES: Record<string, Spec> = {
     accepts: (seen) => ok(userIdSchema, seen.params.id),
   },
   "GET /api/admin/users": { caller: "admin", effect: "read", accepts: () => true },
+  // Reads no body: any input naming an account of this file would send its number a code, so
+  // the id mixed in names none (404) and only the generated ids are tried.
+  "POST /api/admin/users/:id/sign-in-code": {
+    caller: "admin",
+    effect: "write",
+    params: { id: () => "999999999" },
+    accepts: (seen, f) => userIds(f).includes(parsed(userIdSchema, seen.params.id) ?? 0),
+  },
   "PUT /api/admin/update-motor-config": {
     caller: "admin",
     effect: "write",

@@ -24,6 +24,7 @@ import {
   adminToken,
   api,
   browserWatching,
+  codeSentTo,
   connectDevice,
   createUser,
   deleteJson,
@@ -94,7 +95,7 @@ describe("an account with two boxes", () => {
 });
 
 describe("people on a box", () => {
-  it("a number invited before it registers finds the invitation waiting, and the box as the role the owner gave once it accepts", async () => {
+  it("a number invited before it registers finds the invitation waiting once verified, and the box as the role the owner gave once it accepts", async () => {
     const { user: owner, device, token } = await farmerWithDevice();
     const mobileNo = uniqueMobileNo();
     const invited = await invite(device.deviceId, { mobileNo, role: "viewer", label: "Sita" }, token);
@@ -106,8 +107,13 @@ describe("people on a box", () => {
       acceptedAt: null,
     });
     const password = "a-long-and-new-password-91";
+    const since = Date.now();
     expect((await postJson("/api/auth/register", { mobileNo, password })).status).toBe(201);
     const sita = await loginToken({ id: 0, mobileNo, password });
+    // Not before the number is verified with the code registration sent to it.
+    expect((await getOk("/api/pumps", sita, pumpListResponseSchema)).invitations).toEqual([]);
+    const { code } = await codeSentTo(mobileNo, since);
+    expect((await postJson("/api/auth/verify-number", { code }, sita)).status).toBe(200);
     const waiting = await getOk("/api/pumps", sita, pumpListResponseSchema);
     expect(waiting.pumps).toEqual([]);
     expect(waiting.invitations).toEqual([

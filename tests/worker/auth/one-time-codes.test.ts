@@ -123,7 +123,7 @@ describe("asking for a code", () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const background: Promise<unknown>[] = [];
     const answer = await requestCode(env, {
-      purpose: "register",
+      purpose: "verifyNumber",
       mobileNo: uniqueMobileNo(),
       client: freshClient(),
       mayReceive: async () => true,
@@ -135,7 +135,7 @@ describe("asking for a code", () => {
     await Promise.all(background);
     expect(answer).toEqual({ expiresInSeconds: 300, codeLength: 6 });
     expect(errors).toHaveBeenCalledTimes(1);
-    expect(errors.mock.calls[0]![0]).toBe("A register code could not be delivered");
+    expect(errors.mock.calls[0]![0]).toBe("A verifyNumber code could not be delivered");
     errors.mockRestore();
   });
 });
@@ -249,5 +249,30 @@ describe("throttling", () => {
     expect(Number(refused.headers["Retry-After"])).toBeGreaterThan(0);
     // The refused check cost the code nothing.
     expect((await rowOf(mobileNo))!.tries).toBe(0);
+  });
+
+  it("limits checks of one number from any addresses: 20 a day, then each waits; a right code clears them", async () => {
+    const mobileNo = uniqueMobileNo();
+    // Many codes' worth of guesses from many addresses (as a spread-out attacker's would have,
+    // once the waits between codes have passed): the number's own count stops them.
+    for (let i = 0; i < 20; i++) {
+      expect(await status(checkCode(env, { purpose: "signIn", mobileNo, code: "000000", client: freshClient() }))).toBe(
+        "ok",
+      );
+    }
+    const refused = await checkCode(env, { purpose: "signIn", mobileNo, code: "000000", client: freshClient() }).catch(
+      (error) => error,
+    );
+    expect(refused).toBeInstanceOf(HttpError);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers["Retry-After"])).toBeGreaterThan(0);
+    // The farmer's own phone (it signed in with this number before) is not held back by them.
+    const code = (await ask(mobileNo, { client: null })).delivered[0]!;
+    const ownPhone = { ...freshClient(), knownNumbers: [mobileNo] };
+    expect(await checkCode(env, { purpose: "signIn", mobileNo, code, client: ownPhone })).toEqual({ ok: true });
+    // A right code ends the count: the next check is not held back.
+    expect(await status(checkCode(env, { purpose: "signIn", mobileNo, code: "000000", client: freshClient() }))).toBe(
+      "ok",
+    );
   });
 });

@@ -43,9 +43,10 @@ export const adminDeviceConfigRoutes = new Hono<ApiEnv>().put("/device-config", 
   if (await findUserByMobileNo(db, newMobile)) {
     throw apiError(409, "numberTaken");
   }
-  // The account keeps its id, sessions and logs; only its number (its login) changes.
+  // The account keeps its id, sessions and logs; only its number (its login) changes, and
+  // nobody has proved yet that they hold the new one (docs/decisions/027-verified-numbers.md).
   await db.batch([
-    db.update(users).set({ mobileNo: newMobile }).where(eq(users.id, found.ownerUserId)),
+    db.update(users).set({ mobileNo: newMobile, numberVerifiedAt: null }).where(eq(users.id, found.ownerUserId)),
     // Memberships are kept by number: they follow the person to the new one.
     db.update(deviceMembers).set({ mobileNo: newMobile }).where(eq(deviceMembers.mobileNo, body.mobileNo)),
   ]);

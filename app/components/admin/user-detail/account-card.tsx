@@ -1,8 +1,8 @@
-// The account block of the user detail page: number, presence, motor status, role (with its
-// change, asked first in the page's confirm dialog), its boxes, the first box's motor settings
-// and dates.
+// The account block of the user detail page: number (whether verified, and a code sent to it
+// on request), presence, motor status, role (with its change; both asked first in the page's
+// confirm dialog), its boxes, the first box's motor settings and dates.
 import { useNavigate, useRevalidator } from "react-router";
-import { userRoleResponseSchema } from "../../../../common/api-responses/admin.ts";
+import { signInCodeResponseSchema, userRoleResponseSchema } from "../../../../common/api-responses/admin.ts";
 import type { PumpState } from "../../../../common/pump-state.ts";
 import type { AdminUserView } from "../../../../worker/db/admin-users.ts";
 import { formatDateTime, formatNumber } from "../../../format.ts";
@@ -59,6 +59,26 @@ export function AccountCard({
     }
   }
 
+  // The code goes to the farmer's phone, never to this page: the answer says only which kind went.
+  async function sendCode() {
+    try {
+      const answer = await api(`/api/admin/users/${user.id}/sign-in-code`, signInCodeResponseSchema, {
+        method: "POST",
+      });
+      if (answer.ok) {
+        const sent = answer.body.purpose === "signIn" ? "admin.user.codeSent" : "admin.user.resetCodeSent";
+        toast.show(t(sent, { mobileNo: user.mobileNo }), "success");
+      } else {
+        toast.show(t(answer.status === 429 ? "admin.user.codeThrottled" : "admin.user.codeFailed"), "error");
+      }
+    } catch {
+      toast.show(t("admin.user.codeFailed"), "error");
+    }
+  }
+  const codeQuestion = user.numberVerifiedAt
+    ? t("admin.user.sendCodeQuestion", { mobileNo: user.mobileNo })
+    : t("admin.user.sendResetQuestion", { mobileNo: user.mobileNo });
+
   const roleQuestionText = user.isAdmin
     ? isSelf
       ? t("admin.user.removeOwnAdminQuestion")
@@ -71,6 +91,21 @@ export function AccountCard({
       <dl className="facts">
         <Fact label={t("admin.common.mobileNo")} testId="detail-mobile">
           {user.mobileNo}
+        </Fact>
+        <Fact label={t("admin.user.number")} className="role-cell">
+          <span data-testid="detail-number-verified" data-verified={user.numberVerifiedAt ? "yes" : "no"}>
+            {user.numberVerifiedAt
+              ? t("admin.user.verifiedOn", { date: formatDateTime(user.numberVerifiedAt, language) })
+              : t("admin.user.notVerified")}
+          </span>
+          <button
+            type="button"
+            className="button small"
+            data-testid="send-sign-in-code"
+            onClick={() => ask(codeQuestion, sendCode)}
+          >
+            {t("admin.user.sendCode")}
+          </button>
         </Fact>
         <Fact label={t("admin.user.deviceStatus")}>
           <span className={`badge ${online ? "ok" : "bad"}`} data-testid="detail-device-status">
