@@ -26,9 +26,10 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // age of a health report asked within the minute (decision 025) then added 507 bytes:
   // 137,212 bytes (134.0 KB). The owners' invitations waiting for an answer under the header
   // (their accept and decline forms) then added 205 bytes: 137,417 bytes (134.2 KB).
-  // Verified numbers then added 0.3 KB: three pages in the route manifest every page loads (142
-  // bytes), the dashboard's one line and its two notices (140), the spaced number (37).
-  "/motor-control": { js: 134.6 * KB },
+  // Verified numbers (three pages in the route manifest every page loads, the dashboard's one
+  // line and its two notices, the spaced number) and alerts by SMS and call (the admin's page in
+  // the manifest) then added 522 bytes: 137,939 bytes (134.7 KB).
+  "/motor-control": { js: 134.8 * KB },
 };
 
 function kindOf(response: Response): Kind {
@@ -118,7 +119,7 @@ test.describe("the dashboard", () => {
     await device.stop();
   });
 
-  test("/motor-control: at most 134.6 KB of JavaScript, live", async ({ browser }) => {
+  test("/motor-control: at most 134.8 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only
     // the session cookie (no cache, no memory of the login page's scripts).
     const context = await browser.newContext();
