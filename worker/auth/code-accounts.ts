@@ -89,6 +89,10 @@ export async function resetPasswordWithCode(
     keptSessionId: null,
     verifiesNumber: true,
   });
-  const login = await startLogin(env, account, "user", { request, client, counted: { clientAttempt: null, knownDevice: false } });
+  const login = await startLogin(env, account, "user", {
+    request,
+    client,
+    counted: { clientAttempt: null, knownDevice: false },
+  });
   return { ...login, endedSessions };
 }
