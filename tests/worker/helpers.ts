@@ -342,9 +342,9 @@ export async function snapshotWithoutClocks(deviceId: string) {
   return { ...rest, pump: stable };
 }
 
-/** A farmer with a provisioned device and a user token. */
-export async function farmerWithDevice(kind: DeviceKind = "3phase") {
-  const user = await createUser();
+/** A farmer with a provisioned device and a user token; `verified: false` for an unverified number. */
+export async function farmerWithDevice(kind: DeviceKind = "3phase", options: { verified?: boolean } = {}) {
+  const user = await createUser(options);
   const device = await provisionDevice(user.id, kind);
   const token = await loginToken(user);
   return { user, device, token };

@@ -27,12 +27,13 @@ export async function callsTo(mobileNo: string): Promise<SimCall[]> {
 
 /** Waits until `mobileNo` has received `count` SMS and returns them. */
 export async function waitForSms(mobileNo: string, count = 1): Promise<SimSms[]> {
-  await expect.poll(async () => (await smsTo(mobileNo)).length).toBe(count);
+  // The first SMS of a run can take over a second: its connection to the provider is new.
+  await expect.poll(async () => (await smsTo(mobileNo)).length, { timeout: 5_000 }).toBe(count);
   return smsTo(mobileNo);
 }
 
 export async function waitForCalls(mobileNo: string, count = 1): Promise<SimCall[]> {
-  await expect.poll(async () => (await callsTo(mobileNo)).length).toBe(count);
+  await expect.poll(async () => (await callsTo(mobileNo)).length, { timeout: 5_000 }).toBe(count);
   return callsTo(mobileNo);
 }
 

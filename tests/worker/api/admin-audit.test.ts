@@ -164,6 +164,7 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   "DELETE /api/push/subscriptions": "farmer only",
   "POST /api/push/subscriptions/renew": "farmer only",
   "POST /api/push/test": "farmer only",
+  "PUT /api/alerts/channels": "farmer only",
   "POST /api/admin/logout": {
     run: async (admin) => ({
       response: await call("POST", "/api/admin/logout", admin.token),

@@ -23,7 +23,7 @@ async function channelsOf(token: string) {
 
 describe("/api/alerts/channels", () => {
   it("shows a new farmer the defaults, in Hindi, with the caps and whether the number is verified", async () => {
-    const farmer = await farmerWithDevice();
+    const farmer = await farmerWithDevice("3phase", { verified: false });
     expect(await channelsOf(farmer.token)).toEqual({
       success: true,
       channels: DEFAULTS,
@@ -35,7 +35,7 @@ describe("/api/alerts/channels", () => {
   });
 
   it("refuses SMS or a call for a number that is not verified, and saves nothing; the app alone is taken", async () => {
-    const farmer = await farmerWithDevice();
+    const farmer = await farmerWithDevice("3phase", { verified: false });
     const refused = await putJson(
       "/api/alerts/channels",
       { channels: { dryRun: "app", powerBack: "sms" }, language: "en" },
