@@ -48,7 +48,6 @@ const providerId = z.string().min(1).max(64);
 
 /** Our missed-call numbers: a call to the stop number stops the caller's pump, to the start number starts it. */
 export const PHONE_LINES = ["stop", "start"] as const;
-export type PhoneLine = (typeof PHONE_LINES)[number];
 
 export const telephonyEventSchema = z.discriminatedUnion("type", [
   z.object({

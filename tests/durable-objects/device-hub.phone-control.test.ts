@@ -217,6 +217,25 @@ describe("an SMS command", () => {
   });
 });
 
+describe("the throttles", () => {
+  it("drop a number's 11th command in 10 minutes silently, but never its OFF", async () => {
+    const { user, device, box, token } = await ownerWithPump();
+    for (let sent = 0; sent < 10; sent++) await sms(user.mobileNo, "STATUS");
+    await textsTo(user.mobileNo, 10);
+    await sms(user.mobileNo, "STATUS");
+    await sms(user.mobileNo, "ON 30");
+    await settle();
+    expect(await smsTo(user.mobileNo)).toHaveLength(10);
+    expect(switchesSeen(box)).toEqual([]);
+    expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
+    await sms(user.mobileNo, "बंद");
+    expect(await status(device.deviceId)).toBe("off");
+    const texts = await textsTo(user.mobileNo, 11);
+    expect(texts[10]).toMatch(/की मोटर .* पर बंद हुई, डिवाइस ने पक्का किया।$/);
+    box.close();
+  });
+});
+
 describe("a missed call", () => {
   it("to the stop number stops the pump during the pause after a command, rejected unanswered, and an SMS says the box confirmed", async () => {
     const { user, device, box, token } = await ownerWithPump();
