@@ -78,8 +78,15 @@ export type HubFailure = {
  */
 export type PumpPerson = { userId: number; role: PumpRole; label: string | null };
 
-/** How a person asked for a switch: in the app (a tap, a form, the API), or with the stop key of an alert's call. */
-export type PersonChannel = "app" | "call";
+/**
+ * How a person asked for a switch: in the app (a tap, a form, the API), with the stop key of an
+ * alert's call, or from any phone: an SMS command, a missed call to a pump's number, the voice
+ * menu of a call to ours (worker/phone-control/).
+ */
+export type PersonChannel = "app" | "call" | PhoneChannel;
+
+/** The channels of switching by phone, which the motor log names ("राम ने SMS से"). */
+export type PhoneChannel = "sms" | "missedCall" | "voiceMenu";
 
 export type MotorCommandResult = { ok: true; status: RelayState } | HubFailure;
 
@@ -111,6 +118,11 @@ export type SwitchRequest = {
     /** A power window's switch-off, when it is not a whole number of minutes after the ON. */
     offDueAt?: number;
   };
+  /**
+   * A person's "ON for N minutes" (an SMS `ON 30`, the voice menu): the hub owes the switch-off
+   * from the moment the ON leaves, as for a schedule's run, on its own alarm.
+   */
+  timedRun?: { offAfterMinutes: number };
 };
 
 /**
@@ -173,4 +185,12 @@ export type ThrottlePolicyName =
   | "codeNumber"
   | "codeClient"
   | "codeCheckClient"
-  | "codeCheckNumber";
+  | "codeCheckNumber"
+  /**
+   * Switching by phone (worker/phone-control/): commands from one number and to one pump, the
+   * replies a pump's commands send in a day, and the help SMS a number gets.
+   */
+  | "phoneCommandNumber"
+  | "phoneCommandPump"
+  | "phoneReplyPump"
+  | "phoneHelpNumber";

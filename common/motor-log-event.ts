@@ -31,8 +31,9 @@ export const serverReasonSchema = z.enum([
 export type ServerReason = z.infer<typeof serverReasonSchema>;
 
 /**
- * Who asked for a switch: a person in the app (which one) or on an alert's call, one of the box's schedules (its time, repeat and
- * "ON for N minutes"), the switch-off such a schedule owes N minutes later, or the hub itself.
+ * Who asked for a switch: a person in the app (which one), on an alert's call or from a phone, one
+ * of the box's schedules (its time, repeat and "ON for N minutes"), the switch-off such a schedule
+ * or a person's timed ON owes N minutes later, or the hub itself.
  */
 export const commandOriginSchema = z.discriminatedUnion("by", [
   z.object({
@@ -63,6 +64,20 @@ export const commandOriginSchema = z.discriminatedUnion("by", [
     label: z.string().max(40).nullable(),
   }),
   z.object({ by: z.literal("scheduleOff"), afterMinutes: minutes }),
+  /**
+   * A person who switched from a phone (worker/phone-control/): an SMS command, a missed call to
+   * the pump's number, or the voice menu; who, as for the app; `forMinutes`: an "ON for N minutes".
+   */
+  z.object({
+    by: z.literal("phone"),
+    via: z.enum(["sms", "missedCall", "voiceMenu"]),
+    userId: z.number().int(),
+    role: z.enum(["owner", "operator"]),
+    label: z.string().max(40).nullable(),
+    forMinutes: minutes.nullable(),
+  }),
+  /** The switch-off a person's "ON for N minutes" owes, made by the hub when the minutes are up. */
+  z.object({ by: z.literal("timedOff"), afterMinutes: minutes }),
   /** A power window's run started (or resumed) with supply present: `leftMinutes` of `runMinutes` to go. */
   z.object({
     by: z.literal("powerWindow"),

@@ -46,6 +46,9 @@ const callerSchema = z.object({ raw: z.string().max(32), mobileNo: z.string().re
 
 const providerId = z.string().min(1).max(64);
 
+/** Our missed-call numbers: a call to the stop number stops the caller's pump, to the start number starts it. */
+export const PHONE_LINES = ["stop", "start"] as const;
+
 export const telephonyEventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("callStatus"),
@@ -61,6 +64,13 @@ export const telephonyEventSchema = z.discriminatedUnion("type", [
     callId: providerId,
     digits: z.string().regex(/^[0-9*#]{1,8}$/),
     reference: callReferenceSchema.nullable(),
+    /**
+     * A key on the voice menu of a call to us (worker/phone-control/voice-menu.ts), not on an
+     * alert's call; `menuStep`: how many keys the menu had taken when it asked for this one, when
+     * the provider brings it back (Twilio, in the signed URL), so a key answers only its question.
+     */
+    menu: z.boolean().default(false),
+    menuStep: z.number().int().nonnegative().nullable().default(null),
   }),
   z.object({
     type: z.literal("smsStatus"),
@@ -76,8 +86,20 @@ export const telephonyEventSchema = z.discriminatedUnion("type", [
     from: callerSchema,
     text: z.string().max(2000),
   }),
+  /**
+   * A call to one of our missed-call numbers, rejected unanswered: `line` is which one, as the
+   * number's webhook URL at the provider says (`?line=start`; the stop number otherwise).
+   */
   z.object({
     type: z.literal("missedCall"),
+    provider: telephonyProviderSchema,
+    callId: providerId,
+    from: callerSchema,
+    line: z.enum(PHONE_LINES).default("stop"),
+  }),
+  /** A call to our voice menu number (`?line=menu`): answered only for a verified owner or operator. */
+  z.object({
+    type: z.literal("menuCall"),
     provider: telephonyProviderSchema,
     callId: providerId,
     from: callerSchema,

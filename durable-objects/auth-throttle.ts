@@ -42,6 +42,15 @@ export const THROTTLE_POLICIES: Record<ThrottlePolicyName, ThrottlePolicy> = {
   // Codes checked for one number from anywhere (four codes' tries a day), so guesses spread over
   // many addresses and codes are bounded per number too; the number's own phone is exempt.
   codeCheckNumber: { windowMs: 24 * 60 * MINUTE, free: 20, baseDelayMs: MINUTE, maxDelayMs: 60 * MINUTE },
+  // Switching by phone (worker/phone-control/): commands (SMS, missed calls, the voice menu's
+  // keys) from one number, whoever it is, and to one pump, from all its people together. An OFF
+  // is counted but never refused (stopping is never blocked).
+  phoneCommandNumber: { windowMs: 10 * MINUTE, free: 10, baseDelayMs: MINUTE, maxDelayMs: 30 * MINUTE },
+  phoneCommandPump: { windowMs: 10 * MINUTE, free: 20, baseDelayMs: 30_000, maxDelayMs: 10 * MINUTE },
+  // The SMS a pump's commands send back, in any 24 hours: a cap, not a slowing (each is an SMS we pay for).
+  phoneReplyPump: { windowMs: 24 * 60 * MINUTE, free: 30, baseDelayMs: 24 * 60 * MINUTE, maxDelayMs: 24 * 60 * MINUTE },
+  // The help SMS one verified number gets for words we did not understand, in any 24 hours.
+  phoneHelpNumber: { windowMs: 24 * 60 * MINUTE, free: 3, baseDelayMs: 24 * 60 * MINUTE, maxDelayMs: 24 * 60 * MINUTE },
 };
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };

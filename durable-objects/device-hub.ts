@@ -205,12 +205,18 @@ export class DeviceHub extends DurableObject<Env> {
   // ---- RPC from the Worker ---------------------------------------------------------------
 
   /**
-   * A person's tap, from the HTTP API or the dashboard's form, or the stop key of an alert's call
-   * (`via`): the same method as a tap on the page's open socket (device-hub/person-switch.ts), with the same checks against the hub's
+   * A person's tap, from the HTTP API or the dashboard's form, the stop key of an alert's call or a
+   * phone's SMS, missed call or voice menu (`via`; `forMinutes`: an ON from a phone that the hub
+   * switches off by itself after so long): the same method as a tap on the page's open socket (device-hub/person-switch.ts), with the same checks against the hub's
    * own copy of owner and members; succeeds only when the box confirms (device-hub/commands.ts).
    */
-  async switchMotor(person: PumpPerson, action: RelayState, via: PersonChannel = "app"): Promise<MotorCommandResult> {
-    return this.rooms.person.switchMotor(person, action, via);
+  async switchMotor(
+    person: PumpPerson,
+    action: RelayState,
+    via: PersonChannel = "app",
+    forMinutes: number | null = null,
+  ): Promise<MotorCommandResult> {
+    return this.rooms.person.switchMotor(person, action, via, forMinutes);
   }
 
   async getSnapshot(): Promise<HubSnapshot> {

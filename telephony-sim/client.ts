@@ -1,7 +1,7 @@
 // The local provider seen from a test or a script, over its HTTP endpoints (local-provider.ts):
 // what it received, parsed with its own schemas, and the person's side of a call.
 import { z } from "../common/zod.ts";
-import { type SimCall, type SimRecords, type SimSms, simRecordsSchema } from "./phone-log.ts";
+import { type SimCall, type SimRecords, type SimSms, simCallSchema, simRecordsSchema } from "./phone-log.ts";
 
 export type LocalProviderClient = {
   records: () => Promise<SimRecords>;
@@ -17,7 +17,9 @@ export type LocalProviderClient = {
   setAnswering: (mobileNo: string, answers: boolean, status?: "no-answer" | "busy") => Promise<void>;
   /** Plays a farmer's SMS to our number; the Worker's answer status. */
   inboundSms: (from: string, text: string) => Promise<number | null>;
-  missedCall: (from: string) => Promise<number | null>;
+  missedCall: (from: string, line?: "stop" | "start") => Promise<number | null>;
+  /** A farmer calls the voice menu: the call as it stands (waiting for a key, or rejected). */
+  callMenu: (from: string) => Promise<SimCall>;
   settled: () => Promise<void>;
 };
 
@@ -66,7 +68,9 @@ export function localProviderClient(baseUrl: string): LocalProviderClient {
     setAnswering: async (mobileNo, answers, status) => void (await post("/__phone", { mobileNo, answers, status })),
     inboundSms: async (from, text) =>
       workerStatusSchema.parse(await post("/__inbound-sms", { from, text })).workerStatus,
-    missedCall: async (from) => workerStatusSchema.parse(await post("/__missed-call", { from })).workerStatus,
+    missedCall: async (from, line) =>
+      workerStatusSchema.parse(await post("/__missed-call", { from, line })).workerStatus,
+    callMenu: async (from) => z.object({ call: simCallSchema }).parse(await post("/__call-in", { from })).call,
     settled: async () => void (await post("/__settled", {})),
   };
   return client;

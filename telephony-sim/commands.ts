@@ -1,11 +1,11 @@
 // What a person types to the local provider, in `npm run phone-sim` and in `npm start`'s terminal:
-//   press 1 [callId]   hangup [callId]   phone 9876543210 off|on   sms 9876543210 STOP
-//   missed 9876543210   list
+//   press 1 [callId]   hangup [callId]   phone 9876543210 off|on   sms 9876543210 चालू 30
+//   missed 9876543210 [start]   call 9876543210   list
 import type { LocalProvider } from "./local-provider.ts";
 import { spacedNumber } from "./phone-log.ts";
 
 export const PHONE_COMMANDS_HELP =
-  "press <key> [callId], hangup [callId], phone <number> off|on, sms <number> <text>, missed <number>, list";
+  "press <key> [callId], hangup [callId], phone <number> off|on, sms <number> <text>, missed <number> [start], call <number>, list";
 
 /** Runs one typed line; whatever it has to say goes to `print`. */
 export async function runPhoneCommand(
@@ -30,7 +30,13 @@ export async function runPhoneCommand(
       case "sms":
         return print(`  the Worker answered ${await provider.inboundSms(rest[0] ?? "", rest.slice(1).join(" "))}`);
       case "missed":
-        return print(`  the Worker answered ${await provider.missedCall(rest[0] ?? "")}`);
+        return print(
+          `  the Worker answered ${await provider.missedCall(rest[0] ?? "", rest[1] === "start" ? "start" : "stop")}`,
+        );
+      case "call": {
+        const call = await provider.callMenu(rest[0] ?? "");
+        return print(call.waitingForKey ? `  call ${call.id}: press a key` : `  call ${call.id}: ${call.status}`);
+      }
       case "list": {
         const { sms, calls } = provider.records();
         for (const message of sms) print(`SMS to ${spacedNumber(message.to)} (${message.status}): ${message.text}`);

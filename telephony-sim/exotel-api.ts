@@ -118,6 +118,7 @@ export async function pressExotel(core: SimCore, call: CallState, digits: string
   if (!call.record.waitingForKey) throw new Error(`Call ${call.record.id} is not waiting for a key.`);
   call.record.waitingForKey = false;
   call.record.pressed.push(digits);
+  if (call.keyUrl !== null) return pressExotelMenu(core, call, digits, call.keyUrl);
   await sendWebhook(core, flowUrl(core, "keypress", { ...flowQuery(call), digits: `"${digits}"` }), { method: "GET" });
   const closing =
     (await greetingText(core, flowUrl(core, "voice", { step: "outcome", ...flowQuery(call) }))) || EXOTEL_FLOW_CLOSING;
@@ -281,12 +282,16 @@ export async function exotelInboundSms(core: SimCore, from: string, text: string
   });
 }
 
-/** A missed call to our ExoPhone: its flow's Passthru applet reports it, then hangs up. */
-export async function exotelMissedCall(core: SimCore, from: string): Promise<Response | null> {
-  core.log(`Missed call from ${spacedNumber(from)}`);
+/**
+ * A missed call to one of our ExoPhones: its flow's Passthru applet reports it, then hangs up.
+ * Each number's flow names its line in the Passthru URL (`line=start`; none for the stop number).
+ */
+export async function exotelMissedCall(core: SimCore, from: string, line: "stop" | "start" = "stop") {
+  core.log(`Missed call from ${spacedNumber(from)} to the ${line} number`);
   return sendWebhook(
     core,
     flowUrl(core, "inbound-call", {
+      ...(line === "start" ? { line } : {}),
       CallSid: hexId(),
       CallFrom: `0${from}`,
       CallTo: core.ourNumber,
@@ -295,4 +300,79 @@ export async function exotelMissedCall(core: SimCore, from: string): Promise<Res
     }),
     { method: "GET" },
   );
+}
+
+function menuQuery(call: CallState): Record<string, string> {
+  return {
+    CallSid: call.record.id,
+    CallFrom: `0${call.record.from}`,
+    CallTo: call.record.to,
+    Direction: "incoming",
+    CurrentTime: exotelTime(),
+  };
+}
+
+/** The menu's flow asks its question: the greeting reads it from our URL, the Gather waits for a key. */
+async function askExotelMenu(core: SimCore, call: CallState) {
+  const text = await greetingText(core, flowUrl(core, "voice", { step: "prompt", ...menuQuery(call) }));
+  if (text) call.record.spoken.push(text);
+  call.record.waitingForKey = true;
+  core.log(`  «${text || "(silence)"}»`);
+  core.log(`  waiting for a key: type "press 1" (or "press 1 ${call.record.id}")`);
+}
+
+/**
+ * A farmer calls our voice menu's ExoPhone. Its flow (docs/telephony.md, "Exotel's call flow"):
+ * Passthru `inbound-call?line=menu` (302: ask; 200: hang up), Greeting `voice?step=prompt`, Gather,
+ * Passthru `keypress?menu=1` (302: ask again; 200: Greeting `voice?step=outcome`, then Hangup).
+ */
+export async function exotelMenuCall(core: SimCore, from: string): Promise<CallState> {
+  const call: CallState = {
+    record: {
+      id: hexId(),
+      provider: "exotel",
+      to: core.ourNumber,
+      from,
+      status: "in-progress",
+      spoken: [],
+      pressed: [],
+      waitingForKey: false,
+      voiceUrl: null,
+      statusCallback: null,
+      at: Date.now(),
+    },
+    keyUrl: flowUrl(core, "keypress", { menu: "1" }),
+    statusCallback: null,
+    events: [],
+    customField: null,
+    answeredAt: Date.now(),
+  };
+  core.calls.set(call.record.id, call);
+  core.log(`Call from ${spacedNumber(from)} to the voice menu (${call.record.id})`);
+  const entry = await sendWebhook(core, flowUrl(core, "inbound-call", { line: "menu", ...menuQuery(call) }), {
+    method: "GET",
+    redirect: "manual",
+  });
+  if (entry?.status !== 302) {
+    call.record.status = "completed";
+    core.log("  hung up by the flow");
+    return call;
+  }
+  await askExotelMenu(core, call);
+  return call;
+}
+
+/** A key on the menu: the Passthru acts on it, then the flow asks again (302) or says the outcome and hangs up (200). */
+async function pressExotelMenu(core: SimCore, call: CallState, digits: string, keyUrl: string): Promise<void> {
+  const url = new URL(keyUrl);
+  for (const [name, value] of Object.entries({ ...menuQuery(call), digits: `"${digits}"` }))
+    url.searchParams.set(name, value);
+  const passthru = await sendWebhook(core, url.toString(), { method: "GET", redirect: "manual" });
+  core.log(`  ${digits} pressed on ${call.record.id}`);
+  if (passthru?.status === 302) return askExotelMenu(core, call);
+  const closing =
+    (await greetingText(core, flowUrl(core, "voice", { step: "outcome", ...menuQuery(call) }))) || EXOTEL_FLOW_CLOSING;
+  call.record.spoken.push(closing);
+  core.log(`  «${closing}»`);
+  call.record.status = "completed";
 }

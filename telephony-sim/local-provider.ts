@@ -6,17 +6,25 @@
 //   POST /__press       {digits, callId?}  a key on a call (the newest one waiting, by default)
 //   POST /__hang-up     {callId?}          the person hangs up
 //   POST /__inbound-sms {from, text}       a farmer's SMS to our number
-//   POST /__missed-call {from}             a farmer's missed call to our number
+//   POST /__missed-call {from, line?}      a farmer's missed call to our stop (or start) number
+//   POST /__call-in {from}                 a farmer calls our voice menu number (then /__press)
 //   POST /__phone {mobileNo, answers, status?}  whether that phone answers calls (else: no-answer or busy)
 //   POST /__settled                        answers once every webhook under way has been sent
 // It needs no network and no account: nothing leaves this machine but requests to the Worker.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "../common/zod.ts";
-import { exotelInboundSms, exotelMissedCall, exotelRest, hangUpExotel, pressExotel } from "./exotel-api.ts";
-import { type SimRecords, spacedNumber } from "./phone-log.ts";
+import {
+  exotelInboundSms,
+  exotelMenuCall,
+  exotelMissedCall,
+  exotelRest,
+  hangUpExotel,
+  pressExotel,
+} from "./exotel-api.ts";
+import { type SimCall, type SimRecords, spacedNumber } from "./phone-log.ts";
 import { type CallState, isOver, readBody, type SimCore, type SimCredentials } from "./sim-core.ts";
-import { hangUp, pressTwilio, twilioInboundSms, twilioMissedCall, twilioRest } from "./twilio-api.ts";
+import { hangUp, pressTwilio, twilioInboundSms, twilioMenuCall, twilioMissedCall, twilioRest } from "./twilio-api.ts";
 
 export type LocalProviderOptions = {
   /** 0 (the default): any free port. */
@@ -43,7 +51,9 @@ export type LocalProvider = {
   /** Whether the phone of `mobileNo` answers calls; one that does not lets them ring out as `status`. */
   setAnswering: (mobileNo: string, answers: boolean, status?: "no-answer" | "busy") => void;
   inboundSms: (from: string, text: string) => Promise<number | null>;
-  missedCall: (from: string) => Promise<number | null>;
+  missedCall: (from: string, line?: "stop" | "start") => Promise<number | null>;
+  /** A farmer calls the voice menu: the call, answered (waiting for a key) or rejected. */
+  callMenu: (from: string) => Promise<SimCall>;
   /** Resolves once every webhook under way has been sent and answered. */
   settled: () => Promise<void>;
   stop: () => Promise<void>;
@@ -52,7 +62,11 @@ export type LocalProvider = {
 const pressSchema = z.object({ digits: z.string().regex(/^[0-9*#]{1,8}$/), callId: z.string().optional() });
 const hangUpSchema = z.object({ callId: z.string().optional() });
 const inboundSchema = z.object({ from: z.string().regex(/^[1-9][0-9]{9}$/), text: z.string().max(2000) });
-const missedSchema = z.object({ from: z.string().regex(/^[1-9][0-9]{9}$/) });
+const missedSchema = z.object({
+  from: z.string().regex(/^[1-9][0-9]{9}$/),
+  line: z.enum(["stop", "start"]).optional(),
+});
+const callInSchema = z.object({ from: z.string().regex(/^[1-9][0-9]{9}$/) });
 const phoneSchema = z.object({
   mobileNo: z.string().regex(/^[1-9][0-9]{9}$/),
   answers: z.boolean(),
@@ -114,9 +128,13 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
       const play = options.inboundProvider === "twilio" ? twilioInboundSms : exotelInboundSms;
       return (await play(core, from, text))?.status ?? null;
     },
-    missedCall: async (from) => {
+    missedCall: async (from, line = "stop") => {
       const play = options.inboundProvider === "twilio" ? twilioMissedCall : exotelMissedCall;
-      return (await play(core, from))?.status ?? null;
+      return (await play(core, from, line))?.status ?? null;
+    },
+    callMenu: async (from) => {
+      const play = options.inboundProvider === "twilio" ? twilioMenuCall : exotelMenuCall;
+      return { ...(await play(core, from)).record };
     },
     settled: async () => {
       while (underway.size > 0) await Promise.allSettled([...underway]);
@@ -137,8 +155,12 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
         const { from, text } = inboundSchema.parse(body);
         return { status: 200, body: { workerStatus: await provider.inboundSms(from, text) } };
       }
-      case "/__missed-call":
-        return { status: 200, body: { workerStatus: await provider.missedCall(missedSchema.parse(body).from) } };
+      case "/__missed-call": {
+        const { from, line } = missedSchema.parse(body);
+        return { status: 200, body: { workerStatus: await provider.missedCall(from, line) } };
+      }
+      case "/__call-in":
+        return { status: 200, body: { call: await provider.callMenu(callInSchema.parse(body).from) } };
       case "/__phone": {
         const { mobileNo, answers, status } = phoneSchema.parse(body);
         provider.setAnswering(mobileNo, answers, status);

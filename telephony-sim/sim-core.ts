@@ -77,7 +77,9 @@ export async function readBody(request: IncomingMessage): Promise<string> {
 export async function sendWebhook(core: SimCore, url: string, init: RequestInit): Promise<Response | null> {
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
-    if (!response.ok) core.log(`! the Worker answered ${response.status} to ${new URL(url).pathname}`);
+    // 302 is an answer too: Exotel's Passthru applet branches on it.
+    if (!response.ok && response.status !== 302)
+      core.log(`! the Worker answered ${response.status} to ${new URL(url).pathname}`);
     return response;
   } catch (error) {
     core.log(`! could not reach the Worker at ${url}: ${error instanceof Error ? error.message : error}`);

@@ -96,7 +96,10 @@ export async function hangUp(core: SimCore, call: CallState): Promise<void> {
   core.log(`  call ${call.record.id} ended`);
 }
 
-/** The person on the call presses `digits`: Twilio posts them to the Gather's action. */
+/**
+ * The person on the call presses `digits`: Twilio posts them to the Gather's action. An answer
+ * with another Gather (the voice menu's next question) waits for the next key; any other ends.
+ */
 export async function pressTwilio(core: SimCore, call: CallState, digits: string): Promise<void> {
   if (!call.record.waitingForKey || !call.keyUrl) throw new Error(`Call ${call.record.id} is not waiting for a key.`);
   call.record.waitingForKey = false;
@@ -106,9 +109,16 @@ export async function pressTwilio(core: SimCore, call: CallState, digits: string
     Digits: digits,
     FinishedOnKey: "",
   });
-  const { spoken } = readTwiml(response?.ok ? await response.text() : "");
-  call.record.spoken.push(...spoken);
-  core.log(`  ${digits} pressed on ${call.record.id}: «${spoken.join(" ") || "(silence)"}»`);
+  const { spoken, prompt, gather } = readTwiml(response?.ok ? await response.text() : "");
+  const said = gather ? prompt : spoken;
+  call.record.spoken.push(...said);
+  core.log(`  ${digits} pressed on ${call.record.id}: «${said.join(" ") || "(silence)"}»`);
+  if (gather) {
+    call.keyUrl = gather.action;
+    call.record.waitingForKey = true;
+    core.log(`  waiting for a key: type "press 1" (or "press 1 ${call.record.id}")`);
+    return;
+  }
   await hangUp(core, call);
 }
 
@@ -241,14 +251,69 @@ export async function twilioInboundSms(core: SimCore, from: string, text: string
   });
 }
 
-/** A farmer's missed call to our number: Twilio asks the number's voice webhook while it rings. */
-export async function twilioMissedCall(core: SimCore, from: string): Promise<Response | null> {
-  core.log(`Missed call from ${spacedNumber(from)}`);
-  return postSigned(core, `${core.workerOrigin}/api/telephony/twilio/inbound-call`, {
+/**
+ * A farmer's missed call to one of our numbers: Twilio asks the number's voice webhook while it
+ * rings. Each number's webhook URL says which line it is (`?line=start`; none for the stop number).
+ */
+export async function twilioMissedCall(core: SimCore, from: string, line: "stop" | "start" = "stop") {
+  core.log(`Missed call from ${spacedNumber(from)} to the ${line} number`);
+  const query = line === "start" ? "?line=start" : "";
+  return postSigned(core, `${core.workerOrigin}/api/telephony/twilio/inbound-call${query}`, {
     CallSid: `CA${hexId()}`,
     From: `+91${from}`,
     To: core.ourNumber,
     CallStatus: "ringing",
     Direction: "inbound",
   });
+}
+
+/**
+ * A farmer calls our voice menu number: Twilio asks its voice webhook (`?line=menu`), says the
+ * TwiML's question and waits for a key, or the call is rejected while it rings.
+ */
+export async function twilioMenuCall(core: SimCore, from: string): Promise<CallState> {
+  const call: CallState = {
+    record: {
+      id: `CA${hexId()}`,
+      provider: "twilio",
+      to: tenDigits(core.ourNumber),
+      from,
+      status: "ringing",
+      spoken: [],
+      pressed: [],
+      waitingForKey: false,
+      voiceUrl: `${core.workerOrigin}/api/telephony/twilio/inbound-call?line=menu`,
+      statusCallback: null,
+      at: Date.now(),
+    },
+    keyUrl: null,
+    statusCallback: null,
+    events: [],
+    customField: null,
+    answeredAt: null,
+  };
+  core.calls.set(call.record.id, call);
+  core.log(`Call from ${spacedNumber(from)} to the voice menu (${call.record.id})`);
+  const response = await postSigned(core, call.record.voiceUrl!, {
+    CallSid: call.record.id,
+    From: `+91${from}`,
+    To: core.ourNumber,
+    CallStatus: "ringing",
+    Direction: "inbound",
+  });
+  const xml = response?.ok ? await response.text() : "";
+  const { prompt, gather } = readTwiml(xml);
+  if (!gather) {
+    call.record.status = /<Reject/.test(xml) ? "busy" : "completed";
+    core.log(`  rejected: ${call.record.status}`);
+    return call;
+  }
+  call.answeredAt = Date.now();
+  call.record.status = "in-progress";
+  call.record.spoken.push(...prompt);
+  call.keyUrl = gather.action;
+  call.record.waitingForKey = true;
+  core.log(`  «${prompt.join(" ")}»`);
+  core.log(`  waiting for a key: type "press 1" (or "press 1 ${call.record.id}")`);
+  return call;
 }

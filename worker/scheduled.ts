@@ -4,6 +4,7 @@ import { purgeEndedSessions } from "./auth/sessions.ts";
 import { getDb } from "./db/client.ts";
 import { purgeOldCodes } from "./db/one-time-codes.ts";
 import { purgeOldTelephonyEvents } from "./db/telephony-events.ts";
+import { purgeOldMenuCalls } from "./phone-control/voice-menu.ts";
 import { deliverPendingHubNotices } from "./services/hub-notices.ts";
 
 export async function handleScheduled(_controller: ScheduledController, env: Env): Promise<void> {
@@ -22,6 +23,10 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
   console.log(`Purged ${purged.sessions} ended sessions and ${purged.watches} realtime watches`);
   const db = getDb(env.DB);
   const now = Date.now();
-  const [codes, events] = await Promise.all([purgeOldCodes(db, now), purgeOldTelephonyEvents(db, now)]);
+  const [codes, events] = await Promise.all([
+    purgeOldCodes(db, now),
+    purgeOldTelephonyEvents(db, now),
+    purgeOldMenuCalls(db, now),
+  ]);
   if (codes + events > 0) console.log(`Purged ${codes} old one-time codes and ${events} telephony events`);
 }

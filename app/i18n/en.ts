@@ -664,6 +664,9 @@ export const en = {
   "plan.ownerOnly": "Only the pump's owner can see and recharge its plan.",
   "log.origin.person": "{role, select, owner {by the owner} other {by {label}}} from the app",
   "log.origin.call": "{role, select, owner {by the owner} other {by {label}}} pressing 1 on an alert call",
+  "log.origin.phone":
+    "{role, select, owner {by the owner} other {by {label}}} {via, select, sms {with an SMS} missedCall {with a missed call} other {on the phone menu}}{timed, select, yes {, for {minutes, plural, one {# minute} other {# minutes}}} other {}}",
+  "log.origin.timedOff": "automatically after the {minutes, plural, one {# minute} other {# minutes}} asked for",
 } as const;
 
 export type MessageKey = keyof typeof en;

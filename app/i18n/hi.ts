@@ -646,4 +646,7 @@ export const hi: Record<MessageKey, string> = {
   "plan.ownerOnly": "प्लान सिर्फ़ पंप के मालिक देख और रिचार्ज कर सकते हैं।",
   "log.origin.person": "({role, select, owner {मालिक ने} other {{label} ने}} ऐप से)",
   "log.origin.call": "({role, select, owner {मालिक ने} other {{label} ने}} अलर्ट कॉल पर 1 दबाकर)",
+  "log.origin.phone":
+    "({role, select, owner {मालिक ने} other {{label} ने}} {via, select, sms {SMS से} missedCall {मिस्ड कॉल से} other {फ़ोन मेनू से}}{timed, select, yes {, {minutes, plural, other {# मिनट}} के लिए} other {}})",
+  "log.origin.timedOff": "(माँगे गए {minutes, plural, other {# मिनट}} पूरे होने पर अपने-आप)",
 };

@@ -202,6 +202,16 @@ export function commandOriginText(origin: CommandOrigin, words: Words): string {
     }
     case "scheduleOff":
       return t("log.origin.scheduleOff", { minutes: origin.afterMinutes });
+    case "phone":
+      return t("log.origin.phone", {
+        role: origin.role,
+        label: origin.label ?? "",
+        via: origin.via,
+        timed: yes(origin.forMinutes !== null),
+        minutes: origin.forMinutes ?? 0,
+      });
+    case "timedOff":
+      return t("log.origin.timedOff", { minutes: origin.afterMinutes });
     case "powerWindow":
       return t("log.origin.powerWindow", {
         from: clockIn(words, origin.fromMinute),

@@ -39,6 +39,26 @@ type FrameWaiter =
 /** Frames a command asks of the box: its ack, and the reading or health that comes with it. */
 const FRAMES_OWED_PER_COMMAND = 2;
 
+/**
+ * The row of `schedule_offs` a person's timed ON owes its switch-off under (schedules' ids start
+ * at 1): one at a time, since there is one motor; a newer timed ON moves it.
+ */
+export const TIMED_RUN_OFF_ID = 0;
+
+/** The switch-off an ON owes, if it is a run for N minutes: a schedule's, or a person's timed ON. */
+function owedSwitchOff(command: SwitchRequest, now: number) {
+  const run = command.scheduleRun;
+  if (run?.offAfterMinutes) {
+    const dueAt = run.offDueAt ?? now + run.offAfterMinutes * 60_000;
+    return { scheduleId: run.scheduleId, plannedAt: dueAt, dueAt, afterMinutes: run.offAfterMinutes };
+  }
+  if (command.timedRun) {
+    const dueAt = now + command.timedRun.offAfterMinutes * 60_000;
+    return { scheduleId: TIMED_RUN_OFF_ID, plannedAt: dueAt, dueAt, afterMinutes: command.timedRun.offAfterMinutes };
+  }
+  return null;
+}
+
 export type CommandRooms = { log: MotorLog; view: PumpView; alerts: HubAlerts; usage: Usage };
 
 export class MotorCommands extends Room<CommandRooms> {
@@ -80,17 +100,11 @@ export class MotorCommands extends Room<CommandRooms> {
     // The cooldown starts when the command leaves for the box, whatever the outcome: a relay
     // that may have switched must not be switched on again straight away.
     state.save({ cooldownUntil: cooldownAfter(now), pendingSwitch: pending });
-    if (command.action === "on" && run?.offAfterMinutes) {
+    const owed = command.action === "on" ? owedSwitchOff(command, now) : null;
+    if (owed) {
       // Owed from the moment the ON leaves: whether its answer comes in time, late or never, a
-      // motor this schedule may have started stops after N minutes (stopping an idle one is harmless).
-      const dueAt = run.offDueAt ?? now + run.offAfterMinutes * 60_000;
-      sql.setScheduleOff({
-        scheduleId: run.scheduleId,
-        plannedAt: dueAt,
-        dueAt,
-        afterMinutes: run.offAfterMinutes,
-        attempts: 0,
-      });
+      // motor this run may have started stops after N minutes (stopping an idle one is harmless).
+      sql.setScheduleOff({ ...owed, attempts: 0 });
       timers.syncSchedules();
     }
     this.#switchesInFlight.set(id, pending);
@@ -104,6 +118,8 @@ export class MotorCommands extends Room<CommandRooms> {
       return linkLost ? LINK_LOST : NO_CONFIRMATION;
     }
     await this.#settleSwitch(pending, ack, "ack");
+    // A timed ON the box refused owes nothing: a later ON without minutes must not stop then.
+    if (!ack.ok && command.timedRun && ack.relay === "off") sql.deleteScheduleOff(TIMED_RUN_OFF_ID);
     // A voltage refusal is a code the pages word; any other refusal only has the box's words.
     if (!ack.ok && ack.reason) return { ok: false, code: ack.reason };
     if (!ack.ok) return { ok: false, code: "rejected", ...(ack.error ? { error: ack.error } : {}) };

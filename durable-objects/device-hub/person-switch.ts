@@ -16,10 +16,25 @@ export class PersonSwitch extends Room<{ commands: MotorCommands }> {
    * Switches the motor if `person` may (checked here against the hub's own copy of owner and
    * members, whatever the caller resolved); succeeds only when the box confirms. The log names
    * them and how they asked (`via`): the origin is built here, never taken from the caller.
+   * `forMinutes` (an ON from a phone): the hub switches the motor off by itself after that long.
    */
-  async switchMotor(person: PumpPerson, action: RelayState, via: PersonChannel = "app"): Promise<MotorCommandResult> {
+  async switchMotor(
+    person: PumpPerson,
+    action: RelayState,
+    via: PersonChannel = "app",
+    forMinutes: number | null = null,
+  ): Promise<MotorCommandResult> {
     if (!(await personMay(this.hub, person, "switch"))) return NOT_ALLOWED;
     const role = person.role === "operator" ? "operator" : "owner";
+    // From a phone the log always says who and how ("राम ने SMS से"): nobody saw the tap.
+    if (via === "sms" || via === "missedCall" || via === "voiceMenu") {
+      const timed = action === "on" && forMinutes !== null ? forMinutes : null;
+      return this.rooms.commands.switchMotor({
+        action,
+        origin: { by: "phone", via, userId: person.userId, role, label: person.label, forMinutes: timed },
+        ...(timed === null ? {} : { timedRun: { offAfterMinutes: timed } }),
+      });
+    }
     // A key on a call always says whose phone it was.
     if (via === "call") {
       return this.rooms.commands.switchMotor({

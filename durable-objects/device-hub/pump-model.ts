@@ -174,8 +174,14 @@ export function stated(relay: RelayState, how: StatedHow): MotorLogEvent {
 
 /** The pump state's coarse source of a command: a person's (`app`, however they asked), a schedule's, the hub's. */
 export function commandSourceOf(origin: CommandOrigin): CommandSource {
-  if (origin.by === "scheduleOff" || origin.by === "powerWindow" || origin.by === "powerWindowEnd") return "schedule";
-  return origin.by === "call" ? "app" : origin.by;
+  if (
+    origin.by === "scheduleOff" ||
+    origin.by === "timedOff" ||
+    origin.by === "powerWindow" ||
+    origin.by === "powerWindowEnd"
+  )
+    return "schedule";
+  return origin.by === "call" || origin.by === "phone" ? "app" : origin.by;
 }
 
 /** A refusal as a schedule's log entry and outcome keep it. */

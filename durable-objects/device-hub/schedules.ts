@@ -23,7 +23,7 @@ import {
   windowLengthMinutes,
 } from "../../common/schedule-time.ts";
 import type { HubAlerts } from "./alerts.ts";
-import type { MotorCommands } from "./commands.ts";
+import { type MotorCommands, TIMED_RUN_OFF_ID } from "./commands.ts";
 import type { MotorLog } from "./motor-log.ts";
 import { loadOwnerAndConfig } from "./owner.ts";
 import { commandFailure } from "./pump-model.ts";
@@ -313,7 +313,10 @@ export class Schedules extends Room<ScheduleRooms> {
     await finish("failed", failure.code, failure.error, { kind: "scheduleNotRun", action, minuteOfDay, failure });
   }
 
-  /** "ON for N minutes" is over: switch off, unless the motor already stopped. */
+  /**
+   * "ON for N minutes" is over (a schedule's, or a person's timed ON from a phone): switch off,
+   * unless the motor already stopped.
+   */
   async #runOff(off: ScheduleOffRow): Promise<void> {
     const { sql, state } = this.hub;
     // Only a confirmed OFF lets it go: `unknown` may be running.
@@ -330,10 +333,10 @@ export class Schedules extends Room<ScheduleRooms> {
     // Claimed by moving the next attempt on: a second delivery finds nothing due, and a crash
     // mid-attempt is retried a minute later. Stopping a motor twice does no harm.
     sql.setScheduleOff({ ...off, dueAt: now + SCHEDULE_OFF_RETRY_MS, attempts: off.attempts + 1 });
-    const origin: CommandOrigin = this.rooms.windows.stopping(off.scheduleId, now) ?? {
-      by: "scheduleOff",
-      afterMinutes: off.afterMinutes,
-    };
+    const origin: CommandOrigin =
+      off.scheduleId === TIMED_RUN_OFF_ID
+        ? { by: "timedOff", afterMinutes: off.afterMinutes }
+        : (this.rooms.windows.stopping(off.scheduleId, now) ?? { by: "scheduleOff", afterMinutes: off.afterMinutes });
     const result = await this.#switch("off", origin);
     if (result.ok) {
       sql.deleteScheduleOff(off.scheduleId);

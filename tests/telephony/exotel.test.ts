@@ -148,6 +148,8 @@ describe("the Exotel adapter checks and reads webhooks", () => {
         callId: EXOTEL_CALL_CONNECTED.Call.Sid,
         digits: "1",
         reference: { code: "stop:SNC-AB12CD34", placedAt: 7 },
+        menu: false,
+        menuStep: null,
       },
       replayKey: `keypress:${EXOTEL_CALL_CONNECTED.Call.Sid}:1`,
       reply: { status: 200, contentType: "text/plain; charset=utf-8", body: "" },
@@ -257,6 +259,48 @@ describe("the Exotel adapter checks and reads webhooks", () => {
       status: 200,
       contentType: "text/plain; charset=utf-8",
       body: "धन्यवाद।",
+    });
+  });
+});
+
+describe("the Exotel adapter and switching from any phone", () => {
+  const provider = exotelProvider(EXOTEL_CONFIG);
+  const base = "https://pump.example.in/api/telephony/exotel";
+
+  it("reads which ExoPhone was called from its flow's Passthru URL (line=start, line=menu; the stop number otherwise)", () => {
+    const call = (line: string) =>
+      provider.readWebhook(
+        "inbound-call",
+        get(`${base}/inbound-call?token=${SECRET}${line}&CallSid=c1&CallFrom=09876543210&CallTo=08000000002`),
+      );
+    expect(call("&line=start")).toMatchObject({ event: { type: "missedCall", line: "start" } });
+    expect(call("")).toMatchObject({ event: { type: "missedCall", line: "stop" } });
+    expect(call("&line=menu")).toMatchObject({ event: { type: "menuCall", callId: "c1" }, replayKey: "menu-call:c1" });
+  });
+
+  it("branches the menu's flow on its Passthru: 302 asks again, 200 ends (with the outcome's words for the closing greeting)", () => {
+    expect(provider.menuReply({ kind: "ask", language: "hi", text: "1 दबाएँ।", step: 1 }).status).toBe(302);
+    expect(provider.menuReply({ kind: "reject" })).toEqual({
+      status: 200,
+      contentType: "text/plain; charset=utf-8",
+      body: "",
+    });
+    expect(provider.menuReply({ kind: "end", language: "hi", text: "मोटर बंद हो गई।" }).body).toBe("मोटर बंद हो गई।");
+  });
+
+  it("reads a menu key from the Passthru marked menu=1, keyed by Exotel's CurrentTime; the greeting asks the question by CallSid", () => {
+    const key = provider.readWebhook(
+      "keypress",
+      get(`${base}/keypress?token=${SECRET}&menu=1&CallSid=c2&digits=%222%22&CurrentTime=2026-11-27%2021:42:07`),
+    );
+    expect(key).toMatchObject({
+      event: { type: "keypress", digits: "2", menu: true, menuStep: null },
+      replayKey: "keypress:c2:2:2026-11-27 21:42:07",
+    });
+    expect(provider.readWebhook("voice", get(`${base}/voice?token=${SECRET}&step=prompt&CallSid=c2`))).toMatchObject({
+      ok: true,
+      event: null,
+      promptOfCall: "c2",
     });
   });
 });

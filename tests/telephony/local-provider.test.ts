@@ -172,6 +172,8 @@ describe("the local provider as Twilio", () => {
       callId: placed.callId,
       digits: "1",
       reference: { code: "stop:SNC-AB12CD34", placedAt: 99 },
+      menu: false,
+      menuStep: null,
     });
     expect(events.flatMap((event) => (event.type === "callStatus" ? [event.status] : []))).toEqual([
       "queued",
@@ -323,6 +325,8 @@ describe("the local provider as Exotel", () => {
         callId: placed.callId,
         digits: "1",
         reference: { code: "stop:SNC-CD34EF56", placedAt: 5 },
+        menu: false,
+        menuStep: null,
       },
       expect.objectContaining({
         type: "callStatus",

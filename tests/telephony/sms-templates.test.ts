@@ -55,6 +55,11 @@ const LONGEST: Record<"ucs2" | "gsm7", Record<SmsVariable, string>> = {
     mobileNo: "9876543210",
     time: "12:45 pm",
     url: `https://${"p".repeat(22)}`,
+    minutes: "480",
+    reason: "क".repeat(30),
+    relay: "क".repeat(12),
+    supply: "क".repeat(10),
+    amps: "999.9",
   },
   // Extension characters cost two septets each.
   gsm7: {
@@ -63,6 +68,11 @@ const LONGEST: Record<"ucs2" | "gsm7", Record<SmsVariable, string>> = {
     mobileNo: "9876543210",
     time: "12:45 pm",
     url: `https://${"p".repeat(22)}`,
+    minutes: "480",
+    reason: "w".repeat(30),
+    relay: "w".repeat(12),
+    supply: "w".repeat(10),
+    amps: "999.9",
   },
 };
 
@@ -91,7 +101,7 @@ describe("the SMS templates", () => {
         const named = [...template.text[language].matchAll(/\{([a-zA-Z]+)\}/g)].map((match) => match[1]);
         expect([...named].sort(), `${code}.${language}`).toEqual([...template.variables].sort());
         const dlt = dltText(code, language);
-        expect(dlt.match(/\{#var#\}/g)).toHaveLength(template.variables.length);
+        expect(dlt.match(/\{#var#\}/g) ?? []).toHaveLength(template.variables.length);
         expect(dlt).not.toMatch(/\{[a-zA-Z]+\}/);
       }
       // A Hindi template is in Devanagari, an English one in GSM-7 (sent as UCS-2 only for a Hindi name).

@@ -160,6 +160,8 @@ describe("the Twilio adapter checks and reads webhooks", () => {
         callId: TWILIO_CALL_CREATED.sid,
         digits: "1",
         reference: { code: "stop:SNC-AB12CD34", placedAt: 42 },
+        menu: false,
+        menuStep: null,
       },
       replayKey: `keypress:${TWILIO_CALL_CREATED.sid}:1`,
       reply: {
@@ -273,6 +275,54 @@ describe("the Twilio adapter checks and reads webhooks", () => {
       body:
         '<?xml version="1.0" encoding="UTF-8"?><Response>' +
         '<Say language="hi-IN" voice="Polly.Aditi">मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।</Say><Hangup/></Response>',
+    });
+  });
+});
+
+describe("the Twilio adapter and switching from any phone", () => {
+  const provider = twilioProvider(TWILIO_CONFIG);
+  const base = "https://pump.example.in/api/telephony/twilio";
+
+  it("reads which of our numbers was called from its voice URL: the start and stop numbers reject it, the menu's is a menu call", () => {
+    const call = (query: string) =>
+      provider.readWebhook(
+        "inbound-call",
+        webhook(`${base}/inbound-call${query}`, { CallSid: "CA3", From: "+919876543210" }),
+      );
+    expect(call("?line=start")).toMatchObject({
+      event: { type: "missedCall", line: "start" },
+      replayKey: "inbound-call:CA3",
+      reply: { body: '<?xml version="1.0" encoding="UTF-8"?><Response><Reject reason="busy"/></Response>' },
+    });
+    expect(call("")).toMatchObject({ event: { type: "missedCall", line: "stop" } });
+    expect(call("?line=menu")).toMatchObject({
+      event: { type: "menuCall", callId: "CA3", from: { mobileNo: "9876543210" } },
+      replayKey: "menu-call:CA3",
+    });
+  });
+
+  it("asks the menu's question in a Gather whose action names the question, and reads the key with it", () => {
+    const asked = provider.menuReply({ kind: "ask", language: "hi", text: "पंप कुआँ। 1 दबाएँ।", step: 2 });
+    expect(asked).toEqual({
+      status: 200,
+      contentType: "text/xml; charset=utf-8",
+      body:
+        '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+        `<Gather input="dtmf" numDigits="1" timeout="10" action="${base}/keypress?menu=2&#38;lang=hi" method="POST">` +
+        '<Say language="hi-IN" voice="Polly.Aditi">पंप कुआँ। 1 दबाएँ।</Say></Gather>' +
+        '<Say language="hi-IN" voice="Polly.Aditi">कोई बटन नहीं दबाया गया। कुछ नहीं बदला। धन्यवाद।</Say></Response>',
+    });
+    expect(provider.menuReply({ kind: "reject" }).body).toMatch(/<Reject reason="busy"\/>/);
+    expect(provider.menuReply({ kind: "end", language: "en", text: "Goodbye." }).body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Say language="en-IN" voice="Polly.Aditi">Goodbye.</Say><Hangup/></Response>',
+    );
+    const key = provider.readWebhook(
+      "keypress",
+      webhook(`${base}/keypress?menu=2&lang=hi`, { CallSid: "CA4", Digits: "3" }),
+    );
+    expect(key).toMatchObject({
+      event: { type: "keypress", callId: "CA4", digits: "3", menu: true, menuStep: 2 },
+      replayKey: "keypress:CA4:3:menu2",
     });
   });
 });

@@ -7,7 +7,9 @@
 // - the stop key (1) on an alert's call switches the pump OFF through the same hub method and role
 //   check as the app's OFF (worker/services/motor-commands.ts), for the account that was called,
 //   and the call says what the box confirmed. A key for a call placed more than
-//   CALL_KEY_LIFETIME_MS ago, or for a call that is not the one we placed, does nothing.
+//   CALL_KEY_LIFETIME_MS ago, or for a call that is not the one we placed, does nothing;
+// - a farmer's SMS command, missed call and call to the voice menu, and the menu's keys, switch
+//   from any phone (worker/phone-control/).
 import { CALL_KEY_LIFETIME_MS, STOP_KEY } from "../../common/alert-channels.ts";
 import type { MotorCommandResult } from "../../common/hub-contract.ts";
 import { roleMay } from "../../common/pump-roles.ts";
@@ -23,12 +25,15 @@ import {
 } from "../db/alert-deliveries.ts";
 import { getDb } from "../db/client.ts";
 import type { AlertDeliveryRow } from "../db/schema.ts";
+import { onInboundSms, onMissedCall, type PhoneCommandEnv } from "../phone-control/sms-and-missed-calls.ts";
+import { answerMenuCall, menuKey, menuWordsOf, type VoiceMenuEnv } from "../phone-control/voice-menu.ts";
 import { switchPump } from "../services/motor-commands.ts";
 import { pumpAccessOf } from "../services/pump-access.ts";
+import type { MenuAnswer } from "../telephony/provider.ts";
 import { type CallOutcomeScript, voiceText } from "../telephony/voice-scripts.ts";
 import { type PhoneAlertEnv, providerOf, sendAlertSms } from "./phone-alerts.ts";
 
-export type CallWebhookEnv = PhoneAlertEnv & Pick<Env, "DEVICE_HUB">;
+export type CallWebhookEnv = PhoneAlertEnv & PhoneCommandEnv & VoiceMenuEnv;
 
 /** What the call says in answer to a webhook: its words and their language. */
 export type CallWords = { language: PhoneLanguage; text: string };
@@ -139,17 +144,20 @@ async function callStatus(
 }
 
 /**
- * Acts on a verified event the first time it arrives; what the call should say in answer (a
- * keypress on one of our alert calls), else null.
+ * Acts on a verified event the first time it arrives; how the call should go on (the words after
+ * a key on one of our alert calls, the voice menu's answer to a call or a key), else null.
  */
 export async function onTelephonyEvent(
   env: CallWebhookEnv,
   event: TelephonyEvent,
   now = Date.now(),
-): Promise<CallWords | null> {
+): Promise<MenuAnswer | null> {
   switch (event.type) {
-    case "keypress":
-      return keypress(env, event, now);
+    case "keypress": {
+      if (event.menu) return menuKey(env, event, now);
+      const words = await keypress(env, event, now);
+      return words ? { kind: "end", ...words } : null;
+    }
     case "callStatus":
       await callStatus(env, event, now);
       return null;
@@ -159,10 +167,15 @@ export async function onTelephonyEvent(
       if (row?.channel === "sms") await recordDeliveryStatus(db, row.id, event.status, null, now);
       return null;
     }
-    // A farmer's SMS and missed calls to our number are the next issue's (control by SMS).
+    // Switching from any phone (worker/phone-control/).
     case "inboundSms":
-    case "missedCall":
+      await onInboundSms(env, event);
       return null;
+    case "missedCall":
+      await onMissedCall(env, event);
+      return null;
+    case "menuCall":
+      return answerMenuCall(env, event, now);
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -170,11 +183,14 @@ export async function onTelephonyEvent(
   }
 }
 
-/** What a call's key did, for the closing greeting that asks (Exotel's flow); null for no call of ours. */
+/**
+ * What a call's key did, for the closing greeting that asks (Exotel's flows: an alert's call, or
+ * the voice menu's); null for no call of ours.
+ */
 export async function outcomeOfCall(env: CallWebhookEnv, provider: string, callId: string): Promise<CallWords | null> {
   if (provider !== "twilio" && provider !== "exotel") return null;
   const row = await findDeliveryByProviderId(getDb(env.DB), provider, callId);
-  if (row?.channel !== "call") return null;
+  if (row?.channel !== "call") return menuWordsOf(env, provider, callId, "outcome");
   const script = isOutcome(row.outcome) ? row.outcome : "noKeypress";
   return { language: row.language, text: voiceText(script, row.language, {}) };
 }

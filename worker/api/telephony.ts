@@ -6,9 +6,10 @@
 // changes nothing. A verified event is recorded once under its replay key
 // (worker/db/telephony-events.ts): a replay, or the provider's own retry, is answered the same
 // and acted on no more. A new event is then acted on (worker/alerts/call-webhooks.ts): an alert
-// call's status (and the SMS after one nobody answered), an SMS's status, the stop key. The
-// answer is what the provider expects (TwiML, a greeting's text, or nothing), never the API's
-// JSON, except for refusals; after the stop key it says what the box confirmed.
+// call's status (and the SMS after one nobody answered), an SMS's status, the stop key, and a
+// farmer's SMS command, missed call and voice menu (worker/phone-control/). The answer is what
+// the provider expects (TwiML, a greeting's text, a Passthru's 200 or 302, or nothing), never the
+// API's JSON, except for refusals; after a key it says what the box confirmed.
 //
 // Providers send no Origin and no cookies, so the cross-site check lets them through
 // (worker/http/cross-site.ts); nothing here trusts a session.
@@ -18,6 +19,7 @@ import { onTelephonyEvent, outcomeOfCall } from "../alerts/call-webhooks.ts";
 import { getDb } from "../db/client.ts";
 import { recordTelephonyEvent } from "../db/telephony-events.ts";
 import { apiError } from "../http/http-error.ts";
+import { menuWordsOf } from "../phone-control/voice-menu.ts";
 import { telephonyProvider } from "../telephony/config.ts";
 import { type InboundWebhook, WEBHOOK_KINDS, type WebhookKind } from "../telephony/provider.ts";
 import type { ApiEnv } from "./context.ts";
@@ -96,12 +98,16 @@ export const telephonyRoutes = new Hono<ApiEnv>().on(["GET", "POST"], "/:provide
   if (reading.event && reading.replayKey && c.req.method !== "HEAD") {
     // A replayed key is not new: it is answered alike and reaches no handler.
     if (await recordTelephonyEvent(getDb(c.env.DB), reading.event, reading.replayKey)) {
-      const words = await onTelephonyEvent(c.env, reading.event);
-      if (words) reply = provider.spokenReply(words.language, words.text);
+      const answer = await onTelephonyEvent(c.env, reading.event);
+      if (answer) reply = provider.menuReply(answer);
     }
   }
   if (reading.outcomeOfCall) {
     const words = await outcomeOfCall(c.env, providerName, reading.outcomeOfCall);
+    if (words) reply = provider.spokenReply(words.language, words.text);
+  }
+  if (reading.promptOfCall) {
+    const words = await menuWordsOf(c.env, providerName, reading.promptOfCall, "prompt");
     if (words) reply = provider.spokenReply(words.language, words.text);
   }
   return new Response(reply.body === "" ? null : reply.body, {

@@ -117,6 +117,19 @@ export async function takeAttempt(env: ThrottleEnv, policy: ThrottlePolicyName, 
   if (!ticket.allowed) refuse(ticket.retryAfterMs);
 }
 
+/**
+ * Counts one attempt under `policy` for `key` when the policy allows it; false (nothing counted)
+ * when it does not. For webhooks, which refuse by doing nothing rather than with a 429.
+ */
+export async function tryAttempt(env: ThrottleEnv, policy: ThrottlePolicyName, key: string): Promise<boolean> {
+  return (await throttle(env, policy, key).take(policy)).allowed;
+}
+
+/** Counts one attempt that is never refused (a stop by phone: stopping is never blocked). */
+export async function countAttempt(env: ThrottleEnv, policy: ThrottlePolicyName, key: string): Promise<void> {
+  await throttle(env, policy, key).record(policy);
+}
+
 /** Forgets every attempt counted under `policy` for `key` (the holder proved themselves). */
 export async function clearAttempts(env: ThrottleEnv, policy: ThrottlePolicyName, key: string): Promise<void> {
   await throttle(env, policy, key).clear();

@@ -104,6 +104,11 @@ export const devices = sqliteTable(
     linkedAt: timestamp("linked_at"),
     /** When the box first said hello: its free connectivity year starts here. */
     activatedAt: timestamp("activated_at"),
+    /**
+     * Whether a missed call to the start number switches this pump ON (its owner turns it on;
+     * a missed call to the stop number always stops it): docs/decisions/028-switching-by-phone.md.
+     */
+    startByMissedCall: integer("start_by_missed_call", { mode: "boolean" }).notNull().default(false),
     createdAt: timestamp("created_at").notNull(),
   },
   (table) => [index("devices_owner_idx").on(table.ownerUserId, table.createdAt)],
@@ -482,3 +487,36 @@ export const alertDeliveries = sqliteTable(
 );
 
 export type AlertDeliveryRow = typeof alertDeliveries.$inferSelect;
+
+/**
+ * A call to the voice menu (worker/phone-control/voice-menu.ts), from the moment it is answered:
+ * whose call it is (the verified account its number belongs to), the pump it is about once
+ * chosen, where the menu is (`step`, and `keys`, how many keys it has taken: a key is taken only
+ * for the step it answers), and what the last key did, which Exotel's flow reads back in a
+ * greeting. Kept 30 days, as telephony events are.
+ */
+export const phoneMenuCalls = sqliteTable(
+  "phone_menu_calls",
+  {
+    provider: text("provider", { enum: ["twilio", "exotel"] }).notNull(),
+    callId: text("call_id").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Null until chosen, for a caller with several pumps. No foreign key: a call outlives nothing it needs. */
+    deviceId: text("device_id"),
+    language: text("language", { enum: ["hi", "en"] }).notNull(),
+    step: text("step", { enum: ["pump", "main", "minutes", "done"] }).notNull(),
+    keys: integer("keys").notNull().default(0),
+    /** What the call says next (the last key's outcome), as spoken text. */
+    said: text("said"),
+    createdAt: timestamp("created_at").notNull(),
+    updatedAt: timestamp("updated_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.provider, table.callId] }),
+    index("phone_menu_calls_created_idx").on(table.createdAt),
+  ],
+);
+
+export type PhoneMenuCallRow = typeof phoneMenuCalls.$inferSelect;

@@ -35,6 +35,7 @@ import {
   type CallRequest,
   e164,
   type InboundWebhook,
+  type MenuAnswer,
   type PlacedCall,
   param,
   referenceFrom,
@@ -221,6 +222,14 @@ export function exotelProvider(config: ExotelConfig, fetcher: typeof fetch = fet
       return { status: 200, contentType: "text/plain; charset=utf-8", body: text };
     },
 
+    // The menu's flow (docs/telephony.md, "Exotel's call flow") branches on its Passthru applets'
+    // status: 302 asks (to the greeting that reads `voice?step=prompt`, then a Gather), 200 does
+    // not (from the first Passthru: hang up; after a key: the greeting reads `voice?step=outcome`).
+    menuReply(answer: MenuAnswer): WebhookReply {
+      if (answer.kind === "ask") return { status: 302, contentType: "text/plain; charset=utf-8", body: "" };
+      return { status: 200, contentType: "text/plain; charset=utf-8", body: answer.kind === "end" ? answer.text : "" };
+    },
+
     readWebhook(kind: WebhookKind, webhook: InboundWebhook): WebhookReading {
       const context = callContext(param(webhook, "CustomField"));
       const reference = referenceFrom(context.ref, context.at);
@@ -238,11 +247,14 @@ export function exotelProvider(config: ExotelConfig, fetcher: typeof fetch = fet
 
       switch (kind) {
         case "voice": {
-          // The flow's closing greeting reads what the key did from the same URL with step=outcome.
-          if (new URL(webhook.url).searchParams.get("step") === "outcome") {
+          // The flow's closing greeting reads what the key did from the same URL with step=outcome;
+          // the voice menu's greeting reads its question with step=prompt.
+          const step = new URL(webhook.url).searchParams.get("step");
+          if (step === "outcome" || step === "prompt") {
             const callId = param(webhook, "CallSid");
             if (!callId) return { ok: false, problem: "CallSid is required" };
-            return { ok: true, event: null, replayKey: null, reply: ok, outcomeOfCall: callId };
+            const asks = step === "outcome" ? { outcomeOfCall: callId } : { promptOfCall: callId };
+            return { ok: true, event: null, replayKey: null, reply: ok, ...asks };
           }
           if (!context.pumpName) return { ok: false, problem: "the call's CustomField names no pump" };
           if (!isPhoneAlertKind(context.kind)) return { ok: false, problem: "the call's CustomField names no alert" };
@@ -256,8 +268,17 @@ export function exotelProvider(config: ExotelConfig, fetcher: typeof fetch = fet
           // Exotel wraps the gathered digits in double quotes ("1").
           const digits = quoted.replace(/^"|"$/g, "");
           if (!/^[0-9*#]{1,8}$/.test(digits)) return { ok: false, problem: "digits are not keys" };
+          // The voice menu's Passthru URL carries menu=1. Its flow cannot bring back which question
+          // a key answers, and the same key may answer two: Exotel's CurrentTime tells them apart.
+          if (new URL(webhook.url).searchParams.has("menu")) {
+            const at = (param(webhook, "CurrentTime") ?? "").slice(0, 32);
+            return event(
+              { type: "keypress", provider: "exotel", callId, digits, reference, menu: true, menuStep: null },
+              `keypress:${callId}:${digits}:${at}`,
+            );
+          }
           return event(
-            { type: "keypress", provider: "exotel", callId, digits, reference },
+            { type: "keypress", provider: "exotel", callId, digits, reference, menu: false, menuStep: null },
             `keypress:${callId}:${digits}`,
           );
         }
@@ -317,8 +338,19 @@ export function exotelProvider(config: ExotelConfig, fetcher: typeof fetch = fet
           // The Passthru applet names the caller CallFrom (From in its older form).
           const from = param(webhook, "CallFrom") || param(webhook, "From");
           if (!callId || !from) return { ok: false, problem: "CallSid and CallFrom are required" };
+          // Which of our numbers was called: its flow's Passthru URL says (line=menu, start, or stop).
+          const line = new URL(webhook.url).searchParams.get("line");
+          if (line === "menu") {
+            return event({ type: "menuCall", provider: "exotel", callId, from: caller(from) }, `menu-call:${callId}`);
+          }
           return event(
-            { type: "missedCall", provider: "exotel", callId, from: caller(from) },
+            {
+              type: "missedCall",
+              provider: "exotel",
+              callId,
+              from: caller(from),
+              line: line === "start" ? "start" : "stop",
+            },
             `inbound-call:${callId}`,
           );
         }

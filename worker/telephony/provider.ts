@@ -56,8 +56,21 @@ export type InboundWebhook = {
   params: [string, string][];
 };
 
-/** What the provider is answered: TwiML, a greeting's text, or nothing. */
-export type WebhookReply = { status: 200 | 204; contentType: string | null; body: string };
+/**
+ * What the provider is answered: TwiML, a greeting's text, or nothing. 302 only to Exotel's
+ * Passthru applet, whose flow branches on 200 or 302 (docs/telephony.md, "Exotel's call flow").
+ */
+export type WebhookReply = { status: 200 | 204 | 302; contentType: string | null; body: string };
+
+/**
+ * What the voice menu of a call to us answers (worker/phone-control/voice-menu.ts): reject the
+ * call while it rings (nobody we know), ask a question and wait for one key (`step`: the keys
+ * taken so far, brought back with the key where the provider can), or say something and end.
+ */
+export type MenuAnswer =
+  | { kind: "reject" }
+  | { kind: "ask"; language: SmsLanguage; text: string; step: number }
+  | { kind: "end"; language: SmsLanguage; text: string };
 
 export type WebhookReading =
   | {
@@ -72,6 +85,8 @@ export type WebhookReading =
        * The route answers it with `spokenReply` from what it recorded (worker/alerts/call-keys.ts).
        */
       outcomeOfCall?: string;
+      /** A webhook that asks what the voice menu of a call asks now (Exotel's menu greeting): the call's id. */
+      promptOfCall?: string;
     }
   | { ok: false; problem: string };
 
@@ -85,6 +100,11 @@ export interface TelephonyProvider {
   readWebhook(kind: WebhookKind, webhook: InboundWebhook): WebhookReading;
   /** What a call says next and last, as the provider's answer to its keypress or greeting webhook. */
   spokenReply(language: SmsLanguage, text: string): WebhookReply;
+  /**
+   * What a call is answered after an event: the voice menu's answer to a call to us
+   * (`inbound-call`) or to one of its keys, or (`end`) the words after an alert call's key.
+   */
+  menuReply(answer: MenuAnswer): WebhookReply;
 }
 
 /** A provider's API refused or failed a request: its HTTP status and its own error code. */

@@ -35,6 +35,17 @@ export const SMS_VARIABLES = {
     pattern: /^(https:\/\/[A-Za-z0-9./-]+|http:\/\/(localhost|127\.0\.0\.1):[0-9]{1,5})$/,
     cut: false,
   },
+  /** Minutes of an "ON for N minutes" from a phone. */
+  minutes: { maxLength: 3, pattern: /^[0-9]{1,3}$/, cut: false },
+  /**
+   * Why a command from a phone was not carried out, and the motor's and the supply's state in
+   * a STATUS reply: always our own words for a code (worker/phone-control/phone-words.ts), never a box's.
+   */
+  reason: { maxLength: 30, pattern: /^[^\n\r]+$/u, cut: false },
+  relay: { maxLength: 12, pattern: /^[^\n\r]+$/u, cut: false },
+  supply: { maxLength: 10, pattern: /^[^\n\r]+$/u, cut: false },
+  /** The motor's current in amps, one decimal, or "-". */
+  amps: { maxLength: 5, pattern: /^([0-9]{1,3}(\.[0-9])?|-)$/, cut: false },
 } as const satisfies Record<string, { maxLength: number; pattern: RegExp; cut: boolean }>;
 export type SmsVariable = keyof typeof SMS_VARIABLES;
 
@@ -119,6 +130,75 @@ export const SMS_TEMPLATES = {
     text: {
       hi: "सिंचाई: पंप {pumpName} का {time} का शेड्यूल नहीं चल सका। कारण ऐप में देखें।",
       en: "Sinchai: the {time} schedule of pump {pumpName} could not run. See why in the app.",
+    },
+  },
+  // Replies to a command from a phone (worker/phone-control/): what the box confirmed, or plainly
+  // that it did not. The time is when the box answered.
+  phoneOn: {
+    variables: ["pumpName", "time"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर चालू हुई, डिवाइस ने पक्का किया।",
+      en: "Sinchai: the motor of pump {pumpName} is ON since {time}, confirmed by the box.",
+    },
+  },
+  phoneOnFor: {
+    variables: ["pumpName", "time", "minutes"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर चालू हुई, {minutes} मिनट बाद अपने-आप बंद होगी।",
+      en: "Sinchai: the motor of pump {pumpName} is ON since {time} and stops by itself after {minutes} minutes.",
+    },
+  },
+  phoneOff: {
+    variables: ["pumpName", "time"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर बंद हुई, डिवाइस ने पक्का किया।",
+      en: "Sinchai: the motor of pump {pumpName} is OFF since {time}, confirmed by the box.",
+    },
+  },
+  /** No answer from the box in time, or it dropped: the motor may or may not have switched. */
+  phoneUnconfirmed: {
+    variables: ["pumpName"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} के डिवाइस ने जवाब नहीं दिया, पक्का पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें।",
+      en: "Sinchai: the box of pump {pumpName} did not answer: not confirmed whether the motor switched. Check the app.",
+    },
+  },
+  phoneNotDone: {
+    variables: ["pumpName", "reason"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} पर आदेश नहीं हुआ: {reason}।",
+      en: "Sinchai: pump {pumpName} did not switch: {reason}.",
+    },
+  },
+  phoneStatus: {
+    variables: ["pumpName", "relay", "time", "amps", "supply"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} की मोटर {relay} है, {time} से। करंट {amps} A, बिजली {supply}।",
+      en: "Sinchai: pump {pumpName}: motor {relay} since {time}, current {amps} A, power {supply}.",
+    },
+  },
+  /** Words a verified number sent that are no command. */
+  phoneHelp: {
+    variables: [],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: चालू 30 (मिनट), बंद या स्थिति लिखें; ON 30, OFF, STATUS भी चलेगा। कई पंप हों तो पंप का नाम भी लिखें।",
+      en: "Sinchai: send ON 30 (minutes), OFF or STATUS. With several pumps, add the pump's name or its box id's last digits.",
+    },
+  },
+  /** A command that names no pump (or none of the sender's) from someone with several. */
+  phoneWhichPump: {
+    variables: [],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: आपके कई पंप हैं। आदेश के बाद पंप का नाम या डिवाइस नंबर के आखिरी अंक लिखें, जैसे: बंद 4F2A",
+      en: "Sinchai: you have several pumps. Add the pump's name or the last digits of its box id, e.g. OFF 4F2A",
     },
   },
 } as const satisfies Record<string, Template>;

@@ -23,6 +23,7 @@ import {
   type CallRequest,
   e164,
   type InboundWebhook,
+  type MenuAnswer,
   type PlacedCall,
   param,
   referenceFrom,
@@ -198,6 +199,16 @@ export function twilioProvider(config: TwilioConfig, fetcher: typeof fetch = fet
       return { status: 200, contentType: "text/xml; charset=utf-8", body: twiml(say(language, text), "<Hangup/>") };
     },
 
+    menuReply(answer: MenuAnswer): WebhookReply {
+      const xmlReply = (body: string) => ({ status: 200, contentType: "text/xml; charset=utf-8", body }) as const;
+      if (answer.kind === "reject") return xmlReply(twiml('<Reject reason="busy"/>'));
+      if (answer.kind === "end") return this.spokenReply(answer.language, answer.text);
+      // The key comes back to the keypress webhook with the question it answers, in the signed URL.
+      const action = webhook("keypress", { menu: String(answer.step), lang: answer.language });
+      const gather = `<Gather input="dtmf" numDigits="1" timeout="${GATHER_TIMEOUT_SECONDS}" action="${xml(action)}" method="POST">${say(answer.language, answer.text)}</Gather>`;
+      return xmlReply(twiml(gather, say(answer.language, voiceText("noKeypress", answer.language, {}))));
+    },
+
     readWebhook(kind: WebhookKind, webhook: InboundWebhook): WebhookReading {
       const query = new URL(webhook.url).searchParams;
       const language = languageOf(query.get("lang"));
@@ -239,9 +250,12 @@ export function twilioProvider(config: TwilioConfig, fetcher: typeof fetch = fet
           if (!fields) return { ok: false, problem: "CallSid and Digits are required" };
           const [callId, digits] = fields as [string, string];
           if (!/^[0-9*#]{1,8}$/.test(digits)) return { ok: false, problem: "Digits are not keys" };
+          // A voice menu's key names the question it answers (menuReply's action URL).
+          const menu = query.get("menu");
+          const menuStep = menu !== null && /^[0-9]{1,2}$/.test(menu) ? Number(menu) : null;
           return event(
-            { type: "keypress", provider: "twilio", callId, digits, reference },
-            `keypress:${callId}:${digits}`,
+            { type: "keypress", provider: "twilio", callId, digits, reference, menu: menuStep !== null, menuStep },
+            `keypress:${callId}:${digits}${menuStep === null ? "" : `:menu${menuStep}`}`,
             xmlReply(twiml(say(language, voiceText("keypressReceived", language, { digit: digits })), "<Hangup/>")),
           );
         }
@@ -303,12 +317,27 @@ export function twilioProvider(config: TwilioConfig, fetcher: typeof fetch = fet
           const fields = need("CallSid", "From");
           if (!fields) return { ok: false, problem: "CallSid and From are required" };
           const [callId, from] = fields as [string, string];
-          // Rejected while it rings: the caller pays nothing and hears busy, which is what a
-          // missed call to us is for.
+          // Rejected while it rings (the caller pays nothing and hears busy), unless the voice
+          // menu answers it: the number's webhook URL says which line it is.
+          const reject = xmlReply(twiml('<Reject reason="busy"/>'));
+          const line = query.get("line");
+          if (line === "menu") {
+            return event(
+              { type: "menuCall", provider: "twilio", callId, from: caller(from) },
+              `menu-call:${callId}`,
+              reject,
+            );
+          }
           return event(
-            { type: "missedCall", provider: "twilio", callId, from: caller(from) },
+            {
+              type: "missedCall",
+              provider: "twilio",
+              callId,
+              from: caller(from),
+              line: line === "start" ? "start" : "stop",
+            },
             `inbound-call:${callId}`,
-            xmlReply(twiml('<Reject reason="busy"/>')),
+            reject,
           );
         }
       }

@@ -5,11 +5,12 @@
 //
 // An alert's call is its opening (what happened at which pump, one per kind of
 // common/alert-channels.ts) followed by `stopOffer`; after the key, one of the outcomes says what
-// the box confirmed (worker/alerts/call-keys.ts).
+// the box confirmed (worker/alerts/call-keys.ts). A call to our voice menu asks `menu*` questions.
 import type { PhoneAlertKind } from "../../common/alert-channels.ts";
 import type { SmsLanguage } from "./sms-templates.ts";
 
-type Script = { variables: readonly ("pumpName" | "digit")[]; text: Record<SmsLanguage, string> };
+type VoiceVariable = "pumpName" | "digit" | "minutes" | "relay" | "time" | "amps" | "supply" | "reason";
+type Script = { variables: readonly VoiceVariable[]; text: Record<SmsLanguage, string> };
 
 export const VOICE_SCRIPTS = {
   callDryRun: {
@@ -133,6 +134,80 @@ export const VOICE_SCRIPTS = {
       hi: "कोई बटन नहीं दबाया गया। कुछ नहीं बदला। धन्यवाद।",
       en: "No key was pressed. Nothing was changed. Goodbye.",
     },
+  },
+  // The voice menu of a call to our number (worker/phone-control/voice-menu.ts): one question at
+  // a time, each answered by one key, and what the box confirmed said back before hanging up.
+  menuHello: {
+    variables: [],
+    text: { hi: "नमस्ते, सिंचाई से बोल रहे हैं।", en: "Hello, this is Sinchai." },
+  },
+  /** Several pumps: which one, by key (menuPumpChoice for each). */
+  menuChoosePump: {
+    variables: [],
+    text: { hi: "पंप चुनें।", en: "Choose the pump." },
+  },
+  menuPumpChoice: {
+    variables: ["pumpName", "digit"],
+    text: { hi: "पंप {pumpName} के लिए {digit} दबाएँ।", en: "For pump {pumpName}, press {digit}." },
+  },
+  menuMain: {
+    variables: ["pumpName"],
+    text: {
+      hi: "पंप {pumpName}। मोटर का हाल सुनने के लिए 1, मोटर चालू करने के लिए 2, बंद करने के लिए 3 दबाएँ।",
+      en: "Pump {pumpName}. To hear the motor's state, press 1. To switch it ON, press 2. To switch it OFF, press 3.",
+    },
+  },
+  menuMinutes: {
+    variables: [],
+    text: {
+      hi: "कितनी देर? 15 मिनट के लिए 1, 30 मिनट के लिए 2, 60 मिनट के लिए 3 दबाएँ।",
+      en: "For how long? For 15 minutes press 1, for 30 minutes press 2, for 60 minutes press 3.",
+    },
+  },
+  menuWrongKey: {
+    variables: [],
+    text: { hi: "यह बटन मेनू में नहीं है।", en: "That key is not in the menu." },
+  },
+  menuState: {
+    variables: ["relay", "time", "amps", "supply"],
+    text: {
+      hi: "मोटर {relay} है, {time} से। करंट {amps} एम्पियर। बिजली {supply}। धन्यवाद।",
+      en: "The motor is {relay} since {time}. Current {amps} amps. Power at the pump: {supply}. Goodbye.",
+    },
+  },
+  /** The last command got no answer: the hub says `unknown`. */
+  menuStateUnknown: {
+    variables: ["amps", "supply"],
+    text: {
+      hi: "मोटर चल रही है या नहीं, पक्का पता नहीं। करंट {amps} एम्पियर। बिजली {supply}। धन्यवाद।",
+      en: "Whether the motor runs is not known for sure. Current {amps} amps. Power at the pump: {supply}. Goodbye.",
+    },
+  },
+  menuStateOffline: {
+    variables: [],
+    text: {
+      hi: "पंप का डिवाइस ऑफ़लाइन है, मोटर का हाल पक्का पता नहीं। पंप पर जाकर देखें।",
+      en: "The pump's box is offline: the motor's state is not known. Go and check the pump.",
+    },
+  },
+  menuStarted: {
+    variables: ["minutes"],
+    text: {
+      hi: "मोटर चालू हो गई, डिवाइस ने पक्का किया। {minutes} मिनट बाद अपने-आप बंद होगी। धन्यवाद।",
+      en: "The motor is ON: the box confirmed it. It stops by itself after {minutes} minutes. Goodbye.",
+    },
+  },
+  /** The box did not answer within 5 s, or dropped: said plainly, never guessed. */
+  menuUnconfirmed: {
+    variables: [],
+    text: {
+      hi: "डिवाइस ने जवाब नहीं दिया, पक्का पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें या पंप पर जाएँ।",
+      en: "The box did not answer: not known for sure whether the motor switched. Check the app or go to the pump.",
+    },
+  },
+  menuNotDone: {
+    variables: ["reason"],
+    text: { hi: "आदेश नहीं हुआ: {reason}। धन्यवाद।", en: "Nothing was switched: {reason}. Goodbye." },
   },
 } as const satisfies Record<string, Script>;
 

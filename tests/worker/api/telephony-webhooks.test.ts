@@ -140,6 +140,8 @@ describe("Twilio webhooks (local mode's provider)", () => {
         callId: callSid,
         digits: "1",
         reference: { code: "stop:SNC-AB12CD34", placedAt: 1767225600000 },
+        menu: false,
+        menuStep: null,
       },
     ]);
     // Another key on the same call is another event.
@@ -194,6 +196,7 @@ describe("Twilio webhooks (local mode's provider)", () => {
         provider: "twilio",
         callId: missed,
         from: { raw: "+919123456789", mobileNo: "9123456789" },
+        line: "stop",
       },
     ]);
   });
@@ -283,6 +286,8 @@ describe("Exotel webhooks (an environment configured for Exotel)", () => {
         callId: callSid,
         digits: "1",
         reference: { code: "stop:SNC-AB12CD34", placedAt: 9 },
+        menu: false,
+        menuStep: null,
       },
     ]);
   });
@@ -352,7 +357,13 @@ describe("Exotel webhooks (an environment configured for Exotel)", () => {
     );
     expect(response.status).toBe(200);
     expect(await recorded(callSid)).toEqual([
-      { type: "missedCall", provider: "exotel", callId: callSid, from: { raw: "09123456789", mobileNo: "9123456789" } },
+      {
+        type: "missedCall",
+        provider: "exotel",
+        callId: callSid,
+        from: { raw: "09123456789", mobileNo: "9123456789" },
+        line: "stop",
+      },
     ]);
   });
 

@@ -1,0 +1,231 @@
+// Switching a pump from any phone end to end, as `npm start` runs it: the real Worker under
+// `wrangler dev` (workerd, local D1, the DeviceHubs), the device simulator as the farmer's box and
+// the local telephony provider as Twilio and the farmer's phone. An SMS `चालू 1` starts the pump
+// (the simulator's relay closes), the reply says the box confirmed it, and the hub's own alarm
+// stops it a minute later; a missed call stops it during the pause after a command; the voice
+// menu says the state, starts and stops; a viewer's SMS and a stranger's missed call change and
+// answer nothing; a lost ack is answered "not confirmed"; the provider's retry acts once.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiClient } from "../../common/api-client.ts";
+import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts";
+import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
+import { pumpMemberResponseSchema } from "../../common/api-responses/pumps.ts";
+import { accessChangeResponseSchema } from "../../common/api-responses/refusals.ts";
+import { twilioSignature } from "../../common/twilio-signature.ts";
+import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
+import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
+import { startLocalWorker, THROWAWAY_JWT_SECRET } from "../../scripts/lib/local-worker.ts";
+import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
+import { type LocalProvider, startLocalProvider } from "../../telephony-sim/local-provider.ts";
+import { createAdmin, markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import { freePort, freshPersistDir, type LocalWorker } from "./local-worker.ts";
+
+const ACCOUNT_SID = "AC00000000000000000000000000000000";
+const OUR_NUMBER = "+918000000001";
+const TOKEN = "integration-phone-control-token-0123456789";
+const WEBHOOK_SECRET = "integration-phone-control-secret-0123456789abcdef";
+const PUMP = "कुएँ वाला पंप";
+const TIME = "[0-9]{1,2}:[0-9]{2} [AP]M";
+
+let worker: LocalWorker;
+let phone: LocalProvider;
+let client: LocalProviderClient;
+let admin: ApiClient;
+const boxes: SimulatedDevice[] = [];
+const phoneLines: string[] = [];
+
+beforeAll(async () => {
+  const persistTo = await freshPersistDir();
+  const port = await freePort();
+  phone = await startLocalProvider({
+    credentials: { accountSid: ACCOUNT_SID, apiKey: "", apiToken: TOKEN, webhookSecret: WEBHOOK_SECRET },
+    workerOrigin: `http://localhost:${port}`,
+    ourNumber: OUR_NUMBER,
+    inboundProvider: "twilio",
+    log: (line) => phoneLines.push(line),
+  });
+  client = localProviderClient(phone.url);
+  worker = await startLocalWorker({
+    kind: "api",
+    persistTo,
+    port,
+    jwtSecret: THROWAWAY_JWT_SECRET,
+    vars: {
+      TELEPHONY_API_TOKEN: TOKEN,
+      TELEPHONY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      TELEPHONY_LOCAL_URL: phone.url,
+      TELEPHONY_WEBHOOK_ORIGIN: `http://localhost:${port}`,
+    },
+  });
+  admin = await createAdmin(worker.url, worker.persistTo, "9000000029");
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(boxes.map((box) => box.stop()));
+  await phone?.stop();
+  await worker?.stop();
+});
+
+/** A verified farmer with a named 5 HP pump whose simulated box is online. */
+async function verifiedFarmerWithPump() {
+  const mobileNo = uniqueMobileNo();
+  const farmer = await registerFarmer(worker.url, mobileNo);
+  const provisioned = await admin.provisionDevice("3phase", mobileNo);
+  await markNumberVerified(worker.persistTo, mobileNo);
+  await executeLocalSql(
+    worker.persistTo,
+    `UPDATE devices SET name = ${sqlText(PUMP)} WHERE id = ${sqlText(provisioned.device.id)};`,
+  );
+  const box = simulateBox(
+    localDeviceSocketUrl(worker.port),
+    { deviceId: provisioned.device.id, key: provisioned.key, kind: "3phase", horsePower: 5 },
+    { reconnectBaseMs: 100 },
+  );
+  boxes.push(box);
+  box.start();
+  await box.waitUntilConnected();
+  // The running current of its 5 HP motor, so protection does not trip it.
+  await farmer.post(`/api/devices/motor/config/${mobileNo}`, motorConfigResponseSchema, {
+    defaultCurrent: 9,
+    dryRunThreshold: 30,
+    overCurrentThreshold: 30,
+  });
+  return { farmer, mobileNo, box, deviceId: provisioned.device.id };
+}
+
+async function logTexts(farmer: ApiClient, mobileNo: string): Promise<string[]> {
+  return (await farmer.get(`/api/logs/motor/${mobileNo}`, motorLogsResponseSchema)).map((log) => log.logMessage);
+}
+
+/** The SMS to `mobileNo` that came after the `count` it had, waiting for it. */
+async function nextSms(mobileNo: string, count: number): Promise<string> {
+  await expect
+    .poll(async () => (await client.records()).sms.filter((sms) => sms.to === mobileNo).length, { timeout: 10_000 })
+    .toBeGreaterThan(count);
+  return (await client.records()).sms.filter((sms) => sms.to === mobileNo)[count]!.text;
+}
+
+async function smsCount(mobileNo: string): Promise<number> {
+  return (await client.records()).sms.filter((sms) => sms.to === mobileNo).length;
+}
+
+describe("switching a pump from any phone against the real Worker", () => {
+  it("an SMS चालू 1 starts the pump, the reply says the box confirmed it, a missed call stops it in the pause after the command, and the hub's alarm stops a timed run a minute later", async () => {
+    const { farmer, mobileNo, box } = await verifiedFarmerWithPump();
+    let seen = await smsCount(mobileNo);
+    expect(await client.inboundSms(mobileNo, "चालू 1")).toBe(200);
+    expect(box.relay).toBe("on");
+    expect(await nextSms(mobileNo, seen++)).toMatch(
+      new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर चालू हुई, 1 मिनट बाद अपने-आप बंद होगी।$`),
+    );
+
+    // At once, inside the 10 s pause after a command: a stop is never held back.
+    expect(await client.missedCall(mobileNo)).toBe(200);
+    expect(box.relay).toBe("off");
+    expect(await nextSms(mobileNo, seen++)).toMatch(
+      new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पक्का किया।$`),
+    );
+
+    // After the pause, ON for a minute again: the hub stops it by itself.
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    expect(await client.inboundSms(mobileNo, "ON 1")).toBe(200);
+    expect(box.relay).toBe("on");
+    await nextSms(mobileNo, seen++);
+    await expect.poll(() => box.relay, { timeout: 90_000, interval: 1_000 }).toBe("off");
+    await expect
+      .poll(() => logTexts(farmer, mobileNo), { timeout: 5_000 })
+      .toContain("Motor turned OFF automatically after the 1 minute asked for");
+    const texts = await logTexts(farmer, mobileNo);
+    expect(texts).toContain("Motor turned ON by the owner with an SMS, for 1 minute");
+    expect(texts).toContain("Motor turned OFF by the owner with a missed call");
+  }, 150_000);
+
+  it("the voice menu says the state in Hindi, starts for 15 minutes and stops, each after the box's answer", async () => {
+    const { farmer, mobileNo, box } = await verifiedFarmerWithPump();
+    const state = await client.callMenu(mobileNo);
+    expect(state.spoken).toEqual([
+      `नमस्ते, सिंचाई से बोल रहे हैं। पंप ${PUMP}। मोटर का हाल सुनने के लिए 1, मोटर चालू करने के लिए 2, बंद करने के लिए 3 दबाएँ।`,
+    ]);
+    await client.press("1", state.id);
+    const heard = (await client.records()).calls.find((call) => call.id === state.id)!;
+    expect(heard.spoken.at(-1)).toMatch(new RegExp(`^मोटर बंद है, ${TIME} से। करंट 0.0 एम्पियर। बिजली है। धन्यवाद।$`));
+
+    const start = await client.callMenu(mobileNo);
+    await client.press("2", start.id);
+    await client.press("1", start.id);
+    expect(box.relay).toBe("on");
+    const started = (await client.records()).calls.find((call) => call.id === start.id)!;
+    expect(started.spoken.at(-1)).toBe("मोटर चालू हो गई, डिवाइस ने पक्का किया। 15 मिनट बाद अपने-आप बंद होगी। धन्यवाद।");
+
+    const stop = await client.callMenu(mobileNo);
+    await client.press("3", stop.id);
+    expect(box.relay).toBe("off");
+    const stopped = (await client.records()).calls.find((call) => call.id === stop.id)!;
+    expect(stopped.spoken.at(-1)).toBe("मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।");
+    await expect
+      .poll(() => logTexts(farmer, mobileNo))
+      .toContain("Motor turned ON by the owner on the phone menu, for 15 minutes");
+    expect(await logTexts(farmer, mobileNo)).toContain("Motor turned OFF by the owner on the phone menu");
+  }, 60_000);
+
+  it("a viewer's SMS is refused silently and a stranger's missed call is ignored", async () => {
+    const { farmer, deviceId, box } = await verifiedFarmerWithPump();
+    const viewerNo = uniqueMobileNo();
+    const viewer = await registerFarmer(worker.url, viewerNo);
+    await markNumberVerified(worker.persistTo, viewerNo);
+    await farmer.post(`/api/pumps/${deviceId}/members`, pumpMemberResponseSchema, {
+      mobileNo: viewerNo,
+      role: "viewer",
+      label: "Sita",
+    });
+    await viewer.post(`/api/pumps/${deviceId}/invitation`, accessChangeResponseSchema, { answer: "accept" });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const viewerSms = await smsCount(viewerNo);
+    let switches = 0;
+    box.on("switched", () => switches++);
+    expect(await client.inboundSms(viewerNo, "चालू 30")).toBe(200);
+    const stranger = uniqueMobileNo();
+    expect(await client.missedCall(stranger)).toBe(200);
+    await client.settled();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(switches).toBe(0);
+    expect(box.relay).toBe("off");
+    expect(await smsCount(viewerNo)).toBe(viewerSms);
+    expect(await smsCount(stranger)).toBe(0);
+  }, 60_000);
+
+  it("a lost ack is answered as not confirmed, and a provider's retry of the same SMS acts once", async () => {
+    const { mobileNo, box } = await verifiedFarmerWithPump();
+    const seen = await smsCount(mobileNo);
+    box.inject("noAck");
+    expect(await client.inboundSms(mobileNo, "ON 5")).toBe(200);
+    expect(await nextSms(mobileNo, seen)).toBe(
+      `सिंचाई: पंप ${PUMP} के डिवाइस ने जवाब नहीं दिया, पक्का पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें।`,
+    );
+    box.inject("ackNormally");
+    // The box's next report settles the unknown state; wait out the pause after the command.
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+
+    // Twilio retries a webhook it got no answer to: the same MessageSid, signed again.
+    let switches = 0;
+    box.on("switched", () => switches++);
+    const url = `http://localhost:${worker.port}/api/telephony/twilio/inbound-sms`;
+    const fields = { AccountSid: ACCOUNT_SID, MessageSid: `SM${"a".repeat(32)}`, From: `+91${mobileNo}`, Body: "OFF" };
+    const post = async () =>
+      fetch(url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "X-Twilio-Signature": await twilioSignature(TOKEN, url, Object.entries(fields)),
+        },
+        body: new URLSearchParams(fields),
+      });
+    const answers = await Promise.all([post(), post(), post()]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect((await post()).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(switches).toBe(1);
+    expect(box.relay).toBe("off");
+    expect(await smsCount(mobileNo)).toBe(seen + 2);
+  }, 60_000);
+});

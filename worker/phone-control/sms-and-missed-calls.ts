@@ -1,0 +1,140 @@
+// A farmer's SMS command and missed call to our numbers (docs/telephony.md, "Switching from any
+// phone"), acted on the first time the provider delivers them (worker/api/telephony.ts records
+// each once, so a retry switches nothing more):
+// - an SMS `ON 30` / `चालू 30`, `OFF` / `बंद`, `STATUS` / `स्थिति` (common/phone-commands.ts),
+//   with the pump's name or its box id's last characters when the sender has several, is carried
+//   out through the one path of every phone (phone-switch.ts) and answered by SMS with what the
+//   box confirmed, or plainly that it did not;
+// - a missed call to the stop number stops the caller's pumps that are not known to be OFF; to
+//   the start number it starts the caller's one pump whose owner turned that on. The call is
+//   rejected unanswered (the adapter's answer) and an SMS says what the box did.
+// Nothing answers a number that is not a verified account's. A viewer, an invitee or anyone
+// whose words name none of their pumps learns nothing of a pump; a verified number whose words
+// are no command gets the help SMS (a few a day). Commands from one number are throttled
+// (`phoneCommandNumber`) before anything is read, an OFF counted but never held back.
+import { choosePump, type PhoneAction, readPhoneCommand } from "../../common/phone-commands.ts";
+import { formatClock, istMinuteOfDay } from "../../common/schedule-time.ts";
+import type { TelephonyEvent } from "../../common/telephony-events.ts";
+import { countAttempt, tryAttempt } from "../auth/throttle.ts";
+import type { PhoneLanguage } from "../db/alert-deliveries.ts";
+import { getDb } from "../db/client.ts";
+import { type PhoneCaller, type PhonePump, phoneCallerOf, pumpLabel } from "./phone-callers.ts";
+import { type PhoneReply, type PhoneReplyEnv, sendPhoneReply } from "./phone-replies.ts";
+import { actByPhone, type PhoneOutcome, type PhoneSwitchEnv, pumpStatusOf } from "./phone-switch.ts";
+import { reasonWords, relayWords, supplyWords } from "./phone-words.ts";
+
+export type PhoneCommandEnv = PhoneReplyEnv & PhoneSwitchEnv;
+
+/** The SMS that says what a command came to; null for one that says nothing. */
+export function replyOf(outcome: PhoneOutcome, pump: PhonePump, language: PhoneLanguage): PhoneReply | null {
+  const pumpName = pumpLabel(pump);
+  const time = (at: number) => formatClock(istMinuteOfDay(at));
+  switch (outcome.kind) {
+    case "on":
+      return outcome.minutes === null
+        ? { template: "phoneOn", values: { pumpName, time: time(outcome.at) } }
+        : { template: "phoneOnFor", values: { pumpName, time: time(outcome.at), minutes: String(outcome.minutes) } };
+    case "off":
+      return { template: "phoneOff", values: { pumpName, time: time(outcome.at) } };
+    case "unconfirmed":
+      return { template: "phoneUnconfirmed", values: { pumpName } };
+    case "notDone":
+      return { template: "phoneNotDone", values: { pumpName, reason: reasonWords(outcome.reason, language) } };
+    case "status":
+      if (outcome.status === "offline")
+        return { template: "phoneNotDone", values: { pumpName, reason: reasonWords("offline", language) } };
+      return {
+        template: "phoneStatus",
+        values: {
+          pumpName,
+          relay: relayWords(outcome.status, language),
+          time: time(outcome.since ?? Date.now()),
+          amps: outcome.amps === null ? "-" : outcome.amps.toFixed(1),
+          supply: supplyWords(outcome.supply, language),
+        },
+      };
+    case "silent":
+      return null;
+  }
+}
+
+/** Counts a command from `mobileNo`; false when it must be dropped (an OFF never is). */
+async function commandAllowed(env: PhoneCommandEnv, mobileNo: string, action: PhoneAction | null): Promise<boolean> {
+  if (action?.kind === "off") {
+    await countAttempt(env, "phoneCommandNumber", mobileNo);
+    return true;
+  }
+  return tryAttempt(env, "phoneCommandNumber", mobileNo);
+}
+
+async function actAndReply(
+  env: PhoneCommandEnv,
+  who: PhoneCaller,
+  pump: PhonePump,
+  action: PhoneAction,
+  via: "sms" | "missedCall",
+): Promise<void> {
+  const outcome = await actByPhone(env, who, pump, action, via);
+  const reply = replyOf(outcome, pump, who.language);
+  if (reply) await sendPhoneReply(env, who.caller.mobileNo, pump.deviceId, who.language, reply);
+}
+
+export async function onInboundSms(
+  env: PhoneCommandEnv,
+  event: Extract<TelephonyEvent, { type: "inboundSms" }>,
+): Promise<void> {
+  const mobileNo = event.from.mobileNo;
+  if (!mobileNo) return;
+  const command = readPhoneCommand(event.text);
+  if (!(await commandAllowed(env, mobileNo, command?.action ?? null))) return;
+  const who = await phoneCallerOf(getDb(env.DB), mobileNo);
+  if (!who) return;
+  if (!command) {
+    await sendPhoneReply(env, mobileNo, null, who.language, { template: "phoneHelp", values: {} });
+    return;
+  }
+  if (who.pumps.length === 0) return;
+  const pump = choosePump(who.pumps, command.pump);
+  if (!pump) {
+    await sendPhoneReply(env, mobileNo, null, who.language, { template: "phoneWhichPump", values: {} });
+    return;
+  }
+  await actAndReply(env, who, pump, command.action, "sms");
+}
+
+export async function onMissedCall(
+  env: PhoneCommandEnv,
+  event: Extract<TelephonyEvent, { type: "missedCall" }>,
+): Promise<void> {
+  const mobileNo = event.from.mobileNo;
+  if (!mobileNo) return;
+  const action: PhoneAction = event.line === "stop" ? { kind: "off" } : { kind: "on", minutes: null };
+  if (!(await commandAllowed(env, mobileNo, action))) return;
+  const who = await phoneCallerOf(getDb(env.DB), mobileNo);
+  if (!who || who.pumps.length === 0) return;
+  if (event.line === "start") {
+    // Only pumps whose owner turned it on; with several, a missed call cannot say which.
+    const startable = who.pumps.filter((pump) => pump.access.device.startByMissedCall);
+    if (startable.length === 1) await actAndReply(env, who, startable[0]!, action, "missedCall");
+    else if (startable.length > 1)
+      await sendPhoneReply(env, mobileNo, null, who.language, { template: "phoneWhichPump", values: {} });
+    return;
+  }
+  if (who.pumps.length === 1) {
+    await actAndReply(env, who, who.pumps[0]!, action, "missedCall");
+    return;
+  }
+  // Several pumps: every one that may be running stops; if none may, each one's state is the answer.
+  const states = await Promise.all(who.pumps.map((pump) => pumpStatusOf(env, pump.deviceId)));
+  const running = who.pumps.filter((_, index) => states[index]!.status !== "off");
+  if (running.length > 0) {
+    await Promise.all(running.map((pump) => actAndReply(env, who, pump, action, "missedCall")));
+    return;
+  }
+  await Promise.all(
+    who.pumps.map(async (pump, index) => {
+      const reply = replyOf({ kind: "status", ...states[index]! }, pump, who.language);
+      if (reply) await sendPhoneReply(env, mobileNo, pump.deviceId, who.language, reply);
+    }),
+  );
+}
