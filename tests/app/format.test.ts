@@ -1,6 +1,7 @@
-// How the pages write lengths of time and times of day, in each language.
+// How the pages write lengths of time, times of day and days, in each language.
 import { describe, expect, it } from "vitest";
 import { formatDateTime, formatDuration, formatHourOfDay, formatSince, formatTimeOfDay } from "../../app/format.ts";
+import { formatDayHeading } from "../../app/log-runs.ts";
 
 describe("formatDuration", () => {
   it("says a length of time in words of the reader's language, its two largest units", () => {
@@ -51,5 +52,17 @@ describe("times of day", () => {
     expect(formatHourOfDay(19, "hi")).toBe("शाम 7");
     expect(formatHourOfDay(6, "en")).toBe("6 am");
     expect(formatHourOfDay(19, "en")).toBe("7 pm");
+  });
+});
+
+describe("formatDayHeading", () => {
+  it("calls today and yesterday so, and any other day by its weekday and date, in India time", () => {
+    const now = ist(8, 0);
+    expect(formatDayHeading("2026-11-26", "hi", now)).toBe("आज · गुरुवार, 26 नवंबर");
+    expect(formatDayHeading("2026-11-25", "hi", now)).toBe("कल · बुधवार, 25 नवंबर");
+    expect(formatDayHeading("2026-11-23", "hi", now)).toBe("सोमवार, 23 नवंबर");
+    expect(formatDayHeading("2026-11-26", "en", now)).toBe("Today · Thursday, 26 November");
+    expect(formatDayHeading("2026-11-25", "en", now)).toBe("Yesterday · Wednesday, 25 November");
+    expect(formatDayHeading("2025-12-31", "en", now)).toBe("Wednesday, 31 December 2025");
   });
 });
