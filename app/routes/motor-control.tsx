@@ -608,11 +608,18 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             ) : (
               <PumpStatusLine pump={pump} now={now} />
             )}
-            {online && !ended && !noConnection && onBlockedFor > 0 && pump.status !== "on" && (
-              <p className="message info" data-testid="cooldown" aria-live="polite">
-                {t("motor.cooldown", { seconds: onBlockedFor })}
-              </p>
-            )}
+            {/* While a command is on its way, the wait before the next ON is not news. */}
+            {online &&
+              !ended &&
+              !noConnection &&
+              !sending &&
+              !pendingOn &&
+              onBlockedFor > 0 &&
+              pump.status !== "on" && (
+                <p className="message info" data-testid="cooldown" aria-live="polite">
+                  {t("motor.cooldown", { seconds: onBlockedFor })}
+                </p>
+              )}
             {sending && (
               <p className="message info" role="status">
                 {t("motor.sending")}
