@@ -15,34 +15,47 @@ export function formatMobileNo(mobileNo: string): string {
   return /^[0-9]{10}$/.test(mobileNo) ? `${mobileNo.slice(0, 5)} ${mobileNo.slice(5)}` : mobileNo;
 }
 
+/**
+ * How a time of day is written: Hindi names the part of the day as people say it ("सुबह 10:00",
+ * "दोपहर 1:05", "शाम 5:30", "रात 9:00": Intl's day periods for Hindi), never "am" or "pm";
+ * English keeps "10:00 am". Every time on a page comes through here, so one card never writes
+ * a time two ways.
+ */
+const TIME_OF_DAY: Record<Language, Intl.DateTimeFormatOptions> = {
+  hi: { hour: "numeric", minute: "2-digit", dayPeriod: "long" },
+  en: { hour: "numeric", minute: "2-digit", hour12: true },
+};
+
 export function formatDateTime(iso: string | number, language: Language): string {
   return new Date(iso).toLocaleString(localeOf(language), {
     timeZone: TIME_ZONE,
-    dateStyle: "medium",
-    timeStyle: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    ...TIME_OF_DAY[language],
   });
 }
 
-/**
- * A time of day (minutes after midnight, India time) as this language writes times, the same
- * way as the times in `formatDateTime`: one card must not say "10:00 AM" and "10:00 am".
- */
+/** A time of day (minutes after midnight, India time) as this language writes times: "सुबह 10:00", "10:00 am". */
 export function formatTimeOfDay(minuteOfDay: number, language: Language): string {
   return new Date(Date.UTC(2000, 0, 1, 0, minuteOfDay)).toLocaleTimeString(localeOf(language), {
     timeZone: "UTC",
-    timeStyle: "short",
+    ...TIME_OF_DAY[language],
   });
 }
 
-/** "AM"/"PM" as this language writes them in a time (Intl's day period, so it matches the times shown). */
-export function dayPeriodName(meridiem: "AM" | "PM", language: Language): string {
-  const at = new Date(Date.UTC(2000, 0, 1, meridiem === "AM" ? 10 : 22));
-  const parts = new Intl.DateTimeFormat(localeOf(language), {
-    hour: "numeric",
-    hour12: true,
+/** A whole hour (0–23) as the schedule's hour list names it: "सुबह 6", "6 am". */
+export function formatHourOfDay(hour: number, language: Language): string {
+  const { minute: _minute, ...hourOnly } = TIME_OF_DAY[language];
+  return new Date(Date.UTC(2000, 0, 1, hour)).toLocaleTimeString(localeOf(language), {
     timeZone: "UTC",
-  }).formatToParts(at);
-  return parts.find((part) => part.type === "dayPeriod")?.value ?? meridiem;
+    ...hourOnly,
+  });
+}
+
+/** The time of day of an instant, India time: "सुबह 10:05", "10:05 am". */
+export function formatClockTime(at: string | number, language: Language): string {
+  return new Date(at).toLocaleTimeString(localeOf(language), { timeZone: TIME_ZONE, ...TIME_OF_DAY[language] });
 }
 
 export function formatDate(iso: string | number, language: Language): string {
@@ -105,9 +118,7 @@ export function relativeAge(iso: string | number, language: Language, now = Date
 
 /** When something began: the time of day if within the last day, else the date and time. */
 export function formatSince(at: number, language: Language, now = Date.now()): string {
-  if (now - at < 24 * 60 * 60 * 1000) {
-    return new Date(at).toLocaleTimeString(localeOf(language), { timeZone: TIME_ZONE, timeStyle: "short" });
-  }
+  if (now - at < 24 * 60 * 60 * 1000) return formatClockTime(at, language);
   return formatDateTime(at, language);
 }
 

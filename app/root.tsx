@@ -14,7 +14,7 @@ import type { Route } from "./+types/root";
 import { dictionaries } from "./i18n/dictionaries.ts";
 import { useLanguage, useT } from "./i18n/i18n.ts";
 import { languageOf } from "./i18n/language.server.ts";
-import { registerServiceWorker } from "./offline/service-worker.ts";
+import { registerServiceWorker, reloadKeptCopyWhenOnline } from "./offline/service-worker.ts";
 import stylesheet from "./styles/app.css?url";
 
 /** A route whose handle says `hydrate: false` is sent as plain HTML, without any script. */
@@ -75,12 +75,34 @@ export default function App() {
   // Vite's dev server has no service worker to offer (public/sw.js caches built assets).
   useEffect(() => {
     if (import.meta.env.PROD) registerServiceWorker();
+    reloadKeptCopyWhenOnline();
   }, []);
   return <Outlet />;
 }
 
+/** What browsers say when a fetch never reached the server ("Failed to fetch", Firefox's "NetworkError when attempting to fetch resource.", Safari's "Load failed"). */
+const NETWORK_FAILURE = /fetch|Load failed/;
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const t = useT();
+  // A tap on a link with no network: the next page's data never came. Not "something went
+  // wrong": the farmer is told why, and led to the page the phone keeps (a full load, which the
+  // service worker answers).
+  const offline =
+    (error instanceof TypeError && NETWORK_FAILURE.test(error.message)) ||
+    (typeof window !== "undefined" && !window.navigator.onLine);
+  if (offline) {
+    return (
+      <main className="page narrow" data-testid="offline-page">
+        <h1>{t("offline.pageNotOpened")}</h1>
+        <p>
+          <a href="/motor-control" className="button primary">
+            {t("offline.openDashboard")}
+          </a>
+        </p>
+      </main>
+    );
+  }
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error(error);
   return (

@@ -32,16 +32,6 @@ export function formatClock(minuteOfDay: number): string {
   return `${hours12}:${String(minutes).padStart(2, "0")} ${hours24 < 12 ? "AM" : "PM"}`;
 }
 
-/** The 12-hour parts of a minute of the day, for the hour/minute/AM-PM selects. */
-export function clockParts(minuteOfDay: number): { hour: number; minute: number; meridiem: "AM" | "PM" } {
-  const hours24 = Math.floor(minuteOfDay / 60);
-  return {
-    hour: hours24 % 12 === 0 ? 12 : hours24 % 12,
-    minute: minuteOfDay % 60,
-    meridiem: hours24 < 12 ? "AM" : "PM",
-  };
-}
-
 export function minuteOfDayFromParts(hour: number, minute: number, meridiem: "AM" | "PM"): number {
   return ((hour % 12) + (meridiem === "PM" ? 12 : 0)) * 60 + minute;
 }

@@ -1,9 +1,12 @@
 // Sinchai's service worker, written by hand (docs/decisions/014-service-worker-by-hand.md).
 // It does four things:
 //   1. Built assets (/assets/*, content-hashed, never change) and icons: from its cache first.
-//   2. The farmer's pages: always from the network when there is one, so nothing is ever stale;
-//      a copy is kept, and shown when there is no network. The page itself then says it is
-//      offline, shows the last known state of the pump with its age and disables commands.
+//   2. The farmer's pages: always from the network when there is one, so nothing is ever stale.
+//      A copy of the dashboard is kept; without a network every page of the farmer's opens it
+//      (another page's copy would show a pump as it was, with nothing to say how old). The copy
+//      is marked as one (`data-kept-copy` on <html>): before any script runs, the page then says
+//      it is offline and from when, and shows nothing of what it said then; its script shows the
+//      last known state of the pump with its age and disables commands.
 //   3. Nothing of an account stays after logout: the account's cache is deleted and this
 //      browser's push subscription dropped when it logs out, or when the server shows it a
 //      signed-out page (the server deleted the subscription when the session ended).
@@ -19,6 +22,10 @@ const ACCOUNT_CACHE = "sinchai-account";
 /** Hashed assets of a few deploys at most; the oldest go first. */
 const MAX_ASSETS = 150;
 const USER_PAGES = new Set(["/motor-control", "/motor-schedule", "/recharge", "/logs", "/alerts"]);
+/** The one page kept for a visit without network: the one that says what is known offline. */
+const KEPT_PAGE = "/motor-control";
+/** Pages of a signed-in farmer that open the kept dashboard without a network. */
+const OFFLINE_TO_DASHBOARD = new Set([...USER_PAGES, "/change-password", "/verify-number", "/pump-people"]);
 /** Pages the server shows only to a browser that is not signed in (or redirects away from). */
 const SIGNED_OUT_PAGES = new Set(["/", "/login", "/register"]);
 const LOGOUT_PATHS = new Set(["/logout", "/logout.data", "/api/auth/logout"]);
@@ -33,6 +40,12 @@ self.addEventListener("activate", (event) => {
       // Caches of earlier designs of this worker.
       for (const name of await caches.keys()) {
         if (name.startsWith("sinchai-") && name !== ASSET_CACHE && name !== ACCOUNT_CACHE) await caches.delete(name);
+      }
+      // Copies of other pages an earlier version kept: never shown again.
+      const account = await caches.open(ACCOUNT_CACHE);
+      for (const key of await account.keys()) {
+        const { pathname } = new URL(key.url);
+        if (USER_PAGES.has(pathname) && pathname !== KEPT_PAGE) await account.delete(key);
       }
       await self.clients.claim();
     })(),
@@ -59,14 +72,32 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") event.respondWith(navigate(event, request, url));
 });
 
-/** The page asks, on its first visit (not yet controlled), to keep itself and its files. */
+/**
+ * The page asks, on its first visit (not yet controlled), to keep its files, and the dashboard
+ * with the files it needs: whichever page came first, the app opens offline from the next start.
+ */
 self.addEventListener("message", (event) => {
   const message = event.data;
-  if (message?.type !== "cache-page" || typeof message.url !== "string") return;
-  event.waitUntil(cachePage(message.url, Array.isArray(message.assets) ? message.assets : []));
+  if (message?.type !== "cache-page") return;
+  event.waitUntil(cachePage(Array.isArray(message.assets) ? message.assets : []));
 });
 
-async function cachePage(path, assets) {
+async function cachePage(assets) {
+  await keepAssets(assets);
+  try {
+    const response = await fetch(KEPT_PAGE, { credentials: "same-origin", redirect: "manual" });
+    // Not signed in: a redirect, nothing to keep.
+    if (!response.ok || !isHtml(response)) return;
+    const html = await response.clone().text();
+    await keepPage(response);
+    await keepAssets(html.match(/\/assets\/[\w.-]+/g) ?? []);
+  } catch {
+    // no network: nothing to keep
+  }
+}
+
+/** Files of this origin's /assets/, fetched unless kept already. */
+async function keepAssets(assets) {
   const assetCache = await caches.open(ASSET_CACHE);
   for (const asset of assets) {
     if (typeof asset !== "string") continue;
@@ -80,14 +111,10 @@ async function cachePage(path, assets) {
       // offline again: the next visit caches it
     }
   }
-  const pathname = new URL(path, self.location.origin).pathname;
-  if (!USER_PAGES.has(pathname)) return;
-  try {
-    const response = await fetch(pathname, { credentials: "same-origin", redirect: "manual" });
-    if (response.ok && isHtml(response)) await (await caches.open(ACCOUNT_CACHE)).put(pathname, response);
-  } catch {
-    // no network: nothing to keep
-  }
+}
+
+async function keepPage(response) {
+  await (await caches.open(ACCOUNT_CACHE)).put(KEPT_PAGE, response);
 }
 
 async function cacheFirst(event, request) {
@@ -109,26 +136,32 @@ async function navigate(event, request, url) {
   try {
     response = await fetch(request);
   } catch {
-    return (await cachedPage(url.pathname)) ?? offlinePage("page");
+    return offlineNavigation(url);
   }
   if (USER_PAGES.has(url.pathname)) {
     // A user page that sends the browser elsewhere: this browser is no longer signed in.
     if (response.type === "opaqueredirect" || response.redirected) event.waitUntil(forgetAccount());
-    else if (response.ok && isHtml(response)) {
-      const copy = response.clone();
-      event.waitUntil(caches.open(ACCOUNT_CACHE).then((cache) => cache.put(url.pathname, copy)));
-    }
+    else if (url.pathname === KEPT_PAGE && response.ok && isHtml(response)) event.waitUntil(keepPage(response.clone()));
   } else if (SIGNED_OUT_PAGES.has(url.pathname) && response.ok) {
     event.waitUntil(forgetAccount());
   }
   return response;
 }
 
-async function cachedPage(pathname) {
-  if (!USER_PAGES.has(pathname)) return null;
-  const cache = await caches.open(ACCOUNT_CACHE);
-  // The dashboard is the page that says what is known offline; another page not kept opens it.
-  return (await cache.match(pathname)) ?? (await cache.match("/motor-control")) ?? null;
+/**
+ * No network: the farmer's pages open the kept dashboard, at its own address (its script knows
+ * only the page it was made for), marked as a kept copy; anything else says there is no network.
+ */
+async function offlineNavigation(url) {
+  const kept = OFFLINE_TO_DASHBOARD.has(url.pathname)
+    ? await (await caches.open(ACCOUNT_CACHE)).match(KEPT_PAGE)
+    : undefined;
+  if (!kept) return offlinePage("page");
+  if (url.pathname !== KEPT_PAGE) return Response.redirect(new URL(KEPT_PAGE, self.location.origin).href, 302);
+  const html = (await kept.text()).replace(/<html\b/i, "<html data-kept-copy");
+  const headers = new Headers(kept.headers);
+  headers.delete("Content-Length");
+  return new Response(html, { status: 200, headers });
 }
 
 /** A form posted without a network (a tap before the page's script ran): say nothing was sent. */
@@ -165,18 +198,23 @@ function isHtml(response) {
   return (response.headers.get("Content-Type") ?? "").includes("text/html");
 }
 
-/** Shown when there is no network and nothing kept: both languages, no script. */
+/** Shown when there is no network and nothing kept: both languages, no script, its own styles. */
 function offlinePage(what) {
   const lines =
     what === "command"
       ? ["इंटरनेट नहीं है: मोटर को कुछ नहीं भेजा गया।", "No connection: nothing was sent to the pump."]
       : ["इंटरनेट नहीं है।", "No connection."];
-  const body = `<!doctype html><html lang="hi"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sinchai</title></head><body style="font-family:system-ui,sans-serif;padding:1rem"><h1>${lines[0]}</h1><p lang="en">${lines[1]}</p><p><a href="/motor-control">मोटर कंट्रोल / Motor Control</a></p></body></html>`;
+  const style =
+    "body{font-family:system-ui,sans-serif;margin:0;padding:1rem;color:#1c2520;background:#f5f7f5;line-height:1.5}" +
+    "h1{font-size:1.35rem}a{display:inline-flex;align-items:center;min-height:48px;padding:0 1rem;" +
+    "border-radius:8px;background:#1f6f43;color:#fff;text-decoration:none;font-weight:600}";
+  const body = `<!doctype html><html lang="hi"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sinchai</title><style>${style}</style></head><body><h1>${lines[0]}</h1><p lang="en">${lines[1]}</p><p><a href="/motor-control">मोटर कंट्रोल / Motor Control</a></p></body></html>`;
   return new Response(body, {
     status: 503,
     headers: {
       "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+      // Its one style sheet is written here, with no reader's words in it.
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
     },
   });
 }

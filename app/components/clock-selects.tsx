@@ -1,12 +1,13 @@
-// A time of day as three selects (hour, minute, AM/PM): the spec's h:mm a with nothing a farmer
-// can clear by mistake and no clock popup. `name` prefixes the fields ("" gives hour, minute,
-// meridiem; "from" gives fromHour...), so one form can hold two times.
-import { dayPeriodName } from "../format.ts";
+// A time of day as two selects: the hour, named as the reader says it ("सुबह 6", "शाम 7"; "6 am"
+// in English), and the minute. Nothing a farmer can clear by mistake, no clock popup, and no
+// "am"/"pm" on a Hindi page. `name` prefixes the fields ("" gives hour and minute; "from" gives
+// fromHour and fromMinute), so one form can hold two times. The hour is 0–23.
+import { formatHourOfDay } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 
-export type ClockValue = { hour: string; minute: string; meridiem: "AM" | "PM" };
+export type ClockValue = { hour: string; minute: string };
 
-const HOURS = Array.from({ length: 12 }, (_, index) => index + 1);
+const HOURS = Array.from({ length: 24 }, (_, index) => index);
 const MINUTES = Array.from({ length: 60 }, (_, index) => index);
 
 /** The form field of a part: "hour", or "fromHour" with a prefix. */
@@ -45,7 +46,7 @@ export function ClockSelects({
           </option>
           {HOURS.map((hour) => (
             <option key={hour} value={String(hour)}>
-              {hour}
+              {formatHourOfDay(hour, language)}
             </option>
           ))}
         </select>
@@ -65,16 +66,6 @@ export function ClockSelects({
               {String(minute).padStart(2, "0")}
             </option>
           ))}
-        </select>
-        <select
-          name={clockField(name, "meridiem")}
-          aria-label={`${legend}: ${t("schedule.meridiem")}`}
-          value={value.meridiem}
-          onChange={(event) => onChange({ ...value, meridiem: event.target.value === "PM" ? "PM" : "AM" })}
-          data-testid={`${testId}-meridiem`}
-        >
-          <option value="AM">{dayPeriodName("AM", language)}</option>
-          <option value="PM">{dayPeriodName("PM", language)}</option>
         </select>
       </div>
     </fieldset>

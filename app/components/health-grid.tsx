@@ -1,9 +1,10 @@
 // Device Health Status (SPEC §2, §3): missing values read N/A, the relay defaults to off and
-// the connection to disconnected; the signal is coloured by the SPEC §9 user scale.
+// the connection to disconnected; the signal is coloured by the SPEC §9 user scale and said in
+// words.
 import type { MotorStatus } from "../../common/pump-state.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
 import { signalColour } from "../../common/signal.ts";
-import { formatDateTime, formatDuration, formatNumber } from "../format.ts";
+import { formatDateTime, formatDuration } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { RefreshIcon } from "./icons.tsx";
 import { statusWord } from "./pump-state-view.tsx";
@@ -47,7 +48,8 @@ export function HealthGrid({
         ) : (
           <span className={`signal ${colour}`}>
             <span className="signal-dot" aria-hidden="true" />
-            {formatNumber(health.signal, language)} dBm ({t(`health.signal.${colour!}`)})
+            {/* In words: dBm is for installers (the admin pages show it). */}
+            {t(`health.signal.${colour!}`)}
           </span>
         ),
     },

@@ -1,6 +1,8 @@
 // The page's side of public/sw.js: register it once the page has loaded (never competing with
-// the page's own files on a slow line), and on the first visit ask it to keep this page and
-// the files it used, so that the installed app opens offline from the very next start.
+// the page's own files on a slow line), and on the first visit ask it to keep the files this
+// page used and the dashboard, so that the installed app opens offline from the very next start.
+// A page the worker served from its copy (no network) is replaced by the real one as soon as the
+// phone is online again.
 
 /**
  * SPEC §3's health cache (`healthData_{mobileNo}`, written by the dashboard) is account data
@@ -31,10 +33,35 @@ export function registerServiceWorker(): void {
           .getEntriesByType("resource")
           .map((entry) => entry.name)
           .filter((name) => new URL(name).pathname.startsWith("/assets/"));
-        worker?.postMessage({ type: "cache-page", url: window.location.pathname, assets });
+        worker?.postMessage({ type: "cache-page", assets });
       })
       .catch((error: unknown) => console.warn("Service worker not registered", error));
   };
   if (document.readyState === "complete") start();
   else window.addEventListener("load", start, { once: true });
+}
+
+/** How often a kept copy shown on a network the phone calls online checks whether the site answers. */
+const KEPT_COPY_RECHECK_MS = 10_000;
+
+/**
+ * The service worker marks a page it served from its copy (`data-kept-copy` on <html>): what it
+ * shows is as old as the copy, so once the site answers again (the phone says it is online, or a
+ * check every few seconds gets through a poor network) the page loads afresh.
+ */
+export function reloadKeptCopyWhenOnline(): void {
+  if (!document.documentElement.hasAttribute("data-kept-copy")) return;
+  const reloadIfReachable = async () => {
+    try {
+      // Any answer at all (a redirect too) means the real page can load now.
+      await fetch(window.location.href, { method: "HEAD", cache: "no-store", redirect: "manual" });
+      window.location.reload();
+    } catch {
+      // still no network
+    }
+  };
+  window.addEventListener("online", () => void reloadIfReachable());
+  window.setInterval(() => {
+    if (navigator.onLine) void reloadIfReachable();
+  }, KEPT_COPY_RECHECK_MS);
 }

@@ -1,19 +1,20 @@
-// /logs (SPEC §2): the device's motor log cards, newest first, loaded from the API page by
-// page, with their age in the reader's language.
+// /logs (SPEC §2): the device's motor log, loaded from the API page by page, as days ("आज ·
+// गुरुवार, 26 नवंबर") of runs and events, newest first: each ON paired with the OFF that ended
+// it (from, to, how long), every line with its clock time in the reader's words.
 import { useEffect, useState } from "react";
 import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { callApi } from "../api-client.ts";
 import { LogItem } from "../components/log-item.tsx";
+import { formatClockTime, formatDuration } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
+import { formatDayHeading, type LogRun, logDays } from "../log-runs.ts";
 import { pumpContext } from "../pump-choice.server.ts";
 import type { Route } from "./+types/logs";
 
 export const meta: Route.MetaFunction = () => [{ title: "Logs · Sinchai" }];
 
 const PAGE_SIZE = 20;
-/** Ages ("5 minutes ago") move on while the page is open. */
-const AGE_TICK_MS = 30_000;
 
 export function loader({ context }: Route.LoaderArgs) {
   return { deviceId: context.get(pumpContext).chosen?.device.id ?? null };
@@ -29,7 +30,7 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
   const [state, setState] = useState<LoadState>("loading");
   const [more, setMore] = useState(false);
   const [loadingMore, setLoadingMore] = useState(false);
-  const [now, setNow] = useState(() => Date.now());
+  const [attempt, setAttempt] = useState(0);
 
   async function load(before?: number) {
     const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
@@ -46,12 +47,12 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
     return { logs: result.data, more: result.data.length === PAGE_SIZE };
   }
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the first page is loaded again only for another pump; `load` is new every render
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the first page is loaded again only for another pump or a retry; `load` is new every render
   useEffect(() => {
     let cancelled = false;
+    setState("loading");
     void load().then((page) => {
       if (cancelled) return;
-      setNow(Date.now());
       if (!page) {
         setState("failed");
         return;
@@ -60,25 +61,28 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
       setMore(page.more);
       setState("ready");
     });
-    const timer = setInterval(() => setNow(Date.now()), AGE_TICK_MS);
     return () => {
       cancelled = true;
-      clearInterval(timer);
     };
     // The first page once per pump; later pages come from "Show older logs".
-  }, [deviceId]);
+  }, [deviceId, attempt]);
 
   async function loadMore() {
-    const oldest = logs.at(-1);
-    if (!oldest) return;
+    // The API pages by id: the oldest id loaded so far.
+    const oldest = logs.reduce<number | null>(
+      (lowest, log) => (lowest === null || log.id < lowest ? log.id : lowest),
+      null,
+    );
+    if (oldest === null) return;
     setLoadingMore(true);
-    const page = await load(oldest.id);
+    const page = await load(oldest);
     setLoadingMore(false);
     if (!page) return;
     setLogs((current) => [...current, ...page.logs.filter((log) => !current.some((known) => known.id === log.id))]);
     setMore(page.more);
   }
 
+  const now = Date.now();
   return (
     <main className="page">
       <h1>{t("logs.title")}</h1>
@@ -86,17 +90,36 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
         <p className="muted" role="status" data-testid="logs-loading">
           {t("logs.loading")}
         </p>
+      ) : state === "failed" ? (
+        // Not "no logs": the farmer must not read a failed load as a pump that never ran.
+        <div className="message error" role="alert" data-testid="logs-failed">
+          <p>{t("logs.failed")}</p>
+          <button type="button" className="button small" onClick={() => setAttempt((count) => count + 1)}>
+            {t("logs.retry")}
+          </button>
+        </div>
       ) : logs.length === 0 ? (
         <p className="card muted" data-testid="logs-empty">
           {t("logs.none")}
         </p>
       ) : (
         <>
-          <ul className="log-list" data-testid="log-list">
-            {logs.map((log) => (
-              <LogItem key={log.id} log={log} language={language} now={now} />
+          <div className="log-days" data-testid="log-list">
+            {logDays(logs).map(({ day, items }) => (
+              <section key={day} className="log-day" aria-labelledby={`log-day-${day}`} data-testid="log-day">
+                <h2 id={`log-day-${day}`}>{formatDayHeading(day, language, now)}</h2>
+                <ul className="log-list">
+                  {items.map((item) =>
+                    item.type === "run" ? (
+                      <RunItem key={`run-${item.on.id}`} run={item} />
+                    ) : (
+                      <LogItem key={item.entry.id} log={item.entry} language={language} time="clock" />
+                    ),
+                  )}
+                </ul>
+              </section>
             ))}
-          </ul>
+          </div>
           {more && (
             <button type="button" className="button" onClick={loadMore} disabled={loadingMore}>
               {loadingMore ? t("logs.loading") : t("logs.more")}
@@ -105,5 +128,30 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
         </>
       )}
     </main>
+  );
+}
+
+/** One run of the motor: from when to when and for how long, over its ON and its OFF. */
+function RunItem({ run }: { run: LogRun }) {
+  const t = useT();
+  const language = useLanguage();
+  const from = formatClockTime(run.on.timestamp, language);
+  const summary = run.off
+    ? t("logs.run", {
+        from,
+        to: formatClockTime(run.off.timestamp, language),
+        duration: formatDuration(run.seconds ?? 0, language),
+      })
+    : t(run.ended ? "logs.runStopNotLogged" : "logs.runNoStopYet", { from });
+  return (
+    <li className={`log-run${run.off ? "" : " open"}`} data-testid="log-run">
+      <p className="run-summary" data-testid="run-summary">
+        {summary}
+      </p>
+      <ul className="log-list">
+        <LogItem log={run.on} language={language} time="clock" />
+        {run.off && <LogItem log={run.off} language={language} time="clock" />}
+      </ul>
+    </li>
   );
 }

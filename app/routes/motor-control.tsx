@@ -508,7 +508,12 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         </div>
         <div>
           <span className="muted">{t("motor.device")}</span>
-          {hasDevice ? (
+          {noConnection ? (
+            // Without a network the page cannot know whether the box is online.
+            <span className="badge" data-testid="device-status" data-state="no-connection">
+              {t("offline.noConnection")}
+            </span>
+          ) : hasDevice ? (
             <span className={`badge ${online ? "ok" : "bad"}`} data-testid="device-status">
               {online ? t("motor.online") : t("motor.offline")}
             </span>
@@ -542,7 +547,8 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             </h2>
             <FaultBanners faults={pump.faults} now={now} />
             {noConnection && (
-              <div className="message warning" role="status" data-testid="offline-banner">
+              // data-offline-view: a page the service worker kept shows itself again (app.css).
+              <div className="message warning" role="status" data-testid="offline-banner" data-offline-view>
                 <p>{t("offline.banner", { age: relativeAge(knownAt, language, Math.max(phoneNow, knownAt)) })}</p>
                 <p>{t("offline.commands")}</p>
               </div>
@@ -602,11 +608,18 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             ) : (
               <PumpStatusLine pump={pump} now={now} />
             )}
-            {online && !ended && !noConnection && onBlockedFor > 0 && pump.status !== "on" && (
-              <p className="message info" data-testid="cooldown" aria-live="polite">
-                {t("motor.cooldown", { seconds: onBlockedFor })}
-              </p>
-            )}
+            {/* While a command is on its way, the wait before the next ON is not news. */}
+            {online &&
+              !ended &&
+              !noConnection &&
+              !sending &&
+              !pendingOn &&
+              onBlockedFor > 0 &&
+              pump.status !== "on" && (
+                <p className="message info" data-testid="cooldown" aria-live="polite">
+                  {t("motor.cooldown", { seconds: onBlockedFor })}
+                </p>
+              )}
             {sending && (
               <p className="message info" role="status">
                 {t("motor.sending")}

@@ -1,15 +1,16 @@
 // /motor-schedule: the farmer's schedules, carried out by the device's DeviceHub at their time
-// in India time whether or not this page is open. The spec's form (h:mm a time that cannot be
-// cleared, ON/OFF, daily/once, defaults 10:00 AM / ON / daily) plus "ON for N minutes", and
-// the list to see, edit and delete them. Every one of these is a plain form posted to this
-// route's action (works without script); edit and delete are links that open the form or a
-// confirmation, so they work without script too. With script, the same posts run in place
-// and delete asks in a dialog.
-import { type ReactNode, useState } from "react";
+// in India time whether or not this page is open. The list comes first; under it one button per
+// kind opens its form, one form at a time (`?add=clock`, `?add=window`, `?edit=<id>`: links,
+// so they work without script too). The spec's form (a time nothing can clear, ON/OFF,
+// daily/once, defaults 10:00 AM / ON / daily) plus "ON for N minutes" (60 for a new ON), and
+// "run when power comes". Every one is a plain form posted to this route's action; a save
+// closes the form and shows the schedule saved, in view, in the list. With script, the same
+// posts run in place and delete asks in a dialog.
+import { type ReactNode, useEffect, useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
 import { roleMay } from "../../common/pump-roles.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
-import { clockParts, formatClock, type Weekday } from "../../common/schedule-time.ts";
+import type { Weekday } from "../../common/schedule-time.ts";
 import { SCHEDULE_DURATION_CHOICES, type ScheduleRepeat, type ScheduleView } from "../../common/schedule-view.ts";
 import type { AuthenticatedUser } from "../../worker/auth/sessions.ts";
 import { HttpError } from "../../worker/http/http-error.ts";
@@ -49,33 +50,40 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const byId = (name: string) => schedules.find((schedule) => String(schedule.id) === params.get(name)) ?? null;
   const done = params.get("done");
+  const add = params.get("add");
+  const adding: "clock" | "window" | null = add === "clock" || add === "window" ? add : null;
   return {
     hasDevice: chosen !== null,
     deviceId: chosen?.device.id ?? "",
     canSchedule: roleMay(chosen?.role ?? null, "schedule"),
     schedules,
-    // ?edit=<id> opens the form on that schedule, ?delete=<id> asks before deleting it.
+    // ?add=clock or ?add=window opens that kind's form for a new one, ?edit=<id> the form on
+    // that schedule, ?delete=<id> asks before deleting it; ?saved=<id> is the one just saved.
+    adding,
     editing: byId("edit"),
     deleting: byId("delete"),
+    savedId: byId("saved")?.id ?? null,
     done: DONE.find((value) => value === done) ?? null,
   };
 }
 
-/** SPEC §9 schedule defaults. */
+/**
+ * SPEC §9 schedule defaults (10:00 AM, ON, daily), and a new ON switches off again after an
+ * hour: a motor nobody remembered must not run all night.
+ */
 const DEFAULT_FORM: FormValues = {
   hour: "10",
   minute: "0",
-  meridiem: "AM",
   action: "ON",
   repeat: "daily",
   days: [],
-  duration: "",
+  duration: "60",
 };
 
 /** A power window's defaults: a night's rationed three-phase supply, two hours to run. */
 const DEFAULT_WINDOW: WindowValues = {
-  from: { hour: "10", minute: "0", meridiem: "PM" },
-  to: { hour: "6", minute: "0", meridiem: "AM" },
+  from: { hour: "22", minute: "0" },
+  to: { hour: "6", minute: "0" },
   runMinutes: "120",
   repeat: "daily",
   days: [],
@@ -85,11 +93,10 @@ const DEFAULT_WINDOW: WindowValues = {
 };
 
 type FormValues = ClockValue & {
-  /** hour and minute are "" once the time has been cleared after a save (SPEC §8): the farmer must set it again. */
   action: "ON" | "OFF";
   repeat: ScheduleRepeat;
   days: Weekday[];
-  /** Minutes as text; "" means it stays ON. */
+  /** Minutes as text; "" means it is not switched off by the schedule. */
   duration: string;
 };
 
@@ -105,9 +112,9 @@ type WindowValues = {
   autoStart: boolean;
 };
 
-type Notice = { key: MessageKey; values?: Record<string, string> };
+/** A refusal's words; `minuteOfDay` (a conflict's) is written as the page writes times. */
+type Notice = { key: MessageKey; values?: Record<string, string>; minuteOfDay?: number };
 type ActionResult = {
-  done: Done | null;
   error: Notice | null;
   values: FormValues | null;
   windowValues: WindowValues | null;
@@ -120,18 +127,14 @@ const daysOf = (form: FormData): Weekday[] =>
     .filter((day): day is Weekday => typeof day === "string" && /^(sun|mon|tue|wed|thu|fri|sat)$/.test(day));
 
 function clockValue(form: FormData, name: string): ClockValue {
-  return {
-    hour: field(form, clockField(name, "hour")),
-    minute: field(form, clockField(name, "minute")),
-    meridiem: field(form, clockField(name, "meridiem")) === "PM" ? "PM" : "AM",
-  };
+  return { hour: field(form, clockField(name, "hour")), minute: field(form, clockField(name, "minute")) };
 }
 
-const clockText = (value: ClockValue) => `${value.hour}:${value.minute.padStart(2, "0")} ${value.meridiem}`;
+/** The API's 24-hour time ("22:30"); anything else the selects could not send fails its schema. */
+const clockText = (value: ClockValue) => `${value.hour}:${value.minute.padStart(2, "0")}`;
 
 function clockOf(minuteOfDay: number): ClockValue {
-  const parts = clockParts(minuteOfDay);
-  return { hour: String(parts.hour), minute: String(parts.minute), meridiem: parts.meridiem };
+  return { hour: String(Math.floor(minuteOfDay / 60)), minute: String(minuteOfDay % 60) };
 }
 
 function formValues(form: FormData): FormValues {
@@ -200,10 +203,7 @@ function failureNotice(refusal: HttpError): Notice {
     case "notAllowed":
       return { key: "pumps.viewerNote" };
     case "conflict":
-      return {
-        key: "schedule.conflict",
-        values: { time: typeof minuteOfDay === "number" ? formatClock(minuteOfDay) : "" },
-      };
+      return { key: "schedule.conflict", ...(typeof minuteOfDay === "number" ? { minuteOfDay } : {}) };
     case "limit":
       return { key: "schedule.limit" };
     default:
@@ -232,7 +232,7 @@ async function scheduleTarget(
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const refused = (error: Notice, values: FormValues | null, status: number, windowForm: WindowValues | null = null) =>
-    data<ActionResult>({ done: null, error, values, windowValues: windowForm }, { status });
+    data<ActionResult>({ error, values, windowValues: windowForm }, { status });
   if (!isSameOriginRequest(request)) return refused({ key: "schedule.failed" }, null, 403);
   const form = await readForm(request);
   const user = context.get(userContext);
@@ -293,21 +293,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   const target = await scheduleTarget(env, user, form);
   if (!target.ok) return refusedHere(target.notice, 403);
+  let saved: ScheduleView;
   try {
-    await savePumpSchedule(env, target, id === null ? null : id.data, input.data);
+    saved = await savePumpSchedule(env, target, id === null ? null : id.data, input.data);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     return refusedHere(failureNotice(error), error.status);
   }
-  // An edit leaves the edit view; a new one keeps the farmer's choices with the time cleared
-  // (a window's with its confirmation cleared).
-  if (id !== null) return redirect("/motor-schedule?done=updated");
-  return data<ActionResult>({
-    done: "saved",
-    error: null,
-    values: values ? { ...values, hour: "", minute: "" } : null,
-    windowValues: windowForm ? { ...windowForm, autoStart: false } : null,
-  });
+  // The form closes and the list shows the schedule saved, in view (the page's address
+  // names it and scrolls to it, with or without script).
+  return redirect(savedAddress(id === null ? "saved" : "updated", saved.id));
+}
+
+function savedAddress(done: Done, id: number): string {
+  return `/motor-schedule?done=${done}&saved=${id}#schedule-${id}`;
 }
 
 const OUTCOME_KEYS: Record<string, MessageKey> = {
@@ -341,14 +340,7 @@ function ScheduleForm({ initial, editing, hasDevice, notice, pump }: FormProps<F
   const [form, setForm] = useState<FormValues>(initial);
   const change = (changes: Partial<FormValues>) => setForm((current) => ({ ...current, ...changes }));
   return (
-    <SaveScheduleForm
-      kind="clock"
-      editing={editing}
-      hasDevice={hasDevice}
-      pump={pump}
-      notice={notice}
-      saveLabel={t("schedule.save")}
-    >
+    <SaveScheduleForm kind="clock" editing={editing} hasDevice={hasDevice} pump={pump} notice={notice}>
       <ClockSelects
         name=""
         legend={t("schedule.time")}
@@ -384,7 +376,8 @@ function ScheduleForm({ initial, editing, hasDevice, notice, pump }: FormProps<F
   );
 }
 
-type FormNotice = (Notice & { tone: "success" | "error" }) | null;
+/** A refused post's words, shown in the form that posted. */
+type FormNotice = Notice | null;
 
 /** "ON for N minutes" and "run for N minutes" offer these, and a value saved outside them. */
 function minuteChoices(value: string): readonly number[] {
@@ -396,7 +389,8 @@ function minuteChoices(value: string): readonly number[] {
 
 /**
  * What both schedule forms share: a plain post naming the pump, the kind and the schedule
- * edited; the last answer; Save (Update when editing) and Cancel.
+ * edited; a refusal; Save (the same word on both forms; "save changes" when editing) and
+ * Cancel, which closes the form.
  */
 function SaveScheduleForm({
   kind,
@@ -404,7 +398,6 @@ function SaveScheduleForm({
   hasDevice,
   pump,
   notice,
-  saveLabel,
   children,
 }: {
   kind: "clock" | "window";
@@ -413,10 +406,10 @@ function SaveScheduleForm({
   /** The box the page shows: the post names it. */
   pump: string;
   notice: FormNotice;
-  saveLabel: string;
   children: ReactNode;
 }) {
   const t = useT();
+  const language = useLanguage();
   const navigation = useNavigation();
   const saving =
     navigation.state === "submitting" &&
@@ -426,7 +419,7 @@ function SaveScheduleForm({
   return (
     <Form
       method="post"
-      action={editing ? `/motor-schedule?edit=${editing.id}` : "/motor-schedule"}
+      action={editing ? `/motor-schedule?edit=${editing.id}` : `/motor-schedule?add=${kind}`}
       className="stack"
       noValidate
       data-testid={`${testId}-form`}
@@ -438,23 +431,20 @@ function SaveScheduleForm({
       {children}
       {/* The last answer goes while a new post is under way, so no one reads it as the new one's. */}
       {notice && navigation.state === "idle" && (
-        <p
-          className={`message ${notice.tone}`}
-          role={notice.tone === "error" ? "alert" : "status"}
-          data-testid={`${testId}-notice`}
-        >
-          {t(notice.key, notice.values)}
+        <p className="message error" role="alert" data-testid={`${testId}-notice`}>
+          {t(notice.key, {
+            ...notice.values,
+            ...(notice.minuteOfDay === undefined ? {} : { time: formatTimeOfDay(notice.minuteOfDay, language) }),
+          })}
         </p>
       )}
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={saving || !hasDevice}>
-          {saving ? t("schedule.saving") : editing === null ? saveLabel : t("schedule.update")}
+          {saving ? t("schedule.saving") : editing === null ? t("schedule.save") : t("schedule.update")}
         </button>
-        {editing !== null && (
-          <Link to="/motor-schedule" className="button">
-            {t("dialog.cancel")}
-          </Link>
-        )}
+        <Link to="/motor-schedule" className="button" data-testid={`${testId}-cancel`}>
+          {t("dialog.cancel")}
+        </Link>
       </div>
     </Form>
   );
@@ -497,14 +487,7 @@ function WindowForm({ initial, editing, hasDevice, notice, pump }: FormProps<Win
   const [form, setForm] = useState<WindowValues>(initial);
   const change = (changes: Partial<WindowValues>) => setForm((current) => ({ ...current, ...changes }));
   return (
-    <SaveScheduleForm
-      kind="window"
-      editing={editing}
-      hasDevice={hasDevice}
-      pump={pump}
-      notice={notice}
-      saveLabel={t("window.save")}
-    >
+    <SaveScheduleForm kind="window" editing={editing} hasDevice={hasDevice} pump={pump} notice={notice}>
       <div className="window-times">
         <ClockSelects
           name="from"
@@ -594,31 +577,31 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
   const location = useLocation();
   const navigation = useNavigation();
   const submit = useSubmit();
-  const { hasDevice, schedules, editing, deviceId, canSchedule } = loaderData;
+  const { hasDevice, schedules, editing, deviceId, canSchedule, savedId } = loaderData;
   // With script, delete asks in a dialog; without, the ?delete= link shows the same question.
   const [deleting, setDeleting] = useState<ScheduleView | null>(null);
   const deleteBusy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
 
-  const editingClock = editing?.kind === "clock" ? editing : null;
-  const editingWindow = editing?.kind === "window" ? editing : null;
-  const initial: FormValues =
-    actionData?.values ??
-    (editingClock
-      ? valuesOf(editingClock)
-      : loaderData.done === "saved"
-        ? { ...DEFAULT_FORM, hour: "", minute: "" }
-        : DEFAULT_FORM);
+  // One form at a time: the one a refused post came from, the schedule being edited, or the
+  // kind the farmer chose to add.
+  const open: "clock" | "window" | null = !canSchedule
+    ? null
+    : actionData
+      ? actionData.windowValues
+        ? "window"
+        : "clock"
+      : (editing?.kind ?? loaderData.adding);
+  const editingOpen = editing?.kind === open ? editing : null;
+  const initial: FormValues = actionData?.values ?? (editingOpen ? valuesOf(editingOpen) : DEFAULT_FORM);
   const initialWindow: WindowValues =
-    actionData?.windowValues ?? (editingWindow ? windowValuesOf(editingWindow) : DEFAULT_WINDOW);
-  const notice = actionData?.error
-    ? { ...actionData.error, tone: "error" as const }
-    : actionData?.done
-      ? { key: DONE_KEYS[actionData.done], tone: "success" as const }
-      : loaderData.done
-        ? { key: DONE_KEYS[loaderData.done], tone: "success" as const }
-        : null;
-  // Each answer is shown by the form it answers.
-  const answeredWindow = actionData ? actionData.windowValues !== null : editingWindow !== null;
+    actionData?.windowValues ?? (editingOpen ? windowValuesOf(editingOpen) : DEFAULT_WINDOW);
+  const refusal = actionData?.error ?? null;
+
+  // The schedule just saved is in view and has the focus (the address scrolls to it too).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new page (the same schedule saved again too) focuses it again
+  useEffect(() => {
+    if (savedId !== null) document.getElementById(`schedule-${savedId}`)?.focus();
+  }, [savedId, location.key]);
 
   function confirmDelete() {
     if (!deleting) return;
@@ -631,43 +614,36 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
 
   return (
     <main className="page narrow-wide">
-      <h1>{t("motor.title")}</h1>
-      {editingWindow === null && (
-        <section className="card" aria-labelledby="schedule-form-title" id="schedule-form">
-          <h2 id="schedule-form-title">{editing === null ? t("schedule.title") : t("schedule.editTitle")}</h2>
-          <p className="muted">{t("schedule.hint")}</p>
-          {!hasDevice && <p className="message info">{t("motor.noDevice")}</p>}
-          {hasDevice && !canSchedule ? (
-            <p className="message info" data-testid="viewer-note">
-              {t("pumps.viewerNote")}
-            </p>
-          ) : (
-            // Each new page (a save, an edit link, a refusal) starts the fields from what it says.
-            <ScheduleForm
-              key={location.key}
-              initial={initial}
-              editing={editingClock}
-              hasDevice={hasDevice}
-              notice={answeredWindow ? null : notice}
-              pump={deviceId}
-            />
-          )}
-        </section>
+      <h1>{t("schedule.title")}</h1>
+      {!hasDevice && <p className="message info">{t("motor.noDevice")}</p>}
+      {hasDevice && !canSchedule && (
+        <p className="message info" data-testid="viewer-note">
+          {t("pumps.viewerNote")}
+        </p>
       )}
-      {editingClock === null && hasDevice && canSchedule && (
-        <section className="card" aria-labelledby="window-form-title" id="window-form">
-          <h2 id="window-form-title">{editingWindow === null ? t("window.title") : t("window.editTitle")}</h2>
-          <p className="muted">{t("window.hint")}</p>
-          <WindowForm
-            key={location.key}
-            initial={initialWindow}
-            editing={editingWindow}
-            hasDevice={hasDevice}
-            notice={answeredWindow ? notice : null}
-            pump={deviceId}
-          />
-        </section>
-      )}
+
+      <section aria-labelledby="schedule-list-title" className="stack">
+        <h2 id="schedule-list-title">{t("schedule.listTitle")}</h2>
+        {/* A saved schedule says so on itself; a deletion, here. */}
+        {loaderData.done && savedId === null && <DoneNotice done={loaderData.done} />}
+        {schedules.length === 0 ? (
+          <p className="card muted" data-testid="schedules-empty">
+            {t("schedule.none")}
+          </p>
+        ) : (
+          <ul className="schedule-list" data-testid="schedule-list">
+            {schedules.map((schedule) => (
+              <ScheduleItem
+                key={schedule.id}
+                schedule={schedule}
+                justSaved={schedule.id === savedId ? loaderData.done : null}
+                canSchedule={canSchedule}
+                onDelete={() => setDeleting(schedule)}
+              />
+            ))}
+          </ul>
+        )}
+      </section>
 
       {loaderData.deleting && canSchedule && (
         <section
@@ -692,111 +668,46 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
         </section>
       )}
 
-      <section aria-labelledby="schedule-list-title">
-        <h2 id="schedule-list-title">{t("schedule.listTitle")}</h2>
-        {schedules.length === 0 ? (
-          <p className="card muted" data-testid="schedules-empty">
-            {t("schedule.none")}
-          </p>
-        ) : (
-          <ul className="schedule-list" data-testid="schedule-list">
-            {schedules.map((schedule) => (
-              <li key={schedule.id} className="card schedule-item" data-testid="schedule-item">
-                <div className="schedule-head">
-                  <ClockIcon />
-                  <strong className="schedule-time">
-                    {formatTimeOfDay(schedule.minuteOfDay, language)}
-                    {schedule.window && <> – {formatTimeOfDay(schedule.window.endMinuteOfDay, language)}</>}
-                  </strong>
-                  {schedule.window ? (
-                    <span className="badge wait">{t("window.badge")}</span>
-                  ) : (
-                    <span className={`badge ${schedule.action === "ON" ? "ok" : "bad"}`}>
-                      {schedule.action === "ON" ? t("motor.on") : t("motor.off")}
-                    </span>
-                  )}
-                  <span className="muted">{repeatText(schedule, t, language)}</span>
-                </div>
-                {schedule.window ? (
-                  <p className="schedule-line">
-                    {t("window.runLine", {
-                      minutes: schedule.durationMinutes ?? 0,
-                      randomDelay: schedule.window.randomDelay ? "yes" : "no",
-                      resume: schedule.window.resume ? "yes" : "no",
-                    })}
-                  </p>
-                ) : (
-                  schedule.durationMinutes !== null && (
-                    <p className="schedule-line">{t("schedule.forMinutes", { minutes: schedule.durationMinutes })}</p>
-                  )
-                )}
-                {schedule.activeRun && (
-                  <p
-                    className="schedule-line window-run"
-                    data-testid="window-run"
-                    data-phase={schedule.activeRun.phase}
-                  >
-                    {t(WINDOW_PHASE_KEYS[schedule.activeRun.phase], {
-                      ran: schedule.activeRun.ranMinutes,
-                      run: schedule.durationMinutes ?? 0,
-                      until: formatDateTime(schedule.activeRun.closesAt, language),
-                    })}
-                  </p>
-                )}
-                <p className="schedule-line muted">
-                  {schedule.nextRunAt
-                    ? t("schedule.next", { time: formatDateTime(schedule.nextRunAt, language) })
-                    : t("schedule.finished")}
-                </p>
-                {schedule.lastRun && (
-                  <p
-                    className={`schedule-line last-run ${schedule.lastRun.outcome}`}
-                    data-testid="schedule-last-run"
-                    data-outcome={schedule.lastRun.outcome}
-                  >
-                    {t(`schedule.outcome.${schedule.lastRun.outcome}`, {
-                      time: formatDateTime(schedule.lastRun.at, language),
-                    })}
-                    {schedule.lastRun.ranMinutes !== null && (
-                      <> {t("window.ran", { ran: schedule.lastRun.ranMinutes, run: schedule.durationMinutes ?? 0 })}</>
-                    )}
-                    {schedule.lastRun.outcome !== "done" && (
-                      <>
-                        {" "}
-                        {OUTCOME_KEYS[schedule.lastRun.code ?? ""]
-                          ? t(OUTCOME_KEYS[schedule.lastRun.code ?? ""]!)
-                          : schedule.lastRun.error
-                            ? t("schedule.reason.refusedSaying", { error: schedule.lastRun.error })
-                            : t("schedule.reason.other")}
-                      </>
-                    )}
-                  </p>
-                )}
-                {canSchedule && (
-                  <div className="form-actions">
-                    <Link
-                      to={`/motor-schedule?edit=${schedule.id}#${schedule.kind === "window" ? "window-form" : "schedule-form"}`}
-                      className="button small"
-                    >
-                      {t("schedule.edit")}
-                    </Link>
-                    <Link
-                      to={`/motor-schedule?delete=${schedule.id}`}
-                      className="button small danger"
-                      onClick={(event) => {
-                        event.preventDefault();
-                        setDeleting(schedule);
-                      }}
-                    >
-                      {t("schedule.delete")}
-                    </Link>
-                  </div>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      {hasDevice && canSchedule && open === null && (
+        <div className="add-schedule" data-testid="add-schedule">
+          <Link to="/motor-schedule?add=clock#schedule-form" className="button primary" data-testid="add-clock">
+            {t("schedule.add")}
+          </Link>
+          <Link to="/motor-schedule?add=window#window-form" className="button" data-testid="add-window">
+            {t("window.add")}
+          </Link>
+        </div>
+      )}
+
+      {open === "clock" && (
+        <section className="card" aria-labelledby="schedule-form-title" id="schedule-form">
+          <h2 id="schedule-form-title">{editingOpen ? t("schedule.editTitle") : t("schedule.newTitle")}</h2>
+          <p className="muted">{t("schedule.hint")}</p>
+          {/* Each new page (an edit link, a refusal) starts the fields from what it says. */}
+          <ScheduleForm
+            key={location.key}
+            initial={initial}
+            editing={editingOpen}
+            hasDevice={hasDevice}
+            notice={refusal}
+            pump={deviceId}
+          />
+        </section>
+      )}
+      {open === "window" && (
+        <section className="card" aria-labelledby="window-form-title" id="window-form">
+          <h2 id="window-form-title">{editingOpen ? t("window.editTitle") : t("window.title")}</h2>
+          <p className="muted">{t("window.hint")}</p>
+          <WindowForm
+            key={location.key}
+            initial={initialWindow}
+            editing={editingOpen}
+            hasDevice={hasDevice}
+            notice={refusal}
+            pump={deviceId}
+          />
+        </section>
+      )}
       <ConfirmDialog
         open={deleting !== null}
         title={t("schedule.delete")}
@@ -808,5 +719,127 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
         busy={deleteBusy}
       />
     </main>
+  );
+}
+
+function DoneNotice({ done }: { done: Done }) {
+  const t = useT();
+  return (
+    <p className="message success" role="status" data-testid="schedule-done">
+      {t(DONE_KEYS[done])}
+    </p>
+  );
+}
+
+/** One schedule in the list: when, what, how often, its next and last run, Edit and Delete. */
+function ScheduleItem({
+  schedule,
+  justSaved,
+  canSchedule,
+  onDelete,
+}: {
+  schedule: ScheduleView;
+  /** The one the farmer just saved ("saved" or "updated"): marked, saying so, and focused. */
+  justSaved: Done | null;
+  canSchedule: boolean;
+  onDelete: () => void;
+}) {
+  const t = useT();
+  const language = useLanguage();
+  return (
+    <li
+      id={`schedule-${schedule.id}`}
+      className={`card schedule-item${justSaved ? " just-saved" : ""}`}
+      tabIndex={justSaved ? -1 : undefined}
+      data-testid="schedule-item"
+    >
+      {justSaved && <DoneNotice done={justSaved} />}
+      <div className="schedule-head">
+        <ClockIcon />
+        <strong className="schedule-time">
+          {formatTimeOfDay(schedule.minuteOfDay, language)}
+          {schedule.window && <> – {formatTimeOfDay(schedule.window.endMinuteOfDay, language)}</>}
+        </strong>
+        {schedule.window ? (
+          <span className="badge wait">{t("window.badge")}</span>
+        ) : (
+          <span className={`badge ${schedule.action === "ON" ? "ok" : "bad"}`}>
+            {schedule.action === "ON" ? t("motor.on") : t("motor.off")}
+          </span>
+        )}
+        <span className="muted">{repeatText(schedule, t, language)}</span>
+      </div>
+      {schedule.window ? (
+        <p className="schedule-line">
+          {t("window.runLine", {
+            minutes: schedule.durationMinutes ?? 0,
+            randomDelay: schedule.window.randomDelay ? "yes" : "no",
+            resume: schedule.window.resume ? "yes" : "no",
+          })}
+        </p>
+      ) : (
+        schedule.durationMinutes !== null && (
+          <p className="schedule-line">{t("schedule.forMinutes", { minutes: schedule.durationMinutes })}</p>
+        )
+      )}
+      {schedule.activeRun && (
+        <p className="schedule-line window-run" data-testid="window-run" data-phase={schedule.activeRun.phase}>
+          {t(WINDOW_PHASE_KEYS[schedule.activeRun.phase], {
+            ran: schedule.activeRun.ranMinutes,
+            run: schedule.durationMinutes ?? 0,
+            until: formatDateTime(schedule.activeRun.closesAt, language),
+          })}
+        </p>
+      )}
+      <p className="schedule-line muted">
+        {schedule.nextRunAt
+          ? t("schedule.next", { time: formatDateTime(schedule.nextRunAt, language) })
+          : t("schedule.finished")}
+      </p>
+      {schedule.lastRun && (
+        <p
+          className={`schedule-line last-run ${schedule.lastRun.outcome}`}
+          data-testid="schedule-last-run"
+          data-outcome={schedule.lastRun.outcome}
+        >
+          {t(`schedule.outcome.${schedule.lastRun.outcome}`, {
+            time: formatDateTime(schedule.lastRun.at, language),
+          })}
+          {schedule.lastRun.ranMinutes !== null && (
+            <> {t("window.ran", { ran: schedule.lastRun.ranMinutes, run: schedule.durationMinutes ?? 0 })}</>
+          )}
+          {schedule.lastRun.outcome !== "done" && (
+            <>
+              {" "}
+              {OUTCOME_KEYS[schedule.lastRun.code ?? ""]
+                ? t(OUTCOME_KEYS[schedule.lastRun.code ?? ""]!)
+                : schedule.lastRun.error
+                  ? t("schedule.reason.refusedSaying", { error: schedule.lastRun.error })
+                  : t("schedule.reason.other")}
+            </>
+          )}
+        </p>
+      )}
+      {canSchedule && (
+        <div className="form-actions">
+          <Link
+            to={`/motor-schedule?edit=${schedule.id}#${schedule.kind === "window" ? "window-form" : "schedule-form"}`}
+            className="button small"
+          >
+            {t("schedule.edit")}
+          </Link>
+          <Link
+            to={`/motor-schedule?delete=${schedule.id}`}
+            className="button small danger"
+            onClick={(event) => {
+              event.preventDefault();
+              onDelete();
+            }}
+          >
+            {t("schedule.delete")}
+          </Link>
+        </div>
+      )}
+    </li>
   );
 }

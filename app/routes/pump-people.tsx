@@ -56,6 +56,17 @@ const REFUSALS: Record<string, MessageKey> = {
   noDevice: "motor.noDevice",
 };
 
+/**
+ * What the invite form says about a field the server refused, in the page's language: the form
+ * leaves checking to the server (noValidate), so no browser's English bubble shows.
+ */
+function inviteRefusal(form: FormData, path: PropertyKey | undefined): MessageKey {
+  if (path === "mobileNo") return "auth.mobileInvalid";
+  if (path === "label")
+    return field(form, "label").trim() === "" ? "people.error.labelRequired" : "people.error.invalidInput";
+  return "people.error.invalidInput";
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const refused = (key: MessageKey, status: number, values?: Record<string, string | number>) =>
     data<{ notice: Notice }>({ notice: { key, values, tone: "error" } }, { status });
@@ -82,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           role: field(form, "role"),
           label: field(form, "label"),
         });
-        if (!parsed.success) return refused("people.error.invalidInput", 400);
+        if (!parsed.success) return refused(inviteRefusal(form, parsed.error.issues[0]?.path[0]), 400);
         const owner = { deviceId, ownerMobileNo: user.mobileNo, invitedByUserId: user.id };
         const member = await invitePumpMember(env, db, owner, parsed.data, waitUntilOf(context));
         return { notice: { key: "people.invited", values: { label: member.label }, tone: "success" } satisfies Notice };
@@ -173,6 +184,7 @@ export default function PumpPeople({ loaderData, actionData }: Route.ComponentPr
               method="post"
               className="stack"
               key={notice?.tone === "success" ? notice.key : "invite"}
+              noValidate
               data-testid="invite-form"
             >
               <input type="hidden" name="intent" value="invite" />

@@ -3,7 +3,8 @@ import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { ToastProvider } from "../components/toast.tsx";
 import { CONTACT } from "../contact.ts";
-import { type MessageKey, useT } from "../i18n/i18n.ts";
+import { formatDateTime } from "../format.ts";
+import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { choosePump, pumpChoiceCookie, pumpContext } from "../pump-choice.server.ts";
 import { envOf, requireUser } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
@@ -44,6 +45,8 @@ export async function loader({ context }: Route.LoaderArgs) {
           }),
         );
   return {
+    // When this page was made: a copy the service worker shows offline says so (see below).
+    renderedAt: Date.now(),
     mobileNo: context.get(userContext).mobileNo,
     switcher,
     chosenId: chosen?.device.id ?? null,
@@ -63,6 +66,7 @@ const ALERTS_TAB = { to: "/alerts", label: "nav.alerts" } as const;
 
 export default function UserShell({ loaderData }: Route.ComponentProps) {
   const t = useT();
+  const language = useLanguage();
   const { pathname } = useLocation();
   // SPEC §2: logging out from /logs goes to /login with a full page load; elsewhere to /.
   const fromLogs = pathname === "/logs";
@@ -89,6 +93,11 @@ export default function UserShell({ loaderData }: Route.ComponentProps) {
             </button>
           </Form>
         </header>
+        {/* Hidden by CSS unless the service worker served this page from its copy, without a
+            network (public/sw.js marks it): then it is the first thing said, before any script. */}
+        <p className="message warning kept-copy-notice" role="status" data-testid="kept-copy-notice">
+          {t("offline.keptCopy", { time: formatDateTime(loaderData.renderedAt, language) })}
+        </p>
         {loaderData.invitations.length > 0 && <PumpInvitations invitations={loaderData.invitations} />}
         {loaderData.switcher.length > 0 && <PumpSwitcher pumps={loaderData.switcher} chosenId={loaderData.chosenId} />}
         <div className="shell-body" id="main">

@@ -5,9 +5,8 @@ import { motorLogEntryText, motorLogText } from "../../app/i18n/motor-log.ts";
 import { MOTOR_LOG_KINDS, motorLogEventSchema } from "../../common/motor-log-event.ts";
 import { MOTOR_LOG_EXAMPLES } from "./motor-log-examples.ts";
 
-/** Latin words a Hindi sentence may keep: units, clock, phase letters. */
-// Units, a phase's letter, and the day period Intl writes in Hindi times ("6:00 am").
-const ALLOWED_LATIN = new Set(["A", "W", "V", "am", "pm", "R", "Y", "B"]);
+/** Latin words a Hindi sentence may keep: units and a phase's letter (times say सुबह, दोपहर, शाम, रात). */
+const ALLOWED_LATIN = new Set(["A", "W", "V", "R", "Y", "B"]);
 
 /** The Latin words left in a Hindi text once the box's quoted words are taken out. */
 function latinWords(text: string): string[] {
@@ -61,10 +60,10 @@ describe("motor log catalogue", () => {
       motorLogText(MOTOR_LOG_EXAMPLES.find((example) => example.english === english)!.event, wordsIn("hi"));
     expect(hi("Motor turned ON from the app")).toBe("मोटर चालू की गई (ऐप से)");
     expect(hi("Motor turned ON by schedule (12:45 PM, daily, for 90 minutes)")).toBe(
-      "मोटर चालू की गई (शेड्यूल से: 12:45 pm, रोज़, 90 मिनट के लिए)",
+      "मोटर चालू की गई (शेड्यूल से: दोपहर 12:45, रोज़, 90 मिनट के लिए)",
     );
     expect(hi("Scheduled ON at 5:30 AM was missed: the device was offline.")).toBe(
-      "5:30 am का शेड्यूल (चालू) छूट गया: डिवाइस ऑफ़लाइन था।",
+      "सुबह 5:30 का शेड्यूल (चालू) छूट गया: डिवाइस ऑफ़लाइन था।",
     );
     expect(hi("Power cut at the pump. Motor stopped.")).toBe("पंप पर बिजली कट गई। मोटर रुक गई।");
   });

@@ -120,6 +120,16 @@ describe("whose phones a pump's alert reaches, and what it says", () => {
     );
     expect(schedule.url).toBe("/motor-schedule?pump=SNC-ABCDEFGH");
     expect(schedule.tag).not.toBe(hindi.tag);
+    expect(schedule.body).toContain("6:00 AM");
+    // In Hindi the schedule's time says the part of the day, as the pages do.
+    const hindiSchedule = pushPayload(
+      { kind: "schedule", outcome: "done", action: "on", minuteOfDay: 360, reason: null },
+      "hi",
+      now,
+      named,
+    );
+    expect(hindiSchedule.body).toContain("सुबह 6:00");
+    expect(hindiSchedule.body).not.toMatch(/[AP]M/i);
   });
 
   it("the owner's and the operators' phones get the pump's alerts; a viewer's, an ex-member's, an invited operator's who has not accepted and a stranger's do not", async () => {

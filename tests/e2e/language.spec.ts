@@ -4,7 +4,16 @@ import { expect, type Page, test } from "@playwright/test";
 import { adminApiToken, adminLogIn, bearer, farmerWithDevice, texts } from "./admin-support.ts";
 import { apiClient, DICTIONARIES, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
 
-const USER_PAGES = ["/motor-control", "/motor-schedule", "/recharge", "/logs"];
+const USER_PAGES = [
+  "/motor-control",
+  "/motor-schedule",
+  // Each schedule form, opened: their hour lists name every hour of the day.
+  "/motor-schedule?add=clock",
+  "/motor-schedule?add=window",
+  "/recharge",
+  "/logs",
+  "/pump-people",
+];
 const ADMIN_PAGES = (userId: number) => [
   "/admin/dashboard",
   "/admin/users",
@@ -17,12 +26,12 @@ const ADMIN_PAGES = (userId: number) => [
 ];
 
 /**
- * Latin words a Hindi page may show: units, the box's build types and identifiers as printed on
- * it, the starters' names as their plates print them (DOL, MSB), UPI, WhatsApp and SMS, and the day
- * period Intl writes in Hindi times ("10:00 am"), and a supply's phases as electricians label
- * them (R, Y, B: the Hindi catalogue names a phase fault's phase so, "Y फेज़ में", and the admin
- * logs list every box's newest entries, such as another spec's simulated phase fault), and SMS,
- * as Hindi speakers write it (the admin's SMS and call costs).
+ * Latin words a Hindi farmer's page may show: units, the box's build types and identifiers as
+ * printed on it, the starters' names as their plates print them (DOL, MSB), UPI, WhatsApp and
+ * SMS, and a supply's phases as electricians label them (R, Y, B: the Hindi catalogue names a
+ * phase fault's phase so, "Y फेज़ में", and the admin logs list every box's newest entries, such
+ * as another spec's simulated phase fault), and SMS, as Hindi speakers write it (the admin's SMS
+ * and call costs). Never "am" or "pm": Hindi times say सुबह, दोपहर, शाम or रात.
  */
 const LATIN_ALLOWED = new Set([
   "A",
@@ -30,7 +39,6 @@ const LATIN_ALLOWED = new Set([
   "V",
   "kWh",
   "HP",
-  "dBm",
   "SIM",
   "Wi-Fi",
   "UPI",
@@ -41,15 +49,16 @@ const LATIN_ALLOWED = new Set([
   "WhatsApp",
   // What phones call a text message, as they print it.
   "SMS",
-  "am",
-  "pm",
   "R",
   "Y",
   "B",
 ]);
 
+/** The admin pages show a box's signal in dBm, as installers read it; a farmer's page says it in words. */
+const ADMIN_LATIN_ALLOWED = new Set([...LATIN_ALLOWED, "dBm"]);
+
 /** Visible words in the wrong script, with the element they are in. */
-async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]> {
+async function wrongScript(page: Page, language: "hi" | "en", allowed = LATIN_ALLOWED): Promise<string[]> {
   const text = await page.locator("body").evaluate((body: HTMLElement) => {
     // The language switch names both languages on purpose; `translate="no"` marks ids as
     // printed on the box; `code` holds data as sent (an audit entry's request fields), not words.
@@ -64,7 +73,7 @@ async function wrongScript(page: Page, language: "hi" | "en"): Promise<string[]>
   return words.filter((word) => {
     // device ids (and their printed prefix, "SNC-"), firmware versions
     if (/^SNC-[A-Z0-9]*$/.test(word) || /^(sim|e2e|screens)-/.test(word)) return false;
-    if (language === "hi") return /[A-Za-z]/.test(word) && !LATIN_ALLOWED.has(word);
+    if (language === "hi") return /[A-Za-z]/.test(word) && !allowed.has(word);
     return /[\u0900-\u097F]/.test(word) && word !== "हिन्दी"; // the language switch names itself
   });
 }
@@ -127,6 +136,17 @@ for (const language of ["hi", "en"] as const) {
       await page.waitForLoadState("networkidle");
       found.push(...(await wrongScript(page, language)).map((word) => `${path}: ${word}`));
     }
+    expect(found).toEqual([]);
+    // The invite form sent empty, then without a name: the server's answers in the page's
+    // language, never the browser's English "Please fill out this field".
+    const texts = DICTIONARIES[language];
+    await page.goto("/pump-people");
+    await page.getByTestId("invite-submit").click();
+    await expect(page.getByTestId("people-notice")).toHaveText(texts["auth.mobileInvalid"]);
+    found.push(...(await wrongScript(page, language)).map((word) => `/pump-people (refused): ${word}`));
+    await page.getByTestId("invite-mobile").fill(uniqueMobileNo());
+    await page.getByTestId("invite-submit").click();
+    await expect(page.getByTestId("people-notice")).toHaveText(texts["people.error.labelRequired"]);
     await device.stop();
     expect(found).toEqual([]);
   });
@@ -177,7 +197,7 @@ for (const language of ["hi", "en"] as const) {
     for (const path of ADMIN_PAGES(farmer.id)) {
       await page.goto(path);
       await page.waitForLoadState("networkidle");
-      found.push(...(await wrongScript(page, language)).map((word) => `${path}: ${word}`));
+      found.push(...(await wrongScript(page, language, ADMIN_LATIN_ALLOWED)).map((word) => `${path}: ${word}`));
     }
     await device.stop();
     expect(found).toEqual([]);

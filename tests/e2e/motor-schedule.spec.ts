@@ -1,11 +1,12 @@
-// Schedules end to end: the spec's form, its Hindi messages, the list with edit and delete, and
-// runs carried out by the device's hub at their time with no page open, or missed while the
-// box was offline.
+// Schedules end to end: the list first and one form at a time, the spec's form with its Hindi
+// messages, edit and delete, and runs carried out by the device's hub at their time with no page
+// open, or missed while the box was offline.
 import { expect, type Page, test } from "@playwright/test";
+import { formatTimeOfDay } from "../../app/format.ts";
 import { readJson } from "../../common/api-client.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
-import { clockParts, formatClock, istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
+import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import {
   apiAs,
@@ -30,56 +31,107 @@ async function openSchedules(page: Page, texts: Texts = hi) {
   await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password, texts);
   await deleteAllSchedules(page);
   await page.goto("/motor-schedule");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(texts["motor.title"]);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(texts["schedule.title"]);
 }
 
+/** The hour (named "सुबह 6", "6 am": 0–23 underneath) and the minute. */
 async function setTime(page: Page, minuteOfDay: number) {
-  const { hour, minute, meridiem } = clockParts(minuteOfDay);
-  await page.getByTestId("schedule-hour").selectOption(String(hour));
-  await page.getByTestId("schedule-minute").selectOption(String(minute));
-  await page.getByTestId("schedule-meridiem").selectOption(meridiem);
+  await page.getByTestId("schedule-hour").selectOption(String(Math.floor(minuteOfDay / 60)));
+  await page.getByTestId("schedule-minute").selectOption(String(minuteOfDay % 60));
+}
+
+/** Opens the form for a new schedule at a time: the page shows one form at a time. */
+async function addClockSchedule(page: Page) {
+  await page.getByTestId("add-clock").click();
+  await expect(page.locator("#schedule-form")).toBeVisible();
 }
 
 const notice = (page: Page) => page.getByTestId("schedule-notice");
+const done = (page: Page) => page.getByTestId("schedule-done");
 
-test("a farmer without a device is told so and cannot save", async ({ page }) => {
+test("a farmer without a device is told so and is offered no form", async ({ page }) => {
   await registerAndLogIn(page);
   await page.goto("/motor-schedule");
   await expect(page.getByText(hi["motor.noDevice"])).toBeVisible();
-  await expect(page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] })).toBeDisabled();
+  await expect(page.getByTestId("add-schedule")).toHaveCount(0);
+  await expect(page.locator("form")).toHaveCount(2); // the header's language switch and logout only
   await expect(page.getByTestId("schedules-empty")).toHaveText(hi["schedule.none"]);
 });
 
-test("the form's defaults, saving in Hindi, the cleared time, editing and deleting", async ({ page }) => {
+test("at 360 px the list comes first, one form at a time, a new ON stops after 60 minutes, and the saved schedule is in view", async ({
+  page,
+}) => {
   await openSchedules(page);
-  // No clock popup: hour, minute and AM/PM are plain selects, at 10:00 AM, ON, daily.
+  const api = apiAs(page);
+  for (const time of ["5:00 AM", "6:00 AM", "7:00 AM", "8:00 PM"]) {
+    expect((await api.post("/api/schedule", { time, action: "OFF", repeat: "daily" })).status()).toBe(201);
+  }
+  await page.reload();
+  // The farmer's schedules are the first thing on the page, and no form is open.
+  const listTitle = page.getByRole("heading", { level: 2, name: hi["schedule.listTitle"] });
+  await expect(listTitle).toBeInViewport();
+  await expect(page.getByTestId("schedule-item")).toHaveCount(4);
+  await expect(page.locator("form[data-testid$=-form]")).toHaveCount(0);
+  // The list writes times as people say them in Hindi.
+  await expect(page.getByTestId("schedule-item").first().locator(".schedule-time")).toHaveText("सुबह 5:00");
+  await expect(page.getByTestId("schedule-item").last().locator(".schedule-time")).toHaveText("रात 8:00");
+
+  // One form: the power window's stays closed while the clock one is open.
+  await addClockSchedule(page);
+  await expect(page.locator("#window-form")).toHaveCount(0);
+  await expect(page.getByTestId("add-schedule")).toHaveCount(0);
   await expect(page.locator('input[type="time"]')).toHaveCount(0);
+  // SPEC's 10:00 AM, ON, daily; a new ON switches off again after an hour.
   await expect(page.getByTestId("schedule-hour")).toHaveValue("10");
+  await expect(page.getByTestId("schedule-hour").locator("option:checked")).toHaveText("सुबह 10");
   await expect(page.getByTestId("schedule-minute")).toHaveValue("0");
-  await expect(page.getByTestId("schedule-meridiem")).toHaveValue("AM");
   await expect(page.locator("#schedule-form").getByLabel(hi["schedule.action"])).toHaveValue("ON");
   await expect(page.locator("#schedule-form").getByLabel(hi["schedule.repeat"])).toHaveValue("daily");
-  await expect(page.locator("#schedule-form").getByLabel(hi["schedule.duration"])).toHaveValue("");
+  await expect(page.locator("#schedule-form").getByLabel(hi["schedule.duration"])).toHaveValue("60");
+  await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"], exact: true }).click();
 
+  // Saved: the form closes, and the new schedule is shown, in view, with the focus.
+  await expect(done(page)).toHaveText(hi["schedule.saved"]);
+  await expect(page.locator("#schedule-form")).toHaveCount(0);
+  const saved = page.locator(".schedule-item.just-saved");
+  await expect(saved).toHaveCount(1);
+  await expect(saved).toBeInViewport();
+  await expect(saved).toBeFocused();
+  await expect(saved.locator(".schedule-time")).toHaveText("सुबह 10:00");
+  await expect(saved).toContainText(hi["schedule.forMinutes"].replace("{minutes}", "60"));
+
+  // The power window's form saves with the same word.
+  await page.getByTestId("add-window").click();
+  await expect(page.locator("#window-form")).toBeVisible();
+  await expect(page.locator("#schedule-form")).toHaveCount(0);
+  await expect(
+    page.locator("#window-form").getByRole("button", { name: hi["schedule.save"], exact: true }),
+  ).toBeVisible();
+  await page.getByTestId("window-cancel").click();
+  await expect(page.locator("#window-form")).toHaveCount(0);
+});
+
+test("saving in Hindi, a refusal in the form, editing and deleting", async ({ page }) => {
+  await openSchedules(page);
+  await addClockSchedule(page);
+  await page.locator("#schedule-form").getByLabel(hi["schedule.duration"]).selectOption("");
   await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-  await expect(notice(page)).toHaveText(hi["schedule.saved"]);
-  // The time is cleared after a save; saving again asks for it (SPEC §5, §8).
-  await expect(page.getByTestId("schedule-hour")).toHaveValue("");
-  await expect(page.getByTestId("schedule-minute")).toHaveValue("");
-  await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-  await expect(notice(page)).toHaveText(hi["schedule.setTime"]);
+  await expect(done(page)).toHaveText(hi["schedule.saved"]);
 
   const items = page.getByTestId("schedule-item");
   await expect(items).toHaveCount(1);
-  await expect(items.first().locator(".schedule-time")).toHaveText(timeOfDay(600, "hi"));
+  await expect(items.first().locator(".schedule-time")).toHaveText(formatTimeOfDay(600, "hi"));
   await expect(items.first()).toContainText(hi["schedule.repeat.daily"]);
   await expect(items.first()).toContainText(hi["schedule.next"].replace(" {time}", ""));
+  await expect(items.first()).not.toContainText(hi["schedule.forMinutes"].replace("{minutes}", "60"));
 
-  // The same minute twice is refused.
+  // The same minute twice is refused, in the form, with the time as the page writes it.
+  await addClockSchedule(page);
   await setTime(page, 600);
   await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
   await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-  await expect(notice(page)).toHaveText(hi["schedule.conflict"].replace("{time}", "10:00 AM"));
+  await expect(notice(page)).toHaveText(hi["schedule.conflict"].replace("{time}", "सुबह 10:00"));
+  await expect(page.locator("#schedule-form").getByLabel(hi["schedule.action"])).toHaveValue("OFF");
 
   await items.first().getByRole("link", { name: hi["schedule.edit"] }).click();
   await expect(page.getByRole("heading", { name: hi["schedule.editTitle"] })).toBeVisible();
@@ -87,17 +139,17 @@ test("the form's defaults, saving in Hindi, the cleared time, editing and deleti
   await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
   await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
   await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.update"] }).click();
-  await expect(notice(page)).toHaveText(hi["schedule.updated"]);
+  await expect(done(page)).toHaveText(hi["schedule.updated"]);
   await expect(items).toHaveCount(1);
-  await expect(items.first().locator(".schedule-time")).toHaveText(timeOfDay(330, "hi"));
+  await expect(items.first().locator(".schedule-time")).toHaveText(formatTimeOfDay(330, "hi"));
   await expect(items.first()).toContainText(hi["motor.off"]);
   await expect(items.first()).toContainText(hi["schedule.repeat.once"]);
 
   await items.first().getByRole("link", { name: hi["schedule.delete"] }).click();
   const dialog = page.getByTestId("confirm-dialog");
-  await expect(dialog).toContainText(hi["schedule.deleteConfirm"].replace("{time}", timeOfDay(330, "hi")));
+  await expect(dialog).toContainText(hi["schedule.deleteConfirm"].replace("{time}", formatTimeOfDay(330, "hi")));
   await dialog.getByRole("button", { name: hi["dialog.confirm"] }).click();
-  await expect(notice(page)).toHaveText(hi["schedule.deleted"]);
+  await expect(done(page)).toHaveText(hi["schedule.deleted"]);
   await expect(page.getByTestId("schedules-empty")).toBeVisible();
 });
 
@@ -107,20 +159,22 @@ test.describe("in English on a wide screen", () => {
   test("several schedules, one of them ON for 30 minutes", async ({ page, context }) => {
     await useLanguage(context, "en");
     await openSchedules(page, en);
+    await addClockSchedule(page);
     await setTime(page, 6 * 60);
     await page.locator("#schedule-form").getByLabel(en["schedule.duration"]).selectOption("30");
     await page.locator("#schedule-form").getByRole("button", { name: en["schedule.save"] }).click();
-    await expect(notice(page)).toHaveText(en["schedule.saved"]);
+    await expect(done(page)).toHaveText(en["schedule.saved"]);
+    await addClockSchedule(page);
     await setTime(page, 18 * 60 + 15);
     await page.locator("#schedule-form").getByLabel(en["schedule.action"]).selectOption("OFF");
     await expect(page.locator("#schedule-form").getByLabel(en["schedule.duration"])).toHaveCount(0); // only for ON
     await page.locator("#schedule-form").getByRole("button", { name: en["schedule.save"] }).click();
-    await expect(notice(page)).toHaveText(en["schedule.saved"]);
+    await expect(done(page)).toHaveText(en["schedule.saved"]);
     const items = page.getByTestId("schedule-item");
     await expect(items).toHaveCount(2);
-    await expect(items.nth(0).locator(".schedule-time")).toHaveText(timeOfDay(360, "en"));
+    await expect(items.nth(0).locator(".schedule-time")).toHaveText("6:00 am");
     await expect(items.nth(0)).toContainText(en["schedule.forMinutes"].replace("{minutes}", "30"));
-    await expect(items.nth(1).locator(".schedule-time")).toHaveText(timeOfDay(18 * 60 + 15, "en"));
+    await expect(items.nth(1).locator(".schedule-time")).toHaveText("6:15 pm");
   });
 });
 
@@ -144,15 +198,18 @@ test("the hub runs a schedule at its time with no page open, and logs one missed
     await openSchedules(page);
     const onAt = nearMinute();
     const offAt = (onAt + 1) % MINUTES_PER_DAY;
+    await addClockSchedule(page);
     await setTime(page, onAt);
+    await page.locator("#schedule-form").getByLabel(hi["schedule.duration"]).selectOption("");
     await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
     await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-    await expect(notice(page)).toHaveText(hi["schedule.saved"]);
+    await expect(done(page)).toHaveText(hi["schedule.saved"]);
+    await addClockSchedule(page);
     await setTime(page, offAt);
     await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
     await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
     await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-    await expect(notice(page)).toHaveText(hi["schedule.saved"]);
+    await expect(done(page)).toHaveText(hi["schedule.saved"]);
 
     // Nobody watches: the page is gone.
     await page.goto("about:blank");
@@ -174,8 +231,8 @@ test("the hub runs a schedule at its time with no page open, and logs one missed
 
     await page.reload();
     const items = page.getByTestId("schedule-item");
-    const onItem = items.filter({ hasText: formatClock(onAt) });
-    const offItem = items.filter({ hasText: formatClock(offAt) });
+    const onItem = items.filter({ hasText: formatTimeOfDay(onAt, "hi") });
+    const offItem = items.filter({ hasText: formatTimeOfDay(offAt, "hi") });
     await expect(onItem.getByTestId("schedule-last-run")).toHaveAttribute("data-outcome", "done");
     await expect(onItem).toContainText(hi["schedule.finished"]);
     await expect(offItem.getByTestId("schedule-last-run")).toHaveAttribute("data-outcome", "missed");
@@ -184,7 +241,7 @@ test("the hub runs a schedule at its time with no page open, and logs one missed
     await page.goto("/logs");
     const missed = page
       .getByTestId("log-item")
-      .filter({ hasText: `${formatClock(offAt)} का शेड्यूल (बंद) छूट गया: डिवाइस ऑफ़लाइन था।` });
+      .filter({ hasText: `${formatTimeOfDay(offAt, "hi")} का शेड्यूल (बंद) छूट गया: डिवाइस ऑफ़लाइन था।` });
     await expect(missed).toHaveAttribute("data-action", "other");
     await expect(page.getByTestId("log-item").filter({ hasText: "मोटर चालू की गई (शेड्यूल से:" }).first()).toHaveAttribute(
       "data-action",
@@ -197,14 +254,3 @@ test("the hub runs a schedule at its time with no page open, and logs one missed
     await device.stop();
   }
 });
-
-/**
- * A time of day as the page writes it in `language`: the same Intl style as every other time on
- * the page ("10:00 am" beside "next: 23 Nov 2026, 10:00 am"), never "10:00 AM" beside it.
- */
-function timeOfDay(minuteOfDay: number, language: "hi" | "en"): string {
-  return new Date(Date.UTC(2000, 0, 1, 0, minuteOfDay)).toLocaleTimeString(language === "hi" ? "hi-IN" : "en-IN", {
-    timeZone: "UTC",
-    timeStyle: "short",
-  });
-}

@@ -164,34 +164,36 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
   await asFarmerWithBox(page, request, async ({ farmer }) => {
     await page.goto("/motor-schedule");
     const notice = page.getByTestId("schedule-notice");
+    const done = page.getByTestId("schedule-done");
     const items = page.getByTestId("schedule-item");
     // Times twelve hours away from now, so none of them runs during the test.
     const later = (new Date().getUTCHours() + 5 + 12) % 24;
-    const meridiem = later < 12 ? "AM" : "PM";
-    const hour = String(later % 12 === 0 ? 12 : later % 12);
 
-    await page.getByTestId("schedule-hour").selectOption(hour);
+    // The list first; its button opens the form (a link: no script needed).
+    await page.getByTestId("add-clock").click();
+    await expect(page).toHaveURL(/\?add=clock#schedule-form$/);
+    await page.getByTestId("schedule-hour").selectOption(String(later));
     await page.getByTestId("schedule-minute").selectOption("15");
-    await page.getByTestId("schedule-meridiem").selectOption(meridiem);
+    await expect(page.locator("#schedule-form").getByLabel(hi["schedule.duration"])).toHaveValue("60");
     await page.locator("#schedule-form").getByLabel(hi["schedule.duration"]).selectOption("30");
     await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-    await expect(notice).toHaveText(hi["schedule.saved"]);
+    await expect(done).toHaveText(hi["schedule.saved"]);
     await expect(items).toHaveCount(1);
+    // The form closes and the address names the new schedule, which the browser scrolls to.
+    await expect(page.locator("#schedule-form")).toHaveCount(0);
+    await expect(page).toHaveURL(/\?done=saved&saved=\d+#schedule-\d+$/);
+    await expect(page.locator(".schedule-item.just-saved")).toBeInViewport();
     // The list writes times as Intl does in the page's language.
     await expect(items.first()).toContainText(formatTimeOfDay(later * 60 + 15, "hi"));
     await expect(items.first()).toContainText(hi["schedule.forMinutes"].replace("{minutes}", "30"));
 
-    // The time is cleared after a save: saving again asks for it.
-    await expect(page.getByTestId("schedule-hour")).toHaveValue("");
-    await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-    await expect(notice).toHaveText(hi["schedule.setTime"]);
-    // The same minute twice is refused, worded in Hindi with the time.
-    await page.getByTestId("schedule-hour").selectOption(hour);
+    // The same minute twice is refused, worded in Hindi with the time, in the form that posted.
+    await page.getByTestId("add-clock").click();
+    await page.getByTestId("schedule-hour").selectOption(String(later));
     await page.getByTestId("schedule-minute").selectOption("15");
-    await page.getByTestId("schedule-meridiem").selectOption(meridiem);
     await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
     await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-    await expect(notice).toHaveText(hi["schedule.conflict"].replace("{time}", `${hour}:15 ${meridiem}`));
+    await expect(notice).toHaveText(hi["schedule.conflict"].replace("{time}", formatTimeOfDay(later * 60 + 15, "hi")));
     await expect(items).toHaveCount(1);
 
     await items.first().getByRole("link", { name: hi["schedule.edit"] }).click();
@@ -201,7 +203,7 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
     await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
     await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
     await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.update"] }).click();
-    await expect(notice).toHaveText(hi["schedule.updated"]);
+    await expect(done).toHaveText(hi["schedule.updated"]);
     await expect(items).toHaveCount(1);
     await expect(items.first()).toContainText(formatTimeOfDay(later * 60 + 45, "hi"));
     await expect(items.first()).toContainText(hi["motor.off"]);
@@ -213,7 +215,7 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
       hi["schedule.deleteConfirm"].replace("{time}", formatTimeOfDay(later * 60 + 45, "hi")),
     );
     await confirm.getByRole("button", { name: hi["dialog.confirm"] }).click();
-    await expect(notice).toHaveText(hi["schedule.deleted"]);
+    await expect(done).toHaveText(hi["schedule.deleted"]);
     await expect(page.getByTestId("schedules-empty")).toBeVisible();
     const response = await request.get("/api/schedule", { headers: { Authorization: `Bearer ${farmer.token}` } });
     expect((await readJson(response, scheduleListResponseSchema)).schedules).toHaveLength(0);
@@ -273,10 +275,7 @@ test("bad form posts are answered 4xx, never 500", async ({ page, request }) => 
     for (const [path, form] of [
       ["/motor-control", { command: "sideways" }],
       ["/motor-control", { intent: "config", defaultCurrent: "x", dryRunThreshold: "", overCurrentThreshold: "1e999" }],
-      [
-        "/motor-schedule",
-        { intent: "save", hour: "25", minute: "99", meridiem: "XM", action: "ON", repeat: "daily", duration: "abc" },
-      ],
+      ["/motor-schedule", { intent: "save", hour: "25", minute: "99", action: "ON", repeat: "daily", duration: "abc" }],
       ["/motor-schedule", { intent: "delete", id: "-1" }],
       ["/motor-schedule", { intent: "delete", id: "999999" }],
       ["/recharge", { plan: "forever", paymentMethod: "gold" }],

@@ -1,12 +1,13 @@
 /// <reference lib="dom" />
 // The installed app without a network: the service worker (public/sw.js) keeps the farmer's
-// dashboard, which then says it is offline, shows the last known state of the pump with its
-// age and sends nothing. Logout forgets the account; a new deploy's worker takes over. Each test
-// has its own farmer and simulated box.
+// dashboard and opens it for any of the farmer's pages; before any script runs it says it is a
+// copy and from when, and with its script it shows the last known state of the pump with its age
+// and sends nothing. Logout forgets the account; a new deploy's worker takes over. Each test has
+// its own farmer and simulated box.
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { z } from "../../common/zod.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { farmerWithDevice } from "./admin-support.ts";
+import { bearer, farmerWithDevice } from "./admin-support.ts";
 import { BASE_URL, en, hi, useLanguage } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
@@ -69,6 +70,81 @@ test("offline, the installed app opens with the last known state and its age, an
   await expect(page.locator("[data-live=connected]")).toBeVisible();
   await expect(page.getByTestId("offline-banner")).toHaveCount(0);
   await expect(page.getByTestId("motor-toggle")).toBeEnabled();
+});
+
+/** What the page shows a reader: its visible text, without what CSS hides. */
+async function visibleText(page: Page): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: only the text a reader sees counts, which textContent does not know
+  return page.locator("body").evaluate((body: HTMLElement) => body.innerText);
+}
+
+/** A Hindi time of day as the pages write it: "26 नव॰ 2026, रात 9:05". */
+const HINDI_DATE_TIME = /\d{1,2} \S+ \d{4}, (सुबह|दोपहर|शाम|रात) \d{1,2}:\d\d/;
+
+test("offline, /logs opens the dashboard, which says it is offline and how old it is before any script runs, and never claims ऑनलाइन or OFF (Hindi, 360 px)", async ({
+  context,
+  page,
+  request,
+}) => {
+  const { farmer, device } = await openDashboard(context, page, request);
+  await installed(page);
+  // The dashboard was kept while the motor was OFF; the motor is switched ON after that.
+  expect((await request.post("/api/devices/motor", { data: { action: "on" }, ...bearer(farmer.token) })).status()).toBe(
+    200,
+  );
+  expect(device.relay).toBe("on");
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const saved = await (await caches.open("sinchai-account")).match("/__sinchai/last-state");
+        return saved ? ((await saved.json()) as { pump: { status: string } }).pump.status : null;
+      }),
+    )
+    .toBe("on");
+
+  // No script runs in this page from here on: what the service worker serves must say it all.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setScriptExecutionDisabled", { value: true });
+  await context.setOffline(true);
+  await page.goto("/logs").catch(() => null);
+  await expect(page).toHaveURL(/\/motor-control$/);
+  const notice = page.getByTestId("kept-copy-notice");
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText(hi["offline.keptCopy"].split("{time}")[0]!);
+  await expect(notice).toHaveText(HINDI_DATE_TIME);
+  const text = await visibleText(page);
+  expect(text).not.toContain(hi["motor.online"]);
+  expect(text).not.toContain(hi["motor.status"].replace("{status}", hi["motor.off"]));
+  await expect(page.getByTestId("motor-status")).toBeHidden();
+  await expect(page.getByTestId("current")).toBeHidden();
+
+  // With its script the same page shows what the phone last knew, with its age.
+  await cdp.send("Emulation.setScriptExecutionDisabled", { value: false });
+  await page.reload().catch(() => null);
+  await expect(page.getByTestId("offline-banner")).toContainText(/इंटरनेट नहीं है। यह जानकारी .+ पहले की है।/);
+  await expect(page.getByTestId("kept-copy-notice")).toBeHidden();
+  await expect(page.getByTestId("motor-status")).toHaveText(
+    hi["offline.statusWas"].replace("{status}", hi["motor.on"]),
+  );
+  // The box's badge says there is no connection, not the "ऑनलाइन" of when the page was kept.
+  await expect(page.getByTestId("device-status")).toHaveText(hi["offline.noConnection"]);
+  await expect(page.getByTestId("current")).toHaveText("—");
+
+  // A tab tapped offline says why the page did not open, and leads back to what is known.
+  await page.locator(".tab-bar").getByRole("link", { name: hi["nav.logs"] }).click();
+  const failed = page.getByTestId("offline-page");
+  await expect(failed).toContainText(hi["offline.pageNotOpened"]);
+  await expect(page.getByText(hi["error.title"])).toHaveCount(0);
+  await failed.getByRole("link", { name: hi["offline.openDashboard"] }).click();
+  await expect(page).toHaveURL(/\/motor-control$/);
+  await expect(page.getByTestId("offline-banner")).toBeVisible();
+  await expect(page.getByTestId("device-status")).toHaveText(hi["offline.noConnection"]);
+
+  // Back online, the page is the live one again.
+  await context.setOffline(false);
+  await expect(page.locator("[data-live=connected]")).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator("html")).not.toHaveAttribute("data-kept-copy");
+  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
 });
 
 test("an open dashboard that loses the network says so at once (English)", async ({ context, page, request }) => {

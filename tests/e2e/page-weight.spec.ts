@@ -28,8 +28,11 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // (their accept and decline forms) then added 205 bytes: 137,417 bytes (134.2 KB).
   // Verified numbers (three pages in the route manifest every page loads, the dashboard's one
   // line and its two notices, the spaced number) and alerts by SMS and call (the admin's page in
-  // the manifest) then added 522 bytes: 137,939 bytes (134.7 KB).
-  "/motor-control": { js: 134.8 * KB },
+  // the manifest) then added 522 bytes: 137,939 bytes (134.7 KB). A page that never lies offline
+  // (the service worker's copy reloads once the site answers again, a link tapped without a
+  // network says why instead of "something went wrong", the copy's own notice with its time)
+  // and times that say सुबह or शाम then added 337 bytes: 138,276 bytes (135.0 KB).
+  "/motor-control": { js: 135.1 * KB },
 };
 
 function kindOf(response: Response): Kind {
@@ -119,7 +122,7 @@ test.describe("the dashboard", () => {
     await device.stop();
   });
 
-  test("/motor-control: at most 134.8 KB of JavaScript, live", async ({ browser }) => {
+  test("/motor-control: at most 135.1 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only
     // the session cookie (no cache, no memory of the login page's scripts).
     const context = await browser.newContext();

@@ -30,12 +30,10 @@ async function schedulesOf(page: Page) {
   return (await readJson(await apiAs(page).get("/api/schedule"), scheduleListResponseSchema)).schedules;
 }
 
+/** The hour (0–23, named "सुबह 6" and so on) and the minute. */
 async function setClock(page: Page, testId: string, minuteOfDay: number) {
-  const hours24 = Math.floor(minuteOfDay / 60);
-  const hour = hours24 % 12 === 0 ? 12 : hours24 % 12;
-  await page.getByTestId(`${testId}-hour`).selectOption(String(hour));
+  await page.getByTestId(`${testId}-hour`).selectOption(String(Math.floor(minuteOfDay / 60)));
   await page.getByTestId(`${testId}-minute`).selectOption(String(minuteOfDay % 60));
-  await page.getByTestId(`${testId}-meridiem`).selectOption(hours24 < 12 ? "AM" : "PM");
 }
 
 test("a power-window run waits for the simulated supply and starts the motor when it returns", async ({
@@ -48,6 +46,7 @@ test("a power-window run waits for the simulated supply and starts the motor whe
   device.inject("powerCut");
   await logIn(page, farmer.mobileNo, farmer.password);
   await page.goto("/motor-schedule");
+  await page.getByTestId("add-window").click();
 
   const form = page.getByTestId("window-form");
   const opensAt = nearMinute();
@@ -57,11 +56,11 @@ test("a power-window run waits for the simulated supply and starts the motor whe
   await form.getByLabel(hi["window.randomDelay"]).uncheck();
   await form.getByLabel(hi["window.resume"]).check();
   // Without the farmer's consent that the motor starts by itself, nothing is saved.
-  await form.getByRole("button", { name: hi["window.save"] }).click();
+  await form.getByRole("button", { name: hi["schedule.save"] }).click();
   await expect(page.getByTestId("window-notice")).toHaveText(hi["window.confirmAutoStart"]);
   await form.getByTestId("window-auto-start").check();
-  await form.getByRole("button", { name: hi["window.save"] }).click();
-  await expect(page.getByTestId("window-notice")).toHaveText(hi["schedule.saved"]);
+  await form.getByRole("button", { name: hi["schedule.save"] }).click();
+  await expect(page.getByTestId("schedule-done")).toHaveText(hi["schedule.saved"]);
 
   const item = page.getByTestId("schedule-item").filter({ hasText: hi["window.badge"] });
   await expect(item).toBeVisible();

@@ -72,7 +72,16 @@ const SCREENS: {
       await expect(page.getByTestId("ota-dialog")).toBeVisible();
     },
   },
-  { path: "/motor-schedule", heading: (texts) => texts["motor.title"], signedIn: true },
+  {
+    path: "/motor-schedule",
+    heading: (texts) => texts["schedule.title"],
+    signedIn: true,
+    // One form at a time, opened from under the list.
+    reveal: async (page) => {
+      await page.getByTestId("add-clock").click();
+      await expect(page.locator("#schedule-form")).toBeVisible();
+    },
+  },
   {
     path: "/recharge",
     heading: (texts) => texts["plan.title"],

@@ -13,7 +13,7 @@
 // else: only the push services' own hosts are asked (push-endpoint.ts), and a redirect is a
 // failure, never followed.
 import { buildPushPayload } from "@block65/webcrypto-web-push";
-import { formatNumber, formatSince, formatVoltages } from "../../app/format.ts";
+import { formatNumber, formatSince, formatTimeOfDay, formatVoltages } from "../../app/format.ts";
 import type { MessageKey } from "../../app/i18n/catalogue.ts";
 import { translate } from "../../app/i18n/dictionaries.ts";
 import type { Language } from "../../app/i18n/language.ts";
@@ -105,7 +105,8 @@ function kindText(alert: Alert, language: Language, now: number): { title: strin
     case "schedule": {
       const values = {
         action: alert.action === "on" ? t("motor.on") : t("motor.off"),
-        time: formatClock(alert.minuteOfDay),
+        // English keeps the hub's own "6:00 AM"; Hindi says the part of the day, as the pages do.
+        time: language === "en" ? formatClock(alert.minuteOfDay) : formatTimeOfDay(alert.minuteOfDay, language),
       };
       if (alert.outcome === "done")
         return { title: t("push.scheduleDone.title"), body: t("push.scheduleDone.body", values) };
