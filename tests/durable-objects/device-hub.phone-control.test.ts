@@ -31,7 +31,9 @@ import {
 import { smsTo, twilioPost } from "../worker/telephony-support.ts";
 
 const PUMP = "कुएँ वाला पंप";
-const TIME = "[0-9]{1,2}:[0-9]{2} [AP]M";
+/** A time as Hindi texts give it: the part of the day, never AM or PM. */
+const TIME = "(सुबह|दोपहर|शाम|रात) [0-9]{1,2}:[0-9]{2}";
+const TIME_EN = "[0-9]{1,2}:[0-9]{2} [AP]M";
 
 function sid(prefix: "CA" | "SM"): string {
   return prefix + crypto.randomUUID().replace(/-/g, "");
@@ -130,7 +132,9 @@ describe("an SMS command", () => {
     expect((await putJson("/api/alerts/channels", { channels: {}, language: "en" }, token)).status).toBe(200);
     await sms(user.mobileNo, "STATUS");
     const [, , english] = await textsTo(user.mobileNo, 3);
-    expect(english).toMatch(new RegExp(`^Sinchai: pump ${PUMP}: motor OFF since ${TIME}, current 0.0 A, power on.$`));
+    expect(english).toMatch(
+      new RegExp(`^Sinchai: pump ${PUMP}: motor OFF since ${TIME_EN}, current 0.0 A, power on.$`),
+    );
     box.close();
   });
 

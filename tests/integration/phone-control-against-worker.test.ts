@@ -25,7 +25,8 @@ const OUR_NUMBER = "+918000000001";
 const TOKEN = "integration-phone-control-token-0123456789";
 const WEBHOOK_SECRET = "integration-phone-control-secret-0123456789abcdef";
 const PUMP = "कुएँ वाला पंप";
-const TIME = "[0-9]{1,2}:[0-9]{2} [AP]M";
+/** A time as Hindi texts give it: the part of the day, never AM or PM. */
+const TIME = "(सुबह|दोपहर|शाम|रात) [0-9]{1,2}:[0-9]{2}";
 
 let worker: LocalWorker;
 let phone: LocalProvider;

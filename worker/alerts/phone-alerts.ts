@@ -10,7 +10,7 @@
 // is logged and swallowed, as Web Push's are.
 import { type PhoneAlertKind, type PhoneAlertValues, phoneAlertKindOf } from "../../common/alert-channels.ts";
 import type { PumpAlert } from "../../common/alerts.ts";
-import { formatClock, istMinuteOfDay } from "../../common/schedule-time.ts";
+import { istMinuteOfDay } from "../../common/schedule-time.ts";
 import {
   claimDelivery,
   type DeliveryClaim,
@@ -20,6 +20,7 @@ import {
   recordDeliverySent,
 } from "../db/alert-deliveries.ts";
 import { type Db, getDb } from "../db/client.ts";
+import { messageTime } from "../services/message-time.ts";
 import { type TelephonyEnv, telephonyProvider } from "../telephony/config.ts";
 import type { SmsRequest, TelephonyProvider } from "../telephony/provider.ts";
 import { SMS_TEMPLATES, type SmsTemplateCode } from "../telephony/sms-templates.ts";
@@ -51,10 +52,10 @@ export type PhoneDelivery = {
   outcome: "sent" | "capped" | "repeat" | "failed";
 };
 
-/** The time an alert is about, as its SMS writes it (10:45 PM, IST), or none. */
-function timeOf(alert: PumpAlert, now: number): string | undefined {
-  if (alert.kind === "offlineWhileOn") return formatClock(istMinuteOfDay(alert.lastSeenAt ?? now));
-  if (alert.kind === "schedule") return formatClock(alert.minuteOfDay);
+/** The minute of the day (IST) an alert is about, for the kinds whose text gives a time, or none. */
+function minuteOf(alert: PumpAlert, now: number): number | undefined {
+  if (alert.kind === "offlineWhileOn") return istMinuteOfDay(alert.lastSeenAt ?? now);
+  if (alert.kind === "schedule") return alert.minuteOfDay;
   return undefined;
 }
 
@@ -136,14 +137,18 @@ async function callFor(
 function toPerson(
   sending: Sending,
   recipient: PhoneRecipient,
-  event: { eventId: string; deviceId: string; kind: PhoneAlertKind; time: string | undefined },
+  event: { eventId: string; deviceId: string; kind: PhoneAlertKind; minuteOfDay: number | undefined },
 ): Promise<PhoneDelivery[]> {
-  const { time, ...rest } = event;
+  const { minuteOfDay, ...rest } = event;
+  const language = recipient.settings.language;
   const claim = {
     ...rest,
     userId: recipient.userId,
-    language: recipient.settings.language,
-    values: { pumpName: recipient.pumpName, ...(time ? { time } : {}) },
+    language,
+    values: {
+      pumpName: recipient.pumpName,
+      ...(minuteOfDay === undefined ? {} : { time: messageTime(minuteOfDay, language) }),
+    },
   };
   const channel = recipient.settings.channels[event.kind];
   if (channel === "call") return callFor(sending, claim, recipient.mobileNo);
@@ -171,12 +176,12 @@ export async function sendPhoneAlert(
   try {
     const db = getDb(env.DB);
     const sending = { db, provider, now };
-    const time = timeOf(alert, now);
+    const minuteOfDay = minuteOf(alert, now);
     const recipients = await phoneRecipientsOf(db, deviceId);
     // Only a number its holder proved with a code gets SMS and calls (docs/telephony.md).
     const verified = recipients.filter((recipient) => recipient.verified);
     const deliveries = await Promise.all(
-      verified.map((recipient) => toPerson(sending, recipient, { eventId, deviceId, kind, time })),
+      verified.map((recipient) => toPerson(sending, recipient, { eventId, deviceId, kind, minuteOfDay })),
     );
     return deliveries.flat();
   } catch (error) {

@@ -13,11 +13,12 @@
 // are no command gets the help SMS (a few a day). Commands from one number are throttled
 // (`phoneCommandNumber`) before anything is read, an OFF counted but never held back.
 import { choosePump, type PhoneAction, readPhoneCommand } from "../../common/phone-commands.ts";
-import { formatClock, istMinuteOfDay } from "../../common/schedule-time.ts";
+import { istMinuteOfDay } from "../../common/schedule-time.ts";
 import type { TelephonyEvent } from "../../common/telephony-events.ts";
 import { countAttempt, tryAttempt } from "../auth/throttle.ts";
 import type { PhoneLanguage } from "../db/alert-deliveries.ts";
 import { getDb } from "../db/client.ts";
+import { messageTime } from "../services/message-time.ts";
 import { type PhoneCaller, type PhonePump, phoneCallerOf, pumpLabel } from "./phone-callers.ts";
 import { type PhoneReply, type PhoneReplyEnv, sendPhoneReply } from "./phone-replies.ts";
 import { actByPhone, type PhoneOutcome, type PhoneSwitchEnv, pumpStatusOf } from "./phone-switch.ts";
@@ -28,7 +29,7 @@ export type PhoneCommandEnv = PhoneReplyEnv & PhoneSwitchEnv;
 /** The SMS that says what a command came to; null for one that says nothing. */
 export function replyOf(outcome: PhoneOutcome, pump: PhonePump, language: PhoneLanguage): PhoneReply | null {
   const pumpName = pumpLabel(pump);
-  const time = (at: number) => formatClock(istMinuteOfDay(at));
+  const time = (at: number) => messageTime(istMinuteOfDay(at), language);
   switch (outcome.kind) {
     case "on":
       return outcome.minutes === null

@@ -12,7 +12,7 @@
 // (Twilio brings back `menuStep`). Access is read again at every key.
 import { and, eq, lte } from "drizzle-orm";
 import { VOICE_MENU_RUNS } from "../../common/phone-commands.ts";
-import { formatClock, istMinuteOfDay } from "../../common/schedule-time.ts";
+import { istMinuteOfDay } from "../../common/schedule-time.ts";
 import type { TelephonyEvent } from "../../common/telephony-events.ts";
 import { tryAttempt } from "../auth/throttle.ts";
 import type { PhoneLanguage } from "../db/alert-deliveries.ts";
@@ -20,6 +20,7 @@ import type { Db } from "../db/client.ts";
 import { getDb } from "../db/client.ts";
 import { type PhoneMenuCallRow, phoneMenuCalls, users } from "../db/schema.ts";
 import { TELEPHONY_EVENT_TTL_MS } from "../db/telephony-events.ts";
+import { messageTime } from "../services/message-time.ts";
 import type { MenuAnswer } from "../telephony/provider.ts";
 import { voiceText } from "../telephony/voice-scripts.ts";
 import { type PhoneCaller, type PhonePump, phoneCallerOf, pumpLabel } from "./phone-callers.ts";
@@ -84,7 +85,7 @@ function spokenOutcome(outcome: PhoneOutcome, language: PhoneLanguage): string {
       if (outcome.status === "unknown") return voiceText("menuStateUnknown", language, { amps, supply });
       return voiceText("menuState", language, {
         relay: relayWords(outcome.status, language),
-        time: formatClock(istMinuteOfDay(outcome.since ?? Date.now())),
+        time: messageTime(istMinuteOfDay(outcome.since ?? Date.now()), language),
         amps,
         supply,
       });

@@ -13,12 +13,11 @@
 // else: only the push services' own hosts are asked (push-endpoint.ts), and a redirect is a
 // failure, never followed.
 import { buildPushPayload } from "@block65/webcrypto-web-push";
-import { formatNumber, formatSince, formatTimeOfDay, formatVoltages } from "../../app/format.ts";
+import { formatNumber, formatSince, formatVoltages } from "../../app/format.ts";
 import type { MessageKey } from "../../app/i18n/catalogue.ts";
 import { translate } from "../../app/i18n/dictionaries.ts";
 import type { Language } from "../../app/i18n/language.ts";
 import { type Alert, alertTag, type PumpAlert, type PushPayload } from "../../common/alerts.ts";
-import { formatClock } from "../../common/schedule-time.ts";
 import { getDb } from "../db/client.ts";
 import {
   deleteSubscriptionByEndpoint,
@@ -27,6 +26,7 @@ import {
   subscriptionsForPump,
 } from "../db/push-subscriptions.ts";
 import type { PushSubscriptionRow } from "../db/schema.ts";
+import { messageTime } from "../services/message-time.ts";
 import { isAllowedPushEndpoint } from "./push-endpoint.ts";
 
 /** A push service answers in well under a second; this bounds what a dead one costs a request. */
@@ -105,8 +105,7 @@ function kindText(alert: Alert, language: Language, now: number): { title: strin
     case "schedule": {
       const values = {
         action: alert.action === "on" ? t("motor.on") : t("motor.off"),
-        // English keeps the hub's own "6:00 AM"; Hindi says the part of the day, as the pages do.
-        time: language === "en" ? formatClock(alert.minuteOfDay) : formatTimeOfDay(alert.minuteOfDay, language),
+        time: messageTime(alert.minuteOfDay, language),
       };
       if (alert.outcome === "done")
         return { title: t("push.scheduleDone.title"), body: t("push.scheduleDone.body", values) };

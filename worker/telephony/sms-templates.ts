@@ -24,8 +24,8 @@ export const SMS_VARIABLES = {
   pumpName: { maxLength: 20, pattern: /^[^\n\r]+$/u, cut: true },
   /** A 10-digit mobile number: who invited. */
   mobileNo: { maxLength: 10, pattern: /^[1-9][0-9]{9}$/, cut: false },
-  /** A time of day as the reader's locale writes it ("10:45 am"). */
-  time: { maxLength: 8, pattern: /^[0-9: apmAPM.]+$/, cut: false },
+  /** A time of day as the reader's language writes it ("10:45 PM", "रात 10:45"). */
+  time: { maxLength: 12, pattern: /^[0-9: APM\u0900-\u097F]+$/u, cut: false },
   /**
    * The app's address (whitelisted on DLT with the template): https, or local mode's plain
    * http on loopback with a port, which only the local provider ever receives.
