@@ -664,6 +664,21 @@ export const en = {
   "plan.ownerOnly": "Only the pump's owner can see and recharge its plan.",
   "log.origin.person": "{role, select, owner {by the owner} other {by {label}}} from the app",
   "log.origin.call": "{role, select, owner {by the owner} other {by {label}}} pressing 1 on an alert call",
+  // The health line and the pump's settings page.
+  "healthLine.label": "Box condition",
+  "healthLine.online": "Box connected",
+  "healthLine.signal": "signal {quality}",
+  "healthLine.offline": "Box offline",
+  "healthLine.lastHeard": "last heard {age}",
+  "healthLine.settings": "Settings and box details",
+  "settings.title": "Pump settings",
+  "settings.ownerOnly": "Only the pump's owner can see and change the motor's settings and the box's details.",
+  "settings.offline":
+    "The box is offline: what is shown below is old. Changed settings reach the box when it connects again.",
+  "config.reviewTitle": "These changes will be saved:",
+  "config.weakens": "weaker protection",
+  "config.unchanged": "Nothing changed: the settings are as they were.",
+  "config.changedMeanwhile": "The settings changed in the meantime. Check old → new again and confirm.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -646,4 +646,18 @@ export const hi: Record<MessageKey, string> = {
   "plan.ownerOnly": "प्लान सिर्फ़ पंप के मालिक देख और रिचार्ज कर सकते हैं।",
   "log.origin.person": "({role, select, owner {मालिक ने} other {{label} ने}} ऐप से)",
   "log.origin.call": "({role, select, owner {मालिक ने} other {{label} ने}} अलर्ट कॉल पर 1 दबाकर)",
+  // The health line and the pump's settings page.
+  "healthLine.label": "डिवाइस की हालत",
+  "healthLine.online": "डिवाइस जुड़ा है",
+  "healthLine.signal": "सिग्नल {quality}",
+  "healthLine.offline": "डिवाइस ऑफ़लाइन",
+  "healthLine.lastHeard": "आख़िरी संपर्क {age}",
+  "healthLine.settings": "सेटिंग और डिवाइस की जानकारी",
+  "settings.title": "पंप की सेटिंग",
+  "settings.ownerOnly": "मोटर की सेटिंग और डिवाइस की जानकारी सिर्फ़ पंप के मालिक देख और बदल सकते हैं।",
+  "settings.offline": "डिवाइस अभी ऑफ़लाइन है: नीचे की जानकारी पुरानी है। बदली हुई सेटिंग डिवाइस के फिर जुड़ने पर उस तक पहुँचेगी।",
+  "config.reviewTitle": "ये बदलाव सेव होंगे:",
+  "config.weakens": "सुरक्षा कमज़ोर",
+  "config.unchanged": "कुछ नहीं बदला: सेटिंग पहले जैसी हैं।",
+  "config.changedMeanwhile": "इस बीच सेटिंग बदल गई थीं। पुराने और नए मान फिर से देखकर पुष्टि करें।",
 };

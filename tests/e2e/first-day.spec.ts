@@ -65,7 +65,8 @@ test("a Wi-Fi box is told up front that no firmware exists for it yet, with noth
   );
   device.start();
   await device.waitUntilConnected();
-  await page.reload();
+  // The firmware card is on the owner's settings page.
+  await page.goto("/pump-settings");
   const status = page.getByTestId("ota-status");
   await expect(status).toHaveAttribute("data-state", "none");
   await expect(status).toHaveText(hi["ota.noneYet"].replace("{type}", hi["ota.wifi"]));

@@ -4,7 +4,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { adminApiToken, adminLogIn, bearer, farmerWithDevice, texts } from "./admin-support.ts";
 import { apiClient, DICTIONARIES, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
 
-const USER_PAGES = ["/motor-control", "/motor-schedule", "/recharge", "/logs"];
+const USER_PAGES = ["/motor-control", "/pump-settings", "/motor-schedule", "/recharge", "/logs"];
 const ADMIN_PAGES = (userId: number) => [
   "/admin/dashboard",
   "/admin/users",
@@ -109,6 +109,7 @@ for (const language of ["hi", "en"] as const) {
     // Something in every block: motor logs, health, a schedule ON for a while, a recharge request.
     await page.getByTestId("motor-toggle").click();
     await expect(page.getByTestId("motor-toggle")).toHaveText(DICTIONARIES[language]["motor.on"]);
+    await page.goto("/pump-settings");
     await page.getByTestId("health-refresh").click();
     const asFarmer = { headers: { Authorization: `Bearer ${farmer.token}` } };
     const schedule = await request.post("/api/schedule", {

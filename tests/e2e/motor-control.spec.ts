@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // The dashboard against the real Worker, driven by the simulated demo pump: switching with its
-// cooldown, faults the box reports, health with its cached fallback, settings, firmware.
+// cooldown, faults the box reports; and the pump's settings page: health with its cached
+// fallback, settings, firmware.
 import { readFile } from "node:fs/promises";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
@@ -209,8 +210,12 @@ test("a phase fault disables the toggle until the phase is OK", async ({ page })
   await expect(banner).toBeHidden();
 });
 
-test("device health refreshes from the box, and falls back to this browser's copy when it cannot", async ({ page }) => {
+test("device health on the settings page refreshes from the box, and falls back to this browser's copy when it cannot", async ({
+  page,
+}) => {
   await openDashboard(page);
+  await page.goto("/pump-settings");
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
   const grid = page.getByTestId("health-grid");
   await page.getByTestId("health-refresh").click();
   await expect(toast(page, hi["health.updated"])).toBeVisible();
@@ -219,12 +224,13 @@ test("device health refreshes from the box, and falls back to this browser's cop
   await expect(grid.getByTestId("health-signal").locator(".signal")).toHaveClass(/green|yellow|red/);
   const imei = await grid.getByTestId("health-imei").locator("dd").textContent();
   expect(imei).toMatch(/^\d{15}$/);
-  expect(await page.evaluate((key) => window.localStorage.getItem(key), `healthData_${DEMO_USER.mobileNo}`)).toContain(
-    imei!,
-  );
+  // This browser keeps what it saw (SPEC §3's key for the account's first box).
+  await expect
+    .poll(() => page.evaluate((key) => window.localStorage.getItem(key), `healthData_${DEMO_USER.mobileNo}`))
+    .toContain(imei!);
 
   await device.stop();
-  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"]);
+  await expect(page.getByTestId("settings-offline")).toBeVisible();
   await page.getByTestId("health-refresh").click();
   await expect(toast(page, hi["status.failed"])).toBeVisible();
   await expect(page.getByTestId("health-cached")).toHaveText(hi["health.cached"]);
@@ -232,8 +238,12 @@ test("device health refreshes from the box, and falls back to this browser's cop
   await expect(grid.getByTestId("health-uptime")).not.toContainText(hi["health.na"]);
 });
 
-test("motor configuration: tolerance and horsepower follow the inputs; saving asks first", async ({ page }) => {
+test("motor configuration on the settings page: tolerance and horsepower follow the inputs; saving asks first, old → new", async ({
+  page,
+}) => {
   await openDashboard(page);
+  await page.getByTestId("settings-link").click();
+  await expect(page).toHaveURL(/\/pump-settings$/);
   try {
     const current = page.getByLabel(hi["config.current"]);
     await expect(current).toHaveValue(String(DEMO_CURRENT)); // a seeded 8.9 A stays selectable
@@ -243,19 +253,23 @@ test("motor configuration: tolerance and horsepower follow the inputs; saving as
     await expect(page.getByTestId("tolerance")).toHaveText("3.0 A"); // 12 × 25 / 100
     await expect(page.getByTestId("horsepower")).toHaveText("6.7 HP"); // 12 × 718.78 × 0.58 / 746
     await page.getByRole("button", { name: hi["config.update"] }).click();
-    const dialog = page.getByTestId("confirm-dialog");
-    await expect(dialog).toContainText(hi["config.confirm"]);
-    await dialog.getByRole("button", { name: hi["dialog.confirm"] }).click();
+    const step = page.getByTestId("config-review");
+    await expect(step).toContainText(hi["config.confirm"]);
+    await expect(step.getByTestId("config-change")).toHaveText([
+      `${hi["config.current"]}: ${DEMO_CURRENT} → 12`,
+      `${hi["config.dryRun"]}: 30 → 25`,
+    ]);
+    await step.getByRole("button", { name: hi["dialog.confirm"] }).click();
     await expect(toast(page, hi["config.saved"])).toBeVisible();
     await page.reload();
     await expect(page.getByLabel(hi["config.current"])).toHaveValue("12");
     await expect(page.getByLabel(hi["config.dryRun"])).toHaveValue("25");
 
-    // A threshold the server cannot accept.
+    // A threshold the server cannot accept: refused before any step.
     await page.getByLabel(hi["config.overCurrent"]).fill("abc");
     await page.getByRole("button", { name: hi["config.update"] }).click();
-    await page.getByTestId("confirm-dialog").getByRole("button", { name: hi["dialog.confirm"] }).click();
     await expect(toast(page, hi["config.failed"])).toBeVisible();
+    await expect(page.getByTestId("config-review")).toHaveCount(0);
   } finally {
     await restoreDemoConfig(page);
   }
@@ -272,21 +286,19 @@ test("a change that weakens protection asks first, old → new, then saves when 
   const { farmer, device: box } = await farmerWithDevice(request);
   try {
     await logIn(page, farmer.mobileNo, farmer.password, en);
+    await page.goto("/pump-settings");
     // Each voltage limit with this kind of box's range.
     const overVoltage = page.getByLabel(en["config.overVoltage"]);
     await expect(page.locator("label", { has: overVoltage })).toContainText("allowed 430 to 495 V");
     await page.getByLabel(en["config.dryRun"]).fill("90");
     await overVoltage.fill("495");
-    const save = async () => {
-      await page.getByRole("button", { name: en["config.update"] }).click();
-      await page.getByTestId("confirm-dialog").getByRole("button", { name: en["dialog.confirm"] }).click();
-    };
+    const save = () => page.getByRole("button", { name: en["config.update"] }).click();
     await save();
-    const step = page.getByTestId("config-weaker");
+    const step = page.getByTestId("config-review");
     await expect(step).toContainText(en["config.weakerTitle"]);
     await expect(step.getByRole("listitem")).toHaveText([
-      `${en["config.dryRun"]}: 30 → 90`,
-      `${en["config.overVoltage"]}: 460 → 495`,
+      `${en["config.dryRun"]}: 30 → 90 (${en["config.weakens"]})`,
+      `${en["config.overVoltage"]}: 460 → 495 (${en["config.weakens"]})`,
     ]);
     expect(await fitsTheScreen(page)).toBe(true);
     await expect(toast(page, en["config.saved"])).toHaveCount(0);
@@ -298,9 +310,9 @@ test("a change that weakens protection asks first, old → new, then saves when 
     expect(box.config.dryRunThreshold).toBe(30);
 
     await save();
-    await page.getByTestId("config-weaker").getByRole("button", { name: en["config.weakerSave"] }).click();
+    await page.getByTestId("config-review").getByRole("button", { name: en["config.weakerSave"] }).click();
     await expect(toast(page, en["config.saved"])).toBeVisible();
-    await expect(page.getByTestId("config-weaker")).toHaveCount(0);
+    await expect(page.getByTestId("config-review")).toHaveCount(0);
     await expect.poll(() => box.config.dryRunThreshold).toBe(90);
     expect(box.config.overVoltage).toBe(495);
   } finally {
@@ -308,7 +320,7 @@ test("a change that weakens protection asks first, old → new, then saves when 
   }
 });
 
-test("firmware: the card says what is newer up front, the dialog offers the box's own type, the box installs it", async ({
+test("firmware on the settings page: the card says what is newer up front, the dialog offers the box's own type, the box installs it", async ({
   page,
   playwright,
 }) => {
@@ -331,6 +343,8 @@ test("firmware: the card says what is newer up front, the dialog offers the box'
   await admin.dispose();
 
   await openDashboard(page);
+  await page.goto("/pump-settings");
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
   const status = page.getByTestId("ota-status");
   await expect(status).toHaveAttribute("data-state", "available");
   // The admin specs may upload SIM builds at the same time: whatever is newest is offered.
@@ -345,7 +359,7 @@ test("firmware: the card says what is newer up front, the dialog offers the box'
   await expect(toast(page, hi["ota.triggered"])).toBeVisible();
   await expect(page.getByTestId("ota-notice")).toHaveText(hi["ota.restartNotice"]);
   await expect(toast(page, hi["ota.done"].replace("{version}", offered))).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
+  await expect(page.getByTestId("settings-offline")).toHaveCount(0);
   // The card learns the box's new version without a reload.
   await expect(status).toHaveAttribute("data-installed", offered);
 });

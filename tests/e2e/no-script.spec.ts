@@ -122,13 +122,26 @@ test("motor ON and OFF switch the box's relay; a refused ON says why in Hindi", 
   });
 });
 
-test("motor configuration reaches the box; numbers out of range are refused in Hindi", async ({ page, request }) => {
+test("motor configuration on the settings page reaches the box once old → new is confirmed; numbers out of range are refused in Hindi", async ({
+  page,
+  request,
+}) => {
   await asFarmerWithBox(page, request, async ({ device }) => {
+    await page.getByRole("link", { name: hi["healthLine.settings"] }).click();
+    await expect(page).toHaveURL(/\/pump-settings$/);
     await page.getByLabel(hi["config.current"]).selectOption("12");
     await page.getByLabel(hi["config.dryRun"]).fill("25");
     await page.getByLabel(hi["config.overCurrent"]).fill("40");
-    // Without script there is no dialog: the button saves.
+    // The page comes back with the confirm step, old → new; nothing is saved yet.
     await page.getByRole("button", { name: hi["config.update"] }).click();
+    const step = page.getByTestId("config-review");
+    await expect(step.getByRole("listitem")).toHaveText([
+      `${hi["config.current"]}: 1 → 12`,
+      `${hi["config.dryRun"]}: 30 → 25`,
+      `${hi["config.overCurrent"]}: 30 → 40`,
+    ]);
+    expect(device.config.defaultCurrent).toBe(1);
+    await step.getByRole("button", { name: hi["dialog.confirm"] }).click();
     await expect(page.getByTestId("config-result")).toHaveText(hi["config.saved"]);
     await expect.poll(() => device.config.defaultCurrent).toBe(12);
     expect(device.config.dryRunThreshold).toBe(25);
@@ -144,13 +157,19 @@ test("motor configuration reaches the box; numbers out of range are refused in H
   });
 });
 
-test("a change that weakens protection comes back as a confirm step; its form saves it", async ({ page, request }) => {
+test("a change that weakens protection comes back as a confirm step saying so; its form saves it", async ({
+  page,
+  request,
+}) => {
   await asFarmerWithBox(page, request, async ({ device }) => {
+    await page.goto("/pump-settings");
     await page.getByLabel(hi["config.overCurrent"]).fill("150");
     await page.getByRole("button", { name: hi["config.update"] }).click();
-    const step = page.getByTestId("config-weaker");
+    const step = page.getByTestId("config-review");
     await expect(step).toContainText(hi["config.weakerTitle"]);
-    await expect(step.getByRole("listitem")).toHaveText([`${hi["config.overCurrent"]}: 30 → 150`]);
+    await expect(step.getByRole("listitem")).toHaveText([
+      `${hi["config.overCurrent"]}: 30 → 150 (${hi["config.weakens"]})`,
+    ]);
     // Held, not saved: what was typed stays in the form.
     await expect(page.getByLabel(hi["config.overCurrent"])).toHaveValue("150");
     expect(device.config.overCurrentThreshold).toBe(30);
@@ -273,6 +292,18 @@ test("bad form posts are answered 4xx, never 500", async ({ page, request }) => 
     for (const [path, form] of [
       ["/motor-control", { command: "sideways" }],
       ["/motor-control", { intent: "config", defaultCurrent: "x", dryRunThreshold: "", overCurrentThreshold: "1e999" }],
+      [
+        "/pump-settings",
+        {
+          intent: "config",
+          pump: device.deviceId,
+          defaultCurrent: "x",
+          dryRunThreshold: "",
+          overCurrentThreshold: "1e999",
+          confirmed: "defaultCurrent:1>x",
+        },
+      ],
+      ["/pump-settings", { intent: "config" }],
       [
         "/motor-schedule",
         { intent: "save", hour: "25", minute: "99", meridiem: "XM", action: "ON", repeat: "daily", duration: "abc" },
