@@ -104,7 +104,6 @@ export const en = {
   "motor.off": "OFF",
   "motor.turnOn": "Turn motor ON",
   "motor.turnOff": "Turn motor OFF",
-  "motor.status": "Motor is {status}",
   "motor.cooldown": "You can switch the motor ON again in {seconds} s.",
   "motor.answerLost":
     "The connection dropped before the answer came. The command may have been carried out: see the motor's state above.",
@@ -150,7 +149,6 @@ export const en = {
   "offline.banner": "No connection. This is what was known {age}.",
   "offline.statusWas": "The motor was {status} then.",
   "offline.commands": "Switching needs a connection: nothing can be sent to the pump until the phone is online again.",
-  "offline.noConnection": "No connection",
   "nav.alerts": "Alerts",
   "alerts.title": "Alerts",
   "alerts.intro": "Get an alert on this phone when something happens at the pump, even when the app is closed.",
@@ -664,7 +662,11 @@ export const en = {
   "plan.ownerOnly": "Only the pump's owner can see and recharge its plan.",
   "log.origin.person": "{role, select, owner {by the owner} other {by {label}}} from the app",
   "log.origin.call": "{role, select, owner {by the owner} other {by {label}}} pressing 1 on an alert call",
-  // The health line and the pump's settings page.
+  // The switch card, the health line and the pump's settings page.
+  "switch.stateOn": "The motor is running",
+  "switch.stateOff": "The motor is off",
+  "switch.runningFor": "running for {duration}",
+  "switch.stopsAt": "stops at {time}",
   "healthLine.label": "Box condition",
   "healthLine.online": "Box connected",
   "healthLine.signal": "signal {quality}",

@@ -104,7 +104,6 @@ export const hi: Record<MessageKey, string> = {
   "motor.off": "बंद",
   "motor.turnOn": "मोटर चालू करें",
   "motor.turnOff": "मोटर बंद करें",
-  "motor.status": "मोटर {status} है",
   "motor.cooldown": "मोटर {seconds} सेकंड बाद फिर चालू कर सकेंगे।",
   "motor.answerLost": "जवाब आने से पहले कनेक्शन टूट गया। आदेश पूरा हो चुका हो सकता है: ऊपर मोटर की स्थिति देखें।",
   "motor.linkLost": "पुष्टि से पहले डिवाइस ऑफ़लाइन हो गया। मोटर बदल चुकी हो सकती है: ऊपर उसकी स्थिति देखें।",
@@ -141,7 +140,6 @@ export const hi: Record<MessageKey, string> = {
   "offline.banner": "इंटरनेट नहीं है। यह जानकारी {age} की है।",
   "offline.statusWas": "तब मोटर {status} थी।",
   "offline.commands": "मोटर चालू या बंद करने के लिए इंटरनेट चाहिए: फ़ोन ऑनलाइन होने तक पंप को कुछ नहीं भेजा जा सकता।",
-  "offline.noConnection": "इंटरनेट नहीं",
   "nav.alerts": "अलर्ट",
   "alerts.title": "अलर्ट",
   "alerts.intro": "पंप पर कुछ होने पर इस फ़ोन पर अलर्ट पाएँ, ऐप बंद होने पर भी।",
@@ -646,7 +644,11 @@ export const hi: Record<MessageKey, string> = {
   "plan.ownerOnly": "प्लान सिर्फ़ पंप के मालिक देख और रिचार्ज कर सकते हैं।",
   "log.origin.person": "({role, select, owner {मालिक ने} other {{label} ने}} ऐप से)",
   "log.origin.call": "({role, select, owner {मालिक ने} other {{label} ने}} अलर्ट कॉल पर 1 दबाकर)",
-  // The health line and the pump's settings page.
+  // The switch card, the health line and the pump's settings page.
+  "switch.stateOn": "मोटर चल रही है",
+  "switch.stateOff": "मोटर बंद है",
+  "switch.runningFor": "{duration} से चल रही है",
+  "switch.stopsAt": "{time} पर बंद होगी",
   "healthLine.label": "डिवाइस की हालत",
   "healthLine.online": "डिवाइस जुड़ा है",
   "healthLine.signal": "सिग्नल {quality}",

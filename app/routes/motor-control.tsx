@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { data, Form, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
-import { type RelayState, relayStateSchema } from "../../common/device-enums.ts";
+import { relayStateSchema } from "../../common/device-enums.ts";
 import type { MotorCommandResult } from "../../common/hub-contract.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import type { PumpState } from "../../common/pump-state.ts";
@@ -15,10 +15,12 @@ import { callApi } from "../api-client.ts";
 import { HealthLine } from "../components/health-line.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { LogItem } from "../components/log-item.tsx";
+import { SwitchButtons } from "../components/motor-switch.tsx";
 import { PowerCard } from "../components/power-card.tsx";
 import {
   FaultBanners,
   PumpStatusLine,
+  RunLine,
   secondsUntilOn,
   statusWord,
   useHubClock,
@@ -315,21 +317,6 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const canTurnOn = canSend && !pendingOn && onBlockedFor === 0 && !faults.has("phaseFault") && !faults.has("noSupply");
   const failure = answer && !answer.outcome.ok && answer.key === stateKey(pump) ? answer.outcome : null;
 
-  function switchButton(command: RelayState, label: string, className: string, testId: string, disabled: boolean) {
-    return (
-      <button
-        type="submit"
-        name="command"
-        value={command}
-        className={className}
-        disabled={disabled}
-        data-testid={testId}
-      >
-        {label}
-      </button>
-    );
-  }
-
   return (
     <main className="page">
       {pulled > 0 && (
@@ -407,49 +394,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 <p>{t("offline.commands")}</p>
               </div>
             )}
-            {canSwitch ? (
-              <fetcher.Form method="post" className="motor-form" onSubmit={switchOnSocket}>
-                <input type="hidden" name="pump" value={deviceId ?? ""} />
-                {noConnection ? (
-                  <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
-                    {t("offline.noConnection")}
-                  </button>
-                ) : !online || ended ? (
-                  <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
-                    {t("motor.offline")}
-                  </button>
-                ) : pump.status === "unknown" ? (
-                  // Nobody can vouch for the relay: both ways are offered, not a toggle.
-                  <div className="switch-pair">
-                    {switchButton("on", t("motor.turnOn"), "button primary", "motor-on", !canTurnOn)}
-                    {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canTurnOff)}
-                  </div>
-                ) : (
-                  <>
-                    <button
-                      type="submit"
-                      name="command"
-                      value={pump.status === "on" ? "off" : "on"}
-                      className={`motor-toggle ${pump.status}`}
-                      disabled={pump.status === "on" ? !canTurnOff : !canTurnOn}
-                      aria-label={`${statusWord(pump.status, t)}: ${pump.status === "on" ? t("motor.turnOff") : t("motor.turnOn")}`}
-                      data-testid="motor-toggle"
-                    >
-                      {statusWord(pump.status, t)}
-                    </button>
-                    {pendingOn && (
-                      <div className="switch-pair">
-                        {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canTurnOff)}
-                      </div>
-                    )}
-                  </>
-                )}
-              </fetcher.Form>
-            ) : (
-              <p className="message info" data-testid="viewer-note">
-                {t("pumps.viewerNote")}
-              </p>
-            )}
+            {/* First what the motor does, in words; then what each button will do. */}
             {noConnection ? (
               <p
                 className="message warning"
@@ -460,7 +405,25 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 {t("offline.statusWas", { status: statusWord(pump.status, t) })}
               </p>
             ) : (
-              <PumpStatusLine pump={pump} now={now} />
+              <>
+                <PumpStatusLine pump={pump} now={now} />
+                <RunLine pump={pump} now={now} />
+              </>
+            )}
+            {canSwitch ? (
+              <fetcher.Form method="post" className="motor-form" onSubmit={switchOnSocket}>
+                <input type="hidden" name="pump" value={deviceId ?? ""} />
+                <SwitchButtons
+                  status={pump.status}
+                  startPending={pendingOn}
+                  canStart={canTurnOn}
+                  canStop={canTurnOff}
+                />
+              </fetcher.Form>
+            ) : (
+              <p className="message info" data-testid="viewer-note">
+                {t("pumps.viewerNote")}
+              </p>
             )}
             {online && !ended && !noConnection && onBlockedFor > 0 && pump.status !== "on" && (
               <p className="message info" data-testid="cooldown" aria-live="polite">

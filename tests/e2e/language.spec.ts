@@ -107,8 +107,8 @@ for (const language of ["hi", "en"] as const) {
     await useLanguage(context, language);
     await logIn(page, farmer.mobileNo, farmer.password, DICTIONARIES[language]);
     // Something in every block: motor logs, health, a schedule ON for a while, a recharge request.
-    await page.getByTestId("motor-toggle").click();
-    await expect(page.getByTestId("motor-toggle")).toHaveText(DICTIONARIES[language]["motor.on"]);
+    await page.getByTestId("motor-on").click();
+    await expect(page.getByTestId("motor-status")).toHaveText(DICTIONARIES[language]["switch.stateOn"]);
     await page.goto("/pump-settings");
     await page.getByTestId("health-refresh").click();
     const asFarmer = { headers: { Authorization: `Bearer ${farmer.token}` } };

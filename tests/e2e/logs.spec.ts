@@ -19,14 +19,14 @@ test.afterEach(async () => {
 async function makeLogs(page: import("@playwright/test").Page) {
   await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password);
   await expect(page.locator("[data-live=connected]")).toBeVisible();
-  const toggle = page.getByTestId("motor-toggle");
+  const state = page.getByTestId("motor-status");
   await expect(async () => {
     // A previous test may have left the 10 s cooldown running: try again until it has passed.
-    if ((await toggle.textContent()) !== hi["motor.on"]) await toggle.click();
-    await expect(toggle).toHaveText(hi["motor.on"], { timeout: 1_000 });
+    if ((await state.getAttribute("data-state")) !== "on") await page.getByTestId("motor-on").click({ timeout: 1_000 });
+    await expect(state).toHaveAttribute("data-state", "on", { timeout: 1_000 });
   }).toPass({ timeout: 20_000, intervals: [1_000] });
   device.inject("powerCut");
-  await expect(toggle).toHaveText(hi["motor.off"]);
+  await expect(state).toHaveAttribute("data-state", "off");
   device.inject("powerRestore");
   await expect(page.getByTestId("recent-logs").getByTestId("log-item").first()).toHaveAttribute("data-action", "other");
 }

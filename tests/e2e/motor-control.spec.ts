@@ -39,17 +39,24 @@ function amperes(text: string | null): number {
   return Number((text ?? "").replace(/[^\d.]/g, ""));
 }
 
+/** The line that says what the motor does ("मोटर बंद है"), its state in `data-state`. */
+const stateLine = (page: Page): Locator => page.getByTestId("motor-status");
+/** The switch's buttons, each named by what it does. */
+const startButton = (page: Page): Locator => page.getByTestId("motor-on");
+const stopButton = (page: Page): Locator => page.getByTestId("motor-off");
+
 /**
- * Clicks the toggle until the motor is `wanted`. A previous test may have left the hub's 10 s
- * cooldown running; the page then says so, and we try again a second later.
+ * Taps the button that makes the motor `wanted` until it is. A previous test may have left the
+ * hub's 10 s cooldown running (the start button waits, disabled); we try again a second later.
  */
 async function switchTo(page: Page, texts: Texts, wanted: "on" | "off") {
-  const toggle = page.getByTestId("motor-toggle");
   await expect(async () => {
-    if ((await toggle.textContent()) !== texts[wanted === "on" ? "motor.on" : "motor.off"]) {
-      await toggle.click();
+    if ((await stateLine(page).getAttribute("data-state")) !== wanted) {
+      await page
+        .getByRole("button", { name: texts[wanted === "on" ? "motor.turnOn" : "motor.turnOff"], exact: true })
+        .click({ timeout: 1_000 });
     }
-    await expect(toggle).toHaveText(texts[wanted === "on" ? "motor.on" : "motor.off"], { timeout: 1_000 });
+    await expect(stateLine(page)).toHaveAttribute("data-state", wanted, { timeout: 1_000 });
   }).toPass({ timeout: 20_000, intervals: [1_000] });
   expect(device.relay).toBe(wanted);
 }
@@ -82,16 +89,15 @@ test("the demo farmer switches the pump on, stops it at once, and waits out the 
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
   // SPEC §8: opening the page fetches the motor's details and says what it found.
   await expect(toast(page, hi["status.current"].replace("{status}", hi["motor.off"]))).toBeVisible();
-  const toggle = page.getByTestId("motor-toggle");
-  await expect(toggle).toHaveText(hi["motor.off"]);
+  await expect(stateLine(page)).toHaveText(hi["switch.stateOff"]);
 
   await switchTo(page, hi, "on");
   await expect.poll(async () => amperes(await page.getByTestId("current").textContent())).toBeGreaterThan(0);
   await expect.poll(async () => amperes(await page.getByTestId("wattage").textContent())).toBeGreaterThan(0);
 
   // Stopping is never held back by the cooldown: OFF right after ON goes through.
-  await toggle.click();
-  await expect(toggle).toHaveText(hi["motor.off"]);
+  await stopButton(page).click();
+  await expect(stateLine(page)).toHaveText(hi["switch.stateOff"]);
   expect(device.relay).toBe("off");
   await expect(page.getByTestId("current")).toHaveText("0 A");
 
@@ -102,10 +108,10 @@ test("the demo farmer switches the pump on, stops it at once, and waits out the 
   const first = await secondsLeft();
   expect(first).toBeGreaterThan(0);
   expect(first).toBeLessThanOrEqual(10);
-  await expect(toggle).toBeDisabled();
+  await expect(startButton(page)).toBeDisabled();
   await expect.poll(secondsLeft).toBeLessThan(first);
   await expect(cooldown).toBeHidden({ timeout: 12_000 });
-  await expect(toggle).toBeEnabled();
+  await expect(startButton(page)).toBeEnabled();
   await expect(page.getByTestId("recent-logs").getByTestId("log-item").first()).toHaveAttribute("data-action", "off");
   expect(posts).toEqual([]);
   expect(requestsSent).toContainEqual(expect.objectContaining({ type: "switchMotor", action: "on" }));
@@ -119,20 +125,20 @@ test("the page follows the box going offline and coming back, with toasts", asyn
   await device.stop();
   await expect(status).toHaveText(hi["motor.offline"]);
   await expect(toast(page, hi["realtime.offline"])).toBeVisible();
-  await expect(page.getByTestId("motor-toggle")).toBeDisabled();
+  await expect(startButton(page)).toBeDisabled();
   // Offline, the last state is history ("was OFF then"), never the plain state sentence.
   await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "offline");
   await expect(page.getByTestId("current")).toHaveText("—");
   device = await startDemoDevice();
   await expect(status).toHaveText(hi["motor.online"]);
   await expect(toast(page, hi["realtime.online"])).toBeVisible();
-  await expect(page.getByTestId("motor-toggle")).toBeEnabled();
+  await expect(startButton(page)).toBeEnabled();
 });
 
 test.describe("in English on a wide screen", () => {
   test.use({ viewport: VIEWPORTS.desktop });
 
-  test("a dry run trips the pump: a toast, the toggle shows OFF, a banner until the next start; so does low voltage, the volts shown with their limits", async ({
+  test("a dry run trips the pump: a toast, the switch says OFF, a banner until the next start; so does low voltage, the volts shown with their limits", async ({
     page,
     context,
   }) => {
@@ -145,7 +151,7 @@ test.describe("in English on a wide screen", () => {
     await switchTo(page, en, "on");
     device.inject("dryRun");
     await expect(toast(page, en["realtime.dryRun"])).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByTestId("motor-toggle")).toHaveText(en["motor.off"]);
+    await expect(stateLine(page)).toHaveText(en["switch.stateOff"]);
     expect(device.relay).toBe("off");
     await expect(page.getByTestId("recent-logs").getByText(en["realtime.dryRun"]).first()).toBeVisible();
     // The toast goes; the banner stays, across a reload, until a new start answers the trip.
@@ -159,7 +165,7 @@ test.describe("in English on a wide screen", () => {
 
     device.inject("lowVoltage");
     await expect(toast(page, en["realtime.underVoltage"])).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByTestId("motor-toggle")).toHaveText(en["motor.off"]);
+    await expect(stateLine(page)).toHaveText(en["switch.stateOff"]);
     expect(device.relay).toBe("off");
     // The banner names the volts that tripped it; the log says the lowest phase and the limit.
     await expect(page.locator("[data-testid=fault-banner][data-fault=underVoltage]")).toContainText(
@@ -183,17 +189,16 @@ test.describe("in English on a wide screen", () => {
     await expect(toast(page, en["realtime.powerLost"])).toBeVisible();
     device.inject("powerRestore");
     await expect(toast(page, en["realtime.powerRestored"])).toBeVisible();
-    await expect(page.getByTestId("motor-toggle")).toHaveText(en["motor.off"]);
+    await expect(stateLine(page)).toHaveText(en["switch.stateOff"]);
   });
 });
 
-test("a phase fault disables the toggle until the phase is OK", async ({ page }) => {
+test("a phase fault disables the start button until the phase is OK", async ({ page }) => {
   await openDashboard(page);
-  const toggle = page.getByTestId("motor-toggle");
-  await expect(toggle).toBeEnabled();
+  await expect(startButton(page)).toBeEnabled();
   device.inject("phaseLoss");
   await expect(toast(page, hi["realtime.phaseFault"])).toBeVisible();
-  await expect(toggle).toBeDisabled();
+  await expect(startButton(page)).toBeDisabled();
   const banner = page.locator("[data-testid=fault-banner][data-fault=phaseFault]");
   await expect(banner).toBeVisible();
   // The box names the phase as a code: worded in Hindi, its English detail left out.
@@ -201,12 +206,12 @@ test("a phase fault disables the toggle until the phase is OK", async ({ page })
   await expect(banner).not.toContainText("missing");
   // Still locked after a reload: the page learns it from the hub, not only from the event.
   await page.reload();
-  await expect(page.getByTestId("motor-toggle")).toBeDisabled();
+  await expect(startButton(page)).toBeDisabled();
   await expect(banner).toBeVisible();
   await expect(page.locator("[data-live=connected]")).toBeVisible();
   device.inject("phaseRestore");
   await expect(toast(page, hi["realtime.phaseOk"])).toBeVisible();
-  await expect(page.getByTestId("motor-toggle")).toBeEnabled();
+  await expect(startButton(page)).toBeEnabled();
   await expect(banner).toBeHidden();
 });
 

@@ -1,0 +1,124 @@
+/// <reference lib="dom" />
+// The dashboard's switch card at 360 px, as a farmer reads it: a line that says whether the
+// motor runs and buttons that say what they do (never the state), how long it has run and when
+// a timed run stops. Every test has its own farmer and box.
+import { expect, type Page, test } from "@playwright/test";
+import { formatSince } from "../../app/format.ts";
+import { readJson } from "../../common/api-client.ts";
+import { scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
+import { formatClock, istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
+import { ratedCurrent } from "../../device-sim/motor-model.ts";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { bearer, farmerWithDevice } from "./admin-support.ts";
+import { apiAs, DICTIONARIES, en, hi, logIn, type Texts, useLanguage } from "./support.ts";
+
+const devices: SimulatedDevice[] = [];
+
+test.afterEach(async () => {
+  await Promise.all(devices.splice(0).map((device) => device.stop()));
+});
+
+type Request = Parameters<typeof farmerWithDevice>[0];
+
+/** The simulated 5 HP three-phase motor's running current, as its farmer would enter it. */
+const RATED_CURRENT = Math.round(ratedCurrent("3phase", 5) * 10) / 10;
+
+/** A farmer of their own with a running box set to its motor's current, signed in on the dashboard. */
+async function openOwnPump(page: Page, request: Request, texts: Texts = hi) {
+  const { farmer, device } = await farmerWithDevice(request);
+  devices.push(device);
+  const saved = await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, {
+    data: { defaultCurrent: RATED_CURRENT, dryRunThreshold: 30, overCurrentThreshold: 30 },
+    ...bearer(farmer.token),
+  });
+  expect(saved.status()).toBe(200);
+  await logIn(page, farmer.mobileNo, farmer.password, texts);
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
+  return { farmer, device };
+}
+
+const stateLine = (page: Page) => page.getByTestId("motor-status");
+const switchCard = (page: Page) => page.locator(".toggle-card");
+
+/** The names of the switch card's buttons that switch the motor. */
+async function switchButtonNames(page: Page): Promise<string[]> {
+  return switchCard(page)
+    .locator("button[name=command]")
+    .evaluateAll((buttons) => buttons.map((button) => button.textContent?.trim() ?? ""));
+}
+
+for (const language of ["hi", "en"] as const) {
+  test(`the switch says in words whether the motor runs, and each button says what it will do (${language})`, async ({
+    page,
+    context,
+    request,
+  }) => {
+    const texts = DICTIONARIES[language];
+    await useLanguage(context, language);
+    const { device } = await openOwnPump(page, request, texts);
+    // OFF: the line says so, the one button starts the motor, and no button is named after a state.
+    await expect(stateLine(page)).toHaveText(texts["switch.stateOff"]);
+    const start = switchCard(page).getByRole("button", { name: texts["motor.turnOn"], exact: true });
+    await expect(start).toBeEnabled();
+    expect(await switchButtonNames(page)).toEqual([texts["motor.turnOn"]]);
+    for (const word of [texts["motor.on"], texts["motor.off"]])
+      await expect(page.getByRole("button", { name: word, exact: true })).toHaveCount(0);
+
+    await start.click();
+    await expect(stateLine(page)).toHaveText(texts["switch.stateOn"]);
+    expect(device.relay).toBe("on");
+    const stop = switchCard(page).getByRole("button", { name: texts["motor.turnOff"], exact: true });
+    await expect(stop).toBeEnabled();
+    expect(await switchButtonNames(page)).toEqual([texts["motor.turnOff"]]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+    // Stopping is never held back: the stop button works at once, and the line follows the box.
+    await stop.click();
+    await expect(stateLine(page)).toHaveText(texts["switch.stateOff"]);
+    expect(device.relay).toBe("off");
+    expect(await switchButtonNames(page)).toEqual([texts["motor.turnOn"]]);
+  });
+}
+
+test("the switch card says how long the motor has run and, for a timed run, when it stops", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const { device } = await openOwnPump(page, request);
+  const runLine = page.getByTestId("run-line");
+  // A farmer's own start: how long it has run, and no stop time (nothing will stop it).
+  await switchCard(page).getByRole("button", { name: hi["motor.turnOn"], exact: true }).click();
+  await expect(runLine).toHaveText(new RegExp(`^${hi["switch.runningFor"].replace("{duration}", "\\d+ सेकंड")}$`));
+  await expect(runLine).not.toHaveAttribute("data-stops-at");
+  await switchCard(page).getByRole("button", { name: hi["motor.turnOff"], exact: true }).click();
+  await expect(stateLine(page)).toHaveText(hi["switch.stateOff"]);
+  await expect(runLine).toHaveCount(0);
+
+  // A schedule's "ON for 30 minutes", due at the next minute (India time).
+  const now = Date.now();
+  const minute = (istMinuteOfDay(now) + (60 - new Date(now).getUTCSeconds() > 10 ? 1 : 2)) % MINUTES_PER_DAY;
+  const created = await apiAs(page).post("/api/schedule", {
+    time: formatClock(minute),
+    action: "ON",
+    repeat: "once",
+    durationMinutes: 30,
+  });
+  expect(created.status()).toBe(201);
+  await readJson(created, scheduleResponseSchema);
+  await expect.poll(() => device.relay, { timeout: 150_000, intervals: [1_000] }).toBe("on");
+  await expect(stateLine(page)).toHaveText(hi["switch.stateOn"]);
+  const stopsAt = Number(await runLine.getAttribute("data-stops-at"));
+  // Due 30 minutes after the ON left for the box, within the minute it was scheduled for.
+  const sentBetween = [now, Date.now()];
+  expect(stopsAt).toBeGreaterThanOrEqual(sentBetween[0]! + 30 * 60_000);
+  expect(stopsAt).toBeLessThanOrEqual(sentBetween[1]! + 30 * 60_000);
+  await expect(runLine).toContainText(hi["switch.stopsAt"].replace("{time}", formatSince(stopsAt, "hi")));
+  await expect(runLine).toContainText(hi["switch.runningFor"].replace("{duration}", ""));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+  // In English, the same line in English words.
+  await useLanguage(page.context(), "en");
+  await page.reload();
+  await expect(runLine).toContainText(en["switch.stopsAt"].replace("{time}", formatSince(stopsAt, "en")));
+});
