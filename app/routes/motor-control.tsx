@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { data, Form, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { relayStateSchema } from "../../common/device-enums.ts";
@@ -36,6 +36,7 @@ import { readLastState, saveLastState, usePhoneClock, usePhoneOnline } from "../
 import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
 import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
 import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
+import { statusAnswerStillTrue } from "../realtime/status-answer.ts";
 import { type SocketAnswer, useDeviceRealtime } from "../realtime/use-device-realtime.ts";
 import { useLiveEffects } from "../realtime/use-live-effects.ts";
 import { envOf } from "../session.server.ts";
@@ -277,8 +278,18 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     if (hasDevice && live.health) saveCachedHealth(cacheKey, live.health);
   }, [hasDevice, cacheKey, live.health]);
 
+  const online = pump.deviceStatus === "online";
+  const ended = live.ended;
+  const sending = fetcher.state !== "idle" || asking;
+  // What the page knows when the answer to its opening request arrives, however late.
+  const known = useRef({ pump, commandInFlight: sending });
+  useEffect(() => {
+    known.current = { pump, commandInFlight: sending };
+  });
+
   // SPEC §8: the page asks for the motor's details when it opens and says what it found, when
-  // the hub can vouch for it (offline or unconfirmed, the status line says what is known).
+  // the hub can vouch for it (offline or unconfirmed, the status line says what is known) and
+  // nothing the page learned since (the farmer's own confirmed tap) says otherwise.
   // biome-ignore lint/correctness/useExhaustiveDependencies: asked once, when the page opens (SPEC §8)
   useEffect(() => {
     if (!hasDevice) return;
@@ -290,12 +301,20 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
         setCachedHealth(readCachedHealth(cacheKey));
         return;
       }
-      const { status, deviceStatus } = result.data;
-      if (deviceStatus === "online" && status !== "unknown") {
+      const { status, healthLogs } = result.data;
+      if (statusAnswerStillTrue(result.data, known.current.pump, known.current.commandInFlight)) {
         toast.show(t("status.current", { status: status === "on" ? t("motor.on") : t("motor.off") }), "success");
       }
       setCachedHealth(null);
-      if (result.data.healthLogs) setLive((current) => ({ ...current, health: result.data.healthLogs }));
+      // A report the socket brought meanwhile is newer than the one in this answer.
+      if (healthLogs)
+        setLive((current) => ({
+          ...current,
+          health:
+            current.health?.reportedAt && (healthLogs.reportedAt ?? "") < current.health.reportedAt
+              ? current.health
+              : healthLogs,
+        }));
     });
     return () => {
       cancelled = true;
@@ -303,9 +322,6 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     // Once per page visit, whatever the language or toasts do later.
   }, []);
 
-  const online = pump.deviceStatus === "online";
-  const ended = live.ended;
-  const sending = fetcher.state !== "idle" || asking;
   const pendingOn = pump.pendingCommand?.state === "sent" && pump.pendingCommand.action === "on";
   const onBlockedFor = secondsUntilOn(pump, now);
   const faults = new Set(pump.faults.map((fault) => fault.kind));

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // The dashboard's switch card at 360 px, as a farmer reads it: a line that says whether the
 // motor runs and buttons that say what they do (never the state), how long it has run and when
-// a timed run stops. Every test has its own farmer and box.
+// a timed run stops, and no message that contradicts what the page already knows. Every test has
+// its own farmer and box.
 import { expect, type Page, test } from "@playwright/test";
 import { formatSince } from "../../app/format.ts";
 import { readJson } from "../../common/api-client.ts";
@@ -79,6 +80,49 @@ for (const language of ["hi", "en"] as const) {
     expect(await switchButtonNames(page)).toEqual([texts["motor.turnOn"]]);
   });
 }
+
+test("the late answer to the status the page asked for on opening never contradicts the farmer's confirmed ON", async ({
+  page,
+  request,
+}) => {
+  // A slow line: the answer to the status request sent on opening (the motor was OFF then)
+  // arrives only after the farmer's ON has been confirmed.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const answered: string[] = [];
+  await page.route("**/api/pumps/*/status", async (route) => {
+    const response = await route.fetch();
+    answered.push(JSON.parse(await response.text()).status);
+    await held;
+    await route.fulfill({ response });
+  });
+  const { device } = await openOwnPump(page, request);
+  await expect.poll(() => answered).toEqual(["off"]);
+  await switchCard(page).getByRole("button", { name: hi["motor.turnOn"], exact: true }).click();
+  await expect(stateLine(page)).toHaveText(hi["switch.stateOn"]);
+  expect(device.relay).toBe("on");
+
+  // Every toast shown from now on, however briefly.
+  await page.evaluate(() => {
+    const shown: string[] = [];
+    Object.assign(window, { toastsShown: shown });
+    new MutationObserver((changes) => {
+      for (const change of changes)
+        for (const node of change.addedNodes)
+          if (node instanceof HTMLElement && node.dataset.testid === "toast") shown.push(node.textContent ?? "");
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+  const delivered = page.waitForResponse("**/api/pumps/*/status");
+  release();
+  await delivered;
+  // The page has had the answer: nothing it says now may be "OFF".
+  await page.waitForTimeout(1_000);
+  const shown = await page.evaluate(() => (window as unknown as { toastsShown: string[] }).toastsShown);
+  expect(shown).not.toContain(hi["status.current"].replace("{status}", hi["motor.off"]));
+  await expect(stateLine(page)).toHaveText(hi["switch.stateOn"]);
+});
 
 test("the switch card says how long the motor has run and, for a timed run, when it stops", async ({
   page,
