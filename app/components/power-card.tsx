@@ -1,11 +1,13 @@
 // The motor's power readings (SPEC §2: current in A, wattage in W) and the supply's volts with
 // their limits. "—" while the box is offline or the page hears nothing: an offline box's motor is
-// not known to draw 0 A.
+// not known to draw 0 A. The first seconds of a start are labelled as the start-up surge, not
+// shown as what the motor draws running (../realtime/start-up-surge.ts).
 import type { VoltageLimits } from "../../common/protection.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import type { PowerData } from "../../common/realtime-protocol.ts";
 import { formatNumber } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
+import { showsStartUpSurge } from "../realtime/start-up-surge.ts";
 import { VoltageReading } from "./voltage-reading.tsx";
 
 export function PowerCard({
@@ -25,11 +27,17 @@ export function PowerCard({
 }) {
   const t = useT();
   const language = useLanguage();
+  const surge = live && showsStartUpSurge(pump, now);
   const reading = (value: number, unit: string) => (live ? `${formatNumber(value, language)} ${unit}` : "—");
   return (
     <section className="card" aria-labelledby="power-title">
       <h2 id="power-title">{t("power.title")}</h2>
-      <dl className="readings">
+      {surge && (
+        <p className="message info" data-testid="start-surge">
+          {t("power.startSurge")}
+        </p>
+      )}
+      <dl className={`readings${surge ? " surge" : ""}`}>
         <div>
           <dt>{t("power.current")}</dt>
           <dd data-testid="current">{reading(powerData.current, "A")}</dd>

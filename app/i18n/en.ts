@@ -662,11 +662,13 @@ export const en = {
   "plan.ownerOnly": "Only the pump's owner can see and recharge its plan.",
   "log.origin.person": "{role, select, owner {by the owner} other {by {label}}} from the app",
   "log.origin.call": "{role, select, owner {by the owner} other {by {label}}} pressing 1 on an alert call",
-  // The switch card, the health line and the pump's settings page.
+  // The switch card, the start-up surge, the health line and the pump's settings page.
   "switch.stateOn": "The motor is running",
   "switch.stateOff": "The motor is off",
   "switch.runningFor": "running for {duration}",
   "switch.stopsAt": "stops at {time}",
+  "power.startSurge":
+    "Start-up surge: a motor draws several times its current for its first few seconds. The running reading follows shortly.",
   "healthLine.label": "Box condition",
   "healthLine.online": "Box connected",
   "healthLine.signal": "signal {quality}",

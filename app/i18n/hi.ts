@@ -644,11 +644,12 @@ export const hi: Record<MessageKey, string> = {
   "plan.ownerOnly": "प्लान सिर्फ़ पंप के मालिक देख और रिचार्ज कर सकते हैं।",
   "log.origin.person": "({role, select, owner {मालिक ने} other {{label} ने}} ऐप से)",
   "log.origin.call": "({role, select, owner {मालिक ने} other {{label} ने}} अलर्ट कॉल पर 1 दबाकर)",
-  // The switch card, the health line and the pump's settings page.
+  // The switch card, the start-up surge, the health line and the pump's settings page.
   "switch.stateOn": "मोटर चल रही है",
   "switch.stateOff": "मोटर बंद है",
   "switch.runningFor": "{duration} से चल रही है",
   "switch.stopsAt": "{time} पर बंद होगी",
+  "power.startSurge": "चालू होते समय का करंट: शुरू के कुछ सेकंड मोटर कई गुना करंट लेती है। चलने की रीडिंग थोड़ी देर में आएगी।",
   "healthLine.label": "डिवाइस की हालत",
   "healthLine.online": "डिवाइस जुड़ा है",
   "healthLine.signal": "सिग्नल {quality}",

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // The dashboard's switch card at 360 px, as a farmer reads it: a line that says whether the
 // motor runs and buttons that say what they do (never the state), how long it has run and when
-// a timed run stops, and no message that contradicts what the page already knows. Every test has
-// its own farmer and box.
+// a timed run stops, a start-up surge never shown as the running reading, and no message that
+// contradicts what the page already knows. Every test has its own farmer and box.
 import { expect, type Page, test } from "@playwright/test";
 import { formatSince } from "../../app/format.ts";
 import { readJson } from "../../common/api-client.ts";
@@ -122,6 +122,44 @@ test("the late answer to the status the page asked for on opening never contradi
   const shown = await page.evaluate(() => (window as unknown as { toastsShown: string[] }).toastsShown);
   expect(shown).not.toContain(hi["status.current"].replace("{status}", hi["motor.off"]));
   await expect(stateLine(page)).toHaveText(hi["switch.stateOn"]);
+});
+
+test("the start-up surge is labelled as such, never shown as the running reading", async ({ page, request }) => {
+  await openOwnPump(page, request);
+  // Every reading the page shows, with whether the surge label stood beside it.
+  await page.evaluate(() => {
+    const seen: { current: string; labelled: boolean }[] = [];
+    Object.assign(window, { seenReadings: seen });
+    const record = () => {
+      const current = document.querySelector("[data-testid=current]")?.textContent ?? "";
+      const labelled = document.querySelector("[data-testid=start-surge]") !== null;
+      const last = seen.at(-1);
+      if (!last || last.current !== current || last.labelled !== labelled) seen.push({ current, labelled });
+    };
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await switchCard(page).getByRole("button", { name: hi["motor.turnOn"], exact: true }).click();
+  await expect(stateLine(page)).toHaveText(hi["switch.stateOn"]);
+  // After the hub's start-up grace the box's next reading is the running current, unlabelled.
+  await expect
+    .poll(
+      async () => {
+        const amperes = Number(((await page.getByTestId("current").textContent()) ?? "").replace(/[^\d.]/g, ""));
+        return amperes > 0 && amperes < RATED_CURRENT * 1.2 && (await page.getByTestId("start-surge").count()) === 0;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  const seen = (await page.evaluate(() => (window as unknown as { seenReadings: unknown }).seenReadings)) as {
+    current: string;
+    labelled: boolean;
+  }[];
+  const amperes = (text: string) => Number(text.replace(/[^\d.]/g, ""));
+  // The box reported the surge (several times the running current) and the page showed it...
+  const surges = seen.filter((reading) => amperes(reading.current) > RATED_CURRENT * 2);
+  expect(surges.length).toBeGreaterThan(0);
+  // ...each time labelled as the start-up surge.
+  expect(surges.filter((reading) => !reading.labelled)).toEqual([]);
 });
 
 test("the switch card says how long the motor has run and, for a timed run, when it stops", async ({
