@@ -9,6 +9,8 @@ export const E2E_PERSIST_DIR = ".wrangler/e2e-state";
 /** Specs whose every test makes its own accounts and devices and reads no fleet-wide total. */
 const OWN_FARMER_SPECS = [
   "**/pump-truth.spec.ts",
+  "**/switch-card.spec.ts",
+  "**/pump-settings.spec.ts",
   "**/shared-pumps.spec.ts",
   "**/first-day.spec.ts",
   "**/language.spec.ts",

@@ -20,6 +20,7 @@ export default [
     route("alerts", "routes/alerts.tsx"),
     route("pump", "routes/pump.ts"),
     route("pump-people", "routes/pump-people.tsx"),
+    route("pump-settings", "routes/pump-settings.tsx"),
     route("pump-invitation", "routes/pump-invitation.ts"),
   ]),
   // ---- admin area ----

@@ -14,6 +14,9 @@ export type ProtectionSetting = Exclude<keyof ProtectionSettings, "defaultCurren
 
 export type WeakenedSetting = { setting: ProtectionSetting; from: number; to: number };
 
+/** Any setting a change moves, in force before and after; `weakens`: it loosens protection by the rules below. */
+export type SettingChange = { setting: keyof ProtectionSettings; from: number; to: number; weakens: boolean };
+
 type Rule = {
   /** Which way the setting moves when its protection loosens. */
   looser: "up" | "down";

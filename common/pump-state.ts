@@ -98,6 +98,12 @@ export const pumpStateSchema = z.object({
   faults: z.array(faultSchema),
   /** When the last power reading was taken (ms), null if none yet. */
   powerDataAt: z.nullable(z.number()),
+  /**
+   * When the hub will switch the motor off for a timed run (a schedule's "ON for N minutes", a
+   * power-window run): the earliest switch-off it owes (ms), null when it owes none. Absent
+   * from states an older page kept: none known.
+   */
+  stopsAt: z._default(z.nullable(z.number()), null),
   /** The hub's clock when this was built: pages count down and age against it, not their own. */
   at: z.number(),
 });

@@ -1,6 +1,7 @@
-// Device Health Status (SPEC §2, §3): missing values read N/A, the relay defaults to off and
-// the connection to disconnected; the signal is coloured by the SPEC §9 user scale and said in
-// words.
+// Device Health Status (SPEC §2, §3), on the owner's settings page: missing values read N/A,
+// the relay defaults to off and the connection to disconnected; the signal is coloured by the
+// SPEC §9 user scale. With the box offline the grid greys out and the connection reads
+// disconnected, whatever the box's last report said.
 import type { MotorStatus } from "../../common/pump-state.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
 import { signalColour } from "../../common/signal.ts";
@@ -27,6 +28,7 @@ export function HealthGrid({
    * health report, which may be older than the last switch.
    */
   motorStatus: MotorStatus;
+  /** The box is connected now (the hub's word, heard by this page). */
   online: boolean;
 }) {
   const t = useT();
@@ -61,7 +63,7 @@ export function HealthGrid({
     {
       key: "mqtt",
       label: t("health.connection"),
-      value: (health?.mqtt ?? "disconnected") === "connected" ? t("health.connected") : t("health.disconnected"),
+      value: online && health?.mqtt === "connected" ? t("health.connected") : t("health.disconnected"),
     },
     { key: "version", label: t("health.version"), value: health?.version ?? na },
     { key: "chipId", label: t("health.chipId"), value: health?.chipId ?? na },
@@ -88,7 +90,7 @@ export function HealthGrid({
           {t("health.cached")}
         </p>
       )}
-      <dl className="health-grid" data-testid="health-grid">
+      <dl className={`health-grid${online ? "" : " stale"}`} data-testid="health-grid">
         {rows.map((row) => (
           <div key={row.key} data-testid={`health-${row.key}`}>
             <dt>{row.label}</dt>

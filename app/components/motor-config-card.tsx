@@ -1,28 +1,31 @@
-// Motor Configuration (SPEC §2, §5, §9): the running current picked from 1 to 40 A, the two
-// thresholds and the voltage limits (empty: the motor kind's default; unbalance on 3-phase
-// only; each with its kind's range beside it) as free numbers (the server checks their
-// ranges), tolerance and horsepower shown as they change, and a confirmation before saving. A
-// plain form posted to the dashboard's action first (no script: it saves at once and the page
-// comes back saying so); with script, the confirmation dialog, then the same post through a
-// fetcher. A change that weakens protection comes back as a confirm step listing old → new
-// (docs/decisions/025-weaker-protection-asks-first.md): its own small form, which posts the
-// same values again with the confirmation, with script or without.
+// Motor Configuration (SPEC §2, §5, §9) on the owner's settings page: the running current
+// picked from 1 to 40 A, the two thresholds and the voltage limits (empty: the motor kind's
+// default; unbalance on 3-phase only; each with its kind's range beside it) as free numbers
+// (the server checks their ranges), tolerance and horsepower shown as they change. Saving asks
+// first, the one way for every change (docs/decisions/025-weaker-protection-asks-first.md): the
+// page's action answers with a confirm step listing each setting that moves, old → new, each
+// marked where it weakens protection; its own small form posts the same values again with what
+// was confirmed, and only then is anything saved. A plain form first (no script: the step and
+// the result come back in the page); with script the same posts run through a fetcher.
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
 import { horsePowerFor, toleranceAmperes, VOLTAGE_LIMIT_RANGES, type VoltageLimits } from "../../common/protection.ts";
-import type { ProtectionSetting, WeakenedSetting } from "../../common/protection-changes.ts";
+import type { ProtectionSettings, SettingChange } from "../../common/protection-changes.ts";
 import { formatNumber } from "../format.ts";
 import { type Language, localeOf, type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
-import { ConfirmDialog } from "./dialog.tsx";
 import { Field } from "./field.tsx";
 import { useToast } from "./toast.tsx";
 
 const VOLTAGE_FIELDS = ["underVoltage", "overVoltage", "voltageUnbalance"] as const;
 
-/** The words of each setting that can weaken protection: the form's own labels. */
-const SETTING_LABELS: Record<ProtectionSetting, MessageKey> = {
+/** Where the form posts: the settings page's action. */
+const SETTINGS_PATH = "/pump-settings";
+
+/** The words of each setting in the confirm step: the form's own labels. */
+const SETTING_LABELS: Record<keyof ProtectionSettings, MessageKey> = {
+  defaultCurrent: "config.current",
   dryRunThreshold: "config.dryRun",
   overCurrentThreshold: "config.overCurrent",
   underVoltage: "config.underVoltage",
@@ -43,13 +46,30 @@ type TypedConfig = Record<keyof MotorConfig, string>;
 
 /**
  * The motor configuration form's answer; a refused one keeps what the farmer typed. A change
- * that weakens protection is not refused but held: `weakerProtection` lists what it weakens,
- * for the farmer to confirm.
+ * is first held for the confirm step (`review`): what moves, the values typed, and `reviewed`,
+ * what the confirm form sends back to say which old → new the owner saw (`changedMeanwhile`:
+ * the settings moved since the step the owner confirmed, which is shown again). `unchanged`:
+ * nothing to save. `notAllowed`, `noDevice`, `crossSite`: a post this page never makes.
  */
 export type ConfigOutcome =
   | { ok: true; deliveredToDevice: boolean }
   | { ok: false; code: "invalidInput" | "voltageLimitOutOfRange"; field: string; values: TypedConfig }
-  | { ok: false; code: "weakerProtection"; weakened: WeakenedSetting[]; values: TypedConfig };
+  | {
+      ok: false;
+      code: "review";
+      changes: SettingChange[];
+      values: TypedConfig;
+      reviewed: string;
+      changedMeanwhile: boolean;
+    }
+  | { ok: false; code: "unchanged" | "notAllowed" | "noDevice" | "crossSite" | "invalid" };
+
+/** The answer's words, for the answers that have no step of their own. */
+function resultText(outcome: ConfigOutcome, t: ReturnType<typeof useT>): string {
+  if (outcome.ok) return t("config.saved");
+  if (outcome.code === "unchanged") return t("config.unchanged");
+  return failureText(t);
+}
 
 /** What the farmer is told about a refused save: a value out of range (each voltage limit's range is beside it). */
 function failureText(t: ReturnType<typeof useT>): string {
@@ -76,20 +96,24 @@ export function MotorConfigCard({
   const language = useLanguage();
   const toast = useToast();
   const fetcher = useFetcher<{ config: ConfigOutcome | null }>();
-  const formRef = useRef<HTMLFormElement>(null);
-  // A refused post without script comes back with what was typed, to correct it.
-  const typed = posted && !posted.ok ? posted.values : null;
+  // A post without script comes back with what was typed, to correct or confirm it.
+  const typed = posted && !posted.ok && "values" in posted ? posted.values : null;
   const [current, setCurrent] = useState(typed?.defaultCurrent ?? String(initial.defaultCurrent));
   const [dryRun, setDryRun] = useState(typed?.dryRunThreshold ?? String(initial.dryRunThreshold));
   const [overCurrent, setOverCurrent] = useState(typed?.overCurrentThreshold ?? String(initial.overCurrentThreshold));
 
-  const [confirming, setConfirming] = useState(false);
-  /** The weakening the farmer said no to (with script): its confirm step goes away. */
+  /** The confirm step the farmer said no to (with script): it goes away. */
   const [dismissed, setDismissed] = useState<ConfigOutcome | null>(null);
   const saving = fetcher.state !== "idle";
   const answered = fetcher.data?.config ?? posted;
-  const weaker =
-    answered && !answered.ok && answered.code === "weakerProtection" && answered !== dismissed ? answered : null;
+  const review = answered && !answered.ok && answered.code === "review" && answered !== dismissed ? answered : null;
+  const weakens = review?.changes.some((change) => change.weakens) ?? false;
+  const result = answered && (answered.ok || !("changes" in answered)) ? answered : null;
+  // The step shows above the form; the farmer tapped Save below it: bring it into view.
+  const reviewRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (review) reviewRef.current?.scrollIntoView({ block: "center" });
+  }, [review]);
 
   // An installer may have set a current between whole amperes: keep it selectable, unchanged.
   const choices = CURRENT_CHOICES.includes(initial.defaultCurrent)
@@ -108,54 +132,60 @@ export function MotorConfigCard({
   useEffect(() => {
     const outcome = fetcher.data?.config;
     if (!outcome || fetcher.state !== "idle") return;
-    setConfirming(false);
     if (outcome.ok) toast.show(t("config.saved"), "success");
-    else if (outcome.code !== "weakerProtection") toast.show(failureText(t), "error");
+    else if (outcome.code !== "review" && outcome.code !== "unchanged") toast.show(failureText(t), "error");
     // One toast per answer.
   }, [fetcher.data, fetcher.state]);
 
   return (
     <section className="card" aria-labelledby="config-title">
       <h2 id="config-title">{t("config.title")}</h2>
-      {posted && (posted.ok || posted.code !== "weakerProtection") && (
+      {result && (
         <p
-          className={`message ${posted.ok ? "success" : "error"}`}
-          role={posted.ok ? "status" : "alert"}
+          className={`message ${result.ok ? "success" : result.code === "unchanged" ? "info" : "error"}`}
+          role={result.ok || result.code === "unchanged" ? "status" : "alert"}
           data-testid="config-result"
         >
-          {posted.ok ? t("config.saved") : failureText(t)}
+          {resultText(result, t)}
         </p>
       )}
-      {weaker && (
-        <section className="message warning" role="alert" data-testid="config-weaker">
+      {review && (
+        <section
+          ref={reviewRef}
+          className={`message ${weakens ? "warning" : "info"}`}
+          role="alert"
+          data-testid="config-review"
+        >
+          {review.changedMeanwhile && <p>{t("config.changedMeanwhile")}</p>}
           <p>
-            <strong>{t("config.weakerTitle")}</strong>
+            <strong>{t(weakens ? "config.weakerTitle" : "config.reviewTitle")}</strong>
           </p>
           <ul>
-            {weaker.weakened.map(({ setting, from, to }) => (
-              <li key={setting}>
+            {review.changes.map(({ setting, from, to, weakens }) => (
+              <li key={setting} data-testid="config-change" data-weakens={weakens}>
                 {t(SETTING_LABELS[setting])}: {formatNumber(from, language)} → {formatNumber(to, language)}
+                {weakens && <strong>{` (${t("config.weakens")})`}</strong>}
               </li>
             ))}
           </ul>
-          <p>{t("config.weakerQuestion")}</p>
-          <fetcher.Form method="post" action="/motor-control" className="button-row">
+          <p>{t(weakens ? "config.weakerQuestion" : "config.confirm")}</p>
+          <fetcher.Form method="post" action={SETTINGS_PATH} className="button-row">
             <input type="hidden" name="intent" value="config" />
             <input type="hidden" name="pump" value={pump} />
-            <input type="hidden" name="confirmWeakerProtection" value="true" />
-            {Object.entries(weaker.values).map(([name, value]) => (
+            <input type="hidden" name="confirmed" value={review.reviewed} />
+            {Object.entries(review.values).map(([name, value]) => (
               <input key={name} type="hidden" name={name} value={value} />
             ))}
-            <button type="submit" className="button danger" disabled={saving}>
-              {saving ? t("config.saving") : t("config.weakerSave")}
+            <button type="submit" className={`button ${weakens ? "danger" : "primary"}`} disabled={saving}>
+              {saving ? t("config.saving") : t(weakens ? "config.weakerSave" : "dialog.confirm")}
             </button>
             {/* Without script a plain link back; with it, the step just closes. */}
             <a
-              href="/motor-control"
+              href={SETTINGS_PATH}
               className="button"
               onClick={(event) => {
                 event.preventDefault();
-                setDismissed(weaker);
+                setDismissed(review);
               }}
             >
               {t("dialog.cancel")}
@@ -165,16 +195,10 @@ export function MotorConfigCard({
       )}
       <fetcher.Form
         method="post"
-        action="/motor-control"
+        action={SETTINGS_PATH}
         // The server's answer, in the page's language, rather than the browser's English bubble.
         noValidate
         className="config-form"
-        ref={formRef}
-        onSubmit={(event) => {
-          // With script the farmer confirms first; the dialog then submits this form.
-          event.preventDefault();
-          setConfirming(true);
-        }}
       >
         <input type="hidden" name="intent" value="config" />
         <input type="hidden" name="pump" value={pump} />
@@ -222,20 +246,10 @@ export function MotorConfigCard({
             <dd data-testid="horsepower">{oneDecimal(horsePowerFor(amperes, kind), language)} HP</dd>
           </div>
         </dl>
-        <button type="submit" className="button primary">
+        <button type="submit" className="button primary" disabled={saving}>
           {t("config.update")}
         </button>
       </fetcher.Form>
-      <ConfirmDialog
-        open={confirming}
-        title={t("config.title")}
-        message={t("config.confirm")}
-        confirmLabel={saving ? t("config.saving") : t("dialog.confirm")}
-        cancelLabel={t("dialog.cancel")}
-        onConfirm={() => fetcher.submit(formRef.current)}
-        onCancel={() => setConfirming(false)}
-        busy={saving}
-      />
     </section>
   );
 }

@@ -3,7 +3,7 @@
 // banners that stay until their cause clears, and the clock they are all counted against.
 import { useEffect, useState } from "react";
 import type { Fault, MotorStatus, PumpState } from "../../common/pump-state.ts";
-import { formatNumber, formatSince, formatVoltages, relativeAge } from "../format.ts";
+import { formatDuration, formatNumber, formatSince, formatVoltages, relativeAge } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { AlertIcon } from "./icons.tsx";
 
@@ -77,9 +77,38 @@ export function PumpStatusLine({ pump, now }: { pump: PumpState; now: number }) 
       </p>
     );
   }
+  // The state in words, big: what the motor does, never what a button would make it do.
   return (
-    <p className="motor-state" data-testid="motor-status" data-state={pump.status}>
-      {t("motor.status", { status: statusWord(pump.status, t) })}
+    <p className={`motor-state ${pump.status}`} data-testid="motor-status" data-state={pump.status}>
+      <span className="state-dot" aria-hidden="true" />
+      {t(pump.status === "on" ? "switch.stateOn" : "switch.stateOff")}
+    </p>
+  );
+}
+
+/**
+ * Under the state of a running motor: how long it has run, and when a timed run (a schedule's
+ * "ON for N minutes", a power window) will stop it: "47 मिनट से चल रही है · 6:45 पर बंद होगी".
+ * While ON, `statusSince` is when the run began; both on the hub's clock.
+ */
+export function RunLine({ pump, now }: { pump: PumpState; now: number }) {
+  const t = useT();
+  const language = useLanguage();
+  if (pump.deviceStatus !== "online" || pump.status !== "on") return null;
+  const seconds = Math.max(0, Math.floor((now - pump.statusSince) / 1000));
+  // Whole minutes once past the first: a line that ticks every second draws the eye for nothing.
+  const duration = formatDuration(seconds < 60 ? seconds : seconds - (seconds % 60), language);
+  const stops = pump.stopsAt === null ? null : t("switch.stopsAt", { time: formatSince(pump.stopsAt, language, now) });
+  // Each part kept whole: a narrow screen breaks the line between them, not inside one.
+  return (
+    <p className="run-line" data-testid="run-line" data-stops-at={pump.stopsAt ?? undefined}>
+      <span>{t("switch.runningFor", { duration })}</span>
+      {stops && (
+        <>
+          {" · "}
+          <span>{stops}</span>
+        </>
+      )}
     </p>
   );
 }

@@ -104,7 +104,6 @@ export const en = {
   "motor.off": "OFF",
   "motor.turnOn": "Turn motor ON",
   "motor.turnOff": "Turn motor OFF",
-  "motor.status": "Motor is {status}",
   "motor.cooldown": "You can switch the motor ON again in {seconds} s.",
   "motor.answerLost":
     "The connection dropped before the answer came. The command may have been carried out: see the motor's state above.",
@@ -677,6 +676,27 @@ export const en = {
   "log.origin.phone":
     "{role, select, owner {by the owner} other {by {label}}} {via, select, sms {with an SMS} missedCall {with a missed call} other {on the phone menu}}{timed, select, yes {, for {minutes, plural, one {# minute} other {# minutes}}} other {}}",
   "log.origin.timedOff": "automatically after the {minutes, plural, one {# minute} other {# minutes}} asked for",
+  // The switch card, the start-up surge, the health line and the pump's settings page.
+  "switch.stateOn": "The motor is running",
+  "switch.stateOff": "The motor is off",
+  "switch.runningFor": "running for {duration}",
+  "switch.stopsAt": "stops at {time}",
+  "power.startSurge":
+    "Start-up surge: a motor draws several times its current for its first few seconds. The running reading follows shortly.",
+  "healthLine.label": "Box condition",
+  "healthLine.online": "Box connected",
+  "healthLine.signal": "signal {quality}",
+  "healthLine.offline": "Box offline",
+  "healthLine.lastHeard": "last heard {age}",
+  "healthLine.settings": "Settings and box details",
+  "settings.title": "Pump settings",
+  "settings.ownerOnly": "Only the pump's owner can see and change the motor's settings and the box's details.",
+  "settings.offline":
+    "The box is offline: what is shown below is old. Changed settings reach the box when it connects again.",
+  "config.reviewTitle": "These changes will be saved:",
+  "config.weakens": "weaker protection",
+  "config.unchanged": "Nothing changed: the settings are as they were.",
+  "config.changedMeanwhile": "The settings changed in the meantime. Check old → new again and confirm.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -20,6 +20,7 @@ export function noDeviceSnapshot(now: number): HubSnapshot {
       cooldownUntil: 0,
       faults: [],
       powerDataAt: null,
+      stopsAt: null,
       at: now,
     },
   };

@@ -1,48 +1,44 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { data, Form, Link, useActionData, useFetcher, useRevalidator, useSearchParams } from "react-router";
-import { healthReadingResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
-import { motorConfigRequestSchema } from "../../common/api-schemas.ts";
-import { type RelayState, relayStateSchema } from "../../common/device-enums.ts";
+import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
+import { relayStateSchema } from "../../common/device-enums.ts";
 import type { MotorCommandResult } from "../../common/hub-contract.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import { usageSpanOf } from "../../common/pump-usage.ts";
-import { type HealthData, healthDataSchema } from "../../common/realtime-protocol.ts";
+import type { HealthData } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceById, motorConfigOf } from "../../worker/db/devices.ts";
-import { latestFirmware } from "../../worker/db/firmware.ts";
-import { HttpError } from "../../worker/http/http-error.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { switchPump } from "../../worker/services/motor-commands.ts";
-import { changeMotorConfig, OWNER_CHANGE_NOTE, weakenedSettingsOf } from "../../worker/services/motor-config.ts";
-import { playAlertSound } from "../alert-sound.ts";
 import { callApi } from "../api-client.ts";
-import { FirmwareCard } from "../components/firmware-card.tsx";
-import { HealthGrid } from "../components/health-grid.tsx";
+import { HealthLine } from "../components/health-line.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { LogItem } from "../components/log-item.tsx";
-import { type ConfigOutcome, MotorConfigCard } from "../components/motor-config-card.tsx";
+import { SwitchButtons } from "../components/motor-switch.tsx";
+import { PowerCard } from "../components/power-card.tsx";
 import {
   FaultBanners,
   PumpStatusLine,
+  RunLine,
   secondsUntilOn,
   statusWord,
   useHubClock,
 } from "../components/pump-state-view.tsx";
 import { useToast } from "../components/toast.tsx";
 import { UsageCard } from "../components/usage-chart.tsx";
-import { VoltageReading } from "../components/voltage-reading.tsx";
 import { CONTACT } from "../contact.ts";
-import { field, isSameOriginRequest, readForm } from "../form.server.ts";
-import { formatNumber, relativeAge } from "../format.ts";
-import { type MessageKey, useLanguage, useT, useWords } from "../i18n/i18n.ts";
-import { motorLogText } from "../i18n/motor-log.ts";
+import { isSameOriginRequest, readForm } from "../form.server.ts";
+import { relativeAge } from "../format.ts";
+import { healthCacheKey, readCachedHealth, saveCachedHealth } from "../health-cache.ts";
+import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { readLastState, saveLastState, usePhoneClock, usePhoneOnline } from "../offline/last-state.ts";
 import { PULL_TO_REFRESH_THRESHOLD_PX, usePullToRefresh } from "../pull-to-refresh.ts";
 import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
-import type { LiveEffect } from "../realtime/live-device.ts";
 import { noDeviceSnapshot } from "../realtime/no-device-snapshot.ts";
+import { statusAnswerStillTrue } from "../realtime/status-answer.ts";
 import { type SocketAnswer, useDeviceRealtime } from "../realtime/use-device-realtime.ts";
+import { useLiveEffects } from "../realtime/use-live-effects.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/motor-control";
@@ -61,9 +57,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const device = chosen ? await findDeviceById(db, chosen.device.id) : undefined;
   const role = chosen?.role ?? "owner";
   const usageSpan = usageSpanOf(request.url);
-  const [snapshot, newestImage, usage] = await Promise.all([
+  const [snapshot, usage] = await Promise.all([
     device ? deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
-    device?.connection ? latestFirmware(db, device.connection) : undefined,
     // Server-rendered with the page (and again when it revalidates), never over the socket.
     device ? deviceHub(env, device.id).usage(usageSpan) : null,
   ]);
@@ -77,23 +72,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     // What this farmer may do here, decided on the server (the page ships no role table).
     may: {
       switch: roleMay(role, "switch"),
+      // The settings and the box's details are on /pump-settings, the owner's page.
       configure: roleMay(role, "configure"),
-      firmware: roleMay(role, "firmware"),
       invite: roleMay(role, "invite"),
     },
     sharedBy:
       chosen && chosen.role !== "owner"
         ? (pumps.find((pump) => pump.device.id === device?.id)?.ownerMobileNo ?? null)
         : null,
-    // SPEC §3's key for the account's first box; the phone keeps each other box apart.
-    cacheKey: !device || device.id === pumps[0]?.device.id ? user.mobileNo : `${user.mobileNo}_${device.id}`,
-    deviceKind: device?.kind ?? "3phase",
-    // What the box told us at its hello: which build it runs, and the newest build of that kind.
-    firmware: {
-      connection: device?.connection ?? null,
-      installed: device?.firmware ?? null,
-      newest: newestImage?.version ?? null,
-    },
+    cacheKey: healthCacheKey(user.mobileNo, device?.id ?? null, pumps[0]?.device.id ?? null),
     snapshot,
     motorConfig: motorConfigOf(device),
     usage,
@@ -111,81 +98,28 @@ type CommandOutcome =
   | MotorCommandResult
   | { ok: false; code: "invalid" | "crossSite" | "noDevice" | "answerLost" | "invalidRequest" };
 
-type ActionResult = { command: CommandOutcome | null; config: ConfigOutcome | null };
+type ActionResult = { command: CommandOutcome };
 
 /**
- * The switch and the motor configuration are plain forms first: a tap before the page's
- * script has arrived (or without script at all) posts here, and the page comes back with the
- * hub's answer. The same server code as POST /api/devices/motor and
- * POST /api/devices/motor/config/{mobileNo}.
+ * The switch is a plain form first: a tap before the page's script has arrived (or without
+ * script at all) posts here, and the page comes back with the hub's answer. The same server
+ * code as POST /api/devices/motor. (The motor's settings are posted to /pump-settings.)
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (!isSameOriginRequest(request)) {
-    return data<ActionResult>({ command: { ok: false, code: "crossSite" }, config: null }, { status: 403 });
+    return data<ActionResult>({ command: { ok: false, code: "crossSite" } }, { status: 403 });
   }
   const form = await readForm(request);
   const user = context.get(userContext);
   const env = envOf(context);
-  if (field(form, "intent") === "config") {
-    const values = {
-      defaultCurrent: field(form, "defaultCurrent"),
-      dryRunThreshold: field(form, "dryRunThreshold"),
-      overCurrentThreshold: field(form, "overCurrentThreshold"),
-      underVoltage: field(form, "underVoltage"),
-      overVoltage: field(form, "overVoltage"),
-      voltageUnbalance: field(form, "voltageUnbalance"),
-    };
-    const parsed = motorConfigRequestSchema.safeParse(values);
-    if (!parsed.success) {
-      // The API's code for the same refusal; the page words it, never the schema's English.
-      const field = String(parsed.error.issues[0]?.path[0] ?? "");
-      return data<ActionResult>(
-        { command: null, config: { ok: false, code: "invalidInput", field, values } },
-        { status: 400 },
-      );
-    }
-    const { token: _token, confirmWeakerProtection: _asJson, ...config } = parsed.data;
-    // The settings are the box's owner's: only their page shows the card, so only a crafted post lands here.
-    const access = await pumpInForm(env, user, form, "configure");
-    if (!access.ok) return data<ActionResult>({ command: access, config: null }, { status: 403 });
-    let deliveredToDevice: boolean;
-    try {
-      ({ deliveredToDevice } = await changeMotorConfig(env, {
-        device: { ...access.pump.device, ownerUserId: user.id },
-        config,
-        changedByUserId: user.id,
-        changeNote: OWNER_CHANGE_NOTE,
-        // Sent by the confirm step's own form, after the farmer saw old → new.
-        confirmedWeaker: field(form, "confirmWeakerProtection") === "true",
-      }));
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      if (error.code === "weakerProtectionUnconfirmed") {
-        const weakened = weakenedSettingsOf(error);
-        return data<ActionResult>(
-          { command: null, config: { ok: false, code: "weakerProtection", weakened, values } },
-          { status: 409 },
-        );
-      }
-      // A voltage limit outside this kind of motor's range: the page shows the range.
-      if (error.code !== "invalidInput" && error.code !== "voltageLimitOutOfRange") throw error;
-      const field = String(error.params.field ?? "");
-      return data<ActionResult>(
-        { command: null, config: { ok: false, code: error.code, field, values } },
-        { status: 400 },
-      );
-    }
-    return data<ActionResult>({ command: null, config: { ok: true, deliveredToDevice } });
-  }
   const command = relayStateSchema.safeParse(form.get("command"));
-  if (!command.success)
-    return data<ActionResult>({ command: { ok: false, code: "invalid" }, config: null }, { status: 400 });
+  if (!command.success) return data<ActionResult>({ command: { ok: false, code: "invalid" } }, { status: 400 });
   // The pump the page showed when the farmer tapped, not whatever another tab chose since.
   const access = await pumpInForm(env, user, form, "switch");
-  if (!access.ok) return data<ActionResult>({ command: access, config: null }, { status: 403 });
+  if (!access.ok) return data<ActionResult>({ command: access }, { status: 403 });
   // Whatever the answer, it is the hub's: ok only once the box has confirmed the relay.
   const result: CommandOutcome = await switchPump(env, user, access.pump, command.data);
-  return data<ActionResult>({ command: result, config: null });
+  return data<ActionResult>({ command: result });
 }
 
 /** What to tell the farmer about a command that did not succeed. */
@@ -224,21 +158,6 @@ function stateKey(pump: PumpState): string {
 }
 
 /**
- * SPEC §3: the last health data this browser saw, for when the server cannot be reached.
- * Forgotten at logout by app/offline/service-worker.ts, which knows these keys by their prefix.
- */
-const healthCacheKey = (key: string) => `healthData_${key}`;
-
-function readCachedHealth(key: string): HealthData | null {
-  try {
-    const parsed = healthDataSchema.safeParse(JSON.parse(window.localStorage.getItem(healthCacheKey(key)) ?? "null"));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
  * What the address says the farmer just did (server-rendered, so it shows without JavaScript):
  * registered (and signed in), verified the number with a code, set a new password with one.
  */
@@ -252,44 +171,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const [search] = useSearchParams();
   const t = useT();
   const language = useLanguage();
-  const words = useWords();
   const toast = useToast();
   const { mobileNo, hasDevice, deviceId, cacheKey, role } = loaderData;
   const canSwitch = loaderData.may.switch;
   const pulled = usePullToRefresh();
   const revalidator = useRevalidator();
 
-  // What the page does about a realtime message besides showing its state (./live-device.ts).
-  const onEffect = useCallback(
-    (effect: LiveEffect) => {
-      switch (effect.type) {
-        case "toast": {
-          const { text } = effect;
-          toast.show(
-            "log" in text
-              ? motorLogText(text.log, words)
-              : text.percent == null
-                ? t(text.key, text.values)
-                : `${t(text.key, text.values)} ${formatNumber(text.percent, language)}%`,
-            effect.kind,
-            effect.key,
-          );
-          if (effect.sound) playAlertSound(effect.sound);
-          return;
-        }
-        case "revalidate":
-          revalidator.revalidate();
-          return;
-        case "debugLine":
-          return; // admins only
-        default: {
-          const unreachable: never = effect;
-          return unreachable;
-        }
-      }
-    },
-    [toast, t, language, words, revalidator],
-  );
+  // What the page does about a realtime message besides showing its state (../realtime/live-device.ts).
+  const onEffect = useLiveEffects();
 
   const [live, setLive, ask] = useDeviceRealtime(deviceId, loaderData.snapshot, onEffect);
   const pump = live.pump;
@@ -311,7 +200,6 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const [asking, setAsking] = useState(false);
   const [socketAnswer, setSocketAnswer] = useState<CommandOutcome | null>(null);
   const [cachedHealth, setCachedHealth] = useState<HealthData | null>(null);
-  const [refreshing, setRefreshing] = useState(false);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new answer is news; the state it was given in is read as it is at that moment
   useEffect(() => {
@@ -387,16 +275,21 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
 
   // Whatever health the page has, this browser remembers for a bad day (SPEC §3 health cache).
   useEffect(() => {
-    if (hasDevice && live.health) window.localStorage.setItem(healthCacheKey(cacheKey), JSON.stringify(live.health));
+    if (hasDevice && live.health) saveCachedHealth(cacheKey, live.health);
   }, [hasDevice, cacheKey, live.health]);
 
-  const fetchFailed = useCallback(() => {
-    toast.show(t("status.failed"), "error");
-    setCachedHealth(readCachedHealth(cacheKey));
-  }, [toast, t, cacheKey]);
+  const online = pump.deviceStatus === "online";
+  const ended = live.ended;
+  const sending = fetcher.state !== "idle" || asking;
+  // What the page knows when the answer to its opening request arrives, however late.
+  const known = useRef({ pump, commandInFlight: sending });
+  useEffect(() => {
+    known.current = { pump, commandInFlight: sending };
+  });
 
   // SPEC §8: the page asks for the motor's details when it opens and says what it found, when
-  // the hub can vouch for it (offline or unconfirmed, the status line says what is known).
+  // the hub can vouch for it (offline or unconfirmed, the status line says what is known) and
+  // nothing the page learned since (the farmer's own confirmed tap) says otherwise.
   // biome-ignore lint/correctness/useExhaustiveDependencies: asked once, when the page opens (SPEC §8)
   useEffect(() => {
     if (!hasDevice) return;
@@ -404,15 +297,24 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     void callApi(`/api/pumps/${deviceId}/status`, motorStatusResponseSchema).then((result) => {
       if (cancelled || result.status === 401) return;
       if (!result.ok) {
-        fetchFailed();
+        toast.show(t("status.failed"), "error");
+        setCachedHealth(readCachedHealth(cacheKey));
         return;
       }
-      const { status, deviceStatus } = result.data;
-      if (deviceStatus === "online" && status !== "unknown") {
+      const { status, healthLogs } = result.data;
+      if (statusAnswerStillTrue(result.data, known.current.pump, known.current.commandInFlight)) {
         toast.show(t("status.current", { status: status === "on" ? t("motor.on") : t("motor.off") }), "success");
       }
       setCachedHealth(null);
-      if (result.data.healthLogs) setLive((current) => ({ ...current, health: result.data.healthLogs }));
+      // A report the socket brought meanwhile is newer than the one in this answer.
+      if (healthLogs)
+        setLive((current) => ({
+          ...current,
+          health:
+            current.health?.reportedAt && (healthLogs.reportedAt ?? "") < current.health.reportedAt
+              ? current.health
+              : healthLogs,
+        }));
     });
     return () => {
       cancelled = true;
@@ -420,30 +322,6 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
     // Once per page visit, whatever the language or toasts do later.
   }, []);
 
-  async function refreshHealth() {
-    setRefreshing(true);
-    const result = await callApi(`/api/pumps/${deviceId}/health`, healthReadingResponseSchema, {
-      method: "POST",
-    });
-    setRefreshing(false);
-    if (result.ok) {
-      setCachedHealth(null);
-      const { healthData, source, ageSeconds } = result.data;
-      setLive((current) => ({ ...current, health: healthData }));
-      // The box is asked at most once a minute (its SIM pays): a report older than a few seconds says its age.
-      const stale = source === "hub" && ageSeconds !== null && ageSeconds > 5;
-      toast.show(
-        stale ? t("health.asOf", { age: relativeAge(Date.now() - ageSeconds * 1000, language) }) : t("health.updated"),
-        "success",
-      );
-    } else if (result.status !== 401) {
-      fetchFailed();
-    }
-  }
-
-  const online = pump.deviceStatus === "online";
-  const ended = live.ended;
-  const sending = fetcher.state !== "idle" || asking;
   const pendingOn = pump.pendingCommand?.state === "sent" && pump.pendingCommand.action === "on";
   const onBlockedFor = secondsUntilOn(pump, now);
   const faults = new Set(pump.faults.map((fault) => fault.kind));
@@ -454,21 +332,6 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   // The cooldown, a phase fault and missing mains hold back an ON, never an OFF.
   const canTurnOn = canSend && !pendingOn && onBlockedFor === 0 && !faults.has("phaseFault") && !faults.has("noSupply");
   const failure = answer && !answer.outcome.ok && answer.key === stateKey(pump) ? answer.outcome : null;
-
-  function switchButton(command: RelayState, label: string, className: string, testId: string, disabled: boolean) {
-    return (
-      <button
-        type="submit"
-        name="command"
-        value={command}
-        className={className}
-        disabled={disabled}
-        data-testid={testId}
-      >
-        {label}
-      </button>
-    );
-  }
 
   return (
     <main className="page">
@@ -553,49 +416,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 <p>{t("offline.commands")}</p>
               </div>
             )}
-            {canSwitch ? (
-              <fetcher.Form method="post" className="motor-form" onSubmit={switchOnSocket}>
-                <input type="hidden" name="pump" value={deviceId ?? ""} />
-                {noConnection ? (
-                  <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
-                    {t("offline.noConnection")}
-                  </button>
-                ) : !online || ended ? (
-                  <button type="button" className="motor-toggle" disabled data-testid="motor-toggle">
-                    {t("motor.offline")}
-                  </button>
-                ) : pump.status === "unknown" ? (
-                  // Nobody can vouch for the relay: both ways are offered, not a toggle.
-                  <div className="switch-pair">
-                    {switchButton("on", t("motor.turnOn"), "button primary", "motor-on", !canTurnOn)}
-                    {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canTurnOff)}
-                  </div>
-                ) : (
-                  <>
-                    <button
-                      type="submit"
-                      name="command"
-                      value={pump.status === "on" ? "off" : "on"}
-                      className={`motor-toggle ${pump.status}`}
-                      disabled={pump.status === "on" ? !canTurnOff : !canTurnOn}
-                      aria-label={`${statusWord(pump.status, t)}: ${pump.status === "on" ? t("motor.turnOff") : t("motor.turnOn")}`}
-                      data-testid="motor-toggle"
-                    >
-                      {statusWord(pump.status, t)}
-                    </button>
-                    {pendingOn && (
-                      <div className="switch-pair">
-                        {switchButton("off", t("motor.turnOff"), "button danger", "motor-off", !canTurnOff)}
-                      </div>
-                    )}
-                  </>
-                )}
-              </fetcher.Form>
-            ) : (
-              <p className="message info" data-testid="viewer-note">
-                {t("pumps.viewerNote")}
-              </p>
-            )}
+            {/* First what the motor does, in words; then what each button will do. */}
             {noConnection ? (
               <p
                 className="message warning"
@@ -606,7 +427,25 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 {t("offline.statusWas", { status: statusWord(pump.status, t) })}
               </p>
             ) : (
-              <PumpStatusLine pump={pump} now={now} />
+              <>
+                <PumpStatusLine pump={pump} now={now} />
+                <RunLine pump={pump} now={now} />
+              </>
+            )}
+            {canSwitch ? (
+              <fetcher.Form method="post" className="motor-form" onSubmit={switchOnSocket}>
+                <input type="hidden" name="pump" value={deviceId ?? ""} />
+                <SwitchButtons
+                  status={pump.status}
+                  startPending={pendingOn}
+                  canStart={canTurnOn}
+                  canStop={canTurnOff}
+                />
+              </fetcher.Form>
+            ) : (
+              <p className="message info" data-testid="viewer-note">
+                {t("pumps.viewerNote")}
+              </p>
             )}
             {/* While a command is on its way, the wait before the next ON is not news. */}
             {online &&
@@ -647,48 +486,23 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             </div>
           </section>
 
-          <section className="card" aria-labelledby="power-title">
-            <h2 id="power-title">{t("power.title")}</h2>
-            <dl className="readings">
-              <div>
-                <dt>{t("power.current")}</dt>
-                <dd data-testid="current">
-                  {online && !noConnection ? `${formatNumber(live.powerData.current, language)} A` : "—"}
-                </dd>
-              </div>
-              <div>
-                <dt>{t("power.wattage")}</dt>
-                <dd data-testid="wattage">
-                  {online && !noConnection ? `${formatNumber(live.powerData.wattage, language)} W` : "—"}
-                </dd>
-              </div>
-              <VoltageReading
-                voltages={live.powerData.voltages}
-                readAt={pump.powerDataAt}
-                now={now}
-                live={online && !noConnection}
-                limits={loaderData.motorConfig}
-              />
-            </dl>
-          </section>
-
-          <HealthGrid
-            health={cachedHealth ?? live.health}
-            cached={cachedHealth !== null}
-            refreshing={refreshing}
-            onRefresh={refreshHealth}
-            motorStatus={pump.status}
-            online={online}
+          <PowerCard
+            powerData={live.powerData}
+            pump={pump}
+            now={now}
+            live={online && !noConnection}
+            limits={loaderData.motorConfig}
           />
 
-          {loaderData.may.configure && (
-            <MotorConfigCard
-              initial={loaderData.motorConfig}
-              posted={posted?.config ?? null}
-              kind={loaderData.deviceKind}
-              pump={deviceId ?? ""}
-            />
-          )}
+          <HealthLine
+            health={cachedHealth ?? live.health}
+            cached={cachedHealth !== null}
+            boxOnline={online}
+            heard={!noConnection}
+            lastHeardAt={noConnection ? knownAt : pump.lastSeenAt}
+            now={noConnection ? Math.max(phoneNow, knownAt) : now}
+            settingsLink={loaderData.may.configure}
+          />
 
           <section className="card" aria-labelledby="logs-title">
             <h2 id="logs-title">{t("logs.recent")}</h2>
@@ -707,8 +521,6 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
           {loaderData.usage && deviceId && (
             <UsageCard usage={loaderData.usage} span={loaderData.usageSpan} deviceId={deviceId} />
           )}
-
-          {loaderData.may.firmware && deviceId && <FirmwareCard deviceId={deviceId} firmware={loaderData.firmware} />}
         </div>
       )}
     </main>

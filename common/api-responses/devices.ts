@@ -41,6 +41,7 @@ export const motorStatusResponseSchema = z.object({
   phaseFault: z.boolean(),
   powerData: powerDataSchema,
   powerDataAt: z.nullable(z.number()),
+  stopsAt: z.nullable(z.number()),
   healthLogs: z.nullable(healthDataSchema),
   motorConfig: motorConfigSchema,
 });

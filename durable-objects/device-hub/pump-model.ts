@@ -140,8 +140,14 @@ function tripFault(trip: NonNullable<HubState["trip"]>): Fault {
 /**
  * What the hub vouches for, as browsers and the API see it. `device`: the box's open socket,
  * with when it was last heard on it (a frame or a heartbeat); null when it has none.
+ * `stopsAt`: the earliest switch-off the hub owes a timed run (schedule_offs), if any.
  */
-export function pumpStateOf(state: HubState, device: { lastHeardAt: number | null } | null, now: number): PumpState {
+export function pumpStateOf(
+  state: HubState,
+  device: { lastHeardAt: number | null } | null,
+  now: number,
+  stopsAt: number | null = null,
+): PumpState {
   const pending = state.pendingSwitch;
   return {
     status: state.motor.status,
@@ -155,6 +161,7 @@ export function pumpStateOf(state: HubState, device: { lastHeardAt: number | nul
     cooldownUntil: state.cooldownUntil,
     faults: faultsOf(state),
     powerDataAt: state.powerAt,
+    stopsAt,
     at: now,
   };
 }

@@ -13,10 +13,10 @@ export class PumpView extends Room<PumpViewRooms> {
   #published: string | null = null;
 
   pumpState(now = Date.now()): PumpState {
-    const { state, sockets } = this.hub;
+    const { state, sockets, sql } = this.hub;
     const device = sockets.device();
     const link = device ? { lastHeardAt: sockets.lastHeardFrom(device, state.current.lastSeenAt) } : null;
-    return pumpStateOf(state.current, link, now);
+    return pumpStateOf(state.current, link, now, sql.nextScheduleOff());
   }
 
   /** Sends browsers the pump's state when it means something new (its clocks alone are no news). */

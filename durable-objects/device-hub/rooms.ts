@@ -41,7 +41,7 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const browsers = new Browsers(hub, { view, debug, link });
   const person = new PersonSwitch(hub, { commands });
   const requests = new BrowserRequests(hub, { browsers, person });
-  const schedules = new Schedules(hub, { commands, log, alerts, windows });
+  const schedules = new Schedules(hub, { commands, log, alerts, windows, view });
   const settings = new Settings(hub, { commands, log, browsers, schedules });
   return {
     hub,

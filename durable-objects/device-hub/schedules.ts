@@ -27,6 +27,7 @@ import { type MotorCommands, TIMED_RUN_OFF_ID } from "./commands.ts";
 import type { MotorLog } from "./motor-log.ts";
 import { loadOwnerAndConfig } from "./owner.ts";
 import { commandFailure } from "./pump-model.ts";
+import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
 import type { ScheduleFields, ScheduleOffRow, ScheduleRow, WindowRunRow } from "./sql.ts";
 import type { WindowRuns } from "./window-runs.ts";
@@ -91,7 +92,13 @@ export function scheduleView(row: ScheduleRow, run: WindowRunRow | null = null, 
   };
 }
 
-export type ScheduleRooms = { commands: MotorCommands; log: MotorLog; alerts: HubAlerts; windows: WindowRuns };
+export type ScheduleRooms = {
+  commands: MotorCommands;
+  log: MotorLog;
+  alerts: HubAlerts;
+  windows: WindowRuns;
+  view: PumpView;
+};
 
 /** The stored fields of what the form decided. */
 function fieldsOf(input: ScheduleInput): ScheduleFields {
@@ -328,6 +335,8 @@ export class Schedules extends Room<ScheduleRooms> {
     if (now - off.plannedAt > SCHEDULE_OFF_GIVE_UP_MS) {
       sql.deleteScheduleOff(off.scheduleId);
       this.rooms.log.record("other", { kind: "scheduleOffGivenUp", afterMinutes: off.afterMinutes });
+      // The pages stop saying when it will stop.
+      this.rooms.view.publish();
       return;
     }
     // Claimed by moving the next attempt on: a second delivery finds nothing due, and a crash

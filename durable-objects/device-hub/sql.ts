@@ -535,6 +535,11 @@ export class HubSql {
     this.sql.exec("DELETE FROM schedule_offs WHERE schedule_id = ?", scheduleId);
   }
 
+  /** When the earliest switch-off owed to a timed run is due, if any (the pages say when the motor stops). */
+  nextScheduleOff(): number | null {
+    return this.sql.exec<{ due: number | null }>("SELECT MIN(due_at) AS due FROM schedule_offs").one().due;
+  }
+
   /** The motor stopped: no switch-off is owed any more. */
   clearScheduleOffs(): void {
     this.sql.exec("DELETE FROM schedule_offs");

@@ -18,6 +18,7 @@ const pump: PumpState = {
   cooldownUntil: 0,
   faults: [],
   powerDataAt: null,
+  stopsAt: null,
   at: 2_000,
 };
 

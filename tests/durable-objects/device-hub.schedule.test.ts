@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../common/api-client.ts";
+import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { switchMessageSchema } from "../../common/device-protocol.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
@@ -14,6 +15,7 @@ import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
 import {
+  browserWatching,
   connectDevice,
   createUser,
   type DevicePeer,
@@ -221,6 +223,32 @@ describe("ON for N minutes", () => {
     ]);
     expect(await owedSwitchOffs(device.deviceId)).toEqual([]);
     box.close();
+  });
+
+  it("tells the pages when the motor will stop, until someone stops it; a manual start owes no stop", async () => {
+    const { user, device, token } = await farmerWithBox({ autoAck: true });
+    const browser = await browserWatching(user.mobileNo, { token });
+    const { startedAt } = await startTimedRun(device.deviceId, token, 45);
+    const [owed] = await owedSwitchOffs(device.deviceId);
+    const snapshot = await hubStub(device.deviceId).getSnapshot();
+    expect(snapshot.pump).toMatchObject({ status: "on", stopsAt: owed!.dueAt });
+    expect(owed!.dueAt).toBeGreaterThanOrEqual(startedAt + 45 * 60_000);
+    const status = await readJson(
+      await getJson(`/api/devices/motor/status/${user.mobileNo}`, token),
+      motorStatusResponseSchema,
+    );
+    expect(status.stopsAt).toBe(owed!.dueAt);
+    // The open page heard it with the ON.
+    const lastState = () => browser.received.filter((message) => message.type === "pumpState").at(-1);
+    await expect.poll(lastState).toMatchObject({ pump: { status: "on", stopsAt: owed!.dueAt } });
+
+    await endCooldown(device.deviceId);
+    expect((await postJson("/api/devices/motor", { action: "off" }, token)).status).toBe(200);
+    expect((await hubStub(device.deviceId).getSnapshot()).pump).toMatchObject({ status: "off", stopsAt: null });
+    await endCooldown(device.deviceId);
+    expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
+    expect((await hubStub(device.deviceId).getSnapshot()).pump).toMatchObject({ status: "on", stopsAt: null });
+    browser.close();
   });
 
   it("owes nothing once someone stops the motor, so a later manual start is left alone", async () => {

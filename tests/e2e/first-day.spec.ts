@@ -40,10 +40,10 @@ test("register, no box yet, an admin links one, the open page shows it, first ON
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"], { timeout: 15_000 });
   await expect(panel).toBeHidden();
   await expect(page.locator("[data-live=connected]")).toBeVisible();
-  const toggle = page.getByTestId("motor-toggle");
-  await expect(toggle).toHaveText(hi["motor.off"]);
-  await toggle.click();
-  await expect(toggle).toHaveText(hi["motor.on"]);
+  const state = page.getByTestId("motor-status");
+  await expect(state).toHaveText(hi["switch.stateOff"]);
+  await page.getByRole("button", { name: hi["motor.turnOn"], exact: true }).click();
+  await expect(state).toHaveText(hi["switch.stateOn"]);
   expect(device.relay).toBe("on");
 });
 
@@ -65,7 +65,8 @@ test("a Wi-Fi box is told up front that no firmware exists for it yet, with noth
   );
   device.start();
   await device.waitUntilConnected();
-  await page.reload();
+  // The firmware card is on the owner's settings page.
+  await page.goto("/pump-settings");
   const status = page.getByTestId("ota-status");
   await expect(status).toHaveAttribute("data-state", "none");
   await expect(status).toHaveText(hi["ota.noneYet"].replace("{type}", hi["ota.wifi"]));

@@ -6,6 +6,7 @@ import { apiClient, DICTIONARIES, logIn, uniqueMobileNo, useLanguage } from "./s
 
 const USER_PAGES = [
   "/motor-control",
+  "/pump-settings",
   "/motor-schedule",
   // Each schedule form, opened: their hour lists name every hour of the day.
   "/motor-schedule?add=clock",
@@ -116,8 +117,9 @@ for (const language of ["hi", "en"] as const) {
     await useLanguage(context, language);
     await logIn(page, farmer.mobileNo, farmer.password, DICTIONARIES[language]);
     // Something in every block: motor logs, health, a schedule ON for a while, a recharge request.
-    await page.getByTestId("motor-toggle").click();
-    await expect(page.getByTestId("motor-toggle")).toHaveText(DICTIONARIES[language]["motor.on"]);
+    await page.getByTestId("motor-on").click();
+    await expect(page.getByTestId("motor-status")).toHaveText(DICTIONARIES[language]["switch.stateOn"]);
+    await page.goto("/pump-settings");
     await page.getByTestId("health-refresh").click();
     const asFarmer = { headers: { Authorization: `Bearer ${farmer.token}` } };
     const schedule = await request.post("/api/schedule", {

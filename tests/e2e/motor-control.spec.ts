@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // The dashboard against the real Worker, driven by the simulated demo pump: switching with its
-// cooldown, faults the box reports, health with its cached fallback, settings, firmware.
+// cooldown, faults the box reports; and the pump's settings page: health with its cached
+// fallback, settings, firmware.
 import { readFile } from "node:fs/promises";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
@@ -38,17 +39,24 @@ function amperes(text: string | null): number {
   return Number((text ?? "").replace(/[^\d.]/g, ""));
 }
 
+/** The line that says what the motor does ("मोटर बंद है"), its state in `data-state`. */
+const stateLine = (page: Page): Locator => page.getByTestId("motor-status");
+/** The switch's buttons, each named by what it does. */
+const startButton = (page: Page): Locator => page.getByTestId("motor-on");
+const stopButton = (page: Page): Locator => page.getByTestId("motor-off");
+
 /**
- * Clicks the toggle until the motor is `wanted`. A previous test may have left the hub's 10 s
- * cooldown running; the page then says so, and we try again a second later.
+ * Taps the button that makes the motor `wanted` until it is. A previous test may have left the
+ * hub's 10 s cooldown running (the start button waits, disabled); we try again a second later.
  */
 async function switchTo(page: Page, texts: Texts, wanted: "on" | "off") {
-  const toggle = page.getByTestId("motor-toggle");
   await expect(async () => {
-    if ((await toggle.textContent()) !== texts[wanted === "on" ? "motor.on" : "motor.off"]) {
-      await toggle.click();
+    if ((await stateLine(page).getAttribute("data-state")) !== wanted) {
+      await page
+        .getByRole("button", { name: texts[wanted === "on" ? "motor.turnOn" : "motor.turnOff"], exact: true })
+        .click({ timeout: 1_000 });
     }
-    await expect(toggle).toHaveText(texts[wanted === "on" ? "motor.on" : "motor.off"], { timeout: 1_000 });
+    await expect(stateLine(page)).toHaveAttribute("data-state", wanted, { timeout: 1_000 });
   }).toPass({ timeout: 20_000, intervals: [1_000] });
   expect(device.relay).toBe(wanted);
 }
@@ -81,16 +89,15 @@ test("the demo farmer switches the pump on, stops it at once, and waits out the 
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
   // SPEC §8: opening the page fetches the motor's details and says what it found.
   await expect(toast(page, hi["status.current"].replace("{status}", hi["motor.off"]))).toBeVisible();
-  const toggle = page.getByTestId("motor-toggle");
-  await expect(toggle).toHaveText(hi["motor.off"]);
+  await expect(stateLine(page)).toHaveText(hi["switch.stateOff"]);
 
   await switchTo(page, hi, "on");
   await expect.poll(async () => amperes(await page.getByTestId("current").textContent())).toBeGreaterThan(0);
   await expect.poll(async () => amperes(await page.getByTestId("wattage").textContent())).toBeGreaterThan(0);
 
   // Stopping is never held back by the cooldown: OFF right after ON goes through.
-  await toggle.click();
-  await expect(toggle).toHaveText(hi["motor.off"]);
+  await stopButton(page).click();
+  await expect(stateLine(page)).toHaveText(hi["switch.stateOff"]);
   expect(device.relay).toBe("off");
   await expect(page.getByTestId("current")).toHaveText("0 A");
 
@@ -101,10 +108,10 @@ test("the demo farmer switches the pump on, stops it at once, and waits out the 
   const first = await secondsLeft();
   expect(first).toBeGreaterThan(0);
   expect(first).toBeLessThanOrEqual(10);
-  await expect(toggle).toBeDisabled();
+  await expect(startButton(page)).toBeDisabled();
   await expect.poll(secondsLeft).toBeLessThan(first);
   await expect(cooldown).toBeHidden({ timeout: 12_000 });
-  await expect(toggle).toBeEnabled();
+  await expect(startButton(page)).toBeEnabled();
   await expect(page.getByTestId("recent-logs").getByTestId("log-item").first()).toHaveAttribute("data-action", "off");
   expect(posts).toEqual([]);
   expect(requestsSent).toContainEqual(expect.objectContaining({ type: "switchMotor", action: "on" }));
@@ -118,20 +125,20 @@ test("the page follows the box going offline and coming back, with toasts", asyn
   await device.stop();
   await expect(status).toHaveText(hi["motor.offline"]);
   await expect(toast(page, hi["realtime.offline"])).toBeVisible();
-  await expect(page.getByTestId("motor-toggle")).toBeDisabled();
+  await expect(startButton(page)).toBeDisabled();
   // Offline, the last state is history ("was OFF then"), never the plain state sentence.
   await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "offline");
   await expect(page.getByTestId("current")).toHaveText("—");
   device = await startDemoDevice();
   await expect(status).toHaveText(hi["motor.online"]);
   await expect(toast(page, hi["realtime.online"])).toBeVisible();
-  await expect(page.getByTestId("motor-toggle")).toBeEnabled();
+  await expect(startButton(page)).toBeEnabled();
 });
 
 test.describe("in English on a wide screen", () => {
   test.use({ viewport: VIEWPORTS.desktop });
 
-  test("a dry run trips the pump: a toast, the toggle shows OFF, a banner until the next start; so does low voltage, the volts shown with their limits", async ({
+  test("a dry run trips the pump: a toast, the switch says OFF, a banner until the next start; so does low voltage, the volts shown with their limits", async ({
     page,
     context,
   }) => {
@@ -144,7 +151,7 @@ test.describe("in English on a wide screen", () => {
     await switchTo(page, en, "on");
     device.inject("dryRun");
     await expect(toast(page, en["realtime.dryRun"])).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByTestId("motor-toggle")).toHaveText(en["motor.off"]);
+    await expect(stateLine(page)).toHaveText(en["switch.stateOff"]);
     expect(device.relay).toBe("off");
     await expect(page.getByTestId("recent-logs").getByText(en["realtime.dryRun"]).first()).toBeVisible();
     // The toast goes; the banner stays, across a reload, until a new start answers the trip.
@@ -158,7 +165,7 @@ test.describe("in English on a wide screen", () => {
 
     device.inject("lowVoltage");
     await expect(toast(page, en["realtime.underVoltage"])).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByTestId("motor-toggle")).toHaveText(en["motor.off"]);
+    await expect(stateLine(page)).toHaveText(en["switch.stateOff"]);
     expect(device.relay).toBe("off");
     // The banner names the volts that tripped it; the log says the lowest phase and the limit.
     await expect(page.locator("[data-testid=fault-banner][data-fault=underVoltage]")).toContainText(
@@ -182,17 +189,16 @@ test.describe("in English on a wide screen", () => {
     await expect(toast(page, en["realtime.powerLost"])).toBeVisible();
     device.inject("powerRestore");
     await expect(toast(page, en["realtime.powerRestored"])).toBeVisible();
-    await expect(page.getByTestId("motor-toggle")).toHaveText(en["motor.off"]);
+    await expect(stateLine(page)).toHaveText(en["switch.stateOff"]);
   });
 });
 
-test("a phase fault disables the toggle until the phase is OK", async ({ page }) => {
+test("a phase fault disables the start button until the phase is OK", async ({ page }) => {
   await openDashboard(page);
-  const toggle = page.getByTestId("motor-toggle");
-  await expect(toggle).toBeEnabled();
+  await expect(startButton(page)).toBeEnabled();
   device.inject("phaseLoss");
   await expect(toast(page, hi["realtime.phaseFault"])).toBeVisible();
-  await expect(toggle).toBeDisabled();
+  await expect(startButton(page)).toBeDisabled();
   const banner = page.locator("[data-testid=fault-banner][data-fault=phaseFault]");
   await expect(banner).toBeVisible();
   // The box names the phase as a code: worded in Hindi, its English detail left out.
@@ -200,17 +206,21 @@ test("a phase fault disables the toggle until the phase is OK", async ({ page })
   await expect(banner).not.toContainText("missing");
   // Still locked after a reload: the page learns it from the hub, not only from the event.
   await page.reload();
-  await expect(page.getByTestId("motor-toggle")).toBeDisabled();
+  await expect(startButton(page)).toBeDisabled();
   await expect(banner).toBeVisible();
   await expect(page.locator("[data-live=connected]")).toBeVisible();
   device.inject("phaseRestore");
   await expect(toast(page, hi["realtime.phaseOk"])).toBeVisible();
-  await expect(page.getByTestId("motor-toggle")).toBeEnabled();
+  await expect(startButton(page)).toBeEnabled();
   await expect(banner).toBeHidden();
 });
 
-test("device health refreshes from the box, and falls back to this browser's copy when it cannot", async ({ page }) => {
+test("device health on the settings page refreshes from the box, and falls back to this browser's copy when it cannot", async ({
+  page,
+}) => {
   await openDashboard(page);
+  await page.goto("/pump-settings");
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
   const grid = page.getByTestId("health-grid");
   await page.getByTestId("health-refresh").click();
   await expect(toast(page, hi["health.updated"])).toBeVisible();
@@ -219,12 +229,13 @@ test("device health refreshes from the box, and falls back to this browser's cop
   await expect(grid.getByTestId("health-signal").locator(".signal")).toHaveClass(/green|yellow|red/);
   const imei = await grid.getByTestId("health-imei").locator("dd").textContent();
   expect(imei).toMatch(/^\d{15}$/);
-  expect(await page.evaluate((key) => window.localStorage.getItem(key), `healthData_${DEMO_USER.mobileNo}`)).toContain(
-    imei!,
-  );
+  // This browser keeps what it saw (SPEC §3's key for the account's first box).
+  await expect
+    .poll(() => page.evaluate((key) => window.localStorage.getItem(key), `healthData_${DEMO_USER.mobileNo}`))
+    .toContain(imei!);
 
   await device.stop();
-  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"]);
+  await expect(page.getByTestId("settings-offline")).toBeVisible();
   await page.getByTestId("health-refresh").click();
   await expect(toast(page, hi["status.failed"])).toBeVisible();
   await expect(page.getByTestId("health-cached")).toHaveText(hi["health.cached"]);
@@ -232,8 +243,12 @@ test("device health refreshes from the box, and falls back to this browser's cop
   await expect(grid.getByTestId("health-uptime")).not.toContainText(hi["health.na"]);
 });
 
-test("motor configuration: tolerance and horsepower follow the inputs; saving asks first", async ({ page }) => {
+test("motor configuration on the settings page: tolerance and horsepower follow the inputs; saving asks first, old → new", async ({
+  page,
+}) => {
   await openDashboard(page);
+  await page.getByTestId("settings-link").click();
+  await expect(page).toHaveURL(/\/pump-settings$/);
   try {
     const current = page.getByLabel(hi["config.current"]);
     await expect(current).toHaveValue(String(DEMO_CURRENT)); // a seeded 8.9 A stays selectable
@@ -243,19 +258,23 @@ test("motor configuration: tolerance and horsepower follow the inputs; saving as
     await expect(page.getByTestId("tolerance")).toHaveText("3.0 A"); // 12 × 25 / 100
     await expect(page.getByTestId("horsepower")).toHaveText("6.7 HP"); // 12 × 718.78 × 0.58 / 746
     await page.getByRole("button", { name: hi["config.update"] }).click();
-    const dialog = page.getByTestId("confirm-dialog");
-    await expect(dialog).toContainText(hi["config.confirm"]);
-    await dialog.getByRole("button", { name: hi["dialog.confirm"] }).click();
+    const step = page.getByTestId("config-review");
+    await expect(step).toContainText(hi["config.confirm"]);
+    await expect(step.getByTestId("config-change")).toHaveText([
+      `${hi["config.current"]}: ${DEMO_CURRENT} → 12`,
+      `${hi["config.dryRun"]}: 30 → 25`,
+    ]);
+    await step.getByRole("button", { name: hi["dialog.confirm"] }).click();
     await expect(toast(page, hi["config.saved"])).toBeVisible();
     await page.reload();
     await expect(page.getByLabel(hi["config.current"])).toHaveValue("12");
     await expect(page.getByLabel(hi["config.dryRun"])).toHaveValue("25");
 
-    // A threshold the server cannot accept.
+    // A threshold the server cannot accept: refused before any step.
     await page.getByLabel(hi["config.overCurrent"]).fill("abc");
     await page.getByRole("button", { name: hi["config.update"] }).click();
-    await page.getByTestId("confirm-dialog").getByRole("button", { name: hi["dialog.confirm"] }).click();
     await expect(toast(page, hi["config.failed"])).toBeVisible();
+    await expect(page.getByTestId("config-review")).toHaveCount(0);
   } finally {
     await restoreDemoConfig(page);
   }
@@ -272,21 +291,19 @@ test("a change that weakens protection asks first, old → new, then saves when 
   const { farmer, device: box } = await farmerWithDevice(request);
   try {
     await logIn(page, farmer.mobileNo, farmer.password, en);
+    await page.goto("/pump-settings");
     // Each voltage limit with this kind of box's range.
     const overVoltage = page.getByLabel(en["config.overVoltage"]);
     await expect(page.locator("label", { has: overVoltage })).toContainText("allowed 430 to 495 V");
     await page.getByLabel(en["config.dryRun"]).fill("90");
     await overVoltage.fill("495");
-    const save = async () => {
-      await page.getByRole("button", { name: en["config.update"] }).click();
-      await page.getByTestId("confirm-dialog").getByRole("button", { name: en["dialog.confirm"] }).click();
-    };
+    const save = () => page.getByRole("button", { name: en["config.update"] }).click();
     await save();
-    const step = page.getByTestId("config-weaker");
+    const step = page.getByTestId("config-review");
     await expect(step).toContainText(en["config.weakerTitle"]);
     await expect(step.getByRole("listitem")).toHaveText([
-      `${en["config.dryRun"]}: 30 → 90`,
-      `${en["config.overVoltage"]}: 460 → 495`,
+      `${en["config.dryRun"]}: 30 → 90 (${en["config.weakens"]})`,
+      `${en["config.overVoltage"]}: 460 → 495 (${en["config.weakens"]})`,
     ]);
     expect(await fitsTheScreen(page)).toBe(true);
     await expect(toast(page, en["config.saved"])).toHaveCount(0);
@@ -298,9 +315,9 @@ test("a change that weakens protection asks first, old → new, then saves when 
     expect(box.config.dryRunThreshold).toBe(30);
 
     await save();
-    await page.getByTestId("config-weaker").getByRole("button", { name: en["config.weakerSave"] }).click();
+    await page.getByTestId("config-review").getByRole("button", { name: en["config.weakerSave"] }).click();
     await expect(toast(page, en["config.saved"])).toBeVisible();
-    await expect(page.getByTestId("config-weaker")).toHaveCount(0);
+    await expect(page.getByTestId("config-review")).toHaveCount(0);
     await expect.poll(() => box.config.dryRunThreshold).toBe(90);
     expect(box.config.overVoltage).toBe(495);
   } finally {
@@ -308,7 +325,7 @@ test("a change that weakens protection asks first, old → new, then saves when 
   }
 });
 
-test("firmware: the card says what is newer up front, the dialog offers the box's own type, the box installs it", async ({
+test("firmware on the settings page: the card says what is newer up front, the dialog offers the box's own type, the box installs it", async ({
   page,
   playwright,
 }) => {
@@ -331,6 +348,8 @@ test("firmware: the card says what is newer up front, the dialog offers the box'
   await admin.dispose();
 
   await openDashboard(page);
+  await page.goto("/pump-settings");
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
   const status = page.getByTestId("ota-status");
   await expect(status).toHaveAttribute("data-state", "available");
   // The admin specs may upload SIM builds at the same time: whatever is newest is offered.
@@ -345,7 +364,7 @@ test("firmware: the card says what is newer up front, the dialog offers the box'
   await expect(toast(page, hi["ota.triggered"])).toBeVisible();
   await expect(page.getByTestId("ota-notice")).toHaveText(hi["ota.restartNotice"]);
   await expect(toast(page, hi["ota.done"].replace("{version}", offered))).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
+  await expect(page.getByTestId("settings-offline")).toHaveCount(0);
   // The card learns the box's new version without a reload.
   await expect(status).toHaveAttribute("data-installed", offered);
 });

@@ -88,8 +88,8 @@ test("register, login and the language switch, with their errors in Hindi", asyn
 
 test("motor ON and OFF switch the box's relay; a refused ON says why in Hindi", async ({ page, request }) => {
   await asFarmerWithBox(page, request, async ({ farmer, device }) => {
-    const toggle = page.getByTestId("motor-toggle");
-    await expect(toggle).toHaveText(hi["motor.off"]);
+    const start = page.getByRole("button", { name: hi["motor.turnOn"], exact: true });
+    await expect(page.getByTestId("motor-status")).toHaveText(hi["switch.stateOff"]);
 
     // A phase fault arrives after the page was drawn: the page (no script) still offers ON,
     // and the hub refuses it; the page that comes back says so and nothing switched.
@@ -97,7 +97,7 @@ test("motor ON and OFF switch the box's relay; a refused ON says why in Hindi", 
     await expect
       .poll(async () => (await pumpStatus(request, farmer)).faults.map((fault) => fault.kind))
       .toContain("phaseFault");
-    await toggle.click();
+    await start.click();
     const failure = page.getByTestId("command-failure");
     await expect(failure).toHaveAttribute("data-code", /^(phaseFault|rejected)$/);
     const code = await failure.getAttribute("data-code");
@@ -107,28 +107,39 @@ test("motor ON and OFF switch the box's relay; a refused ON says why in Hindi", 
     device.inject("phaseRestore");
     await expect.poll(async () => (await pumpStatus(request, farmer)).faults.length).toBe(0);
     await page.goto("/motor-control");
-    await page.getByTestId("motor-toggle").click();
+    await start.click();
     // The answer came only once the box had confirmed: the page says ON, and the relay is closed.
-    await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.on"]);
+    await expect(page.getByTestId("motor-status")).toHaveText(hi["switch.stateOn"]);
     expect(device.relay).toBe("on");
-    await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "on");
     await expect(page.getByTestId("command-failure")).toHaveCount(0);
 
     // Stopping is never held back: OFF right after ON, no cooldown.
-    await page.getByTestId("motor-toggle").click();
-    await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.off"]);
+    await page.getByRole("button", { name: hi["motor.turnOff"], exact: true }).click();
+    await expect(page.getByTestId("motor-status")).toHaveText(hi["switch.stateOff"]);
     expect(device.relay).toBe("off");
-    await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "off");
   });
 });
 
-test("motor configuration reaches the box; numbers out of range are refused in Hindi", async ({ page, request }) => {
+test("motor configuration on the settings page reaches the box once old → new is confirmed; numbers out of range are refused in Hindi", async ({
+  page,
+  request,
+}) => {
   await asFarmerWithBox(page, request, async ({ device }) => {
+    await page.getByRole("link", { name: hi["healthLine.settings"] }).click();
+    await expect(page).toHaveURL(/\/pump-settings$/);
     await page.getByLabel(hi["config.current"]).selectOption("12");
     await page.getByLabel(hi["config.dryRun"]).fill("25");
     await page.getByLabel(hi["config.overCurrent"]).fill("40");
-    // Without script there is no dialog: the button saves.
+    // The page comes back with the confirm step, old → new; nothing is saved yet.
     await page.getByRole("button", { name: hi["config.update"] }).click();
+    const step = page.getByTestId("config-review");
+    await expect(step.getByRole("listitem")).toHaveText([
+      `${hi["config.current"]}: 1 → 12`,
+      `${hi["config.dryRun"]}: 30 → 25`,
+      `${hi["config.overCurrent"]}: 30 → 40`,
+    ]);
+    expect(device.config.defaultCurrent).toBe(1);
+    await step.getByRole("button", { name: hi["dialog.confirm"] }).click();
     await expect(page.getByTestId("config-result")).toHaveText(hi["config.saved"]);
     await expect.poll(() => device.config.defaultCurrent).toBe(12);
     expect(device.config.dryRunThreshold).toBe(25);
@@ -144,13 +155,19 @@ test("motor configuration reaches the box; numbers out of range are refused in H
   });
 });
 
-test("a change that weakens protection comes back as a confirm step; its form saves it", async ({ page, request }) => {
+test("a change that weakens protection comes back as a confirm step saying so; its form saves it", async ({
+  page,
+  request,
+}) => {
   await asFarmerWithBox(page, request, async ({ device }) => {
+    await page.goto("/pump-settings");
     await page.getByLabel(hi["config.overCurrent"]).fill("150");
     await page.getByRole("button", { name: hi["config.update"] }).click();
-    const step = page.getByTestId("config-weaker");
+    const step = page.getByTestId("config-review");
     await expect(step).toContainText(hi["config.weakerTitle"]);
-    await expect(step.getByRole("listitem")).toHaveText([`${hi["config.overCurrent"]}: 30 → 150`]);
+    await expect(step.getByRole("listitem")).toHaveText([
+      `${hi["config.overCurrent"]}: 30 → 150 (${hi["config.weakens"]})`,
+    ]);
     // Held, not saved: what was typed stays in the form.
     await expect(page.getByLabel(hi["config.overCurrent"])).toHaveValue("150");
     expect(device.config.overCurrentThreshold).toBe(30);
@@ -275,6 +292,18 @@ test("bad form posts are answered 4xx, never 500", async ({ page, request }) => 
     for (const [path, form] of [
       ["/motor-control", { command: "sideways" }],
       ["/motor-control", { intent: "config", defaultCurrent: "x", dryRunThreshold: "", overCurrentThreshold: "1e999" }],
+      [
+        "/pump-settings",
+        {
+          intent: "config",
+          pump: device.deviceId,
+          defaultCurrent: "x",
+          dryRunThreshold: "",
+          overCurrentThreshold: "1e999",
+          confirmed: "defaultCurrent:1>x",
+        },
+      ],
+      ["/pump-settings", { intent: "config" }],
       ["/motor-schedule", { intent: "save", hour: "25", minute: "99", action: "ON", repeat: "daily", duration: "abc" }],
       ["/motor-schedule", { intent: "delete", id: "-1" }],
       ["/motor-schedule", { intent: "delete", id: "999999" }],

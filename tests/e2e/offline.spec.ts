@@ -44,7 +44,7 @@ test("offline, the installed app opens with the last known state and its age, an
   const { device } = await openDashboard(context, page, request);
   await installed(page);
   // The dashboard was kept while the motor was OFF; it is switched ON after that.
-  await page.getByTestId("motor-toggle").click();
+  await page.getByTestId("motor-on").click();
   await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "on");
   expect(device.relay).toBe("on");
 
@@ -58,9 +58,10 @@ test("offline, the installed app opens with the last known state and its age, an
   await expect(page.getByTestId("motor-status")).toHaveText(
     hi["offline.statusWas"].replace("{status}", hi["motor.on"]),
   );
-  const toggle = page.getByTestId("motor-toggle");
-  await expect(toggle).toBeDisabled();
-  await expect(toggle).toHaveText(hi["offline.noConnection"]);
+  // The button still says what it would do, and does nothing without a network.
+  const stop = page.getByTestId("motor-off");
+  await expect(stop).toBeDisabled();
+  await expect(stop).toHaveText(hi["motor.turnOff"]);
   await expect(page.getByTestId("current")).toHaveText("—");
   expect(device.relay).toBe("on");
 
@@ -69,7 +70,7 @@ test("offline, the installed app opens with the last known state and its age, an
   await page.reload();
   await expect(page.locator("[data-live=connected]")).toBeVisible();
   await expect(page.getByTestId("offline-banner")).toHaveCount(0);
-  await expect(page.getByTestId("motor-toggle")).toBeEnabled();
+  await expect(page.getByTestId("motor-off")).toBeEnabled();
 });
 
 /** What the page shows a reader: its visible text, without what CSS hides. */
@@ -156,7 +157,7 @@ test("an open dashboard that loses the network says so at once (English)", async
   await expect(page.getByTestId("motor-status")).toHaveText(
     en["offline.statusWas"].replace("{status}", en["motor.off"]),
   );
-  await expect(page.getByTestId("motor-toggle")).toBeDisabled();
+  await expect(page.getByTestId("motor-on")).toBeDisabled();
   await context.setOffline(false);
   await expect(page.locator("[data-live=connected]")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("offline-banner")).toHaveCount(0);

@@ -63,11 +63,16 @@ const SCREENS: {
   // The code pages, and their second step: the code (and a new password) for a number.
   { path: "/login-code", heading: (texts) => texts["codeLogin.title"], signedIn: false, reveal: askForACode },
   { path: "/forgot-password", heading: (texts) => texts["forgot.title"], signedIn: false, reveal: askForACode },
+  { path: "/motor-control", heading: (texts) => texts["motor.title"], signedIn: true },
   {
-    path: "/motor-control",
-    heading: (texts) => texts["motor.title"],
+    path: "/pump-settings",
+    heading: (texts) => texts["settings.title"],
     signedIn: true,
+    // The confirm step of a change (old → new), and the firmware dialog.
     reveal: async (page) => {
+      await page.locator("input[name=dryRunThreshold]").fill("29");
+      await page.locator(".config-form button[type=submit]").click();
+      await expect(page.getByTestId("config-review")).toBeVisible();
       await page.getByTestId("ota-open").click();
       await expect(page.getByTestId("ota-dialog")).toBeVisible();
     },

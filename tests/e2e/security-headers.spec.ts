@@ -96,11 +96,12 @@ test.describe("under the CSP", () => {
     await expect(page.locator("[data-live=connected]")).toBeVisible();
 
     // A command through the socketed page, there and back: ON, then OFF after the cooldown.
-    const toggle = page.getByTestId("motor-toggle");
+    const state = page.getByTestId("motor-status");
     for (const wanted of ["on", "off"] as const) {
       await expect(async () => {
-        if ((await toggle.textContent()) !== en[`motor.${wanted}`]) await toggle.click();
-        await expect(toggle).toHaveText(en[`motor.${wanted}`], { timeout: 1_000 });
+        if ((await state.getAttribute("data-state")) !== wanted)
+          await page.getByTestId(wanted === "on" ? "motor-on" : "motor-off").click({ timeout: 1_000 });
+        await expect(state).toHaveAttribute("data-state", wanted, { timeout: 1_000 });
       }).toPass({ timeout: 20_000, intervals: [1_000] });
       expect(device.relay).toBe(wanted);
     }

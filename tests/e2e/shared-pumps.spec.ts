@@ -104,7 +104,7 @@ test("three people on one pump: the owner lets राम run it and सीता
   await logIn(sitaPage, sita.mobileNo, sita.password);
   await acceptInvitation(sitaPage, hi, owner);
   await expect(sitaPage.locator("[data-live=connected]")).toBeVisible();
-  await expect(sitaPage.getByTestId("motor-toggle")).toHaveCount(0);
+  await expect(sitaPage.getByTestId("motor-on")).toHaveCount(0);
 
   // राम, on his own phone, accepts: the shared pump is his only one, so no switcher; it says whose it is.
   const ramContext = await browser.newContext();
@@ -117,8 +117,8 @@ test("three people on one pump: the owner lets राम run it and सीता
     ownerPage.locator(`[data-testid=member][data-mobile="${ram.mobileNo}"]`).getByTestId("member-status"),
   ).toHaveText(hi["people.accepted"]);
   await expect(ramPage.locator("[data-live=connected]")).toBeVisible();
-  await ramPage.getByTestId("motor-toggle").click();
-  await expect(ramPage.getByTestId("motor-toggle")).toHaveText(hi["motor.on"]);
+  await ramPage.getByTestId("motor-on").click();
+  await expect(ramPage.getByTestId("motor-status")).toHaveAttribute("data-state", "on");
   await expect.poll(() => device.relay).toBe("on");
   await expect(sitaPage.getByTestId("motor-status")).toHaveAttribute("data-state", "on");
 
@@ -170,7 +170,7 @@ test("an invitation shows whose pump and as what, never the owner's words, until
   await expect(page.locator("body")).not.toContainText("FREE GIFT");
   await expect(page.locator("body")).not.toContainText("WIN A PRIZE");
   // Nothing of either pump yet: the dashboard has no pump to show.
-  await expect(page.getByTestId("motor-toggle")).toHaveCount(0);
+  await expect(page.getByTestId("motor-on")).toHaveCount(0);
   expect(await fitsTheScreen(page)).toBe(true);
 
   await fromOwner.getByRole("button", { name: en["invitations.decline"] }).click();
@@ -179,7 +179,7 @@ test("an invitation shows whose pump and as what, never the owner's words, until
   await fromOther.getByRole("button", { name: en["invitations.accept"] }).click();
   await expect(invitations).toHaveCount(0);
   await expect(page.getByTestId("shared-by")).toContainText(other.farmer.mobileNo);
-  await expect(page.getByTestId("motor-toggle")).toBeVisible();
+  await expect(page.getByTestId("motor-on")).toBeVisible();
   await context.close();
 });
 
@@ -197,7 +197,7 @@ test("a viewer watches but gets no switch; the people and plan pages say they ar
   await logIn(page, sita.mobileNo, sita.password, en);
   await expect(page.locator("[data-live=connected]")).toBeVisible();
   await expect(page.getByTestId("viewer-note")).toHaveText(en["pumps.viewerNote"]);
-  await expect(page.getByTestId("motor-toggle")).toHaveCount(0);
+  await expect(page.getByTestId("motor-on")).toHaveCount(0);
   await page.goto("/pump-people");
   await expect(page.getByTestId("owner-only")).toHaveText(en["people.ownerOnly"]);
   await page.goto("/recharge");
@@ -232,7 +232,7 @@ test("an owner with two boxes switches between them with one tap, and switches t
   await secondChip.click();
   await expect(secondChip).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
-  await page.getByTestId("motor-toggle").click();
+  await page.getByTestId("motor-on").click();
   await expect.poll(() => second.relay).toBe("on");
   expect(first.relay).toBe("off");
   // The choice holds across pages and a reload.

@@ -33,17 +33,17 @@ test("a tap on ON before the page has hydrated switches the motor (slow 3G, 4x s
     });
 
     await page.goto("/motor-control", { waitUntil: "commit" });
-    const toggle = page.getByTestId("motor-toggle");
-    await expect(toggle).toHaveText(hi["motor.off"]);
-    await expect(toggle).toBeEnabled();
-    const hydrated = () => toggle.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps$")));
+    const start = page.getByRole("button", { name: hi["motor.turnOn"], exact: true });
+    await expect(page.getByTestId("motor-status")).toHaveText(hi["switch.stateOff"]);
+    await expect(start).toBeEnabled();
+    const hydrated = () => start.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps$")));
     expect(await hydrated()).toBe(false);
 
-    await toggle.click();
+    await start.click();
     // The form went to the route's action, which waited for the box to confirm.
     await expect.poll(() => device.relay, { timeout: 20_000 }).toBe("on");
-    await expect(page.getByTestId("motor-toggle")).toHaveText(hi["motor.on"], { timeout: 20_000 });
-    await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "on");
+    await expect(page.getByTestId("motor-status")).toHaveText(hi["switch.stateOn"], { timeout: 20_000 });
+    await expect(page.getByTestId("motor-off")).toBeVisible();
 
     // The page that came back hydrates like any other once its scripts arrive.
     release();

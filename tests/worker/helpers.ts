@@ -431,6 +431,7 @@ export const FRESH_PUMP_STATE = {
   cooldownUntil: 0,
   faults: [],
   powerDataAt: expect.any(Number),
+  stopsAt: null,
 } as const;
 
 /**

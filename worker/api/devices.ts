@@ -44,6 +44,7 @@ export async function motorStatusOf(env: Env, device: DeviceRow): Promise<z.inpu
     phaseFault: snapshot.phaseFault,
     powerData: snapshot.powerData,
     powerDataAt: pump.powerDataAt,
+    stopsAt: pump.stopsAt,
     healthLogs: snapshot.health,
     motorConfig: motorConfigOf(device),
   };

@@ -6,6 +6,8 @@ import type { MotorConfig } from "../../common/api-schemas.ts";
 import { NOMINAL_VOLTS, voltageLimitOutOfRange } from "../../common/protection.ts";
 import {
   isProtectionSetting,
+  type ProtectionSettings,
+  type SettingChange,
   unitOf,
   type WeakenedSetting,
   weakenedProtection,
@@ -76,6 +78,55 @@ export function weakenedSettingsOf(error: HttpError): WeakenedSetting[] {
 }
 
 /**
+ * The settings in force once `config` is saved on `device` (a voltage limit left out stays as it
+ * was, an emptied one is the kind's default), and the stored row; 400 `voltageLimitOutOfRange`
+ * with the range when a limit then in force lies outside the box's kind's range.
+ */
+function settingsAfter(device: DeviceRow, config: MotorConfig) {
+  const given = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
+  const after = { ...device, ...given };
+  const inForce = motorConfigOf(after);
+  const outOfRange = voltageLimitOutOfRange(device.kind, inForce);
+  if (outOfRange) {
+    throw apiError(400, "voltageLimitOutOfRange", {
+      ...outOfRange,
+      unit: unitOf(outOfRange.field),
+      kind: device.kind,
+      nominal: NOMINAL_VOLTS[device.kind],
+    });
+  }
+  return { after, inForce };
+}
+
+/** The settings in the order the settings form shows them. */
+const SETTINGS_IN_ORDER = [
+  "defaultCurrent",
+  "dryRunThreshold",
+  "overCurrentThreshold",
+  "underVoltage",
+  "overVoltage",
+  "voltageUnbalance",
+] as const satisfies readonly (keyof ProtectionSettings)[];
+
+/**
+ * What saving `config` on `device` would change, for the owner to confirm before it is saved
+ * (the settings page, docs/decisions/025-weaker-protection-asks-first.md): every setting in
+ * force that moves, old → new, each marked where it weakens protection by the rule the save
+ * applies. Refuses what saving refuses (a voltage limit outside its kind's range); saves nothing.
+ */
+export function motorConfigChanges(device: DeviceRow, config: MotorConfig): SettingChange[] {
+  const before = motorConfigOf(device);
+  const { inForce } = settingsAfter(device, config);
+  const weakened = new Set(weakenedProtection(device.kind, before, inForce).map(({ setting }) => setting));
+  return SETTINGS_IN_ORDER.filter((setting) => before[setting] !== inForce[setting]).map((setting) => ({
+    setting,
+    from: before[setting],
+    to: inForce[setting],
+    weakens: setting !== "defaultCurrent" && weakened.has(setting),
+  }));
+}
+
+/**
  * Saves and sends a box's new settings; the history entry goes on its owner's account. A
  * voltage limit the change leaves out stays as it was; the limits then in force must lie in the
  * box's kind's ranges (400 `voltageLimitOutOfRange` with the range otherwise, nothing saved; a
@@ -95,18 +146,7 @@ export async function changeMotorConfig(
   },
 ): Promise<{ deliveredToDevice: boolean; config: ReturnType<typeof motorConfigOf> }> {
   const { device, config, changeNote, confirmedWeaker, changedByUserId } = change;
-  const given = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
-  const after = { ...device, ...given };
-  const inForce = motorConfigOf(after);
-  const outOfRange = voltageLimitOutOfRange(device.kind, inForce);
-  if (outOfRange) {
-    throw apiError(400, "voltageLimitOutOfRange", {
-      ...outOfRange,
-      unit: unitOf(outOfRange.field),
-      kind: device.kind,
-      nominal: NOMINAL_VOLTS[device.kind],
-    });
-  }
+  const { after, inForce } = settingsAfter(device, config);
   const weakened = weakenedProtection(device.kind, motorConfigOf(device), inForce);
   if (weakened.length > 0 && !confirmedWeaker) throw weakerProtectionUnconfirmed(weakened);
   const confirmedNote = weakened.length

@@ -1,0 +1,216 @@
+// /pump-settings: the installer's page of the chosen pump, its owner's alone (anyone else is
+// told so, and the action refuses them): the motor's protection settings, the box's details
+// (signal in dBm, IMEI, chip, SIM, firmware version) with a Refresh that asks the box, and its
+// firmware update. Off the dashboard, one scroll from the switch no more. Live on the realtime
+// socket like the dashboard, so the details grey out the moment the box drops and a firmware
+// update says how it goes. The settings form posts here; every change is confirmed old → new
+// before it is saved (app/components/motor-config-card.tsx).
+import { useEffect, useState } from "react";
+import { data } from "react-router";
+import { healthReadingResponseSchema } from "../../common/api-responses/devices.ts";
+import { motorConfigRequestSchema } from "../../common/api-schemas.ts";
+import type { SettingChange } from "../../common/protection-changes.ts";
+import { roleMay } from "../../common/pump-roles.ts";
+import type { HealthData } from "../../common/realtime-protocol.ts";
+import { getDb } from "../../worker/db/client.ts";
+import { findDeviceById, motorConfigOf } from "../../worker/db/devices.ts";
+import { latestFirmware } from "../../worker/db/firmware.ts";
+import { HttpError } from "../../worker/http/http-error.ts";
+import { deviceHub } from "../../worker/hubs/device-hubs.ts";
+import { changeMotorConfig, motorConfigChanges, OWNER_CHANGE_NOTE } from "../../worker/services/motor-config.ts";
+import { callApi } from "../api-client.ts";
+import { FirmwareCard } from "../components/firmware-card.tsx";
+import { HealthGrid } from "../components/health-grid.tsx";
+import { type ConfigOutcome, MotorConfigCard } from "../components/motor-config-card.tsx";
+import { useToast } from "../components/toast.tsx";
+import { field, isSameOriginRequest, readForm } from "../form.server.ts";
+import { relativeAge } from "../format.ts";
+import { healthCacheKey, readCachedHealth, saveCachedHealth } from "../health-cache.ts";
+import { useLanguage, useT } from "../i18n/i18n.ts";
+import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
+import { useDeviceRealtime } from "../realtime/use-device-realtime.ts";
+import { useLiveEffects } from "../realtime/use-live-effects.ts";
+import { envOf } from "../session.server.ts";
+import { userContext } from "../user-context.ts";
+import type { Route } from "./+types/pump-settings";
+
+export const meta: Route.MetaFunction = () => [{ title: "Pump settings · Sinchai" }];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = context.get(userContext);
+  const { pumps, chosen } = context.get(pumpContext);
+  if (!chosen) return { view: "noDevice" as const };
+  // Decided here, before anything of the box is read: a member gets the notice and nothing else.
+  if (!roleMay(chosen.role, "configure")) return { view: "ownerOnly" as const };
+  const env = envOf(context);
+  const db = getDb(env.DB);
+  // Read again: the choice was resolved before this request's action (a settings change) ran.
+  const device = (await findDeviceById(db, chosen.device.id)) ?? chosen.device;
+  const [snapshot, newestImage] = await Promise.all([
+    deviceHub(env, device.id).getSnapshot(),
+    device.connection ? latestFirmware(db, device.connection) : undefined,
+  ]);
+  return {
+    view: "settings" as const,
+    deviceId: device.id,
+    kind: device.kind,
+    motorConfig: motorConfigOf(device),
+    cacheKey: healthCacheKey(user.mobileNo, device.id, pumps[0]?.device.id ?? null),
+    // What the box told us at its hello: which build it runs, and the newest build of that kind.
+    firmware: {
+      connection: device.connection ?? null,
+      installed: device.firmware ?? null,
+      newest: newestImage?.version ?? null,
+    },
+    snapshot,
+  };
+}
+
+type ActionResult = { config: ConfigOutcome };
+
+/** What the confirm form sends back: exactly which old → new the owner saw. */
+function reviewedKey(changes: SettingChange[]): string {
+  return changes.map(({ setting, from, to }) => `${setting}:${from}>${to}`).join(",");
+}
+
+/**
+ * The settings form (`intent=config`), with script or without. A change is saved only when its
+ * confirm step's form posts it again with `confirmed` naming the old → new the owner saw; any
+ * other post of a change answers that step (again, if the settings moved meanwhile). The same
+ * service as POST /api/pumps/{deviceId}/config, which saves with the history note and takes
+ * the settings to the box.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const refused = (config: ConfigOutcome, status: number) => data<ActionResult>({ config }, { status });
+  if (!isSameOriginRequest(request)) return refused({ ok: false, code: "crossSite" }, 403);
+  const form = await readForm(request);
+  if (field(form, "intent") !== "config") return refused({ ok: false, code: "invalid" }, 400);
+  const user = context.get(userContext);
+  const env = envOf(context);
+  // The owner's alone, whatever the page showed: checked against the pump the form names.
+  const access = await pumpInForm(env, user, form, "configure");
+  if (!access.ok) return refused({ ok: false, code: access.code }, 403);
+  const values = {
+    defaultCurrent: field(form, "defaultCurrent"),
+    dryRunThreshold: field(form, "dryRunThreshold"),
+    overCurrentThreshold: field(form, "overCurrentThreshold"),
+    underVoltage: field(form, "underVoltage"),
+    overVoltage: field(form, "overVoltage"),
+    voltageUnbalance: field(form, "voltageUnbalance"),
+  };
+  const parsed = motorConfigRequestSchema.safeParse(values);
+  if (!parsed.success) {
+    // The API's code for the same refusal; the page words it, never the schema's English.
+    const name = String(parsed.error.issues[0]?.path[0] ?? "");
+    return refused({ ok: false, code: "invalidInput", field: name, values }, 400);
+  }
+  const { token: _token, confirmWeakerProtection: _asJson, ...config } = parsed.data;
+  const device = { ...access.pump.device, ownerUserId: user.id };
+  try {
+    const changes = motorConfigChanges(device, config);
+    if (changes.length === 0) return { config: { ok: false, code: "unchanged" } } satisfies ActionResult;
+    const confirmed = field(form, "confirmed");
+    const reviewed = reviewedKey(changes);
+    if (confirmed !== reviewed) {
+      const review: ConfigOutcome = {
+        ok: false,
+        code: "review",
+        changes,
+        values,
+        reviewed,
+        changedMeanwhile: confirmed !== "",
+      };
+      return { config: review } satisfies ActionResult;
+    }
+    const { deliveredToDevice } = await changeMotorConfig(env, {
+      device,
+      config,
+      changedByUserId: user.id,
+      changeNote: OWNER_CHANGE_NOTE,
+      // The owner saw each setting old → new, those that weaken protection marked so.
+      confirmedWeaker: true,
+    });
+    return { config: { ok: true, deliveredToDevice } } satisfies ActionResult;
+  } catch (error) {
+    // A voltage limit outside this kind of motor's range: the form shows the range.
+    if (!(error instanceof HttpError) || (error.code !== "invalidInput" && error.code !== "voltageLimitOutOfRange"))
+      throw error;
+    return refused({ ok: false, code: error.code, field: String(error.params.field ?? ""), values }, 400);
+  }
+}
+
+export default function PumpSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  return (
+    <main className="page">
+      <h1>{t("settings.title")}</h1>
+      {loaderData.view === "noDevice" ? (
+        <p className="card message info">{t("motor.noDevice")}</p>
+      ) : loaderData.view === "ownerOnly" ? (
+        <p className="card message info" data-testid="owner-only">
+          {t("settings.ownerOnly")}
+        </p>
+      ) : (
+        <Settings settings={loaderData} posted={actionData?.config ?? null} />
+      )}
+    </main>
+  );
+}
+
+type SettingsData = Extract<Route.ComponentProps["loaderData"], { view: "settings" }>;
+
+function Settings({ settings, posted }: { settings: SettingsData; posted: ConfigOutcome | null }) {
+  const t = useT();
+  const language = useLanguage();
+  const toast = useToast();
+  const { deviceId, cacheKey } = settings;
+  const [live, setLive] = useDeviceRealtime(deviceId, settings.snapshot, useLiveEffects());
+  const online = live.pump.deviceStatus === "online" && live.ended === null;
+  const [cachedHealth, setCachedHealth] = useState<HealthData | null>(null);
+  const [refreshing, setRefreshing] = useState(false);
+
+  // As on the dashboard: whatever health this page sees, the browser remembers for a bad day.
+  useEffect(() => {
+    if (live.health) saveCachedHealth(cacheKey, live.health);
+  }, [cacheKey, live.health]);
+
+  async function refreshHealth() {
+    setRefreshing(true);
+    const result = await callApi(`/api/pumps/${deviceId}/health`, healthReadingResponseSchema, { method: "POST" });
+    setRefreshing(false);
+    if (result.ok) {
+      setCachedHealth(null);
+      const { healthData, source, ageSeconds } = result.data;
+      setLive((current) => ({ ...current, health: healthData }));
+      // The box is asked at most once a minute (its SIM pays): a report older than a few seconds says its age.
+      const stale = source === "hub" && ageSeconds !== null && ageSeconds > 5;
+      toast.show(
+        stale ? t("health.asOf", { age: relativeAge(Date.now() - ageSeconds * 1000, language) }) : t("health.updated"),
+        "success",
+      );
+    } else if (result.status !== 401) {
+      toast.show(t("status.failed"), "error");
+      setCachedHealth(readCachedHealth(cacheKey));
+    }
+  }
+
+  return (
+    <div className="dashboard" data-live={live.connected ? "connected" : live.ended ? "ended" : "connecting"}>
+      {!online && (
+        <p className="message warning" data-testid="settings-offline">
+          {t("settings.offline")}
+        </p>
+      )}
+      <MotorConfigCard initial={settings.motorConfig} posted={posted} kind={settings.kind} pump={deviceId} />
+      <HealthGrid
+        health={cachedHealth ?? live.health}
+        cached={cachedHealth !== null}
+        refreshing={refreshing}
+        onRefresh={refreshHealth}
+        motorStatus={live.pump.status}
+        online={online}
+      />
+      <FirmwareCard deviceId={deviceId} firmware={settings.firmware} />
+    </div>
+  );
+}
