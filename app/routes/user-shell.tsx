@@ -1,4 +1,5 @@
 import { Form, NavLink, Outlet, useLocation } from "react-router";
+import { renewSession } from "../../worker/auth/sessions.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { ToastProvider } from "../components/toast.tsx";
@@ -19,6 +20,9 @@ export const middleware: Route.MiddlewareFunction[] = [
     // An alert's tap opened this pump (`?pump=`): the next pages show it too.
     const keep = pumpChoiceCookie(request, choice);
     if (keep) response.headers.append("Set-Cookie", keep);
+    // Opening the app is using it: the session lasts 90 days from now (once a day at most).
+    const renewed = await renewSession(envOf(context), request, user);
+    if (renewed) response.headers.append("Set-Cookie", renewed);
     return response;
   },
 ];
