@@ -201,6 +201,9 @@ export const adminEn = {
   "admin.config.busy": "Updating...",
   "admin.config.updated": "Configuration updated!",
   "admin.config.notDelivered": "Saved. The device is offline and gets it when it reconnects.",
+  "admin.config.keptForFirstBox": "Saved for the account's first box: it gets these when it is provisioned or linked.",
+  "admin.config.noBoxYet":
+    "This account has no box yet. These numbers are kept for its first box, which gets them when it is provisioned or linked. Voltage limits are set once the box is fitted.",
   "admin.config.failed": "Update failed.",
   "admin.config.weakerTitle": "This change weakens the motor's protection:",
   "admin.config.weakerQuestion": "The motor may not be switched off in time to save it. Save anyway?",

@@ -193,6 +193,9 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.config.busy": "अपडेट हो रहा है...",
   "admin.config.updated": "कॉन्फ़िगरेशन अपडेट हो गया!",
   "admin.config.notDelivered": "सहेज लिया गया। डिवाइस ऑफ़लाइन है, दोबारा जुड़ने पर उसे मिल जाएगा।",
+  "admin.config.keptForFirstBox": "खाते के पहले बॉक्स के लिए सेव हो गया: बॉक्स जोड़े जाने पर उसे ये मिलेंगे।",
+  "admin.config.noBoxYet":
+    "इस खाते में अभी कोई बॉक्स नहीं है। ये संख्याएँ उसके पहले बॉक्स के लिए रखी जाती हैं, जो जोड़े जाने पर उसे मिलती हैं। वोल्टेज की सीमाएँ बॉक्स लगने के बाद सेट करें।",
   "admin.config.failed": "अपडेट विफल रहा।",
   "admin.config.weakerTitle": "इस बदलाव से मोटर की सुरक्षा कमज़ोर होती है:",
   "admin.config.weakerQuestion": "हो सकता है मोटर बचाने के लिए समय पर बंद न हो। फिर भी सेव करें?",

@@ -8,7 +8,7 @@ import type { DeviceStatus } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
 import { listMembershipsOf } from "./device-members.ts";
 import { firstBoxOfUser, listDevicesOfOwner, motorConfigOf } from "./devices.ts";
-import { listMotorConfigHistory } from "./motor-config.ts";
+import { findKeptSettings, type KeptSettings, listMotorConfigHistory } from "./motor-config.ts";
 import { type DeviceRow, devices, type UserRow, users } from "./schema.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -88,10 +88,11 @@ export type AdminUserView = {
   shared: { id: string; role: MemberRole; label: string; ownerMobileNo: string | null; online: boolean }[];
 };
 
-export function toAdminUserView(
+function toAdminUserView(
   user: UserRow,
   owned: DeviceRow[],
-  shared: Awaited<ReturnType<typeof listMembershipsOf>> = [],
+  shared: Awaited<ReturnType<typeof listMembershipsOf>>,
+  kept: KeptSettings | undefined,
 ): AdminUserView {
   const device = owned[0] ?? null;
   return {
@@ -101,8 +102,10 @@ export function toAdminUserView(
     createdAt: iso(user.createdAt)!,
     lastLogin: iso(user.lastLogin),
     numberVerifiedAt: iso(user.numberVerifiedAt),
-    // The first box's settings; an account without a box shows what a new box starts with.
+    // The first box's settings; an account without a box shows what its first box will start
+    // with: the settings an admin kept for it, else a new box's.
     ...motorConfigOf(device),
+    ...(device ? {} : kept),
     deviceInfo: {
       signal: device?.signal ?? null,
       imei: device?.imei ?? null,
@@ -139,8 +142,12 @@ export async function findAdminUserView(
     where: "id" in where ? eq(users.id, where.id) : eq(users.mobileNo, where.mobileNo),
   });
   if (!user) return undefined;
-  const [owned, shared] = await Promise.all([listDevicesOfOwner(db, user.id), listMembershipsOf(db, user.mobileNo)]);
-  return toAdminUserView(user, owned, shared);
+  const [owned, shared, kept] = await Promise.all([
+    listDevicesOfOwner(db, user.id),
+    listMembershipsOf(db, user.mobileNo),
+    findKeptSettings(db, user.id),
+  ]);
+  return toAdminUserView(user, owned, shared, kept);
 }
 
 export async function countAdmins(db: Db): Promise<number> {

@@ -1,6 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
+import { provisionStatements } from "../../common/first-box-sql.ts";
 import { type VoltageLimits, voltageLimitsOf } from "../../common/protection.ts";
 import type { Db } from "./client.ts";
 import { type DeviceRow, devices, users } from "./schema.ts";
@@ -87,21 +88,19 @@ export async function updateDeviceIdentity(
   await db.update(devices).set(known).where(eq(devices.id, deviceId));
 }
 
+/**
+ * Makes a box, for an account (which may own others) or for stock: one D1 batch of the
+ * statements `npm run device -- provision` runs too, so a first box takes the settings an admin
+ * kept for its account (common/first-box-sql.ts).
+ */
 export async function insertDevice(
   db: Db,
   values: { id: string; kind: DeviceRow["kind"]; keyHash: string; ownerUserId: number | null; now: number },
 ): Promise<DeviceRow> {
-  const rows = await db
-    .insert(devices)
-    .values({
-      id: values.id,
-      kind: values.kind,
-      keyHash: values.keyHash,
-      ownerUserId: values.ownerUserId,
-      createdAt: values.now,
-    })
-    .returning();
-  return rows[0]!;
+  const d1 = db.$client;
+  const statements = provisionStatements({ deviceId: values.id, ...values });
+  await d1.batch(statements.map(({ sql, params }) => d1.prepare(sql).bind(...params)));
+  return (await findDeviceById(db, values.id))!;
 }
 
 export async function setDeviceKeyHash(db: Db, deviceId: string, keyHash: string): Promise<boolean> {
