@@ -1,8 +1,9 @@
 // Accounts as the admin area sees them: lists, one user with their device, role changes and
 // deletion. Every rule that protects the fleet (never zero admins) is a condition inside the
 // SQL statement itself, so two admins acting at once cannot get around it.
-import { asc, count, eq, inArray } from "drizzle-orm";
+import { asc, count, eq, inArray, like, or, sql } from "drizzle-orm";
 import { HUB_NOTICE_UPSERT, type HubNoticeRow } from "../../common/access-change-sql.ts";
+import type { FleetSearch } from "../../common/admin-schemas.ts";
 import type { MemberRole } from "../../common/pump-roles.ts";
 import type { DeviceStatus } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
@@ -23,7 +24,11 @@ export type AdminUserListItem = {
   deviceId: string | null;
 };
 
-export async function listUsersForAdmin(db: Db): Promise<AdminUserListItem[]> {
+/**
+ * Every account, oldest first, with its first box; with `search`, those whose number it finds
+ * or who own a box whose id it finds (any of their boxes).
+ */
+export async function listUsersForAdmin(db: Db, search?: FleetSearch): Promise<AdminUserListItem[]> {
   const rows = await db
     .select({
       id: users.id,
@@ -35,6 +40,16 @@ export async function listUsersForAdmin(db: Db): Promise<AdminUserListItem[]> {
     })
     .from(users)
     .leftJoin(devices, firstBoxOfUser)
+    .where(
+      search &&
+        or(
+          sql`false`,
+          search.digits === null ? undefined : like(users.mobileNo, `%${search.digits}%`),
+          search.boxIdPart === null
+            ? undefined
+            : sql`EXISTS (SELECT 1 FROM devices owned WHERE owned.owner_user_id = ${users.id} AND owned.id LIKE ${`SNC-%${search.boxIdPart}%`})`,
+        ),
+    )
     .orderBy(asc(users.id));
   return rows.map((row) => ({ ...row, createdAt: iso(row.createdAt)!, lastLogin: iso(row.lastLogin) }));
 }

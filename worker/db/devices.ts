@@ -1,4 +1,5 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, like, or, sql } from "drizzle-orm";
+import type { FleetSearch } from "../../common/admin-schemas.ts";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import { provisionStatements } from "../../common/first-box-sql.ts";
@@ -108,11 +109,20 @@ export async function setDeviceKeyHash(db: Db, deviceId: string, keyHash: string
   return rows.length > 0;
 }
 
-export function listDevicesWithOwners(db: Db) {
+/** Every box with its owner's account, oldest first; with `search`, those whose id or owner's number it finds. */
+export function listDevicesWithOwners(db: Db, search?: FleetSearch) {
   return db
     .select({ device: devices, ownerMobileNo: users.mobileNo })
     .from(devices)
     .leftJoin(users, eq(devices.ownerUserId, users.id))
+    .where(
+      search &&
+        or(
+          sql`false`,
+          search.digits === null ? undefined : like(users.mobileNo, `%${search.digits}%`),
+          search.boxIdPart === null ? undefined : like(devices.id, `SNC-%${search.boxIdPart}%`),
+        ),
+    )
     .orderBy(devices.createdAt);
 }
 
