@@ -2,6 +2,7 @@ import { Form, NavLink, Outlet, useLocation } from "react-router";
 import { renewSession } from "../../worker/auth/sessions.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
+import { LogoutControl } from "../components/logout-control.tsx";
 import { ToastProvider } from "../components/toast.tsx";
 import { CONTACT } from "../contact.ts";
 import { type MessageKey, useT } from "../i18n/i18n.ts";
@@ -67,9 +68,6 @@ const ALERTS_TAB = { to: "/alerts", label: "nav.alerts" } as const;
 
 export default function UserShell({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  const { pathname } = useLocation();
-  // SPEC §2: logging out from /logs goes to /login with a full page load; elsewhere to /.
-  const fromLogs = pathname === "/logs";
   return (
     <ToastProvider>
       <div className="shell">
@@ -86,12 +84,7 @@ export default function UserShell({ loaderData }: Route.ComponentProps) {
             ))}
           </nav>
           <LanguageSwitch />
-          <Form method="post" action="/logout" reloadDocument={fromLogs}>
-            {fromLogs && <input type="hidden" name="next" value="/login" />}
-            <button type="submit" className="button small">
-              {t("shell.logout")}
-            </button>
-          </Form>
+          <LogoutControl />
         </header>
         {loaderData.invitations.length > 0 && <PumpInvitations invitations={loaderData.invitations} />}
         {loaderData.switcher.length > 0 && <PumpSwitcher pumps={loaderData.switcher} chosenId={loaderData.chosenId} />}

@@ -3,7 +3,17 @@
 // empty states, and the logout that goes to /login.
 import { expect, test } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { DEMO_USER, en, hi, logIn, registerAndLogIn, startDemoDevice, useLanguage, VIEWPORTS } from "./support.ts";
+import {
+  DEMO_USER,
+  en,
+  hi,
+  logIn,
+  logOut,
+  registerAndLogIn,
+  startDemoDevice,
+  useLanguage,
+  VIEWPORTS,
+} from "./support.ts";
 
 let device: SimulatedDevice;
 
@@ -87,7 +97,7 @@ test("logout on the logs page ends the session and loads /login", async ({ page 
   await page.goto("/logs");
   await expect(page.getByTestId("logs-empty")).toBeVisible();
   const loaded = page.waitForEvent("load");
-  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await logOut(page);
   await loaded;
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/logs");
