@@ -142,7 +142,8 @@ export function auditFieldsText(fields: Record<string, unknown>, language: Langu
 }
 
 function valueText(value: unknown, language: Language): string {
-  if (typeof value === "boolean") return translateAdmin(language, value ? "admin.audit.value.yes" : "admin.audit.value.no");
+  if (typeof value === "boolean")
+    return translateAdmin(language, value ? "admin.audit.value.yes" : "admin.audit.value.no");
   if (value === null) return translateAdmin(language, "admin.audit.value.none");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
