@@ -6,7 +6,7 @@ import type { PumpUsage } from "../../common/api-responses/usage.ts";
 import { formatDate, formatDuration, formatNumber, localeOf } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 
-// Room around the plot for labels 13 units high (app.css), drawn at least 12 px on a 360 px phone.
+// Room around the plot for labels 13.5 units high (app.css), drawn at least 12 px on a 360 px phone.
 const WIDTH = 320;
 const HEIGHT = 150;
 /** Room for "24 घं." beside the plot. */

@@ -28,8 +28,10 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // (their accept and decline forms) then added 205 bytes: 137,417 bytes (134.2 KB).
   // Verified numbers (three pages in the route manifest every page loads, the dashboard's one
   // line and its two notices, the spaced number) and alerts by SMS and call (the admin's page in
-  // the manifest) then added 522 bytes: 137,939 bytes (134.7 KB).
-  "/motor-control": { js: 134.8 * KB },
+  // the manifest) then added 522 bytes: 137,939 bytes (134.7 KB). Logout that asks first (the
+  // header's dialog and its form; its page in the manifest) then added 536 bytes: 138,475 bytes
+  // (135.2 KB).
+  "/motor-control": { js: 135.3 * KB },
 };
 
 function kindOf(response: Response): Kind {
@@ -119,7 +121,7 @@ test.describe("the dashboard", () => {
     await device.stop();
   });
 
-  test("/motor-control: at most 134.8 KB of JavaScript, live", async ({ browser }) => {
+  test("/motor-control: at most 135.3 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only
     // the session cookie (no cache, no memory of the login page's scripts).
     const context = await browser.newContext();
