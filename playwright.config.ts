@@ -30,6 +30,7 @@ const OWN_FARMER_SPECS = [
   "**/admin-update-config.spec.ts",
   "**/admin-recharges.spec.ts",
   "**/admin-telephony.spec.ts",
+  "**/touch-targets.spec.ts",
 ];
 
 /** Specs that read what every device and account add to (totals, the newest logs, the audit). */

@@ -7,7 +7,7 @@ export default [
   route("register", "routes/register.tsx"),
   route("login-code", "routes/login-code.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
-  route("logout", "routes/logout.ts"),
+  route("logout", "routes/logout.tsx"),
   route("language", "routes/language.ts"),
   // ---- user area ----
   layout("routes/user-shell.tsx", [

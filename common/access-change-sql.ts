@@ -4,11 +4,8 @@
 // (scripts/lib/operator-sql.ts). One list, so relinking a box is one change whoever makes it.
 // Every such change leaves its box's hub a notice in the same batch (worker/services/hub-notices.ts).
 
-/** A value a statement binds. */
-export type SqlValue = string | number | null;
-
-/** One statement with numbered parameters (?1 is `params[0]`), each used at least once. */
-export type SqlStatement = { sql: string; params: SqlValue[] };
+import { keptSettingsStatements } from "./first-box-sql.ts";
+import type { SqlStatement } from "./sql-statement.ts";
 
 /** What a notice statement answers, one row per box: the version of its notice now pending. */
 export type HubNoticeRow = { deviceId: string; version: number };
@@ -27,8 +24,11 @@ export const HUB_NOTICE_UPSERT =
  * The same owner again changes nothing (and keeps `linked_at`, which decides the account's
  * first box). The last statement answers the box's id, or nothing when there is no such box.
  *
+ * A box that becomes the account's first takes the settings an admin kept for the account
+ * (common/first-box-sql.ts); the hub's notice has it send them to the box.
+ *
  * Ordered so that any first part alone is safe, should the statements ever run one by one: the
- * notice, then the members go, then the owner changes.
+ * notice, then the members go, then the kept settings, then the owner changes.
  */
 export function relinkStatements(change: {
   deviceId: string;
@@ -45,6 +45,7 @@ export function relinkStatements(change: {
       sql: "DELETE FROM device_members WHERE device_id = ?1 AND (SELECT owner_user_id FROM devices WHERE id = ?1) IS NOT ?2",
       params: [deviceId, ownerUserId],
     },
+    ...(ownerUserId === null ? [] : keptSettingsStatements({ deviceId, ownerUserId, now })),
     {
       sql:
         "UPDATE devices SET linked_at = CASE WHEN owner_user_id IS ?2 THEN linked_at WHEN ?2 IS NULL THEN NULL ELSE ?3 END, " +

@@ -71,3 +71,34 @@ export const telephonyUsageQuerySchema = z.strictObject({
     .regex(/^20[0-9]{2}-(0[1-9]|1[0-2])$/, { error: "must be a month as 2026-11" })
     .optional(),
 });
+
+/**
+ * What an admin typed in the fleet search: part of a mobile number (as people write one:
+ * spaces, dashes, +91 or a leading 0) and/or part of a box's id as printed on its sticker
+ * (`SNC-` optional, any case). Digits alone may be either. Anything else finds nothing.
+ */
+export type FleetSearch = { digits: string | null; boxIdPart: string | null };
+
+export function fleetSearchOf(text: string): FleetSearch {
+  if (/^\+?[\d\s-]+$/.test(text)) {
+    let digits = text.replace(/\D/g, "");
+    if (digits.length === 12 && digits.startsWith("91")) digits = digits.slice(2);
+    else if (digits.length === 11 && digits.startsWith("0")) digits = digits.slice(1);
+    return { digits: digits || null, boxIdPart: /^\d+$/.test(text) ? digits : null };
+  }
+  const box = /^(?:SNC-?)?([A-Z0-9]*)$/.exec(text.toUpperCase());
+  return { digits: null, boxIdPart: box ? box[1]! : null };
+}
+
+/** GET /api/admin/users?q= and /api/admin/devices?q= (and /admin/users?q=): all, or those the search finds. */
+export const fleetSearchQuerySchema = z.object({
+  q: z.preprocess(
+    blankAsAbsent,
+    z
+      .string()
+      .trim()
+      .max(40, { error: "q must be at most 40 characters." })
+      .transform((text) => (text === "" ? undefined : fleetSearchOf(text)))
+      .optional(),
+  ),
+});

@@ -6,12 +6,14 @@ import type { PumpUsage } from "../../common/api-responses/usage.ts";
 import { formatDate, formatDuration, formatNumber, localeOf } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 
+// Room around the plot for labels 13.5 units high (app.css), drawn at least 12 px on a 360 px phone.
 const WIDTH = 320;
 const HEIGHT = 150;
-const LEFT = 30;
+/** Room for "24 घं." beside the plot. */
+const LEFT = 40;
 /** Room for the last date label, centred under today's bar. */
-const RIGHT = 14;
-const BOTTOM = 18;
+const RIGHT = 22;
+const BOTTOM = 20;
 const PLOT_HEIGHT = HEIGHT - BOTTOM - 8;
 
 export function UsageCard({ usage, span, deviceId }: { usage: PumpUsage; span: number; deviceId: string }) {

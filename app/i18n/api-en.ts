@@ -97,6 +97,8 @@ export const apiEn = {
     "{setting, select, dryRunThreshold {dry run threshold} overCurrentThreshold {over current threshold} underVoltage {under voltage} overVoltage {over voltage} other {voltage unbalance}} {from} → {to} {unit}",
   "error.voltageLimitOutOfRange":
     "{field, select, underVoltage {Under voltage} overVoltage {Over voltage} other {Voltage unbalance}} for a {kind, select, 1phase {1-phase} other {3-phase}} motor ({nominal} V) must be from {min} to {max} {unit}.",
+  "error.voltageLimitNeedsBox":
+    "This account has no box yet: only the default current, the dry run threshold and the over current threshold are kept for its first box. Voltage limits depend on the box's kind: set them once it is fitted.",
   "api.registered": "Registration successful! Please login to continue.",
   "api.codeRequested":
     "If this number can use it, a 6-digit code is on its way by SMS. It works for 5 minutes, for 5 tries.",

@@ -97,6 +97,8 @@ export const apiHi: Record<ApiMessageKey, string> = {
     "{setting, select, dryRunThreshold {ड्राई रन सीमा} overCurrentThreshold {ओवरकरंट सीमा} underVoltage {कम वोल्टेज पर बंद} overVoltage {ज़्यादा वोल्टेज पर बंद} other {फेज़ असंतुलन सीमा}} {from} → {to} {unit}",
   "error.voltageLimitOutOfRange":
     "{kind, select, 1phase {1-फेज़} other {3-फेज़}} मोटर ({nominal} V) के लिए {field, select, underVoltage {कम वोल्टेज पर बंद} overVoltage {ज़्यादा वोल्टेज पर बंद} other {फेज़ असंतुलन}} की सीमा {min} से {max} {unit} के बीच होनी चाहिए।",
+  "error.voltageLimitNeedsBox":
+    "इस खाते में अभी कोई बॉक्स नहीं है: उसके पहले बॉक्स के लिए सिर्फ़ डिफ़ॉल्ट करंट, ड्राई रन सीमा और ओवरकरंट सीमा रखी जाती हैं। वोल्टेज की सीमाएँ बॉक्स की किस्म पर निर्भर हैं: बॉक्स लगने के बाद उन्हें सेट करें।",
   "api.registered": "रजिस्ट्रेशन सफल! आगे बढ़ने के लिए लॉगिन करें।",
   "api.passwordChanged": "पासवर्ड बदल गया। बाकी सभी जगह से आप लॉगआउट हो गए।",
   "api.codeRequested": "अगर यह नंबर इसका इस्तेमाल कर सकता है, तो 6 अंकों का कोड SMS से आ रहा है। वह 5 मिनट चलेगा, 5 कोशिशों तक।",

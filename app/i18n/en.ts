@@ -37,6 +37,11 @@ export const en = {
   "auth.throttled": "Too many attempts. Please wait a little and try again.",
   "error.generic": "An error occurred. Please try again.",
   "shell.logout": "Logout",
+  "logout.title": "Log out?",
+  "logout.question":
+    "To use the app on this phone again you will need your mobile number and password, or a code by SMS.",
+  "logout.confirm": "Log out",
+  "logout.cancel": "Stay signed in",
   "shell.changePassword": "Change password",
   "password.title": "Change password",
   "password.intro":

@@ -1,6 +1,8 @@
 import { Form, NavLink, Outlet, useLocation } from "react-router";
+import { renewSession } from "../../worker/auth/sessions.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
+import { LogoutControl } from "../components/logout-control.tsx";
 import { ToastProvider } from "../components/toast.tsx";
 import { CONTACT } from "../contact.ts";
 import { formatDateTime } from "../format.ts";
@@ -20,6 +22,9 @@ export const middleware: Route.MiddlewareFunction[] = [
     // An alert's tap opened this pump (`?pump=`): the next pages show it too.
     const keep = pumpChoiceCookie(request, choice);
     if (keep) response.headers.append("Set-Cookie", keep);
+    // Opening the app is using it: the session lasts 90 days from now (once a day at most).
+    const renewed = await renewSession(envOf(context), request, user);
+    if (renewed) response.headers.append("Set-Cookie", renewed);
     return response;
   },
 ];
@@ -67,9 +72,6 @@ const ALERTS_TAB = { to: "/alerts", label: "nav.alerts" } as const;
 export default function UserShell({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const language = useLanguage();
-  const { pathname } = useLocation();
-  // SPEC §2: logging out from /logs goes to /login with a full page load; elsewhere to /.
-  const fromLogs = pathname === "/logs";
   return (
     <ToastProvider>
       <div className="shell">
@@ -86,12 +88,7 @@ export default function UserShell({ loaderData }: Route.ComponentProps) {
             ))}
           </nav>
           <LanguageSwitch />
-          <Form method="post" action="/logout" reloadDocument={fromLogs}>
-            {fromLogs && <input type="hidden" name="next" value="/login" />}
-            <button type="submit" className="button small">
-              {t("shell.logout")}
-            </button>
-          </Form>
+          <LogoutControl />
         </header>
         {/* Hidden by CSS unless the service worker served this page from its copy, without a
             network (public/sw.js marks it): then it is the first thing said, before any script. */}

@@ -18,6 +18,8 @@ export const deviceListResponseSchema = z.object({
       kind: deviceKindSchema,
       connection: z.nullable(connectionTypeSchema),
       ownerMobileNo: z.nullable(z.string()),
+      /** The owner's account, for a link to its page; null for a box in stock. */
+      ownerUserId: z.nullable(z.int()),
       online: z.boolean(),
       lastSeenAt: z.nullable(z.string()),
       firmware: z.nullable(z.string()),
@@ -98,6 +100,20 @@ export const dashboardStatsResponseSchema = z.object({
     totalLogs: z.int(),
     /** Devices with a motor action since midnight India time. */
     activeDevices: z.int(),
+    /** Beyond SPEC: linked boxes the server cannot hear now. */
+    devicesOffline: z.int(),
+    /** Boxes in stock, linked to nobody. */
+    devicesUnlinked: z.int(),
+    /** Online boxes in a phase fault that is not over. */
+    phaseFaultsNow: z.int(),
+    /** Boxes that tripped since midnight India time. */
+    devicesTrippedToday: z.int(),
+    /** Recharge requests waiting for a decision. */
+    rechargesPending: z.int(),
+    /** Linked boxes whose connectivity ends within 7 days. */
+    plansEndingSoon: z.int(),
+    /** Linked boxes whose connectivity has ended. */
+    plansLapsed: z.int(),
   }),
 });
 

@@ -1,6 +1,7 @@
 // Provisioning for operators, straight against D1 (local or remote): the same rules as the
-// admin API (worker/api/admin/devices.ts), for when there is no admin session at hand. Relinking
-// runs the admin API's own statements (worker/services/pump-relink.ts).
+// admin API (worker/api/admin/devices.ts), for when there is no admin session at hand.
+// Provisioning and relinking run the admin API's own statements (common/first-box-sql.ts,
+// common/access-change-sql.ts).
 import { ApiClient } from "../../common/api-client.ts";
 import { hubNoticeDeliveryResponseSchema } from "../../common/api-responses/hub-notices.ts";
 import { DEVICE_ID_PATTERN, generateDeviceId, generateDeviceKey, hashDeviceKey } from "../../common/credentials.ts";
@@ -10,21 +11,12 @@ import { operatorSql } from "./operator-sql.ts";
 
 export type DeviceListing = { id: string; kind: string; owner: string | null; online: number; firmware: string | null };
 
-async function ownerId(target: D1Target, mobileNo: string): Promise<number> {
-  const [row] = await executeSql<{ id: number; device_id: string | null }>(
-    target,
-    operatorSql({ op: "findOwner", mobileNo }),
-  );
-  if (!row) throw new Error(`No account is registered with ${mobileNo}.`);
-  if (row.device_id) throw new Error(`${mobileNo} already has device ${row.device_id}. Unassign it first.`);
-  return row.id;
-}
-
 export async function provisionDevice(
   target: D1Target,
   options: { kind: DeviceKind; ownerMobileNo?: string },
 ): Promise<{ deviceId: string; key: string }> {
-  const ownerUserId = options.ownerMobileNo ? await ownerId(target, options.ownerMobileNo) : null;
+  // An account may own several boxes, as the admin API allows; its first takes any kept settings.
+  const ownerUserId = options.ownerMobileNo ? await accountId(target, options.ownerMobileNo) : null;
   const deviceId = generateDeviceId();
   const key = generateDeviceKey();
   const keyHash = await hashDeviceKey(key);

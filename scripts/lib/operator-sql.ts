@@ -1,11 +1,14 @@
 // Every SQL statement the operator commands (`npm run admin:create`, `npm run device`) send to
 // D1, built in one place from checked values. Local and remote runs send exactly this text;
-// only wrangler's flags differ (scripts/lib/local-d1.ts). Relinking a box writes out the
-// Worker's own statements (common/access-change-sql.ts), so there is one way to relink.
-import { relinkStatements, type SqlStatement, type SqlValue } from "../../common/access-change-sql.ts";
+// only wrangler's flags differ (scripts/lib/local-d1.ts). Provisioning and relinking a box write
+// out the Worker's own statements (common/first-box-sql.ts, common/access-change-sql.ts), so
+// there is one way to do each.
+import { relinkStatements } from "../../common/access-change-sql.ts";
 import { MOBILE_NO_PATTERN } from "../../common/constants.ts";
 import { DEVICE_ID_PATTERN } from "../../common/credentials.ts";
 import { type DeviceKind, deviceKindSchema } from "../../common/device-protocol.ts";
+import { provisionStatements } from "../../common/first-box-sql.ts";
+import type { SqlStatement, SqlValue } from "../../common/sql-statement.ts";
 
 export type OperatorStatement =
   | { op: "findAccount"; mobileNo: string }
@@ -89,16 +92,16 @@ export function operatorSql(statement: OperatorStatement): string {
         `ON CONFLICT(mobile_no) DO UPDATE SET is_admin = 1;`
       );
     case "findOwner":
-      return (
-        `SELECT u.id, d.id AS device_id FROM users u LEFT JOIN devices d ON d.owner_user_id = u.id ` +
-        `WHERE u.mobile_no = ${mobileNo(statement.mobileNo)};`
-      );
-    case "provisionDevice":
-      return (
-        `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at) ` +
-        `VALUES (${deviceId(statement.deviceId)}, ${userId(statement.ownerUserId)}, ` +
-        `${sqlText(deviceKindSchema.parse(statement.kind))}, ${hash(statement.keyHash)}, ${time(statement.now)});`
-      );
+      return `SELECT id FROM users WHERE mobile_no = ${mobileNo(statement.mobileNo)};`;
+    case "provisionDevice": {
+      // Checked here as every value this script writes; an account may own several boxes.
+      deviceId(statement.deviceId);
+      userId(statement.ownerUserId);
+      deviceKindSchema.parse(statement.kind);
+      hash(statement.keyHash);
+      time(statement.now);
+      return provisionStatements(statement).map(writtenOut).join("\n");
+    }
     case "rotateDeviceKey":
       return `UPDATE devices SET key_hash = ${hash(statement.keyHash)} WHERE id = ${deviceId(statement.deviceId)} RETURNING id;`;
     case "relinkDevice":

@@ -1,7 +1,7 @@
 // /admin/audit: an admin's write made in the UI appears on the audit trail with who, what, on
 // what and the outcome; so do the page's own login and logout (the two admin writes that do not
-// go through the API). English, then Hindi, each action in the reader's words; 360 px wide
-// without sideways scroll.
+// go through the API). English, then Hindi, each action and each recorded field in the reader's
+// words; 360 px wide without sideways scroll.
 import { expect } from "@playwright/test";
 import { adminApiToken, adminLogIn, DEMO_ADMIN, registerFarmer, test, texts } from "./admin-support.ts";
 import { apiClient, fitsTheScreen, useLanguage } from "./support.ts";
@@ -34,7 +34,9 @@ test("a config change, the login and the logout are on the audit trail (English,
   await expect(change).toContainText(DEMO_ADMIN.mobileNo);
   await expect(change).toContainText(farmer.mobileNo);
   await expect(change).toContainText("200");
-  await expect(change).toContainText('"defaultCurrent":7.5');
+  // The request's fields named for people, the values as sent.
+  await expect(change.getByRole("definition").filter({ hasText: "7.5" })).toBeVisible();
+  await expect(change.getByRole("term").filter({ hasText: t["admin.config.defaultCurrent"] })).toBeVisible();
   const login = rows.filter({ hasText: t["admin.audit.do.login"] }).first();
   await expect(login).toContainText(DEMO_ADMIN.mobileNo);
   await expect(login).not.toContainText(DEMO_ADMIN.password);
@@ -52,6 +54,8 @@ test("a config change, the login and the logout are on the audit trail (English,
   await useLanguage(context, "hi");
   await page.reload();
   await expect(page.getByRole("heading", { name: hi["admin.audit.title"] })).toBeVisible();
+  await expect(rows.nth(0).getByRole("term").filter({ hasText: hi["admin.config.defaultCurrent"] })).toBeVisible();
+  await expect(rows.nth(0)).not.toContainText("defaultCurrent");
   await page.getByRole("button", { name: hi["admin.shell.logout"] }).click();
   await expect(page).toHaveURL(/\/admin\/login\?loggedOut=1$/);
   await adminLogIn(page, hi);

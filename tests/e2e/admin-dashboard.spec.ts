@@ -1,4 +1,5 @@
-// The admin dashboard: the four cards of SPEC §2 from real data, and following it.
+// The admin dashboard: the four cards of SPEC §2 and the fleet's (boxes offline and in stock,
+// faults, trips, recharges waiting, plans ending) from real data, and following it.
 import { expect, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { dashboardStatsResponseSchema } from "../../common/api-responses/admin.ts";
@@ -12,7 +13,7 @@ import {
   texts,
 } from "./admin-support.ts";
 
-type Stats = { totalUsers: number; devicesOnline: number; totalLogs: number; activeDevices: number };
+type Stats = Awaited<ReturnType<typeof readJson<typeof dashboardStatsResponseSchema>>>["stats"];
 
 test("the four cards show the server's counts and follow a new farmer and a pump switched today", async ({
   page,
@@ -45,8 +46,13 @@ test("the four cards show the server's counts and follow a new farmer and a pump
   expect(after.totalLogs).toBeGreaterThan(before.totalLogs);
 
   await page.getByRole("button", { name: t["admin.common.refresh"] }).click();
-  for (const key of ["totalUsers", "devicesOnline", "totalLogs", "activeDevices"] as const) {
+  for (const key of Object.keys(after) as (keyof typeof after)[]) {
+    await expect(card(key).getByRole("heading")).toHaveText(t[`admin.dashboard.${key}`]);
     await expect(card(key).locator(".stat-value")).toHaveText(indianNumber(after[key], "hi"));
   }
+  // Each group leads to where it is acted on.
+  await page.getByRole("link", { name: t["admin.dashboard.openRecharges"] }).click();
+  // Titled plainly in Hindi, not "डिवाइस कनेक्टिविटी अनुरोध".
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("रिचार्ज अनुरोध");
   await device.stop();
 });

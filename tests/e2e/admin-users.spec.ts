@@ -1,8 +1,10 @@
-// /admin/users: the columns of SPEC §2, live device status, the 120 s refresh, View, and Delete
-// behind the retype-the-number modal of SPEC §5 (the account, its sessions and device link go).
+// /admin/users: the columns of SPEC §2, live device status, the 120 s refresh, View, Delete
+// behind the retype-the-number modal of SPEC §5 (the account, its sessions and device link go),
+// and the search by number or by a box's id.
 import { expect } from "@playwright/test";
 import { ADMIN_USERS_REFRESH_MS } from "../../common/constants.ts";
-import { adminLogIn, bearer, registerFarmer, test, texts } from "./admin-support.ts";
+import { adminApiToken, adminLogIn, bearer, registerFarmer, test, texts } from "./admin-support.ts";
+import { apiClient, fitsTheScreen } from "./support.ts";
 
 test("the list shows every account with live status and refreshes itself every 120 s (Hindi)", async ({
   page,
@@ -69,4 +71,41 @@ test("the demo admin cannot delete their own account from the list", async ({ pa
   const own = page.getByTestId("user-row-9000000001");
   await expect(own).toContainText(texts.hi["admin.users.you"]);
   await expect(own.getByRole("button", { name: texts.hi["admin.users.delete"] })).toHaveCount(0);
+});
+
+test("a search by a number as people write it, or by the id on a box's sticker, finds the account and the box (Hindi, phone, without JavaScript)", async ({
+  browser,
+  request,
+}) => {
+  const t = texts.hi;
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  const farmer = await registerFarmer(request);
+  const admin = apiClient(request, { token: await adminApiToken(request) });
+  const box = (await admin.provisionDevice("3phase", farmer.mobileNo)).device.id;
+  const stock = (await admin.provisionDevice("1phase")).device.id;
+  await adminLogIn(page, t);
+  await page.goto("/admin/users");
+
+  const search = page.getByTestId("fleet-search");
+  await search
+    .getByLabel(t["admin.users.search"])
+    .fill(`+91 ${farmer.mobileNo.slice(0, 5)} ${farmer.mobileNo.slice(5)}`);
+  await search.getByRole("button", { name: t["admin.users.searchButton"] }).click();
+  await expect(page.getByTestId("users-table").locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByTestId(`user-row-${farmer.mobileNo}`)).toBeVisible();
+  await expect(page.getByTestId(`box-row-${box}`)).toContainText(farmer.mobileNo);
+  expect(await fitsTheScreen(page)).toBe(true);
+
+  // The sticker's id in small letters, without SNC-: the box in stock, no account.
+  await search.getByLabel(t["admin.users.search"]).fill(stock.slice(4).toLowerCase());
+  await search.getByRole("button", { name: t["admin.users.searchButton"] }).click();
+  await expect(page.getByTestId(`box-row-${stock}`)).toContainText(t["admin.users.notLinked"]);
+  await expect(page.getByTestId("users-none")).toBeVisible();
+
+  // The owner's box by its id leads to the owner's page.
+  await page.goto(`/admin/users?q=${box}`);
+  await page.getByTestId(`box-row-${box}`).getByRole("link", { name: farmer.mobileNo }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/users/${farmer.id}$`));
+  await context.close();
 });

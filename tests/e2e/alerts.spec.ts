@@ -19,7 +19,7 @@ import { E2E_PERSIST_DIR } from "../../playwright.config.ts";
 import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
 import { bearer, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
 import { type ReceivedPush, TestPushService, type TestSubscription } from "./push-service/push-service.ts";
-import { BASE_URL, DICTIONARIES, fitsTheScreen, type Texts } from "./support.ts";
+import { BASE_URL, DICTIONARIES, fitsTheScreen, logOut, type Texts } from "./support.ts";
 
 let service: TestPushService;
 const devices: SimulatedDevice[] = [];
@@ -361,7 +361,7 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
     // On again, then the farmer logs out: the server forgets this phone with the session.
     await page.getByRole("button", { name: hi["alerts.turnOn"] }).click();
     await expect(card).toHaveAttribute("data-status", "on");
-    await page.getByRole("button", { name: hi["shell.logout"] }).click();
+    await logOut(page);
     await expect(page).toHaveURL(/\/\?loggedOut=1$/);
     const again = await registerFarmerLogin(request, farmer);
     const gone = await request.get(

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { en, hi, logIn, registerAndLogIn, sendRegistration, uniqueMobileNo, useLanguage } from "./support.ts";
+import { en, hi, logIn, logOut, registerAndLogIn, sendRegistration, uniqueMobileNo, useLanguage } from "./support.ts";
 
 test("a new farmer registers, is asked for the code, leaves it for later, logs out and in again (Hindi, the default)", async ({
   page,
@@ -20,7 +20,7 @@ test("a new farmer registers, is asked for the code, leaves it for later, logs o
   await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
   await expect(page.getByTestId("no-device")).toBeVisible();
 
-  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await logOut(page);
   await expect(page.getByText(hi["landing.loggedOut"])).toBeVisible();
   // The session ended on the server: the dashboard now sends the visitor home.
   await page.goto("/motor-control");
@@ -52,7 +52,7 @@ test("registering a number twice says it is already registered, and how its hold
     if (attempt === 1) {
       await expect(page.getByTestId("welcome")).toHaveText(en["register.success"]);
       // Signed in by registering: sign out to try the same number again.
-      await page.getByRole("button", { name: en["shell.logout"] }).click();
+      await logOut(page, en);
       await expect(page.getByText(en["landing.loggedOut"])).toBeVisible();
     }
   }
@@ -69,7 +69,7 @@ test("register and login work with JavaScript disabled", async ({ browser }) => 
   const mobileNo = await registerAndLogIn(page);
   await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
 
-  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await logOut(page);
   await logIn(page, mobileNo, "farmer-password");
   await expect(page.getByTestId("mobile-no")).toHaveText(mobileNo);
   await context.close();

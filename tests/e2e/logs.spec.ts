@@ -12,6 +12,7 @@ import {
   en,
   hi,
   logIn,
+  logOut,
   registerAndLogIn,
   startDemoDevice,
   useLanguage,
@@ -144,7 +145,7 @@ test("logout on the logs page ends the session and loads /login", async ({ page 
   await page.goto("/logs");
   await expect(page.getByTestId("logs-empty")).toBeVisible();
   const loaded = page.waitForEvent("load");
-  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await logOut(page);
   await loaded;
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/logs");

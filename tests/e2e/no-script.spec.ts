@@ -9,7 +9,7 @@ import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { adminHi, DEMO_ADMIN, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
-import { BASE_URL, en, hi, sendRegistration, uniqueMobileNo } from "./support.ts";
+import { BASE_URL, en, hi, logOut, sendRegistration, uniqueMobileNo } from "./support.ts";
 
 test.use({ javaScriptEnabled: false, serviceWorkers: "block" });
 
@@ -56,7 +56,7 @@ test("register, login and the language switch, with their errors in Hindi", asyn
   // Registering signs the farmer in and asks for the code sent to the number, with a welcome.
   await expect(page).toHaveURL(/\/verify-number\?sent=1&welcome=1$/);
   await expect(page.getByTestId("welcome")).toHaveText(hi["register.success"]);
-  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await logOut(page);
   await expect(page).toHaveURL(/\/\?loggedOut=1$/);
 
   await page.goto("/login");
@@ -79,7 +79,7 @@ test("register, login and the language switch, with their errors in Hindi", asyn
   await expect(page.getByRole("heading", { name: hi["motor.title"] })).toBeVisible();
 
   // Logout ends the session: the dashboard is out of reach afterwards.
-  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await logOut(page);
   await expect(page).toHaveURL(/\/\?loggedOut=1$/);
   await expect(page.getByText(hi["landing.loggedOut"])).toBeVisible();
   await page.goto("/motor-control");
@@ -258,7 +258,7 @@ test("a recharge request is filed once; without a device it is refused in Hindi"
   });
 
   const withoutDevice = await registerFarmer(request);
-  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await logOut(page);
   await logInAs(page, withoutDevice);
   await page.goto("/recharge");
   await page.getByTestId("plan-renew").click();

@@ -8,7 +8,7 @@ import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { z } from "../../common/zod.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { bearer, farmerWithDevice } from "./admin-support.ts";
-import { BASE_URL, en, hi, useLanguage } from "./support.ts";
+import { BASE_URL, en, hi, logOut, useLanguage } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
 test.afterEach(async () => {
@@ -181,7 +181,7 @@ test("after logout nothing of the account is readable: no kept page, no last sta
     .poll(() => page.evaluate((mobileNo) => localStorage.getItem(`healthData_${mobileNo}`) !== null, farmer.mobileNo))
     .toBe(true);
 
-  await page.getByRole("button", { name: hi["shell.logout"] }).click();
+  await logOut(page);
   await expect(page).toHaveURL(/\/\?loggedOut=1$/);
   expect(await page.evaluate(() => caches.has("sinchai-account"))).toBe(false);
   expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("healthData_")))).toEqual(

@@ -9,7 +9,7 @@ import { realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { adminApiToken, bearer, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
-import { hi, logIn } from "./support.ts";
+import { hi, logIn, logOut } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
 
@@ -161,7 +161,7 @@ test("logging out in one tab ends the other tab's live view within 5 s", async (
   await second.goto("/motor-control");
   await expect(second.locator("[data-live=connected]")).toBeVisible();
 
-  await second.getByRole("button", { name: hi["shell.logout"] }).click();
+  await logOut(second);
   await expect(second).toHaveURL(/loggedOut/);
   const ended = first.getByTestId("live-ended");
   await expect(ended).toHaveAttribute("data-reason", "signedOut", { timeout: 5_000 });

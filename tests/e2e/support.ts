@@ -45,6 +45,15 @@ export async function useLanguage(context: BrowserContext, language: "hi" | "en"
   await context.addCookies([{ name: "sinchai_lang", value: language, url: `http://localhost:${E2E_PORT}` }]);
 }
 
+/**
+ * Logs out from the page's header as a farmer does: the logout button, then the answer to its
+ * question ("Yes, log out"), which a dialog asks with JavaScript and a page of its own without.
+ */
+export async function logOut(page: Page, texts: Record<MessageKey, string> = hi) {
+  await page.getByRole("button", { name: texts["shell.logout"], exact: true }).click();
+  await page.getByRole("button", { name: texts["logout.confirm"], exact: true }).click();
+}
+
 export async function logIn(page: Page, mobileNo: string, password: string, texts: Record<MessageKey, string> = hi) {
   await page.goto("/login");
   await page.getByLabel(texts["auth.mobileNo"]).fill(mobileNo);

@@ -1,7 +1,7 @@
 // The user shell: a bottom tab bar on phones and a top nav on wide screens, logout, and a
 // session that ends while a page is open.
 import { expect, test } from "@playwright/test";
-import { apiAs, en, hi, registerAndLogIn, useLanguage, VIEWPORTS } from "./support.ts";
+import { apiAs, en, hi, logOut, registerAndLogIn, useLanguage, VIEWPORTS } from "./support.ts";
 
 test("phones get the bottom tab bar: Dashboard, Schedule, My Plan, Logs", async ({ page }) => {
   await registerAndLogIn(page);
@@ -42,7 +42,7 @@ test.describe("on a wide screen", () => {
 test("logout goes home and says so (English)", async ({ page, context }) => {
   await useLanguage(context, "en");
   await registerAndLogIn(page, en);
-  await page.getByRole("button", { name: en["shell.logout"] }).click();
+  await logOut(page, en);
   await expect(page).toHaveURL(/\/\?loggedOut=1$/);
   await expect(page.getByText(en["landing.loggedOut"])).toBeVisible();
 });

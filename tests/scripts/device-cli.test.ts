@@ -13,7 +13,8 @@ beforeAll(async () => {
   await executeLocalSql(
     target.persistTo,
     `INSERT INTO users (mobile_no, password_hash, created_at) VALUES ('9123450001', '${await hashPassword("x-password")}', 0),
-                                                                     ('9123450002', 'unused', 0), ('9123450003', 'unused', 0);`,
+                                                                     ('9123450002', 'unused', 0), ('9123450003', 'unused', 0),
+                                                                     ('9123450004', 'unused', 0), ('9123450005', 'unused', 0);`,
   );
 }, 60_000);
 
@@ -76,15 +77,47 @@ describe("npm run device", () => {
     expect(await left(`SELECT linked_at FROM devices WHERE id = '${deviceId}';`)).toEqual([linked]);
   }, 180_000);
 
-  it("refuses unknown accounts, accounts that already have a device and bad ids", async () => {
+  it("refuses unknown accounts and bad ids", async () => {
     await expect(provisionDevice(target, { kind: "3phase", ownerMobileNo: "9999999999" })).rejects.toThrow(
       /No account/,
     );
-    await provisionDevice(target, { kind: "3phase", ownerMobileNo: "9123450001" });
-    await expect(provisionDevice(target, { kind: "3phase", ownerMobileNo: "9123450001" })).rejects.toThrow(
-      /already has device/,
-    );
     await expect(rotateDeviceKey(target, "SNC-ZZZZZZZZ")).rejects.toThrow(/No device/);
     await expect(rotateDeviceKey(target, "'; DROP TABLE devices; --")).rejects.toThrow(/Not a device id/);
+  }, 180_000);
+
+  it("provisions a second box for an account that has one, as the admin API does", async () => {
+    const first = await provisionDevice(target, { kind: "3phase", ownerMobileNo: "9123450004" });
+    const second = await provisionDevice(target, { kind: "1phase", ownerMobileNo: "9123450004" });
+    const owned = await executeLocalSql<{ id: string }>(
+      target.persistTo,
+      "SELECT d.id FROM devices d JOIN users u ON u.id = d.owner_user_id WHERE u.mobile_no = '9123450004' ORDER BY d.id;",
+    );
+    expect(owned.map((row) => row.id)).toEqual([first.deviceId, second.deviceId].sort());
+  }, 180_000);
+
+  it("gives an account's first box the settings an admin kept for it, once", async () => {
+    const [account] = await executeLocalSql<{ id: number }>(
+      target.persistTo,
+      "SELECT id FROM users WHERE mobile_no = '9123450005';",
+    );
+    await executeLocalSql(
+      target.persistTo,
+      `INSERT INTO first_box_settings (user_id, default_current, dry_run_threshold, over_current_threshold, changed_by_user_id, updated_at)
+       VALUES (${account!.id}, 8.9, 25, 40, NULL, 1);`,
+    );
+    const first = await provisionDevice(target, { kind: "3phase", ownerMobileNo: "9123450005" });
+    const second = await provisionDevice(target, { kind: "3phase", ownerMobileNo: "9123450005" });
+    const settings = (deviceId: string) =>
+      executeLocalSql(
+        target.persistTo,
+        `SELECT default_current, dry_run_threshold, over_current_threshold FROM devices WHERE id = '${deviceId}';`,
+      );
+    expect(await settings(first.deviceId)).toEqual([
+      { default_current: 8.9, dry_run_threshold: 25, over_current_threshold: 40 },
+    ]);
+    expect(await settings(second.deviceId)).toEqual([
+      { default_current: 1, dry_run_threshold: 30, over_current_threshold: 30 },
+    ]);
+    expect(await executeLocalSql(target.persistTo, "SELECT user_id FROM first_box_settings;")).toEqual([]);
   }, 180_000);
 });

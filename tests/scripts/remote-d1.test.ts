@@ -47,13 +47,32 @@ describe("operatorSql", () => {
     ).toBe(
       `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at) VALUES ('SNC-ABCDEFGH', NULL, '1phase', '${KEY_HASH}', 5);`,
     );
-    // The Worker's own relink (common/access-change-sql.ts), its parameters written in.
-    expect(operatorSql({ op: "relinkDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 42, now: 5 }).split("\n")).toEqual([
+    // The Worker's own provisioning (common/first-box-sql.ts): a box for an account takes its kept settings.
+    const forAccount = operatorSql({
+      op: "provisionDevice",
+      deviceId: "SNC-ABCDEFGH",
+      ownerUserId: 42,
+      kind: "3phase",
+      keyHash: KEY_HASH,
+      now: 5,
+    }).split("\n");
+    expect(forAccount).toHaveLength(4);
+    expect(forAccount[2]).toContain(
+      "WHERE id = 'SNC-ABCDEFGH' AND EXISTS (SELECT 1 FROM first_box_settings WHERE user_id = 42)",
+    );
+    expect(forAccount[3]).toBe(
+      "DELETE FROM first_box_settings WHERE user_id = 42 AND EXISTS (SELECT 1 FROM devices WHERE id = 'SNC-ABCDEFGH');",
+    );
+    // The Worker's own relink (common/access-change-sql.ts), its parameters written in; the
+    // middle three give a first box the settings kept for the account (common/first-box-sql.ts).
+    const relink = operatorSql({ op: "relinkDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 42, now: 5 }).split("\n");
+    expect([...relink.slice(0, 2), relink.at(-1)]).toEqual([
       `INSERT INTO hub_notices (device_id, asked_at) SELECT id, 5 FROM devices WHERE id = 'SNC-ABCDEFGH' ${HUB_NOTICE_UPSERT};`,
       "DELETE FROM device_members WHERE device_id = 'SNC-ABCDEFGH' AND (SELECT owner_user_id FROM devices WHERE id = 'SNC-ABCDEFGH') IS NOT 42;",
       "UPDATE devices SET linked_at = CASE WHEN owner_user_id IS 42 THEN linked_at WHEN 42 IS NULL THEN NULL ELSE 5 END, " +
         "owner_user_id = 42 WHERE id = 'SNC-ABCDEFGH' RETURNING id;",
     ]);
+    expect(relink.slice(2, -1)).toEqual(forAccount.slice(1));
     expect(operatorSql({ op: "relinkDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: null, now: 5 })).toContain(
       "IS NOT NULL;",
     );
@@ -63,7 +82,9 @@ describe("operatorSql", () => {
     expect(operatorSql({ op: "rotateDeviceKey", deviceId: "SNC-ABCDEFGH", keyHash: KEY_HASH })).toContain(
       "RETURNING id;",
     );
-    expect(operatorSql({ op: "findOwner", mobileNo: "9812345678" })).toContain("WHERE u.mobile_no = '9812345678';");
+    expect(operatorSql({ op: "findOwner", mobileNo: "9812345678" })).toBe(
+      "SELECT id FROM users WHERE mobile_no = '9812345678';",
+    );
     expect(operatorSql({ op: "listDevices" })).toMatch(
       /^SELECT d.id, d.kind, u.mobile_no AS owner, d.online, d.firmware /,
     );

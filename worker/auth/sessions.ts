@@ -1,11 +1,12 @@
 // Sessions: a row in D1 per login, referenced by the token's `sid`. Every authenticated call
-// checks that row, so logout, role change and account deletion take effect at once.
+// checks that row, so logout, role change and account deletion take effect at once. A farmer's
+// session slides: a user page renews it, at most once a day (docs/decisions/003-sessions.md).
 import { and, eq, gt, isNull, lt, lte, or } from "drizzle-orm";
 import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import { getDb } from "../db/client.ts";
 import { deleteSubscriptionsOfSession } from "../db/push-subscriptions.ts";
 import { realtimeWatches, sessions, users } from "../db/schema.ts";
-import { readCookie, SESSION_COOKIE } from "./cookies.ts";
+import { readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
 import { closeSessionSockets, type SocketEnv } from "./session-sockets.ts";
 import { type Audience, SESSION_TTL_MS, signSessionToken, type TokenClaims, verifySessionToken } from "./tokens.ts";
 
@@ -39,7 +40,7 @@ export async function startSession(
     createdAt: now,
     expiresAt,
   });
-  const token = await signSessionToken(env.JWT_SECRET, { userId, sessionId, audience }, expiresAt);
+  const token = await signSessionToken(env.JWT_SECRET, { userId, sessionId, audience }, expiresAt, now);
   return { token, expiresAt };
 }
 
@@ -50,7 +51,7 @@ export async function authenticateToken(
   audience: Audience,
   now = Date.now(),
 ): Promise<AuthenticatedUser | null> {
-  const claims = await verifySessionToken(env.JWT_SECRET, token, audience);
+  const claims = await verifySessionToken(env.JWT_SECRET, token, audience, now);
   if (!claims) return null;
   const rows = await getDb(env.DB)
     .select(SESSION_USER)
@@ -129,6 +130,40 @@ export function readCredentials(request: Request, audience: Audience): RequestCr
   }
   const cookie = readCookie(request, SESSION_COOKIE[audience]);
   return cookie ? { token: cookie, source: "cookie" } : null;
+}
+
+/** A farmer's cookie is renewed once it is this old: the one D1 write of a sliding session, at most once a day. */
+export const SESSION_RENEWAL_AFTER_MS = 24 * 60 * 60_000;
+
+/**
+ * Slides the farmer's session the request's cookie names to 90 days from `now`: its row's expiry
+ * moves, and the answer gets the cookie again with a token signed now (same session, new `exp`).
+ * Only when the cookie's token is a day old or more, so a session costs one D1 write a day however
+ * much it is used. Null when there is nothing to renew: an admin session (they do not slide), a
+ * bearer token (API clients keep the token they were given), a cookie renewed within the day, or
+ * a session that has ended meanwhile: the update matches only a live row, so a logout racing with
+ * the page is never undone.
+ */
+export async function renewSession(
+  env: SessionEnv,
+  request: Request,
+  user: AuthenticatedUser,
+  now = Date.now(),
+): Promise<string | null> {
+  if (user.audience !== "user") return null;
+  const credentials = readCredentials(request, "user");
+  if (credentials?.source !== "cookie") return null;
+  const claims = await verifySessionToken(env.JWT_SECRET, credentials.token, "user", now);
+  if (!claims || claims.sessionId !== user.sessionId || now - claims.issuedAt < SESSION_RENEWAL_AFTER_MS) return null;
+  const expiresAt = now + SESSION_TTL_MS.user;
+  const renewed = await getDb(env.DB)
+    .update(sessions)
+    .set({ expiresAt })
+    .where(liveSession(claims, now))
+    .returning({ id: sessions.id });
+  if (renewed.length === 0) return null;
+  const token = await signSessionToken(env.JWT_SECRET, claims, expiresAt, now);
+  return sessionCookie(request, "user", token, SESSION_TTL_MS.user / 1000);
 }
 
 /** For loaders and actions: the signed-in user of an area, read from the request's cookie. */

@@ -1,7 +1,8 @@
-// The four counts of the admin dashboard (SPEC §2, §3 "Dashboard stats").
-import { and, count, countDistinct, eq, gte, inArray } from "drizzle-orm";
+// The counts of the admin dashboard: SPEC §2's four cards (§3 "Dashboard stats") and what an
+// admin running the fleet acts on, all from D1 in one round trip.
+import { and, count, countDistinct, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { devices, motorLogs, users } from "./schema.ts";
+import { devices, motorLogs, rechargeRequests, users } from "./schema.ts";
 
 const IST_OFFSET_MS = 5.5 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -11,17 +12,52 @@ export function indiaMidnight(now: number): number {
   return Math.floor((now + IST_OFFSET_MS) / DAY_MS) * DAY_MS - IST_OFFSET_MS;
 }
 
+/** A plan whose coverage ends within this is "ending soon": time to ask the farmer to recharge. */
+export const PLAN_ENDING_SOON_MS = 7 * DAY_MS;
+
+/** The box's own protection trips (common/motor-log-event.ts). */
+const TRIP_KINDS = ["tripDryRun", "tripOverCurrent", "tripUnderVoltage", "tripOverVoltage", "tripVoltageUnbalance"];
+
 export type DashboardStats = {
   totalUsers: number;
   devicesOnline: number;
   totalLogs: number;
   /** Devices with a motor action (ON or OFF, by anyone or any protection) since midnight India time. */
   activeDevices: number;
+  /** Boxes linked to an account that the server cannot hear now (a box in stock is not offline). */
+  devicesOffline: number;
+  /** Boxes in stock: provisioned, linked to nobody. */
+  devicesUnlinked: number;
+  /** Online boxes whose last phase report is a fault not yet over (an offline box's is not known). */
+  phaseFaultsNow: number;
+  /** Boxes that tripped (dry run, overcurrent, a voltage limit) since midnight India time. */
+  devicesTrippedToday: number;
+  /** Recharge requests waiting for an admin's decision. */
+  rechargesPending: number;
+  /** Linked boxes whose connectivity (renewals paid for included) ends within 7 days. */
+  plansEndingSoon: number;
+  /** Linked boxes whose connectivity has ended. */
+  plansLapsed: number;
 };
 
-/** One D1 batch: four indexed counts in one round trip. */
+/** One D1 batch: every count in one round trip. */
 export async function dashboardStats(db: Db, now: number): Promise<DashboardStats> {
-  const [usersRow, onlineRow, logsRow, activeRow] = await db.batch([
+  // Each linked box's coverage: the end of its last plan period (none before its first hello).
+  const coverage = sql`(SELECT max(ends_at) FROM plan_periods WHERE plan_periods.device_id = ${devices.id})`;
+  const lastPhaseReport = sql`(SELECT kind FROM motor_logs WHERE motor_logs.device_id = ${devices.id}
+    AND kind IN ('phaseFault', 'phaseOk') ORDER BY created_at DESC, id DESC LIMIT 1)`;
+  const [
+    usersRow,
+    onlineRow,
+    logsRow,
+    activeRow,
+    offlineRow,
+    unlinkedRow,
+    phaseRow,
+    trippedRow,
+    rechargeRow,
+    plansRow,
+  ] = await db.batch([
     db.select({ value: count() }).from(users),
     db.select({ value: count() }).from(devices).where(eq(devices.online, true)),
     db.select({ value: count() }).from(motorLogs),
@@ -29,11 +65,39 @@ export async function dashboardStats(db: Db, now: number): Promise<DashboardStat
       .select({ value: countDistinct(motorLogs.deviceId) })
       .from(motorLogs)
       .where(and(gte(motorLogs.createdAt, indiaMidnight(now)), inArray(motorLogs.action, ["on", "off"]))),
+    db
+      .select({ value: count() })
+      .from(devices)
+      .where(and(isNotNull(devices.ownerUserId), eq(devices.online, false))),
+    db.select({ value: count() }).from(devices).where(isNull(devices.ownerUserId)),
+    db
+      .select({ value: count() })
+      .from(devices)
+      .where(and(eq(devices.online, true), sql`${lastPhaseReport} = 'phaseFault'`)),
+    db
+      .select({ value: countDistinct(motorLogs.deviceId) })
+      .from(motorLogs)
+      .where(and(gte(motorLogs.createdAt, indiaMidnight(now)), inArray(motorLogs.kind, TRIP_KINDS))),
+    db.select({ value: count() }).from(rechargeRequests).where(eq(rechargeRequests.status, "pending")),
+    db
+      .select({
+        endingSoon: sql<number>`coalesce(sum(${coverage} > ${now} AND ${coverage} <= ${now + PLAN_ENDING_SOON_MS}), 0)`,
+        lapsed: sql<number>`coalesce(sum(${coverage} <= ${now}), 0)`,
+      })
+      .from(devices)
+      .where(isNotNull(devices.ownerUserId)),
   ]);
   return {
     totalUsers: usersRow[0]?.value ?? 0,
     devicesOnline: onlineRow[0]?.value ?? 0,
     totalLogs: logsRow[0]?.value ?? 0,
     activeDevices: activeRow[0]?.value ?? 0,
+    devicesOffline: offlineRow[0]?.value ?? 0,
+    devicesUnlinked: unlinkedRow[0]?.value ?? 0,
+    phaseFaultsNow: phaseRow[0]?.value ?? 0,
+    devicesTrippedToday: trippedRow[0]?.value ?? 0,
+    rechargesPending: rechargeRow[0]?.value ?? 0,
+    plansEndingSoon: Number(plansRow[0]?.endingSoon ?? 0),
+    plansLapsed: Number(plansRow[0]?.lapsed ?? 0),
   };
 }

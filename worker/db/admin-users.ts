@@ -1,14 +1,15 @@
 // Accounts as the admin area sees them: lists, one user with their device, role changes and
 // deletion. Every rule that protects the fleet (never zero admins) is a condition inside the
 // SQL statement itself, so two admins acting at once cannot get around it.
-import { asc, count, eq, inArray } from "drizzle-orm";
+import { asc, count, eq, inArray, like, or, sql } from "drizzle-orm";
 import { HUB_NOTICE_UPSERT, type HubNoticeRow } from "../../common/access-change-sql.ts";
+import type { FleetSearch } from "../../common/admin-schemas.ts";
 import type { MemberRole } from "../../common/pump-roles.ts";
 import type { DeviceStatus } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
 import { listMembershipsOf } from "./device-members.ts";
 import { firstBoxOfUser, listDevicesOfOwner, motorConfigOf } from "./devices.ts";
-import { listMotorConfigHistory } from "./motor-config.ts";
+import { findKeptSettings, type KeptSettings, listMotorConfigHistory } from "./motor-config.ts";
 import { type DeviceRow, devices, type UserRow, users } from "./schema.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -23,7 +24,11 @@ export type AdminUserListItem = {
   deviceId: string | null;
 };
 
-export async function listUsersForAdmin(db: Db): Promise<AdminUserListItem[]> {
+/**
+ * Every account, oldest first, with its first box; with `search`, those whose number it finds
+ * or who own a box whose id it finds (any of their boxes).
+ */
+export async function listUsersForAdmin(db: Db, search?: FleetSearch): Promise<AdminUserListItem[]> {
   const rows = await db
     .select({
       id: users.id,
@@ -35,6 +40,16 @@ export async function listUsersForAdmin(db: Db): Promise<AdminUserListItem[]> {
     })
     .from(users)
     .leftJoin(devices, firstBoxOfUser)
+    .where(
+      search &&
+        or(
+          sql`false`,
+          search.digits === null ? undefined : like(users.mobileNo, `%${search.digits}%`),
+          search.boxIdPart === null
+            ? undefined
+            : sql`EXISTS (SELECT 1 FROM devices owned WHERE owned.owner_user_id = ${users.id} AND owned.id LIKE ${`SNC-%${search.boxIdPart}%`})`,
+        ),
+    )
     .orderBy(asc(users.id));
   return rows.map((row) => ({ ...row, createdAt: iso(row.createdAt)!, lastLogin: iso(row.lastLogin) }));
 }
@@ -88,10 +103,11 @@ export type AdminUserView = {
   shared: { id: string; role: MemberRole; label: string; ownerMobileNo: string | null; online: boolean }[];
 };
 
-export function toAdminUserView(
+function toAdminUserView(
   user: UserRow,
   owned: DeviceRow[],
-  shared: Awaited<ReturnType<typeof listMembershipsOf>> = [],
+  shared: Awaited<ReturnType<typeof listMembershipsOf>>,
+  kept: KeptSettings | undefined,
 ): AdminUserView {
   const device = owned[0] ?? null;
   return {
@@ -101,8 +117,10 @@ export function toAdminUserView(
     createdAt: iso(user.createdAt)!,
     lastLogin: iso(user.lastLogin),
     numberVerifiedAt: iso(user.numberVerifiedAt),
-    // The first box's settings; an account without a box shows what a new box starts with.
+    // The first box's settings; an account without a box shows what its first box will start
+    // with: the settings an admin kept for it, else a new box's.
     ...motorConfigOf(device),
+    ...(device ? {} : kept),
     deviceInfo: {
       signal: device?.signal ?? null,
       imei: device?.imei ?? null,
@@ -139,8 +157,12 @@ export async function findAdminUserView(
     where: "id" in where ? eq(users.id, where.id) : eq(users.mobileNo, where.mobileNo),
   });
   if (!user) return undefined;
-  const [owned, shared] = await Promise.all([listDevicesOfOwner(db, user.id), listMembershipsOf(db, user.mobileNo)]);
-  return toAdminUserView(user, owned, shared);
+  const [owned, shared, kept] = await Promise.all([
+    listDevicesOfOwner(db, user.id),
+    listMembershipsOf(db, user.mobileNo),
+    findKeptSettings(db, user.id),
+  ]);
+  return toAdminUserView(user, owned, shared, kept);
 }
 
 export async function countAdmins(db: Db): Promise<number> {

@@ -1,6 +1,8 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, like, or, sql } from "drizzle-orm";
+import type { FleetSearch } from "../../common/admin-schemas.ts";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
+import { provisionStatements } from "../../common/first-box-sql.ts";
 import { type VoltageLimits, voltageLimitsOf } from "../../common/protection.ts";
 import type { Db } from "./client.ts";
 import { type DeviceRow, devices, users } from "./schema.ts";
@@ -87,21 +89,19 @@ export async function updateDeviceIdentity(
   await db.update(devices).set(known).where(eq(devices.id, deviceId));
 }
 
+/**
+ * Makes a box, for an account (which may own others) or for stock: one D1 batch of the
+ * statements `npm run device -- provision` runs too, so a first box takes the settings an admin
+ * kept for its account (common/first-box-sql.ts).
+ */
 export async function insertDevice(
   db: Db,
   values: { id: string; kind: DeviceRow["kind"]; keyHash: string; ownerUserId: number | null; now: number },
 ): Promise<DeviceRow> {
-  const rows = await db
-    .insert(devices)
-    .values({
-      id: values.id,
-      kind: values.kind,
-      keyHash: values.keyHash,
-      ownerUserId: values.ownerUserId,
-      createdAt: values.now,
-    })
-    .returning();
-  return rows[0]!;
+  const d1 = db.$client;
+  const statements = provisionStatements({ deviceId: values.id, ...values });
+  await d1.batch(statements.map(({ sql, params }) => d1.prepare(sql).bind(...params)));
+  return (await findDeviceById(db, values.id))!;
 }
 
 export async function setDeviceKeyHash(db: Db, deviceId: string, keyHash: string): Promise<boolean> {
@@ -109,11 +109,20 @@ export async function setDeviceKeyHash(db: Db, deviceId: string, keyHash: string
   return rows.length > 0;
 }
 
-export function listDevicesWithOwners(db: Db) {
+/** Every box with its owner's account, oldest first; with `search`, those whose id or owner's number it finds. */
+export function listDevicesWithOwners(db: Db, search?: FleetSearch) {
   return db
     .select({ device: devices, ownerMobileNo: users.mobileNo })
     .from(devices)
     .leftJoin(users, eq(devices.ownerUserId, users.id))
+    .where(
+      search &&
+        or(
+          sql`false`,
+          search.digits === null ? undefined : like(users.mobileNo, `%${search.digits}%`),
+          search.boxIdPart === null ? undefined : like(devices.id, `SNC-%${search.boxIdPart}%`),
+        ),
+    )
     .orderBy(devices.createdAt);
 }
 

@@ -207,6 +207,24 @@ export const motorLogs = sqliteTable(
   ],
 );
 
+/**
+ * The motor settings an admin set for an account that has no box yet (an installer sets the
+ * motor's current before the box is fitted): SPEC §7's three numbers, kept for the account's
+ * first box. The statements that give the account that box (provisioning, a link from stock:
+ * common/first-box-sql.ts) copy them onto it and delete this row in the same batch. No voltage
+ * limits: they depend on the box's kind.
+ */
+export const firstBoxSettings = sqliteTable("first_box_settings", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  defaultCurrent: real("default_current").notNull(),
+  dryRunThreshold: real("dry_run_threshold").notNull(),
+  overCurrentThreshold: real("over_current_threshold").notNull(),
+  changedByUserId: integer("changed_by_user_id").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: timestamp("updated_at").notNull(),
+});
+
 export const motorConfigHistory = sqliteTable(
   "motor_config_history",
   {
@@ -214,7 +232,10 @@ export const motorConfigHistory = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** The box whose settings changed; null for entries written before boxes had their own. */
+    /**
+     * The box whose settings changed; null for entries written before boxes had their own, and
+     * for settings kept for an account's first box before it had one (first_box_settings).
+     */
     deviceId: text("device_id"),
     defaultCurrent: real("default_current").notNull(),
     dryRunThreshold: real("dry_run_threshold").notNull(),

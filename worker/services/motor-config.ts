@@ -3,7 +3,9 @@
 import { translateApi } from "../../app/i18n/api.ts";
 import type { Language } from "../../app/i18n/language.ts";
 import type { MotorConfig } from "../../common/api-schemas.ts";
-import { NOMINAL_VOLTS, voltageLimitOutOfRange } from "../../common/protection.ts";
+import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
+import type { DeviceKind } from "../../common/device-enums.ts";
+import { NOMINAL_VOLTS, voltageLimitOutOfRange, voltageLimitsOf } from "../../common/protection.ts";
 import {
   isProtectionSetting,
   type ProtectionSettings,
@@ -13,9 +15,10 @@ import {
   weakenedProtection,
 } from "../../common/protection-changes.ts";
 import { getDb } from "../db/client.ts";
-import { motorConfigOf } from "../db/devices.ts";
-import { saveMotorConfigRows } from "../db/motor-config.ts";
+import { findDeviceByOwner, motorConfigOf } from "../db/devices.ts";
+import { findKeptSettings, type KeptSettings, saveKeptSettings, saveMotorConfigRows } from "../db/motor-config.ts";
 import type { DeviceRow } from "../db/schema.ts";
+import { findUserByMobileNo } from "../db/users.ts";
 import { apiError, HttpError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 
@@ -127,6 +130,23 @@ export function motorConfigChanges(device: DeviceRow, config: MotorConfig): Sett
 }
 
 /**
+ * 409 `weakerProtectionUnconfirmed` for a change from `before` to `after` that weakens protection
+ * unless `confirmed`; else what the history note adds (empty when nothing was weakened).
+ */
+function confirmedWeakening(
+  kind: DeviceKind,
+  before: ProtectionSettings,
+  after: ProtectionSettings,
+  confirmed: boolean,
+): string {
+  const weakened = weakenedProtection(kind, before, after);
+  if (weakened.length > 0 && !confirmed) throw weakerProtectionUnconfirmed(weakened);
+  return weakened.length
+    ? `; weaker protection confirmed: ${weakened.map((setting) => weakenedText("en", setting)).join(", ")}`
+    : "";
+}
+
+/**
  * Saves and sends a box's new settings; the history entry goes on its owner's account. A
  * voltage limit the change leaves out stays as it was; the limits then in force must lie in the
  * box's kind's ranges (400 `voltageLimitOutOfRange` with the range otherwise, nothing saved; a
@@ -147,11 +167,7 @@ export async function changeMotorConfig(
 ): Promise<{ deliveredToDevice: boolean; config: ReturnType<typeof motorConfigOf> }> {
   const { device, config, changeNote, confirmedWeaker, changedByUserId } = change;
   const { after, inForce } = settingsAfter(device, config);
-  const weakened = weakenedProtection(device.kind, motorConfigOf(device), inForce);
-  if (weakened.length > 0 && !confirmedWeaker) throw weakerProtectionUnconfirmed(weakened);
-  const confirmedNote = weakened.length
-    ? `; weaker protection confirmed: ${weakened.map((setting) => weakenedText("en", setting)).join(", ")}`
-    : "";
+  const confirmedNote = confirmedWeakening(device.kind, motorConfigOf(device), inForce, confirmedWeaker);
   await saveMotorConfigRows(getDb(env.DB), {
     changedByUserId,
     changeNote: `${changeNote}${confirmedNote}`,
@@ -167,4 +183,62 @@ export async function changeMotorConfig(
   });
   const { delivered } = await deviceHub(env, device.id).updateConfig(inForce);
   return { deliveredToDevice: delivered, config: inForce };
+}
+
+/** The settings an admin's change left in force: a box's with its voltage limits, kept ones without. */
+type SettingsInForce = KeptSettings & Partial<ReturnType<typeof motorConfigOf>>;
+
+/**
+ * An admin's change of the settings SPEC §7 keys by number (PUT /api/admin/update-motor-config,
+ * the admin's settings page): those of the account's first box. An account without a box keeps
+ * them for its first box, which gets them when it is provisioned or linked to the account
+ * (common/first-box-sql.ts): an installer sets the motor's current before the box is fitted. Only
+ * SPEC's three numbers then, since voltage limits depend on the box's kind (400
+ * `voltageLimitNeedsBox`; null, the kind's default, is what a new box has anyway). 404
+ * `userNotFound` without the account. A change that weakens protection asks first either way.
+ */
+export async function changeAccountMotorConfig(
+  env: Env,
+  change: { mobileNo: string; config: MotorConfig; admin: { id: number; mobileNo: string }; confirmedWeaker: boolean },
+): Promise<{ deliveredToDevice: boolean; config: SettingsInForce; keptForFirstBox: boolean }> {
+  const { mobileNo, config, admin, confirmedWeaker } = change;
+  const db = getDb(env.DB);
+  const owner = await findUserByMobileNo(db, mobileNo);
+  if (!owner) throw apiError(404, "userNotFound");
+  // Each turn either saves or saw the account's boxes change (a box provisioned meanwhile).
+  for (;;) {
+    const device = await findDeviceByOwner(db, owner.id);
+    if (device) {
+      const changed = await changeMotorConfig(env, {
+        device: { ...device, ownerUserId: owner.id },
+        config,
+        changedByUserId: admin.id,
+        changeNote: adminChangeNote(admin.mobileNo, motorConfigOf(device), config),
+        confirmedWeaker,
+      });
+      return { ...changed, keptForFirstBox: false };
+    }
+    const { underVoltage, overVoltage, voltageUnbalance, ...settings } = config;
+    if ([underVoltage, overVoltage, voltageUnbalance].some((limit) => limit !== undefined && limit !== null)) {
+      throw apiError(400, "voltageLimitNeedsBox");
+    }
+    const before = (await findKeptSettings(db, owner.id)) ?? DEFAULT_MOTOR_CONFIG;
+    // The same voltage limits on both sides: only SPEC's numbers are compared.
+    const voltage = voltageLimitsOf("3phase");
+    const confirmedNote = confirmedWeakening(
+      "3phase",
+      { ...before, ...voltage },
+      { ...settings, ...voltage },
+      confirmedWeaker,
+    );
+    const kept = await saveKeptSettings(db, {
+      userId: owner.id,
+      settings,
+      changedByUserId: admin.id,
+      changeNote: `${adminChangeNote(admin.mobileNo, before, settings)} (kept for the first box)${confirmedNote}`,
+      now: Date.now(),
+    });
+    if (kept) return { deliveredToDevice: false, config: settings, keptForFirstBox: true };
+    // A box was provisioned for the account meanwhile: the settings are now that box's.
+  }
 }

@@ -103,3 +103,48 @@ export function auditTargetText(target: string, language: Language): string {
   }
   return target;
 }
+
+/**
+ * Every field an admin write records (the validated request's, under the API's names), named
+ * for people. The stored details keep the API's names; a field missing here would show as stored.
+ */
+const AUDIT_FIELDS: Record<string, AdminMessageKey> = {
+  mobileNo: "admin.audit.field.mobileNo",
+  newMobile: "admin.audit.field.newMobile",
+  ownerMobileNo: "admin.audit.field.ownerMobileNo",
+  userId: "admin.audit.field.userId",
+  isAdmin: "admin.audit.field.isAdmin",
+  defaultCurrent: "admin.config.defaultCurrent",
+  dryRunThreshold: "admin.config.dryRunThreshold",
+  overCurrentThreshold: "admin.config.overCurrentThreshold",
+  underVoltage: "admin.config.underVoltage",
+  overVoltage: "admin.config.overVoltage",
+  voltageUnbalance: "admin.config.voltageUnbalance",
+  confirmWeakerProtection: "admin.audit.field.confirmWeakerProtection",
+  token: "admin.audit.field.token",
+  debug: "admin.audit.field.debug",
+  kind: "admin.audit.field.kind",
+  deviceType: "admin.audit.field.deviceType",
+  version: "admin.audit.field.version",
+  file: "admin.audit.field.file",
+  status: "admin.audit.field.status",
+  purpose: "admin.audit.field.purpose",
+};
+
+export type AuditField = { name: string; label: string; value: string };
+
+/** A write's recorded fields for reading: each named in `language`, its value as sent (a yes or no in words). */
+export function auditFieldsText(fields: Record<string, unknown>, language: Language): AuditField[] {
+  return Object.entries(fields).map(([name, value]) => {
+    const key = AUDIT_FIELDS[name];
+    return { name, label: key ? translateAdmin(language, key) : name, value: valueText(value, language) };
+  });
+}
+
+function valueText(value: unknown, language: Language): string {
+  if (typeof value === "boolean")
+    return translateAdmin(language, value ? "admin.audit.value.yes" : "admin.audit.value.no");
+  if (value === null) return translateAdmin(language, "admin.audit.value.none");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}

@@ -16,7 +16,7 @@ import { useLanguage } from "../../i18n/i18n.ts";
 import { languageOf } from "../../i18n/language.server.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/audit";
-import { auditActionText, auditRefusalText, auditTargetText } from "./audit-trail-text.server.ts";
+import { auditActionText, auditFieldsText, auditRefusalText, auditTargetText } from "./audit-trail-text.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit Trail · Sinchai Admin" }];
 
@@ -39,7 +39,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         actionText: auditActionText(entry.action, language),
         targetText: entry.target === null ? null : auditTargetText(entry.target, language),
         refusalText: auditRefusalText(entry.details, language),
-        fields,
+        // Named for people; the values are data as sent.
+        fields: auditFieldsText(fields, language),
       };
     }),
   };
@@ -134,9 +135,18 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                 </td>
                 <td data-label={t("admin.audit.details")} className="audit-details">
                   {entry.refusalText && <p className="audit-refusal">{entry.refusalText}</p>}
-                  {/* The request's own fields: data as sent, like a device id, not words to translate. */}
-                  {Object.keys(entry.fields).length > 0 && <code>{JSON.stringify(entry.fields)}</code>}
-                  {!entry.refusalText && Object.keys(entry.fields).length === 0 && "—"}
+                  {entry.fields.length > 0 && (
+                    <dl className="audit-fields">
+                      {entry.fields.map((field) => (
+                        <div key={field.name}>
+                          <dt title={field.name}>{field.label}</dt>
+                          {/* Data as sent, like a device id, not words to translate. */}
+                          <dd translate="no">{field.value}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                  )}
+                  {!entry.refusalText && entry.fields.length === 0 && "—"}
                 </td>
                 <td data-label={t("admin.audit.client")} title={entry.userAgent ?? undefined}>
                   {entry.clientIp ?? t("admin.common.na")}

@@ -1,5 +1,8 @@
-// Admin dashboard (SPEC §2): Total Users, Devices Online, Total Logs, Active Devices Today.
+// Admin dashboard (SPEC §2): Total Users, Devices Online, Total Logs, Active Devices Today, and
+// beside them what an admin running the fleet acts on: boxes offline or in stock, faults, trips,
+// recharges waiting and plans ending, each group with the page where it is acted on.
 import { useState } from "react";
+import { Link } from "react-router";
 import { dashboardStatsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { type DashboardStats, dashboardStats } from "../../../worker/db/admin-stats.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -21,11 +24,38 @@ export async function loader({ context }: Route.LoaderArgs) {
   return loadOrMessage(() => dashboardStats(getDb(env.DB), Date.now()), "admin.dashboard.loadFailed");
 }
 
-const CARDS: { key: keyof DashboardStats; label: AdminMessageKey }[] = [
-  { key: "totalUsers", label: "admin.dashboard.totalUsers" },
-  { key: "devicesOnline", label: "admin.dashboard.devicesOnline" },
-  { key: "totalLogs", label: "admin.dashboard.totalLogs" },
-  { key: "activeDevices", label: "admin.dashboard.activeDevices" },
+type Card = { key: keyof DashboardStats; label: AdminMessageKey; attention?: boolean };
+
+/** SPEC's four cards first, then the fleet's, grouped by what the admin does about them. */
+const GROUPS: { title: AdminMessageKey; link?: { to: string; label: AdminMessageKey }; cards: Card[] }[] = [
+  {
+    title: "admin.dashboard.group.use",
+    cards: [
+      { key: "totalUsers", label: "admin.dashboard.totalUsers" },
+      { key: "devicesOnline", label: "admin.dashboard.devicesOnline" },
+      { key: "totalLogs", label: "admin.dashboard.totalLogs" },
+      { key: "activeDevices", label: "admin.dashboard.activeDevices" },
+    ],
+  },
+  {
+    title: "admin.dashboard.group.boxes",
+    link: { to: "/admin/users", label: "admin.dashboard.findBox" },
+    cards: [
+      { key: "devicesOffline", label: "admin.dashboard.devicesOffline", attention: true },
+      { key: "phaseFaultsNow", label: "admin.dashboard.phaseFaultsNow", attention: true },
+      { key: "devicesTrippedToday", label: "admin.dashboard.devicesTrippedToday", attention: true },
+      { key: "devicesUnlinked", label: "admin.dashboard.devicesUnlinked" },
+    ],
+  },
+  {
+    title: "admin.dashboard.group.plans",
+    link: { to: "/admin/recharges", label: "admin.dashboard.openRecharges" },
+    cards: [
+      { key: "rechargesPending", label: "admin.dashboard.rechargesPending", attention: true },
+      { key: "plansEndingSoon", label: "admin.dashboard.plansEndingSoon", attention: true },
+      { key: "plansLapsed", label: "admin.dashboard.plansLapsed", attention: true },
+    ],
+  },
 ];
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -51,16 +81,31 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </button>
       </div>
       {loaderData.error && !stats && <LoadFailure message={loaderData.error} />}
-      {stats && (
-        <div className="stat-grid">
-          {CARDS.map((card) => (
-            <section key={card.key} className="card stat-card" data-testid={`stat-${card.key}`}>
-              <h2>{t(card.label)}</h2>
-              <p className="stat-value">{formatNumber(stats[card.key], language)}</p>
-            </section>
-          ))}
-        </div>
-      )}
+      {stats &&
+        GROUPS.map((group) => (
+          <section key={group.title} className="stat-group" aria-label={t(group.title)}>
+            <div className="admin-title-row">
+              <h2>{t(group.title)}</h2>
+              {group.link && (
+                <Link to={group.link.to} className="button small">
+                  {t(group.link.label)}
+                </Link>
+              )}
+            </div>
+            <div className="stat-grid">
+              {group.cards.map((card) => (
+                <section
+                  key={card.key}
+                  className={`card stat-card${card.attention && stats[card.key] > 0 ? " attention" : ""}`}
+                  data-testid={`stat-${card.key}`}
+                >
+                  <h3>{t(card.label)}</h3>
+                  <p className="stat-value">{formatNumber(stats[card.key], language)}</p>
+                </section>
+              ))}
+            </div>
+          </section>
+        ))}
     </main>
   );
 }

@@ -15,9 +15,8 @@ import { VOLTAGE_LIMIT_RANGES } from "../../../common/protection.ts";
 import type { ProtectionSetting, WeakenedSetting } from "../../../common/protection-changes.ts";
 import { findAdminUserView } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { findDeviceByOwnerMobileNo, motorConfigOf } from "../../../worker/db/devices.ts";
 import { HttpError } from "../../../worker/http/http-error.ts";
-import { adminChangeNote, changeMotorConfig, weakenedSettingsOf } from "../../../worker/services/motor-config.ts";
+import { changeAccountMotorConfig, weakenedSettingsOf } from "../../../worker/services/motor-config.ts";
 import { ADMIN_CONFIG_PAGE_ACTION, recordAdminAudit } from "../../../worker/services/record-admin-action.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
@@ -46,6 +45,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       mobileNo,
       // The ranges of the account's first box, the one these settings are for.
       kind: user.device?.kind ?? "3phase",
+      // Without a box, SPEC's three numbers are kept for its first box; voltage limits wait for its kind.
+      hasBox: user.device !== null,
       defaultCurrent,
       dryRunThreshold,
       overCurrentThreshold,
@@ -71,8 +72,8 @@ type TypedConfig = Record<keyof MotorConfig, string>;
 
 /** What became of a post: saved, refused (the field at fault), or held for a confirmation. */
 type Outcome =
-  | { ok: true; deliveredToDevice: boolean }
-  | { ok: false; code: "invalid" | "noDevice"; field: string | null }
+  | { ok: true; deliveredToDevice: boolean; keptForFirstBox: boolean }
+  | { ok: false; code: "invalid" | "notFound"; field: string | null }
   | { ok: false; code: "weakerProtection"; weakened: WeakenedSetting[]; values: TypedConfig };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -85,29 +86,26 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const confirmedWeaker = field(form, "confirmWeakerProtection") === "true";
   const id = userIdSchema.safeParse(params.userId);
   const user = id.success ? await findAdminUserView(db, { id: id.data }) : undefined;
-  const found = user ? await findDeviceByOwnerMobileNo(db, user.mobileNo) : undefined;
   const parsed = motorConfigRequestSchema.safeParse(values);
   let outcome: Outcome;
   let status = 200;
   let refusal: HttpError | null = null;
-  if (!found) {
-    outcome = { ok: false, code: "noDevice", field: null };
+  if (!user) {
+    outcome = { ok: false, code: "notFound", field: null };
     status = 404;
   } else if (!parsed.success) {
     outcome = { ok: false, code: "invalid", field: String(parsed.error.issues[0]?.path[0] ?? "") };
     status = 400;
   } else {
     const { token: _token, confirmWeakerProtection: _asJson, ...config } = parsed.data;
-    const device = { ...found.device, ownerUserId: found.ownerUserId };
     try {
-      const { deliveredToDevice } = await changeMotorConfig(env, {
-        device,
+      const { deliveredToDevice, keptForFirstBox } = await changeAccountMotorConfig(env, {
+        mobileNo: user.mobileNo,
         config,
-        changedByUserId: admin.id,
-        changeNote: adminChangeNote(admin.mobileNo, motorConfigOf(device), config),
+        admin,
         confirmedWeaker,
       });
-      outcome = { ok: true, deliveredToDevice };
+      outcome = { ok: true, deliveredToDevice, keptForFirstBox };
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       refusal = error;
@@ -147,7 +145,8 @@ function fieldsFor(kind: DeviceKind) {
   ] as const;
 }
 
-function savedKey(answer: { deliveredToDevice: boolean }): AdminMessageKey {
+function savedKey(answer: { deliveredToDevice: boolean; keptForFirstBox: boolean }): AdminMessageKey {
+  if (answer.keptForFirstBox) return "admin.config.keptForFirstBox";
   return answer.deliveredToDevice ? "admin.config.updated" : "admin.config.notDelivered";
 }
 
@@ -236,24 +235,31 @@ export default function UpdateConfig({ loaderData, actionData }: Route.Component
         <Field label={t("admin.config.mobileNo")}>
           <input name="mobileNo" value={user.mobileNo} readOnly />
         </Field>
-        {fieldsFor(user.kind).map((input) => (
-          <label key={input.name} className="field">
-            <span>{t(input.label)}</span>
-            <input
-              name={input.name}
-              type="number"
-              inputMode="decimal"
-              step={0.1}
-              min={input.min}
-              max={input.max}
-              required
-              defaultValue={user[input.name]}
-            />
-            {VOLTAGE_FIELDS.has(input.name) && (
-              <small className="muted">{t("admin.config.range", { min: input.min, max: input.max })}</small>
-            )}
-          </label>
-        ))}
+        {!user.hasBox && (
+          <p className="muted" data-testid="config-no-box">
+            {t("admin.config.noBoxYet")}
+          </p>
+        )}
+        {fieldsFor(user.kind)
+          .filter((input) => user.hasBox || !VOLTAGE_FIELDS.has(input.name))
+          .map((input) => (
+            <label key={input.name} className="field">
+              <span>{t(input.label)}</span>
+              <input
+                name={input.name}
+                type="number"
+                inputMode="decimal"
+                step={0.1}
+                min={input.min}
+                max={input.max}
+                required
+                defaultValue={user[input.name]}
+              />
+              {VOLTAGE_FIELDS.has(input.name) && (
+                <small className="muted">{t("admin.config.range", { min: input.min, max: input.max })}</small>
+              )}
+            </label>
+          ))}
         <div className="button-row">
           <button type="submit" className="button primary" disabled={busy}>
             {busy ? t("admin.config.busy") : t("admin.config.submit")}

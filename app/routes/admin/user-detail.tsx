@@ -157,12 +157,10 @@ function UserDetailPage({
         <button type="button" className="button small primary" onClick={() => setSettingsOpen(true)}>
           {t("admin.user.deviceSettings")}
         </button>
-        {/* Motor settings are a box's: an account without one has none to change. */}
-        {user.device && (
-          <Link to={`/admin/users/${user.id}/update-config`} className="button small">
-            {t("admin.user.updateConfig")}
-          </Link>
-        )}
+        {/* Without a box, the settings are kept for the account's first box (set before it is fitted). */}
+        <Link to={`/admin/users/${user.id}/update-config`} className="button small">
+          {t("admin.user.updateConfig")}
+        </Link>
         <button type="button" className="button small" onClick={() => setPowerOpen(true)} disabled={!user.device}>
           {t("admin.user.viewPowerLogs")}
         </button>

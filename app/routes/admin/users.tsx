@@ -1,13 +1,17 @@
 // /admin/users (SPEC §2): every account with live device status, refreshed every 120 s; View
-// and Delete (with the retype-to-confirm modal of SPEC §5).
+// and Delete (with the retype-to-confirm modal of SPEC §5). A search by mobile number or by the
+// SNC- id on a box's sticker (`?q=`, a GET form, so it works without JavaScript) narrows the
+// accounts and lists the boxes it finds, those in stock too.
 import { useCallback, useEffect, useState } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
+import { fleetSearchQuerySchema } from "../../../common/admin-schemas.ts";
 import { deviceStatusesResponseSchema, userListResponseSchema } from "../../../common/api-responses/admin.ts";
 import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { ADMIN_USERS_REFRESH_MS } from "../../../common/constants.ts";
 import type { DeviceStatus } from "../../../common/realtime-protocol.ts";
 import { type AdminUserListItem, deviceStatuses, listUsersForAdmin } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
+import { listDevicesWithOwners } from "../../../worker/db/devices.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
@@ -25,13 +29,29 @@ export const meta: Route.MetaFunction = () => [{ title: "Users · Sinchai Admin"
 
 type Statuses = Record<string, DeviceStatus>;
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(envOf(context).DB);
+  const typed = new URL(request.url).searchParams.get("q")?.trim() ?? "";
+  // A search too long to be a number or a box id finds nothing rather than everyone.
+  const parsed = fleetSearchQuerySchema.safeParse({ q: typed });
+  const search = parsed.success ? parsed.data.q : { digits: null, boxIdPart: null };
   const loaded = await loadOrMessage(
-    async () => ({ users: await listUsersForAdmin(db), statuses: await deviceStatuses(db) }),
+    async () => ({
+      users: await listUsersForAdmin(db, search),
+      statuses: await deviceStatuses(db),
+      boxes: search
+        ? (await listDevicesWithOwners(db, search)).map(({ device, ownerMobileNo }) => ({
+            id: device.id,
+            kind: device.kind,
+            ownerUserId: device.ownerUserId,
+            ownerMobileNo,
+            online: device.online,
+          }))
+        : [],
+    }),
     "admin.users.fetchFailed",
   );
-  return { ...loaded, adminId: context.get(adminContext).id };
+  return { ...loaded, adminId: context.get(adminContext).id, q: typed };
 }
 
 export default function Users({ loaderData }: Route.ComponentProps) {
@@ -43,12 +63,15 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   const [statuses, setStatuses] = useState<Statuses>(loaderData.data?.statuses ?? {});
   const [deleting, setDeleting] = useState<string | null>(null);
   const { busy, run } = useBusyRequest();
+  const { q } = loaderData;
+  const query = q ? `?${new URLSearchParams({ q })}` : "";
+  const boxes = loaderData.data?.boxes ?? [];
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `t` is a new function every render but depends only on the language
   const refresh = useCallback(async () => {
     try {
       const [list, live] = await Promise.all([
-        api("/api/admin/users", userListResponseSchema),
+        api(`/api/admin/users${query}`, userListResponseSchema),
         api("/api/admin/device-statuses", deviceStatusesResponseSchema),
       ]);
       if (!list.ok || !live.ok || !list.body || !live.body) {
@@ -61,7 +84,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       toast.show(t("admin.users.error"), "error");
     }
     // `t` is a new function every render but only depends on the language.
-  }, [api, toast, language]);
+  }, [api, toast, language, query]);
 
   useEffect(() => {
     const timer = setInterval(refresh, ADMIN_USERS_REFRESH_MS);
@@ -92,10 +115,34 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         </button>
       </div>
       <p className="muted">{t("admin.users.refreshNote")}</p>
+      <Form method="get" role="search" className="inline-form fleet-search" data-testid="fleet-search">
+        <label className="field">
+          {t("admin.users.search")}
+          <input
+            name="q"
+            type="search"
+            defaultValue={q}
+            maxLength={40}
+            placeholder={t("admin.users.searchHint")}
+            autoComplete="off"
+          />
+        </label>
+        <button type="submit" className="button">
+          {t("admin.users.searchButton")}
+        </button>
+        {q && (
+          <Link to="/admin/users" className="button">
+            {t("admin.audit.showAll")}
+          </Link>
+        )}
+      </Form>
+      {q && boxes.length > 0 && <FoundBoxes boxes={boxes} />}
       {loaderData.error && users.length === 0 ? (
         <LoadFailure message={loaderData.error} />
       ) : users.length === 0 ? (
-        <p className="muted">{t("admin.users.empty")}</p>
+        <p className="muted" data-testid="users-none">
+          {q ? t("admin.users.notFound", { q }) : t("admin.users.empty")}
+        </p>
       ) : (
         <AdminTable
           columns={[
@@ -145,6 +192,47 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       )}
       <DeleteUserDialog mobileNo={deleting} busy={busy} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
     </main>
+  );
+}
+
+type FoundBox = NonNullable<Route.ComponentProps["loaderData"]["data"]>["boxes"][number];
+
+/** The boxes a search found: by the id on the sticker, or the boxes of the numbers it found. */
+function FoundBoxes({ boxes }: { boxes: FoundBox[] }) {
+  const t = useAdminT();
+  return (
+    <section aria-label={t("admin.users.boxesFound")}>
+      <h2>{t("admin.users.boxesFound")}</h2>
+      <AdminTable
+        columns={["admin.users.boxId", "admin.user.kind", "admin.users.owner", "admin.users.status"]}
+        testId="boxes-found"
+      >
+        {boxes.map((box) => (
+          <tr key={box.id} data-testid={`box-row-${box.id}`}>
+            <td data-label={t("admin.users.boxId")} translate="no">
+              {box.id}
+            </td>
+            <td data-label={t("admin.user.kind")}>{t(`admin.user.kind.${box.kind}`)}</td>
+            <td data-label={t("admin.users.owner")}>
+              {box.ownerUserId === null ? (
+                t("admin.users.notLinked")
+              ) : (
+                <Link to={`/admin/users/${box.ownerUserId}`}>{box.ownerMobileNo}</Link>
+              )}
+            </td>
+            <td data-label={t("admin.users.status")}>
+              {box.ownerUserId === null ? (
+                "—"
+              ) : (
+                <span className={`badge ${box.online ? "ok" : "bad"}`}>
+                  {box.online ? t("admin.common.online") : t("admin.common.offline")}
+                </span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
+    </section>
   );
 }
 

@@ -6,7 +6,12 @@
 import { env } from "cloudflare:workers";
 import { desc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AUDIT_ACTIONS, auditActionText, auditRefusalText } from "../../../app/routes/admin/audit-trail-text.server.ts";
+import {
+  AUDIT_ACTIONS,
+  auditActionText,
+  auditFieldsText,
+  auditRefusalText,
+} from "../../../app/routes/admin/audit-trail-text.server.ts";
 import { readJson } from "../../../common/api-client.ts";
 import {
   auditPageResponseSchema,
@@ -648,6 +653,33 @@ describe("the trail's codes, worded for the reader", () => {
       expect(auditActionText(action, "hi"), action).toMatch(/[\u0900-\u097F]/);
       expect(auditActionText(action, "en"), action).not.toContain("/api/");
     }
+  });
+
+  it("every field a write records is named for people in both languages, not as the API calls it", async () => {
+    const fields = new Map<string, unknown>();
+    for (const spec of Object.values(WRITES)) {
+      if (typeof spec !== "object") continue;
+      const admin = await freshAdmin();
+      await spec.run(admin);
+      const { error: _error, errorParams: _errorParams, ...recorded } = (await onlyEntryOf(admin.id)).parsed;
+      for (const [name, value] of Object.entries(recorded)) fields.set(name, value);
+    }
+    expect(fields.size).toBeGreaterThan(10);
+    const recorded = Object.fromEntries(fields);
+    const hindi = auditFieldsText(recorded, "hi");
+    const english = auditFieldsText(recorded, "en");
+    for (const [index, { name, label }] of hindi.entries()) {
+      expect(label, name).toMatch(/[\u0900-\u097F]/);
+      expect(label, name).not.toMatch(/[A-Za-z]{3,}/);
+      expect(english[index]!.label, name).not.toBe(name);
+    }
+    // Values are data as sent; a yes or no is a word.
+    const [confirmed] = auditFieldsText({ confirmWeakerProtection: true }, "hi");
+    expect(confirmed).toEqual({ name: "confirmWeakerProtection", label: "कमज़ोर सुरक्षा की पुष्टि", value: "हाँ" });
+    expect(auditFieldsText({ mobileNo: "9876543210", defaultCurrent: 8.9 }, "hi")).toEqual([
+      { name: "mobileNo", label: "मोबाइल नंबर", value: "9876543210" },
+      { name: "defaultCurrent", label: "डिफ़ॉल्ट करंट (A)", value: "8.9" },
+    ]);
   });
 
   it("a refusal is stored as its code and worded in the reader's language", async () => {

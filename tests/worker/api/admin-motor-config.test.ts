@@ -4,8 +4,12 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
-import { configHistoryResponseSchema } from "../../../common/api-responses/admin.ts";
-import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
+import {
+  adminUserResponseSchema,
+  configHistoryResponseSchema,
+  provisionResponseSchema,
+} from "../../../common/api-responses/admin.ts";
+import { motorConfigResponseSchema, motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { DEVICE_PROTOCOL_VERSION } from "../../../common/device-protocol.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -20,6 +24,7 @@ import {
   getOk,
   loginToken,
   postJson,
+  provisionDevice,
   putJson,
   refusal,
   THREE_PHASE_DEFAULT_CONFIG,
@@ -31,6 +36,8 @@ async function history(mobileNo: string, token: string) {
   expect(body.success).toBe(true);
   return body.history;
 }
+
+const rowOf = (deviceId: string) => getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, deviceId) });
 
 async function admin() {
   const user = await createUser({ isAdmin: true });
@@ -101,17 +108,79 @@ describe("PUT /api/admin/update-motor-config", () => {
     box.close();
   });
 
-  it("answers 404 for an account without a box: the settings are a box's, and nothing is recorded", async () => {
+  it("keeps the values for an account without a box as its first box's, which gets them when it is provisioned", async () => {
+    const { user: adminUser, token } = await admin();
+    const plain = await createUser();
+    const kept = { defaultCurrent: 8.9, dryRunThreshold: 25, overCurrentThreshold: 40 };
+    const response = await updateMotorConfig(plain.mobileNo, { ...kept, underVoltage: null }, token);
+    expect(response.status).toBe(200);
+    // No voltage limits: they are the box's kind's, and the kind is not known before the box.
+    expect(await readJson(response, motorConfigResponseSchema)).toEqual({
+      success: true,
+      message: "Configuration updated!",
+      motorConfig: kept,
+      deliveredToDevice: false,
+    });
+    const [entry] = await history(plain.mobileNo, token);
+    expect(entry).toMatchObject({ ...kept, changedBy: adminUser.mobileNo });
+    expect(entry!.changeNote).toBe(
+      `Admin ${adminUser.mobileNo}: default current 1 → 8.9 A, dry run threshold 30 → 25 %, over current threshold 30 → 40 % (kept for the first box)`,
+    );
+    const view = await getOk(`/api/admin/user/${plain.id}`, token, adminUserResponseSchema);
+    expect(view.user).toMatchObject({ ...kept, device: null });
+
+    // The installer's numbers reach the box that is fitted, and only that one.
+    const provisioned = await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: plain.mobileNo }, token);
+    const answer = await readJson(provisioned, provisionResponseSchema);
+    const first = answer.device.id;
+    expect(await rowOf(first)).toMatchObject(kept);
+    const box = await connectDevice({ deviceId: first, key: answer.key }, { hello: false });
+    box.send({ type: "hello", protocol: DEVICE_PROTOCOL_VERSION, firmware: "t", kind: "3phase", relay: "off" });
+    expect((await box.next("welcome")).config).toMatchObject(kept);
+    box.close();
+    const second = await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: plain.mobileNo }, token);
+    expect(await rowOf((await readJson(second, provisionResponseSchema)).device.id)).toMatchObject({
+      defaultCurrent: 1,
+    });
+    const [applied] = await history(plain.mobileNo, token);
+    expect(applied!.changeNote).toBe(`Kept for the first box, applied to ${first}`);
+  });
+
+  it("gives the kept values to a stock box linked to the account, and the box gets them at once", async () => {
     const { token } = await admin();
     const plain = await createUser();
-    const response = await updateMotorConfig(
-      plain.mobileNo,
-      { defaultCurrent: 3, dryRunThreshold: 30, overCurrentThreshold: 30 },
+    const kept = { defaultCurrent: 6.5, dryRunThreshold: 30, overCurrentThreshold: 30 };
+    expect((await updateMotorConfig(plain.mobileNo, kept, token)).status).toBe(200);
+    const stock = await provisionDevice(null);
+    const box = await connectDevice(stock);
+    box.autoAck();
+    const linked = await putJson(`/api/admin/devices/${stock.deviceId}/owner`, { mobileNo: plain.mobileNo }, token);
+    expect(linked.status).toBe(200);
+    expect(await rowOf(stock.deviceId)).toMatchObject(kept);
+    expect((await box.next("config")).config).toMatchObject(kept);
+    box.close();
+  });
+
+  it("refuses a voltage limit for an account without a box (400, nothing kept), and asks before weakening kept values", async () => {
+    const { token } = await admin();
+    const plain = await createUser();
+    const base = { defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 };
+    const voltage = await updateMotorConfig(plain.mobileNo, { ...base, overVoltage: 470 }, token);
+    expect(voltage.status).toBe(400);
+    expect(await voltage.json()).toMatchObject({ success: false, code: "voltageLimitNeedsBox" });
+    expect(await history(plain.mobileNo, token)).toEqual([]);
+
+    const weaker = await updateMotorConfig(plain.mobileNo, { ...base, dryRunThreshold: 80 }, token);
+    expect(weaker.status).toBe(409);
+    expect(await weaker.json()).toMatchObject({ code: "weakerProtectionUnconfirmed" });
+    expect(await history(plain.mobileNo, token)).toEqual([]);
+    const confirmed = await putJson(
+      "/api/admin/update-motor-config",
+      { mobileNo: plain.mobileNo, ...base, dryRunThreshold: 80, confirmWeakerProtection: true },
       token,
     );
-    expect(response.status).toBe(404);
-    expect(await response.json()).toEqual(refusal("No device is linked to this mobile number.", "noDeviceForNumber"));
-    expect(await history(plain.mobileNo, token)).toEqual([]);
+    expect(confirmed.status).toBe(200);
+    expect((await history(plain.mobileNo, token))[0]!.changeNote).toContain("weaker protection confirmed");
   });
 
   it("refuses missing, empty, non-numeric and out-of-range values with 400 and changes nothing", async () => {

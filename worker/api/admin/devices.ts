@@ -1,7 +1,9 @@
-// Provisioning (admins): create a device with a fresh key, rotate its key, assign its owner
-// (an account may own several).
+// Boxes for admins: the list (or those a search by box id or owner's number finds), and
+// provisioning: create a device with a fresh key, rotate its key, assign its owner (an account
+// may own several).
 // A key is shown exactly once, in the response that created it; D1 keeps only its hash.
 import { Hono } from "hono";
+import { fleetSearchQuerySchema } from "../../../common/admin-schemas.ts";
 import {
   deviceListResponseSchema,
   hubStatsResponseSchema,
@@ -43,7 +45,8 @@ async function ownerFor(c: { env: Env }, mobileNo: string) {
 
 export const adminDeviceRoutes = new Hono<ApiEnv>()
   .get("/devices", requireAuth("admin"), async (c) => {
-    const rows = await listDevicesWithOwners(getDb(c.env.DB));
+    const { q } = parseInput(fleetSearchQuerySchema, c.req.query());
+    const rows = await listDevicesWithOwners(getDb(c.env.DB), q);
     return respond(c, deviceListResponseSchema, {
       success: true,
       devices: rows.map(({ device, ownerMobileNo }) => ({
@@ -51,6 +54,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
         kind: device.kind,
         connection: device.connection,
         ownerMobileNo,
+        ownerUserId: device.ownerUserId,
         online: device.online,
         lastSeenAt: device.lastSeenAt ? new Date(device.lastSeenAt).toISOString() : null,
         firmware: device.firmware,

@@ -1,6 +1,6 @@
 // A motor's configuration for admins (SPEC §7, keyed by the owner's number: the account's
-// first box): change it (saved with a history entry and pushed to the box) and read the
-// account's history.
+// first box, or kept for it while the account has none): change it (saved with a history entry
+// and pushed to the box) and read the account's history.
 import { Hono } from "hono";
 import { adminMotorConfigRequestSchema } from "../../../common/admin-schemas.ts";
 import { configHistoryResponseSchema } from "../../../common/api-responses/admin.ts";
@@ -8,13 +8,11 @@ import { motorConfigResponseSchema } from "../../../common/api-responses/devices
 import { mobileNoSchema } from "../../../common/api-schemas.ts";
 import { configHistoryForAdmin } from "../../db/admin-users.ts";
 import { getDb } from "../../db/client.ts";
-import { motorConfigOf } from "../../db/devices.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
 import { apiError } from "../../http/http-error.ts";
-import { adminChangeNote, changeMotorConfig } from "../../services/motor-config.ts";
+import { changeAccountMotorConfig } from "../../services/motor-config.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
-import { firstBoxOfNumber } from "../device-access.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
@@ -23,14 +21,11 @@ export const adminMotorConfigRoutes = new Hono<ApiEnv>()
   .put("/update-motor-config", requireAuth("admin"), async (c) => {
     const { mobileNo, confirmWeakerProtection, ...config } = await readJsonBody(c, adminMotorConfigRequestSchema);
     auditTarget(c, mobileNo);
-    // SPEC §7 keys this by number: it is the account's first box.
-    const device = await firstBoxOfNumber(getDb(c.env.DB), mobileNo);
-    const admin = c.var.user;
-    const { deliveredToDevice, config: inForce } = await changeMotorConfig(c.env, {
-      device,
+    // SPEC §7 keys this by number: the account's first box, or kept for it until it has one.
+    const { deliveredToDevice, config: inForce } = await changeAccountMotorConfig(c.env, {
+      mobileNo,
       config,
-      changedByUserId: admin.id,
-      changeNote: adminChangeNote(admin.mobileNo, motorConfigOf(device), config),
+      admin: c.var.user,
       confirmedWeaker: confirmWeakerProtection === true,
     });
     return respond(c, motorConfigResponseSchema, {

@@ -1,8 +1,13 @@
-// Accounts for admins (SPEC §7): the list, live device statuses, one user, role changes and
-// deletion. Deleting ends the account's sessions and unbinds its boxes at once
+// Accounts for admins (SPEC §7): the list (or those a search by number or box id finds), live
+// device statuses, one user, role changes and deletion. Deleting ends the account's sessions and unbinds its boxes at once
 // (worker/services/account-deletion.ts).
 import { Hono } from "hono";
-import { deleteUserRequestSchema, updateUserRoleRequestSchema, userIdSchema } from "../../../common/admin-schemas.ts";
+import {
+  deleteUserRequestSchema,
+  fleetSearchQuerySchema,
+  updateUserRoleRequestSchema,
+  userIdSchema,
+} from "../../../common/admin-schemas.ts";
 import {
   adminUserResponseSchema,
   deviceStatusesResponseSchema,
@@ -24,7 +29,8 @@ import { respond } from "../respond.ts";
 
 export const adminUserRoutes = new Hono<ApiEnv>()
   .get("/users", requireAuth("admin"), async (c) => {
-    return respond(c, userListResponseSchema, { success: true, users: await listUsersForAdmin(getDb(c.env.DB)) });
+    const { q } = parseInput(fleetSearchQuerySchema, c.req.query());
+    return respond(c, userListResponseSchema, { success: true, users: await listUsersForAdmin(getDb(c.env.DB), q) });
   })
   .get("/device-statuses", requireAuth("admin"), async (c) => {
     return respond(c, deviceStatusesResponseSchema, { success: true, statuses: await deviceStatuses(getDb(c.env.DB)) });

@@ -1,0 +1,74 @@
+// The admin's settings page (/admin/users/{id}/update-config) without JavaScript, for an account
+// that has no box yet: it offers SPEC's three numbers and no voltage limits, and its form keeps
+// them for the account's first box (worker/services/motor-config.ts `changeAccountMotorConfig`),
+// on the audit trail like any admin write.
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { adminContext } from "../../app/admin-session.server.ts";
+import { action, loader } from "../../app/routes/admin/update-config.tsx";
+import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
+import { getDb } from "../../worker/db/client.ts";
+import { adminAudit, firstBoxSettings, users } from "../../worker/db/schema.ts";
+import { cloudflareContext } from "../../worker/http/router-context.ts";
+
+const ORIGIN = "http://sinchai.test";
+
+async function account(isAdmin = false) {
+  const mobileNo = `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
+  const [row] = await getDb(env.DB)
+    .insert(users)
+    .values({ mobileNo, passwordHash: "unused", isAdmin, createdAt: Date.now() })
+    .returning();
+  return row!;
+}
+
+async function adminPageContext() {
+  const admin = await account(true);
+  const context = new RouterContextProvider();
+  context.set(cloudflareContext, {
+    env,
+    ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
+  });
+  const { token } = await startSession(env, admin.id, "admin");
+  context.set(adminContext, (await authenticateToken(env, token, "admin"))!);
+  return context;
+}
+
+type Result = { data: unknown; init: { status?: number } | null };
+
+describe("the admin's settings page for an account without a box", () => {
+  it("shows SPEC's three numbers only, and its form keeps them for the first box", async () => {
+    const context = await adminPageContext();
+    const farmer = await account();
+    const params = { userId: String(farmer.id) };
+    const page = (await loader({ params, context } as unknown as Parameters<typeof loader>[0])) as Result;
+    expect(page.data).toMatchObject({ data: { hasBox: false, defaultCurrent: 1 } });
+
+    const form = new FormData();
+    for (const [name, value] of Object.entries({
+      defaultCurrent: "8.9",
+      dryRunThreshold: "25",
+      overCurrentThreshold: "40",
+    }))
+      form.set(name, value);
+    const request = new Request(`${ORIGIN}/admin/users/${farmer.id}/update-config`, {
+      method: "POST",
+      body: form,
+      headers: { Origin: ORIGIN },
+    });
+    const posted = (await action({ request, params, context } as unknown as Parameters<typeof action>[0])) as Result;
+    expect(posted.init?.status ?? 200).toBe(200);
+    expect(posted.data).toEqual({ ok: true, deliveredToDevice: false, keptForFirstBox: true });
+    const kept = await getDb(env.DB).query.firstBoxSettings.findFirst({
+      where: eq(firstBoxSettings.userId, farmer.id),
+    });
+    expect(kept).toMatchObject({ defaultCurrent: 8.9, dryRunThreshold: 25, overCurrentThreshold: 40 });
+    const trail = await getDb(env.DB).query.adminAudit.findFirst({ where: eq(adminAudit.target, farmer.mobileNo) });
+    expect(trail).toMatchObject({ action: "POST /admin/users/:userId/update-config", status: 200 });
+
+    const again = (await loader({ params, context } as unknown as Parameters<typeof loader>[0])) as Result;
+    expect(again.data).toMatchObject({ data: { hasBox: false, defaultCurrent: 8.9, dryRunThreshold: 25 } });
+  });
+});
