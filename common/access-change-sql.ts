@@ -20,7 +20,8 @@ export const HUB_NOTICE_UPSERT =
 
 /**
  * Links box `deviceId` to account `ownerUserId` (null: to nobody). The people the previous
- * owner let use it, and those they invited, go with the change: they were that owner's people.
+ * owner let use it, and those they invited, go with the change: they were that owner's people;
+ * so does starting by missed call, that owner's choice.
  * The same owner again changes nothing (and keeps `linked_at`, which decides the account's
  * first box). The last statement answers the box's id, or nothing when there is no such box.
  *
@@ -49,6 +50,8 @@ export function relinkStatements(change: {
     {
       sql:
         "UPDATE devices SET linked_at = CASE WHEN owner_user_id IS ?2 THEN linked_at WHEN ?2 IS NULL THEN NULL ELSE ?3 END, " +
+        // Starting by missed call was the old owner's choice: a new owner turns it on themselves.
+        "start_by_missed_call = CASE WHEN owner_user_id IS ?2 THEN start_by_missed_call ELSE 0 END, " +
         "owner_user_id = ?2 WHERE id = ?1 RETURNING id",
       params: [deviceId, ownerUserId, now],
     },

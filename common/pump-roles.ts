@@ -28,6 +28,11 @@ export type PumpAction =
   | "firmware"
   /** Name the box. */
   | "rename"
+  /**
+   * Let a missed call to the start number start the motor (docs/decisions/028-switching-by-phone.md):
+   * a motor started from a phone with nobody at the well is the owner's choice alone.
+   */
+  | "phoneStart"
   /** See the members and remove them. */
   | "manageMembers"
   /** Invite a number and change a member's role or name. */
@@ -49,6 +54,7 @@ const ALLOWED: Record<PumpRole, readonly PumpAction[]> = {
     "configure",
     "firmware",
     "rename",
+    "phoneStart",
     "manageMembers",
     "invite",
     "recharge",

@@ -44,6 +44,14 @@ export const pumpNameRequestSchema = z.object({
   name: z.union([pumpLabelSchema, z.literal("").transform(() => null), z.null()]),
 });
 
+/**
+ * PUT /api/pumps/{deviceId}/phone-start: whether a missed call to the start number may start the
+ * box's motor (docs/decisions/028-switching-by-phone.md). Only a boolean: "on" and 1 are not.
+ */
+export const pumpPhoneStartRequestSchema = z.object({
+  enabled: z.boolean({ error: "enabled must be true or false." }),
+});
+
 /** POST /api/pumps/{deviceId}/members: a number, its role, and the owner's name for that person. */
 export const memberInviteRequestSchema = z.object({
   mobileNo: mobileNoSchema,

@@ -13,6 +13,8 @@ export const apiEn = {
   "api.scheduleUpdated": "Schedule updated.",
   "api.scheduleDeleted": "Schedule deleted.",
   "api.pumpNamed": "Pump name saved.",
+  "api.phoneStartSaved":
+    "{enabled, select, on {A missed call from your number to the start number now starts the motor.} other {A missed call to the start number no longer starts the motor.}}",
   "api.memberInvited": "Invitation saved. The number can use this pump once it accepts.",
   "api.memberChanged": "Member updated.",
   "api.memberChangedPending":

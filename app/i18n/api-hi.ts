@@ -14,6 +14,8 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "api.scheduleUpdated": "शेड्यूल अपडेट हो गया।",
   "api.scheduleDeleted": "शेड्यूल हटा दिया गया।",
   "api.pumpNamed": "पंप का नाम सेव हो गया।",
+  "api.phoneStartSaved":
+    "{enabled, select, on {अब आपके नंबर से चालू नंबर पर मिस्ड कॉल करने से मोटर चालू होगी।} other {अब चालू नंबर पर मिस्ड कॉल से मोटर चालू नहीं होगी।}}",
   "api.memberInvited": "न्योता सेव हो गया। नंबर के स्वीकार करने के बाद ही वह यह पंप इस्तेमाल कर सकेगा।",
   "api.memberChanged": "सदस्य की जानकारी बदल दी गई।",
   "api.memberChangedPending":

@@ -695,6 +695,18 @@ export const en = {
   "healthLine.lastHeard": "last heard {age}",
   "healthLine.settings": "Settings and box details",
   "settings.title": "Pump settings",
+  "phoneStart.title": "Start by phone",
+  "phoneStart.on": "On: a missed call from your number to the start number printed on the card starts the motor.",
+  "phoneStart.off": "Off: a missed call to the start number does not start the motor.",
+  "phoneStart.why":
+    "It is off until you turn it on, because one missed call from your number starts the motor whether or not anyone is at the well. A missed call to the stop number always stops it.",
+  "phoneStart.unverified": "Missed calls work only once your number is verified.",
+  "phoneStart.enable": "Allow starting by missed call",
+  "phoneStart.disable": "Stop starting by missed call",
+  "phoneStart.confirmTitle": "Let a missed call start the motor?",
+  "phoneStart.confirmText":
+    "From then on every missed call from your number to the start number starts the motor, whether or not anyone is at the well, and whoever has your phone.",
+  "phoneStart.failed": "Nothing was changed. Open the page again and retry.",
   "settings.ownerOnly": "Only the pump's owner can see and change the motor's settings and the box's details.",
   "settings.offline":
     "The box is offline: what is shown below is old. Changed settings reach the box when it connects again.",

@@ -4,7 +4,9 @@
 // firmware update. Off the dashboard, one scroll from the switch no more. Live on the realtime
 // socket like the dashboard, so the details grey out the moment the box drops and a firmware
 // update says how it goes. The settings form posts here; every change is confirmed old → new
-// before it is saved (app/components/motor-config-card.tsx).
+// before it is saved (app/components/motor-config-card.tsx). So does "Start by phone", whether a
+// missed call to the start number may start the motor, confirmed before it is turned on
+// (app/components/phone-start-card.tsx).
 import { useEffect, useState } from "react";
 import { data } from "react-router";
 import { healthReadingResponseSchema } from "../../common/api-responses/devices.ts";
@@ -12,16 +14,19 @@ import { motorConfigRequestSchema } from "../../common/api-schemas.ts";
 import type { SettingChange } from "../../common/protection-changes.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
+import type { AuthenticatedUser } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findDeviceById, motorConfigOf } from "../../worker/db/devices.ts";
 import { latestFirmware } from "../../worker/db/firmware.ts";
 import { HttpError } from "../../worker/http/http-error.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { changeMotorConfig, motorConfigChanges, OWNER_CHANGE_NOTE } from "../../worker/services/motor-config.ts";
+import { setStartByMissedCall } from "../../worker/services/phone-start.ts";
 import { callApi } from "../api-client.ts";
 import { FirmwareCard } from "../components/firmware-card.tsx";
 import { HealthGrid } from "../components/health-grid.tsx";
 import { type ConfigOutcome, MotorConfigCard } from "../components/motor-config-card.tsx";
+import { PhoneStartCard, type PhoneStartOutcome } from "../components/phone-start-card.tsx";
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { relativeAge } from "../format.ts";
@@ -55,6 +60,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     deviceId: device.id,
     kind: device.kind,
     motorConfig: motorConfigOf(device),
+    startByMissedCall: device.startByMissedCall,
+    numberVerified: user.numberVerified,
     cacheKey: healthCacheKey(user.mobileNo, device.id, pumps[0]?.device.id ?? null),
     // What the box told us at its hello: which build it runs, and the newest build of that kind.
     firmware: {
@@ -66,7 +73,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-type ActionResult = { config: ConfigOutcome };
+type ActionResult = { config: ConfigOutcome } | { phoneStart: PhoneStartOutcome };
 
 /** What the confirm form sends back: exactly which old → new the owner saw. */
 function reviewedKey(changes: SettingChange[]): string {
@@ -84,9 +91,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const refused = (config: ConfigOutcome, status: number) => data<ActionResult>({ config }, { status });
   if (!isSameOriginRequest(request)) return refused({ ok: false, code: "crossSite" }, 403);
   const form = await readForm(request);
-  if (field(form, "intent") !== "config") return refused({ ok: false, code: "invalid" }, 400);
   const user = context.get(userContext);
   const env = envOf(context);
+  if (field(form, "intent") === "phoneStart") return phoneStartAnswer(env, user, form);
+  if (field(form, "intent") !== "config") return refused({ ok: false, code: "invalid" }, 400);
   // The owner's alone, whatever the page showed: checked against the pump the form names.
   const access = await pumpInForm(env, user, form, "configure");
   if (!access.ok) return refused({ ok: false, code: access.code }, 403);
@@ -139,6 +147,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/**
+ * The "Start by phone" form (`intent=phoneStart`, `enabled=true|false`): the same service as
+ * PUT /api/pumps/{deviceId}/phone-start, the owner's alone. Turning it on is answered with the
+ * confirm step until that step's own form posts it again with `confirmed=on`; off is saved at once.
+ */
+async function phoneStartAnswer(env: Env, user: AuthenticatedUser, form: FormData) {
+  const answer = (phoneStart: PhoneStartOutcome, status = 200) => data<ActionResult>({ phoneStart }, { status });
+  const access = await pumpInForm(env, user, form, "phoneStart");
+  if (!access.ok) return answer({ ok: false, code: access.code }, 403);
+  const enabled = field(form, "enabled");
+  if (enabled !== "true" && enabled !== "false") return answer({ ok: false, code: "invalid" }, 400);
+  if (enabled === "true" && field(form, "confirmed") !== "on") return answer({ ok: false, code: "review" });
+  const saved = await setStartByMissedCall(getDb(env.DB), access.pump.device.id, enabled === "true");
+  return answer({ ok: true, enabled: saved });
+}
+
 export default function PumpSettings({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   return (
@@ -151,7 +175,11 @@ export default function PumpSettings({ loaderData, actionData }: Route.Component
           {t("settings.ownerOnly")}
         </p>
       ) : (
-        <Settings settings={loaderData} posted={actionData?.config ?? null} />
+        <Settings
+          settings={loaderData}
+          posted={actionData && "config" in actionData ? actionData.config : null}
+          postedPhoneStart={actionData && "phoneStart" in actionData ? actionData.phoneStart : null}
+        />
       )}
     </main>
   );
@@ -159,7 +187,15 @@ export default function PumpSettings({ loaderData, actionData }: Route.Component
 
 type SettingsData = Extract<Route.ComponentProps["loaderData"], { view: "settings" }>;
 
-function Settings({ settings, posted }: { settings: SettingsData; posted: ConfigOutcome | null }) {
+function Settings({
+  settings,
+  posted,
+  postedPhoneStart,
+}: {
+  settings: SettingsData;
+  posted: ConfigOutcome | null;
+  postedPhoneStart: PhoneStartOutcome | null;
+}) {
   const t = useT();
   const language = useLanguage();
   const toast = useToast();
@@ -202,6 +238,12 @@ function Settings({ settings, posted }: { settings: SettingsData; posted: Config
         </p>
       )}
       <MotorConfigCard initial={settings.motorConfig} posted={posted} kind={settings.kind} pump={deviceId} />
+      <PhoneStartCard
+        enabled={settings.startByMissedCall}
+        posted={postedPhoneStart}
+        pump={deviceId}
+        numberVerified={settings.numberVerified}
+      />
       <HealthGrid
         health={cachedHealth ?? live.health}
         cached={cachedHealth !== null}

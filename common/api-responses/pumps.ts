@@ -50,6 +50,13 @@ export const pumpNameResponseSchema = z.object({
   name: z.nullable(z.string()),
 });
 
+/** PUT /api/pumps/{deviceId}/phone-start: whether a missed call to the start number may now start the motor. */
+export const pumpPhoneStartResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  enabled: z.boolean(),
+});
+
 /** One person besides the owner who may use a box, or who is invited to. */
 export const pumpMemberSchema = z.object({
   mobileNo: z.string(),

@@ -13,6 +13,7 @@ const EXPECTED = {
     "configure",
     "firmware",
     "rename",
+    "phoneStart",
     "manageMembers",
     "invite",
     "recharge",

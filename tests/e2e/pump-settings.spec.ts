@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 // The installer's settings live on their own page, the owner's alone (/pump-settings): the
 // motor's protection settings saved only after the owner saw old → new, the box's details and
-// its firmware. The dashboard keeps one line about the box, which greys out when the box is
-// offline. At 360 px in Hindi; every test has its own farmer and box.
+// its firmware, and whether a missed call to the start number may start the motor (turned on
+// only after a confirm step). The dashboard keeps one line about the box, which greys out when
+// the box is offline. At 360 px in Hindi; every test has its own farmer and box.
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { formatNumber } from "../../app/format.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
@@ -144,4 +145,35 @@ test("an operator and a viewer of a shared pump get neither the settings nor the
     await expect(page.getByTestId("health-grid")).toHaveCount(0);
     await context.close();
   }
+});
+
+test("the owner lets a missed call start the motor only after a confirm step, and the page says it is on", async ({
+  page,
+  request,
+}) => {
+  await openOwnPump(page, request);
+  await page.goto("/pump-settings");
+  const card = page.getByTestId("phone-start");
+  const state = card.getByTestId("phone-start-state");
+  await expect(card.getByRole("heading")).toHaveText(hi["phoneStart.title"]);
+  await expect(state).toHaveText(hi["phoneStart.off"]);
+  await expect(card).toContainText(hi["phoneStart.why"]);
+
+  // Turning it on asks first; nothing changes until the step is confirmed.
+  await card.getByRole("button", { name: hi["phoneStart.enable"] }).click();
+  const review = card.getByTestId("phone-start-review");
+  await expect(review).toContainText(hi["phoneStart.confirmTitle"]);
+  await expect(review).toContainText(hi["phoneStart.confirmText"]);
+  expect(await fitsTheScreen(page)).toBe(true);
+  await expect(state).toHaveText(hi["phoneStart.off"]);
+  await review.getByRole("button", { name: hi["phoneStart.enable"] }).click();
+  await expect(state).toHaveText(hi["phoneStart.on"]);
+  await expect(review).toHaveCount(0);
+  await page.reload();
+  await expect(state).toHaveText(hi["phoneStart.on"]);
+
+  // Off again at once, no step.
+  await card.getByRole("button", { name: hi["phoneStart.disable"] }).click();
+  await expect(state).toHaveText(hi["phoneStart.off"]);
+  await expect(card.getByRole("button", { name: hi["phoneStart.enable"] })).toBeVisible();
 });

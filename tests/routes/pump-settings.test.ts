@@ -3,7 +3,9 @@
 // data nor a saved change, whatever they post); every change is held for a confirm step that
 // lists each setting old → new, weakening ones marked, and is saved only when the step's own
 // form posts back exactly what was shown; a voltage limit outside the box's kind's range is
-// refused with that range (docs/decisions/025-weaker-protection-asks-first.md).
+// refused with that range (docs/decisions/025-weaker-protection-asks-first.md). Starting by
+// missed call (the start number, docs/decisions/028-switching-by-phone.md) is turned on only
+// through the same kind of confirm step, turned off at once, and is the owner's alone too.
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
@@ -67,7 +69,10 @@ async function contextOf(token: string, request: Request) {
   return context;
 }
 
-async function post(token: string, fields: Record<string, string>, origin = ORIGIN) {
+/** What the page gets back: `config` for the settings form, `phoneStart` for the start number's. */
+type Posted = { status: number; config?: unknown; phoneStart?: unknown };
+
+async function post(token: string, fields: Record<string, string>, origin = ORIGIN): Promise<Posted> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   const request = new Request(`${ORIGIN}/pump-settings`, { method: "POST", body: form, headers: { Origin: origin } });
@@ -76,11 +81,11 @@ async function post(token: string, fields: Record<string, string>, origin = ORIG
     params: {},
     context: await contextOf(token, request),
   } as unknown as Parameters<typeof action>[0])) as unknown as
-    | { data: { config: unknown }; init: { status?: number } | null }
-    | { config: unknown };
-  return "data" in result
-    ? { status: result.init?.status ?? 200, config: result.data.config }
-    : { status: 200, config: result.config };
+    | { data: Omit<Posted, "status">; init: { status?: number } | null }
+    | Omit<Posted, "status">;
+  return "data" in result && "init" in result
+    ? { status: result.init?.status ?? 200, ...result.data }
+    : { status: 200, ...result };
 }
 
 async function load(token: string, deviceId: string) {
@@ -228,5 +233,53 @@ describe("the pump's settings page", () => {
       config: { ok: false, code: "crossSite" },
     });
     expect(await rowOf(device.deviceId)).toMatchObject({ overCurrentThreshold: 30 });
+  });
+
+  it("turns starting by missed call on only through its confirm step, and off at once", async () => {
+    const { device, token } = await farmerWithDevice();
+    expect(await load(token, device.deviceId)).toMatchObject({ view: "settings", startByMissedCall: false });
+    const turnOn = { intent: "phoneStart", pump: device.deviceId, enabled: "true" };
+    // Asked first: nothing saved until the step's own form posts it again, confirmed.
+    expect(await post(token, turnOn)).toEqual({ status: 200, phoneStart: { ok: false, code: "review" } });
+    expect(await rowOf(device.deviceId)).toMatchObject({ startByMissedCall: false });
+    expect(await post(token, { ...turnOn, confirmed: "on" })).toEqual({
+      status: 200,
+      phoneStart: { ok: true, enabled: true },
+    });
+    expect(await rowOf(device.deviceId)).toMatchObject({ startByMissedCall: true });
+    expect(await load(token, device.deviceId)).toMatchObject({ startByMissedCall: true });
+    // Off needs no step: it only takes a way of starting the motor away.
+    expect(await post(token, { intent: "phoneStart", pump: device.deviceId, enabled: "false" })).toEqual({
+      status: 200,
+      phoneStart: { ok: true, enabled: false },
+    });
+    expect(await rowOf(device.deviceId)).toMatchObject({ startByMissedCall: false });
+    // Neither true nor false: refused, nothing saved.
+    for (const enabled of ["", "on", "1"]) {
+      expect(await post(token, { ...turnOn, enabled, confirmed: "on" })).toEqual({
+        status: 400,
+        phoneStart: { ok: false, code: "invalid" },
+      });
+    }
+    expect(await rowOf(device.deviceId)).toMatchObject({ startByMissedCall: false });
+  });
+
+  it("lets nobody but the owner turn starting by missed call on, confirmed or not, nor from another site", async () => {
+    const { device, token } = await farmerWithDevice();
+    const confirmedOn = { intent: "phoneStart", pump: device.deviceId, enabled: "true", confirmed: "on" };
+    for (const role of ["operator", "viewer"] as const) {
+      const member = await memberOf(device.deviceId, role);
+      expect(await post(member.token, confirmedOn)).toEqual({
+        status: 403,
+        phoneStart: { ok: false, code: "notAllowed" },
+      });
+    }
+    const stranger = await createFarmer();
+    expect(await post(stranger.token, confirmedOn)).toEqual({
+      status: 403,
+      phoneStart: { ok: false, code: "noDevice" },
+    });
+    expect(await post(token, confirmedOn, "https://evil.example")).toMatchObject({ status: 403 });
+    expect(await rowOf(device.deviceId)).toMatchObject({ startByMissedCall: false });
   });
 });

@@ -70,6 +70,7 @@ describe("operatorSql", () => {
       `INSERT INTO hub_notices (device_id, asked_at) SELECT id, 5 FROM devices WHERE id = 'SNC-ABCDEFGH' ${HUB_NOTICE_UPSERT};`,
       "DELETE FROM device_members WHERE device_id = 'SNC-ABCDEFGH' AND (SELECT owner_user_id FROM devices WHERE id = 'SNC-ABCDEFGH') IS NOT 42;",
       "UPDATE devices SET linked_at = CASE WHEN owner_user_id IS 42 THEN linked_at WHEN 42 IS NULL THEN NULL ELSE 5 END, " +
+        "start_by_missed_call = CASE WHEN owner_user_id IS 42 THEN start_by_missed_call ELSE 0 END, " +
         "owner_user_id = 42 WHERE id = 'SNC-ABCDEFGH' RETURNING id;",
     ]);
     expect(relink.slice(2, -1)).toEqual(forAccount.slice(1));

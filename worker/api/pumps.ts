@@ -13,6 +13,7 @@ import {
   pumpMemberResponseSchema,
   pumpMembersResponseSchema,
   pumpNameResponseSchema,
+  pumpPhoneStartResponseSchema,
 } from "../../common/api-responses/pumps.ts";
 import { accessChangeResponseSchema, messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
@@ -24,6 +25,7 @@ import {
   memberInviteRequestSchema,
   pumpNameRequestSchema,
   pumpOtaRequestSchema,
+  pumpPhoneStartRequestSchema,
 } from "../../common/pump-schemas.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
 import { getDb } from "../db/client.ts";
@@ -32,6 +34,7 @@ import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
 import { switchPump } from "../services/motor-commands.ts";
+import { setStartByMissedCall } from "../services/phone-start.ts";
 import { personOf, pumpsAndInvitationsOf } from "../services/pump-access.ts";
 import {
   answerInvitation,
@@ -128,6 +131,16 @@ export const pumpRoutes = new Hono<ApiEnv>()
       success: true,
       message: translateApi(apiLanguage(c.req.raw), "api.pumpNamed"),
       name,
+    });
+  })
+  .put("/:deviceId/phone-start", requirePump("phoneStart", "user"), async (c) => {
+    const { device } = c.var.pump;
+    const { enabled } = await readJsonBody(c, pumpPhoneStartRequestSchema);
+    const saved = await setStartByMissedCall(getDb(c.env.DB), device.id, enabled);
+    return respond(c, pumpPhoneStartResponseSchema, {
+      success: true,
+      message: translateApi(apiLanguage(c.req.raw), "api.phoneStartSaved", { enabled: saved ? "on" : "off" }),
+      enabled: saved,
     });
   })
   .get("/:deviceId/logs", requirePump("see", "user", "admin"), async (c) => {

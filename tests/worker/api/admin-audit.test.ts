@@ -317,6 +317,7 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
   },
   "POST /api/pumps/:deviceId/motor": "farmer only",
   "PUT /api/pumps/:deviceId/name": "farmer only",
+  "PUT /api/pumps/:deviceId/phone-start": "farmer only",
   "POST /api/pumps/:deviceId/schedules": "farmer only",
   "PUT /api/pumps/:deviceId/schedules/:id": "farmer only",
   "DELETE /api/pumps/:deviceId/schedules/:id": "farmer only",

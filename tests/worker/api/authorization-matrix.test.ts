@@ -297,6 +297,11 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     path: (f) => `/api/pumps/${f.aDevice.deviceId}/name`,
     body: () => ({ name: 5 }),
   },
+  "PUT /api/pumps/:deviceId/phone-start": {
+    access: "pumpOwner",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/phone-start`,
+    body: () => ({ enabled: "yes" }),
+  },
   "GET /api/pumps/:deviceId/logs": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/logs` },
   "GET /api/pumps/:deviceId/usage": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/usage` },
   "GET /api/pumps/:deviceId/schedules": {

@@ -54,6 +54,7 @@ import {
   memberInviteRequestSchema,
   pumpNameRequestSchema,
   pumpOtaRequestSchema,
+  pumpPhoneStartRequestSchema,
 } from "../../../common/pump-schemas.ts";
 import { endpointQuerySchema, saveSubscriptionSchema } from "../../../common/push-schemas.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../../common/schedule-schemas.ts";
@@ -308,6 +309,11 @@ const ROUTES: Record<string, Spec> = {
     "write",
     { body: { template: () => ({ name: "कुएँ वाला पंप" }), fields: ["name"] } },
     (seen) => jsonBody(seen, pumpNameRequestSchema) !== undefined,
+  ),
+  "PUT /api/pumps/:deviceId/phone-start": ownPumpRoute(
+    "write",
+    { body: { template: () => ({ enabled: false }), fields: ["enabled"] } },
+    (seen) => jsonBody(seen, pumpPhoneStartRequestSchema) !== undefined,
   ),
   "GET /api/pumps/:deviceId/logs": ownPumpRoute(
     "read",

@@ -1,0 +1,108 @@
+// "Start by phone" on the owner's settings page: whether a missed call from the owner's number to
+// the start number starts the motor (docs/decisions/028-switching-by-phone.md). The state in
+// words, why it is off until the owner turns it on, and one button named by what it does.
+// Turning it on asks first with the page's one confirm step (the pattern of the motor settings,
+// docs/decisions/025-weaker-protection-asks-first.md): the action answers with the step, whose own
+// small form posts the same again with `confirmed`; turning it off is saved at once. A plain
+// form first (no script: the step and the result come back in the page); with script the same
+// posts run through a fetcher, and the page's data (the state) is read again after each.
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { useT } from "../i18n/i18n.ts";
+
+/** Where the forms post: the settings page's action. */
+const SETTINGS_PATH = "/pump-settings";
+
+/**
+ * The answer to the card's post. `review`: turning it on waits for the confirm step.
+ * `invalid`, `notAllowed`, `noDevice`: a post this page never makes.
+ */
+export type PhoneStartOutcome =
+  | { ok: true; enabled: boolean }
+  | { ok: false; code: "review" | "invalid" | "notAllowed" | "noDevice" };
+
+export function PhoneStartCard({
+  enabled,
+  posted,
+  pump,
+  numberVerified,
+}: {
+  /** What D1 holds now (the page's data, read again after every post). */
+  enabled: boolean;
+  posted: PhoneStartOutcome | null;
+  /** The box this is for: the post names it, so a switch of pump in another tab cannot redirect it. */
+  pump: string;
+  /** A missed call counts only from a verified number: say so beside the switch. */
+  numberVerified: boolean;
+}) {
+  const t = useT();
+  const fetcher = useFetcher<{ phoneStart: PhoneStartOutcome | null }>();
+  const busy = fetcher.state !== "idle";
+  const answered = fetcher.data?.phoneStart ?? posted;
+  /** The confirm step the owner said no to (with script): it goes away. */
+  const [dismissed, setDismissed] = useState<PhoneStartOutcome | null>(null);
+  const review = answered && !answered.ok && answered.code === "review" && answered !== dismissed ? answered : null;
+  const refused = answered && !answered.ok && answered.code !== "review" ? answered : null;
+  // The step shows above the button the owner tapped: bring it into view.
+  const reviewRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (review) reviewRef.current?.scrollIntoView({ block: "center" });
+  }, [review]);
+
+  return (
+    <section className="card" aria-labelledby="phone-start-title" data-testid="phone-start">
+      <h2 id="phone-start-title">{t("phoneStart.title")}</h2>
+      <p data-testid="phone-start-state" data-enabled={enabled}>
+        <strong>{t(enabled ? "phoneStart.on" : "phoneStart.off")}</strong>
+      </p>
+      <p className="muted">{t("phoneStart.why")}</p>
+      {!numberVerified && (
+        <p className="message info">
+          {t("phoneStart.unverified")} <a href="/verify-number">{t("alerts.channels.verify")}</a>
+        </p>
+      )}
+      {refused && (
+        <p className="message error" role="alert">
+          {t("phoneStart.failed")}
+        </p>
+      )}
+      {review ? (
+        <section ref={reviewRef} className="message warning" role="alert" data-testid="phone-start-review">
+          <p>
+            <strong>{t("phoneStart.confirmTitle")}</strong>
+          </p>
+          <p>{t("phoneStart.confirmText")}</p>
+          <fetcher.Form method="post" action={SETTINGS_PATH} className="button-row">
+            <input type="hidden" name="intent" value="phoneStart" />
+            <input type="hidden" name="pump" value={pump} />
+            <input type="hidden" name="enabled" value="true" />
+            <input type="hidden" name="confirmed" value="on" />
+            <button type="submit" className="button danger" disabled={busy}>
+              {t("phoneStart.enable")}
+            </button>
+            {/* Without script a plain link back; with it, the step just closes. */}
+            <a
+              href={SETTINGS_PATH}
+              className="button"
+              onClick={(event) => {
+                event.preventDefault();
+                setDismissed(review);
+              }}
+            >
+              {t("dialog.cancel")}
+            </a>
+          </fetcher.Form>
+        </section>
+      ) : (
+        <fetcher.Form method="post" action={SETTINGS_PATH}>
+          <input type="hidden" name="intent" value="phoneStart" />
+          <input type="hidden" name="pump" value={pump} />
+          <input type="hidden" name="enabled" value={enabled ? "false" : "true"} />
+          <button type="submit" className="button" disabled={busy}>
+            {t(enabled ? "phoneStart.disable" : "phoneStart.enable")}
+          </button>
+        </fetcher.Form>
+      )}
+    </section>
+  );
+}
