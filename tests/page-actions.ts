@@ -16,6 +16,7 @@ export const PAGE_ACTIONS = [
   "/verify-number",
   "/pump",
   "/pump-people",
+  "/pump-settings",
   "/pump-invitation",
   "/admin/login",
   "/admin/logout",
