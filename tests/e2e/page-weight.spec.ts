@@ -32,10 +32,11 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // (the service worker's copy reloads once the site answers again, a link tapped without a
   // network says why instead of "something went wrong", the copy's own notice with its time)
   // and times that say सुबह or शाम then added 337 bytes: 138,276 bytes (135.0 KB). Logout that
-  // asks first (the header's dialog and its form; its page in the manifest) then added 536 bytes,
-  // and the switch card that names its actions, with the settings moved to their own page, took
-  // some away: REMEASURED.
-  "/motor-control": { js: 135.3 * KB },
+  // asks first (the header's dialog and its form; its page in the manifest) then added 536 bytes;
+  // the installer's settings, health grid and firmware card moving to their own page took more
+  // away than the switch card's verbs, run time and surge note added: 133.5 KB measured on the
+  // merged tree.
+  "/motor-control": { js: 133.6 * KB },
 };
 
 function kindOf(response: Response): Kind {
@@ -125,7 +126,7 @@ test.describe("the dashboard", () => {
     await device.stop();
   });
 
-  test("/motor-control: at most 135.3 KB of JavaScript, live", async ({ browser }) => {
+  test("/motor-control: at most 133.6 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only
     // the session cookie (no cache, no memory of the login page's scripts).
     const context = await browser.newContext();
