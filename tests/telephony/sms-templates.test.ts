@@ -4,6 +4,7 @@
 // environment of wrangler.toml.
 import { describe, expect, it } from "vitest";
 import { environmentNames, readWranglerToml } from "../../scripts/lib/environments.ts";
+import { messageTime } from "../../worker/services/message-time.ts";
 import { countSmsSegments } from "../../worker/telephony/sms-segments.ts";
 import {
   dltText,
@@ -53,7 +54,8 @@ const LONGEST: Record<"ucs2" | "gsm7", Record<SmsVariable, string>> = {
     code: "999999",
     pumpName: "कुएँ वाला पंप, नदी किनारे वाले खेत पर",
     mobileNo: "9876543210",
-    time: "12:45 pm",
+    // The longest part of the day a Hindi time is named by.
+    time: "दोपहर 12:45",
     url: `https://${"p".repeat(22)}`,
     minutes: "480",
     reason: "क".repeat(30),
@@ -66,7 +68,7 @@ const LONGEST: Record<"ucs2" | "gsm7", Record<SmsVariable, string>> = {
     code: "999999",
     pumpName: "{[]}".repeat(10),
     mobileNo: "9876543210",
-    time: "12:45 pm",
+    time: "12:45 PM",
     url: `https://${"p".repeat(22)}`,
     minutes: "480",
     reason: "w".repeat(30),
@@ -110,6 +112,18 @@ describe("the SMS templates", () => {
       expect(dltText(code, "hi")).toMatch(/सिंचाई/);
     }
     expect(dltText("signInCode", "hi")).toBe("{#var#} आपका सिंचाई कोड है। 5 मिनट चलेगा। किसी को न बताएँ।");
+  });
+
+  it("take every minute of the day as the messages write it: शाम 5:15 in Hindi, 5:15 PM in English", () => {
+    expect(messageTime(17 * 60 + 15, "hi")).toBe("शाम 5:15");
+    expect(messageTime(17 * 60 + 15, "en")).toBe("5:15 PM");
+    for (let minute = 0; minute < 24 * 60; minute++) {
+      for (const language of SMS_LANGUAGES) {
+        const time = messageTime(minute, language);
+        expect(fitVariable("time", time), `${minute} ${language}`).toBe(time);
+        if (language === "hi") expect(time).not.toMatch(/AM|PM|am|pm/);
+      }
+    }
   });
 
   it("fill their variables: a long name cut, in GSM-7, control characters gone; a bad code refused", () => {

@@ -5,5 +5,7 @@ import { formatTimeOfDay } from "../../app/format.ts";
 import { formatClock } from "../../common/schedule-time.ts";
 
 export function messageTime(minuteOfDay: number, language: "hi" | "en"): string {
-  return language === "en" ? formatClock(minuteOfDay) : formatTimeOfDay(minuteOfDay, language);
+  // Intl may put a no-break space between the part of the day and the time; an SMS variable
+  // takes plain spaces only.
+  return language === "en" ? formatClock(minuteOfDay) : formatTimeOfDay(minuteOfDay, language).replace(/\s/gu, " ");
 }
