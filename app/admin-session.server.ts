@@ -1,9 +1,9 @@
 // Session helpers for the admin area's loaders and actions: the admin equivalent of
 // ./session.server.ts. The admin session is its own cookie (sinchai_admin_session, Strict).
 import { createContext, type RouterContextProvider } from "react-router";
+import type { AdminMessageKey } from "../common/i18n/admin-en.ts";
 import { type AuthenticatedUser, getSessionUser } from "../worker/auth/sessions.ts";
 import { HttpError } from "../worker/http/http-error.ts";
-import type { AdminMessageKey } from "./i18n/admin-en.ts";
 import { envOf, requireSession } from "./session.server.ts";
 
 /** Set by the admin shell's middleware: every admin page authenticates once, on the server. */

@@ -3,10 +3,11 @@
 // headings. The log's ON and OFF entries are changes of the motor's state (the hub logs a switch
 // only when it changed it), so an ON followed by an OFF is one run of the motor. Kept apart from
 // ./format.ts, which every page loads: only the logs page needs these.
+
+import { localeOf } from "../common/i18n/format.ts";
+import type { Language } from "../common/i18n/language.ts";
 import { istDay } from "../common/pump-usage.ts";
 import type { MotorLogEntry } from "../common/realtime-protocol.ts";
-import { localeOf } from "./format.ts";
-import type { Language } from "./i18n/language.ts";
 
 export type LogRun = {
   type: "run";

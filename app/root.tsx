@@ -10,10 +10,10 @@ import {
   type ShouldRevalidateFunctionArgs,
   useMatches,
 } from "react-router";
+import { dictionaries } from "../common/i18n/dictionaries.ts";
+import { languageOf } from "../worker/http/request-language.ts";
 import type { Route } from "./+types/root";
-import { dictionaries } from "./i18n/dictionaries.ts";
 import { useLanguage, useT } from "./i18n/i18n.ts";
-import { languageOf } from "./i18n/language.server.ts";
 import { registerServiceWorker, reloadKeptCopyWhenOnline } from "./offline/service-worker.ts";
 import stylesheet from "./styles/app.css?url";
 

@@ -1,6 +1,6 @@
 // A motor log entry as the DeviceHub writes it, D1 stores it and the API and the realtime
 // socket carry it: a `kind` with its parameters, never a sentence. Each page words it in its
-// reader's language (app/i18n/motor-log.ts); docs/motor-log.md lists every kind.
+// reader's language (common/i18n/motor-log.ts); docs/motor-log.md lists every kind.
 //
 // Parameters are codes and numbers. Text only where a box said it in its own words (an ack's
 // error, an OTA failure, a phase fault's detail): pages show that quoted, as the box wrote it.

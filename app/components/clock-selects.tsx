@@ -2,7 +2,7 @@
 // in English), and the minute. Nothing a farmer can clear by mistake, no clock popup, and no
 // "am"/"pm" on a Hindi page. `name` prefixes the fields ("" gives hour and minute; "from" gives
 // fromHour and fromMinute), so one form can hold two times. The hour is 0–23.
-import { formatHourOfDay } from "../format.ts";
+import { formatHourOfDay } from "../../common/i18n/format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 
 export type ClockValue = { hour: string; minute: string };

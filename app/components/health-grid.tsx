@@ -2,10 +2,11 @@
 // the relay defaults to off and the connection to disconnected; the signal is coloured by the
 // SPEC §9 user scale. With the box offline the grid greys out and the connection reads
 // disconnected, whatever the box's last report said.
+
+import { formatDateTime, formatDuration } from "../../common/i18n/format.ts";
 import type { MotorStatus } from "../../common/pump-state.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
 import { signalColour } from "../../common/signal.ts";
-import { formatDateTime, formatDuration } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { RefreshIcon } from "./icons.tsx";
 import { statusWord } from "./pump-state-view.tsx";

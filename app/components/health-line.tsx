@@ -3,9 +3,9 @@
 // Once the box is offline, or this page hears nothing, it greys out and says since when,
 // never "connected".
 import { Link } from "react-router";
+import { relativeAge } from "../../common/i18n/format.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
 import { signalColour } from "../../common/signal.ts";
-import { relativeAge } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 
 export function HealthLine({

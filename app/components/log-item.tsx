@@ -1,7 +1,7 @@
+import { formatClockTime, formatDateTime } from "../../common/i18n/format.ts";
+import { motorLogEntryText } from "../../common/i18n/motor-log.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
-import { formatClockTime, formatDateTime } from "../format.ts";
 import { type Language, useWords } from "../i18n/i18n.ts";
-import { motorLogEntryText } from "../i18n/motor-log.ts";
 import { AlertIcon, PlugIcon, StopIcon } from "./icons.tsx";
 
 /**

@@ -2,10 +2,11 @@
 // their limits. "—" while the box is offline or the page hears nothing: an offline box's motor is
 // not known to draw 0 A. The first seconds of a start are labelled as the start-up surge, not
 // shown as what the motor draws running (../realtime/start-up-surge.ts).
+
+import { formatNumber } from "../../common/i18n/format.ts";
 import type { VoltageLimits } from "../../common/protection.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import type { PowerData } from "../../common/realtime-protocol.ts";
-import { formatNumber } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { showsStartUpSurge } from "../realtime/start-up-surge.ts";
 import { VoltageReading } from "./voltage-reading.tsx";

@@ -2,8 +2,8 @@
 // when the box is offline or the state is not confirmed, what is known instead), the fault
 // banners that stay until their cause clears, and the clock they are all counted against.
 import { useEffect, useState } from "react";
+import { formatDuration, formatNumber, formatSince, formatVoltages, relativeAge } from "../../common/i18n/format.ts";
 import type { Fault, MotorStatus, PumpState } from "../../common/pump-state.ts";
-import { formatDuration, formatNumber, formatSince, formatVoltages, relativeAge } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { AlertIcon } from "./icons.tsx";
 

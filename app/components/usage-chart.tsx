@@ -3,7 +3,7 @@
 // CSV download as links (they work without JavaScript). A hidden table reads the days out.
 import { Link } from "react-router";
 import type { PumpUsage } from "../../common/api-responses/usage.ts";
-import { formatDate, formatDuration, formatNumber, localeOf } from "../format.ts";
+import { formatDate, formatDuration, formatNumber, localeOf } from "../../common/i18n/format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 
 // Room around the plot for labels 13.5 units high (app.css), drawn at least 12 px on a 360 px phone.

@@ -2,7 +2,7 @@
 // limits 340–460 V"). Shown only for a reading the hub vouches for now: an online box, a page
 // that is connected, and a reading younger than the liveness limit; never stale figures.
 import { WATCHED_OFFLINE_AFTER_MS } from "../../common/constants.ts";
-import { formatNumber, formatVoltages } from "../format.ts";
+import { formatNumber, formatVoltages } from "../../common/i18n/format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 
 export function VoltageReading({

@@ -1,7 +1,8 @@
 // A weekly schedule's days: one checkbox per weekday, all named `days`, so a plain form post
 // carries the chosen ones ("mon", "thu"...).
+
+import { weekdayName } from "../../common/i18n/format.ts";
 import { WEEKDAYS, type Weekday } from "../../common/schedule-time.ts";
-import { weekdayName } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 
 export function WeekdayChoices({ chosen, onChange }: { chosen: Weekday[]; onChange: (days: Weekday[]) => void }) {

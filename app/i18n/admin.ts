@@ -1,12 +1,12 @@
 // The admin area's translate hook: admin texts plus the common ones.
-import { type AdminMessageKey, adminEn } from "./admin-en.ts";
-import { adminHi } from "./admin-hi.ts";
+import { type AdminMessageKey, adminEn } from "../../common/i18n/admin-en.ts";
+import { adminHi } from "../../common/i18n/admin-hi.ts";
 // The admin area ships both languages' common texts too (./dictionaries.ts): it is used on
 // desktops, not by farmers on slow phones.
-import { formatMessage, type MessageKey, type MessageValues } from "./catalogue.ts";
-import { translate } from "./dictionaries.ts";
+import { formatMessage, type MessageKey, type MessageValues } from "../../common/i18n/catalogue.ts";
+import { translate } from "../../common/i18n/dictionaries.ts";
+import type { Language } from "../../common/i18n/language.ts";
 import { useLanguage } from "./i18n.ts";
-import type { Language } from "./language.ts";
 
 const adminDictionaries: Record<Language, Record<AdminMessageKey, string>> = { en: adminEn, hi: adminHi };
 

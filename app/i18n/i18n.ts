@@ -10,8 +10,8 @@ import {
   type MessageValues,
   type Words,
   wordIn,
-} from "./catalogue.ts";
-import type { Language } from "./language.ts";
+} from "../../common/i18n/catalogue.ts";
+import type { Language } from "../../common/i18n/language.ts";
 
 export {
   isLanguage,
@@ -20,8 +20,8 @@ export {
   type MessageKey,
   type MessageValues,
   type Words,
-} from "./catalogue.ts";
-export type { Language } from "./language.ts";
+} from "../../common/i18n/catalogue.ts";
+export type { Language } from "../../common/i18n/language.ts";
 
 type RootData = { language?: Language; messages?: Messages } | undefined;
 

@@ -3,11 +3,11 @@
 // loader again (a firmware update done). The dashboard and the pump's settings page alike.
 import { useCallback } from "react";
 import { useRevalidator } from "react-router";
+import { formatNumber } from "../../common/i18n/format.ts";
+import { motorLogText } from "../../common/i18n/motor-log.ts";
 import { playAlertSound } from "../alert-sound.ts";
 import { useToast } from "../components/toast.tsx";
-import { formatNumber } from "../format.ts";
 import { useLanguage, useT, useWords } from "../i18n/i18n.ts";
-import { motorLogText } from "../i18n/motor-log.ts";
 import type { LiveEffect } from "./live-device.ts";
 
 export function useLiveEffects(): (effect: LiveEffect) => void {

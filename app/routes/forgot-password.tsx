@@ -7,10 +7,12 @@
 // knows no password). The page says the same for every number.
 import { data, Form, redirect, useNavigation } from "react-router";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../common/constants.ts";
+import { formatMobileNo } from "../../common/i18n/format.ts";
 import { resetPasswordWithCode } from "../../worker/auth/code-accounts.ts";
 import { sendAccountCode } from "../../worker/auth/code-delivery.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
 import { authClientOf } from "../../worker/auth/throttle.ts";
+import { languageOf } from "../../worker/http/request-language.ts";
 import { accountErrorStatus, loginCookieHeaders, pageErrorOf, readCode, readMobileNo } from "../auth-form.server.ts";
 import { AuthLinks, AuthPage } from "../components/auth-page.tsx";
 import {
@@ -22,9 +24,7 @@ import {
 } from "../components/code-forms.tsx";
 import { NewPasswordField } from "../components/new-password-field.tsx";
 import { field, readForm } from "../form.server.ts";
-import { formatMobileNo } from "../format.ts";
 import { useT } from "../i18n/i18n.ts";
-import { languageOf } from "../i18n/language.server.ts";
 import { envOf, waitUntilOf } from "../session.server.ts";
 import type { Route } from "./+types/forgot-password";
 

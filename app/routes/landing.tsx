@@ -1,9 +1,9 @@
 import { Link, redirect } from "react-router";
+import { formatRupees } from "../../common/i18n/format.ts";
 import { PLANS } from "../../common/plans.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { SignedOutNotice, signedOutOf } from "../components/signed-out-notice.tsx";
 import { CONTACT } from "../contact.ts";
-import { formatRupees } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import type { RouteHandle } from "../root.tsx";
 import { optionalUser } from "../session.server.ts";

@@ -4,10 +4,12 @@
 // every number: whether a code went out is decided after the answer (only a verified number
 // gets one), so it says where to go when none comes.
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { formatMobileNo } from "../../common/i18n/format.ts";
 import { logInWithCode } from "../../worker/auth/code-accounts.ts";
 import { sendAccountCode } from "../../worker/auth/code-delivery.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
 import { authClientOf } from "../../worker/auth/throttle.ts";
+import { languageOf } from "../../worker/http/request-language.ts";
 import { accountErrorStatus, loginCookieHeaders, pageErrorOf, readCode, readMobileNo } from "../auth-form.server.ts";
 import { AuthLinks, AuthPage } from "../components/auth-page.tsx";
 import {
@@ -18,9 +20,7 @@ import {
   ResendCodeForm,
 } from "../components/code-forms.tsx";
 import { field, readForm } from "../form.server.ts";
-import { formatMobileNo } from "../format.ts";
 import { useT } from "../i18n/i18n.ts";
-import { languageOf } from "../i18n/language.server.ts";
 import { envOf, optionalUser, waitUntilOf } from "../session.server.ts";
 import type { Route } from "./+types/login-code";
 

@@ -3,10 +3,10 @@
 // it (from, to, how long), every line with its clock time in the reader's words.
 import { useEffect, useState } from "react";
 import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
+import { formatClockTime, formatDuration } from "../../common/i18n/format.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { callApi } from "../api-client.ts";
 import { LogItem } from "../components/log-item.tsx";
-import { formatClockTime, formatDuration } from "../format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { formatDayHeading, type LogRun, logDays } from "../log-runs.ts";
 import { pumpContext } from "../pump-choice.server.ts";

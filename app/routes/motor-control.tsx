@@ -3,6 +3,7 @@ import { data, Form, Link, useActionData, useFetcher, useRevalidator, useSearchP
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { relayStateSchema } from "../../common/device-enums.ts";
 import type { MotorCommandResult } from "../../common/hub-contract.ts";
+import { relativeAge } from "../../common/i18n/format.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import { usageSpanOf } from "../../common/pump-usage.ts";
@@ -29,7 +30,6 @@ import { useToast } from "../components/toast.tsx";
 import { UsageCard } from "../components/usage-chart.tsx";
 import { CONTACT } from "../contact.ts";
 import { isSameOriginRequest, readForm } from "../form.server.ts";
-import { relativeAge } from "../format.ts";
 import { healthCacheKey, readCachedHealth, saveCachedHealth } from "../health-cache.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { readLastState, saveLastState, usePhoneClock, usePhoneOnline } from "../offline/last-state.ts";

@@ -8,6 +8,8 @@
 // posts run in place and delete asks in a dialog.
 import { type ReactNode, useEffect, useState } from "react";
 import { data, Form, Link, redirect, useLocation, useNavigation, useSubmit } from "react-router";
+import { formatDateTime, formatTimeOfDay, weekdayName } from "../../common/i18n/format.ts";
+import type { Language } from "../../common/i18n/language.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
 import type { Weekday } from "../../common/schedule-time.ts";
@@ -23,9 +25,7 @@ import { Field } from "../components/field.tsx";
 import { ClockIcon } from "../components/icons.tsx";
 import { WeekdayChoices } from "../components/weekday-choices.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
-import { formatDateTime, formatTimeOfDay, weekdayName } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
-import type { Language } from "../i18n/language.ts";
 import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
 import { envOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";

@@ -11,6 +11,7 @@ import { useEffect, useState } from "react";
 import { data } from "react-router";
 import { healthReadingResponseSchema } from "../../common/api-responses/devices.ts";
 import { motorConfigRequestSchema } from "../../common/api-schemas.ts";
+import { relativeAge } from "../../common/i18n/format.ts";
 import type { SettingChange } from "../../common/protection-changes.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
@@ -29,7 +30,6 @@ import { type ConfigOutcome, MotorConfigCard } from "../components/motor-config-
 import { PhoneStartCard, type PhoneStartOutcome } from "../components/phone-start-card.tsx";
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
-import { relativeAge } from "../format.ts";
 import { healthCacheKey, readCachedHealth, saveCachedHealth } from "../health-cache.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { pumpContext, pumpInForm } from "../pump-choice.server.ts";

@@ -5,6 +5,7 @@
 // redirect to ?submitted=<id>, so a reload never sends it twice.
 import { useEffect, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { formatDate, formatDateTime, formatRupees } from "../../common/i18n/format.ts";
 import {
   DEFAULT_PAYMENT_METHOD,
   DEFAULT_PLAN,
@@ -22,7 +23,6 @@ import { rechargeUpiLink, requestOwnRecharge } from "../../worker/services/recha
 import { Choice } from "../components/choice.tsx";
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
-import { formatDate, formatDateTime, formatRupees } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { pumpContext } from "../pump-choice.server.ts";
 import { envOf } from "../session.server.ts";

@@ -2,12 +2,12 @@ import { data, redirect } from "react-router";
 import { registerAccount } from "../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../worker/auth/cookies.ts";
 import { startSession } from "../../worker/auth/sessions.ts";
+import { languageOf } from "../../worker/http/request-language.ts";
 import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
 import { AuthLinks } from "../components/auth-page.tsx";
 import { LoginForm } from "../components/login-form.tsx";
 import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
-import { languageOf } from "../i18n/language.server.ts";
 import { envOf, optionalUser, waitUntilOf } from "../session.server.ts";
 import type { Route } from "./+types/register";
 

@@ -1,11 +1,11 @@
 import { Form, NavLink, Outlet, useLocation } from "react-router";
+import { formatDateTime } from "../../common/i18n/format.ts";
 import { renewSession } from "../../worker/auth/sessions.ts";
 import { deviceHub } from "../../worker/hubs/device-hubs.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { LogoutControl } from "../components/logout-control.tsx";
 import { ToastProvider } from "../components/toast.tsx";
 import { CONTACT } from "../contact.ts";
-import { formatDateTime } from "../format.ts";
 import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
 import { choosePump, pumpChoiceCookie, pumpContext } from "../pump-choice.server.ts";
 import { envOf, requireUser } from "../session.server.ts";

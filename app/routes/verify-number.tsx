@@ -4,15 +4,15 @@
 // intent, posted to this route's action, so it works without JavaScript; the same functions as
 // POST /api/auth/codes and POST /api/auth/verify-number. A verified number is sent away.
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { formatMobileNo } from "../../common/i18n/format.ts";
 import { verifyOwnNumber } from "../../worker/auth/code-accounts.ts";
 import { sendAccountCode } from "../../worker/auth/code-delivery.ts";
 import { authClientOf } from "../../worker/auth/throttle.ts";
+import { languageOf } from "../../worker/http/request-language.ts";
 import { accountErrorStatus, pageErrorOf, readCode } from "../auth-form.server.ts";
 import { CodeField, type PageError, PageErrorMessage, ResendCodeForm } from "../components/code-forms.tsx";
 import { field, readForm } from "../form.server.ts";
-import { formatMobileNo } from "../format.ts";
 import { useT } from "../i18n/i18n.ts";
-import { languageOf } from "../i18n/language.server.ts";
 import { envOf, waitUntilOf } from "../session.server.ts";
 import { userContext } from "../user-context.ts";
 import type { Route } from "./+types/verify-number";

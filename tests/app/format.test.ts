@@ -1,7 +1,13 @@
 // How the pages write lengths of time, times of day and days, in each language.
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatDuration, formatHourOfDay, formatSince, formatTimeOfDay } from "../../app/format.ts";
 import { formatDayHeading } from "../../app/log-runs.ts";
+import {
+  formatDateTime,
+  formatDuration,
+  formatHourOfDay,
+  formatSince,
+  formatTimeOfDay,
+} from "../../common/i18n/format.ts";
 
 describe("formatDuration", () => {
   it("says a length of time in words of the reader's language, its two largest units", () => {

@@ -2,12 +2,12 @@
 // it, so a translator's "कूलडाउन" fails here rather than on a farmer's phone.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { adminEn } from "../../app/i18n/admin-en.ts";
-import { adminHi } from "../../app/i18n/admin-hi.ts";
-import { apiEn } from "../../app/i18n/api-en.ts";
-import { apiHi } from "../../app/i18n/api-hi.ts";
-import { en } from "../../app/i18n/en.ts";
-import { hi } from "../../app/i18n/hi.ts";
+import { adminEn } from "../../common/i18n/admin-en.ts";
+import { adminHi } from "../../common/i18n/admin-hi.ts";
+import { apiEn } from "../../common/i18n/api-en.ts";
+import { apiHi } from "../../common/i18n/api-hi.ts";
+import { en } from "../../common/i18n/en.ts";
+import { hi } from "../../common/i18n/hi.ts";
 import { SMS_TEMPLATE_CODES, SMS_TEMPLATES } from "../../worker/telephony/sms-templates.ts";
 import { VOICE_SCRIPT_CODES, VOICE_SCRIPTS } from "../../worker/telephony/voice-scripts.ts";
 

@@ -1,12 +1,12 @@
 // Every message exists in both languages with the same arguments, and every one renders.
 import { describe, expect, it } from "vitest";
-import { adminEn } from "../../app/i18n/admin-en.ts";
-import { adminHi } from "../../app/i18n/admin-hi.ts";
-import { apiEn } from "../../app/i18n/api-en.ts";
-import { apiHi } from "../../app/i18n/api-hi.ts";
-import { formatMessage } from "../../app/i18n/catalogue.ts";
-import { en } from "../../app/i18n/en.ts";
-import { hi } from "../../app/i18n/hi.ts";
+import { adminEn } from "../../common/i18n/admin-en.ts";
+import { adminHi } from "../../common/i18n/admin-hi.ts";
+import { apiEn } from "../../common/i18n/api-en.ts";
+import { apiHi } from "../../common/i18n/api-hi.ts";
+import { formatMessage } from "../../common/i18n/catalogue.ts";
+import { en } from "../../common/i18n/en.ts";
+import { hi } from "../../common/i18n/hi.ts";
 
 /** The argument names a pattern uses: `{name}` and `{name, select|plural, …}`. */
 function argumentsOf(pattern: string): string[] {

@@ -1,7 +1,7 @@
-// Motor log entries worded from their kind in both languages (app/i18n/motor-log.ts).
+// Motor log entries worded from their kind in both languages (common/i18n/motor-log.ts).
 import { describe, expect, it } from "vitest";
-import { wordsIn } from "../../app/i18n/dictionaries.ts";
-import { motorLogEntryText, motorLogText } from "../../app/i18n/motor-log.ts";
+import { wordsIn } from "../../common/i18n/dictionaries.ts";
+import { motorLogEntryText, motorLogText } from "../../common/i18n/motor-log.ts";
 import { MOTOR_LOG_KINDS, motorLogEventSchema } from "../../common/motor-log-event.ts";
 import { MOTOR_LOG_EXAMPLES } from "./motor-log-examples.ts";
 

@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { en } from "../../app/i18n/en.ts";
-import { hi } from "../../app/i18n/hi.ts";
+import { en } from "../../common/i18n/en.ts";
+import { hi } from "../../common/i18n/hi.ts";
 import { authenticateToken } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, pushSubscriptions, sessions } from "../../worker/db/schema.ts";

@@ -2,11 +2,11 @@
 // devices (provisioned through the admin API), and the admin dictionaries. Every spec makes
 // its own farmers and devices, so specs never depend on each other or on the demo pump.
 import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
-import { adminEn } from "../../app/i18n/admin-en.ts";
-import { adminHi } from "../../app/i18n/admin-hi.ts";
 import { loginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
+import { adminEn } from "../../common/i18n/admin-en.ts";
+import { adminHi } from "../../common/i18n/admin-hi.ts";
 import {
   localDeviceSocketUrl,
   type SimulatedDevice,

@@ -2,9 +2,9 @@
 // messages, edit and delete, and runs carried out by the device's hub at their time with no page
 // open, or missed while the box was offline.
 import { expect, type Page, test } from "@playwright/test";
-import { formatTimeOfDay } from "../../app/format.ts";
 import { readJson } from "../../common/api-client.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
+import { formatTimeOfDay } from "../../common/i18n/format.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
 import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";

@@ -3,10 +3,10 @@
 // (the box's relay, the schedule in the list, the request on file) or why not, in Hindi. Its
 // own farmers and boxes, so it runs beside the other specs.
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { formatTimeOfDay } from "../../app/format.ts";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
+import { formatTimeOfDay } from "../../common/i18n/format.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { adminHi, DEMO_ADMIN, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
 import { BASE_URL, en, hi, logOut, sendRegistration, uniqueMobileNo } from "./support.ts";

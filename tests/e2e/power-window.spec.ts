@@ -3,9 +3,9 @@
 // the window opens while the box has no supply, and the motor starts only when the simulated
 // supply returns; the schedule page and the log say so in the farmer's words.
 import { expect, type Page, test } from "@playwright/test";
-import { formatTimeOfDay } from "../../app/format.ts";
 import { readJson } from "../../common/api-client.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
+import { formatTimeOfDay } from "../../common/i18n/format.ts";
 import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { farmerWithDevice } from "./admin-support.ts";

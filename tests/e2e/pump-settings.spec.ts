@@ -5,7 +5,7 @@
 // only after a confirm step). The dashboard keeps one line about the box, which greys out when
 // the box is offline. At 360 px in Hindi; every test has its own farmer and box.
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { formatNumber } from "../../app/format.ts";
+import { formatNumber } from "../../common/i18n/format.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { bearer, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";

@@ -2,12 +2,12 @@
 /// <reference lib="dom" />
 // Shared by the Playwright specs: the demo pump's simulator, logins, languages.
 import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
-import { en, type MessageKey } from "../../app/i18n/en.ts";
-import { hi } from "../../app/i18n/hi.ts";
 import { ApiClient } from "../../common/api-client.ts";
 import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
+import { en, type MessageKey } from "../../common/i18n/en.ts";
+import { hi } from "../../common/i18n/hi.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import {
   localDeviceSocketUrl,

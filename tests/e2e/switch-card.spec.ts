@@ -4,9 +4,9 @@
 // a timed run stops, a start-up surge never shown as the running reading, and no message that
 // contradicts what the page already knows. Every test has its own farmer and box.
 import { expect, type Page, test } from "@playwright/test";
-import { formatSince } from "../../app/format.ts";
 import { readJson } from "../../common/api-client.ts";
 import { scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
+import { formatSince } from "../../common/i18n/format.ts";
 import { formatClock, istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";

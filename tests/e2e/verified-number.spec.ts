@@ -5,7 +5,7 @@
 // a verified farmer signs in with a code; a farmer from before verifies from the dashboard's
 // one line; an invitation reaches only a verified number; support sends a farmer a code.
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { formatMobileNo } from "../../app/format.ts";
+import { formatMobileNo } from "../../common/i18n/format.ts";
 import { adminLogIn, texts as adminTexts, bearer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
 import {
   apiClient,

@@ -3,11 +3,11 @@
 import { env } from "cloudflare:workers";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { en } from "../../app/i18n/en.ts";
-import { hi } from "../../app/i18n/hi.ts";
 import { action } from "../../app/routes/change-password.tsx";
 import { userContext } from "../../app/user-context.ts";
 import { hashPassword } from "../../common/credentials.ts";
+import { en } from "../../common/i18n/en.ts";
+import { hi } from "../../common/i18n/hi.ts";
 import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { users } from "../../worker/db/schema.ts";

@@ -2,9 +2,9 @@
 import { env } from "cloudflare:workers";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { en } from "../../app/i18n/en.ts";
-import { hi } from "../../app/i18n/hi.ts";
 import { action } from "../../app/routes/register.tsx";
+import { en } from "../../common/i18n/en.ts";
+import { hi } from "../../common/i18n/hi.ts";
 import { cloudflareContext } from "../../worker/http/router-context.ts";
 
 const ORIGIN = "http://sinchai.test";

@@ -2,8 +2,9 @@
 // take from the Worker only its D1 layer (worker/db/) and its alert senders (worker/alerts/,
 // worker/push/), the Worker reaches durable-objects/ only
 // in its entry point (worker/index.ts, which exports the classes for Cloudflare) and otherwise
-// through the public contract in common/hub-contract.ts, and no file imports itself in a
-// circle. Read from the import statements of every .ts and .tsx file, type-only ones included.
+// through the public contract in common/hub-contract.ts, the Worker, the hub and common/ never
+// import the pages' folder (app/), common/ imports neither runtime, and no file imports itself
+// in a circle. Read from the import statements of every .ts and .tsx file, type-only ones included.
 
 /**
  * Circles made only of `import type` (harmless when the code runs, but still two files that
@@ -247,6 +248,14 @@ function boundaryViolations(graph: Graph): string[] {
           `${file} imports ${target}: only worker/index.ts imports durable-objects/; the rest takes common/hub-contract.ts`,
         );
       }
+      if (/^(worker|durable-objects|common)\//.test(file) && target.startsWith("app/")) {
+        violations.push(
+          `${file} imports ${target}: only pages import app/; wording and formatting live in common/i18n/`,
+        );
+      }
+      if (file.startsWith("common/") && /^(worker|durable-objects)\//.test(target)) {
+        violations.push(`${file} imports ${target}: common/ runs everywhere and imports none of the runtimes' folders`);
+      }
       if (file.startsWith("app/") && target.startsWith("durable-objects/")) {
         violations.push(`${file} imports ${target}: pages take what they know of the hub from common/hub-contract.ts`);
       }
@@ -298,7 +307,7 @@ describe("import boundaries", () => {
     expect(importCycles(graph)).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"]]);
   });
 
-  it("durable-objects/ takes only worker/db/, worker/alerts/ and worker/push/ from the Worker; the Worker reaches durable-objects/ only in worker/index.ts", async () => {
+  it("durable-objects/ takes only worker/db/, worker/alerts/ and worker/push/ from the Worker; the Worker reaches durable-objects/ only in worker/index.ts; nothing but pages imports app/", async () => {
     const graph = await importGraph({ withTypes: true });
     // The one import the rules allow, read from the real files: the reading works.
     expect(graph.get("worker/index.ts")).toContain("durable-objects/device-hub.ts");

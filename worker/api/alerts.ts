@@ -3,9 +3,9 @@
 // unanswered) and the language of their SMS and calls. Farmers only: an admin session gets 403.
 // SMS and calls need a verified number (worker/services/alert-channels.ts).
 import { Hono } from "hono";
-import { translateApi } from "../../app/i18n/api.ts";
 import { saveAlertChannelsSchema } from "../../common/alert-channel-schemas.ts";
 import { alertChannelsResponseSchema, alertChannelsSavedResponseSchema } from "../../common/api-responses/alerts.ts";
+import { translateApi } from "../../common/i18n/api.ts";
 import { getDb } from "../db/client.ts";
 import { alertChannelsView, saveAlertChannels } from "../services/alert-channels.ts";
 import type { ApiEnv } from "./context.ts";

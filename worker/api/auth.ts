@@ -1,5 +1,4 @@
 import { type Context, Hono } from "hono";
-import { translateApi } from "../../app/i18n/api.ts";
 import {
   changePasswordResponseSchema,
   codeRequestResponseSchema,
@@ -16,6 +15,7 @@ import {
   resetPasswordRequestSchema,
   verifyNumberRequestSchema,
 } from "../../common/api-schemas.ts";
+import { translateApi } from "../../common/i18n/api.ts";
 import { changePassword, logIn, registerAccount } from "../auth/accounts.ts";
 import { logInWithCode, resetPasswordWithCode, verifyOwnNumber } from "../auth/code-accounts.ts";
 import { type CodeSending, sendAccountCode } from "../auth/code-delivery.ts";

@@ -1,6 +1,5 @@
 // The motor calls of SPEC §7 that a DeviceHub serves: switch, status, settings, readings.
 import { type Context, Hono } from "hono";
-import { translateApi } from "../../app/i18n/api.ts";
 import {
   healthReadingResponseSchema,
   motorCommandResponseSchema,
@@ -9,6 +8,7 @@ import {
   powerReadingResponseSchema,
 } from "../../common/api-responses/devices.ts";
 import { mobileNoSchema, motorCommandRequestSchema, motorConfigRequestSchema } from "../../common/api-schemas.ts";
+import { translateApi } from "../../common/i18n/api.ts";
 import type { z } from "../../common/zod-mini.ts";
 import { getDb } from "../db/client.ts";
 import { motorConfigOf } from "../db/devices.ts";

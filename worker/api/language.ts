@@ -1,7 +1,7 @@
 // The language the API words its texts in (`message`, `logMessage`): the same catalogue the
-// pages use (app/i18n/catalogue.ts), so a Hindi page or app gets Hindi from the API too.
-import { isLanguage, LANGUAGE_COOKIE } from "../../app/i18n/catalogue.ts";
-import type { Language } from "../../app/i18n/language.ts";
+// pages use (common/i18n/catalogue.ts), so a Hindi page or app gets Hindi from the API too.
+import { isLanguage, LANGUAGE_COOKIE } from "../../common/i18n/catalogue.ts";
+import type { Language } from "../../common/i18n/language.ts";
 import { readCookie } from "../auth/cookies.ts";
 
 /**

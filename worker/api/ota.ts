@@ -1,9 +1,9 @@
 // POST /api/mqtt/ota (the path is kept for the spec's clients; there is no MQTT): offer the
 // newest firmware image of a device type to the caller's box.
 import { type Context, Hono } from "hono";
-import { translateApi } from "../../app/i18n/api.ts";
 import { otaResponseSchema } from "../../common/api-responses/devices.ts";
 import { type OtaRequest, otaRequestSchema } from "../../common/api-schemas.ts";
+import { translateApi } from "../../common/i18n/api.ts";
 import { getDb } from "../db/client.ts";
 import { latestFirmware } from "../db/firmware.ts";
 import type { DeviceRow } from "../db/schema.ts";

@@ -5,7 +5,6 @@
 // account's first box. A person an owner invited is nothing to the box until they accept
 // (POST /:deviceId/invitation, the one route here that does not go through requirePump).
 import { Hono } from "hono";
-import { translateApi } from "../../app/i18n/api.ts";
 import { motorCommandResponseSchema, motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import {
   pumpListResponseSchema,
@@ -18,6 +17,7 @@ import {
 import { accessChangeResponseSchema, messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { mobileNoSchema, motorCommandRequestSchema, motorConfigRequestSchema } from "../../common/api-schemas.ts";
+import { translateApi } from "../../common/i18n/api.ts";
 import {
   deviceIdSchema,
   invitationAnswerRequestSchema,

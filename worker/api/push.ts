@@ -3,13 +3,13 @@
 // (worker/push/push-alerts.ts). Farmers only: an admin session gets 403. A subscription is the
 // session's that saved it and ends with it; its address must be a push service's.
 import { Hono } from "hono";
-import { translateApi } from "../../app/i18n/api.ts";
 import {
   subscriptionRenewedResponseSchema,
   subscriptionResponseSchema,
   subscriptionSavedResponseSchema,
 } from "../../common/api-responses/alerts.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
+import { translateApi } from "../../common/i18n/api.ts";
 import {
   endpointQuerySchema,
   endpointRequestSchema,

@@ -2,9 +2,9 @@
 // device's DeviceHub, which carries them out at their time in India time with its own alarm.
 // The schedule page's form reaches the same functions (worker/services/schedules.ts), refusals included.
 import { type Context, Hono } from "hono";
-import { translateApi } from "../../app/i18n/api.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
+import { translateApi } from "../../common/i18n/api.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
 import { getDb } from "../db/client.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";

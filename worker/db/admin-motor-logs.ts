@@ -1,9 +1,9 @@
 // Every device's motor logs for the admin list (SPEC §2 "Admin motor logs"), one page at a
 // time: the browser never receives the whole table.
 import { count, desc } from "drizzle-orm";
-import { wordsIn } from "../../app/i18n/dictionaries.ts";
-import type { Language } from "../../app/i18n/language.ts";
-import { motorLogText } from "../../app/i18n/motor-log.ts";
+import { wordsIn } from "../../common/i18n/dictionaries.ts";
+import type { Language } from "../../common/i18n/language.ts";
+import { motorLogText } from "../../common/i18n/motor-log.ts";
 import { type MotorLogParam, splitMotorLogEvent } from "../../common/motor-log-event.ts";
 import type { Db } from "./client.ts";
 import { motorLogEventOfRow } from "./motor-logs.ts";

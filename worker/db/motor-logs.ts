@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
-import { wordsIn } from "../../app/i18n/dictionaries.ts";
-import type { Language } from "../../app/i18n/language.ts";
-import { motorLogText } from "../../app/i18n/motor-log.ts";
+import { wordsIn } from "../../common/i18n/dictionaries.ts";
+import type { Language } from "../../common/i18n/language.ts";
+import { motorLogText } from "../../common/i18n/motor-log.ts";
 import { type MotorLogEvent, motorLogEventOf, splitMotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";

@@ -3,14 +3,14 @@
 // A browser attaches our cookies to a form another site submits and to a socket another site
 // opens, but always says where the request comes from: Origin on every POST and upgrade,
 // Sec-Fetch-Site on every request.
-import { en } from "../../app/i18n/en.ts";
-import { hi } from "../../app/i18n/hi.ts";
-import { languageOf } from "../../app/i18n/language.server.ts";
+import { en } from "../../common/i18n/en.ts";
+import { hi } from "../../common/i18n/hi.ts";
 import { isApiRequest } from "../api/is-api-request.ts";
 import { apiLanguage } from "../api/language.ts";
 import { readCookie, SESSION_COOKIE } from "../auth/cookies.ts";
 import { isSameOriginRequest } from "../auth/same-origin.ts";
 import { apiError, refusalResponse } from "./http-error.ts";
+import { languageOf } from "./request-language.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

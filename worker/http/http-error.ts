@@ -1,8 +1,8 @@
-import { translateApi } from "../../app/i18n/api.ts";
-import type { ApiMessageKey } from "../../app/i18n/api-en.ts";
-import type { MessageValues } from "../../app/i18n/catalogue.ts";
-import type { Language } from "../../app/i18n/language.ts";
 import type { ApiErrorBody } from "../../common/api-responses/refusals.ts";
+import { translateApi } from "../../common/i18n/api.ts";
+import type { ApiMessageKey } from "../../common/i18n/api-en.ts";
+import type { MessageValues } from "../../common/i18n/catalogue.ts";
+import type { Language } from "../../common/i18n/language.ts";
 
 /** The API's own refusals by code: the `error.*` entries of the API catalogue. */
 type CodeOf<Key> = Key extends `error.${infer Code}` ? Code : never;

@@ -1,8 +1,8 @@
-import { translateApi } from "../../app/i18n/api.ts";
-import { wordsIn } from "../../app/i18n/dictionaries.ts";
-import type { Language } from "../../app/i18n/language.ts";
-import { commandFailureText } from "../../app/i18n/motor-log.ts";
 import type { HubFailure } from "../../common/hub-contract.ts";
+import { translateApi } from "../../common/i18n/api.ts";
+import { wordsIn } from "../../common/i18n/dictionaries.ts";
+import type { Language } from "../../common/i18n/language.ts";
+import { commandFailureText } from "../../common/i18n/motor-log.ts";
 import { HttpError } from "../http/http-error.ts";
 
 const STATUS: Record<HubFailure["code"], HttpError["status"]> = {

@@ -13,11 +13,11 @@
 // else: only the push services' own hosts are asked (push-endpoint.ts), and a redirect is a
 // failure, never followed.
 import { buildPushPayload } from "@block65/webcrypto-web-push";
-import { formatNumber, formatSince, formatVoltages } from "../../app/format.ts";
-import type { MessageKey } from "../../app/i18n/catalogue.ts";
-import { translate } from "../../app/i18n/dictionaries.ts";
-import type { Language } from "../../app/i18n/language.ts";
 import { type Alert, alertTag, type PumpAlert, type PushPayload } from "../../common/alerts.ts";
+import type { MessageKey } from "../../common/i18n/catalogue.ts";
+import { translate } from "../../common/i18n/dictionaries.ts";
+import { formatNumber, formatSince, formatVoltages } from "../../common/i18n/format.ts";
+import type { Language } from "../../common/i18n/language.ts";
 import { getDb } from "../db/client.ts";
 import {
   deleteSubscriptionByEndpoint,

@@ -1,7 +1,7 @@
 // The time of day in what the Worker sends a person (push, SMS, a call's words): Hindi names
 // the part of the day as the pages do ("शाम 4:12"), never AM or PM; English keeps the hub's own
 // "4:12 PM", the form its schedules and older messages use.
-import { formatTimeOfDay } from "../../app/format.ts";
+import { formatTimeOfDay } from "../../common/i18n/format.ts";
 import { formatClock } from "../../common/schedule-time.ts";
 
 export function messageTime(minuteOfDay: number, language: "hi" | "en"): string {

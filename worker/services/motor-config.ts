@@ -1,10 +1,11 @@
 // Changing a motor's protection settings: saved in D1 with a history entry, then taken to the
 // box by its hub (at once when online, else in the welcome of its next connection).
-import { translateApi } from "../../app/i18n/api.ts";
-import type { Language } from "../../app/i18n/language.ts";
+
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import type { DeviceKind } from "../../common/device-enums.ts";
+import { translateApi } from "../../common/i18n/api.ts";
+import type { Language } from "../../common/i18n/language.ts";
 import { NOMINAL_VOLTS, voltageLimitOutOfRange, voltageLimitsOf } from "../../common/protection.ts";
 import {
   isProtectionSetting,

@@ -3,8 +3,8 @@
 // same refusals: an `HttpError` with the API's code (notFound, conflict, limit, notAllowed)
 // that the API words in its `onError` and the page words from its code.
 
-import { translateApi } from "../../app/i18n/api.ts";
 import type { PumpPerson, ScheduleFailure } from "../../common/hub-contract.ts";
+import { translateApi } from "../../common/i18n/api.ts";
 import type { ScheduleInput, ScheduleView } from "../../common/schedule-schemas.ts";
 import { formatClock } from "../../common/schedule-time.ts";
 import { HttpError } from "../http/http-error.ts";

@@ -1,7 +1,7 @@
 // What an admin page shows when it cannot render (SPEC §8's messages), inside the admin shell.
 import { isRouteErrorResponse } from "react-router";
+import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 
 export function AdminError({ error, message }: { error: unknown; message: AdminMessageKey }) {
   const t = useAdminT();

@@ -1,9 +1,9 @@
 // Every admin list is the same table: its column names on top (also each cell's label when a
 // narrow screen stacks the cells, see admin.css), one row per entry below.
 import type { ReactNode } from "react";
+import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
+import type { MessageKey } from "../../../common/i18n/catalogue.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
-import type { MessageKey } from "../../i18n/catalogue.ts";
 
 export function AdminTable({
   columns,

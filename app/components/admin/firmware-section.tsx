@@ -2,7 +2,7 @@
 // device type, version and file.
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
-import { formatDateTime, formatNumber } from "../../format.ts";
+import { formatDateTime, formatNumber } from "../../../common/i18n/format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { Field } from "../field.tsx";

@@ -3,8 +3,8 @@
 import { type FormEvent, useState } from "react";
 import { deviceConfigResponseSchema } from "../../../common/api-responses/admin.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
+import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import type { Ask } from "../dialog.tsx";
 import { Field } from "../field.tsx";
 import { useToast } from "../toast.tsx";

@@ -3,8 +3,8 @@
 import { useEffect, useState } from "react";
 import { powerHistoryResponseSchema } from "../../../common/api-responses/logs.ts";
 import type { PowerSample } from "../../../common/hub-contract.ts";
+import { formatDateTime, formatNumber } from "../../../common/i18n/format.ts";
 import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
-import { formatDateTime, formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { AdminTable } from "./admin-table.tsx";

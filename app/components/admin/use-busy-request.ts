@@ -2,8 +2,8 @@
 // the request runs; a refusal toasts the page's message for it, a request that got no answer
 // at all (network down) toasts the page's message for that.
 import { useState } from "react";
+import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useToast } from "../toast.tsx";
 
 type Answer = { ok: true; body: unknown } | { ok: false; body: unknown };

@@ -3,6 +3,11 @@
 // never rewrites history; this is the one place that turns them into sentences. Rows written
 // before refusals had codes hold English sentences, which are shown as stored.
 
+import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
+import { translateApi } from "../../../common/i18n/api.ts";
+import { apiEn } from "../../../common/i18n/api-en.ts";
+import type { MessageValues } from "../../../common/i18n/catalogue.ts";
+import type { Language } from "../../../common/i18n/language.ts";
 import { hubFailureText, isHubFailureCode } from "../../../worker/hubs/hub-failures.ts";
 import {
   ADMIN_CONFIG_PAGE_ACTION,
@@ -10,11 +15,6 @@ import {
   ADMIN_LOGOUT_PAGE_ACTION,
 } from "../../../worker/services/record-admin-action.ts";
 import { translateAdmin } from "../../i18n/admin.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
-import { translateApi } from "../../i18n/api.ts";
-import { apiEn } from "../../i18n/api-en.ts";
-import type { MessageValues } from "../../i18n/catalogue.ts";
-import type { Language } from "../../i18n/language.ts";
 
 /** Every admin write the trail records, by its stored action (a route pattern). */
 export const AUDIT_ACTIONS: Record<string, AdminMessageKey> = {

@@ -4,16 +4,16 @@
 import { data, Form, Link } from "react-router";
 import { auditQuerySchema } from "../../../common/admin-schemas.ts";
 import { ADMIN_AUDIT_PAGE_SIZE } from "../../../common/constants.ts";
+import { formatDateTime } from "../../../common/i18n/format.ts";
 import { listAuditEntries } from "../../../worker/db/admin-audit-trail.ts";
 import { getDb } from "../../../worker/db/client.ts";
+import { languageOf } from "../../../worker/http/request-language.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { Pager } from "../../components/admin/pager.tsx";
-import { formatDateTime } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
-import { languageOf } from "../../i18n/language.server.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/audit";
 import { auditActionText, auditFieldsText, auditRefusalText, auditTargetText } from "./audit-trail-text.server.ts";

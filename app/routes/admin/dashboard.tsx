@@ -4,15 +4,15 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { dashboardStatsResponseSchema } from "../../../common/api-responses/admin.ts";
+import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
+import { formatNumber } from "../../../common/i18n/format.ts";
 import { type DashboardStats, dashboardStats } from "../../../worker/db/admin-stats.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
-import { formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/dashboard";

@@ -1,6 +1,7 @@
 // /admin/login (SPEC §2): a session of its own, only for accounts with the admin role. A route
 // action like the farmers' /login, so it works without JavaScript too.
 import { data, redirect } from "react-router";
+import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { logIn } from "../../../worker/auth/accounts.ts";
 import { sessionCookie } from "../../../worker/auth/cookies.ts";
 import { HttpError } from "../../../worker/http/http-error.ts";
@@ -10,7 +11,6 @@ import { LoginForm } from "../../components/login-form.tsx";
 import { SignedOutNotice, signedOutOf } from "../../components/signed-out-notice.tsx";
 import { readForm } from "../../form.server.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { envOf } from "../../session.server.ts";
 import adminStylesheet from "../../styles/admin.css?url";
 import type { Route } from "./+types/login";

@@ -3,16 +3,16 @@
 import { data } from "react-router";
 import { motorLogsPageQuerySchema } from "../../../common/admin-schemas.ts";
 import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
+import { formatDateTime } from "../../../common/i18n/format.ts";
+import { motorLogEntryText } from "../../../common/i18n/motor-log.ts";
 import { listMotorLogsForAdmin } from "../../../worker/db/admin-motor-logs.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { Pager } from "../../components/admin/pager.tsx";
-import { formatDateTime } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage, useWords } from "../../i18n/i18n.ts";
-import { motorLogEntryText } from "../../i18n/motor-log.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/logs";
 

@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { rechargeListResponseSchema } from "../../../common/api-responses/recharges.ts";
 import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { formatDateTime, formatRupees } from "../../../common/i18n/format.ts";
 import type { RechargeStatus } from "../../../common/plans.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { listRechargeRequests, toRechargeView } from "../../../worker/db/recharges.ts";
@@ -14,7 +15,6 @@ import { AdminConfirmDialog } from "../../components/admin/dialogs.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
 import { useToast } from "../../components/toast.tsx";
-import { formatDateTime, formatRupees } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";

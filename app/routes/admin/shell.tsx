@@ -1,11 +1,11 @@
 // The admin shell (SPEC §2): header, a sidebar on wide screens and a bottom bar on small ones,
 // logout. Its middleware refuses every admin page, on the server, without an admin session.
 import { Form, NavLink, Outlet } from "react-router";
+import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { adminContext, requireAdmin } from "../../admin-session.server.ts";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { ToastProvider } from "../../components/toast.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import adminStylesheet from "../../styles/admin.css?url";
 import type { Route } from "./+types/shell";
 

@@ -3,15 +3,15 @@
 // month is a plain GET form (?month=2026-11), so it works without JavaScript too.
 import { data, Form, Link } from "react-router";
 import { telephonyUsageQuerySchema } from "../../../common/admin-schemas.ts";
+import { formatNumber, localeOf } from "../../../common/i18n/format.ts";
+import type { Language } from "../../../common/i18n/language.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { istMonth, telephonyUsage } from "../../../worker/services/telephony-usage.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
-import { formatNumber, localeOf } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
-import type { Language } from "../../i18n/language.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/telephony";
 

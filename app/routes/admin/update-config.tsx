@@ -11,6 +11,8 @@ import { data, Link, useFetcher } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
 import { type MotorConfig, motorConfigRequestSchema } from "../../../common/api-schemas.ts";
 import type { DeviceKind } from "../../../common/device-enums.ts";
+import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
+import { formatNumber } from "../../../common/i18n/format.ts";
 import { VOLTAGE_LIMIT_RANGES } from "../../../common/protection.ts";
 import type { ProtectionSetting, WeakenedSetting } from "../../../common/protection-changes.ts";
 import { findAdminUserView } from "../../../worker/db/admin-users.ts";
@@ -23,9 +25,7 @@ import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx"
 import { Field } from "../../components/field.tsx";
 import { useToast } from "../../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../../form.server.ts";
-import { formatNumber } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/update-config";

@@ -8,6 +8,7 @@ import { userIdSchema } from "../../../common/admin-schemas.ts";
 import type { PumpMember } from "../../../common/api-responses/pumps.ts";
 import type { PumpUsage } from "../../../common/api-responses/usage.ts";
 import type { HubSnapshot } from "../../../common/hub-contract.ts";
+import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { usageSpanOf } from "../../../common/pump-usage.ts";
 import type { HealthData } from "../../../common/realtime-protocol.ts";
 import {
@@ -35,7 +36,6 @@ import { RecentLogsCard } from "../../components/admin/user-detail/recent-logs-c
 import type { Ask } from "../../components/dialog.tsx";
 import { UsageCard } from "../../components/usage-chart.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
-import type { AdminMessageKey } from "../../i18n/admin-en.ts";
 import type { LiveEffect } from "../../realtime/live-device.ts";
 import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
 import { useDeviceRealtime } from "../../realtime/use-device-realtime.ts";

@@ -8,6 +8,7 @@ import { fleetSearchQuerySchema } from "../../../common/admin-schemas.ts";
 import { deviceStatusesResponseSchema, userListResponseSchema } from "../../../common/api-responses/admin.ts";
 import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { ADMIN_USERS_REFRESH_MS } from "../../../common/constants.ts";
+import { formatDateTime } from "../../../common/i18n/format.ts";
 import type { DeviceStatus } from "../../../common/realtime-protocol.ts";
 import { type AdminUserListItem, deviceStatuses, listUsersForAdmin } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -19,7 +20,6 @@ import { DeleteUserDialog } from "../../components/admin/delete-user-dialog.tsx"
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
 import { useToast } from "../../components/toast.tsx";
-import { formatDateTime } from "../../format.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";

@@ -1,11 +1,11 @@
 // Caps on what sockets may cost (docs/security.md, "Caps"): a flooding box is cut off before it
 // slows anybody else; browser sockets per account and per pump; browser frame size.
 import { describe, expect, it } from "vitest";
-import { apiEn } from "../../../app/i18n/api-en.ts";
 import { readJson } from "../../../common/api-client.ts";
 import { hubStatsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { DEVICE_FRAME_BURST, DEVICE_FRAMES_PER_SECOND } from "../../../common/device-protocol.ts";
+import { apiEn } from "../../../common/i18n/api-en.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import {
   BROWSER_SOCKETS_PER_DEVICE,

@@ -2,7 +2,7 @@
 // (both areas) ends at once and the realtime sockets they opened close with 4401; a refused
 // change changes nothing.
 import { describe, expect, it } from "vitest";
-import { apiEn } from "../../../app/i18n/api-en.ts";
+import { apiEn } from "../../../common/i18n/api-en.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { KNOWN_DEVICE_COOKIE } from "../../../worker/auth/throttle.ts";
 import { api, connectBrowser, createUser, getJson, loginToken, postJson, provisionDevice } from "../helpers.ts";

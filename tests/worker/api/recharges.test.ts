@@ -2,13 +2,13 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { apiEn } from "../../../app/i18n/api-en.ts";
 import { readJson } from "../../../common/api-client.ts";
 import {
   planResponseSchema,
   rechargeListResponseSchema,
   rechargeRequestResponseSchema,
 } from "../../../common/api-responses/recharges.ts";
+import { apiEn } from "../../../common/i18n/api-en.ts";
 import { addMonths } from "../../../common/plans.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { planPeriods } from "../../../worker/db/schema.ts";

@@ -9,7 +9,6 @@
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { apiEn } from "../../../app/i18n/api-en.ts";
 import { readJson } from "../../../common/api-client.ts";
 import {
   codeRequestResponseSchema,
@@ -19,6 +18,7 @@ import {
 import { adminUserResponseSchema, signInCodeResponseSchema } from "../../../common/api-responses/admin.ts";
 import { pumpListResponseSchema } from "../../../common/api-responses/pumps.ts";
 import { apiErrorSchema, messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { apiEn } from "../../../common/i18n/api-en.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { adminAudit, users } from "../../../worker/db/schema.ts";

@@ -5,9 +5,9 @@
 // signs in only a verified number (docs/decisions/027-verified-numbers.md).
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { translateApi } from "../../../app/i18n/api.ts";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
 import { signInCodeResponseSchema } from "../../../common/api-responses/admin.ts";
+import { translateApi } from "../../../common/i18n/api.ts";
 import { sendAccountCode } from "../../auth/code-delivery.ts";
 import { getDb } from "../../db/client.ts";
 import { users } from "../../db/schema.ts";

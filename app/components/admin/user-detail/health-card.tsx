@@ -1,9 +1,9 @@
 // The health block of the user detail page: what the box last reported about itself, and a
 // refresh that asks the box again (it must be online to answer).
 import { healthReadingResponseSchema } from "../../../../common/api-responses/devices.ts";
+import { formatDuration } from "../../../../common/i18n/format.ts";
 import type { PumpState } from "../../../../common/pump-state.ts";
 import type { HealthData } from "../../../../common/realtime-protocol.ts";
-import { formatDuration } from "../../../format.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
 import { statusWord } from "../../pump-state-view.tsx";

@@ -1,8 +1,9 @@
 // The pump block of the user detail page: what the hub vouches for (faults, status sentence)
 // and the live readings, as the farmer's dashboard shows them.
+
+import { formatNumber } from "../../../../common/i18n/format.ts";
 import type { PumpState } from "../../../../common/pump-state.ts";
 import type { PowerData } from "../../../../common/realtime-protocol.ts";
-import { formatNumber } from "../../../format.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
 import { FaultBanners, PumpStatusLine, useHubClock } from "../../pump-state-view.tsx";

@@ -1,10 +1,11 @@
 // The motor log block of the user detail page: the hub's recent entries, live, worded in the
 // admin's language from their codes.
+
+import { formatDateTime } from "../../../../common/i18n/format.ts";
+import { motorLogEntryText } from "../../../../common/i18n/motor-log.ts";
 import type { MotorLogEntry } from "../../../../common/realtime-protocol.ts";
-import { formatDateTime } from "../../../format.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage, useWords } from "../../../i18n/i18n.ts";
-import { motorLogEntryText } from "../../../i18n/motor-log.ts";
 
 export function RecentLogsCard({ logs }: { logs: MotorLogEntry[] }) {
   const t = useAdminT();

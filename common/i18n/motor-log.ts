@@ -10,10 +10,10 @@ import type {
   MotorLogEvent,
   MotorLogKind,
   MotorLogParam,
-} from "../../common/motor-log-event.ts";
-import { formatClock } from "../../common/schedule-time.ts";
-import { formatNumber, formatTimeOfDay } from "../format.ts";
+} from "../motor-log-event.ts";
+import { formatClock } from "../schedule-time.ts";
 import { type MessageKey, type MessageValues, type Words, wordIn } from "./catalogue.ts";
+import { formatNumber, formatTimeOfDay } from "./format.ts";
 
 const yes = (present: boolean) => (present ? "yes" : "no");
 

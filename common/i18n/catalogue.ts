@@ -10,8 +10,9 @@
 //   {name, plural, =0 {…} one {# …} other {# …}}   a branch per plural category of the
 //                                            reader's language (Intl.PluralRules); # is the number
 // Branches nest. Text never contains braces, and apostrophes are plain text (no ICU quoting).
-import { formatNumber, localeOf } from "../format.ts";
+
 import type { MessageKey } from "./en.ts";
+import { formatNumber, localeOf } from "./format.ts";
 import type { Language } from "./language.ts";
 
 export type { MessageKey };

@@ -545,7 +545,7 @@ export const hi: Record<MessageKey, string> = {
   "error.title": "कुछ गलत हो गया",
   "error.notFound": "पेज नहीं मिला।",
   "error.home": "होम पेज पर जाएँ",
-  // मोटर लॉग (app/i18n/motor-log.ts): common/motor-log-event.ts के हर प्रकार का एक संदेश।
+  // मोटर लॉग (common/i18n/motor-log.ts): common/motor-log-event.ts के हर प्रकार का एक संदेश।
   "log.switched":
     "मोटर {relay, select, on {चालू} other {बंद}} की गई {origin}{confirmed, select, late { (देर से पुष्टि)} onReconnect { (दोबारा जुड़ने पर पुष्टि)} other {}}",
   "log.unconfirmed":

@@ -1,7 +1,7 @@
 // Dates, ages and numbers for India, in the reader's language (SPEC §4, §9). The catalogue
 // renderer (./i18n/catalogue.ts) writes the numbers in messages with `formatNumber` too, so a
 // number reads the same in a sentence and beside it.
-import type { Language } from "./i18n/language.ts";
+import type { Language } from "./language.ts";
 
 const TIME_ZONE = "Asia/Kolkata";
 

@@ -559,7 +559,7 @@ export const en = {
   "error.title": "Something went wrong",
   "error.notFound": "The page could not be found.",
   "error.home": "Go to the home page",
-  // Motor logs (app/i18n/motor-log.ts): one message per kind of common/motor-log-event.ts.
+  // Motor logs (common/i18n/motor-log.ts): one message per kind of common/motor-log-event.ts.
   // The English ones are the sentences the hub wrote before logs had kinds, word for word.
   "log.switched":
     "Motor turned {relay, select, on {ON} other {OFF}} {origin}{byServer, select, yes {.} other {}}{confirmed, select, late { (confirmed late)} onReconnect { (confirmed when the box reconnected)} other {}}",
