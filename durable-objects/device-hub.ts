@@ -156,13 +156,13 @@ export class DeviceHub extends DurableObject<Env> {
    * switches off by itself after so long): the same method as a tap on the page's open socket (device-hub/person-switch.ts), with the same checks against the hub's
    * own copy of owner and members; succeeds only when the box confirms (device-hub/commands.ts).
    */
-  async switchMotor(
+  async commandMotor(
     person: PumpPerson,
     action: RelayState,
     via: PersonChannel = "app",
     forMinutes: number | null = null,
   ): Promise<MotorCommandResult> {
-    return this.rooms.person.switchMotor(person, action, via, forMinutes);
+    return this.rooms.person.handleSwitchRequest(person, action, via, forMinutes);
   }
 
   async getSnapshot(): Promise<HubSnapshot> {

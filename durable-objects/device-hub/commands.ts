@@ -15,13 +15,13 @@ import {
   beliefChange,
   commandSourceOf,
   cooldownAfter,
+  decideSwitch,
   LINK_LOST,
   NO_CONFIRMATION,
   OFFLINE,
   type StatedHow,
   settledSince,
   stated,
-  switchRefusal,
 } from "./pump-model.ts";
 import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
@@ -60,12 +60,12 @@ export class MotorCommands extends Room<CommandRooms> {
    * can be reached; the cooldown only delays an ON after a change, to protect the motor from
    * quick restarts. `origin` says who asked, for the motor log ("by schedule (10:00 AM, daily)").
    */
-  async switchMotor(command: SwitchRequest): Promise<MotorCommandResult> {
+  async sendSwitch(command: SwitchRequest): Promise<MotorCommandResult> {
     const { state, sockets, timers } = this.hub;
     const device = sockets.device();
     if (!device) return OFFLINE;
     const now = Date.now();
-    const refusal = switchRefusal(state.current, command.action, now, this.#switchesInFlight.size);
+    const refusal = decideSwitch(state.current, command.action, now, this.#switchesInFlight.size);
     if (refusal) return refusal;
     const id = crypto.randomUUID();
     const run = command.scheduleRun;
@@ -240,7 +240,7 @@ export class MotorCommands extends Room<CommandRooms> {
 
   /** Switches the motor off for safety (OFF ignores the cooldown). True when the box confirmed. */
   async forceOff(reason: ServerReason): Promise<boolean> {
-    const result = await this.switchMotor({ action: "off", origin: { by: "server", reason } });
+    const result = await this.sendSwitch({ action: "off", origin: { by: "server", reason } });
     if (result.ok && result.status === "off") return true;
     // No answer is already logged, with the motor's status now unknown; a refusal is not.
     if (result.ok || result.code === "rejected") {

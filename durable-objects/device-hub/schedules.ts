@@ -267,9 +267,9 @@ export class Schedules extends Room<ScheduleRooms> {
     scheduleRun?: SwitchRequest["scheduleRun"],
   ): Promise<MotorCommandResult> {
     const request: SwitchRequest = { action, origin, ...(scheduleRun ? { scheduleRun } : {}) };
-    const result = await this.rooms.commands.switchMotor(request);
+    const result = await this.rooms.commands.sendSwitch(request);
     if (result.ok || (result.code !== "cooldown" && result.code !== "busy")) return result;
     await new Promise((resolve) => setTimeout(resolve, (result.retryAfterMs ?? DEVICE_ACK_TIMEOUT_MS) + 250));
-    return this.rooms.commands.switchMotor(request);
+    return this.rooms.commands.sendSwitch(request);
   }
 }

@@ -173,7 +173,7 @@ export class WindowRuns extends Room<WindowRooms> {
       return;
     const leftMs = run.runMs - run.ranMs;
     const offDueAt = Math.min(now + leftMs, run.closesAt);
-    const result = await this.rooms.commands.switchMotor({
+    const result = await this.rooms.commands.sendSwitch({
       action: "on",
       origin: {
         by: "powerWindow",
