@@ -35,6 +35,7 @@ import {
 import type { BrowserCloseReason } from "../common/pump-state.ts";
 import type { HealthData, PowerData } from "../common/realtime-protocol.ts";
 import type { ScheduleInput, ScheduleView } from "../common/schedule-schemas.ts";
+import { runAlarm } from "./device-hub/alarm.ts";
 import type { ViewerTarget } from "./device-hub/browsers.ts";
 import { openHubContext } from "./device-hub/context.ts";
 import { personMay } from "./device-hub/owner.ts";
@@ -43,11 +44,8 @@ import { type HubRooms, openRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
 import { attachmentOf } from "./device-hub/sockets.ts";
 import { countWake, hubStats } from "./device-hub/state.ts";
-import { isTimerName, TIMERS } from "./device-hub/timers.ts";
 
 const SCHEDULE_NOT_ALLOWED: ScheduleFailure = { ok: false, code: "notAllowed" };
-/** A timer whose handler threw runs again this much later (alarm()). */
-export const TIMER_RETRY_MS = 30_000;
 
 /** A member's schedule is theirs to answer for; the owner's and an admin's are the owner's. */
 function authorOf(person: PumpPerson): number | null {
@@ -75,12 +73,12 @@ export class DeviceHub extends DurableObject<Env> {
       const restarted = afterRestart(hub.state.current, Date.now());
       if (restarted) hub.state.save(restarted);
       countWake(ctx.storage.kv);
-      // Schedules are the truth, their wake-up timer only a copy: restore it if a crash lost it.
-      hub.timers.syncSchedules();
       this.rooms = openRooms(hub, {
         take: () => this.deviceFrameBudget.take(),
         grant: (frames) => this.deviceFrameBudget.grant(frames),
       });
+      // Schedules are the truth, their wake-up timer only a copy: restore it if a crash lost it.
+      hub.timers.syncSchedules();
       // A belief changed by the restart itself (above) is counted from here.
       this.rooms.usage.follow(Date.now());
       // Log entries a stopped hub had not yet written to D1 go now.
@@ -145,61 +143,9 @@ export class DeviceHub extends DurableObject<Env> {
 
   // ---- timers: one alarm multiplexed over named, idempotent timers -----------------------
 
-  /**
-   * Alarms are at-least-once: every timer handler must be safe to run twice. Each runs on its
-   * own: one that throws is logged and set again TIMER_RETRY_MS later, and the others of the
-   * same delivery still run (a throw out of alarm() would have the runtime retry all of them).
-   */
+  /** One alarm serves every named timer; what each does is in device-hub/alarm.ts. */
   override async alarm(): Promise<void> {
-    const { hub, schedules, log, view } = this.rooms;
-    const now = Date.now();
-    let flushDue = false;
-    for (const name of hub.timers.takeDue(now)) {
-      try {
-        if (name === TIMERS.flushLogs)
-          flushDue = true; // after the schedules: a stop that falls due never waits on D1
-        else await this.#runTimer(name, now);
-      } catch (error) {
-        hub.logError(`timer ${name} failed; set again in ${TIMER_RETRY_MS / 1000} s`, error);
-        if (isTimerName(name)) hub.timers.set(name, now + TIMER_RETRY_MS);
-      }
-    }
-    try {
-      await schedules.runDue();
-    } catch (error) {
-      hub.logError("running due schedules failed", error);
-    }
-    try {
-      if (flushDue) await log.flushOutbox();
-    } finally {
-      hub.timers.syncAlarm();
-      view.publish();
-    }
-  }
-
-  async #runTimer(name: string, now: number): Promise<void> {
-    const { hub, link, ota, settings, power, browsers } = this.rooms;
-    switch (name) {
-      case TIMERS.liveness:
-        await link.checkLiveness(now);
-        return;
-      case TIMERS.otaTimeout:
-        await ota.onTimeout(now);
-        return;
-      case TIMERS.debugOff:
-        await settings.debugOff();
-        return;
-      case TIMERS.prunePower:
-        power.prune(now);
-        return;
-      case TIMERS.schedules:
-        return; // only a wake-up: due schedules run after the timers, whatever woke the hub
-      case TIMERS.sessionExpiry:
-        browsers.closeExpiredSessions(now);
-        return;
-      default:
-        hub.logError(`unknown timer ${name}`);
-    }
+    await runAlarm(this.rooms, Date.now());
   }
 
   // ---- RPC from the Worker ---------------------------------------------------------------
@@ -210,13 +156,13 @@ export class DeviceHub extends DurableObject<Env> {
    * switches off by itself after so long): the same method as a tap on the page's open socket (device-hub/person-switch.ts), with the same checks against the hub's
    * own copy of owner and members; succeeds only when the box confirms (device-hub/commands.ts).
    */
-  async switchMotor(
+  async commandMotor(
     person: PumpPerson,
     action: RelayState,
     via: PersonChannel = "app",
     forMinutes: number | null = null,
   ): Promise<MotorCommandResult> {
-    return this.rooms.person.switchMotor(person, action, via, forMinutes);
+    return this.rooms.person.handleSwitchRequest(person, action, via, forMinutes);
   }
 
   async getSnapshot(): Promise<HubSnapshot> {

@@ -3,7 +3,6 @@
 // owner and operators) and word it in each one's language with the pump's name: Web Push to
 // their browsers, SMS and calls to their verified numbers, each once per event.
 import type { PumpAlert } from "../../common/alerts.ts";
-import type { RelayState } from "../../common/device-protocol.ts";
 import { deliverPumpAlert } from "../../worker/alerts/deliver.ts";
 import { Room } from "./room.ts";
 
@@ -17,12 +16,5 @@ export class HubAlerts extends Room {
    */
   raise(alert: PumpAlert): void {
     this.hub.ctx.waitUntil(deliverPumpAlert(this.hub.env, this.hub.deviceId, alert, crypto.randomUUID()));
-  }
-
-  /** A scheduled run the box confirmed late: its alert replaces the "not carried out" one. */
-  scheduleDone(scheduleId: number, action: RelayState): void {
-    const schedule = this.hub.sql.schedule(scheduleId);
-    if (schedule)
-      this.raise({ kind: "schedule", outcome: "done", action, minuteOfDay: schedule.minuteOfDay, reason: null });
   }
 }

@@ -68,7 +68,7 @@ export class BrowserRequests extends Room<{ browsers: Browsers; person: PersonSw
         // Reading the person may have waited on D1, and the session may have ended meanwhile:
         // a socket the hub closed switches nothing, whatever it asked before the close.
         if (!isLive(ws)) return;
-        const result = person ? await this.rooms.person.switchMotor(person, request.action) : NOT_ALLOWED;
+        const result = person ? await this.rooms.person.handleSwitchRequest(person, request.action) : NOT_ALLOWED;
         this.#answer(ws, { type: "commandResult", requestId, result });
         return;
       }

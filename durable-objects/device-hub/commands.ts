@@ -8,23 +8,24 @@ import type { DeviceCommand, DeviceMessage, RelayState } from "../../common/devi
 import type { HubFailure, MotorCommandResult, SwitchRequest } from "../../common/hub-contract.ts";
 import type { ServerReason } from "../../common/motor-log-event.ts";
 import type { MotorStatus, StatusSource } from "../../common/pump-state.ts";
-import type { HubAlerts } from "./alerts.ts";
 import type { HubContext } from "./context.ts";
 import type { MotorLog, MotorLogLine } from "./motor-log.ts";
+import { type OwedSwitchOffs, owedSwitchOff, TIMED_RUN_OFF_ID } from "./owed-switch-offs.ts";
 import {
   beliefChange,
   commandSourceOf,
   cooldownAfter,
+  decideSwitch,
   LINK_LOST,
   NO_CONFIRMATION,
   OFFLINE,
   type StatedHow,
   settledSince,
   stated,
-  switchRefusal,
 } from "./pump-model.ts";
 import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
+import type { ScheduleBook } from "./schedule-book.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
 import { type MotorBelief, type PendingSwitch, ZERO_POWER } from "./state.ts";
 import type { Usage } from "./usage.ts";
@@ -39,27 +40,7 @@ type FrameWaiter =
 /** Frames a command asks of the box: its ack, and the reading or health that comes with it. */
 const FRAMES_OWED_PER_COMMAND = 2;
 
-/**
- * The row of `schedule_offs` a person's timed ON owes its switch-off under (schedules' ids start
- * at 1): one at a time, since there is one motor; a newer timed ON moves it.
- */
-export const TIMED_RUN_OFF_ID = 0;
-
-/** The switch-off an ON owes, if it is a run for N minutes: a schedule's, or a person's timed ON. */
-function owedSwitchOff(command: SwitchRequest, now: number) {
-  const run = command.scheduleRun;
-  if (run?.offAfterMinutes) {
-    const dueAt = run.offDueAt ?? now + run.offAfterMinutes * 60_000;
-    return { scheduleId: run.scheduleId, plannedAt: dueAt, dueAt, afterMinutes: run.offAfterMinutes };
-  }
-  if (command.timedRun) {
-    const dueAt = now + command.timedRun.offAfterMinutes * 60_000;
-    return { scheduleId: TIMED_RUN_OFF_ID, plannedAt: dueAt, dueAt, afterMinutes: command.timedRun.offAfterMinutes };
-  }
-  return null;
-}
-
-export type CommandRooms = { log: MotorLog; view: PumpView; alerts: HubAlerts; usage: Usage };
+export type CommandRooms = { log: MotorLog; view: PumpView; usage: Usage; offs: OwedSwitchOffs; book: ScheduleBook };
 
 export class MotorCommands extends Room<CommandRooms> {
   readonly #allowance: FrameAllowance;
@@ -79,12 +60,12 @@ export class MotorCommands extends Room<CommandRooms> {
    * can be reached; the cooldown only delays an ON after a change, to protect the motor from
    * quick restarts. `origin` says who asked, for the motor log ("by schedule (10:00 AM, daily)").
    */
-  async switchMotor(command: SwitchRequest): Promise<MotorCommandResult> {
-    const { state, sql, sockets, timers } = this.hub;
+  async sendSwitch(command: SwitchRequest): Promise<MotorCommandResult> {
+    const { state, sockets, timers } = this.hub;
     const device = sockets.device();
     if (!device) return OFFLINE;
     const now = Date.now();
-    const refusal = switchRefusal(state.current, command.action, now, this.#switchesInFlight.size);
+    const refusal = decideSwitch(state.current, command.action, now, this.#switchesInFlight.size);
     if (refusal) return refusal;
     const id = crypto.randomUUID();
     const run = command.scheduleRun;
@@ -104,7 +85,7 @@ export class MotorCommands extends Room<CommandRooms> {
     if (owed) {
       // Owed from the moment the ON leaves: whether its answer comes in time, late or never, a
       // motor this run may have started stops after N minutes (stopping an idle one is harmless).
-      sql.setScheduleOff({ ...owed, attempts: 0 });
+      this.rooms.offs.owe({ ...owed, attempts: 0 });
       timers.syncSchedules();
     }
     this.#switchesInFlight.set(id, pending);
@@ -119,7 +100,7 @@ export class MotorCommands extends Room<CommandRooms> {
     }
     await this.#settleSwitch(pending, ack, "ack");
     // A timed ON the box refused owes nothing: a later ON without minutes must not stop then.
-    if (!ack.ok && command.timedRun && ack.relay === "off") sql.deleteScheduleOff(TIMED_RUN_OFF_ID);
+    if (!ack.ok && command.timedRun && ack.relay === "off") this.rooms.offs.forget(TIMED_RUN_OFF_ID);
     // A voltage refusal is a code the pages word; any other refusal only has the box's words.
     if (!ack.ok && ack.reason) return { ok: false, code: ack.reason };
     if (!ack.ok) return { ok: false, code: "rejected", ...(ack.error ? { error: ack.error } : {}) };
@@ -194,7 +175,7 @@ export class MotorCommands extends Room<CommandRooms> {
     log: MotorLogLine | null,
     options: { logAlways?: boolean } = {},
   ): Promise<void> {
-    const { state, sql, sockets, timers } = this.hub;
+    const { state, sockets, timers } = this.hub;
     const previous = state.current.motor;
     const changed = previous.status !== status;
     const now = Date.now();
@@ -207,7 +188,7 @@ export class MotorCommands extends Room<CommandRooms> {
         sockets.broadcast({ type: "powerDataUpdate", powerData: ZERO_POWER });
         // Whoever stopped it, a schedule's "ON for N minutes" has nothing left to switch off
         // (and must not stop a run someone starts later). Not so for `unknown`: it may run.
-        sql.clearScheduleOffs();
+        this.rooms.offs.forgetAll();
         timers.syncSchedules();
       }
     }
@@ -233,16 +214,7 @@ export class MotorCommands extends Room<CommandRooms> {
           { action: relay, event: { kind: "switched", relay, origin: pending.origin, confirmed } },
           { logAlways: true },
         );
-        if (pending.scheduleRun) {
-          this.hub.sql.recordScheduleOutcome(
-            pending.scheduleRun.scheduleId,
-            pending.scheduleRun.runKey,
-            "done",
-            "confirmedLate",
-            null,
-          );
-          this.rooms.alerts.scheduleDone(pending.scheduleRun.scheduleId, pending.relay);
-        }
+        if (pending.scheduleRun) this.rooms.book.confirmedLate(pending.scheduleRun, pending.relay);
         return;
       }
     }
@@ -268,7 +240,7 @@ export class MotorCommands extends Room<CommandRooms> {
 
   /** Switches the motor off for safety (OFF ignores the cooldown). True when the box confirmed. */
   async forceOff(reason: ServerReason): Promise<boolean> {
-    const result = await this.switchMotor({ action: "off", origin: { by: "server", reason } });
+    const result = await this.sendSwitch({ action: "off", origin: { by: "server", reason } });
     if (result.ok && result.status === "off") return true;
     // No answer is already logged, with the motor's status now unknown; a refusal is not.
     if (result.ok || result.code === "rejected") {
@@ -279,10 +251,10 @@ export class MotorCommands extends Room<CommandRooms> {
 
   /** The box answered a switch command (in time, or late): it did what it says it did. */
   async #settleSwitch(command: PendingSwitch, ack: AckMessage, source: "ack" | "lateAck"): Promise<void> {
-    const { state, sql } = this.hub;
+    const { state } = this.hub;
     if (state.current.pendingSwitch?.id === command.id) state.save({ pendingSwitch: null });
     if (!ack.ok) {
-      if (command.scheduleRun && ack.relay === "off") sql.deleteScheduleOff(command.scheduleRun.scheduleId);
+      if (command.scheduleRun && ack.relay === "off") this.rooms.offs.forget(command.scheduleRun.scheduleId);
       await this.setMotor(ack.relay, source, { action: ack.relay, event: stated(ack.relay, "reported") });
       return;
     }
@@ -298,16 +270,8 @@ export class MotorCommands extends Room<CommandRooms> {
       },
       { logAlways: true },
     );
-    if (late && command.scheduleRun && ack.relay === command.relay) {
-      sql.recordScheduleOutcome(
-        command.scheduleRun.scheduleId,
-        command.scheduleRun.runKey,
-        "done",
-        "confirmedLate",
-        null,
-      );
-      this.rooms.alerts.scheduleDone(command.scheduleRun.scheduleId, command.relay);
-    }
+    if (late && command.scheduleRun && ack.relay === command.relay)
+      this.rooms.book.confirmedLate(command.scheduleRun, command.relay);
   }
 
   /** A switch got no answer in 5 s, or its box dropped first: the motor may or may not have switched. */

@@ -1,10 +1,12 @@
-// What every room of the hub works with: the hub's identity and bindings, its state, its SQLite
-// tables, its sockets and its timers. Built once per instance, under blockConcurrencyWhile
-// (device-hub.ts), so nothing reaches a room before the state is loaded.
+// What every room of the hub works with: the hub's identity and bindings, its state, its sockets
+// and its timers. Built once per instance, under blockConcurrencyWhile (device-hub.ts), after
+// the SQLite schema is brought to its current version (schema-versions.ts), so nothing reaches
+// a room before the state is loaded and its tables are as it expects. Each table is read by the
+// one room that owns it (docs/architecture.md, "The hub's rooms").
 import { type Db, getDb } from "../../worker/db/client.ts";
 import { countingD1, type QueryCount } from "../../worker/db/query-count.ts";
+import { migrateHubSchema } from "./schema-versions.ts";
 import { HubSockets } from "./sockets.ts";
-import { HubSql } from "./sql.ts";
 import { countD1Query, HubStateStore, hubStats } from "./state.ts";
 import { HubTimers } from "./timers.ts";
 
@@ -15,7 +17,6 @@ export type HubContext = {
   /** The device id this hub was created for (`idFromName(deviceId)`). */
   readonly deviceId: string;
   readonly state: HubStateStore;
-  readonly sql: HubSql;
   readonly sockets: HubSockets;
   readonly timers: HubTimers;
   /** Logs a failure with the hub's identity, so a log line says which box's hub it was. */
@@ -28,7 +29,7 @@ export type HubContext = {
 };
 
 export function openHubContext(ctx: DurableObjectState, bindings: Env): HubContext {
-  const sql = new HubSql(ctx.storage.sql);
+  migrateHubSchema(ctx.storage);
   const d1: QueryCount = {
     get queries() {
       return hubStats(ctx.storage.kv).d1Queries;
@@ -52,9 +53,8 @@ export function openHubContext(ctx: DurableObjectState, bindings: Env): HubConte
       return name;
     },
     state: new HubStateStore(ctx.storage.kv),
-    sql,
     sockets: new HubSockets(ctx),
-    timers: new HubTimers(ctx.storage, sql),
+    timers: new HubTimers(ctx.storage),
     logError(what, ...error) {
       console.error(`DeviceHub ${ctx.id.name}: ${what}`, ...error);
     },

@@ -3,12 +3,7 @@
 // last sign of life (a frame, a heartbeat the runtime answered, the start of a watch) against
 // the limit for a watched or an unwatched box; when it goes silent, drops or floods, the hub
 // says offline (in D1 too) and alerts if the motor was running.
-import {
-  DEVICE_HEARTBEAT_INTERVAL_MS,
-  DEVICE_OFFLINE_AFTER_MS,
-  WATCHED_OFFLINE_AFTER_MS,
-  WATCHED_POWER_INTERVAL_MS,
-} from "../../common/constants.ts";
+import { DEVICE_HEARTBEAT_INTERVAL_MS, WATCHED_POWER_INTERVAL_MS } from "../../common/constants.ts";
 import {
   DEVICE_FRAME_BURST,
   DEVICE_FRAMES_PER_SECOND,
@@ -20,6 +15,7 @@ import { updateDeviceIdentity, updateDevicePresence } from "../../worker/db/devi
 import { activateDevice } from "../../worker/db/plans.ts";
 import type { HubAlerts } from "./alerts.ts";
 import type { MotorCommands } from "./commands.ts";
+import { lastSignOfLife, livenessCheckAt, livenessLimit } from "./liveness.ts";
 import type { FirmwareUpdates } from "./ota.ts";
 import { loadOwnerAndConfig } from "./owner.ts";
 import type { PumpView } from "./pump-view.ts";
@@ -34,30 +30,6 @@ import type { Usage } from "./usage.ts";
 const DEVICE_COOLDOWN_KEY = "device-cooldown-until";
 /** How long the error frame and close get to reach a flooding box before the hub restarts. */
 const FLOOD_CLOSE_FLUSH_MS = 20;
-
-/** How long the box may stay silent: short while someone watches (it must report every 5 s). */
-export function livenessLimit(watched: boolean): number {
-  return watched ? WATCHED_OFFLINE_AFTER_MS : DEVICE_OFFLINE_AFTER_MS;
-}
-
-/** When the box last proved it was alive: connecting, a frame, a heartbeat, or the watch start. */
-export function lastSignOfLife(signs: {
-  connectedAt: number;
-  lastFrameAt: number | null;
-  heartbeatAt: number | null;
-  watchedSince: number | null;
-}): number {
-  return Math.max(signs.connectedAt, signs.lastFrameAt ?? 0, signs.heartbeatAt ?? 0, signs.watchedSince ?? 0);
-}
-
-/**
- * When to check liveness next: counted from the last sign of life, not from now. A check that
- * finds the box alive must not push the deadline a whole period further (a silent watched box
- * then took 35 s to show offline instead of 15).
- */
-export function livenessCheckAt(now: number, lastSign: number, limit: number): number {
-  return Math.max(now + 100, lastSign + limit + 500);
-}
 
 export type DeviceLinkRooms = {
   commands: MotorCommands;

@@ -18,7 +18,9 @@ import {
   toMotorLogEntry,
 } from "../../worker/db/motor-logs.ts";
 import type { MotorLogRow } from "../../worker/db/schema.ts";
+import type { HubContext } from "./context.ts";
 import { legacyMotorLogEvent } from "./legacy-motor-log.ts";
+import { LogOutboxTable } from "./log-outbox-table.ts";
 import { Room } from "./room.ts";
 import { TIMERS } from "./timers.ts";
 
@@ -72,6 +74,7 @@ export function mergeRecent(
 }
 
 export class MotorLog extends Room {
+  readonly #outbox: LogOutboxTable;
   /** The flush under way, if any: one at a time, and it takes whatever was added meanwhile. */
   #flushing: Promise<void> | null = null;
   /** Moves on with every entry added and every batch written, so a read of D1 knows if it raced one. */
@@ -79,13 +82,18 @@ export class MotorLog extends Room {
   /** A flush is planned for when the current step is over. */
   #flushPlanned = false;
 
+  constructor(hub: HubContext) {
+    super(hub);
+    this.#outbox = new LogOutboxTable(hub.ctx.storage.sql);
+  }
+
   /**
    * Records an entry: in the outbox (SQLite, in this same step), in the recent list, to every
    * browser, and on its way to D1 without anyone waiting for it. Entries keep the order in
    * which they happened: the outbox's ids are that order, and D1 gets them in it.
    */
   record(action: MotorLogRow["action"], event: MotorLogEvent): void {
-    const { state, sql, sockets, deviceId } = this.hub;
+    const { state, sockets, deviceId } = this.hub;
     const now = Date.now();
     const owner = state.current.owner;
     const row: OutboxRow = {
@@ -96,7 +104,7 @@ export class MotorLog extends Room {
       event,
       createdAt: now,
     };
-    const outboxId = sql.addToOutbox(row);
+    const outboxId = this.#outbox.add(row);
     this.#changes += 1;
     const entry = motorLogEntry(-outboxId, action, event, now);
     // Not yet read from D1 (a new hub): the first snapshot reads it, outbox included.
@@ -124,19 +132,23 @@ export class MotorLog extends Room {
 
   /** A hub starting with entries in its outbox (it stopped before writing them) writes them at once. */
   resumeFlush(): void {
-    if (this.hub.sql.outbox(1).length > 0) this.hub.timers.set(TIMERS.flushLogs, Date.now());
+    if (this.#outbox.waiting(1).length > 0) this.hub.timers.set(TIMERS.flushLogs, Date.now());
   }
 
   /** The newest entries, read from D1 (and the outbox) the first time and kept in the hub's state after. */
   async recent(): Promise<MotorLogEntry[]> {
-    const { state, sql, env, deviceId } = this.hub;
+    const { state, env, deviceId } = this.hub;
     for (;;) {
       if (state.current.lastLogs) return state.current.lastLogs;
       const changes = this.#changes;
       const rows = await listRecentMotorLogs(getDb(env.DB), deviceId, LIVE_MOTOR_LOG_LIMIT);
       // An entry added, or a batch moved from the outbox to D1, while D1 was read: read again.
       if (changes !== this.#changes) continue;
-      const lastLogs = mergeRecent(deviceId, rows, sql.outbox<OutboxRow | LegacyOutboxRow>().map(outboxEntryOf));
+      const lastLogs = mergeRecent(
+        deviceId,
+        rows,
+        this.#outbox.waiting<OutboxRow | LegacyOutboxRow>().map(outboxEntryOf),
+      );
       state.save({ lastLogs });
       return lastLogs;
     }
@@ -166,8 +178,8 @@ export class MotorLog extends Room {
 
   /** Writes the oldest batch waiting; true when another may wait, false when done or refused. */
   async #writeBatch(): Promise<boolean> {
-    const { sql, timers, state, env, deviceId } = this.hub;
-    const batch = sql.outbox<OutboxRow | LegacyOutboxRow>(MAX_MOTOR_LOGS_PER_INSERT).map(outboxEntryOf);
+    const { timers, state, env, deviceId } = this.hub;
+    const batch = this.#outbox.waiting<OutboxRow | LegacyOutboxRow>(MAX_MOTOR_LOGS_PER_INSERT).map(outboxEntryOf);
     if (batch.length === 0) {
       if (timers.has(TIMERS.flushLogs)) timers.delete(TIMERS.flushLogs);
       return false;
@@ -185,7 +197,7 @@ export class MotorLog extends Room {
       timers.set(TIMERS.flushLogs, Date.now() + LOG_FLUSH_RETRY_MS);
       return false;
     }
-    sql.removeFromOutboxUpTo(batch.at(-1)!.id);
+    this.#outbox.removeUpTo(batch.at(-1)!.id);
     this.#changes += 1;
     // The recent list names the entries by D1's ids from now on.
     const written = new Map(batch.map(({ id }, index) => [-id, stored[index]!]));

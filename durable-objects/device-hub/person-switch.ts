@@ -2,7 +2,7 @@
 // the dashboard's form and the stop key of an alert's call, the person resolved from D1 by
 // worker/services/pump-access.ts) or the page's open socket (the person is the socket's viewer,
 // resolved here from the hub's copy of owner and members). One method for all, so all check the
-// same rules, start the same command (commands.ts) and log the same words.
+// same rules, start the same command (commands.ts sendSwitch) and log the same words.
 import type { RelayState } from "../../common/device-protocol.ts";
 import type { MotorCommandResult, PersonChannel, PumpPerson } from "../../common/hub-contract.ts";
 import type { MotorCommands } from "./commands.ts";
@@ -18,7 +18,7 @@ export class PersonSwitch extends Room<{ commands: MotorCommands }> {
    * them and how they asked (`via`): the origin is built here, never taken from the caller.
    * `forMinutes` (an ON from a phone): the hub switches the motor off by itself after that long.
    */
-  async switchMotor(
+  async handleSwitchRequest(
     person: PumpPerson,
     action: RelayState,
     via: PersonChannel = "app",
@@ -29,7 +29,7 @@ export class PersonSwitch extends Room<{ commands: MotorCommands }> {
     // From a phone the log always says who and how ("राम ने SMS से"): nobody saw the tap.
     if (via === "sms" || via === "missedCall" || via === "voiceMenu") {
       const timed = action === "on" && forMinutes !== null ? forMinutes : null;
-      return this.rooms.commands.switchMotor({
+      return this.rooms.commands.sendSwitch({
         action,
         origin: { by: "phone", via, userId: person.userId, role, label: person.label, forMinutes: timed },
         ...(timed === null ? {} : { timedRun: { offAfterMinutes: timed } }),
@@ -37,7 +37,7 @@ export class PersonSwitch extends Room<{ commands: MotorCommands }> {
     }
     // A key on a call always says whose phone it was.
     if (via === "call") {
-      return this.rooms.commands.switchMotor({
+      return this.rooms.commands.sendSwitch({
         action,
         origin: { by: "call", userId: person.userId, role, label: person.label },
       });
@@ -45,7 +45,7 @@ export class PersonSwitch extends Room<{ commands: MotorCommands }> {
     // A pump only its owner uses says "from the app" as it always has; once others may use
     // it, every tap names who made it ("by Ram from the app").
     const shared = role !== "owner" || this.hub.state.current.members.length > 0;
-    return this.rooms.commands.switchMotor({
+    return this.rooms.commands.sendSwitch({
       action,
       origin: shared ? { by: "app", userId: person.userId, role, label: person.label } : { by: "app" },
     });

@@ -27,11 +27,12 @@ const BUSY: HubFailure = { ok: false, code: "busy" };
 const BOX_SOURCES: ReadonlySet<StatusSource> = new Set(boxStatusSources);
 
 /**
- * Why an ON must not leave now, or null. OFF is never refused while the box can be reached: not
+ * The room's decision on a switch (commands.ts sendSwitch): why an ON must not leave now, or
+ * null when it goes to the box. OFF is never refused while the box can be reached: not
  * in the cooldown, not while another command is on its way, not during a phase fault or without
  * supply (docs/decisions/009-stopping-is-never-blocked.md).
  */
-export function switchRefusal(
+export function decideSwitch(
   state: HubState,
   action: RelayState,
   now: number,

@@ -3,20 +3,21 @@
 import type { HubSnapshot } from "../../common/hub-contract.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import type { MotorLog } from "./motor-log.ts";
+import type { OwedSwitchOffs } from "./owed-switch-offs.ts";
 import { pumpStateMeaning, pumpStateOf } from "./pump-model.ts";
 import { Room } from "./room.ts";
 
-export type PumpViewRooms = { log: MotorLog };
+export type PumpViewRooms = { log: MotorLog; offs: OwedSwitchOffs };
 
 export class PumpView extends Room<PumpViewRooms> {
   /** The last pumpState sent to browsers, without its clocks; a cache, so a wake may send one again. */
   #published: string | null = null;
 
   pumpState(now = Date.now()): PumpState {
-    const { state, sockets, sql } = this.hub;
+    const { state, sockets } = this.hub;
     const device = sockets.device();
     const link = device ? { lastHeardAt: sockets.lastHeardFrom(device, state.current.lastSeenAt) } : null;
-    return pumpStateOf(state.current, link, now, sql.nextScheduleOff());
+    return pumpStateOf(state.current, link, now, this.rooms.offs.nextDue());
   }
 
   /** Sends browsers the pump's state when it means something new (its clocks alone are no news). */

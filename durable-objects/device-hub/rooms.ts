@@ -11,10 +11,12 @@ import { DeviceLink } from "./device-link.ts";
 import { FreshReadings } from "./fresh-readings.ts";
 import { MotorLog } from "./motor-log.ts";
 import { FirmwareUpdates } from "./ota.ts";
+import { OwedSwitchOffs } from "./owed-switch-offs.ts";
 import { PersonSwitch } from "./person-switch.ts";
 import { PowerHistory } from "./power-history.ts";
 import { Protection } from "./protection.ts";
 import { PumpView } from "./pump-view.ts";
+import { ScheduleBook } from "./schedule-book.ts";
 import { Schedules } from "./schedules.ts";
 import { Settings } from "./settings.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
@@ -28,26 +30,32 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const usage = new Usage(hub);
   const log = new MotorLog(hub);
   const alerts = new HubAlerts(hub);
-  const view = new PumpView(hub, { log });
-  const commands = new MotorCommands(hub, { log, view, alerts, usage }, allowance);
+  const offs = new OwedSwitchOffs(hub);
+  const book = new ScheduleBook(hub, { alerts });
+  const view = new PumpView(hub, { log, offs });
+  const commands = new MotorCommands(hub, { log, view, usage, offs, book }, allowance);
   const readings = new FreshReadings(hub, { commands });
   const protection = new Protection(hub, { commands, log, view, alerts });
   const power = new PowerHistory(hub, { usage });
   const debug = new DebugLines(hub);
   const ota = new FirmwareUpdates(hub, { commands, log });
   const link = new DeviceLink(hub, { commands, ota, view, alerts, usage });
-  const windows = new WindowRuns(hub, { commands, log, alerts });
+  const windows = new WindowRuns(hub, { commands, log, alerts, book });
   const frames = new DeviceFrames(hub, { link, commands, protection, power, ota, debug, view, windows }, allowance);
   const browsers = new Browsers(hub, { view, debug, link });
   const person = new PersonSwitch(hub, { commands });
   const requests = new BrowserRequests(hub, { browsers, person });
-  const schedules = new Schedules(hub, { commands, log, alerts, windows, view });
+  const schedules = new Schedules(hub, { commands, log, alerts, windows, view, book, offs });
   const settings = new Settings(hub, { commands, log, browsers, schedules });
+  // The schedules' wake-up follows the earliest of what the three schedule rooms have due.
+  hub.timers.followSchedules(() => earliest(book.nextRunAt(), offs.nextDue(), windows.nextWake()));
   return {
     hub,
     usage,
     log,
     alerts,
+    offs,
+    book,
     view,
     commands,
     readings,
@@ -64,4 +72,9 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
     schedules,
     settings,
   };
+}
+
+function earliest(...times: (number | null)[]): number | null {
+  const known = times.filter((time) => time !== null);
+  return known.length === 0 ? null : Math.min(...known);
 }

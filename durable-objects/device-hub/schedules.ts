@@ -13,23 +13,17 @@ import {
   type ScheduleOutcome,
   type ScheduleView,
 } from "../../common/schedule-schemas.ts";
-import {
-  EVERY_DAY_MASK,
-  formatClock,
-  istMinuteKey,
-  MINUTES_PER_DAY,
-  nextOccurrenceOn,
-  weekdaysOf,
-  windowLengthMinutes,
-} from "../../common/schedule-time.ts";
+import { istMinuteKey } from "../../common/schedule-time.ts";
 import type { HubAlerts } from "./alerts.ts";
-import { type MotorCommands, TIMED_RUN_OFF_ID } from "./commands.ts";
+import type { MotorCommands } from "./commands.ts";
 import type { MotorLog } from "./motor-log.ts";
+import { type OwedOff, type OwedSwitchOffs, TIMED_RUN_OFF_ID } from "./owed-switch-offs.ts";
 import { loadOwnerAndConfig } from "./owner.ts";
 import { commandFailure } from "./pump-model.ts";
 import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
-import type { ScheduleFields, ScheduleOffRow, ScheduleRow, WindowRunRow } from "./sql.ts";
+import type { ScheduleBook, ScheduleRow } from "./schedule-book.ts";
+import { clashOf, fieldsOf, nextRunOf, scheduleView } from "./schedule-rules.ts";
 import type { WindowRuns } from "./window-runs.ts";
 
 /**
@@ -45,160 +39,66 @@ export const SCHEDULE_OFF_GIVE_UP_MS = 24 * 60 * 60_000;
 
 const SCHEDULE_NOT_FOUND: ScheduleFailure = { ok: false, code: "notFound" };
 
-export function scheduleView(row: ScheduleRow, run: WindowRunRow | null = null, now = Date.now()): ScheduleView {
-  const window = row.kind === "window" && row.windowEnd !== null ? row.windowEnd : null;
-  return {
-    id: row.id,
-    kind: row.kind,
-    time: formatClock(row.minuteOfDay),
-    minuteOfDay: row.minuteOfDay,
-    action: row.action === "on" ? "ON" : "OFF",
-    repeat: row.repeat,
-    days: row.repeat === "weekly" && row.daysMask !== null ? weekdaysOf(row.daysMask) : null,
-    durationMinutes: row.durationMinutes,
-    window:
-      window === null
-        ? null
-        : {
-            endTime: formatClock(window),
-            endMinuteOfDay: window,
-            randomDelay: row.randomDelay,
-            resume: row.resume,
-          },
-    activeRun:
-      run === null
-        ? null
-        : {
-            // A start under way is not yet running: the page says so only once the box confirms.
-            phase: run.phase,
-            ranMinutes: Math.round(
-              (run.ranMs + (run.phase === "running" && run.runningSince !== null ? now - run.runningSince : 0)) /
-                60_000,
-            ),
-            closesAt: new Date(run.closesAt).toISOString(),
-          },
-    nextRunAt: row.nextRunAt === null ? null : new Date(row.nextRunAt).toISOString(),
-    lastRun:
-      row.lastRunAt === null || row.lastOutcome === null
-        ? null
-        : {
-            at: new Date(row.lastRunAt).toISOString(),
-            outcome: row.lastOutcome,
-            code: row.lastCode,
-            error: row.lastError,
-            ranMinutes: row.kind === "window" ? row.lastRanMinutes : null,
-          },
-    createdAt: new Date(row.createdAt).toISOString(),
-  };
-}
-
 export type ScheduleRooms = {
   commands: MotorCommands;
   log: MotorLog;
   alerts: HubAlerts;
   windows: WindowRuns;
   view: PumpView;
+  book: ScheduleBook;
+  offs: OwedSwitchOffs;
 };
-
-/** The stored fields of what the form decided. */
-function fieldsOf(input: ScheduleInput): ScheduleFields {
-  return {
-    kind: input.kind,
-    minuteOfDay: input.minuteOfDay,
-    action: input.action,
-    repeat: input.repeat,
-    daysMask: input.repeat === "weekly" ? input.daysMask : null,
-    durationMinutes: input.durationMinutes,
-    windowEnd: input.windowEnd,
-    randomDelay: input.randomDelay,
-    resume: input.resume,
-  };
-}
-
-/** When a schedule runs next (a window: opens), from `after`. */
-function nextRunOf(fields: Pick<ScheduleFields, "minuteOfDay" | "repeat" | "daysMask">, after: number): number {
-  return nextOccurrenceOn(fields.minuteOfDay, after, fields.repeat === "weekly" ? fields.daysMask : null);
-}
-
-/** The days of the week a schedule may run on, as a mask (every day unless weekly). */
-function daysOf(fields: Pick<ScheduleFields, "repeat" | "daysMask">): number {
-  return fields.repeat === "weekly" && fields.daysMask !== null ? fields.daysMask : EVERY_DAY_MASK;
-}
-
-/**
- * The minutes of the week a window covers, as [start, end) pairs (ends may pass the week's end):
- * two windows that share a minute would both want the one motor.
- */
-function windowSpans(fields: Pick<ScheduleFields, "minuteOfDay" | "windowEnd" | "repeat" | "daysMask">) {
-  const length = windowLengthMinutes(fields.minuteOfDay, fields.windowEnd ?? fields.minuteOfDay);
-  const days = daysOf(fields);
-  const spans: [number, number][] = [];
-  for (let day = 0; day < 7; day++) {
-    const start = day * MINUTES_PER_DAY + fields.minuteOfDay;
-    if ((days & (1 << day)) !== 0) spans.push([start, start + length]);
-  }
-  return spans;
-}
-
-const WEEK_MINUTES = 7 * MINUTES_PER_DAY;
-
-function spansOverlap(a: [number, number], b: [number, number]): boolean {
-  // Compared a week apart as well, so a Saturday-night window meets a Sunday-morning one.
-  return [-WEEK_MINUTES, 0, WEEK_MINUTES].some((shift) => a[0] < b[1] + shift && b[0] + shift < a[1]);
-}
 
 export class Schedules extends Room<ScheduleRooms> {
   list(userId: number): ScheduleView[] {
-    const { sql } = this.hub;
-    return sql.schedules(userId).map((row) => scheduleView(row, row.kind === "window" ? sql.windowRun(row.id) : null));
+    const { book, windows } = this.rooms;
+    return book.of(userId).map((row) => scheduleView(row, row.kind === "window" ? windows.runOf(row.id) : null));
   }
 
   /** `authorUserId`: the member who set it, null for the owner or an admin (ScheduleRow). */
   create(userId: number, input: ScheduleInput, authorUserId: number | null = null): ScheduleResult {
-    const { sql, timers } = this.hub;
-    if (sql.scheduleCount() >= MAX_SCHEDULES_PER_DEVICE) {
+    const { book } = this.rooms;
+    if (book.count() >= MAX_SCHEDULES_PER_DEVICE) {
       return { ok: false, code: "limit", max: MAX_SCHEDULES_PER_DEVICE };
     }
     const fields = fieldsOf(input);
-    const clash = this.#clash(fields, null);
+    const clash = clashOf(fields, book.others(fields.kind, null));
     if (clash) return clash;
     const now = Date.now();
     // A time already past today (also for "once") means its next occurrence: tomorrow. A
     // window already open today opens next time too: its run never starts by surprise.
-    const id = sql.insertSchedule({
+    const id = book.insert({
       userId,
       authorUserId,
       ...fields,
       nextRunAt: nextRunOf(fields, now),
       createdAt: now,
     });
-    timers.syncSchedules();
-    return { ok: true, schedule: scheduleView(sql.schedule(id)!) };
+    this.hub.timers.syncSchedules();
+    return { ok: true, schedule: scheduleView(book.get(id)!) };
   }
 
   /** Whoever changes a schedule becomes its author: what runs is what they set. */
   update(userId: number, id: number, input: ScheduleInput, authorUserId: number | null = null): ScheduleResult {
-    const { sql, timers } = this.hub;
-    const existing = sql.schedule(id);
+    const { book, windows } = this.rooms;
+    const existing = book.get(id);
     if (!existing || existing.userId !== userId) return SCHEDULE_NOT_FOUND;
     const fields = fieldsOf(input);
-    const clash = this.#clash(fields, id);
+    const clash = clashOf(fields, book.others(fields.kind, id));
     if (clash) return clash;
-    sql.updateSchedule(id, { ...fields, authorUserId, nextRunAt: nextRunOf(fields, Date.now()) });
+    book.update(id, { ...fields, authorUserId, nextRunAt: nextRunOf(fields, Date.now()) });
     // A changed window's run under way ends (a switch-off it owes stays), as if deleted.
-    const run = sql.windowRun(id);
-    if (run) sql.closeWindowRun(id, run.runKey);
-    timers.syncSchedules();
-    return { ok: true, schedule: scheduleView(sql.schedule(id)!) };
+    windows.forget(id);
+    this.hub.timers.syncSchedules();
+    return { ok: true, schedule: scheduleView(book.get(id)!) };
   }
 
   /** A switch-off still owed for a run under way stays: deleting a schedule never leaves a motor running. */
   delete(userId: number, id: number): boolean {
-    const { sql, timers } = this.hub;
-    const existing = sql.schedule(id);
+    const existing = this.rooms.book.get(id);
     if (!existing || existing.userId !== userId) return false;
-    sql.deleteSchedule(id);
-    timers.syncSchedules();
+    this.#forget(id);
+    this.hub.timers.syncSchedules();
     return true;
   }
 
@@ -207,8 +107,16 @@ export class Schedules extends Room<ScheduleRooms> {
    * may no longer schedule here (removed, or now a viewer) leaves none of theirs behind.
    */
   keepOnlyOwnedBy(userId: number | null): void {
-    this.hub.sql.deleteSchedulesNotOwnedBy(userId, this.#schedulers());
+    const { book, windows } = this.rooms;
+    book.deleteNotOwnedBy(userId, this.#schedulers());
+    windows.keepOnly(book.ids());
     this.hub.timers.syncSchedules();
+  }
+
+  /** A schedule goes, and its run under way with it; a switch-off it owes stays (owed-switch-offs.ts). */
+  #forget(id: number): void {
+    this.rooms.book.delete(id);
+    this.rooms.windows.forget(id);
   }
 
   /** The members who may schedule on this box, by the hub's copy. */
@@ -218,15 +126,15 @@ export class Schedules extends Room<ScheduleRooms> {
 
   /** Runs every schedule and owed switch-off that is due. Safe to run twice (claims first). */
   async runDue(): Promise<void> {
-    const { sql, timers } = this.hub;
-    for (const schedule of sql.dueSchedules(Date.now())) {
+    const { book, offs } = this.rooms;
+    for (const schedule of book.due(Date.now())) {
       try {
         await this.#run(schedule);
       } catch (error) {
         this.hub.logError(`schedule ${schedule.id} failed`, error);
       }
     }
-    for (const off of sql.dueScheduleOffs(Date.now())) {
+    for (const off of offs.due(Date.now())) {
       try {
         await this.#runOff(off);
       } catch (error) {
@@ -234,34 +142,20 @@ export class Schedules extends Room<ScheduleRooms> {
       }
     }
     await this.rooms.windows.reconcile();
-    timers.syncSchedules();
-  }
-
-  /**
-   * Two clock schedules at one minute on a shared day, or two windows that share a minute,
-   * contradict each other: the other's time is the refusal's.
-   */
-  #clash(fields: ScheduleFields, exceptId: number | null): ScheduleFailure | null {
-    const others = this.hub.sql.otherSchedules(fields.kind, exceptId);
-    const other =
-      fields.kind === "clock"
-        ? others.find((row) => row.minuteOfDay === fields.minuteOfDay && (daysOf(row) & daysOf(fields)) !== 0)
-        : others.find((row) =>
-            windowSpans(row).some((span) => windowSpans(fields).some((mine) => spansOverlap(span, mine))),
-          );
-    return other ? { ok: false, code: "conflict", minuteOfDay: other.minuteOfDay } : null;
+    this.hub.timers.syncSchedules();
   }
 
   async #run(schedule: ScheduleRow): Promise<void> {
-    const { sql, state } = this.hub;
+    const { state } = this.hub;
+    const { book } = this.rooms;
     const scheduledAt = schedule.nextRunAt!;
     const runKey = istMinuteKey(scheduledAt);
     const now = Date.now();
     const next = schedule.repeat === "once" ? null : nextRunOf(schedule, Math.max(now, scheduledAt));
     // Claimed before anything is sent: an alarm delivered twice, even while the first run
     // still waits for the box, finds the run taken and switches nothing.
-    if (!sql.claimScheduleRun(schedule.id, runKey, scheduledAt, next)) {
-      sql.setScheduleNextRun(schedule.id, next);
+    if (!book.claimRun(schedule.id, runKey, scheduledAt, next)) {
+      book.setNextRun(schedule.id, next);
       return;
     }
     // Whose box is it now? D1 says (an admin may have reassigned or deleted it since the
@@ -270,7 +164,7 @@ export class Schedules extends Room<ScheduleRooms> {
     const ownerId = state.current.owner?.userId ?? null;
     const authorGone = schedule.authorUserId !== null && !this.#schedulers().includes(schedule.authorUserId);
     if ((loaded || ownerId !== null) && (ownerId !== schedule.userId || authorGone)) {
-      sql.deleteSchedule(schedule.id);
+      this.#forget(schedule.id);
       return;
     }
     if (schedule.kind === "window") {
@@ -281,7 +175,7 @@ export class Schedules extends Room<ScheduleRooms> {
     const { minuteOfDay } = schedule;
     /** `error`: the box's own words when it refused; the page shows them. */
     const finish = async (outcome: ScheduleOutcome, code: string | null, error: string | null, log?: MotorLogEvent) => {
-      sql.recordScheduleOutcome(schedule.id, runKey, outcome, code, error);
+      book.recordOutcome(schedule.id, runKey, outcome, code, error);
       if (log) this.rooms.log.record("other", log);
       this.rooms.alerts.raise({ kind: "schedule", outcome, action, minuteOfDay: schedule.minuteOfDay, reason: code });
     };
@@ -324,16 +218,17 @@ export class Schedules extends Room<ScheduleRooms> {
    * "ON for N minutes" is over (a schedule's, or a person's timed ON from a phone): switch off,
    * unless the motor already stopped.
    */
-  async #runOff(off: ScheduleOffRow): Promise<void> {
-    const { sql, state } = this.hub;
+  async #runOff(off: OwedOff): Promise<void> {
+    const { state } = this.hub;
+    const { offs } = this.rooms;
     // Only a confirmed OFF lets it go: `unknown` may be running.
     if (state.current.motor.status === "off") {
-      sql.deleteScheduleOff(off.scheduleId);
+      offs.forget(off.scheduleId);
       return;
     }
     const now = Date.now();
     if (now - off.plannedAt > SCHEDULE_OFF_GIVE_UP_MS) {
-      sql.deleteScheduleOff(off.scheduleId);
+      offs.forget(off.scheduleId);
       this.rooms.log.record("other", { kind: "scheduleOffGivenUp", afterMinutes: off.afterMinutes });
       // The pages stop saying when it will stop.
       this.rooms.view.publish();
@@ -341,14 +236,14 @@ export class Schedules extends Room<ScheduleRooms> {
     }
     // Claimed by moving the next attempt on: a second delivery finds nothing due, and a crash
     // mid-attempt is retried a minute later. Stopping a motor twice does no harm.
-    sql.setScheduleOff({ ...off, dueAt: now + SCHEDULE_OFF_RETRY_MS, attempts: off.attempts + 1 });
+    offs.owe({ ...off, dueAt: now + SCHEDULE_OFF_RETRY_MS, attempts: off.attempts + 1 });
     const origin: CommandOrigin =
       off.scheduleId === TIMED_RUN_OFF_ID
         ? { by: "timedOff", afterMinutes: off.afterMinutes }
         : (this.rooms.windows.stopping(off.scheduleId, now) ?? { by: "scheduleOff", afterMinutes: off.afterMinutes });
     const result = await this.#switch("off", origin);
     if (result.ok) {
-      sql.deleteScheduleOff(off.scheduleId);
+      offs.forget(off.scheduleId);
       await this.rooms.windows.reconcile();
       return;
     }
@@ -372,9 +267,9 @@ export class Schedules extends Room<ScheduleRooms> {
     scheduleRun?: SwitchRequest["scheduleRun"],
   ): Promise<MotorCommandResult> {
     const request: SwitchRequest = { action, origin, ...(scheduleRun ? { scheduleRun } : {}) };
-    const result = await this.rooms.commands.switchMotor(request);
+    const result = await this.rooms.commands.sendSwitch(request);
     if (result.ok || (result.code !== "cooldown" && result.code !== "busy")) return result;
     await new Promise((resolve) => setTimeout(resolve, (result.retryAfterMs ?? DEVICE_ACK_TIMEOUT_MS) + 250));
-    return this.rooms.commands.switchMotor(request);
+    return this.rooms.commands.sendSwitch(request);
   }
 }

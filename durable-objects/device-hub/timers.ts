@@ -2,7 +2,7 @@
 // alarm is always set for the earliest of them. Alarms are at-least-once (one may be delivered
 // twice, even while the first run is still going), so each timer's handler must be safe to run
 // twice; the hub's alarm() hands each due one to its room.
-import type { HubSql } from "./sql.ts";
+import { TimersTable } from "./timers-table.ts";
 
 export const TIMERS = {
   /** The box must have been heard from by then (device-link.ts). */
@@ -30,47 +30,55 @@ export function isTimerName(name: string): name is TimerName {
 
 export class HubTimers {
   readonly #storage: DurableObjectStorage;
-  readonly #sql: HubSql;
+  readonly #table: TimersTable;
+  /** When the schedules next want the hub awake (rooms.ts says who answers); unknown until the rooms are wired. */
+  #nextScheduleDue: (() => number | null) | null = null;
 
-  constructor(storage: DurableObjectStorage, sql: HubSql) {
+  constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
-    this.#sql = sql;
+    this.#table = new TimersTable(storage.sql);
   }
 
   set(name: TimerName, dueAt: number): void {
-    this.#sql.setTimer(name, dueAt);
+    this.#table.set(name, dueAt);
     this.syncAlarm();
   }
 
   delete(name: TimerName): void {
-    this.#sql.deleteTimer(name);
+    this.#table.delete(name);
     this.syncAlarm();
   }
 
   dueAt(name: TimerName): number | null {
-    return this.#sql.timerDue(name);
+    return this.#table.dueAt(name);
   }
 
   has(name: TimerName): boolean {
-    return this.#sql.hasTimer(name);
+    return this.#table.has(name);
   }
 
   /** Removes and returns the timers due by `now`, earliest first. */
   takeDue(now: number): string[] {
-    return this.#sql.takeDueTimers(now);
+    return this.#table.takeDue(now);
   }
 
   /** Points the alarm at the earliest timer, or clears it when there is none. */
   syncAlarm(): void {
-    const next = this.#sql.nextTimerDue();
+    const next = this.#table.nextDue();
     if (next === null) void this.#storage.deleteAlarm();
     else void this.#storage.setAlarm(next);
   }
 
+  /** Who says when the next schedule run, owed switch-off or power-window look is due. */
+  followSchedules(nextDue: () => number | null): void {
+    this.#nextScheduleDue = nextDue;
+  }
+
   /** Schedules are the truth, their wake-up timer only a copy: it follows the earliest one due. */
   syncSchedules(): void {
-    const due = this.#sql.nextScheduleDue();
-    if (due === this.#sql.timerDue(TIMERS.schedules)) return;
+    if (!this.#nextScheduleDue) throw new Error("the schedules' wake-up is synced before the rooms are wired");
+    const due = this.#nextScheduleDue();
+    if (due === this.#table.dueAt(TIMERS.schedules)) return;
     if (due === null) this.delete(TIMERS.schedules);
     else this.set(TIMERS.schedules, due);
   }

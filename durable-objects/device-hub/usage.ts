@@ -6,14 +6,22 @@
 // alarm delivered twice neither loses nor counts anything twice.
 import type { PumpUsage } from "../../common/api-responses/usage.ts";
 import { istDay, lastIstDays, splitByIstDay, USAGE_RETENTION_DAYS } from "../../common/pump-usage.ts";
+import type { HubContext } from "./context.ts";
 import { Room } from "./room.ts";
-import type { UsageRow } from "./sql.ts";
 import { advanceUsage, type UsageCredit, type UsageCursor, type UsageView, withReading } from "./usage-model.ts";
+import { type UsageRow, UsageTables } from "./usage-tables.ts";
 
 const MS_PER_HOUR = 3_600_000;
 const NOTHING: UsageRow = { runningMs: 0, starts: 0, energyWh: 0 };
 
 export class Usage extends Room {
+  readonly #tables: UsageTables;
+
+  constructor(hub: HubContext) {
+    super(hub);
+    this.#tables = new UsageTables(hub.ctx.storage.sql);
+  }
+
   /** Counts up to `now` from what the hub believes; safe to call any number of times. */
   follow(now: number): void {
     this.#step(now, (cursor) => cursor);
@@ -28,8 +36,8 @@ export class Usage extends Room {
   days(count: number, now: number): PumpUsage {
     const names = lastIstDays(now, Math.min(Math.max(Math.trunc(count), 1), USAGE_RETENTION_DAYS));
     const totals = new Map(names.map((day) => [day, NOTHING]));
-    for (const { day, ...row } of this.hub.sql.usageSince(names[0]!)) addTo(totals, day, row);
-    const { credits } = advanceUsage(this.hub.sql.usageCursor<UsageCursor>(), this.#view(), now);
+    for (const { day, ...row } of this.#tables.since(names[0]!)) addTo(totals, day, row);
+    const { credits } = advanceUsage(this.#tables.cursor<UsageCursor>(), this.#view(), now);
     for (const [day, row] of perDay(credits)) if (totals.has(day)) addTo(totals, day, row);
     const days = names.map((date) => ({ date, ...rounded(totals.get(date)!) }));
     const sum = [...totals.values()].reduce(plus, NOTHING);
@@ -42,17 +50,18 @@ export class Usage extends Room {
   }
 
   #step(now: number, then: (cursor: UsageCursor) => UsageCursor): void {
-    const { ctx, sql } = this.hub;
+    const { ctx } = this.hub;
+    const tables = this.#tables;
     ctx.storage.transactionSync(() => {
-      const stored = sql.usageCursor<UsageCursor>();
+      const stored = tables.cursor<UsageCursor>();
       const advanced = advanceUsage(stored, this.#view(), now);
       const cursor = then(advanced.cursor);
       // Nothing to remember yet: a hub that never counted keeps no cursor (reads change no storage).
       if (stored === null && cursor.lastKnown === null && cursor.run === null) return;
-      if (JSON.stringify(cursor) !== JSON.stringify(stored)) sql.setUsageCursor(cursor);
+      if (JSON.stringify(cursor) !== JSON.stringify(stored)) tables.setCursor(cursor);
       const days = perDay(advanced.credits);
-      for (const [day, row] of days) sql.addUsage(day, row);
-      if (days.size > 0) sql.deleteUsageBefore(lastIstDays(now, USAGE_RETENTION_DAYS)[0]!);
+      for (const [day, row] of days) tables.add(day, row);
+      if (days.size > 0) tables.deleteBefore(lastIstDays(now, USAGE_RETENTION_DAYS)[0]!);
     });
   }
 }

@@ -6,133 +6,49 @@
 // SQLite before it acts, so an alarm delivered twice, a frame and an alarm at once, or a hub
 // restarted mid-run never start the motor twice; the switch-off a start owes is recorded when
 // the ON leaves (commands.ts), so a run whose hub is gone still stops on time.
-import { DEVICE_ACK_TIMEOUT_MS } from "../../common/constants.ts";
 import type { CommandOrigin, MotorLogEvent } from "../../common/motor-log-event.ts";
 import { windowLengthMinutes } from "../../common/schedule-time.ts";
-import { MAX_WINDOW_START_DELAY_SECONDS, type ScheduleOutcome } from "../../common/schedule-view.ts";
+import { MAX_WINDOW_START_DELAY_SECONDS } from "../../common/schedule-view.ts";
 import type { HubAlerts } from "./alerts.ts";
 import type { MotorCommands } from "./commands.ts";
+import type { HubContext } from "./context.ts";
 import type { MotorLog } from "./motor-log.ts";
 import { commandFailure } from "./pump-model.ts";
 import { Room } from "./room.ts";
-import type { ScheduleRow, WindowRunRow } from "./sql.ts";
-import type { HubState } from "./state.ts";
+import type { ScheduleBook, ScheduleRow } from "./schedule-book.ts";
+import { type WindowRunRow, WindowRunsTable } from "./window-runs-table.ts";
+import { minutesOf, OUTCOMES, STARTING_RECHECK_MS, type WindowRunEnd, windowStep } from "./window-step.ts";
 
-/** How a run ends: `complete`, or short of its minutes (and why), or never begun. */
-export type WindowRunEnd =
-  | "complete"
-  | "windowClosed"
-  | "noSupply"
-  | "powerCut"
-  | "phaseFault"
-  | "stopped"
-  | "late"
-  | "timeout"
-  | "linkLost"
-  | "rejected"
-  | "underVoltage"
-  | "overVoltage"
-  | "voltageUnbalance";
-
-const OUTCOMES: Record<WindowRunEnd, ScheduleOutcome> = {
-  complete: "done",
-  noSupply: "missed",
-  late: "missed",
-  windowClosed: "failed",
-  powerCut: "failed",
-  phaseFault: "failed",
-  stopped: "failed",
-  timeout: "failed",
-  linkLost: "failed",
-  rejected: "failed",
-  underVoltage: "failed",
-  overVoltage: "failed",
-  voltageUnbalance: "failed",
-};
-
-/** A run stuck in `starting` (its hub restarted while the box was asked) is looked at again after this. */
-const STARTING_RECHECK_MS = DEVICE_ACK_TIMEOUT_MS + 5_000;
-
-const minutesOf = (ms: number) => Math.round(ms / 60_000);
-
-/** What a run's next step depends on, from the hub's state. */
-export type WindowFacts = {
-  online: boolean;
-  supply: boolean;
-  phaseFault: boolean;
-  motor: HubState["motor"];
-};
-
-/** The step a run takes now: nothing, a state to move to, a start, a pause or an end. */
-export type WindowStep =
-  | { do: "nothing" }
-  | { do: "move"; to: Pick<WindowRunRow, "phase" | "ranMs" | "startAt" | "runningSince" | "wakeAt"> }
-  | { do: "start" }
-  | { do: "pause"; ranMs: number; reason: "powerCut" | "phaseFault" }
-  | { do: "end"; ranMs: number; reason: WindowRunEnd };
-
-/**
- * The rule of a run, as a plain function of the run, what the hub knows and the time. It only
- * ever starts the motor inside the window, with supply present and no phase fault, before the
- * run is complete; and it never starts it again after anything but a power or phase cut.
- */
-export function windowStep(run: WindowRunRow, facts: WindowFacts, now: number, delayMs: () => number): WindowStep {
-  const ready = facts.online && facts.supply && !facts.phaseFault;
-  const stay = (changes: Partial<WindowRunRow>): WindowStep => ({
-    do: "move",
-    to: {
-      phase: run.phase,
-      ranMs: run.ranMs,
-      startAt: run.startAt,
-      runningSince: run.runningSince,
-      wakeAt: run.wakeAt,
-      ...changes,
-    },
-  });
-  switch (run.phase) {
-    case "waiting":
-    case "delaying": {
-      if (now >= run.closesAt)
-        return { do: "end", ranMs: run.ranMs, reason: run.ranMs > 0 ? "windowClosed" : "noSupply" };
-      if (!ready) {
-        if (run.phase === "waiting" && run.wakeAt === run.closesAt) return { do: "nothing" };
-        return stay({ phase: "waiting", startAt: null, wakeAt: run.closesAt });
-      }
-      if (run.phase === "waiting" && run.randomDelay) {
-        const startAt = now + delayMs();
-        return stay({ phase: "delaying", startAt, wakeAt: Math.min(startAt, run.closesAt) });
-      }
-      if (run.phase === "delaying" && run.startAt !== null && now < run.startAt) return { do: "nothing" };
-      return { do: "start" };
-    }
-    case "starting":
-      // The start's own continuation settles it; only a hub that restarted meanwhile leaves it here.
-      if (run.wakeAt !== null && now < run.wakeAt) return { do: "nothing" };
-      if (facts.motor.status === "on") return stay({ phase: "running", runningSince: facts.motor.since, wakeAt: null });
-      return stay({ phase: "waiting", startAt: null, wakeAt: run.closesAt });
-    case "running":
-    case "stopping": {
-      // `unknown` may be running: the switch-off the start owes stays until it is settled.
-      if (facts.motor.status !== "off") return { do: "nothing" };
-      const stoppedAt = Math.max(facts.motor.since, run.runningSince ?? facts.motor.since);
-      const ranMs = run.ranMs + (stoppedAt - (run.runningSince ?? stoppedAt));
-      if (run.phase === "stopping")
-        return { do: "end", ranMs, reason: ranMs >= run.runMs - 1_000 ? "complete" : "windowClosed" };
-      const cut = !facts.supply ? "powerCut" : facts.phaseFault ? "phaseFault" : null;
-      if (cut === null) return { do: "end", ranMs, reason: "stopped" };
-      if (run.resume && ranMs < run.runMs && now < run.closesAt) return { do: "pause", ranMs, reason: cut };
-      return { do: "end", ranMs, reason: cut };
-    }
-    default: {
-      const unreachable: never = run.phase;
-      throw new Error(`unhandled window phase ${String(unreachable)}`);
-    }
-  }
-}
-
-export type WindowRooms = { commands: MotorCommands; log: MotorLog; alerts: HubAlerts };
+export type WindowRooms = { commands: MotorCommands; log: MotorLog; alerts: HubAlerts; book: ScheduleBook };
 
 export class WindowRuns extends Room<WindowRooms> {
+  readonly #runs: WindowRunsTable;
+
+  constructor(hub: HubContext, rooms: WindowRooms) {
+    super(hub, rooms);
+    this.#runs = new WindowRunsTable(hub.ctx.storage.sql);
+  }
+
+  /** The run of schedule `scheduleId` under way, if any. */
+  runOf(scheduleId: number): WindowRunRow | null {
+    return this.#runs.get(scheduleId);
+  }
+
+  /** When a run must next be looked at with no event to wake it, if ever. */
+  nextWake(): number | null {
+    return this.#runs.nextWake();
+  }
+
+  /** The schedule `scheduleId` is gone or changed: its run under way ends (a switch-off it owes stays). */
+  forget(scheduleId: number): void {
+    this.#runs.delete(scheduleId);
+  }
+
+  /** Only the runs of schedules still kept (`scheduleIds`) go on. */
+  keepOnly(scheduleIds: number[]): void {
+    this.#runs.deleteAllBut(scheduleIds);
+  }
+
   /**
    * The schedule's window opened at `opensAt` and its run `runKey` is claimed (schedules.ts):
    * the run waits for supply from now until the window closes.
@@ -158,22 +74,21 @@ export class WindowRuns extends Room<WindowRooms> {
       await this.#end(run, schedule, 0, "late");
       return;
     }
-    if (!this.hub.sql.openWindowRun(run)) return;
+    if (!this.#runs.open(run)) return;
     await this.reconcile();
   }
 
   /** Takes every run under way one step further. Safe to call any number of times, at once too. */
   async reconcile(): Promise<void> {
-    const { sql, timers } = this.hub;
-    if (!sql.hasWindowRuns()) return;
-    for (const run of sql.windowRuns()) {
+    if (!this.#runs.any()) return;
+    for (const run of this.#runs.all()) {
       try {
         await this.#step(run);
       } catch (error) {
         this.hub.logError(`power window of schedule ${run.scheduleId} failed`, error);
       }
     }
-    timers.syncSchedules();
+    this.hub.timers.syncSchedules();
   }
 
   /**
@@ -182,11 +97,10 @@ export class WindowRuns extends Room<WindowRooms> {
    * schedule is running.
    */
   stopping(scheduleId: number, now: number): CommandOrigin | null {
-    const { sql } = this.hub;
-    const run = sql.windowRun(scheduleId);
+    const run = this.#runs.get(scheduleId);
     if (!run || (run.phase !== "running" && run.phase !== "stopping")) return null;
     const ranMs = run.ranMs + (run.runningSince === null ? 0 : now - run.runningSince);
-    if (run.phase === "running") sql.moveWindowRun(scheduleId, "running", { ...run, phase: "stopping" });
+    if (run.phase === "running") this.#runs.move(scheduleId, "running", { ...run, phase: "stopping" });
     return {
       by: "powerWindowEnd",
       reason: ranMs >= run.runMs - 1_000 ? "complete" : "windowClosed",
@@ -196,10 +110,10 @@ export class WindowRuns extends Room<WindowRooms> {
   }
 
   async #step(run: WindowRunRow): Promise<void> {
-    const { sql, state } = this.hub;
-    const schedule = sql.schedule(run.scheduleId);
+    const { state } = this.hub;
+    const schedule = this.rooms.book.get(run.scheduleId);
     if (!schedule) {
-      sql.closeWindowRun(run.scheduleId, run.runKey);
+      this.#runs.close(run.scheduleId, run.runKey);
       return;
     }
     const { online, supply, phaseFault, motor } = state.current;
@@ -209,16 +123,16 @@ export class WindowRuns extends Room<WindowRooms> {
       case "nothing":
         return;
       case "move":
-        sql.moveWindowRun(run.scheduleId, run.phase, step.to);
+        this.#runs.move(run.scheduleId, run.phase, step.to);
         // A delay drawn as 0 s starts at once.
-        if (step.to.phase === "delaying") await this.#step(sql.windowRun(run.scheduleId)!);
+        if (step.to.phase === "delaying") await this.#step(this.#runs.get(run.scheduleId)!);
         return;
       case "start":
         await this.#start(run, schedule, now);
         return;
       case "pause":
         if (
-          !sql.moveWindowRun(run.scheduleId, run.phase, {
+          !this.#runs.move(run.scheduleId, run.phase, {
             phase: "waiting",
             ranMs: step.ranMs,
             startAt: null,
@@ -246,10 +160,9 @@ export class WindowRuns extends Room<WindowRooms> {
   }
 
   async #start(run: WindowRunRow, schedule: ScheduleRow, now: number): Promise<void> {
-    const { sql } = this.hub;
     // Claimed before the ON leaves: whatever else looks at the run meanwhile finds it starting.
     if (
-      !sql.moveWindowRun(run.scheduleId, run.phase, {
+      !this.#runs.move(run.scheduleId, run.phase, {
         phase: "starting",
         ranMs: run.ranMs,
         startAt: run.startAt,
@@ -260,7 +173,7 @@ export class WindowRuns extends Room<WindowRooms> {
       return;
     const leftMs = run.runMs - run.ranMs;
     const offDueAt = Math.min(now + leftMs, run.closesAt);
-    const result = await this.rooms.commands.switchMotor({
+    const result = await this.rooms.commands.sendSwitch({
       action: "on",
       origin: {
         by: "powerWindow",
@@ -277,7 +190,7 @@ export class WindowRuns extends Room<WindowRooms> {
       },
     });
     if (result.ok) {
-      sql.moveWindowRun(run.scheduleId, "starting", {
+      this.#runs.move(run.scheduleId, "starting", {
         phase: "running",
         ranMs: run.ranMs,
         startAt: null,
@@ -293,7 +206,7 @@ export class WindowRuns extends Room<WindowRooms> {
       case "phaseFault":
       case "cooldown":
       case "busy":
-        sql.moveWindowRun(run.scheduleId, "starting", {
+        this.#runs.move(run.scheduleId, "starting", {
           phase: "waiting",
           ranMs: run.ranMs,
           startAt: null,
@@ -320,12 +233,11 @@ export class WindowRuns extends Room<WindowRooms> {
   }
 
   async #end(run: WindowRunRow, schedule: ScheduleRow, ranMs: number, reason: WindowRunEnd): Promise<void> {
-    const { sql } = this.hub;
     // A run opened too late was never stored; any other ends once.
-    if (reason !== "late" && !sql.closeWindowRun(run.scheduleId, run.runKey)) return;
+    if (reason !== "late" && !this.#runs.close(run.scheduleId, run.runKey)) return;
     const outcome = OUTCOMES[reason];
     const ranMinutes = minutesOf(Math.min(ranMs, run.runMs));
-    sql.recordScheduleOutcome(
+    this.rooms.book.recordOutcome(
       run.scheduleId,
       run.runKey,
       outcome,

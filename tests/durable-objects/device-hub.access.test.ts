@@ -47,9 +47,9 @@ describe("a change of access the hub cannot read", () => {
     expect((await operatorTab.waitForClose()).code).toBe(ACCESS_UNCONFIRMED_CLOSE);
     expect((await ownerTab.waitForClose()).code).toBe(ACCESS_UNCONFIRMED_CLOSE);
     // The old copy still names them, and vouches for neither.
-    const operatorAsks = await hub.switchMotor({ userId: operator.id, role: "operator", label: "Ram" }, "on");
+    const operatorAsks = await hub.commandMotor({ userId: operator.id, role: "operator", label: "Ram" }, "on");
     expect(operatorAsks).toMatchObject({ ok: false, code: "notAllowed" });
-    const ownerAsks = await hub.switchMotor({ userId: user.id, role: "owner", label: null }, "on");
+    const ownerAsks = await hub.commandMotor({ userId: user.id, role: "owner", label: null }, "on");
     expect(ownerAsks).toMatchObject({ ok: false, code: "notAllowed" });
     expect(await hub.listSchedules({ userId: user.id, role: "owner", label: null })).toEqual([]);
     // A socket opened meanwhile is told to try again, not that the pump is gone.
@@ -59,7 +59,7 @@ describe("a change of access the hub cannot read", () => {
 
     // D1 answers again: the next request reads it and the hub vouches for them once more.
     await bringMembersBack();
-    expect(await hub.switchMotor({ userId: operator.id, role: "operator", label: "Ram" }, "on")).toMatchObject({
+    expect(await hub.commandMotor({ userId: operator.id, role: "operator", label: "Ram" }, "on")).toMatchObject({
       ok: true,
       status: "on",
     });

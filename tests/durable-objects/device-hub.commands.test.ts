@@ -9,9 +9,9 @@ import {
   afterRestart,
   beliefChange,
   commandFailure,
+  decideSwitch,
   pumpStateOf,
   settledSince,
-  switchRefusal,
 } from "../../durable-objects/device-hub/pump-model.ts";
 import { emptyHealth, type MotorBelief, type PendingSwitch } from "../../durable-objects/device-hub/state.ts";
 import { getDb } from "../../worker/db/client.ts";
@@ -32,20 +32,20 @@ const pending: PendingSwitch = {
 describe("an ON waits, an OFF never does", () => {
   it("refuses an ON for a phase fault, no mains, the cooldown and a command in flight, in that order", () => {
     const everything = stateWith({ phaseFault: true, supply: false, cooldownUntil: NOW + 4_000 });
-    expect(switchRefusal(everything, "on", NOW, 1)).toEqual({ ok: false, code: "phaseFault" });
-    expect(switchRefusal({ ...everything, phaseFault: false }, "on", NOW, 1)).toEqual({ ok: false, code: "noSupply" });
-    expect(switchRefusal(stateWith({ cooldownUntil: NOW + 4_000 }), "on", NOW, 1)).toEqual({
+    expect(decideSwitch(everything, "on", NOW, 1)).toEqual({ ok: false, code: "phaseFault" });
+    expect(decideSwitch({ ...everything, phaseFault: false }, "on", NOW, 1)).toEqual({ ok: false, code: "noSupply" });
+    expect(decideSwitch(stateWith({ cooldownUntil: NOW + 4_000 }), "on", NOW, 1)).toEqual({
       ok: false,
       code: "cooldown",
       retryAfterMs: 4_000,
     });
-    expect(switchRefusal(stateWith({ cooldownUntil: NOW }), "on", NOW, 1)).toEqual({ ok: false, code: "busy" });
-    expect(switchRefusal(stateWith({ cooldownUntil: NOW }), "on", NOW, 0)).toBeNull();
+    expect(decideSwitch(stateWith({ cooldownUntil: NOW }), "on", NOW, 1)).toEqual({ ok: false, code: "busy" });
+    expect(decideSwitch(stateWith({ cooldownUntil: NOW }), "on", NOW, 0)).toBeNull();
   });
 
   it("never refuses an OFF, whatever holds an ON back", () => {
     const everything = stateWith({ phaseFault: true, supply: false, cooldownUntil: NOW + 4_000 });
-    expect(switchRefusal(everything, "off", NOW, 1)).toBeNull();
+    expect(decideSwitch(everything, "off", NOW, 1)).toBeNull();
   });
 });
 
@@ -177,7 +177,7 @@ describe("what the hub vouches for", () => {
 describe("commands without a box", () => {
   it("an ON to a box that is not connected fails at once and starts no cooldown", async () => {
     const { result, state } = await withRooms(async ({ hub, commands }) => ({
-      result: await commands.switchMotor({ action: "on", origin: { by: "app" } }),
+      result: await commands.sendSwitch({ action: "on", origin: { by: "app" } }),
       state: hub.state.current,
     }));
     expect(result).toEqual({ ok: false, code: "offline" });

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DEVICE_OFFLINE_AFTER_MS, WATCHED_OFFLINE_AFTER_MS } from "../../common/constants.ts";
 import { DEVICE_CLOSE } from "../../common/hub-contract.ts";
-import { lastSignOfLife, livenessCheckAt, livenessLimit } from "../../durable-objects/device-hub/device-link.ts";
+import { lastSignOfLife, livenessCheckAt, livenessLimit } from "../../durable-objects/device-hub/liveness.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";

@@ -5,9 +5,10 @@
 // on the running hub for the moment.
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { TIMER_RETRY_MS } from "../../durable-objects/device-hub/alarm.ts";
 import { BROWSER_TAG } from "../../durable-objects/device-hub/sockets.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
-import { type DeviceHub, TIMER_RETRY_MS } from "../../durable-objects/device-hub.ts";
+import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { browserWatching, farmerWithBox, hubStub } from "../worker/helpers.ts";
 
 type Rooms = { person: { personOfSocket: unknown }; link: { checkLiveness: unknown }; power: { prune: unknown } };

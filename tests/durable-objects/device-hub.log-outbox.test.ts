@@ -9,6 +9,7 @@ import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { LIVE_MOTOR_LOG_LIMIT } from "../../common/constants.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
+import { LogOutboxTable } from "../../durable-objects/device-hub/log-outbox-table.ts";
 import { hubRefOf, outboxRowOf, withNewest } from "../../durable-objects/device-hub/motor-log.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import { getDb } from "../../worker/db/client.ts";
@@ -83,20 +84,24 @@ describe("an entry D1 refuses", () => {
   it("is shown at once from the outbox, retried by the flush-logs timer and written exactly once", async () => {
     const deviceId = uniqueHubName();
     const allow = await refuseLogsOf(deviceId);
-    const refused = await withRooms(async ({ hub, log }) => {
+    const refused = await withRooms(async ({ hub, log }, state) => {
       log.record("other", { kind: "phaseOk" });
       await log.flushOutbox(); // the attempt record() started, refused
-      return { recent: await log.recent(), outbox: hub.sql.outbox().length, retry: hub.timers.dueAt(TIMERS.flushLogs) };
+      return {
+        recent: await log.recent(),
+        outbox: new LogOutboxTable(state.storage.sql).waiting().length,
+        retry: hub.timers.dueAt(TIMERS.flushLogs),
+      };
     }, deviceId);
     expect(refused.recent).toEqual([expect.objectContaining({ kind: "phaseOk", id: -1 })]);
     expect(refused.outbox).toBe(1);
     expect(refused.retry).toBeGreaterThan(Date.now() + 20_000);
 
     await allow();
-    const outbox = await withRooms(async ({ hub, log }) => {
+    const outbox = await withRooms(async ({ log }, state) => {
       await log.flushOutbox();
       await log.flushOutbox(); // the timer delivered twice
-      return hub.sql.outbox().length;
+      return new LogOutboxTable(state.storage.sql).waiting().length;
     }, deviceId);
     expect(outbox).toBe(0);
     const rows = await storedRows(deviceId);
@@ -133,7 +138,7 @@ describe("an entry whose owner is gone from D1", () => {
     // of it): D1 would refuse their id, and one refused batch would stop every later one.
     const deviceId = uniqueHubName();
     const owner = await createUser();
-    const result = await withRooms(async ({ hub, log }) => {
+    const result = await withRooms(async ({ hub, log }, state) => {
       hub.state.save({ owner: { userId: 2_000_000_001, mobileNo: "9012345678" } });
       log.record("other", { kind: "phaseOk" });
       hub.state.save({ owner: null });
@@ -141,7 +146,10 @@ describe("an entry whose owner is gone from D1", () => {
       hub.state.save({ owner: { userId: owner.id, mobileNo: owner.mobileNo } });
       log.record("other", { kind: "phaseOk" });
       await log.flushOutbox();
-      return { outbox: hub.sql.outbox().length, retry: hub.timers.dueAt(TIMERS.flushLogs) };
+      return {
+        outbox: new LogOutboxTable(state.storage.sql).waiting().length,
+        retry: hub.timers.dueAt(TIMERS.flushLogs),
+      };
     }, deviceId);
     expect(result).toEqual({ outbox: 0, retry: null });
     const rows = await storedRows(deviceId);
@@ -175,8 +183,8 @@ describe("a hub stopped before its entries reached D1", () => {
   it("finds the flush-logs timer set 5 s ahead while its D1 write was under way, and cleared once written", async () => {
     // What wakes a hub stopped mid-write (the eviction above proves the waking, not this timer:
     // a hub that starts with entries sets its own).
-    const during = await withRooms(async ({ hub, log }) => {
-      hub.sql.addToOutbox({
+    const during = await withRooms(async ({ hub, log }, state) => {
+      new LogOutboxTable(state.storage.sql).add({
         deviceId: hub.deviceId,
         userId: null,
         mobileNo: null,
@@ -188,7 +196,12 @@ describe("a hub stopped before its entries reached D1", () => {
       const writing = log.flushOutbox();
       const backstop = hub.timers.dueAt(TIMERS.flushLogs);
       await writing;
-      return { startedAt, backstop, after: hub.timers.dueAt(TIMERS.flushLogs), waiting: hub.sql.outbox().length };
+      return {
+        startedAt,
+        backstop,
+        after: hub.timers.dueAt(TIMERS.flushLogs),
+        waiting: new LogOutboxTable(state.storage.sql).waiting().length,
+      };
     }, uniqueHubName());
     expect(during.backstop).toBeGreaterThanOrEqual(during.startedAt + 5_000);
     expect(during.backstop).toBeLessThan(during.startedAt + 10_000);

@@ -2,7 +2,7 @@
 // realtime socket and in its snapshot. Hubs that stored sentences before are read back.
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { HubSql } from "../../durable-objects/device-hub/sql.ts";
+import { migrateHubSchema } from "../../durable-objects/device-hub/schema-versions.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import {
   browserWatching,
@@ -13,6 +13,7 @@ import {
   postJson,
   rewriteHubState,
 } from "../worker/helpers.ts";
+import { withRooms } from "./room-support.ts";
 
 async function storedLogs(deviceId: string) {
   return (await motorLogRows(deviceId)).map((row) => ({
@@ -144,7 +145,7 @@ describe("what an older hub stored as sentences", () => {
 
   it("an owed switch-off's label becomes its minutes, and only a box's own words stay as a run's reason", async () => {
     const { device } = await farmerWithBox();
-    const offs = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) => {
+    const offs = await withRooms((rooms, state) => {
       const sql = state.storage.sql;
       sql.exec("DROP TABLE schedule_offs");
       sql.exec(`CREATE TABLE schedule_offs (schedule_id INTEGER PRIMARY KEY, planned_at INTEGER NOT NULL, due_at INTEGER NOT NULL,
@@ -155,15 +156,17 @@ describe("what an older hub stored as sentences", () => {
       sql.exec(insertRun, 60, "phaseFault", "Phase fault detected. Motor operation is disabled until the phase is OK.");
       sql.exec(insertRun, 61, "rejected", "The device refused the command.");
       sql.exec(insertRun, 62, "rejected", "Relay stuck");
-      const store = new HubSql(sql); // what a hub starting on this storage does
-      store.setScheduleOff({ scheduleId: 8, plannedAt: 3000, dueAt: 4000, afterMinutes: 20, attempts: 0 });
+      // A hub from before schema versions: what one starting on this storage does.
+      sql.exec("DROP TABLE schema_version");
+      migrateHubSchema(state.storage);
+      rooms.offs.owe({ scheduleId: 8, plannedAt: 3000, dueAt: 4000, afterMinutes: 20, attempts: 0 });
       const reasons = sql
         .exec<{ code: string; message: string | null }>(
           "SELECT last_code AS code, last_message AS message FROM schedules ORDER BY minute_of_day",
         )
         .toArray();
-      return { due: store.dueScheduleOffs(5000), reasons };
-    });
+      return { due: rooms.offs.due(5000), reasons };
+    }, device.deviceId);
     expect(offs.due).toEqual([
       { scheduleId: 7, plannedAt: 1000, dueAt: 2000, afterMinutes: 45, attempts: 1 },
       { scheduleId: 8, plannedAt: 3000, dueAt: 4000, afterMinutes: 20, attempts: 0 },

@@ -1,7 +1,7 @@
 // Power history (durable-objects/device-hub/power-history.ts) driven directly: readings are kept
 // only while the motor runs, at most one a minute, and the daily pruning keeps a week.
 import { describe, expect, it } from "vitest";
-import { POWER_HISTORY_RETENTION_MS } from "../../durable-objects/device-hub/sql.ts";
+import { POWER_HISTORY_RETENTION_MS, PowerSamplesTable } from "../../durable-objects/device-hub/power-samples-table.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import { withRooms } from "./room-support.ts";
 
@@ -25,9 +25,10 @@ describe("power history", () => {
   });
 
   it("pruning drops what is older than a week, and re-arms only while the motor runs", async () => {
-    const { history, rearmed, notRearmed } = await withRooms(({ hub, power }) => {
-      hub.sql.samplePower(NOW - POWER_HISTORY_RETENTION_MS - 1_000, 9, 5_000, true);
-      hub.sql.samplePower(NOW - 1_000, 8, 4_600, true);
+    const { history, rearmed, notRearmed } = await withRooms(({ hub, power }, state) => {
+      const samples = new PowerSamplesTable(state.storage.sql);
+      samples.sample(NOW - POWER_HISTORY_RETENTION_MS - 1_000, 9, 5_000, true);
+      samples.sample(NOW - 1_000, 8, 4_600, true);
       hub.state.save({ motor: { status: "on", since: NOW - 100_000, source: "ack" } });
       power.prune(NOW);
       const rearmed = hub.timers.dueAt(TIMERS.prunePower);

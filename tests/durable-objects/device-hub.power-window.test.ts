@@ -9,7 +9,7 @@ import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common
 import { switchMessageSchema } from "../../common/device-protocol.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
 import { MAX_WINDOW_START_DELAY_SECONDS } from "../../common/schedule-view.ts";
-import type { WindowRunRow } from "../../durable-objects/device-hub/sql.ts";
+import type { WindowRunRow } from "../../durable-objects/device-hub/window-runs-table.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import {
   type DevicePeer,

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { HUB_SAFETY_SUSTAIN_MS, NO_CURRENT_ALERT_MS, PROTECTION_STARTUP_GRACE_MS } from "../../common/protection.ts";
 import { noCurrentStep, safetyNetStep } from "../../durable-objects/device-hub/protection.ts";
-import { switchRefusal } from "../../durable-objects/device-hub/pump-model.ts";
+import { decideSwitch } from "../../durable-objects/device-hub/pump-model.ts";
 import type { HubState } from "../../durable-objects/device-hub/state.ts";
 import { stateWith, withRooms } from "./room-support.ts";
 
@@ -98,7 +98,7 @@ describe("faults the box reports", () => {
       phaseFaultPhase: "Y",
       motor: { status: "off" },
     });
-    expect(switchRefusal(during, "on", Date.now(), 0)).toEqual({ ok: false, code: "phaseFault" });
+    expect(decideSwitch(during, "on", Date.now(), 0)).toEqual({ ok: false, code: "phaseFault" });
     expect(after).toMatchObject({
       phaseFault: false,
       phaseFaultSince: null,

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_SCHEDULES_PER_DEVICE, type ScheduleInput } from "../../common/schedule-schemas.ts";
-import { SCHEDULE_LATE_LIMIT_MS, scheduleView } from "../../durable-objects/device-hub/schedules.ts";
+import { scheduleView } from "../../durable-objects/device-hub/schedule-rules.ts";
+import { SCHEDULE_LATE_LIMIT_MS } from "../../durable-objects/device-hub/schedules.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import { createUser, motorLogRows, provisionDevice } from "../worker/helpers.ts";
 import { withRooms } from "./room-support.ts";
@@ -101,10 +102,10 @@ describe("a run", () => {
   it("is claimed once: asked for twice with the box offline, it is missed once, logged once, and the wake-up follows the next day", async () => {
     const owner = await createUser();
     const device = await provisionDevice(owner.id);
-    const { view, wakeUp } = await withRooms(async ({ hub, schedules }) => {
+    const { view, wakeUp } = await withRooms(async ({ hub, schedules, book }) => {
       const created = schedules.create(owner.id, at6());
       if (!created.ok) throw new Error("not created");
-      hub.sql.setScheduleNextRun(created.schedule.id, Date.now() - 1_000);
+      book.setNextRun(created.schedule.id, Date.now() - 1_000);
       await Promise.all([schedules.runDue(), schedules.runDue()]);
       return { view: schedules.list(owner.id)[0]!, wakeUp: hub.timers.dueAt(TIMERS.schedules) };
     }, device.deviceId);
@@ -120,10 +121,10 @@ describe("a run", () => {
   it("that comes later than SCHEDULE_LATE_LIMIT_MS is missed, not carried out", async () => {
     const owner = await createUser();
     const device = await provisionDevice(owner.id);
-    const view = await withRooms(async ({ hub, schedules }) => {
+    const view = await withRooms(async ({ schedules, book }) => {
       const created = schedules.create(owner.id, at6());
       if (!created.ok) throw new Error("not created");
-      hub.sql.setScheduleNextRun(created.schedule.id, Date.now() - SCHEDULE_LATE_LIMIT_MS - 1_000);
+      book.setNextRun(created.schedule.id, Date.now() - SCHEDULE_LATE_LIMIT_MS - 1_000);
       await schedules.runDue();
       return schedules.list(owner.id)[0]!;
     }, device.deviceId);
@@ -133,12 +134,12 @@ describe("a run", () => {
   it("of a schedule whose maker no longer owns the pump deletes the schedule and switches nothing", async () => {
     const owner = await createUser();
     const device = await provisionDevice(owner.id);
-    const { left, state } = await withRooms(async ({ hub, schedules }) => {
+    const { left, state } = await withRooms(async ({ hub, schedules, book }) => {
       const created = schedules.create(owner.id + 1_000, at6());
       if (!created.ok) throw new Error("not created");
-      hub.sql.setScheduleNextRun(created.schedule.id, Date.now() - 1_000);
+      book.setNextRun(created.schedule.id, Date.now() - 1_000);
       await schedules.runDue();
-      return { left: hub.sql.scheduleCount(), state: hub.state.current };
+      return { left: book.count(), state: hub.state.current };
     }, device.deviceId);
     expect(left).toBe(0);
     expect(state).toMatchObject({ owner: { userId: owner.id }, pendingSwitch: null, cooldownUntil: 0 });
@@ -169,7 +170,7 @@ describe("a member's schedule", () => {
   it("whose author lost the right before the hub heard of it is deleted when it falls due, and switches nothing", async () => {
     const owner = await createUser();
     const device = await provisionDevice(owner.id);
-    const { left, state } = await withRooms(async ({ hub, schedules }) => {
+    const { left, state } = await withRooms(async ({ hub, schedules, book }) => {
       // The hub's copy still names an operator that D1 no longer has.
       hub.state.save({
         owner: { userId: owner.id, mobileNo: owner.mobileNo },
@@ -177,9 +178,9 @@ describe("a member's schedule", () => {
       });
       const created = schedules.create(owner.id, at6(), 99);
       if (!created.ok) throw new Error("not created");
-      hub.sql.setScheduleNextRun(created.schedule.id, Date.now() - 1_000);
+      book.setNextRun(created.schedule.id, Date.now() - 1_000);
       await schedules.runDue();
-      return { left: hub.sql.scheduleCount(), state: hub.state.current };
+      return { left: book.count(), state: hub.state.current };
     }, device.deviceId);
     expect(left).toBe(0);
     expect(state).toMatchObject({ members: [], pendingSwitch: null, cooldownUntil: 0 });
@@ -188,14 +189,14 @@ describe("a member's schedule", () => {
   it("to start the motor is missed while the hub cannot vouch for who may use the pump", async () => {
     const owner = await createUser();
     const device = await provisionDevice(owner.id);
-    const view = await withRooms(async ({ hub, schedules }) => {
+    const view = await withRooms(async ({ hub, schedules, book }) => {
       const created = schedules.create(owner.id, at6());
       if (!created.ok) throw new Error("not created");
       hub.state.save({ owner: { userId: owner.id, mobileNo: owner.mobileNo }, accessConfirmed: false });
       // D1 cannot be read either: the members' table is away for the moment.
       await env.DB.exec("ALTER TABLE device_members RENAME TO device_members_away");
       try {
-        hub.sql.setScheduleNextRun(created.schedule.id, Date.now() - 1_000);
+        book.setNextRun(created.schedule.id, Date.now() - 1_000);
         await schedules.runDue();
       } finally {
         await env.DB.exec("ALTER TABLE device_members_away RENAME TO device_members");

@@ -76,9 +76,9 @@ describe("timers", () => {
   });
 
   it("the schedules' wake-up is a copy of the earliest run due, restored from the table", async () => {
-    const due = await withRooms(({ hub }) => {
+    const due = await withRooms(({ hub, book }) => {
       const dueAt = Date.now() + 3_600_000;
-      hub.sql.insertSchedule({
+      book.insert({
         userId: 7,
         authorUserId: null,
         kind: "clock",

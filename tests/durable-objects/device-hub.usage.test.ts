@@ -10,6 +10,7 @@ import { openHubContext } from "../../durable-objects/device-hub/context.ts";
 import { openRooms } from "../../durable-objects/device-hub/rooms.ts";
 import type { MotorBelief } from "../../durable-objects/device-hub/state.ts";
 import { READING_HOLDS_MS } from "../../durable-objects/device-hub/usage-model.ts";
+import { UsageTables } from "../../durable-objects/device-hub/usage-tables.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { farmerWithBox, hubStub, postJson } from "../worker/helpers.ts";
 import { uniqueHubName, withRooms } from "./room-support.ts";
@@ -160,18 +161,19 @@ describe("run hours and energy", () => {
 
   it("keeps 90 IST days: older ones go when a day is written, a second pruning changes nothing", async () => {
     const now = MIDNIGHT + 12 * 60 * MINUTE;
-    const kept = await withRooms((rooms) => {
-      const { hub, usage } = rooms;
+    const kept = await withRooms((rooms, state) => {
+      const { usage } = rooms;
+      const tables = new UsageTables(state.storage.sql);
       const old = istDay(now - USAGE_RETENTION_DAYS * DAY_MS);
       const oldest = istDay(now - (USAGE_RETENTION_DAYS - 1) * DAY_MS);
-      hub.sql.addUsage(old, { runningMs: 60 * MINUTE, starts: 1, energyWh: 500 });
-      hub.sql.addUsage(oldest, { runningMs: 30 * MINUTE, starts: 1, energyWh: 250 });
+      tables.add(old, { runningMs: 60 * MINUTE, starts: 1, energyWh: 500 });
+      tables.add(oldest, { runningMs: 30 * MINUTE, starts: 1, energyWh: 250 });
       believe(rooms, "off", now - 20 * MINUTE);
       believe(rooms, "on", now - 10 * MINUTE);
       believe(rooms, "off", now);
       believe(rooms, "off", now);
       usage.follow(now);
-      return { rows: hub.sql.usageSince("0000").map((row) => row.day), oldest, today: istDay(now) };
+      return { rows: tables.since("0000").map((row) => row.day), oldest, today: istDay(now) };
     });
     expect(kept.rows).toEqual([kept.oldest, kept.today]);
   });

@@ -1,6 +1,6 @@
 // The one way a phone reaches a pump (docs/decisions/028-switching-by-phone.md): an SMS command,
 // a missed call and the voice menu all come here, and from here go through the same service and
-// hub method as the app's tap (worker/services/motor-commands.ts → DeviceHub.switchMotor), with
+// hub method as the app's tap (worker/services/motor-commands.ts → DeviceHub.commandMotor), with
 // the same role check in the Worker and in the hub, the hub's own rules for an ON (cooldown,
 // phase fault, supply, voltage) and none for an OFF. What comes back is what the box confirmed,
 // as a code each channel words: ON (since when; for how long), OFF, not confirmed, not done (why),

@@ -16,5 +16,5 @@ export function switchPump(
   via: PersonChannel = "app",
   forMinutes: number | null = null,
 ): Promise<MotorCommandResult> {
-  return deviceHub(env, access.device.id).switchMotor(personOf(caller, access), action, via, forMinutes);
+  return deviceHub(env, access.device.id).commandMotor(personOf(caller, access), action, via, forMinutes);
 }

@@ -94,7 +94,7 @@ async function ramHasNothing(deviceId: string, ram: { id: number }, ramToken: st
     expect([tap.status, await code(tap)]).toEqual([404, "pumpNotFound"]);
   }
   expect((await getOk("/api/pumps", ramToken, pumpListResponseSchema)).pumps).toEqual([]);
-  expect(await hubStub(deviceId).switchMotor({ userId: ram.id, role: "operator", label: "Ram" }, "on")).toEqual({
+  expect(await hubStub(deviceId).commandMotor({ userId: ram.id, role: "operator", label: "Ram" }, "on")).toEqual({
     ok: false,
     code: "notAllowed",
   });

@@ -5,7 +5,7 @@
 // router itself.
 import { describe, expect, it } from "vitest";
 import { scheduleViewSchema } from "../../../common/schedule-view.ts";
-import hubSql from "../../../durable-objects/device-hub/sql.ts?raw";
+import hubSchema from "../../../durable-objects/device-hub/schema-versions.ts?raw";
 import readme from "../../../README.md?raw";
 import { apiApp } from "../../../worker/api/app.ts";
 
@@ -48,10 +48,10 @@ describe("docs/", () => {
   });
 
   it("names every SQLite table of the DeviceHub where architecture.md lists them", () => {
-    const tables = [...hubSql.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((match) => match[1]!);
+    const tables = [...hubSchema.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((match) => match[1]!);
     expect(tables.length).toBeGreaterThan(0);
     const architecture = doc("architecture.md");
-    const bullet = architecture.slice(architecture.indexOf("- `sql.ts`"));
+    const bullet = architecture.slice(architecture.indexOf("- `schema-versions.ts`"));
     const listed = bullet.slice(0, bullet.indexOf("\n- "));
     expect(listed).toContain(
       `hub's ${["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][tables.length]} SQLite tables`,

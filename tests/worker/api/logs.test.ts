@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { motorLogsResponseSchema, powerHistoryResponseSchema } from "../../../common/api-responses/logs.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
-import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/device-hub/sql.ts";
+import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/device-hub/power-samples-table.ts";
 import { acceptedLanguage } from "../../../worker/api/language.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { insertMotorLogs } from "../../../worker/db/motor-logs.ts";

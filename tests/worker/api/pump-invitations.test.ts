@@ -122,7 +122,7 @@ describe("an invited person who has not accepted", () => {
     expect(socket.status).toBe(404);
     // The hub's own copy has no such person either, whatever role a caller claims for them.
     expect(
-      await hubStub(device.deviceId).switchMotor({ userId: invitee.id, role: "operator", label: null }, "on"),
+      await hubStub(device.deviceId).commandMotor({ userId: invitee.id, role: "operator", label: null }, "on"),
     ).toEqual({ ok: false, code: "notAllowed" });
     await box.expectNone("switch");
     box.close();

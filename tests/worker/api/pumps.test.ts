@@ -176,11 +176,11 @@ describe("people on a box", () => {
     const sita = await createUser();
     await addMember(device.deviceId, token, sita, "viewer", "Sita");
     const hub = hubStub(device.deviceId);
-    expect(await hub.switchMotor({ userId: sita.id, role: "operator", label: "Sita" }, "on")).toEqual({
+    expect(await hub.commandMotor({ userId: sita.id, role: "operator", label: "Sita" }, "on")).toEqual({
       ok: false,
       code: "notAllowed",
     });
-    expect(await hub.switchMotor({ userId: owner.id + 100_000, role: "owner", label: null }, "on")).toEqual({
+    expect(await hub.commandMotor({ userId: owner.id + 100_000, role: "owner", label: null }, "on")).toEqual({
       ok: false,
       code: "notAllowed",
     });
