@@ -39,11 +39,12 @@ const FLEET_SPECS = ["**/admin-dashboard.spec.ts", "**/admin-logs.spec.ts", "**/
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
-  // Two lanes on one local Worker. Files that make their own farmers and boxes run beside
-  // the files that drive the one demo pump, which take turns in a lane of their own. Files
-  // that read fleet-wide totals or the newest logs of all devices run last, alone, when
-  // nothing else can move those mid-test.
-  workers: 2,
+  // Lanes on one local Worker. Files that make their own farmers and boxes run beside each
+  // other and beside the files that drive the one demo pump, which take turns in a lane of
+  // their own. Files that read fleet-wide totals or the newest logs of all devices run last,
+  // alone, when nothing else can move those mid-test. Most of a test's time is waiting (a
+  // box's ack, a schedule's minute, a socket), so more pages run at once than there are cores.
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],

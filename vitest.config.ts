@@ -8,6 +8,14 @@ import { telephonyTestOutbound } from "./tests/telephony-outbound.ts";
 const TELEPHONY_API_TOKEN = "worker-tests-only-telephony-token";
 const TELEPHONY_WEBHOOK_SECRET = "worker-tests-only-webhook-secret-0123456789";
 
+/**
+ * Node-side files at a time. They spend their time waiting (a wrangler child starting, a box's
+ * 5 s ack timeout, the hub's alarm a minute away), so three run at once on a 2-core machine;
+ * `VITEST_NODE_WORKERS=1` runs them one by one, to tell a race from a slow file. The workerd
+ * files compute more than they wait and run one at a time, as vitest's default would on 2 cores.
+ */
+const NODE_SIDE_WORKERS = Number(process.env.VITEST_NODE_WORKERS ?? 3);
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   // A throwaway pair: it signs pushes to the tests' own push service only.
@@ -52,6 +60,9 @@ export default defineConfig(async () => {
           ],
           test: {
             name: "workers",
+            // A group of its own: vitest runs one worker count per group, the groups in turn.
+            sequence: { groupOrder: 1 },
+            maxWorkers: 1,
             include: ["tests/worker/**/*.test.ts", "tests/durable-objects/**/*.test.ts", "tests/routes/**/*.test.ts"],
             setupFiles: ["./tests/apply-migrations.ts"],
             // A time limit catches a hang; speed is the benchmarks' business. On a busy 2-core
@@ -63,6 +74,12 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             environment: "node",
+            sequence: { groupOrder: 0 },
+            maxWorkers: NODE_SIDE_WORKERS,
+            globalSetup: ["./tests/migrated-d1.global-setup.ts"],
+            // Reading the whole tree (import boundaries) or starting wrangler children can take
+            // over vitest's 5 s on a busy 2-core machine; a hang is still caught.
+            testTimeout: 20_000,
             include: [
               "tests/device-sim/**/*.test.ts",
               "tests/telephony/**/*.test.ts",
@@ -76,6 +93,9 @@ export default defineConfig(async () => {
           test: {
             name: "integration",
             environment: "node",
+            sequence: { groupOrder: 0 },
+            maxWorkers: NODE_SIDE_WORKERS,
+            globalSetup: ["./tests/migrated-d1.global-setup.ts"],
             include: ["tests/integration/**/*.test.ts"],
             testTimeout: 30_000,
             hookTimeout: 120_000,
