@@ -12,7 +12,7 @@ export default [
   // ---- user area ----
   layout("routes/user-shell.tsx", [
     route("motor-control", "routes/motor-control.tsx"),
-    route("motor-schedule", "routes/motor-schedule.tsx"),
+    route("motor-schedule", "routes/motor-schedule/route.tsx", { id: "routes/motor-schedule" }),
     route("recharge", "routes/recharge.tsx"),
     route("logs", "routes/logs.tsx"),
     route("change-password", "routes/change-password.tsx"),
