@@ -11,7 +11,7 @@ export default [
   route("language", "routes/language.ts"),
   // ---- user area ----
   layout("routes/user-shell.tsx", [
-    route("motor-control", "routes/motor-control.tsx"),
+    route("motor-control", "routes/motor-control/route.tsx", { id: "routes/motor-control" }),
     route("motor-schedule", "routes/motor-schedule/route.tsx", { id: "routes/motor-schedule" }),
     route("recharge", "routes/recharge.tsx"),
     route("logs", "routes/logs.tsx"),
