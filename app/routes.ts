@@ -17,7 +17,7 @@ export default [
     route("logs", "routes/logs.tsx"),
     route("change-password", "routes/change-password.tsx"),
     route("verify-number", "routes/verify-number.tsx"),
-    route("alerts", "routes/alerts.tsx"),
+    route("alerts", "routes/alerts/route.tsx", { id: "routes/alerts" }),
     route("pump", "routes/pump.ts"),
     route("pump-people", "routes/pump-people.tsx"),
     route("pump-settings", "routes/pump-settings.tsx"),
