@@ -13,7 +13,7 @@ export default [
   layout("routes/user-shell.tsx", [
     route("motor-control", "routes/motor-control/route.tsx", { id: "routes/motor-control" }),
     route("motor-schedule", "routes/motor-schedule/route.tsx", { id: "routes/motor-schedule" }),
-    route("recharge", "routes/recharge.tsx"),
+    route("recharge", "routes/recharge/route.tsx", { id: "routes/recharge" }),
     route("logs", "routes/logs.tsx"),
     route("change-password", "routes/change-password.tsx"),
     route("verify-number", "routes/verify-number.tsx"),
