@@ -9,6 +9,10 @@ export default defineConfig({
       build: {
         rolldownOptions: {
           output: {
+            // A route folder's module (routes/motor-control/route.tsx) is named after its folder,
+            // as a one-file route module is after its file: not four files called "route".
+            entryFileNames: (chunk) =>
+              `assets/${/[\\/]routes[\\/]([^\\/]+)[\\/]route\.tsx/.exec(chunk.facadeModuleId ?? "")?.[1] ?? "[name]"}-[hash].js`,
             // Fewer, larger files for the farmer's pages: on a phone's slow line every request
             // waits its turn and pays a round trip (400 ms on slow 3G), and each small file pays
             // its own gzip header and import glue. React with React Router is one file and zod

@@ -10,11 +10,7 @@ export async function readForm(request: Request): Promise<FormData> {
   }
 }
 
+/** One text field of a form (./form-field.ts). */
+export { field } from "./form-field.ts";
 /** Cookie-authenticated writes come from our own pages only (see worker/auth/same-origin.ts). */
 export { isSameOriginRequest };
-
-/** One text field of a form, or "" when it is missing or a file. */
-export function field(form: FormData, name: string): string {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
-}

@@ -11,13 +11,13 @@ export default [
   route("language", "routes/language.ts"),
   // ---- user area ----
   layout("routes/user-shell.tsx", [
-    route("motor-control", "routes/motor-control.tsx"),
-    route("motor-schedule", "routes/motor-schedule.tsx"),
-    route("recharge", "routes/recharge.tsx"),
+    route("motor-control", "routes/motor-control/route.tsx", { id: "routes/motor-control" }),
+    route("motor-schedule", "routes/motor-schedule/route.tsx", { id: "routes/motor-schedule" }),
+    route("recharge", "routes/recharge/route.tsx", { id: "routes/recharge" }),
     route("logs", "routes/logs.tsx"),
     route("change-password", "routes/change-password.tsx"),
     route("verify-number", "routes/verify-number.tsx"),
-    route("alerts", "routes/alerts.tsx"),
+    route("alerts", "routes/alerts/route.tsx", { id: "routes/alerts" }),
     route("pump", "routes/pump.ts"),
     route("pump-people", "routes/pump-people.tsx"),
     route("pump-settings", "routes/pump-settings.tsx"),

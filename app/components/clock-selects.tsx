@@ -4,16 +4,10 @@
 // fromHour and fromMinute), so one form can hold two times. The hour is 0–23.
 import { formatHourOfDay } from "../../common/i18n/format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
-
-export type ClockValue = { hour: string; minute: string };
+import { type ClockValue, clockField } from "./clock-field.ts";
 
 const HOURS = Array.from({ length: 24 }, (_, index) => index);
 const MINUTES = Array.from({ length: 60 }, (_, index) => index);
-
-/** The form field of a part: "hour", or "fromHour" with a prefix. */
-export function clockField(name: string, part: keyof ClockValue): string {
-  return name === "" ? part : `${name}${part[0]!.toUpperCase()}${part.slice(1)}`;
-}
 
 export function ClockSelects({
   name,

@@ -4,104 +4,30 @@
 // is a plain form posted to this route's action (works without script), which answers with a
 // redirect to ?submitted=<id>, so a reload never sends it twice.
 import { useEffect, useState } from "react";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { formatDate, formatDateTime, formatRupees } from "../../common/i18n/format.ts";
-import {
-  DEFAULT_PAYMENT_METHOD,
-  DEFAULT_PLAN,
-  type PaymentMethod,
-  PLANS,
-  type Plan,
-  paymentMethodSchema,
-  planSchema,
-} from "../../common/plans.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { listPlanPeriods, planCard } from "../../worker/db/plans.ts";
-import { listRechargeRequestsOfUser, toRechargeView } from "../../worker/db/recharges.ts";
-import { HttpError } from "../../worker/http/http-error.ts";
-import { rechargeUpiLink, requestOwnRecharge } from "../../worker/services/recharge-requests.ts";
-import { Choice } from "../components/choice.tsx";
-import { useToast } from "../components/toast.tsx";
-import { field, isSameOriginRequest, readForm } from "../form.server.ts";
-import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
-import { pumpContext } from "../pump-choice.server.ts";
-import { envOf } from "../session.server.ts";
-import { userContext } from "../user-context.ts";
-import type { Route } from "./+types/recharge";
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { formatDate, formatDateTime, formatRupees } from "../../../common/i18n/format.ts";
+import { DEFAULT_PAYMENT_METHOD, DEFAULT_PLAN, type PaymentMethod, PLANS, type Plan } from "../../../common/plans.ts";
+import { Choice } from "../../components/choice.tsx";
+import { useToast } from "../../components/toast.tsx";
+import { isSameOriginRequest, readForm } from "../../form.server.ts";
+import { useLanguage, useT } from "../../i18n/i18n.ts";
+import { envOf } from "../../session.server.ts";
+import { userContext } from "../../user-context.ts";
+import type { Route } from "./+types/route";
+import { refused, requestRecharge } from "./actions.server.ts";
+import { loadPlanPage } from "./loader.server.ts";
+import { METHOD_KEYS, planName, STATUS_KEYS } from "./plan-words.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "My Plan · Sinchai" }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = context.get(userContext);
-  const env = envOf(context);
-  const db = getDb(env.DB);
-  // The plan is the owner's: a pump shared with this farmer shows whose it is, not its plan.
-  const { chosen } = context.get(pumpContext);
-  const device = chosen?.role === "owner" ? chosen.device : undefined;
-  const requests = await listRechargeRequestsOfUser(db, user.id);
-  // The request just made (only ever one of this farmer's own): what to do next about paying.
-  const submittedId = new URL(request.url).searchParams.get("submitted");
-  const submitted = requests.find((row) => String(row.id) === submittedId);
-  return {
-    mobileNo: user.mobileNo,
-    hasDevice: device !== undefined,
-    deviceId: device?.id ?? "",
-    ownerOnly: chosen !== null && chosen.role !== "owner",
-    plan: device ? planCard(await listPlanPeriods(db, device.id), Date.now()) : null,
-    requests: requests.map(toRechargeView),
-    submitted: submitted ? { paymentMethod: submitted.paymentMethod, upiLink: rechargeUpiLink(env, submitted) } : null,
-  };
+export async function loader(args: Route.LoaderArgs) {
+  return loadPlanPage(args);
 }
-
-type Refusal = { error: { key: MessageKey; detail: MessageKey | null } };
 
 /** The same request as POST /api/recharge/request, always for the signed-in farmer. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const refused = (key: MessageKey, detail: MessageKey | null, status: number) =>
-    data<Refusal>({ error: { key, detail } }, { status });
   if (!isSameOriginRequest(request)) return refused("plan.submitFailed", null, 403);
-  const form = await readForm(request);
-  const plan = planSchema.safeParse(field(form, "plan"));
-  const paymentMethod = paymentMethodSchema.safeParse(field(form, "paymentMethod"));
-  if (!plan.success || !paymentMethod.success) return refused("plan.submitFailed", "plan.choose", 400);
-  try {
-    const { request: submitted } = await requestOwnRecharge(envOf(context), context.get(userContext), {
-      plan: plan.data,
-      paymentMethod: paymentMethod.data,
-      deviceId: field(form, "pump"),
-    });
-    return redirect(`/recharge?submitted=${submitted.id}`);
-  } catch (error) {
-    // The API's refusal, worded by the page from its code.
-    if (!(error instanceof HttpError)) throw error;
-    const reason =
-      error.code === "noDevice" ? "motor.noDevice" : error.code === "pendingRecharge" ? "plan.alreadyPending" : null;
-    return refused("plan.submitFailed", reason, error.status);
-  }
-}
-
-const PLAN_KEYS: Record<Plan | "free", MessageKey> = {
-  free: "plan.name.free",
-  "1month": "plan.name.1month",
-  "3month": "plan.name.3month",
-  "6month": "plan.name.6month",
-  "1year": "plan.name.1year",
-};
-
-const METHOD_KEYS: Record<PaymentMethod, MessageKey> = {
-  upi: "plan.method.upi",
-  bank: "plan.method.bank",
-  cash: "plan.method.cash",
-};
-
-const STATUS_KEYS: Record<string, MessageKey> = {
-  pending: "plan.request.pending",
-  paid: "plan.request.paid",
-  failed: "plan.request.failed",
-};
-
-function planName(plan: string, t: ReturnType<typeof useT>): string {
-  return plan in PLAN_KEYS ? t(PLAN_KEYS[plan as Plan | "free"]) : plan;
+  return requestRecharge(envOf(context), context.get(userContext), await readForm(request));
 }
 
 export default function Recharge({ loaderData, actionData }: Route.ComponentProps) {

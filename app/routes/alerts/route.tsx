@@ -2,91 +2,40 @@
 // call (docs/telephony.md, "Alerts by SMS and call"): a plain form posted to this route's action,
 // so it works before (and without) JavaScript and before any permission prompt, saved through
 // the same service as PUT /api/alerts/channels, with the page's language as the language of the
-// SMS and calls. SMS and calls need a verified number: until then the page says so and links to
-// /verify-number. Then the app's own alerts on this phone (Web Push), per browser: turn them on
-// (the browser asks the farmer's permission and gives a push address for our VAPID key), choose
-// which kinds, send a test, turn them off; a phone that cannot take them is pointed to SMS and
-// calls. The DeviceHub sends them (worker/alerts/deliver.ts) for every pump the farmer owns or
-// operates (the page lists them, and the pumps they only watch, whose alerts they do not get).
-// A subscription lasts as long as this login.
-import { useEffect, useState } from "react";
-import { data, Form, useNavigation } from "react-router";
-import { saveAlertChannelsSchema } from "../../common/alert-channel-schemas.ts";
-import {
-  ALERT_CHANNELS,
-  type AlertChannel,
-  PHONE_ALERT_KINDS,
-  type PhoneAlertKind,
-} from "../../common/alert-channels.ts";
-import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";
-import { subscriptionResponseSchema, subscriptionSavedResponseSchema } from "../../common/api-responses/alerts.ts";
-import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
-import { roleMay } from "../../common/pump-roles.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { HttpError } from "../../worker/http/http-error.ts";
-import { languageOf } from "../../worker/http/request-language.ts";
-import { alertChannelsView, saveAlertChannels } from "../../worker/services/alert-channels.ts";
-import { type ApiResult, callApi } from "../api-client.ts";
-import { Choice } from "../components/choice.tsx";
-import { useToast } from "../components/toast.tsx";
-import { field, isSameOriginRequest, readForm } from "../form.server.ts";
-import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
-import { pumpContext } from "../pump-choice.server.ts";
-import { envOf } from "../session.server.ts";
-import { userContext } from "../user-context.ts";
-import type { Route } from "./+types/alerts";
+// SMS and calls (./phone-channels.tsx). SMS and calls need a verified number: until then the
+// page says so and links to /verify-number. Then the app's own alerts on this phone (Web Push),
+// per browser: turn them on (the browser asks the farmer's permission and gives a push address
+// for our VAPID key), choose which kinds, send a test, turn them off; a phone that cannot take
+// them is pointed to SMS and calls. A subscription lasts as long as this login. The
+// DeviceHub sends them (worker/alerts/deliver.ts) for every pump the farmer owns or operates
+// (the page lists them, and the pumps they only watch, whose alerts they do not get).
+import { type FormEvent, useEffect, useState } from "react";
+import { ALERT_KINDS, type AlertKind } from "../../../common/alerts.ts";
+import { subscriptionResponseSchema, subscriptionSavedResponseSchema } from "../../../common/api-responses/alerts.ts";
+import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { type ApiResult, callApi } from "../../api-client.ts";
+import { Choice } from "../../components/choice.tsx";
+import { useToast } from "../../components/toast.tsx";
+import { isSameOriginRequest, readForm } from "../../form.server.ts";
+import { type MessageKey, useLanguage, useT } from "../../i18n/i18n.ts";
+import { envOf } from "../../session.server.ts";
+import { userContext } from "../../user-context.ts";
+import type { Route } from "./+types/route";
+import { refused, saveChannels } from "./actions.server.ts";
+import { loadAlertsPage } from "./loader.server.ts";
+import { PhoneChannels } from "./phone-channels.tsx";
 
 export const meta: Route.MetaFunction = () => [{ title: "Alerts · Sinchai" }];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { pumps } = context.get(pumpContext);
-  const named = ({ device }: (typeof pumps)[number]) => ({ deviceId: device.id, name: device.name });
-  return {
-    // The browser subscribes with our public key; without one the server cannot send alerts.
-    publicKey: envOf(context).VAPID_PUBLIC_KEY || null,
-    alertPumps: pumps.filter(({ role }) => roleMay(role, "alerts")).map(named),
-    watchedPumps: pumps.filter(({ role }) => !roleMay(role, "alerts")).map(named),
-    phone: await alertChannelsView(getDb(envOf(context).DB), context.get(userContext).id),
-  };
+export async function loader(args: Route.LoaderArgs) {
+  return loadAlertsPage(args);
 }
-
-type Notice = { key: MessageKey; tone: "success" | "error" };
 
 /** The channels form: each kind's channel, saved in the page's language for the SMS and calls. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const refused = (key: MessageKey, status: number) =>
-    data<{ notice: Notice }>({ notice: { key, tone: "error" } }, { status });
   if (!isSameOriginRequest(request)) return refused("error.crossSite", 403);
-  const form = await readForm(request);
-  const channels = Object.fromEntries(
-    PHONE_ALERT_KINDS.flatMap((kind) => (form.has(`channel.${kind}`) ? [[kind, field(form, `channel.${kind}`)]] : [])),
-  );
-  const parsed = saveAlertChannelsSchema.safeParse({ channels, language: languageOf(request) });
-  if (!parsed.success) return refused("alerts.failed", 400);
-  try {
-    await saveAlertChannels(getDb(envOf(context).DB), context.get(userContext).id, parsed.data);
-    return { notice: { key: "alerts.saved", tone: "success" } satisfies Notice };
-  } catch (error) {
-    if (error instanceof HttpError && error.code === "alertsNeedVerifiedNumber")
-      return refused("alerts.channels.unverified", 409);
-    throw error;
-  }
+  return saveChannels(request, envOf(context), context.get(userContext), await readForm(request));
 }
-
-const PHONE_KIND_KEYS: Record<PhoneAlertKind, MessageKey> = {
-  dryRun: "alerts.phoneKind.dryRun",
-  phaseFault: "alerts.phoneKind.phaseFault",
-  voltageTrip: "alerts.phoneKind.voltageTrip",
-  offlineWhileOn: "alerts.phoneKind.offlineWhileOn",
-  powerBack: "alerts.phoneKind.powerBack",
-  scheduleMissed: "alerts.phoneKind.scheduleMissed",
-};
-
-const CHANNEL_KEYS: Record<AlertChannel, MessageKey> = {
-  app: "alerts.channel.app",
-  sms: "alerts.channel.sms",
-  call: "alerts.channel.call",
-};
 
 const KIND_KEYS: Record<AlertKind, MessageKey> = {
   dryRun: "alerts.kind.dryRun",
@@ -117,73 +66,6 @@ function base64UrlToBytes(text: string): Uint8Array<ArrayBuffer> {
     .replace(/_/g, "/")
     .padEnd(Math.ceil(text.length / 4) * 4, "=");
   return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-}
-
-/** Each phone kind with app, SMS or call: a form that works without the page's script. */
-function PhoneChannels({ phone, notice }: { phone: Route.ComponentProps["loaderData"]["phone"]; notice?: Notice }) {
-  const t = useT();
-  const busy = useNavigation().state === "submitting";
-  const verified = phone.numberVerified;
-  return (
-    <section className="card stack" aria-labelledby="alert-channels-title" data-testid="alert-channels">
-      <h2 id="alert-channels-title">{t("alerts.channels.title")}</h2>
-      <p className="muted">{t("alerts.channels.intro")}</p>
-      {notice && (
-        <p
-          className={`message ${notice.tone}`}
-          role={notice.tone === "error" ? "alert" : "status"}
-          data-testid="alert-channels-notice"
-        >
-          {t(notice.key)}
-        </p>
-      )}
-      {!verified && (
-        <p className="message warning" data-testid="alert-channels-unverified">
-          {t("alerts.channels.unverified")} <a href="/verify-number">{t("alerts.channels.verify")}</a>
-        </p>
-      )}
-      <Form method="post" className="stack channel-choices">
-        {PHONE_ALERT_KINDS.map((kind) => (
-          <fieldset key={kind} className="choices" data-testid={`channel-${kind}`}>
-            <legend>{t(PHONE_KIND_KEYS[kind])}</legend>
-            <div className="channel-row">
-              {ALERT_CHANNELS.map((channel) => (
-                <label key={channel} className="choice">
-                  <input
-                    type="radio"
-                    name={`channel.${kind}`}
-                    value={channel}
-                    // An unverified number gets nothing by phone, whatever is stored.
-                    defaultChecked={(verified ? phone.channels[kind] : "app") === channel}
-                    disabled={!verified && channel !== "app"}
-                  />
-                  <span className="choice-label">{t(CHANNEL_KEYS[channel])}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        ))}
-        {verified && (
-          <>
-            <p className="muted" data-testid="alert-channels-language">
-              {t("alerts.channels.language", { language: phone.language })}
-            </p>
-            <p className="muted" data-testid="alert-channels-today">
-              {t("alerts.channels.today", {
-                sms: phone.today.sms,
-                smsCap: phone.caps.sms,
-                call: phone.today.call,
-                callCap: phone.caps.call,
-              })}
-            </p>
-            <button type="submit" className="button primary" disabled={busy}>
-              {t("alerts.save")}
-            </button>
-          </>
-        )}
-      </Form>
-    </section>
-  );
 }
 
 export default function Alerts({ loaderData, actionData }: Route.ComponentProps) {
@@ -233,10 +115,6 @@ export default function Alerts({ loaderData, actionData }: Route.ComponentProps)
 
   /** The server's own words for a refusal (another account's phone, too many tests), else ours. */
   const failure = (result: ApiResult<unknown>, fallback: MessageKey) => (!result.ok && result.message) || t(fallback);
-
-  const pumpName = (pump: { deviceId: string; name: string | null }) =>
-    pump.name ?? t("pumps.unnamed", { id: pump.deviceId.slice(-4) });
-
   async function turnOn() {
     setBusy(true);
     try {
@@ -268,7 +146,7 @@ export default function Alerts({ loaderData, actionData }: Route.ComponentProps)
     }
   }
 
-  async function saveKinds(event: React.FormEvent<HTMLFormElement>) {
+  async function saveKinds(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setBusy(true);
     const registration = await serviceWorker();
@@ -312,6 +190,9 @@ export default function Alerts({ loaderData, actionData }: Route.ComponentProps)
         ? current.filter((item) => item !== kind)
         : ALERT_KINDS.filter((item) => item === kind || current.includes(item)),
     );
+
+  const pumpName = (pump: { deviceId: string; name: string | null }) =>
+    pump.name ?? t("pumps.unnamed", { id: pump.deviceId.slice(-4) });
 
   return (
     <main className="page">

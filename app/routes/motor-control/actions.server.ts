@@ -1,0 +1,25 @@
+// The dashboard's one intent on the server: switching the motor. The switch is a plain form
+// first: a tap before the page's script has arrived (or without script at all) posts here, and
+// the page comes back with the hub's answer. The same server code as POST /api/devices/motor.
+// (The motor's settings are posted to /pump-settings.)
+import { data } from "react-router";
+import { relayStateSchema } from "../../../common/device-enums.ts";
+import type { AuthenticatedUser } from "../../../worker/auth/sessions.ts";
+import { switchPump } from "../../../worker/services/motor-commands.ts";
+import { pumpInForm } from "../../pump-choice.server.ts";
+import type { CommandOutcome, SwitchAnswer } from "./command-outcome.ts";
+
+/** A command the page refused before it reached the hub. */
+export const refusedCommand = (code: "invalid" | "crossSite", status: number) =>
+  data<SwitchAnswer>({ command: { ok: false, code } }, { status });
+
+export async function switchMotor(env: Env, user: AuthenticatedUser, form: FormData) {
+  const command = relayStateSchema.safeParse(form.get("command"));
+  if (!command.success) return refusedCommand("invalid", 400);
+  // The pump the page showed when the farmer tapped, not whatever another tab chose since.
+  const access = await pumpInForm(env, user, form, "switch");
+  if (!access.ok) return data<SwitchAnswer>({ command: access }, { status: 403 });
+  // Whatever the answer, it is the hub's: ok only once the box has confirmed the relay.
+  const result: CommandOutcome = await switchPump(env, user, access.pump, command.data);
+  return data<SwitchAnswer>({ command: result });
+}

@@ -1,0 +1,70 @@
+// SPEC §8: the page asks for the motor's details when it opens and says what it found, when the
+// hub can vouch for it (offline or unconfirmed, the status line says what is known) and nothing
+// the page learned since (the farmer's own confirmed tap) says otherwise. The health it gets is
+// remembered by this browser for a bad day, and shown from there when the ask fails (SPEC §3
+// health cache).
+import { useEffect, useRef, useState } from "react";
+import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
+import type { HealthData } from "../../../common/realtime-protocol.ts";
+import { callApi } from "../../api-client.ts";
+import { useToast } from "../../components/toast.tsx";
+import { readCachedHealth, saveCachedHealth } from "../../health-cache.ts";
+import { useT } from "../../i18n/i18n.ts";
+import { statusAnswerStillTrue } from "../../realtime/status-answer.ts";
+import type { useDeviceRealtime } from "../../realtime/use-device-realtime.ts";
+
+export function useOpeningStatus(
+  /** The pump shown; null without a box, when there is nothing to ask. */
+  deviceId: string | null,
+  cacheKey: string,
+  [live, setLive]: ReturnType<typeof useDeviceRealtime>,
+  sending: boolean,
+): HealthData | null {
+  const t = useT();
+  const toast = useToast();
+  const [cachedHealth, setCachedHealth] = useState<HealthData | null>(null);
+
+  useEffect(() => {
+    if (deviceId && live.health) saveCachedHealth(cacheKey, live.health);
+  }, [deviceId, cacheKey, live.health]);
+
+  // What the page knows when the answer to its opening request arrives, however late.
+  const known = useRef({ pump: live.pump, commandInFlight: sending });
+  useEffect(() => {
+    known.current = { pump: live.pump, commandInFlight: sending };
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked once, when the page opens (SPEC §8)
+  useEffect(() => {
+    if (!deviceId) return;
+    let cancelled = false;
+    void callApi(`/api/pumps/${deviceId}/status`, motorStatusResponseSchema).then((result) => {
+      if (cancelled || result.status === 401) return;
+      if (!result.ok) {
+        toast.show(t("status.failed"), "error");
+        setCachedHealth(readCachedHealth(cacheKey));
+        return;
+      }
+      const { status, healthLogs } = result.data;
+      if (statusAnswerStillTrue(result.data, known.current.pump, known.current.commandInFlight)) {
+        toast.show(t("status.current", { status: status === "on" ? t("motor.on") : t("motor.off") }), "success");
+      }
+      setCachedHealth(null);
+      // A report the socket brought meanwhile is newer than the one in this answer.
+      if (healthLogs)
+        setLive((current) => ({
+          ...current,
+          health:
+            current.health?.reportedAt && (healthLogs.reportedAt ?? "") < current.health.reportedAt
+              ? current.health
+              : healthLogs,
+        }));
+    });
+    return () => {
+      cancelled = true;
+    };
+    // Once per page visit, whatever the language or toasts do later.
+  }, []);
+
+  return cachedHealth;
+}

@@ -1,0 +1,34 @@
+// A renewal request on the server: the same request as POST /api/recharge/request, always for
+// the signed-in farmer, priced by the server.
+import { data, redirect } from "react-router";
+import { paymentMethodSchema, planSchema } from "../../../common/plans.ts";
+import type { AuthenticatedUser } from "../../../worker/auth/sessions.ts";
+import { HttpError } from "../../../worker/http/http-error.ts";
+import { requestOwnRecharge } from "../../../worker/services/recharge-requests.ts";
+import { field } from "../../form-field.ts";
+import type { MessageKey } from "../../i18n/i18n.ts";
+
+type Refusal = { error: { key: MessageKey; detail: MessageKey | null } };
+
+export const refused = (key: MessageKey, detail: MessageKey | null, status: number) =>
+  data<Refusal>({ error: { key, detail } }, { status });
+
+export async function requestRecharge(env: Env, user: AuthenticatedUser, form: FormData) {
+  const plan = planSchema.safeParse(field(form, "plan"));
+  const paymentMethod = paymentMethodSchema.safeParse(field(form, "paymentMethod"));
+  if (!plan.success || !paymentMethod.success) return refused("plan.submitFailed", "plan.choose", 400);
+  try {
+    const { request: submitted } = await requestOwnRecharge(env, user, {
+      plan: plan.data,
+      paymentMethod: paymentMethod.data,
+      deviceId: field(form, "pump"),
+    });
+    return redirect(`/recharge?submitted=${submitted.id}`);
+  } catch (error) {
+    // The API's refusal, worded by the page from its code.
+    if (!(error instanceof HttpError)) throw error;
+    const reason =
+      error.code === "noDevice" ? "motor.noDevice" : error.code === "pendingRecharge" ? "plan.alreadyPending" : null;
+    return refused("plan.submitFailed", reason, error.status);
+  }
+}
