@@ -53,6 +53,10 @@ export async function startLocalWorker(options: {
   const entry = options.kind === "api" ? ["tests/worker-test-entry.ts", "-c", "wrangler.toml"] : [];
   const secret = options.jwtSecret ? ["--var", `JWT_SECRET:${options.jwtSecret}`] : [];
   const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+  // Each wrangler dev also listens for a debugger, on 9229 unless told: two starting at once
+  // (tests side by side, a test beside `npm start`) both find it free and the second dies with
+  // "Address already in use".
+  const inspectorPort = await freePort();
   const child = spawn(
     process.execPath,
     [
@@ -63,6 +67,8 @@ export async function startLocalWorker(options: {
       String(options.port),
       "--persist-to",
       options.persistTo,
+      "--inspector-port",
+      String(inspectorPort),
       ...secret,
       ...vars,
       "--show-interactive-dev-session=false",
