@@ -9,6 +9,7 @@ import {
 
 export { freePort, freshPersistDir, type LocalWorker };
 
-export function startLocalWorker(persistTo: string, port: number): Promise<LocalWorker> {
-  return start({ kind: "api", persistTo, port, jwtSecret: THROWAWAY_JWT_SECRET });
+/** `vars`: this run's over wrangler.toml's, such as the local telephony provider's address. */
+export function startLocalWorker(persistTo: string, port: number, vars?: Record<string, string>): Promise<LocalWorker> {
+  return start({ kind: "api", persistTo, port, jwtSecret: THROWAWAY_JWT_SECRET, vars });
 }
