@@ -1,23 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MAX_SCHEDULES_PER_DEVICE, type ScheduleInput } from "../../common/schedule-schemas.ts";
+import { MAX_SCHEDULES_PER_DEVICE } from "../../common/schedule-schemas.ts";
 import { SCHEDULE_LATE_LIMIT_MS, scheduleView } from "../../durable-objects/device-hub/schedules.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import { createUser, motorLogRows, provisionDevice } from "../worker/helpers.ts";
 import { withRooms } from "./room-support.ts";
-
-const at6 = (changes: Partial<Extract<ScheduleInput, { kind: "clock" }>> = {}): ScheduleInput => ({
-  kind: "clock",
-  minuteOfDay: 360,
-  action: "on",
-  repeat: "daily",
-  daysMask: null,
-  durationMinutes: null,
-  windowEnd: null,
-  randomDelay: false,
-  resume: false,
-  ...changes,
-});
+import { at6 } from "./schedule-support.ts";
 
 describe("a device's schedules", () => {
   it("one per minute of the day and at most MAX_SCHEDULES_PER_DEVICE; each owner sees and changes only theirs", async () => {
