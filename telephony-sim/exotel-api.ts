@@ -11,17 +11,16 @@ import {
   type CallState,
   hexId,
   isOver,
+  type RestAnswer,
   type RestRequest,
   type SimCore,
   sendWebhook,
 } from "./sim-core.ts";
 
-type Answer = { status: number; body: unknown };
-
 /** What the flow's closing greeting says when our URL gives it nothing to read. */
 export const EXOTEL_FLOW_CLOSING = "धन्यवाद।";
 
-function exotelError(status: number, message: string, code: string | number): Answer {
+function exotelError(status: number, message: string, code: string | number): RestAnswer {
   return { status, body: { RestException: { Status: status, Message: message, Code: code } } };
 }
 
@@ -128,7 +127,7 @@ export async function pressExotel(core: SimCore, call: CallState, digits: string
 }
 
 /** POST /v1/Accounts/{sid}/Sms/send.json and /v1/Accounts/{sid}/Calls/connect.json */
-export function exotelRest(core: SimCore, request: RestRequest, path: string, body: string): Answer | null {
+export function exotelRest(core: SimCore, request: RestRequest, path: string, body: string): RestAnswer | null {
   const match = /^\/v1\/Accounts\/([^/]+)\/(Sms\/send|Calls\/connect)\.json$/.exec(path);
   if (!match || request.method !== "POST") return null;
   const credentials = basicCredentials(request);

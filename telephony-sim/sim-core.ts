@@ -57,6 +57,9 @@ export function hexId(bytes = 16): string {
 /** What the REST halves read of a request besides its path and body (an IncomingMessage has it). */
 export type RestRequest = { method?: string | undefined; headers: { authorization?: string | undefined } };
 
+/** What a REST half answers: the status and the JSON body, as the provider would send them. */
+export type RestAnswer = { status: number; body: unknown };
+
 /** The user and password of a Basic Authorization header, or null. */
 export function basicCredentials(request: RestRequest): { user: string; password: string } | null {
   const header = request.headers.authorization ?? "";

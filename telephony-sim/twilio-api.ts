@@ -11,15 +11,14 @@ import {
   type CallState,
   hexId,
   isOver,
+  type RestAnswer,
   type RestRequest,
   type SimCore,
   sendWebhook,
 } from "./sim-core.ts";
 import { readTwiml } from "./twiml.ts";
 
-type Answer = { status: number; body: unknown };
-
-function twilioError(status: number, code: number, message: string): Answer {
+function twilioError(status: number, code: number, message: string): RestAnswer {
   return { status, body: { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status } };
 }
 
@@ -123,7 +122,7 @@ export async function pressTwilio(core: SimCore, call: CallState, digits: string
 }
 
 /** POST /2010-04-01/Accounts/{AccountSid}/(Messages|Calls).json */
-export function twilioRest(core: SimCore, request: RestRequest, path: string, body: string): Answer | null {
+export function twilioRest(core: SimCore, request: RestRequest, path: string, body: string): RestAnswer | null {
   const match = /^\/2010-04-01\/Accounts\/([^/]+)\/(Messages|Calls)\.json$/.exec(path);
   if (!match || request.method !== "POST") return null;
   const credentials = basicCredentials(request);

@@ -5,22 +5,11 @@ import type { MessageKey } from "../../app/i18n/i18n.ts";
 import { type LiveDeviceState, type LiveEffect, liveDeviceReducer } from "../../app/realtime/live-device.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import { type MotorLogEntry, type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
+import { OFF_SINCE_HELLO } from "./pump-state-examples.ts";
 
 type MessageOf<T extends RealtimeMessage["type"]> = Extract<RealtimeMessage, { type: T }>;
 
-const pump: PumpState = {
-  status: "off",
-  statusSince: 1_000,
-  statusSource: "hello",
-  deviceStatus: "online",
-  lastSeenAt: 1_000,
-  pendingCommand: null,
-  cooldownUntil: 0,
-  faults: [],
-  powerDataAt: null,
-  stopsAt: null,
-  at: 2_000,
-};
+const pump = OFF_SINCE_HELLO;
 
 const running: PumpState = {
   ...pump,

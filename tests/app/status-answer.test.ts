@@ -3,20 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { type StatusAnswer, statusAnswerStillTrue } from "../../app/realtime/status-answer.ts";
 import type { PumpState } from "../../common/pump-state.ts";
+import { OFF_SINCE_HELLO } from "./pump-state-examples.ts";
 
-const off: PumpState = {
-  status: "off",
-  statusSince: 1_000,
-  statusSource: "hello",
-  deviceStatus: "online",
-  lastSeenAt: 1_000,
-  pendingCommand: null,
-  cooldownUntil: 0,
-  faults: [],
-  powerDataAt: 1_000,
-  stopsAt: null,
-  at: 2_000,
-};
+const off: PumpState = { ...OFF_SINCE_HELLO, powerDataAt: 1_000 };
 const answerOff: StatusAnswer = { status: "off", statusSince: 1_000, deviceStatus: "online", pendingCommand: null };
 const sending = { action: "on", source: "app", sentAt: 3_000, state: "sent" } as const;
 

@@ -6,7 +6,6 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
-import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { DEVICE_ACK_TIMEOUT_MS, MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
 import {
   HUB_SAFETY_SUSTAIN_MS,
@@ -29,6 +28,7 @@ import {
   postJson,
   rewriteHubState,
 } from "../worker/helpers.ts";
+import { createSchedule, listSchedules, makeDue } from "./schedule-support.ts";
 
 /** The farmer's motor: 9 A running. Dry run below 6.3 A, overcurrent above 11.7 A. */
 const CONFIG = { defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30 };
@@ -183,17 +183,14 @@ describe("a late ack", () => {
 
   it("of a scheduled 'ON for 30 minutes' still owes the switch-off 30 minutes after the run began", async () => {
     const farmer = await watchedFarmer();
-    const created = await postJson(
-      "/api/schedule",
-      { time: "6:00 AM", action: "ON", repeat: "daily", durationMinutes: 30 },
-      farmer.token,
-    );
-    expect(created.status).toBe(201);
-    const { schedule } = await readJson(created, scheduleResponseSchema);
-    const stub = hubStub(farmer.device.deviceId);
-    await runInDurableObject(stub, (_hub: DeviceHub, state) => {
-      state.storage.sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", Date.now() - 1_000, schedule.id);
+    const schedule = await createSchedule(farmer.token, {
+      time: "6:00 AM",
+      action: "ON",
+      repeat: "daily",
+      durationMinutes: 30,
     });
+    const stub = hubStub(farmer.device.deviceId);
+    await makeDue(farmer.device.deviceId, schedule.id);
     const sentAt = Date.now();
     const run = runDurableObjectAlarm(stub);
     const command = await farmer.box.next("switch");
@@ -215,8 +212,7 @@ describe("a late ack", () => {
       ],
       ["on", "Motor turned ON by schedule (6:00 AM, daily, for 30 minutes) (confirmed late)"],
     ]);
-    const list = await readJson(await getJson("/api/schedule", farmer.token), scheduleListResponseSchema);
-    expect(list.schedules[0]!.lastRun).toMatchObject({ outcome: "done", code: "confirmedLate" });
+    expect((await listSchedules(farmer.token))[0]!.lastRun).toMatchObject({ outcome: "done", code: "confirmedLate" });
 
     // When it is due, the hub switches the motor off.
     farmer.box.autoAck();

@@ -19,6 +19,7 @@ import {
   browserWatching,
   connectDevice,
   createUser,
+  type DevicePeer,
   deleteJson,
   farmerWithDevice,
   getJson,
@@ -53,6 +54,13 @@ async function verifiedFarmerWithBox() {
   return { ...farmer, box };
 }
 
+/** The box trips dry: the alert call to `mobileNo` comes, and is answered. */
+async function answeredDryRunCall(box: DevicePeer, mobileNo: string) {
+  box.send({ type: "event", event: "dryRun", relay: "off", current: 1.2 });
+  const [call] = await waitForCalls(mobileNo);
+  return { call: call!, ...(await answerCall(call!)) };
+}
+
 async function motorStatus(deviceId: string) {
   return (await hubStub(deviceId).getSnapshot()).pump.status;
 }
@@ -73,9 +81,7 @@ async function settle() {
 describe("a dry-run trip by phone", () => {
   it("calls the verified owner in Hindi, naming the pump and offering the stop key; no SMS while the call may be answered", async () => {
     const farmer = await verifiedFarmerWithBox();
-    farmer.box.send({ type: "event", event: "dryRun", relay: "off", current: 1.2 });
-    const [call] = await waitForCalls(farmer.user.mobileNo);
-    const { prompt } = await answerCall(call!);
+    const { prompt } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
     expect(prompt).toEqual([DRY_RUN_CALL, STOP_OFFER]);
     await settle();
     expect(await smsTo(farmer.user.mobileNo)).toEqual([]);
@@ -84,9 +90,7 @@ describe("a dry-run trip by phone", () => {
 
   it("1 on the call switches the pump OFF through the hub for the owner; the call says the box confirmed it, the log names who", async () => {
     const farmer = await verifiedFarmerWithBox();
-    farmer.box.send({ type: "event", event: "dryRun", relay: "off", current: 1.2 });
-    const [call] = await waitForCalls(farmer.user.mobileNo);
-    const { keyUrl } = await answerCall(call!);
+    const { call, keyUrl } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
     // The son switches it back ON from the app before the farmer presses 1: it runs now.
     expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
     expect(await motorStatus(farmer.device.deviceId)).toBe("on");
@@ -111,9 +115,7 @@ describe("a dry-run trip by phone", () => {
 
   it("a forged keypress is refused with 403 and the motor keeps running; the same keypress replayed switches once", async () => {
     const farmer = await verifiedFarmerWithBox();
-    farmer.box.send({ type: "event", event: "dryRun", relay: "off", current: 1.2 });
-    const [call] = await waitForCalls(farmer.user.mobileNo);
-    const { keyUrl } = await answerCall(call!);
+    const { call, keyUrl } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
     expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
     farmer.box.received.splice(0);
 
@@ -151,9 +153,7 @@ describe("a dry-run trip by phone", () => {
 
   it("a key for a call placed too long ago, for another call, or another key, switches nothing", async () => {
     const farmer = await verifiedFarmerWithBox();
-    farmer.box.send({ type: "event", event: "dryRun", relay: "off", current: 1.2 });
-    const [call] = await waitForCalls(farmer.user.mobileNo);
-    const { keyUrl } = await answerCall(call!);
+    const { call, keyUrl } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
     expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
     farmer.box.received.splice(0);
 
@@ -180,9 +180,7 @@ describe("a dry-run trip by phone", () => {
     const farmer = await verifiedFarmerWithBox();
     const { operator } = await sharePump(farmer.device.deviceId, farmer.token);
     await verifyNumber(operator);
-    farmer.box.send({ type: "event", event: "dryRun", relay: "off", current: 1.2 });
-    const [call] = await waitForCalls(operator.mobileNo);
-    const { keyUrl } = await answerCall(call!);
+    const { call, keyUrl } = await answeredDryRunCall(farmer.box, operator.mobileNo);
     expect(await pressKey(keyUrl, call!, "1")).toMatchObject({
       spoken: ["मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।"],
     });

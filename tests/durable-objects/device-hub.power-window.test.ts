@@ -4,9 +4,6 @@
 // restarted mid-run. Time is moved by rewriting the hub's stored instants, never by waiting.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { readJson } from "../../common/api-client.ts";
-import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
-import { switchMessageSchema } from "../../common/device-protocol.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
 import { MAX_WINDOW_START_DELAY_SECONDS } from "../../common/schedule-view.ts";
 import type { WindowRunRow } from "../../durable-objects/device-hub/window-runs-table.ts";
@@ -15,13 +12,12 @@ import {
   type DevicePeer,
   deleteJson,
   farmerWithBox,
-  getJson,
   hubStub,
   motorLogLines,
   owedSwitchOffs,
   postJson,
-  rewriteHubState,
 } from "../worker/helpers.ts";
+import { createSchedule, endCooldown, listSchedules, switchesSeen } from "./schedule-support.ts";
 
 const MINUTE = 60_000;
 
@@ -38,14 +34,8 @@ const nightWindow = (changes: Record<string, unknown> = {}) => ({
   ...changes,
 });
 
-async function createWindow(token: string, body: object): Promise<ScheduleView> {
-  const response = await postJson("/api/schedule", body, token);
-  expect(response.status).toBe(201);
-  return (await readJson(response, scheduleResponseSchema)).schedule;
-}
-
 async function scheduleNow(token: string): Promise<ScheduleView> {
-  return (await readJson(await getJson("/api/schedule", token), scheduleListResponseSchema)).schedules[0]!;
+  return (await listSchedules(token))[0]!;
 }
 
 function sqlIn<T>(deviceId: string, use: (sql: SqlStorage) => T): Promise<T> {
@@ -107,19 +97,13 @@ async function flickerAfterCooldown(deviceId: string, box: DevicePeer) {
   await wakeNow(deviceId);
 }
 
-function switchesSeen(box: DevicePeer) {
-  return box.raw
-    .filter((text) => text.includes('"type":"switch"'))
-    .map((text) => switchMessageSchema.parse(JSON.parse(text)).relay);
-}
-
 /**
  * A farmer's box (answering like a healthy one) with a window `changes` that opened a second
  * ago; with supply present, once the run is running.
  */
 async function windowOpened(changes: Record<string, unknown> = {}, box: { supply?: boolean } = {}) {
   const farmer = await farmerWithBox({ autoAck: true, ...box });
-  const schedule = await createWindow(farmer.token, nightWindow(changes));
+  const schedule = await createSchedule(farmer.token, nightWindow(changes));
   await openWindow(farmer.device.deviceId, schedule.id);
   if (box.supply !== false) await until(phaseIs(farmer.device.deviceId, "running"), "running");
   return { ...farmer, schedule };
@@ -138,12 +122,11 @@ const motorIs = (deviceId: string, status: string) => async () =>
   (await hubStub(deviceId).getSnapshot()).motorStatus === status;
 const phaseIs = (deviceId: string, phase: string | null) => async () =>
   ((await windowRun(deviceId))?.phase ?? null) === phase;
-const endCooldown = (deviceId: string) => rewriteHubState(deviceId, (state) => ({ ...state, cooldownUntil: 0 }));
 
 describe("a power window", () => {
   it("opening with supply present starts the motor at once, logs why, and owes its stop at the run's end", async () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
-    const schedule = await createWindow(token, nightWindow());
+    const schedule = await createSchedule(token, nightWindow());
     expect(schedule).toMatchObject({ kind: "window", time: "10:00 PM", window: { endTime: "6:00 AM", resume: true } });
     const before = Date.now();
     await openWindow(device.deviceId, schedule.id);
@@ -297,7 +280,7 @@ describe("a power window", () => {
 
   it("whose hub woke only after it closed is missed as late, with no switch", async () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
-    const schedule = await createWindow(token, nightWindow());
+    const schedule = await createSchedule(token, nightWindow());
     await openWindow(device.deviceId, schedule.id, 9 * 60 * MINUTE);
     expect(switchesSeen(box)).toEqual([]);
     expect(await windowRun(device.deviceId)).toBeNull();
@@ -307,7 +290,7 @@ describe("a power window", () => {
 
   it("opened twice by a doubled alarm starts the motor once", async () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
-    const schedule = await createWindow(token, nightWindow());
+    const schedule = await createSchedule(token, nightWindow());
     await sqlIn(device.deviceId, (sql) =>
       sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", Date.now() - 1_000, schedule.id),
     );

@@ -112,22 +112,13 @@ describe("whose phones a pump's alert reaches, and what it says", () => {
     expect(english.tag).not.toBe(hindi.tag);
     expect(english.tag).toContain("SNC-JKLMNPQR");
     expect(pushPayload({ kind: "phase", state: "ok", detail: null }, "hi", now, named).tag).toBe(hindi.tag);
-    const schedule = pushPayload(
-      { kind: "schedule", outcome: "done", action: "on", minuteOfDay: 360, reason: null },
-      "en",
-      now,
-      named,
-    );
+    const sixAmRun = { kind: "schedule", outcome: "done", action: "on", minuteOfDay: 360, reason: null } as const;
+    const schedule = pushPayload(sixAmRun, "en", now, named);
     expect(schedule.url).toBe("/motor-schedule?pump=SNC-ABCDEFGH");
     expect(schedule.tag).not.toBe(hindi.tag);
     expect(schedule.body).toContain("6:00 AM");
     // In Hindi the schedule's time says the part of the day, as the pages do.
-    const hindiSchedule = pushPayload(
-      { kind: "schedule", outcome: "done", action: "on", minuteOfDay: 360, reason: null },
-      "hi",
-      now,
-      named,
-    );
+    const hindiSchedule = pushPayload(sixAmRun, "hi", now, named);
     expect(hindiSchedule.body).toContain("सुबह 6:00");
     expect(hindiSchedule.body).not.toMatch(/[AP]M/i);
   });

@@ -1,24 +1,27 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MAX_SCHEDULES_PER_DEVICE, type ScheduleInput } from "../../common/schedule-schemas.ts";
+import { MAX_SCHEDULES_PER_DEVICE } from "../../common/schedule-schemas.ts";
+import type { HubRooms } from "../../durable-objects/device-hub/rooms.ts";
 import { scheduleView } from "../../durable-objects/device-hub/schedule-rules.ts";
 import { SCHEDULE_LATE_LIMIT_MS } from "../../durable-objects/device-hub/schedules.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import { createUser, motorLogRows, provisionDevice } from "../worker/helpers.ts";
 import { withRooms } from "./room-support.ts";
+import { at6 } from "./schedule-support.ts";
 
-const at6 = (changes: Partial<Extract<ScheduleInput, { kind: "clock" }>> = {}): ScheduleInput => ({
-  kind: "clock",
-  minuteOfDay: 360,
-  action: "on",
-  repeat: "daily",
-  daysMask: null,
-  durationMinutes: null,
-  windowEnd: null,
-  randomDelay: false,
-  resume: false,
-  ...changes,
-});
+/** A farmer and a box provisioned for them. */
+async function ownerWithDevice() {
+  const owner = await createUser();
+  return { owner, device: await provisionDevice(owner.id) };
+}
+
+/** A 6:00 AM ON of `userId` (made by the member `authorUserId`, if given) that fell due `agoMs` ago. */
+function dueAt6(rooms: HubRooms, userId: number, agoMs = 1_000, authorUserId?: number) {
+  const created = rooms.schedules.create(userId, at6(), authorUserId);
+  if (!created.ok) throw new Error("not created");
+  rooms.book.setNextRun(created.schedule.id, Date.now() - agoMs);
+  return created.schedule;
+}
 
 describe("a device's schedules", () => {
   it("one per minute of the day and at most MAX_SCHEDULES_PER_DEVICE; each owner sees and changes only theirs", async () => {
@@ -100,12 +103,10 @@ describe("a device's schedules", () => {
 
 describe("a run", () => {
   it("is claimed once: asked for twice with the box offline, it is missed once, logged once, and the wake-up follows the next day", async () => {
-    const owner = await createUser();
-    const device = await provisionDevice(owner.id);
-    const { view, wakeUp } = await withRooms(async ({ hub, schedules, book }) => {
-      const created = schedules.create(owner.id, at6());
-      if (!created.ok) throw new Error("not created");
-      book.setNextRun(created.schedule.id, Date.now() - 1_000);
+    const { owner, device } = await ownerWithDevice();
+    const { view, wakeUp } = await withRooms(async (rooms) => {
+      const { hub, schedules } = rooms;
+      dueAt6(rooms, owner.id);
       await Promise.all([schedules.runDue(), schedules.runDue()]);
       return { view: schedules.list(owner.id)[0]!, wakeUp: hub.timers.dueAt(TIMERS.schedules) };
     }, device.deviceId);
@@ -119,12 +120,10 @@ describe("a run", () => {
   });
 
   it("that comes later than SCHEDULE_LATE_LIMIT_MS is missed, not carried out", async () => {
-    const owner = await createUser();
-    const device = await provisionDevice(owner.id);
-    const view = await withRooms(async ({ schedules, book }) => {
-      const created = schedules.create(owner.id, at6());
-      if (!created.ok) throw new Error("not created");
-      book.setNextRun(created.schedule.id, Date.now() - SCHEDULE_LATE_LIMIT_MS - 1_000);
+    const { owner, device } = await ownerWithDevice();
+    const view = await withRooms(async (rooms) => {
+      dueAt6(rooms, owner.id, SCHEDULE_LATE_LIMIT_MS + 1_000);
+      const { schedules } = rooms;
       await schedules.runDue();
       return schedules.list(owner.id)[0]!;
     }, device.deviceId);
@@ -132,14 +131,12 @@ describe("a run", () => {
   });
 
   it("of a schedule whose maker no longer owns the pump deletes the schedule and switches nothing", async () => {
-    const owner = await createUser();
-    const device = await provisionDevice(owner.id);
-    const { left, state } = await withRooms(async ({ hub, schedules, book }) => {
-      const created = schedules.create(owner.id + 1_000, at6());
-      if (!created.ok) throw new Error("not created");
-      book.setNextRun(created.schedule.id, Date.now() - 1_000);
+    const { owner, device } = await ownerWithDevice();
+    const { left, state } = await withRooms(async (rooms) => {
+      const { hub, schedules } = rooms;
+      dueAt6(rooms, owner.id + 1_000);
       await schedules.runDue();
-      return { left: book.count(), state: hub.state.current };
+      return { left: rooms.book.count(), state: hub.state.current };
     }, device.deviceId);
     expect(left).toBe(0);
     expect(state).toMatchObject({ owner: { userId: owner.id }, pendingSwitch: null, cooldownUntil: 0 });
@@ -168,27 +165,24 @@ describe("a member's schedule", () => {
   });
 
   it("whose author lost the right before the hub heard of it is deleted when it falls due, and switches nothing", async () => {
-    const owner = await createUser();
-    const device = await provisionDevice(owner.id);
-    const { left, state } = await withRooms(async ({ hub, schedules, book }) => {
+    const { owner, device } = await ownerWithDevice();
+    const { left, state } = await withRooms(async (rooms) => {
+      const { hub, schedules } = rooms;
       // The hub's copy still names an operator that D1 no longer has.
       hub.state.save({
         owner: { userId: owner.id, mobileNo: owner.mobileNo },
         members: [{ userId: 99, role: "operator" }],
       });
-      const created = schedules.create(owner.id, at6(), 99);
-      if (!created.ok) throw new Error("not created");
-      book.setNextRun(created.schedule.id, Date.now() - 1_000);
+      dueAt6(rooms, owner.id, 1_000, 99);
       await schedules.runDue();
-      return { left: book.count(), state: hub.state.current };
+      return { left: rooms.book.count(), state: hub.state.current };
     }, device.deviceId);
     expect(left).toBe(0);
     expect(state).toMatchObject({ members: [], pendingSwitch: null, cooldownUntil: 0 });
   });
 
   it("to start the motor is missed while the hub cannot vouch for who may use the pump", async () => {
-    const owner = await createUser();
-    const device = await provisionDevice(owner.id);
+    const { owner, device } = await ownerWithDevice();
     const view = await withRooms(async ({ hub, schedules, book }) => {
       const created = schedules.create(owner.id, at6());
       if (!created.ok) throw new Error("not created");

@@ -6,9 +6,6 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
-import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
-import { switchMessageSchema } from "../../common/device-protocol.ts";
-import type { ScheduleView } from "../../common/schedule-schemas.ts";
 import { DAY_MS, istMinuteKey } from "../../common/schedule-time.ts";
 import { SCHEDULE_LATE_LIMIT_MS, SCHEDULE_OFF_RETRY_MS } from "../../durable-objects/device-hub/schedules.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
@@ -18,7 +15,6 @@ import {
   browserWatching,
   connectDevice,
   createUser,
-  type DevicePeer,
   deleteJson,
   farmerWithBox,
   farmerWithDevice,
@@ -29,23 +25,7 @@ import {
   postJson,
   rewriteHubState,
 } from "../worker/helpers.ts";
-
-async function createSchedule(token: string, body: object): Promise<ScheduleView> {
-  const response = await postJson("/api/schedule", body, token);
-  expect(response.status).toBe(201);
-  return (await readJson(response, scheduleResponseSchema)).schedule;
-}
-
-async function schedules(token: string): Promise<ScheduleView[]> {
-  return (await readJson(await getJson("/api/schedule", token), scheduleListResponseSchema)).schedules;
-}
-
-/** Moves a schedule's next run to `at` (default: a second ago), as if its time had come. */
-async function makeDue(deviceId: string, scheduleId: number, at = Date.now() - 1_000) {
-  await runInDurableObject(hubStub(deviceId), (_hub: DeviceHub, state) => {
-    state.storage.sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", at, scheduleId);
-  });
-}
+import { createSchedule, endCooldown, listSchedules, makeDue, switchesSeen } from "./schedule-support.ts";
 
 /** Makes a schedule due (see makeDue) and runs the hub's alarm, as when its time comes. */
 async function runWhenDue(deviceId: string, scheduleId: number, at?: number) {
@@ -81,15 +61,6 @@ function storedScheduleCount(deviceId: string) {
   );
 }
 
-/** Every `switch` the box received so far. */
-function switchesSeen(box: DevicePeer) {
-  return box.raw
-    .filter((text) => text.includes('"type":"switch"'))
-    .map((text) => switchMessageSchema.parse(JSON.parse(text)).relay);
-}
-
-const endCooldown = (deviceId: string) => rewriteHubState(deviceId, (state) => ({ ...state, cooldownUntil: 0 }));
-
 describe("a schedule's run", () => {
   it("switches the motor at its time, logs it, and moves a daily schedule to the next day", async () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
@@ -101,7 +72,7 @@ describe("a schedule's run", () => {
     expect(switchesSeen(box)).toEqual(["on"]);
     expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("on");
     expect(await motorLogLines(device.deviceId)).toEqual([["on", "Motor turned ON by schedule (6:00 AM, daily)"]]);
-    const [after] = await schedules(token);
+    const [after] = await listSchedules(token);
     expect(after!.lastRun).toMatchObject({ at: new Date(dueAt).toISOString(), outcome: "done", code: null });
     const next = Date.parse(after!.nextRunAt!);
     expect(istMinuteKey(next)).toMatch(/T06:00$/);
@@ -132,7 +103,7 @@ describe("a schedule's run", () => {
     await runDurableObjectAlarm(stub);
     expect(switchesSeen(box)).toEqual(["on"]);
     expect(await motorLogLines(device.deviceId)).toEqual([["on", "Motor turned ON by schedule (7:00 AM, once)"]]);
-    const [after] = await schedules(token);
+    const [after] = await listSchedules(token);
     expect(after).toMatchObject({ nextRunAt: null, lastRun: { outcome: "done" } });
     box.close();
   });
@@ -151,7 +122,7 @@ describe("a schedule's run", () => {
     expect(await motorLogLines(device.deviceId)).toEqual([
       ["other", "Scheduled ON at 5:30 AM was missed: the device was offline."],
     ]);
-    const [after] = await schedules(token);
+    const [after] = await listSchedules(token);
     expect(after!.lastRun).toMatchObject({ outcome: "missed", code: "offline" });
     expect(Date.parse(after!.nextRunAt!)).toBeGreaterThan(Date.now()); // tomorrow, as usual
     expect(await owedSwitchOffs(device.deviceId)).toEqual([]);
@@ -168,7 +139,7 @@ describe("a schedule's run", () => {
         "Scheduled ON at 8:15 PM was not carried out: Phase fault detected. Motor operation is disabled until the phase is OK.",
       ],
     ]);
-    expect((await schedules(token))[0]!.lastRun).toMatchObject({ outcome: "failed", code: "phaseFault" });
+    expect((await listSchedules(token))[0]!.lastRun).toMatchObject({ outcome: "failed", code: "phaseFault" });
     box.close();
   });
 
@@ -179,7 +150,7 @@ describe("a schedule's run", () => {
     await runWhenDue(device.deviceId, schedule.id);
     expect(switchesSeen(box)).toEqual(["off"]);
     expect(await motorLogLines(device.deviceId)).toEqual([["off", "Motor turned OFF by schedule (9:00 PM, daily)"]]);
-    expect((await schedules(token))[0]!.lastRun).toMatchObject({ outcome: "done" });
+    expect((await listSchedules(token))[0]!.lastRun).toMatchObject({ outcome: "done" });
     box.close();
   });
 
@@ -191,7 +162,7 @@ describe("a schedule's run", () => {
     expect(await motorLogLines(device.deviceId)).toEqual([
       ["other", "Scheduled ON at 4:00 AM was missed: the server could not run it on time."],
     ]);
-    expect((await schedules(token))[0]).toMatchObject({
+    expect((await listSchedules(token))[0]).toMatchObject({
       nextRunAt: null,
       lastRun: { outcome: "missed", code: "late" },
     });
@@ -211,7 +182,7 @@ describe("ON for N minutes", () => {
 
     // The farmer deletes the schedule while its run is under way: the switch-off still comes.
     expect((await deleteJson(`/api/schedule/${schedule.id}`, undefined, token)).status).toBe(200);
-    expect(await schedules(token)).toEqual([]);
+    expect(await listSchedules(token)).toEqual([]);
 
     await endCooldown(device.deviceId);
     await runOwedSwitchOffs(device.deviceId);
@@ -302,7 +273,7 @@ describe("schedules and the hub's lifecycle", () => {
     expect(await runInDurableObject(stub, (_hub: DeviceHub, state) => state.storage.getAlarm())).toBe(
       Date.parse(schedule.nextRunAt!),
     );
-    expect(await schedules(token)).toHaveLength(1);
+    expect(await listSchedules(token)).toHaveLength(1);
   });
 
   it("are dropped when the device changes hands", async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { HubStateStore, INITIAL_STATE, loadState } from "../../durable-objects/device-hub/state.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import { withRooms } from "./room-support.ts";
+import { at6 } from "./schedule-support.ts";
 
 const NOW = 1_800_000_000_000;
 
@@ -81,15 +82,7 @@ describe("timers", () => {
       book.insert({
         userId: 7,
         authorUserId: null,
-        kind: "clock",
-        minuteOfDay: 360,
-        action: "on",
-        repeat: "daily",
-        daysMask: null,
-        durationMinutes: null,
-        windowEnd: null,
-        randomDelay: false,
-        resume: false,
+        ...at6(),
         nextRunAt: dueAt,
         createdAt: 0,
       });

@@ -7,6 +7,8 @@ import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
 import { adminEn } from "../../common/i18n/admin-en.ts";
 import { adminHi } from "../../common/i18n/admin-hi.ts";
+import type { MessageKey } from "../../common/i18n/en.ts";
+import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import {
   localDeviceSocketUrl,
   type SimulatedDevice,
@@ -15,7 +17,7 @@ import {
 } from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
 import { DEMO_ADMIN } from "../../scripts/lib/seed.ts";
-import { apiClient, codeSentTo, en, hi, uniqueMobileNo, useLanguage } from "./support.ts";
+import { apiClient, codeSentTo, en, hi, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
 
 export { adminEn, adminHi, DEMO_ADMIN };
 
@@ -112,6 +114,48 @@ export async function farmerWithDevice(
   const admin = apiClient(request, { token: await adminApiToken(request) });
   const provisioned = await admin.provisionDevice("3phase", farmer.mobileNo);
   return { farmer, device: await startDevice(provisioned.device.id, provisioned.key, "3phase", deviceOptions) };
+}
+
+/** The settings a farmer would enter for the simulated 5 HP three-phase motor (the defaults, 1 A, would trip it). */
+export const RATED_CONFIG = {
+  defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10,
+  dryRunThreshold: 30,
+  overCurrentThreshold: 30,
+};
+
+/**
+ * A fresh farmer with a running box (farmerWithDevice) set to its motor's running current; the box
+ * goes into `devices` at once, for the spec's afterEach to stop.
+ */
+export async function farmerWithSetPump(
+  request: APIRequestContext,
+  devices: SimulatedDevice[],
+  deviceOptions: Partial<SimulatedDeviceOptions> = {},
+) {
+  const { farmer, device } = await farmerWithDevice(request, deviceOptions);
+  devices.push(device);
+  const saved = await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, {
+    data: RATED_CONFIG,
+    ...bearer(farmer.token),
+  });
+  expect(saved.status()).toBe(200);
+  return { farmer, device };
+}
+
+/** farmerWithSetPump, signed in on the dashboard in `texts`' language, the page's live link up. */
+export async function openOwnPump(
+  page: Page,
+  request: APIRequestContext,
+  devices: SimulatedDevice[],
+  {
+    texts = hi,
+    device: deviceOptions = {},
+  }: { texts?: Record<MessageKey, string>; device?: Partial<SimulatedDeviceOptions> } = {},
+) {
+  const own = await farmerWithSetPump(request, devices, deviceOptions);
+  await logIn(page, own.farmer.mobileNo, own.farmer.password, texts);
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
+  return own;
 }
 
 export function bearer(token: string) {

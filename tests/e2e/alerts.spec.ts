@@ -13,11 +13,10 @@ import { ALERT_KINDS, alertTag, type PushKind } from "../../common/alerts.ts";
 import { readJson } from "../../common/api-client.ts";
 import { alertChannelsResponseSchema, subscriptionResponseSchema } from "../../common/api-responses/alerts.ts";
 import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
-import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { E2E_PERSIST_DIR } from "../../playwright.config.ts";
 import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
-import { bearer, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
+import { bearer, type Farmer, farmerWithDevice, farmerWithSetPump, registerFarmer } from "./admin-support.ts";
 import { type ReceivedPush, TestPushService, type TestSubscription } from "./push-service/push-service.ts";
 import { BASE_URL, DICTIONARIES, fitsTheScreen, logOut, type Texts } from "./support.ts";
 
@@ -36,19 +35,10 @@ test.afterEach(async () => {
 
 async function ownPump(request: APIRequestContext) {
   // Short protection timing: a dry run trips in about 3 s instead of 13.
-  const { farmer, device } = await farmerWithDevice(request, { protectionGraceMs: 2_000, protectionSustainMs: 1_000 });
-  devices.push(device);
-  // The settings a farmer would enter for the simulated 5 HP motor (the defaults, 1 A, would trip it).
-  const rated = {
-    defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10,
-    dryRunThreshold: 30,
-    overCurrentThreshold: 30,
-  };
-  expect(
-    (
-      await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, { data: rated, ...bearer(farmer.token) })
-    ).status(),
-  ).toBe(200);
+  const { farmer, device } = await farmerWithSetPump(request, devices, {
+    protectionGraceMs: 2_000,
+    protectionSustainMs: 1_000,
+  });
   return { farmer, device, pump: { deviceId: device.deviceId, name: null as string | null } };
 }
 

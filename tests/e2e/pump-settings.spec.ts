@@ -6,9 +6,8 @@
 // the box is offline. At 360 px in Hindi; every test has its own farmer and box.
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { formatNumber } from "../../common/i18n/format.ts";
-import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { bearer, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
+import { bearer, type Farmer, farmerWithDevice, openOwnPump, RATED_CONFIG, registerFarmer } from "./admin-support.ts";
 import { fitsTheScreen, hi, logIn } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
@@ -16,21 +15,6 @@ const devices: SimulatedDevice[] = [];
 test.afterEach(async () => {
   await Promise.all(devices.splice(0).map((device) => device.stop()));
 });
-
-const RATED_CURRENT = Math.round(ratedCurrent("3phase", 5) * 10) / 10;
-
-async function openOwnPump(page: Page, request: APIRequestContext) {
-  const { farmer, device } = await farmerWithDevice(request);
-  devices.push(device);
-  const saved = await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, {
-    data: { defaultCurrent: RATED_CURRENT, dryRunThreshold: 30, overCurrentThreshold: 30 },
-    ...bearer(farmer.token),
-  });
-  expect(saved.status()).toBe(200);
-  await logIn(page, farmer.mobileNo, farmer.password);
-  await expect(page.locator("[data-live=connected]")).toBeVisible();
-  return { farmer, device };
-}
 
 /** A new farmer the owner shares the pump with as `role`, who accepted. */
 async function memberOf(request: APIRequestContext, owner: Farmer, deviceId: string, role: "operator" | "viewer") {
@@ -55,7 +39,7 @@ test("the dashboard keeps one line about the box; the owner's settings page save
   page,
   request,
 }) => {
-  const { device } = await openOwnPump(page, request);
+  const { device } = await openOwnPump(page, request, devices);
   // The main screen: no thresholds, cut-offs, IMEI, dBm or firmware; one line, live.
   await expect(page.getByLabel(hi["config.dryRun"])).toHaveCount(0);
   await expect(page.getByTestId("health-grid")).toHaveCount(0);
@@ -78,11 +62,11 @@ test("the dashboard keeps one line about the box; the owner's settings page save
   const review = page.getByTestId("config-review");
   await expect(review).toContainText(hi["config.reviewTitle"]);
   await expect(review.getByTestId("config-change")).toHaveText([
-    `${hi["config.current"]}: ${formatNumber(RATED_CURRENT, "hi")} → 12`,
+    `${hi["config.current"]}: ${formatNumber(RATED_CONFIG.defaultCurrent, "hi")} → 12`,
     `${hi["config.dryRun"]}: 30 → 25`,
   ]);
   expect(await fitsTheScreen(page)).toBe(true);
-  expect(device.config.defaultCurrent).toBe(RATED_CURRENT);
+  expect(device.config.defaultCurrent).toBe(RATED_CONFIG.defaultCurrent);
   await review.getByRole("button", { name: hi["dialog.confirm"] }).click();
   await expect(toast(page, hi["config.saved"])).toBeVisible();
   await expect(review).toHaveCount(0);
@@ -110,7 +94,7 @@ test("the health line greys out and stops saying the box is connected once the b
   page,
   request,
 }) => {
-  const { device } = await openOwnPump(page, request);
+  const { device } = await openOwnPump(page, request, devices);
   const line = healthLine(page);
   await expect(line).toHaveAttribute("data-state", "online");
   const liveColour = await line.evaluate((element) => getComputedStyle(element).color);
@@ -151,7 +135,7 @@ test("the owner lets a missed call start the motor only after a confirm step, an
   page,
   request,
 }) => {
-  await openOwnPump(page, request);
+  await openOwnPump(page, request, devices);
   await page.goto("/pump-settings");
   const card = page.getByTestId("phone-start");
   const state = card.getByTestId("phone-start-state");

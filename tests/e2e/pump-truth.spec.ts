@@ -6,9 +6,15 @@ import { expect, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { realtimeMessageSchema } from "../../common/realtime-protocol.ts";
-import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { adminApiToken, bearer, type Farmer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
+import {
+  adminApiToken,
+  bearer,
+  type Farmer,
+  type farmerWithDevice,
+  openOwnPump,
+  registerFarmer,
+} from "./admin-support.ts";
 import { hi, logIn, logOut } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
@@ -18,27 +24,11 @@ test.afterEach(async () => {
 });
 
 type Request = Parameters<typeof farmerWithDevice>[0];
-type MotorConfig = { defaultCurrent: number; dryRunThreshold: number; overCurrentThreshold: number };
-
-/** The settings a farmer would enter for the simulated 5 HP three-phase motor. */
-const RATED = {
-  defaultCurrent: Math.round(ratedCurrent("3phase", 5) * 10) / 10,
-  dryRunThreshold: 30,
-  overCurrentThreshold: 30,
-};
-
-async function openOwnPump(page: Page, request: Request, config: MotorConfig = RATED, deviceOptions = {}) {
-  const { farmer, device } = await farmerWithDevice(request, deviceOptions);
-  devices.push(device);
-  const saved = await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, {
-    data: config,
-    ...bearer(farmer.token),
-  });
-  expect(saved.status()).toBe(200);
-  await logIn(page, farmer.mobileNo, farmer.password);
-  await expect(page.locator("[data-live=connected]")).toBeVisible();
+/** openOwnPump (admin-support.ts), once the page says the motor is OFF. */
+async function openOwnPumpOff(page: Page, request: Request, deviceOptions = {}) {
+  const own = await openOwnPump(page, request, devices, { device: deviceOptions });
   await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "off");
-  return { farmer, device };
+  return own;
 }
 
 async function apiStatus(request: Request, farmer: Farmer) {
@@ -54,7 +44,7 @@ test("an ON the box never confirms: a reload shows it unconfirmed, never OFF, wi
   page,
   request,
 }) => {
-  const { farmer, device } = await openOwnPump(page, request);
+  const { farmer, device } = await openOwnPumpOff(page, request);
   // The relay closes but no ack comes back, and nothing flows (a tripped overload relay in the
   // starter): no reading proves the motor runs, and nothing proves it does not.
   device.inject("noAck");
@@ -98,7 +88,7 @@ test("a motor running without a confirmed command: ON, a banner that stays acros
   page,
   request,
 }) => {
-  const { farmer, device } = await openOwnPump(page, request);
+  const { farmer, device } = await openOwnPumpOff(page, request);
   device.inject("noAck");
   await page.getByTestId("motor-on").click();
   await expect.poll(() => device.relay).toBe("on");
@@ -137,7 +127,7 @@ test("a watched box that goes silent is shown offline within 20 s, with its last
   );
   // Once the hub closes the dead link, this box stays away (a real one would come back after
   // its own timeout): what the page says while it is gone is what is checked.
-  const { device } = await openOwnPump(page, request, RATED, { reconnectBaseMs: 120_000, reconnectMaxMs: 120_000 });
+  const { device } = await openOwnPumpOff(page, request, { reconnectBaseMs: 120_000, reconnectMaxMs: 120_000 });
   device.inject("goSilent");
   await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"], { timeout: 40_000 });
   const decided = offlineStates[0]!;
@@ -156,7 +146,7 @@ test("a watched box that goes silent is shown offline within 20 s, with its last
 
 test("logging out in one tab ends the other tab's live view within 5 s", async ({ context, request }) => {
   const first = await context.newPage();
-  const { device } = await openOwnPump(first, request);
+  const { device } = await openOwnPumpOff(first, request);
   const second = await context.newPage();
   await second.goto("/motor-control");
   await expect(second.locator("[data-live=connected]")).toBeVisible();
@@ -179,7 +169,7 @@ test("a pump relinked to another farmer leaves the old owner's open page within 
   browser,
   request,
 }) => {
-  const { device } = await openOwnPump(page, request);
+  const { device } = await openOwnPumpOff(page, request);
   const newOwner = await registerFarmer(request);
   const moved = await request.put(`/api/admin/devices/${device.deviceId}/owner`, {
     data: { mobileNo: newOwner.mobileNo },

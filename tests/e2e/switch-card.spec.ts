@@ -8,35 +8,15 @@ import { readJson } from "../../common/api-client.ts";
 import { scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { formatSince } from "../../common/i18n/format.ts";
 import { formatClock, istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
-import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { bearer, farmerWithDevice } from "./admin-support.ts";
-import { apiAs, DICTIONARIES, en, hi, logIn, type Texts, useLanguage } from "./support.ts";
+import { openOwnPump, RATED_CONFIG } from "./admin-support.ts";
+import { apiAs, DICTIONARIES, en, hi, useLanguage } from "./support.ts";
 
 const devices: SimulatedDevice[] = [];
 
 test.afterEach(async () => {
   await Promise.all(devices.splice(0).map((device) => device.stop()));
 });
-
-type Request = Parameters<typeof farmerWithDevice>[0];
-
-/** The simulated 5 HP three-phase motor's running current, as its farmer would enter it. */
-const RATED_CURRENT = Math.round(ratedCurrent("3phase", 5) * 10) / 10;
-
-/** A farmer of their own with a running box set to its motor's current, signed in on the dashboard. */
-async function openOwnPump(page: Page, request: Request, texts: Texts = hi) {
-  const { farmer, device } = await farmerWithDevice(request);
-  devices.push(device);
-  const saved = await request.post(`/api/devices/motor/config/${farmer.mobileNo}`, {
-    data: { defaultCurrent: RATED_CURRENT, dryRunThreshold: 30, overCurrentThreshold: 30 },
-    ...bearer(farmer.token),
-  });
-  expect(saved.status()).toBe(200);
-  await logIn(page, farmer.mobileNo, farmer.password, texts);
-  await expect(page.locator("[data-live=connected]")).toBeVisible();
-  return { farmer, device };
-}
 
 const stateLine = (page: Page) => page.getByTestId("motor-status");
 const switchCard = (page: Page) => page.locator(".toggle-card");
@@ -56,7 +36,7 @@ for (const language of ["hi", "en"] as const) {
   }) => {
     const texts = DICTIONARIES[language];
     await useLanguage(context, language);
-    const { device } = await openOwnPump(page, request, texts);
+    const { device } = await openOwnPump(page, request, devices, { texts });
     // OFF: the line says so, the one button starts the motor, and no button is named after a state.
     await expect(stateLine(page)).toHaveText(texts["switch.stateOff"]);
     const start = switchCard(page).getByRole("button", { name: texts["motor.turnOn"], exact: true });
@@ -98,7 +78,7 @@ test("the late answer to the status the page asked for on opening never contradi
     await held;
     await route.fulfill({ response });
   });
-  const { device } = await openOwnPump(page, request);
+  const { device } = await openOwnPump(page, request, devices);
   await expect.poll(() => answered).toEqual(["off"]);
   await switchCard(page).getByRole("button", { name: hi["motor.turnOn"], exact: true }).click();
   await expect(stateLine(page)).toHaveText(hi["switch.stateOn"]);
@@ -125,7 +105,7 @@ test("the late answer to the status the page asked for on opening never contradi
 });
 
 test("the start-up surge is labelled as such, never shown as the running reading", async ({ page, request }) => {
-  await openOwnPump(page, request);
+  await openOwnPump(page, request, devices);
   // Every reading the page shows, with whether the surge label stood beside it.
   await page.evaluate(() => {
     const seen: { current: string; labelled: boolean }[] = [];
@@ -145,7 +125,11 @@ test("the start-up surge is labelled as such, never shown as the running reading
     .poll(
       async () => {
         const amperes = Number(((await page.getByTestId("current").textContent()) ?? "").replace(/[^\d.]/g, ""));
-        return amperes > 0 && amperes < RATED_CURRENT * 1.2 && (await page.getByTestId("start-surge").count()) === 0;
+        return (
+          amperes > 0 &&
+          amperes < RATED_CONFIG.defaultCurrent * 1.2 &&
+          (await page.getByTestId("start-surge").count()) === 0
+        );
       },
       { timeout: 30_000 },
     )
@@ -156,7 +140,7 @@ test("the start-up surge is labelled as such, never shown as the running reading
   }[];
   const amperes = (text: string) => Number(text.replace(/[^\d.]/g, ""));
   // The box reported the surge (several times the running current) and the page showed it...
-  const surges = seen.filter((reading) => amperes(reading.current) > RATED_CURRENT * 2);
+  const surges = seen.filter((reading) => amperes(reading.current) > RATED_CONFIG.defaultCurrent * 2);
   expect(surges.length).toBeGreaterThan(0);
   // ...each time labelled as the start-up surge.
   expect(surges.filter((reading) => !reading.labelled)).toEqual([]);
@@ -167,7 +151,7 @@ test("the switch card says how long the motor has run and, for a timed run, when
   request,
 }) => {
   test.setTimeout(180_000);
-  const { device } = await openOwnPump(page, request);
+  const { device } = await openOwnPump(page, request, devices);
   const runLine = page.getByTestId("run-line");
   // A farmer's own start: how long it has run, and no stop time (nothing will stop it).
   await switchCard(page).getByRole("button", { name: hi["motor.turnOn"], exact: true }).click();

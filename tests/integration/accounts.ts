@@ -1,6 +1,8 @@
 // Accounts for the integration tests, signed in with the API client every program uses
 // (common/api-client.ts; bearer tokens here, as a phone app would).
 import { ApiClient } from "../../common/api-client.ts";
+import { pumpMemberResponseSchema } from "../../common/api-responses/pumps.ts";
+import { accessChangeResponseSchema } from "../../common/api-responses/refusals.ts";
 import { hashPassword } from "../../common/credentials.ts";
 import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
 
@@ -44,4 +46,23 @@ let next = 8_100_000_000;
 export function uniqueMobileNo(): string {
   next += 1 + Math.floor(Math.random() * 1000);
   return String(next);
+}
+
+/**
+ * `owner` invites a new farmer to `deviceId` as `role` (the number verified first: an invitation
+ * waits for one); with `accept`, the farmer accepts.
+ */
+export async function invitedFarmer(
+  worker: { url: string; persistTo: string },
+  owner: ApiClient,
+  deviceId: string,
+  role: "operator" | "viewer",
+  { label = role, accept = true }: { label?: string; accept?: boolean } = {},
+): Promise<{ client: ApiClient; mobileNo: string }> {
+  const mobileNo = uniqueMobileNo();
+  const client = await registerFarmer(worker.url, mobileNo);
+  await markNumberVerified(worker.persistTo, mobileNo);
+  await owner.post(`/api/pumps/${deviceId}/members`, pumpMemberResponseSchema, { mobileNo, role, label });
+  if (accept) await client.post(`/api/pumps/${deviceId}/invitation`, accessChangeResponseSchema, { answer: "accept" });
+  return { client, mobileNo };
 }

@@ -7,7 +7,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../../common/api-client.ts";
-import { pumpMemberResponseSchema } from "../../common/api-responses/pumps.ts";
 import { accessChangeResponseSchema, messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { BROWSER_CLOSE } from "../../common/pump-state.ts";
 import {
@@ -15,40 +14,26 @@ import {
   BROWSER_SOCKETS_PER_VIEWER,
   MAX_BROWSER_FRAME_BYTES,
 } from "../../common/realtime-protocol.ts";
-import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
-import { createAdmin, markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { createAdmin, invitedFarmer, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
 import { RawWebSocket } from "./raw-websocket.ts";
+import { type SimulatedPumps, simulatedPumps } from "./simulated-pumps.ts";
 
 let worker: LocalWorker;
 let admin: ApiClient;
-const boxes: SimulatedDevice[] = [];
+let pumps: SimulatedPumps;
 
 beforeAll(async () => {
   worker = await startLocalWorker(await freshPersistDir(), await freePort());
   admin = await createAdmin(worker.url, worker.persistTo, "9000000029");
+  pumps = simulatedPumps(worker, admin);
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(boxes.map((box) => box.stop()));
+  await pumps?.stop();
   await worker?.stop();
 });
-
-async function farmerWithPump() {
-  const mobileNo = uniqueMobileNo();
-  const farmer = await registerFarmer(worker.url, mobileNo);
-  const { device, key } = await admin.provisionDevice("3phase", mobileNo);
-  const box = simulateBox(localDeviceSocketUrl(worker.port), {
-    deviceId: device.id,
-    key,
-    kind: "3phase",
-    horsePower: 5,
-  });
-  boxes.push(box);
-  box.start();
-  await box.waitUntilConnected();
-  return { farmer, mobileNo, deviceId: device.id, box };
-}
 
 /** A browser socket opened with the farmer's bearer token, by a client that never answers a close. */
 async function rawTab(farmer: ApiClient, deviceId: string): Promise<RawWebSocket> {
@@ -85,7 +70,7 @@ async function keepsSwitchingAfterClose(tab: RawWebSocket, box: SimulatedDevice,
 
 describe("a client that ignores the hub's close frame", () => {
   it("after logout (4401) switches nothing, however long it keeps the connection", async () => {
-    const { farmer, deviceId, box } = await farmerWithPump();
+    const { farmer, deviceId, box } = await pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     await farmer.post("/api/auth/logout", messageResponseSchema);
     const sent = await keepsSwitchingAfterClose(tab, box, BROWSER_CLOSE.signedOut);
@@ -95,7 +80,7 @@ describe("a client that ignores the hub's close frame", () => {
   });
 
   it("closed as the oldest of too many tabs (4409) switches nothing", async () => {
-    const { farmer, deviceId, box } = await farmerWithPump();
+    const { farmer, deviceId, box } = await pumps.farmerWithPump();
     const oldest = await rawTab(farmer, deviceId);
     const others = [];
     for (let index = 0; index < BROWSER_SOCKETS_PER_VIEWER; index++) others.push(await rawTab(farmer, deviceId));
@@ -104,7 +89,7 @@ describe("a client that ignores the hub's close frame", () => {
   });
 
   it("closed for a request flood (1008) switches nothing afterwards", async () => {
-    const { farmer, deviceId, box } = await farmerWithPump();
+    const { farmer, deviceId, box } = await pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     // Requests the hub refuses by code (an unknown action): they spend the allowance and switch nothing.
     for (let index = 0; index <= BROWSER_REQUEST_BURST; index++)
@@ -114,7 +99,7 @@ describe("a client that ignores the hub's close frame", () => {
   });
 
   it("closed for an oversized frame (1009) switches nothing afterwards", async () => {
-    const { farmer, deviceId, box } = await farmerWithPump();
+    const { farmer, deviceId, box } = await pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     tab.sendText("x".repeat(MAX_BROWSER_FRAME_BYTES + 1));
     expect(await keepsSwitchingAfterClose(tab, box, 1009)).toBeGreaterThan(5);
@@ -122,7 +107,7 @@ describe("a client that ignores the hub's close frame", () => {
   });
 
   it("after the pump was relinked to another farmer (4404) switches nothing", async () => {
-    const { farmer, deviceId, box } = await farmerWithPump();
+    const { farmer, deviceId, box } = await pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     const next = uniqueMobileNo();
     await registerFarmer(worker.url, next);
@@ -147,7 +132,7 @@ const frameAfterClose: fc.Arbitrary<string> = fc.oneof(
 
 describe("fuzzing a socket the hub closed", () => {
   it("300 generated frames after logout: the box never switches and nothing is answered", async () => {
-    const { farmer, deviceId, box } = await farmerWithPump();
+    const { farmer, deviceId, box } = await pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     await farmer.post("/api/auth/logout", messageResponseSchema);
     expect(await tab.waitFor(() => tab.closeFrame !== null, 5_000)).toBe(true);
@@ -164,14 +149,8 @@ describe("fuzzing a socket the hub closed", () => {
 });
 
 /** `owner` invites a new farmer to `deviceId` as `role`; with `accept`, the farmer accepts. */
-async function person(owner: ApiClient, deviceId: string, role: "operator" | "viewer", accept = true) {
-  const mobileNo = uniqueMobileNo();
-  const client = await registerFarmer(worker.url, mobileNo);
-  // An invitation waits for a verified number.
-  await markNumberVerified(worker.persistTo, mobileNo);
-  await owner.post(`/api/pumps/${deviceId}/members`, pumpMemberResponseSchema, { mobileNo, role, label: role });
-  if (accept) await client.post(`/api/pumps/${deviceId}/invitation`, accessChangeResponseSchema, { answer: "accept" });
-  return { client, mobileNo };
+function person(owner: ApiClient, deviceId: string, role: "operator" | "viewer", accept = true) {
+  return invitedFarmer(worker, owner, deviceId, role, { accept });
 }
 
 /** The status of a raw client's upgrade to `deviceId`'s realtime socket with `client`'s token: 101, or the refusal's. */
@@ -188,7 +167,7 @@ async function upgradeStatus(client: ApiClient, deviceId: string): Promise<strin
 
 describe("who may switch, asked on a raw socket", () => {
   it("a viewer's request is refused and the box hears nothing; an invitee and a stranger get no socket", async () => {
-    const { farmer, deviceId, box } = await farmerWithPump();
+    const { farmer, deviceId, box } = await pumps.farmerWithPump();
     const viewer = await person(farmer, deviceId, "viewer");
     const invitee = await person(farmer, deviceId, "operator", false);
     const stranger = await registerFarmer(worker.url, uniqueMobileNo());
@@ -203,7 +182,7 @@ describe("who may switch, asked on a raw socket", () => {
   });
 
   it("an operator removed while their socket is open switches nothing on it afterwards (4404)", async () => {
-    const { farmer, deviceId, box } = await farmerWithPump();
+    const { farmer, deviceId, box } = await pumps.farmerWithPump();
     const operator = await person(farmer, deviceId, "operator");
     const tab = await rawTab(operator.client, deviceId);
     await farmer.delete(`/api/pumps/${deviceId}/members/${operator.mobileNo}`, accessChangeResponseSchema);

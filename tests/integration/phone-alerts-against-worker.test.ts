@@ -6,85 +6,45 @@
 // forged keypress changes nothing; the real one replayed is acted on once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient } from "../../common/api-client.ts";
-import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts";
-import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
-import { twilioSignature } from "../../common/twilio-signature.ts";
-import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
-import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
-import { startLocalWorker, THROWAWAY_JWT_SECRET } from "../../scripts/lib/local-worker.ts";
+import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { localProviderClient } from "../../telephony-sim/client.ts";
-import { type LocalProvider, startLocalProvider } from "../../telephony-sim/local-provider.ts";
+import type { LocalProvider } from "../../telephony-sim/local-provider.ts";
 import type { SimCall } from "../../telephony-sim/phone-log.ts";
-import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
-import { freePort, freshPersistDir, type LocalWorker } from "./local-worker.ts";
+import { createAdmin } from "./accounts.ts";
+import type { LocalWorker } from "./local-worker.ts";
+import { logTexts, type SimulatedPumps, simulatedPumps } from "./simulated-pumps.ts";
+import { signedTwilioPost, startWorkerWithPhone } from "./worker-with-phone.ts";
 
-const ACCOUNT_SID = "AC00000000000000000000000000000000";
-const OUR_NUMBER = "+918000000001";
 const TOKEN = "integration-phone-alerts-token-0123456789";
 const WEBHOOK_SECRET = "integration-phone-alerts-secret-0123456789abcdef";
 const PUMP_NAME = "कुएँ वाला पंप";
 
 let worker: LocalWorker;
 let phone: LocalProvider;
-let admin: ApiClient;
-const boxes: SimulatedDevice[] = [];
+let pumps: SimulatedPumps;
 const phoneLines: string[] = [];
 
 beforeAll(async () => {
-  const persistTo = await freshPersistDir();
-  const port = await freePort();
-  phone = await startLocalProvider({
-    credentials: { accountSid: ACCOUNT_SID, apiKey: "", apiToken: TOKEN, webhookSecret: WEBHOOK_SECRET },
-    workerOrigin: `http://localhost:${port}`,
-    ourNumber: OUR_NUMBER,
-    inboundProvider: "twilio",
-    log: (line) => phoneLines.push(line),
-  });
-  worker = await startLocalWorker({
-    kind: "api",
-    persistTo,
-    port,
-    jwtSecret: THROWAWAY_JWT_SECRET,
-    vars: {
-      TELEPHONY_API_TOKEN: TOKEN,
-      TELEPHONY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      TELEPHONY_LOCAL_URL: phone.url,
-      TELEPHONY_WEBHOOK_ORIGIN: `http://localhost:${port}`,
-    },
-  });
-  admin = await createAdmin(worker.url, worker.persistTo, "9000000019");
+  ({ worker, phone } = await startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }, (line) =>
+    phoneLines.push(line),
+  ));
+  pumps = simulatedPumps(worker, await createAdmin(worker.url, worker.persistTo, "9000000019"));
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(boxes.map((box) => box.stop()));
+  await pumps?.stop();
   await phone?.stop();
   await worker?.stop();
 });
 
 /** A farmer whose number was verified by a code, with a named 5 HP pump whose simulated box is online. */
-async function verifiedFarmerWithPump() {
-  const mobileNo = uniqueMobileNo();
-  const farmer = await registerFarmer(worker.url, mobileNo);
-  const provisioned = await admin.provisionDevice("3phase", mobileNo);
-  await executeLocalSql(
-    worker.persistTo,
-    `UPDATE users SET number_verified_at = ${Date.now()} WHERE mobile_no = ${sqlText(mobileNo)};
-     UPDATE devices SET name = ${sqlText(PUMP_NAME)} WHERE id = ${sqlText(provisioned.device.id)};`,
-  );
-  const box = simulateBox(
-    localDeviceSocketUrl(worker.port),
-    { deviceId: provisioned.device.id, key: provisioned.key, kind: "3phase", horsePower: 5 },
-    { protectionGraceMs: 1_700, protectionSustainMs: 300, protectionSampleMs: 50, reconnectBaseMs: 100 },
-  );
-  boxes.push(box);
-  box.start();
-  await box.waitUntilConnected();
-  await farmer.post(`/api/devices/motor/config/${mobileNo}`, motorConfigResponseSchema, {
-    defaultCurrent: 9,
-    dryRunThreshold: 30,
-    overCurrentThreshold: 30,
+function verifiedFarmerWithPump() {
+  return pumps.farmerWithPump({
+    verified: true,
+    name: PUMP_NAME,
+    runningCurrent: true,
+    box: { protectionGraceMs: 1_700, protectionSustainMs: 300, protectionSampleMs: 50, reconnectBaseMs: 100 },
   });
-  return { farmer, mobileNo, box };
 }
 
 /** Switches the motor ON as the farmer from the app, waiting out the pause after the last command. */
@@ -111,20 +71,8 @@ function keyUrlOf(call: SimCall): string {
   return url.toString();
 }
 
-async function signedKeypress(url: string, callId: string, token: string): Promise<Response> {
-  const fields = { AccountSid: ACCOUNT_SID, CallSid: callId, Digits: "1" };
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "X-Twilio-Signature": await twilioSignature(token, url, Object.entries(fields)),
-    },
-    body: new URLSearchParams(fields),
-  });
-}
-
-async function logTexts(farmer: ApiClient, mobileNo: string): Promise<string[]> {
-  return (await farmer.get(`/api/logs/motor/${mobileNo}`, motorLogsResponseSchema)).map((log) => log.logMessage);
+function signedKeypress(url: string, callId: string, token: string): Promise<Response> {
+  return signedTwilioPost(url, { CallSid: callId, Digits: "1" }, token);
 }
 
 describe("a dry-run trip reaches the farmer's phone", () => {

@@ -6,22 +6,13 @@
 // menu says the state, starts and stops; a viewer's SMS and a stranger's missed call change and
 // answer nothing; a lost ack is answered "not confirmed"; the provider's retry acts once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiClient } from "../../common/api-client.ts";
-import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts";
-import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
-import { pumpMemberResponseSchema } from "../../common/api-responses/pumps.ts";
-import { accessChangeResponseSchema } from "../../common/api-responses/refusals.ts";
-import { twilioSignature } from "../../common/twilio-signature.ts";
-import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
-import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
-import { startLocalWorker, THROWAWAY_JWT_SECRET } from "../../scripts/lib/local-worker.ts";
 import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
-import { type LocalProvider, startLocalProvider } from "../../telephony-sim/local-provider.ts";
-import { createAdmin, markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
-import { freePort, freshPersistDir, type LocalWorker } from "./local-worker.ts";
+import type { LocalProvider } from "../../telephony-sim/local-provider.ts";
+import { createAdmin, invitedFarmer, uniqueMobileNo } from "./accounts.ts";
+import type { LocalWorker } from "./local-worker.ts";
+import { logTexts, type SimulatedPumps, simulatedPumps } from "./simulated-pumps.ts";
+import { signedTwilioPost, startWorkerWithPhone } from "./worker-with-phone.ts";
 
-const ACCOUNT_SID = "AC00000000000000000000000000000000";
-const OUR_NUMBER = "+918000000001";
 const TOKEN = "integration-phone-control-token-0123456789";
 const WEBHOOK_SECRET = "integration-phone-control-secret-0123456789abcdef";
 const PUMP = "कुएँ वाला पंप";
@@ -31,71 +22,23 @@ const TIME = "(सुबह|दोपहर|शाम|रात) [0-9]{1,2}:[0-9
 let worker: LocalWorker;
 let phone: LocalProvider;
 let client: LocalProviderClient;
-let admin: ApiClient;
-const boxes: SimulatedDevice[] = [];
-const phoneLines: string[] = [];
+let pumps: SimulatedPumps;
 
 beforeAll(async () => {
-  const persistTo = await freshPersistDir();
-  const port = await freePort();
-  phone = await startLocalProvider({
-    credentials: { accountSid: ACCOUNT_SID, apiKey: "", apiToken: TOKEN, webhookSecret: WEBHOOK_SECRET },
-    workerOrigin: `http://localhost:${port}`,
-    ourNumber: OUR_NUMBER,
-    inboundProvider: "twilio",
-    log: (line) => phoneLines.push(line),
-  });
+  ({ worker, phone } = await startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }));
   client = localProviderClient(phone.url);
-  worker = await startLocalWorker({
-    kind: "api",
-    persistTo,
-    port,
-    jwtSecret: THROWAWAY_JWT_SECRET,
-    vars: {
-      TELEPHONY_API_TOKEN: TOKEN,
-      TELEPHONY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      TELEPHONY_LOCAL_URL: phone.url,
-      TELEPHONY_WEBHOOK_ORIGIN: `http://localhost:${port}`,
-    },
-  });
-  admin = await createAdmin(worker.url, worker.persistTo, "9000000029");
+  pumps = simulatedPumps(worker, await createAdmin(worker.url, worker.persistTo, "9000000029"));
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(boxes.map((box) => box.stop()));
+  await pumps?.stop();
   await phone?.stop();
   await worker?.stop();
 });
 
 /** A verified farmer with a named 5 HP pump whose simulated box is online. */
-async function verifiedFarmerWithPump() {
-  const mobileNo = uniqueMobileNo();
-  const farmer = await registerFarmer(worker.url, mobileNo);
-  const provisioned = await admin.provisionDevice("3phase", mobileNo);
-  await markNumberVerified(worker.persistTo, mobileNo);
-  await executeLocalSql(
-    worker.persistTo,
-    `UPDATE devices SET name = ${sqlText(PUMP)} WHERE id = ${sqlText(provisioned.device.id)};`,
-  );
-  const box = simulateBox(
-    localDeviceSocketUrl(worker.port),
-    { deviceId: provisioned.device.id, key: provisioned.key, kind: "3phase", horsePower: 5 },
-    { reconnectBaseMs: 100 },
-  );
-  boxes.push(box);
-  box.start();
-  await box.waitUntilConnected();
-  // The running current of its 5 HP motor, so protection does not trip it.
-  await farmer.post(`/api/devices/motor/config/${mobileNo}`, motorConfigResponseSchema, {
-    defaultCurrent: 9,
-    dryRunThreshold: 30,
-    overCurrentThreshold: 30,
-  });
-  return { farmer, mobileNo, box, deviceId: provisioned.device.id };
-}
-
-async function logTexts(farmer: ApiClient, mobileNo: string): Promise<string[]> {
-  return (await farmer.get(`/api/logs/motor/${mobileNo}`, motorLogsResponseSchema)).map((log) => log.logMessage);
+function verifiedFarmerWithPump() {
+  return pumps.farmerWithPump({ verified: true, name: PUMP, runningCurrent: true, box: { reconnectBaseMs: 100 } });
 }
 
 /** The SMS to `mobileNo` that came after the `count` it had, waiting for it. */
@@ -171,15 +114,7 @@ describe("switching a pump from any phone against the real Worker", () => {
 
   it("a viewer's SMS is refused silently and a stranger's missed call is ignored", async () => {
     const { farmer, deviceId, box } = await verifiedFarmerWithPump();
-    const viewerNo = uniqueMobileNo();
-    const viewer = await registerFarmer(worker.url, viewerNo);
-    await markNumberVerified(worker.persistTo, viewerNo);
-    await farmer.post(`/api/pumps/${deviceId}/members`, pumpMemberResponseSchema, {
-      mobileNo: viewerNo,
-      role: "viewer",
-      label: "Sita",
-    });
-    await viewer.post(`/api/pumps/${deviceId}/invitation`, accessChangeResponseSchema, { answer: "accept" });
+    const { mobileNo: viewerNo } = await invitedFarmer(worker, farmer, deviceId, "viewer", { label: "Sita" });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const viewerSms = await smsCount(viewerNo);
     let switches = 0;
@@ -211,16 +146,8 @@ describe("switching a pump from any phone against the real Worker", () => {
     let switches = 0;
     box.on("switched", () => switches++);
     const url = `http://localhost:${worker.port}/api/telephony/twilio/inbound-sms`;
-    const fields = { AccountSid: ACCOUNT_SID, MessageSid: `SM${"a".repeat(32)}`, From: `+91${mobileNo}`, Body: "OFF" };
-    const post = async () =>
-      fetch(url, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/x-www-form-urlencoded",
-          "X-Twilio-Signature": await twilioSignature(TOKEN, url, Object.entries(fields)),
-        },
-        body: new URLSearchParams(fields),
-      });
+    const fields = { MessageSid: `SM${"a".repeat(32)}`, From: `+91${mobileNo}`, Body: "OFF" };
+    const post = () => signedTwilioPost(url, fields, TOKEN);
     const answers = await Promise.all([post(), post(), post()]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     expect((await post()).status).toBe(200);

@@ -6,62 +6,37 @@ import { ApiClient } from "../../common/api-client.ts";
 import { firmwareUploadResponseSchema } from "../../common/api-responses/admin.ts";
 import {
   healthReadingResponseSchema,
-  motorConfigResponseSchema,
   otaResponseSchema,
   powerReadingResponseSchema,
 } from "../../common/api-responses/devices.ts";
-import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
-import {
-  localDeviceSocketUrl,
-  type SimulatedDevice,
-  type SimulatedDeviceOptions,
-  simulateBox,
-} from "../../device-sim/simulated-device.ts";
+import { localDeviceSocketUrl, type SimulatedDeviceOptions, simulateBox } from "../../device-sim/simulated-device.ts";
 import { provisionLocalFleet } from "../../scripts/lib/local-devices.ts";
-import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import { createAdmin } from "./accounts.ts";
 import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
+import { logTexts, type SimulatedPumps, simulatedPumps } from "./simulated-pumps.ts";
 
 let worker: LocalWorker;
 let admin: ApiClient;
-const devicesToStop: SimulatedDevice[] = [];
+let pumps: SimulatedPumps;
 
 beforeAll(async () => {
   worker = await startLocalWorker(await freshPersistDir(), await freePort());
   admin = await createAdmin(worker.url, worker.persistTo, "9000000009");
+  pumps = simulatedPumps(worker, admin);
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(devicesToStop.map((device) => device.stop()));
+  await pumps?.stop();
   await worker?.stop();
 });
 
 /** A new farmer, a device provisioned for them by the admin API, and its simulator online. */
 async function farmerWithSimulatedPump(options: Partial<SimulatedDeviceOptions> = {}) {
-  const mobileNo = uniqueMobileNo();
-  const farmer = await registerFarmer(worker.url, mobileNo);
-  const provisioned = await admin.provisionDevice("3phase", mobileNo);
-  const box = { deviceId: provisioned.device.id, key: provisioned.key, kind: "3phase", horsePower: 5 } as const;
-  const device = simulateBox(localDeviceSocketUrl(worker.port), box, {
-    restartDelayMs: 200,
-    reconnectBaseMs: 100,
-    reconnectMaxMs: 1_000,
-    ...options,
+  const { farmer, mobileNo, box } = await pumps.farmerWithPump({
+    box: { restartDelayMs: 200, reconnectBaseMs: 100, reconnectMaxMs: 1_000, ...options },
+    runningCurrent: true,
   });
-  devicesToStop.push(device);
-  device.start();
-  await device.waitUntilConnected();
-  // The installer sets the motor's running current (5 HP, 3-phase: about 9 A).
-  await farmer.post(`/api/devices/motor/config/${mobileNo}`, motorConfigResponseSchema, {
-    defaultCurrent: 9,
-    dryRunThreshold: 30,
-    overCurrentThreshold: 30,
-  });
-  return { farmer, mobileNo, device };
-}
-
-async function logTexts(farmer: ApiClient, mobileNo: string): Promise<string[]> {
-  const logs = await farmer.get(`/api/logs/motor/${mobileNo}`, motorLogsResponseSchema);
-  return logs.map((log) => log.logMessage);
+  return { farmer, mobileNo, device: box };
 }
 
 describe("a simulated pump through the real Worker", () => {
@@ -207,7 +182,7 @@ describe("a restart of the server (what every deploy does)", () => {
     const devices = fleet.map((credentials) =>
       simulateBox(localDeviceSocketUrl(worker.port), credentials, { reconnectBaseMs: 500, reconnectMaxMs: 4_000 }),
     );
-    devicesToStop.push(...devices);
+    pumps.boxes.push(...devices);
     for (const device of devices) device.start();
     await Promise.all(devices.map((device) => device.waitUntilConnected(30_000)));
 

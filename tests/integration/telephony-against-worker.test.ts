@@ -4,18 +4,14 @@
 // key back signed; the Worker records it once in D1. A farmer's SMS, a missed call and an SMS's
 // delivery reports come the same way. A forged copy changes nothing; a replay changes nothing more.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { twilioSignature } from "../../common/twilio-signature.ts";
 import { executeLocalSql } from "../../scripts/lib/local-d1.ts";
-import { startLocalWorker, THROWAWAY_JWT_SECRET } from "../../scripts/lib/local-worker.ts";
 import { localProviderClient } from "../../telephony-sim/client.ts";
-import { type LocalProvider, startLocalProvider } from "../../telephony-sim/local-provider.ts";
+import type { LocalProvider } from "../../telephony-sim/local-provider.ts";
 import type { TelephonyProvider } from "../../worker/telephony/provider.ts";
 import { twilioProvider } from "../../worker/telephony/twilio.ts";
-import { freePort, freshPersistDir, type LocalWorker } from "./local-worker.ts";
+import type { LocalWorker } from "./local-worker.ts";
+import { ACCOUNT_SID, OUR_NUMBER, signedTwilioPost, startWorkerWithPhone } from "./worker-with-phone.ts";
 
-/** wrangler.toml's local mode (top level) and this run's secrets. */
-const ACCOUNT_SID = "AC00000000000000000000000000000000";
-const OUR_NUMBER = "+918000000001";
 const TOKEN = "integration-telephony-token-0123456789";
 const WEBHOOK_SECRET = "integration-webhook-secret-0123456789abcdef";
 
@@ -24,26 +20,7 @@ let phone: LocalProvider;
 let twilio: TelephonyProvider;
 
 beforeAll(async () => {
-  const persistTo = await freshPersistDir();
-  const port = await freePort();
-  phone = await startLocalProvider({
-    credentials: { accountSid: ACCOUNT_SID, apiKey: "", apiToken: TOKEN, webhookSecret: WEBHOOK_SECRET },
-    workerOrigin: `http://localhost:${port}`,
-    ourNumber: OUR_NUMBER,
-    inboundProvider: "twilio",
-  });
-  worker = await startLocalWorker({
-    kind: "api",
-    persistTo,
-    port,
-    jwtSecret: THROWAWAY_JWT_SECRET,
-    vars: {
-      TELEPHONY_API_TOKEN: TOKEN,
-      TELEPHONY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      TELEPHONY_LOCAL_URL: phone.url,
-      TELEPHONY_WEBHOOK_ORIGIN: `http://localhost:${port}`,
-    },
-  });
+  ({ worker, phone } = await startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }));
   twilio = twilioProvider({
     accountSid: ACCOUNT_SID,
     authToken: TOKEN,
@@ -98,16 +75,7 @@ describe("the local provider with the real Worker", () => {
 
     // The same key posted again, correctly signed (a replay of the captured request): acted on no more.
     const url = `${worker.url}/api/telephony/twilio/keypress?lang=hi&ref=stop%3ASNC-AB12CD34&at=1`;
-    const fields = { AccountSid: ACCOUNT_SID, CallSid: placed.callId, Digits: "1" };
-    const send = async (token: string) =>
-      fetch(url, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/x-www-form-urlencoded",
-          "X-Twilio-Signature": await twilioSignature(token, url, Object.entries(fields)),
-        },
-        body: new URLSearchParams(fields),
-      });
+    const send = (token: string) => signedTwilioPost(url, { CallSid: placed.callId, Digits: "1" }, token);
     expect((await send(TOKEN)).status).toBe(200);
     expect((await send("forged")).status).toBe(403);
     expect(await eventsOf(placed.callId)).toHaveLength(5);

@@ -14,11 +14,11 @@ import {
 } from "../../common/api-responses/accounts.ts";
 import { pumpListResponseSchema, pumpMemberResponseSchema } from "../../common/api-responses/pumps.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
-import { startLocalWorker, THROWAWAY_JWT_SECRET } from "../../scripts/lib/local-worker.ts";
 import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
-import { type LocalProvider, startLocalProvider } from "../../telephony-sim/local-provider.ts";
+import type { LocalProvider } from "../../telephony-sim/local-provider.ts";
 import { createAdmin, uniqueMobileNo } from "./accounts.ts";
-import { freePort, freshPersistDir, type LocalWorker } from "./local-worker.ts";
+import type { LocalWorker } from "./local-worker.ts";
+import { startWorkerWithPhone } from "./worker-with-phone.ts";
 
 const TOKEN = "integration-verified-numbers-token-0123";
 const WEBHOOK_SECRET = "integration-verified-numbers-secret-0123456789";
@@ -30,33 +30,10 @@ let phone: LocalProviderClient;
 const printed: string[] = [];
 
 beforeAll(async () => {
-  const persistTo = await freshPersistDir();
-  const port = await freePort();
-  provider = await startLocalProvider({
-    credentials: {
-      accountSid: "AC00000000000000000000000000000000",
-      apiKey: "",
-      apiToken: TOKEN,
-      webhookSecret: WEBHOOK_SECRET,
-    },
-    workerOrigin: `http://localhost:${port}`,
-    ourNumber: "+918000000001",
-    inboundProvider: "twilio",
-    log: (line) => printed.push(line),
-  });
+  ({ worker, phone: provider } = await startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }, (line) =>
+    printed.push(line),
+  ));
   phone = localProviderClient(provider.url);
-  worker = await startLocalWorker({
-    kind: "api",
-    persistTo,
-    port,
-    jwtSecret: THROWAWAY_JWT_SECRET,
-    vars: {
-      TELEPHONY_API_TOKEN: TOKEN,
-      TELEPHONY_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      TELEPHONY_LOCAL_URL: provider.url,
-      TELEPHONY_WEBHOOK_ORIGIN: `http://localhost:${port}`,
-    },
-  });
 }, 120_000);
 
 afterAll(async () => {

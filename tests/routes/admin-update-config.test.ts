@@ -4,36 +4,16 @@
 // on the audit trail like any admin write.
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { adminContext } from "../../app/admin-session.server.ts";
 import { action, loader } from "../../app/routes/admin/update-config.tsx";
-import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
+import { startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { adminAudit, firstBoxSettings, users } from "../../worker/db/schema.ts";
-import { cloudflareContext } from "../../worker/http/router-context.ts";
-
-const ORIGIN = "http://sinchai.test";
-
-async function account(isAdmin = false) {
-  const mobileNo = `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-  const [row] = await getDb(env.DB)
-    .insert(users)
-    .values({ mobileNo, passwordHash: "unused", isAdmin, createdAt: Date.now() })
-    .returning();
-  return row!;
-}
+import { adminAudit, firstBoxSettings } from "../../worker/db/schema.ts";
+import { accountWithoutPassword, ORIGIN, signedInContext } from "./route-support.ts";
 
 async function adminPageContext() {
-  const admin = await account(true);
-  const context = new RouterContextProvider();
-  context.set(cloudflareContext, {
-    env,
-    ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
-  });
-  const { token } = await startSession(env, admin.id, "admin");
-  context.set(adminContext, (await authenticateToken(env, token, "admin"))!);
-  return context;
+  const admin = await accountWithoutPassword(true);
+  return signedInContext((await startSession(env, admin.id, "admin")).token, "admin");
 }
 
 type Result = { data: unknown; init: { status?: number } | null };
@@ -41,7 +21,7 @@ type Result = { data: unknown; init: { status?: number } | null };
 describe("the admin's settings page for an account without a box", () => {
   it("shows SPEC's three numbers only, and its form keeps them for the first box", async () => {
     const context = await adminPageContext();
-    const farmer = await account();
+    const farmer = await accountWithoutPassword();
     const params = { userId: String(farmer.id) };
     const page = (await loader({ params, context } as unknown as Parameters<typeof loader>[0])) as Result;
     expect(page.data).toMatchObject({ data: { hasBox: false, defaultCurrent: 1 } });

@@ -1,54 +1,22 @@
 // The /admin/users page's search without JavaScript (`?q=` from its GET form): by a number as
 // people write it, or by the id on a box's sticker, which also lists the box (one in stock too).
 import { env } from "cloudflare:workers";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { adminContext } from "../../app/admin-session.server.ts";
 import { loader } from "../../app/routes/admin/users.tsx";
-import { generateDeviceId } from "../../common/credentials.ts";
-import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { devices, users } from "../../worker/db/schema.ts";
-import { cloudflareContext } from "../../worker/http/router-context.ts";
-
-const ORIGIN = "http://sinchai.test";
-
-async function account(isAdmin = false) {
-  const mobileNo = `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-  const [row] = await getDb(env.DB)
-    .insert(users)
-    .values({ mobileNo, passwordHash: "unused", isAdmin, createdAt: Date.now() })
-    .returning();
-  return row!;
-}
-
-async function box(ownerUserId: number | null) {
-  const id = generateDeviceId();
-  await getDb(env.DB)
-    .insert(devices)
-    .values({ id, ownerUserId, kind: "3phase", keyHash: "unused", createdAt: Date.now() });
-  return id;
-}
+import { startSession } from "../../worker/auth/sessions.ts";
+import { accountWithoutPassword, boxOf, ORIGIN, signedInContext } from "./route-support.ts";
 
 async function search(q: string) {
-  const admin = await account(true);
-  const context = new RouterContextProvider();
-  context.set(cloudflareContext, {
-    env,
-    ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
-  });
-  context.set(
-    adminContext,
-    (await authenticateToken(env, (await startSession(env, admin.id, "admin")).token, "admin"))!,
-  );
+  const admin = await accountWithoutPassword(true);
+  const context = await signedInContext((await startSession(env, admin.id, "admin")).token, "admin");
   const request = new Request(`${ORIGIN}/admin/users?${new URLSearchParams({ q })}`);
   return loader({ request, context, params: {} } as unknown as Parameters<typeof loader>[0]);
 }
 
 describe("the users page's search", () => {
   it("finds an account by its number written with spaces and +91, and lists its box", async () => {
-    const farmer = await account();
-    const boxId = await box(farmer.id);
+    const farmer = await accountWithoutPassword();
+    const boxId = await boxOf(farmer.id);
     const page = await search(`+91 ${farmer.mobileNo.slice(0, 5)} ${farmer.mobileNo.slice(5)}`);
     expect(page.q).toBe(`+91 ${farmer.mobileNo.slice(0, 5)} ${farmer.mobileNo.slice(5)}`);
     expect(page.data?.users.map((user) => user.mobileNo)).toEqual([farmer.mobileNo]);
@@ -58,7 +26,7 @@ describe("the users page's search", () => {
   });
 
   it("finds a box in stock by the id on its sticker, typed in small letters: no account, the box", async () => {
-    const stock = await box(null);
+    const stock = await boxOf(null);
     const page = await search(stock.toLowerCase());
     expect(page.data?.users).toEqual([]);
     expect(page.data?.boxes).toEqual([
@@ -67,7 +35,7 @@ describe("the users page's search", () => {
   });
 
   it("without a search lists every account and no boxes; a search that is neither finds nothing", async () => {
-    const farmer = await account();
+    const farmer = await accountWithoutPassword();
     const all = await search("");
     expect(all.data?.users.map((user) => user.mobileNo)).toContain(farmer.mobileNo);
     expect(all.data?.boxes).toEqual([]);

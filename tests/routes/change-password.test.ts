@@ -1,29 +1,12 @@
 // The password change page's action: a plain form post (no JavaScript needed) that names each
 // problem by message key, in Hindi and English, and on success ends every other session.
 import { env } from "cloudflare:workers";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { action } from "../../app/routes/change-password.tsx";
-import { userContext } from "../../app/user-context.ts";
-import { hashPassword } from "../../common/credentials.ts";
 import { en } from "../../common/i18n/en.ts";
 import { hi } from "../../common/i18n/hi.ts";
 import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { users } from "../../worker/db/schema.ts";
-import { cloudflareContext } from "../../worker/http/router-context.ts";
-
-const ORIGIN = "http://sinchai.test";
-
-async function createUser() {
-  const mobileNo = `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-  const password = `pw-${crypto.randomUUID()}`;
-  const [row] = await getDb(env.DB)
-    .insert(users)
-    .values({ mobileNo, passwordHash: await hashPassword(password), createdAt: Date.now() })
-    .returning();
-  return { id: row!.id, mobileNo, password };
-}
+import { accountWithPassword, ORIGIN, signedInContext } from "./route-support.ts";
 
 const loginToken = async (user: { id: number }) => (await startSession(env, user.id, "user")).token;
 const signedIn = async (token: string) => (await authenticateToken(env, token, "user")) !== null;
@@ -32,12 +15,7 @@ async function post(token: string, fields: Record<string, string>) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   const request = new Request(`${ORIGIN}/change-password`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
-  const context = new RouterContextProvider();
-  context.set(cloudflareContext, {
-    env,
-    ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
-  });
-  context.set(userContext, (await authenticateToken(env, token, "user"))!);
+  const context = await signedInContext(token, "user");
   const result = (await action({ request, params: {}, context } as unknown as Parameters<typeof action>[0])) as unknown;
   const wrapped = result as { data?: { changed: boolean; error: keyof typeof en | null }; init?: { status?: number } };
   return wrapped.data
@@ -47,7 +25,7 @@ async function post(token: string, fields: Record<string, string>) {
 
 describe("change password page", () => {
   it("says what is wrong in the page's words, changes nothing, then changes and ends the other sessions", async () => {
-    const user = await createUser();
+    const user = await accountWithPassword(false);
     const [here, other] = await Promise.all([loginToken(user), loginToken(user)]);
     const cases = [
       [

@@ -5,36 +5,17 @@
 // tries are left.
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { action as forgotPassword } from "../../app/routes/forgot-password.tsx";
 import { action as loginCode } from "../../app/routes/login-code.tsx";
 import { action as verifyNumber } from "../../app/routes/verify-number.tsx";
 import { userContext } from "../../app/user-context.ts";
-import { hashPassword } from "../../common/credentials.ts";
 import { en } from "../../common/i18n/en.ts";
 import { hi } from "../../common/i18n/hi.ts";
 import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { users } from "../../worker/db/schema.ts";
-import { cloudflareContext } from "../../worker/http/router-context.ts";
-
-const ORIGIN = "http://sinchai.test";
-
-async function createUser(verified: boolean) {
-  const mobileNo = `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-  const password = `pw-${crypto.randomUUID()}`;
-  const [row] = await getDb(env.DB)
-    .insert(users)
-    .values({
-      mobileNo,
-      passwordHash: await hashPassword(password),
-      createdAt: Date.now(),
-      numberVerifiedAt: verified ? Date.now() : null,
-    })
-    .returning();
-  return { id: row!.id, mobileNo, password };
-}
+import { accountWithPassword, ORIGIN, workerContext } from "./route-support.ts";
 
 /** The code in the newest SMS to `mobileNo` since `since`, as the tests' phone received it. */
 async function codeSentTo(mobileNo: string, since: number): Promise<string> {
@@ -65,15 +46,7 @@ async function post(
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   const request = new Request(`${ORIGIN}${path}`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
   const background: Promise<unknown>[] = [];
-  const context = new RouterContextProvider();
-  context.set(cloudflareContext, {
-    env,
-    ctx: {
-      waitUntil: (promise: Promise<unknown>) => background.push(promise),
-      passThroughOnException() {},
-      props: {},
-    } as unknown as ExecutionContext,
-  });
+  const context = workerContext((promise) => background.push(promise));
   if (user) context.set(userContext, (await authenticateToken(env, user.token, "user"))!);
   let result: unknown;
   try {
@@ -96,7 +69,7 @@ async function post(
 
 describe("sign in with a code, without JavaScript", () => {
   it("asks for the number, then the code; a wrong one says the tries left in the page's words", async () => {
-    const user = await createUser(true);
+    const user = await accountWithPassword(true);
     const since = Date.now();
     const sent = await post(loginCode, "/login-code", { intent: "send", mobileNo: user.mobileNo });
     expect(sent).toMatchObject({ status: 200, data: { step: "code", mobileNo: user.mobileNo, error: null } });
@@ -118,7 +91,7 @@ describe("sign in with a code, without JavaScript", () => {
   });
 
   it("says the same for a number without a verified account, and sends it nothing", async () => {
-    const unverified = await createUser(false);
+    const unverified = await accountWithPassword(false);
     const since = Date.now();
     const sent = await post(loginCode, "/login-code", { intent: "send", mobileNo: unverified.mobileNo });
     expect(sent).toMatchObject({ status: 200, data: { step: "code", error: null } });
@@ -132,7 +105,7 @@ describe("sign in with a code, without JavaScript", () => {
 
 describe("a new password with a code, without JavaScript", () => {
   it("refuses two different passwords and a weak one, then saves it, signs in and ends every other session", async () => {
-    const user = await createUser(false);
+    const user = await accountWithPassword(false);
     const before = (await startSession(env, user.id, "user")).token;
     const since = Date.now();
     await post(forgotPassword, "/forgot-password", { intent: "send", mobileNo: user.mobileNo });
@@ -164,7 +137,7 @@ describe("a new password with a code, without JavaScript", () => {
 
 describe("verifying the signed-in farmer's number, without JavaScript", () => {
   it("sends the code, refuses a wrong one, and verifies with the right one", async () => {
-    const user = await createUser(false);
+    const user = await accountWithPassword(false);
     const token = (await startSession(env, user.id, "user")).token;
     const since = Date.now();
     const sent = await post(verifyNumber, "/verify-number", { intent: "send" }, { token });

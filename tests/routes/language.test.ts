@@ -2,8 +2,7 @@
 // page of this site (docs/security.md, "Redirects").
 import { describe, expect, it } from "vitest";
 import { action } from "../../app/routes/language.ts";
-
-const ORIGIN = "http://sinchai.test";
+import { ORIGIN } from "./route-support.ts";
 
 async function switchLanguage(returnTo: string | null, language = "en"): Promise<Response> {
   const form = new FormData();

@@ -8,38 +8,26 @@
 // through the same kind of confirm step, turned off at once, and is the owner's alone too.
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { choosePump, pumpContext } from "../../app/pump-choice.server.ts";
 import { action, loader } from "../../app/routes/pump-settings.tsx";
 import { userContext } from "../../app/user-context.ts";
-import { generateDeviceId } from "../../common/credentials.ts";
 import type { DeviceKind } from "../../common/device-enums.ts";
-import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
+import { startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { deviceMembers, devices, motorConfigHistory, users } from "../../worker/db/schema.ts";
-import { cloudflareContext } from "../../worker/http/router-context.ts";
-
-const ORIGIN = "http://sinchai.test";
+import { deviceMembers, devices, motorConfigHistory } from "../../worker/db/schema.ts";
+import { accountWithoutPassword, boxOf, ORIGIN, signedInContext } from "./route-support.ts";
 
 async function createFarmer() {
-  const mobileNo = `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-  const [user] = await getDb(env.DB)
-    .insert(users)
-    .values({ mobileNo, passwordHash: "unused", createdAt: Date.now() })
-    .returning();
-  const { token } = await startSession(env, user!.id, "user");
-  return { user: user!, token };
+  const user = await accountWithoutPassword();
+  const { token } = await startSession(env, user.id, "user");
+  return { user, token };
 }
 
 /** A farmer signed in, owning a box that never connected (route tests make their own rows). */
 async function farmerWithDevice(kind: DeviceKind = "3phase") {
   const farmer = await createFarmer();
-  const deviceId = generateDeviceId();
-  await getDb(env.DB)
-    .insert(devices)
-    .values({ id: deviceId, ownerUserId: farmer.user.id, kind, keyHash: "unused", createdAt: Date.now() });
-  return { ...farmer, device: { deviceId } };
+  return { ...farmer, device: { deviceId: await boxOf(farmer.user.id, kind) } };
 }
 
 /** A farmer the owner shared the box with as `role`, who accepted. */
@@ -58,14 +46,8 @@ async function memberOf(deviceId: string, role: "operator" | "viewer") {
 
 /** The router context the user shell gives the page: the platform, the signed-in farmer, the pump chosen. */
 async function contextOf(token: string, request: Request) {
-  const context = new RouterContextProvider();
-  context.set(cloudflareContext, {
-    env,
-    ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
-  });
-  const user = (await authenticateToken(env, token, "user"))!;
-  context.set(userContext, user);
-  context.set(pumpContext, await choosePump(request, context, user));
+  const context = await signedInContext(token, "user");
+  context.set(pumpContext, await choosePump(request, context, context.get(userContext)));
   return context;
 }
 

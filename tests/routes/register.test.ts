@@ -1,28 +1,15 @@
-// The registration page's action names a weak password's problem in the page's language.
-import { env } from "cloudflare:workers";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { action } from "../../app/routes/register.tsx";
 import { en } from "../../common/i18n/en.ts";
 import { hi } from "../../common/i18n/hi.ts";
-import { cloudflareContext } from "../../worker/http/router-context.ts";
-
-const ORIGIN = "http://sinchai.test";
-
-function uniqueMobileNo(): string {
-  return `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-}
+import { ORIGIN, uniqueMobileNo, workerContext } from "./route-support.ts";
 
 async function register(mobileNo: string, password: string) {
   const form = new FormData();
   form.set("mobileNo", mobileNo);
   form.set("password", password);
   const request = new Request(`${ORIGIN}/register`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
-  const context = new RouterContextProvider();
-  context.set(cloudflareContext, {
-    env,
-    ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
-  });
+  const context = workerContext();
   const result = (await action({ request, params: {}, context } as unknown as Parameters<typeof action>[0])) as unknown;
   // Registered: a redirect that signs the farmer in. Refused: data() with the reason and status.
   if (result instanceof Response) {

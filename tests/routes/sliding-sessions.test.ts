@@ -4,32 +4,21 @@
 // What ends a renewed session is tests/worker/auth/sliding-sessions.test.ts.
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { middleware } from "../../app/routes/user-shell.tsx";
 import { authenticateToken, endSession, startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { sessions, users } from "../../worker/db/schema.ts";
-import { cloudflareContext } from "../../worker/http/router-context.ts";
+import { ORIGIN, workerContext } from "./route-support.ts";
 
-const ORIGIN = "http://sinchai.test";
 const DAY_MS = 24 * 60 * 60_000;
-
-function contextWithEnv() {
-  const context = new RouterContextProvider();
-  context.set(cloudflareContext, {
-    env,
-    ctx: { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
-  });
-  return context;
-}
 
 /** A user page requested with `token` as the session cookie, through the user shell's middleware. */
 async function openPage(token: string): Promise<{ status: number; sessionCookie: string | null }> {
   const request = new Request(`${ORIGIN}/motor-control`, { headers: { Cookie: `sinchai_session=${token}` } });
   const [shell] = middleware;
   try {
-    const args = { request, context: contextWithEnv(), params: {} } as unknown as Parameters<
+    const args = { request, context: workerContext(), params: {} } as unknown as Parameters<
       NonNullable<typeof shell>
     >[0];
     const response = (await shell!(args, async () => new Response("the page"))) as Response;

@@ -34,16 +34,30 @@ const accounts = (mobileNo: string) =>
     `SELECT mobile_no, password_hash, is_admin FROM users WHERE mobile_no = '${mobileNo}';`,
   );
 
+/** `mobileNo` is one account, an admin's, that signs in with `password`; its rows. */
+async function expectOneAdmin(mobileNo: string, password: string) {
+  const rows = await accounts(mobileNo);
+  expect(rows).toHaveLength(1);
+  expect(rows[0]!.is_admin).toBe(1);
+  expect(await verifyPassword(password, rows[0]!.password_hash)).toBe(true);
+  return rows;
+}
+
+/** The command refuses `password` for 9123400004 with `message`, and creates nothing. */
+async function expectRefused(password: string, message: string) {
+  const run = await adminCreate(["--mobile", "9123400004"], { password });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain(message);
+  expect(await accounts("9123400004")).toEqual([]);
+}
+
 describe("npm run admin:create", () => {
   it("creates an admin with a hashed password from the environment", async () => {
     const run = await adminCreate(["--mobile", "9123400001"], { password: "first-admin-password" });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("Created admin 9123400001");
-    const rows = await accounts("9123400001");
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.is_admin).toBe(1);
-    expect(rows[0]!.password_hash).not.toContain("first-admin-password");
-    expect(await verifyPassword("first-admin-password", rows[0]!.password_hash)).toBe(true);
+    const [row] = await expectOneAdmin("9123400001", "first-admin-password");
+    expect(row!.password_hash).not.toContain("first-admin-password");
   }, 60_000);
 
   it("reads the password from standard input when it is not a terminal", async () => {
@@ -60,31 +74,17 @@ describe("npm run admin:create", () => {
     const run = await adminCreate(["--mobile", "9123400003"], { password: "ignored-password" });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("now an admin");
-    const rows = await accounts("9123400003");
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.is_admin).toBe(1);
-    expect(await verifyPassword("farmer-password", rows[0]!.password_hash)).toBe(true);
+    await expectOneAdmin("9123400003", "farmer-password");
     const again = await adminCreate(["--mobile", "9123400003"]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("already an admin");
   }, 60_000);
 
   it("refuses a short password, a bad number and a missing number, creating nothing", async () => {
-    const short = await adminCreate(["--mobile", "9123400004"], { password: "short" });
-    expect(short.code).toBe(1);
-    expect(short.stderr).toContain("at least 8 characters");
-    expect(await accounts("9123400004")).toEqual([]);
-    const common = await adminCreate(["--mobile", "9123400004"], { password: "password123" });
-    expect(common.code).toBe(1);
-    expect(common.stderr).toContain("too common");
-    expect(await accounts("9123400004")).toEqual([]);
-    const itsNumber = await adminCreate(["--mobile", "9123400004"], { password: "9123400004" });
-    expect(itsNumber.code).toBe(1);
-    expect(itsNumber.stderr).toContain("cannot be your mobile number");
-    const repeated = await adminCreate(["--mobile", "9123400004"], { password: "qqqqqqqqqqqq" });
-    expect(repeated.code).toBe(1);
-    expect(repeated.stderr).toContain("one character repeated");
-    expect(await accounts("9123400004")).toEqual([]);
+    await expectRefused("short", "at least 8 characters");
+    await expectRefused("password123", "too common");
+    await expectRefused("9123400004", "cannot be your mobile number");
+    await expectRefused("qqqqqqqqqqqq", "one character repeated");
     const empty = await adminCreate(["--mobile", "9123400004"], { stdin: "" });
     expect(empty.code).toBe(1);
     expect(await accounts("9123400004")).toEqual([]);

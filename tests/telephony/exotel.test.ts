@@ -9,6 +9,8 @@ import {
   EXOTEL_CONFIG,
   EXOTEL_SMS_SENT,
   EXOTEL_UNAUTHORIZED,
+  HINDI_CODE_SMS,
+  HINDI_DRY_RUN_CALL,
   recordingFetch,
 } from "./provider-fixtures.ts";
 
@@ -26,12 +28,7 @@ function post(url: string, fields: Record<string, string>): InboundWebhook {
 describe("the Exotel adapter sends", () => {
   it("a Hindi SMS as Sms/send wants it: DLT entity and template, Unicode, transactional", async () => {
     const { fetch, requests } = recordingFetch(200, EXOTEL_SMS_SENT);
-    const sent = await exotelProvider(EXOTEL_CONFIG, fetch).sendSms({
-      to: "9876543210",
-      template: "signInCode",
-      language: "hi",
-      values: { code: "042917" },
-    });
+    const sent = await exotelProvider(EXOTEL_CONFIG, fetch).sendSms(HINDI_CODE_SMS);
     expect(sent).toEqual({
       provider: "exotel",
       messageId: EXOTEL_SMS_SENT.SMSMessage.Sid,
@@ -71,13 +68,7 @@ describe("the Exotel adapter sends", () => {
 
   it("a call to our flow with the call's context in CustomField and both status events", async () => {
     const { fetch, requests } = recordingFetch(200, EXOTEL_CALL_CONNECTED);
-    const placed = await exotelProvider(EXOTEL_CONFIG, fetch).placeCall({
-      to: "9876543210",
-      language: "hi",
-      kind: "dryRun",
-      pumpName: "कुआँ",
-      reference: { code: "stop:SNC-AB12CD34", placedAt: 1767225600000 },
-    });
+    const placed = await exotelProvider(EXOTEL_CONFIG, fetch).placeCall(HINDI_DRY_RUN_CALL);
     expect(placed).toEqual({ provider: "exotel", callId: EXOTEL_CALL_CONNECTED.Call.Sid, status: "answered" });
     const [request] = requests;
     expect(request!.url).toBe("https://api.in.exotel.com/v1/Accounts/sinchai1/Calls/connect.json");

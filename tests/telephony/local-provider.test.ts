@@ -91,26 +91,10 @@ beforeAll(async () => {
     inboundProvider: "twilio",
     log: (line) => lines.push(line),
   });
-  twilio = twilioProvider({
-    accountSid: CREDENTIALS.accountSid,
-    authToken: CREDENTIALS.apiToken,
-    smsSender: OUR_NUMBER,
-    callerId: OUR_NUMBER,
-    apiBase: provider.url,
-    webhookOrigin: workerOrigin,
-  });
-  exotel = exotelProvider({
-    accountSid: CREDENTIALS.accountSid,
-    apiKey: CREDENTIALS.apiKey,
-    apiToken: CREDENTIALS.apiToken,
-    webhookSecret: CREDENTIALS.webhookSecret,
-    smsSender: "SINCHI",
-    callerId: "08000000001",
-    callFlowId: "926",
+  twilio = twilioWithToken(CREDENTIALS.apiToken);
+  exotel = exotelWithToken(CREDENTIALS.apiToken, {
     dltEntityId: "1001000000000000000",
     dltTemplateIds: { "signInCode.hi": "1007000000000000001", "alertPhaseFault.en": "1007000000000000012" },
-    apiBase: provider.url,
-    webhookOrigin: workerOrigin,
   });
 });
 
@@ -120,6 +104,47 @@ afterAll(async () => {
 });
 
 const client = () => localProviderClient(provider.url);
+
+/** Our Twilio adapter against the local provider, holding `authToken`. */
+function twilioWithToken(authToken: string): TelephonyProvider {
+  return twilioProvider({
+    accountSid: CREDENTIALS.accountSid,
+    authToken,
+    smsSender: OUR_NUMBER,
+    callerId: OUR_NUMBER,
+    apiBase: provider.url,
+    webhookOrigin: workerOrigin,
+  });
+}
+
+/** Our Exotel adapter against the local provider, holding `apiToken`, with `dlt` registrations. */
+function exotelWithToken(
+  apiToken: string,
+  dlt: { dltEntityId: string; dltTemplateIds: Record<string, string> },
+): TelephonyProvider {
+  return exotelProvider({
+    accountSid: CREDENTIALS.accountSid,
+    apiKey: CREDENTIALS.apiKey,
+    apiToken,
+    webhookSecret: CREDENTIALS.webhookSecret,
+    smsSender: "SINCHI",
+    callerId: "08000000001",
+    callFlowId: "926",
+    ...dlt,
+    apiBase: provider.url,
+    webhookOrigin: workerOrigin,
+  });
+}
+
+/** The call `callId` as the provider keeps it now. */
+async function callRecord(callId: string) {
+  return (await client().records()).calls.find((candidate) => candidate.id === callId)!;
+}
+
+/** What the stand-in route accepted about the call `callId`, in order. */
+function eventsOfCall(callId: string) {
+  return accepted.filter((event) => "callId" in event && event.callId === callId);
+}
 
 describe("the local provider as Twilio", () => {
   it("takes an SMS, prints it with the code visible, keeps it, and reports its delivery, signed", async () => {
@@ -162,10 +187,10 @@ describe("the local provider as Twilio", () => {
     );
     await client().press("1");
     await client().settled();
-    const after = (await client().records()).calls.find((candidate) => candidate.id === placed.callId)!;
+    const after = await callRecord(placed.callId);
     expect(after).toMatchObject({ status: "completed", pressed: ["1"], waitingForKey: false });
     expect(after.spoken.at(-1)).toBe("आपने 1 दबाया। आपका जवाब मिल गया। धन्यवाद।");
-    const events = accepted.filter((event) => "callId" in event && event.callId === placed.callId);
+    const events = eventsOfCall(placed.callId);
     expect(events).toContainEqual({
       type: "keypress",
       provider: "twilio",
@@ -194,7 +219,7 @@ describe("the local provider as Twilio", () => {
       reference: { code: "alert:1", placedAt: 7 },
     });
     await client().settled();
-    const call = (await client().records()).calls.find((candidate) => candidate.id === placed.callId)!;
+    const call = await callRecord(placed.callId);
     expect(call).toMatchObject({ status: "no-answer", spoken: [], waitingForKey: false });
     const statuses = accepted.flatMap((event) =>
       event.type === "callStatus" && event.callId === placed.callId ? [[event.status, event.durationSeconds]] : [],
@@ -237,14 +262,7 @@ describe("the local provider as Twilio", () => {
   });
 
   it("signs with the account's token: a Worker holding another token refuses every one of its webhooks", async () => {
-    const other = twilioProvider({
-      accountSid: CREDENTIALS.accountSid,
-      authToken: "another-token",
-      smsSender: OUR_NUMBER,
-      callerId: OUR_NUMBER,
-      apiBase: provider.url,
-      webhookOrigin: workerOrigin,
-    });
+    const other = twilioWithToken("another-token");
     const sent = received.filter((item) => item.provider === "twilio");
     expect(sent.length).toBeGreaterThan(5);
     for (const { kind, webhook } of sent) {
@@ -255,14 +273,7 @@ describe("the local provider as Twilio", () => {
   });
 
   it("refuses our adapter with a wrong token as Twilio does (401, code 20003)", async () => {
-    const wrong = twilioProvider({
-      accountSid: CREDENTIALS.accountSid,
-      authToken: "wrong",
-      smsSender: OUR_NUMBER,
-      callerId: OUR_NUMBER,
-      apiBase: provider.url,
-      webhookOrigin: workerOrigin,
-    });
+    const wrong = twilioWithToken("wrong");
     const failure = await wrong
       .sendSms({ to: "9876543210", template: "signInCode", language: "en", values: { code: "111111" } })
       .catch((error: unknown) => error);
@@ -307,9 +318,9 @@ describe("the local provider as Exotel", () => {
     ]);
     await client().press("1", placed.callId);
     await client().settled();
-    const after = (await client().records()).calls.find((candidate) => candidate.id === placed.callId)!;
+    const after = await callRecord(placed.callId);
     expect(after.spoken.at(-1)).toBe(`Outcome of ${placed.callId}.`);
-    const events = accepted.filter((event) => "callId" in event && event.callId === placed.callId);
+    const events = eventsOfCall(placed.callId);
     expect(events).toEqual([
       {
         type: "callStatus",
@@ -350,25 +361,13 @@ describe("the local provider as Exotel", () => {
       reference: { code: "alert:3", placedAt: 5 },
     });
     await client().settled();
-    expect(accepted.filter((event) => "callId" in event && event.callId === placed.callId)).toEqual([
+    expect(eventsOfCall(placed.callId)).toEqual([
       expect.objectContaining({ type: "callStatus", status: "noAnswer", reference: { code: "alert:3", placedAt: 5 } }),
     ]);
   });
 
   it("refuses our adapter with a wrong token as Exotel does (401 UNAUTHORIZED)", async () => {
-    const wrong = exotelProvider({
-      accountSid: CREDENTIALS.accountSid,
-      apiKey: CREDENTIALS.apiKey,
-      apiToken: "wrong",
-      webhookSecret: CREDENTIALS.webhookSecret,
-      smsSender: "SINCHI",
-      callerId: "08000000001",
-      callFlowId: "926",
-      dltEntityId: "1",
-      dltTemplateIds: { "signInCode.en": "1" },
-      apiBase: provider.url,
-      webhookOrigin: workerOrigin,
-    });
+    const wrong = exotelWithToken("wrong", { dltEntityId: "1", dltTemplateIds: { "signInCode.en": "1" } });
     await expect(
       wrong.sendSms({ to: "9876543210", template: "signInCode", language: "en", values: { code: "111111" } }),
     ).rejects.toMatchObject({ status: 401, providerCode: "UNAUTHORIZED" });

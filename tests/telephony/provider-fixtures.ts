@@ -2,6 +2,24 @@
 // provider's documented answer, and configurations for both providers. The answers below are
 // copies of the examples in the providers' documentation (ids made hexadecimal where the
 // documentation writes XXXX), so a test that passes against them passes against the format.
+import type { CallRequest, SmsRequest } from "../../worker/telephony/provider.ts";
+
+/** The Hindi sign-in code SMS both adapters' tests send. */
+export const HINDI_CODE_SMS = {
+  to: "9876543210",
+  template: "signInCode",
+  language: "hi",
+  values: { code: "042917" },
+} satisfies SmsRequest<"signInCode">;
+
+/** The Hindi dry-run alert call both adapters' tests place. */
+export const HINDI_DRY_RUN_CALL = {
+  to: "9876543210",
+  language: "hi",
+  kind: "dryRun",
+  pumpName: "कुआँ",
+  reference: { code: "stop:SNC-AB12CD34", placedAt: 1767225600000 },
+} satisfies CallRequest;
 
 export type RecordedRequest = { url: string; method: string; headers: Headers; form: URLSearchParams };
 

@@ -6,6 +6,8 @@ import { twilioSignature } from "../../common/twilio-signature.ts";
 import { type InboundWebhook, TelephonyError } from "../../worker/telephony/provider.ts";
 import { twilioProvider } from "../../worker/telephony/twilio.ts";
 import {
+  HINDI_CODE_SMS,
+  HINDI_DRY_RUN_CALL,
   recordingFetch,
   TWILIO_BAD_NUMBER,
   TWILIO_CALL_CREATED,
@@ -22,12 +24,7 @@ function webhook(url: string, fields: Record<string, string>, headers: Record<st
 describe("the Twilio adapter sends", () => {
   it("an SMS as Messages.json wants it, and reads the Message resource", async () => {
     const { fetch, requests } = recordingFetch(201, TWILIO_MESSAGE_CREATED);
-    const sent = await twilioProvider(TWILIO_CONFIG, fetch).sendSms({
-      to: "9876543210",
-      template: "signInCode",
-      language: "hi",
-      values: { code: "042917" },
-    });
+    const sent = await twilioProvider(TWILIO_CONFIG, fetch).sendSms(HINDI_CODE_SMS);
     expect(sent).toEqual({ provider: "twilio", messageId: TWILIO_MESSAGE_CREATED.sid, status: "queued", segments: 1 });
     const [request] = requests;
     expect(request!.method).toBe("POST");
@@ -52,13 +49,7 @@ describe("the Twilio adapter sends", () => {
 
   it("a call as Calls.json wants it: our voice URL with the call's reference, and every progress event", async () => {
     const { fetch, requests } = recordingFetch(201, TWILIO_CALL_CREATED);
-    const placed = await twilioProvider(TWILIO_CONFIG, fetch).placeCall({
-      to: "9876543210",
-      language: "hi",
-      kind: "dryRun",
-      pumpName: "कुआँ",
-      reference: { code: "stop:SNC-AB12CD34", placedAt: 1767225600000 },
-    });
+    const placed = await twilioProvider(TWILIO_CONFIG, fetch).placeCall(HINDI_DRY_RUN_CALL);
     expect(placed).toEqual({ provider: "twilio", callId: TWILIO_CALL_CREATED.sid, status: "queued" });
     const [request] = requests;
     expect(request!.url).toBe(`https://api.twilio.com/2010-04-01/Accounts/${TWILIO_CONFIG.accountSid}/Calls.json`);

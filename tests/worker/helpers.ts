@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { type AnswerSchema, readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema, loginResponseSchema } from "../../common/api-responses/accounts.ts";
+import { apiErrorSchema } from "../../common/api-responses/refusals.ts";
 import { generateDeviceId, generateDeviceKey, hashDeviceKey, hashPassword } from "../../common/credentials.ts";
 import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../common/device-protocol.ts";
 import { DEVICE_PROTOCOL_VERSION, serverToDeviceMessageSchema } from "../../common/device-protocol.ts";
@@ -452,6 +453,11 @@ export function refusal(message: unknown, code: string, params: Record<string, u
   return { success: false, message, code, params };
 }
 
+/** The code of a refusal the API answered (common/api-responses/refusals.ts). */
+export async function refusalCode(response: Response): Promise<string | undefined> {
+  return (await readJson(response, apiErrorSchema)).code;
+}
+
 /**
  * The motor logs D1 holds for a device, oldest first, once its hub has written what waits in its
  * outbox (the hub answers before it writes to D1; a farmer's log read flushes the same way).
@@ -484,6 +490,11 @@ export async function acceptInvitation(deviceId: string, user: TestUser): Promis
   expect(response.status).toBe(200);
 }
 
+/** POST /api/pumps/{deviceId}/members with `body` as the holder of `token`: an owner's invitation, or a try at one. */
+export function invite(deviceId: string, body: object, token: string): Promise<Response> {
+  return postJson(`/api/pumps/${deviceId}/members`, body, token);
+}
+
 /** The owner invites `user` to `deviceId` as `role`, and `user` accepts: one of the box's people. */
 export async function addMember(
   deviceId: string,
@@ -492,11 +503,7 @@ export async function addMember(
   role: "operator" | "viewer",
   label: string,
 ): Promise<void> {
-  const response = await postJson(
-    `/api/pumps/${deviceId}/members`,
-    { mobileNo: user.mobileNo, role, label },
-    ownerToken,
-  );
+  const response = await invite(deviceId, { mobileNo: user.mobileNo, role, label }, ownerToken);
   expect(response.status).toBe(201);
   await acceptInvitation(deviceId, user);
 }
@@ -519,11 +526,7 @@ export async function sharePump(deviceId: string, ownerToken: string) {
   expect((await deleteJson(`/api/pumps/${deviceId}/members/${exMember.mobileNo}`, undefined, ownerToken)).status).toBe(
     200,
   );
-  const invited = await postJson(
-    `/api/pumps/${deviceId}/members`,
-    { mobileNo: invitee.mobileNo, role: "operator", label: "Gopal" },
-    ownerToken,
-  );
+  const invited = await invite(deviceId, { mobileNo: invitee.mobileNo, role: "operator", label: "Gopal" }, ownerToken);
   expect(invited.status).toBe(201);
   return { operator, viewer, exMember, invitee };
 }

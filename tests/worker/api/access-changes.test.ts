@@ -10,7 +10,7 @@ import { HUB_NOTICE_UPSERT } from "../../../common/access-change-sql.ts";
 import { readJson } from "../../../common/api-client.ts";
 import { hubNoticeDeliveryResponseSchema } from "../../../common/api-responses/hub-notices.ts";
 import { pumpListResponseSchema } from "../../../common/api-responses/pumps.ts";
-import { accessChangeResponseSchema, apiErrorSchema } from "../../../common/api-responses/refusals.ts";
+import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { ACCESS_UNCONFIRMED_CLOSE } from "../../../common/hub-contract.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -34,6 +34,7 @@ import {
   loginToken,
   postJson,
   putJson,
+  refusalCode,
   uniqueMobileNo,
 } from "../helpers.ts";
 
@@ -67,10 +68,6 @@ async function runCron() {
   await waitOnExecutionContext(ctx);
 }
 
-async function code(response: Response) {
-  return (await readJson(response, apiErrorSchema)).code;
-}
-
 /** A farmer's box (online, answering) with an operator who has it open, and a number invited but not answering. */
 async function sharedBox() {
   const owner = await farmerWithBox({ autoAck: true });
@@ -91,7 +88,7 @@ async function sharedBox() {
 async function ramHasNothing(deviceId: string, ram: { id: number }, ramToken: string) {
   for (const action of ["on", "off"]) {
     const tap = await postJson(`/api/pumps/${deviceId}/motor`, { action }, ramToken);
-    expect([tap.status, await code(tap)]).toEqual([404, "pumpNotFound"]);
+    expect([tap.status, await refusalCode(tap)]).toEqual([404, "pumpNotFound"]);
   }
   expect((await getOk("/api/pumps", ramToken, pumpListResponseSchema)).pumps).toEqual([]);
   expect(await hubStub(deviceId).commandMotor({ userId: ram.id, role: "operator", label: "Ram" }, "on")).toEqual({
@@ -153,9 +150,19 @@ describe("an owner's account deleted", () => {
   });
 });
 
+/** The cron delivers the notice that waited: Ram's page closes (the pump is no longer his), the notice is gone, he has nothing of it. */
+async function cronDeliversTheNotice({ device, box, ram, ramToken, ramPage }: Awaited<ReturnType<typeof sharedBox>>) {
+  await runCron();
+  expect((await ramPage.waitForClose()).code).toBe(BROWSER_CLOSE.deviceUnlinked);
+  expect(await noticesOf(device.deviceId)).toEqual([]);
+  await ramHasNothing(device.deviceId, ram, ramToken);
+  box.close();
+}
+
 describe("a hub that does not confirm", () => {
   it("a removal is saved and its answer says it is not confirmed; the notice stays until the cron delivers it", async () => {
-    const { device, box, ram, ramToken, ramPage } = await sharedBox();
+    const shared = await sharedBox();
+    const { device, ram, ramPage } = shared;
     const unreachable = hubsNotConfirming();
     expect(await removePumpMember(unreachable.env, db(), device.deviceId, ram.mobileNo)).toEqual({
       hubConfirmed: false,
@@ -168,11 +175,7 @@ describe("a hub that does not confirm", () => {
     ]);
     expect(ramPage.closed).toBeNull();
 
-    await runCron();
-    expect((await ramPage.waitForClose()).code).toBe(BROWSER_CLOSE.deviceUnlinked);
-    expect(await noticesOf(device.deviceId)).toEqual([]);
-    await ramHasNothing(device.deviceId, ram, ramToken);
-    box.close();
+    await cronDeliversTheNotice(shared);
   });
 
   it("a hub that cannot read D1 answers so: the notice stays, its farmers' pages close to try again, and the next cron after D1 recovers delivers it", async () => {
@@ -196,7 +199,8 @@ describe("a hub that does not confirm", () => {
   });
 
   it("an account deletion is saved whole; its boxes' notices stay until the cron delivers them", async () => {
-    const { user, device, box, ram, ramToken, ramPage } = await sharedBox();
+    const shared = await sharedBox();
+    const { user, device, ramPage } = shared;
     const unreachable = hubsNotConfirming();
     expect(await deleteAccount(unreachable.env, user.mobileNo)).toEqual({ outcome: "deleted", hubConfirmed: false });
     expect(await db().select().from(users).where(eq(users.id, user.id))).toEqual([]);
@@ -204,11 +208,7 @@ describe("a hub that does not confirm", () => {
     expect(await noticesOf(device.deviceId)).toHaveLength(1);
     expect(ramPage.closed).toBeNull();
 
-    await runCron();
-    expect((await ramPage.waitForClose()).code).toBe(BROWSER_CLOSE.deviceUnlinked);
-    expect(await noticesOf(device.deviceId)).toEqual([]);
-    await ramHasNothing(device.deviceId, ram, ramToken);
-    box.close();
+    await cronDeliversTheNotice(shared);
   });
 
   it("a relink's notice is delivered by POST /api/hub-notices, which anyone may call and which takes nothing", async () => {
@@ -255,7 +255,7 @@ describe("hub notices", () => {
       api("/api/hub-notices", { method: "POST", headers: { "CF-Connecting-IP": address } });
     for (let call = 0; call < 30; call++) expect((await from("203.0.113.77")).status).toBe(200);
     const refused = await from("203.0.113.77");
-    expect([refused.status, await code(refused)]).toEqual([429, "throttled"]);
+    expect([refused.status, await refusalCode(refused)]).toEqual([429, "throttled"]);
     expect((await from("203.0.113.78")).status).toBe(200);
   });
 });

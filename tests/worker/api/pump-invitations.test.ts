@@ -18,21 +18,17 @@ import {
   getJson,
   getOk,
   hubStub,
+  invite,
   loginToken,
   postJson,
   putJson,
   refusal,
+  refusalCode,
   uniqueMobileNo,
 } from "../helpers.ts";
 
-const invite = (deviceId: string, body: object, token: string) =>
-  postJson(`/api/pumps/${deviceId}/members`, body, token);
 const answer = (deviceId: string, reply: "accept" | "decline", token: string) =>
   postJson(`/api/pumps/${deviceId}/invitation`, { answer: reply }, token);
-
-async function code(response: Response): Promise<string | undefined> {
-  return (await readJson(response, apiErrorSchema)).code;
-}
 
 describe("an owner's invitation", () => {
   it("is answered the same whether or not the number has an account", async () => {
@@ -114,7 +110,7 @@ describe("an invited person who has not accepted", () => {
         ...init,
         headers: { Authorization: `Bearer ${inviteeToken}`, "Content-Type": "application/json" },
       });
-      expect([path, response.status, await code(response)]).toEqual([path, 404, "pumpNotFound"]);
+      expect([path, response.status, await refusalCode(response)]).toEqual([path, 404, "pumpNotFound"]);
     }
     const socket = await api(`/api/realtime?deviceId=${device.deviceId}`, {
       headers: { Authorization: `Bearer ${inviteeToken}`, Upgrade: "websocket" },
@@ -142,7 +138,7 @@ describe("an invited person who has not accepted", () => {
     // Someone else cannot answer Ram's invitation, nor the owner for him.
     for (const other of [strangerToken, token]) {
       const refused = await answer(device.deviceId, "accept", other);
-      expect([refused.status, await code(refused)]).toEqual([404, "invitationNotFound"]);
+      expect([refused.status, await refusalCode(refused)]).toEqual([404, "invitationNotFound"]);
     }
 
     const accepted = await answer(device.deviceId, "accept", ramToken);
@@ -156,12 +152,12 @@ describe("an invited person who has not accepted", () => {
     const on = await postJson(`/api/pumps/${device.deviceId}/motor`, { action: "on" }, ramToken);
     expect(on.status).toBe(200);
     const again = await answer(device.deviceId, "accept", ramToken);
-    expect([again.status, await code(again)]).toEqual([404, "invitationNotFound"]);
+    expect([again.status, await refusalCode(again)]).toEqual([404, "invitationNotFound"]);
 
     const declined = await answer(device.deviceId, "decline", sitaToken);
     expect(await readJson(declined, accessChangeResponseSchema)).toMatchObject({ message: "Invitation declined." });
     const late = await answer(device.deviceId, "accept", sitaToken);
-    expect([late.status, await code(late)]).toEqual([404, "invitationNotFound"]);
+    expect([late.status, await refusalCode(late)]).toEqual([404, "invitationNotFound"]);
     const { members } = await getOk(`/api/pumps/${device.deviceId}/members`, token, pumpMembersResponseSchema);
     expect(members.map((member) => [member.mobileNo, member.acceptedAt !== null])).toEqual([[ram.mobileNo, true]]);
     box.close();

@@ -33,20 +33,15 @@ import {
   getJson,
   getOk,
   hubStub,
+  invite,
   loginToken,
   motorLogRows,
   postJson,
   provisionDevice,
   putJson,
+  refusalCode,
   uniqueMobileNo,
 } from "../helpers.ts";
-
-const invite = (deviceId: string, body: object, token: string) =>
-  postJson(`/api/pumps/${deviceId}/members`, body, token);
-
-async function code(response: Response): Promise<string | undefined> {
-  return (await readJson(response, apiErrorSchema)).code;
-}
 
 describe("an account with two boxes", () => {
   it("lists both, first box first; the routes keyed by number act on the first, those by id on either", async () => {
@@ -88,7 +83,7 @@ describe("an account with two boxes", () => {
     expect((await putJson(`/api/pumps/${second.deviceId}/name`, { name: "" }, token)).status).toBe(200);
     const refused = await putJson(`/api/pumps/${device.deviceId}/name`, { name: "a\nb" }, token);
     expect(refused.status).toBe(400);
-    expect(await code(refused)).toBe("invalidInput");
+    expect(await refusalCode(refused)).toBe("invalidInput");
     const cleared = await getOk("/api/pumps", token, pumpListResponseSchema);
     expect(cleared.pumps.map((pump) => pump.name)).toEqual([null, null]);
   });
@@ -132,13 +127,13 @@ describe("people on a box", () => {
   it("refuses the owner's own number, a number twice, and more than five numbers", async () => {
     const { user, device, token } = await farmerWithDevice();
     const own = await invite(device.deviceId, { mobileNo: user.mobileNo, role: "operator", label: "Me" }, token);
-    expect([own.status, await code(own)]).toEqual([400, "ownNumber"]);
+    expect([own.status, await refusalCode(own)]).toEqual([400, "ownNumber"]);
     const numbers = Array.from({ length: 5 }, () => uniqueMobileNo());
     for (const mobileNo of numbers) {
       expect((await invite(device.deviceId, { mobileNo, role: "viewer", label: "x" }, token)).status).toBe(201);
     }
     const twice = await invite(device.deviceId, { mobileNo: numbers[0], role: "operator", label: "y" }, token);
-    expect([twice.status, await code(twice)]).toEqual([409, "alreadyMember"]);
+    expect([twice.status, await refusalCode(twice)]).toEqual([409, "alreadyMember"]);
     const sixth = await invite(device.deviceId, { mobileNo: uniqueMobileNo(), role: "viewer", label: "z" }, token);
     expect(sixth.status).toBe(409);
     expect(await readJson(sixth, apiErrorSchema)).toMatchObject({ code: "memberLimit", params: { max: 5 } });
@@ -154,7 +149,7 @@ describe("people on a box", () => {
     const on = await postJson(`/api/pumps/${device.deviceId}/motor`, { action: "on" }, ramToken);
     expect(on.status).toBe(200);
     const refused = await postJson(`/api/pumps/${device.deviceId}/motor`, { action: "off" }, await loginToken(sita));
-    expect([refused.status, await code(refused)]).toEqual([403, "notAllowedForRole"]);
+    expect([refused.status, await refusalCode(refused)]).toEqual([403, "notAllowedForRole"]);
 
     const [row] = await motorLogRows(device.deviceId);
     expect(JSON.parse(row!.params)).toEqual({
@@ -213,7 +208,7 @@ describe("people on a box", () => {
     expect((await ramPage.waitForClose()).code).toBe(BROWSER_CLOSE.deviceUnlinked);
     expect(ownerPage.closed).toBeNull();
     const after = await getJson(`/api/pumps/${device.deviceId}/status`, ramToken);
-    expect([after.status, await code(after)]).toEqual([404, "pumpNotFound"]);
+    expect([after.status, await refusalCode(after)]).toEqual([404, "pumpNotFound"]);
     const again = await api(`/api/realtime?deviceId=${device.deviceId}`, {
       headers: { Authorization: `Bearer ${ramToken}`, Upgrade: "websocket" },
     });

@@ -1,0 +1,70 @@
+// Farmers with a pump each on the real local Worker: the farmer registered through the API, the
+// pump provisioned for them by the admin API and online as a simulated 5 HP 3-phase box.
+import type { ApiClient } from "../../common/api-client.ts";
+import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts";
+import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
+import {
+  localDeviceSocketUrl,
+  type SimulatedDevice,
+  type SimulatedDeviceOptions,
+  simulateBox,
+} from "../../device-sim/simulated-device.ts";
+import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
+import { markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import type { LocalWorker } from "./local-worker.ts";
+
+export type SimulatedPump = { farmer: ApiClient; mobileNo: string; deviceId: string; box: SimulatedDevice };
+
+export type SimulatedPumpOptions = {
+  /** The simulator's options over its defaults. */
+  box?: Partial<SimulatedDeviceOptions>;
+  /** Set before the box comes online: the number verified (as its code would) and the pump's name. */
+  verified?: boolean;
+  name?: string;
+  /** The installer sets the running current of its 5 HP motor (about 9 A), so protection does not trip it. */
+  runningCurrent?: boolean;
+};
+
+/** Makes farmers with simulated pumps; `boxes` holds every box started, for the suite to stop. */
+export function simulatedPumps(worker: LocalWorker, admin: ApiClient) {
+  const boxes: SimulatedDevice[] = [];
+  async function farmerWithPump(options: SimulatedPumpOptions = {}): Promise<SimulatedPump> {
+    const mobileNo = uniqueMobileNo();
+    const farmer = await registerFarmer(worker.url, mobileNo);
+    const { device, key } = await admin.provisionDevice("3phase", mobileNo);
+    if (options.verified) await markNumberVerified(worker.persistTo, mobileNo);
+    if (options.name !== undefined) {
+      await executeLocalSql(
+        worker.persistTo,
+        `UPDATE devices SET name = ${sqlText(options.name)} WHERE id = ${sqlText(device.id)};`,
+      );
+    }
+    const identity = { deviceId: device.id, key, kind: "3phase", horsePower: 5 } as const;
+    const box = simulateBox(localDeviceSocketUrl(worker.port), identity, options.box);
+    boxes.push(box);
+    box.start();
+    await box.waitUntilConnected();
+    if (options.runningCurrent) {
+      await farmer.post(`/api/devices/motor/config/${mobileNo}`, motorConfigResponseSchema, {
+        defaultCurrent: 9,
+        dryRunThreshold: 30,
+        overCurrentThreshold: 30,
+      });
+    }
+    return { farmer, mobileNo, deviceId: device.id, box };
+  }
+  return {
+    boxes,
+    farmerWithPump,
+    stop: async () => {
+      await Promise.all(boxes.map((box) => box.stop()));
+    },
+  };
+}
+
+export type SimulatedPumps = ReturnType<typeof simulatedPumps>;
+
+/** The texts of the pump's motor log, newest first, as the farmer reads them. */
+export async function logTexts(farmer: ApiClient, mobileNo: string): Promise<string[]> {
+  return (await farmer.get(`/api/logs/motor/${mobileNo}`, motorLogsResponseSchema)).map((log) => log.logMessage);
+}
