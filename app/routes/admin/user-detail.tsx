@@ -5,18 +5,14 @@
 import { useCallback, useState } from "react";
 import { data, Link, useRevalidator } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
+import type { ConfigHistoryEntry } from "../../../common/admin-user-views.ts";
 import type { PumpMember } from "../../../common/api-responses/pumps.ts";
 import type { PumpUsage } from "../../../common/api-responses/usage.ts";
 import type { HubSnapshot } from "../../../common/hub-contract.ts";
 import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { usageSpanOf } from "../../../common/pump-usage.ts";
 import type { HealthData } from "../../../common/realtime-protocol.ts";
-import {
-  type ConfigHistoryEntry,
-  configHistoryForAdmin,
-  countAdmins,
-  findAdminUserView,
-} from "../../../worker/db/admin-users.ts";
+import { configHistoryForAdmin, countAdmins, findAdminUserView } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { deviceHub } from "../../../worker/hubs/device-hubs.ts";
 import { listPumpMembers } from "../../../worker/services/pump-members.ts";

@@ -5,12 +5,13 @@
 import { useCallback, useEffect, useState } from "react";
 import { Form, Link } from "react-router";
 import { fleetSearchQuerySchema } from "../../../common/admin-schemas.ts";
+import type { AdminUserListItem } from "../../../common/admin-user-views.ts";
 import { deviceStatusesResponseSchema, userListResponseSchema } from "../../../common/api-responses/admin.ts";
 import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { ADMIN_USERS_REFRESH_MS } from "../../../common/constants.ts";
 import { formatDateTime } from "../../../common/i18n/format.ts";
 import type { DeviceStatus } from "../../../common/realtime-protocol.ts";
-import { type AdminUserListItem, deviceStatuses, listUsersForAdmin } from "../../../worker/db/admin-users.ts";
+import { deviceStatuses, listUsersForAdmin } from "../../../worker/db/admin-users.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { listDevicesWithOwners } from "../../../worker/db/devices.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
