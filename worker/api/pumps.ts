@@ -35,7 +35,8 @@ import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
 import { switchPump } from "../services/motor-commands.ts";
 import { setStartByMissedCall } from "../services/phone-start.ts";
-import { personOf, pumpsAndInvitationsOf } from "../services/pump-access.ts";
+import { personOf } from "../services/pump-access.ts";
+import { pumpSummaries, pumpsAndInvitations } from "../services/pump-list.ts";
 import {
   answerInvitation,
   changePumpMember,
@@ -56,20 +57,10 @@ import { pumpUsageAnswer } from "./usage.ts";
 
 export const pumpRoutes = new Hono<ApiEnv>()
   .get("/", requireAuth("user"), async (c) => {
-    const db = getDb(c.env.DB);
-    const { pumps, invitations } = await pumpsAndInvitationsOf(db, c.var.user);
-    const snapshots = await Promise.all(pumps.map(({ device }) => deviceHub(c.env, device.id).getSnapshot()));
+    const { pumps, invitations } = await pumpsAndInvitations(c.env, c.var.user);
     return respond(c, pumpListResponseSchema, {
       success: true,
-      pumps: pumps.map(({ device, role, ownerMobileNo }, index) => ({
-        deviceId: device.id,
-        name: device.name,
-        kind: device.kind,
-        role,
-        ownerMobileNo,
-        status: snapshots[index]!.pump.status,
-        deviceStatus: snapshots[index]!.pump.deviceStatus,
-      })),
+      pumps: await pumpSummaries(c.env, pumps),
       invitations: invitations.map((invitation) => ({
         ...invitation,
         invitedAt: new Date(invitation.invitedAt).toISOString(),
