@@ -22,10 +22,9 @@ import { ALERT_KINDS, type AlertKind } from "../../common/alerts.ts";
 import { subscriptionResponseSchema, subscriptionSavedResponseSchema } from "../../common/api-responses/alerts.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { roleMay } from "../../common/pump-roles.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { HttpError } from "../../worker/http/http-error.ts";
-import { languageOf } from "../../worker/http/request-language.ts";
 import { alertChannelsView, saveAlertChannels } from "../../worker/services/alert-channels.ts";
+import { languageOf } from "../../worker/services/page-request.ts";
+import { refusalError } from "../../worker/services/refusal.ts";
 import { type ApiResult, callApi } from "../api-client.ts";
 import { Choice } from "../components/choice.tsx";
 import { useToast } from "../components/toast.tsx";
@@ -46,7 +45,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     publicKey: envOf(context).VAPID_PUBLIC_KEY || null,
     alertPumps: pumps.filter(({ role }) => roleMay(role, "alerts")).map(named),
     watchedPumps: pumps.filter(({ role }) => !roleMay(role, "alerts")).map(named),
-    phone: await alertChannelsView(getDb(envOf(context).DB), context.get(userContext).id),
+    phone: await alertChannelsView(envOf(context), context.get(userContext).id),
   };
 }
 
@@ -63,14 +62,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   const parsed = saveAlertChannelsSchema.safeParse({ channels, language: languageOf(request) });
   if (!parsed.success) return refused("alerts.failed", 400);
-  try {
-    await saveAlertChannels(getDb(envOf(context).DB), context.get(userContext).id, parsed.data);
-    return { notice: { key: "alerts.saved", tone: "success" } satisfies Notice };
-  } catch (error) {
-    if (error instanceof HttpError && error.code === "alertsNeedVerifiedNumber")
-      return refused("alerts.channels.unverified", 409);
-    throw error;
-  }
+  const saved = await saveAlertChannels(envOf(context), context.get(userContext).id, parsed.data);
+  if (saved.ok) return { notice: { key: "alerts.saved", tone: "success" } satisfies Notice };
+  if (saved.code === "alertsNeedVerifiedNumber") return refused("alerts.channels.unverified", 409);
+  throw refusalError(saved);
 }
 
 const PHONE_KIND_KEYS: Record<PhoneAlertKind, MessageKey> = {

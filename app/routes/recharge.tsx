@@ -15,11 +15,7 @@ import {
   paymentMethodSchema,
   planSchema,
 } from "../../common/plans.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { listPlanPeriods, planCard } from "../../worker/db/plans.ts";
-import { listRechargeRequestsOfUser, toRechargeView } from "../../worker/db/recharges.ts";
-import { HttpError } from "../../worker/http/http-error.ts";
-import { rechargeUpiLink, requestOwnRecharge } from "../../worker/services/recharge-requests.ts";
+import { ownRechargesOf, rechargeUpiLink, requestOwnRecharge } from "../../worker/services/recharge-requests.ts";
 import { Choice } from "../components/choice.tsx";
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
@@ -34,11 +30,10 @@ export const meta: Route.MetaFunction = () => [{ title: "My Plan · Sinchai" }];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const env = envOf(context);
-  const db = getDb(env.DB);
   // The plan is the owner's: a pump shared with this farmer shows whose it is, not its plan.
   const { chosen } = context.get(pumpContext);
   const device = chosen?.role === "owner" ? chosen.device : undefined;
-  const requests = await listRechargeRequestsOfUser(db, user.id);
+  const { requests, views, plan } = await ownRechargesOf(env, user.id, device?.id ?? null);
   // The request just made (only ever one of this farmer's own): what to do next about paying.
   const submittedId = new URL(request.url).searchParams.get("submitted");
   const submitted = requests.find((row) => String(row.id) === submittedId);
@@ -47,8 +42,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     hasDevice: device !== undefined,
     deviceId: device?.id ?? "",
     ownerOnly: chosen !== null && chosen.role !== "owner",
-    plan: device ? planCard(await listPlanPeriods(db, device.id), Date.now()) : null,
-    requests: requests.map(toRechargeView),
+    plan,
+    requests: views,
     submitted: submitted ? { paymentMethod: submitted.paymentMethod, upiLink: rechargeUpiLink(env, submitted) } : null,
   };
 }
@@ -64,20 +59,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const plan = planSchema.safeParse(field(form, "plan"));
   const paymentMethod = paymentMethodSchema.safeParse(field(form, "paymentMethod"));
   if (!plan.success || !paymentMethod.success) return refused("plan.submitFailed", "plan.choose", 400);
-  try {
-    const { request: submitted } = await requestOwnRecharge(envOf(context), context.get(userContext), {
-      plan: plan.data,
-      paymentMethod: paymentMethod.data,
-      deviceId: field(form, "pump"),
-    });
-    return redirect(`/recharge?submitted=${submitted.id}`);
-  } catch (error) {
-    // The API's refusal, worded by the page from its code.
-    if (!(error instanceof HttpError)) throw error;
-    const reason =
-      error.code === "noDevice" ? "motor.noDevice" : error.code === "pendingRecharge" ? "plan.alreadyPending" : null;
-    return refused("plan.submitFailed", reason, error.status);
-  }
+  const submitted = await requestOwnRecharge(envOf(context), context.get(userContext), {
+    plan: plan.data,
+    paymentMethod: paymentMethod.data,
+    deviceId: field(form, "pump"),
+  });
+  if (submitted.ok) return redirect(`/recharge?submitted=${submitted.request.id}`);
+  // The API's refusal, worded by the page from its code.
+  const reason =
+    submitted.code === "noDevice"
+      ? "motor.noDevice"
+      : submitted.code === "pendingRecharge"
+        ? "plan.alreadyPending"
+        : null;
+  return refused("plan.submitFailed", reason, submitted.status);
 }
 
 const PLAN_KEYS: Record<Plan | "free", MessageKey> = {

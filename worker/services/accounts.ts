@@ -10,7 +10,7 @@ import { type AuthenticatedUser, startSession } from "../auth/sessions.ts";
 import { authClientOf } from "../auth/throttle.ts";
 import type { Audience } from "../auth/tokens.ts";
 import { languageOf } from "../http/request-language.ts";
-import { type Refusal, settle } from "./refusal.ts";
+import { type Refusal, settleOrInternal } from "./refusal.ts";
 
 type Credentials = { mobileNo: string; password: string };
 type WaitUntil = (promise: Promise<unknown>) => void;
@@ -35,7 +35,7 @@ export async function signInWithPassword(
   credentials: Credentials,
   audience: Audience,
 ): Promise<SignedIn | Refusal> {
-  const login = await settle(() => logIn(env, credentials, audience, request));
+  const login = await settleOrInternal(() => logIn(env, credentials, audience, request));
   return login.ok ? signedIn(request, audience, login.value, login.value.cookies) : login;
 }
 
@@ -49,7 +49,7 @@ export async function registerAndSignIn(
   credentials: Credentials,
   waitUntil: WaitUntil,
 ): Promise<SignedIn | Refusal> {
-  const account = await settle(() =>
+  const account = await settleOrInternal(() =>
     registerAccount(env, credentials, { waitUntil, language: languageOf(request) }, request),
   );
   if (!account.ok) return account;
@@ -62,7 +62,7 @@ export async function signInWithCode(
   request: Request,
   input: { mobileNo: string; code: string },
 ): Promise<SignedIn | Refusal> {
-  const login = await settle(() => logInWithCode(env, input, request));
+  const login = await settleOrInternal(() => logInWithCode(env, input, request));
   return login.ok ? signedIn(request, "user", login.value, login.value.cookies) : login;
 }
 
@@ -72,7 +72,7 @@ export async function resetPasswordAndSignIn(
   request: Request,
   input: { mobileNo: string; code: string; newPassword: string },
 ): Promise<SignedIn | Refusal> {
-  const login = await settle(() => resetPasswordWithCode(env, input, request));
+  const login = await settleOrInternal(() => resetPasswordWithCode(env, input, request));
   return login.ok ? signedIn(request, "user", login.value, login.value.cookies) : login;
 }
 
@@ -83,7 +83,7 @@ export async function changeOwnPassword(
   user: AuthenticatedUser,
   input: { currentPassword: string; newPassword: string },
 ): Promise<{ ok: true } | Refusal> {
-  const changed = await settle(() => changePassword(env, user, input, request));
+  const changed = await settleOrInternal(() => changePassword(env, user, input, request));
   return changed.ok ? { ok: true } : changed;
 }
 
@@ -96,7 +96,7 @@ export async function sendCode(
   request: Request,
   input: { purpose: CodePurposeName; mobileNo: string; waitUntil: WaitUntil },
 ): Promise<{ ok: true } | Refusal> {
-  const sent = await settle(async () =>
+  const sent = await settleOrInternal(async () =>
     sendAccountCode(env, {
       purpose: input.purpose,
       mobileNo: input.mobileNo,
@@ -115,6 +115,6 @@ export async function verifyNumberWithCode(
   user: AuthenticatedUser,
   code: string,
 ): Promise<{ ok: true } | Refusal> {
-  const verified = await settle(() => verifyOwnNumber(env, user, code, request));
+  const verified = await settleOrInternal(() => verifyOwnNumber(env, user, code, request));
   return verified.ok ? { ok: true } : verified;
 }

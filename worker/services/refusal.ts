@@ -2,9 +2,12 @@
 // message by `code` (app/auth-form.server.ts and each page), the API into its one JSON error
 // answer (`refusalError`, thrown to the API's onError). The code is the API catalogue's
 // `error.{code}` (common/i18n/api-en.ts), or "noDevice".
+import { translateApi } from "../../common/i18n/api.ts";
+import { apiEn } from "../../common/i18n/api-en.ts";
 import type { MessageValues } from "../../common/i18n/catalogue.ts";
+import type { Language } from "../../common/i18n/language.ts";
 import { type ApiErrorCode, apiError, HttpError } from "../http/http-error.ts";
-import { noDeviceError } from "../hubs/hub-failures.ts";
+import { hubFailureText, isHubFailureCode, noDeviceError } from "../hubs/hub-failures.ts";
 
 export type RefusalCode = ApiErrorCode | "noDevice";
 
@@ -29,16 +32,31 @@ export function refuse(
 
 /**
  * Runs work of the layers below (worker/auth, worker/db), which refuse by throwing the API's
- * errors, and gives their refusal back as a value. Anything else is a fault, not a refusal: it
- * is logged here and answers "internal" (500), as the API's onError does.
+ * errors, and gives their refusal back as a value. Anything else is a fault, not a refusal, and
+ * goes on up.
  */
 export async function settle<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | Refusal> {
   try {
     return { ok: true, value: await work() };
   } catch (error) {
-    if (error instanceof HttpError) {
-      return refuse(error.status, error.code as RefusalCode, error.params, error.headers);
-    }
+    return refusalOf(error);
+  }
+}
+
+/** A thrown refusal as a value; anything else thrown is a fault, thrown on. */
+export function refusalOf(error: unknown): Refusal {
+  if (error instanceof HttpError) return refuse(error.status, error.code as RefusalCode, error.params, error.headers);
+  throw error;
+}
+
+/**
+ * As `settle`, for forms that answer a fault with a message of their own rather than an error
+ * page (the sign-in forms): the fault is logged here and answers "internal" (500).
+ */
+export async function settleOrInternal<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | Refusal> {
+  try {
+    return await settle(work);
+  } catch (error) {
     console.error("service failed", error);
     return refuse(500, "internal");
   }
@@ -53,4 +71,25 @@ export function isRefusalError(error: unknown): boolean {
 export function refusalError(refusal: Refusal): HttpError {
   if (refusal.code === "noDevice") return noDeviceError();
   return apiError(refusal.status, refusal.code, refusal.params, refusal.headers);
+}
+
+/**
+ * A refusal kept by its code and parameters (the audit trail's), worded for `language` as its
+ * answer was: the API catalogue's, a hub's, or "noDevice"; null for a code of none of them.
+ */
+export function refusalWords(code: string, params: MessageValues, language: Language): string | null {
+  if (`error.${code}` in apiEn) return translateApi(language, `error.${code}` as keyof typeof apiEn, params);
+  if (isHubFailureCode(code)) {
+    return hubFailureText(
+      {
+        ok: false,
+        code,
+        error: typeof params.error === "string" ? params.error : undefined,
+        version: typeof params.version === "string" ? params.version : undefined,
+      },
+      language,
+    );
+  }
+  if (code === "noDevice") return translateApi(language, "failure.noDevice");
+  return null;
 }
