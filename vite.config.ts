@@ -1,9 +1,42 @@
+import { relative, resolve } from "node:path";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig } from "vite";
+import { defineConfig, normalizePath, type Plugin } from "vite";
+
+/**
+ * Fails the browser's build when it would take in a module of the Worker (worker/) or of the
+ * hub (durable-objects/): their code holds the server's rules, queries and secrets' handling, and
+ * a page that imported one by mistake would ship it to every phone. React Router strips a route's
+ * loader and action (and what only they import) from the browser's bundle, and refuses app's
+ * `*.server.ts` modules there itself; what is left resolving a server folder is a component's own
+ * import. Type-only imports (`import type`) are erased before anything resolves, so they pass.
+ * Applied to the client environment only (the Worker's build takes these folders, of course).
+ * tests/scripts/server-only-guard.test.ts builds a page that leaks one and sees the build fail.
+ */
+export function serverOnlyGuard(root: string = import.meta.dirname): Plugin {
+  const serverFolders = ["worker", "durable-objects"].map((folder) => `${normalizePath(resolve(root, folder))}/`);
+  return {
+    name: "sinchai:server-only-guard",
+    enforce: "pre",
+    applyToEnvironment: (environment) => environment.name === "client",
+    async resolveId(source, importer, options) {
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      const id = resolved ? normalizePath(resolved.id.split("?")[0]!) : "";
+      if (serverFolders.some((folder) => id.startsWith(folder))) {
+        const from = importer ? normalizePath(relative(root, importer.split("?")[0]!)) : "an entry";
+        this.error(
+          `${from} imports ${normalizePath(relative(root, id))}, which is server-only: the browser's bundle ` +
+            "never takes worker/ or durable-objects/. Import types with `import type`, move what the page " +
+            "needs to common/, or reach the server through a loader or an action calling worker/services/.",
+        );
+      }
+      return resolved;
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), reactRouter()],
+  plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), reactRouter(), serverOnlyGuard()],
   environments: {
     client: {
       build: {

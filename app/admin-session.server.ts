@@ -2,8 +2,8 @@
 // ./session.server.ts. The admin session is its own cookie (sinchai_admin_session, Strict).
 import { createContext, type RouterContextProvider } from "react-router";
 import type { AdminMessageKey } from "../common/i18n/admin-en.ts";
-import { type AuthenticatedUser, getSessionUser } from "../worker/auth/sessions.ts";
-import { HttpError } from "../worker/http/http-error.ts";
+import { type AuthenticatedUser, signedInUser } from "../worker/services/page-session.ts";
+import { isRefusalError } from "../worker/services/refusal.ts";
 import { envOf, requireSession } from "./session.server.ts";
 
 /** Set by the admin shell's middleware: every admin page authenticates once, on the server. */
@@ -15,7 +15,7 @@ export function requireAdmin(request: Request, context: Readonly<RouterContextPr
 }
 
 export function optionalAdmin(request: Request, context: Readonly<RouterContextProvider>) {
-  return getSessionUser(envOf(context), request, "admin");
+  return signedInUser(envOf(context), request, "admin");
 }
 
 export type LoadResult<T> = { data: T; error: null } | { data: null; error: AdminMessageKey };
@@ -28,7 +28,7 @@ export async function loadOrMessage<T>(load: () => Promise<T>, failed: AdminMess
   try {
     return { data: await load(), error: null };
   } catch (error) {
-    if (!(error instanceof HttpError)) console.error("admin page: loading failed", error);
+    if (!isRefusalError(error)) console.error("admin page: loading failed", error);
     return { data: null, error: failed };
   }
 }

@@ -7,7 +7,7 @@ import {
   oneTimeCodeSchema,
   registerRequestSchema,
 } from "../common/api-schemas.ts";
-import { HttpError } from "../worker/http/http-error.ts";
+import type { Refusal } from "../worker/services/refusal.ts";
 import type { MessageKey, MessageValues } from "./i18n/i18n.ts";
 
 export type Credentials = { mobileNo: string; password: string };
@@ -50,55 +50,48 @@ export function readPasswordChangeForm(
   return { ok: true, input: result.data };
 }
 
-/** The message key for an error thrown by logIn/registerAccount and the code sign-ins. */
-export function accountErrorKey(error: unknown, fallback: MessageKey): MessageKey {
-  if (error instanceof HttpError) {
-    switch (error.code) {
-      case "loginFailed":
-        return "login.invalid";
-      case "duplicateRegistration":
-        return "register.duplicate";
-      case "throttled":
-        return "auth.throttled";
-      case "wrongCurrentPassword":
-        return "password.wrongCurrent";
-      case "samePassword":
-        return "password.same";
-      case "passwordBlank":
-        return "auth.passwordBlank";
-      case "passwordIsMobile":
-        return "auth.passwordIsMobile";
-      case "passwordRepeated":
-        return "auth.passwordRepeated";
-      case "commonPassword":
-        return "auth.passwordCommon";
-      case "noCode":
-        return "code.dead";
-      default:
-        return fallback;
-    }
+/** The message key for a refusal of a sign-in, a registration, a password change or a code. */
+export function accountErrorKey(refusal: Refusal, fallback: MessageKey): MessageKey {
+  switch (refusal.code) {
+    case "loginFailed":
+      return "login.invalid";
+    case "duplicateRegistration":
+      return "register.duplicate";
+    case "throttled":
+      return "auth.throttled";
+    case "wrongCurrentPassword":
+      return "password.wrongCurrent";
+    case "samePassword":
+      return "password.same";
+    case "passwordBlank":
+      return "auth.passwordBlank";
+    case "passwordIsMobile":
+      return "auth.passwordIsMobile";
+    case "passwordRepeated":
+      return "auth.passwordRepeated";
+    case "commonPassword":
+      return "auth.passwordCommon";
+    case "noCode":
+      return "code.dead";
+    // A fault, not a refusal (logged where it happened, worker/services/refusal.ts).
+    case "internal":
+      return "error.generic";
+    default:
+      return fallback;
   }
-  console.error(error);
-  return "error.generic";
-}
-
-/** The HTTP status an account error answers a form post with. */
-export function accountErrorStatus(error: unknown): number {
-  return error instanceof HttpError ? error.status : 500;
 }
 
 /** Headers for a successful login: the session cookie and the known-device cookie. */
-export function loginCookieHeaders(sessionCookieValue: string, extraCookies: string[]): Headers {
+export function loginCookieHeaders(cookies: string[]): Headers {
   const headers = new Headers();
-  headers.append("Set-Cookie", sessionCookieValue);
-  for (const cookie of extraCookies) headers.append("Set-Cookie", cookie);
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
   return headers;
 }
 
 /** A page's refusal with its values: a wrong code says how many tries are left. */
-export function pageErrorOf(error: unknown, fallback: MessageKey): { key: MessageKey; values?: MessageValues } {
-  if (error instanceof HttpError && error.code === "wrongCode") return { key: "code.wrong", values: error.params };
-  return { key: accountErrorKey(error, fallback) };
+export function pageErrorOf(refusal: Refusal, fallback: MessageKey): { key: MessageKey; values?: MessageValues } {
+  if (refusal.code === "wrongCode") return { key: "code.wrong", values: refusal.params };
+  return { key: accountErrorKey(refusal, fallback) };
 }
 
 /** The mobile number a code form names, read with the API's schema. */

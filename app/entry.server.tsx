@@ -2,7 +2,7 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
-import { pageContentSecurityPolicy } from "../worker/http/security-headers.ts";
+import { pageContentSecurityPolicy } from "../worker/services/page-request.ts";
 
 export default async function handleRequest(
   request: Request,

@@ -4,11 +4,9 @@
 // request; else their first box (or the first shared with them). The pages keep their SPEC
 // paths: the address names a pump only when something opens that pump.
 import { createContext, type RouterContextProvider } from "react-router";
-import { type PumpAction, roleMay } from "../common/pump-roles.ts";
-import { httpOnlyCookie, readCookie } from "../worker/auth/cookies.ts";
-import type { AuthenticatedUser } from "../worker/auth/sessions.ts";
-import { getDb } from "../worker/db/client.ts";
-import { type PumpAccess, pumpAccessOf, pumpsAndInvitationsOf } from "../worker/services/pump-access.ts";
+import type { PumpAction } from "../common/pump-roles.ts";
+import { type AuthenticatedUser, pageCookie, pageCookieValue } from "../worker/services/page-session.ts";
+import { type ListedPump, type PumpAccess, pumpForAction, pumpsAndInvitations } from "../worker/services/pump-list.ts";
 import { field } from "./form.server.ts";
 import { envOf } from "./session.server.ts";
 
@@ -17,11 +15,11 @@ const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 export type PumpChoice = {
   /** Every pump the farmer may see: their own first (first box first), then shared ones. */
-  pumps: (PumpAccess & { ownerMobileNo: string | null })[];
+  pumps: ListedPump[];
   /** The one the pages show; null when the farmer has none. */
   chosen: PumpAccess | null;
   /** Owners' invitations waiting for the farmer's answer (the user shell shows them). */
-  invitations: Awaited<ReturnType<typeof pumpsAndInvitationsOf>>["invitations"];
+  invitations: Awaited<ReturnType<typeof pumpsAndInvitations>>["invitations"];
 };
 
 /** Set by the user shell's middleware with the user, so each page resolves the choice once. */
@@ -32,11 +30,11 @@ export async function choosePump(
   context: Readonly<RouterContextProvider>,
   user: AuthenticatedUser,
 ): Promise<PumpChoice> {
-  const { pumps, invitations } = await pumpsAndInvitationsOf(getDb(envOf(context).DB), user);
+  const { pumps, invitations } = await pumpsAndInvitations(envOf(context), user);
   const mayShow = (deviceId: string | null | undefined) => pumps.find(({ device }) => device.id === deviceId);
   const chosen =
     mayShow(new URL(request.url).searchParams.get("pump")) ??
-    mayShow(readCookie(request, PUMP_COOKIE)) ??
+    mayShow(pageCookieValue(request, PUMP_COOKIE)) ??
     pumps[0] ??
     null;
   return { pumps, chosen, invitations };
@@ -49,13 +47,13 @@ export async function choosePump(
 export function pumpChoiceCookie(request: Request, choice: PumpChoice): string | null {
   const named = new URL(request.url).searchParams.get("pump");
   const chosen = choice.chosen?.device.id;
-  if (!named || chosen !== named || readCookie(request, PUMP_COOKIE) === named) return null;
+  if (!named || chosen !== named || pageCookieValue(request, PUMP_COOKIE) === named) return null;
   return pumpCookie(request, named);
 }
 
 /** The cookie that keeps a choice (any farmer's page may read it; scripts need not). */
 export function pumpCookie(request: Request, deviceId: string): string {
-  return httpOnlyCookie(request, PUMP_COOKIE, deviceId, { sameSite: "Lax", maxAgeSeconds: ONE_YEAR_SECONDS });
+  return pageCookie(request, PUMP_COOKIE, deviceId, { sameSite: "Lax", maxAgeSeconds: ONE_YEAR_SECONDS });
 }
 
 /**
@@ -68,7 +66,5 @@ export async function pumpInForm(
   form: FormData,
   action: PumpAction,
 ): Promise<{ ok: true; pump: PumpAccess } | { ok: false; code: "noDevice" | "notAllowed" }> {
-  const pump = await pumpAccessOf(getDb(env.DB), user, field(form, "pump"));
-  if (!pump) return { ok: false, code: "noDevice" };
-  return roleMay(pump.role, action) ? { ok: true, pump } : { ok: false, code: "notAllowed" };
+  return pumpForAction(env, user, field(form, "pump"), action);
 }

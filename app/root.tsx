@@ -11,7 +11,7 @@ import {
   useMatches,
 } from "react-router";
 import { dictionaries } from "../common/i18n/dictionaries.ts";
-import { languageOf } from "../worker/http/request-language.ts";
+import { languageOf } from "../worker/services/page-request.ts";
 import type { Route } from "./+types/root";
 import { useLanguage, useT } from "./i18n/i18n.ts";
 import { registerServiceWorker, reloadKeptCopyWhenOnline } from "./offline/service-worker.ts";

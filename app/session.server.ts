@@ -1,19 +1,14 @@
 // Session helpers for loaders and actions of the user area.
 import { type RouterContextProvider, redirect } from "react-router";
-import { clearedSessionCookie, readCookie, SESSION_COOKIE } from "../worker/auth/cookies.ts";
-import { type AuthenticatedUser, getSessionUser } from "../worker/auth/sessions.ts";
-import type { Audience } from "../worker/auth/tokens.ts";
-import { cloudflareContext } from "../worker/http/router-context.ts";
+import {
+  type Audience,
+  type AuthenticatedUser,
+  envOf,
+  pageSessionOf,
+  signedInUser,
+} from "../worker/services/page-session.ts";
 
-export function envOf(context: Readonly<RouterContextProvider>): Env {
-  return context.get(cloudflareContext).env;
-}
-
-/** For work that goes on after the answer (an SMS): the request's `waitUntil`. */
-export function waitUntilOf(context: Readonly<RouterContextProvider>): (promise: Promise<unknown>) => void {
-  const { ctx } = context.get(cloudflareContext);
-  return (promise) => ctx.waitUntil(promise);
-}
+export { envOf, waitUntilOf } from "../worker/services/page-session.ts";
 
 /**
  * The signed-in person of one area, or a redirect to where that area signs in. A cookie that
@@ -26,12 +21,10 @@ export async function requireSession(
   audience: Audience,
   signInPath: string,
 ): Promise<AuthenticatedUser> {
-  const user = await getSessionUser(envOf(context), request, audience);
-  if (user) return user;
-  if (readCookie(request, SESSION_COOKIE[audience])) {
-    throw redirect(`${signInPath}?session=expired`, {
-      headers: { "Set-Cookie": clearedSessionCookie(request, audience) },
-    });
+  const session = await pageSessionOf(envOf(context), request, audience);
+  if (session.ok) return session.user;
+  if (session.code === "invalidToken") {
+    throw redirect(`${signInPath}?session=expired`, { headers: { "Set-Cookie": session.clearCookie } });
   }
   throw redirect(signInPath);
 }
@@ -42,5 +35,5 @@ export function requireUser(request: Request, context: Readonly<RouterContextPro
 }
 
 export function optionalUser(request: Request, context: Readonly<RouterContextProvider>) {
-  return getSessionUser(envOf(context), request, "user");
+  return signedInUser(envOf(context), request, "user");
 }

@@ -2,8 +2,8 @@
 // works before (or without) JavaScript; the same function as POST /api/auth/change-password.
 // Every other session of the account ends, and the realtime sockets they opened close.
 import { data, Form, Link, useNavigation } from "react-router";
-import { changePassword } from "../../worker/auth/accounts.ts";
-import { accountErrorKey, accountErrorStatus, readPasswordChangeForm } from "../auth-form.server.ts";
+import { changeOwnPassword } from "../../worker/services/accounts.ts";
+import { accountErrorKey, readPasswordChangeForm } from "../auth-form.server.ts";
 import { Field } from "../components/field.tsx";
 import { NewPasswordField } from "../components/new-password-field.tsx";
 import { useT } from "../i18n/i18n.ts";
@@ -16,15 +16,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Change password · Sinc
 export async function action({ request, context }: Route.ActionArgs) {
   const form = readPasswordChangeForm(await request.formData());
   if (!form.ok) return data({ changed: false, error: form.error }, { status: 400 });
-  try {
-    await changePassword(envOf(context), context.get(userContext), form.input, request);
-    return { changed: true, error: null };
-  } catch (error) {
-    return data(
-      { changed: false, error: accountErrorKey(error, "error.generic") },
-      { status: accountErrorStatus(error) },
-    );
-  }
+  const changed = await changeOwnPassword(envOf(context), request, context.get(userContext), form.input);
+  if (changed.ok) return { changed: true, error: null };
+  return data({ changed: false, error: accountErrorKey(changed, "error.generic") }, { status: changed.status });
 }
 
 export default function ChangePassword({ actionData }: Route.ComponentProps) {

@@ -8,12 +8,8 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../common/constants.ts";
 import { formatMobileNo } from "../../common/i18n/format.ts";
-import { resetPasswordWithCode } from "../../worker/auth/code-accounts.ts";
-import { sendAccountCode } from "../../worker/auth/code-delivery.ts";
-import { sessionCookie } from "../../worker/auth/cookies.ts";
-import { authClientOf } from "../../worker/auth/throttle.ts";
-import { languageOf } from "../../worker/http/request-language.ts";
-import { accountErrorStatus, loginCookieHeaders, pageErrorOf, readCode, readMobileNo } from "../auth-form.server.ts";
+import { resetPasswordAndSignIn, sendCode } from "../../worker/services/accounts.ts";
+import { loginCookieHeaders, pageErrorOf, readCode, readMobileNo } from "../auth-form.server.ts";
 import { AuthLinks, AuthPage } from "../components/auth-page.tsx";
 import {
   AskForCodeForm,
@@ -44,17 +40,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const refused = (error: PageError, status: number) => data<Step>({ step: "code", mobileNo, error }, { status });
   if (field(form, "intent") === "send") {
-    try {
-      await sendAccountCode(env, {
-        purpose: "resetPassword",
-        mobileNo,
-        client: await authClientOf(env, request),
-        waitUntil: waitUntilOf(context),
-        language: languageOf(request),
-      });
-    } catch (error) {
-      return refused(pageErrorOf(error, "error.generic"), accountErrorStatus(error));
-    }
+    const sent = await sendCode(env, request, { purpose: "resetPassword", mobileNo, waitUntil: waitUntilOf(context) });
+    if (!sent.ok) return refused(pageErrorOf(sent, "error.generic"), sent.status);
     return data<Step>({ step: "code", mobileNo, error: null });
   }
   const code = readCode(form);
@@ -65,15 +52,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (newPassword.length < PASSWORD_MIN_LENGTH || newPassword.length > PASSWORD_MAX_LENGTH) {
     return refused({ key: "auth.passwordLength" }, 400);
   }
-  try {
-    const { token, expiresAt, cookies } = await resetPasswordWithCode(env, { mobileNo, code, newPassword }, request);
-    const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
-    return redirect("/motor-control?passwordReset=1", {
-      headers: loginCookieHeaders(sessionCookie(request, "user", token, maxAge), cookies),
-    });
-  } catch (error) {
-    return refused(pageErrorOf(error, "error.generic"), accountErrorStatus(error));
-  }
+  const login = await resetPasswordAndSignIn(env, request, { mobileNo, code, newPassword });
+  if (!login.ok) return refused(pageErrorOf(login, "error.generic"), login.status);
+  return redirect("/motor-control?passwordReset=1", { headers: loginCookieHeaders(login.cookies) });
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 // Switches the interface language: a plain form post, so it works without JavaScript too.
 import { redirect } from "react-router";
-import { httpOnlyCookie } from "../../worker/auth/cookies.ts";
+import { pageCookie } from "../../worker/services/page-session.ts";
 import { readForm } from "../form.server.ts";
 import { isLanguage, LANGUAGE_COOKIE } from "../i18n/i18n.ts";
 import { safeRedirectPath } from "../redirect-target.server.ts";
@@ -15,7 +15,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!isLanguage(language)) return redirect(target);
   return redirect(target, {
     headers: {
-      "Set-Cookie": httpOnlyCookie(request, LANGUAGE_COOKIE, language, {
+      "Set-Cookie": pageCookie(request, LANGUAGE_COOKIE, language, {
         sameSite: "Lax",
         maxAgeSeconds: ONE_YEAR_SECONDS,
       }),

@@ -5,12 +5,8 @@
 // gets one), so it says where to go when none comes.
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { formatMobileNo } from "../../common/i18n/format.ts";
-import { logInWithCode } from "../../worker/auth/code-accounts.ts";
-import { sendAccountCode } from "../../worker/auth/code-delivery.ts";
-import { sessionCookie } from "../../worker/auth/cookies.ts";
-import { authClientOf } from "../../worker/auth/throttle.ts";
-import { languageOf } from "../../worker/http/request-language.ts";
-import { accountErrorStatus, loginCookieHeaders, pageErrorOf, readCode, readMobileNo } from "../auth-form.server.ts";
+import { sendCode, signInWithCode } from "../../worker/services/accounts.ts";
+import { loginCookieHeaders, pageErrorOf, readCode, readMobileNo } from "../auth-form.server.ts";
 import { AuthLinks, AuthPage } from "../components/auth-page.tsx";
 import {
   AskForCodeForm,
@@ -45,33 +41,22 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<Step>({ step: "number", mobileNo: field(form, "mobileNo").slice(0, 10), error }, { status: 400 });
   }
   if (field(form, "intent") === "send") {
-    try {
-      await sendAccountCode(env, {
-        purpose: "signIn",
-        mobileNo,
-        client: await authClientOf(env, request),
-        waitUntil: waitUntilOf(context),
-        language: languageOf(request),
-      });
-    } catch (error) {
+    const sent = await sendCode(env, request, { purpose: "signIn", mobileNo, waitUntil: waitUntilOf(context) });
+    if (!sent.ok) {
       // Too many codes asked for: one that came earlier may still work.
-      const refusal = pageErrorOf(error, "error.generic");
-      return data<Step>({ step: "code", mobileNo, error: refusal }, { status: accountErrorStatus(error) });
+      const refusal = pageErrorOf(sent, "error.generic");
+      return data<Step>({ step: "code", mobileNo, error: refusal }, { status: sent.status });
     }
     return data<Step>({ step: "code", mobileNo, error: null });
   }
   const code = readCode(form);
   if (!code) return data<Step>({ step: "code", mobileNo, error: { key: "code.invalid" } }, { status: 400 });
-  try {
-    const { token, expiresAt, cookies } = await logInWithCode(env, { mobileNo, code }, request);
-    const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
-    return redirect("/motor-control", {
-      headers: loginCookieHeaders(sessionCookie(request, "user", token, maxAge), cookies),
-    });
-  } catch (error) {
-    const refusal = pageErrorOf(error, "login.failed");
-    return data<Step>({ step: "code", mobileNo, error: refusal }, { status: accountErrorStatus(error) });
+  const login = await signInWithCode(env, request, { mobileNo, code });
+  if (!login.ok) {
+    const refusal = pageErrorOf(login, "login.failed");
+    return data<Step>({ step: "code", mobileNo, error: refusal }, { status: login.status });
   }
+  return redirect("/motor-control", { headers: loginCookieHeaders(login.cookies) });
 }
 
 export default function LoginCode({ actionData }: Route.ComponentProps) {

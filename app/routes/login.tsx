@@ -1,7 +1,6 @@
 import { data, redirect } from "react-router";
-import { logIn } from "../../worker/auth/accounts.ts";
-import { sessionCookie } from "../../worker/auth/cookies.ts";
-import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
+import { signInWithPassword } from "../../worker/services/accounts.ts";
+import { accountErrorKey, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
 import { LoginForm } from "../components/login-form.tsx";
 import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
@@ -19,15 +18,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = readCredentialsForm(await readForm(request), "login");
   if (!form.ok) return data({ error: form.error }, { status: 400 });
-  try {
-    const { token, expiresAt, cookies } = await logIn(envOf(context), form.credentials, "user", request);
-    const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
-    return redirect("/motor-control", {
-      headers: loginCookieHeaders(sessionCookie(request, "user", token, maxAge), cookies),
-    });
-  } catch (error) {
-    return data({ error: accountErrorKey(error, "login.failed") }, { status: accountErrorStatus(error) });
-  }
+  const login = await signInWithPassword(envOf(context), request, form.credentials, "user");
+  if (!login.ok) return data({ error: accountErrorKey(login, "login.failed") }, { status: login.status });
+  return redirect("/motor-control", { headers: loginCookieHeaders(login.cookies) });
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {

@@ -2,8 +2,7 @@
 // the question (the header's logout without JavaScript, app/components/logout-control.tsx);
 // the answer posts here.
 import { Link, redirect } from "react-router";
-import { clearedSessionCookie } from "../../worker/auth/cookies.ts";
-import { endSession, getSessionUser } from "../../worker/auth/sessions.ts";
+import { endPageSession } from "../../worker/services/page-session.ts";
 import { AuthPage } from "../components/auth-page.tsx";
 import { LogoutForm } from "../components/logout-control.tsx";
 import { readForm } from "../form.server.ts";
@@ -15,13 +14,11 @@ import type { Route } from "./+types/logout";
 export const meta: Route.MetaFunction = () => [{ title: "Log out? · Sinchai" }];
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const env = envOf(context);
-  const user = await getSessionUser(env, request, "user");
-  if (user) await endSession(env, user.sessionId);
+  const { clearCookie } = await endPageSession(envOf(context), request, "user");
   // Logout on /logs goes to /login (SPEC §2); everywhere else home, saying it worked.
   const next = (await readForm(request)).get("next") === "/login" ? "/login" : "/?loggedOut=1";
   return redirect(next, {
-    headers: { "Set-Cookie": clearedSessionCookie(request, "user") },
+    headers: { "Set-Cookie": clearCookie },
   });
 }
 

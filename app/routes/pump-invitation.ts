@@ -4,8 +4,6 @@
 // Accepting also chooses that pump, so the page the person returns to shows it.
 import { redirect } from "react-router";
 import { deviceIdSchema, invitationAnswerRequestSchema } from "../../common/pump-schemas.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { HttpError } from "../../worker/http/http-error.ts";
 import { answerInvitation } from "../../worker/services/pump-members.ts";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { pumpCookie } from "../pump-choice.server.ts";
@@ -21,14 +19,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const answer = invitationAnswerRequestSchema.safeParse({ answer: field(form, "answer") });
   const deviceId = deviceIdSchema.safeParse(field(form, "deviceId"));
   if (!answer.success || !deviceId.success) return redirect(target);
-  const env = envOf(context);
-  try {
-    await answerInvitation(env, getDb(env.DB), context.get(userContext), deviceId.data, answer.data.answer);
-  } catch (error) {
-    // Answered already (in another tab), or withdrawn: the page shows what is left.
-    if (error instanceof HttpError) return redirect(target);
-    throw error;
-  }
+  const answered = await answerInvitation(envOf(context), context.get(userContext), deviceId.data, answer.data.answer);
+  // Answered already (in another tab), or withdrawn: the page shows what is left.
+  if (!answered.ok) return redirect(target);
   if (answer.data.answer === "decline") return redirect(target);
   return redirect(target, { headers: { "Set-Cookie": pumpCookie(request, deviceId.data) } });
 }

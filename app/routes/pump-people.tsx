@@ -12,15 +12,14 @@ import {
   memberInviteRequestSchema,
   pumpNameRequestSchema,
 } from "../../common/pump-schemas.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { findDeviceById, setDeviceName } from "../../worker/db/devices.ts";
-import { HttpError } from "../../worker/http/http-error.ts";
 import {
   changePumpMember,
   invitePumpMember,
   listPumpMembers,
   removePumpMember,
 } from "../../worker/services/pump-members.ts";
+import { pumpName, renamePump } from "../../worker/services/pump-names.ts";
+import type { Refusal } from "../../worker/services/refusal.ts";
 import { Field } from "../components/field.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { type MessageKey, useT } from "../i18n/i18n.ts";
@@ -35,13 +34,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { chosen } = context.get(pumpContext);
   const isOwner = chosen !== null && roleMay(chosen.role, "invite");
   if (!chosen || !isOwner) return { pump: chosen && { deviceId: chosen.device.id, name: null }, isOwner, members: [] };
-  const db = getDb(envOf(context).DB);
+  const env = envOf(context);
   // Read again: the choice was resolved before this request's action (a new name) ran.
-  const [device, members] = await Promise.all([
-    findDeviceById(db, chosen.device.id),
-    listPumpMembers(db, chosen.device.id),
-  ]);
-  return { pump: { deviceId: chosen.device.id, name: device?.name ?? null }, isOwner, members };
+  const [name, members] = await Promise.all([pumpName(env, chosen.device.id), listPumpMembers(env, chosen.device.id)]);
+  return { pump: { deviceId: chosen.device.id, name }, isOwner, members };
 }
 
 type Notice = { key: MessageKey; values?: Record<string, string | number>; tone: "success" | "error" };
@@ -74,49 +70,48 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const user = context.get(userContext);
   const env = envOf(context);
-  const db = getDb(env.DB);
   const intent = field(form, "intent");
   const access = await pumpInForm(env, user, form, intent === "rename" ? "rename" : "invite");
   if (!access.ok) return refused(REFUSALS[access.code]!, 403);
   const deviceId = access.pump.device.id;
-  try {
-    switch (intent) {
-      case "rename": {
-        const parsed = pumpNameRequestSchema.safeParse({ name: field(form, "name") });
-        if (!parsed.success) return refused("people.error.invalidInput", 400);
-        await setDeviceName(db, deviceId, parsed.data.name);
-        return { notice: { key: "people.nameSaved", tone: "success" } satisfies Notice };
-      }
-      case "invite": {
-        const parsed = memberInviteRequestSchema.safeParse({
-          mobileNo: field(form, "mobileNo"),
-          role: field(form, "role"),
-          label: field(form, "label"),
-        });
-        if (!parsed.success) return refused(inviteRefusal(form, parsed.error.issues[0]?.path[0]), 400);
-        const owner = { deviceId, ownerMobileNo: user.mobileNo, invitedByUserId: user.id };
-        const member = await invitePumpMember(env, db, owner, parsed.data, waitUntilOf(context));
-        return { notice: { key: "people.invited", values: { label: member.label }, tone: "success" } satisfies Notice };
-      }
-      case "change": {
-        const parsed = memberChangeRequestSchema.safeParse({ role: field(form, "role"), label: field(form, "label") });
-        if (!parsed.success) return refused("people.error.invalidInput", 400);
-        const { hubConfirmed } = await changePumpMember(env, db, deviceId, field(form, "mobileNo"), parsed.data);
-        const key = hubConfirmed ? "people.changed" : "people.changedPending";
-        return { notice: { key, tone: "success" } satisfies Notice };
-      }
-      case "remove": {
-        const { hubConfirmed } = await removePumpMember(env, db, deviceId, field(form, "mobileNo"));
-        const key = hubConfirmed ? "people.removed" : "people.removedPending";
-        return { notice: { key, values: { label: field(form, "label") }, tone: "success" } satisfies Notice };
-      }
-      default:
-        return refused("people.error.failed", 400);
+  const refusedBy = (refusal: Refusal) =>
+    refused(REFUSALS[refusal.code] ?? "people.error.failed", refusal.status, { max: MAX_PUMP_MEMBERS });
+  switch (intent) {
+    case "rename": {
+      const parsed = pumpNameRequestSchema.safeParse({ name: field(form, "name") });
+      if (!parsed.success) return refused("people.error.invalidInput", 400);
+      await renamePump(env, deviceId, parsed.data.name);
+      return { notice: { key: "people.nameSaved", tone: "success" } satisfies Notice };
     }
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    const key = REFUSALS[error.code] ?? "people.error.failed";
-    return refused(key, error.status, { max: MAX_PUMP_MEMBERS });
+    case "invite": {
+      const parsed = memberInviteRequestSchema.safeParse({
+        mobileNo: field(form, "mobileNo"),
+        role: field(form, "role"),
+        label: field(form, "label"),
+      });
+      if (!parsed.success) return refused(inviteRefusal(form, parsed.error.issues[0]?.path[0]), 400);
+      const owner = { deviceId, ownerMobileNo: user.mobileNo, invitedByUserId: user.id };
+      const invited = await invitePumpMember(env, owner, parsed.data, waitUntilOf(context));
+      if (!invited.ok) return refusedBy(invited);
+      const values = { label: invited.member.label };
+      return { notice: { key: "people.invited", values, tone: "success" } satisfies Notice };
+    }
+    case "change": {
+      const parsed = memberChangeRequestSchema.safeParse({ role: field(form, "role"), label: field(form, "label") });
+      if (!parsed.success) return refused("people.error.invalidInput", 400);
+      const changed = await changePumpMember(env, deviceId, field(form, "mobileNo"), parsed.data);
+      if (!changed.ok) return refusedBy(changed);
+      const key = changed.hubConfirmed ? "people.changed" : "people.changedPending";
+      return { notice: { key, tone: "success" } satisfies Notice };
+    }
+    case "remove": {
+      const removed = await removePumpMember(env, deviceId, field(form, "mobileNo"));
+      if (!removed.ok) return refusedBy(removed);
+      const key = removed.hubConfirmed ? "people.removed" : "people.removedPending";
+      return { notice: { key, values: { label: field(form, "label") }, tone: "success" } satisfies Notice };
+    }
+    default:
+      return refused("people.error.failed", 400);
   }
 }
 

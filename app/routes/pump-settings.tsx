@@ -15,14 +15,10 @@ import { relativeAge } from "../../common/i18n/format.ts";
 import type { SettingChange } from "../../common/protection-changes.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
-import type { AuthenticatedUser } from "../../worker/auth/sessions.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { findDeviceById, motorConfigOf } from "../../worker/db/devices.ts";
-import { latestFirmware } from "../../worker/db/firmware.ts";
-import { HttpError } from "../../worker/http/http-error.ts";
-import { deviceHub } from "../../worker/hubs/device-hubs.ts";
-import { changeMotorConfig, motorConfigChanges, OWNER_CHANGE_NOTE } from "../../worker/services/motor-config.ts";
+import type { AuthenticatedUser } from "../../worker/services/page-session.ts";
 import { setStartByMissedCall } from "../../worker/services/phone-start.ts";
+import { pumpSettingsOf, saveOwnerSettings, settingChangesOf } from "../../worker/services/pump-settings.ts";
+import { type Refusal, refusalError } from "../../worker/services/refusal.ts";
 import { callApi } from "../api-client.ts";
 import { FirmwareCard } from "../components/firmware-card.tsx";
 import { HealthGrid } from "../components/health-grid.tsx";
@@ -47,19 +43,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (!chosen) return { view: "noDevice" as const };
   // Decided here, before anything of the box is read: a member gets the notice and nothing else.
   if (!roleMay(chosen.role, "configure")) return { view: "ownerOnly" as const };
-  const env = envOf(context);
-  const db = getDb(env.DB);
   // Read again: the choice was resolved before this request's action (a settings change) ran.
-  const device = (await findDeviceById(db, chosen.device.id)) ?? chosen.device;
-  const [snapshot, newestImage] = await Promise.all([
-    deviceHub(env, device.id).getSnapshot(),
-    device.connection ? latestFirmware(db, device.connection) : undefined,
-  ]);
+  const { device, motorConfig, snapshot, newestFirmware } = await pumpSettingsOf(envOf(context), chosen.device);
   return {
     view: "settings" as const,
     deviceId: device.id,
     kind: device.kind,
-    motorConfig: motorConfigOf(device),
+    motorConfig,
     startByMissedCall: device.startByMissedCall,
     numberVerified: user.numberVerified,
     cacheKey: healthCacheKey(user.mobileNo, device.id, pumps[0]?.device.id ?? null),
@@ -67,7 +57,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     firmware: {
       connection: device.connection ?? null,
       installed: device.firmware ?? null,
-      newest: newestImage?.version ?? null,
+      newest: newestFirmware,
     },
     snapshot,
   };
@@ -114,37 +104,31 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const { token: _token, confirmWeakerProtection: _asJson, ...config } = parsed.data;
   const device = { ...access.pump.device, ownerUserId: user.id };
-  try {
-    const changes = motorConfigChanges(device, config);
-    if (changes.length === 0) return { config: { ok: false, code: "unchanged" } } satisfies ActionResult;
-    const confirmed = field(form, "confirmed");
-    const reviewed = reviewedKey(changes);
-    if (confirmed !== reviewed) {
-      const review: ConfigOutcome = {
-        ok: false,
-        code: "review",
-        changes,
-        values,
-        reviewed,
-        changedMeanwhile: confirmed !== "",
-      };
-      return { config: review } satisfies ActionResult;
-    }
-    const { deliveredToDevice } = await changeMotorConfig(env, {
-      device,
-      config,
-      changedByUserId: user.id,
-      changeNote: OWNER_CHANGE_NOTE,
-      // The owner saw each setting old → new, those that weaken protection marked so.
-      confirmedWeaker: true,
-    });
-    return { config: { ok: true, deliveredToDevice } } satisfies ActionResult;
-  } catch (error) {
-    // A voltage limit outside this kind of motor's range: the form shows the range.
-    if (!(error instanceof HttpError) || (error.code !== "invalidInput" && error.code !== "voltageLimitOutOfRange"))
-      throw error;
-    return refused({ ok: false, code: error.code, field: String(error.params.field ?? ""), values }, 400);
+  // A voltage limit outside this kind of motor's range: the form shows the range.
+  const outOfRange = (refusal: Refusal) => {
+    if (refusal.code !== "invalidInput" && refusal.code !== "voltageLimitOutOfRange") throw refusalError(refusal);
+    return refused({ ok: false, code: refusal.code, field: String(refusal.params.field ?? ""), values }, 400);
+  };
+  const checked = settingChangesOf(device, config);
+  if (!checked.ok) return outOfRange(checked);
+  const { changes } = checked;
+  if (changes.length === 0) return { config: { ok: false, code: "unchanged" } } satisfies ActionResult;
+  const confirmed = field(form, "confirmed");
+  const reviewed = reviewedKey(changes);
+  if (confirmed !== reviewed) {
+    const review: ConfigOutcome = {
+      ok: false,
+      code: "review",
+      changes,
+      values,
+      reviewed,
+      changedMeanwhile: confirmed !== "",
+    };
+    return { config: review } satisfies ActionResult;
   }
+  const saved = await saveOwnerSettings(env, device, config);
+  if (!saved.ok) return outOfRange(saved);
+  return { config: { ok: true, deliveredToDevice: saved.deliveredToDevice } } satisfies ActionResult;
 }
 
 /**
@@ -159,7 +143,7 @@ async function phoneStartAnswer(env: Env, user: AuthenticatedUser, form: FormDat
   const enabled = field(form, "enabled");
   if (enabled !== "true" && enabled !== "false") return answer({ ok: false, code: "invalid" }, 400);
   if (enabled === "true" && field(form, "confirmed") !== "on") return answer({ ok: false, code: "review" });
-  const saved = await setStartByMissedCall(getDb(env.DB), access.pump.device.id, enabled === "true");
+  const saved = await setStartByMissedCall(env, access.pump.device.id, enabled === "true");
   return answer({ ok: true, enabled: saved });
 }
 

@@ -1,9 +1,6 @@
 import { data, redirect } from "react-router";
-import { registerAccount } from "../../worker/auth/accounts.ts";
-import { sessionCookie } from "../../worker/auth/cookies.ts";
-import { startSession } from "../../worker/auth/sessions.ts";
-import { languageOf } from "../../worker/http/request-language.ts";
-import { accountErrorKey, accountErrorStatus, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
+import { registerAndSignIn } from "../../worker/services/accounts.ts";
+import { accountErrorKey, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
 import { AuthLinks } from "../components/auth-page.tsx";
 import { LoginForm } from "../components/login-form.tsx";
 import { readForm } from "../form.server.ts";
@@ -21,22 +18,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = readCredentialsForm(await readForm(request), "register");
   if (!form.ok) return data({ error: form.error }, { status: 400 });
-  const env = envOf(context);
-  let userId: number;
-  try {
-    const sending = { waitUntil: waitUntilOf(context), language: languageOf(request) };
-    userId = (await registerAccount(env, form.credentials, sending, request)).id;
-  } catch (error) {
-    return data({ error: accountErrorKey(error, "register.failed") }, { status: accountErrorStatus(error) });
-  }
   // A farmer who just chose a password is not asked for it again: registering signs in. The
   // code sent to the number is asked for next; the number is verified once it is entered
   // (docs/decisions/027-verified-numbers.md).
-  const { token, expiresAt } = await startSession(env, userId, "user");
-  const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
-  return redirect("/verify-number?sent=1&welcome=1", {
-    headers: loginCookieHeaders(sessionCookie(request, "user", token, maxAge), []),
-  });
+  const registered = await registerAndSignIn(envOf(context), request, form.credentials, waitUntilOf(context));
+  if (!registered.ok) {
+    return data({ error: accountErrorKey(registered, "register.failed") }, { status: registered.status });
+  }
+  return redirect("/verify-number?sent=1&welcome=1", { headers: loginCookieHeaders(registered.cookies) });
 }
 
 export default function Register({ actionData }: Route.ComponentProps) {

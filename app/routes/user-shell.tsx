@@ -1,7 +1,7 @@
 import { Form, NavLink, Outlet, useLocation } from "react-router";
 import { formatDateTime } from "../../common/i18n/format.ts";
-import { renewSession } from "../../worker/auth/sessions.ts";
-import { deviceHub } from "../../worker/hubs/device-hubs.ts";
+import { renewedSessionCookie } from "../../worker/services/page-session.ts";
+import { pumpSummaries } from "../../worker/services/pump-list.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { LogoutControl } from "../components/logout-control.tsx";
 import { ToastProvider } from "../components/toast.tsx";
@@ -23,7 +23,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     const keep = pumpChoiceCookie(request, choice);
     if (keep) response.headers.append("Set-Cookie", keep);
     // Opening the app is using it: the session lasts 90 days from now (once a day at most).
-    const renewed = await renewSession(envOf(context), request, user);
+    const renewed = await renewedSessionCookie(envOf(context), request, user);
     if (renewed) response.headers.append("Set-Cookie", renewed);
     return response;
   },
@@ -32,23 +32,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 export async function loader({ context }: Route.LoaderArgs) {
   const { pumps, chosen, invitations } = context.get(pumpContext);
   // One pump needs no switcher; several show each one's state, as its hub vouches for it.
-  const env = envOf(context);
-  const switcher =
-    pumps.length < 2
-      ? []
-      : await Promise.all(
-          pumps.map(async ({ device, role, ownerMobileNo }) => {
-            const { pump } = await deviceHub(env, device.id).getSnapshot();
-            return {
-              deviceId: device.id,
-              name: device.name,
-              role,
-              ownerMobileNo,
-              status: pump.status,
-              deviceStatus: pump.deviceStatus,
-            };
-          }),
-        );
+  const switcher = pumps.length < 2 ? [] : await pumpSummaries(envOf(context), pumps);
   return {
     // When this page was made: a copy the service worker shows offline says so (see below).
     renderedAt: Date.now(),

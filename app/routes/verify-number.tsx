@@ -5,11 +5,9 @@
 // POST /api/auth/codes and POST /api/auth/verify-number. A verified number is sent away.
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { formatMobileNo } from "../../common/i18n/format.ts";
-import { verifyOwnNumber } from "../../worker/auth/code-accounts.ts";
-import { sendAccountCode } from "../../worker/auth/code-delivery.ts";
-import { authClientOf } from "../../worker/auth/throttle.ts";
-import { languageOf } from "../../worker/http/request-language.ts";
-import { accountErrorStatus, pageErrorOf, readCode } from "../auth-form.server.ts";
+import { sendCode, verifyNumberWithCode } from "../../worker/services/accounts.ts";
+import type { Refusal } from "../../worker/services/refusal.ts";
+import { pageErrorOf, readCode } from "../auth-form.server.ts";
 import { CodeField, type PageError, PageErrorMessage, ResendCodeForm } from "../components/code-forms.tsx";
 import { field, readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
@@ -31,30 +29,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = context.get(userContext);
   // Whether the farmer came from registering, carried in the address from page to page.
   const welcome = new URL(request.url).searchParams.get("welcome") === "1" ? "&welcome=1" : "";
-  const refused = (error: unknown) =>
-    data<{ error: PageError }>({ error: pageErrorOf(error, "error.generic") }, { status: accountErrorStatus(error) });
+  const refused = (refusal: Refusal) =>
+    data<{ error: PageError }>({ error: pageErrorOf(refusal, "error.generic") }, { status: refusal.status });
   if (field(form, "intent") === "send") {
-    try {
-      await sendAccountCode(env, {
-        purpose: "verifyNumber",
-        mobileNo: user.mobileNo,
-        client: await authClientOf(env, request),
-        waitUntil: waitUntilOf(context),
-        language: languageOf(request),
-      });
-    } catch (error) {
-      return refused(error);
-    }
+    const sent = await sendCode(env, request, {
+      purpose: "verifyNumber",
+      mobileNo: user.mobileNo,
+      waitUntil: waitUntilOf(context),
+    });
+    if (!sent.ok) return refused(sent);
     // Sent: the page's address says so, and a reload does not send another.
     return redirect(`/verify-number?sent=1${welcome}`);
   }
   const code = readCode(form);
   if (!code) return data<{ error: PageError }>({ error: { key: "code.invalid" } }, { status: 400 });
-  try {
-    await verifyOwnNumber(env, user, code, request);
-  } catch (error) {
-    return refused(error);
-  }
+  const verified = await verifyNumberWithCode(env, request, user, code);
+  if (!verified.ok) return refused(verified);
   return redirect(`/motor-control?verified=1${welcome}`);
 }
 

@@ -3,8 +3,10 @@
 // worker/push/), the Worker reaches durable-objects/ only
 // in its entry point (worker/index.ts, which exports the classes for Cloudflare) and otherwise
 // through the public contract in common/hub-contract.ts, the Worker, the hub and common/ never
-// import the pages' folder (app/), common/ imports neither runtime, and no file imports itself
-// in a circle. Read from the import statements of every .ts and .tsx file, type-only ones included.
+// import the pages' folder (app/), common/ imports neither runtime, the pages reach the Worker
+// only through worker/services/ (docs/architecture.md, "Pages and the server"), and no file
+// imports itself in a circle. Read from the import statements of every .ts and .tsx file,
+// type-only ones included.
 
 /**
  * Circles made only of `import type` (harmless when the code runs, but still two files that
@@ -256,6 +258,11 @@ function boundaryViolations(graph: Graph): string[] {
       if (file.startsWith("common/") && /^(worker|durable-objects)\//.test(target)) {
         violations.push(`${file} imports ${target}: common/ runs everywhere and imports none of the runtimes' folders`);
       }
+      if (file.startsWith("app/") && target.startsWith("worker/") && !target.startsWith("worker/services/")) {
+        violations.push(
+          `${file} imports ${target}: pages reach the Worker only through worker/services/, types included`,
+        );
+      }
       if (file.startsWith("app/") && target.startsWith("durable-objects/")) {
         violations.push(`${file} imports ${target}: pages take what they know of the hub from common/hub-contract.ts`);
       }
@@ -307,7 +314,18 @@ describe("import boundaries", () => {
     expect(importCycles(graph)).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"]]);
   });
 
-  it("durable-objects/ takes only worker/db/, worker/alerts/ and worker/push/ from the Worker; the Worker reaches durable-objects/ only in worker/index.ts; nothing but pages imports app/", async () => {
+  it("refuses a page that imports the Worker past worker/services/, even for a type", () => {
+    const graph: Graph = new Map([
+      ["app/routes/pumps.tsx", ["worker/services/pump-list.ts", "worker/db/client.ts"]],
+      ["app/components/card.tsx", ["worker/auth/sessions.ts"]],
+    ]);
+    expect(boundaryViolations(graph)).toEqual([
+      "app/routes/pumps.tsx imports worker/db/client.ts: pages reach the Worker only through worker/services/, types included",
+      "app/components/card.tsx imports worker/auth/sessions.ts: pages reach the Worker only through worker/services/, types included",
+    ]);
+  });
+
+  it("durable-objects/ takes only worker/db/, worker/alerts/ and worker/push/ from the Worker; the Worker reaches durable-objects/ only in worker/index.ts; nothing but pages imports app/; pages take only worker/services/ from the Worker", async () => {
     const graph = await importGraph({ withTypes: true });
     // The one import the rules allow, read from the real files: the reading works.
     expect(graph.get("worker/index.ts")).toContain("durable-objects/device-hub.ts");

@@ -6,8 +6,8 @@ import { Hono } from "hono";
 import { saveAlertChannelsSchema } from "../../common/alert-channel-schemas.ts";
 import { alertChannelsResponseSchema, alertChannelsSavedResponseSchema } from "../../common/api-responses/alerts.ts";
 import { translateApi } from "../../common/i18n/api.ts";
-import { getDb } from "../db/client.ts";
 import { alertChannelsView, saveAlertChannels } from "../services/alert-channels.ts";
+import { refusalError } from "../services/refusal.ts";
 import type { ApiEnv } from "./context.ts";
 import { readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";
@@ -16,12 +16,14 @@ import { respond } from "./respond.ts";
 
 export const alertRoutes = new Hono<ApiEnv>()
   .get("/channels", requireAuth("user"), async (c) => {
-    const view = await alertChannelsView(getDb(c.env.DB), c.var.user.id);
+    const view = await alertChannelsView(c.env, c.var.user.id);
     return respond(c, alertChannelsResponseSchema, { success: true, ...view });
   })
   .put("/channels", requireAuth("user"), async (c) => {
     const input = await readJsonBody(c, saveAlertChannelsSchema);
-    const view = await saveAlertChannels(getDb(c.env.DB), c.var.user.id, input);
+    const saved = await saveAlertChannels(c.env, c.var.user.id, input);
+    if (!saved.ok) throw refusalError(saved);
+    const { ok: _ok, ...view } = saved;
     return respond(c, alertChannelsSavedResponseSchema, {
       success: true,
       message: translateApi(apiLanguage(c.req.raw), "api.alertsSaved"),

@@ -28,14 +28,13 @@ import {
   pumpPhoneStartRequestSchema,
 } from "../../common/pump-schemas.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
-import { getDb } from "../db/client.ts";
-import { setDeviceName } from "../db/devices.ts";
 import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
 import { switchPump } from "../services/motor-commands.ts";
 import { setStartByMissedCall } from "../services/phone-start.ts";
-import { personOf, pumpsAndInvitationsOf } from "../services/pump-access.ts";
+import { personOf } from "../services/pump-access.ts";
+import { pumpSummaries, pumpsAndInvitations } from "../services/pump-list.ts";
 import {
   answerInvitation,
   changePumpMember,
@@ -43,6 +42,8 @@ import {
   listPumpMembers,
   removePumpMember,
 } from "../services/pump-members.ts";
+import { renamePump } from "../services/pump-names.ts";
+import { refusalError } from "../services/refusal.ts";
 import { deletePumpSchedule, savePumpSchedule } from "../services/schedules.ts";
 import type { ApiEnv } from "./context.ts";
 import { freshReadingAnswer, motorConfigAnswer, motorStatusOf } from "./devices.ts";
@@ -56,20 +57,10 @@ import { pumpUsageAnswer } from "./usage.ts";
 
 export const pumpRoutes = new Hono<ApiEnv>()
   .get("/", requireAuth("user"), async (c) => {
-    const db = getDb(c.env.DB);
-    const { pumps, invitations } = await pumpsAndInvitationsOf(db, c.var.user);
-    const snapshots = await Promise.all(pumps.map(({ device }) => deviceHub(c.env, device.id).getSnapshot()));
+    const { pumps, invitations } = await pumpsAndInvitations(c.env, c.var.user);
     return respond(c, pumpListResponseSchema, {
       success: true,
-      pumps: pumps.map(({ device, role, ownerMobileNo }, index) => ({
-        deviceId: device.id,
-        name: device.name,
-        kind: device.kind,
-        role,
-        ownerMobileNo,
-        status: snapshots[index]!.pump.status,
-        deviceStatus: snapshots[index]!.pump.deviceStatus,
-      })),
+      pumps: await pumpSummaries(c.env, pumps),
       invitations: invitations.map((invitation) => ({
         ...invitation,
         invitedAt: new Date(invitation.invitedAt).toISOString(),
@@ -80,7 +71,9 @@ export const pumpRoutes = new Hono<ApiEnv>()
     // Not requirePump: until they accept, the invited person is nothing to the box.
     const deviceId = parseInput(deviceIdSchema, c.req.param("deviceId"));
     const { answer } = await readJsonBody(c, invitationAnswerRequestSchema);
-    const { hubConfirmed } = await answerInvitation(c.env, getDb(c.env.DB), c.var.user, deviceId, answer);
+    const answered = await answerInvitation(c.env, c.var.user, deviceId, answer);
+    if (!answered.ok) throw refusalError(answered);
+    const { hubConfirmed } = answered;
     const language = apiLanguage(c.req.raw);
     const message =
       answer === "decline"
@@ -126,7 +119,7 @@ export const pumpRoutes = new Hono<ApiEnv>()
   .put("/:deviceId/name", requirePump("rename", "user"), async (c) => {
     const { device } = c.var.pump;
     const { name } = await readJsonBody(c, pumpNameRequestSchema);
-    await setDeviceName(getDb(c.env.DB), device.id, name);
+    await renamePump(c.env, device.id, name);
     return respond(c, pumpNameResponseSchema, {
       success: true,
       message: translateApi(apiLanguage(c.req.raw), "api.pumpNamed"),
@@ -136,7 +129,7 @@ export const pumpRoutes = new Hono<ApiEnv>()
   .put("/:deviceId/phone-start", requirePump("phoneStart", "user"), async (c) => {
     const { device } = c.var.pump;
     const { enabled } = await readJsonBody(c, pumpPhoneStartRequestSchema);
-    const saved = await setStartByMissedCall(getDb(c.env.DB), device.id, enabled);
+    const saved = await setStartByMissedCall(c.env, device.id, enabled);
     return respond(c, pumpPhoneStartResponseSchema, {
       success: true,
       message: translateApi(apiLanguage(c.req.raw), "api.phoneStartSaved", { enabled: saved ? "on" : "off" }),
@@ -184,27 +177,29 @@ export const pumpRoutes = new Hono<ApiEnv>()
     const { device } = c.var.pump;
     return respond(c, pumpMembersResponseSchema, {
       success: true,
-      members: await listPumpMembers(getDb(c.env.DB), device.id),
+      members: await listPumpMembers(c.env, device.id),
     });
   })
   .post("/:deviceId/members", requirePump("invite", "user"), async (c) => {
     const { device } = c.var.pump;
     const invite = await readJsonBody(c, memberInviteRequestSchema);
-    const member = await invitePumpMember(
+    const invited = await invitePumpMember(
       c.env,
-      getDb(c.env.DB),
       { deviceId: device.id, ownerMobileNo: c.var.user.mobileNo, invitedByUserId: c.var.user.id },
       invite,
       (promise) => c.executionCtx.waitUntil(promise),
     );
+    if (!invited.ok) throw refusalError(invited);
     const message = translateApi(apiLanguage(c.req.raw), "api.memberInvited");
-    return respond(c, pumpMemberResponseSchema, { success: true, message, member }, 201);
+    return respond(c, pumpMemberResponseSchema, { success: true, message, member: invited.member }, 201);
   })
   .put("/:deviceId/members/:mobileNo", requirePump("invite", "user"), async (c) => {
     const { device } = c.var.pump;
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
     const change = await readJsonBody(c, memberChangeRequestSchema);
-    const { member, hubConfirmed } = await changePumpMember(c.env, getDb(c.env.DB), device.id, mobileNo, change);
+    const changed = await changePumpMember(c.env, device.id, mobileNo, change);
+    if (!changed.ok) throw refusalError(changed);
+    const { member, hubConfirmed } = changed;
     const message = translateApi(
       apiLanguage(c.req.raw),
       hubConfirmed ? "api.memberChanged" : "api.memberChangedPending",
@@ -214,7 +209,9 @@ export const pumpRoutes = new Hono<ApiEnv>()
   .delete("/:deviceId/members/:mobileNo", requirePump("manageMembers", "user", "admin"), async (c) => {
     const { device } = c.var.pump;
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));
-    const { hubConfirmed } = await removePumpMember(c.env, getDb(c.env.DB), device.id, mobileNo);
+    const removed = await removePumpMember(c.env, device.id, mobileNo);
+    if (!removed.ok) throw refusalError(removed);
+    const { hubConfirmed } = removed;
     const message = translateApi(
       apiLanguage(c.req.raw),
       hubConfirmed ? "api.memberRemoved" : "api.memberRemovedPending",

@@ -22,6 +22,7 @@ import {
 import { apiError } from "../http/http-error.ts";
 import { noDeviceError } from "../hubs/hub-failures.ts";
 import { requestOwnRecharge } from "../services/recharge-requests.ts";
+import { refusalError } from "../services/refusal.ts";
 import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
@@ -37,6 +38,7 @@ export const rechargeRoutes = new Hono<ApiEnv>()
   .post("/request", requireAuth("user"), async (c) => {
     const input = await readJsonBody(c, rechargeRequestSchema);
     const result = await requestOwnRecharge(c.env, c.var.user, input);
+    if (!result.ok) throw refusalError(result);
     return respond(
       c,
       rechargeRequestResponseSchema,

@@ -4,7 +4,7 @@
 import { asc, count, eq, inArray, like, or, sql } from "drizzle-orm";
 import { HUB_NOTICE_UPSERT, type HubNoticeRow } from "../../common/access-change-sql.ts";
 import type { FleetSearch } from "../../common/admin-schemas.ts";
-import type { MemberRole } from "../../common/pump-roles.ts";
+import type { AdminUserListItem, AdminUserView, ConfigHistoryEntry } from "../../common/admin-user-views.ts";
 import type { DeviceStatus } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
 import { listMembershipsOf } from "./device-members.ts";
@@ -13,16 +13,6 @@ import { findKeptSettings, type KeptSettings, listMotorConfigHistory } from "./m
 import { type DeviceRow, devices, type UserRow, users } from "./schema.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-/** A row of GET /api/admin/users. */
-export type AdminUserListItem = {
-  id: number;
-  mobileNo: string;
-  isAdmin: boolean;
-  createdAt: string;
-  lastLogin: string | null;
-  deviceId: string | null;
-};
 
 /**
  * Every account, oldest first, with its first box; with `search`, those whose number it finds
@@ -65,43 +55,6 @@ export async function deviceStatuses(db: Db): Promise<Record<string, DeviceStatu
     .leftJoin(devices, firstBoxOfUser);
   return Object.fromEntries(rows.map((row) => [row.mobileNo, row.online ? "online" : "offline"]));
 }
-
-/** SPEC §3 "User (admin view)", plus the device the page needs to address it. */
-export type AdminUserView = {
-  id: number;
-  mobileNo: string;
-  isAdmin: boolean;
-  createdAt: string;
-  lastLogin: string | null;
-  /** When the holder proved the number with a code; null: not verified. */
-  numberVerifiedAt: string | null;
-  defaultCurrent: number;
-  dryRunThreshold: number;
-  overCurrentThreshold: number;
-  /** The voltage limits in force (the box's kind's defaults where none was set). */
-  underVoltage: number;
-  overVoltage: number;
-  voltageUnbalance: number;
-  deviceInfo: {
-    signal: number | null;
-    imei: string | null;
-    sim: string | null;
-    chipId: string | null;
-    firmware: string | null;
-  };
-  device: {
-    id: string;
-    kind: DeviceRow["kind"];
-    connection: DeviceRow["connection"];
-    online: boolean;
-    lastSeenAt: string | null;
-    activatedAt: string | null;
-  } | null;
-  /** Every box the account owns, its first box first. */
-  boxes: { id: string; kind: DeviceRow["kind"]; online: boolean }[];
-  /** The boxes others let this number use (docs/decisions/018-shared-pumps.md). */
-  shared: { id: string; role: MemberRole; label: string; ownerMobileNo: string | null; online: boolean }[];
-};
 
 function toAdminUserView(
   user: UserRow,
@@ -169,20 +122,6 @@ export async function countAdmins(db: Db): Promise<number> {
   const [row] = await db.select({ value: count() }).from(users).where(eq(users.isAdmin, true));
   return row?.value ?? 0;
 }
-
-/** SPEC §3 "Motor config history entry", with who made each change (their number today). */
-export type ConfigHistoryEntry = {
-  id: number;
-  defaultCurrent: number;
-  dryRunThreshold: number;
-  overCurrentThreshold: number;
-  underVoltage: number | null;
-  overVoltage: number | null;
-  voltageUnbalance: number | null;
-  changeNote: string;
-  changedBy: string | null;
-  createdAt: string;
-};
 
 export async function configHistoryForAdmin(db: Db, userId: number): Promise<ConfigHistoryEntry[]> {
   const rows = await listMotorConfigHistory(db, userId);

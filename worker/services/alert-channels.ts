@@ -11,11 +11,15 @@ import {
   phoneAlertsToday,
   saveAlertSettings,
 } from "../db/alert-deliveries.ts";
-import type { Db } from "../db/client.ts";
-import { apiError } from "../http/http-error.ts";
+import { type Db, getDb } from "../db/client.ts";
+import { type Refusal, refuse } from "./refusal.ts";
 
 /** An account's alert channels, whether its number may get SMS and calls, and today's count against the caps. */
-export async function alertChannelsView(db: Db, userId: number, settings?: AlertSettings) {
+export function alertChannelsView(env: Env, userId: number) {
+  return channelsView(getDb(env.DB), userId);
+}
+
+async function channelsView(db: Db, userId: number, settings?: AlertSettings) {
   const [current, numberVerified, today] = await Promise.all([
     settings ?? alertSettingsOf(db, userId),
     isNumberVerified(db, userId),
@@ -24,9 +28,14 @@ export async function alertChannelsView(db: Db, userId: number, settings?: Alert
   return { ...current, numberVerified, today, caps: { ...DAILY_ALERT_CAPS } };
 }
 
-/** Saves the choices; 409 alertsNeedVerifiedNumber when one is SMS or call and the number is not verified. */
-export async function saveAlertChannels(db: Db, userId: number, input: SaveAlertChannels) {
+/** Saves the choices; refused (409 alertsNeedVerifiedNumber) when one is SMS or call and the number is not verified. */
+export async function saveAlertChannels(
+  env: Env,
+  userId: number,
+  input: SaveAlertChannels,
+): Promise<({ ok: true } & Awaited<ReturnType<typeof channelsView>>) | Refusal> {
+  const db = getDb(env.DB);
   const byPhone = Object.values(input.channels).some((channel) => channel === "sms" || channel === "call");
-  if (byPhone && !(await isNumberVerified(db, userId))) throw apiError(409, "alertsNeedVerifiedNumber");
-  return alertChannelsView(db, userId, await saveAlertSettings(db, userId, input));
+  if (byPhone && !(await isNumberVerified(db, userId))) return refuse(409, "alertsNeedVerifiedNumber");
+  return { ok: true, ...(await channelsView(db, userId, await saveAlertSettings(db, userId, input))) };
 }

@@ -5,6 +5,7 @@ import type { MotorConfig } from "../../common/api-schemas.ts";
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import type { DeviceKind } from "../../common/device-enums.ts";
 import { translateApi } from "../../common/i18n/api.ts";
+import type { MessageValues } from "../../common/i18n/catalogue.ts";
 import type { Language } from "../../common/i18n/language.ts";
 import { NOMINAL_VOLTS, voltageLimitOutOfRange, voltageLimitsOf } from "../../common/protection.ts";
 import {
@@ -72,12 +73,12 @@ function weakerProtectionUnconfirmed(weakened: WeakenedSetting[]): HttpError {
 }
 
 /** What a `weakerProtectionUnconfirmed` refusal lists, read back from its params (the pages' confirm step). */
-export function weakenedSettingsOf(error: HttpError): WeakenedSetting[] {
-  const settings = String(error.params.settings ?? "").split(",");
+export function weakenedSettingsOf(refusal: { params: MessageValues }): WeakenedSetting[] {
+  const settings = String(refusal.params.settings ?? "").split(",");
   return settings.filter(isProtectionSetting).map((setting) => ({
     setting,
-    from: Number(error.params[`${setting}From`]),
-    to: Number(error.params[`${setting}To`]),
+    from: Number(refusal.params[`${setting}From`]),
+    to: Number(refusal.params[`${setting}To`]),
   }));
 }
 

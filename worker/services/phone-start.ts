@@ -5,12 +5,12 @@
 // stop number stops the pump whatever this says. The missed-call path reads it from D1 at every
 // call (worker/phone-control/sms-and-missed-calls.ts), so a change holds from the next call on.
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { getDb } from "../db/client.ts";
 import { devices } from "../db/schema.ts";
 
 /** Saves whether a missed call to the start number may start `deviceId`'s motor; answers the value saved. */
-export async function setStartByMissedCall(db: Db, deviceId: string, enabled: boolean): Promise<boolean> {
-  const [saved] = await db
+export async function setStartByMissedCall(env: Env, deviceId: string, enabled: boolean): Promise<boolean> {
+  const [saved] = await getDb(env.DB)
     .update(devices)
     .set({ startByMissedCall: enabled })
     .where(eq(devices.id, deviceId))

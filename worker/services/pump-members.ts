@@ -7,7 +7,7 @@
 import type { PumpMember } from "../../common/api-responses/pumps.ts";
 import { MAX_PUMP_MEMBERS, type MemberRole } from "../../common/pump-roles.ts";
 import { guardInvitation } from "../auth/throttle.ts";
-import type { Db } from "../db/client.ts";
+import { getDb } from "../db/client.ts";
 import {
   acceptInvitation,
   declineInvitation,
@@ -17,9 +17,9 @@ import {
   updateMember,
 } from "../db/device-members.ts";
 import type { DeviceMemberRow } from "../db/schema.ts";
-import { apiError } from "../http/http-error.ts";
 import { allConfirmed, deliverHubNotices } from "./hub-notices.ts";
 import { tellInvitee } from "./invitation-notice.ts";
+import { type Refusal, refuse, settle } from "./refusal.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -37,8 +37,8 @@ function memberView(member: DeviceMemberRow): PumpMember {
   };
 }
 
-export async function listPumpMembers(db: Db, deviceId: string): Promise<PumpMember[]> {
-  return (await listMembersAndInvitations(db, deviceId)).map(memberView);
+export async function listPumpMembers(env: Env, deviceId: string): Promise<PumpMember[]> {
+  return (await listMembersAndInvitations(getDb(env.DB), deviceId)).map(memberView);
 }
 
 /**
@@ -50,54 +50,52 @@ export async function listPumpMembers(db: Db, deviceId: string): Promise<PumpMem
  */
 export async function invitePumpMember(
   env: Env,
-  db: Db,
   pump: { deviceId: string; ownerMobileNo: string; invitedByUserId: number },
   invite: { mobileNo: string; role: MemberRole; label: string },
   waitUntil: (promise: Promise<unknown>) => void,
-): Promise<PumpMember> {
-  await guardInvitation(env, pump.invitedByUserId);
-  if (invite.mobileNo === pump.ownerMobileNo) throw apiError(400, "ownNumber");
+): Promise<{ ok: true; member: PumpMember } | Refusal> {
+  const guard = await settle(() => guardInvitation(env, pump.invitedByUserId));
+  if (!guard.ok) return guard;
+  if (invite.mobileNo === pump.ownerMobileNo) return refuse(400, "ownNumber");
   const inserted = await insertInvitation(
-    db,
+    getDb(env.DB),
     { deviceId: pump.deviceId, ...invite, invitedByUserId: pump.invitedByUserId, now: Date.now() },
     MAX_PUMP_MEMBERS,
   );
   if (inserted.outcome !== "added") {
-    throw inserted.outcome === "exists"
-      ? apiError(409, "alreadyMember")
-      : apiError(409, "memberLimit", { max: MAX_PUMP_MEMBERS });
+    return inserted.outcome === "exists"
+      ? refuse(409, "alreadyMember")
+      : refuse(409, "memberLimit", { max: MAX_PUMP_MEMBERS });
   }
   // An invitation lets nobody do anything yet: the hub hears of the person when they accept.
   waitUntil(
     tellInvitee(env, { mobileNo: invite.mobileNo, ownerMobileNo: pump.ownerMobileNo, deviceId: pump.deviceId }),
   );
-  return memberView(inserted.row);
+  return { ok: true, member: memberView(inserted.row) };
 }
 
 /** A new role or name; a lower role holds at the hub from the next command. */
 export async function changePumpMember(
   env: Env,
-  db: Db,
   deviceId: string,
   mobileNo: string,
   change: { role?: MemberRole; label?: string },
-): Promise<{ member: PumpMember; hubConfirmed: boolean }> {
-  const changed = await updateMember(db, { deviceId, mobileNo, now: Date.now() }, change);
-  if (!changed.row) throw apiError(404, "memberNotFound");
+): Promise<{ ok: true; member: PumpMember; hubConfirmed: boolean } | Refusal> {
+  const changed = await updateMember(getDb(env.DB), { deviceId, mobileNo, now: Date.now() }, change);
+  if (!changed.row) return refuse(404, "memberNotFound");
   const delivery = await deliverHubNotices(env, changed.notices);
-  return { member: memberView(changed.row), hubConfirmed: allConfirmed(delivery) };
+  return { ok: true, member: memberView(changed.row), hubConfirmed: allConfirmed(delivery) };
 }
 
 /** Ends a membership (or withdraws an invitation); the hub closes that person's sockets on this box. */
 export async function removePumpMember(
   env: Env,
-  db: Db,
   deviceId: string,
   mobileNo: string,
-): Promise<{ hubConfirmed: boolean }> {
-  const removed = await deleteMember(db, { deviceId, mobileNo, now: Date.now() });
-  if (!removed.row) throw apiError(404, "memberNotFound");
-  return { hubConfirmed: allConfirmed(await deliverHubNotices(env, removed.notices)) };
+): Promise<{ ok: true; hubConfirmed: boolean } | Refusal> {
+  const removed = await deleteMember(getDb(env.DB), { deviceId, mobileNo, now: Date.now() });
+  if (!removed.row) return refuse(404, "memberNotFound");
+  return { ok: true, hubConfirmed: allConfirmed(await deliverHubNotices(env, removed.notices)) };
 }
 
 /**
@@ -108,18 +106,18 @@ export async function removePumpMember(
  */
 export async function answerInvitation(
   env: Env,
-  db: Db,
   invitee: { mobileNo: string; numberVerified: boolean },
   deviceId: string,
   answer: "accept" | "decline",
-): Promise<{ hubConfirmed: boolean }> {
-  if (!invitee.numberVerified) throw apiError(404, "invitationNotFound");
+): Promise<{ ok: true; hubConfirmed: boolean } | Refusal> {
+  if (!invitee.numberVerified) return refuse(404, "invitationNotFound");
+  const db = getDb(env.DB);
   const target = { deviceId, mobileNo: invitee.mobileNo };
   if (answer === "decline") {
-    if (!(await declineInvitation(db, target))) throw apiError(404, "invitationNotFound");
-    return { hubConfirmed: true };
+    if (!(await declineInvitation(db, target))) return refuse(404, "invitationNotFound");
+    return { ok: true, hubConfirmed: true };
   }
   const accepted = await acceptInvitation(db, { ...target, now: Date.now() });
-  if (!accepted.row) throw apiError(404, "invitationNotFound");
-  return { hubConfirmed: allConfirmed(await deliverHubNotices(env, accepted.notices)) };
+  if (!accepted.row) return refuse(404, "invitationNotFound");
+  return { ok: true, hubConfirmed: allConfirmed(await deliverHubNotices(env, accepted.notices)) };
 }

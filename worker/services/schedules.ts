@@ -62,3 +62,8 @@ export async function deletePumpSchedule(env: Env, target: ScheduleTarget, id: n
   const result = await deviceHub(env, target.deviceId).deleteSchedule(target.person, id);
   if (!result.ok) throw scheduleFailureError(result);
 }
+
+/** The box's schedules as `target.person` may see them. */
+export function listPumpSchedules(env: Env, target: ScheduleTarget): Promise<ScheduleView[]> {
+  return deviceHub(env, target.deviceId).listSchedules(target.person);
+}

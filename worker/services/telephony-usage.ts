@@ -6,7 +6,7 @@
 // the counts still show, the cost is unknown.
 import { istDay } from "../../common/pump-usage.ts";
 import { type MonthUsageRow, monthUsage } from "../db/alert-deliveries.ts";
-import type { Db } from "../db/client.ts";
+import { getDb } from "../db/client.ts";
 
 export type TelephonyPriceEnv = Pick<
   Env,
@@ -40,9 +40,9 @@ function estimate(row: Pick<MonthUsageRow, "smsParts" | "callMinutes">, prices: 
 }
 
 /** Each account's SMS and calls in `month` with its estimated cost in paise, and the totals. */
-export async function telephonyUsage(db: Db, env: TelephonyPriceEnv, month: string) {
+export async function telephonyUsage(env: TelephonyPriceEnv & Pick<Env, "DB">, month: string) {
   const prices = telephonyPrices(env);
-  const rows = await monthUsage(db, month);
+  const rows = await monthUsage(getDb(env.DB), month);
   const accounts = rows.map((row) => ({ ...row, estimatedPaise: estimate(row, prices) }));
   const sum = (pick: (row: MonthUsageRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
   const totals = {

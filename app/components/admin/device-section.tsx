@@ -1,6 +1,7 @@
 // Provisioning from the user detail page: assign a free device or make a new one for this
 // account, rotate a device's key (shown once), unassign it. The APIs are worker/api/admin/devices.ts.
 import { useEffect, useState } from "react";
+import type { AdminUserView } from "../../../common/admin-user-views.ts";
 import {
   deviceListResponseSchema,
   keyRotatedResponseSchema,
@@ -8,7 +9,6 @@ import {
 } from "../../../common/api-responses/admin.ts";
 import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { type DeviceKind, deviceKindSchema } from "../../../common/device-enums.ts";
-import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import type { Ask } from "../dialog.tsx";
 import { Field } from "../field.tsx";

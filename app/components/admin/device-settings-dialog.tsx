@@ -2,8 +2,8 @@
 // debug log, the device's mobile number, provisioning and firmware. Its questions go to the
 // page's one confirm dialog (`ask`), a sibling of this one, so no close event crosses over.
 import { useEffect, useRef, useState } from "react";
+import type { AdminUserView } from "../../../common/admin-user-views.ts";
 import { deviceConfigResponseSchema } from "../../../common/api-responses/admin.ts";
-import type { AdminUserView } from "../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../i18n/admin.ts";
 import type { Ask } from "../dialog.tsx";
 import { useToast } from "../toast.tsx";

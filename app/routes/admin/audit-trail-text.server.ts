@@ -4,16 +4,14 @@
 // before refusals had codes hold English sentences, which are shown as stored.
 
 import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
-import { translateApi } from "../../../common/i18n/api.ts";
-import { apiEn } from "../../../common/i18n/api-en.ts";
 import type { MessageValues } from "../../../common/i18n/catalogue.ts";
 import type { Language } from "../../../common/i18n/language.ts";
-import { hubFailureText, isHubFailureCode } from "../../../worker/hubs/hub-failures.ts";
 import {
   ADMIN_CONFIG_PAGE_ACTION,
   ADMIN_LOGIN_ACTION,
   ADMIN_LOGOUT_PAGE_ACTION,
 } from "../../../worker/services/record-admin-action.ts";
+import { refusalWords } from "../../../worker/services/refusal.ts";
 import { translateAdmin } from "../../i18n/admin.ts";
 
 /** Every admin write the trail records, by its stored action (a route pattern). */
@@ -72,19 +70,8 @@ export function auditRefusalText(details: Record<string, unknown>, language: Lan
   const code = details.error;
   if (typeof code !== "string") return null;
   const params = valuesOf(details.errorParams);
-  if (`error.${code}` in apiEn) return translateApi(language, `error.${code}` as keyof typeof apiEn, params);
-  if (isHubFailureCode(code)) {
-    return hubFailureText(
-      {
-        ok: false,
-        code,
-        error: typeof params.error === "string" ? params.error : undefined,
-        version: typeof params.version === "string" ? params.version : undefined,
-      },
-      language,
-    );
-  }
-  if (code === "noDevice") return translateApi(language, "failure.noDevice");
+  const worded = refusalWords(code, params, language);
+  if (worded !== null) return worded;
   const reason = LOGIN_REASONS[code];
   return reason ? translateAdmin(language, reason) : code;
 }

@@ -5,9 +5,8 @@ import { data, Form, Link } from "react-router";
 import { auditQuerySchema } from "../../../common/admin-schemas.ts";
 import { ADMIN_AUDIT_PAGE_SIZE } from "../../../common/constants.ts";
 import { formatDateTime } from "../../../common/i18n/format.ts";
-import { listAuditEntries } from "../../../worker/db/admin-audit-trail.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { languageOf } from "../../../worker/http/request-language.ts";
+import { auditTrailPage } from "../../../worker/services/admin-activity.ts";
+import { languageOf } from "../../../worker/services/page-request.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
@@ -25,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A mangled query shows the whole trail from the first page rather than an error.
   const { page, adminId, target } = query.success ? query.data : { page: 1, adminId: undefined, target: undefined };
   const loaded = await loadOrMessage(
-    () => listAuditEntries(getDb(envOf(context).DB), { adminId, target }, page, ADMIN_AUDIT_PAGE_SIZE),
+    () => auditTrailPage(envOf(context), { adminId, target }, page, ADMIN_AUDIT_PAGE_SIZE),
     "admin.audit.fetchFailed",
   );
   // Codes are worded here, on the server: the API's catalogue never travels to the browser.

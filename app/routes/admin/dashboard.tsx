@@ -6,8 +6,7 @@ import { Link } from "react-router";
 import { dashboardStatsResponseSchema } from "../../../common/api-responses/admin.ts";
 import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { formatNumber } from "../../../common/i18n/format.ts";
-import { type DashboardStats, dashboardStats } from "../../../worker/db/admin-stats.ts";
-import { getDb } from "../../../worker/db/client.ts";
+import { type DashboardStats, fleetStats } from "../../../worker/services/admin-activity.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
@@ -20,8 +19,7 @@ import type { Route } from "./+types/dashboard";
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard · Sinchai Admin" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const env = envOf(context);
-  return loadOrMessage(() => dashboardStats(getDb(env.DB), Date.now()), "admin.dashboard.loadFailed");
+  return loadOrMessage(() => fleetStats(envOf(context)), "admin.dashboard.loadFailed");
 }
 
 type Card = { key: keyof DashboardStats; label: AdminMessageKey; attention?: boolean };

@@ -2,9 +2,7 @@
 // action like the farmers' /login, so it works without JavaScript too.
 import { data, redirect } from "react-router";
 import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
-import { logIn } from "../../../worker/auth/accounts.ts";
-import { sessionCookie } from "../../../worker/auth/cookies.ts";
-import { HttpError } from "../../../worker/http/http-error.ts";
+import { signInWithPassword } from "../../../worker/services/accounts.ts";
 import { optionalAdmin } from "../../admin-session.server.ts";
 import { loginCookieHeaders, readCredentialsForm } from "../../auth-form.server.ts";
 import { LoginForm } from "../../components/login-form.tsx";
@@ -31,22 +29,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const error: AdminMessageKey = form.error === "auth.required" ? "admin.login.required" : "admin.login.failed";
     return data({ error }, { status: 400 });
   }
-  try {
-    const { token, expiresAt, cookies } = await logIn(envOf(context), form.credentials, "admin", request);
-    const maxAge = Math.floor((expiresAt - Date.now()) / 1000);
-    return redirect("/admin/dashboard", {
-      headers: loginCookieHeaders(sessionCookie(request, "admin", token, maxAge), cookies),
-    });
-  } catch (error) {
-    if (error instanceof HttpError && error.code === "throttled") {
-      return data({ error: "admin.login.throttled" as const }, { status: 429 });
-    }
-    // Wrong password, unknown number or not an admin: one answer, no account probing (SPEC §8
-    // "any other failure"). Anything unexpected means the login produced no valid session.
-    if (error instanceof HttpError) return data({ error: "admin.login.failed" as const }, { status: 401 });
-    console.error("admin login failed unexpectedly", error);
-    return data({ error: "admin.login.invalidResponse" as const }, { status: 500 });
-  }
+  const login = await signInWithPassword(envOf(context), request, form.credentials, "admin");
+  if (login.ok) return redirect("/admin/dashboard", { headers: loginCookieHeaders(login.cookies) });
+  if (login.code === "throttled") return data({ error: "admin.login.throttled" as const }, { status: 429 });
+  // Anything unexpected (logged by the service) means the login produced no valid session.
+  if (login.code === "internal") return data({ error: "admin.login.invalidResponse" as const }, { status: 500 });
+  // Wrong password, unknown number or not an admin: one answer, no account probing (SPEC §8
+  // "any other failure").
+  return data({ error: "admin.login.failed" as const }, { status: 401 });
 }
 
 export default function AdminLogin({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,17 +1,14 @@
 // Admin logout (SPEC §2): ends the session on the server, clears the cookie, back to the login.
 import { redirect } from "react-router";
-import { clearedSessionCookie } from "../../../worker/auth/cookies.ts";
-import { endSession } from "../../../worker/auth/sessions.ts";
+import { endPageSession } from "../../../worker/services/page-session.ts";
 import { ADMIN_LOGOUT_PAGE_ACTION, recordAdminAudit } from "../../../worker/services/record-admin-action.ts";
-import { optionalAdmin } from "../../admin-session.server.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/logout";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const env = envOf(context);
-  const admin = await optionalAdmin(request, context);
+  const { ended: admin, clearCookie } = await endPageSession(env, request, "admin");
   if (admin) {
-    await endSession(env, admin.sessionId);
     // The one admin write that does not go through the API (logins go through logIn, which
     // records them): on the trail with the status the API's logout would have answered.
     await recordAdminAudit(env, request, {
@@ -23,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   return redirect("/admin/login?loggedOut=1", {
-    headers: { "Set-Cookie": clearedSessionCookie(request, "admin") },
+    headers: { "Set-Cookie": clearCookie },
   });
 }
 

@@ -5,8 +5,7 @@ import { motorLogsPageQuerySchema } from "../../../common/admin-schemas.ts";
 import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
 import { formatDateTime } from "../../../common/i18n/format.ts";
 import { motorLogEntryText } from "../../../common/i18n/motor-log.ts";
-import { listMotorLogsForAdmin } from "../../../worker/db/admin-motor-logs.ts";
-import { getDb } from "../../../worker/db/client.ts";
+import { fleetMotorLogs } from "../../../worker/services/admin-activity.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
@@ -23,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A mangled ?page= shows the first page rather than an error.
   const page = query.success ? query.data.page : 1;
   const loaded = await loadOrMessage(
-    () => listMotorLogsForAdmin(getDb(envOf(context).DB), page, ADMIN_LOGS_PAGE_SIZE),
+    () => fleetMotorLogs(envOf(context), page, ADMIN_LOGS_PAGE_SIZE),
     "admin.logs.fetchFailed",
   );
   return data(loaded, { status: loaded.error ? 500 : 200 });

@@ -6,8 +6,7 @@ import { rechargeListResponseSchema } from "../../../common/api-responses/rechar
 import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { formatDateTime, formatRupees } from "../../../common/i18n/format.ts";
 import type { RechargeStatus } from "../../../common/plans.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { listRechargeRequests, toRechargeView } from "../../../worker/db/recharges.ts";
+import { type RechargeView, rechargeQueue } from "../../../worker/services/recharge-requests.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
@@ -22,14 +21,12 @@ import type { Route } from "./+types/recharges";
 
 export const meta: Route.MetaFunction = () => [{ title: "Recharges · Sinchai Admin" }];
 
-type RechargeView = ReturnType<typeof toRechargeView>;
 type Action =
   | { kind: "mark"; status: "paid" | "failed"; request: RechargeView }
   | { kind: "delete"; request: RechargeView };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const db = getDb(envOf(context).DB);
-  return loadOrMessage(async () => (await listRechargeRequests(db)).map(toRechargeView), "admin.recharges.loadFailed");
+  return loadOrMessage(() => rechargeQueue(envOf(context)), "admin.recharges.loadFailed");
 }
 
 const STATUS_CLASS: Record<RechargeStatus, string> = { pending: "neutral", paid: "ok", failed: "bad" };

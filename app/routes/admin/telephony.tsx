@@ -5,7 +5,6 @@ import { data, Form, Link } from "react-router";
 import { telephonyUsageQuerySchema } from "../../../common/admin-schemas.ts";
 import { formatNumber, localeOf } from "../../../common/i18n/format.ts";
 import type { Language } from "../../../common/i18n/language.ts";
-import { getDb } from "../../../worker/db/client.ts";
 import { istMonth, telephonyUsage } from "../../../worker/services/telephony-usage.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
@@ -24,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A mangled ?month= shows this month rather than an error.
   const chosen = (query.success && query.data.month) || istMonth(Date.now());
   const env = envOf(context);
-  const loaded = await loadOrMessage(() => telephonyUsage(getDb(env.DB), env, chosen), "admin.telephony.loadFailed");
+  const loaded = await loadOrMessage(() => telephonyUsage(env, chosen), "admin.telephony.loadFailed");
   return data(loaded, { status: loaded.error ? 500 : 200 });
 }
 

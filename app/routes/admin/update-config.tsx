@@ -15,11 +15,10 @@ import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { formatNumber } from "../../../common/i18n/format.ts";
 import { VOLTAGE_LIMIT_RANGES } from "../../../common/protection.ts";
 import type { ProtectionSetting, WeakenedSetting } from "../../../common/protection-changes.ts";
-import { findAdminUserView } from "../../../worker/db/admin-users.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { HttpError } from "../../../worker/http/http-error.ts";
-import { changeAccountMotorConfig, weakenedSettingsOf } from "../../../worker/services/motor-config.ts";
+import { adminUserView, changeAccountSettings } from "../../../worker/services/admin-accounts.ts";
+import { weakenedSettingsOf } from "../../../worker/services/motor-config.ts";
 import { ADMIN_CONFIG_PAGE_ACTION, recordAdminAudit } from "../../../worker/services/record-admin-action.ts";
+import type { Refusal } from "../../../worker/services/refusal.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { Field } from "../../components/field.tsx";
@@ -33,10 +32,10 @@ import type { Route } from "./+types/update-config";
 export const meta: Route.MetaFunction = () => [{ title: "Update Motor Config · Sinchai Admin" }];
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const db = getDb(envOf(context).DB);
+  const env = envOf(context);
   const id = userIdSchema.safeParse(params.userId);
   const loaded = await loadOrMessage(async () => {
-    const user = id.success ? await findAdminUserView(db, { id: id.data }) : undefined;
+    const user = id.success ? await adminUserView(env, id.data) : undefined;
     if (!user) return null;
     const { mobileNo, defaultCurrent, dryRunThreshold, overCurrentThreshold } = user;
     const { underVoltage, overVoltage, voltageUnbalance } = user;
@@ -80,16 +79,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isSameOriginRequest(request)) return data<Outcome>({ ok: false, code: "invalid", field: null }, { status: 403 });
   const env = envOf(context);
   const admin = context.get(adminContext);
-  const db = getDb(env.DB);
   const form = await readForm(request);
   const values = Object.fromEntries(FIELD_NAMES.map((name) => [name, field(form, name)])) as TypedConfig;
   const confirmedWeaker = field(form, "confirmWeakerProtection") === "true";
   const id = userIdSchema.safeParse(params.userId);
-  const user = id.success ? await findAdminUserView(db, { id: id.data }) : undefined;
+  const user = id.success ? await adminUserView(env, id.data) : undefined;
   const parsed = motorConfigRequestSchema.safeParse(values);
   let outcome: Outcome;
   let status = 200;
-  let refusal: HttpError | null = null;
+  let refusal: Refusal | null = null;
   if (!user) {
     outcome = { ok: false, code: "notFound", field: null };
     status = 404;
@@ -98,22 +96,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     status = 400;
   } else {
     const { token: _token, confirmWeakerProtection: _asJson, ...config } = parsed.data;
-    try {
-      const { deliveredToDevice, keptForFirstBox } = await changeAccountMotorConfig(env, {
-        mobileNo: user.mobileNo,
-        config,
-        admin,
-        confirmedWeaker,
-      });
-      outcome = { ok: true, deliveredToDevice, keptForFirstBox };
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      refusal = error;
-      status = error.status;
+    const changed = await changeAccountSettings(env, { mobileNo: user.mobileNo, config, admin, confirmedWeaker });
+    if (changed.ok) {
+      outcome = { ok: true, deliveredToDevice: changed.deliveredToDevice, keptForFirstBox: changed.keptForFirstBox };
+    } else {
+      refusal = changed;
+      status = changed.status;
       outcome =
-        error.code === "weakerProtectionUnconfirmed"
-          ? { ok: false, code: "weakerProtection", weakened: weakenedSettingsOf(error), values }
-          : { ok: false, code: "invalid", field: String(error.params.field ?? "") || null };
+        changed.code === "weakerProtectionUnconfirmed"
+          ? { ok: false, code: "weakerProtection", weakened: weakenedSettingsOf(changed), values }
+          : { ok: false, code: "invalid", field: String(changed.params.field ?? "") || null };
     }
   }
   // An admin write that does not go through the API: on the trail as the API's would be.

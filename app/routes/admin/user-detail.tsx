@@ -5,21 +5,14 @@
 import { useCallback, useState } from "react";
 import { data, Link, useRevalidator } from "react-router";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
+import type { ConfigHistoryEntry } from "../../../common/admin-user-views.ts";
 import type { PumpMember } from "../../../common/api-responses/pumps.ts";
 import type { PumpUsage } from "../../../common/api-responses/usage.ts";
 import type { HubSnapshot } from "../../../common/hub-contract.ts";
 import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { usageSpanOf } from "../../../common/pump-usage.ts";
 import type { HealthData } from "../../../common/realtime-protocol.ts";
-import {
-  type ConfigHistoryEntry,
-  configHistoryForAdmin,
-  countAdmins,
-  findAdminUserView,
-} from "../../../worker/db/admin-users.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { deviceHub } from "../../../worker/hubs/device-hubs.ts";
-import { listPumpMembers } from "../../../worker/services/pump-members.ts";
+import { accountDetailsOf, adminUserView } from "../../../worker/services/admin-accounts.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { appendDebugLine, type DebugLine } from "../../components/admin/debug-console.tsx";
@@ -51,19 +44,13 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const notFound = () =>
     data({ page: null, error: "admin.user.notFound" as AdminMessageKey, adminId }, { status: 404 });
   if (!id.success) return notFound();
-  const db = getDb(env.DB);
   const loaded = await loadOrMessage(async () => {
-    const user = await findAdminUserView(db, { id: id.data });
+    const user = await adminUserView(env, id.data);
     if (!user) return null;
     const usageSpan = usageSpanOf(request.url);
-    const [history, snapshot, adminCount, members, usage] = await Promise.all([
-      configHistoryForAdmin(db, user.id),
-      user.device ? deviceHub(env, user.device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
-      countAdmins(db),
-      user.device ? listPumpMembers(db, user.device.id) : [],
-      user.device ? deviceHub(env, user.device.id).usage(usageSpan) : null,
-    ]);
-    return { user, history, snapshot, adminCount, members, usage, usageSpan };
+    const details = await accountDetailsOf(env, user, usageSpan);
+    const snapshot = details.snapshot ?? noDeviceSnapshot(Date.now());
+    return { user, ...details, snapshot, usageSpan };
   }, "admin.user.loadFailed");
   if (loaded.error) return data({ page: null, error: loaded.error, adminId }, { status: 500 });
   if (!loaded.data) return notFound();

@@ -5,14 +5,13 @@
 import { useCallback, useEffect, useState } from "react";
 import { Form, Link } from "react-router";
 import { fleetSearchQuerySchema } from "../../../common/admin-schemas.ts";
+import type { AdminUserListItem } from "../../../common/admin-user-views.ts";
 import { deviceStatusesResponseSchema, userListResponseSchema } from "../../../common/api-responses/admin.ts";
 import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { ADMIN_USERS_REFRESH_MS } from "../../../common/constants.ts";
 import { formatDateTime } from "../../../common/i18n/format.ts";
 import type { DeviceStatus } from "../../../common/realtime-protocol.ts";
-import { type AdminUserListItem, deviceStatuses, listUsersForAdmin } from "../../../worker/db/admin-users.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { listDevicesWithOwners } from "../../../worker/db/devices.ts";
+import { fleetOf } from "../../../worker/services/admin-accounts.ts";
 import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
@@ -30,27 +29,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Users · Sinchai Admin"
 type Statuses = Record<string, DeviceStatus>;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const db = getDb(envOf(context).DB);
   const typed = new URL(request.url).searchParams.get("q")?.trim() ?? "";
   // A search too long to be a number or a box id finds nothing rather than everyone.
   const parsed = fleetSearchQuerySchema.safeParse({ q: typed });
   const search = parsed.success ? parsed.data.q : { digits: null, boxIdPart: null };
-  const loaded = await loadOrMessage(
-    async () => ({
-      users: await listUsersForAdmin(db, search),
-      statuses: await deviceStatuses(db),
-      boxes: search
-        ? (await listDevicesWithOwners(db, search)).map(({ device, ownerMobileNo }) => ({
-            id: device.id,
-            kind: device.kind,
-            ownerUserId: device.ownerUserId,
-            ownerMobileNo,
-            online: device.online,
-          }))
-        : [],
-    }),
-    "admin.users.fetchFailed",
-  );
+  const loaded = await loadOrMessage(() => fleetOf(envOf(context), search), "admin.users.fetchFailed");
   return { ...loaded, adminId: context.get(adminContext).id, q: typed };
 }
 

@@ -3,11 +3,10 @@
 import { data } from "react-router";
 import { saveAlertChannelsSchema } from "../../../common/alert-channel-schemas.ts";
 import { PHONE_ALERT_KINDS } from "../../../common/alert-channels.ts";
-import type { AuthenticatedUser } from "../../../worker/auth/sessions.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { HttpError } from "../../../worker/http/http-error.ts";
-import { languageOf } from "../../../worker/http/request-language.ts";
 import { saveAlertChannels } from "../../../worker/services/alert-channels.ts";
+import { languageOf } from "../../../worker/services/page-request.ts";
+import type { AuthenticatedUser } from "../../../worker/services/page-session.ts";
+import { refusalError } from "../../../worker/services/refusal.ts";
 import { field } from "../../form-field.ts";
 import type { MessageKey } from "../../i18n/i18n.ts";
 import type { Notice } from "./phone-channels.tsx";
@@ -21,12 +20,8 @@ export async function saveChannels(request: Request, env: Env, user: Authenticat
   );
   const parsed = saveAlertChannelsSchema.safeParse({ channels, language: languageOf(request) });
   if (!parsed.success) return refused("alerts.failed", 400);
-  try {
-    await saveAlertChannels(getDb(env.DB), user.id, parsed.data);
-    return { notice: { key: "alerts.saved", tone: "success" } satisfies Notice };
-  } catch (error) {
-    if (error instanceof HttpError && error.code === "alertsNeedVerifiedNumber")
-      return refused("alerts.channels.unverified", 409);
-    throw error;
-  }
+  const saved = await saveAlertChannels(env, user.id, parsed.data);
+  if (saved.ok) return { notice: { key: "alerts.saved", tone: "success" } satisfies Notice };
+  if (saved.code === "alertsNeedVerifiedNumber") return refused("alerts.channels.unverified", 409);
+  throw refusalError(saved);
 }

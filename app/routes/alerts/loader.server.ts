@@ -1,7 +1,6 @@
 // The alerts page's data: the VAPID public key the browser subscribes with, the pumps whose
 // alerts the farmer gets (and those they only watch), and the phone channels as saved.
 import { roleMay } from "../../../common/pump-roles.ts";
-import { getDb } from "../../../worker/db/client.ts";
 import { alertChannelsView } from "../../../worker/services/alert-channels.ts";
 import { pumpContext } from "../../pump-choice.server.ts";
 import { envOf } from "../../session.server.ts";
@@ -16,6 +15,6 @@ export async function loadAlertsPage({ context }: Route.LoaderArgs) {
     publicKey: envOf(context).VAPID_PUBLIC_KEY || null,
     alertPumps: pumps.filter(({ role }) => roleMay(role, "alerts")).map(named),
     watchedPumps: pumps.filter(({ role }) => !roleMay(role, "alerts")).map(named),
-    phone: await alertChannelsView(getDb(envOf(context).DB), context.get(userContext).id),
+    phone: await alertChannelsView(envOf(context), context.get(userContext).id),
   };
 }

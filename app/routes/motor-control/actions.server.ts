@@ -4,8 +4,8 @@
 // (The motor's settings are posted to /pump-settings.)
 import { data } from "react-router";
 import { relayStateSchema } from "../../../common/device-enums.ts";
-import type { AuthenticatedUser } from "../../../worker/auth/sessions.ts";
 import { switchPump } from "../../../worker/services/motor-commands.ts";
+import type { AuthenticatedUser } from "../../../worker/services/page-session.ts";
 import { pumpInForm } from "../../pump-choice.server.ts";
 import type { CommandOutcome, SwitchAnswer } from "./command-outcome.ts";
 

@@ -2,9 +2,7 @@
 // motor's settings and what this farmer may do with it.
 import { roleMay } from "../../../common/pump-roles.ts";
 import { usageSpanOf } from "../../../common/pump-usage.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { findDeviceById, motorConfigOf } from "../../../worker/db/devices.ts";
-import { deviceHub } from "../../../worker/hubs/device-hubs.ts";
+import { noPumpMotorConfig, pumpDashboardOf } from "../../../worker/services/pump-dashboard.ts";
 import { healthCacheKey } from "../../health-cache.ts";
 import { pumpContext } from "../../pump-choice.server.ts";
 import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
@@ -15,17 +13,12 @@ import type { Route } from "./+types/route";
 export async function loadDashboard({ context, request }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const env = envOf(context);
-  const db = getDb(env.DB);
   const { pumps, chosen } = context.get(pumpContext);
-  // Read again: the choice was resolved before this request's action (a settings change) ran.
-  const device = chosen ? await findDeviceById(db, chosen.device.id) : undefined;
   const role = chosen?.role ?? "owner";
   const usageSpan = usageSpanOf(request.url);
-  const [snapshot, usage] = await Promise.all([
-    device ? deviceHub(env, device.id).getSnapshot() : noDeviceSnapshot(Date.now()),
-    // Server-rendered with the page (and again when it revalidates), never over the socket.
-    device ? deviceHub(env, device.id).usage(usageSpan) : null,
-  ]);
+  // Read again: the choice was resolved before this request's action (a settings change) ran.
+  const dashboard = chosen ? await pumpDashboardOf(env, chosen.device.id, usageSpan) : null;
+  const device = dashboard?.device;
   return {
     mobileNo: user.mobileNo,
     numberVerified: user.numberVerified,
@@ -45,9 +38,9 @@ export async function loadDashboard({ context, request }: Route.LoaderArgs) {
         ? (pumps.find((pump) => pump.device.id === device?.id)?.ownerMobileNo ?? null)
         : null,
     cacheKey: healthCacheKey(user.mobileNo, device?.id ?? null, pumps[0]?.device.id ?? null),
-    snapshot,
-    motorConfig: motorConfigOf(device),
-    usage,
+    snapshot: dashboard?.snapshot ?? noDeviceSnapshot(Date.now()),
+    motorConfig: dashboard?.motorConfig ?? noPumpMotorConfig(),
+    usage: dashboard?.usage ?? null,
     usageSpan,
   };
 }

@@ -3,9 +3,9 @@
 // chose, in the page's language; a save or a delete goes back to the list.
 import { data, redirect } from "react-router";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../../common/schedule-schemas.ts";
-import type { AuthenticatedUser } from "../../../worker/auth/sessions.ts";
-import { HttpError } from "../../../worker/http/http-error.ts";
+import type { AuthenticatedUser } from "../../../worker/services/page-session.ts";
 import { personOf } from "../../../worker/services/pump-access.ts";
+import { settle } from "../../../worker/services/refusal.ts";
 import { deletePumpSchedule, type ScheduleTarget, savePumpSchedule } from "../../../worker/services/schedules.ts";
 import { field } from "../../form-field.ts";
 import { pumpInForm } from "../../pump-choice.server.ts";
@@ -59,12 +59,8 @@ export async function deleteSchedule(env: Env, user: AuthenticatedUser, form: Fo
   if (id === null || !id.success) return refused({ key: "schedule.failed" }, null, 400);
   const target = await scheduleTarget(env, user, form);
   if (!target.ok) return refused(target.notice, null, 403);
-  try {
-    await deletePumpSchedule(env, target, id.data);
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    return refused(failureNotice(error), null, error.status);
-  }
+  const deleted = await settle(() => deletePumpSchedule(env, target, id.data));
+  if (!deleted.ok) return refused(failureNotice(deleted), null, deleted.status);
   return redirect("/motor-schedule?done=deleted");
 }
 
@@ -78,12 +74,8 @@ export async function saveSchedule(env: Env, user: AuthenticatedUser, form: Form
   if (!input.success) return refusedHere(schemaRefusal(read.windowValues !== null, input.error.issues), 400);
   const target = await scheduleTarget(env, user, form);
   if (!target.ok) return refusedHere(target.notice, 403);
-  try {
-    const saved = await savePumpSchedule(env, target, id === null ? null : id.data, input.data);
-    // The form closes and the list shows the schedule saved, in view.
-    return redirect(savedAddress(id === null ? "saved" : "updated", saved.id));
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    return refusedHere(failureNotice(error), error.status);
-  }
+  const saved = await settle(() => savePumpSchedule(env, target, id === null ? null : id.data, input.data));
+  if (!saved.ok) return refusedHere(failureNotice(saved), saved.status);
+  // The form closes and the list shows the schedule saved, in view.
+  return redirect(savedAddress(id === null ? "saved" : "updated", saved.value.id));
 }

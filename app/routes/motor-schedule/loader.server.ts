@@ -1,8 +1,8 @@
 // The schedule page's data: the chosen pump's schedules (the viewer's too) and what the address
 // asks the page to open, ask or mark.
 import { roleMay } from "../../../common/pump-roles.ts";
-import { deviceHub } from "../../../worker/hubs/device-hubs.ts";
 import { personOf } from "../../../worker/services/pump-access.ts";
+import { listPumpSchedules } from "../../../worker/services/schedules.ts";
 import { pumpContext } from "../../pump-choice.server.ts";
 import { envOf } from "../../session.server.ts";
 import { userContext } from "../../user-context.ts";
@@ -13,7 +13,7 @@ export async function loadSchedulePage({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const { chosen } = context.get(pumpContext);
   const schedules = chosen
-    ? await deviceHub(envOf(context), chosen.device.id).listSchedules(personOf(user, chosen))
+    ? await listPumpSchedules(envOf(context), { deviceId: chosen.device.id, person: personOf(user, chosen) })
     : [];
   const params = new URL(request.url).searchParams;
   const byId = (name: string) => schedules.find((schedule) => String(schedule.id) === params.get(name)) ?? null;

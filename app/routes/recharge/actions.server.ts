@@ -2,8 +2,7 @@
 // the signed-in farmer, priced by the server.
 import { data, redirect } from "react-router";
 import { paymentMethodSchema, planSchema } from "../../../common/plans.ts";
-import type { AuthenticatedUser } from "../../../worker/auth/sessions.ts";
-import { HttpError } from "../../../worker/http/http-error.ts";
+import type { AuthenticatedUser } from "../../../worker/services/page-session.ts";
 import { requestOwnRecharge } from "../../../worker/services/recharge-requests.ts";
 import { field } from "../../form-field.ts";
 import type { MessageKey } from "../../i18n/i18n.ts";
@@ -17,18 +16,18 @@ export async function requestRecharge(env: Env, user: AuthenticatedUser, form: F
   const plan = planSchema.safeParse(field(form, "plan"));
   const paymentMethod = paymentMethodSchema.safeParse(field(form, "paymentMethod"));
   if (!plan.success || !paymentMethod.success) return refused("plan.submitFailed", "plan.choose", 400);
-  try {
-    const { request: submitted } = await requestOwnRecharge(env, user, {
-      plan: plan.data,
-      paymentMethod: paymentMethod.data,
-      deviceId: field(form, "pump"),
-    });
-    return redirect(`/recharge?submitted=${submitted.id}`);
-  } catch (error) {
-    // The API's refusal, worded by the page from its code.
-    if (!(error instanceof HttpError)) throw error;
-    const reason =
-      error.code === "noDevice" ? "motor.noDevice" : error.code === "pendingRecharge" ? "plan.alreadyPending" : null;
-    return refused("plan.submitFailed", reason, error.status);
-  }
+  const submitted = await requestOwnRecharge(env, user, {
+    plan: plan.data,
+    paymentMethod: paymentMethod.data,
+    deviceId: field(form, "pump"),
+  });
+  if (submitted.ok) return redirect(`/recharge?submitted=${submitted.request.id}`);
+  // The API's refusal, worded by the page from its code.
+  const reason =
+    submitted.code === "noDevice"
+      ? "motor.noDevice"
+      : submitted.code === "pendingRecharge"
+        ? "plan.alreadyPending"
+        : null;
+  return refused("plan.submitFailed", reason, submitted.status);
 }

@@ -1,9 +1,6 @@
 // My Plan's data: the chosen pump's plan if the farmer owns it, their own requests, and what to
 // do next about paying for the one just made.
-import { getDb } from "../../../worker/db/client.ts";
-import { listPlanPeriods, planCard } from "../../../worker/db/plans.ts";
-import { listRechargeRequestsOfUser, toRechargeView } from "../../../worker/db/recharges.ts";
-import { rechargeUpiLink } from "../../../worker/services/recharge-requests.ts";
+import { ownRechargesOf, rechargeUpiLink } from "../../../worker/services/recharge-requests.ts";
 import { pumpContext } from "../../pump-choice.server.ts";
 import { envOf } from "../../session.server.ts";
 import { userContext } from "../../user-context.ts";
@@ -12,11 +9,10 @@ import type { Route } from "./+types/route";
 export async function loadPlanPage({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const env = envOf(context);
-  const db = getDb(env.DB);
   // The plan is the owner's: a pump shared with this farmer shows whose it is, not its plan.
   const { chosen } = context.get(pumpContext);
   const device = chosen?.role === "owner" ? chosen.device : undefined;
-  const requests = await listRechargeRequestsOfUser(db, user.id);
+  const { requests, views, plan } = await ownRechargesOf(env, user.id, device?.id ?? null);
   // The request just made (only ever one of this farmer's own): what to do next about paying.
   const submittedId = new URL(request.url).searchParams.get("submitted");
   const submitted = requests.find((row) => String(row.id) === submittedId);
@@ -25,8 +21,8 @@ export async function loadPlanPage({ request, context }: Route.LoaderArgs) {
     hasDevice: device !== undefined,
     deviceId: device?.id ?? "",
     ownerOnly: chosen !== null && chosen.role !== "owner",
-    plan: device ? planCard(await listPlanPeriods(db, device.id), Date.now()) : null,
-    requests: requests.map(toRechargeView),
+    plan,
+    requests: views,
     submitted: submitted ? { paymentMethod: submitted.paymentMethod, upiLink: rechargeUpiLink(env, submitted) } : null,
   };
 }

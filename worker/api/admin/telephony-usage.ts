@@ -4,7 +4,6 @@
 import { Hono } from "hono";
 import { telephonyUsageQuerySchema } from "../../../common/admin-schemas.ts";
 import { telephonyUsageResponseSchema } from "../../../common/api-responses/admin.ts";
-import { getDb } from "../../db/client.ts";
 import { istMonth, telephonyUsage } from "../../services/telephony-usage.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";
@@ -13,6 +12,6 @@ import { respond } from "../respond.ts";
 
 export const adminTelephonyUsageRoutes = new Hono<ApiEnv>().get("/telephony-usage", requireAuth("admin"), async (c) => {
   const { month } = parseInput(telephonyUsageQuerySchema, c.req.query());
-  const usage = await telephonyUsage(getDb(c.env.DB), c.env, month ?? istMonth(Date.now()));
+  const usage = await telephonyUsage(c.env, month ?? istMonth(Date.now()));
   return respond(c, telephonyUsageResponseSchema, { success: true, ...usage });
 });

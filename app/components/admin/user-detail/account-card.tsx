@@ -2,10 +2,10 @@
 // on request), presence, motor status, role (with its change; both asked first in the page's
 // confirm dialog), its boxes, the first box's motor settings and dates.
 import { useNavigate, useRevalidator } from "react-router";
+import type { AdminUserView } from "../../../../common/admin-user-views.ts";
 import { signInCodeResponseSchema, userRoleResponseSchema } from "../../../../common/api-responses/admin.ts";
 import { formatDateTime, formatNumber } from "../../../../common/i18n/format.ts";
 import type { PumpState } from "../../../../common/pump-state.ts";
-import type { AdminUserView } from "../../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
 import type { Ask } from "../../dialog.tsx";

@@ -1,8 +1,8 @@
 // The motor settings history of the user detail page: every change, newest first, with who
 // made it.
 
+import type { ConfigHistoryEntry } from "../../../../common/admin-user-views.ts";
 import { formatDateTime, formatNumber } from "../../../../common/i18n/format.ts";
-import type { ConfigHistoryEntry } from "../../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
 import { AdminTable } from "../admin-table.tsx";

@@ -1,8 +1,8 @@
 // The device block of the user detail page: the box's ids and what it said at its last hello,
 // as stored in D1 (not live).
 
+import type { AdminUserView } from "../../../../common/admin-user-views.ts";
 import { formatDateTime } from "../../../../common/i18n/format.ts";
-import type { AdminUserView } from "../../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import { useLanguage } from "../../../i18n/i18n.ts";
 import { Fact } from "../fact.tsx";

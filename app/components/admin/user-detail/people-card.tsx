@@ -3,9 +3,9 @@
 // confirm dialog); the hub then closes that person's live pages at once. Inviting is the
 // owner's alone.
 import { useRevalidator } from "react-router";
+import type { AdminUserView } from "../../../../common/admin-user-views.ts";
 import type { PumpMember } from "../../../../common/api-responses/pumps.ts";
 import { accessChangeResponseSchema } from "../../../../common/api-responses/refusals.ts";
-import type { AdminUserView } from "../../../../worker/db/admin-users.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
 import type { Ask } from "../../dialog.tsx";
 import { useToast } from "../../toast.tsx";
