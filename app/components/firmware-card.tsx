@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { otaResponseSchema } from "../../common/api-responses/devices.ts";
 import type { ConnectionType } from "../../common/device-protocol.ts";
-import { callApi } from "../api-client.ts";
+import { callApi } from "../call-api.ts";
 import { type MessageKey, useT } from "../i18n/i18n.ts";
 import { Dialog } from "./dialog.tsx";
 import { useToast } from "./toast.tsx";

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
 import { formatClockTime, formatDuration } from "../../common/i18n/format.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
-import { callApi } from "../api-client.ts";
+import { callApi } from "../call-api.ts";
 import { LogItem } from "../components/log-item.tsx";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { formatDayHeading, type LogRun, logDays } from "../log-runs.ts";

@@ -19,7 +19,7 @@ import type { AuthenticatedUser } from "../../worker/services/page-session.ts";
 import { setStartByMissedCall } from "../../worker/services/phone-start.ts";
 import { pumpSettingsOf, saveOwnerSettings, settingChangesOf } from "../../worker/services/pump-settings.ts";
 import { type Refusal, refusalError } from "../../worker/services/refusal.ts";
-import { callApi } from "../api-client.ts";
+import { callApi } from "../call-api.ts";
 import { FirmwareCard } from "../components/firmware-card.tsx";
 import { HealthGrid } from "../components/health-grid.tsx";
 import { type ConfigOutcome, MotorConfigCard } from "../components/motor-config-card.tsx";

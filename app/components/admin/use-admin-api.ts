@@ -1,10 +1,10 @@
 // How admin pages call the JSON API from the browser: the admin cookie goes along by itself
 // (same origin), bodies are JSON unless they are a form, every answer is parsed with its schema
-// from common/api-responses/ (app/api-client.ts reads it), and an answer of 401 (session
+// from common/api-responses/ (app/call-api.ts reads it), and an answer of 401 (session
 // ended, role removed) sends the admin to the login page with the spec's message (SPEC §8).
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
-import { type AnswerSchema, type Refusal, readAnswer } from "../../api-client.ts";
+import { type AnswerSchema, type Refusal, readAnswer } from "../../call-api.ts";
 
 /** A success with its parsed body, or a refusal (an unexpected answer is one too, without words). */
 export type ApiAnswer<T> = { ok: true; status: number; body: T } | { ok: false; status: number; body: Refusal };

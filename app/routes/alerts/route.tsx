@@ -13,7 +13,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { ALERT_KINDS, type AlertKind } from "../../../common/alerts.ts";
 import { subscriptionResponseSchema, subscriptionSavedResponseSchema } from "../../../common/api-responses/alerts.ts";
 import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
-import { type ApiResult, callApi } from "../../api-client.ts";
+import { type ApiResult, callApi } from "../../call-api.ts";
 import { Choice } from "../../components/choice.tsx";
 import { useToast } from "../../components/toast.tsx";
 import { isSameOriginRequest, readForm } from "../../form.server.ts";

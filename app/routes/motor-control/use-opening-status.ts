@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from "react";
 import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import type { HealthData } from "../../../common/realtime-protocol.ts";
-import { callApi } from "../../api-client.ts";
+import { callApi } from "../../call-api.ts";
 import { useToast } from "../../components/toast.tsx";
 import { readCachedHealth, saveCachedHealth } from "../../health-cache.ts";
 import { useT } from "../../i18n/i18n.ts";
