@@ -44,7 +44,7 @@ export default defineConfig({
   // their own. Files that read fleet-wide totals or the newest logs of all devices run last,
   // alone, when nothing else can move those mid-test. Most of a test's time is waiting (a
   // box's ack, a schedule's minute, a socket), so more pages run at once than there are cores.
-  workers: Number(process.env.E2E_WORKERS ?? 4),
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
@@ -59,9 +59,7 @@ export default defineConfig({
     },
   },
   projects: [
-    // Every test of these makes its own farmers and boxes, so a file's tests spread over the
-    // workers too: the longest files (alerts, a power window's minute) no longer set the pace.
-    { name: "own-farmers", testMatch: OWN_FARMER_SPECS, fullyParallel: true },
+    { name: "own-farmers", testMatch: OWN_FARMER_SPECS },
     { name: "demo-pump", testIgnore: [...OWN_FARMER_SPECS, ...FLEET_SPECS], workers: 1 },
     { name: "fleet", testMatch: FLEET_SPECS, workers: 1, dependencies: ["own-farmers", "demo-pump"] },
   ],

@@ -87,6 +87,10 @@ test("a forgotten password is set anew with a code, and every other phone is log
   browser,
 }) => {
   const mobileNo = await registerAndLogIn(page);
+  // The first phone waits on a page that asks the server nothing by itself: the dashboard of a
+  // farmer with no box asks again every 5 s, and its own trip to "session expired" (which
+  // clears the cookie) would race this test's next page, which then finds no session at all.
+  await page.goto("/change-password");
   const other = await phone(browser);
   await other.page.goto("/login");
   await other.page.getByTestId("forgot-password").click();
