@@ -2,10 +2,8 @@
 // see them: which exist, and whether one still holds placeholders. A placeholder left in place
 // would deploy a Worker bound to nothing (or send farmers' payments to nobody), so every
 // command that reaches Cloudflare refuses an environment until its placeholders are filled.
-import { fileURLToPath } from "node:url";
 import type { D1Target } from "./local-d1.ts";
-
-export const WRANGLER_TOML = fileURLToPath(new URL("../../wrangler.toml", import.meta.url));
+import { WRANGLER_TOML } from "./wrangler.ts";
 
 /** How every placeholder value in wrangler.toml starts. */
 export const PLACEHOLDER = "REPLACE-ME";

@@ -1,16 +1,17 @@
-// D1 through `wrangler d1 execute`: the local database that `wrangler dev` serves
-// (`--local --persist-to`), or an environment's deployed one (`--remote --env <environment>`,
-// needs `wrangler login` or CLOUDFLARE_API_TOKEN). Both run the same SQL; only the flags differ.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// D1 for the operator scripts: the local database that `wrangler dev` serves (`--persist-to`),
+// written in place (./local-d1-file.ts), or an environment's deployed one through
+// `wrangler d1 execute --remote --env <environment>` (needs `wrangler login` or
+// CLOUDFLARE_API_TOKEN). Both run the same SQL.
+import { executeLocalFile, unappliedLocalMigrations } from "./local-d1-file.ts";
 import { runWrangler } from "./wrangler.ts";
 
 export { sqlText } from "./operator-sql.ts";
 
 export const DEFAULT_PERSIST_DIR = ".wrangler/state";
 
+/** Applies the migrations the local D1 lacks; a database already up to date costs no wrangler. */
 export async function applyLocalMigrations(persistTo: string): Promise<void> {
+  if (unappliedLocalMigrations(persistTo).length === 0) return;
   await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo]);
 }
 
@@ -23,17 +24,13 @@ export function describeTarget(target: D1Target): string {
 }
 
 /**
- * The `wrangler d1 execute` arguments for SQL against a target. Locally the SQL goes in a file
- * (any size: the load fleets are thousands of statements). Remotely it goes in `--command`: a
- * remote `--file` is an import, which makes the database unavailable while it runs and answers
- * with a summary instead of the rows. `-c` names the user's file, since a build leaves a
- * redirect to its own generated copy.
+ * The `wrangler d1 execute` arguments for SQL against a deployed database. The SQL goes in
+ * `--command`: a remote `--file` is an import, which makes the database unavailable while it
+ * runs and answers with a summary instead of the rows. `-c` names the user's file, since a
+ * build leaves a redirect to its own generated copy.
  */
-export function d1ExecuteArgs(target: D1Target, statements: { sql: string; file: string }): string[] {
-  const where = target.remote
-    ? ["--remote", "--env", target.environment, "--command", statements.sql]
-    : ["--local", "--persist-to", target.persistTo, "--file", statements.file];
-  return ["d1", "execute", "DB", ...where, "--json", "-c", "wrangler.toml"];
+export function remoteD1ExecuteArgs(environment: string, sql: string): string[] {
+  return ["d1", "execute", "DB", "--remote", "--env", environment, "--command", sql, "--json", "-c", "wrangler.toml"];
 }
 
 /** Runs SQL statements against the local database; returns the rows of the last one. */
@@ -43,14 +40,8 @@ export function executeLocalSql<Row = Record<string, unknown>>(persistTo: string
 
 /** Runs SQL statements against local or remote D1; returns the rows of the last one. */
 export async function executeSql<Row = Record<string, unknown>>(target: D1Target, sql: string): Promise<Row[]> {
-  const directory = await mkdtemp(join(tmpdir(), "sinchai-sql-"));
-  const file = join(directory, "statements.sql");
-  try {
-    if (!target.remote) await writeFile(file, sql);
-    const output = await runWrangler(d1ExecuteArgs(target, { sql, file }));
-    const results = JSON.parse(output.slice(output.indexOf("["))) as { results?: Row[] }[];
-    return results.at(-1)?.results ?? [];
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-  }
+  if (!target.remote) return executeLocalFile<Row>(target.persistTo, sql);
+  const output = await runWrangler(remoteD1ExecuteArgs(target.environment, sql));
+  const results = JSON.parse(output.slice(output.indexOf("["))) as { results?: Row[] }[];
+  return results.at(-1)?.results ?? [];
 }

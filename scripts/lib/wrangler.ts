@@ -3,6 +3,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
+/** The user's wrangler.toml (a build leaves a redirect to its own generated copy). */
+export const WRANGLER_TOML = fileURLToPath(new URL("../../wrangler.toml", import.meta.url));
+
 export const WRANGLER_BIN = fileURLToPath(new URL("../../node_modules/wrangler/bin/wrangler.js", import.meta.url));
 
 /** Quiet and offline: no metrics host lookups, no update check, no Request.cf fetch. */

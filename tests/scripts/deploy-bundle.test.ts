@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { environmentNames, readWranglerToml, WRANGLER_TOML } from "../../scripts/lib/environments.ts";
+import { environmentNames, readWranglerToml } from "../../scripts/lib/environments.ts";
+import { WRANGLER_TOML } from "../../scripts/lib/wrangler.ts";
 import { runNode } from "./run-node.ts";
 
 /**

@@ -1,6 +1,5 @@
 // The operator commands against a deployed D1, checked without an account: the SQL they send
-// (one pure function, the same text locally and remotely), the wrangler flags that pick local
-// or remote, which targets the options may name, and that this wrangler accepts the remote
+// (one pure function, the same text locally and remotely), the wrangler flags that carry it, which targets the options may name, and that this wrangler accepts the remote
 // command and stops only where an account is needed. Nothing here reaches Cloudflare.
 import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,7 +14,7 @@ import {
   type RawWranglerConfig,
   readWranglerToml,
 } from "../../scripts/lib/environments.ts";
-import { type D1Target, d1ExecuteArgs, describeTarget } from "../../scripts/lib/local-d1.ts";
+import { describeTarget, remoteD1ExecuteArgs } from "../../scripts/lib/local-d1.ts";
 import { operatorSql, sqlText } from "../../scripts/lib/operator-sql.ts";
 import { OFFLINE_ENV, WRANGLER_BIN } from "../../scripts/lib/wrangler.ts";
 import { runNode } from "./run-node.ts";
@@ -125,26 +124,11 @@ describe("operatorSql", () => {
   });
 });
 
-describe("d1ExecuteArgs", () => {
-  const statements = { sql: operatorSql({ op: "listDevices" }), file: "/tmp/statements.sql" };
-  const local: D1Target = { remote: false, persistTo: ".wrangler/state" };
-  const remote: D1Target = { remote: true, environment: "production" };
+describe("remoteD1ExecuteArgs", () => {
+  const sql = operatorSql({ op: "listDevices" });
 
-  it("differs between local and remote only in the flags that pick the database and carry the SQL", () => {
-    expect(d1ExecuteArgs(local, statements)).toEqual([
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      ".wrangler/state",
-      "--file",
-      "/tmp/statements.sql",
-      "--json",
-      "-c",
-      "wrangler.toml",
-    ]);
-    expect(d1ExecuteArgs(remote, statements)).toEqual([
+  it("names the environment's database and carries the SQL in --command", () => {
+    expect(remoteD1ExecuteArgs("production", sql)).toEqual([
       "d1",
       "execute",
       "DB",
@@ -152,7 +136,7 @@ describe("d1ExecuteArgs", () => {
       "--env",
       "production",
       "--command",
-      statements.sql,
+      sql,
       "--json",
       "-c",
       "wrangler.toml",
@@ -160,9 +144,9 @@ describe("d1ExecuteArgs", () => {
   });
 
   it("never sends a remote database a file: that would be an import, locking it and answering without rows", () => {
-    expect(d1ExecuteArgs(remote, statements)).not.toContain("--file");
-    expect(describeTarget(remote)).toBe("the production D1 (remote)");
-    expect(describeTarget(local)).toBe("local D1 (.wrangler/state)");
+    expect(remoteD1ExecuteArgs("production", sql)).not.toContain("--file");
+    expect(describeTarget({ remote: true, environment: "production" })).toBe("the production D1 (remote)");
+    expect(describeTarget({ remote: false, persistTo: ".wrangler/state" })).toBe("local D1 (.wrangler/state)");
   });
 });
 
@@ -227,10 +211,7 @@ describe("the remote command, given to this wrangler without an account", () => 
   }
 
   it("accepts every flag of `npm run device -- list --remote --env production` and stops at the missing API token", async () => {
-    const args = d1ExecuteArgs(
-      { remote: true, environment: "production" },
-      { sql: operatorSql({ op: "listDevices" }), file: "unused" },
-    );
+    const args = remoteD1ExecuteArgs("production", operatorSql({ op: "listDevices" }));
     const { code, output } = await wrangler(args);
     expect(code).not.toBe(0);
     expect(output).toContain("CLOUDFLARE_API_TOKEN");
