@@ -16,6 +16,28 @@ const TELEPHONY_WEBHOOK_SECRET = "worker-tests-only-webhook-secret-0123456789";
  */
 const NODE_SIDE_WORKERS = Number(process.env.VITEST_NODE_WORKERS ?? 3);
 
+const WORKERD_TESTS = ["tests/worker/**/*.test.ts", "tests/durable-objects/**/*.test.ts", "tests/routes/**/*.test.ts"];
+
+/**
+ * workerd files that read what every account, box or firmware image adds to (totals, the
+ * newest logs of all boxes, every admin, every row of D1, ids nobody has yet), apply
+ * migrations to an empty database, upload firmware versions that must not exist yet, or
+ * restart every hub: each gets storage of its own.
+ */
+const FRESH_STORAGE_TESTS = [
+  "tests/worker/migrations/*.test.ts",
+  "tests/worker/api/admin-last-admin.test.ts",
+  "tests/worker/api/admin-motor-logs.test.ts",
+  "tests/worker/api/admin-stats.test.ts",
+  "tests/worker/api/fuzz.http.test.ts",
+  "tests/worker/api/health.test.ts",
+  "tests/worker/api/ota.test.ts",
+  "tests/worker/api/ota-without-firmware.test.ts",
+  "tests/worker/telephony/purge.test.ts",
+  "tests/durable-objects/device-hub.fuzz.test.ts",
+  "tests/durable-objects/device-hub.reconnect-storm.test.ts",
+];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   // A throwaway pair: it signs pushes to the tests' own push service only.
@@ -27,46 +49,66 @@ export default defineConfig(async () => {
     apiToken: TELEPHONY_API_TOKEN,
     webhookSecret: TELEPHONY_WEBHOOK_SECRET,
   });
+  /** The Worker's runtime for the workerd projects: workerd with the bindings the tests set. */
+  const workersRuntime = () =>
+    cloudflareTest({
+      main: "./tests/worker-test-entry.ts",
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          // A test-only secret: it signs nothing outside these tests.
+          JWT_SECRET: "worker-tests-only-secret-0123456789abcdef",
+          TEST_MIGRATIONS: migrations,
+          // The fuzz suites' base seed (tests/worker/fuzz-support.ts); empty: the fixed default.
+          FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+          VAPID_PUBLIC_KEY: vapid.publicKey,
+          VAPID_PRIVATE_KEY: vapid.privateKey,
+          // The push service played in Node (tests/push-outbound.ts) is not one of the
+          // real ones; no deployed Worker has this (tests/scripts/deploy.test.ts).
+          PUSH_TEST_HOSTS: "push.test",
+          TELEPHONY_API_TOKEN,
+          TELEPHONY_WEBHOOK_SECRET,
+        },
+        // Web Push requests go to a push service played in Node (tests/push-outbound.ts),
+        // SMS and calls to the local provider's halves played there too (tests/telephony-outbound.ts).
+        outboundService: (request: Request) => telephony(request) ?? pushTestOutbound(request),
+        // An empty database of its own, for tests that apply migrations step by step.
+        d1Databases: ["MIGRATION_TEST_DB"],
+      },
+    });
   return {
     test: {
       projects: [
         {
-          plugins: [
-            cloudflareTest({
-              main: "./tests/worker-test-entry.ts",
-              wrangler: { configPath: "./wrangler.toml" },
-              miniflare: {
-                bindings: {
-                  // A test-only secret: it signs nothing outside these tests.
-                  JWT_SECRET: "worker-tests-only-secret-0123456789abcdef",
-                  TEST_MIGRATIONS: migrations,
-                  // The fuzz suites' base seed (tests/worker/fuzz-support.ts); empty: the fixed default.
-                  FUZZ_SEED: process.env.FUZZ_SEED ?? "",
-                  VAPID_PUBLIC_KEY: vapid.publicKey,
-                  VAPID_PRIVATE_KEY: vapid.privateKey,
-                  // The push service played in Node (tests/push-outbound.ts) is not one of the
-                  // real ones; no deployed Worker has this (tests/scripts/deploy.test.ts).
-                  PUSH_TEST_HOSTS: "push.test",
-                  TELEPHONY_API_TOKEN,
-                  TELEPHONY_WEBHOOK_SECRET,
-                },
-                // Web Push requests go to a push service played in Node (tests/push-outbound.ts),
-                // SMS and calls to the local provider's halves played there too (tests/telephony-outbound.ts).
-                outboundService: (request: Request) => telephony(request) ?? pushTestOutbound(request),
-                // An empty database of its own, for tests that apply migrations step by step.
-                d1Databases: ["MIGRATION_TEST_DB"],
-              },
-            }),
-          ],
+          plugins: [workersRuntime()],
           test: {
             name: "workers",
             // A group of its own: vitest runs one worker count per group, the groups in turn.
             sequence: { groupOrder: 1 },
             maxWorkers: 1,
-            include: ["tests/worker/**/*.test.ts", "tests/durable-objects/**/*.test.ts", "tests/routes/**/*.test.ts"],
+            // One workerd and one storage for every file: starting a workerd and loading the
+            // Worker's modules for each file cost more than most files' tests. Every test makes
+            // its own accounts and boxes, so files share storage as tests within a file always
+            // did; the files that need storage nobody else wrote run in "workers-fresh".
+            isolate: false,
+            include: WORKERD_TESTS,
+            exclude: FRESH_STORAGE_TESTS,
             setupFiles: ["./tests/apply-migrations.ts"],
             // A time limit catches a hang; speed is the benchmarks' business. On a busy 2-core
             // machine a test that signs in three times (PBKDF2 each) once took over vitest's 5 s.
+            testTimeout: 20_000,
+          },
+        },
+        {
+          plugins: [workersRuntime()],
+          test: {
+            name: "workers-fresh",
+            sequence: { groupOrder: 1 },
+            maxWorkers: 1,
+            // A workerd and empty storage for each file (the plugin's default).
+            isolate: true,
+            include: FRESH_STORAGE_TESTS,
+            setupFiles: ["./tests/apply-migrations.ts"],
             testTimeout: 20_000,
           },
         },

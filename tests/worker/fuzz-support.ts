@@ -383,6 +383,7 @@ export type Rows = Record<string, unknown>[];
 
 /** Every row of every table in D1 (ours are small in these tests), keyed by table. */
 export async function d1Snapshot(): Promise<Record<string, Rows>> {
+  await alertDeliveriesSettled();
   const { results: tables } = await env.DB.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations' ORDER BY name",
   ).all<{ name: string }>();
@@ -393,6 +394,23 @@ export async function d1Snapshot(): Promise<Record<string, Rows>> {
     ).results;
   }
   return snapshot;
+}
+
+/**
+ * Waits until no SMS or call is still being handed to the provider: an alert raised by an
+ * earlier step (a watched box that went away while its motor ran) records the provider's
+ * answer in the background, and a snapshot taken in between would see it change later.
+ */
+async function alertDeliveriesSettled(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const sending = await env.DB.prepare("SELECT COUNT(*) AS n FROM alert_deliveries WHERE status = 'sending'").first<{
+      n: number;
+    }>();
+    if (sending?.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("an SMS or call stayed in 'sending' for 10 s");
 }
 
 /**

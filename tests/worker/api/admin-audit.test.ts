@@ -56,7 +56,7 @@ function call(method: string, path: string, token: string, body?: unknown): Prom
   const headers: Record<string, string> = {
     Authorization: `Bearer ${token}`,
     "User-Agent": "audit-test/1.0",
-    "CF-Connecting-IP": "203.0.113.7",
+    "CF-Connecting-IP": "198.51.100.47",
   };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -395,7 +395,7 @@ describe("every admin write leaves exactly one entry", () => {
         action: route,
         target,
         status: spec.status,
-        clientIp: "203.0.113.7",
+        clientIp: "198.51.100.47",
         userAgent: "audit-test/1.0",
       });
       expect(entry.action.startsWith(`${method} /api/`)).toBe(true);
