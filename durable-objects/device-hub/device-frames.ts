@@ -21,7 +21,6 @@ import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
 import type { DeviceAttachment } from "./sockets.ts";
-import { countDeviceFrame } from "./state.ts";
 import type { WindowRuns } from "./window-runs.ts";
 
 /** The rooms a box's frames go to. */
@@ -45,7 +44,9 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
   }
 
   async onFrame(ws: WebSocket, attachment: DeviceAttachment, frame: string | ArrayBuffer): Promise<void> {
-    const { ctx, state, sockets } = this.hub;
+    const { state, sockets } = this.hub;
+    // A command waiting for the box: the wait ends here (its ack, or a frame before it).
+    this.hub.meter.step("box");
     // Counted before any parsing or storage: a flood must not reach D1 or the other hubs' thread.
     if (!this.#allowance.take()) {
       await this.rooms.link.cutOff(ws);
@@ -56,7 +57,7 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
       sockets.sendToDevice(ws, { type: "error", message: parsed.error });
       return;
     }
-    countDeviceFrame(ctx.storage.kv);
+    this.hub.stats.countDeviceFrame();
     if (parsed.message.type !== "hello" && !attachment.helloAt) {
       sockets.sendToDevice(ws, { type: "error", message: "Say hello first." });
       return;
