@@ -155,6 +155,28 @@ export async function measureEchoFloor(count: number): Promise<number[]> {
 }
 
 /**
+ * How long after its headers a fixed body arrives, in ms, for `count` answers of the echo Worker
+ * that each held the request `waitMs` first (./echo-worker.ts, `/after`): the local chain's own
+ * gap, beside the command's (./command-round-trip.ts).
+ */
+export async function measureFixedBodyGap(waitMs: number, count: number): Promise<number[]> {
+  const echo = await startFloorWorker("./echo-wrangler.toml");
+  const gaps: number[] = [];
+  try {
+    const url = `${echo.url.replace("ws:", "http:")}after?ms=${Math.round(waitMs)}`;
+    for (let index = 0; index < count; index++) {
+      const response = await fetch(url);
+      const headersAt = performance.now();
+      await response.json();
+      gaps.push(performance.now() - headersAt);
+    }
+    return gaps;
+  } finally {
+    echo.stop();
+  }
+}
+
+/**
  * The floor of a command over the open socket: `count` commands through the Durable Object
  * relay (./relay-worker.ts), a box answering each at once, five commands to each of
  * `count / 5` objects (a new object for each five, as the socket bench uses a box per command).

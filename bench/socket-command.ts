@@ -3,8 +3,11 @@
 // socket. One command at a time, each to a different box (the 10 s cooldown is per box); the
 // socket is opened (and its initialData read) before the clock starts, as a page has it open.
 import WebSocket from "ws";
+import { ApiClient } from "../common/api-client.ts";
+import { hubStatsResponseSchema } from "../common/api-responses/admin.ts";
+import type { CommandCost } from "../common/hub-contract.ts";
 import { type RealtimeMessage, realtimeMessageSchema } from "../common/realtime-protocol.ts";
-import { logInFarmers, startFleet } from "./fleet.ts";
+import { benchAdminToken, type Fleet, logInFarmers, startFleet } from "./fleet.ts";
 
 type CommandResult = Extract<RealtimeMessage, { type: "commandResult" }>;
 
@@ -25,7 +28,23 @@ function nextMessage<T extends RealtimeMessage["type"]>(
   });
 }
 
-export async function measureSocketCommand(commands: number): Promise<{ roundTrips: number[]; errors: number }> {
+/**
+ * What each hub says its command cost, step by step (its stats' `lastCommand`,
+ * durable-objects/device-hub/command-meter.ts): the rows of the hub's breakdown.
+ */
+export async function hubCommandCosts(fleet: Fleet): Promise<CommandCost[]> {
+  const admin = new ApiClient(fleet.worker.url, { token: await benchAdminToken(fleet.worker) });
+  const costs: CommandCost[] = [];
+  for (const { deviceId } of fleet.credentials) {
+    const { lastCommand } = (await admin.get(`/api/admin/devices/${deviceId}/hub-stats`, hubStatsResponseSchema)).stats;
+    if (lastCommand) costs.push(lastCommand);
+  }
+  return costs;
+}
+
+export async function measureSocketCommand(
+  commands: number,
+): Promise<{ roundTrips: number[]; errors: number; costs: CommandCost[] }> {
   const fleet = await startFleet(commands);
   try {
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
@@ -48,7 +67,7 @@ export async function measureSocketCommand(commands: number): Promise<{ roundTri
       if (!answer.result.ok) errors++;
       socket.close();
     }
-    return { roundTrips, errors };
+    return { roundTrips, errors, costs: await hubCommandCosts(fleet) };
   } finally {
     await fleet.stop();
   }
