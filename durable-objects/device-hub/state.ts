@@ -282,10 +282,16 @@ export class HubStatsStore {
     this.#save({ d1Queries: this.#counters.d1Queries + 1 });
   }
 
-  /** What the last person's switch cost, step by step (command-meter.ts); written after its answer. */
+  /**
+   * What the last person's switch cost, step by step (command-meter.ts). Stored once the step
+   * that answered is over: a write in it would hold the answer (an RPC's return value too) at
+   * the output gate, a commit more for the caller to wait for.
+   */
   recordCommand(cost: CommandCost): void {
     this.#lastCommand = cost;
-    this.#kv.put(LAST_COMMAND_KEY, cost);
+    setTimeout(() => {
+      if (this.#lastCommand === cost) this.#kv.put(LAST_COMMAND_KEY, cost);
+    }, 0);
   }
 
   #save(changes: Partial<Counters>): void {
