@@ -177,36 +177,48 @@ export async function measureFixedBodyGap(waitMs: number, count: number): Promis
 }
 
 /**
- * The floor of a command over the open socket: `count` commands through the Durable Object
- * relay (./relay-worker.ts), a box answering each at once, five commands to each of
- * `count / 5` objects (a new object for each five, as the socket bench uses a box per command).
+ * The floor of a command over the open socket, one command at a time through the Durable Object
+ * relay (./relay-worker.ts), a box answering each at once, five commands to each object, then a
+ * new one (as the socket bench uses a box per command). One at a time so that the socket bench
+ * takes it between its own commands, under the same load (./socket-command.ts).
  */
-export async function measureRelayFloor(count: number): Promise<number[]> {
+export async function openRelayFloor(): Promise<{ command: () => Promise<number>; stop: () => void }> {
   const relay = await startFloorWorker("./relay-wrangler.toml");
-  const times: number[] = [];
-  try {
-    for (let object = 0; times.length < count; object++) {
-      const box = await openSocket(`${relay.url}?object=${object}&role=box`);
-      const page = await openSocket(`${relay.url}?object=${object}&role=page`);
-      box.on("message", (data) => {
-        const { id } = JSON.parse(data.toString()) as { id: string };
-        box.send(JSON.stringify({ type: "ack", id, ok: true, relay: "on" }));
-      });
-      for (let command = 0; command < 5 && times.length < count; command++) {
-        const started = performance.now();
-        await new Promise<void>((resolve) => {
-          page.once("message", () => resolve());
-          page.send(JSON.stringify({ type: "switchMotor", requestId: String(command), action: "on" }));
+  let object = 0;
+  let sent = 0;
+  let sockets: { box: WebSocket; page: WebSocket } | null = null;
+  const close = () => {
+    sockets?.box.close();
+    sockets?.page.close();
+    sockets = null;
+  };
+  return {
+    async command() {
+      if (!sockets || sent % 5 === 0) {
+        close();
+        object += 1;
+        const box = await openSocket(`${relay.url}?object=${object}&role=box`);
+        const page = await openSocket(`${relay.url}?object=${object}&role=page`);
+        box.on("message", (data) => {
+          const { id } = JSON.parse(data.toString()) as { id: string };
+          box.send(JSON.stringify({ type: "ack", id, ok: true, relay: "on" }));
         });
-        times.push(performance.now() - started);
+        sockets = { box, page };
       }
-      box.close();
-      page.close();
-    }
-    return times;
-  } finally {
-    relay.stop();
-  }
+      const { page } = sockets;
+      sent += 1;
+      const started = performance.now();
+      await new Promise<void>((resolve) => {
+        page.once("message", () => resolve());
+        page.send(JSON.stringify({ type: "switchMotor", requestId: String(sent), action: "on" }));
+      });
+      return performance.now() - started;
+    },
+    stop() {
+      close();
+      relay.stop();
+    },
+  };
 }
 
 /**

@@ -42,13 +42,19 @@ export async function hubCommandCosts(fleet: Fleet): Promise<CommandCost[]> {
   return costs;
 }
 
+/**
+ * `floor`, when given, is measured once beside each command, in the pause before it: the relay
+ * floor under the same load as the command (`relayTimes`).
+ */
 export async function measureSocketCommand(
   commands: number,
-): Promise<{ roundTrips: number[]; errors: number; costs: CommandCost[] }> {
+  floor?: () => Promise<number>,
+): Promise<{ roundTrips: number[]; errors: number; costs: CommandCost[]; relayTimes: number[] }> {
   const fleet = await startFleet(commands);
   try {
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
     const roundTrips: number[] = [];
+    const relayTimes: number[] = [];
     let errors = 0;
     for (const [index, token] of tokens.entries()) {
       const socket = new WebSocket(
@@ -58,7 +64,9 @@ export async function measureSocketCommand(
       await nextMessage(socket, "initialData");
       // A page has had its socket open a while before a tap: the box's answer to the first
       // watcher (fast readings) is not part of the command.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const pause = new Promise((resolve) => setTimeout(resolve, 200));
+      if (floor) relayTimes.push(await floor());
+      await pause;
       const answered: Promise<CommandResult> = nextMessage(socket, "commandResult");
       const started = performance.now();
       socket.send(JSON.stringify({ type: "switchMotor", requestId: String(index), action: "on" }));
@@ -67,7 +75,7 @@ export async function measureSocketCommand(
       if (!answer.result.ok) errors++;
       socket.close();
     }
-    return { roundTrips, errors, costs: await hubCommandCosts(fleet) };
+    return { roundTrips, errors, costs: await hubCommandCosts(fleet), relayTimes };
   } finally {
     await fleet.stop();
   }
