@@ -8,7 +8,9 @@ import { ApiClient, readJson } from "../common/api-client.ts";
 import { hubStatsResponseSchema } from "../common/api-responses/admin.ts";
 import { motorCommandResponseSchema } from "../common/api-responses/devices.ts";
 import { apiErrorSchema } from "../common/api-responses/refusals.ts";
+import type { CommandCost } from "../common/hub-contract.ts";
 import { benchAdminToken, logInFarmers, startFleet } from "./fleet.ts";
+import { hubCommandCosts } from "./socket-command.ts";
 
 export type CommandRoundTrip = {
   roundTrips: number[];
@@ -16,11 +18,16 @@ export type CommandRoundTrip = {
   errors: number;
   /** D1 round trips the Worker made before each answer. */
   workerQueries: number[];
+  /** How long after its headers each answer's body was read, in ms: the command's and the empty call's. */
+  bodyAfterHeaders: number[];
+  emptyBodyAfterHeaders: number[];
   /** How long the Worker held each command, and how much of it was D1's, in ms. */
   insideWorker: number[];
   waitingOnD1: number[];
   /** The hubs' D1 round trips over the whole run, per command (the log written after the answer). */
   hubQueriesPerCommand: number;
+  /** Each hub's account of its command, step by step. */
+  costs: CommandCost[];
 };
 
 /** What an answer says of itself: its D1 round trips, their time and the Worker's, in ms. */
@@ -48,6 +55,7 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
     const workerQueries: number[] = [];
     const insideWorker: number[] = [];
     const waitingOnD1: number[] = [];
+    const bodyAfterHeaders: number[] = [];
     let errors = 0;
     // Both measurements read and parse their answer as any client of ours would (tens of
     // microseconds, against milliseconds of round trip).
@@ -58,8 +66,10 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
         headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
         body: JSON.stringify({ action: "on" }),
       });
+      const headersAt = performance.now();
       const ok = response.ok && (await readJson(response, motorCommandResponseSchema)).status === "on";
       roundTrips.push(performance.now() - started);
+      bodyAfterHeaders.push(performance.now() - headersAt);
       const timing = serverTiming(response);
       workerQueries.push(timing.queries);
       insideWorker.push(timing.worker);
@@ -69,16 +79,31 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
     // Every hub's log is in D1 a moment after its answer; give the last ones that moment.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const hubQueriesPerCommand = (await hubQueries()) / commands - hubQueriesBefore / commands;
+    const costs = await hubCommandCosts(fleet);
     // A second floor: an HTTP call through the same local stack that does nothing (an unknown
     // route: no D1, no hub, just its refusal). The command pays this before any work of its own.
     const httpFloor: number[] = [];
-    const anonymous = new ApiClient(fleet.worker.url);
+    const emptyBodyAfterHeaders: number[] = [];
     for (let index = 0; index < commands; index++) {
       const started = performance.now();
-      await anonymous.request("GET", "/api/no-such-route", apiErrorSchema);
+      const response = await fetch(`${fleet.worker.url}/api/no-such-route`);
+      const headersAt = performance.now();
+      await readJson(response, apiErrorSchema);
       httpFloor.push(performance.now() - started);
+      emptyBodyAfterHeaders.push(performance.now() - headersAt);
     }
-    return { roundTrips, httpFloor, errors, workerQueries, insideWorker, waitingOnD1, hubQueriesPerCommand };
+    return {
+      roundTrips,
+      httpFloor,
+      errors,
+      workerQueries,
+      insideWorker,
+      waitingOnD1,
+      hubQueriesPerCommand,
+      costs,
+      bodyAfterHeaders,
+      emptyBodyAfterHeaders,
+    };
   } finally {
     await fleet.stop();
   }

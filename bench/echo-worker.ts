@@ -1,7 +1,13 @@
 // The floor for the latency benchmarks: a bare WebSocket echo in the same local runtime,
-// nothing else (no D1, no Durable Object, no JSON).
+// nothing else (no D1, no Durable Object, no JSON). `GET /after?ms=N` answers a fixed JSON body
+// after N ms: what the local chain does with an answer's body when the Worker held it that long.
 export default {
-  fetch(request: Request): Response {
+  async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === "/after") {
+      await new Promise((resolve) => setTimeout(resolve, Number(url.searchParams.get("ms") ?? 0)));
+      return Response.json({ success: true, status: "on" });
+    }
     if (request.headers.get("Upgrade") !== "websocket") return new Response("echo", { status: 200 });
     const { 0: client, 1: server } = new WebSocketPair();
     server.accept();

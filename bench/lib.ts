@@ -155,36 +155,70 @@ export async function measureEchoFloor(count: number): Promise<number[]> {
 }
 
 /**
- * The floor of a command over the open socket: `count` commands through the Durable Object
- * relay (./relay-worker.ts), a box answering each at once, five commands to each of
- * `count / 5` objects (a new object for each five, as the socket bench uses a box per command).
+ * How long after its headers a fixed body arrives, in ms, for `count` answers of the echo Worker
+ * that each held the request `waitMs` first (./echo-worker.ts, `/after`): the local chain's own
+ * gap, beside the command's (./command-round-trip.ts).
  */
-export async function measureRelayFloor(count: number): Promise<number[]> {
-  const relay = await startFloorWorker("./relay-wrangler.toml");
-  const times: number[] = [];
+export async function measureFixedBodyGap(waitMs: number, count: number): Promise<number[]> {
+  const echo = await startFloorWorker("./echo-wrangler.toml");
+  const gaps: number[] = [];
   try {
-    for (let object = 0; times.length < count; object++) {
-      const box = await openSocket(`${relay.url}?object=${object}&role=box`);
-      const page = await openSocket(`${relay.url}?object=${object}&role=page`);
-      box.on("message", (data) => {
-        const { id } = JSON.parse(data.toString()) as { id: string };
-        box.send(JSON.stringify({ type: "ack", id, ok: true, relay: "on" }));
-      });
-      for (let command = 0; command < 5 && times.length < count; command++) {
-        const started = performance.now();
-        await new Promise<void>((resolve) => {
-          page.once("message", () => resolve());
-          page.send(JSON.stringify({ type: "switchMotor", requestId: String(command), action: "on" }));
-        });
-        times.push(performance.now() - started);
-      }
-      box.close();
-      page.close();
+    const url = `${echo.url.replace("ws:", "http:")}after?ms=${Math.round(waitMs)}`;
+    for (let index = 0; index < count; index++) {
+      const response = await fetch(url);
+      const headersAt = performance.now();
+      await response.json();
+      gaps.push(performance.now() - headersAt);
     }
-    return times;
+    return gaps;
   } finally {
-    relay.stop();
+    echo.stop();
   }
+}
+
+/**
+ * The floor of a command over the open socket, one command at a time through the Durable Object
+ * relay (./relay-worker.ts), a box answering each at once, five commands to each object, then a
+ * new one (as the socket bench uses a box per command). One at a time so that the socket bench
+ * takes it between its own commands, under the same load (./socket-command.ts).
+ */
+export async function openRelayFloor(): Promise<{ command: () => Promise<number>; stop: () => void }> {
+  const relay = await startFloorWorker("./relay-wrangler.toml");
+  let object = 0;
+  let sent = 0;
+  let sockets: { box: WebSocket; page: WebSocket } | null = null;
+  const close = () => {
+    sockets?.box.close();
+    sockets?.page.close();
+    sockets = null;
+  };
+  return {
+    async command() {
+      if (!sockets || sent % 5 === 0) {
+        close();
+        object += 1;
+        const box = await openSocket(`${relay.url}?object=${object}&role=box`);
+        const page = await openSocket(`${relay.url}?object=${object}&role=page`);
+        box.on("message", (data) => {
+          const { id } = JSON.parse(data.toString()) as { id: string };
+          box.send(JSON.stringify({ type: "ack", id, ok: true, relay: "on" }));
+        });
+        sockets = { box, page };
+      }
+      const { page } = sockets;
+      sent += 1;
+      const started = performance.now();
+      await new Promise<void>((resolve) => {
+        page.once("message", () => resolve());
+        page.send(JSON.stringify({ type: "switchMotor", requestId: String(sent), action: "on" }));
+      });
+      return performance.now() - started;
+    },
+    stop() {
+      close();
+      relay.stop();
+    },
+  };
 }
 
 /**

@@ -3,8 +3,11 @@
 // socket. One command at a time, each to a different box (the 10 s cooldown is per box); the
 // socket is opened (and its initialData read) before the clock starts, as a page has it open.
 import WebSocket from "ws";
+import { ApiClient } from "../common/api-client.ts";
+import { hubStatsResponseSchema } from "../common/api-responses/admin.ts";
+import type { CommandCost } from "../common/hub-contract.ts";
 import { type RealtimeMessage, realtimeMessageSchema } from "../common/realtime-protocol.ts";
-import { logInFarmers, startFleet } from "./fleet.ts";
+import { benchAdminToken, type Fleet, logInFarmers, startFleet } from "./fleet.ts";
 
 type CommandResult = Extract<RealtimeMessage, { type: "commandResult" }>;
 
@@ -25,11 +28,33 @@ function nextMessage<T extends RealtimeMessage["type"]>(
   });
 }
 
-export async function measureSocketCommand(commands: number): Promise<{ roundTrips: number[]; errors: number }> {
+/**
+ * What each hub says its command cost, step by step (its stats' `lastCommand`,
+ * durable-objects/device-hub/command-meter.ts): the rows of the hub's breakdown.
+ */
+export async function hubCommandCosts(fleet: Fleet): Promise<CommandCost[]> {
+  const admin = new ApiClient(fleet.worker.url, { token: await benchAdminToken(fleet.worker) });
+  const costs: CommandCost[] = [];
+  for (const { deviceId } of fleet.credentials) {
+    const { lastCommand } = (await admin.get(`/api/admin/devices/${deviceId}/hub-stats`, hubStatsResponseSchema)).stats;
+    if (lastCommand) costs.push(lastCommand);
+  }
+  return costs;
+}
+
+/**
+ * `floor`, when given, is measured once beside each command, in the pause before it: the relay
+ * floor under the same load as the command (`relayTimes`).
+ */
+export async function measureSocketCommand(
+  commands: number,
+  floor?: () => Promise<number>,
+): Promise<{ roundTrips: number[]; errors: number; costs: CommandCost[]; relayTimes: number[] }> {
   const fleet = await startFleet(commands);
   try {
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
     const roundTrips: number[] = [];
+    const relayTimes: number[] = [];
     let errors = 0;
     for (const [index, token] of tokens.entries()) {
       const socket = new WebSocket(
@@ -39,7 +64,9 @@ export async function measureSocketCommand(commands: number): Promise<{ roundTri
       await nextMessage(socket, "initialData");
       // A page has had its socket open a while before a tap: the box's answer to the first
       // watcher (fast readings) is not part of the command.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const pause = new Promise((resolve) => setTimeout(resolve, 200));
+      if (floor) relayTimes.push(await floor());
+      await pause;
       const answered: Promise<CommandResult> = nextMessage(socket, "commandResult");
       const started = performance.now();
       socket.send(JSON.stringify({ type: "switchMotor", requestId: String(index), action: "on" }));
@@ -48,7 +75,7 @@ export async function measureSocketCommand(commands: number): Promise<{ roundTri
       if (!answer.result.ok) errors++;
       socket.close();
     }
-    return { roundTrips, errors };
+    return { roundTrips, errors, costs: await hubCommandCosts(fleet), relayTimes };
   } finally {
     await fleet.stop();
   }

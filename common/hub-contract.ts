@@ -149,6 +149,28 @@ export type HubSnapshot = {
   pump: PumpState;
 };
 
+/**
+ * The steps of a person's switch in the hub, in the order it takes them: the request read and
+ * parsed, who asks and whether the switch may go, the cooldown and pending command stored, the
+ * frames to pages, the switch frame, the wait for the box's ack, the ack settled in the state, the
+ * log entry in the outbox, and the answer.
+ */
+export const COMMAND_STEPS = [
+  "parse",
+  "checks",
+  "stateWrite",
+  "broadcasts",
+  "switchFrame",
+  "box",
+  "ackHandling",
+  "outbox",
+  "answer",
+] as const;
+export type CommandStep = (typeof COMMAND_STEPS)[number];
+/** A step's time (ms; 0 for pure CPU, see device-hub/command-meter.ts), storage writes, bytes written, frames sent. */
+export type StepCost = { ms: number; writes: number; bytes: number; frames: number };
+export type CommandCost = { steps: Partial<Record<CommandStep, StepCost>>; total: StepCost };
+
 export type HubStats = {
   /** Constructions after the first: wakes from hibernation or eviction. */
   wakes: number;
@@ -157,6 +179,8 @@ export type HubStats = {
   recentWakes: number[];
   /** D1 round trips the hub has made (counted from when counting began, 0 before). */
   d1Queries: number;
+  /** What the last person's switch cost the hub, step by step; null before the first. */
+  lastCommand: CommandCost | null;
 };
 
 export type FirmwareOffer = { version: string; url: string; sha256: string; size: number };

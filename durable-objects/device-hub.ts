@@ -42,8 +42,6 @@ import { personMay } from "./device-hub/owner.ts";
 import { afterRestart } from "./device-hub/pump-model.ts";
 import { type HubRooms, openRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
-import { attachmentOf } from "./device-hub/sockets.ts";
-import { countWake, hubStats } from "./device-hub/state.ts";
 
 const SCHEDULE_NOT_ALLOWED: ScheduleFailure = { ok: false, code: "notAllowed" };
 
@@ -72,7 +70,7 @@ export class DeviceHub extends DurableObject<Env> {
       // A command in flight when the hub stopped (a deploy, a crash) will never hear its ack in time.
       const restarted = afterRestart(hub.state.current, Date.now());
       if (restarted) hub.state.save(restarted);
-      countWake(ctx.storage.kv);
+      hub.stats.countWake();
       this.rooms = openRooms(hub, {
         take: () => this.deviceFrameBudget.take(),
         grant: (frames) => this.deviceFrameBudget.grant(frames),
@@ -108,7 +106,7 @@ export class DeviceHub extends DurableObject<Env> {
       link.dropFlood();
       return;
     }
-    const attachment = attachmentOf(ws);
+    const attachment = this.rooms.hub.sockets.attachmentOf(ws);
     // A socket the hub closed acts no more. Its peer may ignore our close frame and keep
     // sending: the runtime delivers those frames until the peer answers or the connection
     // dies (docs/security.md, "Closed sockets"), so they are dropped here, unread.
@@ -136,7 +134,7 @@ export class DeviceHub extends DurableObject<Env> {
   }
 
   private async socketGone(ws: WebSocket): Promise<void> {
-    const attachment = attachmentOf(ws);
+    const attachment = this.rooms.hub.sockets.attachmentOf(ws);
     if (attachment?.role === "device") await this.rooms.link.socketGone(ws);
     else if (attachment?.role === "browser") this.rooms.browsers.socketGone(ws);
   }
@@ -162,7 +160,15 @@ export class DeviceHub extends DurableObject<Env> {
     via: PersonChannel = "app",
     forMinutes: number | null = null,
   ): Promise<MotorCommandResult> {
-    return this.rooms.person.handleSwitchRequest(person, action, via, forMinutes);
+    const { meter, stats } = this.rooms.hub;
+    meter.begin();
+    try {
+      return await this.rooms.person.handleSwitchRequest(person, action, via, forMinutes);
+    } finally {
+      meter.step("answer");
+      const cost = meter.end();
+      if (cost) stats.recordCommand(cost);
+    }
   }
 
   async getSnapshot(): Promise<HubSnapshot> {
@@ -215,7 +221,7 @@ export class DeviceHub extends DurableObject<Env> {
 
   /** Counters for operators and benchmarks: wakes, device frames handled. */
   async hubStats(): Promise<HubStats> {
-    return hubStats(this.ctx.storage.kv);
+    return this.rooms.hub.stats.current;
   }
 
   async powerHistory(limit: number): Promise<PowerSample[]> {

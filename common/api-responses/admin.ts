@@ -3,6 +3,7 @@
 // ./accounts.ts, ./recharges.ts, ./motor.ts.
 
 import { connectionTypeSchema, deviceKindSchema } from "../device-enums.ts";
+import { COMMAND_STEPS, type CommandStep } from "../hub-contract.ts";
 import type { MotorLogParam } from "../motor-log-event.ts";
 import { deviceStatusSchema } from "../realtime-protocol.ts";
 import { z } from "../zod-mini.ts";
@@ -38,6 +39,19 @@ export const provisionResponseSchema = z.object({
 /** POST /api/admin/devices/{id}/rotate-key: the new key, shown this once (PUT .../owner answers accessChangeResponseSchema). */
 export const keyRotatedResponseSchema = z.object({ success: z.literal(true), message: z.string(), key: z.string() });
 
+/** A step of a command in the hub: ms (0 for pure CPU: the runtime's clock moves on I/O), storage writes, bytes, frames. */
+const stepCostSchema = z.object({ ms: z.number(), writes: z.int(), bytes: z.int(), frames: z.int() });
+/**
+ * The steps a command took (common/hub-contract.ts, COMMAND_STEPS), each optional: built from
+ * the list with `z.object`, as zod's record and enum would add to the zod file every page loads.
+ */
+const commandStepsSchema = z.object(
+  Object.fromEntries(COMMAND_STEPS.map((step) => [step, z.optional(stepCostSchema)])) as Record<
+    CommandStep,
+    z.ZodMiniOptional<typeof stepCostSchema>
+  >,
+);
+
 /** GET /api/admin/devices/{id}/hub-stats: how often the hub woke and how many box frames it handled. */
 export const hubStatsResponseSchema = z.object({
   success: z.literal(true),
@@ -49,6 +63,8 @@ export const hubStatsResponseSchema = z.object({
     recentWakes: z.array(z.number()),
     /** D1 round trips the hub has made (worker/db/query-count.ts). */
     d1Queries: z.int(),
+    /** The last person's switch, step by step (common/hub-contract.ts, COMMAND_STEPS); null before the first. */
+    lastCommand: z.nullable(z.object({ steps: commandStepsSchema, total: stepCostSchema })),
   }),
 });
 

@@ -16,7 +16,7 @@ import type { PersonSwitch } from "./person-switch.ts";
 import { NOT_ALLOWED } from "./pump-model.ts";
 import { Room } from "./room.ts";
 import { FrameBudget } from "./socket-caps.ts";
-import { type BrowserAttachment, isLive } from "./sockets.ts";
+import type { BrowserAttachment } from "./sockets.ts";
 
 type CommandResult = Extract<RealtimeMessage, { type: "commandResult" }>;
 
@@ -39,24 +39,37 @@ export class BrowserRequests extends Room<{ browsers: Browsers; person: PersonSw
   /** A frame from a page: a request is answered; anything else (a frame of no request) is ignored. */
   async onFrame(ws: WebSocket, viewer: BrowserAttachment, frame: string | ArrayBuffer): Promise<void> {
     if (!this.rooms.browsers.frameFits(ws, frame) || typeof frame !== "string") return;
+    const { meter, stats } = this.hub;
+    meter.begin();
+    try {
+      await this.#request(ws, viewer, frame);
+    } finally {
+      const cost = meter.end();
+      if (cost) stats.recordCommand(cost);
+    }
+  }
+
+  async #request(ws: WebSocket, viewer: BrowserAttachment, frame: string): Promise<void> {
+    const { meter } = this.hub;
     let json: unknown;
     try {
       json = JSON.parse(frame);
     } catch {
-      return;
+      return meter.cancel();
     }
     const requestId = requestIdOf(json);
-    if (requestId === null) return;
+    if (requestId === null) return meter.cancel();
     if (!this.#allow(ws)) {
       this.hub.sockets.close(ws, DEVICE_CLOSE.tooManyFrames, "Too many requests");
-      return;
+      return meter.cancel();
     }
     // The session may have run out a moment before its timer closes the socket: it asks nothing.
     if (viewer.sessionExpiresAt <= Date.now()) {
       this.rooms.browsers.closeExpiredSessions(Date.now());
-      return;
+      return meter.cancel();
     }
     const parsed = browserRequestSchema.safeParse(json);
+    meter.step("parse");
     if (!parsed.success) {
       this.#answer(ws, { type: "commandResult", requestId, result: { ok: false, code: "invalidRequest" } });
       return;
@@ -67,9 +80,10 @@ export class BrowserRequests extends Room<{ browsers: Browsers; person: PersonSw
         const person = await this.rooms.person.personOfSocket(viewer);
         // Reading the person may have waited on D1, and the session may have ended meanwhile:
         // a socket the hub closed switches nothing, whatever it asked before the close.
-        if (!isLive(ws)) return;
+        if (!this.hub.sockets.isLive(ws)) return;
         const result = person ? await this.rooms.person.handleSwitchRequest(person, request.action) : NOT_ALLOWED;
         this.#answer(ws, { type: "commandResult", requestId, result });
+        meter.step("answer");
         return;
       }
       default: {
@@ -90,6 +104,6 @@ export class BrowserRequests extends Room<{ browsers: Browsers; person: PersonSw
 
   /** To the asking socket only, if it is still open (a page that left gets its state on return). */
   #answer(ws: WebSocket, message: CommandResult): void {
-    if (isLive(ws)) this.hub.sockets.sendToBrowser(ws, message);
+    if (this.hub.sockets.isLive(ws)) this.hub.sockets.sendToBrowser(ws, message);
   }
 }

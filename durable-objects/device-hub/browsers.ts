@@ -21,15 +21,7 @@ import type { DeviceLink } from "./device-link.ts";
 import { mayWatch, roleOf } from "./owner.ts";
 import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
-import {
-  BROWSER_TAG,
-  type BrowserAttachment,
-  browserAttachmentOf,
-  isLive,
-  sessionTag,
-  USER_VIEWER_TAG,
-  userTag,
-} from "./sockets.ts";
+import { BROWSER_TAG, sessionTag, USER_VIEWER_TAG, userTag } from "./sockets.ts";
 import { TIMERS } from "./timers.ts";
 
 /** Which browser sockets to close: those of some sessions, or an account's (of one role, or both). */
@@ -82,8 +74,8 @@ export class Browsers extends Room<BrowserRooms> {
     const caps = browserCaps(
       open.map((socket) => ({
         socket,
-        viewerId: browserAttachmentOf(socket)?.viewerId ?? null,
-        openedAt: browserAttachmentOf(socket)?.openedAt ?? 0,
+        viewerId: sockets.browserAttachmentOf(socket)?.viewerId ?? null,
+        openedAt: sockets.browserAttachmentOf(socket)?.openedAt ?? 0,
       })),
       viewerId,
     );
@@ -92,14 +84,14 @@ export class Browsers extends Room<BrowserRooms> {
     for (const ws of caps.evict) sockets.close(ws, BROWSER_CLOSE.tooManyTabs, "tooManyTabs");
     const wasWatched = caps.othersLeft > 0;
     ctx.acceptWebSocket(server, [BROWSER_TAG, `viewer:${viewerRole}`, sessionTag(sessionId), userTag(viewerId)]);
-    server.serializeAttachment({
+    sockets.attach(server, {
       role: "browser",
       viewerId,
       viewerRole,
       sessionId,
       sessionExpiresAt,
       openedAt: Date.now(),
-    } satisfies BrowserAttachment);
+    });
     sockets.sendToBrowser(server, { type: "initialData", ...(await this.rooms.view.snapshot()) });
     if (viewerRole === "admin") this.rooms.debug.replayTo(server);
     // The session's own end closes the socket even if nobody revokes it.
@@ -136,9 +128,10 @@ export class Browsers extends Room<BrowserRooms> {
         : sockets
             .tagged(userTag(target.userId))
             .filter(
-              (ws) => target.viewerRole === undefined || browserAttachmentOf(ws)?.viewerRole === target.viewerRole,
+              (ws) =>
+                target.viewerRole === undefined || sockets.browserAttachmentOf(ws)?.viewerRole === target.viewerRole,
             )
-    ).filter(isLive);
+    ).filter((ws) => sockets.isLive(ws));
     for (const ws of closing) this.#close(ws, reason);
     return closing.length;
   }
@@ -149,9 +142,9 @@ export class Browsers extends Room<BrowserRooms> {
    * a code that makes the page try again (ACCESS_UNCONFIRMED_CLOSE).
    */
   closeWithoutAccess(): void {
-    const { state } = this.hub;
-    for (const ws of this.hub.sockets.tagged(USER_VIEWER_TAG).filter(isLive)) {
-      const viewerId = browserAttachmentOf(ws)?.viewerId;
+    const { state, sockets } = this.hub;
+    for (const ws of sockets.tagged(USER_VIEWER_TAG).filter((socket) => sockets.isLive(socket))) {
+      const viewerId = sockets.browserAttachmentOf(ws)?.viewerId;
       if (!state.current.accessConfirmed) this.#closeUnconfirmed(ws);
       else if (viewerId === undefined || roleOf(state.current, viewerId) === null) this.#close(ws, "deviceUnlinked");
     }
@@ -159,10 +152,11 @@ export class Browsers extends Room<BrowserRooms> {
 
   /** The session-expiry timer: closes the sockets whose session has run out, and waits for the next one to. */
   closeExpiredSessions(now: number): void {
+    const { sockets } = this.hub;
     let next: number | null = null;
-    for (const ws of this.hub.sockets.tagged(BROWSER_TAG)) {
-      const attachment = browserAttachmentOf(ws);
-      if (!attachment || !isLive(ws)) continue;
+    for (const ws of sockets.tagged(BROWSER_TAG)) {
+      const attachment = sockets.browserAttachmentOf(ws);
+      if (!attachment || !sockets.isLive(ws)) continue;
       if (attachment.sessionExpiresAt <= now) this.#close(ws, "sessionExpired");
       else next = Math.min(next ?? Infinity, attachment.sessionExpiresAt);
     }

@@ -44,8 +44,18 @@ export type CommandRooms = { log: MotorLog; view: PumpView; usage: Usage; offs: 
 
 export class MotorCommands extends Room<CommandRooms> {
   readonly #allowance: FrameAllowance;
-  /** In memory only: a command in flight keeps the object awake until it settles. */
-  readonly #pendingAcks = new Map<string, (ack: AckMessage | null) => void>();
+  /**
+   * In memory only: a command in flight keeps the object awake until it settles. `onAck` is
+   * what the ack does to the hub's state, done in the ack's own step (handleAck).
+   */
+  readonly #pendingAcks = new Map<
+    string,
+    {
+      settle: (ack: AckMessage | null) => void;
+      onAck?: (ack: AckMessage) => Promise<void>;
+      timer: ReturnType<typeof setTimeout>;
+    }
+  >();
   /** Switch commands waiting for their ack right now (memory only: an ack can only be timely while we wait). */
   readonly #switchesInFlight = new Map<string, PendingSwitch>();
   #frameWaiters: FrameWaiter[] = [];
@@ -61,12 +71,13 @@ export class MotorCommands extends Room<CommandRooms> {
    * quick restarts. `origin` says who asked, for the motor log ("by schedule (10:00 AM, daily)").
    */
   async sendSwitch(command: SwitchRequest): Promise<MotorCommandResult> {
-    const { state, sockets, timers } = this.hub;
+    const { state, sockets, timers, meter } = this.hub;
     const device = sockets.device();
     if (!device) return OFFLINE;
     const now = Date.now();
     const refusal = decideSwitch(state.current, command.action, now, this.#switchesInFlight.size);
     if (refusal) return refusal;
+    meter.step("checks");
     const id = crypto.randomUUID();
     const run = command.scheduleRun;
     const pending: PendingSwitch = {
@@ -88,19 +99,28 @@ export class MotorCommands extends Room<CommandRooms> {
       this.rooms.offs.owe({ ...owed, attempts: 0 });
       timers.syncSchedules();
     }
+    meter.step("stateWrite");
     this.#switchesInFlight.set(id, pending);
     this.rooms.view.publish();
+    meter.step("broadcasts");
     const beliefWhenSent = state.current.motor;
-    const ack = await this.sendCommand(device, { type: "switch", id, relay: command.action });
+    // The ack is settled in its own step, where it arrives: its frame's writes and the switch's
+    // are stored in one commit, and the pages' frames leave with it. Settled here instead, after
+    // the wait, they would be a second step, a second commit and a hop between the two.
+    const acked = this.sendCommand(device, { type: "switch", id, relay: command.action }, async (ack) => {
+      this.#switchesInFlight.delete(id);
+      await this.#settleSwitch(pending, ack, "ack");
+      // A timed ON the box refused owes nothing: a later ON without minutes must not stop then.
+      if (!ack.ok && command.timedRun && ack.relay === "off") this.rooms.offs.forget(TIMED_RUN_OFF_ID);
+    });
+    meter.step("switchFrame");
+    const ack = await acked;
     this.#switchesInFlight.delete(id);
     if (ack === null) {
       const linkLost = sockets.device() === null;
       await this.#commandUnanswered(pending, beliefWhenSent, linkLost ? "linkLost" : "noAnswer");
       return linkLost ? LINK_LOST : NO_CONFIRMATION;
     }
-    await this.#settleSwitch(pending, ack, "ack");
-    // A timed ON the box refused owes nothing: a later ON without minutes must not stop then.
-    if (!ack.ok && command.timedRun && ack.relay === "off") this.rooms.offs.forget(TIMED_RUN_OFF_ID);
     // A voltage refusal is a code the pages word; any other refusal only has the box's words.
     if (!ack.ok && ack.reason) return { ok: false, code: ack.reason };
     if (!ack.ok) return { ok: false, code: "rejected", ...(ack.error ? { error: ack.error } : {}) };
@@ -112,8 +132,15 @@ export class MotorCommands extends Room<CommandRooms> {
     return this.#switchesInFlight.has(id);
   }
 
-  /** Sends a command and waits for its ack; null when none came in time or the box went away. */
-  sendCommand(device: WebSocket, command: DeviceCommand): Promise<AckMessage | null> {
+  /**
+   * Sends a command and waits for its ack; null when none came in time or the box went away.
+   * `onAck` runs in the ack's own step, before the wait ends.
+   */
+  sendCommand(
+    device: WebSocket,
+    command: DeviceCommand,
+    onAck?: (ack: AckMessage) => Promise<void>,
+  ): Promise<AckMessage | null> {
     return new Promise((resolve) => {
       const settle = (ack: AckMessage | null) => {
         clearTimeout(timer);
@@ -121,7 +148,7 @@ export class MotorCommands extends Room<CommandRooms> {
         resolve(ack);
       };
       const timer = setTimeout(() => settle(null), DEVICE_ACK_TIMEOUT_MS);
-      this.#pendingAcks.set(command.id, settle);
+      this.#pendingAcks.set(command.id, { settle, timer, ...(onAck ? { onAck } : {}) });
       // The box owes an answer (its ack, and the reading or health it reports with it): those
       // frames are ours, not the box's, and never count against its rate.
       this.#allowance.grant(FRAMES_OWED_PER_COMMAND);
@@ -161,7 +188,7 @@ export class MotorCommands extends Room<CommandRooms> {
 
   /** The box is gone: nothing it was asked will be answered. */
   abandonAll(): void {
-    for (const resolve of this.#pendingAcks.values()) resolve(null);
+    for (const { settle } of this.#pendingAcks.values()) settle(null);
     for (const waiter of this.#frameWaiters.splice(0)) waiter.resolve(null);
   }
 
@@ -175,13 +202,14 @@ export class MotorCommands extends Room<CommandRooms> {
     log: MotorLogLine | null,
     options: { logAlways?: boolean } = {},
   ): Promise<void> {
-    const { state, sockets, timers } = this.hub;
+    const { state, sockets, timers, meter } = this.hub;
     const previous = state.current.motor;
     const changed = previous.status !== status;
     const now = Date.now();
     const changes = beliefChange(state.current, status, source, now);
     if (changes) state.save(changes);
     this.rooms.usage.follow(now);
+    meter.step("ackHandling");
     if (changed) {
       sockets.broadcast({ type: "motorStatusUpdate", status });
       if (status === "off") {
@@ -194,8 +222,11 @@ export class MotorCommands extends Room<CommandRooms> {
     }
     // The first thing a new hub hears is no news when it is OFF.
     const firstWord = previous.source === "none" && status === "off";
+    meter.step("broadcasts");
     if (log && !firstWord && (changed || options.logAlways)) this.rooms.log.record(log.action, log.event);
+    meter.step("outbox");
     this.rooms.view.publish();
+    meter.step("broadcasts");
   }
 
   /**
@@ -225,7 +256,15 @@ export class MotorCommands extends Room<CommandRooms> {
   async handleAck(ack: AckMessage): Promise<void> {
     const waiter = this.#pendingAcks.get(ack.id);
     if (waiter) {
-      waiter(ack); // the command's caller settles it
+      // Taken at once, its timeout with it: the answer came in time, and a second ack with
+      // the same id is a late one, not this command's.
+      this.#pendingAcks.delete(ack.id);
+      clearTimeout(waiter.timer);
+      try {
+        await waiter.onAck?.(ack);
+      } finally {
+        waiter.settle(ack); // the command's caller answers with it
+      }
       return;
     }
     const pending = this.hub.state.current.pendingSwitch;

@@ -5,9 +5,10 @@
 // one room that owns it (docs/architecture.md, "The hub's rooms").
 import { type Db, getDb } from "../../worker/db/client.ts";
 import { countingD1, type QueryCount } from "../../worker/db/query-count.ts";
+import { CommandMeter } from "./command-meter.ts";
 import { migrateHubSchema } from "./schema-versions.ts";
 import { HubSockets } from "./sockets.ts";
-import { countD1Query, HubStateStore, hubStats } from "./state.ts";
+import { HubStateStore, HubStatsStore } from "./state.ts";
 import { HubTimers } from "./timers.ts";
 
 export type HubContext = {
@@ -17,6 +18,10 @@ export type HubContext = {
   /** The device id this hub was created for (`idFromName(deviceId)`). */
   readonly deviceId: string;
   readonly state: HubStateStore;
+  /** Its counters (wakes, frames, D1 round trips, the last command's cost), in storage. */
+  readonly stats: HubStatsStore;
+  /** What the person's switch under way costs, step by step (command-meter.ts). */
+  readonly meter: CommandMeter;
   readonly sockets: HubSockets;
   readonly timers: HubTimers;
   /** Logs a failure with the hub's identity, so a log line says which box's hub it was. */
@@ -30,12 +35,14 @@ export type HubContext = {
 
 export function openHubContext(ctx: DurableObjectState, bindings: Env): HubContext {
   migrateHubSchema(ctx.storage);
+  const meter = new CommandMeter();
+  const stats = new HubStatsStore(ctx.storage.kv, meter);
   const d1: QueryCount = {
     get queries() {
-      return hubStats(ctx.storage.kv).d1Queries;
+      return stats.current.d1Queries;
     },
     set queries(_next) {
-      countD1Query(ctx.storage.kv);
+      stats.countD1Query();
     },
     // Its count is kept, not its time: nobody waits on the hub's D1 writes (its log goes after the answer).
     get milliseconds() {
@@ -52,8 +59,10 @@ export function openHubContext(ctx: DurableObjectState, bindings: Env): HubConte
       if (!name) throw new Error("DeviceHub must be addressed with idFromName(deviceId)");
       return name;
     },
-    state: new HubStateStore(ctx.storage.kv),
-    sockets: new HubSockets(ctx),
+    state: new HubStateStore(ctx.storage.kv, meter),
+    stats,
+    meter,
+    sockets: new HubSockets(ctx, meter),
     timers: new HubTimers(ctx.storage),
     logError(what, ...error) {
       console.error(`DeviceHub ${ctx.id.name}: ${what}`, ...error);

@@ -8,7 +8,7 @@ import {
   parseFrame,
 } from "../../common/device-protocol.ts";
 import { DEVICE_CLOSE } from "../../common/hub-contract.ts";
-import type { HealthData } from "../../common/realtime-protocol.ts";
+import type { HealthData, PowerData } from "../../common/realtime-protocol.ts";
 import { updateDeviceIdentity } from "../../worker/db/devices.ts";
 import type { HealthMessage, MotorCommands, PowerMessage } from "./commands.ts";
 import type { HubContext } from "./context.ts";
@@ -21,7 +21,6 @@ import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
 import type { DeviceAttachment } from "./sockets.ts";
-import { countDeviceFrame } from "./state.ts";
 import type { WindowRuns } from "./window-runs.ts";
 
 /** The rooms a box's frames go to. */
@@ -45,7 +44,9 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
   }
 
   async onFrame(ws: WebSocket, attachment: DeviceAttachment, frame: string | ArrayBuffer): Promise<void> {
-    const { ctx, state, sockets } = this.hub;
+    const { state, sockets } = this.hub;
+    // A command waiting for the box: the wait ends here (its ack, or a frame before it).
+    this.hub.meter.step("box");
     // Counted before any parsing or storage: a flood must not reach D1 or the other hubs' thread.
     if (!this.#allowance.take()) {
       await this.rooms.link.cutOff(ws);
@@ -56,7 +57,11 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
       sockets.sendToDevice(ws, { type: "error", message: parsed.error });
       return;
     }
-    countDeviceFrame(ctx.storage.kv);
+    // A reading goes to the pages before anything is written in this step: frames sent after a
+    // write wait for its commit (the output gate), and a reading needs no storage to be true.
+    // Nothing about the motor's safety rides on it; what the hub stores of it follows.
+    const reading = parsed.message.type === "power" && attachment.helloAt ? this.#announce(parsed.message) : null;
+    this.hub.stats.countDeviceFrame();
     if (parsed.message.type !== "hello" && !attachment.helloAt) {
       sockets.sendToDevice(ws, { type: "error", message: "Say hello first." });
       return;
@@ -73,13 +78,19 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
     }
     const now = Date.now();
     state.save({ lastSeenAt: now });
-    await this.#handle(ws, attachment, parsed.message, now);
+    await this.#handle(ws, attachment, parsed.message, now, reading);
     // Supply, a phase, the box or the motor may have changed: a power window may now start, pause or end.
     await this.rooms.windows.reconcile();
     this.rooms.view.publish();
   }
 
-  async #handle(ws: WebSocket, attachment: DeviceAttachment, message: DeviceMessage, now: number): Promise<void> {
+  async #handle(
+    ws: WebSocket,
+    attachment: DeviceAttachment,
+    message: DeviceMessage,
+    now: number,
+    reading: PowerData | null,
+  ): Promise<void> {
     const { link, commands, protection, ota, debug } = this.rooms;
     switch (message.type) {
       case "hello":
@@ -89,7 +100,7 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
         await commands.handleAck(message);
         return;
       case "power":
-        await this.#power(message, now);
+        await this.#power(message, now, reading ?? this.#announce(message));
         return;
       case "relay":
         await commands.adoptStatedRelay(
@@ -117,16 +128,22 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
     }
   }
 
-  async #power(message: PowerMessage, now: number): Promise<void> {
-    const { state, sockets } = this.hub;
+  /** A reading as the pages get it, sent to them. */
+  #announce(message: PowerMessage): PowerData {
     const power = {
       current: message.current,
       wattage: message.wattage,
       ...(message.voltages ? { voltages: message.voltages } : {}),
     };
+    this.hub.sockets.broadcast({ type: "powerDataUpdate", powerData: power });
+    return power;
+  }
+
+  /** A reading the pages already have (`power`): stored, and what it means for the motor. */
+  async #power(message: PowerMessage, now: number, power: PowerData): Promise<void> {
+    const { state } = this.hub;
     const supply = message.supply ?? state.current.supply;
     state.save({ power, powerAt: now, supply, supplyLostAt: supply ? null : (state.current.supplyLostAt ?? now) });
-    sockets.broadcast({ type: "powerDataUpdate", powerData: power });
     this.rooms.commands.resolveFrameWaiters("power", message);
     await this.rooms.protection.reconcileReadings(power.current, now);
     this.rooms.power.onReading(power, now);

@@ -59,7 +59,7 @@ export class DeviceLink extends Room<DeviceLinkRooms> {
     for (const old of sockets.allDevices()) sockets.close(old, DEVICE_CLOSE.replaced, "Replaced by a newer connection");
     const { 0: client, 1: server } = new WebSocketPair();
     ctx.acceptWebSocket(server, [DEVICE_TAG]);
-    server.serializeAttachment({ role: "device", connectedAt: Date.now(), helloAt: null } satisfies DeviceAttachment);
+    sockets.attach(server, { role: "device", connectedAt: Date.now(), helloAt: null });
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -106,7 +106,7 @@ export class DeviceLink extends Room<DeviceLinkRooms> {
     now: number,
   ): Promise<void> {
     const { state, sockets, deviceId } = this.hub;
-    ws.serializeAttachment({ ...attachment, helloAt: now } satisfies DeviceAttachment);
+    sockets.attach(ws, { ...attachment, helloAt: now });
     await loadOwnerAndConfig(this.hub);
     const before = state.current;
     const supply = message.supply ?? true;
@@ -252,7 +252,7 @@ export class DeviceLink extends Room<DeviceLinkRooms> {
   }
 
   #lastSignOfLife(device: WebSocket): number {
-    const attachment = device.deserializeAttachment() as DeviceAttachment;
+    const attachment = this.hub.sockets.attachmentOf(device) as DeviceAttachment;
     const state = this.hub.state.current;
     return lastSignOfLife({
       connectedAt: attachment.connectedAt,

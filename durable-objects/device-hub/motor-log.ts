@@ -105,6 +105,7 @@ export class MotorLog extends Room {
       createdAt: now,
     };
     const outboxId = this.#outbox.add(row);
+    this.hub.meter.wrote(row);
     this.#changes += 1;
     const entry = motorLogEntry(-outboxId, action, event, now);
     // Not yet read from D1 (a new hub): the first snapshot reads it, outbox included.

@@ -5,6 +5,7 @@
 import type { ServerToDeviceMessage } from "../../common/device-protocol.ts";
 import { SEND_FAILED_CLOSE } from "../../common/hub-contract.ts";
 import type { RealtimeMessage } from "../../common/realtime-protocol.ts";
+import type { CommandMeter } from "./command-meter.ts";
 
 /**
  * Set once the hub has closed the socket, with the code it sent. Kept in the attachment, not in
@@ -38,21 +39,9 @@ export const userTag = (userId: number) => `user:${userId}`;
 export type Audience = "browsers" | "admins";
 const AUDIENCE_TAG: Record<Audience, string> = { browsers: BROWSER_TAG, admins: ADMIN_VIEWER_TAG };
 
+/** The attachment as the runtime stores it (HubSockets keeps a copy per socket, read once). */
 export function attachmentOf(ws: WebSocket): SocketAttachment | null {
   return ws.deserializeAttachment() as SocketAttachment | null;
-}
-
-export function browserAttachmentOf(ws: WebSocket): BrowserAttachment | null {
-  return ws.deserializeAttachment() as BrowserAttachment | null;
-}
-
-/**
- * Whether the hub may still act for this socket and send to it: open, and not closed by the hub.
- * After our close the runtime may still show the socket OPEN (the peer has not answered), and
- * after hibernation every socket is a new object: only the attachment remembers.
- */
-export function isLive(ws: WebSocket): boolean {
-  return ws.readyState === WebSocket.OPEN && attachmentOf(ws)?.closedWith === undefined;
 }
 
 /** The one place a message becomes a frame. */
@@ -62,16 +51,51 @@ function frameOf(message: ServerToDeviceMessage | RealtimeMessage): string {
 
 export class HubSockets {
   readonly #ctx: DurableObjectState;
+  readonly #meter: CommandMeter;
+  /**
+   * Each socket's attachment as last written or read, in memory: reading it back from the
+   * runtime is a deserialisation, which a broadcast would otherwise pay once per socket. Every
+   * attachment the hub writes goes through `attach`; after hibernation every socket is a new
+   * object, whose attachment is read once.
+   */
+  readonly #attachments = new WeakMap<WebSocket, SocketAttachment | null>();
 
-  constructor(ctx: DurableObjectState) {
+  constructor(ctx: DurableObjectState, meter: CommandMeter) {
     this.#ctx = ctx;
+    this.#meter = meter;
+  }
+
+  attachmentOf(ws: WebSocket): SocketAttachment | null {
+    if (this.#attachments.has(ws)) return this.#attachments.get(ws)!;
+    const attachment = attachmentOf(ws);
+    this.#attachments.set(ws, attachment);
+    return attachment;
+  }
+
+  browserAttachmentOf(ws: WebSocket): BrowserAttachment | null {
+    return this.attachmentOf(ws) as BrowserAttachment | null;
+  }
+
+  /** The one way the hub writes a socket's attachment (it survives hibernation with the socket). */
+  attach(ws: WebSocket, attachment: SocketAttachment): void {
+    ws.serializeAttachment(attachment);
+    this.#attachments.set(ws, attachment);
+  }
+
+  /**
+   * Whether the hub may still act for this socket and send to it: open, and not closed by the hub.
+   * After our close the runtime may still show the socket OPEN (the peer has not answered), and
+   * after hibernation every socket is a new object: only the attachment remembers.
+   */
+  isLive(ws: WebSocket): boolean {
+    return ws.readyState === WebSocket.OPEN && this.attachmentOf(ws)?.closedWith === undefined;
   }
 
   /** The box's open socket that has said hello, ignoring `except` (a socket being closed). */
   device(except?: WebSocket): WebSocket | null {
     for (const ws of this.#ctx.getWebSockets(DEVICE_TAG)) {
-      if (ws === except || !isLive(ws)) continue;
-      if ((attachmentOf(ws) as DeviceAttachment | null)?.helloAt) return ws;
+      if (ws === except || !this.isLive(ws)) continue;
+      if ((this.attachmentOf(ws) as DeviceAttachment | null)?.helloAt) return ws;
     }
     return null;
   }
@@ -83,7 +107,7 @@ export class HubSockets {
 
   /** The open browser sockets, ignoring `except` (a socket being closed). */
   browsers(except?: WebSocket): WebSocket[] {
-    return this.#ctx.getWebSockets(BROWSER_TAG).filter((ws) => ws !== except && isLive(ws));
+    return this.#ctx.getWebSockets(BROWSER_TAG).filter((ws) => ws !== except && this.isLive(ws));
   }
 
   /** Sockets with `tag`, open or not. */
@@ -103,7 +127,7 @@ export class HubSockets {
   broadcast(message: RealtimeMessage, audience: Audience = "browsers"): void {
     const frame = frameOf(message);
     for (const ws of this.#ctx.getWebSockets(AUDIENCE_TAG[audience])) {
-      if (isLive(ws)) this.#sendFrame(ws, frame);
+      if (this.isLive(ws)) this.#sendFrame(ws, frame);
     }
   }
 
@@ -124,10 +148,10 @@ export class HubSockets {
    * is dropped unread (webSocketMessage), even if it never answers the close.
    */
   close(ws: WebSocket, code: number, reason: string): void {
-    const attachment = attachmentOf(ws);
+    const attachment = this.attachmentOf(ws);
     if (attachment && attachment.closedWith === undefined) {
       try {
-        ws.serializeAttachment({ ...attachment, closedWith: code } satisfies SocketAttachment);
+        this.attach(ws, { ...attachment, closedWith: code });
       } catch (error) {
         console.error(`DeviceHub ${this.#ctx.id.name}: could not mark a socket closed`, error);
       }
@@ -142,6 +166,7 @@ export class HubSockets {
   #sendFrame(ws: WebSocket, frame: string): void {
     try {
       ws.send(frame);
+      this.#meter.sent();
     } catch (error) {
       // A socket that cannot take a frame is broken: close it so the peer reconnects.
       console.error(`DeviceHub ${this.#ctx.id.name}: send failed`, error);

@@ -1,14 +1,16 @@
-// What the hub believes and remembers about its box, as one record in its storage (`kv` key
-// "state"): it survives hibernation, eviction and restarts, and the rooms read and change it
-// through the one HubStateStore of the hub. What older hubs stored is read back here too.
+// What the hub believes and remembers about its box, in its storage (`kv`, a key per field,
+// "state:motor" and so on): it survives hibernation, eviction and restarts, and the rooms read and
+// change it through the one HubStateStore of the hub. What older hubs stored is read back here
+// too, the whole state under one key "state" included.
 import { DEFAULT_MOTOR_CONFIG } from "../../common/constants.ts";
 import type { DeviceConfig, DeviceKind, Phase, RelayState } from "../../common/device-protocol.ts";
-import type { HubStats } from "../../common/hub-contract.ts";
+import type { CommandCost, HubStats } from "../../common/hub-contract.ts";
 import type { CommandOrigin, MotorLogEvent } from "../../common/motor-log-event.ts";
 import type { VoltageBreach } from "../../common/protection.ts";
 import type { MemberRole } from "../../common/pump-roles.ts";
 import type { CommandSource, MotorStatus, StatusSource } from "../../common/pump-state.ts";
 import type { HealthData, MotorLogEntry, PowerData } from "../../common/realtime-protocol.ts";
+import { CommandMeter } from "./command-meter.ts";
 import { legacyOrigin } from "./legacy-motor-log.ts";
 
 export type Owner = { userId: number; mobileNo: string };
@@ -168,53 +170,133 @@ export function loadState(stored: StoredState | undefined, now = Date.now()): Hu
 
 type KvStorage = DurableObjectStorage["kv"];
 
-const STATE_KEY = "state";
+/** What hubs stored before each field had its own key: the whole state as one record. */
+const LEGACY_STATE_KEY = "state";
+/** Each field of the state is a key of its own, so a change writes only what changed. */
+const STATE_FIELD_PREFIX = "state:";
 const STATS_KEY = "stats";
+const LAST_COMMAND_KEY = "stats:lastCommand";
+
+/**
+ * The state as storage holds it: a key per field, over the whole record older hubs kept (which
+ * the first start of this code splits up). Also what tests read and rewrite behind a hub's back.
+ */
+export function readStoredState(kv: KvStorage): StoredState | undefined {
+  const legacy = kv.get<StoredState>(LEGACY_STATE_KEY);
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of kv.list({ prefix: STATE_FIELD_PREFIX }))
+    fields[key.slice(STATE_FIELD_PREFIX.length)] = value;
+  if (legacy === undefined && Object.keys(fields).length === 0) return undefined;
+  return { ...legacy, ...(fields as StoredState) };
+}
+
+/** Stores `changes`, a key per field. */
+export function writeStoredState(kv: KvStorage, changes: Record<string, unknown>): void {
+  for (const [field, value] of Object.entries(changes)) kv.put(`${STATE_FIELD_PREFIX}${field}`, value);
+}
 
 /** The hub's state, read once when the hub starts and written through on every change. */
 export class HubStateStore {
   readonly #kv: KvStorage;
+  readonly #meter: CommandMeter;
   #current: HubState;
 
-  constructor(kv: KvStorage) {
+  constructor(kv: KvStorage, meter = new CommandMeter()) {
     this.#kv = kv;
-    this.#current = loadState(kv.get<StoredState>(STATE_KEY));
+    this.#meter = meter;
+    this.#current = loadState(readStoredState(kv));
+    // A hub that kept its state as one record keeps it a key per field from now on.
+    if (kv.get(LEGACY_STATE_KEY) !== undefined) {
+      writeStoredState(kv, this.#current);
+      kv.delete(LEGACY_STATE_KEY);
+    }
   }
 
   get current(): HubState {
     return this.#current;
   }
 
+  /**
+   * Changes what differs from what is stored, and writes only that: a save that changes nothing
+   * writes nothing, and a step that changes one field does not serialise the whole state.
+   */
   save(changes: Partial<HubState>): void {
-    this.#current = { ...this.#current, ...changes };
-    this.#kv.put(STATE_KEY, this.#current);
+    const current = this.#current;
+    const changed: Partial<Record<keyof HubState, unknown>> = {};
+    let any = false;
+    for (const key of Object.keys(changes) as (keyof HubState)[]) {
+      if (Object.is(changes[key], current[key])) continue;
+      changed[key] = changes[key];
+      any = true;
+    }
+    if (!any) return;
+    this.#current = { ...current, ...changes };
+    writeStoredState(this.#kv, changed);
+    for (const value of Object.values(changed)) this.#meter.wrote(value);
   }
 }
 
+/** The counters as storage holds them (hubs that counted before D1 round trips or commands were counted have none yet). */
+type StoredStats = Omit<HubStats, "d1Queries" | "lastCommand"> & { d1Queries?: number };
+type Counters = Omit<HubStats, "lastCommand">;
+
 /**
- * Every construction after the first is a wake from hibernation or eviction: counted so the
- * idle benchmark can show heartbeats never wake a hub.
+ * The hub's counters for operators and benchmarks, in storage so they outlive hibernation. Read
+ * once per instance and written through: a box's every frame counts, and reading the record back
+ * each time would cost a deserialisation per frame. The last command's cost is a key of its own,
+ * so the counter a frame writes stays small.
  */
-/** The counters as storage holds them (hubs that counted before D1 round trips were counted have none yet). */
-type StoredStats = Omit<HubStats, "d1Queries"> & { d1Queries?: number };
+export class HubStatsStore {
+  readonly #kv: KvStorage;
+  readonly #meter: CommandMeter;
+  #counters: Counters;
+  #lastCommand: CommandCost | null;
 
-export function countWake(kv: KvStorage, now = Date.now()): void {
-  const stats = kv.get<StoredStats>(STATS_KEY) ?? { wakes: -1, deviceFrames: 0, recentWakes: [] };
-  kv.put(STATS_KEY, { ...stats, wakes: stats.wakes + 1, recentWakes: [...stats.recentWakes, now].slice(-20) });
-}
+  constructor(kv: KvStorage, meter = new CommandMeter()) {
+    this.#kv = kv;
+    this.#meter = meter;
+    const stored = kv.get<StoredStats>(STATS_KEY) ?? { wakes: -1, deviceFrames: 0, recentWakes: [] };
+    this.#counters = { ...stored, d1Queries: stored.d1Queries ?? 0 };
+    this.#lastCommand = kv.get<CommandCost>(LAST_COMMAND_KEY) ?? null;
+  }
 
-export function countDeviceFrame(kv: KvStorage): void {
-  const stats = kv.get<StoredStats>(STATS_KEY)!;
-  kv.put(STATS_KEY, { ...stats, deviceFrames: stats.deviceFrames + 1 });
-}
+  get current(): HubStats {
+    return { ...this.#counters, lastCommand: this.#lastCommand };
+  }
 
-/** A D1 round trip the hub made: counted in storage, so the count outlives hibernation. */
-export function countD1Query(kv: KvStorage): void {
-  const stats = kv.get<StoredStats>(STATS_KEY)!;
-  kv.put(STATS_KEY, { ...stats, d1Queries: (stats.d1Queries ?? 0) + 1 });
-}
+  /**
+   * Every construction after the first is a wake from hibernation or eviction: counted so the
+   * idle benchmark can show heartbeats never wake a hub.
+   */
+  countWake(now = Date.now()): void {
+    const { wakes, recentWakes } = this.#counters;
+    this.#save({ wakes: wakes + 1, recentWakes: [...recentWakes, now].slice(-20) });
+  }
 
-export function hubStats(kv: KvStorage): HubStats {
-  const stats = kv.get<StoredStats>(STATS_KEY)!;
-  return { ...stats, d1Queries: stats.d1Queries ?? 0 };
+  countDeviceFrame(): void {
+    this.#save({ deviceFrames: this.#counters.deviceFrames + 1 });
+  }
+
+  /** A D1 round trip the hub made. */
+  countD1Query(): void {
+    this.#save({ d1Queries: this.#counters.d1Queries + 1 });
+  }
+
+  /**
+   * What the last person's switch cost, step by step (command-meter.ts). Stored once the step
+   * that answered is over: a write in it would hold the answer (an RPC's return value too) at
+   * the output gate, a commit more for the caller to wait for.
+   */
+  recordCommand(cost: CommandCost): void {
+    this.#lastCommand = cost;
+    setTimeout(() => {
+      if (this.#lastCommand === cost) this.#kv.put(LAST_COMMAND_KEY, cost);
+    }, 0);
+  }
+
+  #save(changes: Partial<Counters>): void {
+    this.#counters = { ...this.#counters, ...changes };
+    this.#kv.put(STATS_KEY, this.#counters);
+    this.#meter.wrote(this.#counters);
+  }
 }

@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DEVICE_OFFLINE_AFTER_MS, WATCHED_OFFLINE_AFTER_MS } from "../../common/constants.ts";
+import { readStoredState, writeStoredState } from "../../durable-objects/device-hub/state.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, motorLogs } from "../../worker/db/schema.ts";
@@ -26,9 +27,9 @@ import {
 async function ageDevice(deviceId: string, ms: number) {
   const stub = hubStub(deviceId);
   await runInDurableObject(stub, (_hub: DeviceHub, state) => {
-    const saved = state.storage.kv.get<Record<string, unknown>>("state")!;
+    const saved = readStoredState(state.storage.kv)!;
     const watchedSince = saved.watchedSince === null ? null : Date.now() - ms;
-    state.storage.kv.put("state", { ...saved, lastSeenAt: Date.now() - ms, watchedSince });
+    writeStoredState(state.storage.kv, { lastSeenAt: Date.now() - ms, watchedSince });
     const [socket] = state.getWebSockets("device");
     socket!.serializeAttachment({ ...socket!.deserializeAttachment(), connectedAt: Date.now() - ms });
   });

@@ -57,6 +57,41 @@ describe("the state store", () => {
     });
     expect(read).toMatchObject({ cooldownUntil: NOW, phaseFault: true, online: false });
   });
+
+  it("writes only the fields that changed, each a key of its own, and nothing when nothing did", async () => {
+    const written = await withRooms(({ hub }, state) => {
+      const keys = () => new Map(state.storage.kv.list({ prefix: "state:" }));
+      hub.state.save({ cooldownUntil: NOW, phaseFault: true });
+      const first = keys();
+      state.storage.kv.delete("state:cooldownUntil");
+      hub.state.save({ cooldownUntil: NOW, phaseFault: false });
+      return { first, second: keys(), whole: state.storage.kv.get("state") };
+    });
+    expect(written.first.get("state:cooldownUntil")).toBe(NOW);
+    expect(written.first.get("state:phaseFault")).toBe(true);
+    expect(written.first.has("state:owner")).toBe(false); // never changed, never written
+    // The unchanged cooldown was not written again; the phase fault was.
+    expect(written.second.has("state:cooldownUntil")).toBe(false);
+    expect(written.second.get("state:phaseFault")).toBe(false);
+    expect(written.whole).toBeUndefined();
+  });
+
+  it("a hub that kept its state as one record reads it, and keeps it a key per field from then on", async () => {
+    const read = await withRooms((_rooms, state) => {
+      state.storage.kv.put("state", { ...INITIAL_STATE, cooldownUntil: NOW, phaseFault: true });
+      const store = new HubStateStore(state.storage.kv);
+      return {
+        current: store.current,
+        whole: state.storage.kv.get("state"),
+        field: state.storage.kv.get("state:cooldownUntil"),
+        again: new HubStateStore(state.storage.kv).current,
+      };
+    });
+    expect(read.current).toMatchObject({ cooldownUntil: NOW, phaseFault: true });
+    expect(read.whole).toBeUndefined();
+    expect(read.field).toBe(NOW);
+    expect(read.again).toEqual(read.current);
+  });
 });
 
 describe("timers", () => {

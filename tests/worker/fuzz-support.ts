@@ -428,7 +428,7 @@ export async function hubStorageSnapshot(deviceId: string): Promise<Record<strin
       .toArray()
       .map((row) => row.name);
     const snapshot: Record<string, unknown> = {};
-    for (const [key, value] of state.storage.kv.list()) if (key !== "stats") snapshot[`kv:${key}`] = value;
+    for (const [key, value] of state.storage.kv.list()) if (!key.startsWith("stats")) snapshot[`kv:${key}`] = value;
     for (const name of tables) {
       const order = name === "timers" ? "name" : "rowid"; // a timer set again may get a new rowid
       const rows = sql.exec<Record<string, SqlStorageValue>>(`SELECT * FROM "${name}" ORDER BY ${order}`).toArray();

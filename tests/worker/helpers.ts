@@ -12,6 +12,7 @@ import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../com
 import { DEVICE_PROTOCOL_VERSION, serverToDeviceMessageSchema } from "../../common/device-protocol.ts";
 import { type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { FrameBudget } from "../../durable-objects/device-hub/socket-caps.ts";
+import { readStoredState, writeStoredState } from "../../durable-objects/device-hub/state.ts";
 import { localProviderClient } from "../../telephony-sim/client.ts";
 import { startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
@@ -407,7 +408,7 @@ export async function rewriteHubState(
   // write behind its back while that is under way would be overwritten by its copy in memory.
   await stub.flushLogs();
   await runInDurableObject(stub, (_hub: unknown, state) => {
-    state.storage.kv.put("state", change(state.storage.kv.get<Record<string, unknown>>("state")!));
+    writeStoredState(state.storage.kv, change(readStoredState(state.storage.kv) as Record<string, unknown>));
   });
   await evictDurableObject(stub, { webSockets: "hibernate" });
 }
