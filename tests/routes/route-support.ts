@@ -1,7 +1,7 @@
 // What the route tests hand a route module's loader, action or middleware: the router context the
 // Worker gives React Router (worker/http/router-context.ts), with the signed-in user or admin the
 // shells would set; and accounts and boxes made straight in D1. (These tests type-check with the
-// pages, so they cannot use tests/worker/helpers.ts, which needs the worker tests' types.)
+// pages, so they cannot use tests/worker/helpers/, which needs the worker tests' types.)
 import { env } from "cloudflare:workers";
 import { RouterContextProvider } from "react-router";
 import { adminContext } from "../../app/admin-session.server.ts";

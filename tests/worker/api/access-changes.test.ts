@@ -20,23 +20,12 @@ import { deliverHubNotices } from "../../../worker/services/hub-notices.ts";
 import { removePumpMember } from "../../../worker/services/pump-members.ts";
 import { relinkPump } from "../../../worker/services/pump-relink.ts";
 import worker from "../../worker-test-entry.ts";
-import {
-  addMember,
-  adminToken,
-  api,
-  browserWatching,
-  createUser,
-  deleteJson,
-  farmerWithBox,
-  farmerWithDevice,
-  getOk,
-  hubStub,
-  loginToken,
-  postJson,
-  putJson,
-  refusalCode,
-  uniqueMobileNo,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, deleteJson, getOk, postJson, putJson, refusalCode } from "../helpers/http.ts";
+import { hubStub } from "../helpers/hub-state.ts";
+import { addMember } from "../helpers/sharing.ts";
+import { browserWatching } from "../helpers/sockets.ts";
 
 const db = () => getDb(env.DB);
 const noticesOf = (deviceId: string) => db().select().from(hubNotices).where(eq(hubNotices.deviceId, deviceId));

@@ -13,21 +13,11 @@ import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub/settings.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, users } from "../../../worker/db/schema.ts";
-import {
-  adminToken,
-  api,
-  basicAuth,
-  connectDevice,
-  createUser,
-  farmerWithBox,
-  farmerWithDevice,
-  fireTimer,
-  getJson,
-  getOk,
-  loginToken,
-  postJson,
-  putJson,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
+import { fireTimer } from "../helpers/hub-state.ts";
+import { basicAuth, connectDevice } from "../helpers/sockets.ts";
 
 describe("POST /api/admin/devices", () => {
   it("creates a device with a key shown once and stored only as a hash", async () => {

@@ -15,21 +15,16 @@ import { DEVICE_PROTOCOL_VERSION } from "../../../common/device-protocol.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
 import { adminChangeNote } from "../../../worker/services/motor-config.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
 import {
-  connectDevice,
-  createUser,
   farmerWithBox,
   farmerWithDevice,
-  getJson,
-  getOk,
-  loginToken,
-  postJson,
   provisionDevice,
-  putJson,
-  refusal,
   THREE_PHASE_DEFAULT_CONFIG,
   updateMotorConfig,
-} from "../helpers.ts";
+} from "../helpers/boxes.ts";
+import { getJson, getOk, postJson, putJson, refusal } from "../helpers/http.ts";
+import { connectDevice } from "../helpers/sockets.ts";
 
 async function history(mobileNo: string, token: string) {
   const body = await getOk(`/api/admin/motor-config-history/${mobileNo}`, token, configHistoryResponseSchema);

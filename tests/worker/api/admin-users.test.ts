@@ -12,23 +12,17 @@ import {
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory, motorLogs, sessions, users } from "../../../worker/db/schema.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
 import {
-  adminToken,
-  connectDevice,
-  createUser,
-  deleteJson,
   farmerWithBox,
   farmerWithDevice,
-  getJson,
-  getOk,
-  loginToken,
-  motorLogRows,
-  postJson,
   provisionDevice,
-  putJson,
   THREE_PHASE_DEFAULT_CONFIG,
   updateMotorConfig,
-} from "../helpers.ts";
+} from "../helpers/boxes.ts";
+import { deleteJson, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
+import { motorLogRows } from "../helpers/hub-state.ts";
+import { connectDevice } from "../helpers/sockets.ts";
 
 const deleteUser = (body: unknown, token: string) => deleteJson("/api/admin/delete-user", body, token);
 

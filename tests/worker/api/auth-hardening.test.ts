@@ -4,7 +4,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { clientAddressKey } from "../../../worker/auth/client-address.ts";
 import { KNOWN_DEVICE_COOKIE } from "../../../worker/auth/throttle.ts";
-import { api, createUser, postJson, uniqueMobileNo } from "../helpers.ts";
+import { createUser, uniqueMobileNo } from "../helpers/accounts.ts";
+import { api, postJson } from "../helpers/http.ts";
 
 function login(body: object, headers: Record<string, string> = {}) {
   return api("/api/auth/login", {

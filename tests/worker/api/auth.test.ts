@@ -8,7 +8,8 @@ import { apiErrorSchema, messageResponseSchema } from "../../../common/api-respo
 import { verifyPassword } from "../../../common/credentials.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { sessions, users } from "../../../worker/db/schema.ts";
-import { api, createUser, loginToken, postJson, refusal, uniqueMobileNo } from "../helpers.ts";
+import { createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";
+import { api, postJson, refusal } from "../helpers/http.ts";
 
 async function json<Schema extends AnswerSchema>(response: Response, schema: Schema) {
   expect(response.headers.get("Content-Type")).toContain("application/json");

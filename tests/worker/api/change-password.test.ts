@@ -5,7 +5,10 @@ import { describe, expect, it } from "vitest";
 import { apiEn } from "../../../common/i18n/api-en.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { KNOWN_DEVICE_COOKIE } from "../../../worker/auth/throttle.ts";
-import { api, connectBrowser, createUser, getJson, loginToken, postJson, provisionDevice } from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { provisionDevice } from "../helpers/boxes.ts";
+import { api, getJson, postJson } from "../helpers/http.ts";
+import { connectBrowser } from "../helpers/sockets.ts";
 
 const change = (token: string | undefined, body: unknown) => postJson("/api/auth/change-password", body, token);
 

@@ -4,19 +4,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
-import {
-  api,
-  basicAuth,
-  connectDevice,
-  createUser,
-  farmerWithBox,
-  farmerWithDevice,
-  hubStub,
-  loginToken,
-  motorLogRows,
-  postJson,
-  refusal,
-} from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, postJson, refusal } from "../helpers/http.ts";
+import { hubStub, motorLogRows } from "../helpers/hub-state.ts";
+import { basicAuth, connectDevice } from "../helpers/sockets.ts";
 
 const motor = (token: string, action: string) => postJson("/api/devices/motor", { action }, token);
 

@@ -86,21 +86,11 @@ import {
   toJsonText,
   weirdNumber,
 } from "../fuzz-support.ts";
-import {
-  api,
-  basicAuth,
-  createUser,
-  farmerWithDevice,
-  getJson,
-  hubStub,
-  loginToken,
-  ORIGIN,
-  postJson,
-  provisionDevice,
-  type TestDevice,
-  type TestUser,
-  uniqueMobileNo,
-} from "../helpers.ts";
+import { createUser, loginToken, type TestUser, uniqueMobileNo } from "../helpers/accounts.ts";
+import { farmerWithDevice, provisionDevice, type TestDevice } from "../helpers/boxes.ts";
+import { api, getJson, ORIGIN, postJson } from "../helpers/http.ts";
+import { hubStub } from "../helpers/hub-state.ts";
+import { basicAuth } from "../helpers/sockets.ts";
 
 /** Generated inputs per route; 74 routes make 11,100. */
 const RUNS_PER_ROUTE = 150;

@@ -7,22 +7,11 @@ import { healthReadingResponseSchema, motorConfigResponseSchema } from "../../..
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory } from "../../../worker/db/schema.ts";
-import {
-  adminToken,
-  api,
-  connectDevice,
-  createUser,
-  FRESH_PUMP_STATE,
-  farmerWithBox,
-  farmerWithDevice,
-  getJson,
-  loginToken,
-  postJson,
-  putJson,
-  refusal,
-  rewriteHubState,
-  THREE_PHASE_DEFAULT_CONFIG,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { FRESH_PUMP_STATE, farmerWithBox, farmerWithDevice, THREE_PHASE_DEFAULT_CONFIG } from "../helpers/boxes.ts";
+import { api, getJson, postJson, putJson, refusal } from "../helpers/http.ts";
+import { rewriteHubState } from "../helpers/hub-state.ts";
+import { connectDevice } from "../helpers/sockets.ts";
 
 describe("GET /api/devices/motor/status/{mobileNo}", () => {
   it("answers status, healthLogs and motorConfig (defaults 1 A, 30 %, 30 %; a 3-phase box's voltage limits)", async () => {

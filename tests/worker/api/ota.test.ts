@@ -4,19 +4,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
-import {
-  adminToken,
-  api,
-  basicAuth,
-  browserWatching,
-  connectDevice,
-  farmerWithDevice,
-  fireTimer,
-  getJson,
-  motorLogRows,
-  postJson,
-  rewriteHubState,
-} from "../helpers.ts";
+import { adminToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { api, getJson, postJson } from "../helpers/http.ts";
+import { fireTimer, motorLogRows, rewriteHubState } from "../helpers/hub-state.ts";
+import { basicAuth, browserWatching, connectDevice } from "../helpers/sockets.ts";
 
 async function upload(token: string, fields: { deviceType?: string; version?: string; file?: Uint8Array | null }) {
   const form = new FormData();

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  api,
-  browserWatching,
-  connectBrowser,
-  createUser,
-  FRESH_PUMP_STATE,
-  farmerWithBox,
-  farmerWithDevice,
-  loginToken,
-  postJson,
-} from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { FRESH_PUMP_STATE, farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, postJson } from "../helpers/http.ts";
+import { browserWatching, connectBrowser } from "../helpers/sockets.ts";
 
 function upgrade(query: string, headers: Record<string, string>) {
   return api(`/api/realtime${query}`, { headers: { Upgrade: "websocket", ...headers } });

@@ -16,18 +16,9 @@ import {
   weekdaysOf,
   windowLengthMinutes,
 } from "../../../common/schedule-time.ts";
-import {
-  adminToken,
-  api,
-  createUser,
-  deleteJson,
-  farmerWithDevice,
-  getOk,
-  loginToken,
-  postJson,
-  putJson,
-  refusal,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { api, deleteJson, getOk, postJson, putJson, refusal } from "../helpers/http.ts";
 
 const create = (token: string, body: unknown) => postJson("/api/schedule", body, token);
 const remove = (token: string, id: number) => deleteJson(`/api/schedule/${id}`, undefined, token);
