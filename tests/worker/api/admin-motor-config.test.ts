@@ -16,14 +16,9 @@ import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
 import { adminChangeNote } from "../../../worker/services/motor-config.ts";
 import { createUser, loginToken } from "../helpers/accounts.ts";
-import {
-  farmerWithBox,
-  farmerWithDevice,
-  provisionDevice,
-  THREE_PHASE_DEFAULT_CONFIG,
-  updateMotorConfig,
-} from "../helpers/boxes.ts";
+import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
 import { getJson, getOk, postJson, putJson, refusal } from "../helpers/http.ts";
+import { THREE_PHASE_DEFAULT_CONFIG, updateMotorConfig } from "../helpers/motor-config.ts";
 import { connectDevice } from "../helpers/sockets.ts";
 
 async function history(mobileNo: string, token: string) {

@@ -13,15 +13,10 @@ import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory, motorLogs, sessions, users } from "../../../worker/db/schema.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
-import {
-  farmerWithBox,
-  farmerWithDevice,
-  provisionDevice,
-  THREE_PHASE_DEFAULT_CONFIG,
-  updateMotorConfig,
-} from "../helpers/boxes.ts";
+import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
 import { deleteJson, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
 import { motorLogRows } from "../helpers/hub-state.ts";
+import { THREE_PHASE_DEFAULT_CONFIG, updateMotorConfig } from "../helpers/motor-config.ts";
 import { connectDevice } from "../helpers/sockets.ts";
 
 const deleteUser = (body: unknown, token: string) => deleteJson("/api/admin/delete-user", body, token);

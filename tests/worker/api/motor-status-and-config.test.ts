@@ -8,9 +8,10 @@ import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory } from "../../../worker/db/schema.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
-import { FRESH_PUMP_STATE, farmerWithBox, farmerWithDevice, THREE_PHASE_DEFAULT_CONFIG } from "../helpers/boxes.ts";
+import { FRESH_PUMP_STATE, farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
 import { api, getJson, postJson, putJson, refusal } from "../helpers/http.ts";
 import { rewriteHubState } from "../helpers/hub-state.ts";
+import { THREE_PHASE_DEFAULT_CONFIG } from "../helpers/motor-config.ts";
 import { connectDevice } from "../helpers/sockets.ts";
 
 describe("GET /api/devices/motor/status/{mobileNo}", () => {

@@ -1,5 +1,5 @@
 // Boxes for tests that run inside workerd: a fresh box provisioned in D1, a farmer who owns one
-// (signed in, and with the box connected), and what a new box's motor config and state are.
+// (signed in, and with the box connected), and the state a new box reports.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { generateDeviceId, generateDeviceKey, hashDeviceKey } from "../../../common/credentials.ts";
@@ -7,18 +7,7 @@ import type { DeviceKind } from "../../../common/device-protocol.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
 import { createUser, loginToken } from "./accounts.ts";
-import { putJson } from "./http.ts";
 import { type ConnectOptions, connectDevice } from "./sockets.ts";
-
-/** The motor config a 3-phase box starts with: SPEC §3's defaults and the kind's voltage limits. */
-export const THREE_PHASE_DEFAULT_CONFIG = {
-  defaultCurrent: 1,
-  dryRunThreshold: 30,
-  overCurrentThreshold: 30,
-  underVoltage: 340,
-  overVoltage: 460,
-  voltageUnbalance: 6,
-} as const;
 
 export type TestDevice = { deviceId: string; key: string };
 
@@ -51,11 +40,6 @@ export async function farmerWithBox(
   const box = await connectDevice(farmer.device, connect);
   if (autoAck) box.autoAck(autoAck === true ? {} : autoAck);
   return { ...farmer, box };
-}
-
-/** An admin saves a farmer's motor settings (PUT /api/admin/update-motor-config). */
-export function updateMotorConfig(mobileNo: string, config: Record<string, unknown>, token: string) {
-  return putJson("/api/admin/update-motor-config", { mobileNo, ...config }, token);
 }
 
 /** The pump state of a box that has just said hello with its relay open, as API and browsers get it. */
