@@ -48,6 +48,7 @@ import {
   verifyNumberRequestSchema,
 } from "../../../common/api-schemas.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
+import { PROTECTION_SETTINGS } from "../../../common/protection-changes.ts";
 import {
   deviceIdSchema,
   memberChangeRequestSchema,
@@ -200,15 +201,7 @@ const motorConfigTemplate = {
   overVoltage: 460,
   voltageUnbalance: 6,
 };
-const motorConfigFields = [
-  "defaultCurrent",
-  "dryRunThreshold",
-  "overCurrentThreshold",
-  "underVoltage",
-  "overVoltage",
-  "voltageUnbalance",
-  "token",
-] as const;
+const motorConfigFields = [...PROTECTION_SETTINGS, "token"] as const;
 const scheduleTemplate = { time: "6:30 AM", action: "ON", repeat: "daily", durationMinutes: 30 };
 const scheduleFields = ["time", "action", "repeat", "durationMinutes"] as const;
 const pushEndpoint = "https://push.invalid/none";
