@@ -136,9 +136,10 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             "admin.users.createdAt",
             "admin.common.actions",
           ]}
+          rows={users}
           testId="users-table"
         >
-          {users.map((user) => {
+          {(user) => {
             const online = statuses[user.mobileNo] === "online";
             const self = user.id === loaderData.adminId;
             return (
@@ -170,7 +171,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                 </td>
               </tr>
             );
-          })}
+          }}
         </AdminTable>
       )}
       <DeleteUserDialog mobileNo={deleting} busy={busy} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
@@ -188,9 +189,10 @@ function FoundBoxes({ boxes }: { boxes: FoundBox[] }) {
       <h2>{t("admin.users.boxesFound")}</h2>
       <AdminTable
         columns={["admin.users.boxId", "admin.user.kind", "admin.users.owner", "admin.users.status"]}
+        rows={boxes}
         testId="boxes-found"
       >
-        {boxes.map((box) => (
+        {(box) => (
           <tr key={box.id} data-testid={`box-row-${box.id}`}>
             <td data-label={t("admin.users.boxId")} translate="no">
               {box.id}
@@ -213,7 +215,7 @@ function FoundBoxes({ boxes }: { boxes: FoundBox[] }) {
               )}
             </td>
           </tr>
-        ))}
+        )}
       </AdminTable>
     </section>
   );
