@@ -9,15 +9,12 @@ import { codeRefused, loginCookieHeaders, numberOrCodeSent, pageErrorOf, readCod
 import { CodeStepsPage } from "../components/code-forms.tsx";
 import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
-import { envOf, optionalUser, waitUntilOf } from "../session.server.ts";
+import { envOf, toDashboardIfSignedIn, waitUntilOf } from "../session.server.ts";
 import type { Route } from "./+types/login-code";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in with a code · Sinchai" }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  if (await optionalUser(request, context)) throw redirect("/motor-control");
-  return null;
-}
+export const loader = toDashboardIfSignedIn;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
