@@ -64,3 +64,10 @@ export function refusal(message: unknown, code: string, params: Record<string, u
 export async function refusalCode(response: Response): Promise<string | undefined> {
   return (await readJson(response, apiErrorSchema)).code;
 }
+
+/** The cookie `name` a response sets, as a browser sends it back (`name=value`). */
+export function cookieSetBy(response: Response, name: string): string {
+  const set = response.headers.getSetCookie().find((value) => value.startsWith(`${name}=`));
+  if (!set) throw new Error(`no ${name} cookie set`);
+  return set.split(";")[0]!;
+}
