@@ -16,6 +16,7 @@ import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { DeleteUserDialog } from "../../components/admin/delete-user-dialog.tsx";
+import { OnlineBadge } from "../../components/admin/online-badge.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
 import { useToast } from "../../components/toast.tsx";
@@ -150,9 +151,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                   {self && <span className="muted"> ({t("admin.users.you")})</span>}
                 </td>
                 <td data-label={t("admin.users.status")}>
-                  <span className={`badge ${online ? "ok" : "bad"}`} data-testid="user-status">
-                    {online ? t("admin.common.online") : t("admin.common.offline")}
-                  </span>
+                  <OnlineBadge online={online} testId="user-status" />
                 </td>
                 <td data-label={t("admin.users.role")}>
                   {user.isAdmin ? t("admin.common.admin") : t("admin.common.user")}
@@ -206,13 +205,7 @@ function FoundBoxes({ boxes }: { boxes: FoundBox[] }) {
               )}
             </td>
             <td data-label={t("admin.users.status")}>
-              {box.ownerUserId === null ? (
-                "—"
-              ) : (
-                <span className={`badge ${box.online ? "ok" : "bad"}`}>
-                  {box.online ? t("admin.common.online") : t("admin.common.offline")}
-                </span>
-              )}
+              {box.ownerUserId === null ? "—" : <OnlineBadge online={box.online} />}
             </td>
           </tr>
         )}
