@@ -193,24 +193,13 @@ export function MotorConfigCard({
             ))}
           </select>
         </Field>
-        <Field label={t("config.dryRun")}>
-          <input
-            name="dryRunThreshold"
-            inputMode="decimal"
-            value={dryRun}
-            onChange={(event) => setDryRun(event.target.value)}
-            required
-          />
-        </Field>
-        <Field label={t("config.overCurrent")}>
-          <input
-            name="overCurrentThreshold"
-            inputMode="decimal"
-            value={overCurrent}
-            onChange={(event) => setOverCurrent(event.target.value)}
-            required
-          />
-        </Field>
+        <PercentField label={t("config.dryRun")} name="dryRunThreshold" value={dryRun} onChange={setDryRun} />
+        <PercentField
+          label={t("config.overCurrent")}
+          name="overCurrentThreshold"
+          value={overCurrent}
+          onChange={setOverCurrent}
+        />
         {/* Voltage limits: an emptied field puts back the default for this kind of motor; nothing derives from them. */}
         {VOLTAGE_FIELDS.filter((name) => kind === "3phase" || name !== "voltageUnbalance").map((name) => (
           <Field key={name} label={t(`config.${name}`)}>
@@ -233,5 +222,30 @@ export function MotorConfigCard({
         </button>
       </fetcher.Form>
     </section>
+  );
+}
+
+/** A threshold in percent of the running current, kept by the card as typed (the readings below follow it). */
+function PercentField({
+  label,
+  name,
+  value,
+  onChange,
+}: {
+  label: string;
+  name: "dryRunThreshold" | "overCurrentThreshold";
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field label={label}>
+      <input
+        name={name}
+        inputMode="decimal"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        required
+      />
+    </Field>
   );
 }
