@@ -1,6 +1,6 @@
 // Accounts and what signs them in: sessions, the realtime sockets they opened, one-time codes.
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { autoIncrementId, timestamp } from "./columns.ts";
+import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
 
 export const users = sqliteTable("users", {
   id: autoIncrementId(),
@@ -17,18 +17,12 @@ export const users = sqliteTable("users", {
   numberVerifiedAt: timestamp("number_verified_at"),
 });
 
-/** The account a row belongs to, which takes the row with it when it is deleted. */
-export const userOwnedId = () =>
-  integer("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" });
-
 /** One row per login; a token is only valid while its session row is neither revoked nor expired. */
 export const sessions = sqliteTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    userId: userOwnedId(),
+    userId: ownedBy(integer("user_id"), () => users.id),
     audience: text("audience", { enum: ["user", "admin"] }).notNull(),
     createdAt: timestamp("created_at").notNull(),
     expiresAt: timestamp("expires_at").notNull(),

@@ -7,8 +7,8 @@ import {
   type PhoneAlertValues,
 } from "../../../common/alert-channels.ts";
 import type { AlertKind } from "../../../common/alerts.ts";
-import { sessions, userOwnedId, users } from "./accounts.ts";
-import { autoIncrementId, timestamp } from "./columns.ts";
+import { sessions, users } from "./accounts.ts";
+import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
 
 /**
  * A browser that gets alerts with the app closed (Web Push). `endpoint` is the push service's
@@ -27,7 +27,7 @@ export const pushSubscriptions = sqliteTable(
   "push_subscriptions",
   {
     id: autoIncrementId(),
-    userId: userOwnedId(),
+    userId: ownedBy(integer("user_id"), () => users.id),
     sessionId: text("session_id")
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),
@@ -96,7 +96,7 @@ export const alertDeliveries = sqliteTable(
   {
     id: autoIncrementId(),
     eventId: text("event_id").notNull(),
-    userId: userOwnedId(),
+    userId: ownedBy(integer("user_id"), () => users.id),
     /** No foreign key: what an alert cost outlives a box given back. */
     deviceId: text("device_id").notNull(),
     kind: text("kind", { enum: PHONE_ALERT_KINDS }).notNull(),

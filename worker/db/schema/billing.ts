@@ -2,8 +2,8 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts.ts";
-import { autoIncrementId, timestamp } from "./columns.ts";
-import { deviceOwnedId } from "./devices.ts";
+import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
+import { devices } from "./devices.ts";
 
 /**
  * A device's connectivity, period by period: the free first year from activation, then one
@@ -13,7 +13,7 @@ export const planPeriods = sqliteTable(
   "plan_periods",
   {
     id: autoIncrementId(),
-    deviceId: deviceOwnedId(),
+    deviceId: ownedBy(text("device_id"), () => devices.id),
     plan: text("plan", { enum: ["free", "1month", "3month", "6month", "1year"] }).notNull(),
     amount: integer("amount").notNull(),
     startsAt: timestamp("starts_at").notNull(),

@@ -1,7 +1,7 @@
 // The boxes, who may use them, their motor settings, their log and their firmware.
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { userOwnedId, users } from "./accounts.ts";
-import { autoIncrementId, timestamp } from "./columns.ts";
+import { users } from "./accounts.ts";
+import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
 
 /**
  * A controller box. `id` is printed on the box and addresses its DeviceHub; it never changes,
@@ -52,12 +52,6 @@ export const devices = sqliteTable(
   (table) => [index("devices_owner_idx").on(table.ownerUserId, table.createdAt)],
 );
 
-/** The box a row belongs to, which takes the row with it when it is deleted. */
-export const deviceOwnedId = () =>
-  text("device_id")
-    .notNull()
-    .references(() => devices.id, { onDelete: "cascade" });
-
 /**
  * The people besides its owner who may use a box, one row per number (docs/decisions/018).
  * Kept by number, not by account, so that a number invited before it registers finds the
@@ -68,7 +62,7 @@ export const deviceOwnedId = () =>
 export const deviceMembers = sqliteTable(
   "device_members",
   {
-    deviceId: deviceOwnedId(),
+    deviceId: ownedBy(text("device_id"), () => devices.id),
     mobileNo: text("mobile_no").notNull(),
     role: text("role", { enum: ["operator", "viewer"] }).notNull(),
     label: text("label").notNull(),
@@ -147,7 +141,7 @@ export const motorConfigHistory = sqliteTable(
   "motor_config_history",
   {
     id: autoIncrementId(),
-    userId: userOwnedId(),
+    userId: ownedBy(integer("user_id"), () => users.id),
     /**
      * The box whose settings changed; null for entries written before boxes had their own, and
      * for settings kept for an account's first box before it had one (first_box_settings).

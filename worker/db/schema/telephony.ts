@@ -1,7 +1,7 @@
 // What the telephony providers told us, and the calls to the voice menu.
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { userOwnedId } from "./accounts.ts";
-import { autoIncrementId, timestamp } from "./columns.ts";
+import { users } from "./accounts.ts";
+import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
 
 /**
  * Every verified webhook of a telephony provider, once (worker/api/telephony.ts): the event as
@@ -37,7 +37,7 @@ export const phoneMenuCalls = sqliteTable(
   {
     provider: text("provider", { enum: ["twilio", "exotel"] }).notNull(),
     callId: text("call_id").notNull(),
-    userId: userOwnedId(),
+    userId: ownedBy(integer("user_id"), () => users.id),
     /** Null until chosen, for a caller with several pumps. No foreign key: a call outlives nothing it needs. */
     deviceId: text("device_id"),
     language: text("language", { enum: ["hi", "en"] }).notNull(),
