@@ -71,3 +71,9 @@ export function cookieSetBy(response: Response, name: string): string {
   if (!set) throw new Error(`no ${name} cookie set`);
   return set.split(";")[0]!;
 }
+
+/** The API refused with `status`, in these words (a refusal's whole body: `refusal`). */
+export async function expectRefused(response: Response, status: number, message: string) {
+  expect(response.status).toBe(status);
+  expect(await response.json()).toMatchObject({ success: false, message });
+}
