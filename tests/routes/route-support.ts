@@ -19,6 +19,13 @@ export function uniqueMobileNo(): string {
   return `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
 }
 
+/** A form POSTed to a page of ours, as a browser on `origin` sends it. */
+export function formPost(path: string, fields: Record<string, string>, origin = ORIGIN): Request {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return new Request(`${ORIGIN}${path}`, { method: "POST", body: form, headers: { Origin: origin } });
+}
+
 /** The context with the Worker's env; `waitUntil` gets the work a route leaves running. */
 export function workerContext(waitUntil: (promise: Promise<unknown>) => void = () => {}): RouterContextProvider {
   const context = new RouterContextProvider();
