@@ -179,7 +179,7 @@ export async function changeMotorConfig(
 }
 
 /** The settings an admin's change left in force: a box's with its voltage limits, kept ones without. */
-type SettingsInForce = KeptSettings & Partial<ReturnType<typeof motorConfigOf>>;
+export type SettingsInForce = KeptSettings & Partial<ReturnType<typeof motorConfigOf>>;
 
 /**
  * An admin's change of the settings SPEC §7 keys by number (PUT /api/admin/update-motor-config,
