@@ -14,6 +14,10 @@ import { rewriteHubState } from "../helpers/hub-state.ts";
 import { THREE_PHASE_DEFAULT_CONFIG } from "../helpers/motor-config.ts";
 import { connectDevice } from "../helpers/sockets.ts";
 
+/** Where a box's owner (or an admin) saves its motor config, keyed by the owner's number. */
+const url = (mobileNo: string) => `/api/devices/motor/config/${mobileNo}`;
+const rowOf = (deviceId: string) => getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, deviceId) });
+
 describe("GET /api/devices/motor/status/{mobileNo}", () => {
   it("answers status, healthLogs and motorConfig (defaults 1 A, 30 %, 30 %; a 3-phase box's voltage limits)", async () => {
     const { user, token, box } = await farmerWithBox({ autoAck: true });
@@ -128,8 +132,6 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
 
 describe("voltage limits in the motor config", () => {
   const config = { defaultCurrent: 9.5, dryRunThreshold: 25, overCurrentThreshold: 35 };
-  const url = (mobileNo: string) => `/api/devices/motor/config/${mobileNo}`;
-  const rowOf = (deviceId: string) => getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, deviceId) });
 
   it("saves limits with the history entry, takes them to the box and answers the limits in force", async () => {
     const { user, device, token, box } = await farmerWithBox({ autoAck: true });
@@ -228,8 +230,6 @@ describe("voltage limits in the motor config", () => {
 
 describe("a change that weakens protection asks first (docs/decisions/025)", () => {
   const config = { defaultCurrent: 9.5, dryRunThreshold: 30, overCurrentThreshold: 30 };
-  const url = (mobileNo: string) => `/api/devices/motor/config/${mobileNo}`;
-  const rowOf = (deviceId: string) => getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, deviceId) });
 
   it("answers 409 with the settings and their old and new values, saves nothing and tells the box nothing", async () => {
     const { user, device, token, box } = await farmerWithBox({ autoAck: true });

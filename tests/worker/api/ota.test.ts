@@ -27,6 +27,11 @@ async function logTexts(deviceId: string) {
   return (await motorLogRows(deviceId)).map((row) => row.message);
 }
 
+/** The newest motor log entry's words. */
+async function lastLogText(deviceId: string) {
+  return (await logTexts(deviceId)).at(-1);
+}
+
 /**
  * A farmer whose healthy box has been told to update: an admin uploads `version` for
  * `deviceType` first, then the box connects and the farmer asks for the update.
@@ -111,7 +116,7 @@ describe("POST /api/mqtt/ota", () => {
     box.send({ type: "ota", id: offer.id, stage: "installing" });
     box.close();
     const updated = await connectDevice(device, { firmware: "3.1.0" });
-    await expect.poll(async () => (await logTexts(device.deviceId)).at(-1)).toBe("Firmware updated to 3.1.0.");
+    await expect.poll(() => lastLogText(device.deviceId)).toBe("Firmware updated to 3.1.0.");
     expect(await logTexts(device.deviceId)).toContain("Firmware update to 3.1.0 started.");
     updated.close();
     browser.close();
@@ -121,9 +126,7 @@ describe("POST /api/mqtt/ota", () => {
     const { device, box } = await updateUnderWay("wifi", "1.2.0");
     const offer = await box.next("ota");
     box.send({ type: "ota", id: offer.id, stage: "failed", error: "SHA-256 mismatch" });
-    await expect
-      .poll(async () => (await logTexts(device.deviceId)).at(-1))
-      .toBe("Firmware update to 1.2.0 failed: SHA-256 mismatch.");
+    await expect.poll(() => lastLogText(device.deviceId)).toBe("Firmware update to 1.2.0 failed: SHA-256 mismatch.");
     box.close();
   });
 
@@ -134,7 +137,7 @@ describe("POST /api/mqtt/ota", () => {
     box.close();
     const again = await connectDevice(device, { firmware: "test-1.0.0" });
     await expect
-      .poll(async () => (await logTexts(device.deviceId)).at(-1))
+      .poll(() => lastLogText(device.deviceId))
       .toBe("Firmware update to 1.3.0 failed: the box restarted with test-1.0.0.");
     again.close();
   });
@@ -147,7 +150,7 @@ describe("POST /api/mqtt/ota", () => {
       ota: { ...(state.ota as object), startedAt: Date.now() - 11 * 60_000 },
     }));
     await fireTimer(device.deviceId, "ota-timeout");
-    expect((await logTexts(device.deviceId)).at(-1)).toBe(
+    expect(await lastLogText(device.deviceId)).toBe(
       "Firmware update to 9.0.0 failed: no answer from the box within 10 minutes.",
     );
     await fireTimer(device.deviceId, "ota-timeout"); // delivered twice: nothing more
