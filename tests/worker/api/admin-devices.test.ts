@@ -15,7 +15,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { devices, users } from "../../../worker/db/schema.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
-import { api, expectRefused, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
+import { api, expectRefusedSaying, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
 import { fireTimer } from "../helpers/hub-state.ts";
 import { basicAuth, connectDevice } from "../helpers/sockets.ts";
 
@@ -190,7 +190,7 @@ describe("PUT /api/admin/device-config", () => {
       ...("newMobile" in change && change.newMobile === "TAKEN" ? { newMobile: other.mobileNo } : {}),
     };
     const response = await putJson("/api/admin/device-config", body, await adminToken());
-    await expectRefused(response, status, message);
+    await expectRefusedSaying(response, status, message);
     const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) });
     expect(row?.mobileNo).toBe(user.mobileNo);
   });

@@ -17,7 +17,7 @@ import { devices } from "../../../worker/db/schema.ts";
 import { adminChangeNote } from "../../../worker/services/motor-config.ts";
 import { createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
-import { expectRefused, getJson, getOk, postJson, putJson, refusal } from "../helpers/http.ts";
+import { expectRefusedSaying, getJson, getOk, postJson, putJson, refusal } from "../helpers/http.ts";
 import { THREE_PHASE_DEFAULT_CONFIG, updateMotorConfig } from "../helpers/motor-config.ts";
 import { connectDevice } from "../helpers/sockets.ts";
 
@@ -205,7 +205,7 @@ describe("PUT /api/admin/update-motor-config", () => {
       { defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 },
       token,
     );
-    await expectRefused(response, 404, "User not found.");
+    await expectRefusedSaying(response, 404, "User not found.");
   });
 });
 

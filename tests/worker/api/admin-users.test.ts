@@ -14,7 +14,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory, motorLogs, sessions, users } from "../../../worker/db/schema.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
-import { deleteJson, expectRefused, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
+import { deleteJson, expectRefusedSaying, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
 import { motorLogRows } from "../helpers/hub-state.ts";
 import { THREE_PHASE_DEFAULT_CONFIG, updateMotorConfig } from "../helpers/motor-config.ts";
 import { connectDevice } from "../helpers/sockets.ts";
@@ -127,7 +127,7 @@ describe("GET /api/admin/user/{id}", () => {
   it("answers 404 User not found. and 400 for a malformed id", async () => {
     const token = await adminToken();
     const missing = await getJson("/api/admin/user/987654321", token);
-    await expectRefused(missing, 404, "User not found.");
+    await expectRefusedSaying(missing, 404, "User not found.");
     for (const bad of ["abc", "0", "-3", "1.5"]) {
       expect((await getJson(`/api/admin/user/${bad}`, token)).status, bad).toBe(400);
     }

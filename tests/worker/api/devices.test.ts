@@ -6,7 +6,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
 import { createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
-import { api, expectRefused, postJson, refusal } from "../helpers/http.ts";
+import { api, expectRefusedSaying, postJson, refusal } from "../helpers/http.ts";
 import { hubStub, motorLogRows } from "../helpers/hub-state.ts";
 import { basicAuth, connectDevice } from "../helpers/sockets.ts";
 
@@ -158,7 +158,7 @@ describe("POST /api/devices/motor", () => {
   ])("answers bad input %j with 400 and touches no device", async (body, message) => {
     const { token, box } = await farmerWithBox();
     const response = await postJson("/api/devices/motor", body, token);
-    await expectRefused(response, 400, message);
+    await expectRefusedSaying(response, 400, message);
     await box.expectNone("switch");
     box.close();
   });
@@ -193,7 +193,7 @@ describe("GET /api/device/connect", () => {
       expect(response.webSocket).toBeNull();
     }
     const missing = await api("/api/device/connect", { headers: { Upgrade: "websocket" } });
-    await expectRefused(missing, 401, "Device credentials required.");
+    await expectRefusedSaying(missing, 401, "Device credentials required.");
     expect((await listDurableObjectIds(env.DEVICE_HUB)).length).toBe(before);
   });
 

@@ -9,7 +9,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory } from "../../../worker/db/schema.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
 import { FRESH_PUMP_STATE, farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
-import { api, expectRefused, getJson, postJson, putJson, refusal } from "../helpers/http.ts";
+import { api, expectRefusedSaying, getJson, postJson, putJson, refusal } from "../helpers/http.ts";
 import { rewriteHubState } from "../helpers/hub-state.ts";
 import { THREE_PHASE_DEFAULT_CONFIG } from "../helpers/motor-config.ts";
 import { connectDevice } from "../helpers/sockets.ts";
@@ -38,7 +38,7 @@ describe("GET /api/devices/motor/status/{mobileNo}", () => {
     const a = await farmerWithDevice();
     const b = await farmerWithDevice();
     const other = await getJson(`/api/devices/motor/status/${b.user.mobileNo}`, a.token);
-    await expectRefused(other, 403, "You can only access your own device.");
+    await expectRefusedSaying(other, 403, "You can only access your own device.");
     expect((await getJson(`/api/devices/motor/status/${b.user.mobileNo}`, await adminToken())).status).toBe(200);
     expect((await getJson(`/api/devices/motor/status/${b.user.mobileNo}`)).status).toBe(401);
   });
@@ -115,7 +115,7 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
   ])("refuses %j with 400 and saves nothing", async (body, message) => {
     const { user, token } = await farmerWithDevice();
     const response = await postJson(`/api/devices/motor/config/${user.mobileNo}`, body, token);
-    await expectRefused(response, 400, message);
+    await expectRefusedSaying(response, 400, message);
     const history = await getDb(env.DB).select().from(motorConfigHistory).where(eq(motorConfigHistory.userId, user.id));
     expect(history).toEqual([]);
   });

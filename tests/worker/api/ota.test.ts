@@ -6,7 +6,7 @@ import { readJson } from "../../../common/api-client.ts";
 import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
 import { adminToken } from "../helpers/accounts.ts";
 import { farmerWithDevice } from "../helpers/boxes.ts";
-import { api, expectRefused, getJson, postJson } from "../helpers/http.ts";
+import { api, expectRefusedSaying, getJson, postJson } from "../helpers/http.ts";
 import { fireTimer, motorLogRows, rewriteHubState } from "../helpers/hub-state.ts";
 import { basicAuth, browserWatching, connectDevice } from "../helpers/sockets.ts";
 
@@ -168,7 +168,7 @@ describe("POST /api/mqtt/ota", () => {
       403,
     );
     const bad = await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "bluetooth" }, token);
-    await expectRefused(bad, 400, 'deviceType must be "wifi" or "sim".');
+    await expectRefusedSaying(bad, 400, 'deviceType must be "wifi" or "sim".');
     const missing = await postJson("/api/mqtt/ota", { deviceType: "wifi" }, token);
     expect(await missing.json()).toMatchObject({ success: false, message: "Mobile number is required." });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createUser, loginToken } from "../helpers/accounts.ts";
 import { FRESH_PUMP_STATE, farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
-import { api, expectRefused, postJson } from "../helpers/http.ts";
+import { api, expectRefusedSaying, postJson } from "../helpers/http.ts";
 import { browserWatching, connectBrowser } from "../helpers/sockets.ts";
 
 function upgrade(query: string, headers: Record<string, string>) {
@@ -67,7 +67,7 @@ describe("GET /api/realtime", () => {
     const a = await farmerWithDevice();
     const b = await farmerWithDevice();
     const response = await upgrade(`?mobileNo=${b.user.mobileNo}`, { Authorization: `Bearer ${a.token}` });
-    await expectRefused(response, 403, "You can only watch your own device.");
+    await expectRefusedSaying(response, 403, "You can only watch your own device.");
   });
 
   it("lets an admin watch any device", async () => {
@@ -108,9 +108,9 @@ describe("GET /api/realtime", () => {
     const anonymous = await upgrade(`?mobileNo=${user.mobileNo}`, {});
     expect(anonymous.status).toBe(401);
     const invalid = await upgrade(`?mobileNo=${user.mobileNo}`, { Authorization: "Bearer not.a.token" });
-    await expectRefused(invalid, 401, "Invalid or expired token.");
+    await expectRefusedSaying(invalid, 401, "Invalid or expired token.");
     const noNumber = await upgrade("", { Authorization: `Bearer ${token}` });
-    await expectRefused(noNumber, 400, "Mobile number is required.");
+    await expectRefusedSaying(noNumber, 400, "Mobile number is required.");
     const noUpgrade = await api(`/api/realtime?mobileNo=${user.mobileNo}`, {
       headers: { Authorization: `Bearer ${token}` },
     });

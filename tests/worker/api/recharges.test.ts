@@ -14,7 +14,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { planPeriods } from "../../../worker/db/schema.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithDevice } from "../helpers/boxes.ts";
-import { deleteJson, expectRefused, getJson, postJson, putJson, refusal } from "../helpers/http.ts";
+import { deleteJson, expectRefusedSaying, getJson, postJson, putJson, refusal } from "../helpers/http.ts";
 import { connectDevice } from "../helpers/sockets.ts";
 
 async function activatedFarmer() {
@@ -80,7 +80,7 @@ describe("POST /api/recharge/request", () => {
   ])("refuses %j with 400", async (body, message) => {
     const { token } = await farmerWithDevice();
     const response = await request(token, body);
-    await expectRefused(response, 400, message);
+    await expectRefusedSaying(response, 400, message);
   });
 
   it("refuses another farmer's number, an account without a device, admins and strangers", async () => {

@@ -72,8 +72,8 @@ export function cookieSetBy(response: Response, name: string): string {
   return set.split(";")[0]!;
 }
 
-/** The API refused with `status`, in these words (a refusal's whole body: `refusal`). */
-export async function expectRefused(response: Response, status: number, message: string) {
+/** The API refused with `status`, saying `message` (a refusal's whole body: `refusal`). */
+export async function expectRefusedSaying(response: Response, status: number, message: string) {
   expect(response.status).toBe(status);
   expect(await response.json()).toMatchObject({ success: false, message });
 }
