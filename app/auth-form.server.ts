@@ -1,5 +1,8 @@
-// Reads the mobile number and password of the login and register forms, with the same zod
+// Reads the forms before sign-in (login, register, a code, a new password) with the same zod
 // schemas as the JSON API, and names problems by message key so they show in either language.
+
+import { data } from "react-router";
+import type { CodePurposeName } from "../common/api-schemas.ts";
 import {
   changePasswordRequestSchema,
   loginRequestSchema,
@@ -7,7 +10,10 @@ import {
   oneTimeCodeSchema,
   registerRequestSchema,
 } from "../common/api-schemas.ts";
+import { sendCode } from "../worker/services/accounts.ts";
 import type { Refusal } from "../worker/services/refusal.ts";
+import type { CodeStep, PageError } from "./components/code-forms.tsx";
+import { field } from "./form.server.ts";
 import type { MessageKey, MessageValues } from "./i18n/i18n.ts";
 
 export type Credentials = { mobileNo: string; password: string };
@@ -104,4 +110,34 @@ export function readMobileNo(form: FormData): string | null {
 export function readCode(form: FormData): string | null {
   const parsed = oneTimeCodeSchema.safeParse(form.get("code"));
   return parsed.success ? parsed.data : null;
+}
+
+/** The code step again, saying why what came with it was refused. */
+export function codeRefused(mobileNo: string, error: PageError, status: number) {
+  return data<CodeStep>({ step: "code", mobileNo, error }, { status });
+}
+
+/**
+ * What the action of a page that proves a number with a code (sign in with a code, a new
+ * password) does first: a number that is not one goes back to the number step; with
+ * intent=send, a code for `purpose` goes to the number and the page shows the code step (or why
+ * not: too many asked for, and one that came earlier may still work). Otherwise: the number,
+ * for the page to check the code that came with it.
+ */
+export async function numberOrCodeSent(
+  form: FormData,
+  request: Request,
+  sending: { env: Env; purpose: CodePurposeName; waitUntil: Parameters<typeof sendCode>[2]["waitUntil"] },
+): Promise<{ answer: ReturnType<typeof data<CodeStep>> } | { mobileNo: string }> {
+  const mobileNo = readMobileNo(form);
+  if (!mobileNo) {
+    const error = { key: "auth.mobileInvalid" } as const;
+    const number = field(form, "mobileNo").slice(0, 10);
+    return { answer: data<CodeStep>({ step: "number", mobileNo: number, error }, { status: 400 }) };
+  }
+  if (field(form, "intent") !== "send") return { mobileNo };
+  const { env, purpose, waitUntil } = sending;
+  const sent = await sendCode(env, request, { purpose, mobileNo, waitUntil });
+  if (!sent.ok) return { answer: codeRefused(mobileNo, pageErrorOf(sent, "error.generic"), sent.status) };
+  return { answer: data<CodeStep>({ step: "code", mobileNo, error: null }) };
 }

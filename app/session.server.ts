@@ -37,3 +37,18 @@ export function requireUser(request: Request, context: Readonly<RouterContextPro
 export function optionalUser(request: Request, context: Readonly<RouterContextProvider>) {
   return signedInUser(envOf(context), request, "user");
 }
+
+/**
+ * The loader of the pages before sign-in (login, registration, a code): a signed-in farmer goes
+ * straight to the dashboard (SPEC §2).
+ */
+export async function toDashboardIfSignedIn({
+  request,
+  context,
+}: {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+}): Promise<null> {
+  if (await optionalUser(request, context)) throw redirect("/motor-control");
+  return null;
+}

@@ -9,6 +9,16 @@ import type { ProtectionConfig, VoltageLimits } from "./protection.ts";
 /** A motor's settings in force: what the box enforces. */
 export type ProtectionSettings = ProtectionConfig & VoltageLimits;
 
+/** Every setting, in the order the settings forms show them (and the motor config's fields). */
+export const PROTECTION_SETTINGS = [
+  "defaultCurrent",
+  "dryRunThreshold",
+  "overCurrentThreshold",
+  "underVoltage",
+  "overVoltage",
+  "voltageUnbalance",
+] as const satisfies readonly (keyof ProtectionSettings)[];
+
 /** The settings that switch or loosen a protection (the running current is the motor's own figure). */
 export type ProtectionSetting = Exclude<keyof ProtectionSettings, "defaultCurrent">;
 

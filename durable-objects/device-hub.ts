@@ -56,7 +56,7 @@ export class DeviceHub extends DurableObject<Env> {
    * The box's frame allowance. Per hub, not per socket, so reconnecting does not refill it; in
    * memory, so a hub woken from hibernation (the box was quiet) starts with a full one. A field
    * of the object itself: suites about what frames say lift it on a running hub
-   * (tests/worker/helpers.ts, liftFrameRateCap).
+   * (tests/worker/helpers/hub-state.ts, liftFrameRateCap).
    */
   private deviceFrameBudget = new FrameBudget(DEVICE_FRAME_BURST, DEVICE_FRAMES_PER_SECOND);
 

@@ -2,13 +2,18 @@
 // read them (parsed with these schemas on both sides), and as its terminal prints them.
 import { z } from "../common/zod.ts";
 
-export const simSmsSchema = z.object({
-  /** The provider's id for it (Twilio SM…, Exotel a hex string). */
+/** What every SMS and call the provider handled has: its id, which provider, and between which numbers. */
+const simRecordFields = {
+  /** The provider's id for it (Twilio SM… or CA…, Exotel a hex string). */
   id: z.string(),
   provider: z.enum(["twilio", "exotel"]),
   /** The 10-digit number it went to. */
   to: z.string(),
   from: z.string(),
+};
+
+export const simSmsSchema = z.object({
+  ...simRecordFields,
   text: z.string(),
   /** The DLT fields it came with (Exotel), or null (Twilio takes none). */
   dlt: z.object({ entityId: z.string(), templateId: z.string(), encoding: z.string() }).nullable(),
@@ -18,10 +23,7 @@ export const simSmsSchema = z.object({
 export type SimSms = z.infer<typeof simSmsSchema>;
 
 export const simCallSchema = z.object({
-  id: z.string(),
-  provider: z.enum(["twilio", "exotel"]),
-  to: z.string(),
-  from: z.string(),
+  ...simRecordFields,
   /** queued, ringing, in-progress (answered), completed. */
   status: z.string(),
   /** Every sentence the call said, in order, as the Worker gave it. */

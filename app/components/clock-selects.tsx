@@ -28,40 +28,68 @@ export function ClockSelects({
     <fieldset className="time-fieldset">
       <legend>{legend}</legend>
       <div className="time-selects">
-        <select
-          name={clockField(name, "hour")}
-          aria-label={`${legend}: ${t("schedule.hour")}`}
-          value={value.hour}
-          onChange={(event) => onChange({ ...value, hour: event.target.value })}
-          data-testid={`${testId}-hour`}
-        >
-          <option value="" disabled>
-            --
-          </option>
-          {HOURS.map((hour) => (
-            <option key={hour} value={String(hour)}>
-              {formatHourOfDay(hour, language)}
-            </option>
-          ))}
-        </select>
+        <ClockPart
+          part="hour"
+          choices={HOURS}
+          label={`${legend}: ${t("schedule.hour")}`}
+          shown={(hour) => formatHourOfDay(hour, language)}
+          name={name}
+          value={value}
+          onChange={onChange}
+          testId={testId}
+        />
         <span aria-hidden="true">:</span>
-        <select
-          name={clockField(name, "minute")}
-          aria-label={`${legend}: ${t("schedule.minute")}`}
-          value={value.minute}
-          onChange={(event) => onChange({ ...value, minute: event.target.value })}
-          data-testid={`${testId}-minute`}
-        >
-          <option value="" disabled>
-            --
-          </option>
-          {MINUTES.map((minute) => (
-            <option key={minute} value={String(minute)}>
-              {String(minute).padStart(2, "0")}
-            </option>
-          ))}
-        </select>
+        <ClockPart
+          part="minute"
+          choices={MINUTES}
+          label={`${legend}: ${t("schedule.minute")}`}
+          shown={(minute) => String(minute).padStart(2, "0")}
+          name={name}
+          value={value}
+          onChange={onChange}
+          testId={testId}
+        />
       </div>
     </fieldset>
+  );
+}
+
+/** The hour's or the minute's select, empty ("--") until one is chosen. */
+function ClockPart({
+  part,
+  choices,
+  label,
+  shown,
+  name,
+  value,
+  onChange,
+  testId,
+}: {
+  part: "hour" | "minute";
+  choices: readonly number[];
+  label: string;
+  shown: (choice: number) => string;
+  name: string;
+  value: ClockValue;
+  onChange: (value: ClockValue) => void;
+  testId: string;
+}) {
+  return (
+    <select
+      name={clockField(name, part)}
+      aria-label={label}
+      value={value[part]}
+      onChange={(event) => onChange({ ...value, [part]: event.target.value })}
+      data-testid={`${testId}-${part}`}
+    >
+      <option value="" disabled>
+        --
+      </option>
+      {choices.map((choice) => (
+        <option key={choice} value={String(choice)}>
+          {shown(choice)}
+        </option>
+      ))}
+    </select>
   );
 }

@@ -1,9 +1,12 @@
 // The pieces of the pages that prove a number with a code sent to it by SMS (sign in with a
 // code, a new password, verifying the number): the code's field, the form that asks for a code,
-// and the one that asks for another. Plain forms with an `intent`, posted to their page's own
+// the one that asks for another, and the two steps of the pages before sign-in. Plain forms with an `intent`, posted to their page's own
 // route action, so they work without JavaScript.
+import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
+import { formatMobileNo } from "../../common/i18n/format.ts";
 import { type MessageKey, type MessageValues, useT } from "../i18n/i18n.ts";
+import { AuthLinks, AuthPage } from "./auth-page.tsx";
 import { Field } from "./field.tsx";
 import { MobileNoField } from "./login-form.tsx";
 
@@ -65,5 +68,65 @@ export function ResendCodeForm({ mobileNo, label = "code.resend" }: { mobileNo?:
         {t(label)}
       </button>
     </Form>
+  );
+}
+
+/** Which step a page before sign-in that proves a number shows: the number (and why it was refused), or the code sent to it. */
+export type CodeStep = { step: "number" | "code"; mobileNo: string; error: PageError | null };
+
+/**
+ * A page before sign-in that proves a number with a code (sign in with a code, a new password):
+ * the number first, then the code with the step's other fields (`children`), posted with
+ * `intent` to the page's own action (app/auth-form.server.ts, numberOrCodeSent); `path` starts
+ * again with another number, `footer` follows the form that asks for another code.
+ */
+export function CodeStepsPage({
+  state = { step: "number", mobileNo: "", error: null },
+  words,
+  intent,
+  path,
+  children,
+  footer,
+}: {
+  state: CodeStep | undefined;
+  words: { title: MessageKey; intro: MessageKey; sent: MessageKey; button: MessageKey; busy: MessageKey };
+  intent: string;
+  path: string;
+  children?: ReactNode;
+  footer?: ReactNode;
+}) {
+  const t = useT();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <AuthPage title={t(words.title)}>
+      {state.step === "number" ? (
+        <>
+          <p className="muted">{t(words.intro)}</p>
+          <AskForCodeForm mobileNo={state.mobileNo} error={state.error} />
+        </>
+      ) : (
+        <>
+          <p data-testid="code-sent">{t(words.sent, { mobileNo: formatMobileNo(state.mobileNo) })}</p>
+          <Form method="post" className="stack" noValidate>
+            <input type="hidden" name="intent" value={intent} />
+            <input type="hidden" name="mobileNo" value={state.mobileNo} />
+            <CodeField />
+            {children}
+            <PageErrorMessage error={state.error} />
+            <button type="submit" className="button primary" disabled={busy} data-testid="code-submit">
+              {busy ? t(words.busy) : t(words.button)}
+            </button>
+          </Form>
+          <ResendCodeForm mobileNo={state.mobileNo} />
+          {footer}
+        </>
+      )}
+      <AuthLinks
+        links={[
+          ...(state.step === "code" ? [{ to: path, label: t("code.otherNumber") }] : []),
+          { to: "/login", label: t("codeLogin.withPassword") },
+        ]}
+      />
+    </AuthPage>
   );
 }

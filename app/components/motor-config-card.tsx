@@ -7,7 +7,7 @@
 // marked where it weakens protection; its own small form posts the same values again with what
 // was confirmed, and only then is anything saved. A plain form first (no script: the step and
 // the result come back in the page); with script the same posts run through a fetcher.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import type { MotorConfig } from "../../common/api-schemas.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
@@ -15,6 +15,7 @@ import { formatNumber } from "../../common/i18n/format.ts";
 import { horsePowerFor, toleranceAmperes, VOLTAGE_LIMIT_RANGES, type VoltageLimits } from "../../common/protection.ts";
 import type { ProtectionSettings, SettingChange } from "../../common/protection-changes.ts";
 import { type Language, localeOf, type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
+import { ConfirmStep } from "./confirm-step.tsx";
 import { Field } from "./field.tsx";
 import { useToast } from "./toast.tsx";
 
@@ -109,11 +110,6 @@ export function MotorConfigCard({
   const review = answered && !answered.ok && answered.code === "review" && answered !== dismissed ? answered : null;
   const weakens = review?.changes.some((change) => change.weakens) ?? false;
   const result = answered && (answered.ok || !("changes" in answered)) ? answered : null;
-  // The step shows above the form; the farmer tapped Save below it: bring it into view.
-  const reviewRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (review) reviewRef.current?.scrollIntoView({ block: "center" });
-  }, [review]);
 
   // An installer may have set a current between whole amperes: keep it selectable, unchanged.
   const choices = CURRENT_CHOICES.includes(initial.defaultCurrent)
@@ -150,11 +146,19 @@ export function MotorConfigCard({
         </p>
       )}
       {review && (
-        <section
-          ref={reviewRef}
-          className={`message ${weakens ? "warning" : "info"}`}
-          role="alert"
-          data-testid="config-review"
+        <ConfirmStep
+          step={review}
+          Form={fetcher.Form}
+          action={SETTINGS_PATH}
+          warning={weakens}
+          testId="config-review"
+          hidden={{ intent: "config", pump, confirmed: review.reviewed, ...review.values }}
+          submit={
+            <button type="submit" className={`button ${weakens ? "danger" : "primary"}`} disabled={saving}>
+              {saving ? t("config.saving") : t(weakens ? "config.weakerSave" : "dialog.confirm")}
+            </button>
+          }
+          onCancel={() => setDismissed(review)}
         >
           {review.changedMeanwhile && <p>{t("config.changedMeanwhile")}</p>}
           <p>
@@ -169,29 +173,7 @@ export function MotorConfigCard({
             ))}
           </ul>
           <p>{t(weakens ? "config.weakerQuestion" : "config.confirm")}</p>
-          <fetcher.Form method="post" action={SETTINGS_PATH} className="button-row">
-            <input type="hidden" name="intent" value="config" />
-            <input type="hidden" name="pump" value={pump} />
-            <input type="hidden" name="confirmed" value={review.reviewed} />
-            {Object.entries(review.values).map(([name, value]) => (
-              <input key={name} type="hidden" name={name} value={value} />
-            ))}
-            <button type="submit" className={`button ${weakens ? "danger" : "primary"}`} disabled={saving}>
-              {saving ? t("config.saving") : t(weakens ? "config.weakerSave" : "dialog.confirm")}
-            </button>
-            {/* Without script a plain link back; with it, the step just closes. */}
-            <a
-              href={SETTINGS_PATH}
-              className="button"
-              onClick={(event) => {
-                event.preventDefault();
-                setDismissed(review);
-              }}
-            >
-              {t("dialog.cancel")}
-            </a>
-          </fetcher.Form>
-        </section>
+        </ConfirmStep>
       )}
       <fetcher.Form
         method="post"
@@ -211,24 +193,13 @@ export function MotorConfigCard({
             ))}
           </select>
         </Field>
-        <Field label={t("config.dryRun")}>
-          <input
-            name="dryRunThreshold"
-            inputMode="decimal"
-            value={dryRun}
-            onChange={(event) => setDryRun(event.target.value)}
-            required
-          />
-        </Field>
-        <Field label={t("config.overCurrent")}>
-          <input
-            name="overCurrentThreshold"
-            inputMode="decimal"
-            value={overCurrent}
-            onChange={(event) => setOverCurrent(event.target.value)}
-            required
-          />
-        </Field>
+        <PercentField label={t("config.dryRun")} name="dryRunThreshold" value={dryRun} onChange={setDryRun} />
+        <PercentField
+          label={t("config.overCurrent")}
+          name="overCurrentThreshold"
+          value={overCurrent}
+          onChange={setOverCurrent}
+        />
         {/* Voltage limits: an emptied field puts back the default for this kind of motor; nothing derives from them. */}
         {VOLTAGE_FIELDS.filter((name) => kind === "3phase" || name !== "voltageUnbalance").map((name) => (
           <Field key={name} label={t(`config.${name}`)}>
@@ -251,5 +222,30 @@ export function MotorConfigCard({
         </button>
       </fetcher.Form>
     </section>
+  );
+}
+
+/** A threshold in percent of the running current, kept by the card as typed (the readings below follow it). */
+function PercentField({
+  label,
+  name,
+  value,
+  onChange,
+}: {
+  label: string;
+  name: "dryRunThreshold" | "overCurrentThreshold";
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field label={label}>
+      <input
+        name={name}
+        inputMode="decimal"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        required
+      />
+    </Field>
   );
 }

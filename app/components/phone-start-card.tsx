@@ -6,9 +6,10 @@
 // small form posts the same again with `confirmed`; turning it off is saved at once. A plain
 // form first (no script: the step and the result come back in the page); with script the same
 // posts run through a fetcher, and the page's data (the state) is read again after each.
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useFetcher } from "react-router";
 import { useT } from "../i18n/i18n.ts";
+import { ConfirmStep } from "./confirm-step.tsx";
 
 /** Where the forms post: the settings page's action. */
 const SETTINGS_PATH = "/pump-settings";
@@ -43,11 +44,6 @@ export function PhoneStartCard({
   const [dismissed, setDismissed] = useState<PhoneStartOutcome | null>(null);
   const review = answered && !answered.ok && answered.code === "review" && answered !== dismissed ? answered : null;
   const refused = answered && !answered.ok && answered.code !== "review" ? answered : null;
-  // The step shows above the button the owner tapped: bring it into view.
-  const reviewRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (review) reviewRef.current?.scrollIntoView({ block: "center" });
-  }, [review]);
 
   return (
     <section className="card" aria-labelledby="phone-start-title" data-testid="phone-start">
@@ -67,32 +63,25 @@ export function PhoneStartCard({
         </p>
       )}
       {review ? (
-        <section ref={reviewRef} className="message warning" role="alert" data-testid="phone-start-review">
+        <ConfirmStep
+          step={review}
+          Form={fetcher.Form}
+          action={SETTINGS_PATH}
+          warning
+          testId="phone-start-review"
+          hidden={{ intent: "phoneStart", pump, enabled: "true", confirmed: "on" }}
+          submit={
+            <button type="submit" className="button danger" disabled={busy}>
+              {t("phoneStart.enable")}
+            </button>
+          }
+          onCancel={() => setDismissed(review)}
+        >
           <p>
             <strong>{t("phoneStart.confirmTitle")}</strong>
           </p>
           <p>{t("phoneStart.confirmText")}</p>
-          <fetcher.Form method="post" action={SETTINGS_PATH} className="button-row">
-            <input type="hidden" name="intent" value="phoneStart" />
-            <input type="hidden" name="pump" value={pump} />
-            <input type="hidden" name="enabled" value="true" />
-            <input type="hidden" name="confirmed" value="on" />
-            <button type="submit" className="button danger" disabled={busy}>
-              {t("phoneStart.enable")}
-            </button>
-            {/* Without script a plain link back; with it, the step just closes. */}
-            <a
-              href={SETTINGS_PATH}
-              className="button"
-              onClick={(event) => {
-                event.preventDefault();
-                setDismissed(review);
-              }}
-            >
-              {t("dialog.cancel")}
-            </a>
-          </fetcher.Form>
-        </section>
+        </ConfirmStep>
       ) : (
         <fetcher.Form method="post" action={SETTINGS_PATH}>
           <input type="hidden" name="intent" value="phoneStart" />

@@ -4,16 +4,12 @@ import { accountErrorKey, loginCookieHeaders, readCredentialsForm } from "../aut
 import { LoginForm } from "../components/login-form.tsx";
 import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
-import { envOf, optionalUser } from "../session.server.ts";
+import { envOf, toDashboardIfSignedIn } from "../session.server.ts";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = () => [{ title: "Login · Sinchai" }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  // Already signed in: straight to the dashboard (SPEC §2).
-  if (await optionalUser(request, context)) throw redirect("/motor-control");
-  return null;
-}
+export const loader = toDashboardIfSignedIn;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = readCredentialsForm(await readForm(request), "login");

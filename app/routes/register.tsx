@@ -5,15 +5,12 @@ import { AuthLinks } from "../components/auth-page.tsx";
 import { LoginForm } from "../components/login-form.tsx";
 import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
-import { envOf, optionalUser, waitUntilOf } from "../session.server.ts";
+import { envOf, toDashboardIfSignedIn, waitUntilOf } from "../session.server.ts";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [{ title: "Register · Sinchai" }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  if (await optionalUser(request, context)) throw redirect("/motor-control");
-  return null;
-}
+export const loader = toDashboardIfSignedIn;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = readCredentialsForm(await readForm(request), "register");

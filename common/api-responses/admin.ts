@@ -7,12 +7,19 @@ import { COMMAND_STEPS, type CommandStep } from "../hub-contract.ts";
 import type { MotorLogParam } from "../motor-log-event.ts";
 import { deviceStatusSchema } from "../realtime-protocol.ts";
 import { z } from "../zod-mini.ts";
+import { successSchema } from "./refusals.ts";
+
+/** SPEC §3's three current limits, in every admin answer that shows a motor config. */
+const currentLimitFields = {
+  defaultCurrent: z.number(),
+  dryRunThreshold: z.number(),
+  overCurrentThreshold: z.number(),
+};
 
 // ─── Devices and firmware ────────────────────────────────────────────────────────────────
 
 /** GET /api/admin/devices. */
-export const deviceListResponseSchema = z.object({
-  success: z.literal(true),
+export const deviceListResponseSchema = successSchema({
   devices: z.array(
     z.object({
       id: z.string(),
@@ -29,15 +36,14 @@ export const deviceListResponseSchema = z.object({
 });
 
 /** POST /api/admin/devices (201): the key, shown this once. */
-export const provisionResponseSchema = z.object({
-  success: z.literal(true),
+export const provisionResponseSchema = successSchema({
   message: z.string(),
   device: z.object({ id: z.string(), kind: deviceKindSchema, ownerMobileNo: z.nullable(z.string()) }),
   key: z.string(),
 });
 
 /** POST /api/admin/devices/{id}/rotate-key: the new key, shown this once (PUT .../owner answers accessChangeResponseSchema). */
-export const keyRotatedResponseSchema = z.object({ success: z.literal(true), message: z.string(), key: z.string() });
+export const keyRotatedResponseSchema = successSchema({ message: z.string(), key: z.string() });
 
 /** A step of a command in the hub: ms (0 for pure CPU: the runtime's clock moves on I/O), storage writes, bytes, frames. */
 const stepCostSchema = z.object({ ms: z.number(), writes: z.int(), bytes: z.int(), frames: z.int() });
@@ -53,8 +59,7 @@ const commandStepsSchema = z.object(
 );
 
 /** GET /api/admin/devices/{id}/hub-stats: how often the hub woke and how many box frames it handled. */
-export const hubStatsResponseSchema = z.object({
-  success: z.literal(true),
+export const hubStatsResponseSchema = successSchema({
   stats: z.object({
     /** Constructions after the first: wakes from hibernation or eviction. */
     wakes: z.int(),
@@ -70,15 +75,14 @@ export const hubStatsResponseSchema = z.object({
 
 /** PUT /api/admin/device-config: debug mode switched, or a new mobile number sent. */
 export const deviceConfigResponseSchema = z.union([
-  z.object({ success: z.literal(true), message: z.string(), debug: z.boolean() }),
-  z.object({ success: z.literal(true), message: z.string(), mobileNo: z.string(), deliveredToDevice: z.boolean() }),
+  successSchema({ message: z.string(), debug: z.boolean() }),
+  successSchema({ message: z.string(), mobileNo: z.string(), deliveredToDevice: z.boolean() }),
 ]);
 
 const firmwareTypeSchema = z.enum(["wifi", "sim"]);
 
 /** GET /api/admin/firmware: every image, without where R2 keeps it. */
-export const firmwareListResponseSchema = z.object({
-  success: z.literal(true),
+export const firmwareListResponseSchema = successSchema({
   firmware: z.array(
     z.object({
       id: z.int(),
@@ -93,8 +97,7 @@ export const firmwareListResponseSchema = z.object({
 });
 
 /** POST /api/admin/firmware (201). */
-export const firmwareUploadResponseSchema = z.object({
-  success: z.literal(true),
+export const firmwareUploadResponseSchema = successSchema({
   message: z.string(),
   firmware: z.object({
     id: z.int(),
@@ -108,8 +111,7 @@ export const firmwareUploadResponseSchema = z.object({
 // ─── Accounts, logs, counts, the audit trail ─────────────────────────────────────────────
 
 /** GET /api/admin/dashboard-stats (SPEC §3 "Dashboard stats"). */
-export const dashboardStatsResponseSchema = z.object({
-  success: z.literal(true),
+export const dashboardStatsResponseSchema = successSchema({
   stats: z.object({
     totalUsers: z.int(),
     devicesOnline: z.int(),
@@ -134,8 +136,7 @@ export const dashboardStatsResponseSchema = z.object({
 });
 
 /** GET /api/admin/users. */
-export const userListResponseSchema = z.object({
-  success: z.literal(true),
+export const userListResponseSchema = successSchema({
   users: z.array(
     z.object({
       id: z.int(),
@@ -149,14 +150,12 @@ export const userListResponseSchema = z.object({
 });
 
 /** GET /api/admin/device-statuses: every account's number → its device's presence (SPEC §3). */
-export const deviceStatusesResponseSchema = z.object({
-  success: z.literal(true),
+export const deviceStatusesResponseSchema = successSchema({
   statuses: z.catchall(z.object({}), deviceStatusSchema),
 });
 
 /** GET /api/admin/user/{id}: SPEC §3 "User (admin view)", with the device the page addresses. */
-export const adminUserResponseSchema = z.object({
-  success: z.literal(true),
+export const adminUserResponseSchema = successSchema({
   user: z.object({
     id: z.int(),
     mobileNo: z.string(),
@@ -165,9 +164,7 @@ export const adminUserResponseSchema = z.object({
     lastLogin: z.nullable(z.string()),
     /** When the holder proved the number with a code; null: not verified (docs/decisions/027-verified-numbers.md). */
     numberVerifiedAt: z.nullable(z.string()),
-    defaultCurrent: z.number(),
-    dryRunThreshold: z.number(),
-    overCurrentThreshold: z.number(),
+    ...currentLimitFields,
     /** Beyond SPEC §3: the first box's voltage limits in force (its kind's defaults where none was set). */
     underVoltage: z.number(),
     overVoltage: z.number(),
@@ -205,8 +202,7 @@ export const adminUserResponseSchema = z.object({
 });
 
 /** PUT /api/admin/update-user-role; `signedOut`: the caller removed their own role (DELETE /api/admin/delete-user answers accessChangeResponseSchema). */
-export const userRoleResponseSchema = z.object({
-  success: z.literal(true),
+export const userRoleResponseSchema = successSchema({
   message: z.string(),
   user: z.object({ id: z.int(), isAdmin: z.boolean() }),
   signedOut: z.boolean(),
@@ -216,22 +212,18 @@ export const userRoleResponseSchema = z.object({
  * POST /api/admin/users/{id}/sign-in-code: a code went to the account's number (never to the
  * admin): a sign-in code, or, for a number not verified yet, a code to set a new password.
  */
-export const signInCodeResponseSchema = z.object({
-  success: z.literal(true),
+export const signInCodeResponseSchema = successSchema({
   message: z.string(),
   purpose: z.enum(["signIn", "resetPassword"]),
   expiresInSeconds: z.int(),
 });
 
 /** GET /api/admin/motor-config-history/{mobileNo}: SPEC §3 entries, with who made each change. */
-export const configHistoryResponseSchema = z.object({
-  success: z.literal(true),
+export const configHistoryResponseSchema = successSchema({
   history: z.array(
     z.object({
       id: z.int(),
-      defaultCurrent: z.number(),
-      dryRunThreshold: z.number(),
-      overCurrentThreshold: z.number(),
+      ...currentLimitFields,
       /** Beyond SPEC §3: the voltage limits the change set; null: the kind's default, or an entry from before them. */
       underVoltage: z.nullable(z.number()),
       overVoltage: z.nullable(z.number()),
@@ -243,9 +235,11 @@ export const configHistoryResponseSchema = z.object({
   ),
 });
 
+/** Where a page of a long list stands in the whole (the motor logs, the audit trail). */
+const pageFields = { page: z.int(), pageSize: z.int(), total: z.int(), totalPages: z.int() };
+
 /** GET /api/admin/motor-logs?page=N: SPEC §3 "Motor log (admin list)", 20 a page, never past the last. */
-export const adminMotorLogsResponseSchema = z.object({
-  success: z.literal(true),
+export const adminMotorLogsResponseSchema = successSchema({
   logs: z.array(
     z.object({
       id: z.int(),
@@ -258,15 +252,11 @@ export const adminMotorLogsResponseSchema = z.object({
       params: z.catchall(z.object({}), z.custom<MotorLogParam>()),
     }),
   ),
-  page: z.int(),
-  pageSize: z.int(),
-  total: z.int(),
-  totalPages: z.int(),
+  ...pageFields,
 });
 
 /** GET /api/admin/audit: the audit trail, newest first, paged like the motor logs (docs/decisions/007-admin-audit-trail.md). */
-export const auditPageResponseSchema = z.object({
-  success: z.literal(true),
+export const auditPageResponseSchema = successSchema({
   entries: z.array(
     z.object({
       id: z.int(),
@@ -282,10 +272,7 @@ export const auditPageResponseSchema = z.object({
       userAgent: z.nullable(z.string()),
     }),
   ),
-  page: z.int(),
-  pageSize: z.int(),
-  total: z.int(),
-  totalPages: z.int(),
+  ...pageFields,
 });
 
 // ─── Alerts by SMS and call ──────────────────────────────────────────────────────────────
@@ -305,8 +292,7 @@ const telephonyCountsSchema = z.object({
 });
 
 /** GET /api/admin/telephony-usage?month=2026-11: each account's SMS and calls in an IST month, and what they cost. */
-export const telephonyUsageResponseSchema = z.object({
-  success: z.literal(true),
+export const telephonyUsageResponseSchema = successSchema({
   month: z.string(),
   prices: z.object({
     smsPartPaise: z.nullable(z.number()),

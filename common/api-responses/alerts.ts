@@ -3,6 +3,7 @@
 import { ALERT_CHANNELS } from "../alert-channels.ts";
 import { ALERT_KINDS } from "../alerts.ts";
 import { z } from "../zod-mini.ts";
+import { successSchema } from "./refusals.ts";
 
 /** A browser's subscription as the settings screen sees it: never its keys. */
 const subscriptionViewSchema = z.object({
@@ -13,21 +14,18 @@ const subscriptionViewSchema = z.object({
 });
 
 /** GET /api/push/subscriptions?endpoint=: null when this browser gets no alerts. */
-export const subscriptionResponseSchema = z.object({
-  success: z.literal(true),
+export const subscriptionResponseSchema = successSchema({
   subscription: z.nullable(subscriptionViewSchema),
 });
 
 /** PUT /api/push/subscriptions (DELETE and POST /api/push/test answer messageResponseSchema). */
-export const subscriptionSavedResponseSchema = z.object({
-  success: z.literal(true),
+export const subscriptionSavedResponseSchema = successSchema({
   message: z.string(),
   subscription: subscriptionViewSchema,
 });
 
 /** POST /api/push/subscriptions/renew. */
-export const subscriptionRenewedResponseSchema = z.object({
-  success: z.literal(true),
+export const subscriptionRenewedResponseSchema = successSchema({
   subscription: subscriptionViewSchema,
 });
 

@@ -6,6 +6,7 @@ import { relayStateSchema } from "../device-enums.ts";
 import { faultSchema, motorStatusSchema, pendingCommandSchema, statusSourceSchema } from "../pump-state.ts";
 import { deviceStatusSchema, healthDataSchema, powerDataSchema } from "../realtime-protocol.ts";
 import { z } from "../zod-mini.ts";
+import { successSchema } from "./refusals.ts";
 
 export const motorConfigSchema = z.object({
   defaultCurrent: z.number(),
@@ -18,8 +19,7 @@ export const motorConfigSchema = z.object({
 });
 
 /** POST /api/devices/motor: answered only once the box confirmed. */
-export const motorCommandResponseSchema = z.object({
-  success: z.literal(true),
+export const motorCommandResponseSchema = successSchema({
   message: z.string(),
   status: relayStateSchema,
 });
@@ -28,8 +28,7 @@ export const motorCommandResponseSchema = z.object({
  * GET /api/devices/motor/status/{mobileNo}: SPEC §7's status, healthLogs and motorConfig, with
  * what the hub vouches for about the pump (common/pump-state.ts), all but its clock.
  */
-export const motorStatusResponseSchema = z.object({
-  success: z.literal(true),
+export const motorStatusResponseSchema = successSchema({
   status: motorStatusSchema,
   statusSince: z.number(),
   statusSource: statusSourceSchema,
@@ -47,8 +46,7 @@ export const motorStatusResponseSchema = z.object({
 });
 
 /** POST /api/devices/motor/config/{mobileNo} and PUT /api/admin/update-motor-config. */
-export const motorConfigResponseSchema = z.object({
-  success: z.literal(true),
+export const motorConfigResponseSchema = successSchema({
   message: z.string(),
   motorConfig: motorConfigSchema,
   /** False when the box is offline: it gets the settings at its next hello. */
@@ -67,18 +65,16 @@ const readingOrigin = {
 };
 
 /** POST /api/devices/motor/power/{mobileNo} and /api/pumps/{deviceId}/power: a fresh reading. */
-export const powerReadingResponseSchema = z.object({
-  success: z.literal(true),
+export const powerReadingResponseSchema = successSchema({
   powerData: powerDataSchema,
   ...readingOrigin,
 });
 
 /** POST /api/devices/motor/health/{mobileNo} and /api/pumps/{deviceId}/health: a fresh health report. */
-export const healthReadingResponseSchema = z.object({
-  success: z.literal(true),
+export const healthReadingResponseSchema = successSchema({
   healthData: healthDataSchema,
   ...readingOrigin,
 });
 
 /** POST /api/mqtt/ota: the version offered to the box. */
-export const otaResponseSchema = z.object({ success: z.literal(true), message: z.string(), version: z.string() });
+export const otaResponseSchema = successSchema({ message: z.string(), version: z.string() });

@@ -4,6 +4,7 @@
 import { motorStatusSchema } from "../pump-state.ts";
 import { deviceStatusSchema } from "../realtime-protocol.ts";
 import { z } from "../zod-mini.ts";
+import { successSchema } from "./refusals.ts";
 
 const pumpRoleSchema = z.enum(["owner", "operator", "viewer", "admin"]);
 const memberRoleSchema = z.enum(["operator", "viewer"]);
@@ -37,22 +38,19 @@ export const pumpInvitationSchema = z.object({
  * GET /api/pumps: the caller's own boxes (first box first), then those shared with them; and
  * the invitations waiting for their answer (POST /api/pumps/{deviceId}/invitation).
  */
-export const pumpListResponseSchema = z.object({
-  success: z.literal(true),
+export const pumpListResponseSchema = successSchema({
   pumps: z.array(pumpSummarySchema),
   invitations: z.array(pumpInvitationSchema),
 });
 
 /** PUT /api/pumps/{deviceId}/name. */
-export const pumpNameResponseSchema = z.object({
-  success: z.literal(true),
+export const pumpNameResponseSchema = successSchema({
   message: z.string(),
   name: z.nullable(z.string()),
 });
 
 /** PUT /api/pumps/{deviceId}/phone-start: whether a missed call to the start number may now start the motor. */
-export const pumpPhoneStartResponseSchema = z.object({
-  success: z.literal(true),
+export const pumpPhoneStartResponseSchema = successSchema({
   message: z.string(),
   enabled: z.boolean(),
 });
@@ -72,11 +70,10 @@ export const pumpMemberSchema = z.object({
 export type PumpMember = z.infer<typeof pumpMemberSchema>;
 
 /** GET /api/pumps/{deviceId}/members. */
-export const pumpMembersResponseSchema = z.object({ success: z.literal(true), members: z.array(pumpMemberSchema) });
+export const pumpMembersResponseSchema = successSchema({ members: z.array(pumpMemberSchema) });
 
 /** POST /api/pumps/{deviceId}/members (201): the invitation, the same whoever the number is. */
-export const pumpMemberResponseSchema = z.object({
-  success: z.literal(true),
+export const pumpMemberResponseSchema = successSchema({
   message: z.string(),
   member: pumpMemberSchema,
 });
@@ -86,8 +83,7 @@ export const pumpMemberResponseSchema = z.object({
  * has confirmed (as `accessChangeResponseSchema`, ./refusals.ts; DELETE and the invitation's
  * answer answer with that).
  */
-export const pumpMemberChangeResponseSchema = z.object({
-  success: z.literal(true),
+export const pumpMemberChangeResponseSchema = successSchema({
   message: z.string(),
   member: pumpMemberSchema,
   hubConfirmed: z.boolean(),

@@ -3,6 +3,7 @@
 
 import { paymentMethodSchema, planSchema, rechargeStatusSchema } from "../plans.ts";
 import { z } from "../zod-mini.ts";
+import { successSchema } from "./refusals.ts";
 
 /** SPEC §3's recharge request, and when an admin decided it. */
 export const rechargeViewSchema = z.object({
@@ -17,21 +18,19 @@ export const rechargeViewSchema = z.object({
 });
 
 /** POST /api/recharge/request (201): the request as stored, and where to pay a UPI one. */
-export const rechargeRequestResponseSchema = z.object({
-  success: z.literal(true),
+export const rechargeRequestResponseSchema = successSchema({
   message: z.string(),
   request: rechargeViewSchema,
   upiLink: z.nullable(z.string()),
 });
 
 /** GET /api/recharge/requests (the caller's) and GET /api/admin/recharge-requests (all). */
-export const rechargeListResponseSchema = z.object({ success: z.literal(true), data: z.array(rechargeViewSchema) });
+export const rechargeListResponseSchema = successSchema({ data: z.array(rechargeViewSchema) });
 
 const periodPlanSchema = z.enum(["free", "1month", "3month", "6month", "1year"]);
 
 /** GET /api/recharge/plan: the device's plan card (worker/db/plans.ts); null before its first hello. */
-export const planResponseSchema = z.object({
-  success: z.literal(true),
+export const planResponseSchema = successSchema({
   plan: z.nullable(
     z.object({
       plan: periodPlanSchema,

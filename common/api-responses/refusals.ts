@@ -18,8 +18,13 @@ export const apiErrorSchema = z.object({
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
+/** Every successful answer: `success: true` beside what the call answers. */
+export function successSchema<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return z.object({ success: z.literal(true), ...shape });
+}
+
 /** A write that needs nothing back but words: register, logout, deletions, status changes, assignments. */
-export const messageResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+export const messageResponseSchema = successSchema({ message: z.string() });
 
 /**
  * A change of who may use a box (a member changed or removed, an invitation accepted, a box
@@ -27,8 +32,7 @@ export const messageResponseSchema = z.object({ success: z.literal(true), messag
  * hub has already reloaded who may use it (pages that lost access closed); false: it is told
  * again every minute until it confirms (docs/security.md, "Who may use a box, everywhere at once").
  */
-export const accessChangeResponseSchema = z.object({
-  success: z.literal(true),
+export const accessChangeResponseSchema = successSchema({
   message: z.string(),
   hubConfirmed: z.boolean(),
 });

@@ -1,6 +1,7 @@
 // Answers of GET /api/pumps/{deviceId}/usage (common/api-responses/refusals.ts says how these are
 // used): a box's run hours, starts and energy per India day (docs/decisions/019).
 import { z } from "../zod-mini.ts";
+import { successSchema } from "./refusals.ts";
 
 /** One IST day; a day the motor did not run is there with zeros. */
 const usageDaySchema = z.object({
@@ -21,4 +22,4 @@ export const pumpUsageSchema = z.object({
 export type PumpUsage = z.infer<typeof pumpUsageSchema>;
 
 /** GET /api/pumps/{deviceId}/usage?days=7. */
-export const pumpUsageResponseSchema = z.object({ success: z.literal(true), usage: pumpUsageSchema });
+export const pumpUsageResponseSchema = successSchema({ usage: pumpUsageSchema });

@@ -7,15 +7,11 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { ACCESS_UNCONFIRMED_CLOSE } from "../../common/hub-contract.ts";
-import {
-  browserWatching,
-  connectBrowser,
-  createUser,
-  farmerWithBox,
-  hubStub,
-  loginToken,
-  sharePump,
-} from "../worker/helpers.ts";
+import { createUser, loginToken } from "../worker/helpers/accounts.ts";
+import { farmerWithBox } from "../worker/helpers/boxes.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
+import { sharePump } from "../worker/helpers/sharing.ts";
+import { browserWatching, connectBrowser } from "../worker/helpers/sockets.ts";
 
 let membersHidden = false;
 

@@ -9,16 +9,11 @@ import { readStoredState, writeStoredState } from "../../durable-objects/device-
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, motorLogs } from "../../worker/db/schema.ts";
-import {
-  browserWatching,
-  connectDevice,
-  createUser,
-  farmerWithBox,
-  fireTimer,
-  hubStub,
-  postJson,
-  provisionDevice,
-} from "../worker/helpers.ts";
+import { createUser } from "../worker/helpers/accounts.ts";
+import { farmerWithBox, provisionDevice } from "../worker/helpers/boxes.ts";
+import { postJson } from "../worker/helpers/http.ts";
+import { fireTimer, hubStub } from "../worker/helpers/hub-state.ts";
+import { browserWatching, connectDevice } from "../worker/helpers/sockets.ts";
 
 /**
  * Pretends the box last spoke `ms` ago: rewrites the stored state, then evicts the hub so the

@@ -12,7 +12,9 @@ import { BROWSER_CLOSE } from "../../common/pump-state.ts";
 import { BROWSER_REQUEST_BURST, MAX_BROWSER_FRAME_BYTES } from "../../common/realtime-protocol.ts";
 import { attachmentOf, BROWSER_TAG } from "../../durable-objects/device-hub/sockets.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { browserWatching, farmerWithBox, hubStub } from "../worker/helpers.ts";
+import { farmerWithBox } from "../worker/helpers/boxes.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
+import { browserWatching } from "../worker/helpers/sockets.ts";
 
 const switchOn = (requestId: string) => JSON.stringify({ type: "switchMotor", action: "on", requestId });
 

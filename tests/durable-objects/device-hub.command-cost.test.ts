@@ -4,7 +4,10 @@
 // shared).
 import { describe, expect, it } from "vitest";
 import type { CommandCost } from "../../common/hub-contract.ts";
-import { browserWatching, farmerWithBox, hubStub, postJson } from "../worker/helpers.ts";
+import { farmerWithBox } from "../worker/helpers/boxes.ts";
+import { postJson } from "../worker/helpers/http.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
+import { browserWatching } from "../worker/helpers/sockets.ts";
 
 const counted = (cost: CommandCost | null) =>
   Object.fromEntries(Object.entries(cost?.steps ?? {}).map(([step, { writes, frames }]) => [step, { writes, frames }]));

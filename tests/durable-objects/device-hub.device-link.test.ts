@@ -10,7 +10,7 @@ import { lastSignOfLife, livenessCheckAt, livenessLimit } from "../../durable-ob
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
-import { provisionDevice } from "../worker/helpers.ts";
+import { provisionDevice } from "../worker/helpers/boxes.ts";
 import { openSocket, withRooms } from "./room-support.ts";
 
 const NOW = 1_800_000_000_000;

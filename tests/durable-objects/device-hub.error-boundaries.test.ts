@@ -9,7 +9,9 @@ import { TIMER_RETRY_MS } from "../../durable-objects/device-hub/alarm.ts";
 import { BROWSER_TAG } from "../../durable-objects/device-hub/sockets.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { browserWatching, farmerWithBox, hubStub } from "../worker/helpers.ts";
+import { farmerWithBox } from "../worker/helpers/boxes.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
+import { browserWatching } from "../worker/helpers/sockets.ts";
 
 type Rooms = { person: { personOfSocket: unknown }; link: { checkLiveness: unknown }; power: { prune: unknown } };
 /** The running hub's rooms, which the class keeps to itself. */

@@ -2,15 +2,11 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import {
-  browserWatching,
-  connectDevice,
-  createUser,
-  farmerWithBox,
-  hubStub,
-  postJson,
-  provisionDevice,
-} from "../worker/helpers.ts";
+import { createUser } from "../worker/helpers/accounts.ts";
+import { farmerWithBox, provisionDevice } from "../worker/helpers/boxes.ts";
+import { postJson } from "../worker/helpers/http.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
+import { browserWatching, connectDevice } from "../worker/helpers/sockets.ts";
 
 describe("DeviceHub through hibernation and eviction", () => {
   it("keeps relay, presence, cooldown and logs, and its sockets keep working", async () => {

@@ -15,7 +15,10 @@ import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { insertMotorLogs } from "../../worker/db/motor-logs.ts";
 import { motorLogs } from "../../worker/db/schema.ts";
-import { createUser, farmerWithBox, fireTimer, hubStub, postJson } from "../worker/helpers.ts";
+import { createUser } from "../worker/helpers/accounts.ts";
+import { farmerWithBox } from "../worker/helpers/boxes.ts";
+import { postJson } from "../worker/helpers/http.ts";
+import { fireTimer, hubStub } from "../worker/helpers/hub-state.ts";
 import { uniqueHubName, withRooms } from "./room-support.ts";
 
 /** Makes D1 refuse every motor log of `deviceId` until the returned function is called. */

@@ -15,19 +15,10 @@ import {
 } from "../../common/protection.ts";
 import type { PumpState } from "../../common/pump-state.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import {
-  type BrowserPeer,
-  browserWatching,
-  connectDevice,
-  type DevicePeer,
-  farmerWithDevice,
-  getJson,
-  hubStub,
-  motorLogLines,
-  owedSwitchOffs,
-  postJson,
-  rewriteHubState,
-} from "../worker/helpers.ts";
+import { farmerWithDevice } from "../worker/helpers/boxes.ts";
+import { getJson, postJson } from "../worker/helpers/http.ts";
+import { hubStub, motorLogLines, owedSwitchOffs, rewriteHubState } from "../worker/helpers/hub-state.ts";
+import { type BrowserPeer, browserWatching, connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
 import { createSchedule, listSchedules, makeDue } from "./schedule-support.ts";
 
 /** The farmer's motor: 9 A running. Dry run below 6.3 A, overcurrent above 11.7 A. */

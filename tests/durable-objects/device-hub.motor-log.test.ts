@@ -4,15 +4,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { migrateHubSchema } from "../../durable-objects/device-hub/schema-versions.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import {
-  browserWatching,
-  farmerWithBox,
-  fireTimer,
-  hubStub,
-  motorLogRows,
-  postJson,
-  rewriteHubState,
-} from "../worker/helpers.ts";
+import { farmerWithBox } from "../worker/helpers/boxes.ts";
+import { postJson } from "../worker/helpers/http.ts";
+import { fireTimer, hubStub, motorLogRows, rewriteHubState } from "../worker/helpers/hub-state.ts";
+import { browserWatching } from "../worker/helpers/sockets.ts";
 import { withRooms } from "./room-support.ts";
 
 async function storedLogs(deviceId: string) {

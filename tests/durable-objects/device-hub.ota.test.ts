@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { OTA_TIMEOUT_MS, otaOnHello } from "../../durable-objects/device-hub/ota.ts";
 import type { OtaJob } from "../../durable-objects/device-hub/state.ts";
-import { motorLogRows } from "../worker/helpers.ts";
+import { motorLogRows } from "../worker/helpers/hub-state.ts";
 import { uniqueHubName, withRooms } from "./room-support.ts";
 
 const job = (stage: OtaJob["stage"], startedAt = Date.now()): OtaJob => ({

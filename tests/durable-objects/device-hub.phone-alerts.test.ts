@@ -14,22 +14,12 @@ import { twilioSignature } from "../../common/twilio-signature.ts";
 import { sendPhoneAlert } from "../../worker/alerts/phone-alerts.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { alertDeliveries, devices, users } from "../../worker/db/schema.ts";
-import {
-  addMember,
-  browserWatching,
-  connectDevice,
-  createUser,
-  type DevicePeer,
-  deleteJson,
-  farmerWithDevice,
-  getJson,
-  hubStub,
-  loginToken,
-  motorLogRows,
-  postJson,
-  putJson,
-  sharePump,
-} from "../worker/helpers.ts";
+import { createUser, loginToken } from "../worker/helpers/accounts.ts";
+import { farmerWithDevice } from "../worker/helpers/boxes.ts";
+import { deleteJson, getJson, postJson, putJson } from "../worker/helpers/http.ts";
+import { hubStub, motorLogRows } from "../worker/helpers/hub-state.ts";
+import { addMember, sharePump } from "../worker/helpers/sharing.ts";
+import { browserWatching, connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
 import {
   answerCall,
   callProgress,

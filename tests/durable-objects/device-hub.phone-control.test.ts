@@ -13,21 +13,12 @@ import { describe, expect, it } from "vitest";
 import { readTwiml } from "../../telephony-sim/twiml.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
-import {
-  addMember,
-  connectDevice,
-  createUser,
-  type DevicePeer,
-  farmerWithDevice,
-  hubStub,
-  motorLogLines,
-  ORIGIN,
-  owedSwitchOffs,
-  postJson,
-  provisionDevice,
-  putJson,
-  type TestUser,
-} from "../worker/helpers.ts";
+import { createUser, type TestUser } from "../worker/helpers/accounts.ts";
+import { farmerWithDevice, provisionDevice } from "../worker/helpers/boxes.ts";
+import { ORIGIN, postJson, putJson } from "../worker/helpers/http.ts";
+import { hubStub, motorLogLines, owedSwitchOffs } from "../worker/helpers/hub-state.ts";
+import { addMember } from "../worker/helpers/sharing.ts";
+import { connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
 import { smsTo, twilioPost } from "../worker/telephony-support.ts";
 
 const PUMP = "कुएँ वाला पंप";

@@ -8,15 +8,10 @@ import type { ScheduleView } from "../../common/schedule-schemas.ts";
 import { MAX_WINDOW_START_DELAY_SECONDS } from "../../common/schedule-view.ts";
 import type { WindowRunRow } from "../../durable-objects/device-hub/window-runs-table.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import {
-  type DevicePeer,
-  deleteJson,
-  farmerWithBox,
-  hubStub,
-  motorLogLines,
-  owedSwitchOffs,
-  postJson,
-} from "../worker/helpers.ts";
+import { farmerWithBox } from "../worker/helpers/boxes.ts";
+import { deleteJson, postJson } from "../worker/helpers/http.ts";
+import { hubStub, motorLogLines, owedSwitchOffs } from "../worker/helpers/hub-state.ts";
+import type { DevicePeer } from "../worker/helpers/sockets.ts";
 import { createSchedule, endCooldown, listSchedules, switchesSeen } from "./schedule-support.ts";
 
 const MINUTE = 60_000;

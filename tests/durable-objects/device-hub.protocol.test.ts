@@ -4,22 +4,17 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
+import { adminToken } from "../worker/helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../worker/helpers/boxes.ts";
+import { postJson, putJson, refusal } from "../worker/helpers/http.ts";
 import {
-  adminToken,
-  browserWatching,
-  connectBrowser,
-  connectDevice,
-  farmerWithBox,
-  farmerWithDevice,
   hubStub,
   liftFrameRateCap,
   motorLogLines,
-  postJson,
-  putJson,
-  refusal,
   rewriteHubState,
   snapshotWithoutClocks,
-} from "../worker/helpers.ts";
+} from "../worker/helpers/hub-state.ts";
+import { browserWatching, connectBrowser, connectDevice } from "../worker/helpers/sockets.ts";
 
 async function watchedFarmer() {
   const farmer = await farmerWithDevice();

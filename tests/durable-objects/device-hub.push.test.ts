@@ -12,17 +12,12 @@ import { authenticateToken } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, pushSubscriptions, sessions } from "../../worker/db/schema.ts";
 import { pushPayload } from "../../worker/push/push-alerts.ts";
-import {
-  browserWatching,
-  connectDevice,
-  deleteJson,
-  farmerWithDevice,
-  fireTimer,
-  loginToken,
-  postJson,
-  provisionDevice,
-  sharePump,
-} from "../worker/helpers.ts";
+import { loginToken } from "../worker/helpers/accounts.ts";
+import { farmerWithDevice, provisionDevice } from "../worker/helpers/boxes.ts";
+import { deleteJson, postJson } from "../worker/helpers/http.ts";
+import { fireTimer } from "../worker/helpers/hub-state.ts";
+import { sharePump } from "../worker/helpers/sharing.ts";
+import { browserWatching, connectDevice } from "../worker/helpers/sockets.ts";
 import { browserKeys, pushesTo, received, requestsElsewhere, stored, subscribe } from "../worker/push-support.ts";
 
 describe("DeviceHub alerts with the app closed", () => {

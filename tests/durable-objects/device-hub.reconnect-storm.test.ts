@@ -6,14 +6,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
-import {
-  connectDevice,
-  createUser,
-  type DevicePeer,
-  hubStub,
-  provisionDevice,
-  type TestDevice,
-} from "../worker/helpers.ts";
+import { createUser } from "../worker/helpers/accounts.ts";
+import { provisionDevice, type TestDevice } from "../worker/helpers/boxes.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
+import { connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
 
 const COUNT = 100;
 

@@ -1,7 +1,7 @@
 // The hub's safety net: a motor whose readings breach a protection limit for longer than
 // the box should ever allow is switched off by the hub itself.
 import { describe, expect, it } from "vitest";
-import { hubStub } from "../worker/helpers.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
 import { ageRun, runningMotor } from "./safety-net-support.ts";
 
 describe("DeviceHub safety net", () => {

@@ -5,7 +5,9 @@ import type { HubRooms } from "../../durable-objects/device-hub/rooms.ts";
 import { scheduleView } from "../../durable-objects/device-hub/schedule-rules.ts";
 import { SCHEDULE_LATE_LIMIT_MS } from "../../durable-objects/device-hub/schedules.ts";
 import { TIMERS } from "../../durable-objects/device-hub/timers.ts";
-import { createUser, motorLogRows, provisionDevice } from "../worker/helpers.ts";
+import { createUser } from "../worker/helpers/accounts.ts";
+import { provisionDevice } from "../worker/helpers/boxes.ts";
+import { motorLogRows } from "../worker/helpers/hub-state.ts";
 import { withRooms } from "./room-support.ts";
 import { at6 } from "./schedule-support.ts";
 

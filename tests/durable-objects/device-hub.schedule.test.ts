@@ -11,20 +11,11 @@ import { SCHEDULE_LATE_LIMIT_MS, SCHEDULE_OFF_RETRY_MS } from "../../durable-obj
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
-import {
-  browserWatching,
-  connectDevice,
-  createUser,
-  deleteJson,
-  farmerWithBox,
-  farmerWithDevice,
-  getJson,
-  hubStub,
-  motorLogLines,
-  owedSwitchOffs,
-  postJson,
-  rewriteHubState,
-} from "../worker/helpers.ts";
+import { createUser } from "../worker/helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../worker/helpers/boxes.ts";
+import { deleteJson, getJson, postJson } from "../worker/helpers/http.ts";
+import { hubStub, motorLogLines, owedSwitchOffs, rewriteHubState } from "../worker/helpers/hub-state.ts";
+import { browserWatching, connectDevice } from "../worker/helpers/sockets.ts";
 import { createSchedule, endCooldown, listSchedules, makeDue, switchesSeen } from "./schedule-support.ts";
 
 /** Makes a schedule due (see makeDue) and runs the hub's alarm, as when its time comes. */

@@ -10,7 +10,7 @@ import {
   migrateHubSchema,
 } from "../../durable-objects/device-hub/schema-versions.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { hubStub } from "../worker/helpers.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
 import { uniqueHubName } from "./room-support.ts";
 
 /** Every table and index as SQLite describes them: columns in order with types, defaults and keys. */

@@ -12,7 +12,9 @@ import type { MotorBelief } from "../../durable-objects/device-hub/state.ts";
 import { READING_HOLDS_MS } from "../../durable-objects/device-hub/usage-model.ts";
 import { UsageTables } from "../../durable-objects/device-hub/usage-tables.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { farmerWithBox, hubStub, postJson } from "../worker/helpers.ts";
+import { farmerWithBox } from "../worker/helpers/boxes.ts";
+import { postJson } from "../worker/helpers/http.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
 import { uniqueHubName, withRooms } from "./room-support.ts";
 
 const MINUTE = 60_000;

@@ -6,7 +6,10 @@ import { describe, expect, it } from "vitest";
 import { HUB_SAFETY_SUSTAIN_MS, PROTECTION_STARTUP_GRACE_MS } from "../../common/protection.ts";
 import { safetyNetStep } from "../../durable-objects/device-hub/protection.ts";
 import type { HubState } from "../../durable-objects/device-hub/state.ts";
-import { connectDevice, farmerWithDevice, hubStub, postJson } from "../worker/helpers.ts";
+import { farmerWithDevice } from "../worker/helpers/boxes.ts";
+import { postJson } from "../worker/helpers/http.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
+import { connectDevice } from "../worker/helpers/sockets.ts";
 import { stateWith, withRooms } from "./room-support.ts";
 import { ageRun, runningMotor } from "./safety-net-support.ts";
 

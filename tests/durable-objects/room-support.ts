@@ -10,7 +10,7 @@ import type { SocketAttachment } from "../../durable-objects/device-hub/sockets.
 import type { HubState } from "../../durable-objects/device-hub/state.ts";
 import { INITIAL_STATE } from "../../durable-objects/device-hub/state.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { hubStub } from "../worker/helpers.ts";
+import { hubStub } from "../worker/helpers/hub-state.ts";
 
 /** A frame allowance that never runs out: these tests are not about the box's rate. */
 const UNLIMITED = { take: () => true, grant: () => {} };

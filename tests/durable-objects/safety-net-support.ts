@@ -5,7 +5,10 @@
 import { expect } from "vitest";
 import { HUB_SAFETY_SUSTAIN_MS, PROTECTION_STARTUP_GRACE_MS } from "../../common/protection.ts";
 import type { Breach } from "../../durable-objects/device-hub/state.ts";
-import { browserWatching, connectDevice, farmerWithDevice, postJson, rewriteHubState } from "../worker/helpers.ts";
+import { farmerWithDevice } from "../worker/helpers/boxes.ts";
+import { postJson } from "../worker/helpers/http.ts";
+import { rewriteHubState } from "../worker/helpers/hub-state.ts";
+import { browserWatching, connectDevice } from "../worker/helpers/sockets.ts";
 
 export async function runningMotor() {
   const farmer = await farmerWithDevice();

@@ -7,7 +7,9 @@ import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common
 import { switchMessageSchema } from "../../common/device-protocol.ts";
 import type { ScheduleInput, ScheduleView } from "../../common/schedule-schemas.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { type DevicePeer, getJson, hubStub, postJson, rewriteHubState } from "../worker/helpers.ts";
+import { getJson, postJson } from "../worker/helpers/http.ts";
+import { hubStub, rewriteHubState } from "../worker/helpers/hub-state.ts";
+import type { DevicePeer } from "../worker/helpers/sockets.ts";
 
 /** A schedule or a window made through POST /api/schedule (201), as the schedule page makes it. */
 export async function createSchedule(token: string, body: object): Promise<ScheduleView> {

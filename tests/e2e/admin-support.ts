@@ -105,6 +105,15 @@ export async function startDevice(
   return device;
 }
 
+/** The simulated boxes a spec's tests start: each test adds its own, and all are stopped after it. */
+export function devicesStoppedAfterEach(): SimulatedDevice[] {
+  const devices: SimulatedDevice[] = [];
+  base.afterEach(async () => {
+    await Promise.all(devices.splice(0).map((device) => device.stop()));
+  });
+  return devices;
+}
+
 /** A fresh farmer with a device provisioned by the admin API and a simulator running it. */
 export async function farmerWithDevice(
   request: APIRequestContext,

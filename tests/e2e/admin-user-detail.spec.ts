@@ -7,11 +7,11 @@ import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { firmwareListResponseSchema, userListResponseSchema } from "../../common/api-responses/admin.ts";
 import { signalBars } from "../../common/signal.ts";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import {
   adminApiToken,
   adminLogIn,
   bearer,
+  devicesStoppedAfterEach,
   indianNumber,
   registerFarmer,
   startDevice,
@@ -21,10 +21,7 @@ import {
 } from "./admin-support.ts";
 import { uniqueMobileNo } from "./support.ts";
 
-const devices: SimulatedDevice[] = [];
-test.afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.stop()));
-});
+const devices = devicesStoppedAfterEach();
 
 async function openDetail(page: Page, userId: number, t: Texts) {
   await adminLogIn(page, t);

@@ -13,24 +13,27 @@ import { ALERT_KINDS, alertTag, type PushKind } from "../../common/alerts.ts";
 import { readJson } from "../../common/api-client.ts";
 import { alertChannelsResponseSchema, subscriptionResponseSchema } from "../../common/api-responses/alerts.ts";
 import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { E2E_PERSIST_DIR } from "../../playwright.config.ts";
 import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
-import { bearer, type Farmer, farmerWithDevice, farmerWithSetPump, registerFarmer } from "./admin-support.ts";
+import {
+  bearer,
+  devicesStoppedAfterEach,
+  type Farmer,
+  farmerWithDevice,
+  farmerWithSetPump,
+  registerFarmer,
+} from "./admin-support.ts";
 import { type ReceivedPush, TestPushService, type TestSubscription } from "./push-service/push-service.ts";
 import { BASE_URL, DICTIONARIES, fitsTheScreen, logOut, type Texts } from "./support.ts";
 
 let service: TestPushService;
-const devices: SimulatedDevice[] = [];
+const devices = devicesStoppedAfterEach();
 
 test.beforeAll(async () => {
   service = await TestPushService.start();
 });
 test.afterAll(async () => {
   await service.stop();
-});
-test.afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.stop()));
 });
 
 async function ownPump(request: APIRequestContext) {

@@ -6,14 +6,10 @@
 // its own farmer and simulated box.
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { z } from "../../common/zod.ts";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { bearer, farmerWithDevice } from "./admin-support.ts";
+import { bearer, devicesStoppedAfterEach, farmerWithDevice } from "./admin-support.ts";
 import { BASE_URL, en, hi, logOut, useLanguage } from "./support.ts";
 
-const devices: SimulatedDevice[] = [];
-test.afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.stop()));
-});
+const devices = devicesStoppedAfterEach();
 
 async function openDashboard(context: BrowserContext, page: Page, request: Parameters<typeof farmerWithDevice>[0]) {
   const { farmer, device } = await farmerWithDevice(request);

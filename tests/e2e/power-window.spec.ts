@@ -7,15 +7,10 @@ import { readJson } from "../../common/api-client.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
 import { formatTimeOfDay } from "../../common/i18n/format.ts";
 import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { farmerWithDevice } from "./admin-support.ts";
+import { devicesStoppedAfterEach, farmerWithDevice } from "./admin-support.ts";
 import { apiAs, hi, logIn } from "./support.ts";
 
-const devices: SimulatedDevice[] = [];
-
-test.afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.stop()));
-});
+const devices = devicesStoppedAfterEach();
 
 /**
  * An IST minute at least a minute away: the form is filled and saved twice first, and a window

@@ -6,15 +6,18 @@
 // the box is offline. At 360 px in Hindi; every test has its own farmer and box.
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { formatNumber } from "../../common/i18n/format.ts";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { bearer, type Farmer, farmerWithDevice, openOwnPump, RATED_CONFIG, registerFarmer } from "./admin-support.ts";
+import {
+  bearer,
+  devicesStoppedAfterEach,
+  type Farmer,
+  farmerWithDevice,
+  openOwnPump,
+  RATED_CONFIG,
+  registerFarmer,
+} from "./admin-support.ts";
 import { fitsTheScreen, hi, logIn } from "./support.ts";
 
-const devices: SimulatedDevice[] = [];
-
-test.afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.stop()));
-});
+const devices = devicesStoppedAfterEach();
 
 /** A new farmer the owner shares the pump with as `role`, who accepted. */
 async function memberOf(request: APIRequestContext, owner: Farmer, deviceId: string, role: "operator" | "viewer") {

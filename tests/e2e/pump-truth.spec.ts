@@ -6,10 +6,10 @@ import { expect, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { realtimeMessageSchema } from "../../common/realtime-protocol.ts";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import {
   adminApiToken,
   bearer,
+  devicesStoppedAfterEach,
   type Farmer,
   type farmerWithDevice,
   openOwnPump,
@@ -17,11 +17,7 @@ import {
 } from "./admin-support.ts";
 import { hi, logIn, logOut } from "./support.ts";
 
-const devices: SimulatedDevice[] = [];
-
-test.afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.stop()));
-});
+const devices = devicesStoppedAfterEach();
 
 type Request = Parameters<typeof farmerWithDevice>[0];
 /** openOwnPump (admin-support.ts), once the page says the motor is OFF. */

@@ -8,11 +8,11 @@
 // Every test makes its own farmers and
 // boxes, so this file runs beside others.
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import {
   adminApiToken,
   adminLogIn,
   bearer,
+  devicesStoppedAfterEach,
   type Farmer,
   farmerWithDevice,
   registerFarmer,
@@ -21,11 +21,7 @@ import {
 } from "./admin-support.ts";
 import { apiClient, en, fitsTheScreen, hi, logIn, type Texts, useLanguage } from "./support.ts";
 
-const devices: SimulatedDevice[] = [];
-
-test.afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.stop()));
-});
+const devices = devicesStoppedAfterEach();
 
 /** A new farmer the owner invites to watch their pump, through the API; with `accept`, they say yes. */
 async function viewerOf(

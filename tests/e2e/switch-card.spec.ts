@@ -8,15 +8,10 @@ import { readJson } from "../../common/api-client.ts";
 import { scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { formatSince } from "../../common/i18n/format.ts";
 import { formatClock, istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { openOwnPump, RATED_CONFIG } from "./admin-support.ts";
+import { devicesStoppedAfterEach, openOwnPump, RATED_CONFIG } from "./admin-support.ts";
 import { apiAs, DICTIONARIES, en, hi, useLanguage } from "./support.ts";
 
-const devices: SimulatedDevice[] = [];
-
-test.afterEach(async () => {
-  await Promise.all(devices.splice(0).map((device) => device.stop()));
-});
+const devices = devicesStoppedAfterEach();
 
 const stateLine = (page: Page) => page.getByTestId("motor-status");
 const switchCard = (page: Page) => page.locator(".toggle-card");

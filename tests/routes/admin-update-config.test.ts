@@ -9,7 +9,7 @@ import { action, loader } from "../../app/routes/admin/update-config.tsx";
 import { startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { adminAudit, firstBoxSettings } from "../../worker/db/schema.ts";
-import { accountWithoutPassword, ORIGIN, signedInContext } from "./route-support.ts";
+import { accountWithoutPassword, formPost, signedInContext } from "./route-support.ts";
 
 async function adminPageContext() {
   const admin = await accountWithoutPassword(true);
@@ -26,17 +26,10 @@ describe("the admin's settings page for an account without a box", () => {
     const page = (await loader({ params, context } as unknown as Parameters<typeof loader>[0])) as Result;
     expect(page.data).toMatchObject({ data: { hasBox: false, defaultCurrent: 1 } });
 
-    const form = new FormData();
-    for (const [name, value] of Object.entries({
+    const request = formPost(`/admin/users/${farmer.id}/update-config`, {
       defaultCurrent: "8.9",
       dryRunThreshold: "25",
       overCurrentThreshold: "40",
-    }))
-      form.set(name, value);
-    const request = new Request(`${ORIGIN}/admin/users/${farmer.id}/update-config`, {
-      method: "POST",
-      body: form,
-      headers: { Origin: ORIGIN },
     });
     const posted = (await action({ request, params, context } as unknown as Parameters<typeof action>[0])) as Result;
     expect(posted.init?.status ?? 200).toBe(200);

@@ -6,15 +6,13 @@ import { action } from "../../app/routes/change-password.tsx";
 import { en } from "../../common/i18n/en.ts";
 import { hi } from "../../common/i18n/hi.ts";
 import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
-import { accountWithPassword, ORIGIN, signedInContext } from "./route-support.ts";
+import { accountWithPassword, formPost, signedInContext } from "./route-support.ts";
 
 const loginToken = async (user: { id: number }) => (await startSession(env, user.id, "user")).token;
 const signedIn = async (token: string) => (await authenticateToken(env, token, "user")) !== null;
 
 async function post(token: string, fields: Record<string, string>) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  const request = new Request(`${ORIGIN}/change-password`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
+  const request = formPost("/change-password", fields);
   const context = await signedInContext(token, "user");
   const result = (await action({ request, params: {}, context } as unknown as Parameters<typeof action>[0])) as unknown;
   const wrapped = result as { data?: { changed: boolean; error: keyof typeof en | null }; init?: { status?: number } };

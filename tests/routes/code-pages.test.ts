@@ -15,7 +15,7 @@ import { hi } from "../../common/i18n/hi.ts";
 import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { users } from "../../worker/db/schema.ts";
-import { accountWithPassword, ORIGIN, workerContext } from "./route-support.ts";
+import { accountWithPassword, formPost, workerContext } from "./route-support.ts";
 
 /** The code in the newest SMS to `mobileNo` since `since`, as the tests' phone received it. */
 async function codeSentTo(mobileNo: string, since: number): Promise<string> {
@@ -42,9 +42,7 @@ async function post(
   fields: Record<string, string>,
   user?: { token: string },
 ): Promise<{ status: number; location: string | null; cookies: string; data: Record<string, unknown> | null }> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  const request = new Request(`${ORIGIN}${path}`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
+  const request = formPost(path, fields);
   const background: Promise<unknown>[] = [];
   const context = workerContext((promise) => background.push(promise));
   if (user) context.set(userContext, (await authenticateToken(env, user.token, "user"))!);

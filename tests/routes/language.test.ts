@@ -2,13 +2,10 @@
 // page of this site (docs/security.md, "Redirects").
 import { describe, expect, it } from "vitest";
 import { action } from "../../app/routes/language.ts";
-import { ORIGIN } from "./route-support.ts";
+import { formPost, ORIGIN } from "./route-support.ts";
 
 async function switchLanguage(returnTo: string | null, language = "en"): Promise<Response> {
-  const form = new FormData();
-  form.set("language", language);
-  if (returnTo !== null) form.set("returnTo", returnTo);
-  const request = new Request(`${ORIGIN}/language`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
+  const request = formPost("/language", returnTo === null ? { language } : { language, returnTo });
   const result: unknown = await action({ request, params: {}, context: undefined } as unknown as Parameters<
     typeof action
   >[0]);

@@ -13,8 +13,7 @@ import { authenticateToken, startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, users } from "../../worker/db/schema.ts";
 import { cloudflareContext } from "../../worker/http/router-context.ts";
-
-const ORIGIN = "http://sinchai.test";
+import { formPost, ORIGIN } from "./route-support.ts";
 
 /** A farmer signed in, owning a box that never connected (route tests make their own rows). */
 async function farmerWithBox() {
@@ -45,9 +44,7 @@ async function contextOf(token: string, request: Request) {
 }
 
 async function post(token: string, fields: Record<string, string>, origin = ORIGIN) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  const request = new Request(`${ORIGIN}/motor-control`, { method: "POST", body: form, headers: { Origin: origin } });
+  const request = formPost("/motor-control", fields, origin);
   const result = (await action({
     request,
     params: {},

@@ -16,7 +16,7 @@ import type { DeviceKind } from "../../common/device-enums.ts";
 import { startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { deviceMembers, devices, motorConfigHistory } from "../../worker/db/schema.ts";
-import { accountWithoutPassword, boxOf, ORIGIN, signedInContext } from "./route-support.ts";
+import { accountWithoutPassword, boxOf, formPost, ORIGIN, signedInContext } from "./route-support.ts";
 
 async function createFarmer() {
   const user = await accountWithoutPassword();
@@ -55,9 +55,7 @@ async function contextOf(token: string, request: Request) {
 type Posted = { status: number; config?: unknown; phoneStart?: unknown };
 
 async function post(token: string, fields: Record<string, string>, origin = ORIGIN): Promise<Posted> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  const request = new Request(`${ORIGIN}/pump-settings`, { method: "POST", body: form, headers: { Origin: origin } });
+  const request = formPost("/pump-settings", fields, origin);
   const result = (await action({
     request,
     params: {},

@@ -2,13 +2,10 @@ import { describe, expect, it } from "vitest";
 import { action } from "../../app/routes/register.tsx";
 import { en } from "../../common/i18n/en.ts";
 import { hi } from "../../common/i18n/hi.ts";
-import { ORIGIN, uniqueMobileNo, workerContext } from "./route-support.ts";
+import { formPost, uniqueMobileNo, workerContext } from "./route-support.ts";
 
 async function register(mobileNo: string, password: string) {
-  const form = new FormData();
-  form.set("mobileNo", mobileNo);
-  form.set("password", password);
-  const request = new Request(`${ORIGIN}/register`, { method: "POST", body: form, headers: { Origin: ORIGIN } });
+  const request = formPost("/register", { mobileNo, password });
   const context = workerContext();
   const result = (await action({ request, params: {}, context } as unknown as Parameters<typeof action>[0])) as unknown;
   // Registered: a redirect that signs the farmer in. Refused: data() with the reason and status.

@@ -1,7 +1,7 @@
 // What the route tests hand a route module's loader, action or middleware: the router context the
 // Worker gives React Router (worker/http/router-context.ts), with the signed-in user or admin the
 // shells would set; and accounts and boxes made straight in D1. (These tests type-check with the
-// pages, so they cannot use tests/worker/helpers.ts, which needs the worker tests' types.)
+// pages, so they cannot use tests/worker/helpers/, which needs the worker tests' types.)
 import { env } from "cloudflare:workers";
 import { RouterContextProvider } from "react-router";
 import { adminContext } from "../../app/admin-session.server.ts";
@@ -17,6 +17,13 @@ export const ORIGIN = "http://sinchai.test";
 
 export function uniqueMobileNo(): string {
   return `${6 + Math.floor(Math.random() * 4)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
+}
+
+/** A form POSTed to a page of ours, as a browser on `origin` sends it. */
+export function formPost(path: string, fields: Record<string, string>, origin = ORIGIN): Request {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return new Request(`${ORIGIN}${path}`, { method: "POST", body: form, headers: { Origin: origin } });
 }
 
 /** The context with the Worker's env; `waitUntil` gets the work a route leaves running. */

@@ -4,7 +4,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
-import { hubStub } from "./helpers.ts";
+import { hubStub } from "./helpers/hub-state.ts";
 
 // ---- seeds --------------------------------------------------------------------------------
 

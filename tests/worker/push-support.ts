@@ -8,7 +8,7 @@ import { readJson } from "../../common/api-client.ts";
 import { z } from "../../common/zod.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { pushSubscriptions } from "../../worker/db/schema.ts";
-import { putJson } from "./helpers.ts";
+import { putJson } from "./helpers/http.ts";
 
 /** A browser's keys for a subscription (RFC 8291): its P-256 public key and auth secret. */
 export async function browserKeys() {

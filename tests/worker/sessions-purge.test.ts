@@ -9,7 +9,10 @@ import { endSession, REVOKED_SESSION_KEPT_MS } from "../../worker/auth/sessions.
 import { getDb } from "../../worker/db/client.ts";
 import { realtimeWatches, sessions } from "../../worker/db/schema.ts";
 import worker from "../worker-test-entry.ts";
-import { browserWatching, createUser, farmerWithDevice, getJson, loginToken } from "./helpers.ts";
+import { createUser, loginToken } from "./helpers/accounts.ts";
+import { farmerWithDevice } from "./helpers/boxes.ts";
+import { getJson } from "./helpers/http.ts";
+import { browserWatching } from "./helpers/sockets.ts";
 
 describe("the scheduled purge of ended sessions", () => {
   it("deletes expired sessions and ones revoked over a day ago; live and newly revoked ones stay, and a live token still works", async () => {

@@ -10,7 +10,7 @@ import { type SimCall, type SimSms, simRecordsSchema } from "../../telephony-sim
 import { readTwiml } from "../../telephony-sim/twiml.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { users } from "../../worker/db/schema.ts";
-import type { TestUser } from "./helpers.ts";
+import type { TestUser } from "./helpers/accounts.ts";
 
 export async function phoneRecords() {
   const response = await fetch("http://127.0.0.1:8789/__messages");

@@ -17,7 +17,12 @@ import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError, noDeviceError } from "../hubs/hub-failures.ts";
 import { switchPump } from "../services/motor-commands.ts";
-import { changeMotorConfig, OWNER_CHANGE_NOTE, type OwnedDevice } from "../services/motor-config.ts";
+import {
+  changeMotorConfig,
+  OWNER_CHANGE_NOTE,
+  type OwnedDevice,
+  type SettingsInForce,
+} from "../services/motor-config.ts";
 import { auditTarget } from "./admin-audit-middleware.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo, firstBoxOfNumber } from "./device-access.ts";
@@ -58,18 +63,27 @@ export async function motorConfigAnswer(
 ) {
   const { token: _token, confirmWeakerProtection, ...config } = request;
   const user = c.var.user;
-  const { deliveredToDevice, config: inForce } = await changeMotorConfig(c.env, {
+  const saved = await changeMotorConfig(c.env, {
     device,
     config,
     changedByUserId: user.id,
     changeNote: user.audience === "admin" ? "Changed by an admin" : OWNER_CHANGE_NOTE,
     confirmedWeaker: confirmWeakerProtection === true,
   });
+  return configSavedAnswer(c, "Motor configuration updated successfully!", saved);
+}
+
+/** A saved motor config's answer: the route's words (SPEC §7), the settings in force, and whether the box has them. */
+export function configSavedAnswer(
+  c: Context<ApiEnv>,
+  message: string,
+  saved: { deliveredToDevice: boolean; config: SettingsInForce },
+) {
   return respond(c, motorConfigResponseSchema, {
     success: true,
-    message: "Motor configuration updated successfully!",
-    motorConfig: inForce,
-    deliveredToDevice,
+    message,
+    motorConfig: saved.config,
+    deliveredToDevice: saved.deliveredToDevice,
   });
 }
 

@@ -10,6 +10,7 @@ import type { Language } from "../../common/i18n/language.ts";
 import { NOMINAL_VOLTS, voltageLimitOutOfRange, voltageLimitsOf } from "../../common/protection.ts";
 import {
   isProtectionSetting,
+  PROTECTION_SETTINGS,
   type ProtectionSettings,
   type SettingChange,
   unitOf,
@@ -103,16 +104,6 @@ function settingsAfter(device: DeviceRow, config: MotorConfig) {
   return { after, inForce };
 }
 
-/** The settings in the order the settings form shows them. */
-const SETTINGS_IN_ORDER = [
-  "defaultCurrent",
-  "dryRunThreshold",
-  "overCurrentThreshold",
-  "underVoltage",
-  "overVoltage",
-  "voltageUnbalance",
-] as const satisfies readonly (keyof ProtectionSettings)[];
-
 /**
  * What saving `config` on `device` would change, for the owner to confirm before it is saved
  * (the settings page, docs/decisions/025-weaker-protection-asks-first.md): every setting in
@@ -123,7 +114,7 @@ export function motorConfigChanges(device: DeviceRow, config: MotorConfig): Sett
   const before = motorConfigOf(device);
   const { inForce } = settingsAfter(device, config);
   const weakened = new Set(weakenedProtection(device.kind, before, inForce).map(({ setting }) => setting));
-  return SETTINGS_IN_ORDER.filter((setting) => before[setting] !== inForce[setting]).map((setting) => ({
+  return PROTECTION_SETTINGS.filter((setting) => before[setting] !== inForce[setting]).map((setting) => ({
     setting,
     from: before[setting],
     to: inForce[setting],
@@ -188,7 +179,7 @@ export async function changeMotorConfig(
 }
 
 /** The settings an admin's change left in force: a box's with its voltage limits, kept ones without. */
-type SettingsInForce = KeptSettings & Partial<ReturnType<typeof motorConfigOf>>;
+export type SettingsInForce = KeptSettings & Partial<ReturnType<typeof motorConfigOf>>;
 
 /**
  * An admin's change of the settings SPEC §7 keys by number (PUT /api/admin/update-motor-config,

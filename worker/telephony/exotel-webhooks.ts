@@ -1,15 +1,17 @@
 // What Exotel's webhooks and its call flow's applets say, read into our events.
-import { type CallStatus, caller, type SmsStatus, type TelephonyEvent } from "../../common/telephony-events.ts";
+import type { CallStatus, SmsStatus } from "../../common/telephony-events.ts";
 import {
   type InboundWebhook,
   param,
   referenceFrom,
+  requiredParams,
   type WebhookKind,
   type WebhookReading,
   type WebhookReply,
 } from "./provider.ts";
 import type { SmsLanguage } from "./sms-templates.ts";
 import { alertCallText, isPhoneAlertKind } from "./voice-scripts.ts";
+import { eventReading, type ProviderFields, readSharedWebhook, SHARED_CALL_STATUSES } from "./webhook-readings.ts";
 
 /** https://developer.exotel.com/docs/sms-support/sms-status-codes */
 export const SMS_STATUSES: Record<string, SmsStatus> = {
@@ -23,16 +25,7 @@ export const SMS_STATUSES: Record<string, SmsStatus> = {
   undelivered: "undelivered",
 };
 
-export const CALL_STATUSES: Record<string, CallStatus> = {
-  queued: "queued",
-  ringing: "ringing",
-  "in-progress": "answered",
-  completed: "completed",
-  busy: "busy",
-  "no-answer": "noAnswer",
-  failed: "failed",
-  canceled: "canceled",
-};
+export const CALL_STATUSES: Record<string, CallStatus> = { ...SHARED_CALL_STATUSES };
 
 /** What we give a call in `CustomField` and get back in each of its webhooks. */
 type CallContext = {
@@ -54,20 +47,18 @@ function callContext(customField: string | null): CallContext {
   };
 }
 
+const FIELDS: ProviderFields = {
+  provider: "exotel",
+  call: { id: "CallSid", status: "Status", detail: "ConversationDuration", statuses: CALL_STATUSES },
+  // The Passthru applet names the caller CallFrom (From in its older form).
+  caller: ["CallFrom", "From"],
+  sms: { id: "SmsSid", status: "Status", detail: "DetailedStatusCode", statuses: SMS_STATUSES },
+};
+
 export function readExotelWebhook(kind: WebhookKind, webhook: InboundWebhook): WebhookReading {
   const context = callContext(param(webhook, "CustomField"));
   const reference = referenceFrom(context.ref, context.at);
   const ok: WebhookReply = { status: 200, contentType: "text/plain; charset=utf-8", body: "" };
-  const need = (...names: string[]): string[] | null => {
-    const values = names.map((name) => param(webhook, name));
-    return values.every((value): value is string => value !== null && value !== "") ? values : null;
-  };
-  const event = (value: TelephonyEvent, replayKey: string): WebhookReading => ({
-    ok: true,
-    event: value,
-    replayKey,
-    reply: ok,
-  });
 
   switch (kind) {
     case "voice": {
@@ -86,7 +77,7 @@ export function readExotelWebhook(kind: WebhookKind, webhook: InboundWebhook): W
       return { ok: true, event: null, replayKey: null, reply: { ...ok, body: text } };
     }
     case "keypress": {
-      const fields = need("CallSid", "digits");
+      const fields = requiredParams(webhook, "CallSid", "digits");
       if (!fields) return { ok: false, problem: "CallSid and digits are required" };
       const [callId, quoted] = fields as [string, string];
       // Exotel wraps the gathered digits in double quotes ("1").
@@ -96,87 +87,23 @@ export function readExotelWebhook(kind: WebhookKind, webhook: InboundWebhook): W
       // a key answers, and the same key may answer two: Exotel's CurrentTime tells them apart.
       if (new URL(webhook.url).searchParams.has("menu")) {
         const at = (param(webhook, "CurrentTime") ?? "").slice(0, 32);
-        return event(
+        return eventReading(
           { type: "keypress", provider: "exotel", callId, digits, reference, menu: true, menuStep: null },
           `keypress:${callId}:${digits}:${at}`,
+          ok,
         );
       }
-      return event(
+      return eventReading(
         { type: "keypress", provider: "exotel", callId, digits, reference, menu: false, menuStep: null },
         `keypress:${callId}:${digits}`,
+        ok,
       );
     }
-    case "call-status": {
-      const fields = need("CallSid", "Status");
-      if (!fields) return { ok: false, problem: "CallSid and Status are required" };
-      const [callId, providerStatus] = fields as [string, string];
-      const status = CALL_STATUSES[providerStatus];
-      if (!status) return { ok: false, problem: `unknown Status ${providerStatus}` };
-      const duration = Number(param(webhook, "ConversationDuration") ?? Number.NaN);
-      return event(
-        {
-          type: "callStatus",
-          provider: "exotel",
-          callId,
-          status,
-          durationSeconds: Number.isSafeInteger(duration) && duration >= 0 ? duration : null,
-          reference,
-        },
-        `call:${callId}:${providerStatus}`,
-      );
-    }
-    case "sms-status": {
-      const fields = need("SmsSid", "Status");
-      if (!fields) return { ok: false, problem: "SmsSid and Status are required" };
-      const [messageId, providerStatus] = fields as [string, string];
-      const status = SMS_STATUSES[providerStatus];
-      if (!status) return { ok: false, problem: `unknown Status ${providerStatus}` };
-      return event(
-        {
-          type: "smsStatus",
-          provider: "exotel",
-          messageId,
-          status,
-          errorCode: param(webhook, "DetailedStatusCode")?.slice(0, 32) || null,
-        },
-        `sms:${messageId}:${providerStatus}`,
-      );
-    }
-    case "inbound-sms": {
-      const fields = need("SmsSid", "From");
-      if (!fields) return { ok: false, problem: "SmsSid and From are required" };
-      const [messageId, from] = fields as [string, string];
-      return event(
-        {
-          type: "inboundSms",
-          provider: "exotel",
-          messageId,
-          from: caller(from),
-          text: (param(webhook, "Body") ?? "").slice(0, 2000),
-        },
-        `inbound-sms:${messageId}`,
-      );
-    }
-    case "inbound-call": {
-      const callId = param(webhook, "CallSid");
-      // The Passthru applet names the caller CallFrom (From in its older form).
-      const from = param(webhook, "CallFrom") || param(webhook, "From");
-      if (!callId || !from) return { ok: false, problem: "CallSid and CallFrom are required" };
-      // Which of our numbers was called: its flow's Passthru URL says (line=menu, start, or stop).
-      const line = new URL(webhook.url).searchParams.get("line");
-      if (line === "menu") {
-        return event({ type: "menuCall", provider: "exotel", callId, from: caller(from) }, `menu-call:${callId}`);
-      }
-      return event(
-        {
-          type: "missedCall",
-          provider: "exotel",
-          callId,
-          from: caller(from),
-          line: line === "start" ? "start" : "stop",
-        },
-        `inbound-call:${callId}`,
-      );
-    }
+    case "call-status":
+    case "sms-status":
+    case "inbound-sms":
+    // Which of our numbers was called: its flow's Passthru URL says (line=menu, start, or stop).
+    case "inbound-call":
+      return readSharedWebhook(kind, FIELDS, webhook, reference, ok);
   }
 }

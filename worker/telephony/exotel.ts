@@ -37,12 +37,14 @@ import {
   type InboundWebhook,
   type MenuAnswer,
   type PlacedCall,
+  type ProviderRefusal,
+  restPoster,
   type SentSms,
   type SmsRequest,
-  TelephonyError,
   type TelephonyProvider,
   type WebhookKind,
   type WebhookReply,
+  webhookUrl,
 } from "./provider.ts";
 import { fillSmsTemplate, type SmsLanguage, type SmsTemplateCode, templateIdKey } from "./sms-templates.ts";
 
@@ -82,39 +84,20 @@ const errorSchema = z.object({
 
 const encoder = new TextEncoder();
 
+/** What an error answer says. */
+function refusalOf(body: unknown): ProviderRefusal {
+  const error = errorSchema.safeParse(body);
+  const detail = error.success ? error.data.RestException : null;
+  return { code: detail?.Code != null ? String(detail.Code) : null, message: detail?.Message ?? null };
+}
+
 export function exotelProvider(config: ExotelConfig, fetcher: typeof fetch = fetch): TelephonyProvider {
   const accountPath = `${config.apiBase}/v1/Accounts/${encodeURIComponent(config.accountSid)}`;
-  const webhook = (kind: WebhookKind) => {
-    const url = new URL(`/api/telephony/exotel/${kind}`, config.webhookOrigin);
-    url.searchParams.set("token", config.webhookSecret);
-    return url.toString();
-  };
+  const webhook = (kind: WebhookKind) =>
+    webhookUrl(config.webhookOrigin, "exotel", kind, { token: config.webhookSecret });
 
-  async function post<Schema extends z.ZodType>(path: string, form: URLSearchParams, schema: Schema) {
-    const response = await fetcher(`${accountPath}/${path}`, {
-      method: "POST",
-      headers: {
-        Authorization: basicAuthorization(config.apiKey, config.apiToken),
-        "Content-Type": "application/x-www-form-urlencoded",
-        Accept: "application/json",
-      },
-      body: form,
-    });
-    const body: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      const error = errorSchema.safeParse(body);
-      const detail = error.success ? error.data.RestException : null;
-      throw new TelephonyError(
-        "exotel",
-        response.status,
-        detail?.Code != null ? String(detail.Code) : null,
-        detail?.Message || "the request was refused",
-      );
-    }
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) throw new TelephonyError("exotel", response.status, null, "an answer of an unknown shape");
-    return parsed.data as z.infer<Schema>;
-  }
+  const authorization = basicAuthorization(config.apiKey, config.apiToken);
+  const post = restPoster("exotel", fetcher, accountPath, authorization, refusalOf);
 
   return {
     name: "exotel",

@@ -12,6 +12,7 @@ import type {
   TelephonyEvent,
   TelephonyProviderName,
 } from "../../common/telephony-events.ts";
+import type { z } from "../../common/zod.ts";
 import type { SmsLanguage, SmsTemplateCode, SmsValues } from "./sms-templates.ts";
 
 export type SmsRequest<Code extends SmsTemplateCode = SmsTemplateCode> = {
@@ -136,9 +137,63 @@ export function basicAuthorization(user: string, password: string): string {
   return `Basic ${btoa(binary)}`;
 }
 
+/** What a provider's error answer says: its own code and message, where it gives them. */
+export type ProviderRefusal = { code: string | null; message: string | null };
+
+/**
+ * How an adapter calls its provider's REST API: a form POSTed below `accountPath` with Basic
+ * `authorization`, the JSON answer read by `schema`; a refusal, or an answer of another shape,
+ * throws a TelephonyError with what `readRefusal` finds in the error answer.
+ */
+export function restPoster(
+  provider: TelephonyProviderName,
+  fetcher: typeof fetch,
+  accountPath: string,
+  authorization: string,
+  readRefusal: (body: unknown) => ProviderRefusal,
+) {
+  return async function post<Schema extends z.ZodType>(path: string, form: URLSearchParams, schema: Schema) {
+    const response = await fetcher(`${accountPath}/${path}`, {
+      method: "POST",
+      headers: {
+        Authorization: authorization,
+        "Content-Type": "application/x-www-form-urlencoded",
+        Accept: "application/json",
+      },
+      body: form,
+    });
+    const body: unknown = await response.json().catch(() => null);
+    if (!response.ok) {
+      const refusal = readRefusal(body);
+      throw new TelephonyError(provider, response.status, refusal.code, refusal.message || "the request was refused");
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new TelephonyError(provider, response.status, null, "an answer of an unknown shape");
+    return parsed.data as z.infer<Schema>;
+  };
+}
+
+/** One of our webhook URLs, as we give it to `provider`, with `query` in it. */
+export function webhookUrl(
+  origin: string,
+  provider: TelephonyProviderName,
+  kind: WebhookKind,
+  query: Record<string, string> = {},
+): string {
+  const url = new URL(`/api/telephony/${provider}/${kind}`, origin);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
 /** The first value of a parameter, or null. */
 export function param(webhook: InboundWebhook, name: string): string | null {
   return webhook.params.find(([key]) => key === name)?.[1] ?? null;
+}
+
+/** The named parameters, each present and not empty, or null. */
+export function requiredParams(webhook: InboundWebhook, ...names: string[]): string[] | null {
+  const values = names.map((name) => param(webhook, name));
+  return values.every((value): value is string => value !== null && value !== "") ? values : null;
 }
 
 /** A call's reference as we write it into the URLs we give a provider (`ref`, `at`), or null. */

@@ -24,13 +24,15 @@ import {
   type InboundWebhook,
   type MenuAnswer,
   type PlacedCall,
+  type ProviderRefusal,
   param,
+  restPoster,
   type SentSms,
   type SmsRequest,
-  TelephonyError,
   type TelephonyProvider,
   type WebhookKind,
   type WebhookReply,
+  webhookUrl,
   xml,
 } from "./provider.ts";
 import { fillSmsTemplate, type SmsLanguage, type SmsTemplateCode } from "./sms-templates.ts";
@@ -75,38 +77,20 @@ const callResourceSchema = z.object({
 });
 const errorSchema = z.object({ code: z.number().nullish(), message: z.string().nullish() });
 
+/** What an error answer says. */
+function refusalOf(body: unknown): ProviderRefusal {
+  const error = errorSchema.safeParse(body);
+  if (!error.success) return { code: null, message: null };
+  return { code: error.data.code != null ? String(error.data.code) : null, message: error.data.message ?? null };
+}
+
 export function twilioProvider(config: TwilioConfig, fetcher: typeof fetch = fetch): TelephonyProvider {
   const accountPath = `${config.apiBase}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}`;
-  const webhook = (kind: WebhookKind, query: Record<string, string> = {}) => {
-    const url = new URL(`/api/telephony/twilio/${kind}`, config.webhookOrigin);
-    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-    return url.toString();
-  };
+  const webhook = (kind: WebhookKind, query: Record<string, string> = {}) =>
+    webhookUrl(config.webhookOrigin, "twilio", kind, query);
 
-  async function post<Schema extends z.ZodType>(path: string, form: URLSearchParams, schema: Schema) {
-    const response = await fetcher(`${accountPath}/${path}`, {
-      method: "POST",
-      headers: {
-        Authorization: basicAuthorization(config.accountSid, config.authToken),
-        "Content-Type": "application/x-www-form-urlencoded",
-        Accept: "application/json",
-      },
-      body: form,
-    });
-    const body: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      const error = errorSchema.safeParse(body);
-      throw new TelephonyError(
-        "twilio",
-        response.status,
-        error.success && error.data.code != null ? String(error.data.code) : null,
-        (error.success && error.data.message) || "the request was refused",
-      );
-    }
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) throw new TelephonyError("twilio", response.status, null, "an answer of an unknown shape");
-    return parsed.data as z.infer<Schema>;
-  }
+  const authorization = basicAuthorization(config.accountSid, config.authToken);
+  const post = restPoster("twilio", fetcher, accountPath, authorization, refusalOf);
 
   return {
     name: "twilio",

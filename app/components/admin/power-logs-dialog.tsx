@@ -52,14 +52,18 @@ export function PowerLogsDialog({ mobileNo, open, onClose }: { mobileNo: string;
           <p>{t("admin.power.average", { current: formatNumber(average, language, 1) })}</p>
           <p className="muted small-text">{t("admin.power.legend")}</p>
           <div className="dialog-scroll">
-            <AdminTable columns={["admin.power.time", "admin.user.current", "admin.user.wattage"]} compact>
-              {samples.map((sample) => (
+            <AdminTable
+              columns={["admin.power.time", "admin.user.current", "admin.user.wattage"]}
+              rows={samples}
+              compact
+            >
+              {(sample) => (
                 <tr key={sample.id} className={`power-row ${powerHighlight(sample.current, average) ?? ""}`}>
                   <td data-label={t("admin.power.time")}>{formatDateTime(sample.timestamp, language)}</td>
                   <td data-label={t("admin.user.current")}>{formatNumber(sample.current, language)} A</td>
                   <td data-label={t("admin.user.wattage")}>{formatNumber(sample.wattage, language)} W</td>
                 </tr>
-              ))}
+              )}
             </AdminTable>
           </div>
         </>

@@ -87,8 +87,6 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       </Form>
       {!result ? (
         <LoadFailure message={loaderData.error ?? "admin.audit.fetchFailed"} />
-      ) : result.entries.length === 0 ? (
-        <p className="muted">{t("admin.audit.empty")}</p>
       ) : (
         <>
           <AdminTable
@@ -101,10 +99,12 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
               "admin.audit.details",
               "admin.audit.client",
             ]}
+            rows={result.entries}
+            empty="admin.audit.empty"
             testId="audit-table"
             compact
           >
-            {result.entries.map((entry) => (
+            {(entry) => (
               <tr key={entry.id} data-testid="audit-row">
                 <td data-label={t("admin.common.date")}>{formatDateTime(entry.createdAt, language)}</td>
                 <td data-label={t("admin.common.admin")}>
@@ -151,7 +151,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                   {entry.clientIp ?? t("admin.common.na")}
                 </td>
               </tr>
-            ))}
+            )}
           </AdminTable>
           {result.total > result.pageSize && (
             <Pager page={result.page} totalPages={result.totalPages} label={t("admin.audit.title")} linkTo={pageLink} />

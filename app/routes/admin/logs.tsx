@@ -38,15 +38,15 @@ export default function AdminLogs({ loaderData }: Route.ComponentProps) {
       <h1>{t("admin.logs.title")}</h1>
       {!result ? (
         <LoadFailure message={loaderData.error ?? "admin.logs.fetchFailed"} />
-      ) : result.logs.length === 0 ? (
-        <p className="muted">{t("admin.logs.empty")}</p>
       ) : (
         <>
           <AdminTable
             columns={["admin.logs.id", "admin.common.mobileNo", "admin.logs.action", "admin.common.date"]}
+            rows={result.logs}
+            empty="admin.logs.empty"
             testId="logs-table"
           >
-            {result.logs.map((log) => (
+            {(log) => (
               <tr key={log.id}>
                 <td data-label={t("admin.logs.id")}>{log.id}</td>
                 <td data-label={t("admin.common.mobileNo")}>{log.mobileNo ?? t("admin.common.na")}</td>
@@ -57,7 +57,7 @@ export default function AdminLogs({ loaderData }: Route.ComponentProps) {
                 </td>
                 <td data-label={t("admin.common.date")}>{formatDateTime(log.createdAt, language)}</td>
               </tr>
-            ))}
+            )}
           </AdminTable>
           {/* SPEC §2: Previous and Next only when there are more rows than one page holds. */}
           {result.total > result.pageSize && (

@@ -85,8 +85,6 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
       <h1>{t("admin.recharges.title")}</h1>
       {requests === null ? (
         <LoadFailure message={loaderData.error ?? "admin.recharges.loadFailed"} />
-      ) : requests.length === 0 ? (
-        <p className="muted">{t("admin.recharges.empty")}</p>
       ) : (
         <AdminTable
           columns={[
@@ -98,9 +96,11 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
             "admin.recharges.requestedAt",
             "admin.common.actions",
           ]}
+          rows={requests}
+          empty="admin.recharges.empty"
           testId="recharges-table"
         >
-          {requests.map((request) => (
+          {(request) => (
             <tr key={request.id} data-testid={`recharge-row-${request.id}`}>
               <td data-label={t("admin.common.mobileNo")}>{request.mobileNo}</td>
               <td data-label={t("admin.recharges.plan")}>{t(`admin.plan.${request.plan}`)}</td>
@@ -141,7 +141,7 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
                 </button>
               </td>
             </tr>
-          ))}
+          )}
         </AdminTable>
       )}
       <AdminConfirmDialog message={question} onConfirm={confirm} onCancel={() => setAction(null)} busy={busy} />

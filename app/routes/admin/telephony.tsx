@@ -71,30 +71,18 @@ export default function AdminTelephony({ loaderData }: Route.ComponentProps) {
                   asOf: usage.prices.asOf ?? "—",
                 })}
           </p>
-          {usage.accounts.length === 0 ? (
-            <p className="muted">{t("admin.telephony.empty")}</p>
-          ) : (
-            <AdminTable
-              columns={[
-                "admin.telephony.account",
-                "admin.telephony.sms",
-                "admin.telephony.calls",
-                "admin.telephony.capped",
-                "admin.telephony.cost",
-              ]}
-              testId="telephony-table"
-            >
-              {usage.accounts.map((row) => (
-                <tr key={row.userId} data-testid={`telephony-row-${row.mobileNo}`}>
-                  <td data-label={t("admin.telephony.account")}>
-                    <Link to={`/admin/users/${row.userId}`}>{row.mobileNo}</Link>
-                  </td>
-                  <td data-label={t("admin.telephony.sms")}>{counts(row).sms}</td>
-                  <td data-label={t("admin.telephony.calls")}>{counts(row).calls}</td>
-                  <td data-label={t("admin.telephony.capped")}>{n(row.capped)}</td>
-                  <td data-label={t("admin.telephony.cost")}>{rupees(row.estimatedPaise, language)}</td>
-                </tr>
-              ))}
+          <AdminTable
+            columns={[
+              "admin.telephony.account",
+              "admin.telephony.sms",
+              "admin.telephony.calls",
+              "admin.telephony.capped",
+              "admin.telephony.cost",
+            ]}
+            rows={usage.accounts}
+            empty="admin.telephony.empty"
+            testId="telephony-table"
+            footer={
               <tr data-testid="telephony-total">
                 <th scope="row" data-label={t("admin.telephony.account")}>
                   {t("admin.telephony.total")}
@@ -104,8 +92,20 @@ export default function AdminTelephony({ loaderData }: Route.ComponentProps) {
                 <td data-label={t("admin.telephony.capped")}>{n(usage.totals.capped)}</td>
                 <td data-label={t("admin.telephony.cost")}>{rupees(usage.totals.estimatedPaise, language)}</td>
               </tr>
-            </AdminTable>
-          )}
+            }
+          >
+            {(row) => (
+              <tr key={row.userId} data-testid={`telephony-row-${row.mobileNo}`}>
+                <td data-label={t("admin.telephony.account")}>
+                  <Link to={`/admin/users/${row.userId}`}>{row.mobileNo}</Link>
+                </td>
+                <td data-label={t("admin.telephony.sms")}>{counts(row).sms}</td>
+                <td data-label={t("admin.telephony.calls")}>{counts(row).calls}</td>
+                <td data-label={t("admin.telephony.capped")}>{n(row.capped)}</td>
+                <td data-label={t("admin.telephony.cost")}>{rupees(row.estimatedPaise, language)}</td>
+              </tr>
+            )}
+          </AdminTable>
         </>
       )}
     </main>

@@ -14,7 +14,11 @@ import type { DeviceKind } from "../../../common/device-enums.ts";
 import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import { formatNumber } from "../../../common/i18n/format.ts";
 import { VOLTAGE_LIMIT_RANGES } from "../../../common/protection.ts";
-import type { ProtectionSetting, WeakenedSetting } from "../../../common/protection-changes.ts";
+import {
+  PROTECTION_SETTINGS,
+  type ProtectionSetting,
+  type WeakenedSetting,
+} from "../../../common/protection-changes.ts";
 import { adminUserView, changeAccountSettings } from "../../../worker/services/admin-accounts.ts";
 import { weakenedSettingsOf } from "../../../worker/services/motor-config.ts";
 import { ADMIN_CONFIG_PAGE_ACTION, recordAdminAudit } from "../../../worker/services/record-admin-action.ts";
@@ -58,15 +62,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return data(loaded, { status: loaded.error ? 500 : loaded.data ? 200 : 404 });
 }
 
-const FIELD_NAMES = [
-  "defaultCurrent",
-  "dryRunThreshold",
-  "overCurrentThreshold",
-  "underVoltage",
-  "overVoltage",
-  "voltageUnbalance",
-] as const;
-
 type TypedConfig = Record<keyof MotorConfig, string>;
 
 /** What became of a post: saved, refused (the field at fault), or held for a confirmation. */
@@ -80,7 +75,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const env = envOf(context);
   const admin = context.get(adminContext);
   const form = await readForm(request);
-  const values = Object.fromEntries(FIELD_NAMES.map((name) => [name, field(form, name)])) as TypedConfig;
+  const values = Object.fromEntries(PROTECTION_SETTINGS.map((name) => [name, field(form, name)])) as TypedConfig;
   const confirmedWeaker = field(form, "confirmWeakerProtection") === "true";
   const id = userIdSchema.safeParse(params.userId);
   const user = id.success ? await adminUserView(env, id.data) : undefined;

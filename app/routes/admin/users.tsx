@@ -16,6 +16,7 @@ import { adminContext, loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { DeleteUserDialog } from "../../components/admin/delete-user-dialog.tsx";
+import { OnlineBadge } from "../../components/admin/online-badge.tsx";
 import { useAdminApi } from "../../components/admin/use-admin-api.ts";
 import { useBusyRequest } from "../../components/admin/use-busy-request.ts";
 import { useToast } from "../../components/toast.tsx";
@@ -136,9 +137,10 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             "admin.users.createdAt",
             "admin.common.actions",
           ]}
+          rows={users}
           testId="users-table"
         >
-          {users.map((user) => {
+          {(user) => {
             const online = statuses[user.mobileNo] === "online";
             const self = user.id === loaderData.adminId;
             return (
@@ -149,9 +151,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                   {self && <span className="muted"> ({t("admin.users.you")})</span>}
                 </td>
                 <td data-label={t("admin.users.status")}>
-                  <span className={`badge ${online ? "ok" : "bad"}`} data-testid="user-status">
-                    {online ? t("admin.common.online") : t("admin.common.offline")}
-                  </span>
+                  <OnlineBadge online={online} testId="user-status" />
                 </td>
                 <td data-label={t("admin.users.role")}>
                   {user.isAdmin ? t("admin.common.admin") : t("admin.common.user")}
@@ -170,7 +170,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                 </td>
               </tr>
             );
-          })}
+          }}
         </AdminTable>
       )}
       <DeleteUserDialog mobileNo={deleting} busy={busy} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
@@ -188,9 +188,10 @@ function FoundBoxes({ boxes }: { boxes: FoundBox[] }) {
       <h2>{t("admin.users.boxesFound")}</h2>
       <AdminTable
         columns={["admin.users.boxId", "admin.user.kind", "admin.users.owner", "admin.users.status"]}
+        rows={boxes}
         testId="boxes-found"
       >
-        {boxes.map((box) => (
+        {(box) => (
           <tr key={box.id} data-testid={`box-row-${box.id}`}>
             <td data-label={t("admin.users.boxId")} translate="no">
               {box.id}
@@ -204,16 +205,10 @@ function FoundBoxes({ boxes }: { boxes: FoundBox[] }) {
               )}
             </td>
             <td data-label={t("admin.users.status")}>
-              {box.ownerUserId === null ? (
-                "—"
-              ) : (
-                <span className={`badge ${box.online ? "ok" : "bad"}`}>
-                  {box.online ? t("admin.common.online") : t("admin.common.offline")}
-                </span>
-              )}
+              {box.ownerUserId === null ? "—" : <OnlineBadge online={box.online} />}
             </td>
           </tr>
-        ))}
+        )}
       </AdminTable>
     </section>
   );

@@ -75,6 +75,8 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
   const initialWindow: WindowValues =
     actionData?.windowValues ?? (editingOpen ? windowValuesOf(editingOpen) : DEFAULT_WINDOW);
   const refusal = actionData?.error ?? null;
+  /** What either form's post says beside its fields. */
+  const saving = { editing: editingOpen, hasDevice, notice: refusal, pump: deviceId };
 
   // The schedule just saved is in view and has the focus (the address scrolls to it too).
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new page (the same schedule saved again too) focuses it again
@@ -163,28 +165,14 @@ export default function MotorSchedule({ loaderData, actionData }: Route.Componen
           <h2 id="schedule-form-title">{editingOpen ? t("schedule.editTitle") : t("schedule.newTitle")}</h2>
           <p className="muted">{t("schedule.hint")}</p>
           {/* Each new page (an edit link, a refusal) starts the fields from what it says. */}
-          <ScheduleForm
-            key={location.key}
-            initial={initial}
-            editing={editingOpen}
-            hasDevice={hasDevice}
-            notice={refusal}
-            pump={deviceId}
-          />
+          <ScheduleForm key={location.key} initial={initial} {...saving} />
         </section>
       )}
       {open === "window" && (
         <section className="card" aria-labelledby="window-form-title" id="window-form">
           <h2 id="window-form-title">{editingOpen ? t("window.editTitle") : t("window.title")}</h2>
           <p className="muted">{t("window.hint")}</p>
-          <WindowForm
-            key={location.key}
-            initial={initialWindow}
-            editing={editingOpen}
-            hasDevice={hasDevice}
-            notice={refusal}
-            pump={deviceId}
-          />
+          <WindowForm key={location.key} initial={initialWindow} {...saving} />
         </section>
       )}
       <ConfirmDialog

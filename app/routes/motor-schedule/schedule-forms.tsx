@@ -1,11 +1,56 @@
 // The two schedule forms: a clock schedule's, and a power window's ("run when power comes").
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { ScheduleView } from "../../../common/schedule-view.ts";
 import { ClockSelects } from "../../components/clock-selects.tsx";
 import { Field } from "../../components/field.tsx";
 import { useT } from "../../i18n/i18n.ts";
 import { type FormValues, minuteChoices, type Notice, type WindowValues } from "./form-values.ts";
 import { RepeatChoice, SaveScheduleForm } from "./save-schedule-form.tsx";
+
+/** The run lengths a form offers, in minutes (with the one it holds). */
+function MinuteOptions({ value }: { value: string }) {
+  const t = useT();
+  return minuteChoices(value).map((minutes) => (
+    <option key={minutes} value={String(minutes)}>
+      {t("schedule.duration.minutes", { minutes })}
+    </option>
+  ));
+}
+
+/** One of a power window's yes-or-no choices: a checkbox with its words beside it. */
+function WindowCheck({
+  name,
+  form,
+  change,
+  testId,
+  children,
+}: {
+  name: "randomDelay" | "resume" | "autoStart";
+  form: WindowValues;
+  change: (changes: Partial<WindowValues>) => void;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className="check-line">
+      <input
+        type="checkbox"
+        name={name}
+        checked={form[name]}
+        onChange={(event) => change({ [name]: event.target.checked })}
+        data-testid={testId}
+      />
+      {children}
+    </label>
+  );
+}
+
+/** A form's fields as the farmer picks them, and how a pick changes some of them. */
+function useFields<Values>(initial: Values) {
+  const [form, setForm] = useState<Values>(initial);
+  const change = (changes: Partial<Values>) => setForm((current) => ({ ...current, ...changes }));
+  return [form, change] as const;
+}
 
 type FormProps<Values> = {
   /** The fields as the page starts them; the browser keeps them while the farmer picks. */
@@ -18,12 +63,11 @@ type FormProps<Values> = {
 };
 
 /** The clock schedule's fields, reset by each new page. */
-export function ScheduleForm({ initial, editing, hasDevice, notice, pump }: FormProps<FormValues>) {
+export function ScheduleForm({ initial, ...saving }: FormProps<FormValues>) {
   const t = useT();
-  const [form, setForm] = useState<FormValues>(initial);
-  const change = (changes: Partial<FormValues>) => setForm((current) => ({ ...current, ...changes }));
+  const [form, change] = useFields(initial);
   return (
-    <SaveScheduleForm kind="clock" editing={editing} hasDevice={hasDevice} pump={pump} notice={notice}>
+    <SaveScheduleForm kind="clock" {...saving}>
       <ClockSelects
         name=""
         legend={t("schedule.time")}
@@ -46,11 +90,7 @@ export function ScheduleForm({ initial, editing, hasDevice, notice, pump }: Form
         <Field label={t("schedule.duration")}>
           <select name="duration" value={form.duration} onChange={(event) => change({ duration: event.target.value })}>
             <option value="">{t("schedule.duration.none")}</option>
-            {minuteChoices(form.duration).map((minutes) => (
-              <option key={minutes} value={String(minutes)}>
-                {t("schedule.duration.minutes", { minutes })}
-              </option>
-            ))}
+            <MinuteOptions value={form.duration} />
           </select>
         </Field>
       )}
@@ -63,12 +103,11 @@ export function ScheduleForm({ initial, editing, hasDevice, notice, pump }: Form
  * "Run N minutes as soon as power comes between two times": a plain form of its own, with the
  * warning and the farmer's explicit consent that the motor starts by itself.
  */
-export function WindowForm({ initial, editing, hasDevice, notice, pump }: FormProps<WindowValues>) {
+export function WindowForm({ initial, ...saving }: FormProps<WindowValues>) {
   const t = useT();
-  const [form, setForm] = useState<WindowValues>(initial);
-  const change = (changes: Partial<WindowValues>) => setForm((current) => ({ ...current, ...changes }));
+  const [form, change] = useFields(initial);
   return (
-    <SaveScheduleForm kind="window" editing={editing} hasDevice={hasDevice} pump={pump} notice={notice}>
+    <SaveScheduleForm kind="window" {...saving}>
       <div className="window-times">
         <ClockSelects
           name="from"
@@ -92,44 +131,21 @@ export function WindowForm({ initial, editing, hasDevice, notice, pump }: FormPr
           onChange={(event) => change({ runMinutes: event.target.value })}
           data-testid="window-run-minutes"
         >
-          {minuteChoices(form.runMinutes).map((minutes) => (
-            <option key={minutes} value={String(minutes)}>
-              {t("schedule.duration.minutes", { minutes })}
-            </option>
-          ))}
+          <MinuteOptions value={form.runMinutes} />
         </select>
       </Field>
       <RepeatChoice repeat={form.repeat} days={form.days} onChange={(repeat, days) => change({ repeat, days })} />
-      <label className="check-line">
-        <input
-          type="checkbox"
-          name="randomDelay"
-          checked={form.randomDelay}
-          onChange={(event) => change({ randomDelay: event.target.checked })}
-        />
+      <WindowCheck name="randomDelay" form={form} change={change}>
         <span>{t("window.randomDelay")}</span>
-      </label>
-      <label className="check-line">
-        <input
-          type="checkbox"
-          name="resume"
-          checked={form.resume}
-          onChange={(event) => change({ resume: event.target.checked })}
-        />
+      </WindowCheck>
+      <WindowCheck name="resume" form={form} change={change}>
         <span>{t("window.resume")}</span>
-      </label>
+      </WindowCheck>
       <div className="message warning" role="note">
         <p>{t("window.warning")}</p>
-        <label className="check-line">
-          <input
-            type="checkbox"
-            name="autoStart"
-            checked={form.autoStart}
-            onChange={(event) => change({ autoStart: event.target.checked })}
-            data-testid="window-auto-start"
-          />
+        <WindowCheck name="autoStart" form={form} change={change} testId="window-auto-start">
           <strong>{t("window.autoStart")}</strong>
-        </label>
+        </WindowCheck>
       </div>
     </SaveScheduleForm>
   );

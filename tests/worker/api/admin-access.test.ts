@@ -8,7 +8,9 @@ import { readJson } from "../../../common/api-client.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, users } from "../../../worker/db/schema.ts";
-import { adminToken, api, createUser, farmerWithDevice, loginToken, putJson, refusal } from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { api, putJson, refusal } from "../helpers/http.ts";
 
 type Call = { method: string; path: string; body?: unknown; multipart?: boolean };
 

@@ -31,18 +31,9 @@ import {
   auditDetails,
   MAX_DETAILS_CHARS,
 } from "../../../worker/services/record-admin-action.ts";
-import {
-  api,
-  createUser,
-  farmerWithDevice,
-  getJson,
-  getOk,
-  loginToken,
-  ORIGIN,
-  postJson,
-  provisionDevice,
-  type TestUser,
-} from "../helpers.ts";
+import { createUser, loginToken, type TestUser } from "../helpers/accounts.ts";
+import { farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
+import { api, getJson, getOk, ORIGIN, postJson } from "../helpers/http.ts";
 
 type Admin = TestUser & { token: string };
 

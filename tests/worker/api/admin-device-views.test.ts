@@ -3,16 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { DEBUG_LINE_LIMIT } from "../../../common/hub-contract.ts";
 import { averageCurrent, powerHighlight } from "../../../common/power-highlight.ts";
-import {
-  adminToken,
-  browserWatching,
-  connectBrowser,
-  connectDevice,
-  farmerWithDevice,
-  getJson,
-  liftFrameRateCap,
-  putJson,
-} from "../helpers.ts";
+import { adminToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { getJson, putJson } from "../helpers/http.ts";
+import { liftFrameRateCap } from "../helpers/hub-state.ts";
+import { browserWatching, connectBrowser, connectDevice } from "../helpers/sockets.ts";
 
 describe("the admin's view of a device", () => {
   it("opens the realtime socket with the admin cookie and replays the last 200 debug lines", async () => {

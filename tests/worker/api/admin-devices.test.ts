@@ -13,21 +13,11 @@ import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub/settings.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, users } from "../../../worker/db/schema.ts";
-import {
-  adminToken,
-  api,
-  basicAuth,
-  connectDevice,
-  createUser,
-  farmerWithBox,
-  farmerWithDevice,
-  fireTimer,
-  getJson,
-  getOk,
-  loginToken,
-  postJson,
-  putJson,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, expectRefusedSaying, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
+import { fireTimer } from "../helpers/hub-state.ts";
+import { basicAuth, connectDevice } from "../helpers/sockets.ts";
 
 describe("POST /api/admin/devices", () => {
   it("creates a device with a key shown once and stored only as a hash", async () => {
@@ -200,8 +190,7 @@ describe("PUT /api/admin/device-config", () => {
       ...("newMobile" in change && change.newMobile === "TAKEN" ? { newMobile: other.mobileNo } : {}),
     };
     const response = await putJson("/api/admin/device-config", body, await adminToken());
-    expect(response.status).toBe(status);
-    expect(await response.json()).toMatchObject({ success: false, message });
+    await expectRefusedSaying(response, status, message);
     const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, user.id) });
     expect(row?.mobileNo).toBe(user.mobileNo);
   });

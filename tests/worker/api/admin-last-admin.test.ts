@@ -8,7 +8,8 @@ import { readJson } from "../../../common/api-client.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { users } from "../../../worker/db/schema.ts";
-import { createUser, deleteJson, getJson, loginToken, putJson } from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { deleteJson, getJson, putJson } from "../helpers/http.ts";
 
 const adminCount = async () => (await getDb(env.DB).select().from(users).where(eq(users.isAdmin, true))).length;
 

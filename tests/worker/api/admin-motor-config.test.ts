@@ -15,21 +15,11 @@ import { DEVICE_PROTOCOL_VERSION } from "../../../common/device-protocol.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
 import { adminChangeNote } from "../../../worker/services/motor-config.ts";
-import {
-  connectDevice,
-  createUser,
-  farmerWithBox,
-  farmerWithDevice,
-  getJson,
-  getOk,
-  loginToken,
-  postJson,
-  provisionDevice,
-  putJson,
-  refusal,
-  THREE_PHASE_DEFAULT_CONFIG,
-  updateMotorConfig,
-} from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
+import { expectRefusedSaying, getJson, getOk, postJson, putJson, refusal } from "../helpers/http.ts";
+import { THREE_PHASE_DEFAULT_CONFIG, updateMotorConfig } from "../helpers/motor-config.ts";
+import { connectDevice } from "../helpers/sockets.ts";
 
 async function history(mobileNo: string, token: string) {
   const body = await getOk(`/api/admin/motor-config-history/${mobileNo}`, token, configHistoryResponseSchema);
@@ -215,8 +205,7 @@ describe("PUT /api/admin/update-motor-config", () => {
       { defaultCurrent: 5, dryRunThreshold: 30, overCurrentThreshold: 30 },
       token,
     );
-    expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ success: false, message: "User not found." });
+    await expectRefusedSaying(response, 404, "User not found.");
   });
 });
 

@@ -8,7 +8,8 @@ import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs } from "../../../worker/db/schema.ts";
-import { adminToken, getJson, getOk } from "../helpers.ts";
+import { adminToken } from "../helpers/accounts.ts";
+import { getJson, getOk } from "../helpers/http.ts";
 
 async function page(query: string, token: string) {
   return getOk(`/api/admin/motor-logs${query}`, token, adminMotorLogsResponseSchema);

@@ -3,15 +3,9 @@
 // which the /admin/users page's search form uses too.
 import { describe, expect, it } from "vitest";
 import { deviceListResponseSchema, userListResponseSchema } from "../../../common/api-responses/admin.ts";
-import {
-  adminToken,
-  createUser,
-  farmerWithDevice,
-  getJson,
-  getOk,
-  provisionDevice,
-  uniqueMobileNo,
-} from "../helpers.ts";
+import { adminToken, createUser, uniqueMobileNo } from "../helpers/accounts.ts";
+import { farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
+import { getJson, getOk } from "../helpers/http.ts";
 
 async function usersFound(q: string, token: string) {
   const body = await getOk(`/api/admin/users?q=${encodeURIComponent(q)}`, token, userListResponseSchema);

@@ -7,15 +7,10 @@ import { dashboardStatsResponseSchema } from "../../../common/api-responses/admi
 import { indiaMidnight } from "../../../worker/db/admin-stats.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs, planPeriods, rechargeRequests } from "../../../worker/db/schema.ts";
-import {
-  connectDevice,
-  createUser,
-  farmerWithDevice,
-  getOk,
-  loginToken,
-  postJson,
-  provisionDevice,
-} from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
+import { getOk, postJson } from "../helpers/http.ts";
+import { connectDevice } from "../helpers/sockets.ts";
 
 const DAY_MS = 24 * 60 * 60_000;
 

@@ -8,7 +8,8 @@ import { telephonyUsageResponseSchema } from "../../../common/api-responses/admi
 import { getDb } from "../../../worker/db/client.ts";
 import { type AlertDeliveryStatus, alertDeliveries } from "../../../worker/db/schema.ts";
 import { istMonth } from "../../../worker/services/telephony-usage.ts";
-import { adminToken, createUser, getJson } from "../helpers.ts";
+import { adminToken, createUser } from "../helpers/accounts.ts";
+import { getJson } from "../helpers/http.ts";
 
 const NOVEMBER = Date.parse("2026-11-10T10:00:00+05:30");
 const OCTOBER_LAST_MINUTE = Date.parse("2026-10-31T23:59:00+05:30");

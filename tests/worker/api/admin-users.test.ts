@@ -12,23 +12,12 @@ import {
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory, motorLogs, sessions, users } from "../../../worker/db/schema.ts";
-import {
-  adminToken,
-  connectDevice,
-  createUser,
-  deleteJson,
-  farmerWithBox,
-  farmerWithDevice,
-  getJson,
-  getOk,
-  loginToken,
-  motorLogRows,
-  postJson,
-  provisionDevice,
-  putJson,
-  THREE_PHASE_DEFAULT_CONFIG,
-  updateMotorConfig,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
+import { deleteJson, expectRefusedSaying, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
+import { motorLogRows } from "../helpers/hub-state.ts";
+import { THREE_PHASE_DEFAULT_CONFIG, updateMotorConfig } from "../helpers/motor-config.ts";
+import { connectDevice } from "../helpers/sockets.ts";
 
 const deleteUser = (body: unknown, token: string) => deleteJson("/api/admin/delete-user", body, token);
 
@@ -138,8 +127,7 @@ describe("GET /api/admin/user/{id}", () => {
   it("answers 404 User not found. and 400 for a malformed id", async () => {
     const token = await adminToken();
     const missing = await getJson("/api/admin/user/987654321", token);
-    expect(missing.status).toBe(404);
-    expect(await missing.json()).toMatchObject({ success: false, message: "User not found." });
+    await expectRefusedSaying(missing, 404, "User not found.");
     for (const bad of ["abc", "0", "-3", "1.5"]) {
       expect((await getJson(`/api/admin/user/${bad}`, token)).status, bad).toBe(400);
     }

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { alertChannelsResponseSchema, alertChannelsSavedResponseSchema } from "../../../common/api-responses/alerts.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
-import { farmerWithDevice, getJson, putJson } from "../helpers.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { getJson, putJson } from "../helpers/http.ts";
 import { verifyNumber } from "../telephony-support.ts";
 
 const DEFAULTS = {

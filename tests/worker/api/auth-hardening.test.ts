@@ -4,7 +4,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { clientAddressKey } from "../../../worker/auth/client-address.ts";
 import { KNOWN_DEVICE_COOKIE } from "../../../worker/auth/throttle.ts";
-import { api, createUser, postJson, uniqueMobileNo } from "../helpers.ts";
+import { createUser, uniqueMobileNo } from "../helpers/accounts.ts";
+import { api, cookieSetBy, postJson } from "../helpers/http.ts";
 
 function login(body: object, headers: Record<string, string> = {}) {
   return api("/api/auth/login", {
@@ -75,10 +76,7 @@ describe("login throttling per number", () => {
   it("counts the known phone's own failures apart, 10 free: a stolen phone cannot guess through the login", async () => {
     const user = await createUser();
     const first = await login({ mobileNo: user.mobileNo, password: user.password });
-    const cookie = first.headers
-      .getSetCookie()
-      .find((value) => value.startsWith(`${KNOWN_DEVICE_COOKIE}=`))!
-      .split(";")[0]!;
+    const cookie = cookieSetBy(first, KNOWN_DEVICE_COOKIE);
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 12; attempt++) {
       statuses.push(

@@ -8,7 +8,8 @@ import { apiErrorSchema, messageResponseSchema } from "../../../common/api-respo
 import { verifyPassword } from "../../../common/credentials.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { sessions, users } from "../../../worker/db/schema.ts";
-import { api, createUser, loginToken, postJson, refusal, uniqueMobileNo } from "../helpers.ts";
+import { createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";
+import { api, postJson, refusal } from "../helpers/http.ts";
 
 async function json<Schema extends AnswerSchema>(response: Response, schema: Schema) {
   expect(response.headers.get("Content-Type")).toContain("application/json");
@@ -216,22 +217,20 @@ describe("tokens", () => {
 });
 
 describe("cookies", () => {
-  it("refuses a cookie-authenticated write from another site", async () => {
+  /** A logout with the session in its cookie, from a page on `origin`. */
+  const cookieLogout = async (origin: string) => {
     const token = await loginToken(await createUser());
-    const response = await api("/api/auth/logout", {
-      method: "POST",
-      headers: { Cookie: `sinchai_session=${token}`, Origin: "https://evil.example" },
-    });
+    return api("/api/auth/logout", { method: "POST", headers: { Cookie: `sinchai_session=${token}`, Origin: origin } });
+  };
+
+  it("refuses a cookie-authenticated write from another site", async () => {
+    const response = await cookieLogout("https://evil.example");
     expect(response.status).toBe(403);
     expect(await refusalMessage(response)).toBe("Cross-site request refused.");
   });
 
   it("accepts a cookie-authenticated write from our own pages", async () => {
-    const token = await loginToken(await createUser());
-    const response = await api("/api/auth/logout", {
-      method: "POST",
-      headers: { Cookie: `sinchai_session=${token}`, Origin: "http://sinchai.test" },
-    });
+    const response = await cookieLogout("http://sinchai.test");
     expect(response.status).toBe(200);
     expect(response.headers.get("Set-Cookie")).toMatch(/^sinchai_session=; Path=\/; HttpOnly; SameSite=Lax; Max-Age=0/);
   });

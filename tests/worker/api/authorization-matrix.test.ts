@@ -19,18 +19,11 @@ import { startSession } from "../../../worker/auth/sessions.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { sessions, users } from "../../../worker/db/schema.ts";
 import { PAGE_ACTIONS } from "../../page-actions.ts";
-import {
-  api,
-  basicAuth,
-  createUser,
-  farmerWithDevice,
-  ORIGIN,
-  postJson,
-  refusal,
-  sharePump,
-  type TestDevice,
-  type TestUser,
-} from "../helpers.ts";
+import { createUser, type TestUser } from "../helpers/accounts.ts";
+import { farmerWithDevice, type TestDevice } from "../helpers/boxes.ts";
+import { api, ORIGIN, postJson, refusal } from "../helpers/http.ts";
+import { sharePump } from "../helpers/sharing.ts";
+import { basicAuth } from "../helpers/sockets.ts";
 
 type TableCaller =
   | "anonymous"

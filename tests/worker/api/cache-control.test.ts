@@ -2,7 +2,9 @@
 // and plan, an admin's lists, a login's token, refusals, and pages (here the worker tests'
 // stand-in for React Router; tests/e2e/user-shell.spec.ts checks real pages).
 import { describe, expect, it } from "vitest";
-import { adminToken, api, farmerWithDevice, getJson, postJson } from "../helpers.ts";
+import { adminToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { api, getJson, postJson } from "../helpers/http.ts";
 
 describe("Cache-Control: no-store", () => {
   it("is on every authenticated API answer, success or refusal, and on the login answer", async () => {

@@ -12,19 +12,10 @@ import {
   BROWSER_SOCKETS_PER_VIEWER,
   MAX_BROWSER_FRAME_BYTES,
 } from "../../../common/realtime-protocol.ts";
-import {
-  adminToken,
-  api,
-  type BrowserPeer,
-  basicAuth,
-  connectBrowser,
-  connectDevice,
-  createUser,
-  farmerWithDevice,
-  getJson,
-  loginToken,
-  refusal,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { api, getJson, refusal } from "../helpers/http.ts";
+import { type BrowserPeer, basicAuth, connectBrowser, connectDevice } from "../helpers/sockets.ts";
 
 describe("a box flooding its socket", () => {
   // The timing under a flood is measured against the real local Worker, over real sockets:

@@ -5,7 +5,10 @@ import { describe, expect, it } from "vitest";
 import { apiEn } from "../../../common/i18n/api-en.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { KNOWN_DEVICE_COOKIE } from "../../../worker/auth/throttle.ts";
-import { api, connectBrowser, createUser, getJson, loginToken, postJson, provisionDevice } from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { provisionDevice } from "../helpers/boxes.ts";
+import { api, cookieSetBy, getJson, postJson } from "../helpers/http.ts";
+import { connectBrowser } from "../helpers/sockets.ts";
 
 const change = (token: string | undefined, body: unknown) => postJson("/api/auth/change-password", body, token);
 
@@ -82,10 +85,7 @@ describe("POST /api/auth/change-password", () => {
     const user = await createUser();
     const loggedIn = await postJson("/api/auth/login", { mobileNo: user.mobileNo, password: user.password });
     const { token } = (await loggedIn.json()) as { token: string };
-    const knownDevice = loggedIn.headers
-      .getSetCookie()
-      .find((cookie) => cookie.startsWith(`${KNOWN_DEVICE_COOKIE}=`))!
-      .split(";")[0]!;
+    const knownDevice = cookieSetBy(loggedIn, KNOWN_DEVICE_COOKIE);
     const statuses: number[] = [];
     for (let guess = 0; guess < 12; guess++) {
       const response = await api("/api/auth/change-password", {

@@ -4,7 +4,8 @@
 // bytes). The gap here is printed, never asserted: 0-4 ms for a command, after which the hub
 // still works on the same thread (its log, the box's reading), and 0-1 ms for a refusal.
 import { describe, expect, it } from "vitest";
-import { farmerWithBox, postJson } from "../helpers.ts";
+import { farmerWithBox } from "../helpers/boxes.ts";
+import { postJson } from "../helpers/http.ts";
 
 describe("the command's answer over HTTP", () => {
   it("a command's answer is read whole, and how long after its headers it came is printed", async () => {

@@ -6,7 +6,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sessionCookie } from "../../../worker/auth/cookies.ts";
-import { createUser } from "../helpers.ts";
+import { createUser } from "../helpers/accounts.ts";
 
 const HTTPS = "https://sinchai.test";
 

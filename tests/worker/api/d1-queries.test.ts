@@ -4,18 +4,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { countingD1, type QueryCount } from "../../../worker/db/query-count.ts";
-import {
-  adminToken,
-  api,
-  farmerWithBox,
-  farmerWithDevice,
-  getJson,
-  hubStub,
-  loginToken,
-  postJson,
-  putJson,
-  sharePump,
-} from "../helpers.ts";
+import { adminToken, loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, getJson, postJson, putJson } from "../helpers/http.ts";
+import { hubStub } from "../helpers/hub-state.ts";
+import { sharePump } from "../helpers/sharing.ts";
 
 /** The D1 round trips an answer says it took. */
 function d1Queries(response: Response): number {

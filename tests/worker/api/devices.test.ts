@@ -4,19 +4,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
-import {
-  api,
-  basicAuth,
-  connectDevice,
-  createUser,
-  farmerWithBox,
-  farmerWithDevice,
-  hubStub,
-  loginToken,
-  motorLogRows,
-  postJson,
-  refusal,
-} from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, expectRefusedSaying, postJson, refusal } from "../helpers/http.ts";
+import { hubStub, motorLogRows } from "../helpers/hub-state.ts";
+import { basicAuth, connectDevice } from "../helpers/sockets.ts";
 
 const motor = (token: string, action: string) => postJson("/api/devices/motor", { action }, token);
 
@@ -166,8 +158,7 @@ describe("POST /api/devices/motor", () => {
   ])("answers bad input %j with 400 and touches no device", async (body, message) => {
     const { token, box } = await farmerWithBox();
     const response = await postJson("/api/devices/motor", body, token);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ success: false, message });
+    await expectRefusedSaying(response, 400, message);
     await box.expectNone("switch");
     box.close();
   });
@@ -202,8 +193,7 @@ describe("GET /api/device/connect", () => {
       expect(response.webSocket).toBeNull();
     }
     const missing = await api("/api/device/connect", { headers: { Upgrade: "websocket" } });
-    expect(missing.status).toBe(401);
-    expect(await missing.json()).toMatchObject({ success: false, message: "Device credentials required." });
+    await expectRefusedSaying(missing, 401, "Device credentials required.");
     expect((await listDurableObjectIds(env.DEVICE_HUB)).length).toBe(before);
   });
 

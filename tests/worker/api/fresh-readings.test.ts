@@ -7,8 +7,12 @@ import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { healthReadingResponseSchema, powerReadingResponseSchema } from "../../../common/api-responses/devices.ts";
 import { READING_REQUEST_INTERVAL_MS } from "../../../common/constants.ts";
-import type { DevicePeer } from "../helpers.ts";
-import { farmerWithBox, loginToken, postJson, rewriteHubState, sharePump } from "../helpers.ts";
+import { loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox } from "../helpers/boxes.ts";
+import { postJson } from "../helpers/http.ts";
+import { rewriteHubState } from "../helpers/hub-state.ts";
+import { sharePump } from "../helpers/sharing.ts";
+import type { DevicePeer } from "../helpers/sockets.ts";
 
 /** A box that answers a `request` as a healthy one does: its ack, then the frame asked for. */
 function answerRequest(box: DevicePeer, request: { id: string; what: "power" | "health" }) {

@@ -48,6 +48,7 @@ import {
   verifyNumberRequestSchema,
 } from "../../../common/api-schemas.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
+import { PROTECTION_SETTINGS } from "../../../common/protection-changes.ts";
 import {
   deviceIdSchema,
   memberChangeRequestSchema,
@@ -86,21 +87,11 @@ import {
   toJsonText,
   weirdNumber,
 } from "../fuzz-support.ts";
-import {
-  api,
-  basicAuth,
-  createUser,
-  farmerWithDevice,
-  getJson,
-  hubStub,
-  loginToken,
-  ORIGIN,
-  postJson,
-  provisionDevice,
-  type TestDevice,
-  type TestUser,
-  uniqueMobileNo,
-} from "../helpers.ts";
+import { createUser, loginToken, type TestUser, uniqueMobileNo } from "../helpers/accounts.ts";
+import { farmerWithDevice, provisionDevice, type TestDevice } from "../helpers/boxes.ts";
+import { api, getJson, ORIGIN, postJson } from "../helpers/http.ts";
+import { hubStub } from "../helpers/hub-state.ts";
+import { basicAuth } from "../helpers/sockets.ts";
 
 /** Generated inputs per route; 74 routes make 11,100. */
 const RUNS_PER_ROUTE = 150;
@@ -210,15 +201,7 @@ const motorConfigTemplate = {
   overVoltage: 460,
   voltageUnbalance: 6,
 };
-const motorConfigFields = [
-  "defaultCurrent",
-  "dryRunThreshold",
-  "overCurrentThreshold",
-  "underVoltage",
-  "overVoltage",
-  "voltageUnbalance",
-  "token",
-] as const;
+const motorConfigFields = [...PROTECTION_SETTINGS, "token"] as const;
 const scheduleTemplate = { time: "6:30 AM", action: "ON", repeat: "daily", durationMinutes: 30 };
 const scheduleFields = ["time", "action", "repeat", "durationMinutes"] as const;
 const pushEndpoint = "https://push.invalid/none";

@@ -10,7 +10,10 @@ import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { switchMessageSchema } from "../../../common/device-protocol.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs, rechargeRequests, sessions, users } from "../../../worker/db/schema.ts";
-import { api, connectDevice, createUser, farmerWithDevice, getJson, postJson, uniqueMobileNo } from "../helpers.ts";
+import { createUser, uniqueMobileNo } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { api, getJson, postJson } from "../helpers/http.ts";
+import { connectDevice } from "../helpers/sockets.ts";
 
 const db = () => getDb(env.DB);
 

@@ -9,7 +9,9 @@ import { healthResponseSchema } from "../../../common/api-responses/health.ts";
 import { apiApp } from "../../../worker/api/app.ts";
 import { HEALTH_HUB_NAME, runCheck } from "../../../worker/api/health.ts";
 import { hubStorageSnapshot } from "../fuzz-support.ts";
-import { api, farmerWithDevice, hubStub, ORIGIN } from "../helpers.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { api, ORIGIN } from "../helpers/http.ts";
+import { hubStub } from "../helpers/hub-state.ts";
 
 function health(response: Response) {
   return readJson(response, healthResponseSchema);

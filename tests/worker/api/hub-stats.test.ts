@@ -2,7 +2,11 @@
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { hubStatsResponseSchema } from "../../../common/api-responses/admin.ts";
-import { adminToken, connectDevice, farmerWithDevice, getJson, getOk, hubStub } from "../helpers.ts";
+import { adminToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { getJson, getOk } from "../helpers/http.ts";
+import { hubStub } from "../helpers/hub-state.ts";
+import { connectDevice } from "../helpers/sockets.ts";
 
 async function stats(deviceId: string, token: string) {
   return (await getOk(`/api/admin/devices/${deviceId}/hub-stats`, token, hubStatsResponseSchema)).stats;

@@ -9,17 +9,10 @@ import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/device-hub/
 import { acceptedLanguage } from "../../../worker/api/language.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { insertMotorLogs } from "../../../worker/db/motor-logs.ts";
-import {
-  adminToken,
-  api,
-  farmerWithBox,
-  farmerWithDevice,
-  fireTimer,
-  getJson,
-  hubStub,
-  postJson,
-  refusal,
-} from "../helpers.ts";
+import { adminToken } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, getJson, postJson, refusal } from "../helpers/http.ts";
+import { fireTimer, hubStub } from "../helpers/hub-state.ts";
 
 describe("GET /api/logs/motor/{mobileNo}", () => {
   it("answers an array of the device's logs, newest first, page by page", async () => {

@@ -7,22 +7,16 @@ import { healthReadingResponseSchema, motorConfigResponseSchema } from "../../..
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, motorConfigHistory } from "../../../worker/db/schema.ts";
-import {
-  adminToken,
-  api,
-  connectDevice,
-  createUser,
-  FRESH_PUMP_STATE,
-  farmerWithBox,
-  farmerWithDevice,
-  getJson,
-  loginToken,
-  postJson,
-  putJson,
-  refusal,
-  rewriteHubState,
-  THREE_PHASE_DEFAULT_CONFIG,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { FRESH_PUMP_STATE, farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, expectRefusedSaying, getJson, postJson, putJson, refusal } from "../helpers/http.ts";
+import { rewriteHubState } from "../helpers/hub-state.ts";
+import { THREE_PHASE_DEFAULT_CONFIG } from "../helpers/motor-config.ts";
+import { connectDevice } from "../helpers/sockets.ts";
+
+/** Where a box's owner (or an admin) saves its motor config, keyed by the owner's number. */
+const url = (mobileNo: string) => `/api/devices/motor/config/${mobileNo}`;
+const rowOf = (deviceId: string) => getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, deviceId) });
 
 describe("GET /api/devices/motor/status/{mobileNo}", () => {
   it("answers status, healthLogs and motorConfig (defaults 1 A, 30 %, 30 %; a 3-phase box's voltage limits)", async () => {
@@ -44,8 +38,7 @@ describe("GET /api/devices/motor/status/{mobileNo}", () => {
     const a = await farmerWithDevice();
     const b = await farmerWithDevice();
     const other = await getJson(`/api/devices/motor/status/${b.user.mobileNo}`, a.token);
-    expect(other.status).toBe(403);
-    expect(await other.json()).toMatchObject({ success: false, message: "You can only access your own device." });
+    await expectRefusedSaying(other, 403, "You can only access your own device.");
     expect((await getJson(`/api/devices/motor/status/${b.user.mobileNo}`, await adminToken())).status).toBe(200);
     expect((await getJson(`/api/devices/motor/status/${b.user.mobileNo}`)).status).toBe(401);
   });
@@ -122,8 +115,7 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
   ])("refuses %j with 400 and saves nothing", async (body, message) => {
     const { user, token } = await farmerWithDevice();
     const response = await postJson(`/api/devices/motor/config/${user.mobileNo}`, body, token);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ success: false, message });
+    await expectRefusedSaying(response, 400, message);
     const history = await getDb(env.DB).select().from(motorConfigHistory).where(eq(motorConfigHistory.userId, user.id));
     expect(history).toEqual([]);
   });
@@ -140,8 +132,6 @@ describe("POST /api/devices/motor/config/{mobileNo}", () => {
 
 describe("voltage limits in the motor config", () => {
   const config = { defaultCurrent: 9.5, dryRunThreshold: 25, overCurrentThreshold: 35 };
-  const url = (mobileNo: string) => `/api/devices/motor/config/${mobileNo}`;
-  const rowOf = (deviceId: string) => getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, deviceId) });
 
   it("saves limits with the history entry, takes them to the box and answers the limits in force", async () => {
     const { user, device, token, box } = await farmerWithBox({ autoAck: true });
@@ -240,8 +230,6 @@ describe("voltage limits in the motor config", () => {
 
 describe("a change that weakens protection asks first (docs/decisions/025)", () => {
   const config = { defaultCurrent: 9.5, dryRunThreshold: 30, overCurrentThreshold: 30 };
-  const url = (mobileNo: string) => `/api/devices/motor/config/${mobileNo}`;
-  const rowOf = (deviceId: string) => getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, deviceId) });
 
   it("answers 409 with the settings and their old and new values, saves nothing and tells the box nothing", async () => {
     const { user, device, token, box } = await farmerWithBox({ autoAck: true });

@@ -4,19 +4,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
-import {
-  adminToken,
-  api,
-  basicAuth,
-  browserWatching,
-  connectDevice,
-  farmerWithDevice,
-  fireTimer,
-  getJson,
-  motorLogRows,
-  postJson,
-  rewriteHubState,
-} from "../helpers.ts";
+import { adminToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { api, expectRefusedSaying, getJson, postJson } from "../helpers/http.ts";
+import { fireTimer, motorLogRows, rewriteHubState } from "../helpers/hub-state.ts";
+import { basicAuth, browserWatching, connectDevice } from "../helpers/sockets.ts";
 
 async function upload(token: string, fields: { deviceType?: string; version?: string; file?: Uint8Array | null }) {
   const form = new FormData();
@@ -33,6 +25,11 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
 
 async function logTexts(deviceId: string) {
   return (await motorLogRows(deviceId)).map((row) => row.message);
+}
+
+/** The newest motor log entry's words. */
+async function lastLogText(deviceId: string) {
+  return (await logTexts(deviceId)).at(-1);
 }
 
 /**
@@ -119,7 +116,7 @@ describe("POST /api/mqtt/ota", () => {
     box.send({ type: "ota", id: offer.id, stage: "installing" });
     box.close();
     const updated = await connectDevice(device, { firmware: "3.1.0" });
-    await expect.poll(async () => (await logTexts(device.deviceId)).at(-1)).toBe("Firmware updated to 3.1.0.");
+    await expect.poll(() => lastLogText(device.deviceId)).toBe("Firmware updated to 3.1.0.");
     expect(await logTexts(device.deviceId)).toContain("Firmware update to 3.1.0 started.");
     updated.close();
     browser.close();
@@ -129,9 +126,7 @@ describe("POST /api/mqtt/ota", () => {
     const { device, box } = await updateUnderWay("wifi", "1.2.0");
     const offer = await box.next("ota");
     box.send({ type: "ota", id: offer.id, stage: "failed", error: "SHA-256 mismatch" });
-    await expect
-      .poll(async () => (await logTexts(device.deviceId)).at(-1))
-      .toBe("Firmware update to 1.2.0 failed: SHA-256 mismatch.");
+    await expect.poll(() => lastLogText(device.deviceId)).toBe("Firmware update to 1.2.0 failed: SHA-256 mismatch.");
     box.close();
   });
 
@@ -142,7 +137,7 @@ describe("POST /api/mqtt/ota", () => {
     box.close();
     const again = await connectDevice(device, { firmware: "test-1.0.0" });
     await expect
-      .poll(async () => (await logTexts(device.deviceId)).at(-1))
+      .poll(() => lastLogText(device.deviceId))
       .toBe("Firmware update to 1.3.0 failed: the box restarted with test-1.0.0.");
     again.close();
   });
@@ -155,7 +150,7 @@ describe("POST /api/mqtt/ota", () => {
       ota: { ...(state.ota as object), startedAt: Date.now() - 11 * 60_000 },
     }));
     await fireTimer(device.deviceId, "ota-timeout");
-    expect((await logTexts(device.deviceId)).at(-1)).toBe(
+    expect(await lastLogText(device.deviceId)).toBe(
       "Firmware update to 9.0.0 failed: no answer from the box within 10 minutes.",
     );
     await fireTimer(device.deviceId, "ota-timeout"); // delivered twice: nothing more
@@ -173,8 +168,7 @@ describe("POST /api/mqtt/ota", () => {
       403,
     );
     const bad = await postJson("/api/mqtt/ota", { mobileNo: user.mobileNo, deviceType: "bluetooth" }, token);
-    expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ success: false, message: 'deviceType must be "wifi" or "sim".' });
+    await expectRefusedSaying(bad, 400, 'deviceType must be "wifi" or "sim".');
     const missing = await postJson("/api/mqtt/ota", { deviceType: "wifi" }, token);
     expect(await missing.json()).toMatchObject({ success: false, message: "Mobile number is required." });
   });

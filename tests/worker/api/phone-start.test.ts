@@ -12,17 +12,12 @@ import { readJson } from "../../../common/api-client.ts";
 import { pumpPhoneStartResponseSchema } from "../../../common/api-responses/pumps.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
-import {
-  adminToken,
-  connectDevice,
-  createUser,
-  farmerWithDevice,
-  hubStub,
-  loginToken,
-  ORIGIN,
-  putJson,
-  sharePump,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { ORIGIN, putJson } from "../helpers/http.ts";
+import { hubStub } from "../helpers/hub-state.ts";
+import { sharePump } from "../helpers/sharing.ts";
+import { connectDevice } from "../helpers/sockets.ts";
 import { smsTo, twilioPost } from "../telephony-support.ts";
 
 const savedValue = async (deviceId: string) =>

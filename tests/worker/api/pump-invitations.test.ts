@@ -10,22 +10,11 @@ import {
   pumpMembersResponseSchema,
 } from "../../../common/api-responses/pumps.ts";
 import { accessChangeResponseSchema, apiErrorSchema } from "../../../common/api-responses/refusals.ts";
-import {
-  api,
-  createUser,
-  farmerWithBox,
-  farmerWithDevice,
-  getJson,
-  getOk,
-  hubStub,
-  invite,
-  loginToken,
-  postJson,
-  putJson,
-  refusal,
-  refusalCode,
-  uniqueMobileNo,
-} from "../helpers.ts";
+import { createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, getJson, getOk, postJson, putJson, refusal, refusalCode } from "../helpers/http.ts";
+import { hubStub } from "../helpers/hub-state.ts";
+import { invite } from "../helpers/sharing.ts";
 
 const answer = (deviceId: string, reply: "accept" | "decline", token: string) =>
   postJson(`/api/pumps/${deviceId}/invitation`, { answer: reply }, token);

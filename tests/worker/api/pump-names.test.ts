@@ -5,7 +5,9 @@
 // Hindi names stay, with the joiner a keyboard puts inside a conjunct.
 import { describe, expect, it } from "vitest";
 import { hasHiddenFormatting } from "../../../common/pump-schemas.ts";
-import { farmerWithDevice, getJson, postJson, putJson, uniqueMobileNo } from "../helpers.ts";
+import { uniqueMobileNo } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { getJson, postJson, putJson } from "../helpers/http.ts";
 
 const HIDDEN = {
   "right-to-left override": "Pump \u202eNO rotoM",

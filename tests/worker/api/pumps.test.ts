@@ -19,29 +19,12 @@ import { scheduleListResponseSchema } from "../../../common/api-responses/schedu
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
-import {
-  addMember,
-  adminToken,
-  api,
-  browserWatching,
-  codeSentTo,
-  connectDevice,
-  createUser,
-  deleteJson,
-  farmerWithBox,
-  farmerWithDevice,
-  getJson,
-  getOk,
-  hubStub,
-  invite,
-  loginToken,
-  motorLogRows,
-  postJson,
-  provisionDevice,
-  putJson,
-  refusalCode,
-  uniqueMobileNo,
-} from "../helpers.ts";
+import { adminToken, codeSentTo, createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
+import { api, deleteJson, getJson, getOk, postJson, putJson, refusalCode } from "../helpers/http.ts";
+import { hubStub, motorLogRows } from "../helpers/hub-state.ts";
+import { addMember, invite } from "../helpers/sharing.ts";
+import { browserWatching, connectDevice } from "../helpers/sockets.ts";
 
 describe("an account with two boxes", () => {
   it("lists both, first box first; the routes keyed by number act on the first, those by id on either", async () => {

@@ -11,7 +11,8 @@ import { getDb } from "../../../worker/db/client.ts";
 import { pushSubscriptions, sessions } from "../../../worker/db/schema.ts";
 import { PUSH_TIMEOUT_MS, sendTestAlert } from "../../../worker/push/push-alerts.ts";
 import worker from "../../worker-test-entry.ts";
-import { adminToken, createUser, deleteJson, getJson, postJson, refusal, type TestUser } from "../helpers.ts";
+import { adminToken, createUser, type TestUser } from "../helpers/accounts.ts";
+import { deleteJson, getJson, postJson, refusal } from "../helpers/http.ts";
 import {
   browserKeys,
   pushesTo,

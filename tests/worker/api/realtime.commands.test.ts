@@ -6,16 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { DEVICE_CLOSE } from "../../../common/hub-contract.ts";
 import { BROWSER_REQUEST_BURST, type BrowserRequest, type RealtimeMessage } from "../../../common/realtime-protocol.ts";
-import {
-  addMember,
-  type BrowserPeer,
-  browserWatching,
-  connectDevice,
-  createUser,
-  farmerWithBox,
-  loginToken,
-  putJson,
-} from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox } from "../helpers/boxes.ts";
+import { putJson } from "../helpers/http.ts";
+import { addMember } from "../helpers/sharing.ts";
+import { type BrowserPeer, browserWatching, connectDevice } from "../helpers/sockets.ts";
 
 type CommandResult = Extract<RealtimeMessage, { type: "commandResult" }>;
 

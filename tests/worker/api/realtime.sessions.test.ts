@@ -7,21 +7,11 @@ import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { SESSION_TTL_MS } from "../../../worker/auth/tokens.ts";
 import { hubSocketRequest } from "../../../worker/hubs/device-hubs.ts";
-import {
-  api,
-  BrowserPeer,
-  browserWatching,
-  connectDevice,
-  createUser,
-  deleteJson,
-  farmerWithBox,
-  farmerWithDevice,
-  fireTimer,
-  hubStub,
-  loginToken,
-  postJson,
-  putJson,
-} from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, deleteJson, postJson, putJson } from "../helpers/http.ts";
+import { fireTimer, hubStub } from "../helpers/hub-state.ts";
+import { BrowserPeer, browserWatching, connectDevice } from "../helpers/sockets.ts";
 
 const WITHIN_MS = 5_000;
 

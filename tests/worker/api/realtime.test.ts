@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  api,
-  browserWatching,
-  connectBrowser,
-  createUser,
-  FRESH_PUMP_STATE,
-  farmerWithBox,
-  farmerWithDevice,
-  loginToken,
-  postJson,
-} from "../helpers.ts";
+import { createUser, loginToken } from "../helpers/accounts.ts";
+import { FRESH_PUMP_STATE, farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { api, expectRefusedSaying, postJson } from "../helpers/http.ts";
+import { browserWatching, connectBrowser } from "../helpers/sockets.ts";
 
 function upgrade(query: string, headers: Record<string, string>) {
   return api(`/api/realtime${query}`, { headers: { Upgrade: "websocket", ...headers } });
@@ -74,8 +67,7 @@ describe("GET /api/realtime", () => {
     const a = await farmerWithDevice();
     const b = await farmerWithDevice();
     const response = await upgrade(`?mobileNo=${b.user.mobileNo}`, { Authorization: `Bearer ${a.token}` });
-    expect(response.status).toBe(403);
-    expect(await response.json()).toMatchObject({ success: false, message: "You can only watch your own device." });
+    await expectRefusedSaying(response, 403, "You can only watch your own device.");
   });
 
   it("lets an admin watch any device", async () => {
@@ -116,11 +108,9 @@ describe("GET /api/realtime", () => {
     const anonymous = await upgrade(`?mobileNo=${user.mobileNo}`, {});
     expect(anonymous.status).toBe(401);
     const invalid = await upgrade(`?mobileNo=${user.mobileNo}`, { Authorization: "Bearer not.a.token" });
-    expect(invalid.status).toBe(401);
-    expect(await invalid.json()).toMatchObject({ success: false, message: "Invalid or expired token." });
+    await expectRefusedSaying(invalid, 401, "Invalid or expired token.");
     const noNumber = await upgrade("", { Authorization: `Bearer ${token}` });
-    expect(noNumber.status).toBe(400);
-    expect(await noNumber.json()).toMatchObject({ success: false, message: "Mobile number is required." });
+    await expectRefusedSaying(noNumber, 400, "Mobile number is required.");
     const noUpgrade = await api(`/api/realtime?mobileNo=${user.mobileNo}`, {
       headers: { Authorization: `Bearer ${token}` },
     });

@@ -12,18 +12,10 @@ import { apiEn } from "../../../common/i18n/api-en.ts";
 import { addMonths } from "../../../common/plans.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { planPeriods } from "../../../worker/db/schema.ts";
-import {
-  adminToken,
-  connectDevice,
-  createUser,
-  deleteJson,
-  farmerWithDevice,
-  getJson,
-  loginToken,
-  postJson,
-  putJson,
-  refusal,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { deleteJson, expectRefusedSaying, getJson, postJson, putJson, refusal } from "../helpers/http.ts";
+import { connectDevice } from "../helpers/sockets.ts";
 
 async function activatedFarmer() {
   const farmer = await farmerWithDevice();
@@ -88,8 +80,7 @@ describe("POST /api/recharge/request", () => {
   ])("refuses %j with 400", async (body, message) => {
     const { token } = await farmerWithDevice();
     const response = await request(token, body);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ success: false, message });
+    await expectRefusedSaying(response, 400, message);
   });
 
   it("refuses another farmer's number, an account without a device, admins and strangers", async () => {

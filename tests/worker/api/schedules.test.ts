@@ -16,18 +16,9 @@ import {
   weekdaysOf,
   windowLengthMinutes,
 } from "../../../common/schedule-time.ts";
-import {
-  adminToken,
-  api,
-  createUser,
-  deleteJson,
-  farmerWithDevice,
-  getOk,
-  loginToken,
-  postJson,
-  putJson,
-  refusal,
-} from "../helpers.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { api, deleteJson, expectRefusedSaying, getOk, postJson, putJson, refusal } from "../helpers/http.ts";
 
 const create = (token: string, body: unknown) => postJson("/api/schedule", body, token);
 const remove = (token: string, id: number) => deleteJson(`/api/schedule/${id}`, undefined, token);
@@ -181,15 +172,13 @@ describe("POST /api/schedule", () => {
   ])("refuses %j with 400", async (body, message) => {
     const { token } = await farmerWithDevice();
     const response = await create(token, body);
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ success: false, message });
+    await expectRefusedSaying(response, 400, message);
   });
 
   it("refuses malformed JSON with 400, not 500", async () => {
     const { token } = await farmerWithDevice();
     const response = await create(token, "{not json");
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ success: false, message: "Request body must be valid JSON." });
+    await expectRefusedSaying(response, 400, "Request body must be valid JSON.");
   });
 
   it("allows several schedules but not two at the same minute, and not more than the limit", async () => {
@@ -328,8 +317,7 @@ describe("GET, PUT and DELETE /api/schedule", () => {
     const { token } = await farmerWithDevice();
     expect((await remove(token, 0)).status).toBe(400);
     const bad = await deleteJson("/api/schedule/abc", undefined, token);
-    expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ success: false, message: "Not a schedule id." });
+    await expectRefusedSaying(bad, 400, "Not a schedule id.");
     const unknown = await putJson("/api/schedule/999", { time: "7:15 PM", action: "OFF", repeat: "daily" }, token);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject(refusal("Schedule not found.", "notFound"));

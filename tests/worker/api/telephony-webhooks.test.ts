@@ -13,7 +13,7 @@ import { twilioSignature } from "../../../common/twilio-signature.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { telephonyEvents } from "../../../worker/db/schema.ts";
 import { createFetchHandler } from "../../../worker/fetch-handler.ts";
-import { api, ORIGIN } from "../helpers.ts";
+import { api, ORIGIN } from "../helpers/http.ts";
 
 const ACCOUNT = env.TELEPHONY_ACCOUNT_SID;
 

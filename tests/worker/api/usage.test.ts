@@ -6,16 +6,10 @@ import { readJson } from "../../../common/api-client.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { pumpUsageResponseSchema } from "../../../common/api-responses/usage.ts";
 import { istDay } from "../../../common/pump-usage.ts";
-import {
-  adminToken,
-  farmerWithBox,
-  farmerWithDevice,
-  getJson,
-  getOk,
-  loginToken,
-  postJson,
-  sharePump,
-} from "../helpers.ts";
+import { adminToken, loginToken } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { getJson, getOk, postJson } from "../helpers/http.ts";
+import { sharePump } from "../helpers/sharing.ts";
 
 describe("a pump's run hours and energy", () => {
   it("answers the owner, a viewer and an admin with the days asked for; a stranger gets 404", async () => {

@@ -22,23 +22,10 @@ import { apiEn } from "../../../common/i18n/api-en.ts";
 import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { adminAudit, users } from "../../../worker/db/schema.ts";
-import {
-  api,
-  codeSentTo,
-  connectBrowser,
-  createUser,
-  farmerWithBox,
-  farmerWithDevice,
-  getJson,
-  getOk,
-  loginToken,
-  postJson,
-  provisionDevice,
-  putJson,
-  smsSince,
-  testPhone,
-  uniqueMobileNo,
-} from "../helpers.ts";
+import { codeSentTo, createUser, loginToken, smsSince, testPhone, uniqueMobileNo } from "../helpers/accounts.ts";
+import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
+import { api, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
+import { connectBrowser } from "../helpers/sockets.ts";
 
 type Purpose = "signIn" | "resetPassword" | "verifyNumber";
 

@@ -18,7 +18,7 @@ import type { AuthClient } from "../../../worker/auth/throttle.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { oneTimeCodes } from "../../../worker/db/schema.ts";
 import { HttpError } from "../../../worker/http/http-error.ts";
-import { uniqueMobileNo } from "../helpers.ts";
+import { uniqueMobileNo } from "../helpers/accounts.ts";
 
 let addressCounter = 0;
 /** A client address of its own, so one test's throttle never meets another's. */

@@ -10,16 +10,10 @@ import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { authenticateToken, endSession, renewSession, startSession } from "../../../worker/auth/sessions.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { sessions } from "../../../worker/db/schema.ts";
-import {
-  adminToken,
-  browserWatching,
-  createUser,
-  deleteJson,
-  farmerWithDevice,
-  ORIGIN,
-  postJson,
-  type TestUser,
-} from "../helpers.ts";
+import { adminToken, createUser, type TestUser } from "../helpers/accounts.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
+import { deleteJson, ORIGIN, postJson } from "../helpers/http.ts";
+import { browserWatching } from "../helpers/sockets.ts";
 
 const DAY_MS = 24 * 60 * 60_000;
 

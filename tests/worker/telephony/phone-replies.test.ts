@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sendPhoneReply } from "../../../worker/phone-control/phone-replies.ts";
-import { uniqueMobileNo } from "../helpers.ts";
+import { uniqueMobileNo } from "../helpers/accounts.ts";
 import { smsTo } from "../telephony-support.ts";
 
 const REPLIES_PER_PUMP = 30;

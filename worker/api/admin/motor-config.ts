@@ -4,7 +4,6 @@
 import { Hono } from "hono";
 import { adminMotorConfigRequestSchema } from "../../../common/admin-schemas.ts";
 import { configHistoryResponseSchema } from "../../../common/api-responses/admin.ts";
-import { motorConfigResponseSchema } from "../../../common/api-responses/devices.ts";
 import { mobileNoSchema } from "../../../common/api-schemas.ts";
 import { configHistoryForAdmin } from "../../db/admin-users.ts";
 import { getDb } from "../../db/client.ts";
@@ -13,6 +12,7 @@ import { apiError } from "../../http/http-error.ts";
 import { changeAccountMotorConfig } from "../../services/motor-config.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
+import { configSavedAnswer } from "../devices.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
@@ -22,18 +22,13 @@ export const adminMotorConfigRoutes = new Hono<ApiEnv>()
     const { mobileNo, confirmWeakerProtection, ...config } = await readJsonBody(c, adminMotorConfigRequestSchema);
     auditTarget(c, mobileNo);
     // SPEC §7 keys this by number: the account's first box, or kept for it until it has one.
-    const { deliveredToDevice, config: inForce } = await changeAccountMotorConfig(c.env, {
+    const saved = await changeAccountMotorConfig(c.env, {
       mobileNo,
       config,
       admin: c.var.user,
       confirmedWeaker: confirmWeakerProtection === true,
     });
-    return respond(c, motorConfigResponseSchema, {
-      success: true,
-      message: "Configuration updated!",
-      motorConfig: inForce,
-      deliveredToDevice,
-    });
+    return configSavedAnswer(c, "Configuration updated!", saved);
   })
   .get("/motor-config-history/:mobileNo", requireAuth("admin"), async (c) => {
     const mobileNo = parseInput(mobileNoSchema, c.req.param("mobileNo"));

@@ -1,9 +1,9 @@
 // Accounts and what signs them in: sessions, the realtime sockets they opened, one-time codes.
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { timestamp } from "./columns.ts";
+import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
 
 export const users = sqliteTable("users", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
+  id: autoIncrementId(),
   mobileNo: text("mobile_no").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
   isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
@@ -22,9 +22,7 @@ export const sessions = sqliteTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownedBy(integer("user_id"), () => users.id),
     audience: text("audience", { enum: ["user", "admin"] }).notNull(),
     createdAt: timestamp("created_at").notNull(),
     expiresAt: timestamp("expires_at").notNull(),

@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { timestamp } from "./columns.ts";
+import { autoIncrementId, timestamp } from "./columns.ts";
 
 /**
  * One row per admin write (docs/decisions/007-admin-audit-trail.md): who, what, on what, with
@@ -10,7 +10,7 @@ import { timestamp } from "./columns.ts";
 export const adminAudit = sqliteTable(
   "admin_audit",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoIncrementId(),
     createdAt: timestamp("created_at").notNull(),
     /** Null for a failed admin login: nobody was authenticated. */
     adminUserId: integer("admin_user_id"),

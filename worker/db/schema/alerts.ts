@@ -8,7 +8,7 @@ import {
 } from "../../../common/alert-channels.ts";
 import type { AlertKind } from "../../../common/alerts.ts";
 import { sessions, users } from "./accounts.ts";
-import { timestamp } from "./columns.ts";
+import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
 
 /**
  * A browser that gets alerts with the app closed (Web Push). `endpoint` is the push service's
@@ -26,10 +26,8 @@ import { timestamp } from "./columns.ts";
 export const pushSubscriptions = sqliteTable(
   "push_subscriptions",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    id: autoIncrementId(),
+    userId: ownedBy(integer("user_id"), () => users.id),
     sessionId: text("session_id")
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),
@@ -96,11 +94,9 @@ export type AlertDeliveryStatus = (typeof ALERT_DELIVERY_STATUSES)[number];
 export const alertDeliveries = sqliteTable(
   "alert_deliveries",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoIncrementId(),
     eventId: text("event_id").notNull(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownedBy(integer("user_id"), () => users.id),
     /** No foreign key: what an alert cost outlives a box given back. */
     deviceId: text("device_id").notNull(),
     kind: text("kind", { enum: PHONE_ALERT_KINDS }).notNull(),

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts.ts";
-import { timestamp } from "./columns.ts";
+import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
 import { devices } from "./devices.ts";
 
 /**
@@ -12,10 +12,8 @@ import { devices } from "./devices.ts";
 export const planPeriods = sqliteTable(
   "plan_periods",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    deviceId: text("device_id")
-      .notNull()
-      .references(() => devices.id, { onDelete: "cascade" }),
+    id: autoIncrementId(),
+    deviceId: ownedBy(text("device_id"), () => devices.id),
     plan: text("plan", { enum: ["free", "1month", "3month", "6month", "1year"] }).notNull(),
     amount: integer("amount").notNull(),
     startsAt: timestamp("starts_at").notNull(),
@@ -32,7 +30,7 @@ export const planPeriods = sqliteTable(
 export const rechargeRequests = sqliteTable(
   "recharge_requests",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoIncrementId(),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     deviceId: text("device_id"),
     mobileNo: text("mobile_no").notNull(),

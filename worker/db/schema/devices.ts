@@ -1,7 +1,7 @@
 // The boxes, who may use them, their motor settings, their log and their firmware.
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts.ts";
-import { timestamp } from "./columns.ts";
+import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
 
 /**
  * A controller box. `id` is printed on the box and addresses its DeviceHub; it never changes,
@@ -62,9 +62,7 @@ export const devices = sqliteTable(
 export const deviceMembers = sqliteTable(
   "device_members",
   {
-    deviceId: text("device_id")
-      .notNull()
-      .references(() => devices.id, { onDelete: "cascade" }),
+    deviceId: ownedBy(text("device_id"), () => devices.id),
     mobileNo: text("mobile_no").notNull(),
     role: text("role", { enum: ["operator", "viewer"] }).notNull(),
     label: text("label").notNull(),
@@ -100,7 +98,7 @@ export const hubNotices = sqliteTable("hub_notices", {
 export const motorLogs = sqliteTable(
   "motor_logs",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoIncrementId(),
     deviceId: text("device_id").notNull(),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     mobileNo: text("mobile_no"),
@@ -142,10 +140,8 @@ export const firstBoxSettings = sqliteTable("first_box_settings", {
 export const motorConfigHistory = sqliteTable(
   "motor_config_history",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    id: autoIncrementId(),
+    userId: ownedBy(integer("user_id"), () => users.id),
     /**
      * The box whose settings changed; null for entries written before boxes had their own, and
      * for settings kept for an account's first box before it had one (first_box_settings).
@@ -177,7 +173,7 @@ export const motorConfigHistory = sqliteTable(
 export const firmwareImages = sqliteTable(
   "firmware_images",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoIncrementId(),
     deviceType: text("device_type", { enum: ["wifi", "sim"] }).notNull(),
     version: text("version").notNull(),
     sha256: text("sha256").notNull(),

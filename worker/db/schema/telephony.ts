@@ -1,7 +1,7 @@
 // What the telephony providers told us, and the calls to the voice menu.
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts.ts";
-import { timestamp } from "./columns.ts";
+import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
 
 /**
  * Every verified webhook of a telephony provider, once (worker/api/telephony.ts): the event as
@@ -12,7 +12,7 @@ import { timestamp } from "./columns.ts";
 export const telephonyEvents = sqliteTable(
   "telephony_events",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: autoIncrementId(),
     provider: text("provider", { enum: ["twilio", "exotel"] }).notNull(),
     replayKey: text("replay_key").notNull(),
     type: text("type").notNull(),
@@ -37,9 +37,7 @@ export const phoneMenuCalls = sqliteTable(
   {
     provider: text("provider", { enum: ["twilio", "exotel"] }).notNull(),
     callId: text("call_id").notNull(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownedBy(integer("user_id"), () => users.id),
     /** Null until chosen, for a caller with several pumps. No foreign key: a call outlives nothing it needs. */
     deviceId: text("device_id"),
     language: text("language", { enum: ["hi", "en"] }).notNull(),

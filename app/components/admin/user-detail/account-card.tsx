@@ -12,6 +12,7 @@ import type { Ask } from "../../dialog.tsx";
 import { statusWord } from "../../pump-state-view.tsx";
 import { useToast } from "../../toast.tsx";
 import { Fact } from "../fact.tsx";
+import { OnlineBadge } from "../online-badge.tsx";
 import { useAdminApi } from "../use-admin-api.ts";
 
 export function AccountCard({
@@ -108,9 +109,7 @@ export function AccountCard({
           </button>
         </Fact>
         <Fact label={t("admin.user.deviceStatus")}>
-          <span className={`badge ${online ? "ok" : "bad"}`} data-testid="detail-device-status">
-            {online ? t("admin.common.online") : t("admin.common.offline")}
-          </span>
+          <OnlineBadge online={online} testId="detail-device-status" />
         </Fact>
         <Fact label={t("admin.user.motorStatus")}>
           <span
@@ -141,9 +140,7 @@ export function AccountCard({
               {user.boxes.map((box, index) => (
                 <li key={box.id} data-box={box.id}>
                   <span translate="no">{box.id}</span> · {index === 0 ? `${t("admin.user.firstBox")} · ` : ""}
-                  <span className={`badge ${box.online ? "ok" : "bad"}`}>
-                    {box.online ? t("admin.common.online") : t("admin.common.offline")}
-                  </span>
+                  <OnlineBadge online={box.online} />
                 </li>
               ))}
             </ul>

@@ -15,33 +15,31 @@ export function ConfigHistoryCard({ history }: { history: ConfigHistoryEntry[] }
   return (
     <section className="card span-all">
       <h2>{t("admin.user.history")}</h2>
-      {history.length === 0 ? (
-        <p className="muted">{t("admin.user.historyEmpty")}</p>
-      ) : (
-        <AdminTable
-          columns={[
-            "admin.common.date",
-            "admin.user.defaultCurrent",
-            "admin.user.dryRunThreshold",
-            "admin.user.overCurrentThreshold",
-            "admin.user.changeNote",
-            "admin.user.changedBy",
-          ]}
-          testId="config-history"
-          compact
-        >
-          {history.map((entry) => (
-            <tr key={entry.id}>
-              <td data-label={t("admin.common.date")}>{formatDateTime(entry.createdAt, language)}</td>
-              <td data-label={t("admin.user.defaultCurrent")}>{number(entry.defaultCurrent)} A</td>
-              <td data-label={t("admin.user.dryRunThreshold")}>{number(entry.dryRunThreshold)} %</td>
-              <td data-label={t("admin.user.overCurrentThreshold")}>{number(entry.overCurrentThreshold)} %</td>
-              <td data-label={t("admin.user.changeNote")}>{entry.changeNote}</td>
-              <td data-label={t("admin.user.changedBy")}>{entry.changedBy ?? na}</td>
-            </tr>
-          ))}
-        </AdminTable>
-      )}
+      <AdminTable
+        rows={history}
+        empty="admin.user.historyEmpty"
+        columns={[
+          "admin.common.date",
+          "admin.user.defaultCurrent",
+          "admin.user.dryRunThreshold",
+          "admin.user.overCurrentThreshold",
+          "admin.user.changeNote",
+          "admin.user.changedBy",
+        ]}
+        testId="config-history"
+        compact
+      >
+        {(entry) => (
+          <tr key={entry.id}>
+            <td data-label={t("admin.common.date")}>{formatDateTime(entry.createdAt, language)}</td>
+            <td data-label={t("admin.user.defaultCurrent")}>{number(entry.defaultCurrent)} A</td>
+            <td data-label={t("admin.user.dryRunThreshold")}>{number(entry.dryRunThreshold)} %</td>
+            <td data-label={t("admin.user.overCurrentThreshold")}>{number(entry.overCurrentThreshold)} %</td>
+            <td data-label={t("admin.user.changeNote")}>{entry.changeNote}</td>
+            <td data-label={t("admin.user.changedBy")}>{entry.changedBy ?? na}</td>
+          </tr>
+        )}
+      </AdminTable>
     </section>
   );
 }

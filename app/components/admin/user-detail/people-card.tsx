@@ -9,6 +9,7 @@ import { accessChangeResponseSchema } from "../../../../common/api-responses/ref
 import { useAdminT } from "../../../i18n/admin.ts";
 import type { Ask } from "../../dialog.tsx";
 import { useToast } from "../../toast.tsx";
+import { OnlineBadge } from "../online-badge.tsx";
 import { useAdminApi } from "../use-admin-api.ts";
 
 export function PeopleCard({
@@ -79,10 +80,7 @@ export function PeopleCard({
             {shared.map((box) => (
               <li key={box.id} data-box={box.id}>
                 <span translate="no">{box.id}</span> · {t(`admin.people.role.${box.role}`)} ·{" "}
-                {t("admin.people.owner", { mobileNo: box.ownerMobileNo ?? "—" })}{" "}
-                <span className={`badge ${box.online ? "ok" : "bad"}`}>
-                  {box.online ? t("admin.common.online") : t("admin.common.offline")}
-                </span>
+                {t("admin.people.owner", { mobileNo: box.ownerMobileNo ?? "—" })} <OnlineBadge online={box.online} />
               </li>
             ))}
           </ul>
