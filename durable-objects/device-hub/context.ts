@@ -6,9 +6,10 @@
 import { type Db, getDb } from "../../worker/db/client.ts";
 import { countingD1, type QueryCount } from "../../worker/db/query-count.ts";
 import { CommandMeter } from "./command-meter.ts";
+import { HubStatsStore } from "./hub-stats-store.ts";
 import { migrateHubSchema } from "./schema-versions.ts";
 import { HubSockets } from "./sockets.ts";
-import { HubStateStore, HubStatsStore } from "./state.ts";
+import { HubStateStore } from "./state.ts";
 import { HubTimers } from "./timers.ts";
 
 export type HubContext = {
