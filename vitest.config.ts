@@ -76,16 +76,24 @@ export default defineConfig(async () => {
         d1Databases: ["MIGRATION_TEST_DB"],
       },
     });
+  /** What both workerd projects share: their turn after the Node-side files, one file at a time. */
+  const workerdTests = {
+    // A group of its own: vitest runs one worker count per group, the groups in turn.
+    sequence: { groupOrder: 1 },
+    maxWorkers: 1,
+    setupFiles: ["./tests/apply-migrations.ts"],
+    // A time limit catches a hang; speed is the benchmarks' business. On a busy 2-core
+    // machine a test that signs in three times (PBKDF2 each) once took over vitest's 5 s.
+    testTimeout: 20_000,
+  };
   return {
     test: {
       projects: [
         {
           plugins: [workersRuntime()],
           test: {
+            ...workerdTests,
             name: "workers",
-            // A group of its own: vitest runs one worker count per group, the groups in turn.
-            sequence: { groupOrder: 1 },
-            maxWorkers: 1,
             // One workerd and one storage for every file: starting a workerd and loading the
             // Worker's modules for each file cost more than most files' tests. Every test makes
             // its own accounts and boxes, so files share storage as tests within a file always
@@ -93,24 +101,12 @@ export default defineConfig(async () => {
             isolate: false,
             include: WORKERD_TESTS,
             exclude: FRESH_STORAGE_TESTS,
-            setupFiles: ["./tests/apply-migrations.ts"],
-            // A time limit catches a hang; speed is the benchmarks' business. On a busy 2-core
-            // machine a test that signs in three times (PBKDF2 each) once took over vitest's 5 s.
-            testTimeout: 20_000,
           },
         },
         {
           plugins: [workersRuntime()],
-          test: {
-            name: "workers-fresh",
-            sequence: { groupOrder: 1 },
-            maxWorkers: 1,
-            // A workerd and empty storage for each file (the plugin's default).
-            isolate: true,
-            include: FRESH_STORAGE_TESTS,
-            setupFiles: ["./tests/apply-migrations.ts"],
-            testTimeout: 20_000,
-          },
+          // A workerd and empty storage for each file (the plugin's default).
+          test: { ...workerdTests, name: "workers-fresh", isolate: true, include: FRESH_STORAGE_TESTS },
         },
         {
           test: {

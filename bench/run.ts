@@ -124,22 +124,11 @@ if (wanted("socket")) {
 if (wanted("roundtrip")) {
   const commands = quick ? 100 : 500;
   console.log(`• Command over HTTP: ${commands} commands to ${commands} simulated boxes...`);
-  const {
-    roundTrips,
-    httpFloor,
-    errors,
-    workerQueries,
-    insideWorker,
-    waitingOnD1,
-    hubQueriesPerCommand,
-    costs,
-    bodyAfterHeaders,
-    emptyBodyAfterHeaders,
-  } = await measureCommandRoundTrip(commands);
+  const measured = await measureCommandRoundTrip(commands);
   const echo = floor!;
-  log(`errors: ${errors}`);
-  const empty = stats(httpFloor);
-  const command = stats(roundTrips);
+  log(`errors: ${measured.errors}`);
+  const empty = stats(measured.httpFloor);
+  const command = stats(measured.roundTrips);
   // Its target: no more than the empty call and the relay floor (when measured) plus 2 ms.
   recordPercentiles("command over HTTP (ms)", command, {
     floor: (p) => `${echo[p]} echo, ${empty[p]} empty HTTP${relay ? `, ${relay[p]} relay` : ""}`,
@@ -148,33 +137,34 @@ if (wanted("roundtrip")) {
         ? `≤ ${round(empty.p50 + relay.p50 + 2)} (${round(command.p50 - empty.p50 - relay.p50)} above both)`
         : "",
   });
-  recordBreakdown("the hub's own steps of an HTTP command", costs);
+  recordBreakdown("the hub's own steps of an HTTP command", measured.costs);
   // Where the command's time goes, by its own Server-Timing: what the Worker held it for (its
   // D1 query, the hub, the box), the rest being the local stack in front of the Worker.
-  const d1Time = stats(waitingOnD1);
-  recordPercentiles("command over HTTP: held by the Worker (ms)", stats(insideWorker), {
+  const d1Time = stats(measured.waitingOnD1);
+  recordPercentiles("command over HTTP: held by the Worker (ms)", stats(measured.insideWorker), {
     floor: (p) => `${d1Time[p]} of it D1`,
   });
-  recordPercentiles("empty HTTP call, same stack (ms)", stats(httpFloor), { floor: (p) => String(echo[p]) });
+  recordPercentiles("empty HTTP call, same stack (ms)", stats(measured.httpFloor), { floor: (p) => String(echo[p]) });
   // The answer's body after its headers: the command's, the empty call's, and a Worker's that
   // answers a fixed body after holding the request as long as the Worker held the command.
-  const held = stats(insideWorker);
+  const held = stats(measured.insideWorker);
   const fixedBody = stats(await measureFixedBodyGap(held.p50, commands));
-  recordPercentiles("command over HTTP: body after its headers (ms)", stats(bodyAfterHeaders), {
-    floor: (p) => `${stats(emptyBodyAfterHeaders)[p]} empty call, ${fixedBody[p]} fixed body after ${held.p50} ms`,
+  recordPercentiles("command over HTTP: body after its headers (ms)", stats(measured.bodyAfterHeaders), {
+    floor: (p) =>
+      `${stats(measured.emptyBodyAfterHeaders)[p]} empty call, ${fixedBody[p]} fixed body after ${held.p50} ms`,
     only: ["p50", "p99"],
   });
   record(
     {
       benchmark: "D1 queries per command (counted)",
       measure: "Worker, before the answer",
-      value: `${Math.min(...workerQueries)}–${Math.max(...workerQueries)}`,
+      value: `${Math.min(...measured.workerQueries)}–${Math.max(...measured.workerQueries)}`,
       target: "≤ 1",
     },
     {
       benchmark: "D1 queries per command (counted)",
       measure: "hub, after the answer (its log)",
-      value: String(round(hubQueriesPerCommand, 2)),
+      value: String(round(measured.hubQueriesPerCommand, 2)),
     },
   );
 }
