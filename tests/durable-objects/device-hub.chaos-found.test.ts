@@ -1,9 +1,17 @@
 // What the chaos simulation (chaos-sim.ts) found, each as the shortest run that showed it, with
 // the seed that first did: the run replays step by step against a real hub, and must now keep
-// every invariant and leave the motor log shown.
-import { describe, expect, it } from "vitest";
-import { runSteps } from "./chaos-sim.ts";
-import type { Step } from "./chaos-steps.ts";
+// every invariant and leave the motor log shown. And the proof that the checker catches a lie:
+// a hub broken on purpose, for the length of one test, fails within the 200 runs `npm test` has.
+import { afterEach, describe, expect, it } from "vitest";
+import type { RelayState } from "../../common/device-protocol.ts";
+import type { MotorCommandResult, SwitchRequest } from "../../common/hub-contract.ts";
+import type { StatusSource } from "../../common/pump-state.ts";
+import { MotorCommands } from "../../durable-objects/device-hub/commands.ts";
+import type { HubContext } from "../../durable-objects/device-hub/context.ts";
+import { Protection } from "../../durable-objects/device-hub/protection.ts";
+import { decideSwitch } from "../../durable-objects/device-hub/pump-model.ts";
+import { describeFailure, type RunResult, runSteps, shrink } from "./chaos-sim.ts";
+import { DEFAULT_CHAOS_SEED, drawSteps, runSeed, STEPS_PER_RUN, type Step, SUITE_RUNS } from "./chaos-steps.ts";
 
 describe("found by the chaos simulation", () => {
   it("an OFF overtaken by a second OFF, neither answered: both are logged as not confirmed (seed 569970221)", async () => {
@@ -66,5 +74,129 @@ describe("found by the chaos simulation", () => {
     const result = await runSteps(steps, 4_055_462_474);
     expect(result.violations).toEqual([]);
     expect(result.log).toEqual(["on    Motor turned ON (reported by the box)"]);
+  });
+});
+
+// The two lies seen from outside before the simulation existed, as steps: the simulation's own
+// runs found the same code path (an ack stating a relay other than the one asked for).
+describe("seen in the field, replayed", () => {
+  it("an OFF acked in time after a hand closed the starter: not answered 'Motor turned ON.', not logged as the farmer's ON", async () => {
+    const steps: Step[] = [
+      { do: "tap", action: "on", via: "http" },
+      { do: "answer", how: "ack" },
+      { do: "wait", ms: 11_000, alarm: "onTime" },
+      { do: "tap", action: "off", via: "http" },
+      { do: "answer", how: "ackLater" },
+      { do: "hand", relay: "on", report: "never" },
+      { do: "deliver" },
+    ];
+    const result = await runSteps(steps);
+    expect(result.violations).toEqual([]);
+    expect(result.log).toEqual(["on    Motor turned ON from the app"]);
+  });
+
+  it("an OFF acked late after a hand closed the starter: not logged 'Motor turned ON from the app (confirmed late)'", async () => {
+    const steps: Step[] = [
+      { do: "tap", action: "on", via: "http" },
+      { do: "answer", how: "ack" },
+      { do: "wait", ms: 11_000, alarm: "onTime" },
+      { do: "tap", action: "off", via: "http" },
+      { do: "answer", how: "ackLater" },
+      { do: "wait", ms: 6_000, alarm: "onTime" },
+      { do: "hand", relay: "on", report: "never" },
+      { do: "deliver" },
+    ];
+    const result = await runSteps(steps);
+    expect(result.violations).toEqual([]);
+    expect(result.log).toEqual([
+      "on    Motor turned ON from the app",
+      "other Motor OFF from the app: the box did not confirm it (the motor may still be running).",
+      "on    Motor turned ON (reported by the box)",
+    ]);
+  });
+});
+
+// ---- a lie planted on purpose -------------------------------------------------------------
+// Each test breaks one rule in the hub's own code for its length (the rooms' prototypes are
+// shared by every hub in this isolate, the simulation's included) and restores it after: the
+// exploration `npm test` runs, same seed and same 200 runs, must catch it.
+
+const restore: (() => void)[] = [];
+afterEach(() => {
+  for (const undo of restore.splice(0)) undo();
+});
+
+function plant<T extends object, K extends keyof T>(target: T, key: K, broken: T[K]): void {
+  const original = target[key];
+  target[key] = broken;
+  restore.push(() => {
+    target[key] = original;
+  });
+}
+
+/** The first of the suite's runs that breaks a rule, shrunk; null when all 200 keep them. */
+async function firstFailure(): Promise<{ result: RunResult; run: number } | null> {
+  for (let run = 0; run < SUITE_RUNS; run++) {
+    const seed = runSeed(DEFAULT_CHAOS_SEED, run);
+    const result = await runSteps(drawSteps(seed, STEPS_PER_RUN), seed);
+    if (result.violations.length > 0) return { result: await shrink(result), run };
+  }
+  return null;
+}
+
+type Internals = { hub: HubContext; rooms: { commands: MotorCommands } };
+
+describe("the simulation catches a lie planted on purpose", () => {
+  it("a hub whose switch decision holds an OFF in the cooldown, as it holds an ON", { timeout: 120_000 }, async () => {
+    const sendSwitch = MotorCommands.prototype.sendSwitch;
+    plant(MotorCommands.prototype, "sendSwitch", async function (this: MotorCommands, command: SwitchRequest) {
+      const { hub } = this as unknown as Internals;
+      // decideSwitch asked as if every command were an ON: the cooldown now refuses an OFF too.
+      const refusal = decideSwitch(hub.state.current, "on", Date.now(), 0);
+      if (command.action === "off" && refusal?.code === "cooldown") return refusal as MotorCommandResult;
+      return sendSwitch.call(this, command);
+    });
+    const found = await firstFailure();
+    expect(found, "200 runs kept every rule with OFF held in the cooldown").not.toBeNull();
+    console.log(`planted: OFF held in the cooldown; caught by run ${found!.run}\n${describeFailure(found!.result)}`);
+    expect(found!.result.violations.some((violation) => violation.startsWith("3:"))).toBe(true);
+  });
+
+  it("a hub that takes next to no current as proof that the motor is OFF", { timeout: 120_000 }, async () => {
+    const reconcileReadings = Protection.prototype.reconcileReadings;
+    plant(Protection.prototype, "reconcileReadings", async function (this: Protection, current: number, now: number) {
+      const { hub, rooms } = this as unknown as Internals;
+      if (current < 0.05 && hub.state.current.motor.status === "on") {
+        await rooms.commands.setMotor("off", "readings" satisfies StatusSource, null);
+        return;
+      }
+      return reconcileReadings.call(this, current, now);
+    });
+    const found = await firstFailure();
+    expect(found, "200 runs kept every rule with readings taken as proof of OFF").not.toBeNull();
+    console.log(`planted: no current taken as OFF; caught by run ${found!.run}\n${describeFailure(found!.result)}`);
+    expect(found!.result.violations.some((violation) => violation.startsWith("1:"))).toBe(true);
+  });
+
+  it("a hub that starts the motor again when its box reconnects with the relay open", {
+    timeout: 120_000,
+  }, async () => {
+    const adoptStatedRelay = MotorCommands.prototype.adoptStatedRelay;
+    plant(
+      MotorCommands.prototype,
+      "adoptStatedRelay",
+      async function (this: MotorCommands, relay: RelayState, source: StatusSource, how) {
+        const { hub } = this as unknown as Internals;
+        const wasOn = hub.state.current.motor.status === "on";
+        await adoptStatedRelay.call(this, relay, source, how);
+        // "Resume after a restart": the rule that nothing starts a motor nobody asked for, broken.
+        if (source === "hello" && relay === "off" && wasOn)
+          await this.sendSwitch({ action: "on", origin: { by: "app" } });
+      },
+    );
+    const found = await firstFailure();
+    expect(found, "200 runs kept every rule with the motor resumed on reconnect").not.toBeNull();
+    console.log(`planted: ON resumed on reconnect; caught by run ${found!.run}\n${describeFailure(found!.result)}`);
+    expect(found!.result.violations.some((violation) => violation.startsWith("2:"))).toBe(true);
   });
 });
