@@ -36,9 +36,8 @@ const child = spawn(
   {
     env: {
       ...process.env,
-      CHAOS_RUNS: String(runs),
+      ...(values.replay === undefined ? { CHAOS_RUNS: String(runs) } : { CHAOS_REPLAY: values.replay }),
       ...(values.seed === undefined ? {} : { CHAOS_SEED: values.seed }),
-      ...(values.replay === undefined ? {} : { CHAOS_REPLAY: values.replay }),
       FORCE_COLOR: "0",
       NO_COLOR: "1",
     },
