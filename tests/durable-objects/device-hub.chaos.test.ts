@@ -41,7 +41,12 @@ describe.skipIf(replay >= 0)(
         const seed = runSeed(baseSeed, index);
         const result = await runSteps(drawSteps(seed, STEPS_PER_RUN), seed);
         steps += result.stepsRun;
-        if (result.violations.length > 0) failures.push(describeFailure(await shrink(result)));
+        if (result.violations.length > 0) {
+          const failure = describeFailure(await shrink(result));
+          // Printed at once: a long exploration shows each failure as it comes, not hours later.
+          console.log(`chaos run ${index} failed\n${failure}`);
+          failures.push(failure);
+        }
       }
       console.log(
         `chaos batch ${batch}: ${Math.min(RUNS_PER_BATCH, runs - first)} runs, ${steps} steps, ${failures.length} failing`,
