@@ -84,16 +84,15 @@ export function beliefChange(
  * a relay frame) already settled what the unanswered command did. `beliefWhenSent`: the belief
  * as the command left. The runtime's clock stands still within one event, so a belief formed
  * just before the command can carry its very millisecond: only a belief other than that one,
- * and no older than the command, counts.
+ * and no older than the command, counts. `since` is when the status last changed: a frame that
+ * only restated it (its source changed, not its status) in the command's millisecond may have
+ * left the box before the command arrived, and settles nothing.
  */
 export function settledSince(state: HubState, command: PendingSwitch, beliefWhenSent: MotorBelief): boolean {
   const motor = state.motor;
-  return (
-    motor !== beliefWhenSent &&
-    motor.status !== "unknown" &&
-    motor.since >= command.sentAt &&
-    BOX_SOURCES.has(motor.source)
-  );
+  const newer =
+    motor.since > command.sentAt || (motor.since === command.sentAt && motor.status !== beliefWhenSent.status);
+  return motor !== beliefWhenSent && motor.status !== "unknown" && newer && BOX_SOURCES.has(motor.source);
 }
 
 /**

@@ -67,6 +67,22 @@ describe("found by the chaos simulation", () => {
     expect(result.log).toEqual([]);
   });
 
+  it("an ON unanswered after the box restated its open relay in the same millisecond: unknown, not OFF (seed 1261341877)", async () => {
+    const steps: Step[] = [
+      { do: "tap", action: "on", via: "socket" },
+      { do: "phase", fault: false, report: "now" },
+      { do: "answer", how: "loseAck" },
+      { do: "reading", sensor: "true" },
+      { do: "wait", ms: 6_599, alarm: "never" },
+    ];
+    const result = await runSteps(steps, 1_261_341_877);
+    expect(result.violations).toEqual([]);
+    expect(result.log).toEqual([
+      "other Phase is OK now.",
+      "other Motor ON from the app: the box did not confirm it (the motor may be running).",
+    ]);
+  });
+
   it("a health report that states a closed relay the hub believed open is believed (seed 4055462474)", async () => {
     // Found with the relay's report held back; a box keeps its frames in order, and the same
     // lie needs the report lost.
