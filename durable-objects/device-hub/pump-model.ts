@@ -5,6 +5,7 @@ import { MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
 import type { RelayState } from "../../common/device-protocol.ts";
 import type { HubFailure } from "../../common/hub-contract.ts";
 import type { CommandOrigin, HubFailureCode, MotorLogEvent } from "../../common/motor-log-event.ts";
+import { provesRunning } from "../../common/protection.ts";
 import {
   boxStatusSources,
   type CommandSource,
@@ -92,7 +93,12 @@ export function settledSince(state: HubState, command: PendingSwitch, beliefWhen
   const motor = state.motor;
   const newer =
     motor.since > command.sentAt || (motor.since === command.sentAt && motor.status !== beliefWhenSent.status);
-  return motor !== beliefWhenSent && motor.status !== "unknown" && newer && BOX_SOURCES.has(motor.source);
+  // A stated OFF may have left the box before the command reached it: current read since (left
+  // to the ack while it was due) says otherwise, and the status is never OFF against it.
+  const contradicted = motor.status === "off" && provesRunning(state.power.current, state.config);
+  return (
+    motor !== beliefWhenSent && motor.status !== "unknown" && newer && !contradicted && BOX_SOURCES.has(motor.source)
+  );
 }
 
 /**

@@ -83,6 +83,20 @@ describe("found by the chaos simulation", () => {
     ]);
   });
 
+  it("an ON unanswered after a stale OFF and a reading of 1 A: not settled OFF while the reading says it runs (seed 1999020049)", async () => {
+    const steps: Step[] = [
+      { do: "tap", action: "off", via: "http" },
+      { do: "wait", ms: 100_280, alarm: "onTime" },
+      { do: "powerBack", report: "later" },
+      { do: "phone", action: "on", minutes: 2 },
+      { do: "hand", relay: "on", report: "never" },
+      { do: "reading", sensor: "true" },
+      { do: "wait", ms: 11_966, alarm: "onTime" },
+    ];
+    const result = await runSteps(steps, 1_999_020_049);
+    expect(result.violations).toEqual([]);
+  });
+
   it("a health report that states a closed relay the hub believed open is believed (seed 4055462474)", async () => {
     // Found with the relay's report held back; a box keeps its frames in order, and the same
     // lie needs the report lost.
