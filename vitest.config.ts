@@ -36,6 +36,9 @@ const FRESH_STORAGE_TESTS = [
   "tests/worker/telephony/purge.test.ts",
   "tests/durable-objects/device-hub.fuzz.test.ts",
   "tests/durable-objects/device-hub.reconnect-storm.test.ts",
+  // The chaos simulation sets the runtime's clock to its own (vitest's fake timers in workerd).
+  "tests/durable-objects/device-hub.chaos.test.ts",
+  "tests/durable-objects/device-hub.chaos-found.test.ts",
 ];
 
 export default defineConfig(async () => {
@@ -61,6 +64,10 @@ export default defineConfig(async () => {
           TEST_MIGRATIONS: migrations,
           // The fuzz suites' base seed (tests/worker/fuzz-support.ts); empty: the fixed default.
           FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+          // The chaos simulation's base seed, number of runs, or one run to replay (npm run chaos); empty: its defaults.
+          CHAOS_SEED: process.env.CHAOS_SEED ?? "",
+          CHAOS_RUNS: process.env.CHAOS_RUNS ?? "",
+          CHAOS_REPLAY: process.env.CHAOS_REPLAY ?? "",
           VAPID_PUBLIC_KEY: vapid.publicKey,
           VAPID_PRIVATE_KEY: vapid.privateKey,
           // The push service played in Node (tests/push-outbound.ts) is not one of the

@@ -124,6 +124,9 @@ export class MotorCommands extends Room<CommandRooms> {
     // A voltage refusal is a code the pages word; any other refusal only has the box's words.
     if (!ack.ok && ack.reason) return { ok: false, code: ack.reason };
     if (!ack.ok) return { ok: false, code: "rejected", ...(ack.error ? { error: ack.error } : {}) };
+    // An ack states the relay as it is when it leaves: switched otherwise since (a hand at the
+    // starter, a newer command), it does not confirm this one, and OFF is never answered "ON".
+    if (ack.relay !== command.action) return { ok: false, code: "rejected" };
     return { ok: true, status: ack.relay };
   }
 
@@ -292,14 +295,16 @@ export class MotorCommands extends Room<CommandRooms> {
   async #settleSwitch(command: PendingSwitch, ack: AckMessage, source: "ack" | "lateAck"): Promise<void> {
     const { state } = this.hub;
     if (state.current.pendingSwitch?.id === command.id) state.save({ pendingSwitch: null });
-    if (!ack.ok) {
-      if (command.scheduleRun && ack.relay === "off") this.rooms.offs.forget(command.scheduleRun.scheduleId);
+    const late = source === "lateAck";
+    // A late answer owes what a timely one does, the cooldown included.
+    if (late && ack.ok) state.save({ cooldownUntil: Math.max(state.current.cooldownUntil, cooldownAfter(Date.now())) });
+    // A refusal, or a relay other than the one asked for (switched again before the box
+    // answered): the box's word on its relay is believed, and nobody is named for it.
+    if (!ack.ok || ack.relay !== command.relay) {
+      if (!ack.ok && command.scheduleRun && ack.relay === "off") this.rooms.offs.forget(command.scheduleRun.scheduleId);
       await this.setMotor(ack.relay, source, { action: ack.relay, event: stated(ack.relay, "reported") });
       return;
     }
-    const late = source === "lateAck";
-    // A late answer owes what a timely one does, the cooldown included.
-    if (late) state.save({ cooldownUntil: Math.max(state.current.cooldownUntil, cooldownAfter(Date.now())) });
     await this.setMotor(
       ack.relay,
       source,
@@ -309,8 +314,7 @@ export class MotorCommands extends Room<CommandRooms> {
       },
       { logAlways: true },
     );
-    if (late && command.scheduleRun && ack.relay === command.relay)
-      this.rooms.book.confirmedLate(command.scheduleRun, command.relay);
+    if (late && command.scheduleRun) this.rooms.book.confirmedLate(command.scheduleRun, command.relay);
   }
 
   /** A switch got no answer in 5 s, or its box dropped first: the motor may or may not have switched. */
@@ -320,20 +324,21 @@ export class MotorCommands extends Room<CommandRooms> {
     how: "noAnswer" | "linkLost",
   ): Promise<void> {
     const { state } = this.hub;
+    const unconfirmed: MotorLogLine = {
+      action: "other",
+      event: { kind: "unconfirmed", relay: command.relay, origin: command.origin, why: how },
+    };
     const pending = state.current.pendingSwitch;
-    if (pending?.id !== command.id) return; // a newer command, or the box settled this one meanwhile
-    state.save({ pendingSwitch: { ...pending, state: "unanswered" } });
-    // Something the box said since the command left may have settled it already (a reading
-    // that proves the motor runs).
-    if (settledSince(state.current, command, beliefWhenSent)) {
+    const latest = pending?.id === command.id;
+    if (latest) state.save({ pendingSwitch: { ...pending, state: "unanswered" } });
+    // A newer command (its own answer settles the belief), or something the box said since this
+    // one left (a relay frame, a reading that proves the motor runs), may leave the status as it
+    // is; the log still says this command went unconfirmed, never silence.
+    if (!latest || settledSince(state.current, command, beliefWhenSent)) {
+      this.rooms.log.record(unconfirmed.action, unconfirmed.event);
       this.rooms.view.publish();
       return;
     }
-    await this.setMotor(
-      "unknown",
-      how,
-      { action: "other", event: { kind: "unconfirmed", relay: command.relay, origin: command.origin, why: how } },
-      { logAlways: true },
-    );
+    await this.setMotor("unknown", how, unconfirmed, { logAlways: true });
   }
 }

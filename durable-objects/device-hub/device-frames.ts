@@ -168,8 +168,14 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
     sockets.broadcast({ type: "healthData", mobileNo: state.current.owner?.mobileNo ?? null, payload: health });
     this.rooms.commands.resolveFrameWaiters("health", message);
     // A health report states the relay: enough to settle a status nobody could vouch for (the
-    // farmer's Refresh does this). A status the box confirmed needs no second opinion.
-    if (state.current.motor.status === "unknown")
+    // farmer's Refresh does this), and to show a relay closed that the hub believed open (its
+    // report of the change was lost; without supply no reading would ever show it, and the
+    // motor starts when power returns). A command waiting for its ack is left to its ack, and an
+    // ON the box confirmed needs no second opinion: a relay stated open while current flows
+    // must not hide a running motor.
+    const { motor, pendingSwitch } = state.current;
+    const awaited = pendingSwitch !== null && this.rooms.commands.isInFlight(pendingSwitch.id);
+    if (motor.status === "unknown" || (motor.status === "off" && message.relay === "on" && !awaited))
       await this.rooms.commands.adoptStatedRelay(message.relay, "health", "reported");
     await this.hub.copyToD1("signal", (db) =>
       updateDeviceIdentity(db, deviceId, { signal: message.signal, firmware: message.version }),

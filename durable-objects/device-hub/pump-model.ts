@@ -5,6 +5,7 @@ import { MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
 import type { RelayState } from "../../common/device-protocol.ts";
 import type { HubFailure } from "../../common/hub-contract.ts";
 import type { CommandOrigin, HubFailureCode, MotorLogEvent } from "../../common/motor-log-event.ts";
+import { provesRunning } from "../../common/protection.ts";
 import {
   boxStatusSources,
   type CommandSource,
@@ -84,15 +85,19 @@ export function beliefChange(
  * a relay frame) already settled what the unanswered command did. `beliefWhenSent`: the belief
  * as the command left. The runtime's clock stands still within one event, so a belief formed
  * just before the command can carry its very millisecond: only a belief other than that one,
- * and no older than the command, counts.
+ * and no older than the command, counts. `since` is when the status last changed: a frame that
+ * only restated it (its source changed, not its status) in the command's millisecond may have
+ * left the box before the command arrived, and settles nothing.
  */
 export function settledSince(state: HubState, command: PendingSwitch, beliefWhenSent: MotorBelief): boolean {
   const motor = state.motor;
+  const newer =
+    motor.since > command.sentAt || (motor.since === command.sentAt && motor.status !== beliefWhenSent.status);
+  // A stated OFF may have left the box before the command reached it: current read since (left
+  // to the ack while it was due) says otherwise, and the status is never OFF against it.
+  const contradicted = motor.status === "off" && provesRunning(state.power.current, state.config);
   return (
-    motor !== beliefWhenSent &&
-    motor.status !== "unknown" &&
-    motor.since >= command.sentAt &&
-    BOX_SOURCES.has(motor.source)
+    motor !== beliefWhenSent && motor.status !== "unknown" && newer && !contradicted && BOX_SOURCES.has(motor.source)
   );
 }
 

@@ -44,6 +44,15 @@ export function attachmentOf(ws: WebSocket): SocketAttachment | null {
   return ws.deserializeAttachment() as SocketAttachment | null;
 }
 
+/**
+ * Whether the hub may still act for this socket and send to it: open, and not closed by the hub.
+ * After our close the runtime may still show the socket OPEN (the peer has not answered), and
+ * after hibernation every socket is a new object: only the attachment remembers.
+ */
+export function isLive(ws: WebSocket, attachment: SocketAttachment | null = attachmentOf(ws)): boolean {
+  return ws.readyState === WebSocket.OPEN && attachment?.closedWith === undefined;
+}
+
 /** The one place a message becomes a frame. */
 function frameOf(message: ServerToDeviceMessage | RealtimeMessage): string {
   return JSON.stringify(message);
@@ -82,13 +91,9 @@ export class HubSockets {
     this.#attachments.set(ws, attachment);
   }
 
-  /**
-   * Whether the hub may still act for this socket and send to it: open, and not closed by the hub.
-   * After our close the runtime may still show the socket OPEN (the peer has not answered), and
-   * after hibernation every socket is a new object: only the attachment remembers.
-   */
+  /** Whether the hub may still act for this socket (`isLive`), from the attachment in memory. */
   isLive(ws: WebSocket): boolean {
-    return ws.readyState === WebSocket.OPEN && this.attachmentOf(ws)?.closedWith === undefined;
+    return isLive(ws, this.attachmentOf(ws));
   }
 
   /** The box's open socket that has said hello, ignoring `except` (a socket being closed). */

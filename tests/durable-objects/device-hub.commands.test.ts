@@ -102,7 +102,10 @@ describe("the belief about the motor", () => {
     // command, in its very millisecond, is not news from after it.
     const sameInstant: MotorBelief = { status: "on", since: sent.sentAt, source: "event" };
     expect(settled(sameInstant, sameInstant)).toBe(false);
-    expect(settled({ ...sameInstant }, sameInstant)).toBe(true);
+    // A change of status in that millisecond after the command is; a frame that only restated
+    // the status (its source changed) may have left the box before the command arrived.
+    expect(settled({ ...sameInstant, status: "off" }, sameInstant)).toBe(true);
+    expect(settled({ ...sameInstant, source: "relayFrame" }, sameInstant)).toBe(false);
   });
 
   it("a hub that restarts with a command in flight says it may have switched; an unanswered one stays as it was", () => {

@@ -1,0 +1,289 @@
+// The rules the chaos simulation (chaos-sim.ts) holds the hub to after every step, checked
+// against what the simulation knows and the hub cannot: the box's true relay, supply and phases,
+// which frames reached the hub and when, which command each person asked for and what they were
+// answered. Each violation names its rule by number (docs/pump-state.md, "Proof under chaos").
+import type { DeviceMessage, RelayState } from "../../common/device-protocol.ts";
+import type { MotorLogEvent } from "../../common/motor-log-event.ts";
+import type { MotorStatus, StatusSource } from "../../common/pump-state.ts";
+import type { Step } from "./chaos-steps.ts";
+
+/** At or above this, a reading proves the motor turns (docs/pump-state.md, "Readings are evidence"). */
+const RUNNING_THRESHOLD = 0.3;
+
+/** OFF is refused only when the box cannot be reached, or by the person's rights: never for these. */
+const NEVER_FOR_OFF = new Set(["cooldown", "busy", "phaseFault", "noSupply"]);
+
+export type Outcome = { ok: true; status: RelayState } | { ok: false; code: string };
+
+/** A person's switch as the simulation asked it, and what they were answered. */
+export type PersonRequest = {
+  n: number;
+  action: RelayState;
+  via: "http" | "socket" | "phone";
+  minutes: number | null;
+  startedAt: number;
+  /** The switch command it sent the box, once the box received one. */
+  switchId: string | null;
+  result: Outcome | null;
+  checked: boolean;
+  /** Sent on a page's socket after its session was signed out. */
+  sessionEnded: boolean;
+};
+
+export type LogEntry = { id: number; action: "on" | "off" | "other"; event: MotorLogEvent };
+
+/** The hub as its own state says, read after the step settled. */
+export type HubView = {
+  status: MotorStatus;
+  source: StatusSource;
+  since: number;
+  online: boolean;
+  pending: { relay: RelayState; state: "sent" | "unanswered" } | null;
+  faults: string[];
+  cooldownUntil: number;
+  stopsAt: number | null;
+  /** The switch commands (of those the box received) still waiting for their ack. */
+  inFlight: string[];
+};
+
+/** What happened during one step, as the simulation saw it. */
+export type StepEvents = {
+  requested: PersonRequest[];
+  /** Switch commands the box received, in order. */
+  switches: { id: string; relay: RelayState; sentAt: number }[];
+  /** Acks that reached the hub: `timely` when the hub was still waiting for it. */
+  acks: { id: string; ok: boolean; relay: RelayState; timely: boolean }[];
+  /** Relays the box stated in frames that reached the hub, in order. */
+  stated: { relay: RelayState; source: DeviceMessage["type"] }[];
+  /** Currents the box reported. */
+  readings: number[];
+  /** Frames that report supply and phases: hello, events, readings. */
+  reported: DeviceMessage[];
+  /** When the hub's alarm ran. */
+  alarms: number[];
+  /** The box's true relay changed. */
+  relayChanged: boolean;
+  /** Operations that threw (an RPC, a request): never expected. */
+  failures: string[];
+  /** The box's link dropped or was replaced during the step. */
+  linkBroke: boolean;
+};
+
+export type Observation = {
+  step: Step;
+  stepIndex: number;
+  now: number;
+  box: { relay: RelayState; supply: boolean; phaseFault: boolean; linked: boolean };
+  hub: HubView;
+  /** Motor log entries written during the step, oldest first. */
+  entries: LogEntry[];
+  /** Requests answered since the last check. */
+  answered: PersonRequest[];
+  events: StepEvents;
+};
+
+type SwitchRecord = {
+  id: string;
+  relay: RelayState;
+  sentAt: number;
+  byRequest: number | null;
+  fate: "waiting" | "acked" | "unanswered";
+  /** A late answer or a stated relay confirmed it after it went unanswered. */
+  lateConfirmed: boolean;
+  refused: boolean;
+};
+
+const TRIP_KINDS = new Set(["dryRun", "overCurrent", "underVoltage", "overVoltage", "voltageUnbalance"]);
+
+export class InvariantChecker {
+  readonly #switches = new Map<string, SwitchRecord>();
+  /** The relay the box last stated to the hub, while it is still the truth (null once it changed unseen). */
+  #heard: RelayState | null = null;
+  /** Supply and phases as the box last reported them to the hub. */
+  #reportedSupply = true;
+  #reportedPhaseFault = false;
+  #tripBanner = new Set<string>();
+  /** The latest timed ON (a phone's "ON for N minutes") the box received, and whether its switch-off is settled. */
+  #timed: { switchId: string; dueAt: number; settled: boolean } | null = null;
+  #linkedAtStart = false;
+
+  /** The switch commands the checker follows, for the simulation to ask the hub which are in flight. */
+  switchIds(): string[] {
+    return [...this.#switches.values()].filter((record) => record.fate === "waiting").map((record) => record.id);
+  }
+
+  /** Before a step runs: whether the box's link is up. */
+  beforeStep(linked: boolean): void {
+    this.#linkedAtStart = linked;
+  }
+
+  check(observation: Observation): string[] {
+    const violations: string[] = [];
+    const { events, hub, box } = observation;
+    for (const failure of events.failures) violations.push(`an operation failed: ${failure}`);
+
+    // ---- what the box said, in order ----------------------------------------------------------
+    for (const sent of events.switches) {
+      const asker = events.requested.find((request) => request.switchId === sent.id);
+      this.#switches.set(sent.id, {
+        id: sent.id,
+        relay: sent.relay,
+        sentAt: sent.sentAt,
+        byRequest: asker?.n ?? null,
+        fate: "waiting",
+        lateConfirmed: false,
+        refused: false,
+      });
+      // 2. Nothing switches the motor ON that no person (or their own schedule) asked for.
+      if (sent.relay === "on" && !asker) violations.push("2: the hub sent the box an ON that nobody asked for");
+      // 7. A socket whose session ended never switches anything.
+      if (asker?.sessionEnded)
+        violations.push(`7: a tap on a signed-out page's socket sent the box ${sent.relay.toUpperCase()}`);
+      if (sent.relay === "off" && this.#timed) this.#timed.settled = true;
+      if (sent.relay === "on" && asker?.via === "phone" && asker.minutes !== null) {
+        this.#timed = { switchId: sent.id, dueAt: sent.sentAt + asker.minutes * 60_000, settled: false };
+      }
+    }
+    const timelyOk = new Map<RelayState, number>();
+    for (const ack of events.acks) {
+      const record = this.#switches.get(ack.id);
+      if (!record) continue;
+      if (ack.timely && record.fate === "waiting") {
+        record.fate = "acked";
+        record.refused = !ack.ok;
+        if (ack.ok && ack.relay === record.relay) timelyOk.set(record.relay, (timelyOk.get(record.relay) ?? 0) + 1);
+        if (!ack.ok && this.#timed?.switchId === record.id) this.#timed.settled = true;
+      }
+    }
+    // Commands no longer waiting that got no ack in time: the hub owes each a "did not confirm" entry.
+    const unanswered = new Map<RelayState, number>();
+    for (const record of this.#switches.values()) {
+      if (record.fate !== "waiting" || hub.inFlight.includes(record.id)) continue;
+      record.fate = "unanswered";
+      unanswered.set(record.relay, (unanswered.get(record.relay) ?? 0) + 1);
+    }
+
+    // 1. Never OFF while the true relay is ON and the box has shown it.
+    if (events.relayChanged) this.#heard = null;
+    for (const stated of events.stated) this.#heard = stated.relay;
+    if (events.readings.some((current) => current >= RUNNING_THRESHOLD) && box.relay === "on") this.#heard = "on";
+    // While a command waits for its ack the hub says so ("switching ON…"), not its status.
+    const saysOff = hub.status === "off" && hub.pending?.state !== "sent";
+    if (box.relay === "on" && this.#heard === "on" && saysOff) {
+      violations.push("1: the hub says OFF while the relay is ON and the box has said so");
+    }
+
+    // 3. OFF is never refused for the cooldown (nor while busy, in a phase fault, without supply).
+    for (const request of observation.answered) {
+      const result = request.result!;
+      if (request.sessionEnded && (result.ok || result.code !== "answerLost")) {
+        violations.push(`7: a tap on a signed-out page's socket was answered: ${JSON.stringify(result)}`);
+      }
+      if (request.action === "off" && !result.ok && NEVER_FOR_OFF.has(result.code)) {
+        violations.push(`3: OFF #${request.n} (${request.via}) was refused: ${result.code}`);
+      }
+      // 4. A command reported as a success was acked by the box, with the relay asked for.
+      if (result.ok) {
+        const record = request.switchId ? this.#switches.get(request.switchId) : undefined;
+        if (result.status !== request.action) {
+          violations.push(
+            `4: ${request.action.toUpperCase()} #${request.n} (${request.via}) was answered as a success: the motor is ${result.status.toUpperCase()}`,
+          );
+        } else if (record?.fate !== "acked" || record.refused) {
+          violations.push(
+            `4: ${request.action.toUpperCase()} #${request.n} (${request.via}) was answered as a success without the box's ack`,
+          );
+        }
+      }
+    }
+    // ...and an owed switch-off happens by its deadline while the box is reachable.
+    if (hub.status === "off" && this.#timed) this.#timed.settled = true;
+    const linkedThroughout = this.#linkedAtStart && box.linked && !events.linkBroke;
+    const timed = this.#timed;
+    if (timed && !timed.settled && linkedThroughout && hub.stopsAt !== null) {
+      const late = events.alarms.find((at) => at >= hub.stopsAt! && at >= timed.dueAt);
+      if (late !== undefined)
+        violations.push("3: the hub's alarm ran after a timed run's switch-off was due, and no OFF left");
+    }
+
+    // 5. The motor log never calls unconfirmed what was confirmed, nor the reverse.
+    const loggedUnconfirmed = new Map<RelayState, number>();
+    const loggedInTime = new Map<RelayState, number>();
+    for (const entry of observation.entries) {
+      const event = entry.event;
+      if (event.kind === "unconfirmed")
+        loggedUnconfirmed.set(event.relay, (loggedUnconfirmed.get(event.relay) ?? 0) + 1);
+      if (event.kind !== "switched") continue;
+      if (event.confirmed === "inTime" || event.confirmed === undefined) {
+        loggedInTime.set(event.relay, (loggedInTime.get(event.relay) ?? 0) + 1);
+        continue;
+      }
+      // Confirmed late: by an answer or a stated relay of this step, for a command left unanswered.
+      const stated = events.stated.some((said) => said.relay === event.relay);
+      const command = [...this.#switches.values()].find(
+        (record) => record.fate === "unanswered" && !record.lateConfirmed && record.relay === event.relay,
+      );
+      if (!stated || !command) {
+        violations.push(
+          `5: the log says the box confirmed ${event.relay.toUpperCase()} late, but no ${event.relay.toUpperCase()} it was sent was left unconfirmed and then stated`,
+        );
+      } else {
+        command.lateConfirmed = true;
+      }
+    }
+    for (const relay of ["on", "off"] as const) {
+      const owed = unanswered.get(relay) ?? 0;
+      const logged = loggedUnconfirmed.get(relay) ?? 0;
+      if (logged < owed)
+        violations.push(
+          `5: ${owed - logged} ${relay.toUpperCase()} command(s) got no ack and the log does not say the box did not confirm them`,
+        );
+      if (logged > owed)
+        violations.push(
+          `5: the log says the box did not confirm ${relay.toUpperCase()} ${logged - owed} time(s) more than it failed to`,
+        );
+      const confirmed = timelyOk.get(relay) ?? 0;
+      const loggedConfirmed = loggedInTime.get(relay) ?? 0;
+      if (loggedConfirmed > confirmed)
+        violations.push(
+          `5: the log says the box confirmed ${relay.toUpperCase()} in time, but no ${relay.toUpperCase()} it was sent was acked so`,
+        );
+      if (loggedConfirmed < confirmed)
+        violations.push(`5: the box acked ${relay.toUpperCase()} in time and the log does not say so`);
+    }
+
+    // 6. A fault banner clears only when its fault does (and shows only while the box reports it).
+    for (const frame of events.reported) {
+      if (frame.type === "hello") {
+        this.#reportedSupply = frame.supply ?? true;
+        this.#reportedPhaseFault = frame.phaseFault ?? false;
+      } else if (frame.type === "power" && frame.supply !== undefined) {
+        this.#reportedSupply = frame.supply;
+      } else if (frame.type === "event") {
+        if (frame.event === "powerLost") this.#reportedSupply = false;
+        if (frame.event === "powerRestored") this.#reportedSupply = true;
+        if (frame.event === "phaseFault") this.#reportedPhaseFault = true;
+        if (frame.event === "phaseOk") this.#reportedPhaseFault = false;
+      }
+    }
+    if (hub.faults.includes("noSupply") !== !this.#reportedSupply) {
+      violations.push(
+        `6: the no-supply banner is ${this.#reportedSupply ? "shown" : "gone"} while the box reports supply ${this.#reportedSupply ? "present" : "lost"}`,
+      );
+    }
+    if (hub.faults.includes("phaseFault") !== this.#reportedPhaseFault) {
+      violations.push(
+        `6: the phase-fault banner is ${this.#reportedPhaseFault ? "gone" : "shown"} while the box reports ${this.#reportedPhaseFault ? "a fault" : "its phases fine"}`,
+      );
+    }
+    const trips = new Set(hub.faults.filter((kind) => TRIP_KINDS.has(kind)));
+    const wentOn = hub.status === "on" || observation.entries.some((entry) => entry.action === "on");
+    // One banner says why the motor last stopped: a newer trip takes its place.
+    for (const kind of this.#tripBanner) {
+      if (!trips.has(kind) && trips.size === 0 && !wentOn)
+        violations.push(`6: the ${kind} banner cleared without the motor going ON again`);
+    }
+    this.#tripBanner = trips;
+    return violations;
+  }
+}
