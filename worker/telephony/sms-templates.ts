@@ -67,6 +67,15 @@ export const SMS_TEMPLATES = {
       en: "{code} is your Sinchai code. It works for 5 minutes. Do not share it with anyone.",
     },
   },
+  /** An installer links a box to this number (docs/decisions/030-installers.md): the farmer reads the code to them. */
+  boxClaimCode: {
+    variables: ["code", "mobileNo"],
+    budget: 1,
+    text: {
+      hi: "{code} सिंचाई कोड: इंस्टॉलर {mobileNo} पंप जोड़ेंगे। उन्हें ही दें।",
+      en: "{code} is your Sinchai code: installer {mobileNo} links a pump box to your number. Give it only to them.",
+    },
+  },
   passwordResetCode: {
     variables: ["code"],
     budget: 1,

@@ -1,0 +1,53 @@
+// Answers of the installer's calls (/api/installer/*), the admin's installer calls and the
+// farmer's view of who installed a pump (common/api-responses/refusals.ts says how these are used).
+import { deviceKindSchema } from "../device-enums.ts";
+import { z } from "../zod-mini.ts";
+
+const installerSchema = z.object({ userId: z.int(), mobileNo: z.string(), name: z.string() });
+
+/** POST /api/admin/installers. */
+export const installerResponseSchema = z.object({ success: z.literal(true), installer: installerSchema });
+
+/** GET /api/admin/installers. */
+export const installerListResponseSchema = z.object({ success: z.literal(true), installers: z.array(installerSchema) });
+
+/** POST /api/admin/installers/{userId}/stock: the boxes taken (those not linked and in nobody else's stock). */
+export const stockResponseSchema = z.object({ success: z.literal(true), added: z.array(z.string()) });
+
+/** GET /api/installer/boxes: the installer's stock and the boxes they installed. */
+export const installerBoxesResponseSchema = z.object({
+  success: z.literal(true),
+  installer: z.object({ name: z.string() }),
+  stock: z.array(z.object({ deviceId: z.string(), kind: deviceKindSchema })),
+  installed: z.array(
+    z.object({
+      deviceId: z.string(),
+      online: z.boolean(),
+      lastSeenAt: z.nullable(z.string()),
+      installedAt: z.string(),
+      handedOverAt: z.nullable(z.string()),
+    }),
+  ),
+});
+
+/** POST /api/installer/claims/confirm. */
+export const claimLinkedResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  deviceId: z.string(),
+  hubConfirmed: z.boolean(),
+});
+
+/** GET /api/pumps/{deviceId}/installation: who installed the pump and how to reach them; null if nobody did. */
+export const installationResponseSchema = z.object({
+  success: z.literal(true),
+  installation: z.nullable(
+    z.object({
+      installerName: z.string(),
+      installerMobileNo: z.string(),
+      installedAt: z.string(),
+      handedOverAt: z.nullable(z.string()),
+      farmerSeenAt: z.nullable(z.string()),
+    }),
+  ),
+});
