@@ -93,7 +93,7 @@ const MASKS: ((x: number, y: number) => boolean)[] = [
 
 type Grid = boolean[][];
 
-class Symbol {
+class QrSymbol {
   readonly modules: Grid = Array.from({ length: QR_SIZE }, () => new Array<boolean>(QR_SIZE).fill(false));
   readonly isFunction: Grid = Array.from({ length: QR_SIZE }, () => new Array<boolean>(QR_SIZE).fill(false));
 
@@ -211,7 +211,7 @@ export function encodeQr(text: string, mask?: number): Grid {
   const data = dataCodewords(bytes);
   const codewords = [...data, ...reedSolomon(data, EC_CODEWORDS)];
   const masked = (choice: number) => {
-    const symbol = new Symbol();
+    const symbol = new QrSymbol();
     symbol.drawFunctionPatterns();
     symbol.drawCodewords(codewords);
     symbol.applyMask(choice);
