@@ -135,6 +135,27 @@ export const otaProgressMessageSchema = z.object({
   error: z.string().max(200).optional(),
 });
 
+/**
+ * The end of a commissioning test run (`testRun`, below), relay OFF again: the per-phase voltages
+ * before the start, the highest current of the start-up surge and the running current after it
+ * (the mean of the readings past the surge), in A. Not `ok`: the box did not start the motor, or
+ * stopped it early (an OFF, a trip, the supply gone), and says why in `error`.
+ */
+export const testRunResultMessageSchema = z.object({
+  type: z.literal("testRunResult"),
+  id: commandId,
+  ok: z.boolean(),
+  relay: relayStateSchema,
+  voltages: z.array(volts).min(1).max(3),
+  surgeCurrent: amperes.optional(),
+  runningCurrent: amperes.optional(),
+  /** How long the motor ran, in s. */
+  ranSeconds: z.number().min(0).max(60).optional(),
+  error: z.string().max(200).optional(),
+});
+
+export type TestRunResultMessage = z.infer<typeof testRunResultMessageSchema>;
+
 export const deviceMessageSchema = z.discriminatedUnion("type", [
   helloMessageSchema,
   ackMessageSchema,
@@ -144,6 +165,7 @@ export const deviceMessageSchema = z.discriminatedUnion("type", [
   eventMessageSchema,
   logLineMessageSchema,
   otaProgressMessageSchema,
+  testRunResultMessageSchema,
 ]);
 export type DeviceMessage = z.infer<typeof deviceMessageSchema>;
 
@@ -220,6 +242,19 @@ export const watchMessageSchema = z.object({
   intervalSeconds: z.number().int().positive(),
 });
 
+/**
+ * Commissioning's test run (docs/decisions/030-installers.md): check that every phase is present,
+ * start the motor, let the start-up surge pass, measure the running current, and stop after
+ * `seconds`, whatever happens. During it the box's own absolute limits hold but not the
+ * configured thresholds (they are what the run is for), and it sends no `power` frames: the
+ * answer is one `testRunResult` with the same id. A `switch` OFF ends it at once.
+ */
+export const testRunMessageSchema = z.object({
+  type: z.literal("testRun"),
+  id: commandId,
+  seconds: z.number().int().min(3).max(30),
+});
+
 /** The hub could not accept a frame; nothing changed because of it. */
 export const errorMessageSchema = z.object({
   type: z.literal("error"),
@@ -235,10 +270,11 @@ export const serverToDeviceMessageSchema = z.discriminatedUnion("type", [
   otaMessageSchema,
   watchMessageSchema,
   errorMessageSchema,
+  testRunMessageSchema,
 ]);
 export type ServerToDeviceMessage = z.infer<typeof serverToDeviceMessageSchema>;
-/** Commands the box must acknowledge. */
-export type DeviceCommand = Extract<ServerToDeviceMessage, { id: string }>;
+/** Commands the box must acknowledge (a test run is answered by its result instead). */
+export type DeviceCommand = Exclude<Extract<ServerToDeviceMessage, { id: string }>, { type: "testRun" }>;
 
 /** docs/device-protocol.md §2: a frame is at most this many bytes of UTF-8. */
 export const MAX_FRAME_BYTES = 4096;

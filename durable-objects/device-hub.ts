@@ -31,6 +31,7 @@ import {
   type ReadingResult,
   type ScheduleFailure,
   type ScheduleResult,
+  type TestRunOutcome,
 } from "../common/hub-contract.ts";
 import type { BrowserCloseReason } from "../common/pump-state.ts";
 import type { HealthData, PowerData } from "../common/realtime-protocol.ts";
@@ -137,8 +138,10 @@ export class DeviceHub extends DurableObject<Env> {
 
   private async socketGone(ws: WebSocket): Promise<void> {
     const attachment = attachmentOf(ws);
-    if (attachment?.role === "device") await this.rooms.link.socketGone(ws);
-    else if (attachment?.role === "browser") this.rooms.browsers.socketGone(ws);
+    if (attachment?.role === "device") {
+      this.rooms.commissioning.linkLost();
+      await this.rooms.link.socketGone(ws);
+    } else if (attachment?.role === "browser") this.rooms.browsers.socketGone(ws);
   }
 
   // ---- timers: one alarm multiplexed over named, idempotent timers -----------------------
@@ -190,6 +193,15 @@ export class DeviceHub extends DurableObject<Env> {
    */
   async requestHealth(): Promise<ReadingResult<HealthData>> {
     return this.rooms.readings.health();
+  }
+
+  /**
+   * Commissioning's test run for installer `installerUserId` (device-hub/commissioning.ts): the
+   * hub checks D1 itself that the box is in that installer's hands, then the box runs the motor
+   * for `seconds` and answers with what it measured.
+   */
+  async commissionTestRun(installerUserId: number, seconds: number): Promise<TestRunOutcome> {
+    return this.rooms.commissioning.testRun(installerUserId, seconds);
   }
 
   /** A fresh power reading, on the same terms as requestHealth. */

@@ -17,6 +17,10 @@ CREATE TABLE `installations` (
 	`installed_at` integer NOT NULL,
 	`handed_over_at` integer,
 	`farmer_seen_at` integer,
+	`test_run` text,
+	`report` text,
+	`feeder` text,
+	`commissioned_at` integer,
 	FOREIGN KEY (`device_id`) REFERENCES `devices`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`installer_user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null,
 	FOREIGN KEY (`farmer_user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null

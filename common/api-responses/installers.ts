@@ -3,6 +3,44 @@
 import { deviceKindSchema } from "../device-enums.ts";
 import { z } from "../zod-mini.ts";
 
+const settingsSchema = z.object({
+  defaultCurrent: z.number(),
+  dryRunThreshold: z.number(),
+  overCurrentThreshold: z.number(),
+  horsePower: z.number(),
+});
+const measuredSchema = z.object({
+  voltages: z.array(z.number()),
+  surgeCurrent: z.number(),
+  runningCurrent: z.number(),
+  ranSeconds: z.number(),
+  at: z.string(),
+});
+/** The commissioning report kept with a box (common/commissioning.ts). */
+const reportSchema = z.object({
+  measured: measuredSchema,
+  suggested: settingsSchema,
+  set: settingsSchema,
+  feeder: z.nullable(z.string()),
+  by: z.object({ name: z.string(), mobileNo: z.string() }),
+  at: z.string(),
+});
+
+/** POST /api/installer/boxes/{deviceId}/test-run: what the box measured, and the settings suggested from it. */
+export const testRunResponseSchema = z.object({
+  success: z.literal(true),
+  measured: measuredSchema,
+  suggested: settingsSchema,
+});
+
+/** POST /api/installer/boxes/{deviceId}/commissioning. */
+export const commissionedResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  report: reportSchema,
+  deliveredToDevice: z.boolean(),
+});
+
 const installerSchema = z.object({ userId: z.int(), mobileNo: z.string(), name: z.string() });
 
 /** POST /api/admin/installers. */
@@ -26,6 +64,7 @@ export const installerBoxesResponseSchema = z.object({
       lastSeenAt: z.nullable(z.string()),
       installedAt: z.string(),
       handedOverAt: z.nullable(z.string()),
+      report: z.nullable(reportSchema),
     }),
   ),
 });
@@ -48,6 +87,7 @@ export const installationResponseSchema = z.object({
       installedAt: z.string(),
       handedOverAt: z.nullable(z.string()),
       farmerSeenAt: z.nullable(z.string()),
+      report: z.nullable(reportSchema),
     }),
   ),
 });

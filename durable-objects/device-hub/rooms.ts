@@ -4,6 +4,7 @@ import { HubAlerts } from "./alerts.ts";
 import { BrowserRequests } from "./browser-requests.ts";
 import { Browsers } from "./browsers.ts";
 import { MotorCommands } from "./commands.ts";
+import { Commissioning } from "./commissioning.ts";
 import type { HubContext } from "./context.ts";
 import { DebugLines } from "./debug-lines.ts";
 import { DeviceFrames } from "./device-frames.ts";
@@ -41,7 +42,12 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const ota = new FirmwareUpdates(hub, { commands, log });
   const link = new DeviceLink(hub, { commands, ota, view, alerts, usage });
   const windows = new WindowRuns(hub, { commands, log, alerts, book });
-  const frames = new DeviceFrames(hub, { link, commands, protection, power, ota, debug, view, windows }, allowance);
+  const commissioning = new Commissioning(hub);
+  const frames = new DeviceFrames(
+    hub,
+    { link, commands, protection, power, ota, debug, view, windows, commissioning },
+    allowance,
+  );
   const browsers = new Browsers(hub, { view, debug, link });
   const person = new PersonSwitch(hub, { commands });
   const requests = new BrowserRequests(hub, { browsers, person });
@@ -71,6 +77,7 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
     windows,
     schedules,
     settings,
+    commissioning,
   };
 }
 

@@ -99,6 +99,17 @@ const EXAMPLES: { [T in DeviceType]: Extract<DeviceMessage, { type: T }> } = {
   },
   log: { type: "log", line: "I (1234) relay=ON" },
   ota: { type: "ota", id: "ota-fuzz", stage: "downloading", progress: 50, error: "checksum mismatch" },
+  testRunResult: {
+    type: "testRunResult",
+    id: "test-run-fuzz",
+    ok: false,
+    relay: "off",
+    voltages: [412, 409, 415],
+    surgeCurrent: 53.4,
+    runningCurrent: 8.9,
+    ranSeconds: 10,
+    error: "Stopped by an OFF",
+  },
 };
 
 const fieldsOf = (type: DeviceType): string[] =>

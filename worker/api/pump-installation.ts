@@ -8,6 +8,7 @@ import { translateApi } from "../../common/i18n/api.ts";
 import { getDb } from "../db/client.ts";
 import { findInstallation, markSeenByFarmer } from "../db/installers.ts";
 import { apiError } from "../http/http-error.ts";
+import { reportOf } from "../installers/visits.ts";
 import type { ApiEnv } from "./context.ts";
 import { apiLanguage } from "./language.ts";
 import { requirePump } from "./require-auth.ts";
@@ -27,6 +28,7 @@ export const pumpInstallationRoutes = new Hono<ApiEnv>()
             installedAt: iso(found.installedAt)!,
             handedOverAt: iso(found.handedOverAt),
             farmerSeenAt: iso(found.farmerSeenAt),
+            report: reportOf(found.report),
           }
         : null,
     });

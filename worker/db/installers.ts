@@ -130,3 +130,20 @@ export async function markSeenByFarmer(db: Db, deviceId: string, now: number) {
     .where(and(eq(installations.deviceId, deviceId), isNull(installations.farmerSeenAt)));
   await markHandedOver(db, deviceId, null, now);
 }
+
+/** Keeps the box's last test run (JSON) with its installation. */
+export async function saveTestRun(db: Db, deviceId: string, testRun: string) {
+  await db.update(installations).set({ testRun }).where(eq(installations.deviceId, deviceId));
+}
+
+/** Keeps the commissioning report (JSON) and the feeder tag with the box's installation. */
+export async function saveCommissioningReport(
+  db: Db,
+  deviceId: string,
+  values: { report: string; feeder: string | null; now: number },
+) {
+  await db
+    .update(installations)
+    .set({ report: values.report, feeder: values.feeder, commissionedAt: values.now })
+    .where(eq(installations.deviceId, deviceId));
+}

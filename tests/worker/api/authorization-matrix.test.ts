@@ -300,6 +300,16 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     path: () => "/api/installer/claims/confirm",
     body: () => ({}),
   },
+  "POST /api/installer/boxes/:deviceId/test-run": {
+    access: "installer",
+    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/test-run`,
+    body: () => ({}),
+  },
+  "POST /api/installer/boxes/:deviceId/commissioning": {
+    access: "installer",
+    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/commissioning`,
+    body: () => ({}),
+  },
   "POST /api/installer/boxes/:deviceId/hand-over": {
     access: "installer",
     path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/hand-over`,

@@ -381,6 +381,23 @@ const ROUTES: Record<string, Spec> = {
     },
     accepts: () => false,
   },
+  "POST /api/installer/boxes/:deviceId/test-run": {
+    caller: "owner",
+    effect: "write",
+    params: { deviceId: (f) => f.ownerDevice.deviceId },
+    body: { template: () => ({ seconds: 5 }), fields: ["seconds"] },
+    accepts: () => false,
+  },
+  "POST /api/installer/boxes/:deviceId/commissioning": {
+    caller: "owner",
+    effect: "write",
+    params: { deviceId: (f) => f.ownerDevice.deviceId },
+    body: {
+      template: () => ({ defaultCurrent: 8.9, dryRunThreshold: 30, overCurrentThreshold: 30, feeder: "Rampur" }),
+      fields: ["defaultCurrent", "dryRunThreshold", "overCurrentThreshold", "feeder"],
+    },
+    accepts: () => false,
+  },
   "POST /api/installer/boxes/:deviceId/hand-over": {
     caller: "owner",
     effect: "write",

@@ -68,6 +68,16 @@ export const installations = sqliteTable(
     installedAt: timestamp("installed_at").notNull(),
     handedOverAt: timestamp("handed_over_at"),
     farmerSeenAt: timestamp("farmer_seen_at"),
+    /**
+     * The last test run the box measured, as JSON (common/commissioning.ts, `measuredSchema`):
+     * kept by the server, so the report says what the box measured, not what a page claimed.
+     */
+    testRun: text("test_run"),
+    /** The commissioning report, as JSON (`commissioningReportSchema`): measured, suggested, set, who, when. */
+    report: text("report"),
+    /** The feeder or village tag the installer gave at commissioning: boxes with the same tag are neighbours. */
+    feeder: text("feeder"),
+    commissionedAt: timestamp("commissioned_at"),
   },
   (table) => [index("installations_installer_idx").on(table.installerUserId)],
 );
