@@ -210,3 +210,8 @@ export type TestRunOutcome =
       error?: string;
       voltages?: number[];
     };
+
+/** Commissioning's first step (DeviceHub.commissionSupply): the box's own reading of every phase. */
+export type SupplyOutcome =
+  | { ok: true; voltages: number[]; everyPhase: boolean }
+  | { ok: false; code: "offline" | "timeout" | "notAllowed" };

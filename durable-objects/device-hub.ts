@@ -31,6 +31,7 @@ import {
   type ReadingResult,
   type ScheduleFailure,
   type ScheduleResult,
+  type SupplyOutcome,
   type TestRunOutcome,
 } from "../common/hub-contract.ts";
 import type { BrowserCloseReason } from "../common/pump-state.ts";
@@ -193,6 +194,11 @@ export class DeviceHub extends DurableObject<Env> {
    */
   async requestHealth(): Promise<ReadingResult<HealthData>> {
     return this.rooms.readings.health();
+  }
+
+  /** Commissioning's first step for installer `installerUserId`: the box's reading of every phase. */
+  async commissionSupply(installerUserId: number): Promise<SupplyOutcome> {
+    return this.rooms.commissioning.supply(installerUserId);
   }
 
   /**

@@ -8,10 +8,19 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { mobileNoSchema } from "../../common/api-schemas.ts";
 import { parseClaimLabel } from "../../common/claim-codes.ts";
-import { formatDateTime, formatMobileNo } from "../../common/i18n/format.ts";
+import { commissioningRequestSchema } from "../../common/commissioning.ts";
+import { formatDateTime, formatMobileNo, formatVoltages } from "../../common/i18n/format.ts";
 import { claimConfirmSchema, claimRequestSchema } from "../../common/installer-schemas.ts";
 import { deviceIdSchema } from "../../common/pump-schemas.ts";
-import { claimBox, confirmBoxClaim, handOverBox, installerOverview } from "../../worker/services/installer-visits.ts";
+import {
+  checkSupply,
+  claimBox,
+  commissionBox,
+  confirmBoxClaim,
+  handOverBox,
+  installerOverview,
+  testRunBox,
+} from "../../worker/services/installer-visits.ts";
 import type { Refusal } from "../../worker/services/refusal.ts";
 import { Field } from "../components/field.tsx";
 import { LanguageSwitch } from "../components/language-switch.tsx";
@@ -39,18 +48,48 @@ const REFUSALS: Partial<Record<string, MessageKey>> = {
   throttled: "installer.error.throttled",
   wrongCode: "code.wrong",
   noCode: "code.dead",
+  offline: "commission.error.offline",
+  timeout: "commission.error.noAnswer",
+  linkLost: "commission.error.noAnswer",
+  testRunBusy: "commission.error.busy",
+  motorRunning: "commission.error.motorRunning",
+  testRunRefused: "commission.error.refused",
+  noTestRun: "commission.error.noTestRun",
 };
+
+/** How long the page's test run lasts: enough for the surge to pass and the current to settle. */
+const TEST_RUN_SECONDS = 10;
+
+type Commissioning =
+  | { step: "supply"; deviceId: string; voltages: number[]; everyPhase: boolean }
+  | {
+      step: "testRun";
+      deviceId: string;
+      measured: { voltages: number[]; surgeCurrent: number; runningCurrent: number };
+      suggested: { defaultCurrent: number; dryRunThreshold: number; overCurrentThreshold: number; horsePower: number };
+    }
+  | {
+      step: "done";
+      deviceId: string;
+      set: { defaultCurrent: number; dryRunThreshold: number; overCurrentThreshold: number };
+    };
 
 type PageError = { key: MessageKey; values?: Record<string, string | number> };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const refused = (error: PageError, status: number) => data<{ error: PageError }>({ error }, { status });
+  const refused = (error: PageError, status: number, deviceId?: string) =>
+    data<{ error: PageError; deviceId?: string }>({ error, deviceId }, { status });
   if (!isSameOriginRequest(request)) return refused({ key: "error.crossSite" }, 403);
   const user = await requireUser(request, context);
   const env = envOf(context);
   const form = await readForm(request);
-  const refusedBy = (refusal: Refusal) =>
-    refused({ key: REFUSALS[refusal.code] ?? "installer.error.failed", values: refusal.params }, refusal.status);
+  const refusedBy = (refusal: Refusal, deviceId?: string) =>
+    refused(
+      { key: REFUSALS[refusal.code] ?? "installer.error.failed", values: refusal.params },
+      refusal.status,
+      deviceId,
+    );
+  const box = deviceIdSchema.safeParse(field(form, "deviceId"));
   switch (field(form, "intent")) {
     case "claim": {
       const input = claimRequestSchema.safeParse({
@@ -75,6 +114,34 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!linked.ok) return refusedBy(linked);
       return redirect(`/installer?linked=${input.data.deviceId}`);
     }
+    case "supply": {
+      if (!box.success) return refused({ key: "installer.error.invalid" }, 400);
+      const read = await checkSupply(env, user, box.data);
+      if (!read.ok) return refusedBy(read, box.data);
+      const commissioning: Commissioning = { step: "supply", deviceId: box.data, ...read };
+      return { commissioning };
+    }
+    case "testRun": {
+      if (!box.success) return refused({ key: "installer.error.invalid" }, 400);
+      const run = await testRunBox(env, user, box.data, TEST_RUN_SECONDS);
+      if (!run.ok) return refusedBy(run, box.data);
+      const commissioning: Commissioning = { step: "testRun", deviceId: box.data, ...run.value };
+      return { commissioning };
+    }
+    case "commission": {
+      if (!box.success) return refused({ key: "installer.error.invalid" }, 400);
+      const input = commissioningRequestSchema.safeParse({
+        defaultCurrent: field(form, "defaultCurrent"),
+        dryRunThreshold: field(form, "dryRunThreshold"),
+        overCurrentThreshold: field(form, "overCurrentThreshold"),
+        feeder: field(form, "feeder"),
+      });
+      if (!input.success) return refused({ key: "commission.error.invalid" }, 400, box.data);
+      const done = await commissionBox(env, user, box.data, { ...input.data, feeder: input.data.feeder ?? null });
+      if (!done.ok) return refusedBy(done, box.data);
+      const commissioning: Commissioning = { step: "done", deviceId: box.data, set: done.value.report.set };
+      return { commissioning };
+    }
     case "handOver": {
       const deviceId = deviceIdSchema.safeParse(field(form, "deviceId"));
       if (!deviceId.success) return refused({ key: "installer.error.invalid" }, 400);
@@ -96,7 +163,15 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
   const pendingBox = deviceIdSchema.safeParse(search.get("box"));
   const pendingFarmer = mobileNoSchema.safeParse(search.get("farmer"));
   const linked = search.get("linked");
-  const error = actionData?.error;
+  const error = actionData && "error" in actionData ? actionData.error : undefined;
+  const commissioning = actionData && "commissioning" in actionData ? actionData.commissioning : undefined;
+  // The box being commissioned: chosen from the list (`?commission=`), or the one the last step was about.
+  const commissioned =
+    commissioning?.deviceId ??
+    (actionData && "deviceId" in actionData ? actionData.deviceId : undefined) ??
+    search.get("commission") ??
+    linked;
+  const inHand = overview?.installed.find((box) => box.deviceId === commissioned && box.handedOverAt === null);
   return (
     <main className="page narrow installer-page">
       <header className="installer-header">
@@ -128,6 +203,7 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
               {t("installer.handedOver")}
             </p>
           )}
+          {inHand && <CommissioningSteps deviceId={inHand.deviceId} state={commissioning} busy={busy} />}
           <section className="card stack" aria-labelledby="claim-title">
             <h2 id="claim-title">{t("installer.claimTitle")}</h2>
             {pendingBox.success && pendingFarmer.success ? (
@@ -171,6 +247,21 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
                       {box.online ? t("installer.online") : t("installer.offline")} ·{" "}
                       {t("installer.installedOn", { time: formatDateTime(box.installedAt, language) })}
                     </span>
+                    {box.report && (
+                      <span data-testid="commission-report">
+                        {t("commission.report", {
+                          name: box.report.by.name,
+                          time: formatDateTime(box.report.at, language),
+                          measured: box.report.measured.runningCurrent,
+                          current: box.report.set.defaultCurrent,
+                        })}
+                      </span>
+                    )}
+                    {box.handedOverAt === null && (
+                      <Link to={`/installer?commission=${box.deviceId}`} data-testid={`commission-${box.deviceId}`}>
+                        {t("commission.open")}
+                      </Link>
+                    )}
                     {box.handedOverAt === null ? (
                       <Form method="post" className="stack">
                         <input type="hidden" name="intent" value="handOver" />
@@ -205,6 +296,105 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
         </>
       )}
     </main>
+  );
+}
+
+/**
+ * Commissioning, guided step by step, each confirmed by the box: the supply on every phase, a
+ * test run that measures the running current past the start-up surge and stops, the settings
+ * suggested from it (accepted or edited, with the feeder), and the stop the box confirmed.
+ */
+function CommissioningSteps({
+  deviceId,
+  state,
+  busy,
+}: {
+  deviceId: string;
+  state: Commissioning | undefined;
+  busy: boolean;
+}) {
+  const t = useT();
+  const language = useLanguage();
+  const step = state?.deviceId === deviceId ? state : undefined;
+  return (
+    <section className="card stack" aria-labelledby="commission-title" data-testid="commissioning">
+      <h2 id="commission-title">{t("commission.title", { deviceId })}</h2>
+      <h3>{t("commission.supplyStep")}</h3>
+      {step?.step === "supply" && (
+        <p className={`message ${step.everyPhase ? "success" : "error"}`} role="status" data-testid="commission-supply">
+          {t(step.everyPhase ? "commission.supplyOk" : "commission.supplyMissing", {
+            voltages: formatVoltages(step.voltages, language),
+          })}
+        </p>
+      )}
+      <Form method="post">
+        <input type="hidden" name="intent" value="supply" />
+        <input type="hidden" name="deviceId" value={deviceId} />
+        <button type="submit" className="button" disabled={busy} data-testid="commission-check-supply">
+          {t("commission.checkSupply")}
+        </button>
+      </Form>
+      <h3>{t("commission.testStep")}</h3>
+      <p className="muted">{t("commission.testHelp")}</p>
+      <Form method="post">
+        <input type="hidden" name="intent" value="testRun" />
+        <input type="hidden" name="deviceId" value={deviceId} />
+        <button type="submit" className="button" disabled={busy} data-testid="commission-test-run">
+          {t("commission.runTest")}
+        </button>
+      </Form>
+      {step?.step === "testRun" && (
+        <>
+          <p className="message success" role="status" data-testid="commission-measured">
+            {t("commission.measured", {
+              current: step.measured.runningCurrent,
+              surge: step.measured.surgeCurrent,
+              voltages: formatVoltages(step.measured.voltages, language),
+            })}
+          </p>
+          <p data-testid="commission-stopped">{t("commission.stopped")}</p>
+          <h3>{t("commission.settingsStep")}</h3>
+          <Form method="post" className="stack" noValidate data-testid="commission-settings">
+            <input type="hidden" name="intent" value="commission" />
+            <input type="hidden" name="deviceId" value={deviceId} />
+            <Field label={t("commission.ratedCurrent")}>
+              <input
+                name="defaultCurrent"
+                inputMode="decimal"
+                defaultValue={step.suggested.defaultCurrent}
+                data-testid="commission-current"
+              />
+            </Field>
+            <p className="muted">{t("commission.horsePower", { horsePower: step.suggested.horsePower })}</p>
+            <Field label={t("commission.dryRun")}>
+              <input name="dryRunThreshold" inputMode="decimal" defaultValue={step.suggested.dryRunThreshold} />
+            </Field>
+            <Field label={t("commission.overCurrent")}>
+              <input
+                name="overCurrentThreshold"
+                inputMode="decimal"
+                defaultValue={step.suggested.overCurrentThreshold}
+              />
+            </Field>
+            <Field label={t("commission.feeder")}>
+              <input name="feeder" maxLength={40} data-testid="commission-feeder" />
+            </Field>
+            <button type="submit" className="button primary" disabled={busy} data-testid="commission-save">
+              {t("commission.save")}
+            </button>
+          </Form>
+        </>
+      )}
+      {step?.step === "done" && (
+        <p className="message success" role="status" data-testid="commission-done">
+          {t("commission.done", {
+            current: step.set.defaultCurrent,
+            dryRun: step.set.dryRunThreshold,
+            overCurrent: step.set.overCurrentThreshold,
+          })}
+        </p>
+      )}
+    </section>
   );
 }
 

@@ -1,5 +1,5 @@
 import { Form, NavLink, Outlet, useLocation } from "react-router";
-import { formatDateTime, formatMobileNo } from "../../common/i18n/format.ts";
+import { formatDateTime, formatMobileNo, formatVoltages } from "../../common/i18n/format.ts";
 import { installerNotesOf } from "../../worker/services/installer-visits.ts";
 import { renewedSessionCookie } from "../../worker/services/page-session.ts";
 import { pumpSummaries } from "../../worker/services/pump-list.ts";
@@ -226,6 +226,15 @@ function HandOverCard({ handOver }: { handOver: NonNullable<Route.ComponentProps
           mobileNo: formatMobileNo(handOver.installerMobileNo),
         })}
       </p>
+      {handOver.report && (
+        <p data-testid="hand-over-report">
+          {t("handover.report", {
+            time: formatDateTime(handOver.report.at, language),
+            measured: handOver.report.measured.runningCurrent,
+            voltages: formatVoltages(handOver.report.measured.voltages, language),
+          })}
+        </p>
+      )}
       <p>
         {t("handover.settings", {
           current: handOver.current,

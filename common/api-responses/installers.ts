@@ -26,6 +26,13 @@ const reportSchema = z.object({
   at: z.string(),
 });
 
+/** POST /api/installer/boxes/{deviceId}/supply: the box's own reading of every phase. */
+export const supplyResponseSchema = z.object({
+  success: z.literal(true),
+  voltages: z.array(z.number()),
+  everyPhase: z.boolean(),
+});
+
 /** POST /api/installer/boxes/{deviceId}/test-run: what the box measured, and the settings suggested from it. */
 export const testRunResponseSchema = z.object({
   success: z.literal(true),

@@ -757,6 +757,36 @@ export const en = {
   "handover.settings":
     "Its motor: rated current {current} A; dry run when the current falls {dryRun} % below it, over current when it rises {overCurrent} % above it.",
   "handover.ok": "OK, the pump is mine",
+  "commission.open": "Commission",
+  "commission.title": "Commission {deviceId}",
+  "commission.supplyStep": "1. Supply on every phase",
+  "commission.checkSupply": "Check the supply",
+  "commission.supplyOk": "Supply on every phase: {voltages}",
+  "commission.supplyMissing": "A phase is missing: {voltages}. Do not run the motor.",
+  "commission.testStep": "2. Test run",
+  "commission.testHelp":
+    "The motor runs for 10 seconds and stops by itself. Check that the pump can run: water at the source, valves open.",
+  "commission.runTest": "Run the test",
+  "commission.measured": "Running current {current} A (start-up surge {surge} A), supply {voltages}.",
+  "commission.settingsStep": "3. Settings, suggested from the test run",
+  "commission.ratedCurrent": "Rated current (A)",
+  "commission.dryRun": "Dry run threshold (%)",
+  "commission.overCurrent": "Over current threshold (%)",
+  "commission.horsePower": "About {horsePower} HP",
+  "commission.feeder": "Feeder or village (boxes on the same feeder are neighbours)",
+  "commission.save": "Save and send to the box",
+  "commission.stopped": "4. The motor stopped after the test: the box confirmed it.",
+  "commission.done": "Commissioned: rated current {current} A, dry run {dryRun} %, over current {overCurrent} %.",
+  "commission.report": "Commissioned {time} by {name}: measured {measured} A, set {current} A.",
+  "commission.error.offline": "The box is offline. Check its power and network.",
+  "commission.error.noAnswer": "The box did not answer in time. Check it and try again.",
+  "commission.error.busy": "A test run is under way on this box. Wait for its result.",
+  "commission.error.motorRunning": "The motor is running, or its state is not known: stop it before a test run.",
+  "commission.error.refused": "The box did not finish the test run: {error}",
+  "commission.error.noTestRun": "Run the test first.",
+  "commission.error.invalid": "Check the numbers: current 0.1 to 100 A, thresholds in %.",
+  "handover.report":
+    "Commissioned {time}: in a test run the box measured {measured} A while the motor ran, supply {voltages}.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -5,9 +5,10 @@
 // The waiter is memory only, as the installer's request that waits on it is: a hub that restarts
 // mid-run loses the answer, and the box stops the motor by itself when the run's seconds are up.
 import type { TestRunResultMessage } from "../../common/device-protocol.ts";
-import type { TestRunOutcome } from "../../common/hub-contract.ts";
+import type { SupplyOutcome, TestRunOutcome } from "../../common/hub-contract.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { findInstallation } from "../../worker/db/installers.ts";
+import type { MotorCommands } from "./commands.ts";
 import { Room } from "./room.ts";
 
 /** How long past the run's own seconds the hub waits for its result. */
@@ -15,14 +16,29 @@ const RESULT_GRACE_MS = 10_000;
 
 type Waiting = { id: string; settle: (outcome: TestRunOutcome) => void };
 
-export class Commissioning extends Room {
+export class Commissioning extends Room<{ commands: MotorCommands }> {
   #waiting: Waiting | null = null;
 
-  async testRun(installerUserId: number, seconds: number): Promise<TestRunOutcome> {
+  /** Whether the box is in this installer's hands, by D1's installation (not handed over). */
+  async #inHand(installerUserId: number): Promise<boolean> {
     const installation = await findInstallation(getDb(this.hub.env.DB), this.hub.deviceId);
-    if (installation?.installerUserId !== installerUserId || installation.handedOverAt !== null) {
-      return { ok: false, code: "notAllowed" };
-    }
+    return installation?.installerUserId === installerUserId && installation.handedOverAt === null;
+  }
+
+  /**
+   * The first step: the supply on every phase as the box reads it now. Always asked of the box
+   * (a `request` for `power`), never the hub's latest: a confirmed OFF is a reading without volts.
+   */
+  async supply(installerUserId: number): Promise<SupplyOutcome> {
+    if (!(await this.#inHand(installerUserId))) return { ok: false, code: "notAllowed" };
+    const frame = await this.rooms.commands.requestFrame("power");
+    if (!frame.ok) return { ok: false, code: frame.code === "offline" ? "offline" : "timeout" };
+    const voltages = frame.message.voltages ?? [];
+    return { ok: true, voltages, everyPhase: voltages.length > 0 && voltages.every((volts) => volts > 0) };
+  }
+
+  async testRun(installerUserId: number, seconds: number): Promise<TestRunOutcome> {
+    if (!(await this.#inHand(installerUserId))) return { ok: false, code: "notAllowed" };
     const device = this.hub.sockets.device();
     if (!device) return { ok: false, code: "offline" };
     if (this.#waiting) return { ok: false, code: "busy" };

@@ -1,16 +1,19 @@
 // The installer's visit in chromium at 360 px, in Hindi, against the e2e Worker and its local
 // phone provider (docs/user-area.md, "The installer's visit"): an installer with a labelled box
 // in stock types the sticker's box id and claim code (no camera here), the farmer's number, then
-// the code the farmer got by SMS; the box is linked. The farmer's first page shows who installed
-// it and how to reach them; their OK hands it over, and the installer's page says so. The same
+// the code the farmer got by SMS; the box is linked. Commissioning, with the simulator as the box:
+// the supply on every phase, a test run whose suggested current is within 5 % of the motor's,
+// the settings sent to the box. The farmer's first page shows who installed it, how to reach
+// them and the report; their OK hands it over, and the installer's page says so. The same
 // claim code is refused the second time. Without JavaScript the forms work the same.
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { installerResponseSchema, stockResponseSchema } from "../../common/api-responses/installers.ts";
 import { formatMobileNo } from "../../common/i18n/format.ts";
+import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import { E2E_PERSIST_DIR } from "../../playwright.config.ts";
 import { labelDevice } from "../../scripts/lib/device-admin.ts";
 import { groupedClaimCode } from "../../scripts/lib/device-label.ts";
-import { adminApiToken, registerFarmer } from "./admin-support.ts";
+import { adminApiToken, registerFarmer, startDevice } from "./admin-support.ts";
 import { apiClient, codeSentTo, fitsTheScreen, hi, logIn, uniqueMobileNo } from "./support.ts";
 
 type Request = Parameters<typeof registerFarmer>[0];
@@ -28,7 +31,7 @@ async function installerWithLabelledBox(request: Request) {
     deviceIds: [box.device.id],
   });
   const claimCode = await labelDevice({ remote: false, persistTo: E2E_PERSIST_DIR }, box.device.id);
-  return { installer, deviceId: box.device.id, claimCode };
+  return { installer, deviceId: box.device.id, key: box.key, claimCode };
 }
 
 async function phone(browser: Browser, javaScript = true) {
@@ -70,6 +73,30 @@ test("an installer links a box by typing its sticker, the farmer sees who instal
   await expect(installerPage.getByTestId(`installed-${box.deviceId}`)).toContainText(hi["installer.handOver"]);
   expect(await fitsTheScreen(installerPage)).toBe(true);
 
+  // Commissioning, each step confirmed by the box (the simulator: a 5 HP 3-phase motor).
+  const device = await startDevice(box.deviceId, box.key);
+  try {
+    const steps = installerPage.getByTestId("commissioning");
+    await expect(steps.getByRole("heading", { level: 2 })).toHaveText(
+      hi["commission.title"].replace("{deviceId}", box.deviceId),
+    );
+    await steps.getByRole("button", { name: hi["commission.checkSupply"] }).click();
+    await expect(installerPage.getByTestId("commission-supply")).toContainText("R 4");
+    await installerPage.getByTestId("commissioning").getByRole("button", { name: hi["commission.runTest"] }).click();
+    await expect(installerPage.getByTestId("commission-measured")).toBeVisible({ timeout: 25_000 });
+    const suggested = Number(await installerPage.getByTestId("commission-current").inputValue());
+    expect(Math.abs(suggested - ratedCurrent("3phase", 5)) / ratedCurrent("3phase", 5)).toBeLessThanOrEqual(0.05);
+    await expect(installerPage.getByTestId("commission-stopped")).toHaveText(hi["commission.stopped"]);
+    expect(device.relay).toBe("off");
+    await installerPage.getByTestId("commission-feeder").fill("रामपुर 11 kV");
+    await installerPage.getByRole("button", { name: hi["commission.save"] }).click();
+    await expect(installerPage.getByTestId("commission-done")).toBeVisible();
+    expect(device.config.defaultCurrent).toBe(suggested);
+    expect(await fitsTheScreen(installerPage)).toBe(true);
+  } finally {
+    await device.stop();
+  }
+
   // The same sticker a second time, for anyone: refused.
   await installerPage.getByLabel(hi["installer.deviceId"]).fill(box.deviceId);
   await installerPage.getByLabel(hi["installer.claimCode"]).fill(box.claimCode);
@@ -82,6 +109,7 @@ test("an installer links a box by typing its sticker, the farmer sees who instal
   const card = farmerPage.getByTestId("hand-over-card");
   await expect(card).toContainText("रमेश इलेक्ट्रिकल्स");
   await expect(card).toContainText(formatMobileNo(box.installer.mobileNo));
+  await expect(farmerPage.getByTestId("hand-over-report")).toBeVisible();
   await expect(card.getByRole("link", { name: hi["handover.call"] })).toHaveAttribute(
     "href",
     `tel:+91${box.installer.mobileNo}`,

@@ -9,6 +9,7 @@ import {
   claimLinkedResponseSchema,
   commissionedResponseSchema,
   installerBoxesResponseSchema,
+  supplyResponseSchema,
   testRunResponseSchema,
 } from "../../common/api-responses/installers.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
@@ -27,6 +28,7 @@ import {
   requireInstaller,
   runTestRun,
   startClaim,
+  supplyReading,
 } from "../installers/visits.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
@@ -95,6 +97,11 @@ export const installerRoutes = new Hono<ApiEnv>()
       deviceId: input.deviceId,
       hubConfirmed: linked.hubConfirmed,
     });
+  })
+  .post("/boxes/:deviceId/supply", requireInstallerSession, async (c) => {
+    const deviceId = parseInput(deviceIdSchema, c.req.param("deviceId"));
+    const supply = await supplyReading(c.env, c.var.user.id, deviceId);
+    return respond(c, supplyResponseSchema, { success: true, ...supply });
   })
   .post("/boxes/:deviceId/test-run", requireInstallerSession, async (c) => {
     const deviceId = parseInput(deviceIdSchema, c.req.param("deviceId"));

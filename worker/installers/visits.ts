@@ -235,6 +235,19 @@ export async function handOver(env: Pick<Env, "DB">, installerUserId: number, de
   }
 }
 
+/** Commissioning's first step: the box's own reading of the supply on every phase (a `power` it is asked for). */
+export async function supplyReading(env: VisitEnv, installerUserId: number, deviceId: string) {
+  await requireInstaller(env, installerUserId);
+  await installationInHand(env, installerUserId, deviceId);
+  const outcome = await deviceHub(env, deviceId).commissionSupply(installerUserId);
+  if (!outcome.ok) {
+    throw outcome.code === "notAllowed"
+      ? apiError(403, "handedOver")
+      : hubFailureError({ ok: false, code: outcome.code });
+  }
+  return { voltages: outcome.voltages, everyPhase: outcome.everyPhase };
+}
+
 /**
  * Commissioning's test run: the box runs the motor for `seconds` and measures it
  * (DeviceHub.commissionTestRun, which checks the installation again itself). What it measured

@@ -6,7 +6,15 @@ import { authClientOf } from "../auth/throttle.ts";
 import { getDb } from "../db/client.ts";
 import { findInstallation, findInstaller, installedBy, markSeenByFarmer, stockOf } from "../db/installers.ts";
 import { languageOf } from "../http/request-language.ts";
-import { confirmClaim, handOver, startClaim } from "../installers/visits.ts";
+import {
+  commission,
+  confirmClaim,
+  handOver,
+  reportOf,
+  runTestRun,
+  startClaim,
+  supplyReading,
+} from "../installers/visits.ts";
 import { type Refusal, settle } from "./refusal.ts";
 
 /** The installer's page: their name, their stock and the boxes they installed; null for any other account. */
@@ -23,6 +31,7 @@ export async function installerOverview(env: Env, user: AuthenticatedUser) {
       online,
       installedAt: installation.installedAt,
       handedOverAt: installation.handedOverAt,
+      report: reportOf(installation.report),
     })),
   };
 }
@@ -79,6 +88,27 @@ export async function handOverBox(
   return done.ok ? { ok: true } : done;
 }
 
+/** Commissioning, step 1: the supply on every phase, as the box reads it now. */
+export async function checkSupply(env: Env, user: AuthenticatedUser, deviceId: string) {
+  const read = await settle(() => supplyReading(env, user.id, deviceId));
+  return read.ok ? { ok: true as const, ...read.value } : read;
+}
+
+/** Commissioning, step 2: the box's test run, and the settings suggested from it. */
+export function testRunBox(env: Env, user: AuthenticatedUser, deviceId: string, seconds: number) {
+  return settle(() => runTestRun(env, user.id, deviceId, seconds));
+}
+
+/** Commissioning, step 3: the settings accepted or edited, saved, sent, and the report kept. */
+export function commissionBox(
+  env: Env,
+  user: AuthenticatedUser,
+  deviceId: string,
+  input: { defaultCurrent: number; dryRunThreshold: number; overCurrentThreshold: number; feeder: string | null },
+) {
+  return settle(() => commission(env, { userId: user.id, mobileNo: user.mobileNo }, deviceId, input));
+}
+
 /**
  * What the user shell adds for the installer's visit, read side by side: whether the account is
  * an installer (a link to their page), and who installed the pump the owner has chosen while
@@ -99,6 +129,7 @@ export async function installerNotesOf(env: Env, userId: number, ownedDeviceId: 
             installerName: installation.installerName,
             installerMobileNo: installation.installerMobileNo,
             installedAt: installation.installedAt,
+            report: reportOf(installation.report),
           }
         : null,
   };

@@ -300,6 +300,10 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     path: () => "/api/installer/claims/confirm",
     body: () => ({}),
   },
+  "POST /api/installer/boxes/:deviceId/supply": {
+    access: "installer",
+    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/supply`,
+  },
   "POST /api/installer/boxes/:deviceId/test-run": {
     access: "installer",
     path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/test-run`,

@@ -381,6 +381,12 @@ const ROUTES: Record<string, Spec> = {
     },
     accepts: () => false,
   },
+  "POST /api/installer/boxes/:deviceId/supply": {
+    caller: "owner",
+    effect: "write",
+    params: { deviceId: (f) => f.ownerDevice.deviceId },
+    accepts: () => false,
+  },
   "POST /api/installer/boxes/:deviceId/test-run": {
     caller: "owner",
     effect: "write",

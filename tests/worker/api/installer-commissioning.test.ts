@@ -12,6 +12,7 @@ import {
   commissionedResponseSchema,
   installationResponseSchema,
   installerBoxesResponseSchema,
+  supplyResponseSchema,
   testRunResponseSchema,
 } from "../../../common/api-responses/installers.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -92,6 +93,22 @@ describe("commissioning", () => {
       const view = await getOk(`/api/pumps/${deviceId}/installation`, token, installationResponseSchema);
       expect(view.installation?.report).toEqual(done.report);
     }
+  });
+
+  it("asks the box itself for the supply on every phase, whatever reading the hub has", async () => {
+    const { box, deviceId, installerToken } = await linkedBox();
+    // A reading moments old, without volts (a confirmed OFF is one): not the answer.
+    box.send({ type: "power", current: 0, wattage: 0 });
+    const asked = postJson(`/api/installer/boxes/${deviceId}/supply`, {}, installerToken);
+    const request = await box.next("request");
+    expect(request.what).toBe("power");
+    box.send({ type: "ack", id: request.id, ok: true, relay: "off" });
+    box.send({ type: "power", current: 0, wattage: 0, voltages: [401, 0, 403], supply: true });
+    expect(await readJson(await asked, supplyResponseSchema)).toEqual({
+      success: true,
+      voltages: [401, 0, 403],
+      everyPhase: false,
+    });
   });
 
   it("keeps what the box measured, never what a page claims, and asks for a test run first", async () => {
