@@ -380,6 +380,17 @@ export const adminEn = {
   "admin.settings.firmwareEmpty": "No firmware uploaded yet.",
   "admin.settings.uploadedAt": "Uploaded",
   "admin.settings.size": "Size",
+  "admin.user.installation": "Installation",
+  "admin.user.installedBy": "Installed by",
+  "admin.user.handedOver": "Handed over",
+  "admin.user.notHandedOver": "Not yet: the installer still has the box",
+  "admin.user.feeder": "Feeder or village",
+  "admin.user.commissioning": "Commissioning",
+  "admin.user.commissioningMeasured":
+    "Test run {time}: running current {current} A, surge {surge} A, supply {voltages}",
+  "admin.user.commissioningSet":
+    "Set: {current} A, dry run {dryRun} %, over current {overCurrent} % (about {horsePower} HP); suggested {suggested} A",
+  "admin.user.notCommissioned": "Not commissioned",
 } as const;
 
 export type AdminMessageKey = keyof typeof adminEn;

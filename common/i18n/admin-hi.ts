@@ -367,4 +367,14 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.settings.firmwareEmpty": "अभी कोई फ़र्मवेयर अपलोड नहीं हुआ है।",
   "admin.settings.uploadedAt": "अपलोड हुआ",
   "admin.settings.size": "आकार",
+  "admin.user.installation": "इंस्टॉलेशन",
+  "admin.user.installedBy": "किसने लगाया",
+  "admin.user.handedOver": "सौंपा",
+  "admin.user.notHandedOver": "अभी नहीं: डिवाइस अभी इंस्टॉलर के पास है",
+  "admin.user.feeder": "फ़ीडर या गाँव",
+  "admin.user.commissioning": "कमीशनिंग",
+  "admin.user.commissioningMeasured": "टेस्ट रन {time}: चलने का करंट {current} A, शुरुआती झटका {surge} A, सप्लाई {voltages}",
+  "admin.user.commissioningSet":
+    "रखा: {current} A, ड्राई रन {dryRun} %, ओवरकरंट {overCurrent} % (लगभग {horsePower} HP); सुझाया {suggested} A",
+  "admin.user.notCommissioned": "कमीशन नहीं हुआ",
 };

@@ -13,7 +13,7 @@ import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import { E2E_PERSIST_DIR } from "../../playwright.config.ts";
 import { labelDevice } from "../../scripts/lib/device-admin.ts";
 import { groupedClaimCode } from "../../scripts/lib/device-label.ts";
-import { adminApiToken, registerFarmer, startDevice } from "./admin-support.ts";
+import { adminApiToken, adminLogIn, texts as adminTexts, registerFarmer, startDevice } from "./admin-support.ts";
 import { apiClient, codeSentTo, fitsTheScreen, hi, logIn, uniqueMobileNo } from "./support.ts";
 
 type Request = Parameters<typeof registerFarmer>[0];
@@ -117,6 +117,16 @@ test("an installer links a box by typing its sticker, the farmer sees who instal
   expect(await fitsTheScreen(farmerPage)).toBe(true);
   await card.getByRole("button", { name: hi["handover.ok"] }).click();
   await expect(farmerPage.getByTestId("hand-over-card")).toHaveCount(0);
+
+  // An admin sees the installation and its report on the farmer's page.
+  const adminPage = await phone(browser);
+  await adminLogIn(adminPage);
+  await adminPage.goto(`/admin/users/${farmer.id}`);
+  await expect(adminPage.getByTestId("installation-card")).toContainText("रमेश इलेक्ट्रिकल्स");
+  await expect(adminPage.getByTestId("installation-report")).toContainText(
+    adminTexts.hi["admin.user.commissioningSet"].split(":")[0]!,
+  );
+  await expect(adminPage.getByTestId("installation-card")).toContainText("रामपुर 11 kV");
 
   await installerPage.goto("/installer");
   const installed = installerPage.getByTestId(`installed-${box.deviceId}`);

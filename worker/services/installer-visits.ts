@@ -139,3 +139,17 @@ export async function installerNotesOf(env: Env, userId: number, ownedDeviceId: 
 export async function acknowledgeInstallation(env: Env, deviceId: string): Promise<void> {
   await markSeenByFarmer(getDb(env.DB), deviceId, Date.now());
 }
+
+/** Who installed a box, when it was handed over, and its commissioning report: the admin's user page. */
+export async function installationForAdmin(env: Env, deviceId: string) {
+  const found = await findInstallation(getDb(env.DB), deviceId);
+  if (!found) return null;
+  return {
+    installerName: found.installerName,
+    installerMobileNo: found.installerMobileNo,
+    installedAt: found.installedAt,
+    handedOverAt: found.handedOverAt,
+    feeder: found.feeder,
+    report: reportOf(found.report),
+  };
+}
