@@ -33,6 +33,8 @@ export const deviceEventSchema = z.enum([
   "underVoltage",
   "overVoltage",
   "voltageUnbalance",
+  "tamper",
+  "tamperOk",
 ]);
 export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 
@@ -118,6 +120,11 @@ export const eventMessageSchema = z.object({
   detail: z.string().max(120).optional(),
   /** A phase fault's phase, when the box can tell: pages word it in their reader's language. */
   phase: z.optional(phaseSchema),
+  /**
+   * Sent on the box's backup battery (a `powerLost` as the supply goes): likely its last frame
+   * until mains returns. The hub then asks whether it was a cut cable (docs/device-protocol.md §7).
+   */
+  battery: z.boolean().optional(),
 });
 
 /** One line of the box's own log, sent only while debug mode is on. */

@@ -82,6 +82,8 @@ export const FAULTS = [
   "phaseRestore",
   "powerCut",
   "powerRestore",
+  "tamper",
+  "tamperClose",
   "lowVoltage",
   "highVoltage",
   "unbalancedVoltage",
@@ -138,6 +140,8 @@ export class SimulatedDevice extends EventEmitter {
   watched = false;
   connected = false;
   phaseFault = false;
+  /** The enclosure is open (its tamper switch): reported once per opening. */
+  enclosureOpen = false;
   config: DeviceConfig = { ...DEFAULT_MOTOR_CONFIG, debug: false, mobileNo: null };
   ackMode: "normal" | "slow" | "none" = "normal";
   corruptDownloads = false;
@@ -263,15 +267,29 @@ export class SimulatedDevice extends EventEmitter {
         this.phaseFault = false;
         this.sendEvent("phaseOk");
         return;
-      case "powerCut":
+      case "powerCut": {
+        // Every phase gone: the relay drops, and the box says so on its backup battery. (The
+        // simulator's battery lasts; a real box's may not outlast this frame.)
         this.motor.supply = false;
         this.openRelay();
-        this.sendEvent("powerLost");
+        const phases = this.options.kind === "3phase" ? 3 : 1;
+        this.sendEvent("powerLost", { battery: true, voltages: Array.from({ length: phases }, () => 0) });
         return;
+      }
       case "powerRestore":
         // The relay stays open: a box never restarts a motor by itself.
         this.motor.supply = true;
         this.sendEvent("powerRestored");
+        return;
+      case "tamper":
+        if (this.enclosureOpen) return;
+        this.enclosureOpen = true;
+        this.sendEvent("tamper");
+        return;
+      case "tamperClose":
+        if (!this.enclosureOpen) return;
+        this.enclosureOpen = false;
+        this.sendEvent("tamperOk");
         return;
       case "lowVoltage":
       case "highVoltage":
@@ -538,7 +556,7 @@ export class SimulatedDevice extends EventEmitter {
 
   private sendEvent(
     event: DeviceEvent,
-    extra: { current?: number; voltages?: number[]; detail?: string; phase?: Phase } = {},
+    extra: { current?: number; voltages?: number[]; detail?: string; phase?: Phase; battery?: boolean } = {},
   ): void {
     this.log(`event ${event}`);
     this.send({ type: "event", event, relay: this.relay, ...extra });

@@ -46,6 +46,7 @@ import { type HubRooms, openRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
 import { attachmentOf } from "./device-hub/sockets.ts";
 import { countWake, hubStats } from "./device-hub/state.ts";
+import type { NeighbourSupply } from "./device-hub/supply-cut.ts";
 
 const SCHEDULE_NOT_ALLOWED: ScheduleFailure = { ok: false, code: "notAllowed" };
 
@@ -208,6 +209,14 @@ export class DeviceHub extends DurableObject<Env> {
    */
   async commissionTestRun(installerUserId: number, seconds: number): Promise<TestRunOutcome> {
     return this.rooms.commissioning.testRun(installerUserId, seconds);
+  }
+
+  /**
+   * Another box of the same feeder lost its supply at `cutAt` while its motor ran: whether this
+   * box has supply since (device-hub/theft.ts). Hub to hub; the Worker never calls it.
+   */
+  async supplySince(cutAt: number): Promise<NeighbourSupply> {
+    return this.rooms.theft.supplySince(cutAt);
   }
 
   /** A fresh power reading, on the same terms as requestHealth. */

@@ -27,6 +27,7 @@ CREATE TABLE `installations` (
 );
 --> statement-breakpoint
 CREATE INDEX `installations_installer_idx` ON `installations` (`installer_user_id`);--> statement-breakpoint
+CREATE INDEX `installations_feeder_idx` ON `installations` (`feeder`);--> statement-breakpoint
 CREATE TABLE `installer_stock` (
 	`device_id` text PRIMARY KEY NOT NULL,
 	`installer_user_id` integer NOT NULL,

@@ -183,6 +183,7 @@ export const en = {
   "alerts.kind.offlineWhileOn": "Device offline while the motor is ON",
   "alerts.kind.runningWithoutCommand": "Motor running without a command",
   "alerts.kind.schedule": "Schedule carried out or missed",
+  "alerts.kind.theft": "Box opened, or cable cut (theft)",
   "alerts.save": "Save",
   "alerts.saved": "Alert settings saved.",
   "alerts.test": "Send a test alert",
@@ -209,6 +210,8 @@ export const en = {
   "alerts.phoneKind.offlineWhileOn": "Device offline while the motor is ON",
   "alerts.phoneKind.powerBack": "Power back at the pump",
   "alerts.phoneKind.scheduleMissed": "A schedule or power window could not run",
+  "alerts.phoneKind.tamper": "Box opened (theft?): call and SMS",
+  "alerts.phoneKind.cableCut": "Cable cut while the motor ran (theft?): call and SMS",
   "alerts.app.title": "App alerts on this phone",
   "alerts.subscribeFailed":
     "This phone could not take app alerts. Choose an SMS or a call above for the alerts that matter.",
@@ -226,6 +229,11 @@ export const en = {
   "push.phaseOk.body": "All phases are back. The motor can be switched ON again.",
   "push.powerLost.title": "Power cut at the pump",
   "push.powerLost.body": "There is no mains power at the pump. The motor stopped.",
+  "push.tamper.title": "The box was opened",
+  "push.tamper.body": "Someone opened the pump's box. It may be theft: go and check the pump.",
+  "push.cableCut.title": "Cable cut?",
+  "push.cableCut.body":
+    "The pump lost power while the motor ran, but pumps nearby still have power. The cable may be cut.",
   "push.powerBack.title": "Power is back",
   "push.powerBack.body": "Mains power is back at the pump. The motor stays OFF until someone switches it ON.",
   "push.offlineWhileOn.title": "Device offline, motor was ON",
@@ -605,6 +613,10 @@ export const en = {
   "log.phaseOk": "Phase is OK now.",
   "log.powerLost": "Power cut at the pump. Motor stopped.",
   "log.powerRestored": "Power is back at the pump. The motor stays OFF until someone switches it on.",
+  "log.tamper": "The box was opened (theft alert sent).",
+  "log.tamperOk": "The box is closed again.",
+  "log.cableCut":
+    "Power went while the motor ran, but pumps nearby kept theirs: the cable may be cut (theft alert sent).",
   "log.serverOffFailed": "The server could not switch the motor OFF ({reason}). Check the pump.",
   "log.mobileNoChanged": "Mobile number changed to {mobileNo}. The box restarts.",
   "log.otaRefused":

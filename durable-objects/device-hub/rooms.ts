@@ -21,6 +21,7 @@ import { ScheduleBook } from "./schedule-book.ts";
 import { Schedules } from "./schedules.ts";
 import { Settings } from "./settings.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
+import { Theft } from "./theft.ts";
 import { Usage } from "./usage.ts";
 import { WindowRuns } from "./window-runs.ts";
 
@@ -36,7 +37,8 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const view = new PumpView(hub, { log, offs });
   const commands = new MotorCommands(hub, { log, view, usage, offs, book }, allowance);
   const readings = new FreshReadings(hub, { commands });
-  const protection = new Protection(hub, { commands, log, view, alerts });
+  const theft = new Theft(hub, { log, alerts, commands });
+  const protection = new Protection(hub, { commands, log, view, alerts, theft });
   const power = new PowerHistory(hub, { usage });
   const debug = new DebugLines(hub);
   const ota = new FirmwareUpdates(hub, { commands, log });
@@ -78,6 +80,7 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
     schedules,
     settings,
     commissioning,
+    theft,
   };
 }
 

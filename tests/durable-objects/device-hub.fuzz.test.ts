@@ -96,6 +96,7 @@ const EXAMPLES: { [T in DeviceType]: Extract<DeviceMessage, { type: T }> } = {
     voltages: [412, 409, 415],
     detail: "Phase Y missing",
     phase: "Y",
+    battery: false,
   },
   log: { type: "log", line: "I (1234) relay=ON" },
   ota: { type: "ota", id: "ota-fuzz", stage: "downloading", progress: 50, error: "checksum mismatch" },

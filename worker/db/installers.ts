@@ -1,7 +1,7 @@
 // Installers, their stock of boxes, the boxes' claim codes and installations, in D1
 // (docs/decisions/030-installers.md). The claim itself, which links a box, is one batch with the
 // relink's own statements (worker/installers/claims.ts).
-import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { boxClaims, devices, installations, installerStock, installers, users } from "./schema.ts";
 
@@ -146,4 +146,20 @@ export async function saveCommissioningReport(
     .update(installations)
     .set({ report: values.report, feeder: values.feeder, commissionedAt: values.now })
     .where(eq(installations.deviceId, deviceId));
+}
+
+/**
+ * The boxes with `deviceId`'s feeder tag (set at commissioning), at most `limit`, online first
+ * and most recently heard first: the neighbours a cut supply is compared with
+ * (durable-objects/device-hub/theft.ts). None when the box has no tag.
+ */
+export async function feederNeighbours(db: Db, deviceId: string, limit: number): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(sql`
+    SELECT n.device_id AS id FROM installations own
+    JOIN installations n ON n.feeder = own.feeder AND n.device_id != own.device_id
+    JOIN devices d ON d.id = n.device_id
+    WHERE own.device_id = ${deviceId} AND own.feeder IS NOT NULL
+    ORDER BY d.online DESC, d.last_seen_at DESC, n.device_id
+    LIMIT ${limit}`);
+  return rows.map((row) => row.id);
 }

@@ -141,6 +141,24 @@ export const SMS_TEMPLATES = {
       en: "Sinchai: the {time} schedule of pump {pumpName} could not run. See why in the app.",
     },
   },
+  /** The box's enclosure was opened (its tamper switch). */
+  alertTamper: {
+    variables: ["pumpName"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} के डिवाइस का ढक्कन खोला गया। चोरी हो सकती है, पंप पर जाकर देखें।",
+      en: "Sinchai: the box of pump {pumpName} was opened. It may be theft: go and check the pump.",
+    },
+  },
+  /** Every phase gone while the motor ran, while pumps of the same feeder kept their supply. */
+  alertCableCut: {
+    variables: ["pumpName"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} की बिजली मोटर चलते हुए गई, पर आसपास बिजली है। केबल कटी हो सकती है।",
+      en: "Sinchai: pump {pumpName} lost power while the motor ran, but pumps nearby have power. The cable may be cut.",
+    },
+  },
   // Replies to a command from a phone (worker/phone-control/): what the box confirmed, or plainly
   // that it did not. The time is when the box answered.
   phoneOn: {

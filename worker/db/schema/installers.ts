@@ -79,7 +79,11 @@ export const installations = sqliteTable(
     feeder: text("feeder"),
     commissionedAt: timestamp("commissioned_at"),
   },
-  (table) => [index("installations_installer_idx").on(table.installerUserId)],
+  (table) => [
+    index("installations_installer_idx").on(table.installerUserId),
+    // A cut supply's neighbours (durable-objects/device-hub/theft.ts): the boxes of its feeder.
+    index("installations_feeder_idx").on(table.feeder),
+  ],
 );
 
 export type InstallationRow = typeof installations.$inferSelect;
