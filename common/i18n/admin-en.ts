@@ -77,6 +77,7 @@ export const adminEn = {
   "admin.dashboard.devicesUnlinked": "Boxes not linked yet",
   "admin.dashboard.phaseFaultsNow": "Phase fault now",
   "admin.dashboard.devicesTrippedToday": "Motors stopped by protection today",
+  "admin.dashboard.theftAlertsWeek": "Theft alerts in 7 days (box opened, cable cut)",
   "admin.dashboard.rechargesPending": "Recharges waiting",
   "admin.dashboard.plansEndingSoon": "Plans ending within 7 days",
   "admin.dashboard.plansLapsed": "Plans ended",

@@ -74,6 +74,7 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.dashboard.devicesUnlinked": "अभी किसी से नहीं जुड़े डिवाइस",
   "admin.dashboard.phaseFaultsNow": "अभी फेज़ फॉल्ट",
   "admin.dashboard.devicesTrippedToday": "आज सुरक्षा ने मोटर बंद की",
+  "admin.dashboard.theftAlertsWeek": "7 दिन में चोरी की चेतावनियाँ (डिवाइस खुला, केबल कटी)",
   "admin.dashboard.rechargesPending": "रुके हुए रिचार्ज",
   "admin.dashboard.plansEndingSoon": "7 दिन में खत्म होने वाले प्लान",
   "admin.dashboard.plansLapsed": "खत्म हुए प्लान",
