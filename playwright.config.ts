@@ -31,6 +31,7 @@ const OWN_FARMER_SPECS = [
   "**/admin-recharges.spec.ts",
   "**/admin-telephony.spec.ts",
   "**/touch-targets.spec.ts",
+  "**/installer-visit.spec.ts",
 ];
 
 /** Specs that read what every device and account add to (totals, the newest logs, the audit). */

@@ -9,6 +9,8 @@ export default [
   route("forgot-password", "routes/forgot-password.tsx"),
   route("logout", "routes/logout.tsx"),
   route("language", "routes/language.ts"),
+  // ---- the installer's visit: an installer's own page, outside the farmer's shell ----
+  route("installer", "routes/installer.tsx"),
   // ---- user area ----
   layout("routes/user-shell.tsx", [
     route("motor-control", "routes/motor-control/route.tsx", { id: "routes/motor-control" }),
@@ -22,6 +24,7 @@ export default [
     route("pump-people", "routes/pump-people.tsx"),
     route("pump-settings", "routes/pump-settings.tsx"),
     route("pump-invitation", "routes/pump-invitation.ts"),
+    route("pump-installer", "routes/pump-installer.ts"),
   ]),
   // ---- admin area ----
   route("admin/login", "routes/admin/login.tsx"),

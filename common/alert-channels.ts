@@ -1,6 +1,6 @@
 // How each alert reaches a farmer besides the app (docs/telephony.md, "Alerts by SMS and call";
 // docs/decisions/026-alerts-by-sms-and-call.md): per kind, the app only, an SMS, or a call that
-// is followed by an SMS when nobody answers it. Six kinds go by phone, each with its DLT template
+// is followed by an SMS when nobody answers it. Eight kinds go by phone, each with its DLT template
 // (worker/telephony/sms-templates.ts) and its call script (worker/telephony/voice-scripts.ts);
 // the others stay in the app. Only a verified number gets SMS and calls, within a daily cap.
 // No zod here: the /alerts page's bundle takes this module (the API's schemas are in
@@ -15,6 +15,8 @@ export const PHONE_ALERT_KINDS = [
   "offlineWhileOn",
   "powerBack",
   "scheduleMissed",
+  "tamper",
+  "cableCut",
 ] as const;
 export type PhoneAlertKind = (typeof PHONE_ALERT_KINDS)[number];
 
@@ -25,7 +27,21 @@ export type AlertChannel = (typeof ALERT_CHANNELS)[number];
  * The kinds that may need the farmer at once: something stopped the motor or nobody can, and
  * it may be running when it should not. They are called by default.
  */
-const CRITICAL_ALERT_KINDS: readonly PhoneAlertKind[] = ["dryRun", "phaseFault", "voltageTrip", "offlineWhileOn"];
+const CRITICAL_ALERT_KINDS: readonly PhoneAlertKind[] = [
+  "dryRun",
+  "phaseFault",
+  "voltageTrip",
+  "offlineWhileOn",
+  "tamper",
+  "cableCut",
+];
+
+/**
+ * Theft is under way at the well while the alert goes out: whoever chose a call for these gets
+ * the SMS at once as well, not only when the call goes unanswered, so the words are on the
+ * phone of someone who picked up on a noisy line or is on the way.
+ */
+export const CALL_AND_SMS_KINDS: readonly PhoneAlertKind[] = ["tamper", "cableCut"];
 
 export type AlertChannels = Record<PhoneAlertKind, AlertChannel>;
 
@@ -74,6 +90,8 @@ export function phoneAlertKindOf(alert: PumpAlert): PhoneAlertKind | null {
       return "offlineWhileOn";
     case "schedule":
       return alert.outcome === "done" ? null : "scheduleMissed";
+    case "theft":
+      return alert.cause;
     case "overCurrent":
     case "runningWithoutCommand":
       return null;

@@ -14,6 +14,7 @@ export const ALERT_KINDS = [
   "offlineWhileOn",
   "runningWithoutCommand",
   "schedule",
+  "theft",
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -27,6 +28,8 @@ export type Alert =
   | { kind: "power"; state: "lost" | "back" }
   | { kind: "offlineWhileOn"; lastSeenAt: number | null }
   | { kind: "runningWithoutCommand"; current: number }
+  /** The box's enclosure opened, or its cable cut while the motor ran (docs/device-protocol.md §7). */
+  | { kind: "theft"; cause: "tamper" | "cableCut" }
   | {
       kind: "schedule";
       outcome: "done" | "missed" | "failed";

@@ -33,6 +33,8 @@ export const deviceEventSchema = z.enum([
   "underVoltage",
   "overVoltage",
   "voltageUnbalance",
+  "tamper",
+  "tamperOk",
 ]);
 export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 
@@ -118,6 +120,11 @@ export const eventMessageSchema = z.object({
   detail: z.string().max(120).optional(),
   /** A phase fault's phase, when the box can tell: pages word it in their reader's language. */
   phase: z.optional(phaseSchema),
+  /**
+   * Sent on the box's backup battery (a `powerLost` as the supply goes): likely its last frame
+   * until mains returns. The hub then asks whether it was a cut cable (docs/device-protocol.md §7).
+   */
+  battery: z.boolean().optional(),
 });
 
 /** One line of the box's own log, sent only while debug mode is on. */
@@ -135,6 +142,27 @@ export const otaProgressMessageSchema = z.object({
   error: z.string().max(200).optional(),
 });
 
+/**
+ * The end of a commissioning test run (`testRun`, below), relay OFF again: the per-phase voltages
+ * before the start, the highest current of the start-up surge and the running current after it
+ * (the mean of the readings past the surge), in A. Not `ok`: the box did not start the motor, or
+ * stopped it early (an OFF, a trip, the supply gone), and says why in `error`.
+ */
+export const testRunResultMessageSchema = z.object({
+  type: z.literal("testRunResult"),
+  id: commandId,
+  ok: z.boolean(),
+  relay: relayStateSchema,
+  voltages: z.array(volts).min(1).max(3),
+  surgeCurrent: amperes.optional(),
+  runningCurrent: amperes.optional(),
+  /** How long the motor ran, in s. */
+  ranSeconds: z.number().min(0).max(60).optional(),
+  error: z.string().max(200).optional(),
+});
+
+export type TestRunResultMessage = z.infer<typeof testRunResultMessageSchema>;
+
 export const deviceMessageSchema = z.discriminatedUnion("type", [
   helloMessageSchema,
   ackMessageSchema,
@@ -144,6 +172,7 @@ export const deviceMessageSchema = z.discriminatedUnion("type", [
   eventMessageSchema,
   logLineMessageSchema,
   otaProgressMessageSchema,
+  testRunResultMessageSchema,
 ]);
 export type DeviceMessage = z.infer<typeof deviceMessageSchema>;
 
@@ -220,6 +249,19 @@ export const watchMessageSchema = z.object({
   intervalSeconds: z.number().int().positive(),
 });
 
+/**
+ * Commissioning's test run (docs/decisions/033-installers.md): check that every phase is present,
+ * start the motor, let the start-up surge pass, measure the running current, and stop after
+ * `seconds`, whatever happens. During it the box's own absolute limits hold but not the
+ * configured thresholds (they are what the run is for), and it sends no `power` frames: the
+ * answer is one `testRunResult` with the same id. A `switch` OFF ends it at once.
+ */
+export const testRunMessageSchema = z.object({
+  type: z.literal("testRun"),
+  id: commandId,
+  seconds: z.number().int().min(3).max(30),
+});
+
 /** The hub could not accept a frame; nothing changed because of it. */
 export const errorMessageSchema = z.object({
   type: z.literal("error"),
@@ -235,10 +277,11 @@ export const serverToDeviceMessageSchema = z.discriminatedUnion("type", [
   otaMessageSchema,
   watchMessageSchema,
   errorMessageSchema,
+  testRunMessageSchema,
 ]);
 export type ServerToDeviceMessage = z.infer<typeof serverToDeviceMessageSchema>;
-/** Commands the box must acknowledge. */
-export type DeviceCommand = Extract<ServerToDeviceMessage, { id: string }>;
+/** Commands the box must acknowledge (a test run is answered by its result instead). */
+export type DeviceCommand = Exclude<Extract<ServerToDeviceMessage, { id: string }>, { type: "testRun" }>;
 
 /** docs/device-protocol.md §2: a frame is at most this many bytes of UTF-8. */
 export const MAX_FRAME_BYTES = 4096;

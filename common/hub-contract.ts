@@ -218,3 +218,24 @@ export type ThrottlePolicyName =
   | "phoneCommandPump"
   | "phoneReplyPump"
   | "phoneHelpNumber";
+
+/**
+ * A commissioning test run's outcome (DeviceHub.commissionTestRun, docs/decisions/033-installers.md):
+ * what the box measured, or why there was none. `notAllowed`: the hub's own look at D1 found no
+ * installation in this installer's hands; `busy`: a test run is under way; `motorRunning`: the
+ * hub does not know the motor to be OFF; `rejected`: the box did not start or stopped early,
+ * in its own words (`error`), with what it read (`voltages`).
+ */
+export type TestRunOutcome =
+  | { ok: true; voltages: number[]; surgeCurrent: number; runningCurrent: number; ranSeconds: number }
+  | {
+      ok: false;
+      code: "offline" | "timeout" | "linkLost" | "notAllowed" | "busy" | "motorRunning" | "rejected";
+      error?: string;
+      voltages?: number[];
+    };
+
+/** Commissioning's first step (DeviceHub.commissionSupply): the box's own reading of every phase. */
+export type SupplyOutcome =
+  | { ok: true; voltages: number[]; everyPhase: boolean }
+  | { ok: false; code: "offline" | "timeout" | "notAllowed" };

@@ -168,6 +168,11 @@ export const motorLogEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("phaseOk") }),
   z.object({ kind: z.literal("powerLost") }),
   z.object({ kind: z.literal("powerRestored") }),
+  /** The box's enclosure was opened (its tamper switch); `tamperOk`: closed again. */
+  z.object({ kind: z.literal("tamper") }),
+  z.object({ kind: z.literal("tamperOk") }),
+  /** Every phase went while the motor ran, the box on its battery, while boxes of its feeder kept supply. */
+  z.object({ kind: z.literal("cableCut") }),
   /** The hub tried to stop the motor for `reason` and the box refused. */
   z.object({ kind: z.literal("serverOffFailed"), reason: serverReasonSchema }),
   z.object({ kind: z.literal("mobileNoChanged"), mobileNo: z.string().max(20) }),

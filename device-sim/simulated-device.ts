@@ -32,7 +32,7 @@ import {
   voltageLimitsOf,
 } from "../common/protection.ts";
 import { boxAuthorization } from "./box-authorization.ts";
-import { MotorModel } from "./motor-model.ts";
+import { INRUSH_MS, MotorModel } from "./motor-model.ts";
 
 export type SimulatedDeviceOptions = {
   /** ws(s)://host/api/device/connect */
@@ -82,6 +82,8 @@ export const FAULTS = [
   "phaseRestore",
   "powerCut",
   "powerRestore",
+  "tamper",
+  "tamperClose",
   "lowVoltage",
   "highVoltage",
   "unbalancedVoltage",
@@ -110,6 +112,9 @@ function frameOverhead(payloadBytes: number, masked: boolean): number {
 }
 
 const DEBUG_LINE_INTERVAL_MS = 2_000;
+/** A test run samples the current this often, and counts the surge this long past its model's end. */
+const TEST_RUN_SAMPLE_MS = 100;
+const TEST_RUN_SURGE_MARGIN_MS = 500;
 
 const SUPPLY_CONDITION_OF = {
   lowVoltage: "low",
@@ -135,6 +140,8 @@ export class SimulatedDevice extends EventEmitter {
   watched = false;
   connected = false;
   phaseFault = false;
+  /** The enclosure is open (its tamper switch): reported once per opening. */
+  enclosureOpen = false;
   config: DeviceConfig = { ...DEFAULT_MOTOR_CONFIG, debug: false, mobileNo: null };
   ackMode: "normal" | "slow" | "none" = "normal";
   corruptDownloads = false;
@@ -148,6 +155,8 @@ export class SimulatedDevice extends EventEmitter {
   readonly counters: TrafficCounters = { framesSent: 0, framesReceived: 0, bytesSent: 0, bytesReceived: 0 };
 
   private socket: WebSocket | null = null;
+  /** A commissioning test run under way: how it ends (an OFF ends it early). */
+  private testRun: { finish: (error?: string) => void } | null = null;
   private stopped = false;
   private bootedAt = Date.now();
   private relayOnAt: number | null = null;
@@ -258,15 +267,29 @@ export class SimulatedDevice extends EventEmitter {
         this.phaseFault = false;
         this.sendEvent("phaseOk");
         return;
-      case "powerCut":
+      case "powerCut": {
+        // Every phase gone: the relay drops, and the box says so on its backup battery. (The
+        // simulator's battery lasts; a real box's may not outlast this frame.)
         this.motor.supply = false;
         this.openRelay();
-        this.sendEvent("powerLost");
+        const phases = this.options.kind === "3phase" ? 3 : 1;
+        this.sendEvent("powerLost", { battery: true, voltages: Array.from({ length: phases }, () => 0) });
         return;
+      }
       case "powerRestore":
         // The relay stays open: a box never restarts a motor by itself.
         this.motor.supply = true;
         this.sendEvent("powerRestored");
+        return;
+      case "tamper":
+        if (this.enclosureOpen) return;
+        this.enclosureOpen = true;
+        this.sendEvent("tamper");
+        return;
+      case "tamperClose":
+        if (!this.enclosureOpen) return;
+        this.enclosureOpen = false;
+        this.sendEvent("tamperOk");
         return;
       case "lowVoltage":
       case "highVoltage":
@@ -380,6 +403,8 @@ export class SimulatedDevice extends EventEmitter {
         this.emit("welcome");
         return;
       case "switch":
+        // An OFF ends a test run at once, before it is acknowledged.
+        if (message.relay === "off") this.testRun?.finish("Stopped by an OFF");
         this.acknowledge(
           message.id,
           () => {
@@ -439,6 +464,9 @@ export class SimulatedDevice extends EventEmitter {
         this.watchIntervalSeconds = message.intervalSeconds;
         this.schedulePowerReports();
         if (message.watched) this.reportPower();
+        return;
+      case "testRun":
+        this.startTestRun(message.id, message.seconds);
         return;
       case "error":
         this.options.log?.(`[${this.deviceId}] hub error: ${message.message}`);
@@ -528,7 +556,7 @@ export class SimulatedDevice extends EventEmitter {
 
   private sendEvent(
     event: DeviceEvent,
-    extra: { current?: number; voltages?: number[]; detail?: string; phase?: Phase } = {},
+    extra: { current?: number; voltages?: number[]; detail?: string; phase?: Phase; battery?: boolean } = {},
   ): void {
     this.log(`event ${event}`);
     this.send({ type: "event", event, relay: this.relay, ...extra });
@@ -539,7 +567,72 @@ export class SimulatedDevice extends EventEmitter {
     this.reportPower();
   }
 
+  /**
+   * Commissioning's test run (docs/device-protocol.md, "Commissioning"): every phase present and
+   * the supply within its limits, or no start; then the motor runs `seconds`, the surge's peak
+   * and the mean running current after it are measured (no power frames meanwhile), and the
+   * relay opens again. A phase or the supply lost, or an OFF, ends it early, not ok.
+   */
+  private startTestRun(id: string, seconds: number): void {
+    const before = this.reading();
+    const voltageBreach = this.voltageBreach();
+    const refusal = this.testRun
+      ? "A test run is under way"
+      : this.relay === "on"
+        ? "The motor is running"
+        : !before.supply
+          ? "No mains power"
+          : this.phaseFault || before.voltages.some((volts) => volts === 0)
+            ? "A phase is missing"
+            : voltageBreach
+              ? VOLTAGE_REFUSAL[voltageBreach]
+              : null;
+    if (refusal) {
+      this.send({ type: "testRunResult", id, ok: false, relay: this.relay, voltages: before.voltages, error: refusal });
+      return;
+    }
+    const startedAt = Date.now();
+    const surge: number[] = [];
+    const running: number[] = [];
+    this.relay = "on";
+    this.relayOnAt = startedAt;
+    this.log(`test run for ${seconds} s`);
+    const finish = (error?: string) => {
+      clearInterval(sampler);
+      clearTimeout(stopper);
+      this.testRun = null;
+      this.relay = "off";
+      this.relayOnAt = null;
+      const mean = running.length === 0 ? 0 : running.reduce((sum, current) => sum + current, 0) / running.length;
+      this.send({
+        type: "testRunResult",
+        id,
+        ok: error === undefined,
+        relay: "off",
+        voltages: before.voltages,
+        surgeCurrent: Math.max(0, ...surge),
+        runningCurrent: Math.round(mean * 100) / 100,
+        ranSeconds: Math.round((Date.now() - startedAt) / 100) / 10,
+        ...(error === undefined ? {} : { error }),
+      });
+      this.emit("testRun", error === undefined);
+    };
+    const sampler = setInterval(() => {
+      const now = this.reading();
+      if (!now.supply || now.voltages.some((volts) => volts === 0)) {
+        finish("The supply or a phase was lost");
+        return;
+      }
+      // Past the surge, with a margin: the running current is what the motor draws from then on.
+      (Date.now() - startedAt < INRUSH_MS + TEST_RUN_SURGE_MARGIN_MS ? surge : running).push(now.current);
+    }, TEST_RUN_SAMPLE_MS);
+    const stopper = setTimeout(() => finish(), seconds * 1000);
+    this.testRun = { finish };
+  }
+
   private reportPower(): void {
+    // A test run's readings are its result: the hub hears none of them on the way.
+    if (this.testRun) return;
     const { current, wattage, voltages, supply } = this.reading();
     this.lastReportedCurrent = current;
     this.lastReportedVoltages = voltages;

@@ -31,6 +31,8 @@ import {
   type ReadingResult,
   type ScheduleFailure,
   type ScheduleResult,
+  type SupplyOutcome,
+  type TestRunOutcome,
 } from "../common/hub-contract.ts";
 import type { BrowserCloseReason } from "../common/pump-state.ts";
 import type { HealthData, PowerData } from "../common/realtime-protocol.ts";
@@ -42,6 +44,7 @@ import { personMay } from "./device-hub/owner.ts";
 import { afterRestart } from "./device-hub/pump-model.ts";
 import { type HubRooms, openRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
+import type { NeighbourSupply } from "./device-hub/supply-cut.ts";
 
 const SCHEDULE_NOT_ALLOWED: ScheduleFailure = { ok: false, code: "notAllowed" };
 
@@ -135,8 +138,10 @@ export class DeviceHub extends DurableObject<Env> {
 
   private async socketGone(ws: WebSocket): Promise<void> {
     const attachment = this.rooms.hub.sockets.attachmentOf(ws);
-    if (attachment?.role === "device") await this.rooms.link.socketGone(ws);
-    else if (attachment?.role === "browser") this.rooms.browsers.socketGone(ws);
+    if (attachment?.role === "device") {
+      this.rooms.commissioning.linkLost();
+      await this.rooms.link.socketGone(ws);
+    } else if (attachment?.role === "browser") this.rooms.browsers.socketGone(ws);
   }
 
   // ---- timers: one alarm multiplexed over named, idempotent timers -----------------------
@@ -196,6 +201,28 @@ export class DeviceHub extends DurableObject<Env> {
    */
   async requestHealth(): Promise<ReadingResult<HealthData>> {
     return this.rooms.readings.health();
+  }
+
+  /** Commissioning's first step for installer `installerUserId`: the box's reading of every phase. */
+  async commissionSupply(installerUserId: number): Promise<SupplyOutcome> {
+    return this.rooms.commissioning.supply(installerUserId);
+  }
+
+  /**
+   * Commissioning's test run for installer `installerUserId` (device-hub/commissioning.ts): the
+   * hub checks D1 itself that the box is in that installer's hands, then the box runs the motor
+   * for `seconds` and answers with what it measured.
+   */
+  async commissionTestRun(installerUserId: number, seconds: number): Promise<TestRunOutcome> {
+    return this.rooms.commissioning.testRun(installerUserId, seconds);
+  }
+
+  /**
+   * Another box of the same feeder lost its supply at `cutAt` while its motor ran: whether this
+   * box has supply since (device-hub/theft.ts). Hub to hub; the Worker never calls it.
+   */
+  async supplySince(cutAt: number): Promise<NeighbourSupply> {
+    return this.rooms.theft.supplySince(cutAt);
   }
 
   /** A fresh power reading, on the same terms as requestHealth. */

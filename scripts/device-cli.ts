@@ -4,6 +4,7 @@
 //   npm run device -- rotate SNC-XXXXXXXX                             prints a new key (once)
 //   npm run device -- assign SNC-XXXXXXXX 9876543210 | none [--url https://…]
 //   npm run device -- list
+//   npm run device -- label SNC-XXXXXXXX [--out sticker.svg]          a sticker with a new claim code
 //
 // Add --remote --env staging|production for that environment's deployed database (wrangler
 // login or CLOUDFLARE_API_TOKEN), or --persist-to DIR for another local one. A key rotated here stops working at the box's next
@@ -11,9 +12,14 @@
 // An assignment is the admin API's own change (the old owner's people go too); the box's hub is
 // then told through the Worker at --url (default for local D1: http://localhost:8787), else by
 // the Worker's cron trigger within a minute. It prints which happened.
+// A label is the box's sticker (docs/decisions/033-installers.md): its QR code holds the box id and
+// a new one-time claim code (the one before stops working), D1 keeps only the code's hash; the
+// SVG goes to --out, or to the standard output.
+import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { deviceKindSchema } from "../common/device-protocol.ts";
-import { assignDevice, listDevices, provisionDevice, rotateDeviceKey } from "./lib/device-admin.ts";
+import { assignDevice, labelDevice, listDevices, provisionDevice, rotateDeviceKey } from "./lib/device-admin.ts";
+import { groupedClaimCode, labelSvg } from "./lib/device-label.ts";
 import { d1TargetFrom, readWranglerToml } from "./lib/environments.ts";
 import { type D1Target, DEFAULT_PERSIST_DIR, describeTarget } from "./lib/local-d1.ts";
 
@@ -23,6 +29,7 @@ const { values: options, positionals } = parseArgs({
     kind: { type: "string" },
     owner: { type: "string" },
     url: { type: "string" },
+    out: { type: "string" },
     remote: { type: "boolean", default: false },
     env: { type: "string" },
     "persist-to": { type: "string", default: DEFAULT_PERSIST_DIR },
@@ -64,12 +71,26 @@ try {
       );
       break;
     }
+    case "label": {
+      const deviceId = rest[0] ?? "";
+      const code = await labelDevice(target, deviceId);
+      const svg = labelSvg(deviceId, code);
+      if (options.out) {
+        await writeFile(options.out, svg);
+        console.log(
+          `Sticker for ${deviceId} in ${where} written to ${options.out}; claim code ${groupedClaimCode(code)}.`,
+        );
+      } else {
+        process.stdout.write(svg);
+      }
+      break;
+    }
     case "list":
       console.table(await listDevices(target));
       break;
     default:
       console.log(
-        "Commands: provision --kind 1phase|3phase [--owner <mobile>], rotate <id>, assign <id> <mobile|none> [--url <Worker>], list. " +
+        "Commands: provision --kind 1phase|3phase [--owner <mobile>], rotate <id>, assign <id> <mobile|none> [--url <Worker>], list, label <id> [--out <file.svg>]. " +
           "Add --remote --env staging|production for that environment's deployed D1.",
       );
       process.exitCode = command ? 1 : 0;

@@ -153,7 +153,7 @@ Sinchai is running at ${origin}  (ready in ${((performance.now() - startedAt) / 
   Admin:                ${DEMO_ADMIN.mobileNo} / ${DEMO_ADMIN.password}   → ${origin}/admin/login
   Simulated device:     ${demoDevice.deviceId} (${demoDevice.kind}, ${demoDevice.horsePower} HP) for ${demoDevice.ownerMobileNo}
   Phone (SMS, calls):   ${phone.url}, printed here as [phone]; type ${PHONE_COMMANDS_HELP}
-  Faults at the pump:   type pump dryRun (or pump normal, pump phaseLoss, pump powerCut, ...)
+  Faults at the pump:   type pump dryRun (or pump normal, pump phaseLoss, pump powerCut, pump tamper, ...)
 
 Another simulated device for any account:  npm run sim -- --mobile <10-digit number>
 Press Ctrl+C to stop.

@@ -18,6 +18,8 @@ export const PAGE_ACTIONS = [
   "/pump-people",
   "/pump-settings",
   "/pump-invitation",
+  "/pump-installer",
+  "/installer",
   "/admin/login",
   "/admin/logout",
   "/admin/users/:userId/update-config",

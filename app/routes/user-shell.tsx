@@ -1,5 +1,6 @@
 import { Form, NavLink, Outlet, useLocation } from "react-router";
-import { formatDateTime } from "../../common/i18n/format.ts";
+import { formatDateTime, formatMobileNo, formatVoltages } from "../../common/i18n/format.ts";
+import { installerNotesOf } from "../../worker/services/installer-visits.ts";
 import { renewedSessionCookie } from "../../worker/services/page-session.ts";
 import { pumpSummaries } from "../../worker/services/pump-list.ts";
 import { LanguageSwitch } from "../components/language-switch.tsx";
@@ -32,12 +33,25 @@ export const middleware: Route.MiddlewareFunction[] = [
 export async function loader({ context }: Route.LoaderArgs) {
   const { pumps, chosen, invitations } = context.get(pumpContext);
   // One pump needs no switcher; several show each one's state, as its hub vouches for it.
-  const switcher = pumps.length < 2 ? [] : await pumpSummaries(envOf(context), pumps);
+  const user = context.get(userContext);
+  const [switcher, installerNotes] = await Promise.all([
+    pumps.length < 2 ? [] : pumpSummaries(envOf(context), pumps),
+    installerNotesOf(envOf(context), user.id, chosen?.role === "owner" ? chosen.device.id : null),
+  ]);
   return {
     // When this page was made: a copy the service worker shows offline says so (see below).
     renderedAt: Date.now(),
-    mobileNo: context.get(userContext).mobileNo,
+    mobileNo: user.mobileNo,
     switcher,
+    isInstaller: installerNotes.isInstaller,
+    // The owner's first visits after an installer linked the pump: who did it, the settings it has.
+    handOver: installerNotes.handOver &&
+      chosen && {
+        ...installerNotes.handOver,
+        current: chosen.device.defaultCurrent,
+        dryRun: chosen.device.dryRunThreshold,
+        overCurrent: chosen.device.overCurrentThreshold,
+      },
     chosenId: chosen?.device.id ?? null,
     invitations: invitations.map(({ deviceId, role, ownerMobileNo }) => ({ deviceId, role, ownerMobileNo })),
   };
@@ -79,6 +93,7 @@ export default function UserShell({ loaderData }: Route.ComponentProps) {
         <p className="message warning kept-copy-notice" role="status" data-testid="kept-copy-notice">
           {t("offline.keptCopy", { time: formatDateTime(loaderData.renderedAt, language) })}
         </p>
+        {loaderData.handOver && <HandOverCard handOver={loaderData.handOver} />}
         {loaderData.invitations.length > 0 && <PumpInvitations invitations={loaderData.invitations} />}
         {loaderData.switcher.length > 0 && <PumpSwitcher pumps={loaderData.switcher} chosenId={loaderData.chosenId} />}
         <div className="shell-body" id="main">
@@ -88,6 +103,13 @@ export default function UserShell({ loaderData }: Route.ComponentProps) {
           <p>
             <NavLink to="/change-password">{t("shell.changePassword")}</NavLink>
           </p>
+          {loaderData.isInstaller && (
+            <p>
+              <NavLink to="/installer" data-testid="installer-link">
+                {t("installer.title")}
+              </NavLink>
+            </p>
+          )}
           <p>{t("shell.footer")}</p>
           <p>
             {t("shell.support")} <a href={`tel:${CONTACT.tel}`}>{CONTACT.phone}</a>
@@ -181,6 +203,55 @@ function PumpInvitations({ invitations }: { invitations: Route.ComponentProps["l
           </div>
         </Form>
       ))}
+    </section>
+  );
+}
+
+/**
+ * Who installed the pump and how to reach them, with the settings it was given, on every user
+ * page of its owner until they say OK (docs/user-area.md, "The installer's visit"): a plain form
+ * posting to `/pump-installer`, which also ends the installer's access.
+ */
+function HandOverCard({ handOver }: { handOver: NonNullable<Route.ComponentProps["loaderData"]["handOver"]> }) {
+  const t = useT();
+  const language = useLanguage();
+  const { pathname } = useLocation();
+  return (
+    <section className="card stack hand-over" aria-labelledby="hand-over-title" data-testid="hand-over-card">
+      <h2 id="hand-over-title">{t("handover.title")}</h2>
+      <p>
+        {t("handover.installedBy", {
+          name: handOver.installerName,
+          time: formatDateTime(handOver.installedAt, language),
+          mobileNo: formatMobileNo(handOver.installerMobileNo),
+        })}
+      </p>
+      {handOver.report && (
+        <p data-testid="hand-over-report">
+          {t("handover.report", {
+            time: formatDateTime(handOver.report.at, language),
+            measured: handOver.report.measured.runningCurrent,
+            voltages: formatVoltages(handOver.report.measured.voltages, language),
+          })}
+        </p>
+      )}
+      <p>
+        {t("handover.settings", {
+          current: handOver.current,
+          dryRun: handOver.dryRun,
+          overCurrent: handOver.overCurrent,
+        })}
+      </p>
+      <Form method="post" action="/pump-installer" className="form-actions">
+        <input type="hidden" name="pump" value={handOver.deviceId} />
+        <input type="hidden" name="next" value={pathname} />
+        <a className="button small" href={`tel:+91${handOver.installerMobileNo}`}>
+          {t("handover.call")}
+        </a>
+        <button type="submit" className="button small primary" data-testid="hand-over-ok">
+          {t("handover.ok")}
+        </button>
+      </Form>
     </section>
   );
 }

@@ -126,6 +126,8 @@ export const dashboardStatsResponseSchema = successSchema({
     phaseFaultsNow: z.int(),
     /** Boxes that tripped since midnight India time. */
     devicesTrippedToday: z.int(),
+    /** Theft alerts (a box opened, a cable cut) in the last 7 days. */
+    theftAlertsWeek: z.int(),
     /** Recharge requests waiting for a decision. */
     rechargesPending: z.int(),
     /** Linked boxes whose connectivity ends within 7 days. */

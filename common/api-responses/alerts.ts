@@ -42,6 +42,8 @@ const alertChannelsViewSchema = z.object({
     offlineWhileOn: channelSchema,
     powerBack: channelSchema,
     scheduleMissed: channelSchema,
+    tamper: channelSchema,
+    cableCut: channelSchema,
   }),
   /** The language the account's SMS and calls speak. */
   language: z.enum(["hi", "en"]),

@@ -77,6 +77,7 @@ export const adminEn = {
   "admin.dashboard.devicesUnlinked": "Boxes not linked yet",
   "admin.dashboard.phaseFaultsNow": "Phase fault now",
   "admin.dashboard.devicesTrippedToday": "Motors stopped by protection today",
+  "admin.dashboard.theftAlertsWeek": "Theft alerts in 7 days (box opened, cable cut)",
   "admin.dashboard.rechargesPending": "Recharges waiting",
   "admin.dashboard.plansEndingSoon": "Plans ending within 7 days",
   "admin.dashboard.plansLapsed": "Plans ended",
@@ -380,6 +381,17 @@ export const adminEn = {
   "admin.settings.firmwareEmpty": "No firmware uploaded yet.",
   "admin.settings.uploadedAt": "Uploaded",
   "admin.settings.size": "Size",
+  "admin.user.installation": "Installation",
+  "admin.user.installedBy": "Installed by",
+  "admin.user.handedOver": "Handed over",
+  "admin.user.notHandedOver": "Not yet: the installer still has the box",
+  "admin.user.feeder": "Feeder or village",
+  "admin.user.commissioning": "Commissioning",
+  "admin.user.commissioningMeasured":
+    "Test run {time}: running current {current} A, surge {surge} A, supply {voltages}",
+  "admin.user.commissioningSet":
+    "Set: {current} A, dry run {dryRun} %, over current {overCurrent} % (about {horsePower} HP); suggested {suggested} A",
+  "admin.user.notCommissioned": "Not commissioned",
 } as const;
 
 export type AdminMessageKey = keyof typeof adminEn;

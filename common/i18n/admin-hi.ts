@@ -74,6 +74,7 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.dashboard.devicesUnlinked": "अभी किसी से नहीं जुड़े डिवाइस",
   "admin.dashboard.phaseFaultsNow": "अभी फेज़ फॉल्ट",
   "admin.dashboard.devicesTrippedToday": "आज सुरक्षा ने मोटर बंद की",
+  "admin.dashboard.theftAlertsWeek": "7 दिन में चोरी की चेतावनियाँ (डिवाइस खुला, केबल कटी)",
   "admin.dashboard.rechargesPending": "रुके हुए रिचार्ज",
   "admin.dashboard.plansEndingSoon": "7 दिन में खत्म होने वाले प्लान",
   "admin.dashboard.plansLapsed": "खत्म हुए प्लान",
@@ -367,4 +368,14 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.settings.firmwareEmpty": "अभी कोई फ़र्मवेयर अपलोड नहीं हुआ है।",
   "admin.settings.uploadedAt": "अपलोड हुआ",
   "admin.settings.size": "आकार",
+  "admin.user.installation": "इंस्टॉलेशन",
+  "admin.user.installedBy": "किसने लगाया",
+  "admin.user.handedOver": "सौंपा",
+  "admin.user.notHandedOver": "अभी नहीं: डिवाइस अभी इंस्टॉलर के पास है",
+  "admin.user.feeder": "फ़ीडर या गाँव",
+  "admin.user.commissioning": "कमीशनिंग",
+  "admin.user.commissioningMeasured": "टेस्ट रन {time}: चलने का करंट {current} A, शुरुआती झटका {surge} A, सप्लाई {voltages}",
+  "admin.user.commissioningSet":
+    "रखा: {current} A, ड्राई रन {dryRun} %, ओवरकरंट {overCurrent} % (लगभग {horsePower} HP); सुझाया {suggested} A",
+  "admin.user.notCommissioned": "कमीशन नहीं हुआ",
 };

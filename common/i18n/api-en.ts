@@ -111,6 +111,21 @@ export const apiEn = {
     "The code is not correct. {triesLeft, plural, =0 {Ask for a new code.} one {# more try with this code.} other {# more tries with this code.}}",
   "error.noCode": "This code no longer works (used, older than 5 minutes or tried 5 times). Ask for a new code.",
   "api.passwordChanged": "Password changed. You were logged out everywhere else.",
+  "error.notAnInstaller": "Only an installer's account may do this.",
+  "error.numberNotVerified": "This account's number is not verified yet: its holder enters the code sent by SMS first.",
+  "error.boxNotInStock": "This box is not one of yours to install, or it is already linked to a farmer.",
+  "error.wrongClaimCode": "The claim code does not match this box's sticker.",
+  "error.claimCodeUsed": "This box's claim code was used already. A box is claimed once.",
+  "error.noPendingClaim": "No claim is waiting for this box and number. Scan the sticker again.",
+  "error.handedOver": "This pump was handed over to its farmer: its installer can no longer do anything with it.",
+  "error.testRunBusy": "A test run is under way on this box. Wait for its result.",
+  "error.motorRunning": "The motor is running, or its state is not known: stop it before a test run.",
+  "error.testRunRefused": "The box did not finish the test run: {error}",
+  "error.noTestRun": "Run the test first: the settings are suggested from what the box measured.",
+  "api.commissioned": "Commissioned: the settings are saved and sent to the box.",
+  "api.claimCodeSent": "A 6-digit code went by SMS to the farmer's number. Ask the farmer for it.",
+  "api.boxLinked": "The box is linked to the farmer's number.",
+  "api.handedOver": "Handed over: the pump is the farmer's alone now.",
 } as const;
 
 export type ApiMessageKey = keyof typeof apiEn;

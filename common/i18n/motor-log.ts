@@ -43,6 +43,9 @@ export function motorLogText(event: MotorLogEvent, words: Words): string {
     case "phaseOk":
     case "powerLost":
     case "powerRestored":
+    case "tamper":
+    case "tamperOk":
+    case "cableCut":
       return t(`log.${event.kind}`);
     case "tripUnderVoltage":
     case "tripOverVoltage":
@@ -142,6 +145,9 @@ const KINDS: Record<MotorLogKind, true> = {
   phaseOk: true,
   powerLost: true,
   powerRestored: true,
+  tamper: true,
+  tamperOk: true,
+  cableCut: true,
   serverOffFailed: true,
   mobileNoChanged: true,
   otaRefused: true,

@@ -38,7 +38,7 @@ export async function runAlarm(rooms: HubRooms, now: number): Promise<void> {
 }
 
 async function runTimer(rooms: HubRooms, name: string, now: number): Promise<void> {
-  const { hub, link, ota, settings, power, browsers } = rooms;
+  const { hub, link, ota, settings, power, browsers, theft } = rooms;
   switch (name) {
     case TIMERS.liveness:
       await link.checkLiveness(now);
@@ -56,6 +56,9 @@ async function runTimer(rooms: HubRooms, name: string, now: number): Promise<voi
       return; // only a wake-up: due schedules run after the timers, whatever woke the hub
     case TIMERS.sessionExpiry:
       browsers.closeExpiredSessions(now);
+      return;
+    case TIMERS.supplyCut:
+      await theft.compareWithFeeder();
       return;
     default:
       hub.logError(`unknown timer ${name}`);

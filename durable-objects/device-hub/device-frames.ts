@@ -11,6 +11,7 @@ import { DEVICE_CLOSE } from "../../common/hub-contract.ts";
 import type { HealthData, PowerData } from "../../common/realtime-protocol.ts";
 import { updateDeviceIdentity } from "../../worker/db/devices.ts";
 import type { HealthMessage, MotorCommands, PowerMessage } from "./commands.ts";
+import type { Commissioning } from "./commissioning.ts";
 import type { HubContext } from "./context.ts";
 import type { DebugLines } from "./debug-lines.ts";
 import type { DeviceLink } from "./device-link.ts";
@@ -33,6 +34,7 @@ export type DeviceFrameRooms = {
   debug: DebugLines;
   view: PumpView;
   windows: WindowRuns;
+  commissioning: Commissioning;
 };
 
 export class DeviceFrames extends Room<DeviceFrameRooms> {
@@ -120,6 +122,9 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
         return;
       case "ota":
         await ota.onProgress(message);
+        return;
+      case "testRunResult":
+        this.rooms.commissioning.onResult(message);
         return;
       default: {
         const unreachable: never = message;

@@ -22,6 +22,7 @@ import { stated } from "./pump-model.ts";
 import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
 import type { Breach, HubState } from "./state.ts";
+import type { Theft } from "./theft.ts";
 
 type EventMessage = Extract<DeviceMessage, { type: "event" }>;
 
@@ -96,7 +97,13 @@ const NOT_STOPPED: Record<Breach, ServerReason> = {
   voltageUnbalance: "voltageUnbalanceNotStopped",
 };
 
-export type ProtectionRooms = { commands: MotorCommands; log: MotorLog; view: PumpView; alerts: HubAlerts };
+export type ProtectionRooms = {
+  commands: MotorCommands;
+  log: MotorLog;
+  view: PumpView;
+  alerts: HubAlerts;
+  theft: Theft;
+};
 
 export class Protection extends Room<ProtectionRooms> {
   /** A fault (or its end) the box reports, with the relay after it. */
@@ -158,7 +165,8 @@ export class Protection extends Room<ProtectionRooms> {
         sockets.broadcast({ type: "phaseOk" });
         this.rooms.alerts.raise({ kind: "phase", state: "ok", detail: null });
         return;
-      case "powerLost":
+      case "powerLost": {
+        const wasRunning = state.current.motor.status === "on";
         state.save({ supply: false, supplyLostAt: state.current.supplyLostAt ?? now });
         await commands.setMotor(
           message.relay,
@@ -168,9 +176,12 @@ export class Protection extends Room<ProtectionRooms> {
         );
         sockets.broadcast({ type: "powerLost" });
         this.rooms.alerts.raise({ kind: "power", state: "lost" });
+        this.rooms.theft.onSupplyLost(message.battery === true, wasRunning, now);
         return;
+      }
       case "powerRestored":
         state.save({ supply: true, supplyLostAt: null });
+        this.rooms.theft.onSupplyBack();
         this.rooms.log.record("other", { kind: "powerRestored" });
         sockets.broadcast({ type: "powerRestored" });
         this.rooms.alerts.raise({ kind: "power", state: "back" });
@@ -181,6 +192,12 @@ export class Protection extends Room<ProtectionRooms> {
         } else {
           await commands.setMotor("off", "event", null);
         }
+        return;
+      case "tamper":
+      case "tamperOk":
+        if (message.event === "tamper") this.rooms.theft.onTamper(now);
+        else this.rooms.theft.onTamperOk();
+        await commands.adoptStatedRelay(message.relay, "event", "reported");
         return;
       default: {
         const unreachable: never = message.event;

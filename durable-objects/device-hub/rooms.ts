@@ -4,6 +4,7 @@ import { HubAlerts } from "./alerts.ts";
 import { BrowserRequests } from "./browser-requests.ts";
 import { Browsers } from "./browsers.ts";
 import { MotorCommands } from "./commands.ts";
+import { Commissioning } from "./commissioning.ts";
 import type { HubContext } from "./context.ts";
 import { DebugLines } from "./debug-lines.ts";
 import { DeviceFrames } from "./device-frames.ts";
@@ -20,6 +21,7 @@ import { ScheduleBook } from "./schedule-book.ts";
 import { Schedules } from "./schedules.ts";
 import { Settings } from "./settings.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
+import { Theft } from "./theft.ts";
 import { Usage } from "./usage.ts";
 import { WindowRuns } from "./window-runs.ts";
 
@@ -35,13 +37,19 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const view = new PumpView(hub, { log, offs });
   const commands = new MotorCommands(hub, { log, view, usage, offs, book }, allowance);
   const readings = new FreshReadings(hub, { commands });
-  const protection = new Protection(hub, { commands, log, view, alerts });
+  const theft = new Theft(hub, { log, alerts, commands });
+  const protection = new Protection(hub, { commands, log, view, alerts, theft });
   const power = new PowerHistory(hub, { usage });
   const debug = new DebugLines(hub);
   const ota = new FirmwareUpdates(hub, { commands, log });
   const link = new DeviceLink(hub, { commands, ota, view, alerts, usage });
   const windows = new WindowRuns(hub, { commands, log, alerts, book });
-  const frames = new DeviceFrames(hub, { link, commands, protection, power, ota, debug, view, windows }, allowance);
+  const commissioning = new Commissioning(hub, { commands });
+  const frames = new DeviceFrames(
+    hub,
+    { link, commands, protection, power, ota, debug, view, windows, commissioning },
+    allowance,
+  );
   const browsers = new Browsers(hub, { view, debug, link });
   const person = new PersonSwitch(hub, { commands });
   const requests = new BrowserRequests(hub, { browsers, person });
@@ -71,6 +79,8 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
     windows,
     schedules,
     settings,
+    commissioning,
+    theft,
   };
 }
 

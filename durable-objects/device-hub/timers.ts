@@ -19,6 +19,8 @@ export const TIMERS = {
   schedules: "schedules",
   /** The earliest session behind a browser socket runs out (browsers.ts). */
   sessionExpiry: "session-expiry",
+  /** A supply cut while the motor ran is compared with the feeder's boxes (theft.ts). */
+  supplyCut: "supply-cut",
 } as const;
 
 export type TimerName = (typeof TIMERS)[keyof typeof TIMERS];

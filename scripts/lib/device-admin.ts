@@ -4,6 +4,7 @@
 // common/access-change-sql.ts).
 import { ApiClient } from "../../common/api-client.ts";
 import { hubNoticeDeliveryResponseSchema } from "../../common/api-responses/hub-notices.ts";
+import { generateClaimCode, hashClaimCode } from "../../common/claim-codes.ts";
 import { DEVICE_ID_PATTERN, generateDeviceId, generateDeviceKey, hashDeviceKey } from "../../common/credentials.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
 import { type D1Target, executeSql } from "./local-d1.ts";
@@ -25,6 +26,24 @@ export async function provisionDevice(
     operatorSql({ op: "provisionDevice", deviceId, ownerUserId, kind: options.kind, keyHash, now: Date.now() }),
   );
   return { deviceId, key };
+}
+
+/**
+ * A new claim code for the box's sticker (docs/decisions/033-installers.md), replacing any
+ * before it; D1 keeps its hash. Answers the code, to print now: it is not kept anywhere else.
+ */
+export async function labelDevice(target: D1Target, deviceId: string): Promise<string> {
+  if (!DEVICE_ID_PATTERN.test(deviceId)) throw new Error(`Not a device id: ${deviceId}`);
+  const code = generateClaimCode();
+  const sql = operatorSql({
+    op: "labelDevice",
+    deviceId,
+    codeHash: await hashClaimCode(deviceId, code),
+    now: Date.now(),
+  });
+  const rows = await executeSql<{ device_id: string }>(target, sql);
+  if (rows.length === 0) throw new Error(`No device ${deviceId}.`);
+  return code;
 }
 
 export async function rotateDeviceKey(target: D1Target, deviceId: string): Promise<string> {

@@ -24,6 +24,7 @@ export type OperatorStatement =
       now: number;
     }
   | { op: "rotateDeviceKey"; deviceId: string; keyHash: string }
+  | { op: "labelDevice"; deviceId: string; codeHash: string; now: number }
   | { op: "relinkDevice"; deviceId: string; ownerUserId: number | null; now: number }
   | { op: "findHubNotice"; deviceId: string }
   | { op: "listDevices" };
@@ -104,6 +105,14 @@ export function operatorSql(statement: OperatorStatement): string {
     }
     case "rotateDeviceKey":
       return `UPDATE devices SET key_hash = ${hash(statement.keyHash)} WHERE id = ${deviceId(statement.deviceId)} RETURNING id;`;
+    case "labelDevice":
+      // A new sticker's code replaces the old one, used or not; the box must exist.
+      return (
+        `INSERT INTO box_claims (device_id, code_hash, created_at) ` +
+        `SELECT id, ${hash(statement.codeHash)}, ${time(statement.now)} FROM devices WHERE id = ${deviceId(statement.deviceId)} ` +
+        `ON CONFLICT (device_id) DO UPDATE SET code_hash = excluded.code_hash, created_at = excluded.created_at, ` +
+        `pending_mobile_no = NULL, pending_by_user_id = NULL, used_at = NULL RETURNING device_id;`
+      );
     case "relinkDevice":
       // Checked here as every value this script writes; the last statement answers the box's id.
       deviceId(statement.deviceId);

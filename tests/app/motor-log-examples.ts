@@ -244,6 +244,13 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
     english: "Power is back at the pump. The motor stays OFF until someone switches it on.",
     event: { kind: "powerRestored" },
   },
+  { action: "other", english: "The box was opened (theft alert sent).", event: { kind: "tamper" } },
+  { action: "other", english: "The box is closed again.", event: { kind: "tamperOk" } },
+  {
+    action: "other",
+    english: "Power went while the motor ran, but pumps nearby kept theirs: the cable may be cut (theft alert sent).",
+    event: { kind: "cableCut" },
+  },
   {
     action: "other",
     english: "The server could not switch the motor OFF (dry run that the box did not stop). Check the pump.",

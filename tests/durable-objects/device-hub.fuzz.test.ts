@@ -89,9 +89,21 @@ const EXAMPLES: { [T in DeviceType]: Extract<DeviceMessage, { type: T }> } = {
     voltages: [412, 409, 415],
     detail: "Phase Y missing",
     phase: "Y",
+    battery: false,
   },
   log: { type: "log", line: "I (1234) relay=ON" },
   ota: { type: "ota", id: "ota-fuzz", stage: "downloading", progress: 50, error: "checksum mismatch" },
+  testRunResult: {
+    type: "testRunResult",
+    id: "test-run-fuzz",
+    ok: false,
+    relay: "off",
+    voltages: [412, 409, 415],
+    surgeCurrent: 53.4,
+    runningCurrent: 8.9,
+    ranSeconds: 10,
+    error: "Stopped by an OFF",
+  },
 };
 
 const fieldsOf = (type: DeviceType): string[] =>

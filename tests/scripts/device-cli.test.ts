@@ -1,8 +1,15 @@
 // The operators' provisioning commands against a real local D1 (wrangler d1 execute).
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashClaimCode } from "../../common/claim-codes.ts";
 import { DEVICE_ID_PATTERN, hashDeviceKey, hashPassword } from "../../common/credentials.ts";
-import { assignDevice, listDevices, provisionDevice, rotateDeviceKey } from "../../scripts/lib/device-admin.ts";
+import {
+  assignDevice,
+  labelDevice,
+  listDevices,
+  provisionDevice,
+  rotateDeviceKey,
+} from "../../scripts/lib/device-admin.ts";
 import { type D1Target, executeLocalSql } from "../../scripts/lib/local-d1.ts";
 import { freshPersistDir } from "../integration/local-worker.ts";
 
@@ -76,6 +83,18 @@ describe("npm run device", () => {
     ]);
     expect(await left(`SELECT linked_at FROM devices WHERE id = '${deviceId}';`)).toEqual([linked]);
   }, 180_000);
+
+  it("labels a box with a new claim code, keeping only its hash, and refuses a box that does not exist", async () => {
+    const { deviceId } = await provisionDevice(target, { kind: "3phase" });
+    const code = await labelDevice(target, deviceId);
+    expect(code).toMatch(/^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{10}$/);
+    const rows = await executeLocalSql<{ code_hash: string; used_at: number | null }>(
+      target.persistTo,
+      `SELECT code_hash, used_at FROM box_claims WHERE device_id = '${deviceId}';`,
+    );
+    expect(rows).toEqual([{ code_hash: await hashClaimCode(deviceId, code), used_at: null }]);
+    await expect(labelDevice(target, "SNC-ZZZZZZZZ")).rejects.toThrow("No device SNC-ZZZZZZZZ.");
+  }, 120_000);
 
   it("refuses unknown accounts and bad ids", async () => {
     await expect(provisionDevice(target, { kind: "3phase", ownerMobileNo: "9999999999" })).rejects.toThrow(

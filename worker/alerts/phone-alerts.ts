@@ -1,6 +1,6 @@
 // Alerts by SMS and call (docs/telephony.md, "Alerts by SMS and call"; decision 026): a pump's
 // alert of a phone kind (common/alert-channels.ts) goes to each of its alert recipients by the
-// channel they chose for that kind, to a verified number only, in their language, naming the
+// channel they chose for that kind (a call and an SMS at once for theft), to a verified number only, in their language, naming the
 // pump. A call comes first for those who chose it; the SMS follows when nobody answers it, it
 // cannot be placed, or the day's calls are used up (call-webhooks.ts sends the one after an
 // unanswered call). Every SMS and call is claimed in D1 once per event, account and channel,
@@ -8,7 +8,12 @@
 //
 // Never in the way of the pump: the hub does not await it (ctx.waitUntil), and every failure
 // is logged and swallowed, as Web Push's are.
-import { type PhoneAlertKind, type PhoneAlertValues, phoneAlertKindOf } from "../../common/alert-channels.ts";
+import {
+  CALL_AND_SMS_KINDS,
+  type PhoneAlertKind,
+  type PhoneAlertValues,
+  phoneAlertKindOf,
+} from "../../common/alert-channels.ts";
 import type { PumpAlert } from "../../common/alerts.ts";
 import { istMinuteOfDay } from "../../common/schedule-time.ts";
 import {
@@ -35,6 +40,8 @@ const SMS_OF: Record<PhoneAlertKind, SmsTemplateCode> = {
   offlineWhileOn: "alertOfflineWhileOn",
   powerBack: "alertPowerBack",
   scheduleMissed: "alertScheduleMissed",
+  tamper: "alertTamper",
+  cableCut: "alertCableCut",
 };
 
 /** The SMS of a phone kind, filled: the pump's name, and the time for the kinds whose text has one. */
@@ -151,6 +158,11 @@ function toPerson(
     },
   };
   const channel = recipient.settings.channels[event.kind];
+  if (channel === "call" && CALL_AND_SMS_KINDS.includes(event.kind)) {
+    // The SMS at once beside the call; the one an unanswered call would send is then a repeat.
+    const sms = sendAlertSms(sending, { ...claim, reason: "chosen" }, recipient.mobileNo);
+    return Promise.all([callFor(sending, claim, recipient.mobileNo), sms]).then(([call, one]) => [...call, one]);
+  }
   if (channel === "call") return callFor(sending, claim, recipient.mobileNo);
   if (channel === "sms")
     return sendAlertSms(sending, { ...claim, reason: "chosen" }, recipient.mobileNo).then((one) => [one]);

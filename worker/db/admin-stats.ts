@@ -18,6 +18,11 @@ export const PLAN_ENDING_SOON_MS = 7 * DAY_MS;
 /** The box's own protection trips (common/motor-log-event.ts). */
 const TRIP_KINDS = ["tripDryRun", "tripOverCurrent", "tripUnderVoltage", "tripOverVoltage", "tripVoltageUnbalance"];
 
+/** The theft alerts the hubs log: an enclosure opened, a cable cut (durable-objects/device-hub/theft.ts). */
+const THEFT_KINDS = ["tamper", "cableCut"];
+/** How far back the dashboard counts theft alerts. */
+export const THEFT_ALERTS_WINDOW_MS = 7 * DAY_MS;
+
 export type DashboardStats = {
   totalUsers: number;
   devicesOnline: number;
@@ -32,6 +37,8 @@ export type DashboardStats = {
   phaseFaultsNow: number;
   /** Boxes that tripped (dry run, overcurrent, a voltage limit) since midnight India time. */
   devicesTrippedToday: number;
+  /** Theft alerts (a box opened, a cable cut) in the last 7 days, each event once. */
+  theftAlertsWeek: number;
   /** Recharge requests waiting for an admin's decision. */
   rechargesPending: number;
   /** Linked boxes whose connectivity (renewals paid for included) ends within 7 days. */
@@ -55,6 +62,7 @@ export async function dashboardStats(db: Db, now: number): Promise<DashboardStat
     unlinkedRow,
     phaseRow,
     trippedRow,
+    theftRow,
     rechargeRow,
     plansRow,
   ] = await db.batch([
@@ -78,6 +86,10 @@ export async function dashboardStats(db: Db, now: number): Promise<DashboardStat
       .select({ value: countDistinct(motorLogs.deviceId) })
       .from(motorLogs)
       .where(and(gte(motorLogs.createdAt, indiaMidnight(now)), inArray(motorLogs.kind, TRIP_KINDS))),
+    db
+      .select({ value: count() })
+      .from(motorLogs)
+      .where(and(gte(motorLogs.createdAt, now - THEFT_ALERTS_WINDOW_MS), inArray(motorLogs.kind, THEFT_KINDS))),
     db.select({ value: count() }).from(rechargeRequests).where(eq(rechargeRequests.status, "pending")),
     db
       .select({
@@ -96,6 +108,7 @@ export async function dashboardStats(db: Db, now: number): Promise<DashboardStat
     devicesUnlinked: unlinkedRow[0]?.value ?? 0,
     phaseFaultsNow: phaseRow[0]?.value ?? 0,
     devicesTrippedToday: trippedRow[0]?.value ?? 0,
+    theftAlertsWeek: theftRow[0]?.value ?? 0,
     rechargesPending: rechargeRow[0]?.value ?? 0,
     plansEndingSoon: Number(plansRow[0]?.endingSoon ?? 0),
     plansLapsed: Number(plansRow[0]?.lapsed ?? 0),

@@ -6,4 +6,5 @@ export * from "./schema/admin-audit.ts";
 export * from "./schema/alerts.ts";
 export * from "./schema/billing.ts";
 export * from "./schema/devices.ts";
+export * from "./schema/installers.ts";
 export * from "./schema/telephony.ts";

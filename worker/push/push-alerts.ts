@@ -55,6 +55,7 @@ const DELIVERY: Record<Alert["kind"], { ttlSeconds: number; urgency: "high" | "n
   offlineWhileOn: { ttlSeconds: 12 * 3600, urgency: "high" },
   runningWithoutCommand: { ttlSeconds: 12 * 3600, urgency: "high" },
   schedule: { ttlSeconds: 6 * 3600, urgency: "normal" },
+  theft: { ttlSeconds: 12 * 3600, urgency: "high" },
   test: { ttlSeconds: 300, urgency: "normal" },
 };
 
@@ -92,6 +93,8 @@ function kindText(alert: Alert, language: Language, now: number): { title: strin
       return alert.state === "lost"
         ? { title: t("push.powerLost.title"), body: t("push.powerLost.body") }
         : { title: t("push.powerBack.title"), body: t("push.powerBack.body") };
+    case "theft":
+      return { title: t(`push.${alert.cause}.title`), body: t(`push.${alert.cause}.body`) };
     case "offlineWhileOn":
       return {
         title: t("push.offlineWhileOn.title"),

@@ -15,6 +15,7 @@ import {
 import { getDb } from "../db/client.ts";
 import { listDevicesWithOwners } from "../db/devices.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
+import { installationForAdmin } from "./installer-visits.ts";
 import { changeAccountMotorConfig } from "./motor-config.ts";
 import { listPumpMembers } from "./pump-members.ts";
 import { type Refusal, settle } from "./refusal.ts";
@@ -44,7 +45,8 @@ export function adminUserView(env: Env, id: number) {
 
 /**
  * Everything the user's page shows besides the account: its settings history, how many admins
- * there are, and for its first box the hub's snapshot, the people on it and its use over `span`.
+ * there are, and for its first box the hub's snapshot, the people on it, its use over `span`
+ * and who installed it with the commissioning report (worker/services/installer-visits.ts).
  */
 export async function accountDetailsOf(
   env: Env,
@@ -53,14 +55,15 @@ export async function accountDetailsOf(
 ) {
   const db = getDb(env.DB);
   const box = user.device;
-  const [history, snapshot, adminCount, members, usage] = await Promise.all([
+  const [history, snapshot, adminCount, members, usage, installation] = await Promise.all([
     configHistoryForAdmin(db, user.id),
     box ? deviceHub(env, box.id).getSnapshot() : null,
     countAdmins(db),
     box ? listPumpMembers(env, box.id) : [],
     box ? deviceHub(env, box.id).usage(span) : null,
+    box ? installationForAdmin(env, box.id) : null,
   ]);
-  return { history, snapshot, adminCount, members, usage };
+  return { history, snapshot, adminCount, members, usage, installation };
 }
 
 /**

@@ -5,15 +5,26 @@
 // the old owner's) and leaves the hub its notice; then the hub is told, which closes the sockets
 // of the old owner and their people.
 import { type HubNoticeRow, relinkStatements } from "../../common/access-change-sql.ts";
+import type { SqlStatement } from "../../common/sql-statement.ts";
 import { allConfirmed, deliverHubNotices, type NoticeEnv } from "./hub-notices.ts";
 
 export type Relink = { found: false } | { found: true; hubConfirmed: boolean };
 
-export async function relinkPump(env: NoticeEnv, deviceId: string, ownerUserId: number | null): Promise<Relink> {
+/**
+ * `first`: statements of the caller's own that must hold with the change or not at all (an
+ * installer's claim, worker/installers/visits.ts), run before it in the same batch, on the rows
+ * as they were; one that fails rolls the whole batch back.
+ */
+export async function relinkPump(
+  env: NoticeEnv,
+  deviceId: string,
+  ownerUserId: number | null,
+  first: SqlStatement[] = [],
+): Promise<Relink> {
   const d1 = env.DB;
-  const statements = relinkStatements({ deviceId, ownerUserId, now: Date.now() });
+  const statements = [...first, ...relinkStatements({ deviceId, ownerUserId, now: Date.now() })];
   const results = await d1.batch(statements.map(({ sql, params }) => d1.prepare(sql).bind(...params)));
   if ((results.at(-1)?.results.length ?? 0) === 0) return { found: false };
-  const notices = results[0]!.results as HubNoticeRow[];
+  const notices = results[first.length]!.results as HubNoticeRow[];
   return { found: true, hubConfirmed: allConfirmed(await deliverHubNotices(env, notices)) };
 }

@@ -67,6 +67,15 @@ export const SMS_TEMPLATES = {
       en: "{code} is your Sinchai code. It works for 5 minutes. Do not share it with anyone.",
     },
   },
+  /** An installer links a box to this number (docs/decisions/033-installers.md): the farmer reads the code to them. */
+  boxClaimCode: {
+    variables: ["code", "mobileNo"],
+    budget: 1,
+    text: {
+      hi: "{code} सिंचाई कोड: इंस्टॉलर {mobileNo} पंप जोड़ेंगे। उन्हें ही दें।",
+      en: "{code} is your Sinchai code: installer {mobileNo} links a pump box to your number. Give it only to them.",
+    },
+  },
   passwordResetCode: {
     variables: ["code"],
     budget: 1,
@@ -130,6 +139,24 @@ export const SMS_TEMPLATES = {
     text: {
       hi: "सिंचाई: पंप {pumpName} का {time} का शेड्यूल नहीं चल सका। कारण ऐप में देखें।",
       en: "Sinchai: the {time} schedule of pump {pumpName} could not run. See why in the app.",
+    },
+  },
+  /** The box's enclosure was opened (its tamper switch). */
+  alertTamper: {
+    variables: ["pumpName"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} के डिवाइस का ढक्कन खोला गया। चोरी हो सकती है, पंप पर जाकर देखें।",
+      en: "Sinchai: the box of pump {pumpName} was opened. It may be theft: go and check the pump.",
+    },
+  },
+  /** Every phase gone while the motor ran, while pumps of the same feeder kept their supply. */
+  alertCableCut: {
+    variables: ["pumpName"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} की बिजली मोटर चलते हुए गई, पर आसपास बिजली है। केबल कटी हो सकती है।",
+      en: "Sinchai: pump {pumpName} lost power while the motor ran, but pumps nearby have power. The cable may be cut.",
     },
   },
   // Replies to a command from a phone (worker/phone-control/): what the box confirmed, or plainly

@@ -55,6 +55,20 @@ export const VOICE_SCRIPTS = {
       en: "Hello, this is Sinchai. A schedule of pump {pumpName} could not run. See why in the app.",
     },
   },
+  callTamper: {
+    variables: ["pumpName"],
+    text: {
+      hi: "नमस्ते, सिंचाई से कॉल है। पंप {pumpName} के डिवाइस का ढक्कन खोला गया। चोरी हो सकती है, पंप पर जाकर देखें।",
+      en: "Hello, this is Sinchai. The box of pump {pumpName} was opened. It may be theft. Go and check the pump.",
+    },
+  },
+  callCableCut: {
+    variables: ["pumpName"],
+    text: {
+      hi: "नमस्ते, सिंचाई से कॉल है। पंप {pumpName} की बिजली मोटर चलते हुए चली गई, पर आसपास के पंपों पर बिजली है। केबल कटी हो सकती है, पंप पर जाकर देखें।",
+      en: "Hello, this is Sinchai. Pump {pumpName} lost power while the motor ran, but pumps nearby still have power. The cable may be cut. Go and check the pump.",
+    },
+  },
   /** Said after every alert's opening: the one key, which the keypress webhook reports. */
   stopOffer: {
     variables: [],
@@ -222,6 +236,8 @@ export const CALL_OPENINGS = {
   offlineWhileOn: "callOfflineWhileOn",
   powerBack: "callPowerBack",
   scheduleMissed: "callScheduleMissed",
+  tamper: "callTamper",
+  cableCut: "callCableCut",
 } as const satisfies Record<PhoneAlertKind, VoiceScriptCode>;
 
 /** What a call may say after its key, by code (worker/alerts/call-keys.ts chooses). */

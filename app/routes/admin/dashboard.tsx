@@ -42,6 +42,7 @@ const GROUPS: { title: AdminMessageKey; link?: { to: string; label: AdminMessage
       { key: "devicesOffline", label: "admin.dashboard.devicesOffline", attention: true },
       { key: "phaseFaultsNow", label: "admin.dashboard.phaseFaultsNow", attention: true },
       { key: "devicesTrippedToday", label: "admin.dashboard.devicesTrippedToday", attention: true },
+      { key: "theftAlertsWeek", label: "admin.dashboard.theftAlertsWeek", attention: true },
       { key: "devicesUnlinked", label: "admin.dashboard.devicesUnlinked" },
     ],
   },

@@ -23,6 +23,7 @@ import { AccountCard } from "../../components/admin/user-detail/account-card.tsx
 import { ConfigHistoryCard } from "../../components/admin/user-detail/config-history-card.tsx";
 import { DeviceInfoCard } from "../../components/admin/user-detail/device-info-card.tsx";
 import { HealthCard } from "../../components/admin/user-detail/health-card.tsx";
+import { InstallationCard } from "../../components/admin/user-detail/installation-card.tsx";
 import { PeopleCard } from "../../components/admin/user-detail/people-card.tsx";
 import { PumpCard } from "../../components/admin/user-detail/pump-card.tsx";
 import { RecentLogsCard } from "../../components/admin/user-detail/recent-logs-card.tsx";
@@ -82,6 +83,7 @@ function UserDetailPage({
   members,
   usage,
   usageSpan,
+  installation,
 }: {
   user: NonNullable<Route.ComponentProps["loaderData"]["page"]>["user"];
   history: ConfigHistoryEntry[];
@@ -91,6 +93,7 @@ function UserDetailPage({
   members: PumpMember[];
   usage: PumpUsage | null;
   usageSpan: number;
+  installation: NonNullable<Route.ComponentProps["loaderData"]["page"]>["installation"];
 }) {
   const t = useAdminT();
   const revalidator = useRevalidator();
@@ -167,6 +170,7 @@ function UserDetailPage({
             <PumpCard pump={pump} powerData={live.powerData} />
             <HealthCard mobileNo={user.mobileNo} health={live.health} pump={pump} onHealth={onHealth} />
             <DeviceInfoCard device={user.device} deviceInfo={user.deviceInfo} />
+            {installation && <InstallationCard installation={installation} />}
             <RecentLogsCard logs={live.lastLogs} />
             {usage && <UsageCard usage={usage} span={usageSpan} deviceId={user.device.id} />}
           </>

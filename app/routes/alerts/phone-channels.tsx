@@ -20,6 +20,8 @@ const PHONE_KIND_KEYS: Record<PhoneAlertKind, MessageKey> = {
   offlineWhileOn: "alerts.phoneKind.offlineWhileOn",
   powerBack: "alerts.phoneKind.powerBack",
   scheduleMissed: "alerts.phoneKind.scheduleMissed",
+  tamper: "alerts.phoneKind.tamper",
+  cableCut: "alerts.phoneKind.cableCut",
 };
 
 const CHANNEL_KEYS: Record<AlertChannel, MessageKey> = {

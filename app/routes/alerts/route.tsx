@@ -46,6 +46,7 @@ const KIND_KEYS: Record<AlertKind, MessageKey> = {
   offlineWhileOn: "alerts.kind.offlineWhileOn",
   runningWithoutCommand: "alerts.kind.runningWithoutCommand",
   schedule: "alerts.kind.schedule",
+  theft: "alerts.kind.theft",
 };
 
 type Status = "checking" | "unsupported" | "denied" | "off" | "on";

@@ -109,6 +109,11 @@ describe("what an admin running the fleet acts on", () => {
     await log(offline.device.deviceId, "off", now - 1_000, "tripDryRun");
     await log(offline.device.deviceId, "off", now - 500, "tripOverCurrent");
     await log(lapsed.device.deviceId, "off", indiaMidnight(now) - 1, "tripUnderVoltage");
+    // Theft alerts of the last 7 days, each event once; one 8 days old is not counted.
+    await log(offline.device.deviceId, "other", now - 1_000, "tamper");
+    await log(covered.device.deviceId, "other", now - 2 * DAY_MS, "cableCut");
+    await log(lapsed.device.deviceId, "other", now - 8 * DAY_MS, "cableCut");
+    await log(lapsed.device.deviceId, "other", now - 500, "tamperOk");
     // Recharge requests waiting for a decision, and one decided.
     await rechargeRequest(offline.user, offline.device.deviceId, "pending");
     await rechargeRequest(lapsed.user, lapsed.device.deviceId, "pending");
@@ -124,6 +129,7 @@ describe("what an admin running the fleet acts on", () => {
       devicesUnlinked: after.devicesUnlinked - before.devicesUnlinked,
       phaseFaultsNow: after.phaseFaultsNow - before.phaseFaultsNow,
       devicesTrippedToday: after.devicesTrippedToday - before.devicesTrippedToday,
+      theftAlertsWeek: after.theftAlertsWeek - before.theftAlertsWeek,
       rechargesPending: after.rechargesPending - before.rechargesPending,
       plansEndingSoon: after.plansEndingSoon - before.plansEndingSoon,
       plansLapsed: after.plansLapsed - before.plansLapsed,
@@ -132,6 +138,7 @@ describe("what an admin running the fleet acts on", () => {
       devicesUnlinked: 1,
       phaseFaultsNow: 1,
       devicesTrippedToday: 1,
+      theftAlertsWeek: 2,
       rechargesPending: 2,
       plansEndingSoon: 1,
       plansLapsed: 1,

@@ -16,6 +16,9 @@ const DEFAULTS = {
   offlineWhileOn: "call",
   powerBack: "sms",
   scheduleMissed: "sms",
+  // Theft: a call, and the SMS with it (common/alert-channels.ts, CALL_AND_SMS_KINDS).
+  tamper: "call",
+  cableCut: "call",
 };
 
 async function channelsOf(token: string) {

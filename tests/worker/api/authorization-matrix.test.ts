@@ -151,6 +151,17 @@ const ACCESS = {
     expired: 401,
     tampered: 401,
   },
+  /** The installer's calls: an account an admin made an installer (none of these callers is). */
+  installer: {
+    anonymous: 401,
+    userA: 403,
+    userB: 403,
+    ...asPeople(403),
+    admin: 403,
+    device: 401,
+    expired: 401,
+    tampered: 401,
+  },
   /** A telephony provider's webhooks: only its signature (or our secret in the URL) lets one in, no session. */
   provider: {
     anonymous: 403,
@@ -266,6 +277,39 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     access: "farmer",
     path: () => "/api/pumps/SNC-ZZZZZZZZ/invitation",
     body: () => ({ answer: "decline" }),
+  },
+  "GET /api/pumps/:deviceId/installation": {
+    access: "pumpSee",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/installation`,
+  },
+  "POST /api/pumps/:deviceId/installation/seen": {
+    access: "pumpOwner",
+    path: (f) => `/api/pumps/${f.aDevice.deviceId}/installation/seen`,
+  },
+  "GET /api/installer/boxes": { access: "installer", path: () => "/api/installer/boxes" },
+  "POST /api/installer/claims": { access: "installer", path: () => "/api/installer/claims", body: () => ({}) },
+  "POST /api/installer/claims/confirm": {
+    access: "installer",
+    path: () => "/api/installer/claims/confirm",
+    body: () => ({}),
+  },
+  "POST /api/installer/boxes/:deviceId/supply": {
+    access: "installer",
+    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/supply`,
+  },
+  "POST /api/installer/boxes/:deviceId/test-run": {
+    access: "installer",
+    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/test-run`,
+    body: () => ({}),
+  },
+  "POST /api/installer/boxes/:deviceId/commissioning": {
+    access: "installer",
+    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/commissioning`,
+    body: () => ({}),
+  },
+  "POST /api/installer/boxes/:deviceId/hand-over": {
+    access: "installer",
+    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/hand-over`,
   },
   "GET /api/pumps/:deviceId/status": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/status` },
   "POST /api/pumps/:deviceId/motor": {
@@ -402,6 +446,13 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     access: "admin",
     path: () => "/api/admin/devices/SNC-ZZZZZZZZ/owner",
     body: () => ({ mobileNo: null }),
+  },
+  "GET /api/admin/installers": { access: "admin", path: () => "/api/admin/installers" },
+  "POST /api/admin/installers": { access: "admin", path: () => "/api/admin/installers", body: () => ({}) },
+  "POST /api/admin/installers/:userId/stock": {
+    access: "admin",
+    path: () => `/api/admin/installers/${MISSING}/stock`,
+    body: () => ({ deviceIds: ["SNC-ZZZZZZZZ"] }),
   },
   "GET /api/admin/firmware": { access: "admin", path: () => "/api/admin/firmware" },
   "POST /api/admin/firmware": { access: "admin", path: () => "/api/admin/firmware", body: () => ({}) },

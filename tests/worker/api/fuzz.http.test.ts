@@ -48,6 +48,7 @@ import {
   verifyNumberRequestSchema,
 } from "../../../common/api-schemas.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
+import { installerRequestSchema } from "../../../common/installer-schemas.ts";
 import { PROTECTION_SETTINGS } from "../../../common/protection-changes.ts";
 import {
   deviceIdSchema,
@@ -337,6 +338,61 @@ const ROUTES: Record<string, Spec> = {
     accepts: () => false,
   },
   "GET /api/pumps/:deviceId/members": ownPumpRoute("read"),
+  "GET /api/pumps/:deviceId/installation": ownPumpRoute("read"),
+  "POST /api/pumps/:deviceId/installation/seen": ownPumpRoute("write"),
+  // The owner is no installer: every input is refused (installer-visits.test.ts calls them as one).
+  "GET /api/installer/boxes": { caller: "owner", effect: "read", accepts: () => false },
+  "POST /api/installer/claims": {
+    caller: "owner",
+    effect: "write",
+    body: {
+      template: (f) => ({
+        deviceId: f.ownerDevice.deviceId,
+        claimCode: "2222222222",
+        farmerMobileNo: f.owner.mobileNo,
+      }),
+      fields: ["deviceId", "claimCode", "farmerMobileNo"],
+    },
+    accepts: () => false,
+  },
+  "POST /api/installer/claims/confirm": {
+    caller: "owner",
+    effect: "write",
+    body: {
+      template: (f) => ({ deviceId: f.ownerDevice.deviceId, farmerMobileNo: f.owner.mobileNo, code: "123456" }),
+      fields: ["deviceId", "farmerMobileNo", "code"],
+    },
+    accepts: () => false,
+  },
+  "POST /api/installer/boxes/:deviceId/supply": {
+    caller: "owner",
+    effect: "write",
+    params: { deviceId: (f) => f.ownerDevice.deviceId },
+    accepts: () => false,
+  },
+  "POST /api/installer/boxes/:deviceId/test-run": {
+    caller: "owner",
+    effect: "write",
+    params: { deviceId: (f) => f.ownerDevice.deviceId },
+    body: { template: () => ({ seconds: 5 }), fields: ["seconds"] },
+    accepts: () => false,
+  },
+  "POST /api/installer/boxes/:deviceId/commissioning": {
+    caller: "owner",
+    effect: "write",
+    params: { deviceId: (f) => f.ownerDevice.deviceId },
+    body: {
+      template: () => ({ defaultCurrent: 8.9, dryRunThreshold: 30, overCurrentThreshold: 30, feeder: "Rampur" }),
+      fields: ["defaultCurrent", "dryRunThreshold", "overCurrentThreshold", "feeder"],
+    },
+    accepts: () => false,
+  },
+  "POST /api/installer/boxes/:deviceId/hand-over": {
+    caller: "owner",
+    effect: "write",
+    params: { deviceId: (f) => f.ownerDevice.deviceId },
+    accepts: () => false,
+  },
   "POST /api/pumps/:deviceId/members": ownPumpRoute(
     "write",
     { body: { template: memberTemplate, fields: memberFields } },
@@ -672,6 +728,21 @@ const ROUTES: Record<string, Spec> = {
     accepts: (seen) => ok(motorLogsPageQuerySchema, seen.query),
   },
   "GET /api/admin/recharge-requests": { caller: "admin", effect: "read", accepts: () => true },
+  "GET /api/admin/installers": { caller: "admin", effect: "read", accepts: () => true },
+  "POST /api/admin/installers": {
+    caller: "admin",
+    effect: "write",
+    body: { template: (f) => ({ mobileNo: f.other.mobileNo, name: "Ramesh" }), fields: ["mobileNo", "name"] },
+    accepts: (seen, f) => userNumbers(f).includes(jsonBody(seen, installerRequestSchema)?.mobileNo ?? ""),
+  },
+  // Nobody in the fixtures is an installer: every input is refused.
+  "POST /api/admin/installers/:userId/stock": {
+    caller: "admin",
+    effect: "write",
+    params: { userId: (f) => String(f.other.id) },
+    body: { template: (f) => ({ deviceIds: [f.ownerDevice.deviceId] }), fields: ["deviceIds"] },
+    accepts: () => false,
+  },
   "GET /api/admin/user/:id": {
     caller: "admin",
     effect: "read",

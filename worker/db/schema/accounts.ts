@@ -62,7 +62,7 @@ export const realtimeWatches = sqliteTable(
 export const oneTimeCodes = sqliteTable(
   "one_time_codes",
   {
-    purpose: text("purpose", { enum: ["signIn", "resetPassword", "verifyNumber"] }).notNull(),
+    purpose: text("purpose", { enum: ["signIn", "resetPassword", "verifyNumber", "claimBox"] }).notNull(),
     mobileNo: text("mobile_no").notNull(),
     codeHash: text("code_hash").notNull(),
     tries: integer("tries").notNull().default(0),

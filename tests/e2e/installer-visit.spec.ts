@@ -1,0 +1,154 @@
+// The installer's visit in chromium at 360 px, in Hindi, against the e2e Worker and its local
+// phone provider (docs/user-area.md, "The installer's visit"): an installer with a labelled box
+// in stock types the sticker's box id and claim code (no camera here), the farmer's number, then
+// the code the farmer got by SMS; the box is linked. Commissioning, with the simulator as the box:
+// the supply on every phase, a test run whose suggested current is within 5 % of the motor's,
+// the settings sent to the box. The farmer's first page shows who installed it, how to reach
+// them and the report; their OK hands it over, and the installer's page says so. The same
+// claim code is refused the second time. Without JavaScript the forms work the same.
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { installerResponseSchema, stockResponseSchema } from "../../common/api-responses/installers.ts";
+import { formatMobileNo } from "../../common/i18n/format.ts";
+import { ratedCurrent } from "../../device-sim/motor-model.ts";
+import { E2E_PERSIST_DIR } from "../../playwright.config.ts";
+import { labelDevice } from "../../scripts/lib/device-admin.ts";
+import { groupedClaimCode } from "../../scripts/lib/device-label.ts";
+import { adminApiToken, adminLogIn, texts as adminTexts, registerFarmer, startDevice } from "./admin-support.ts";
+import { apiClient, codeSentTo, fitsTheScreen, hi, logIn, uniqueMobileNo } from "./support.ts";
+
+type Request = Parameters<typeof registerFarmer>[0];
+
+/** An installer (a verified account the admin made one) with one box in stock, labelled by `npm run device -- label`. */
+async function installerWithLabelledBox(request: Request) {
+  const installer = await registerFarmer(request);
+  const admin = apiClient(request, { token: await adminApiToken(request) });
+  const made = await admin.post("/api/admin/installers", installerResponseSchema, {
+    mobileNo: installer.mobileNo,
+    name: "रमेश इलेक्ट्रिकल्स",
+  });
+  const box = await admin.provisionDevice("3phase");
+  await admin.post(`/api/admin/installers/${made.installer.userId}/stock`, stockResponseSchema, {
+    deviceIds: [box.device.id],
+  });
+  const claimCode = await labelDevice({ remote: false, persistTo: E2E_PERSIST_DIR }, box.device.id);
+  return { installer, deviceId: box.device.id, key: box.key, claimCode };
+}
+
+async function phone(browser: Browser, javaScript = true) {
+  const context = await browser.newContext({ javaScriptEnabled: javaScript });
+  return context.newPage();
+}
+
+/** The installer types what the sticker says, and the farmer's number, and then the farmer's code. */
+async function linkByTyping(page: Page, box: { deviceId: string; claimCode: string }, farmerMobileNo: string) {
+  await page.getByLabel(hi["installer.deviceId"]).fill(box.deviceId.toLowerCase());
+  // As printed: two groups of five.
+  await page.getByLabel(hi["installer.claimCode"]).fill(groupedClaimCode(box.claimCode));
+  await page.getByLabel(hi["installer.farmerMobileNo"]).fill(farmerMobileNo);
+  const since = Date.now();
+  await page.getByRole("button", { name: hi["installer.sendCode"] }).click();
+  await expect(page.getByTestId("code-sent")).toContainText(formatMobileNo(farmerMobileNo));
+  const code = await codeSentTo(farmerMobileNo, since);
+  await page.getByLabel(hi["code.label"]).fill(code);
+  await page.getByRole("button", { name: hi["installer.confirm"] }).click();
+  await expect(page.getByTestId("installer-linked")).toContainText(box.deviceId);
+}
+
+test("an installer links a box by typing its sticker, the farmer sees who installed it and takes it over (Hindi, 360 px)", async ({
+  browser,
+  request,
+}) => {
+  const box = await installerWithLabelledBox(request);
+  const installerPage = await phone(browser);
+  await logIn(installerPage, box.installer.mobileNo, box.installer.password);
+  await installerPage.goto("/installer");
+  await expect(installerPage.getByRole("heading", { level: 1 })).toHaveText(hi["installer.title"]);
+  await expect(installerPage.getByTestId("stock-list")).toContainText(box.deviceId);
+  // Chromium on Linux reads no QR codes itself: no scan button, the typed code is the way.
+  await expect(installerPage.getByTestId("scan")).toHaveCount(0);
+  expect(await fitsTheScreen(installerPage)).toBe(true);
+
+  const farmer = await registerFarmer(request);
+  await linkByTyping(installerPage, box, farmer.mobileNo);
+  await expect(installerPage.getByTestId(`installed-${box.deviceId}`)).toContainText(hi["installer.handOver"]);
+  expect(await fitsTheScreen(installerPage)).toBe(true);
+
+  // Commissioning, each step confirmed by the box (the simulator: a 5 HP 3-phase motor).
+  const device = await startDevice(box.deviceId, box.key);
+  try {
+    const steps = installerPage.getByTestId("commissioning");
+    await expect(steps.getByRole("heading", { level: 2 })).toHaveText(
+      hi["commission.title"].replace("{deviceId}", box.deviceId),
+    );
+    await steps.getByRole("button", { name: hi["commission.checkSupply"] }).click();
+    await expect(installerPage.getByTestId("commission-supply")).toContainText("R 4");
+    await installerPage.getByTestId("commissioning").getByRole("button", { name: hi["commission.runTest"] }).click();
+    await expect(installerPage.getByTestId("commission-measured")).toBeVisible({ timeout: 25_000 });
+    const suggested = Number(await installerPage.getByTestId("commission-current").inputValue());
+    expect(Math.abs(suggested - ratedCurrent("3phase", 5)) / ratedCurrent("3phase", 5)).toBeLessThanOrEqual(0.05);
+    await expect(installerPage.getByTestId("commission-stopped")).toHaveText(hi["commission.stopped"]);
+    expect(device.relay).toBe("off");
+    await installerPage.getByTestId("commission-feeder").fill("रामपुर 11 kV");
+    await installerPage.getByRole("button", { name: hi["commission.save"] }).click();
+    await expect(installerPage.getByTestId("commission-done")).toBeVisible();
+    expect(device.config.defaultCurrent).toBe(suggested);
+    expect(await fitsTheScreen(installerPage)).toBe(true);
+  } finally {
+    await device.stop();
+  }
+
+  // The same sticker a second time, for anyone: refused.
+  await installerPage.getByLabel(hi["installer.deviceId"]).fill(box.deviceId);
+  await installerPage.getByLabel(hi["installer.claimCode"]).fill(box.claimCode);
+  await installerPage.getByLabel(hi["installer.farmerMobileNo"]).fill(uniqueMobileNo());
+  await installerPage.getByRole("button", { name: hi["installer.sendCode"] }).click();
+  await expect(installerPage.getByTestId("installer-error")).toHaveText(hi["installer.error.claimCodeUsed"]);
+
+  const farmerPage = await phone(browser);
+  await logIn(farmerPage, farmer.mobileNo, farmer.password);
+  const card = farmerPage.getByTestId("hand-over-card");
+  await expect(card).toContainText("रमेश इलेक्ट्रिकल्स");
+  await expect(card).toContainText(formatMobileNo(box.installer.mobileNo));
+  await expect(farmerPage.getByTestId("hand-over-report")).toBeVisible();
+  await expect(card.getByRole("link", { name: hi["handover.call"] })).toHaveAttribute(
+    "href",
+    `tel:+91${box.installer.mobileNo}`,
+  );
+  expect(await fitsTheScreen(farmerPage)).toBe(true);
+  await card.getByRole("button", { name: hi["handover.ok"] }).click();
+  await expect(farmerPage.getByTestId("hand-over-card")).toHaveCount(0);
+
+  // An admin sees the installation and its report on the farmer's page.
+  const adminPage = await phone(browser);
+  await adminLogIn(adminPage);
+  await adminPage.goto(`/admin/users/${farmer.id}`);
+  await expect(adminPage.getByTestId("installation-card")).toContainText("रमेश इलेक्ट्रिकल्स");
+  await expect(adminPage.getByTestId("installation-report")).toContainText(
+    adminTexts.hi["admin.user.commissioningSet"].split(":")[0]!,
+  );
+  await expect(adminPage.getByTestId("installation-card")).toContainText("रामपुर 11 kV");
+
+  await installerPage.goto("/installer");
+  const installed = installerPage.getByTestId(`installed-${box.deviceId}`);
+  await expect(installed).not.toContainText(hi["installer.handOver"]);
+  await expect(installed).toContainText(hi["installer.handedOverOn"].split(":")[0]!);
+});
+
+test("the installer's forms work without JavaScript, and a farmer's account is told it is no installer's", async ({
+  browser,
+  request,
+}) => {
+  const box = await installerWithLabelledBox(request);
+  const page = await phone(browser, false);
+  await logIn(page, box.installer.mobileNo, box.installer.password);
+  await page.goto("/installer");
+  await linkByTyping(page, box, uniqueMobileNo());
+  await page.getByRole("button", { name: hi["installer.handOver"] }).click();
+  await expect(page.getByTestId("installer-handed-over")).toHaveText(hi["installer.handedOver"]);
+
+  const farmer = await registerFarmer(request);
+  const farmerPage = await phone(browser, false);
+  await logIn(farmerPage, farmer.mobileNo, farmer.password);
+  await farmerPage.goto("/installer");
+  await expect(farmerPage.getByTestId("not-installer")).toHaveText(hi["installer.notInstaller"]);
+});
