@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
 import { createUser } from "../worker/helpers/accounts.ts";
-import { provisionDevice, type TestDevice } from "../worker/helpers/boxes.ts";
+import { provisionDevice } from "../worker/helpers/boxes.ts";
 import { hubStub } from "../worker/helpers/hub-state.ts";
+import type { TestDevice } from "../worker/helpers/sockets.ts";
 import { connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
 
 const COUNT = 100;

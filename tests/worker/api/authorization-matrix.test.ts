@@ -20,9 +20,10 @@ import { getDb } from "../../../worker/db/client.ts";
 import { sessions, users } from "../../../worker/db/schema.ts";
 import { PAGE_ACTIONS } from "../../page-actions.ts";
 import { createUser, type TestUser } from "../helpers/accounts.ts";
-import { farmerWithDevice, type TestDevice } from "../helpers/boxes.ts";
+import { farmerWithDevice } from "../helpers/boxes.ts";
 import { api, ORIGIN, postJson, refusal } from "../helpers/http.ts";
 import { sharePump } from "../helpers/sharing.ts";
+import type { TestDevice } from "../helpers/sockets.ts";
 import { basicAuth } from "../helpers/sockets.ts";
 
 type TableCaller =

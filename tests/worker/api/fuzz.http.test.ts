@@ -89,9 +89,10 @@ import {
   weirdNumber,
 } from "../fuzz-support.ts";
 import { createUser, loginToken, type TestUser, uniqueMobileNo } from "../helpers/accounts.ts";
-import { farmerWithDevice, provisionDevice, type TestDevice } from "../helpers/boxes.ts";
+import { farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
 import { api, getJson, ORIGIN, postJson } from "../helpers/http.ts";
 import { hubStub } from "../helpers/hub-state.ts";
+import type { TestDevice } from "../helpers/sockets.ts";
 import { basicAuth } from "../helpers/sockets.ts";
 
 /** Generated inputs per route; 74 routes make 11,100. */

@@ -7,9 +7,7 @@ import type { DeviceKind } from "../../../common/device-protocol.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
 import { createUser, loginToken } from "./accounts.ts";
-import { type ConnectOptions, connectDevice } from "./sockets.ts";
-
-export type TestDevice = { deviceId: string; key: string };
+import { type ConnectOptions, connectDevice, type TestDevice } from "./sockets.ts";
 
 export async function provisionDevice(ownerUserId: number | null, kind: DeviceKind = "3phase"): Promise<TestDevice> {
   const deviceId = generateDeviceId();

@@ -3,8 +3,10 @@
 import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../../common/device-protocol.ts";
 import { DEVICE_PROTOCOL_VERSION, serverToDeviceMessageSchema } from "../../../common/device-protocol.ts";
 import { type RealtimeMessage, realtimeMessageSchema } from "../../../common/realtime-protocol.ts";
-import type { TestDevice } from "./boxes.ts";
 import { api, bearer, ORIGIN } from "./http.ts";
+
+/** A box as the tests provision it: its id and the key it signs in with. */
+export type TestDevice = { deviceId: string; key: string };
 
 /** A WebSocket peer that queues what it receives, so tests can await the next message. */
 export class SocketPeer<Incoming extends { type: string }> {
