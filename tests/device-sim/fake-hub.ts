@@ -24,6 +24,11 @@ export type FakeHub = {
   send: (message: ServerToDeviceMessage) => void;
   next: <T extends DeviceMessage["type"]>(type: T, timeoutMs?: number) => Promise<Extract<DeviceMessage, { type: T }>>;
   expectNone: (type: DeviceMessage["type"], ms: number) => Promise<void>;
+  /**
+   * Forgets what came so far, then waits for a stretch of `ms` with no message of `type` (a
+   * motor's start-up surge fades slower on a busy machine); fails if none comes within `withinMs`.
+   */
+  untilQuiet: (type: DeviceMessage["type"], ms: number, withinMs: number) => Promise<void>;
   dropConnection: () => void;
   close: () => Promise<void>;
 };
@@ -52,6 +57,15 @@ export async function startFakeHub(options: { refuseWith?: number } = {}): Promi
       await new Promise((resolve) => setTimeout(resolve, ms));
       const found = hub.received.find((message) => message.type === type);
       if (found) throw new Error(`unexpected ${type}: ${JSON.stringify(found)}`);
+    },
+    async untilQuiet(type, ms, withinMs) {
+      const deadline = Date.now() + withinMs;
+      while (Date.now() < deadline) {
+        hub.received.length = 0;
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        if (!hub.received.some((message) => message.type === type)) return;
+      }
+      throw new Error(`${type} kept coming for ${withinMs} ms`);
     },
     dropConnection: () => current?.terminate(),
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -172,9 +172,8 @@ describe("relay and readings", () => {
     const device = await connected(fakeHub, { protectionSampleMs: 50, protectionGraceMs: 60_000 });
     fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
     await fakeHub.next("ack");
-    await new Promise((resolve) => setTimeout(resolve, 1_800)); // the inrush fades: reported as it falls
-    fakeHub.received.length = 0;
-    await fakeHub.expectNone("power", 800); // steady: ±2 % noise is not news
+    // The inrush fades, reported as it falls; then steady: ±2 % noise is not news.
+    await fakeHub.untilQuiet("power", 800, 8_000);
     device.inject("dryRun"); // the current drops to 45 %
     const report = await fakeHub.next("power", 1_000);
     expect(report.current).toBeLessThan(rated * 0.5);
@@ -185,9 +184,7 @@ describe("relay and readings", () => {
     const device = await connected(fakeHub, { protectionSampleMs: 50, protectionGraceMs: 60_000 });
     fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
     await fakeHub.next("ack");
-    await new Promise((resolve) => setTimeout(resolve, 1_800));
-    fakeHub.received.length = 0;
-    await fakeHub.expectNone("power", 800);
+    await fakeHub.untilQuiet("power", 800, 8_000);
     device.inject("lowVoltage"); // about 77 % of 415 V, the current unchanged
     const report = await fakeHub.next("power", 1_000);
     expect(Math.max(...(report.voltages ?? []))).toBeLessThan(415 * 0.8);
