@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS: Record<string, AdminMessageKey> = {
   "POST /api/pumps/:deviceId/ota": "admin.audit.do.firmwareUpdate",
   "DELETE /api/pumps/:deviceId/members/:mobileNo": "admin.audit.do.removeMember",
   "POST /api/admin/users/:id/sign-in-code": "admin.audit.do.signInCode",
+  "POST /api/admin/installers": "admin.audit.do.makeInstaller",
+  "POST /api/admin/installers/:userId/stock": "admin.audit.do.installerStock",
 };
 
 /** What an entry did, in `language`; an action recorded by a route not listed here shows as stored. */
@@ -116,6 +118,8 @@ const AUDIT_FIELDS: Record<string, AdminMessageKey> = {
   file: "admin.audit.field.file",
   status: "admin.audit.field.status",
   purpose: "admin.audit.field.purpose",
+  name: "admin.audit.field.name",
+  deviceIds: "admin.audit.field.deviceIds",
 };
 
 export type AuditField = { name: string; label: string; value: string };

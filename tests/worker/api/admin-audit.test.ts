@@ -115,9 +115,10 @@ function askOfflineBox(what: "power" | "health", by: "number" | "id" = "number")
 
 /**
  * Every write route: how an admin write through it is audited, or why an admin session cannot
- * use it ("farmer only", "public": the audit test then proves an admin's call leaves nothing).
+ * use it ("farmer only", "installer only", "public": the audit test then proves an admin's call
+ * leaves nothing).
  */
-const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = {
+const WRITES: Record<string, Case | "farmer only" | "installer only" | "public" | "admin login"> = {
   "POST /api/auth/register": "public",
   "POST /api/hub-notices": "public",
   // A telephony provider's webhooks take no session at all (telephony-webhooks.test.ts).
@@ -169,6 +170,36 @@ const WRITES: Record<string, Case | "farmer only" | "public" | "admin login"> = 
     }),
     status: 200,
   },
+  // Making an installer and giving them boxes: whom, and what was given.
+  "POST /api/admin/installers": {
+    run: async (admin) => {
+      const electrician = await createUser();
+      const body = { mobileNo: electrician.mobileNo, name: "Ramesh Electricals" };
+      const response = await call("POST", "/api/admin/installers", admin.token, body);
+      return { response, target: `user:${electrician.id}`, details: body };
+    },
+    status: 201,
+  },
+  "POST /api/admin/installers/:userId/stock": {
+    run: async (admin) => {
+      const electrician = await createUser();
+      // Made an installer by another admin: only the stock is this admin's write.
+      const other = await freshAdmin();
+      await call("POST", "/api/admin/installers", other.token, { mobileNo: electrician.mobileNo, name: "Suresh" });
+      const { deviceId } = await provisionDevice(null);
+      const body = { deviceIds: [deviceId] };
+      const response = await call("POST", `/api/admin/installers/${electrician.id}/stock`, admin.token, body);
+      return { response, target: `user:${electrician.id}`, details: body };
+    },
+    status: 200,
+  },
+  "POST /api/pumps/:deviceId/installation/seen": "farmer only",
+  "POST /api/installer/claims": "installer only",
+  "POST /api/installer/claims/confirm": "installer only",
+  "POST /api/installer/boxes/:deviceId/supply": "installer only",
+  "POST /api/installer/boxes/:deviceId/test-run": "installer only",
+  "POST /api/installer/boxes/:deviceId/commissioning": "installer only",
+  "POST /api/installer/boxes/:deviceId/hand-over": "installer only",
   "PUT /api/admin/update-user-role": {
     run: async (admin) => {
       const farmer = await createUser();
@@ -402,12 +433,12 @@ describe("every admin write leaves exactly one entry", () => {
   }
 
   for (const [route, spec] of Object.entries(WRITES)) {
-    if (spec !== "farmer only" && spec !== "public") continue;
+    if (spec !== "farmer only" && spec !== "installer only" && spec !== "public") continue;
     const [method, path] = route.split(" ") as [string, string];
     it(`${route} (${spec}): an admin session's call leaves nothing`, async () => {
       const admin = await freshAdmin();
       const response = await call(method, path.replace(":id", "1"), admin.token, {});
-      if (spec === "farmer only") expect(response.status).toBe(403);
+      if (spec !== "public") expect(response.status).toBe(403);
       expect(await entriesOf(admin.id)).toEqual([]);
     });
   }
