@@ -10,7 +10,7 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("language", "routes/language.ts"),
   // ---- the installer's visit: an installer's own page, outside the farmer's shell ----
-  route("installer", "routes/installer.tsx"),
+  route("installer", "routes/installer/route.tsx", { id: "routes/installer" }),
   // ---- user area ----
   layout("routes/user-shell.tsx", [
     route("motor-control", "routes/motor-control/route.tsx", { id: "routes/motor-control" }),

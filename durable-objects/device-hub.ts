@@ -40,18 +40,9 @@ import type { ScheduleInput, ScheduleView } from "../common/schedule-schemas.ts"
 import { runAlarm } from "./device-hub/alarm.ts";
 import type { ViewerTarget } from "./device-hub/browsers.ts";
 import { openHubContext } from "./device-hub/context.ts";
-import { personMay } from "./device-hub/owner.ts";
-import { afterRestart } from "./device-hub/pump-model.ts";
-import { type HubRooms, openRooms } from "./device-hub/rooms.ts";
+import { type HubRooms, startRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
 import type { NeighbourSupply } from "./device-hub/supply-cut.ts";
-
-const SCHEDULE_NOT_ALLOWED: ScheduleFailure = { ok: false, code: "notAllowed" };
-
-/** A member's schedule is theirs to answer for; the owner's and an admin's are the owner's. */
-function authorOf(person: PumpPerson): number | null {
-  return person.role === "operator" || person.role === "viewer" ? person.userId : null;
-}
 
 export class DeviceHub extends DurableObject<Env> {
   private rooms!: HubRooms;
@@ -69,21 +60,10 @@ export class DeviceHub extends DurableObject<Env> {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_REQUEST, HEARTBEAT_RESPONSE));
     // No event reaches the hub before its state is loaded and its rooms are wired.
     void ctx.blockConcurrencyWhile(async () => {
-      const hub = openHubContext(ctx, env);
-      // A command in flight when the hub stopped (a deploy, a crash) will never hear its ack in time.
-      const restarted = afterRestart(hub.state.current, Date.now());
-      if (restarted) hub.state.save(restarted);
-      hub.stats.countWake();
-      this.rooms = openRooms(hub, {
+      this.rooms = startRooms(openHubContext(ctx, env), {
         take: () => this.deviceFrameBudget.take(),
         grant: (frames) => this.deviceFrameBudget.grant(frames),
       });
-      // Schedules are the truth, their wake-up timer only a copy: restore it if a crash lost it.
-      hub.timers.syncSchedules();
-      // A belief changed by the restart itself (above) is counted from here.
-      this.rooms.usage.follow(Date.now());
-      // Log entries a stopped hub had not yet written to D1 go now.
-      this.rooms.log.resumeFlush();
     });
   }
 
@@ -100,48 +80,17 @@ export class DeviceHub extends DurableObject<Env> {
     return new Response("Unknown socket role", { status: 400 });
   }
 
+  /** Each frame to the room of its socket's role (device-hub/socket-events.ts). */
   override async webSocketMessage(ws: WebSocket, frame: string | ArrayBuffer): Promise<void> {
-    const { link, requests, frames } = this.rooms;
-    // A box cut off for flooding gets nothing more done: the frames it sent before our close
-    // still arrive, and each must cost next to nothing. (Any other closing socket's last frames
-    // count: a box reports "installing" and closes at once to restart.)
-    if (link.isFlooding(ws)) {
-      link.dropFlood();
-      return;
-    }
-    const attachment = this.rooms.hub.sockets.attachmentOf(ws);
-    // A socket the hub closed acts no more. Its peer may ignore our close frame and keep
-    // sending: the runtime delivers those frames until the peer answers or the connection
-    // dies (docs/security.md, "Closed sockets"), so they are dropped here, unread.
-    if (attachment === null || attachment.closedWith !== undefined) return;
-    // One bad frame must not take the hub down with it: what threw is logged with the hub's
-    // identity, and the next frame, on this socket or another, is handled as usual.
-    try {
-      if (attachment.role === "browser") await requests.onFrame(ws, attachment, frame);
-      else await frames.onFrame(ws, attachment, frame);
-    } catch (error) {
-      this.rooms.hub.logError(`webSocketMessage from a ${attachment.role} failed`, error);
-    }
+    await this.rooms.sockets.message(ws, frame);
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    // Reciprocate the close handshake; the peer may already be gone, which is fine. 1005 and
-    // 1006 say no code was received and may not be sent back (RFC 6455 §7.4.1).
-    this.rooms.hub.sockets.close(ws, code === 1005 || code === 1006 ? 1000 : code, reason);
-    await this.socketGone(ws);
+    await this.rooms.sockets.closed(ws, code, reason);
   }
 
   override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
-    this.rooms.hub.logError("socket error", error);
-    await this.socketGone(ws);
-  }
-
-  private async socketGone(ws: WebSocket): Promise<void> {
-    const attachment = this.rooms.hub.sockets.attachmentOf(ws);
-    if (attachment?.role === "device") {
-      this.rooms.commissioning.linkLost();
-      await this.rooms.link.socketGone(ws);
-    } else if (attachment?.role === "browser") this.rooms.browsers.socketGone(ws);
+    await this.rooms.sockets.failed(ws, error);
   }
 
   // ---- timers: one alarm multiplexed over named, idempotent timers -----------------------
@@ -287,34 +236,21 @@ export class DeviceHub extends DurableObject<Env> {
   }
 
   // ---- schedules (the box's, carried out here whether or not a browser is open) ---------
-  // Kept under the owner's account whoever of its people set them: they are the pump's, and
-  // a new owner never inherits them (Settings.refreshAccess).
+  // The person is checked against the hub's own copy (device-hub/person-schedules.ts).
 
   async listSchedules(person: PumpPerson): Promise<ScheduleView[]> {
-    const ownerId = await this.#ownerFor(person, "see");
-    return ownerId === null ? [] : this.rooms.schedules.list(ownerId);
+    return this.rooms.personSchedules.list(person);
   }
 
   async createSchedule(person: PumpPerson, input: ScheduleInput): Promise<ScheduleResult> {
-    const ownerId = await this.#ownerFor(person, "schedule");
-    return ownerId === null ? SCHEDULE_NOT_ALLOWED : this.rooms.schedules.create(ownerId, input, authorOf(person));
+    return this.rooms.personSchedules.create(person, input);
   }
 
   async updateSchedule(person: PumpPerson, id: number, input: ScheduleInput): Promise<ScheduleResult> {
-    const ownerId = await this.#ownerFor(person, "schedule");
-    return ownerId === null ? SCHEDULE_NOT_ALLOWED : this.rooms.schedules.update(ownerId, id, input, authorOf(person));
+    return this.rooms.personSchedules.update(person, id, input);
   }
 
-  /** A switch-off still owed for a run under way stays: deleting a schedule never leaves a motor running. */
   async deleteSchedule(person: PumpPerson, id: number): Promise<{ ok: true } | ScheduleFailure> {
-    const ownerId = await this.#ownerFor(person, "schedule");
-    if (ownerId === null) return SCHEDULE_NOT_ALLOWED;
-    return this.rooms.schedules.delete(ownerId, id) ? { ok: true } : { ok: false, code: "notFound" };
-  }
-
-  /** The owner whose schedules `person` may use for `action`; null if they may not (or nobody owns the box). */
-  async #ownerFor(person: PumpPerson, action: "see" | "schedule"): Promise<number | null> {
-    if (!(await personMay(this.rooms.hub, person, action))) return null;
-    return this.rooms.hub.state.current.owner?.userId ?? null;
+    return this.rooms.personSchedules.delete(person, id);
   }
 }

@@ -2,12 +2,13 @@
 // (docs/pump-state.md): a switch is pending until the box answers; confirmed by an ack in time
 // or late; unconfirmed (`unknown`: it may be running) when no answer came or the link dropped,
 // until anything the box says settles it; and every switch starts the cooldown. setMotor is the
-// one place the belief changes. The decisions themselves are plain functions in pump-model.ts.
-import { DEVICE_ACK_TIMEOUT_MS } from "../../common/constants.ts";
-import type { DeviceCommand, DeviceMessage, RelayState } from "../../common/device-protocol.ts";
+// one place the belief changes. The decisions themselves are plain functions in pump-model.ts;
+// the waiting for the box's answers (acks, frames asked for) is command-channel.ts.
+import type { DeviceCommand, RelayState } from "../../common/device-protocol.ts";
 import type { HubFailure, MotorCommandResult, SwitchRequest } from "../../common/hub-contract.ts";
 import type { ServerReason } from "../../common/motor-log-event.ts";
 import type { MotorStatus, StatusSource } from "../../common/pump-state.ts";
+import { type AckMessage, CommandChannel, type FrameOf } from "./command-channel.ts";
 import type { HubContext } from "./context.ts";
 import type { MotorLog, MotorLogLine } from "./motor-log.ts";
 import { type OwedSwitchOffs, owedSwitchOff, TIMED_RUN_OFF_ID } from "./owed-switch-offs.ts";
@@ -30,39 +31,17 @@ import type { FrameAllowance } from "./socket-caps.ts";
 import { type MotorBelief, type PendingSwitch, ZERO_POWER } from "./state.ts";
 import type { Usage } from "./usage.ts";
 
-export type AckMessage = Extract<DeviceMessage, { type: "ack" }>;
-export type HealthMessage = Extract<DeviceMessage, { type: "health" }>;
-export type PowerMessage = Extract<DeviceMessage, { type: "power" }>;
-type FrameWaiter =
-  | { type: "health"; resolve: (message: HealthMessage | null) => void }
-  | { type: "power"; resolve: (message: PowerMessage | null) => void };
-
-/** Frames a command asks of the box: its ack, and the reading or health that comes with it. */
-const FRAMES_OWED_PER_COMMAND = 2;
-
 export type CommandRooms = { log: MotorLog; view: PumpView; usage: Usage; offs: OwedSwitchOffs; book: ScheduleBook };
 
 export class MotorCommands extends Room<CommandRooms> {
-  readonly #allowance: FrameAllowance;
-  /**
-   * In memory only: a command in flight keeps the object awake until it settles. `onAck` is
-   * what the ack does to the hub's state, done in the ack's own step (handleAck).
-   */
-  readonly #pendingAcks = new Map<
-    string,
-    {
-      settle: (ack: AckMessage | null) => void;
-      onAck?: (ack: AckMessage) => Promise<void>;
-      timer: ReturnType<typeof setTimeout>;
-    }
-  >();
+  /** The commands in flight and the frames awaited (command-channel.ts). */
+  readonly #channel: CommandChannel;
   /** Switch commands waiting for their ack right now (memory only: an ack can only be timely while we wait). */
   readonly #switchesInFlight = new Map<string, PendingSwitch>();
-  #frameWaiters: FrameWaiter[] = [];
 
   constructor(hub: HubContext, rooms: CommandRooms, allowance: FrameAllowance) {
     super(hub, rooms);
-    this.#allowance = allowance;
+    this.#channel = new CommandChannel(hub, allowance);
   }
 
   /**
@@ -144,55 +123,21 @@ export class MotorCommands extends Room<CommandRooms> {
     command: DeviceCommand,
     onAck?: (ack: AckMessage) => Promise<void>,
   ): Promise<AckMessage | null> {
-    return new Promise((resolve) => {
-      const settle = (ack: AckMessage | null) => {
-        clearTimeout(timer);
-        this.#pendingAcks.delete(command.id);
-        resolve(ack);
-      };
-      const timer = setTimeout(() => settle(null), DEVICE_ACK_TIMEOUT_MS);
-      this.#pendingAcks.set(command.id, { settle, timer, ...(onAck ? { onAck } : {}) });
-      // The box owes an answer (its ack, and the reading or health it reports with it): those
-      // frames are ours, not the box's, and never count against its rate.
-      this.#allowance.grant(FRAMES_OWED_PER_COMMAND);
-      this.hub.sockets.sendToDevice(device, command);
-    });
+    return this.#channel.send(device, command, onAck);
   }
 
   /** Sends a `request` and waits for the frame it asks for (health or power), within 5 s. */
-  async requestFrame<T extends "health" | "power">(
-    what: T,
-  ): Promise<{ ok: true; message: T extends "health" ? HealthMessage : PowerMessage } | HubFailure> {
-    const device = this.hub.sockets.device();
-    if (!device) return OFFLINE;
-    const frame = new Promise<HealthMessage | PowerMessage | null>((resolve) => {
-      const timer = setTimeout(() => settle(null), DEVICE_ACK_TIMEOUT_MS);
-      const settle = (message: HealthMessage | PowerMessage | null) => {
-        clearTimeout(timer);
-        this.#frameWaiters = this.#frameWaiters.filter((waiter) => waiter.resolve !== settle);
-        resolve(message);
-      };
-      this.#frameWaiters.push({ type: what, resolve: settle } as FrameWaiter);
-    });
-    const ack = await this.sendCommand(device, { type: "request", id: crypto.randomUUID(), what });
-    if (ack === null) return NO_CONFIRMATION;
-    const message = await frame;
-    if (message === null) return NO_CONFIRMATION;
-    return { ok: true, message: message as T extends "health" ? HealthMessage : PowerMessage };
+  requestFrame<T extends "health" | "power">(what: T): Promise<{ ok: true; message: FrameOf<T> } | HubFailure> {
+    return this.#channel.requestFrame(what);
   }
 
-  resolveFrameWaiters(type: "health", message: HealthMessage): void;
-  resolveFrameWaiters(type: "power", message: PowerMessage): void;
-  resolveFrameWaiters(type: "health" | "power", message: HealthMessage | PowerMessage): void {
-    for (const waiter of this.#frameWaiters.filter((candidate) => candidate.type === type)) {
-      (waiter.resolve as (message: HealthMessage | PowerMessage) => void)(message);
-    }
+  resolveFrameWaiters<T extends "health" | "power">(type: T, message: FrameOf<T>): void {
+    this.#channel.resolveFrameWaiters(type, message);
   }
 
   /** The box is gone: nothing it was asked will be answered. */
   abandonAll(): void {
-    for (const { settle } of this.#pendingAcks.values()) settle(null);
-    for (const waiter of this.#frameWaiters.splice(0)) waiter.resolve(null);
+    this.#channel.abandonAll();
   }
 
   /**
@@ -257,19 +202,7 @@ export class MotorCommands extends Room<CommandRooms> {
 
   /** An ack: to the command waiting for it, or, when none waits any more, a switch's late confirmation. */
   async handleAck(ack: AckMessage): Promise<void> {
-    const waiter = this.#pendingAcks.get(ack.id);
-    if (waiter) {
-      // Taken at once, its timeout with it: the answer came in time, and a second ack with
-      // the same id is a late one, not this command's.
-      this.#pendingAcks.delete(ack.id);
-      clearTimeout(waiter.timer);
-      try {
-        await waiter.onAck?.(ack);
-      } finally {
-        waiter.settle(ack); // the command's caller answers with it
-      }
-      return;
-    }
+    if (await this.#channel.answer(ack)) return;
     const pending = this.hub.state.current.pendingSwitch;
     if (pending?.id === ack.id) {
       await this.#settleSwitch(pending, ack, "lateAck");

@@ -10,7 +10,8 @@ import {
 import { DEVICE_CLOSE } from "../../common/hub-contract.ts";
 import type { HealthData, PowerData } from "../../common/realtime-protocol.ts";
 import { updateDeviceIdentity } from "../../worker/db/devices.ts";
-import type { HealthMessage, MotorCommands, PowerMessage } from "./commands.ts";
+import type { HealthMessage, PowerMessage } from "./command-channel.ts";
+import type { MotorCommands } from "./commands.ts";
 import type { Commissioning } from "./commissioning.ts";
 import type { HubContext } from "./context.ts";
 import type { DebugLines } from "./debug-lines.ts";

@@ -13,19 +13,42 @@ import { FreshReadings } from "./fresh-readings.ts";
 import { MotorLog } from "./motor-log.ts";
 import { FirmwareUpdates } from "./ota.ts";
 import { OwedSwitchOffs } from "./owed-switch-offs.ts";
+import { PersonSchedules } from "./person-schedules.ts";
 import { PersonSwitch } from "./person-switch.ts";
 import { PowerHistory } from "./power-history.ts";
 import { Protection } from "./protection.ts";
+import { afterRestart } from "./pump-model.ts";
 import { PumpView } from "./pump-view.ts";
 import { ScheduleBook } from "./schedule-book.ts";
 import { Schedules } from "./schedules.ts";
 import { Settings } from "./settings.ts";
 import type { FrameAllowance } from "./socket-caps.ts";
+import { SocketEvents } from "./socket-events.ts";
 import { Theft } from "./theft.ts";
 import { Usage } from "./usage.ts";
 import { WindowRuns } from "./window-runs.ts";
 
 export type HubRooms = ReturnType<typeof openRooms>;
+
+/**
+ * What an instance does before any event reaches it (DeviceHub's constructor runs it under
+ * blockConcurrencyWhile, its state just loaded): the restart's own consequences, the rooms
+ * wired, and what a stopped hub left undone picked up again.
+ */
+export function startRooms(hub: HubContext, allowance: FrameAllowance): HubRooms {
+  // A command in flight when the hub stopped (a deploy, a crash) will never hear its ack in time.
+  const restarted = afterRestart(hub.state.current, Date.now());
+  if (restarted) hub.state.save(restarted);
+  hub.stats.countWake();
+  const rooms = openRooms(hub, allowance);
+  // Schedules are the truth, their wake-up timer only a copy: restore it if a crash lost it.
+  hub.timers.syncSchedules();
+  // A belief changed by the restart itself (above) is counted from here.
+  rooms.usage.follow(Date.now());
+  // Log entries a stopped hub had not yet written to D1 go now.
+  rooms.log.resumeFlush();
+  return rooms;
+}
 
 /** `allowance`: the box's frame allowance, which the hub object keeps (device-hub.ts says why). */
 export function openRooms(hub: HubContext, allowance: FrameAllowance) {
@@ -55,6 +78,8 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const requests = new BrowserRequests(hub, { browsers, person });
   const schedules = new Schedules(hub, { commands, log, alerts, windows, view, book, offs });
   const settings = new Settings(hub, { commands, log, browsers, schedules });
+  const personSchedules = new PersonSchedules(hub, { schedules });
+  const sockets = new SocketEvents(hub, { link, frames, requests, browsers, commissioning });
   // The schedules' wake-up follows the earliest of what the three schedule rooms have due.
   hub.timers.followSchedules(() => earliest(book.nextRunAt(), offs.nextDue(), windows.nextWake()));
   return {
@@ -79,6 +104,8 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
     windows,
     schedules,
     settings,
+    personSchedules,
+    sockets,
     commissioning,
     theft,
   };

@@ -20,16 +20,9 @@ import { deviceIdSchema } from "../../common/pump-schemas.ts";
 import { authClientOf } from "../auth/throttle.ts";
 import { getDb } from "../db/client.ts";
 import { installedBy, stockOf } from "../db/installers.ts";
-import {
-  commission,
-  confirmClaim,
-  handOver,
-  reportOf,
-  requireInstaller,
-  runTestRun,
-  startClaim,
-  supplyReading,
-} from "../installers/visits.ts";
+import { confirmClaim, startClaim } from "../installers/claims.ts";
+import { commission, reportOf, runTestRun, supplyReading } from "../installers/commissioning.ts";
+import { handOver, requireInstaller } from "../installers/installer-access.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";

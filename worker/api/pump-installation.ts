@@ -8,7 +8,7 @@ import { translateApi } from "../../common/i18n/api.ts";
 import { getDb } from "../db/client.ts";
 import { findInstallation, markSeenByFarmer } from "../db/installers.ts";
 import { apiError } from "../http/http-error.ts";
-import { reportOf } from "../installers/visits.ts";
+import { reportOf } from "../installers/commissioning.ts";
 import type { ApiEnv } from "./context.ts";
 import { apiLanguage } from "./language.ts";
 import { requirePump } from "./require-auth.ts";

@@ -6,15 +6,9 @@ import { authClientOf } from "../auth/throttle.ts";
 import { getDb } from "../db/client.ts";
 import { findInstallation, findInstaller, installedBy, markSeenByFarmer, stockOf } from "../db/installers.ts";
 import { languageOf } from "../http/request-language.ts";
-import {
-  commission,
-  confirmClaim,
-  handOver,
-  reportOf,
-  runTestRun,
-  startClaim,
-  supplyReading,
-} from "../installers/visits.ts";
+import { confirmClaim, startClaim } from "../installers/claims.ts";
+import { commission, reportOf, runTestRun, supplyReading } from "../installers/commissioning.ts";
+import { handOver } from "../installers/installer-access.ts";
 import { type Refusal, settle } from "./refusal.ts";
 
 /** The installer's page: their name, their stock and the boxes they installed; null for any other account. */

@@ -12,7 +12,7 @@ export type Relink = { found: false } | { found: true; hubConfirmed: boolean };
 
 /**
  * `first`: statements of the caller's own that must hold with the change or not at all (an
- * installer's claim, worker/installers/visits.ts), run before it in the same batch, on the rows
+ * installer's claim, worker/installers/claims.ts), run before it in the same batch, on the rows
  * as they were; one that fails rolls the whole batch back.
  */
 export async function relinkPump(

@@ -1,0 +1,173 @@
+// /installer: the installer's page (docs/user-area.md, "The installer's visit"), in the field on
+// a phone. Scan a box's sticker (the camera through BarcodeDetector where the browser has it) or
+// type its id and claim code, type the farmer's number, then the code the farmer got by SMS: the
+// box is linked. Below, the installer's stock and the boxes they installed, each with its online
+// state and, until then, the hand-over. Plain forms with an `intent`, posted to this route's
+// action, so all of it works without JavaScript; the same services as /api/installer/*.
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { mobileNoSchema } from "../../../common/api-schemas.ts";
+import { formatDateTime } from "../../../common/i18n/format.ts";
+import { deviceIdSchema } from "../../../common/pump-schemas.ts";
+import { LanguageSwitch } from "../../components/language-switch.tsx";
+import { LogoutControl } from "../../components/logout-control.tsx";
+import { field, isSameOriginRequest, readForm } from "../../form.server.ts";
+import { useLanguage, useT } from "../../i18n/i18n.ts";
+import { envOf, requireUser, waitUntilOf } from "../../session.server.ts";
+import type { Route } from "./+types/route";
+import { claim, commission, confirm, handOver, refused, supply, testRun } from "./actions.server.ts";
+import { ClaimForm } from "./claim-form.tsx";
+import { CommissioningSteps } from "./commissioning-steps.tsx";
+import { ConfirmCodeForm } from "./confirm-code-form.tsx";
+import { loadInstallerPage } from "./loader.server.ts";
+
+export const meta: Route.MetaFunction = () => [{ title: "Installer · Sinchai" }];
+
+export async function loader(args: Route.LoaderArgs) {
+  return loadInstallerPage(args);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  if (!isSameOriginRequest(request)) return refused({ key: "error.crossSite" }, 403);
+  const user = await requireUser(request, context);
+  const env = envOf(context);
+  const form = await readForm(request);
+  switch (field(form, "intent")) {
+    case "claim":
+      return claim(env, request, user, form, waitUntilOf(context));
+    case "confirm":
+      return confirm(env, request, user, form);
+    case "supply":
+      return supply(env, user, form);
+    case "testRun":
+      return testRun(env, user, form);
+    case "commission":
+      return commission(env, user, form);
+    case "handOver":
+      return handOver(env, user, form);
+    default:
+      return refused({ key: "installer.error.failed" }, 400);
+  }
+}
+
+export default function Installer({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT();
+  const language = useLanguage();
+  const busy = useNavigation().state === "submitting";
+  const [search] = useSearchParams();
+  const { overview } = loaderData;
+  const pendingBox = deviceIdSchema.safeParse(search.get("box"));
+  const pendingFarmer = mobileNoSchema.safeParse(search.get("farmer"));
+  const linked = search.get("linked");
+  const error = actionData && "error" in actionData ? actionData.error : undefined;
+  const commissioning = actionData && "commissioning" in actionData ? actionData.commissioning : undefined;
+  // The box being commissioned: chosen from the list (`?commission=`), or the one the last step was about.
+  const commissioned =
+    commissioning?.deviceId ??
+    (actionData && "deviceId" in actionData ? actionData.deviceId : undefined) ??
+    search.get("commission") ??
+    linked;
+  const inHand = overview?.installed.find((box) => box.deviceId === commissioned && box.handedOverAt === null);
+  return (
+    <main className="page narrow installer-page">
+      <header className="installer-header">
+        <h1>{t("installer.title")}</h1>
+        <LanguageSwitch />
+        <LogoutControl />
+      </header>
+      {!overview ? (
+        <p className="card message info" data-testid="not-installer">
+          {t("installer.notInstaller")}
+        </p>
+      ) : (
+        <>
+          <p className="muted" data-testid="installer-name">
+            {t("installer.hello", { name: overview.name })}
+          </p>
+          {error && (
+            <p className="message error" role="alert" data-testid="installer-error">
+              {t(error.key, error.values)}
+            </p>
+          )}
+          {linked && (
+            <p className="message success" role="status" data-testid="installer-linked">
+              {t("installer.linked", { deviceId: linked })}
+            </p>
+          )}
+          {search.get("handedOver") && (
+            <p className="message success" role="status" data-testid="installer-handed-over">
+              {t("installer.handedOver")}
+            </p>
+          )}
+          {inHand && <CommissioningSteps deviceId={inHand.deviceId} state={commissioning} busy={busy} />}
+          <section className="card stack" aria-labelledby="claim-title">
+            <h2 id="claim-title">{t("installer.claimTitle")}</h2>
+            {pendingBox.success && pendingFarmer.success ? (
+              <ConfirmCodeForm deviceId={pendingBox.data} farmerMobileNo={pendingFarmer.data} busy={busy} />
+            ) : (
+              <ClaimForm busy={busy} />
+            )}
+          </section>
+          <section className="card stack" aria-labelledby="installed-title">
+            <h2 id="installed-title">{t("installer.installed")}</h2>
+            {overview.installed.length === 0 ? (
+              <p className="muted">{t("installer.installedEmpty")}</p>
+            ) : (
+              <ul className="installer-boxes" data-testid="installed-list">
+                {overview.installed.map((box) => (
+                  <li key={box.deviceId} data-testid={`installed-${box.deviceId}`} className="stack">
+                    <strong>{box.deviceId}</strong>
+                    <span>
+                      {box.online ? t("installer.online") : t("installer.offline")} ·{" "}
+                      {t("installer.installedOn", { time: formatDateTime(box.installedAt, language) })}
+                    </span>
+                    {box.report && (
+                      <span data-testid="commission-report">
+                        {t("commission.report", {
+                          name: box.report.by.name,
+                          time: formatDateTime(box.report.at, language),
+                          measured: box.report.measured.runningCurrent,
+                          current: box.report.set.defaultCurrent,
+                        })}
+                      </span>
+                    )}
+                    {box.handedOverAt === null && (
+                      <Link to={`/installer?commission=${box.deviceId}`} data-testid={`commission-${box.deviceId}`}>
+                        {t("commission.open")}
+                      </Link>
+                    )}
+                    {box.handedOverAt === null ? (
+                      <Form method="post" className="stack">
+                        <input type="hidden" name="intent" value="handOver" />
+                        <input type="hidden" name="deviceId" value={box.deviceId} />
+                        <span className="muted">{t("installer.handOverHelp")}</span>
+                        <button type="submit" className="button" disabled={busy} data-testid="hand-over">
+                          {t("installer.handOver")}
+                        </button>
+                      </Form>
+                    ) : (
+                      <span className="muted">
+                        {t("installer.handedOverOn", { time: formatDateTime(box.handedOverAt, language) })}
+                      </span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <section className="card stack" aria-labelledby="stock-title">
+            <h2 id="stock-title">{t("installer.stock")}</h2>
+            {overview.stock.length === 0 ? (
+              <p className="muted">{t("installer.stockEmpty")}</p>
+            ) : (
+              <ul className="installer-boxes" data-testid="stock-list">
+                {overview.stock.map((box) => (
+                  <li key={box.deviceId}>{box.deviceId}</li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </>
+      )}
+    </main>
+  );
+}
