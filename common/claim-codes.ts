@@ -23,16 +23,3 @@ export async function hashClaimCode(deviceId: string, code: string): Promise<str
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${deviceId}\n${code}`));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
-
-/** What the sticker's QR code holds: `SINCHAI:<box id>:<claim code>`. */
-export function claimLabelText(deviceId: string, code: string): string {
-  return `SINCHAI:${deviceId}:${code}`;
-}
-
-/** A scanned sticker's box id and code, or null for anything else. */
-export function parseClaimLabel(text: string): { deviceId: string; claimCode: string } | null {
-  const match = /^SINCHAI:(SNC-[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8}):([23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{10})$/.exec(
-    text.trim(),
-  );
-  return match ? { deviceId: match[1]!, claimCode: match[2]! } : null;
-}

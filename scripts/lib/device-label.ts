@@ -1,7 +1,7 @@
 // A box's sticker as an SVG (`npm run device -- label`; docs/decisions/033-installers.md): the QR
 // code of `SINCHAI:<box id>:<claim code>` for the installer's camera, and both written out for
 // typing where there is no camera, in Hindi and English. 50 × 70 mm, black on white.
-import { claimLabelText } from "../../common/claim-codes.ts";
+import { claimLabelText } from "../../common/claim-label.ts";
 import { encodeQr, QR_SIZE, qrPath } from "../../common/qr-code.ts";
 
 const QUIET = 4;

@@ -1,7 +1,8 @@
 // The box's sticker (`npm run device -- label`; docs/decisions/033-installers.md): the QR code
 // encoder of common/qr-code.ts against known answers, and the SVG it draws.
 import { describe, expect, it } from "vitest";
-import { claimLabelText, generateClaimCode, parseClaimLabel } from "../../common/claim-codes.ts";
+import { generateClaimCode } from "../../common/claim-codes.ts";
+import { claimLabelText, parseClaimLabel } from "../../common/claim-label.ts";
 import { encodeQr, formatBits, penalty, QR_MAX_BYTES, reedSolomon } from "../../common/qr-code.ts";
 import { groupedClaimCode, labelSvg } from "../../scripts/lib/device-label.ts";
 

@@ -2,7 +2,7 @@
 // the farmer's number.
 import { useEffect, useRef, useState } from "react";
 import { Form } from "react-router";
-import { parseClaimLabel } from "../../../common/claim-codes.ts";
+import { parseClaimLabel } from "../../../common/claim-label.ts";
 import { Field } from "../../components/field.tsx";
 import { useT } from "../../i18n/i18n.ts";
 

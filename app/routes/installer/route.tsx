@@ -5,9 +5,9 @@
 // state and, until then, the hand-over. Plain forms with an `intent`, posted to this route's
 // action, so all of it works without JavaScript; the same services as /api/installer/*.
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
-import { mobileNoSchema } from "../../../common/api-schemas.ts";
+import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
+import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import { formatDateTime } from "../../../common/i18n/format.ts";
-import { deviceIdSchema } from "../../../common/pump-schemas.ts";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { LogoutControl } from "../../components/logout-control.tsx";
 import { field, isSameOriginRequest, readForm } from "../../form.server.ts";
@@ -55,8 +55,11 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
   const busy = useNavigation().state === "submitting";
   const [search] = useSearchParams();
   const { overview } = loaderData;
-  const pendingBox = deviceIdSchema.safeParse(search.get("box"));
-  const pendingFarmer = mobileNoSchema.safeParse(search.get("farmer"));
+  // The action's redirect put them there already checked: a pattern is enough for the page,
+  // which keeps zod's classic build (the server's schemas) out of its JavaScript.
+  const pendingBox = search.get("box") ?? "";
+  const pendingFarmer = search.get("farmer") ?? "";
+  const pending = DEVICE_ID_PATTERN.test(pendingBox) && MOBILE_NO_PATTERN.test(pendingFarmer);
   const linked = search.get("linked");
   const error = actionData && "error" in actionData ? actionData.error : undefined;
   const commissioning = actionData && "commissioning" in actionData ? actionData.commissioning : undefined;
@@ -101,8 +104,8 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
           {inHand && <CommissioningSteps deviceId={inHand.deviceId} state={commissioning} busy={busy} />}
           <section className="card stack" aria-labelledby="claim-title">
             <h2 id="claim-title">{t("installer.claimTitle")}</h2>
-            {pendingBox.success && pendingFarmer.success ? (
-              <ConfirmCodeForm deviceId={pendingBox.data} farmerMobileNo={pendingFarmer.data} busy={busy} />
+            {pending ? (
+              <ConfirmCodeForm deviceId={pendingBox} farmerMobileNo={pendingFarmer} busy={busy} />
             ) : (
               <ClaimForm busy={busy} />
             )}
