@@ -244,12 +244,14 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
     english: "Power is back at the pump. The motor stays OFF until someone switches it on.",
     event: { kind: "powerRestored" },
   },
-  { action: "other", english: "The box was opened (theft alert sent).", event: { kind: "tamper" } },
-  { action: "other", english: "The box is closed again.", event: { kind: "tamperOk" } },
+  // Kinds newer than the motor log's kinds: no hub ever wrote them as a sentence.
+  { action: "other", english: "The box was opened (theft alert sent).", event: { kind: "tamper" }, written: false },
+  { action: "other", english: "The box is closed again.", event: { kind: "tamperOk" }, written: false },
   {
     action: "other",
     english: "Power went while the motor ran, but pumps nearby kept theirs: the cable may be cut (theft alert sent).",
     event: { kind: "cableCut" },
+    written: false,
   },
   {
     action: "other",
