@@ -35,8 +35,10 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // asks first (the header's dialog and its form; its page in the manifest) then added 536 bytes;
   // the installer's settings, health grid and firmware card moving to their own page took more
   // away than the switch card's verbs, run time and surge note added: 133.5 KB measured on the
-  // merged tree.
-  "/motor-control": { js: 133.6 * KB },
+  // merged tree. The installer's visit (the owner's hand-over card under the header until their
+  // OK, the installer's own link, its pages in the route manifest) then added 361 bytes:
+  // 137,151 bytes (133.9 KB).
+  "/motor-control": { js: 134 * KB },
 };
 
 function kindOf(response: Response): Kind {
@@ -126,7 +128,7 @@ test.describe("the dashboard", () => {
     await device.stop();
   });
 
-  test("/motor-control: at most 133.6 KB of JavaScript, live", async ({ browser }) => {
+  test("/motor-control: at most 134 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only
     // the session cookie (no cache, no memory of the login page's scripts).
     const context = await browser.newContext();
