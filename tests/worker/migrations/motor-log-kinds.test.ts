@@ -4,9 +4,8 @@ import { expect } from "vitest";
 import { z } from "../../../common/zod.ts";
 import { legacyMotorLogEvent } from "../../../durable-objects/device-hub/legacy-motor-log.ts";
 import { MOTOR_LOG_EXAMPLES } from "../../app/motor-log-examples.ts";
-import { migrationDb, testMigration } from "./step-by-step.ts";
+import { testMigration } from "./step-by-step.ts";
 
-const db = migrationDb;
 const MIGRATION = "0007_motor_log_kinds.sql";
 
 /** Sentences no hub wrote in these words, and one that only looks like one. */
@@ -21,7 +20,7 @@ const UNREADABLE = [
 testMigration(
   MIGRATION,
   "gives every sentence the hub wrote its kind and parameters, and keeps the rest as legacy text",
-  async (applyRest) => {
+  async ({ db, applyRest }) => {
     const written = MOTOR_LOG_EXAMPLES.filter(
       (example) => example.written !== false && example.event.kind !== "legacy",
     );

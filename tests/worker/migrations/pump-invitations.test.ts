@@ -2,14 +2,12 @@
 // notices. The people owners added before keep the access they had: rows written into a database
 // migrated up to 0010 are accepted (as of when they were added) once 0011 is applied.
 import { expect } from "vitest";
-import { migrationDb, testMigration } from "./step-by-step.ts";
-
-const db = migrationDb;
+import { testMigration } from "./step-by-step.ts";
 
 testMigration(
   "0011_pump_invitations_and_hub_notices.sql",
   "counts every earlier member as accepted when they were added, and starts with no notices",
-  async (applyRest) => {
+  async ({ db, applyRest }) => {
     await db.batch([
       db.prepare("INSERT INTO users (id, mobile_no, password_hash, created_at) VALUES (1, '9876500001', 'x', 1)"),
       db.prepare(

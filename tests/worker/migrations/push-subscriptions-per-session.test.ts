@@ -2,14 +2,12 @@
 // go to the newest live farmer session of their account, or are deleted when it has none, and an
 // account keeps its 10 newest. Rows are written into a database migrated up to 0010.
 import { expect } from "vitest";
-import { migrationDb, testMigration } from "./step-by-step.ts";
-
-const db = migrationDb;
+import { testMigration } from "./step-by-step.ts";
 
 testMigration(
   "0012_push_subscriptions_per_session.sql",
   "ties each old subscription to its account's newest live farmer session, drops those of accounts without one, keeps 10 an account",
-  async (applyRest) => {
+  async ({ db, applyRest }) => {
     const now = Date.now();
     const day = 86_400_000;
     await db.batch([

@@ -4,7 +4,7 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 
-export const migrationDb = env.MIGRATION_TEST_DB;
+const migrationDb = env.MIGRATION_TEST_DB;
 
 /** Migrates the test database up to just before `name`; the returned function applies the rest. */
 async function migrateUpTo(name: string): Promise<() => Promise<void>> {
@@ -18,11 +18,15 @@ async function migrateUpTo(name: string): Promise<() => Promise<void>> {
 }
 
 /**
- * The test of migration `name`: `test` is given the database migrated up to just before it,
- * writes the old rows, applies the rest with `applyRest`, and checks what became of them.
+ * The test of migration `name`: `test` is given the database (`db`) migrated up to just before
+ * it, writes the old rows, applies the rest with `applyRest`, and checks what became of them.
  */
-export function testMigration(name: string, title: string, test: (applyRest: () => Promise<void>) => Promise<void>) {
+export function testMigration(
+  name: string,
+  title: string,
+  test: (migration: { db: D1Database; applyRest: () => Promise<void> }) => Promise<void>,
+) {
   describe(`migration ${name}`, () => {
-    it(title, async () => test(await migrateUpTo(name)));
+    it(title, async () => test({ db: migrationDb, applyRest: await migrateUpTo(name) }));
   });
 }
