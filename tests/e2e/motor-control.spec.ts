@@ -19,6 +19,7 @@ import {
   restoreDemoConfig,
   startDemoDevice,
   type Texts,
+  toast,
   useLanguage,
   VIEWPORTS,
 } from "./support.ts";
@@ -60,8 +61,6 @@ async function switchTo(page: Page, texts: Texts, wanted: "on" | "off") {
   }).toPass({ timeout: 20_000, intervals: [1_000] });
   expect(device.relay).toBe(wanted);
 }
-
-const toast = (page: Page, text: string): Locator => page.getByTestId("toast").filter({ hasText: text });
 
 /** Logs the demo farmer in and waits for the page's realtime socket, so no event is missed. */
 async function openDashboard(page: Page, texts: Texts = hi) {

@@ -41,6 +41,9 @@ export async function startDemoDevice(
   return device;
 }
 
+/** The toast that says `text` (a page may show more than one at a time). */
+export const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
+
 /** Keeps the demo box online through each test of the file or block that calls this; `.device` is it. */
 export function demoDeviceInEachTest(): { device: SimulatedDevice } {
   const demo = {} as { device: SimulatedDevice };
