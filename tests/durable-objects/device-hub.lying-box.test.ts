@@ -56,13 +56,18 @@ async function watchedFarmer() {
     return body;
   };
   const motor = (action: "on" | "off") => postJson("/api/devices/motor", { action }, farmer.token);
+  /** The box answers like a healthy one (`runningCurrent` A once ON), and the farmer switches ON from the app. */
+  const onFromApp = async (runningCurrent: number) => {
+    box.autoAck({ runningCurrent });
+    expect((await motor("on")).status).toBe(200);
+  };
   /** The box back on a new link, saying hello with its relay `relay`; closed when the test ends. */
   const reconnect = async (relay: "on" | "off") => {
     const again = await connectDevice(farmer.device, { relay });
     onTestFinished(() => again.close());
     return again;
   };
-  return { ...farmer, box, browser, status, motor, reconnect };
+  return { ...farmer, box, browser, status, motor, onFromApp, reconnect };
 }
 
 /** The pump states the browser was sent, oldest first, as `status/source`. */
@@ -254,8 +259,7 @@ describe("a link that drops mid-command", () => {
 describe("readings that contradict the hub", () => {
   it("current while OFF (a welded contactor, a hand on the starter) makes it ON, alerted and logged", async () => {
     const farmer = await watchedFarmer();
-    farmer.box.autoAck({ runningCurrent: 0 });
-    expect((await farmer.motor("on")).status).toBe(200);
+    await farmer.onFromApp(0);
     expect((await farmer.motor("off")).status).toBe(200);
     expect((await farmer.status()).status).toBe("off");
     reading(farmer.box, 8.8);
@@ -278,8 +282,7 @@ describe("readings that contradict the hub", () => {
 
   it("no current while ON is surfaced after 20 s past the start-up grace, and clears when current flows", async () => {
     const farmer = await watchedFarmer();
-    farmer.box.autoAck({ runningCurrent: 0 });
-    expect((await farmer.motor("on")).status).toBe(200);
+    await farmer.onFromApp(0);
     expect(await farmer.box.next("switch")).toMatchObject({ relay: "on" });
     const afterGrace = Date.now() - PROTECTION_STARTUP_GRACE_MS - 1_000;
     await rewriteHubState(farmer.device.deviceId, (state) => ({ ...state, relayOnSince: afterGrace }));
@@ -333,8 +336,7 @@ describe("readings that contradict the hub", () => {
 
   it("a box that restarts with its relay stuck closed: its hello says OFF, its current says ON", async () => {
     const farmer = await watchedFarmer();
-    farmer.box.autoAck({ runningCurrent: 9 });
-    expect((await farmer.motor("on")).status).toBe(200);
+    await farmer.onFromApp(9);
     farmer.box.close(); // a restart
     await farmer.browser.next("deviceStatusUpdate");
     const restarted = await farmer.reconnect("off");
@@ -353,8 +355,7 @@ describe("readings that contradict the hub", () => {
 describe("an offline box", () => {
   it("keeps its last state as what it was when last seen, with the last reading and its time", async () => {
     const farmer = await watchedFarmer();
-    farmer.box.autoAck({ runningCurrent: 9 });
-    expect((await farmer.motor("on")).status).toBe(200);
+    await farmer.onFromApp(9);
     reading(farmer.box, 9.1);
     await expect.poll(async () => (await farmer.status()).powerData.current).toBe(9.1);
     const beforeClose = Date.now();
