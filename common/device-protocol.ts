@@ -19,6 +19,14 @@ export const DEVICE_PROTOCOL_VERSION = 1;
 export const HEARTBEAT_REQUEST = "ping";
 export const HEARTBEAT_RESPONSE = "pong";
 
+/** A frame's schema: `type`, which the union of them all is discriminated on, and its `fields`. */
+function message<const Type extends string, Fields extends z.core.$ZodLooseShape = Record<never, never>>(
+  type: Type,
+  fields: Fields = {} as Fields,
+) {
+  return z.object({ type: z.literal(type), ...fields });
+}
+
 /** Why the relay changed when the hub did not command it. */
 export const relayCauseSchema = z.enum(["manual", "startup", "schedule"]);
 
@@ -50,8 +58,7 @@ const dbm = z.number().int().min(-150).max(0);
 // ---- device → server ------------------------------------------------------------------
 
 /** First frame after connecting: who the box is and what it is doing right now. */
-export const helloMessageSchema = z.object({
-  type: z.literal("hello"),
+export const helloMessageSchema = message("hello", {
   protocol: z.number().int().positive(),
   firmware: shortText,
   kind: deviceKindSchema,
@@ -68,8 +75,7 @@ export const helloMessageSchema = z.object({
 });
 
 /** The answer to every command that carries an `id`: done or not, and the relay now. */
-export const ackMessageSchema = z.object({
-  type: z.literal("ack"),
+export const ackMessageSchema = message("ack", {
   id: commandId,
   ok: z.boolean(),
   relay: relayStateSchema,
@@ -79,8 +85,7 @@ export const ackMessageSchema = z.object({
 });
 
 /** A power reading: current in A, wattage in W, per-phase voltage in V, mains present or not. */
-export const powerMessageSchema = z.object({
-  type: z.literal("power"),
+export const powerMessageSchema = message("power", {
   current: amperes,
   wattage: watts,
   voltages: z.array(volts).min(1).max(3).optional(),
@@ -88,15 +93,10 @@ export const powerMessageSchema = z.object({
 });
 
 /** The relay changed without a command from the hub (switch on the box, box restart). */
-export const relayChangedMessageSchema = z.object({
-  type: z.literal("relay"),
-  relay: relayStateSchema,
-  cause: relayCauseSchema,
-});
+export const relayChangedMessageSchema = message("relay", { relay: relayStateSchema, cause: relayCauseSchema });
 
 /** Health (SPEC §3): uptime in s, signal in dBm, relay, identity, link state, firmware. */
-export const healthMessageSchema = z.object({
-  type: z.literal("health"),
+export const healthMessageSchema = message("health", {
   uptime: z.number().int().min(0),
   signal: dbm.optional(),
   relay: relayStateSchema,
@@ -108,8 +108,7 @@ export const healthMessageSchema = z.object({
 });
 
 /** Something happened at the pump; `relay` is the state after it (OFF after every trip). */
-export const eventMessageSchema = z.object({
-  type: z.literal("event"),
+export const eventMessageSchema = message("event", {
   event: deviceEventSchema,
   relay: relayStateSchema,
   /** The current that caused a dry-run or overcurrent trip, in A. */
@@ -128,14 +127,10 @@ export const eventMessageSchema = z.object({
 });
 
 /** One line of the box's own log, sent only while debug mode is on. */
-export const logLineMessageSchema = z.object({
-  type: z.literal("log"),
-  line: z.string().max(500),
-});
+export const logLineMessageSchema = message("log", { line: z.string().max(500) });
 
 /** How a firmware update is going; success shows as a `hello` with the new version. */
-export const otaProgressMessageSchema = z.object({
-  type: z.literal("ota"),
+export const otaProgressMessageSchema = message("ota", {
   id: commandId,
   stage: otaStageSchema,
   progress: z.number().int().min(0).max(100).optional(),
@@ -148,8 +143,7 @@ export const otaProgressMessageSchema = z.object({
  * (the mean of the readings past the surge), in A. Not `ok`: the box did not start the motor, or
  * stopped it early (an OFF, a trip, the supply gone), and says why in `error`.
  */
-export const testRunResultMessageSchema = z.object({
-  type: z.literal("testRunResult"),
+export const testRunResultMessageSchema = message("testRunResult", {
   id: commandId,
   ok: z.boolean(),
   relay: relayStateSchema,
@@ -194,8 +188,7 @@ export const deviceConfigSchema = z.object({
 export type DeviceConfig = z.infer<typeof deviceConfigSchema>;
 
 /** Sent once the hub has accepted the hello: timing and settings the box must follow. */
-export const welcomeMessageSchema = z.object({
-  type: z.literal("welcome"),
+export const welcomeMessageSchema = message("welcome", {
   protocol: z.number().int().positive(),
   heartbeatSeconds: z.number().int().positive(),
   watched: z.boolean(),
@@ -203,38 +196,22 @@ export const welcomeMessageSchema = z.object({
 });
 
 /** Switch the relay. Answer with an `ack` carrying the same id. */
-export const switchMessageSchema = z.object({
-  type: z.literal("switch"),
-  id: commandId,
-  relay: relayStateSchema,
-});
+export const switchMessageSchema = message("switch", { id: commandId, relay: relayStateSchema });
 
 /** New settings. Answer with an `ack`; apply them from the next reading on. */
-export const configMessageSchema = z.object({
-  type: z.literal("config"),
-  id: commandId,
-  config: deviceConfigSchema,
-});
+export const configMessageSchema = message("config", { id: commandId, config: deviceConfigSchema });
 
 /** Send a `health` or `power` frame now (after the `ack`). */
-export const requestMessageSchema = z.object({
-  type: z.literal("request"),
-  id: commandId,
-  what: z.enum(["health", "power"]),
-});
+export const requestMessageSchema = message("request", { id: commandId, what: z.enum(["health", "power"]) });
 
 /** Restart the box (relay OFF, as after a power cut). Answer with an `ack` first. */
-export const restartMessageSchema = z.object({
-  type: z.literal("restart"),
-  id: commandId,
-});
+export const restartMessageSchema = message("restart", { id: commandId });
 
 /**
  * Install firmware: download `url` with the box's own credentials, check that its SHA-256 is
  * `sha256` (hex), install, restart and say hello with `version`.
  */
-export const otaMessageSchema = z.object({
-  type: z.literal("ota"),
+export const otaMessageSchema = message("ota", {
   id: commandId,
   version: shortText,
   url: z.string().url(),
@@ -243,8 +220,7 @@ export const otaMessageSchema = z.object({
 });
 
 /** Someone started or stopped watching: report power every few seconds, or only slowly. */
-export const watchMessageSchema = z.object({
-  type: z.literal("watch"),
+export const watchMessageSchema = message("watch", {
   watched: z.boolean(),
   intervalSeconds: z.number().int().positive(),
 });
@@ -256,17 +232,10 @@ export const watchMessageSchema = z.object({
  * configured thresholds (they are what the run is for), and it sends no `power` frames: the
  * answer is one `testRunResult` with the same id. A `switch` OFF ends it at once.
  */
-export const testRunMessageSchema = z.object({
-  type: z.literal("testRun"),
-  id: commandId,
-  seconds: z.number().int().min(3).max(30),
-});
+export const testRunMessageSchema = message("testRun", { id: commandId, seconds: z.number().int().min(3).max(30) });
 
 /** The hub could not accept a frame; nothing changed because of it. */
-export const errorMessageSchema = z.object({
-  type: z.literal("error"),
-  message: z.string(),
-});
+export const errorMessageSchema = message("error", { message: z.string() });
 
 export const serverToDeviceMessageSchema = z.discriminatedUnion("type", [
   welcomeMessageSchema,

@@ -6,6 +6,14 @@ import type { MotorLogParam } from "./motor-log-event.ts";
 import { motorStatusSchema, pumpStateSchema } from "./pump-state.ts";
 import { z } from "./zod-mini.ts";
 
+/** A message's schema: `type`, which the union of them all is discriminated on, and its `fields`. */
+function message<const Type extends string, Fields extends z.core.$ZodLooseShape = Record<never, never>>(
+  type: Type,
+  fields: Fields = {} as Fields,
+) {
+  return z.object({ type: z.literal(type), ...fields });
+}
+
 export const deviceStatusSchema = z.enum(["online", "offline"]);
 export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
 
@@ -50,8 +58,7 @@ export const healthDataSchema = z.object({
 });
 export type HealthData = z.infer<typeof healthDataSchema>;
 
-export const initialDataMessageSchema = z.object({
-  type: z.literal("initialData"),
+export const initialDataMessageSchema = message("initialData", {
   /** on, off, or unknown (docs/pump-state.md); the same as `pump.status`. */
   motorStatus: motorStatusSchema,
   deviceStatus: deviceStatusSchema,
@@ -66,74 +73,52 @@ export const initialDataMessageSchema = z.object({
   pump: pumpStateSchema,
 });
 
-export const motorStatusUpdateMessageSchema = z.object({
-  type: z.literal("motorStatusUpdate"),
-  status: motorStatusSchema,
-});
+export const motorStatusUpdateMessageSchema = message("motorStatusUpdate", { status: motorStatusSchema });
 
 /** Beyond SPEC §4: sent whenever anything in the pump's state changes (never for readings alone). */
-export const pumpStateMessageSchema = z.object({
-  type: z.literal("pumpState"),
-  pump: pumpStateSchema,
-});
+export const pumpStateMessageSchema = message("pumpState", { pump: pumpStateSchema });
 
 /** Beyond SPEC §4: current flows although no command was confirmed (an alert: toast and sound). */
-export const runningWithoutCommandMessageSchema = z.object({
-  type: z.literal("runningWithoutCommand"),
-  current: z.number(),
-});
+export const runningWithoutCommandMessageSchema = message("runningWithoutCommand", { current: z.number() });
 
 /** Beyond SPEC §4: the relay is ON but the motor draws next to nothing (an alert). */
-export const noCurrentMessageSchema = z.object({ type: z.literal("noCurrent") });
+export const noCurrentMessageSchema = message("noCurrent");
 
-export const deviceStatusUpdateMessageSchema = z.object({
-  type: z.literal("deviceStatusUpdate"),
-  deviceStatus: deviceStatusSchema,
-});
+export const deviceStatusUpdateMessageSchema = message("deviceStatusUpdate", { deviceStatus: deviceStatusSchema });
 
-export const powerDataUpdateMessageSchema = z.object({
-  type: z.literal("powerDataUpdate"),
-  powerData: powerDataSchema,
-});
+export const powerDataUpdateMessageSchema = message("powerDataUpdate", { powerData: powerDataSchema });
 
-export const motorLogUpdateMessageSchema = z.object({
-  type: z.literal("motorLogUpdate"),
-  log: motorLogEntrySchema,
-});
+export const motorLogUpdateMessageSchema = message("motorLogUpdate", { log: motorLogEntrySchema });
 
-export const dryRunDetectedMessageSchema = z.object({ type: z.literal("dryRunDetected") });
-export const overCurrentDetectedMessageSchema = z.object({ type: z.literal("overCurrentDetected") });
+export const dryRunDetectedMessageSchema = message("dryRunDetected");
+export const overCurrentDetectedMessageSchema = message("overCurrentDetected");
 /** Beyond SPEC §4: a voltage trip (the motor was stopped); the fault in the pump state has the volts. */
-export const voltageTripDetectedMessageSchema = z.object({
-  type: z.literal("voltageTripDetected"),
+export const voltageTripDetectedMessageSchema = message("voltageTripDetected", {
   breach: z.enum(["underVoltage", "overVoltage", "voltageUnbalance"]),
 });
-export const phaseFaultDetectedMessageSchema = z.object({ type: z.literal("phaseFaultDetected") });
-export const phaseOkMessageSchema = z.object({ type: z.literal("phaseOk") });
+export const phaseFaultDetectedMessageSchema = message("phaseFaultDetected");
+export const phaseOkMessageSchema = message("phaseOk");
 /** Beyond SPEC §4: mains failed at the pump, and came back (the motor stays OFF). */
-export const powerLostMessageSchema = z.object({ type: z.literal("powerLost") });
-export const powerRestoredMessageSchema = z.object({ type: z.literal("powerRestored") });
+export const powerLostMessageSchema = message("powerLost");
+export const powerRestoredMessageSchema = message("powerRestored");
 
-export const healthDataMessageSchema = z.object({
-  type: z.literal("healthData"),
+export const healthDataMessageSchema = message("healthData", {
   mobileNo: z.nullable(z.string()),
   payload: healthDataSchema,
 });
 
 /** A line of the box's debug log: sent only to admin sockets. */
-export const debugLogMessageSchema = z.object({
-  type: z.literal("debugLog"),
+export const debugLogMessageSchema = message("debugLog", {
   log: z.string(),
   timestamp: z.string(),
   mobileNo: z.nullable(z.string()),
 });
 
 /** Debug mode was switched on or off (by an admin, or by itself after 30 minutes). Admins only. */
-export const debugModeUpdateMessageSchema = z.object({ type: z.literal("debugModeUpdate"), debug: z.boolean() });
+export const debugModeUpdateMessageSchema = message("debugModeUpdate", { debug: z.boolean() });
 
 /** Beyond SPEC §4: how a firmware update is going. */
-export const otaStatusMessageSchema = z.object({
-  type: z.literal("otaStatus"),
+export const otaStatusMessageSchema = message("otaStatus", {
   version: z.string(),
   stage: z.enum(["sent", "downloading", "verifying", "installing", "done", "failed"]),
   progress: z.nullable(z.number()),
@@ -150,8 +135,7 @@ export const otaStatusMessageSchema = z.object({
  * socket alone. `result` is the hub's, as the HTTP API's would be: ok only once the box has
  * confirmed; a refusal is a code the page words (`invalidRequest`: the frame was not a request).
  */
-export const commandResultMessageSchema = z.object({
-  type: z.literal("commandResult"),
+export const commandResultMessageSchema = message("commandResult", {
   requestId: z.string(),
   result: z.union([
     z.object({ ok: z.literal(true), status: relayStateSchema }),
@@ -200,8 +184,7 @@ export const REQUEST_ID_MAX_LENGTH = 64;
  * `requestId`. A frame that is not a request (anything without a `requestId`) is ignored.
  */
 export const browserRequestSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("switchMotor"),
+  message("switchMotor", {
     requestId: z.string().check(z.minLength(1), z.maxLength(REQUEST_ID_MAX_LENGTH)),
     action: relayStateSchema,
   }),

@@ -7,14 +7,15 @@
 // Exotel's dashboard; Exotel signs nothing.
 import { spacedNumber, tenDigits } from "./phone-log.ts";
 import {
-  basicCredentials,
   type CallState,
   hexId,
+  isAuthorized,
   isOver,
   type RestAnswer,
   type RestRequest,
   type SimCore,
   sendWebhook,
+  startCall,
 } from "./sim-core.ts";
 
 /** What the flow's closing greeting says when our URL gives it nothing to read. */
@@ -130,14 +131,8 @@ export async function pressExotel(core: SimCore, call: CallState, digits: string
 export function exotelRest(core: SimCore, request: RestRequest, path: string, body: string): RestAnswer | null {
   const match = /^\/v1\/Accounts\/([^/]+)\/(Sms\/send|Calls\/connect)\.json$/.exec(path);
   if (!match || request.method !== "POST") return null;
-  const credentials = basicCredentials(request);
-  const { accountSid, apiKey, apiToken } = core.credentials;
-  if (
-    !credentials ||
-    credentials.user !== apiKey ||
-    credentials.password !== apiToken ||
-    decodeURIComponent(match[1]!) !== accountSid
-  ) {
+  const { accountSid, apiKey } = core.credentials;
+  if (!isAuthorized(core, request, apiKey, match[1]!)) {
     return exotelError(401, "Authentication failed. Invalid API Key or Token.", "UNAUTHORIZED");
   }
   const form = new URLSearchParams(body);
@@ -219,29 +214,21 @@ export function exotelRest(core: SimCore, request: RestRequest, path: string, bo
   const flow = new RegExp(`^http://my\\.exotel\\.com/${accountSid}/exoml/start_voice/[0-9]+$`);
   if (!flow.test(url))
     return exotelError(400, `Url must be http://my.exotel.com/${accountSid}/exoml/start_voice/<app_id>.`, 400);
-  const call: CallState = {
-    record: {
-      id: hexId(),
-      provider: "exotel",
-      to: tenDigits(from),
-      from: callerId,
-      status: "queued",
-      spoken: [],
-      pressed: [],
-      waitingForKey: false,
-      voiceUrl: null,
-      statusCallback: form.get("StatusCallback"),
-      at: Date.now(),
-    },
-    keyUrl: null,
+  const events = form.getAll("StatusCallbackEvents[]");
+  const call = startCall(core, {
+    id: hexId(),
+    provider: "exotel",
+    to: tenDigits(from),
+    from: callerId,
+    status: "queued",
+    voiceUrl: null,
     statusCallback: form.get("StatusCallback"),
-    events: form.getAll("StatusCallbackEvents[]"),
+    keyUrl: null,
+    // Without StatusCallbackEvents Exotel still sends the terminal callback.
+    events: events.length === 0 ? ["terminal"] : events,
     customField: form.get("CustomField"),
     answeredAt: null,
-  };
-  // Without StatusCallbackEvents Exotel still sends the terminal callback.
-  if (call.events.length === 0) call.events.push("terminal");
-  core.calls.set(call.record.id, call);
+  });
   core.play(() => answer(core, call));
   return {
     status: 200,
@@ -326,27 +313,19 @@ async function askExotelMenu(core: SimCore, call: CallState) {
  * Passthru `keypress?menu=1` (302: ask again; 200: Greeting `voice?step=outcome`, then Hangup).
  */
 export async function exotelMenuCall(core: SimCore, from: string): Promise<CallState> {
-  const call: CallState = {
-    record: {
-      id: hexId(),
-      provider: "exotel",
-      to: core.ourNumber,
-      from,
-      status: "in-progress",
-      spoken: [],
-      pressed: [],
-      waitingForKey: false,
-      voiceUrl: null,
-      statusCallback: null,
-      at: Date.now(),
-    },
-    keyUrl: flowUrl(core, "keypress", { menu: "1" }),
+  const call = startCall(core, {
+    id: hexId(),
+    provider: "exotel",
+    to: core.ourNumber,
+    from,
+    status: "in-progress",
+    voiceUrl: null,
     statusCallback: null,
+    keyUrl: flowUrl(core, "keypress", { menu: "1" }),
     events: [],
     customField: null,
     answeredAt: Date.now(),
-  };
-  core.calls.set(call.record.id, call);
+  });
   core.log(`Call from ${spacedNumber(from)} to the voice menu (${call.record.id})`);
   const entry = await sendWebhook(core, flowUrl(core, "inbound-call", { line: "menu", ...menuQuery(call) }), {
     method: "GET",

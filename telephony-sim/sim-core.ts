@@ -61,13 +61,57 @@ export type RestRequest = { method?: string | undefined; headers: { authorizatio
 export type RestAnswer = { status: number; body: unknown };
 
 /** The user and password of a Basic Authorization header, or null. */
-export function basicCredentials(request: RestRequest): { user: string; password: string } | null {
+function basicCredentials(request: RestRequest): { user: string; password: string } | null {
   const header = request.headers.authorization ?? "";
   const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header);
   if (!match) return null;
   const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   return colon < 0 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * Whether a REST request carries the account's Basic credentials, `user` (the provider's user
+ * name) with the API token, and names the account in its path (`pathAccount`, as it came).
+ */
+export function isAuthorized(core: SimCore, request: RestRequest, user: string, pathAccount: string): boolean {
+  const credentials = basicCredentials(request);
+  return (
+    credentials !== null &&
+    credentials.user === user &&
+    credentials.password === core.credentials.apiToken &&
+    decodeURIComponent(pathAccount) === core.credentials.accountSid
+  );
+}
+
+/** What a call starts with besides its empty transcript: from the provider's request. */
+export type CallStart = Pick<SimCall, "id" | "provider" | "to" | "from" | "status" | "voiceUrl" | "statusCallback"> &
+  Pick<CallState, "keyUrl" | "events" | "customField" | "answeredAt">;
+
+/** A new call, nothing said or pressed yet, kept among the provider's calls. */
+export function startCall(core: SimCore, start: CallStart): CallState {
+  const call: CallState = {
+    record: {
+      id: start.id,
+      provider: start.provider,
+      to: start.to,
+      from: start.from,
+      status: start.status,
+      spoken: [],
+      pressed: [],
+      waitingForKey: false,
+      voiceUrl: start.voiceUrl,
+      statusCallback: start.statusCallback,
+      at: Date.now(),
+    },
+    keyUrl: start.keyUrl,
+    statusCallback: start.statusCallback,
+    events: start.events,
+    customField: start.customField,
+    answeredAt: start.answeredAt,
+  };
+  core.calls.set(call.record.id, call);
+  return call;
 }
 
 export async function readBody(request: IncomingMessage): Promise<string> {

@@ -7,14 +7,15 @@
 import { twilioSignature } from "../common/twilio-signature.ts";
 import { spacedNumber, tenDigits } from "./phone-log.ts";
 import {
-  basicCredentials,
   type CallState,
   hexId,
+  isAuthorized,
   isOver,
   type RestAnswer,
   type RestRequest,
   type SimCore,
   sendWebhook,
+  startCall,
 } from "./sim-core.ts";
 import { readTwiml } from "./twiml.ts";
 
@@ -125,16 +126,8 @@ export async function pressTwilio(core: SimCore, call: CallState, digits: string
 export function twilioRest(core: SimCore, request: RestRequest, path: string, body: string): RestAnswer | null {
   const match = /^\/2010-04-01\/Accounts\/([^/]+)\/(Messages|Calls)\.json$/.exec(path);
   if (!match || request.method !== "POST") return null;
-  const credentials = basicCredentials(request);
-  const { accountSid, apiToken } = core.credentials;
-  if (
-    !credentials ||
-    credentials.user !== accountSid ||
-    credentials.password !== apiToken ||
-    decodeURIComponent(match[1]!) !== accountSid
-  ) {
-    return twilioError(401, 20003, "Authenticate");
-  }
+  const { accountSid } = core.credentials;
+  if (!isAuthorized(core, request, accountSid, match[1]!)) return twilioError(401, 20003, "Authenticate");
   const form = new URLSearchParams(body);
   const to = form.get("To") ?? "";
   if (!to) return twilioError(400, 21604, "A 'To' phone number is required.");
@@ -198,27 +191,19 @@ export function twilioRest(core: SimCore, request: RestRequest, path: string, bo
   const url = form.get("Url");
   if (!from) return twilioError(400, 21213, "No 'From' number is specified.");
   if (!url && !form.get("Twiml")) return twilioError(400, 21205, "Url parameter is required.");
-  const call: CallState = {
-    record: {
-      id: `CA${hexId()}`,
-      provider: "twilio",
-      to: tenDigits(to),
-      from,
-      status: "queued",
-      spoken: [],
-      pressed: [],
-      waitingForKey: false,
-      voiceUrl: url,
-      statusCallback: form.get("StatusCallback"),
-      at: Date.now(),
-    },
-    keyUrl: null,
+  const call = startCall(core, {
+    id: `CA${hexId()}`,
+    provider: "twilio",
+    to: tenDigits(to),
+    from,
+    status: "queued",
+    voiceUrl: url,
     statusCallback: form.get("StatusCallback"),
+    keyUrl: null,
     events: form.getAll("StatusCallbackEvent").flatMap((events) => events.split(" ")),
     customField: null,
     answeredAt: null,
-  };
-  core.calls.set(call.record.id, call);
+  });
   if (url) core.play(() => answer(core, call, url));
   return {
     status: 201,
@@ -271,27 +256,19 @@ export async function twilioMissedCall(core: SimCore, from: string, line: "stop"
  * TwiML's question and waits for a key, or the call is rejected while it rings.
  */
 export async function twilioMenuCall(core: SimCore, from: string): Promise<CallState> {
-  const call: CallState = {
-    record: {
-      id: `CA${hexId()}`,
-      provider: "twilio",
-      to: tenDigits(core.ourNumber),
-      from,
-      status: "ringing",
-      spoken: [],
-      pressed: [],
-      waitingForKey: false,
-      voiceUrl: `${core.workerOrigin}/api/telephony/twilio/inbound-call?line=menu`,
-      statusCallback: null,
-      at: Date.now(),
-    },
-    keyUrl: null,
+  const call = startCall(core, {
+    id: `CA${hexId()}`,
+    provider: "twilio",
+    to: tenDigits(core.ourNumber),
+    from,
+    status: "ringing",
+    voiceUrl: `${core.workerOrigin}/api/telephony/twilio/inbound-call?line=menu`,
     statusCallback: null,
+    keyUrl: null,
     events: [],
     customField: null,
     answeredAt: null,
-  };
-  core.calls.set(call.record.id, call);
+  });
   core.log(`Call from ${spacedNumber(from)} to the voice menu (${call.record.id})`);
   const response = await postSigned(core, call.record.voiceUrl!, {
     CallSid: call.record.id,

@@ -40,19 +40,17 @@ export function wordIn(words: Words, key: MessageKey, values: MessageValues = {}
 
 /** Renders one message pattern (the subset above) in `language`. */
 export function formatMessage(pattern: string, values: MessageValues, language: Language): string {
-  const { text, end } = render(pattern, 0, values, language, null);
+  const { text, end } = render({ pattern, values, language }, 0, null);
   if (end !== pattern.length) throw new Error(`Unbalanced "}" at ${end} in message: ${pattern}`);
   return text;
 }
 
+/** A message being rendered: its pattern, the values it names and the reader's language. */
+type Rendering = { pattern: string; values: MessageValues; language: Language };
+
 /** Renders from `start` up to the `}` that closes the enclosing branch (or the end). */
-function render(
-  pattern: string,
-  start: number,
-  values: MessageValues,
-  language: Language,
-  hash: string | null,
-): { text: string; end: number } {
+function render(rendering: Rendering, start: number, hash: string | null): { text: string; end: number } {
+  const { pattern } = rendering;
   let text = "";
   let index = start;
   while (index < pattern.length) {
@@ -68,7 +66,7 @@ function render(
       index++;
       continue;
     }
-    const argument = readArgument(pattern, index + 1, values, language, hash);
+    const argument = readArgument(rendering, index + 1, hash);
     text += argument.text;
     index = argument.end + 1;
   }
@@ -76,13 +74,8 @@ function render(
 }
 
 /** `{name}`, `{name, select, …}` or `{name, plural, …}` starting after its `{`; `end` is its `}`. */
-function readArgument(
-  pattern: string,
-  start: number,
-  values: MessageValues,
-  language: Language,
-  hash: string | null,
-): { text: string; end: number } {
+function readArgument(rendering: Rendering, start: number, hash: string | null): { text: string; end: number } {
+  const { pattern, values, language } = rendering;
   const nameEnd = indexOfAny(pattern, start, ",}");
   const name = pattern.slice(start, nameEnd).trim();
   const value = values[name];
@@ -120,7 +113,7 @@ function readArgument(
     branchHash = formatNumber(count, language);
   }
   if (branch === undefined) throw new Error(`No branch for ${name}=${String(value)} in message: ${pattern}`);
-  return { text: render(pattern, branch, values, language, branchHash).text, end };
+  return { text: render(rendering, branch, branchHash).text, end };
 }
 
 function indexOfAny(pattern: string, start: number, chars: string): number {

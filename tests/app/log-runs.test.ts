@@ -18,6 +18,14 @@ function entry(action: MotorLogEntry["action"], when: string): MotorLogEntry {
   };
 }
 
+/** A log, oldest first, from lines of an action and its time as `entry` takes it: "on 26 10:05". */
+function logOf(...lines: `${MotorLogEntry["action"]} ${string}`[]): MotorLogEntry[] {
+  return lines.map((line) => {
+    const [action, when] = line.split(/ (.*)/) as [MotorLogEntry["action"], string];
+    return entry(action, when);
+  });
+}
+
 /** What the page shows, in words a test can compare: "run 10:05–10:50", "entry other 11:00". */
 function shape(entries: MotorLogEntry[]) {
   const time = (item: MotorLogEntry) =>
@@ -35,21 +43,14 @@ function shape(entries: MotorLogEntry[]) {
 
 describe("logDays", () => {
   it("pairs each ON with the OFF after it, newest first, and keeps other entries between them", () => {
-    const log = [
-      entry("on", "26 06:00"),
-      entry("off", "26 06:45"),
-      entry("on", "26 10:05"),
-      entry("other", "26 10:20"),
-      entry("off", "26 10:50"),
-      entry("other", "26 11:00"),
-    ];
+    const log = logOf("on 26 06:00", "off 26 06:45", "on 26 10:05", "other 26 10:20", "off 26 10:50", "other 26 11:00");
     expect(shape(log)).toEqual([
       { day: "2026-11-26", items: ["other 11:00", "other 10:20", "run 10:05–10:50", "run 06:00–06:45"] },
     ]);
   });
 
   it("groups by India's day, a run under the day it began", () => {
-    const log = [entry("on", "24 23:30"), entry("off", "25 00:30"), entry("on", "25 05:00"), entry("off", "25 05:10")];
+    const log = logOf("on 24 23:30", "off 25 00:30", "on 25 05:00", "off 25 05:10");
     expect(shape(log)).toEqual([
       { day: "2026-11-25", items: ["run 05:00–05:10"] },
       { day: "2026-11-24", items: ["run 23:30–00:30"] },
@@ -57,13 +58,7 @@ describe("logDays", () => {
   });
 
   it("says what is not known: a run still going, an ON whose stop was never logged, an OFF whose start is older", () => {
-    const log = [
-      entry("off", "26 05:00"),
-      entry("on", "26 06:00"),
-      entry("on", "26 07:00"),
-      entry("off", "26 07:30"),
-      entry("on", "26 09:00"),
-    ];
+    const log = logOf("off 26 05:00", "on 26 06:00", "on 26 07:00", "off 26 07:30", "on 26 09:00");
     const days = logDays([...log].reverse());
     expect(shape(log)).toEqual([
       { day: "2026-11-26", items: ["run 09:00–…", "run 07:00–07:30", "run 06:00–?", "off 05:00"] },
@@ -75,12 +70,7 @@ describe("logDays", () => {
   });
 
   it("keeps every entry exactly once, whatever the order it came in", () => {
-    const log = [
-      entry("on", "26 08:00"),
-      entry("other", "26 08:01"),
-      entry("off", "26 08:02"),
-      entry("off", "26 08:03"),
-    ];
+    const log = logOf("on 26 08:00", "other 26 08:01", "off 26 08:02", "off 26 08:03");
     const shown = logDays([log[2]!, log[0]!, log[3]!, log[1]!]).flatMap(({ items }) =>
       items.flatMap((item) => (item.type === "run" ? [item.on, ...(item.off ? [item.off] : [])] : [item.entry])),
     );

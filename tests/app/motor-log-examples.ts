@@ -1,7 +1,7 @@
 // Every kind of motor log entry with the English sentence the hub wrote for it before entries
 // had kinds. The catalogue must still word them so, and migration 0007 must read those
 // sentences back into these events (`written: false`: no hub ever wrote that sentence).
-import type { MotorLogEvent } from "../../common/motor-log-event.ts";
+import type { HubFailureCode, MotorLogEvent } from "../../common/motor-log-event.ts";
 
 export type MotorLogExample = {
   event: MotorLogEvent;
@@ -12,67 +12,58 @@ export type MotorLogExample = {
 
 const app = { by: "app" } as const;
 
+/** A switch from the app that the box confirmed (`confirmed`: when). */
+function fromApp(relay: "on" | "off", confirmed: "inTime" | "late" | "onReconnect", english: string): MotorLogExample {
+  return { action: relay, english, event: { kind: "switched", relay, origin: app, confirmed } };
+}
+
+/** A switch by one of the farmer's schedules (`forMinutes`: how long it runs, if it says). */
+function scheduled(
+  relay: "on" | "off",
+  minuteOfDay: number,
+  repeat: "once" | "daily",
+  forMinutes: number | null,
+  confirmed: "inTime" | "late",
+  english: string,
+): MotorLogExample {
+  const origin = { by: "schedule", minuteOfDay, repeat, forMinutes } as const;
+  return { action: relay, english, event: { kind: "switched", relay, origin, confirmed } };
+}
+
+/** The box said what its relay did (`how`: on what occasion). */
+function stated(
+  relay: "on" | "off",
+  how: Extract<MotorLogEvent, { kind: "stated" }>["how"],
+  english: string,
+): MotorLogExample {
+  return { action: relay, english, event: { kind: "stated", relay, how } };
+}
+
+/** A schedule's switch the hub did not carry out, refused with `code`. */
+function notRun(action: "on" | "off", minuteOfDay: number, code: HubFailureCode, english: string): MotorLogExample {
+  return {
+    action: "other",
+    english,
+    event: { kind: "scheduleNotRun", action, minuteOfDay, failure: { code, error: null } },
+  };
+}
+
 export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
-  {
-    action: "on",
-    english: "Motor turned ON from the app",
-    event: { kind: "switched", relay: "on", origin: app, confirmed: "inTime" },
-  },
-  {
-    action: "off",
-    english: "Motor turned OFF from the app",
-    event: { kind: "switched", relay: "off", origin: app, confirmed: "inTime" },
-  },
-  {
-    action: "on",
-    english: "Motor turned ON from the app (confirmed late)",
-    event: { kind: "switched", relay: "on", origin: app, confirmed: "late" },
-  },
-  {
-    action: "off",
-    english: "Motor turned OFF from the app (confirmed when the box reconnected)",
-    event: { kind: "switched", relay: "off", origin: app, confirmed: "onReconnect" },
-  },
-  {
-    action: "on",
-    english: "Motor turned ON by schedule (6:00 AM, daily)",
-    event: {
-      kind: "switched",
-      relay: "on",
-      origin: { by: "schedule", minuteOfDay: 360, repeat: "daily", forMinutes: null },
-      confirmed: "inTime",
-    },
-  },
-  {
-    action: "on",
-    english: "Motor turned ON by schedule (12:05 AM, once, for 30 minutes) (confirmed late)",
-    event: {
-      kind: "switched",
-      relay: "on",
-      origin: { by: "schedule", minuteOfDay: 5, repeat: "once", forMinutes: 30 },
-      confirmed: "late",
-    },
-  },
-  {
-    action: "off",
-    english: "Motor turned OFF by schedule (9:00 PM, daily)",
-    event: {
-      kind: "switched",
-      relay: "off",
-      origin: { by: "schedule", minuteOfDay: 1260, repeat: "daily", forMinutes: null },
-      confirmed: "inTime",
-    },
-  },
-  {
-    action: "on",
-    english: "Motor turned ON by schedule (12:45 PM, daily, for 90 minutes)",
-    event: {
-      kind: "switched",
-      relay: "on",
-      origin: { by: "schedule", minuteOfDay: 765, repeat: "daily", forMinutes: 90 },
-      confirmed: "inTime",
-    },
-  },
+  fromApp("on", "inTime", "Motor turned ON from the app"),
+  fromApp("off", "inTime", "Motor turned OFF from the app"),
+  fromApp("on", "late", "Motor turned ON from the app (confirmed late)"),
+  fromApp("off", "onReconnect", "Motor turned OFF from the app (confirmed when the box reconnected)"),
+  scheduled("on", 360, "daily", null, "inTime", "Motor turned ON by schedule (6:00 AM, daily)"),
+  scheduled(
+    "on",
+    5,
+    "once",
+    30,
+    "late",
+    "Motor turned ON by schedule (12:05 AM, once, for 30 minutes) (confirmed late)",
+  ),
+  scheduled("off", 1260, "daily", null, "inTime", "Motor turned OFF by schedule (9:00 PM, daily)"),
+  scheduled("on", 765, "daily", 90, "inTime", "Motor turned ON by schedule (12:45 PM, daily, for 90 minutes)"),
   {
     action: "off",
     english: "Motor turned OFF by schedule (after 30 minutes)",
@@ -141,36 +132,12 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
       "Motor OFF by the server: dry run that the box did not stop: the box did not confirm it (the motor may still be running).",
     event: { kind: "unconfirmed", relay: "off", origin: { by: "server", reason: "dryRunNotStopped" }, why: "noAnswer" },
   },
-  {
-    action: "on",
-    english: "Motor turned ON (switched at the box)",
-    event: { kind: "stated", relay: "on", how: "manual" },
-  },
-  {
-    action: "off",
-    english: "Motor turned OFF (by the box's schedule)",
-    event: { kind: "stated", relay: "off", how: "boxSchedule" },
-  },
-  {
-    action: "off",
-    english: "Motor turned OFF (box restarted)",
-    event: { kind: "stated", relay: "off", how: "restart" },
-  },
-  {
-    action: "on",
-    english: "Motor turned ON (reported by the box)",
-    event: { kind: "stated", relay: "on", how: "reported" },
-  },
-  {
-    action: "off",
-    english: "Motor turned OFF (reported by the box when it reconnected)",
-    event: { kind: "stated", relay: "off", how: "reconnected" },
-  },
-  {
-    action: "on",
-    english: "Motor turned ON (restarted by the box after the power cut)",
-    event: { kind: "stated", relay: "on", how: "afterPowerCut" },
-  },
+  stated("on", "manual", "Motor turned ON (switched at the box)"),
+  stated("off", "boxSchedule", "Motor turned OFF (by the box's schedule)"),
+  stated("off", "restart", "Motor turned OFF (box restarted)"),
+  stated("on", "reported", "Motor turned ON (reported by the box)"),
+  stated("off", "reconnected", "Motor turned OFF (reported by the box when it reconnected)"),
+  stated("on", "afterPowerCut", "Motor turned ON (restarted by the box after the power cut)"),
   {
     action: "on",
     english: "Motor is running without a confirmed command (9.1 A).",
@@ -316,26 +283,15 @@ export const MOTOR_LOG_EXAMPLES: MotorLogExample[] = [
       "Scheduled ON at 8:15 PM was not carried out: Phase fault detected. Motor operation is disabled until the phase is OK.",
     event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 1215, failure: { code: "phaseFault", error: null } },
   },
-  {
-    action: "other",
-    english: "Scheduled ON at 7:00 AM was not carried out: There is no mains power at the pump.",
-    event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 420, failure: { code: "noSupply", error: null } },
-  },
-  {
-    action: "other",
-    english: "Scheduled ON at 7:00 AM was not carried out: Please wait for cooldown.",
-    event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 420, failure: { code: "cooldown", error: null } },
-  },
-  {
-    action: "other",
-    english: "Scheduled ON at 7:00 AM was not carried out: Another command is in progress. Please wait.",
-    event: { kind: "scheduleNotRun", action: "on", minuteOfDay: 420, failure: { code: "busy", error: null } },
-  },
-  {
-    action: "other",
-    english: "Scheduled OFF at 10:00 AM was not carried out: The device refused the command.",
-    event: { kind: "scheduleNotRun", action: "off", minuteOfDay: 600, failure: { code: "rejected", error: null } },
-  },
+  notRun("on", 420, "noSupply", "Scheduled ON at 7:00 AM was not carried out: There is no mains power at the pump."),
+  notRun("on", 420, "cooldown", "Scheduled ON at 7:00 AM was not carried out: Please wait for cooldown."),
+  notRun(
+    "on",
+    420,
+    "busy",
+    "Scheduled ON at 7:00 AM was not carried out: Another command is in progress. Please wait.",
+  ),
+  notRun("off", 600, "rejected", "Scheduled OFF at 10:00 AM was not carried out: The device refused the command."),
   {
     action: "other",
     english: "Scheduled ON at 10:00 AM was not carried out: Phase fault: motor held off.",

@@ -2,6 +2,7 @@
 // frame the simulator sends with the shared schema, as the real hub does.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { onTestFinished } from "vitest";
 import { type WebSocket, WebSocketServer } from "ws";
 import {
   type DeviceConfig,
@@ -10,6 +11,7 @@ import {
   parseFrame,
   type ServerToDeviceMessage,
 } from "../../common/device-protocol.ts";
+import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
 
 export type FakeHub = {
   url: string;
@@ -114,6 +116,37 @@ export async function startFakeHub(options: { refuseWith?: number } = {}): Promi
     await close();
   };
   return hub;
+}
+
+/** A simulated box for `hub`, not started: by default a 5 HP three-phase pump that reconnects fast. */
+export function simulatedBox(hub: FakeHub, overrides: Partial<SimulatedDeviceOptions> = {}) {
+  return new SimulatedDevice({
+    url: hub.url,
+    deviceId: "SNC-TESTPUMP",
+    key: "secret-key",
+    kind: "3phase",
+    horsePower: 5,
+    reconnectBaseMs: 50,
+    reconnectMaxMs: 200,
+    ...overrides,
+  });
+}
+
+/**
+ * A simulated box (by default a 5 HP three-phase pump) connected to a fake hub of its own, past
+ * its hello; the box is stopped and the hub closed when the test ends.
+ */
+export async function boxOnFakeHub(overrides: Partial<SimulatedDeviceOptions> = {}) {
+  const hub = await startFakeHub();
+  const device = simulatedBox(hub, overrides);
+  onTestFinished(async () => {
+    await device.stop();
+    await hub.close();
+  });
+  device.start();
+  await device.waitUntilConnected();
+  await hub.next("hello");
+  return { hub, device };
 }
 
 /** A firmware file server that, like the Worker, wants the box's Basic credentials. */

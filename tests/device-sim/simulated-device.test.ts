@@ -3,8 +3,8 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
-import { SimulatedDevice, type SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
-import { type FakeHub, startFakeHub, startFirmwareServer } from "./fake-hub.ts";
+import type { SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
+import { type FakeHub, simulatedBox, startFakeHub, startFirmwareServer } from "./fake-hub.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -18,17 +18,7 @@ async function hub(options?: Parameters<typeof startFakeHub>[0]) {
 }
 
 function simulator(fakeHub: FakeHub, overrides: Partial<SimulatedDeviceOptions> = {}) {
-  const device = new SimulatedDevice({
-    url: fakeHub.url,
-    deviceId: "SNC-TESTPUMP",
-    key: "secret-key",
-    kind: "3phase",
-    horsePower: 5,
-    reconnectBaseMs: 50,
-    reconnectMaxMs: 200,
-    restartDelayMs: 100,
-    ...overrides,
-  });
+  const device = simulatedBox(fakeHub, { restartDelayMs: 100, ...overrides });
   cleanups.unshift(() => device.stop());
   return device;
 }
@@ -39,6 +29,15 @@ async function connected(fakeHub: FakeHub, overrides: Partial<SimulatedDeviceOpt
   await device.waitUntilConnected();
   await fakeHub.next("hello");
   return device;
+}
+
+/** A box on a hub of its own, whose motor the hub has switched ON (the ack taken). */
+async function runningBox(overrides: Partial<SimulatedDeviceOptions> = {}) {
+  const fakeHub = await hub();
+  const device = await connected(fakeHub, overrides);
+  fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
+  await fakeHub.next("ack");
+  return { fakeHub, device };
 }
 
 const basic = (deviceId: string, key: string) => `Basic ${Buffer.from(`${deviceId}:${key}`).toString("base64")}`;
@@ -82,10 +81,7 @@ describe("connection", () => {
   });
 
   it("reconnects after the connection drops, says hello again and keeps its relay", async () => {
-    const fakeHub = await hub();
-    const device = await connected(fakeHub);
-    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await fakeHub.next("ack");
+    const { fakeHub, device } = await runningBox();
     const reconnected = device.waitFor("welcome");
     fakeHub.dropConnection();
     await reconnected;
@@ -168,10 +164,7 @@ describe("relay and readings", () => {
   });
 
   it("while running unwatched, reports power only when the current moves by more than 10 %", async () => {
-    const fakeHub = await hub();
-    const device = await connected(fakeHub, { protectionSampleMs: 50, protectionGraceMs: 60_000 });
-    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await fakeHub.next("ack");
+    const { fakeHub, device } = await runningBox({ protectionSampleMs: 50, protectionGraceMs: 60_000 });
     // The inrush fades, reported as it falls; then steady: ±2 % noise is not news.
     await fakeHub.untilQuiet("power", 800, 8_000);
     device.inject("dryRun"); // the current drops to 45 %
@@ -180,10 +173,7 @@ describe("relay and readings", () => {
   });
 
   it("while running unwatched, reports power when a phase's voltage moves by more than 10 %", async () => {
-    const fakeHub = await hub();
-    const device = await connected(fakeHub, { protectionSampleMs: 50, protectionGraceMs: 60_000 });
-    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await fakeHub.next("ack");
+    const { fakeHub, device } = await runningBox({ protectionSampleMs: 50, protectionGraceMs: 60_000 });
     await fakeHub.untilQuiet("power", 800, 8_000);
     device.inject("lowVoltage"); // about 77 % of 415 V, the current unchanged
     const report = await fakeHub.next("power", 1_000);
@@ -222,10 +212,7 @@ describe("protection", () => {
   const fast = { protectionGraceMs: 1_700, protectionSustainMs: 300, protectionSampleMs: 50 };
 
   it("trips on a dry run that lasts, and says so", async () => {
-    const fakeHub = await hub();
-    const device = await connected(fakeHub, fast);
-    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await fakeHub.next("ack");
+    const { fakeHub, device } = await runningBox(fast);
     device.inject("dryRun");
     const event = await fakeHub.next("event", 4_000);
     expect(event).toMatchObject({ event: "dryRun", relay: "off" });
@@ -234,10 +221,7 @@ describe("protection", () => {
   });
 
   it("trips on overcurrent, but never on the inrush of a start", async () => {
-    const fakeHub = await hub();
-    const device = await connected(fakeHub, fast);
-    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await fakeHub.next("ack");
+    const { fakeHub, device } = await runningBox(fast);
     await fakeHub.expectNone("event", 2_200); // 6× inrush, then healthy running current
     expect(device.relay).toBe("on");
     device.inject("overCurrent");
@@ -266,10 +250,7 @@ describe("protection", () => {
   });
 
   it("stops on a missing phase and holds the motor off until the phase is back (3-phase)", async () => {
-    const fakeHub = await hub();
-    const device = await connected(fakeHub);
-    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await fakeHub.next("ack");
+    const { fakeHub, device } = await runningBox();
     device.inject("phaseLoss");
     expect(await fakeHub.next("event")).toMatchObject({ event: "phaseFault", relay: "off", detail: "Phase Y missing" });
     fakeHub.send({ type: "switch", id: "cmd-2", relay: "on" });
@@ -298,10 +279,7 @@ describe("protection", () => {
     ["highVoltage", "overVoltage"],
     ["unbalancedVoltage", "voltageUnbalance"],
   ] as const)("trips on %s once it lasts past the grace, and sends the voltages (%s)", async (fault, event) => {
-    const fakeHub = await hub();
-    const device = await connected(fakeHub, fast);
-    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await fakeHub.next("ack");
+    const { fakeHub, device } = await runningBox(fast);
     device.inject(fault);
     await fakeHub.expectNone("event", 1_200); // still within the start-up grace
     expect(device.relay).toBe("on");
@@ -312,10 +290,7 @@ describe("protection", () => {
   });
 
   it("does not trip on a voltage that only dips for a moment", async () => {
-    const fakeHub = await hub();
-    const device = await connected(fakeHub, { ...fast, protectionSustainMs: 1_000 });
-    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await fakeHub.next("ack");
+    const { fakeHub, device } = await runningBox({ ...fast, protectionSustainMs: 1_000 });
     await fakeHub.expectNone("event", 1_900); // past the start-up grace
     device.inject("lowVoltage");
     await fakeHub.expectNone("event", 400);
@@ -347,10 +322,7 @@ describe("protection", () => {
   });
 
   it("reports a power cut and stays OFF when power returns", async () => {
-    const fakeHub = await hub();
-    const device = await connected(fakeHub);
-    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await fakeHub.next("ack");
+    const { fakeHub, device } = await runningBox();
     device.inject("powerCut");
     expect(await fakeHub.next("event")).toMatchObject({ event: "powerLost", relay: "off" });
     fakeHub.send({ type: "switch", id: "cmd-2", relay: "on" });
@@ -377,10 +349,7 @@ describe("acknowledgements", () => {
 
 describe("restart and firmware update", () => {
   it("restarts on command: relay OFF, away for a moment, hello again", async () => {
-    const fakeHub = await hub();
-    const device = await connected(fakeHub);
-    fakeHub.send({ type: "switch", id: "cmd-1", relay: "on" });
-    await fakeHub.next("ack");
+    const { fakeHub, device } = await runningBox();
     fakeHub.send({ type: "restart", id: "rst-1" });
     expect(await fakeHub.next("ack")).toMatchObject({ id: "rst-1", ok: true });
     expect(await fakeHub.next("hello")).toMatchObject({ relay: "off" });

@@ -2,35 +2,10 @@
 // the in-process fake hub: every phase checked before the start, the surge left out of the
 // running current, the motor stopped at the end or by an OFF, no power frames on the way; and
 // the settings suggested from the measurement within 5 % of the simulated motor's.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { suggestSettings } from "../../common/commissioning.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
-import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { type FakeHub, startFakeHub } from "./fake-hub.ts";
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-async function connectedBox(kind: "1phase" | "3phase", horsePower: number) {
-  const hub = await startFakeHub();
-  cleanups.push(() => hub.close());
-  const device = new SimulatedDevice({
-    url: hub.url,
-    deviceId: "SNC-TESTPUMP",
-    key: "secret-key",
-    kind,
-    horsePower,
-    reconnectBaseMs: 50,
-    reconnectMaxMs: 200,
-  });
-  cleanups.unshift(() => device.stop());
-  device.start();
-  await device.waitUntilConnected();
-  await hub.next("hello");
-  return { hub, device };
-}
+import { boxOnFakeHub, type FakeHub } from "./fake-hub.ts";
 
 function within5Percent(actual: number, expected: number) {
   expect(Math.abs(actual - expected) / expected).toBeLessThanOrEqual(0.05);
@@ -43,7 +18,7 @@ async function testRun(hub: FakeHub, seconds: number) {
 
 describe("a commissioning test run", () => {
   it("measures the running current past the surge, stops the motor, and sends no power frames meanwhile", async () => {
-    const { hub, device } = await connectedBox("3phase", 7.5);
+    const { hub, device } = await boxOnFakeHub({ kind: "3phase", horsePower: 7.5 });
     hub.send({ type: "watch", watched: true, intervalSeconds: 1 });
     await hub.next("power");
     const result = await testRun(hub, 3);
@@ -64,7 +39,7 @@ describe("a commissioning test run", () => {
       ["3phase", 5],
       ["1phase", 1],
     ] as const) {
-      const { hub } = await connectedBox(kind, horsePower);
+      const { hub } = await boxOnFakeHub({ kind, horsePower });
       const result = await testRun(hub, 3);
       const suggested = suggestSettings(kind, result.runningCurrent!);
       within5Percent(suggested.defaultCurrent, ratedCurrent(kind, horsePower));
@@ -74,7 +49,7 @@ describe("a commissioning test run", () => {
   });
 
   it("does not start without every phase, and says why", async () => {
-    const { hub, device } = await connectedBox("3phase", 5);
+    const { hub, device } = await boxOnFakeHub({ kind: "3phase", horsePower: 5 });
     device.inject("phaseLoss");
     await hub.next("event");
     const result = await testRun(hub, 3);
@@ -84,7 +59,7 @@ describe("a commissioning test run", () => {
   });
 
   it("ends at once on an OFF, not ok", async () => {
-    const { hub, device } = await connectedBox("3phase", 5);
+    const { hub, device } = await boxOnFakeHub({ kind: "3phase", horsePower: 5 });
     hub.send({ type: "testRun", id: "run-2", seconds: 30 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(device.relay).toBe("on");

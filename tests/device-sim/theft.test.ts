@@ -1,31 +1,15 @@
 // The simulator's theft and tamper frames against the fake hub, which checks each with the
 // protocol's schemas (docs/device-protocol.md §7, "Theft and tamper"): the last frame of a cut
 // supply, sent on the battery, and the enclosure's tamper switch, once per opening.
-import { afterEach, describe, expect, it } from "vitest";
-import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { type FakeHub, startFakeHub } from "./fake-hub.ts";
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+import { describe, expect, it } from "vitest";
+import { boxOnFakeHub } from "./fake-hub.ts";
 
 async function connectedBox(kind: "1phase" | "3phase") {
-  const fakeHub: FakeHub = await startFakeHub();
-  cleanups.push(() => fakeHub.close());
-  const device = new SimulatedDevice({
-    url: fakeHub.url,
+  const { hub: fakeHub, device } = await boxOnFakeHub({
     deviceId: "SNC-THEFTBOX",
-    key: "secret-key",
     kind,
     horsePower: kind === "3phase" ? 5 : 1,
-    reconnectBaseMs: 50,
-    reconnectMaxMs: 200,
   });
-  cleanups.unshift(() => device.stop());
-  device.start();
-  await device.waitUntilConnected();
-  await fakeHub.next("hello");
   return { fakeHub, device };
 }
 

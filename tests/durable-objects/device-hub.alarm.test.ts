@@ -9,8 +9,7 @@ import { readStoredState, writeStoredState } from "../../durable-objects/device-
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices, motorLogs } from "../../worker/db/schema.ts";
-import { createUser } from "../worker/helpers/accounts.ts";
-import { farmerWithBox, provisionDevice } from "../worker/helpers/boxes.ts";
+import { farmerWithBox } from "../worker/helpers/boxes.ts";
 import { postJson } from "../worker/helpers/http.ts";
 import { fireTimer, hubStub } from "../worker/helpers/hub-state.ts";
 import { browserWatching, connectDevice } from "../worker/helpers/sockets.ts";
@@ -33,9 +32,7 @@ async function ageDevice(deviceId: string, ms: number) {
 
 describe("DeviceHub alarm", () => {
   it("schedules a liveness check when a device says hello", async () => {
-    const user = await createUser();
-    const device = await provisionDevice(user.id);
-    const box = await connectDevice(device);
+    const { device, box } = await farmerWithBox();
     const alarm = await runInDurableObject(hubStub(device.deviceId), (_hub: DeviceHub, state) =>
       state.storage.getAlarm(),
     );
@@ -61,9 +58,7 @@ describe("DeviceHub alarm", () => {
   });
 
   it("keeps a device that heartbeats online and checks again later", async () => {
-    const user = await createUser();
-    const device = await provisionDevice(user.id);
-    const box = await connectDevice(device);
+    const { device, box } = await farmerWithBox();
     const stub = hubStub(device.deviceId);
     await fireTimer(device.deviceId, "liveness");
     expect((await stub.getSnapshot()).deviceStatus).toBe("online");

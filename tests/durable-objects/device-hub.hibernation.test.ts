@@ -2,11 +2,10 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
-import { createUser } from "../worker/helpers/accounts.ts";
-import { farmerWithBox, provisionDevice } from "../worker/helpers/boxes.ts";
+import { farmerWithBox } from "../worker/helpers/boxes.ts";
 import { postJson } from "../worker/helpers/http.ts";
 import { hubStub } from "../worker/helpers/hub-state.ts";
-import { browserWatching, connectDevice } from "../worker/helpers/sockets.ts";
+import { browserWatching } from "../worker/helpers/sockets.ts";
 
 describe("DeviceHub through hibernation and eviction", () => {
   it("keeps relay, presence, cooldown and logs, and its sockets keep working", async () => {
@@ -43,9 +42,7 @@ describe("DeviceHub through hibernation and eviction", () => {
   });
 
   it("answers heartbeats without waking the hub", async () => {
-    const user = await createUser();
-    const device = await provisionDevice(user.id);
-    const box = await connectDevice(device);
+    const { device, box } = await farmerWithBox();
     const stub = hubStub(device.deviceId);
     await evictDurableObject(stub, { webSockets: "hibernate" });
     box.sendRaw("ping");

@@ -3,7 +3,7 @@
 // OFF while the motor may be running, must log what it could not vouch for, must tell every
 // open page, and must still owe a scheduled run its switch-off.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { DEVICE_ACK_TIMEOUT_MS, MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
@@ -42,6 +42,10 @@ async function watchedFarmer() {
   expect((await postJson(`/api/devices/motor/config/${farmer.user.mobileNo}`, CONFIG, farmer.token)).status).toBe(200);
   const box = await connectDevice(farmer.device);
   const browser = await browserWatching(farmer.user.mobileNo, { token: farmer.token });
+  onTestFinished(() => {
+    box.close();
+    browser.close();
+  });
   await box.next("watch");
   const status = async (): Promise<Status> => {
     const response = await getJson(`/api/devices/motor/status/${farmer.user.mobileNo}`, farmer.token);
@@ -52,7 +56,18 @@ async function watchedFarmer() {
     return body;
   };
   const motor = (action: "on" | "off") => postJson("/api/devices/motor", { action }, farmer.token);
-  return { ...farmer, box, browser, status, motor };
+  /** The box answers like a healthy one (`runningCurrent` A once ON), and the farmer switches ON from the app. */
+  const onFromApp = async (runningCurrent: number) => {
+    box.autoAck({ runningCurrent });
+    expect((await motor("on")).status).toBe(200);
+  };
+  /** The box back on a new link, saying hello with its relay `relay`; closed when the test ends. */
+  const reconnect = async (relay: "on" | "off") => {
+    const again = await connectDevice(farmer.device, { relay });
+    onTestFinished(() => again.close());
+    return again;
+  };
+  return { ...farmer, box, browser, status, motor, onFromApp, reconnect };
 }
 
 /** The pump states the browser was sent, oldest first, as `status/source`. */
@@ -96,8 +111,6 @@ describe("a lost ack", () => {
     expect(
       farmer.browser.received.some((message) => message.type === "motorStatusUpdate" && message.status === "unknown"),
     ).toBe(true);
-    farmer.box.close();
-    farmer.browser.close();
   }, 15_000);
 
   it("with readings: current makes it ON from the readings, logged, alerted, with the safety net armed", async () => {
@@ -134,8 +147,6 @@ describe("a lost ack", () => {
     }));
     reading(farmer.box, 14.2);
     expect(await farmer.box.next("switch")).toMatchObject({ relay: "off" });
-    farmer.box.close();
-    farmer.browser.close();
   }, 15_000);
 
   it("then OFF is accepted at once (cooldown or not) and the box's answer settles it", async () => {
@@ -147,8 +158,6 @@ describe("a lost ack", () => {
     expect(await farmer.status()).toMatchObject({ status: "off", statusSource: "ack", pendingCommand: null });
     // ...while an ON still waits out the cooldown.
     expect((await farmer.motor("on")).status).toBe(429);
-    farmer.box.close();
-    farmer.browser.close();
   }, 15_000);
 });
 
@@ -168,8 +177,6 @@ describe("a late ack", () => {
       ["on", "Motor turned ON from the app (confirmed late)"],
     ]);
     expect((await farmer.motor("on")).status).toBe(429);
-    farmer.box.close();
-    farmer.browser.close();
   }, 15_000);
 
   it("of a scheduled 'ON for 30 minutes' still owes the switch-off 30 minutes after the run began", async () => {
@@ -213,8 +220,6 @@ describe("a late ack", () => {
     await runDurableObjectAlarm(stub);
     expect(await farmer.status()).toMatchObject({ status: "off", statusSource: "ack" });
     expect(await owedSwitchOffs(farmer.device.deviceId)).toEqual([]);
-    farmer.box.close();
-    farmer.browser.close();
   }, 20_000);
 });
 
@@ -237,7 +242,7 @@ describe("a link that drops mid-command", () => {
       deviceStatus: "offline",
     });
 
-    const back = await connectDevice(farmer.device, { relay: "on" });
+    await farmer.reconnect("on");
     await expect.poll(async () => (await farmer.status()).status).toBe("on");
     expect(await farmer.status()).toMatchObject({
       statusSource: "hello",
@@ -248,16 +253,13 @@ describe("a link that drops mid-command", () => {
       ["other", "Motor ON from the app: the box went offline before confirming it (the motor may be running)."],
       ["on", "Motor turned ON from the app (confirmed when the box reconnected)"],
     ]);
-    back.close();
-    farmer.browser.close();
   });
 });
 
 describe("readings that contradict the hub", () => {
   it("current while OFF (a welded contactor, a hand on the starter) makes it ON, alerted and logged", async () => {
     const farmer = await watchedFarmer();
-    farmer.box.autoAck({ runningCurrent: 0 });
-    expect((await farmer.motor("on")).status).toBe(200);
+    await farmer.onFromApp(0);
     expect((await farmer.motor("off")).status).toBe(200);
     expect((await farmer.status()).status).toBe("off");
     reading(farmer.box, 8.8);
@@ -276,14 +278,11 @@ describe("readings that contradict the hub", () => {
     reading(farmer.box, 0);
     await expect.poll(async () => (await farmer.status()).faults).toEqual([]);
     expect((await farmer.status()).status).toBe("off");
-    farmer.box.close();
-    farmer.browser.close();
   });
 
   it("no current while ON is surfaced after 20 s past the start-up grace, and clears when current flows", async () => {
     const farmer = await watchedFarmer();
-    farmer.box.autoAck({ runningCurrent: 0 });
-    expect((await farmer.motor("on")).status).toBe(200);
+    await farmer.onFromApp(0);
     expect(await farmer.box.next("switch")).toMatchObject({ relay: "on" });
     const afterGrace = Date.now() - PROTECTION_STARTUP_GRACE_MS - 1_000;
     await rewriteHubState(farmer.device.deviceId, (state) => ({ ...state, relayOnSince: afterGrace }));
@@ -306,8 +305,6 @@ describe("readings that contradict the hub", () => {
     await farmer.box.expectNone("switch", 100);
     reading(farmer.box, 9.0);
     await expect.poll(async () => (await farmer.status()).faults).toEqual([]);
-    farmer.box.close();
-    farmer.browser.close();
   });
 
   it("a relay ON after power returns is switched off; a box that does not answer leaves it unknown, not OFF", async () => {
@@ -335,17 +332,14 @@ describe("readings that contradict the hub", () => {
         "Motor OFF by the server: it restarted by itself after a power cut: the box did not confirm it (the motor may still be running).",
       ],
     ]);
-    farmer.box.close();
-    farmer.browser.close();
   }, 15_000);
 
   it("a box that restarts with its relay stuck closed: its hello says OFF, its current says ON", async () => {
     const farmer = await watchedFarmer();
-    farmer.box.autoAck({ runningCurrent: 9 });
-    expect((await farmer.motor("on")).status).toBe(200);
+    await farmer.onFromApp(9);
     farmer.box.close(); // a restart
     await farmer.browser.next("deviceStatusUpdate");
-    const restarted = await connectDevice(farmer.device, { relay: "off" });
+    const restarted = await farmer.reconnect("off");
     await expect.poll(async () => (await farmer.status()).status).toBe("off");
     reading(restarted, 9.2);
     expect(await farmer.browser.next("runningWithoutCommand")).toEqual({ type: "runningWithoutCommand", current: 9.2 });
@@ -355,16 +349,13 @@ describe("readings that contradict the hub", () => {
       ["off", "Motor turned OFF (reported by the box when it reconnected)"],
       ["on", "Motor is running without a confirmed command (9.2 A)."],
     ]);
-    restarted.close();
-    farmer.browser.close();
   });
 });
 
 describe("an offline box", () => {
   it("keeps its last state as what it was when last seen, with the last reading and its time", async () => {
     const farmer = await watchedFarmer();
-    farmer.box.autoAck({ runningCurrent: 9 });
-    expect((await farmer.motor("on")).status).toBe(200);
+    await farmer.onFromApp(9);
     reading(farmer.box, 9.1);
     await expect.poll(async () => (await farmer.status()).powerData.current).toBe(9.1);
     const beforeClose = Date.now();
@@ -374,6 +365,5 @@ describe("an offline box", () => {
     expect(status).toMatchObject({ status: "on", deviceStatus: "offline", powerData: { current: 9.1 } });
     expect(status.lastSeenAt).toBeGreaterThanOrEqual(beforeClose - 2_000);
     expect(status.lastSeenAt).toBeLessThanOrEqual(Date.now());
-    farmer.browser.close();
   });
 });

@@ -51,6 +51,18 @@ async function answeredDryRunCall(box: DevicePeer, mobileNo: string) {
   return { call: call!, ...(await answerCall(call!)) };
 }
 
+/**
+ * The owner answers the dry-run call, and before a key is pressed the son switches the motor back
+ * ON from the app: it runs while the call waits. The box's earlier messages are cleared.
+ */
+async function motorBackOnDuringCall() {
+  const farmer = await verifiedFarmerWithBox();
+  const { call, keyUrl } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
+  expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
+  farmer.box.received.splice(0);
+  return { farmer, call, keyUrl };
+}
+
 async function motorStatus(deviceId: string) {
   return (await hubStub(deviceId).getSnapshot()).pump.status;
 }
@@ -79,12 +91,8 @@ describe("a dry-run trip by phone", () => {
   });
 
   it("1 on the call switches the pump OFF through the hub for the owner; the call says the box confirmed it, the log names who", async () => {
-    const farmer = await verifiedFarmerWithBox();
-    const { call, keyUrl } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
-    // The son switches it back ON from the app before the farmer presses 1: it runs now.
-    expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
+    const { farmer, call, keyUrl } = await motorBackOnDuringCall();
     expect(await motorStatus(farmer.device.deviceId)).toBe("on");
-    farmer.box.received.splice(0);
 
     const pressed = await pressKey(keyUrl, call!, "1");
     expect(pressed).toEqual({ status: 200, spoken: ["मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।"] });
@@ -104,10 +112,7 @@ describe("a dry-run trip by phone", () => {
   });
 
   it("a forged keypress is refused with 403 and the motor keeps running; the same keypress replayed switches once", async () => {
-    const farmer = await verifiedFarmerWithBox();
-    const { call, keyUrl } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
-    expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
-    farmer.box.received.splice(0);
+    const { farmer, call, keyUrl } = await motorBackOnDuringCall();
 
     // Signed with a token that is not ours: refused before anything is read.
     expect((await pressKey(keyUrl, call!, "1", "a-forged-token")).status).toBe(403);
@@ -142,10 +147,7 @@ describe("a dry-run trip by phone", () => {
   });
 
   it("a key for a call placed too long ago, for another call, or another key, switches nothing", async () => {
-    const farmer = await verifiedFarmerWithBox();
-    const { call, keyUrl } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
-    expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
-    farmer.box.received.splice(0);
+    const { farmer, call, keyUrl } = await motorBackOnDuringCall();
 
     // The provider's own retry of a key pressed 11 minutes after the call was placed: signed, but stale.
     const stale = new URL(keyUrl);

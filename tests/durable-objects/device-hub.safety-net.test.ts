@@ -19,8 +19,6 @@ describe("DeviceHub safety net", () => {
     expect(snapshot.lastLogs[0]?.logMessage).toBe(
       "Motor turned OFF by the server: overcurrent that the box did not stop.",
     );
-    box.close();
-    browser.close();
   });
 
   it("switches off a dry run the box did not stop", async () => {
@@ -30,27 +28,21 @@ describe("DeviceHub safety net", () => {
     box.send({ type: "power", current: 0.5, wattage: 250 });
     expect(await box.next("switch")).toMatchObject({ relay: "off" });
     await browser.next("dryRunDetected");
-    box.close();
-    browser.close();
   });
 
   it("leaves the inrush of a start alone", async () => {
-    const { box, browser } = await runningMotor();
+    const { box } = await runningMotor();
     box.send({ type: "power", current: 6.5, wattage: 3600 }); // within the start-up grace
     box.send({ type: "power", current: 6.0, wattage: 3300 });
     await box.expectNone("switch", 300);
-    box.close();
-    browser.close();
   });
 
   it("forgets a breach when a healthy reading comes", async () => {
-    const { device, box, browser } = await runningMotor();
+    const { device, box } = await runningMotor();
     await ageRun(device.deviceId, "overCurrent");
     box.send({ type: "power", current: 1.0, wattage: 575 }); // healthy
     box.send({ type: "power", current: 2.5, wattage: 1400 }); // a new breach starts now
     await box.expectNone("switch", 300);
     expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("on");
-    box.close();
-    browser.close();
   });
 });

@@ -129,8 +129,6 @@ describe("DeviceHub voltage protection, end to end", () => {
     expect(snapshot.pump.faults).toEqual([
       expect.objectContaining({ kind: "underVoltage", voltages: [320, 317, 324] }),
     ]);
-    box.close();
-    browser.close();
   });
 
   it("never trips a box that sends no voltages, and gives pages none", async () => {
@@ -142,20 +140,16 @@ describe("DeviceHub voltage protection, end to end", () => {
     const snapshot = await hubStub(device.deviceId).getSnapshot();
     expect(snapshot.motorStatus).toBe("on");
     expect(snapshot.powerData.voltages).toBeUndefined();
-    box.close();
-    browser.close();
   });
 
   it("takes a reading during a power cut for a power cut, not an under-voltage", async () => {
-    const { device, box, browser } = await runningMotor();
+    const { device, box } = await runningMotor();
     await ageRun(device.deviceId, "underVoltage");
     box.send({ type: "power", current: 0, wattage: 0, voltages: [0, 0, 0], supply: false });
     await box.expectNone("switch", 300);
     const snapshot = await hubStub(device.deviceId).getSnapshot();
     expect(snapshot.pump.faults.map((fault) => fault.kind)).not.toContain("underVoltage");
     expect(snapshot.lastLogs.map((log) => log.kind)).not.toContain("tripUnderVoltage");
-    box.close();
-    browser.close();
   });
 
   it("answers an ON the box refused for its supply with the refusal's code, worded for the farmer", async () => {

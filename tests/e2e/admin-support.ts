@@ -70,6 +70,19 @@ export async function adminApiToken(request: APIRequestContext): Promise<string>
   return apiClient(request).logIn(DEMO_ADMIN.mobileNo, DEMO_ADMIN.password, "admin");
 }
 
+/** An admin uploads a SIM firmware build `version` (the demo box runs the SIM build, an older one). */
+export async function uploadSimFirmware(request: APIRequestContext, version: string): Promise<void> {
+  const upload = await request.post("/api/admin/firmware", {
+    headers: { Authorization: `Bearer ${await adminApiToken(request)}` },
+    multipart: {
+      deviceType: "sim",
+      version,
+      file: { name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.from(`image ${version}`) },
+    },
+  });
+  expect(upload.status()).toBe(201);
+}
+
 export type Farmer = { mobileNo: string; password: string; token: string; id: number };
 
 /**

@@ -3,31 +3,22 @@
 // OFF paired into runs, cards coloured by action with their icons, loading and empty states, and
 // the logout that goes to /login.
 import { type APIRequestContext, expect, test } from "@playwright/test";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { bearer, farmerWithDevice } from "./admin-support.ts";
 import {
   apiAs,
   BASE_URL,
   DEMO_USER,
+  demoDeviceInEachTest,
   en,
   hi,
   logIn,
   logOut,
   registerAndLogIn,
-  startDemoDevice,
   useLanguage,
   VIEWPORTS,
 } from "./support.ts";
 
-let device: SimulatedDevice;
-
-test.beforeEach(async () => {
-  device = await startDemoDevice();
-});
-
-test.afterEach(async () => {
-  await device.stop();
-});
+demoDeviceInEachTest();
 
 /** Switches the farmer's motor through the API, waiting out the 10 s before an ON if need be. */
 async function switchMotor(request: APIRequestContext, token: string, action: "on" | "off") {

@@ -4,12 +4,9 @@
 // fallback, settings, firmware.
 import { readFile } from "node:fs/promises";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { readJson } from "../../common/api-client.ts";
-import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { farmerWithDevice } from "./admin-support.ts";
+import { farmerWithDevice, uploadSimFirmware } from "./admin-support.ts";
 import {
-  BASE_URL,
   DEMO_CURRENT,
   DEMO_USER,
   en,
@@ -19,6 +16,7 @@ import {
   restoreDemoConfig,
   startDemoDevice,
   type Texts,
+  toast,
   useLanguage,
   VIEWPORTS,
 } from "./support.ts";
@@ -60,8 +58,6 @@ async function switchTo(page: Page, texts: Texts, wanted: "on" | "off") {
   }).toPass({ timeout: 20_000, intervals: [1_000] });
   expect(device.relay).toBe(wanted);
 }
-
-const toast = (page: Page, text: string): Locator => page.getByTestId("toast").filter({ hasText: text });
 
 /** Logs the demo farmer in and waits for the page's realtime socket, so no event is missed. */
 async function openDashboard(page: Page, texts: Texts = hi) {
@@ -327,25 +323,10 @@ test("a change that weakens protection asks first, old → new, then saves when 
 
 test("firmware on the settings page: the card says what is newer up front, the dialog offers the box's own type, the box installs it", async ({
   page,
-  playwright,
+  request,
 }) => {
-  // An admin uploads a SIM build (the demo box runs the SIM build).
-  const admin = await playwright.request.newContext({ baseURL: BASE_URL });
-  const login = await admin.post("/api/admin/login", {
-    data: { mobileNo: "9000000001", password: "sinchai-admin-demo" },
-  });
-  const { token } = await readJson(login, adminLoginResponseSchema);
   const version = `e2e-${Date.now()}`;
-  const upload = await admin.post("/api/admin/firmware", {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: {
-      deviceType: "sim",
-      version,
-      file: { name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.from(`image ${version}`) },
-    },
-  });
-  expect(upload.status()).toBe(201);
-  await admin.dispose();
+  await uploadSimFirmware(request, version);
 
   await openDashboard(page);
   await page.goto("/pump-settings");

@@ -3,8 +3,7 @@
 // edge would send it. Budgets are bytes, not time.
 import { gzipSync } from "node:zlib";
 import { expect, type Page, type Response, test } from "@playwright/test";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { BASE_URL, DEMO_USER, hi, logIn, startDemoDevice } from "./support.ts";
+import { BASE_URL, DEMO_USER, demoDeviceInEachTest, hi, logIn } from "./support.ts";
 
 const KB = 1024;
 type Kind = "html" | "css" | "js" | "font" | "other";
@@ -120,13 +119,7 @@ test("the login page: at most 130 KB of JavaScript", async ({ page }) => {
 });
 
 test.describe("the dashboard", () => {
-  let device: SimulatedDevice;
-  test.beforeEach(async () => {
-    device = await startDemoDevice();
-  });
-  test.afterEach(async () => {
-    await device.stop();
-  });
+  demoDeviceInEachTest();
 
   test("/motor-control: at most 134 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only

@@ -15,7 +15,7 @@ import {
   RATED_CONFIG,
   registerFarmer,
 } from "./admin-support.ts";
-import { fitsTheScreen, hi, logIn } from "./support.ts";
+import { fitsTheScreen, hi, logIn, toast } from "./support.ts";
 
 const devices = devicesStoppedAfterEach();
 
@@ -35,7 +35,6 @@ async function memberOf(request: APIRequestContext, owner: Farmer, deviceId: str
   return member;
 }
 
-const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
 const healthLine = (page: Page) => page.getByTestId("health-line");
 
 test("the dashboard keeps one line about the box; the owner's settings page saves a change only after old → new is confirmed", async ({

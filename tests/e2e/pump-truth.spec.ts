@@ -15,7 +15,7 @@ import {
   openOwnPump,
   registerFarmer,
 } from "./admin-support.ts";
-import { hi, logIn, logOut } from "./support.ts";
+import { hi, logIn, logOut, toast } from "./support.ts";
 
 const devices = devicesStoppedAfterEach();
 
@@ -33,7 +33,6 @@ async function apiStatus(request: Request, farmer: Farmer) {
   return readJson(response, motorStatusResponseSchema);
 }
 
-const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
 const status = (page: Page) => page.getByTestId("motor-status");
 
 test("an ON the box never confirms: a reload shows it unconfirmed, never OFF, with ON and OFF offered", async ({

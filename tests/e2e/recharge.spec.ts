@@ -1,13 +1,21 @@
 // My Plan: the device's plan as the server knows it, a recharge request for the signed-in
 // account with the spec's messages, and the farmer's own requests.
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { rechargeListResponseSchema } from "../../common/api-responses/recharges.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { adminApiToken } from "./admin-support.ts";
-import { DEMO_USER, en, hi, logIn, registerAndLogIn, startDemoDevice, useLanguage, VIEWPORTS } from "./support.ts";
-
-const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
+import {
+  DEMO_USER,
+  en,
+  hi,
+  logIn,
+  registerAndLogIn,
+  startDemoDevice,
+  toast,
+  useLanguage,
+  VIEWPORTS,
+} from "./support.ts";
 
 let device: SimulatedDevice;
 

@@ -4,10 +4,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { expect, type Page, test } from "@playwright/test";
-import { readJson } from "../../common/api-client.ts";
-import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { DEMO_ADMIN } from "./admin-support.ts";
+import { uploadSimFirmware } from "./admin-support.ts";
 import {
   apiClient,
   BASE_URL,
@@ -120,20 +118,7 @@ test.beforeAll(async ({ playwright }) => {
   device = await startDemoDevice(); // the dashboard with a live pump, as farmers see it
   // A SIM build newer than the demo box's, so the firmware card offers its dialog to check.
   const admin = await playwright.request.newContext({ baseURL: BASE_URL });
-  const { token } = await readJson(
-    await admin.post("/api/admin/login", { data: DEMO_ADMIN }),
-    adminLoginResponseSchema,
-  );
-  const version = `screens-${Date.now()}`;
-  const upload = await admin.post("/api/admin/firmware", {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: {
-      deviceType: "sim",
-      version,
-      file: { name: "firmware.bin", mimeType: "application/octet-stream", buffer: Buffer.from(version) },
-    },
-  });
-  expect(upload.status()).toBe(201);
+  await uploadSimFirmware(admin, `screens-${Date.now()}`);
   await admin.dispose();
 });
 test.afterAll(async () => {

@@ -3,9 +3,8 @@
 // HSTS, nosniff, a referrer policy and no framing, on pages, API answers and static assets;
 // and the pages still work under that CSP (hydration, the realtime socket, a command).
 import { expect, type Page, test } from "@playwright/test";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { adminLogIn, texts as adminTexts } from "./admin-support.ts";
-import { DEMO_USER, en, logIn, startDemoDevice, useLanguage } from "./support.ts";
+import { DEMO_USER, demoDeviceInEachTest, en, logIn, useLanguage } from "./support.ts";
 
 const HEADERS_EVERYWHERE = {
   "strict-transport-security": /max-age=\d{7,}/,
@@ -78,13 +77,7 @@ test("API answers and static assets carry the headers too", async ({ request }) 
 });
 
 test.describe("under the CSP", () => {
-  let device: SimulatedDevice;
-  test.beforeEach(async () => {
-    device = await startDemoDevice();
-  });
-  test.afterEach(async () => {
-    await device.stop();
-  });
+  const demo = demoDeviceInEachTest();
 
   test("the dashboard hydrates, opens its realtime socket and switches the pump with no violation", async ({
     page,
@@ -103,7 +96,7 @@ test.describe("under the CSP", () => {
           await page.getByTestId(wanted === "on" ? "motor-on" : "motor-off").click({ timeout: 1_000 });
         await expect(state).toHaveAttribute("data-state", wanted, { timeout: 1_000 });
       }).toPass({ timeout: 20_000, intervals: [1_000] });
-      expect(device.relay).toBe(wanted);
+      expect(demo.device.relay).toBe(wanted);
     }
     await page.goto("/logs");
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();

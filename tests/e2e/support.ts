@@ -1,7 +1,7 @@
 // Code passed to page.evaluate() runs in the browser: the specs need the DOM's types.
 /// <reference lib="dom" />
 // Shared by the Playwright specs: the demo pump's simulator, logins, languages.
-import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { ApiClient } from "../../common/api-client.ts";
 import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
@@ -39,6 +39,21 @@ export async function startDemoDevice(
   device.start();
   await device.waitUntilConnected();
   return device;
+}
+
+/** The toast that says `text` (a page may show more than one at a time). */
+export const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
+
+/** Keeps the demo box online through each test of the file or block that calls this; `.device` is it. */
+export function demoDeviceInEachTest(): { device: SimulatedDevice } {
+  const demo = {} as { device: SimulatedDevice };
+  test.beforeEach(async () => {
+    demo.device = await startDemoDevice();
+  });
+  test.afterEach(async () => {
+    await demo.device.stop();
+  });
+  return demo;
 }
 
 export async function useLanguage(context: BrowserContext, language: "hi" | "en") {

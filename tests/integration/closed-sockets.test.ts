@@ -5,7 +5,7 @@
 // and none is answered. Before the hub dropped frames from sockets it had closed, a logged-out
 // phone switched the motor this way (docs/security.md, "Closed sockets").
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../../common/api-client.ts";
 import { accessChangeResponseSchema, messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { BROWSER_CLOSE } from "../../common/pump-state.ts";
@@ -15,29 +15,15 @@ import {
   MAX_BROWSER_FRAME_BYTES,
 } from "../../common/realtime-protocol.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { createAdmin, invitedFarmer, registerFarmer, uniqueMobileNo } from "./accounts.ts";
-import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
+import { invitedFarmer, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { RawWebSocket } from "./raw-websocket.ts";
-import { type SimulatedPumps, simulatedPumps } from "./simulated-pumps.ts";
+import { freshWorker, pumpsOnWorkerForFile } from "./simulated-pumps.ts";
 
-let worker: LocalWorker;
-let admin: ApiClient;
-let pumps: SimulatedPumps;
-
-beforeAll(async () => {
-  worker = await startLocalWorker(await freshPersistDir(), await freePort());
-  admin = await createAdmin(worker.url, worker.persistTo, "9000000029");
-  pumps = simulatedPumps(worker, admin);
-}, 120_000);
-
-afterAll(async () => {
-  await pumps?.stop();
-  await worker?.stop();
-});
+const suite = pumpsOnWorkerForFile("9000000029", freshWorker);
 
 /** A browser socket opened with the farmer's bearer token, by a client that never answers a close. */
 async function rawTab(farmer: ApiClient, deviceId: string): Promise<RawWebSocket> {
-  const url = `${worker.url.replace("http:", "ws:")}/api/realtime?deviceId=${deviceId}`;
+  const url = `${suite.worker.url.replace("http:", "ws:")}/api/realtime?deviceId=${deviceId}`;
   const tab = await RawWebSocket.open(url, { Authorization: `Bearer ${farmer.token}` });
   expect(await tab.waitFor(() => tab.texts.some((text) => text.includes('"initialData"')), 5_000)).toBe(true);
   return tab;
@@ -70,7 +56,7 @@ async function keepsSwitchingAfterClose(tab: RawWebSocket, box: SimulatedDevice,
 
 describe("a client that ignores the hub's close frame", () => {
   it("after logout (4401) switches nothing, however long it keeps the connection", async () => {
-    const { farmer, deviceId, box } = await pumps.farmerWithPump();
+    const { farmer, deviceId, box } = await suite.pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     await farmer.post("/api/auth/logout", messageResponseSchema);
     const sent = await keepsSwitchingAfterClose(tab, box, BROWSER_CLOSE.signedOut);
@@ -80,7 +66,7 @@ describe("a client that ignores the hub's close frame", () => {
   });
 
   it("closed as the oldest of too many tabs (4409) switches nothing", async () => {
-    const { farmer, deviceId, box } = await pumps.farmerWithPump();
+    const { farmer, deviceId, box } = await suite.pumps.farmerWithPump();
     const oldest = await rawTab(farmer, deviceId);
     const others = [];
     for (let index = 0; index < BROWSER_SOCKETS_PER_VIEWER; index++) others.push(await rawTab(farmer, deviceId));
@@ -89,7 +75,7 @@ describe("a client that ignores the hub's close frame", () => {
   });
 
   it("closed for a request flood (1008) switches nothing afterwards", async () => {
-    const { farmer, deviceId, box } = await pumps.farmerWithPump();
+    const { farmer, deviceId, box } = await suite.pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     // Requests the hub refuses by code (an unknown action): they spend the allowance and switch nothing.
     for (let index = 0; index <= BROWSER_REQUEST_BURST; index++)
@@ -99,7 +85,7 @@ describe("a client that ignores the hub's close frame", () => {
   });
 
   it("closed for an oversized frame (1009) switches nothing afterwards", async () => {
-    const { farmer, deviceId, box } = await pumps.farmerWithPump();
+    const { farmer, deviceId, box } = await suite.pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     tab.sendText("x".repeat(MAX_BROWSER_FRAME_BYTES + 1));
     expect(await keepsSwitchingAfterClose(tab, box, 1009)).toBeGreaterThan(5);
@@ -107,11 +93,11 @@ describe("a client that ignores the hub's close frame", () => {
   });
 
   it("after the pump was relinked to another farmer (4404) switches nothing", async () => {
-    const { farmer, deviceId, box } = await pumps.farmerWithPump();
+    const { farmer, deviceId, box } = await suite.pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     const next = uniqueMobileNo();
-    await registerFarmer(worker.url, next);
-    await admin.put(`/api/admin/devices/${deviceId}/owner`, accessChangeResponseSchema, { mobileNo: next });
+    await registerFarmer(suite.worker.url, next);
+    await suite.admin.put(`/api/admin/devices/${deviceId}/owner`, accessChangeResponseSchema, { mobileNo: next });
     expect(await keepsSwitchingAfterClose(tab, box, BROWSER_CLOSE.deviceUnlinked)).toBeGreaterThan(5);
     tab.destroy();
   });
@@ -132,7 +118,7 @@ const frameAfterClose: fc.Arbitrary<string> = fc.oneof(
 
 describe("fuzzing a socket the hub closed", () => {
   it("300 generated frames after logout: the box never switches and nothing is answered", async () => {
-    const { farmer, deviceId, box } = await pumps.farmerWithPump();
+    const { farmer, deviceId, box } = await suite.pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     await farmer.post("/api/auth/logout", messageResponseSchema);
     expect(await tab.waitFor(() => tab.closeFrame !== null, 5_000)).toBe(true);
@@ -150,12 +136,12 @@ describe("fuzzing a socket the hub closed", () => {
 
 /** `owner` invites a new farmer to `deviceId` as `role`; with `accept`, the farmer accepts. */
 function person(owner: ApiClient, deviceId: string, role: "operator" | "viewer", accept = true) {
-  return invitedFarmer(worker, owner, deviceId, role, { accept });
+  return invitedFarmer(suite.worker, owner, deviceId, role, { accept });
 }
 
 /** The status of a raw client's upgrade to `deviceId`'s realtime socket with `client`'s token: 101, or the refusal's. */
 async function upgradeStatus(client: ApiClient, deviceId: string): Promise<string> {
-  const url = `${worker.url.replace("http:", "ws:")}/api/realtime?deviceId=${deviceId}`;
+  const url = `${suite.worker.url.replace("http:", "ws:")}/api/realtime?deviceId=${deviceId}`;
   try {
     const tab = await RawWebSocket.open(url, { Authorization: `Bearer ${client.token}` });
     tab.destroy();
@@ -167,10 +153,10 @@ async function upgradeStatus(client: ApiClient, deviceId: string): Promise<strin
 
 describe("who may switch, asked on a raw socket", () => {
   it("a viewer's request is refused and the box hears nothing; an invitee and a stranger get no socket", async () => {
-    const { farmer, deviceId, box } = await pumps.farmerWithPump();
+    const { farmer, deviceId, box } = await suite.pumps.farmerWithPump();
     const viewer = await person(farmer, deviceId, "viewer");
     const invitee = await person(farmer, deviceId, "operator", false);
-    const stranger = await registerFarmer(worker.url, uniqueMobileNo());
+    const stranger = await registerFarmer(suite.worker.url, uniqueMobileNo());
     const tab = await rawTab(viewer.client, deviceId);
     tab.sendText(switchOn());
     expect(await tab.waitFor(() => tab.texts.some((text) => text.includes('"commandResult"')), 5_000)).toBe(true);
@@ -182,7 +168,7 @@ describe("who may switch, asked on a raw socket", () => {
   });
 
   it("an operator removed while their socket is open switches nothing on it afterwards (4404)", async () => {
-    const { farmer, deviceId, box } = await pumps.farmerWithPump();
+    const { farmer, deviceId, box } = await suite.pumps.farmerWithPump();
     const operator = await person(farmer, deviceId, "operator");
     const tab = await rawTab(operator.client, deviceId);
     await farmer.delete(`/api/pumps/${deviceId}/members/${operator.mobileNo}`, accessChangeResponseSchema);

@@ -4,42 +4,28 @@
 // by SMS when the phone rings out, and by a call when it is answered; pressing 1 on the call stops
 // the running motor through the hub (the simulator's relay opens) and the motor log says who. A
 // forged keypress changes nothing; the real one replayed is acted on once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../../common/api-client.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { localProviderClient } from "../../telephony-sim/client.ts";
-import type { LocalProvider } from "../../telephony-sim/local-provider.ts";
 import type { SimCall } from "../../telephony-sim/phone-log.ts";
-import { createAdmin } from "./accounts.ts";
-import type { LocalWorker } from "./local-worker.ts";
-import { logTexts, type SimulatedPumps, simulatedPumps } from "./simulated-pumps.ts";
+import { logTexts, pumpsOnWorkerForFile } from "./simulated-pumps.ts";
 import { signedTwilioPost, startWorkerWithPhone } from "./worker-with-phone.ts";
 
 const TOKEN = "integration-phone-alerts-token-0123456789";
 const WEBHOOK_SECRET = "integration-phone-alerts-secret-0123456789abcdef";
 const PUMP_NAME = "कुएँ वाला पंप";
 
-let worker: LocalWorker;
-let phone: LocalProvider;
-let pumps: SimulatedPumps;
 const phoneLines: string[] = [];
-
-beforeAll(async () => {
-  ({ worker, phone } = await startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }, (line) =>
-    phoneLines.push(line),
-  ));
-  pumps = simulatedPumps(worker, await createAdmin(worker.url, worker.persistTo, "9000000019"));
-}, 120_000);
-
-afterAll(async () => {
-  await pumps?.stop();
-  await phone?.stop();
-  await worker?.stop();
-});
+const suite = pumpsOnWorkerForFile(
+  "9000000019",
+  () => startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }, (line) => phoneLines.push(line)),
+  async ({ phone }) => phone?.stop(),
+);
 
 /** A farmer whose number was verified by a code, with a named 5 HP pump whose simulated box is online. */
 function verifiedFarmerWithPump() {
-  return pumps.farmerWithPump({
+  return suite.pumps.farmerWithPump({
     verified: true,
     name: PUMP_NAME,
     runningCurrent: true,
@@ -77,7 +63,7 @@ function signedKeypress(url: string, callId: string, token: string): Promise<Res
 
 describe("a dry-run trip reaches the farmer's phone", () => {
   it("by SMS when the phone rings out, by a call when it is answered; 1 on the call stops the running motor", async () => {
-    const client = localProviderClient(phone.url);
+    const client = localProviderClient(suite.phone.url);
     const { farmer, mobileNo, box } = await verifiedFarmerWithPump();
 
     // Night one: the phone is in another room. The call rings out; the SMS names the pump.

@@ -5,12 +5,10 @@
 // stops it a minute later; a missed call stops it during the pause after a command; the voice
 // menu says the state, starts and stops; a viewer's SMS and a stranger's missed call change and
 // answer nothing; a lost ack is answered "not confirmed"; the provider's retry acts once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
-import type { LocalProvider } from "../../telephony-sim/local-provider.ts";
-import { createAdmin, invitedFarmer, uniqueMobileNo } from "./accounts.ts";
-import type { LocalWorker } from "./local-worker.ts";
-import { logTexts, type SimulatedPumps, simulatedPumps } from "./simulated-pumps.ts";
+import { invitedFarmer, uniqueMobileNo } from "./accounts.ts";
+import { logTexts, pumpsOnWorkerForFile } from "./simulated-pumps.ts";
 import { signedTwilioPost, startWorkerWithPhone } from "./worker-with-phone.ts";
 
 const TOKEN = "integration-phone-control-token-0123456789";
@@ -19,26 +17,25 @@ const PUMP = "कुएँ वाला पंप";
 /** A time as Hindi texts give it: the part of the day, never AM or PM. */
 const TIME = "(सुबह|दोपहर|शाम|रात) [0-9]{1,2}:[0-9]{2}";
 
-let worker: LocalWorker;
-let phone: LocalProvider;
+const suite = pumpsOnWorkerForFile(
+  "9000000029",
+  () => startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }),
+  async ({ phone }) => phone?.stop(),
+);
 let client: LocalProviderClient;
-let pumps: SimulatedPumps;
 
-beforeAll(async () => {
-  ({ worker, phone } = await startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }));
-  client = localProviderClient(phone.url);
-  pumps = simulatedPumps(worker, await createAdmin(worker.url, worker.persistTo, "9000000029"));
-}, 120_000);
-
-afterAll(async () => {
-  await pumps?.stop();
-  await phone?.stop();
-  await worker?.stop();
+beforeAll(() => {
+  client = localProviderClient(suite.phone.url);
 });
 
 /** A verified farmer with a named 5 HP pump whose simulated box is online. */
 function verifiedFarmerWithPump() {
-  return pumps.farmerWithPump({ verified: true, name: PUMP, runningCurrent: true, box: { reconnectBaseMs: 100 } });
+  return suite.pumps.farmerWithPump({
+    verified: true,
+    name: PUMP,
+    runningCurrent: true,
+    box: { reconnectBaseMs: 100 },
+  });
 }
 
 /** The SMS to `mobileNo` that came after the `count` it had, waiting for it. */
@@ -114,7 +111,7 @@ describe("switching a pump from any phone against the real Worker", () => {
 
   it("a viewer's SMS is refused silently and a stranger's missed call is ignored", async () => {
     const { farmer, deviceId, box } = await verifiedFarmerWithPump();
-    const { mobileNo: viewerNo } = await invitedFarmer(worker, farmer, deviceId, "viewer", { label: "Sita" });
+    const { mobileNo: viewerNo } = await invitedFarmer(suite.worker, farmer, deviceId, "viewer", { label: "Sita" });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const viewerSms = await smsCount(viewerNo);
     let switches = 0;
@@ -145,7 +142,7 @@ describe("switching a pump from any phone against the real Worker", () => {
     // Twilio retries a webhook it got no answer to: the same MessageSid, signed again.
     let switches = 0;
     box.on("switched", () => switches++);
-    const url = `http://localhost:${worker.port}/api/telephony/twilio/inbound-sms`;
+    const url = `http://localhost:${suite.worker.port}/api/telephony/twilio/inbound-sms`;
     const fields = { MessageSid: `SM${"a".repeat(32)}`, From: `+91${mobileNo}`, Body: "OFF" };
     const post = () => signedTwilioPost(url, fields, TOKEN);
     const answers = await Promise.all([post(), post(), post()]);

@@ -1,5 +1,7 @@
 // Farmers with a pump each on the real local Worker: the farmer registered through the API, the
-// pump provisioned for them by the admin API and online as a simulated 5 HP 3-phase box.
+// pump provisioned for them by the admin API and online as a simulated 5 HP 3-phase box. A test
+// file gets the Worker, its admin and the pumps from `pumpsOnWorkerForFile`.
+import { afterAll, beforeAll } from "vitest";
 import type { ApiClient } from "../../common/api-client.ts";
 import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts";
 import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
@@ -10,8 +12,8 @@ import {
   simulateBox,
 } from "../../device-sim/simulated-device.ts";
 import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
-import { markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
-import type { LocalWorker } from "./local-worker.ts";
+import { createAdmin, markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
 
 export type SimulatedPump = { farmer: ApiClient; mobileNo: string; deviceId: string; box: SimulatedDevice };
 
@@ -26,7 +28,7 @@ export type SimulatedPumpOptions = {
 };
 
 /** Makes farmers with simulated pumps; `boxes` holds every box started, for the suite to stop. */
-export function simulatedPumps(worker: LocalWorker, admin: ApiClient) {
+function simulatedPumps(worker: LocalWorker, admin: ApiClient) {
   const boxes: SimulatedDevice[] = [];
   async function farmerWithPump(options: SimulatedPumpOptions = {}): Promise<SimulatedPump> {
     const mobileNo = uniqueMobileNo();
@@ -62,7 +64,37 @@ export function simulatedPumps(worker: LocalWorker, admin: ApiClient) {
   };
 }
 
-export type SimulatedPumps = ReturnType<typeof simulatedPumps>;
+type SimulatedPumps = ReturnType<typeof simulatedPumps>;
+
+/** A Worker on a fresh database of its own. */
+export async function freshWorker(): Promise<{ worker: LocalWorker }> {
+  return { worker: await startLocalWorker(await freshPersistDir(), await freePort()) };
+}
+
+/**
+ * For the test file that calls it: before its tests, `start` starts the Worker (and what runs
+ * beside it), then its admin (`adminMobileNo`) is made and the pumps' factory; after them the
+ * pumps' boxes stop, then `stopBeside` stops what runs beside the Worker, then the Worker. The
+ * fields are there from the file's `beforeAll` on (a test may replace the Worker or the admin).
+ */
+export function pumpsOnWorkerForFile<Started extends { worker: LocalWorker }>(
+  adminMobileNo: string,
+  start: () => Promise<Started>,
+  stopBeside: (started: Partial<Started>) => Promise<void> = async () => {},
+): Started & { admin: ApiClient; pumps: SimulatedPumps } {
+  const suite = {} as Started & { admin: ApiClient; pumps: SimulatedPumps };
+  beforeAll(async () => {
+    Object.assign(suite, await start());
+    suite.admin = await createAdmin(suite.worker.url, suite.worker.persistTo, adminMobileNo);
+    suite.pumps = simulatedPumps(suite.worker, suite.admin);
+  }, 120_000);
+  afterAll(async () => {
+    await suite.pumps?.stop();
+    await stopBeside(suite);
+    await suite.worker?.stop();
+  });
+  return suite;
+}
 
 /** The texts of the pump's motor log, newest first, as the farmer reads them. */
 export async function logTexts(farmer: ApiClient, mobileNo: string): Promise<string[]> {

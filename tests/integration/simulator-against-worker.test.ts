@@ -1,7 +1,7 @@
 // The simulator, a real Node WebSocket client, against the real Worker in workerd: D1, the
 // DeviceHubs and R2 on this machine, over real sockets, as a controller box would see them.
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient } from "../../common/api-client.ts";
 import { firmwareUploadResponseSchema } from "../../common/api-responses/admin.ts";
 import {
@@ -12,27 +12,14 @@ import {
 import { localDeviceSocketUrl, type SimulatedDeviceOptions, simulateBox } from "../../device-sim/simulated-device.ts";
 import { provisionLocalFleet } from "../../scripts/lib/local-devices.ts";
 import { createAdmin } from "./accounts.ts";
-import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
-import { logTexts, type SimulatedPumps, simulatedPumps } from "./simulated-pumps.ts";
+import { startLocalWorker } from "./local-worker.ts";
+import { freshWorker, logTexts, pumpsOnWorkerForFile } from "./simulated-pumps.ts";
 
-let worker: LocalWorker;
-let admin: ApiClient;
-let pumps: SimulatedPumps;
-
-beforeAll(async () => {
-  worker = await startLocalWorker(await freshPersistDir(), await freePort());
-  admin = await createAdmin(worker.url, worker.persistTo, "9000000009");
-  pumps = simulatedPumps(worker, admin);
-}, 120_000);
-
-afterAll(async () => {
-  await pumps?.stop();
-  await worker?.stop();
-});
+const suite = pumpsOnWorkerForFile("9000000009", freshWorker);
 
 /** A new farmer, a device provisioned for them by the admin API, and its simulator online. */
 async function farmerWithSimulatedPump(options: Partial<SimulatedDeviceOptions> = {}) {
-  const { farmer, mobileNo, box } = await pumps.farmerWithPump({
+  const { farmer, mobileNo, box } = await suite.pumps.farmerWithPump({
     box: { restartDelayMs: 200, reconnectBaseMs: 100, reconnectMaxMs: 1_000, ...options },
     runningCurrent: true,
   });
@@ -142,7 +129,7 @@ describe("a simulated pump through the real Worker", () => {
     form.set("deviceType", "sim");
     form.set("version", version);
     form.set("file", new File([image], "firmware.bin"));
-    const uploaded = await admin.request("POST", "/api/admin/firmware", firmwareUploadResponseSchema, form);
+    const uploaded = await suite.admin.request("POST", "/api/admin/firmware", firmwareUploadResponseSchema, form);
     expect(uploaded.status).toBe(201);
     expect(uploaded.ok && uploaded.data.firmware.sha256).toBe(createHash("sha256").update(image).digest("hex"));
 
@@ -162,7 +149,9 @@ describe("a simulated pump through the real Worker", () => {
     form.set("deviceType", "wifi");
     form.set("version", `7.${mobileNo.slice(-4)}.0`);
     form.set("file", new File([Buffer.from("wifi firmware")], "firmware.bin"));
-    expect((await admin.request("POST", "/api/admin/firmware", firmwareUploadResponseSchema, form)).status).toBe(201);
+    expect((await suite.admin.request("POST", "/api/admin/firmware", firmwareUploadResponseSchema, form)).status).toBe(
+      201,
+    );
     device.inject("corruptDownload");
     const failed = device.waitFor("otaFailed", 10_000);
     expect(
@@ -178,24 +167,27 @@ describe("a simulated pump through the real Worker", () => {
 
 describe("a restart of the server (what every deploy does)", () => {
   it("drops 100 boxes at once; they all come back with backoff and jitter", async () => {
-    const fleet = await provisionLocalFleet(worker.persistTo, { count: 100, kind: "3phase", horsePower: 5 });
+    const fleet = await provisionLocalFleet(suite.worker.persistTo, { count: 100, kind: "3phase", horsePower: 5 });
     const devices = fleet.map((credentials) =>
-      simulateBox(localDeviceSocketUrl(worker.port), credentials, { reconnectBaseMs: 500, reconnectMaxMs: 4_000 }),
+      simulateBox(localDeviceSocketUrl(suite.worker.port), credentials, {
+        reconnectBaseMs: 500,
+        reconnectMaxMs: 4_000,
+      }),
     );
-    pumps.boxes.push(...devices);
+    suite.pumps.boxes.push(...devices);
     for (const device of devices) device.start();
     await Promise.all(devices.map((device) => device.waitUntilConnected(30_000)));
 
-    await worker.stop();
+    await suite.worker.stop();
     await expect.poll(() => devices.filter((device) => device.connected).length).toBe(0);
-    worker = await startLocalWorker(worker.persistTo, worker.port);
+    suite.worker = await startLocalWorker(suite.worker.persistTo, suite.worker.port);
     await expect
       .poll(() => devices.filter((device) => device.connected).length, { timeout: 60_000, interval: 500 })
       .toBe(100);
     // The fleet's farmers see their pumps online again.
-    const farmer = new ApiClient(worker.url);
+    const farmer = new ApiClient(suite.worker.url);
     await farmer.logIn(fleet[42]!.ownerMobileNo, fleet[42]!.password);
     expect((await farmer.motorStatus(fleet[42]!.ownerMobileNo)).deviceStatus).toBe("online");
-    admin = await createAdmin(worker.url, worker.persistTo, "9000000008");
+    suite.admin = await createAdmin(suite.worker.url, suite.worker.persistTo, "9000000008");
   }, 180_000);
 });

@@ -5,7 +5,7 @@
 // delivery reports come the same way. A forged copy changes nothing; a replay changes nothing more.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeLocalSql } from "../../scripts/lib/local-d1.ts";
-import { localProviderClient } from "../../telephony-sim/client.ts";
+import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
 import type { LocalProvider } from "../../telephony-sim/local-provider.ts";
 import type { TelephonyProvider } from "../../worker/telephony/provider.ts";
 import { twilioProvider } from "../../worker/telephony/twilio.ts";
@@ -18,9 +18,11 @@ const WEBHOOK_SECRET = "integration-webhook-secret-0123456789abcdef";
 let worker: LocalWorker;
 let phone: LocalProvider;
 let twilio: TelephonyProvider;
+let client: LocalProviderClient;
 
 beforeAll(async () => {
   ({ worker, phone } = await startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }));
+  client = localProviderClient(phone.url);
   twilio = twilioProvider({
     accountSid: ACCOUNT_SID,
     authToken: TOKEN,
@@ -47,7 +49,6 @@ async function eventsOf(id: string): Promise<EventRow[]> {
 
 describe("the local provider with the real Worker", () => {
   it("plays a call whose script the Worker speaks, and the Worker records the farmer's key once", async () => {
-    const client = localProviderClient(phone.url);
     const placed = await twilio.placeCall({
       to: "9876543210",
       language: "hi",
@@ -82,7 +83,6 @@ describe("the local provider with the real Worker", () => {
   });
 
   it("records an SMS's delivery reports, a farmer's SMS and a missed call, each once", async () => {
-    const client = localProviderClient(phone.url);
     const sent = await twilio.sendSms({
       to: "9123456789",
       template: "signInCode",

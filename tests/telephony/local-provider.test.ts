@@ -12,6 +12,7 @@ import { localProviderClient } from "../../telephony-sim/client.ts";
 import { type LocalProvider, startLocalProvider } from "../../telephony-sim/local-provider.ts";
 import { exotelProvider } from "../../worker/telephony/exotel.ts";
 import {
+  type CallRequest,
   type InboundWebhook,
   TelephonyError,
   type TelephonyProvider,
@@ -146,14 +147,29 @@ function eventsOfCall(callId: string) {
   return accepted.filter((event) => "callId" in event && event.callId === callId);
 }
 
+/** The sign-in code SMS to `to`, in Hindi unless `language` says otherwise. */
+function signInCodeSms(to: string, code: string, language: "hi" | "en" = "hi") {
+  return { to, template: "signInCode", language, values: { code } } as const;
+}
+
+/** A call from `adapter` that the phone it calls answers: it waits for a key. */
+async function answeredCall(adapter: TelephonyProvider, request: CallRequest) {
+  const placed = await adapter.placeCall(request);
+  const call = await client().waitForCall(request.to, (candidate) => candidate.waitingForKey);
+  return { placed, call };
+}
+
+/** A phase-fault call from `adapter` to the phone `to`, which lets it ring out (`busy`: rejects it), once played out. */
+async function ringsOut(adapter: TelephonyProvider, to: string, reference: CallRequest["reference"], busy?: "busy") {
+  await client().setAnswering(to, false, busy);
+  const placed = await adapter.placeCall({ to, language: "hi", kind: "phaseFault", pumpName: "खेत", reference });
+  await client().settled();
+  return placed;
+}
+
 describe("the local provider as Twilio", () => {
   it("takes an SMS, prints it with the code visible, keeps it, and reports its delivery, signed", async () => {
-    const sent = await twilio.sendSms({
-      to: "9876543210",
-      template: "signInCode",
-      language: "hi",
-      values: { code: "042917" },
-    });
+    const sent = await twilio.sendSms(signInCodeSms("9876543210", "042917"));
     expect(sent.messageId).toMatch(/^SM[0-9a-f]{32}$/);
     expect(await client().latestCode("9876543210")).toBe("042917");
     expect(lines).toContain("SMS to 98765 43210: 042917 आपका सिंचाई कोड है। 5 मिनट चलेगा। किसी को न बताएँ।");
@@ -169,14 +185,13 @@ describe("the local provider as Twilio", () => {
   });
 
   it("plays a call: fetches its TwiML, says the Hindi script, waits for a key and posts it to the Gather's action", async () => {
-    const placed = await twilio.placeCall({
+    const { placed, call } = await answeredCall(twilio, {
       to: "9123456789",
       language: "hi",
       kind: "dryRun",
       pumpName: "कुएँ वाला पंप",
       reference: { code: "stop:SNC-AB12CD34", placedAt: 99 },
     });
-    const call = await client().waitForCall("9123456789", (candidate) => candidate.waitingForKey);
     expect(call.id).toBe(placed.callId);
     expect(call.spoken).toEqual([
       "नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें।",
@@ -210,15 +225,7 @@ describe("the local provider as Twilio", () => {
   });
 
   it("lets a call to a phone that does not answer ring out, and reports it no-answer (busy when told so)", async () => {
-    await client().setAnswering("9123456780", false);
-    const placed = await twilio.placeCall({
-      to: "9123456780",
-      language: "hi",
-      kind: "phaseFault",
-      pumpName: "खेत",
-      reference: { code: "alert:1", placedAt: 7 },
-    });
-    await client().settled();
+    const placed = await ringsOut(twilio, "9123456780", { code: "alert:1", placedAt: 7 });
     const call = await callRecord(placed.callId);
     expect(call).toMatchObject({ status: "no-answer", spoken: [], waitingForKey: false });
     const statuses = accepted.flatMap((event) =>
@@ -230,15 +237,7 @@ describe("the local provider as Twilio", () => {
       ["noAnswer", 0],
     ]);
     await expect(client().hangUp(placed.callId)).resolves.toBeUndefined();
-    await client().setAnswering("9123456780", false, "busy");
-    const busy = await twilio.placeCall({
-      to: "9123456780",
-      language: "hi",
-      kind: "phaseFault",
-      pumpName: "खेत",
-      reference: { code: "alert:2", placedAt: 7 },
-    });
-    await client().settled();
+    const busy = await ringsOut(twilio, "9123456780", { code: "alert:2", placedAt: 7 }, "busy");
     expect(accepted).toContainEqual(
       expect.objectContaining({ type: "callStatus", callId: busy.callId, status: "busy" }),
     );
@@ -274,9 +273,7 @@ describe("the local provider as Twilio", () => {
 
   it("refuses our adapter with a wrong token as Twilio does (401, code 20003)", async () => {
     const wrong = twilioWithToken("wrong");
-    const failure = await wrong
-      .sendSms({ to: "9876543210", template: "signInCode", language: "en", values: { code: "111111" } })
-      .catch((error: unknown) => error);
+    const failure = await wrong.sendSms(signInCodeSms("9876543210", "111111", "en")).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TelephonyError);
     expect(failure).toMatchObject({ status: 401, providerCode: "20003" });
   });
@@ -284,12 +281,7 @@ describe("the local provider as Twilio", () => {
 
 describe("the local provider as Exotel", () => {
   it("takes an SMS with its DLT fields in Unicode and reports its delivery to our secret URL", async () => {
-    const sent = await exotel.sendSms({
-      to: "9876501234",
-      template: "signInCode",
-      language: "hi",
-      values: { code: "552211" },
-    });
+    const sent = await exotel.sendSms(signInCodeSms("9876501234", "552211"));
     expect(await client().latestCode("9876501234")).toBe("552211");
     await client().settled();
     expect((await client().records()).sms.find((sms) => sms.id === sent.messageId)).toMatchObject({
@@ -305,14 +297,13 @@ describe("the local provider as Exotel", () => {
   });
 
   it("plays the call flow: the greeting's text from the Worker, a key to the Passthru, the outcome's greeting, both status callbacks", async () => {
-    const placed = await exotel.placeCall({
+    const { placed, call } = await answeredCall(exotel, {
       to: "9123450000",
       language: "en",
       kind: "voltageTrip",
       pumpName: "Well",
       reference: { code: "stop:SNC-CD34EF56", placedAt: 5 },
     });
-    const call = await client().waitForCall("9123450000", (candidate) => candidate.waitingForKey);
     expect(call.spoken).toEqual([
       "Hello, this is Sinchai. The voltage at pump Well was out of limits, so the motor was switched OFF. To switch the motor OFF, press 1. To change nothing, hang up.",
     ]);
@@ -352,15 +343,7 @@ describe("the local provider as Exotel", () => {
   });
 
   it("lets a call to a phone that does not answer ring out: one terminal callback, no-answer", async () => {
-    await client().setAnswering("9123450001", false);
-    const placed = await exotel.placeCall({
-      to: "9123450001",
-      language: "hi",
-      kind: "dryRun",
-      pumpName: "Well",
-      reference: { code: "alert:3", placedAt: 5 },
-    });
-    await client().settled();
+    const placed = await ringsOut(exotel, "9123450001", { code: "alert:3", placedAt: 5 });
     expect(eventsOfCall(placed.callId)).toEqual([
       expect.objectContaining({ type: "callStatus", status: "noAnswer", reference: { code: "alert:3", placedAt: 5 } }),
     ]);
@@ -368,9 +351,10 @@ describe("the local provider as Exotel", () => {
 
   it("refuses our adapter with a wrong token as Exotel does (401 UNAUTHORIZED)", async () => {
     const wrong = exotelWithToken("wrong", { dltEntityId: "1", dltTemplateIds: { "signInCode.en": "1" } });
-    await expect(
-      wrong.sendSms({ to: "9876543210", template: "signInCode", language: "en", values: { code: "111111" } }),
-    ).rejects.toMatchObject({ status: 401, providerCode: "UNAUTHORIZED" });
+    await expect(wrong.sendSms(signInCodeSms("9876543210", "111111", "en"))).rejects.toMatchObject({
+      status: 401,
+      providerCode: "UNAUTHORIZED",
+    });
     expect(refused).toEqual([]);
   });
 });

@@ -67,19 +67,35 @@ const CALLERS: Caller[] = [
 const PEOPLE = ["operator", "viewer", "exMember", "invitee"] as const;
 const asPeople = (outcome: Outcome) =>
   Object.fromEntries(PEOPLE.map((who) => [who, outcome])) as Record<(typeof PEOPLE)[number], Outcome>;
+/** Every caller gets the same. */
+const sameForAll = (outcome: Outcome): Record<TableCaller, Outcome> => ({
+  anonymous: outcome,
+  userA: outcome,
+  userB: outcome,
+  ...asPeople(outcome),
+  admin: outcome,
+  device: outcome,
+  expired: outcome,
+  tampered: outcome,
+});
+/** Routes behind a session: without one, with a broken one or as the box, 401; the rest varies. */
+const bySession = (rights: {
+  userA: Outcome;
+  userB: Outcome;
+  people: Outcome;
+  admin: Outcome;
+}): Record<TableCaller, Outcome> => ({
+  ...sameForAll(401),
+  userA: rights.userA,
+  userB: rights.userB,
+  ...asPeople(rights.people),
+  admin: rights.admin,
+});
 /** What a farmer, an admin and the broken callers get at A's box by its id; varies by role only among A's people. */
 const pumpAccess = (rights: { operator: Outcome; viewer: Outcome; admin: Outcome }): Record<TableCaller, Outcome> => ({
-  anonymous: 401,
-  userA: "allowed",
-  userB: 404,
+  ...bySession({ userA: "allowed", userB: 404, people: 404, admin: rights.admin }),
   operator: rights.operator,
   viewer: rights.viewer,
-  exMember: 404,
-  invitee: 404,
-  admin: rights.admin,
-  device: 401,
-  expired: 401,
-  tampered: 401,
 });
 
 /** The expected outcome: "allowed", or the status of the refusal. */
@@ -88,103 +104,22 @@ type Outcome = "allowed" | 401 | 403 | 404;
 /** Who may call a route, in the classes the API has. */
 const ACCESS = {
   /** Login, registration and the health check: anyone. */
-  public: {
-    anonymous: "allowed",
-    userA: "allowed",
-    userB: "allowed",
-    ...asPeople("allowed"),
-    admin: "allowed",
-    device: "allowed",
-    expired: "allowed",
-    tampered: "allowed",
-  },
+  public: sameForAll("allowed"),
   /** The farmer's own account (the data follows from the session): farmers only. */
-  farmer: {
-    anonymous: 401,
-    userA: "allowed",
-    userB: "allowed",
-    ...asPeople("allowed"),
-    admin: 403,
-    device: 401,
-    expired: 401,
-    tampered: 401,
-  },
+  farmer: bySession({ userA: "allowed", userB: "allowed", people: "allowed", admin: 403 }),
   /** The caller's own account, from either area (the password change). */
-  anyAccount: {
-    anonymous: 401,
-    userA: "allowed",
-    userB: "allowed",
-    ...asPeople("allowed"),
-    admin: "allowed",
-    device: 401,
-    expired: 401,
-    tampered: 401,
-  },
+  anyAccount: bySession({ userA: "allowed", userB: "allowed", people: "allowed", admin: "allowed" }),
   /** A's device by its number: A, or an admin. A's people use the box by its id. */
-  ownerOrAdmin: {
-    anonymous: 401,
-    userA: "allowed",
-    userB: 403,
-    ...asPeople(403),
-    admin: "allowed",
-    device: 401,
-    expired: 401,
-    tampered: 401,
-  },
+  ownerOrAdmin: bySession({ userA: "allowed", userB: 403, people: 403, admin: "allowed" }),
   /** A's schedule by its id, on the SPEC route keyed by the caller: A; to anyone else it does not exist. */
-  ownSchedule: {
-    anonymous: 401,
-    userA: "allowed",
-    userB: 404,
-    ...asPeople(404),
-    admin: 403,
-    device: 401,
-    expired: 401,
-    tampered: 401,
-  },
-  admin: {
-    anonymous: 401,
-    userA: 403,
-    userB: 403,
-    ...asPeople(403),
-    admin: "allowed",
-    device: 401,
-    expired: 401,
-    tampered: 401,
-  },
+  ownSchedule: bySession({ userA: "allowed", userB: 404, people: 404, admin: 403 }),
+  admin: bySession({ userA: 403, userB: 403, people: 403, admin: "allowed" }),
   /** The installer's calls: an account an admin made an installer (none of these callers is). */
-  installer: {
-    anonymous: 401,
-    userA: 403,
-    userB: 403,
-    ...asPeople(403),
-    admin: 403,
-    device: 401,
-    expired: 401,
-    tampered: 401,
-  },
+  installer: bySession({ userA: 403, userB: 403, people: 403, admin: 403 }),
   /** A telephony provider's webhooks: only its signature (or our secret in the URL) lets one in, no session. */
-  provider: {
-    anonymous: 403,
-    userA: 403,
-    userB: 403,
-    ...asPeople(403),
-    admin: 403,
-    device: 403,
-    expired: 403,
-    tampered: 403,
-  },
+  provider: sameForAll(403),
   /** The controller box's own calls: its Basic credentials only. */
-  device: {
-    anonymous: 401,
-    userA: 401,
-    userB: 401,
-    ...asPeople(401),
-    admin: 401,
-    device: "allowed",
-    expired: 401,
-    tampered: 401,
-  },
+  device: { ...sameForAll(401), device: "allowed" },
   // A's box by its id (docs/decisions/018-shared-pumps.md). To whoever may not see it, it does
   // not exist (404); a role that sees it but may not do this is 403.
   /** State, readings, logs: everyone A let in, and admins. */
@@ -206,7 +141,8 @@ type Fixtures = {
   aScheduleId: number;
   people: Record<(typeof PEOPLE)[number], TestUser>;
 };
-type Call = { path: (f: Fixtures) => string; body?: (f: Fixtures) => unknown; upgrade?: boolean };
+/** A call to a route; without `path`, the route's own with its parameters filled in (`pathOf`). */
+type Call = { path?: (f: Fixtures) => string; body?: (f: Fixtures) => unknown; upgrade?: boolean };
 
 const MISSING = 999_999;
 /** A number nobody invited: the member calls that name it find nothing (404) once let through. */
@@ -216,159 +152,67 @@ const NO_PUSH_ENDPOINT = "https://push.invalid/none";
 
 /** Every route: its access class and a call that exercises it without harming the fixtures. */
 const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
-  "GET /api/health": { access: "public", path: () => "/api/health" },
-  "POST /api/hub-notices": { access: "public", path: () => "/api/hub-notices" },
-  "POST /api/auth/register": {
-    access: "public",
-    path: () => "/api/auth/register",
-    body: () => ({ mobileNo: "1", password: "x" }),
-  },
-  "POST /api/auth/login": {
-    access: "public",
-    path: () => "/api/auth/login",
-    body: () => ({ mobileNo: "1", password: "x" }),
-  },
-  "POST /api/admin/login": {
-    access: "public",
-    path: () => "/api/admin/login",
-    body: () => ({ mobileNo: "1", password: "x" }),
-  },
+  "GET /api/health": { access: "public" },
+  "POST /api/hub-notices": { access: "public" },
+  "POST /api/auth/register": { access: "public", body: () => ({ mobileNo: "1", password: "x" }) },
+  "POST /api/auth/login": { access: "public", body: () => ({ mobileNo: "1", password: "x" }) },
+  "POST /api/admin/login": { access: "public", body: () => ({ mobileNo: "1", password: "x" }) },
   // Malformed bodies: refused by the schema (400) before any code is made, tried or sent.
-  "POST /api/auth/codes": { access: "public", path: () => "/api/auth/codes", body: () => ({ purpose: "x" }) },
-  "POST /api/auth/login-code": {
-    access: "public",
-    path: () => "/api/auth/login-code",
-    body: () => ({ mobileNo: "1", code: "x" }),
-  },
-  "POST /api/auth/reset-password": { access: "public", path: () => "/api/auth/reset-password", body: () => ({}) },
-  "POST /api/auth/verify-number": { access: "farmer", path: () => "/api/auth/verify-number", body: () => ({}) },
-  "POST /api/auth/logout": { access: "farmer", path: () => "/api/auth/logout" },
+  "POST /api/auth/codes": { access: "public", body: () => ({ purpose: "x" }) },
+  "POST /api/auth/login-code": { access: "public", body: () => ({ mobileNo: "1", code: "x" }) },
+  "POST /api/auth/reset-password": { access: "public", body: () => ({}) },
+  "POST /api/auth/verify-number": { access: "farmer", body: () => ({}) },
+  "POST /api/auth/logout": { access: "farmer" },
   // An empty body: refused by the schema (400) before any password is checked or counted.
-  "POST /api/auth/change-password": { access: "anyAccount", path: () => "/api/auth/change-password", body: () => ({}) },
-  "POST /api/admin/logout": { access: "admin", path: () => "/api/admin/logout" },
-  "POST /api/devices/motor": { access: "farmer", path: () => "/api/devices/motor", body: () => ({ action: "off" }) },
-  "GET /api/devices/motor/status/:mobileNo": {
-    access: "ownerOrAdmin",
-    path: (f) => `/api/devices/motor/status/${f.a.mobileNo}`,
-  },
+  "POST /api/auth/change-password": { access: "anyAccount", body: () => ({}) },
+  "POST /api/admin/logout": { access: "admin" },
+  "POST /api/devices/motor": { access: "farmer", body: () => ({ action: "off" }) },
+  "GET /api/devices/motor/status/:mobileNo": { access: "ownerOrAdmin" },
   "POST /api/devices/motor/config/:mobileNo": {
     access: "ownerOrAdmin",
-    path: (f) => `/api/devices/motor/config/${f.a.mobileNo}`,
     body: () => ({ defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30 }),
   },
-  "POST /api/devices/motor/power/:mobileNo": {
-    access: "ownerOrAdmin",
-    path: (f) => `/api/devices/motor/power/${f.a.mobileNo}`,
-  },
-  "POST /api/devices/motor/health/:mobileNo": {
-    access: "ownerOrAdmin",
-    path: (f) => `/api/devices/motor/health/${f.a.mobileNo}`,
-  },
-  "GET /api/logs/motor/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/logs/motor/${f.a.mobileNo}` },
-  "GET /api/logs/power/:mobileNo": { access: "ownerOrAdmin", path: (f) => `/api/logs/power/${f.a.mobileNo}` },
-  "POST /api/mqtt/ota": {
-    access: "ownerOrAdmin",
-    path: () => "/api/mqtt/ota",
-    body: (f) => ({ mobileNo: f.a.mobileNo, deviceType: "wifi" }),
-  },
+  "POST /api/devices/motor/power/:mobileNo": { access: "ownerOrAdmin" },
+  "POST /api/devices/motor/health/:mobileNo": { access: "ownerOrAdmin" },
+  "GET /api/logs/motor/:mobileNo": { access: "ownerOrAdmin" },
+  "GET /api/logs/power/:mobileNo": { access: "ownerOrAdmin" },
+  "POST /api/mqtt/ota": { access: "ownerOrAdmin", body: (f) => ({ mobileNo: f.a.mobileNo, deviceType: "wifi" }) },
   "GET /api/realtime": { access: "ownerOrAdmin", path: (f) => `/api/realtime?mobileNo=${f.a.mobileNo}`, upgrade: true },
-  "GET /api/pumps": { access: "farmer", path: () => "/api/pumps" },
+  "GET /api/pumps": { access: "farmer" },
   // Any farmer answers their own invitations; a box with none for them: 404.
   "POST /api/pumps/:deviceId/invitation": {
     access: "farmer",
     path: () => "/api/pumps/SNC-ZZZZZZZZ/invitation",
     body: () => ({ answer: "decline" }),
   },
-  "GET /api/pumps/:deviceId/installation": {
-    access: "pumpSee",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/installation`,
-  },
-  "POST /api/pumps/:deviceId/installation/seen": {
-    access: "pumpOwner",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/installation/seen`,
-  },
-  "GET /api/installer/boxes": { access: "installer", path: () => "/api/installer/boxes" },
-  "POST /api/installer/claims": { access: "installer", path: () => "/api/installer/claims", body: () => ({}) },
-  "POST /api/installer/claims/confirm": {
-    access: "installer",
-    path: () => "/api/installer/claims/confirm",
-    body: () => ({}),
-  },
-  "POST /api/installer/boxes/:deviceId/supply": {
-    access: "installer",
-    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/supply`,
-  },
-  "POST /api/installer/boxes/:deviceId/test-run": {
-    access: "installer",
-    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/test-run`,
-    body: () => ({}),
-  },
-  "POST /api/installer/boxes/:deviceId/commissioning": {
-    access: "installer",
-    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/commissioning`,
-    body: () => ({}),
-  },
-  "POST /api/installer/boxes/:deviceId/hand-over": {
-    access: "installer",
-    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/hand-over`,
-  },
-  "GET /api/pumps/:deviceId/status": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/status` },
-  "POST /api/pumps/:deviceId/motor": {
-    access: "pumpRun",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/motor`,
-    body: () => ({ action: "off" }),
-  },
-  "POST /api/pumps/:deviceId/config": {
-    access: "pumpOwnerOrAdmin",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/config`,
-    body: () => ({}),
-  },
-  "POST /api/pumps/:deviceId/power": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/power` },
-  "POST /api/pumps/:deviceId/health": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/health` },
-  "POST /api/pumps/:deviceId/ota": {
-    access: "pumpOwnerOrAdmin",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/ota`,
-    body: () => ({}),
-  },
-  "PUT /api/pumps/:deviceId/name": {
-    access: "pumpOwner",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/name`,
-    body: () => ({ name: 5 }),
-  },
-  "PUT /api/pumps/:deviceId/phone-start": {
-    access: "pumpOwner",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/phone-start`,
-    body: () => ({ enabled: "yes" }),
-  },
-  "GET /api/pumps/:deviceId/logs": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/logs` },
-  "GET /api/pumps/:deviceId/usage": { access: "pumpSee", path: (f) => `/api/pumps/${f.aDevice.deviceId}/usage` },
-  "GET /api/pumps/:deviceId/schedules": {
-    access: "pumpSeeFarmer",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/schedules`,
-  },
-  "POST /api/pumps/:deviceId/schedules": {
-    access: "pumpRun",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/schedules`,
-    body: () => ({ time: "never" }),
-  },
+  "GET /api/pumps/:deviceId/installation": { access: "pumpSee" },
+  "POST /api/pumps/:deviceId/installation/seen": { access: "pumpOwner" },
+  "GET /api/installer/boxes": { access: "installer" },
+  "POST /api/installer/claims": { access: "installer", body: () => ({}) },
+  "POST /api/installer/claims/confirm": { access: "installer", body: () => ({}) },
+  "POST /api/installer/boxes/:deviceId/supply": { access: "installer" },
+  "POST /api/installer/boxes/:deviceId/test-run": { access: "installer", body: () => ({}) },
+  "POST /api/installer/boxes/:deviceId/commissioning": { access: "installer", body: () => ({}) },
+  "POST /api/installer/boxes/:deviceId/hand-over": { access: "installer" },
+  "GET /api/pumps/:deviceId/status": { access: "pumpSee" },
+  "POST /api/pumps/:deviceId/motor": { access: "pumpRun", body: () => ({ action: "off" }) },
+  "POST /api/pumps/:deviceId/config": { access: "pumpOwnerOrAdmin", body: () => ({}) },
+  "POST /api/pumps/:deviceId/power": { access: "pumpSee" },
+  "POST /api/pumps/:deviceId/health": { access: "pumpSee" },
+  "POST /api/pumps/:deviceId/ota": { access: "pumpOwnerOrAdmin", body: () => ({}) },
+  "PUT /api/pumps/:deviceId/name": { access: "pumpOwner", body: () => ({ name: 5 }) },
+  "PUT /api/pumps/:deviceId/phone-start": { access: "pumpOwner", body: () => ({ enabled: "yes" }) },
+  "GET /api/pumps/:deviceId/logs": { access: "pumpSee" },
+  "GET /api/pumps/:deviceId/usage": { access: "pumpSee" },
+  "GET /api/pumps/:deviceId/schedules": { access: "pumpSeeFarmer" },
+  "POST /api/pumps/:deviceId/schedules": { access: "pumpRun", body: () => ({ time: "never" }) },
   "PUT /api/pumps/:deviceId/schedules/:id": {
     access: "pumpRun",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/schedules/${MISSING}`,
     body: () => ({ time: "6:45 AM", action: "OFF", repeat: "once" }),
   },
-  "DELETE /api/pumps/:deviceId/schedules/:id": {
-    access: "pumpRun",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/schedules/${MISSING}`,
-  },
-  "GET /api/pumps/:deviceId/members": {
-    access: "pumpOwnerOrAdmin",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/members`,
-  },
-  "POST /api/pumps/:deviceId/members": {
-    access: "pumpOwner",
-    path: (f) => `/api/pumps/${f.aDevice.deviceId}/members`,
-    body: () => ({}),
-  },
+  "DELETE /api/pumps/:deviceId/schedules/:id": { access: "pumpRun" },
+  "GET /api/pumps/:deviceId/members": { access: "pumpOwnerOrAdmin" },
+  "POST /api/pumps/:deviceId/members": { access: "pumpOwner", body: () => ({}) },
   "PUT /api/pumps/:deviceId/members/:mobileNo": {
     access: "pumpOwner",
     path: (f) => `/api/pumps/${f.aDevice.deviceId}/members/${NOT_A_MEMBER}`,
@@ -378,66 +222,38 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     access: "pumpOwnerOrAdmin",
     path: (f) => `/api/pumps/${f.aDevice.deviceId}/members/${NOT_A_MEMBER}`,
   },
-  "POST /api/recharge/request": {
-    access: "farmer",
-    path: () => "/api/recharge/request",
-    body: () => ({ plan: "nope" }),
-  },
-  "GET /api/recharge/requests": { access: "farmer", path: () => "/api/recharge/requests" },
-  "GET /api/recharge/plan": { access: "farmer", path: () => "/api/recharge/plan" },
-  "PUT /api/recharge/status/:id": {
-    access: "admin",
-    path: () => `/api/recharge/status/${MISSING}`,
-    body: () => ({ status: "paid" }),
-  },
-  "DELETE /api/recharge/:id": { access: "admin", path: () => `/api/recharge/${MISSING}` },
-  "GET /api/schedule": { access: "farmer", path: () => "/api/schedule" },
-  "POST /api/schedule": { access: "farmer", path: () => "/api/schedule", body: () => ({ time: "never" }) },
+  "POST /api/recharge/request": { access: "farmer", body: () => ({ plan: "nope" }) },
+  "GET /api/recharge/requests": { access: "farmer" },
+  "GET /api/recharge/plan": { access: "farmer" },
+  "PUT /api/recharge/status/:id": { access: "admin", body: () => ({ status: "paid" }) },
+  "DELETE /api/recharge/:id": { access: "admin" },
+  "GET /api/schedule": { access: "farmer" },
+  "POST /api/schedule": { access: "farmer", body: () => ({ time: "never" }) },
   "PUT /api/schedule/:id": {
     access: "ownSchedule",
     path: (f) => `/api/schedule/${f.aScheduleId}`,
     body: () => ({ time: "6:45 AM", action: "OFF", repeat: "once" }),
   },
-  "DELETE /api/schedule/:id": { access: "ownSchedule", path: () => `/api/schedule/${MISSING}` },
+  "DELETE /api/schedule/:id": { access: "ownSchedule" },
   "GET /api/push/subscriptions": {
     access: "farmer",
     path: () => `/api/push/subscriptions?endpoint=${encodeURIComponent(NO_PUSH_ENDPOINT)}`,
   },
-  "PUT /api/push/subscriptions": {
-    access: "farmer",
-    path: () => "/api/push/subscriptions",
-    body: () => ({ kinds: ["dryRun"] }),
-  },
-  "DELETE /api/push/subscriptions": {
-    access: "farmer",
-    path: () => "/api/push/subscriptions",
-    body: () => ({ endpoint: NO_PUSH_ENDPOINT }),
-  },
-  "POST /api/push/subscriptions/renew": {
-    access: "farmer",
-    path: () => "/api/push/subscriptions/renew",
-    body: () => ({ oldEndpoint: NO_PUSH_ENDPOINT }),
-  },
-  "POST /api/push/test": {
-    access: "farmer",
-    path: () => "/api/push/test",
-    body: () => ({ endpoint: NO_PUSH_ENDPOINT }),
-  },
-  "GET /api/alerts/channels": { access: "farmer", path: () => "/api/alerts/channels" },
-  "PUT /api/alerts/channels": {
-    access: "farmer",
-    path: () => "/api/alerts/channels",
-    body: () => ({ channels: { dryRun: "app" }, language: "hi" }),
-  },
+  "PUT /api/push/subscriptions": { access: "farmer", body: () => ({ kinds: ["dryRun"] }) },
+  "DELETE /api/push/subscriptions": { access: "farmer", body: () => ({ endpoint: NO_PUSH_ENDPOINT }) },
+  "POST /api/push/subscriptions/renew": { access: "farmer", body: () => ({ oldEndpoint: NO_PUSH_ENDPOINT }) },
+  "POST /api/push/test": { access: "farmer", body: () => ({ endpoint: NO_PUSH_ENDPOINT }) },
+  "GET /api/alerts/channels": { access: "farmer" },
+  "PUT /api/alerts/channels": { access: "farmer", body: () => ({ channels: { dryRun: "app" }, language: "hi" }) },
   "GET /api/telephony/:provider/:kind": { access: "provider", path: () => "/api/telephony/twilio/keypress" },
   "POST /api/telephony/:provider/:kind": { access: "provider", path: () => "/api/telephony/twilio/keypress" },
-  "GET /api/device/connect": { access: "device", path: () => "/api/device/connect", upgrade: true },
-  "GET /api/device/firmware/:id": { access: "device", path: () => `/api/device/firmware/${MISSING}` },
-  "GET /api/admin/dashboard-stats": { access: "admin", path: () => "/api/admin/dashboard-stats" },
-  "GET /api/admin/telephony-usage": { access: "admin", path: () => "/api/admin/telephony-usage" },
-  "GET /api/admin/device-statuses": { access: "admin", path: () => "/api/admin/device-statuses" },
-  "GET /api/admin/devices": { access: "admin", path: () => "/api/admin/devices" },
-  "POST /api/admin/devices": { access: "admin", path: () => "/api/admin/devices", body: () => ({ kind: "fourphase" }) },
+  "GET /api/device/connect": { access: "device", upgrade: true },
+  "GET /api/device/firmware/:id": { access: "device" },
+  "GET /api/admin/dashboard-stats": { access: "admin" },
+  "GET /api/admin/telephony-usage": { access: "admin" },
+  "GET /api/admin/device-statuses": { access: "admin" },
+  "GET /api/admin/devices": { access: "admin" },
+  "POST /api/admin/devices": { access: "admin", body: () => ({ kind: "fourphase" }) },
   "GET /api/admin/devices/:id/hub-stats": { access: "admin", path: () => "/api/admin/devices/SNC-ZZZZZZZZ/hub-stats" },
   "POST /api/admin/devices/:id/rotate-key": {
     access: "admin",
@@ -448,45 +264,25 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     path: () => "/api/admin/devices/SNC-ZZZZZZZZ/owner",
     body: () => ({ mobileNo: null }),
   },
-  "GET /api/admin/installers": { access: "admin", path: () => "/api/admin/installers" },
-  "POST /api/admin/installers": { access: "admin", path: () => "/api/admin/installers", body: () => ({}) },
-  "POST /api/admin/installers/:userId/stock": {
-    access: "admin",
-    path: () => `/api/admin/installers/${MISSING}/stock`,
-    body: () => ({ deviceIds: ["SNC-ZZZZZZZZ"] }),
-  },
-  "GET /api/admin/firmware": { access: "admin", path: () => "/api/admin/firmware" },
-  "POST /api/admin/firmware": { access: "admin", path: () => "/api/admin/firmware", body: () => ({}) },
-  "PUT /api/admin/device-config": {
-    access: "admin",
-    path: () => "/api/admin/device-config",
-    body: (f) => ({ mobileNo: f.a.mobileNo, debug: false }),
-  },
-  "GET /api/admin/motor-config-history/:mobileNo": {
-    access: "admin",
-    path: (f) => `/api/admin/motor-config-history/${f.a.mobileNo}`,
-  },
-  "GET /api/admin/motor-logs": { access: "admin", path: () => "/api/admin/motor-logs" },
+  "GET /api/admin/installers": { access: "admin" },
+  "POST /api/admin/installers": { access: "admin", body: () => ({}) },
+  "POST /api/admin/installers/:userId/stock": { access: "admin", body: () => ({ deviceIds: ["SNC-ZZZZZZZZ"] }) },
+  "GET /api/admin/firmware": { access: "admin" },
+  "POST /api/admin/firmware": { access: "admin", body: () => ({}) },
+  "PUT /api/admin/device-config": { access: "admin", body: (f) => ({ mobileNo: f.a.mobileNo, debug: false }) },
+  "GET /api/admin/motor-config-history/:mobileNo": { access: "admin" },
+  "GET /api/admin/motor-logs": { access: "admin" },
   "GET /api/admin/audit": { access: "admin", path: (f) => `/api/admin/audit?target=${f.a.mobileNo}` },
-  "GET /api/admin/recharge-requests": { access: "admin", path: () => "/api/admin/recharge-requests" },
+  "GET /api/admin/recharge-requests": { access: "admin" },
   "GET /api/admin/user/:id": { access: "admin", path: (f) => `/api/admin/user/${f.a.id}` },
-  "GET /api/admin/users": { access: "admin", path: () => "/api/admin/users" },
-  "POST /api/admin/users/:id/sign-in-code": { access: "admin", path: () => `/api/admin/users/${MISSING}/sign-in-code` },
+  "GET /api/admin/users": { access: "admin" },
+  "POST /api/admin/users/:id/sign-in-code": { access: "admin" },
   "PUT /api/admin/update-motor-config": {
     access: "admin",
-    path: () => "/api/admin/update-motor-config",
     body: (f) => ({ mobileNo: f.a.mobileNo, defaultCurrent: 9, dryRunThreshold: 30, overCurrentThreshold: 30 }),
   },
-  "PUT /api/admin/update-user-role": {
-    access: "admin",
-    path: () => "/api/admin/update-user-role",
-    body: () => ({ userId: MISSING, isAdmin: false }),
-  },
-  "DELETE /api/admin/delete-user": {
-    access: "admin",
-    path: () => "/api/admin/delete-user",
-    body: () => ({ mobileNo: "9999999999" }),
-  },
+  "PUT /api/admin/update-user-role": { access: "admin", body: () => ({ userId: MISSING, isAdmin: false }) },
+  "DELETE /api/admin/delete-user": { access: "admin", body: () => ({ mobileNo: "9999999999" }) },
 };
 
 /** Routes called another way as well: the realtime socket by box id. */
@@ -575,15 +371,34 @@ async function credentialsFor(caller: Caller): Promise<Record<string, string>> {
 }
 
 /**
+ * The path of `route` ("GET /api/pumps/:deviceId/status") with its parameters filled in: A's box
+ * and number, and an id nothing has.
+ */
+function pathOf(route: string): string {
+  const values: Record<string, string> = {
+    deviceId: fixtures.aDevice.deviceId,
+    mobileNo: fixtures.a.mobileNo,
+    id: String(MISSING),
+    userId: String(MISSING),
+  };
+  return route.slice(route.indexOf(" ") + 1).replace(/:(\w+)/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`No value for :${name} in ${route}: give the route a path`);
+    return value;
+  });
+}
+
+/**
  * Makes one route's call with `headers` (plus the upgrade and the JSON body the route wants);
  * a socket it opens is closed at once.
  */
-async function call(method: string, spec: Call, headers: Record<string, string>): Promise<Response> {
+async function call(route: string, spec: Call, headers: Record<string, string>): Promise<Response> {
+  const [method] = route.split(" ") as [string];
   const all = { ...headers };
   if (spec.upgrade) all.Upgrade = "websocket";
   const body = spec.body?.(fixtures);
   if (body !== undefined) all["Content-Type"] = "application/json";
-  const response = await api(spec.path(fixtures), {
+  const response = await api(spec.path?.(fixtures) ?? pathOf(route), {
     method,
     headers: all,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -599,11 +414,10 @@ describe("the authorization matrix", () => {
   });
 
   for (const [route, spec] of [...Object.entries(ROUTES), ...Object.entries(VARIANTS)]) {
-    const [method] = route.split(" ") as [string];
     it(`${route}: ${spec.access}`, async () => {
       for (const caller of CALLERS) {
         const expected = ACCESS[spec.access][caller === "revoked" || caller === "demotedAdmin" ? "expired" : caller];
-        const response = await call(method, spec, await credentialsFor(caller));
+        const response = await call(route, spec, await credentialsFor(caller));
         const outcome = `${caller} → ${response.status}`;
         if (expected === "allowed") expect([401, 403], outcome).not.toContain(response.status);
         else expect(response.status, outcome).toBe(expected);
@@ -649,7 +463,6 @@ describe("cookie-authenticated state changes must come from our own pages", () =
   const writes = Object.entries(ROUTES).filter(([route, spec]) => spec.upgrade || !route.startsWith("GET "));
 
   for (const [route, spec] of writes) {
-    const [method] = route.split(" ") as [string];
     it(`${route}: refused from another site with session cookies, allowed from ours`, async () => {
       for (const cookies of ["farmer", "admin", "both"] as const) {
         for (const [how, originHeaders] of [
@@ -657,7 +470,7 @@ describe("cookie-authenticated state changes must come from our own pages", () =
           ["our own Origin", { Origin: ORIGIN }] as const,
         ]) {
           const cookie = await browserCookies(cookies);
-          const response = await call(method, spec, { Cookie: cookie, ...originHeaders });
+          const response = await call(route, spec, { Cookie: cookie, ...originHeaders });
           const outcome = `${cookies} cookies, ${how} → ${response.status}`;
           const answer: unknown = response.status === 101 ? null : await response.json();
           if (how === "our own Origin") {

@@ -7,7 +7,7 @@ import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { SESSION_TTL_MS } from "../../../worker/auth/tokens.ts";
 import { hubSocketRequest } from "../../../worker/hubs/device-hubs.ts";
-import { createUser, loginToken } from "../helpers/accounts.ts";
+import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
 import { api, deleteJson, postJson, putJson } from "../helpers/http.ts";
 import { fireTimer, hubStub } from "../helpers/hub-state.ts";
@@ -43,10 +43,9 @@ describe("logout", () => {
 
   it("of an admin closes the admin's consoles", async () => {
     const { user } = await farmerWithDevice();
-    const admin = await createUser({ isAdmin: true });
-    const adminToken = await loginToken(admin, "admin");
-    const console = await browserWatching(user.mobileNo, { token: adminToken });
-    expect((await postJson("/api/admin/logout", {}, adminToken)).status).toBe(200);
+    const adminBearer = await adminToken();
+    const console = await browserWatching(user.mobileNo, { token: adminBearer });
+    expect((await postJson("/api/admin/logout", {}, adminBearer)).status).toBe(200);
     expect((await console.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.signedOut);
   });
 });
@@ -72,9 +71,9 @@ describe("an account that loses access", () => {
   it("deleted: its farmer socket closes with 4403, the admin's own console stays", async () => {
     const { user, token, box } = await farmerWithBox({ autoAck: true });
     const farmerSocket = await browserWatching(user.mobileNo, { token });
-    const adminToken = await loginToken(await createUser({ isAdmin: true }), "admin");
-    const console = await browserWatching(user.mobileNo, { token: adminToken });
-    expect((await deleteJson("/api/admin/delete-user", { mobileNo: user.mobileNo }, adminToken)).status).toBe(200);
+    const adminBearer = await adminToken();
+    const console = await browserWatching(user.mobileNo, { token: adminBearer });
+    expect((await deleteJson("/api/admin/delete-user", { mobileNo: user.mobileNo }, adminBearer)).status).toBe(200);
     expect((await farmerSocket.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.accessRemoved);
     expect(console.closed).toBeNull();
     box.close();
@@ -85,14 +84,14 @@ describe("an account that loses access", () => {
     const { user } = await farmerWithDevice();
     const doomed = await createUser({ isAdmin: true });
     const doomedConsole = await browserWatching(user.mobileNo, { token: await loginToken(doomed, "admin") });
-    const adminToken = await loginToken(await createUser({ isAdmin: true }), "admin");
-    expect((await deleteJson("/api/admin/delete-user", { mobileNo: doomed.mobileNo }, adminToken)).status).toBe(200);
+    const adminBearer = await adminToken();
+    expect((await deleteJson("/api/admin/delete-user", { mobileNo: doomed.mobileNo }, adminBearer)).status).toBe(200);
     expect((await doomedConsole.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.accessRemoved);
   });
 
   it("demoted: its admin consoles close with 4403; its own farmer socket stays", async () => {
     const { user, token, box } = await farmerWithBox();
-    const promote = await loginToken(await createUser({ isAdmin: true }), "admin");
+    const promote = await adminToken();
     expect((await putJson("/api/admin/update-user-role", { userId: user.id, isAdmin: true }, promote)).status).toBe(
       200,
     );
@@ -113,18 +112,18 @@ describe("a pump relinked to another farmer", () => {
     const previous = await farmerWithDevice();
     const box = (await connectDevice(previous.device)).autoAck();
     const oldPage = await browserWatching(previous.user.mobileNo, { token: previous.token });
-    const adminToken = await loginToken(await createUser({ isAdmin: true }), "admin");
-    const console = await browserWatching(previous.user.mobileNo, { token: adminToken });
+    const adminBearer = await adminToken();
+    const console = await browserWatching(previous.user.mobileNo, { token: adminBearer });
     const next = await createUser();
     const nextToken = await loginToken(next);
 
     expect(
-      (await putJson(`/api/admin/devices/${previous.device.deviceId}/owner`, { mobileNo: null }, adminToken)).status,
+      (await putJson(`/api/admin/devices/${previous.device.deviceId}/owner`, { mobileNo: null }, adminBearer)).status,
     ).toBe(200);
     expect((await oldPage.waitForClose(WITHIN_MS)).code).toBe(BROWSER_CLOSE.deviceUnlinked);
     const mark = oldPage.received.length;
     expect(
-      (await putJson(`/api/admin/devices/${previous.device.deviceId}/owner`, { mobileNo: next.mobileNo }, adminToken))
+      (await putJson(`/api/admin/devices/${previous.device.deviceId}/owner`, { mobileNo: next.mobileNo }, adminBearer))
         .status,
     ).toBe(200);
     await receivesNothingMore(oldPage, mark, async () => {

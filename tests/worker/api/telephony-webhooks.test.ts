@@ -60,6 +60,33 @@ async function recorded(id: string): Promise<TelephonyEvent[]> {
     .filter((event) => ("callId" in event ? event.callId : event.messageId) === id);
 }
 
+/** A farmer's SMS or call from `from` to our number, posted and signed as Twilio does. */
+function twilioFromFarmer(kind: "inbound-sms" | "inbound-call", from: string, fields: Record<string, string>) {
+  return twilioPost(`/api/telephony/twilio/${kind}`, { From: from, To: "+918000000001", ...fields });
+}
+
+/** What a key pressed on an alert call (not the voice menu) records. */
+function keypressEvent(provider: "twilio" | "exotel", callId: string, code: string, placedAt: number): TelephonyEvent {
+  return {
+    type: "keypress",
+    provider,
+    callId,
+    digits: "1",
+    reference: { code, placedAt },
+    menu: false,
+    menuStep: null,
+  };
+}
+
+/** What a missed call to the stop number records. */
+function missedCallEvent(
+  provider: "twilio" | "exotel",
+  callId: string,
+  from: { raw: string; mobileNo: string },
+): TelephonyEvent {
+  return { type: "missedCall", provider, callId, from, line: "stop" };
+}
+
 async function expectRefused(response: Response, status: number, code: string) {
   expect(response.status).toBe(status);
   expect((await readJson(response, apiErrorSchema)).code).toBe(code);
@@ -68,12 +95,7 @@ async function expectRefused(response: Response, status: number, code: string) {
 describe("Twilio webhooks (local mode's provider)", () => {
   it("record a signed inbound SMS, answered with empty TwiML", async () => {
     const messageSid = sid("SM");
-    const response = await twilioPost("/api/telephony/twilio/inbound-sms", {
-      MessageSid: messageSid,
-      From: "+919876543210",
-      To: "+918000000001",
-      Body: "STOP",
-    });
+    const response = await twilioFromFarmer("inbound-sms", "+919876543210", { MessageSid: messageSid, Body: "STOP" });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^text\/xml/);
     expect(await response.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
@@ -133,17 +155,7 @@ describe("Twilio webhooks (local mode's provider)", () => {
     expect(new Set(bodies).size).toBe(1);
     expect(bodies[0]).toContain('<Say language="hi-IN" voice="Polly.Aditi">आपने 1 दबाया।');
     expect(bodies[0]).toContain("<Hangup/>");
-    expect(await recorded(callSid)).toEqual([
-      {
-        type: "keypress",
-        provider: "twilio",
-        callId: callSid,
-        digits: "1",
-        reference: { code: "stop:SNC-AB12CD34", placedAt: 1767225600000 },
-        menu: false,
-        menuStep: null,
-      },
-    ]);
+    expect(await recorded(callSid)).toEqual([keypressEvent("twilio", callSid, "stop:SNC-AB12CD34", 1767225600000)]);
     // Another key on the same call is another event.
     expect((await twilioPost(path, { CallSid: callSid, Digits: "2" })).status).toBe(200);
     expect((await recorded(callSid)).map((event) => event.type === "keypress" && event.digits)).toEqual(["1", "2"]);
@@ -180,10 +192,8 @@ describe("Twilio webhooks (local mode's provider)", () => {
     ]);
 
     const missed = sid("CA");
-    const rejected = await twilioPost("/api/telephony/twilio/inbound-call", {
+    const rejected = await twilioFromFarmer("inbound-call", "+919123456789", {
       CallSid: missed,
-      From: "+919123456789",
-      To: "+918000000001",
       CallStatus: "ringing",
       Direction: "inbound",
     });
@@ -191,13 +201,7 @@ describe("Twilio webhooks (local mode's provider)", () => {
       '<?xml version="1.0" encoding="UTF-8"?><Response><Reject reason="busy"/></Response>',
     );
     expect(await recorded(missed)).toEqual([
-      {
-        type: "missedCall",
-        provider: "twilio",
-        callId: missed,
-        from: { raw: "+919123456789", mobileNo: "9123456789" },
-        line: "stop",
-      },
+      missedCallEvent("twilio", missed, { raw: "+919123456789", mobileNo: "9123456789" }),
     ]);
   });
 
@@ -279,17 +283,7 @@ describe("Exotel webhooks (an environment configured for Exotel)", () => {
     const path = `/api/telephony/exotel/keypress?token=${SECRET}&CallSid=${callSid}&CallFrom=09876543210&digits=%221%22&CustomField=${customField("कुआँ")}`;
     const answers = await Promise.all([exotel(path), exotel(path), exotel(path)]);
     for (const response of answers) expect(response.status).toBe(200);
-    expect(await recorded(callSid)).toEqual([
-      {
-        type: "keypress",
-        provider: "exotel",
-        callId: callSid,
-        digits: "1",
-        reference: { code: "stop:SNC-AB12CD34", placedAt: 9 },
-        menu: false,
-        menuStep: null,
-      },
-    ]);
+    expect(await recorded(callSid)).toEqual([keypressEvent("exotel", callSid, "stop:SNC-AB12CD34", 9)]);
   });
 
   it("read the call's script as text/plain to the greeting's GET, and answer its HEAD alike without a body", async () => {
@@ -357,13 +351,7 @@ describe("Exotel webhooks (an environment configured for Exotel)", () => {
     );
     expect(response.status).toBe(200);
     expect(await recorded(callSid)).toEqual([
-      {
-        type: "missedCall",
-        provider: "exotel",
-        callId: callSid,
-        from: { raw: "09123456789", mobileNo: "9123456789" },
-        line: "stop",
-      },
+      missedCallEvent("exotel", callSid, { raw: "09123456789", mobileNo: "9123456789" }),
     ]);
   });
 

@@ -1,14 +1,12 @@
 // Migration 0008 moves the motor settings from the account to each box, and lets an account own
 // several boxes. Rows are written into a database migrated up to 0007, then 0008 is applied.
-import { describe, expect, it } from "vitest";
-import { migrateUpTo, migrationDb } from "./step-by-step.ts";
+import { expect } from "vitest";
+import { testMigration } from "./step-by-step.ts";
 
-const db = migrationDb;
-const MIGRATION = "0008_many_pumps.sql";
-
-describe(`migration ${MIGRATION}`, () => {
-  it("gives each box its owner's settings and history, keeps an unowned box at the defaults, and lets an account own a second box", async () => {
-    const applyRest = await migrateUpTo(MIGRATION);
+testMigration(
+  "0008_many_pumps.sql",
+  "gives each box its owner's settings and history, keeps an unowned box at the defaults, and lets an account own a second box",
+  async ({ db, applyRest }) => {
     await db.batch([
       db.prepare(
         `INSERT INTO users (id, mobile_no, password_hash, created_at, default_current, dry_run_threshold, over_current_threshold)
@@ -54,5 +52,5 @@ describe(`migration ${MIGRATION}`, () => {
       .prepare("SELECT id FROM devices WHERE owner_user_id = 1 ORDER BY created_at")
       .all();
     expect(owned.map((row) => row.id)).toEqual(["SNC-OWNED1", "SNC-OWNED3"]);
-  });
-});
+  },
+);

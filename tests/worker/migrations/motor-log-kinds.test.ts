@@ -1,12 +1,11 @@
 // Migration 0007 reads the sentences motor logs were stored as back into kinds with parameters.
 // Old rows are written into a database migrated up to 0006, then 0007 is applied.
-import { describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import { z } from "../../../common/zod.ts";
 import { legacyMotorLogEvent } from "../../../durable-objects/device-hub/legacy-motor-log.ts";
 import { MOTOR_LOG_EXAMPLES } from "../../app/motor-log-examples.ts";
-import { migrateUpTo, migrationDb } from "./step-by-step.ts";
+import { testMigration } from "./step-by-step.ts";
 
-const db = migrationDb;
 const MIGRATION = "0007_motor_log_kinds.sql";
 
 /** Sentences no hub wrote in these words, and one that only looks like one. */
@@ -18,10 +17,10 @@ const UNREADABLE = [
   "Motor turned OFF by the server: a reason nobody wrote.",
 ];
 
-describe(`migration ${MIGRATION}`, () => {
-  it("gives every sentence the hub wrote its kind and parameters, and keeps the rest as legacy text", async () => {
-    const applyRest = await migrateUpTo(MIGRATION);
-
+testMigration(
+  MIGRATION,
+  "gives every sentence the hub wrote its kind and parameters, and keeps the rest as legacy text",
+  async ({ db, applyRest }) => {
     const written = MOTOR_LOG_EXAMPLES.filter(
       (example) => example.written !== false && example.event.kind !== "legacy",
     );
@@ -62,5 +61,5 @@ describe(`migration ${MIGRATION}`, () => {
       .all();
     expect(tables).toEqual([]);
     console.log(`migration ${MIGRATION}: ${written.length} old rows given a kind, ${UNREADABLE.length} kept as legacy`);
-  });
-});
+  },
+);

@@ -1,15 +1,13 @@
 // Migration 0011 makes a membership an invitation until its number accepts, and adds the hubs'
 // notices. The people owners added before keep the access they had: rows written into a database
 // migrated up to 0010 are accepted (as of when they were added) once 0011 is applied.
-import { describe, expect, it } from "vitest";
-import { migrateUpTo, migrationDb } from "./step-by-step.ts";
+import { expect } from "vitest";
+import { testMigration } from "./step-by-step.ts";
 
-const db = migrationDb;
-const MIGRATION = "0011_pump_invitations_and_hub_notices.sql";
-
-describe(`migration ${MIGRATION}`, () => {
-  it("counts every earlier member as accepted when they were added, and starts with no notices", async () => {
-    const applyRest = await migrateUpTo(MIGRATION);
+testMigration(
+  "0011_pump_invitations_and_hub_notices.sql",
+  "counts every earlier member as accepted when they were added, and starts with no notices",
+  async ({ db, applyRest }) => {
     await db.batch([
       db.prepare("INSERT INTO users (id, mobile_no, password_hash, created_at) VALUES (1, '9876500001', 'x', 1)"),
       db.prepare(
@@ -39,5 +37,5 @@ describe(`migration ${MIGRATION}`, () => {
       .run();
     const invited = await db.prepare("SELECT accepted_at FROM device_members WHERE mobile_no = '9876500004'").first();
     expect(invited).toEqual({ accepted_at: null });
-  });
-});
+  },
+);

@@ -1,15 +1,13 @@
 // Migration 0011 gives every push subscription the session it belongs to. Rows saved before it
 // go to the newest live farmer session of their account, or are deleted when it has none, and an
 // account keeps its 10 newest. Rows are written into a database migrated up to 0010.
-import { describe, expect, it } from "vitest";
-import { migrateUpTo, migrationDb } from "./step-by-step.ts";
+import { expect } from "vitest";
+import { testMigration } from "./step-by-step.ts";
 
-const db = migrationDb;
-const MIGRATION = "0012_push_subscriptions_per_session.sql";
-
-describe(`migration ${MIGRATION}`, () => {
-  it("ties each old subscription to its account's newest live farmer session, drops those of accounts without one, keeps 10 an account", async () => {
-    const applyRest = await migrateUpTo(MIGRATION);
+testMigration(
+  "0012_push_subscriptions_per_session.sql",
+  "ties each old subscription to its account's newest live farmer session, drops those of accounts without one, keeps 10 an account",
+  async ({ db, applyRest }) => {
     const now = Date.now();
     const day = 86_400_000;
     await db.batch([
@@ -61,5 +59,5 @@ describe(`migration ${MIGRATION}`, () => {
     await db.prepare("DELETE FROM sessions WHERE id = 'new-live'").run();
     const left = await db.prepare("SELECT COUNT(*) AS count FROM push_subscriptions WHERE user_id = 1").first();
     expect(left).toEqual({ count: 0 });
-  });
-});
+  },
+);

@@ -2,12 +2,12 @@
 // before the migration under test, then apply the rest.
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { expect } from "vitest";
+import { describe, expect, it } from "vitest";
 
-export const migrationDb = env.MIGRATION_TEST_DB;
+const migrationDb = env.MIGRATION_TEST_DB;
 
 /** Migrates the test database up to just before `name`; the returned function applies the rest. */
-export async function migrateUpTo(name: string): Promise<() => Promise<void>> {
+async function migrateUpTo(name: string): Promise<() => Promise<void>> {
   const migrations = env.TEST_MIGRATIONS;
   expect(migrations.map((migration) => migration.name)).toContain(name);
   await applyD1Migrations(
@@ -15,4 +15,18 @@ export async function migrateUpTo(name: string): Promise<() => Promise<void>> {
     migrations.filter((migration) => migration.name < name),
   );
   return () => applyD1Migrations(migrationDb, migrations);
+}
+
+/**
+ * The test of migration `name`: `test` is given the database (`db`) migrated up to just before
+ * it, writes the old rows, applies the rest with `applyRest`, and checks what became of them.
+ */
+export function testMigration(
+  name: string,
+  title: string,
+  test: (migration: { db: D1Database; applyRest: () => Promise<void> }) => Promise<void>,
+) {
+  describe(`migration ${name}`, () => {
+    it(title, async () => test({ db: migrationDb, applyRest: await migrateUpTo(name) }));
+  });
 }
