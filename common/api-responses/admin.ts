@@ -137,18 +137,18 @@ export const dashboardStatsResponseSchema = successSchema({
   }),
 });
 
+/** SPEC §3's user as every admin answer about an account starts it. */
+const accountFields = {
+  id: z.int(),
+  mobileNo: z.string(),
+  isAdmin: z.boolean(),
+  createdAt: z.string(),
+  lastLogin: z.nullable(z.string()),
+};
+
 /** GET /api/admin/users. */
 export const userListResponseSchema = successSchema({
-  users: z.array(
-    z.object({
-      id: z.int(),
-      mobileNo: z.string(),
-      isAdmin: z.boolean(),
-      createdAt: z.string(),
-      lastLogin: z.nullable(z.string()),
-      deviceId: z.nullable(z.string()),
-    }),
-  ),
+  users: z.array(z.object({ ...accountFields, deviceId: z.nullable(z.string()) })),
 });
 
 /** GET /api/admin/device-statuses: every account's number → its device's presence (SPEC §3). */
@@ -159,11 +159,7 @@ export const deviceStatusesResponseSchema = successSchema({
 /** GET /api/admin/user/{id}: SPEC §3 "User (admin view)", with the device the page addresses. */
 export const adminUserResponseSchema = successSchema({
   user: z.object({
-    id: z.int(),
-    mobileNo: z.string(),
-    isAdmin: z.boolean(),
-    createdAt: z.string(),
-    lastLogin: z.nullable(z.string()),
+    ...accountFields,
     /** When the holder proved the number with a code; null: not verified (docs/decisions/027-verified-numbers.md). */
     numberVerifiedAt: z.nullable(z.string()),
     ...currentLimitFields,
