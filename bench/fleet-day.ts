@@ -65,9 +65,13 @@ export type FleetDayReport = {
   baseBytesPerBox: number;
   /** The API's answers (ms) during each burst. */
   apiDuringBursts: { scheduleMinute: number[]; feederReturn: number[] };
+  /** Which call was the slowest in each burst: a status (which may ask the box) or a log page (which flushes the hub's outbox first). */
+  slowestCall: { scheduleMinute: ApiCall | null; feederReturn: ApiCall | null };
   apiErrors: number;
   simulatedSeconds: number;
 };
+
+type ApiCall = { call: "status" | "logs"; ms: number };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -289,7 +293,7 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
 
     // The API during the bursts: a farmer's status or log page every 100 ms (a probe: not counted
     // as the fleet's traffic).
-    const apiTimes: { at: number; ms: number }[] = [];
+    const apiTimes: (ApiCall & { at: number })[] = [];
     let measuringApi = false;
     let stopped = false;
     const apiLoop = (async () => {
@@ -299,8 +303,9 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
           continue;
         }
         const index = Math.floor(Math.random() * count);
+        const call = Math.random() < 0.5 ? "status" : "logs";
         const path =
-          Math.random() < 0.5
+          call === "status"
             ? `/api/devices/motor/status/${fleet.mobileNos[index]}`
             : `/api/logs/motor/${fleet.mobileNos[index]}?limit=20`;
         const started = performance.now();
@@ -312,7 +317,7 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
           apiErrors += 1;
         }
         const took = performance.now() - started;
-        apiTimes.push({ at: Date.now(), ms: took });
+        apiTimes.push({ at: Date.now(), ms: took, call });
         await sleep(Math.max(0, 100 - took));
       }
     })();
@@ -381,6 +386,13 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
               (SELECT count(*) FROM alert_deliveries WHERE created_at >= ${dayStarted}) AS phone;`,
     );
     const framesAfter = fleet.devices.map((device) => ({ ...device.counters }));
+    const inMinute = apiTimes.filter(({ at }) => at >= minuteStart && at <= minuteEnd + 5_000);
+    const afterReturn = apiTimes.filter(({ at }) => at >= returnedAt);
+    const slowestOf = (calls: ApiCall[]): ApiCall | null =>
+      calls.reduce<ApiCall | null>(
+        (worst, entry) => (!worst || entry.ms > worst.ms ? { call: entry.call, ms: entry.ms } : worst),
+        null,
+      );
     const sum = (pick: (index: number) => number) =>
       [...Array(count).keys()].reduce((total, index) => total + pick(index), 0);
     return {
@@ -406,9 +418,10 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
       smsAndCalls: alerts?.phone ?? 0,
       baseBytesPerBox: [...before.bytes.values()].reduce((total, bytes) => total + bytes, 0) / count,
       apiDuringBursts: {
-        scheduleMinute: apiTimes.filter(({ at }) => at >= minuteStart && at <= minuteEnd + 5_000).map(({ ms }) => ms),
-        feederReturn: apiTimes.filter(({ at }) => at >= returnedAt).map(({ ms }) => ms),
+        scheduleMinute: inMinute.map(({ ms }) => ms),
+        feederReturn: afterReturn.map(({ ms }) => ms),
       },
+      slowestCall: { scheduleMinute: slowestOf(inMinute), feederReturn: slowestOf(afterReturn) },
       apiErrors,
       simulatedSeconds,
     };

@@ -392,7 +392,7 @@ if (wanted("fleet-day")) {
       return {
         benchmark,
         measure: `API during the ${burst === "scheduleMinute" ? "schedule minute" : "feeder's return"} (ms), ${day.apiDuringBursts[burst].length} calls`,
-        value: `p50 ${answers.p50} / p99 ${answers.p99} / slowest ${answers.max}`,
+        value: `p50 ${answers.p50} / p99 ${answers.p99} / slowest ${answers.max}${day.slowestCall[burst] ? ` (a ${day.slowestCall[burst]!.call} call)` : ""}`,
       };
     }),
     { benchmark, measure: "API errors during the day", value: String(day.apiErrors) },

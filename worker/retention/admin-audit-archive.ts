@@ -47,6 +47,13 @@ export async function archiveOldAdminAudit(
   limit = 500,
 ): Promise<{ rows: number }> {
   const cutoff = adminAuditArchiveCutoff(now);
+  // Most minutes nothing is due: one row read says so.
+  const [first] = await db
+    .select({ createdAt: adminAudit.createdAt })
+    .from(adminAudit)
+    .orderBy(asc(adminAudit.id))
+    .limit(1);
+  if (!first || first.createdAt >= cutoff) return { rows: 0 };
   const oldest = await db.select().from(adminAudit).orderBy(asc(adminAudit.id)).limit(limit);
   const due = oldest.filter((row) => row.createdAt < cutoff);
   const byMonth = new Map<string, AdminAuditRow[]>();
