@@ -34,6 +34,8 @@ const FRESH_STORAGE_TESTS = [
   "tests/worker/api/ota.test.ts",
   "tests/worker/api/ota-without-firmware.test.ts",
   "tests/worker/telephony/purge.test.ts",
+  // Retention archives and deletes the oldest rows of every box.
+  "tests/worker/retention/*.test.ts",
   "tests/durable-objects/device-hub.fuzz.test.ts",
   "tests/durable-objects/device-hub.reconnect-storm.test.ts",
   // The chaos simulation sets the runtime's clock to its own (vitest's fake timers in workerd).

@@ -44,11 +44,18 @@ export function localFleetCeiling(): number {
   return Number.isFinite(openFiles) ? Math.floor((openFiles * 0.9) / 4.6 / 100) * 100 : Infinity;
 }
 
-/** The production build must exist (`npm run build`). */
-export async function startFleet(count: number, options: Partial<SimulatedDeviceOptions> = {}): Promise<Fleet> {
+/**
+ * The production build must exist (`npm run build`) unless `worker` is "api" (the API and hubs
+ * without React Router, as the Node-side tests run them); `persistTo`: a migrated database.
+ */
+export async function startFleet(
+  count: number,
+  options: Partial<SimulatedDeviceOptions> = {},
+  runtime: { kind: "build" | "api"; persistTo?: string } = { kind: "build" },
+): Promise<Fleet> {
   const worker = await startLocalWorker({
-    kind: "build",
-    persistTo: await freshPersistDir(),
+    kind: runtime.kind,
+    persistTo: runtime.persistTo ?? (await freshPersistDir()),
     port: await freePort(),
     jwtSecret: THROWAWAY_JWT_SECRET,
   });

@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, one table at the end (docs/benchmarks.md records a run).
 // Figures only: nothing here passes or fails.
 //
-//   npm run bench [-- --quick] [-- --only socket,roundtrip,fanout,flood,idle,data,cpu,lighthouse,phone]
+//   npm run bench [-- --quick] [-- --only socket,roundtrip,fanout,flood,idle,data,cpu,lighthouse,phone,fleet-day] [-- --boxes N]
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { DEVICE_FRAMES_PER_SECOND } from "../common/device-protocol.ts";
@@ -12,6 +12,7 @@ import { measureDeviceDataCost, monthlyMegabytes } from "./device-data-cost.ts";
 import { measureDeviceFlood } from "./device-flood.ts";
 import { measureFanOut } from "./fan-out.ts";
 import { localFleetCeiling } from "./fleet.ts";
+import { runFleetDay, slowest } from "./fleet-day.ts";
 import { measureIdleScale } from "./idle-scale.ts";
 import { measureEchoFloor, measureFanOutFloor, measureFixedBodyGap, openRelayFloor, percentile, round } from "./lib.ts";
 import { measureLighthouse } from "./lighthouse.ts";
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     quick: { type: "boolean", default: false },
     only: { type: "string" },
     "skip-build": { type: "boolean", default: false },
+    /** How many boxes the fleet day simulates. */
+    boxes: { type: "string" },
   },
 });
 const quick = values.quick;
@@ -321,6 +324,80 @@ if (wanted("phone")) {
       target: route === "/motor-control" ? "≤ 130" : "",
     });
   }
+}
+
+if (wanted("fleet-day")) {
+  const boxes = Number(values.boxes ?? (quick ? 50 : 200));
+  console.log(
+    `• A fleet's day, compressed: ${boxes} boxes, the schedule minute, a feeder's return, cuts and watchers...`,
+  );
+  const day = await runFleetDay({
+    boxes,
+    feederShare: 0.5,
+    cutShare: 0.1,
+    watcherShare: 0.3,
+    randomDelay: true,
+    waitForStops: true,
+    kind: "build",
+    log,
+  });
+  const perBox = (value: number) => String(round(value / day.boxes, 2));
+  const benchmark = `fleet day, ${day.boxes} boxes (${day.feederBoxes} on the feeder)`;
+  for (const table of day.tables) {
+    record({
+      benchmark: "D1 per box per day, by table",
+      measure: table.table,
+      value: `${perBox(table.rowsWritten)} rows written, ${perBox(table.bytesAdded)} bytes added`,
+    });
+  }
+  const spread = day.feederStarts;
+  record(
+    {
+      benchmark,
+      measure: "D1 rows added per second, peak",
+      value: `${day.peakRowsPerSecond.scheduleMinute} in the schedule minute, ${day.peakRowsPerSecond.feederReturn} after the feeder's return`,
+    },
+    { benchmark, measure: "hub D1 statements per box", value: perBox(day.hubD1Queries) },
+    { benchmark, measure: "device frames a hub handled per box", value: perBox(day.deviceFramesHandled) },
+    { benchmark, measure: "API calls and page sockets that reached a hub, per box", value: perBox(day.apiCallsToHubs) },
+    {
+      benchmark,
+      measure: "seconds with a box frame either way, per box",
+      value: String(round(day.hubBusySecondsPerBox)),
+    },
+    {
+      benchmark,
+      measure: "WebSocket messages per box (box sent / box received / pages received)",
+      value: `${perBox(day.socketMessages.boxSent)} / ${perBox(day.socketMessages.boxReceived)} / ${perBox(day.socketMessages.pageReceived)}`,
+    },
+    { benchmark, measure: "motor starts", value: String(day.motorStarts) },
+    {
+      benchmark,
+      measure: "feeder return: starts after it (s) first / p50 / p90 / last",
+      value: `${spread.length} of ${day.feederBoxes}: ${round(spread[0] ?? NaN)} / ${round(percentile(spread, 50))} / ${round(percentile(spread, 90))} / ${round(spread.at(-1) ?? NaN)}`,
+    },
+    { benchmark, measure: "feeder return: most starts in one second", value: String(day.feederStartsPerSecondPeak) },
+    {
+      benchmark,
+      measure: "alerts raised / of them power back (an SMS each by default) / SMS and calls sent",
+      value: `${day.alertsRaised} / ${day.powerBackAlerts} / ${day.smsAndCalls}`,
+    },
+    {
+      benchmark,
+      measure: "D1 bytes per box before the day (accounts, boxes, sessions)",
+      value: String(Math.round(day.baseBytesPerBox)),
+    },
+    ...(["scheduleMinute", "feederReturn"] as const).map((burst) => {
+      const answers = slowest(day.apiDuringBursts[burst]);
+      return {
+        benchmark,
+        measure: `API during the ${burst === "scheduleMinute" ? "schedule minute" : "feeder's return"} (ms), ${day.apiDuringBursts[burst].length} calls`,
+        value: `p50 ${answers.p50} / p99 ${answers.p99} / slowest ${answers.max}${day.slowestCall[burst] ? ` (a ${day.slowestCall[burst]!.call} call)` : ""}`,
+      };
+    }),
+    { benchmark, measure: "API errors during the day", value: String(day.apiErrors) },
+    { benchmark, measure: "real time simulated (s)", value: String(round(day.simulatedSeconds)) },
+  );
 }
 
 console.log(

@@ -5,6 +5,7 @@ import { getDb } from "./db/client.ts";
 import { purgeOldCodes } from "./db/one-time-codes.ts";
 import { purgeOldTelephonyEvents } from "./db/telephony-events.ts";
 import { purgeOldMenuCalls } from "./phone-control/voice-menu.ts";
+import { runRetention } from "./retention/retention.ts";
 import { deliverPendingHubNotices } from "./services/hub-notices.ts";
 
 export async function handleScheduled(_controller: ScheduledController, env: Env): Promise<void> {
@@ -29,4 +30,11 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
     purgeOldMenuCalls(db, now),
   ]);
   if (codes + events > 0) console.log(`Purged ${codes} old one-time codes and ${events} telephony events`);
+  // Last: nothing above waits on it, and a backlog of it drains over the next minutes.
+  const kept = await runRetention(env, now);
+  if (kept.motorLogs + kept.adminAudit + kept.alertDeliveries > 0) {
+    console.log(
+      `Archived ${kept.motorLogs} motor logs (${kept.motorLogMonths} box-months) and ${kept.adminAudit} admin audit entries; deleted ${kept.alertDeliveries} old alert deliveries`,
+    );
+  }
 }

@@ -3,8 +3,9 @@ import { type Context, Hono } from "hono";
 import { motorLogsResponseSchema, powerHistoryResponseSchema } from "../../common/api-responses/logs.ts";
 import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
-import { listMotorLogsPage, toMotorLogEntry } from "../db/motor-logs.ts";
+import { toMotorLogEntry } from "../db/motor-logs.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
+import { motorLogsPage } from "../retention/motor-log-archive.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
 import { parseInput } from "./input.ts";
@@ -22,7 +23,10 @@ export const powerLogsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(2000).default(200),
 });
 
-/** A page of a box's motor logs, newest first, each worded in the caller's language. */
+/**
+ * A page of a box's motor logs, newest first, each worded in the caller's language: D1's recent
+ * months, then the archive's in R2, one list for the pages' "older" paging.
+ */
 export async function motorLogsAnswer(c: Context<ApiEnv>, deviceId: string) {
   const { limit, before } = parseInput(motorLogsQuery, c.req.query());
   // The hub writes its log to D1 after answering the tap: what waits is written first, so the
@@ -32,7 +36,7 @@ export async function motorLogsAnswer(c: Context<ApiEnv>, deviceId: string) {
       .flushLogs()
       .catch((error: unknown) => console.error(`motor log flush of ${deviceId} before a read failed`, error));
   }
-  const rows = await listMotorLogsPage(getDb(c.env.DB), deviceId, limit, before);
+  const rows = await motorLogsPage(getDb(c.env.DB), c.env.ARCHIVE, deviceId, limit, before);
   const language = apiLanguage(c.req.raw);
   return respond(
     c,

@@ -1,7 +1,7 @@
 // Sessions: a row in D1 per login, referenced by the token's `sid`. Every authenticated call
 // checks that row, so logout, role change and account deletion take effect at once. A farmer's
 // session slides: a user page renews it, at most once a day (docs/decisions/003-sessions.md).
-import { and, eq, gt, isNull, lt, lte, or } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import { getDb } from "../db/client.ts";
 import { deleteSubscriptionsOfSession } from "../db/push-subscriptions.ts";
@@ -180,28 +180,36 @@ export async function getSessionUser(
 /** A revoked session's row is kept this long (when, and which, sessions ended), then purged. */
 export const REVOKED_SESSION_KEPT_MS = 24 * 60 * 60_000;
 
+/** At most this many sessions and as many watches a run: D1 answers one small statement quickly. */
+export const PURGED_PER_RUN = 500;
+
 /**
  * Deletes the rows of sessions that can never be used again: expired, or revoked a day ago.
  * A token naming a deleted row is refused like one naming a revoked row (the lookup finds
  * nothing), so this only keeps the table from growing with every login. Their push
  * subscriptions go with them (the foreign key; nothing was sent to them since they ended).
- * Run by the cron trigger.
+ * Run by the cron trigger, `PURGED_PER_RUN` of each at a time (the expiry indexes find them);
+ * what is left goes on the next minute.
  */
 export async function purgeEndedSessions(
   env: Pick<Env, "DB">,
   now = Date.now(),
 ): Promise<{ sessions: number; watches: number }> {
   const db = getDb(env.DB);
-  const [ended, watches] = await db.batch([
-    db
-      .delete(sessions)
-      .where(or(lte(sessions.expiresAt, now), lt(sessions.revokedAt, now - REVOKED_SESSION_KEPT_MS)))
-      .returning({ id: sessions.id }),
+  const ended = db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(or(lte(sessions.expiresAt, now), lt(sessions.revokedAt, now - REVOKED_SESSION_KEPT_MS)))
+    .limit(PURGED_PER_RUN);
+  const [deleted, watches] = await db.batch([
+    db.delete(sessions).where(inArray(sessions.id, ended)).returning({ id: sessions.id }),
     // Their sockets closed themselves at expiry (the hub's own timer).
     db
       .delete(realtimeWatches)
-      .where(lte(realtimeWatches.expiresAt, now))
+      .where(
+        sql`rowid IN (SELECT rowid FROM ${realtimeWatches} WHERE ${realtimeWatches.expiresAt} <= ${now} LIMIT ${PURGED_PER_RUN})`,
+      )
       .returning({ sessionId: realtimeWatches.sessionId }),
   ]);
-  return { sessions: ended.length, watches: watches.length };
+  return { sessions: deleted.length, watches: watches.length };
 }

@@ -28,7 +28,8 @@ export const sessions = sqliteTable(
     expiresAt: timestamp("expires_at").notNull(),
     revokedAt: timestamp("revoked_at"),
   },
-  (table) => [index("sessions_user_idx").on(table.userId)],
+  // By expiry too: the cron trigger's purge finds ended sessions without reading the table.
+  (table) => [index("sessions_user_idx").on(table.userId), index("sessions_expires_idx").on(table.expiresAt)],
 );
 
 /**
@@ -49,6 +50,7 @@ export const realtimeWatches = sqliteTable(
   (table) => [
     primaryKey({ columns: [table.sessionId, table.deviceId] }),
     index("realtime_watches_user_idx").on(table.userId),
+    index("realtime_watches_expires_idx").on(table.expiresAt),
   ],
 );
 
