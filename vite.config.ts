@@ -35,11 +35,33 @@ export function serverOnlyGuard(root: string = import.meta.dirname): Plugin {
   };
 }
 
+/**
+ * Vite wraps every dynamic `import()` of the browser's build in a helper that first adds a
+ * `<link rel="modulepreload">` for each file the imported one needs, and ships that helper (about
+ * 0.7 KB gzip) in the importing file. The pages load their code on demand only where it waits for
+ * a tap or for a part of the page few people see, and the files it needs are those the page
+ * already has, so the helper would cost more than it saves on a slow line: the import runs as
+ * written instead (`build.modulePreload: false` leaves the helper in place, with nothing to
+ * preload). tests/e2e/page-weight.spec.ts holds the bytes.
+ */
+function plainDynamicImports(): Plugin {
+  const helperId = "\0vite/preload-helper.js";
+  return {
+    name: "sinchai:plain-dynamic-imports",
+    enforce: "pre",
+    applyToEnvironment: (environment) => environment.name === "client",
+    resolveId: (source) => (source === helperId ? helperId : undefined),
+    load: (id) => (id === helperId ? "export const __vitePreload = (load) => load();" : undefined),
+  };
+}
+
 export default defineConfig({
-  plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), reactRouter(), serverOnlyGuard()],
+  plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), reactRouter(), serverOnlyGuard(), plainDynamicImports()],
   environments: {
     client: {
       build: {
+        // No list of files to preload beside each dynamic import (see plainDynamicImports).
+        modulePreload: false,
         rolldownOptions: {
           output: {
             // A route folder's module (routes/motor-control/route.tsx) is named after its folder,
@@ -56,7 +78,12 @@ export default defineConfig({
             // for its icons. Route modules stay split by route (docs/benchmarks.md).
             codeSplitting: {
               groups: [
-                { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 2 },
+                // The stand-in for Vite's preload helper (plainDynamicImports) is one line: not a file of its own.
+                {
+                  name: "react",
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|vite[\\/]preload-helper/,
+                  priority: 2,
+                },
                 { name: "zod", test: /node_modules[\\/]zod[\\/]|common[\\/]zod-mini\.ts$/, priority: 1 },
                 { name: "icons", test: /app[\\/]components[\\/]icons\.tsx$/, priority: 1 },
                 { name: "constants", test: /common[\\/]constants\.ts$/, priority: 1 },

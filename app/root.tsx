@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import {
   isRouteErrorResponse,
   Link,
@@ -16,6 +16,7 @@ import type { Route } from "./+types/root";
 import { useLanguage, useT } from "./i18n/i18n.ts";
 import { registerServiceWorker, reloadKeptCopyWhenOnline } from "./offline/service-worker.ts";
 import stylesheet from "./styles/app.css?url";
+import noScriptFont from "./styles/no-script-font.css?url";
 
 /** A route whose handle says `hydrate: false` is sent as plain HTML, without any script. */
 export type RouteHandle = { hydrate?: boolean };
@@ -43,8 +44,9 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
 export function Layout({ children }: { children: React.ReactNode }) {
   const language = useLanguage();
   const hydrate = !useMatches().some((match) => (match.handle as RouteHandle | undefined)?.hydrate === false);
+  const fontLater = useFontAfterScript(hydrate);
   return (
-    <html lang={language}>
+    <html lang={language} data-font-later={fontLater ? "" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -57,6 +59,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="apple-touch-icon" href="/icons/icon-192.png" />
         <Meta />
         <Links />
+        {fontLater && (
+          <noscript>
+            <link rel="stylesheet" href={noScriptFont} />
+          </noscript>
+        )}
       </head>
       <body>
         {children}
@@ -69,6 +76,19 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </body>
     </html>
   );
+}
+
+/**
+ * On a page with script, the Hindi font is asked for once React has taken over the page: on a
+ * slow line its 49 KB would otherwise share the line with the scripts the switch waits for (about
+ * a second of 3G: docs/benchmarks.md, "The phone: its JavaScript and hydration"). The first paint
+ * uses the phone's own Devanagari font either way (the font is `swap`), and a page without
+ * script, or a browser without it (`<noscript>`, styles/no-script-font.css), asks for it at once.
+ */
+function useFontAfterScript(hydrate: boolean): boolean {
+  const [later, setLater] = useState(hydrate);
+  useEffect(() => setLater(false), []);
+  return later;
 }
 
 export default function App() {

@@ -7,6 +7,9 @@
 //   working tap      the moment a tap on ON was made, counted only if the box's relay then
 //                    closed: the switch is a plain form, so a tap before hydration still works
 //   hydrated         React has taken over the switch (its DOM node carries React's props)
+//   hydrated floor   the same for /login's button, signed out: React with React Router, the
+//                    root and one form, which any page with script pays on this line; taken
+//                    right after each dashboard load, so both see the same machine
 //   JS per route     every script a cold load of each page fetches, gzip -9 bytes (unthrottled)
 //
 // Medians of `runs` cold loads (fresh browser context each: no cache, no service worker).
@@ -18,7 +21,11 @@ import { logInFarmers, startFleet } from "./fleet.ts";
 
 /** What a farmer's cheap phone on a rural 3G/2G line gets: 400 kbit/s down and up, 400 ms latency; 4× CPU. */
 export const SLOW_3G = { latencyMs: 400, kbitPerSecond: 400, cpuSlowdown: 4 } as const;
-const SWITCH_SELECTOR = "[data-testid=motor-toggle]";
+/** The switch's buttons (app/components/motor-switch.tsx): a stopped motor offers ON only. */
+const SWITCH_SELECTOR = ".switch-buttons button";
+const ON_SELECTOR = "[data-testid=motor-on]";
+/** The floor's page: /login's submit button. */
+const LOGIN_SELECTOR = "form button[type=submit]";
 
 export type SlowPhoneResult = {
   firstPaintMs: number;
@@ -27,6 +34,8 @@ export type SlowPhoneResult = {
   tapBeforeHydration: boolean;
   tapsLost: number;
   hydratedMs: number;
+  /** /login, signed out, loaded the same way: the floor under any hydrated page. */
+  floorHydratedMs: number;
   jsPerRoute: { route: string; gzipBytes: number }[];
   runs: number;
 };
@@ -34,10 +43,10 @@ export type SlowPhoneResult = {
 // Runs in the page before any of its own scripts (a DevTools init script, outside the CSP):
 // the first-paint time, the moment React hydrated the switch, and taps with their time. Taps
 // go to sessionStorage because a tap before hydration submits a form and leaves the page.
-const PROBE = `(() => {
+const probe = (selector: string) => `(() => {
   const hydrated = (node) => !!node && Object.keys(node).some((key) => key.startsWith("__reactProps$"));
   const timer = setInterval(() => {
-    if (hydrated(document.querySelector(${JSON.stringify(SWITCH_SELECTOR)}))) {
+    if (hydrated(document.querySelector(${JSON.stringify(selector)}))) {
       window.__hydratedAt = performance.now();
       clearInterval(timer);
     }
@@ -49,7 +58,7 @@ const PROBE = `(() => {
   }, true);
 })();`;
 
-async function throttledPage(context: BrowserContext) {
+async function throttledPage(context: BrowserContext, selector = SWITCH_SELECTOR) {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
@@ -61,7 +70,7 @@ async function throttledPage(context: BrowserContext) {
     uploadThroughput: bytesPerSecond,
   });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: SLOW_3G.cpuSlowdown });
-  await page.addInitScript(PROBE);
+  await page.addInitScript(probe(selector));
   return page;
 }
 
@@ -115,10 +124,10 @@ export async function measureSlowPhone(runs: number, routes: string[]): Promise<
 
     const firstPaints: number[] = [];
     const hydrations: number[] = [];
-    for (let run = 0; run < runs; run++) {
-      const context = await signedInContext(browser, base, token!);
-      const page = await throttledPage(context);
-      await page.goto(`${base}/motor-control`, { waitUntil: "commit" });
+    const floorHydrations: number[] = [];
+    const loadUntilHydrated = async (context: BrowserContext, route: string, selector: string) => {
+      const page = await throttledPage(context, selector);
+      await page.goto(`${base}${route}`, { waitUntil: "commit" });
       await page.waitForFunction(
         () => (window as unknown as { __hydratedAt?: number }).__hydratedAt !== undefined,
         null,
@@ -128,9 +137,19 @@ export async function measureSlowPhone(runs: number, routes: string[]): Promise<
         hydratedAt: (window as unknown as { __hydratedAt: number }).__hydratedAt,
         firstPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
       }));
+      await context.close();
+      return timing;
+    };
+    for (let run = 0; run < runs; run++) {
+      const timing = await loadUntilHydrated(
+        await signedInContext(browser, base, token!),
+        "/motor-control",
+        SWITCH_SELECTOR,
+      );
       firstPaints.push(timing.firstPaint);
       hydrations.push(timing.hydratedAt);
-      await context.close();
+      const signedOut = await browser.newContext({ viewport: { width: 360, height: 740 }, serviceWorkers: "block" });
+      floorHydrations.push((await loadUntilHydrated(signedOut, "/login", LOGIN_SELECTOR)).hydratedAt);
     }
 
     // A tap on ON as early as the switch can be pressed; it counts only if the relay closes.
@@ -143,7 +162,7 @@ export async function measureSlowPhone(runs: number, routes: string[]): Promise<
       const context = await signedInContext(browser, base, token!);
       const page = await throttledPage(context);
       await page.goto(`${base}/motor-control`, { waitUntil: "commit" });
-      await page.locator(`${SWITCH_SELECTOR}[value=on]`).click({ timeout: 120_000, noWaitAfter: true });
+      await page.locator(ON_SELECTOR).click({ timeout: 120_000, noWaitAfter: true });
       const deadline = Date.now() + 30_000;
       while (device.relay !== "on" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       const switched = device.relay === "on";
@@ -184,6 +203,7 @@ export async function measureSlowPhone(runs: number, routes: string[]): Promise<
       tapBeforeHydration: medianTap?.beforeHydration ?? false,
       tapsLost,
       hydratedMs: Math.round(median(hydrations)),
+      floorHydratedMs: Math.round(median(floorHydrations)),
       jsPerRoute,
       runs,
     };

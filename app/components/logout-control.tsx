@@ -2,11 +2,14 @@
 // header's button is a GET form to /logout, whose page asks without JavaScript (and before the
 // page's script has loaded); once the script runs, the same question comes in a dialog. Either
 // way the answer posts the logout form. From /logs it ends on /login with a full page load
-// (SPEC §2).
-import { type ReactNode, useState } from "react";
+// (SPEC §2). The dialog's code is fetched when a finger or the pointer reaches the button, so
+// the pages a phone loads do not carry it (docs/benchmarks.md, "The farmer's phone").
+import { lazy, Suspense, useState } from "react";
 import { Form, useLocation } from "react-router";
 import { useT } from "../i18n/i18n.ts";
-import { Dialog } from "./dialog.tsx";
+
+const loadDialog = () => import("./logout-dialog.tsx");
+const LogoutDialog = lazy(loadDialog);
 
 export function LogoutControl() {
   const t = useT();
@@ -19,6 +22,8 @@ export function LogoutControl() {
         <button
           type="submit"
           className="button small"
+          onPointerDown={() => void loadDialog()}
+          onFocus={() => void loadDialog()}
           onClick={(event) => {
             event.preventDefault();
             setAsking(true);
@@ -27,31 +32,11 @@ export function LogoutControl() {
           {t("shell.logout")}
         </button>
       </Form>
-      <Dialog open={asking} title={t("logout.title")} onClose={() => setAsking(false)} testId="logout-dialog">
-        <p>{t("logout.question")}</p>
-        <LogoutForm
-          fromLogs={pathname === "/logs"}
-          cancel={
-            <button type="button" className="button" onClick={() => setAsking(false)}>
-              {t("logout.cancel")}
-            </button>
-          }
-        />
-      </Dialog>
+      {asking && (
+        <Suspense fallback={null}>
+          <LogoutDialog pathname={pathname} onClose={() => setAsking(false)} />
+        </Suspense>
+      )}
     </>
-  );
-}
-
-/** The answer: "No" (a button in the dialog, a link back on the page) and "Yes, log out", which posts. */
-export function LogoutForm({ fromLogs, cancel }: { fromLogs: boolean; cancel: ReactNode }) {
-  const t = useT();
-  return (
-    <Form method="post" action="/logout" reloadDocument={fromLogs} className="dialog-actions">
-      {fromLogs && <input type="hidden" name="next" value="/login" />}
-      {cancel}
-      <button type="submit" className="button primary">
-        {t("logout.confirm")}
-      </button>
-    </Form>
   );
 }

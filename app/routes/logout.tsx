@@ -4,7 +4,7 @@
 import { Link, redirect } from "react-router";
 import { endPageSession } from "../../worker/services/page-session.ts";
 import { AuthPage } from "../components/auth-page.tsx";
-import { LogoutForm } from "../components/logout-control.tsx";
+import { LogoutForm } from "../components/logout-form.tsx";
 import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
 import { safeRedirectPath } from "../redirect-target.server.ts";

@@ -44,6 +44,20 @@ async function pumpStatus(request: APIRequestContext, farmer: Farmer) {
   return readJson(response, motorStatusResponseSchema);
 }
 
+test("a page with script still gets its Hindi font at once when script is off", async ({ page }) => {
+  // Pages with script ask for the font after hydrating (app/root.tsx); without script the
+  // <noscript> style gives it back. This machine's chromium has no Noto Sans Devanagari of its
+  // own, so a page that uses the font downloads it.
+  const fonts: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith(".woff2")) fonts.push(request.url());
+  });
+  await page.goto("/login");
+  await expect(page.getByRole("button", { name: hi["login.button"] })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(fonts).toHaveLength(1);
+});
+
 test("register, login and the language switch, with their errors in Hindi", async ({ page }) => {
   const mobileNo = uniqueMobileNo();
   await page.goto("/register");
