@@ -48,22 +48,53 @@ export const commissionedResponseSchema = z.object({
   deliveredToDevice: z.boolean(),
 });
 
-const installerSchema = z.object({ userId: z.int(), mobileNo: z.string(), name: z.string() });
+const installerSchema = z.object({
+  userId: z.int(),
+  mobileNo: z.string(),
+  name: z.string(),
+  region: z.nullable(z.string()),
+});
 
 /** POST /api/admin/installers. */
 export const installerResponseSchema = z.object({ success: z.literal(true), installer: installerSchema });
 
-/** GET /api/admin/installers. */
-export const installerListResponseSchema = z.object({ success: z.literal(true), installers: z.array(installerSchema) });
+/** GET /api/admin/installers: each with what they hold (unlinked stock, their region's free boxes) and their installs. */
+export const installerListResponseSchema = z.object({
+  success: z.literal(true),
+  installers: z.array(
+    z.object({
+      userId: z.int(),
+      mobileNo: z.string(),
+      name: z.string(),
+      region: z.nullable(z.string()),
+      stockCount: z.int(),
+      stock: z.array(z.string()),
+      regionCount: z.int(),
+      installs: z.int(),
+    }),
+  ),
+});
 
 /** POST /api/admin/installers/{userId}/stock: the boxes taken (those not linked and in nobody else's stock). */
 export const stockResponseSchema = z.object({ success: z.literal(true), added: z.array(z.string()) });
+
+/** DELETE /api/admin/installers/{userId}/stock: the boxes taken back (theirs, not linked). */
+export const stockReturnResponseSchema = z.object({ success: z.literal(true), removed: z.array(z.string()) });
+
+/** PUT /api/admin/installers/{userId}/region. */
+export const installerRegionResponseSchema = z.object({
+  success: z.literal(true),
+  installer: z.object({ userId: z.int(), name: z.string(), region: z.nullable(z.string()) }),
+});
+
+/** PUT /api/admin/box-regions: the boxes tagged (those not linked). */
+export const boxRegionResponseSchema = z.object({ success: z.literal(true), tagged: z.array(z.string()) });
 
 /** GET /api/installer/boxes: the installer's stock and the boxes they installed. */
 export const installerBoxesResponseSchema = z.object({
   success: z.literal(true),
   installer: z.object({ name: z.string() }),
-  stock: z.array(z.object({ deviceId: z.string(), kind: deviceKindSchema })),
+  stock: z.array(z.object({ deviceId: z.string(), kind: deviceKindSchema, via: z.enum(["stock", "region"]) })),
   installed: z.array(
     z.object({
       deviceId: z.string(),

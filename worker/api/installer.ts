@@ -50,7 +50,7 @@ export const installerRoutes = new Hono<ApiEnv>()
     return respond(c, installerBoxesResponseSchema, {
       success: true,
       installer: { name: installer.name },
-      stock: stock.map(({ deviceId, kind }) => ({ deviceId, kind })),
+      stock: stock.map(({ deviceId, kind, via }) => ({ deviceId, kind, via })),
       installed: installed.map(({ installation, online, lastSeenAt }) => ({
         deviceId: installation.deviceId,
         online,

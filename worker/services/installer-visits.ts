@@ -19,7 +19,7 @@ export async function installerOverview(env: Env, user: AuthenticatedUser) {
   const [stock, installed] = await Promise.all([stockOf(db, user.id), installedBy(db, user.id)]);
   return {
     name: installer.name,
-    stock: stock.map(({ deviceId, kind }) => ({ deviceId, kind })),
+    stock: stock.map(({ deviceId, kind, via }) => ({ deviceId, kind, via })),
     installed: installed.map(({ installation, online }) => ({
       deviceId: installation.deviceId,
       online,

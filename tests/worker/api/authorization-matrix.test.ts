@@ -455,6 +455,21 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     path: () => `/api/admin/installers/${MISSING}/stock`,
     body: () => ({ deviceIds: ["SNC-ZZZZZZZZ"] }),
   },
+  "DELETE /api/admin/installers/:userId/stock": {
+    access: "admin",
+    path: () => `/api/admin/installers/${MISSING}/stock`,
+    body: () => ({ deviceIds: ["SNC-ZZZZZZZZ"] }),
+  },
+  "PUT /api/admin/installers/:userId/region": {
+    access: "admin",
+    path: () => `/api/admin/installers/${MISSING}/region`,
+    body: () => ({ region: "barabanki" }),
+  },
+  "PUT /api/admin/box-regions": {
+    access: "admin",
+    path: () => "/api/admin/box-regions",
+    body: () => ({ deviceIds: ["SNC-ZZZZZZZZ"], region: "barabanki" }),
+  },
   "GET /api/admin/firmware": { access: "admin", path: () => "/api/admin/firmware" },
   "POST /api/admin/firmware": { access: "admin", path: () => "/api/admin/firmware", body: () => ({}) },
   "PUT /api/admin/device-config": {
