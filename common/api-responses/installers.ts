@@ -16,6 +16,13 @@ const measuredSchema = z.object({
   ranSeconds: z.number(),
   at: z.string(),
 });
+const dryRunCheckSchema = z.object({
+  tripped: z.boolean(),
+  current: z.number(),
+  tripBelow: z.number(),
+  ranSeconds: z.number(),
+  at: z.string(),
+});
 /** The commissioning report kept with a box (common/commissioning.ts). */
 const reportSchema = z.object({
   measured: measuredSchema,
@@ -24,6 +31,7 @@ const reportSchema = z.object({
   feeder: z.nullable(z.string()),
   by: z.object({ name: z.string(), mobileNo: z.string() }),
   at: z.string(),
+  dryRunCheck: z.optional(z.nullable(dryRunCheckSchema)),
 });
 
 /** POST /api/installer/boxes/{deviceId}/supply: the box's own reading of every phase. */
@@ -38,6 +46,13 @@ export const testRunResponseSchema = z.object({
   success: z.literal(true),
   measured: measuredSchema,
   suggested: settingsSchema,
+});
+
+/** POST /api/installer/boxes/{deviceId}/dry-run-check: what the box's dry-run protection did, and the report with it. */
+export const dryRunCheckResponseSchema = z.object({
+  success: z.literal(true),
+  check: dryRunCheckSchema,
+  report: reportSchema,
 });
 
 /** POST /api/installer/boxes/{deviceId}/commissioning. */

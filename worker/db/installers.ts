@@ -230,6 +230,22 @@ export async function saveTestRun(db: Db, deviceId: string, testRun: string) {
   await db.update(installations).set({ testRun }).where(eq(installations.deviceId, deviceId));
 }
 
+/**
+ * Keeps the report (JSON) with its dry-run check, unless the report was replaced meanwhile
+ * (settings set again while the check ran: the check was of the settings before).
+ */
+export async function saveDryRunCheck(db: Db, deviceId: string, values: { report: string; reportAt: string }) {
+  await db
+    .update(installations)
+    .set({ report: values.report })
+    .where(
+      and(
+        eq(installations.deviceId, deviceId),
+        sql`json_extract(${installations.report}, '$.at') = ${values.reportAt}`,
+      ),
+    );
+}
+
 /** Keeps the commissioning report (JSON) and the feeder tag with the box's installation. */
 export async function saveCommissioningReport(
   db: Db,

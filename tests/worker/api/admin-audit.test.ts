@@ -233,6 +233,7 @@ const WRITES: Record<string, Case | "farmer only" | "installer only" | "public" 
   "POST /api/installer/boxes/:deviceId/supply": "installer only",
   "POST /api/installer/boxes/:deviceId/test-run": "installer only",
   "POST /api/installer/boxes/:deviceId/commissioning": "installer only",
+  "POST /api/installer/boxes/:deviceId/dry-run-check": "installer only",
   "POST /api/installer/boxes/:deviceId/hand-over": "installer only",
   "PUT /api/admin/update-user-role": {
     run: async (admin) => {

@@ -303,6 +303,11 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
     path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/test-run`,
     body: () => ({}),
   },
+  "POST /api/installer/boxes/:deviceId/dry-run-check": {
+    access: "installer",
+    path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/dry-run-check`,
+    body: () => ({}),
+  },
   "POST /api/installer/boxes/:deviceId/commissioning": {
     access: "installer",
     path: (f) => `/api/installer/boxes/${f.aDevice.deviceId}/commissioning`,

@@ -378,6 +378,13 @@ const ROUTES: Record<string, Spec> = {
     body: { template: () => ({ seconds: 5 }), fields: ["seconds"] },
     accepts: () => false,
   },
+  "POST /api/installer/boxes/:deviceId/dry-run-check": {
+    caller: "owner",
+    effect: "write",
+    params: { deviceId: (f) => f.ownerDevice.deviceId },
+    body: { template: () => ({ seconds: 30 }), fields: ["seconds"] },
+    accepts: () => false,
+  },
   "POST /api/installer/boxes/:deviceId/commissioning": {
     caller: "owner",
     effect: "write",
