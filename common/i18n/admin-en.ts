@@ -443,6 +443,10 @@ export const adminEn = {
     "Test run {time}: running current {current} A, surge {surge} A, supply {voltages}",
   "admin.user.commissioningSet":
     "Set: {current} A, dry run {dryRun} %, over current {overCurrent} % (about {horsePower} HP); suggested {suggested} A",
+  "admin.user.dryRunTripped": "Dry-run check {time}: the box stopped the motor at {current} A (limit {tripBelow} A).",
+  "admin.user.dryRunNotTripped":
+    "Dry-run check {time}: did not trip, {current} A stayed above the limit {tripBelow} A.",
+  "admin.user.dryRunSkipped": "Dry-run check: skipped.",
   "admin.user.notCommissioned": "Not commissioned",
 } as const;
 

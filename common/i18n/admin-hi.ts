@@ -428,5 +428,8 @@ export const adminHi: Record<AdminMessageKey, string> = {
   "admin.user.commissioningMeasured": "टेस्ट रन {time}: चलने का करंट {current} A, शुरुआती झटका {surge} A, सप्लाई {voltages}",
   "admin.user.commissioningSet":
     "रखा: {current} A, ड्राई रन {dryRun} %, ओवरकरंट {overCurrent} % (लगभग {horsePower} HP); सुझाया {suggested} A",
+  "admin.user.dryRunTripped": "ड्राई रन जाँच {time}: डिवाइस ने {current} A पर मोटर बंद की (सीमा {tripBelow} A)।",
+  "admin.user.dryRunNotTripped": "ड्राई रन जाँच {time}: मोटर बंद नहीं हुई, {current} A सीमा {tripBelow} A से ऊपर रहा।",
+  "admin.user.dryRunSkipped": "ड्राई रन जाँच: छोड़ी गई।",
   "admin.user.notCommissioned": "कमीशन नहीं हुआ",
 };
