@@ -195,6 +195,28 @@ describe("an installer's region", () => {
   });
 });
 
+describe("a region given at provisioning", () => {
+  it("puts a new box in that region's free boxes at once, and never a box provisioned for an owner", async () => {
+    const admin = await adminToken();
+    const region = uniqueRegion("Lakhimpur");
+    const installer = await makeInstaller(admin, region);
+    const made = await postJson("/api/admin/devices", { kind: "3phase", region: ` ${region.toUpperCase()} ` }, admin);
+    expect(made.status).toBe(201);
+    const { device } = (await made.json()) as { device: { id: string } };
+    const boxes = await getOk("/api/installer/boxes", installer.token, installerBoxesResponseSchema);
+    expect(boxes.stock).toEqual([{ deviceId: device.id, kind: "3phase", via: "region" }]);
+
+    const owner = await createUser();
+    const refused = await postJson(
+      "/api/admin/devices",
+      { kind: "3phase", ownerMobileNo: owner.mobileNo, region },
+      admin,
+    );
+    expect(refused.status).toBe(400);
+    expect(await refusalCode(refused)).toBe("invalidInput");
+  });
+});
+
 describe("taking back stock", () => {
   it("takes back only the installer's unused boxes, and a claim waiting for the farmer's code dies with it", async () => {
     const admin = await adminToken();
