@@ -39,5 +39,6 @@ export default [
     route("recharges", "routes/admin/recharges.tsx"),
     route("audit", "routes/admin/audit.tsx"),
     route("telephony", "routes/admin/telephony.tsx"),
+    route("installers", "routes/admin/installers/route.tsx", { id: "routes/admin/installers" }),
   ]),
 ] satisfies RouteConfig;

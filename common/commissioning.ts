@@ -43,7 +43,25 @@ export function suggestSettings(kind: DeviceKind, runningCurrent: number): Sugge
   };
 }
 
-/** The report kept with the box: what was measured, what was suggested and set, for which feeder, by whom, when. */
+/**
+ * The dry-run check of the settings set, as the box answered it: whether its dry-run protection
+ * stopped the motor, the current that decided it and the limit it applied, how long the motor
+ * ran, when. Kept by the server from the box's answer, never from a page.
+ */
+export const dryRunCheckSchema = z.object({
+  tripped: z.boolean(),
+  current: z.number(),
+  tripBelow: z.number(),
+  ranSeconds: z.number(),
+  at: z.string(),
+});
+export type DryRunCheck = z.infer<typeof dryRunCheckSchema>;
+
+/**
+ * The report kept with the box: what was measured, what was suggested and set, for which feeder,
+ * by whom, when; and the dry-run check of those settings, or null while it was not done (skipped,
+ * or the settings changed since). Reports from before the check have no field: not done.
+ */
 export const commissioningReportSchema = z.object({
   measured: measuredSchema,
   suggested: settingsSchema,
@@ -51,12 +69,21 @@ export const commissioningReportSchema = z.object({
   feeder: z.string().nullable(),
   by: z.object({ name: z.string(), mobileNo: z.string() }),
   at: z.string(),
+  dryRunCheck: dryRunCheckSchema.nullable().optional(),
 });
 export type CommissioningReport = z.infer<typeof commissioningReportSchema>;
 
 /** POST /api/installer/boxes/{deviceId}/test-run. */
 export const testRunRequestSchema = z.object({
   seconds: z.number().int().min(3, { error: "3 to 30 seconds." }).max(30, { error: "3 to 30 seconds." }).optional(),
+});
+
+/** The dry-run check's seconds the installer's page asks for: the box's start-up grace, time to close the valve, and its sustain time. */
+export const DRY_RUN_CHECK_SECONDS = 30;
+
+/** POST /api/installer/boxes/{deviceId}/dry-run-check. */
+export const dryRunCheckRequestSchema = z.object({
+  seconds: z.number().int().min(15, { error: "15 to 60 seconds." }).max(60, { error: "15 to 60 seconds." }).optional(),
 });
 
 /**

@@ -157,6 +157,32 @@ export const testRunResultMessageSchema = message("testRunResult", {
 
 export type TestRunResultMessage = z.infer<typeof testRunResultMessageSchema>;
 
+/**
+ * The end of a commissioning dry-run check (`dryRunCheck`, below), relay OFF again. `tripped`:
+ * the box's own dry-run protection stopped the motor (the current stayed below `tripBelow` for
+ * its sustain time past the start-up grace); not tripped: the seconds ran out with the current
+ * above it. `current`: the mean of the readings that decided it (the breach's, or the last
+ * sustain time's), in A; `tripBelow`: the dry-run limit the box applied, from the settings it
+ * holds (rated current × (1 − dry-run threshold)), so the hub sees which settings were checked.
+ * Not `ok`: the box did not start, or stopped for another reason (an OFF, another trip, the
+ * supply gone), in `error`.
+ */
+export const dryRunCheckResultMessageSchema = z.object({
+  type: z.literal("dryRunCheckResult"),
+  id: commandId,
+  ok: z.boolean(),
+  relay: relayStateSchema,
+  voltages: z.array(volts).min(1).max(3),
+  tripped: z.boolean().optional(),
+  current: amperes.optional(),
+  tripBelow: amperes.optional(),
+  /** How long the motor ran, in s. */
+  ranSeconds: z.number().min(0).max(120).optional(),
+  error: z.string().max(200).optional(),
+});
+
+export type DryRunCheckResultMessage = z.infer<typeof dryRunCheckResultMessageSchema>;
+
 export const deviceMessageSchema = z.discriminatedUnion("type", [
   helloMessageSchema,
   ackMessageSchema,
@@ -167,6 +193,7 @@ export const deviceMessageSchema = z.discriminatedUnion("type", [
   logLineMessageSchema,
   otaProgressMessageSchema,
   testRunResultMessageSchema,
+  dryRunCheckResultMessageSchema,
 ]);
 export type DeviceMessage = z.infer<typeof deviceMessageSchema>;
 
@@ -234,6 +261,20 @@ export const watchMessageSchema = message("watch", {
  */
 export const testRunMessageSchema = message("testRun", { id: commandId, seconds: z.number().int().min(3).max(30) });
 
+/**
+ * Commissioning's dry-run check, which the installer may choose after the settings are set:
+ * the same checks as a test run before the start, then the motor runs with the box's own
+ * protection as always (the dry-run threshold included, with its start-up grace and sustain
+ * time) while the installer closes the delivery valve, until the dry-run protection trips or
+ * `seconds` are up; the relay is OFF at the end either way. No `power` or `event` frames
+ * meanwhile: the answer is one `dryRunCheckResult` with the same id. A `switch` OFF ends it at once.
+ */
+export const dryRunCheckMessageSchema = z.object({
+  type: z.literal("dryRunCheck"),
+  id: commandId,
+  seconds: z.number().int().min(15).max(60),
+});
+
 /** The hub could not accept a frame; nothing changed because of it. */
 export const errorMessageSchema = message("error", { message: z.string() });
 
@@ -247,10 +288,14 @@ export const serverToDeviceMessageSchema = z.discriminatedUnion("type", [
   watchMessageSchema,
   errorMessageSchema,
   testRunMessageSchema,
+  dryRunCheckMessageSchema,
 ]);
 export type ServerToDeviceMessage = z.infer<typeof serverToDeviceMessageSchema>;
-/** Commands the box must acknowledge (a test run is answered by its result instead). */
-export type DeviceCommand = Exclude<Extract<ServerToDeviceMessage, { id: string }>, { type: "testRun" }>;
+/** Commands the box must acknowledge (a test run and a dry-run check are answered by their result instead). */
+export type DeviceCommand = Exclude<
+  Extract<ServerToDeviceMessage, { id: string }>,
+  { type: "testRun" } | { type: "dryRunCheck" }
+>;
 
 /** docs/device-protocol.md §2: a frame is at most this many bytes of UTF-8. */
 export const MAX_FRAME_BYTES = 4096;

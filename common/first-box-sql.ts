@@ -52,12 +52,14 @@ export function provisionStatements(box: {
   kind: DeviceKind;
   keyHash: string;
   now: number;
+  /** The region of a box waiting for its farmer (docs/decisions/035-installer-regions.md), in `regionSchema`'s form. */
+  region?: string | null;
 }): SqlStatement[] {
   const { deviceId, ownerUserId, kind, keyHash, now } = box;
   return [
     {
-      sql: "INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-      params: [deviceId, ownerUserId, kind, keyHash, now],
+      sql: "INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at, region) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+      params: [deviceId, ownerUserId, kind, keyHash, now, box.region ?? null],
     },
     ...(ownerUserId === null ? [] : keptSettingsStatements({ deviceId, ownerUserId, now })),
   ];

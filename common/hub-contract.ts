@@ -235,6 +235,24 @@ export type TestRunOutcome =
       voltages?: number[];
     };
 
+/**
+ * A commissioning dry-run check's outcome (DeviceHub.commissionDryRunCheck): whether the box's
+ * dry-run protection stopped the motor, the current that decided it, the limit the box applied
+ * (`tripBelow`) and the one the hub's settings give (`expectedTripBelow`); or why there was none,
+ * as for a test run.
+ */
+export type DryRunCheckOutcome =
+  | {
+      ok: true;
+      voltages: number[];
+      tripped: boolean;
+      current: number;
+      tripBelow: number;
+      expectedTripBelow: number;
+      ranSeconds: number;
+    }
+  | Exclude<TestRunOutcome, { ok: true }>;
+
 /** Commissioning's first step (DeviceHub.commissionSupply): the box's own reading of every phase. */
 export type SupplyOutcome =
   | { ok: true; voltages: number[]; everyPhase: boolean }

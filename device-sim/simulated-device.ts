@@ -27,6 +27,7 @@ import {
   breachOf,
   PROTECTION_STARTUP_GRACE_MS,
   PROTECTION_SUSTAIN_MS,
+  protectionLimits,
   type VoltageBreach,
   voltageBreachOf,
   voltageLimitsOf,
@@ -155,7 +156,7 @@ export class SimulatedDevice extends EventEmitter {
   readonly counters: TrafficCounters = { framesSent: 0, framesReceived: 0, bytesSent: 0, bytesReceived: 0 };
 
   private socket: WebSocket | null = null;
-  /** A commissioning test run under way: how it ends (an OFF ends it early). */
+  /** A commissioning run under way (a test run or a dry-run check): how it ends (an OFF ends it early). */
   private testRun: { finish: (error?: string) => void } | null = null;
   private stopped = false;
   private bootedAt = Date.now();
@@ -468,6 +469,9 @@ export class SimulatedDevice extends EventEmitter {
       case "testRun":
         this.startTestRun(message.id, message.seconds);
         return;
+      case "dryRunCheck":
+        this.startDryRunCheck(message.id, message.seconds);
+        return;
       case "error":
         this.options.log?.(`[${this.deviceId}] hub error: ${message.message}`);
         this.emit("hubError", message.message);
@@ -568,15 +572,12 @@ export class SimulatedDevice extends EventEmitter {
   }
 
   /**
-   * Commissioning's test run (docs/device-protocol.md, "Commissioning"): every phase present and
-   * the supply within its limits, or no start; then the motor runs `seconds`, the surge's peak
-   * and the mean running current after it are measured (no power frames meanwhile), and the
-   * relay opens again. A phase or the supply lost, or an OFF, ends it early, not ok.
+   * Why the box will not start a commissioning run (a test run or a dry-run check), or null:
+   * one under way already, the motor running, the supply or a phase missing, a voltage limit.
    */
-  private startTestRun(id: string, seconds: number): void {
-    const before = this.reading();
+  private commissioningRefusal(before: ReturnType<MotorModel["reading"]>): string | null {
     const voltageBreach = this.voltageBreach();
-    const refusal = this.testRun
+    return this.testRun
       ? "A test run is under way"
       : this.relay === "on"
         ? "The motor is running"
@@ -587,6 +588,17 @@ export class SimulatedDevice extends EventEmitter {
             : voltageBreach
               ? VOLTAGE_REFUSAL[voltageBreach]
               : null;
+  }
+
+  /**
+   * Commissioning's test run (docs/device-protocol.md, "Commissioning"): every phase present and
+   * the supply within its limits, or no start; then the motor runs `seconds`, the surge's peak
+   * and the mean running current after it are measured (no power frames meanwhile), and the
+   * relay opens again. A phase or the supply lost, or an OFF, ends it early, not ok.
+   */
+  private startTestRun(id: string, seconds: number): void {
+    const before = this.reading();
+    const refusal = this.commissioningRefusal(before);
     if (refusal) {
       this.send({ type: "testRunResult", id, ok: false, relay: this.relay, voltages: before.voltages, error: refusal });
       return;
@@ -603,7 +615,6 @@ export class SimulatedDevice extends EventEmitter {
       this.testRun = null;
       this.relay = "off";
       this.relayOnAt = null;
-      const mean = running.length === 0 ? 0 : running.reduce((sum, current) => sum + current, 0) / running.length;
       this.send({
         type: "testRunResult",
         id,
@@ -611,7 +622,7 @@ export class SimulatedDevice extends EventEmitter {
         relay: "off",
         voltages: before.voltages,
         surgeCurrent: Math.max(0, ...surge),
-        runningCurrent: Math.round(mean * 100) / 100,
+        runningCurrent: meanOf(running),
         ranSeconds: Math.round((Date.now() - startedAt) / 100) / 10,
         ...(error === undefined ? {} : { error }),
       });
@@ -628,6 +639,88 @@ export class SimulatedDevice extends EventEmitter {
     }, TEST_RUN_SAMPLE_MS);
     const stopper = setTimeout(() => finish(), seconds * 1000);
     this.testRun = { finish };
+  }
+
+  /**
+   * Commissioning's dry-run check (docs/device-protocol.md §12): the same refusals as a test
+   * run; then the motor runs with the box's protection as it always is, the dry-run limit of its
+   * settings included (start-up grace, sustain time), while the installer closes the valve
+   * (here: the `dryRun` fault, a pump drawing 45 % of its current). The dry-run protection
+   * tripping ends it, `tripped`; the seconds running out end it, not tripped; an overcurrent or
+   * voltage trip, the supply lost or an OFF end it, not ok. The relay opens at the end in every case.
+   * A box whose protection is broken (`ignoreProtection`) never trips: the check shows it.
+   */
+  private startDryRunCheck(id: string, seconds: number): void {
+    const before = this.reading();
+    const refusal = this.commissioningRefusal(before);
+    if (refusal) {
+      this.send({
+        type: "dryRunCheckResult",
+        id,
+        ok: false,
+        relay: this.relay,
+        voltages: before.voltages,
+        error: refusal,
+      });
+      return;
+    }
+    const startedAt = Date.now();
+    const tripBelow = Math.round(protectionLimits(this.config).dryRunBelow * 100) / 100;
+    const { protectionGraceMs, protectionSustainMs } = this.options;
+    /** The readings past the grace, newest last, as long as one sustain time. */
+    let recent: { at: number; current: number }[] = [];
+    let breach: { since: number; readings: number[]; kind: string } | null = null;
+    this.relay = "on";
+    this.relayOnAt = startedAt;
+    this.log(`dry-run check for ${seconds} s, trips below ${tripBelow} A`);
+    const finish = (end: { tripped?: boolean; current?: number; error?: string }) => {
+      clearInterval(sampler);
+      clearTimeout(stopper);
+      this.testRun = null;
+      this.relay = "off";
+      this.relayOnAt = null;
+      this.send({
+        type: "dryRunCheckResult",
+        id,
+        ok: end.error === undefined,
+        relay: "off",
+        voltages: before.voltages,
+        ...(end.tripped === undefined ? {} : { tripped: end.tripped }),
+        current: end.current ?? meanOf(recent.map((reading) => reading.current)),
+        tripBelow,
+        ranSeconds: Math.round((Date.now() - startedAt) / 100) / 10,
+        ...(end.error === undefined ? {} : { error: end.error }),
+      });
+      this.emit("dryRunCheck", end.tripped === true);
+    };
+    const sampler = setInterval(() => {
+      const now = Date.now();
+      const reading = this.reading();
+      if (!reading.supply || reading.voltages.some((volts) => volts === 0)) {
+        finish({ error: "The supply or a phase was lost" });
+        return;
+      }
+      if (now - startedAt < protectionGraceMs) return;
+      recent = [...recent.filter((past) => now - past.at < protectionSustainMs), { at: now, current: reading.current }];
+      if (this.protectionDisabled) return;
+      const voltage = voltageBreachOf(
+        reading.voltages,
+        reading.supply,
+        voltageLimitsOf(this.options.kind, this.config),
+      );
+      const kind = voltage ?? breachOf(reading.current, this.config);
+      if (kind === null) {
+        breach = null;
+        return;
+      }
+      if (breach?.kind !== kind) breach = { since: now, readings: [], kind };
+      breach.readings.push(reading.current);
+      if (now - breach.since < protectionSustainMs) return;
+      if (kind === "dryRun") finish({ tripped: true, current: meanOf(breach.readings) });
+      else finish({ error: `Stopped by ${kind} protection` });
+    }, TEST_RUN_SAMPLE_MS);
+    const stopper = setTimeout(() => finish({ tripped: false }), seconds * 1000);
+    this.testRun = { finish: (error) => finish({ error }) };
   }
 
   private reportPower(): void {
@@ -750,4 +843,10 @@ export class SimulatedDevice extends EventEmitter {
     this.socket.send(text);
     if (this.connected) this.startHeartbeat();
   }
+}
+
+/** The mean of readings, to 0.01 A (0 for none). */
+function meanOf(readings: number[]): number {
+  if (readings.length === 0) return 0;
+  return Math.round((readings.reduce((sum, current) => sum + current, 0) / readings.length) * 100) / 100;
 }

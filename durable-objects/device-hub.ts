@@ -19,6 +19,7 @@ import {
 } from "../common/device-protocol.ts";
 import {
   type AccessRefresh,
+  type DryRunCheckOutcome,
   type FirmwareOffer,
   HUB_HEADERS,
   type HubFailure,
@@ -164,6 +165,15 @@ export class DeviceHub extends DurableObject<Env> {
    */
   async commissionTestRun(installerUserId: number, seconds: number): Promise<TestRunOutcome> {
     return this.rooms.commissioning.testRun(installerUserId, seconds);
+  }
+
+  /**
+   * Commissioning's dry-run check for installer `installerUserId`, checked as a test run is: the
+   * box runs the motor with its own protection until its dry-run protection trips or `seconds`
+   * are up, and says which, with the current and the limit it applied.
+   */
+  async commissionDryRunCheck(installerUserId: number, seconds: number): Promise<DryRunCheckOutcome> {
+    return this.rooms.commissioning.dryRunCheck(installerUserId, seconds);
   }
 
   /**

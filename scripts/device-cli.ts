@@ -1,6 +1,6 @@
 // `npm run device -- <command>`: provision controller boxes against local or remote D1.
 //
-//   npm run device -- provision --kind 3phase [--owner 9876543210]   prints the id and key (once)
+//   npm run device -- provision --kind 3phase [--owner 9876543210 | --region <district or block>]   prints the id and key (once)
 //   npm run device -- rotate SNC-XXXXXXXX                             prints a new key (once)
 //   npm run device -- assign SNC-XXXXXXXX 9876543210 | none [--url https://…]
 //   npm run device -- list
@@ -28,6 +28,7 @@ const { values: options, positionals } = parseArgs({
   options: {
     kind: { type: "string" },
     owner: { type: "string" },
+    region: { type: "string" },
     url: { type: "string" },
     out: { type: "string" },
     remote: { type: "boolean", default: false },
@@ -48,7 +49,11 @@ try {
   switch (command) {
     case "provision": {
       const kind = deviceKindSchema.parse(options.kind ?? "3phase");
-      const { deviceId, key } = await provisionDevice(target, { kind, ownerMobileNo: options.owner });
+      const { deviceId, key } = await provisionDevice(target, {
+        kind,
+        ownerMobileNo: options.owner,
+        region: options.region,
+      });
       console.log(
         `Provisioned in ${where}:\n  device id: ${deviceId}\n  key:       ${key}\nWrite the key into the box now: it is not shown again.`,
       );
@@ -90,7 +95,7 @@ try {
       break;
     default:
       console.log(
-        "Commands: provision --kind 1phase|3phase [--owner <mobile>], rotate <id>, assign <id> <mobile|none> [--url <Worker>], list, label <id> [--out <file.svg>]. " +
+        "Commands: provision --kind 1phase|3phase [--owner <mobile> | --region <name>], rotate <id>, assign <id> <mobile|none> [--url <Worker>], list, label <id> [--out <file.svg>]. " +
           "Add --remote --env staging|production for that environment's deployed D1.",
       );
       process.exitCode = command ? 1 : 0;

@@ -23,4 +23,5 @@ export const PAGE_ACTIONS = [
   "/admin/login",
   "/admin/logout",
   "/admin/users/:userId/update-config",
+  "/admin/installers",
 ] as const;

@@ -16,6 +16,13 @@ const measuredSchema = z.object({
   ranSeconds: z.number(),
   at: z.string(),
 });
+const dryRunCheckSchema = z.object({
+  tripped: z.boolean(),
+  current: z.number(),
+  tripBelow: z.number(),
+  ranSeconds: z.number(),
+  at: z.string(),
+});
 /** The commissioning report kept with a box (common/commissioning.ts). */
 const reportSchema = z.object({
   measured: measuredSchema,
@@ -24,6 +31,7 @@ const reportSchema = z.object({
   feeder: z.nullable(z.string()),
   by: z.object({ name: z.string(), mobileNo: z.string() }),
   at: z.string(),
+  dryRunCheck: z.optional(z.nullable(dryRunCheckSchema)),
 });
 
 /** POST /api/installer/boxes/{deviceId}/supply: the box's own reading of every phase. */
@@ -40,6 +48,13 @@ export const testRunResponseSchema = z.object({
   suggested: settingsSchema,
 });
 
+/** POST /api/installer/boxes/{deviceId}/dry-run-check: what the box's dry-run protection did, and the report with it. */
+export const dryRunCheckResponseSchema = z.object({
+  success: z.literal(true),
+  check: dryRunCheckSchema,
+  report: reportSchema,
+});
+
 /** POST /api/installer/boxes/{deviceId}/commissioning. */
 export const commissionedResponseSchema = z.object({
   success: z.literal(true),
@@ -48,22 +63,53 @@ export const commissionedResponseSchema = z.object({
   deliveredToDevice: z.boolean(),
 });
 
-const installerSchema = z.object({ userId: z.int(), mobileNo: z.string(), name: z.string() });
+const installerSchema = z.object({
+  userId: z.int(),
+  mobileNo: z.string(),
+  name: z.string(),
+  region: z.nullable(z.string()),
+});
 
 /** POST /api/admin/installers. */
 export const installerResponseSchema = z.object({ success: z.literal(true), installer: installerSchema });
 
-/** GET /api/admin/installers. */
-export const installerListResponseSchema = z.object({ success: z.literal(true), installers: z.array(installerSchema) });
+/** GET /api/admin/installers: each with what they hold (unlinked stock, their region's free boxes) and their installs. */
+export const installerListResponseSchema = z.object({
+  success: z.literal(true),
+  installers: z.array(
+    z.object({
+      userId: z.int(),
+      mobileNo: z.string(),
+      name: z.string(),
+      region: z.nullable(z.string()),
+      stockCount: z.int(),
+      stock: z.array(z.string()),
+      regionCount: z.int(),
+      installs: z.int(),
+    }),
+  ),
+});
 
 /** POST /api/admin/installers/{userId}/stock: the boxes taken (those not linked and in nobody else's stock). */
 export const stockResponseSchema = z.object({ success: z.literal(true), added: z.array(z.string()) });
+
+/** DELETE /api/admin/installers/{userId}/stock: the boxes taken back (theirs, not linked). */
+export const stockReturnResponseSchema = z.object({ success: z.literal(true), removed: z.array(z.string()) });
+
+/** PUT /api/admin/installers/{userId}/region. */
+export const installerRegionResponseSchema = z.object({
+  success: z.literal(true),
+  installer: z.object({ userId: z.int(), name: z.string(), region: z.nullable(z.string()) }),
+});
+
+/** PUT /api/admin/box-regions: the boxes tagged (those not linked). */
+export const boxRegionResponseSchema = z.object({ success: z.literal(true), tagged: z.array(z.string()) });
 
 /** GET /api/installer/boxes: the installer's stock and the boxes they installed. */
 export const installerBoxesResponseSchema = z.object({
   success: z.literal(true),
   installer: z.object({ name: z.string() }),
-  stock: z.array(z.object({ deviceId: z.string(), kind: deviceKindSchema })),
+  stock: z.array(z.object({ deviceId: z.string(), kind: deviceKindSchema, via: z.enum(["stock", "region"]) })),
   installed: z.array(
     z.object({
       deviceId: z.string(),

@@ -118,10 +118,15 @@ export const apiEn = {
   "error.claimCodeUsed": "This box's claim code was used already. A box is claimed once.",
   "error.noPendingClaim": "No claim is waiting for this box and number. Scan the sticker again.",
   "error.handedOver": "This pump was handed over to its farmer: its installer can no longer do anything with it.",
-  "error.testRunBusy": "A test run is under way on this box. Wait for its result.",
-  "error.motorRunning": "The motor is running, or its state is not known: stop it before a test run.",
+  "error.testRunBusy": "A test run or a dry-run check is under way on this box. Wait for its result.",
+  "error.motorRunning":
+    "The motor is running, or its state is not known: stop it before a test run or a dry-run check.",
   "error.testRunRefused": "The box did not finish the test run: {error}",
   "error.noTestRun": "Run the test first: the settings are suggested from what the box measured.",
+  "error.notCommissioned": "Set the settings first: the dry-run check tests the settings the box holds.",
+  "error.dryRunCheckRefused": "The box did not finish the dry-run check: {error}",
+  "error.dryRunSettingsNotOnBox":
+    "The box still applies a dry-run limit of {boxLimit} A, not the {limit} A set: wait until the settings reach it, then check again.",
   "api.commissioned": "Commissioned: the settings are saved and sent to the box.",
   "api.claimCodeSent": "A 6-digit code went by SMS to the farmer's number. Ask the farmer for it.",
   "api.boxLinked": "The box is linked to the farmer's number.",

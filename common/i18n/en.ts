@@ -748,6 +748,7 @@ export const en = {
   "installer.handedOver": "Handed over: the pump is the farmer's alone now.",
   "installer.stock": "Boxes to install",
   "installer.stockEmpty": "No boxes waiting. An admin gives you boxes.",
+  "installer.fromRegion": "from your region",
   "installer.installed": "Boxes you installed",
   "installer.installedEmpty": "None yet.",
   "installer.online": "Online",
@@ -797,6 +798,21 @@ export const en = {
   "commission.error.refused": "The box did not finish the test run: {error}",
   "commission.error.noTestRun": "Run the test first.",
   "commission.error.invalid": "Check the numbers: current 0.1 to 100 A, thresholds in %.",
+  "commission.dryRunStep": "5. Dry-run check (you may skip it)",
+  "commission.dryRunHelp":
+    "Checks that the box stops a pump running dry with these settings. Press the button, and when the motor has run a few seconds close the delivery valve (or let the pipe run without water). The box stops the motor itself if the protection works, or after 30 seconds. The report says whether it was done.",
+  "commission.runDryRunCheck": "Run the dry-run check",
+  "commission.dryRunTripped":
+    "Dry-run protection works: the current fell to {current} A, below {tripBelow} A, and the box stopped the motor after {seconds} s. The motor is off.",
+  "commission.dryRunNotTripped":
+    "The dry-run protection did not trip: the current stayed at {current} A, above {tripBelow} A, for {seconds} s. If the valve was closed, raise the dry-run threshold and check again. The motor is off.",
+  "commission.reportDryRunTripped": "Dry-run check: tripped at {current} A (limit {tripBelow} A).",
+  "commission.reportDryRunNotTripped": "Dry-run check: did not trip, {current} A (limit {tripBelow} A).",
+  "commission.reportDryRunSkipped": "Dry-run check: skipped.",
+  "commission.error.notCommissioned": "Save the settings first: the dry-run check tests the settings in the box.",
+  "commission.error.settingsNotOnBox":
+    "The box still has a dry-run limit of {boxLimit} A, not {limit} A: wait until the settings reach it, then check again.",
+  "commission.error.dryRunRefused": "The box did not finish the dry-run check: {error}",
   "handover.report":
     "Commissioned {time}: in a test run the box measured {measured} A while the motor ran, supply {voltages}.",
 } as const;

@@ -728,6 +728,7 @@ export const hi: Record<MessageKey, string> = {
   "installer.handedOver": "सौंप दिया: पंप अब सिर्फ़ किसान का है।",
   "installer.stock": "लगाने के लिए डिवाइस",
   "installer.stockEmpty": "कोई डिवाइस बाकी नहीं। डिवाइस एडमिन देते हैं।",
+  "installer.fromRegion": "आपके क्षेत्र से",
   "installer.installed": "आपके लगाए डिवाइस",
   "installer.installedEmpty": "अभी कोई नहीं।",
   "installer.online": "ऑनलाइन",
@@ -774,5 +775,20 @@ export const hi: Record<MessageKey, string> = {
   "commission.error.refused": "डिवाइस टेस्ट रन पूरा नहीं कर पाया: {error}",
   "commission.error.noTestRun": "पहले टेस्ट चलाएँ।",
   "commission.error.invalid": "संख्याएँ जाँचें: करंट 0.1 से 100 A, सीमाएँ % में।",
+  "commission.dryRunStep": "5. ड्राई रन जाँच (चाहें तो छोड़ दें)",
+  "commission.dryRunHelp":
+    "जाँचता है कि इन सेटिंग से डिवाइस सूखा चलता पंप बंद करता है। बटन दबाएँ, और मोटर कुछ सेकंड चलने पर डिलीवरी वाल्व बंद करें (या पाइप में पानी न आने दें)। सुरक्षा काम करे तो डिवाइस खुद मोटर बंद करता है, नहीं तो 30 सेकंड बाद। रिपोर्ट में लिखा जाता है कि जाँच हुई या नहीं।",
+  "commission.runDryRunCheck": "ड्राई रन जाँच चलाएँ",
+  "commission.dryRunTripped":
+    "ड्राई रन सुरक्षा काम करती है: करंट {current} A पर गिरा, {tripBelow} A से नीचे, और डिवाइस ने {seconds} सेकंड बाद मोटर बंद की। मोटर बंद है।",
+  "commission.dryRunNotTripped":
+    "ड्राई रन सुरक्षा नहीं चली: करंट {seconds} सेकंड तक {current} A रहा, {tripBelow} A से ऊपर। अगर वाल्व बंद था, तो ड्राई रन सीमा बढ़ाएँ और फिर जाँचें। मोटर बंद है।",
+  "commission.reportDryRunTripped": "ड्राई रन जाँच: {current} A पर मोटर बंद हुई (सीमा {tripBelow} A)।",
+  "commission.reportDryRunNotTripped": "ड्राई रन जाँच: मोटर बंद नहीं हुई, {current} A (सीमा {tripBelow} A)।",
+  "commission.reportDryRunSkipped": "ड्राई रन जाँच: छोड़ी गई।",
+  "commission.error.notCommissioned": "पहले सेटिंग सहेजें: ड्राई रन जाँच डिवाइस में रखी सेटिंग को जाँचती है।",
+  "commission.error.settingsNotOnBox":
+    "डिवाइस में अभी ड्राई रन सीमा {boxLimit} A है, {limit} A नहीं: सेटिंग डिवाइस तक पहुँचने दें, फिर जाँचें।",
+  "commission.error.dryRunRefused": "डिवाइस ड्राई रन जाँच पूरी नहीं कर पाया: {error}",
   "handover.report": "{time} को कमीशन हुआ: टेस्ट रन में मोटर चलते समय डिवाइस ने {measured} A नापा, सप्लाई {voltages}।",
 };

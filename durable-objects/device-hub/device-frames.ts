@@ -125,6 +125,7 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
         await ota.onProgress(message);
         return;
       case "testRunResult":
+      case "dryRunCheckResult":
         this.rooms.commissioning.onResult(message);
         return;
       default: {

@@ -14,7 +14,7 @@ export type DeviceListing = { id: string; kind: string; owner: string | null; on
 
 export async function provisionDevice(
   target: D1Target,
-  options: { kind: DeviceKind; ownerMobileNo?: string },
+  options: { kind: DeviceKind; ownerMobileNo?: string; region?: string },
 ): Promise<{ deviceId: string; key: string }> {
   // An account may own several boxes, as the admin API allows; its first takes any kept settings.
   const ownerUserId = options.ownerMobileNo ? await accountId(target, options.ownerMobileNo) : null;
@@ -23,7 +23,15 @@ export async function provisionDevice(
   const keyHash = await hashDeviceKey(key);
   await executeSql(
     target,
-    operatorSql({ op: "provisionDevice", deviceId, ownerUserId, kind: options.kind, keyHash, now: Date.now() }),
+    operatorSql({
+      op: "provisionDevice",
+      deviceId,
+      ownerUserId,
+      kind: options.kind,
+      keyHash,
+      now: Date.now(),
+      region: options.region ?? null,
+    }),
   );
   return { deviceId, key };
 }

@@ -8,6 +8,7 @@ import { MOBILE_NO_PATTERN } from "../../common/constants.ts";
 import { DEVICE_ID_PATTERN } from "../../common/credentials.ts";
 import { type DeviceKind, deviceKindSchema } from "../../common/device-protocol.ts";
 import { provisionStatements } from "../../common/first-box-sql.ts";
+import { regionSchema } from "../../common/installer-schemas.ts";
 import type { SqlStatement, SqlValue } from "../../common/sql-statement.ts";
 
 export type OperatorStatement =
@@ -22,6 +23,7 @@ export type OperatorStatement =
       kind: DeviceKind;
       keyHash: string;
       now: number;
+      region?: string | null;
     }
   | { op: "rotateDeviceKey"; deviceId: string; keyHash: string }
   | { op: "labelDevice"; deviceId: string; codeHash: string; now: number }
@@ -101,7 +103,15 @@ export function operatorSql(statement: OperatorStatement): string {
       deviceKindSchema.parse(statement.kind);
       hash(statement.keyHash);
       time(statement.now);
-      return provisionStatements(statement).map(writtenOut).join("\n");
+      // A region only for a box waiting for its farmer, in its one form (as the admin API keeps it).
+      if (statement.region != null && statement.ownerUserId !== null)
+        throw new Error("A box for an owner is in no region.");
+      return provisionStatements({
+        ...statement,
+        region: statement.region == null ? null : regionSchema.parse(statement.region),
+      })
+        .map(writtenOut)
+        .join("\n");
     }
     case "rotateDeviceKey":
       return `UPDATE devices SET key_hash = ${hash(statement.keyHash)} WHERE id = ${deviceId(statement.deviceId)} RETURNING id;`;

@@ -104,6 +104,18 @@ const EXAMPLES: { [T in DeviceType]: Extract<DeviceMessage, { type: T }> } = {
     ranSeconds: 10,
     error: "Stopped by an OFF",
   },
+  dryRunCheckResult: {
+    type: "dryRunCheckResult",
+    id: "dry-run-check-fuzz",
+    ok: true,
+    relay: "off",
+    voltages: [412, 409, 415],
+    tripped: true,
+    current: 4.1,
+    tripBelow: 6.23,
+    ranSeconds: 17,
+    error: "Stopped by an OFF",
+  },
 };
 
 const fieldsOf = (type: DeviceType): string[] =>

@@ -3,7 +3,8 @@
 // in stock types the sticker's box id and claim code (no camera here), the farmer's number, then
 // the code the farmer got by SMS; the box is linked. Commissioning, with the simulator as the box:
 // the supply on every phase, a test run whose suggested current is within 5 % of the motor's,
-// the settings sent to the box. The farmer's first page shows who installed it, how to reach
+// the settings sent to the box, and the dry-run check with the pump running dry (the box's own
+// protection stops it). The farmer's first page shows who installed it, how to reach
 // them and the report; their OK hands it over, and the installer's page says so. The same
 // claim code is refused the second time. Without JavaScript the forms work the same.
 import { type Browser, expect, type Page, test } from "@playwright/test";
@@ -93,6 +94,21 @@ test("an installer links a box by typing its sticker, the farmer sees who instal
     await expect(installerPage.getByTestId("commission-done")).toBeVisible();
     expect(device.config.defaultCurrent).toBe(suggested);
     expect(await fitsTheScreen(installerPage)).toBe(true);
+
+    // The dry-run check the installer chooses: they close the valve, the pump runs dry (45 % of
+    // its current), and the box's own protection stops it at the limit of the settings just set.
+    await expect(steps.getByRole("heading", { name: hi["commission.dryRunStep"] })).toBeVisible();
+    device.inject("dryRun");
+    await steps.getByRole("button", { name: hi["commission.runDryRunCheck"] }).click();
+    const dryRun = installerPage.getByTestId("commission-dry-run");
+    await expect(dryRun).toBeVisible({ timeout: 45_000 });
+    await expect(dryRun).toContainText(hi["commission.dryRunTripped"].split(":")[0]!);
+    expect(device.relay).toBe("off");
+    device.inject("normal");
+    await expect(installerPage.getByTestId(`installed-${box.deviceId}`).getByTestId("report-dry-run")).toContainText(
+      hi["commission.reportDryRunTripped"].split(":")[0]!,
+    );
+    expect(await fitsTheScreen(installerPage)).toBe(true);
   } finally {
     await device.stop();
   }
@@ -127,6 +143,9 @@ test("an installer links a box by typing its sticker, the farmer sees who instal
     adminTexts.hi["admin.user.commissioningSet"].split(":")[0]!,
   );
   await expect(adminPage.getByTestId("installation-card")).toContainText("रामपुर 11 kV");
+  await expect(adminPage.getByTestId("installation-dry-run")).toContainText(
+    adminTexts.hi["admin.user.dryRunTripped"].split("{time}")[0]!,
+  );
 
   await installerPage.goto("/installer");
   const installed = installerPage.getByTestId(`installed-${box.deviceId}`);

@@ -96,6 +96,19 @@ describe("npm run device", () => {
     await expect(labelDevice(target, "SNC-ZZZZZZZZ")).rejects.toThrow("No device SNC-ZZZZZZZZ.");
   }, 120_000);
 
+  it("tags a box waiting for its farmer with a region in its one form, and no box of an owner", async () => {
+    const { deviceId } = await provisionDevice(target, { kind: "3phase", region: "  Bara  Banki " });
+    const rows = await executeLocalSql<{ region: string | null }>(
+      target.persistTo,
+      `SELECT region FROM devices WHERE id = '${deviceId}';`,
+    );
+    expect(rows).toEqual([{ region: "bara banki" }]);
+    await expect(
+      provisionDevice(target, { kind: "3phase", ownerMobileNo: "9123450002", region: "sitapur" }),
+    ).rejects.toThrow(/no region/);
+    await expect(provisionDevice(target, { kind: "3phase", region: "x'; DROP TABLE devices; --" })).rejects.toThrow();
+  }, 120_000);
+
   it("refuses unknown accounts and bad ids", async () => {
     await expect(provisionDevice(target, { kind: "3phase", ownerMobileNo: "9999999999" })).rejects.toThrow(
       /No account/,

@@ -1,6 +1,6 @@
 // The installer's calls (docs/user-area.md, "The installer's visit"): their boxes, claiming one
 // with its sticker's code and the farmer's SMS code, commissioning it (a test run the box
-// measures, then the settings accepted), and the hand-over. A farmer's session of an
+// measures, then the settings accepted, then if they choose a dry-run check), and the hand-over. A farmer's session of an
 // account an admin made an installer; any other is refused (403 notAnInstaller).
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -8,12 +8,18 @@ import { codeRequestResponseSchema } from "../../common/api-responses/accounts.t
 import {
   claimLinkedResponseSchema,
   commissionedResponseSchema,
+  dryRunCheckResponseSchema,
   installerBoxesResponseSchema,
   supplyResponseSchema,
   testRunResponseSchema,
 } from "../../common/api-responses/installers.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
-import { commissioningRequestSchema, testRunRequestSchema } from "../../common/commissioning.ts";
+import {
+  commissioningRequestSchema,
+  DRY_RUN_CHECK_SECONDS,
+  dryRunCheckRequestSchema,
+  testRunRequestSchema,
+} from "../../common/commissioning.ts";
 import { translateApi } from "../../common/i18n/api.ts";
 import { claimConfirmSchema, claimRequestSchema } from "../../common/installer-schemas.ts";
 import { deviceIdSchema } from "../../common/pump-schemas.ts";
@@ -21,7 +27,7 @@ import { authClientOf } from "../auth/throttle.ts";
 import { getDb } from "../db/client.ts";
 import { installedBy, stockOf } from "../db/installers.ts";
 import { confirmClaim, startClaim } from "../installers/claims.ts";
-import { commission, reportOf, runTestRun, supplyReading } from "../installers/commissioning.ts";
+import { commission, reportOf, runDryRunCheck, runTestRun, supplyReading } from "../installers/commissioning.ts";
 import { handOver, requireInstaller } from "../installers/installer-access.ts";
 import type { ApiEnv } from "./context.ts";
 import { parseInput, readJsonBody } from "./input.ts";
@@ -50,7 +56,7 @@ export const installerRoutes = new Hono<ApiEnv>()
     return respond(c, installerBoxesResponseSchema, {
       success: true,
       installer: { name: installer.name },
-      stock: stock.map(({ deviceId, kind }) => ({ deviceId, kind })),
+      stock: stock.map(({ deviceId, kind, via }) => ({ deviceId, kind, via })),
       installed: installed.map(({ installation, online, lastSeenAt }) => ({
         deviceId: installation.deviceId,
         online,
@@ -119,6 +125,12 @@ export const installerRoutes = new Hono<ApiEnv>()
       message: translateApi(apiLanguage(c.req.raw), "api.commissioned"),
       ...done,
     });
+  })
+  .post("/boxes/:deviceId/dry-run-check", requireInstallerSession, async (c) => {
+    const deviceId = parseInput(deviceIdSchema, c.req.param("deviceId"));
+    const { seconds } = await readJsonBody(c, dryRunCheckRequestSchema);
+    const { check, report } = await runDryRunCheck(c.env, c.var.user.id, deviceId, seconds ?? DRY_RUN_CHECK_SECONDS);
+    return respond(c, dryRunCheckResponseSchema, { success: true, check, report });
   })
   .post("/boxes/:deviceId/hand-over", requireInstallerSession, async (c) => {
     const deviceId = parseInput(deviceIdSchema, c.req.param("deviceId"));

@@ -96,7 +96,14 @@ export async function updateDeviceIdentity(
  */
 export async function insertDevice(
   db: Db,
-  values: { id: string; kind: DeviceRow["kind"]; keyHash: string; ownerUserId: number | null; now: number },
+  values: {
+    id: string;
+    kind: DeviceRow["kind"];
+    keyHash: string;
+    ownerUserId: number | null;
+    now: number;
+    region?: string | null;
+  },
 ): Promise<DeviceRow> {
   const d1 = db.$client;
   const statements = provisionStatements({ deviceId: values.id, ...values });

@@ -10,7 +10,7 @@ import type { SqlStatement } from "../../common/sql-statement.ts";
 import { checkCode, requestCode } from "../auth/one-time-codes.ts";
 import type { AuthClient } from "../auth/throttle.ts";
 import { getDb } from "../db/client.ts";
-import { findClaim, findStockEntry, markClaimPending } from "../db/installers.ts";
+import { CLAIMABLE_SQL, claimableBy, findClaim, markClaimPending } from "../db/installers.ts";
 import { users } from "../db/schema.ts";
 import { findUserByMobileNo } from "../db/users.ts";
 import { apiError } from "../http/http-error.ts";
@@ -21,7 +21,7 @@ import { requireInstaller, type VisitEnv } from "./installer-access.ts";
 
 /**
  * Step 1: the installer scanned (or typed) box id and claim code and typed the farmer's number.
- * The box must be in their stock and unlinked, the code its sticker's and unused; the farmer's
+ * The box must be theirs to claim (in their stock, or their region's: CLAIMABLE_SQL) and unlinked, the code its sticker's and unused; the farmer's
  * number is then sent a code by SMS (throttled per number and client address as every code is),
  * and the claim waits for it.
  */
@@ -39,8 +39,8 @@ export async function startClaim(
 ) {
   const db = getDb(env.DB);
   await requireInstaller(env, claim.installer.userId);
-  const stock = await findStockEntry(db, claim.deviceId);
-  if (stock?.installerUserId !== claim.installer.userId) throw apiError(409, "boxNotInStock");
+  const stock = await claimableBy(db, claim.installer.userId, claim.deviceId);
+  if (!stock) throw apiError(409, "boxNotInStock");
   const stored = await findClaim(db, claim.deviceId);
   const codeHash = await hashClaimCode(claim.deviceId, claim.claimCode);
   if (!stored || stored.codeHash !== codeHash) throw apiError(400, "wrongClaimCode");
@@ -78,7 +78,8 @@ export async function startClaim(
  * The statements that hold with the relink or not at all: the installation is written only
  * while the claim is this installer's for this number, unused, and the box has no owner (the
  * installer's name comes from that check, and is NOT NULL: a claim no longer live fails the
- * whole batch); the claim code is used up. The box stays in the installer's stock, which lists
+ * whole batch), and the box is still theirs to claim (CLAIMABLE_SQL: taken back from their
+ * stock, or their region changed, since the first step, it is not); the claim code is used up. The box stays in the installer's stock, which lists
  * only boxes without an owner.
  */
 function claimStatements(claim: {
@@ -96,7 +97,8 @@ function claimStatements(claim: {
         "INSERT INTO installations (device_id, installer_user_id, installer_name, installer_mobile_no, farmer_user_id, installed_at) " +
         "VALUES (?1, ?2, (SELECT i.name FROM box_claims c JOIN installers i ON i.user_id = c.pending_by_user_id " +
         "WHERE c.device_id = ?1 AND c.used_at IS NULL AND c.pending_by_user_id = ?2 AND c.pending_mobile_no = ?4 " +
-        "AND (SELECT owner_user_id FROM devices WHERE id = ?1) IS NULL), ?3, ?5, ?6) " +
+        "AND (SELECT owner_user_id FROM devices WHERE id = ?1) IS NULL " +
+        `AND ${CLAIMABLE_SQL("?1", "?2")}), ?3, ?5, ?6) ` +
         "ON CONFLICT (device_id) DO UPDATE SET installer_user_id = excluded.installer_user_id, " +
         "installer_name = excluded.installer_name, installer_mobile_no = excluded.installer_mobile_no, " +
         "farmer_user_id = excluded.farmer_user_id, installed_at = excluded.installed_at, handed_over_at = NULL, farmer_seen_at = NULL",
@@ -171,13 +173,15 @@ export async function confirmClaim(
     if (!relink.found) throw apiError(409, "boxNotInStock");
     return { farmerUserId: farmer.id, hubConfirmed: relink.hubConfirmed };
   } catch (error) {
-    // The batch's own check said no (NOT NULL): the claim was used or taken meanwhile, or the
-    // box was linked by someone else. Nothing of it was written.
+    // The batch's own check said no (NOT NULL): the claim was used or taken meanwhile, the box
+    // was linked by someone else, or it is no longer theirs to claim (taken back, region
+    // changed). Nothing of it was written.
     if (
       error instanceof Error &&
       /NOT NULL constraint failed: installations\.installer_name/.test(String(error.message))
     ) {
-      throw apiError(409, "claimCodeUsed");
+      const stillClaimable = await claimableBy(db, claim.installer.userId, claim.deviceId);
+      throw stillClaimable ? apiError(409, "claimCodeUsed") : apiError(409, "boxNotInStock");
     }
     throw error;
   }

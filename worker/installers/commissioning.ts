@@ -5,16 +5,17 @@
 import {
   type CommissioningReport,
   commissioningReportSchema,
+  type DryRunCheck,
   type Measured,
   measuredSchema,
   type SuggestedSettings,
   suggestSettings,
 } from "../../common/commissioning.ts";
-import type { TestRunOutcome } from "../../common/hub-contract.ts";
+import type { DryRunCheckOutcome, TestRunOutcome } from "../../common/hub-contract.ts";
 import { horsePowerFor } from "../../common/protection.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceById } from "../db/devices.ts";
-import { saveCommissioningReport, saveTestRun } from "../db/installers.ts";
+import { saveCommissioningReport, saveDryRunCheck, saveTestRun } from "../db/installers.ts";
 import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
@@ -63,7 +64,45 @@ export async function runTestRun(
   return { measured, suggested: suggestSettings(device?.kind ?? "3phase", measured.runningCurrent) };
 }
 
-function testRunRefusal(outcome: Exclude<TestRunOutcome, { ok: true }>) {
+/**
+ * The dry-run check the installer may choose once the settings are set (DeviceHub.commissionDryRunCheck,
+ * which checks the installation again itself): the box runs the motor with its own protection
+ * while the installer closes the valve, and answers whether its dry-run protection stopped it.
+ * Only a check of the settings set counts: a box applying another limit than the hub's settings
+ * give (settings not delivered yet) is refused, nothing kept. The result goes into the report.
+ */
+export async function runDryRunCheck(
+  env: VisitEnv,
+  installerUserId: number,
+  deviceId: string,
+  seconds: number,
+): Promise<{ check: DryRunCheck; report: CommissioningReport }> {
+  await requireInstaller(env, installerUserId);
+  const installation = await installationInHand(env, installerUserId, deviceId);
+  const report = reportOf(installation.report);
+  if (!report) throw apiError(409, "notCommissioned");
+  const outcome: DryRunCheckOutcome = await deviceHub(env, deviceId).commissionDryRunCheck(installerUserId, seconds);
+  if (!outcome.ok) throw testRunRefusal(outcome, "dryRunCheckRefused");
+  // A hundredth of an ampere either way: both sides round the same product.
+  if (Math.abs(outcome.tripBelow - outcome.expectedTripBelow) > 0.011) {
+    throw apiError(409, "dryRunSettingsNotOnBox", { boxLimit: outcome.tripBelow, limit: outcome.expectedTripBelow });
+  }
+  const check: DryRunCheck = {
+    tripped: outcome.tripped,
+    current: outcome.current,
+    tripBelow: outcome.tripBelow,
+    ranSeconds: outcome.ranSeconds,
+    at: new Date().toISOString(),
+  };
+  const checked: CommissioningReport = { ...report, dryRunCheck: check };
+  await saveDryRunCheck(getDb(env.DB), deviceId, { report: JSON.stringify(checked), reportAt: report.at });
+  return { check, report: checked };
+}
+
+function testRunRefusal(
+  outcome: Exclude<TestRunOutcome, { ok: true }>,
+  refused: "testRunRefused" | "dryRunCheckRefused" = "testRunRefused",
+) {
   switch (outcome.code) {
     case "offline":
     case "timeout":
@@ -76,7 +115,7 @@ function testRunRefusal(outcome: Exclude<TestRunOutcome, { ok: true }>) {
     case "motorRunning":
       return apiError(409, "motorRunning");
     case "rejected":
-      return apiError(409, "testRunRefused", { error: outcome.error ?? "" });
+      return apiError(409, refused, { error: outcome.error ?? "" });
   }
 }
 
@@ -120,6 +159,8 @@ export async function commission(
     feeder: input.feeder,
     by: { name: found.name, mobileNo: installer.mobileNo },
     at: new Date(now).toISOString(),
+    // New settings: a check of the ones before says nothing of them.
+    dryRunCheck: null,
   };
   await saveCommissioningReport(db, deviceId, { report: JSON.stringify(report), feeder: input.feeder, now });
   return { report, deliveredToDevice: changed.deliveredToDevice };

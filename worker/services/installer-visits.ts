@@ -7,7 +7,7 @@ import { getDb } from "../db/client.ts";
 import { findInstallation, findInstaller, installedBy, markSeenByFarmer, stockOf } from "../db/installers.ts";
 import { languageOf } from "../http/request-language.ts";
 import { confirmClaim, startClaim } from "../installers/claims.ts";
-import { commission, reportOf, runTestRun, supplyReading } from "../installers/commissioning.ts";
+import { commission, reportOf, runDryRunCheck, runTestRun, supplyReading } from "../installers/commissioning.ts";
 import { handOver } from "../installers/installer-access.ts";
 import { type Refusal, settle } from "./refusal.ts";
 
@@ -19,7 +19,7 @@ export async function installerOverview(env: Env, user: AuthenticatedUser) {
   const [stock, installed] = await Promise.all([stockOf(db, user.id), installedBy(db, user.id)]);
   return {
     name: installer.name,
-    stock: stock.map(({ deviceId, kind }) => ({ deviceId, kind })),
+    stock: stock.map(({ deviceId, kind, via }) => ({ deviceId, kind, via })),
     installed: installed.map(({ installation, online }) => ({
       deviceId: installation.deviceId,
       online,
@@ -91,6 +91,11 @@ export async function checkSupply(env: Env, user: AuthenticatedUser, deviceId: s
 /** Commissioning, step 2: the box's test run, and the settings suggested from it. */
 export function testRunBox(env: Env, user: AuthenticatedUser, deviceId: string, seconds: number) {
   return settle(() => runTestRun(env, user.id, deviceId, seconds));
+}
+
+/** Commissioning, if the installer chooses it: the dry-run check of the settings set, kept in the report. */
+export function dryRunCheckBox(env: Env, user: AuthenticatedUser, deviceId: string, seconds: number) {
+  return settle(() => runDryRunCheck(env, user.id, deviceId, seconds));
 }
 
 /** Commissioning, step 3: the settings accepted or edited, saved, sent, and the report kept. */

@@ -1,7 +1,7 @@
 // Writing the admin audit trail (docs/decisions/007-admin-audit-trail.md). Every admin write
 // path ends here: the API's middleware (worker/api/admin-audit-middleware.ts), admin logins (logIn in
 // worker/auth/accounts.ts, for the API and the login page alike), and the logout and motor
-// settings pages' actions.
+// settings and installers pages' actions.
 
 import { insertAuditEntry, type NewAuditEntry } from "../db/admin-audit-trail.ts";
 import { getDb } from "../db/client.ts";
@@ -103,3 +103,15 @@ export async function recordAdminAudit(
     );
   }
 }
+
+/**
+ * The actions of the installers page's forms (/admin/installers), one per intent; the API's are
+ * its routes (`POST /api/admin/installers`, …). The same services do the work.
+ */
+export const ADMIN_INSTALLER_PAGE_ACTIONS = {
+  makeInstaller: "POST /admin/installers makeInstaller",
+  giveStock: "POST /admin/installers giveStock",
+  takeBackStock: "POST /admin/installers takeBackStock",
+  setRegion: "POST /admin/installers setRegion",
+  tagBoxes: "POST /admin/installers tagBoxes",
+} as const;

@@ -8,6 +8,7 @@ import type { MessageValues } from "../../../common/i18n/catalogue.ts";
 import type { Language } from "../../../common/i18n/language.ts";
 import {
   ADMIN_CONFIG_PAGE_ACTION,
+  ADMIN_INSTALLER_PAGE_ACTIONS,
   ADMIN_LOGIN_ACTION,
   ADMIN_LOGOUT_PAGE_ACTION,
 } from "../../../worker/services/record-admin-action.ts";
@@ -43,6 +44,14 @@ export const AUDIT_ACTIONS: Record<string, AdminMessageKey> = {
   "POST /api/admin/users/:id/sign-in-code": "admin.audit.do.signInCode",
   "POST /api/admin/installers": "admin.audit.do.makeInstaller",
   "POST /api/admin/installers/:userId/stock": "admin.audit.do.installerStock",
+  "DELETE /api/admin/installers/:userId/stock": "admin.audit.do.installerStockBack",
+  "PUT /api/admin/installers/:userId/region": "admin.audit.do.installerRegion",
+  "PUT /api/admin/box-regions": "admin.audit.do.boxRegion",
+  [ADMIN_INSTALLER_PAGE_ACTIONS.makeInstaller]: "admin.audit.do.makeInstaller",
+  [ADMIN_INSTALLER_PAGE_ACTIONS.giveStock]: "admin.audit.do.installerStock",
+  [ADMIN_INSTALLER_PAGE_ACTIONS.takeBackStock]: "admin.audit.do.installerStockBack",
+  [ADMIN_INSTALLER_PAGE_ACTIONS.setRegion]: "admin.audit.do.installerRegion",
+  [ADMIN_INSTALLER_PAGE_ACTIONS.tagBoxes]: "admin.audit.do.boxRegion",
 };
 
 /** What an entry did, in `language`; an action recorded by a route not listed here shows as stored. */
@@ -120,6 +129,7 @@ const AUDIT_FIELDS: Record<string, AdminMessageKey> = {
   purpose: "admin.audit.field.purpose",
   name: "admin.audit.field.name",
   deviceIds: "admin.audit.field.deviceIds",
+  region: "admin.audit.field.region",
 };
 
 export type AuditField = { name: string; label: string; value: string };

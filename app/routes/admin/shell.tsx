@@ -29,6 +29,7 @@ const NAV: { to: string; label: AdminMessageKey }[] = [
   { to: "/admin/recharges", label: "admin.nav.recharges" },
   { to: "/admin/audit", label: "admin.nav.audit" },
   { to: "/admin/telephony", label: "admin.nav.telephony" },
+  { to: "/admin/installers", label: "admin.nav.installers" },
 ];
 
 export default function AdminShell({ loaderData }: Route.ComponentProps) {

@@ -1,8 +1,8 @@
 // The installer's page's intents, on the server: claim a box and confirm it with the farmer's
-// code, the three commissioning steps, and the hand-over; the same services as /api/installer/*.
+// code, the three commissioning steps and the dry-run check, and the hand-over; the same services as /api/installer/*.
 // A refusal comes back as the page's words; a claim, a link or a hand-over goes to its address.
 import { data, redirect } from "react-router";
-import { commissioningRequestSchema } from "../../../common/commissioning.ts";
+import { commissioningRequestSchema, DRY_RUN_CHECK_SECONDS } from "../../../common/commissioning.ts";
 import { claimConfirmSchema, claimRequestSchema } from "../../../common/installer-schemas.ts";
 import { deviceIdSchema } from "../../../common/pump-schemas.ts";
 import {
@@ -10,6 +10,7 @@ import {
   claimBox,
   commissionBox,
   confirmBoxClaim,
+  dryRunCheckBox,
   handOverBox,
   testRunBox,
 } from "../../../worker/services/installer-visits.ts";
@@ -37,6 +38,9 @@ const REFUSALS: Partial<Record<string, MessageKey>> = {
   motorRunning: "commission.error.motorRunning",
   testRunRefused: "commission.error.refused",
   noTestRun: "commission.error.noTestRun",
+  notCommissioned: "commission.error.notCommissioned",
+  dryRunSettingsNotOnBox: "commission.error.settingsNotOnBox",
+  dryRunCheckRefused: "commission.error.dryRunRefused",
 };
 
 /** How long the page's test run lasts: enough for the surge to pass and the current to settle. */
@@ -122,6 +126,21 @@ export async function commission(env: Env, user: AuthenticatedUser, form: FormDa
   const done = await commissionBox(env, user, box.data, { ...input.data, feeder: input.data.feeder ?? null });
   if (!done.ok) return refusedBy(done, box.data);
   const commissioning: Commissioning = { step: "done", deviceId: box.data, set: done.value.report.set };
+  return { commissioning };
+}
+
+/** Commissioning, if the installer chooses it: the dry-run check of the settings set. */
+export async function dryRunCheck(env: Env, user: AuthenticatedUser, form: FormData) {
+  const box = deviceIdSchema.safeParse(field(form, "deviceId"));
+  if (!box.success) return refused({ key: "installer.error.invalid" }, 400);
+  const done = await dryRunCheckBox(env, user, box.data, DRY_RUN_CHECK_SECONDS);
+  if (!done.ok) return refusedBy(done, box.data);
+  const { tripped, current, tripBelow, ranSeconds } = done.value.check;
+  const commissioning: Commissioning = {
+    step: "dryRunCheck",
+    deviceId: box.data,
+    check: { tripped, current, tripBelow, ranSeconds },
+  };
   return { commissioning };
 }
 

@@ -1,5 +1,6 @@
 // What a commissioning step answered, carried from the action to the page: the supply read, the
-// test run's measures with the settings suggested from them, or the settings set.
+// test run's measures with the settings suggested from them, the settings set, or the dry-run
+// check's result as the box gave it.
 export type Commissioning =
   | { step: "supply"; deviceId: string; voltages: number[]; everyPhase: boolean }
   | {
@@ -12,4 +13,9 @@ export type Commissioning =
       step: "done";
       deviceId: string;
       set: { defaultCurrent: number; dryRunThreshold: number; overCurrentThreshold: number };
+    }
+  | {
+      step: "dryRunCheck";
+      deviceId: string;
+      check: { tripped: boolean; current: number; tripBelow: number; ranSeconds: number };
     };

@@ -8,15 +8,18 @@ import type { Commissioning } from "./commissioning-state.ts";
 /**
  * Commissioning, guided step by step, each confirmed by the box: the supply on every phase, a
  * test run that measures the running current past the start-up surge and stops, the settings
- * suggested from it (accepted or edited, with the feeder), and the stop the box confirmed.
+ * suggested from it (accepted or edited, with the feeder), the stop the box confirmed; then,
+ * once settings are set (`commissioned`), the dry-run check the installer may choose.
  */
 export function CommissioningSteps({
   deviceId,
   state,
+  commissioned,
   busy,
 }: {
   deviceId: string;
   state: Commissioning | undefined;
+  commissioned: boolean;
   busy: boolean;
 }) {
   const t = useT();
@@ -100,6 +103,46 @@ export function CommissioningSteps({
           })}
         </p>
       )}
+      {(commissioned || step?.step === "done" || step?.step === "dryRunCheck") && (
+        <>
+          <h3>{t("commission.dryRunStep")}</h3>
+          <p className="muted">{t("commission.dryRunHelp")}</p>
+          {step?.step === "dryRunCheck" && (
+            <p
+              className={`message ${step.check.tripped ? "success" : "warning"}`}
+              role="status"
+              data-testid="commission-dry-run"
+            >
+              {t(step.check.tripped ? "commission.dryRunTripped" : "commission.dryRunNotTripped", {
+                current: step.check.current,
+                tripBelow: step.check.tripBelow,
+                seconds: step.check.ranSeconds,
+              })}
+            </p>
+          )}
+          <Form method="post">
+            <input type="hidden" name="intent" value="dryRunCheck" />
+            <input type="hidden" name="deviceId" value={deviceId} />
+            <button type="submit" className="button" disabled={busy} data-testid="commission-dry-run-check">
+              {t("commission.runDryRunCheck")}
+            </button>
+          </Form>
+        </>
+      )}
     </section>
+  );
+}
+
+/** A report's dry-run check in one line: what the box did, or that it was skipped. */
+export function DryRunCheckLine({ check }: { check: { tripped: boolean; current: number; tripBelow: number } | null }) {
+  const t = useT();
+  if (check === null) return <span data-testid="report-dry-run">{t("commission.reportDryRunSkipped")}</span>;
+  return (
+    <span data-testid="report-dry-run">
+      {t(check.tripped ? "commission.reportDryRunTripped" : "commission.reportDryRunNotTripped", {
+        current: check.current,
+        tripBelow: check.tripBelow,
+      })}
+    </span>
   );
 }

@@ -2,7 +2,7 @@
 // a phone. Scan a box's sticker (the camera through BarcodeDetector where the browser has it) or
 // type its id and claim code, type the farmer's number, then the code the farmer got by SMS: the
 // box is linked. Below, the installer's stock and the boxes they installed, each with its online
-// state and, until then, the hand-over. Plain forms with an `intent`, posted to this route's
+// state, its commissioning (the dry-run check too) and, until then, the hand-over. Plain forms with an `intent`, posted to this route's
 // action, so all of it works without JavaScript; the same services as /api/installer/*.
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
@@ -14,9 +14,9 @@ import { field, isSameOriginRequest, readForm } from "../../form.server.ts";
 import { useLanguage, useT } from "../../i18n/i18n.ts";
 import { envOf, requireUser, waitUntilOf } from "../../session.server.ts";
 import type { Route } from "./+types/route";
-import { claim, commission, confirm, handOver, refused, supply, testRun } from "./actions.server.ts";
+import { claim, commission, confirm, dryRunCheck, handOver, refused, supply, testRun } from "./actions.server.ts";
 import { ClaimForm } from "./claim-form.tsx";
-import { CommissioningSteps } from "./commissioning-steps.tsx";
+import { CommissioningSteps, DryRunCheckLine } from "./commissioning-steps.tsx";
 import { ConfirmCodeForm } from "./confirm-code-form.tsx";
 import { loadInstallerPage } from "./loader.server.ts";
 
@@ -42,6 +42,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return testRun(env, user, form);
     case "commission":
       return commission(env, user, form);
+    case "dryRunCheck":
+      return dryRunCheck(env, user, form);
     case "handOver":
       return handOver(env, user, form);
     default:
@@ -101,7 +103,14 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
               {t("installer.handedOver")}
             </p>
           )}
-          {inHand && <CommissioningSteps deviceId={inHand.deviceId} state={commissioning} busy={busy} />}
+          {inHand && (
+            <CommissioningSteps
+              deviceId={inHand.deviceId}
+              state={commissioning}
+              commissioned={inHand.report !== null}
+              busy={busy}
+            />
+          )}
           <section className="card stack" aria-labelledby="claim-title">
             <h2 id="claim-title">{t("installer.claimTitle")}</h2>
             {pending ? (
@@ -130,7 +139,8 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
                           time: formatDateTime(box.report.at, language),
                           measured: box.report.measured.runningCurrent,
                           current: box.report.set.defaultCurrent,
-                        })}
+                        })}{" "}
+                        <DryRunCheckLine check={box.report.dryRunCheck ?? null} />
                       </span>
                     )}
                     {box.handedOverAt === null && (
@@ -164,7 +174,10 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
             ) : (
               <ul className="installer-boxes" data-testid="stock-list">
                 {overview.stock.map((box) => (
-                  <li key={box.deviceId}>{box.deviceId}</li>
+                  <li key={box.deviceId}>
+                    {box.deviceId}
+                    {box.via === "region" && <span className="muted"> · {t("installer.fromRegion")}</span>}
+                  </li>
                 ))}
               </ul>
             )}

@@ -193,12 +193,47 @@ const WRITES: Record<string, Case | "farmer only" | "installer only" | "public" 
     },
     status: 200,
   },
+  "DELETE /api/admin/installers/:userId/stock": {
+    run: async (admin) => {
+      const electrician = await createUser();
+      const other = await freshAdmin();
+      await call("POST", "/api/admin/installers", other.token, { mobileNo: electrician.mobileNo, name: "Suresh" });
+      const { deviceId } = await provisionDevice(null);
+      await call("POST", `/api/admin/installers/${electrician.id}/stock`, other.token, { deviceIds: [deviceId] });
+      const body = { deviceIds: [deviceId] };
+      const response = await call("DELETE", `/api/admin/installers/${electrician.id}/stock`, admin.token, body);
+      return { response, target: `user:${electrician.id}`, details: body };
+    },
+    status: 200,
+  },
+  "PUT /api/admin/installers/:userId/region": {
+    run: async (admin) => {
+      const electrician = await createUser();
+      const other = await freshAdmin();
+      await call("POST", "/api/admin/installers", other.token, { mobileNo: electrician.mobileNo, name: "Suresh" });
+      const response = await call("PUT", `/api/admin/installers/${electrician.id}/region`, admin.token, {
+        region: "Barabanki",
+      });
+      return { response, target: `user:${electrician.id}`, details: { region: "barabanki" } };
+    },
+    status: 200,
+  },
+  "PUT /api/admin/box-regions": {
+    run: async (admin) => {
+      const { deviceId } = await provisionDevice(null);
+      const body = { deviceIds: [deviceId], region: "sitapur" };
+      const response = await call("PUT", "/api/admin/box-regions", admin.token, body);
+      return { response, target: null, details: body };
+    },
+    status: 200,
+  },
   "POST /api/pumps/:deviceId/installation/seen": "farmer only",
   "POST /api/installer/claims": "installer only",
   "POST /api/installer/claims/confirm": "installer only",
   "POST /api/installer/boxes/:deviceId/supply": "installer only",
   "POST /api/installer/boxes/:deviceId/test-run": "installer only",
   "POST /api/installer/boxes/:deviceId/commissioning": "installer only",
+  "POST /api/installer/boxes/:deviceId/dry-run-check": "installer only",
   "POST /api/installer/boxes/:deviceId/hand-over": "installer only",
   "PUT /api/admin/update-user-role": {
     run: async (admin) => {

@@ -48,7 +48,7 @@ import {
   verifyNumberRequestSchema,
 } from "../../../common/api-schemas.ts";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
-import { installerRequestSchema } from "../../../common/installer-schemas.ts";
+import { boxRegionRequestSchema, installerRequestSchema } from "../../../common/installer-schemas.ts";
 import { PROTECTION_SETTINGS } from "../../../common/protection-changes.ts";
 import {
   deviceIdSchema,
@@ -376,6 +376,13 @@ const ROUTES: Record<string, Spec> = {
     effect: "write",
     params: { deviceId: (f) => f.ownerDevice.deviceId },
     body: { template: () => ({ seconds: 5 }), fields: ["seconds"] },
+    accepts: () => false,
+  },
+  "POST /api/installer/boxes/:deviceId/dry-run-check": {
+    caller: "owner",
+    effect: "write",
+    params: { deviceId: (f) => f.ownerDevice.deviceId },
+    body: { template: () => ({ seconds: 30 }), fields: ["seconds"] },
     accepts: () => false,
   },
   "POST /api/installer/boxes/:deviceId/commissioning": {
@@ -743,6 +750,30 @@ const ROUTES: Record<string, Spec> = {
     params: { userId: (f) => String(f.other.id) },
     body: { template: (f) => ({ deviceIds: [f.ownerDevice.deviceId] }), fields: ["deviceIds"] },
     accepts: () => false,
+  },
+  "DELETE /api/admin/installers/:userId/stock": {
+    caller: "admin",
+    effect: "write",
+    params: { userId: (f) => String(f.other.id) },
+    body: { template: (f) => ({ deviceIds: [f.ownerDevice.deviceId] }), fields: ["deviceIds"] },
+    accepts: () => false,
+  },
+  "PUT /api/admin/installers/:userId/region": {
+    caller: "admin",
+    effect: "write",
+    params: { userId: (f) => String(f.other.id) },
+    body: { template: () => ({ region: "barabanki" }), fields: ["region"] },
+    accepts: () => false,
+  },
+  // Tags only boxes waiting for a farmer: any well-formed body is accepted (and never sent).
+  "PUT /api/admin/box-regions": {
+    caller: "admin",
+    effect: "write",
+    body: {
+      template: (f) => ({ deviceIds: [f.ownerDevice.deviceId], region: "sitapur" }),
+      fields: ["deviceIds", "region"],
+    },
+    accepts: (seen) => jsonBody(seen, boxRegionRequestSchema) !== undefined,
   },
   "GET /api/admin/user/:id": {
     caller: "admin",

@@ -88,6 +88,7 @@ describe("installer accounts", () => {
       userId: farmer.id,
       mobileNo: farmer.mobileNo,
       name: "Ramesh",
+      region: null,
     });
   });
 

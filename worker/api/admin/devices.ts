@@ -14,6 +14,7 @@ import { accessChangeResponseSchema } from "../../../common/api-responses/refusa
 import { mobileNoSchema } from "../../../common/api-schemas.ts";
 import { generateDeviceId, generateDeviceKey, hashDeviceKey } from "../../../common/credentials.ts";
 import { deviceKindSchema } from "../../../common/device-protocol.ts";
+import { regionSchema } from "../../../common/installer-schemas.ts";
 import { deviceIdSchema } from "../../../common/pump-schemas.ts";
 import { z } from "../../../common/zod.ts";
 import { getDb } from "../../db/client.ts";
@@ -29,10 +30,17 @@ import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
 
-export const provisionSchema = z.object({
-  kind: deviceKindSchema,
-  ownerMobileNo: mobileNoSchema.optional(),
-});
+export const provisionSchema = z
+  .object({
+    kind: deviceKindSchema,
+    ownerMobileNo: mobileNoSchema.optional(),
+    /** The region of a box waiting for its farmer (docs/decisions/035-installer-regions.md). */
+    region: regionSchema.optional(),
+  })
+  .refine((body) => !(body.ownerMobileNo && body.region), {
+    error: "A box provisioned for an owner is in no region.",
+    path: ["region"],
+  });
 
 export const ownerSchema = z.object({ mobileNo: mobileNoSchema.nullable() });
 
@@ -62,7 +70,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
     });
   })
   .post("/devices", requireAuth("admin"), async (c) => {
-    const { kind, ownerMobileNo } = await readJsonBody(c, provisionSchema);
+    const { kind, ownerMobileNo, region } = await readJsonBody(c, provisionSchema);
     const owner = ownerMobileNo ? await ownerFor(c, ownerMobileNo) : null;
     const key = generateDeviceKey();
     const device = await insertDevice(getDb(c.env.DB), {
@@ -71,6 +79,7 @@ export const adminDeviceRoutes = new Hono<ApiEnv>()
       keyHash: await hashDeviceKey(key),
       ownerUserId: owner?.id ?? null,
       now: Date.now(),
+      region: region ?? null,
     });
     auditTarget(c, device.id);
     return respond(

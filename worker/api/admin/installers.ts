@@ -1,17 +1,31 @@
 // Installers for admins (docs/admin-area.md, "Installers"): make a verified account an installer,
-// list them, and give one boxes (not yet linked) to fit. Every write is on the audit trail.
+// list them, give one boxes (not yet linked) to fit or take unused ones back, set the region whose
+// boxes they may claim, and tag boxes with a region. The work is worker/services/admin-installers.ts,
+// shared with the /admin/installers page. Every write is on the audit trail.
 import { Hono } from "hono";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
 import {
+  boxRegionResponseSchema,
   installerListResponseSchema,
+  installerRegionResponseSchema,
   installerResponseSchema,
   stockResponseSchema,
+  stockReturnResponseSchema,
 } from "../../../common/api-responses/installers.ts";
-import { installerRequestSchema, installerStockRequestSchema } from "../../../common/installer-schemas.ts";
-import { getDb } from "../../db/client.ts";
-import { addToStock, findInstaller, listInstallers, upsertInstaller } from "../../db/installers.ts";
-import { findUserByMobileNo } from "../../db/users.ts";
-import { apiError } from "../../http/http-error.ts";
+import {
+  boxRegionRequestSchema,
+  installerRegionRequestSchema,
+  installerRequestSchema,
+  installerStockRequestSchema,
+} from "../../../common/installer-schemas.ts";
+import {
+  giveStock,
+  installerList,
+  makeInstaller,
+  setRegion,
+  tagBoxes,
+  takeBackStock,
+} from "../../services/admin-installers.ts";
 import { auditTarget } from "../admin-audit-middleware.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
@@ -19,42 +33,44 @@ import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
 
 export const adminInstallerRoutes = new Hono<ApiEnv>()
-  .get("/installers", requireAuth("admin"), async (c) => {
-    const rows = await listInstallers(getDb(c.env.DB));
-    return respond(c, installerListResponseSchema, {
-      success: true,
-      installers: rows.map(({ installer, mobileNo }) => ({ userId: installer.userId, mobileNo, name: installer.name })),
-    });
-  })
+  .get("/installers", requireAuth("admin"), async (c) =>
+    respond(c, installerListResponseSchema, { success: true, installers: await installerList(c.env) }),
+  )
   .post("/installers", requireAuth("admin"), async (c) => {
     const { mobileNo, name } = await readJsonBody(c, installerRequestSchema);
-    const db = getDb(c.env.DB);
-    const account = await findUserByMobileNo(db, mobileNo);
-    if (!account) throw apiError(404, "userNotFound");
-    auditTarget(c, `user:${account.id}`);
-    // The farmer calls this number after the hand-over: its holder must have proved it.
-    if (account.numberVerifiedAt === null) throw apiError(409, "numberNotVerified");
-    const installer = await upsertInstaller(db, {
-      userId: account.id,
+    const installer = await makeInstaller(c.env, {
+      mobileNo,
       name,
-      createdByUserId: c.var.user.id,
-      now: Date.now(),
+      adminUserId: c.var.user.id,
+      onTarget: (target) => auditTarget(c, target),
     });
-    return respond(
-      c,
-      installerResponseSchema,
-      { success: true, installer: { userId: installer.userId, mobileNo, name: installer.name } },
-      201,
-    );
+    return respond(c, installerResponseSchema, { success: true, installer }, 201);
   })
   .post("/installers/:userId/stock", requireAuth("admin"), async (c) => {
     const userId = parseInput(userIdSchema, c.req.param("userId"));
     auditTarget(c, `user:${userId}`);
     const { deviceIds } = await readJsonBody(c, installerStockRequestSchema);
-    const db = getDb(c.env.DB);
-    if (!(await findInstaller(db, userId))) throw apiError(404, "notAnInstaller");
-    return respond(c, stockResponseSchema, {
+    return respond(c, stockResponseSchema, { success: true, added: await giveStock(c.env, userId, deviceIds) });
+  })
+  .delete("/installers/:userId/stock", requireAuth("admin"), async (c) => {
+    const userId = parseInput(userIdSchema, c.req.param("userId"));
+    auditTarget(c, `user:${userId}`);
+    const { deviceIds } = await readJsonBody(c, installerStockRequestSchema);
+    return respond(c, stockReturnResponseSchema, {
       success: true,
-      added: await addToStock(db, userId, deviceIds, Date.now()),
+      removed: await takeBackStock(c.env, userId, deviceIds),
     });
+  })
+  .put("/installers/:userId/region", requireAuth("admin"), async (c) => {
+    const userId = parseInput(userIdSchema, c.req.param("userId"));
+    auditTarget(c, `user:${userId}`);
+    const { region } = await readJsonBody(c, installerRegionRequestSchema);
+    return respond(c, installerRegionResponseSchema, {
+      success: true,
+      installer: await setRegion(c.env, userId, region),
+    });
+  })
+  .put("/box-regions", requireAuth("admin"), async (c) => {
+    const { deviceIds, region } = await readJsonBody(c, boxRegionRequestSchema);
+    return respond(c, boxRegionResponseSchema, { success: true, tagged: await tagBoxes(c.env, deviceIds, region) });
   });

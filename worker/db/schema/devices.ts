@@ -47,9 +47,19 @@ export const devices = sqliteTable(
      * a missed call to the stop number always stops it): docs/decisions/028-switching-by-phone.md.
      */
     startByMissedCall: integer("start_by_missed_call", { mode: "boolean" }).notNull().default(false),
+    /**
+     * The region a box waiting for its farmer belongs to (a district or block, as an admin tags
+     * it, in `regionSchema`'s form): an installer given that region may claim it
+     * (docs/decisions/035-installer-regions.md). Null: in no region.
+     */
+    region: text("region"),
     createdAt: timestamp("created_at").notNull(),
   },
-  (table) => [index("devices_owner_idx").on(table.ownerUserId, table.createdAt)],
+  (table) => [
+    index("devices_owner_idx").on(table.ownerUserId, table.createdAt),
+    // An installer's region's boxes: the unlinked boxes with that tag.
+    index("devices_region_idx").on(table.region),
+  ],
 );
 
 /**

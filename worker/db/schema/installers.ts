@@ -13,6 +13,11 @@ export const installers = sqliteTable("installers", {
     .references(() => users.id, { onDelete: "cascade" }),
   /** The installer's name as the farmer sees it after the hand-over ("Ramesh Electricals"). */
   name: text("name").notNull(),
+  /**
+   * The region whose unlinked boxes (`devices.region`) the installer may claim besides their
+   * stock (docs/decisions/035-installer-regions.md); null: their stock only.
+   */
+  region: text("region"),
   createdByUserId: integer("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
   createdAt: timestamp("created_at").notNull(),
 });

@@ -1,6 +1,7 @@
 // The installation block of the user detail page (docs/user-area.md, "The installer's visit"):
 // who installed the box and how to reach them, whether it was handed over, and the commissioning
-// report as the server kept it (what the box measured, what was suggested and set, the feeder).
+// report as the server kept it (what the box measured, what was suggested and set, the feeder,
+// the dry-run check or that it was skipped).
 import { formatDateTime, formatMobileNo, formatVoltages } from "../../../../common/i18n/format.ts";
 import type { installationForAdmin } from "../../../../worker/services/installer-visits.ts";
 import { useAdminT } from "../../../i18n/admin.ts";
@@ -48,6 +49,16 @@ export function InstallationCard({
                 horsePower: report.set.horsePower,
                 suggested: report.suggested.defaultCurrent,
               })}
+              <br />
+              <span data-testid="installation-dry-run">
+                {report.dryRunCheck
+                  ? t(report.dryRunCheck.tripped ? "admin.user.dryRunTripped" : "admin.user.dryRunNotTripped", {
+                      time: formatDateTime(report.dryRunCheck.at, language),
+                      current: report.dryRunCheck.current,
+                      tripBelow: report.dryRunCheck.tripBelow,
+                    })
+                  : t("admin.user.dryRunSkipped")}
+              </span>
             </>
           )}
         </Fact>
