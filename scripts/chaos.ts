@@ -32,7 +32,7 @@ const vitest = fileURLToPath(new URL("../node_modules/vitest/vitest.mjs", import
 const started = performance.now();
 const child = spawn(
   process.execPath,
-  [vitest, "run", "--project", "workers", "tests/durable-objects/device-hub.chaos.test.ts"],
+  [vitest, "run", "--project", "workers-fresh", "tests/durable-objects/device-hub.chaos.test.ts"],
   {
     env: {
       ...process.env,
