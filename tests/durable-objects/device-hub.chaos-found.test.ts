@@ -102,6 +102,27 @@ describe("found by the chaos simulation", () => {
   });
 });
 
+describe("found by the chaos simulation's schedules, members, hanging D1 and lost hub", () => {
+  it("an OFF on its way when the hub's instance is lost: logged as not confirmed (seed 3372332507)", async () => {
+    const steps: Step[] = [{ do: "tap", action: "off", via: "http" }, { do: "crash" }];
+    expect(await cleanRunLog(steps, 3_372_332_507)).toEqual([
+      "other Motor OFF from the app: the box did not confirm it (the motor may still be running).",
+    ]);
+  });
+
+  it("an ON overtaken by an OFF, both on their way when the hub's instance is lost: both logged as not confirmed (seed 1161676321)", async () => {
+    const steps: Step[] = [
+      { do: "tap", action: "on", via: "http" },
+      { do: "tap", action: "off", via: "http" },
+      { do: "crash" },
+    ];
+    expect(await cleanRunLog(steps, 1_161_676_321)).toEqual([
+      "other Motor ON from the app: the box did not confirm it (the motor may be running).",
+      "other Motor OFF from the app: the box did not confirm it (the motor may still be running).",
+    ]);
+  });
+});
+
 // The two lies seen from outside before the simulation existed, as steps: the simulation's own
 // runs found the same code path (an ack stating a relay other than the one asked for).
 describe("seen in the field, replayed", () => {
