@@ -7,11 +7,9 @@
 import { env } from "cloudflare:workers";
 
 /**
- * The runtime's own timer, taken before the simulation fakes the clock: a held answer looks
- * for the hang's end on it, in the context that asked (a promise may only be settled there:
- * the Worker's request, the hub).
+ * How often a held answer looks for the hang's end, on the runtime's own timer (not the
+ * simulation's fake one), in the context that asked: a promise may only be settled there.
  */
-const realTimeout = globalThis.setTimeout;
 const HANG_LOOK_MS = 1;
 
 let hanging = false;
@@ -33,7 +31,7 @@ function holdAnswers(prototype: Record<string, unknown>, names: string[]): void 
       answer.catch(() => {});
       held += 1;
       return (async () => {
-        while (hanging) await new Promise((resolve) => realTimeout(resolve, HANG_LOOK_MS));
+        while (hanging) await scheduler.wait(HANG_LOOK_MS);
         held -= 1;
         return answer;
       })();

@@ -484,6 +484,10 @@ class World {
     const page = by === "owner" ? this.#browser : this.#member.page;
     // Without its socket the page posts its form: the HTTP route.
     const via = asked === "socket" && page === null ? "http" : asked;
+    // The Worker reads the session from D1 before anything: while D1 hangs, the form waits
+    // there and the step does nothing (a request held in the Worker's own context could not be
+    // answered there once the hang ends; the hub's own queries are what the hang is about).
+    if (via === "http" && d1Hangs()) return;
     this.#requestCount += 1;
     const request: PersonRequest = {
       n: this.#requestCount,
