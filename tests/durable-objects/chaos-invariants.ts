@@ -200,7 +200,9 @@ export class InvariantChecker {
       // 2. Nothing switches the motor ON that no person (or their own schedule) asked for; a
       // schedule switches at most once per occurrence, and never once deleted or its setter removed.
       if (sent.relay === "on" && !asker && !this.#scheduledOn(sent.sentAt))
-        violations.push("2: the hub sent the box an ON that nobody asked for (no person, no schedule due)");
+        violations.push(
+          `2: the hub sent the box an ON that nobody asked for (no person, no schedule due at ${new Date(sent.sentAt).toISOString()}; schedules set: ${JSON.stringify([...this.#schedules.values()])})`,
+        );
       // 8. A person who is none of the pump's people (a member removed) never switches anything.
       if (asker?.outsider)
         violations.push(`8: a tap of the operator while not a member sent the box ${sent.relay.toUpperCase()}`);

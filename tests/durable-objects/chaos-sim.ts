@@ -266,9 +266,10 @@ class World {
   async stop(): Promise<void> {
     if (d1Hangs()) endD1Hang();
     if (this.#d1Down) await this.#setD1(true);
-    // Timers the last instance left (a flush, an ack window) die with the run.
-    vi.clearAllTimers();
-    if (!this.#deviceId) return;
+    if (!this.#deviceId) {
+      vi.clearAllTimers();
+      return;
+    }
     // The run's hub goes with it, sockets, storage and all: ten thousand runs must not keep ten
     // thousand hubs, and nothing it still had under way may meet its tables gone.
     // Its sockets close first: what still waits for the box (a command, an alarm's switch-off)
@@ -276,9 +277,18 @@ class World {
     this.#browser?.close();
     this.#member.page?.close();
     this.#box.peer?.close();
-    // What waits on the clock (a schedule waiting out the cooldown) never ends: a few looks only.
+    // What waits on the clock (a schedule waiting out the cooldown) ends as the clock moves on.
     for (let look = 0; look < 50 && this.#busy().length > 0; look++) {
-      await runInDurableObject(this.#stub, () => {});
+      await runInDurableObject(this.#stub, () => void vi.advanceTimersByTime(10_000));
+    }
+    // Timers the last instance left (a flush, an ack window) die with the run.
+    vi.clearAllTimers();
+    if (this.#busy().length > 0) {
+      // Still under way: the platform would not evict it; the run's end resets it instead.
+      await runInDurableObject(this.#stub, (_hub, state) => state.abort("chaos: the hub's instance is lost")).catch(
+        () => {},
+      );
+      for (const op of this.#busy()) op.lost = true;
     }
     await evictDurableObject(this.#stub);
     await runInDurableObject(this.#stub, async (_hub, state) => {
