@@ -110,6 +110,21 @@ describe("found by the chaos simulation's schedules, members, hanging D1 and los
     ]);
   });
 
+  it("a schedule deleted while its ON waits out a command on its way: the ON never leaves (seed 2183822236)", async () => {
+    const steps: Step[] = [
+      { do: "schedule", by: "owner", action: "on", inMinutes: 3, forMinutes: 1, repeat: "once" },
+      { do: "phone", action: "on", minutes: 1 },
+      { do: "wait", ms: 233_765, alarm: "onTime" },
+      { do: "refresh" },
+      { do: "tap", action: "off", via: "socket" },
+      { do: "wait", ms: 9_591, alarm: "onTime" },
+      { do: "unschedule" },
+      { do: "wait", ms: 4_977, alarm: "onTime" },
+    ];
+    const log = await cleanRunLog(steps, 2_183_822_236);
+    expect(log.some((line) => line.includes("by schedule"))).toBe(false);
+  });
+
   it("an ON overtaken by an OFF, both on their way when the hub's instance is lost: both logged as not confirmed (seed 1161676321)", async () => {
     const steps: Step[] = [
       { do: "tap", action: "on", via: "http" },
