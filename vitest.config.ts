@@ -70,6 +70,8 @@ export default defineConfig(async () => {
           CHAOS_SEED: process.env.CHAOS_SEED ?? "",
           CHAOS_RUNS: process.env.CHAOS_RUNS ?? "",
           CHAOS_REPLAY: process.env.CHAOS_REPLAY ?? "",
+          // "k/n": this process runs the exploration's runs whose index is k modulo n (npm run chaos --jobs n).
+          CHAOS_SHARD: process.env.CHAOS_SHARD ?? "",
           VAPID_PUBLIC_KEY: vapid.publicKey,
           VAPID_PRIVATE_KEY: vapid.privateKey,
           // The push service played in Node (tests/push-outbound.ts) is not one of the

@@ -31,6 +31,20 @@ import type { FrameAllowance } from "./socket-caps.ts";
 import { type MotorBelief, type PendingSwitch, ZERO_POWER } from "./state.ts";
 import type { Usage } from "./usage.ts";
 
+/**
+ * Switches still waiting for their ack that a newer one overtook (the state's `pendingSwitch`
+ * holds only the newest), kept in storage only while there are any: a hub stopped with them
+ * under way (a deploy, a crash) logs each as unconfirmed when it starts again.
+ */
+const OVERTAKEN_IN_FLIGHT_KEY = "overtaken-switches-in-flight";
+
+/** The overtaken switches a stopped hub left waiting for their ack, taken from storage (startRooms logs them). */
+export function takeOvertakenInFlight(storage: DurableObjectStorage): PendingSwitch[] {
+  const overtaken = storage.kv.get<PendingSwitch[]>(OVERTAKEN_IN_FLIGHT_KEY) ?? [];
+  if (overtaken.length > 0) storage.kv.delete(OVERTAKEN_IN_FLIGHT_KEY);
+  return overtaken;
+}
+
 export type CommandRooms = { log: MotorLog; view: PumpView; usage: Usage; offs: OwedSwitchOffs; book: ScheduleBook };
 
 export class MotorCommands extends Room<CommandRooms> {
@@ -38,6 +52,8 @@ export class MotorCommands extends Room<CommandRooms> {
   readonly #channel: CommandChannel;
   /** Switch commands waiting for their ack right now (memory only: an ack can only be timely while we wait). */
   readonly #switchesInFlight = new Map<string, PendingSwitch>();
+  /** Whether overtaken switches are in storage now (OVERTAKEN_IN_FLIGHT_KEY). */
+  #overtakenStored = false;
 
   constructor(hub: HubContext, rooms: CommandRooms, allowance: FrameAllowance) {
     super(hub, rooms);
@@ -80,6 +96,7 @@ export class MotorCommands extends Room<CommandRooms> {
     }
     meter.step("stateWrite");
     this.#switchesInFlight.set(id, pending);
+    if (this.#switchesInFlight.size > 1) this.#storeOvertaken();
     this.rooms.view.publish();
     meter.step("broadcasts");
     const beliefWhenSent = state.current.motor;
@@ -87,14 +104,14 @@ export class MotorCommands extends Room<CommandRooms> {
     // are stored in one commit, and the pages' frames leave with it. Settled here instead, after
     // the wait, they would be a second step, a second commit and a hop between the two.
     const acked = this.sendCommand(device, { type: "switch", id, relay: command.action }, async (ack) => {
-      this.#switchesInFlight.delete(id);
+      this.#notInFlight(id);
       await this.#settleSwitch(pending, ack, "ack");
       // A timed ON the box refused owes nothing: a later ON without minutes must not stop then.
       if (!ack.ok && command.timedRun && ack.relay === "off") this.rooms.offs.forget(TIMED_RUN_OFF_ID);
     });
     meter.step("switchFrame");
     const ack = await acked;
-    this.#switchesInFlight.delete(id);
+    this.#notInFlight(id);
     if (ack === null) {
       const linkLost = sockets.device() === null;
       await this.#commandUnanswered(pending, beliefWhenSent, linkLost ? "linkLost" : "noAnswer");
@@ -107,6 +124,21 @@ export class MotorCommands extends Room<CommandRooms> {
     // starter, a newer command), it does not confirm this one, and OFF is never answered "ON".
     if (ack.relay !== command.action) return { ok: false, code: "rejected" };
     return { ok: true, status: ack.relay };
+  }
+
+  #notInFlight(id: string): void {
+    this.#switchesInFlight.delete(id);
+    if (this.#overtakenStored) this.#storeOvertaken();
+  }
+
+  /** Keeps the switches in flight other than the newest in storage, or clears them when there are none. */
+  #storeOvertaken(): void {
+    const { storage } = this.hub.ctx;
+    const newest = this.hub.state.current.pendingSwitch?.id;
+    const overtaken = [...this.#switchesInFlight.values()].filter((pending) => pending.id !== newest);
+    if (overtaken.length > 0) storage.kv.put(OVERTAKEN_IN_FLIGHT_KEY, overtaken);
+    else storage.kv.delete(OVERTAKEN_IN_FLIGHT_KEY);
+    this.#overtakenStored = overtaken.length > 0;
   }
 
   /** Whether the switch `id` is waiting for its ack right now. */

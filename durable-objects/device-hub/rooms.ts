@@ -3,7 +3,7 @@
 import { HubAlerts } from "./alerts.ts";
 import { BrowserRequests } from "./browser-requests.ts";
 import { Browsers } from "./browsers.ts";
-import { MotorCommands } from "./commands.ts";
+import { MotorCommands, takeOvertakenInFlight } from "./commands.ts";
 import { Commissioning } from "./commissioning.ts";
 import type { HubContext } from "./context.ts";
 import { DebugLines } from "./debug-lines.ts";
@@ -41,6 +41,11 @@ export function startRooms(hub: HubContext, allowance: FrameAllowance): HubRooms
   if (restarted) hub.state.save(restarted);
   hub.stats.countWake();
   const rooms = openRooms(hub, allowance);
+  // ...and its log says so for each, the newest and those it overtook, as for any command left
+  // unanswered (commands.ts): never silence.
+  const newest = restarted?.pendingSwitch;
+  for (const lost of [...takeOvertakenInFlight(hub.ctx.storage), ...(newest ? [newest] : [])])
+    rooms.log.record("other", { kind: "unconfirmed", relay: lost.relay, origin: lost.origin, why: "noAnswer" });
   // Schedules are the truth, their wake-up timer only a copy: restore it if a crash lost it.
   hub.timers.syncSchedules();
   // A belief changed by the restart itself (above) is counted from here.

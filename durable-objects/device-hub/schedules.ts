@@ -197,6 +197,8 @@ export class Schedules extends Room<ScheduleRooms> {
       runKey,
       offAfterMinutes: action === "on" ? schedule.durationMinutes : null,
     });
+    // Deleted (or gone with the member who set it) while it waited: nothing to record.
+    if (result === null) return;
     if (result.ok) {
       await finish("done", null, null);
       return;
@@ -241,7 +243,7 @@ export class Schedules extends Room<ScheduleRooms> {
       off.scheduleId === TIMED_RUN_OFF_ID
         ? { by: "timedOff", afterMinutes: off.afterMinutes }
         : (this.rooms.windows.stopping(off.scheduleId, now) ?? { by: "scheduleOff", afterMinutes: off.afterMinutes });
-    const result = await this.#switch("off", origin);
+    const result = (await this.#switch("off", origin))!;
     if (result.ok) {
       offs.forget(off.scheduleId);
       await this.rooms.windows.reconcile();
@@ -259,17 +261,20 @@ export class Schedules extends Room<ScheduleRooms> {
   /**
    * A schedule's switch, through the same path as the app's (offline, phase fault, cooldown
    * and logging all apply). A cooldown or a command in flight is waited out once: a farmer who
-   * switched by hand a few seconds before the schedule still gets the schedule.
+   * switched by hand a few seconds before the schedule still gets the schedule. Null: the
+   * schedule was deleted while it waited (or went with the member who set it), and a schedule
+   * that no longer exists starts nothing.
    */
   async #switch(
     action: RelayState,
     origin: CommandOrigin,
     scheduleRun?: SwitchRequest["scheduleRun"],
-  ): Promise<MotorCommandResult> {
+  ): Promise<MotorCommandResult | null> {
     const request: SwitchRequest = { action, origin, ...(scheduleRun ? { scheduleRun } : {}) };
     const result = await this.rooms.commands.sendSwitch(request);
     if (result.ok || (result.code !== "cooldown" && result.code !== "busy")) return result;
     await new Promise((resolve) => setTimeout(resolve, (result.retryAfterMs ?? DEVICE_ACK_TIMEOUT_MS) + 250));
+    if (scheduleRun && !this.rooms.book.get(scheduleRun.scheduleId)) return null;
     return this.rooms.commands.sendSwitch(request);
   }
 }

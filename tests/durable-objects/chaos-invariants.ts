@@ -2,9 +2,12 @@
 // against what the simulation knows and the hub cannot: the box's true relay, supply and phases,
 // which frames reached the hub and when, which command each person asked for and what they were
 // answered. Each violation names its rule by number (docs/pump-state.md, "Proof under chaos").
+
+import { DEVICE_ACK_TIMEOUT_MS, MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
 import type { DeviceMessage, RelayState } from "../../common/device-protocol.ts";
 import type { MotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorStatus, StatusSource } from "../../common/pump-state.ts";
+import { SCHEDULE_LATE_LIMIT_MS } from "../../durable-objects/device-hub/schedules.ts";
 import type { Step } from "./chaos-steps.ts";
 
 /** At or above this, a reading proves the motor turns (docs/pump-state.md, "Readings are evidence"). */
@@ -26,9 +29,29 @@ export type PersonRequest = {
   switchId: string | null;
   result: Outcome | null;
   checked: boolean;
-  /** Sent on a page's socket after its session was signed out. */
+  /** Sent on a page's socket after its session was signed out, or its member removed. */
   sessionEnded: boolean;
+  /** The owner, or the operator they may share the pump with. */
+  by: "owner" | "member";
+  /** Asked by the operator while they were none of the pump's people (not yet, or removed). */
+  outsider: boolean;
 };
+
+/** A schedule a person set, as the hub accepted it: its one occurrence in a run (a window's: open until `closesAt`). */
+export type ScheduleSet = {
+  id: number;
+  kind: "clock" | "window";
+  action: RelayState;
+  at: number;
+  closesAt: number | null;
+  byMember: boolean;
+};
+
+/**
+ * A clock schedule's ON may leave this late at most: the hub's late limit, a cooldown it waits
+ * out once, and the ack window of a command it found on its way.
+ */
+const SCHEDULE_ON_LATEST_MS = SCHEDULE_LATE_LIMIT_MS + MOTOR_COOLDOWN_MS + DEVICE_ACK_TIMEOUT_MS + 1_000;
 
 export type LogEntry = { id: number; action: "on" | "off" | "other"; event: MotorLogEvent };
 
@@ -106,6 +129,46 @@ export class InvariantChecker {
   /** The latest timed ON (a phone's "ON for N minutes") the box received, and whether its switch-off is settled. */
   #timed: { switchId: string; dueAt: number; settled: boolean } | null = null;
   #linkedAtStart = false;
+  /** The schedules set and not deleted (nor gone with the member who set them); `used`: its ON has left. */
+  readonly #schedules = new Map<number, ScheduleSet & { used: boolean }>();
+
+  scheduleSet(schedule: ScheduleSet): void {
+    this.#schedules.set(schedule.id, { ...schedule, used: false });
+  }
+
+  scheduleDeleted(id: number): void {
+    this.#schedules.delete(id);
+  }
+
+  oldestSchedule(): number | null {
+    return this.#schedules.keys().next().value ?? null;
+  }
+
+  /** The member's schedules go with them: none may run after this. */
+  memberRemoved(): void {
+    for (const [id, schedule] of this.#schedules) if (schedule.byMember) this.#schedules.delete(id);
+  }
+
+  /**
+   * Whether an ON nobody asked for in this step is a schedule's own: a clock ON whose time has
+   * come (not too long ago) and that has not switched yet, or a power window open now.
+   */
+  #scheduledOn(at: number): boolean {
+    const schedules = [...this.#schedules.values()];
+    const clock = schedules.find(
+      (schedule) =>
+        schedule.kind === "clock" &&
+        schedule.action === "on" &&
+        !schedule.used &&
+        schedule.at <= at &&
+        at <= schedule.at + SCHEDULE_ON_LATEST_MS,
+    );
+    if (clock) {
+      clock.used = true;
+      return true;
+    }
+    return schedules.some((schedule) => schedule.kind === "window" && schedule.at <= at && at < schedule.closesAt!);
+  }
 
   /** The switch commands the checker follows, for the simulation to ask the hub which are in flight. */
   switchIds(): string[] {
@@ -134,8 +197,15 @@ export class InvariantChecker {
         lateConfirmed: false,
         refused: false,
       });
-      // 2. Nothing switches the motor ON that no person (or their own schedule) asked for.
-      if (sent.relay === "on" && !asker) violations.push("2: the hub sent the box an ON that nobody asked for");
+      // 2. Nothing switches the motor ON that no person (or their own schedule) asked for; a
+      // schedule switches at most once per occurrence, and never once deleted or its setter removed.
+      if (sent.relay === "on" && !asker && !this.#scheduledOn(sent.sentAt))
+        violations.push(
+          `2: the hub sent the box an ON that nobody asked for (no person, no schedule due at ${new Date(sent.sentAt).toISOString()}; schedules set: ${JSON.stringify([...this.#schedules.values()])})`,
+        );
+      // 8. A person who is none of the pump's people (a member removed) never switches anything.
+      if (asker?.outsider)
+        violations.push(`8: a tap of the operator while not a member sent the box ${sent.relay.toUpperCase()}`);
       // 7. A socket whose session ended never switches anything.
       if (asker?.sessionEnded)
         violations.push(`7: a tap on a signed-out page's socket sent the box ${sent.relay.toUpperCase()}`);
@@ -176,6 +246,8 @@ export class InvariantChecker {
     // 3. OFF is never refused for the cooldown (nor while busy, in a phase fault, without supply).
     for (const request of observation.answered) {
       const result = request.result!;
+      if (request.outsider && result.ok)
+        violations.push(`8: a tap of the operator while not a member was answered as a success`);
       if (request.sessionEnded && (result.ok || result.code !== "answerLost")) {
         violations.push(`7: a tap on a signed-out page's socket was answered: ${JSON.stringify(result)}`);
       }

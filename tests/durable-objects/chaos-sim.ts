@@ -17,19 +17,22 @@ import type { MotorCommandResult } from "../../common/hub-contract.ts";
 import { wordsIn } from "../../common/i18n/dictionaries.ts";
 import { motorLogText } from "../../common/i18n/motor-log.ts";
 import type { MotorLogEvent } from "../../common/motor-log-event.ts";
+import { MAX_PUMP_MEMBERS } from "../../common/pump-roles.ts";
 import { faultsOf } from "../../durable-objects/device-hub/pump-model.ts";
 import type { HubRooms } from "../../durable-objects/device-hub/rooms.ts";
 import { isLive } from "../../durable-objects/device-hub/sockets.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { startSession } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
+import { insertInvitation } from "../../worker/db/device-members.ts";
 import { motorLogEventOfRow } from "../../worker/db/motor-logs.ts";
 import { users } from "../../worker/db/schema.ts";
 import { uniqueMobileNo } from "../worker/helpers/accounts.ts";
 import { provisionDevice } from "../worker/helpers/boxes.ts";
-import { postJson } from "../worker/helpers/http.ts";
+import { deleteJson, postJson } from "../worker/helpers/http.ts";
 import { hubStub } from "../worker/helpers/hub-state.ts";
 import { type BrowserPeer, connectBrowser, connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
+import { d1Hangs, endD1Hang, hangD1, heldD1Answers, installD1Hang, unheld } from "./chaos-d1.ts";
 import {
   type HubView,
   InvariantChecker,
@@ -38,7 +41,7 @@ import {
   type PersonRequest,
   type StepEvents,
 } from "./chaos-invariants.ts";
-import { describeStep, type Step } from "./chaos-steps.ts";
+import { describeStep, type Setter, type Step } from "./chaos-steps.ts";
 
 /** The hub's clock when every run starts: 06:00 in India, a fixed day, so a seed replays exactly. */
 export const SIMULATION_START = Date.UTC(2031, 0, 6, 0, 30);
@@ -62,11 +65,24 @@ function liveDevice(state: DurableObjectState): WebSocket | null {
   return state.getWebSockets("device").find((ws) => isLive(ws)) ?? null;
 }
 
+/** The pages' sockets the hub holds open. */
+function livePages(state: DurableObjectState): number {
+  return state.getWebSockets("browser").filter((ws) => isLive(ws)).length;
+}
+
+/** The minute of India's day (UTC+5:30) at `at`. */
+function istMinuteOfDay(at: number): number {
+  return Math.floor((at + 330 * 60_000) / 60_000) % (24 * 60);
+}
+
 /** A frame the box holds back: an ack states the relay as it is when it finally leaves. */
 type Held = { ack: { id: string; ok: boolean } } | { frame: DeviceMessage };
 
-/** Something the hub was given to do; a person's request knows the switch it sent. */
-type Op = { label: string; done: boolean; request?: PersonRequest };
+/**
+ * Something the hub was given to do; a person's request knows the switch it sent. `lost`: it
+ * was under way when the hub's instance was lost, and its failure is the crash's.
+ */
+type Op = { label: string; done: boolean; request?: PersonRequest; lost?: boolean };
 
 /** The simulated box: the true state of its relay, supply and phases, and its link. */
 type Box = {
@@ -97,11 +113,16 @@ export type RunResult = {
   log: string[];
 };
 
+/** A replay (npm run chaos -- --replay) prints each step as it starts: a run that hangs shows where. */
+const TRACE = env.CHAOS_REPLAY !== "";
+
 /**
  * Runs `steps` against a new hub and box, checking after each; stops at the first violation.
- * The fake clock is on for the whole run and off again after it, whatever happens.
+ * A hub that never settles is one too (something waits for ever), reported with its seed and
+ * shrunk like any other. The fake clock is on for the whole run and off after it, whatever happens.
  */
 export async function runSteps(steps: Step[], seed: number | null = null): Promise<RunResult> {
+  installD1Hang();
   vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"], now: SIMULATION_START });
   const errors = vi.spyOn(console, "error").mockImplementation(() => {});
   const world = new World();
@@ -109,9 +130,15 @@ export async function runSteps(steps: Step[], seed: number | null = null): Promi
     await world.start();
     let stepsRun = 0;
     for (const step of steps) {
-      await world.apply(step);
+      if (TRACE) console.log(`step ${stepsRun + 1}: ${describeStep(step)}`);
+      let violations: string[];
+      try {
+        await world.apply(step);
+        violations = await world.check(step);
+      } catch (error) {
+        violations = [`the run broke down: ${error instanceof Error ? error.message : String(error)}`];
+      }
       stepsRun += 1;
-      const violations = await world.check(step);
       if (violations.length > 0) return { seed, steps, stepsRun, violations, log: world.logText() };
     }
     return { seed, steps, stepsRun, violations: [], log: world.logText() };
@@ -160,19 +187,22 @@ export function describeFailure(result: RunResult): string {
  * made at the simulation's start: the clock starts there again for every run.
  */
 let owner: { userId: number; token: string } | null = null;
+/** The operator every run's owner may share the pump with (each run's box starts unshared). */
+let member: { userId: number; token: string; mobileNo: string } | null = null;
 
-async function newOwner(): Promise<{ userId: number; token: string }> {
+async function newOwner(): Promise<{ userId: number; token: string; mobileNo: string }> {
+  const mobileNo = uniqueMobileNo();
   const [user] = await getDb(env.DB)
     .insert(users)
     // Nobody signs in with a password here: the session is made directly.
     .values({
-      mobileNo: uniqueMobileNo(),
+      mobileNo,
       passwordHash: "chaos-simulation",
       createdAt: Date.now(),
       numberVerifiedAt: Date.now(),
     })
     .returning();
-  return { userId: user!.id, token: (await startSession(env, user!.id, "user")).token };
+  return { userId: user!.id, token: (await startSession(env, user!.id, "user")).token, mobileNo };
 }
 
 class World {
@@ -203,11 +233,19 @@ class World {
   #d1Down = false;
   #log: LogEntry[] = [];
   #lastOutboxId = 0;
+  /** Log entries seen in the outbox by a look since the last check, before the look's flush sent them to D1. */
+  #seenRows = new Map<number, string>();
+  /** What the last look of a settle saw, still true while nothing has been done since. */
+  #lastLook: { view: HubView; lastId: number } | null = null;
   /** What this step did, for the checker. */
   #stepEvents: StepEvents = emptyEvents();
   #stepIndex = 0;
-  /** Socket requests waiting for their `commandResult`. */
-  #socketWaiters = new Map<string, (result: Outcome) => void>();
+  /** Socket requests waiting for their `commandResult`, with the page that sent them. */
+  #socketWaiters = new Map<string, { page: BrowserPeer; answer: (result: Outcome) => void }>();
+  /** The operator: whether they are one of the pump's people now, and their page's socket. */
+  #member = { joined: false, page: null as BrowserPeer | null };
+  /** When D1 answers again (the clock's), while it hangs. */
+  #d1HangsUntil: number | null = null;
 
   get #stub() {
     return hubStub(this.#deviceId);
@@ -215,6 +253,7 @@ class World {
 
   async start(): Promise<void> {
     owner ??= await newOwner();
+    member ??= await newOwner();
     this.#userId = owner.userId;
     this.#token = owner.token;
     this.#device = await provisionDevice(owner.userId);
@@ -225,18 +264,31 @@ class World {
   }
 
   async stop(): Promise<void> {
+    if (d1Hangs()) endD1Hang();
     if (this.#d1Down) await this.#setD1(true);
-    // Timers the last instance left (a flush, an ack window) die with the run.
-    vi.clearAllTimers();
-    if (!this.#deviceId) return;
+    if (!this.#deviceId) {
+      vi.clearAllTimers();
+      return;
+    }
     // The run's hub goes with it, sockets, storage and all: ten thousand runs must not keep ten
     // thousand hubs, and nothing it still had under way may meet its tables gone.
     // Its sockets close first: what still waits for the box (a command, an alarm's switch-off)
     // ends as the link does, and the platform may then stop it.
     this.#browser?.close();
+    this.#member.page?.close();
     this.#box.peer?.close();
-    for (let look = 0; look < SETTLE_LOOKS && this.#busy().length > 0; look++) {
-      await runInDurableObject(this.#stub, () => {});
+    // What waits on the clock (a schedule waiting out the cooldown) ends as the clock moves on.
+    for (let look = 0; look < 50 && this.#busy().length > 0; look++) {
+      await runInDurableObject(this.#stub, () => void vi.advanceTimersByTime(10_000));
+    }
+    // Timers the last instance left (a flush, an ack window) die with the run.
+    vi.clearAllTimers();
+    if (this.#busy().length > 0) {
+      // Still under way: the platform would not evict it; the run's end resets it instead.
+      await runInDurableObject(this.#stub, (_hub, state) => state.abort("chaos: the hub's instance is lost")).catch(
+        () => {},
+      );
+      for (const op of this.#busy()) op.lost = true;
     }
     await evictDurableObject(this.#stub);
     await runInDurableObject(this.#stub, async (_hub, state) => {
@@ -254,6 +306,7 @@ class World {
 
   async apply(step: Step): Promise<void> {
     this.#stepIndex += 1;
+    this.#lastLook = null;
     this.#stepEvents = emptyEvents();
     this.#checker.beforeStep(this.#box.greeted);
     const box = this.#box;
@@ -337,16 +390,20 @@ class World {
         await this.#drop();
         break;
       case "reconnect":
-        if (box.peer === null) await this.#connect();
+        if (box.peer === null && !d1Hangs()) await this.#connect();
         break;
       case "silence":
         box.silent = true;
         break;
       case "page":
+        // Opening a page, signing out and a box's connection all wait on D1 first: while it
+        // hangs, they wait (the person, the box) and the step does nothing.
+        if (step.open && d1Hangs()) break;
         if (step.open) await this.#openPage();
         else await this.#closePage();
         break;
       case "signOut":
+        if (d1Hangs()) break;
         await this.#signOut(step.action);
         break;
       case "restart":
@@ -355,20 +412,44 @@ class World {
         box.held = [];
         await this.#drop();
         this.#setRelay(step.relay);
-        await this.#connect();
+        if (!d1Hangs()) await this.#connect();
         break;
       case "wait":
         await this.#wait(step.ms, step.alarm);
         return;
       case "evict":
         await this.#settle();
-        if (this.#busy().length > 0) return; // the runtime hibernates only a hub with nothing under way
+        // The runtime hibernates only a hub with nothing under way; while D1 hangs, a query may be.
+        if (this.#busy().length > 0 || d1Hangs()) return;
         await this.#stub.flushLogs().catch(() => {});
         await evictDurableObject(this.#stub, { webSockets: "hibernate" });
         vi.clearAllTimers();
         break;
       case "d1":
         await this.#setD1(step.up);
+        break;
+      case "d1Hang":
+        hangD1();
+        this.#d1HangsUntil = Math.max(this.#d1HangsUntil ?? 0, Date.now() + step.ms);
+        break;
+      case "schedule":
+      case "window":
+        this.#setSchedule(step);
+        break;
+      case "unschedule":
+        this.#unschedule();
+        break;
+      case "member":
+        // A person whose page waits on a D1 that hangs does nothing more until it answers.
+        if (d1Hangs()) break;
+        if (step.join) await this.#memberJoins();
+        else await this.#memberRemoved(step.action);
+        break;
+      case "memberTap":
+        await this.#personRequest(step.action, step.via, null, { by: "member" });
+        return;
+      case "crash":
+        await this.#crash();
         break;
       default: {
         const unreachable: never = step;
@@ -379,6 +460,8 @@ class World {
   }
 
   async check(step: Step): Promise<string[]> {
+    // A step ends with a settle, whose last look saw the hub as it is: no look of its own.
+    if (this.#lastLook === null) await this.#settle();
     const { view, entries } = await this.#observe();
     const results = this.#requests.filter((request) => request.result !== null && !request.checked);
     for (const request of results) request.checked = true;
@@ -405,10 +488,16 @@ class World {
     action: RelayState,
     asked: PersonRequest["via"],
     minutes: number | null,
-    options: { sessionEnded?: boolean } = {},
+    options: { sessionEnded?: boolean; by?: "owner" | "member" } = {},
   ): Promise<void> {
+    const by = options.by ?? "owner";
+    const page = by === "owner" ? this.#browser : this.#member.page;
     // Without its socket the page posts its form: the HTTP route.
-    const via = asked === "socket" && this.#browser === null ? "http" : asked;
+    const via = asked === "socket" && page === null ? "http" : asked;
+    // The Worker reads the session from D1 before anything: while D1 hangs, the form waits
+    // there and the step does nothing (a request held in the Worker's own context could not be
+    // answered there once the hang ends; the hub's own queries are what the hang is about).
+    if (via === "http" && d1Hangs()) return;
     this.#requestCount += 1;
     const request: PersonRequest = {
       n: this.#requestCount,
@@ -420,6 +509,9 @@ class World {
       result: null,
       checked: false,
       sessionEnded: options.sessionEnded ?? false,
+      by,
+      // The member asks while they are none of the pump's people (not yet, or removed).
+      outsider: by === "member" && !this.#member.joined,
     };
     this.#requests.push(request);
     this.#stepEvents.requested.push(request);
@@ -429,30 +521,34 @@ class World {
     if (via === "http") {
       this.#track(
         `tap ${action}`,
-        postJson(`/api/pumps/${this.#deviceId}/motor`, { action }, this.#token).then(async (response) => {
-          const body = (await response.json()) as { status?: RelayState; code?: string };
-          answered(
-            response.status === 200
-              ? { ok: true, status: body.status! }
-              : { ok: false, code: body.code ?? `http${response.status}` },
-          );
-        }),
+        postJson(`/api/pumps/${this.#deviceId}/motor`, { action }, by === "owner" ? this.#token : member!.token).then(
+          async (response) => {
+            const body = (await response.json()) as { status?: RelayState; code?: string };
+            answered(
+              response.status === 200
+                ? { ok: true, status: body.status! }
+                : { ok: false, code: body.code ?? `http${response.status}` },
+            );
+          },
+        ),
         request,
       );
     } else if (via === "socket") {
-      const browser = this.#browser;
       const requestId = `chaos-${request.n}`;
       this.#track(
         `socket ${action}`,
         new Promise<void>((resolve) => {
-          this.#socketWaiters.set(requestId, (result) => {
-            answered(result);
-            resolve();
+          this.#socketWaiters.set(requestId, {
+            page: page!,
+            answer: (result) => {
+              answered(result);
+              resolve();
+            },
           });
         }),
         request,
       );
-      browser!.sendRaw(JSON.stringify({ type: "switchMotor", requestId, action }));
+      page!.sendRaw(JSON.stringify({ type: "switchMotor", requestId, action }));
     } else {
       const person = { userId: this.#userId, role: "owner" as const, label: null };
       this.#track(
@@ -467,32 +563,184 @@ class World {
   /** The owner's dashboard opens its socket: the hub counts the box as watched from then. */
   async #openPage(): Promise<void> {
     if (this.#browser) return;
-    let browser: BrowserPeer;
     try {
       // A session of its own, so signing it out ends this page and nothing else.
       this.#pageToken = (await startSession(env, this.#userId, "user")).token;
-      browser = await connectBrowser({ deviceId: this.#deviceId }, { token: this.#pageToken });
+      this.#browser = await this.#watch(this.#pageToken, (page) => {
+        if (this.#browser === page) this.#browser = null;
+      });
     } catch {
-      return; // refused (D1 is down): the page stays without its socket
+      // refused (D1 is down): the page stays without its socket
     }
-    this.#browser = browser;
+  }
+
+  /** A page's socket on the pump, with `token`'s session; `closed` when the hub closes it. */
+  async #watch(token: string, closed: (page: BrowserPeer) => void): Promise<BrowserPeer> {
+    const page = await connectBrowser({ deviceId: this.#deviceId }, { token });
     let opened: () => void = () => {};
     this.#track("page", new Promise<void>((resolve) => (opened = resolve)));
-    browser.ws.addEventListener("message", (event) => {
+    page.ws.addEventListener("message", (event) => {
       if (typeof event.data !== "string") return;
       const message = JSON.parse(event.data) as { type: string; requestId?: string; result?: MotorCommandResult };
       if (message.type === "initialData") opened();
       if (message.type !== "commandResult" || !message.requestId || !message.result) return;
-      this.#socketWaiters.get(message.requestId)?.(outcomeOf(message.result));
+      this.#socketWaiters.get(message.requestId)?.answer(outcomeOf(message.result));
       this.#socketWaiters.delete(message.requestId);
     });
-    browser.ws.addEventListener("close", () => {
+    page.ws.addEventListener("close", () => {
       opened();
-      if (this.#browser === browser) this.#browser = null;
+      closed(page);
       // A page whose socket drops before the answer says so; the next state tells what happened.
-      for (const answer of this.#socketWaiters.values()) answer({ ok: false, code: "answerLost" });
-      this.#socketWaiters.clear();
+      for (const [requestId, waiter] of this.#socketWaiters) {
+        if (waiter.page !== page) continue;
+        waiter.answer({ ok: false, code: "answerLost" });
+        this.#socketWaiters.delete(requestId);
+      }
     });
+    return page;
+  }
+
+  /** The owner shares the pump with the operator through the API (invited, accepted), and their page opens. */
+  async #memberJoins(): Promise<void> {
+    if (this.#member.joined) return;
+    // The invitation as the owner's form writes it, without its SMS (sent from the Worker's
+    // waitUntil on a clock the simulation fakes, it would outlive the request that sent it).
+    try {
+      const invited = await insertInvitation(
+        getDb(env.DB),
+        {
+          deviceId: this.#deviceId,
+          mobileNo: member!.mobileNo,
+          role: "operator",
+          label: "Ram",
+          invitedByUserId: this.#userId,
+          now: Date.now(),
+        },
+        MAX_PUMP_MEMBERS,
+      );
+      if (invited.outcome !== "added") return;
+    } catch {
+      return; // D1 is down: nobody was invited
+    }
+    const accepted = await postJson(`/api/pumps/${this.#deviceId}/invitation`, { answer: "accept" }, member!.token);
+    if (accepted.status !== 200) return;
+    this.#member.joined = true;
+    try {
+      this.#member.page = await this.#watch(member!.token, (page) => {
+        if (this.#member.page === page) this.#member.page = null;
+      });
+    } catch {
+      // refused: their page stays without its socket
+    }
+    await this.#settle();
+  }
+
+  /**
+   * The owner removes the operator through the API; from its answer on, nothing of theirs may
+   * act. Their page, not yet told, taps once more on its socket.
+   */
+  async #memberRemoved(action: RelayState): Promise<void> {
+    if (!this.#member.joined) return;
+    const response = await deleteJson(
+      `/api/pumps/${this.#deviceId}/members/${member!.mobileNo}`,
+      undefined,
+      this.#token,
+    );
+    if (response.status !== 200) return; // D1 is down: they are still a member
+    this.#member.joined = false;
+    this.#checker.memberRemoved();
+    const page = this.#member.page;
+    if (page && page.ws.readyState === WebSocket.OPEN) {
+      await this.#personRequest(action, "socket", null, { sessionEnded: true, by: "member" });
+    }
+    this.#track(
+      "removed member's page closing",
+      this.#until((_hub, state) => livePages(state) <= (this.#browser ? 1 : 0)),
+    );
+  }
+
+  /** The owner (or the member while they are one) sets a schedule through the hub's RPC, as the Worker does. */
+  #setSchedule(step: Step & { do: "schedule" | "window" }): void {
+    const setter: Setter = step.by === "member" && this.#member.joined ? "member" : "owner";
+    const person =
+      setter === "owner"
+        ? { userId: this.#userId, role: "owner" as const, label: null }
+        : { userId: member!.userId, role: "operator" as const, label: "Ram" };
+    // Its minute, a few minutes ahead (India's minutes begin when UTC's do).
+    const at = Math.floor((Date.now() + step.inMinutes * 60_000) / 60_000) * 60_000;
+    const minuteOfDay = istMinuteOfDay(at);
+    const input =
+      step.do === "schedule"
+        ? {
+            kind: "clock" as const,
+            minuteOfDay,
+            action: step.action,
+            repeat: step.repeat,
+            daysMask: null,
+            durationMinutes: step.forMinutes,
+            windowEnd: null,
+            randomDelay: false,
+            resume: false,
+          }
+        : {
+            kind: "window" as const,
+            minuteOfDay,
+            action: "on" as const,
+            repeat: "once" as const,
+            daysMask: null,
+            durationMinutes: step.runMinutes,
+            windowEnd: (minuteOfDay + step.lasts) % (24 * 60),
+            // The hub would draw its delay from crypto: a seed could not replay it.
+            randomDelay: false,
+            resume: step.resume,
+          };
+    this.#track(
+      `set ${step.do}`,
+      this.#stub.createSchedule(person, input).then((result) => {
+        if (!result.ok) return;
+        this.#checker.scheduleSet({
+          id: result.schedule.id,
+          kind: input.kind,
+          action: input.action,
+          at,
+          closesAt: step.do === "window" ? at + step.lasts * 60_000 : null,
+          byMember: setter === "member",
+        });
+      }),
+    );
+  }
+
+  /** The owner deletes the oldest schedule still set. */
+  #unschedule(): void {
+    const id = this.#checker.oldestSchedule();
+    if (id === null) return;
+    this.#track(
+      "delete schedule",
+      this.#stub.deleteSchedule({ userId: this.#userId, role: "owner", label: null }, id).then((result) => {
+        if (result.ok) this.#checker.scheduleDeleted(id);
+      }),
+    );
+  }
+
+  /**
+   * The hub's instance is lost, whatever it had under way (the platform resets it); the next
+   * event starts a new one from its storage. What waited on the lost one fails or is never
+   * answered: a page waits in vain for its answer.
+   */
+  async #crash(): Promise<void> {
+    for (const op of this.#busy()) op.lost = true;
+    await runInDurableObject(this.#stub, (_hub, state) => state.abort("chaos: the hub's instance is lost")).catch(
+      () => {},
+    );
+    // Its timers (an ack window, a flush) went with it.
+    vi.clearAllTimers();
+    for (const waiter of this.#socketWaiters.values()) waiter.answer({ ok: false, code: "answerLost" });
+    this.#socketWaiters.clear();
+    for (let look = 0; look < 50 && this.#busy().some((op) => op.lost); look++) {
+      await runInDurableObject(this.#stub, () => {}).catch(() => {});
+    }
+    // What never heard back is given up, as a person gives up waiting.
+    for (const op of this.#busy()) if (op.lost) op.done = true;
   }
 
   /**
@@ -509,7 +757,7 @@ class World {
     }
     this.#track(
       "signed-out page closing",
-      this.#until((_hub, state) => !state.getWebSockets("browser").some((ws) => isLive(ws))),
+      this.#until((_hub, state) => livePages(state) <= (this.#member.page ? 1 : 0)),
     );
   }
 
@@ -521,7 +769,7 @@ class World {
     browser.close();
     this.#track(
       "page closing",
-      this.#until((_hub, state) => !state.getWebSockets("browser").some((ws) => isLive(ws))),
+      this.#until((_hub, state) => livePages(state) <= (this.#member.page ? 1 : 0)),
     );
   }
 
@@ -703,6 +951,7 @@ class World {
   // ---- the platform -------------------------------------------------------------------------
 
   #track(label: string, promise: Promise<unknown>, request?: PersonRequest): void {
+    this.#lastLook = null;
     const op: Op = { label, done: false, ...(request ? { request } : {}) };
     this.#ops.push(op);
     promise.then(
@@ -711,6 +960,7 @@ class World {
       },
       (error: unknown) => {
         op.done = true;
+        if (op.lost) return;
         this.#stepEvents.failures.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
       },
     );
@@ -727,18 +977,46 @@ class World {
    * Each look is a round trip into the hub, which also lets the runtime deliver what is on its way.
    */
   async #settle(): Promise<void> {
+    let still = 0;
+    let lastSignature = "";
     for (let look = 0; look < SETTLE_LOOKS; look++) {
       const known = this.#followedSwitches();
-      const inFlight = await runInDurableObject(this.#stub, async (hub: DeviceHub) => {
+      const after = this.#lastOutboxId;
+      const seen = await runInDurableObject(this.#stub, async (hub: DeviceHub, state) => {
         // What the hub set off for right after the current event (its log's flush) goes now.
         vi.advanceTimersByTime(0);
         const rooms = roomsOf(hub);
-        await rooms.log.flushOutbox();
-        return known.filter((id) => rooms.commands.isInFlight(id));
+        // The step's log entries are read before the flush takes them to D1 (the check reads them).
+        const sql = state.storage.sql;
+        const waiting = sql
+          .exec<{ id: number; row: string }>("SELECT id, row FROM log_outbox WHERE id > ? ORDER BY id", after)
+          .toArray();
+        // A D1 that hangs would hold the look itself: the hub's own timer flushes once it answers.
+        if (!d1Hangs()) await rooms.log.flushOutbox();
+        const inFlight = known.filter((id) => rooms.commands.isInFlight(id));
+        const last = sql
+          .exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'log_outbox'")
+          .toArray()[0];
+        return { inFlight, waiting, view: viewOf(rooms, inFlight), lastId: last?.seq ?? 0, timers: vi.getTimerCount() };
       });
-      if (this.#readBoxMessages()) continue;
-      if (!this.#allBlocked(new Set(inFlight))) continue;
+      for (const { id, row } of seen.waiting) this.#seenRows.set(id, row);
+      if (this.#readBoxMessages()) {
+        still = 0;
+        continue;
+      }
+      const inFlight = new Set(seen.inFlight);
+      if (!this.#allBlocked(inFlight, 0)) {
+        // An operation may also wait on D1 while it hangs (one per answer held), or on the
+        // clock (a schedule waiting out the cooldown: one per timer beyond the ack windows).
+        // Whether it does cannot be asked, so the hub must be seen unchanged for a few looks.
+        const held = (d1Hangs() ? heldD1Answers() : 0) + Math.max(0, seen.timers - seen.inFlight.length);
+        const signature = `${this.#busy().length}/${held}/${seen.lastId}/${seen.inFlight.length}`;
+        still = signature === lastSignature ? still + 1 : 0;
+        lastSignature = signature;
+        if (held === 0 || !this.#allBlocked(inFlight, held) || still < 3) continue;
+      }
       this.#ops = this.#busy();
+      this.#lastLook = { view: seen.view, lastId: seen.lastId };
       return;
     }
     throw new Error(
@@ -753,13 +1031,16 @@ class World {
    * of the switch it sent, anything else (a frame, an alarm) for the ack of a switch of the
    * hub's own (a safety stop, a timed run's switch-off), one each.
    */
-  #allBlocked(inFlight: Set<string>): boolean {
+  #allBlocked(inFlight: Set<string>, onD1: number): boolean {
     const busy = this.#busy();
     const requests = busy.filter((op) => op.request);
-    if (!requests.every((op) => op.request!.switchId !== null && inFlight.has(op.request!.switchId))) return false;
+    const waitingRequests = requests.filter(
+      (op) => !(op.request!.switchId !== null && inFlight.has(op.request!.switchId)),
+    ).length;
+    if (waitingRequests > onD1) return false;
     const owned = new Set(this.#requests.flatMap((request) => (request.switchId ? [request.switchId] : [])));
     const hubsOwn = [...inFlight].filter((id) => !owned.has(id)).length;
-    return busy.length - requests.length <= hubsOwn;
+    return busy.length - requests.length <= hubsOwn + onD1 - waitingRequests;
   }
 
   /** Every switch command the box received that may still be waiting for its ack. */
@@ -799,9 +1080,16 @@ class World {
       if (alarmAt !== null) until = Math.min(until, alarmAt);
       const box = this.#box;
       const reports = box.greeted && !box.silent;
-      const every = reportEvery(this.#browser !== null);
+      const every = reportEvery(this.#browser !== null || this.#member.page !== null);
       if (reports) until = Math.min(until, box.lastReportAt + every);
+      if (this.#d1HangsUntil !== null) until = Math.min(until, this.#d1HangsUntil);
       await this.#advance(Math.max(0, until - Date.now()));
+      if (this.#d1HangsUntil !== null && Date.now() >= this.#d1HangsUntil) {
+        this.#d1HangsUntil = null;
+        this.#lastLook = null;
+        endD1Hang();
+        await this.#settle();
+      }
       if (reports && Date.now() >= box.lastReportAt + every && box.greeted) {
         box.lastReportAt = Date.now();
         this.#send({ frame: this.#reading("true") }, "now");
@@ -830,10 +1118,12 @@ class World {
   async #setD1(up: boolean): Promise<void> {
     if (up === !this.#d1Down) return;
     const [from, to] = up ? ["_chaos_away", ""] : ["", "_chaos_away"];
-    await env.DB.batch([
-      env.DB.prepare(`ALTER TABLE motor_logs${from} RENAME TO motor_logs${to}`),
-      env.DB.prepare(`ALTER TABLE device_members${from} RENAME TO device_members${to}`),
-    ]);
+    await unheld(() =>
+      env.DB.batch([
+        env.DB.prepare(`ALTER TABLE motor_logs${from} RENAME TO motor_logs${to}`),
+        env.DB.prepare(`ALTER TABLE device_members${from} RENAME TO device_members${to}`),
+      ]),
+    );
     this.#d1Down = !up;
   }
 
@@ -844,55 +1134,50 @@ class World {
    * in the outbox are read there; only when some have already gone to D1 is D1 read too.
    */
   async #observe(): Promise<{ view: HubView; entries: LogEntry[] }> {
-    const followed = this.#followedSwitches();
     const after = this.#lastOutboxId;
-    const seen = await runInDurableObject(this.#stub, (hub: DeviceHub, state) => {
-      const rooms = roomsOf(hub);
-      const current = rooms.hub.state.current;
-      const view: HubView = {
-        status: current.motor.status,
-        source: current.motor.source,
-        since: current.motor.since,
-        online: current.online && rooms.hub.sockets.device() !== null,
-        pending: current.pendingSwitch
-          ? { relay: current.pendingSwitch.relay, state: current.pendingSwitch.state }
-          : null,
-        faults: faultsOf(current).map((fault) => fault.kind),
-        cooldownUntil: current.cooldownUntil,
-        stopsAt: rooms.offs.nextDue(),
-        inFlight: followed.filter((id) => rooms.commands.isInFlight(id)),
-      };
-      const sql = state.storage.sql;
-      const waiting = sql
-        .exec<{ id: number; row: string }>("SELECT id, row FROM log_outbox WHERE id > ? ORDER BY id", after)
-        .toArray();
-      const last = sql.exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'log_outbox'").toArray()[0];
-      return { view, waiting, lastId: last?.seq ?? 0 };
-    });
+    const { view, lastId } = this.#lastLook!;
     const byId = new Map<number, LogEntry>();
-    for (const { id, row } of seen.waiting) {
+    for (const [id, row] of this.#seenRows) {
+      if (id <= after || id > lastId) continue;
       const parsed = JSON.parse(row) as { action: LogEntry["action"]; event: MotorLogEvent };
       byId.set(id, { id, action: parsed.action, event: parsed.event });
     }
-    if (byId.size < seen.lastId - after) {
+    // Entries the hub sent to D1 before any look saw them (an eviction's flush, the alarm's).
+    if (byId.size < lastId - after) {
       const table = this.#d1Down ? "motor_logs_chaos_away" : "motor_logs";
-      const { results } = await env.DB.prepare(
-        `SELECT hub_ref, action, kind, params, message FROM ${table} WHERE device_id = ?`,
-      )
-        .bind(this.#deviceId)
-        .all<{ hub_ref: string; action: LogEntry["action"]; kind: string; params: string; message: string }>();
+      const { results } = await unheld(() =>
+        env.DB.prepare(`SELECT hub_ref, action, kind, params, message FROM ${table} WHERE device_id = ?`)
+          .bind(this.#deviceId)
+          .all<{ hub_ref: string; action: LogEntry["action"]; kind: string; params: string; message: string }>(),
+      );
       for (const row of results) {
         const id = Number(row.hub_ref.split(":").at(-1));
         if (id > after && !byId.has(id)) byId.set(id, { id, action: row.action, event: motorLogEventOfRow(row) });
       }
     }
     const entries = [...byId.values()].sort((a, b) => a.id - b.id);
-    if (entries.length !== seen.lastId - after)
-      throw new Error(`motor log entries ${after + 1}..${seen.lastId} not all found`);
-    this.#lastOutboxId = seen.lastId;
+    if (entries.length !== lastId - after) throw new Error(`motor log entries ${after + 1}..${lastId} not all found`);
+    this.#lastOutboxId = lastId;
+    this.#seenRows.clear();
     this.#log.push(...entries);
-    return { view: seen.view, entries };
+    return { view, entries };
   }
+}
+
+/** The hub's state as the checker reads it; `inFlight`: which of the switches followed wait for their ack. */
+function viewOf(rooms: HubRooms, inFlight: string[]): HubView {
+  const current = rooms.hub.state.current;
+  return {
+    status: current.motor.status,
+    source: current.motor.source,
+    since: current.motor.since,
+    online: current.online && rooms.hub.sockets.device() !== null,
+    pending: current.pendingSwitch ? { relay: current.pendingSwitch.relay, state: current.pendingSwitch.state } : null,
+    faults: faultsOf(current).map((fault) => fault.kind),
+    cooldownUntil: current.cooldownUntil,
+    stopsAt: rooms.offs.nextDue(),
+    inFlight,
+  };
 }
 
 function outcomeOf(result: MotorCommandResult): Outcome {

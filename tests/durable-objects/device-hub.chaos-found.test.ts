@@ -102,6 +102,42 @@ describe("found by the chaos simulation", () => {
   });
 });
 
+describe("found by the chaos simulation's schedules, members, hanging D1 and lost hub", () => {
+  it("an OFF on its way when the hub's instance is lost: logged as not confirmed (seed 3372332507)", async () => {
+    const steps: Step[] = [{ do: "tap", action: "off", via: "http" }, { do: "crash" }];
+    expect(await cleanRunLog(steps, 3_372_332_507)).toEqual([
+      "other Motor OFF from the app: the box did not confirm it (the motor may still be running).",
+    ]);
+  });
+
+  it("a schedule deleted while its ON waits out a command on its way: the ON never leaves (seed 2183822236)", async () => {
+    const steps: Step[] = [
+      { do: "schedule", by: "owner", action: "on", inMinutes: 3, forMinutes: 1, repeat: "once" },
+      { do: "phone", action: "on", minutes: 1 },
+      { do: "wait", ms: 233_765, alarm: "onTime" },
+      { do: "refresh" },
+      { do: "tap", action: "off", via: "socket" },
+      { do: "wait", ms: 9_591, alarm: "onTime" },
+      { do: "unschedule" },
+      { do: "wait", ms: 4_977, alarm: "onTime" },
+    ];
+    const log = await cleanRunLog(steps, 2_183_822_236);
+    expect(log.some((line) => line.includes("by schedule"))).toBe(false);
+  });
+
+  it("an ON overtaken by an OFF, both on their way when the hub's instance is lost: both logged as not confirmed (seed 1161676321)", async () => {
+    const steps: Step[] = [
+      { do: "tap", action: "on", via: "http" },
+      { do: "tap", action: "off", via: "http" },
+      { do: "crash" },
+    ];
+    expect(await cleanRunLog(steps, 1_161_676_321)).toEqual([
+      "other Motor ON from the app: the box did not confirm it (the motor may be running).",
+      "other Motor OFF from the app: the box did not confirm it (the motor may still be running).",
+    ]);
+  });
+});
+
 // The two lies seen from outside before the simulation existed, as steps: the simulation's own
 // runs found the same code path (an ack stating a relay other than the one asked for).
 describe("seen in the field, replayed", () => {

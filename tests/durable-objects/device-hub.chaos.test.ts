@@ -15,7 +15,12 @@ const parsed = (value: string | undefined, fallback: number) => {
 };
 const baseSeed = parsed(env.CHAOS_SEED, DEFAULT_CHAOS_SEED);
 const runs = parsed(env.CHAOS_RUNS, SUITE_RUNS);
-const batches = Array.from({ length: Math.ceil(runs / RUNS_PER_BATCH) }, (_, index) => index);
+/** "k/n" (npm run chaos --jobs n): this process takes the runs whose index is k modulo n. */
+const [shard, shards] = /^(\d+)\/(\d+)$/.test(env.CHAOS_SHARD)
+  ? (env.CHAOS_SHARD.split("/").map(Number) as [number, number])
+  : [0, 1];
+const indices = Array.from({ length: runs }, (_, index) => index).filter((index) => index % shards === shard);
+const batches = Array.from({ length: Math.ceil(indices.length / RUNS_PER_BATCH) }, (_, index) => index);
 
 /** One run's own seed (a failure prints it): that run alone, shrunk if it fails. */
 const replay = parsed(env.CHAOS_REPLAY, -1);
@@ -31,13 +36,13 @@ describe.runIf(replay >= 0)(`the chaos run of seed ${replay}`, () => {
 });
 
 describe.skipIf(replay >= 0)(
-  `the hub under chaos (base seed ${baseSeed}, ${runs} runs of ${STEPS_PER_RUN} steps)`,
+  `the hub under chaos (base seed ${baseSeed}, ${indices.length} of ${runs} runs of ${STEPS_PER_RUN} steps)`,
   () => {
     it.for(batches)("runs %i keep every invariant", { timeout: RUNS_PER_BATCH * 10_000 }, async (batch) => {
       const failures: string[] = [];
       let steps = 0;
-      const first = batch * RUNS_PER_BATCH;
-      for (let index = first; index < Math.min(runs, first + RUNS_PER_BATCH); index++) {
+      const mine = indices.slice(batch * RUNS_PER_BATCH, (batch + 1) * RUNS_PER_BATCH);
+      for (const index of mine) {
         const seed = runSeed(baseSeed, index);
         const result = await runSteps(drawSteps(seed, STEPS_PER_RUN), seed);
         steps += result.stepsRun;
@@ -49,7 +54,7 @@ describe.skipIf(replay >= 0)(
         }
       }
       console.log(
-        `chaos batch ${batch}: ${Math.min(RUNS_PER_BATCH, runs - first)} runs, ${steps} steps, ${failures.length} failing`,
+        `chaos batch ${shards > 1 ? `${shard}.` : ""}${batch}: ${mine.length} runs, ${steps} steps, ${failures.length} failing`,
       );
       expect(failures.join("\n\n")).toBe("");
     });
