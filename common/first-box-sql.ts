@@ -42,11 +42,8 @@ export function keptSettingsStatements(change: { deviceId: string; ownerUserId: 
   ];
 }
 
-/**
- * Makes box `deviceId` (SPEC §3's defaults, its kind's voltage limits) for account `ownerUserId`
- * (null: in stock), which may own others; a first box takes the settings kept for the account.
- */
-export function provisionStatements(box: {
+/** A new box as provisioning writes it. */
+export type ProvisionedBox = {
   deviceId: string;
   ownerUserId: number | null;
   kind: DeviceKind;
@@ -54,7 +51,13 @@ export function provisionStatements(box: {
   now: number;
   /** The region of a box waiting for its farmer (docs/decisions/035-installer-regions.md), in `regionSchema`'s form. */
   region?: string | null;
-}): SqlStatement[] {
+};
+
+/**
+ * Makes box `deviceId` (SPEC §3's defaults, its kind's voltage limits) for account `ownerUserId`
+ * (null: in stock), which may own others; a first box takes the settings kept for the account.
+ */
+export function provisionStatements(box: ProvisionedBox): SqlStatement[] {
   const { deviceId, ownerUserId, kind, keyHash, now } = box;
   return [
     {

@@ -610,11 +610,7 @@ export class SimulatedDevice extends EventEmitter {
     this.relayOnAt = startedAt;
     this.log(`test run for ${seconds} s`);
     const finish = (error?: string) => {
-      clearInterval(sampler);
-      clearTimeout(stopper);
-      this.testRun = null;
-      this.relay = "off";
-      this.relayOnAt = null;
+      this.endCommissioningMotor(sampler, stopper);
       this.send({
         type: "testRunResult",
         id,
@@ -639,6 +635,15 @@ export class SimulatedDevice extends EventEmitter {
     }, TEST_RUN_SAMPLE_MS);
     const stopper = setTimeout(() => finish(), seconds * 1000);
     this.testRun = { finish };
+  }
+
+  /** A test run or a dry-run check ends: its timers stop and the relay opens, whatever ended it. */
+  private endCommissioningMotor(sampler: ReturnType<typeof setInterval>, stopper: ReturnType<typeof setTimeout>): void {
+    clearInterval(sampler);
+    clearTimeout(stopper);
+    this.testRun = null;
+    this.relay = "off";
+    this.relayOnAt = null;
   }
 
   /**
@@ -674,11 +679,7 @@ export class SimulatedDevice extends EventEmitter {
     this.relayOnAt = startedAt;
     this.log(`dry-run check for ${seconds} s, trips below ${tripBelow} A`);
     const finish = (end: { tripped?: boolean; current?: number; error?: string }) => {
-      clearInterval(sampler);
-      clearTimeout(stopper);
-      this.testRun = null;
-      this.relay = "off";
-      this.relayOnAt = null;
+      this.endCommissioningMotor(sampler, stopper);
       this.send({
         type: "dryRunCheckResult",
         id,

@@ -6,8 +6,8 @@
 import { relinkStatements } from "../../common/access-change-sql.ts";
 import { MOBILE_NO_PATTERN } from "../../common/constants.ts";
 import { DEVICE_ID_PATTERN } from "../../common/credentials.ts";
-import { type DeviceKind, deviceKindSchema } from "../../common/device-protocol.ts";
-import { provisionStatements } from "../../common/first-box-sql.ts";
+import { deviceKindSchema } from "../../common/device-protocol.ts";
+import { type ProvisionedBox, provisionStatements } from "../../common/first-box-sql.ts";
 import { regionSchema } from "../../common/installer-schemas.ts";
 import type { SqlStatement, SqlValue } from "../../common/sql-statement.ts";
 
@@ -16,15 +16,7 @@ export type OperatorStatement =
   | { op: "promoteAdmin"; mobileNo: string }
   | { op: "createAdmin"; mobileNo: string; passwordHash: string; now: number }
   | { op: "findOwner"; mobileNo: string }
-  | {
-      op: "provisionDevice";
-      deviceId: string;
-      ownerUserId: number | null;
-      kind: DeviceKind;
-      keyHash: string;
-      now: number;
-      region?: string | null;
-    }
+  | ({ op: "provisionDevice" } & ProvisionedBox)
   | { op: "rotateDeviceKey"; deviceId: string; keyHash: string }
   | { op: "labelDevice"; deviceId: string; codeHash: string; now: number }
   | { op: "relinkDevice"; deviceId: string; ownerUserId: number | null; now: number }
