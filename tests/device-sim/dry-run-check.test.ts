@@ -4,37 +4,14 @@
 // says so; a pump still pumping runs its seconds without a trip; a box with broken protection
 // never reports a trip; the motor is stopped at the end in every case, by an OFF at once, and
 // no power or event frame is sent on the way.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { protectionLimits } from "../../common/protection.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
-import { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { type FakeHub, startFakeHub } from "./fake-hub.ts";
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+import { boxOnFakeHub, type FakeHub } from "./fake-hub.ts";
 
 /** A 5 HP motor (about 9 A) whose box holds 9 A and 30 %: it trips below 6.3 A. Short grace and sustain times. */
-async function connectedBox() {
-  const hub = await startFakeHub();
-  cleanups.push(() => hub.close());
-  const device = new SimulatedDevice({
-    url: hub.url,
-    deviceId: "SNC-TESTPUMP",
-    key: "secret-key",
-    kind: "3phase",
-    horsePower: 5,
-    reconnectBaseMs: 50,
-    reconnectMaxMs: 200,
-    protectionGraceMs: 1_000,
-    protectionSustainMs: 1_000,
-  });
-  cleanups.unshift(() => device.stop());
-  device.start();
-  await device.waitUntilConnected();
-  await hub.next("hello");
-  return { hub, device };
+function connectedBox() {
+  return boxOnFakeHub({ protectionGraceMs: 1_000, protectionSustainMs: 1_000 });
 }
 
 async function dryRunCheck(hub: FakeHub, seconds: number) {
