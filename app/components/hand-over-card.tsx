@@ -2,6 +2,7 @@
 import { Form, useLocation } from "react-router";
 import { formatDateTime, formatMobileNo, formatVoltages } from "../../common/i18n/format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
+import { DryRunCheckLine } from "./dry-run-check-line.tsx";
 
 /** What the user shell's loader gives the card (app/routes/user-shell.tsx). */
 export type HandOver = {
@@ -9,7 +10,12 @@ export type HandOver = {
   installerName: string;
   installerMobileNo: string;
   installedAt: number | string;
-  report: { at: number | string; measured: { runningCurrent: number; voltages: number[] } } | null;
+  report: {
+    at: number | string;
+    measured: { runningCurrent: number; voltages: number[] };
+    /** Absent from reports written before the check existed; null: the installer skipped it. */
+    dryRunCheck?: { tripped: boolean; current: number; tripBelow: number } | null;
+  } | null;
   current: number;
   dryRun: number;
   overCurrent: number;
@@ -41,6 +47,12 @@ export function HandOverCard({ handOver }: { handOver: HandOver }) {
             measured: handOver.report.measured.runningCurrent,
             voltages: formatVoltages(handOver.report.measured.voltages, language),
           })}
+          {handOver.report.dryRunCheck !== undefined && (
+            <>
+              {" "}
+              <DryRunCheckLine check={handOver.report.dryRunCheck} />
+            </>
+          )}
         </p>
       )}
       <p>

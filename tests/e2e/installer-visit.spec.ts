@@ -126,6 +126,8 @@ test("an installer links a box by typing its sticker, the farmer sees who instal
   await expect(card).toContainText("रमेश इलेक्ट्रिकल्स");
   await expect(card).toContainText(formatMobileNo(box.installer.mobileNo));
   await expect(farmerPage.getByTestId("hand-over-report")).toBeVisible();
+  // The farmer reads the dry-run check too: the box stopped the pump running dry.
+  await expect(card.getByTestId("report-dry-run")).toContainText(hi["commission.reportDryRunTripped"].split(":")[0]!);
   await expect(card.getByRole("link", { name: hi["handover.call"] })).toHaveAttribute(
     "href",
     `tel:+91${box.installer.mobileNo}`,

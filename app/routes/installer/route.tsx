@@ -8,6 +8,7 @@ import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import { formatDateTime } from "../../../common/i18n/format.ts";
+import { DryRunCheckLine } from "../../components/dry-run-check-line.tsx";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { LogoutControl } from "../../components/logout-control.tsx";
 import { field, isSameOriginRequest, readForm } from "../../form.server.ts";
@@ -16,7 +17,7 @@ import { envOf, requireUser, waitUntilOf } from "../../session.server.ts";
 import type { Route } from "./+types/route";
 import { claim, commission, confirm, dryRunCheck, handOver, refused, supply, testRun } from "./actions.server.ts";
 import { ClaimForm } from "./claim-form.tsx";
-import { CommissioningSteps, DryRunCheckLine } from "./commissioning-steps.tsx";
+import { CommissioningSteps } from "./commissioning-steps.tsx";
 import { ConfirmCodeForm } from "./confirm-code-form.tsx";
 import { loadInstallerPage } from "./loader.server.ts";
 
