@@ -991,12 +991,17 @@ class World {
         const waiting = sql
           .exec<{ id: number; row: string }>("SELECT id, row FROM log_outbox WHERE id > ? ORDER BY id", after)
           .toArray();
-        // A D1 that hangs would hold the look itself: the hub's own timer flushes once it answers.
-        if (!d1Hangs()) await rooms.log.flushOutbox();
-        const inFlight = known.filter((id) => rooms.commands.isInFlight(id));
+        // The newest id as of the rows just read, in the same synchronous step: an entry the hub
+        // adds while the flush below awaits D1 (a timer's, set off by the clock) belongs to the
+        // next look, which finds it in the outbox or in D1. Read after the flush, it was counted
+        // here without being among the rows read, and a D1 that refused the flush left it in
+        // neither place the look searched.
         const last = sql
           .exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'log_outbox'")
           .toArray()[0];
+        // A D1 that hangs would hold the look itself: the hub's own timer flushes once it answers.
+        if (!d1Hangs()) await rooms.log.flushOutbox();
+        const inFlight = known.filter((id) => rooms.commands.isInFlight(id));
         return { inFlight, waiting, view: viewOf(rooms, inFlight), lastId: last?.seq ?? 0, timers: vi.getTimerCount() };
       });
       for (const { id, row } of seen.waiting) this.#seenRows.set(id, row);

@@ -178,6 +178,22 @@ describe("found by the chaos simulation's schedules, members, hanging D1 and los
     const log = await cleanRunLog(steps, 2_183_822_236);
     expect(log.some((line) => line.includes("by schedule"))).toBe(false);
   });
+
+  // The simulation's own look counted an entry the hub wrote while the look's flush waited on a
+  // D1 that was down, without reading it: the run broke down though the entry was in the outbox.
+  it("a schedule missed while D1 is down and the box gone: every entry is found, in the outbox (seed 2633889047)", async () => {
+    const steps: Step[] = [
+      { do: "schedule", by: "owner", action: "on", inMinutes: 1, forMinutes: 3, repeat: "once" },
+      { do: "page", open: true },
+      { do: "d1", up: false },
+      { do: "tap", action: "off", via: "socket" },
+      { do: "drop", keep: false },
+      { do: "wait", ms: 70_990, alarm: "late" },
+    ];
+    expect(await cleanRunLog(steps, 2_633_889_047)).toEqual([
+      "other Motor OFF from the app: the box went offline before confirming it (the motor may still be running).",
+    ]);
+  });
 });
 
 // The two lies seen from outside before the simulation existed, as steps: the simulation's own
