@@ -1,0 +1,39 @@
+// A box an installer linked, with the test playing the box, as commissioning tests need it.
+import { env } from "cloudflare:workers";
+import { getDb } from "../../../worker/db/client.ts";
+import { installations, installers } from "../../../worker/db/schema.ts";
+import { createUser, loginToken } from "./accounts.ts";
+import { farmerWithDevice } from "./boxes.ts";
+import { connectDevice, type DevicePeer } from "./sockets.ts";
+
+/** What the box measured in a good test run: the test's answer to every `testRun`. */
+export const MEASURED = { voltages: [412, 409, 415], surgeCurrent: 53.1, runningCurrent: 8.86, ranSeconds: 5 };
+
+/** A farmer's box an installer linked (as a claim leaves it), connected, with the test playing it. */
+export async function linkedBox() {
+  const farmer = await farmerWithDevice();
+  const installer = await createUser();
+  const db = getDb(env.DB);
+  await db.insert(installers).values({ userId: installer.id, name: "Ramesh Electricals", createdAt: Date.now() });
+  await db.insert(installations).values({
+    deviceId: farmer.device.deviceId,
+    installerUserId: installer.id,
+    installerName: "Ramesh Electricals",
+    installerMobileNo: installer.mobileNo,
+    farmerUserId: farmer.user.id,
+    installedAt: Date.now(),
+  });
+  const box = await connectDevice(farmer.device);
+  return { farmer, installer, installerToken: await loginToken(installer), box, deviceId: farmer.device.deviceId };
+}
+
+/** The box answers the test run `id` as a good run does, with `MEASURED`. */
+export function answerTestRun(box: DevicePeer, id: string): void {
+  box.send({ type: "testRunResult", id, ok: true, relay: "off", ...MEASURED });
+}
+
+/** The box's link drops, and the hub has had the moment it takes to see it. */
+export async function goOffline(box: DevicePeer): Promise<void> {
+  box.close();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
