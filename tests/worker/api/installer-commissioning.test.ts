@@ -20,7 +20,7 @@ import { devices, installations } from "../../../worker/db/schema.ts";
 import { adminToken, createUser } from "../helpers/accounts.ts";
 import { getOk, postJson, refusalCode } from "../helpers/http.ts";
 import { hubStub } from "../helpers/hub-state.ts";
-import { answerTestRun, goOffline, linkedBox, MEASURED } from "../helpers/installers.ts";
+import { answerTestRun, goOffline, linkedBox, MEASURED, refuseForMissingPhase } from "../helpers/installers.ts";
 
 describe("commissioning", () => {
   it("runs the box's test run, suggests settings from it, and keeps the report with the box once accepted", async () => {
@@ -101,14 +101,7 @@ describe("commissioning", () => {
     const asked = postJson(`/api/installer/boxes/${deviceId}/test-run`, {}, installerToken);
     const run = await box.next("testRun");
     expect(run.seconds).toBe(10);
-    box.send({
-      type: "testRunResult",
-      id: run.id,
-      ok: false,
-      relay: "off",
-      voltages: [412, 0, 415],
-      error: "A phase is missing",
-    });
+    refuseForMissingPhase(box, "testRunResult", run.id);
     const refused = await asked;
     expect(refused.status).toBe(409);
     expect(await refusalCode(refused)).toBe("testRunRefused");

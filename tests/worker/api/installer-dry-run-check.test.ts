@@ -18,7 +18,7 @@ import { installations, installers } from "../../../worker/db/schema.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
 import { getOk, postJson, refusalCode } from "../helpers/http.ts";
 import { hubStub } from "../helpers/hub-state.ts";
-import { answerTestRun, goOffline, linkedBox } from "../helpers/installers.ts";
+import { answerTestRun, goOffline, linkedBox, refuseForMissingPhase } from "../helpers/installers.ts";
 import type { DevicePeer } from "../helpers/sockets.ts";
 
 /** 8.9 A and a 35 % dry-run threshold: the box trips below 8.9 × 0.65. */
@@ -108,14 +108,7 @@ describe("the dry-run check", () => {
     const check = await box.next("dryRunCheck");
     // A test run's result with the same id is not this check's answer.
     answerTestRun(box, check.id);
-    box.send({
-      type: "dryRunCheckResult",
-      id: check.id,
-      ok: false,
-      relay: "off",
-      voltages: [412, 0, 415],
-      error: "A phase is missing",
-    });
+    refuseForMissingPhase(box, "dryRunCheckResult", check.id);
     const refused = await asked;
     expect(refused.status).toBe(409);
     expect(await refusalCode(refused)).toBe("dryRunCheckRefused");

@@ -37,3 +37,8 @@ export async function goOffline(box: DevicePeer): Promise<void> {
   box.close();
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
+
+/** The box refuses the run `id`, a test run or a dry-run check, as it does with a phase missing. */
+export function refuseForMissingPhase(box: DevicePeer, type: "testRunResult" | "dryRunCheckResult", id: string): void {
+  box.send({ type, id, ok: false, relay: "off", voltages: [412, 0, 415], error: "A phase is missing" });
+}
