@@ -4,7 +4,7 @@
 // box is linked. Below, the installer's stock and the boxes they installed, each with its online
 // state, its commissioning (the dry-run check too) and, until then, the hand-over. Plain forms with an `intent`, posted to this route's
 // action, so all of it works without JavaScript; the same services as /api/installer/*.
-import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Link, useNavigation, useSearchParams } from "react-router";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import { formatDateTime } from "../../../common/i18n/format.ts";
@@ -16,7 +16,7 @@ import { envOf, requireUser, waitUntilOf } from "../../session.server.ts";
 import type { Route } from "./+types/route";
 import { claim, commission, confirm, dryRunCheck, handOver, refused, supply, testRun } from "./actions.server.ts";
 import { ClaimForm } from "./claim-form.tsx";
-import { CommissioningSteps, DryRunCheckLine } from "./commissioning-steps.tsx";
+import { BoxActionForm, CommissioningSteps, DryRunCheckLine } from "./commissioning-steps.tsx";
 import { ConfirmCodeForm } from "./confirm-code-form.tsx";
 import { loadInstallerPage } from "./loader.server.ts";
 
@@ -149,14 +149,14 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
                       </Link>
                     )}
                     {box.handedOverAt === null ? (
-                      <Form method="post" className="stack">
-                        <input type="hidden" name="intent" value="handOver" />
-                        <input type="hidden" name="deviceId" value={box.deviceId} />
-                        <span className="muted">{t("installer.handOverHelp")}</span>
-                        <button type="submit" className="button" disabled={busy} data-testid="hand-over">
-                          {t("installer.handOver")}
-                        </button>
-                      </Form>
+                      <BoxActionForm
+                        deviceId={box.deviceId}
+                        intent="handOver"
+                        busy={busy}
+                        label="installer.handOver"
+                        testId="hand-over"
+                        help="installer.handOverHelp"
+                      />
                     ) : (
                       <span className="muted">
                         {t("installer.handedOverOn", { time: formatDateTime(box.handedOverAt, language) })}
