@@ -23,8 +23,11 @@ export function PageErrorMessage({ error }: { error: PageError | null | undefine
   );
 }
 
-/** The six digits from the SMS; the phone may offer them itself (`one-time-code`). */
-export function CodeField() {
+/**
+ * The six digits from an SMS; the phone may offer them itself (`one-time-code`) when they came to
+ * this phone. A code sent to someone else's phone says `off`, so the phone offers none of its own.
+ */
+export function CodeField({ autoComplete = "one-time-code" }: { autoComplete?: "one-time-code" | "off" }) {
   const t = useT();
   return (
     <Field label={t("code.label")}>
@@ -32,7 +35,7 @@ export function CodeField() {
         name="code"
         type="text"
         inputMode="numeric"
-        autoComplete="one-time-code"
+        autoComplete={autoComplete}
         maxLength={7}
         required
         data-testid="code-input"

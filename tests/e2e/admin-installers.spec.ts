@@ -2,7 +2,7 @@
 // admin makes a verified account an installer (an unverified one refused in words), gives them a
 // box and takes it back, sets their region and tags a box with it; the installer's own page then
 // lists that box as their region's. The same forms without JavaScript.
-import { type Browser, expect } from "@playwright/test";
+import { type Browser, expect, type Page } from "@playwright/test";
 import { adminApiToken, adminLogIn, registerFarmer, test, texts } from "./admin-support.ts";
 import { apiClient, fitsTheScreen, hi, logIn, uniqueMobileNo } from "./support.ts";
 
@@ -11,6 +11,18 @@ const t = texts.hi;
 async function phone(browser: Browser, javaScript = true) {
   const context = await browser.newContext({ javaScriptEnabled: javaScript });
   return context.newPage();
+}
+
+/** On the installer's card: a field filled, its button pressed, and the page's answer in words. */
+async function submitOnCard(
+  page: Page,
+  userId: number,
+  form: { field: string; value: string; button: string; said: string },
+) {
+  const card = page.getByTestId(`installer-${userId}`);
+  await card.getByLabel(form.field).fill(form.value);
+  await card.getByRole("button", { name: form.button }).click();
+  await expect(page.getByTestId("installers-result")).toHaveText(form.said);
 }
 
 for (const javaScript of [true, false]) {
@@ -58,45 +70,37 @@ for (const javaScript of [true, false]) {
     await expect(card.getByTestId("installer-region")).toHaveText(t["admin.installers.noRegion"]);
 
     // Boxes typed as on the sticker (lower case), one given, then taken back; a bad id refused.
-    await card.getByLabel(t["admin.installers.boxIds"]).fill(`${stockBox.toLowerCase()}\nSNC-1`);
-    await card.getByRole("button", { name: t["admin.installers.give"] }).click();
-    await expect(page.getByTestId("installers-result")).toHaveText(
-      t["admin.installers.error.badBoxIds"].replace("{ids}", "SNC-1"),
-    );
-    await page
-      .getByTestId(`installer-${electrician.id}`)
-      .getByLabel(t["admin.installers.boxIds"])
-      .fill(stockBox.toLowerCase());
-    await page
-      .getByTestId(`installer-${electrician.id}`)
-      .getByRole("button", { name: t["admin.installers.give"] })
-      .click();
-    await expect(page.getByTestId("installers-result")).toHaveText(
-      t["admin.installers.given"].replace("{ids}", stockBox),
-    );
+    await submitOnCard(page, electrician.id, {
+      field: t["admin.installers.boxIds"],
+      value: `${stockBox.toLowerCase()}\nSNC-1`,
+      button: t["admin.installers.give"],
+      said: t["admin.installers.error.badBoxIds"].replace("{ids}", "SNC-1"),
+    });
+    await submitOnCard(page, electrician.id, {
+      field: t["admin.installers.boxIds"],
+      value: stockBox.toLowerCase(),
+      button: t["admin.installers.give"],
+      said: t["admin.installers.given"].replace("{ids}", stockBox),
+    });
     await expect(page.getByTestId(`installer-${electrician.id}`).getByTestId("installer-stock")).toHaveText(stockBox);
     await expect(page.getByTestId(`installer-${electrician.id}`).getByTestId("installer-stock-count")).toHaveText("1");
     expect(await fitsTheScreen(page)).toBe(true);
 
-    await page.getByTestId(`installer-${electrician.id}`).getByLabel(t["admin.installers.boxIds"]).fill(stockBox);
-    await page
-      .getByTestId(`installer-${electrician.id}`)
-      .getByRole("button", { name: t["admin.installers.takeBack"] })
-      .click();
-    await expect(page.getByTestId("installers-result")).toHaveText(
-      t["admin.installers.takenBack"].replace("{ids}", stockBox),
-    );
+    await submitOnCard(page, electrician.id, {
+      field: t["admin.installers.boxIds"],
+      value: stockBox,
+      button: t["admin.installers.takeBack"],
+      said: t["admin.installers.takenBack"].replace("{ids}", stockBox),
+    });
     await expect(page.getByTestId(`installer-${electrician.id}`).getByTestId("installer-stock-count")).toHaveText("0");
 
     // A region for the installer, and a box tagged with it.
-    await page.getByTestId(`installer-${electrician.id}`).getByLabel(t["admin.installers.regionField"]).fill(region);
-    await page
-      .getByTestId(`installer-${electrician.id}`)
-      .getByRole("button", { name: t["admin.installers.saveRegion"] })
-      .click();
-    await expect(page.getByTestId("installers-result")).toHaveText(
-      t["admin.installers.regionSaved"].replace("{region}", region),
-    );
+    await submitOnCard(page, electrician.id, {
+      field: t["admin.installers.regionField"],
+      value: region,
+      button: t["admin.installers.saveRegion"],
+      said: t["admin.installers.regionSaved"].replace("{region}", region),
+    });
     const tag = page.getByTestId("tag-boxes-form");
     await tag.getByLabel(t["admin.installers.boxIds"]).fill(regionBox);
     await tag.getByLabel(t["admin.installers.regionField"]).fill(region);

@@ -20,11 +20,10 @@ import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
 import { changeMotorConfig } from "../services/motor-config.ts";
-import { installationInHand, requireInstaller, type VisitEnv } from "./installer-access.ts";
+import { installationInHand, type VisitEnv } from "./installer-access.ts";
 
 /** Commissioning's first step: the box's own reading of the supply on every phase (a `power` it is asked for). */
 export async function supplyReading(env: VisitEnv, installerUserId: number, deviceId: string) {
-  await requireInstaller(env, installerUserId);
   await installationInHand(env, installerUserId, deviceId);
   const outcome = await deviceHub(env, deviceId).commissionSupply(installerUserId);
   if (!outcome.ok) {
@@ -47,7 +46,6 @@ export async function runTestRun(
   deviceId: string,
   seconds: number,
 ): Promise<{ measured: Measured; suggested: SuggestedSettings }> {
-  await requireInstaller(env, installerUserId);
   await installationInHand(env, installerUserId, deviceId);
   const outcome = await deviceHub(env, deviceId).commissionTestRun(installerUserId, seconds);
   if (!outcome.ok) throw testRunRefusal(outcome);
@@ -77,8 +75,7 @@ export async function runDryRunCheck(
   deviceId: string,
   seconds: number,
 ): Promise<{ check: DryRunCheck; report: CommissioningReport }> {
-  await requireInstaller(env, installerUserId);
-  const installation = await installationInHand(env, installerUserId, deviceId);
+  const { installation } = await installationInHand(env, installerUserId, deviceId);
   const report = reportOf(installation.report);
   if (!report) throw apiError(409, "notCommissioned");
   const outcome: DryRunCheckOutcome = await deviceHub(env, deviceId).commissionDryRunCheck(installerUserId, seconds);
@@ -131,8 +128,7 @@ export async function commission(
   deviceId: string,
   input: { defaultCurrent: number; dryRunThreshold: number; overCurrentThreshold: number; feeder: string | null },
 ): Promise<{ report: CommissioningReport; deliveredToDevice: boolean }> {
-  const found = await requireInstaller(env, installer.userId);
-  const installation = await installationInHand(env, installer.userId, deviceId);
+  const { installer: found, installation } = await installationInHand(env, installer.userId, deviceId);
   if (installation.testRun === null) throw apiError(409, "noTestRun");
   const measured = measuredSchema.parse(JSON.parse(installation.testRun));
   const db = getDb(env.DB);

@@ -19,19 +19,19 @@ export async function requireInstaller(env: Pick<Env, "DB">, userId: number) {
 }
 
 /**
- * An installation still in its installer's hands: 404 for a box that was never theirs (as for
- * any box one may not see), 403 once it is handed over.
+ * The installer (403 for an account that is none) and an installation still in their hands: 404
+ * for a box that was never theirs (as for any box one may not see), 403 once it is handed over.
  */
 export async function installationInHand(env: Pick<Env, "DB">, installerUserId: number, deviceId: string) {
+  const installer = await requireInstaller(env, installerUserId);
   const installation = await findInstallation(getDb(env.DB), deviceId);
   if (!installation || installation.installerUserId !== installerUserId) throw apiError(404, "pumpNotFound");
   if (installation.handedOverAt !== null) throw apiError(403, "handedOver");
-  return installation;
+  return { installer, installation };
 }
 
 /** The installer hands the pump over: from now on they can do nothing with it. */
 export async function handOver(env: Pick<Env, "DB">, installerUserId: number, deviceId: string): Promise<void> {
-  await requireInstaller(env, installerUserId);
   await installationInHand(env, installerUserId, deviceId);
   if (!(await markHandedOver(getDb(env.DB), deviceId, installerUserId, Date.now()))) {
     throw apiError(403, "handedOver");

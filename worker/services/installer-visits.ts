@@ -83,9 +83,8 @@ export async function handOverBox(
 }
 
 /** Commissioning, step 1: the supply on every phase, as the box reads it now. */
-export async function checkSupply(env: Env, user: AuthenticatedUser, deviceId: string) {
-  const read = await settle(() => supplyReading(env, user.id, deviceId));
-  return read.ok ? { ok: true as const, ...read.value } : read;
+export function checkSupply(env: Env, user: AuthenticatedUser, deviceId: string) {
+  return settle(() => supplyReading(env, user.id, deviceId));
 }
 
 /** Commissioning, step 2: the box's test run, and the settings suggested from it. */

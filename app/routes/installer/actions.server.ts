@@ -92,24 +92,39 @@ export async function confirm(env: Env, request: Request, user: AuthenticatedUse
   return redirect(`/installer?linked=${input.data.deviceId}`);
 }
 
-/** Commissioning, step 1: the supply on every phase, as the box reads it now. */
-export async function supply(env: Env, user: AuthenticatedUser, form: FormData) {
+/**
+ * A commissioning step on the box the form names (a post without one is refused as invalid):
+ * `run` asks the box, `next` is what the page shows of its answer; a refusal keeps the steps open
+ * on the box.
+ */
+async function commissioningStep<T>(
+  form: FormData,
+  run: (deviceId: string) => Promise<{ ok: true; value: T } | Refusal>,
+  next: (value: T, deviceId: string) => Commissioning,
+) {
   const box = deviceIdSchema.safeParse(field(form, "deviceId"));
   if (!box.success) return refused({ key: "installer.error.invalid" }, 400);
-  const read = await checkSupply(env, user, box.data);
-  if (!read.ok) return refusedBy(read, box.data);
-  const commissioning: Commissioning = { step: "supply", deviceId: box.data, ...read };
-  return { commissioning };
+  const done = await run(box.data);
+  if (!done.ok) return refusedBy(done, box.data);
+  return { commissioning: next(done.value, box.data) };
+}
+
+/** Commissioning, step 1: the supply on every phase, as the box reads it now. */
+export function supply(env: Env, user: AuthenticatedUser, form: FormData) {
+  return commissioningStep(
+    form,
+    (deviceId) => checkSupply(env, user, deviceId),
+    (read, deviceId) => ({ step: "supply", deviceId, ...read }),
+  );
 }
 
 /** Commissioning, step 2: the box's test run, and the settings suggested from it. */
-export async function testRun(env: Env, user: AuthenticatedUser, form: FormData) {
-  const box = deviceIdSchema.safeParse(field(form, "deviceId"));
-  if (!box.success) return refused({ key: "installer.error.invalid" }, 400);
-  const run = await testRunBox(env, user, box.data, TEST_RUN_SECONDS);
-  if (!run.ok) return refusedBy(run, box.data);
-  const commissioning: Commissioning = { step: "testRun", deviceId: box.data, ...run.value };
-  return { commissioning };
+export function testRun(env: Env, user: AuthenticatedUser, form: FormData) {
+  return commissioningStep(
+    form,
+    (deviceId) => testRunBox(env, user, deviceId, TEST_RUN_SECONDS),
+    (run, deviceId) => ({ step: "testRun", deviceId, ...run }),
+  );
 }
 
 /** Commissioning, step 3: the settings accepted or edited, with the feeder. */
@@ -130,18 +145,16 @@ export async function commission(env: Env, user: AuthenticatedUser, form: FormDa
 }
 
 /** Commissioning, if the installer chooses it: the dry-run check of the settings set. */
-export async function dryRunCheck(env: Env, user: AuthenticatedUser, form: FormData) {
-  const box = deviceIdSchema.safeParse(field(form, "deviceId"));
-  if (!box.success) return refused({ key: "installer.error.invalid" }, 400);
-  const done = await dryRunCheckBox(env, user, box.data, DRY_RUN_CHECK_SECONDS);
-  if (!done.ok) return refusedBy(done, box.data);
-  const { tripped, current, tripBelow, ranSeconds } = done.value.check;
-  const commissioning: Commissioning = {
-    step: "dryRunCheck",
-    deviceId: box.data,
-    check: { tripped, current, tripBelow, ranSeconds },
-  };
-  return { commissioning };
+export function dryRunCheck(env: Env, user: AuthenticatedUser, form: FormData) {
+  return commissioningStep(
+    form,
+    (deviceId) => dryRunCheckBox(env, user, deviceId, DRY_RUN_CHECK_SECONDS),
+    ({ check: { tripped, current, tripBelow, ranSeconds } }, deviceId) => ({
+      step: "dryRunCheck",
+      deviceId,
+      check: { tripped, current, tripBelow, ranSeconds },
+    }),
+  );
 }
 
 /** The hand-over: from now on the installer can do nothing with the box (`?handedOver=`). */

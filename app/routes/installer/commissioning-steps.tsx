@@ -2,7 +2,7 @@
 import { Form } from "react-router";
 import { formatVoltages } from "../../../common/i18n/format.ts";
 import { Field } from "../../components/field.tsx";
-import { useLanguage, useT } from "../../i18n/i18n.ts";
+import { type MessageKey, useLanguage, useT } from "../../i18n/i18n.ts";
 import type { Commissioning } from "./commissioning-state.ts";
 
 /**
@@ -36,22 +36,22 @@ export function CommissioningSteps({
           })}
         </p>
       )}
-      <Form method="post">
-        <input type="hidden" name="intent" value="supply" />
-        <input type="hidden" name="deviceId" value={deviceId} />
-        <button type="submit" className="button" disabled={busy} data-testid="commission-check-supply">
-          {t("commission.checkSupply")}
-        </button>
-      </Form>
+      <BoxActionForm
+        deviceId={deviceId}
+        intent="supply"
+        busy={busy}
+        label="commission.checkSupply"
+        testId="commission-check-supply"
+      />
       <h3>{t("commission.testStep")}</h3>
       <p className="muted">{t("commission.testHelp")}</p>
-      <Form method="post">
-        <input type="hidden" name="intent" value="testRun" />
-        <input type="hidden" name="deviceId" value={deviceId} />
-        <button type="submit" className="button" disabled={busy} data-testid="commission-test-run">
-          {t("commission.runTest")}
-        </button>
-      </Form>
+      <BoxActionForm
+        deviceId={deviceId}
+        intent="testRun"
+        busy={busy}
+        label="commission.runTest"
+        testId="commission-test-run"
+      />
       {step?.step === "testRun" && (
         <>
           <p className="message success" role="status" data-testid="commission-measured">
@@ -120,15 +120,47 @@ export function CommissioningSteps({
               })}
             </p>
           )}
-          <Form method="post">
-            <input type="hidden" name="intent" value="dryRunCheck" />
-            <input type="hidden" name="deviceId" value={deviceId} />
-            <button type="submit" className="button" disabled={busy} data-testid="commission-dry-run-check">
-              {t("commission.runDryRunCheck")}
-            </button>
-          </Form>
+          <BoxActionForm
+            deviceId={deviceId}
+            intent="dryRunCheck"
+            busy={busy}
+            label="commission.runDryRunCheck"
+            testId="commission-dry-run-check"
+          />
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * One step for the box in one button, a plain form to the page's action with the box's id; `help`
+ * says above the button what it does.
+ */
+export function BoxActionForm({
+  deviceId,
+  intent,
+  busy,
+  label,
+  testId,
+  help,
+}: {
+  deviceId: string;
+  intent: string;
+  busy: boolean;
+  label: MessageKey;
+  testId: string;
+  help?: MessageKey;
+}) {
+  const t = useT();
+  return (
+    <Form method="post" className={help && "stack"}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="deviceId" value={deviceId} />
+      {help && <span className="muted">{t(help)}</span>}
+      <button type="submit" className="button" disabled={busy} data-testid={testId}>
+        {t(label)}
+      </button>
+    </Form>
   );
 }

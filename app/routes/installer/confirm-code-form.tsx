@@ -1,7 +1,7 @@
 // The claim's second step: the code the farmer got by SMS, which links the box.
 import { Form, Link } from "react-router";
 import { formatMobileNo } from "../../../common/i18n/format.ts";
-import { Field } from "../../components/field.tsx";
+import { CodeField } from "../../components/code-forms.tsx";
 import { useT } from "../../i18n/i18n.ts";
 
 export function ConfirmCodeForm({
@@ -20,17 +20,8 @@ export function ConfirmCodeForm({
       <input type="hidden" name="deviceId" value={deviceId} />
       <input type="hidden" name="farmerMobileNo" value={farmerMobileNo} />
       <p data-testid="code-sent">{t("installer.codeSent", { mobileNo: formatMobileNo(farmerMobileNo) })}</p>
-      <Field label={t("code.label")}>
-        <input
-          name="code"
-          type="text"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={7}
-          required
-          data-testid="code-input"
-        />
-      </Field>
+      {/* The farmer's code, on the installer's phone: it must not offer a code of its own. */}
+      <CodeField autoComplete="off" />
       <button type="submit" className="button primary" disabled={busy} data-testid="confirm-submit">
         {t("installer.confirm")}
       </button>

@@ -4,7 +4,8 @@
 // box is linked. Below, the installer's stock and the boxes they installed, each with its online
 // state, its commissioning (the dry-run check too) and, until then, the hand-over. Plain forms with an `intent`, posted to this route's
 // action, so all of it works without JavaScript; the same services as /api/installer/*.
-import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import type { ReactNode } from "react";
+import { Link, useNavigation, useSearchParams } from "react-router";
 import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
 import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import { formatDateTime } from "../../../common/i18n/format.ts";
@@ -12,12 +13,12 @@ import { DryRunCheckLine } from "../../components/dry-run-check-line.tsx";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { LogoutControl } from "../../components/logout-control.tsx";
 import { field, isSameOriginRequest, readForm } from "../../form.server.ts";
-import { useLanguage, useT } from "../../i18n/i18n.ts";
+import { type MessageKey, useLanguage, useT } from "../../i18n/i18n.ts";
 import { envOf, requireUser, waitUntilOf } from "../../session.server.ts";
 import type { Route } from "./+types/route";
 import { claim, commission, confirm, dryRunCheck, handOver, refused, supply, testRun } from "./actions.server.ts";
 import { ClaimForm } from "./claim-form.tsx";
-import { CommissioningSteps } from "./commissioning-steps.tsx";
+import { BoxActionForm, CommissioningSteps } from "./commissioning-steps.tsx";
 import { ConfirmCodeForm } from "./confirm-code-form.tsx";
 import { loadInstallerPage } from "./loader.server.ts";
 
@@ -120,71 +121,91 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
               <ClaimForm busy={busy} />
             )}
           </section>
-          <section className="card stack" aria-labelledby="installed-title">
-            <h2 id="installed-title">{t("installer.installed")}</h2>
-            {overview.installed.length === 0 ? (
-              <p className="muted">{t("installer.installedEmpty")}</p>
-            ) : (
-              <ul className="installer-boxes" data-testid="installed-list">
-                {overview.installed.map((box) => (
-                  <li key={box.deviceId} data-testid={`installed-${box.deviceId}`} className="stack">
-                    <strong>{box.deviceId}</strong>
-                    <span>
-                      {box.online ? t("installer.online") : t("installer.offline")} ·{" "}
-                      {t("installer.installedOn", { time: formatDateTime(box.installedAt, language) })}
-                    </span>
-                    {box.report && (
-                      <span data-testid="commission-report">
-                        {t("commission.report", {
-                          name: box.report.by.name,
-                          time: formatDateTime(box.report.at, language),
-                          measured: box.report.measured.runningCurrent,
-                          current: box.report.set.defaultCurrent,
-                        })}{" "}
-                        <DryRunCheckLine check={box.report.dryRunCheck ?? null} />
-                      </span>
-                    )}
-                    {box.handedOverAt === null && (
-                      <Link to={`/installer?commission=${box.deviceId}`} data-testid={`commission-${box.deviceId}`}>
-                        {t("commission.open")}
-                      </Link>
-                    )}
-                    {box.handedOverAt === null ? (
-                      <Form method="post" className="stack">
-                        <input type="hidden" name="intent" value="handOver" />
-                        <input type="hidden" name="deviceId" value={box.deviceId} />
-                        <span className="muted">{t("installer.handOverHelp")}</span>
-                        <button type="submit" className="button" disabled={busy} data-testid="hand-over">
-                          {t("installer.handOver")}
-                        </button>
-                      </Form>
-                    ) : (
-                      <span className="muted">
-                        {t("installer.handedOverOn", { time: formatDateTime(box.handedOverAt, language) })}
-                      </span>
-                    )}
-                  </li>
-                ))}
-              </ul>
+          <BoxList
+            id="installed"
+            title="installer.installed"
+            empty="installer.installedEmpty"
+            boxes={overview.installed}
+          >
+            {(box) => (
+              <li key={box.deviceId} data-testid={`installed-${box.deviceId}`} className="stack">
+                <strong>{box.deviceId}</strong>
+                <span>
+                  {box.online ? t("installer.online") : t("installer.offline")} ·{" "}
+                  {t("installer.installedOn", { time: formatDateTime(box.installedAt, language) })}
+                </span>
+                {box.report && (
+                  <span data-testid="commission-report">
+                    {t("commission.report", {
+                      name: box.report.by.name,
+                      time: formatDateTime(box.report.at, language),
+                      measured: box.report.measured.runningCurrent,
+                      current: box.report.set.defaultCurrent,
+                    })}{" "}
+                    <DryRunCheckLine check={box.report.dryRunCheck ?? null} />
+                  </span>
+                )}
+                {box.handedOverAt === null && (
+                  <Link to={`/installer?commission=${box.deviceId}`} data-testid={`commission-${box.deviceId}`}>
+                    {t("commission.open")}
+                  </Link>
+                )}
+                {box.handedOverAt === null ? (
+                  <BoxActionForm
+                    deviceId={box.deviceId}
+                    intent="handOver"
+                    busy={busy}
+                    label="installer.handOver"
+                    testId="hand-over"
+                    help="installer.handOverHelp"
+                  />
+                ) : (
+                  <span className="muted">
+                    {t("installer.handedOverOn", { time: formatDateTime(box.handedOverAt, language) })}
+                  </span>
+                )}
+              </li>
             )}
-          </section>
-          <section className="card stack" aria-labelledby="stock-title">
-            <h2 id="stock-title">{t("installer.stock")}</h2>
-            {overview.stock.length === 0 ? (
-              <p className="muted">{t("installer.stockEmpty")}</p>
-            ) : (
-              <ul className="installer-boxes" data-testid="stock-list">
-                {overview.stock.map((box) => (
-                  <li key={box.deviceId}>
-                    {box.deviceId}
-                    {box.via === "region" && <span className="muted"> · {t("installer.fromRegion")}</span>}
-                  </li>
-                ))}
-              </ul>
+          </BoxList>
+          <BoxList id="stock" title="installer.stock" empty="installer.stockEmpty" boxes={overview.stock}>
+            {(box) => (
+              <li key={box.deviceId}>
+                {box.deviceId}
+                {box.via === "region" && <span className="muted"> · {t("installer.fromRegion")}</span>}
+              </li>
             )}
-          </section>
+          </BoxList>
         </>
       )}
     </main>
+  );
+}
+
+/** A card of the installer's boxes, one kind (installed, or in stock), or the words saying there are none. */
+function BoxList<Box extends { deviceId: string }>({
+  id,
+  title,
+  empty,
+  boxes,
+  children,
+}: {
+  id: "installed" | "stock";
+  title: MessageKey;
+  empty: MessageKey;
+  boxes: Box[];
+  children: (box: Box) => ReactNode;
+}) {
+  const t = useT();
+  return (
+    <section className="card stack" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t(title)}</h2>
+      {boxes.length === 0 ? (
+        <p className="muted">{t(empty)}</p>
+      ) : (
+        <ul className="installer-boxes" data-testid={`${id}-list`}>
+          {boxes.map((box) => children(box))}
+        </ul>
+      )}
+    </section>
   );
 }

@@ -16,32 +16,11 @@ import {
   testRunResponseSchema,
 } from "../../../common/api-responses/installers.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { devices, installations, installers } from "../../../worker/db/schema.ts";
-import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
-import { farmerWithDevice } from "../helpers/boxes.ts";
+import { devices, installations } from "../../../worker/db/schema.ts";
+import { adminToken, createUser } from "../helpers/accounts.ts";
 import { getOk, postJson, refusalCode } from "../helpers/http.ts";
 import { hubStub } from "../helpers/hub-state.ts";
-import { connectDevice } from "../helpers/sockets.ts";
-
-/** A farmer's box an installer linked (as a claim leaves it), connected, with the test playing it. */
-async function linkedBox() {
-  const farmer = await farmerWithDevice();
-  const installer = await createUser();
-  const db = getDb(env.DB);
-  await db.insert(installers).values({ userId: installer.id, name: "Ramesh Electricals", createdAt: Date.now() });
-  await db.insert(installations).values({
-    deviceId: farmer.device.deviceId,
-    installerUserId: installer.id,
-    installerName: "Ramesh Electricals",
-    installerMobileNo: installer.mobileNo,
-    farmerUserId: farmer.user.id,
-    installedAt: Date.now(),
-  });
-  const box = await connectDevice(farmer.device);
-  return { farmer, installer, installerToken: await loginToken(installer), box, deviceId: farmer.device.deviceId };
-}
-
-const MEASURED = { voltages: [412, 409, 415], surgeCurrent: 53.1, runningCurrent: 8.86, ranSeconds: 5 };
+import { answerTestRun, goOffline, linkedBox, MEASURED, refuseForMissingPhase } from "../helpers/installers.ts";
 
 describe("commissioning", () => {
   it("runs the box's test run, suggests settings from it, and keeps the report with the box once accepted", async () => {
@@ -122,14 +101,7 @@ describe("commissioning", () => {
     const asked = postJson(`/api/installer/boxes/${deviceId}/test-run`, {}, installerToken);
     const run = await box.next("testRun");
     expect(run.seconds).toBe(10);
-    box.send({
-      type: "testRunResult",
-      id: run.id,
-      ok: false,
-      relay: "off",
-      voltages: [412, 0, 415],
-      error: "A phase is missing",
-    });
+    refuseForMissingPhase(box, "testRunResult", run.id);
     const refused = await asked;
     expect(refused.status).toBe(409);
     expect(await refusalCode(refused)).toBe("testRunRefused");
@@ -145,7 +117,7 @@ describe("commissioning", () => {
     const second = await testRun();
     expect(second.status).toBe(409);
     expect(await refusalCode(second)).toBe("testRunBusy");
-    box.send({ type: "testRunResult", id: run.id, ok: true, relay: "off", ...MEASURED });
+    answerTestRun(box, run.id);
     expect((await first).status).toBe(200);
 
     // The motor running: no test run.
@@ -177,8 +149,7 @@ describe("commissioning", () => {
 
   it("answers 503 for a box that is offline", async () => {
     const { box, deviceId, installerToken } = await linkedBox();
-    box.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await goOffline(box);
     const offline = await postJson(`/api/installer/boxes/${deviceId}/test-run`, { seconds: 3 }, installerToken);
     expect(offline.status).toBe(503);
   });

@@ -16,30 +16,11 @@ import {
 import { getDb } from "../../../worker/db/client.ts";
 import { installations, installers } from "../../../worker/db/schema.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
-import { farmerWithDevice } from "../helpers/boxes.ts";
 import { getOk, postJson, refusalCode } from "../helpers/http.ts";
 import { hubStub } from "../helpers/hub-state.ts";
-import { connectDevice, type DevicePeer } from "../helpers/sockets.ts";
+import { answerTestRun, goOffline, linkedBox, refuseForMissingPhase } from "../helpers/installers.ts";
+import type { DevicePeer } from "../helpers/sockets.ts";
 
-/** A farmer's box an installer linked (as a claim leaves it), connected, with the test playing it. */
-async function linkedBox() {
-  const farmer = await farmerWithDevice();
-  const installer = await createUser();
-  const db = getDb(env.DB);
-  await db.insert(installers).values({ userId: installer.id, name: "Ramesh Electricals", createdAt: Date.now() });
-  await db.insert(installations).values({
-    deviceId: farmer.device.deviceId,
-    installerUserId: installer.id,
-    installerName: "Ramesh Electricals",
-    installerMobileNo: installer.mobileNo,
-    farmerUserId: farmer.user.id,
-    installedAt: Date.now(),
-  });
-  const box = await connectDevice(farmer.device);
-  return { farmer, installer, installerToken: await loginToken(installer), box, deviceId: farmer.device.deviceId };
-}
-
-const MEASURED = { voltages: [412, 409, 415], surgeCurrent: 53.1, runningCurrent: 8.86, ranSeconds: 5 };
 /** 8.9 A and a 35 % dry-run threshold: the box trips below 8.9 × 0.65. */
 const SETTINGS = { defaultCurrent: 8.9, dryRunThreshold: 35, overCurrentThreshold: 30 };
 const TRIP_BELOW = 5.79;
@@ -48,12 +29,21 @@ const TRIP_BELOW = 5.79;
 async function commissioned(box: DevicePeer, deviceId: string, token: string, settings = SETTINGS) {
   const asked = postJson(`/api/installer/boxes/${deviceId}/test-run`, { seconds: 5 }, token);
   const run = await box.next("testRun");
-  box.send({ type: "testRunResult", id: run.id, ok: true, relay: "off", ...MEASURED });
+  answerTestRun(box, run.id);
   expect((await asked).status).toBe(200);
   const accepted = postJson(`/api/installer/boxes/${deviceId}/commissioning`, settings, token);
   const config = await box.next("config");
   box.send({ type: "ack", id: config.id, ok: true, relay: "off" });
   return readJson(await accepted, commissionedResponseSchema);
+}
+
+/** The box answers the check `id` as a box that ran it does, on a good supply. */
+function answerDryRunCheck(
+  box: DevicePeer,
+  id: string,
+  ran: { tripped: boolean; current: number; tripBelow: number; ranSeconds: number },
+) {
+  box.send({ type: "dryRunCheckResult", id, ok: true, relay: "off", voltages: [412, 409, 415], ...ran });
 }
 
 function dryRunCheck(deviceId: string, token: string, body: unknown = {}) {
@@ -70,17 +60,7 @@ describe("the dry-run check", () => {
     const asked = dryRunCheck(deviceId, installerToken);
     const check = await box.next("dryRunCheck");
     expect(check.seconds).toBe(30);
-    box.send({
-      type: "dryRunCheckResult",
-      id: check.id,
-      ok: true,
-      relay: "off",
-      voltages: [412, 409, 415],
-      tripped: true,
-      current: 4.02,
-      tripBelow: TRIP_BELOW,
-      ranSeconds: 17.3,
-    });
+    answerDryRunCheck(box, check.id, { tripped: true, current: 4.02, tripBelow: TRIP_BELOW, ranSeconds: 17.3 });
     const answer = await readJson(await asked, dryRunCheckResponseSchema);
     expect(answer.check).toMatchObject({ tripped: true, current: 4.02, tripBelow: TRIP_BELOW, ranSeconds: 17.3 });
     expect(answer.report.dryRunCheck).toEqual(answer.check);
@@ -102,17 +82,7 @@ describe("the dry-run check", () => {
     const asked = dryRunCheck(deviceId, installerToken, { seconds: 15 });
     const check = await box.next("dryRunCheck");
     expect(check.seconds).toBe(15);
-    box.send({
-      type: "dryRunCheckResult",
-      id: check.id,
-      ok: true,
-      relay: "off",
-      voltages: [412, 409, 415],
-      tripped: false,
-      current: 8.8,
-      tripBelow: TRIP_BELOW,
-      ranSeconds: 15,
-    });
+    answerDryRunCheck(box, check.id, { tripped: false, current: 8.8, tripBelow: TRIP_BELOW, ranSeconds: 15 });
     const answer = await readJson(await asked, dryRunCheckResponseSchema);
     expect(answer.report.dryRunCheck).toMatchObject({ tripped: false, current: 8.8, tripBelow: TRIP_BELOW });
   });
@@ -123,17 +93,7 @@ describe("the dry-run check", () => {
     const asked = dryRunCheck(deviceId, installerToken);
     const check = await box.next("dryRunCheck");
     // The box's own word for its limit: the factory's 1 A × 70 %, not the settings just set.
-    box.send({
-      type: "dryRunCheckResult",
-      id: check.id,
-      ok: true,
-      relay: "off",
-      voltages: [412, 409, 415],
-      tripped: true,
-      current: 0.4,
-      tripBelow: 0.7,
-      ranSeconds: 16,
-    });
+    answerDryRunCheck(box, check.id, { tripped: true, current: 0.4, tripBelow: 0.7, ranSeconds: 16 });
     const refused = await asked;
     expect(refused.status).toBe(409);
     expect(await refusalCode(refused)).toBe("dryRunSettingsNotOnBox");
@@ -147,15 +107,8 @@ describe("the dry-run check", () => {
     const asked = dryRunCheck(deviceId, installerToken);
     const check = await box.next("dryRunCheck");
     // A test run's result with the same id is not this check's answer.
-    box.send({ type: "testRunResult", id: check.id, ok: true, relay: "off", ...MEASURED });
-    box.send({
-      type: "dryRunCheckResult",
-      id: check.id,
-      ok: false,
-      relay: "off",
-      voltages: [412, 0, 415],
-      error: "A phase is missing",
-    });
+    answerTestRun(box, check.id);
+    refuseForMissingPhase(box, "dryRunCheckResult", check.id);
     const refused = await asked;
     expect(refused.status).toBe(409);
     expect(await refusalCode(refused)).toBe("dryRunCheckRefused");
@@ -186,17 +139,7 @@ describe("the dry-run check", () => {
     expect(await refusalCode(second)).toBe("testRunBusy");
     const testRun = await postJson(`/api/installer/boxes/${deviceId}/test-run`, { seconds: 3 }, installerToken);
     expect(await refusalCode(testRun)).toBe("testRunBusy");
-    box.send({
-      type: "dryRunCheckResult",
-      id: check.id,
-      ok: true,
-      relay: "off",
-      voltages: [412, 409, 415],
-      tripped: true,
-      current: 4,
-      tripBelow: TRIP_BELOW,
-      ranSeconds: 16,
-    });
+    answerDryRunCheck(box, check.id, { tripped: true, current: 4, tripBelow: TRIP_BELOW, ranSeconds: 16 });
     expect((await first).status).toBe(200);
 
     box.send({ type: "relay", relay: "on", cause: "manual" });
@@ -223,8 +166,7 @@ describe("the dry-run check", () => {
   it("answers 503 for a box that is offline", async () => {
     const { box, deviceId, installerToken } = await linkedBox();
     await commissioned(box, deviceId, installerToken);
-    box.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await goOffline(box);
     expect((await dryRunCheck(deviceId, installerToken)).status).toBe(503);
   });
 });

@@ -14,12 +14,12 @@ import {
   installerRegionResponseSchema,
   stockReturnResponseSchema,
 } from "../../../common/api-responses/installers.ts";
-import { generateClaimCode, hashClaimCode } from "../../../common/claim-codes.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { adminAudit, boxClaims, devices, installations } from "../../../worker/db/schema.ts";
 import { adminToken, codeSentTo, createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";
 import { provisionDevice } from "../helpers/boxes.ts";
 import { deleteJson, getOk, postJson, putJson, refusalCode } from "../helpers/http.ts";
+import { claim, labelBox, ownerOf } from "../helpers/installers.ts";
 
 /** A region of this test alone: the workers project shares one D1 across its files. */
 const uniqueRegion = (name: string) => `${name} ${crypto.randomUUID().slice(0, 8)}`;
@@ -27,11 +27,7 @@ const uniqueRegion = (name: string) => `${name} ${crypto.randomUUID().slice(0, 8
 /** What `npm run device -- label` stores: the hash of a fresh claim code; the code is on the sticker. */
 async function labelledBox(): Promise<{ deviceId: string; claimCode: string }> {
   const { deviceId } = await provisionDevice(null);
-  const claimCode = generateClaimCode();
-  await getDb(env.DB)
-    .insert(boxClaims)
-    .values({ deviceId, codeHash: await hashClaimCode(deviceId, claimCode), createdAt: Date.now() });
-  return { deviceId, claimCode };
+  return { deviceId, claimCode: await labelBox(deviceId) };
 }
 
 async function makeInstaller(admin: string, region: string | null) {
@@ -55,16 +51,8 @@ async function tag(admin: string, deviceIds: string[], region: string | null) {
   return (await readJson(answer, boxRegionResponseSchema)).tagged;
 }
 
-function claim(token: string, box: { deviceId: string; claimCode: string }, farmerMobileNo: string) {
-  return postJson("/api/installer/claims", { ...box, farmerMobileNo }, token);
-}
-
 function confirm(token: string, deviceId: string, farmerMobileNo: string, code: string) {
   return postJson("/api/installer/claims/confirm", { deviceId, farmerMobileNo, code }, token);
-}
-
-async function ownerOf(deviceId: string) {
-  return (await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, deviceId) }))?.ownerUserId ?? null;
 }
 
 async function installationOf(deviceId: string) {

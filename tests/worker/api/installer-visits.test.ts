@@ -16,21 +16,12 @@ import {
   installerResponseSchema,
   stockResponseSchema,
 } from "../../../common/api-responses/installers.ts";
-import { generateClaimCode, hashClaimCode } from "../../../common/claim-codes.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { boxClaims, devices, installations, users } from "../../../worker/db/schema.ts";
 import { adminToken, codeSentTo, createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";
 import { provisionDevice } from "../helpers/boxes.ts";
 import { api, getJson, getOk, postJson, refusalCode } from "../helpers/http.ts";
-
-/** What `npm run device -- label` stores: the hash of a fresh claim code; the code itself is on the sticker. */
-async function labelBox(deviceId: string): Promise<string> {
-  const code = generateClaimCode();
-  await getDb(env.DB)
-    .insert(boxClaims)
-    .values({ deviceId, codeHash: await hashClaimCode(deviceId, code), createdAt: Date.now() });
-  return code;
-}
+import { claim, labelBox, ownerOf } from "../helpers/installers.ts";
 
 /** An installer with one labelled box in stock, signed in. */
 async function installerWithBox(admin: string, name = "Ramesh Electricals") {
@@ -45,11 +36,7 @@ async function installerWithBox(admin: string, name = "Ramesh Electricals") {
 
 async function claimAndCode(installer: { token: string; deviceId: string; claimCode: string }, farmerMobileNo: string) {
   const since = Date.now();
-  const started = await postJson(
-    "/api/installer/claims",
-    { deviceId: installer.deviceId, claimCode: installer.claimCode, farmerMobileNo },
-    installer.token,
-  );
+  const started = await claim(installer.token, installer, farmerMobileNo);
   expect(started.status).toBe(202);
   await readJson(started, codeRequestResponseSchema);
   return codeSentTo(farmerMobileNo, since);
@@ -61,10 +48,6 @@ function confirm(installer: { token: string; deviceId: string }, farmerMobileNo:
     { deviceId: installer.deviceId, farmerMobileNo, code },
     installer.token,
   );
-}
-
-async function ownerOf(deviceId: string) {
-  return (await getDb(env.DB).query.devices.findFirst({ where: eq(devices.id, deviceId) }))?.ownerUserId ?? null;
 }
 
 describe("installer accounts", () => {
@@ -154,30 +137,18 @@ describe("scan to link", () => {
     const sms = await claimAndCode(installer, farmerMobileNo);
     expect((await confirm(installer, farmerMobileNo, sms.code)).status).toBe(200);
 
-    const again = await postJson(
-      "/api/installer/claims",
-      { deviceId: installer.deviceId, claimCode: installer.claimCode, farmerMobileNo: uniqueMobileNo() },
-      installer.token,
-    );
+    const again = await claim(installer.token, installer, uniqueMobileNo());
     expect(again.status).toBe(409);
     expect(await refusalCode(again)).toBe("claimCodeUsed");
     expect(await ownerOf(installer.deviceId)).not.toBeNull();
 
     const second = await installerWithBox(admin);
-    const wrong = await postJson(
-      "/api/installer/claims",
-      { deviceId: second.deviceId, claimCode: "2222222222", farmerMobileNo: uniqueMobileNo() },
-      second.token,
-    );
+    const wrong = await claim(second.token, { deviceId: second.deviceId, claimCode: "2222222222" }, uniqueMobileNo());
     expect(wrong.status).toBe(400);
     expect(await refusalCode(wrong)).toBe("wrongClaimCode");
 
     // The first installer holds the right code of the second's box: still not theirs to claim.
-    const notTheirs = await postJson(
-      "/api/installer/claims",
-      { deviceId: second.deviceId, claimCode: second.claimCode, farmerMobileNo: uniqueMobileNo() },
-      installer.token,
-    );
+    const notTheirs = await claim(installer.token, second, uniqueMobileNo());
     expect(notTheirs.status).toBe(409);
     expect(await refusalCode(notTheirs)).toBe("boxNotInStock");
   });

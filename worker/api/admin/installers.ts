@@ -2,7 +2,7 @@
 // list them, give one boxes (not yet linked) to fit or take unused ones back, set the region whose
 // boxes they may claim, and tag boxes with a region. The work is worker/services/admin-installers.ts,
 // shared with the /admin/installers page. Every write is on the audit trail.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { userIdSchema } from "../../../common/admin-schemas.ts";
 import {
   boxRegionResponseSchema,
@@ -18,6 +18,7 @@ import {
   installerRequestSchema,
   installerStockRequestSchema,
 } from "../../../common/installer-schemas.ts";
+import type { z } from "../../../common/zod.ts";
 import {
   giveStock,
   installerList,
@@ -31,6 +32,16 @@ import type { ApiEnv } from "../context.ts";
 import { parseInput, readJsonBody } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
+
+/**
+ * The installer's account the path names (`:userId`), the target of the admin's action on the
+ * audit trail, and the request's body.
+ */
+async function installerRequest<T>(c: Context<ApiEnv>, schema: z.ZodType<T>): Promise<{ userId: number; body: T }> {
+  const userId = parseInput(userIdSchema, c.req.param("userId"));
+  auditTarget(c, `user:${userId}`);
+  return { userId, body: await readJsonBody(c, schema) };
+}
 
 export const adminInstallerRoutes = new Hono<ApiEnv>()
   .get("/installers", requireAuth("admin"), async (c) =>
@@ -47,28 +58,18 @@ export const adminInstallerRoutes = new Hono<ApiEnv>()
     return respond(c, installerResponseSchema, { success: true, installer }, 201);
   })
   .post("/installers/:userId/stock", requireAuth("admin"), async (c) => {
-    const userId = parseInput(userIdSchema, c.req.param("userId"));
-    auditTarget(c, `user:${userId}`);
-    const { deviceIds } = await readJsonBody(c, installerStockRequestSchema);
-    return respond(c, stockResponseSchema, { success: true, added: await giveStock(c.env, userId, deviceIds) });
+    const { userId, body } = await installerRequest(c, installerStockRequestSchema);
+    return respond(c, stockResponseSchema, { success: true, added: await giveStock(c.env, userId, body.deviceIds) });
   })
   .delete("/installers/:userId/stock", requireAuth("admin"), async (c) => {
-    const userId = parseInput(userIdSchema, c.req.param("userId"));
-    auditTarget(c, `user:${userId}`);
-    const { deviceIds } = await readJsonBody(c, installerStockRequestSchema);
-    return respond(c, stockReturnResponseSchema, {
-      success: true,
-      removed: await takeBackStock(c.env, userId, deviceIds),
-    });
+    const { userId, body } = await installerRequest(c, installerStockRequestSchema);
+    const removed = await takeBackStock(c.env, userId, body.deviceIds);
+    return respond(c, stockReturnResponseSchema, { success: true, removed });
   })
   .put("/installers/:userId/region", requireAuth("admin"), async (c) => {
-    const userId = parseInput(userIdSchema, c.req.param("userId"));
-    auditTarget(c, `user:${userId}`);
-    const { region } = await readJsonBody(c, installerRegionRequestSchema);
-    return respond(c, installerRegionResponseSchema, {
-      success: true,
-      installer: await setRegion(c.env, userId, region),
-    });
+    const { userId, body } = await installerRequest(c, installerRegionRequestSchema);
+    const installer = await setRegion(c.env, userId, body.region);
+    return respond(c, installerRegionResponseSchema, { success: true, installer });
   })
   .put("/box-regions", requireAuth("admin"), async (c) => {
     const { deviceIds, region } = await readJsonBody(c, boxRegionRequestSchema);
