@@ -120,7 +120,7 @@ const REPLAYED: { name: string; seed: number | null; steps: Step[]; log: string[
 ];
 
 describe("found by the chaos simulation", () => {
-  it.each(REPLAYED)("$name", async ({ steps, seed, log }) => {
+  it.each(REPLAYED.filter(({ seed }) => seed !== null))("$name", async ({ steps, seed, log }) => {
     expect(await cleanRunLog(steps, seed)).toEqual(log);
   });
 
@@ -198,7 +198,11 @@ describe("found by the chaos simulation's schedules, members, hanging D1 and los
 
 // The two lies seen from outside before the simulation existed, as steps: the simulation's own
 // runs found the same code path (an ack stating a relay other than the one asked for).
-describe("seen in the field, replayed", () => {});
+describe("seen in the field, replayed", () => {
+  it.each(REPLAYED.filter(({ seed }) => seed === null))("$name", async ({ steps, log }) => {
+    expect(await cleanRunLog(steps)).toEqual(log);
+  });
+});
 
 // ---- a lie planted on purpose -------------------------------------------------------------
 // Each test breaks one rule in the hub's own code for its length (the rooms' prototypes are

@@ -44,7 +44,7 @@ describe("operatorSql", () => {
         now: 5,
       }),
     ).toBe(
-      `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at) VALUES ('SNC-ABCDEFGH', NULL, '1phase', '${KEY_HASH}', 5);`,
+      `INSERT INTO devices (id, owner_user_id, kind, key_hash, created_at, region) VALUES ('SNC-ABCDEFGH', NULL, '1phase', '${KEY_HASH}', 5, NULL);`,
     );
     // The Worker's own provisioning (common/first-box-sql.ts): a box for an account takes its kept settings.
     const forAccount = operatorSql({
