@@ -4,7 +4,7 @@
 // windows wait for supply), the API answers throughout, and D1 grows by what a day's events
 // write, not more. The schedules fire at a whole minute of the clock, so it waits for the next
 // one: one to two minutes in all. The power windows' random delay is off here (the bench waits it out).
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runFleetDay } from "../../bench/fleet-day.ts";
 import { freshPersistDir } from "./local-worker.ts";
 
@@ -12,7 +12,6 @@ describe("a fleet's day, compressed, at a small N", () => {
   it("starts every scheduled motor once at the common minute and every feeder motor once after the return, and writes a bounded day to D1", {
     timeout: 300_000,
   }, async () => {
-    expect(inject("migratedPersistDir")).toBeTruthy();
     const day = await runFleetDay({
       boxes: 6,
       feederShare: 0.5,
