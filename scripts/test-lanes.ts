@@ -12,17 +12,25 @@ type Lane = { name: string; bin: string; args: string[] };
 
 const bin = (path: string) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
 
-// Three lanes. vitest's workerd files run one at a time (one shared runtime, decision 031) and
+// Four lanes. vitest's workerd files run one at a time (one shared runtime, decision 031) and
 // its Node-side files mostly wait (a wrangler child starting, a box's ack timeout, a schedule's
 // minute); as groups of one vitest run they went one after the other, and the two cores sat
 // half idle (a clean-clone run used 11.3 CPU-minutes in 11.9 minutes of wall time). In lanes of
-// their own they wait at the same time. Vitest refuses two worker counts in one group, so the
-// two halves are two vitest processes, each naming its projects.
+// their own they wait at the same time. The workerd files that get a runtime each
+// (`workers-fresh`: the chaos runs, the fuzzers) are a lane of their own too: behind the shared
+// runtime's files they were the last two minutes of every run, alone on one core after
+// Playwright had finished. Vitest refuses two worker counts in one group, so each lane is its
+// own vitest process, naming its projects.
 const LANES: Lane[] = [
   {
     name: "vitest-workerd",
     bin: bin("vitest/vitest.mjs"),
-    args: ["run", "--project", "workers", "--project", "workers-fresh"],
+    args: ["run", "--project", "workers"],
+  },
+  {
+    name: "vitest-fresh",
+    bin: bin("vitest/vitest.mjs"),
+    args: ["run", "--project", "workers-fresh"],
   },
   {
     name: "vitest-node",
