@@ -96,6 +96,10 @@ export default defineConfig(async () => {
     // A time limit catches a hang; speed is the benchmarks' business. On a busy 2-core
     // machine a test that signs in three times (PBKDF2 each) once took over vitest's 5 s.
     testTimeout: 20_000,
+    // What a test waits for from another part (a push reaching the tests' push service, a
+    // hub's write) took over vitest's 1 s default at load 16 on this machine; a poll that is
+    // met returns at once, so this only changes how long a real failure takes to say so.
+    expect: { poll: { timeout: 5_000 } },
   };
   return {
     test: {
