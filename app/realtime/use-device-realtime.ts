@@ -10,7 +10,7 @@
 // leaves the outcome to the pump state the next socket brings: the page never guesses it.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { SOCKET_RECONNECT_DELAY_MS } from "../../common/constants.ts";
-import { browserCloseReason } from "../../common/pump-state.ts";
+import { browserCloseReason } from "../../common/hub-contract.ts";
 import { type BrowserRequest, type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { type LiveDeviceState, type LiveEffect, type LiveSnapshot, liveDeviceReducer } from "./live-device.ts";
 
