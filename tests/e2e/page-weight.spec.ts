@@ -69,11 +69,17 @@ async function weigh(page: Page, path: string, ready: (page: Page) => Promise<vo
   await page.waitForLoadState("networkidle");
   const weight: Weight = { html: 0, css: 0, js: 0, font: 0, other: 0 };
   const fetched = new Set<string>();
+  const scripts: string[] = [];
   for (const response of responses) {
     if (response.status() >= 300 && response.status() < 400) continue;
-    fetched.add(new URL(response.url()).pathname);
-    weight[kindOf(response)] += gzipSync(await response.body(), { level: 9 }).length;
+    const file = new URL(response.url()).pathname;
+    fetched.add(file);
+    const bytes = gzipSync(await response.body(), { level: 9 }).length;
+    weight[kindOf(response)] += bytes;
+    if (kindOf(response) === "js") scripts.push(`${file.replace(/^\/assets\//, "")} ${bytes}`);
   }
+  // Each script with its gzip bytes: what docs/benchmarks.md's file tables are read from.
+  console.log(`${path}: ${scripts.length} scripts: ${scripts.join(", ")}`);
   // The Hindi font names local() copies first, and this machine has one, so the browser
   // fetched nothing; a phone without it downloads the file. Count every font file of a face
   // the page used, as that phone would.
