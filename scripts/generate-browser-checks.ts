@@ -12,6 +12,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import * as lastState from "../app/offline/last-state-schema.ts";
 import * as apiDevices from "../common/api-responses/devices.ts";
+import * as apiLogs from "../common/api-responses/logs.ts";
 import * as apiRefusals from "../common/api-responses/refusals.ts";
 import * as deviceEnums from "../common/device-enums.ts";
 import * as pumpState from "../common/pump-state.ts";
@@ -47,6 +48,12 @@ export const BROWSER_CHECKS: { name: string; schema: Schema; schemaName: string;
     schema: apiDevices.otaResponseSchema,
     schemaName: "otaResponseSchema",
     from: "common/api-responses/devices.ts",
+  },
+  {
+    name: "motorLogsResponseCheck",
+    schema: apiLogs.motorLogsResponseSchema,
+    schemaName: "motorLogsResponseSchema",
+    from: "common/api-responses/logs.ts",
   },
   {
     name: "apiErrorCheck",
@@ -95,7 +102,7 @@ const READERS = [
 /** Exported schemas get a reader of the same name (without "Schema"), so the file reads like the modules. */
 function schemaNames(): Map<Schema, string> {
   const names = new Map<Schema, string>();
-  for (const module of [deviceEnums, pumpState, realtimeProtocol, apiRefusals, apiDevices, lastState]) {
+  for (const module of [deviceEnums, pumpState, realtimeProtocol, apiRefusals, apiDevices, apiLogs, lastState]) {
     for (const [exported, value] of Object.entries(module)) {
       if (!exported.endsWith("Schema") || typeof value !== "object" || value === null || !("_zod" in value)) continue;
       const name = exported.slice(0, -"Schema".length);

@@ -6,6 +6,7 @@ import type { apiErrorSchema } from "../../common/api-responses/refusals.ts";
 import type { healthDataSchema, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import type { healthReadingResponseSchema, motorStatusResponseSchema, otaResponseSchema } from "../../common/api-responses/devices.ts";
 import type { lastStateSchema } from "../offline/last-state-schema.ts";
+import type { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
 import type { relayStateSchema } from "../../common/device-enums.ts";
 import type { z } from "../../common/zod-mini.ts";
 import { anything, array, boolean, check, int, nullable, number, object, oneOf, optional, string, tagged, union, withDefault } from "./json-reader.ts";
@@ -78,6 +79,7 @@ const motorConfig = object({ defaultCurrent: number, dryRunThreshold: number, ov
 const motorStatusResponse = object({ success: oneOf(true), status: motorStatus, statusSince: number, statusSource: statusSource, deviceStatus: deviceStatus, lastSeenAt: nullable(number), pendingCommand: nullable(pendingCommand), cooldownUntil: number, faults: array(fault), phaseFault: boolean, powerData: powerData, powerDataAt: nullable(number), stopsAt: nullable(number), healthLogs: nullable(healthData), motorConfig: motorConfig });
 const healthReadingResponse = object({ success: oneOf(true), healthData: healthData, source: oneOf("box", "hub"), ageSeconds: nullable(number) });
 const otaResponse = object({ success: oneOf(true), message: string, version: string });
+const motorLogsResponse = array(motorLogEntry);
 const apiError = object({ success: oneOf(false), message: string, code: string, params: object({}, union(string, number)) });
 const lastState = object({ pumpKey: string, knownAt: number, pump: pumpState, powerData: powerData, lastLogs: array(motorLogEntry) });
 
@@ -85,6 +87,7 @@ export const realtimeMessageCheck = check<z.output<typeof realtimeMessageSchema>
 export const motorStatusResponseCheck = check<z.output<typeof motorStatusResponseSchema>>(motorStatusResponse);
 export const healthReadingResponseCheck = check<z.output<typeof healthReadingResponseSchema>>(healthReadingResponse);
 export const otaResponseCheck = check<z.output<typeof otaResponseSchema>>(otaResponse);
+export const motorLogsResponseCheck = check<z.output<typeof motorLogsResponseSchema>>(motorLogsResponse);
 export const apiErrorCheck = check<z.output<typeof apiErrorSchema>>(apiError);
 export const healthDataCheck = check<z.output<typeof healthDataSchema>>(healthData);
 export const lastStateCheck = check<z.output<typeof lastStateSchema>>(lastState);

@@ -42,7 +42,7 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // page in the route manifest) and the dry-run check on the owner's hand-over card then added
   // 229 bytes: 136,916 bytes (133.7 KB). The page then checked its socket's messages, its status
   // answer, refusals and what it keeps on the phone with readers generated from the zod schemas
-  // instead of zod's runtime (decision 036): 128,795 bytes (125.8 KB) in 15 files. What stands
+  // instead of zod's runtime (decision 036): 128,809 bytes (125.8 KB) in 15 files. What stands
   // between this and the 120 KB of the performance issue is React with React Router (107,463
   // bytes, 83 %) and the live view the page is weighed with (docs/benchmarks.md, "The phone's
   // checks without zod").
