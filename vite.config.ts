@@ -72,7 +72,7 @@ export default defineConfig({
             // waits its turn and pays a round trip (400 ms on slow 3G), and each small file pays
             // its own gzip header and import glue. React with React Router is one file and zod
             // one; "shell" is what every page uses (words, language switch, toast, fields);
-            // "live" is the pump page's live view. A group also takes in the modules its own
+            // "live" is the pump page's live view, with the checks of what it reads (app/checks/). A group also takes in the modules its own
             // import that no other group claims, so the small pieces several pages share are
             // named on their own: without that, the schedule page would load the live view
             // for its icons. Route modules stay split by route (docs/benchmarks.md).
@@ -98,7 +98,7 @@ export default defineConfig({
                 },
                 {
                   name: "live",
-                  test: /app[\\/]realtime[\\/]|app[\\/]components[\\/]pump-state-view\.tsx$|common[\\/](signal|api-responses[\\/]devices)\.ts$/,
+                  test: /app[\\/]realtime[\\/]|app[\\/]checks[\\/]|app[\\/]components[\\/]pump-state-view\.tsx$|common[\\/]signal\.ts$/,
                 },
               ],
             },

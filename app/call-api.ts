@@ -1,11 +1,12 @@
 // The pages' calls to our own API: same-origin fetch (the HttpOnly session cookie goes along),
 // every answer parsed with its schema from common/api-responses/ (refusals with
-// `apiErrorSchema`), and a 401 from any call ends the visit on the landing page with "Session
+// `apiErrorSchema`, through the reader generated from it in app/checks/), and a 401 from any
+// call ends the visit on the landing page with "Session
 // expired. Please log in again." (SPEC §4, §8). The admin pages call through
 // components/admin/use-admin-api.ts, which reads answers here too.
-import { apiErrorSchema } from "../common/api-responses/refusals.ts";
+import { apiErrorCheck } from "./checks/generated.ts";
 
-/** A zod schema of either build (classic or mini): all a call needs is to parse the answer. */
+/** A zod schema of either build, or a reader generated from one (app/checks/): all a call needs is to parse the answer. */
 export type AnswerSchema<T> = {
   safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } };
 };
@@ -51,7 +52,7 @@ export async function readAnswer<T>(path: string, response: Response, schema: An
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     // Not our refusal (a proxy's error page, an empty body): the page says it in its own words.
-    const refusal = apiErrorSchema.safeParse(json);
+    const refusal = apiErrorCheck.safeParse(json);
     if (!refusal.success) return { ok: false, status: response.status, ...NO_WORDS };
     const { message, code, params } = refusal.data;
     return { ok: false, status: response.status, message, code, params };

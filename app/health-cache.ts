@@ -2,7 +2,8 @@
 // server cannot be reached ("Using cached device data."). The dashboard writes it as health
 // arrives; the dashboard and the pump's settings page read it when a fetch fails. Forgotten at
 // logout by app/offline/service-worker.ts, which knows these keys by their prefix.
-import { type HealthData, healthDataSchema } from "../common/realtime-protocol.ts";
+import type { HealthData } from "../common/realtime-protocol.ts";
+import { healthDataCheck } from "./checks/generated.ts";
 
 /**
  * Whose pump: SPEC §3's key (the account's number) for the account's first box; the number and
@@ -16,7 +17,7 @@ const storageKey = (key: string) => `healthData_${key}`;
 
 export function readCachedHealth(key: string): HealthData | null {
   try {
-    const parsed = healthDataSchema.safeParse(JSON.parse(window.localStorage.getItem(storageKey(key)) ?? "null"));
+    const parsed = healthDataCheck.safeParse(JSON.parse(window.localStorage.getItem(storageKey(key)) ?? "null"));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -44,6 +44,31 @@ export const DEVICE_CLOSE = {
   tooManyFrames: 1008,
 } as const;
 
+/**
+ * Close codes of the browser's realtime socket when its right to watch ended. The page stops
+ * reconnecting and says why; any other close is a dropped line and is reconnected.
+ */
+export const BROWSER_CLOSE = {
+  /** The session was ended: logout (this or another tab), password change, "log out everywhere". */
+  signedOut: 4401,
+  /** The session ran out. */
+  sessionExpired: 4402,
+  /** The account lost what the socket needed: deleted, or no longer an admin. */
+  accessRemoved: 4403,
+  /** The pump is no longer linked to this account (an admin relinked or unlinked it). */
+  deviceUnlinked: 4404,
+  /** The account opened this pump in more tabs than allowed: the oldest stops, the newest keeps watching. */
+  tooManyTabs: 4409,
+} as const;
+export type BrowserCloseReason = keyof typeof BROWSER_CLOSE;
+
+export function browserCloseReason(code: number): BrowserCloseReason | null {
+  for (const [reason, value] of Object.entries(BROWSER_CLOSE)) {
+    if (value === code) return reason as BrowserCloseReason;
+  }
+  return null;
+}
+
 /** A browser frame over the limit (RFC 6455 "Message Too Big"): a page sends only heartbeats and small requests. */
 export const FRAME_TOO_BIG_CLOSE = 1009;
 /**

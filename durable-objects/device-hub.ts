@@ -19,6 +19,7 @@ import {
 } from "../common/device-protocol.ts";
 import {
   type AccessRefresh,
+  type BrowserCloseReason,
   type DryRunCheckOutcome,
   type FirmwareOffer,
   HUB_HEADERS,
@@ -35,7 +36,6 @@ import {
   type SupplyOutcome,
   type TestRunOutcome,
 } from "../common/hub-contract.ts";
-import type { BrowserCloseReason } from "../common/pump-state.ts";
 import type { HealthData, PowerData } from "../common/realtime-protocol.ts";
 import type { ScheduleInput, ScheduleView } from "../common/schedule-schemas.ts";
 import { runAlarm } from "./device-hub/alarm.ts";

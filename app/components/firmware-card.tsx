@@ -4,9 +4,9 @@
 // Type" dialog offers only the box's own type. A box that has never said hello gets the
 // spec's dialog with both types.
 import { useState } from "react";
-import { otaResponseSchema } from "../../common/api-responses/devices.ts";
 import type { ConnectionType } from "../../common/device-protocol.ts";
 import { callApi } from "../call-api.ts";
+import { otaResponseCheck } from "../checks/generated.ts";
 import { type MessageKey, useT } from "../i18n/i18n.ts";
 import { Dialog } from "./dialog.tsx";
 import { useToast } from "./toast.tsx";
@@ -40,7 +40,7 @@ export function FirmwareCard({ deviceId, firmware }: { deviceId: string; firmwar
 
   async function update(deviceType: ConnectionType) {
     setSending(deviceType);
-    const result = await callApi(`/api/pumps/${deviceId}/ota`, otaResponseSchema, {
+    const result = await callApi(`/api/pumps/${deviceId}/ota`, otaResponseCheck, {
       method: "POST",
       body: { deviceType },
     });

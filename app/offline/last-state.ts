@@ -3,24 +3,12 @@
 // age. It lives in the account's cache, which the service worker deletes at logout, so nothing
 // of one account stays readable for the next person on the phone.
 import { useEffect, useState } from "react";
-import { pumpStateSchema } from "../../common/pump-state.ts";
-import { motorLogEntrySchema, powerDataSchema } from "../../common/realtime-protocol.ts";
-import { z } from "../../common/zod-mini.ts";
+import { lastStateCheck } from "../checks/generated.ts";
+import type { LastState } from "./last-state-schema.ts";
 
 /** The account's cache; public/sw.js deletes it at logout (same name there). */
 export const ACCOUNT_CACHE = "sinchai-account";
 const LAST_STATE_PATH = "/__sinchai/last-state";
-
-const lastStateSchema = z.object({
-  /** Whose pump: the account's number for its first box, number and box id for any other. */
-  pumpKey: z.string(),
-  /** Until when (phone clock, ms) this was live: the last message from the hub, or the drop. */
-  knownAt: z.number(),
-  pump: pumpStateSchema,
-  powerData: powerDataSchema,
-  lastLogs: z.array(motorLogEntrySchema),
-});
-export type LastState = z.infer<typeof lastStateSchema>;
 
 export async function saveLastState(state: LastState): Promise<void> {
   if (!("caches" in window)) return;
@@ -40,7 +28,7 @@ export async function readLastState(pumpKey: string): Promise<LastState | null> 
   try {
     const response = await (await caches.open(ACCOUNT_CACHE)).match(LAST_STATE_PATH);
     if (!response) return null;
-    const parsed = lastStateSchema.safeParse(await response.json());
+    const parsed = lastStateCheck.safeParse(await response.json());
     return parsed.success && parsed.data.pumpKey === pumpKey ? parsed.data : null;
   } catch {
     return null;

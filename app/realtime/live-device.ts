@@ -4,8 +4,8 @@
 // does not compile until it is handled here. Pure: no clock, no language, no browser, tested in
 // Node message by message (tests/app/live-device.test.ts).
 import { LIVE_MOTOR_LOG_LIMIT } from "../../common/constants.ts";
+import type { BrowserCloseReason } from "../../common/hub-contract.ts";
 import type { MotorLogEvent } from "../../common/motor-log-event.ts";
-import type { BrowserCloseReason } from "../../common/pump-state.ts";
 import type { RealtimeMessage } from "../../common/realtime-protocol.ts";
 import type { MessageKey, MessageValues } from "../i18n/i18n.ts";
 

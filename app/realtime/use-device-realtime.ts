@@ -1,5 +1,6 @@
 // The browser's realtime socket (SPEC §4): opened per box (by its id), reconnecting 1 s after
-// it closes, every message parsed with the shared schema before it touches the page, then
+// it closes, every message checked against the shared schema before it touches the page (through
+// the reader generated from it, app/checks/generated.ts), then
 // handed to the page's reducer (./live-device.ts): the state it returns is rendered, its
 // effects go to the page in order. When the hub closes the socket because the right to watch
 // ended (a close code of common/pump-state.ts), it stays closed and the page says why.
@@ -10,8 +11,9 @@
 // leaves the outcome to the pump state the next socket brings: the page never guesses it.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { SOCKET_RECONNECT_DELAY_MS } from "../../common/constants.ts";
-import { browserCloseReason } from "../../common/pump-state.ts";
-import { type BrowserRequest, type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
+import { browserCloseReason } from "../../common/hub-contract.ts";
+import type { BrowserRequest, RealtimeMessage } from "../../common/realtime-protocol.ts";
+import { realtimeMessageCheck } from "../checks/generated.ts";
 import { type LiveDeviceState, type LiveEffect, type LiveSnapshot, liveDeviceReducer } from "./live-device.ts";
 
 /** What a request on the socket came to: the hub's answer, or `answerLost` when none can come any more. */
@@ -91,7 +93,7 @@ export function useDeviceRealtime(
         } catch {
           return;
         }
-        const parsed = realtimeMessageSchema.safeParse(json);
+        const parsed = realtimeMessageCheck.safeParse(json);
         if (!parsed.success) {
           console.warn("Ignoring an unexpected realtime message", parsed.error.issues[0]);
           return;

@@ -2,10 +2,10 @@
 // गुरुवार, 26 नवंबर") of runs and events, newest first: each ON paired with the OFF that ended
 // it (from, to, how long), every line with its clock time in the reader's words.
 import { useEffect, useState } from "react";
-import { motorLogsResponseSchema } from "../../common/api-responses/logs.ts";
 import { formatClockTime, formatDuration } from "../../common/i18n/format.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { callApi } from "../call-api.ts";
+import { motorLogsResponseCheck } from "../checks/generated.ts";
 import { LogItem } from "../components/log-item.tsx";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { formatDayHeading, type LogRun, logDays } from "../log-runs.ts";
@@ -37,7 +37,7 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
     if (before) query.set("before", String(before));
     // A farmer without a pump simply has no logs.
     if (!deviceId) return { logs: [], more: false };
-    const result = await callApi(`/api/pumps/${deviceId}/logs?${query}`, motorLogsResponseSchema);
+    const result = await callApi(`/api/pumps/${deviceId}/logs?${query}`, motorLogsResponseCheck);
     if (!result.ok) {
       // A pump that is no longer theirs has no logs for them; other failures go to the console (SPEC §8).
       if (result.status === 404) return { logs: [], more: false };

@@ -9,7 +9,6 @@
 // (app/components/phone-start-card.tsx).
 import { useEffect, useState } from "react";
 import { data } from "react-router";
-import { healthReadingResponseSchema } from "../../common/api-responses/devices.ts";
 import { motorConfigRequestSchema } from "../../common/api-schemas.ts";
 import { relativeAge } from "../../common/i18n/format.ts";
 import type { SettingChange } from "../../common/protection-changes.ts";
@@ -20,6 +19,7 @@ import { setStartByMissedCall } from "../../worker/services/phone-start.ts";
 import { pumpSettingsOf, saveOwnerSettings, settingChangesOf } from "../../worker/services/pump-settings.ts";
 import { type Refusal, refusalError } from "../../worker/services/refusal.ts";
 import { callApi } from "../call-api.ts";
+import { healthReadingResponseCheck } from "../checks/generated.ts";
 import { FirmwareCard } from "../components/firmware-card.tsx";
 import { HealthGrid } from "../components/health-grid.tsx";
 import { type ConfigOutcome, MotorConfigCard } from "../components/motor-config-card.tsx";
@@ -196,7 +196,7 @@ function Settings({
 
   async function refreshHealth() {
     setRefreshing(true);
-    const result = await callApi(`/api/pumps/${deviceId}/health`, healthReadingResponseSchema, { method: "POST" });
+    const result = await callApi(`/api/pumps/${deviceId}/health`, healthReadingResponseCheck, { method: "POST" });
     setRefreshing(false);
     if (result.ok) {
       setCachedHealth(null);

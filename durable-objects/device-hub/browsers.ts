@@ -6,11 +6,12 @@
 // the last one leaving stops them.
 import {
   ACCESS_UNCONFIRMED_CLOSE,
+  BROWSER_CLOSE,
+  type BrowserCloseReason,
   FRAME_TOO_BIG_CLOSE,
   HUB_HEADERS,
   type HubSocketRefusal,
 } from "../../common/hub-contract.ts";
-import { BROWSER_CLOSE, type BrowserCloseReason } from "../../common/pump-state.ts";
 import {
   BROWSER_SOCKETS_PER_DEVICE,
   BROWSER_SOCKETS_PER_VIEWER,

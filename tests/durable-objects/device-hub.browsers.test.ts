@@ -3,7 +3,7 @@
 // sizes in bytes, broadcasts to their audience as the typed message, and sockets closed by
 // session, by account and by a change of owner, each with its close code.
 import { describe, expect, it } from "vitest";
-import { BROWSER_CLOSE } from "../../common/pump-state.ts";
+import { BROWSER_CLOSE } from "../../common/hub-contract.ts";
 import {
   BROWSER_SOCKETS_PER_DEVICE,
   BROWSER_SOCKETS_PER_VIEWER,

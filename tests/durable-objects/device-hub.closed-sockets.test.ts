@@ -7,8 +7,7 @@
 // answers the close is tests/integration/closed-sockets.test.ts.
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DEVICE_CLOSE, FRAME_TOO_BIG_CLOSE } from "../../common/hub-contract.ts";
-import { BROWSER_CLOSE } from "../../common/pump-state.ts";
+import { BROWSER_CLOSE, DEVICE_CLOSE, FRAME_TOO_BIG_CLOSE } from "../../common/hub-contract.ts";
 import { BROWSER_REQUEST_BURST, MAX_BROWSER_FRAME_BYTES } from "../../common/realtime-protocol.ts";
 import { attachmentOf, BROWSER_TAG } from "../../durable-objects/device-hub/sockets.ts";
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../../common/api-client.ts";
 import { accessChangeResponseSchema, messageResponseSchema } from "../../common/api-responses/refusals.ts";
-import { BROWSER_CLOSE } from "../../common/pump-state.ts";
+import { BROWSER_CLOSE } from "../../common/hub-contract.ts";
 import {
   BROWSER_REQUEST_BURST,
   BROWSER_SOCKETS_PER_VIEWER,

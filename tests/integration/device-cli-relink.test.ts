@@ -8,7 +8,7 @@ import WebSocket from "ws";
 import type { ApiClient } from "../../common/api-client.ts";
 import { pumpMemberResponseSchema } from "../../common/api-responses/pumps.ts";
 import { accessChangeResponseSchema } from "../../common/api-responses/refusals.ts";
-import { BROWSER_CLOSE } from "../../common/pump-state.ts";
+import { BROWSER_CLOSE } from "../../common/hub-contract.ts";
 import { type RealtimeMessage, realtimeMessageSchema } from "../../common/realtime-protocol.ts";
 import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
 import { assignDevice } from "../../scripts/lib/device-admin.ts";

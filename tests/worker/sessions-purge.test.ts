@@ -4,7 +4,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { BROWSER_CLOSE } from "../../common/pump-state.ts";
+import { BROWSER_CLOSE } from "../../common/hub-contract.ts";
 import { endSession, REVOKED_SESSION_KEPT_MS } from "../../worker/auth/sessions.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { realtimeWatches, sessions } from "../../worker/db/schema.ts";

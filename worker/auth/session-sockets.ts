@@ -3,7 +3,7 @@
 // asks those hubs to close the sockets, with a close code that tells the page why. A hub that
 // does not take the close keeps its rows, for the cron trigger to ask again.
 import { and, eq, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
-import type { BrowserCloseReason } from "../../common/pump-state.ts";
+import type { BrowserCloseReason } from "../../common/hub-contract.ts";
 import { getDb } from "../db/client.ts";
 import { realtimeWatches, sessions } from "../db/schema.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";

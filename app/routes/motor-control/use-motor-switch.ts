@@ -4,8 +4,8 @@
 // with the state it was given in, and a failure shows only while that state lasts.
 import { type FormEvent, useEffect, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
-import { relayStateSchema } from "../../../common/device-enums.ts";
 import type { PumpState } from "../../../common/pump-state.ts";
+import { relayStateCheck } from "../../checks/generated.ts";
 import type { useDeviceRealtime } from "../../realtime/use-device-realtime.ts";
 import { type CommandOutcome, outcomeOf, type SwitchAnswer, stateKey } from "./command-outcome.ts";
 
@@ -38,7 +38,7 @@ export function useMotorSwitch(
   }, [socketAnswer]);
 
   function switchOnSocket(event: FormEvent<HTMLFormElement>) {
-    const action = relayStateSchema.safeParse((event.nativeEvent as SubmitEvent).submitter?.getAttribute("value"));
+    const action = relayStateCheck.safeParse((event.nativeEvent as SubmitEvent).submitter?.getAttribute("value"));
     if (!action.success) return;
     const answered = ask({ type: "switchMotor", action: action.data });
     if (!answered) return;

@@ -4,9 +4,9 @@
 // remembered by this browser for a bad day, and shown from there when the ask fails (SPEC §3
 // health cache).
 import { useEffect, useRef, useState } from "react";
-import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import type { HealthData } from "../../../common/realtime-protocol.ts";
 import { callApi } from "../../call-api.ts";
+import { motorStatusResponseCheck } from "../../checks/generated.ts";
 import { useToast } from "../../components/toast.tsx";
 import { readCachedHealth, saveCachedHealth } from "../../health-cache.ts";
 import { useT } from "../../i18n/i18n.ts";
@@ -38,7 +38,7 @@ export function useOpeningStatus(
   useEffect(() => {
     if (!deviceId) return;
     let cancelled = false;
-    void callApi(`/api/pumps/${deviceId}/status`, motorStatusResponseSchema).then((result) => {
+    void callApi(`/api/pumps/${deviceId}/status`, motorStatusResponseCheck).then((result) => {
       if (cancelled || result.status === 401) return;
       if (!result.ok) {
         toast.show(t("status.failed"), "error");

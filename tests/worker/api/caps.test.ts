@@ -5,8 +5,8 @@ import { readJson } from "../../../common/api-client.ts";
 import { hubStatsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { DEVICE_FRAME_BURST, DEVICE_FRAMES_PER_SECOND } from "../../../common/device-protocol.ts";
+import { BROWSER_CLOSE } from "../../../common/hub-contract.ts";
 import { apiEn } from "../../../common/i18n/api-en.ts";
-import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import {
   BROWSER_SOCKETS_PER_DEVICE,
   BROWSER_SOCKETS_PER_VIEWER,

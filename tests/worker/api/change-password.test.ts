@@ -2,8 +2,8 @@
 // (both areas) ends at once and the realtime sockets they opened close with 4401; a refused
 // change changes nothing.
 import { describe, expect, it } from "vitest";
+import { BROWSER_CLOSE } from "../../../common/hub-contract.ts";
 import { apiEn } from "../../../common/i18n/api-en.ts";
-import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { KNOWN_DEVICE_COOKIE } from "../../../worker/auth/throttle.ts";
 import { createUser, loginToken } from "../helpers/accounts.ts";
 import { provisionDevice } from "../helpers/boxes.ts";

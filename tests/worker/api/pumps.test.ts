@@ -16,7 +16,7 @@ import {
 } from "../../../common/api-responses/pumps.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema } from "../../../common/api-responses/schedules.ts";
-import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
+import { BROWSER_CLOSE } from "../../../common/hub-contract.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
 import { adminToken, codeSentTo, createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";

@@ -3,7 +3,7 @@
 // with the close code that lets the page say why; and nothing more of that pump reaches them.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
+import { BROWSER_CLOSE } from "../../../common/hub-contract.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { SESSION_TTL_MS } from "../../../worker/auth/tokens.ts";
 import { hubSocketRequest } from "../../../worker/hubs/device-hubs.ts";

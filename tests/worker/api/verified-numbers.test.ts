@@ -18,8 +18,8 @@ import {
 import { adminUserResponseSchema, signInCodeResponseSchema } from "../../../common/api-responses/admin.ts";
 import { pumpListResponseSchema } from "../../../common/api-responses/pumps.ts";
 import { apiErrorSchema, messageResponseSchema } from "../../../common/api-responses/refusals.ts";
+import { BROWSER_CLOSE } from "../../../common/hub-contract.ts";
 import { apiEn } from "../../../common/i18n/api-en.ts";
-import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { adminAudit, users } from "../../../worker/db/schema.ts";
 import { codeSentTo, createUser, loginToken, smsSince, testPhone, uniqueMobileNo } from "../helpers/accounts.ts";

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { BROWSER_CLOSE } from "../../../common/pump-state.ts";
+import { BROWSER_CLOSE } from "../../../common/hub-contract.ts";
 import { authenticateToken, endSession, renewSession, startSession } from "../../../worker/auth/sessions.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { sessions } from "../../../worker/db/schema.ts";
