@@ -11,6 +11,7 @@ import type { MotorStatus, StatusSource } from "../../common/pump-state.ts";
 import { type AckMessage, CommandChannel, type FrameOf } from "./command-channel.ts";
 import type { HubContext } from "./context.ts";
 import type { MotorLog, MotorLogLine } from "./motor-log.ts";
+import { storeOvertakenInFlight } from "./overtaken-switches.ts";
 import { type OwedSwitchOffs, owedSwitchOff, TIMED_RUN_OFF_ID } from "./owed-switch-offs.ts";
 import {
   beliefChange,
@@ -31,20 +32,6 @@ import type { FrameAllowance } from "./socket-caps.ts";
 import { type MotorBelief, type PendingSwitch, ZERO_POWER } from "./state.ts";
 import type { Usage } from "./usage.ts";
 
-/**
- * Switches still waiting for their ack that a newer one overtook (the state's `pendingSwitch`
- * holds only the newest), kept in storage only while there are any: a hub stopped with them
- * under way (a deploy, a crash) logs each as unconfirmed when it starts again.
- */
-const OVERTAKEN_IN_FLIGHT_KEY = "overtaken-switches-in-flight";
-
-/** The overtaken switches a stopped hub left waiting for their ack, taken from storage (startRooms logs them). */
-export function takeOvertakenInFlight(storage: DurableObjectStorage): PendingSwitch[] {
-  const overtaken = storage.kv.get<PendingSwitch[]>(OVERTAKEN_IN_FLIGHT_KEY) ?? [];
-  if (overtaken.length > 0) storage.kv.delete(OVERTAKEN_IN_FLIGHT_KEY);
-  return overtaken;
-}
-
 export type CommandRooms = { log: MotorLog; view: PumpView; usage: Usage; offs: OwedSwitchOffs; book: ScheduleBook };
 
 export class MotorCommands extends Room<CommandRooms> {
@@ -52,7 +39,7 @@ export class MotorCommands extends Room<CommandRooms> {
   readonly #channel: CommandChannel;
   /** Switch commands waiting for their ack right now (memory only: an ack can only be timely while we wait). */
   readonly #switchesInFlight = new Map<string, PendingSwitch>();
-  /** Whether overtaken switches are in storage now (OVERTAKEN_IN_FLIGHT_KEY). */
+  /** Whether overtaken switches are in storage now (overtaken-switches.ts). */
   #overtakenStored = false;
 
   constructor(hub: HubContext, rooms: CommandRooms, allowance: FrameAllowance) {
@@ -133,12 +120,9 @@ export class MotorCommands extends Room<CommandRooms> {
 
   /** Keeps the switches in flight other than the newest in storage, or clears them when there are none. */
   #storeOvertaken(): void {
-    const { storage } = this.hub.ctx;
     const newest = this.hub.state.current.pendingSwitch?.id;
     const overtaken = [...this.#switchesInFlight.values()].filter((pending) => pending.id !== newest);
-    if (overtaken.length > 0) storage.kv.put(OVERTAKEN_IN_FLIGHT_KEY, overtaken);
-    else storage.kv.delete(OVERTAKEN_IN_FLIGHT_KEY);
-    this.#overtakenStored = overtaken.length > 0;
+    this.#overtakenStored = storeOvertakenInFlight(this.hub.ctx.storage, overtaken);
   }
 
   /** Whether the switch `id` is waiting for its ack right now. */

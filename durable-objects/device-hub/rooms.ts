@@ -3,7 +3,7 @@
 import { HubAlerts } from "./alerts.ts";
 import { BrowserRequests } from "./browser-requests.ts";
 import { Browsers } from "./browsers.ts";
-import { MotorCommands, takeOvertakenInFlight } from "./commands.ts";
+import { MotorCommands } from "./commands.ts";
 import { Commissioning } from "./commissioning.ts";
 import type { HubContext } from "./context.ts";
 import { DebugLines } from "./debug-lines.ts";
@@ -12,6 +12,7 @@ import { DeviceLink } from "./device-link.ts";
 import { FreshReadings } from "./fresh-readings.ts";
 import { MotorLog } from "./motor-log.ts";
 import { FirmwareUpdates } from "./ota.ts";
+import { takeOvertakenInFlight } from "./overtaken-switches.ts";
 import { OwedSwitchOffs } from "./owed-switch-offs.ts";
 import { PersonSchedules } from "./person-schedules.ts";
 import { PersonSwitch } from "./person-switch.ts";
