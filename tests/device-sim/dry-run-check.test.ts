@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { protectionLimits } from "../../common/protection.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
-import { boxOnFakeHub, type FakeHub } from "./fake-hub.ts";
+import { boxOnFakeHub, expectAnOffToEndRun, type FakeHub } from "./fake-hub.ts";
 
 /** A 5 HP motor (about 9 A) whose box holds 9 A and 30 %: it trips below 6.3 A. Short grace and sustain times. */
 function connectedBox() {
@@ -63,13 +63,7 @@ describe("a commissioning dry-run check", () => {
 
   it("ends at once on an OFF, not ok, and does not start without every phase", async () => {
     const { hub, device } = await connectedBox();
-    hub.send({ type: "dryRunCheck", id: "check-2", seconds: 30 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(device.relay).toBe("on");
-    hub.send({ type: "switch", id: "off-1", relay: "off" });
-    const stopped = await hub.next("dryRunCheckResult", 2_000);
-    expect(stopped).toMatchObject({ id: "check-2", ok: false, relay: "off", error: "Stopped by an OFF" });
-    expect(await hub.next("ack")).toMatchObject({ id: "off-1", ok: true, relay: "off" });
+    await expectAnOffToEndRun(hub, device, { type: "dryRunCheck", id: "check-2" });
 
     device.inject("phaseLoss");
     await hub.next("event");

@@ -2,7 +2,7 @@
 // frame the simulator sends with the shared schema, as the real hub does.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { onTestFinished } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import { type WebSocket, WebSocketServer } from "ws";
 import {
   type DeviceConfig,
@@ -147,6 +147,24 @@ export async function boxOnFakeHub(overrides: Partial<SimulatedDeviceOptions> = 
   await device.waitUntilConnected();
   await hub.next("hello");
   return { hub, device };
+}
+
+/**
+ * Starts a 30 s `run` (a test run or a dry-run check), `id`, and switches the box OFF while it
+ * runs: the run ends at once, not ok, and the OFF is acknowledged.
+ */
+export async function expectAnOffToEndRun(
+  hub: FakeHub,
+  device: SimulatedDevice,
+  run: { type: "testRun" | "dryRunCheck"; id: string },
+) {
+  hub.send({ ...run, seconds: 30 });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(device.relay).toBe("on");
+  hub.send({ type: "switch", id: "off-1", relay: "off" });
+  const result = await hub.next(`${run.type}Result`, 2_000);
+  expect(result).toMatchObject({ id: run.id, ok: false, relay: "off", error: "Stopped by an OFF" });
+  expect(await hub.next("ack")).toMatchObject({ id: "off-1", ok: true, relay: "off" });
 }
 
 /** A firmware file server that, like the Worker, wants the box's Basic credentials. */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { suggestSettings } from "../../common/commissioning.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
-import { boxOnFakeHub, type FakeHub } from "./fake-hub.ts";
+import { boxOnFakeHub, expectAnOffToEndRun, type FakeHub } from "./fake-hub.ts";
 
 function within5Percent(actual: number, expected: number) {
   expect(Math.abs(actual - expected) / expected).toBeLessThanOrEqual(0.05);
@@ -60,12 +60,6 @@ describe("a commissioning test run", () => {
 
   it("ends at once on an OFF, not ok", async () => {
     const { hub, device } = await boxOnFakeHub({ kind: "3phase", horsePower: 5 });
-    hub.send({ type: "testRun", id: "run-2", seconds: 30 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(device.relay).toBe("on");
-    hub.send({ type: "switch", id: "off-1", relay: "off" });
-    const result = await hub.next("testRunResult", 2_000);
-    expect(result).toMatchObject({ id: "run-2", ok: false, relay: "off", error: "Stopped by an OFF" });
-    expect(await hub.next("ack")).toMatchObject({ id: "off-1", ok: true, relay: "off" });
+    await expectAnOffToEndRun(hub, device, { type: "testRun", id: "run-2" });
   });
 });

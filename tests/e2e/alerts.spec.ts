@@ -7,7 +7,7 @@
 // phone's alerts. How each kind reaches the farmer (app, SMS or call), in Hindi and English, with
 // and without the page's script, before any permission prompt, at 360 px; a phone that cannot
 // take app alerts pointed to SMS and calls. Own farmers and boxes.
-import { type APIRequestContext, expect, test } from "@playwright/test";
+import { type APIRequestContext, type Browser, type BrowserContext, expect, test } from "@playwright/test";
 import { PHONE_ALERT_KINDS } from "../../common/alert-channels.ts";
 import { ALERT_KINDS, alertTag, type PushKind } from "../../common/alerts.ts";
 import { readJson } from "../../common/api-client.ts";
@@ -43,6 +43,24 @@ async function ownPump(request: APIRequestContext) {
     protectionSustainMs: 1_000,
   });
   return { farmer, device, pump: { deviceId: device.deviceId, name: null as string | null } };
+}
+
+/**
+ * A 360 px phone signed in with `token`: Hindi unless `language` says otherwise, with the page's
+ * script unless `javaScriptEnabled` is false.
+ */
+async function phoneSignedIn(
+  browser: Browser,
+  token: string,
+  options: { language?: "en"; javaScriptEnabled?: boolean } = {},
+): Promise<BrowserContext> {
+  const { language, ...contextOptions } = options;
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, ...contextOptions });
+  await context.addCookies([
+    { name: "sinchai_session", value: token, url: BASE_URL },
+    ...(language ? [{ name: "sinchai_lang", value: language, url: BASE_URL }] : []),
+  ]);
+  return context;
 }
 
 /** The pump an alert is about, as its title names it (null: the test alert). */
@@ -271,9 +289,8 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
   // Another phone of the farmer, its own session: it keeps getting the pump's alerts.
   const kept = await subscribe(request, { ...farmer, token: await registerFarmerLogin(request, farmer) }, "hi");
   const phone = service.subscribe();
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const context = await phoneSignedIn(browser, farmer.token);
   await context.grantPermissions(["notifications"], { origin: BASE_URL });
-  await context.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
   // Chromium here cannot reach a real push service (no network): PushManager hands out the
   // test service's subscription instead, kept for the tab like a real one.
   await context.addInitScript(
@@ -413,11 +430,7 @@ test("an operator's phone gets the shared pump's alerts by its name and opens th
 
   // The tap: the operator's browser opens the alert's page, which shows that pump, and keeps it.
   const en = DICTIONARIES.en;
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  await context.addCookies([
-    { name: "sinchai_session", value: operator.token, url: BASE_URL },
-    { name: "sinchai_lang", value: "en", url: BASE_URL },
-  ]);
+  const context = await phoneSignedIn(browser, operator.token, { language: "en" });
   const page = await context.newPage();
   try {
     await page.goto("/motor-control");
@@ -439,8 +452,7 @@ test("an operator's phone gets the shared pump's alerts by its name and opens th
   }
 
   // The viewer's screen, in Hindi, says whose alerts the pump they watch sends.
-  const viewerContext = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  await viewerContext.addCookies([{ name: "sinchai_session", value: viewer.token, url: BASE_URL }]);
+  const viewerContext = await phoneSignedIn(browser, viewer.token);
   const viewerPage = await viewerContext.newPage();
   try {
     await viewerPage.goto("/alerts");
@@ -475,8 +487,7 @@ test("the alerts screen lists every kind with app, SMS or call before any permis
 }) => {
   const { farmer } = await ownPump(request);
   await unverifyNumber(farmer);
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  await context.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
+  const context = await phoneSignedIn(browser, farmer.token);
   const page = await context.newPage();
   const hi = DICTIONARIES.hi;
   try {
@@ -517,8 +528,7 @@ test("a verified farmer chooses per kind and saves, in Hindi with the page's scr
   const { farmer } = await ownPump(request);
   const hi = DICTIONARIES.hi;
   const en = DICTIONARIES.en;
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  await context.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
+  const context = await phoneSignedIn(browser, farmer.token);
   const page = await context.newPage();
   try {
     await page.goto("/alerts");
@@ -547,11 +557,7 @@ test("a verified farmer chooses per kind and saves, in Hindi with the page's scr
     await context.close();
   }
 
-  const noScript = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
-  await noScript.addCookies([
-    { name: "sinchai_session", value: farmer.token, url: BASE_URL },
-    { name: "sinchai_lang", value: "en", url: BASE_URL },
-  ]);
+  const noScript = await phoneSignedIn(browser, farmer.token, { language: "en", javaScriptEnabled: false });
   const plain = await noScript.newPage();
   try {
     await plain.goto("/alerts");
@@ -585,8 +591,7 @@ test("a phone that cannot take app alerts is told to choose SMS or a call instea
   const { farmer } = await ownPump(request);
   const hi = DICTIONARIES.hi;
   // A browser without Web Push (an old phone, a private window).
-  const without = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  await without.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
+  const without = await phoneSignedIn(browser, farmer.token);
   await without.addInitScript(() => {
     delete (window as { PushManager?: unknown }).PushManager;
   });
@@ -600,9 +605,8 @@ test("a phone that cannot take app alerts is told to choose SMS or a call instea
     await without.close();
   }
   // A browser whose push service refuses the subscription (a battery saver, no Google services).
-  const refusing = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const refusing = await phoneSignedIn(browser, farmer.token);
   await refusing.grantPermissions(["notifications"], { origin: BASE_URL });
-  await refusing.addCookies([{ name: "sinchai_session", value: farmer.token, url: BASE_URL }]);
   await refusing.addInitScript(() => {
     PushManager.prototype.getSubscription = async () => null;
     PushManager.prototype.subscribe = async () => {

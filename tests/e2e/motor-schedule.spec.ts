@@ -49,6 +49,25 @@ async function addClockSchedule(page: Page) {
 const notice = (page: Page) => page.getByTestId("schedule-notice");
 const done = (page: Page) => page.getByTestId("schedule-done");
 
+type ScheduleChoices = { at?: number; action?: "OFF"; duration?: string; repeat?: "once" };
+
+/** Chooses in the open form: its time, what it does, for how long and how often; what is not given stays as it is. */
+async function fillSchedule(page: Page, texts: Texts, choices: ScheduleChoices) {
+  const form = page.locator("#schedule-form");
+  if (choices.at !== undefined) await setTime(page, choices.at);
+  if (choices.action) await form.getByLabel(texts["schedule.action"]).selectOption(choices.action);
+  if (choices.duration !== undefined) await form.getByLabel(texts["schedule.duration"]).selectOption(choices.duration);
+  if (choices.repeat) await form.getByLabel(texts["schedule.repeat"]).selectOption(choices.repeat);
+}
+
+/** Opens the form for a new schedule, chooses `choices`, saves it and sees it saved. */
+async function addSchedule(page: Page, texts: Texts, choices: ScheduleChoices) {
+  await addClockSchedule(page);
+  await fillSchedule(page, texts, choices);
+  await page.locator("#schedule-form").getByRole("button", { name: texts["schedule.save"] }).click();
+  await expect(done(page)).toHaveText(texts["schedule.saved"]);
+}
+
 test("a farmer without a device is told so and is offered no form", async ({ page }) => {
   await registerAndLogIn(page);
   await page.goto("/motor-schedule");
@@ -114,10 +133,7 @@ test("at 360 px the list comes first, one form at a time, a new ON stops after 6
 
 test("saving in Hindi, a refusal in the form, editing and deleting", async ({ page }) => {
   await openSchedules(page);
-  await addClockSchedule(page);
-  await page.locator("#schedule-form").getByLabel(hi["schedule.duration"]).selectOption("");
-  await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-  await expect(done(page)).toHaveText(hi["schedule.saved"]);
+  await addSchedule(page, hi, { duration: "" });
 
   const items = page.getByTestId("schedule-item");
   await expect(items).toHaveCount(1);
@@ -128,17 +144,14 @@ test("saving in Hindi, a refusal in the form, editing and deleting", async ({ pa
 
   // The same minute twice is refused, in the form, with the time as the page writes it.
   await addClockSchedule(page);
-  await setTime(page, 600);
-  await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
+  await fillSchedule(page, hi, { at: 600, action: "OFF" });
   await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
   await expect(notice(page)).toHaveText(hi["schedule.conflict"].replace("{time}", "सुबह 10:00"));
   await expect(page.locator("#schedule-form").getByLabel(hi["schedule.action"])).toHaveValue("OFF");
 
   await items.first().getByRole("link", { name: hi["schedule.edit"] }).click();
   await expect(page.getByRole("heading", { name: hi["schedule.editTitle"] })).toBeVisible();
-  await setTime(page, 5 * 60 + 30);
-  await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
-  await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
+  await fillSchedule(page, hi, { at: 5 * 60 + 30, action: "OFF", repeat: "once" });
   await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.update"] }).click();
   await expect(done(page)).toHaveText(hi["schedule.updated"]);
   await expect(items).toHaveCount(1);
@@ -160,14 +173,9 @@ test.describe("in English on a wide screen", () => {
   test("several schedules, one of them ON for 30 minutes", async ({ page, context }) => {
     await useLanguage(context, "en");
     await openSchedules(page, en);
+    await addSchedule(page, en, { at: 6 * 60, duration: "30" });
     await addClockSchedule(page);
-    await setTime(page, 6 * 60);
-    await page.locator("#schedule-form").getByLabel(en["schedule.duration"]).selectOption("30");
-    await page.locator("#schedule-form").getByRole("button", { name: en["schedule.save"] }).click();
-    await expect(done(page)).toHaveText(en["schedule.saved"]);
-    await addClockSchedule(page);
-    await setTime(page, 18 * 60 + 15);
-    await page.locator("#schedule-form").getByLabel(en["schedule.action"]).selectOption("OFF");
+    await fillSchedule(page, en, { at: 18 * 60 + 15, action: "OFF" });
     await expect(page.locator("#schedule-form").getByLabel(en["schedule.duration"])).toHaveCount(0); // only for ON
     await page.locator("#schedule-form").getByRole("button", { name: en["schedule.save"] }).click();
     await expect(done(page)).toHaveText(en["schedule.saved"]);
@@ -199,18 +207,8 @@ test("the hub runs a schedule at its time with no page open, and logs one missed
     await openSchedules(page);
     const onAt = nearMinute();
     const offAt = (onAt + 1) % MINUTES_PER_DAY;
-    await addClockSchedule(page);
-    await setTime(page, onAt);
-    await page.locator("#schedule-form").getByLabel(hi["schedule.duration"]).selectOption("");
-    await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
-    await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-    await expect(done(page)).toHaveText(hi["schedule.saved"]);
-    await addClockSchedule(page);
-    await setTime(page, offAt);
-    await page.locator("#schedule-form").getByLabel(hi["schedule.action"]).selectOption("OFF");
-    await page.locator("#schedule-form").getByLabel(hi["schedule.repeat"]).selectOption("once");
-    await page.locator("#schedule-form").getByRole("button", { name: hi["schedule.save"] }).click();
-    await expect(done(page)).toHaveText(hi["schedule.saved"]);
+    await addSchedule(page, hi, { at: onAt, duration: "", repeat: "once" });
+    await addSchedule(page, hi, { at: offAt, action: "OFF", repeat: "once" });
 
     // Nobody watches: the page is gone.
     await page.goto("about:blank");

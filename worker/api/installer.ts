@@ -23,10 +23,9 @@ import {
 import { translateApi } from "../../common/i18n/api.ts";
 import { claimConfirmSchema, claimRequestSchema } from "../../common/installer-schemas.ts";
 import { deviceIdSchema } from "../../common/pump-schemas.ts";
-import { authClientOf } from "../auth/throttle.ts";
 import { getDb } from "../db/client.ts";
 import { installedBy, stockOf } from "../db/installers.ts";
-import { confirmClaim, startClaim } from "../installers/claims.ts";
+import { claimant, confirmClaim, startClaim } from "../installers/claims.ts";
 import { commission, reportOf, runDryRunCheck, runTestRun, supplyReading } from "../installers/commissioning.ts";
 import { handOver, requireInstaller } from "../installers/installer-access.ts";
 import type { ApiEnv } from "./context.ts";
@@ -70,9 +69,8 @@ export const installerRoutes = new Hono<ApiEnv>()
   .post("/claims", requireInstallerSession, async (c) => {
     const input = await readJsonBody(c, claimRequestSchema);
     const answer = await startClaim(c.env, {
-      installer: { userId: c.var.user.id, mobileNo: c.var.user.mobileNo },
       ...input,
-      client: await authClientOf(c.env, c.req.raw),
+      ...(await claimant(c.env, c.req.raw, c.var.user)),
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),
       language: apiLanguage(c.req.raw),
     });
@@ -85,11 +83,7 @@ export const installerRoutes = new Hono<ApiEnv>()
   })
   .post("/claims/confirm", requireInstallerSession, async (c) => {
     const input = await readJsonBody(c, claimConfirmSchema);
-    const linked = await confirmClaim(c.env, {
-      installer: { userId: c.var.user.id, mobileNo: c.var.user.mobileNo },
-      ...input,
-      client: await authClientOf(c.env, c.req.raw),
-    });
+    const linked = await confirmClaim(c.env, { ...input, ...(await claimant(c.env, c.req.raw, c.var.user)) });
     return respond(c, claimLinkedResponseSchema, {
       success: true,
       message: translateApi(apiLanguage(c.req.raw), "api.boxLinked"),

@@ -8,7 +8,7 @@ import { hashClaimCode } from "../../common/claim-codes.ts";
 import { generateDeviceKey, hashPassword } from "../../common/credentials.ts";
 import type { SqlStatement } from "../../common/sql-statement.ts";
 import { checkCode, requestCode } from "../auth/one-time-codes.ts";
-import type { AuthClient } from "../auth/throttle.ts";
+import { type AuthClient, authClientOf, type ThrottleEnv } from "../auth/throttle.ts";
 import { getDb } from "../db/client.ts";
 import { CLAIMABLE_SQL, claimableBy, findClaim, markClaimPending } from "../db/installers.ts";
 import { users } from "../db/schema.ts";
@@ -18,6 +18,18 @@ import { relinkPump } from "../services/pump-relink.ts";
 import { configuredProvider } from "../telephony/config.ts";
 import type { SmsLanguage } from "../telephony/sms-templates.ts";
 import { requireInstaller, type VisitEnv } from "./installer-access.ts";
+
+/**
+ * Who makes a claim, as each step wants them: the installer's account, and the client address
+ * the code throttles count.
+ */
+export async function claimant(
+  env: ThrottleEnv,
+  request: Request,
+  user: { id: number; mobileNo: string },
+): Promise<{ installer: { userId: number; mobileNo: string }; client: AuthClient }> {
+  return { installer: { userId: user.id, mobileNo: user.mobileNo }, client: await authClientOf(env, request) };
+}
 
 /**
  * Step 1: the installer scanned (or typed) box id and claim code and typed the farmer's number.

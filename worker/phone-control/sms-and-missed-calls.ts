@@ -68,6 +68,19 @@ async function commandAllowed(env: PhoneCommandEnv, mobileNo: string, action: Ph
   return tryAttempt(env, "phoneCommandNumber", mobileNo);
 }
 
+/**
+ * The verified caller a command comes from, counted against their number before anything is read;
+ * null when the number is hidden, the command dropped, or the number no verified account's.
+ */
+async function allowedCaller(
+  env: PhoneCommandEnv,
+  from: { mobileNo: string | null },
+  action: PhoneAction | null,
+): Promise<PhoneCaller | null> {
+  if (!from.mobileNo || !(await commandAllowed(env, from.mobileNo, action))) return null;
+  return phoneCallerOf(getDb(env.DB), from.mobileNo);
+}
+
 async function actAndReply(
   env: PhoneCommandEnv,
   who: PhoneCaller,
@@ -84,12 +97,10 @@ export async function onInboundSms(
   env: PhoneCommandEnv,
   event: Extract<TelephonyEvent, { type: "inboundSms" }>,
 ): Promise<void> {
-  const mobileNo = event.from.mobileNo;
-  if (!mobileNo) return;
   const command = readPhoneCommand(event.text);
-  if (!(await commandAllowed(env, mobileNo, command?.action ?? null))) return;
-  const who = await phoneCallerOf(getDb(env.DB), mobileNo);
+  const who = await allowedCaller(env, event.from, command?.action ?? null);
   if (!who) return;
+  const { mobileNo } = who.caller;
   if (!command) {
     await sendPhoneReply(env, mobileNo, null, who.language, { template: "phoneHelp", values: {} });
     return;
@@ -107,12 +118,10 @@ export async function onMissedCall(
   env: PhoneCommandEnv,
   event: Extract<TelephonyEvent, { type: "missedCall" }>,
 ): Promise<void> {
-  const mobileNo = event.from.mobileNo;
-  if (!mobileNo) return;
   const action: PhoneAction = event.line === "stop" ? { kind: "off" } : { kind: "on", minutes: null };
-  if (!(await commandAllowed(env, mobileNo, action))) return;
-  const who = await phoneCallerOf(getDb(env.DB), mobileNo);
+  const who = await allowedCaller(env, event.from, action);
   if (!who || who.pumps.length === 0) return;
+  const { mobileNo } = who.caller;
   if (event.line === "start") {
     // Only pumps whose owner turned it on; with several, a missed call cannot say which.
     const startable = who.pumps.filter((pump) => pump.access.device.startByMissedCall);

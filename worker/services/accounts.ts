@@ -28,6 +28,16 @@ function signedIn(
   return { ok: true, cookies: [sessionCookie(request, audience, login.token, maxAge), ...more] };
 }
 
+/** A login of the layers below (worker/auth), signed in to `audience` with the cookies it brings, or its refusal. */
+async function signInAfter(
+  request: Request,
+  audience: Audience,
+  login: () => Promise<LoginResult>,
+): Promise<SignedIn | Refusal> {
+  const done = await settleOrInternal(login);
+  return done.ok ? signedIn(request, audience, done.value, done.value.cookies) : done;
+}
+
 /** A login with number and password to an area (throttled; an admin's is on the audit trail). */
 export async function signInWithPassword(
   env: Env,
@@ -35,8 +45,7 @@ export async function signInWithPassword(
   credentials: Credentials,
   audience: Audience,
 ): Promise<SignedIn | Refusal> {
-  const login = await settleOrInternal(() => logIn(env, credentials, audience, request));
-  return login.ok ? signedIn(request, audience, login.value, login.value.cookies) : login;
+  return signInAfter(request, audience, () => logIn(env, credentials, audience, request));
 }
 
 /**
@@ -62,8 +71,7 @@ export async function signInWithCode(
   request: Request,
   input: { mobileNo: string; code: string },
 ): Promise<SignedIn | Refusal> {
-  const login = await settleOrInternal(() => logInWithCode(env, input, request));
-  return login.ok ? signedIn(request, "user", login.value, login.value.cookies) : login;
+  return signInAfter(request, "user", () => logInWithCode(env, input, request));
 }
 
 /** A new password set with the code sent to the number: every other session ends, this one starts. */
@@ -72,8 +80,7 @@ export async function resetPasswordAndSignIn(
   request: Request,
   input: { mobileNo: string; code: string; newPassword: string },
 ): Promise<SignedIn | Refusal> {
-  const login = await settleOrInternal(() => resetPasswordWithCode(env, input, request));
-  return login.ok ? signedIn(request, "user", login.value, login.value.cookies) : login;
+  return signInAfter(request, "user", () => resetPasswordWithCode(env, input, request));
 }
 
 /** The signed-in farmer's new password: every other session of the account ends. */

@@ -2,11 +2,10 @@
 // the same functions as /api/installer/* and /api/pumps/{deviceId}/installation, each answering
 // a refusal as a value.
 import type { AuthenticatedUser } from "../auth/sessions.ts";
-import { authClientOf } from "../auth/throttle.ts";
 import { getDb } from "../db/client.ts";
 import { findInstallation, findInstaller, installedBy, markSeenByFarmer, stockOf } from "../db/installers.ts";
 import { languageOf } from "../http/request-language.ts";
-import { confirmClaim, startClaim } from "../installers/claims.ts";
+import { claimant, confirmClaim, startClaim } from "../installers/claims.ts";
 import { commission, reportOf, runDryRunCheck, runTestRun, supplyReading } from "../installers/commissioning.ts";
 import { handOver } from "../installers/installer-access.ts";
 import { type Refusal, settle } from "./refusal.ts";
@@ -44,11 +43,10 @@ export async function claimBox(
 ): Promise<{ ok: true } | Refusal> {
   const started = await settle(async () =>
     startClaim(env, {
-      installer: { userId: user.id, mobileNo: user.mobileNo },
+      ...(await claimant(env, request, user)),
       deviceId: input.deviceId,
       claimCode: input.claimCode,
       farmerMobileNo: input.farmerMobileNo,
-      client: await authClientOf(env, request),
       waitUntil: input.waitUntil,
       language: languageOf(request),
     }),
@@ -63,13 +61,7 @@ export async function confirmBoxClaim(
   user: AuthenticatedUser,
   input: { deviceId: string; farmerMobileNo: string; code: string },
 ): Promise<{ ok: true } | Refusal> {
-  const linked = await settle(async () =>
-    confirmClaim(env, {
-      installer: { userId: user.id, mobileNo: user.mobileNo },
-      ...input,
-      client: await authClientOf(env, request),
-    }),
-  );
+  const linked = await settle(async () => confirmClaim(env, { ...input, ...(await claimant(env, request, user)) }));
   return linked.ok ? { ok: true } : linked;
 }
 

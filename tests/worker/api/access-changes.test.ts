@@ -9,7 +9,6 @@ import { describe, expect, it } from "vitest";
 import { HUB_NOTICE_UPSERT } from "../../../common/access-change-sql.ts";
 import { readJson } from "../../../common/api-client.ts";
 import { hubNoticeDeliveryResponseSchema } from "../../../common/api-responses/hub-notices.ts";
-import { pumpListResponseSchema } from "../../../common/api-responses/pumps.ts";
 import { accessChangeResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { ACCESS_UNCONFIRMED_CLOSE, BROWSER_CLOSE } from "../../../common/hub-contract.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -21,9 +20,9 @@ import { relinkPump } from "../../../worker/services/pump-relink.ts";
 import worker from "../../worker-test-entry.ts";
 import { adminToken, createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
-import { api, deleteJson, getOk, postJson, putJson, refusalCode } from "../helpers/http.ts";
+import { api, deleteJson, postJson, putJson, refusalCode } from "../helpers/http.ts";
 import { hubStub } from "../helpers/hub-state.ts";
-import { addMember } from "../helpers/sharing.ts";
+import { addMember, pumpsOf } from "../helpers/sharing.ts";
 import { browserWatching } from "../helpers/sockets.ts";
 
 const db = () => getDb(env.DB);
@@ -78,7 +77,7 @@ async function ramHasNothing(deviceId: string, ram: { id: number }, ramToken: st
     const tap = await postJson(`/api/pumps/${deviceId}/motor`, { action }, ramToken);
     expect([tap.status, await refusalCode(tap)]).toEqual([404, "pumpNotFound"]);
   }
-  expect((await getOk("/api/pumps", ramToken, pumpListResponseSchema)).pumps).toEqual([]);
+  expect((await pumpsOf(ramToken)).pumps).toEqual([]);
   expect(await hubStub(deviceId).commandMotor({ userId: ram.id, role: "operator", label: "Ram" }, "on")).toEqual({
     ok: false,
     code: "notAllowed",

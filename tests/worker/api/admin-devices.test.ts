@@ -3,18 +3,14 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
-import {
-  deviceListResponseSchema,
-  keyRotatedResponseSchema,
-  provisionResponseSchema,
-} from "../../../common/api-responses/admin.ts";
+import { deviceListResponseSchema, keyRotatedResponseSchema } from "../../../common/api-responses/admin.ts";
 import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import { DEBUG_MODE_MAX_MS } from "../../../durable-objects/device-hub/settings.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices, users } from "../../../worker/db/schema.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
-import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { farmerWithBox, farmerWithDevice, provisionThroughApi } from "../helpers/boxes.ts";
 import { api, expectRefusedSaying, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
 import { fireTimer } from "../helpers/hub-state.ts";
 import { basicAuth, connectDevice } from "../helpers/sockets.ts";
@@ -22,13 +18,7 @@ import { basicAuth, connectDevice } from "../helpers/sockets.ts";
 describe("POST /api/admin/devices", () => {
   it("creates a device with a key shown once and stored only as a hash", async () => {
     const owner = await createUser();
-    const response = await postJson(
-      "/api/admin/devices",
-      { kind: "1phase", ownerMobileNo: owner.mobileNo },
-      await adminToken(),
-    );
-    expect(response.status).toBe(201);
-    const body = await readJson(response, provisionResponseSchema);
+    const body = await provisionThroughApi(await adminToken(), { kind: "1phase", ownerMobileNo: owner.mobileNo });
     expect(body.device.id).toMatch(DEVICE_ID_PATTERN);
     expect(body.device).toMatchObject({ kind: "1phase", ownerMobileNo: owner.mobileNo });
     expect(body.key.length).toBeGreaterThanOrEqual(22); // ≥ 128 bits in base64url
@@ -41,9 +31,7 @@ describe("POST /api/admin/devices", () => {
   it("links a second box to an account that has one; the routes keyed by its number keep acting on the first", async () => {
     const token = await adminToken();
     const { user, device, token: farmerToken, box } = await farmerWithBox();
-    const response = await postJson("/api/admin/devices", { kind: "1phase", ownerMobileNo: user.mobileNo }, token);
-    expect(response.status).toBe(201);
-    const second = await readJson(response, provisionResponseSchema);
+    const second = await provisionThroughApi(token, { kind: "1phase", ownerMobileNo: user.mobileNo });
     expect(second.device).toMatchObject({ kind: "1phase", ownerMobileNo: user.mobileNo });
     const owned = await getDb(env.DB).query.devices.findMany({ where: eq(devices.ownerUserId, user.id) });
     expect(owned.map((row) => row.id).sort()).toEqual([device.deviceId, second.device.id].sort());
@@ -93,10 +81,7 @@ describe("POST /api/admin/devices/{id}/rotate-key", () => {
 describe("PUT /api/admin/devices/{id}/owner", () => {
   it("assigns and unassigns; the hub picks up the new owner at once", async () => {
     const token = await adminToken();
-    const created = await readJson(
-      await postJson("/api/admin/devices", { kind: "3phase" }, token),
-      provisionResponseSchema,
-    );
+    const created = await provisionThroughApi(token, { kind: "3phase" });
     const farmer = await createUser();
     const box = (await connectDevice({ deviceId: created.device.id, key: created.key })).autoAck();
     const assigned = await putJson(

@@ -4,11 +4,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
-import {
-  adminUserResponseSchema,
-  configHistoryResponseSchema,
-  provisionResponseSchema,
-} from "../../../common/api-responses/admin.ts";
+import { adminUserResponseSchema, configHistoryResponseSchema } from "../../../common/api-responses/admin.ts";
 import { motorConfigResponseSchema, motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { DEVICE_PROTOCOL_VERSION } from "../../../common/device-protocol.ts";
@@ -16,7 +12,7 @@ import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
 import { adminChangeNote } from "../../../worker/services/motor-config.ts";
 import { createUser, loginToken } from "../helpers/accounts.ts";
-import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
+import { farmerWithBox, farmerWithDevice, provisionDevice, provisionThroughApi } from "../helpers/boxes.ts";
 import { expectRefusedSaying, getJson, getOk, postJson, putJson, refusal } from "../helpers/http.ts";
 import { THREE_PHASE_DEFAULT_CONFIG, updateMotorConfig } from "../helpers/motor-config.ts";
 import { connectDevice } from "../helpers/sockets.ts";
@@ -120,16 +116,15 @@ describe("PUT /api/admin/update-motor-config", () => {
     expect(view.user).toMatchObject({ ...kept, device: null });
 
     // The installer's numbers reach the box that is fitted, and only that one.
-    const provisioned = await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: plain.mobileNo }, token);
-    const answer = await readJson(provisioned, provisionResponseSchema);
+    const answer = await provisionThroughApi(token, { kind: "3phase", ownerMobileNo: plain.mobileNo });
     const first = answer.device.id;
     expect(await rowOf(first)).toMatchObject(kept);
     const box = await connectDevice({ deviceId: first, key: answer.key }, { hello: false });
     box.send({ type: "hello", protocol: DEVICE_PROTOCOL_VERSION, firmware: "t", kind: "3phase", relay: "off" });
     expect((await box.next("welcome")).config).toMatchObject(kept);
     box.close();
-    const second = await postJson("/api/admin/devices", { kind: "3phase", ownerMobileNo: plain.mobileNo }, token);
-    expect(await rowOf((await readJson(second, provisionResponseSchema)).device.id)).toMatchObject({
+    const second = await provisionThroughApi(token, { kind: "3phase", ownerMobileNo: plain.mobileNo });
+    expect(await rowOf(second.device.id)).toMatchObject({
       defaultCurrent: 1,
     });
     const [applied] = await history(plain.mobileNo, token);

@@ -17,7 +17,7 @@ import {
 import { getDb } from "../../../worker/db/client.ts";
 import { adminAudit, boxClaims, devices, installations } from "../../../worker/db/schema.ts";
 import { adminToken, codeSentTo, createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";
-import { provisionDevice } from "../helpers/boxes.ts";
+import { provisionDevice, provisionThroughApi } from "../helpers/boxes.ts";
 import { deleteJson, getOk, postJson, putJson, refusalCode } from "../helpers/http.ts";
 import { claim, labelBox, ownerOf } from "../helpers/installers.ts";
 
@@ -188,9 +188,7 @@ describe("a region given at provisioning", () => {
     const admin = await adminToken();
     const region = uniqueRegion("Lakhimpur");
     const installer = await makeInstaller(admin, region);
-    const made = await postJson("/api/admin/devices", { kind: "3phase", region: ` ${region.toUpperCase()} ` }, admin);
-    expect(made.status).toBe(201);
-    const { device } = (await made.json()) as { device: { id: string } };
+    const { device } = await provisionThroughApi(admin, { kind: "3phase", region: ` ${region.toUpperCase()} ` });
     const boxes = await getOk("/api/installer/boxes", installer.token, installerBoxesResponseSchema);
     expect(boxes.stock).toEqual([{ deviceId: device.id, kind: "3phase", via: "region" }]);
 

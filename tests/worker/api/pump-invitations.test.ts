@@ -4,17 +4,13 @@
 // hub, nothing the owner typed) until they accept it themselves.
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
-import {
-  pumpListResponseSchema,
-  pumpMemberResponseSchema,
-  pumpMembersResponseSchema,
-} from "../../../common/api-responses/pumps.ts";
+import { pumpListResponseSchema, pumpMemberResponseSchema } from "../../../common/api-responses/pumps.ts";
 import { accessChangeResponseSchema, apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { createUser, loginToken, uniqueMobileNo } from "../helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
-import { api, getJson, getOk, postJson, putJson, refusal, refusalCode } from "../helpers/http.ts";
+import { api, getJson, postJson, putJson, refusal, refusalCode } from "../helpers/http.ts";
 import { hubStub } from "../helpers/hub-state.ts";
-import { invite } from "../helpers/sharing.ts";
+import { invite, membersOf, pumpsOf } from "../helpers/sharing.ts";
 
 const answer = (deviceId: string, reply: "accept" | "decline", token: string) =>
   postJson(`/api/pumps/${deviceId}/invitation`, { answer: reply }, token);
@@ -34,7 +30,7 @@ describe("an owner's invitation", () => {
     expect(answers[0]).toEqual(answers[1]);
     expect(answers[0]).toMatchObject({ status: 201, member: { acceptedAt: null } });
     // The owner's list says the same of both: invited, not accepted.
-    const { members } = await getOk(`/api/pumps/${device.deviceId}/members`, token, pumpMembersResponseSchema);
+    const { members } = await membersOf(device.deviceId, token);
     const shapes = members.map(({ mobileNo: _mobileNo, createdAt: _createdAt, ...rest }) => rest);
     expect(shapes).toEqual([
       { role: "operator", label: "Ram", acceptedAt: null },
@@ -136,7 +132,7 @@ describe("an invited person who has not accepted", () => {
       message: "Invitation accepted. The pump is now in your list.",
       hubConfirmed: true,
     });
-    const { pumps } = await getOk("/api/pumps", ramToken, pumpListResponseSchema);
+    const { pumps } = await pumpsOf(ramToken);
     expect(pumps.map((pump) => [pump.deviceId, pump.role, pump.name])).toEqual([[device.deviceId, "operator", null]]);
     const on = await postJson(`/api/pumps/${device.deviceId}/motor`, { action: "on" }, ramToken);
     expect(on.status).toBe(200);
@@ -147,7 +143,7 @@ describe("an invited person who has not accepted", () => {
     expect(await readJson(declined, accessChangeResponseSchema)).toMatchObject({ message: "Invitation declined." });
     const late = await answer(device.deviceId, "accept", sitaToken);
     expect([late.status, await refusalCode(late)]).toEqual([404, "invitationNotFound"]);
-    const { members } = await getOk(`/api/pumps/${device.deviceId}/members`, token, pumpMembersResponseSchema);
+    const { members } = await membersOf(device.deviceId, token);
     expect(members.map((member) => [member.mobileNo, member.acceptedAt !== null])).toEqual([[ram.mobileNo, true]]);
     box.close();
   });

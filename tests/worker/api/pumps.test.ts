@@ -8,12 +8,7 @@ import { readJson } from "../../../common/api-client.ts";
 import { adminUserResponseSchema } from "../../../common/api-responses/admin.ts";
 import { motorStatusResponseSchema } from "../../../common/api-responses/devices.ts";
 import { motorLogsResponseSchema } from "../../../common/api-responses/logs.ts";
-import {
-  pumpListResponseSchema,
-  pumpMemberChangeResponseSchema,
-  pumpMemberResponseSchema,
-  pumpMembersResponseSchema,
-} from "../../../common/api-responses/pumps.ts";
+import { pumpMemberChangeResponseSchema, pumpMemberResponseSchema } from "../../../common/api-responses/pumps.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema } from "../../../common/api-responses/schedules.ts";
 import { BROWSER_CLOSE } from "../../../common/hub-contract.ts";
@@ -23,14 +18,14 @@ import { adminToken, codeSentTo, createUser, loginToken, uniqueMobileNo } from "
 import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
 import { api, deleteJson, getJson, getOk, postJson, putJson, refusalCode } from "../helpers/http.ts";
 import { hubStub, motorLogRows } from "../helpers/hub-state.ts";
-import { addMember, invite } from "../helpers/sharing.ts";
+import { addMember, invite, membersOf, pumpsOf } from "../helpers/sharing.ts";
 import { browserWatching, connectDevice } from "../helpers/sockets.ts";
 
 describe("an account with two boxes", () => {
   it("lists both, first box first; the routes keyed by number act on the first, those by id on either", async () => {
     const { user, device: first, token } = await farmerWithDevice();
     const second = await provisionDevice(user.id);
-    const { pumps } = await getOk("/api/pumps", token, pumpListResponseSchema);
+    const { pumps } = await pumpsOf(token);
     expect(pumps.map((pump) => [pump.deviceId, pump.role, pump.ownerMobileNo])).toEqual([
       [first.deviceId, "owner", null],
       [second.deviceId, "owner", null],
@@ -53,7 +48,7 @@ describe("an account with two boxes", () => {
       await adminToken(),
     );
     expect(linked.status).toBe(200);
-    const { pumps } = await getOk("/api/pumps", token, pumpListResponseSchema);
+    const { pumps } = await pumpsOf(token);
     expect(pumps.map((pump) => pump.deviceId)).toEqual([first.deviceId, spare.deviceId]);
   });
 
@@ -61,13 +56,13 @@ describe("an account with two boxes", () => {
     const { user, device, token } = await farmerWithDevice();
     const second = await provisionDevice(user.id);
     expect((await putJson(`/api/pumps/${second.deviceId}/name`, { name: " कुएँ वाला पंप " }, token)).status).toBe(200);
-    const named = await getOk("/api/pumps", token, pumpListResponseSchema);
+    const named = await pumpsOf(token);
     expect(named.pumps.map((pump) => pump.name)).toEqual([null, "कुएँ वाला पंप"]);
     expect((await putJson(`/api/pumps/${second.deviceId}/name`, { name: "" }, token)).status).toBe(200);
     const refused = await putJson(`/api/pumps/${device.deviceId}/name`, { name: "a\nb" }, token);
     expect(refused.status).toBe(400);
     expect(await refusalCode(refused)).toBe("invalidInput");
-    const cleared = await getOk("/api/pumps", token, pumpListResponseSchema);
+    const cleared = await pumpsOf(token);
     expect(cleared.pumps.map((pump) => pump.name)).toEqual([null, null]);
   });
 });
@@ -89,21 +84,21 @@ describe("people on a box", () => {
     expect((await postJson("/api/auth/register", { mobileNo, password })).status).toBe(201);
     const sita = await loginToken({ id: 0, mobileNo, password });
     // Not before the number is verified with the code registration sent to it.
-    expect((await getOk("/api/pumps", sita, pumpListResponseSchema)).invitations).toEqual([]);
+    expect((await pumpsOf(sita)).invitations).toEqual([]);
     const { code } = await codeSentTo(mobileNo, since);
     expect((await postJson("/api/auth/verify-number", { code }, sita)).status).toBe(200);
-    const waiting = await getOk("/api/pumps", sita, pumpListResponseSchema);
+    const waiting = await pumpsOf(sita);
     expect(waiting.pumps).toEqual([]);
     expect(waiting.invitations).toEqual([
       { deviceId: device.deviceId, role: "viewer", ownerMobileNo: owner.mobileNo, invitedAt: expect.any(String) },
     ]);
     expect((await postJson(`/api/pumps/${device.deviceId}/invitation`, { answer: "accept" }, sita)).status).toBe(200);
-    const { pumps, invitations } = await getOk("/api/pumps", sita, pumpListResponseSchema);
+    const { pumps, invitations } = await pumpsOf(sita);
     expect(invitations).toEqual([]);
     expect(pumps).toEqual([
       expect.objectContaining({ deviceId: device.deviceId, role: "viewer", ownerMobileNo: owner.mobileNo }),
     ]);
-    const { members } = await getOk(`/api/pumps/${device.deviceId}/members`, token, pumpMembersResponseSchema);
+    const { members } = await membersOf(device.deviceId, token);
     expect(members.map((member) => [member.mobileNo, member.acceptedAt !== null])).toEqual([[mobileNo, true]]);
   });
 
@@ -212,7 +207,7 @@ describe("people on a box", () => {
     expect(tap.status).toBe(403);
 
     const admin = await adminToken();
-    const listed = await getOk(`/api/pumps/${device.deviceId}/members`, admin, pumpMembersResponseSchema);
+    const listed = await membersOf(device.deviceId, admin);
     expect(listed.members.map((member) => member.mobileNo)).toEqual([ram.mobileNo]);
     // The admin's view of Ram's account names the box shared with him, as what, by whom.
     const { user } = await getOk(`/api/admin/user/${ram.id}`, admin, adminUserResponseSchema);
@@ -228,7 +223,7 @@ describe("people on a box", () => {
     expect((await deleteJson(`/api/pumps/${device.deviceId}/members/${ram.mobileNo}`, undefined, admin)).status).toBe(
       200,
     );
-    const { pumps } = await getOk("/api/pumps", await loginToken(ram), pumpListResponseSchema);
+    const { pumps } = await pumpsOf(await loginToken(ram));
     expect(pumps).toEqual([]);
     box.close();
   });
@@ -243,18 +238,14 @@ describe("people on a box", () => {
     const admin = await adminToken();
 
     await putJson(`/api/admin/devices/${device.deviceId}/owner`, { mobileNo: sita.mobileNo }, admin);
-    const ramSees = await getOk("/api/pumps", await loginToken(ram), pumpListResponseSchema);
+    const ramSees = await pumpsOf(await loginToken(ram));
     expect(ramSees.pumps).toEqual([]);
 
     const sitaToken = await loginToken(sita);
     const sitaPage = await browserWatching({ deviceId: other.device.deviceId }, { token: sitaToken });
     expect((await deleteJson("/api/admin/delete-user", { mobileNo: sita.mobileNo }, admin)).status).toBe(200);
     await sitaPage.waitForClose();
-    const { members } = await getOk(
-      `/api/pumps/${other.device.deviceId}/members`,
-      other.token,
-      pumpMembersResponseSchema,
-    );
+    const { members } = await membersOf(other.device.deviceId, other.token);
     expect(members).toEqual([]);
     const [unowned] = await getDb(env.DB).select().from(devices).where(eq(devices.id, device.deviceId));
     expect(unowned!.ownerUserId).toBeNull();

@@ -16,7 +16,6 @@ import {
   resetPasswordResponseSchema,
 } from "../../../common/api-responses/accounts.ts";
 import { adminUserResponseSchema, signInCodeResponseSchema } from "../../../common/api-responses/admin.ts";
-import { pumpListResponseSchema } from "../../../common/api-responses/pumps.ts";
 import { apiErrorSchema, messageResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { BROWSER_CLOSE } from "../../../common/hub-contract.ts";
 import { apiEn } from "../../../common/i18n/api-en.ts";
@@ -25,6 +24,7 @@ import { adminAudit, users } from "../../../worker/db/schema.ts";
 import { codeSentTo, createUser, loginToken, smsSince, testPhone, uniqueMobileNo } from "../helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
 import { api, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
+import { pumpsOf } from "../helpers/sharing.ts";
 import { connectBrowser } from "../helpers/sockets.ts";
 
 type Purpose = "signIn" | "resetPassword" | "verifyNumber";
@@ -362,7 +362,7 @@ describe("invitations need a verified number", () => {
     const invitee = await createUser({ verified: false });
     expect((await invite(owner.device.deviceId, invitee.mobileNo, owner.token)).status).toBe(201);
     const token = await loginToken(invitee);
-    const listed = await getOk("/api/pumps", token, pumpListResponseSchema);
+    const listed = await pumpsOf(token);
     expect(listed.invitations).toEqual([]);
     for (const answer of ["accept", "decline"]) {
       const response = await postJson(`/api/pumps/${owner.device.deviceId}/invitation`, { answer }, token);
@@ -372,7 +372,7 @@ describe("invitations need a verified number", () => {
 
     const code = await codeFor("verifyNumber", invitee.mobileNo);
     expect((await post("/api/auth/verify-number", { code }, { token })).status).toBe(200);
-    const after = await getOk("/api/pumps", token, pumpListResponseSchema);
+    const after = await pumpsOf(token);
     expect(after.invitations.map((invitation) => invitation.deviceId)).toEqual([owner.device.deviceId]);
     const accepted = await postJson(`/api/pumps/${owner.device.deviceId}/invitation`, { answer: "accept" }, token);
     expect(accepted.status).toBe(200);

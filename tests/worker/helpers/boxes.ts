@@ -2,11 +2,14 @@
 // (signed in, and with the box connected), and the state a new box reports.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { readJson } from "../../../common/api-client.ts";
+import { provisionResponseSchema } from "../../../common/api-responses/admin.ts";
 import { generateDeviceId, generateDeviceKey, hashDeviceKey } from "../../../common/credentials.ts";
 import type { DeviceKind } from "../../../common/device-protocol.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { devices } from "../../../worker/db/schema.ts";
 import { createUser, loginToken } from "./accounts.ts";
+import { postJson } from "./http.ts";
 import { type ConnectOptions, connectDevice, type TestDevice } from "./sockets.ts";
 
 export async function provisionDevice(ownerUserId: number | null, kind: DeviceKind = "3phase"): Promise<TestDevice> {
@@ -16,6 +19,13 @@ export async function provisionDevice(ownerUserId: number | null, kind: DeviceKi
     .insert(devices)
     .values({ id: deviceId, ownerUserId, kind, keyHash: await hashDeviceKey(key), createdAt: Date.now() });
   return { deviceId, key };
+}
+
+/** An admin provisions a box through the API (POST /api/admin/devices with `body`): 201, with its key shown once. */
+export async function provisionThroughApi(adminToken: string, body: object) {
+  const response = await postJson("/api/admin/devices", body, adminToken);
+  expect(response.status).toBe(201);
+  return readJson(response, provisionResponseSchema);
 }
 
 /** A farmer with a provisioned device and a user token; `verified: false` for an unverified number. */

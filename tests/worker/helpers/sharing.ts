@@ -1,9 +1,20 @@
 // A box shared through the API, as an owner and the people they invite would do it.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { pumpListResponseSchema, pumpMembersResponseSchema } from "../../../common/api-responses/pumps.ts";
 import { startSession } from "../../../worker/auth/sessions.ts";
 import { createUser, type TestUser } from "./accounts.ts";
-import { deleteJson, postJson } from "./http.ts";
+import { deleteJson, getOk, postJson } from "./http.ts";
+
+/** GET /api/pumps as the holder of `token`: the pumps they use and the invitations waiting for them. */
+export function pumpsOf(token: string) {
+  return getOk("/api/pumps", token, pumpListResponseSchema);
+}
+
+/** GET /api/pumps/{deviceId}/members as the holder of `token`: the box's people and invitees. */
+export function membersOf(deviceId: string, token: string) {
+  return getOk(`/api/pumps/${deviceId}/members`, token, pumpMembersResponseSchema);
+}
 
 /** `user` accepts the owner's invitation to `deviceId` through the API, with a session of their own. */
 export async function acceptInvitation(deviceId: string, user: TestUser): Promise<void> {
