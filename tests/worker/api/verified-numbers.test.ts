@@ -266,7 +266,10 @@ describe("a forgotten password, reset by a code", () => {
   it("gives the real holder back a number someone else registered: their sessions and password stop working", async () => {
     const mobileNo = uniqueMobileNo();
     // Someone registers a number that is not theirs, and signs in with it.
+    const registered = Date.now();
     expect((await post("/api/auth/register", { mobileNo, password: "kisi-aur-ka-1" })).status).toBe(201);
+    // Its verification code leaves after the answer: taken here, it cannot pass for the reset's.
+    await codeSentTo(mobileNo, registered);
     const impostor = await loginToken({ id: 0, mobileNo, password: "kisi-aur-ka-1" });
     // The holder of the number finds it taken...
     const taken = await post("/api/auth/register", { mobileNo, password: "mera-apna-2026" });
