@@ -55,6 +55,33 @@ const RUNNING_CURRENT = 1.0;
 const reportEvery = (watched: boolean) => (watched ? 2 * WATCHED_POWER_INTERVAL_MS : UNWATCHED_POWER_INTERVAL_MS);
 /** Looks into the hub a step may take to settle before the simulation gives up on it. */
 const SETTLE_LOOKS = 5_000;
+/**
+ * Real time one step may take (a step takes milliseconds; settling gives up sooner on a hub that
+ * keeps changing): past it, the step hangs, and its run fails with its seed like any other
+ * instead of holding the batch until vitest's own timeout ends every run after it.
+ */
+export const STEP_DEADLINE_MS = 15_000;
+/** Real time the shrinking of one failure may take: each replay of a hang costs a deadline. */
+export const SHRINK_BUDGET_MS = 60_000;
+/** The runtime's own timers, taken before any run fakes the global ones. */
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+
+/** `work`, or a failure naming `what` once STEP_DEADLINE_MS of real time has passed without it. */
+async function withinDeadline<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer = 0;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = realSetTimeout(
+      () => reject(new Error(`${what} did not finish within ${STEP_DEADLINE_MS / 1000} s of real time: it hangs`)),
+      STEP_DEADLINE_MS,
+    );
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    realClearTimeout(timer);
+  }
+}
 
 const ENGLISH = wordsIn("en");
 
@@ -127,14 +154,16 @@ export async function runSteps(steps: Step[], seed: number | null = null): Promi
   const errors = vi.spyOn(console, "error").mockImplementation(() => {});
   const world = new World();
   try {
-    await world.start();
+    await withinDeadline(world.start(), "the run's start");
     let stepsRun = 0;
     for (const step of steps) {
       if (TRACE) console.log(`step ${stepsRun + 1}: ${describeStep(step)}`);
       let violations: string[];
       try {
-        await world.apply(step);
-        violations = await world.check(step);
+        violations = await withinDeadline(
+          world.apply(step).then(() => world.check(step)),
+          `step ${stepsRun + 1} (${describeStep(step)})`,
+        );
       } catch (error) {
         violations = [`the run broke down: ${error instanceof Error ? error.message : String(error)}`];
       }
@@ -143,7 +172,8 @@ export async function runSteps(steps: Step[], seed: number | null = null): Promi
     }
     return { seed, steps, stepsRun, violations: [], log: world.logText() };
   } finally {
-    await world.stop();
+    // A hub that hung may not let its run end either; the next run has a hub of its own.
+    await withinDeadline(world.stop(), "the run's end").catch(() => {});
     errors.mockRestore();
     vi.useRealTimers();
   }
@@ -155,10 +185,13 @@ export async function runSteps(steps: Step[], seed: number | null = null): Promi
  */
 export async function shrink(failing: RunResult): Promise<RunResult> {
   let best: RunResult = { ...failing, steps: failing.steps.slice(0, failing.stepsRun) };
+  const giveUpAt = performance.now() + SHRINK_BUDGET_MS;
   let improved = true;
   while (improved) {
     improved = false;
     for (let i = best.steps.length - 1; i >= 0; i--) {
+      // What is shortest by then is printed: a run that hangs costs a deadline per replay.
+      if (performance.now() > giveUpAt) return best;
       const candidate = [...best.steps.slice(0, i), ...best.steps.slice(i + 1)];
       const result = await runSteps(candidate, failing.seed);
       if (result.violations.length > 0) {
@@ -419,8 +452,10 @@ class World {
         return;
       case "evict":
         await this.#settle();
-        // The runtime hibernates only a hub with nothing under way; while D1 hangs, a query may be.
-        if (this.#busy().length > 0 || d1Hangs()) return;
+        // The runtime hibernates only a hub with no event under way: none of ours, no query a
+        // hanging D1 holds, and no switch still waiting for its ack (the event that sent it
+        // waits with it, though whoever asked may have stopped waiting: a page that closed).
+        if (this.#busy().length > 0 || d1Hangs() || this.#lastLook!.view.inFlight.length > 0) return;
         await this.#stub.flushLogs().catch(() => {});
         await evictDurableObject(this.#stub, { webSockets: "hibernate" });
         vi.clearAllTimers();

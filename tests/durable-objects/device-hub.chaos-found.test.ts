@@ -85,6 +85,20 @@ const REPLAYED: { name: string; seed: number | null; steps: Step[]; log: string[
     ],
   },
   {
+    // The harness asked the runtime to hibernate a hub whose socket event still waited for the
+    // box's ack of the page's OFF (the page had closed and stopped waiting): the runtime never
+    // evicts a hub with an event under way, and the step broke down waiting for it.
+    name: "a page's OFF still waiting for its ack after the page closed: the hub is not hibernated mid-event (seed 496218897)",
+    seed: 496_218_897,
+    steps: [
+      { do: "page", open: true },
+      { do: "tap", action: "off", via: "socket" },
+      { do: "page", open: false },
+      { do: "evict" },
+    ],
+    log: [],
+  },
+  {
     name: "an OFF acked in time after a hand closed the starter: not answered 'Motor turned ON.', not logged as the farmer's ON",
     seed: null,
     steps: [
