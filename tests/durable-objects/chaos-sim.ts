@@ -32,7 +32,7 @@ import { provisionDevice } from "../worker/helpers/boxes.ts";
 import { deleteJson, postJson } from "../worker/helpers/http.ts";
 import { hubStub } from "../worker/helpers/hub-state.ts";
 import { type BrowserPeer, connectBrowser, connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
-import { d1Hangs, endD1Hang, hangD1, heldD1Answers, installD1Hang, unheld } from "./chaos-d1.ts";
+import { d1Hangs, endD1Hang, handOnD1Answers, hangD1, heldD1Answers, installD1Hang, unheld } from "./chaos-d1.ts";
 import {
   type HubView,
   InvariantChecker,
@@ -66,6 +66,17 @@ export const SHRINK_BUDGET_MS = 60_000;
 /** The runtime's own timers, taken before any run fakes the global ones. */
 const realSetTimeout = globalThis.setTimeout;
 const realClearTimeout = globalThis.clearTimeout;
+
+/**
+ * Drops the fake timers a lost or hibernated instance left (an ack window, a flush). vitest's
+ * `clearAllTimers` also puts its fake clock back where the run began (fake-timers' `reset`):
+ * the clock is set again to where it was, or the run's time would jump back to its first moment.
+ */
+function clearTimersKeepingTime(): void {
+  const now = Date.now();
+  vi.clearAllTimers();
+  vi.setSystemTime(now);
+}
 
 /** `work`, or a failure naming `what` once STEP_DEADLINE_MS of real time has passed without it. */
 async function withinDeadline<T>(work: Promise<T>, what: string): Promise<T> {
@@ -298,9 +309,11 @@ class World {
 
   async stop(): Promise<void> {
     if (d1Hangs()) endD1Hang();
+    // What the hang held goes to this run's hub, not the next run's.
+    if (this.#deviceId) await runInDurableObject(this.#stub, () => handOnD1Answers()).catch(() => {});
     if (this.#d1Down) await this.#setD1(true);
     if (!this.#deviceId) {
-      vi.clearAllTimers();
+      clearTimersKeepingTime();
       return;
     }
     // The run's hub goes with it, sockets, storage and all: ten thousand runs must not keep ten
@@ -315,7 +328,7 @@ class World {
       await runInDurableObject(this.#stub, () => void vi.advanceTimersByTime(10_000));
     }
     // Timers the last instance left (a flush, an ack window) die with the run.
-    vi.clearAllTimers();
+    clearTimersKeepingTime();
     if (this.#busy().length > 0) {
       // Still under way: the platform would not evict it; the run's end resets it instead.
       await runInDurableObject(this.#stub, (_hub, state) => state.abort("chaos: the hub's instance is lost")).catch(
@@ -458,7 +471,7 @@ class World {
         if (this.#busy().length > 0 || d1Hangs() || this.#lastLook!.view.inFlight.length > 0) return;
         await this.#stub.flushLogs().catch(() => {});
         await evictDurableObject(this.#stub, { webSockets: "hibernate" });
-        vi.clearAllTimers();
+        clearTimersKeepingTime();
         break;
       case "d1":
         await this.#setD1(step.up);
@@ -768,7 +781,7 @@ class World {
       () => {},
     );
     // Its timers (an ack window, a flush) went with it.
-    vi.clearAllTimers();
+    clearTimersKeepingTime();
     for (const waiter of this.#socketWaiters.values()) waiter.answer({ ok: false, code: "answerLost" });
     this.#socketWaiters.clear();
     for (let look = 0; look < 50 && this.#busy().some((op) => op.lost); look++) {
@@ -1018,7 +1031,9 @@ class World {
       const known = this.#followedSwitches();
       const after = this.#lastOutboxId;
       const seen = await runInDurableObject(this.#stub, async (hub: DeviceHub, state) => {
-        // What the hub set off for right after the current event (its log's flush) goes now.
+        // The answers a D1 hang held, once it is over, and what the hub set off for right after
+        // the current event (its log's flush) go now.
+        handOnD1Answers();
         vi.advanceTimersByTime(0);
         const rooms = roomsOf(hub);
         // The step's log entries are read before the flush takes them to D1 (the check reads them).
