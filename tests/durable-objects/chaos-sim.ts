@@ -752,6 +752,7 @@ class World {
           action: input.action,
           at,
           closesAt: step.do === "window" ? at + step.lasts * 60_000 : null,
+          forMinutes: step.do === "schedule" ? step.forMinutes : null,
           byMember: setter === "member",
         });
       }),
