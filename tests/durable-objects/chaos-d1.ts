@@ -75,6 +75,15 @@ export function handOnD1Answers(): void {
   for (const next of release.splice(0)) next();
 }
 
+/**
+ * The hub's instance is lost: the answers its queries waited for are never handed on (handed
+ * to the new instance, they are another object's I/O, which the runtime refuses).
+ */
+export function dropD1Answers(): void {
+  held -= release.length;
+  release.length = 0;
+}
+
 export function d1Hangs(): boolean {
   return hanging;
 }

@@ -32,7 +32,16 @@ import { provisionDevice } from "../worker/helpers/boxes.ts";
 import { deleteJson, postJson } from "../worker/helpers/http.ts";
 import { hubStub } from "../worker/helpers/hub-state.ts";
 import { type BrowserPeer, connectBrowser, connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
-import { d1Hangs, endD1Hang, handOnD1Answers, hangD1, heldD1Answers, installD1Hang, unheld } from "./chaos-d1.ts";
+import {
+  d1Hangs,
+  dropD1Answers,
+  endD1Hang,
+  handOnD1Answers,
+  hangD1,
+  heldD1Answers,
+  installD1Hang,
+  unheld,
+} from "./chaos-d1.ts";
 import {
   type HubView,
   InvariantChecker,
@@ -781,8 +790,9 @@ class World {
     await runInDurableObject(this.#stub, (_hub, state) => state.abort("chaos: the hub's instance is lost")).catch(
       () => {},
     );
-    // Its timers (an ack window, a flush) went with it.
+    // Its timers (an ack window, a flush) went with it, and what it asked a hanging D1.
     clearTimersKeepingTime();
+    dropD1Answers();
     for (const waiter of this.#socketWaiters.values()) waiter.answer({ ok: false, code: "answerLost" });
     this.#socketWaiters.clear();
     for (let look = 0; look < 50 && this.#busy().some((op) => op.lost); look++) {
@@ -790,6 +800,17 @@ class World {
     }
     // What never heard back is given up, as a person gives up waiting.
     for (const op of this.#busy()) if (op.lost) op.done = true;
+    // The new instance may hold no socket of the box's: the box's link went with the old one,
+    // and the box hears its socket close (it comes back at its next reconnect).
+    const box = this.#box;
+    if (box.peer === null) return;
+    const held = await runInDurableObject(this.#stub, (hub: DeviceHub) => roomsOf(hub).hub.sockets.device() !== null);
+    if (held) return;
+    const peer = box.peer;
+    box.peer = null;
+    box.greeted = false;
+    this.#stepEvents.linkBroke = true;
+    peer.close();
   }
 
   /**
@@ -1128,7 +1149,8 @@ class World {
     const end = Date.now() + ms;
     while (Date.now() < end) {
       let until = end;
-      const alarmAt = delivery === "onTime" || delivery === "twice" ? await this.#alarmAt() : null;
+      const alarmAt =
+        (delivery === "onTime" || delivery === "twice") && !this.#alarmRunning() ? await this.#alarmAt() : null;
       if (alarmAt !== null && alarmAt <= Date.now()) {
         await this.#deliverAlarm(delivery);
         continue;
@@ -1152,15 +1174,23 @@ class World {
         await this.#settle();
       }
     }
-    if (delivery === "late") {
+    if (delivery === "late" && !this.#alarmRunning()) {
       const alarmAt = await this.#alarmAt();
       if (alarmAt !== null && alarmAt <= Date.now()) await this.#runAlarm();
     }
   }
 
+  /**
+   * Whether a run of the alarm is still under way (waiting on a D1 that hangs): the runtime
+   * never runs a hub's alarm again before its last run is over.
+   */
+  #alarmRunning(): boolean {
+    return this.#busy().some((op) => op.label === "alarm" || op.label === "alarm again");
+  }
+
   async #deliverAlarm(delivery: string): Promise<void> {
     await this.#runAlarm();
-    if (delivery === "twice") {
+    if (delivery === "twice" && !this.#alarmRunning()) {
       // The platform delivers at least once: the same alarm again, as a second run of alarm().
       this.#stepEvents.alarms.push(Date.now());
       this.#track(

@@ -215,6 +215,32 @@ describe("found by the chaos simulation's schedules, members, hanging D1 and los
     expect(await cleanRunLog(steps)).toEqual([]);
   });
 
+  // The simulation kept the box linked after the hub's instance was lost, though the new one
+  // held no socket of the box's: a clock OFF the hub rightly found the box offline for was
+  // judged as owed to a reachable box.
+  it("the box's link goes with a lost hub: a clock OFF missed while the box is away owes nothing (seed 4153173577)", async () => {
+    const steps: Step[] = [
+      { do: "restart", relay: "on" },
+      { do: "schedule", by: "owner", action: "off", inMinutes: 1, forMinutes: null, repeat: "once" },
+      { do: "crash" },
+      { do: "wait", ms: 218_434, alarm: "late" },
+      { do: "wait", ms: 18_372, alarm: "onTime" },
+    ];
+    await cleanRunLog(steps, 4_153_173_577);
+  });
+
+  // The simulation delivered the alarm again while its last run still waited on the hanging D1;
+  // the runtime never runs a hub's alarm twice at once, and the runs piled up until no look settled.
+  it("an alarm waiting on a hanging D1 is not delivered again until it is over (seed 981972205)", async () => {
+    const steps: Step[] = [
+      { do: "d1", up: false },
+      { do: "powerCut", report: "now" },
+      { do: "d1Hang", ms: 563_469 },
+      { do: "wait", ms: 61_389, alarm: "onTime" },
+    ];
+    await cleanRunLog(steps, 981_972_205);
+  });
+
   // The simulation's own look counted an entry the hub wrote while the look's flush waited on a
   // D1 that was down, without reading it: the run broke down though the entry was in the outbox.
   it("a schedule missed while D1 is down and the box gone: every entry is found, in the outbox (seed 2633889047)", async () => {
