@@ -73,8 +73,11 @@ type OwedOff = {
  */
 const SCHEDULE_ON_LATEST_MS = SCHEDULE_LATE_LIMIT_MS + MOTOR_COOLDOWN_MS + DEVICE_ACK_TIMEOUT_MS + 1_000;
 
-/** A clock OFF may leave this long after the alarm that found it due: a command on its way first. */
-const CLOCK_OFF_LATEST_MS = DEVICE_ACK_TIMEOUT_MS + 1_000;
+/**
+ * An owed OFF may leave this long after the alarm that found it due: the alarm may first wait
+ * out a command on its way, or another schedule's ON waiting out the cooldown and its ack.
+ */
+const OFF_AFTER_ALARM_LATEST_MS = MOTOR_COOLDOWN_MS + 2 * DEVICE_ACK_TIMEOUT_MS + 1_000;
 
 export type LogEntry = { id: number; action: "on" | "off" | "other"; event: MotorLogEvent };
 
@@ -339,14 +342,23 @@ export class InvariantChecker {
       }
       if (!off.fromDue) {
         // The hub's own list of what it owes says when it will try (a retry moves it on).
-        const late = hub.stopsAt !== null && events.alarms.some((at) => at >= hub.stopsAt! && at >= off.dueAt);
-        if (late) violations.push(`3: the hub's alarm ran after ${off.what} was due, and no OFF left`);
+        const due =
+          hub.stopsAt === null ? undefined : events.alarms.find((at) => at >= hub.stopsAt! && at >= off.dueAt);
+        if (due !== undefined) off.dueAlarmAt ??= due;
+        else if (hub.stopsAt === null || (off.dueAlarmAt !== null && hub.stopsAt > off.dueAlarmAt))
+          off.dueAlarmAt = null;
+        if (off.dueAlarmAt !== null && observation.now >= off.dueAlarmAt + OFF_AFTER_ALARM_LATEST_MS)
+          violations.push(`3: the hub's alarm ran after ${off.what} was due, and no OFF left`);
         continue;
       }
       // A clock OFF leaves from the alarm, after a command on its way (its ack window) if there is one.
       off.dueAlarmAt ??=
         events.alarms.find((at) => at >= off.dueAt && at <= off.dueAt + SCHEDULE_LATE_LIMIT_MS) ?? null;
-      if (off.dueAlarmAt !== null && hub.status === "on" && observation.now >= off.dueAlarmAt + CLOCK_OFF_LATEST_MS)
+      if (
+        off.dueAlarmAt !== null &&
+        hub.status === "on" &&
+        observation.now >= off.dueAlarmAt + OFF_AFTER_ALARM_LATEST_MS
+      )
         violations.push(`3: the hub's alarm ran after ${off.what} was due, the motor ON, and no OFF left`);
     }
     this.#owed = this.#owed.filter((off) => !off.settled);

@@ -229,6 +229,22 @@ describe("found by the chaos simulation's schedules, members, hanging D1 and los
     await cleanRunLog(steps, 4_153_173_577);
   });
 
+  // Rule 3 judged a timed run's OFF missing at the end of the step whose late alarm found it
+  // due, while that alarm still waited out a window's ON on its way; the OFF leaves once it is
+  // over, and the last wait holds the hub to that.
+  it("a timed run's OFF owed behind a window's ON on its way leaves once the wait is over (seed 2431414317)", async () => {
+    const steps: Step[] = [
+      { do: "tap", action: "off", via: "http" },
+      { do: "wait", ms: 5_216, alarm: "onTime" },
+      { do: "wait", ms: 9_216, alarm: "onTime" },
+      { do: "phone", action: "on", minutes: 1 },
+      { do: "window", by: "member", inMinutes: 2, lasts: 7, runMinutes: 3, resume: true },
+      { do: "wait", ms: 116_316, alarm: "late" },
+      { do: "wait", ms: 30_000, alarm: "onTime" },
+    ];
+    await cleanRunLog(steps, 2_431_414_317);
+  });
+
   // The simulation delivered the alarm again while its last run still waited on the hanging D1;
   // the runtime never runs a hub's alarm twice at once, and the runs piled up until no look settled.
   it("an alarm waiting on a hanging D1 is not delivered again until it is over (seed 981972205)", async () => {
