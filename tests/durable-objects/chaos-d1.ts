@@ -2,21 +2,17 @@
 // its binding: the statements' and the database's own methods (the classes every binding in
 // the isolate shares: the Worker's, the hub's and the tests') are wrapped once. While D1 hangs,
 // each query still goes to the real D1 at once, from the context that made it, so what it
-// writes may land; only its answer is held, until the hang ends. Nothing is invented: every
-// answer is D1's own, late.
+// writes may land; only its answer is held, until the hang ends and the simulation's next look
+// into the hub hands it on. Nothing is invented: every answer is D1's own, late.
 import { env } from "cloudflare:workers";
-
-/**
- * How often a held answer looks for the hang's end, on the runtime's own timer (not the
- * simulation's fake one), in the context that asked: a promise may only be settled there.
- */
-const HANG_LOOK_MS = 1;
 
 let hanging = false;
 /** Set while the simulation itself asks D1 (its own reads, an outage's renames): those answer at once. */
 let bypassing = false;
 /** Queries whose answers are held back now. */
 let held = 0;
+/** Hands each held answer on, once the hang is over. */
+const release: (() => void)[] = [];
 let installed = false;
 
 type Method = (this: unknown, ...args: unknown[]) => Promise<unknown>;
@@ -30,11 +26,12 @@ function holdAnswers(prototype: Record<string, unknown>, names: string[]): void 
       // Its failure is handed on with it when the hang ends, not reported as unhandled now.
       answer.catch(() => {});
       held += 1;
-      return (async () => {
-        while (hanging) await scheduler.wait(HANG_LOOK_MS);
-        held -= 1;
-        return answer;
-      })();
+      return new Promise((resolve) => {
+        release.push(() => {
+          held -= 1;
+          resolve(answer);
+        });
+      });
     };
   }
 }
@@ -61,9 +58,30 @@ export function hangD1(): void {
   hanging = true;
 }
 
-/** The hang ends: every answer held goes to whoever asked, as each looks again. */
+/** The hang ends: the answers held go to whoever asked at `handOnD1Answers`. */
 export function endD1Hang(): void {
   hanging = false;
+}
+
+/**
+ * Once the hang is over, hands every answer held to whoever asked. Called inside the hub (a
+ * look of the simulation), where the hub's queries were asked. Held answers used to look for
+ * the hang's end on the runtime's own timer, in the context that asked; a hello repeated
+ * during a hang then never finished (its two queries' timer never fired again, though the
+ * hub answered every look), and the run could not settle.
+ */
+export function handOnD1Answers(): void {
+  if (hanging) return;
+  for (const next of release.splice(0)) next();
+}
+
+/**
+ * The hub's instance is lost: the answers its queries waited for are never handed on (handed
+ * to the new instance, they are another object's I/O, which the runtime refuses).
+ */
+export function dropD1Answers(): void {
+  held -= release.length;
+  release.length = 0;
 }
 
 export function d1Hangs(): boolean {

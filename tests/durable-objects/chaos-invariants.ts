@@ -44,7 +44,27 @@ export type ScheduleSet = {
   action: RelayState;
   at: number;
   closesAt: number | null;
+  /** A clock ON's run: the hub owes its switch-off this long after the ON leaves. */
+  forMinutes: number | null;
   byMember: boolean;
+};
+
+/**
+ * A switch-off the hub owes, by `dueAt`: a timed run's end (a phone's ON for N minutes, a
+ * schedule's), a power window's close, or a clock OFF schedule. `settled` once an OFF leaves
+ * for it (or the ON is refused), or the hub says the motor is OFF.
+ */
+type OwedOff = {
+  what: string;
+  dueAt: number;
+  settled: boolean;
+  /** A clock OFF: owed at its minute whatever came before, so only an OFF from then on settles it. */
+  fromDue: boolean;
+  /** The ON it is owed for, when an ON made it owed. */
+  switchId: string | null;
+  scheduleId: number | null;
+  /** When an alarm first ran with it due (a clock OFF's), and the box linked throughout since. */
+  dueAlarmAt: number | null;
 };
 
 /**
@@ -52,6 +72,12 @@ export type ScheduleSet = {
  * out once, and the ack window of a command it found on its way.
  */
 const SCHEDULE_ON_LATEST_MS = SCHEDULE_LATE_LIMIT_MS + MOTOR_COOLDOWN_MS + DEVICE_ACK_TIMEOUT_MS + 1_000;
+
+/**
+ * An owed OFF may leave this long after the alarm that found it due: the alarm may first wait
+ * out a command on its way, or another schedule's ON waiting out the cooldown and its ack.
+ */
+const OFF_AFTER_ALARM_LATEST_MS = MOTOR_COOLDOWN_MS + 2 * DEVICE_ACK_TIMEOUT_MS + 1_000;
 
 export type LogEntry = { id: number; action: "on" | "off" | "other"; event: MotorLogEvent };
 
@@ -126,18 +152,32 @@ export class InvariantChecker {
   #reportedSupply = true;
   #reportedPhaseFault = false;
   #tripBanner = new Set<string>();
-  /** The latest timed ON (a phone's "ON for N minutes") the box received, and whether its switch-off is settled. */
-  #timed: { switchId: string; dueAt: number; settled: boolean } | null = null;
+  /** The switch-offs owed: timed runs' ends (a phone's, a schedule's), windows' closes, clock OFFs. */
+  #owed: OwedOff[] = [];
   #linkedAtStart = false;
   /** The schedules set and not deleted (nor gone with the member who set them); `used`: its ON has left. */
   readonly #schedules = new Map<number, ScheduleSet & { used: boolean }>();
 
   scheduleSet(schedule: ScheduleSet): void {
     this.#schedules.set(schedule.id, { ...schedule, used: false });
+    if (schedule.kind === "clock" && schedule.action === "off")
+      this.#owe({
+        what: "a clock schedule's OFF",
+        dueAt: schedule.at,
+        fromDue: true,
+        switchId: null,
+        scheduleId: schedule.id,
+      });
   }
 
   scheduleDeleted(id: number): void {
     this.#schedules.delete(id);
+    // A deleted clock OFF owes nothing; a run it started still owes its end (the hub keeps it apart).
+    this.#owed = this.#owed.filter((off) => !(off.fromDue && off.scheduleId === id));
+  }
+
+  #owe(off: Omit<OwedOff, "settled" | "dueAlarmAt">): void {
+    this.#owed.push({ ...off, settled: false, dueAlarmAt: null });
   }
 
   oldestSchedule(): number | null {
@@ -146,14 +186,18 @@ export class InvariantChecker {
 
   /** The member's schedules go with them: none may run after this. */
   memberRemoved(): void {
-    for (const [id, schedule] of this.#schedules) if (schedule.byMember) this.#schedules.delete(id);
+    for (const [id, schedule] of this.#schedules) {
+      if (!schedule.byMember) continue;
+      this.#schedules.delete(id);
+      this.#owed = this.#owed.filter((off) => !(off.fromDue && off.scheduleId === id));
+    }
   }
 
   /**
    * Whether an ON nobody asked for in this step is a schedule's own: a clock ON whose time has
    * come (not too long ago) and that has not switched yet, or a power window open now.
    */
-  #scheduledOn(at: number): boolean {
+  #scheduledOn(at: number): ScheduleSet | null {
     const schedules = [...this.#schedules.values()];
     const clock = schedules.find(
       (schedule) =>
@@ -165,9 +209,11 @@ export class InvariantChecker {
     );
     if (clock) {
       clock.used = true;
-      return true;
+      return clock;
     }
-    return schedules.some((schedule) => schedule.kind === "window" && schedule.at <= at && at < schedule.closesAt!);
+    return (
+      schedules.find((schedule) => schedule.kind === "window" && schedule.at <= at && at < schedule.closesAt!) ?? null
+    );
   }
 
   /** The switch commands the checker follows, for the simulation to ask the hub which are in flight. */
@@ -188,6 +234,7 @@ export class InvariantChecker {
     // ---- what the box said, in order ----------------------------------------------------------
     for (const sent of events.switches) {
       const asker = events.requested.find((request) => request.switchId === sent.id);
+      const schedule = sent.relay === "on" && !asker ? this.#scheduledOn(sent.sentAt) : null;
       this.#switches.set(sent.id, {
         id: sent.id,
         relay: sent.relay,
@@ -199,7 +246,7 @@ export class InvariantChecker {
       });
       // 2. Nothing switches the motor ON that no person (or their own schedule) asked for; a
       // schedule switches at most once per occurrence, and never once deleted or its setter removed.
-      if (sent.relay === "on" && !asker && !this.#scheduledOn(sent.sentAt))
+      if (sent.relay === "on" && !asker && !schedule)
         violations.push(
           `2: the hub sent the box an ON that nobody asked for (no person, no schedule due at ${new Date(sent.sentAt).toISOString()}; schedules set: ${JSON.stringify([...this.#schedules.values()])})`,
         );
@@ -209,9 +256,25 @@ export class InvariantChecker {
       // 7. A socket whose session ended never switches anything.
       if (asker?.sessionEnded)
         violations.push(`7: a tap on a signed-out page's socket sent the box ${sent.relay.toUpperCase()}`);
-      if (sent.relay === "off" && this.#timed) this.#timed.settled = true;
-      if (sent.relay === "on" && asker?.via === "phone" && asker.minutes !== null) {
-        this.#timed = { switchId: sent.id, dueAt: sent.sentAt + asker.minutes * 60_000, settled: false };
+      if (sent.relay === "off")
+        for (const off of this.#owed) if (!off.fromDue || sent.sentAt >= off.dueAt) off.settled = true;
+      const minutes = asker?.via === "phone" ? asker.minutes : schedule?.forMinutes;
+      if (sent.relay === "on" && minutes) {
+        this.#owe({
+          what: asker ? "a timed run's switch-off" : "a clock schedule's run's switch-off",
+          dueAt: sent.sentAt + minutes * 60_000,
+          fromDue: false,
+          switchId: sent.id,
+          scheduleId: schedule?.id ?? null,
+        });
+      } else if (sent.relay === "on" && schedule?.kind === "window") {
+        this.#owe({
+          what: "a power window's close",
+          dueAt: schedule.closesAt!,
+          fromDue: false,
+          switchId: sent.id,
+          scheduleId: schedule.id,
+        });
       }
     }
     const timelyOk = new Map<RelayState, number>();
@@ -222,7 +285,7 @@ export class InvariantChecker {
         record.fate = "acked";
         record.refused = !ack.ok;
         if (ack.ok && ack.relay === record.relay) timelyOk.set(record.relay, (timelyOk.get(record.relay) ?? 0) + 1);
-        if (!ack.ok && this.#timed?.switchId === record.id) this.#timed.settled = true;
+        if (!ack.ok) for (const off of this.#owed) if (off.switchId === record.id) off.settled = true;
       }
     }
     // Commands no longer waiting that got no ack in time: the hub owes each a "did not confirm" entry.
@@ -269,14 +332,36 @@ export class InvariantChecker {
       }
     }
     // ...and an owed switch-off happens by its deadline while the box is reachable.
-    if (hub.status === "off" && this.#timed) this.#timed.settled = true;
     const linkedThroughout = this.#linkedAtStart && box.linked && !events.linkBroke;
-    const timed = this.#timed;
-    if (timed && !timed.settled && linkedThroughout && hub.stopsAt !== null) {
-      const late = events.alarms.find((at) => at >= hub.stopsAt! && at >= timed.dueAt);
-      if (late !== undefined)
-        violations.push("3: the hub's alarm ran after a timed run's switch-off was due, and no OFF left");
+    for (const off of this.#owed) {
+      if (hub.status === "off" && (!off.fromDue || observation.now >= off.dueAt)) off.settled = true;
+      if (off.settled) continue;
+      if (!linkedThroughout) {
+        off.dueAlarmAt = null;
+        continue;
+      }
+      if (!off.fromDue) {
+        // The hub's own list of what it owes says when it will try (a retry moves it on).
+        const due =
+          hub.stopsAt === null ? undefined : events.alarms.find((at) => at >= hub.stopsAt! && at >= off.dueAt);
+        if (due !== undefined) off.dueAlarmAt ??= due;
+        else if (hub.stopsAt === null || (off.dueAlarmAt !== null && hub.stopsAt > off.dueAlarmAt))
+          off.dueAlarmAt = null;
+        if (off.dueAlarmAt !== null && observation.now >= off.dueAlarmAt + OFF_AFTER_ALARM_LATEST_MS)
+          violations.push(`3: the hub's alarm ran after ${off.what} was due, and no OFF left`);
+        continue;
+      }
+      // A clock OFF leaves from the alarm, after a command on its way (its ack window) if there is one.
+      off.dueAlarmAt ??=
+        events.alarms.find((at) => at >= off.dueAt && at <= off.dueAt + SCHEDULE_LATE_LIMIT_MS) ?? null;
+      if (
+        off.dueAlarmAt !== null &&
+        hub.status === "on" &&
+        observation.now >= off.dueAlarmAt + OFF_AFTER_ALARM_LATEST_MS
+      )
+        violations.push(`3: the hub's alarm ran after ${off.what} was due, the motor ON, and no OFF left`);
     }
+    this.#owed = this.#owed.filter((off) => !off.settled);
 
     // 5. The motor log never calls unconfirmed what was confirmed, nor the reverse.
     const loggedUnconfirmed = new Map<RelayState, number>();

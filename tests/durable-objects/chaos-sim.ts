@@ -32,7 +32,16 @@ import { provisionDevice } from "../worker/helpers/boxes.ts";
 import { deleteJson, postJson } from "../worker/helpers/http.ts";
 import { hubStub } from "../worker/helpers/hub-state.ts";
 import { type BrowserPeer, connectBrowser, connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
-import { d1Hangs, endD1Hang, hangD1, heldD1Answers, installD1Hang, unheld } from "./chaos-d1.ts";
+import {
+  d1Hangs,
+  dropD1Answers,
+  endD1Hang,
+  handOnD1Answers,
+  hangD1,
+  heldD1Answers,
+  installD1Hang,
+  unheld,
+} from "./chaos-d1.ts";
 import {
   type HubView,
   InvariantChecker,
@@ -55,6 +64,44 @@ const RUNNING_CURRENT = 1.0;
 const reportEvery = (watched: boolean) => (watched ? 2 * WATCHED_POWER_INTERVAL_MS : UNWATCHED_POWER_INTERVAL_MS);
 /** Looks into the hub a step may take to settle before the simulation gives up on it. */
 const SETTLE_LOOKS = 5_000;
+/**
+ * Real time one step may take (a step takes milliseconds; settling gives up sooner on a hub that
+ * keeps changing): past it, the step hangs, and its run fails with its seed like any other
+ * instead of holding the batch until vitest's own timeout ends every run after it.
+ */
+export const STEP_DEADLINE_MS = 15_000;
+/** Real time the shrinking of one failure may take: each replay of a hang costs a deadline. */
+export const SHRINK_BUDGET_MS = 60_000;
+/** The runtime's own timers, taken before any run fakes the global ones. */
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+
+/**
+ * Drops the fake timers a lost or hibernated instance left (an ack window, a flush). vitest's
+ * `clearAllTimers` also puts its fake clock back where the run began (fake-timers' `reset`):
+ * the clock is set again to where it was, or the run's time would jump back to its first moment.
+ */
+function clearTimersKeepingTime(): void {
+  const now = Date.now();
+  vi.clearAllTimers();
+  vi.setSystemTime(now);
+}
+
+/** `work`, or a failure naming `what` once STEP_DEADLINE_MS of real time has passed without it. */
+async function withinDeadline<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer = 0;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = realSetTimeout(
+      () => reject(new Error(`${what} did not finish within ${STEP_DEADLINE_MS / 1000} s of real time: it hangs`)),
+      STEP_DEADLINE_MS,
+    );
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    realClearTimeout(timer);
+  }
+}
 
 const ENGLISH = wordsIn("en");
 
@@ -127,14 +174,16 @@ export async function runSteps(steps: Step[], seed: number | null = null): Promi
   const errors = vi.spyOn(console, "error").mockImplementation(() => {});
   const world = new World();
   try {
-    await world.start();
+    await withinDeadline(world.start(), "the run's start");
     let stepsRun = 0;
     for (const step of steps) {
       if (TRACE) console.log(`step ${stepsRun + 1}: ${describeStep(step)}`);
       let violations: string[];
       try {
-        await world.apply(step);
-        violations = await world.check(step);
+        violations = await withinDeadline(
+          world.apply(step).then(() => world.check(step)),
+          `step ${stepsRun + 1} (${describeStep(step)})`,
+        );
       } catch (error) {
         violations = [`the run broke down: ${error instanceof Error ? error.message : String(error)}`];
       }
@@ -143,7 +192,8 @@ export async function runSteps(steps: Step[], seed: number | null = null): Promi
     }
     return { seed, steps, stepsRun, violations: [], log: world.logText() };
   } finally {
-    await world.stop();
+    // A hub that hung may not let its run end either; the next run has a hub of its own.
+    await withinDeadline(world.stop(), "the run's end").catch(() => {});
     errors.mockRestore();
     vi.useRealTimers();
   }
@@ -155,10 +205,13 @@ export async function runSteps(steps: Step[], seed: number | null = null): Promi
  */
 export async function shrink(failing: RunResult): Promise<RunResult> {
   let best: RunResult = { ...failing, steps: failing.steps.slice(0, failing.stepsRun) };
+  const giveUpAt = performance.now() + SHRINK_BUDGET_MS;
   let improved = true;
   while (improved) {
     improved = false;
     for (let i = best.steps.length - 1; i >= 0; i--) {
+      // What is shortest by then is printed: a run that hangs costs a deadline per replay.
+      if (performance.now() > giveUpAt) return best;
       const candidate = [...best.steps.slice(0, i), ...best.steps.slice(i + 1)];
       const result = await runSteps(candidate, failing.seed);
       if (result.violations.length > 0) {
@@ -265,9 +318,11 @@ class World {
 
   async stop(): Promise<void> {
     if (d1Hangs()) endD1Hang();
+    // What the hang held goes to this run's hub, not the next run's.
+    if (this.#deviceId) await runInDurableObject(this.#stub, () => handOnD1Answers()).catch(() => {});
     if (this.#d1Down) await this.#setD1(true);
     if (!this.#deviceId) {
-      vi.clearAllTimers();
+      clearTimersKeepingTime();
       return;
     }
     // The run's hub goes with it, sockets, storage and all: ten thousand runs must not keep ten
@@ -282,7 +337,7 @@ class World {
       await runInDurableObject(this.#stub, () => void vi.advanceTimersByTime(10_000));
     }
     // Timers the last instance left (a flush, an ack window) die with the run.
-    vi.clearAllTimers();
+    clearTimersKeepingTime();
     if (this.#busy().length > 0) {
       // Still under way: the platform would not evict it; the run's end resets it instead.
       await runInDurableObject(this.#stub, (_hub, state) => state.abort("chaos: the hub's instance is lost")).catch(
@@ -419,11 +474,13 @@ class World {
         return;
       case "evict":
         await this.#settle();
-        // The runtime hibernates only a hub with nothing under way; while D1 hangs, a query may be.
-        if (this.#busy().length > 0 || d1Hangs()) return;
+        // The runtime hibernates only a hub with no event under way: none of ours, no query a
+        // hanging D1 holds, and no switch still waiting for its ack (the event that sent it
+        // waits with it, though whoever asked may have stopped waiting: a page that closed).
+        if (this.#busy().length > 0 || d1Hangs() || this.#lastLook!.view.inFlight.length > 0) return;
         await this.#stub.flushLogs().catch(() => {});
         await evictDurableObject(this.#stub, { webSockets: "hibernate" });
-        vi.clearAllTimers();
+        clearTimersKeepingTime();
         break;
       case "d1":
         await this.#setD1(step.up);
@@ -704,6 +761,7 @@ class World {
           action: input.action,
           at,
           closesAt: step.do === "window" ? at + step.lasts * 60_000 : null,
+          forMinutes: step.do === "schedule" ? step.forMinutes : null,
           byMember: setter === "member",
         });
       }),
@@ -732,8 +790,9 @@ class World {
     await runInDurableObject(this.#stub, (_hub, state) => state.abort("chaos: the hub's instance is lost")).catch(
       () => {},
     );
-    // Its timers (an ack window, a flush) went with it.
-    vi.clearAllTimers();
+    // Its timers (an ack window, a flush) went with it, and what it asked a hanging D1.
+    clearTimersKeepingTime();
+    dropD1Answers();
     for (const waiter of this.#socketWaiters.values()) waiter.answer({ ok: false, code: "answerLost" });
     this.#socketWaiters.clear();
     for (let look = 0; look < 50 && this.#busy().some((op) => op.lost); look++) {
@@ -741,6 +800,17 @@ class World {
     }
     // What never heard back is given up, as a person gives up waiting.
     for (const op of this.#busy()) if (op.lost) op.done = true;
+    // The new instance may hold no socket of the box's: the box's link went with the old one,
+    // and the box hears its socket close (it comes back at its next reconnect).
+    const box = this.#box;
+    if (box.peer === null) return;
+    const held = await runInDurableObject(this.#stub, (hub: DeviceHub) => roomsOf(hub).hub.sockets.device() !== null);
+    if (held) return;
+    const peer = box.peer;
+    box.peer = null;
+    box.greeted = false;
+    this.#stepEvents.linkBroke = true;
+    peer.close();
   }
 
   /**
@@ -983,7 +1053,9 @@ class World {
       const known = this.#followedSwitches();
       const after = this.#lastOutboxId;
       const seen = await runInDurableObject(this.#stub, async (hub: DeviceHub, state) => {
-        // What the hub set off for right after the current event (its log's flush) goes now.
+        // The answers a D1 hang held, once it is over, and what the hub set off for right after
+        // the current event (its log's flush) go now.
+        handOnD1Answers();
         vi.advanceTimersByTime(0);
         const rooms = roomsOf(hub);
         // The step's log entries are read before the flush takes them to D1 (the check reads them).
@@ -1077,7 +1149,8 @@ class World {
     const end = Date.now() + ms;
     while (Date.now() < end) {
       let until = end;
-      const alarmAt = delivery === "onTime" || delivery === "twice" ? await this.#alarmAt() : null;
+      const alarmAt =
+        (delivery === "onTime" || delivery === "twice") && !this.#alarmRunning() ? await this.#alarmAt() : null;
       if (alarmAt !== null && alarmAt <= Date.now()) {
         await this.#deliverAlarm(delivery);
         continue;
@@ -1101,15 +1174,23 @@ class World {
         await this.#settle();
       }
     }
-    if (delivery === "late") {
+    if (delivery === "late" && !this.#alarmRunning()) {
       const alarmAt = await this.#alarmAt();
       if (alarmAt !== null && alarmAt <= Date.now()) await this.#runAlarm();
     }
   }
 
+  /**
+   * Whether a run of the alarm is still under way (waiting on a D1 that hangs): the runtime
+   * never runs a hub's alarm again before its last run is over.
+   */
+  #alarmRunning(): boolean {
+    return this.#busy().some((op) => op.label === "alarm" || op.label === "alarm again");
+  }
+
   async #deliverAlarm(delivery: string): Promise<void> {
     await this.#runAlarm();
-    if (delivery === "twice") {
+    if (delivery === "twice" && !this.#alarmRunning()) {
       // The platform delivers at least once: the same alarm again, as a second run of alarm().
       this.#stepEvents.alarms.push(Date.now());
       this.#track(

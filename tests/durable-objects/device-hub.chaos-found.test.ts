@@ -85,6 +85,35 @@ const REPLAYED: { name: string; seed: number | null; steps: Step[]; log: string[
     ],
   },
   {
+    // The harness asked the runtime to hibernate a hub whose socket event still waited for the
+    // box's ack of the page's OFF (the page had closed and stopped waiting): the runtime never
+    // evicts a hub with an event under way, and the step broke down waiting for it.
+    name: "a page's OFF still waiting for its ack after the page closed: the hub is not hibernated mid-event (seed 496218897)",
+    seed: 496_218_897,
+    steps: [
+      { do: "page", open: true },
+      { do: "tap", action: "off", via: "socket" },
+      { do: "page", open: false },
+      { do: "evict" },
+    ],
+    log: [],
+  },
+  {
+    // vitest's clearAllTimers (the harness's, after an eviction or a lost instance) also put the
+    // fake clock back to the run's first moment: the window's ON, sent at the box's return, was
+    // judged as left before the window opened.
+    name: "a power window that opened while the box was away, the hub hibernated: its ON leaves at the box's return, in the window (seed 1774963870)",
+    seed: 1_774_963_870,
+    steps: [
+      { do: "window", by: "owner", inMinutes: 1, lasts: 5, runMinutes: 2, resume: false },
+      { do: "drop", keep: false },
+      { do: "wait", ms: 90_000, alarm: "onTime" },
+      { do: "evict" },
+      { do: "reconnect" },
+    ],
+    log: [],
+  },
+  {
     name: "an OFF acked in time after a hand closed the starter: not answered 'Motor turned ON.', not logged as the farmer's ON",
     seed: null,
     steps: [
@@ -177,6 +206,55 @@ describe("found by the chaos simulation's schedules, members, hanging D1 and los
     ];
     const log = await cleanRunLog(steps, 2_183_822_236);
     expect(log.some((line) => line.includes("by schedule"))).toBe(false);
+  });
+
+  // The simulation held D1's answers in loops on the runtime's timer, inside the hub; the
+  // repeated hello's two queries never saw that timer fire again, and the run could not settle.
+  it("a hello repeated while D1 hangs finishes once the hang is over", async () => {
+    const steps: Step[] = [{ do: "d1Hang", ms: 60_000 }, { do: "repeat" }, { do: "wait", ms: 70_000, alarm: "onTime" }];
+    expect(await cleanRunLog(steps)).toEqual([]);
+  });
+
+  // The simulation kept the box linked after the hub's instance was lost, though the new one
+  // held no socket of the box's: a clock OFF the hub rightly found the box offline for was
+  // judged as owed to a reachable box.
+  it("the box's link goes with a lost hub: a clock OFF missed while the box is away owes nothing (seed 4153173577)", async () => {
+    const steps: Step[] = [
+      { do: "restart", relay: "on" },
+      { do: "schedule", by: "owner", action: "off", inMinutes: 1, forMinutes: null, repeat: "once" },
+      { do: "crash" },
+      { do: "wait", ms: 218_434, alarm: "late" },
+      { do: "wait", ms: 18_372, alarm: "onTime" },
+    ];
+    await cleanRunLog(steps, 4_153_173_577);
+  });
+
+  // Rule 3 judged a timed run's OFF missing at the end of the step whose late alarm found it
+  // due, while that alarm still waited out a window's ON on its way; the OFF leaves once it is
+  // over, and the last wait holds the hub to that.
+  it("a timed run's OFF owed behind a window's ON on its way leaves once the wait is over (seed 2431414317)", async () => {
+    const steps: Step[] = [
+      { do: "tap", action: "off", via: "http" },
+      { do: "wait", ms: 5_216, alarm: "onTime" },
+      { do: "wait", ms: 9_216, alarm: "onTime" },
+      { do: "phone", action: "on", minutes: 1 },
+      { do: "window", by: "member", inMinutes: 2, lasts: 7, runMinutes: 3, resume: true },
+      { do: "wait", ms: 116_316, alarm: "late" },
+      { do: "wait", ms: 30_000, alarm: "onTime" },
+    ];
+    await cleanRunLog(steps, 2_431_414_317);
+  });
+
+  // The simulation delivered the alarm again while its last run still waited on the hanging D1;
+  // the runtime never runs a hub's alarm twice at once, and the runs piled up until no look settled.
+  it("an alarm waiting on a hanging D1 is not delivered again until it is over (seed 981972205)", async () => {
+    const steps: Step[] = [
+      { do: "d1", up: false },
+      { do: "powerCut", report: "now" },
+      { do: "d1Hang", ms: 563_469 },
+      { do: "wait", ms: 61_389, alarm: "onTime" },
+    ];
+    await cleanRunLog(steps, 981_972_205);
   });
 
   // The simulation's own look counted an entry the hub wrote while the look's flush waited on a

@@ -3,7 +3,7 @@
 // after every step. `npm test` runs 200 from a fixed seed; `npm run chaos` runs as many as asked.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { describeFailure, runSteps, shrink } from "./chaos-sim.ts";
+import { describeFailure, runSteps, SHRINK_BUDGET_MS, STEP_DEADLINE_MS, shrink } from "./chaos-sim.ts";
 import { DEFAULT_CHAOS_SEED, drawSteps, runSeed, STEPS_PER_RUN, SUITE_RUNS } from "./chaos-steps.ts";
 
 /** Runs per test, so a long exploration reports as it goes and each test has a time limit of its own. */
@@ -28,6 +28,8 @@ const replay = parsed(env.CHAOS_REPLAY, -1);
 describe.runIf(replay >= 0)(`the chaos run of seed ${replay}`, () => {
   it("keeps every invariant", { timeout: 600_000 }, async () => {
     const result = await runSteps(drawSteps(replay, STEPS_PER_RUN), replay);
+    // Before its shrinking, which replays it many times over: what broke, at once.
+    if (result.violations.length > 0) console.log(`unshrunk:\n${describeFailure(result)}`);
     console.log(
       `chaos batch replay: 1 runs, ${result.stepsRun} steps, ${result.violations.length > 0 ? 1 : 0} failing`,
     );
@@ -38,7 +40,9 @@ describe.runIf(replay >= 0)(`the chaos run of seed ${replay}`, () => {
 describe.skipIf(replay >= 0)(
   `the hub under chaos (base seed ${baseSeed}, ${indices.length} of ${runs} runs of ${STEPS_PER_RUN} steps)`,
   () => {
-    it.for(batches)("runs %i keep every invariant", { timeout: RUNS_PER_BATCH * 10_000 }, async (batch) => {
+    // Room for a run that hangs (its deadline, then its shrinking), besides the batch's own time.
+    const timeout = RUNS_PER_BATCH * 10_000 + 2 * (STEP_DEADLINE_MS + SHRINK_BUDGET_MS);
+    it.for(batches)("runs %i keep every invariant", { timeout }, async (batch) => {
       const failures: string[] = [];
       let steps = 0;
       const mine = indices.slice(batch * RUNS_PER_BATCH, (batch + 1) * RUNS_PER_BATCH);
