@@ -10,6 +10,7 @@ import * as generated from "../../app/checks/generated.ts";
 import type { Check } from "../../app/checks/json-reader.ts";
 import { z } from "../../common/zod-mini.ts";
 import { BROWSER_CHECKS, BROWSER_CHECKS_FILE, browserChecksModule } from "../../scripts/generate-browser-checks.ts";
+import { OFF_SINCE_HELLO } from "./pump-state-examples.ts";
 
 type Schema = z.core.$ZodType;
 
@@ -181,18 +182,9 @@ describe("app/checks/generated.ts", () => {
 });
 
 describe("what the page refuses and keeps, as it did with zod", () => {
-  const state = {
-    status: "off",
-    statusSince: 1_000,
-    statusSource: "hello",
-    deviceStatus: "online",
-    lastSeenAt: 1_000,
-    pendingCommand: null,
-    cooldownUntil: 0,
-    faults: [{ kind: "phaseFault", since: 5, detail: null }],
-    powerDataAt: null,
-    at: 2_000,
-  };
+  // An older hub's state: no stopsAt, and a fault without its phase.
+  const { stopsAt: _newer, ...older } = OFF_SINCE_HELLO;
+  const state = { ...older, faults: [{ kind: "phaseFault", since: 5, detail: null }] };
 
   it("a message of a type the page does not know, a reading of 1e999 volts, a log id of 1.5: refused, naming where", () => {
     const refused = [
