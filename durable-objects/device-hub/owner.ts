@@ -38,6 +38,29 @@ export async function loadOwnerAndConfig(hub: HubContext): Promise<boolean> {
   }
 }
 
+/**
+ * How long a switch-off waits for D1's word on the owner before it goes by the hub's own copy.
+ * D1 answers in milliseconds; one that hangs must not keep a motor running for as long as it
+ * hangs (the copy is told of every change of access, so it is at most that stale).
+ */
+export const STOP_WAITS_FOR_D1_MS = 2_000;
+
+/**
+ * loadOwnerAndConfig, waited for at most `ms`: false when D1 has not answered by then. The read
+ * goes on, and what it brings is kept when it comes.
+ */
+export async function loadOwnerAndConfigWithin(hub: HubContext, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([loadOwnerAndConfig(hub), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The owner's name for member `userId`, by the hub's copy (null for the owner, or a copy without names). */
 export function labelOf(state: HubState, userId: number): string | null {
   return state.members.find((member) => member.userId === userId)?.label ?? null;

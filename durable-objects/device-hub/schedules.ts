@@ -18,7 +18,7 @@ import type { HubAlerts } from "./alerts.ts";
 import type { MotorCommands } from "./commands.ts";
 import type { MotorLog } from "./motor-log.ts";
 import { type OwedOff, type OwedSwitchOffs, TIMED_RUN_OFF_ID } from "./owed-switch-offs.ts";
-import { loadOwnerAndConfig } from "./owner.ts";
+import { loadOwnerAndConfig, loadOwnerAndConfigWithin, STOP_WAITS_FOR_D1_MS } from "./owner.ts";
 import { commandFailure } from "./pump-model.ts";
 import type { PumpView } from "./pump-view.ts";
 import { Room } from "./room.ts";
@@ -159,8 +159,12 @@ export class Schedules extends Room<ScheduleRooms> {
       return;
     }
     // Whose box is it now? D1 says (an admin may have reassigned or deleted it since the
-    // hub last heard). Only a schedule of the current owner may move the motor.
-    const loaded = await loadOwnerAndConfig(this.hub);
+    // hub last heard). Only a schedule of the current owner may move the motor. A stop waits
+    // for D1 only briefly, then goes by the hub's own copy: a hanging D1 stops no motor.
+    const loaded =
+      schedule.kind === "clock" && schedule.action === "off"
+        ? await loadOwnerAndConfigWithin(this.hub, STOP_WAITS_FOR_D1_MS)
+        : await loadOwnerAndConfig(this.hub);
     const ownerId = state.current.owner?.userId ?? null;
     const authorGone = schedule.authorUserId !== null && !this.#schedulers().includes(schedule.authorUserId);
     if ((loaded || ownerId !== null) && (ownerId !== schedule.userId || authorGone)) {

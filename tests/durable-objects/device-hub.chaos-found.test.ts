@@ -245,6 +245,20 @@ describe("found by the chaos simulation's schedules, members, hanging D1 and los
     await cleanRunLog(steps, 2_431_414_317);
   });
 
+  // A clock OFF's alarm read the box's owner from D1 before it switched, and D1 hung: the OFF,
+  // and the timed run's behind it, waited as long as the hang, with the motor running.
+  it("a clock OFF and a timed run's end leave while D1 hangs (seed 3614061229)", async () => {
+    const steps: Step[] = [
+      { do: "wait", ms: 106_678, alarm: "onTime" },
+      { do: "phone", action: "on", minutes: 3 },
+      { do: "schedule", by: "owner", action: "off", inMinutes: 2, forMinutes: null, repeat: "once" },
+      { do: "answer", how: "loseAck" },
+      { do: "d1Hang", ms: 396_715 },
+      { do: "wait", ms: 189_655, alarm: "onTime" },
+    ];
+    await cleanRunLog(steps, 3_614_061_229);
+  });
+
   // The simulation delivered the alarm again while its last run still waited on the hanging D1;
   // the runtime never runs a hub's alarm twice at once, and the runs piled up until no look settled.
   it("an alarm waiting on a hanging D1 is not delivered again until it is over (seed 981972205)", async () => {
