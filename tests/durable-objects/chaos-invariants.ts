@@ -194,11 +194,19 @@ export class InvariantChecker {
   }
 
   /**
-   * Whether an ON nobody asked for in this step is a schedule's own: a clock ON whose time has
-   * come (not too long ago) and that has not switched yet, or a power window open now.
+   * Whether an ON nobody asked for in this step is a schedule's own: a power window open now,
+   * or a clock ON whose time has come (not too long ago) and that has not switched yet. An open
+   * window is taken first, as it may start the motor any number of times while open: an ON
+   * counted against a clock due at the same time would leave that clock's own ON, which may
+   * wait out the window's command and cooldown and leave after the window has closed, owed by
+   * nothing (seed 1735792344).
    */
   #scheduledOn(at: number): ScheduleSet | null {
     const schedules = [...this.#schedules.values()];
+    const window = schedules.find(
+      (schedule) => schedule.kind === "window" && schedule.at <= at && at < schedule.closesAt!,
+    );
+    if (window) return window;
     const clock = schedules.find(
       (schedule) =>
         schedule.kind === "clock" &&
@@ -207,13 +215,8 @@ export class InvariantChecker {
         schedule.at <= at &&
         at <= schedule.at + SCHEDULE_ON_LATEST_MS,
     );
-    if (clock) {
-      clock.used = true;
-      return clock;
-    }
-    return (
-      schedules.find((schedule) => schedule.kind === "window" && schedule.at <= at && at < schedule.closesAt!) ?? null
-    );
+    if (clock) clock.used = true;
+    return clock ?? null;
   }
 
   /** The switch commands the checker follows, for the simulation to ask the hub which are in flight. */

@@ -519,6 +519,7 @@ class World {
   async check(step: Step): Promise<string[]> {
     // A step ends with a settle, whose last look saw the hub as it is: no look of its own.
     if (this.#lastLook === null) await this.#settle();
+    this.#noticeClosedByHub();
     const { view, entries } = await this.#observe();
     const results = this.#requests.filter((request) => request.result !== null && !request.checked);
     for (const request of results) request.checked = true;
@@ -928,6 +929,18 @@ class World {
         await hub.webSocketMessage(ws, text);
       }),
     );
+  }
+
+  /**
+   * The hub closed the box's socket (a box silent past its liveness limit gets 4008): the link is
+   * gone until the box reconnects, and what the hub owed a reachable box it owes no more.
+   */
+  #noticeClosedByHub(): void {
+    const box = this.#box;
+    if (!box.peer?.closed) return;
+    box.peer = null;
+    box.greeted = false;
+    this.#stepEvents.linkBroke = true;
   }
 
   async #connect(): Promise<void> {

@@ -245,6 +245,37 @@ describe("found by the chaos simulation's schedules, members, hanging D1 and los
     await cleanRunLog(steps, 2_431_414_317);
   });
 
+  // The simulation kept a silent box linked after the hub had closed its socket (4008, past the
+  // liveness limit): the clock OFF the hub rightly found the box offline for was judged owed.
+  it("a silent box closed by the hub: a clock OFF missed while it is away owes nothing (seed 3281756394)", async () => {
+    const steps: Step[] = [
+      { do: "member", join: true, action: "on" },
+      { do: "silence" },
+      { do: "hand", relay: "on", report: "later" },
+      { do: "schedule", by: "member", action: "off", inMinutes: 2, forMinutes: null, repeat: "once" },
+      { do: "deliver" },
+      { do: "wait", ms: 291_902, alarm: "onTime" },
+    ];
+    expect(await cleanRunLog(steps, 3_281_756_394)).toContain(
+      "other Scheduled OFF at 6:02 AM was missed: the device was offline.",
+    );
+  });
+
+  // The simulation counted a window's ON against a clock ON due in the same alarm; the clock's
+  // own ON, which waited out the window's command and cooldown, then left after the window had
+  // closed and was judged owed by nothing.
+  it("a clock ON due inside an open window may wait out the window's start and leave after it closes (seed 1735792344)", async () => {
+    const steps: Step[] = [
+      { do: "deliver" },
+      { do: "wait", ms: 4_478, alarm: "onTime" },
+      { do: "window", by: "member", inMinutes: 1, lasts: 5, runMinutes: 3, resume: true },
+      { do: "schedule", by: "member", action: "on", inMinutes: 4, forMinutes: null, repeat: "once" },
+      { do: "wait", ms: 261_947, alarm: "late" },
+      { do: "wait", ms: 103_387, alarm: "onTime" },
+    ];
+    await cleanRunLog(steps, 1_735_792_344);
+  });
+
   // A clock OFF's alarm read the box's owner from D1 before it switched, and D1 hung: the OFF,
   // and the timed run's behind it, waited as long as the hang, with the motor running.
   it("a clock OFF and a timed run's end leave while D1 hangs (seed 3614061229)", async () => {
