@@ -807,11 +807,7 @@ class World {
     if (box.peer === null) return;
     const held = await runInDurableObject(this.#stub, (hub: DeviceHub) => roomsOf(hub).hub.sockets.device() !== null);
     if (held) return;
-    const peer = box.peer;
-    box.peer = null;
-    box.greeted = false;
-    this.#stepEvents.linkBroke = true;
-    peer.close();
+    this.#linkGone()?.close();
   }
 
   /**
@@ -936,11 +932,18 @@ class World {
    * gone until the box reconnects, and what the hub owed a reachable box it owes no more.
    */
   #noticeClosedByHub(): void {
+    if (this.#box.peer?.closed) this.#linkGone();
+  }
+
+  /** The box's link is gone in this step (it greets the hub again when it reconnects); its old socket. */
+  #linkGone(): DevicePeer | null {
     const box = this.#box;
-    if (!box.peer?.closed) return;
+    const peer = box.peer;
+    if (!peer) return null;
     box.peer = null;
     box.greeted = false;
     this.#stepEvents.linkBroke = true;
+    return peer;
   }
 
   async #connect(): Promise<void> {
@@ -971,12 +974,8 @@ class World {
 
   /** The link drops: the box's end closes, and the hub hears of it through the runtime. */
   async #drop(): Promise<void> {
-    const box = this.#box;
-    const peer = box.peer;
+    const peer = this.#linkGone();
     if (!peer) return;
-    box.peer = null;
-    box.greeted = false;
-    this.#stepEvents.linkBroke = true;
     peer.close();
     await this.#until((_hub, state) => liveDevice(state) === null);
     await this.#settle();
