@@ -23,6 +23,33 @@ test("phones get the bottom tab bar: Dashboard, Schedule, My Plan, Logs", async 
   await expect(page).toHaveURL(/\/motor-schedule$/);
 });
 
+for (const [language, words] of [
+  ["hi", hi],
+  ["en", en],
+] as const) {
+  test(`the bottom tabs fit side by side at 360 px, each label whole in its own quarter (${language})`, async ({
+    page,
+    context,
+  }) => {
+    await useLanguage(context, language);
+    await registerAndLogIn(page, words);
+    const tabs = page.getByRole("navigation", { name: words["nav.tabs"] }).getByRole("link");
+    await expect(tabs).toHaveCount(4);
+    const boxes = await tabs.evaluateAll((links) =>
+      links.map((link) => {
+        const { left, right } = link.getBoundingClientRect();
+        return { left, right, clipped: link.scrollWidth > link.clientWidth };
+      }),
+    );
+    const viewport = page.viewportSize()!.width;
+    for (const [index, box] of boxes.entries()) {
+      expect(box.clipped, `tab ${index}'s label is wider than its tab`).toBe(false);
+      expect(box.right).toBeLessThanOrEqual(viewport);
+      if (index > 0) expect(box.left).toBeGreaterThanOrEqual(boxes[index - 1]!.right - 0.5);
+    }
+  });
+}
+
 test.describe("on a wide screen", () => {
   test.use({ viewport: VIEWPORTS.desktop });
 
