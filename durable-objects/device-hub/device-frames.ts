@@ -38,6 +38,9 @@ export type DeviceFrameRooms = {
   commissioning: Commissioning;
 };
 
+/** A reading as sent to the pages, and how many sockets it went to. */
+type Announced = { power: PowerData; watchers: number };
+
 export class DeviceFrames extends Room<DeviceFrameRooms> {
   readonly #allowance: FrameAllowance;
 
@@ -64,6 +67,12 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
     // write wait for its commit (the output gate), and a reading needs no storage to be true.
     // Nothing about the motor's safety rides on it; what the hub stores of it follows.
     const reading = parsed.message.type === "power" && attachment.helloAt ? this.#announce(parsed.message) : null;
+    // Frames sent leave only when the event gives the thread back to the runtime, so the work
+    // below would otherwise hold the reading's copy to the pages behind it. One empty turn lets
+    // the frames out; inside blockConcurrencyWhile no other event is delivered meanwhile, so the
+    // box's next frame is still judged after this one (a reading that contradicts the relay,
+    // then the relay's own report, must be read in that order).
+    if (reading?.watchers) await this.hub.ctx.blockConcurrencyWhile(() => scheduler.wait(0));
     this.hub.stats.countDeviceFrame();
     if (parsed.message.type !== "hello" && !attachment.helloAt) {
       sockets.sendToDevice(ws, { type: "error", message: "Say hello first." });
@@ -92,7 +101,7 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
     attachment: DeviceAttachment,
     message: DeviceMessage,
     now: number,
-    reading: PowerData | null,
+    reading: Announced | null,
   ): Promise<void> {
     const { link, commands, protection, ota, debug } = this.rooms;
     switch (message.type) {
@@ -103,7 +112,7 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
         await commands.handleAck(message);
         return;
       case "power":
-        await this.#power(message, now, reading ?? this.#announce(message));
+        await this.#power(message, now, (reading ?? this.#announce(message)).power);
         return;
       case "relay":
         await commands.adoptStatedRelay(
@@ -136,14 +145,13 @@ export class DeviceFrames extends Room<DeviceFrameRooms> {
   }
 
   /** A reading as the pages get it, sent to them. */
-  #announce(message: PowerMessage): PowerData {
+  #announce(message: PowerMessage): Announced {
     const power = {
       current: message.current,
       wattage: message.wattage,
       ...(message.voltages ? { voltages: message.voltages } : {}),
     };
-    this.hub.sockets.broadcast({ type: "powerDataUpdate", powerData: power });
-    return power;
+    return { power, watchers: this.hub.sockets.broadcast({ type: "powerDataUpdate", powerData: power }) };
   }
 
   /** A reading the pages already have (`power`): stored, and what it means for the motor. */

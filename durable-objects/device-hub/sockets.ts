@@ -128,12 +128,16 @@ export class HubSockets {
     this.#sendFrame(ws, frameOf(message));
   }
 
-  /** Sends to every open browser socket of `audience`, serialised once for all of them. */
-  broadcast(message: RealtimeMessage, audience: Audience = "browsers"): void {
+  /** Sends to every open browser socket of `audience`, serialised once for all of them; how many it went to. */
+  broadcast(message: RealtimeMessage, audience: Audience = "browsers"): number {
     const frame = frameOf(message);
+    let sent = 0;
     for (const ws of this.#ctx.getWebSockets(AUDIENCE_TAG[audience])) {
-      if (this.isLive(ws)) this.#sendFrame(ws, frame);
+      if (!this.isLive(ws)) continue;
+      this.#sendFrame(ws, frame);
+      sent++;
     }
+    return sent;
   }
 
   /** The box's last frame (`lastFrameAt`, from the hub's state) or heartbeat on `device`, the later. */

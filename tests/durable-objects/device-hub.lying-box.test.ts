@@ -280,6 +280,23 @@ describe("readings that contradict the hub", () => {
     expect((await farmer.status()).status).toBe("off");
   });
 
+  it("a reading and a relay report sent back to back are judged in the order they came", async () => {
+    // A reading's copy to the pages leaves before the hub handles the rest of it (device-frames.ts):
+    // the frame after it must still wait its turn. Read first, the current contradicts an OFF
+    // relay; the hand on the starter is reported after it.
+    const farmer = await watchedFarmer();
+    await farmer.onFromApp(0);
+    expect((await farmer.motor("off")).status).toBe(200);
+    expect((await farmer.status()).status).toBe("off");
+    reading(farmer.box, 8.8);
+    farmer.box.send({ type: "relay", relay: "on", cause: "manual" });
+    expect(await farmer.browser.next("runningWithoutCommand")).toEqual({ type: "runningWithoutCommand", current: 8.8 });
+    expect((await motorLogLines(farmer.device.deviceId)).at(-1)).toEqual([
+      "on",
+      "Motor is running without a confirmed command (8.8 A).",
+    ]);
+  });
+
   it("no current while ON is surfaced after 20 s past the start-up grace, and clears when current flows", async () => {
     const farmer = await watchedFarmer();
     await farmer.onFromApp(0);
