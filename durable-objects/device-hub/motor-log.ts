@@ -28,6 +28,15 @@ import { TIMERS } from "./timers.ts";
 const LOG_FLUSH_RETRY_MS = 30_000;
 /** A hub stopped during its own flush (evicted, restarted, crashed) is woken this soon to finish it. */
 const LOG_FLUSH_BACKSTOP_MS = 5_000;
+/**
+ * How long after its step a flush starts. Not at once: the answer of that step still has to
+ * leave through the Worker, and where the Worker, the hub and D1 share one thread (wrangler's
+ * local runtime), a flush begun in the next turn (its queries built, D1's own SQLite writing)
+ * held the answer's body behind it. On Cloudflare an entry reaches D1 5 ms later, which no
+ * reader notices: a pump's own log flushes before it is read
+ * (docs/decisions/022-log-outbox-after-the-answer.md).
+ */
+const LOG_FLUSH_AFTER_MS = 5;
 
 /** A motor log entry as the hub writes it. */
 export type MotorLogLine = { action: MotorLogRow["action"]; event: MotorLogEvent };
@@ -116,9 +125,9 @@ export class MotorLog extends Room {
   }
 
   /**
-   * Starts a flush once the current step is over. Not in it: whatever the flush stores (its
-   * backstop timer, an alarm) would hold this step's answer at the output gate, and entries of
-   * the same step go to D1 together. A hub stopped before the flush starts finds its outbox
+   * Starts a flush shortly after the current step (LOG_FLUSH_AFTER_MS). Not in it: whatever the
+   * flush stores (its backstop timer, an alarm) would hold this step's answer at the output gate,
+   * and entries of the same step go to D1 together. A hub stopped before the flush starts finds its outbox
    * when it next starts (`resumeFlush`).
    */
   #flushSoon(): void {
@@ -128,7 +137,7 @@ export class MotorLog extends Room {
       this.#flushPlanned = false;
       // Nobody waits for it; whatever goes wrong, the entry is in the outbox and the timer will come.
       this.flushOutbox().catch((error: unknown) => this.hub.logError("motor log flush failed", error));
-    }, 0);
+    }, LOG_FLUSH_AFTER_MS);
   }
 
   /** A hub starting with entries in its outbox (it stopped before writing them) writes them at once. */
