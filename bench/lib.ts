@@ -155,22 +155,29 @@ export async function measureEchoFloor(count: number): Promise<number[]> {
 }
 
 /**
- * How long after its headers a fixed body arrives, in ms, for `count` answers of the echo Worker
- * that each held the request `waitMs` first (./echo-worker.ts, `/after`): the local chain's own
- * gap, beside the command's (./command-round-trip.ts).
+ * `count` answers of the echo Worker that each held the request `waitMs` first (./echo-worker.ts,
+ * `/after`), in ms: how long after its headers each fixed body arrived (the local chain's own
+ * gap, beside the command's: ./command-round-trip.ts) and each whole round trip (what any answer
+ * held that long costs on this chain, whatever the Worker did meanwhile).
  */
-export async function measureFixedBodyGap(waitMs: number, count: number): Promise<number[]> {
+export async function measureFixedBodyAnswers(
+  waitMs: number,
+  count: number,
+): Promise<{ gaps: number[]; roundTrips: number[] }> {
   const echo = await startFloorWorker("./echo-wrangler.toml");
   const gaps: number[] = [];
+  const roundTrips: number[] = [];
   try {
     const url = `${echo.url.replace("ws:", "http:")}after?ms=${Math.round(waitMs)}`;
     for (let index = 0; index < count; index++) {
+      const started = performance.now();
       const response = await fetch(url);
       const headersAt = performance.now();
       await response.json();
       gaps.push(performance.now() - headersAt);
+      roundTrips.push(performance.now() - started);
     }
-    return gaps;
+    return { gaps, roundTrips };
   } finally {
     echo.stop();
   }
