@@ -61,7 +61,13 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
     let errors = 0;
     // Both measurements read and parse their answer as any client of ours would (tens of
     // microseconds, against milliseconds of round trip).
-    for (const token of tokens) {
+    for (const [index, token] of tokens.entries()) {
+      // A farmer taps on a page that has loaded the pump's status, which woke its hub: a hub
+      // asleep since its box connected would add its start to the command.
+      const status = await fetch(`${fleet.worker.url}/api/devices/motor/status/${fleet.mobileNos[index]}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      await status.arrayBuffer();
       // One tap at a time, as farmers' taps meet a hub: the last command's work after its answer
       // (its log written to D1, 5 ms later) is done before the next starts, instead of landing
       // in it on the thread this local runtime shares between the Worker, the hubs and D1.
