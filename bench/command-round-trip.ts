@@ -45,14 +45,11 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
   try {
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
     const admin = new ApiClient(fleet.worker.url, { token: await benchAdminToken(fleet.worker) });
-    const hubQueries = async () => {
-      let total = 0;
-      for (const { deviceId } of fleet.credentials) {
-        total += (await admin.get(`/api/admin/devices/${deviceId}/hub-stats`, hubStatsResponseSchema)).stats.d1Queries;
-      }
-      return total;
-    };
-    const hubQueriesBefore = await hubQueries();
+    const hubQueriesOf = async (deviceId: string) =>
+      (await admin.get(`/api/admin/devices/${deviceId}/hub-stats`, hubStatsResponseSchema)).stats.d1Queries;
+    // Each hub's count is taken after the page's status call, just before its command: what
+    // the hub asked D1 for the status (its recent log, as it woke) is not the command's.
+    let hubQueriesBefore = 0;
     const roundTrips: number[] = [];
     const workerQueries: number[] = [];
     const insideWorker: number[] = [];
@@ -68,6 +65,7 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
         headers: { Authorization: `Bearer ${token}` },
       });
       await status.arrayBuffer();
+      hubQueriesBefore += await hubQueriesOf(fleet.credentials[index]!.deviceId);
       // One tap at a time, as farmers' taps meet a hub: the last command's work after its answer
       // (its log written to D1, 5 ms later) is done before the next starts, instead of landing
       // in it on the thread this local runtime shares between the Worker, the hubs and D1.
@@ -90,7 +88,9 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
     }
     // Every hub's log is in D1 a moment after its answer; give the last ones that moment.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const hubQueriesPerCommand = (await hubQueries()) / commands - hubQueriesBefore / commands;
+    let hubQueriesAfter = 0;
+    for (const { deviceId } of fleet.credentials) hubQueriesAfter += await hubQueriesOf(deviceId);
+    const hubQueriesPerCommand = (hubQueriesAfter - hubQueriesBefore) / commands;
     const costs = await hubCommandCosts(fleet);
     // A second floor: an HTTP call through the same local stack that does nothing (an unknown
     // route: no D1, no hub, just its refusal). The command pays this before any work of its own.
