@@ -256,23 +256,34 @@ describe("a link that drops mid-command", () => {
   });
 });
 
+/** A watched farmer whose box confirmed an ON and then an OFF: the hub says OFF. */
+async function confirmedOff() {
+  const farmer = await watchedFarmer();
+  await farmer.onFromApp(0);
+  expect((await farmer.motor("off")).status).toBe(200);
+  expect((await farmer.status()).status).toBe("off");
+  return farmer;
+}
+
+/** `current` A read while OFF made the motor ON: every page was told, and the log says so. */
+async function expectRunningWithoutCommand(farmer: Awaited<ReturnType<typeof watchedFarmer>>, current: number) {
+  expect(await farmer.browser.next("runningWithoutCommand")).toEqual({ type: "runningWithoutCommand", current });
+  expect((await motorLogLines(farmer.device.deviceId)).at(-1)).toEqual([
+    "on",
+    `Motor is running without a confirmed command (${current} A).`,
+  ]);
+}
+
 describe("readings that contradict the hub", () => {
   it("current while OFF (a welded contactor, a hand on the starter) makes it ON, alerted and logged", async () => {
-    const farmer = await watchedFarmer();
-    await farmer.onFromApp(0);
-    expect((await farmer.motor("off")).status).toBe(200);
-    expect((await farmer.status()).status).toBe("off");
+    const farmer = await confirmedOff();
     reading(farmer.box, 8.8);
-    expect(await farmer.browser.next("runningWithoutCommand")).toEqual({ type: "runningWithoutCommand", current: 8.8 });
+    await expectRunningWithoutCommand(farmer, 8.8);
     expect(await farmer.status()).toMatchObject({
       status: "on",
       statusSource: "readings",
       faults: [{ kind: "runningWithoutCommand" }],
     });
-    expect((await motorLogLines(farmer.device.deviceId)).at(-1)).toEqual([
-      "on",
-      "Motor is running without a confirmed command (8.8 A).",
-    ]);
     // The fault goes when its cause does: the box confirms an OFF and the current stops.
     expect((await farmer.motor("off")).status).toBe(200);
     reading(farmer.box, 0);
@@ -284,17 +295,10 @@ describe("readings that contradict the hub", () => {
     // A reading's copy to the pages leaves before the hub handles the rest of it (device-frames.ts):
     // the frame after it must still wait its turn. Read first, the current contradicts an OFF
     // relay; the hand on the starter is reported after it.
-    const farmer = await watchedFarmer();
-    await farmer.onFromApp(0);
-    expect((await farmer.motor("off")).status).toBe(200);
-    expect((await farmer.status()).status).toBe("off");
+    const farmer = await confirmedOff();
     reading(farmer.box, 8.8);
     farmer.box.send({ type: "relay", relay: "on", cause: "manual" });
-    expect(await farmer.browser.next("runningWithoutCommand")).toEqual({ type: "runningWithoutCommand", current: 8.8 });
-    expect((await motorLogLines(farmer.device.deviceId)).at(-1)).toEqual([
-      "on",
-      "Motor is running without a confirmed command (8.8 A).",
-    ]);
+    await expectRunningWithoutCommand(farmer, 8.8);
   });
 
   it("no current while ON is surfaced after 20 s past the start-up grace, and clears when current flows", async () => {
