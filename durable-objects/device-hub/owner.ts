@@ -1,3 +1,4 @@
+import { withDeadline } from "../../common/deadline.ts";
 import type { PumpPerson } from "../../common/hub-contract.ts";
 import { type MemberRole, type PumpAction, roleMay } from "../../common/pump-roles.ts";
 import { getDb } from "../../worker/db/client.ts";
@@ -49,16 +50,8 @@ export const STOP_WAITS_FOR_D1_MS = 2_000;
  * loadOwnerAndConfig, waited for at most `ms`: false when D1 has not answered by then. The read
  * goes on, and what it brings is kept when it comes.
  */
-export async function loadOwnerAndConfigWithin(hub: HubContext, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const deadline = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([loadOwnerAndConfig(hub), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function loadOwnerAndConfigWithin(hub: HubContext, ms: number): Promise<boolean> {
+  return withDeadline(loadOwnerAndConfig(hub), ms, () => false);
 }
 
 /** The owner's name for member `userId`, by the hub's copy (null for the owner, or a copy without names). */

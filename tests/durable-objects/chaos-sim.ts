@@ -12,6 +12,7 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import { UNWATCHED_POWER_INTERVAL_MS, WATCHED_POWER_INTERVAL_MS } from "../../common/constants.ts";
+import { type DeadlineTimers, withDeadline } from "../../common/deadline.ts";
 import { DEVICE_PROTOCOL_VERSION, type DeviceMessage, type RelayState } from "../../common/device-protocol.ts";
 import type { MotorCommandResult } from "../../common/hub-contract.ts";
 import { wordsIn } from "../../common/i18n/dictionaries.ts";
@@ -73,8 +74,7 @@ export const STEP_DEADLINE_MS = 15_000;
 /** Real time the shrinking of one failure may take: each replay of a hang costs a deadline. */
 export const SHRINK_BUDGET_MS = 60_000;
 /** The runtime's own timers, taken before any run fakes the global ones. */
-const realSetTimeout = globalThis.setTimeout;
-const realClearTimeout = globalThis.clearTimeout;
+const REAL_TIMERS: DeadlineTimers = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
 
 /**
  * Drops the fake timers a lost or hibernated instance left (an ack window, a flush). vitest's
@@ -88,19 +88,15 @@ function clearTimersKeepingTime(): void {
 }
 
 /** `work`, or a failure naming `what` once STEP_DEADLINE_MS of real time has passed without it. */
-async function withinDeadline<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer = 0;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = realSetTimeout(
-      () => reject(new Error(`${what} did not finish within ${STEP_DEADLINE_MS / 1000} s of real time: it hangs`)),
-      STEP_DEADLINE_MS,
-    );
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    realClearTimeout(timer);
-  }
+function withinDeadline<T>(work: Promise<T>, what: string): Promise<T> {
+  return withDeadline(
+    work,
+    STEP_DEADLINE_MS,
+    () => {
+      throw new Error(`${what} did not finish within ${STEP_DEADLINE_MS / 1000} s of real time: it hangs`);
+    },
+    REAL_TIMERS,
+  );
 }
 
 const ENGLISH = wordsIn("en");

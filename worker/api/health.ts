@@ -3,6 +3,7 @@
 // long it took. 503 when either fails, so a monitor only needs the status code.
 import { Hono } from "hono";
 import { healthResponseSchema } from "../../common/api-responses/health.ts";
+import { withDeadline } from "../../common/deadline.ts";
 import type { ApiEnv } from "./context.ts";
 import { respond } from "./respond.ts";
 
@@ -27,19 +28,15 @@ export async function runCheck(
   timeoutMs: number = HEALTH_CHECK_TIMEOUT_MS,
 ): Promise<CheckResult> {
   const started = Date.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-  });
   try {
-    await Promise.race([check(), timeout]);
+    await withDeadline(check(), timeoutMs, () => {
+      throw new Error(`no answer within ${timeoutMs} ms`);
+    });
     return { ok: true, ms: Date.now() - started };
   } catch (error) {
     // The reason goes to the logs (Workers Observability), never into the public answer.
     console.error(`GET /api/health: the ${name} check failed`, error);
     return { ok: false, ms: Date.now() - started };
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
   }
 }
 
