@@ -70,18 +70,22 @@ export default defineConfig({
               `assets/${/[\\/]routes[\\/]([^\\/]+)[\\/]route\.tsx/.exec(chunk.facadeModuleId ?? "")?.[1] ?? "[name]"}-[hash].js`,
             // Fewer, larger files for the farmer's pages: on a phone's slow line every request
             // waits its turn and pays a round trip (400 ms on slow 3G), and each small file pays
-            // its own gzip header and import glue. React with React Router is one file and zod
-            // one; "shell" is what every page uses (words, language switch, toast, fields);
-            // "live" is the pump page's live view, with the checks of what it reads (app/checks/). A group also takes in the modules its own
-            // import that no other group claims, so the small pieces several pages share are
-            // named on their own: without that, the schedule page would load the live view
-            // for its icons. Route modules stay split by route (docs/benchmarks.md).
+            // its own gzip header and import glue. What every page with script loads (React with
+            // React Router, the client entry, the root and the shell: words, language switch,
+            // toast, fields) is one file, the entry's own: a group that takes in the entry module
+            // becomes the entry's file, and the bundler's runtime rides in it too; the root's
+            // route module is left as a re-export of a few bytes, which React Router asks for by
+            // name. zod is one file; "live" is the pump page's live view, with the checks of what
+            // it reads (app/checks/). A group also takes in the modules its own import that no
+            // other group claims, so the small pieces several pages share are named on their own:
+            // without that, the schedule page would load the live view for its icons. Route
+            // modules stay split by route (docs/benchmarks.md).
             codeSplitting: {
               groups: [
                 // The stand-in for Vite's preload helper (plainDynamicImports) is one line: not a file of its own.
                 {
-                  name: "react",
-                  test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|vite[\\/]preload-helper/,
+                  name: "entry",
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|vite[\\/]preload-helper|[\\/]entry\.client\.tsx$|app[\\/]root\.tsx$|app[\\/](format|contact)\.ts$|app[\\/]i18n[\\/](catalogue|i18n)\.ts$|app[\\/]components[\\/](language-switch|toast|field)\.tsx$/,
                   priority: 2,
                 },
                 { name: "zod", test: /node_modules[\\/]zod[\\/]|common[\\/]zod-mini\.ts$/, priority: 1 },
@@ -91,10 +95,6 @@ export default defineConfig({
                   name: "realtime-protocol",
                   test: /common[\\/](device-enums|pump-state|realtime-protocol)\.ts$/,
                   priority: 1,
-                },
-                {
-                  name: "shell",
-                  test: /app[\\/](format|contact)\.ts$|app[\\/]i18n[\\/](catalogue|i18n)\.ts$|app[\\/]components[\\/](language-switch|toast|field)\.tsx$/,
                 },
                 {
                   name: "live",
