@@ -47,8 +47,10 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // bytes, 83 %) and the live view the page is weighed with (docs/benchmarks.md, "The phone's
   // checks without zod"). What every page with script loads (React with React Router, the
   // client entry, the root and the shell) then became one file, and every page lost about
-  // 1 KB of gzip headers and import glue: 127,748 bytes (124.8 KB) in 12 files.
-  "/motor-control": { js: 124.8 * KB },
+  // 1 KB of gzip headers and import glue: 127,748 bytes (124.8 KB) in 12 files. The opening
+  // status's toast leaving the screen when a tap or the socket makes it untrue then added 75
+  // bytes: 127,823.
+  "/motor-control": { js: 124.9 * KB },
 };
 
 function kindOf(response: Response): Kind {
@@ -138,7 +140,7 @@ test("the login page: at most 130 KB of JavaScript", async ({ page }) => {
 test.describe("the dashboard", () => {
   demoDeviceInEachTest();
 
-  test("/motor-control: at most 124.8 KB of JavaScript, live", async ({ browser }) => {
+  test("/motor-control: at most 124.9 KB of JavaScript, live", async ({ browser }) => {
     // Sign in in one context, then weigh a cold first load in a second context that has only
     // the session cookie (no cache, no memory of the login page's scripts).
     const context = await browser.newContext();

@@ -9,7 +9,7 @@ import { scheduleResponseSchema } from "../../common/api-responses/schedules.ts"
 import { formatSince } from "../../common/i18n/format.ts";
 import { formatClock, istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
 import { devicesStoppedAfterEach, openOwnPump, RATED_CONFIG } from "./admin-support.ts";
-import { apiAs, DICTIONARIES, en, hi, useLanguage } from "./support.ts";
+import { apiAs, DICTIONARIES, en, hi, toast, useLanguage } from "./support.ts";
 
 const devices = devicesStoppedAfterEach();
 
@@ -97,6 +97,36 @@ test("the late answer to the status the page asked for on opening never contradi
   const shown = await page.evaluate(() => (window as unknown as { toastsShown: string[] }).toastsShown);
   expect(shown).not.toContain(hi["status.current"].replace("{status}", hi["motor.off"]));
   await expect(stateLine(page)).toHaveText(hi["switch.stateOn"]);
+});
+
+test("the opening answer's word on the motor is withdrawn the moment the farmer switches it", async ({
+  page,
+  request,
+}) => {
+  const { device } = await openOwnPump(page, request, devices);
+  const saidOff = hi["status.current"].replace("{status}", hi["motor.off"]);
+  await expect(toast(page, saidOff)).toBeVisible();
+  // Whether "the motor is currently OFF" was ever on the screen beside a running motor, checked
+  // after every change to the page, however brief.
+  await page.evaluate(
+    ({ off, running }) => {
+      const state = { both: false };
+      Object.assign(window, { offBesideRunning: state });
+      new MutationObserver(() => {
+        const toasts = [...document.querySelectorAll("[data-testid=toast]")].map((node) => node.textContent);
+        const line = document.querySelector("[data-testid=motor-status]")?.textContent;
+        if (line === running && toasts.includes(off)) state.both = true;
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    },
+    { off: saidOff, running: hi["switch.stateOn"] },
+  );
+  await switchCard(page).getByRole("button", { name: hi["motor.turnOn"], exact: true }).click();
+  await expect(stateLine(page)).toHaveText(hi["switch.stateOn"]);
+  expect(device.relay).toBe("on");
+  expect(await toast(page, saidOff).count()).toBe(0);
+  expect(
+    await page.evaluate(() => (window as unknown as { offBesideRunning: { both: boolean } }).offBesideRunning.both),
+  ).toBe(false);
 });
 
 test("the start-up surge is labelled as such, never shown as the running reading", async ({ page, request }) => {

@@ -1,16 +1,17 @@
 // SPEC §8: the page asks for the motor's details when it opens and says what it found, when the
 // hub can vouch for it (offline or unconfirmed, the status line says what is known) and nothing
-// the page learned since (the farmer's own confirmed tap) says otherwise. The health it gets is
+// the page learned since (the farmer's own confirmed tap) says otherwise; what it said goes as
+// soon as that is no longer so (a tap on its way, a change the socket brought). The health it gets is
 // remembered by this browser for a bad day, and shown from there when the ask fails (SPEC §3
 // health cache).
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { HealthData } from "../../../common/realtime-protocol.ts";
 import { callApi } from "../../call-api.ts";
 import { motorStatusResponseCheck } from "../../checks/generated.ts";
 import { useToast } from "../../components/toast.tsx";
 import { readCachedHealth, saveCachedHealth } from "../../health-cache.ts";
 import { useT } from "../../i18n/i18n.ts";
-import { statusAnswerStillTrue } from "../../realtime/status-answer.ts";
+import { type StatusAnswer, statusAnswerStillTrue } from "../../realtime/status-answer.ts";
 import type { useDeviceRealtime } from "../../realtime/use-device-realtime.ts";
 
 export function useOpeningStatus(
@@ -34,6 +35,16 @@ export function useOpeningStatus(
     known.current = { pump: live.pump, commandInFlight: sending };
   });
 
+  // The toast that said what the answer found, while it is up. A layout effect: the toast goes
+  // before the screen is painted with the state that contradicts it.
+  const said = useRef<{ toastId: number; answer: StatusAnswer } | null>(null);
+  useLayoutEffect(() => {
+    if (said.current && !statusAnswerStillTrue(said.current.answer, live.pump, sending)) {
+      toast.dismiss(said.current.toastId);
+      said.current = null;
+    }
+  }, [live.pump, sending, toast]);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: asked once, when the page opens (SPEC §8)
   useEffect(() => {
     if (!deviceId) return;
@@ -47,7 +58,11 @@ export function useOpeningStatus(
       }
       const { status, healthLogs } = result.data;
       if (statusAnswerStillTrue(result.data, known.current.pump, known.current.commandInFlight)) {
-        toast.show(t("status.current", { status: status === "on" ? t("motor.on") : t("motor.off") }), "success");
+        const toastId = toast.show(
+          t("status.current", { status: status === "on" ? t("motor.on") : t("motor.off") }),
+          "success",
+        );
+        said.current = { toastId, answer: result.data };
       }
       setCachedHealth(null);
       // A report the socket brought meanwhile is newer than the one in this answer.
