@@ -82,7 +82,8 @@ function recordPercentiles(
 
 /**
  * The hub's own account of its commands (its stats' `lastCommand`, one per box): each step's
- * time at p50 / p99 (0 for pure CPU: the runtime's clock moves on I/O), and its storage writes,
+ * time at p50 / p99 (deployed, a step that is only CPU reads 0, as the runtime's clock moves
+ * only on I/O there; locally it moves with CPU too), and its storage writes,
  * bytes written and frames sent at p50.
  */
 function recordBreakdown(benchmark: string, costs: CommandCost[]) {
@@ -167,7 +168,8 @@ if (wanted("roundtrip")) {
   });
   // The whole answer of a Worker that does nothing but hold the request as long as the command's
   // Worker did: the chain's cost for any answer that slow. What the command takes above it is
-  // the work our Worker and hub do that its Server-Timing cannot see (CPU moves no clock here).
+  // outside the Worker's window: before its handler starts and after its headers leave, on the
+  // one process this local runtime shares between the Worker, the hubs and D1.
   const fixedAnswer = stats(fixed.roundTrips);
   recordPercentiles(`a fixed answer after ${held.p50} ms, the command's hold (ms)`, fixedAnswer, {
     floor: (p) => `${empty[p]} empty HTTP`,

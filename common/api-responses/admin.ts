@@ -45,7 +45,10 @@ export const provisionResponseSchema = successSchema({
 /** POST /api/admin/devices/{id}/rotate-key: the new key, shown this once (PUT .../owner answers accessChangeResponseSchema). */
 export const keyRotatedResponseSchema = successSchema({ message: z.string(), key: z.string() });
 
-/** A step of a command in the hub: ms (0 for pure CPU: the runtime's clock moves on I/O), storage writes, bytes, frames. */
+/**
+ * A step of a command in the hub: ms (deployed, 0 for pure CPU: the runtime's clock moves only on
+ * I/O there; locally it moves with CPU too), storage writes, bytes, frames.
+ */
 const stepCostSchema = z.object({ ms: z.number(), writes: z.int(), bytes: z.int(), frames: z.int() });
 /**
  * The steps a command took (common/hub-contract.ts, COMMAND_STEPS), each optional: built from
