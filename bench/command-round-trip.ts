@@ -28,6 +28,9 @@ export type CommandRoundTrip = {
   hubQueriesPerCommand: number;
   /** Each hub's account of its command, step by step. */
   costs: CommandCost[];
+  /** The relay floor over HTTP beside each command, without and with one D1 round trip (empty if not given). */
+  relayOverHttp: number[];
+  relayOverHttpWithD1: number[];
 };
 
 const PAUSE_BETWEEN_COMMANDS_MS = 50;
@@ -40,7 +43,14 @@ function serverTiming(response: Response): { queries: number; d1: number; worker
   return { queries: Number(d1?.[1] ?? NaN), d1: Number(d1?.[2] ?? NaN), worker: Number(worker?.[1] ?? NaN) };
 }
 
-export async function measureCommandRoundTrip(commands: number): Promise<CommandRoundTrip> {
+/**
+ * `floor`, when given, is measured beside each command, in the pause before it, without and with
+ * its D1 round trip (./lib.ts, openHttpRelayFloor): under the same load as the command.
+ */
+export async function measureCommandRoundTrip(
+  commands: number,
+  floor?: (withD1: boolean) => Promise<number>,
+): Promise<CommandRoundTrip> {
   const fleet = await startFleet(commands);
   try {
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
@@ -55,6 +65,8 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
     const insideWorker: number[] = [];
     const waitingOnD1: number[] = [];
     const bodyAfterHeaders: number[] = [];
+    const relayOverHttp: number[] = [];
+    const relayOverHttpWithD1: number[] = [];
     let errors = 0;
     // Both measurements read and parse their answer as any client of ours would (tens of
     // microseconds, against milliseconds of round trip).
@@ -69,7 +81,12 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
       // One tap at a time, as farmers' taps meet a hub: the last command's work after its answer
       // (its log written to D1, 5 ms later) is done before the next starts, instead of landing
       // in it on the thread this local runtime shares between the Worker, the hubs and D1.
-      await new Promise((resolve) => setTimeout(resolve, PAUSE_BETWEEN_COMMANDS_MS));
+      const pause = new Promise((resolve) => setTimeout(resolve, PAUSE_BETWEEN_COMMANDS_MS));
+      if (floor) {
+        relayOverHttp.push(await floor(false));
+        relayOverHttpWithD1.push(await floor(true));
+      }
+      await pause;
       const started = performance.now();
       const response = await fetch(`${fleet.worker.url}/api/devices/motor`, {
         method: "POST",
@@ -115,6 +132,8 @@ export async function measureCommandRoundTrip(commands: number): Promise<Command
       costs,
       bodyAfterHeaders,
       emptyBodyAfterHeaders,
+      relayOverHttp,
+      relayOverHttpWithD1,
     };
   } finally {
     await fleet.stop();

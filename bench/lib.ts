@@ -229,6 +229,50 @@ export async function openRelayFloor(): Promise<{ command: () => Promise<number>
 }
 
 /**
+ * The floors of a command over HTTP, one call at a time through the same relay object
+ * (./relay-worker.ts), reached as the API reaches a hub: `POST /command` calls the object over
+ * RPC, which switches a box that answers at once, and the Worker answers a fixed body. With
+ * `withD1`, the Worker first makes one D1 round trip, as the API's session-and-box query. Five
+ * calls to each object, then a new one; the HTTP bench takes them between its own commands.
+ */
+export async function openHttpRelayFloor(): Promise<{
+  command: (withD1: boolean) => Promise<number>;
+  stop: () => void;
+}> {
+  const relay = await startFloorWorker("./relay-wrangler.toml");
+  const base = relay.url.replace("ws:", "http:");
+  let object = 0;
+  let sent = 0;
+  let box: WebSocket | null = null;
+  return {
+    async command(withD1) {
+      if (!box || sent % 5 === 0) {
+        box?.close();
+        object += 1;
+        const socket = await openSocket(`${relay.url}?object=${object}&role=box`);
+        socket.on("message", (data) => {
+          const { id } = JSON.parse(data.toString()) as { id: string };
+          socket.send(JSON.stringify({ type: "ack", id, ok: true, relay: "on" }));
+        });
+        box = socket;
+      }
+      sent += 1;
+      const started = performance.now();
+      const response = await fetch(`${base}command?object=${object}&id=${sent}${withD1 ? "&d1=1" : ""}`, {
+        method: "POST",
+      });
+      const { status } = (await response.json()) as { status?: string };
+      if (status !== "on") throw new Error(`the HTTP relay floor answered ${response.status} ${status}`);
+      return performance.now() - started;
+    },
+    stop() {
+      box?.close();
+      relay.stop();
+    },
+  };
+}
+
+/**
  * The floor of the fan-out: `readings` box frames through the relay object (./relay-worker.ts)
  * to `watchers` sockets, which it sends on as they came (no parsing, no storage). Each figure is
  * one watcher's arrival, in ms from the box's send, timed as bench/fan-out.ts times the hub's.

@@ -5,6 +5,12 @@
 // entry) before the answer goes to the page. Four frames and two storage commits: what no hub
 // can do without. No D1, no validation, no rooms.
 //
+// The floor for a command over HTTP is the same relay reached as the API reaches a hub:
+// `POST /command?object=N` calls the object over RPC, which stores, sends the switch to the box,
+// waits for its ack, stores again and returns; the Worker answers a fixed JSON body. With `d1=1`
+// the Worker first makes one D1 round trip, as the API reads the session and the box in one
+// query before it calls the hub. No token, no checks, no state beyond the two writes.
+//
 // It is the fan-out's floor too: a box's reading (a frame with `"type":"power"`) goes to every
 // `watcher` socket as it came, serialised by nobody and stored nowhere.
 import { DurableObject } from "cloudflare:workers";
@@ -12,7 +18,12 @@ import { DurableObject } from "cloudflare:workers";
 type Role = "page" | "box" | "watcher";
 const ROLES: readonly string[] = ["page", "box", "watcher"] satisfies Role[];
 
-export class RelayFloor extends DurableObject {
+type Env = { RELAY: DurableObjectNamespace<RelayFloor>; DB: D1Database };
+
+export class RelayFloor extends DurableObject<Env> {
+  /** Commands over RPC waiting for the box's ack, by id: in memory, as the hub keeps its caller's. */
+  readonly #waiting = new Map<string, (relay: string) => void>();
+
   override async fetch(request: Request): Promise<Response> {
     const asked = new URL(request.url).searchParams.get("role") ?? "page";
     const role = (ROLES.includes(asked) ? asked : "page") as Role;
@@ -20,6 +31,16 @@ export class RelayFloor extends DurableObject {
     this.ctx.acceptWebSocket(server, [role]);
     this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS log (id INTEGER PRIMARY KEY, entry TEXT NOT NULL)");
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** A switch over RPC: the HTTP command's floor. Answers once the box has acknowledged. */
+  async command(id: string): Promise<{ ok: boolean; status: string }> {
+    const box = this.ctx.getWebSockets("box")[0];
+    if (!box) return { ok: false, status: "unreachable" };
+    this.ctx.storage.kv.put("pending", { id, sentAt: Date.now() });
+    const acknowledged = new Promise<string>((resolve) => this.#waiting.set(id, resolve));
+    box.send(JSON.stringify({ type: "switch", id, relay: "on" }));
+    return { ok: true, status: await acknowledged };
   }
 
   override webSocketMessage(ws: WebSocket, frame: string | ArrayBuffer): void {
@@ -36,6 +57,12 @@ export class RelayFloor extends DurableObject {
     }
     this.ctx.storage.kv.put("pending", null);
     this.ctx.storage.sql.exec("INSERT INTO log (entry) VALUES (?)", String(frame));
+    const waiting = this.#waiting.get(message.id ?? "");
+    if (waiting) {
+      this.#waiting.delete(message.id!);
+      waiting(message.relay ?? "");
+      return;
+    }
     const result = { type: "commandResult", requestId: message.id, result: { ok: true, status: message.relay } };
     this.ctx.getWebSockets("page")[0]?.send(JSON.stringify(result));
   }
@@ -46,9 +73,16 @@ export class RelayFloor extends DurableObject {
 }
 
 export default {
-  fetch(request: Request, env: { RELAY: DurableObjectNamespace<RelayFloor> }): Response | Promise<Response> {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url);
+    const relay = env.RELAY.get(env.RELAY.idFromName(url.searchParams.get("object") ?? "relay"));
+    if (url.pathname === "/command" && request.method === "POST") {
+      const id = url.searchParams.get("id") ?? "";
+      if (url.searchParams.get("d1") === "1") await env.DB.prepare("SELECT ?1 AS id").bind(id).first();
+      const { ok, status } = await relay.command(id);
+      return Response.json({ success: ok, status }, { status: ok ? 200 : 503 });
+    }
     if (request.headers.get("Upgrade") !== "websocket") return new Response("relay", { status: 200 });
-    const name = new URL(request.url).searchParams.get("object") ?? "relay";
-    return env.RELAY.get(env.RELAY.idFromName(name)).fetch(request);
+    return relay.fetch(request);
   },
 };

@@ -18,6 +18,7 @@ import {
   measureEchoFloor,
   measureFanOutFloor,
   measureFixedBodyAnswers,
+  openHttpRelayFloor,
   openRelayFloor,
   percentile,
   round,
@@ -135,18 +136,36 @@ if (wanted("socket")) {
 if (wanted("roundtrip")) {
   const commands = quick ? 100 : 500;
   console.log(`• Command over HTTP: ${commands} commands to ${commands} simulated boxes...`);
-  const measured = await measureCommandRoundTrip(commands);
+  // Its own floors, taken between the commands: the relay reached over HTTP as the API reaches
+  // a hub (an RPC to the object), without and with the one D1 round trip the API makes first.
+  const httpRelayFloor = await openHttpRelayFloor();
+  const measured = await measureCommandRoundTrip(commands, httpRelayFloor.command).finally(() => httpRelayFloor.stop());
   const echo = floor!;
   log(`errors: ${measured.errors}`);
   const empty = stats(measured.httpFloor);
   const command = stats(measured.roundTrips);
-  // Its target: no more than the empty call and the relay floor (when measured) plus 2 ms.
+  const relayOverHttp = stats(measured.relayOverHttp);
+  const relayOverHttpWithD1 = stats(measured.relayOverHttpWithD1);
+  recordPercentiles(
+    "HTTP relay floor: Worker → object over RPC → box → answer, 2 storage commits (ms)",
+    relayOverHttp,
+    {
+      floor: (p) => `${empty[p]} empty HTTP${relay ? `, ${relay[p]} relay` : ""}`,
+      target: (p) => (relay ? `${round(relayOverHttp[p] - empty[p] - relay[p])} above both` : ""),
+    },
+  );
+  recordPercentiles("HTTP relay floor with one D1 round trip first (ms)", relayOverHttpWithD1, {
+    floor: (p) => `${relayOverHttp[p]} without`,
+  });
+  // Its target: no more than the empty call and the relay floor (when measured) plus 2 ms. Beside
+  // it, what the command takes above its own floor, the relay over HTTP with its D1 round trip.
   recordPercentiles("command over HTTP (ms)", command, {
-    floor: (p) => `${echo[p]} echo, ${empty[p]} empty HTTP${relay ? `, ${relay[p]} relay` : ""}`,
+    floor: (p) =>
+      `${echo[p]} echo, ${empty[p]} empty HTTP${relay ? `, ${relay[p]} relay` : ""}, ${relayOverHttpWithD1[p]} relay over HTTP with D1`,
     target: (p) =>
       p === "p50" && relay
-        ? `≤ ${round(empty.p50 + relay.p50 + 2)} (${round(command.p50 - empty.p50 - relay.p50)} above both)`
-        : "",
+        ? `≤ ${round(empty.p50 + relay.p50 + 2)} (${round(command.p50 - empty.p50 - relay.p50)} above both); ${round(command.p50 - relayOverHttpWithD1.p50)} above relay over HTTP with D1`
+        : `${round(command[p] - relayOverHttpWithD1[p])} above relay over HTTP with D1`,
   });
   recordBreakdown("the hub's own steps of an HTTP command", measured.costs);
   // Where the command's time goes, by its own Server-Timing: what the Worker held it for (its

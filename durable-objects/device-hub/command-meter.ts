@@ -1,8 +1,9 @@
 // What one person's switch costs the hub, step by step, kept in its stats for operators and the
 // benchmark (`lastCommand` in GET /api/admin/devices/{id}/hub-stats, docs/benchmarks.md). Each
 // step gets the time since the step before it, and the storage writes, bytes written and frames
-// sent in it. A Worker's clock moves only when I/O completes (the runtime's Spectre mitigation),
-// so a step that is pure CPU reads 0 ms however long it ran: its counts are what can be compared.
+// sent in it. Deployed, a Worker's clock moves only when I/O completes (the runtime's Spectre
+// mitigation), so a step that is pure CPU reads 0 ms however long it ran; locally it moves in whole
+// milliseconds. Either way its counts are what can be compared.
 import type { CommandCost, CommandStep, StepCost } from "../../common/hub-contract.ts";
 
 const nothing = (): StepCost => ({ ms: 0, writes: 0, bytes: 0, frames: 0 });
