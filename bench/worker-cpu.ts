@@ -3,12 +3,15 @@
 // each call, made one at a time. That includes the runtime's HTTP handling and wrangler's
 // local proxy, so a trivial call (a 404) is measured too, as the floor. Calls go through our API
 // client, which reads and parses each answer in this process, outside what is measured.
+import WebSocket from "ws";
 import { ApiClient } from "../common/api-client.ts";
 import { loginResponseSchema } from "../common/api-responses/accounts.ts";
 import { motorStatusResponseSchema } from "../common/api-responses/devices.ts";
 import { motorLogsResponseSchema } from "../common/api-responses/logs.ts";
 import { planResponseSchema, rechargeListResponseSchema } from "../common/api-responses/recharges.ts";
 import { apiErrorSchema } from "../common/api-responses/refusals.ts";
+import { DEVICE_FRAMES_PER_SECOND } from "../common/device-protocol.ts";
+import type { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { benchAdminToken, logInFarmers, startFleet } from "./fleet.ts";
 import { cpuNanoseconds, percentile, round, workerdPids } from "./lib.ts";
 
@@ -93,6 +96,15 @@ export async function measureWorkerCpu(samples: number): Promise<CpuRow[]> {
             ),
         },
       ),
+      // What a running pump's every reading costs: its hub parses it, counts its run hours and
+      // energy, keeps its power history and tells the one page watching (whose socket makes the
+      // box report, as an open page does). The "hub asleep" row switched this box ON.
+      await measureReading(fleet.worker.port, fleet.mobileNos[1]!, tokens[1]!, fleet.devices[1]!, (reading) =>
+        measure("a box's power reading, its motor running, one page watching", samples, reading, {
+          // One reading at a time, within the box's frame rate.
+          prepare: () => new Promise((resolve) => setTimeout(resolve, 1_000 / DEVICE_FRAMES_PER_SECOND + 50)),
+        }),
+      ),
       await measure("GET /motor-control page (SSR)", samples, async () =>
         (await fetch(`${base}/motor-control`, { headers: cookie })).arrayBuffer(),
       ),
@@ -102,5 +114,39 @@ export async function measureWorkerCpu(samples: number): Promise<CpuRow[]> {
     ];
   } finally {
     await fleet.stop();
+  }
+}
+
+/**
+ * Opens a page's socket on the pump of `mobileNo` and runs `measure` with a call that has `box`
+ * send one reading and resolves when the page has it.
+ */
+async function measureReading(
+  port: number,
+  mobileNo: string,
+  token: string,
+  box: SimulatedDevice,
+  measure: (reading: () => Promise<void>) => Promise<CpuRow>,
+): Promise<CpuRow> {
+  const page = new WebSocket(`ws://localhost:${port}/api/realtime?mobileNo=${mobileNo}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  try {
+    await new Promise((resolve) => page.once("message", resolve)); // initialData
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the watch message has reached the box
+    return await measure(
+      () =>
+        new Promise<void>((resolve) => {
+          const onMessage = (data: WebSocket.RawData) => {
+            if (!data.toString().includes('"powerDataUpdate"')) return;
+            page.off("message", onMessage);
+            resolve();
+          };
+          page.on("message", onMessage);
+          box.sendPowerReading();
+        }),
+    );
+  } finally {
+    page.close();
   }
 }

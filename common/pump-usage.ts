@@ -23,10 +23,14 @@ export function istDayStart(day: string): number {
   return Date.parse(`${day}T00:00:00Z`) - IST_OFFSET_MS;
 }
 
+/** The IST day `days` days before the day of `now` (0: that day). */
+export function istDayBefore(now: number, days: number): string {
+  return istDay(istDayStart(istDay(now)) - days * DAY_MS);
+}
+
 /** The `count` IST days that end with the day of `now`, oldest first. */
 export function lastIstDays(now: number, count: number): string[] {
-  const today = istDayStart(istDay(now));
-  return Array.from({ length: count }, (_, index) => istDay(today - (count - 1 - index) * DAY_MS));
+  return Array.from({ length: count }, (_, index) => istDayBefore(now, count - 1 - index));
 }
 
 /** The interval [from, to) cut at IST midnights: how much of it falls in each day, in order. */

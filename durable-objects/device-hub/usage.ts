@@ -5,7 +5,7 @@
 // Each step writes the cursor and the days it credits in one transaction, so a restart or an
 // alarm delivered twice neither loses nor counts anything twice.
 import type { PumpUsage } from "../../common/api-responses/usage.ts";
-import { istDay, lastIstDays, splitByIstDay, USAGE_RETENTION_DAYS } from "../../common/pump-usage.ts";
+import { istDay, istDayBefore, lastIstDays, splitByIstDay, USAGE_RETENTION_DAYS } from "../../common/pump-usage.ts";
 import type { HubContext } from "./context.ts";
 import { Room } from "./room.ts";
 import { advanceUsage, type UsageCredit, type UsageCursor, type UsageView, withReading } from "./usage-model.ts";
@@ -61,7 +61,8 @@ export class Usage extends Room {
       if (JSON.stringify(cursor) !== JSON.stringify(stored)) tables.setCursor(cursor);
       const days = perDay(advanced.credits);
       for (const [day, row] of days) tables.add(day, row);
-      if (days.size > 0) tables.deleteBefore(lastIstDays(now, USAGE_RETENTION_DAYS)[0]!);
+      // The oldest day kept, worked out alone: this runs with every reading of a running pump.
+      if (days.size > 0) tables.deleteBefore(istDayBefore(now, USAGE_RETENTION_DAYS - 1));
     });
   }
 }
