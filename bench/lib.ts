@@ -183,6 +183,16 @@ export async function measureFixedBodyAnswers(
   }
 }
 
+/** A box on relay object `object` (./relay-worker.ts) that acknowledges every switch at once. */
+async function openAckingBox(relayUrl: string, object: number): Promise<WebSocket> {
+  const box = await openSocket(`${relayUrl}?object=${object}&role=box`);
+  box.on("message", (data) => {
+    const { id } = JSON.parse(data.toString()) as { id: string };
+    box.send(JSON.stringify({ type: "ack", id, ok: true, relay: "on" }));
+  });
+  return box;
+}
+
 /**
  * The floor of a command over the open socket, one command at a time through the Durable Object
  * relay (./relay-worker.ts), a box answering each at once, five commands to each object, then a
@@ -204,12 +214,8 @@ export async function openRelayFloor(): Promise<{ command: () => Promise<number>
       if (!sockets || sent % 5 === 0) {
         close();
         object += 1;
-        const box = await openSocket(`${relay.url}?object=${object}&role=box`);
+        const box = await openAckingBox(relay.url, object);
         const page = await openSocket(`${relay.url}?object=${object}&role=page`);
-        box.on("message", (data) => {
-          const { id } = JSON.parse(data.toString()) as { id: string };
-          box.send(JSON.stringify({ type: "ack", id, ok: true, relay: "on" }));
-        });
         sockets = { box, page };
       }
       const { page } = sockets;
@@ -249,12 +255,7 @@ export async function openHttpRelayFloor(): Promise<{
       if (!box || sent % 5 === 0) {
         box?.close();
         object += 1;
-        const socket = await openSocket(`${relay.url}?object=${object}&role=box`);
-        socket.on("message", (data) => {
-          const { id } = JSON.parse(data.toString()) as { id: string };
-          socket.send(JSON.stringify({ type: "ack", id, ok: true, relay: "on" }));
-        });
-        box = socket;
+        box = await openAckingBox(relay.url, object);
       }
       sent += 1;
       const started = performance.now();

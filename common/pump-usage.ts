@@ -30,7 +30,8 @@ export function istDayBefore(now: number, days: number): string {
 
 /** The `count` IST days that end with the day of `now`, oldest first. */
 export function lastIstDays(now: number, count: number): string[] {
-  return Array.from({ length: count }, (_, index) => istDayBefore(now, count - 1 - index));
+  const oldest = istDayStart(istDayBefore(now, count - 1));
+  return Array.from({ length: count }, (_, index) => istDay(oldest + index * DAY_MS));
 }
 
 /** The interval [from, to) cut at IST midnights: how much of it falls in each day, in order. */
