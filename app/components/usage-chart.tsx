@@ -23,8 +23,9 @@ export function UsageCard({ usage, span, deviceId }: { usage: PumpUsage; span: n
   const hours = days.map((day) => day.runningMinutes / 60);
   const top = Math.max(1, Math.ceil(Math.max(...hours)));
   const slot = (WIDTH - LEFT - RIGHT) / days.length;
-  // A label every day for a week (the weekday); for a month every fifth day, counted back from today.
-  const every = days.length > 7 ? 5 : 1;
+  // A label every day for a week (the weekday); for a month one a week, counted back from today:
+  // every fifth ran Hindi dates ("12 नव॰") into each other on a 360 px phone.
+  const every = days.length > 7 ? 7 : 1;
   const label = new Intl.DateTimeFormat(localeOf(language), {
     timeZone: "UTC",
     ...(every === 1 ? { weekday: "short" } : { day: "numeric", month: "short" }),
