@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { freePort } from "../scripts/lib/local-worker.ts";
-import { OFFLINE_ENV, WRANGLER_BIN } from "../scripts/lib/wrangler.ts";
+import { LOCAL_ENV, WRANGLER_BIN } from "../scripts/lib/wrangler.ts";
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
@@ -99,7 +99,7 @@ async function startFloorWorker(config: string): Promise<{ url: string; stop: ()
       "--show-interactive-dev-session=false",
     ],
     {
-      env: { ...process.env, ...OFFLINE_ENV },
+      env: { ...process.env, ...LOCAL_ENV },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

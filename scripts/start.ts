@@ -24,7 +24,7 @@ import { localTelephony } from "./lib/local-telephony.ts";
 import { startLocalWorker } from "./lib/local-worker.ts";
 import { prepareLocal } from "./lib/prepare-local.ts";
 import { DEMO_ADMIN, DEMO_USER } from "./lib/seed.ts";
-import { OFFLINE_ENV } from "./lib/wrangler.ts";
+import { LOCAL_ENV } from "./lib/wrangler.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -58,7 +58,7 @@ function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, ...OFFLINE_ENV },
+      env: { ...process.env, ...LOCAL_ENV },
     });
     child.on("error", reject);
     child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(" ")} exited ${code}`))));

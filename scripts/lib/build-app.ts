@@ -2,13 +2,13 @@
 // as the script and offline (scripts/lib/wrangler.ts says why for both).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { OFFLINE_ENV } from "./wrangler.ts";
+import { LOCAL_ENV } from "./wrangler.ts";
 
 export function buildApp(): void {
   const built = spawnSync(
     process.execPath,
     [fileURLToPath(new URL("../../node_modules/@react-router/dev/bin.cjs", import.meta.url)), "build"],
-    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...OFFLINE_ENV } },
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...LOCAL_ENV } },
   );
   if (built.status !== 0) throw new Error("build failed");
 }

@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyLocalMigrations } from "./local-d1.ts";
-import { OFFLINE_ENV, WRANGLER_BIN } from "./wrangler.ts";
+import { LOCAL_ENV, WRANGLER_BIN } from "./wrangler.ts";
 
 /** The secret for throwaway local workers; `npm start` uses .dev.vars instead. */
 export const THROWAWAY_JWT_SECRET = "throwaway-local-worker-secret-0123456789";
@@ -73,7 +73,7 @@ export async function startLocalWorker(options: {
       ...vars,
       "--show-interactive-dev-session=false",
     ],
-    { env: { ...process.env, ...OFFLINE_ENV }, stdio: ["ignore", "pipe", "pipe"] },
+    { env: { ...process.env, ...LOCAL_ENV }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   const collect = (chunk: Buffer) => {

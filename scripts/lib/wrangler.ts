@@ -8,16 +8,25 @@ export const WRANGLER_TOML = fileURLToPath(new URL("../../wrangler.toml", import
 
 export const WRANGLER_BIN = fileURLToPath(new URL("../../node_modules/wrangler/bin/wrangler.js", import.meta.url));
 
-/** Quiet and offline: no metrics host lookups, no update check, no Request.cf fetch. */
-export const OFFLINE_ENV = {
+/**
+ * Every local wrangler run: quiet and offline (no metrics host lookups, no update check, no
+ * Request.cf fetch), and without wrangler's local trace collector. That collector (on unless
+ * X_LOCAL_OBSERVABILITY is false) streams a span for every storage call, socket frame and RPC
+ * of every Worker and Durable Object to a tail Worker on the same workerd thread, which writes
+ * them to SQLite with an fsync per batch. Measured, it made a motor command over HTTP about
+ * 6 ms slower and cost it 8 ms of CPU (docs/benchmarks.md). Deployed, Workers Logs are gathered
+ * off the request's path, and `[observability]` in wrangler.toml still governs them.
+ */
+export const LOCAL_ENV = {
   WRANGLER_SEND_METRICS: "false",
   WRANGLER_HIDE_BANNER: "true",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  X_LOCAL_OBSERVABILITY: "false",
 };
 
 export function spawnWrangler(args: string[]): ChildProcess {
   return spawn(process.execPath, [WRANGLER_BIN, ...args], {
-    env: { ...process.env, ...OFFLINE_ENV },
+    env: { ...process.env, ...LOCAL_ENV },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
@@ -43,7 +52,7 @@ export function runWrangler(args: string[]): Promise<string> {
  */
 export function runAttached(args: string[], env: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...OFFLINE_ENV, ...env }, stdio: "inherit" });
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...LOCAL_ENV, ...env }, stdio: "inherit" });
     child.on("error", reject);
     child.on("close", (code) =>
       code === 0 ? resolve() : reject(new Error(`${args.slice(0, 3).join(" ")} exited ${code}`)),

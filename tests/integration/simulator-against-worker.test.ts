@@ -1,6 +1,8 @@
 // The simulator, a real Node WebSocket client, against the real Worker in workerd: D1, the
 // DeviceHubs and R2 on this machine, over real sockets, as a controller box would see them.
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApiClient } from "../../common/api-client.ts";
 import { firmwareUploadResponseSchema } from "../../common/api-responses/admin.ts";
@@ -47,6 +49,14 @@ describe("a simulated pump through the real Worker", () => {
     expect(reading.powerData.current).toBeLessThan(9.5);
     const health = await farmer.post(`/api/devices/motor/health/${mobileNo}`, healthReadingResponseSchema);
     expect(health.healthData).toMatchObject({ relay: "on", mqtt: "connected", version: "sim-1.0.0" });
+  });
+
+  // Wrangler's local trace collector stores a span of every storage call and frame from the
+  // same workerd thread that carries the command (docs/benchmarks.md); local runs leave it off.
+  it("runs without wrangler's local trace collector", async () => {
+    const { farmer } = await farmerWithSimulatedPump();
+    expect((await farmer.switchMotor("on")).status).toBe(200);
+    expect(existsSync(join(suite.worker.persistTo, "v3", "observability"))).toBe(false);
   });
 
   it("trips on a dry run by itself; the trip reaches the logs", async () => {

@@ -14,7 +14,7 @@ import {
   splitStatements,
   unappliedLocalMigrations,
 } from "../../scripts/lib/local-d1-file.ts";
-import { OFFLINE_ENV, WRANGLER_BIN } from "../../scripts/lib/wrangler.ts";
+import { LOCAL_ENV, WRANGLER_BIN } from "../../scripts/lib/wrangler.ts";
 import { freshPersistDir } from "../integration/local-worker.ts";
 import { runNode } from "./run-node.ts";
 
@@ -45,7 +45,7 @@ describe("the local D1 file", () => {
         ...["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--json", "-c", "wrangler.toml"],
         ...["--command", "INSERT INTO crossing (side) VALUES ('wrangler'); SELECT side FROM crossing ORDER BY side;"],
       ],
-      { env: { ...process.env, ...OFFLINE_ENV } },
+      { env: { ...process.env, ...LOCAL_ENV } },
     );
     expect(wrangler.code, wrangler.output).toBe(0);
     expect(wrangler.stdout).toContain('"side": "node:sqlite"');

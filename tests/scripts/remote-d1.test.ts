@@ -16,7 +16,7 @@ import {
 } from "../../scripts/lib/environments.ts";
 import { describeTarget, remoteD1ExecuteArgs } from "../../scripts/lib/local-d1.ts";
 import { operatorSql, sqlText } from "../../scripts/lib/operator-sql.ts";
-import { OFFLINE_ENV, WRANGLER_BIN } from "../../scripts/lib/wrangler.ts";
+import { LOCAL_ENV, WRANGLER_BIN } from "../../scripts/lib/wrangler.ts";
 import { runNode } from "./run-node.ts";
 
 const HASH = "pbkdf2-sha256$100000$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA";
@@ -203,7 +203,7 @@ describe("the remote command, given to this wrangler without an account", () => 
 
   /** Runs wrangler there with no credentials at all: no token, and a config home of its own. */
   function wrangler(args: string[]) {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...OFFLINE_ENV, XDG_CONFIG_HOME: join(directory, "config") };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...LOCAL_ENV, XDG_CONFIG_HOME: join(directory, "config") };
     delete env.CLOUDFLARE_API_TOKEN;
     delete env.CLOUDFLARE_ACCOUNT_ID;
     delete env.CLOUDFLARE_ENV;
