@@ -22,6 +22,7 @@ export async function measureWorkerCpu(samples: number): Promise<CpuRow[]> {
   const fleet = await startFleet(2 * samples);
   try {
     const pids = workerdPids(fleet.worker.process.pid!);
+    const runtime = pids.join();
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
     const admin = await benchAdminToken(fleet.worker);
     const base = fleet.worker.url;
@@ -50,6 +51,10 @@ export async function measureWorkerCpu(samples: number): Promise<CpuRow[]> {
         const before = cpuNanoseconds(pids);
         await request(index);
         costs.push((cpuNanoseconds(pids) - before) / 1e6);
+        // wrangler restarts workerd when the Worker's build changes (another build in this
+        // folder): the new process is not among `pids`, so the row would read a fraction of it.
+        if (workerdPids(fleet.worker.process.pid!).join() !== runtime)
+          throw new Error(`the local runtime restarted while "${call}" was measured: its figures would be wrong`);
       }
       return {
         call,
@@ -136,13 +141,17 @@ async function measureReading(
     await new Promise((resolve) => setTimeout(resolve, 500)); // the watch message has reached the box
     return await measure(
       () =>
-        new Promise<void>((resolve) => {
+        new Promise<void>((resolve, reject) => {
           const onMessage = (data: WebSocket.RawData) => {
             if (!data.toString().includes('"powerDataUpdate"')) return;
             page.off("message", onMessage);
+            page.off("close", onClose);
             resolve();
           };
+          // A page whose socket closed (the runtime restarted) gets no reading: fail, not wait.
+          const onClose = () => reject(new Error("the page's socket closed while a reading was measured"));
           page.on("message", onMessage);
+          page.once("close", onClose);
           box.sendPowerReading();
         }),
     );

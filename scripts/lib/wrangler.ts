@@ -14,7 +14,7 @@ export const WRANGLER_BIN = fileURLToPath(new URL("../../node_modules/wrangler/b
  * X_LOCAL_OBSERVABILITY is false) streams a span for every storage call, socket frame and RPC
  * of every Worker and Durable Object to a tail Worker on the same workerd thread, which writes
  * them to SQLite with an fsync per batch. Measured, it made a motor command over HTTP 2–8 ms
- * slower at p50 and cost it 8 ms of CPU (docs/benchmarks.md). Deployed, Workers Logs are gathered
+ * slower at p50 and cost it 9 ms of CPU (docs/benchmarks.md). Deployed, Workers Logs are gathered
  * off the request's path, and `[observability]` in wrangler.toml still governs them.
  */
 export const LOCAL_ENV = {
