@@ -6,12 +6,12 @@
 //
 //   node bench/device-data-cost.ts [--minutes 16]
 import { parseArgs } from "node:util";
-import WebSocket from "ws";
 import { ApiClient } from "../common/api-client.ts";
 import { healthReadingResponseSchema, powerReadingResponseSchema } from "../common/api-responses/devices.ts";
 import { localDeviceSocketUrl, simulateBox } from "../device-sim/simulated-device.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "../scripts/lib/local-devices.ts";
 import { freePort, freshPersistDir, startLocalWorker, THROWAWAY_JWT_SECRET } from "../scripts/lib/local-worker.ts";
+import { openPageSocket } from "./fleet.ts";
 
 /** Per frame on the SIM beyond what the counters see (docs/device-protocol.md, "Data cost"). */
 const TLS_RECORD_BYTES = 29; // TLS 1.2 AES-GCM: 5 header + 8 explicit nonce + 16 tag
@@ -57,10 +57,7 @@ export async function measureDeviceDataCost(
     }
     const watchers = await Promise.all(
       [2, 3].map(async (index) => {
-        const watcher = new WebSocket(
-          `ws://localhost:${worker.port}/api/realtime?mobileNo=${fleet[index]!.ownerMobileNo}`,
-          { headers: { Authorization: `Bearer ${tokens[index]}` } },
-        );
+        const watcher = openPageSocket(worker.port, fleet[index]!.ownerMobileNo, tokens[index]!);
         await new Promise((resolve) => watcher.once("open", resolve));
         return watcher;
       }),

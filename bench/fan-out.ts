@@ -1,8 +1,8 @@
 // Fan-out: one box's power reading reaching 100 browser sockets watching it.
-import WebSocket from "ws";
+import type WebSocket from "ws";
 import { DEVICE_FRAMES_PER_SECOND } from "../common/device-protocol.ts";
 import { BROWSER_SOCKETS_PER_VIEWER } from "../common/realtime-protocol.ts";
-import { benchAdminToken, logInFarmers, startFleet } from "./fleet.ts";
+import { benchAdminToken, logInFarmers, openPageSocket, startFleet } from "./fleet.ts";
 import { timeFanOut } from "./lib.ts";
 
 export async function measureFanOut(browsers: number, readings: number): Promise<number[]> {
@@ -18,9 +18,7 @@ export async function measureFanOut(browsers: number, readings: number): Promise
     }
     for (let index = 0; index < browsers; index++) {
       const token = tokens[Math.floor(index / BROWSER_SOCKETS_PER_VIEWER)]!;
-      const socket = new WebSocket(`ws://localhost:${fleet.worker.port}/api/realtime?mobileNo=${fleet.mobileNos[0]}`, {
-        headers: { Authorization: `Bearer ${token}` },
-      });
+      const socket = openPageSocket(fleet.worker.port, fleet.mobileNos[0]!, token);
       sockets.push(socket);
       await new Promise((resolve) => socket.once("message", resolve)); // initialData
     }

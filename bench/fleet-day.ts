@@ -7,12 +7,12 @@
 // bursts, hub requests and their active time, WebSocket messages, alerts, the spread of motor
 // starts after the feeder's return and the slowest API answer during the bursts.
 import { DatabaseSync } from "node:sqlite";
-import WebSocket from "ws";
+import type WebSocket from "ws";
 import { IST_OFFSET_MS } from "../common/schedule-time.ts";
 import type { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { executeLocalSql } from "../scripts/lib/local-d1.ts";
 import { localD1File } from "../scripts/lib/local-d1-file.ts";
-import { benchAdminToken, type Fleet, logInFarmers, startFleet } from "./fleet.ts";
+import { benchAdminToken, type Fleet, logInFarmers, openPageSocket, startFleet } from "./fleet.ts";
 import { percentile, round } from "./lib.ts";
 
 export type FleetDayOptions = {
@@ -278,10 +278,7 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
       const opensIn = Math.random() * Math.max(0, dayLengthMs - 60_000);
       timers.push(
         setTimeout(() => {
-          const socket = new WebSocket(
-            `ws://localhost:${fleet.worker.port}/api/realtime?mobileNo=${fleet.mobileNos[index]}`,
-            { headers: { Authorization: `Bearer ${tokens[index]}` } },
-          );
+          const socket = openPageSocket(fleet.worker.port, fleet.mobileNos[index]!, tokens[index]!);
           apiCallsToHubs += 1;
           pages.push(socket);
           socket.on("message", () => (page.received += 1));

@@ -1,5 +1,6 @@
 // A local production Worker with a fleet of simulated boxes and their farmers signed in.
 import { readFileSync } from "node:fs";
+import WebSocket from "ws";
 import { ApiClient } from "../common/api-client.ts";
 import { hashPassword } from "../common/credentials.ts";
 import {
@@ -108,4 +109,11 @@ export async function benchAdminToken(worker: LocalWorker, mobileNo = "900000009
      ON CONFLICT(mobile_no) DO NOTHING;`,
   );
   return new ApiClient(worker.url).logIn(mobileNo, password, "admin");
+}
+
+/** A farmer's page on the pump of `mobileNo`: its realtime socket, signed in with `token`. */
+export function openPageSocket(port: number, mobileNo: string, token: string): WebSocket {
+  return new WebSocket(`ws://localhost:${port}/api/realtime?mobileNo=${mobileNo}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
 }

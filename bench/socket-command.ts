@@ -2,12 +2,12 @@
 // on its realtime socket → DeviceHub → simulated box's ack → `commandResult` on the same
 // socket. One command at a time, each to a different box (the 10 s cooldown is per box); the
 // socket is opened (and its initialData read) before the clock starts, as a page has it open.
-import WebSocket from "ws";
+import type WebSocket from "ws";
 import { ApiClient } from "../common/api-client.ts";
 import { hubStatsResponseSchema } from "../common/api-responses/admin.ts";
 import type { CommandCost } from "../common/hub-contract.ts";
 import { type RealtimeMessage, realtimeMessageSchema } from "../common/realtime-protocol.ts";
-import { benchAdminToken, type Fleet, logInFarmers, startFleet } from "./fleet.ts";
+import { benchAdminToken, type Fleet, logInFarmers, openPageSocket, startFleet } from "./fleet.ts";
 
 type CommandResult = Extract<RealtimeMessage, { type: "commandResult" }>;
 
@@ -57,10 +57,7 @@ export async function measureSocketCommand(
     const relayTimes: number[] = [];
     let errors = 0;
     for (const [index, token] of tokens.entries()) {
-      const socket = new WebSocket(
-        `ws://localhost:${fleet.worker.port}/api/realtime?mobileNo=${fleet.mobileNos[index]}`,
-        { headers: { Authorization: `Bearer ${token}` } },
-      );
+      const socket = openPageSocket(fleet.worker.port, fleet.mobileNos[index]!, token);
       await nextMessage(socket, "initialData");
       // A page has had its socket open a while before a tap: the box's answer to the first
       // watcher (fast readings) is not part of the command.

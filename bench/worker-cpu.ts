@@ -3,7 +3,7 @@
 // each call, made one at a time. That includes the runtime's HTTP handling and wrangler's
 // local proxy, so a trivial call (a 404) is measured too, as the floor. Calls go through our API
 // client, which reads and parses each answer in this process, outside what is measured.
-import WebSocket from "ws";
+import type WebSocket from "ws";
 import { ApiClient } from "../common/api-client.ts";
 import { loginResponseSchema } from "../common/api-responses/accounts.ts";
 import { motorStatusResponseSchema } from "../common/api-responses/devices.ts";
@@ -12,7 +12,7 @@ import { planResponseSchema, rechargeListResponseSchema } from "../common/api-re
 import { apiErrorSchema } from "../common/api-responses/refusals.ts";
 import { DEVICE_FRAMES_PER_SECOND } from "../common/device-protocol.ts";
 import type { SimulatedDevice } from "../device-sim/simulated-device.ts";
-import { benchAdminToken, logInFarmers, startFleet } from "./fleet.ts";
+import { benchAdminToken, logInFarmers, openPageSocket, startFleet } from "./fleet.ts";
 import { cpuNanoseconds, percentile, round, workerdPids } from "./lib.ts";
 
 export type CpuRow = { call: string; medianMs: number; p99Ms: number; samples: number };
@@ -133,9 +133,7 @@ async function measureReading(
   box: SimulatedDevice,
   measure: (reading: () => Promise<void>) => Promise<CpuRow>,
 ): Promise<CpuRow> {
-  const page = new WebSocket(`ws://localhost:${port}/api/realtime?mobileNo=${mobileNo}`, {
-    headers: { Authorization: `Bearer ${token}` },
-  });
+  const page = openPageSocket(port, mobileNo, token);
   try {
     await new Promise((resolve) => page.once("message", resolve)); // initialData
     await new Promise((resolve) => setTimeout(resolve, 500)); // the watch message has reached the box
