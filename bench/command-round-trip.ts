@@ -10,6 +10,7 @@ import { motorCommandResponseSchema } from "../common/api-responses/devices.ts";
 import { apiErrorSchema } from "../common/api-responses/refusals.ts";
 import type { CommandCost } from "../common/hub-contract.ts";
 import { benchAdminToken, logInFarmers, startFleet } from "./fleet.ts";
+import { cpuDuring, type FloorCall, localProcesses, type ProcessCpu } from "./lib.ts";
 import { hubCommandCosts } from "./socket-command.ts";
 
 export type CommandRoundTrip = {
@@ -31,6 +32,11 @@ export type CommandRoundTrip = {
   /** The relay floor over HTTP beside each command, without and with one D1 round trip (empty if not given). */
   relayOverHttp: number[];
   relayOverHttpWithD1: number[];
+  /**
+   * What the local runtime's two processes spent on each call, from its send to its answer read:
+   * the command's, the relay over HTTP with D1's, the empty call's.
+   */
+  cpu: { command: ProcessCpu[]; relayOverHttpWithD1: ProcessCpu[]; empty: ProcessCpu[] };
 };
 
 const PAUSE_BETWEEN_COMMANDS_MS = 50;
@@ -49,10 +55,12 @@ function serverTiming(response: Response): { queries: number; d1: number; worker
  */
 export async function measureCommandRoundTrip(
   commands: number,
-  floor?: (withD1: boolean) => Promise<number>,
+  floor?: (withD1: boolean) => Promise<FloorCall>,
 ): Promise<CommandRoundTrip> {
   const fleet = await startFleet(commands);
   try {
+    const processes = localProcesses(fleet.worker.process.pid!, fleet.worker.port);
+    const cpu: CommandRoundTrip["cpu"] = { command: [], relayOverHttpWithD1: [], empty: [] };
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
     const admin = new ApiClient(fleet.worker.url, { token: await benchAdminToken(fleet.worker) });
     const hubQueriesOf = async (deviceId: string) =>
@@ -83,20 +91,27 @@ export async function measureCommandRoundTrip(
       // in it on the thread this local runtime shares between the Worker, the hubs and D1.
       const pause = new Promise((resolve) => setTimeout(resolve, PAUSE_BETWEEN_COMMANDS_MS));
       if (floor) {
-        relayOverHttp.push(await floor(false));
-        relayOverHttpWithD1.push(await floor(true));
+        relayOverHttp.push((await floor(false)).ms);
+        const withD1 = await floor(true);
+        relayOverHttpWithD1.push(withD1.ms);
+        cpu.relayOverHttpWithD1.push(withD1.cpu);
       }
       await pause;
-      const started = performance.now();
-      const response = await fetch(`${fleet.worker.url}/api/devices/motor`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ action: "on" }),
+      const { result, cpu: spent } = await cpuDuring(processes, async () => {
+        const started = performance.now();
+        const response = await fetch(`${fleet.worker.url}/api/devices/motor`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ action: "on" }),
+        });
+        const headersAt = performance.now();
+        const ok = response.ok && (await readJson(response, motorCommandResponseSchema)).status === "on";
+        roundTrips.push(performance.now() - started);
+        bodyAfterHeaders.push(performance.now() - headersAt);
+        return { ok, response };
       });
-      const headersAt = performance.now();
-      const ok = response.ok && (await readJson(response, motorCommandResponseSchema)).status === "on";
-      roundTrips.push(performance.now() - started);
-      bodyAfterHeaders.push(performance.now() - headersAt);
+      cpu.command.push(spent);
+      const { ok, response } = result;
       const timing = serverTiming(response);
       workerQueries.push(timing.queries);
       insideWorker.push(timing.worker);
@@ -114,12 +129,15 @@ export async function measureCommandRoundTrip(
     const httpFloor: number[] = [];
     const emptyBodyAfterHeaders: number[] = [];
     for (let index = 0; index < commands; index++) {
-      const started = performance.now();
-      const response = await fetch(`${fleet.worker.url}/api/no-such-route`);
-      const headersAt = performance.now();
-      await readJson(response, apiErrorSchema);
-      httpFloor.push(performance.now() - started);
-      emptyBodyAfterHeaders.push(performance.now() - headersAt);
+      const { cpu: spent } = await cpuDuring(processes, async () => {
+        const started = performance.now();
+        const response = await fetch(`${fleet.worker.url}/api/no-such-route`);
+        const headersAt = performance.now();
+        await readJson(response, apiErrorSchema);
+        httpFloor.push(performance.now() - started);
+        emptyBodyAfterHeaders.push(performance.now() - headersAt);
+      });
+      cpu.empty.push(spent);
     }
     return {
       roundTrips,
@@ -134,6 +152,7 @@ export async function measureCommandRoundTrip(
       emptyBodyAfterHeaders,
       relayOverHttp,
       relayOverHttpWithD1,
+      cpu,
     };
   } finally {
     await fleet.stop();

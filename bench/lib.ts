@@ -80,10 +80,49 @@ export function rssMegabytes(pids: number[]): number {
 }
 
 /**
- * Starts one of the floors' Workers (`config` beside this file) in its own `wrangler dev`, its
- * storage in a fresh directory; returns its socket URL and a stop.
+ * The two workerd processes of one `wrangler dev`: in `front`, wrangler's proxy, which owns the
+ * port clients reach and passes every request and frame on to `runtime` over a socket of its
+ * own; in `runtime`, the Worker, its Durable Objects and D1 (miniflare's services), on one
+ * thread. Told apart by the address each serves.
  */
-async function startFloorWorker(config: string): Promise<{ url: string; stop: () => void }> {
+export type LocalProcesses = { front: number; runtime: number };
+
+export function localProcesses(wranglerPid: number, port: number): LocalProcesses {
+  const pids = workerdPids(wranglerPid);
+  const serves = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(`=localhost:${port}\0`);
+  const front = pids.filter(serves);
+  const runtime = pids.filter((pid) => !serves(pid));
+  if (front.length !== 1 || runtime.length !== 1)
+    throw new Error(`expected wrangler's proxy and one runtime, found workerd ${pids.join(", ")} for port ${port}`);
+  return { front: front[0]!, runtime: runtime[0]! };
+}
+
+/** What each process's threads ran while a call was made, in ms. */
+export type ProcessCpu = { front: number; runtime: number };
+
+/** Runs `call`, and reads what each of `processes` spent meanwhile (schedstat, fine-grained). */
+export async function cpuDuring<T>(
+  processes: LocalProcesses,
+  call: () => Promise<T>,
+): Promise<{ result: T; cpu: ProcessCpu }> {
+  const front = cpuNanoseconds([processes.front]);
+  const runtime = cpuNanoseconds([processes.runtime]);
+  const result = await call();
+  const cpu = {
+    front: (cpuNanoseconds([processes.front]) - front) / 1e6,
+    runtime: (cpuNanoseconds([processes.runtime]) - runtime) / 1e6,
+  };
+  return { result, cpu };
+}
+
+/** One call through a floor: its time and what its runtime's two processes spent on it, in ms. */
+export type FloorCall = { ms: number; cpu: ProcessCpu };
+
+/**
+ * Starts one of the floors' Workers (`config` beside this file) in its own `wrangler dev`, its
+ * storage in a fresh directory; returns its socket URL, its two processes and a stop.
+ */
+async function startFloorWorker(config: string): Promise<{ url: string; processes: LocalProcesses; stop: () => void }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -113,7 +152,11 @@ async function startFloorWorker(config: string): Promise<{ url: string; stop: ()
     if (Date.now() > deadline) throw new Error(`${config} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { url: `ws://localhost:${port}/`, stop: () => child.kill("SIGTERM") };
+  return {
+    url: `ws://localhost:${port}/`,
+    processes: localProcesses(child.pid!, port),
+    stop: () => child.kill("SIGTERM"),
+  };
 }
 
 function openSocket(url: string): Promise<WebSocket> {
@@ -199,7 +242,7 @@ async function openAckingBox(relayUrl: string, object: number): Promise<WebSocke
  * new one (as the socket bench uses a box per command). One at a time so that the socket bench
  * takes it between its own commands, under the same load (./socket-command.ts).
  */
-export async function openRelayFloor(): Promise<{ command: () => Promise<number>; stop: () => void }> {
+export async function openRelayFloor(): Promise<{ command: () => Promise<FloorCall>; stop: () => void }> {
   const relay = await startFloorWorker("./relay-wrangler.toml");
   let object = 0;
   let sent = 0;
@@ -220,12 +263,15 @@ export async function openRelayFloor(): Promise<{ command: () => Promise<number>
       }
       const { page } = sockets;
       sent += 1;
-      const started = performance.now();
-      await new Promise<void>((resolve) => {
-        page.once("message", () => resolve());
-        page.send(JSON.stringify({ type: "switchMotor", requestId: String(sent), action: "on" }));
+      const { result: ms, cpu } = await cpuDuring(relay.processes, async () => {
+        const started = performance.now();
+        await new Promise<void>((resolve) => {
+          page.once("message", () => resolve());
+          page.send(JSON.stringify({ type: "switchMotor", requestId: String(sent), action: "on" }));
+        });
+        return performance.now() - started;
       });
-      return performance.now() - started;
+      return { ms, cpu };
     },
     stop() {
       close();
@@ -242,7 +288,7 @@ export async function openRelayFloor(): Promise<{ command: () => Promise<number>
  * calls to each object, then a new one; the HTTP bench takes them between its own commands.
  */
 export async function openHttpRelayFloor(): Promise<{
-  command: (withD1: boolean) => Promise<number>;
+  command: (withD1: boolean) => Promise<FloorCall>;
   stop: () => void;
 }> {
   const relay = await startFloorWorker("./relay-wrangler.toml");
@@ -258,13 +304,16 @@ export async function openHttpRelayFloor(): Promise<{
         box = await openAckingBox(relay.url, object);
       }
       sent += 1;
-      const started = performance.now();
-      const response = await fetch(`${base}command?object=${object}&id=${sent}${withD1 ? "&d1=1" : ""}`, {
-        method: "POST",
+      const { result: ms, cpu } = await cpuDuring(relay.processes, async () => {
+        const started = performance.now();
+        const response = await fetch(`${base}command?object=${object}&id=${sent}${withD1 ? "&d1=1" : ""}`, {
+          method: "POST",
+        });
+        const { status } = (await response.json()) as { status?: string };
+        if (status !== "on") throw new Error(`the HTTP relay floor answered ${response.status} ${status}`);
+        return performance.now() - started;
       });
-      const { status } = (await response.json()) as { status?: string };
-      if (status !== "on") throw new Error(`the HTTP relay floor answered ${response.status} ${status}`);
-      return performance.now() - started;
+      return { ms, cpu };
     },
     stop() {
       box?.close();

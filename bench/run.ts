@@ -20,6 +20,7 @@ import {
   measureFixedBodyAnswers,
   openHttpRelayFloor,
   openRelayFloor,
+  type ProcessCpu,
   percentile,
   round,
 } from "./lib.ts";
@@ -82,6 +83,27 @@ function recordPercentiles(
 }
 
 /**
+ * What the local runtime's two processes spent on each call, from its send to its answer (ms):
+ * the runtime (the Worker, the hubs and D1, on one thread) and wrangler's proxy in front of it,
+ * each beside the same for its floors (the first named is the one the target reads against).
+ */
+function recordCpu(benchmark: string, cpu: ProcessCpu[], floors: [name: string, cpu: ProcessCpu[]][]) {
+  for (const [process, what] of [
+    ["runtime", "the runtime (Worker, hubs, D1)"],
+    ["front", "wrangler's proxy in front"],
+  ] as const) {
+    const figures = stats(cpu.map((spent) => spent[process]));
+    const floorFigures = floors.map(([name, spent]) => [name, stats(spent.map((one) => one[process]))] as const);
+    const [firstName, first] = floorFigures[0]!;
+    recordPercentiles(`${benchmark}: CPU of ${what} to its answer (ms)`, figures, {
+      floor: (p) => floorFigures.map(([name, of]) => `${of[p]} ${name}`).join(", "),
+      only: ["p50", "p99"],
+      target: (p) => `${round(figures[p] - first[p])} above ${firstName}`,
+    });
+  }
+}
+
+/**
  * The hub's own account of its commands (its stats' `lastCommand`, one per box): each step's
  * time at p50 / p99 (deployed, a step that is only CPU reads 0, as the runtime's clock moves
  * only on I/O there; locally it moves with CPU too), and its storage writes,
@@ -116,9 +138,10 @@ if (wanted("socket")) {
     `• Command over the open socket: ${commands} commands to ${commands} simulated boxes, each beside one through the Durable Object relay floor (page → object → box → object → page)...`,
   );
   const relayFloor = await openRelayFloor();
-  const { roundTrips, errors, costs, relayTimes } = await measureSocketCommand(commands, relayFloor.command).finally(
-    () => relayFloor.stop(),
-  );
+  const { roundTrips, errors, costs, relayTimes, cpu, relayCpu } = await measureSocketCommand(
+    commands,
+    relayFloor.command,
+  ).finally(() => relayFloor.stop());
   relay = stats(relayTimes);
   recordPercentiles("Durable Object relay floor: 4 frames, 2 storage commits (ms)", relay, {
     floor: (p) => String(floor![p]),
@@ -131,6 +154,7 @@ if (wanted("socket")) {
       `${round(command[p] / relay![p], 2)}× relay${p === "p50" ? ", ≤ 1.5×" : p === "p99" ? ", ≤ 2×" : ""}`,
   });
   recordBreakdown("the hub's own steps of a socket command", costs);
+  recordCpu("command over the open socket", cpu, [["relay", relayCpu]]);
 }
 
 if (wanted("roundtrip")) {
@@ -168,6 +192,12 @@ if (wanted("roundtrip")) {
         : `${round(command[p] - relayOverHttpWithD1[p])} above relay over HTTP with D1`,
   });
   recordBreakdown("the hub's own steps of an HTTP command", measured.costs);
+  // Locally the command's time above its floor is CPU: what the runtime's one thread spends on
+  // it (the Worker, the hub, D1) and wrangler's proxy, which every call crosses twice.
+  recordCpu("command over HTTP", measured.cpu.command, [
+    ["relay over HTTP with D1", measured.cpu.relayOverHttpWithD1],
+    ["empty call", measured.cpu.empty],
+  ]);
   // Where the command's time goes, by its own Server-Timing: what the Worker held it for (its
   // D1 query, the hub, the box), the rest being the local stack in front of the Worker.
   const d1Time = stats(measured.waitingOnD1);

@@ -8,6 +8,7 @@ import { hubStatsResponseSchema } from "../common/api-responses/admin.ts";
 import type { CommandCost } from "../common/hub-contract.ts";
 import { type RealtimeMessage, realtimeMessageSchema } from "../common/realtime-protocol.ts";
 import { benchAdminToken, type Fleet, logInFarmers, openPageSocket, startFleet } from "./fleet.ts";
+import { cpuDuring, type FloorCall, localProcesses, type ProcessCpu } from "./lib.ts";
 
 type CommandResult = Extract<RealtimeMessage, { type: "commandResult" }>;
 
@@ -42,19 +43,32 @@ export async function hubCommandCosts(fleet: Fleet): Promise<CommandCost[]> {
   return costs;
 }
 
+export type SocketCommands = {
+  roundTrips: number[];
+  errors: number;
+  costs: CommandCost[];
+  relayTimes: number[];
+  /** What the local runtime's two processes spent on each command and each relay floor's, to the answer. */
+  cpu: ProcessCpu[];
+  relayCpu: ProcessCpu[];
+};
+
 /**
  * `floor`, when given, is measured once beside each command, in the pause before it: the relay
  * floor under the same load as the command (`relayTimes`).
  */
 export async function measureSocketCommand(
   commands: number,
-  floor?: () => Promise<number>,
-): Promise<{ roundTrips: number[]; errors: number; costs: CommandCost[]; relayTimes: number[] }> {
+  floor?: () => Promise<FloorCall>,
+): Promise<SocketCommands> {
   const fleet = await startFleet(commands);
   try {
+    const processes = localProcesses(fleet.worker.process.pid!, fleet.worker.port);
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
     const roundTrips: number[] = [];
     const relayTimes: number[] = [];
+    const cpu: ProcessCpu[] = [];
+    const relayCpu: ProcessCpu[] = [];
     let errors = 0;
     for (const [index, token] of tokens.entries()) {
       const socket = openPageSocket(fleet.worker.port, fleet.mobileNos[index]!, token);
@@ -62,17 +76,25 @@ export async function measureSocketCommand(
       // A page has had its socket open a while before a tap: the box's answer to the first
       // watcher (fast readings) is not part of the command.
       const pause = new Promise((resolve) => setTimeout(resolve, 200));
-      if (floor) relayTimes.push(await floor());
+      if (floor) {
+        const relayed = await floor();
+        relayTimes.push(relayed.ms);
+        relayCpu.push(relayed.cpu);
+      }
       await pause;
       const answered: Promise<CommandResult> = nextMessage(socket, "commandResult");
-      const started = performance.now();
-      socket.send(JSON.stringify({ type: "switchMotor", requestId: String(index), action: "on" }));
-      const answer = await answered;
-      roundTrips.push(performance.now() - started);
+      const { result: answer, cpu: spent } = await cpuDuring(processes, async () => {
+        const started = performance.now();
+        socket.send(JSON.stringify({ type: "switchMotor", requestId: String(index), action: "on" }));
+        const result = await answered;
+        roundTrips.push(performance.now() - started);
+        return result;
+      });
+      cpu.push(spent);
       if (!answer.result.ok) errors++;
       socket.close();
     }
-    return { roundTrips, errors, costs: await hubCommandCosts(fleet), relayTimes };
+    return { roundTrips, errors, costs: await hubCommandCosts(fleet), relayTimes, cpu, relayCpu };
   } finally {
     await fleet.stop();
   }
