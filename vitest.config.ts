@@ -131,8 +131,10 @@ export default defineConfig(async () => {
             maxWorkers: NODE_SIDE_WORKERS,
             globalSetup: ["./tests/migrated-d1.global-setup.ts"],
             // Reading the whole tree (import boundaries) or starting wrangler children can take
-            // over vitest's 5 s on a busy 2-core machine; a hang is still caught.
+            // over vitest's 5 s on a busy 2-core machine; a hang is still caught. A hook that
+            // loads wrangler's own module to read wrangler.toml once took over its 10 s.
             testTimeout: 20_000,
+            hookTimeout: 30_000,
             include: [
               "tests/device-sim/**/*.test.ts",
               "tests/telephony/**/*.test.ts",
@@ -152,6 +154,9 @@ export default defineConfig(async () => {
             include: ["tests/integration/**/*.test.ts"],
             testTimeout: 30_000,
             hookTimeout: 120_000,
+            // As in the workerd projects: a trip reaching the motor log through the real Worker
+            // took over vitest's 1 s default while four lanes shared two cores.
+            expect: { poll: { timeout: 5_000 } },
           },
         },
       ],

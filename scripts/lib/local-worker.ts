@@ -3,6 +3,7 @@
 //   "build": the production build (after `react-router build`), as `npm start` serves it;
 //   "api":   tests/worker-test-entry.ts, the API and hubs without React Router (no build needed).
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -22,14 +23,37 @@ export type LocalWorker = {
   stop: () => Promise<void>;
 };
 
+/**
+ * A port for a server of ours (a Worker, its debugger) to be started on. It is free when picked
+ * but not held, so it is picked below the range the system hands out for port 0: a server that
+ * something else starts on port 0 (the local telephony provider, wrangler's own runtime) can never
+ * be given it before wrangler binds it. Picked from that range instead, it once was, and a test's
+ * Worker address answered as the telephony provider.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const below = firstPortForPortZero();
+  const lowest = Math.max(1_024, below - 12_000);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = lowest + Math.floor(Math.random() * (below - lowest));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${lowest} and ${below}`);
+}
+
+/** Linux says where its range starts; elsewhere (macOS: 49152) 32768 is below it too. */
+function firstPortForPortZero(): number {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 }
 
@@ -87,11 +111,17 @@ export async function startLocalWorker(options: {
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited:\n${output}`);
+    let answer: Response | null = null;
     try {
-      const response = await fetch(`${url}/api/no-such-route`, { signal: AbortSignal.timeout(2_000) });
-      if (response.status === 404) break;
+      answer = await fetch(`${url}/api/no-such-route`, { signal: AbortSignal.timeout(2_000) });
     } catch {
       // not listening yet
+    }
+    // Our Worker times every answer (worker/fetch-handler.ts); a 404 without it is another server's.
+    if (answer?.status === 404) {
+      if (answer.headers.get("Server-Timing")?.includes("worker;dur")) break;
+      child.kill("SIGTERM");
+      throw new Error(`port ${options.port} is answered by another server, not this Worker`);
     }
     if (Date.now() > deadline) {
       child.kill("SIGTERM");
