@@ -13,7 +13,7 @@ import { apiErrorSchema } from "../common/api-responses/refusals.ts";
 import { DEVICE_FRAMES_PER_SECOND } from "../common/device-protocol.ts";
 import type { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { benchAdminToken, logInFarmers, openPageSocket, startFleet } from "./fleet.ts";
-import { cpuNanoseconds, percentile, round, workerdPids } from "./lib.ts";
+import { cpuDuring, localProcesses, percentile, round, workerdPids } from "./lib.ts";
 
 export type CpuRow = { call: string; medianMs: number; p99Ms: number; samples: number };
 
@@ -21,8 +21,8 @@ export async function measureWorkerCpu(samples: number): Promise<CpuRow[]> {
   // One box per motor command (the cooldown is per box), for each of the two command rows.
   const fleet = await startFleet(2 * samples);
   try {
-    const pids = workerdPids(fleet.worker.process.pid!);
-    const runtime = pids.join();
+    const processes = localProcesses(fleet.worker.process.pid!, fleet.worker.port);
+    const runtime = workerdPids(fleet.worker.process.pid!).join();
     const tokens = await logInFarmers(fleet.worker, fleet.mobileNos);
     const admin = await benchAdminToken(fleet.worker);
     const base = fleet.worker.url;
@@ -48,11 +48,10 @@ export async function measureWorkerCpu(samples: number): Promise<CpuRow[]> {
       if (warmUp) await request(0);
       for (let index = 0; index < count; index++) {
         await prepare?.(index);
-        const before = cpuNanoseconds(pids);
-        await request(index);
-        costs.push((cpuNanoseconds(pids) - before) / 1e6);
+        const { cpu } = await cpuDuring(processes, () => request(index));
+        costs.push(cpu.front + cpu.runtime);
         // wrangler restarts workerd when the Worker's build changes (another build in this
-        // folder): the new process is not among `pids`, so the row would read a fraction of it.
+        // folder): the new process is not the one read, so the row would read a fraction of it.
         if (workerdPids(fleet.worker.process.pid!).join() !== runtime)
           throw new Error(`the local runtime restarted while "${call}" was measured: its figures would be wrong`);
       }

@@ -27,8 +27,7 @@ export type LocalWorker = {
  * A port for a server of ours (a Worker, its debugger) to be started on. It is free when picked
  * but not held, so it is picked below the range the system hands out for port 0: a server that
  * something else starts on port 0 (the local telephony provider, wrangler's own runtime) can never
- * be given it before wrangler binds it. Picked from that range instead, it once was, and a test's
- * Worker address answered as the telephony provider.
+ * be given it before wrangler binds it, and answer at the Worker's address.
  */
 export async function freePort(): Promise<number> {
   const below = firstPortForPortZero();
