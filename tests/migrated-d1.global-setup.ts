@@ -1,7 +1,6 @@
 // Once per vitest run for the Node-side projects: a local D1 with every migration applied, which
-// each test that needs a fresh database copies (tests/integration/local-worker.ts). Applying the
-// migrations is a whole `wrangler d1 migrations apply` (a wrangler and a workerd started and
-// stopped); a copy of the result is the same database, for a file copy's cost.
+// each test that needs a fresh database copies (tests/integration/local-worker.ts): a copy is
+// the same database for a file copy's cost, where applying the migrations runs every one of them.
 import { rm } from "node:fs/promises";
 import type { TestProject } from "vitest/node";
 import { freshPersistDir } from "../scripts/lib/local-worker.ts";

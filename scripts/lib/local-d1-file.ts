@@ -6,8 +6,8 @@
 // SQLite always does, as a second `wrangler d1 execute` beside `wrangler dev` would.
 // Decision record: docs/decisions/030-local-d1-through-node-sqlite.md.
 import { createHash, createHmac } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { WRANGLER_TOML } from "./wrangler.ts";
@@ -105,12 +105,19 @@ export function executeLocalFile<Row>(persistTo: string, sql: string): Row[] {
   }
 }
 
+/** The migrations' file names, in the order wrangler applies them. */
+export function migrationFiles(directory: string = MIGRATIONS_DIR): string[] {
+  return readdirSync(directory)
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+}
+
 /**
  * The migrations (file names in `migrations/`) the local D1 has not recorded as applied, all of
  * them when it does not exist yet. wrangler records each in `d1_migrations` as it applies it.
  */
 export function unappliedLocalMigrations(persistTo: string): string[] {
-  const files = readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith(".sql"));
+  const files = migrationFiles();
   const file = localD1File(persistTo);
   if (!existsSync(file)) return files;
   const database = new DatabaseSync(file, { timeout: 10_000, readOnly: true });
@@ -126,6 +133,54 @@ export function unappliedLocalMigrations(persistTo: string): string[] {
         .map((row) => String(row.name)),
     );
     return files.filter((name) => !applied.has(name));
+  } finally {
+    database.close();
+  }
+}
+
+/** wrangler's table of applied migrations, as `wrangler d1 migrations apply` makes it. */
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations(
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
+  name       TEXT UNIQUE,
+  applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+)`;
+
+/**
+ * Applies to the local D1 file every migration it has not recorded, making the file if there is
+ * none, and recording each in `d1_migrations` as wrangler does. Each migration is one write
+ * transaction that first looks whether it is recorded: two runs at once (`npm start` beside
+ * `npm run admin:create`) take turns on SQLite's write lock and the second finds it done, and a
+ * run killed midway leaves whole migrations only. `wrangler d1 migrations apply --local` did
+ * neither: its launcher runs the real command as a child that goes on applying when the
+ * launcher is killed, beside the next run that read the list before it.
+ */
+export function applyMigrationsToLocalFile(persistTo: string, migrationsDir: string = MIGRATIONS_DIR): void {
+  const file = localD1File(persistTo);
+  mkdirSync(dirname(file), { recursive: true });
+  // A writer holding the lock (another run, `wrangler dev` serving this file) is waited for.
+  const database = new DatabaseSync(file, { timeout: 60_000 });
+  try {
+    // As workerd keeps every Durable Object's database.
+    database.exec("PRAGMA journal_mode = WAL");
+    database.exec("PRAGMA foreign_keys = ON");
+    database.exec(MIGRATIONS_TABLE);
+    const recorded = database.prepare("SELECT 1 FROM d1_migrations WHERE name = ?");
+    const record = database.prepare("INSERT INTO d1_migrations (name) VALUES (?)");
+    for (const name of migrationFiles(migrationsDir)) {
+      database.exec("BEGIN IMMEDIATE");
+      try {
+        if (!recorded.get(name)) {
+          for (const statement of splitStatements(readFileSync(join(migrationsDir, name), "utf8"))) {
+            database.exec(statement);
+          }
+          record.run(name);
+        }
+        database.exec("COMMIT");
+      } catch (error) {
+        database.exec("ROLLBACK");
+        throw new Error(`Migration ${name} failed on ${file}: ${(error as Error).message}`);
+      }
+    }
   } finally {
     database.close();
   }

@@ -2,17 +2,17 @@
 // written in place (./local-d1-file.ts), or an environment's deployed one through
 // `wrangler d1 execute --remote --env <environment>` (needs `wrangler login` or
 // CLOUDFLARE_API_TOKEN). Both run the same SQL.
-import { executeLocalFile, unappliedLocalMigrations } from "./local-d1-file.ts";
+import { applyMigrationsToLocalFile, executeLocalFile, unappliedLocalMigrations } from "./local-d1-file.ts";
 import { runWrangler } from "./wrangler.ts";
 
 export { sqlText } from "./operator-sql.ts";
 
 export const DEFAULT_PERSIST_DIR = ".wrangler/state";
 
-/** Applies the migrations the local D1 lacks; a database already up to date costs no wrangler. */
+/** Applies the migrations the local D1 lacks, in place (./local-d1-file.ts); a database already up to date is only read. */
 export async function applyLocalMigrations(persistTo: string): Promise<void> {
   if (unappliedLocalMigrations(persistTo).length === 0) return;
-  await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo]);
+  applyMigrationsToLocalFile(persistTo);
 }
 
 /** Which D1 a script talks to: a local one, or the deployed one of a wrangler.toml environment. */

@@ -91,7 +91,7 @@ describe("the local D1 file", () => {
   });
 });
 
-describe("unappliedLocalMigrations: what spares `wrangler d1 migrations apply` a start when there is nothing to apply", () => {
+describe("unappliedLocalMigrations: what spares a migrated database the migration run", () => {
   it("is every migration for a directory with no database, none for a migrated one, and a forgotten one by name", async () => {
     const migrations = (await readdir("migrations")).filter((name) => name.endsWith(".sql"));
     expect(migrations.length).toBeGreaterThan(10);
