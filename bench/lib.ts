@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { freePort } from "../scripts/lib/local-worker.ts";
+import { processTree } from "../scripts/lib/process-tree.ts";
 import { LOCAL_ENV, WRANGLER_BIN } from "../scripts/lib/wrangler.ts";
 
 export function percentile(values: number[], p: number): number {
@@ -17,27 +18,6 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-/** The pids of `root` and all its descendants. */
-export function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const parent = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // gone
-    }
-  }
-  const pids: number[] = [];
-  const visit = (pid: number) => {
-    pids.push(pid);
-    for (const child of children.get(pid) ?? []) visit(child);
-  };
-  visit(root);
-  return pids;
-}
 
 /** The workerd processes under a wrangler process. */
 export function workerdPids(wranglerPid: number): number[] {

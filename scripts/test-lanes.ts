@@ -5,6 +5,7 @@
 // one after the other would (docs/testing.md has the figures). The run fails if any lane fails,
 // and the summary at the end says which, with each lane's wall time.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -40,7 +41,22 @@ const LANES: Lane[] = [
   { name: "e2e", bin: bin("@playwright/test/cli.js"), args: ["test"] },
 ];
 
-type Outcome = { name: string; code: number; seconds: number };
+type Outcome = { name: string; code: number; seconds: number; cpuSeconds: number | null };
+
+/**
+ * A lane's CPU seconds, every process of it counted: the lane runs under `sh`, which, once the
+ * lane has exited, reads its own /proc entry, whose children's time holds every descendant the
+ * lane's processes waited for (workerd, chromium, wrangler). Linux only; elsewhere, null.
+ */
+const CPU_WRAPPER = '"$@" 3>&-; code=$?; read -r stat < /proc/$$/stat && printf "%s\\n" "$stat" >&3; exit $code';
+
+/** Fields 16 and 17 of /proc/<pid>/stat (cutime, cstime), counted after the command's closing parenthesis. */
+function childrenCpuSeconds(stat: string): number | null {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[13]) + Number(fields[14]);
+  // USER_HZ: 100 on every Linux this runs on (`getconf CLK_TCK`).
+  return Number.isFinite(ticks) ? ticks / 100 : null;
+}
 
 const children = new Set<ReturnType<typeof spawn>>();
 
@@ -48,19 +64,30 @@ function runLane(lane: Lane, width: number): Promise<Outcome> {
   const started = performance.now();
   const prefix = `${lane.name.padEnd(width)} │ `;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [lane.bin, ...lane.args], {
-      // Colours would be cut by the prefix in the middle of an escape sequence on some lines.
-      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
+    const command = [process.execPath, lane.bin, ...lane.args];
+    const measured = process.platform === "linux";
+    const child = spawn(
+      measured ? "sh" : command[0]!,
+      measured ? ["-c", CPU_WRAPPER, "sh", ...command] : command.slice(1),
+      {
+        // Colours would be cut by the prefix in the middle of an escape sequence on some lines.
+        env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+      },
+    );
+    let stat = "";
+    child.stdio[3]?.on("data", (chunk: Buffer) => {
+      stat += chunk.toString();
     });
     children.add(child);
-    for (const stream of [child.stdout, child.stderr]) {
+    for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on("line", (line) => process.stdout.write(`${prefix}${line}\n`));
     }
     child.on("close", (code, signal) => {
       children.delete(child);
       const seconds = (performance.now() - started) / 1000;
-      resolve({ name: lane.name, code: code ?? (signal ? 1 : 0), seconds });
+      const cpuSeconds = stat ? childrenCpuSeconds(stat.trim()) : null;
+      resolve({ name: lane.name, code: code ?? (signal ? 1 : 0), seconds, cpuSeconds });
     });
   });
 }
@@ -69,14 +96,52 @@ function runLane(lane: Lane, width: number): Promise<Outcome> {
 // its workers), and this process stays until both have closed.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
-    for (const child of children) child.kill(signal);
+    // A lane's sh passes no signal on: its command gets it directly.
+    for (const child of children) {
+      for (const pid of childPids(child.pid)) process.kill(pid, signal);
+      child.kill(signal);
+    }
   });
 }
 
+function childPids(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The whole machine's busy CPU seconds so far (/proc/stat), to set the lanes' sum beside. */
+function machineBusySeconds(): number | null {
+  try {
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+      .split("\n")[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return (user! + nice! + system! + irq! + softirq! + steal!) / 100;
+  } catch {
+    return null;
+  }
+}
+
 const width = Math.max(...LANES.map((lane) => lane.name.length));
+const busyBefore = machineBusySeconds();
 const outcomes = await Promise.all(LANES.map((lane) => runLane(lane, width)));
+const busyAfter = machineBusySeconds();
 console.log("");
-for (const { name, code, seconds } of outcomes) {
-  console.log(`${name.padEnd(width)}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${seconds.toFixed(0)} s`);
+for (const { name, code, seconds, cpuSeconds } of outcomes) {
+  const cpu = cpuSeconds === null ? "" : `, ${cpuSeconds.toFixed(0)} CPU s`;
+  console.log(
+    `${name.padEnd(width)}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${seconds.toFixed(0)} s${cpu}`,
+  );
+}
+if (busyBefore !== null && busyAfter !== null) {
+  console.log(
+    `the machine was busy ${(busyAfter - busyBefore).toFixed(0)} CPU s meanwhile (every process, the lanes' and others')`,
+  );
 }
 process.exitCode = outcomes.every((outcome) => outcome.code === 0) ? 0 : 1;
