@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 import { generateVapidKeys } from "./scripts/lib/vapid.ts";
 import { pushTestOutbound } from "./tests/push-outbound.ts";
 import { telephonyTestOutbound } from "./tests/telephony-outbound.ts";
+import { CONDITION_LIMIT_MS, TEST_LIMIT_MS } from "./tests/time-limits.ts";
 
 /** Test-only telephony secrets: the tests sign and address webhooks with them. */
 const TELEPHONY_API_TOKEN = "worker-tests-only-telephony-token";
@@ -15,6 +16,18 @@ const TELEPHONY_WEBHOOK_SECRET = "worker-tests-only-webhook-secret-0123456789";
  * files compute more than they wait and run one at a time, as vitest's default would on 2 cores.
  */
 const NODE_SIDE_WORKERS = Number(process.env.VITEST_NODE_WORKERS ?? 3);
+
+/**
+ * Every project's time limits (tests/time-limits.ts): a limit catches a hang, never a slow
+ * machine. A test or hook that starts wrangler, signs in with PBKDF2 or waits out a box's ack
+ * took several times vitest's defaults (5 s, 10 s) on a busy 2-core machine, and a condition
+ * polled for (a push reaching the tests' push service, a hub's write) over its 1 s.
+ */
+const SLOW_MACHINE_LIMITS = {
+  testTimeout: TEST_LIMIT_MS,
+  hookTimeout: TEST_LIMIT_MS,
+  expect: { poll: { timeout: CONDITION_LIMIT_MS } },
+};
 
 const WORKERD_TESTS = ["tests/worker/**/*.test.ts", "tests/durable-objects/**/*.test.ts", "tests/routes/**/*.test.ts"];
 
@@ -93,13 +106,7 @@ export default defineConfig(async () => {
     sequence: { groupOrder: 1 },
     maxWorkers: 1,
     setupFiles: ["./tests/apply-migrations.ts"],
-    // A time limit catches a hang; speed is the benchmarks' business. On a busy 2-core
-    // machine a test that signs in three times (PBKDF2 each) once took over vitest's 5 s.
-    testTimeout: 20_000,
-    // What a test waits for from another part (a push reaching the tests' push service, a
-    // hub's write) took over vitest's 1 s default at load 16 on this machine; a poll that is
-    // met returns at once, so this only changes how long a real failure takes to say so.
-    expect: { poll: { timeout: 5_000 } },
+    ...SLOW_MACHINE_LIMITS,
   };
   return {
     test: {
@@ -130,11 +137,7 @@ export default defineConfig(async () => {
             sequence: { groupOrder: 0 },
             maxWorkers: NODE_SIDE_WORKERS,
             globalSetup: ["./tests/migrated-d1.global-setup.ts"],
-            // Reading the whole tree (import boundaries) or starting wrangler children can take
-            // over vitest's 5 s on a busy 2-core machine; a hang is still caught. A hook that
-            // loads wrangler's own module to read wrangler.toml once took over its 10 s.
-            testTimeout: 20_000,
-            hookTimeout: 30_000,
+            ...SLOW_MACHINE_LIMITS,
             include: [
               "tests/device-sim/**/*.test.ts",
               "tests/telephony/**/*.test.ts",
@@ -152,11 +155,7 @@ export default defineConfig(async () => {
             maxWorkers: NODE_SIDE_WORKERS,
             globalSetup: ["./tests/migrated-d1.global-setup.ts"],
             include: ["tests/integration/**/*.test.ts"],
-            testTimeout: 30_000,
-            hookTimeout: 120_000,
-            // As in the workerd projects: a trip reaching the motor log through the real Worker
-            // took over vitest's 1 s default while four lanes shared two cores.
-            expect: { poll: { timeout: 5_000 } },
+            ...SLOW_MACHINE_LIMITS,
           },
         },
       ],

@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyLocalMigrations } from "./local-d1.ts";
+import { START_LIMIT_MS } from "./start-limit.ts";
 import { LOCAL_ENV, WRANGLER_BIN } from "./wrangler.ts";
 
 /** The secret for throwaway local workers; `npm start` uses .dev.vars instead. */
@@ -107,7 +108,7 @@ export async function startLocalWorker(options: {
   child.stdout!.on("data", collect);
   child.stderr!.on("data", collect);
   const url = `http://localhost:${options.port}`;
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + START_LIMIT_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited:\n${output}`);
     let answer: Response | null = null;

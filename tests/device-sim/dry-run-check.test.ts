@@ -42,7 +42,7 @@ describe("a commissioning dry-run check", () => {
     expect(onTheWay).toEqual([]);
   });
 
-  it("runs its seconds without a trip on a pump still pumping, then stops the motor", { timeout: 30_000 }, async () => {
+  it("runs its seconds without a trip on a pump still pumping, then stops the motor", async () => {
     const { hub, device } = await connectedBox();
     const result = await dryRunCheck(hub, 15);
     expect(result).toMatchObject({ ok: true, relay: "off", tripped: false });
@@ -51,7 +51,7 @@ describe("a commissioning dry-run check", () => {
     expect(device.relay).toBe("off");
   });
 
-  it("never reports a trip from a box whose protection is broken", { timeout: 30_000 }, async () => {
+  it("never reports a trip from a box whose protection is broken", async () => {
     const { hub, device } = await connectedBox();
     device.inject("ignoreProtection");
     device.inject("dryRun");

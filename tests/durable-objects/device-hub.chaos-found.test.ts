@@ -366,7 +366,7 @@ async function firstFailure(): Promise<{ result: RunResult; run: number } | null
 type Internals = { hub: HubContext; rooms: { commands: MotorCommands } };
 
 describe("the simulation catches a lie planted on purpose", () => {
-  it("a hub whose switch decision holds an OFF in the cooldown, as it holds an ON", { timeout: 300_000 }, async () => {
+  it("a hub whose switch decision holds an OFF in the cooldown, as it holds an ON", async () => {
     const sendSwitch = MotorCommands.prototype.sendSwitch;
     plant(MotorCommands.prototype, "sendSwitch", async function (this: MotorCommands, command: SwitchRequest) {
       const { hub } = this as unknown as Internals;
@@ -381,7 +381,7 @@ describe("the simulation catches a lie planted on purpose", () => {
     expect(found!.result.violations.some((violation) => violation.startsWith("3:"))).toBe(true);
   });
 
-  it("a hub that takes next to no current as proof that the motor is OFF", { timeout: 300_000 }, async () => {
+  it("a hub that takes next to no current as proof that the motor is OFF", async () => {
     const reconcileReadings = Protection.prototype.reconcileReadings;
     plant(Protection.prototype, "reconcileReadings", async function (this: Protection, current: number, now: number) {
       const { hub, rooms } = this as unknown as Internals;
@@ -397,9 +397,7 @@ describe("the simulation catches a lie planted on purpose", () => {
     expect(found!.result.violations.some((violation) => violation.startsWith("1:"))).toBe(true);
   });
 
-  it("a hub that starts the motor again when its box reconnects with the relay open", {
-    timeout: 300_000,
-  }, async () => {
+  it("a hub that starts the motor again when its box reconnects with the relay open", async () => {
     const adoptStatedRelay = MotorCommands.prototype.adoptStatedRelay;
     plant(
       MotorCommands.prototype,

@@ -17,7 +17,7 @@ describe("the cost of a switch, step by step", () => {
     const { user, token, box, device } = await farmerWithBox({ autoAck: true });
     const tab = await browserWatching(user.mobileNo, { token });
     tab.sendRaw(JSON.stringify({ type: "switchMotor", requestId: "r1", action: "on" }));
-    expect((await tab.next("commandResult", 8_000)).result).toEqual({ ok: true, status: "on" });
+    expect((await tab.next("commandResult")).result).toEqual({ ok: true, status: "on" });
 
     const cost = (await hubStub(device.deviceId).hubStats()).lastCommand;
     // In the order the hub takes them: nothing leaves for the box before its state is written.

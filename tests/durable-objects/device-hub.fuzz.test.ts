@@ -318,9 +318,7 @@ describe("device frames", () => {
     }
   });
 
-  it("after hello: bad frames of every type and of none get an error frame and change nothing", {
-    timeout: 180_000,
-  }, async () => {
+  it("after hello: bad frames of every type and of none get an error frame and change nothing", async () => {
     const { user, token, device, box, browser, admin } = await watchedHub();
     const before = await hubState(device.deviceId);
     for (const type of DEVICE_TYPES) {
@@ -347,9 +345,7 @@ describe("device frames", () => {
     for (const peer of [box, browser, admin]) peer.close();
   });
 
-  it("before hello: every frame is refused, valid ones of every type too, and nothing changes", {
-    timeout: 60_000,
-  }, async () => {
+  it("before hello: every frame is refused, valid ones of every type too, and nothing changes", async () => {
     const { device, browser, admin, before } = await watchedHubWithoutBox();
     const early = await connectDevice(device, { hello: false });
     // Each valid non-hello frame counts as handled (it parsed) before it is refused.
@@ -378,9 +374,7 @@ describe("device frames", () => {
     for (const peer of [early, browser, admin]) peer.close();
   });
 
-  it("a hello of another protocol version: error frame, close 4002, nothing else changes", {
-    timeout: 60_000,
-  }, async () => {
+  it("a hello of another protocol version: error frame, close 4002, nothing else changes", async () => {
     const { device, browser, admin, before } = await watchedHubWithoutBox();
     let runs = 0;
     await fc.assert(
@@ -442,9 +436,7 @@ const browserFrameWithinCap = browserFrames.filter((frame) =>
 
 describe("browser frames", () => {
   for (const who of ["user", "admin"] as const) {
-    it(`${who === "user" ? "a farmer" : "an admin"}'s socket: every frame is ignored, nothing answers, nothing changes`, {
-      timeout: 60_000,
-    }, async () => {
+    it(`${who === "user" ? "a farmer" : "an admin"}'s socket: every frame is ignored, nothing answers, nothing changes`, async () => {
       const { device, box, browser, admin } = await watchedHub();
       const sender = who === "user" ? browser : admin;
       const before = await hubState(device.deviceId);

@@ -111,7 +111,7 @@ describe("a lost ack", () => {
     expect(
       farmer.browser.received.some((message) => message.type === "motorStatusUpdate" && message.status === "unknown"),
     ).toBe(true);
-  }, 15_000);
+  });
 
   it("with readings: current makes it ON from the readings, logged, alerted, with the safety net armed", async () => {
     const farmer = await watchedFarmer();
@@ -147,7 +147,7 @@ describe("a lost ack", () => {
     }));
     reading(farmer.box, 14.2);
     expect(await farmer.box.next("switch")).toMatchObject({ relay: "off" });
-  }, 15_000);
+  });
 
   it("then OFF is accepted at once (cooldown or not) and the box's answer settles it", async () => {
     const farmer = await watchedFarmer();
@@ -158,7 +158,7 @@ describe("a lost ack", () => {
     expect(await farmer.status()).toMatchObject({ status: "off", statusSource: "ack", pendingCommand: null });
     // ...while an ON still waits out the cooldown.
     expect((await farmer.motor("on")).status).toBe(429);
-  }, 15_000);
+  });
 });
 
 describe("a late ack", () => {
@@ -177,7 +177,7 @@ describe("a late ack", () => {
       ["on", "Motor turned ON from the app (confirmed late)"],
     ]);
     expect((await farmer.motor("on")).status).toBe(429);
-  }, 15_000);
+  });
 
   it("of a scheduled 'ON for 30 minutes' still owes the switch-off 30 minutes after the run began", async () => {
     const farmer = await watchedFarmer();
@@ -220,7 +220,7 @@ describe("a late ack", () => {
     await runDurableObjectAlarm(stub);
     expect(await farmer.status()).toMatchObject({ status: "off", statusSource: "ack" });
     expect(await owedSwitchOffs(farmer.device.deviceId)).toEqual([]);
-  }, 20_000);
+  });
 });
 
 describe("a link that drops mid-command", () => {
@@ -353,7 +353,7 @@ describe("readings that contradict the hub", () => {
         "Motor OFF by the server: it restarted by itself after a power cut: the box did not confirm it (the motor may still be running).",
       ],
     ]);
-  }, 15_000);
+  });
 
   it("a box that restarts with its relay stuck closed: its hello says OFF, its current says ON", async () => {
     const farmer = await watchedFarmer();

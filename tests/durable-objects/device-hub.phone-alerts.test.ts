@@ -241,7 +241,7 @@ describe("who gets a pump's alert by phone, and how often", () => {
     expect(ownerSms!.text).toBe("सिंचाई: पंप कुएँ वाला पंप पर बिजली वापस आई। कोई चालू न करे तब तक मोटर बंद रहेगी।");
     // Invited members may also hold the invitation's SMS; only the alert's text counts here.
     const alertsTo = async (mobileNo: string) => (await smsTo(mobileNo)).filter((sms) => sms.text === ownerSms!.text);
-    await expect.poll(async () => (await alertsTo(operator.mobileNo)).length, { timeout: 5_000 }).toBe(1);
+    await expect.poll(async () => (await alertsTo(operator.mobileNo)).length).toBe(1);
     await settle();
     for (const person of [viewer, exMember, invitee, unverified, stranger.user]) {
       expect(await alertsTo(person.mobileNo)).toEqual([]);

@@ -74,7 +74,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
 
 /** Waits for `count` SMS to `mobileNo` and returns their texts. */
 async function textsTo(mobileNo: string, count: number): Promise<string[]> {
-  await expect.poll(async () => (await smsTo(mobileNo)).length, { timeout: 8_000 }).toBe(count);
+  await expect.poll(async () => (await smsTo(mobileNo)).length).toBe(count);
   return (await smsTo(mobileNo)).map((message) => message.text);
 }
 

@@ -23,7 +23,7 @@ describe("100 devices reconnecting at once", () => {
     );
 
     await abortAllDurableObjects(); // what a deploy does to every hub
-    await Promise.all(boxes.map((box) => box.waitForClose(10_000)));
+    await Promise.all(boxes.map((box) => box.waitForClose()));
 
     boxes = await Promise.all(
       fleet.map((device, index) => connectDevice(device, { relay: index % 2 === 0 ? "on" : "off" })),
@@ -34,5 +34,5 @@ describe("100 devices reconnecting at once", () => {
     const online = await getDb(env.DB).select().from(devices).where(eq(devices.online, true));
     expect(online).toHaveLength(COUNT);
     for (const box of boxes) box.close();
-  }, 60_000);
+  });
 });

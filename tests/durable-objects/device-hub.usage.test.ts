@@ -219,7 +219,7 @@ describe("run hours and energy", () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
     const stub = hubStub(device.deviceId);
     expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
-    await expect.poll(async () => (await stub.usage(7)).totals.kwh, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await stub.usage(7)).totals.kwh).toBeGreaterThan(0);
     await evictDurableObject(stub, { webSockets: "hibernate" });
     const afterEviction = await stub.usage(7);
     expect(afterEviction.totals.starts).toBe(1);

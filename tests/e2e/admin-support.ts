@@ -17,6 +17,7 @@ import {
 } from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
 import { DEMO_ADMIN } from "../../scripts/lib/seed.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { apiClient, codeSentTo, en, hi, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
 
 export { adminEn, adminHi, DEMO_ADMIN };
@@ -114,7 +115,7 @@ export async function startDevice(
     { restartDelayMs: 500, ...options },
   );
   device.start();
-  await device.waitUntilConnected();
+  await device.waitUntilConnected(CONDITION_LIMIT_MS);
   return device;
 }
 

@@ -3,6 +3,7 @@
 // history names the admin and what changed; a change that weakens protection asks first, with
 // script and without.
 import { expect } from "@playwright/test";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { adminLogIn, DEMO_ADMIN, farmerWithDevice, indianNumber, test, texts } from "./admin-support.ts";
 import { fitsTheScreen } from "./support.ts";
 
@@ -80,7 +81,7 @@ test("an offline box gets the change later; an unknown user shows the spec's mes
   await page.getByRole("button", { name: t["admin.config.submit"] }).click();
   await expect(page.getByTestId("toast").filter({ hasText: t["admin.config.notDelivered"] })).toBeVisible();
   device.start();
-  await device.waitUntilConnected();
+  await device.waitUntilConnected(CONDITION_LIMIT_MS);
   await expect.poll(() => device.config.defaultCurrent).toBe(12);
   await device.stop();
 

@@ -7,6 +7,7 @@ import { readJson } from "../../common/api-client.ts";
 import { adminLoginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { firmwareListResponseSchema, userListResponseSchema } from "../../common/api-responses/admin.ts";
 import { signalBars } from "../../common/signal.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import {
   adminApiToken,
   adminLogIn,
@@ -192,7 +193,7 @@ test("the device's mobile number: the SPEC §5 checks, a warning, then the box r
   await expect(confirm).toContainText(
     t["admin.settings.mobileConfirm"].replace("{from}", farmer.mobileNo).replace("{to}", newMobile),
   );
-  const restarting = device.waitFor("restarting", 15_000);
+  const restarting = device.waitFor("restarting", CONDITION_LIMIT_MS);
   await confirm.getByRole("button", { name: t["admin.common.confirm"] }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Mobile number update sent!" })).toBeVisible();
   await expect.poll(() => device.config.mobileNo).toBe(newMobile);
@@ -202,7 +203,7 @@ test("the device's mobile number: the SPEC §5 checks, a warning, then the box r
   expect(
     (await request.post("/api/auth/login", { data: { mobileNo: newMobile, password: farmer.password } })).status(),
   ).toBe(200);
-  await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.online"], { timeout: 20_000 });
+  await expect(page.getByTestId("detail-device-status")).toHaveText(t["admin.common.online"]);
 });
 
 test("provisioning: a new device for a farmer, its key shown once and rotated, unassigned and assigned again", async ({

@@ -7,6 +7,7 @@ import { readJson } from "../../common/api-client.ts";
 import { provisionResponseSchema } from "../../common/api-responses/admin.ts";
 import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
 import { E2E_PORT } from "../../playwright.config.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { adminApiToken, bearer, startDevice } from "./admin-support.ts";
 import { hi, registerAndLogIn } from "./support.ts";
 
@@ -37,7 +38,7 @@ test("register, no box yet, an admin links one, the open page shows it, first ON
   device = await startDevice(created.id, key);
 
   // No reload: the page finds the box and goes live.
-  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"], { timeout: 15_000 });
+  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.online"]);
   await expect(panel).toBeHidden();
   await expect(page.locator("[data-live=connected]")).toBeVisible();
   const state = page.getByTestId("motor-status");
@@ -64,7 +65,7 @@ test("a Wi-Fi box is told up front that no firmware exists for it yet, with noth
     { connection: "wifi" },
   );
   device.start();
-  await device.waitUntilConnected();
+  await device.waitUntilConnected(CONDITION_LIMIT_MS);
   // The firmware card is on the owner's settings page.
   await page.goto("/pump-settings");
   const status = page.getByTestId("ota-status");

@@ -24,7 +24,6 @@ demoDeviceInEachTest();
 async function switchMotor(request: APIRequestContext, token: string, action: "on" | "off") {
   await expect
     .poll(async () => (await request.post("/api/devices/motor", { data: { action }, ...bearer(token) })).status(), {
-      timeout: 20_000,
       intervals: [1_000],
     })
     .toBe(200);

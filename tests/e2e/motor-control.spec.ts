@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { farmerWithDevice, uploadSimFirmware } from "./admin-support.ts";
 import {
   DEMO_CURRENT,
@@ -54,8 +55,9 @@ async function switchTo(page: Page, texts: Texts, wanted: "on" | "off") {
         .getByRole("button", { name: texts[wanted === "on" ? "motor.turnOn" : "motor.turnOff"], exact: true })
         .click({ timeout: 1_000 });
     }
+    // A step of the retry: a tap the cooldown held back is tapped again.
     await expect(stateLine(page)).toHaveAttribute("data-state", wanted, { timeout: 1_000 });
-  }).toPass({ timeout: 20_000, intervals: [1_000] });
+  }).toPass({ timeout: CONDITION_LIMIT_MS, intervals: [1_000] });
   expect(device.relay).toBe(wanted);
 }
 
@@ -106,7 +108,7 @@ test("the demo farmer switches the pump on, stops it at once, and waits out the 
   expect(first).toBeLessThanOrEqual(10);
   await expect(startButton(page)).toBeDisabled();
   await expect.poll(secondsLeft).toBeLessThan(first);
-  await expect(cooldown).toBeHidden({ timeout: 12_000 });
+  await expect(cooldown).toBeHidden();
   await expect(startButton(page)).toBeEnabled();
   await expect(page.getByTestId("recent-logs").getByTestId("log-item").first()).toHaveAttribute("data-action", "off");
   expect(posts).toEqual([]);
@@ -141,12 +143,10 @@ test.describe("in English on a wide screen", () => {
     await useLanguage(context, "en");
     await openDashboard(page, en);
     // The demo pump is 3-phase: its phases' volts beside the default limits, from a fresh reading.
-    await expect(page.getByTestId("voltages")).toHaveText(/^R \d{3} V · Y \d{3} V · B \d{3} V, limits 340–460 V$/, {
-      timeout: 10_000,
-    });
+    await expect(page.getByTestId("voltages")).toHaveText(/^R \d{3} V · Y \d{3} V · B \d{3} V, limits 340–460 V$/);
     await switchTo(page, en, "on");
     device.inject("dryRun");
-    await expect(toast(page, en["realtime.dryRun"])).toBeVisible({ timeout: 15_000 });
+    await expect(toast(page, en["realtime.dryRun"])).toBeVisible();
     await expect(stateLine(page)).toHaveText(en["switch.stateOff"]);
     expect(device.relay).toBe("off");
     await expect(page.getByTestId("recent-logs").getByText(en["realtime.dryRun"]).first()).toBeVisible();
@@ -160,7 +160,7 @@ test.describe("in English on a wide screen", () => {
     await expect(banner).toBeHidden();
 
     device.inject("lowVoltage");
-    await expect(toast(page, en["realtime.underVoltage"])).toBeVisible({ timeout: 15_000 });
+    await expect(toast(page, en["realtime.underVoltage"])).toBeVisible();
     await expect(stateLine(page)).toHaveText(en["switch.stateOff"]);
     expect(device.relay).toBe("off");
     // The banner names the volts that tripped it; the log says the lowest phase and the limit.
@@ -173,7 +173,7 @@ test.describe("in English on a wide screen", () => {
         .getByText(/below the 340 V limit/)
         .first(),
     ).toBeVisible();
-    await expect(page.getByTestId("voltages")).toHaveText(/^R 3[0-3]\d V .*limits 340–460 V$/, { timeout: 10_000 });
+    await expect(page.getByTestId("voltages")).toHaveText(/^R 3[0-3]\d V .*limits 340–460 V$/);
     device.inject("normalVoltage");
   });
 
@@ -344,7 +344,7 @@ test("firmware on the settings page: the card says what is newer up front, the d
   await dialog.getByRole("button", { name: hi["ota.sim"] }).click();
   await expect(toast(page, hi["ota.triggered"])).toBeVisible();
   await expect(page.getByTestId("ota-notice")).toHaveText(hi["ota.restartNotice"]);
-  await expect(toast(page, hi["ota.done"].replace("{version}", offered))).toBeVisible({ timeout: 20_000 });
+  await expect(toast(page, hi["ota.done"].replace("{version}", offered))).toBeVisible();
   await expect(page.getByTestId("settings-offline")).toHaveCount(0);
   // The card learns the box's new version without a reload.
   await expect(status).toHaveAttribute("data-installed", offered);

@@ -68,7 +68,7 @@ test("a power-window run waits for the simulated supply and starts the motor whe
   expect(device.relay).toBe("off");
 
   device.inject("powerRestore");
-  await expect.poll(() => device.relay, { timeout: 20_000 }).toBe("on");
+  await expect.poll(() => device.relay).toBe("on");
   await page.reload();
   await expect(item.getByTestId("window-run")).toHaveAttribute("data-phase", "running");
 

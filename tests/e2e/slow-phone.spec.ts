@@ -41,13 +41,13 @@ test("a tap on ON before the page has hydrated switches the motor (slow 3G, 4x s
 
     await start.click();
     // The form went to the route's action, which waited for the box to confirm.
-    await expect.poll(() => device.relay, { timeout: 20_000 }).toBe("on");
-    await expect(page.getByTestId("motor-status")).toHaveText(hi["switch.stateOn"], { timeout: 20_000 });
+    await expect.poll(() => device.relay).toBe("on");
+    await expect(page.getByTestId("motor-status")).toHaveText(hi["switch.stateOn"]);
     await expect(page.getByTestId("motor-off")).toBeVisible();
 
     // The page that came back hydrates like any other once its scripts arrive.
     release();
-    await expect.poll(hydrated, { timeout: 30_000 }).toBe(true);
+    await expect.poll(hydrated).toBe(true);
   } finally {
     release();
     await context.close();

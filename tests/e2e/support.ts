@@ -20,6 +20,7 @@ import { localDeviceFile, readLocalDeviceCredentials } from "../../scripts/lib/l
 import { readLocalPhoneUrl } from "../../scripts/lib/local-phone.ts";
 import { DEMO_DEVICE, DEMO_USER } from "../../scripts/lib/seed.ts";
 import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 
 export { DEMO_USER, en, hi };
 
@@ -37,7 +38,7 @@ export async function startDemoDevice(
   const credentials = await readLocalDeviceCredentials(localDeviceFile(E2E_PERSIST_DIR, DEMO_DEVICE.deviceId));
   const device = simulateBox(localDeviceSocketUrl(E2E_PORT), credentials, options);
   device.start();
-  await device.waitUntilConnected();
+  await device.waitUntilConnected(CONDITION_LIMIT_MS);
   return device;
 }
 

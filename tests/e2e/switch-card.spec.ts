@@ -147,17 +147,14 @@ test("the start-up surge is labelled as such, never shown as the running reading
   await expect(stateLine(page)).toHaveText(hi["switch.stateOn"]);
   // After the hub's start-up grace the box's next reading is the running current, unlabelled.
   await expect
-    .poll(
-      async () => {
-        const amperes = Number(((await page.getByTestId("current").textContent()) ?? "").replace(/[^\d.]/g, ""));
-        return (
-          amperes > 0 &&
-          amperes < RATED_CONFIG.defaultCurrent * 1.2 &&
-          (await page.getByTestId("start-surge").count()) === 0
-        );
-      },
-      { timeout: 30_000 },
-    )
+    .poll(async () => {
+      const amperes = Number(((await page.getByTestId("current").textContent()) ?? "").replace(/[^\d.]/g, ""));
+      return (
+        amperes > 0 &&
+        amperes < RATED_CONFIG.defaultCurrent * 1.2 &&
+        (await page.getByTestId("start-surge").count()) === 0
+      );
+    })
     .toBe(true);
   const seen = (await page.evaluate(() => (window as unknown as { seenReadings: unknown }).seenReadings)) as {
     current: string;

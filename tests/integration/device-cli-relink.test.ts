@@ -13,6 +13,7 @@ import { type RealtimeMessage, realtimeMessageSchema } from "../../common/realti
 import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../device-sim/simulated-device.ts";
 import { assignDevice } from "../../scripts/lib/device-admin.ts";
 import { executeLocalSql } from "../../scripts/lib/local-d1.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { createAdmin, markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
 
@@ -23,7 +24,7 @@ const devicesToStop: SimulatedDevice[] = [];
 beforeAll(async () => {
   worker = await startLocalWorker(await freshPersistDir(), await freePort());
   admin = await createAdmin(worker.url, worker.persistTo, uniqueMobileNo());
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all(devicesToStop.map((device) => device.stop()));
@@ -74,7 +75,7 @@ describe("npm run device -- assign", () => {
     );
     devicesToStop.push(box);
     box.start();
-    await box.waitUntilConnected();
+    await box.waitUntilConnected(CONDITION_LIMIT_MS);
 
     await owner.post(`/api/pumps/${deviceId}/members`, pumpMemberResponseSchema, {
       mobileNo: ramNo,
@@ -110,5 +111,5 @@ describe("npm run device -- assign", () => {
     expect(
       await executeLocalSql(worker.persistTo, `SELECT version FROM hub_notices WHERE device_id = '${deviceId}';`),
     ).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -22,7 +22,7 @@ let admin: ApiClient;
 beforeAll(async () => {
   worker = await startLocalWorker(await freshPersistDir(), await freePort());
   admin = await createAdmin(worker.url, worker.persistTo, "9000000019");
-}, 120_000);
+});
 
 afterAll(async () => {
   await worker?.stop();
@@ -88,5 +88,5 @@ describe("a box flooding the real Worker", () => {
       params: { seconds: expect.any(Number) },
     });
     other.box.socket.close();
-  }, 90_000);
+  });
 });

@@ -9,9 +9,7 @@ import { runFleetDay } from "../../bench/fleet-day.ts";
 import { freshPersistDir } from "./local-worker.ts";
 
 describe("a fleet's day, compressed, at a small N", () => {
-  it("starts every scheduled motor once at the common minute and every feeder motor once after the return, and writes a bounded day to D1", {
-    timeout: 300_000,
-  }, async () => {
+  it("starts every scheduled motor once at the common minute and every feeder motor once after the return, and writes a bounded day to D1", async () => {
     const day = await runFleetDay({
       boxes: 6,
       feederShare: 0.5,

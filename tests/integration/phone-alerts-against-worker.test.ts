@@ -9,6 +9,7 @@ import type { ApiClient } from "../../common/api-client.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { localProviderClient } from "../../telephony-sim/client.ts";
 import type { SimCall } from "../../telephony-sim/phone-log.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { logTexts, pumpsOnWorkerForFile } from "./simulated-pumps.ts";
 import { signedTwilioPost, startWorkerWithPhone } from "./worker-with-phone.ts";
 
@@ -35,15 +36,13 @@ function verifiedFarmerWithPump() {
 
 /** Switches the motor ON as the farmer from the app, waiting out the pause after the last command. */
 async function switchOnFromApp(farmer: ApiClient) {
-  await expect
-    .poll(async () => (await farmer.switchMotor("on")).status, { timeout: 15_000, interval: 1_000 })
-    .toBe(200);
+  await expect.poll(async () => (await farmer.switchMotor("on")).status, { interval: 1_000 }).toBe(200);
 }
 
 /** The box runs dry: it trips and opens its relay. */
 async function dryRunTrip(box: SimulatedDevice) {
   box.inject("dryRun");
-  await box.waitFor("tripped", 5_000);
+  await box.waitFor("tripped", CONDITION_LIMIT_MS);
   expect(box.relay).toBe("off");
   box.inject("normal");
 }
@@ -116,5 +115,5 @@ describe("a dry-run trip reaches the farmer's phone", () => {
     const texts = (await client.records()).sms.filter((message) => message.to === mobileNo).map((m) => m.text);
     expect(texts.filter((text) => text === sms.text)).toHaveLength(1);
     expect(texts.filter((text) => text.includes(PUMP_NAME))).toHaveLength(1);
-  }, 90_000);
+  });
 });

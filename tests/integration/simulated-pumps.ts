@@ -12,6 +12,7 @@ import {
   simulateBox,
 } from "../../device-sim/simulated-device.ts";
 import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { createAdmin, markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
 
@@ -45,7 +46,7 @@ function simulatedPumps(worker: LocalWorker, admin: ApiClient) {
     const box = simulateBox(localDeviceSocketUrl(worker.port), identity, options.box);
     boxes.push(box);
     box.start();
-    await box.waitUntilConnected();
+    await box.waitUntilConnected(CONDITION_LIMIT_MS);
     if (options.runningCurrent) {
       await farmer.post(`/api/devices/motor/config/${mobileNo}`, motorConfigResponseSchema, {
         defaultCurrent: 9,

@@ -13,6 +13,7 @@ import {
 } from "../../common/api-responses/devices.ts";
 import { localDeviceSocketUrl, type SimulatedDeviceOptions, simulateBox } from "../../device-sim/simulated-device.ts";
 import { provisionLocalFleet } from "../../scripts/lib/local-devices.ts";
+import { CONDITION_LIMIT_MS, START_LIMIT_MS } from "../time-limits.ts";
 import { createAdmin } from "./accounts.ts";
 import { startLocalWorker } from "./local-worker.ts";
 import { freshWorker, logTexts, pumpsOnWorkerForFile } from "./simulated-pumps.ts";
@@ -41,7 +42,6 @@ describe("a simulated pump through the real Worker", () => {
     await expect
       .poll(
         async () => (await farmer.post(`/api/devices/motor/power/${mobileNo}`, powerReadingResponseSchema)).powerData,
-        { timeout: 5_000 },
       )
       .toMatchObject({ current: expect.closeTo(9, 0) });
     const reading = await farmer.post(`/api/devices/motor/power/${mobileNo}`, powerReadingResponseSchema);
@@ -67,7 +67,7 @@ describe("a simulated pump through the real Worker", () => {
     });
     expect((await farmer.switchMotor("on")).status).toBe(200);
     device.inject("dryRun");
-    await device.waitFor("tripped", 5_000);
+    await device.waitFor("tripped", CONDITION_LIMIT_MS);
     await expect.poll(() => logTexts(farmer, mobileNo)).toContain("Dry run detected. Motor turned OFF automatically.");
     expect((await farmer.motorStatus(mobileNo)).status).toBe("off");
   });
@@ -86,11 +86,9 @@ describe("a simulated pump through the real Worker", () => {
     });
     expect(device.relay).toBe("off");
     device.inject("normalVoltage");
-    await expect
-      .poll(async () => (await farmer.switchMotor("on")).status, { timeout: 15_000, interval: 1_000 })
-      .toBe(200);
+    await expect.poll(async () => (await farmer.switchMotor("on")).status, { interval: 1_000 }).toBe(200);
     device.inject("unbalancedVoltage");
-    await device.waitFor("tripped", 5_000);
+    await device.waitFor("tripped", CONDITION_LIMIT_MS);
     await expect
       .poll(() => logTexts(farmer, mobileNo))
       .toContainEqual(
@@ -99,7 +97,7 @@ describe("a simulated pump through the real Worker", () => {
     const status = await farmer.motorStatus(mobileNo);
     expect(status.status).toBe("off");
     expect(status.faults).toEqual([expect.objectContaining({ kind: "voltageUnbalance" })]);
-  }, 30_000);
+  });
 
   it("refuses commands during a phase fault and resumes after phase OK", async () => {
     const { farmer, mobileNo, device } = await farmerWithSimulatedPump();
@@ -127,9 +125,9 @@ describe("a simulated pump through the real Worker", () => {
     device.inject("slowAck");
     const response = await farmer.switchMotor("on");
     expect(response.status).toBe(504);
-    await expect.poll(async () => (await farmer.motorStatus(mobileNo)).status, { timeout: 5_000 }).toBe("on");
+    await expect.poll(async () => (await farmer.motorStatus(mobileNo)).status).toBe("on");
     expect(device.relay).toBe("on");
-  }, 20_000);
+  });
 
   it("installs firmware uploaded by an admin: R2 download, hash check, restart, new version", async () => {
     const { farmer, mobileNo, device } = await farmerWithSimulatedPump();
@@ -143,11 +141,11 @@ describe("a simulated pump through the real Worker", () => {
     expect(uploaded.status).toBe(201);
     expect(uploaded.ok && uploaded.data.firmware.sha256).toBe(createHash("sha256").update(image).digest("hex"));
 
-    const restarted = device.waitFor("restarting", 10_000);
+    const restarted = device.waitFor("restarting", CONDITION_LIMIT_MS);
     const ota = await farmer.post("/api/mqtt/ota", otaResponseSchema, { mobileNo, deviceType: "sim" });
     expect(ota).toEqual({ success: true, message: "OTA update triggered successfully!", version });
     await restarted;
-    await device.waitUntilConnected(10_000);
+    await device.waitUntilConnected(START_LIMIT_MS);
     expect(device.firmware).toBe(version);
     await expect.poll(() => logTexts(farmer, mobileNo)).toContain(`Firmware updated to ${version}.`);
     expect((await farmer.motorStatus(mobileNo)).healthLogs?.version).toBe(version);
@@ -163,7 +161,7 @@ describe("a simulated pump through the real Worker", () => {
       201,
     );
     device.inject("corruptDownload");
-    const failed = device.waitFor("otaFailed", 10_000);
+    const failed = device.waitFor("otaFailed", CONDITION_LIMIT_MS);
     expect(
       (await farmer.request("POST", "/api/mqtt/ota", otaResponseSchema, { mobileNo, deviceType: "wifi" })).status,
     ).toBe(200);
@@ -186,18 +184,18 @@ describe("a restart of the server (what every deploy does)", () => {
     );
     suite.pumps.boxes.push(...devices);
     for (const device of devices) device.start();
-    await Promise.all(devices.map((device) => device.waitUntilConnected(30_000)));
+    await Promise.all(devices.map((device) => device.waitUntilConnected(START_LIMIT_MS)));
 
     await suite.worker.stop();
     await expect.poll(() => devices.filter((device) => device.connected).length).toBe(0);
     suite.worker = await startLocalWorker(suite.worker.persistTo, suite.worker.port);
     await expect
-      .poll(() => devices.filter((device) => device.connected).length, { timeout: 60_000, interval: 500 })
+      .poll(() => devices.filter((device) => device.connected).length, { timeout: START_LIMIT_MS, interval: 500 })
       .toBe(100);
     // The fleet's farmers see their pumps online again.
     const farmer = new ApiClient(suite.worker.url);
     await farmer.logIn(fleet[42]!.ownerMobileNo, fleet[42]!.password);
     expect((await farmer.motorStatus(fleet[42]!.ownerMobileNo)).deviceStatus).toBe("online");
     suite.admin = await createAdmin(suite.worker.url, suite.worker.persistTo, "9000000008");
-  }, 180_000);
+  });
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
     apiBase: phone.url,
     webhookOrigin: worker.url,
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await phone?.stop();

@@ -34,7 +34,7 @@ beforeAll(async () => {
     printed.push(line),
   ));
   phone = localProviderClient(provider.url);
-}, 120_000);
+});
 
 afterAll(async () => {
   await provider?.stop();

@@ -58,7 +58,7 @@ beforeAll(async () => {
   const { code, output } = await run(["scripts/deploy.ts", "production", "--dry-run", "--outdir", outdir], project);
   deployOutput = output;
   expect(code, output).toBe(0);
-}, 300_000);
+});
 
 afterAll(() => (project ? rm(project, { recursive: true, force: true }) : undefined));
 

@@ -103,7 +103,7 @@ describe("npm run deploy", () => {
     const unknown = await deploy(["prod", "--dry-run"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no environment "prod"');
-  }, 30_000);
+  });
 
   it("builds for the environment, migrates its D1, then deploys its Worker with the version's message", () => {
     const steps = deploySteps("production", { dryRun: false, message: "git 1a2b3c4", secretsFile: "/tmp/secrets.env" });

@@ -22,7 +22,7 @@ let persistTo: string;
 
 beforeAll(async () => {
   persistTo = await freshPersistDir();
-}, 60_000);
+});
 
 afterAll(() => rm(persistTo, { recursive: true, force: true }));
 
@@ -51,7 +51,7 @@ describe("the local D1 file", () => {
     expect(wrangler.stdout).toContain('"side": "node:sqlite"');
     const rows = await executeLocalSql<{ side: string }>(persistTo, "SELECT side FROM crossing ORDER BY side;");
     expect(rows.map((row) => row.side)).toEqual(["node:sqlite", "wrangler"]);
-  }, 30_000);
+  });
 
   it("answers the rows of the last statement", async () => {
     const rows = await executeLocalSql<{ answer: number; text: string }>(

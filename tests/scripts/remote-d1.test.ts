@@ -216,7 +216,7 @@ describe("the remote command, given to this wrangler without an account", () => 
     expect(code).not.toBe(0);
     expect(output).toContain("CLOUDFLARE_API_TOKEN");
     expect(output).not.toMatch(/Unknown argument|No environment found/);
-  }, 30_000);
+  });
 
   it("accepts the deploy's migration step for production and stops at the missing API token too", async () => {
     const migrate = deploySteps("production", { dryRun: false }).find((step) => step.args.includes("migrations"))!;
@@ -225,5 +225,5 @@ describe("the remote command, given to this wrangler without an account", () => 
     expect(code).not.toBe(0);
     expect(output).toContain("CLOUDFLARE_API_TOKEN");
     expect(output).not.toMatch(/Unknown argument|No environment found|No migrations present/);
-  }, 30_000);
+  });
 });

@@ -12,7 +12,7 @@ let persistTo: string;
 
 beforeAll(async () => {
   persistTo = await freshPersistDir();
-}, 60_000);
+});
 
 afterAll(() => rm(persistTo, { recursive: true, force: true }));
 
@@ -68,5 +68,5 @@ describe("the demo seed", () => {
     expect(clean.default_current).toBe(seededCurrent);
     expect(clean.user_id).not.toBe(seeded.user_id);
     expect(await verifyPassword(DEMO_USER.password, clean.password_hash)).toBe(true);
-  }, 240_000);
+  });
 });

@@ -89,7 +89,7 @@ describe("the sockets of an ended session that a hub did not close", () => {
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env, ctx);
     await waitOnExecutionContext(ctx);
-    expect((await tab.waitForClose(5_000)).code).toBe(BROWSER_CLOSE.signedOut);
+    expect((await tab.waitForClose()).code).toBe(BROWSER_CLOSE.signedOut);
     expect(await watchesOf()).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ describe("a box flooding its socket", () => {
     const floodStarted = Date.now();
     for (let index = 0; index < 3_000; index++)
       box.send({ type: "power", current: 5 + (index % 10) / 10, wattage: 3_000 });
-    expect((await box.waitForClose(30_000)).code).toBe(1008);
+    expect((await box.waitForClose()).code).toBe(1008);
     const floodSeconds = (Date.now() - floodStarted) / 1000;
     const errors = box.received.filter((message) => message.type === "error");
     expect(errors).toEqual([
@@ -68,7 +68,7 @@ describe("a box flooding its socket", () => {
     expect(await status(flooder)).toBe("offline");
     expect(await status(other)).toBe("online");
     otherBox.close();
-  }, 60_000);
+  });
 
   it("may send its burst back to back, which a box's hello and first readings need", async () => {
     const farmer = await farmerWithDevice();
@@ -127,7 +127,7 @@ describe("browser sockets", () => {
         }
       })
       .toBe("open");
-  }, 60_000);
+  });
 
   it(`a browser frame over ${MAX_BROWSER_FRAME_BYTES} bytes closes the socket with 1009; up to it, nothing happens`, async () => {
     const farmer = await farmerWithDevice();

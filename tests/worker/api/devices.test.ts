@@ -84,7 +84,7 @@ describe("POST /api/devices/motor", () => {
       "Motor turned ON from the app (confirmed late)",
     ]);
     box.close();
-  }, 15_000);
+  });
 
   it("enforces the 10 second cooldown on ON with 429 and Retry-After; OFF never waits", async () => {
     const { token, box } = await farmerWithBox({ autoAck: true });

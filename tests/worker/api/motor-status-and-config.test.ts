@@ -395,5 +395,5 @@ describe("fresh readings on request", () => {
     const response = await postJson(`/api/devices/motor/health/${user.mobileNo}`, {}, token);
     expect(response.status).toBe(504);
     silent.close();
-  }, 10_000);
+  });
 });

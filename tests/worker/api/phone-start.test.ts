@@ -128,7 +128,7 @@ describe("PUT /api/pumps/{deviceId}/phone-start", () => {
     expect(await status()).toBe("on");
     expect(switches()).toEqual(["on"]);
 
-    await expect.poll(async () => (await smsTo(user.mobileNo)).length, { timeout: 8_000 }).toBe(1);
+    await expect.poll(async () => (await smsTo(user.mobileNo)).length).toBe(1);
 
     // Off again: the next call is ignored, not even refused by the hub's pause after a command
     // (which an ON would get now, with an SMS saying so).

@@ -21,7 +21,7 @@ async function ask(browser: BrowserPeer, request: Omit<BrowserRequest, "requestI
   requests += 1;
   const requestId = `r${requests}`;
   browser.sendRaw(JSON.stringify({ ...request, requestId }));
-  const answer = await browser.next("commandResult", 8_000);
+  const answer = await browser.next("commandResult");
   expect(answer.requestId).toBe(requestId);
   return answer;
 }
@@ -77,7 +77,7 @@ describe("a switch on the open socket", () => {
     tab.sendRaw(JSON.stringify({ type: "switchMotor", requestId: "lost", action: "on" }));
     await box.next("switch");
     box.close();
-    expect(await tab.next("commandResult", 8_000)).toEqual({
+    expect(await tab.next("commandResult")).toEqual({
       type: "commandResult",
       requestId: "lost",
       result: { ok: false, code: "linkLost" },

@@ -35,7 +35,7 @@ describe("a renewed farmer's session", () => {
     const { old, renewed } = await renewedToken(user);
     const socket = await browserWatching(user.mobileNo, { token: renewed });
     expect((await postJson("/api/auth/logout", {}, old)).status).toBe(200);
-    expect((await socket.waitForClose(5_000)).code).toBe(BROWSER_CLOSE.signedOut);
+    expect((await socket.waitForClose()).code).toBe(BROWSER_CLOSE.signedOut);
     expect(await authenticateToken(env, renewed, "user")).toBeNull();
   });
 

@@ -3,6 +3,7 @@
 import type { DeviceKind, DeviceMessage, ServerToDeviceMessage } from "../../../common/device-protocol.ts";
 import { DEVICE_PROTOCOL_VERSION, serverToDeviceMessageSchema } from "../../../common/device-protocol.ts";
 import { type RealtimeMessage, realtimeMessageSchema } from "../../../common/realtime-protocol.ts";
+import { CONDITION_LIMIT_MS } from "../../time-limits.ts";
 import { api, bearer, ORIGIN } from "./http.ts";
 
 /** A box as the tests provision it: its id and the key it signs in with. */
@@ -36,7 +37,10 @@ export class SocketPeer<Incoming extends { type: string }> {
   }
 
   /** Resolves with the first received message of `type` not taken before, waiting if needed. */
-  async next<T extends Incoming["type"]>(type: T, timeoutMs = 3_000): Promise<Extract<Incoming, { type: T }>> {
+  async next<T extends Incoming["type"]>(
+    type: T,
+    timeoutMs = CONDITION_LIMIT_MS,
+  ): Promise<Extract<Incoming, { type: T }>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const index = this.received.findIndex((message) => message.type === type);
@@ -61,7 +65,7 @@ export class SocketPeer<Incoming extends { type: string }> {
     if (found) throw new Error(`unexpected ${type}: ${JSON.stringify(found)}`);
   }
 
-  async waitForClose(timeoutMs = 3_000): Promise<{ code: number; reason: string }> {
+  async waitForClose(timeoutMs = CONDITION_LIMIT_MS): Promise<{ code: number; reason: string }> {
     const deadline = Date.now() + timeoutMs;
     while (!this.closed) {
       if (Date.now() > deadline) throw new Error("socket did not close");
