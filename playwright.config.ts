@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./scripts/lib/chromium.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, HEADLESS_SHELL_PATH } from "./scripts/lib/chromium.ts";
+import { CONDITION_LIMIT_MS, START_LIMIT_MS, TEST_LIMIT_MS } from "./tests/time-limits.ts";
 
 /** e2e runs its own Worker on its own port and database, next to any `npm start`. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8788);
@@ -16,7 +17,6 @@ const OWN_FARMER_SPECS = [
   "**/language.spec.ts",
   "**/slow-phone.spec.ts",
   "**/offline.spec.ts",
-  "**/alerts.spec.ts",
   "**/no-script.spec.ts",
   "**/power-window.spec.ts",
   "**/auth.spec.ts",
@@ -34,6 +34,12 @@ const OWN_FARMER_SPECS = [
   "**/installer-visit.spec.ts",
 ];
 
+/**
+ * Specs of what a farmer's browser does that the headless shell does not (it answers "denied"
+ * to every notification permission): they run in the full chromium, and make their own farmers.
+ */
+const FULL_BROWSER_SPECS = ["**/alerts.spec.ts"];
+
 /** Specs that read what every device and account add to (totals, the newest logs, the audit). */
 const FLEET_SPECS = ["**/admin-dashboard.spec.ts", "**/admin-logs.spec.ts", "**/admin-audit.spec.ts"];
 
@@ -46,25 +52,39 @@ export default defineConfig({
   // alone, when nothing else can move those mid-test. Most of a test's time is waiting (a
   // box's ack, a schedule's minute, a socket), so more pages run at once than there are cores.
   workers: Number(process.env.E2E_WORKERS ?? 3),
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Limits that catch a hang, never a slow machine (tests/time-limits.ts).
+  timeout: TEST_LIMIT_MS,
+  expect: { timeout: CONDITION_LIMIT_MS },
   reporter: [["list"]],
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
     viewport: { width: 360, height: 740 },
-    trace: "retain-on-failure",
+    // Recording a trace for every test cost 15 % of the lane's CPU (docs/testing.md) to keep
+    // the few that fail; `E2E_TRACE=retain-on-failure` records them when a failure needs one.
+    trace: process.env.E2E_TRACE === "retain-on-failure" ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: HEADLESS_SHELL_PATH,
       args: CHROMIUM_ARGS,
+      timeout: START_LIMIT_MS,
     },
   },
   // Playwright hands out files in the order of its projects: the demo pump's turns come first,
   // so its one page runs from the start beside the others instead of alone after them.
   projects: [
-    { name: "demo-pump", testIgnore: [...OWN_FARMER_SPECS, ...FLEET_SPECS], workers: 1 },
+    { name: "demo-pump", testIgnore: [...OWN_FARMER_SPECS, ...FULL_BROWSER_SPECS, ...FLEET_SPECS], workers: 1 },
     { name: "own-farmers", testMatch: OWN_FARMER_SPECS },
-    { name: "fleet", testMatch: FLEET_SPECS, workers: 1, dependencies: ["own-farmers", "demo-pump"] },
+    {
+      name: "full-browser",
+      testMatch: FULL_BROWSER_SPECS,
+      use: { launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: START_LIMIT_MS } },
+    },
+    {
+      name: "fleet",
+      testMatch: FLEET_SPECS,
+      workers: 1,
+      dependencies: ["own-farmers", "full-browser", "demo-pump"],
+    },
   ],
   webServer: {
     // The simulated pump is started by the tests themselves, so they can look at its relay.
@@ -72,7 +92,8 @@ export default defineConfig({
     // nothing else outside the real push services.
     command: `node scripts/start.ts --port ${E2E_PORT} --persist-to ${E2E_PERSIST_DIR} --fresh --no-sim --quiet --test-push-hosts 127.0.0.1`,
     url: `http://localhost:${E2E_PORT}/login`,
-    timeout: 180_000,
+    // The build and the Worker's start, awaited by its answer.
+    timeout: START_LIMIT_MS,
     reuseExistingServer: false,
     // SIGTERM lets scripts/start.ts stop wrangler and workerd before it exits.
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },

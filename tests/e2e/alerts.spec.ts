@@ -24,7 +24,8 @@ import {
   registerFarmer,
 } from "./admin-support.ts";
 import { type ReceivedPush, TestPushService, type TestSubscription } from "./push-service/push-service.ts";
-import { BASE_URL, DICTIONARIES, fitsTheScreen, logOut, type Texts } from "./support.ts";
+import { checkScreen, seriousAxeViolations } from "./screen-checks.ts";
+import { BASE_URL, DICTIONARIES, fitsTheScreen, logOut, type Texts, VIEWPORTS } from "./support.ts";
 
 let service: TestPushService;
 const devices = devicesStoppedAfterEach();
@@ -52,10 +53,10 @@ async function ownPump(request: APIRequestContext) {
 async function phoneSignedIn(
   browser: Browser,
   token: string,
-  options: { language?: "en"; javaScriptEnabled?: boolean } = {},
+  options: { language?: "en"; javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
 ): Promise<BrowserContext> {
   const { language, ...contextOptions } = options;
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, ...contextOptions });
+  const context = await browser.newContext({ viewport: VIEWPORTS.phone, ...contextOptions });
   await context.addCookies([
     { name: "sinchai_session", value: token, url: BASE_URL },
     ...(language ? [{ name: "sinchai_lang", value: language, url: BASE_URL }] : []),
@@ -102,7 +103,7 @@ async function switchMotor(request: APIRequestContext, farmer: Farmer, action: "
   await expect
     .poll(
       async () => (await request.post("/api/devices/motor", { data: { action }, ...bearer(farmer.token) })).status(),
-      { timeout: 20_000, intervals: [1_000] },
+      { intervals: [1_000] },
     )
     .toBe(expected);
 }
@@ -279,6 +280,35 @@ test("a subscription the push service says is gone (410, 404) is deleted", async
   await expectPush(kept, pump, "phase", "hi", since, "push.phaseFault.title");
   await expect.poll(() => stored(unknown)).toBeNull();
   expect(await stored(kept)).not.toBeNull();
+});
+
+// One of every user screen's checks (screens.spec.ts), here because it needs the full browser.
+test("the alerts screen in Hindi and English at 360×740 and 1280×800: its language, fits the screen, passes axe, and ready to turn on", async ({
+  browser,
+  request,
+}) => {
+  const { farmer } = await ownPump(request);
+  const problems: string[] = [];
+  for (const language of ["hi", "en"] as const) {
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      const context = await phoneSignedIn(browser, farmer.token, {
+        viewport,
+        ...(language === "en" ? { language } : {}),
+      });
+      const page = await context.newPage();
+      try {
+        await page.goto("/alerts");
+        const where = `/alerts (${language}, ${size})`;
+        await checkScreen(page, where, DICTIONARIES[language]["alerts.title"], language, problems);
+        // Once the page knows what this browser can do: alerts off, ready to turn on.
+        await expect(page.getByTestId("alerts")).toHaveAttribute("data-status", "off");
+        for (const violation of await seriousAxeViolations(page)) problems.push(`${where} (revealed): ${violation}`);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+  expect(problems).toEqual([]);
 });
 
 test("the alerts screen: turn on for this phone, choose kinds, a test alert in Hindi, turn off", async ({

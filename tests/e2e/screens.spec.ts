@@ -1,17 +1,17 @@
 /// <reference lib="dom" />
 // Every user screen in both languages at 360×740 and 1280×800: it renders in the chosen
-// language, nothing scrolls sideways, and axe-core finds no serious or critical problem.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+// language, nothing scrolls sideways, and axe-core finds no serious or critical problem. The
+// alerts screen is checked the same way in alerts.spec.ts, in the full browser: the headless
+// shell these run in answers "denied" to notifications, a screen a farmer's phone seldom shows.
 import { expect, type Page, test } from "@playwright/test";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { uploadSimFirmware } from "./admin-support.ts";
+import { checkScreen, seriousAxeViolations } from "./screen-checks.ts";
 import {
   apiClient,
   BASE_URL,
   DEMO_USER,
   DICTIONARIES,
-  fitsTheScreen,
   logIn,
   startDemoDevice,
   type Texts,
@@ -19,30 +19,6 @@ import {
   useLanguage,
   VIEWPORTS,
 } from "./support.ts";
-
-// Evaluated through the DevTools protocol rather than added as a <script>: the page's CSP
-// (rightly) refuses inline scripts without its nonce, and the CSP stays on while axe looks.
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
-      }
-    ).axe;
-    return (await axe.run(document, { resultTypes: ["violations"] })).violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.help}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    );
-}
 
 /**
  * Each screen with the heading it must show, and what it reveals on a tap (checked too). A
@@ -95,15 +71,6 @@ const SCREENS: {
     },
   },
   { path: "/logs", heading: (texts) => texts["logs.title"], signedIn: true },
-  {
-    path: "/alerts",
-    heading: (texts) => texts["alerts.title"],
-    signedIn: true,
-    // Once the page knows what this browser can do (here: alerts off, ready to turn on).
-    reveal: async (page) => {
-      await expect(page.getByTestId("alerts")).toHaveAttribute("data-status", "off");
-    },
-  },
 ];
 
 /** The second step of a code page: a code asked for a number nobody registered (no SMS goes). */
@@ -136,16 +103,16 @@ for (const language of ["hi", "en"] as const) {
         const problems: string[] = [];
         for (const screen of SCREENS.filter((candidate) => !candidate.signedIn)) {
           await page.goto(screen.path);
-          await check(page, screen.path, screen.heading(texts), language, problems);
+          await checkScreen(page, screen.path, screen.heading(texts), language, problems);
           if (screen.reveal) {
             await screen.reveal(page);
-            await check(page, `${screen.path} (revealed)`, screen.heading(texts), language, problems);
+            await checkScreen(page, `${screen.path} (revealed)`, screen.heading(texts), language, problems);
           }
         }
         await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password, texts);
         for (const screen of SCREENS.filter((candidate) => candidate.signedIn)) {
           await page.goto(screen.path);
-          await check(page, screen.path, screen.heading(texts), language, problems);
+          await checkScreen(page, screen.path, screen.heading(texts), language, problems);
           if (screen.reveal) {
             await screen.reveal(page);
             for (const violation of await seriousAxeViolations(page))
@@ -172,21 +139,13 @@ for (const language of ["hi", "en"] as const) {
       await logIn(page, mobileNo, "screens-farmer-password", texts);
       const problems: string[] = [];
       await expect(page.getByTestId("verify-notice")).toBeVisible();
-      await check(page, "/motor-control (not verified)", texts["motor.title"], language, problems);
+      await checkScreen(page, "/motor-control (not verified)", texts["motor.title"], language, problems);
       await page.goto("/verify-number");
-      await check(page, "/verify-number", texts["verify.title"], language, problems);
+      await checkScreen(page, "/verify-number", texts["verify.title"], language, problems);
       await page.getByTestId("resend-code").click();
       await expect(page).toHaveURL(/\/verify-number\?sent=1$/);
-      await check(page, "/verify-number?sent=1", texts["verify.title"], language, problems);
+      await checkScreen(page, "/verify-number?sent=1", texts["verify.title"], language, problems);
       expect(problems).toEqual([]);
     });
   });
-}
-
-async function check(page: Page, path: string, heading: string, language: string, problems: string[]) {
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
-  await expect(page.locator("html")).toHaveAttribute("lang", language);
-  if (path === "/logs") await expect(page.getByTestId("logs-loading")).toBeHidden();
-  if (!(await fitsTheScreen(page))) problems.push(`${path}: wider than the screen`);
-  for (const violation of await seriousAxeViolations(page)) problems.push(`${path}: ${violation}`);
 }
