@@ -16,6 +16,7 @@ const OWN_FARMER_SPECS = [
   "**/first-day.spec.ts",
   "**/language.spec.ts",
   "**/slow-phone.spec.ts",
+  "**/motor-schedule.spec.ts",
   "**/offline.spec.ts",
   "**/no-script.spec.ts",
   "**/power-window.spec.ts",
@@ -73,12 +74,13 @@ export default defineConfig({
   // so its one page runs from the start beside the others instead of alone after them.
   projects: [
     { name: "demo-pump", testIgnore: [...OWN_FARMER_SPECS, ...FULL_BROWSER_SPECS, ...FLEET_SPECS], workers: 1 },
-    { name: "own-farmers", testMatch: OWN_FARMER_SPECS },
+    // Its one file is among the longest: it starts early, not after every own-farmers file.
     {
       name: "full-browser",
       testMatch: FULL_BROWSER_SPECS,
       use: { launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: START_LIMIT_MS } },
     },
+    { name: "own-farmers", testMatch: OWN_FARMER_SPECS },
     {
       name: "fleet",
       testMatch: FLEET_SPECS,

@@ -8,6 +8,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cgroupCpuSeconds, cpuCgroup } from "./lib/process-tree.ts";
 
 const bin = (path: string) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
 const VITEST = bin("vitest/vitest.mjs");
@@ -29,13 +30,33 @@ const rows: (FileLine & { lane: string })[] = [];
 for (const lane of LANES.filter((candidate) => only.length === 0 || only.includes(candidate.name))) {
   const log = join(directory, `${lane.name}.jsonl`);
   console.log(`\n── ${lane.name}, one file at a time`);
+  // In a cgroup of its own where one can be made: chromium's renderers, orphaned when their
+  // browser closes, are counted too (scripts/lib/process-tree.ts).
+  const cgroup = cpuCgroup(`sinchai-test-cpu-${process.pid}-${lane.name}`);
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, lane.args, {
-      env: { ...process.env, TEST_CPU_LOG: log, VITEST_NODE_WORKERS: "1", E2E_WORKERS: "1" },
-      stdio: "inherit",
-    });
+    const child = spawn(
+      "sh",
+      [
+        "-c",
+        '[ -z "$LANE_CGROUP" ] || echo $$ > "$LANE_CGROUP/cgroup.procs"; exec "$@"',
+        "sh",
+        process.execPath,
+        ...lane.args,
+      ],
+      {
+        env: {
+          ...process.env,
+          TEST_CPU_LOG: log,
+          VITEST_NODE_WORKERS: "1",
+          E2E_WORKERS: "1",
+          LANE_CGROUP: cgroup ?? "",
+        },
+        stdio: "inherit",
+      },
+    );
     child.on("close", resolve);
   });
+  if (cgroup) cgroupCpuSeconds(cgroup);
   if (code !== 0) console.log(`${lane.name} exited with ${code}: its figures are still counted`);
   const lines = (await readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean);
   for (const line of lines) rows.push({ lane: lane.name, ...(JSON.parse(line) as FileLine) });

@@ -1,54 +1,57 @@
-// `npm test` after the typecheck and the lint: vitest and Playwright side by side, each in its
-// own lane, every line of each printed as it comes with the lane's name in front. Most of
-// either suite's time is waiting (a wrangler child starting, a box's ack timeout, a schedule's
-// minute, a page's socket), so on a 2-core machine the lanes side by side finish well before
-// one after the other would (docs/testing.md has the figures). The run fails if any lane fails,
-// and the summary at the end says which, with each lane's wall time.
+// `npm test`: the typecheck, the lint, vitest and Playwright side by side, each in its own lane,
+// every line of each printed as it comes with the lane's name in front. The suite is bound by
+// CPU on a 2-core machine, and the lanes keep both cores busy from the first second: the
+// typecheck and the lint ran first and alone (40 s on a clean clone), while the test lanes spend
+// part of their time waiting (a wrangler child starting, a box's ack timeout, a schedule's
+// minute). The run fails if any lane fails, and the summary at the end says which, with each
+// lane's wall time and CPU (docs/testing.md has the figures).
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { cgroupCpuSeconds, cpuCgroup } from "./lib/process-tree.ts";
 
-type Lane = { name: string; bin: string; args: string[] };
+/** A lane: the command it runs, its program first. */
+type Lane = { name: string; command: string[] };
 
 const bin = (path: string) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
 
-// Four lanes. vitest's workerd files run one at a time (one shared runtime, decision 031) and
-// its Node-side files mostly wait (a wrangler child starting, a box's ack timeout, a schedule's
-// minute); as groups of one vitest run they went one after the other, and the two cores sat
-// half idle (a clean-clone run used 11.3 CPU-minutes in 11.9 minutes of wall time). In lanes of
-// their own they wait at the same time. The workerd files that get a runtime each
-// (`workers-fresh`: the chaos runs, the fuzzers) are a lane of their own too: behind the shared
-// runtime's files they were the last two minutes of every run, alone on one core after
-// Playwright had finished. Vitest refuses two worker counts in one group, so each lane is its
-// own vitest process, naming its projects.
+/** npm's own script as npm set it for `npm test`, on this Node; the `npm` on PATH otherwise. */
+const npm = (script: string) =>
+  process.env.npm_execpath ? [process.execPath, process.env.npm_execpath, "run", script] : ["npm", "run", script];
+
+// vitest's workerd files run one at a time (one shared runtime, decision 031) and its Node-side
+// files mostly wait (a wrangler child starting, a box's ack timeout, a schedule's minute); in
+// lanes of their own they wait at the same time as the rest computes. The workerd files that
+// get a runtime each (`workers-fresh`: the chaos runs, the fuzzers) are a lane of their own too:
+// behind the shared runtime's files they were the last two minutes of every run, alone on one
+// core. Vitest refuses two worker counts in one group, so each lane is its own vitest process,
+// naming its projects. Playwright's lane is the longest: it starts first, the typecheck and the
+// lint (no test needs what they generate) last.
 const LANES: Lane[] = [
-  {
-    name: "vitest-workerd",
-    bin: bin("vitest/vitest.mjs"),
-    args: ["run", "--project", "workers"],
-  },
-  {
-    name: "vitest-fresh",
-    bin: bin("vitest/vitest.mjs"),
-    args: ["run", "--project", "workers-fresh"],
-  },
+  { name: "e2e", command: [process.execPath, bin("@playwright/test/cli.js"), "test"] },
+  { name: "vitest-fresh", command: [process.execPath, bin("vitest/vitest.mjs"), "run", "--project", "workers-fresh"] },
+  { name: "vitest-workerd", command: [process.execPath, bin("vitest/vitest.mjs"), "run", "--project", "workers"] },
   {
     name: "vitest-node",
-    bin: bin("vitest/vitest.mjs"),
-    args: ["run", "--project", "node", "--project", "integration"],
+    command: [process.execPath, bin("vitest/vitest.mjs"), "run", "--project", "node", "--project", "integration"],
   },
-  { name: "e2e", bin: bin("@playwright/test/cli.js"), args: ["test"] },
+  { name: "typecheck", command: npm("typecheck") },
+  { name: "lint", command: npm("lint") },
 ];
 
 type Outcome = { name: string; code: number; seconds: number; cpuSeconds: number | null };
 
 /**
- * A lane's CPU seconds, every process of it counted: the lane runs under `sh`, which, once the
- * lane has exited, reads its own /proc entry, whose children's time holds every descendant the
- * lane's processes waited for (workerd, chromium, wrangler). Linux only; elsewhere, null.
+ * A lane's CPU seconds, every process of it counted. Where the machine lets this process make a
+ * cgroup (cgroup v1's cpuacct, as root on these machines), the lane runs in one of its own and
+ * the kernel counts all it starts, chromium's renderers too, which outlive their browser and
+ * leave the lane's tree. Elsewhere on Linux the lane runs under `sh`, which, once the lane has
+ * exited, reads its own /proc entry: its children's time holds every descendant the lane's
+ * processes waited for. Elsewhere, null.
  */
-const CPU_WRAPPER = '"$@" 3>&-; code=$?; read -r stat < /proc/$$/stat && printf "%s\\n" "$stat" >&3; exit $code';
+const CPU_WRAPPER =
+  '[ -z "$LANE_CGROUP" ] || echo $$ > "$LANE_CGROUP/cgroup.procs"; "$@" 3>&-; code=$?; read -r stat < /proc/$$/stat && printf "%s\\n" "$stat" >&3; exit $code';
 
 /** Fields 16 and 17 of /proc/<pid>/stat (cutime, cstime), counted after the command's closing parenthesis. */
 function childrenCpuSeconds(stat: string): number | null {
@@ -64,14 +67,15 @@ function runLane(lane: Lane, width: number): Promise<Outcome> {
   const started = performance.now();
   const prefix = `${lane.name.padEnd(width)} │ `;
   return new Promise((resolve) => {
-    const command = [process.execPath, lane.bin, ...lane.args];
+    const { command } = lane;
     const measured = process.platform === "linux";
+    const cgroup = measured ? cpuCgroup(`sinchai-test-${process.pid}-${lane.name}`) : null;
     const child = spawn(
       measured ? "sh" : command[0]!,
       measured ? ["-c", CPU_WRAPPER, "sh", ...command] : command.slice(1),
       {
         // Colours would be cut by the prefix in the middle of an escape sequence on some lines.
-        env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+        env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", LANE_CGROUP: cgroup ?? "" },
         stdio: ["ignore", "pipe", "pipe", "pipe"],
       },
     );
@@ -86,7 +90,7 @@ function runLane(lane: Lane, width: number): Promise<Outcome> {
     child.on("close", (code, signal) => {
       children.delete(child);
       const seconds = (performance.now() - started) / 1000;
-      const cpuSeconds = stat ? childrenCpuSeconds(stat.trim()) : null;
+      const cpuSeconds = (cgroup ? cgroupCpuSeconds(cgroup) : null) ?? (stat ? childrenCpuSeconds(stat.trim()) : null);
       resolve({ name: lane.name, code: code ?? (signal ? 1 : 0), seconds, cpuSeconds });
     });
   });

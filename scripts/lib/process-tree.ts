@@ -1,5 +1,5 @@
 // A process and its descendants, and the CPU they spent, read from /proc (Linux only).
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
 
 /** The pids of `root` and all its descendants. */
 export function processTree(root: number): number[] {
@@ -41,4 +41,56 @@ export function treeCpuSeconds(root: number = process.pid): number {
   }
   // USER_HZ: 100 on every Linux this runs on (`getconf CLK_TCK`).
   return ticks / 100;
+}
+
+/**
+ * CPU seconds spent by everything this process and its descendants ever ran: its cgroup's count
+ * when it runs in a cgroup of its own (as `npm test`'s lanes and `npm run test:cpu` put it, which
+ * also counts what left the tree, such as chromium's renderers orphaned when their browser
+ * closes), else `treeCpuSeconds`.
+ */
+export function runCpuSeconds(): number {
+  try {
+    const line = readFileSync("/proc/self/cgroup", "utf8")
+      .split("\n")
+      .find((entry) => /^\d+:([^:]*,)?cpuacct(,[^:]*)?:/.test(entry));
+    const path = line?.slice(line.lastIndexOf(":") + 1);
+    if (path && path !== "/") return Number(readFileSync(`${CPUACCT}${path}/cpuacct.usage`, "utf8")) / 1e9;
+  } catch {
+    // no cgroup v1 cpuacct here
+  }
+  return treeCpuSeconds();
+}
+
+const CPUACCT = "/sys/fs/cgroup/cpuacct";
+
+/**
+ * A new cgroup (v1 cpuacct) named `name`, for a command to put itself in (its pid written to
+ * `<path>/cgroup.procs`) so that the kernel counts the CPU of all it ever starts; null where this
+ * process may not make one.
+ */
+export function cpuCgroup(name: string): string | null {
+  const path = `${CPUACCT}/${name}`;
+  try {
+    mkdirSync(path);
+    return path;
+  } catch {
+    return null;
+  }
+}
+
+/** The CPU seconds the cgroup at `path` counted; it is removed once empty. */
+export function cgroupCpuSeconds(path: string): number | null {
+  try {
+    return Number(readFileSync(`${path}/cpuacct.usage`, "utf8")) / 1e9;
+  } catch {
+    return null;
+  } finally {
+    // Empty once every process of it has ended; one still ending leaves it for the system.
+    try {
+      rmdirSync(path);
+    } catch {
+      // not empty yet
+    }
+  }
 }

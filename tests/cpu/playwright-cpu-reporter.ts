@@ -6,14 +6,14 @@
 import { appendFileSync } from "node:fs";
 import { relative } from "node:path";
 import type { Reporter, TestCase } from "@playwright/test/reporter";
-import { treeCpuSeconds } from "../../scripts/lib/process-tree.ts";
+import { runCpuSeconds } from "../../scripts/lib/process-tree.ts";
 
 type FileCpu = { cpuSeconds: number; wallSeconds: number; tests: number };
 
 export const BEFORE_THE_FIRST_TEST = "(before the first test: the build, the Worker's start)";
 
 export default class PlaywrightCpuReporter implements Reporter {
-  private lastCpu = treeCpuSeconds();
+  private lastCpu = runCpuSeconds();
   private lastWall = performance.now();
   private readonly files = new Map<string, FileCpu>();
 
@@ -34,7 +34,7 @@ export default class PlaywrightCpuReporter implements Reporter {
 
   /** What was spent since the last mark, counted to `file`. */
   private add(file: string, tests: number) {
-    const cpu = treeCpuSeconds();
+    const cpu = runCpuSeconds();
     const wall = performance.now();
     const entry = this.files.get(file) ?? { cpuSeconds: 0, wallSeconds: 0, tests: 0 };
     entry.cpuSeconds += cpu - this.lastCpu;

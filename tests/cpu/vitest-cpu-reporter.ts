@@ -5,14 +5,14 @@
 import { appendFileSync } from "node:fs";
 import { relative } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
-import { treeCpuSeconds } from "../../scripts/lib/process-tree.ts";
+import { runCpuSeconds } from "../../scripts/lib/process-tree.ts";
 
 export default class VitestCpuReporter implements Reporter {
-  private lastCpu = treeCpuSeconds();
+  private lastCpu = runCpuSeconds();
   private lastWall = performance.now();
 
   onTestModuleEnd(testModule: TestModule) {
-    const cpu = treeCpuSeconds();
+    const cpu = runCpuSeconds();
     const wall = performance.now();
     const line = {
       file: relative(process.cwd(), testModule.moduleId),

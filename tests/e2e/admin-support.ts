@@ -1,7 +1,7 @@
 // Shared by the admin Playwright specs: the admin's login, fresh farmers with fresh simulated
 // devices (provisioned through the admin API), and the admin dictionaries. Every spec makes
 // its own farmers and devices, so specs never depend on each other or on the demo pump.
-import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
 import { loginResponseSchema } from "../../common/api-responses/accounts.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import type { DeviceKind } from "../../common/device-protocol.ts";
@@ -18,7 +18,7 @@ import {
 import { E2E_PORT } from "../../playwright.config.ts";
 import { DEMO_ADMIN } from "../../scripts/lib/seed.ts";
 import { CONDITION_LIMIT_MS } from "../time-limits.ts";
-import { apiClient, codeSentTo, en, hi, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
+import { apiClient, BASE_URL, codeSentTo, en, hi, logIn, uniqueMobileNo, useLanguage } from "./support.ts";
 
 export { adminEn, adminHi, DEMO_ADMIN };
 
@@ -128,15 +128,27 @@ export function devicesStoppedAfterEach(): SimulatedDevice[] {
   return devices;
 }
 
-/** A fresh farmer with a device provisioned by the admin API and a simulator running it. */
+/**
+ * A fresh farmer with a device provisioned by the admin API and a simulator running it; `key`
+ * starts the same box again (`startDevice`), as after a restart.
+ */
 export async function farmerWithDevice(
   request: APIRequestContext,
   deviceOptions: Partial<SimulatedDeviceOptions> = {},
-): Promise<{ farmer: Farmer; device: SimulatedDevice }> {
+): Promise<{ farmer: Farmer; device: SimulatedDevice; key: string }> {
   const farmer = await registerFarmer(request);
   const admin = apiClient(request, { token: await adminApiToken(request) });
   const provisioned = await admin.provisionDevice("3phase", farmer.mobileNo);
-  return { farmer, device: await startDevice(provisioned.device.id, provisioned.key, "3phase", deviceOptions) };
+  return {
+    farmer,
+    device: await startDevice(provisioned.device.id, provisioned.key, "3phase", deviceOptions),
+    key: provisioned.key,
+  };
+}
+
+/** Signs `context` in with a session token made through the API, as the login page would have. */
+export async function signedIn(context: BrowserContext, token: string): Promise<void> {
+  await context.addCookies([{ name: "sinchai_session", value: token, url: BASE_URL }]);
 }
 
 /** The settings a farmer would enter for the simulated 5 HP three-phase motor (the defaults, 1 A, would trip it). */

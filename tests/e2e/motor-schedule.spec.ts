@@ -1,37 +1,25 @@
 // Schedules end to end: the list first and one form at a time, the spec's form with its Hindi
 // messages, edit and delete, and runs carried out by the device's hub at their time with no page
-// open, or missed while the box was offline.
-import { expect, type Page, test } from "@playwright/test";
+// open, or missed while the box was offline. Each test has a farmer and a simulated box of its own.
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
 import { formatTimeOfDay } from "../../common/i18n/format.ts";
 import type { ScheduleView } from "../../common/schedule-schemas.ts";
-import { istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import {
-  apiAs,
-  DEMO_USER,
-  deleteAllSchedules,
-  en,
-  hi,
-  logIn,
-  registerAndLogIn,
-  startDemoDevice,
-  type Texts,
-  useLanguage,
-  VIEWPORTS,
-} from "./support.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
+import { devicesStoppedAfterEach, farmerWithDevice, signedIn, startDevice } from "./admin-support.ts";
+import { apiAs, en, hi, registerAndLogIn, scheduleSoon, type Texts, useLanguage, VIEWPORTS } from "./support.ts";
 
-// Whatever a test created, the demo pump must never run it later by surprise.
-test.afterEach(async ({ page }) => {
-  await deleteAllSchedules(page);
-});
+const devices = devicesStoppedAfterEach();
 
-async function openSchedules(page: Page, texts: Texts = hi) {
-  await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password, texts);
-  await deleteAllSchedules(page);
+/** A farmer of the test's own, with an online box, signed in on the schedules page; their box and its key. */
+async function openSchedules(page: Page, request: APIRequestContext, texts: Texts = hi) {
+  const { farmer, device, key } = await farmerWithDevice(request);
+  devices.push(device);
+  await signedIn(page.context(), farmer.token);
   await page.goto("/motor-schedule");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(texts["schedule.title"]);
+  return { device, key };
 }
 
 /** The hour (named "सुबह 6", "6 am": 0–23 underneath) and the minute. */
@@ -80,8 +68,9 @@ test("a farmer without a device is told so and is offered no form", async ({ pag
 
 test("at 360 px the list comes first, one form at a time, a new ON stops after 60 minutes, and the saved schedule is in view", async ({
   page,
+  request,
 }) => {
-  await openSchedules(page);
+  await openSchedules(page, request);
   const api = apiAs(page);
   for (const time of ["5:00 AM", "6:00 AM", "7:00 AM", "8:00 PM"]) {
     expect((await api.post("/api/schedule", { time, action: "OFF", repeat: "daily" })).status()).toBe(201);
@@ -131,8 +120,8 @@ test("at 360 px the list comes first, one form at a time, a new ON stops after 6
   await expect(page.locator("#window-form")).toHaveCount(0);
 });
 
-test("saving in Hindi, a refusal in the form, editing and deleting", async ({ page }) => {
-  await openSchedules(page);
+test("saving in Hindi, a refusal in the form, editing and deleting", async ({ page, request }) => {
+  await openSchedules(page, request);
   await addSchedule(page, hi, { duration: "" });
 
   const items = page.getByTestId("schedule-item");
@@ -170,9 +159,9 @@ test("saving in Hindi, a refusal in the form, editing and deleting", async ({ pa
 test.describe("in English on a wide screen", () => {
   test.use({ viewport: VIEWPORTS.desktop });
 
-  test("several schedules, one of them ON for 30 minutes", async ({ page, context }) => {
+  test("several schedules, one of them ON for 30 minutes", async ({ page, context, request }) => {
     await useLanguage(context, "en");
-    await openSchedules(page, en);
+    await openSchedules(page, request, en);
     await addSchedule(page, en, { at: 6 * 60, duration: "30" });
     await addClockSchedule(page);
     await fillSchedule(page, en, { at: 18 * 60 + 15, action: "OFF" });
@@ -187,12 +176,8 @@ test.describe("in English on a wide screen", () => {
   });
 });
 
-/** A clock time at least 20 s away, in India time: the next minute, or the one after. */
-function nearMinute(): number {
-  const now = Date.now();
-  const secondsLeft = 60 - new Date(now).getUTCSeconds();
-  return (istMinuteOfDay(now) + (secondsLeft > 20 ? 1 : 2)) % MINUTES_PER_DAY;
-}
+/** A schedule saved by `scheduleSoon` runs within two minutes; then its outcome is a condition awaited. */
+const UNTIL_THE_MINUTE_MS = 2 * 60_000 + CONDITION_LIMIT_MS;
 
 async function schedulesOf(page: Page): Promise<ScheduleView[]> {
   return (await readJson(await apiAs(page).get("/api/schedule"), scheduleListResponseSchema)).schedules;
@@ -200,56 +185,48 @@ async function schedulesOf(page: Page): Promise<ScheduleView[]> {
 
 test("the hub runs a schedule at its time with no page open, and logs one missed while the box is offline", async ({
   page,
+  request,
 }) => {
-  test.setTimeout(300_000);
-  let device: SimulatedDevice = await startDemoDevice();
-  try {
-    await openSchedules(page);
-    const onAt = nearMinute();
-    const offAt = (onAt + 1) % MINUTES_PER_DAY;
-    await addSchedule(page, hi, { at: onAt, duration: "", repeat: "once" });
-    await addSchedule(page, hi, { at: offAt, action: "OFF", repeat: "once" });
+  const opened = await openSchedules(page, request);
+  let device = opened.device;
+  const { minute: onAt } = await scheduleSoon(page, { action: "ON" });
 
-    // Nobody watches: the page is gone.
-    await page.goto("about:blank");
-    await expect.poll(() => device.relay, { timeout: 150_000, intervals: [1_000] }).toBe("on");
+  // Nobody watches: the page is gone.
+  await page.goto("about:blank");
+  await expect.poll(() => device.relay, { timeout: UNTIL_THE_MINUTE_MS, intervals: [1_000] }).toBe("on");
 
-    // The box drops off the network before the OFF schedule's minute.
-    await device.stop();
-    await page.goto("/motor-schedule");
-    await expect
-      .poll(
-        async () => (await schedulesOf(page)).find((schedule) => schedule.minuteOfDay === offAt)?.lastRun?.outcome,
-        {
-          timeout: 150_000,
-          intervals: [2_000],
-        },
-      )
-      .toBe("missed");
-    device = await startDemoDevice(); // a box that restarts comes back with its relay OFF
+  // The box drops off the network; an OFF is due while it is away.
+  await device.stop();
+  await page.goto("/motor-schedule");
+  const { minute: offAt } = await scheduleSoon(page, { action: "OFF" });
+  await expect
+    .poll(async () => (await schedulesOf(page)).find((schedule) => schedule.minuteOfDay === offAt)?.lastRun?.outcome, {
+      timeout: UNTIL_THE_MINUTE_MS,
+      intervals: [2_000],
+    })
+    .toBe("missed");
+  device = await startDevice(device.deviceId, opened.key); // a box that restarts comes back with its relay OFF
+  devices.push(device);
 
-    await page.reload();
-    const items = page.getByTestId("schedule-item");
-    const onItem = items.filter({ hasText: formatTimeOfDay(onAt, "hi") });
-    const offItem = items.filter({ hasText: formatTimeOfDay(offAt, "hi") });
-    await expect(onItem.getByTestId("schedule-last-run")).toHaveAttribute("data-outcome", "done");
-    await expect(onItem).toContainText(hi["schedule.finished"]);
-    await expect(offItem.getByTestId("schedule-last-run")).toHaveAttribute("data-outcome", "missed");
-    await expect(offItem).toContainText(hi["schedule.reason.offline"]);
+  await page.reload();
+  const items = page.getByTestId("schedule-item");
+  const onItem = items.filter({ hasText: formatTimeOfDay(onAt, "hi") });
+  const offItem = items.filter({ hasText: formatTimeOfDay(offAt, "hi") });
+  await expect(onItem.getByTestId("schedule-last-run")).toHaveAttribute("data-outcome", "done");
+  await expect(onItem).toContainText(hi["schedule.finished"]);
+  await expect(offItem.getByTestId("schedule-last-run")).toHaveAttribute("data-outcome", "missed");
+  await expect(offItem).toContainText(hi["schedule.reason.offline"]);
 
-    await page.goto("/logs");
-    const missed = page
-      .getByTestId("log-item")
-      .filter({ hasText: `${formatTimeOfDay(offAt, "hi")} का शेड्यूल (बंद) छूट गया: डिवाइस ऑफ़लाइन था।` });
-    await expect(missed).toHaveAttribute("data-action", "other");
-    await expect(page.getByTestId("log-item").filter({ hasText: "मोटर चालू की गई (शेड्यूल से:" }).first()).toHaveAttribute(
-      "data-action",
-      "on",
-    );
-    // The hub believes the box that came back: the pump is left OFF.
-    await page.goto("/motor-control");
-    await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "off");
-  } finally {
-    await device.stop();
-  }
+  await page.goto("/logs");
+  const missed = page
+    .getByTestId("log-item")
+    .filter({ hasText: `${formatTimeOfDay(offAt, "hi")} का शेड्यूल (बंद) छूट गया: डिवाइस ऑफ़लाइन था।` });
+  await expect(missed).toHaveAttribute("data-action", "other");
+  await expect(page.getByTestId("log-item").filter({ hasText: "मोटर चालू की गई (शेड्यूल से:" }).first()).toHaveAttribute(
+    "data-action",
+    "on",
+  );
+  // The hub believes the box that came back: the pump is left OFF.
+  await page.goto("/motor-control");
+  await expect(page.getByTestId("motor-status")).toHaveAttribute("data-state", "off");
 });

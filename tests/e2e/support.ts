@@ -2,12 +2,13 @@
 /// <reference lib="dom" />
 // Shared by the Playwright specs: the demo pump's simulator, logins, languages.
 import { type APIRequestContext, type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { ApiClient } from "../../common/api-client.ts";
+import { ApiClient, readJson } from "../../common/api-client.ts";
 import { motorConfigResponseSchema } from "../../common/api-responses/devices.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
-import { scheduleListResponseSchema } from "../../common/api-responses/schedules.ts";
+import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { en, type MessageKey } from "../../common/i18n/en.ts";
 import { hi } from "../../common/i18n/hi.ts";
+import { formatClock, istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
 import {
   localDeviceSocketUrl,
@@ -190,4 +191,32 @@ export async function restoreDemoConfig(page: Page) {
 /** True when nothing on the page is wider than the screen (no sideways scrolling at 360 px). */
 export async function fitsTheScreen(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+/** How many minutes ahead of now (India time) `minuteOfDay` begins: 0 for the current minute. */
+export function minutesAhead(minuteOfDay: number, now = Date.now()): number {
+  return (minuteOfDay - istMinuteOfDay(now) + MINUTES_PER_DAY) % MINUTES_PER_DAY;
+}
+
+/**
+ * Saves, as the page's farmer, a once-only schedule due at the next minute (India time), or at
+ * the one after when the next begins within 20 s; answers its minute and the time just before it
+ * was saved. A schedule whose minute has begun by the time it is saved (a slow machine) is taken
+ * back and saved again for a later one, so the hub always has its minute ahead.
+ */
+export async function scheduleSoon(
+  page: Page,
+  schedule: { action: "ON" | "OFF"; durationMinutes?: number },
+): Promise<{ minute: number; savedFrom: number }> {
+  const api = apiAs(page);
+  for (;;) {
+    const savedFrom = Date.now();
+    const minute =
+      (istMinuteOfDay(savedFrom) + (60 - new Date(savedFrom).getUTCSeconds() > 20 ? 1 : 2)) % MINUTES_PER_DAY;
+    const saved = await api.post("/api/schedule", { time: formatClock(minute), repeat: "once", ...schedule });
+    expect(saved.status()).toBe(201);
+    if (minutesAhead(minute) >= 1) return { minute, savedFrom };
+    const { schedule: late } = await readJson(saved, scheduleResponseSchema);
+    expect((await api.delete(`/api/schedule/${late.id}`)).status()).toBe(200);
+  }
 }

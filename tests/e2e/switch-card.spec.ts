@@ -4,12 +4,10 @@
 // a timed run stops, a start-up surge never shown as the running reading, and no message that
 // contradicts what the page already knows. Every test has its own farmer and box.
 import { expect, type Page, test } from "@playwright/test";
-import { readJson } from "../../common/api-client.ts";
-import { scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
 import { formatSince } from "../../common/i18n/format.ts";
-import { formatClock, istMinuteOfDay, MINUTES_PER_DAY } from "../../common/schedule-time.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { devicesStoppedAfterEach, openOwnPump, RATED_CONFIG } from "./admin-support.ts";
-import { apiAs, DICTIONARIES, en, hi, toast, useLanguage } from "./support.ts";
+import { DICTIONARIES, en, hi, scheduleSoon, toast, useLanguage } from "./support.ts";
 
 const devices = devicesStoppedAfterEach();
 
@@ -172,7 +170,6 @@ test("the switch card says how long the motor has run and, for a timed run, when
   page,
   request,
 }) => {
-  test.setTimeout(180_000);
   const { device } = await openOwnPump(page, request, devices);
   const runLine = page.getByTestId("run-line");
   // A farmer's own start: how long it has run, and no stop time (nothing will stop it).
@@ -183,18 +180,9 @@ test("the switch card says how long the motor has run and, for a timed run, when
   await expect(stateLine(page)).toHaveText(hi["switch.stateOff"]);
   await expect(runLine).toHaveCount(0);
 
-  // A schedule's "ON for 30 minutes", due at the next minute (India time).
-  const now = Date.now();
-  const minute = (istMinuteOfDay(now) + (60 - new Date(now).getUTCSeconds() > 10 ? 1 : 2)) % MINUTES_PER_DAY;
-  const created = await apiAs(page).post("/api/schedule", {
-    time: formatClock(minute),
-    action: "ON",
-    repeat: "once",
-    durationMinutes: 30,
-  });
-  expect(created.status()).toBe(201);
-  await readJson(created, scheduleResponseSchema);
-  await expect.poll(() => device.relay, { timeout: 150_000, intervals: [1_000] }).toBe("on");
+  // A schedule's "ON for 30 minutes", due within the next two minutes (India time).
+  const { savedFrom: now } = await scheduleSoon(page, { action: "ON", durationMinutes: 30 });
+  await expect.poll(() => device.relay, { timeout: 2 * 60_000 + CONDITION_LIMIT_MS, intervals: [1_000] }).toBe("on");
   await expect(stateLine(page)).toHaveText(hi["switch.stateOn"]);
   const stopsAt = Number(await runLine.getAttribute("data-stops-at"));
   // Due 30 minutes after the ON left for the box, within the minute it was scheduled for.
