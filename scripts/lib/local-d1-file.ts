@@ -84,7 +84,11 @@ export function executeLocalFile<Row>(persistTo: string, sql: string): Row[] {
     database.exec("PRAGMA foreign_keys = ON");
     const statements = splitStatements(sql);
     let rows: Row[] = [];
-    database.exec("BEGIN IMMEDIATE");
+    // Reads take no write lock: a `wrangler dev` serving the file goes on writing meanwhile.
+    const reads = statements.every((statement) =>
+      /^\s*select\b/i.test(statement.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, "")),
+    );
+    database.exec(reads ? "BEGIN" : "BEGIN IMMEDIATE");
     try {
       for (const statement of statements) {
         const prepared = database.prepare(statement);

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
 import {
@@ -78,6 +79,18 @@ describe("the local D1 file", () => {
     await expect(executeLocalSql(persistTo, "INSERT INTO child (parent_id) VALUES (7);")).rejects.toThrow(
       /FOREIGN KEY/,
     );
+  });
+
+  it("reads beside a writer that holds the lock, as `wrangler dev` serving the file may, without taking the lock itself", async () => {
+    const writer = new DatabaseSync(localD1File(persistTo));
+    writer.exec("BEGIN IMMEDIATE");
+    try {
+      // A write lock asked for here would wait the file's 10 s busy timeout, then fail.
+      expect(await executeLocalSql(persistTo, "SELECT 7 AS answer;")).toEqual([{ answer: 7 }]);
+    } finally {
+      writer.exec("ROLLBACK");
+      writer.close();
+    }
   });
 
   it("refuses a directory with no migrated database rather than making an empty one beside it", async () => {

@@ -11,7 +11,39 @@
 
 export type QueryCount = { queries: number; milliseconds: number };
 
-/** `d1` with every round trip it makes added to `count`. */
+/**
+ * How long a statement that meets the local database's write lock is tried again. Locally the
+ * operator commands (`npm run admin:create`, `npm run device`) and the tests' setup write the
+ * file `wrangler dev` serves (docs/decisions/030), and workerd's SQLite waits for no lock: the
+ * statement failed at once with SQLITE_BUSY and the farmer's request with a 500. Such a command
+ * holds the lock for milliseconds, on a busy machine for longer. Deployed, D1 has no writer but
+ * itself and never answers SQLITE_BUSY, so nothing is tried twice there. A statement that met
+ * the lock ran not at all (its transaction never began), so trying it again is safe.
+ */
+const LOCKED_RETRY_MS = 30_000;
+
+function isLocked(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause.message.includes("SQLITE_BUSY")) return true;
+  }
+  return false;
+}
+
+/** `run`, tried again while it meets a lock held by another process on the local database. */
+async function whileLocked<T>(run: () => Promise<T>): Promise<T> {
+  const giveUpAt = Date.now() + LOCKED_RETRY_MS;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isLocked(error) || Date.now() > giveUpAt) throw error;
+      if (wait === 5) console.warn("D1: the local database is locked by another process; trying again");
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/** `d1` with every round trip it makes added to `count`, each tried again while the local database is locked. */
 export function countingD1(d1: D1Database, count: QueryCount): D1Database {
   // A batch must be given the binding's own statements: each wrapper remembers the one it wraps.
   const unwrapped = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
@@ -19,7 +51,7 @@ export function countingD1(d1: D1Database, count: QueryCount): D1Database {
   const counted = <T>(run: () => Promise<T>): Promise<T> => {
     count.queries += 1;
     const started = performance.now();
-    return run().finally(() => {
+    return whileLocked(run).finally(() => {
       count.milliseconds += performance.now() - started;
     });
   };
