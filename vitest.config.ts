@@ -31,31 +31,6 @@ const SLOW_MACHINE_LIMITS = {
 
 const WORKERD_TESTS = ["tests/worker/**/*.test.ts", "tests/durable-objects/**/*.test.ts", "tests/routes/**/*.test.ts"];
 
-/**
- * workerd files that read what every account, box or firmware image adds to (totals, the
- * newest logs of all boxes, every admin, every row of D1, ids nobody has yet), apply
- * migrations to an empty database, upload firmware versions that must not exist yet, or
- * restart every hub: each gets storage of its own.
- */
-const FRESH_STORAGE_TESTS = [
-  "tests/worker/migrations/*.test.ts",
-  "tests/worker/api/admin-last-admin.test.ts",
-  "tests/worker/api/admin-motor-logs.test.ts",
-  "tests/worker/api/admin-stats.test.ts",
-  "tests/worker/api/fuzz.http.test.ts",
-  "tests/worker/api/health.test.ts",
-  "tests/worker/api/ota.test.ts",
-  "tests/worker/api/ota-without-firmware.test.ts",
-  "tests/worker/telephony/purge.test.ts",
-  // Retention archives and deletes the oldest rows of every box.
-  "tests/worker/retention/*.test.ts",
-  "tests/durable-objects/device-hub.fuzz.test.ts",
-  "tests/durable-objects/device-hub.reconnect-storm.test.ts",
-  // The chaos simulation sets the runtime's clock to its own (vitest's fake timers in workerd).
-  "tests/durable-objects/device-hub.chaos.test.ts",
-  "tests/durable-objects/device-hub.chaos-found.test.ts",
-];
-
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   // A throwaway pair: it signs pushes to the tests' own push service only.
@@ -67,68 +42,60 @@ export default defineConfig(async () => {
     apiToken: TELEPHONY_API_TOKEN,
     webhookSecret: TELEPHONY_WEBHOOK_SECRET,
   });
-  /** The Worker's runtime for the workerd projects: workerd with the bindings the tests set. */
-  const workersRuntime = () =>
-    cloudflareTest({
-      main: "./tests/worker-test-entry.ts",
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: {
-          // A test-only secret: it signs nothing outside these tests.
-          JWT_SECRET: "worker-tests-only-secret-0123456789abcdef",
-          TEST_MIGRATIONS: migrations,
-          // The fuzz suites' base seed (tests/worker/fuzz-support.ts); empty: the fixed default.
-          FUZZ_SEED: process.env.FUZZ_SEED ?? "",
-          // The chaos simulation's base seed, number of runs, or one run to replay (npm run chaos); empty: its defaults.
-          CHAOS_SEED: process.env.CHAOS_SEED ?? "",
-          CHAOS_RUNS: process.env.CHAOS_RUNS ?? "",
-          CHAOS_REPLAY: process.env.CHAOS_REPLAY ?? "",
-          // "k/n": this process runs the exploration's runs whose index is k modulo n (npm run chaos --jobs n).
-          CHAOS_SHARD: process.env.CHAOS_SHARD ?? "",
-          VAPID_PUBLIC_KEY: vapid.publicKey,
-          VAPID_PRIVATE_KEY: vapid.privateKey,
-          // The push service played in Node (tests/push-outbound.ts) is not one of the
-          // real ones; no deployed Worker has this (tests/scripts/deploy.test.ts).
-          PUSH_TEST_HOSTS: "push.test",
-          TELEPHONY_API_TOKEN,
-          TELEPHONY_WEBHOOK_SECRET,
-        },
-        // Web Push requests go to a push service played in Node (tests/push-outbound.ts),
-        // SMS and calls to the local provider's halves played there too (tests/telephony-outbound.ts).
-        outboundService: (request: Request) => telephony(request) ?? pushTestOutbound(request),
-        // An empty database of its own, for tests that apply migrations step by step.
-        d1Databases: ["MIGRATION_TEST_DB"],
+  /** The Worker's runtime for the workerd project: workerd with the bindings the tests set. */
+  const workersRuntime = cloudflareTest({
+    main: "./tests/worker-test-entry.ts",
+    wrangler: { configPath: "./wrangler.toml" },
+    miniflare: {
+      bindings: {
+        // A test-only secret: it signs nothing outside these tests.
+        JWT_SECRET: "worker-tests-only-secret-0123456789abcdef",
+        TEST_MIGRATIONS: migrations,
+        // The fuzz suites' base seed (tests/worker/fuzz-support.ts); empty: the fixed default.
+        FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+        // The chaos simulation's base seed, number of runs, or one run to replay (npm run chaos); empty: its defaults.
+        CHAOS_SEED: process.env.CHAOS_SEED ?? "",
+        CHAOS_RUNS: process.env.CHAOS_RUNS ?? "",
+        CHAOS_REPLAY: process.env.CHAOS_REPLAY ?? "",
+        // "k/n": this process runs the exploration's runs whose index is k modulo n (npm run chaos --jobs n).
+        CHAOS_SHARD: process.env.CHAOS_SHARD ?? "",
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+        // The push service played in Node (tests/push-outbound.ts) is not one of the
+        // real ones; no deployed Worker has this (tests/scripts/deploy.test.ts).
+        PUSH_TEST_HOSTS: "push.test",
+        TELEPHONY_API_TOKEN,
+        TELEPHONY_WEBHOOK_SECRET,
       },
-    });
-  /** What both workerd projects share: their turn after the Node-side files, one file at a time. */
-  const workerdTests = {
-    // A group of its own: vitest runs one worker count per group, the groups in turn.
-    sequence: { groupOrder: 1 },
-    maxWorkers: 1,
-    setupFiles: ["./tests/apply-migrations.ts"],
-    ...SLOW_MACHINE_LIMITS,
-  };
+      // Web Push requests go to a push service played in Node (tests/push-outbound.ts),
+      // SMS and calls to the local provider's halves played there too (tests/telephony-outbound.ts).
+      outboundService: (request: Request) => telephony(request) ?? pushTestOutbound(request),
+      // An empty database of its own, for tests that apply migrations step by step.
+      d1Databases: ["MIGRATION_TEST_DB"],
+    },
+  });
   return {
     test: {
       projects: [
         {
-          plugins: [workersRuntime()],
+          plugins: [workersRuntime],
           test: {
-            ...workerdTests,
             name: "workers",
-            // One workerd and one storage for every file: starting a workerd and loading the
-            // Worker's modules for each file cost more than most files' tests. Every test makes
-            // its own accounts and boxes, so files share storage as tests within a file always
-            // did; the files that need storage nobody else wrote run in "workers-fresh".
+            // A group of its own: vitest runs one worker count per group, the groups in turn.
+            sequence: { groupOrder: 1 },
+            // Two runtimes, each taking the next file when it is free: the long files (the HTTP
+            // fuzzer, the chaos runs) are not the end of one fixed queue while another idles.
+            maxWorkers: 2,
+            // Each runtime keeps its workerd, the Worker's modules and its storage from one file
+            // to the next: starting a workerd and loading the modules for each file cost more
+            // than most files' tests. Every test makes its own accounts and boxes; a file that
+            // needs storage nobody else wrote empties it first (freshStorageForThisFile,
+            // tests/worker/helpers/fresh-storage.ts; docs/decisions/040).
             isolate: false,
             include: WORKERD_TESTS,
-            exclude: FRESH_STORAGE_TESTS,
+            setupFiles: ["./tests/apply-migrations.ts"],
+            ...SLOW_MACHINE_LIMITS,
           },
-        },
-        {
-          plugins: [workersRuntime()],
-          // A workerd and empty storage for each file (the plugin's default).
-          test: { ...workerdTests, name: "workers-fresh", isolate: true, include: FRESH_STORAGE_TESTS },
         },
         {
           test: {
@@ -153,7 +120,7 @@ export default defineConfig(async () => {
             environment: "node",
             sequence: { groupOrder: 0 },
             maxWorkers: NODE_SIDE_WORKERS,
-            globalSetup: ["./tests/migrated-d1.global-setup.ts"],
+            globalSetup: ["./tests/migrated-d1.global-setup.ts", "./tests/integration/shared-worker.global-setup.ts"],
             include: ["tests/integration/**/*.test.ts"],
             ...SLOW_MACHINE_LIMITS,
           },

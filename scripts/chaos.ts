@@ -38,21 +38,17 @@ if (!Number.isSafeInteger(jobs) || jobs < 1)
 const vitest = fileURLToPath(new URL("../node_modules/vitest/vitest.mjs", import.meta.url));
 const started = performance.now();
 const children = Array.from({ length: jobs }, (_, shard) =>
-  spawn(
-    process.execPath,
-    [vitest, "run", "--project", "workers-fresh", "tests/durable-objects/device-hub.chaos.test.ts"],
-    {
-      env: {
-        ...process.env,
-        ...(values.replay === undefined ? { CHAOS_RUNS: String(runs) } : { CHAOS_REPLAY: values.replay }),
-        ...(values.seed === undefined ? {} : { CHAOS_SEED: values.seed }),
-        ...(jobs > 1 ? { CHAOS_SHARD: `${shard}/${jobs}` } : {}),
-        FORCE_COLOR: "0",
-        NO_COLOR: "1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  spawn(process.execPath, [vitest, "run", "--project", "workers", "tests/durable-objects/device-hub.chaos.test.ts"], {
+    env: {
+      ...process.env,
+      ...(values.replay === undefined ? { CHAOS_RUNS: String(runs) } : { CHAOS_REPLAY: values.replay }),
+      ...(values.seed === undefined ? {} : { CHAOS_SEED: values.seed }),
+      ...(jobs > 1 ? { CHAOS_SHARD: `${shard}/${jobs}` } : {}),
+      FORCE_COLOR: "0",
+      NO_COLOR: "1",
     },
-  ),
+    stdio: ["ignore", "pipe", "pipe"],
+  }),
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.on(signal, () => {

@@ -16,8 +16,8 @@ const PLAYWRIGHT = bin("@playwright/test/cli.js");
 const VITEST_REPORTER = ["--reporter=default", "--reporter=./tests/cpu/vitest-cpu-reporter.ts"];
 
 const LANES = [
-  { name: "vitest-workerd", args: [VITEST, "run", "--project", "workers", ...VITEST_REPORTER] },
-  { name: "vitest-fresh", args: [VITEST, "run", "--project", "workers-fresh", ...VITEST_REPORTER] },
+  // One file at a time, so that each file's CPU is told apart: not the lane's two runtimes.
+  { name: "vitest-workerd", args: [VITEST, "run", "--project", "workers", "--maxWorkers=1", ...VITEST_REPORTER] },
   { name: "vitest-node", args: [VITEST, "run", "--project", "node", "--project", "integration", ...VITEST_REPORTER] },
   { name: "e2e", args: [PLAYWRIGHT, "test", "--reporter=list,./tests/cpu/playwright-cpu-reporter.ts"] },
 ];

@@ -20,17 +20,13 @@ const bin = (path: string) => fileURLToPath(new URL(`../node_modules/${path}`, i
 const npm = (script: string) =>
   process.env.npm_execpath ? [process.execPath, process.env.npm_execpath, "run", script] : ["npm", "run", script];
 
-// vitest's workerd files run one at a time (one shared runtime, decision 031) and its Node-side
-// files mostly wait (a wrangler child starting, a box's ack timeout, a schedule's minute); in
-// lanes of their own they wait at the same time as the rest computes. The workerd files that
-// get a runtime each (`workers-fresh`: the chaos runs, the fuzzers) are a lane of their own too:
-// behind the shared runtime's files they were the last two minutes of every run, alone on one
-// core. Vitest refuses two worker counts in one group, so each lane is its own vitest process,
-// naming its projects. Playwright's lane is the longest: it starts first, the typecheck and the
-// lint (no test needs what they generate) last.
+// vitest's workerd files run in two runtimes (decision 040) and its Node-side files mostly wait
+// (a wrangler child starting, a box's ack timeout, a schedule's minute); in lanes of their own
+// they wait while the rest computes. Vitest refuses two worker counts in one group, so each lane
+// is its own vitest process, naming its projects. Playwright's lane is the longest: it starts
+// first; the typecheck and the lint (no test needs what they generate) last.
 const LANES: Lane[] = [
   { name: "e2e", command: [process.execPath, bin("@playwright/test/cli.js"), "test"] },
-  { name: "vitest-fresh", command: [process.execPath, bin("vitest/vitest.mjs"), "run", "--project", "workers-fresh"] },
   { name: "vitest-workerd", command: [process.execPath, bin("vitest/vitest.mjs"), "run", "--project", "workers"] },
   {
     name: "vitest-node",

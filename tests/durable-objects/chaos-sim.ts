@@ -30,6 +30,7 @@ import { motorLogEventOfRow } from "../../worker/db/motor-logs.ts";
 import { users } from "../../worker/db/schema.ts";
 import { uniqueMobileNo } from "../worker/helpers/accounts.ts";
 import { provisionDevice } from "../worker/helpers/boxes.ts";
+import { storageGeneration } from "../worker/helpers/fresh-storage.ts";
 import { deleteJson, postJson } from "../worker/helpers/http.ts";
 import { hubStub } from "../worker/helpers/hub-state.ts";
 import { type BrowserPeer, connectBrowser, connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
@@ -233,11 +234,15 @@ export function describeFailure(result: RunResult): string {
 
 /**
  * The owner of every run's box (each run has a box, and so a hub, of its own), with a session
- * made at the simulation's start: the clock starts there again for every run.
+ * made at the simulation's start: the clock starts there again for every run; and the operator
+ * every run's owner may share the pump with (each run's box starts unshared). Made again once
+ * the runtime's storage has been emptied for a file.
  */
-let owner: { userId: number; token: string } | null = null;
-/** The operator every run's owner may share the pump with (each run's box starts unshared). */
-let member: { userId: number; token: string; mobileNo: string } | null = null;
+let people: {
+  generation: number;
+  owner: { userId: number; token: string };
+  member: { userId: number; token: string; mobileNo: string };
+} | null = null;
 
 async function newOwner(): Promise<{ userId: number; token: string; mobileNo: string }> {
   const mobileNo = uniqueMobileNo();
@@ -301,11 +306,12 @@ class World {
   }
 
   async start(): Promise<void> {
-    owner ??= await newOwner();
-    member ??= await newOwner();
-    this.#userId = owner.userId;
-    this.#token = owner.token;
-    this.#device = await provisionDevice(owner.userId);
+    if (people?.generation !== storageGeneration()) {
+      people = { generation: storageGeneration(), owner: await newOwner(), member: await newOwner() };
+    }
+    this.#userId = people.owner.userId;
+    this.#token = people.owner.token;
+    this.#device = await provisionDevice(people.owner.userId);
     this.#deviceId = this.#device.deviceId;
     await this.#connect();
     await this.#settle();
@@ -575,16 +581,18 @@ class World {
     if (via === "http") {
       this.#track(
         `tap ${action}`,
-        postJson(`/api/pumps/${this.#deviceId}/motor`, { action }, by === "owner" ? this.#token : member!.token).then(
-          async (response) => {
-            const body = (await response.json()) as { status?: RelayState; code?: string };
-            answered(
-              response.status === 200
-                ? { ok: true, status: body.status! }
-                : { ok: false, code: body.code ?? `http${response.status}` },
-            );
-          },
-        ),
+        postJson(
+          `/api/pumps/${this.#deviceId}/motor`,
+          { action },
+          by === "owner" ? this.#token : people!.member.token,
+        ).then(async (response) => {
+          const body = (await response.json()) as { status?: RelayState; code?: string };
+          answered(
+            response.status === 200
+              ? { ok: true, status: body.status! }
+              : { ok: false, code: body.code ?? `http${response.status}` },
+          );
+        }),
         request,
       );
     } else if (via === "socket") {
@@ -664,7 +672,7 @@ class World {
         getDb(env.DB),
         {
           deviceId: this.#deviceId,
-          mobileNo: member!.mobileNo,
+          mobileNo: people!.member.mobileNo,
           role: "operator",
           label: "Ram",
           invitedByUserId: this.#userId,
@@ -676,11 +684,15 @@ class World {
     } catch {
       return; // D1 is down: nobody was invited
     }
-    const accepted = await postJson(`/api/pumps/${this.#deviceId}/invitation`, { answer: "accept" }, member!.token);
+    const accepted = await postJson(
+      `/api/pumps/${this.#deviceId}/invitation`,
+      { answer: "accept" },
+      people!.member.token,
+    );
     if (accepted.status !== 200) return;
     this.#member.joined = true;
     try {
-      this.#member.page = await this.#watch(member!.token, (page) => {
+      this.#member.page = await this.#watch(people!.member.token, (page) => {
         if (this.#member.page === page) this.#member.page = null;
       });
     } catch {
@@ -696,7 +708,7 @@ class World {
   async #memberRemoved(action: RelayState): Promise<void> {
     if (!this.#member.joined) return;
     const response = await deleteJson(
-      `/api/pumps/${this.#deviceId}/members/${member!.mobileNo}`,
+      `/api/pumps/${this.#deviceId}/members/${people!.member.mobileNo}`,
       undefined,
       this.#token,
     );
@@ -719,7 +731,7 @@ class World {
     const person =
       setter === "owner"
         ? { userId: this.#userId, role: "owner" as const, label: null }
-        : { userId: member!.userId, role: "operator" as const, label: "Ram" };
+        : { userId: people!.member.userId, role: "operator" as const, label: "Ram" };
     // Its minute, a few minutes ahead (India's minutes begin when UTC's do).
     const at = Math.floor((Date.now() + step.inMinutes * 60_000) / 60_000) * 60_000;
     const minuteOfDay = istMinuteOfDay(at);

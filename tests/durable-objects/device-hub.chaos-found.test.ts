@@ -10,8 +10,11 @@ import { MotorCommands } from "../../durable-objects/device-hub/commands.ts";
 import type { HubContext } from "../../durable-objects/device-hub/context.ts";
 import { Protection } from "../../durable-objects/device-hub/protection.ts";
 import { decideSwitch } from "../../durable-objects/device-hub/pump-model.ts";
+import { freshStorageForThisFile } from "../worker/helpers/fresh-storage.ts";
 import { describeFailure, type RunResult, runSteps, shrink } from "./chaos-sim.ts";
 import { DEFAULT_CHAOS_SEED, drawSteps, runSeed, STEPS_PER_RUN, type Step, SUITE_RUNS } from "./chaos-steps.ts";
+
+freshStorageForThisFile();
 
 /** Replays `steps` from `seed`; no invariant may break. Returns the motor log the run left. */
 async function cleanRunLog(steps: Step[], seed: number | null = null): Promise<string[]> {

@@ -3,8 +3,11 @@
 // after every step. `npm test` runs 200 from a fixed seed; `npm run chaos` runs as many as asked.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { freshStorageForThisFile } from "../worker/helpers/fresh-storage.ts";
 import { describeFailure, runSteps, SHRINK_BUDGET_MS, STEP_DEADLINE_MS, shrink } from "./chaos-sim.ts";
 import { DEFAULT_CHAOS_SEED, drawSteps, runSeed, STEPS_PER_RUN, SUITE_RUNS } from "./chaos-steps.ts";
+
+freshStorageForThisFile();
 
 /** Runs per test, so a long exploration reports as it goes and each test has a time limit of its own. */
 const RUNS_PER_BATCH = 20;

@@ -34,9 +34,12 @@ import {
 } from "../worker/fuzz-support.ts";
 import { adminToken } from "../worker/helpers/accounts.ts";
 import { farmerWithDevice } from "../worker/helpers/boxes.ts";
+import { freshStorageForThisFile } from "../worker/helpers/fresh-storage.ts";
 import { postJson } from "../worker/helpers/http.ts";
 import { hubStub, liftFrameRateCap, snapshotWithoutClocks } from "../worker/helpers/hub-state.ts";
 import { type BrowserPeer, browserWatching, connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
+
+freshStorageForThisFile();
 
 const MIN_SOCKET_INPUTS = 4_000;
 /** docs/device-protocol.md §2: one JSON object per text frame, at most 4,096 bytes. */

@@ -8,9 +8,12 @@ import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
 import { createUser } from "../worker/helpers/accounts.ts";
 import { provisionDevice } from "../worker/helpers/boxes.ts";
+import { freshStorageForThisFile } from "../worker/helpers/fresh-storage.ts";
 import { hubStub } from "../worker/helpers/hub-state.ts";
 import type { TestDevice } from "../worker/helpers/sockets.ts";
 import { connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
+
+freshStorageForThisFile();
 
 const COUNT = 100;
 

@@ -15,17 +15,20 @@ import {
   MAX_BROWSER_FRAME_BYTES,
 } from "../../common/realtime-protocol.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { invitedFarmer, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { RawWebSocket } from "./raw-websocket.ts";
-import { freshWorker, pumpsOnWorkerForFile } from "./simulated-pumps.ts";
+import { pumpsOnSharedWorker } from "./simulated-pumps.ts";
 
-const suite = pumpsOnWorkerForFile("9000000029", freshWorker);
+const suite = pumpsOnSharedWorker();
 
 /** A browser socket opened with the farmer's bearer token, by a client that never answers a close. */
 async function rawTab(farmer: ApiClient, deviceId: string): Promise<RawWebSocket> {
   const url = `${suite.worker.url.replace("http:", "ws:")}/api/realtime?deviceId=${deviceId}`;
   const tab = await RawWebSocket.open(url, { Authorization: `Bearer ${farmer.token}` });
-  expect(await tab.waitFor(() => tab.texts.some((text) => text.includes('"initialData"')), 5_000)).toBe(true);
+  expect(await tab.waitFor(() => tab.texts.some((text) => text.includes('"initialData"')), CONDITION_LIMIT_MS)).toBe(
+    true,
+  );
   return tab;
 }
 
@@ -40,7 +43,7 @@ function switchOn(): string {
  * and no answer may come. Returns how many requests went out on the still-open connection.
  */
 async function keepsSwitchingAfterClose(tab: RawWebSocket, box: SimulatedDevice, expectedCode: number, ms = 2_500) {
-  expect(await tab.waitFor(() => tab.closeFrame !== null, 5_000)).toBe(true);
+  expect(await tab.waitFor(() => tab.closeFrame !== null, CONDITION_LIMIT_MS)).toBe(true);
   expect(tab.closeFrame?.code).toBe(expectedCode);
   const answersBefore = tab.texts.filter((text) => text.includes('"commandResult"')).length;
   for (const until = Date.now() + ms; Date.now() < until; ) {
@@ -121,7 +124,7 @@ describe("fuzzing a socket the hub closed", () => {
     const { farmer, deviceId, box } = await suite.pumps.farmerWithPump();
     const tab = await rawTab(farmer, deviceId);
     await farmer.post("/api/auth/logout", messageResponseSchema);
-    expect(await tab.waitFor(() => tab.closeFrame !== null, 5_000)).toBe(true);
+    expect(await tab.waitFor(() => tab.closeFrame !== null, CONDITION_LIMIT_MS)).toBe(true);
     const framesBefore = tab.texts.length;
     const seed = Number(process.env.FUZZ_SEED || 20261123);
     const frames = fc.sample(frameAfterClose, { numRuns: 300, seed });
@@ -159,7 +162,9 @@ describe("who may switch, asked on a raw socket", () => {
     const stranger = await registerFarmer(suite.worker.url, uniqueMobileNo());
     const tab = await rawTab(viewer.client, deviceId);
     tab.sendText(switchOn());
-    expect(await tab.waitFor(() => tab.texts.some((text) => text.includes('"commandResult"')), 5_000)).toBe(true);
+    expect(
+      await tab.waitFor(() => tab.texts.some((text) => text.includes('"commandResult"')), CONDITION_LIMIT_MS),
+    ).toBe(true);
     expect(tab.texts.find((text) => text.includes('"commandResult"'))).toContain('"code":"notAllowed"');
     expect(box.relay).toBe("off");
     expect(await upgradeStatus(invitee.client, deviceId)).toBe("404");

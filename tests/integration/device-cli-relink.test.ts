@@ -14,21 +14,19 @@ import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../../d
 import { assignDevice } from "../../scripts/lib/device-admin.ts";
 import { executeLocalSql } from "../../scripts/lib/local-d1.ts";
 import { CONDITION_LIMIT_MS } from "../time-limits.ts";
-import { createAdmin, markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
-import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
+import { markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import { sharedAdmin, sharedWorker } from "./shared-worker.ts";
 
-let worker: LocalWorker;
+const { worker } = sharedWorker();
 let admin: ApiClient;
 const devicesToStop: SimulatedDevice[] = [];
 
 beforeAll(async () => {
-  worker = await startLocalWorker(await freshPersistDir(), await freePort());
-  admin = await createAdmin(worker.url, worker.persistTo, uniqueMobileNo());
+  admin = await sharedAdmin();
 });
 
 afterAll(async () => {
   await Promise.all(devicesToStop.map((device) => device.stop()));
-  await worker?.stop();
 });
 
 /** A raw realtime socket, as any program (not only our page) can open one, with what it receives. */
@@ -41,7 +39,7 @@ async function rawSocket(deviceId: string, token: string) {
   socket.on("message", (data) => {
     if (data.toString() !== "pong") received.push(realtimeMessageSchema.parse(JSON.parse(data.toString())));
   });
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + CONDITION_LIMIT_MS;
   while (!received.some((message) => message.type === "initialData")) {
     if (Date.now() > deadline) throw new Error("no initialData");
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -89,7 +87,7 @@ describe("npm run device -- assign", () => {
 
     // The hub closed his socket at once: nothing is left to switch with. (ws reports the close
     // code once the connection has ended, which the runtime may take a while to do.)
-    expect(await until(() => ramSocket.socket.readyState !== WebSocket.OPEN, 5_000)).toBe(true);
+    expect(await until(() => ramSocket.socket.readyState !== WebSocket.OPEN, CONDITION_LIMIT_MS)).toBe(true);
     expect(await ramSocket.closed).toBe(BROWSER_CLOSE.deviceUnlinked);
     const tap = await ram.request("POST", `/api/pumps/${deviceId}/motor`, accessChangeResponseSchema, {
       action: "on",

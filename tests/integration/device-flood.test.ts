@@ -4,7 +4,7 @@
 // seconds (docs/security.md, "Caps"). Here the box is cut off after its burst, its hub works
 // through no more than the cap allows, and the other farmer's calls keep being answered. How
 // long they take is a figure of `npm run bench -- --only flood`, not something asserted here.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { type ApiClient, parseAnswer } from "../../common/api-client.ts";
 import { hubStatsResponseSchema } from "../../common/api-responses/admin.ts";
@@ -13,19 +13,14 @@ import { DEVICE_FRAME_BURST, DEVICE_FRAMES_PER_SECOND } from "../../common/devic
 import { boxAuthorization } from "../../device-sim/box-authorization.ts";
 import { connectFloodingBox } from "../../device-sim/flooding-box.ts";
 import { localDeviceSocketUrl } from "../../device-sim/simulated-device.ts";
-import { createAdmin, registerFarmer, uniqueMobileNo } from "./accounts.ts";
-import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
+import { registerFarmer, uniqueMobileNo } from "./accounts.ts";
+import { sharedAdmin, sharedWorker } from "./shared-worker.ts";
 
-let worker: LocalWorker;
+const { worker } = sharedWorker();
 let admin: ApiClient;
 
 beforeAll(async () => {
-  worker = await startLocalWorker(await freshPersistDir(), await freePort());
-  admin = await createAdmin(worker.url, worker.persistTo, "9000000019");
-});
-
-afterAll(async () => {
-  await worker?.stop();
+  admin = await sharedAdmin();
 });
 
 async function farmerWithBox() {

@@ -4,27 +4,18 @@
 // the command's write lock is tried again until the lock is gone, and the farmer's request
 // succeeds, a little later, instead of failing with a 500.
 import { DatabaseSync } from "node:sqlite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { localD1File } from "../../scripts/lib/local-d1-file.ts";
-import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
+import { sharedWorker, sharedWorkerLog } from "./shared-worker.ts";
 
-let worker: LocalWorker;
-let output = "";
-
-beforeAll(async () => {
-  worker = await startLocalWorker(await freshPersistDir(), await freePort(), undefined, (text) => {
-    output += text;
-  });
-});
-
-afterAll(() => worker?.stop());
+const { worker } = sharedWorker();
 
 describe("a write lock held beside the local Worker", () => {
   it("delays a registration until it is released, and the registration succeeds", async () => {
     const mobileNo = "9812345670";
     const command = new DatabaseSync(localD1File(worker.persistTo), { timeout: 10_000 });
     command.exec("BEGIN IMMEDIATE");
-    const seen = output.length;
+    const seen = sharedWorkerLog().length;
     const answer = fetch(`${worker.url}/api/auth/register`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Origin: worker.url },
@@ -34,7 +25,7 @@ describe("a write lock held beside the local Worker", () => {
     const met = await Promise.race([
       answer.then(() => false),
       (async () => {
-        while (!output.slice(seen).includes("the local database is locked")) {
+        while (!sharedWorkerLog().slice(seen).includes("the local database is locked")) {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         return true;

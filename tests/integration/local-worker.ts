@@ -12,17 +12,9 @@ import {
 
 export { freePort, type LocalWorker };
 
-/**
- * `vars`: this run's over wrangler.toml's, such as the local telephony provider's address;
- * `onOutput`: what the Worker logs.
- */
-export function startLocalWorker(
-  persistTo: string,
-  port: number,
-  vars?: Record<string, string>,
-  onOutput?: (text: string) => void,
-): Promise<LocalWorker> {
-  return start({ kind: "api", persistTo, port, jwtSecret: THROWAWAY_JWT_SECRET, vars, onOutput });
+/** `vars`: this run's over wrangler.toml's, such as the local telephony provider's address. */
+export function startLocalWorker(persistTo: string, port: number, vars?: Record<string, string>): Promise<LocalWorker> {
+  return start({ kind: "api", persistTo, port, jwtSecret: THROWAWAY_JWT_SECRET, vars });
 }
 
 /** A database of this test's own, every migration applied: a copy of the run's migrated one (tests/migrated-d1.global-setup.ts). */

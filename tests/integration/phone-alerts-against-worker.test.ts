@@ -7,22 +7,15 @@
 import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../../common/api-client.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { localProviderClient } from "../../telephony-sim/client.ts";
 import type { SimCall } from "../../telephony-sim/phone-log.ts";
 import { CONDITION_LIMIT_MS } from "../time-limits.ts";
-import { logTexts, pumpsOnWorkerForFile } from "./simulated-pumps.ts";
-import { signedTwilioPost, startWorkerWithPhone } from "./worker-with-phone.ts";
+import { sharedWorkerLog } from "./shared-worker.ts";
+import { logTexts, pumpsOnSharedWorker } from "./simulated-pumps.ts";
+import { signedTwilioPost } from "./worker-with-phone.ts";
 
-const TOKEN = "integration-phone-alerts-token-0123456789";
-const WEBHOOK_SECRET = "integration-phone-alerts-secret-0123456789abcdef";
 const PUMP_NAME = "कुएँ वाला पंप";
 
-const phoneLines: string[] = [];
-const suite = pumpsOnWorkerForFile(
-  "9000000019",
-  () => startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }, (line) => phoneLines.push(line)),
-  async ({ phone }) => phone?.stop(),
-);
+const suite = pumpsOnSharedWorker();
 
 /** A farmer whose number was verified by a code, with a named 5 HP pump whose simulated box is online. */
 function verifiedFarmerWithPump() {
@@ -62,7 +55,7 @@ function signedKeypress(url: string, callId: string, token: string): Promise<Res
 
 describe("a dry-run trip reaches the farmer's phone", () => {
   it("by SMS when the phone rings out, by a call when it is answered; 1 on the call stops the running motor", async () => {
-    const client = localProviderClient(suite.phone.url);
+    const client = suite.phone;
     const { farmer, mobileNo, box } = await verifiedFarmerWithPump();
 
     // Night one: the phone is in another room. The call rings out; the SMS names the pump.
@@ -100,13 +93,15 @@ describe("a dry-run trip reaches the farmer's phone", () => {
     expect(box.relay).toBe("off");
     const after = (await client.records()).calls.find((candidate) => candidate.id === call.id)!;
     expect(after.spoken.at(-1)).toBe("मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।");
-    expect(phoneLines).toContain(`  1 pressed on ${call.id}: «मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।»`);
+    expect(sharedWorkerLog()).toContain(
+      `[phone]   1 pressed on ${call.id}: «मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।»`,
+    );
     await expect
       .poll(() => logTexts(farmer, mobileNo))
       .toContain("Motor turned OFF by the owner pressing 1 on an alert call");
 
     // The same keypress replayed, correctly signed: answered, acted on no more.
-    expect((await signedKeypress(keyUrl, call.id, TOKEN)).status).toBe(200);
+    expect((await signedKeypress(keyUrl, call.id, suite.token)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(switches).toBe(1);
     const byCall = (await logTexts(farmer, mobileNo)).filter((text) => text.includes("pressing 1"));

@@ -5,28 +5,17 @@
 // stops it a minute later; a missed call stops it during the pause after a command; the voice
 // menu says the state, starts and stops; a viewer's SMS and a stranger's missed call change and
 // answer nothing; a lost ack is answered "not confirmed"; the provider's retry acts once.
-import { beforeAll, describe, expect, it } from "vitest";
-import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
+import { describe, expect, it } from "vitest";
 import { invitedFarmer, uniqueMobileNo } from "./accounts.ts";
-import { logTexts, pumpsOnWorkerForFile } from "./simulated-pumps.ts";
-import { signedTwilioPost, startWorkerWithPhone } from "./worker-with-phone.ts";
+import { logTexts, pumpsOnSharedWorker } from "./simulated-pumps.ts";
+import { signedTwilioPost } from "./worker-with-phone.ts";
 
-const TOKEN = "integration-phone-control-token-0123456789";
-const WEBHOOK_SECRET = "integration-phone-control-secret-0123456789abcdef";
 const PUMP = "कुएँ वाला पंप";
 /** A time as Hindi texts give it: the part of the day, never AM or PM. */
 const TIME = "(सुबह|दोपहर|शाम|रात) [0-9]{1,2}:[0-9]{2}";
 
-const suite = pumpsOnWorkerForFile(
-  "9000000029",
-  () => startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }),
-  async ({ phone }) => phone?.stop(),
-);
-let client: LocalProviderClient;
-
-beforeAll(() => {
-  client = localProviderClient(suite.phone.url);
-});
+const suite = pumpsOnSharedWorker();
+const client = suite.phone;
 
 /** A verified farmer with a named 5 HP pump whose simulated box is online. */
 function verifiedFarmerWithPump() {
@@ -144,7 +133,7 @@ describe("switching a pump from any phone against the real Worker", () => {
     box.on("switched", () => switches++);
     const url = `http://localhost:${suite.worker.port}/api/telephony/twilio/inbound-sms`;
     const fields = { MessageSid: `SM${"a".repeat(32)}`, From: `+91${mobileNo}`, Body: "OFF" };
-    const post = () => signedTwilioPost(url, fields, TOKEN);
+    const post = () => signedTwilioPost(url, fields, suite.token);
     const answers = await Promise.all([post(), post(), post()]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     expect((await post()).status).toBe(200);

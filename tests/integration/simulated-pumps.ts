@@ -15,6 +15,7 @@ import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
 import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { createAdmin, markNumberVerified, registerFarmer, uniqueMobileNo } from "./accounts.ts";
 import { freePort, freshPersistDir, type LocalWorker, startLocalWorker } from "./local-worker.ts";
+import { sharedAdmin, sharedWorker, type WorkerAddress } from "./shared-worker.ts";
 
 export type SimulatedPump = { farmer: ApiClient; mobileNo: string; deviceId: string; box: SimulatedDevice };
 
@@ -29,7 +30,7 @@ export type SimulatedPumpOptions = {
 };
 
 /** Makes farmers with simulated pumps; `boxes` holds every box started, for the suite to stop. */
-function simulatedPumps(worker: LocalWorker, admin: ApiClient) {
+function simulatedPumps(worker: WorkerAddress, admin: ApiClient) {
   const boxes: SimulatedDevice[] = [];
   async function farmerWithPump(options: SimulatedPumpOptions = {}): Promise<SimulatedPump> {
     const mobileNo = uniqueMobileNo();
@@ -67,6 +68,22 @@ function simulatedPumps(worker: LocalWorker, admin: ApiClient) {
 
 type SimulatedPumps = ReturnType<typeof simulatedPumps>;
 
+/**
+ * For the test file that calls it, on the project's shared Worker (shared-worker.ts): its admin
+ * and the pumps' factory from the file's `beforeAll` on; after its tests the pumps' boxes stop.
+ */
+export function pumpsOnSharedWorker(): ReturnType<typeof sharedWorker> & { admin: ApiClient; pumps: SimulatedPumps } {
+  const suite = sharedWorker() as ReturnType<typeof sharedWorker> & { admin: ApiClient; pumps: SimulatedPumps };
+  beforeAll(async () => {
+    suite.admin = await sharedAdmin();
+    suite.pumps = simulatedPumps(suite.worker, suite.admin);
+  });
+  afterAll(async () => {
+    await suite.pumps?.stop();
+  });
+  return suite;
+}
+
 /** A Worker on a fresh database of its own. */
 export async function freshWorker(): Promise<{ worker: LocalWorker }> {
   return { worker: await startLocalWorker(await freshPersistDir(), await freePort()) };
@@ -88,7 +105,7 @@ export function pumpsOnWorkerForFile<Started extends { worker: LocalWorker }>(
     Object.assign(suite, await start());
     suite.admin = await createAdmin(suite.worker.url, suite.worker.persistTo, adminMobileNo);
     suite.pumps = simulatedPumps(suite.worker, suite.admin);
-  }, 120_000);
+  });
   afterAll(async () => {
     await suite.pumps?.stop();
     await stopBeside(suite);

@@ -3,39 +3,22 @@
 // the provider, which fetches the call's TwiML from the Worker, says it, and posts the farmer's
 // key back signed; the Worker records it once in D1. A farmer's SMS, a missed call and an SMS's
 // delivery reports come the same way. A forged copy changes nothing; a replay changes nothing more.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { executeLocalSql } from "../../scripts/lib/local-d1.ts";
-import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
-import type { LocalProvider } from "../../telephony-sim/local-provider.ts";
 import type { TelephonyProvider } from "../../worker/telephony/provider.ts";
 import { twilioProvider } from "../../worker/telephony/twilio.ts";
-import type { LocalWorker } from "./local-worker.ts";
-import { ACCOUNT_SID, OUR_NUMBER, signedTwilioPost, startWorkerWithPhone } from "./worker-with-phone.ts";
+import { sharedWorker } from "./shared-worker.ts";
+import { ACCOUNT_SID, OUR_NUMBER, signedTwilioPost } from "./worker-with-phone.ts";
 
-const TOKEN = "integration-telephony-token-0123456789";
-const WEBHOOK_SECRET = "integration-webhook-secret-0123456789abcdef";
-
-let worker: LocalWorker;
-let phone: LocalProvider;
-let twilio: TelephonyProvider;
-let client: LocalProviderClient;
-
-beforeAll(async () => {
-  ({ worker, phone } = await startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }));
-  client = localProviderClient(phone.url);
-  twilio = twilioProvider({
-    accountSid: ACCOUNT_SID,
-    authToken: TOKEN,
-    smsSender: OUR_NUMBER,
-    callerId: OUR_NUMBER,
-    apiBase: phone.url,
-    webhookOrigin: worker.url,
-  });
-});
-
-afterAll(async () => {
-  await phone?.stop();
-  await worker?.stop();
+const { worker, phone, token } = sharedWorker();
+const client = phone;
+const twilio: TelephonyProvider = twilioProvider({
+  accountSid: ACCOUNT_SID,
+  authToken: token,
+  smsSender: OUR_NUMBER,
+  callerId: OUR_NUMBER,
+  apiBase: inject("sharedWorker").phoneUrl,
+  webhookOrigin: worker.url,
 });
 
 type EventRow = { replay_key: string; type: string; event: string };
@@ -58,7 +41,7 @@ describe("the local provider with the real Worker", () => {
     });
     const call = await client.waitForCall("9876543210", (candidate) => candidate.waitingForKey);
     expect(call.spoken[0]).toContain("पंप कुएँ वाला पंप ड्राई रन हुआ");
-    await client.press("1");
+    await client.press("1", call.id);
     await client.settled();
     const rows = await eventsOf(placed.callId);
     expect(rows.map((row) => row.replay_key)).toEqual([
@@ -77,7 +60,7 @@ describe("the local provider with the real Worker", () => {
     // The same key posted again, correctly signed (a replay of the captured request): acted on no more.
     const url = `${worker.url}/api/telephony/twilio/keypress?lang=hi&ref=stop%3ASNC-AB12CD34&at=1`;
     const send = (token: string) => signedTwilioPost(url, { CallSid: placed.callId, Digits: "1" }, token);
-    expect((await send(TOKEN)).status).toBe(200);
+    expect((await send(token)).status).toBe(200);
     expect((await send("forged")).status).toBe(403);
     expect(await eventsOf(placed.callId)).toHaveLength(5);
   });
@@ -99,7 +82,7 @@ describe("the local provider with the real Worker", () => {
     expect(await client.missedCall("9988776655")).toBe(200);
     const inbound = await executeLocalSql<EventRow>(
       worker.persistTo,
-      "SELECT replay_key, type, event FROM telephony_events WHERE type IN ('inboundSms', 'missedCall') ORDER BY id;",
+      "SELECT replay_key, type, event FROM telephony_events WHERE type IN ('inboundSms', 'missedCall') AND json_extract(event, '$.from.mobileNo') = '9988776655' ORDER BY id;",
     );
     expect(inbound.map((row) => JSON.parse(row.event))).toEqual([
       expect.objectContaining({

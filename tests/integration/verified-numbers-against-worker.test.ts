@@ -5,7 +5,7 @@
 // other session; guessing a sign-in code is stopped after 5 guesses a code and 3 codes; an
 // invitation reaches only a verified number. Local mode reports no client address, so the
 // per-number throttle and the 5 tries are what stop the guessing here, as against `npm start`.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient } from "../../common/api-client.ts";
 import {
   codeRequestResponseSchema,
@@ -14,32 +14,16 @@ import {
 } from "../../common/api-responses/accounts.ts";
 import { pumpListResponseSchema, pumpMemberResponseSchema } from "../../common/api-responses/pumps.ts";
 import { messageResponseSchema } from "../../common/api-responses/refusals.ts";
-import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
-import type { LocalProvider } from "../../telephony-sim/local-provider.ts";
-import { createAdmin, uniqueMobileNo } from "./accounts.ts";
-import type { LocalWorker } from "./local-worker.ts";
-import { startWorkerWithPhone } from "./worker-with-phone.ts";
+import { uniqueMobileNo } from "./accounts.ts";
+import { sharedAdmin, sharedWorker, sharedWorkerLog } from "./shared-worker.ts";
 
-const TOKEN = "integration-verified-numbers-token-0123";
-const WEBHOOK_SECRET = "integration-verified-numbers-secret-0123456789";
+const { worker, phone } = sharedWorker();
 
-let worker: LocalWorker;
-let provider: LocalProvider;
-let phone: LocalProviderClient;
-/** What the local provider printed, as `npm start` shows it under [phone]. */
-const printed: string[] = [];
-
-beforeAll(async () => {
-  ({ worker, phone: provider } = await startWorkerWithPhone({ token: TOKEN, webhookSecret: WEBHOOK_SECRET }, (line) =>
-    printed.push(line),
-  ));
-  phone = localProviderClient(provider.url);
-});
-
-afterAll(async () => {
-  await provider?.stop();
-  await worker?.stop();
-});
+/** Whether the local provider printed `text`, as `npm start` shows it under [phone]. */
+const printed = (text: string) =>
+  sharedWorkerLog()
+    .split("\n")
+    .some((line) => line.startsWith("[phone]") && line.includes(text));
 
 /** The code in the first SMS with one to `mobileNo` since `since`, as the farmer's phone shows it. */
 async function codeSentTo(mobileNo: string, since: number): Promise<string> {
@@ -73,7 +57,7 @@ async function askCode(purpose: "signIn" | "resetPassword", mobileNo: string) {
 describe("verified numbers against the real Worker and the local provider", () => {
   it("a new farmer is verified by the code registration sent, printed by the provider", async () => {
     const { api, mobileNo, code } = await registered();
-    expect(printed.some((line) => line.includes(`${code} आपका सिंचाई कोड है।`))).toBe(true);
+    expect(printed(`${code} आपका सिंचाई कोड है।`)).toBe(true);
     await api.post("/api/auth/verify-number", messageResponseSchema, { code });
     // Verified: a code now signs the number in.
     const since = Date.now();
@@ -91,7 +75,7 @@ describe("verified numbers against the real Worker and the local provider", () =
     const since = Date.now();
     expect((await askCode("resetPassword", mobileNo)).status).toBe(200);
     const code = await codeSentTo(mobileNo, since);
-    expect(printed.some((line) => line.includes(`${code} सिंचाई में नया पासवर्ड रखने का कोड है।`))).toBe(true);
+    expect(printed(`${code} सिंचाई में नया पासवर्ड रखने का कोड है।`)).toBe(true);
     const reset = await new ApiClient(worker.url).post("/api/auth/reset-password", resetPasswordResponseSchema, {
       mobileNo,
       code,
@@ -134,7 +118,7 @@ describe("verified numbers against the real Worker and the local provider", () =
   it("an invitation reaches only a verified number", async () => {
     const owner = await registered();
     await owner.api.post("/api/auth/verify-number", messageResponseSchema, { code: owner.code });
-    const admin = await createAdmin(worker.url, worker.persistTo, uniqueMobileNo());
+    const admin = await sharedAdmin();
     const { device } = await admin.provisionDevice("3phase", owner.mobileNo);
     const verified = await registered();
     await verified.api.post("/api/auth/verify-number", messageResponseSchema, { code: verified.code });
@@ -150,7 +134,7 @@ describe("verified numbers against the real Worker and the local provider", () =
     }
     const told = await phone.waitForSms(verified.mobileNo, (sms) => sms.at >= since);
     expect(told.text).toContain(`सिंचाई: ${owner.mobileNo} ने आपको पंप ${device.id} से जोड़ा है।`);
-    await provider.settled();
+    await phone.settled();
     expect((await phone.records()).sms.filter((sms) => sms.to === unverified.mobileNo && sms.at >= since)).toEqual([]);
     const theirs = await unverified.api.get("/api/pumps", pumpListResponseSchema);
     expect(theirs.invitations).toEqual([]);

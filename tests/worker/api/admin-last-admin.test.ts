@@ -9,7 +9,10 @@ import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { users } from "../../../worker/db/schema.ts";
 import { createUser, loginToken } from "../helpers/accounts.ts";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { deleteJson, getJson, putJson } from "../helpers/http.ts";
+
+freshStorageForThisFile();
 
 const adminCount = async () => (await getDb(env.DB).select().from(users).where(eq(users.isAdmin, true))).length;
 

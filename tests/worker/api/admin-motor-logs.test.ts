@@ -9,7 +9,10 @@ import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs } from "../../../worker/db/schema.ts";
 import { adminToken } from "../helpers/accounts.ts";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { getJson, getOk } from "../helpers/http.ts";
+
+freshStorageForThisFile();
 
 async function page(query: string, token: string) {
   return getOk(`/api/admin/motor-logs${query}`, token, adminMotorLogsResponseSchema);

@@ -9,8 +9,11 @@ import { getDb } from "../../../worker/db/client.ts";
 import { motorLogs, planPeriods, rechargeRequests } from "../../../worker/db/schema.ts";
 import { createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { getOk, postJson } from "../helpers/http.ts";
 import { connectDevice } from "../helpers/sockets.ts";
+
+freshStorageForThisFile();
 
 const DAY_MS = 24 * 60 * 60_000;
 

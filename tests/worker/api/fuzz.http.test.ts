@@ -90,10 +90,13 @@ import {
 } from "../fuzz-support.ts";
 import { createUser, loginToken, type TestUser, uniqueMobileNo } from "../helpers/accounts.ts";
 import { farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { api, getJson, ORIGIN, postJson } from "../helpers/http.ts";
 import { hubStub } from "../helpers/hub-state.ts";
 import type { TestDevice } from "../helpers/sockets.ts";
 import { basicAuth } from "../helpers/sockets.ts";
+
+freshStorageForThisFile();
 
 /** Generated inputs per route; 74 routes make 11,100. */
 const RUNS_PER_ROUTE = 150;

@@ -6,9 +6,12 @@ import { readJson } from "../../../common/api-client.ts";
 import { firmwareListResponseSchema, firmwareUploadResponseSchema } from "../../../common/api-responses/admin.ts";
 import { adminToken } from "../helpers/accounts.ts";
 import { farmerWithDevice } from "../helpers/boxes.ts";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { api, expectRefusedSaying, getJson, postJson } from "../helpers/http.ts";
 import { fireTimer, motorLogRows, rewriteHubState } from "../helpers/hub-state.ts";
 import { basicAuth, browserWatching, connectDevice } from "../helpers/sockets.ts";
+
+freshStorageForThisFile();
 
 async function upload(token: string, fields: { deviceType?: string; version?: string; file?: Uint8Array | null }) {
   const form = new FormData();

@@ -1,7 +1,10 @@
 // Migration 0008 moves the motor settings from the account to each box, and lets an account own
 // several boxes. Rows are written into a database migrated up to 0007, then 0008 is applied.
 import { expect } from "vitest";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { testMigration } from "./step-by-step.ts";
+
+freshStorageForThisFile();
 
 testMigration(
   "0008_many_pumps.sql",

@@ -4,7 +4,10 @@ import { expect } from "vitest";
 import { z } from "../../../common/zod.ts";
 import { legacyMotorLogEvent } from "../../../durable-objects/device-hub/legacy-motor-log.ts";
 import { MOTOR_LOG_EXAMPLES } from "../../app/motor-log-examples.ts";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { testMigration } from "./step-by-step.ts";
+
+freshStorageForThisFile();
 
 const MIGRATION = "0007_motor_log_kinds.sql";
 

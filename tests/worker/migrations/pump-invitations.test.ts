@@ -2,7 +2,10 @@
 // notices. The people owners added before keep the access they had: rows written into a database
 // migrated up to 0010 are accepted (as of when they were added) once 0011 is applied.
 import { expect } from "vitest";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { testMigration } from "./step-by-step.ts";
+
+freshStorageForThisFile();
 
 testMigration(
   "0011_pump_invitations_and_hub_notices.sql",

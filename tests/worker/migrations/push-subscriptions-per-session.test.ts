@@ -2,7 +2,10 @@
 // go to the newest live farmer session of their account, or are deleted when it has none, and an
 // account keeps its 10 newest. Rows are written into a database migrated up to 0010.
 import { expect } from "vitest";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { testMigration } from "./step-by-step.ts";
+
+freshStorageForThisFile();
 
 testMigration(
   "0012_push_subscriptions_per_session.sql",

@@ -8,6 +8,9 @@ import { PURGED_PER_RUN, purgeEndedSessions } from "../../../worker/auth/session
 import { getDb } from "../../../worker/db/client.ts";
 import { realtimeWatches, sessions } from "../../../worker/db/schema.ts";
 import { createUser } from "../helpers/accounts.ts";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
+
+freshStorageForThisFile();
 
 const db = getDb(env.DB);
 

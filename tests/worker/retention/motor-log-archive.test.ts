@@ -22,7 +22,10 @@ import { istMonth } from "../../../worker/services/telephony-usage.ts";
 import worker from "../../worker-test-entry.ts";
 import { adminToken } from "../helpers/accounts.ts";
 import { farmerWithDevice } from "../helpers/boxes.ts";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { getJson } from "../helpers/http.ts";
+
+freshStorageForThisFile();
 
 const DAY = 24 * 60 * 60_000;
 const db = getDb(env.DB);

@@ -7,6 +7,9 @@ import { getDb } from "../../../worker/db/client.ts";
 import { oneTimeCodes, telephonyEvents } from "../../../worker/db/schema.ts";
 import { TELEPHONY_EVENT_TTL_MS } from "../../../worker/db/telephony-events.ts";
 import worker from "../../worker-test-entry.ts";
+import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
+
+freshStorageForThisFile();
 
 const DAY = 24 * 60 * 60 * 1000;
 
