@@ -31,7 +31,8 @@ const OWN_FARMER_SPECS = [
   "**/admin-update-config.spec.ts",
   "**/admin-recharges.spec.ts",
   "**/admin-telephony.spec.ts",
-  "**/touch-targets.spec.ts",
+  "**/logout.spec.ts",
+  "**/screens.spec.ts",
   "**/installer-visit.spec.ts",
 ];
 
@@ -63,6 +64,9 @@ export default defineConfig({
     // Recording a trace for every test cost 15 % of the lane's CPU (docs/testing.md) to keep
     // the few that fail; `E2E_TRACE=retain-on-failure` records them when a failure needs one.
     trace: process.env.E2E_TRACE === "retain-on-failure" ? "retain-on-failure" : "off",
+    // A click waits for its element and a navigation for its page as a condition is waited for.
+    actionTimeout: CONDITION_LIMIT_MS,
+    navigationTimeout: CONDITION_LIMIT_MS,
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: HEADLESS_SHELL_PATH,

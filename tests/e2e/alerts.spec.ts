@@ -26,6 +26,7 @@ import {
 import { type ReceivedPush, TestPushService, type TestSubscription } from "./push-service/push-service.ts";
 import { checkScreen, seriousAxeViolations } from "./screen-checks.ts";
 import { BASE_URL, DICTIONARIES, fitsTheScreen, logOut, type Texts, VIEWPORTS } from "./support.ts";
+import { smallTargets } from "./touch-targets.ts";
 
 let service: TestPushService;
 const devices = devicesStoppedAfterEach();
@@ -282,8 +283,8 @@ test("a subscription the push service says is gone (410, 404) is deleted", async
   expect(await stored(kept)).not.toBeNull();
 });
 
-// One of every user screen's checks (screens.spec.ts), here because it needs the full browser.
-test("the alerts screen in Hindi and English at 360×740 and 1280×800: its language, fits the screen, passes axe, and ready to turn on", async ({
+// Every user screen's checks (screens.spec.ts), here because they need the full browser.
+test("the alerts screen in Hindi and English at 360×740 and 1280×800: its language, fits the screen, passes axe, ready to turn on, and at 360 px no control under 44 px", async ({
   browser,
   request,
 }) => {
@@ -303,6 +304,9 @@ test("the alerts screen in Hindi and English at 360×740 and 1280×800: its lang
         // Once the page knows what this browser can do: alerts off, ready to turn on.
         await expect(page.getByTestId("alerts")).toHaveAttribute("data-status", "off");
         for (const violation of await seriousAxeViolations(page)) problems.push(`${where} (revealed): ${violation}`);
+        if (size === "phone") {
+          for (const target of await smallTargets(page)) problems.push(`${where}: control under 44 px: ${target}`);
+        }
       } finally {
         await context.close();
       }

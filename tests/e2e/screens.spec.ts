@@ -1,77 +1,41 @@
 /// <reference lib="dom" />
-// Every user screen in both languages at 360×740 and 1280×800: it renders in the chosen
-// language, nothing scrolls sideways, and axe-core finds no serious or critical problem. The
-// alerts screen is checked the same way in alerts.spec.ts, in the full browser: the headless
-// shell these run in answers "denied" to notifications, a screen a farmer's phone seldom shows.
-import { expect, type Page, test } from "@playwright/test";
-import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
-import { uploadSimFirmware } from "./admin-support.ts";
+// Every screen's look, each page opened once per language and size with something in each of
+// its blocks: its heading and the page's language, nothing wider than the screen, no serious or
+// critical axe-core problem (screen-checks.ts); in the page's language only, but for a short
+// list of words (page-words.ts); and at 360 px no control under 44 × 44 px and no chart label
+// under 12 px (touch-targets.ts). What a tap reveals (a code page's second step, a confirm step,
+// a form, a refusal) is checked as the page. The alerts screen is checked the same way in
+// alerts.spec.ts, in the full browser: the headless shell these run in answers "denied" to
+// notifications, a screen a farmer's phone seldom shows; the admin pages' words in language.spec.ts.
+import { type APIRequestContext, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { motorCommandResponseSchema } from "../../common/api-responses/devices.ts";
+import { rechargeRequestResponseSchema } from "../../common/api-responses/recharges.ts";
+import { scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
+import { devicesStoppedAfterEach, farmerWithDevice, signedIn, uploadSimFirmware } from "./admin-support.ts";
+import { wrongScript } from "./page-words.ts";
 import { checkScreen, seriousAxeViolations } from "./screen-checks.ts";
-import {
-  apiClient,
-  BASE_URL,
-  DEMO_USER,
-  DICTIONARIES,
-  logIn,
-  startDemoDevice,
-  type Texts,
-  uniqueMobileNo,
-  useLanguage,
-  VIEWPORTS,
-} from "./support.ts";
+import { apiClient, BASE_URL, DICTIONARIES, type Texts, uniqueMobileNo, useLanguage, VIEWPORTS } from "./support.ts";
+import { smallChartText, smallTargets } from "./touch-targets.ts";
 
-/**
- * Each screen with the heading it must show, and what it reveals on a tap (checked too). A
- * signed-in screen is the demo farmer's, whose number is verified; a number not verified yet has
- * its own test below.
- */
-const SCREENS: {
-  path: string;
-  heading: (texts: Texts) => string;
-  signedIn: boolean;
-  reveal?: (page: Page) => Promise<void>;
-}[] = [
-  { path: "/", heading: (texts) => texts["app.name"], signedIn: false },
-  { path: "/login", heading: (texts) => texts["login.title"], signedIn: false },
-  { path: "/register", heading: (texts) => texts["register.title"], signedIn: false },
-  // The code pages, and their second step: the code (and a new password) for a number.
-  { path: "/login-code", heading: (texts) => texts["codeLogin.title"], signedIn: false, reveal: askForACode },
-  { path: "/forgot-password", heading: (texts) => texts["forgot.title"], signedIn: false, reveal: askForACode },
-  { path: "/motor-control", heading: (texts) => texts["motor.title"], signedIn: true },
-  {
-    path: "/pump-settings",
-    heading: (texts) => texts["settings.title"],
-    signedIn: true,
-    // The confirm step of a change (old → new), and the firmware dialog.
-    reveal: async (page) => {
-      await page.locator("input[name=dryRunThreshold]").fill("29");
-      await page.locator(".config-form button[type=submit]").click();
-      await expect(page.getByTestId("config-review")).toBeVisible();
-      await page.getByTestId("ota-open").click();
-      await expect(page.getByTestId("ota-dialog")).toBeVisible();
-    },
-  },
-  {
-    path: "/motor-schedule",
-    heading: (texts) => texts["schedule.title"],
-    signedIn: true,
-    // One form at a time, opened from under the list.
-    reveal: async (page) => {
-      await page.getByTestId("add-clock").click();
-      await expect(page.locator("#schedule-form")).toBeVisible();
-    },
-  },
-  {
-    path: "/recharge",
-    heading: (texts) => texts["plan.title"],
-    signedIn: true,
-    reveal: async (page) => {
-      await page.getByTestId("plan-renew").click();
-      await expect(page.getByRole("radio").first()).toBeVisible();
-    },
-  },
-  { path: "/logs", heading: (texts) => texts["logs.title"], signedIn: true },
-];
+const devices = devicesStoppedAfterEach();
+
+type Language = "hi" | "en";
+
+/** What is checked on a page: its look (heading, language, width, axe), its words, its targets. */
+type Checks = { heading?: (texts: Texts) => string; words?: boolean; targets?: boolean; axe?: boolean };
+
+/** Checks the page as it is now, adding what is wrong to `problems`, each named by `where`. */
+async function look(page: Page, where: string, language: Language, checks: Checks, problems: string[]) {
+  const texts = DICTIONARIES[language];
+  if (checks.heading) await checkScreen(page, where, checks.heading(texts), language, problems);
+  else if (checks.axe)
+    for (const violation of await seriousAxeViolations(page)) problems.push(`${where}: ${violation}`);
+  if (checks.words) for (const word of await wrongScript(page, language)) problems.push(`${where}: ${word}`);
+  if (checks.targets) {
+    for (const target of await smallTargets(page)) problems.push(`${where}: control under 44 px: ${target}`);
+    for (const label of await smallChartText(page)) problems.push(`${where}: chart label under 12 px: ${label}`);
+  }
+}
 
 /** The second step of a code page: a code asked for a number nobody registered (no SMS goes). */
 async function askForACode(page: Page) {
@@ -80,72 +44,244 @@ async function askForACode(page: Page) {
   await expect(page.getByTestId("code-sent")).toBeVisible();
 }
 
-let device: SimulatedDevice;
+/** A code page's second step answered with a wrong code: its refusal, with the tries left. */
+async function enterAWrongCode(page: Page) {
+  await page.locator("input[name=code]").fill("123456");
+  await page.getByTestId("code-submit").click();
+  await expect(page.getByRole("alert")).toBeVisible();
+}
+
+/**
+ * A farmer of the test's own whose box is online, with something in every block: the motor
+ * running (the dashboard's state, a run in the logs and the run-hours chart) and a schedule ON
+ * for a while; signed in on `context`. Their API client, for the recharge request the plan page
+ * lists once its own renewal form has been looked at (it offers none while one waits).
+ */
+async function farmerWithEverything(request: APIRequestContext, context: BrowserContext) {
+  const { farmer, device } = await farmerWithDevice(request);
+  devices.push(device);
+  const api = apiClient(request, { token: farmer.token });
+  await api.post("/api/schedule", scheduleResponseSchema, {
+    time: "6:30 AM",
+    action: "ON",
+    repeat: "daily",
+    durationMinutes: 45,
+  });
+  await api.post("/api/devices/motor", motorCommandResponseSchema, { action: "on" });
+  await signedIn(context, farmer.token);
+  return api;
+}
+
+/** The pump settings' confirm step of a change (old → new), then the firmware dialog. */
+async function revealSettings(page: Page) {
+  await page.locator("input[name=dryRunThreshold]").fill("29");
+  await page.locator(".config-form button[type=submit]").click();
+  await expect(page.getByTestId("config-review")).toBeVisible();
+  await page.getByTestId("ota-open").click();
+  await expect(page.getByTestId("ota-dialog")).toBeVisible();
+}
+
 test.beforeAll(async ({ playwright }) => {
-  device = await startDemoDevice(); // the dashboard with a live pump, as farmers see it
-  // A SIM build newer than the demo box's, so the firmware card offers its dialog to check.
+  // A SIM build newer than the simulated boxes', so the firmware card offers its dialog to check.
   const admin = await playwright.request.newContext({ baseURL: BASE_URL });
   await uploadSimFirmware(admin, `screens-${Date.now()}`);
   await admin.dispose();
 });
-test.afterAll(async () => {
-  await device.stop();
-});
 
 for (const language of ["hi", "en"] as const) {
-  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
-    test.describe(`${language}, ${size} ${viewport.width}×${viewport.height}`, () => {
-      test.use({ viewport });
+  test(`at 360×740 in ${language === "hi" ? "Hindi" : "English"}: every page a farmer opens, public and signed in, with what its taps reveal`, async ({
+    browser,
+    request,
+  }) => {
+    const problems: string[] = [];
+    const visitor = await browser.newContext({ viewport: VIEWPORTS.phone });
+    const farmerPhone = await browser.newContext({ viewport: VIEWPORTS.phone });
+    await useLanguage(visitor, language);
+    await useLanguage(farmerPhone, language);
+    try {
+      const page = await visitor.newPage();
+      const everything = { words: true, targets: true };
+      await page.goto("/");
+      await look(page, "/", language, { heading: (texts) => texts["app.name"], ...everything }, problems);
+      await page.goto("/login");
+      await look(page, "/login", language, { heading: (texts) => texts["login.title"], ...everything }, problems);
+      await page.goto("/register");
+      await look(page, "/register", language, { heading: (texts) => texts["register.title"], ...everything }, problems);
+      // A form sent empty: the server's answer, in the page's language, not the browser's bubble.
+      await page.getByRole("button", { name: DICTIONARIES[language]["register.button"] }).click();
+      await expect(page.getByRole("alert")).toHaveText(DICTIONARIES[language]["auth.required"]);
+      await look(page, "/register (refused)", language, { words: true }, problems);
+      for (const [path, title] of [
+        ["/login-code", "codeLogin.title"],
+        ["/forgot-password", "forgot.title"],
+      ] as const) {
+        await page.goto(path);
+        await look(page, path, language, { heading: (texts) => texts[title], ...everything }, problems);
+        await askForACode(page);
+        await look(page, `${path} (code)`, language, { heading: (texts) => texts[title] }, problems);
+        await enterAWrongCode(page);
+        await look(page, `${path} (wrong code)`, language, { words: true }, problems);
+      }
+      await page.goto("/admin/login");
+      await look(page, "/admin/login", language, { words: true }, problems);
 
-      test("every screen renders in its language, fits the screen and passes axe", async ({ page, context }) => {
-        const texts = DICTIONARIES[language];
-        await useLanguage(context, language);
-        const problems: string[] = [];
-        for (const screen of SCREENS.filter((candidate) => !candidate.signedIn)) {
-          await page.goto(screen.path);
-          await checkScreen(page, screen.path, screen.heading(texts), language, problems);
-          if (screen.reveal) {
-            await screen.reveal(page);
-            await checkScreen(page, `${screen.path} (revealed)`, screen.heading(texts), language, problems);
-          }
-        }
-        await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password, texts);
-        for (const screen of SCREENS.filter((candidate) => candidate.signedIn)) {
-          await page.goto(screen.path);
-          await checkScreen(page, screen.path, screen.heading(texts), language, problems);
-          if (screen.reveal) {
-            await screen.reveal(page);
-            for (const violation of await seriousAxeViolations(page))
-              problems.push(`${screen.path} (revealed): ${violation}`);
-          }
-        }
-        expect(problems).toEqual([]);
-      });
-    });
-  }
-
-  test.describe(`${language}, a number not verified yet`, () => {
-    test.use({ viewport: VIEWPORTS.phone });
-
-    test("its dashboard line and the code's screen render in the language, fit 360 px and pass axe", async ({
-      page,
-      context,
-      request,
-    }) => {
+      const api = await farmerWithEverything(request, farmerPhone);
+      const phone = await farmerPhone.newPage();
+      await phone.goto("/motor-control");
+      await expect(phone.getByTestId("motor-status")).toHaveAttribute("data-state", "on");
+      await look(
+        phone,
+        "/motor-control",
+        language,
+        { heading: (texts) => texts["motor.title"], ...everything },
+        problems,
+      );
+      await phone.goto("/pump-settings");
+      await phone.getByTestId("health-refresh").click();
+      await phone.waitForLoadState("networkidle");
+      await look(
+        phone,
+        "/pump-settings",
+        language,
+        { heading: (texts) => texts["settings.title"], words: true },
+        problems,
+      );
+      await revealSettings(phone);
+      await look(phone, "/pump-settings (revealed)", language, { axe: true }, problems);
+      await phone.goto("/motor-schedule");
+      await phone.waitForLoadState("networkidle");
+      await look(
+        phone,
+        "/motor-schedule",
+        language,
+        { heading: (texts) => texts["schedule.title"], ...everything },
+        problems,
+      );
+      await phone.getByTestId("add-clock").click();
+      await expect(phone.locator("#schedule-form")).toBeVisible();
+      await look(phone, "/motor-schedule (revealed)", language, { axe: true }, problems);
+      // Each schedule form, opened by its address: their hour lists name every hour of the day.
+      for (const path of ["/motor-schedule?add=clock", "/motor-schedule?add=window"]) {
+        await phone.goto(path);
+        await phone.waitForLoadState("networkidle");
+        await look(phone, path, language, { words: true }, problems);
+      }
+      await phone.goto("/recharge");
+      await look(phone, "/recharge", language, { heading: (texts) => texts["plan.title"] }, problems);
+      await phone.getByTestId("plan-renew").click();
+      await expect(phone.getByRole("radio").first()).toBeVisible();
+      await look(phone, "/recharge (revealed)", language, { axe: true }, problems);
+      await api.post("/api/recharge/request", rechargeRequestResponseSchema, { plan: "1year", paymentMethod: "upi" });
+      await phone.goto("/recharge");
+      await phone.waitForLoadState("networkidle");
+      await look(phone, "/recharge (a request waiting)", language, everything, problems);
+      await phone.goto("/logs");
+      await phone.waitForLoadState("networkidle");
+      await look(phone, "/logs", language, { heading: (texts) => texts["logs.title"], ...everything }, problems);
+      await phone.goto("/pump-people");
+      await phone.waitForLoadState("networkidle");
+      await look(phone, "/pump-people", language, everything, problems);
+      // The invite form sent empty, then without a name: the server's answers in the page's
+      // language, never the browser's English "Please fill out this field".
       const texts = DICTIONARIES[language];
-      await useLanguage(context, language);
+      await phone.getByTestId("invite-submit").click();
+      await expect(phone.getByTestId("people-notice")).toHaveText(texts["auth.mobileInvalid"]);
+      await look(phone, "/pump-people (refused)", language, { words: true }, problems);
+      await phone.getByTestId("invite-mobile").fill(uniqueMobileNo());
+      await phone.getByTestId("invite-submit").click();
+      await expect(phone.getByTestId("people-notice")).toHaveText(texts["people.error.labelRequired"]);
+      for (const path of ["/change-password", "/logout"]) {
+        await phone.goto(path);
+        await phone.waitForLoadState("networkidle");
+        await look(phone, path, language, { targets: true }, problems);
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await Promise.all([visitor.close(), farmerPhone.close()]);
+    }
+  });
+
+  test(`at 1280×800 in ${language === "hi" ? "Hindi" : "English"}: every screen renders in its language, fits the screen and passes axe`, async ({
+    browser,
+    request,
+  }) => {
+    const problems: string[] = [];
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    await useLanguage(context, language);
+    try {
+      const page = await context.newPage();
+      const screen = (title: keyof Texts): Checks => ({ heading: (texts) => texts[title] });
+      for (const [path, title] of [
+        ["/", "app.name"],
+        ["/login", "login.title"],
+        ["/register", "register.title"],
+      ] as const) {
+        await page.goto(path);
+        await look(page, path, language, screen(title), problems);
+      }
+      for (const [path, title] of [
+        ["/login-code", "codeLogin.title"],
+        ["/forgot-password", "forgot.title"],
+      ] as const) {
+        await page.goto(path);
+        await look(page, path, language, screen(title), problems);
+        await askForACode(page);
+        await look(page, `${path} (revealed)`, language, screen(title), problems);
+      }
+      await farmerWithEverything(request, context);
+      await page.goto("/motor-control");
+      await look(page, "/motor-control", language, screen("motor.title"), problems);
+      await page.goto("/pump-settings");
+      await look(page, "/pump-settings", language, screen("settings.title"), problems);
+      await revealSettings(page);
+      await look(page, "/pump-settings (revealed)", language, { axe: true }, problems);
+      await page.goto("/motor-schedule");
+      await look(page, "/motor-schedule", language, screen("schedule.title"), problems);
+      await page.getByTestId("add-clock").click();
+      await expect(page.locator("#schedule-form")).toBeVisible();
+      await look(page, "/motor-schedule (revealed)", language, { axe: true }, problems);
+      await page.goto("/recharge");
+      await look(page, "/recharge", language, screen("plan.title"), problems);
+      await page.getByTestId("plan-renew").click();
+      await expect(page.getByRole("radio").first()).toBeVisible();
+      await look(page, "/recharge (revealed)", language, { axe: true }, problems);
+      await page.goto("/logs");
+      await look(page, "/logs", language, screen("logs.title"), problems);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test(`a number not verified yet, at 360×740 in ${language === "hi" ? "Hindi" : "English"}: the dashboard's line and the code's page`, async ({
+    browser,
+    request,
+  }) => {
+    const problems: string[] = [];
+    const context = await browser.newContext({ viewport: VIEWPORTS.phone });
+    await useLanguage(context, language);
+    try {
+      const api = apiClient(request);
       const mobileNo = uniqueMobileNo();
-      await apiClient(request).register(mobileNo, "screens-farmer-password");
-      await logIn(page, mobileNo, "screens-farmer-password", texts);
-      const problems: string[] = [];
+      await api.register(mobileNo, "screens-farmer-password");
+      await signedIn(context, await api.logIn(mobileNo, "screens-farmer-password"));
+      const page = await context.newPage();
+      await page.goto("/motor-control");
       await expect(page.getByTestId("verify-notice")).toBeVisible();
-      await checkScreen(page, "/motor-control (not verified)", texts["motor.title"], language, problems);
+      const dashboard = { heading: (all: Texts) => all["motor.title"], words: true };
+      await look(page, "/motor-control (not verified)", language, dashboard, problems);
       await page.goto("/verify-number");
-      await checkScreen(page, "/verify-number", texts["verify.title"], language, problems);
+      await look(page, "/verify-number", language, { heading: (all) => all["verify.title"] }, problems);
       await page.getByTestId("resend-code").click();
       await expect(page).toHaveURL(/\/verify-number\?sent=1$/);
-      await checkScreen(page, "/verify-number?sent=1", texts["verify.title"], language, problems);
+      await look(page, "/verify-number?sent=1", language, { heading: (all) => all["verify.title"] }, problems);
+      await page.locator("input[name=code]").fill("000000");
+      await page.getByTestId("code-submit").click();
+      await expect(page.getByRole("alert")).toBeVisible();
+      await look(page, "/verify-number (wrong code)", language, { words: true }, problems);
       expect(problems).toEqual([]);
-    });
+    } finally {
+      await context.close();
+    }
   });
 }
