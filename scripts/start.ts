@@ -133,8 +133,10 @@ async function main() {
       // The tests' own push services Web Push may reach; never set by a plain `npm start`.
       ...(options["test-push-hosts"] ? { PUSH_TEST_HOSTS: options["test-push-hosts"] } : {}),
     },
+    // Quiet (the e2e tests' Worker), the Worker's errors are still shown: a test that met a 500
+    // says why in the same output.
     onOutput: (chunk) => {
-      if (!options.quiet) process.stdout.write(chunk.replace(/^(?=.)/gm, "  [worker] "));
+      if (!options.quiet || chunk.includes("[ERROR]")) process.stdout.write(chunk.replace(/^(?=.)/gm, "  [worker] "));
     },
   });
   children.push(worker.process);
