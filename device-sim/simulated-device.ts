@@ -386,6 +386,7 @@ export class SimulatedDevice extends EventEmitter {
       const delay = Math.round(Math.random() * ceiling);
       this.reconnectAttempt++;
       this.options.log?.(`[${deviceId}] closed (${code}), reconnecting in ${delay} ms`);
+      this.emit("reconnecting", { delayMs: delay, ceilingMs: ceiling });
       this.reconnectTimer = setTimeout(() => this.connect(), delay);
     });
   }
@@ -842,6 +843,7 @@ export class SimulatedDevice extends EventEmitter {
     this.lastFrameSentAt = Date.now();
     this.counters.bytesSent += bytes + frameOverhead(bytes, true);
     this.socket.send(text);
+    this.emit("sent", text, this.lastFrameSentAt);
     if (this.connected) this.startHeartbeat();
   }
 }

@@ -3,7 +3,8 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { ratedCurrent } from "../../device-sim/motor-model.ts";
-import type { SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
+import type { SimulatedDevice, SimulatedDeviceOptions } from "../../device-sim/simulated-device.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { type FakeHub, simulatedBox, startFakeHub, startFirmwareServer } from "./fake-hub.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -43,6 +44,16 @@ async function runningBox(overrides: Partial<SimulatedDeviceOptions> = {}) {
 const basic = (deviceId: string, key: string) => `Basic ${Buffer.from(`${deviceId}:${key}`).toString("base64")}`;
 const rated = ratedCurrent("3phase", 5);
 
+/** A millisecond clock read twice may differ by a tick less than the timer's delay. */
+const CLOCK_TICK_MS = 2;
+
+/** Every frame `device` sends from now on, with when it sent it by its own clock. */
+function framesSentBy(device: SimulatedDevice): { text: string; at: number }[] {
+  const sent: { text: string; at: number }[] = [];
+  device.on("sent", (text: string, at: number) => sent.push({ text, at }));
+  return sent;
+}
+
 describe("connection", () => {
   it("connects with Basic device credentials and says hello with its identity and relay", async () => {
     const fakeHub = await hub();
@@ -65,19 +76,30 @@ describe("connection", () => {
   it("sends heartbeats at the interval the hub asks for", async () => {
     const fakeHub = await hub();
     const device = await connected(fakeHub);
-    const before = device.counters.framesSent;
-    await new Promise((resolve) => setTimeout(resolve, 1_150));
-    expect(device.counters.framesSent).toBe(before + 1);
-    expect(fakeHub.rawIn.at(-1)).toBe("ping");
+    const sent = framesSentBy(device);
+    const hello = device.lastFrameSentAt!;
+    await expect.poll(() => sent.length).toBeGreaterThanOrEqual(2);
+    // With nothing else to say, each frame is a ping, a full interval (1 s) after the one before,
+    // by the box's own clock: a slow machine delays them, never brings them forward.
+    expect(sent.slice(0, 2).map((frame) => frame.text)).toEqual(["ping", "ping"]);
+    expect(sent[0]!.at - hello).toBeGreaterThanOrEqual(1_000 - CLOCK_TICK_MS);
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(1_000 - CLOCK_TICK_MS);
+    await expect.poll(() => fakeHub.rawIn.filter((text) => text === "ping").length).toBe(2);
   });
 
   it("sends no heartbeat while other frames already prove it is alive", async () => {
     const fakeHub = await hub();
     fakeHub.heartbeatSeconds = 2;
-    await connected(fakeHub);
+    const device = await connected(fakeHub);
+    const sent = [{ text: "hello", at: device.lastFrameSentAt! }];
+    device.on("sent", (text: string, at: number) => sent.push({ text, at }));
     fakeHub.send({ type: "watch", watched: true, intervalSeconds: 1 }); // a power frame every second
-    await new Promise((resolve) => setTimeout(resolve, 4_500));
-    expect(fakeHub.rawIn.filter((text) => text === "ping")).toEqual([]);
+    await expect.poll(() => sent.filter((frame) => frame.text.includes('"power"')).length).toBeGreaterThanOrEqual(4);
+    // A ping only after 2 s without a frame: with a power frame every second, none (a machine so
+    // slow that a second's frame came 2 s late may send one, and only then).
+    sent.forEach((frame, index) => {
+      if (frame.text === "ping") expect(frame.at - sent[index - 1]!.at).toBeGreaterThanOrEqual(2_000 - CLOCK_TICK_MS);
+    });
   });
 
   it("reconnects after the connection drops, says hello again and keeps its relay", async () => {
@@ -106,12 +128,18 @@ describe("connection", () => {
     const fakeHub = await hub({ refuseWith: 401 });
     const device = simulator(fakeHub, { reconnectBaseMs: 20, reconnectMaxMs: 100 });
     const refusals: number[] = [];
+    const waits: { delayMs: number; ceilingMs: number }[] = [];
     device.on("refused", (status: number) => refusals.push(status));
+    device.on("reconnecting", (wait: { delayMs: number; ceilingMs: number }) => waits.push(wait));
     device.start();
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(refusals.length).toBeGreaterThanOrEqual(3);
+    // However slow the machine, the sixth try is as far as the ceiling's doubling needs.
+    await expect.poll(() => waits.length, { timeout: CONDITION_LIMIT_MS }).toBeGreaterThanOrEqual(6);
+    expect(refusals.length).toBeGreaterThanOrEqual(5);
     expect(refusals.every((status) => status === 401)).toBe(true);
-    expect(refusals.length).toBeLessThan(600 / 5);
+    // The ceiling doubles from the base up to the maximum; each wait is drawn below it.
+    expect(waits.slice(0, 6).map((wait) => wait.ceilingMs)).toEqual([20, 40, 80, 100, 100, 100]);
+    for (const wait of waits) expect(wait.delayMs).toBeLessThanOrEqual(wait.ceilingMs);
+    expect(new Set(waits.map((wait) => wait.delayMs)).size).toBeGreaterThan(1);
   });
 
   it("counts payload and framing bytes both ways", async () => {
