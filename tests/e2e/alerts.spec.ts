@@ -146,7 +146,6 @@ function expectNone(subscription: TestSubscription, kind: PushKind, since: numbe
 test("the hub alerts the farmer's phones for every kind, each in its own language, one tag per kind", async ({
   request,
 }) => {
-  test.setTimeout(180_000);
   const { farmer, device, pump } = await ownPump(request);
   const hindi = await subscribe(request, farmer, "hi");
   const english = await subscribe(
@@ -214,7 +213,6 @@ test("the hub alerts the farmer's phones for every kind, each in its own languag
 });
 
 test("a scheduled run carried out, and one missed while the box is offline, alert the farmer", async ({ request }) => {
-  test.setTimeout(240_000);
   const { farmer, device, pump } = await ownPump(request);
   const phone = await subscribe(request, farmer, "en", ["schedule"]);
   // The next IST minute at least 20 s away, and the one after it.
