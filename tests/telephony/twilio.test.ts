@@ -17,9 +17,19 @@ import {
 
 const BASIC = `Basic ${Buffer.from(`${TWILIO_CONFIG.accountSid}:${TWILIO_CONFIG.authToken}`).toString("base64")}`;
 
+/** A webhook as Twilio posts it: every one names the account first. */
 function webhook(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): InboundWebhook {
-  return { method: "POST", url, headers: new Headers(headers), params: Object.entries(fields) };
+  return {
+    method: "POST",
+    url,
+    headers: new Headers(headers),
+    params: Object.entries({ AccountSid: TWILIO_CONFIG.accountSid, ...fields }),
+  };
 }
+
+/** Call and message ids of Twilio's shape: `CA` or `SM` and 32 hex digits. */
+const callSid = (digit: string) => `CA${digit.repeat(32)}`;
+const messageSid = (digit: string) => `SM${digit.repeat(32)}`;
 
 describe("the Twilio adapter sends", () => {
   it("an SMS as Messages.json wants it, and reads the Message resource", async () => {
@@ -198,7 +208,10 @@ describe("the Twilio adapter checks and reads webhooks", () => {
     ]) {
       const reading = provider.readWebhook(
         "call-status",
-        webhook("https://pump.example.in/api/telephony/twilio/call-status", { CallSid: "CA1", CallStatus: twilio! }),
+        webhook("https://pump.example.in/api/telephony/twilio/call-status", {
+          CallSid: callSid("1"),
+          CallStatus: twilio!,
+        }),
       );
       expect(reading).toMatchObject({ ok: true, event: { status: ours, reference: null, durationSeconds: null } });
     }
@@ -206,7 +219,7 @@ describe("the Twilio adapter checks and reads webhooks", () => {
       provider.readWebhook(
         "call-status",
         webhook("https://pump.example.in/api/telephony/twilio/call-status", {
-          CallSid: "CA1",
+          CallSid: callSid("1"),
           CallStatus: "answered-by-a-robot",
         }),
       ),
@@ -215,7 +228,7 @@ describe("the Twilio adapter checks and reads webhooks", () => {
       provider.readWebhook(
         "inbound-sms",
         webhook("https://pump.example.in/api/telephony/twilio/inbound-sms", {
-          MessageSid: "SM1",
+          MessageSid: messageSid("1"),
           From: "+919876543210",
           To: "+918000000001",
           Body: "बंद",
@@ -226,7 +239,10 @@ describe("the Twilio adapter checks and reads webhooks", () => {
     expect(
       provider.readWebhook(
         "inbound-call",
-        webhook("https://pump.example.in/api/telephony/twilio/inbound-call", { CallSid: "CA2", From: "+14155550100" }),
+        webhook("https://pump.example.in/api/telephony/twilio/inbound-call", {
+          CallSid: callSid("2"),
+          From: "+14155550100",
+        }),
       ),
     ).toMatchObject({ ok: true, event: { type: "missedCall", from: { raw: "+14155550100", mobileNo: null } } });
   });
@@ -237,7 +253,7 @@ describe("the Twilio adapter checks and reads webhooks", () => {
       webhook(
         "https://pump.example.in/api/telephony/twilio/voice?lang=hi&kind=dryRun&pumpName=%E0%A4%95%E0%A5%81%E0%A4%86%E0%A4%81&ref=stop%3AX&at=1",
         {
-          CallSid: "CA3",
+          CallSid: callSid("3"),
         },
       ),
     );
@@ -253,7 +269,7 @@ describe("the Twilio adapter checks and reads webhooks", () => {
     const unnamed = provider.readWebhook(
       "voice",
       webhook("https://pump.example.in/api/telephony/twilio/voice?lang=hi&kind=nothing&pumpName=x&ref=stop%3AX&at=1", {
-        CallSid: "CA3",
+        CallSid: callSid("3"),
       }),
     );
     expect(unnamed).toEqual({ ok: false, problem: "the call's URL names no alert" });
@@ -278,17 +294,17 @@ describe("the Twilio adapter and switching from any phone", () => {
     const call = (query: string) =>
       provider.readWebhook(
         "inbound-call",
-        webhook(`${base}/inbound-call${query}`, { CallSid: "CA3", From: "+919876543210" }),
+        webhook(`${base}/inbound-call${query}`, { CallSid: callSid("3"), From: "+919876543210" }),
       );
     expect(call("?line=start")).toMatchObject({
       event: { type: "missedCall", line: "start" },
-      replayKey: "inbound-call:CA3",
+      replayKey: `inbound-call:${callSid("3")}`,
       reply: { body: '<?xml version="1.0" encoding="UTF-8"?><Response><Reject reason="busy"/></Response>' },
     });
     expect(call("")).toMatchObject({ event: { type: "missedCall", line: "stop" } });
     expect(call("?line=menu")).toMatchObject({
-      event: { type: "menuCall", callId: "CA3", from: { mobileNo: "9876543210" } },
-      replayKey: "menu-call:CA3",
+      event: { type: "menuCall", callId: callSid("3"), from: { mobileNo: "9876543210" } },
+      replayKey: `menu-call:${callSid("3")}`,
     });
   });
 
@@ -309,11 +325,79 @@ describe("the Twilio adapter and switching from any phone", () => {
     );
     const key = provider.readWebhook(
       "keypress",
-      webhook(`${base}/keypress?menu=2&lang=hi`, { CallSid: "CA4", Digits: "3" }),
+      webhook(`${base}/keypress?menu=2&lang=hi`, { CallSid: callSid("4"), Digits: "3" }),
     );
     expect(key).toMatchObject({
-      event: { type: "keypress", callId: "CA4", digits: "3", menu: true, menuStep: 2 },
-      replayKey: "keypress:CA4:3:menu2",
+      event: { type: "keypress", callId: callSid("4"), digits: "3", menu: true, menuStep: 2 },
+      replayKey: `keypress:${callSid("4")}:3:menu2`,
     });
+  });
+});
+
+describe("the Twilio adapter reads only Twilio's own fields", () => {
+  const provider = twilioProvider(TWILIO_CONFIG);
+  const base = "https://pump.example.in/api/telephony/twilio";
+  const ringing = { CallSid: callSid("a"), From: "+919876543210", To: "+918000000001", CallStatus: "ringing" };
+
+  it("refuses a captured call whose field boundary was moved: the signature holds, the id does not", async () => {
+    // Twilio signs names and values with nothing between them: these two sign the same text.
+    const url = `${base}/inbound-call?line=start`;
+    const captured = { AccountSid: TWILIO_CONFIG.accountSid, ...ringing };
+    const { CallStatus, ...rest } = captured;
+    const resplit = { ...rest, CallSid: `${captured.CallSid}CallStatus${CallStatus}` };
+    const signature = await twilioSignature(TWILIO_CONFIG.authToken, url, Object.entries(captured));
+    expect(await twilioSignature(TWILIO_CONFIG.authToken, url, Object.entries(resplit))).toBe(signature);
+    const headers = { "X-Twilio-Signature": signature };
+    expect(provider.readWebhook("inbound-call", webhook(url, captured, headers))).toMatchObject({ ok: true });
+    expect(provider.readWebhook("inbound-call", webhook(url, resplit, headers))).toEqual({
+      ok: false,
+      problem: "CallSid is not a Twilio id",
+    });
+  });
+
+  it("refuses a name given twice, a name Twilio does not send there, a wrong-shaped id and no AccountSid", () => {
+    const read = (kind: "inbound-call" | "inbound-sms", params: [string, string][]) =>
+      provider.readWebhook(kind, { method: "POST", url: `${base}/${kind}`, headers: new Headers(), params });
+    const account: [string, string] = ["AccountSid", TWILIO_CONFIG.accountSid];
+    expect(read("inbound-call", [account, ...Object.entries(ringing)])).toMatchObject({ ok: true });
+    expect(read("inbound-call", [account, ...Object.entries(ringing), ["CallSid", callSid("b")]])).toEqual({
+      ok: false,
+      problem: "CallSid is given twice",
+    });
+    expect(read("inbound-call", [account, ...Object.entries(ringing), ["Body", "ON"]])).toEqual({
+      ok: false,
+      problem: "Body is not a field of Twilio's inbound-call webhook",
+    });
+    expect(read("inbound-call", [account, ...Object.entries({ ...ringing, CallSid: `CA${"A".repeat(32)}` })])).toEqual({
+      ok: false,
+      problem: "CallSid is not a Twilio id",
+    });
+    expect(read("inbound-call", Object.entries(ringing))).toEqual({ ok: false, problem: "AccountSid is required" });
+    expect(read("inbound-call", [["AccountSid", "AC1"], ...Object.entries(ringing)])).toEqual({
+      ok: false,
+      problem: "AccountSid is not a Twilio id",
+    });
+    const sms = { MessageSid: messageSid("c"), From: "+919876543210", To: "+918000000001", Body: "OFF" };
+    expect(
+      read("inbound-sms", [account, ...Object.entries(sms), ["MediaUrl0", "https://api.twilio.com/m"]]),
+    ).toMatchObject({ ok: true });
+    expect(
+      read("inbound-sms", [account, ...Object.entries({ ...sms, MessageSid: `${sms.MessageSid}BodyOFF` })]),
+    ).toEqual({
+      ok: false,
+      problem: "MessageSid is not a Twilio id",
+    });
+  });
+
+  it("verifies only a webhook that names our account", async () => {
+    const url = `${base}/inbound-call`;
+    const signature = await twilioSignature(TWILIO_CONFIG.authToken, url, Object.entries(ringing));
+    const unnamed: InboundWebhook = {
+      method: "POST",
+      url,
+      headers: new Headers({ "X-Twilio-Signature": signature }),
+      params: Object.entries(ringing),
+    };
+    expect(await provider.verifyWebhook("inbound-call", unnamed)).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import {
   xml,
 } from "./provider.ts";
 import type { SmsLanguage } from "./sms-templates.ts";
+import { twilioFieldsProblem } from "./twilio-fields.ts";
 import { alertCallText, isPhoneAlertKind, voiceText } from "./voice-scripts.ts";
 import { eventReading, type ProviderFields, readSharedWebhook, SHARED_CALL_STATUSES } from "./webhook-readings.ts";
 
@@ -53,6 +54,8 @@ const FIELDS: ProviderFields = {
 };
 
 export function readTwilioWebhook(kind: WebhookKind, webhook: InboundWebhook): WebhookReading {
+  const problem = twilioFieldsProblem(kind, webhook);
+  if (problem) return { ok: false, problem };
   const query = new URL(webhook.url).searchParams;
   const language = languageOf(query.get("lang"));
   const reference = referenceFrom(query.get("ref"), query.get("at"));

@@ -138,9 +138,9 @@ export function twilioProvider(config: TwilioConfig, fetcher: typeof fetch = fet
         webhook.url,
         webhook.method === "POST" ? webhook.params : [],
       );
-      // A signature made with our token for another account's resource is still not ours.
-      const account = param(webhook, "AccountSid");
-      return signed && (account === null || account === config.accountSid);
+      // A signature made with our token for another account's resource is still not ours, and
+      // every webhook Twilio sends names the account it comes for.
+      return signed && param(webhook, "AccountSid") === config.accountSid;
     },
 
     spokenReply(language: SmsLanguage, text: string): WebhookReply {
