@@ -281,4 +281,6 @@ export type DryRunCheckOutcome =
 /** Commissioning's first step (DeviceHub.commissionSupply): the box's own reading of every phase. */
 export type SupplyOutcome =
   | { ok: true; voltages: number[]; everyPhase: boolean }
-  | { ok: false; code: "offline" | "timeout" | "notAllowed" };
+  | { ok: false; code: "offline" | "timeout" | "notAllowed" }
+  /** The box was asked for a reading less than a minute ago (the farmer's power call's budget). */
+  | { ok: false; code: "tooSoon"; retryAfterSeconds: number };

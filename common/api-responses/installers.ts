@@ -113,7 +113,8 @@ export const installerBoxesResponseSchema = z.object({
   installed: z.array(
     z.object({
       deviceId: z.string(),
-      online: z.boolean(),
+      /** Null once handed over: the box's state is then its farmer's alone. */
+      online: z.nullable(z.boolean()),
       lastSeenAt: z.nullable(z.string()),
       installedAt: z.string(),
       handedOverAt: z.nullable(z.string()),

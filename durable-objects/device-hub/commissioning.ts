@@ -9,8 +9,9 @@ import type { DryRunCheckResultMessage, TestRunResultMessage } from "../../commo
 import type { DryRunCheckOutcome, SupplyOutcome, TestRunOutcome } from "../../common/hub-contract.ts";
 import { protectionLimits } from "../../common/protection.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { findInstallation } from "../../worker/db/installers.ts";
+import { installationInHandsOf } from "../../worker/db/installers.ts";
 import type { MotorCommands } from "./commands.ts";
+import type { FreshReadings } from "./fresh-readings.ts";
 import { Room } from "./room.ts";
 
 /** How long past the run's own seconds the hub waits for its result. */
@@ -27,13 +28,12 @@ type Waiting = {
   fail: (failure: Failure) => void;
 };
 
-export class Commissioning extends Room<{ commands: MotorCommands }> {
+export class Commissioning extends Room<{ commands: MotorCommands; readings: FreshReadings }> {
   #waiting: Waiting | null = null;
 
-  /** Whether the box is in this installer's hands, by D1's installation (not handed over). */
+  /** Whether the box is in this installer's hands, by D1's installation (not handed over, its farmer the owner). */
   async #inHand(installerUserId: number): Promise<boolean> {
-    const installation = await findInstallation(getDb(this.hub.env.DB), this.hub.deviceId);
-    return installation?.installerUserId === installerUserId && installation.handedOverAt === null;
+    return (await installationInHandsOf(getDb(this.hub.env.DB), installerUserId, this.hub.deviceId)) !== undefined;
   }
 
   /**
@@ -42,9 +42,14 @@ export class Commissioning extends Room<{ commands: MotorCommands }> {
    */
   async supply(installerUserId: number): Promise<SupplyOutcome> {
     if (!(await this.#inHand(installerUserId))) return { ok: false, code: "notAllowed" };
-    const frame = await this.rooms.commands.requestFrame("power");
-    if (!frame.ok) return { ok: false, code: frame.code === "offline" ? "offline" : "timeout" };
-    const voltages = frame.message.voltages ?? [];
+    // On the farmer's power call's budget: each request costs the box's SIM and queues a frame.
+    const read = await this.rooms.readings.boxPower();
+    if (!read.ok) {
+      if (read.code === "tooSoon")
+        return { ok: false, code: "tooSoon", retryAfterSeconds: Math.ceil(read.retryAfterMs / 1000) };
+      return { ok: false, code: read.code === "offline" ? "offline" : "timeout" };
+    }
+    const voltages = read.reading.voltages ?? [];
     return { ok: true, voltages, everyPhase: voltages.length > 0 && voltages.every((volts) => volts > 0) };
   }
 

@@ -15,6 +15,8 @@ import { Room } from "./room.ts";
 import { emptyHealth } from "./state.ts";
 
 type Kind = "power" | "health";
+/** The box was asked for a reading too recently to be asked again. */
+type TooSoon = { ok: false; code: "tooSoon"; retryAfterMs: number };
 type ReadingOf<K extends Kind> = K extends "power" ? PowerData : HealthData;
 
 export class FreshReadings extends Room<{ commands: MotorCommands }> {
@@ -39,8 +41,29 @@ export class FreshReadings extends Room<{ commands: MotorCommands }> {
     if (underWay) return underWay as Promise<ReadingResult<ReadingOf<K>>>;
     const asked = state.current.readingRequestedAt;
     if (asked !== null && now - asked < READING_REQUEST_INTERVAL_MS) return this.#latest(kind, now);
+    return this.#ask(kind, now);
+  }
+
+  /**
+   * A power reading the box takes now, never the hub's latest (commissioning's supply check, where
+   * a confirmed OFF's reading without volts would mislead): on the same budget as the farmer's
+   * requests, one request frame per READING_REQUEST_INTERVAL_MS, sharing a power request under
+   * way; sooner than that, how long until the box may be asked.
+   */
+  async boxPower(now = Date.now()): Promise<ReadingResult<PowerData> | TooSoon> {
+    if (!this.hub.sockets.device()) return OFFLINE;
+    const underWay = this.#inFlight.get("power");
+    if (underWay) return underWay as Promise<ReadingResult<PowerData>>;
+    const asked = this.hub.state.current.readingRequestedAt;
+    if (asked !== null && now - asked < READING_REQUEST_INTERVAL_MS) {
+      return { ok: false, code: "tooSoon", retryAfterMs: READING_REQUEST_INTERVAL_MS - (now - asked) };
+    }
+    return this.#ask("power", now);
+  }
+
+  #ask<K extends Kind>(kind: K, now: number): Promise<ReadingResult<ReadingOf<K>>> {
     // Counted when it leaves, whatever the answer: an unanswered request cost the SIM too.
-    state.save({ readingRequestedAt: now });
+    this.hub.state.save({ readingRequestedAt: now });
     const trip = this.#roundTrip(kind).finally(() => this.#inFlight.delete(kind));
     this.#inFlight.set(kind, trip);
     return trip;

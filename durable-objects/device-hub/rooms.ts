@@ -73,7 +73,7 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const ota = new FirmwareUpdates(hub, { commands, log });
   const link = new DeviceLink(hub, { commands, ota, view, alerts, usage });
   const windows = new WindowRuns(hub, { commands, log, alerts, book });
-  const commissioning = new Commissioning(hub, { commands });
+  const commissioning = new Commissioning(hub, { commands, readings });
   const frames = new DeviceFrames(
     hub,
     { link, commands, protection, power, ota, debug, view, windows, commissioning },

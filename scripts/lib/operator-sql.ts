@@ -120,7 +120,9 @@ export function operatorSql(statement: OperatorStatement): string {
       deviceId(statement.deviceId);
       userId(statement.ownerUserId);
       time(statement.now);
-      return relinkStatements(statement).map(writtenOut).join("\n");
+      return relinkStatements({ deviceId: statement.deviceId, owner: statement.ownerUserId, now: statement.now })
+        .map(writtenOut)
+        .join("\n");
     case "findHubNotice":
       return `SELECT version FROM hub_notices WHERE device_id = ${deviceId(statement.deviceId)};`;
     case "listDevices":

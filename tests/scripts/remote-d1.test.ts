@@ -65,14 +65,15 @@ describe("operatorSql", () => {
     // The Worker's own relink (common/access-change-sql.ts), its parameters written in; the
     // middle three give a first box the settings kept for the account (common/first-box-sql.ts).
     const relink = operatorSql({ op: "relinkDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: 42, now: 5 }).split("\n");
-    expect([...relink.slice(0, 2), relink.at(-1)]).toEqual([
+    expect([...relink.slice(0, 3), relink.at(-1)]).toEqual([
       `INSERT INTO hub_notices (device_id, asked_at) SELECT id, 5 FROM devices WHERE id = 'SNC-ABCDEFGH' ${HUB_NOTICE_UPSERT};`,
       "DELETE FROM device_members WHERE device_id = 'SNC-ABCDEFGH' AND (SELECT owner_user_id FROM devices WHERE id = 'SNC-ABCDEFGH') IS NOT 42;",
+      "UPDATE installations SET handed_over_at = 5 WHERE device_id = 'SNC-ABCDEFGH' AND handed_over_at IS NULL AND farmer_user_id IS NOT 42;",
       "UPDATE devices SET linked_at = CASE WHEN owner_user_id IS 42 THEN linked_at WHEN 42 IS NULL THEN NULL ELSE 5 END, " +
         "start_by_missed_call = CASE WHEN owner_user_id IS 42 THEN start_by_missed_call ELSE 0 END, " +
         "owner_user_id = 42 WHERE id = 'SNC-ABCDEFGH' RETURNING id;",
     ]);
-    expect(relink.slice(2, -1)).toEqual(forAccount.slice(1));
+    expect(relink.slice(3, -1)).toEqual(forAccount.slice(1));
     expect(operatorSql({ op: "relinkDevice", deviceId: "SNC-ABCDEFGH", ownerUserId: null, now: 5 })).toContain(
       "IS NOT NULL;",
     );

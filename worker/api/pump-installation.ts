@@ -18,7 +18,10 @@ const iso = (at: number | null) => (at === null ? null : new Date(at).toISOStrin
 
 export const pumpInstallationRoutes = new Hono<ApiEnv>()
   .get("/:deviceId/installation", requirePump("see", "user", "admin"), async (c) => {
-    const found = await findInstallation(getDb(c.env.DB), c.var.pump.device.id);
+    const { device } = c.var.pump;
+    const installation = await findInstallation(getDb(c.env.DB), device.id);
+    // An installation for an owner before a relink is not this owner's: nobody installed it for them.
+    const found = installation?.farmerUserId === device.ownerUserId ? installation : undefined;
     return respond(c, installationResponseSchema, {
       success: true,
       installation: found

@@ -1,6 +1,6 @@
 // Registration and login, shared by the JSON API and the web forms' route actions.
 
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/credentials.ts";
 import { weakPasswordReason } from "../../common/password-policy.ts";
@@ -163,47 +163,30 @@ export async function changePassword(
   const weakness = weakPasswordReason(input.newPassword, user.mobileNo);
   if (weakness) throw apiError(400, weakness);
   if (input.newPassword === input.currentPassword) throw apiError(400, "samePassword");
-  const endedSessions = await replacePassword(env, account.id, await hashPassword(input.newPassword), {
-    keptSessionId: user.sessionId,
-    verifiesNumber: false,
-  });
+  const endedSessions = await replacePassword(env, account.id, await hashPassword(input.newPassword), user.sessionId);
   return { endedSessions };
 }
 
 /**
- * Sets a new password and ends every session of the account but `keptSessionId` (every one when
- * null), in both areas: the new hash, the end of the sessions and of their phones' alerts are one
- * D1 batch, then the realtime sockets those sessions opened close. `verifiesNumber`: a code sent
- * to the number proved it too. How many sessions it ended.
+ * Sets a new password and ends every session of the account but `keptSessionId`, in both areas:
+ * the new hash, the end of the sessions and of their phones' alerts are one D1 batch, then the
+ * realtime sockets those sessions opened close. How many sessions it ended. (A new password by a
+ * code takes the whole account back: take-back.ts.)
  */
-export async function replacePassword(
+async function replacePassword(
   env: AccountsEnv & SocketEnv,
   accountId: number,
   passwordHash: string,
-  options: { keptSessionId: string | null; verifiesNumber: boolean },
+  keptSessionId: string,
 ): Promise<number> {
   const db = getDb(env.DB);
   const now = Date.now();
-  const { keptSessionId } = options;
   const [, ended] = await db.batch([
-    db
-      .update(users)
-      .set(
-        options.verifiesNumber
-          ? { passwordHash, numberVerifiedAt: sql`coalesce(${users.numberVerifiedAt}, ${now})` }
-          : { passwordHash },
-      )
-      .where(eq(users.id, accountId)),
+    db.update(users).set({ passwordHash }).where(eq(users.id, accountId)),
     db
       .update(sessions)
       .set({ revokedAt: now })
-      .where(
-        and(
-          eq(sessions.userId, accountId),
-          keptSessionId === null ? undefined : ne(sessions.id, keptSessionId),
-          isNull(sessions.revokedAt),
-        ),
-      )
+      .where(and(eq(sessions.userId, accountId), ne(sessions.id, keptSessionId), isNull(sessions.revokedAt)))
       .returning({ id: sessions.id }),
     deleteSubscriptionsOfOtherSessions(db, accountId, keptSessionId),
   ]);

@@ -3,17 +3,18 @@
 // and takes the account back from whoever else had a session. The code is checked by
 // one-time-codes.ts (5 tries counted before each comparison, the address's throttle); a wrong
 // or dead one is refused with how many tries are left. Shared by the API and the pages.
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, exists, isNotNull, isNull } from "drizzle-orm";
 import { hashPassword } from "../../common/credentials.ts";
 import { weakPasswordReason } from "../../common/password-policy.ts";
 import { getDb } from "../db/client.ts";
-import { users } from "../db/schema.ts";
+import { deviceMembers, users } from "../db/schema.ts";
 import { findUserByMobileNo } from "../db/users.ts";
 import { apiError, type HttpError } from "../http/http-error.ts";
-import { type LoginResult, replacePassword, startLogin } from "./accounts.ts";
+import { type LoginResult, startLogin } from "./accounts.ts";
 import { type CodeCheck, type CodeEnv, checkCode } from "./one-time-codes.ts";
 import type { SocketEnv } from "./session-sockets.ts";
 import type { AuthenticatedUser, SessionEnv } from "./sessions.ts";
+import { takeBackAccount } from "./take-back.ts";
 import { authClientOf } from "./throttle.ts";
 
 type CodeAccountsEnv = CodeEnv & SessionEnv & SocketEnv;
@@ -43,10 +44,28 @@ export async function verifyOwnNumber(
   const client = request ? await authClientOf(env, request) : null;
   const check = await checkCode(env, { purpose: "verifyNumber", mobileNo: user.mobileNo, code, client });
   if (!check.ok) throw codeRefusal(400, check);
-  await getDb(env.DB)
-    .update(users)
-    .set({ numberVerifiedAt: Date.now() })
-    .where(and(eq(users.id, user.id), eq(users.mobileNo, user.mobileNo), isNull(users.numberVerifiedAt)));
+  const db = getDb(env.DB);
+  await db.batch([
+    db
+      .update(users)
+      .set({ numberVerifiedAt: Date.now() })
+      .where(and(eq(users.id, user.id), eq(users.mobileNo, user.mobileNo), isNull(users.numberVerifiedAt))),
+    // The password's chooser proved the number: the people they added meanwhile are theirs to keep.
+    db
+      .update(deviceMembers)
+      .set({ addedUnverified: false })
+      .where(
+        and(
+          eq(deviceMembers.invitedByUserId, user.id),
+          exists(
+            db
+              .select({ id: users.id })
+              .from(users)
+              .where(and(eq(users.id, user.id), eq(users.mobileNo, user.mobileNo), isNotNull(users.numberVerifiedAt))),
+          ),
+        ),
+      ),
+  ]);
 }
 
 /** Signs a verified number in to the farmers' area with the sign-in code sent to it, as a password login does. */
@@ -85,10 +104,7 @@ export async function resetPasswordWithCode(
   const db = getDb(env.DB);
   const account = await findUserByMobileNo(db, input.mobileNo);
   if (!account) throw apiError(401, "noCode");
-  const endedSessions = await replacePassword(env, account.id, await hashPassword(input.newPassword), {
-    keptSessionId: null,
-    verifiesNumber: true,
-  });
+  const endedSessions = await takeBackAccount(env, account.id, await hashPassword(input.newPassword));
   const login = await startLogin(env, account, "user", {
     request,
     client,

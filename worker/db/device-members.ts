@@ -64,7 +64,8 @@ export function listInvitationsOf(db: Db, mobileNo: string) {
 /**
  * Invites a number unless the box already has `max` people (members and invitations) or the
  * number is one already: the count, the uniqueness and the insert are one statement, so two
- * invitations at once cannot pass either. Gives no access until the number accepts.
+ * invitations at once cannot pass either. Gives no access until the number accepts. Marked when
+ * the inviter's own number is not proven: a take-back of the account removes it.
  */
 export async function insertInvitation(
   db: Db,
@@ -73,8 +74,8 @@ export async function insertInvitation(
 ): Promise<{ outcome: "added"; row: DeviceMemberRow } | { outcome: "exists" | "full" }> {
   const inserted = await db.$client
     .prepare(
-      `INSERT INTO device_members (device_id, mobile_no, role, label, invited_by_user_id, created_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6
+      `INSERT INTO device_members (device_id, mobile_no, role, label, invited_by_user_id, created_at, added_unverified)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, coalesce((SELECT number_verified_at IS NULL FROM users WHERE id = ?5), 0)
        WHERE (SELECT count(*) FROM device_members WHERE device_id = ?1) < ?7
        ON CONFLICT (device_id, mobile_no) DO NOTHING
        RETURNING ${MEMBER_COLUMNS}`,

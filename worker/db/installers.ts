@@ -168,17 +168,42 @@ export function stockOf(db: Db, installerUserId: number) {
 }
 
 /** The boxes an installer linked, newest first, with their online state (never their farmer's logs). */
-export function installedBy(db: Db, installerUserId: number) {
-  return db
+export async function installedBy(db: Db, installerUserId: number) {
+  const rows = await db
     .select({ installation: installations, online: devices.online, lastSeenAt: devices.lastSeenAt })
     .from(installations)
     .innerJoin(devices, eq(devices.id, installations.deviceId))
     .where(eq(installations.installerUserId, installerUserId))
     .orderBy(desc(installations.installedAt), asc(installations.deviceId));
+  // Once handed over (or ended by a relink) the box's state is its farmer's alone: the installer
+  // keeps only the record of their own visit (when, and the report of what they measured and set).
+  return rows.map((row) => (row.installation.handedOverAt === null ? row : { ...row, online: null, lastSeenAt: null }));
 }
 
 export function findInstallation(db: Db, deviceId: string) {
   return db.query.installations.findFirst({ where: eq(installations.deviceId, deviceId) });
+}
+
+/**
+ * The box's installation if it is still in installer `installerUserId`'s hands: theirs, not
+ * handed over, and for the farmer who owns the box now. A relink ends an installation in its
+ * batch (common/access-change-sql.ts); the owner is checked as well, so that no other way an
+ * owner changes leaves an installer with someone else's pump.
+ */
+export async function installationInHandsOf(db: Db, installerUserId: number, deviceId: string) {
+  const [row] = await db
+    .select({ installation: installations })
+    .from(installations)
+    .innerJoin(devices, eq(devices.id, installations.deviceId))
+    .where(
+      and(
+        eq(installations.deviceId, deviceId),
+        eq(installations.installerUserId, installerUserId),
+        isNull(installations.handedOverAt),
+        eq(installations.farmerUserId, devices.ownerUserId),
+      ),
+    );
+  return row?.installation;
 }
 
 export function findClaim(db: Db, deviceId: string) {

@@ -8,10 +8,10 @@ import { hashClaimCode } from "../../common/claim-codes.ts";
 import { generateDeviceKey, hashPassword } from "../../common/credentials.ts";
 import type { SqlStatement } from "../../common/sql-statement.ts";
 import { checkCode, requestCode } from "../auth/one-time-codes.ts";
+import { finishTakeBack, takeBackStatements, takenBackFrom } from "../auth/take-back.ts";
 import { type AuthClient, authClientOf, type ThrottleEnv } from "../auth/throttle.ts";
 import { getDb } from "../db/client.ts";
 import { CLAIMABLE_SQL, claimableBy, findClaim, markClaimPending } from "../db/installers.ts";
-import { users } from "../db/schema.ts";
 import { findUserByMobileNo } from "../db/users.ts";
 import { apiError } from "../http/http-error.ts";
 import { relinkPump } from "../services/pump-relink.ts";
@@ -90,19 +90,22 @@ export async function startClaim(
  * The statements that hold with the relink or not at all: the installation is written only
  * while the claim is this installer's for this number, unused, and the box has no owner (the
  * installer's name comes from that check, and is NOT NULL: a claim no longer live fails the
- * whole batch), and the box is still theirs to claim (CLAIMABLE_SQL: taken back from their
- * stock, or their region changed, since the first step, it is not); the claim code is used up. The box stays in the installer's stock, which lists
- * only boxes without an owner.
+ * whole batch, and with it everything before: an account made for the farmer, a take-back),
+ * and the box is still theirs to claim (CLAIMABLE_SQL: taken back from their stock, or their
+ * region changed, since the first step, it is not); the claim code is used up. The box stays in
+ * the installer's stock, which lists only boxes without an owner.
  */
 function claimStatements(claim: {
   deviceId: string;
   installerUserId: number;
   installerMobileNo: string;
   farmerMobileNo: string;
-  farmerUserId: number;
+  farmer: FarmerAccount;
   now: number;
 }): SqlStatement[] {
-  const { deviceId, installerUserId, installerMobileNo, farmerMobileNo, farmerUserId, now } = claim;
+  const { deviceId, installerUserId, installerMobileNo, farmerMobileNo, farmer, now } = claim;
+  // ?4 is the farmer's number: an account made in this batch is found by it.
+  const farmerId = typeof farmer === "number" ? "?6" : "(SELECT id FROM users WHERE mobile_no = ?4)";
   return [
     {
       sql:
@@ -110,37 +113,66 @@ function claimStatements(claim: {
         "VALUES (?1, ?2, (SELECT i.name FROM box_claims c JOIN installers i ON i.user_id = c.pending_by_user_id " +
         "WHERE c.device_id = ?1 AND c.used_at IS NULL AND c.pending_by_user_id = ?2 AND c.pending_mobile_no = ?4 " +
         "AND (SELECT owner_user_id FROM devices WHERE id = ?1) IS NULL " +
-        `AND ${CLAIMABLE_SQL("?1", "?2")}), ?3, ?5, ?6) ` +
+        `AND ${CLAIMABLE_SQL("?1", "?2")}), ?3, ${farmerId}, ?5) ` +
         "ON CONFLICT (device_id) DO UPDATE SET installer_user_id = excluded.installer_user_id, " +
         "installer_name = excluded.installer_name, installer_mobile_no = excluded.installer_mobile_no, " +
         "farmer_user_id = excluded.farmer_user_id, installed_at = excluded.installed_at, handed_over_at = NULL, farmer_seen_at = NULL",
-      params: [deviceId, installerUserId, installerMobileNo, farmerMobileNo, farmerUserId, now],
+      params: [
+        deviceId,
+        installerUserId,
+        installerMobileNo,
+        farmerMobileNo,
+        now,
+        ...(typeof farmer === "number" ? [farmer] : []),
+      ],
     },
     { sql: "UPDATE box_claims SET used_at = ?2 WHERE device_id = ?1 AND used_at IS NULL", params: [deviceId, now] },
   ];
 }
 
+/** The account a claimed box goes to: one that exists (by id), or the one this claim makes. */
+type FarmerAccount = number | { accountOf: string };
+
 /**
- * The farmer's account, made for them if the number has none: the code they read out proved the
- * number, so it is verified, and its password is random (the farmer signs in with a code, or
- * sets one with "forgot password"). An existing account is used as it is: a code does not
- * verify an account whose password someone else may have chosen (decision 027).
+ * Who the box goes to, and what must happen to their account in the same batch: the code the
+ * farmer read out proved the number. No account: one is made, verified, with a random password
+ * (the farmer signs in with a code, or sets one with "forgot password"). An account whose number
+ * nobody proved may be a neighbour's who registered the number first and knows its password:
+ * the code takes it back (take-back.ts: its sessions end, its password is one nobody knows, the
+ * people it added unproven go), so the box never reaches whoever chose that password. A verified
+ * account is used as it is.
  */
-async function farmerAccount(env: Pick<Env, "DB">, mobileNo: string, now: number) {
-  const db = getDb(env.DB);
-  const found = await findUserByMobileNo(db, mobileNo);
-  if (found) return found;
-  await db
-    .insert(users)
-    .values({ mobileNo, passwordHash: await hashPassword(generateDeviceKey()), createdAt: now, numberVerifiedAt: now })
-    .onConflictDoNothing({ target: users.mobileNo });
-  return (await findUserByMobileNo(db, mobileNo))!;
+async function farmerAccount(
+  env: Pick<Env, "DB">,
+  mobileNo: string,
+  now: number,
+): Promise<{ farmer: FarmerAccount; statements: SqlStatement[]; takesBack: boolean }> {
+  const found = await findUserByMobileNo(getDb(env.DB), mobileNo);
+  const unknownPassword = await hashPassword(generateDeviceKey());
+  if (!found) {
+    // No ON CONFLICT: a registration of the number since the read above fails the batch, and
+    // the claim is tried again against that account.
+    const made = {
+      sql: "INSERT INTO users (mobile_no, password_hash, created_at, number_verified_at) VALUES (?1, ?2, ?3, ?3)",
+      params: [mobileNo, unknownPassword, now],
+    };
+    return { farmer: { accountOf: mobileNo }, statements: [made], takesBack: false };
+  }
+  if (found.numberVerifiedAt === null) {
+    return { farmer: found.id, statements: takeBackStatements(found.id, unknownPassword, now), takesBack: true };
+  }
+  return { farmer: found.id, statements: [], takesBack: false };
 }
+
+/** The batch failed because the number was registered after the claim read it: a new account may not be made. */
+const numberTaken = (error: unknown) =>
+  error instanceof Error && /UNIQUE constraint failed: users\.mobile_no/.test(String(error.message));
 
 /**
  * Step 2: the installer types the code the farmer read out. A right code links the box to the
  * farmer (through the relink: its hub is told, and takes the settings kept for the account's
- * first box, if any), records the installation and uses up the claim code, all in one batch.
+ * first box, if any), records the installation and uses up the claim code, all in one batch with
+ * whatever the farmer's account needs (farmerAccount); a claim refused there writes nothing.
  */
 export async function confirmClaim(
   env: VisitEnv,
@@ -170,24 +202,46 @@ export async function confirmClaim(
       ? apiError(400, "wrongCode", { triesLeft: check.triesLeft })
       : apiError(400, "noCode");
   }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await linkToFarmer(env, claim);
+    } catch (error) {
+      // Registered a moment ago by someone: the account exists now, and the code takes it back.
+      if (attempt === 1 && numberTaken(error)) continue;
+      throw error;
+    }
+  }
+}
+
+async function linkToFarmer(
+  env: VisitEnv,
+  claim: { installer: { userId: number; mobileNo: string }; deviceId: string; farmerMobileNo: string },
+): Promise<{ farmerUserId: number; hubConfirmed: boolean }> {
+  const db = getDb(env.DB);
   const now = Date.now();
-  const farmer = await farmerAccount(env, claim.farmerMobileNo, now);
-  const statements = claimStatements({
-    deviceId: claim.deviceId,
-    installerUserId: claim.installer.userId,
-    installerMobileNo: claim.installer.mobileNo,
-    farmerMobileNo: claim.farmerMobileNo,
-    farmerUserId: farmer.id,
-    now,
-  });
+  const account = await farmerAccount(env, claim.farmerMobileNo, now);
+  const statements = [
+    ...account.statements,
+    ...claimStatements({
+      deviceId: claim.deviceId,
+      installerUserId: claim.installer.userId,
+      installerMobileNo: claim.installer.mobileNo,
+      farmerMobileNo: claim.farmerMobileNo,
+      farmer: account.farmer,
+      now,
+    }),
+  ];
   try {
-    const relink = await relinkPump(env, claim.deviceId, farmer.id, statements);
+    const relink = await relinkPump(env, claim.deviceId, account.farmer, statements);
     if (!relink.found) throw apiError(409, "boxNotInStock");
-    return { farmerUserId: farmer.id, hubConfirmed: relink.hubConfirmed };
+    if (account.takesBack) await finishTakeBack(env, takenBackFrom(relink.firstResults));
+    const farmerUserId =
+      typeof account.farmer === "number" ? account.farmer : (await findUserByMobileNo(db, claim.farmerMobileNo))!.id;
+    return { farmerUserId, hubConfirmed: relink.hubConfirmed };
   } catch (error) {
     // The batch's own check said no (NOT NULL): the claim was used or taken meanwhile, the box
     // was linked by someone else, or it is no longer theirs to claim (taken back, region
-    // changed). Nothing of it was written.
+    // changed). Nothing of it was written: no account made, none taken back.
     if (
       error instanceof Error &&
       /NOT NULL constraint failed: installations\.installer_name/.test(String(error.message))

@@ -27,6 +27,9 @@ export async function supplyReading(env: VisitEnv, installerUserId: number, devi
   await installationInHand(env, installerUserId, deviceId);
   const outcome = await deviceHub(env, deviceId).commissionSupply(installerUserId);
   if (!outcome.ok) {
+    if (outcome.code === "tooSoon") {
+      throw apiError(429, "throttled", {}, { "Retry-After": String(Math.max(1, outcome.retryAfterSeconds)) });
+    }
     throw outcome.code === "notAllowed"
       ? apiError(403, "handedOver")
       : hubFailureError({ ok: false, code: outcome.code });

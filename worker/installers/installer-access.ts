@@ -4,7 +4,7 @@
 // worker/services/installer-visits.ts gives them to pages.
 
 import { getDb } from "../db/client.ts";
-import { findInstallation, findInstaller, markHandedOver } from "../db/installers.ts";
+import { findInstallation, findInstaller, installationInHandsOf, markHandedOver } from "../db/installers.ts";
 import { apiError } from "../http/http-error.ts";
 import type { TelephonyEnv } from "../telephony/config.ts";
 
@@ -20,13 +20,15 @@ export async function requireInstaller(env: Pick<Env, "DB">, userId: number) {
 
 /**
  * The installer (403 for an account that is none) and an installation still in their hands: 404
- * for a box that was never theirs (as for any box one may not see), 403 once it is handed over.
+ * for a box that was never theirs (as for any box one may not see), 403 once it is handed over
+ * or the box has another owner than the farmer it was installed for (a relink ends it).
  */
 export async function installationInHand(env: Pick<Env, "DB">, installerUserId: number, deviceId: string) {
   const installer = await requireInstaller(env, installerUserId);
-  const installation = await findInstallation(getDb(env.DB), deviceId);
+  const db = getDb(env.DB);
+  const installation = await findInstallation(db, deviceId);
   if (!installation || installation.installerUserId !== installerUserId) throw apiError(404, "pumpNotFound");
-  if (installation.handedOverAt !== null) throw apiError(403, "handedOver");
+  if (!(await installationInHandsOf(db, installerUserId, deviceId))) throw apiError(403, "handedOver");
   return { installer, installation };
 }
 

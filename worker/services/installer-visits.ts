@@ -112,8 +112,9 @@ export async function installerNotesOf(env: Env, userId: number, ownedDeviceId: 
   ]);
   return {
     isInstaller: installer !== undefined,
+    // Only an installation for this owner: one for an owner before a relink is not theirs to see.
     handOver:
-      installation && installation.farmerSeenAt === null
+      installation && installation.farmerSeenAt === null && installation.farmerUserId === userId
         ? {
             deviceId: installation.deviceId,
             installerName: installation.installerName,

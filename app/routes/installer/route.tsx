@@ -131,7 +131,7 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
               <li key={box.deviceId} data-testid={`installed-${box.deviceId}`} className="stack">
                 <strong>{box.deviceId}</strong>
                 <span>
-                  {box.online ? t("installer.online") : t("installer.offline")} ·{" "}
+                  {box.online !== null && <>{box.online ? t("installer.online") : t("installer.offline")} · </>}
                   {t("installer.installedOn", { time: formatDateTime(box.installedAt, language) })}
                 </span>
                 {box.report && (

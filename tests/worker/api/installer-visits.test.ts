@@ -119,15 +119,16 @@ describe("scan to link", () => {
     expect(boxes.installed.map((box) => [box.deviceId, box.handedOverAt])).toEqual([[installer.deviceId, null]]);
   });
 
-  it("links to the farmer's existing account, leaving an unverified number unverified", async () => {
+  it("links to the farmer's existing verified account as it is; an unverified one is taken back (take-back.test.ts)", async () => {
     const admin = await adminToken();
     const installer = await installerWithBox(admin);
-    const farmer = await createUser({ verified: false });
+    const farmer = await createUser();
+    const farmerToken = await loginToken(farmer);
     const sms = await claimAndCode(installer, farmer.mobileNo);
     expect((await confirm(installer, farmer.mobileNo, sms.code)).status).toBe(200);
     expect(await ownerOf(installer.deviceId)).toBe(farmer.id);
-    const row = await getDb(env.DB).query.users.findFirst({ where: eq(users.id, farmer.id) });
-    expect(row?.numberVerifiedAt).toBeNull();
+    // The farmer's own session goes on, and finds the box.
+    expect((await getJson("/api/pumps", farmerToken)).status).toBe(200);
   });
 
   it("refuses a used claim code, a wrong one, and a box from someone else's stock", async () => {

@@ -80,6 +80,12 @@ export const deviceMembers = sqliteTable(
     createdAt: timestamp("created_at").notNull(),
     /** When the invited number's account said yes; null: still an invitation, which lets it do nothing. */
     acceptedAt: timestamp("accepted_at"),
+    /**
+     * The owner who added this person had not proven their number with a code. Whoever proves
+     * it takes the account back (worker/auth/take-back.ts), and what the unproven holder did
+     * with it goes: these rows with it. Cleared when the account verifies in its own session.
+     */
+    addedUnverified: integer("added_unverified", { mode: "boolean" }).notNull().default(false),
   },
   (table) => [
     primaryKey({ columns: [table.deviceId, table.mobileNo] }),

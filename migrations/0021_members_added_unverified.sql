@@ -1,0 +1,1 @@
+ALTER TABLE `device_members` ADD `added_unverified` integer DEFAULT false NOT NULL;
