@@ -79,6 +79,9 @@ test("a power-window run waits for the simulated supply and starts the motor whe
 
   device.inject("powerRestore");
   await expect.poll(() => device.relay).toBe("on");
+  // The relay is on at the box before its ack reaches the hub, which only then counts the run as
+  // running: the page says what the hub knows, so the test waits for the hub, then looks.
+  await expect.poll(async () => (await schedulesOf(page))[0]?.activeRun?.phase).toBe("running");
   await page.reload();
   await expect(item.getByTestId("window-run")).toHaveAttribute("data-phase", "running");
 
