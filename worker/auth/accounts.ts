@@ -1,6 +1,6 @@
 // Registration and login, shared by the JSON API and the web forms' route actions.
 
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../common/credentials.ts";
 import { weakPasswordReason } from "../../common/password-policy.ts";
@@ -134,8 +134,7 @@ export async function startLogin(
   const now = Date.now();
   const { token, expiresAt } = await startSession(env, user.id, audience, now);
   await Promise.all([recordLogin(getDb(env.DB), user.id, now), loginSucceeded(env, user.mobileNo, from.counted)]);
-  const cookies =
-    from.request && from.client ? [await knownDeviceCookie(env, from.request, from.client, user.mobileNo)] : [];
+  const cookies = from.request && from.client ? [await knownDeviceCookie(env, from.request, from.client, user)] : [];
   return { token, expiresAt, user: toPublicUser(user), cookies };
 }
 
@@ -182,7 +181,10 @@ async function replacePassword(
   const db = getDb(env.DB);
   const now = Date.now();
   const [, ended] = await db.batch([
-    db.update(users).set({ passwordHash }).where(eq(users.id, accountId)),
+    db
+      .update(users)
+      .set({ passwordHash, credentialsVersion: sql`${users.credentialsVersion} + 1` })
+      .where(eq(users.id, accountId)),
     db
       .update(sessions)
       .set({ revokedAt: now })

@@ -3,7 +3,7 @@
 // and takes the account back from whoever else had a session. The code is checked by
 // one-time-codes.ts (5 tries counted before each comparison, the address's throttle); a wrong
 // or dead one is refused with how many tries are left. Shared by the API and the pages.
-import { and, eq, exists, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, exists, isNotNull, isNull, sql } from "drizzle-orm";
 import { hashPassword } from "../../common/credentials.ts";
 import { weakPasswordReason } from "../../common/password-policy.ts";
 import { getDb } from "../db/client.ts";
@@ -48,7 +48,7 @@ export async function verifyOwnNumber(
   await db.batch([
     db
       .update(users)
-      .set({ numberVerifiedAt: Date.now() })
+      .set({ numberVerifiedAt: Date.now(), credentialsVersion: sql`${users.credentialsVersion} + 1` })
       .where(and(eq(users.id, user.id), eq(users.mobileNo, user.mobileNo), isNull(users.numberVerifiedAt))),
     // The password's chooser proved the number: the people they added meanwhile are theirs to keep.
     db
@@ -81,7 +81,7 @@ export async function logInWithCode(
   // Only a verified number is sent a sign-in code; one that lost its account or its
   // verification since the code went out is answered as a code that no longer works.
   if (!account?.numberVerifiedAt) throw apiError(401, "noCode");
-  return startLogin(env, account, "user", { request, client, counted: { clientAttempt: null, knownDevice: false } });
+  return startLogin(env, account, "user", { request, client, counted: { clientAttempt: null, knownDevice: null } });
 }
 
 /**
@@ -105,10 +105,12 @@ export async function resetPasswordWithCode(
   const account = await findUserByMobileNo(db, input.mobileNo);
   if (!account) throw apiError(401, "noCode");
   const endedSessions = await takeBackAccount(env, account.id, await hashPassword(input.newPassword));
-  const login = await startLogin(env, account, "user", {
+  // Read again: the known-device cookie this browser gets names the credentials as they are now.
+  const takenBack = (await findUserByMobileNo(db, input.mobileNo)) ?? account;
+  const login = await startLogin(env, takenBack, "user", {
     request,
     client,
-    counted: { clientAttempt: null, knownDevice: false },
+    counted: { clientAttempt: null, knownDevice: null },
   });
   return { ...login, endedSessions };
 }

@@ -16,7 +16,7 @@
 // purpose are inside the MAC, so a code for one never matches another.
 import { getDb } from "../db/client.ts";
 import { type CodePurpose, countTry, markUsed, saveCode } from "../db/one-time-codes.ts";
-import { type AuthClient, clearAttempts, type ThrottleEnv, takeAttempt } from "./throttle.ts";
+import { type AuthClient, clearAttempts, isKnownAccount, type ThrottleEnv, takeAttempt } from "./throttle.ts";
 
 export type { CodePurpose };
 export const CODE_LENGTH = 6;
@@ -141,7 +141,9 @@ export async function checkCode(
   now = Date.now(),
 ): Promise<CodeCheck> {
   if (check.client?.ip) await takeAttempt(env, "codeCheckClient", check.client.ip);
-  if (!check.client?.knownNumbers.includes(check.mobileNo)) await takeAttempt(env, "codeCheckNumber", check.mobileNo);
+  if (!(await isKnownAccount(env, check.client, check.mobileNo, { verifiedOnly: true }))) {
+    await takeAttempt(env, "codeCheckNumber", check.mobileNo);
+  }
   const db = getDb(env.DB);
   const live = await countTry(db, check.purpose, check.mobileNo, CODE_MAX_TRIES, now);
   if (!live) return { ok: false, reason: "noCode" };

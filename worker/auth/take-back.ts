@@ -29,7 +29,9 @@ export function takeBackStatements(accountId: number, passwordHash: string, now:
     },
     { sql: "DELETE FROM device_members WHERE invited_by_user_id = ?1 AND added_unverified = 1", params: [accountId] },
     {
-      sql: "UPDATE users SET password_hash = ?2, number_verified_at = coalesce(number_verified_at, ?3) WHERE id = ?1",
+      sql:
+        "UPDATE users SET password_hash = ?2, number_verified_at = coalesce(number_verified_at, ?3), " +
+        "credentials_version = credentials_version + 1 WHERE id = ?1",
       params: [accountId, passwordHash, now],
     },
     {

@@ -1,12 +1,18 @@
 // Login, registration, invitation and test-alert throttling (docs/security.md, "Login
 // throttling" and "Web Push"). Failed logins slow down per number and per client address; a
 // phone that has logged in with a number before (known-device cookie) is counted apart from that
-// number's throttle when it logs in, so an attacker hammering a farmer's number cannot lock the
-// farmer out, while the phone's own failures (a thief's guesses) still meet a limit. Wrong
-// current passwords on the password change count on the number's throttle on every browser,
-// that one too.
+// number's throttle when it logs in, on a key of its own device, so an attacker hammering a
+// farmer's number cannot lock the farmer out, while the phone's own failures (a thief's guesses)
+// still meet a limit that holds back no other phone. The cookie names the account and the
+// version of its credentials it was earned under: a new password, a take-back or a verification
+// makes it count for nothing (whoever earned it may be the one the holder took the number back
+// from). Wrong current passwords on the password change count on the number's throttle on every
+// browser, that one too.
+import { eq } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import type { ThrottlePolicyName } from "../../common/hub-contract.ts";
+import { getDb } from "../db/client.ts";
+import { users } from "../db/schema.ts";
 import { apiError } from "../http/http-error.ts";
 import { clientAddressKey } from "./client-address.ts";
 import { httpOnlyCookie, readCookie } from "./cookies.ts";
@@ -16,10 +22,24 @@ const KNOWN_DEVICE_AUDIENCE = "known-device";
 const KNOWN_DEVICE_TTL_SECONDS = 365 * 24 * 60 * 60;
 const KNOWN_NUMBERS_KEPT = 5;
 
-export type ThrottleEnv = Pick<Env, "AUTH_THROTTLE" | "JWT_SECRET">;
+export type ThrottleEnv = Pick<Env, "AUTH_THROTTLE" | "JWT_SECRET" | "DB">;
 
-/** Who is asking: the key of the client address Cloudflare saw, and the numbers this browser logged in with. */
-export type AuthClient = { ip: string | null; knownNumbers: string[] };
+/** An account this browser signed in to, as its cookie says: under which version of its credentials. */
+type KnownAccount = { mobileNo: string; accountId: number; version: number };
+
+/**
+ * Who is asking: the key of the client address Cloudflare saw, and what this browser's
+ * known-device cookie says (its own random id, the accounts it signed in to); null without one.
+ * What the cookie says is checked against D1 where it counts (`isKnownAccount`).
+ */
+export type AuthClient = { ip: string | null; knownDevice: { id: string; accounts: KnownAccount[] } | null };
+
+const knownAccountSchema = (value: unknown): value is { n: string; a: number; v: number } =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as { n?: unknown }).n === "string" &&
+  Number.isSafeInteger((value as { a?: unknown }).a) &&
+  Number.isSafeInteger((value as { v?: unknown }).v);
 
 function throttle(env: ThrottleEnv, policy: ThrottlePolicyName, key: string) {
   return env.AUTH_THROTTLE.get(env.AUTH_THROTTLE.idFromName(`${policy}:${key}`));
@@ -36,7 +56,7 @@ export async function authClientOf(env: ThrottleEnv, request: Request): Promise<
   // are keyed by their /64 (client-address.ts).
   const reported = request.headers.get("CF-Connecting-IP");
   const ip = reported ? clientAddressKey(reported) : null;
-  let knownNumbers: string[] = [];
+  let knownDevice: AuthClient["knownDevice"] = null;
   const cookie = readCookie(request, KNOWN_DEVICE_COOKIE);
   if (cookie) {
     try {
@@ -44,13 +64,39 @@ export async function authClientOf(env: ThrottleEnv, request: Request): Promise<
         algorithms: ["HS256"],
         audience: KNOWN_DEVICE_AUDIENCE,
       });
-      if (Array.isArray(payload.numbers))
-        knownNumbers = payload.numbers.filter((n): n is string => typeof n === "string");
+      // A cookie of the earlier shape (numbers alone) has no device id: it proves nothing now.
+      if (typeof payload.device === "string" && Array.isArray(payload.known)) {
+        const accounts = payload.known
+          .filter(knownAccountSchema)
+          .map((entry) => ({ mobileNo: entry.n, accountId: entry.a, version: entry.v }));
+        knownDevice = { id: payload.device, accounts };
+      }
     } catch {
       // a stale or forged cookie proves nothing
     }
   }
-  return { ip, knownNumbers };
+  return { ip, knownDevice };
+}
+
+/**
+ * Whether this browser signed in to `mobileNo`'s account as it is now: the same account (not one
+ * made again for the number) under the same credentials. `verifiedOnly`: and its number is
+ * proven, for the code checks, where an unproven account's holder gets no exemption.
+ */
+export async function isKnownAccount(
+  env: Pick<Env, "DB">,
+  client: AuthClient | null,
+  mobileNo: string,
+  options: { verifiedOnly: boolean } = { verifiedOnly: false },
+): Promise<boolean> {
+  const entry = client?.knownDevice?.accounts.find((account) => account.mobileNo === mobileNo);
+  if (!entry) return false;
+  const account = await getDb(env.DB).query.users.findFirst({
+    columns: { id: true, credentialsVersion: true, numberVerifiedAt: true },
+    where: eq(users.mobileNo, mobileNo),
+  });
+  if (!account || account.id !== entry.accountId || account.credentialsVersion !== entry.version) return false;
+  return !options.verifiedOnly || account.numberVerifiedAt !== null;
 }
 
 function refuse(retryAfterMs: number): never {
@@ -59,9 +105,12 @@ function refuse(retryAfterMs: number): never {
 
 /**
  * A login attempt already counted against its client address, to be taken back if it
- * succeeds; `knownDevice`: it was counted on the number's known-device key, to clear too.
+ * succeeds; `knownDevice`: it was counted on this device's key for the number, to clear too.
  */
-export type CountedLogin = { clientAttempt: { key: string; attemptId: number } | null; knownDevice: boolean };
+export type CountedLogin = { clientAttempt: { key: string; attemptId: number } | null; knownDevice: string | null };
+
+/** The known-device throttle's key: the number and the device, so one phone's failures hold back no other. */
+const knownDeviceKey = (mobileNo: string, deviceId: string) => `${mobileNo}:${deviceId}`;
 
 /**
  * Why a password is being checked. A `login` from a browser that logged in with the number
@@ -88,11 +137,14 @@ export async function countLoginAttempt(
     if (!ticket.allowed) refuse(ticket.retryAfterMs);
     clientAttempt = { key: client.ip, attemptId: ticket.attemptId };
   }
-  // A known phone's logins count on a key of their own: strangers' failures never reach it (they
-  // cannot lock the farmer out), and a stolen phone still meets a limit.
-  const knownDevice = check === "login" && client?.knownNumbers.includes(mobileNo) === true;
+  // A known phone's logins count on a key of its own: strangers' failures never reach it (they
+  // cannot lock the farmer out), and a stolen phone still meets a limit, its own alone.
+  const knownDevice =
+    check === "login" && client?.knownDevice && (await isKnownAccount(env, client, mobileNo))
+      ? knownDeviceKey(mobileNo, client.knownDevice.id)
+      : null;
   const policy = knownDevice ? "loginKnownDevice" : "loginNumber";
-  const ticket = await throttle(env, policy, mobileNo).take(policy);
+  const ticket = await throttle(env, policy, knownDevice ?? mobileNo).take(policy);
   if (!ticket.allowed) {
     // Refused before any work: it costs the address nothing, as a throttled attempt never has.
     if (clientAttempt) await throttle(env, "loginClient", clientAttempt.key).forgive(clientAttempt.attemptId);
@@ -106,7 +158,7 @@ export async function loginSucceeded(env: ThrottleEnv, mobileNo: string, counted
   const { clientAttempt } = counted;
   await Promise.all([
     throttle(env, "loginNumber", mobileNo).clear(),
-    counted.knownDevice ? throttle(env, "loginKnownDevice", mobileNo).clear() : undefined,
+    counted.knownDevice ? throttle(env, "loginKnownDevice", counted.knownDevice).clear() : undefined,
     clientAttempt ? throttle(env, "loginClient", clientAttempt.key).forgive(clientAttempt.attemptId) : undefined,
   ]);
 }
@@ -123,6 +175,17 @@ export async function takeAttempt(env: ThrottleEnv, policy: ThrottlePolicyName, 
  */
 export async function tryAttempt(env: ThrottleEnv, policy: ThrottlePolicyName, key: string): Promise<boolean> {
   return (await throttle(env, policy, key).take(policy)).allowed;
+}
+
+/**
+ * Whether `policy` would allow one more attempt for `key` now, counting nothing (the attempt is
+ * taken and at once taken back): a right SMS PIN goes on only while the wrong ones allow it.
+ */
+export async function withinLimit(env: ThrottleEnv, policy: ThrottlePolicyName, key: string): Promise<boolean> {
+  const stub = throttle(env, policy, key);
+  const ticket = await stub.take(policy);
+  if (ticket.allowed) await stub.forgive(ticket.attemptId);
+  return ticket.allowed;
 }
 
 /** Counts one attempt that is never refused (a stop by phone: stopping is never blocked). */
@@ -177,15 +240,23 @@ export async function guardPushTest(env: ThrottleEnv, user: { id: number; sessio
   }
 }
 
-/** The known-device cookie after a successful login with `mobileNo` (kept for a year). */
+/**
+ * The known-device cookie after a successful login to `account` (kept for a year): this device's
+ * id (made now if it has none) and the accounts it signed in to, this one first, each with the
+ * version of its credentials now.
+ */
 export async function knownDeviceCookie(
   env: ThrottleEnv,
   request: Request,
   client: AuthClient,
-  mobileNo: string,
+  account: { id: number; mobileNo: string; credentialsVersion: number },
 ): Promise<string> {
-  const numbers = [mobileNo, ...client.knownNumbers.filter((n) => n !== mobileNo)].slice(0, KNOWN_NUMBERS_KEPT);
-  const token = await new SignJWT({ numbers })
+  const others = (client.knownDevice?.accounts ?? []).filter((known) => known.mobileNo !== account.mobileNo);
+  const known = [{ mobileNo: account.mobileNo, accountId: account.id, version: account.credentialsVersion }, ...others]
+    .slice(0, KNOWN_NUMBERS_KEPT)
+    .map((entry) => ({ n: entry.mobileNo, a: entry.accountId, v: entry.version }));
+  const device = client.knownDevice?.id ?? crypto.randomUUID();
+  const token = await new SignJWT({ device, known })
     .setProtectedHeader({ alg: "HS256" })
     .setAudience(KNOWN_DEVICE_AUDIENCE)
     .setIssuedAt()

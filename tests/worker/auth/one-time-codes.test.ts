@@ -18,13 +18,13 @@ import type { AuthClient } from "../../../worker/auth/throttle.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { oneTimeCodes } from "../../../worker/db/schema.ts";
 import { HttpError } from "../../../worker/http/http-error.ts";
-import { uniqueMobileNo } from "../helpers/accounts.ts";
+import { createUser, uniqueMobileNo } from "../helpers/accounts.ts";
 
 let addressCounter = 0;
 /** A client address of its own, so one test's throttle never meets another's. */
 function freshClient(): AuthClient {
   addressCounter += 1;
-  return { ip: `198.51.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`, knownNumbers: [] };
+  return { ip: `198.51.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`, knownDevice: null };
 }
 
 type Asked = { answer: Awaited<ReturnType<typeof requestCode>>; delivered: string[]; order: string[] };
@@ -252,7 +252,9 @@ describe("throttling", () => {
   });
 
   it("limits checks of one number from any addresses: 20 a day, then each waits; a right code clears them", async () => {
-    const mobileNo = uniqueMobileNo();
+    // The farmer's verified account: its own phone signed in to it before.
+    const farmer = await createUser();
+    const { mobileNo } = farmer;
     // Many codes' worth of guesses from many addresses (as a spread-out attacker's would have,
     // once the waits between codes have passed): the number's own count stops them.
     for (let i = 0; i < 20; i++) {
@@ -268,7 +270,10 @@ describe("throttling", () => {
     expect(Number(refused.headers["Retry-After"])).toBeGreaterThan(0);
     // The farmer's own phone (it signed in with this number before) is not held back by them.
     const code = (await ask(mobileNo, { client: null })).delivered[0]!;
-    const ownPhone = { ...freshClient(), knownNumbers: [mobileNo] };
+    const ownPhone: AuthClient = {
+      ...freshClient(),
+      knownDevice: { id: "own-phone", accounts: [{ mobileNo, accountId: farmer.id, version: 0 }] },
+    };
     expect(await checkCode(env, { purpose: "signIn", mobileNo, code, client: ownPhone })).toEqual({ ok: true });
     // A right code ends the count: the next check is not held back.
     expect(await status(checkCode(env, { purpose: "signIn", mobileNo, code: "000000", client: freshClient() }))).toBe(

@@ -15,6 +15,12 @@ export const users = sqliteTable("users", {
    * call (docs/telephony.md). Accounts from before verification existed start unverified.
    */
   numberVerifiedAt: timestamp("number_verified_at"),
+  /**
+   * Grows whenever what proves the account changes: a new password (changed or set by a code),
+   * a take-back, the number verified. A known-device cookie names the version it was given
+   * under, and counts for nothing once it is another (worker/auth/throttle.ts).
+   */
+  credentialsVersion: integer("credentials_version").notNull().default(0),
 });
 
 /** One row per login; a token is only valid while its session row is neither revoked nor expired. */
