@@ -27,8 +27,8 @@ export type RelinkOwner = number | null | { accountOf: string };
 
 /**
  * Links box `deviceId` to `owner`. The people the previous owner let use it, and those they
- * invited, go with the change: they were that owner's people; so does starting by missed call,
- * that owner's choice, and the installation of an installer who has not handed it over: they
+ * invited, go with the change: they were that owner's people; so do starting by missed call and
+ * the SMS PIN, that owner's choices, and the installation of an installer who has not handed it over: they
  * installed it for that owner (a claim writes its own installation, for the new owner, first).
  * The same owner again changes nothing (and keeps `linked_at`, which decides the account's first
  * box). The last statement answers the box's id, or nothing when there is no such box.
@@ -66,8 +66,9 @@ export function relinkStatements(change: { deviceId: string; owner: RelinkOwner;
     {
       sql:
         `UPDATE devices SET linked_at = CASE WHEN owner_user_id IS ${OWNER} THEN linked_at WHEN ${OWNER} IS NULL THEN NULL ELSE ?3 END, ` +
-        // Starting by missed call was the old owner's choice: a new owner turns it on themselves.
+        // Starting by missed call and the SMS PIN were the old owner's: a new owner sets their own.
         `start_by_missed_call = CASE WHEN owner_user_id IS ${OWNER} THEN start_by_missed_call ELSE 0 END, ` +
+        `sms_pin = CASE WHEN owner_user_id IS ${OWNER} THEN sms_pin ELSE NULL END, ` +
         `owner_user_id = ${OWNER} WHERE id = ?1 RETURNING id`,
       params: [deviceId, ownerParam, now],
     },

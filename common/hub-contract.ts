@@ -242,7 +242,9 @@ export type ThrottlePolicyName =
   | "phoneCommandNumber"
   | "phoneCommandPump"
   | "phoneReplyPump"
-  | "phoneHelpNumber";
+  | "phoneHelpNumber"
+  /** SMS ONs to a pump with a PIN that carried none or a wrong one (worker/phone-control/sms-pin.ts). */
+  | "smsPinPump";
 
 /**
  * A commissioning test run's outcome (DeviceHub.commissionTestRun, docs/decisions/033-installers.md):

@@ -1,7 +1,8 @@
 // The words a farmer may send from any phone to switch a pump (docs/telephony.md, "Switching
 // from any phone"): ON 30 / चालू 30, OFF / बंद, STATUS / स्थिति, in either script and any case,
 // with Devanagari or Latin digits, and after them a pump's name or the last characters of its
-// box's id when the farmer has several. Read the same way by the Worker and the docs' tests.
+// box's id when the farmer has several; before them, the pump's SMS PIN where its owner set one
+// ("1234 चालू 30", as GSM starters take it). Read the same way by the Worker and the docs' tests.
 
 /** How long an ON from a phone may ask to run, in minutes (the hub switches it off then). */
 export const PHONE_RUN_MINUTES = { min: 1, max: 480 } as const;
@@ -10,8 +11,12 @@ export const VOICE_MENU_RUNS = [15, 30, 60] as const;
 
 export type PhoneAction = { kind: "on"; minutes: number | null } | { kind: "off" } | { kind: "status" };
 
-/** A command as sent: what to do, and the words that name the pump (null: none given). */
-export type PhoneCommand = { action: PhoneAction; pump: string | null };
+/** A command as sent: what to do, the words that name the pump and the PIN before them (null: none given). */
+export type PhoneCommand = { action: PhoneAction; pump: string | null; pin: string | null };
+
+/** An SMS PIN is this many digits (a GSM starter's password is 4). */
+export const SMS_PIN_LENGTH = 4;
+export const SMS_PIN_PATTERN = new RegExp(`^[0-9]{${SMS_PIN_LENGTH}}$`);
 
 /** Each command word, lower-cased, in both scripts (and the Hindi words as people type them in Latin letters). */
 export const PHONE_COMMAND_WORDS = {
@@ -38,7 +43,12 @@ export function normalisedWords(text: string): string {
 
 /** The command in an SMS, or null when it is none (an unknown word, minutes out of range). */
 export function readPhoneCommand(text: string): PhoneCommand | null {
-  const [first = "", ...rest] = normalisedWords(text).split(" ");
+  let [first = "", ...rest] = normalisedWords(text).split(" ");
+  let pin: string | null = null;
+  if (SMS_PIN_PATTERN.test(first)) {
+    pin = first;
+    [first = "", ...rest] = rest;
+  }
   const verb = VERBS.get(first);
   if (!verb) return null;
   let words = rest;
@@ -55,7 +65,7 @@ export function readPhoneCommand(text: string): PhoneCommand | null {
     action = { kind: verb };
   }
   const pump = words.join(" ");
-  return { action, pump: pump === "" ? null : pump };
+  return { action, pump: pump === "" ? null : pump, pin };
 }
 
 /**

@@ -29,8 +29,9 @@ export type PumpAction =
   /** Name the box. */
   | "rename"
   /**
-   * Let a missed call to the start number start the motor (docs/decisions/028-switching-by-phone.md):
-   * a motor started from a phone with nobody at the well is the owner's choice alone.
+   * How a phone may start the motor (docs/decisions/028-switching-by-phone.md): let a missed call
+   * to the start number start it, and set the PIN an SMS ON must carry. A motor started from a
+   * phone with nobody at the well is the owner's choice alone.
    */
   | "phoneStart"
   /** See the members and remove them. */

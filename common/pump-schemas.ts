@@ -2,6 +2,7 @@
 // same, shared by Worker, pages and tests (docs/decisions/018-shared-pumps.md).
 import { mobileNoSchema, otaRequestSchema } from "./api-schemas.ts";
 import { DEVICE_ID_PATTERN } from "./credentials.ts";
+import { SMS_PIN_PATTERN } from "./phone-commands.ts";
 import { MEMBER_ROLES } from "./pump-roles.ts";
 import { z } from "./zod.ts";
 
@@ -50,6 +51,14 @@ export const pumpNameRequestSchema = z.object({
  */
 export const pumpPhoneStartRequestSchema = z.object({
   enabled: z.boolean({ error: "enabled must be true or false." }),
+});
+
+/**
+ * PUT /api/pumps/{deviceId}/sms-pin: the PIN an SMS ON to the box must begin with (4 digits), or
+ * null for none (worker/phone-control/sms-pin.ts).
+ */
+export const pumpSmsPinRequestSchema = z.object({
+  pin: z.nullable(z.string().regex(SMS_PIN_PATTERN, { error: "pin must be 4 digits, or null for none." })),
 });
 
 /** POST /api/pumps/{deviceId}/members: a number, its role, and the owner's name for that person. */

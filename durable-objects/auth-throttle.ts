@@ -51,6 +51,9 @@ export const THROTTLE_POLICIES: Record<ThrottlePolicyName, ThrottlePolicy> = {
   phoneReplyPump: { windowMs: 24 * 60 * MINUTE, free: 30, baseDelayMs: 24 * 60 * MINUTE, maxDelayMs: 24 * 60 * MINUTE },
   // The help SMS one verified number gets for words we did not understand, in any 24 hours.
   phoneHelpNumber: { windowMs: 24 * 60 * MINUTE, free: 3, baseDelayMs: 24 * 60 * MINUTE, maxDelayMs: 24 * 60 * MINUTE },
+  // SMS ONs to a pump with a PIN that carried none or a wrong one, in any 24 hours: past 5, every
+  // ON by SMS to it waits, the right PIN's too, so 10,000 PINs cannot be tried from a spoofed number.
+  smsPinPump: { windowMs: 24 * 60 * MINUTE, free: 5, baseDelayMs: 60 * MINUTE, maxDelayMs: 24 * 60 * MINUTE },
 };
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };

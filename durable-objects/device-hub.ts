@@ -126,8 +126,9 @@ export class DeviceHub extends DurableObject<Env> {
     }
   }
 
-  async getSnapshot(): Promise<HubSnapshot> {
-    return this.rooms.view.snapshot();
+  /** The pump as it is; its recent log since it became its owner's, or all of it for an admin (`everything`). */
+  async getSnapshot(options: { everything?: boolean } = {}): Promise<HubSnapshot> {
+    return this.rooms.view.snapshot(options);
   }
 
   /** Takes new protection settings (already saved in D1 by the Worker) to the box. */
@@ -215,8 +216,9 @@ export class DeviceHub extends DurableObject<Env> {
   }
 
   /** Run hours, starts and energy of the last `days` IST days (at most 90), today last. */
-  async usage(days: number): Promise<PumpUsage> {
-    return this.rooms.usage.days(days, Date.now());
+  /** The last `days` India days of use; from `since` on (the day it falls in whole), when given. */
+  async usage(days: number, since: number | null = null): Promise<PumpUsage> {
+    return this.rooms.usage.days(days, Date.now(), since);
   }
 
   /** Offers a firmware image; success here means the box accepted the job. */

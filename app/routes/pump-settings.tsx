@@ -6,14 +6,17 @@
 // update says how it goes. The settings form posts here; every change is confirmed old → new
 // before it is saved (app/components/motor-config-card.tsx). So does "Start by phone", whether a
 // missed call to the start number may start the motor, confirmed before it is turned on
-// (app/components/phone-start-card.tsx).
+// (app/components/phone-start-card.tsx), and "SMS PIN", the PIN an ON by SMS must begin with
+// (app/components/sms-pin-card.tsx).
 import { useEffect, useState } from "react";
 import { data } from "react-router";
 import { motorConfigRequestSchema } from "../../common/api-schemas.ts";
 import { relativeAge } from "../../common/i18n/format.ts";
 import type { SettingChange } from "../../common/protection-changes.ts";
 import { roleMay } from "../../common/pump-roles.ts";
+import { pumpSmsPinRequestSchema } from "../../common/pump-schemas.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
+import { setSmsPin } from "../../worker/phone-control/sms-pin.ts";
 import type { AuthenticatedUser } from "../../worker/services/page-session.ts";
 import { setStartByMissedCall } from "../../worker/services/phone-start.ts";
 import { pumpSettingsOf, saveOwnerSettings, settingChangesOf } from "../../worker/services/pump-settings.ts";
@@ -24,6 +27,7 @@ import { FirmwareCard } from "../components/firmware-card.tsx";
 import { HealthGrid } from "../components/health-grid.tsx";
 import { type ConfigOutcome, MotorConfigCard } from "../components/motor-config-card.tsx";
 import { PhoneStartCard, type PhoneStartOutcome } from "../components/phone-start-card.tsx";
+import { SmsPinCard, type SmsPinOutcome } from "../components/sms-pin-card.tsx";
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { healthCacheKey, readCachedHealth, saveCachedHealth } from "../health-cache.ts";
@@ -51,6 +55,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     kind: device.kind,
     motorConfig,
     startByMissedCall: device.startByMissedCall,
+    smsPinSet: device.smsPin !== null,
     numberVerified: user.numberVerified,
     cacheKey: healthCacheKey(user.mobileNo, device.id, pumps[0]?.device.id ?? null),
     // What the box told us at its hello: which build it runs, and the newest build of that kind.
@@ -63,7 +68,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-type ActionResult = { config: ConfigOutcome } | { phoneStart: PhoneStartOutcome };
+type ActionResult = { config: ConfigOutcome } | { phoneStart: PhoneStartOutcome } | { smsPin: SmsPinOutcome };
 
 /** What the confirm form sends back: exactly which old → new the owner saw. */
 function reviewedKey(changes: SettingChange[]): string {
@@ -84,6 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = context.get(userContext);
   const env = envOf(context);
   if (field(form, "intent") === "phoneStart") return phoneStartAnswer(env, user, form);
+  if (field(form, "intent") === "smsPin") return smsPinAnswer(env, user, form);
   if (field(form, "intent") !== "config") return refused({ ok: false, code: "invalid" }, 400);
   // The owner's alone, whatever the page showed: checked against the pump the form names.
   const access = await pumpInForm(env, user, form, "configure");
@@ -147,6 +153,19 @@ async function phoneStartAnswer(env: Env, user: AuthenticatedUser, form: FormDat
   return answer({ ok: true, enabled: saved });
 }
 
+/**
+ * The "SMS PIN" form (`intent=smsPin`, `pin`: 4 digits to set, empty to remove): the same
+ * service as PUT /api/pumps/{deviceId}/sms-pin, the owner's alone.
+ */
+async function smsPinAnswer(env: Env, user: AuthenticatedUser, form: FormData) {
+  const answer = (smsPin: SmsPinOutcome, status = 200) => data<ActionResult>({ smsPin }, { status });
+  const access = await pumpInForm(env, user, form, "phoneStart");
+  if (!access.ok) return answer({ ok: false, code: access.code }, 403);
+  const parsed = pumpSmsPinRequestSchema.safeParse({ pin: field(form, "pin") || null });
+  if (!parsed.success) return answer({ ok: false, code: "invalid" }, 400);
+  return answer({ ok: true, pinSet: await setSmsPin(env, access.pump.device.id, parsed.data.pin) });
+}
+
 export default function PumpSettings({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   return (
@@ -163,6 +182,7 @@ export default function PumpSettings({ loaderData, actionData }: Route.Component
           settings={loaderData}
           posted={actionData && "config" in actionData ? actionData.config : null}
           postedPhoneStart={actionData && "phoneStart" in actionData ? actionData.phoneStart : null}
+          postedSmsPin={actionData && "smsPin" in actionData ? actionData.smsPin : null}
         />
       )}
     </main>
@@ -175,10 +195,12 @@ function Settings({
   settings,
   posted,
   postedPhoneStart,
+  postedSmsPin,
 }: {
   settings: SettingsData;
   posted: ConfigOutcome | null;
   postedPhoneStart: PhoneStartOutcome | null;
+  postedSmsPin: SmsPinOutcome | null;
 }) {
   const t = useT();
   const language = useLanguage();
@@ -228,6 +250,7 @@ function Settings({
         pump={deviceId}
         numberVerified={settings.numberVerified}
       />
+      <SmsPinCard pinSet={settings.smsPinSet} posted={postedSmsPin} pump={deviceId} />
       <HealthGrid
         health={cachedHealth ?? live.health}
         cached={cachedHealth !== null}

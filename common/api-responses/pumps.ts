@@ -55,6 +55,12 @@ export const pumpPhoneStartResponseSchema = successSchema({
   enabled: z.boolean(),
 });
 
+/** PUT /api/pumps/{deviceId}/sms-pin: whether an SMS ON to the box must now begin with a PIN. */
+export const pumpSmsPinResponseSchema = successSchema({
+  message: z.string(),
+  pinSet: z.boolean(),
+});
+
 /** One person besides the owner who may use a box, or who is invited to. */
 export const pumpMemberSchema = z.object({
   mobileNo: z.string(),

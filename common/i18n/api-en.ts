@@ -15,6 +15,8 @@ export const apiEn = {
   "api.pumpNamed": "Pump name saved.",
   "api.phoneStartSaved":
     "{enabled, select, on {A missed call from your number to the start number now starts the motor.} other {A missed call to the start number no longer starts the motor.}}",
+  "api.smsPinSaved":
+    "{pinSet, select, on {PIN saved. An SMS ON must now begin with it, as in 1234 ON 30. OFF never needs it.} other {PIN removed. An SMS ON from your number works without one.}}",
   "api.memberInvited": "Invitation saved. The number can use this pump once it accepts.",
   "api.memberChanged": "Member updated.",
   "api.memberChangedPending":

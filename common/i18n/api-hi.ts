@@ -16,6 +16,8 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "api.pumpNamed": "पंप का नाम सेव हो गया।",
   "api.phoneStartSaved":
     "{enabled, select, on {अब आपके नंबर से चालू नंबर पर मिस्ड कॉल करने से मोटर चालू होगी।} other {अब चालू नंबर पर मिस्ड कॉल से मोटर चालू नहीं होगी।}}",
+  "api.smsPinSaved":
+    "{pinSet, select, on {पिन सेव हो गया। अब SMS से चालू करने के लिए पिन पहले लिखें, जैसे 1234 चालू 30। बंद के लिए पिन नहीं चाहिए।} other {पिन हटा दिया। अब आपके नंबर से SMS चालू बिना पिन के होगा।}}",
   "api.memberInvited": "न्योता सेव हो गया। नंबर के स्वीकार करने के बाद ही वह यह पंप इस्तेमाल कर सकेगा।",
   "api.memberChanged": "सदस्य की जानकारी बदल दी गई।",
   "api.memberChangedPending":

@@ -719,6 +719,17 @@ export const en = {
   "phoneStart.confirmText":
     "From then on every missed call from your number to the start number starts the motor, whether or not anyone is at the well, and whoever has your phone.",
   "phoneStart.failed": "Nothing was changed. Open the page again and retry.",
+  "smsPin.title": "SMS PIN",
+  "smsPin.on": "On: an SMS that starts the motor must begin with your PIN, as in 1234 ON 30.",
+  "smsPin.off": "Off: an SMS ON from your number starts the motor without a PIN.",
+  "smsPin.why":
+    "A sender's number can be faked. With a PIN, a faked SMS cannot start the motor. OFF never needs the PIN: stopping always works.",
+  "smsPin.setLabel": "Choose a 4-digit PIN",
+  "smsPin.changeLabel": "A new 4-digit PIN",
+  "smsPin.save": "Save the PIN",
+  "smsPin.remove": "Remove the PIN",
+  "smsPin.invalid": "The PIN must be 4 digits.",
+  "smsPin.failed": "Nothing was changed. Open the page again and retry.",
   "settings.ownerOnly": "Only the pump's owner can see and change the motor's settings and the box's details.",
   "settings.offline":
     "The box is offline: what is shown below is old. Changed settings reach the box when it connects again.",

@@ -93,7 +93,10 @@ export class Browsers extends Room<BrowserRooms> {
       sessionExpiresAt,
       openedAt: Date.now(),
     });
-    sockets.sendToBrowser(server, { type: "initialData", ...(await this.rooms.view.snapshot()) });
+    sockets.sendToBrowser(server, {
+      type: "initialData",
+      ...(await this.rooms.view.snapshot({ everything: viewerRole === "admin" })),
+    });
     if (viewerRole === "admin") this.rooms.debug.replayTo(server);
     // The session's own end closes the socket even if nobody revokes it.
     const expiryDue = timers.dueAt(TIMERS.sessionExpiry);

@@ -3,7 +3,7 @@ import type { PumpPerson } from "../../common/hub-contract.ts";
 import { type MemberRole, type PumpAction, roleMay } from "../../common/pump-roles.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { listMembers } from "../../worker/db/device-members.ts";
-import { findDeviceWithOwner, motorConfigOf } from "../../worker/db/devices.ts";
+import { findDeviceWithOwner, motorConfigOf, ownedSince } from "../../worker/db/devices.ts";
 import type { HubContext } from "./context.ts";
 import type { HubState } from "./state.ts";
 
@@ -20,7 +20,7 @@ export async function loadOwnerAndConfig(hub: HubContext): Promise<boolean> {
     const owner = found?.owner ?? null;
     state.save({
       accessConfirmed: true,
-      owner: owner ? { userId: owner.id, mobileNo: owner.mobileNo } : null,
+      owner: owner && found ? { userId: owner.id, mobileNo: owner.mobileNo, since: ownedSince(found.device) } : null,
       // A number invited before it registered has no account yet: nobody can act as it.
       members: members.flatMap(({ member, userId }) =>
         userId === null ? [] : [{ userId, role: member.role, label: member.label }],

@@ -29,15 +29,21 @@ export class PumpView extends Room<PumpViewRooms> {
     this.hub.sockets.broadcast({ type: "pumpState", pump });
   }
 
-  async snapshot(): Promise<HubSnapshot> {
+  /**
+   * What the pump looks like now. Its recent log from when the box became its owner's, unless
+   * `everything` (an admin's view): what came before was another owner's.
+   */
+  async snapshot(options: { everything?: boolean } = {}): Promise<HubSnapshot> {
     const pump = this.pumpState();
     const online = pump.deviceStatus === "online";
     const { state } = this.hub;
+    const since = options.everything ? undefined : state.current.owner?.since;
+    const recent = await this.rooms.log.recent();
     return {
       motorStatus: pump.status,
       deviceStatus: pump.deviceStatus,
       powerData: state.current.power,
-      lastLogs: await this.rooms.log.recent(),
+      lastLogs: since === undefined ? recent : recent.filter((log) => Date.parse(log.timestamp) >= since),
       // Read after D1 answered: what happened meanwhile is in.
       phaseFault: state.current.phaseFault,
       health: state.current.health ? { ...state.current.health, mqtt: online ? "connected" : "disconnected" } : null,

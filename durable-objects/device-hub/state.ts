@@ -12,7 +12,12 @@ import type { HealthData, MotorLogEntry, PowerData } from "../../common/realtime
 import { CommandMeter } from "./command-meter.ts";
 import { legacyOrigin } from "./legacy-motor-log.ts";
 
-export type Owner = { userId: number; mobileNo: string };
+/**
+ * The box's owner; `since`: when the box became theirs (linked, or made for them), before which
+ * its log and usage are another owner's and not shown to theirs. Absent in a hub that loaded its
+ * owner before it was kept: shown as before until the next load.
+ */
+export type Owner = { userId: number; mobileNo: string; since?: number };
 export type Breach = "dryRun" | "overCurrent" | VoltageBreach;
 
 export type OtaJob = {

@@ -32,13 +32,20 @@ export class Usage extends Room {
     this.#step(now, (cursor) => withReading(cursor, watts, now));
   }
 
-  /** The last `count` IST days, today last, days without a run as zeros; a run still going counts up to `now`. Writes nothing. */
-  days(count: number, now: number): PumpUsage {
+  /**
+   * The last `count` IST days, today last, days without a run as zeros; a run still going counts
+   * up to `now`. Days before the IST day of `since` are zeros too (another owner's). Writes nothing.
+   */
+  days(count: number, now: number, since: number | null = null): PumpUsage {
     const names = lastIstDays(now, Math.min(Math.max(Math.trunc(count), 1), USAGE_RETENTION_DAYS));
     const totals = new Map(names.map((day) => [day, NOTHING]));
     for (const { day, ...row } of this.#tables.since(names[0]!)) addTo(totals, day, row);
     const { credits } = advanceUsage(this.#tables.cursor<UsageCursor>(), this.#view(), now);
     for (const [day, row] of perDay(credits)) if (totals.has(day)) addTo(totals, day, row);
+    if (since !== null) {
+      const first = istDay(since);
+      for (const day of names) if (day < first) totals.set(day, NOTHING);
+    }
     const days = names.map((date) => ({ date, ...rounded(totals.get(date)!) }));
     const sum = [...totals.values()].reduce(plus, NOTHING);
     return { days, totals: rounded(sum), asOf: new Date(now).toISOString() };

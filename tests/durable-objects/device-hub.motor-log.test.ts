@@ -97,6 +97,8 @@ describe("what an older hub stored as sentences", () => {
     });
     await rewriteHubState(device.deviceId, (state) => ({
       ...state,
+      // An older hub kept its owner without when the box became theirs.
+      owner: { userId: user.id, mobileNo: user.mobileNo },
       motor: { status: "unknown", since: Date.now() - 60_000, source: "noAnswer" },
       pendingSwitch: {
         id: "before-kinds",

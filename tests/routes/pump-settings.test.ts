@@ -51,8 +51,8 @@ async function contextOf(token: string, request: Request) {
   return context;
 }
 
-/** What the page gets back: `config` for the settings form, `phoneStart` for the start number's. */
-type Posted = { status: number; config?: unknown; phoneStart?: unknown };
+/** What the page gets back: `config` for the settings form, `phoneStart` for the start number's, `smsPin` for the PIN's. */
+type Posted = { status: number; config?: unknown; phoneStart?: unknown; smsPin?: unknown };
 
 async function post(token: string, fields: Record<string, string>, origin = ORIGIN): Promise<Posted> {
   const request = formPost("/pump-settings", fields, origin);
@@ -261,5 +261,21 @@ describe("the pump's settings page", () => {
     });
     expect(await post(token, confirmedOn, "https://evil.example")).toMatchObject({ status: 403 });
     expect(await rowOf(device.deviceId)).toMatchObject({ startByMissedCall: false });
+  });
+
+  it("sets the SMS PIN by its form, 4 digits only, removes it with an empty one, and is the owner's alone", async () => {
+    const { device, token } = await farmerWithDevice();
+    const form = (pin: string) => ({ intent: "smsPin", pump: device.deviceId, pin });
+    for (const wrong of ["123", "12345", "abcd"]) {
+      expect(await post(token, form(wrong))).toEqual({ status: 400, smsPin: { ok: false, code: "invalid" } });
+    }
+    expect((await rowOf(device.deviceId))?.smsPin).toBeNull();
+    expect(await post(token, form("4321"))).toEqual({ status: 200, smsPin: { ok: true, pinSet: true } });
+    expect((await rowOf(device.deviceId))?.smsPin).toMatch(/^[0-9a-f]{64}$/);
+    const operator = await memberOf(device.deviceId, "operator");
+    expect(await post(operator.token, form(""))).toEqual({ status: 403, smsPin: { ok: false, code: "notAllowed" } });
+    expect(await post(token, form("4321"), "https://evil.example")).toMatchObject({ status: 403 });
+    expect(await post(token, form(""))).toEqual({ status: 200, smsPin: { ok: true, pinSet: false } });
+    expect((await rowOf(device.deviceId))?.smsPin).toBeNull();
   });
 });

@@ -71,6 +71,7 @@ describe("operatorSql", () => {
       "UPDATE installations SET handed_over_at = 5 WHERE device_id = 'SNC-ABCDEFGH' AND handed_over_at IS NULL AND farmer_user_id IS NOT 42;",
       "UPDATE devices SET linked_at = CASE WHEN owner_user_id IS 42 THEN linked_at WHEN 42 IS NULL THEN NULL ELSE 5 END, " +
         "start_by_missed_call = CASE WHEN owner_user_id IS 42 THEN start_by_missed_call ELSE 0 END, " +
+        "sms_pin = CASE WHEN owner_user_id IS 42 THEN sms_pin ELSE NULL END, " +
         "owner_user_id = 42 WHERE id = 'SNC-ABCDEFGH' RETURNING id;",
     ]);
     expect(relink.slice(3, -1)).toEqual(forAccount.slice(1));

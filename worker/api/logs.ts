@@ -3,7 +3,9 @@ import { type Context, Hono } from "hono";
 import { motorLogsResponseSchema, powerHistoryResponseSchema } from "../../common/api-responses/logs.ts";
 import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
+import { ownedSince } from "../db/devices.ts";
 import { toMotorLogEntry } from "../db/motor-logs.ts";
+import type { DeviceRow } from "../db/schema.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { motorLogsPage } from "../retention/motor-log-archive.ts";
 import type { ApiEnv } from "./context.ts";
@@ -25,9 +27,10 @@ export const powerLogsQuery = z.object({
 
 /**
  * A page of a box's motor logs, newest first, each worded in the caller's language: D1's recent
- * months, then the archive's in R2, one list for the pages' "older" paging.
+ * months, then the archive's in R2, one list for the pages' "older" paging. `since`: only what
+ * was written from then on (a farmer's view: `sinceFor`).
  */
-export async function motorLogsAnswer(c: Context<ApiEnv>, deviceId: string) {
+export async function motorLogsAnswer(c: Context<ApiEnv>, deviceId: string, since: number | undefined) {
   const { limit, before } = parseInput(motorLogsQuery, c.req.query());
   // The hub writes its log to D1 after answering the tap: what waits is written first, so the
   // log read right after a tap has it. A hub that cannot be reached leaves D1 as it is.
@@ -36,7 +39,7 @@ export async function motorLogsAnswer(c: Context<ApiEnv>, deviceId: string) {
       .flushLogs()
       .catch((error: unknown) => console.error(`motor log flush of ${deviceId} before a read failed`, error));
   }
-  const rows = await motorLogsPage(getDb(c.env.DB), c.env.ARCHIVE, deviceId, limit, before);
+  const rows = await motorLogsPage(getDb(c.env.DB), c.env.ARCHIVE, deviceId, limit, before, since);
   const language = apiLanguage(c.req.raw);
   return respond(
     c,
@@ -45,10 +48,18 @@ export async function motorLogsAnswer(c: Context<ApiEnv>, deviceId: string) {
   );
 }
 
+/**
+ * From when the caller sees a box's log and usage: everything for an admin; for its people, from
+ * when it became its owner's (what came before was another owner's, with their people's names).
+ */
+export function sinceFor(admin: boolean, device: Pick<DeviceRow, "linkedAt" | "createdAt">): number | undefined {
+  return admin ? undefined : ownedSince(device);
+}
+
 export const logRoutes = new Hono<ApiEnv>()
   .get("/motor/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));
-    return motorLogsAnswer(c, device.id);
+    return motorLogsAnswer(c, device.id, sinceFor(c.var.user.audience === "admin", device));
   })
   .get("/power/:mobileNo", requireAuth("user", "admin"), async (c) => {
     const { device } = await deviceForMobileNo(c, c.req.param("mobileNo"));

@@ -13,6 +13,7 @@ import {
   pumpMembersResponseSchema,
   pumpNameResponseSchema,
   pumpPhoneStartResponseSchema,
+  pumpSmsPinResponseSchema,
 } from "../../common/api-responses/pumps.ts";
 import { accessChangeResponseSchema, messageResponseSchema } from "../../common/api-responses/refusals.ts";
 import { scheduleListResponseSchema, scheduleResponseSchema } from "../../common/api-responses/schedules.ts";
@@ -26,11 +27,13 @@ import {
   pumpNameRequestSchema,
   pumpOtaRequestSchema,
   pumpPhoneStartRequestSchema,
+  pumpSmsPinRequestSchema,
 } from "../../common/pump-schemas.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-schemas.ts";
 import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
+import { setSmsPin } from "../phone-control/sms-pin.ts";
 import { switchPump } from "../services/motor-commands.ts";
 import { setStartByMissedCall } from "../services/phone-start.ts";
 import { personOf } from "../services/pump-access.ts";
@@ -49,7 +52,7 @@ import type { ApiEnv } from "./context.ts";
 import { freshReadingAnswer, motorConfigAnswer, motorStatusOf } from "./devices.ts";
 import { parseInput, readJsonBody } from "./input.ts";
 import { apiLanguage } from "./language.ts";
-import { motorLogsAnswer } from "./logs.ts";
+import { motorLogsAnswer, sinceFor } from "./logs.ts";
 import { offerNewestFirmware } from "./ota.ts";
 import { requireAuth, requirePump } from "./require-auth.ts";
 import { respond } from "./respond.ts";
@@ -126,6 +129,16 @@ export const pumpRoutes = new Hono<ApiEnv>()
       name,
     });
   })
+  .put("/:deviceId/sms-pin", requirePump("phoneStart", "user"), async (c) => {
+    const { device } = c.var.pump;
+    const { pin } = await readJsonBody(c, pumpSmsPinRequestSchema);
+    const pinSet = await setSmsPin(c.env, device.id, pin);
+    return respond(c, pumpSmsPinResponseSchema, {
+      success: true,
+      message: translateApi(apiLanguage(c.req.raw), "api.smsPinSaved", { pinSet: pinSet ? "on" : "off" }),
+      pinSet,
+    });
+  })
   .put("/:deviceId/phone-start", requirePump("phoneStart", "user"), async (c) => {
     const { device } = c.var.pump;
     const { enabled } = await readJsonBody(c, pumpPhoneStartRequestSchema);
@@ -137,12 +150,12 @@ export const pumpRoutes = new Hono<ApiEnv>()
     });
   })
   .get("/:deviceId/logs", requirePump("see", "user", "admin"), async (c) => {
-    const { device } = c.var.pump;
-    return motorLogsAnswer(c, device.id);
+    const { device, role } = c.var.pump;
+    return motorLogsAnswer(c, device.id, sinceFor(role === "admin", device));
   })
   .get("/:deviceId/usage", requirePump("see", "user", "admin"), async (c) => {
-    const { device } = c.var.pump;
-    return pumpUsageAnswer(c, device.id);
+    const { device, role } = c.var.pump;
+    return pumpUsageAnswer(c, device.id, sinceFor(role === "admin", device));
   })
   .get("/:deviceId/schedules", requirePump("see", "user"), async (c) => {
     const access = c.var.pump;

@@ -14,10 +14,17 @@ export const pumpUsageQuery = z.object({
   format: z.enum(["json", "csv"]).default("json"),
 });
 
-/** GET /api/pumps/{deviceId}/usage?days=7[&format=csv], for a box the caller may see. */
-export async function pumpUsageAnswer(c: Context<ApiEnv>, deviceId: string): Promise<Response> {
+/**
+ * GET /api/pumps/{deviceId}/usage?days=7[&format=csv], for a box the caller may see; days before
+ * `since` (logs.ts, sinceFor) are zeros.
+ */
+export async function pumpUsageAnswer(
+  c: Context<ApiEnv>,
+  deviceId: string,
+  since: number | undefined,
+): Promise<Response> {
   const { days, format } = parseInput(pumpUsageQuery, c.req.query());
-  const usage = await deviceHub(c.env, deviceId).usage(days);
+  const usage = await deviceHub(c.env, deviceId).usage(days, since ?? null);
   if (format === "json") return respond(c, pumpUsageResponseSchema, { success: true, usage });
   return new Response(usageCsv(usage), {
     headers: {

@@ -61,6 +61,14 @@ export async function findDeviceByOwnerMobileNo(
 }
 
 /** The device with its owner's id and number, as its hub needs them. */
+/**
+ * When box `device` became its owner's: linked to them, or made for them. Its people see its log
+ * and usage from then on; what came before was another owner's (an admin sees everything).
+ */
+export function ownedSince(device: Pick<DeviceRow, "linkedAt" | "createdAt">): number {
+  return device.linkedAt ?? device.createdAt;
+}
+
 export async function findDeviceWithOwner(db: Db, deviceId: string) {
   const rows = await db
     .select({ device: devices, owner: { id: users.id, mobileNo: users.mobileNo } })

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { wordsIn } from "../../common/i18n/dictionaries.ts";
 import type { Language } from "../../common/i18n/language.ts";
 import { motorLogText } from "../../common/i18n/motor-log.ts";
@@ -61,12 +61,21 @@ export function listRecentMotorLogs(db: Db, deviceId: string, limit: number) {
     .limit(limit);
 }
 
-/** One page of a device's logs, newest first; `before` is the last id of the previous page. */
-export function listMotorLogsPage(db: Db, deviceId: string, limit: number, before?: number) {
+/**
+ * One page of a device's logs, newest first; `before` is the last id of the previous page,
+ * `since` the time before which nothing is given (another owner's, ownedSince).
+ */
+export function listMotorLogsPage(db: Db, deviceId: string, limit: number, before?: number, since?: number) {
   return db
     .select()
     .from(motorLogs)
-    .where(before ? and(eq(motorLogs.deviceId, deviceId), lt(motorLogs.id, before)) : eq(motorLogs.deviceId, deviceId))
+    .where(
+      and(
+        eq(motorLogs.deviceId, deviceId),
+        before ? lt(motorLogs.id, before) : undefined,
+        since === undefined ? undefined : gte(motorLogs.createdAt, since),
+      ),
+    )
     .orderBy(desc(motorLogs.id))
     .limit(limit);
 }

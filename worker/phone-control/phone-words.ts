@@ -6,7 +6,16 @@ import type { MotorStatus } from "../../common/pump-state.ts";
 import type { SmsLanguage } from "../telephony/sms-templates.ts";
 
 /** Why the hub did not carry out a command, as a code a reply words (hub refusals grouped). */
-export type NotDoneReason = "offline" | "wait" | "phaseFault" | "noSupply" | "voltage" | "refused";
+export type NotDoneReason =
+  | "offline"
+  | "wait"
+  | "phaseFault"
+  | "noSupply"
+  | "voltage"
+  | "refused"
+  /** An ON by SMS to a pump with a PIN, without the right one; and after too many wrong ones. */
+  | "pin"
+  | "pinLocked";
 
 const REASONS: Record<NotDoneReason, Record<SmsLanguage, string>> = {
   offline: { hi: "डिवाइस ऑफ़लाइन है", en: "the box is offline" },
@@ -15,6 +24,8 @@ const REASONS: Record<NotDoneReason, Record<SmsLanguage, string>> = {
   noSupply: { hi: "पंप पर बिजली नहीं है", en: "there is no power at the pump" },
   voltage: { hi: "वोल्टेज सीमा से बाहर है", en: "the voltage is out of limits" },
   refused: { hi: "डिवाइस ने मना किया", en: "the box refused" },
+  pin: { hi: "पिन गलत है या लिखा नहीं", en: "wrong or missing PIN" },
+  pinLocked: { hi: "पिन कई बार गलत, बाद में भेजें", en: "too many wrong PINs, try later" },
 };
 
 export function reasonWords(reason: NotDoneReason, language: SmsLanguage): string {

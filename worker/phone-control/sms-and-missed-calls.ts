@@ -8,6 +8,7 @@
 // - a missed call to the stop number stops the caller's pumps that are not known to be OFF; to
 //   the start number it starts the caller's one pump whose owner turned that on. The call is
 //   rejected unanswered (the adapter's answer) and an SMS says what the box did.
+// An ON by SMS to a pump whose owner set a PIN must begin with it (sms-pin.ts); OFF never does.
 // Nothing answers a number that is not a verified account's. A viewer, an invitee or anyone
 // whose words name none of their pumps learns nothing of a pump; a verified number whose words
 // are no command gets the help SMS (a few a day). Commands from one number are throttled
@@ -23,6 +24,7 @@ import { type PhoneCaller, type PhonePump, phoneCallerOf, pumpLabel } from "./ph
 import { type PhoneReply, type PhoneReplyEnv, sendPhoneReply } from "./phone-replies.ts";
 import { actByPhone, type PhoneOutcome, type PhoneSwitchEnv, pumpStatusOf } from "./phone-switch.ts";
 import { reasonWords, relayWords, supplyWords } from "./phone-words.ts";
+import { smsPinCheck } from "./sms-pin.ts";
 
 export type PhoneCommandEnv = PhoneReplyEnv & PhoneSwitchEnv;
 
@@ -110,6 +112,14 @@ export async function onInboundSms(
   if (!pump) {
     await sendPhoneReply(env, mobileNo, null, who.language, { template: "phoneWhichPump", values: {} });
     return;
+  }
+  if (command.action.kind === "on") {
+    const pinCheck = await smsPinCheck(env, pump.access.device, command.pin);
+    if (pinCheck !== "ok") {
+      const values = { pumpName: pumpLabel(pump), reason: reasonWords(pinCheck, who.language) };
+      await sendPhoneReply(env, mobileNo, pump.deviceId, who.language, { template: "phoneNotDone", values });
+      return;
+    }
   }
   await actAndReply(env, who, pump, command.action, "sms");
 }

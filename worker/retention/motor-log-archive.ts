@@ -139,7 +139,7 @@ export async function archiveOldMotorLogs(
  * One page of a box's motor logs, newest first by id, with `before` the last id of the previous
  * page: D1's rows, then the archive's once D1 has fewer than `limit` left. A row both in D1 and
  * R2 (archived, not yet deleted) is given once. Archive objects whose ids are all at or above
- * `before` are not opened.
+ * `before` are not opened. `since`: nothing written before it, from either (ownedSince).
  */
 export async function motorLogsPage(
   db: Db,
@@ -147,8 +147,9 @@ export async function motorLogsPage(
   deviceId: string,
   limit: number,
   before?: number,
+  since?: number,
 ): Promise<MotorLogRow[]> {
-  const recent = await listMotorLogsPage(db, deviceId, limit, before);
+  const recent = await listMotorLogsPage(db, deviceId, limit, before, since);
   if (recent.length === limit) return recent;
   const byId = new Map(recent.map((row) => [row.id, row]));
   const months = (await listArchive(bucket, `${MOTOR_LOG_ARCHIVE_PREFIX}${deviceId}/`))
@@ -161,7 +162,9 @@ export async function motorLogsPage(
     // Enough rows, and every later object holds only smaller ids than the smallest one kept.
     if (taken.length >= limit && metadata && metadata.maxId < taken[limit - 1]!.id) break;
     for (const row of await readArchive(bucket, key, archivedMotorLogSchema)) {
-      if (before === undefined || row.id < before) byId.set(row.id, row);
+      if ((before === undefined || row.id < before) && (since === undefined || row.createdAt >= since)) {
+        byId.set(row.id, row);
+      }
     }
   }
   return [...byId.values()].sort((a, b) => b.id - a.id).slice(0, limit);

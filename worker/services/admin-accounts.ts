@@ -57,7 +57,8 @@ export async function accountDetailsOf(
   const box = user.device;
   const [history, snapshot, adminCount, members, usage, installation] = await Promise.all([
     configHistoryForAdmin(db, user.id),
-    box ? deviceHub(env, box.id).getSnapshot() : null,
+    // An admin sees the box's whole recent log, earlier owners' too.
+    box ? deviceHub(env, box.id).getSnapshot({ everything: true }) : null,
     countAdmins(db),
     box ? listPumpMembers(env, box.id) : [],
     box ? deviceHub(env, box.id).usage(span) : null,

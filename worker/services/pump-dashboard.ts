@@ -4,7 +4,7 @@
 import type { PumpUsage } from "../../common/api-responses/usage.ts";
 import type { HubSnapshot } from "../../common/hub-contract.ts";
 import { getDb } from "../db/client.ts";
-import { findDeviceById, motorConfigOf } from "../db/devices.ts";
+import { findDeviceById, motorConfigOf, ownedSince } from "../db/devices.ts";
 import type { DeviceRow } from "../db/schema.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 
@@ -20,7 +20,8 @@ export async function pumpDashboardOf(env: Env, deviceId: string, usageDays: num
   const device = await findDeviceById(getDb(env.DB), deviceId);
   if (!device) return null;
   const hub = deviceHub(env, device.id);
-  const [snapshot, usage] = await Promise.all([hub.getSnapshot(), hub.usage(usageDays)]);
+  // A farmer's page: the log and usage from when the box became its owner's.
+  const [snapshot, usage] = await Promise.all([hub.getSnapshot(), hub.usage(usageDays, ownedSince(device))]);
   return { device, snapshot, usage, motorConfig: motorConfigOf(device) };
 }
 

@@ -375,6 +375,7 @@ const WRITES: Record<string, Case | "farmer only" | "installer only" | "public" 
   "POST /api/pumps/:deviceId/motor": "farmer only",
   "PUT /api/pumps/:deviceId/name": "farmer only",
   "PUT /api/pumps/:deviceId/phone-start": "farmer only",
+  "PUT /api/pumps/:deviceId/sms-pin": "farmer only",
   "POST /api/pumps/:deviceId/schedules": "farmer only",
   "PUT /api/pumps/:deviceId/schedules/:id": "farmer only",
   "DELETE /api/pumps/:deviceId/schedules/:id": "farmer only",

@@ -203,6 +203,7 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "POST /api/pumps/:deviceId/ota": { access: "pumpOwnerOrAdmin", body: () => ({}) },
   "PUT /api/pumps/:deviceId/name": { access: "pumpOwner", body: () => ({ name: 5 }) },
   "PUT /api/pumps/:deviceId/phone-start": { access: "pumpOwner", body: () => ({ enabled: "yes" }) },
+  "PUT /api/pumps/:deviceId/sms-pin": { access: "pumpOwner", body: () => ({ pin: 1234 }) },
   "GET /api/pumps/:deviceId/logs": { access: "pumpSee" },
   "GET /api/pumps/:deviceId/usage": { access: "pumpSee" },
   "GET /api/pumps/:deviceId/schedules": { access: "pumpSeeFarmer" },

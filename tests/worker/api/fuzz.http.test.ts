@@ -57,6 +57,7 @@ import {
   pumpNameRequestSchema,
   pumpOtaRequestSchema,
   pumpPhoneStartRequestSchema,
+  pumpSmsPinRequestSchema,
 } from "../../../common/pump-schemas.ts";
 import { endpointQuerySchema, saveSubscriptionSchema } from "../../../common/push-schemas.ts";
 import { scheduleIdSchema, scheduleRequestSchema } from "../../../common/schedule-schemas.ts";
@@ -302,6 +303,11 @@ const ROUTES: Record<string, Spec> = {
     "write",
     { body: { template: () => ({ enabled: false }), fields: ["enabled"] } },
     (seen) => jsonBody(seen, pumpPhoneStartRequestSchema) !== undefined,
+  ),
+  "PUT /api/pumps/:deviceId/sms-pin": ownPumpRoute(
+    "write",
+    { body: { template: () => ({ pin: "2468" }), fields: ["pin"] } },
+    (seen) => jsonBody(seen, pumpSmsPinRequestSchema) !== undefined,
   ),
   "GET /api/pumps/:deviceId/logs": ownPumpRoute(
     "read",

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { motorLogsResponseSchema } from "../../../common/api-responses/logs.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { adminAudit, alertDeliveries, motorLogs } from "../../../worker/db/schema.ts";
+import { adminAudit, alertDeliveries, devices, motorLogs } from "../../../worker/db/schema.ts";
 import { adminAuditArchiveCutoff, adminAuditArchiveKey } from "../../../worker/retention/admin-audit-archive.ts";
 import {
   archiveMotorLogGroup,
@@ -163,6 +163,11 @@ describe("retention", () => {
     const now = Date.now();
     const cutoff = motorLogArchiveCutoff(now);
     const { user, device, token } = await farmerWithDevice();
+    // The farmer's box for longer than its log reaches back: all of it is theirs to read.
+    await db
+      .update(devices)
+      .set({ createdAt: cutoff - 60 * DAY })
+      .where(eq(devices.id, device.deviceId));
     const archived = await logsAt(device.deviceId, [
       cutoff - 40 * DAY,
       cutoff - 39 * DAY,
@@ -199,6 +204,10 @@ describe("retention", () => {
     const now = Date.now();
     const cutoff = motorLogArchiveCutoff(now);
     const { user, device, token } = await farmerWithDevice();
+    await db
+      .update(devices)
+      .set({ createdAt: cutoff - 60 * DAY })
+      .where(eq(devices.id, device.deviceId));
     const ids = await logsAt(device.deviceId, [cutoff - 9 * DAY, cutoff - 8 * DAY, cutoff - 7 * DAY]);
     const key = motorLogArchiveKey(device.deviceId, istMonth(cutoff - 9 * DAY));
 

@@ -48,6 +48,11 @@ export const devices = sqliteTable(
      */
     startByMissedCall: integer("start_by_missed_call", { mode: "boolean" }).notNull().default(false),
     /**
+     * The owner's SMS PIN, as an HMAC under the Worker's secret (worker/phone-control/sms-pin.ts):
+     * an ON by SMS must begin with it. Null: none set, caller ID alone (the default).
+     */
+    smsPin: text("sms_pin"),
+    /**
      * The region a box waiting for its farmer belongs to (a district or block, as an admin tags
      * it, in `regionSchema`'s form): an installer given that region may claim it
      * (docs/decisions/035-installer-regions.md). Null: in no region.
