@@ -33,7 +33,6 @@ import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-s
 import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
-import { setSmsPin } from "../phone-control/sms-pin.ts";
 import { switchPump } from "../services/motor-commands.ts";
 import { setStartByMissedCall } from "../services/phone-start.ts";
 import { personOf } from "../services/pump-access.ts";
@@ -48,6 +47,7 @@ import {
 import { renamePump } from "../services/pump-names.ts";
 import { refusalError } from "../services/refusal.ts";
 import { deletePumpSchedule, savePumpSchedule } from "../services/schedules.ts";
+import { setSmsPin } from "../services/sms-pin.ts";
 import type { ApiEnv } from "./context.ts";
 import { freshReadingAnswer, motorConfigAnswer, motorStatusOf } from "./devices.ts";
 import { parseInput, readJsonBody } from "./input.ts";

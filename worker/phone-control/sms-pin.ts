@@ -5,11 +5,7 @@
 // D1 alone does not give the PIN away (4 digits are few: without the key, a copy of D1 would be
 // 10,000 hashes from it). Wrong PINs are counted per pump (`smsPinPump`): after 5 in a day, an
 // ON by SMS waits, PIN or not, so guessing from a spoofed number stops there.
-import { eq } from "drizzle-orm";
-import { SMS_PIN_PATTERN } from "../../common/phone-commands.ts";
 import { countAttempt, withinLimit } from "../auth/throttle.ts";
-import { getDb } from "../db/client.ts";
-import { devices } from "../db/schema.ts";
 
 type PinEnv = Pick<Env, "DB" | "JWT_SECRET" | "AUTH_THROTTLE">;
 
@@ -24,17 +20,6 @@ const message = (deviceId: string, pin: string) => new TextEncoder().encode(`${d
 export async function smsPinHash(env: Pick<Env, "JWT_SECRET">, deviceId: string, pin: string): Promise<string> {
   const mac = await crypto.subtle.sign("HMAC", await pinKey(env), message(deviceId, pin));
   return [...new Uint8Array(mac)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** Sets (a 4-digit `pin`) or removes (null) box `deviceId`'s SMS PIN; whether one is set now. */
-export async function setSmsPin(env: PinEnv, deviceId: string, pin: string | null): Promise<boolean> {
-  if (pin !== null && !SMS_PIN_PATTERN.test(pin)) throw new Error("An SMS PIN is 4 digits.");
-  const [saved] = await getDb(env.DB)
-    .update(devices)
-    .set({ smsPin: pin === null ? null : await smsPinHash(env, deviceId, pin) })
-    .where(eq(devices.id, deviceId))
-    .returning({ smsPin: devices.smsPin });
-  return (saved?.smsPin ?? null) !== null;
 }
 
 /**

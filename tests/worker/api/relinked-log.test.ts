@@ -11,37 +11,17 @@ import { motorLogsResponseSchema } from "../../../common/api-responses/logs.ts";
 import { pumpUsageResponseSchema } from "../../../common/api-responses/usage.ts";
 import { istDay } from "../../../common/pump-usage.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { devices, motorLogs } from "../../../worker/db/schema.ts";
+import { devices } from "../../../worker/db/schema.ts";
 import { motorLogArchiveCutoff } from "../../../worker/retention/motor-log-archive.ts";
 import { runRetention } from "../../../worker/retention/retention.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithDevice } from "../helpers/boxes.ts";
 import { getJson, putJson } from "../helpers/http.ts";
 import { hubStub } from "../helpers/hub-state.ts";
+import { logsAt } from "../helpers/motor-logs.ts";
 import { connectBrowser } from "../helpers/sockets.ts";
 
 const DAY = 24 * 60 * 60_000;
-
-/** Log lines of `deviceId` at each of `times`, naming `who`, as the hub writes them. */
-async function logsAt(deviceId: string, times: number[], who: string): Promise<number[]> {
-  const rows = await getDb(env.DB)
-    .insert(motorLogs)
-    .values(
-      times.map((createdAt, index) => ({
-        deviceId,
-        userId: null,
-        mobileNo: null,
-        action: "other" as const,
-        kind: "legacy",
-        params: JSON.stringify({ text: `${who} #${index}` }),
-        message: `${who} #${index}`,
-        createdAt,
-        hubRef: `${deviceId}:relinked-${createdAt}-${index}`,
-      })),
-    )
-    .returning({ id: motorLogs.id });
-  return rows.map((row) => row.id);
-}
 
 async function logIds(path: string, token: string): Promise<number[]> {
   const response = await getJson(`${path}?limit=200`, token);
@@ -60,8 +40,8 @@ describe("a box linked to another farmer", () => {
       .update(devices)
       .set({ createdAt: cutoff - 60 * DAY })
       .where(eq(devices.id, deviceId));
-    const archived = await logsAt(deviceId, [cutoff - 40 * DAY, cutoff - 39 * DAY], "Ram");
-    const theirs = await logsAt(deviceId, [now - 3 * DAY, now - 2 * DAY], "Ram");
+    const archived = await logsAt(deviceId, [cutoff - 40 * DAY, cutoff - 39 * DAY], (_at, index) => `Ram #${index}`);
+    const theirs = await logsAt(deviceId, [now - 3 * DAY, now - 2 * DAY], (_at, index) => `Ram #${index + 2}`);
     await runRetention(env, now);
     // Yesterday's run, as the hub counted it.
     const yesterday = istDay(now - DAY);
@@ -76,7 +56,7 @@ describe("a box linked to another farmer", () => {
     expect((await putJson(`/api/admin/devices/${deviceId}/owner`, { mobileNo: next.mobileNo }, admin)).status).toBe(
       200,
     );
-    const after = await logsAt(deviceId, [Date.now() + 1], "new owner's");
+    const after = await logsAt(deviceId, [Date.now() + 1], () => "the new owner's");
     const nextToken = await loginToken(next);
 
     // The new owner, by either route, sees only what came after the link.

@@ -18,11 +18,27 @@ export function storageGeneration(): number {
   return emptied;
 }
 
-/** Before the file's tests: every Durable Object, D1 database and R2 bucket emptied, D1 migrated again. */
+/** Accounts of one generation of storage are numbered from here on. */
+const IDS_PER_GENERATION = 1_000_000;
+
+/**
+ * Before the file's tests: every Durable Object, D1 database and R2 bucket emptied, D1 migrated
+ * again. D1 would number accounts from 1 again, and a throttle keyed by an account's id (a test
+ * alert's, an owner's invitations) counted under that id before the reset answered a new account
+ * with the old one's count: so the accounts of each generation are numbered past every earlier
+ * one's (a row at the generation's first id, deleted, leaves AUTOINCREMENT there).
+ */
 export function freshStorageForThisFile(): void {
   beforeAll(async () => {
     await reset();
     emptied += 1;
     await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+    const firstId = emptied * IDS_PER_GENERATION;
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO users (id, mobile_no, password_hash, created_at) VALUES (?1, 'generation-' || ?1, '-', 0)",
+      ).bind(firstId),
+      env.DB.prepare("DELETE FROM users WHERE id = ?1").bind(firstId),
+    ]);
   });
 }

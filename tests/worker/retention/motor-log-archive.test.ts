@@ -24,32 +24,12 @@ import { adminToken } from "../helpers/accounts.ts";
 import { farmerWithDevice } from "../helpers/boxes.ts";
 import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { getJson } from "../helpers/http.ts";
+import { logsAt } from "../helpers/motor-logs.ts";
 
 freshStorageForThisFile();
 
 const DAY = 24 * 60 * 60_000;
 const db = getDb(env.DB);
-
-/** Writes logs for `deviceId` at each of `times`, in that order (ids grow with them). */
-async function logsAt(deviceId: string, times: number[]): Promise<number[]> {
-  const rows = await db
-    .insert(motorLogs)
-    .values(
-      times.map((createdAt, index) => ({
-        deviceId,
-        userId: null,
-        mobileNo: null,
-        action: "other" as const,
-        kind: "legacy",
-        params: JSON.stringify({ text: `at ${createdAt} #${index}` }),
-        message: `at ${createdAt} #${index}`,
-        createdAt,
-        hubRef: `${deviceId}:retention-${createdAt}-${index}`,
-      })),
-    )
-    .returning({ id: motorLogs.id });
-  return rows.map((row) => row.id);
-}
 
 async function idsInD1(deviceId: string): Promise<number[]> {
   const rows = await db
