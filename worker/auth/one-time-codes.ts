@@ -16,6 +16,7 @@
 // purpose are inside the MAC, so a code for one never matches another.
 import { getDb } from "../db/client.ts";
 import { type CodePurpose, countTry, markUsed, saveCode } from "../db/one-time-codes.ts";
+import { fromHex, secretMacKey, toHex } from "./secret-mac.ts";
 import { type AuthClient, clearAttempts, isKnownAccount, type ThrottleEnv, takeAttempt } from "./throttle.ts";
 
 export type { CodePurpose };
@@ -36,38 +37,11 @@ export type CodeCheck =
   | { ok: false; reason: "noCode" };
 
 const encoder = new TextEncoder();
-const keys = new Map<string, Promise<CryptoKey>>();
-
-/** The MAC key, derived once per secret: JWT_SECRET's entropy, under a name of its own. */
-function codeKey(secret: string | undefined): Promise<CryptoKey> {
-  if (!secret || secret.length < 32) throw new Error("JWT_SECRET must be at least 32 characters.");
-  let key = keys.get(secret);
-  if (!key) {
-    key = (async () => {
-      const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"]);
-      return crypto.subtle.deriveKey(
-        { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode("sinchai one-time codes v1") },
-        material,
-        { name: "HMAC", hash: "SHA-256", length: 256 },
-        false,
-        ["sign", "verify"],
-      );
-    })();
-    keys.set(secret, key);
-  }
-  return key;
-}
+/** The MAC key of the codes: JWT_SECRET's entropy, under a name of its own. */
+const codeKey = (secret: string | undefined) => secretMacKey(secret, "sinchai one-time codes v1");
 
 function macInput(purpose: CodePurpose, mobileNo: string, code: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(encoder.encode(`${purpose}\n${mobileNo}\n${code}`));
-}
-
-function toHex(bytes: ArrayBuffer): string {
-  return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-function fromHex(hex: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
 }
 
 /** Six uniformly random digits (rejection sampling: no digit string is likelier than another). */

@@ -11,6 +11,7 @@
 import { eq } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import type { ThrottlePolicyName } from "../../common/hub-contract.ts";
+import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 import { apiError } from "../http/http-error.ts";
@@ -34,12 +35,11 @@ type KnownAccount = { mobileNo: string; accountId: number; version: number };
  */
 export type AuthClient = { ip: string | null; knownDevice: { id: string; accounts: KnownAccount[] } | null };
 
-const knownAccountSchema = (value: unknown): value is { n: string; a: number; v: number } =>
-  typeof value === "object" &&
-  value !== null &&
-  typeof (value as { n?: unknown }).n === "string" &&
-  Number.isSafeInteger((value as { a?: unknown }).a) &&
-  Number.isSafeInteger((value as { v?: unknown }).v);
+/** What the cookie says of each account: its number, id and credentials version, short-named. */
+const knownDevicePayloadSchema = z.object({
+  device: z.string(),
+  known: z.array(z.object({ n: z.string(), a: z.int(), v: z.int() })),
+});
 
 function throttle(env: ThrottleEnv, policy: ThrottlePolicyName, key: string) {
   return env.AUTH_THROTTLE.get(env.AUTH_THROTTLE.idFromName(`${policy}:${key}`));
@@ -65,11 +65,10 @@ export async function authClientOf(env: ThrottleEnv, request: Request): Promise<
         audience: KNOWN_DEVICE_AUDIENCE,
       });
       // A cookie of the earlier shape (numbers alone) has no device id: it proves nothing now.
-      if (typeof payload.device === "string" && Array.isArray(payload.known)) {
-        const accounts = payload.known
-          .filter(knownAccountSchema)
-          .map((entry) => ({ mobileNo: entry.n, accountId: entry.a, version: entry.v }));
-        knownDevice = { id: payload.device, accounts };
+      const read = knownDevicePayloadSchema.safeParse(payload);
+      if (read.success) {
+        const accounts = read.data.known.map((entry) => ({ mobileNo: entry.n, accountId: entry.a, version: entry.v }));
+        knownDevice = { id: read.data.device, accounts };
       }
     } catch {
       // a stale or forged cookie proves nothing
@@ -177,15 +176,9 @@ export async function tryAttempt(env: ThrottleEnv, policy: ThrottlePolicyName, k
   return (await throttle(env, policy, key).take(policy)).allowed;
 }
 
-/**
- * Whether `policy` would allow one more attempt for `key` now, counting nothing (the attempt is
- * taken and at once taken back): a right SMS PIN goes on only while the wrong ones allow it.
- */
+/** Whether `policy` would allow one more attempt for `key` now, counting nothing (a right SMS PIN). */
 export async function withinLimit(env: ThrottleEnv, policy: ThrottlePolicyName, key: string): Promise<boolean> {
-  const stub = throttle(env, policy, key);
-  const ticket = await stub.take(policy);
-  if (ticket.allowed) await stub.forgive(ticket.attemptId);
-  return ticket.allowed;
+  return (await throttle(env, policy, key).check(policy)).allowed;
 }
 
 /** Counts one attempt that is never refused (a stop by phone: stopping is never blocked). */

@@ -5,21 +5,18 @@
 // D1 alone does not give the PIN away (4 digits are few: without the key, a copy of D1 would be
 // 10,000 hashes from it). Wrong PINs are counted per pump (`smsPinPump`): after 5 in a day, an
 // ON by SMS waits, PIN or not, so guessing from a spoofed number stops there.
+import { fromHex, secretMacKey, toHex } from "../auth/secret-mac.ts";
 import { countAttempt, withinLimit } from "../auth/throttle.ts";
 
 type PinEnv = Pick<Env, "DB" | "JWT_SECRET" | "AUTH_THROTTLE">;
 
-async function pinKey(env: Pick<Env, "JWT_SECRET">): Promise<CryptoKey> {
-  const secret = new TextEncoder().encode(`sinchai sms pin\u0000${env.JWT_SECRET ?? ""}`);
-  return crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
-}
+const pinKey = (env: Pick<Env, "JWT_SECRET">) => secretMacKey(env.JWT_SECRET, "sinchai sms pin v1");
 
 const message = (deviceId: string, pin: string) => new TextEncoder().encode(`${deviceId}\u0000${pin}`);
 
 /** What D1 keeps of box `deviceId`'s PIN `pin`. */
 export async function smsPinHash(env: Pick<Env, "JWT_SECRET">, deviceId: string, pin: string): Promise<string> {
-  const mac = await crypto.subtle.sign("HMAC", await pinKey(env), message(deviceId, pin));
-  return [...new Uint8Array(mac)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return toHex(await crypto.subtle.sign("HMAC", await pinKey(env), message(deviceId, pin)));
 }
 
 /**
@@ -33,7 +30,10 @@ export async function smsPinCheck(
   pin: string | null,
 ): Promise<"ok" | "pin" | "pinLocked"> {
   if (device.smsPin === null) return "ok";
-  const right = pin !== null && (await smsPinHash(env, device.id, pin)) === device.smsPin;
+  // Compared by WebCrypto's verify, in constant time.
+  const right =
+    pin !== null &&
+    (await crypto.subtle.verify("HMAC", await pinKey(env), fromHex(device.smsPin), message(device.id, pin)));
   if (!right) {
     await countAttempt(env, "smsPinPump", device.id);
     return "pin";
