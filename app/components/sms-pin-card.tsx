@@ -3,9 +3,11 @@
 // alone is then the key, which can be faked (docs/security.md, "Caller ID"). OFF never needs
 // it. One plain form sets or changes the PIN (4 digits), another removes it; with script the
 // same posts run through a fetcher and the page's data is read again after each.
+import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import { SMS_PIN_LENGTH } from "../../common/phone-commands.ts";
 import { useT } from "../i18n/i18n.ts";
+import { Field } from "./field.tsx";
 
 /** Where the forms post: the settings page's action. */
 const SETTINGS_PATH = "/pump-settings";
@@ -29,6 +31,11 @@ export function SmsPinCard({
   const busy = fetcher.state !== "idle";
   const answered = fetcher.data?.smsPin ?? posted;
   const refused = answered && !answered.ok ? answered : null;
+  // A PIN saved with script: the field empties, as a page loaded again after the plain post would be.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.smsPin?.ok) form.current?.reset();
+  }, [fetcher.state, fetcher.data]);
 
   return (
     <section className="card" aria-labelledby="sms-pin-title" data-testid="sms-pin">
@@ -42,21 +49,21 @@ export function SmsPinCard({
           {t(refused.code === "invalid" ? "smsPin.invalid" : "smsPin.failed")}
         </p>
       )}
-      <fetcher.Form method="post" action={SETTINGS_PATH} className="stack">
+      <fetcher.Form ref={form} method="post" action={SETTINGS_PATH} className="stack">
         <input type="hidden" name="intent" value="smsPin" />
         <input type="hidden" name="pump" value={pump} />
-        <label htmlFor="sms-pin-input">{t(pinSet ? "smsPin.changeLabel" : "smsPin.setLabel")}</label>
-        <input
-          id="sms-pin-input"
-          name="pin"
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          pattern={`[0-9]{${SMS_PIN_LENGTH}}`}
-          minLength={SMS_PIN_LENGTH}
-          maxLength={SMS_PIN_LENGTH}
-          required
-        />
+        <Field label={t(pinSet ? "smsPin.changeLabel" : "smsPin.setLabel")}>
+          <input
+            name="pin"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            pattern={`[0-9]{${SMS_PIN_LENGTH}}`}
+            minLength={SMS_PIN_LENGTH}
+            maxLength={SMS_PIN_LENGTH}
+            required
+          />
+        </Field>
         <button type="submit" className="button" disabled={busy}>
           {t("smsPin.save")}
         </button>
