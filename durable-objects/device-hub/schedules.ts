@@ -119,6 +119,13 @@ export class Schedules extends Room<ScheduleRooms> {
     this.rooms.windows.forget(id);
   }
 
+  /** Whether the hub's copy names the schedule's owner as the box's, and its author (if a member) as one who may schedule. */
+  #vouchedFor(schedule: ScheduleRow): boolean {
+    const ownerId = this.hub.state.current.owner?.userId ?? null;
+    const authorGone = schedule.authorUserId !== null && !this.#schedulers().includes(schedule.authorUserId);
+    return ownerId === schedule.userId && !authorGone;
+  }
+
   /** The members who may schedule on this box, by the hub's copy. */
   #schedulers(): number[] {
     return this.hub.state.current.members.filter(({ role }) => roleMay(role, "schedule")).map(({ userId }) => userId);
@@ -158,16 +165,21 @@ export class Schedules extends Room<ScheduleRooms> {
       book.setNextRun(schedule.id, next);
       return;
     }
-    // Whose box is it now? D1 says (an admin may have reassigned or deleted it since the
-    // hub last heard). Only a schedule of the current owner may move the motor. A stop waits
-    // for D1 only briefly, then goes by the hub's own copy: a hanging D1 stops no motor.
+    // Whose box is it now? Only a schedule of the current owner (or of a member who may still
+    // schedule here) may move the motor. The hub's confirmed copy of its people says so without
+    // asking D1: every change of access reloads it at once and is told again every minute until
+    // the hub confirms (worker/services/hub-notices.ts), so a fleet's schedules firing in the
+    // same minute do not queue on the one database before their motors start (decision 045).
+    // A copy that does not vouch for the schedule asks D1 before dropping it; a stop waits for
+    // D1 only briefly, then goes by the copy: a hanging D1 stops no motor.
+    const vouched = state.current.accessConfirmed && this.#vouchedFor(schedule);
     const loaded =
-      schedule.kind === "clock" && schedule.action === "off"
+      vouched ||
+      (schedule.kind === "clock" && schedule.action === "off"
         ? await loadOwnerAndConfigWithin(this.hub, STOP_WAITS_FOR_D1_MS)
-        : await loadOwnerAndConfig(this.hub);
+        : await loadOwnerAndConfig(this.hub));
     const ownerId = state.current.owner?.userId ?? null;
-    const authorGone = schedule.authorUserId !== null && !this.#schedulers().includes(schedule.authorUserId);
-    if ((loaded || ownerId !== null) && (ownerId !== schedule.userId || authorGone)) {
+    if ((loaded || ownerId !== null) && !this.#vouchedFor(schedule)) {
       this.#forget(schedule.id);
       return;
     }

@@ -3,7 +3,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
 import { DAY_MS, istMinuteKey } from "../../common/schedule-time.ts";
@@ -11,11 +11,13 @@ import { SCHEDULE_LATE_LIMIT_MS, SCHEDULE_OFF_RETRY_MS } from "../../durable-obj
 import type { DeviceHub } from "../../durable-objects/device-hub.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { devices } from "../../worker/db/schema.ts";
+import { CONDITION_LIMIT_MS } from "../time-limits.ts";
 import { createUser } from "../worker/helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice } from "../worker/helpers/boxes.ts";
 import { deleteJson, getJson, postJson } from "../worker/helpers/http.ts";
 import { hubStub, motorLogLines, owedSwitchOffs, rewriteHubState } from "../worker/helpers/hub-state.ts";
 import { browserWatching, connectDevice } from "../worker/helpers/sockets.ts";
+import { endD1Hang, handOnD1Answers, hangD1, installD1Hang } from "./chaos-d1.ts";
 import { createSchedule, endCooldown, listSchedules, makeDue, switchesSeen } from "./schedule-support.ts";
 
 /** Makes a schedule due (see makeDue) and runs the hub's alarm, as when its time comes. */
@@ -280,13 +282,48 @@ describe("schedules and the hub's lifecycle", () => {
     expect(await storedScheduleCount(device.deviceId)).toBe(0);
   });
 
-  it("runs none of a previous owner's schedules, even before the hub is told of the change", async () => {
+  it("goes by the hub's copy of its people at the minute: nothing from D1 on the way to the switch", async () => {
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
+    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
+    await makeDue(device.deviceId, schedule.id);
+    // D1 answers nothing while the minute runs: a fleet's schedules firing together would
+    // otherwise queue on the one database before their motors start.
+    installD1Hang();
+    hangD1();
+    const alarm = runDurableObjectAlarm(hubStub(device.deviceId));
+    try {
+      await vi.waitFor(() => expect(switchesSeen(box)).toEqual(["on"]), { timeout: CONDITION_LIMIT_MS });
+    } finally {
+      endD1Hang();
+      await runInDurableObject(hubStub(device.deviceId), () => handOnD1Answers());
+    }
+    await alarm;
+    expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("on");
+    box.close();
+  });
+
+  it("runs none of a previous owner's schedules once the change is told to the hub, as every change of owner does at once", async () => {
     const { device, token, box } = await farmerWithBox({ autoAck: true });
     const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
     await getDb(env.DB).update(devices).set({ ownerUserId: null }).where(eq(devices.id, device.deviceId));
-    await runWhenDue(device.deviceId, schedule.id);
+    // What every access change does after its D1 batch (worker/services/hub-notices.ts; the cron
+    // trigger tells it again every minute until the hub confirms).
+    expect(await hubStub(device.deviceId).refreshAccess()).toMatchObject({ ok: true });
+    await runWhenDue(device.deviceId, schedule.id).catch(() => false);
     expect(switchesSeen(box)).toEqual([]);
     expect(await motorLogLines(device.deviceId)).toEqual([]);
+    expect(await storedScheduleCount(device.deviceId)).toBe(0);
+    box.close();
+  });
+
+  it("asks D1 before running a schedule its copy does not vouch for, and drops it when D1 says it is nobody's now", async () => {
+    const { device, token, box } = await farmerWithBox({ autoAck: true });
+    const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
+    // The hub's copy forgot its owner (a state from before it was ever told): it asks D1.
+    await rewriteHubState(device.deviceId, (state) => ({ ...state, owner: null }));
+    await getDb(env.DB).update(devices).set({ ownerUserId: null }).where(eq(devices.id, device.deviceId));
+    await runWhenDue(device.deviceId, schedule.id);
+    expect(switchesSeen(box)).toEqual([]);
     expect(await storedScheduleCount(device.deviceId)).toBe(0);
     box.close();
   });

@@ -18,6 +18,12 @@ import { runNode } from "./run-node.ts";
  * workers-sdk#14001; 3 MB compressed stays our budget, as it also bounds start-up time.)
  */
 const FREE_PLAN_COMPRESSED_LIMIT = 3 * 1024 * 1024;
+/**
+ * This project's own budget for the Worker's compressed size: every new isolate of the Worker and
+ * of each hub parses the whole bundle before its first request, so its size is cold-start time
+ * (decision 043). Measured 379 KiB when it was set.
+ */
+const COLD_START_BUDGET = 450 * 1024;
 /** The uncompressed limit on every plan since that change. */
 const UNCOMPRESSED_LIMIT = 64 * 1024 * 1024;
 
@@ -88,7 +94,7 @@ describe("the production bundle (wrangler deploy --dry-run)", () => {
     expect(built.targetEnvironment).toBe("production");
   });
 
-  it("stays under the Workers Free plan's 3 MB compressed (and the 64 MB uncompressed limit)", async () => {
+  it("stays under its cold-start budget of 450 KiB gzip, the Free plan's 3 MB compressed and the 64 MB uncompressed limit", async () => {
     const modules = await uploadedModules();
     expect(modules.length).toBeGreaterThan(0);
     const uncompressed = modules.reduce((sum, module) => sum + module.bytes.length, 0);
@@ -100,6 +106,7 @@ describe("the production bundle (wrangler deploy --dry-run)", () => {
         (reported ? `; wrangler: ${reported[1]} KiB / gzip ${reported[2]} KiB` : ""),
     );
     expect(compressed).toBeLessThan(FREE_PLAN_COMPRESSED_LIMIT);
+    expect(compressed, `the Worker's gzip size against its cold-start budget`).toBeLessThan(COLD_START_BUDGET);
     expect(uncompressed).toBeLessThan(UNCOMPRESSED_LIMIT);
     if (reported) expect(Number(reported[2]) * KIB).toBeLessThan(FREE_PLAN_COMPRESSED_LIMIT);
   });

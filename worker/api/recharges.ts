@@ -12,6 +12,7 @@ import { z } from "../../common/zod.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceByOwner } from "../db/devices.ts";
 import { listPlanPeriods, markRechargePaid, planCard } from "../db/plans.ts";
+import { readsThatMayLag } from "../db/reads-that-may-lag.ts";
 import {
   deleteRechargeRequest,
   findRechargeRequest,
@@ -56,12 +57,13 @@ export const rechargeRoutes = new Hono<ApiEnv>()
     return respond(c, rechargeListResponseSchema, { success: true, data: rows.map(toRechargeView) });
   })
   .get("/plan", requireAuth("user"), async (c) => {
-    const db = getDb(c.env.DB);
-    const device = await findDeviceByOwner(db, c.var.user.id);
+    // Which box is theirs from the primary (a hand-over is an access change); its plan, which
+    // only an admin or a payment changes, may be a few seconds behind.
+    const device = await findDeviceByOwner(getDb(c.env.DB), c.var.user.id);
     if (!device) throw noDeviceError();
     return respond(c, planResponseSchema, {
       success: true,
-      plan: planCard(await listPlanPeriods(db, device.id), Date.now()),
+      plan: planCard(await listPlanPeriods(getDb(readsThatMayLag(c.env)), device.id), Date.now()),
     });
   })
   .put("/status/:id", requireAuth("admin"), async (c) => {

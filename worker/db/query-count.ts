@@ -9,7 +9,15 @@
 // is what it kept the request waiting; round trips made side by side (Promise.all) each count
 // theirs, so the sum can exceed the wall time they took together.
 
-export type QueryCount = { queries: number; milliseconds: number };
+export type QueryCount = {
+  queries: number;
+  milliseconds: number;
+  /** Whether any statement run was a write (worker/db/reads-that-may-lag.ts gives the browser a bookmark then). */
+  wrote?: boolean;
+};
+
+/** A statement that changes the database, by its first word (drizzle's and our own SQL alike). */
+const WRITE = /^\s*(insert|update|delete|replace)\b/i;
 
 /**
  * How long a statement that meets the local database's write lock is tried again. Locally the
@@ -55,16 +63,18 @@ export function countingD1(d1: D1Database, count: QueryCount): D1Database {
       count.milliseconds += performance.now() - started;
     });
   };
-  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+  const writes = new WeakSet<D1PreparedStatement>();
+  const wrap = (statement: D1PreparedStatement, writing: boolean): D1PreparedStatement => {
     const wrapper = new Proxy(statement, {
       get(target, property) {
         switch (property) {
           case "bind":
-            return (...values: unknown[]) => wrap(target.bind(...values));
+            return (...values: unknown[]) => wrap(target.bind(...values), writing);
           case "first":
           case "all":
           case "run":
           case "raw":
+            if (writing) count.wrote = true;
             return (...args: unknown[]) =>
               counted(() => (target[property] as (...a: unknown[]) => Promise<unknown>).apply(target, args));
           default: {
@@ -75,18 +85,27 @@ export function countingD1(d1: D1Database, count: QueryCount): D1Database {
       },
     });
     unwrapped.set(wrapper, statement);
+    if (writing) writes.add(wrapper);
     return wrapper;
   };
   return new Proxy(d1, {
     get(target, property) {
       switch (property) {
         case "prepare":
-          return (query: string) => wrap(target.prepare(query));
+          return (query: string) => wrap(target.prepare(query), WRITE.test(query));
         case "batch":
-          return (statements: D1PreparedStatement[]) =>
-            counted(() => target.batch(statements.map((statement) => unwrapped.get(statement) ?? statement)));
+          return (statements: D1PreparedStatement[]) => {
+            if (statements.some((statement) => writes.has(statement))) count.wrote = true;
+            return counted(() => target.batch(statements.map((statement) => unwrapped.get(statement) ?? statement)));
+          };
         case "exec":
-          return (query: string) => counted(() => target.exec(query));
+          return (query: string) => {
+            count.wrote = true;
+            return counted(() => target.exec(query));
+          };
+        // A session (reads that may lag, worker/db/reads-that-may-lag.ts) counts as the binding does.
+        case "withSession":
+          return (constraint?: string) => countingD1(target.withSession(constraint) as unknown as D1Database, count);
         default: {
           const value = Reflect.get(target, property, target);
           return typeof value === "function" ? value.bind(target) : value;

@@ -14,6 +14,7 @@ import {
 } from "../db/admin-users.ts";
 import { getDb } from "../db/client.ts";
 import { listDevicesWithOwners } from "../db/devices.ts";
+import { readsThatMayLag } from "../db/reads-that-may-lag.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { installationForAdmin } from "./installer-visits.ts";
 import { changeAccountMotorConfig } from "./motor-config.ts";
@@ -22,7 +23,7 @@ import { type Refusal, settle } from "./refusal.ts";
 
 /** The accounts a search finds (every one without), each box's presence, and the boxes it finds. */
 export async function fleetOf(env: Env, search: FleetSearch | undefined) {
-  const db = getDb(env.DB);
+  const db = getDb(readsThatMayLag(env));
   return {
     users: await listUsersForAdmin(db, search),
     statuses: await deviceStatuses(db),

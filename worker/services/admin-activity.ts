@@ -5,20 +5,21 @@ import { type AuditFilter, listAuditEntries } from "../db/admin-audit-trail.ts";
 import { listMotorLogsForAdmin } from "../db/admin-motor-logs.ts";
 import { type DashboardStats, dashboardStats } from "../db/admin-stats.ts";
 import { getDb } from "../db/client.ts";
+import { readsThatMayLag } from "../db/reads-that-may-lag.ts";
 
 export type { DashboardStats };
 
 /** The dashboard's counts, as of now. */
 export function fleetStats(env: Env): Promise<DashboardStats> {
-  return dashboardStats(getDb(env.DB), Date.now());
+  return dashboardStats(getDb(readsThatMayLag(env)), Date.now());
 }
 
 /** One page of every box's motor log, newest first. */
 export function fleetMotorLogs(env: Env, page: number, pageSize: number) {
-  return listMotorLogsForAdmin(getDb(env.DB), page, pageSize);
+  return listMotorLogsForAdmin(getDb(readsThatMayLag(env)), page, pageSize);
 }
 
 /** One page of the admin audit trail, newest first, of one admin or about one target if asked. */
 export function auditTrailPage(env: Env, filter: AuditFilter, page: number, pageSize: number) {
-  return listAuditEntries(getDb(env.DB), filter, page, pageSize);
+  return listAuditEntries(getDb(readsThatMayLag(env)), filter, page, pageSize);
 }

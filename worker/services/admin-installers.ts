@@ -12,6 +12,7 @@ import {
   tagBoxRegion,
   upsertInstaller,
 } from "../db/installers.ts";
+import { readsThatMayLag } from "../db/reads-that-may-lag.ts";
 import { findUserByMobileNo } from "../db/users.ts";
 import { apiError } from "../http/http-error.ts";
 
@@ -30,7 +31,7 @@ export type InstallerView = {
 };
 
 export async function installerList(env: Pick<Env, "DB">): Promise<InstallerView[]> {
-  const rows = await listInstallers(getDb(env.DB));
+  const rows = await listInstallers(getDb(readsThatMayLag(env)));
   return rows.map(({ installer, mobileNo, stockCount, stockIds, regionCount, installs }) => ({
     userId: installer.userId,
     mobileNo,

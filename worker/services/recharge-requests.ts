@@ -7,6 +7,7 @@ import { type PaymentMethod, PLANS, type Plan } from "../../common/plans.ts";
 import { getDb } from "../db/client.ts";
 import { findDeviceById, findDeviceByOwner } from "../db/devices.ts";
 import { listPlanPeriods, planCard } from "../db/plans.ts";
+import { readsThatMayLag } from "../db/reads-that-may-lag.ts";
 import {
   insertRechargeRequest,
   listRechargeRequests,
@@ -48,18 +49,19 @@ export async function requestOwnRecharge(
  * plan of `ownDeviceId`, their own box the page shows (none for a pump shared with them).
  */
 export async function ownRechargesOf(env: Env, userId: number, ownDeviceId: string | null) {
-  const db = getDb(env.DB);
-  const requests = await listRechargeRequestsOfUser(db, userId);
+  // The farmer's own requests from the primary (they see one the moment they sent it); the
+  // plan, which only an admin or a payment changes, may be a few seconds behind.
+  const requests = await listRechargeRequestsOfUser(getDb(env.DB), userId);
   return {
     requests,
     views: requests.map(toRechargeView),
-    plan: ownDeviceId ? planCard(await listPlanPeriods(db, ownDeviceId), Date.now()) : null,
+    plan: ownDeviceId ? planCard(await listPlanPeriods(getDb(readsThatMayLag(env)), ownDeviceId), Date.now()) : null,
   };
 }
 
 /** Every request, as the admin's recharges page lists them. */
 export async function rechargeQueue(env: Env): Promise<RechargeView[]> {
-  return (await listRechargeRequests(getDb(env.DB))).map(toRechargeView);
+  return (await listRechargeRequests(getDb(readsThatMayLag(env)))).map(toRechargeView);
 }
 
 /** Where a UPI request is paid: a link while it waits for payment, else none. */

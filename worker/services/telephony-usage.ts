@@ -7,6 +7,7 @@
 import { istDay } from "../../common/pump-usage.ts";
 import { type MonthUsageRow, monthUsage } from "../db/alert-deliveries.ts";
 import { getDb } from "../db/client.ts";
+import { readsThatMayLag } from "../db/reads-that-may-lag.ts";
 
 export type TelephonyPriceEnv = Pick<
   Env,
@@ -42,7 +43,7 @@ function estimate(row: Pick<MonthUsageRow, "smsParts" | "callMinutes">, prices: 
 /** Each account's SMS and calls in `month` with its estimated cost in paise, and the totals. */
 export async function telephonyUsage(env: TelephonyPriceEnv & Pick<Env, "DB">, month: string) {
   const prices = telephonyPrices(env);
-  const rows = await monthUsage(getDb(env.DB), month);
+  const rows = await monthUsage(getDb(readsThatMayLag(env)), month);
   const accounts = rows.map((row) => ({ ...row, estimatedPaise: estimate(row, prices) }));
   const sum = (pick: (row: MonthUsageRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
   const totals = {

@@ -1,6 +1,6 @@
 // Our cookies over https are `__Host-` prefixed (worker/auth/cookies.ts): the browser keeps them
 // only with `Secure`, `Path=/` and no `Domain`, so a sibling subdomain or a plain-http page of
-// the same domain cannot plant a session, language or known-device cookie that the Worker reads.
+// the same domain cannot plant a session, language, known-device or bookmark cookie that the Worker reads.
 // An unprefixed cookie over https is not ours and is ignored. Plain http is local mode only,
 // where browsers refuse the prefix: there the names stay unprefixed (every other test).
 import { exports } from "cloudflare:workers";
@@ -34,6 +34,7 @@ describe("cookies over https", () => {
     const cookies = [...loginCookies, sessionCookie(page, "user", "t", 60), sessionCookie(page, "admin", "t", 60)];
     expect(cookies.map((cookie) => cookie.split("=")[0])).toEqual([
       "__Host-sinchai_known_device",
+      "__Host-sinchai_d1_seen",
       "__Host-sinchai_session",
       "__Host-sinchai_admin_session",
     ]);
@@ -60,8 +61,10 @@ describe("cookies over https", () => {
       headers: { Cookie: `__Host-sinchai_admin_session=${token}`, Origin: HTTPS },
     });
     expect(response.status).toBe(200);
+    // Beside it, the bookmark of what the logout wrote (worker/db/reads-that-may-lag.ts), prefixed too.
     expect(response.headers.getSetCookie()).toEqual([
       expect.stringMatching(/^__Host-sinchai_admin_session=; .*Max-Age=0/),
+      expect.stringMatching(/^__Host-sinchai_d1_seen=[0-9a-f-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/),
     ]);
   });
 });

@@ -5,6 +5,7 @@ import { auditQuerySchema } from "../../../common/admin-schemas.ts";
 import { auditPageResponseSchema } from "../../../common/api-responses/admin.ts";
 import { listAuditEntries } from "../../db/admin-audit-trail.ts";
 import { getDb } from "../../db/client.ts";
+import { readsThatMayLag } from "../../db/reads-that-may-lag.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";
 import { requireAuth } from "../require-auth.ts";
@@ -14,6 +15,6 @@ export const adminAuditRoutes = new Hono<ApiEnv>().get("/audit", requireAuth("ad
   const { page, limit, adminId, target } = parseInput(auditQuerySchema, c.req.query());
   return respond(c, auditPageResponseSchema, {
     success: true,
-    ...(await listAuditEntries(getDb(c.env.DB), { adminId, target }, page, limit)),
+    ...(await listAuditEntries(getDb(readsThatMayLag(c.env)), { adminId, target }, page, limit)),
   });
 });

@@ -19,6 +19,7 @@ import { deviceIdSchema } from "../../../common/pump-schemas.ts";
 import { z } from "../../../common/zod.ts";
 import { getDb } from "../../db/client.ts";
 import { findDeviceById, insertDevice, listDevicesWithOwners, setDeviceKeyHash } from "../../db/devices.ts";
+import { readsThatMayLag } from "../../db/reads-that-may-lag.ts";
 import { findUserByMobileNo } from "../../db/users.ts";
 import { apiError } from "../../http/http-error.ts";
 import { deviceHub } from "../../hubs/device-hubs.ts";
@@ -54,7 +55,7 @@ async function ownerFor(c: { env: Env }, mobileNo: string) {
 export const adminDeviceRoutes = new Hono<ApiEnv>()
   .get("/devices", requireAuth("admin"), async (c) => {
     const { q } = parseInput(fleetSearchQuerySchema, c.req.query());
-    const rows = await listDevicesWithOwners(getDb(c.env.DB), q);
+    const rows = await listDevicesWithOwners(getDb(readsThatMayLag(c.env)), q);
     return respond(c, deviceListResponseSchema, {
       success: true,
       devices: rows.map(({ device, ownerMobileNo }) => ({

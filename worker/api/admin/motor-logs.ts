@@ -6,6 +6,7 @@ import { adminMotorLogsResponseSchema } from "../../../common/api-responses/admi
 import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
 import { listMotorLogsForAdmin } from "../../db/admin-motor-logs.ts";
 import { getDb } from "../../db/client.ts";
+import { readsThatMayLag } from "../../db/reads-that-may-lag.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";
 import { apiLanguage } from "../language.ts";
@@ -17,6 +18,6 @@ export const adminMotorLogRoutes = new Hono<ApiEnv>().get("/motor-logs", require
   const language = apiLanguage(c.req.raw);
   return respond(c, adminMotorLogsResponseSchema, {
     success: true,
-    ...(await listMotorLogsForAdmin(getDb(c.env.DB), page, ADMIN_LOGS_PAGE_SIZE, language)),
+    ...(await listMotorLogsForAdmin(getDb(readsThatMayLag(c.env)), page, ADMIN_LOGS_PAGE_SIZE, language)),
   });
 });

@@ -18,6 +18,7 @@ import { accessChangeResponseSchema } from "../../../common/api-responses/refusa
 import { closeSessionSockets } from "../../auth/session-sockets.ts";
 import { deviceStatuses, findAdminUserView, listUsersForAdmin, setUserRole } from "../../db/admin-users.ts";
 import { getDb } from "../../db/client.ts";
+import { readsThatMayLag } from "../../db/reads-that-may-lag.ts";
 import { apiError } from "../../http/http-error.ts";
 import { deleteAccount } from "../../services/account-deletion.ts";
 import { HUB_NOT_CONFIRMED } from "../../services/hub-notices.ts";
@@ -30,10 +31,16 @@ import { respond } from "../respond.ts";
 export const adminUserRoutes = new Hono<ApiEnv>()
   .get("/users", requireAuth("admin"), async (c) => {
     const { q } = parseInput(fleetSearchQuerySchema, c.req.query());
-    return respond(c, userListResponseSchema, { success: true, users: await listUsersForAdmin(getDb(c.env.DB), q) });
+    return respond(c, userListResponseSchema, {
+      success: true,
+      users: await listUsersForAdmin(getDb(readsThatMayLag(c.env)), q),
+    });
   })
   .get("/device-statuses", requireAuth("admin"), async (c) => {
-    return respond(c, deviceStatusesResponseSchema, { success: true, statuses: await deviceStatuses(getDb(c.env.DB)) });
+    return respond(c, deviceStatusesResponseSchema, {
+      success: true,
+      statuses: await deviceStatuses(getDb(readsThatMayLag(c.env))),
+    });
   })
   .get("/user/:id", requireAuth("admin"), async (c) => {
     const id = parseInput(userIdSchema, c.req.param("id"));
