@@ -212,6 +212,54 @@ describe("an SMS command", () => {
   });
 });
 
+describe("the words farmers write", () => {
+  it("बन्द, मोटर बंद करो and STOP each stop a one-pump sender's motor, answered with what the box confirmed, never asked which pump", async () => {
+    for (const text of ["बन्द", "मोटर बंद करो", "STOP"]) {
+      const { user, device, box, token } = await ownerWithPump();
+      expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
+      expect((await sms(user.mobileNo, text)).status).toBe(200);
+      expect(await status(device.deviceId)).toBe("off");
+      const [reply] = await textsTo(user.mobileNo, 1);
+      expect(reply, text).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पक्का किया।$`));
+      expect(switchesSeen(box)).toEqual(["on", "off"]);
+      box.close();
+    }
+  });
+
+  it("चालु 10 starts for 10 minutes; an ON whose words are not the one pump's name starts nothing and gets the help SMS", async () => {
+    const { user, device, box } = await ownerWithPump();
+    await sms(user.mobileNo, "चालू 30 खेत वाला");
+    const [help] = await textsTo(user.mobileNo, 1);
+    expect(help).toMatch(/^सिंचाई: चालू 30 \(मिनट\)/);
+    expect(switchesSeen(box)).toEqual([]);
+    await sms(user.mobileNo, "मोटर चालु 10");
+    expect(await status(device.deviceId)).toBe("on");
+    const [, reply] = await textsTo(user.mobileNo, 2);
+    expect(reply).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर चालू हुई, 10 मिनट बाद अपने-आप बंद होगी।$`));
+    box.close();
+  });
+
+  it("an OFF naming no pump from someone with several stops every one that may be running, without asking which", async () => {
+    const { user, device, box } = await ownerWithPump();
+    const second = await provisionDevice(user.id);
+    const secondBox = (await connectDevice(second)).autoAck();
+    const third = await provisionDevice(user.id);
+    const thirdBox = (await connectDevice(third)).autoAck();
+    await sms(user.mobileNo, `चालू ${PUMP}`);
+    await sms(user.mobileNo, `चालू ${second.deviceId.slice(-4)}`);
+    expect(await status(device.deviceId)).toBe("on");
+    expect(await status(second.deviceId)).toBe("on");
+    await textsTo(user.mobileNo, 2);
+    await sms(user.mobileNo, "off karo");
+    expect(await status(device.deviceId)).toBe("off");
+    expect(await status(second.deviceId)).toBe("off");
+    const texts = await textsTo(user.mobileNo, 4);
+    for (const text of texts.slice(2)) expect(text).toMatch(/की मोटर .* पर बंद हुई, डिवाइस ने पक्का किया।$/);
+    expect(switchesSeen(thirdBox)).toEqual([]);
+    for (const peer of [box, secondBox, thirdBox]) peer.close();
+  });
+});
+
 describe("the throttles", () => {
   it("drop a number's 11th command in 10 minutes silently, but never its OFF", async () => {
     const { user, device, box, token } = await ownerWithPump();
