@@ -61,6 +61,15 @@ function incomingCall(from: string, line: "stop" | "start" | "menu", callId = si
   });
 }
 
+/** `ownerWithPump` with a verified operator who accepted (what their invitation sent has come). */
+async function sharedWithOperator() {
+  const owner = await ownerWithPump();
+  const operator = await createUser();
+  await addMember(owner.device.deviceId, owner.token, operator, "operator", "Ram");
+  await settle();
+  return { ...owner, operator };
+}
+
 async function status(deviceId: string) {
   return (await hubStub(deviceId).getSnapshot()).pump.status;
 }
@@ -314,6 +323,45 @@ describe("a missed call", () => {
     expect(texts[2]).toBe(`सिंचाई: पंप ${PUMP} पर आदेश नहीं हुआ: अभी रुकें, 1 मिनट बाद भेजें।`);
     expect(switchesSeen(box)).toEqual(["on", "off"]);
     box.close();
+  });
+
+  it("from an operator starts the owner's pump, and the owner is told by SMS who started it", async () => {
+    const { user, device, box, operator } = await sharedWithOperator();
+    await getDb(env.DB).update(devices).set({ startByMissedCall: true }).where(eq(devices.id, device.deviceId));
+    const before = (await smsTo(operator.mobileNo)).length;
+    await incomingCall(operator.mobileNo, "start");
+    expect(await status(device.deviceId)).toBe("on");
+    const [told] = await textsTo(user.mobileNo, 1);
+    expect(told).toMatch(
+      new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर ${operator.mobileNo} ने फ़ोन से चालू की। रोकना हो तो बंद भेजें।$`),
+    );
+    const operatorTexts = await textsTo(operator.mobileNo, before + 1);
+    expect(operatorTexts.at(-1)).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर चालू हुई`));
+    box.close();
+  });
+
+  it("an operator's SMS ON tells the owner too, in the owner's language; the owner's own start tells nobody else", async () => {
+    const { user, device, box, token, operator } = await sharedWithOperator();
+    expect((await putJson("/api/alerts/channels", { channels: {}, language: "en" }, token)).status).toBe(200);
+    await sms(operator.mobileNo, "चालू 20");
+    expect(await status(device.deviceId)).toBe("on");
+    const [told] = await textsTo(user.mobileNo, 1);
+    expect(told).toMatch(
+      new RegExp(
+        `^Sinchai: ${operator.mobileNo} started the motor of pump ${PUMP} by phone at ${TIME_EN}. To stop it, send OFF.$`,
+      ),
+    );
+    box.close();
+
+    const own = await sharedWithOperator();
+    const operatorBefore = (await smsTo(own.operator.mobileNo)).length;
+    await sms(own.user.mobileNo, "चालू 20");
+    expect(await status(own.device.deviceId)).toBe("on");
+    await textsTo(own.user.mobileNo, 1);
+    await settle();
+    expect(await smsTo(own.user.mobileNo)).toHaveLength(1);
+    expect(await smsTo(own.operator.mobileNo)).toHaveLength(operatorBefore);
+    own.box.close();
   });
 
   it("from a stranger or a viewer is ignored: nothing switches, nothing is sent", async () => {

@@ -4,17 +4,19 @@
 // the same role check in the Worker and in the hub, the hub's own rules for an ON (cooldown,
 // phase fault, supply, voltage) and none for an OFF. What comes back is what the box confirmed,
 // as a code each channel words: ON (since when; for how long), OFF, not confirmed, not done (why),
-// or the pump's state.
+// or the pump's state. A start someone else made is told to the owner (owner-notice.ts).
 import type { PhoneChannel } from "../../common/hub-contract.ts";
 import type { PhoneAction } from "../../common/phone-commands.ts";
 import type { MotorStatus } from "../../common/pump-state.ts";
 import { countAttempt, type ThrottleEnv, tryAttempt } from "../auth/throttle.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { switchPump } from "../services/motor-commands.ts";
+import { tellOwnerOfStart } from "./owner-notice.ts";
 import type { PhoneCaller, PhonePump } from "./phone-callers.ts";
+import type { PhoneReplyEnv } from "./phone-replies.ts";
 import { type NotDoneReason, notDoneReason } from "./phone-words.ts";
 
-export type PhoneSwitchEnv = Pick<Env, "DEVICE_HUB"> & ThrottleEnv;
+export type PhoneSwitchEnv = Pick<Env, "DEVICE_HUB"> & ThrottleEnv & PhoneReplyEnv;
 
 export type PumpStatus = {
   status: MotorStatus | "offline";
@@ -69,7 +71,9 @@ export async function actByPhone(
   const at = Date.now();
   if (result.ok) {
     if (result.status !== relay) return { kind: "notDone", reason: "refused" };
-    return relay === "on" ? { kind: "on", at, minutes } : { kind: "off", at };
+    if (relay === "off") return { kind: "off", at };
+    await tellOwnerOfStart(env, who, pump, at);
+    return { kind: "on", at, minutes };
   }
   if (result.code === "timeout" || result.code === "linkLost") return { kind: "unconfirmed" };
   if (result.code === "notAllowed") return { kind: "silent" };

@@ -22,7 +22,7 @@ export const SMS_VARIABLES = {
   code: { maxLength: 6, pattern: /^[0-9]{6}$/, cut: false },
   /** The pump's name as its owner wrote it (up to 40 characters in the app), or the box's id. */
   pumpName: { maxLength: 20, pattern: /^[^\n\r]+$/u, cut: true },
-  /** A 10-digit mobile number: who invited. */
+  /** A 10-digit mobile number: who invited, who started a motor by phone. */
   mobileNo: { maxLength: 10, pattern: /^[1-9][0-9]{9}$/, cut: false },
   /** A time of day as the reader's language writes it ("10:45 PM", "रात 10:45"). */
   time: { maxLength: 12, pattern: /^[0-9: APM\u0900-\u097F]+$/u, cut: false },
@@ -208,6 +208,18 @@ export const SMS_TEMPLATES = {
     text: {
       hi: "सिंचाई: पंप {pumpName} की मोटर {relay} है, {time} से। करंट {amps} A, बिजली {supply}।",
       en: "Sinchai: pump {pumpName}: motor {relay} since {time}, current {amps} A, power {supply}.",
+    },
+  },
+  /**
+   * To the pump's owner when someone else (an operator) started its motor by phone: the box
+   * confirmed it; who, by their number, and how to stop it from any phone.
+   */
+  phoneStartedByOther: {
+    variables: ["pumpName", "time", "mobileNo"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर {mobileNo} ने फ़ोन से चालू की। रोकना हो तो बंद भेजें।",
+      en: "Sinchai: {mobileNo} started the motor of pump {pumpName} by phone at {time}. To stop it, send OFF.",
     },
   },
   /** Words a verified number sent that are no command. */
