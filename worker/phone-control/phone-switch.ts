@@ -32,7 +32,8 @@ export type PhoneOutcome =
   | { kind: "off"; at: number }
   /** No answer from the box in time, or it dropped: the motor may or may not have switched. */
   | { kind: "unconfirmed" }
-  | { kind: "notDone"; reason: NotDoneReason }
+  /** `waitMs`: for `wait`, how long the hub said is left of its pause after a command. */
+  | { kind: "notDone"; reason: NotDoneReason; waitMs?: number }
   | ({ kind: "status" } & PumpStatus)
   /** Said nothing about: over the pump's throttle, or the hub no longer lets the person switch it. */
   | { kind: "silent" };
@@ -77,5 +78,8 @@ export async function actByPhone(
   }
   if (result.code === "timeout" || result.code === "linkLost") return { kind: "unconfirmed" };
   if (result.code === "notAllowed") return { kind: "silent" };
-  return { kind: "notDone", reason: notDoneReason(result) };
+  const reason = notDoneReason(result);
+  return reason === "wait" && result.retryAfterMs !== undefined
+    ? { kind: "notDone", reason, waitMs: result.retryAfterMs }
+    : { kind: "notDone", reason };
 }

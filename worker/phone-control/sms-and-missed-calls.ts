@@ -25,7 +25,7 @@ import { messageTime } from "../services/message-time.ts";
 import { type PhoneCaller, type PhonePump, phoneCallerOf, pumpLabel } from "./phone-callers.ts";
 import { type PhoneReply, type PhoneReplyEnv, sendPhoneReply } from "./phone-replies.ts";
 import { actByPhone, type PhoneOutcome, type PhoneSwitchEnv, pumpStatusOf } from "./phone-switch.ts";
-import { reasonWords, relayWords, supplyWords } from "./phone-words.ts";
+import { reasonWords, relayWords, runWords, supplyWords } from "./phone-words.ts";
 import { smsPinCheck } from "./sms-pin.ts";
 
 export type PhoneCommandEnv = PhoneReplyEnv & PhoneSwitchEnv;
@@ -38,13 +38,19 @@ export function replyOf(outcome: PhoneOutcome, pump: PhonePump, language: PhoneL
     case "on":
       return outcome.minutes === null
         ? { template: "phoneOn", values: { pumpName, time: time(outcome.at) } }
-        : { template: "phoneOnFor", values: { pumpName, time: time(outcome.at), minutes: String(outcome.minutes) } };
+        : {
+            template: "phoneOnFor",
+            values: { pumpName, time: time(outcome.at), duration: runWords(outcome.minutes, language) },
+          };
     case "off":
       return { template: "phoneOff", values: { pumpName, time: time(outcome.at) } };
     case "unconfirmed":
       return { template: "phoneUnconfirmed", values: { pumpName } };
     case "notDone":
-      return { template: "phoneNotDone", values: { pumpName, reason: reasonWords(outcome.reason, language) } };
+      return {
+        template: "phoneNotDone",
+        values: { pumpName, reason: reasonWords(outcome.reason, language, outcome.waitMs) },
+      };
     case "status":
       if (outcome.status === "offline")
         return { template: "phoneNotDone", values: { pumpName, reason: reasonWords("offline", language) } };

@@ -35,8 +35,11 @@ export const SMS_VARIABLES = {
     pattern: /^(https:\/\/[A-Za-z0-9./-]+|http:\/\/(localhost|127\.0\.0\.1):[0-9]{1,5})$/,
     cut: false,
   },
-  /** Minutes of an "ON for N minutes" from a phone. */
-  minutes: { maxLength: 3, pattern: /^[0-9]{1,3}$/, cut: false },
+  /**
+   * How long an "ON for N minutes" from a phone runs, in the reader's units by Intl, its two
+   * largest ("1 minute", "30 मिनट", "1 hour 30 minutes"): a plural no template could spell.
+   */
+  duration: { maxLength: 20, pattern: /^[0-9]{1,3} [\p{L}\p{M}]+( [0-9]{1,2} [\p{L}\p{M}]+)?$/u, cut: false },
   /**
    * Why a command from a phone was not carried out, and the motor's and the supply's state in
    * a STATUS reply: always our own words for a code (worker/phone-control/phone-words.ts), never a box's.
@@ -170,11 +173,11 @@ export const SMS_TEMPLATES = {
     },
   },
   phoneOnFor: {
-    variables: ["pumpName", "time", "minutes"],
+    variables: ["pumpName", "time", "duration"],
     budget: 2,
     text: {
-      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर चालू हुई, {minutes} मिनट बाद अपने-आप बंद होगी।",
-      en: "Sinchai: the motor of pump {pumpName} is ON since {time} and stops by itself after {minutes} minutes.",
+      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर चालू हुई, {duration} बाद अपने-आप बंद होगी।",
+      en: "Sinchai: the motor of pump {pumpName} is ON since {time} and stops by itself after {duration}.",
     },
   },
   phoneOff: {
