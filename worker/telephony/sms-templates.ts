@@ -91,8 +91,8 @@ export const SMS_TEMPLATES = {
     variables: ["mobileNo", "pumpName", "url"],
     budget: 2,
     text: {
-      hi: "सिंचाई: {mobileNo} ने आपको पंप {pumpName} से जोड़ा है। ऐप खोलें: {url}",
-      en: "Sinchai: {mobileNo} added you to the pump {pumpName}. Open the app: {url}",
+      hi: "सिंचाई: {mobileNo} ने आपको पंप {pumpName} से जोड़ा है। ऐप में न्योता स्वीकार करें: {url}",
+      en: "Sinchai: {mobileNo} added you to the pump {pumpName}. Accept the invitation in the app: {url}",
     },
   },
   alertPowerBack: {
