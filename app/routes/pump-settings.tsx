@@ -18,6 +18,7 @@ import { pumpSmsPinRequestSchema } from "../../common/pump-schemas.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
 import type { AuthenticatedUser } from "../../worker/services/page-session.ts";
 import { setStartByMissedCall } from "../../worker/services/phone-start.ts";
+import { listPumpMembers } from "../../worker/services/pump-members.ts";
 import { pumpSettingsOf, saveOwnerSettings, settingChangesOf } from "../../worker/services/pump-settings.ts";
 import { type Refusal, refusalError } from "../../worker/services/refusal.ts";
 import { setSmsPin } from "../../worker/services/sms-pin.ts";
@@ -48,13 +49,24 @@ export async function loader({ context }: Route.LoaderArgs) {
   // Decided here, before anything of the box is read: a member gets the notice and nothing else.
   if (!roleMay(chosen.role, "configure")) return { view: "ownerOnly" as const };
   // Read again: the choice was resolved before this request's action (a settings change) ran.
-  const { device, motorConfig, snapshot, newestFirmware } = await pumpSettingsOf(envOf(context), chosen.device);
+  const [{ device, motorConfig, snapshot, newestFirmware }, members] = await Promise.all([
+    pumpSettingsOf(envOf(context), chosen.device),
+    listPumpMembers(envOf(context), chosen.device.id),
+  ]);
   return {
     view: "settings" as const,
     deviceId: device.id,
     kind: device.kind,
     motorConfig,
     startByMissedCall: device.startByMissedCall,
+    // Whose missed call the start number would take: the owner and every operator (an invited
+    // one once they accept), named in the confirm step before it is turned on.
+    startPeople: {
+      ownerMobileNo: user.mobileNo,
+      operators: members
+        .filter((member) => member.role === "operator")
+        .map((member) => ({ label: member.label, mobileNo: member.mobileNo, accepted: member.acceptedAt !== null })),
+    },
     smsPinSet: device.smsPin !== null,
     numberVerified: user.numberVerified,
     cacheKey: healthCacheKey(user.mobileNo, device.id, pumps[0]?.device.id ?? null),
@@ -246,6 +258,7 @@ function Settings({
       <MotorConfigCard initial={settings.motorConfig} posted={posted} kind={settings.kind} pump={deviceId} />
       <PhoneStartCard
         enabled={settings.startByMissedCall}
+        people={settings.startPeople}
         posted={postedPhoneStart}
         pump={deviceId}
         numberVerified={settings.numberVerified}

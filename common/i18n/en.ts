@@ -708,7 +708,8 @@ export const en = {
   "healthLine.settings": "Settings and box details",
   "settings.title": "Pump settings",
   "phoneStart.title": "Start by phone",
-  "phoneStart.on": "On: a missed call from your number to the start number printed on the card starts the motor.",
+  "phoneStart.on":
+    "On: a missed call from your number or an operator's to the start number printed on the card starts the motor.",
   "phoneStart.off": "Off: a missed call to the start number does not start the motor.",
   "phoneStart.why":
     "It is off until you turn it on, because one missed call from your number starts the motor whether or not anyone is at the well. A missed call to the stop number always stops it.",
@@ -717,7 +718,12 @@ export const en = {
   "phoneStart.disable": "Stop starting by missed call",
   "phoneStart.confirmTitle": "Let a missed call start the motor?",
   "phoneStart.confirmText":
-    "From then on every missed call from your number to the start number starts the motor, whether or not anyone is at the well, and whoever has your phone.",
+    "From then on every missed call from these numbers to the start number starts the motor, whether or not anyone is at the well, and whoever has the phone:",
+  "phoneStart.personOwner": "You: {mobileNo}",
+  "phoneStart.personOperator": "{label}, operator: {mobileNo}",
+  "phoneStart.personInvited": "{label}, operator: {mobileNo} (once they accept the invitation)",
+  "phoneStart.ownerTold":
+    "When someone else starts the motor by phone, you get an SMS. It applies to operators you add later too.",
   "phoneStart.failed": "Nothing was changed. Open the page again and retry.",
   "smsPin.title": "SMS PIN",
   "smsPin.on": "On: an SMS that starts the motor must begin with your PIN, as in 1234 ON 30.",

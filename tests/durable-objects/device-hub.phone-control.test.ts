@@ -61,6 +61,15 @@ function incomingCall(from: string, line: "stop" | "start" | "menu", callId = si
   });
 }
 
+/** `ownerWithPump` with a verified operator who accepted (what their invitation sent has come). */
+async function sharedWithOperator() {
+  const owner = await ownerWithPump();
+  const operator = await createUser();
+  await addMember(owner.device.deviceId, owner.token, operator, "operator", "Ram");
+  await settle();
+  return { ...owner, operator };
+}
+
 async function status(deviceId: string) {
   return (await hubStub(deviceId).getSnapshot()).pump.status;
 }
@@ -125,6 +134,23 @@ describe("an SMS command", () => {
     const [, , english] = await textsTo(user.mobileNo, 3);
     expect(english).toMatch(
       new RegExp(`^Sinchai: pump ${PUMP}: motor OFF since ${TIME_EN}, current 0.0 A, power on.$`),
+    );
+    box.close();
+  });
+
+  it("in English says 1 minute, not 1 minutes, and the real wait in seconds when the hub's pause refuses an ON", async () => {
+    const { user, device, box, token } = await ownerWithPump();
+    expect((await putJson("/api/alerts/channels", { channels: {}, language: "en" }, token)).status).toBe(200);
+    await sms(user.mobileNo, "ON 1");
+    expect(await status(device.deviceId)).toBe("on");
+    await sms(user.mobileNo, "OFF");
+    await sms(user.mobileNo, "ON 90");
+    const [on, , refused] = await textsTo(user.mobileNo, 3);
+    expect(on).toMatch(
+      new RegExp(`^Sinchai: the motor of pump ${PUMP} is ON since ${TIME_EN} and stops by itself after 1 minute.$`),
+    );
+    expect(refused).toMatch(
+      new RegExp(`^Sinchai: pump ${PUMP} did not switch: wait ([2-9]|10) seconds and send again.$`),
     );
     box.close();
   });
@@ -212,6 +238,54 @@ describe("an SMS command", () => {
   });
 });
 
+describe("the words farmers write", () => {
+  it("बन्द, मोटर बंद करो and STOP each stop a one-pump sender's motor, answered with what the box confirmed, never asked which pump", async () => {
+    for (const text of ["बन्द", "मोटर बंद करो", "STOP"]) {
+      const { user, device, box, token } = await ownerWithPump();
+      expect((await postJson("/api/devices/motor", { action: "on" }, token)).status).toBe(200);
+      expect((await sms(user.mobileNo, text)).status).toBe(200);
+      expect(await status(device.deviceId)).toBe("off");
+      const [reply] = await textsTo(user.mobileNo, 1);
+      expect(reply, text).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पक्का किया।$`));
+      expect(switchesSeen(box)).toEqual(["on", "off"]);
+      box.close();
+    }
+  });
+
+  it("चालु 10 starts for 10 minutes; an ON whose words are not the one pump's name starts nothing and gets the help SMS", async () => {
+    const { user, device, box } = await ownerWithPump();
+    await sms(user.mobileNo, "चालू 30 खेत वाला");
+    const [help] = await textsTo(user.mobileNo, 1);
+    expect(help).toMatch(/^सिंचाई: चालू 30 \(मिनट\)/);
+    expect(switchesSeen(box)).toEqual([]);
+    await sms(user.mobileNo, "मोटर चालु 10");
+    expect(await status(device.deviceId)).toBe("on");
+    const [, reply] = await textsTo(user.mobileNo, 2);
+    expect(reply).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर चालू हुई, 10 मिनट बाद अपने-आप बंद होगी।$`));
+    box.close();
+  });
+
+  it("an OFF naming no pump from someone with several stops every one that may be running, without asking which", async () => {
+    const { user, device, box } = await ownerWithPump();
+    const second = await provisionDevice(user.id);
+    const secondBox = (await connectDevice(second)).autoAck();
+    const third = await provisionDevice(user.id);
+    const thirdBox = (await connectDevice(third)).autoAck();
+    await sms(user.mobileNo, `चालू ${PUMP}`);
+    await sms(user.mobileNo, `चालू ${second.deviceId.slice(-4)}`);
+    expect(await status(device.deviceId)).toBe("on");
+    expect(await status(second.deviceId)).toBe("on");
+    await textsTo(user.mobileNo, 2);
+    await sms(user.mobileNo, "off karo");
+    expect(await status(device.deviceId)).toBe("off");
+    expect(await status(second.deviceId)).toBe("off");
+    const texts = await textsTo(user.mobileNo, 4);
+    for (const text of texts.slice(2)) expect(text).toMatch(/की मोटर .* पर बंद हुई, डिवाइस ने पक्का किया।$/);
+    expect(switchesSeen(thirdBox)).toEqual([]);
+    for (const peer of [box, secondBox, thirdBox]) peer.close();
+  });
+});
+
 describe("the throttles", () => {
   it("drop a number's 11th command in 10 minutes silently, but never its OFF", async () => {
     const { user, device, box, token } = await ownerWithPump();
@@ -263,9 +337,49 @@ describe("a missed call", () => {
     await incomingCall(user.mobileNo, "stop");
     await incomingCall(user.mobileNo, "start");
     const texts = await textsTo(user.mobileNo, 3);
-    expect(texts[2]).toBe(`सिंचाई: पंप ${PUMP} पर आदेश नहीं हुआ: अभी रुकें, 1 मिनट बाद भेजें।`);
+    // The real wait, from the cooldown the app counts down too: seconds, not "a minute".
+    expect(texts[2]).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} पर आदेश नहीं हुआ: ([1-9]|10) सेकंड बाद फिर भेजें।$`));
     expect(switchesSeen(box)).toEqual(["on", "off"]);
     box.close();
+  });
+
+  it("from an operator starts the owner's pump, and the owner is told by SMS who started it", async () => {
+    const { user, device, box, operator } = await sharedWithOperator();
+    await getDb(env.DB).update(devices).set({ startByMissedCall: true }).where(eq(devices.id, device.deviceId));
+    const before = (await smsTo(operator.mobileNo)).length;
+    await incomingCall(operator.mobileNo, "start");
+    expect(await status(device.deviceId)).toBe("on");
+    const [told] = await textsTo(user.mobileNo, 1);
+    expect(told).toMatch(
+      new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर ${operator.mobileNo} ने फ़ोन से चालू की। रोकना हो तो बंद भेजें।$`),
+    );
+    const operatorTexts = await textsTo(operator.mobileNo, before + 1);
+    expect(operatorTexts.at(-1)).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर चालू हुई`));
+    box.close();
+  });
+
+  it("an operator's SMS ON tells the owner too, in the owner's language; the owner's own start tells nobody else", async () => {
+    const { user, device, box, token, operator } = await sharedWithOperator();
+    expect((await putJson("/api/alerts/channels", { channels: {}, language: "en" }, token)).status).toBe(200);
+    await sms(operator.mobileNo, "चालू 20");
+    expect(await status(device.deviceId)).toBe("on");
+    const [told] = await textsTo(user.mobileNo, 1);
+    expect(told).toMatch(
+      new RegExp(
+        `^Sinchai: ${operator.mobileNo} started the motor of pump ${PUMP} by phone at ${TIME_EN}. To stop it, send OFF.$`,
+      ),
+    );
+    box.close();
+
+    const own = await sharedWithOperator();
+    const operatorBefore = (await smsTo(own.operator.mobileNo)).length;
+    await sms(own.user.mobileNo, "चालू 20");
+    expect(await status(own.device.deviceId)).toBe("on");
+    await textsTo(own.user.mobileNo, 1);
+    await settle();
+    expect(await smsTo(own.user.mobileNo)).toHaveLength(1);
+    expect(await smsTo(own.operator.mobileNo)).toHaveLength(operatorBefore);
+    own.box.close();
   });
 
   it("from a stranger or a viewer is ignored: nothing switches, nothing is sent", async () => {

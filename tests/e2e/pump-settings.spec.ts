@@ -5,7 +5,7 @@
 // only after a confirm step). The dashboard keeps one line about the box, which greys out when
 // the box is offline. At 360 px in Hindi; every test has its own farmer and box.
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { formatNumber } from "../../common/i18n/format.ts";
+import { formatMobileNo, formatNumber } from "../../common/i18n/format.ts";
 import {
   bearer,
   devicesStoppedAfterEach,
@@ -133,11 +133,20 @@ test("an operator and a viewer of a shared pump get neither the settings nor the
   }
 });
 
-test("the owner lets a missed call start the motor only after a confirm step, and the page says it is on", async ({
+test("the owner lets a missed call start the motor only after a confirm step naming everyone whose call will start it, and the page says it is on", async ({
   page,
   request,
 }) => {
-  await openOwnPump(page, request, devices);
+  const { farmer, device } = await openOwnPump(page, request, devices);
+  // An operator who accepted, one still invited, and a viewer (whose call starts nothing).
+  const operator = await memberOf(request, farmer, device.deviceId, "operator");
+  const viewer = await memberOf(request, farmer, device.deviceId, "viewer");
+  const invitee = await registerFarmer(request);
+  const invited = await request.post(`/api/pumps/${device.deviceId}/members`, {
+    data: { mobileNo: invitee.mobileNo, role: "operator", label: "Ravi" },
+    ...bearer(farmer.token),
+  });
+  expect(invited.status()).toBe(201);
   await page.goto("/pump-settings");
   const card = page.getByTestId("phone-start");
   const state = card.getByTestId("phone-start-state");
@@ -150,6 +159,16 @@ test("the owner lets a missed call start the motor only after a confirm step, an
   const review = card.getByTestId("phone-start-review");
   await expect(review).toContainText(hi["phoneStart.confirmTitle"]);
   await expect(review).toContainText(hi["phoneStart.confirmText"]);
+  const people = review.getByTestId("phone-start-people").getByRole("listitem");
+  await expect(people).toHaveText([
+    hi["phoneStart.personOwner"].replace("{mobileNo}", formatMobileNo(farmer.mobileNo)),
+    hi["phoneStart.personOperator"]
+      .replace("{label}", "operator")
+      .replace("{mobileNo}", formatMobileNo(operator.mobileNo)),
+    hi["phoneStart.personInvited"].replace("{label}", "Ravi").replace("{mobileNo}", formatMobileNo(invitee.mobileNo)),
+  ]);
+  await expect(review).not.toContainText(formatMobileNo(viewer.mobileNo));
+  await expect(review).toContainText(hi["phoneStart.ownerTold"]);
   expect(await fitsTheScreen(page)).toBe(true);
   await expect(state).toHaveText(hi["phoneStart.off"]);
   await review.getByRole("button", { name: hi["phoneStart.enable"] }).click();

@@ -57,7 +57,7 @@ const LONGEST: Record<"ucs2" | "gsm7", Record<SmsVariable, string>> = {
     // The longest part of the day a Hindi time is named by.
     time: "दोपहर 12:45",
     url: `https://${"p".repeat(22)}`,
-    minutes: "480",
+    duration: "7 घंटे 59 मिनट",
     reason: "क".repeat(30),
     relay: "क".repeat(12),
     supply: "क".repeat(10),
@@ -70,7 +70,7 @@ const LONGEST: Record<"ucs2" | "gsm7", Record<SmsVariable, string>> = {
     mobileNo: "9876543210",
     time: "12:45 PM",
     url: `https://${"p".repeat(22)}`,
-    minutes: "480",
+    duration: "7 hours 59 minutes",
     reason: "w".repeat(30),
     relay: "w".repeat(12),
     supply: "w".repeat(10),

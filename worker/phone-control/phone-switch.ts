@@ -4,17 +4,19 @@
 // the same role check in the Worker and in the hub, the hub's own rules for an ON (cooldown,
 // phase fault, supply, voltage) and none for an OFF. What comes back is what the box confirmed,
 // as a code each channel words: ON (since when; for how long), OFF, not confirmed, not done (why),
-// or the pump's state.
+// or the pump's state. A start someone else made is told to the owner (owner-notice.ts).
 import type { PhoneChannel } from "../../common/hub-contract.ts";
 import type { PhoneAction } from "../../common/phone-commands.ts";
 import type { MotorStatus } from "../../common/pump-state.ts";
 import { countAttempt, type ThrottleEnv, tryAttempt } from "../auth/throttle.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { switchPump } from "../services/motor-commands.ts";
+import { tellOwnerOfStart } from "./owner-notice.ts";
 import type { PhoneCaller, PhonePump } from "./phone-callers.ts";
+import type { PhoneReplyEnv } from "./phone-replies.ts";
 import { type NotDoneReason, notDoneReason } from "./phone-words.ts";
 
-export type PhoneSwitchEnv = Pick<Env, "DEVICE_HUB"> & ThrottleEnv;
+export type PhoneSwitchEnv = Pick<Env, "DEVICE_HUB"> & ThrottleEnv & PhoneReplyEnv;
 
 export type PumpStatus = {
   status: MotorStatus | "offline";
@@ -30,7 +32,8 @@ export type PhoneOutcome =
   | { kind: "off"; at: number }
   /** No answer from the box in time, or it dropped: the motor may or may not have switched. */
   | { kind: "unconfirmed" }
-  | { kind: "notDone"; reason: NotDoneReason }
+  /** `waitMs`: for `wait`, how long the hub said is left of its pause after a command. */
+  | { kind: "notDone"; reason: NotDoneReason; waitMs?: number }
   | ({ kind: "status" } & PumpStatus)
   /** Said nothing about: over the pump's throttle, or the hub no longer lets the person switch it. */
   | { kind: "silent" };
@@ -69,9 +72,14 @@ export async function actByPhone(
   const at = Date.now();
   if (result.ok) {
     if (result.status !== relay) return { kind: "notDone", reason: "refused" };
-    return relay === "on" ? { kind: "on", at, minutes } : { kind: "off", at };
+    if (relay === "off") return { kind: "off", at };
+    await tellOwnerOfStart(env, who, pump, at);
+    return { kind: "on", at, minutes };
   }
   if (result.code === "timeout" || result.code === "linkLost") return { kind: "unconfirmed" };
   if (result.code === "notAllowed") return { kind: "silent" };
-  return { kind: "notDone", reason: notDoneReason(result) };
+  const reason = notDoneReason(result);
+  return reason === "wait" && result.retryAfterMs !== undefined
+    ? { kind: "notDone", reason, waitMs: result.retryAfterMs }
+    : { kind: "notDone", reason };
 }

@@ -1,10 +1,12 @@
 // A farmer's SMS command and missed call to our numbers (docs/telephony.md, "Switching from any
 // phone"), acted on the first time the provider delivers them (worker/api/telephony.ts records
 // each once, so a retry switches nothing more):
-// - an SMS `ON 30` / `चालू 30`, `OFF` / `बंद`, `STATUS` / `स्थिति` (common/phone-commands.ts),
+// - an SMS `ON 30` / `चालू 30`, `OFF` / `बंद` / `STOP`, `STATUS` / `स्थिति` (common/phone-commands.ts),
 //   with the pump's name or its box id's last characters when the sender has several, is carried
 //   out through the one path of every phone (phone-switch.ts) and answered by SMS with what the
-//   box confirmed, or plainly that it did not;
+//   box confirmed, or plainly that it did not. An OFF never asks which pump: with one it is
+//   that one's, with several and none named it stops each that may run, as the stop number does
+//   (docs/decisions/046-stop-by-sms-stops.md);
 // - a missed call to the stop number stops the caller's pumps that are not known to be OFF; to
 //   the start number it starts the caller's one pump whose owner turned that on. The call is
 //   rejected unanswered (the adapter's answer) and an SMS says what the box did.
@@ -23,7 +25,7 @@ import { messageTime } from "../services/message-time.ts";
 import { type PhoneCaller, type PhonePump, phoneCallerOf, pumpLabel } from "./phone-callers.ts";
 import { type PhoneReply, type PhoneReplyEnv, sendPhoneReply } from "./phone-replies.ts";
 import { actByPhone, type PhoneOutcome, type PhoneSwitchEnv, pumpStatusOf } from "./phone-switch.ts";
-import { reasonWords, relayWords, supplyWords } from "./phone-words.ts";
+import { reasonWords, relayWords, runWords, supplyWords } from "./phone-words.ts";
 import { smsPinCheck } from "./sms-pin.ts";
 
 export type PhoneCommandEnv = PhoneReplyEnv & PhoneSwitchEnv;
@@ -36,13 +38,19 @@ export function replyOf(outcome: PhoneOutcome, pump: PhonePump, language: PhoneL
     case "on":
       return outcome.minutes === null
         ? { template: "phoneOn", values: { pumpName, time: time(outcome.at) } }
-        : { template: "phoneOnFor", values: { pumpName, time: time(outcome.at), minutes: String(outcome.minutes) } };
+        : {
+            template: "phoneOnFor",
+            values: { pumpName, time: time(outcome.at), duration: runWords(outcome.minutes, language) },
+          };
     case "off":
       return { template: "phoneOff", values: { pumpName, time: time(outcome.at) } };
     case "unconfirmed":
       return { template: "phoneUnconfirmed", values: { pumpName } };
     case "notDone":
-      return { template: "phoneNotDone", values: { pumpName, reason: reasonWords(outcome.reason, language) } };
+      return {
+        template: "phoneNotDone",
+        values: { pumpName, reason: reasonWords(outcome.reason, language, outcome.waitMs) },
+      };
     case "status":
       if (outcome.status === "offline")
         return { template: "phoneNotDone", values: { pumpName, reason: reasonWords("offline", language) } };
@@ -108,12 +116,21 @@ export async function onInboundSms(
     return;
   }
   if (who.pumps.length === 0) return;
-  const pump = choosePump(who.pumps, command.pump);
-  if (!pump) {
-    await sendPhoneReply(env, mobileNo, null, who.language, { template: "phoneWhichPump", values: {} });
+  const { action } = command;
+  // Several pumps and an OFF naming none: stop every one that may be running, as the stop number does.
+  if (action.kind === "off" && command.pump === null && who.pumps.length > 1) {
+    await stopEvery(env, who, "sms");
     return;
   }
-  if (command.action.kind === "on") {
+  // One pump: an OFF or STATUS is for it whatever words follow; an ON starts only what it names.
+  const only = who.pumps.length === 1 && action.kind !== "on" ? who.pumps[0]! : null;
+  const pump = choosePump(who.pumps, command.pump) ?? only;
+  if (!pump) {
+    const template = who.pumps.length > 1 ? "phoneWhichPump" : "phoneHelp";
+    await sendPhoneReply(env, mobileNo, null, who.language, { template, values: {} });
+    return;
+  }
+  if (action.kind === "on") {
     const pinCheck = await smsPinCheck(env, pump.access.device, command.pin);
     if (pinCheck !== "ok") {
       const values = { pumpName: pumpLabel(pump), reason: reasonWords(pinCheck, who.language) };
@@ -121,7 +138,7 @@ export async function onInboundSms(
       return;
     }
   }
-  await actAndReply(env, who, pump, command.action, "sms");
+  await actAndReply(env, who, pump, action, "sms");
 }
 
 export async function onMissedCall(
@@ -144,17 +161,21 @@ export async function onMissedCall(
     await actAndReply(env, who, who.pumps[0]!, action, "missedCall");
     return;
   }
-  // Several pumps: every one that may be running stops; if none may, each one's state is the answer.
+  await stopEvery(env, who, "missedCall");
+}
+
+/** Stops every pump of `who` that may be running; if none may, each one's state is the answer. */
+async function stopEvery(env: PhoneCommandEnv, who: PhoneCaller, via: "sms" | "missedCall"): Promise<void> {
   const states = await Promise.all(who.pumps.map((pump) => pumpStatusOf(env, pump.deviceId)));
   const running = who.pumps.filter((_, index) => states[index]!.status !== "off");
   if (running.length > 0) {
-    await Promise.all(running.map((pump) => actAndReply(env, who, pump, action, "missedCall")));
+    await Promise.all(running.map((pump) => actAndReply(env, who, pump, { kind: "off" }, via)));
     return;
   }
   await Promise.all(
     who.pumps.map(async (pump, index) => {
       const reply = replyOf({ kind: "status", ...states[index]! }, pump, who.language);
-      if (reply) await sendPhoneReply(env, mobileNo, pump.deviceId, who.language, reply);
+      if (reply) await sendPhoneReply(env, who.caller.mobileNo, pump.deviceId, who.language, reply);
     }),
   );
 }

@@ -75,7 +75,7 @@ function spokenOutcome(outcome: PhoneOutcome, language: PhoneLanguage): string {
     case "unconfirmed":
       return voiceText("menuUnconfirmed", language, {});
     case "notDone":
-      return voiceText("menuNotDone", language, { reason: reasonWords(outcome.reason, language) });
+      return voiceText("menuNotDone", language, { reason: reasonWords(outcome.reason, language, outcome.waitMs) });
     case "silent":
       return voiceText("stopNotAllowed", language, {});
     case "status": {

@@ -22,7 +22,7 @@ export const SMS_VARIABLES = {
   code: { maxLength: 6, pattern: /^[0-9]{6}$/, cut: false },
   /** The pump's name as its owner wrote it (up to 40 characters in the app), or the box's id. */
   pumpName: { maxLength: 20, pattern: /^[^\n\r]+$/u, cut: true },
-  /** A 10-digit mobile number: who invited. */
+  /** A 10-digit mobile number: who invited, who started a motor by phone. */
   mobileNo: { maxLength: 10, pattern: /^[1-9][0-9]{9}$/, cut: false },
   /** A time of day as the reader's language writes it ("10:45 PM", "रात 10:45"). */
   time: { maxLength: 12, pattern: /^[0-9: APM\u0900-\u097F]+$/u, cut: false },
@@ -35,8 +35,11 @@ export const SMS_VARIABLES = {
     pattern: /^(https:\/\/[A-Za-z0-9./-]+|http:\/\/(localhost|127\.0\.0\.1):[0-9]{1,5})$/,
     cut: false,
   },
-  /** Minutes of an "ON for N minutes" from a phone. */
-  minutes: { maxLength: 3, pattern: /^[0-9]{1,3}$/, cut: false },
+  /**
+   * How long an "ON for N minutes" from a phone runs, in the reader's units by Intl, its two
+   * largest ("1 minute", "30 मिनट", "1 hour 30 minutes"): a plural no template could spell.
+   */
+  duration: { maxLength: 20, pattern: /^[0-9]{1,3} [\p{L}\p{M}]+( [0-9]{1,2} [\p{L}\p{M}]+)?$/u, cut: false },
   /**
    * Why a command from a phone was not carried out, and the motor's and the supply's state in
    * a STATUS reply: always our own words for a code (worker/phone-control/phone-words.ts), never a box's.
@@ -88,8 +91,8 @@ export const SMS_TEMPLATES = {
     variables: ["mobileNo", "pumpName", "url"],
     budget: 2,
     text: {
-      hi: "सिंचाई: {mobileNo} ने आपको पंप {pumpName} से जोड़ा है। ऐप खोलें: {url}",
-      en: "Sinchai: {mobileNo} added you to the pump {pumpName}. Open the app: {url}",
+      hi: "सिंचाई: {mobileNo} ने आपको पंप {pumpName} से जोड़ा है। ऐप में न्योता स्वीकार करें: {url}",
+      en: "Sinchai: {mobileNo} added you to the pump {pumpName}. Accept the invitation in the app: {url}",
     },
   },
   alertPowerBack: {
@@ -170,11 +173,11 @@ export const SMS_TEMPLATES = {
     },
   },
   phoneOnFor: {
-    variables: ["pumpName", "time", "minutes"],
+    variables: ["pumpName", "time", "duration"],
     budget: 2,
     text: {
-      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर चालू हुई, {minutes} मिनट बाद अपने-आप बंद होगी।",
-      en: "Sinchai: the motor of pump {pumpName} is ON since {time} and stops by itself after {minutes} minutes.",
+      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर चालू हुई, {duration} बाद अपने-आप बंद होगी।",
+      en: "Sinchai: the motor of pump {pumpName} is ON since {time} and stops by itself after {duration}.",
     },
   },
   phoneOff: {
@@ -208,6 +211,18 @@ export const SMS_TEMPLATES = {
     text: {
       hi: "सिंचाई: पंप {pumpName} की मोटर {relay} है, {time} से। करंट {amps} A, बिजली {supply}।",
       en: "Sinchai: pump {pumpName}: motor {relay} since {time}, current {amps} A, power {supply}.",
+    },
+  },
+  /**
+   * To the pump's owner when someone else (an operator) started its motor by phone: the box
+   * confirmed it; who, by their number, and how to stop it from any phone.
+   */
+  phoneStartedByOther: {
+    variables: ["pumpName", "time", "mobileNo"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर {mobileNo} ने फ़ोन से चालू की। रोकना हो तो बंद भेजें।",
+      en: "Sinchai: {mobileNo} started the motor of pump {pumpName} by phone at {time}. To stop it, send OFF.",
     },
   },
   /** Words a verified number sent that are no command. */

@@ -393,7 +393,7 @@ describe("invitations need a verified number", () => {
     }
     const sms = await testPhone().waitForSms(verified.mobileNo, (candidate) => candidate.at >= since);
     expect(sms.text).toBe(
-      `सिंचाई: ${owner.user.mobileNo} ने आपको पंप ${owner.device.deviceId} से जोड़ा है। ऐप खोलें: ${env.TELEPHONY_WEBHOOK_ORIGIN}`,
+      `सिंचाई: ${owner.user.mobileNo} ने आपको पंप ${owner.device.deviceId} से जोड़ा है। ऐप में न्योता स्वीकार करें: ${env.TELEPHONY_WEBHOOK_ORIGIN}`,
     );
     expect(await smsSince(unverified.mobileNo, since)).toEqual([]);
     expect(await smsSince(stranger, since)).toEqual([]);
