@@ -64,7 +64,9 @@ describe("cookies over https", () => {
     // Beside it, the bookmark of what the logout wrote (worker/db/reads-that-may-lag.ts), prefixed too.
     expect(response.headers.getSetCookie()).toEqual([
       expect.stringMatching(/^__Host-sinchai_admin_session=; .*Max-Age=0/),
-      expect.stringMatching(/^__Host-sinchai_d1_seen=[0-9a-f-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/),
+      expect.stringMatching(
+        /^__Host-sinchai_d1_seen=[0-9a-f-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/,
+      ),
     ]);
   });
 });
