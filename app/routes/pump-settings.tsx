@@ -17,6 +17,7 @@ import { roleMay } from "../../common/pump-roles.ts";
 import { pumpSmsPinRequestSchema } from "../../common/pump-schemas.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
 import type { AuthenticatedUser } from "../../worker/services/page-session.ts";
+import { phoneNumbersOf } from "../../worker/services/phone-numbers.ts";
 import { setStartByMissedCall } from "../../worker/services/phone-start.ts";
 import { pumpSettingsOf, saveOwnerSettings, settingChangesOf } from "../../worker/services/pump-settings.ts";
 import { type Refusal, refusalError } from "../../worker/services/refusal.ts";
@@ -27,6 +28,7 @@ import { FirmwareCard } from "../components/firmware-card.tsx";
 import { HealthGrid } from "../components/health-grid.tsx";
 import { type ConfigOutcome, MotorConfigCard } from "../components/motor-config-card.tsx";
 import { PhoneStartCard, type PhoneStartOutcome } from "../components/phone-start-card.tsx";
+import { PhoneNumbersCard } from "../components/phone-ways.tsx";
 import { SmsPinCard, type SmsPinOutcome } from "../components/sms-pin-card.tsx";
 import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
@@ -56,6 +58,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     motorConfig,
     startByMissedCall: device.startByMissedCall,
     smsPinSet: device.smsPin !== null,
+    phoneNumbers: phoneNumbersOf(envOf(context)),
     numberVerified: user.numberVerified,
     cacheKey: healthCacheKey(user.mobileNo, device.id, pumps[0]?.device.id ?? null),
     // What the box told us at its hello: which build it runs, and the newest build of that kind.
@@ -251,6 +254,7 @@ function Settings({
         numberVerified={settings.numberVerified}
       />
       <SmsPinCard pinSet={settings.smsPinSet} posted={postedSmsPin} pump={deviceId} />
+      <PhoneNumbersCard numbers={settings.phoneNumbers} card />
       <HealthGrid
         health={cachedHealth ?? live.health}
         cached={cachedHealth !== null}

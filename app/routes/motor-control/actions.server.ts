@@ -4,6 +4,7 @@
 // (The motor's settings are posted to /pump-settings.)
 import { data } from "react-router";
 import { relayStateSchema } from "../../../common/device-enums.ts";
+import { askBoxAgain } from "../../../worker/services/ask-box-again.ts";
 import { switchPump } from "../../../worker/services/motor-commands.ts";
 import type { AuthenticatedUser } from "../../../worker/services/page-session.ts";
 import { pumpInForm } from "../../pump-choice.server.ts";
@@ -22,4 +23,16 @@ export async function switchMotor(env: Env, user: AuthenticatedUser, form: FormD
   // Whatever the answer, it is the hub's: ok only once the box has confirmed the relay.
   const result: CommandOutcome = await switchPump(env, user, access.pump, command.data);
   return data<SwitchAnswer>({ command: result });
+}
+
+/** What became of "ask the device again": answered, asked too recently, offline, or no answer. */
+export type AskAgainAnswer = { askAgain: "answered" | "tooSoon" | "offline" | "noAnswer" | "notAllowed" };
+
+/** "Ask the device again", for whoever may switch this pump (the role is checked here, not by the page). */
+export async function askAgain(env: Env, user: AuthenticatedUser, form: FormData) {
+  const access = await pumpInForm(env, user, form, "switch");
+  if (!access.ok) return data<AskAgainAnswer>({ askAgain: "notAllowed" }, { status: 403 });
+  const outcome = await askBoxAgain(env, access.pump);
+  if (outcome.ok) return data<AskAgainAnswer>({ askAgain: outcome.asked ? "answered" : "tooSoon" });
+  return data<AskAgainAnswer>({ askAgain: outcome.code === "offline" ? "offline" : "noAnswer" });
 }

@@ -1,11 +1,12 @@
 // /motor-control, the farmer's dashboard: the chosen pump live (its switch, a form posted to this
 // route's action and carried on the socket once the script runs), or what to do without a box.
-import { Link } from "react-router";
-import { relativeAge } from "../../../common/i18n/format.ts";
+import { Form, Link, useActionData, useNavigation } from "react-router";
+import { formatNumber, relativeAge } from "../../../common/i18n/format.ts";
 import { HealthLine } from "../../components/health-line.tsx";
 import { ClockIcon } from "../../components/icons.tsx";
 import { LogItem } from "../../components/log-item.tsx";
 import { SwitchButtons } from "../../components/motor-switch.tsx";
+import { PhoneNumbersCard, StopByPhone } from "../../components/phone-ways.tsx";
 import { PowerCard } from "../../components/power-card.tsx";
 import {
   FaultBanners,
@@ -23,7 +24,7 @@ import { useLiveEffects } from "../../realtime/use-live-effects.ts";
 import { envOf } from "../../session.server.ts";
 import { userContext } from "../../user-context.ts";
 import type { Route } from "./+types/route";
-import { refusedCommand, switchMotor } from "./actions.server.ts";
+import { type AskAgainAnswer, askAgain, refusedCommand, switchMotor } from "./actions.server.ts";
 import { ArrivalNotices } from "./arrival-notices.tsx";
 import { FAILURE_KEYS } from "./command-outcome.ts";
 import { LiveEnded } from "./live-ended.tsx";
@@ -34,6 +35,14 @@ import { useLinkRecheck } from "./use-link-recheck.ts";
 import { useMotorSwitch } from "./use-motor-switch.ts";
 import { useOfflinePump } from "./use-offline-pump.ts";
 import { useOpeningStatus } from "./use-opening-status.ts";
+
+const ASK_AGAIN_KEYS = {
+  answered: "askAgain.answered",
+  tooSoon: "askAgain.tooSoon",
+  offline: "motor.deviceOffline",
+  noAnswer: "askAgain.noAnswer",
+  notAllowed: "pumps.viewerNote",
+} as const;
 
 export const meta: Route.MetaFunction = () => [{ title: "Motor Control · Sinchai" }];
 
@@ -48,6 +57,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   switch (field(form, "intent")) {
     case "":
       return switchMotor(envOf(context), context.get(userContext), form);
+    case "askAgain":
+      return askAgain(envOf(context), context.get(userContext), form);
     default:
       return refusedCommand("invalid", 400);
   }
@@ -80,6 +91,11 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const canTurnOff = online && ended === null && !noConnection;
   // The cooldown, a phase fault and missing mains hold back an ON, never an OFF.
   const canTurnOn = canSend && !pendingOn && onBlockedFor === 0 && !faults.has("phaseFault") && !faults.has("noSupply");
+  // The app cannot switch, or nobody can vouch for the relay: the phone's ways to stop are offered.
+  const notSure = pump.status === "unknown";
+  const cannotSwitch = noConnection || !online || notSure;
+  const asked = useActionData<AskAgainAnswer>()?.askAgain;
+  const asking = useNavigation().formData?.get("intent") === "askAgain";
 
   return (
     <main className="page">
@@ -154,6 +170,26 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 <RunLine pump={pump} now={now} />
               </>
             )}
+            {loaderData.may.switch && notSure && online && !noConnection && ended === null && (
+              // A plain form: the hub's answer settles the state, which the socket then brings.
+              <Form method="post" className="ask-again" data-testid="ask-again">
+                <input type="hidden" name="pump" value={deviceId ?? ""} />
+                <p className="muted" data-testid="current-hint">
+                  {t(live.powerData.current >= loaderData.runningCurrent ? "askAgain.hintOn" : "askAgain.hintOff", {
+                    amps: formatNumber(live.powerData.current, language),
+                  })}
+                </p>
+                <button type="submit" name="intent" value="askAgain" className="button" disabled={asking}>
+                  {t("askAgain.button")}
+                </button>
+              </Form>
+            )}
+            {asked && (
+              <p className="message info" role="status" data-testid="ask-again-answer" data-answer={asked}>
+                {t(ASK_AGAIN_KEYS[asked])}
+              </p>
+            )}
+            {loaderData.may.switch && hasDevice && cannotSwitch && <StopByPhone numbers={loaderData.phoneNumbers} />}
             {loaderData.may.switch ? (
               <fetcher.Form method="post" className="motor-form" onSubmit={switchOnSocket}>
                 <input type="hidden" name="pump" value={deviceId ?? ""} />
@@ -225,6 +261,8 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             now={noConnection ? Math.max(phoneNow, knownAt) : now}
             settingsLink={loaderData.may.configure}
           />
+
+          {loaderData.may.switch && <PhoneNumbersCard numbers={loaderData.phoneNumbers} />}
 
           <section className="card" aria-labelledby="logs-title">
             <h2 id="logs-title">{t("logs.recent")}</h2>
