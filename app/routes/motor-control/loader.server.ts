@@ -4,9 +4,10 @@
 import { runningCurrentFrom } from "../../../common/protection.ts";
 import { roleMay } from "../../../common/pump-roles.ts";
 import { usageSpanOf } from "../../../common/pump-usage.ts";
-import { phoneNumbersOf } from "../../../worker/services/phone-numbers.ts";
+import { languageOf } from "../../../worker/services/page-request.ts";
 import { noPumpMotorConfig, pumpDashboardOf } from "../../../worker/services/pump-dashboard.ts";
 import { healthCacheKey } from "../../health-cache.ts";
+import { phoneWaysOf } from "../../phone-ways.server.ts";
 import { pumpContext } from "../../pump-choice.server.ts";
 import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
 import { envOf } from "../../session.server.ts";
@@ -46,7 +47,7 @@ export async function loadDashboard({ context, request }: Route.LoaderArgs) {
     motorConfig,
     // At and above this current a reading says the motor turns: the "not sure" state's hint.
     runningCurrent: runningCurrentFrom(motorConfig),
-    phoneNumbers: phoneNumbersOf(env),
+    phoneWays: phoneWaysOf(env, languageOf(request)),
     usage: dashboard?.usage ?? null,
     usageSpan,
   };

@@ -1,12 +1,11 @@
 // /motor-control, the farmer's dashboard: the chosen pump live (its switch, a form posted to this
 // route's action and carried on the socket once the script runs), or what to do without a box.
-import { Form, Link, useActionData, useNavigation } from "react-router";
+import { Form, Link, useActionData } from "react-router";
 import { formatNumber, relativeAge } from "../../../common/i18n/format.ts";
 import { HealthLine } from "../../components/health-line.tsx";
 import { ClockIcon } from "../../components/icons.tsx";
 import { LogItem } from "../../components/log-item.tsx";
 import { SwitchButtons } from "../../components/motor-switch.tsx";
-import { PhoneNumbersCard, StopByPhone } from "../../components/phone-ways.tsx";
 import { PowerCard } from "../../components/power-card.tsx";
 import {
   FaultBanners,
@@ -36,14 +35,6 @@ import { useMotorSwitch } from "./use-motor-switch.ts";
 import { useOfflinePump } from "./use-offline-pump.ts";
 import { useOpeningStatus } from "./use-opening-status.ts";
 
-const ASK_AGAIN_KEYS = {
-  answered: "askAgain.answered",
-  tooSoon: "askAgain.tooSoon",
-  offline: "motor.deviceOffline",
-  noAnswer: "askAgain.noAnswer",
-  notAllowed: "pumps.viewerNote",
-} as const;
-
 export const meta: Route.MetaFunction = () => [{ title: "Motor Control · Sinchai" }];
 
 export async function loader(args: Route.LoaderArgs) {
@@ -58,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "":
       return switchMotor(envOf(context), context.get(userContext), form);
     case "askAgain":
-      return askAgain(envOf(context), context.get(userContext), form);
+      return askAgain(envOf(context), context.get(userContext), form, request);
     default:
       return refusedCommand("invalid", 400);
   }
@@ -95,7 +86,6 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const notSure = pump.status === "unknown";
   const cannotSwitch = noConnection || !online || notSure;
   const asked = useActionData<AskAgainAnswer>()?.askAgain;
-  const asking = useNavigation().formData?.get("intent") === "askAgain";
 
   return (
     <main className="page">
@@ -179,17 +169,25 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                     amps: formatNumber(live.powerData.current, language),
                   })}
                 </p>
-                <button type="submit" name="intent" value="askAgain" className="button" disabled={asking}>
+                <button type="submit" name="intent" value="askAgain" className="button">
                   {t("askAgain.button")}
                 </button>
               </Form>
             )}
             {asked && (
-              <p className="message info" role="status" data-testid="ask-again-answer" data-answer={asked}>
-                {t(ASK_AGAIN_KEYS[asked])}
+              <p className="message info" role="status" data-testid="ask-again-answer" data-answer={asked.code}>
+                {asked.text}
               </p>
             )}
-            {loaderData.may.switch && hasDevice && cannotSwitch && <StopByPhone numbers={loaderData.phoneNumbers} />}
+            {loaderData.phoneWays && loaderData.may.switch && cannotSwitch && (
+              // Server-rendered links (app/phone-ways.server.ts): a call to the stop number, an SMS.
+              <div
+                className="message warning"
+                data-testid="stop-by-phone"
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own escaped HTML, kept out of the page's script
+                dangerouslySetInnerHTML={{ __html: loaderData.phoneWays.stop }}
+              />
+            )}
             {loaderData.may.switch ? (
               <fetcher.Form method="post" className="motor-form" onSubmit={switchOnSocket}>
                 <input type="hidden" name="pump" value={deviceId ?? ""} />
@@ -262,7 +260,14 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             settingsLink={loaderData.may.configure}
           />
 
-          {loaderData.may.switch && <PhoneNumbersCard numbers={loaderData.phoneNumbers} />}
+          {loaderData.phoneWays && loaderData.may.switch && (
+            <section
+              className="card"
+              data-testid="phone-numbers"
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own escaped HTML, kept out of the page's script
+              dangerouslySetInnerHTML={{ __html: loaderData.phoneWays.list }}
+            />
+          )}
 
           <section className="card" aria-labelledby="logs-title">
             <h2 id="logs-title">{t("logs.recent")}</h2>
