@@ -17,9 +17,10 @@ const phoneNumbersSchema = z.object({
 /** Each number as E.164 (`+918000000001`), or null when this environment has none. */
 export type PhoneNumbers = { sms: string | null; stop: string | null; start: string | null };
 
-export function phoneNumbersOf(
-  env: Partial<Pick<Env, "PHONE_SMS_NUMBER" | "PHONE_STOP_NUMBER" | "PHONE_START_NUMBER">>,
-): PhoneNumbers {
+/** The three vars as wrangler.toml sets them (any string: a placeholder too). */
+type PhoneNumberVars = Partial<Record<"PHONE_SMS_NUMBER" | "PHONE_STOP_NUMBER" | "PHONE_START_NUMBER", string>>;
+
+export function phoneNumbersOf(env: PhoneNumberVars): PhoneNumbers {
   const parsed = phoneNumbersSchema.parse(env);
   return { sms: parsed.PHONE_SMS_NUMBER, stop: parsed.PHONE_STOP_NUMBER, start: parsed.PHONE_START_NUMBER };
 }
