@@ -34,6 +34,7 @@ const OWN_FARMER_SPECS = [
   "**/logout.spec.ts",
   "**/screens.spec.ts",
   "**/installer-visit.spec.ts",
+  "**/no-data-way.spec.ts",
 ];
 
 /**

@@ -9,11 +9,13 @@ import {
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
   useMatches,
+  useRouteLoaderData,
 } from "react-router";
 import { dictionaries } from "../common/i18n/dictionaries.ts";
 import { languageOf } from "../worker/services/page-request.ts";
 import type { Route } from "./+types/root";
-import { useLanguage, useT } from "./i18n/i18n.ts";
+import { ERROR_PAGE_WORDS, errorPageLanguage } from "./error-page-words.ts";
+import { useLanguage } from "./i18n/i18n.ts";
 import { registerServiceWorker, reloadKeptCopyWhenOnline } from "./offline/service-worker.ts";
 import stylesheet from "./styles/app.css?url";
 import noScriptFont from "./styles/no-script-font.css?url";
@@ -104,7 +106,9 @@ export default function App() {
 const NETWORK_FAILURE = /fetch|Load failed/;
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const t = useT();
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const words =
+    ERROR_PAGE_WORDS[errorPageLanguage(rootData?.language, typeof document === "undefined" ? "" : document.cookie)];
   // A tap on a link with no network: the next page's data never came. Not "something went
   // wrong": the farmer is told why, and led to the page the phone keeps (a full load, which the
   // service worker answers).
@@ -114,10 +118,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (offline) {
     return (
       <main className="page narrow" data-testid="offline-page">
-        <h1>{t("offline.pageNotOpened")}</h1>
+        <h1>{words.pageNotOpened}</h1>
         <p>
           <a href="/motor-control" className="button primary">
-            {t("offline.openDashboard")}
+            {words.openDashboard}
           </a>
         </p>
       </main>
@@ -127,10 +131,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (!notFound) console.error(error);
   return (
     <main className="page narrow">
-      <h1>{t("error.title")}</h1>
-      <p>{notFound ? t("error.notFound") : t("error.generic")}</p>
+      <h1>{words.title}</h1>
+      <p>{notFound ? words.notFound : words.generic}</p>
       <p>
-        <Link to="/">{t("error.home")}</Link>
+        <Link to="/">{words.home}</Link>
       </p>
     </main>
   );

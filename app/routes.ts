@@ -9,6 +9,7 @@ export default [
   route("forgot-password", "routes/forgot-password.tsx"),
   route("logout", "routes/logout.tsx"),
   route("language", "routes/language.ts"),
+  route("phone-card", "routes/phone-card.tsx"),
   // ---- the installer's visit: an installer's own page, outside the farmer's shell ----
   route("installer", "routes/installer/route.tsx", { id: "routes/installer" }),
   // ---- user area ----

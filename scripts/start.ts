@@ -99,11 +99,12 @@ async function main() {
   const demoDevice = await prepared;
 
   let done = step("Starting the local telephony provider");
-  const { credentials, ourNumber, provider } = await telephony;
+  const { credentials, ourNumber, lineNumbers, provider } = await telephony;
   phone = await startLocalProvider({
     credentials,
     workerOrigin: origin,
     ourNumber,
+    lineNumbers,
     inboundProvider: provider,
     log: options.quiet ? undefined : (line) => console.log(`  [phone] ${line}`),
   });

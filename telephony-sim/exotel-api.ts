@@ -280,7 +280,7 @@ export async function exotelMissedCall(core: SimCore, from: string, line: "stop"
       ...(line === "start" ? { line } : {}),
       CallSid: hexId(),
       CallFrom: `0${from}`,
-      CallTo: core.ourNumber,
+      CallTo: core.lineNumbers?.[line] ?? core.ourNumber,
       Direction: "incoming",
       CallType: "call-attempt",
     }),

@@ -34,6 +34,8 @@ export type LocalProviderOptions = {
   workerOrigin: string;
   /** Our number: where farmers' SMS and missed calls go. */
   ourNumber: string;
+  /** The stop and start numbers missed calls go to (our number when not given). */
+  lineNumbers?: { stop?: string; start?: string };
   /** Whose webhooks a farmer's SMS and missed call arrive as: the Worker's TELEPHONY_PROVIDER. */
   inboundProvider: "twilio" | "exotel";
   log?: (line: string) => void;
@@ -79,6 +81,7 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
     credentials: options.credentials,
     workerOrigin: options.workerOrigin.replace(/\/$/, ""),
     ourNumber: options.ourNumber,
+    lineNumbers: options.lineNumbers,
     sms: [],
     calls: new Map(),
     unanswered: new Map(),

@@ -31,6 +31,7 @@ const provider = await startLocalProvider({
   credentials: settings.credentials,
   workerOrigin: options.worker,
   ourNumber: settings.ourNumber,
+  lineNumbers: settings.lineNumbers,
   inboundProvider: settings.provider,
   log: (line) => console.log(line),
 });

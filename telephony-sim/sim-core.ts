@@ -36,6 +36,8 @@ export type SimCore = {
   workerOrigin: string;
   /** Our number (TELEPHONY_CALLER_ID), which farmers' SMS and missed calls reach. */
   ourNumber: string;
+  /** The stop and start numbers (PHONE_STOP_NUMBER, PHONE_START_NUMBER) that missed calls go to; our number when not given. */
+  lineNumbers?: { stop?: string; start?: string };
   sms: SimSms[];
   calls: Map<string, CallState>;
   /** Phones that let calls ring out (10-digit number → the final status their calls get). */

@@ -245,7 +245,7 @@ export async function twilioMissedCall(core: SimCore, from: string, line: "stop"
   return postSigned(core, `${core.workerOrigin}/api/telephony/twilio/inbound-call${query}`, {
     CallSid: `CA${hexId()}`,
     From: `+91${from}`,
-    To: core.ourNumber,
+    To: core.lineNumbers?.[line] ?? core.ourNumber,
     CallStatus: "ringing",
     Direction: "inbound",
   });

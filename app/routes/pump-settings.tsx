@@ -16,6 +16,7 @@ import type { SettingChange } from "../../common/protection-changes.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import { pumpSmsPinRequestSchema } from "../../common/pump-schemas.ts";
 import type { HealthData } from "../../common/realtime-protocol.ts";
+import { languageOf } from "../../worker/services/page-request.ts";
 import type { AuthenticatedUser } from "../../worker/services/page-session.ts";
 import { setStartByMissedCall } from "../../worker/services/phone-start.ts";
 import { listPumpMembers } from "../../worker/services/pump-members.ts";
@@ -33,6 +34,7 @@ import { useToast } from "../components/toast.tsx";
 import { field, isSameOriginRequest, readForm } from "../form.server.ts";
 import { healthCacheKey, readCachedHealth, saveCachedHealth } from "../health-cache.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
+import { phoneWaysOf } from "../phone-ways.server.ts";
 import { pumpContext, pumpInForm } from "../pump-choice.server.ts";
 import { useDeviceRealtime } from "../realtime/use-device-realtime.ts";
 import { useLiveEffects } from "../realtime/use-live-effects.ts";
@@ -42,7 +44,7 @@ import type { Route } from "./+types/pump-settings";
 
 export const meta: Route.MetaFunction = () => [{ title: "Pump settings · Sinchai" }];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const { pumps, chosen } = context.get(pumpContext);
   if (!chosen) return { view: "noDevice" as const };
@@ -68,6 +70,7 @@ export async function loader({ context }: Route.LoaderArgs) {
         .map((member) => ({ label: member.label, mobileNo: member.mobileNo, accepted: member.acceptedAt !== null })),
     },
     smsPinSet: device.smsPin !== null,
+    phoneWays: phoneWaysOf(envOf(context), languageOf(request), { card: true }),
     numberVerified: user.numberVerified,
     cacheKey: healthCacheKey(user.mobileNo, device.id, pumps[0]?.device.id ?? null),
     // What the box told us at its hello: which build it runs, and the newest build of that kind.
@@ -264,6 +267,14 @@ function Settings({
         numberVerified={settings.numberVerified}
       />
       <SmsPinCard pinSet={settings.smsPinSet} posted={postedSmsPin} pump={deviceId} />
+      {settings.phoneWays && (
+        <section
+          className="card"
+          data-testid="phone-numbers"
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own escaped HTML (app/phone-ways.server.ts)
+          dangerouslySetInnerHTML={{ __html: settings.phoneWays.list }}
+        />
+      )}
       <HealthGrid
         health={cachedHealth ?? live.health}
         cached={cachedHealth !== null}

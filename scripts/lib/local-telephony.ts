@@ -7,9 +7,13 @@ import { readWranglerToml } from "./environments.ts";
 export type LocalTelephony = {
   credentials: SimCredentials;
   ourNumber: string;
+  /** The stop and start numbers of wrangler.toml's top level (PHONE_STOP_NUMBER, PHONE_START_NUMBER), when set. */
+  lineNumbers: { stop?: string; start?: string };
   /** Whose webhooks the Worker serves in local mode (TELEPHONY_PROVIDER). */
   provider: "twilio" | "exotel";
 };
+
+const optional = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
 export async function localTelephony(devVarsPath = ".dev.vars"): Promise<LocalTelephony> {
   ensureDevVars(devVarsPath);
@@ -28,6 +32,7 @@ export async function localTelephony(devVarsPath = ".dev.vars"): Promise<LocalTe
       webhookSecret: text("TELEPHONY_WEBHOOK_SECRET"),
     },
     ourNumber: text("TELEPHONY_CALLER_ID"),
+    lineNumbers: { stop: optional(vars.PHONE_STOP_NUMBER), start: optional(vars.PHONE_START_NUMBER) },
     provider: text("TELEPHONY_PROVIDER") === "exotel" ? "exotel" : "twilio",
   };
 }

@@ -42,7 +42,7 @@ describe("the environments in wrangler.toml", () => {
     for (const name of environmentNames(committed)) {
       for (const path of placeholdersIn(committed.env![name], `env.${name}`)) {
         // The telephony provider's account, numbers and DLT template ids (docs/telephony.md).
-        if (path.startsWith(`env.${name}.vars.TELEPHONY_`)) continue;
+        if (path.startsWith(`env.${name}.vars.TELEPHONY_`) || path.startsWith(`env.${name}.vars.PHONE_`)) continue;
         expect([
           `env.${name}.d1_databases[0].database_id`,
           `env.${name}.vars.UPI_PAYEE_VPA`,

@@ -33,6 +33,7 @@ import { scheduleIdSchema, scheduleRequestSchema } from "../../common/schedule-s
 import { apiError } from "../http/http-error.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
 import { hubFailureError } from "../hubs/hub-failures.ts";
+import { askBoxAgain } from "../services/ask-box-again.ts";
 import { switchPump } from "../services/motor-commands.ts";
 import { setStartByMissedCall } from "../services/phone-start.ts";
 import { personOf } from "../services/pump-access.ts";
@@ -113,6 +114,12 @@ export const pumpRoutes = new Hono<ApiEnv>()
   .post("/:deviceId/health", requirePump("see", "user", "admin"), async (c) => {
     const { device } = c.var.pump;
     return freshReadingAnswer(c, device.id, "health");
+  })
+  // Anyone who may switch may ask the box to state its relay (a lost answer left it unknown).
+  .post("/:deviceId/ask-again", requirePump("switch", "user"), async (c) => {
+    const asked = await askBoxAgain(c.env, c.var.pump);
+    if (!asked.ok) throw hubFailureError(asked);
+    return respond(c, motorStatusResponseSchema, await motorStatusOf(c.env, c.var.pump.device));
   })
   .post("/:deviceId/ota", requirePump("firmware", "user", "admin"), async (c) => {
     const { device } = c.var.pump;

@@ -1,9 +1,13 @@
 // The dashboard's data, rendered with the page: the chosen pump's hub snapshot, its usage, the
 // motor's settings and what this farmer may do with it.
+
+import { runningCurrentFrom } from "../../../common/protection.ts";
 import { roleMay } from "../../../common/pump-roles.ts";
 import { usageSpanOf } from "../../../common/pump-usage.ts";
+import { languageOf } from "../../../worker/services/page-request.ts";
 import { noPumpMotorConfig, pumpDashboardOf } from "../../../worker/services/pump-dashboard.ts";
 import { healthCacheKey } from "../../health-cache.ts";
+import { phoneWaysOf } from "../../phone-ways.server.ts";
 import { pumpContext } from "../../pump-choice.server.ts";
 import { noDeviceSnapshot } from "../../realtime/no-device-snapshot.ts";
 import { envOf } from "../../session.server.ts";
@@ -19,6 +23,7 @@ export async function loadDashboard({ context, request }: Route.LoaderArgs) {
   // Read again: the choice was resolved before this request's action (a settings change) ran.
   const dashboard = chosen ? await pumpDashboardOf(env, chosen.device.id, usageSpan) : null;
   const device = dashboard?.device;
+  const motorConfig = dashboard?.motorConfig ?? noPumpMotorConfig();
   return {
     mobileNo: user.mobileNo,
     numberVerified: user.numberVerified,
@@ -39,7 +44,10 @@ export async function loadDashboard({ context, request }: Route.LoaderArgs) {
         : null,
     cacheKey: healthCacheKey(user.mobileNo, device?.id ?? null, pumps[0]?.device.id ?? null),
     snapshot: dashboard?.snapshot ?? noDeviceSnapshot(Date.now()),
-    motorConfig: dashboard?.motorConfig ?? noPumpMotorConfig(),
+    motorConfig,
+    // At and above this current a reading says the motor turns: the "not sure" state's hint.
+    runningCurrent: runningCurrentFrom(motorConfig),
+    phoneWays: phoneWaysOf(env, languageOf(request)),
     usage: dashboard?.usage ?? null,
     usageSpan,
   };

@@ -1,7 +1,7 @@
 // /motor-control, the farmer's dashboard: the chosen pump live (its switch, a form posted to this
 // route's action and carried on the socket once the script runs), or what to do without a box.
-import { Link } from "react-router";
-import { relativeAge } from "../../../common/i18n/format.ts";
+import { Form, Link, useActionData } from "react-router";
+import { formatNumber, relativeAge } from "../../../common/i18n/format.ts";
 import { HealthLine } from "../../components/health-line.tsx";
 import { ClockIcon } from "../../components/icons.tsx";
 import { LogItem } from "../../components/log-item.tsx";
@@ -23,7 +23,7 @@ import { useLiveEffects } from "../../realtime/use-live-effects.ts";
 import { envOf } from "../../session.server.ts";
 import { userContext } from "../../user-context.ts";
 import type { Route } from "./+types/route";
-import { refusedCommand, switchMotor } from "./actions.server.ts";
+import { type AskAgainAnswer, askAgain, refusedCommand, switchMotor } from "./actions.server.ts";
 import { ArrivalNotices } from "./arrival-notices.tsx";
 import { FAILURE_KEYS } from "./command-outcome.ts";
 import { LiveEnded } from "./live-ended.tsx";
@@ -48,6 +48,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   switch (field(form, "intent")) {
     case "":
       return switchMotor(envOf(context), context.get(userContext), form);
+    case "askAgain":
+      return askAgain(envOf(context), context.get(userContext), form, request);
     default:
       return refusedCommand("invalid", 400);
   }
@@ -80,6 +82,10 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
   const canTurnOff = online && ended === null && !noConnection;
   // The cooldown, a phase fault and missing mains hold back an ON, never an OFF.
   const canTurnOn = canSend && !pendingOn && onBlockedFor === 0 && !faults.has("phaseFault") && !faults.has("noSupply");
+  // The app cannot switch, or nobody can vouch for the relay: the phone's ways to stop are offered.
+  const notSure = pump.status === "unknown";
+  const cannotSwitch = noConnection || !online || notSure;
+  const asked = useActionData<AskAgainAnswer>()?.askAgain;
 
   return (
     <main className="page">
@@ -154,6 +160,34 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
                 <RunLine pump={pump} now={now} />
               </>
             )}
+            {loaderData.may.switch && notSure && online && !noConnection && ended === null && (
+              // A plain form: the hub's answer settles the state, which the socket then brings.
+              <Form method="post" className="ask-again" data-testid="ask-again">
+                <input type="hidden" name="pump" value={deviceId ?? ""} />
+                <p className="muted" data-testid="current-hint">
+                  {t(live.powerData.current >= loaderData.runningCurrent ? "askAgain.hintOn" : "askAgain.hintOff", {
+                    amps: formatNumber(live.powerData.current, language),
+                  })}
+                </p>
+                <button type="submit" name="intent" value="askAgain" className="button">
+                  {t("askAgain.button")}
+                </button>
+              </Form>
+            )}
+            {asked && (
+              <p className="message info" role="status" data-testid="ask-again-answer" data-answer={asked.code}>
+                {asked.text}
+              </p>
+            )}
+            {loaderData.phoneWays && loaderData.may.switch && cannotSwitch && (
+              // Server-rendered links (app/phone-ways.server.ts): a call to the stop number, an SMS.
+              <div
+                className="message warning"
+                data-testid="stop-by-phone"
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own escaped HTML, kept out of the page's script
+                dangerouslySetInnerHTML={{ __html: loaderData.phoneWays.stop }}
+              />
+            )}
             {loaderData.may.switch ? (
               <fetcher.Form method="post" className="motor-form" onSubmit={switchOnSocket}>
                 <input type="hidden" name="pump" value={deviceId ?? ""} />
@@ -225,6 +259,15 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             now={noConnection ? Math.max(phoneNow, knownAt) : now}
             settingsLink={loaderData.may.configure}
           />
+
+          {loaderData.phoneWays && loaderData.may.switch && (
+            <section
+              className="card"
+              data-testid="phone-numbers"
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own escaped HTML, kept out of the page's script
+              dangerouslySetInnerHTML={{ __html: loaderData.phoneWays.list }}
+            />
+          )}
 
           <section className="card" aria-labelledby="logs-title">
             <h2 id="logs-title">{t("logs.recent")}</h2>

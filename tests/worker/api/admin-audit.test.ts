@@ -373,6 +373,7 @@ const WRITES: Record<string, Case | "farmer only" | "installer only" | "public" 
     status: 404,
   },
   "POST /api/pumps/:deviceId/motor": "farmer only",
+  "POST /api/pumps/:deviceId/ask-again": "farmer only",
   "PUT /api/pumps/:deviceId/name": "farmer only",
   "PUT /api/pumps/:deviceId/phone-start": "farmer only",
   "PUT /api/pumps/:deviceId/sms-pin": "farmer only",

@@ -200,6 +200,7 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "POST /api/pumps/:deviceId/config": { access: "pumpOwnerOrAdmin", body: () => ({}) },
   "POST /api/pumps/:deviceId/power": { access: "pumpSee" },
   "POST /api/pumps/:deviceId/health": { access: "pumpSee" },
+  "POST /api/pumps/:deviceId/ask-again": { access: "pumpRun" },
   "POST /api/pumps/:deviceId/ota": { access: "pumpOwnerOrAdmin", body: () => ({}) },
   "PUT /api/pumps/:deviceId/name": { access: "pumpOwner", body: () => ({ name: 5 }) },
   "PUT /api/pumps/:deviceId/phone-start": { access: "pumpOwner", body: () => ({ enabled: "yes" }) },

@@ -289,6 +289,7 @@ const ROUTES: Record<string, Spec> = {
   ),
   "POST /api/pumps/:deviceId/power": ownPumpRoute("device"),
   "POST /api/pumps/:deviceId/health": ownPumpRoute("device"),
+  "POST /api/pumps/:deviceId/ask-again": ownPumpRoute("device"),
   "POST /api/pumps/:deviceId/ota": ownPumpRoute(
     "device", // the wifi image exists: an acceptable input reaches the offline box
     { body: { template: () => ({ deviceType: "wifi" }), fields: ["deviceType"] } },
