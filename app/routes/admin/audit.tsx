@@ -130,8 +130,9 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                   {entry.actionText}
                 </td>
                 <td data-label={t("admin.audit.target")}>
+                  {/* A write on no one thing (boxes tagged by a list, one refused before its target was read) names none. */}
                   {entry.target === null ? (
-                    t("admin.common.na")
+                    "—"
                   ) : (
                     <Link to={`?target=${encodeURIComponent(entry.target)}`}>
                       {entry.targetText?.words}
