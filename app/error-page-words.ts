@@ -11,7 +11,7 @@ export const ERROR_PAGE_WORDS = {
     openDashboard: "आख़िरी जानकारी देखें",
     title: "कुछ गलत हो गया",
     notFound: "पेज नहीं मिला।",
-    generic: "कोई त्रुटि हुई। कृपया फिर से प्रयास करें।",
+    generic: "कोई गड़बड़ी हुई। फिर से कोशिश करें।",
     home: "होम पेज पर जाएँ",
   },
   en: {

@@ -208,7 +208,7 @@ function offlinePage(what) {
     "body{font-family:system-ui,sans-serif;margin:0;padding:1rem;color:#1c2520;background:#f5f7f5;line-height:1.5}" +
     "h1{font-size:1.35rem}a{display:inline-flex;align-items:center;min-height:48px;padding:0 1rem;" +
     "border-radius:8px;background:#1f6f43;color:#fff;text-decoration:none;font-weight:600}";
-  const body = `<!doctype html><html lang="hi"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sinchai</title><style>${style}</style></head><body><h1>${lines[0]}</h1><p lang="en">${lines[1]}</p><p><a href="/motor-control">मोटर कंट्रोल / Motor Control</a></p></body></html>`;
+  const body = `<!doctype html><html lang="hi"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sinchai</title><style>${style}</style></head><body><h1>${lines[0]}</h1><p lang="en">${lines[1]}</p><p><a href="/motor-control">होम / Home</a></p></body></html>`;
   return new Response(body, {
     status: 503,
     headers: {

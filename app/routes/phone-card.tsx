@@ -115,7 +115,7 @@ export default function PhoneCard({ loaderData }: Route.ComponentProps) {
         <span lang="en">Only the owner and the operators they added, from a number verified in the app.</span>
       </p>
       <p className="warn">
-        <b>"पक्का पता नहीं"</b> जवाब आए तो डिवाइस ने जवाब नहीं दिया: मोटर चल सकती है। ऐप देखें या पंप पर जाएँ।{" "}
+        <b>"पता नहीं"</b> जवाब आए तो डिवाइस ने जवाब नहीं दिया: मोटर चल सकती है। ऐप देखें या पंप पर जाएँ।{" "}
         <span lang="en">
           "Not confirmed" means the box did not answer: the motor may be running. Check the app or go to the pump.
         </span>

@@ -104,6 +104,11 @@ export function formatDuration(totalSeconds: number, language: Language): string
     .join(" ");
 }
 
+/** Items as the reader lists them, by Intl: "SNC-A, SNC-B और SNC-C", "SNC-A, SNC-B and SNC-C". */
+export function formatList(items: readonly string[], language: Language): string {
+  return new Intl.ListFormat(localeOf(language), { type: "conjunction" }).format(items);
+}
+
 /** "5 seconds ago", "3 minutes ago", "2 hours ago", "4 days ago" (thresholds 60 s, 60 min, 24 h). */
 export function relativeAge(iso: string | number, language: Language, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));

@@ -95,7 +95,7 @@ describe("a dry-run trip by phone", () => {
     expect(await motorStatus(farmer.device.deviceId)).toBe("on");
 
     const pressed = await pressKey(keyUrl, call!, "1");
-    expect(pressed).toEqual({ status: 200, spoken: ["मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।"] });
+    expect(pressed).toEqual({ status: 200, spoken: ["मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।"] });
     expect(await farmer.box.next("switch")).toMatchObject({ relay: "off" });
     expect(await motorStatus(farmer.device.deviceId)).toBe("off");
     const last = (await motorLogRows(farmer.device.deviceId)).at(-1)!;
@@ -132,7 +132,7 @@ describe("a dry-run trip by phone", () => {
     expect(await motorStatus(farmer.device.deviceId)).toBe("on");
 
     // The real key, then the same request three more times (two at once): one OFF.
-    expect((await pressKey(keyUrl, call!, "1")).spoken).toEqual(["मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।"]);
+    expect((await pressKey(keyUrl, call!, "1")).spoken).toEqual(["मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।"]);
     const replays = await Promise.all([pressKey(keyUrl, call!, "1"), pressKey(keyUrl, call!, "1")]);
     replays.push(await pressKey(keyUrl, call!, "1"));
     for (const replay of replays)
@@ -174,7 +174,7 @@ describe("a dry-run trip by phone", () => {
     await verifyNumber(operator);
     const { call, keyUrl } = await answeredDryRunCall(farmer.box, operator.mobileNo);
     expect(await pressKey(keyUrl, call!, "1")).toMatchObject({
-      spoken: ["मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।"],
+      spoken: ["मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।"],
     });
     const last = (await motorLogRows(farmer.device.deviceId)).at(-1)!;
     expect(JSON.parse(last.params)).toMatchObject({

@@ -126,7 +126,7 @@ describe("an SMS command", () => {
     expect(await status(device.deviceId)).toBe("off");
     expect((await sms(user.mobileNo, "स्थिति")).status).toBe(200);
     const texts = await textsTo(user.mobileNo, 2);
-    expect(texts[0]).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पक्का किया।$`));
+    expect(texts[0]).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पुष्टि की।$`));
     expect(texts[1]).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर बंद है, ${TIME} से। करंट 0.0 A, बिजली है।$`));
     // In English once the farmer chose it for alerts.
     expect((await putJson("/api/alerts/channels", { channels: {}, language: "en" }, token)).status).toBe(200);
@@ -221,7 +221,7 @@ describe("an SMS command", () => {
     expect(switchesSeen(box)).toEqual(["on"]);
     expect(await status(device.deviceId)).toBe("unknown");
     const [reply] = await textsTo(user.mobileNo, 1);
-    expect(reply).toBe(`सिंचाई: पंप ${PUMP} के डिवाइस ने जवाब नहीं दिया, पक्का पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें।`);
+    expect(reply).toBe(`सिंचाई: पंप ${PUMP} के डिवाइस ने जवाब नहीं दिया, पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें।`);
     box.close();
   });
 
@@ -300,7 +300,7 @@ describe("the throttles", () => {
     await sms(user.mobileNo, "बंद");
     expect(await status(device.deviceId)).toBe("off");
     const texts = await textsTo(user.mobileNo, 11);
-    expect(texts[10]).toMatch(/की मोटर .* पर बंद हुई, डिवाइस ने पक्का किया।$/);
+    expect(texts[10]).toMatch(/की मोटर .* पर बंद हुई, डिवाइस ने पुष्टि की।$/);
     box.close();
   });
 });
@@ -316,7 +316,7 @@ describe("a missed call", () => {
     expect(await status(device.deviceId)).toBe("off");
     expect(switchesSeen(box)).toEqual(["on", "off"]);
     const [reply] = await textsTo(user.mobileNo, 1);
-    expect(reply).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पक्का किया।$`));
+    expect(reply).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पुष्टि की।$`));
     expect((await motorLogLines(device.deviceId)).at(-1)).toEqual([
       "off",
       "Motor turned OFF by the owner with a missed call",
@@ -432,7 +432,7 @@ describe("the voice menu", () => {
     const minutes = await press(second.keyUrl!, second.callId, "2");
     expect(minutes.prompt).toEqual(["कितनी देर? 15 मिनट के लिए 1, 30 मिनट के लिए 2, 60 मिनट के लिए 3 दबाएँ।"]);
     const started = await press(minutes.keyUrl!, second.callId, "2");
-    expect(started.spoken[0]).toBe("मोटर चालू हो गई, डिवाइस ने पक्का किया। 30 मिनट बाद अपने-आप बंद होगी। धन्यवाद।");
+    expect(started.spoken[0]).toBe("मोटर चालू हो गई, डिवाइस ने पुष्टि की। 30 मिनट बाद अपने-आप बंद होगी। धन्यवाद।");
     expect(await status(device.deviceId)).toBe("on");
     expect((await owedSwitchOffs(device.deviceId)).map((off) => off.scheduleId)).toEqual([0]);
 
@@ -441,7 +441,7 @@ describe("the voice menu", () => {
 
     const third = await callMenu(user.mobileNo);
     const stopped = await press(third.keyUrl!, third.callId, "3");
-    expect(stopped.spoken[0]).toBe("मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।");
+    expect(stopped.spoken[0]).toBe("मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।");
     expect(await status(device.deviceId)).toBe("off");
     expect(switchesSeen(box)).toEqual(["on", "off"]);
     expect((await motorLogLines(device.deviceId)).map(([, line]) => line)).toEqual([
@@ -451,11 +451,11 @@ describe("the voice menu", () => {
     box.close();
   });
 
-  it("says पक्का पता नहीं when the box does not answer in time", async () => {
+  it("says पता नहीं when the box does not answer in time", async () => {
     const { user, box } = await ownerWithPump({ silent: true });
     const call = await callMenu(user.mobileNo);
     const stopped = await press(call.keyUrl!, call.callId, "3");
-    expect(stopped.spoken[0]).toBe("डिवाइस ने जवाब नहीं दिया, पक्का पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें या पंप पर जाएँ।");
+    expect(stopped.spoken[0]).toBe("डिवाइस ने जवाब नहीं दिया, पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें या पंप पर जाएँ।");
     box.close();
   });
 

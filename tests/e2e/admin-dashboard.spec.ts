@@ -53,6 +53,6 @@ test("the four cards show the server's counts and follow a new farmer and a pump
   // Each group leads to where it is acted on.
   await page.getByRole("link", { name: t["admin.dashboard.openRecharges"] }).click();
   // Titled plainly in Hindi, not "डिवाइस कनेक्टिविटी अनुरोध".
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("रिचार्ज अनुरोध");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("रिचार्ज की माँगें");
   await device.stop();
 });

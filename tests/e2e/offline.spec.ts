@@ -237,7 +237,7 @@ test("the app is installable in Hindi and English: manifests with maskable icons
   context,
 }) => {
   for (const [language, name, shortName] of [
-    ["hi", "सिंचाई: मोटर कंट्रोल", "सिंचाई"],
+    ["hi", "सिंचाई: फ़ोन से पंप चालू-बंद", "सिंचाई"],
     ["en", "Sinchai: Motor Control", "Sinchai"],
   ] as const) {
     const response = await request.get(`/manifest.${language}.webmanifest`);

@@ -92,9 +92,9 @@ describe("a dry-run trip reaches the farmer's phone", () => {
     await client.press("1", call.id);
     expect(box.relay).toBe("off");
     const after = (await client.records()).calls.find((candidate) => candidate.id === call.id)!;
-    expect(after.spoken.at(-1)).toBe("मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।");
+    expect(after.spoken.at(-1)).toBe("मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।");
     expect(sharedWorkerLog()).toContain(
-      `[phone]   1 pressed on ${call.id}: «मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।»`,
+      `[phone]   1 pressed on ${call.id}: «मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।»`,
     );
     await expect
       .poll(() => logTexts(farmer, mobileNo))

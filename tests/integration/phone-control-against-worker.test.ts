@@ -53,7 +53,7 @@ describe("switching a pump from any phone against the real Worker", () => {
     expect(await client.missedCall(mobileNo)).toBe(200);
     expect(box.relay).toBe("off");
     expect(await nextSms(mobileNo, seen++)).toMatch(
-      new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पक्का किया।$`),
+      new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पुष्टि की।$`),
     );
 
     // After the pause, ON for a minute again: the hub stops it by itself.
@@ -85,13 +85,13 @@ describe("switching a pump from any phone against the real Worker", () => {
     await client.press("1", start.id);
     expect(box.relay).toBe("on");
     const started = (await client.records()).calls.find((call) => call.id === start.id)!;
-    expect(started.spoken.at(-1)).toBe("मोटर चालू हो गई, डिवाइस ने पक्का किया। 15 मिनट बाद अपने-आप बंद होगी। धन्यवाद।");
+    expect(started.spoken.at(-1)).toBe("मोटर चालू हो गई, डिवाइस ने पुष्टि की। 15 मिनट बाद अपने-आप बंद होगी। धन्यवाद।");
 
     const stop = await client.callMenu(mobileNo);
     await client.press("3", stop.id);
     expect(box.relay).toBe("off");
     const stopped = (await client.records()).calls.find((call) => call.id === stop.id)!;
-    expect(stopped.spoken.at(-1)).toBe("मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।");
+    expect(stopped.spoken.at(-1)).toBe("मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।");
     await expect
       .poll(() => logTexts(farmer, mobileNo))
       .toContain("Motor turned ON by the owner on the phone menu, for 15 minutes");
@@ -122,7 +122,7 @@ describe("switching a pump from any phone against the real Worker", () => {
     box.inject("noAck");
     expect(await client.inboundSms(mobileNo, "ON 5")).toBe(200);
     expect(await nextSms(mobileNo, seen)).toBe(
-      `सिंचाई: पंप ${PUMP} के डिवाइस ने जवाब नहीं दिया, पक्का पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें।`,
+      `सिंचाई: पंप ${PUMP} के डिवाइस ने जवाब नहीं दिया, पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें।`,
     );
     box.inject("ackNormally");
     // The box's next report settles the unknown state; wait out the pause after the command.

@@ -276,12 +276,12 @@ describe("the Twilio adapter checks and reads webhooks", () => {
   });
 
   it("says what a key did and hangs up", () => {
-    expect(provider.spokenReply("hi", "मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।")).toEqual({
+    expect(provider.spokenReply("hi", "मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।")).toEqual({
       status: 200,
       contentType: "text/xml; charset=utf-8",
       body:
         '<?xml version="1.0" encoding="UTF-8"?><Response>' +
-        '<Say language="hi-IN" voice="Polly.Aditi">मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।</Say><Hangup/></Response>',
+        '<Say language="hi-IN" voice="Polly.Aditi">मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।</Say><Hangup/></Response>',
     });
   });
 });

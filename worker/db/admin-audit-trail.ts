@@ -1,8 +1,8 @@
 // The admin audit trail in D1 (docs/decisions/007-admin-audit-trail.md): appended by
 // worker/services/record-admin-action.ts, read a page at a time by GET /api/admin/audit and /admin/audit.
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { adminAudit } from "./schema.ts";
+import { adminAudit, users } from "./schema.ts";
 
 export type NewAuditEntry = typeof adminAudit.$inferInsert;
 
@@ -74,4 +74,17 @@ export async function listAuditEntries(
     total,
     totalPages,
   };
+}
+
+/**
+ * The mobile numbers of the accounts `ids` (the trail's `user:12` targets), so that a page
+ * names an account by the number people know it by; an account deleted since is left out.
+ */
+export async function accountNumbers(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, mobileNo: users.mobileNo })
+    .from(users)
+    .where(inArray(users.id, [...ids]));
+  return new Map(rows.map((row) => [row.id, row.mobileNo]));
 }

@@ -77,7 +77,7 @@ export function notDoneReason(result: Extract<MotorCommandResult, { ok: false }>
 const RELAY: Record<MotorStatus | "offline", Record<SmsLanguage, string>> = {
   on: { hi: "चालू", en: "ON" },
   off: { hi: "बंद", en: "OFF" },
-  unknown: { hi: "पक्का पता नहीं", en: "not known" },
+  unknown: { hi: "पता नहीं", en: "not known" },
   offline: { hi: "पता नहीं", en: "not known" },
 };
 

@@ -4,7 +4,7 @@
 // the first question is which; then: 1 the motor's state (ON/OFF/not known, since when, current,
 // supply), 2 ON for 15, 30 or 60 minutes (one more key), 3 OFF. Each switch is said back after
 // the box's answer, through the one path of every phone (phone-switch.ts); no answer within the
-// hub's 5 s says "पक्का पता नहीं", never a guess.
+// hub's 5 s says "पता नहीं", never a guess.
 //
 // The call's place in the menu is kept in D1 (`phone_menu_calls`), so every key, from either
 // provider, is read against the question it answers: a key counts once (the webhook's replay key,

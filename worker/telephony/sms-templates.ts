@@ -168,7 +168,7 @@ export const SMS_TEMPLATES = {
     variables: ["pumpName", "time"],
     budget: 2,
     text: {
-      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर चालू हुई, डिवाइस ने पक्का किया।",
+      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर चालू हुई, डिवाइस ने पुष्टि की।",
       en: "Sinchai: the motor of pump {pumpName} is ON since {time}, confirmed by the box.",
     },
   },
@@ -184,7 +184,7 @@ export const SMS_TEMPLATES = {
     variables: ["pumpName", "time"],
     budget: 2,
     text: {
-      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर बंद हुई, डिवाइस ने पक्का किया।",
+      hi: "सिंचाई: पंप {pumpName} की मोटर {time} पर बंद हुई, डिवाइस ने पुष्टि की।",
       en: "Sinchai: the motor of pump {pumpName} is OFF since {time}, confirmed by the box.",
     },
   },
@@ -193,7 +193,7 @@ export const SMS_TEMPLATES = {
     variables: ["pumpName"],
     budget: 2,
     text: {
-      hi: "सिंचाई: पंप {pumpName} के डिवाइस ने जवाब नहीं दिया, पक्का पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें।",
+      hi: "सिंचाई: पंप {pumpName} के डिवाइस ने जवाब नहीं दिया, पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें।",
       en: "Sinchai: the box of pump {pumpName} did not answer: not confirmed whether the motor switched. Check the app.",
     },
   },
@@ -239,7 +239,7 @@ export const SMS_TEMPLATES = {
     variables: [],
     budget: 2,
     text: {
-      hi: "सिंचाई: आपके कई पंप हैं। आदेश के बाद पंप का नाम या डिवाइस नंबर के आखिरी अंक लिखें, जैसे: बंद 4F2A",
+      hi: "सिंचाई: आपके कई पंप हैं। आदेश के बाद पंप का नाम या डिवाइस नंबर के आख़िरी अंक लिखें, जैसे: बंद 4F2A",
       en: "Sinchai: you have several pumps. Add the pump's name or the last digits of its box id, e.g. OFF 4F2A",
     },
   },

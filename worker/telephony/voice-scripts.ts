@@ -81,7 +81,7 @@ export const VOICE_SCRIPTS = {
   stopConfirmed: {
     variables: [],
     text: {
-      hi: "मोटर बंद हो गई, डिवाइस ने पक्का किया। धन्यवाद।",
+      hi: "मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।",
       en: "The motor is OFF: the box confirmed it. Thank you.",
     },
   },
@@ -193,21 +193,21 @@ export const VOICE_SCRIPTS = {
   menuStateUnknown: {
     variables: ["amps", "supply"],
     text: {
-      hi: "मोटर चल रही है या नहीं, पक्का पता नहीं। करंट {amps} एम्पियर। बिजली {supply}। धन्यवाद।",
+      hi: "मोटर चल रही है या नहीं, पता नहीं। करंट {amps} एम्पियर। बिजली {supply}। धन्यवाद।",
       en: "Whether the motor runs is not known for sure. Current {amps} amps. Power at the pump: {supply}. Goodbye.",
     },
   },
   menuStateOffline: {
     variables: [],
     text: {
-      hi: "पंप का डिवाइस ऑफ़लाइन है, मोटर का हाल पक्का पता नहीं। पंप पर जाकर देखें।",
+      hi: "पंप का डिवाइस ऑफ़लाइन है, मोटर का हाल पता नहीं। पंप पर जाकर देखें।",
       en: "The pump's box is offline: the motor's state is not known. Go and check the pump.",
     },
   },
   menuStarted: {
     variables: ["minutes"],
     text: {
-      hi: "मोटर चालू हो गई, डिवाइस ने पक्का किया। {minutes} मिनट बाद अपने-आप बंद होगी। धन्यवाद।",
+      hi: "मोटर चालू हो गई, डिवाइस ने पुष्टि की। {minutes} मिनट बाद अपने-आप बंद होगी। धन्यवाद।",
       en: "The motor is ON: the box confirmed it. It stops by itself after {minutes} minutes. Goodbye.",
     },
   },
@@ -215,7 +215,7 @@ export const VOICE_SCRIPTS = {
   menuUnconfirmed: {
     variables: [],
     text: {
-      hi: "डिवाइस ने जवाब नहीं दिया, पक्का पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें या पंप पर जाएँ।",
+      hi: "डिवाइस ने जवाब नहीं दिया, पता नहीं कि मोटर चली या बंद हुई। ऐप में देखें या पंप पर जाएँ।",
       en: "The box did not answer: not known for sure whether the motor switched. Check the app or go to the pump.",
     },
   },

@@ -3,8 +3,11 @@
 // never rewrites history; this is the one place that turns them into sentences. Rows written
 // before refusals had codes hold English sentences, which are shown as stored.
 
+import { MOBILE_NO_PATTERN } from "../../../common/constants.ts";
+import { DEVICE_ID_PATTERN } from "../../../common/credentials.ts";
 import type { AdminMessageKey } from "../../../common/i18n/admin-en.ts";
 import type { MessageValues } from "../../../common/i18n/catalogue.ts";
+import { formatList } from "../../../common/i18n/format.ts";
 import type { Language } from "../../../common/i18n/language.ts";
 import {
   ADMIN_CONFIG_PAGE_ACTION,
@@ -87,19 +90,52 @@ export function auditRefusalText(details: Record<string, unknown>, language: Lan
   return reason ? translateAdmin(language, reason) : code;
 }
 
+/** How a write ended, in a word: the HTTP status stays in the cell's title for whoever needs it. */
+export function auditStatusText(status: number, language: Language): string {
+  if (status < 400) return translateAdmin(language, "admin.audit.outcome.done");
+  if (status < 500) return translateAdmin(language, "admin.audit.outcome.refused");
+  return translateAdmin(language, "admin.audit.outcome.failed");
+}
+
 /**
- * What an entry acted on, for reading: `user:12` and `recharge:7` in words; mobile numbers,
- * device ids and firmware versions are identifiers and stay as stored.
+ * What an entry acted on, for reading: what it is in words (`words`), and the identifier a
+ * person would find printed or dialled (`id`: a box's id as on its sticker, a mobile number),
+ * which is shown as is and never translated. An account (`user:12`) is named by its number,
+ * from `accountNumbers` (its id when the account is gone); a recharge request and a firmware
+ * build are named in words.
  */
-export function auditTargetText(target: string, language: Language): string {
+export function auditTargetText(
+  target: string,
+  language: Language,
+  accountNumbers: ReadonlyMap<number, string>,
+): { words: string | null; id: string | null } {
   const [kind, id] = target.split(":", 2);
-  if (kind === "user" && id) return translateAdmin(language, "admin.audit.targetUser", { id });
-  if (kind === "recharge" && id) return translateAdmin(language, "admin.audit.targetRecharge", { id });
+  if (kind === "user" && id) {
+    const mobileNo = accountNumbers.get(Number(id));
+    return mobileNo === undefined
+      ? { words: translateAdmin(language, "admin.audit.targetUser", { id }), id: null }
+      : { words: translateAdmin(language, "admin.audit.targetAccount"), id: mobileNo };
+  }
+  if (kind === "recharge" && id)
+    return { words: translateAdmin(language, "admin.audit.targetRecharge", { id }), id: null };
   if (kind === "firmware" && id) {
     const [deviceType = "", version = ""] = id.split("/", 2);
-    return translateAdmin(language, "admin.audit.targetFirmware", { deviceType, version });
+    return { words: translateAdmin(language, "admin.audit.targetFirmware", { deviceType, version }), id: null };
   }
-  return target;
+  if (DEVICE_ID_PATTERN.test(target))
+    return { words: translateAdmin(language, "admin.audit.targetDevice"), id: target };
+  if (MOBILE_NO_PATTERN.test(target))
+    return { words: translateAdmin(language, "admin.audit.targetNumber"), id: target };
+  return { words: null, id: target };
+}
+
+/** The account ids a page of targets names (`user:12`), to look their numbers up once. */
+export function auditTargetAccounts(targets: readonly (string | null)[]): number[] {
+  const ids = targets.flatMap((target) => {
+    const match = target === null ? null : /^user:(\d+)$/.exec(target);
+    return match ? [Number(match[1])] : [];
+  });
+  return [...new Set(ids)];
 }
 
 /**
@@ -132,20 +168,42 @@ const AUDIT_FIELDS: Record<string, AdminMessageKey> = {
   region: "admin.audit.field.region",
 };
 
-export type AuditField = { name: string; label: string; value: string };
+/** `words`: the value is a word in the reader's language; otherwise data as sent (an id, a number), not to translate. */
+export type AuditField = { name: string; label: string; value: string; words: boolean };
 
-/** A write's recorded fields for reading: each named in `language`, its value as sent (a yes or no in words). */
+/**
+ * The values a field holds that are codes, each with its word: a recharge's new status, a
+ * box's kind, a firmware's type, what a code sent by SMS is for.
+ */
+const VALUE_WORDS: Record<string, Record<string, AdminMessageKey>> = {
+  status: { pending: "admin.status.pending", paid: "admin.status.paid", failed: "admin.status.failed" },
+  kind: { "1phase": "admin.user.kind.1phase", "3phase": "admin.user.kind.3phase" },
+  deviceType: { wifi: "admin.settings.deviceType.wifi", sim: "admin.settings.deviceType.sim" },
+  purpose: {
+    signIn: "admin.audit.purpose.signIn",
+    resetPassword: "admin.audit.purpose.resetPassword",
+    verifyNumber: "admin.audit.purpose.verifyNumber",
+  },
+};
+
+/**
+ * A write's recorded fields for reading: each named in `language`; a code, a yes or a no in
+ * words; a list (box ids) as a list ("SNC-…, SNC-… और SNC-…"); anything else as sent.
+ */
 export function auditFieldsText(fields: Record<string, unknown>, language: Language): AuditField[] {
   return Object.entries(fields).map(([name, value]) => {
     const key = AUDIT_FIELDS[name];
-    return { name, label: key ? translateAdmin(language, key) : name, value: valueText(value, language) };
+    return { name, label: key ? translateAdmin(language, key) : name, ...valueText(name, value, language) };
   });
 }
 
-function valueText(value: unknown, language: Language): string {
+function valueText(name: string, value: unknown, language: Language): { value: string; words: boolean } {
   if (typeof value === "boolean")
-    return translateAdmin(language, value ? "admin.audit.value.yes" : "admin.audit.value.no");
-  if (value === null) return translateAdmin(language, "admin.audit.value.none");
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
+    return { value: translateAdmin(language, value ? "admin.audit.value.yes" : "admin.audit.value.no"), words: true };
+  if (value === null) return { value: translateAdmin(language, "admin.audit.value.none"), words: true };
+  const word = typeof value === "string" ? VALUE_WORDS[name]?.[value] : undefined;
+  if (word) return { value: translateAdmin(language, word), words: true };
+  if (Array.isArray(value)) return { value: formatList(value.map(String), language), words: false };
+  if (typeof value === "object") return { value: JSON.stringify(value), words: false };
+  return { value: String(value), words: false };
 }

@@ -5,7 +5,7 @@ import { data, Form, Link } from "react-router";
 import { auditQuerySchema } from "../../../common/admin-schemas.ts";
 import { ADMIN_AUDIT_PAGE_SIZE } from "../../../common/constants.ts";
 import { formatDateTime } from "../../../common/i18n/format.ts";
-import { auditTrailPage } from "../../../worker/services/admin-activity.ts";
+import { auditAccountNumbers, auditTrailPage } from "../../../worker/services/admin-activity.ts";
 import { languageOf } from "../../../worker/services/page-request.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
@@ -15,7 +15,14 @@ import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/audit";
-import { auditActionText, auditFieldsText, auditRefusalText, auditTargetText } from "./audit-trail-text.server.ts";
+import {
+  auditActionText,
+  auditFieldsText,
+  auditRefusalText,
+  auditStatusText,
+  auditTargetAccounts,
+  auditTargetText,
+} from "./audit-trail-text.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Audit Trail · Sinchai Admin" }];
 
@@ -23,22 +30,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = auditQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   // A mangled query shows the whole trail from the first page rather than an error.
   const { page, adminId, target } = query.success ? query.data : { page: 1, adminId: undefined, target: undefined };
-  const loaded = await loadOrMessage(
-    () => auditTrailPage(envOf(context), { adminId, target }, page, ADMIN_AUDIT_PAGE_SIZE),
-    "admin.audit.fetchFailed",
-  );
+  const env = envOf(context);
+  const loaded = await loadOrMessage(async () => {
+    const trail = await auditTrailPage(env, { adminId, target }, page, ADMIN_AUDIT_PAGE_SIZE);
+    // An account the trail names by id (`user:12`) is shown by its number, looked up once a page.
+    const accounts = await auditAccountNumbers(env, auditTargetAccounts(trail.entries.map((entry) => entry.target)));
+    return { trail, accounts };
+  }, "admin.audit.fetchFailed");
   // Codes are worded here, on the server: the API's catalogue never travels to the browser.
   const language = languageOf(request);
+  const accounts = loaded.data?.accounts ?? new Map<number, string>();
   const worded = loaded.data && {
-    ...loaded.data,
-    entries: loaded.data.entries.map((entry) => {
+    ...loaded.data.trail,
+    entries: loaded.data.trail.entries.map((entry) => {
       const { error: _error, errorParams: _errorParams, ...fields } = entry.details;
       return {
         ...entry,
         actionText: auditActionText(entry.action, language),
-        targetText: entry.target === null ? null : auditTargetText(entry.target, language),
+        statusText: auditStatusText(entry.status, language),
+        targetText: entry.target === null ? null : auditTargetText(entry.target, language, accounts),
         refusalText: auditRefusalText(entry.details, language),
-        // Named for people; the values are data as sent.
+        // Named for people; codes and lists in words, identifiers as sent.
         fields: auditFieldsText(fields, language),
       };
     }),
@@ -118,19 +130,23 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                   {entry.actionText}
                 </td>
                 <td data-label={t("admin.audit.target")}>
+                  {/* A write on no one thing (boxes tagged by a list, one refused before its target was read) names none. */}
                   {entry.target === null ? (
-                    t("admin.common.na")
+                    "—"
                   ) : (
-                    <Link
-                      to={`?target=${encodeURIComponent(entry.target)}`}
-                      translate={entry.targetText === entry.target ? "no" : undefined}
-                    >
-                      {entry.targetText}
+                    <Link to={`?target=${encodeURIComponent(entry.target)}`}>
+                      {entry.targetText?.words}
+                      {entry.targetText?.words && entry.targetText.id && " "}
+                      {/* A box's id as printed on its sticker, a mobile number: never translated. */}
+                      {entry.targetText?.id && <span translate="no">{entry.targetText.id}</span>}
                     </Link>
                   )}
                 </td>
                 <td data-label={t("admin.audit.status")}>
-                  <span className={`badge ${entry.status < 400 ? "ok" : "bad"}`}>{entry.status}</span>
+                  {/* The outcome in a word; the HTTP status for whoever needs it, as the action's route is. */}
+                  <span className={`badge ${entry.status < 400 ? "ok" : "bad"}`} title={String(entry.status)}>
+                    {entry.statusText}
+                  </span>
                 </td>
                 <td data-label={t("admin.audit.details")} className="audit-details">
                   {entry.refusalText && <p className="audit-refusal">{entry.refusalText}</p>}
@@ -139,8 +155,8 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                       {entry.fields.map((field) => (
                         <div key={field.name}>
                           <dt title={field.name}>{field.label}</dt>
-                          {/* Data as sent, like a device id, not words to translate. */}
-                          <dd translate="no">{field.value}</dd>
+                          {/* Data as sent, like a device id, is not to translate; a word is. */}
+                          <dd translate={field.words ? undefined : "no"}>{field.value}</dd>
                         </div>
                       ))}
                     </dl>

@@ -11,6 +11,8 @@ import {
   auditActionText,
   auditFieldsText,
   auditRefusalText,
+  auditStatusText,
+  auditTargetText,
 } from "../../../app/routes/admin/audit-trail-text.server.ts";
 import { readJson } from "../../../common/api-client.ts";
 import {
@@ -735,11 +737,64 @@ describe("the trail's codes, worded for the reader", () => {
     }
     // Values are data as sent; a yes or no is a word.
     const [confirmed] = auditFieldsText({ confirmWeakerProtection: true }, "hi");
-    expect(confirmed).toEqual({ name: "confirmWeakerProtection", label: "कमज़ोर सुरक्षा की पुष्टि", value: "हाँ" });
+    expect(confirmed).toEqual({
+      name: "confirmWeakerProtection",
+      label: "कमज़ोर सुरक्षा की पुष्टि",
+      value: "हाँ",
+      words: true,
+    });
     expect(auditFieldsText({ mobileNo: "9876543210", defaultCurrent: 8.9 }, "hi")).toEqual([
-      { name: "mobileNo", label: "मोबाइल नंबर", value: "9876543210" },
-      { name: "defaultCurrent", label: "डिफ़ॉल्ट करंट (A)", value: "8.9" },
+      { name: "mobileNo", label: "मोबाइल नंबर", value: "9876543210", words: false },
+      { name: "defaultCurrent", label: "डिफ़ॉल्ट करंट (A)", value: "8.9", words: false },
     ]);
+  });
+
+  it("a status, a kind, a code's purpose is a word; a list of ids a list, never JSON", () => {
+    const value = (fields: Record<string, unknown>, language: "hi" | "en") =>
+      auditFieldsText(fields, language).map((field) => field.value);
+    expect(value({ status: "paid" }, "hi")).toEqual(["भुगतान हुआ"]);
+    expect(value({ status: "paid" }, "en")).toEqual(["paid"]);
+    expect(value({ status: "failed" }, "hi")).toEqual(["नहीं हुआ"]);
+    expect(value({ purpose: "signIn" }, "hi")).toEqual(["लॉगिन का कोड"]);
+    expect(value({ purpose: "resetPassword" }, "en")).toEqual(["Code to set a new password"]);
+    expect(value({ kind: "3phase", deviceType: "wifi" }, "hi")).toEqual(["3-फेज़", "वाई-फ़ाई"]);
+    expect(auditFieldsText({ status: "paid" }, "hi")[0]!.words).toBe(true);
+    const [boxes] = auditFieldsText({ deviceIds: ["SNC-DEMAPUMP", "SNC-ABCD2345", "SNC-WXYZ6789"] }, "hi");
+    expect(boxes!.value).toMatch(/^SNC-DEMAPUMP, SNC-ABCD2345,? और SNC-WXYZ6789$/);
+    expect(boxes!.words).toBe(false);
+    expect(value({ deviceIds: ["SNC-DEMAPUMP", "SNC-ABCD2345"] }, "en")).toEqual(["SNC-DEMAPUMP and SNC-ABCD2345"]);
+    expect(value({ deviceIds: ["SNC-DEMAPUMP"] }, "hi")).toEqual(["SNC-DEMAPUMP"]);
+    for (const language of ["hi", "en"] as const)
+      expect(value({ deviceIds: ["SNC-DEMAPUMP", "SNC-ABCD2345"] }, language).join()).not.toMatch(/[[\]"]/);
+  });
+
+  it("the outcome is a word (the HTTP status only in the cell's title)", () => {
+    expect(auditStatusText(200, "hi")).toBe("हो गया");
+    expect(auditStatusText(201, "en")).toBe("Done");
+    for (const status of [400, 401, 403, 404, 409, 429]) {
+      expect(auditStatusText(status, "hi"), String(status)).toBe("मना");
+      expect(auditStatusText(status, "en"), String(status)).toBe("Refused");
+    }
+    expect(auditStatusText(503, "hi")).toBe("गड़बड़ी");
+    expect(auditStatusText(500, "en")).toBe("Server error");
+  });
+
+  it("a target is named: an account by its number, a box by its printed id, a number as a number", () => {
+    const numbers = new Map([[12, "9876543210"]]);
+    expect(auditTargetText("user:12", "hi", numbers)).toEqual({ words: "खाता", id: "9876543210" });
+    expect(auditTargetText("user:12", "en", numbers)).toEqual({ words: "Account", id: "9876543210" });
+    // An account deleted since keeps its number in the trail's filter, and its id here.
+    expect(auditTargetText("user:13", "hi", numbers)).toEqual({ words: "खाता #13", id: null });
+    expect(auditTargetText("SNC-DEMAPUMP", "hi", numbers)).toEqual({ words: "डिवाइस", id: "SNC-DEMAPUMP" });
+    expect(auditTargetText("SNC-DEMAPUMP", "en", numbers)).toEqual({ words: "Device", id: "SNC-DEMAPUMP" });
+    expect(auditTargetText("9876543210", "hi", numbers)).toEqual({ words: "नंबर", id: "9876543210" });
+    expect(auditTargetText("recharge:7", "hi", numbers)).toEqual({ words: "रिचार्ज की माँग #7", id: null });
+    expect(auditTargetText("recharge:7", "en", numbers)).toEqual({ words: "Recharge request #7", id: null });
+    expect(auditTargetText("firmware:wifi/1.4.0", "hi", numbers)).toEqual({
+      words: "फ़र्मवेयर Wi-Fi वाला 1.4.0",
+      id: null,
+    });
+    expect(auditTargetText("something-else", "en", numbers)).toEqual({ words: null, id: "something-else" });
   });
 
   it("a refusal is stored as its code and worded in the reader's language", async () => {

@@ -116,7 +116,7 @@ describe("motor logs in the caller's language", () => {
       body: JSON.stringify({ action: "on" }),
     });
     expect(refused.status).toBe(503);
-    expect(await refused.json()).toEqual(refusal("डिवाइस ऑफ़लाइन है। उसकी बिजली और नेटवर्क जाँचें, फिर प्रयास करें।", "offline"));
+    expect(await refused.json()).toEqual(refusal("डिवाइस ऑफ़लाइन है। उसकी बिजली और नेटवर्क जाँचें, फिर कोशिश करें।", "offline"));
   });
 
   it("words the API's own refusals in the caller's language: validation, access, not found", async () => {
