@@ -69,6 +69,10 @@ export const en = {
   "code.wrong":
     "The code is not correct. {triesLeft, plural, =0 {Ask for a new code.} one {# more try with this code.} other {# more tries with this code.}}",
   "code.dead": "This code no longer works (used, older than 5 minutes or tried 5 times). Ask for a new code.",
+  "code.limited":
+    "No more codes can be sent to this number for now: too many were asked for. Ask for the next code after {time}. A code that came earlier works for 5 minutes: if you have one, type it below.",
+  "code.triesLimited": "Codes were typed for this number too many times. Try again after {time}.",
+  "code.callUs": "In a hurry? Call us:",
   "codeLogin.title": "Sign in with a code",
   "codeLogin.intro": "We send a 6-digit code by SMS to your number. It works for 5 minutes.",
   "codeLogin.sent":

@@ -5,7 +5,8 @@
 // a verified farmer signs in with a code; a farmer from before verifies from the dashboard's
 // one line; an invitation reaches only a verified number; support sends a farmer a code.
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { formatMobileNo } from "../../common/i18n/format.ts";
+import { CONTACT } from "../../app/contact.ts";
+import { formatClockTime, formatMobileNo } from "../../common/i18n/format.ts";
 import { adminLogIn, texts as adminTexts, bearer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
 import {
   apiClient,
@@ -235,4 +236,37 @@ test("support sends a farmer a sign-in code from the user's page: confirmed, to 
   await page.goto(`/admin/audit?target=${farmer.mobileNo}`);
   await expect(page.locator("main")).toContainText(t["admin.audit.do.signInCode"]);
   await expect(page.locator("main")).not.toContainText(code);
+});
+
+test("a fourth code within the hour is refused with the time the next one can be asked and the support number, without saying a code is on its way (Hindi, 360 px)", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  // Any number meets the same throttle, an unregistered one too.
+  const mobileNo = uniqueMobileNo();
+  await page.goto("/login-code");
+  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
+  await page.getByRole("button", { name: hi["code.send"] }).click();
+  await expect(page.getByTestId("code-sent")).toBeVisible();
+  for (let asked = 2; asked <= 3; asked++) {
+    await page.getByRole("button", { name: hi["code.resend"] }).click();
+    await expect(page.getByTestId("code-sent")).toBeVisible();
+  }
+  const asked = Date.now();
+  await page.getByRole("button", { name: hi["code.resend"] }).click();
+
+  const limit = page.getByTestId("code-limit");
+  await expect(limit).toBeVisible();
+  await expect(page.getByTestId("code-sent")).toHaveCount(0);
+  await expect(page.getByText(hi["auth.throttled"])).toHaveCount(0);
+  await expect(page.getByRole("button", { name: hi["code.resend"] })).toHaveCount(0);
+  // The next code's time, India time as Intl writes it (a minute after the third code, here).
+  const retryAt = Number(await limit.getAttribute("data-retry-at"));
+  expect(retryAt).toBeGreaterThanOrEqual(asked);
+  expect(retryAt).toBeLessThanOrEqual(Date.now() + 61_000);
+  await expect(limit).toContainText(formatClockTime(retryAt, "hi"));
+  await expect(limit.getByRole("link", { name: CONTACT.phone })).toHaveAttribute("href", `tel:${CONTACT.tel}`);
+  // A code that came earlier still works: its field stays.
+  await expect(page.getByLabel(hi["code.label"])).toBeVisible();
+  expect(await fitsTheScreen(page)).toBe(true);
 });
