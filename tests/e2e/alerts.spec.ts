@@ -579,8 +579,12 @@ test("a verified farmer chooses per kind and saves, in Hindi with the page's scr
     expect(await fitsTheScreen(page)).toBe(true);
     await group("powerBack", hi).getByText(hi["alerts.channel.call"]).click();
     await group("scheduleMissed", hi).getByText(hi["alerts.channel.app"]).click();
-    await page.getByTestId("alert-channels").getByRole("button", { name: hi["alerts.save"] }).click();
+    const save = page.getByTestId("alert-channels").getByRole("button", { name: hi["alerts.save"] });
+    await save.click();
     await expect(page.getByTestId("alert-channels-notice")).toHaveText(hi["alerts.saved"]);
+    // The confirmation is where the farmer pressed, not a screen's height above it.
+    await expect(page.getByTestId("alert-channels-notice")).toBeInViewport();
+    await expect(save).toBeInViewport();
     expect(await channelsOf(request, farmer)).toMatchObject({
       channels: { dryRun: "call", powerBack: "call", scheduleMissed: "app" },
       language: "hi",
@@ -601,6 +605,8 @@ test("a verified farmer chooses per kind and saves, in Hindi with the page's scr
     await dryRun.getByText(en["alerts.channel.sms"]).click();
     await plain.getByTestId("alert-channels").getByRole("button", { name: en["alerts.save"] }).click();
     await expect(plain.getByTestId("alert-channels-notice")).toHaveText(en["alerts.saved"]);
+    // Without script the answer is a new page: it opens at the confirmation, beside the button.
+    await expect(plain.getByTestId("alert-channels-notice")).toBeInViewport();
     await expect(dryRun.getByRole("radio", { name: en["alerts.channel.sms"] })).toBeChecked();
     // Saved from an English page: the SMS and calls now come in English.
     await expect(plain.getByTestId("alert-channels-language")).toHaveText(
