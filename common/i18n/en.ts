@@ -15,6 +15,7 @@ export const en = {
   "login.title": "Login",
   "login.button": "Login",
   "login.busy": "Logging in...",
+  "login.passwordChanged": "The password of this account was changed on another phone, so you were logged out here. Log in with the new password.",
   "login.noAccount": "Don't have an account?",
   "login.registerLink": "Register",
   "login.failed": "Login failed",

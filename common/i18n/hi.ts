@@ -17,6 +17,7 @@ export const hi: Record<MessageKey, string> = {
   "login.title": "लॉगिन",
   "login.button": "लॉगिन",
   "login.busy": "लॉगिन हो रहा है...",
+  "login.passwordChanged": "इस खाते का पासवर्ड किसी दूसरे फ़ोन से बदल दिया गया, इसलिए यहाँ से लॉग आउट हो गया। नए पासवर्ड से लॉगिन करें।",
   "login.noAccount": "खाता नहीं है?",
   "login.registerLink": "रजिस्टर करें",
   "login.failed": "लॉगिन विफल रहा",

@@ -34,8 +34,10 @@ test.describe("without JavaScript", () => {
     // This browser stays in; the other one is out at its next request.
     await page.goto("/logs");
     await expect(page).toHaveURL(/\/logs$/);
+    // Told why, on the page where the new password goes.
     await otherPage.goto("/logs");
-    await expect(otherPage).toHaveURL(/\/\?session=expired$/);
+    await expect(otherPage).toHaveURL(/\/login\?session=passwordChanged$/);
+    await expect(otherPage.getByTestId("login-notice")).toHaveText(hi["login.passwordChanged"]);
     await elsewhere.close();
   });
 });

@@ -107,9 +107,12 @@ test("a forgotten password is set anew with a code, and every other phone is log
   await expect(other.page.getByTestId("passwordReset")).toHaveText(hi["forgot.done"]);
   expect(await fitsTheScreen(other.page)).toBe(true);
 
-  // The first phone's session ended: its next page is the landing page's "session expired".
+  // The first phone's session ended with the old password: its next page is the login page,
+  // which says why and what to do (not the landing page, nor a bare "session expired").
   await page.goto("/motor-control");
-  await expect(page).toHaveURL(/\/\?session=expired$/);
+  await expect(page).toHaveURL(/\/login\?session=passwordChanged$/);
+  await expect(page.getByTestId("login-notice")).toHaveText(hi["login.passwordChanged"]);
+  expect(await fitsTheScreen(page)).toBe(true);
   await logIn(page, mobileNo, "naya-kuan-2026");
   await other.context.close();
 });
@@ -138,8 +141,9 @@ test("the holder of a number takes back an account someone else registered with 
   await expect(holder.page).toHaveURL(/\/motor-control\?passwordReset=1$/);
   await expect(holder.page.getByTestId("verify-notice")).toHaveCount(0);
 
+  // Signed out by the holder's new password: the login page says so (whoever typed the old one).
   await stranger.page.goto("/motor-control");
-  await expect(stranger.page).toHaveURL(/\/\?session=expired$/);
+  await expect(stranger.page).toHaveURL(/\/login\?session=passwordChanged$/);
   await stranger.context.close();
   await holder.context.close();
 });
