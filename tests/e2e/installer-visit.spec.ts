@@ -173,3 +173,25 @@ test("the installer's forms work without JavaScript, and a farmer's account is t
   await farmerPage.goto("/installer");
   await expect(farmerPage.getByTestId("not-installer")).toHaveText(hi["installer.notInstaller"]);
 });
+
+test("a confirmation sent twice on a slow line reads as the one link it made: no 'claim code used' beside it (Hindi, 360 px, without JavaScript)", async ({
+  browser,
+  request,
+}) => {
+  const box = await installerWithLabelledBox(request);
+  const page = await phone(browser, false);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await logIn(page, box.installer.mobileNo, box.installer.password);
+  await page.goto("/installer");
+  const farmerMobileNo = uniqueMobileNo();
+  await linkByTyping(page, box, farmerMobileNo);
+  // The same form with the same code, sent again (the first answer was slow to come).
+  await page.goBack();
+  await expect(page.getByLabel(hi["code.label"])).toBeVisible();
+  const code = await codeSentTo(farmerMobileNo, 0);
+  await page.getByLabel(hi["code.label"]).fill(code);
+  await page.getByRole("button", { name: hi["installer.confirm"] }).click();
+  await expect(page.getByTestId("installer-linked")).toContainText(box.deviceId);
+  await expect(page.getByTestId("installer-error")).toHaveCount(0);
+  await expect(page.getByText(hi["installer.error.claimCodeUsed"])).toHaveCount(0);
+});
