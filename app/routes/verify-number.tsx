@@ -55,7 +55,7 @@ export default function VerifyNumber({ loaderData, actionData }: Route.Component
   const sent = search.get("sent") === "1";
   const mobileNo = formatMobileNo(loaderData.mobileNo);
   return (
-    <>
+    <main className="page narrow">
       <h1>{t("verify.title")}</h1>
       <section className="card stack">
         {search.get("welcome") === "1" && (
@@ -90,6 +90,6 @@ export default function VerifyNumber({ loaderData, actionData }: Route.Component
           {t("verify.later")}
         </Link>
       </section>
-    </>
+    </main>
   );
 }

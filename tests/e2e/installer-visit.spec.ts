@@ -124,6 +124,10 @@ test("an installer links a box by typing its sticker, the farmer sees who instal
   await logIn(farmerPage, farmer.mobileNo, farmer.password);
   const card = farmerPage.getByTestId("hand-over-card");
   await expect(card).toContainText("रमेश इलेक्ट्रिकल्स");
+  // Off the screen's edges at 360 px, as the page's own cards are.
+  const cardBox = (await card.boundingBox())!;
+  expect(cardBox.x).toBeGreaterThanOrEqual(8);
+  expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(farmerPage.viewportSize()!.width - 8);
   await expect(card).toContainText(formatMobileNo(box.installer.mobileNo));
   await expect(farmerPage.getByTestId("hand-over-report")).toBeVisible();
   // The farmer reads the dry-run check too: the box stopped the pump running dry.

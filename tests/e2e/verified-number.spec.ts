@@ -4,7 +4,7 @@
 // other phone; the holder of a number takes back an account someone else registered with it;
 // a verified farmer signs in with a code; a farmer from before verifies from the dashboard's
 // one line; an invitation reaches only a verified number; support sends a farmer a code.
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { CONTACT } from "../../app/contact.ts";
 import { formatClockTime, formatMobileNo } from "../../common/i18n/format.ts";
 import { adminLogIn, texts as adminTexts, bearer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
@@ -22,6 +22,14 @@ import {
   uniqueMobileNo,
   useLanguage,
 } from "./support.ts";
+
+/** At least 8 px from either side of the screen, as every card of the app is. */
+async function expectOffTheEdges(page: Page, locator: Locator) {
+  const box = (await locator.boundingBox())!;
+  const width = page.viewportSize()!.width;
+  expect(box.x).toBeGreaterThanOrEqual(8);
+  expect(box.x + box.width).toBeLessThanOrEqual(width - 8);
+}
 
 /** A fresh browser, as a second phone is (Hindi, the default), with or without script. */
 async function phone(browser: Browser, options: { javaScript?: boolean } = {}) {
@@ -65,6 +73,10 @@ test("a new farmer is verified by the code sent to the number (Hindi, 360 px)", 
     hi["verify.sent"].replace("{mobileNo}", formatMobileNo(mobileNo)),
   );
   expect(await fitsTheScreen(page)).toBe(true);
+  // The page is the screen's main part, its heading and card kept off the screen's edges.
+  await expect(page.getByRole("main")).toHaveCount(1);
+  await expect(page.getByRole("main")).toContainText(hi["verify.title"]);
+  await expectOffTheEdges(page, page.getByRole("heading", { level: 1 }));
   // The SMS, as the farmer's phone got it: Hindi, the code first.
   const sms = await (await e2ePhone()).waitForSms(mobileNo, (candidate) => candidate.at >= since);
   expect(sms.text).toMatch(/^[0-9]{6} आपका सिंचाई कोड है। 5 मिनट चलेगा। किसी को न बताएँ।$/);
