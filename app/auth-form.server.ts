@@ -14,7 +14,7 @@ import { sendCode } from "../worker/services/accounts.ts";
 import type { Refusal } from "../worker/services/refusal.ts";
 import type { CodeStep, PageError } from "./components/code-forms.tsx";
 import { field } from "./form.server.ts";
-import type { MessageKey, MessageValues } from "./i18n/i18n.ts";
+import type { MessageKey } from "./i18n/i18n.ts";
 
 export type Credentials = { mobileNo: string; password: string };
 

@@ -3,6 +3,7 @@ import { Form, useLocation } from "react-router";
 import { formatDateTime, formatMobileNo, formatVoltages } from "../../common/i18n/format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { DryRunCheckLine } from "./dry-run-check-line.tsx";
+import { Field } from "./field.tsx";
 
 /** What the user shell's loader gives the card (app/routes/user-shell.tsx). */
 export type HandOver = {
@@ -19,6 +20,8 @@ export type HandOver = {
   current: number;
   dryRun: number;
   overCurrent: number;
+  /** The owner's name for the pump; null: none yet, and the card offers to give it one. */
+  pumpName: string | null;
 };
 
 /**
@@ -62,15 +65,36 @@ export function HandOverCard({ handOver }: { handOver: HandOver }) {
           overCurrent: handOver.overCurrent,
         })}
       </p>
-      <Form method="post" action="/pump-installer" className="form-actions">
+      <Form method="post" action="/pump-installer" className="stack">
         <input type="hidden" name="pump" value={handOver.deviceId} />
         <input type="hidden" name="next" value={pathname} />
-        <a className="button small" href={`tel:+91${handOver.installerMobileNo}`}>
-          {t("handover.call")}
-        </a>
-        <button type="submit" className="button small primary" data-testid="hand-over-ok">
-          {t("handover.ok")}
-        </button>
+        {/* Until it is named, a pump is called by its box's id everywhere: the one moment the
+            owner is sure to look is the best one to give it a name of theirs. */}
+        {handOver.pumpName === null && (
+          <>
+            <p className="muted" data-testid="hand-over-name-hint">
+              {t("handover.nameHint", { id: handOver.deviceId })}
+            </p>
+            <Field label={t("handover.nameLabel")}>
+              <input
+                name="name"
+                type="text"
+                maxLength={40}
+                placeholder={t("people.namePlaceholder")}
+                autoComplete="off"
+                data-testid="hand-over-name"
+              />
+            </Field>
+          </>
+        )}
+        <div className="form-actions">
+          <a className="button small" href={`tel:+91${handOver.installerMobileNo}`}>
+            {t("handover.call")}
+          </a>
+          <button type="submit" className="button small primary" data-testid="hand-over-ok">
+            {t("handover.ok")}
+          </button>
+        </div>
       </Form>
     </section>
   );

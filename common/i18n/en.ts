@@ -15,7 +15,8 @@ export const en = {
   "login.title": "Login",
   "login.button": "Login",
   "login.busy": "Logging in...",
-  "login.passwordChanged": "The password of this account was changed on another phone, so you were logged out here. Log in with the new password.",
+  "login.passwordChanged":
+    "The password of this account was changed on another phone, so you were logged out here. Log in with the new password.",
   "login.noAccount": "Don't have an account?",
   "login.registerLink": "Register",
   "login.failed": "Login failed",
@@ -268,6 +269,8 @@ export const en = {
   "noDevice.title": "Link your controller box",
   "noDevice.stepId": "Find the box's ID on its sticker: it starts with SNC-.",
   "noDevice.stepContact": "Call us or send it on WhatsApp with your mobile number (or give it to your dealer).",
+  "noDevice.stepInstaller":
+    "If an installer is fitting the box, a 6-digit code comes to your phone by SMS. Tell it only to the installer fitting the box in front of you: the box is then linked to your account.",
   "noDevice.stepWait": "Keep this page open: your pump appears here by itself once the box is linked.",
   "noDevice.call": "Call {phone}",
   "noDevice.whatsapp": "WhatsApp us",
@@ -467,7 +470,7 @@ export const en = {
   "schedule.limit": "You already have the most schedules allowed. Delete one first.",
   "schedule.listTitle": "Your schedules",
   "schedule.none": "No schedules yet.",
-  "schedule.forMinutes": "ON for {minutes} minutes, then OFF",
+  "schedule.forMinutesUntil": "ON for {minutes} minutes, OFF at {end}",
   "schedule.next": "Next: {time}",
   "schedule.finished": "Done: this one-time schedule has run.",
   "schedule.outcome.done": "Last run {time}: done.",
@@ -785,6 +788,9 @@ export const en = {
   "handover.call": "Call the installer",
   "handover.settings":
     "Its motor: rated current {current} A; dry run when the current falls {dryRun} % below it, over current when it rises {overCurrent} % above it.",
+  "handover.nameLabel": "Give this pump a name (optional)",
+  "handover.nameHint":
+    "This pump has no name yet, so the app, SMS and calls call it {id}. A name you give it shows everywhere instead.",
   "handover.ok": "OK, the pump is mine",
   "commission.open": "Commission",
   "commission.title": "Commission {deviceId}",

@@ -137,8 +137,15 @@ test("an installer links a box by typing its sticker, the farmer sees who instal
     `tel:+91${box.installer.mobileNo}`,
   );
   expect(await fitsTheScreen(farmerPage)).toBe(true);
+  // The pump has no name: the card says what it is called meanwhile, and offers to name it.
+  await expect(card.getByTestId("hand-over-name-hint")).toHaveText(
+    hi["handover.nameHint"].replace("{id}", box.deviceId),
+  );
+  await card.getByLabel(hi["handover.nameLabel"]).fill("कुएँ वाला पंप");
   await card.getByRole("button", { name: hi["handover.ok"] }).click();
   await expect(farmerPage.getByTestId("hand-over-card")).toHaveCount(0);
+  await farmerPage.goto("/pump-people");
+  await expect(farmerPage.getByTestId("pump-name")).toHaveValue("कुएँ वाला पंप");
 
   // An admin sees the installation and its report on the farmer's page.
   const adminPage = await phone(browser);
