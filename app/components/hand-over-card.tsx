@@ -3,7 +3,6 @@ import { Form, useLocation } from "react-router";
 import { formatDateTime, formatMobileNo, formatVoltages } from "../../common/i18n/format.ts";
 import { useLanguage, useT } from "../i18n/i18n.ts";
 import { DryRunCheckLine } from "./dry-run-check-line.tsx";
-import { Field } from "./field.tsx";
 
 /** What the user shell's loader gives the card (app/routes/user-shell.tsx). */
 export type HandOver = {
@@ -72,19 +71,11 @@ export function HandOverCard({ handOver }: { handOver: HandOver }) {
             owner is sure to look is the best one to give it a name of theirs. */}
         {handOver.pumpName === null && (
           <>
-            <p className="muted" data-testid="hand-over-name-hint">
-              {t("handover.nameHint", { id: handOver.deviceId })}
-            </p>
-            <Field label={t("handover.nameLabel")}>
-              <input
-                name="name"
-                type="text"
-                maxLength={40}
-                placeholder={t("people.namePlaceholder")}
-                autoComplete="off"
-                data-testid="hand-over-name"
-              />
-            </Field>
+            <p className="muted">{t("handover.nameHint", { id: handOver.deviceId })}</p>
+            <label className="field">
+              <span>{t("handover.nameLabel")}</span>
+              <input name="name" maxLength={40} placeholder={t("people.namePlaceholder")} />
+            </label>
           </>
         )}
         <div className="form-actions">

@@ -1,9 +1,9 @@
 // How the pages write lengths of time, times of day and days, in each language.
 import { describe, expect, it } from "vitest";
 import { formatDayHeading } from "../../app/log-runs.ts";
+import { formatDayAndTime } from "../../common/i18n/day-words.ts";
 import {
   formatDateTime,
-  formatDayAndTime,
   formatDuration,
   formatHourOfDay,
   formatSince,

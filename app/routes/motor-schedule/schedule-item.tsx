@@ -1,7 +1,8 @@
 // One schedule in the list, and the notice of what was just done to one.
 
 import { Link } from "react-router";
-import { formatDayAndTime, formatTimeOfDay, weekdayName } from "../../../common/i18n/format.ts";
+import { formatDayAndTime } from "../../../common/i18n/day-words.ts";
+import { formatTimeOfDay, weekdayName } from "../../../common/i18n/format.ts";
 import type { Language } from "../../../common/i18n/language.ts";
 import type { Weekday } from "../../../common/schedule-time.ts";
 import type { ScheduleView } from "../../../common/schedule-view.ts";
