@@ -14,7 +14,7 @@ import { sendCode } from "../worker/services/accounts.ts";
 import type { Refusal } from "../worker/services/refusal.ts";
 import type { CodeStep, PageError } from "./components/code-forms.tsx";
 import { field } from "./form.server.ts";
-import type { MessageKey, MessageValues } from "./i18n/i18n.ts";
+import type { MessageKey } from "./i18n/i18n.ts";
 
 export type Credentials = { mobileNo: string; password: string };
 
@@ -94,9 +94,21 @@ export function loginCookieHeaders(cookies: string[]): Headers {
   return headers;
 }
 
-/** A page's refusal with its values: a wrong code says how many tries are left. */
-export function pageErrorOf(refusal: Refusal, fallback: MessageKey): { key: MessageKey; values?: MessageValues } {
+/**
+ * A page's refusal with its values: a wrong code says how many tries are left; a throttle of
+ * codes (`asking` one or checking one) says from when, as an instant the page writes with Intl.
+ */
+export function pageErrorOf(
+  refusal: Refusal,
+  fallback: MessageKey,
+  limited: "asking" | "checking" = "checking",
+  now = Date.now(),
+): PageError {
   if (refusal.code === "wrongCode") return { key: "code.wrong", values: refusal.params };
+  const wait = refusal.params.retryAfterSeconds;
+  if (refusal.code === "throttled" && typeof wait === "number") {
+    return { key: limited === "asking" ? "code.limited" : "code.triesLimited", retryAt: now + wait * 1000 };
+  }
   return { key: accountErrorKey(refusal, fallback) };
 }
 
@@ -138,6 +150,6 @@ export async function numberOrCodeSent(
   if (field(form, "intent") !== "send") return { mobileNo };
   const { env, purpose, waitUntil } = sending;
   const sent = await sendCode(env, request, { purpose, mobileNo, waitUntil });
-  if (!sent.ok) return { answer: codeRefused(mobileNo, pageErrorOf(sent, "error.generic"), sent.status) };
+  if (!sent.ok) return { answer: codeRefused(mobileNo, pageErrorOf(sent, "error.generic", "asking"), sent.status) };
   return { answer: data<CodeStep>({ step: "code", mobileNo, error: null }) };
 }

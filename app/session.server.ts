@@ -24,7 +24,13 @@ export async function requireSession(
   const session = await pageSessionOf(envOf(context), request, audience);
   if (session.ok) return session.user;
   if (session.code === "invalidToken") {
-    throw redirect(`${signInPath}?session=expired`, { headers: { "Set-Cookie": session.clearCookie } });
+    // Signed out by a new password set on another phone: the login page, saying so, since the
+    // old password this phone may try there no longer works.
+    const to =
+      session.endedBy === "passwordChanged" && audience === "user"
+        ? "/login?session=passwordChanged"
+        : `${signInPath}?session=expired`;
+    throw redirect(to, { headers: { "Set-Cookie": session.clearCookie } });
   }
   throw redirect(signInPath);
 }

@@ -4,18 +4,39 @@
 // route action, so they work without JavaScript.
 import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
-import { formatMobileNo } from "../../common/i18n/format.ts";
-import { type MessageKey, type MessageValues, useT } from "../i18n/i18n.ts";
+import { formatClockTime, formatMobileNo } from "../../common/i18n/format.ts";
+import { CONTACT } from "../contact.ts";
+import { type MessageKey, type MessageValues, useLanguage, useT } from "../i18n/i18n.ts";
 import { AuthLinks, AuthPage } from "./auth-page.tsx";
 import { Field } from "./field.tsx";
 import { MobileNoField } from "./login-form.tsx";
 
-/** A page's refusal: its words' key and values (a wrong code says how many tries are left). */
-export type PageError = { key: MessageKey; values?: MessageValues };
+/**
+ * A page's refusal: its words' key and values (a wrong code says how many tries are left); a
+ * throttle says when it lifts (`retryAt`, an instant written here with Intl, India time).
+ */
+export type PageError = { key: MessageKey; values?: MessageValues; retryAt?: number };
+
+/** Whether no more codes can be asked for now: the page then offers none and says until when. */
+export function isCodeLimit(error: PageError | null | undefined): boolean {
+  return error?.key === "code.limited";
+}
 
 export function PageErrorMessage({ error }: { error: PageError | null | undefined }) {
   const t = useT();
+  const language = useLanguage();
   if (!error) return null;
+  if (error.retryAt !== undefined) {
+    // A wait, not a fault: when it ends, and the support number for a farmer who cannot wait.
+    return (
+      <div className="message warning stack" role="alert" data-testid="code-limit" data-retry-at={error.retryAt}>
+        <p>{t(error.key, { ...error.values, time: formatClockTime(error.retryAt, language) })}</p>
+        <p>
+          {t("code.callUs")} <a href={`tel:${CONTACT.tel}`}>{CONTACT.phone}</a>
+        </p>
+      </div>
+    );
+  }
   return (
     <p className="message error" role="alert">
       {t(error.key, error.values)}
@@ -109,7 +130,10 @@ export function CodeStepsPage({
         </>
       ) : (
         <>
-          <p data-testid="code-sent">{t(words.sent, { mobileNo: formatMobileNo(state.mobileNo) })}</p>
+          {/* Refused another code: saying one is on its way would contradict the refusal below. */}
+          {!isCodeLimit(state.error) && (
+            <p data-testid="code-sent">{t(words.sent, { mobileNo: formatMobileNo(state.mobileNo) })}</p>
+          )}
           <Form method="post" className="stack" noValidate>
             <input type="hidden" name="intent" value={intent} />
             <input type="hidden" name="mobileNo" value={state.mobileNo} />
@@ -120,7 +144,7 @@ export function CodeStepsPage({
               {busy ? t(words.busy) : t(words.button)}
             </button>
           </Form>
-          <ResendCodeForm mobileNo={state.mobileNo} />
+          {!isCodeLimit(state.error) && <ResendCodeForm mobileNo={state.mobileNo} />}
           {footer}
         </>
       )}

@@ -19,6 +19,8 @@ export type HandOver = {
   current: number;
   dryRun: number;
   overCurrent: number;
+  /** The owner's name for the pump; null: none yet, and the card offers to give it one. */
+  pumpName: string | null;
 };
 
 /**
@@ -62,15 +64,28 @@ export function HandOverCard({ handOver }: { handOver: HandOver }) {
           overCurrent: handOver.overCurrent,
         })}
       </p>
-      <Form method="post" action="/pump-installer" className="form-actions">
+      <Form method="post" action="/pump-installer" className="stack">
         <input type="hidden" name="pump" value={handOver.deviceId} />
         <input type="hidden" name="next" value={pathname} />
-        <a className="button small" href={`tel:+91${handOver.installerMobileNo}`}>
-          {t("handover.call")}
-        </a>
-        <button type="submit" className="button small primary" data-testid="hand-over-ok">
-          {t("handover.ok")}
-        </button>
+        {/* Until it is named, a pump is called by its box's id everywhere: the one moment the
+            owner is sure to look is the best one to give it a name of theirs. */}
+        {handOver.pumpName === null && (
+          <>
+            <p className="muted">{t("handover.nameHint", { id: handOver.deviceId })}</p>
+            <label className="field">
+              <span>{t("handover.nameLabel")}</span>
+              <input name="name" maxLength={40} placeholder={t("people.namePlaceholder")} />
+            </label>
+          </>
+        )}
+        <div className="form-actions">
+          <a className="button small" href={`tel:+91${handOver.installerMobileNo}`}>
+            {t("handover.call")}
+          </a>
+          <button type="submit" className="button small primary" data-testid="hand-over-ok">
+            {t("handover.ok")}
+          </button>
+        </div>
       </Form>
     </section>
   );

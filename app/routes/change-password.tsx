@@ -25,7 +25,7 @@ export default function ChangePassword({ actionData }: Route.ComponentProps) {
   const t = useT();
   const busy = useNavigation().state === "submitting";
   return (
-    <>
+    <main className="page narrow">
       <h1>{t("password.title")}</h1>
       <section className="card">
         {actionData?.changed ? (
@@ -58,6 +58,6 @@ export default function ChangePassword({ actionData }: Route.ComponentProps) {
           </Link>
         </p>
       </section>
-    </>
+    </main>
   );
 }

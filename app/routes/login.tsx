@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { signInWithPassword } from "../../worker/services/accounts.ts";
 import { accountErrorKey, loginCookieHeaders, readCredentialsForm } from "../auth-form.server.ts";
 import { LoginForm } from "../components/login-form.tsx";
+import { SignedOutNotice } from "../components/signed-out-notice.tsx";
 import { readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
 import { envOf, toDashboardIfSignedIn } from "../session.server.ts";
@@ -9,7 +10,10 @@ import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = () => [{ title: "Login · Sinchai" }];
 
-export const loader = toDashboardIfSignedIn;
+export async function loader(args: Route.LoaderArgs) {
+  await toDashboardIfSignedIn(args);
+  return { passwordChanged: new URL(args.request.url).searchParams.get("session") === "passwordChanged" };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = readCredentialsForm(await readForm(request), "login");
@@ -19,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect("/motor-control", { headers: loginCookieHeaders(login.cookies) });
 }
 
-export default function Login({ actionData }: Route.ComponentProps) {
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   return (
     <LoginForm
@@ -27,6 +31,12 @@ export default function Login({ actionData }: Route.ComponentProps) {
       submitLabel={t("login.button")}
       busyLabel={t("login.busy")}
       error={actionData?.error && t(actionData.error)}
+      notice={
+        loaderData.passwordChanged &&
+        !actionData && (
+          <SignedOutNotice reason="sessionExpired" text={t("login.passwordChanged")} testId="login-notice" />
+        )
+      }
       links={[
         { to: "/login-code", label: t("login.withCode"), testId: "login-with-code" },
         { to: "/forgot-password", label: t("login.forgot"), testId: "forgot-password" },

@@ -52,6 +52,7 @@ export async function loader({ context }: Route.LoaderArgs) {
         current: chosen.device.defaultCurrent,
         dryRun: chosen.device.dryRunThreshold,
         overCurrent: chosen.device.overCurrentThreshold,
+        pumpName: chosen.device.name,
       },
     chosenId: chosen?.device.id ?? null,
     invitations: invitations.map(({ deviceId, role, ownerMobileNo }) => ({ deviceId, role, ownerMobileNo })),
@@ -160,7 +161,7 @@ function PumpSwitcher({
             data-testid={`pump-${pump.deviceId}`}
           >
             <span className={`pump-dot ${online ? "online" : "offline"}`} aria-hidden="true" />
-            <span className="pump-chip-name">{pump.name ?? t("pumps.unnamed", { id: pump.deviceId.slice(-4) })}</span>
+            <span className="pump-chip-name">{pump.name ?? t("pumps.unnamed", { id: pump.deviceId })}</span>
             <span className="pump-chip-state">
               {online ? t("pumps.state", { status: pump.status }) : t("pumps.offline")}
               {pump.role !== "owner" && ` · ${t("pumps.role", { role: pump.role })}`}

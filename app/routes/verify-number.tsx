@@ -8,7 +8,7 @@ import { formatMobileNo } from "../../common/i18n/format.ts";
 import { sendCode, verifyNumberWithCode } from "../../worker/services/accounts.ts";
 import type { Refusal } from "../../worker/services/refusal.ts";
 import { pageErrorOf, readCode } from "../auth-form.server.ts";
-import { CodeField, type PageError, PageErrorMessage, ResendCodeForm } from "../components/code-forms.tsx";
+import { CodeField, isCodeLimit, type PageError, PageErrorMessage, ResendCodeForm } from "../components/code-forms.tsx";
 import { field, readForm } from "../form.server.ts";
 import { useT } from "../i18n/i18n.ts";
 import { envOf, waitUntilOf } from "../session.server.ts";
@@ -29,15 +29,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = context.get(userContext);
   // Whether the farmer came from registering, carried in the address from page to page.
   const welcome = new URL(request.url).searchParams.get("welcome") === "1" ? "&welcome=1" : "";
-  const refused = (refusal: Refusal) =>
-    data<{ error: PageError }>({ error: pageErrorOf(refusal, "error.generic") }, { status: refusal.status });
+  const refused = (refusal: Refusal, limited?: "asking") =>
+    data<{ error: PageError }>({ error: pageErrorOf(refusal, "error.generic", limited) }, { status: refusal.status });
   if (field(form, "intent") === "send") {
     const sent = await sendCode(env, request, {
       purpose: "verifyNumber",
       mobileNo: user.mobileNo,
       waitUntil: waitUntilOf(context),
     });
-    if (!sent.ok) return refused(sent);
+    if (!sent.ok) return refused(sent, "asking");
     // Sent: the page's address says so, and a reload does not send another.
     return redirect(`/verify-number?sent=1${welcome}`);
   }
@@ -55,7 +55,7 @@ export default function VerifyNumber({ loaderData, actionData }: Route.Component
   const sent = search.get("sent") === "1";
   const mobileNo = formatMobileNo(loaderData.mobileNo);
   return (
-    <>
+    <main className="page narrow">
       <h1>{t("verify.title")}</h1>
       <section className="card stack">
         {search.get("welcome") === "1" && (
@@ -75,12 +75,12 @@ export default function VerifyNumber({ loaderData, actionData }: Route.Component
                 {busy ? t("verify.busy") : t("verify.button")}
               </button>
             </Form>
-            <ResendCodeForm />
+            {!isCodeLimit(actionData?.error) && <ResendCodeForm />}
           </>
         ) : (
           <>
             <PageErrorMessage error={actionData?.error} />
-            <ResendCodeForm label="code.send" />
+            {!isCodeLimit(actionData?.error) && <ResendCodeForm label="code.send" />}
           </>
         )}
         <Link
@@ -90,6 +90,6 @@ export default function VerifyNumber({ loaderData, actionData }: Route.Component
           {t("verify.later")}
         </Link>
       </section>
-    </>
+    </main>
   );
 }

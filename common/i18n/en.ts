@@ -15,6 +15,8 @@ export const en = {
   "login.title": "Login",
   "login.button": "Login",
   "login.busy": "Logging in...",
+  "login.passwordChanged":
+    "The password of this account was changed on another phone, so you were logged out here. Log in with the new password.",
   "login.noAccount": "Don't have an account?",
   "login.registerLink": "Register",
   "login.failed": "Login failed",
@@ -69,6 +71,10 @@ export const en = {
   "code.wrong":
     "The code is not correct. {triesLeft, plural, =0 {Ask for a new code.} one {# more try with this code.} other {# more tries with this code.}}",
   "code.dead": "This code no longer works (used, older than 5 minutes or tried 5 times). Ask for a new code.",
+  "code.limited":
+    "No more codes can be sent to this number for now: too many were asked for. Ask for the next code after {time}. A code that came earlier works for 5 minutes: if you have one, type it below.",
+  "code.triesLimited": "Codes were typed for this number too many times. Try again after {time}.",
+  "code.callUs": "In a hurry? Call us:",
   "codeLogin.title": "Sign in with a code",
   "codeLogin.intro": "We send a 6-digit code by SMS to your number. It works for 5 minutes.",
   "codeLogin.sent":
@@ -279,6 +285,8 @@ export const en = {
   "noDevice.title": "Link your controller box",
   "noDevice.stepId": "Find the box's ID on its sticker: it starts with SNC-.",
   "noDevice.stepContact": "Call us or send it on WhatsApp with your mobile number (or give it to your dealer).",
+  "noDevice.stepInstaller":
+    "If an installer is fitting the box, a 6-digit code comes to your phone by SMS. Tell it only to the installer fitting the box in front of you: the box is then linked to your account.",
   "noDevice.stepWait": "Keep this page open: your pump appears here by itself once the box is linked.",
   "noDevice.call": "Call {phone}",
   "noDevice.whatsapp": "WhatsApp us",
@@ -478,7 +486,7 @@ export const en = {
   "schedule.limit": "You already have the most schedules allowed. Delete one first.",
   "schedule.listTitle": "Your schedules",
   "schedule.none": "No schedules yet.",
-  "schedule.forMinutes": "ON for {minutes} minutes, then OFF",
+  "schedule.forMinutesUntil": "ON for {minutes} minutes, OFF at {end}",
   "schedule.next": "Next: {time}",
   "schedule.finished": "Done: this one-time schedule has run.",
   "schedule.outcome.done": "Last run {time}: done.",
@@ -802,6 +810,9 @@ export const en = {
   "handover.call": "Call the installer",
   "handover.settings":
     "Its motor: rated current {current} A; dry run when the current falls {dryRun} % below it, over current when it rises {overCurrent} % above it.",
+  "handover.nameLabel": "Give this pump a name (optional)",
+  "handover.nameHint":
+    "This pump has no name yet, so the app, SMS and calls call it {id}. A name you give it shows everywhere instead.",
   "handover.ok": "OK, the pump is mine",
   "commission.open": "Commission",
   "commission.title": "Commission {deviceId}",

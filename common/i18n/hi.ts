@@ -17,6 +17,8 @@ export const hi: Record<MessageKey, string> = {
   "login.title": "लॉगिन",
   "login.button": "लॉगिन",
   "login.busy": "लॉगिन हो रहा है...",
+  "login.passwordChanged":
+    "इस खाते का पासवर्ड किसी दूसरे फ़ोन से बदल दिया गया, इसलिए यहाँ से लॉग आउट हो गया। नए पासवर्ड से लॉगिन करें।",
   "login.noAccount": "खाता नहीं है?",
   "login.registerLink": "रजिस्टर करें",
   "login.failed": "लॉगिन नहीं हो पाया",
@@ -69,6 +71,10 @@ export const hi: Record<MessageKey, string> = {
   "code.wrong":
     "कोड सही नहीं है। {triesLeft, plural, =0 {नया कोड मँगाएँ।} one {इस कोड से # कोशिश और बची है।} other {इस कोड से # कोशिशें और बची हैं।}}",
   "code.dead": "यह कोड अब नहीं चलेगा (इस्तेमाल हो चुका, 5 मिनट से पुराना या 5 बार आज़माया जा चुका)। नया कोड मँगाएँ।",
+  "code.limited":
+    "इस नंबर के लिए अभी और कोड नहीं भेज सकते, बहुत कोड माँगे जा चुके हैं। अगला कोड {time} के बाद माँगें। पहले आया कोड 5 मिनट चलता है: वह हो तो नीचे लिखें।",
+  "code.triesLimited": "इस नंबर पर बहुत बार कोड डाला गया। {time} के बाद फिर से कोशिश करें।",
+  "code.callUs": "जल्दी हो तो हमें फ़ोन करें:",
   "codeLogin.title": "कोड से लॉगिन",
   "codeLogin.intro": "हम आपके नंबर पर SMS से 6 अंकों का कोड भेजेंगे। वह 5 मिनट चलेगा।",
   "codeLogin.sent":
@@ -267,6 +273,8 @@ export const hi: Record<MessageKey, string> = {
   "noDevice.title": "अपना सिंचाई डिवाइस जोड़ें",
   "noDevice.stepId": "डिवाइस पर लगे स्टिकर पर उसकी आईडी देखें: वह SNC- से शुरू होती है।",
   "noDevice.stepContact": "हमें फ़ोन करें या अपने मोबाइल नंबर के साथ व्हाट्सऐप पर भेजें (या अपने डीलर को दें)।",
+  "noDevice.stepInstaller":
+    "इंस्टॉलर डिवाइस लगा रहा हो, तो आपके फ़ोन पर SMS से 6 अंकों का कोड आएगा। वह कोड सिर्फ़ उसी इंस्टॉलर को बताएँ जो आपके सामने डिवाइस लगा रहा है: डिवाइस आपके खाते से जुड़ जाएगा।",
   "noDevice.stepWait": "यह पेज खुला रखें: डिवाइस जुड़ते ही आपका पंप यहाँ अपने आप दिखेगा।",
   "noDevice.call": "{phone} पर फ़ोन करें",
   "noDevice.whatsapp": "व्हाट्सऐप करें",
@@ -464,7 +472,7 @@ export const hi: Record<MessageKey, string> = {
   "schedule.limit": "आपके शेड्यूल की संख्या पूरी हो गई है। पहले कोई एक हटाएँ।",
   "schedule.listTitle": "आपके शेड्यूल",
   "schedule.none": "अभी कोई शेड्यूल नहीं है।",
-  "schedule.forMinutes": "{minutes} मिनट चालू, फिर बंद",
+  "schedule.forMinutesUntil": "{minutes} मिनट चालू, {end} पर बंद",
   "schedule.next": "अगली बार: {time}",
   "schedule.finished": "पूरा हुआ: यह एक बार का शेड्यूल चल चुका है।",
   "schedule.outcome.done": "पिछली बार {time}: पूरा हुआ।",
@@ -778,6 +786,9 @@ export const hi: Record<MessageKey, string> = {
   "handover.installedBy": "{name} ने {time} को लगाया। लगाने से जुड़ी किसी भी दिक्कत के लिए {mobileNo} पर फ़ोन करें।",
   "handover.call": "इंस्टॉलर को फ़ोन करें",
   "handover.settings": "मोटर: रेटेड करंट {current} A; करंट {dryRun} % घटने पर ड्राई रन, {overCurrent} % बढ़ने पर ओवरकरंट।",
+  "handover.nameLabel": "इस पंप का नाम रखें (चाहें तो)",
+  "handover.nameHint":
+    "अभी इस पंप का कोई नाम नहीं है, इसलिए ऐप, SMS और कॉल में इसे {id} कहा जाता है। नाम रखेंगे तो हर जगह वही दिखेगा।",
   "handover.ok": "ठीक है, पंप मेरा है",
   "commission.open": "कमीशन करें",
   "commission.title": "{deviceId} कमीशन करें",

@@ -1,6 +1,7 @@
 // How the pages write lengths of time, times of day and days, in each language.
 import { describe, expect, it } from "vitest";
 import { formatDayHeading } from "../../app/log-runs.ts";
+import { formatDayAndTime } from "../../common/i18n/day-words.ts";
 import {
   formatDateTime,
   formatDuration,
@@ -70,5 +71,21 @@ describe("formatDayHeading", () => {
     expect(formatDayHeading("2026-11-26", "en", now)).toBe("Today · Thursday, 26 November");
     expect(formatDayHeading("2026-11-25", "en", now)).toBe("Yesterday · Wednesday, 25 November");
     expect(formatDayHeading("2025-12-31", "en", now)).toBe("Wednesday, 31 December 2025");
+  });
+});
+
+describe("formatDayAndTime", () => {
+  it("names the day by Intl's words within two days either way (आज, कल, परसों), else the date, in India time", () => {
+    const now = ist(8, 0);
+    const day = 24 * 60 * 60_000;
+    expect(formatDayAndTime(ist(18, 0), "hi", now)).toBe("आज शाम 6:00");
+    expect(formatDayAndTime(ist(6, 0) + day, "hi", now)).toBe("कल सुबह 6:00");
+    expect(formatDayAndTime(ist(6, 0) + 2 * day, "hi", now)).toBe("परसों सुबह 6:00");
+    expect(formatDayAndTime(ist(6, 0) - day, "hi", now)).toBe("कल सुबह 6:00");
+    expect(formatDayAndTime(ist(6, 0) + 3 * day, "hi", now)).toBe(formatDateTime(ist(6, 0) + 3 * day, "hi"));
+    // Just after India's midnight is already tomorrow, though UTC still says today.
+    expect(formatDayAndTime(ist(0, 15) + day, "hi", now)).toBe("कल रात 12:15");
+    expect(formatDayAndTime(ist(6, 0) + day, "en", now)).toBe("tomorrow, 6:00 am");
+    expect(formatDayAndTime(ist(18, 0), "en", now)).toBe("today, 6:00 pm");
   });
 });

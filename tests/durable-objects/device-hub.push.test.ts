@@ -102,7 +102,8 @@ describe("whose phones a pump's alert reaches, and what it says", () => {
     expect(hindi.url).toBe("/motor-control?pump=SNC-ABCDEFGH");
     expect(hindi.deviceId).toBe("SNC-ABCDEFGH");
     const english = pushPayload(fault, "en", now, unnamed);
-    expect(english.title).toContain(en["pumps.unnamed"].replace("{id}", "NPQR"));
+    // An unnamed pump is called by its box's whole id, as its SMS, calls and pages call it.
+    expect(english.title).toContain(en["pumps.unnamed"].replace("{id}", "SNC-JKLMNPQR"));
     expect(english.title).toContain(en["push.phaseFault.title"]);
     expect(english.tag).not.toBe(hindi.tag);
     expect(english.tag).toContain("SNC-JKLMNPQR");

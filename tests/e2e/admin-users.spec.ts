@@ -3,7 +3,7 @@
 // and the search by number or by a box's id.
 import { expect } from "@playwright/test";
 import { ADMIN_USERS_REFRESH_MS } from "../../common/constants.ts";
-import { adminApiToken, adminLogIn, bearer, registerFarmer, test, texts } from "./admin-support.ts";
+import { adminApiToken, adminLogIn, bearer, DEMO_ADMIN, registerFarmer, test, texts } from "./admin-support.ts";
 import { apiClient, fitsTheScreen } from "./support.ts";
 
 test("the list shows every account with live status and refreshes itself every 120 s (Hindi)", async ({
@@ -108,4 +108,36 @@ test("a search by a number as people write it, or by the id on a box's sticker, 
   await page.getByTestId(`box-row-${box}`).getByRole("link", { name: farmer.mobileNo }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/users/${farmer.id}$`));
   await context.close();
+});
+
+test("with script, a search keeps its accounts: after the search, after the 120 s refresh, and after Show all (Hindi, phone)", async ({
+  page,
+  request,
+}) => {
+  const t = texts.hi;
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.clock.install();
+  const farmer = await registerFarmer(request);
+  const admin = DEMO_ADMIN;
+  await adminLogIn(page, t);
+  await page.goto("/admin/users");
+  const rows = page.getByTestId("users-table").locator("tbody tr");
+  await expect(page.getByTestId(`user-row-${admin.mobileNo}`)).toBeVisible();
+
+  const search = page.getByTestId("fleet-search");
+  await search.getByLabel(t["admin.users.search"]).fill(farmer.mobileNo);
+  await search.getByRole("button", { name: t["admin.users.searchButton"] }).click();
+  await expect(page).toHaveURL(new RegExp(`\\?q=${farmer.mobileNo}$`));
+  await expect(rows).toHaveCount(1);
+  await expect(page.getByTestId(`user-row-${farmer.mobileNo}`)).toBeVisible();
+
+  // The list's own refresh asks with the same search.
+  await page.clock.fastForward(ADMIN_USERS_REFRESH_MS);
+  await expect(page.getByTestId(`user-row-${farmer.mobileNo}`)).toBeVisible();
+  await expect(page.getByTestId(`user-row-${admin.mobileNo}`)).toHaveCount(0);
+  await expect(rows).toHaveCount(1);
+
+  await search.getByRole("link", { name: t["admin.audit.showAll"] }).click();
+  await expect(page.getByTestId(`user-row-${admin.mobileNo}`)).toBeVisible();
+  await expect(page.getByTestId(`user-row-${farmer.mobileNo}`)).toBeVisible();
 });

@@ -71,7 +71,7 @@ type AlertPump = { deviceId: string; name: string | null } | null;
 /** A push's title as the phone shows it: the pump's name (or "Pump" and its id's end), then what happened. */
 function titleOf(texts: Texts, titleKey: keyof Texts, pump: AlertPump): string {
   if (!pump) return texts[titleKey];
-  const name = pump.name ?? texts["pumps.unnamed"].replace("{id}", pump.deviceId.slice(-4));
+  const name = pump.name ?? texts["pumps.unnamed"].replace("{id}", pump.deviceId);
   return texts["push.pumpTitle"].replace("{pump}", name).replace("{title}", texts[titleKey]);
 }
 
@@ -354,7 +354,7 @@ test("the alerts screen: turn on for this phone, choose kinds, a test alert in H
     await expect(card).toHaveAttribute("data-status", "off");
     await expect(card).toContainText(hi["alerts.off"]);
     await expect(page.getByTestId("alerts-pumps")).toHaveText(
-      hi["alerts.pumps"].replace("{pumps}", hi["pumps.unnamed"].replace("{id}", pump.deviceId.slice(-4))),
+      hi["alerts.pumps"].replace("{pumps}", hi["pumps.unnamed"].replace("{id}", pump.deviceId)),
     );
     expect(await fitsTheScreen(page)).toBe(true);
     await page.getByRole("button", { name: hi["alerts.turnOn"] }).click();
@@ -474,7 +474,7 @@ test("an operator's phone gets the shared pump's alerts by its name and opens th
 
     // The alerts screen names the pumps whose alerts come to this phone.
     await page.goto("/alerts");
-    const ownName = en["pumps.unnamed"].replace("{id}", ownBox.deviceId.slice(-4));
+    const ownName = en["pumps.unnamed"].replace("{id}", ownBox.deviceId);
     await expect(page.getByTestId("alerts-pumps")).toHaveText(
       en["alerts.pumps"].replace("{pumps}", `${ownName}, कुएँ वाला पंप`),
     );
@@ -579,8 +579,12 @@ test("a verified farmer chooses per kind and saves, in Hindi with the page's scr
     expect(await fitsTheScreen(page)).toBe(true);
     await group("powerBack", hi).getByText(hi["alerts.channel.call"]).click();
     await group("scheduleMissed", hi).getByText(hi["alerts.channel.app"]).click();
-    await page.getByTestId("alert-channels").getByRole("button", { name: hi["alerts.save"] }).click();
+    const save = page.getByTestId("alert-channels").getByRole("button", { name: hi["alerts.save"] });
+    await save.click();
     await expect(page.getByTestId("alert-channels-notice")).toHaveText(hi["alerts.saved"]);
+    // The confirmation is where the farmer pressed, not a screen's height above it.
+    await expect(page.getByTestId("alert-channels-notice")).toBeInViewport();
+    await expect(save).toBeInViewport();
     expect(await channelsOf(request, farmer)).toMatchObject({
       channels: { dryRun: "call", powerBack: "call", scheduleMissed: "app" },
       language: "hi",
@@ -601,6 +605,8 @@ test("a verified farmer chooses per kind and saves, in Hindi with the page's scr
     await dryRun.getByText(en["alerts.channel.sms"]).click();
     await plain.getByTestId("alert-channels").getByRole("button", { name: en["alerts.save"] }).click();
     await expect(plain.getByTestId("alert-channels-notice")).toHaveText(en["alerts.saved"]);
+    // Without script the answer is a new page: it opens at the confirmation, beside the button.
+    await expect(plain.getByTestId("alert-channels-notice")).toBeInViewport();
     await expect(dryRun.getByRole("radio", { name: en["alerts.channel.sms"] })).toBeChecked();
     // Saved from an English page: the SMS and calls now come in English.
     await expect(plain.getByTestId("alert-channels-language")).toHaveText(

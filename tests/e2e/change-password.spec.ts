@@ -18,6 +18,15 @@ test.describe("without JavaScript", () => {
     await page.getByRole("link", { name: hi["shell.changePassword"] }).first().click();
     await expect(page).toHaveURL(/\/change-password$/);
     await expect(page.getByRole("heading", { name: hi["password.title"] })).toBeVisible();
+    // The page is the screen's main part, kept off the screen's edges at 360 px.
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expect(page.getByRole("main")).toHaveCount(1);
+    await expect(page.getByRole("main")).toContainText(hi["password.title"]);
+    for (const part of [page.getByRole("heading", { level: 1 }), page.getByRole("main").locator(".card").first()]) {
+      const box = (await part.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(8);
+      expect(box.x + box.width).toBeLessThanOrEqual(352);
+    }
     const fill = async (current: string, next: string, again: string) => {
       await page.getByLabel(hi["password.current"]).fill(current);
       await page.getByLabel(hi["password.new"], { exact: true }).fill(next);
@@ -34,8 +43,10 @@ test.describe("without JavaScript", () => {
     // This browser stays in; the other one is out at its next request.
     await page.goto("/logs");
     await expect(page).toHaveURL(/\/logs$/);
+    // Told why, on the page where the new password goes.
     await otherPage.goto("/logs");
-    await expect(otherPage).toHaveURL(/\/\?session=expired$/);
+    await expect(otherPage).toHaveURL(/\/login\?session=passwordChanged$/);
+    await expect(otherPage.getByTestId("login-notice")).toHaveText(hi["login.passwordChanged"]);
     await elsewhere.close();
   });
 });

@@ -27,6 +27,8 @@ test("register, no box yet, an admin links one, the open page shows it, first ON
   const whatsapp = await panel.getByTestId("no-device-whatsapp").getAttribute("href");
   expect(whatsapp).toContain(CONTACT.whatsapp);
   expect(decodeURIComponent(whatsapp!)).toContain(mobileNo);
+  // The other way a box comes: an installer fitting it, with the code this phone gets by SMS.
+  await expect(panel.getByText(hi["noDevice.stepInstaller"])).toBeVisible();
 
   // Somewhere else, an admin provisions the box for this number and it comes online.
   const provisioned = await request.post("/api/admin/devices", {

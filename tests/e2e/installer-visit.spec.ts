@@ -124,6 +124,10 @@ test("an installer links a box by typing its sticker, the farmer sees who instal
   await logIn(farmerPage, farmer.mobileNo, farmer.password);
   const card = farmerPage.getByTestId("hand-over-card");
   await expect(card).toContainText("रमेश इलेक्ट्रिकल्स");
+  // Off the screen's edges at 360 px, as the page's own cards are.
+  const cardBox = (await card.boundingBox())!;
+  expect(cardBox.x).toBeGreaterThanOrEqual(8);
+  expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(farmerPage.viewportSize()!.width - 8);
   await expect(card).toContainText(formatMobileNo(box.installer.mobileNo));
   await expect(farmerPage.getByTestId("hand-over-report")).toBeVisible();
   // The farmer reads the dry-run check too: the box stopped the pump running dry.
@@ -133,8 +137,13 @@ test("an installer links a box by typing its sticker, the farmer sees who instal
     `tel:+91${box.installer.mobileNo}`,
   );
   expect(await fitsTheScreen(farmerPage)).toBe(true);
+  // The pump has no name: the card says what it is called meanwhile, and offers to name it.
+  await expect(card.getByText(hi["handover.nameHint"].replace("{id}", box.deviceId))).toBeVisible();
+  await card.getByLabel(hi["handover.nameLabel"]).fill("कुएँ वाला पंप");
   await card.getByRole("button", { name: hi["handover.ok"] }).click();
   await expect(farmerPage.getByTestId("hand-over-card")).toHaveCount(0);
+  await farmerPage.goto("/pump-people");
+  await expect(farmerPage.getByTestId("pump-name")).toHaveValue("कुएँ वाला पंप");
 
   // An admin sees the installation and its report on the farmer's page.
   const adminPage = await phone(browser);
@@ -172,4 +181,26 @@ test("the installer's forms work without JavaScript, and a farmer's account is t
   await logIn(farmerPage, farmer.mobileNo, farmer.password);
   await farmerPage.goto("/installer");
   await expect(farmerPage.getByTestId("not-installer")).toHaveText(hi["installer.notInstaller"]);
+});
+
+test("a confirmation sent twice on a slow line reads as the one link it made: no 'claim code used' beside it (Hindi, 360 px, without JavaScript)", async ({
+  browser,
+  request,
+}) => {
+  const box = await installerWithLabelledBox(request);
+  const page = await phone(browser, false);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await logIn(page, box.installer.mobileNo, box.installer.password);
+  await page.goto("/installer");
+  const farmerMobileNo = uniqueMobileNo();
+  await linkByTyping(page, box, farmerMobileNo);
+  // The same form with the same code, sent again (the first answer was slow to come).
+  await page.goBack();
+  await expect(page.getByLabel(hi["code.label"])).toBeVisible();
+  const code = await codeSentTo(farmerMobileNo, 0);
+  await page.getByLabel(hi["code.label"]).fill(code);
+  await page.getByRole("button", { name: hi["installer.confirm"] }).click();
+  await expect(page.getByTestId("installer-linked")).toContainText(box.deviceId);
+  await expect(page.getByTestId("installer-error")).toHaveCount(0);
+  await expect(page.getByText(hi["installer.error.claimCodeUsed"])).toHaveCount(0);
 });

@@ -107,7 +107,14 @@ test("at 360 px the list comes first, one form at a time, a new ON stops after 6
   await expect(saved).toBeInViewport();
   await expect(saved).toBeFocused();
   await expect(saved.locator(".schedule-time")).toHaveText("सुबह 10:00");
-  await expect(saved).toContainText(hi["schedule.forMinutes"].replace("{minutes}", "60"));
+  // For how long, and when it goes OFF: "60 मिनट चालू, सुबह 11:00 पर बंद".
+  await expect(saved.getByTestId("schedule-ends")).toHaveText(
+    hi["schedule.forMinutesUntil"].replace("{minutes}", "60").replace("{end}", formatTimeOfDay(660, "hi")),
+  );
+  // Its next run by the day's word as Intl says it (today or tomorrow), not the date.
+  const istMinute = Math.floor((Date.now() + 330 * 60_000) / 60_000) % (24 * 60);
+  const nextDay = new Intl.RelativeTimeFormat("hi-IN", { numeric: "auto" }).format(istMinute < 600 ? 0 : 1, "day");
+  await expect(saved).toContainText(hi["schedule.next"].replace("{time}", `${nextDay} सुबह 10:00`));
 
   // The power window's form saves with the same word.
   await page.getByTestId("add-window").click();
@@ -129,7 +136,7 @@ test("saving in Hindi, a refusal in the form, editing and deleting", async ({ pa
   await expect(items.first().locator(".schedule-time")).toHaveText(formatTimeOfDay(600, "hi"));
   await expect(items.first()).toContainText(hi["schedule.repeat.daily"]);
   await expect(items.first()).toContainText(hi["schedule.next"].replace(" {time}", ""));
-  await expect(items.first()).not.toContainText(hi["schedule.forMinutes"].replace("{minutes}", "60"));
+  await expect(items.first().getByTestId("schedule-ends")).toHaveCount(0);
 
   // The same minute twice is refused, in the form, with the time as the page writes it.
   await addClockSchedule(page);
@@ -171,7 +178,7 @@ test.describe("in English on a wide screen", () => {
     const items = page.getByTestId("schedule-item");
     await expect(items).toHaveCount(2);
     await expect(items.nth(0).locator(".schedule-time")).toHaveText("6:00 am");
-    await expect(items.nth(0)).toContainText(en["schedule.forMinutes"].replace("{minutes}", "30"));
+    await expect(items.nth(0).getByTestId("schedule-ends")).toHaveText("ON for 30 minutes, OFF at 6:30 am");
     await expect(items.nth(1).locator(".schedule-time")).toHaveText("6:15 pm");
   });
 });

@@ -216,7 +216,11 @@ test("schedules: create, the errors in Hindi, edit and delete", async ({ page, r
     await expect(page.locator(".schedule-item.just-saved")).toBeInViewport();
     // The list writes times as Intl does in the page's language.
     await expect(items.first()).toContainText(formatTimeOfDay(later * 60 + 15, "hi"));
-    await expect(items.first()).toContainText(hi["schedule.forMinutes"].replace("{minutes}", "30"));
+    await expect(items.first()).toContainText(
+      hi["schedule.forMinutesUntil"]
+        .replace("{minutes}", "30")
+        .replace("{end}", formatTimeOfDay((later * 60 + 45) % (24 * 60), "hi")),
+    );
 
     // The same minute twice is refused, worded in Hindi with the time, in the form that posted.
     await page.getByTestId("add-clock").click();

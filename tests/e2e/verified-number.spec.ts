@@ -4,8 +4,9 @@
 // other phone; the holder of a number takes back an account someone else registered with it;
 // a verified farmer signs in with a code; a farmer from before verifies from the dashboard's
 // one line; an invitation reaches only a verified number; support sends a farmer a code.
-import { type Browser, expect, type Page, test } from "@playwright/test";
-import { formatMobileNo } from "../../common/i18n/format.ts";
+import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
+import { CONTACT } from "../../app/contact.ts";
+import { formatClockTime, formatMobileNo } from "../../common/i18n/format.ts";
 import { adminLogIn, texts as adminTexts, bearer, farmerWithDevice, registerFarmer } from "./admin-support.ts";
 import {
   apiClient,
@@ -21,6 +22,14 @@ import {
   uniqueMobileNo,
   useLanguage,
 } from "./support.ts";
+
+/** At least 8 px from either side of the screen, as every card of the app is. */
+async function expectOffTheEdges(page: Page, locator: Locator) {
+  const box = (await locator.boundingBox())!;
+  const width = page.viewportSize()!.width;
+  expect(box.x).toBeGreaterThanOrEqual(8);
+  expect(box.x + box.width).toBeLessThanOrEqual(width - 8);
+}
 
 /** A fresh browser, as a second phone is (Hindi, the default), with or without script. */
 async function phone(browser: Browser, options: { javaScript?: boolean } = {}) {
@@ -64,6 +73,10 @@ test("a new farmer is verified by the code sent to the number (Hindi, 360 px)", 
     hi["verify.sent"].replace("{mobileNo}", formatMobileNo(mobileNo)),
   );
   expect(await fitsTheScreen(page)).toBe(true);
+  // The page is the screen's main part, its heading and card kept off the screen's edges.
+  await expect(page.getByRole("main")).toHaveCount(1);
+  await expect(page.getByRole("main")).toContainText(hi["verify.title"]);
+  await expectOffTheEdges(page, page.getByRole("heading", { level: 1 }));
   // The SMS, as the farmer's phone got it: Hindi, the code first.
   const sms = await (await e2ePhone()).waitForSms(mobileNo, (candidate) => candidate.at >= since);
   expect(sms.text).toMatch(/^[0-9]{6} आपका सिंचाई कोड है। 5 मिनट चलेगा। किसी को न बताएँ।$/);
@@ -106,9 +119,12 @@ test("a forgotten password is set anew with a code, and every other phone is log
   await expect(other.page.getByTestId("passwordReset")).toHaveText(hi["forgot.done"]);
   expect(await fitsTheScreen(other.page)).toBe(true);
 
-  // The first phone's session ended: its next page is the landing page's "session expired".
+  // The first phone's session ended with the old password: its next page is the login page,
+  // which says why and what to do (not the landing page, nor a bare "session expired").
   await page.goto("/motor-control");
-  await expect(page).toHaveURL(/\/\?session=expired$/);
+  await expect(page).toHaveURL(/\/login\?session=passwordChanged$/);
+  await expect(page.getByTestId("login-notice")).toHaveText(hi["login.passwordChanged"]);
+  expect(await fitsTheScreen(page)).toBe(true);
   await logIn(page, mobileNo, "naya-kuan-2026");
   await other.context.close();
 });
@@ -137,8 +153,9 @@ test("the holder of a number takes back an account someone else registered with 
   await expect(holder.page).toHaveURL(/\/motor-control\?passwordReset=1$/);
   await expect(holder.page.getByTestId("verify-notice")).toHaveCount(0);
 
+  // Signed out by the holder's new password: the login page says so (whoever typed the old one).
   await stranger.page.goto("/motor-control");
-  await expect(stranger.page).toHaveURL(/\/\?session=expired$/);
+  await expect(stranger.page).toHaveURL(/\/login\?session=passwordChanged$/);
   await stranger.context.close();
   await holder.context.close();
 });
@@ -235,4 +252,37 @@ test("support sends a farmer a sign-in code from the user's page: confirmed, to 
   await page.goto(`/admin/audit?target=${farmer.mobileNo}`);
   await expect(page.locator("main")).toContainText(t["admin.audit.do.signInCode"]);
   await expect(page.locator("main")).not.toContainText(code);
+});
+
+test("a fourth code within the hour is refused with the time the next one can be asked and the support number, without saying a code is on its way (Hindi, 360 px)", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  // Any number meets the same throttle, an unregistered one too.
+  const mobileNo = uniqueMobileNo();
+  await page.goto("/login-code");
+  await page.getByLabel(hi["auth.mobileNo"]).fill(mobileNo);
+  await page.getByRole("button", { name: hi["code.send"] }).click();
+  await expect(page.getByTestId("code-sent")).toBeVisible();
+  for (let asked = 2; asked <= 3; asked++) {
+    await page.getByRole("button", { name: hi["code.resend"] }).click();
+    await expect(page.getByTestId("code-sent")).toBeVisible();
+  }
+  const asked = Date.now();
+  await page.getByRole("button", { name: hi["code.resend"] }).click();
+
+  const limit = page.getByTestId("code-limit");
+  await expect(limit).toBeVisible();
+  await expect(page.getByTestId("code-sent")).toHaveCount(0);
+  await expect(page.getByText(hi["auth.throttled"])).toHaveCount(0);
+  await expect(page.getByRole("button", { name: hi["code.resend"] })).toHaveCount(0);
+  // The next code's time, India time as Intl writes it (a minute after the third code, here).
+  const retryAt = Number(await limit.getAttribute("data-retry-at"));
+  expect(retryAt).toBeGreaterThanOrEqual(asked);
+  expect(retryAt).toBeLessThanOrEqual(Date.now() + 61_000);
+  await expect(limit).toContainText(formatClockTime(retryAt, "hi"));
+  await expect(limit.getByRole("link", { name: CONTACT.phone })).toHaveAttribute("href", `tel:${CONTACT.tel}`);
+  // A code that came earlier still works: its field stays.
+  await expect(page.getByLabel(hi["code.label"])).toBeVisible();
+  expect(await fitsTheScreen(page)).toBe(true);
 });

@@ -187,7 +187,7 @@ async function replacePassword(
       .where(eq(users.id, accountId)),
     db
       .update(sessions)
-      .set({ revokedAt: now })
+      .set({ revokedAt: now, endedBy: "passwordChanged" })
       .where(and(eq(sessions.userId, accountId), ne(sessions.id, keptSessionId), isNull(sessions.revokedAt)))
       .returning({ id: sessions.id }),
     deleteSubscriptionsOfOtherSessions(db, accountId, keptSessionId),

@@ -1,7 +1,7 @@
 // Sessions: a row in D1 per login, referenced by the token's `sid`. Every authenticated call
 // checks that row, so logout, role change and account deletion take effect at once. A farmer's
 // session slides: a user page renews it, at most once a day (docs/decisions/003-sessions.md).
-import { and, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { PublicUser } from "../../common/api-responses/accounts.ts";
 import { getDb } from "../db/client.ts";
 import { deleteSubscriptionsOfSession } from "../db/push-subscriptions.ts";
@@ -175,6 +175,32 @@ export async function getSessionUser(
   const credentials = readCredentials(request, audience);
   if (!credentials) return null;
   return authenticateToken(env, credentials.token, audience);
+}
+
+/** Why a session was ended that its holder should be told of; the rest read as "session expired". */
+export type SessionEndReason = "passwordChanged";
+
+/**
+ * Why the session the request's cookie names has ended, when its row says (kept a day after
+ * the end, REVOKED_SESSION_KEPT_MS): a phone signed out by a new password set elsewhere is told
+ * so, and to sign in with the new one. Null for any other end, a forged token, or a purged row.
+ */
+export async function endReasonOf(
+  env: SessionEnv,
+  request: Request,
+  audience: Audience,
+  now = Date.now(),
+): Promise<SessionEndReason | null> {
+  const credentials = readCredentials(request, audience);
+  if (!credentials) return null;
+  const claims = await verifySessionToken(env.JWT_SECRET, credentials.token, audience, now);
+  if (!claims) return null;
+  const [row] = await getDb(env.DB)
+    .select({ endedBy: sessions.endedBy })
+    .from(sessions)
+    .where(and(eq(sessions.id, claims.sessionId), eq(sessions.userId, claims.userId), isNotNull(sessions.revokedAt)))
+    .limit(1);
+  return row?.endedBy ?? null;
 }
 
 /** A revoked session's row is kept this long (when, and which, sessions ended), then purged. */

@@ -35,7 +35,9 @@ export function takeBackStatements(accountId: number, passwordHash: string, now:
       params: [accountId, passwordHash, now],
     },
     {
-      sql: "UPDATE sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL RETURNING id",
+      sql:
+        "UPDATE sessions SET revoked_at = ?2, ended_by = 'passwordChanged' WHERE user_id = ?1 AND revoked_at IS NULL " +
+        "RETURNING id",
       params: [accountId, now],
     },
     { sql: "DELETE FROM push_subscriptions WHERE user_id = ?1", params: [accountId] },

@@ -98,8 +98,10 @@ export async function isKnownAccount(
   return !options.verifiedOnly || account.numberVerifiedAt !== null;
 }
 
+/** 429 with the wait twice: the Retry-After header, and `retryAfterSeconds` for a page to say when. */
 function refuse(retryAfterMs: number): never {
-  throw apiError(429, "throttled", {}, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  throw apiError(429, "throttled", { retryAfterSeconds }, { "Retry-After": String(retryAfterSeconds) });
 }
 
 /**

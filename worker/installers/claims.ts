@@ -187,7 +187,12 @@ export async function confirmClaim(
   const db = getDb(env.DB);
   await requireInstaller(env, claim.installer.userId);
   const stored = await findClaim(db, claim.deviceId);
-  if (stored?.usedAt != null) throw apiError(409, "claimCodeUsed");
+  if (stored?.usedAt != null) {
+    // The same confirmation again (a slow line, a second tap): the success it was.
+    const repeat = await linkedByThisClaim(env, claim, stored.usedAt);
+    if (repeat) return repeat;
+    throw apiError(409, "claimCodeUsed");
+  }
   if (!stored || stored.pendingByUserId !== claim.installer.userId || stored.pendingMobileNo !== claim.farmerMobileNo) {
     throw apiError(409, "noPendingClaim");
   }
@@ -211,6 +216,34 @@ export async function confirmClaim(
       throw error;
     }
   }
+}
+
+/** How long after a link its confirmation, sent again, is answered as the success it was. */
+const REPEAT_WINDOW_MS = 15 * 60_000;
+
+/**
+ * Whether this installer's claim for this number is what linked the box, a moment ago, and the
+ * box is still that farmer's: then a confirmation sent again is that success (the code it
+ * carries is used up by the first, so it is not checked again; it proves nothing new and gets
+ * nothing new). `hubConfirmed`: no notice for the box's hub is still waiting.
+ */
+async function linkedByThisClaim(
+  env: VisitEnv,
+  claim: { installer: { userId: number }; deviceId: string; farmerMobileNo: string },
+  usedAt: number,
+  now = Date.now(),
+): Promise<{ farmerUserId: number; hubConfirmed: boolean } | null> {
+  if (now - usedAt > REPEAT_WINDOW_MS) return null;
+  const row = await env.DB.prepare(
+    "SELECT u.id AS farmerUserId, NOT EXISTS (SELECT 1 FROM hub_notices n WHERE n.device_id = c.device_id) AS hubConfirmed " +
+      "FROM box_claims c JOIN installations i ON i.device_id = c.device_id " +
+      "JOIN devices d ON d.id = c.device_id JOIN users u ON u.id = d.owner_user_id " +
+      "WHERE c.device_id = ?1 AND c.pending_by_user_id = ?2 AND c.pending_mobile_no = ?3 " +
+      "AND i.installer_user_id = ?2 AND i.farmer_user_id = u.id AND u.mobile_no = ?3",
+  )
+    .bind(claim.deviceId, claim.installer.userId, claim.farmerMobileNo)
+    .first<{ farmerUserId: number; hubConfirmed: number }>();
+  return row ? { farmerUserId: row.farmerUserId, hubConfirmed: row.hubConfirmed === 1 } : null;
 }
 
 async function linkToFarmer(

@@ -63,7 +63,7 @@ const DELIVERY: Record<Alert["kind"], { ttlSeconds: number; urgency: "high" | "n
 function alertText(alert: Alert, language: Language, now: number, pump: AlertPump | null) {
   const words = kindText(alert, language, now);
   if (!pump) return words;
-  const name = pump.name ?? translate(language, "pumps.unnamed", { id: pump.deviceId.slice(-4) });
+  const name = pump.name ?? translate(language, "pumps.unnamed", { id: pump.deviceId });
   return { ...words, title: translate(language, "push.pumpTitle", { pump: name, title: words.title }) };
 }
 

@@ -4,11 +4,18 @@
 // The pages' one door to worker/auth for sessions (docs/architecture.md, "Pages and the server").
 import type { RouterContextProvider } from "react-router";
 import { clearedSessionCookie, httpOnlyCookie, readCookie, SESSION_COOKIE } from "../auth/cookies.ts";
-import { type AuthenticatedUser, endSession, getSessionUser, renewSession } from "../auth/sessions.ts";
+import {
+  type AuthenticatedUser,
+  endReasonOf,
+  endSession,
+  getSessionUser,
+  renewSession,
+  type SessionEndReason,
+} from "../auth/sessions.ts";
 import type { Audience } from "../auth/tokens.ts";
 import { cloudflareContext } from "../http/router-context.ts";
 
-export type { Audience, AuthenticatedUser };
+export type { Audience, AuthenticatedUser, SessionEndReason };
 
 /** The Worker's bindings, as the worker entry handed them to this loader or action. */
 export function envOf(context: Readonly<RouterContextProvider>): Env {
@@ -29,7 +36,8 @@ export function signedInUser(env: Env, request: Request, audience: Audience): Pr
 /**
  * The signed-in person of an area; else why not: no cookie of that area (`missingToken`), or one
  * that no longer opens a session of it (`invalidToken`: expired, logged out, role removed,
- * account deleted), with the header that clears it.
+ * account deleted), with the header that clears it and, when the session's row says, why it
+ * ended (`endedBy`: a new password set elsewhere).
  */
 export async function pageSessionOf(
   env: Env,
@@ -38,12 +46,17 @@ export async function pageSessionOf(
 ): Promise<
   | { ok: true; user: AuthenticatedUser }
   | { ok: false; code: "missingToken" }
-  | { ok: false; code: "invalidToken"; clearCookie: string }
+  | { ok: false; code: "invalidToken"; clearCookie: string; endedBy: SessionEndReason | null }
 > {
   const user = await getSessionUser(env, request, audience);
   if (user) return { ok: true, user };
   if (readCookie(request, SESSION_COOKIE[audience])) {
-    return { ok: false, code: "invalidToken", clearCookie: clearedSessionCookie(request, audience) };
+    return {
+      ok: false,
+      code: "invalidToken",
+      clearCookie: clearedSessionCookie(request, audience),
+      endedBy: await endReasonOf(env, request, audience),
+    };
   }
   return { ok: false, code: "missingToken" };
 }

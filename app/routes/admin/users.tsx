@@ -2,7 +2,7 @@
 // and Delete (with the retype-to-confirm modal of SPEC §5). A search by mobile number or by the
 // SNC- id on a box's sticker (`?q=`, a GET form, so it works without JavaScript) narrows the
 // accounts and lists the boxes it finds, those in stock too.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Form, Link } from "react-router";
 import { fleetSearchQuerySchema } from "../../../common/admin-schemas.ts";
 import type { AdminUserListItem } from "../../../common/admin-user-views.ts";
@@ -50,6 +50,19 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   const { q } = loaderData;
   const query = q ? `?${new URLSearchParams({ q })}` : "";
   const boxes = loaderData.data?.boxes ?? [];
+  // A search (or Show all) is a navigation to this same page: its loader's list replaces the
+  // one on screen, which would otherwise stay the list of the page's first load.
+  const [shown, setShown] = useState(loaderData.data);
+  if (shown !== loaderData.data) {
+    setShown(loaderData.data);
+    setUsers(loaderData.data?.users ?? []);
+    setStatuses(loaderData.data?.statuses ?? {});
+  }
+  // A refresh that answers after the search changed lists another search's accounts: dropped.
+  const currentQuery = useRef(query);
+  useEffect(() => {
+    currentQuery.current = query;
+  }, [query]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `t` is a new function every render but depends only on the language
   const refresh = useCallback(async () => {
@@ -58,6 +71,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         api(`/api/admin/users${query}`, userListResponseSchema),
         api("/api/admin/device-statuses", deviceStatusesResponseSchema),
       ]);
+      if (currentQuery.current !== query) return;
       if (!list.ok || !live.ok || !list.body || !live.body) {
         toast.show(t("admin.users.fetchFailed"), "error");
         return;

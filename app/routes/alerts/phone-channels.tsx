@@ -13,6 +13,8 @@ import type { Route } from "./+types/route";
 
 export type Notice = { key: MessageKey; tone: "success" | "error" };
 
+const SAVE_ANCHOR = "alert-channels-save";
+
 const PHONE_KIND_KEYS: Record<PhoneAlertKind, MessageKey> = {
   dryRun: "alerts.phoneKind.dryRun",
   phaseFault: "alerts.phoneKind.phaseFault",
@@ -45,21 +47,12 @@ export function PhoneChannels({
     <section className="card stack" aria-labelledby="alert-channels-title" data-testid="alert-channels">
       <h2 id="alert-channels-title">{t("alerts.channels.title")}</h2>
       <p className="muted">{t("alerts.channels.intro")}</p>
-      {notice && (
-        <p
-          className={`message ${notice.tone}`}
-          role={notice.tone === "error" ? "alert" : "status"}
-          data-testid="alert-channels-notice"
-        >
-          {t(notice.key)}
-        </p>
-      )}
       {!verified && (
         <p className="message warning" data-testid="alert-channels-unverified">
           {t("alerts.channels.unverified")} <a href="/verify-number">{t("alerts.channels.verify")}</a>
         </p>
       )}
-      <Form method="post" className="stack channel-choices">
+      <Form method="post" action={`/alerts#${SAVE_ANCHOR}`} className="stack channel-choices">
         {PHONE_ALERT_KINDS.map((kind) => (
           <fieldset key={kind} className="choices" data-testid={`channel-${kind}`}>
             <legend>{t(PHONE_KIND_KEYS[kind])}</legend>
@@ -93,11 +86,26 @@ export function PhoneChannels({
                 callCap: phone.caps.call,
               })}
             </p>
+          </>
+        )}
+        {/* The answer shows where the farmer pressed (the kinds above are a screen and more tall);
+            without script the page comes back opened at it (`#alert-channels-save`). */}
+        <div id={SAVE_ANCHOR} className="stack">
+          {notice && (
+            <p
+              className={`message ${notice.tone}`}
+              role={notice.tone === "error" ? "alert" : "status"}
+              data-testid="alert-channels-notice"
+            >
+              {t(notice.key)}
+            </p>
+          )}
+          {verified && (
             <button type="submit" className="button primary" disabled={busy}>
               {t("alerts.save")}
             </button>
-          </>
-        )}
+          )}
+        </div>
       </Form>
     </section>
   );

@@ -193,7 +193,7 @@ export default function Alerts({ loaderData, actionData }: Route.ComponentProps)
     );
 
   const pumpName = (pump: { deviceId: string; name: string | null }) =>
-    pump.name ?? t("pumps.unnamed", { id: pump.deviceId.slice(-4) });
+    pump.name ?? t("pumps.unnamed", { id: pump.deviceId });
 
   return (
     <main className="page">

@@ -88,7 +88,7 @@ export async function confirm(env: Env, request: Request, user: AuthenticatedUse
   });
   if (!input.success) return refused({ key: "code.invalid" }, 400);
   const linked = await confirmBoxClaim(env, request, user, input.data);
-  if (!linked.ok) return refusedBy(linked);
+  if (!linked.ok) return refusedBy(linked, input.data.deviceId);
   return redirect(`/installer?linked=${input.data.deviceId}`);
 }
 

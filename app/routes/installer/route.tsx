@@ -65,7 +65,10 @@ export default function Installer({ loaderData, actionData }: Route.ComponentPro
   const pendingFarmer = search.get("farmer") ?? "";
   const pending = DEVICE_ID_PATTERN.test(pendingBox) && MOBILE_NO_PATTERN.test(pendingFarmer);
   const linked = search.get("linked");
-  const error = actionData && "error" in actionData ? actionData.error : undefined;
+  // A refusal about the box the page already says is linked (its confirmation, sent again on a
+  // slow line) would contradict that success: the success is what happened, and it alone shows.
+  const aboutLinked = linked !== null && actionData && "deviceId" in actionData && actionData.deviceId === linked;
+  const error = actionData && "error" in actionData && !aboutLinked ? actionData.error : undefined;
   const commissioning = actionData && "commissioning" in actionData ? actionData.commissioning : undefined;
   // The box being commissioned: chosen from the list (`?commission=`), or the one the last step was about.
   const commissioned =

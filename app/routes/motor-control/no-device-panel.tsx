@@ -14,6 +14,8 @@ export function NoDevicePanel({ mobileNo }: { mobileNo: string }) {
         <li>{t("noDevice.stepContact")}</li>
         <li>{t("noDevice.stepWait")}</li>
       </ol>
+      {/* The other way a box comes: an installer fitting it links it with the code this phone gets. */}
+      <p>{t("noDevice.stepInstaller")}</p>
       <div className="switch-pair">
         <a className="button primary" href={`tel:${CONTACT.tel}`} data-testid="no-device-call">
           {t("noDevice.call", { phone: CONTACT.phone })}

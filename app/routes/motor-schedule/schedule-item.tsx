@@ -1,7 +1,8 @@
 // One schedule in the list, and the notice of what was just done to one.
 
 import { Link } from "react-router";
-import { formatDateTime, formatTimeOfDay, weekdayName } from "../../../common/i18n/format.ts";
+import { formatDayAndTime } from "../../../common/i18n/day-words.ts";
+import { formatTimeOfDay, weekdayName } from "../../../common/i18n/format.ts";
 import type { Language } from "../../../common/i18n/language.ts";
 import type { Weekday } from "../../../common/schedule-time.ts";
 import type { ScheduleView } from "../../../common/schedule-view.ts";
@@ -104,7 +105,13 @@ export function ScheduleItem({
         </p>
       ) : (
         schedule.durationMinutes !== null && (
-          <p className="schedule-line">{t("schedule.forMinutes", { minutes: schedule.durationMinutes })}</p>
+          // When it goes OFF as well as for how long: the farmer plans the evening by the clock.
+          <p className="schedule-line" data-testid="schedule-ends">
+            {t("schedule.forMinutesUntil", {
+              minutes: schedule.durationMinutes,
+              end: formatTimeOfDay((schedule.minuteOfDay + schedule.durationMinutes) % (24 * 60), language),
+            })}
+          </p>
         )
       )}
       {schedule.activeRun && (
@@ -112,13 +119,13 @@ export function ScheduleItem({
           {t(WINDOW_PHASE_KEYS[schedule.activeRun.phase], {
             ran: schedule.activeRun.ranMinutes,
             run: schedule.durationMinutes ?? 0,
-            until: formatDateTime(schedule.activeRun.closesAt, language),
+            until: formatDayAndTime(schedule.activeRun.closesAt, language),
           })}
         </p>
       )}
       <p className="schedule-line muted">
         {schedule.nextRunAt
-          ? t("schedule.next", { time: formatDateTime(schedule.nextRunAt, language) })
+          ? t("schedule.next", { time: formatDayAndTime(schedule.nextRunAt, language) })
           : t("schedule.finished")}
       </p>
       {schedule.lastRun && (
@@ -128,7 +135,7 @@ export function ScheduleItem({
           data-outcome={schedule.lastRun.outcome}
         >
           {t(`schedule.outcome.${schedule.lastRun.outcome}`, {
-            time: formatDateTime(schedule.lastRun.at, language),
+            time: formatDayAndTime(schedule.lastRun.at, language),
           })}
           {schedule.lastRun.ranMinutes !== null && (
             <> {t("window.ran", { ran: schedule.lastRun.ranMinutes, run: schedule.durationMinutes ?? 0 })}</>

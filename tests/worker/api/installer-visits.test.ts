@@ -165,6 +165,29 @@ describe("scan to link", () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("answers a repeat of its own successful confirmation as the success it was, once linked; nobody else's", async () => {
+    const admin = await adminToken();
+    const installer = await installerWithBox(admin);
+    const farmerMobileNo = uniqueMobileNo();
+    const sms = await claimAndCode(installer, farmerMobileNo);
+    const first = await confirm(installer, farmerMobileNo, sms.code);
+    expect(first.status).toBe(200);
+    const linked = await readJson(first, claimLinkedResponseSchema);
+
+    // A slow line sends the same confirmation again: the same answer, nothing written twice.
+    const repeat = await confirm(installer, farmerMobileNo, sms.code);
+    expect(repeat.status).toBe(200);
+    expect(await readJson(repeat, claimLinkedResponseSchema)).toEqual(linked);
+    const rows = await getDb(env.DB).select().from(installations).where(eq(installations.deviceId, installer.deviceId));
+    expect(rows).toHaveLength(1);
+
+    // Not for another number, nor for another installer.
+    expect(await refusalCode(await confirm(installer, uniqueMobileNo(), sms.code))).toBe("claimCodeUsed");
+    const second = await installerWithBox(admin);
+    const stranger = await confirm({ token: second.token, deviceId: installer.deviceId }, farmerMobileNo, sms.code);
+    expect(stranger.status).toBe(409);
+  });
+
   it("writes nothing when the box was linked by someone else between the scan and the code", async () => {
     const admin = await adminToken();
     const installer = await installerWithBox(admin);

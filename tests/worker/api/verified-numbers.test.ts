@@ -142,8 +142,14 @@ describe("asking for a code", () => {
     for (let attempt = 0; attempt < 4; attempt++) strangers.push((await askCode("signIn", stranger)).status);
     expect(strangers).toEqual(statuses);
     const refused = await askCode("signIn", user.mobileNo);
-    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(await refusalOf(refused)).toMatchObject({ status: 429, code: "throttled" });
+    const retryAfter = Number(refused.headers.get("Retry-After"));
+    expect(retryAfter).toBeGreaterThan(0);
+    // The wait is data too, for the page to say when the next code can be asked.
+    expect(await refusalOf(refused)).toMatchObject({
+      status: 429,
+      code: "throttled",
+      params: { retryAfterSeconds: retryAfter },
+    });
   });
 });
 

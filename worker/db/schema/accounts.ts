@@ -33,6 +33,12 @@ export const sessions = sqliteTable(
     createdAt: timestamp("created_at").notNull(),
     expiresAt: timestamp("expires_at").notNull(),
     revokedAt: timestamp("revoked_at"),
+    /**
+     * Why a revoked session ended, when the phone holding it should be told more than "session
+     * expired": `passwordChanged` (another phone set a new password, or a code took the account
+     * back). Null for a logout and the rest.
+     */
+    endedBy: text("ended_by", { enum: ["passwordChanged"] }),
   },
   // By expiry too: the cron trigger's purge finds ended sessions without reading the table.
   (table) => [index("sessions_user_idx").on(table.userId), index("sessions_expires_idx").on(table.expiresAt)],
