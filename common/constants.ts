@@ -19,6 +19,14 @@ export const ADMIN_AUDIT_MAX_PAGE_SIZE = 100;
 export const DEVICE_ACK_TIMEOUT_MS = 5_000;
 
 /**
+ * An ON whose answer was lost is still that person's run when the box shows the motor running
+ * (its current, its relay stated) within this long of the tap: the ack's 5 s, then room for a
+ * watched box's reading every 5 s or an unwatched one's report of the change, and a slow link.
+ * Later, a running motor is nobody's command and raises the alarm (docs/pump-state.md).
+ */
+export const UNANSWERED_ON_CREDIT_MS = DEVICE_ACK_TIMEOUT_MS + 25_000;
+
+/**
  * A device that has sent nothing for this long sends the text frame "ping"; the hub answers
  * "pong" without waking (WebSocket auto-response). Long on purpose: a heartbeat costs roughly
  * 280 bytes on the SIM once TLS and TCP are counted (docs/device-protocol.md, "Data cost").

@@ -28,6 +28,11 @@ export const boxStatusSources = [
   "event",
   /** Current flowed while the hub believed the motor OFF or did not know. */
   "readings",
+  /**
+   * Current flowed (or the box stated its relay ON) soon after an ON whose answer was lost
+   * (within UNANSWERED_ON_CREDIT_MS of its tap): the run is that ON's, counted from the tap.
+   */
+  "currentAfterCommand",
 ] as const;
 
 /** What set the current status. */
@@ -56,6 +61,29 @@ export const pendingCommandSchema = z.object({
 });
 
 const since = z.number();
+
+/** How a run was asked for: in the app, by SMS, a missed call, the voice menu, an alert's call, a schedule, a power window. */
+export const runStartedHowSchema = z.enum([
+  "app",
+  "sms",
+  "missedCall",
+  "voiceMenu",
+  "call",
+  "schedule",
+  "powerWindow",
+]);
+
+/**
+ * Who started the run the motor is on: how they asked and, for a person, their account, whether
+ * they own the pump or operate it, and the owner's name for an operator (null without one).
+ */
+export const runStarterSchema = z.object({
+  how: runStartedHowSchema,
+  userId: z.nullable(z.number()),
+  role: z.nullable(z.enum(["owner", "operator"])),
+  label: z.nullable(z.string()),
+});
+export type RunStarter = z.infer<typeof runStarterSchema>;
 
 /** Conditions a farmer must see until they clear; `since` in ms since the epoch. */
 export const faultSchema = z.discriminatedUnion("kind", [
@@ -104,6 +132,12 @@ export const pumpStateSchema = z.object({
    * from states an older page kept: none known.
    */
   stopsAt: z._default(z.nullable(z.number()), null),
+  /**
+   * While ON: who started this run, by the command that started it; null when no command of a
+   * person or a schedule did (a hand at the starter, a run the hub could not attribute). Absent
+   * from states an older page kept: not known.
+   */
+  startedBy: z._default(z.nullable(runStarterSchema), null),
   /** The hub's clock when this was built: pages count down and age against it, not their own. */
   at: z.number(),
 });

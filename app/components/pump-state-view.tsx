@@ -113,6 +113,30 @@ export function RunLine({ pump, now }: { pump: PumpState; now: number }) {
   );
 }
 
+/**
+ * Under the run line: who started the run ("किसने: राजू, SMS से"; `viewerId` is "you"), and for
+ * an ON whose answer was lost but whose current showed it running soon after, that, calmly: the
+ * hub credited the tap, which is no intruder (docs/pump-state.md).
+ */
+export function RunStarterLine({ pump, viewerId }: { pump: PumpState; viewerId: number }) {
+  const t = useT();
+  const by = pump.startedBy;
+  if (pump.deviceStatus !== "online" || pump.status !== "on" || !by) return null;
+  const who = by.userId === viewerId ? "you" : by.role === "owner" ? "owner" : by.label ? "named" : "other";
+  return (
+    <>
+      {pump.statusSource === "currentAfterCommand" && (
+        <p className="message info" data-testid="run-credited">
+          {t("switch.creditedByCurrent", { mine: who === "you" ? "yes" : "no" })}
+        </p>
+      )}
+      <p className="run-line" data-testid="run-starter" data-how={by.how}>
+        {t("switch.startedBy", { how: by.how, who, label: by.label ?? "" })}
+      </p>
+    </>
+  );
+}
+
 function faultText(
   fault: Fault,
   t: ReturnType<typeof useT>,

@@ -570,7 +570,7 @@ export const en = {
   // Motor logs (common/i18n/motor-log.ts): one message per kind of common/motor-log-event.ts.
   // The English ones are the sentences the hub wrote before logs had kinds, word for word.
   "log.switched":
-    "Motor turned {relay, select, on {ON} other {OFF}} {origin}{byServer, select, yes {.} other {}}{confirmed, select, late { (confirmed late)} onReconnect { (confirmed when the box reconnected)} other {}}",
+    "Motor turned {relay, select, on {ON} other {OFF}} {origin}{byServer, select, yes {.} other {}}{confirmed, select, late { (confirmed late)} onReconnect { (confirmed when the box reconnected)} byCurrent { (running, as its current shows; the box did not confirm it)} other {}}",
   "log.unconfirmed":
     "Motor {relay, select, on {ON} other {OFF}} {origin}: {why, select, linkLost {the box went offline before confirming it} other {the box did not confirm it}} ({relay, select, on {the motor may be running} other {the motor may still be running}}).",
   "log.origin.app": "from the app",
@@ -698,6 +698,10 @@ export const en = {
   "switch.stateOff": "The motor is off",
   "switch.runningFor": "running for {duration}",
   "switch.stopsAt": "stops at {time}",
+  "switch.startedBy":
+    "Started by: {how, select, schedule {a schedule} powerWindow {a power window} other {{who, select, you {you} owner {the owner} named {{label}} other {an operator}}, {how, select, app {in the app} sms {by SMS} missedCall {by missed call} voiceMenu {from the phone menu} other {on an alert call}}}}",
+  "switch.creditedByCurrent":
+    "{mine, select, yes {Your ON} other {The ON}}: the motor is running (its current shows it); the box did not confirm it.",
   "power.startSurge":
     "Start-up surge: a motor draws several times its current for its first few seconds. The running reading follows shortly.",
   "healthLine.label": "Box condition",

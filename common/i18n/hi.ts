@@ -554,7 +554,7 @@ export const hi: Record<MessageKey, string> = {
   "error.home": "होम पेज पर जाएँ",
   // मोटर लॉग (common/i18n/motor-log.ts): common/motor-log-event.ts के हर प्रकार का एक संदेश।
   "log.switched":
-    "मोटर {relay, select, on {चालू} other {बंद}} की गई {origin}{confirmed, select, late { (देर से पुष्टि)} onReconnect { (दोबारा जुड़ने पर पुष्टि)} other {}}",
+    "मोटर {relay, select, on {चालू} other {बंद}} की गई {origin}{confirmed, select, late { (देर से पुष्टि)} onReconnect { (दोबारा जुड़ने पर पुष्टि)} byCurrent { (करंट से पता चला कि मोटर चल रही है, डिवाइस की पुष्टि नहीं आई)} other {}}",
   "log.unconfirmed":
     "मोटर {relay, select, on {चालू} other {बंद}} करने का आदेश {origin}: {why, select, linkLost {पुष्टि से पहले डिवाइस ऑफ़लाइन हो गया} other {डिवाइस ने पुष्टि नहीं की}} ({relay, select, on {मोटर चल रही हो सकती है} other {मोटर अब भी चल रही हो सकती है}})।",
   "log.origin.app": "(ऐप से)",
@@ -680,6 +680,10 @@ export const hi: Record<MessageKey, string> = {
   "switch.stateOff": "मोटर बंद है",
   "switch.runningFor": "{duration} से चल रही है",
   "switch.stopsAt": "{time} पर बंद होगी",
+  "switch.startedBy":
+    "किसने: {how, select, schedule {शेड्यूल} powerWindow {बिजली-समय} other {{who, select, you {आप} owner {मालिक} named {{label}} other {चलाने वाले}}, {how, select, app {ऐप से} sms {SMS से} missedCall {मिस्ड कॉल से} voiceMenu {फ़ोन मेनू से} other {अलर्ट कॉल से}}}}",
+  "switch.creditedByCurrent":
+    "{mine, select, yes {आपका चालू आदेश} other {चालू आदेश}}: मोटर चल रही है (करंट से पता चला), डिवाइस की पुष्टि नहीं आई।",
   "power.startSurge": "चालू होते समय का करंट: शुरू के कुछ सेकंड मोटर कई गुना करंट लेती है। चलने की रीडिंग थोड़ी देर में आएगी।",
   "healthLine.label": "डिवाइस की हालत",
   "healthLine.online": "डिवाइस जुड़ा है",

@@ -21,6 +21,8 @@ export async function loadDashboard({ context, request }: Route.LoaderArgs) {
   const device = dashboard?.device;
   return {
     mobileNo: user.mobileNo,
+    // Who "you" is in "started by" (the hub's state names accounts).
+    viewerId: user.id,
     numberVerified: user.numberVerified,
     hasDevice: device !== undefined,
     deviceId: device?.id ?? null,

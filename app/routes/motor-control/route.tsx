@@ -11,6 +11,7 @@ import {
   FaultBanners,
   PumpStatusLine,
   RunLine,
+  RunStarterLine,
   secondsUntilOn,
   statusWord,
   useHubClock,
@@ -152,6 +153,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
               <>
                 <PumpStatusLine pump={pump} now={now} />
                 <RunLine pump={pump} now={now} />
+                <RunStarterLine pump={pump} viewerId={loaderData.viewerId} />
               </>
             )}
             {loaderData.may.switch ? (
