@@ -34,6 +34,12 @@ export const UNANSWERED_ON_CREDIT_MS = DEVICE_ACK_TIMEOUT_MS + 25_000;
 export const DEVICE_HEARTBEAT_INTERVAL_MS = 240_000;
 /** A device silent for two heartbeats plus slack is marked offline. */
 export const DEVICE_OFFLINE_AFTER_MS = 2 * DEVICE_HEARTBEAT_INTERVAL_MS + 60_000;
+/**
+ * A box gone while its motor ran is called about only once it has stayed gone this long: a link
+ * that stalls for seconds (a SIM changing towers, a restart) is back well within it, and a call
+ * at night for that is worse than no call. Back after the alert went, "back online" follows.
+ */
+export const OFFLINE_ALERT_GRACE_MS = 90_000;
 /** While a browser watches, the device reports power this often, which also proves it is alive. */
 export const WATCHED_POWER_INTERVAL_MS = 5_000;
 /**

@@ -238,6 +238,8 @@ export const en = {
   "push.powerBack.body": "Mains power is back at the pump. The motor stays OFF until someone switches it ON.",
   "push.offlineWhileOn.title": "Device offline, motor was ON",
   "push.offlineWhileOn.body": "The device stopped answering at {time} while the motor was ON. It may still be running.",
+  "push.backOnline.title": "Back online",
+  "push.backOnline.body": "The pump's box is back online. See the motor's state in the app.",
   "push.runningWithoutCommand.title": "Motor running without a command",
   "push.runningWithoutCommand.body":
     "The motor draws {current} A although nobody switched it ON from the app. Check the starter.",

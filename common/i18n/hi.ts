@@ -226,6 +226,8 @@ export const hi: Record<MessageKey, string> = {
   "push.powerBack.body": "पंप पर बिजली वापस आ गई। कोई चालू न करे तब तक मोटर बंद रहेगी।",
   "push.offlineWhileOn.title": "डिवाइस ऑफ़लाइन, मोटर चालू थी",
   "push.offlineWhileOn.body": "डिवाइस ने {time} पर जवाब देना बंद किया, तब मोटर चालू थी। हो सकता है वह अभी भी चल रही हो।",
+  "push.backOnline.title": "फिर जुड़ गया",
+  "push.backOnline.body": "पंप का डिवाइस फिर जुड़ गया। मोटर का हाल ऐप में देखें।",
   "push.runningWithoutCommand.title": "मोटर चल रही है, पुष्टि नहीं हुई",
   "push.runningWithoutCommand.body":
     "मोटर {current} A करंट ले रही है, पर डिवाइस ने उसे चालू करने के किसी आदेश की पुष्टि नहीं की। स्टार्टर देखें।",

@@ -19,6 +19,7 @@ const running: PumpState = {
   faults: [],
   powerDataAt: STARTED + 500,
   stopsAt: null,
+  startedBy: null,
   at: STARTED + 500,
 };
 
