@@ -63,15 +63,7 @@ export const pendingCommandSchema = z.object({
 const since = z.number();
 
 /** How a run was asked for: in the app, by SMS, a missed call, the voice menu, an alert's call, a schedule, a power window. */
-export const runStartedHowSchema = z.enum([
-  "app",
-  "sms",
-  "missedCall",
-  "voiceMenu",
-  "call",
-  "schedule",
-  "powerWindow",
-]);
+export const runStartedHowSchema = z.enum(["app", "sms", "missedCall", "voiceMenu", "call", "schedule", "powerWindow"]);
 
 /**
  * Who started the run the motor is on: how they asked and, for a person, their account, whether

@@ -209,7 +209,12 @@ describe("what the page refuses and keeps, as it did with zod", () => {
       success: true,
       data: {
         type: "pumpState",
-        pump: { ...state, faults: [{ kind: "phaseFault", since: 5, detail: null, phase: null }], stopsAt: null, startedBy: null },
+        pump: {
+          ...state,
+          faults: [{ kind: "phaseFault", since: 5, detail: null, phase: null }],
+          stopsAt: null,
+          startedBy: null,
+        },
       },
     });
   });

@@ -42,4 +42,10 @@ describe("the start-up surge", () => {
     for (const status of ["off", "unknown"] as const)
       expect(showsStartUpSurge({ ...running, status }, STARTED + 1_000)).toBe(false);
   });
+
+  it("is never the reading of a run the hub credited from its current (an ON whose answer was lost): that reading is the running one", () => {
+    const credited = { ...running, statusSource: "currentAfterCommand" as const, powerDataAt: STARTED + 6_000 };
+    expect(showsStartUpSurge(credited, STARTED + 6_500)).toBe(false);
+    expect(showsStartUpSurge(credited, GRACE_ENDS + 5_000)).toBe(false);
+  });
 });

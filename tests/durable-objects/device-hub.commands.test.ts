@@ -252,12 +252,18 @@ describe("who started the run", () => {
       // An OFF without an answer leaves the same run going; a page shows no starter while unknown.
       await commands.setMotor("unknown", "noAnswer", null);
       const unknown = starter();
-      await commands.setMotor("on", "relayFrame", { action: "on", event: { kind: "stated", relay: "on", how: "manual" } });
+      await commands.setMotor("on", "relayFrame", {
+        action: "on",
+        event: { kind: "stated", relay: "on", how: "manual" },
+      });
       const stillRaju = starter();
       await commands.setMotor("off", "ack", null);
       const off = starter();
       // A hand at the starter is nobody's command.
-      await commands.setMotor("on", "relayFrame", { action: "on", event: { kind: "stated", relay: "on", how: "manual" } });
+      await commands.setMotor("on", "relayFrame", {
+        action: "on",
+        event: { kind: "stated", relay: "on", how: "manual" },
+      });
       return { running, unknown, stillRaju, off, manual: starter() };
     });
     expect(seen).toEqual({

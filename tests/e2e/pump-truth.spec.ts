@@ -94,6 +94,8 @@ test("the farmer's ON whose answer is lost: the current shows it running, said c
   const credited = page.getByTestId("run-credited");
   await expect(credited).toHaveText("आपका चालू आदेश: मोटर चल रही है (करंट से पता चला), डिवाइस की पुष्टि नहीं आई।");
   await expect(page.getByTestId("run-starter")).toHaveText("किसने: आप, ऐप से");
+  // The reading that showed it is the running one, not the start-up surge.
+  await expect(page.getByTestId("start-surge")).toBeHidden();
   await expect(status(page)).toHaveAttribute("data-state", "on");
   await expect(page.locator("[data-testid=fault-banner][data-fault=runningWithoutCommand]")).toHaveCount(0);
   await expect(toast(page, hi["realtime.runningWithoutCommand"])).toHaveCount(0);
