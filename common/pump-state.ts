@@ -62,20 +62,17 @@ export const pendingCommandSchema = z.object({
 
 const since = z.number();
 
-/** How a run was asked for: in the app, by SMS, a missed call, the voice menu, an alert's call, a schedule, a power window. */
-export const runStartedHowSchema = z.enum(["app", "sms", "missedCall", "voiceMenu", "call", "schedule", "powerWindow"]);
-
 /**
- * Who started the run the motor is on: how they asked and, for a person, their account, whether
- * they own the pump or operate it, and the owner's name for an operator (null without one).
+ * Who started the run the motor is on (docs/pump-state.md): how they asked and, for a person,
+ * their account, whether they own the pump or operate it, and the owner's name for an operator
+ * ("" without one; a schedule's and a power window's are null, null and "").
  */
-export const runStarterSchema = z.object({
-  how: runStartedHowSchema,
-  userId: z.nullable(z.number()),
-  role: z.nullable(z.enum(["owner", "operator"])),
-  label: z.nullable(z.string()),
-});
-export type RunStarter = z.infer<typeof runStarterSchema>;
+export type RunStarter = {
+  how: "app" | "sms" | "missedCall" | "voiceMenu" | "call" | "schedule" | "powerWindow";
+  userId: number | null;
+  role: "owner" | "operator" | null;
+  label: string;
+};
 
 /** Conditions a farmer must see until they clear; `since` in ms since the epoch. */
 export const faultSchema = z.discriminatedUnion("kind", [
@@ -129,7 +126,8 @@ export const pumpStateSchema = z.object({
    * person or a schedule did (a hand at the starter, a run the hub could not attribute). Absent
    * from states an older page kept: not known.
    */
-  startedBy: z._default(z.nullable(runStarterSchema), null),
+  // Read as it comes: the hub made it, the page only words it, and a check costs bytes on the phone.
+  startedBy: z._default(z.nullable(z.custom<RunStarter>()), null),
   /** The hub's clock when this was built: pages count down and age against it, not their own. */
   at: z.number(),
 });

@@ -32,9 +32,7 @@ const fault = tagged("kind", [
   [["runningWithoutCommand"], object({ kind: oneOf("runningWithoutCommand"), since: number })],
   [["noCurrent"], object({ kind: oneOf("noCurrent"), since: number })],
 ]);
-const runStartedHow = oneOf("app", "sms", "missedCall", "voiceMenu", "call", "schedule", "powerWindow");
-const runStarter = object({ how: runStartedHow, userId: nullable(number), role: nullable(oneOf("owner", "operator")), label: nullable(string) });
-const pumpState = object({ status: motorStatus, statusSince: number, statusSource: statusSource, deviceStatus: oneOf("online", "offline"), lastSeenAt: nullable(number), pendingCommand: nullable(pendingCommand), cooldownUntil: number, faults: array(fault), powerDataAt: nullable(number), stopsAt: withDefault(nullable(number), null), startedBy: withDefault(nullable(runStarter), null), at: number });
+const pumpState = object({ status: motorStatus, statusSince: number, statusSource: statusSource, deviceStatus: oneOf("online", "offline"), lastSeenAt: nullable(number), pendingCommand: nullable(pendingCommand), cooldownUntil: number, faults: array(fault), powerDataAt: nullable(number), stopsAt: withDefault(nullable(number), null), startedBy: withDefault(nullable(anything), null), at: number });
 const initialDataMessage = object({ type: oneOf("initialData"), motorStatus: motorStatus, deviceStatus: deviceStatus, powerData: powerData, lastLogs: array(motorLogEntry), phaseFault: boolean, health: nullable(healthData), debug: boolean, pump: pumpState });
 const motorStatusUpdateMessage = object({ type: oneOf("motorStatusUpdate"), status: motorStatus });
 const pumpStateMessage = object({ type: oneOf("pumpState"), pump: pumpState });
@@ -78,7 +76,7 @@ const realtimeMessage = tagged("type", [
   [["commandResult"], commandResultMessage],
 ]);
 const motorConfig = object({ defaultCurrent: number, dryRunThreshold: number, overCurrentThreshold: number, underVoltage: optional(number), overVoltage: optional(number), voltageUnbalance: optional(number) });
-const motorStatusResponse = object({ success: oneOf(true), status: motorStatus, statusSince: number, statusSource: statusSource, deviceStatus: deviceStatus, lastSeenAt: nullable(number), pendingCommand: nullable(pendingCommand), cooldownUntil: number, faults: array(fault), phaseFault: boolean, powerData: powerData, powerDataAt: nullable(number), stopsAt: nullable(number), startedBy: nullable(runStarter), healthLogs: nullable(healthData), motorConfig: motorConfig });
+const motorStatusResponse = object({ success: oneOf(true), status: motorStatus, statusSince: number, statusSource: statusSource, deviceStatus: deviceStatus, lastSeenAt: nullable(number), pendingCommand: nullable(pendingCommand), cooldownUntil: number, faults: array(fault), phaseFault: boolean, powerData: powerData, powerDataAt: nullable(number), stopsAt: nullable(number), healthLogs: nullable(healthData), motorConfig: motorConfig });
 const healthReadingResponse = object({ success: oneOf(true), healthData: healthData, source: oneOf("box", "hub"), ageSeconds: nullable(number) });
 const otaResponse = object({ success: oneOf(true), message: string, version: string });
 const motorLogsResponse = array(motorLogEntry);

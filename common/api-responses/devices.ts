@@ -3,13 +3,7 @@
 // (common/api-responses/refusals.ts says how these are used).
 
 import { relayStateSchema } from "../device-enums.ts";
-import {
-  faultSchema,
-  motorStatusSchema,
-  pendingCommandSchema,
-  runStarterSchema,
-  statusSourceSchema,
-} from "../pump-state.ts";
+import { faultSchema, motorStatusSchema, pendingCommandSchema, statusSourceSchema } from "../pump-state.ts";
 import { deviceStatusSchema, healthDataSchema, powerDataSchema } from "../realtime-protocol.ts";
 import { z } from "../zod-mini.ts";
 import { successSchema } from "./refusals.ts";
@@ -47,8 +41,6 @@ export const motorStatusResponseSchema = successSchema({
   powerData: powerDataSchema,
   powerDataAt: z.nullable(z.number()),
   stopsAt: z.nullable(z.number()),
-  /** While ON, who started the run and how (docs/pump-state.md); null when no command did. */
-  startedBy: z.nullable(runStarterSchema),
   healthLogs: z.nullable(healthDataSchema),
   motorConfig: motorConfigSchema,
 });

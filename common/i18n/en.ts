@@ -701,9 +701,7 @@ export const en = {
   "switch.runningFor": "running for {duration}",
   "switch.stopsAt": "stops at {time}",
   "switch.startedBy":
-    "Started by: {how, select, schedule {a schedule} powerWindow {a power window} other {{who, select, you {you} owner {the owner} named {{label}} other {an operator}}, {how, select, app {in the app} sms {by SMS} missedCall {by missed call} voiceMenu {from the phone menu} other {on an alert call}}}}",
-  "switch.creditedByCurrent":
-    "{mine, select, yes {Your ON} other {The ON}}: the motor is running (its current shows it); the box did not confirm it.",
+    "\n{statusSource, select, currentAfterCommand {{you, select, 1 {Your ON} other {The ON}}: the motor is running (its current shows it); the box did not confirm it.\n} other {}}Started by: {how, select, schedule {a schedule} powerWindow {a power window} other {{you, select, 1 {you} other {{role, select, owner {the owner} other {{label}}}}}, {how, select, app {in the app} sms {by SMS} missedCall {by missed call} voiceMenu {from the phone menu} other {on an alert call}}}}",
   "power.startSurge":
     "Start-up surge: a motor draws several times its current for its first few seconds. The running reading follows shortly.",
   "healthLine.label": "Box condition",

@@ -683,9 +683,7 @@ export const hi: Record<MessageKey, string> = {
   "switch.runningFor": "{duration} से चल रही है",
   "switch.stopsAt": "{time} पर बंद होगी",
   "switch.startedBy":
-    "किसने: {how, select, schedule {शेड्यूल} powerWindow {बिजली-समय} other {{who, select, you {आप} owner {मालिक} named {{label}} other {चलाने वाले}}, {how, select, app {ऐप से} sms {SMS से} missedCall {मिस्ड कॉल से} voiceMenu {फ़ोन मेनू से} other {अलर्ट कॉल से}}}}",
-  "switch.creditedByCurrent":
-    "{mine, select, yes {आपका चालू आदेश} other {चालू आदेश}}: मोटर चल रही है (करंट से पता चला), डिवाइस की पुष्टि नहीं आई।",
+    "\n{statusSource, select, currentAfterCommand {{you, select, 1 {आपका चालू आदेश} other {चालू आदेश}}: मोटर चल रही है (करंट से पता चला), डिवाइस की पुष्टि नहीं आई।\n} other {}}किसने: {how, select, schedule {शेड्यूल} powerWindow {बिजली-समय} other {{you, select, 1 {आप} other {{role, select, owner {मालिक} other {{label}}}}}, {how, select, app {ऐप से} sms {SMS से} missedCall {मिस्ड कॉल से} voiceMenu {फ़ोन मेनू से} other {अलर्ट कॉल से}}}}",
   "power.startSurge": "चालू होते समय का करंट: शुरू के कुछ सेकंड मोटर कई गुना करंट लेती है। चलने की रीडिंग थोड़ी देर में आएगी।",
   "healthLine.label": "डिवाइस की हालत",
   "healthLine.online": "डिवाइस जुड़ा है",

@@ -136,16 +136,16 @@ export function runStarterOf(origin: CommandOrigin, ownerId: number | null): Run
   switch (origin.by) {
     case "app":
       return origin.role === undefined
-        ? { how: "app", userId: ownerId, role: "owner", label: null }
-        : { how: "app", userId: origin.userId ?? null, role: origin.role, label: origin.label ?? null };
+        ? { how: "app", userId: ownerId, role: "owner", label: "" }
+        : { how: "app", userId: origin.userId ?? null, role: origin.role, label: origin.label ?? "" };
     case "phone":
-      return { how: origin.via, userId: origin.userId, role: origin.role, label: origin.label };
+      return { how: origin.via, userId: origin.userId, role: origin.role, label: origin.label ?? "" };
     case "call":
-      return { how: "call", userId: origin.userId, role: origin.role, label: origin.label };
+      return { how: "call", userId: origin.userId, role: origin.role, label: origin.label ?? "" };
     case "schedule":
-      return { how: "schedule", userId: null, role: null, label: null };
+      return { how: "schedule", userId: null, role: null, label: "" };
     case "powerWindow":
-      return { how: "powerWindow", userId: null, role: null, label: null };
+      return { how: "powerWindow", userId: null, role: null, label: "" };
     case "scheduleOff":
     case "timedOff":
     case "powerWindowEnd":

@@ -276,7 +276,7 @@ describe("who started the run", () => {
   });
 
   it("names each way an ON is asked for; an app tap on a pump only its owner uses is the owner's", () => {
-    expect(runStarterOf({ by: "app" }, 3)).toEqual({ how: "app", userId: 3, role: "owner", label: null });
+    expect(runStarterOf({ by: "app" }, 3)).toEqual({ how: "app", userId: 3, role: "owner", label: "" });
     expect(runStarterOf({ by: "app", userId: 7, role: "operator", label: "राजू" }, 3)).toEqual({
       how: "app",
       userId: 7,
@@ -289,7 +289,7 @@ describe("who started the run", () => {
       how: "schedule",
       userId: null,
       role: null,
-      label: null,
+      label: "",
     });
     expect(runStarterOf({ by: "server", reason: "safety" }, 3)).toBeNull();
   });

@@ -32,7 +32,6 @@ type Status = {
   deviceStatus: "online" | "offline";
   lastSeenAt: number | null;
   pendingCommand: PumpState["pendingCommand"];
-  startedBy?: PumpState["startedBy"];
   faults: PumpState["faults"];
   cooldownUntil: number;
   powerData: { current: number; wattage: number };
@@ -134,7 +133,13 @@ describe("a lost ack", () => {
       powerData: { current: 9.1 },
       faults: [],
       pendingCommand: null,
-      startedBy: { how: "app", userId: farmer.user.id, role: "owner" },
+    });
+    // The page hears who started it (the pump state, not the status API).
+    expect((await hubStub(farmer.device.deviceId).getSnapshot()).pump.startedBy).toEqual({
+      how: "app",
+      userId: farmer.user.id,
+      role: "owner",
+      label: "",
     });
     // The run counts from the tap, not from the reading that showed it.
     expect(status.statusSince).toBeGreaterThanOrEqual(tappedAt);
@@ -172,9 +177,9 @@ describe("a lost ack", () => {
     expect(status).toMatchObject({
       status: "on",
       statusSource: "readings",
-      startedBy: null,
       faults: [{ kind: "runningWithoutCommand", since: status.statusSince }],
     });
+    expect((await hubStub(farmer.device.deviceId).getSnapshot()).pump.startedBy).toBeNull();
     expect(await motorLogLines(farmer.device.deviceId)).toEqual([
       ["other", "Motor ON from the app: the box did not confirm it (the motor may be running)."],
       ["on", "Motor is running without a confirmed command (9.1 A)."],

@@ -50,7 +50,6 @@ export async function motorStatusOf(env: Env, device: DeviceRow): Promise<z.inpu
     powerData: snapshot.powerData,
     powerDataAt: pump.powerDataAt,
     stopsAt: pump.stopsAt,
-    startedBy: pump.startedBy,
     healthLogs: snapshot.health,
     motorConfig: motorConfigOf(device),
   };

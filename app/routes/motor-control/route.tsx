@@ -11,7 +11,6 @@ import {
   FaultBanners,
   PumpStatusLine,
   RunLine,
-  RunStarterLine,
   secondsUntilOn,
   statusWord,
   useHubClock,
@@ -152,8 +151,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             ) : (
               <>
                 <PumpStatusLine pump={pump} now={now} />
-                <RunLine pump={pump} now={now} />
-                <RunStarterLine pump={pump} viewerId={loaderData.viewerId} />
+                <RunLine pump={pump} now={now} viewerId={loaderData.viewerId} />
               </>
             )}
             {loaderData.may.switch ? (
