@@ -70,6 +70,7 @@ export class MotorCommands extends Room<CommandRooms> {
       source: commandSourceOf(command.origin),
       origin: command.origin,
       sentAt: now,
+      from: state.current.motor.status,
       state: "sent",
       ...(run ? { scheduleRun: { scheduleId: run.scheduleId, runKey: run.runKey } } : {}),
     };

@@ -121,10 +121,13 @@ export function afterRestart(state: HubState, now: number): HubState | null {
 /**
  * When the run an ON the box now shows began: the tap's time for an ON whose answer was lost
  * (or came late) within UNANSWERED_ON_CREDIT_MS, so a run is counted from when it was asked for
- * and not from the report that proved it; else undefined (now).
+ * and not from the report that proved it; else undefined (now). Only an ON that left while the
+ * hub believed the motor OFF started the run: one sent to a motor already running (or that may
+ * have been) proves nothing by the current that follows.
  */
 export function runStartOf(command: PendingSwitch, now: number): number | undefined {
-  return command.relay === "on" && now - command.sentAt <= UNANSWERED_ON_CREDIT_MS ? command.sentAt : undefined;
+  const started = command.relay === "on" && command.from === "off";
+  return started && now - command.sentAt <= UNANSWERED_ON_CREDIT_MS ? command.sentAt : undefined;
 }
 
 /**

@@ -40,6 +40,12 @@ export type PendingSwitch = {
   /** Who asked, in detail (the schedule, the server's reason): it goes into the motor log. */
   origin: CommandOrigin;
   sentAt: number;
+  /**
+   * What the hub believed about the motor as it left: only an ON sent to a motor believed OFF
+   * can be credited with a run its answer did not confirm (pump-model.ts runStartOf). Absent in
+   * what older hubs stored: never credited.
+   */
+  from?: MotorStatus;
   state: "sent" | "unanswered";
   /** A schedule's run: its outcome is recorded when the box confirms, even late. */
   scheduleRun?: { scheduleId: number; runKey: string };

@@ -294,3 +294,22 @@ describe("who started the run", () => {
     expect(runStarterOf({ by: "server", reason: "safety" }, 3)).toBeNull();
   });
 });
+
+describe("an ON whose answer was lost, and current that shows the motor running", () => {
+  it("credits the ON that left while the motor was believed OFF, not one sent to a motor that ran already", async () => {
+    const credited = await withRooms(async ({ hub, commands }) => {
+      const answers: boolean[] = [];
+      for (const from of ["off", "on", "unknown", undefined] as const) {
+        hub.state.save({
+          motor: { status: "unknown", since: NOW, source: "noAnswer" },
+          pendingSwitch: { ...pending, sentAt: Date.now() - 6_000, state: "unanswered", ...(from ? { from } : {}) },
+        });
+        answers.push(await commands.creditUnansweredOn(Date.now()));
+      }
+      return answers;
+    });
+    // An ON to a running motor, to one nobody could vouch for, or one an older hub stored without
+    // saying: the current proves nothing about it, and stays news.
+    expect(credited).toEqual([true, false, false, false]);
+  });
+});
