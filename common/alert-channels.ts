@@ -20,6 +20,14 @@ export const PHONE_ALERT_KINDS = [
 ] as const;
 export type PhoneAlertKind = (typeof PHONE_ALERT_KINDS)[number];
 
+/**
+ * What an alert's SMS or call can be about, as deliveries are kept: a phone kind, or
+ * `backOnline`, the SMS that follows an "offline while ON" alert when the box is back, sent to
+ * whoever that alert reached (it has no channel of its own to choose).
+ */
+export const DELIVERY_KINDS = [...PHONE_ALERT_KINDS, "backOnline"] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+
 export const ALERT_CHANNELS = ["app", "sms", "call"] as const;
 export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 
@@ -72,8 +80,16 @@ export const CALL_KEY_LIFETIME_MS = 10 * 60_000;
 /** What fills an alert's SMS and call: the pump's name, and the time it is about (a box's last word, a schedule's). */
 export type PhoneAlertValues = { pumpName: string; time?: string };
 
-/** The key that stops the motor on an alert's call. */
+/** The key that stops the motor on an alert's call (or, on a call about a stopped motor, tells its state). */
 export const STOP_KEY = "1";
+
+/**
+ * The kinds whose motor is already stopped when the call is placed (the box tripped it, holds it
+ * off, or the power just came back with the relay open): their call offers the key to hear the
+ * motor's state, not to stop it. The others may leave it running (offline, a missed schedule,
+ * the box opened, its cable cut) and offer the stop.
+ */
+export const MOTOR_STOPPED_KINDS: readonly PhoneAlertKind[] = ["dryRun", "phaseFault", "voltageTrip", "powerBack"];
 
 /** The phone kind an alert is, or null for one that stays in the app (overcurrent, phase back, ...). */
 export function phoneAlertKindOf(alert: PumpAlert): PhoneAlertKind | null {
@@ -87,7 +103,8 @@ export function phoneAlertKindOf(alert: PumpAlert): PhoneAlertKind | null {
     case "power":
       return alert.state === "back" ? "powerBack" : null;
     case "offlineWhileOn":
-      return "offlineWhileOn";
+      // Back online is no call: worker/alerts/phone-alerts.ts sends its SMS to whoever the alert reached.
+      return alert.backOf === undefined ? "offlineWhileOn" : null;
     case "schedule":
       return alert.outcome === "done" ? null : "scheduleMissed";
     case "theft":

@@ -26,7 +26,11 @@ export type Alert =
   | { kind: "voltage"; breach: "underVoltage" | "overVoltage" | "voltageUnbalance"; voltages: number[] | null }
   | { kind: "phase"; state: "fault" | "ok"; detail: string | null }
   | { kind: "power"; state: "lost" | "back" }
-  | { kind: "offlineWhileOn"; lastSeenAt: number | null }
+  /**
+   * The box gone for OFFLINE_ALERT_GRACE_MS while the motor ran; `backOf`: it is back, and this
+   * follows the alert raised as that event (its SMS go to whoever that one reached).
+   */
+  | { kind: "offlineWhileOn"; lastSeenAt: number | null; backOf?: string }
   | { kind: "runningWithoutCommand"; current: number }
   /** The box's enclosure opened, or its cable cut while the motor ran (docs/device-protocol.md §7). */
   | { kind: "theft"; cause: "tamper" | "cableCut" }

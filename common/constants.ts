@@ -19,6 +19,14 @@ export const ADMIN_AUDIT_MAX_PAGE_SIZE = 100;
 export const DEVICE_ACK_TIMEOUT_MS = 5_000;
 
 /**
+ * An ON whose answer was lost is still that person's run when the box shows the motor running
+ * (its current, its relay stated) within this long of the tap: the ack's 5 s, then room for a
+ * watched box's reading every 5 s or an unwatched one's report of the change, and a slow link.
+ * Later, a running motor is nobody's command and raises the alarm (docs/pump-state.md).
+ */
+export const UNANSWERED_ON_CREDIT_MS = DEVICE_ACK_TIMEOUT_MS + 25_000;
+
+/**
  * A device that has sent nothing for this long sends the text frame "ping"; the hub answers
  * "pong" without waking (WebSocket auto-response). Long on purpose: a heartbeat costs roughly
  * 280 bytes on the SIM once TLS and TCP are counted (docs/device-protocol.md, "Data cost").
@@ -26,6 +34,12 @@ export const DEVICE_ACK_TIMEOUT_MS = 5_000;
 export const DEVICE_HEARTBEAT_INTERVAL_MS = 240_000;
 /** A device silent for two heartbeats plus slack is marked offline. */
 export const DEVICE_OFFLINE_AFTER_MS = 2 * DEVICE_HEARTBEAT_INTERVAL_MS + 60_000;
+/**
+ * A box gone while its motor ran is called about only once it has stayed gone this long: a link
+ * that stalls for seconds (a SIM changing towers, a restart) is back well within it, and a call
+ * at night for that is worse than no call. Back after the alert went, "back online" follows.
+ */
+export const OFFLINE_ALERT_GRACE_MS = 90_000;
 /** While a browser watches, the device reports power this often, which also proves it is alive. */
 export const WATCHED_POWER_INTERVAL_MS = 5_000;
 /**

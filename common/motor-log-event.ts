@@ -126,7 +126,8 @@ export const motorLogEventSchema = z.discriminatedUnion("kind", [
     kind: z.literal("switched"),
     relay,
     origin: commandOriginSchema,
-    confirmed: z.enum(["inTime", "late", "onReconnect"]),
+    /** `byCurrent`: an ON whose answer was lost, shown running soon after by its current. */
+    confirmed: z.enum(["inTime", "late", "onReconnect", "byCurrent"]),
   }),
   /** A command got no answer (`noAnswer`) or the box dropped first (`linkLost`): the motor may be running. */
   z.object({

@@ -28,6 +28,11 @@ export const boxStatusSources = [
   "event",
   /** Current flowed while the hub believed the motor OFF or did not know. */
   "readings",
+  /**
+   * Current flowed (or the box stated its relay ON) soon after an ON whose answer was lost
+   * (within UNANSWERED_ON_CREDIT_MS of its tap): the run is that ON's, counted from the tap.
+   */
+  "currentAfterCommand",
 ] as const;
 
 /** What set the current status. */
@@ -56,6 +61,18 @@ export const pendingCommandSchema = z.object({
 });
 
 const since = z.number();
+
+/**
+ * Who started the run the motor is on (docs/pump-state.md): how they asked and, for a person,
+ * their account, whether they own the pump or operate it, and the owner's name for an operator
+ * ("" without one; a schedule's and a power window's are null, null and "").
+ */
+export type RunStarter = {
+  how: "app" | "sms" | "missedCall" | "voiceMenu" | "call" | "schedule" | "powerWindow";
+  userId: number | null;
+  role: "owner" | "operator" | null;
+  label: string;
+};
 
 /** Conditions a farmer must see until they clear; `since` in ms since the epoch. */
 export const faultSchema = z.discriminatedUnion("kind", [
@@ -104,6 +121,13 @@ export const pumpStateSchema = z.object({
    * from states an older page kept: none known.
    */
   stopsAt: z._default(z.nullable(z.number()), null),
+  /**
+   * While ON: who started this run, by the command that started it; null when no command of a
+   * person or a schedule did (a hand at the starter, a run the hub could not attribute). Absent
+   * from states an older page kept: not known.
+   */
+  // Read as it comes: the hub made it, the page only words it, and a check costs bytes on the phone.
+  startedBy: z._default(z.nullable(z.custom<RunStarter>()), null),
   /** The hub's clock when this was built: pages count down and age against it, not their own. */
   at: z.number(),
 });

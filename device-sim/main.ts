@@ -9,7 +9,7 @@
 // Faults: --fault dryRun@30 (at 30 s; repeatable), or type a fault name and Enter while it
 // runs: dryRun overCurrent noLoad normal phaseLoss phaseRestore powerCut powerRestore tamper
 // tamperClose lowVoltage highVoltage unbalancedVoltage normalVoltage networkDrop goSilent slowAck
-// noAck ackNormally corruptDownload ignoreProtection. `status` prints the devices.
+// noAck ackNormally corruptDownload ignoreProtection contactorWelded contactorFreed. `status` prints the devices.
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { type DeviceKind, deviceKindSchema } from "../common/device-protocol.ts";

@@ -96,6 +96,8 @@ export const FAULTS = [
   "ackNormally",
   "corruptDownload",
   "ignoreProtection",
+  "contactorWelded",
+  "contactorFreed",
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -148,6 +150,11 @@ export class SimulatedDevice extends EventEmitter {
   corruptDownloads = false;
   /** A broken box that does not trip: lets tests prove the hub's safety net. */
   protectionDisabled = false;
+  /**
+   * The starter's contactor welded shut: the motor runs whatever the box's relay says, so its
+   * current is a motor nobody's command explains (lets tests raise "running without a command").
+   */
+  contactorWelded = false;
   /**
    * The link is dead but nobody closed it (a SIM that lost coverage): nothing the box sends
    * arrives, heartbeats included, until the connection is replaced.
@@ -315,6 +322,16 @@ export class SimulatedDevice extends EventEmitter {
         return;
       case "corruptDownload":
         this.corruptDownloads = true;
+        return;
+      case "contactorWelded":
+        this.contactorWelded = true;
+        this.relayOnAt ??= Date.now();
+        this.reportPower();
+        return;
+      case "contactorFreed":
+        this.contactorWelded = false;
+        if (this.relay === "off") this.relayOnAt = null;
+        this.reportPower();
         return;
       case "ignoreProtection":
         this.protectionDisabled = true;
@@ -515,7 +532,7 @@ export class SimulatedDevice extends EventEmitter {
   private openRelay(): void {
     if (this.relay === "off") return;
     this.relay = "off";
-    this.relayOnAt = null;
+    if (!this.contactorWelded) this.relayOnAt = null;
     this.breachSince = null;
     clearInterval(this.protectionTimer);
     this.log("relay OFF");

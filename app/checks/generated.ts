@@ -19,7 +19,7 @@ const motorLogEntry = object({ id: int, action: motorLogAction, logMessage: stri
 const relayState = oneOf("on", "off");
 const connectionType = oneOf("wifi", "sim");
 const healthData = object({ uptime: nullable(number), signal: nullable(number), relay: relayState, chipId: nullable(string), imei: nullable(string), mqtt: oneOf("connected", "disconnected"), sim: nullable(string), version: nullable(string), connection: nullable(connectionType), reportedAt: nullable(string) });
-const statusSource = oneOf("none", "ack", "lateAck", "relayFrame", "hello", "health", "event", "readings", "noAnswer", "linkLost");
+const statusSource = oneOf("none", "ack", "lateAck", "relayFrame", "hello", "health", "event", "readings", "currentAfterCommand", "noAnswer", "linkLost");
 const commandSource = oneOf("app", "schedule", "server");
 const pendingCommand = object({ action: relayState, source: commandSource, sentAt: number, state: oneOf("sent", "unanswered") });
 const phase = oneOf("R", "Y", "B");
@@ -32,7 +32,7 @@ const fault = tagged("kind", [
   [["runningWithoutCommand"], object({ kind: oneOf("runningWithoutCommand"), since: number })],
   [["noCurrent"], object({ kind: oneOf("noCurrent"), since: number })],
 ]);
-const pumpState = object({ status: motorStatus, statusSince: number, statusSource: statusSource, deviceStatus: oneOf("online", "offline"), lastSeenAt: nullable(number), pendingCommand: nullable(pendingCommand), cooldownUntil: number, faults: array(fault), powerDataAt: nullable(number), stopsAt: withDefault(nullable(number), null), at: number });
+const pumpState = object({ status: motorStatus, statusSince: number, statusSource: statusSource, deviceStatus: oneOf("online", "offline"), lastSeenAt: nullable(number), pendingCommand: nullable(pendingCommand), cooldownUntil: number, faults: array(fault), powerDataAt: nullable(number), stopsAt: withDefault(nullable(number), null), startedBy: withDefault(nullable(anything), null), at: number });
 const initialDataMessage = object({ type: oneOf("initialData"), motorStatus: motorStatus, deviceStatus: deviceStatus, powerData: powerData, lastLogs: array(motorLogEntry), phaseFault: boolean, health: nullable(healthData), debug: boolean, pump: pumpState });
 const motorStatusUpdateMessage = object({ type: oneOf("motorStatusUpdate"), status: motorStatus });
 const pumpStateMessage = object({ type: oneOf("pumpState"), pump: pumpState });

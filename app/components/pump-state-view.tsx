@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import { formatDuration, formatNumber, formatSince, formatVoltages, relativeAge } from "../../common/i18n/format.ts";
 import type { Fault, MotorStatus, PumpState } from "../../common/pump-state.ts";
-import { type MessageKey, useLanguage, useT } from "../i18n/i18n.ts";
+import { type MessageKey, type MessageValues, useLanguage, useT } from "../i18n/i18n.ts";
 import { AlertIcon } from "./icons.tsx";
 
 /**
@@ -88,10 +88,11 @@ export function PumpStatusLine({ pump, now }: { pump: PumpState; now: number }) 
 
 /**
  * Under the state of a running motor: how long it has run, and when a timed run (a schedule's
- * "ON for N minutes", a power window) will stop it: "47 मिनट से चल रही है · 6:45 पर बंद होगी".
- * While ON, `statusSince` is when the run began; both on the hub's clock.
+ * "ON for N minutes", a power window) will stop it: "47 मिनट से चल रही है · 6:45 पर बंद होगी";
+ * then who started it (the pump state's `startedBy`). While ON, `statusSince` is when the run
+ * began; both on the hub's clock.
  */
-export function RunLine({ pump, now }: { pump: PumpState; now: number }) {
+export function RunLine({ pump, now, viewerId }: { pump: PumpState; now: number; viewerId: number }) {
   const t = useT();
   const language = useLanguage();
   if (pump.deviceStatus !== "online" || pump.status !== "on") return null;
@@ -99,6 +100,7 @@ export function RunLine({ pump, now }: { pump: PumpState; now: number }) {
   // Whole minutes once past the first: a line that ticks every second draws the eye for nothing.
   const duration = formatDuration(seconds < 60 ? seconds : seconds - (seconds % 60), language);
   const stops = pump.stopsAt === null ? null : t("switch.stopsAt", { time: formatSince(pump.stopsAt, language, now) });
+  const by = pump.startedBy;
   // Each part kept whole: a narrow screen breaks the line between them, not inside one.
   return (
     <p className="run-line" data-testid="run-line" data-stops-at={pump.stopsAt ?? undefined}>
@@ -109,6 +111,15 @@ export function RunLine({ pump, now }: { pump: PumpState; now: number }) {
           <span>{stops}</span>
         </>
       )}
+      {/* Who started it, on its own line ("किसने: राजू, SMS से"; `viewerId` is "you"), after, for an
+       ON whose answer was lost but whose current showed it running, that calmly: the hub
+       credited the tap. The text starts with its line break (the line is white-space: pre-line). */}
+      {by &&
+        t("switch.startedBy", {
+          ...(pump as unknown as MessageValues),
+          ...(by as MessageValues),
+          you: +(by.userId === viewerId),
+        })}
     </p>
   );
 }

@@ -21,6 +21,7 @@ export function noDeviceSnapshot(now: number): HubSnapshot {
       faults: [],
       powerDataAt: null,
       stopsAt: null,
+      startedBy: null,
       at: now,
     },
   };

@@ -12,7 +12,9 @@ import type { PumpState } from "../../common/pump-state.ts";
  * is when the run began, which is where the hub counts its grace from.
  */
 export function showsStartUpSurge(pump: PumpState, now: number): boolean {
-  if (pump.status !== "on") return false;
+  // A run the hub credited from its current (an ON whose answer was lost) was proven by a reading
+  // at least the ack's 5 s after the tap: the surge (about 1.5 s) is over, the reading is running.
+  if (pump.status !== "on" || pump.statusSource === "currentAfterCommand") return false;
   const graceEnds = pump.statusSince + PROTECTION_STARTUP_GRACE_MS;
   if (now < graceEnds) return true;
   return pump.powerDataAt !== null && pump.powerDataAt >= pump.statusSince && pump.powerDataAt < graceEnds;

@@ -260,6 +260,8 @@ export const en = {
   "push.powerBack.body": "Mains power is back at the pump. The motor stays OFF until someone switches it ON.",
   "push.offlineWhileOn.title": "Device offline, motor was ON",
   "push.offlineWhileOn.body": "The device stopped answering at {time} while the motor was ON. It may still be running.",
+  "push.backOnline.title": "Back online",
+  "push.backOnline.body": "The pump's box is back online. See the motor's state in the app.",
   "push.runningWithoutCommand.title": "Motor running without a command",
   "push.runningWithoutCommand.body":
     "The motor draws {current} A although nobody switched it ON from the app. Check the starter.",
@@ -594,7 +596,7 @@ export const en = {
   // Motor logs (common/i18n/motor-log.ts): one message per kind of common/motor-log-event.ts.
   // The English ones are the sentences the hub wrote before logs had kinds, word for word.
   "log.switched":
-    "Motor turned {relay, select, on {ON} other {OFF}} {origin}{byServer, select, yes {.} other {}}{confirmed, select, late { (confirmed late)} onReconnect { (confirmed when the box reconnected)} other {}}",
+    "Motor turned {relay, select, on {ON} other {OFF}} {origin}{byServer, select, yes {.} other {}}{confirmed, select, late { (confirmed late)} onReconnect { (confirmed when the box reconnected)} byCurrent { (running, as its current shows; the box did not confirm it)} other {}}",
   "log.unconfirmed":
     "Motor {relay, select, on {ON} other {OFF}} {origin}: {why, select, linkLost {the box went offline before confirming it} other {the box did not confirm it}} ({relay, select, on {the motor may be running} other {the motor may still be running}}).",
   "log.origin.app": "from the app",
@@ -722,6 +724,8 @@ export const en = {
   "switch.stateOff": "The motor is off",
   "switch.runningFor": "running for {duration}",
   "switch.stopsAt": "stops at {time}",
+  "switch.startedBy":
+    "\n{statusSource, select, currentAfterCommand {{you, select, 1 {Your ON} other {The ON}}: the motor is running (its current shows it); the box did not confirm it.\n} other {}}Started by: {how, select, schedule {a schedule} powerWindow {a power window} other {{you, select, 1 {you} other {{role, select, owner {the owner} other {{label}}}}}, {how, select, app {in the app} sms {by SMS} missedCall {by missed call} voiceMenu {from the phone menu} other {on an alert call}}}}",
   "power.startSurge":
     "Start-up surge: a motor draws several times its current for its first few seconds. The running reading follows shortly.",
   "healthLine.label": "Box condition",

@@ -248,6 +248,8 @@ export const hi: Record<MessageKey, string> = {
   "push.powerBack.body": "पंप पर बिजली वापस आ गई। कोई चालू न करे तब तक मोटर बंद रहेगी।",
   "push.offlineWhileOn.title": "डिवाइस ऑफ़लाइन, मोटर चालू थी",
   "push.offlineWhileOn.body": "डिवाइस ने {time} पर जवाब देना बंद किया, तब मोटर चालू थी। हो सकता है वह अभी भी चल रही हो।",
+  "push.backOnline.title": "फिर जुड़ गया",
+  "push.backOnline.body": "पंप का डिवाइस फिर जुड़ गया। मोटर का हाल ऐप में देखें।",
   "push.runningWithoutCommand.title": "मोटर चल रही है, पुष्टि नहीं हुई",
   "push.runningWithoutCommand.body":
     "मोटर {current} A करंट ले रही है, पर डिवाइस ने उसे चालू करने के किसी आदेश की पुष्टि नहीं की। स्टार्टर देखें।",
@@ -578,7 +580,7 @@ export const hi: Record<MessageKey, string> = {
   "error.home": "होम पेज पर जाएँ",
   // मोटर लॉग (common/i18n/motor-log.ts): common/motor-log-event.ts के हर प्रकार का एक संदेश।
   "log.switched":
-    "मोटर {relay, select, on {चालू} other {बंद}} की गई {origin}{confirmed, select, late { (देर से पुष्टि)} onReconnect { (दोबारा जुड़ने पर पुष्टि)} other {}}",
+    "मोटर {relay, select, on {चालू} other {बंद}} की गई {origin}{confirmed, select, late { (देर से पुष्टि)} onReconnect { (दोबारा जुड़ने पर पुष्टि)} byCurrent { (करंट से पता चला कि मोटर चल रही है, डिवाइस की पुष्टि नहीं आई)} other {}}",
   "log.unconfirmed":
     "मोटर {relay, select, on {चालू} other {बंद}} करने का आदेश {origin}: {why, select, linkLost {पुष्टि से पहले डिवाइस ऑफ़लाइन हो गया} other {डिवाइस ने पुष्टि नहीं की}} ({relay, select, on {मोटर चल रही हो सकती है} other {मोटर अब भी चल रही हो सकती है}})।",
   "log.origin.app": "(ऐप से)",
@@ -704,6 +706,8 @@ export const hi: Record<MessageKey, string> = {
   "switch.stateOff": "मोटर बंद है",
   "switch.runningFor": "{duration} से चल रही है",
   "switch.stopsAt": "{time} पर बंद होगी",
+  "switch.startedBy":
+    "\n{statusSource, select, currentAfterCommand {{you, select, 1 {आपका चालू आदेश} other {चालू आदेश}}: मोटर चल रही है (करंट से पता चला), डिवाइस की पुष्टि नहीं आई।\n} other {}}किसने: {how, select, schedule {शेड्यूल} powerWindow {बिजली-समय} other {{you, select, 1 {आप} other {{role, select, owner {मालिक} other {{label}}}}}, {how, select, app {ऐप से} sms {SMS से} missedCall {मिस्ड कॉल से} voiceMenu {फ़ोन मेनू से} other {अलर्ट कॉल से}}}}",
   "power.startSurge": "चालू होते समय का करंट: शुरू के कुछ सेकंड मोटर कई गुना करंट लेती है। चलने की रीडिंग थोड़ी देर में आएगी।",
   "healthLine.label": "डिवाइस का हाल",
   "healthLine.online": "डिवाइस जुड़ा है",

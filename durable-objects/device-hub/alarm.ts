@@ -38,7 +38,7 @@ export async function runAlarm(rooms: HubRooms, now: number): Promise<void> {
 }
 
 async function runTimer(rooms: HubRooms, name: string, now: number): Promise<void> {
-  const { hub, link, ota, settings, power, browsers, theft } = rooms;
+  const { hub, link, ota, settings, power, browsers, theft, offlineAlert } = rooms;
   switch (name) {
     case TIMERS.liveness:
       await link.checkLiveness(now);
@@ -59,6 +59,9 @@ async function runTimer(rooms: HubRooms, name: string, now: number): Promise<voi
       return;
     case TIMERS.supplyCut:
       await theft.compareWithFeeder();
+      return;
+    case TIMERS.offlineAlert:
+      offlineAlert.raiseIfStillGone();
       return;
     default:
       hub.logError(`unknown timer ${name}`);

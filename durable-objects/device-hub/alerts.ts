@@ -13,8 +13,11 @@ export class HubAlerts extends Room {
    * gets it is read from D1 when it is sent, not from the hub's copy of owner and members, so
    * an operator invited a moment ago gets it and one removed a moment ago does not. The id makes
    * the event one: its SMS and calls are claimed in D1 under it, once per person and channel.
+   * Returns that id, for an alert that a later one follows up (back online).
    */
-  raise(alert: PumpAlert): void {
-    this.hub.ctx.waitUntil(deliverPumpAlert(this.hub.env, this.hub.deviceId, alert, crypto.randomUUID()));
+  raise(alert: PumpAlert): string {
+    const eventId = crypto.randomUUID();
+    this.hub.ctx.waitUntil(deliverPumpAlert(this.hub.env, this.hub.deviceId, alert, eventId));
+    return eventId;
   }
 }

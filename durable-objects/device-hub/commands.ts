@@ -21,6 +21,8 @@ import {
   LINK_LOST,
   NO_CONFIRMATION,
   OFFLINE,
+  runStarterOf,
+  runStartOf,
   type StatedHow,
   settledSince,
   stated,
@@ -68,6 +70,7 @@ export class MotorCommands extends Room<CommandRooms> {
       source: commandSourceOf(command.origin),
       origin: command.origin,
       sentAt: now,
+      from: state.current.motor.status,
       state: "sent",
       ...(run ? { scheduleRun: { scheduleId: run.scheduleId, runKey: run.runKey } } : {}),
     };
@@ -159,19 +162,21 @@ export class MotorCommands extends Room<CommandRooms> {
   /**
    * The one place the hub's belief about the motor changes. `log` is written when the status
    * changed, or whenever `logAlways` (a confirmed command is logged even if it changed nothing).
+   * `since`: when a run the status starts began, if not now (an ON's tap, runStartOf).
    */
   async setMotor(
     status: MotorStatus,
     source: StatusSource,
     log: MotorLogLine | null,
-    options: { logAlways?: boolean } = {},
+    options: { logAlways?: boolean; since?: number | undefined } = {},
   ): Promise<void> {
     const { state, sockets, timers, meter } = this.hub;
     const previous = state.current.motor;
     const changed = previous.status !== status;
     const now = Date.now();
-    const changes = beliefChange(state.current, status, source, now);
+    const changes = beliefChange(state.current, status, source, now, options.since);
     if (changes) state.save(changes);
+    this.#followStarter(status, changed, log);
     this.rooms.usage.follow(now);
     meter.step("ackHandling");
     if (changed) {
@@ -194,6 +199,46 @@ export class MotorCommands extends Room<CommandRooms> {
   }
 
   /**
+   * Who started the run: the person or schedule whose ON the box confirmed when it starts the
+   * run (or names a run nobody was credited with yet); nobody once the motor is OFF. A status
+   * of `unknown` keeps it: an OFF without an answer leaves the same run going.
+   */
+  #followStarter(status: MotorStatus, changed: boolean, log: MotorLogLine | null): void {
+    const { state } = this.hub;
+    if (status === "off") {
+      state.save({ startedBy: null });
+      return;
+    }
+    const event = log?.event;
+    if (status !== "on" || event?.kind !== "switched" || event.relay !== "on") return;
+    if (!changed && state.current.startedBy !== null) return;
+    state.save({ startedBy: runStarterOf(event.origin, state.current.owner?.userId ?? null) });
+  }
+
+  /**
+   * Current proves the motor runs while the hub does not believe it ON. When a person's (or a
+   * schedule's) ON went unanswered within UNANSWERED_ON_CREDIT_MS, the run is theirs: ON from
+   * the current, counted from the tap, logged as their switch, and no alarm. True when credited;
+   * false leaves it to the caller to raise the alarm: an ON nobody asked for is still news.
+   */
+  async creditUnansweredOn(now: number): Promise<boolean> {
+    const { state } = this.hub;
+    const pending = state.current.pendingSwitch;
+    if (pending?.state !== "unanswered" || this.#switchesInFlight.has(pending.id)) return false;
+    const since = runStartOf(pending, now);
+    if (since === undefined) return false;
+    state.save({ pendingSwitch: null });
+    await this.setMotor(
+      "on",
+      "currentAfterCommand",
+      { action: "on", event: { kind: "switched", relay: "on", origin: pending.origin, confirmed: "byCurrent" } },
+      { logAlways: true, since },
+    );
+    if (pending.scheduleRun) this.rooms.book.confirmedLate(pending.scheduleRun, pending.relay);
+    return true;
+  }
+
+  /**
    * The box stated its relay without being asked (hello, relay frame, health): believed. A
    * command whose answer was lost is settled by it: carried out if the relay is as asked.
    */
@@ -207,7 +252,7 @@ export class MotorCommands extends Room<CommandRooms> {
           relay,
           source,
           { action: relay, event: { kind: "switched", relay, origin: pending.origin, confirmed } },
-          { logAlways: true },
+          { logAlways: true, since: runStartOf(pending, Date.now()) },
         );
         if (pending.scheduleRun) this.rooms.book.confirmedLate(pending.scheduleRun, pending.relay);
         return;
@@ -261,7 +306,7 @@ export class MotorCommands extends Room<CommandRooms> {
         action: ack.relay,
         event: { kind: "switched", relay: ack.relay, origin: command.origin, confirmed: late ? "late" : "inTime" },
       },
-      { logAlways: true },
+      { logAlways: true, since: late ? runStartOf(command, Date.now()) : undefined },
     );
     if (late && command.scheduleRun) this.rooms.book.confirmedLate(command.scheduleRun, command.relay);
   }

@@ -16,6 +16,7 @@ import { activateDevice } from "../../worker/db/plans.ts";
 import type { HubAlerts } from "./alerts.ts";
 import type { MotorCommands } from "./commands.ts";
 import { lastSignOfLife, livenessCheckAt, livenessLimit } from "./liveness.ts";
+import type { OfflineAlert } from "./offline-alert.ts";
 import type { FirmwareUpdates } from "./ota.ts";
 import { loadOwnerAndConfig } from "./owner.ts";
 import type { PumpView } from "./pump-view.ts";
@@ -35,6 +36,7 @@ export type DeviceLinkRooms = {
   commands: MotorCommands;
   ota: FirmwareUpdates;
   view: PumpView;
+  offlineAlert: OfflineAlert;
   alerts: HubAlerts;
   usage: Usage;
 };
@@ -147,6 +149,8 @@ export class DeviceLink extends Room<DeviceLinkRooms> {
     });
     if (watched) this.#sendWatch(ws, true);
     if (!before.online) sockets.broadcast({ type: "deviceStatusUpdate", deviceStatus: "online" });
+    // Back within the grace, nobody is called; after the alert went, "back online" follows it.
+    this.rooms.offlineAlert.onBack();
     if (state.current.phaseFault !== before.phaseFault) {
       sockets.broadcast({ type: state.current.phaseFault ? "phaseFaultDetected" : "phaseOk" });
       this.rooms.alerts.raise({
@@ -194,9 +198,9 @@ export class DeviceLink extends Room<DeviceLinkRooms> {
     sockets.broadcast({ type: "deviceStatusUpdate", deviceStatus: "offline" });
     // A run is counted up to the box's last word, not while nobody can see it.
     this.rooms.usage.follow(now);
-    // Offline is no news when the motor was OFF; while it ran, nobody can now stop it from here.
-    if (state.current.motor.status === "on")
-      this.rooms.alerts.raise({ kind: "offlineWhileOn", lastSeenAt: state.current.lastSeenAt });
+    // Offline is no news when the motor was OFF; while it ran, nobody can now stop it from here,
+    // which is news once the box has not come back within the grace (offline-alert.ts).
+    if (state.current.motor.status === "on") this.rooms.offlineAlert.hold(state.current.lastSeenAt, now);
     timers.delete(TIMERS.liveness);
     this.rooms.view.publish();
     await this.hub.copyToD1("presence", (db) =>

@@ -219,6 +219,8 @@ export class Protection extends Room<ProtectionRooms> {
     if (running && motor.status !== "on") {
       // An ON still waiting for its ack is settled by the ack, due within 5 s.
       if (pendingSwitch?.relay === "on" && this.rooms.commands.isInFlight(pendingSwitch.id)) return;
+      // A person's ON whose answer was lost moments ago: their run, said calmly, not an intruder.
+      if (await this.rooms.commands.creditUnansweredOn(now)) return;
       await this.rooms.commands.setMotor("on", "readings", {
         action: "on",
         event: { kind: "runningWithoutCommand", current },

@@ -1,7 +1,7 @@
 // The pump state model (docs/pump-state.md) as plain functions over the hub's state: what an
 // ON must wait for, how the belief about the motor changes, which faults a farmer must see and
 // what the hub vouches for. No sockets, no storage: commands.ts and pump-view.ts apply them.
-import { MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
+import { MOTOR_COOLDOWN_MS, UNANSWERED_ON_CREDIT_MS } from "../../common/constants.ts";
 import type { RelayState } from "../../common/device-protocol.ts";
 import type { HubFailure } from "../../common/hub-contract.ts";
 import type { CommandOrigin, HubFailureCode, MotorLogEvent } from "../../common/motor-log-event.ts";
@@ -12,6 +12,7 @@ import {
   type Fault,
   type MotorStatus,
   type PumpState,
+  type RunStarter,
   type StatusSource,
 } from "../../common/pump-state.ts";
 import { type HubState, type MotorBelief, type PendingSwitch, ZERO_POWER } from "./state.ts";
@@ -62,13 +63,14 @@ export function beliefChange(
   status: MotorStatus,
   source: StatusSource,
   now: number,
+  since = now,
 ): Partial<HubState> | null {
   const previous = state.motor;
   const changed = previous.status !== status;
   if (!changed && previous.source === source) return null;
-  const changes: Partial<HubState> = { motor: { status, since: changed ? now : previous.since, source } };
+  const changes: Partial<HubState> = { motor: { status, since: changed ? since : previous.since, source } };
   if (changed) {
-    changes.relayOnSince = status === "on" ? now : null;
+    changes.relayOnSince = status === "on" ? since : null;
     changes.breach = null;
     changes.noCurrent = null;
     // A start answers the last trip; its banner has nothing left to explain.
@@ -114,6 +116,49 @@ export function afterRestart(state: HubState, now: number): HubState | null {
     motor: { status: "unknown", since: now, source: "noAnswer" },
     relayOnSince: null,
   };
+}
+
+/**
+ * When the run an ON the box now shows began: the tap's time for an ON whose answer was lost
+ * (or came late) within UNANSWERED_ON_CREDIT_MS, so a run is counted from when it was asked for
+ * and not from the report that proved it; else undefined (now). Only an ON that left while the
+ * hub believed the motor OFF started the run: one sent to a motor already running (or that may
+ * have been) proves nothing by the current that follows.
+ */
+export function runStartOf(command: PendingSwitch, now: number): number | undefined {
+  const started = command.relay === "on" && command.from === "off";
+  return started && now - command.sentAt <= UNANSWERED_ON_CREDIT_MS ? command.sentAt : undefined;
+}
+
+/**
+ * Who a confirmed ON's origin names as the run's starter. An app tap on a pump only its owner
+ * uses does not name the person in its log ("from the app"): it is the owner's (`ownerId`).
+ * OFFs and the hub's own switches start no run.
+ */
+export function runStarterOf(origin: CommandOrigin, ownerId: number | null): RunStarter | null {
+  switch (origin.by) {
+    case "app":
+      return origin.role === undefined
+        ? { how: "app", userId: ownerId, role: "owner", label: "" }
+        : { how: "app", userId: origin.userId ?? null, role: origin.role, label: origin.label ?? "" };
+    case "phone":
+      return { how: origin.via, userId: origin.userId, role: origin.role, label: origin.label ?? "" };
+    case "call":
+      return { how: "call", userId: origin.userId, role: origin.role, label: origin.label ?? "" };
+    case "schedule":
+      return { how: "schedule", userId: null, role: null, label: "" };
+    case "powerWindow":
+      return { how: "powerWindow", userId: null, role: null, label: "" };
+    case "scheduleOff":
+    case "timedOff":
+    case "powerWindowEnd":
+    case "server":
+      return null;
+    default: {
+      const unreachable: never = origin;
+      throw new Error(`unhandled command origin ${JSON.stringify(unreachable)}`);
+    }
+  }
 }
 
 /** The conditions a farmer must see, each until it clears. */
@@ -168,6 +213,7 @@ export function pumpStateOf(
     faults: faultsOf(state),
     powerDataAt: state.powerAt,
     stopsAt,
+    startedBy: state.motor.status === "on" ? state.startedBy : null,
     at: now,
   };
 }

@@ -11,6 +11,7 @@ import { DeviceFrames } from "./device-frames.ts";
 import { DeviceLink } from "./device-link.ts";
 import { FreshReadings } from "./fresh-readings.ts";
 import { MotorLog } from "./motor-log.ts";
+import { OfflineAlert } from "./offline-alert.ts";
 import { FirmwareUpdates } from "./ota.ts";
 import { takeOvertakenInFlight } from "./overtaken-switches.ts";
 import { OwedSwitchOffs } from "./owed-switch-offs.ts";
@@ -71,7 +72,8 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
   const power = new PowerHistory(hub, { usage });
   const debug = new DebugLines(hub);
   const ota = new FirmwareUpdates(hub, { commands, log });
-  const link = new DeviceLink(hub, { commands, ota, view, alerts, usage });
+  const offlineAlert = new OfflineAlert(hub, { alerts });
+  const link = new DeviceLink(hub, { commands, ota, view, offlineAlert, alerts, usage });
   const windows = new WindowRuns(hub, { commands, log, alerts, book });
   const commissioning = new Commissioning(hub, { commands, readings });
   const frames = new DeviceFrames(
@@ -114,6 +116,7 @@ export function openRooms(hub: HubContext, allowance: FrameAllowance) {
     sockets,
     commissioning,
     theft,
+    offlineAlert,
   };
 }
 

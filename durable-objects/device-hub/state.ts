@@ -7,7 +7,7 @@ import type { DeviceConfig, DeviceKind, Phase, RelayState } from "../../common/d
 import type { CommandOrigin, MotorLogEvent } from "../../common/motor-log-event.ts";
 import type { VoltageBreach } from "../../common/protection.ts";
 import type { MemberRole } from "../../common/pump-roles.ts";
-import type { CommandSource, MotorStatus, StatusSource } from "../../common/pump-state.ts";
+import type { CommandSource, MotorStatus, RunStarter, StatusSource } from "../../common/pump-state.ts";
 import type { HealthData, MotorLogEntry, PowerData } from "../../common/realtime-protocol.ts";
 import { CommandMeter } from "./command-meter.ts";
 import { legacyOrigin } from "./legacy-motor-log.ts";
@@ -40,6 +40,12 @@ export type PendingSwitch = {
   /** Who asked, in detail (the schedule, the server's reason): it goes into the motor log. */
   origin: CommandOrigin;
   sentAt: number;
+  /**
+   * What the hub believed about the motor as it left: only an ON sent to a motor believed OFF
+   * can be credited with a run its answer did not confirm (pump-model.ts runStartOf). Absent in
+   * what older hubs stored: never credited.
+   */
+  from?: MotorStatus;
   state: "sent" | "unanswered";
   /** A schedule's run: its outcome is recorded when the box confirms, even late. */
   scheduleRun?: { scheduleId: number; runKey: string };
@@ -62,6 +68,12 @@ export type HubState = {
   motor: MotorBelief;
   /** When the motor last went ON; the start-up grace counts from here. */
   relayOnSince: number | null;
+  /**
+   * Who started the run the motor is on (the command whose ON the box confirmed, or that its
+   * current credited); null once it is OFF, or when nobody's command started it. Kept while the
+   * status is `unknown`: an OFF that went unanswered leaves the same run going.
+   */
+  startedBy: RunStarter | null;
   online: boolean;
   /** Last frame of any kind from the box (heartbeats are tracked by the runtime). */
   lastSeenAt: number | null;
@@ -103,6 +115,7 @@ export const INITIAL_STATE: HubState = {
   // Nothing has told this hub anything yet: it cannot say OFF.
   motor: { status: "unknown", since: 0, source: "none" },
   relayOnSince: null,
+  startedBy: null,
   online: false,
   lastSeenAt: null,
   power: { current: 0, wattage: 0 },

@@ -21,6 +21,8 @@ export const TIMERS = {
   sessionExpiry: "session-expiry",
   /** A supply cut while the motor ran is compared with the feeder's boxes (theft.ts). */
   supplyCut: "supply-cut",
+  /** A box gone while the motor ran is alerted once its grace is over (offline-alert.ts). */
+  offlineAlert: "offline-alert",
 } as const;
 
 export type TimerName = (typeof TIMERS)[keyof typeof TIMERS];

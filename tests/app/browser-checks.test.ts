@@ -182,8 +182,8 @@ describe("app/checks/generated.ts", () => {
 });
 
 describe("what the page refuses and keeps, as it did with zod", () => {
-  // An older hub's state: no stopsAt, and a fault without its phase.
-  const { stopsAt: _newer, ...older } = OFF_SINCE_HELLO;
+  // An older hub's state: no stopsAt nor startedBy, and a fault without its phase.
+  const { stopsAt: _newer, startedBy: _newest, ...older } = OFF_SINCE_HELLO;
   const state = { ...older, faults: [{ kind: "phaseFault", since: 5, detail: null }] };
 
   it("a message of a type the page does not know, a reading of 1e999 volts, a log id of 1.5: refused, naming where", () => {
@@ -199,7 +199,7 @@ describe("what the page refuses and keeps, as it did with zod", () => {
     expect(paths).toEqual([["type"], ["powerData", "wattage"], ["log", "id"]]);
   });
 
-  it("an older state without stopsAt or a phase reads them as null, and a field the page does not know is dropped", () => {
+  it("an older state without stopsAt, startedBy or a phase reads them as null, and a field the page does not know is dropped", () => {
     const answer = generated.realtimeMessageCheck.safeParse({
       type: "pumpState",
       pump: { ...state, newer: 1 },
@@ -209,7 +209,12 @@ describe("what the page refuses and keeps, as it did with zod", () => {
       success: true,
       data: {
         type: "pumpState",
-        pump: { ...state, faults: [{ kind: "phaseFault", since: 5, detail: null, phase: null }], stopsAt: null },
+        pump: {
+          ...state,
+          faults: [{ kind: "phaseFault", since: 5, detail: null, phase: null }],
+          stopsAt: null,
+          startedBy: null,
+        },
       },
     });
   });

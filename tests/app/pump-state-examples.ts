@@ -13,5 +13,6 @@ export const OFF_SINCE_HELLO: PumpState = {
   faults: [],
   powerDataAt: null,
   stopsAt: null,
+  startedBy: null,
   at: 2_000,
 };

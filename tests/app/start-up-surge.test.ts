@@ -19,6 +19,7 @@ const running: PumpState = {
   faults: [],
   powerDataAt: STARTED + 500,
   stopsAt: null,
+  startedBy: null,
   at: STARTED + 500,
 };
 
@@ -40,5 +41,11 @@ describe("the start-up surge", () => {
     expect(showsStartUpSurge({ ...running, powerDataAt: null }, GRACE_ENDS + 1)).toBe(false);
     for (const status of ["off", "unknown"] as const)
       expect(showsStartUpSurge({ ...running, status }, STARTED + 1_000)).toBe(false);
+  });
+
+  it("is never the reading of a run the hub credited from its current (an ON whose answer was lost): that reading is the running one", () => {
+    const credited = { ...running, statusSource: "currentAfterCommand" as const, powerDataAt: STARTED + 6_000 };
+    expect(showsStartUpSurge(credited, STARTED + 6_500)).toBe(false);
+    expect(showsStartUpSurge(credited, GRACE_ENDS + 5_000)).toBe(false);
   });
 });

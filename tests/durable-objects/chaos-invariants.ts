@@ -378,8 +378,12 @@ export class InvariantChecker {
         loggedInTime.set(event.relay, (loggedInTime.get(event.relay) ?? 0) + 1);
         continue;
       }
-      // Confirmed late: by an answer or a stated relay of this step, for a command left unanswered.
-      const stated = events.stated.some((said) => said.relay === event.relay);
+      // Confirmed late: by an answer or a stated relay of this step, for a command left unanswered;
+      // or an ON credited by the current that a reading of this step shows.
+      const stated =
+        event.confirmed === "byCurrent"
+          ? event.relay === "on" && events.readings.some((current) => current >= RUNNING_THRESHOLD)
+          : events.stated.some((said) => said.relay === event.relay);
       const command = [...this.#switches.values()].find(
         (record) => record.fate === "unanswered" && !record.lateConfirmed && record.relay === event.relay,
       );

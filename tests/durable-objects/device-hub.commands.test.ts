@@ -11,6 +11,7 @@ import {
   commandFailure,
   decideSwitch,
   pumpStateOf,
+  runStarterOf,
   settledSince,
 } from "../../durable-objects/device-hub/pump-model.ts";
 import { emptyHealth, type MotorBelief, type PendingSwitch } from "../../durable-objects/device-hub/state.ts";
@@ -231,5 +232,84 @@ describe("commands without a box", () => {
     expect(logs.map((log) => [log.kind, JSON.parse(log.params)])).toEqual([
       ["switched", { relay: "on", origin: { by: "app" }, confirmed: "late" }],
     ]);
+  });
+});
+
+describe("who started the run", () => {
+  const byRaju = { by: "phone", via: "sms", userId: 7, role: "operator", label: "राजू", forMinutes: null } as const;
+
+  it("is the person or schedule whose ON the box confirmed, kept while unknown, forgotten once OFF", async () => {
+    const seen = await withRooms(async ({ hub, commands }) => {
+      const starter = () => pumpStateOf(hub.state.current, null, Date.now()).startedBy;
+      await commands.setMotor("off", "hello", null);
+      await commands.setMotor(
+        "on",
+        "ack",
+        { action: "on", event: { kind: "switched", relay: "on", origin: byRaju, confirmed: "inTime" } },
+        { logAlways: true },
+      );
+      const running = starter();
+      // An OFF without an answer leaves the same run going; a page shows no starter while unknown.
+      await commands.setMotor("unknown", "noAnswer", null);
+      const unknown = starter();
+      await commands.setMotor("on", "relayFrame", {
+        action: "on",
+        event: { kind: "stated", relay: "on", how: "manual" },
+      });
+      const stillRaju = starter();
+      await commands.setMotor("off", "ack", null);
+      const off = starter();
+      // A hand at the starter is nobody's command.
+      await commands.setMotor("on", "relayFrame", {
+        action: "on",
+        event: { kind: "stated", relay: "on", how: "manual" },
+      });
+      return { running, unknown, stillRaju, off, manual: starter() };
+    });
+    expect(seen).toEqual({
+      running: { how: "sms", userId: 7, role: "operator", label: "राजू" },
+      unknown: null,
+      stillRaju: { how: "sms", userId: 7, role: "operator", label: "राजू" },
+      off: null,
+      manual: null,
+    });
+  });
+
+  it("names each way an ON is asked for; an app tap on a pump only its owner uses is the owner's", () => {
+    expect(runStarterOf({ by: "app" }, 3)).toEqual({ how: "app", userId: 3, role: "owner", label: "" });
+    expect(runStarterOf({ by: "app", userId: 7, role: "operator", label: "राजू" }, 3)).toEqual({
+      how: "app",
+      userId: 7,
+      role: "operator",
+      label: "राजू",
+    });
+    expect(runStarterOf(byRaju, 3)?.how).toBe("sms");
+    expect(runStarterOf({ ...byRaju, via: "missedCall" }, 3)?.how).toBe("missedCall");
+    expect(runStarterOf({ by: "schedule", minuteOfDay: 600, repeat: "daily", forMinutes: null }, 3)).toEqual({
+      how: "schedule",
+      userId: null,
+      role: null,
+      label: "",
+    });
+    expect(runStarterOf({ by: "server", reason: "safety" }, 3)).toBeNull();
+  });
+});
+
+describe("an ON whose answer was lost, and current that shows the motor running", () => {
+  it("credits the ON that left while the motor was believed OFF, not one sent to a motor that ran already", async () => {
+    const credited = await withRooms(async ({ hub, commands }) => {
+      const answers: boolean[] = [];
+      for (const from of ["off", "on", "unknown", undefined] as const) {
+        hub.state.save({
+          motor: { status: "unknown", since: NOW, source: "noAnswer" },
+          pendingSwitch: { ...pending, sentAt: Date.now() - 6_000, state: "unanswered", ...(from ? { from } : {}) },
+        });
+        answers.push(await commands.creditUnansweredOn(Date.now()));
+      }
+      return answers;
+    });
+    // An ON to a running motor, to one nobody could vouch for, or one an older hub stored without
+    // saying: the current proves nothing about it, and stays news.
+    expect(credited).toEqual([true, false, false, false]);
   });
 });

@@ -6,7 +6,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { readJson } from "../../common/api-client.ts";
 import { motorStatusResponseSchema } from "../../common/api-responses/devices.ts";
-import { DEVICE_ACK_TIMEOUT_MS, MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
+import { DEVICE_ACK_TIMEOUT_MS, MOTOR_COOLDOWN_MS, UNANSWERED_ON_CREDIT_MS } from "../../common/constants.ts";
 import {
   HUB_SAFETY_SUSTAIN_MS,
   NO_CURRENT_ALERT_MS,
@@ -113,8 +113,9 @@ describe("a lost ack", () => {
     ).toBe(true);
   });
 
-  it("with readings: current makes it ON from the readings, logged, alerted, with the safety net armed", async () => {
+  it("with readings soon after: the person's ON is credited, counted from the tap, no alarm, the safety net armed", async () => {
     const farmer = await watchedFarmer();
+    const tappedAt = Date.now();
     const answer = farmer.motor("on");
     await farmer.box.next("switch");
     // The box closed its relay; its ack is lost, its readings are not. While the ack is still
@@ -124,19 +125,31 @@ describe("a lost ack", () => {
     expect((await farmer.status()).status).toBe("unknown");
 
     reading(farmer.box, 9.1);
-    expect(await farmer.browser.next("runningWithoutCommand")).toEqual({ type: "runningWithoutCommand", current: 9.1 });
+    await expect.poll(() => statesSeen(farmer.browser)).toContain("on/currentAfterCommand");
     const status = await farmer.status();
     expect(status).toMatchObject({
       status: "on",
-      statusSource: "readings",
+      statusSource: "currentAfterCommand",
       powerData: { current: 9.1 },
-      faults: [{ kind: "runningWithoutCommand", since: status.statusSince }],
+      faults: [],
+      pendingCommand: null,
     });
+    // The page hears who started it (the pump state, not the status API).
+    expect((await hubStub(farmer.device.deviceId).getSnapshot()).pump.startedBy).toEqual({
+      how: "app",
+      userId: farmer.user.id,
+      role: "owner",
+      label: "",
+    });
+    // The run counts from the tap, not from the reading that showed it.
+    expect(status.statusSince).toBeGreaterThanOrEqual(tappedAt);
+    expect(status.statusSince).toBeLessThan(tappedAt + DEVICE_ACK_TIMEOUT_MS);
+    expect(farmer.browser.received.some((message) => message.type === "runningWithoutCommand")).toBe(false);
     expect(await motorLogLines(farmer.device.deviceId)).toEqual([
       ["other", "Motor ON from the app: the box did not confirm it (the motor may be running)."],
-      ["on", "Motor is running without a confirmed command (9.1 A)."],
+      ["on", "Motor turned ON from the app (running, as its current shows; the box did not confirm it)"],
     ]);
-    expect(statesSeen(farmer.browser).slice(-2)).toEqual(["unknown/noAnswer", "on/readings"]);
+    expect(statesSeen(farmer.browser).slice(-2)).toEqual(["unknown/noAnswer", "on/currentAfterCommand"]);
 
     // Armed: an overcurrent that outlasts the hub's patience is switched off by the hub.
     const longAgo = Date.now() - PROTECTION_STARTUP_GRACE_MS - HUB_SAFETY_SUSTAIN_MS - 1_000;
@@ -147,6 +160,30 @@ describe("a lost ack", () => {
     }));
     reading(farmer.box, 14.2);
     expect(await farmer.box.next("switch")).toMatchObject({ relay: "off" });
+  });
+
+  it("with readings long after the unanswered ON: nobody is credited, it is ON from the readings, logged and alerted", async () => {
+    const farmer = await watchedFarmer();
+    await onWithoutAnswer(farmer);
+    // The ON went unanswered longer ago than the hub credits it for.
+    await rewriteHubState(farmer.device.deviceId, (state) => {
+      const pending = state.pendingSwitch as { sentAt: number };
+      return { ...state, pendingSwitch: { ...pending, sentAt: Date.now() - UNANSWERED_ON_CREDIT_MS - 1_000 } };
+    });
+
+    reading(farmer.box, 9.1);
+    expect(await farmer.browser.next("runningWithoutCommand")).toEqual({ type: "runningWithoutCommand", current: 9.1 });
+    const status = await farmer.status();
+    expect(status).toMatchObject({
+      status: "on",
+      statusSource: "readings",
+      faults: [{ kind: "runningWithoutCommand", since: status.statusSince }],
+    });
+    expect((await hubStub(farmer.device.deviceId).getSnapshot()).pump.startedBy).toBeNull();
+    expect(await motorLogLines(farmer.device.deviceId)).toEqual([
+      ["other", "Motor ON from the app: the box did not confirm it (the motor may be running)."],
+      ["on", "Motor is running without a confirmed command (9.1 A)."],
+    ]);
   });
 
   it("then OFF is accepted at once (cooldown or not) and the box's answer settles it", async () => {

@@ -5,6 +5,7 @@
 // the hub's method and role check, once however often its webhook comes, and never for a
 // forged one; an unanswered call sends the SMS, once; an event alerts once however many pages
 // watch it; nobody who may not get the pump's alerts, and no unverified number, gets anything.
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -17,7 +18,7 @@ import { alertDeliveries, devices, users } from "../../worker/db/schema.ts";
 import { createUser, loginToken } from "../worker/helpers/accounts.ts";
 import { farmerWithDevice } from "../worker/helpers/boxes.ts";
 import { deleteJson, getJson, postJson, putJson } from "../worker/helpers/http.ts";
-import { hubStub, motorLogRows } from "../worker/helpers/hub-state.ts";
+import { fireTimer, hubStub, motorLogRows } from "../worker/helpers/hub-state.ts";
 import { addMember, sharePump } from "../worker/helpers/sharing.ts";
 import { browserWatching, connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
 import {
@@ -34,6 +35,7 @@ import {
 
 const DRY_RUN_CALL = "नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें।";
 const STOP_OFFER = "मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।";
+const STATE_OFFER = "मोटर का हाल सुनने के लिए 1 दबाएँ। कुछ न करना हो तो फ़ोन रख दें।";
 
 /** A farmer whose number is verified, with a named pump whose box is connected and answers like a healthy one. */
 async function verifiedFarmerWithBox() {
@@ -51,14 +53,21 @@ async function answeredDryRunCall(box: DevicePeer, mobileNo: string) {
   return { call: call!, ...(await answerCall(call!)) };
 }
 
+/** The box's enclosure is opened while the motor may run: the alert call to `mobileNo` (it offers the stop key) comes, and is answered. */
+async function answeredTamperCall(box: DevicePeer, mobileNo: string) {
+  box.send({ type: "event", event: "tamper", relay: "on" });
+  const [call] = await waitForCalls(mobileNo);
+  return { call: call!, ...(await answerCall(call!)) };
+}
+
 /**
- * The owner answers the dry-run call, and before a key is pressed the son switches the motor back
- * ON from the app: it runs while the call waits. The box's earlier messages are cleared.
+ * The motor runs; the owner answers the call about the box's opened enclosure and has not yet
+ * pressed a key. The box's earlier messages are cleared.
  */
 async function motorBackOnDuringCall() {
   const farmer = await verifiedFarmerWithBox();
-  const { call, keyUrl } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
   expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
+  const { call, keyUrl } = await answeredTamperCall(farmer.box, farmer.user.mobileNo);
   farmer.box.received.splice(0);
   return { farmer, call, keyUrl };
 }
@@ -81,12 +90,29 @@ async function settle() {
 }
 
 describe("a dry-run trip by phone", () => {
-  it("calls the verified owner in Hindi, naming the pump and offering the stop key; no SMS while the call may be answered", async () => {
+  it("calls the verified owner in Hindi, naming the pump; the motor already stopped, 1 tells its state; no SMS while the call may be answered", async () => {
     const farmer = await verifiedFarmerWithBox();
-    const { prompt } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
-    expect(prompt).toEqual([DRY_RUN_CALL, STOP_OFFER]);
+    const { prompt, call, keyUrl } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
+    expect(prompt).toEqual([DRY_RUN_CALL, STATE_OFFER]);
+    farmer.box.received.splice(0);
+    const pressed = await pressKey(keyUrl, call, "1");
+    expect(pressed.status).toBe(200);
+    expect(pressed.spoken).toHaveLength(1);
+    expect(pressed.spoken[0]).toMatch(/^मोटर बंद है, .+ से। करंट 0.0 एम्पियर।/);
+    // Nothing was switched: the key asks, it does not command.
+    await farmer.box.expectNone("switch");
+    expect((await deliveriesOf(farmer.user.id)).find((row) => row.channel === "call")).toMatchObject({
+      outcome: "stateTold",
+    });
     await settle();
     expect(await smsTo(farmer.user.mobileNo)).toEqual([]);
+    farmer.box.close();
+  });
+
+  it("a call about a motor that may be running (the box opened) offers the stop key", async () => {
+    const farmer = await verifiedFarmerWithBox();
+    const { prompt } = await answeredTamperCall(farmer.box, farmer.user.mobileNo);
+    expect(prompt.at(-1)).toBe(STOP_OFFER);
     farmer.box.close();
   });
 
@@ -172,7 +198,8 @@ describe("a dry-run trip by phone", () => {
     const farmer = await verifiedFarmerWithBox();
     const { operator } = await sharePump(farmer.device.deviceId, farmer.token);
     await verifyNumber(operator);
-    const { call, keyUrl } = await answeredDryRunCall(farmer.box, operator.mobileNo);
+    expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
+    const { call, keyUrl } = await answeredTamperCall(farmer.box, operator.mobileNo);
     expect(await pressKey(keyUrl, call!, "1")).toMatchObject({
       spoken: ["मोटर बंद हो गई, डिवाइस ने पुष्टि की। धन्यवाद।"],
     });
@@ -181,7 +208,8 @@ describe("a dry-run trip by phone", () => {
       origin: { by: "call", role: "operator", label: "Ram", userId: operator.id },
     });
 
-    // A phase fault calls the operator again; the owner removes them before they press 1.
+    // A phase fault calls the operator again (its 1 would tell the state); the owner removes them
+    // before they press 1, and the call tells them nothing.
     farmer.box.send({ type: "event", event: "phaseFault", relay: "off", detail: "Phase Y missing" });
     const [, second] = await waitForCalls(operator.mobileNo, 2);
     const next = await answerCall(second!);
@@ -228,6 +256,58 @@ describe("a call nobody answers", () => {
     farmer.box.close();
   });
 });
+
+describe("a box gone while the motor runs", () => {
+  it('calls only once the grace is over; back, "फिर जुड़ गया" by SMS to whoever the call reached, once', async () => {
+    const farmer = await verifiedFarmerWithBox();
+    const { deviceId } = farmer.device;
+    expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
+    farmer.box.close();
+    await expect.poll(() => timerSet(deviceId, "offline-alert")).toBe(true);
+    await settle();
+    expect(await callsTo(farmer.user.mobileNo)).toEqual([]);
+    await fireTimer(deviceId, "offline-alert");
+    const [call] = await waitForCalls(farmer.user.mobileNo);
+    await answerCall(call!);
+
+    const again = await connectDevice(farmer.device, { relay: "on" });
+    const [sms] = await waitForSms(farmer.user.mobileNo);
+    expect(sms!.text).toBe("सिंचाई: पंप कुएँ वाला पंप का डिवाइस फिर जुड़ गया। मोटर का हाल ऐप में देखें।");
+    again.close();
+    const third = await connectDevice(farmer.device, { relay: "on" });
+    await settle();
+    expect(await smsTo(farmer.user.mobileNo)).toHaveLength(1);
+    expect(await callsTo(farmer.user.mobileNo)).toHaveLength(1);
+    expect((await deliveriesOf(farmer.user.id)).map((row) => [row.kind, row.channel])).toEqual([
+      ["offlineWhileOn", "call"],
+      ["backOnline", "sms"],
+    ]);
+    third.close();
+  });
+
+  it("back within the grace: no call and no SMS", async () => {
+    const farmer = await verifiedFarmerWithBox();
+    const { deviceId } = farmer.device;
+    expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
+    farmer.box.close();
+    await expect.poll(() => timerSet(deviceId, "offline-alert")).toBe(true);
+    const again = await connectDevice(farmer.device, { relay: "on" });
+    await expect.poll(() => timerSet(deviceId, "offline-alert")).toBe(false);
+    await runDurableObjectAlarm(hubStub(deviceId));
+    await settle();
+    expect(await callsTo(farmer.user.mobileNo)).toEqual([]);
+    expect(await smsTo(farmer.user.mobileNo)).toEqual([]);
+    again.close();
+  });
+});
+
+/** Whether the hub's timer `name` is set. */
+function timerSet(deviceId: string, name: string): Promise<boolean> {
+  return runInDurableObject(
+    hubStub(deviceId),
+    (_hub: unknown, state) => state.storage.sql.exec("SELECT 1 FROM timers WHERE name = ?", name).toArray().length > 0,
+  );
+}
 
 describe("who gets a pump's alert by phone, and how often", () => {
   it("the owner and operators with verified numbers; not a viewer, an invitee, an ex-member, an unverified operator, nor a stranger", async () => {

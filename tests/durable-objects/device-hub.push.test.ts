@@ -3,9 +3,11 @@
 // the kinds it chose, an address the push service gave up is forgotten, an alert the hub could
 // raise twice (an alarm delivered twice) goes out once, each alert names its pump and has a
 // topic of its pump and kind, the pump's operators get it too, and nobody else does.
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { OFFLINE_ALERT_GRACE_MS } from "../../common/constants.ts";
 import { en } from "../../common/i18n/en.ts";
 import { hi } from "../../common/i18n/hi.ts";
 import { authenticateToken } from "../../worker/auth/sessions.ts";
@@ -15,7 +17,7 @@ import { pushPayload } from "../../worker/push/push-alerts.ts";
 import { loginToken } from "../worker/helpers/accounts.ts";
 import { farmerWithDevice, provisionDevice } from "../worker/helpers/boxes.ts";
 import { deleteJson, postJson } from "../worker/helpers/http.ts";
-import { fireTimer } from "../worker/helpers/hub-state.ts";
+import { fireTimer, hubStub } from "../worker/helpers/hub-state.ts";
 import { sharePump } from "../worker/helpers/sharing.ts";
 import { browserWatching, connectDevice } from "../worker/helpers/sockets.ts";
 import { browserKeys, pushesTo, received, requestsElsewhere, stored, subscribe } from "../worker/push-support.ts";
@@ -57,19 +59,64 @@ describe("DeviceHub alerts with the app closed", () => {
     box.close();
   });
 
-  it("a box gone while the motor runs alerts once, however often the liveness alarm runs", async () => {
+  it("a box gone while the motor runs alerts once its grace is over, however often its timer runs; back, it says so", async () => {
     const farmer = await farmerWithDevice();
+    const { deviceId } = farmer.device;
+    const phone = await subscribe(farmer.token, "ok", ["offlineWhileOn"]);
+    const box = (await connectDevice(farmer.device)).autoAck({ runningCurrent: 1 });
+    expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
+    const closedAt = Date.now();
+    box.close();
+    // A short reconnect is no news: the alert waits OFFLINE_ALERT_GRACE_MS for the box.
+    await expect
+      .poll(() => timerDue(deviceId, "offline-alert"))
+      .toBeGreaterThanOrEqual(closedAt + OFFLINE_ALERT_GRACE_MS);
+    expect(await pushesTo(phone.id)).toBe(0);
+    await fireTimer(deviceId, "offline-alert");
+    await expect.poll(() => pushesTo(phone.id)).toBe(1);
+    // An alarm delivered twice, the liveness timer: still one alert.
+    await runDurableObjectAlarm(hubStub(deviceId));
+    await fireTimer(deviceId, "liveness");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await pushesTo(phone.id)).toBe(1);
+
+    // Back: "back online" to the same phones, under the offline alert's tag (it replaces it), once.
+    const again = await connectDevice(farmer.device, { relay: "on" });
+    await expect.poll(() => pushesTo(phone.id)).toBe(2);
+    const { topics } = await received(phone.id);
+    expect(topics[1]).toBe(topics[0]);
+    again.close();
+    const third = await connectDevice(farmer.device, { relay: "on" });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await pushesTo(phone.id)).toBe(2);
+    third.close();
+  });
+
+  it("a box back within the grace alerts nobody, then or later", async () => {
+    const farmer = await farmerWithDevice();
+    const { deviceId } = farmer.device;
     const phone = await subscribe(farmer.token, "ok", ["offlineWhileOn"]);
     const box = (await connectDevice(farmer.device)).autoAck({ runningCurrent: 1 });
     expect((await postJson("/api/devices/motor", { action: "on" }, farmer.token)).status).toBe(200);
     box.close();
-    await expect.poll(() => pushesTo(phone.id)).toBe(1);
-    await fireTimer(farmer.device.deviceId, "liveness");
-    await fireTimer(farmer.device.deviceId, "liveness");
+    await expect.poll(() => timerDue(deviceId, "offline-alert")).not.toBeNull();
+    const again = await connectDevice(farmer.device, { relay: "on" });
+    await expect.poll(() => timerDue(deviceId, "offline-alert")).toBeNull();
+    // The alarm the cancelled timer had set may still be delivered: it finds nothing to say.
+    await runDurableObjectAlarm(hubStub(deviceId));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await pushesTo(phone.id)).toBe(1);
+    expect(await pushesTo(phone.id)).toBe(0);
+    again.close();
   });
 });
+
+/** When the hub's timer `name` is due (ms), or null when it is not set. */
+function timerDue(deviceId: string, name: string): Promise<number | null> {
+  return runInDurableObject(hubStub(deviceId), (_hub: unknown, state) => {
+    const rows = state.storage.sql.exec<{ dueAt: number }>("SELECT due_at AS dueAt FROM timers WHERE name = ?", name);
+    return rows.toArray()[0]?.dueAt ?? null;
+  });
+}
 
 describe("whose phones a pump's alert reaches, and what it says", () => {
   it("each alert names its pump: a second pump's alert of the same kind has its own topic and replaces nothing", async () => {

@@ -193,23 +193,17 @@ test("the hub alerts the farmer's phones for every kind, each in its own languag
   await expectPush(hindi, pump, "power", "hi", lost.at + 1, "push.powerBack.title");
   expectNone(english, "power", since);
 
-  // Running without a confirmed command: the box closes its relay but its answer is lost.
-  device.inject("noAck");
+  // Running without a confirmed command: the starter's contactor welds shut and the motor runs
+  // with nobody's command (a lost answer to the farmer's own ON is no alarm: pump-truth.spec.ts).
   since = Date.now();
-  await switchMotor(request, farmer, "on", 504);
-  // Its next power report (unwatched, a box reports current when it changes or once a heartbeat).
-  device.sendPowerReading();
+  device.inject("contactorWelded");
   await expectPush(hindi, pump, "runningWithoutCommand", "hi", since, "push.runningWithoutCommand.title");
   await expectPush(english, pump, "runningWithoutCommand", "en", since, "push.runningWithoutCommand.title");
-  device.inject("ackNormally");
+  device.inject("contactorFreed");
   await switchMotor(request, farmer, "off");
-
-  // The box drops off the network while the motor runs.
-  await switchMotor(request, farmer, "on");
-  since = Date.now();
-  device.inject("networkDrop");
-  await expectPush(hindi, pump, "offlineWhileOn", "hi", since, "push.offlineWhileOn.title");
-  await expectPush(english, pump, "offlineWhileOn", "en", since, "push.offlineWhileOn.title");
+  // A box gone while the motor runs alerts only after OFFLINE_ALERT_GRACE_MS (90 s), and its
+  // reconnect a second later is no news: tests/durable-objects/device-hub.push.test.ts fires
+  // the grace's timer instead of waiting it out.
 });
 
 test("a scheduled run carried out, and one missed while the box is offline, alert the farmer", async ({ request }) => {

@@ -80,27 +80,60 @@ test("an ON the box never confirms: a reload shows it unconfirmed, never OFF, wi
   expect((await apiStatus(request, farmer)).status).toBe("off");
 });
 
-test("a motor running without a confirmed command: ON, a banner that stays across reloads, gone once stopped", async ({
+test("the farmer's ON whose answer is lost: the current shows it running, said calmly, counted from the tap, no alarm", async ({
   page,
   request,
 }) => {
   const { farmer, device } = await openOwnPumpOff(page, request);
   device.inject("noAck");
+  const tappedAt = Date.now();
   await page.getByTestId("motor-on").click();
   await expect.poll(() => device.relay).toBe("on");
 
-  // The box never answers, but its readings say the motor runs: the page says so, loudly.
+  // The box never answers, but its readings say the motor runs: the farmer's own tap did it.
+  const credited = page.getByTestId("run-line");
+  await expect(credited).toContainText("आपका चालू आदेश: मोटर चल रही है (करंट से पता चला), डिवाइस की पुष्टि नहीं आई।");
+  await expect(credited).toContainText("किसने: आप, ऐप से");
+  // The reading that showed it is the running one, not the start-up surge.
+  await expect(page.getByTestId("start-surge")).toBeHidden();
+  await expect(status(page)).toHaveAttribute("data-state", "on");
+  await expect(page.locator("[data-testid=fault-banner][data-fault=runningWithoutCommand]")).toHaveCount(0);
+  await expect(toast(page, hi["realtime.runningWithoutCommand"])).toHaveCount(0);
+  const state = await apiStatus(request, farmer);
+  expect(state).toMatchObject({ status: "on", statusSource: "currentAfterCommand", faults: [] });
+  expect(state.statusSince).toBeGreaterThanOrEqual(tappedAt - 1_000);
+  expect(state.statusSince).toBeLessThan(tappedAt + 5_000);
+
+  await page.reload();
+  await expect(credited).toBeVisible();
+
+  device.inject("ackNormally");
+  await page.getByTestId("motor-off").click();
+  await expect(status(page)).toHaveAttribute("data-state", "off");
+  await expect(credited).toBeHidden();
+});
+
+test("a motor running without a confirmed command: ON, a banner that stays across reloads, gone once stopped", async ({
+  page,
+  request,
+}) => {
+  const { farmer, device } = await openOwnPumpOff(page, request);
+  // The starter's contactor welds shut: the motor runs though nobody asked and the relay is open.
+  device.inject("contactorWelded");
+
+  // Its readings say the motor runs: the page says so, loudly.
   const banner = page.locator("[data-testid=fault-banner][data-fault=runningWithoutCommand]");
   await expect(banner).toBeVisible();
   await expect(toast(page, hi["realtime.runningWithoutCommand"])).toBeVisible();
   await expect(status(page)).toHaveAttribute("data-state", "on");
+  await expect(page.getByTestId("run-line")).not.toContainText("किसने");
   expect(await apiStatus(request, farmer)).toMatchObject({ status: "on", statusSource: "readings" });
 
   await page.reload();
   await expect(banner).toBeVisible();
   await expect(status(page)).toHaveAttribute("data-state", "on");
 
-  device.inject("ackNormally");
+  device.inject("contactorFreed");
   await page.getByTestId("motor-off").click();
   await expect(status(page)).toHaveAttribute("data-state", "off");
   await expect(banner).toBeHidden();

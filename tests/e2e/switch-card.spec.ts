@@ -166,7 +166,7 @@ test("the start-up surge is labelled as such, never shown as the running reading
   expect(surges.filter((reading) => !reading.labelled)).toEqual([]);
 });
 
-test("the switch card says how long the motor has run and, for a timed run, when it stops", async ({
+test("the switch card says how long the motor has run, who started it and, for a timed run, when it stops", async ({
   page,
   request,
 }) => {
@@ -174,7 +174,10 @@ test("the switch card says how long the motor has run and, for a timed run, when
   const runLine = page.getByTestId("run-line");
   // A farmer's own start: how long it has run, and no stop time (nothing will stop it).
   await switchCard(page).getByRole("button", { name: hi["motor.turnOn"], exact: true }).click();
-  await expect(runLine).toHaveText(new RegExp(`^${hi["switch.runningFor"].replace("{duration}", "\\d+ सेकंड")}$`));
+  // ...and, on its own line, who started it: the reader, in the app.
+  await expect(runLine).toHaveText(
+    new RegExp(`^${hi["switch.runningFor"].replace("{duration}", "\\d+ सेकंड")}\\s*किसने: आप, ऐप से$`),
+  );
   await expect(runLine).not.toHaveAttribute("data-stops-at");
   await switchCard(page).getByRole("button", { name: hi["motor.turnOff"], exact: true }).click();
   await expect(stateLine(page)).toHaveText(hi["switch.stateOff"]);
@@ -191,6 +194,7 @@ test("the switch card says how long the motor has run and, for a timed run, when
   expect(stopsAt).toBeLessThanOrEqual(sentBetween[1]! + 30 * 60_000);
   await expect(runLine).toContainText(hi["switch.stopsAt"].replace("{time}", formatSince(stopsAt, "hi")));
   await expect(runLine).toContainText(hi["switch.runningFor"].replace("{duration}", ""));
+  await expect(runLine).toContainText("किसने: शेड्यूल");
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
   // In English, the same line in English words.

@@ -206,7 +206,7 @@ describe("the Exotel adapter checks and reads webhooks", () => {
     });
   });
 
-  it("answers the greeting's request with the alert's opening and the stop offer as text, in the call's language", () => {
+  it("answers the greeting's request with the alert's opening and its offer as text (a phase fault: to hear the state), in the call's language", () => {
     const context = new URLSearchParams({
       lang: "en",
       kind: "phaseFault",
@@ -227,7 +227,7 @@ describe("the Exotel adapter checks and reads webhooks", () => {
       reply: {
         status: 200,
         contentType: "text/plain; charset=utf-8",
-        body: "Hello, this is Sinchai. There is a phase fault at pump Well. The motor cannot start until the phases are back. To switch the motor OFF, press 1. To change nothing, hang up.",
+        body: "Hello, this is Sinchai. There is a phase fault at pump Well. The motor cannot start until the phases are back. To hear the motor's state, press 1. Otherwise, hang up.",
       },
     });
   });

@@ -195,10 +195,10 @@ describe("the local provider as Twilio", () => {
     expect(call.id).toBe(placed.callId);
     expect(call.spoken).toEqual([
       "नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें।",
-      "मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।",
+      "मोटर का हाल सुनने के लिए 1 दबाएँ। कुछ न करना हो तो फ़ोन रख दें।",
     ]);
     expect(lines).toContain(
-      `Call to 91234 56789 (${placed.callId}): «नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें। मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।»`,
+      `Call to 91234 56789 (${placed.callId}): «नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें। मोटर का हाल सुनने के लिए 1 दबाएँ। कुछ न करना हो तो फ़ोन रख दें।»`,
     );
     await client().press("1");
     await client().settled();
@@ -305,7 +305,7 @@ describe("the local provider as Exotel", () => {
       reference: { code: "stop:SNC-CD34EF56", placedAt: 5 },
     });
     expect(call.spoken).toEqual([
-      "Hello, this is Sinchai. The voltage at pump Well was out of limits, so the motor was switched OFF. To switch the motor OFF, press 1. To change nothing, hang up.",
+      "Hello, this is Sinchai. The voltage at pump Well was out of limits, so the motor was switched OFF. To hear the motor's state, press 1. Otherwise, hang up.",
     ]);
     await client().press("1", placed.callId);
     await client().settled();

@@ -247,7 +247,7 @@ describe("the Twilio adapter checks and reads webhooks", () => {
     ).toMatchObject({ ok: true, event: { type: "missedCall", from: { raw: "+14155550100", mobileNo: null } } });
   });
 
-  it("speaks the alert's opening and the stop offer in Hindi inside one Gather whose action is the keypress URL", () => {
+  it("speaks the alert's opening and its offer (a dry run: to hear the state) in Hindi inside one Gather whose action is the keypress URL", () => {
     const reading = provider.readWebhook(
       "voice",
       webhook(
@@ -261,7 +261,7 @@ describe("the Twilio adapter checks and reads webhooks", () => {
       '<?xml version="1.0" encoding="UTF-8"?><Response>' +
         '<Gather input="dtmf" numDigits="1" timeout="10" action="https://pump.example.in/api/telephony/twilio/keypress?lang=hi&#38;ref=stop%3AX&#38;at=1" method="POST">' +
         '<Say language="hi-IN" voice="Polly.Aditi">नमस्ते, सिंचाई से कॉल है। पंप कुआँ ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें।</Say>' +
-        '<Say language="hi-IN" voice="Polly.Aditi">मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।</Say>' +
+        '<Say language="hi-IN" voice="Polly.Aditi">मोटर का हाल सुनने के लिए 1 दबाएँ। कुछ न करना हो तो फ़ोन रख दें।</Say>' +
         "</Gather>" +
         '<Say language="hi-IN" voice="Polly.Aditi">कोई बटन नहीं दबाया गया। कुछ नहीं बदला। धन्यवाद।</Say>' +
         "</Response>",

@@ -10,7 +10,12 @@
 //   CALL_KEY_LIFETIME_MS ago, or for a call that is not the one we placed, does nothing;
 // - a farmer's SMS command, missed call and call to the voice menu, and the menu's keys, switch
 //   from any phone (worker/phone-control/).
-import { CALL_KEY_LIFETIME_MS, STOP_KEY } from "../../common/alert-channels.ts";
+import {
+  CALL_KEY_LIFETIME_MS,
+  MOTOR_STOPPED_KINDS,
+  type PhoneAlertKind,
+  STOP_KEY,
+} from "../../common/alert-channels.ts";
 import type { MotorCommandResult } from "../../common/hub-contract.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import type { TelephonyEvent } from "../../common/telephony-events.ts";
@@ -26,7 +31,13 @@ import {
 import { getDb } from "../db/client.ts";
 import type { AlertDeliveryRow } from "../db/schema.ts";
 import { onInboundSms, onMissedCall, type PhoneCommandEnv } from "../phone-control/sms-and-missed-calls.ts";
-import { answerMenuCall, menuKey, menuWordsOf, type VoiceMenuEnv } from "../phone-control/voice-menu.ts";
+import {
+  answerMenuCall,
+  menuKey,
+  menuWordsOf,
+  spokenPumpState,
+  type VoiceMenuEnv,
+} from "../phone-control/voice-menu.ts";
 import { switchPump } from "../services/motor-commands.ts";
 import { pumpAccessOf } from "../services/pump-access.ts";
 import type { MenuAnswer } from "../telephony/provider.ts";
@@ -82,6 +93,24 @@ async function callOfKeypress(
   return ours ? row : null;
 }
 
+/** The outcome of a 1 that told the motor's state (a call about a motor already stopped). */
+const STATE_TOLD = "stateTold";
+
+/** Whether the call of this kind offered its 1 to hear the state rather than to stop (voice-scripts.ts). */
+function offersState(kind: string): boolean {
+  return (MOTOR_STOPPED_KINDS as readonly string[]).includes(kind as PhoneAlertKind);
+}
+
+/** The state key: the motor's state, for the account that was called, if it still has the pump. */
+async function pressState(env: CallWebhookEnv, row: AlertDeliveryRow): Promise<string | null> {
+  const db = getDb(env.DB);
+  const user = await accountOf(db, row.userId);
+  if (!user) return null;
+  const access = await pumpAccessOf(db, { id: user.id, mobileNo: user.mobileNo, audience: "user" }, row.deviceId);
+  if (!access) return null;
+  return spokenPumpState(env, row.deviceId, row.language);
+}
+
 /** The stop key: the hub's OFF for the account that was called, if it may still switch the pump. */
 async function pressStop(env: CallWebhookEnv, row: AlertDeliveryRow): Promise<CallOutcomeScript> {
   const db = getDb(env.DB);
@@ -107,7 +136,15 @@ async function keypress(
   let script: CallOutcomeScript;
   if (now - placedAt > CALL_KEY_LIFETIME_MS) script = "callExpired";
   else if (row.outcome !== null) return words(voiceText("keypressReceived", row.language, { digit: event.digits }));
-  else script = await pressStop(env, row);
+  else if (offersState(row.kind)) {
+    // The motor was already stopped: the key asks for its state and commands nothing.
+    const told = await pressState(env, row);
+    if (told === null) script = "stopNotAllowed";
+    else {
+      await recordCallOutcome(getDb(env.DB), row.id, STATE_TOLD, now);
+      return words(told);
+    }
+  } else script = await pressStop(env, row);
   await recordCallOutcome(getDb(env.DB), row.id, script, now);
   return words(voiceText(script, row.language, {}));
 }
@@ -191,6 +228,8 @@ export async function outcomeOfCall(env: CallWebhookEnv, provider: string, callI
   if (provider !== "twilio" && provider !== "exotel") return null;
   const row = await findDeliveryByProviderId(getDb(env.DB), provider, callId);
   if (row?.channel !== "call") return menuWordsOf(env, provider, callId, "outcome");
+  if (row.outcome === STATE_TOLD)
+    return { language: row.language, text: await spokenPumpState(env, row.deviceId, row.language) };
   const script = isOutcome(row.outcome) ? row.outcome : "noKeypress";
   return { language: row.language, text: voiceText(script, row.language, {}) };
 }

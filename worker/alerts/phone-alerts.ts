@@ -10,6 +10,7 @@
 // is logged and swallowed, as Web Push's are.
 import {
   CALL_AND_SMS_KINDS,
+  type DeliveryKind,
   type PhoneAlertKind,
   type PhoneAlertValues,
   phoneAlertKindOf,
@@ -22,6 +23,7 @@ import {
   type PhoneLanguage,
   type PhoneRecipient,
   phoneRecipientsOf,
+  reachedBy,
   recordDeliverySent,
 } from "../db/alert-deliveries.ts";
 import { type Db, getDb } from "../db/client.ts";
@@ -32,8 +34,8 @@ import { SMS_TEMPLATES, type SmsTemplateCode } from "../telephony/sms-templates.
 
 export type PhoneAlertEnv = TelephonyEnv & Pick<Env, "DB">;
 
-/** Each phone kind's SMS (worker/telephony/sms-templates.ts). */
-const SMS_OF: Record<PhoneAlertKind, SmsTemplateCode> = {
+/** Each delivery kind's SMS (worker/telephony/sms-templates.ts). */
+const SMS_OF: Record<DeliveryKind, SmsTemplateCode> = {
   dryRun: "alertDryRun",
   phaseFault: "alertPhaseFault",
   voltageTrip: "alertVoltageTrip",
@@ -42,10 +44,11 @@ const SMS_OF: Record<PhoneAlertKind, SmsTemplateCode> = {
   scheduleMissed: "alertScheduleMissed",
   tamper: "alertTamper",
   cableCut: "alertCableCut",
+  backOnline: "alertBackOnline",
 };
 
 /** The SMS of a phone kind, filled: the pump's name, and the time for the kinds whose text has one. */
-function smsRequest(kind: PhoneAlertKind, to: string, language: PhoneLanguage, values: PhoneAlertValues): SmsRequest {
+function smsRequest(kind: DeliveryKind, to: string, language: PhoneLanguage, values: PhoneAlertValues): SmsRequest {
   const template = SMS_OF[kind];
   const needsTime = (SMS_TEMPLATES[template].variables as readonly string[]).includes("time");
   const filled = needsTime ? { pumpName: values.pumpName, time: values.time ?? "" } : { pumpName: values.pumpName };
@@ -108,7 +111,7 @@ export async function sendAlertSms(
 /** Claims and places the alert's call to one person; the SMS instead when it cannot be placed or is over the cap. */
 async function callFor(
   sending: Sending,
-  claim: Omit<DeliveryClaim, "channel" | "reason">,
+  claim: Omit<DeliveryClaim, "channel" | "reason" | "kind"> & { kind: PhoneAlertKind },
   to: string,
 ): Promise<PhoneDelivery[]> {
   const { db, provider, now } = sending;
@@ -181,6 +184,8 @@ export async function sendPhoneAlert(
   eventId: string,
   now = Date.now(),
 ): Promise<PhoneDelivery[]> {
+  if (alert.kind === "offlineWhileOn" && alert.backOf !== undefined)
+    return sendBackOnline(env, deviceId, alert.backOf, eventId, now);
   const kind = phoneAlertKindOf(alert);
   if (kind === null) return [];
   const provider = providerOf(env);
@@ -198,6 +203,50 @@ export async function sendPhoneAlert(
     return deliveries.flat();
   } catch (error) {
     console.error(`Phone alert ${kind} of ${deviceId} not sent`, error);
+    return [];
+  }
+}
+
+/**
+ * The box of an "offline while ON" alert (`offlineEventId`) is back: "back online" by SMS to each
+ * account that alert's SMS or call reached, whichever channel it was, if it still gets the pump's
+ * alerts at a verified number. An SMS, never a call: nothing needs doing.
+ */
+async function sendBackOnline(
+  env: PhoneAlertEnv,
+  deviceId: string,
+  offlineEventId: string,
+  eventId: string,
+  now: number,
+): Promise<PhoneDelivery[]> {
+  const provider = providerOf(env);
+  if (!provider) return [];
+  try {
+    const db = getDb(env.DB);
+    const reached = new Set(await reachedBy(db, offlineEventId));
+    if (reached.size === 0) return [];
+    const recipients = (await phoneRecipientsOf(db, deviceId)).filter(
+      (recipient) => recipient.verified && reached.has(recipient.userId),
+    );
+    return await Promise.all(
+      recipients.map((recipient) =>
+        sendAlertSms(
+          { db, provider, now },
+          {
+            eventId,
+            userId: recipient.userId,
+            deviceId,
+            kind: "backOnline",
+            reason: "chosen",
+            language: recipient.settings.language,
+            values: { pumpName: recipient.pumpName },
+          },
+          recipient.mobileNo,
+        ),
+      ),
+    );
+  } catch (error) {
+    console.error(`Back-online SMS of ${deviceId} not sent`, error);
     return [];
   }
 }

@@ -7,7 +7,7 @@ import {
   type AlertChannels,
   alertChannelsOf,
   DAILY_ALERT_CAPS,
-  type PhoneAlertKind,
+  type DeliveryKind,
   type PhoneAlertValues,
 } from "../../common/alert-channels.ts";
 import { istDay, istDayStart } from "../../common/pump-usage.ts";
@@ -94,7 +94,7 @@ export type DeliveryClaim = {
   eventId: string;
   userId: number;
   deviceId: string;
-  kind: PhoneAlertKind;
+  kind: DeliveryKind;
   channel: "sms" | "call";
   reason: "chosen" | "callFallback";
   language: PhoneLanguage;
@@ -170,6 +170,21 @@ export async function isNumberVerified(db: Db, userId: number): Promise<boolean>
 /** The account an SMS or call went to, as it is now. */
 export async function accountOf(db: Db, userId: number): Promise<{ id: number; mobileNo: string } | undefined> {
   return db.query.users.findFirst({ columns: { id: true, mobileNo: true }, where: eq(users.id, userId) });
+}
+
+/** The accounts an alert's SMS or call went to (not one over the cap, nor one the provider refused). */
+export async function reachedBy(db: Db, eventId: string): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ userId: alertDeliveries.userId })
+    .from(alertDeliveries)
+    .where(
+      and(
+        eq(alertDeliveries.eventId, eventId),
+        ne(alertDeliveries.status, "capped"),
+        ne(alertDeliveries.status, "refused"),
+      ),
+    );
+  return rows.map((row) => row.userId);
 }
 
 export async function findDelivery(db: Db, id: number): Promise<AlertDeliveryRow | undefined> {

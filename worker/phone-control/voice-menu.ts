@@ -24,7 +24,7 @@ import { messageTime } from "../services/message-time.ts";
 import type { MenuAnswer } from "../telephony/provider.ts";
 import { voiceText } from "../telephony/voice-scripts.ts";
 import { type PhoneCaller, type PhonePump, phoneCallerOf, pumpLabel } from "./phone-callers.ts";
-import { actByPhone, type PhoneOutcome, type PhoneSwitchEnv } from "./phone-switch.ts";
+import { actByPhone, type PhoneOutcome, type PhoneSwitchEnv, pumpStatusOf } from "./phone-switch.ts";
 import { reasonWords, relayWords, supplyWords } from "./phone-words.ts";
 
 export type VoiceMenuEnv = PhoneSwitchEnv & Pick<Env, "DB">;
@@ -63,6 +63,15 @@ function questionOf(step: MenuStep, language: PhoneLanguage, pumps: PhonePump[],
     case "done":
       return voiceText("noKeypress", language, {});
   }
+}
+
+/** The pump's state as a call says it: the menu's 1, and an alert call's 1 about a motor already stopped. */
+export async function spokenPumpState(
+  env: Pick<Env, "DEVICE_HUB">,
+  deviceId: string,
+  language: PhoneLanguage,
+): Promise<string> {
+  return spokenOutcome({ kind: "status", ...(await pumpStatusOf(env, deviceId)) }, language);
 }
 
 /** What a switch or a look at the pump came to, as the call says it. */

@@ -96,6 +96,7 @@ function kindText(alert: Alert, language: Language, now: number): { title: strin
     case "theft":
       return { title: t(`push.${alert.cause}.title`), body: t(`push.${alert.cause}.body`) };
     case "offlineWhileOn":
+      if (alert.backOf !== undefined) return { title: t("push.backOnline.title"), body: t("push.backOnline.body") };
       return {
         title: t("push.offlineWhileOn.title"),
         body: t("push.offlineWhileOn.body", { time: formatSince(alert.lastSeenAt ?? now, language, now) }),

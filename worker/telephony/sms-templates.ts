@@ -162,6 +162,15 @@ export const SMS_TEMPLATES = {
       en: "Sinchai: pump {pumpName} lost power while the motor ran, but pumps nearby have power. The cable may be cut.",
     },
   },
+  /** The box of a pump whose "offline while ON" alert went out is back: to whoever that alert reached. */
+  alertBackOnline: {
+    variables: ["pumpName"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} का डिवाइस फिर जुड़ गया। मोटर का हाल ऐप में देखें।",
+      en: "Sinchai: the box of pump {pumpName} is back online. See the motor's state in the app.",
+    },
+  },
   // Replies to a command from a phone (worker/phone-control/): what the box confirmed, or plainly
   // that it did not. The time is when the box answered.
   phoneOn: {

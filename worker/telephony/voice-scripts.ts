@@ -6,7 +6,7 @@
 // An alert's call is its opening (what happened at which pump, one per kind of
 // common/alert-channels.ts) followed by `stopOffer`; after the key, one of the outcomes says what
 // the box confirmed (worker/alerts/call-keys.ts). A call to our voice menu asks `menu*` questions.
-import type { PhoneAlertKind } from "../../common/alert-channels.ts";
+import { MOTOR_STOPPED_KINDS, type PhoneAlertKind } from "../../common/alert-channels.ts";
 import type { SmsLanguage } from "./sms-templates.ts";
 
 type VoiceVariable = "pumpName" | "digit" | "minutes" | "relay" | "time" | "amps" | "supply" | "reason";
@@ -75,6 +75,14 @@ export const VOICE_SCRIPTS = {
     text: {
       hi: "मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।",
       en: "To switch the motor OFF, press 1. To change nothing, hang up.",
+    },
+  },
+  /** Said instead of `stopOffer` after the opening of a call about a motor already stopped (MOTOR_STOPPED_KINDS). */
+  stateOffer: {
+    variables: [],
+    text: {
+      hi: "मोटर का हाल सुनने के लिए 1 दबाएँ। कुछ न करना हो तो फ़ोन रख दें।",
+      en: "To hear the motor's state, press 1. Otherwise, hang up.",
     },
   },
   /** 1 pressed: the box confirmed the motor is OFF. */
@@ -275,7 +283,11 @@ export function voiceText<Code extends VoiceScriptCode>(
   });
 }
 
-/** What an alert's call says before it waits for the key: its opening, then the offer. */
+/**
+ * What an alert's call says before it waits for the key: its opening, then the offer: to hear the
+ * motor's state when the motor is already stopped (a dry run), else to stop it.
+ */
 export function alertCallText(kind: PhoneAlertKind, language: SmsLanguage, pumpName: string): string[] {
-  return [voiceText(CALL_OPENINGS[kind], language, { pumpName }), voiceText("stopOffer", language, {})];
+  const offer = MOTOR_STOPPED_KINDS.includes(kind) ? "stateOffer" : "stopOffer";
+  return [voiceText(CALL_OPENINGS[kind], language, { pumpName }), voiceText(offer, language, {})];
 }

@@ -26,6 +26,8 @@ export async function loadDashboard({ context, request }: Route.LoaderArgs) {
   const motorConfig = dashboard?.motorConfig ?? noPumpMotorConfig();
   return {
     mobileNo: user.mobileNo,
+    // Who "you" is in "started by" (the hub's state names accounts).
+    viewerId: user.id,
     numberVerified: user.numberVerified,
     hasDevice: device !== undefined,
     deviceId: device?.id ?? null,

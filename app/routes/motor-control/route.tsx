@@ -157,7 +157,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             ) : (
               <>
                 <PumpStatusLine pump={pump} now={now} />
-                <RunLine pump={pump} now={now} />
+                <RunLine pump={pump} now={now} viewerId={loaderData.viewerId} />
               </>
             )}
             {loaderData.may.switch && notSure && online && !noConnection && ended === null && (

@@ -174,7 +174,7 @@ describe("Twilio webhooks (local mode's provider)", () => {
     );
     // The pump's name is the farmer's text: escaped, never markup.
     expect(twiml).toContain("पंप कुएँ &#60;1&#62; ड्राई रन हुआ");
-    expect(twiml).toContain("मोटर बंद करने के लिए 1 दबाएँ।");
+    expect(twiml).toContain("मोटर का हाल सुनने के लिए 1 दबाएँ।");
     expect(await recorded(callSid)).toEqual([]);
   });
 
@@ -292,7 +292,7 @@ describe("Exotel webhooks (an environment configured for Exotel)", () => {
     expect(greeting.status).toBe(200);
     expect(greeting.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
     expect(await greeting.text()).toBe(
-      "नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें। मोटर बंद करने के लिए 1 दबाएँ। कुछ न बदलना हो तो फ़ोन रख दें।",
+      "नमस्ते, सिंचाई से कॉल है। पंप कुएँ वाला पंप ड्राई रन हुआ, इसलिए मोटर बंद कर दी गई। पानी का स्रोत देखें। मोटर का हाल सुनने के लिए 1 दबाएँ। कुछ न करना हो तो फ़ोन रख दें।",
     );
     const head = await exotel(path, { method: "HEAD" });
     expect(head.status).toBe(200);

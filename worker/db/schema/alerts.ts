@@ -2,7 +2,7 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import {
   type AlertChannel,
-  PHONE_ALERT_KINDS,
+  DELIVERY_KINDS,
   type PhoneAlertKind,
   type PhoneAlertValues,
 } from "../../../common/alert-channels.ts";
@@ -99,7 +99,7 @@ export const alertDeliveries = sqliteTable(
     userId: ownedBy(integer("user_id"), () => users.id),
     /** No foreign key: what an alert cost outlives a box given back. */
     deviceId: text("device_id").notNull(),
-    kind: text("kind", { enum: PHONE_ALERT_KINDS }).notNull(),
+    kind: text("kind", { enum: DELIVERY_KINDS }).notNull(),
     channel: text("channel", { enum: ["sms", "call"] }).notNull(),
     reason: text("reason", { enum: ["chosen", "callFallback"] }).notNull(),
     language: text("language", { enum: ["hi", "en"] }).notNull(),
