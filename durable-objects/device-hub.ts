@@ -185,6 +185,14 @@ export class DeviceHub extends DurableObject<Env> {
     return this.rooms.theft.supplySince(cutAt);
   }
 
+  /**
+   * Takes down the banner of the trip that stopped the motor (its log entry stays). The Worker
+   * has checked that the person may switch the pump.
+   */
+  async dismissTrip(): Promise<{ dismissed: boolean }> {
+    return { dismissed: this.rooms.protection.dismissTrip() };
+  }
+
   /** A fresh power reading, on the same terms as requestHealth. */
   async requestPower(): Promise<ReadingResult<PowerData>> {
     return this.rooms.readings.power();

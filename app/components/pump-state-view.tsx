@@ -2,6 +2,7 @@
 // when the box is offline or the state is not confirmed, what is known instead), the fault
 // banners that stay until their cause clears, and the clock they are all counted against.
 import { useEffect, useState } from "react";
+import { Form } from "react-router";
 import { formatDuration, formatNumber, formatSince, formatVoltages, relativeAge } from "../../common/i18n/format.ts";
 import type { Fault, MotorStatus, PumpState } from "../../common/pump-state.ts";
 import { type MessageKey, type MessageValues, useLanguage, useT } from "../i18n/i18n.ts";
@@ -167,7 +168,22 @@ function faultText(
 }
 
 /** One banner per fault, for as long as the hub reports it. */
-export function FaultBanners({ faults, now }: { faults: Fault[]; now: number }) {
+/** The faults a person who may switch can take down: a trip only explains why the motor stopped. */
+const TRIPS = new Set<Fault["kind"]>(["dryRun", "overCurrent", "underVoltage", "overVoltage", "voltageUnbalance"]);
+
+/**
+ * `dismissible`: the pump a trip's banner may be taken down for (a plain form to the dashboard's
+ * action, `intent=dismissTrip`), or null where the reader may not switch it.
+ */
+export function FaultBanners({
+  faults,
+  now,
+  dismissible = null,
+}: {
+  faults: Fault[];
+  now: number;
+  dismissible?: string | null;
+}) {
   const t = useT();
   const language = useLanguage();
   if (faults.length === 0) return null;
@@ -175,7 +191,7 @@ export function FaultBanners({ faults, now }: { faults: Fault[]; now: number }) 
     // biome-ignore lint/a11y/useSemanticElements: a group of notices, not of form controls, which <fieldset> is for
     <div className="fault-banners" role="group" aria-label={t("pump.faults")}>
       {faults.map((fault) => (
-        <p
+        <div
           key={fault.kind}
           className="message error fault-banner"
           data-testid="fault-banner"
@@ -184,7 +200,15 @@ export function FaultBanners({ faults, now }: { faults: Fault[]; now: number }) 
         >
           <AlertIcon className="icon" />
           <span>{faultText(fault, t, language, now)}</span>
-        </p>
+          {dismissible !== null && TRIPS.has(fault.kind) && (
+            <Form method="post" action="/motor-control" className="fault-dismiss">
+              <input type="hidden" name="pump" value={dismissible} />
+              <button type="submit" name="intent" value="dismissTrip" className="button small">
+                {t("pump.fault.dismiss")}
+              </button>
+            </Form>
+          )}
+        </div>
       ))}
     </div>
   );

@@ -134,6 +134,7 @@ export const en = {
   "pump.sendingOff": "Switching OFF… waiting for the device to confirm.",
   "pump.lastKnown": "{status} (last known)",
   "pump.faults": "Warnings",
+  "pump.fault.dismiss": "Seen, remove",
   "pump.fault.dryRun": "Dry run: the motor was stopped at {time}{current}. Check the water before switching it ON.",
   "pump.fault.overCurrent":
     "Overcurrent: the motor was stopped at {time}{current}. Check the motor before switching it ON.",

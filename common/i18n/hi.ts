@@ -130,6 +130,7 @@ export const hi: Record<MessageKey, string> = {
   "pump.sendingOff": "बंद कर रहे हैं… डिवाइस की पुष्टि का इंतज़ार है।",
   "pump.lastKnown": "{status} (आख़िरी बार)",
   "pump.faults": "चेतावनियाँ",
+  "pump.fault.dismiss": "देख लिया, हटाएँ",
   "pump.fault.dryRun": "ड्राई रन: मोटर {time} पर रोकी गई{current}। चालू करने से पहले पानी देखें।",
   "pump.fault.overCurrent": "ओवरकरंट: मोटर {time} पर रोकी गई{current}। चालू करने से पहले मोटर जाँचें।",
   "pump.fault.underVoltage": "कम वोल्टेज: मोटर {time} पर रोकी गई{voltages}। बिजली सीमा के भीतर आने पर ही चालू करें।",

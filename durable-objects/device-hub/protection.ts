@@ -106,6 +106,20 @@ export type ProtectionRooms = {
 };
 
 export class Protection extends Room<ProtectionRooms> {
+  /**
+   * A person who may switch the pump has read why it stopped (a dry run, overcurrent, a voltage
+   * trip) and takes the banner down. The trip only explains the last stop, as the motor log does
+   * for good: it locks nothing out, and the next ON clears it anyway. False when there was none
+   * (a form posted twice, or another phone dismissed it first).
+   */
+  dismissTrip(): boolean {
+    const { state } = this.hub;
+    if (!state.current.trip) return false;
+    state.save({ trip: null });
+    this.rooms.view.publish();
+    return true;
+  }
+
   /** A fault (or its end) the box reports, with the relay after it. */
   async handleEvent(message: EventMessage): Promise<void> {
     const { state, sockets } = this.hub;

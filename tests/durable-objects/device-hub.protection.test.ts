@@ -118,4 +118,26 @@ describe("faults the box reports", () => {
       motor: { status: "off", source: "event" },
     });
   });
+
+  it("a trip's banner goes when someone who may switch dismisses it; the motor log keeps it, and a later trip shows again", async () => {
+    const seen = await withRooms(async ({ hub, protection, view }) => {
+      await protection.handleEvent({ type: "event", event: "dryRun", relay: "off", current: 0.3 });
+      const before = (await view.snapshot()).pump.faults.map((fault) => fault.kind);
+      const first = protection.dismissTrip();
+      const after = (await view.snapshot()).pump.faults.map((fault) => fault.kind);
+      // Twice (a form posted twice on a slow line): the second finds nothing to dismiss.
+      const again = protection.dismissTrip();
+      await protection.handleEvent({ type: "event", event: "overCurrent", relay: "off", current: 9.1 });
+      const next = (await view.snapshot()).pump.faults.map((fault) => fault.kind);
+      return { before, first, after, again, next, motor: hub.state.current.motor.status };
+    });
+    expect(seen).toEqual({
+      before: ["dryRun"],
+      first: true,
+      after: [],
+      again: false,
+      next: ["overCurrent"],
+      motor: "off",
+    });
+  });
 });

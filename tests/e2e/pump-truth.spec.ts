@@ -140,6 +140,29 @@ test("a motor running without a confirmed command: ON, a banner that stays acros
   expect(device.relay).toBe("off");
 });
 
+test("a dry-run trip's banner can be taken down by the farmer, stays down across a reload, and the log keeps it", async ({
+  page,
+  request,
+}) => {
+  const { device } = await openOwnPumpOff(page, request);
+  await page.getByTestId("motor-on").click();
+  await expect(status(page)).toHaveAttribute("data-state", "on");
+  device.inject("dryRun");
+  const banner = page.locator("[data-testid=fault-banner][data-fault=dryRun]");
+  await expect(banner).toBeVisible();
+  await expect(status(page)).toHaveAttribute("data-state", "off");
+  // Later events (a power cut and its return) leave the trip's banner up until the farmer takes it down.
+  device.inject("powerCut");
+  device.inject("powerRestore");
+  await expect(banner).toBeVisible();
+  await banner.getByRole("button", { name: hi["pump.fault.dismiss"] }).click();
+  await expect(banner).toBeHidden();
+  await page.reload();
+  await expect(page.locator("[data-live=connected]")).toBeVisible();
+  await expect(banner).toBeHidden();
+  await expect(page.getByTestId("recent-logs").getByText(hi["realtime.dryRun"]).first()).toBeVisible();
+});
+
 test("a watched box that goes silent is shown offline within 20 s, with its last state as history", async ({
   page,
   request,

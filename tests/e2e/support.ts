@@ -156,7 +156,11 @@ export function apiClient(
         headers,
         ...(body instanceof FormData ? { multipart: body } : { data: body }),
       });
-      return new Response(new Uint8Array(await answer.body()), { status: answer.status(), headers: answer.headers() });
+      // Each header as sent: headers() joins a repeated one (two Set-Cookie) with a newline, which
+      // a fetch Headers refuses.
+      const sent = new Headers();
+      for (const { name, value } of answer.headersArray()) sent.append(name, value);
+      return new Response(new Uint8Array(await answer.body()), { status: answer.status(), headers: sent });
     },
   });
 }

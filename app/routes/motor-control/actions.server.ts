@@ -6,6 +6,7 @@ import { data } from "react-router";
 import { relayStateSchema } from "../../../common/device-enums.ts";
 import { translate } from "../../../common/i18n/dictionaries.ts";
 import { askBoxAgain } from "../../../worker/services/ask-box-again.ts";
+import { dismissTrip } from "../../../worker/services/dismiss-trip.ts";
 import { switchPump } from "../../../worker/services/motor-commands.ts";
 import { languageOf } from "../../../worker/services/page-request.ts";
 import type { AuthenticatedUser } from "../../../worker/services/page-session.ts";
@@ -54,4 +55,14 @@ export async function askAgain(env: Env, user: AuthenticatedUser, form: FormData
   const outcome = await askBoxAgain(env, access.pump);
   if (outcome.ok) return askAgainAnswer(request, outcome.asked ? "answered" : "tooSoon");
   return askAgainAnswer(request, outcome.code === "offline" ? "offline" : "noAnswer");
+}
+
+/** Taking down the banner of the trip that stopped the motor: whether there was one to take down. */
+export type DismissTripAnswer = { dismissTrip: { ok: boolean } };
+
+/** The trip's banner goes, for whoever may switch this pump (the role is checked here, not by the page). */
+export async function dismissTripBanner(env: Env, user: AuthenticatedUser, form: FormData) {
+  const access = await pumpInForm(env, user, form, "switch");
+  if (!access.ok) return data<DismissTripAnswer>({ dismissTrip: { ok: false } }, { status: 403 });
+  return data<DismissTripAnswer>({ dismissTrip: { ok: await dismissTrip(env, access.pump) } });
 }

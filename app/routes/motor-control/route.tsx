@@ -23,7 +23,7 @@ import { useLiveEffects } from "../../realtime/use-live-effects.ts";
 import { envOf } from "../../session.server.ts";
 import { userContext } from "../../user-context.ts";
 import type { Route } from "./+types/route";
-import { type AskAgainAnswer, askAgain, refusedCommand, switchMotor } from "./actions.server.ts";
+import { type AskAgainAnswer, askAgain, dismissTripBanner, refusedCommand, switchMotor } from "./actions.server.ts";
 import { ArrivalNotices } from "./arrival-notices.tsx";
 import { FAILURE_KEYS } from "./command-outcome.ts";
 import { LiveEnded } from "./live-ended.tsx";
@@ -50,6 +50,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return switchMotor(envOf(context), context.get(userContext), form);
     case "askAgain":
       return askAgain(envOf(context), context.get(userContext), form, request);
+    case "dismissTrip":
+      return dismissTripBanner(envOf(context), context.get(userContext), form);
     default:
       return refusedCommand("invalid", 400);
   }
@@ -132,7 +134,7 @@ export default function MotorControl({ loaderData }: Route.ComponentProps) {
             <h2 id="toggle-title" className="visually-hidden">
               {t("motor.switchTitle")}
             </h2>
-            <FaultBanners faults={pump.faults} now={now} />
+            <FaultBanners faults={pump.faults} now={now} dismissible={loaderData.may.switch ? deviceId : null} />
             {noConnection && (
               // data-offline-view: a page the service worker kept shows itself again (app.css).
               <div className="message warning" role="status" data-testid="offline-banner" data-offline-view>
