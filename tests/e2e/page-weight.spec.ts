@@ -55,10 +55,11 @@ const BUDGETS: Record<string, { js: number; total?: number }> = {
   // data on the switch card (the phone's numbers, worded as HTML by the server), the "ask the
   // device again" form with the live current as a hint, and the top-level error and offline
   // pages' own words in both languages (in the root every page loads: those pages show when the
-  // request that brings the dictionary failed) then added 840 bytes: 128,734 (125.7 KB), the
-  // budget 125.8 KB. The day words of the schedules went to their own module, which only the
-  // schedule page loads.
-  "/motor-control": { js: 125.8 * KB },
+  // request that brings the dictionary failed) then added 840 bytes: 128,734 (125.7 KB); the
+  // day words of the schedules went to their own module, which only the schedule page loads. A
+  // trip's banner that the farmer can take down (its form) then added 150 bytes: 128,884
+  // (125.9 KB), the budget 125.9 KB.
+  "/motor-control": { js: 125.9 * KB },
 };
 
 function kindOf(response: Response): Kind {
