@@ -74,6 +74,9 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "error.deviceCredentialsRequired": "डिवाइस की पहचान ज़रूरी है।",
   "error.invalidDeviceCredentials": "डिवाइस की पहचान सही नहीं है।",
   "error.expectedWebSocket": "यह पता केवल लाइव कनेक्शन (WebSocket) के लिए है।",
+  "error.paymentNotFound": "पेमेंट नहीं मिला।",
+  "error.paymentsOff": "यहाँ ऑनलाइन पेमेंट नहीं होता। रिचार्ज अनुरोध भेजें।",
+  "error.paymentGatewayFailed": "पेमेंट गेटवे से जवाब नहीं आया। एक मिनट बाद फिर से करें।",
   "error.rechargeNotFound": "रिचार्ज अनुरोध नहीं मिला।",
   "error.rechargeNotPending":
     "यह अनुरोध पहले ही {status, select, paid {भुगतान हुआ} failed {विफल} other {बदला जा चुका}} है; केवल बाकी अनुरोध बदले जा सकते हैं।",

@@ -229,6 +229,10 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "GET /api/recharge/plan": { access: "farmer" },
   "PUT /api/recharge/status/:id": { access: "admin", body: () => ({ status: "paid" }) },
   "DELETE /api/recharge/:id": { access: "admin" },
+  "POST /api/payments/checkout": { access: "farmer", body: () => ({ plan: "nope" }) },
+  "GET /api/payments": { access: "farmer" },
+  "GET /api/payments/:id": { access: "farmer", path: () => "/api/payments/999999999" },
+  "POST /api/payments/razorpay/webhook": { access: "provider" },
   "GET /api/schedule": { access: "farmer" },
   "POST /api/schedule": { access: "farmer", body: () => ({ time: "never" }) },
   "PUT /api/schedule/:id": {
@@ -279,6 +283,7 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "GET /api/admin/motor-logs": { access: "admin" },
   "GET /api/admin/audit": { access: "admin", path: (f) => `/api/admin/audit?target=${f.a.mobileNo}` },
   "GET /api/admin/recharge-requests": { access: "admin" },
+  "GET /api/admin/payments": { access: "admin" },
   "GET /api/admin/user/:id": { access: "admin", path: (f) => `/api/admin/user/${f.a.id}` },
   "GET /api/admin/users": { access: "admin" },
   "POST /api/admin/users/:id/sign-in-code": { access: "admin" },

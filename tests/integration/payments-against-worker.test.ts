@@ -1,0 +1,192 @@
+// Recharges paid online, end to end: the real Worker under `wrangler dev` (workerd, local D1)
+// creates its payment links through our Razorpay adapter at the local gateway (payments-sim/),
+// as `npm start` runs them; the gateway "pays" as a farmer would and sends its signed webhooks
+// back to the Worker, with its retries, in the order and number of copies each test asks for.
+// A capture extends the plan once whatever order and however many times its three events
+// arrive; a forged or tampered webhook changes nothing; an amount that is not the plan's is
+// held; a refund is shown and undoes nothing.
+import { createHmac } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ApiClient } from "../../common/api-client.ts";
+import {
+  adminPaymentListResponseSchema,
+  paymentCheckoutResponseSchema,
+  paymentResponseSchema,
+} from "../../common/api-responses/payments.ts";
+import { planResponseSchema } from "../../common/api-responses/recharges.ts";
+import { addMonths } from "../../common/plans.ts";
+import { pumpsOnSharedWorker } from "./simulated-pumps.ts";
+
+const suite = pumpsOnSharedWorker();
+const { worker, gateway } = suite;
+
+afterEach(() => gateway.delivery("inOrder", 1));
+
+async function farmerWithPlan() {
+  const { farmer } = await suite.pumps.farmerWithPump();
+  // The box's first hello starts its free year.
+  await expect.poll(async () => (await farmer.get("/api/recharge/plan", planResponseSchema)).plan).not.toBeNull();
+  const { plan } = await farmer.get("/api/recharge/plan", planResponseSchema);
+  return { farmer, freeYearEnds: Date.parse(plan!.expiresAt) };
+}
+
+async function checkout(farmer: ApiClient, plan: "1month" | "1year" = "1year") {
+  const answer = await farmer.post("/api/payments/checkout", paymentCheckoutResponseSchema, { plan });
+  const linkId = /\/pay\/(plink_[A-Za-z0-9]+)$/.exec(answer.payUrl)?.[1];
+  if (!linkId) throw new Error(`Not a local checkout page: ${answer.payUrl}`);
+  return { payment: answer.payment, payUrl: answer.payUrl, linkId };
+}
+
+async function paymentOf(farmer: ApiClient, id: number) {
+  return farmer.get(`/api/payments/${id}`, paymentResponseSchema);
+}
+
+/** Waits for the gateway to have delivered everything, then for the payment to reach `status`. */
+async function settledAs(farmer: ApiClient, id: number, status: string) {
+  await gateway.settled();
+  await expect.poll(async () => (await paymentOf(farmer, id)).payment.status).toBe(status);
+  return paymentOf(farmer, id);
+}
+
+/** A webhook as the gateway would send it, signed with `secret`. */
+function webhook(body: string, secret: string, eventId = `evt_Forged${Date.now()}`) {
+  return fetch(`${worker.url}/api/payments/razorpay/webhook`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Razorpay-Signature": createHmac("sha256", secret).update(body).digest("hex"),
+      "X-Razorpay-Event-Id": eventId,
+    },
+    body,
+  });
+}
+
+function capturedBody(paymentId: string, orderId: string, amount: number) {
+  return JSON.stringify({
+    entity: "event",
+    event: "payment.captured",
+    contains: ["payment"],
+    payload: { payment: { entity: { id: paymentId, amount, status: "captured", order_id: orderId, currency: "INR" } } },
+    created_at: Math.floor(Date.now() / 1000),
+  });
+}
+
+describe("recharges paid at the local gateway, against the real Worker", () => {
+  it("a paid recharge extends the plan by the plan's length from the end of the free year, with GST split", async () => {
+    const { farmer, freeYearEnds } = await farmerWithPlan();
+    const { payment, linkId } = await checkout(farmer);
+    expect(payment).toMatchObject({
+      status: "created",
+      amountPaise: 111100,
+      gst: { taxablePaise: 94153, cgstPaise: 8473, sgstPaise: 8474 },
+    });
+    await gateway.pay(linkId);
+    const paid = await settledAs(farmer, payment.id, "paid");
+    expect(paid.plan?.expiresAt).toBe(new Date(addMonths(freeYearEnds, 12)).toISOString());
+    expect(paid.plan?.upcoming).toHaveLength(1);
+  });
+
+  it("a forged webhook (wrong secret, or a tampered body) is refused and changes nothing", async () => {
+    const { farmer } = await farmerWithPlan();
+    const { payment, linkId } = await checkout(farmer);
+    const link = (await gateway.records()).links.find((candidate) => candidate.id === linkId)!;
+    const body = capturedBody("pay_Forged00000001", link.orderId, 111100);
+    expect((await webhook(body, "not-the-webhook-secret-0123456789abcdef")).status).toBe(403);
+    const signed = createHmac("sha256", suite.razorpayWebhookSecret).update(body).digest("hex");
+    const tampered = await fetch(`${worker.url}/api/payments/razorpay/webhook`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "X-Razorpay-Signature": signed,
+        "X-Razorpay-Event-Id": "evt_Tampered1",
+      },
+      body: body.replace("111100", "111101"),
+    });
+    expect(tampered.status).toBe(403);
+    const unsigned = await fetch(`${worker.url}/api/payments/razorpay/webhook`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Razorpay-Event-Id": "evt_Unsigned1" },
+      body,
+    });
+    expect(unsigned.status).toBe(403);
+    expect((await paymentOf(farmer, payment.id)).payment.status).toBe("created");
+  });
+
+  it("a capture's events replayed, and delivered five times at once, extend the plan once", async () => {
+    const { farmer, freeYearEnds } = await farmerWithPlan();
+    const { payment, linkId } = await checkout(farmer, "1month");
+    await gateway.delivery("inOrder", 5);
+    const { events } = await gateway.pay(linkId);
+    await settledAs(farmer, payment.id, "paid");
+    for (const eventId of events) await gateway.redeliver(eventId);
+    await gateway.settled();
+    const { plan } = await paymentOf(farmer, payment.id);
+    expect(plan?.upcoming).toHaveLength(1);
+    expect(plan?.expiresAt).toBe(new Date(addMonths(freeYearEnds, 1)).toISOString());
+    // Every delivery was answered 200: the gateway stops retrying a replay.
+    const delivered = (await gateway.records()).events.filter((event) => events.includes(event.id));
+    expect(delivered.flatMap((event) => event.deliveries).every((answer) => answer === 200)).toBe(true);
+  });
+
+  it("a capture's events out of order extend the plan once", async () => {
+    for (const order of ["reversed", "shuffled"] as const) {
+      const { farmer, freeYearEnds } = await farmerWithPlan();
+      const { payment, linkId } = await checkout(farmer, "1month");
+      await gateway.delivery(order, 2);
+      await gateway.pay(linkId);
+      const { plan } = await settledAs(farmer, payment.id, "paid");
+      expect(plan?.upcoming, order).toHaveLength(1);
+      expect(plan?.expiresAt, order).toBe(new Date(addMonths(freeYearEnds, 1)).toISOString());
+    }
+  });
+
+  it("an amount that is not the plan's is held for an admin and extends nothing", async () => {
+    const { farmer, freeYearEnds } = await farmerWithPlan();
+    const { payment, linkId } = await checkout(farmer);
+    await gateway.pay(linkId, 100);
+    const { plan } = await settledAs(farmer, payment.id, "held");
+    expect(plan?.expiresAt).toBe(new Date(freeYearEnds).toISOString());
+    const admin = await suite.admin.get("/api/admin/payments", adminPaymentListResponseSchema);
+    expect(admin.data.find((row) => row.id === payment.id)).toMatchObject({
+      status: "held",
+      flag: "amountMismatch",
+      capturedPaise: 100,
+      amountPaise: 111100,
+    });
+  });
+
+  it("a refund after the capture is shown to the admin and does not take the plan back", async () => {
+    const { farmer, freeYearEnds } = await farmerWithPlan();
+    const { payment, linkId } = await checkout(farmer, "1month");
+    const { paymentId } = await gateway.pay(linkId);
+    await settledAs(farmer, payment.id, "paid");
+    await gateway.refund(paymentId);
+    const { plan } = await settledAs(farmer, payment.id, "refunded");
+    expect(plan?.expiresAt).toBe(new Date(addMonths(freeYearEnds, 1)).toISOString());
+    const admin = await suite.admin.get("/api/admin/payments", adminPaymentListResponseSchema);
+    expect(admin.data.find((row) => row.id === payment.id)).toMatchObject({
+      status: "refunded",
+      flag: "refunded",
+      refundedPaise: 39900,
+      gatewayPaymentId: paymentId,
+    });
+  });
+
+  it("a failed attempt leaves the link payable, and paying it then extends the plan", async () => {
+    const { farmer } = await farmerWithPlan();
+    const { payment, linkId } = await checkout(farmer, "1month");
+    await gateway.fail(linkId);
+    const failed = await settledAs(farmer, payment.id, "failed");
+    expect(failed.payment.payUrl).not.toBeNull();
+    await gateway.pay(linkId);
+    await settledAs(farmer, payment.id, "paid");
+  });
+
+  it("a farmer cannot read another farmer's payment", async () => {
+    const { farmer } = await farmerWithPlan();
+    const { farmer: other } = await farmerWithPlan();
+    const { payment } = await checkout(farmer, "1month");
+    const answer = await other.request("GET", `/api/payments/${payment.id}`, paymentResponseSchema);
+    expect(answer.status).toBe(404);
+  });
+});
