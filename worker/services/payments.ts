@@ -173,6 +173,8 @@ export function toAdminPaymentView(row: PaymentRow) {
 
 export type AdminPaymentView = ReturnType<typeof toAdminPaymentView>;
 
+export type PaymentLedger = Awaited<ReturnType<typeof paymentLedger>>;
+
 /** Every payment, newest first, and what reconciliation flagged, newest first. */
 export async function paymentLedger(env: Env) {
   const db = getDb(env.DB);
