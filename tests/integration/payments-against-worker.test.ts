@@ -190,3 +190,54 @@ describe("recharges paid at the local gateway, against the real Worker", () => {
     expect(answer.status).toBe(404);
   });
 });
+
+describe("the daily reconciliation against the gateway's settlement report", () => {
+  it("flags a settled payment unknown here, one never paid here, one at another amount and an unknown refund; a match is not flagged", async () => {
+    const { farmer } = await farmerWithPlan();
+    const matched = await checkout(farmer, "1month");
+    const { paymentId } = await gateway.pay(matched.linkId);
+    await settledAs(farmer, matched.payment.id, "paid");
+    const unpaid = await checkout(farmer, "1month");
+    const link = (await gateway.records()).links.find((candidate) => candidate.id === unpaid.linkId)!;
+    const today = new Date(Date.now() + 5.5 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    const unknown = `pay_Unknown${Date.now()}`;
+    await gateway.settlement({
+      type: "payment",
+      entityId: unknown,
+      orderId: "order_Elsewhere0001",
+      amountPaise: 5000,
+      day: today,
+    });
+    await gateway.settlement({
+      type: "payment",
+      entityId: `pay_Missed${Date.now()}`,
+      orderId: link.orderId,
+      amountPaise: 39900,
+      day: today,
+    });
+    await gateway.settlement({ type: "payment", entityId: paymentId, amountPaise: 100, day: today });
+    const refund = `rfnd_Unknown${Date.now()}`;
+    await gateway.settlement({ type: "refund", entityId: refund, paymentId, amountPaise: 39900, day: today });
+
+    // The cron of tomorrow reads today's report (wrangler dev's scheduled handler, at a given time).
+    const tomorrow = Date.now() + 24 * 60 * 60 * 1000;
+    const cron = await fetch(`${worker.url}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${tomorrow}`);
+    expect(cron.status).toBe(200);
+    const flags = async () => (await suite.admin.get("/api/admin/payments", adminPaymentListResponseSchema)).reconFlags;
+    await expect
+      .poll(async () => (await flags()).filter((flag) => flag.day === today).length)
+      .toBeGreaterThanOrEqual(4);
+    const ofToday = (await flags()).filter((flag) => flag.day === today);
+    expect(ofToday.find((flag) => flag.gatewayRef === unknown)?.kind).toBe("unknownPayment");
+    expect(ofToday.find((flag) => flag.kind === "notPaidHere" && flag.paymentId === unpaid.payment.id)).toBeDefined();
+    expect(ofToday.find((flag) => flag.gatewayRef === paymentId)).toMatchObject({
+      kind: "amountMismatch",
+      paymentId: matched.payment.id,
+    });
+    expect(ofToday.find((flag) => flag.gatewayRef === refund)?.kind).toBe("unknownRefund");
+    // The capture that matches its line is not flagged as such: only the extra line at 100 paise is.
+    expect(ofToday.filter((flag) => flag.gatewayRef === paymentId)).toHaveLength(1);
+    // Once a day: the same day's cron again reads nothing more.
+    expect((await fetch(`${worker.url}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${tomorrow}`)).status).toBe(200);
+  });
+});
