@@ -75,4 +75,5 @@ CREATE TABLE `plan_reminders` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `plan_reminders_once_idx` ON `plan_reminders` (`device_id`,`ends_at`,`kind`);--> statement-breakpoint
 ALTER TABLE `plan_periods` ADD `payment_id` integer REFERENCES payments(id);--> statement-breakpoint
+CREATE INDEX `plan_periods_ends_idx` ON `plan_periods` (`ends_at`);--> statement-breakpoint
 CREATE UNIQUE INDEX `plan_periods_payment_id_unique` ON `plan_periods` (`payment_id`);

@@ -4,6 +4,7 @@ import { purgeEndedSessions } from "./auth/sessions.ts";
 import { getDb } from "./db/client.ts";
 import { purgeOldCodes } from "./db/one-time-codes.ts";
 import { purgeOldTelephonyEvents } from "./db/telephony-events.ts";
+import { sendPlanReminders } from "./payments/messages.ts";
 import { reconcilePayments } from "./payments/reconcile.ts";
 import { purgeOldMenuCalls } from "./phone-control/voice-menu.ts";
 import { runRetention } from "./retention/retention.ts";
@@ -31,6 +32,13 @@ export async function handleScheduled(controller: ScheduledController, env: Env)
     purgeOldMenuCalls(db, now),
   ]);
   if (codes + events > 0) console.log(`Purged ${codes} old one-time codes and ${events} telephony events`);
+  // Renewal reminders, 7 days and 1 day before a box's plan ends.
+  try {
+    const reminded = await sendPlanReminders(env, now);
+    if (reminded > 0) console.log(`Sent ${reminded} renewal reminders`);
+  } catch (error) {
+    console.error("The renewal reminders failed; the next run tries again", error);
+  }
   // Once a day, the gateway's settlement report of the day before; a failure is tried again later
   // and stops nothing else here.
   try {

@@ -14,20 +14,21 @@ import {
   paymentResponseSchema,
 } from "../../common/api-responses/payments.ts";
 import { planResponseSchema } from "../../common/api-responses/recharges.ts";
+import { formatDate } from "../../common/i18n/format.ts";
 import { addMonths } from "../../common/plans.ts";
 import { pumpsOnSharedWorker } from "./simulated-pumps.ts";
 
 const suite = pumpsOnSharedWorker();
-const { worker, gateway } = suite;
+const { worker, gateway, phone } = suite;
 
 afterEach(() => gateway.delivery("inOrder", 1));
 
 async function farmerWithPlan() {
-  const { farmer } = await suite.pumps.farmerWithPump();
+  const { farmer, mobileNo } = await suite.pumps.farmerWithPump();
   // The box's first hello starts its free year.
   await expect.poll(async () => (await farmer.get("/api/recharge/plan", planResponseSchema)).plan).not.toBeNull();
   const { plan } = await farmer.get("/api/recharge/plan", planResponseSchema);
-  return { farmer, freeYearEnds: Date.parse(plan!.expiresAt) };
+  return { farmer, mobileNo, freeYearEnds: Date.parse(plan!.expiresAt) };
 }
 
 async function checkout(farmer: ApiClient, plan: "1month" | "1year" = "1year") {
@@ -73,7 +74,7 @@ function capturedBody(paymentId: string, orderId: string, amount: number) {
 
 describe("recharges paid at the local gateway, against the real Worker", () => {
   it("a paid recharge extends the plan by the plan's length from the end of the free year, with GST split", async () => {
-    const { farmer, freeYearEnds } = await farmerWithPlan();
+    const { farmer, mobileNo, freeYearEnds } = await farmerWithPlan();
     const { payment, linkId } = await checkout(farmer);
     expect(payment).toMatchObject({
       status: "created",
@@ -84,6 +85,11 @@ describe("recharges paid at the local gateway, against the real Worker", () => {
     const paid = await settledAs(farmer, payment.id, "paid");
     expect(paid.plan?.expiresAt).toBe(new Date(addMonths(freeYearEnds, 12)).toISOString());
     expect(paid.plan?.upcoming).toHaveLength(1);
+    // The receipt (a DLT template, in the checkout's language: English here) with the new end.
+    const receipt = await phone.waitForSms(mobileNo, (sms) => sms.text.includes("receipt"));
+    expect(receipt.text).toBe(
+      `Sinchai: received ₹1,111, receipt sinchai-${payment.id}. The plan of pump ${receipt.text.match(/pump (\S+) now/)?.[1]} now runs until ${formatDate(paid.plan!.expiresAt, "en")}.`,
+    );
   });
 
   it("a forged webhook (wrong secret, or a tampered body) is refused and changes nothing", async () => {
@@ -112,8 +118,8 @@ describe("recharges paid at the local gateway, against the real Worker", () => {
     expect((await paymentOf(farmer, payment.id)).payment.status).toBe("created");
   });
 
-  it("a capture's events replayed, and delivered five times at once, extend the plan once", async () => {
-    const { farmer, freeYearEnds } = await farmerWithPlan();
+  it("a capture's events replayed, and delivered five times at once, extend the plan once and send one receipt", async () => {
+    const { farmer, mobileNo, freeYearEnds } = await farmerWithPlan();
     const { payment, linkId } = await checkout(farmer, "1month");
     await gateway.delivery("inOrder", 5);
     const { events } = await gateway.pay(linkId);
@@ -126,6 +132,11 @@ describe("recharges paid at the local gateway, against the real Worker", () => {
     // Every delivery was answered 200: the gateway stops retrying a replay.
     const delivered = (await gateway.records()).events.filter((event) => events.includes(event.id));
     expect(delivered.flatMap((event) => event.deliveries).every((answer) => answer === 200)).toBe(true);
+    await phone.waitForSms(mobileNo, (sms) => sms.text.includes("receipt"));
+    await phone.settled();
+    expect(
+      (await phone.records()).sms.filter((sms) => sms.to === mobileNo && sms.text.includes("receipt")),
+    ).toHaveLength(1);
   });
 
   it("a capture's events out of order extend the plan once", async () => {

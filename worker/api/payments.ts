@@ -16,6 +16,7 @@ import {
 import { paymentCheckoutRequestSchema } from "../../common/api-schemas.ts";
 import { z } from "../../common/zod.ts";
 import { apiError } from "../http/http-error.ts";
+import { sendReceipt } from "../payments/messages.ts";
 import { ownPayment, ownPayments, receivePaymentWebhook, startCheckout, toPaymentView } from "../services/payments.ts";
 import { refusalError } from "../services/refusal.ts";
 import type { ApiEnv } from "./context.ts";
@@ -64,6 +65,10 @@ export const paymentRoutes = new Hono<ApiEnv>()
     const answer = await receivePaymentWebhook(c.env, new TextDecoder().decode(bytes), c.req.raw.headers);
     switch (answer.status) {
       case 200:
+        // A capture that extended the plan just now: its receipt, after the answer.
+        if (answer.outcome === "applied" && answer.payment && answer.captured) {
+          c.executionCtx.waitUntil(sendReceipt(c.env, answer.captured));
+        }
         return c.json({ ok: true, outcome: answer.outcome });
       case 403:
         throw apiError(403, "forbidden");

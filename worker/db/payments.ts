@@ -127,6 +127,9 @@ export async function applyPaymentEvent(
   const statements = [record(plan.outcome), ...plan.statements(d1, payment!)];
   const results = await d1.batch(statements);
   if ((results[0]?.meta.changes ?? 0) === 0) return { outcome: "replay", payment };
+  // A delivery of another event of the same change that got there between the read and this
+  // batch leaves the guarded write with nothing to do: this one changed nothing.
+  if (statements.length > 1 && (results[1]?.meta.changes ?? 0) === 0) return { outcome: "unchanged", payment };
   return { outcome: plan.outcome, payment };
 }
 

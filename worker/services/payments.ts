@@ -130,7 +130,13 @@ export async function ownPayments(env: Env, userId: number) {
 }
 
 export type WebhookAnswer =
-  | { status: 200; outcome: EventOutcome; payment: PaymentRow | undefined }
+  | {
+      status: 200;
+      outcome: EventOutcome;
+      payment: PaymentRow | undefined;
+      /** The payment as it is after a capture that this event applied (paid, the plan extended). */
+      captured: PaymentRow | undefined;
+    }
   | { status: 400 | 403 | 404; problem: string };
 
 /**
@@ -153,7 +159,11 @@ export async function receivePaymentWebhook(env: Env, rawBody: string, headers: 
     reading.event,
   );
   if (outcome === "unmatched") console.warn(`A ${reading.type} webhook (${reading.eventId}) names no payment of ours`);
-  return { status: 200, outcome, payment };
+  const captured =
+    outcome === "applied" && reading.event.type === "captured" && payment
+      ? await findPayment(getDb(env.DB), payment.id)
+      : undefined;
+  return { status: 200, outcome, payment, captured: captured?.status === "paid" ? captured : undefined };
 }
 
 /** A payment as the admin sees it: the farmer's view, the gateway's ids and any flag. */

@@ -28,6 +28,8 @@ export const planPeriods = sqliteTable(
   },
   (table) => [
     index("plan_periods_device_idx").on(table.deviceId, table.endsAt),
+    // The renewal reminders look for plans ending within a week (worker/payments/reminders.ts).
+    index("plan_periods_ends_idx").on(table.endsAt),
     uniqueIndex("plan_periods_payment_id_unique").on(table.paymentId),
   ],
 );
