@@ -90,19 +90,6 @@ export class PaymentGatewayError extends Error {
   }
 }
 
-/** Hex HMAC-SHA256 of `message` keyed with `secret`. */
-export async function hmacSha256Hex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)));
-  return [...mac].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 /** Whether `signatureHex` is the HMAC-SHA256 of `message` under `secret`, checked in constant time by WebCrypto. */
 export async function verifyHmacSha256Hex(secret: string, message: string, signatureHex: string): Promise<boolean> {
   if (!/^[0-9a-f]{64}$/i.test(signatureHex)) return false;

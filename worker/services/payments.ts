@@ -26,8 +26,6 @@ import { paymentProvider, paymentsEnabled } from "../payments/config.ts";
 import { PaymentGatewayError } from "../payments/provider.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 
-export type PaymentView = ReturnType<typeof toPaymentView>;
-
 /** A payment as the farmer's API and page show it: amounts in paise, GST as the invoice splits it. */
 export function toPaymentView(row: PaymentRow) {
   return {
