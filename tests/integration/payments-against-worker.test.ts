@@ -252,3 +252,46 @@ describe("the daily reconciliation against the gateway's settlement report", () 
     expect((await fetch(`${worker.url}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*&time=${tomorrow}`)).status).toBe(200);
   });
 });
+
+describe("an outside client written from docs/payments.md alone", () => {
+  it("logs in, pays a plan at the local gateway and reads the plan's new validity, with plain fetch", async () => {
+    const { mobileNo, freeYearEnds } = await farmerWithPlan();
+    // What the docs say these answers carry, and nothing of the project's own code.
+    type Answer = {
+      token: string;
+      payUrl: string;
+      payment: { id: number; status: string };
+      plan: { expiresAt: string };
+    };
+    const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as Answer });
+    const login = await json(
+      await fetch(`${worker.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ mobileNo, password: "integration-password" }),
+      }),
+    );
+    expect(login.status).toBe(200);
+    const auth = { Authorization: `Bearer ${login.body.token}`, "Content-Type": "application/json" };
+    const checkout = await json(
+      await fetch(`${worker.url}/api/payments/checkout`, { method: "POST", headers: auth, body: '{"plan":"1year"}' }),
+    );
+    expect(checkout.status).toBe(201);
+    const linkId = new URL(checkout.body.payUrl).pathname.split("/").pop();
+    const paid = await fetch(`${suite.gatewayUrl}/__pay`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ linkId }),
+    });
+    expect(paid.status).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (await json(await fetch(`${worker.url}/api/payments/${checkout.body.payment.id}`, { headers: auth }))).body
+            .payment.status,
+      )
+      .toBe("paid");
+    const read = await json(await fetch(`${worker.url}/api/payments/${checkout.body.payment.id}`, { headers: auth }));
+    expect(read.body.plan.expiresAt).toBe(new Date(addMonths(freeYearEnds, 12)).toISOString());
+  });
+});
