@@ -6,7 +6,7 @@ import { formatDateTime, formatRupees } from "../../../common/i18n/format.ts";
 import type { AdminPaymentView, PaymentLedger } from "../../../worker/services/payments.ts";
 import { AdminTable } from "../../components/admin/admin-table.tsx";
 import { useAdminT } from "../../i18n/admin.ts";
-import { useLanguage } from "../../i18n/i18n.ts";
+import { localeOf, useLanguage } from "../../i18n/i18n.ts";
 
 type Payment = AdminPaymentView;
 type Ledger = PaymentLedger;
@@ -26,6 +26,11 @@ export function RechargePayments({ ledger }: { ledger: Ledger }) {
   const t = useAdminT();
   const language = useLanguage();
   const rupees = (paise: number) => formatRupees(paise / 100, language);
+  // The invoice's parts to the paisa: rounded to rupees they would not add up to the price.
+  const exact = (paise: number) =>
+    new Intl.NumberFormat(localeOf(language), { style: "currency", currency: "INR", minimumFractionDigits: 2 }).format(
+      paise / 100,
+    );
 
   function flagText(payment: Payment): string {
     const flag = FLAGS.find((candidate) => candidate === payment.flag);
@@ -62,7 +67,7 @@ export function RechargePayments({ ledger }: { ledger: Ledger }) {
               <td data-label={t("admin.recharges.plan")}>{t(`admin.plan.${payment.plan}`)}</td>
               <td data-label={t("admin.recharges.amount")}>{rupees(payment.amountPaise)}</td>
               <td data-label={t("admin.payments.gst")}>
-                {rupees(payment.gst.taxablePaise)} + {rupees(payment.gst.cgstPaise)} + {rupees(payment.gst.sgstPaise)}
+                {exact(payment.gst.taxablePaise)} + {exact(payment.gst.cgstPaise)} + {exact(payment.gst.sgstPaise)}
               </td>
               <td data-label={t("admin.recharges.status")}>
                 <span className={`badge ${STATUS_CLASS[payment.status]}`} data-testid="payment-status">
