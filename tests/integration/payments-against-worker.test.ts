@@ -15,7 +15,7 @@ import {
 } from "../../common/api-responses/payments.ts";
 import { planResponseSchema } from "../../common/api-responses/recharges.ts";
 import { formatDate } from "../../common/i18n/format.ts";
-import { addMonths } from "../../common/plans.ts";
+import { addMonths, type Plan } from "../../common/plans.ts";
 import { pumpsOnSharedWorker } from "./simulated-pumps.ts";
 
 const suite = pumpsOnSharedWorker();
@@ -31,7 +31,7 @@ async function farmerWithPlan() {
   return { farmer, mobileNo, freeYearEnds: Date.parse(plan!.expiresAt) };
 }
 
-async function checkout(farmer: ApiClient, plan: "1month" | "1year" = "1year") {
+async function checkout(farmer: ApiClient, plan: Plan = "1year") {
   const answer = await farmer.post("/api/payments/checkout", paymentCheckoutResponseSchema, { plan });
   const linkId = /\/pay\/(plink_[A-Za-z0-9]+)$/.exec(answer.payUrl)?.[1];
   if (!linkId) throw new Error(`Not a local checkout page: ${answer.payUrl}`);
@@ -191,6 +191,19 @@ describe("recharges paid at the local gateway, against the real Worker", () => {
     expect(failed.payment.payUrl).not.toBeNull();
     await gateway.pay(linkId);
     await settledAs(farmer, payment.id, "paid");
+  });
+
+  it("the same plan asked for again while unpaid is the same checkout; a paid one is not reused", async () => {
+    const { farmer } = await farmerWithPlan();
+    const first = await checkout(farmer, "6month");
+    const again = await checkout(farmer, "6month");
+    expect(again.payment.id).toBe(first.payment.id);
+    expect(again.payUrl).toBe(first.payUrl);
+    const other = await checkout(farmer, "3month");
+    expect(other.payment.id).not.toBe(first.payment.id);
+    await gateway.pay(first.linkId);
+    await settledAs(farmer, first.payment.id, "paid");
+    expect((await checkout(farmer, "6month")).payment.id).not.toBe(first.payment.id);
   });
 
   it("a farmer cannot read another farmer's payment", async () => {

@@ -4,7 +4,7 @@
 // change guarded by the state it expects, then the plan period guarded by that change and by the
 // unique plan_periods.payment_id. So a capture extends once whatever order and however many
 // times its events (payment.captured, order.paid, payment_link.paid) arrive, at once or not.
-import { desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, ne, or, sql } from "drizzle-orm";
 import { addMonths, PLANS, type Plan } from "../../common/plans.ts";
 import type { PaymentEvent } from "../payments/provider.ts";
 import type { Db } from "./client.ts";
@@ -21,6 +21,29 @@ export async function insertPayment(db: Db, values: NewPayment): Promise<Payment
     .values({ ...values, status: "created", refundedPaise: 0, updatedAt: values.createdAt })
     .returning();
   return row!;
+}
+
+/** The newest checkout of `plan` for the device still waiting for money, opened since `since`. */
+export function findOpenCheckout(db: Db, deviceId: string, plan: Plan, since: number) {
+  return db.query.payments.findFirst({
+    where: and(
+      eq(payments.deviceId, deviceId),
+      eq(payments.plan, plan),
+      eq(payments.status, "created"),
+      gt(payments.createdAt, since),
+      ne(payments.payUrl, ""),
+    ),
+    orderBy: desc(payments.createdAt),
+  });
+}
+
+/** How many checkouts the account opened since `since`. */
+export async function countCheckoutsSince(db: Db, userId: number, since: number): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), gt(payments.createdAt, since)));
+  return row?.count ?? 0;
 }
 
 export function findPayment(db: Db, id: number) {

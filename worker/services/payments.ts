@@ -11,7 +11,9 @@ import { getDb } from "../db/client.ts";
 import { findDeviceById, findDeviceByOwner } from "../db/devices.ts";
 import {
   applyPaymentEvent,
+  countCheckoutsSince,
   type EventOutcome,
+  findOpenCheckout,
   findPayment,
   insertPayment,
   listPayments,
@@ -42,6 +44,12 @@ export function toPaymentView(row: PaymentRow) {
   };
 }
 
+/** A checkout of the same plan for the same box opened this recently is given again instead of a new one. */
+const REUSE_CHECKOUT_MS = 15 * 60 * 1000;
+/** At most this many new checkouts an account opens in the window: each is a call to the gateway. */
+const CHECKOUTS_PER_WINDOW = 10;
+const CHECKOUT_WINDOW_MS = 10 * 60 * 1000;
+
 /** Whether this environment takes UPI recharges online (else they are requests an admin marks). */
 export function onlinePayments(env: Env): boolean {
   return paymentsEnabled(env);
@@ -69,9 +77,16 @@ export async function startCheckout(
   const device =
     input.deviceId === undefined ? await findDeviceByOwner(db, user.id) : await findDeviceById(db, input.deviceId);
   if (!device || device.ownerUserId !== user.id) return refuse(404, "noDevice");
+  const now = Date.now();
+  // The same plan asked again while its page is still open (a second tap, the back button): the
+  // same checkout, so one recharge cannot become two links paid twice.
+  const open = await findOpenCheckout(db, device.id, input.plan, now - REUSE_CHECKOUT_MS);
+  if (open) return { ok: true, payment: open };
+  if ((await countCheckoutsSince(db, user.id, now - CHECKOUT_WINDOW_MS)) >= CHECKOUTS_PER_WINDOW) {
+    return refuse(429, "throttled");
+  }
   const amountPaise = rupeesToPaise(PLANS[input.plan].amount); // never the client's
   const split = gstSplit(amountPaise);
-  const now = Date.now();
   // The row first, so the gateway keeps our id as its reference; its link replaces the placeholder.
   const row = await insertPayment(db, {
     userId: user.id,
