@@ -183,6 +183,27 @@ describe("recharges paid at the local gateway, against the real Worker", () => {
     });
   });
 
+  it("a failure reported after the capture is flagged for the admin and takes nothing back", async () => {
+    const { farmer, freeYearEnds } = await farmerWithPlan();
+    const { payment, linkId } = await checkout(farmer, "1month");
+    const { paymentId, orderId } = await gateway.pay(linkId);
+    await settledAs(farmer, payment.id, "paid");
+    const failed = JSON.stringify({
+      entity: "event",
+      event: "payment.failed",
+      contains: ["payment"],
+      payload: { payment: { entity: { id: paymentId, amount: 39900, status: "failed", order_id: orderId } } },
+    });
+    const answer = await webhook(failed, suite.razorpayWebhookSecret, `evt_LateFail${Date.now()}`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ ok: true, outcome: "flagged" });
+    const after = await paymentOf(farmer, payment.id);
+    expect(after.payment.status).toBe("paid");
+    expect(after.plan?.expiresAt).toBe(new Date(addMonths(freeYearEnds, 1)).toISOString());
+    const admin = await suite.admin.get("/api/admin/payments", adminPaymentListResponseSchema);
+    expect(admin.data.find((row) => row.id === payment.id)?.flag).toBe("failedAfterCapture");
+  });
+
   it("a failed attempt leaves the link payable, and paying it then extends the plan", async () => {
     const { farmer } = await farmerWithPlan();
     const { payment, linkId } = await checkout(farmer, "1month");
