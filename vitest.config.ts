@@ -120,6 +120,7 @@ export default defineConfig(async () => {
             include: [
               "tests/device-sim/**/*.test.ts",
               "tests/telephony/**/*.test.ts",
+              "tests/payments/**/*.test.ts",
               "tests/scripts/**/*.test.ts",
               "tests/app/**/*.test.ts",
             ],
