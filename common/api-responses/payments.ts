@@ -58,3 +58,17 @@ export const adminPaymentListResponseSchema = successSchema({
   data: z.array(adminPaymentSchema),
   reconFlags: z.array(reconFlagSchema),
 });
+
+/** GET /api/admin/payments/{id}: one payment and its audit trail, every verified webhook about it in order. */
+export const adminPaymentResponseSchema = successSchema({
+  payment: adminPaymentSchema,
+  events: z.array(
+    z.object({
+      eventId: z.string(),
+      type: z.string(),
+      outcome: z.string(),
+      gatewayPaymentId: z.nullable(z.string()),
+      receivedAt: z.string(),
+    }),
+  ),
+});

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ApiClient } from "../../common/api-client.ts";
 import {
   adminPaymentListResponseSchema,
+  adminPaymentResponseSchema,
   paymentCheckoutResponseSchema,
   paymentResponseSchema,
 } from "../../common/api-responses/payments.ts";
@@ -174,6 +175,14 @@ describe("recharges paid at the local gateway, against the real Worker", () => {
     await gateway.refund(paymentId);
     const { plan } = await settledAs(farmer, payment.id, "refunded");
     expect(plan?.expiresAt).toBe(new Date(addMonths(freeYearEnds, 1)).toISOString());
+    // Its audit trail: every verified webhook about it, in order, and what each did.
+    const trail = await suite.admin.get(`/api/admin/payments/${payment.id}`, adminPaymentResponseSchema);
+    expect(trail.events.map((event) => [event.type, event.outcome])).toEqual([
+      ["payment.captured", "applied"],
+      ["order.paid", "unchanged"],
+      ["payment_link.paid", "unchanged"],
+      ["refund.processed", "flagged"],
+    ]);
     const admin = await suite.admin.get("/api/admin/payments", adminPaymentListResponseSchema);
     expect(admin.data.find((row) => row.id === payment.id)).toMatchObject({
       status: "refunded",

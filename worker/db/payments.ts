@@ -8,7 +8,7 @@ import { and, desc, eq, gt, ne, or, sql } from "drizzle-orm";
 import { addMonths, PLANS, type Plan } from "../../common/plans.ts";
 import type { PaymentEvent } from "../payments/provider.ts";
 import type { Db } from "./client.ts";
-import { type PaymentRow, paymentReconFlags, payments, planPeriods } from "./schema.ts";
+import { type PaymentRow, paymentEvents, paymentReconFlags, payments, planPeriods } from "./schema.ts";
 
 export type NewPayment = Omit<
   PaymentRow,
@@ -69,6 +69,15 @@ export function listReconFlags(db: Db, limit = 200) {
     .from(paymentReconFlags)
     .orderBy(desc(paymentReconFlags.createdAt), desc(paymentReconFlags.id))
     .limit(limit);
+}
+
+/** A payment's audit trail: every verified webhook about it, in the order they arrived. */
+export function eventsOfPayment(db: Db, paymentRowId: number) {
+  return db
+    .select()
+    .from(paymentEvents)
+    .where(eq(paymentEvents.paymentRowId, paymentRowId))
+    .orderBy(paymentEvents.receivedAt, paymentEvents.id);
 }
 
 /** Our payment an event is about: by our reference, the link, the order or the captured payment. */

@@ -13,6 +13,7 @@ import {
   applyPaymentEvent,
   countCheckoutsSince,
   type EventOutcome,
+  eventsOfPayment,
   findOpenCheckout,
   findPayment,
   insertPayment,
@@ -211,6 +212,24 @@ export async function paymentLedger(env: Env) {
       paymentId: flag.paymentRowId,
       detail: flag.detail,
       createdAt: new Date(flag.createdAt).toISOString(),
+    })),
+  };
+}
+
+/** One payment as the admin sees it, with its audit trail (every verified webhook about it), or null. */
+export async function paymentWithTrail(env: Env, id: number) {
+  const db = getDb(env.DB);
+  const row = await findPayment(db, id);
+  if (!row) return null;
+  const events = await eventsOfPayment(db, id);
+  return {
+    payment: toAdminPaymentView(row),
+    events: events.map((event) => ({
+      eventId: event.eventId,
+      type: event.type,
+      outcome: event.outcome,
+      gatewayPaymentId: event.gatewayPaymentId,
+      receivedAt: new Date(event.receivedAt).toISOString(),
     })),
   };
 }

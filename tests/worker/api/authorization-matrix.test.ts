@@ -284,6 +284,7 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "GET /api/admin/audit": { access: "admin", path: (f) => `/api/admin/audit?target=${f.a.mobileNo}` },
   "GET /api/admin/recharge-requests": { access: "admin" },
   "GET /api/admin/payments": { access: "admin" },
+  "GET /api/admin/payments/:id": { access: "admin", path: () => "/api/admin/payments/999999999" },
   "GET /api/admin/user/:id": { access: "admin", path: (f) => `/api/admin/user/${f.a.id}` },
   "GET /api/admin/users": { access: "admin" },
   "POST /api/admin/users/:id/sign-in-code": { access: "admin" },

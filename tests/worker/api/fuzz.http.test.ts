@@ -774,6 +774,12 @@ const ROUTES: Record<string, Spec> = {
   },
   "GET /api/admin/recharge-requests": { caller: "admin", effect: "read", accepts: () => true },
   "GET /api/admin/payments": { caller: "admin", effect: "read", accepts: () => true },
+  "GET /api/admin/payments/:id": {
+    caller: "admin",
+    effect: "read",
+    params: { id: () => "999999999" },
+    accepts: () => false, // no payment has that id: 404
+  },
   "GET /api/admin/installers": { caller: "admin", effect: "read", accepts: () => true },
   "POST /api/admin/installers": {
     caller: "admin",
