@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { generateVapidKeys } from "./scripts/lib/vapid.ts";
+import { paymentsTestOutbound } from "./tests/payments-outbound.ts";
 import { pushTestOutbound } from "./tests/push-outbound.ts";
 import { telephonyTestOutbound } from "./tests/telephony-outbound.ts";
 import { CONDITION_LIMIT_MS, TEST_LIMIT_MS } from "./tests/time-limits.ts";
@@ -8,6 +9,9 @@ import { CONDITION_LIMIT_MS, TEST_LIMIT_MS } from "./tests/time-limits.ts";
 /** Test-only telephony secrets: the tests sign and address webhooks with them. */
 const TELEPHONY_API_TOKEN = "worker-tests-only-telephony-token";
 const TELEPHONY_WEBHOOK_SECRET = "worker-tests-only-webhook-secret-0123456789";
+/** Test-only payment gateway secrets (wrangler.toml's local key id). */
+const RAZORPAY_KEY_SECRET = "worker-tests-only-razorpay-key-secret";
+const RAZORPAY_WEBHOOK_SECRET = "worker-tests-only-razorpay-webhook-secret-0123456789";
 
 /**
  * Node-side files at a time. They spend their time waiting (a wrangler child starting, a box's
@@ -42,6 +46,11 @@ export default defineConfig(async () => {
     apiToken: TELEPHONY_API_TOKEN,
     webhookSecret: TELEPHONY_WEBHOOK_SECRET,
   });
+  const payments = paymentsTestOutbound({
+    keyId: "rzp_test_sinchailocal",
+    keySecret: RAZORPAY_KEY_SECRET,
+    webhookSecret: RAZORPAY_WEBHOOK_SECRET,
+  });
   /** The Worker's runtime for the workerd project: workerd with the bindings the tests set. */
   const workersRuntime = cloudflareTest({
     main: "./tests/worker-test-entry.ts",
@@ -66,10 +75,13 @@ export default defineConfig(async () => {
         PUSH_TEST_HOSTS: "push.test",
         TELEPHONY_API_TOKEN,
         TELEPHONY_WEBHOOK_SECRET,
+        RAZORPAY_KEY_SECRET,
+        RAZORPAY_WEBHOOK_SECRET,
       },
       // Web Push requests go to a push service played in Node (tests/push-outbound.ts),
-      // SMS and calls to the local provider's halves played there too (tests/telephony-outbound.ts).
-      outboundService: (request: Request) => telephony(request) ?? pushTestOutbound(request),
+      // SMS and calls to the local provider's halves played there too (tests/telephony-outbound.ts),
+      // and the payment gateway's REST calls to the local gateway's Razorpay half (tests/payments-outbound.ts).
+      outboundService: (request: Request) => telephony(request) ?? payments(request) ?? pushTestOutbound(request),
       // An empty database of its own, for tests that apply migrations step by step.
       d1Databases: ["MIGRATION_TEST_DB"],
     },
@@ -108,6 +120,7 @@ export default defineConfig(async () => {
             include: [
               "tests/device-sim/**/*.test.ts",
               "tests/telephony/**/*.test.ts",
+              "tests/payments/**/*.test.ts",
               "tests/scripts/**/*.test.ts",
               "tests/app/**/*.test.ts",
             ],

@@ -156,6 +156,14 @@ export const rechargeRequestSchema = z.object({
   amount: z.unknown().optional(),
 });
 
+/** POST /api/payments/checkout: a plan for the caller's own box (`pump`: its id; default their first). */
+export const paymentCheckoutRequestSchema = z.object({
+  plan: z.enum(["1month", "3month", "6month", "1year"], { error: "must be one of 1month, 3month, 6month, 1year" }),
+  pump: z.string().min(1).max(64).optional(),
+  /** Ignored: the server sets the amount from the plan. */
+  amount: z.unknown().optional(),
+});
+
 export const rechargeStatusRequestSchema = z.object({
   status: z.enum(["paid", "failed"], { error: 'must be "paid" or "failed"' }),
 });

@@ -16,9 +16,11 @@ import {
   type SimulatedDevice,
   simulateBox,
 } from "../device-sim/simulated-device.ts";
+import { type LocalGateway, startLocalGateway } from "../payments-sim/local-gateway.ts";
 import { PHONE_COMMANDS_HELP, runPhoneCommand } from "../telephony-sim/commands.ts";
 import { type LocalProvider, startLocalProvider } from "../telephony-sim/local-provider.ts";
 import { DEFAULT_PERSIST_DIR } from "./lib/local-d1.ts";
+import { localPaymentCredentials, writeLocalPaymentsUrl } from "./lib/local-payments.ts";
 import { writeLocalPhoneUrl } from "./lib/local-phone.ts";
 import { localTelephony } from "./lib/local-telephony.ts";
 import { startLocalWorker } from "./lib/local-worker.ts";
@@ -46,6 +48,7 @@ const origin = `http://localhost:${port}`;
 const children: ChildProcess[] = [];
 let device: SimulatedDevice | null = null;
 let phone: LocalProvider | null = null;
+let gateway: LocalGateway | null = null;
 
 function step(label: string) {
   const started = performance.now();
@@ -68,6 +71,7 @@ function run(command: string, args: string[]): Promise<void> {
 async function shutDown(code: number): Promise<never> {
   await device?.stop();
   await phone?.stop();
+  await gateway?.stop();
   // wrangler stops its workerd children itself on SIGTERM. It shares our process group, so
   // a supervisor that kills the group (Playwright, a terminal's Ctrl+C) reaches it too.
   for (const child of children) child.kill("SIGTERM");
@@ -80,6 +84,7 @@ async function main() {
   const startedAt = performance.now();
   // Read while the app builds (reading wrangler.toml loads wrangler, about a second).
   const telephony = localTelephony();
+  const paymentCredentials = localPaymentCredentials();
   if (options.fresh) await rm(persistTo, { recursive: true, force: true });
   // The local database is made ready while the app builds: one is wrangler's workerd applying
   // SQL, the other Vite bundling, and on a 2-core machine they overlap (about 7 of the 22 s
@@ -122,6 +127,16 @@ async function main() {
   await writeLocalPhoneUrl(persistTo, phone.url);
   done();
 
+  done = step("Starting the local payment gateway");
+  gateway = await startLocalGateway({
+    credentials: await paymentCredentials,
+    workerOrigin: origin,
+    log: options.quiet ? undefined : (line) => console.log(`  [pay] ${line}`),
+  });
+  // For tests and scripts that pay in it (payments-sim/client.ts).
+  await writeLocalPaymentsUrl(persistTo, gateway.url);
+  done();
+
   done = step(`Starting the Worker on ${origin}`);
   const worker = await startLocalWorker({
     kind: "build",
@@ -131,6 +146,8 @@ async function main() {
       // The Worker's SMS and calls go to the local provider; providers' webhooks come back here.
       TELEPHONY_LOCAL_URL: phone.url,
       TELEPHONY_WEBHOOK_ORIGIN: origin,
+      // Recharges are paid at the local gateway, whose webhooks come back here.
+      PAYMENT_LOCAL_URL: gateway.url,
       // The tests' own push services Web Push may reach; never set by a plain `npm start`.
       ...(options["test-push-hosts"] ? { PUSH_TEST_HOSTS: options["test-push-hosts"] } : {}),
     },
@@ -164,6 +181,7 @@ Sinchai is running at ${origin}  (ready in ${((performance.now() - startedAt) / 
   Admin:                ${DEMO_ADMIN.mobileNo} / ${DEMO_ADMIN.password}   → ${origin}/admin/login
   Simulated device:     ${demoDevice.deviceId} (${demoDevice.kind}, ${demoDevice.horsePower} HP) for ${demoDevice.ownerMobileNo}
   Phone (SMS, calls):   ${phone.url}, printed here as [phone]; type ${PHONE_COMMANDS_HELP}
+  Payment gateway:      ${gateway.url} (Razorpay's API, checkout pages at /pay/<link>), printed here as [pay]
   Faults at the pump:   type pump dryRun (or pump normal, pump phaseLoss, pump powerCut, pump tamper, ...)
 
 Another simulated device for any account:  npm run sim -- --mobile <10-digit number>

@@ -4,11 +4,13 @@ import { purgeEndedSessions } from "./auth/sessions.ts";
 import { getDb } from "./db/client.ts";
 import { purgeOldCodes } from "./db/one-time-codes.ts";
 import { purgeOldTelephonyEvents } from "./db/telephony-events.ts";
+import { sendPlanReminders } from "./payments/messages.ts";
+import { reconcilePayments } from "./payments/reconcile.ts";
 import { purgeOldMenuCalls } from "./phone-control/voice-menu.ts";
 import { runRetention } from "./retention/retention.ts";
 import { deliverPendingHubNotices } from "./services/hub-notices.ts";
 
-export async function handleScheduled(_controller: ScheduledController, env: Env): Promise<void> {
+export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {
   // First the changes of who may use a box that a hub has not confirmed yet: until it does, it
   // may still let in someone who lost the pump.
   const notices = await deliverPendingHubNotices(env);
@@ -30,6 +32,21 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
     purgeOldMenuCalls(db, now),
   ]);
   if (codes + events > 0) console.log(`Purged ${codes} old one-time codes and ${events} telephony events`);
+  // Renewal reminders, 7 days and 1 day before a box's plan ends.
+  try {
+    const reminded = await sendPlanReminders(env, now);
+    if (reminded > 0) console.log(`Sent ${reminded} renewal reminders`);
+  } catch (error) {
+    console.error("The renewal reminders failed; the next run tries again", error);
+  }
+  // Once a day, the gateway's settlement report of the day before; a failure is tried again later
+  // and stops nothing else here.
+  try {
+    const recon = await reconcilePayments(env, controller.scheduledTime, now);
+    if (recon) console.log(`Reconciled ${recon.items} settlement lines of ${recon.day}; ${recon.flagged} flagged`);
+  } catch (error) {
+    console.error("The payment reconciliation failed; it is tried again within the hour", error);
+  }
   // Last: nothing above waits on it, and a backlog of it drains over the next minutes.
   const kept = await runRetention(env, now);
   if (kept.motorLogs + kept.adminAudit + kept.alertDeliveries > 0) {

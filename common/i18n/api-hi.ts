@@ -75,6 +75,9 @@ export const apiHi: Record<ApiMessageKey, string> = {
   "error.invalidDeviceCredentials": "डिवाइस की पहचान सही नहीं है।",
   "error.expectedWebSocket": "यह पता केवल लाइव कनेक्शन (WebSocket) के लिए है।",
   "error.rechargeNotFound": "रिचार्ज की माँग नहीं मिली।",
+  "error.paymentNotFound": "पेमेंट नहीं मिला।",
+  "error.paymentsOff": "यहाँ ऑनलाइन पेमेंट नहीं होता। रिचार्ज की माँग भेजें।",
+  "error.paymentGatewayFailed": "पेमेंट गेटवे से जवाब नहीं आया। एक मिनट बाद फिर से करें।",
   "error.rechargeNotPending":
     "इस माँग का फ़ैसला पहले ही हो चुका है ({status, select, paid {भुगतान हुआ} failed {नहीं हुआ} other {बदली जा चुकी}}); केवल बाकी माँगें बदली जा सकती हैं।",
   "error.rechargeNoDevice": "इस माँग का अब कोई डिवाइस नहीं है।",

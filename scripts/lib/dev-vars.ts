@@ -1,6 +1,7 @@
 // Local secrets live in .dev.vars (git-ignored), created on first use: a random JWT secret, a
-// VAPID key pair for Web Push, and the local telephony provider's token and webhook secret. A
-// file from before any of them existed gets it added.
+// VAPID key pair for Web Push, the local telephony provider's token and webhook secret, and the
+// local payment gateway's key secret and webhook secret. A file from before any of them existed
+// gets it added.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { generateVapidKeys } from "./vapid.ts";
@@ -28,6 +29,15 @@ export function ensureDevVars(path = ".dev.vars"): void {
       add(`${name}=${randomBytes(32).toString("base64url")}`);
       added.push(
         `a ${name === "TELEPHONY_API_TOKEN" ? "telephony token" : "telephony webhook secret"} for the local provider`,
+      );
+    }
+  }
+  for (const name of ["RAZORPAY_KEY_SECRET", "RAZORPAY_WEBHOOK_SECRET"]) {
+    if (!new RegExp(`^${name}=.{32,}$`, "m").test(text)) {
+      text = text.replace(new RegExp(`^${name}=.*\n?`, "gm"), "");
+      add(`${name}=${randomBytes(32).toString("base64url")}`);
+      added.push(
+        `a ${name === "RAZORPAY_KEY_SECRET" ? "payment gateway key secret" : "payment webhook secret"} for the local gateway`,
       );
     }
   }

@@ -11,6 +11,9 @@ export const PLACEHOLDER = "REPLACE-ME";
 /** The test harness's allowance for its own push services (worker/push/push-endpoint.ts): never deployed. */
 const TEST_PUSH_HOSTS_VAR = "PUSH_TEST_HOSTS";
 
+/** Local mode's payment gateway on loopback (payments-sim/): never deployed. */
+const LOCAL_GATEWAY_VAR = "PAYMENT_LOCAL_URL";
+
 /** Where the operator is told what goes in each value. */
 export const OPERATIONS_DOC = "docs/operations.md";
 
@@ -56,6 +59,9 @@ export function environmentProblem(
   if (!section) return `wrangler.toml has no environment "${name}". It has: ${names.join(", ")}.`;
   if (((section.vars ?? {}) as Record<string, unknown>)[TEST_PUSH_HOSTS_VAR]) {
     return `wrangler.toml [env.${name}.vars] sets ${TEST_PUSH_HOSTS_VAR}: it lets Web Push reach the tests' own push services (loopback), and a deployed Worker must never have it. Leave it empty.`;
+  }
+  if (((section.vars ?? {}) as Record<string, unknown>)[LOCAL_GATEWAY_VAR]) {
+    return `wrangler.toml [env.${name}.vars] sets ${LOCAL_GATEWAY_VAR}: it points payments at the local gateway (loopback), which a deployed Worker cannot reach. Leave it empty.`;
   }
   const left = placeholdersIn(section, `env.${name}`);
   if (left.length === 0 || options.allowPlaceholders) return null;

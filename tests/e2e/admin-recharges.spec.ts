@@ -1,11 +1,16 @@
 // /admin/recharges: the farmer's requests with the spec's columns; mark paid (the farmer's plan
 // grows by the plan's length) or failed only while pending, delete in any status, each after
-// the confirmation of SPEC §4; the list reloads.
+// the confirmation of SPEC §4; the list reloads. Below them, the payments taken online, with the
+// gateway's reference and why one needs a look.
 import { expect } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
+import { paymentCheckoutResponseSchema } from "../../common/api-responses/payments.ts";
 import { planResponseSchema, rechargeRequestResponseSchema } from "../../common/api-responses/recharges.ts";
 import { addMonths } from "../../common/plans.ts";
-import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianRupees, test } from "./admin-support.ts";
+import { localGatewayClient } from "../../payments-sim/client.ts";
+import { E2E_PERSIST_DIR } from "../../playwright.config.ts";
+import { readLocalPaymentsUrl } from "../../scripts/lib/local-payments.ts";
+import { adminApiToken, adminLogIn, bearer, farmerWithDevice, indianRupees, test, texts } from "./admin-support.ts";
 import { en, logIn, useLanguage } from "./support.ts";
 
 // A wide screen: the table with its column headers (phones get one card per row).
@@ -117,5 +122,53 @@ test("mark paid extends the farmer's plan; mark failed; delete; only pending can
   await expect(yearlyRow).toHaveCount(0);
   // Deleting a paid request does not shorten the plan (docs/decisions/006).
   expect((await plan())!.expiresAt).toBe(extended.expiresAt);
+  await device.stop();
+});
+
+test("online payments are listed with the gateway's reference: paid, pending, held with why, and cash marked by hand (Hindi)", async ({
+  page,
+  request,
+}) => {
+  const t = texts.hi;
+  const { farmer, device } = await farmerWithDevice(request);
+  await expect
+    .poll(
+      async () =>
+        (await readJson(await request.get("/api/recharge/plan", bearer(farmer.token)), planResponseSchema)).plan,
+    )
+    .not.toBeNull();
+  const gateway = localGatewayClient(await readLocalPaymentsUrl(E2E_PERSIST_DIR));
+  const checkout = async (plan: string) => {
+    const answer = await readJson(
+      await request.post("/api/payments/checkout", { data: { plan }, ...bearer(farmer.token) }),
+      paymentCheckoutResponseSchema,
+    );
+    return { id: answer.payment.id, linkId: answer.payUrl.split("/").pop()! };
+  };
+  const paid = await checkout("1year");
+  const { paymentId } = await gateway.pay(paid.linkId);
+  const held = await checkout("1month");
+  await gateway.pay(held.linkId, 100);
+  const pending = await checkout("3month");
+  await gateway.settled();
+
+  await adminLogIn(page, t);
+  await page.goto("/admin/recharges");
+  await expect(page.getByTestId("recharges-cash-note")).toHaveText(t["admin.recharges.cashNote"]);
+  const section = page.getByTestId("payments-section");
+  await expect(section.getByRole("heading", { level: 2 })).toHaveText(t["admin.payments.title"]);
+  const paidRow = section.getByTestId(`payment-row-${paid.id}`);
+  await expect(paidRow.getByTestId("payment-status")).toHaveText(t["admin.payments.status.paid"]);
+  await expect(paidRow.getByTestId("payment-reference")).toHaveText(paymentId);
+  await expect(paidRow).toContainText(farmer.mobileNo);
+  await expect(paidRow).toContainText(indianRupees(1111, "hi"));
+  const heldRow = section.getByTestId(`payment-row-${held.id}`);
+  await expect(heldRow.getByTestId("payment-status")).toHaveText(t["admin.payments.status.held"]);
+  await expect(heldRow.getByTestId("payment-flag")).toHaveText(
+    t["admin.payments.flag.amountMismatch"].replace("{amount}", indianRupees(1, "hi")),
+  );
+  const pendingRow = section.getByTestId(`payment-row-${pending.id}`);
+  await expect(pendingRow.getByTestId("payment-status")).toHaveText(t["admin.payments.status.created"]);
+  await expect(pendingRow.getByTestId("payment-reference")).toHaveText(pending.linkId);
   await device.stop();
 });

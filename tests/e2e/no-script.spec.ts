@@ -285,6 +285,25 @@ test("a recharge request is filed once; without a device it is refused in Hindi"
   await expect(page.getByTestId("request-item")).toHaveCount(0);
 });
 
+test("a plan is paid by UPI at the gateway's page and back, and the page shows the validity the server knows", async ({
+  page,
+  request,
+}) => {
+  await asFarmerWithBox(page, request, async () => {
+    await page.goto("/recharge?renew");
+    await page.getByRole("radio", { name: new RegExp(hi["plan.name.3month"]) }).check();
+    await page.getByRole("button", { name: hi["plan.submit"] }).click();
+    // A plain form, answered with a redirect to the gateway's page; its forms send the browser back.
+    await expect(page.getByTestId("gateway-amount")).toHaveText("₹777.00");
+    await page.getByTestId("gateway-pay").click();
+    await expect(page).toHaveURL(/\/recharge\?payment=\d+/);
+    // Until the gateway's webhook is in, the page checks again by itself (a meta refresh).
+    await expect(page.getByTestId("plan-payment")).toHaveAttribute("data-status", "paid");
+    await expect(page.getByTestId("plan-payment-paid")).toBeVisible();
+    await expect(page.getByTestId("plan-upcoming")).toContainText(hi["plan.name.3month"]);
+  });
+});
+
 test("admin login and logout; a wrong password is refused in Hindi", async ({ page }) => {
   await page.goto("/admin/login");
   await page.getByLabel(hi["auth.mobileNo"]).fill(DEMO_ADMIN.mobileNo);

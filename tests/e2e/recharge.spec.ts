@@ -1,10 +1,13 @@
-// My Plan: the device's plan as the server knows it, a recharge request for the signed-in
-// account with the spec's messages, and the farmer's own requests.
+// My Plan: the device's plan as the server knows it, a plan paid by UPI at the payment gateway
+// (the local gateway of `npm start`) and its new validity once the server knows the capture, a
+// recharge request for cash or a bank transfer with the spec's messages, and the farmer's own
+// requests and payments.
 import { expect, test } from "@playwright/test";
 import { readJson } from "../../common/api-client.ts";
 import { rechargeListResponseSchema } from "../../common/api-responses/recharges.ts";
 import type { SimulatedDevice } from "../../device-sim/simulated-device.ts";
 import { adminApiToken } from "./admin-support.ts";
+import { wrongScript } from "./page-words.ts";
 import {
   DEMO_USER,
   en,
@@ -34,7 +37,7 @@ test.afterEach(async () => {
   await device.stop();
 });
 
-test("the free plan is active, and a 1-year UPI request is sent, priced by the server and listed (Hindi)", async ({
+test("the free plan is active, and a 1-year plan paid by UPI at the gateway shows its new validity (Hindi, 360 px)", async ({
   page,
 }) => {
   await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password);
@@ -48,22 +51,49 @@ test("the free plan is active, and a 1-year UPI request is sent, priced by the s
   expect(await badge.evaluate((element) => getComputedStyle(element).color)).toBe("rgb(31, 111, 67)"); // green
   // Indian dates: day, month, year.
   await expect(card.getByTestId("plan-activated")).toHaveText(/^\d{1,2} \S+ \d{4}$/);
+  const before = await card.getByTestId("plan-expires").textContent();
 
   await page.getByTestId("plan-renew").click();
   await expect(page.getByRole("radio", { name: new RegExp(hi["plan.name.1year"]) })).toBeChecked();
   await expect(page.getByText(hi["plan.bestValue"])).toBeVisible();
   await expect(page.getByRole("radio", { name: hi["plan.method.upi"] })).toBeChecked();
+  await expect(page.getByTestId("plan-upi-online")).toHaveText(hi["plan.upiOnline"]);
   await expect(page.getByText(DEMO_USER.mobileNo, { exact: true })).toBeVisible();
   await page.getByRole("button", { name: hi["plan.submit"] }).click();
-  await expect(toast(page, hi["plan.submitted"])).toBeVisible();
-  const upi = page.getByTestId("upi-link");
-  await expect(upi).toHaveText(hi["plan.payUpi"]);
-  const link = new URL((await upi.getAttribute("href"))!);
-  expect(link.protocol).toBe("upi:");
-  expect(link.searchParams.get("am")).toBe("1111.00");
-  const first = page.getByTestId("request-item").first();
+
+  // The gateway's page (the local gateway, as Razorpay's): the server's price, paid by UPI.
+  await expect(page.getByTestId("gateway-amount")).toHaveText("₹1111.00");
+  await expect(page.getByRole("link", { name: "Pay with a UPI app" })).toBeVisible(); // a phone: the app's intent
+  await page.getByTestId("gateway-pay").click();
+
+  // Back on My Plan: the validity the server knows once the gateway's webhook confirmed the capture.
+  await expect(page).toHaveURL(/\/recharge\?payment=\d+/);
+  const paid = page.getByTestId("plan-payment");
+  await expect(paid).toHaveAttribute("data-status", "paid");
+  const expires = page.getByTestId("plan-card").getByTestId("plan-expires");
+  await expect(expires).not.toHaveText(before!);
+  const validity = await expires.textContent();
+  await expect(paid.getByTestId("plan-payment-paid")).toHaveText(hi["plan.payment.paid"].replace("{date}", validity!));
+  await expect(page.getByTestId("plan-upcoming")).toContainText(hi["plan.name.1year"]);
+  const first = page.getByTestId("payment-item").first();
   await expect(first).toContainText(hi["plan.name.1year"]);
   await expect(first).toContainText("₹1,111");
+  await expect(first).toContainText(hi["plan.paymentStatus.paid"]);
+  expect(await wrongScript(page, "hi")).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+});
+
+test("a 1-month request by cash at a dealer is filed for an admin, one at a time (Hindi)", async ({ page }) => {
+  await logIn(page, DEMO_USER.mobileNo, DEMO_USER.password);
+  await page.goto("/recharge?renew");
+  await page.getByRole("radio", { name: new RegExp(hi["plan.name.1month"]) }).check();
+  await page.getByRole("radio", { name: hi["plan.method.cash"] }).check();
+  await page.getByRole("button", { name: hi["plan.submit"] }).click();
+  await expect(toast(page, hi["plan.submitted"])).toBeVisible();
+  await expect(page.getByTestId("plan-next-steps")).toContainText(hi["plan.contactSoon"]);
+  const first = page.getByTestId("request-item").first();
+  await expect(first).toContainText(hi["plan.name.1month"]);
+  await expect(first).toContainText("₹399");
   await expect(first).toContainText(hi["plan.request.pending"]);
   // One request at a time: no second form until this one is decided, and the page says why.
   await page.reload();

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { hashPassword } from "../../common/credentials.ts";
+import { startLocalGateway } from "../../payments-sim/local-gateway.ts";
 import { executeLocalSql, sqlText } from "../../scripts/lib/local-d1.ts";
 import { freePort, freshPersistDir, startLocalWorker, THROWAWAY_JWT_SECRET } from "../../scripts/lib/local-worker.ts";
 import { startLocalProvider } from "../../telephony-sim/local-provider.ts";
@@ -21,6 +22,10 @@ export type SharedWorker = {
   persistTo: string;
   /** The local provider's address (telephony-sim/client.ts). */
   phoneUrl: string;
+  /** The local payment gateway's address (payments-sim/client.ts) and the secrets it shares with the Worker. */
+  gatewayUrl: string;
+  razorpayKeySecret: string;
+  razorpayWebhookSecret: string;
   /** The secrets the Worker and the provider share: a test signs its own webhooks with them. */
   token: string;
   webhookSecret: string;
@@ -37,6 +42,9 @@ declare module "vitest" {
 
 const TOKEN = "integration-shared-telephony-token-0123456789";
 const WEBHOOK_SECRET = "integration-shared-webhook-secret-0123456789abcdef";
+const RAZORPAY_KEY_ID = "rzp_test_sinchailocal";
+const RAZORPAY_KEY_SECRET = "integration-shared-razorpay-key-secret-0123456789";
+const RAZORPAY_WEBHOOK_SECRET = "integration-shared-razorpay-webhook-secret-0123456789";
 const ADMIN = { mobileNo: "9000000009", password: "integration-admin-password" };
 
 export default async function setup(project: TestProject) {
@@ -56,6 +64,11 @@ export default async function setup(project: TestProject) {
     inboundProvider: "twilio",
     log: (line) => appendFileSync(logFile, `[phone] ${line}\n`),
   });
+  const gateway = await startLocalGateway({
+    credentials: { keyId: RAZORPAY_KEY_ID, keySecret: RAZORPAY_KEY_SECRET, webhookSecret: RAZORPAY_WEBHOOK_SECRET },
+    workerOrigin: `http://localhost:${port}`,
+    log: (line) => appendFileSync(logFile, `[pay] ${line}\n`),
+  });
   const worker = await startLocalWorker({
     kind: "api",
     persistTo,
@@ -66,10 +79,14 @@ export default async function setup(project: TestProject) {
       TELEPHONY_WEBHOOK_SECRET: WEBHOOK_SECRET,
       TELEPHONY_LOCAL_URL: phone.url,
       TELEPHONY_WEBHOOK_ORIGIN: `http://localhost:${port}`,
+      RAZORPAY_KEY_SECRET,
+      RAZORPAY_WEBHOOK_SECRET,
+      PAYMENT_LOCAL_URL: gateway.url,
     },
     onOutput: (text) => appendFileSync(logFile, text),
   }).catch(async (error) => {
     await phone.stop();
+    await gateway.stop();
     throw error;
   });
   project.provide("sharedWorker", {
@@ -77,6 +94,9 @@ export default async function setup(project: TestProject) {
     port,
     persistTo,
     phoneUrl: phone.url,
+    gatewayUrl: gateway.url,
+    razorpayKeySecret: RAZORPAY_KEY_SECRET,
+    razorpayWebhookSecret: RAZORPAY_WEBHOOK_SECRET,
     token: TOKEN,
     webhookSecret: WEBHOOK_SECRET,
     adminAccount: ADMIN,
@@ -85,6 +105,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await worker.stop();
     await phone.stop();
+    await gateway.stop();
     await Promise.all([persistTo, logs].map((path) => rm(path, { recursive: true, force: true })));
   };
 }

@@ -4,18 +4,24 @@
 import { readFileSync } from "node:fs";
 import { inject } from "vitest";
 import { ApiClient } from "../../common/api-client.ts";
+import { type LocalGatewayClient, localGatewayClient } from "../../payments-sim/client.ts";
 import { type LocalProviderClient, localProviderClient } from "../../telephony-sim/client.ts";
 import type { SharedWorker } from "./shared-worker.global-setup.ts";
 
 /** Where a Worker answers and which database it serves. */
 export type WorkerAddress = { url: string; port: number; persistTo: string };
 
-export function sharedWorker(): SharedWorker & { worker: WorkerAddress; phone: LocalProviderClient } {
+export function sharedWorker(): SharedWorker & {
+  worker: WorkerAddress;
+  phone: LocalProviderClient;
+  gateway: LocalGatewayClient;
+} {
   const shared = inject("sharedWorker");
   return {
     ...shared,
     worker: { url: shared.url, port: shared.port, persistTo: shared.persistTo },
     phone: localProviderClient(shared.phoneUrl),
+    gateway: localGatewayClient(shared.gatewayUrl),
   };
 }
 

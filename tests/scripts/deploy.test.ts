@@ -38,11 +38,13 @@ describe("the environments in wrangler.toml", () => {
     expect(placeholdersIn(topLevel)).toEqual([]);
   });
 
-  it("mark what an operator fills in with placeholders: each environment's D1 id, UPI id, Web Push contact and telephony", () => {
+  it("mark what an operator fills in with placeholders: each environment's D1 id, UPI id, Web Push contact, telephony and the payment gateway", () => {
     for (const name of environmentNames(committed)) {
       for (const path of placeholdersIn(committed.env![name], `env.${name}`)) {
         // The telephony provider's account, numbers and DLT template ids (docs/telephony.md).
         if (path.startsWith(`env.${name}.vars.TELEPHONY_`) || path.startsWith(`env.${name}.vars.PHONE_`)) continue;
+        // The payment gateway and its key id (docs/payments.md).
+        if ([`env.${name}.vars.PAYMENT_PROVIDER`, `env.${name}.vars.RAZORPAY_KEY_ID`].includes(path)) continue;
         expect([
           `env.${name}.d1_databases[0].database_id`,
           `env.${name}.vars.UPI_PAYEE_VPA`,
@@ -79,6 +81,15 @@ describe("the test push service's allowance (PUSH_TEST_HOSTS)", () => {
     (config.env!.production!.vars as Record<string, string>).PUSH_TEST_HOSTS = "127.0.0.1";
     expect(environmentProblem(config, "production")).toContain("PUSH_TEST_HOSTS");
     expect(environmentProblem(config, "production", { allowPlaceholders: true })).toContain("PUSH_TEST_HOSTS");
+  });
+});
+
+describe("the local gateway's address (PAYMENT_LOCAL_URL)", () => {
+  it("is refused in an environment that sets it, even for a dry run: a deployed Worker pays at the real gateway", () => {
+    const config = configWith("0b1c9a7e-5d2f-4c11-9e5a-2f7c3d4b5a61", "farmer@upi");
+    (config.env!.production!.vars as Record<string, string>).PAYMENT_LOCAL_URL = "http://127.0.0.1:8790";
+    expect(environmentProblem(config, "production")).toContain("PAYMENT_LOCAL_URL");
+    expect(environmentProblem(config, "production", { allowPlaceholders: true })).toContain("PAYMENT_LOCAL_URL");
   });
 });
 

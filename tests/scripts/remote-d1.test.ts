@@ -193,7 +193,7 @@ describe("the remote command, given to this wrangler without an account", () => 
       .replace(/"REPLACE-ME with the database_id[^"]*"/g, '"0b1c9a7e-5d2f-4c11-9e5a-2f7c3d4b5a61"')
       .replace(/"REPLACE-ME with the UPI id[^"]*"/g, '"sinchai@examplebank"')
       .replace(/"REPLACE-ME with the mailto:[^"]*"/g, '"mailto:support@example.in"')
-      .replace(/^((?:TELEPHONY|PHONE)_[A-Z_]+ = )"REPLACE-ME[^"]*"/gm, '$1"filled-in"')
+      .replace(/^((?:TELEPHONY|PHONE|PAYMENT|RAZORPAY)_[A-Z_]+ = )"REPLACE-ME[^"]*"/gm, '$1"filled-in"')
       .replace(/^("[A-Za-z]+\.(?:hi|en)" = )"REPLACE-ME[^"]*"/gm, '$1"1207161234567890123"');
     await writeFile(join(directory, "wrangler.toml"), toml);
     const filledIn = await readWranglerToml(join(directory, "wrangler.toml"));

@@ -62,6 +62,9 @@ const LONGEST: Record<"ucs2" | "gsm7", Record<SmsVariable, string>> = {
     relay: "क".repeat(12),
     supply: "क".repeat(10),
     amps: "999.9",
+    date: "28 सित॰ 2027",
+    rupees: "₹1,111.00",
+    receipt: "sinchai-999999999999",
   },
   // Extension characters cost two septets each.
   gsm7: {
@@ -75,6 +78,9 @@ const LONGEST: Record<"ucs2" | "gsm7", Record<SmsVariable, string>> = {
     relay: "w".repeat(12),
     supply: "w".repeat(10),
     amps: "999.9",
+    date: "28 Sept 2027",
+    rupees: "₹1,111.00",
+    receipt: "sinchai-999999999999",
   },
 };
 

@@ -2,6 +2,16 @@
 // app/entry.server.tsx; everything the Worker answers gets the rest here; static assets get
 // the same from public/_headers (the assets are served without running the Worker).
 
+/**
+ * Where a page's plain form may send the browser besides our origin: the payment gateway's
+ * page, which the recharge form's answer redirects to (docs/payments.md), and a browser checks
+ * a form's redirects against form-action too. Razorpay's payment links are short links on
+ * rzp.io that go on to razorpay.com; local mode's gateway is on loopback (plain http only, so
+ * never in a deployed Worker's pages).
+ */
+const PAYMENT_FORM_TARGETS = ["https://rzp.io", "https://razorpay.com", "https://*.razorpay.com"];
+const LOCAL_PAYMENT_FORM_TARGET = "http://127.0.0.1:*";
+
 /** The page CSP: scripts only from our origin or carrying this response's nonce. */
 export function pageContentSecurityPolicy(nonce: string, https: boolean): string {
   return [
@@ -16,7 +26,7 @@ export function pageContentSecurityPolicy(nonce: string, https: boolean): string
     "connect-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    ["form-action 'self'", ...PAYMENT_FORM_TARGETS, ...(https ? [] : [LOCAL_PAYMENT_FORM_TARGET])].join(" "),
     "object-src 'none'",
     ...(https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");

@@ -47,6 +47,12 @@ export const SMS_VARIABLES = {
   reason: { maxLength: 30, pattern: /^[^\n\r]+$/u, cut: false },
   relay: { maxLength: 12, pattern: /^[^\n\r]+$/u, cut: false },
   supply: { maxLength: 10, pattern: /^[^\n\r]+$/u, cut: false },
+  /** A date as the reader's language writes it (common/i18n/format.ts: "8 दिस॰ 2027", "8 Dec 2027"). */
+  date: { maxLength: 14, pattern: /^[0-9A-Za-z .\u0900-\u097F]+$/u, cut: false },
+  /** Rupees as the reader's language writes them, whole or with paise ("₹1,111", "₹1,111.50"). */
+  rupees: { maxLength: 12, pattern: /^₹[0-9,]{1,9}(\.[0-9]{2})?$/u, cut: false },
+  /** Our receipt number of a payment ("sinchai-123"): the farmer quotes it to support. */
+  receipt: { maxLength: 20, pattern: /^sinchai-[0-9]{1,12}$/, cut: false },
   /** The motor's current in amps, one decimal, or "-". */
   amps: { maxLength: 5, pattern: /^([0-9]{1,3}(\.[0-9])?|-)$/, cut: false },
 } as const satisfies Record<string, { maxLength: number; pattern: RegExp; cut: boolean }>;
@@ -93,6 +99,24 @@ export const SMS_TEMPLATES = {
     text: {
       hi: "सिंचाई: {mobileNo} ने आपको पंप {pumpName} से जोड़ा है। ऐप में न्योता स्वीकार करें: {url}",
       en: "Sinchai: {mobileNo} added you to the pump {pumpName}. Accept the invitation in the app: {url}",
+    },
+  },
+  /** A recharge paid online was captured and the plan extended (docs/payments.md, "SMS"). */
+  rechargeReceipt: {
+    variables: ["rupees", "receipt", "pumpName", "date"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: {rupees} मिले, रसीद {receipt}। पंप {pumpName} का प्लान अब {date} तक चलेगा।",
+      en: "Sinchai: received {rupees}, receipt {receipt}. The plan of pump {pumpName} now runs until {date}.",
+    },
+  },
+  /** A box's plan ends in 7 days, or in 1 (docs/payments.md, "Renewal reminders"). */
+  planReminder: {
+    variables: ["pumpName", "date", "url"],
+    budget: 2,
+    text: {
+      hi: "सिंचाई: पंप {pumpName} का प्लान {date} को खत्म होगा। रिचार्ज करें: {url}/recharge",
+      en: "Sinchai: the plan of pump {pumpName} ends on {date}. Recharge: {url}/recharge",
     },
   },
   alertPowerBack: {

@@ -1,11 +1,13 @@
 // /admin/recharges, "Device Connectivity Requests" (SPEC §2, §4): mark pending requests paid
 // (which extends the device's plan) or failed, delete any; each after a confirmation, and the
-// list reloads afterwards.
+// list reloads afterwards. Marking by hand is for cash at a dealer and bank transfers; below the
+// requests, the payments taken online by UPI (./recharge-payments.tsx), which need no marking.
 import { useState } from "react";
 import { rechargeListResponseSchema } from "../../../common/api-responses/recharges.ts";
 import { messageResponseSchema } from "../../../common/api-responses/refusals.ts";
 import { formatDateTime, formatRupees } from "../../../common/i18n/format.ts";
 import type { RechargeStatus } from "../../../common/plans.ts";
+import { paymentLedger } from "../../../worker/services/payments.ts";
 import { type RechargeView, rechargeQueue } from "../../../worker/services/recharge-requests.ts";
 import { loadOrMessage } from "../../admin-session.server.ts";
 import { AdminError, LoadFailure } from "../../components/admin/admin-error.tsx";
@@ -18,6 +20,7 @@ import { useAdminT } from "../../i18n/admin.ts";
 import { useLanguage } from "../../i18n/i18n.ts";
 import { envOf } from "../../session.server.ts";
 import type { Route } from "./+types/recharges";
+import { RechargePayments } from "./recharge-payments.tsx";
 
 export const meta: Route.MetaFunction = () => [{ title: "Recharges · Sinchai Admin" }];
 
@@ -26,7 +29,12 @@ type Action =
   | { kind: "delete"; request: RechargeView };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return loadOrMessage(() => rechargeQueue(envOf(context)), "admin.recharges.loadFailed");
+  const env = envOf(context);
+  const [requests, ledger] = await Promise.all([
+    loadOrMessage(() => rechargeQueue(env), "admin.recharges.loadFailed"),
+    loadOrMessage(() => paymentLedger(env), "admin.recharges.loadFailed"),
+  ]);
+  return { ...requests, ledger: ledger.data };
 }
 
 const STATUS_CLASS: Record<RechargeStatus, string> = { pending: "neutral", paid: "ok", failed: "bad" };
@@ -83,6 +91,9 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
   return (
     <main className="page admin-page wide">
       <h1>{t("admin.recharges.title")}</h1>
+      <p className="muted" data-testid="recharges-cash-note">
+        {t("admin.recharges.cashNote")}
+      </p>
       {requests === null ? (
         <LoadFailure message={loaderData.error ?? "admin.recharges.loadFailed"} />
       ) : (
@@ -144,6 +155,7 @@ export default function Recharges({ loaderData }: Route.ComponentProps) {
           )}
         </AdminTable>
       )}
+      {loaderData.ledger && <RechargePayments ledger={loaderData.ledger} />}
       <AdminConfirmDialog message={question} onConfirm={confirm} onCancel={() => setAction(null)} busy={busy} />
     </main>
   );

@@ -1,4 +1,5 @@
-// The words for plans, payment methods and a request's status, by their codes.
+// The words for plans, payment methods, a request's status and an online payment's, by their codes.
+import type { PaymentStatus } from "../../../common/api-responses/payments.ts";
 import type { PaymentMethod, Plan } from "../../../common/plans.ts";
 import type { MessageKey, useT } from "../../i18n/i18n.ts";
 
@@ -20,6 +21,22 @@ export const STATUS_KEYS: Record<string, MessageKey> = {
   pending: "plan.request.pending",
   paid: "plan.request.paid",
   failed: "plan.request.failed",
+};
+
+export const PAYMENT_STATUS_KEYS: Record<PaymentStatus, MessageKey> = {
+  created: "plan.paymentStatus.created",
+  paid: "plan.paymentStatus.paid",
+  failed: "plan.paymentStatus.failed",
+  held: "plan.paymentStatus.held",
+  refunded: "plan.paymentStatus.refunded",
+};
+
+export const PAYMENT_BADGES: Record<PaymentStatus, string> = {
+  created: "wait",
+  paid: "ok",
+  failed: "bad",
+  held: "wait",
+  refunded: "bad",
 };
 
 export function planName(plan: string, t: ReturnType<typeof useT>): string {

@@ -1,7 +1,11 @@
 // /recharge (My Plan): the device's connectivity plan as the server knows it (the free first
-// year from activation, then paid periods), a request form for a renewal, and the farmer's
-// own requests. The server prices every request; the page never sends an amount. The request
-// is a plain form posted to this route's action (works without script), which answers with a
+// year from activation, then paid periods), a form for a renewal, and the farmer's own requests
+// and online payments. The server prices everything; the page never sends an amount. The form
+// is a plain form posted to this route's action (works without script). UPI, where online
+// payment is on, answers with a redirect to the payment gateway's page, which sends the farmer
+// back to ?payment=<id>: the page then shows the payment as the server knows it (paid only once
+// the gateway's signed webhook said so, docs/payments.md) and, while it waits, checks again
+// every 3 s by a meta refresh (no script needed). Anything else is a request, answered with a
 // redirect to ?submitted=<id>, so a reload never sends it twice.
 import { useEffect, useState } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
@@ -16,9 +20,15 @@ import { userContext } from "../../user-context.ts";
 import type { Route } from "./+types/route";
 import { refused, requestRecharge } from "./actions.server.ts";
 import { loadPlanPage } from "./loader.server.ts";
-import { METHOD_KEYS, planName, STATUS_KEYS } from "./plan-words.ts";
+import { METHOD_KEYS, PAYMENT_BADGES, PAYMENT_STATUS_KEYS, planName, STATUS_KEYS } from "./plan-words.ts";
+import { ReturnedPayment } from "./returned-payment.tsx";
 
-export const meta: Route.MetaFunction = () => [{ title: "My Plan · Sinchai" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: "My Plan · Sinchai" },
+  ...(loaderData?.returned?.checkAgain
+    ? [{ httpEquiv: "refresh", content: `3;url=${loaderData.returned.checkAgain}` }]
+    : []),
+];
 
 export async function loader(args: Route.LoaderArgs) {
   return loadPlanPage(args);
@@ -27,7 +37,7 @@ export async function loader(args: Route.LoaderArgs) {
 /** The same request as POST /api/recharge/request, always for the signed-in farmer. */
 export async function action({ request, context }: Route.ActionArgs) {
   if (!isSameOriginRequest(request)) return refused("plan.submitFailed", null, 403);
-  return requestRecharge(envOf(context), context.get(userContext), await readForm(request));
+  return requestRecharge(envOf(context), context.get(userContext), await readForm(request), request);
 }
 
 export default function Recharge({ loaderData, actionData }: Route.ComponentProps) {
@@ -36,7 +46,8 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
   const toast = useToast();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
-  const { mobileNo, hasDevice, plan, requests, submitted, deviceId, ownerOnly } = loaderData;
+  const { mobileNo, hasDevice, plan, requests, submitted, deviceId, ownerOnly, online, returned, payments } =
+    loaderData;
   const waiting = requests.some((request) => request.status === "pending");
   // ?renew opens the form: a link, so it opens without script too.
   const formOpen = searchParams.has("renew") || actionData?.error !== undefined;
@@ -136,6 +147,8 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
         )}
       </section>
 
+      {returned && <ReturnedPayment returned={returned} />}
+
       {submitted && (
         <section className="card" role="status" data-testid="plan-next-steps">
           <p>{t("plan.submitted")}</p>
@@ -187,6 +200,11 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
                   label={t(METHOD_KEYS[option])}
                 />
               ))}
+              {online && (
+                <p className="muted" data-testid="plan-upi-online">
+                  {t("plan.upiOnline")}
+                </p>
+              )}
             </fieldset>
             <div className="form-actions">
               <button type="submit" className="button primary" disabled={submitting}>
@@ -203,6 +221,30 @@ export default function Recharge({ loaderData, actionData }: Route.ComponentProp
               </p>
             )}
           </Form>
+        </section>
+      )}
+
+      {payments.length > 0 && (
+        <section aria-labelledby="payments-title">
+          <h2 id="payments-title">{t("plan.payments")}</h2>
+          <ul className="request-list" data-testid="payment-list">
+            {payments.map((payment) => (
+              <li key={payment.id} className="card request-item" data-testid="payment-item">
+                <div className="card-title">
+                  <strong>{planName(payment.plan, t)}</strong>
+                  <span className={`badge ${PAYMENT_BADGES[payment.status]}`}>
+                    {t(PAYMENT_STATUS_KEYS[payment.status])}
+                  </span>
+                </div>
+                <p className="schedule-line">
+                  {formatRupees(payment.amountPaise / 100, language)} · {t("plan.method.upi")}
+                </p>
+                <p className="schedule-line muted">
+                  {t("plan.requestedAt", { time: formatDateTime(payment.createdAt, language) })}
+                </p>
+              </li>
+            ))}
+          </ul>
         </section>
       )}
 

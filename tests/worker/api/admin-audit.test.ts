@@ -144,6 +144,9 @@ const WRITES: Record<string, Case | "farmer only" | "installer only" | "public" 
   "POST /api/auth/logout": "farmer only",
   "POST /api/devices/motor": "farmer only",
   "POST /api/recharge/request": "farmer only",
+  "POST /api/payments/checkout": "farmer only",
+  // The gateway's webhooks take no session at all (its signature): nothing to record.
+  "POST /api/payments/razorpay/webhook": "public",
   "POST /api/schedule": "farmer only",
   "PUT /api/schedule/:id": "farmer only",
   "DELETE /api/schedule/:id": "farmer only",

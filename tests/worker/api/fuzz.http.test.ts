@@ -41,6 +41,7 @@ import {
   motorCommandRequestSchema,
   motorConfigRequestSchema,
   otaRequestSchema,
+  paymentCheckoutRequestSchema,
   rechargeRequestSchema,
   rechargeStatusRequestSchema,
   registerRequestSchema,
@@ -550,6 +551,33 @@ const ROUTES: Record<string, Spec> = {
     },
   },
   "GET /api/recharge/requests": { caller: "owner", effect: "read", accepts: () => true },
+  // A valid plan opens a checkout at the gateway (the tests' local gateway, tests/payments-outbound.ts).
+  "POST /api/payments/checkout": {
+    caller: "owner",
+    effect: "write",
+    body: { template: () => ({ plan: "1month", amount: 1 }), fields: ["plan", "pump", "amount"] },
+    accepts: (seen) => {
+      const body = jsonBody(seen, paymentCheckoutRequestSchema);
+      return body !== undefined && body.pump === undefined; // a box that is not the owner's: 404
+    },
+  },
+  "GET /api/payments": { caller: "owner", effect: "read", accepts: () => true },
+  "GET /api/payments/:id": {
+    caller: "owner",
+    effect: "read",
+    params: { id: () => "999999999" },
+    accepts: () => false, // no payment of the owner's has that id: 404
+  },
+  // Only a body signed with the webhook secret is read (tests/integration/payments-against-worker.test.ts sends them).
+  "POST /api/payments/razorpay/webhook": {
+    caller: "anonymous",
+    effect: "write",
+    body: {
+      template: () => ({ entity: "event", event: "payment.captured", payload: {} }),
+      fields: ["entity", "event", "payload"],
+    },
+    accepts: () => false,
+  },
   "GET /api/recharge/plan": { caller: "owner", effect: "read", accepts: () => true },
   "PUT /api/recharge/status/:id": {
     caller: "admin",
@@ -746,6 +774,13 @@ const ROUTES: Record<string, Spec> = {
     accepts: (seen) => ok(motorLogsPageQuerySchema, seen.query),
   },
   "GET /api/admin/recharge-requests": { caller: "admin", effect: "read", accepts: () => true },
+  "GET /api/admin/payments": { caller: "admin", effect: "read", accepts: () => true },
+  "GET /api/admin/payments/:id": {
+    caller: "admin",
+    effect: "read",
+    params: { id: () => "999999999" },
+    accepts: () => false, // no payment has that id: 404
+  },
   "GET /api/admin/installers": { caller: "admin", effect: "read", accepts: () => true },
   "POST /api/admin/installers": {
     caller: "admin",
