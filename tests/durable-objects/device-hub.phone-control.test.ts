@@ -246,7 +246,7 @@ describe("the words farmers write", () => {
       expect((await sms(user.mobileNo, text)).status).toBe(200);
       expect(await status(device.deviceId)).toBe("off");
       const [reply] = await textsTo(user.mobileNo, 1);
-      expect(reply, text).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पक्का किया।$`));
+      expect(reply, text).toMatch(new RegExp(`^सिंचाई: पंप ${PUMP} की मोटर ${TIME} पर बंद हुई, डिवाइस ने पुष्टि की।$`));
       expect(switchesSeen(box)).toEqual(["on", "off"]);
       box.close();
     }
@@ -280,7 +280,7 @@ describe("the words farmers write", () => {
     expect(await status(device.deviceId)).toBe("off");
     expect(await status(second.deviceId)).toBe("off");
     const texts = await textsTo(user.mobileNo, 4);
-    for (const text of texts.slice(2)) expect(text).toMatch(/की मोटर .* पर बंद हुई, डिवाइस ने पक्का किया।$/);
+    for (const text of texts.slice(2)) expect(text).toMatch(/की मोटर .* पर बंद हुई, डिवाइस ने पुष्टि की।$/);
     expect(switchesSeen(thirdBox)).toEqual([]);
     for (const peer of [box, secondBox, thirdBox]) peer.close();
   });
