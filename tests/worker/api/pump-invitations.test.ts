@@ -51,7 +51,9 @@ describe("an owner's invitation", () => {
     expect(eleventh.status).toBe(429);
     expect(Number(eleventh.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await readJson(eleventh, apiErrorSchema)).toEqual(
-      refusal("Too many attempts. Please wait a little and try again.", "throttled"),
+      refusal("Too many attempts. Please wait a little and try again.", "throttled", {
+        retryAfterSeconds: expect.any(Number),
+      }),
     );
     const other = await farmerWithDevice();
     const theirs = await invite(

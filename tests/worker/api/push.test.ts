@@ -229,7 +229,9 @@ describe("the test alert", () => {
     const refused = await testAlert(phone, endpoint);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(await refused.json()).toEqual(refusal(expect.any(String), "throttled"));
+    expect(await refused.json()).toEqual(
+      refusal(expect.any(String), "throttled", { retryAfterSeconds: expect.any(Number) }),
+    );
 
     const other = await sessionOf(user);
     const second = await subscribe(other);

@@ -62,4 +62,5 @@ export const FRESH_PUMP_STATE = {
   faults: [],
   powerDataAt: expect.any(Number),
   stopsAt: null,
+  startedBy: null,
 } as const;
