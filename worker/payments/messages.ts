@@ -41,21 +41,24 @@ export async function sendReceipt(env: Env, payment: PaymentRow): Promise<void> 
   }
 }
 
-type Due = { deviceId: string; endsAt: number; name: string | null; mobileNo: string };
+type Due = { deviceId: string; endsAt: number; name: string | null; mobileNo: string; language: "hi" | "en" };
 
 /**
  * Sends the reminders due now: a box whose coverage ends within 7 days (the "7d" one) or within a
  * day (the "1d" one), to its owner, once each for that end. A plan extended since has a new end,
- * and its own two. In Hindi, the app's default: the farmer's own language is not kept.
+ * and its own two. In the language the owner chose for their SMS on /alerts; Hindi, the app's
+ * default, when they chose none.
  */
 export async function sendPlanReminders(env: Env, now = Date.now()): Promise<number> {
   const d1 = env.DB;
   const { results } = await d1
     .prepare(
-      `SELECT p.device_id AS deviceId, p.ends_at AS endsAt, d.name AS name, u.mobile_no AS mobileNo
+      `SELECT p.device_id AS deviceId, p.ends_at AS endsAt, d.name AS name, u.mobile_no AS mobileNo,
+              COALESCE(a.language, 'hi') AS language
        FROM plan_periods p
        JOIN devices d ON d.id = p.device_id
        JOIN users u ON u.id = d.owner_user_id
+       LEFT JOIN alert_settings a ON a.user_id = u.id
        WHERE p.ends_at > ?1 AND p.ends_at <= ?2
          AND NOT EXISTS (SELECT 1 FROM plan_periods later WHERE later.device_id = p.device_id AND later.ends_at > p.ends_at)
          AND NOT EXISTS (SELECT 1 FROM plan_reminders r WHERE r.device_id = p.device_id AND r.ends_at = p.ends_at
@@ -81,10 +84,10 @@ export async function sendPlanReminders(env: Env, now = Date.now()): Promise<num
       await configuredProvider(env).sendSms({
         to: due.mobileNo,
         template: "planReminder",
-        language: "hi",
+        language: due.language,
         values: {
           pumpName: due.name || due.deviceId,
-          date: formatDate(due.endsAt, "hi"),
+          date: formatDate(due.endsAt, due.language),
           url: env.TELEPHONY_WEBHOOK_ORIGIN,
         },
       });

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../../worker/db/client.ts";
-import { planPeriods } from "../../../worker/db/schema.ts";
+import { alertSettings, planPeriods } from "../../../worker/db/schema.ts";
 import { sendPlanReminders } from "../../../worker/payments/messages.ts";
 import { farmerWithDevice } from "../helpers/boxes.ts";
 import { smsTo, waitForSms } from "../telephony-support.ts";
@@ -68,5 +68,15 @@ describe("renewal reminders", () => {
     // A week before the new end: its first reminder.
     await sendPlanReminders(env, now + 29 * DAY);
     await waitForSms(extended.user.mobileNo, 1);
+  });
+
+  it("speak the language the owner chose for their SMS on /alerts, Hindi when they chose none", async () => {
+    const now = Date.now();
+    const { user, device } = await boxWithPlanEnding(now + 6 * DAY);
+    await getDb(env.DB).insert(alertSettings).values({ userId: user.id, channels: {}, language: "en", updatedAt: now });
+    await sendPlanReminders(env, now);
+    const [reminder] = await waitForSms(user.mobileNo, 1);
+    expect(reminder!.text).toMatch(/^Sinchai: /);
+    expect(reminder!.text).toContain(device.deviceId);
   });
 });
