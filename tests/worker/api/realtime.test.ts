@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createUser, loginToken } from "../helpers/accounts.ts";
-import { FRESH_PUMP_STATE, farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
+import { FRESH_LIVE_PUMP_STATE, farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
 import { api, expectRefusedSaying, postJson } from "../helpers/http.ts";
 import { browserWatching, connectBrowser } from "../helpers/sockets.ts";
 
@@ -21,7 +21,7 @@ describe("GET /api/realtime", () => {
       phaseFault: false,
       health: expect.objectContaining({ version: "test-1.0.0", imei: "866000000000001", mqtt: "connected" }),
       debug: false,
-      pump: { ...FRESH_PUMP_STATE, at: expect.any(Number) },
+      pump: { ...FRESH_LIVE_PUMP_STATE, at: expect.any(Number) },
     });
     // A watching browser makes the hub ask the box for frequent readings.
     expect(await box.next("watch")).toEqual({ type: "watch", watched: true, intervalSeconds: 5 });

@@ -50,7 +50,7 @@ export async function farmerWithBox(
   return { ...farmer, box };
 }
 
-/** The pump state of a box that has just said hello with its relay open, as API and browsers get it. */
+/** The pump state of a box that has just said hello with its relay open, as the status API answers it. */
 export const FRESH_PUMP_STATE = {
   status: "off",
   statusSince: expect.any(Number),
@@ -62,5 +62,7 @@ export const FRESH_PUMP_STATE = {
   faults: [],
   powerDataAt: expect.any(Number),
   stopsAt: null,
-  startedBy: null,
 } as const;
+
+/** A fresh box's pump state as the realtime socket and the dashboard carry it: who started the run too (none). */
+export const FRESH_LIVE_PUMP_STATE = { ...FRESH_PUMP_STATE, startedBy: null } as const;
