@@ -7,18 +7,10 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "../../common/zod.ts";
 import type { GatewayCredentials } from "../../payments-sim/gateway-core.ts";
-import { ensureDevVars, readDevVars } from "./dev-vars.ts";
-import { readWranglerToml } from "./environments.ts";
+import { localSettings } from "./local-settings.ts";
 
 export async function localPaymentCredentials(devVarsPath = ".dev.vars"): Promise<GatewayCredentials> {
-  ensureDevVars(devVarsPath);
-  const secrets = readDevVars(devVarsPath);
-  const vars = ((await readWranglerToml()).vars ?? {}) as Record<string, unknown>;
-  const text = (name: string) => {
-    const value = secrets[name] ?? vars[name];
-    if (typeof value !== "string") throw new Error(`${name} is missing from wrangler.toml's [vars] and .dev.vars.`);
-    return value;
-  };
+  const { text } = await localSettings(devVarsPath);
   return {
     keyId: text("RAZORPAY_KEY_ID"),
     keySecret: text("RAZORPAY_KEY_SECRET"),

@@ -1,8 +1,7 @@
 // What the local provider (telephony-sim/) must share with the local Worker: the account and
 // number of wrangler.toml's top level (local mode) and the token and webhook secret of .dev.vars.
 import type { SimCredentials } from "../../telephony-sim/sim-core.ts";
-import { ensureDevVars, readDevVars } from "./dev-vars.ts";
-import { readWranglerToml } from "./environments.ts";
+import { localSettings } from "./local-settings.ts";
 
 export type LocalTelephony = {
   credentials: SimCredentials;
@@ -16,14 +15,7 @@ export type LocalTelephony = {
 const optional = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
 export async function localTelephony(devVarsPath = ".dev.vars"): Promise<LocalTelephony> {
-  ensureDevVars(devVarsPath);
-  const secrets = readDevVars(devVarsPath);
-  const vars = ((await readWranglerToml()).vars ?? {}) as Record<string, unknown>;
-  const text = (name: string) => {
-    const value = secrets[name] ?? vars[name];
-    if (typeof value !== "string") throw new Error(`${name} is missing from wrangler.toml's [vars] and .dev.vars.`);
-    return value;
-  };
+  const { text, vars } = await localSettings(devVarsPath);
   return {
     credentials: {
       accountSid: text("TELEPHONY_ACCOUNT_SID"),
