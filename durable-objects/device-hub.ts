@@ -1,8 +1,7 @@
 // One DeviceHub per controller box, addressed by the box's stable device id. It holds the box's
 // WebSocket and the browsers watching it (hibernation API), and is the source of truth for
-// relay, presence, protection state, cooldown and the last motor logs. Every motor log goes to
-// D1 through an outbox after the answer it belongs to, so nobody waits on D1 and a failed
-// write is retried, never lost.
+// relay, presence, protection state, cooldown and the box's motor log (its history lives here,
+// not in D1: docs/decisions/045-history-lives-with-its-box.md).
 //
 // This class keeps only the platform's entry points (fetch, the socket handlers, alarm) and the
 // RPC methods the Worker calls, and wires the rooms in device-hub/ that do the work
@@ -38,9 +37,12 @@ import {
 } from "../common/hub-contract.ts";
 import type { HealthData, PowerData } from "../common/realtime-protocol.ts";
 import type { ScheduleInput, ScheduleView } from "../common/schedule-schemas.ts";
+import type { MotorLogRow } from "../worker/db/schema.ts";
 import { runAlarm } from "./device-hub/alarm.ts";
 import type { ViewerTarget } from "./device-hub/browsers.ts";
 import { openHubContext } from "./device-hub/context.ts";
+import type { HubLogPage } from "./device-hub/motor-log.ts";
+import type { MotorLogPageQuery } from "./device-hub/motor-log-table.ts";
 import { type HubRooms, startRooms } from "./device-hub/rooms.ts";
 import { FrameBudget } from "./device-hub/socket-caps.ts";
 import type { NeighbourSupply } from "./device-hub/supply-cut.ts";
@@ -207,11 +209,24 @@ export class DeviceHub extends DurableObject<Env> {
   }
 
   /**
-   * Writes the motor log entries still in the outbox to D1 (one attempt: an entry D1 refuses
-   * waits for the flush-logs timer), so a farmer who reads their log right after a tap finds it.
+   * One page of the box's motor log, newest first by id (older than `before`, from `since` on),
+   * and whether D1 may still hold older entries of it (the move has not reached this box).
    */
-  async flushLogs(): Promise<void> {
-    await this.rooms.log.flushOutbox();
+  async motorLogPage(query: MotorLogPageQuery): Promise<HubLogPage> {
+    return this.rooms.log.page(query);
+  }
+
+  /** How many motor log entries the hub holds. */
+  async motorLogCount(): Promise<number> {
+    return this.rooms.log.count();
+  }
+
+  /**
+   * The move of D1's log into the hubs (worker/retention/move-logs-to-hubs.ts): rows of this box
+   * with their D1 ids, stored before D1 lets them go; `last`: D1 holds no more of them.
+   */
+  async importMotorLogs(rows: MotorLogRow[], last: boolean): Promise<{ added: number }> {
+    return this.rooms.log.importFromD1(rows, last);
   }
 
   /** Counters for operators and benchmarks: wakes, device frames handled. */

@@ -49,6 +49,9 @@ export async function handleScheduled(controller: ScheduledController, env: Env)
   }
   // Last: nothing above waits on it, and a backlog of it drains over the next minutes.
   const kept = await runRetention(env, now);
+  if (kept.motorLogsMoved > 0) {
+    console.log(`Moved ${kept.motorLogsMoved} motor logs from D1 into their hubs (${kept.boxesMoved} boxes done)`);
+  }
   if (kept.motorLogs + kept.adminAudit + kept.alertDeliveries > 0) {
     console.log(
       `Archived ${kept.motorLogs} motor logs (${kept.motorLogMonths} box-months) and ${kept.adminAudit} admin audit entries; deleted ${kept.alertDeliveries} old alert deliveries`,

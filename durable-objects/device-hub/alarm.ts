@@ -9,16 +9,13 @@ export const TIMER_RETRY_MS = 30_000;
 /**
  * Runs the timers due by `now`, each on its own: one that throws is logged and set again
  * TIMER_RETRY_MS later, and the others of the same delivery still run (a throw out of alarm()
- * would have the runtime retry all of them). Then the schedules due, then the motor log's flush.
+ * would have the runtime retry all of them). Then the schedules due.
  */
 export async function runAlarm(rooms: HubRooms, now: number): Promise<void> {
-  const { hub, schedules, log, view } = rooms;
-  let flushDue = false;
+  const { hub, schedules, view } = rooms;
   for (const name of hub.timers.takeDue(now)) {
     try {
-      if (name === TIMERS.flushLogs)
-        flushDue = true; // after the schedules: a stop that falls due never waits on D1
-      else await runTimer(rooms, name, now);
+      await runTimer(rooms, name, now);
     } catch (error) {
       hub.logError(`timer ${name} failed; set again in ${TIMER_RETRY_MS / 1000} s`, error);
       if (isTimerName(name)) hub.timers.set(name, now + TIMER_RETRY_MS);
@@ -29,16 +26,12 @@ export async function runAlarm(rooms: HubRooms, now: number): Promise<void> {
   } catch (error) {
     hub.logError("running due schedules failed", error);
   }
-  try {
-    if (flushDue) await log.flushOutbox();
-  } finally {
-    hub.timers.syncAlarm();
-    view.publish();
-  }
+  hub.timers.syncAlarm();
+  view.publish();
 }
 
 async function runTimer(rooms: HubRooms, name: string, now: number): Promise<void> {
-  const { hub, link, ota, settings, power, browsers, theft, offlineAlert } = rooms;
+  const { hub, link, ota, settings, power, browsers, theft, offlineAlert, log } = rooms;
   switch (name) {
     case TIMERS.liveness:
       await link.checkLiveness(now);
@@ -60,6 +53,11 @@ async function runTimer(rooms: HubRooms, name: string, now: number): Promise<voi
     case TIMERS.supplyCut:
       await theft.compareWithFeeder();
       return;
+    case TIMERS.activityCopy:
+      await log.activity.copy();
+      return;
+    case TIMERS.flushLogs:
+      return; // left by a hub that wrote its log to D1: the log lives here now, nothing waits
     case TIMERS.offlineAlert:
       offlineAlert.raiseIfStillGone();
       return;

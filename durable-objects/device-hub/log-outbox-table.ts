@@ -1,5 +1,6 @@
-// The motor log's outbox (`log_outbox`): entries waiting for D1, in the order they happened.
-// Only the motor log (motor-log.ts) reads it.
+// The outbox (`log_outbox`) in which older hubs kept motor log entries waiting for D1, in the
+// order they happened. Only the motor log (motor-log.ts) reads it, once, to move what an older
+// hub left there into the log.
 export class LogOutboxTable {
   readonly #sql: SqlStorage;
 

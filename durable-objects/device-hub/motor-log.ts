@@ -1,47 +1,31 @@
-// The motor log, as the hub writes it: every entry goes to an outbox in the hub's SQLite in the
-// same step as the change it records (so the output gate makes it durable before any answer
-// leaves), is shown to browsers at once, and reaches D1 once that step is over: nobody waits on
-// D1 (docs/decisions/022-log-outbox-after-the-answer.md). A flush writes what waits in one D1
-// round trip; a flush that fails, or a hub stopped before or during one, is finished by the
-// flush-logs timer, and D1's unique `hub_ref` makes a retry of a write that did land a no-op.
-// The last few entries are kept in the hub's state for snapshots.
+// The motor log, at home in the hub: every entry is written to the hub's SQLite (`motor_log`) in
+// the same step as the change it records, so the output gate makes it durable before any answer
+// leaves, and is shown to browsers at once. Nothing of it goes to D1: the box's history grows
+// with its motor's days, and D1 holds what grows with farmers
+// (docs/decisions/045-history-lives-with-its-box.md). The last few entries are kept in the hub's state
+// for snapshots.
+//
+// Hubs from before kept the log in D1 (through an outbox). Until the move of D1's rows into the
+// hubs has reached this box (worker/retention/move-logs-to-hubs.ts, which then tells the hub),
+// the recent list also reads what D1 still holds of it; what an older hub still had in its
+// outbox is moved into the log when the hub starts.
 import { LIVE_MOTOR_LOG_LIMIT } from "../../common/constants.ts";
-import type { MotorLogEvent } from "../../common/motor-log-event.ts";
+import { type MotorLogEvent, splitMotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
-import {
-  insertMotorLogs,
-  listRecentMotorLogs,
-  MAX_MOTOR_LOGS_PER_INSERT,
-  type MotorLogInsert,
-  motorLogEntry,
-  toMotorLogEntry,
-} from "../../worker/db/motor-logs.ts";
+import { listRecentMotorLogs, type MotorLogInsert, toMotorLogEntry } from "../../worker/db/motor-logs.ts";
 import type { MotorLogRow } from "../../worker/db/schema.ts";
 import type { HubContext } from "./context.ts";
 import { legacyMotorLogEvent } from "./legacy-motor-log.ts";
 import { LogOutboxTable } from "./log-outbox-table.ts";
+import { type MotorLogPageQuery, MotorLogTable } from "./motor-log-table.ts";
+import { BoxActivity } from "./box-activity.ts";
 import { Room } from "./room.ts";
-import { TIMERS } from "./timers.ts";
-
-/** D1 refused: the next try. */
-const LOG_FLUSH_RETRY_MS = 30_000;
-/** A hub stopped during its own flush (evicted, restarted, crashed) is woken this soon to finish it. */
-const LOG_FLUSH_BACKSTOP_MS = 5_000;
-/**
- * How long after its step a flush starts. Not at once: the answer of that step still has to
- * leave through the Worker, and where the Worker, the hub and D1 share one thread (wrangler's
- * local runtime), a flush begun in the next turn (its queries built, D1's own SQLite writing)
- * held the answer's body behind it. On Cloudflare an entry reaches D1 5 ms later, which no
- * reader notices: a pump's own log flushes before it is read
- * (docs/decisions/022-log-outbox-after-the-answer.md).
- */
-const LOG_FLUSH_AFTER_MS = 5;
 
 /** A motor log entry as the hub writes it. */
 export type MotorLogLine = { action: MotorLogRow["action"]; event: MotorLogEvent };
 
-/** A motor log waiting in the outbox for D1. */
+/** A motor log an older hub left in its outbox for D1. */
 export type OutboxRow = Omit<MotorLogInsert, "hubRef">;
 /** What hubs stored in the outbox before entries had kinds: the sentence. */
 export type LegacyOutboxRow = Omit<OutboxRow, "event"> & { message: string };
@@ -52,175 +36,125 @@ export function outboxRowOf(row: OutboxRow | LegacyOutboxRow): OutboxRow {
   return { ...rest, event: legacyMotorLogEvent(message) };
 }
 
-/** The recent list with `entry` on top: newest first, each entry once, at most the live limit. */
-export function withNewest(entry: MotorLogEntry, recent: MotorLogEntry[]): MotorLogEntry[] {
-  return [entry, ...recent.filter((log) => log.id !== entry.id)].slice(0, LIVE_MOTOR_LOG_LIMIT);
-}
-
-/** Where outbox entry `outboxId` of `deviceId` is in D1: the key that makes a second write a no-op. */
+/** Where outbox entry `outboxId` of `deviceId` was written in D1: how a moved row is known for the same entry. */
 export const hubRefOf = (deviceId: string, outboxId: number) => `${deviceId}:${outboxId}`;
 
-/**
- * The newest entries from what D1 holds and what still waits in the outbox (an entry in both,
- * written but not yet removed, once), newest first, at most the live limit.
- */
-export function mergeRecent(
-  deviceId: string,
-  stored: MotorLogRow[],
-  waiting: { id: number; row: OutboxRow }[],
-): MotorLogEntry[] {
-  const inD1 = new Set(stored.map((row) => row.hubRef));
-  const pending = waiting
-    .filter(({ id }) => !inD1.has(hubRefOf(deviceId, id)))
-    .map(({ id, row }) => ({ at: row.createdAt, entry: motorLogEntry(-id, row.action, row.event, row.createdAt) }))
-    .reverse();
-  const written = stored.map((row) => ({ at: row.createdAt, entry: toMotorLogEntry(row) }));
-  // Stable: of two entries of the same millisecond, the one still waiting is the newer.
-  return [...pending, ...written]
-    .sort((a, b) => b.at - a.at)
+/** A page of the box's log from its hub, and whether D1 may still hold older entries of it. */
+export type HubLogPage = { rows: MotorLogRow[]; d1MayHoldMore: boolean };
+
+/** The recent list: newest first by id, each entry once, at most the live limit. */
+export function newestEntries(rows: MotorLogRow[]): MotorLogEntry[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return [...byId.values()]
+    .sort((a, b) => b.id - a.id)
     .slice(0, LIVE_MOTOR_LOG_LIMIT)
-    .map(({ entry }) => entry);
+    .map((row) => toMotorLogEntry(row));
 }
 
 export class MotorLog extends Room {
-  readonly #outbox: LogOutboxTable;
-  /** The flush under way, if any: one at a time, and it takes whatever was added meanwhile. */
-  #flushing: Promise<void> | null = null;
-  /** Moves on with every entry added and every batch written, so a read of D1 knows if it raced one. */
+  readonly #table: MotorLogTable;
+  /** The box's row of the dashboard's figures, kept as entries are written. */
+  readonly activity: BoxActivity;
+  /** Moves on with every entry added or moved in, so a read of D1 knows if it raced one. */
   #changes = 0;
-  /** A flush is planned for when the current step is over. */
-  #flushPlanned = false;
 
   constructor(hub: HubContext) {
     super(hub);
-    this.#outbox = new LogOutboxTable(hub.ctx.storage.sql);
+    this.#table = new MotorLogTable(hub.ctx.storage.sql, hub.deviceId);
+    this.activity = new BoxActivity(hub, () => this.#table.count());
+    this.#adoptOutbox();
   }
 
   /**
-   * Records an entry: in the outbox (SQLite, in this same step), in the recent list, to every
-   * browser, and on its way to D1 without anyone waiting for it. Entries keep the order in
-   * which they happened: the outbox's ids are that order, and D1 gets them in it.
+   * Records an entry: in the log (SQLite, in this same step), in the recent list and to every
+   * browser. Entries keep the order in which they happened: their ids are that order. `at`:
+   * when it happened, now unless said (a fixture that writes a box's past).
    */
-  record(action: MotorLogRow["action"], event: MotorLogEvent): void {
-    const { state, sockets, deviceId } = this.hub;
-    const now = Date.now();
+  record(action: MotorLogRow["action"], event: MotorLogEvent, at = Date.now()): void {
+    const { state, sockets } = this.hub;
     const owner = state.current.owner;
-    const row: OutboxRow = {
-      deviceId,
+    const { kind, params } = splitMotorLogEvent(event);
+    const row = this.#table.add({
       userId: owner?.userId ?? null,
       mobileNo: owner?.mobileNo ?? null,
       action,
-      event,
-      createdAt: now,
-    };
-    const outboxId = this.#outbox.add(row);
+      kind,
+      params: JSON.stringify(params),
+      createdAt: at,
+    });
     this.hub.meter.wrote(row);
     this.#changes += 1;
-    const entry = motorLogEntry(-outboxId, action, event, now);
-    // Not yet read from D1 (a new hub): the first snapshot reads it, outbox included.
+    this.activity.noted(action, kind, row.createdAt);
+    const entry = toMotorLogEntry(row);
+    // Not read yet (a new hub, or one whose D1 rows are not all here): the first snapshot reads it.
     const cached = state.current.lastLogs;
-    if (cached) state.save({ lastLogs: withNewest(entry, cached) });
+    if (cached) state.save({ lastLogs: [entry, ...cached.filter((log) => log.id !== entry.id)].slice(0, LIVE_MOTOR_LOG_LIMIT) });
     sockets.broadcast({ type: "motorLogUpdate", log: entry });
-    this.#flushSoon();
   }
 
-  /**
-   * Starts a flush shortly after the current step (LOG_FLUSH_AFTER_MS). Not in it: whatever the
-   * flush stores (its backstop timer, an alarm) would hold this step's answer at the output gate,
-   * and entries of the same step go to D1 together. A hub stopped before the flush starts finds its outbox
-   * when it next starts (`resumeFlush`).
-   */
-  #flushSoon(): void {
-    if (this.#flushPlanned) return;
-    this.#flushPlanned = true;
-    setTimeout(() => {
-      this.#flushPlanned = false;
-      // Nobody waits for it; whatever goes wrong, the entry is in the outbox and the timer will come.
-      this.flushOutbox().catch((error: unknown) => this.hub.logError("motor log flush failed", error));
-    }, LOG_FLUSH_AFTER_MS);
-  }
-
-  /** A hub starting with entries in its outbox (it stopped before writing them) writes them at once. */
-  resumeFlush(): void {
-    if (this.#outbox.waiting(1).length > 0) this.hub.timers.set(TIMERS.flushLogs, Date.now());
-  }
-
-  /** The newest entries, read from D1 (and the outbox) the first time and kept in the hub's state after. */
+  /** The newest entries, read once and kept in the hub's state after. */
   async recent(): Promise<MotorLogEntry[]> {
     const { state, env, deviceId } = this.hub;
     for (;;) {
       if (state.current.lastLogs) return state.current.lastLogs;
       const changes = this.#changes;
-      const rows = await listRecentMotorLogs(getDb(env.DB), deviceId, LIVE_MOTOR_LOG_LIMIT);
-      // An entry added, or a batch moved from the outbox to D1, while D1 was read: read again.
+      const fromD1 = this.#d1MayHoldMore()
+        ? await listRecentMotorLogs(getDb(env.DB), deviceId, LIVE_MOTOR_LOG_LIMIT)
+        : [];
+      // An entry added, or D1's rows moved in, while D1 was read: read again.
       if (changes !== this.#changes) continue;
-      const lastLogs = mergeRecent(
-        deviceId,
-        rows,
-        this.#outbox.waiting<OutboxRow | LegacyOutboxRow>().map(outboxEntryOf),
-      );
+      // D1 holds none of this box's log, and nothing writes one there any more: never ask again.
+      if (this.#d1MayHoldMore() && fromD1.length === 0) this.hub.ctx.storage.kv.put(LOGS_MOVED_KEY, true);
+      const lastLogs = newestEntries([...this.#table.newest(LIVE_MOTOR_LOG_LIMIT), ...fromD1]);
       state.save({ lastLogs });
       return lastLogs;
     }
   }
 
+  /** One page of the log, newest first; the caller reads D1 too while `d1MayHoldMore`. */
+  page(query: MotorLogPageQuery): HubLogPage {
+    return { rows: this.#table.page(query), d1MayHoldMore: this.#d1MayHoldMore() };
+  }
+
+  /** How many entries the hub holds. */
+  count(): number {
+    return this.#table.count();
+  }
+
   /**
-   * Writes what waits in the outbox to D1, oldest first, a batch per round trip, until it is
-   * empty or D1 refuses (then the flush-logs timer tries again). Called after every entry, by
-   * the flush-logs timer and before a farmer's log is read; one flush at a time, which takes
-   * whatever is added while it runs.
+   * Rows the move brings from D1 (their D1 ids kept; one already here is not added twice).
+   * `last`: D1 holds no more of this box, and is never read for it again.
    */
-  flushOutbox(): Promise<void> {
-    this.#flushing ??= this.#drain();
-    return this.#flushing;
-  }
-
-  async #drain(): Promise<void> {
-    try {
-      while (await this.#writeBatch()) {
-        // another batch waits
-      }
-    } finally {
-      // In the same step as the last look at the outbox: an entry added after it starts a new flush.
-      this.#flushing = null;
-    }
-  }
-
-  /** Writes the oldest batch waiting; true when another may wait, false when done or refused. */
-  async #writeBatch(): Promise<boolean> {
-    const { timers, state, env, deviceId } = this.hub;
-    const batch = this.#outbox.waiting<OutboxRow | LegacyOutboxRow>(MAX_MOTOR_LOGS_PER_INSERT).map(outboxEntryOf);
-    if (batch.length === 0) {
-      if (timers.has(TIMERS.flushLogs)) timers.delete(TIMERS.flushLogs);
-      return false;
-    }
-    // Should the hub stop while D1 writes, this brings it back to finish.
-    if (!timers.has(TIMERS.flushLogs)) timers.set(TIMERS.flushLogs, Date.now() + LOG_FLUSH_BACKSTOP_MS);
-    let stored: MotorLogRow[];
-    try {
-      stored = await insertMotorLogs(
-        getDb(env.DB),
-        batch.map(({ id, row }) => ({ ...row, hubRef: hubRefOf(deviceId, id) })),
-      );
-    } catch (error) {
-      this.hub.logError("D1 log write failed, will retry", error);
-      timers.set(TIMERS.flushLogs, Date.now() + LOG_FLUSH_RETRY_MS);
-      return false;
-    }
-    this.#outbox.removeUpTo(batch.at(-1)!.id);
+  importFromD1(rows: MotorLogRow[], last: boolean): { added: number } {
+    const added = this.hub.ctx.storage.transactionSync(() => this.#table.importFromD1(rows));
     this.#changes += 1;
-    // The recent list names the entries by D1's ids from now on.
-    const written = new Map(batch.map(({ id }, index) => [-id, stored[index]!]));
-    const cached = state.current.lastLogs;
-    if (cached?.some((entry) => written.has(entry.id))) {
-      state.save({
-        lastLogs: cached.map((entry) => (written.has(entry.id) ? toMotorLogEntry(written.get(entry.id)!) : entry)),
-      });
+    if (added > 0) {
+      this.hub.state.save({ lastLogs: null });
+      this.activity.imported();
     }
-    return true;
+    if (last) this.hub.ctx.storage.kv.put(LOGS_MOVED_KEY, true);
+    return { added };
+  }
+
+  #d1MayHoldMore(): boolean {
+    return this.hub.ctx.storage.kv.get(LOGS_MOVED_KEY) !== true;
+  }
+
+  /** An older hub's outbox, written into the log in one transaction, each with the D1 key it had. */
+  #adoptOutbox(): void {
+    const outbox = new LogOutboxTable(this.hub.ctx.storage.sql);
+    const waiting = outbox.waiting<OutboxRow | LegacyOutboxRow>();
+    if (waiting.length === 0) return;
+    this.hub.ctx.storage.transactionSync(() => {
+      for (const { id, row } of waiting) {
+        const { event, deviceId: _deviceId, ...rest } = outboxRowOf(row);
+        const { kind, params } = splitMotorLogEvent(event);
+        this.#table.add({ ...rest, kind, params: JSON.stringify(params) }, hubRefOf(this.hub.deviceId, id));
+      }
+      outbox.removeUpTo(waiting.at(-1)!.id);
+    });
   }
 }
 
-function outboxEntryOf({ id, row }: { id: number; row: OutboxRow | LegacyOutboxRow }): { id: number; row: OutboxRow } {
-  return { id, row: outboxRowOf(row) };
-}
+/** Set once D1 holds none of this box's log (the move reached it). */
+const LOGS_MOVED_KEY = "motorLogMovedFromD1";

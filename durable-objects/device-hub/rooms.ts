@@ -52,8 +52,6 @@ export function startRooms(hub: HubContext, allowance: FrameAllowance): HubRooms
   hub.timers.syncSchedules();
   // A belief changed by the restart itself (above) is counted from here.
   rooms.usage.follow(Date.now());
-  // Log entries a stopped hub had not yet written to D1 go now.
-  rooms.log.resumeFlush();
   return rooms;
 }
 

@@ -88,6 +88,26 @@ const STEPS: ((sql: SqlStorage) => void)[] = [
        WHERE last_message IS NOT NULL AND (last_code IS NOT 'rejected' OR last_message = 'The device refused the command.')`,
     );
   },
+  // 2: the box's motor log lives here, no longer in D1 (motor-log-table.ts says how its ids stay
+  // comparable with D1's). What an older hub still had in its outbox for D1 is moved in when the
+  // hub starts (motor-log.ts), where its device id is known. No index on time: every read pages
+  // by id, which is the primary key, and a second index would double each entry's writes.
+  (sql) => {
+    sql.exec(`
+      CREATE TABLE motor_log (
+        id INTEGER PRIMARY KEY,
+        action TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        params TEXT NOT NULL,
+        message TEXT,
+        user_id INTEGER,
+        mobile_no TEXT,
+        created_at INTEGER NOT NULL,
+        hub_ref TEXT
+      );
+      CREATE UNIQUE INDEX motor_log_hub_ref ON motor_log (hub_ref) WHERE hub_ref IS NOT NULL;
+    `);
+  },
 ];
 
 /** The version a hub's schema has once every step ran. */

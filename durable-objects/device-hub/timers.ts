@@ -7,7 +7,7 @@ import { TimersTable } from "./timers-table.ts";
 export const TIMERS = {
   /** The box must have been heard from by then (device-link.ts). */
   liveness: "liveness",
-  /** Motor logs D1 refused are tried again (motor-log.ts). */
+  /** Set by hubs that wrote their log to D1, to retry it; nothing is waiting any more (alarm.ts drops it). */
   flushLogs: "flush-logs",
   /** A firmware update not finished by then has failed (ota.ts). */
   otaTimeout: "ota-timeout",
@@ -21,6 +21,8 @@ export const TIMERS = {
   sessionExpiry: "session-expiry",
   /** A supply cut while the motor ran is compared with the feeder's boxes (theft.ts). */
   supplyCut: "supply-cut",
+  /** The box's row of the dashboard's figures is copied to D1 (box-activity.ts). */
+  activityCopy: "activity-copy",
   /** A box gone while the motor ran is alerted once its grace is over (offline-alert.ts). */
   offlineAlert: "offline-alert",
 } as const;

@@ -286,9 +286,9 @@ class World {
   #requestCount = 0;
   #d1Down = false;
   #log: LogEntry[] = [];
-  #lastOutboxId = 0;
-  /** Log entries seen in the outbox by a look since the last check, before the look's flush sent them to D1. */
-  #seenRows = new Map<number, string>();
+  #lastLogId = 0;
+  /** Log entries seen in the hub's log by a look since the last check. */
+  #seenRows = new Map<number, LogEntry>();
   /** What the last look of a settle saw, still true while nothing has been done since. */
   #lastLook: { view: HubView; lastId: number } | null = null;
   /** What this step did, for the checker. */
@@ -480,7 +480,6 @@ class World {
         // hanging D1 holds, and no switch still waiting for its ack (the event that sent it
         // waits with it, though whoever asked may have stopped waiting: a page that closed).
         if (this.#busy().length > 0 || d1Hangs() || this.#lastLook!.view.inFlight.length > 0) return;
-        await this.#stub.flushLogs().catch(() => {});
         await evictDurableObject(this.#stub, { webSockets: "hibernate" });
         clearTimersKeepingTime();
         break;
@@ -1071,32 +1070,29 @@ class World {
     let lastSignature = "";
     for (let look = 0; look < SETTLE_LOOKS; look++) {
       const known = this.#followedSwitches();
-      const after = this.#lastOutboxId;
+      const after = this.#lastLogId;
       const seen = await runInDurableObject(this.#stub, async (hub: DeviceHub, state) => {
         // The answers a D1 hang held, once it is over, and what the hub set off for right after
         // the current event (its log's flush) go now.
         handOnD1Answers();
         vi.advanceTimersByTime(0);
         const rooms = roomsOf(hub);
-        // The step's log entries are read before the flush takes them to D1 (the check reads them).
+        // The step's log entries, and the newest id as of the rows just read, in the same
+        // synchronous step: an entry the hub adds later (a timer's, set off by the clock)
+        // belongs to the next look.
         const sql = state.storage.sql;
         const waiting = sql
-          .exec<{ id: number; row: string }>("SELECT id, row FROM log_outbox WHERE id > ? ORDER BY id", after)
+          .exec<{ id: number; action: LogEntry["action"]; kind: string; params: string; message: string | null }>(
+            "SELECT id, action, kind, params, message FROM motor_log WHERE id > ? ORDER BY id",
+            after,
+          )
           .toArray();
-        // The newest id as of the rows just read, in the same synchronous step: an entry the hub
-        // adds while the flush below awaits D1 (a timer's, set off by the clock) belongs to the
-        // next look, which finds it in the outbox or in D1. Read after the flush, it was counted
-        // here without being among the rows read, and a D1 that refused the flush left it in
-        // neither place the look searched.
-        const last = sql
-          .exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'log_outbox'")
-          .toArray()[0];
-        // A D1 that hangs would hold the look itself: the hub's own timer flushes once it answers.
-        if (!d1Hangs()) await rooms.log.flushOutbox();
+        const last = { seq: waiting.at(-1)?.id ?? after };
         const inFlight = known.filter((id) => rooms.commands.isInFlight(id));
-        return { inFlight, waiting, view: viewOf(rooms, inFlight), lastId: last?.seq ?? 0, timers: vi.getTimerCount() };
+        return { inFlight, waiting, view: viewOf(rooms, inFlight), lastId: last.seq, timers: vi.getTimerCount() };
       });
-      for (const { id, row } of seen.waiting) this.#seenRows.set(id, row);
+      for (const row of seen.waiting)
+        this.#seenRows.set(row.id, { id: row.id, action: row.action, event: motorLogEventOfRow({ ...row, message: row.message ?? "" }) });
       if (this.#readBoxMessages()) {
         still = 0;
         continue;
@@ -1235,35 +1231,14 @@ class World {
 
   // ---- what is observed ---------------------------------------------------------------------
 
-  /**
-   * The hub's state and the log entries written since the last look, in one visit: entries still
-   * in the outbox are read there; only when some have already gone to D1 is D1 read too.
-   */
+  /** The hub's state and the log entries written since the last look, as the looks read them. */
   async #observe(): Promise<{ view: HubView; entries: LogEntry[] }> {
-    const after = this.#lastOutboxId;
+    const after = this.#lastLogId;
     const { view, lastId } = this.#lastLook!;
-    const byId = new Map<number, LogEntry>();
-    for (const [id, row] of this.#seenRows) {
-      if (id <= after || id > lastId) continue;
-      const parsed = JSON.parse(row) as { action: LogEntry["action"]; event: MotorLogEvent };
-      byId.set(id, { id, action: parsed.action, event: parsed.event });
-    }
-    // Entries the hub sent to D1 before any look saw them (an eviction's flush, the alarm's).
-    if (byId.size < lastId - after) {
-      const table = this.#d1Down ? "motor_logs_chaos_away" : "motor_logs";
-      const { results } = await unheld(() =>
-        env.DB.prepare(`SELECT hub_ref, action, kind, params, message FROM ${table} WHERE device_id = ?`)
-          .bind(this.#deviceId)
-          .all<{ hub_ref: string; action: LogEntry["action"]; kind: string; params: string; message: string }>(),
-      );
-      for (const row of results) {
-        const id = Number(row.hub_ref.split(":").at(-1));
-        if (id > after && !byId.has(id)) byId.set(id, { id, action: row.action, event: motorLogEventOfRow(row) });
-      }
-    }
-    const entries = [...byId.values()].sort((a, b) => a.id - b.id);
-    if (entries.length !== lastId - after) throw new Error(`motor log entries ${after + 1}..${lastId} not all found`);
-    this.#lastOutboxId = lastId;
+    const entries = [...this.#seenRows.values()]
+      .filter(({ id }) => id > after && id <= lastId)
+      .sort((a, b) => a.id - b.id);
+    this.#lastLogId = lastId;
     this.#seenRows.clear();
     this.#log.push(...entries);
     return { view, entries };

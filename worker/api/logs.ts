@@ -1,13 +1,12 @@
-// Motor logs (D1) and power history (the hub's own samples) of one device.
+// Motor logs and power history of one device, both from its hub.
 import { type Context, Hono } from "hono";
 import { motorLogsResponseSchema, powerHistoryResponseSchema } from "../../common/api-responses/logs.ts";
 import { z } from "../../common/zod.ts";
-import { getDb } from "../db/client.ts";
 import { ownedSince } from "../db/devices.ts";
 import { toMotorLogEntry } from "../db/motor-logs.ts";
 import type { DeviceRow } from "../db/schema.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";
-import { motorLogsPage } from "../retention/motor-log-archive.ts";
+import { motorLogsPage } from "../hubs/motor-log-pages.ts";
 import type { ApiEnv } from "./context.ts";
 import { deviceForMobileNo } from "./device-access.ts";
 import { parseInput } from "./input.ts";
@@ -26,20 +25,13 @@ export const powerLogsQuery = z.object({
 });
 
 /**
- * A page of a box's motor logs, newest first, each worded in the caller's language: D1's recent
- * months, then the archive's in R2, one list for the pages' "older" paging. `since`: only what
- * was written from then on (a farmer's view: `sinceFor`).
+ * A page of a box's motor logs, newest first, each worded in the caller's language: the hub's,
+ * then the archive's in R2, one list for the pages' "older" paging (worker/hubs/motor-log-pages.ts).
+ * `since`: only what was written from then on (a farmer's view: `sinceFor`).
  */
 export async function motorLogsAnswer(c: Context<ApiEnv>, deviceId: string, since: number | undefined) {
   const { limit, before } = parseInput(motorLogsQuery, c.req.query());
-  // The hub writes its log to D1 after answering the tap: what waits is written first, so the
-  // log read right after a tap has it. A hub that cannot be reached leaves D1 as it is.
-  if (before === undefined) {
-    await deviceHub(c.env, deviceId)
-      .flushLogs()
-      .catch((error: unknown) => console.error(`motor log flush of ${deviceId} before a read failed`, error));
-  }
-  const rows = await motorLogsPage(getDb(c.env.DB), c.env.ARCHIVE, deviceId, limit, before, since);
+  const rows = await motorLogsPage(c.env, deviceId, { limit, before, since });
   const language = apiLanguage(c.req.raw);
   return respond(
     c,

@@ -1,8 +1,11 @@
 // The counts of the admin dashboard: SPEC §2's four cards (§3 "Dashboard stats") and what an
-// admin running the fleet acts on, all from D1 in one round trip.
-import { and, count, countDistinct, eq, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+// admin running the fleet acts on, all from D1 in one round trip. What they count of the boxes'
+// motor logs comes from `box_activity`, one row per box that its hub keeps current
+// (durable-objects/device-hub/box-activity.ts): bounded by the fleet, never a count over history.
+import { and, count, eq, gte, isNotNull, isNull, sql } from "drizzle-orm";
+import { THEFT_ALERTS_WINDOW_MS } from "../../common/box-activity.ts";
 import type { Db } from "./client.ts";
-import { devices, motorLogs, rechargeRequests, users } from "./schema.ts";
+import { boxActivity, devices, motorLogs, rechargeRequests, users } from "./schema.ts";
 
 const IST_OFFSET_MS = 5.5 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -15,13 +18,7 @@ export function indiaMidnight(now: number): number {
 /** A plan whose coverage ends within this is "ending soon": time to ask the farmer to recharge. */
 export const PLAN_ENDING_SOON_MS = 7 * DAY_MS;
 
-/** The box's own protection trips (common/motor-log-event.ts). */
-const TRIP_KINDS = ["tripDryRun", "tripOverCurrent", "tripUnderVoltage", "tripOverVoltage", "tripVoltageUnbalance"];
-
-/** The theft alerts the hubs log: an enclosure opened, a cable cut (durable-objects/device-hub/theft.ts). */
-const THEFT_KINDS = ["tamper", "cableCut"];
-/** How far back the dashboard counts theft alerts. */
-export const THEFT_ALERTS_WINDOW_MS = 7 * DAY_MS;
+export { THEFT_ALERTS_WINDOW_MS };
 
 export type DashboardStats = {
   totalUsers: number;
@@ -51,8 +48,7 @@ export type DashboardStats = {
 export async function dashboardStats(db: Db, now: number): Promise<DashboardStats> {
   // Each linked box's coverage: the end of its last plan period (none before its first hello).
   const coverage = sql`(SELECT max(ends_at) FROM plan_periods WHERE plan_periods.device_id = ${devices.id})`;
-  const lastPhaseReport = sql`(SELECT kind FROM motor_logs WHERE motor_logs.device_id = ${devices.id}
-    AND kind IN ('phaseFault', 'phaseOk') ORDER BY created_at DESC, id DESC LIMIT 1)`;
+  const midnight = indiaMidnight(now);
   const [
     usersRow,
     onlineRow,
@@ -68,11 +64,14 @@ export async function dashboardStats(db: Db, now: number): Promise<DashboardStat
   ] = await db.batch([
     db.select({ value: count() }).from(users),
     db.select({ value: count() }).from(devices).where(eq(devices.online, true)),
-    db.select({ value: count() }).from(motorLogs),
+    // The hubs' counts, and what D1 still holds until the move into the hubs has taken it (then none).
     db
-      .select({ value: countDistinct(motorLogs.deviceId) })
-      .from(motorLogs)
-      .where(and(gte(motorLogs.createdAt, indiaMidnight(now)), inArray(motorLogs.action, ["on", "off"]))),
+      .select({
+        value: sql<number>`coalesce((SELECT sum(${boxActivity.logEntries}) FROM ${boxActivity}), 0)
+          + (SELECT count(*) FROM ${motorLogs})`,
+      })
+      .from(sql`(SELECT 1)`),
+    db.select({ value: count() }).from(boxActivity).where(gte(boxActivity.lastSwitchAt, midnight)),
     db
       .select({ value: count() })
       .from(devices)
@@ -81,15 +80,13 @@ export async function dashboardStats(db: Db, now: number): Promise<DashboardStat
     db
       .select({ value: count() })
       .from(devices)
-      .where(and(eq(devices.online, true), sql`${lastPhaseReport} = 'phaseFault'`)),
-    db
-      .select({ value: countDistinct(motorLogs.deviceId) })
-      .from(motorLogs)
-      .where(and(gte(motorLogs.createdAt, indiaMidnight(now)), inArray(motorLogs.kind, TRIP_KINDS))),
+      .innerJoin(boxActivity, eq(boxActivity.deviceId, devices.id))
+      .where(and(eq(devices.online, true), eq(boxActivity.phaseFault, true))),
+    db.select({ value: count() }).from(boxActivity).where(gte(boxActivity.lastTripAt, midnight)),
     db
       .select({ value: count() })
-      .from(motorLogs)
-      .where(and(gte(motorLogs.createdAt, now - THEFT_ALERTS_WINDOW_MS), inArray(motorLogs.kind, THEFT_KINDS))),
+      .from(sql`${boxActivity}, json_each(${boxActivity.theftAlerts}) AS alert`)
+      .where(sql`alert.value >= ${now - THEFT_ALERTS_WINDOW_MS}`),
     db.select({ value: count() }).from(rechargeRequests).where(eq(rechargeRequests.status, "pending")),
     db
       .select({
@@ -102,7 +99,7 @@ export async function dashboardStats(db: Db, now: number): Promise<DashboardStat
   return {
     totalUsers: usersRow[0]?.value ?? 0,
     devicesOnline: onlineRow[0]?.value ?? 0,
-    totalLogs: logsRow[0]?.value ?? 0,
+    totalLogs: Number(logsRow[0]?.value ?? 0),
     activeDevices: activeRow[0]?.value ?? 0,
     devicesOffline: offlineRow[0]?.value ?? 0,
     devicesUnlinked: unlinkedRow[0]?.value ?? 0,

@@ -1,11 +1,12 @@
-// Motor logs past their months in D1 go to R2, one NDJSON object per box and IST month
+// Motor logs past their months in D1 went to R2, one NDJSON object per box and IST month
 // (`motor-logs/<deviceId>/<YYYY-MM>.ndjson`), and the farmer's and admin's log pages read them
-// back through the same API: D1 first, then the archive, newest first by id.
+// back through the same API: the hub first (and D1 while it holds some), then the archive,
+// newest first by id. A box's log now lives in its hub (docs/decisions/045-history-lives-with-its-box.md):
+// what D1 still holds past its months keeps going to R2 until the move has emptied D1.
 import { and, asc, eq, gte, lt } from "drizzle-orm";
 import { istDayStart } from "../../common/pump-usage.ts";
 import { z } from "../../common/zod.ts";
 import type { Db } from "../db/client.ts";
-import { listMotorLogsPage } from "../db/motor-logs.ts";
 import { type MotorLogRow, motorLogs } from "../db/schema.ts";
 import { istMonth } from "../services/telephony-usage.ts";
 import { archiveMetadata, archiveRows, listArchive, readArchive } from "./archive-objects.ts";
@@ -137,20 +138,20 @@ export async function archiveOldMotorLogs(
 
 /**
  * One page of a box's motor logs, newest first by id, with `before` the last id of the previous
- * page: D1's rows, then the archive's once D1 has fewer than `limit` left. A row both in D1 and
- * R2 (archived, not yet deleted) is given once. Archive objects whose ids are all at or above
- * `before` are not opened. `since`: nothing written before it, from either (ownedSince).
+ * page: `recent` (what the hub, and D1 while it still holds some, gave), then the archive's once
+ * they are fewer than `limit`. A row both in `recent` and R2 (archived, then moved into the hub
+ * before D1 let it go) is given once. Archive objects whose ids are all at or above `before` are
+ * not opened. `since`: nothing written before it (ownedSince).
  */
-export async function motorLogsPage(
-  db: Db,
+export async function withArchivedLogs(
   bucket: R2Bucket,
   deviceId: string,
+  recent: MotorLogRow[],
   limit: number,
   before?: number,
   since?: number,
 ): Promise<MotorLogRow[]> {
-  const recent = await listMotorLogsPage(db, deviceId, limit, before, since);
-  if (recent.length === limit) return recent;
+  if (recent.length >= limit) return recent.slice(0, limit);
   const byId = new Map(recent.map((row) => [row.id, row]));
   const months = (await listArchive(bucket, `${MOTOR_LOG_ARCHIVE_PREFIX}${deviceId}/`))
     .map((object) => ({ key: object.key, metadata: archiveMetadata(object) }))

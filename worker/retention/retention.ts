@@ -7,6 +7,7 @@ import { getDb } from "../db/client.ts";
 import { alertDeliveries } from "../db/schema.ts";
 import { archiveOldAdminAudit } from "./admin-audit-archive.ts";
 import { archiveOldMotorLogs } from "./motor-log-archive.ts";
+import { moveLogsToHubs } from "./move-logs-to-hubs.ts";
 
 /**
  * An alert's SMS and call records: the daily caps read a day, the admin's costs a month at a
@@ -34,17 +35,38 @@ async function purgeOldAlertDeliveries(db: ReturnType<typeof getDb>, now: number
   return deleted.length;
 }
 
-export type RetentionRun = { motorLogs: number; motorLogMonths: number; adminAudit: number; alertDeliveries: number };
+export type RetentionRun = {
+  motorLogs: number;
+  motorLogMonths: number;
+  /** Motor logs moved from D1 into their boxes' hubs, and the boxes whose last rows went. */
+  motorLogsMoved: number;
+  boxesMoved: number;
+  adminAudit: number;
+  alertDeliveries: number;
+};
 
 /**
  * One minute's retention: motor logs and the admin trail past their months in D1 are moved to
- * the archive (R2, written before D1 lets go), old alert deliveries deleted. Sessions, their
+ * the archive (R2, written before D1 lets go), the motor logs D1 still holds moved into their
+ * boxes' hubs (move-logs-to-hubs.ts: the past months first to R2, as before, so the hubs take
+ * only the recent ones), old alert deliveries deleted. Sessions, their
  * realtime watches and push subscriptions have their own purge (worker/auth/sessions.ts).
  */
-export async function runRetention(env: Pick<Env, "DB" | "ARCHIVE">, now = Date.now()): Promise<RetentionRun> {
+export async function runRetention(
+  env: Pick<Env, "DB" | "ARCHIVE" | "DEVICE_HUB">,
+  now = Date.now(),
+): Promise<RetentionRun> {
   const db = getDb(env.DB);
   const logs = await archiveOldMotorLogs(db, env.ARCHIVE, now);
+  const moved = await moveLogsToHubs(env);
   const audit = await archiveOldAdminAudit(db, env.ARCHIVE, now);
   const alertDeliveries = await purgeOldAlertDeliveries(db, now);
-  return { motorLogs: logs.rows, motorLogMonths: logs.groups, adminAudit: audit.rows, alertDeliveries };
+  return {
+    motorLogs: logs.rows,
+    motorLogMonths: logs.groups,
+    motorLogsMoved: moved.rows,
+    boxesMoved: moved.boxes,
+    adminAudit: audit.rows,
+    alertDeliveries,
+  };
 }

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { dashboardStatsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { indiaMidnight } from "../../../worker/db/admin-stats.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { motorLogs, planPeriods, rechargeRequests } from "../../../worker/db/schema.ts";
+import { planPeriods, rechargeRequests } from "../../../worker/db/schema.ts";
+import { motorLogEventOf } from "../../../common/motor-log-event.ts";
+import { logThroughHub } from "../helpers/hub-state.ts";
 import { createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
 import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
@@ -23,11 +25,15 @@ async function stats(token: string) {
   return body.stats;
 }
 
+/** An entry of the box's log, written through its hub, and its kind's event with no readings. */
 async function log(deviceId: string, action: "on" | "off" | "other", createdAt: number, kind = "legacy") {
-  await getDb(env.DB)
-    .insert(motorLogs)
-    .values({ deviceId, action, kind, message: `test ${action}`, createdAt, hubRef: crypto.randomUUID() });
+  const event = motorLogEventOf(kind, EMPTY_READINGS, `test ${action}`);
+  expect(event.kind).toBe(kind);
+  await logThroughHub(deviceId, action, event, createdAt);
 }
+
+/** The parameters of the kinds these tests write, none of them known. */
+const EMPTY_READINGS = { current: null, phase: null, detail: null, volts: null, limit: 0, text: "test" };
 
 /** A paid period of a box's plan ending at `endsAt`. */
 async function planEnding(deviceId: string, endsAt: number) {
@@ -72,7 +78,7 @@ describe("GET /api/admin/dashboard-stats", () => {
     const box = (await connectDevice(busy.device)).autoAck();
     await expect.poll(async () => (await stats(token)).devicesOnline).toBe(1);
 
-    // A real switch through the hub (its log reaches D1 through the outbox)...
+    // A real switch through the hub (its row of the figures reaches D1 right after)...
     expect((await postJson("/api/devices/motor", { action: "on" }, busy.token)).status).toBe(200);
     // ...an event that is no motor action, and a switch before midnight India time.
     const midnight = indiaMidnight(Date.now());

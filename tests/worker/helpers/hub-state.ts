@@ -1,12 +1,14 @@
 // A box's hub as a test reaches into it: its stub, its snapshot, its stored state and timers
-// rewritten or fired, and the motor log it has written to D1.
+// rewritten or fired, and the motor log it holds.
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import type { MotorLogEvent } from "../../../common/motor-log-event.ts";
+import type { HubRooms } from "../../../durable-objects/device-hub/rooms.ts";
 import { FrameBudget } from "../../../durable-objects/device-hub/socket-caps.ts";
 import { readStoredState, writeStoredState } from "../../../durable-objects/device-hub/state.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { motorLogs } from "../../../worker/db/schema.ts";
+import { wordsIn } from "../../../common/i18n/dictionaries.ts";
+import { motorLogText } from "../../../common/i18n/motor-log.ts";
+import { motorLogEventOfRow } from "../../../worker/db/motor-logs.ts";
 
 export function hubStub(deviceId: string) {
   return env.DEVICE_HUB.get(env.DEVICE_HUB.idFromName(deviceId));
@@ -31,9 +33,6 @@ export async function rewriteHubState(
   change: (state: Record<string, unknown>) => Record<string, unknown>,
 ) {
   const stub = hubStub(deviceId);
-  // The hub writes its log to D1 after it answers, and saves its recent list when D1 has it: a
-  // write behind its back while that is under way would be overwritten by its copy in memory.
-  await stub.flushLogs();
   await runInDurableObject(stub, (_hub: unknown, state) => {
     writeStoredState(state.storage.kv, change(readStoredState(state.storage.kv) as Record<string, unknown>));
   });
@@ -60,12 +59,14 @@ export async function liftFrameRateCap(deviceId: string) {
 }
 
 /**
- * The motor logs D1 holds for a device, oldest first, once its hub has written what waits in its
- * outbox (the hub answers before it writes to D1; a farmer's log read flushes the same way).
+ * The motor log a device's hub holds, oldest first, each row's `message` its English words (the
+ * hub stores the event, not a sentence).
  */
 export async function motorLogRows(deviceId: string) {
-  await hubStub(deviceId).flushLogs();
-  return getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, deviceId)).orderBy(motorLogs.id);
+  const { rows } = await hubStub(deviceId).motorLogPage({ limit: 100_000 });
+  return rows
+    .map((row) => ({ ...row, message: motorLogText(motorLogEventOfRow(row), wordsIn("en")) }))
+    .reverse();
 }
 
 /** A device's motor logs as `[action, message]`, oldest first. */
@@ -82,4 +83,16 @@ export function owedSwitchOffs(deviceId: string) {
       )
       .toArray(),
   );
+}
+
+/**
+ * Writes `event` into the box's log as its hub would have at `at`, and copies the box's row of
+ * the dashboard's figures to D1 at once (the hub would within the hour).
+ */
+export async function logThroughHub(deviceId: string, action: "on" | "off" | "other", event: MotorLogEvent, at: number) {
+  await runInDurableObject(hubStub(deviceId), async (hub: unknown) => {
+    const { log } = (hub as { rooms: HubRooms }).rooms;
+    log.record(action, event, at);
+    await log.activity.copy();
+  });
 }

@@ -141,6 +141,29 @@ export const motorLogs = sqliteTable(
 );
 
 /**
+ * What the admin's dashboard counts of each box, kept current by its hub (one row per box, so
+ * the table grows with boxes, never with their motors' days): the fleet-wide figures are sums
+ * and counts over it, never over a box's history, which lives in its hub
+ * (docs/decisions/045-history-lives-with-its-box.md).
+ */
+export const boxActivity = sqliteTable("box_activity", {
+  deviceId: text("device_id")
+    .primaryKey()
+    .references(() => devices.id, { onDelete: "cascade" }),
+  /** Entries in the box's motor log (its hub's, moved rows included), as of `updatedAt`. */
+  logEntries: integer("log_entries").notNull().default(0),
+  /** The last motor ON or OFF, by anyone or any protection. */
+  lastSwitchAt: timestamp("last_switch_at"),
+  /** The last protection trip (dry run, overcurrent, a voltage limit). */
+  lastTripAt: timestamp("last_trip_at"),
+  /** Whether the box's last phase report was a fault. */
+  phaseFault: integer("phase_fault", { mode: "boolean" }).notNull().default(false),
+  /** When its theft alerts of the last 7 days were raised (at most 20), as a JSON array of instants. */
+  theftAlerts: text("theft_alerts").notNull().default("[]"),
+  updatedAt: timestamp("updated_at").notNull(),
+});
+
+/**
  * The motor settings an admin set for an account that has no box yet (an installer sets the
  * motor's current before the box is fitted): SPEC §7's three numbers, kept for the account's
  * first box. The statements that give the account that box (provisioning, a link from stock:
@@ -209,4 +232,5 @@ export const firmwareImages = sqliteTable(
 export type DeviceRow = typeof devices.$inferSelect;
 export type DeviceMemberRow = typeof deviceMembers.$inferSelect;
 export type MotorLogRow = typeof motorLogs.$inferSelect;
+export type BoxActivityRow = typeof boxActivity.$inferSelect;
 export type FirmwareImageRow = typeof firmwareImages.$inferSelect;

@@ -1,0 +1,133 @@
+// The box's row of `box_activity` in D1: what the admin's fleet-wide figures count of it (runs
+// today, trips today, a phase fault now, theft alerts this week, the size of its log), kept by
+// the hub as its log is written, so the dashboard never counts over anyone's history
+// (docs/decisions/045-history-lives-with-its-box.md).
+//
+// A change the dashboard shows at once (the day's first switch, a trip, a phase fault or its
+// end, a theft alert) is copied right after the step that logged it; the count of entries alone
+// waits up to an hour, so a box's ordinary switches cost D1 at most a write an hour. A copy D1
+// refuses is tried again by the hub's timer. Each copy writes the whole row as the hub knows
+// it: a copy repeated is the same write.
+import { sql } from "drizzle-orm";
+import { THEFT_ALERTS_KEPT, THEFT_ALERTS_WINDOW_MS, THEFT_KINDS, TRIP_KINDS } from "../../common/box-activity.ts";
+import { istDay } from "../../common/pump-usage.ts";
+import { getDb } from "../../worker/db/client.ts";
+import type { HubContext } from "./context.ts";
+import { TIMERS } from "./timers.ts";
+
+/** How long a change only of the entries' count may wait for its copy. */
+export const ACTIVITY_COPY_WITHIN_MS = 60 * 60_000;
+/** D1 refused a copy: the next try. */
+const ACTIVITY_RETRY_MS = 60_000;
+/** After the step, as the log's copy to D1 was: the step's answer leaves first. */
+const ACTIVITY_COPY_AFTER_MS = 5;
+
+type Activity = {
+  lastSwitchAt: number | null;
+  lastTripAt: number | null;
+  phaseFault: boolean | null;
+  theftAlerts: number[];
+};
+
+const ACTIVITY_KEY = "boxActivity";
+
+export class BoxActivity {
+  readonly #hub: HubContext;
+  readonly #countEntries: () => number;
+  #copyPlanned = false;
+
+  constructor(hub: HubContext, countEntries: () => number) {
+    this.#hub = hub;
+    this.#countEntries = countEntries;
+  }
+
+  #current(): Activity {
+    return (
+      this.#hub.ctx.storage.kv.get<Activity>(ACTIVITY_KEY) ?? {
+        lastSwitchAt: null,
+        lastTripAt: null,
+        phaseFault: null,
+        theftAlerts: [],
+      }
+    );
+  }
+
+  /** A log entry was written at `at`: what it changes of the box's row, copied soon or within the hour. */
+  noted(action: "on" | "off" | "other", kind: string, at: number): void {
+    const before = this.#current();
+    const after = { ...before };
+    let urgent = false;
+    if (action === "on" || action === "off") {
+      urgent ||= before.lastSwitchAt === null || istDay(before.lastSwitchAt) !== istDay(at);
+      after.lastSwitchAt = at;
+    }
+    if (TRIP_KINDS.includes(kind)) {
+      after.lastTripAt = at;
+      urgent = true;
+    }
+    if (kind === "phaseFault" || kind === "phaseOk") {
+      after.phaseFault = kind === "phaseFault";
+      urgent ||= after.phaseFault !== before.phaseFault;
+    }
+    if (THEFT_KINDS.includes(kind)) {
+      after.theftAlerts = [at, ...before.theftAlerts.filter((t) => t > at - THEFT_ALERTS_WINDOW_MS)].slice(
+        0,
+        THEFT_ALERTS_KEPT,
+      );
+      urgent = true;
+    }
+    this.#hub.ctx.storage.kv.put(ACTIVITY_KEY, after);
+    if (urgent) this.#copySoon();
+    else if (!this.#hub.timers.has(TIMERS.activityCopy))
+      this.#hub.timers.set(TIMERS.activityCopy, at + ACTIVITY_COPY_WITHIN_MS);
+  }
+
+  /** Rows moved in from D1: only their count changes (the migration carried the rest over). */
+  imported(): void {
+    this.#copySoon();
+  }
+
+  #copySoon(): void {
+    if (this.#copyPlanned) return;
+    this.#copyPlanned = true;
+    setTimeout(() => {
+      this.#copyPlanned = false;
+      void this.copy();
+    }, ACTIVITY_COPY_AFTER_MS);
+  }
+
+  /** Writes the row as the hub knows it; a refusal sets the timer to try again. */
+  async copy(): Promise<void> {
+    const { deviceId, env, timers } = this.#hub;
+    const activity = this.#current();
+    const now = Date.now();
+    const row = {
+      logEntries: this.#countEntries(),
+      lastSwitchAt: activity.lastSwitchAt,
+      lastTripAt: activity.lastTripAt,
+      phaseFault: activity.phaseFault === true ? 1 : 0,
+      theftAlerts: JSON.stringify(activity.theftAlerts),
+      updatedAt: now,
+    };
+    try {
+      // Only for a box D1 knows (a hub of a test or of the health check has none). What this hub
+      // has not seen yet (it started after the row was carried over from D1's log) keeps what
+      // the row had.
+      await getDb(env.DB).run(sql`
+        INSERT INTO box_activity (device_id, log_entries, last_switch_at, last_trip_at, phase_fault, theft_alerts, updated_at)
+        SELECT id, ${row.logEntries}, ${row.lastSwitchAt}, ${row.lastTripAt}, ${row.phaseFault}, ${row.theftAlerts}, ${row.updatedAt}
+        FROM devices WHERE id = ${deviceId}
+        ON CONFLICT (device_id) DO UPDATE SET
+          log_entries = excluded.log_entries,
+          last_switch_at = coalesce(excluded.last_switch_at, box_activity.last_switch_at),
+          last_trip_at = coalesce(excluded.last_trip_at, box_activity.last_trip_at),
+          phase_fault = ${activity.phaseFault === null ? sql`box_activity.phase_fault` : sql`excluded.phase_fault`},
+          theft_alerts = CASE WHEN excluded.theft_alerts = '[]' THEN box_activity.theft_alerts ELSE excluded.theft_alerts END,
+          updated_at = excluded.updated_at`);
+      if (timers.has(TIMERS.activityCopy)) timers.delete(TIMERS.activityCopy);
+    } catch (error) {
+      this.#hub.logError("D1 box activity copy failed, will retry", error);
+      timers.set(TIMERS.activityCopy, now + ACTIVITY_RETRY_MS);
+    }
+  }
+}
