@@ -12,6 +12,7 @@ import { IST_OFFSET_MS } from "../common/schedule-time.ts";
 import type { SimulatedDevice } from "../device-sim/simulated-device.ts";
 import { executeLocalSql } from "../scripts/lib/local-d1.ts";
 import { localD1File } from "../scripts/lib/local-d1-file.ts";
+import { hubLogsSince } from "../scripts/lib/local-hubs.ts";
 import { benchAdminToken, type Fleet, logInFarmers, openPageSocket, startFleet } from "./fleet.ts";
 import { percentile, round } from "./lib.ts";
 
@@ -41,6 +42,8 @@ export type FleetDayReport = {
   boxes: number;
   feederBoxes: number;
   tables: TableCost[];
+  /** The boxes' motor logs, in their hubs' SQLite: entries written over the day and their bytes. */
+  hubLog: { rowsWritten: number; bytesAdded: number };
   /** Rows added to D1 per second: the peak in the schedule minute and after the feeder's return. */
   peakRowsPerSecond: { scheduleMinute: number; feederReturn: number };
   /** Every hub's D1 statements, summed, and the peak per second seen in rows added. */
@@ -155,7 +158,7 @@ function countGrowingRows(file: string): number | null {
   try {
     const row = db
       .prepare(
-        "SELECT (SELECT count(*) FROM motor_logs) + (SELECT count(*) FROM alert_deliveries) + (SELECT count(*) FROM realtime_watches) + (SELECT count(*) FROM sessions) AS total",
+        "SELECT (SELECT count(*) FROM motor_logs) + (SELECT count(*) FROM alert_deliveries) + (SELECT count(*) FROM realtime_watches) + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM box_activity) AS total",
       )
       .get() as { total: number };
     return row.total;
@@ -376,12 +379,29 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
     const perSecond = new Map<number, number>();
     for (const seconds of feederStarts)
       perSecond.set(Math.floor(seconds), (perSecond.get(Math.floor(seconds)) ?? 0) + 1);
-    const [alerts] = await executeLocalSql<{ raised: number; powerBack: number; phone: number }>(
+    const hubLogs = hubLogsSince(fleet.worker.persistTo, dayStarted);
+    const kindCount = (...kinds: string[]) => kinds.reduce((sum, kind) => sum + (hubLogs.kinds.get(kind) ?? 0), 0);
+    const [phone] = await executeLocalSql<{ phone: number }>(
       fleet.worker.persistTo,
-      `SELECT (SELECT count(*) FROM motor_logs WHERE created_at >= ${dayStarted} AND kind IN ('powerLost', 'powerRestored', 'dryRun', 'overCurrent', 'phaseFault', 'voltageTrip', 'scheduleMissed', 'cableCut', 'tamper')) AS raised,
-              (SELECT count(*) FROM motor_logs WHERE created_at >= ${dayStarted} AND kind = 'powerRestored') AS powerBack,
-              (SELECT count(*) FROM alert_deliveries WHERE created_at >= ${dayStarted}) AS phone;`,
+      `SELECT (SELECT count(*) FROM alert_deliveries WHERE created_at >= ${dayStarted}) AS phone;`,
     );
+    const alerts = {
+      raised: kindCount(
+        "powerLost",
+        "powerRestored",
+        "tripDryRun",
+        "tripOverCurrent",
+        "phaseFault",
+        "tripUnderVoltage",
+        "tripOverVoltage",
+        "tripVoltageUnbalance",
+        "scheduleMissed",
+        "cableCut",
+        "tamper",
+      ),
+      powerBack: kindCount("powerRestored"),
+      phone: phone?.phone ?? 0,
+    };
     const framesAfter = fleet.devices.map((device) => ({ ...device.counters }));
     const inMinute = apiTimes.filter(({ at }) => at >= minuteStart && at <= minuteEnd + 5_000);
     const afterReturn = apiTimes.filter(({ at }) => at >= returnedAt);
@@ -396,6 +416,7 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
       boxes: count,
       feederBoxes: feeder.size,
       tables: tableCosts(before, after),
+      hubLog: { rowsWritten: hubLogs.rows, bytesAdded: hubLogs.bytes },
       peakRowsPerSecond: { scheduleMinute: peak(minuteStart, minuteEnd), feederReturn: peak(returnedAt, returnEnd) },
       hubD1Queries: statsAfter.d1Queries - statsBefore.d1Queries,
       deviceFramesHandled: statsAfter.deviceFrames - statsBefore.deviceFrames,

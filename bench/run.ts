@@ -420,6 +420,11 @@ if (wanted("fleet-day")) {
       value: `${perBox(table.rowsWritten)} rows written, ${perBox(table.bytesAdded)} bytes added`,
     });
   }
+  record({
+    benchmark: "hub per box per day",
+    measure: "motor_log (the box's log, in its hub's SQLite)",
+    value: `${perBox(day.hubLog.rowsWritten)} rows written, ${perBox(day.hubLog.bytesAdded)} bytes added`,
+  });
   const spread = day.feederStarts;
   record(
     {

@@ -10,8 +10,8 @@ import WebSocket from "ws";
 import { ApiClient, ApiContractError } from "../common/api-client.ts";
 import { localDeviceSocketUrl, type SimulatedDevice, simulateBox } from "../device-sim/simulated-device.ts";
 import { buildApp } from "./lib/build-app.ts";
-import { executeLocalSql } from "./lib/local-d1.ts";
 import { FLEET_PASSWORD, provisionLocalFleet } from "./lib/local-devices.ts";
+import { hubLogsSince } from "./lib/local-hubs.ts";
 import { freePort, freshPersistDir, startLocalWorker, THROWAWAY_JWT_SECRET } from "./lib/local-worker.ts";
 
 const { values } = parseArgs({
@@ -148,12 +148,8 @@ async function main() {
     await Promise.all(inFlight);
     process.stdout.write("\n");
     const succeeded = total - [...errors.values()].reduce((a, b) => a + b, 0);
-    // The hubs write logs through an outbox; give a failed write its retry window.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const [{ logs }] = (await executeLocalSql<{ logs: number }>(
-      persistTo,
-      "SELECT COUNT(*) AS logs FROM motor_logs;",
-    )) as [{ logs: number }];
+    // Each hub writes its log in the step that switched; read in place, from every hub's file.
+    const logs = hubLogsSince(persistTo, 0).rows;
     const sorted = latencies.sort((a, b) => a - b);
     const connected = devices.filter((device) => device.connected).length;
     const relaysRight = relay.every((state, index) => devices[index]!.relay === state);

@@ -15,11 +15,11 @@ import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { listRecentMotorLogs, type MotorLogInsert, toMotorLogEntry } from "../../worker/db/motor-logs.ts";
 import type { MotorLogRow } from "../../worker/db/schema.ts";
+import { BoxActivity } from "./box-activity.ts";
 import type { HubContext } from "./context.ts";
 import { legacyMotorLogEvent } from "./legacy-motor-log.ts";
 import { LogOutboxTable } from "./log-outbox-table.ts";
 import { type MotorLogPageQuery, MotorLogTable } from "./motor-log-table.ts";
-import { BoxActivity } from "./box-activity.ts";
 import { Room } from "./room.ts";
 
 /** A motor log entry as the hub writes it. */
@@ -75,7 +75,9 @@ export class MotorLog extends Room {
     const owner = state.current.owner;
     const { kind, params } = splitMotorLogEvent(event);
     const row = this.#table.add({
-      userId: owner?.userId ?? null,
+      // The owner is named by their number at the time, as the admin's list reads it; an
+      // account id kept here would outlive the account's deletion, which D1 cleared.
+      userId: null,
       mobileNo: owner?.mobileNo ?? null,
       action,
       kind,
@@ -88,7 +90,8 @@ export class MotorLog extends Room {
     const entry = toMotorLogEntry(row);
     // Not read yet (a new hub, or one whose D1 rows are not all here): the first snapshot reads it.
     const cached = state.current.lastLogs;
-    if (cached) state.save({ lastLogs: [entry, ...cached.filter((log) => log.id !== entry.id)].slice(0, LIVE_MOTOR_LOG_LIMIT) });
+    if (cached)
+      state.save({ lastLogs: [entry, ...cached.filter((log) => log.id !== entry.id)].slice(0, LIVE_MOTOR_LOG_LIMIT) });
     sockets.broadcast({ type: "motorLogUpdate", log: entry });
   }
 

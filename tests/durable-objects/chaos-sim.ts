@@ -17,7 +17,6 @@ import { DEVICE_PROTOCOL_VERSION, type DeviceMessage, type RelayState } from "..
 import type { MotorCommandResult } from "../../common/hub-contract.ts";
 import { wordsIn } from "../../common/i18n/dictionaries.ts";
 import { motorLogText } from "../../common/i18n/motor-log.ts";
-import type { MotorLogEvent } from "../../common/motor-log-event.ts";
 import { MAX_PUMP_MEMBERS } from "../../common/pump-roles.ts";
 import { faultsOf } from "../../durable-objects/device-hub/pump-model.ts";
 import type { HubRooms } from "../../durable-objects/device-hub/rooms.ts";
@@ -1092,7 +1091,11 @@ class World {
         return { inFlight, waiting, view: viewOf(rooms, inFlight), lastId: last.seq, timers: vi.getTimerCount() };
       });
       for (const row of seen.waiting)
-        this.#seenRows.set(row.id, { id: row.id, action: row.action, event: motorLogEventOfRow({ ...row, message: row.message ?? "" }) });
+        this.#seenRows.set(row.id, {
+          id: row.id,
+          action: row.action,
+          event: motorLogEventOfRow({ ...row, message: row.message ?? "" }),
+        });
       if (this.#readBoxMessages()) {
         still = 0;
         continue;

@@ -1,8 +1,3 @@
-// Commands and acks with the pump state model (durable-objects/device-hub/pump-model.ts and
-// commands.ts), without a box: what an ON waits for and an OFF never does, how the belief about
-// the motor changes, what a restart does to a command in flight, and what the hub vouches for.
-import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { MOTOR_COOLDOWN_MS } from "../../common/constants.ts";
 import {
@@ -15,8 +10,6 @@ import {
   settledSince,
 } from "../../durable-objects/device-hub/pump-model.ts";
 import { emptyHealth, type MotorBelief, type PendingSwitch } from "../../durable-objects/device-hub/state.ts";
-import { getDb } from "../../worker/db/client.ts";
-import { motorLogs } from "../../worker/db/schema.ts";
 import { stateWith, withRooms } from "./room-support.ts";
 
 const NOW = 1_800_000_000_000;

@@ -79,7 +79,14 @@ describe("an older hub's outbox", () => {
     await runInDurableObject(hubStub(deviceId), (_hub: unknown, state) => {
       const rows = [
         { deviceId, userId: null, mobileNo: "9876543210", action: "off", event: { kind: "powerLost" }, createdAt: at },
-        { deviceId, userId: null, mobileNo: "9876543210", action: "other", message: "Phase is OK now.", createdAt: at + 1 },
+        {
+          deviceId,
+          userId: null,
+          mobileNo: "9876543210",
+          action: "other",
+          message: "Phase is OK now.",
+          createdAt: at + 1,
+        },
       ];
       for (const row of rows) state.storage.sql.exec("INSERT INTO log_outbox (row) VALUES (?)", JSON.stringify(row));
     });

@@ -14,6 +14,7 @@ const fileOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 const OWNERS: Record<string, { module: string; room: string }> = {
   timers: { module: "timers-table.ts", room: "timers.ts" },
   log_outbox: { module: "log-outbox-table.ts", room: "motor-log.ts" },
+  motor_log: { module: "motor-log-table.ts", room: "motor-log.ts" },
   power_samples: { module: "power-samples-table.ts", room: "power-history.ts" },
   debug_lines: { module: "debug-lines-table.ts", room: "debug-lines.ts" },
   usage_days: { module: "usage-tables.ts", room: "usage.ts" },

@@ -9,7 +9,7 @@ import { runFleetDay } from "../../bench/fleet-day.ts";
 import { freshPersistDir } from "./local-worker.ts";
 
 describe("a fleet's day, compressed, at a small N", () => {
-  it("starts every scheduled motor once at the common minute and every feeder motor once after the return, and writes a bounded day to D1", async () => {
+  it("starts every scheduled motor once at the common minute and every feeder motor once after the return, and writes a bounded day, its log in the hubs", async () => {
     const day = await runFleetDay({
       boxes: 6,
       feederShare: 0.5,
@@ -31,11 +31,11 @@ describe("a fleet's day, compressed, at a small N", () => {
     expect(day.apiErrors).toBe(0);
     expect(day.apiDuringBursts.scheduleMinute.length).toBeGreaterThan(0);
     expect(day.apiDuringBursts.feederReturn.length).toBeGreaterThan(0);
-    // The day's D1 writes: a few motor logs per box (a start, a stop, the feeder's supply lost
-    // and back), and no table writing more than its events.
-    const logs = day.tables.find((table) => table.table === "motor_logs");
-    expect(logs?.rowsWritten).toBeGreaterThanOrEqual(6);
-    expect(logs?.rowsWritten).toBeLessThanOrEqual(6 * 6);
+    // The day's log: a few entries per box (a start, a stop, the feeder's supply lost and back),
+    // in the boxes' hubs; D1 gets no motor log, and no table writes more than its events.
+    expect(day.hubLog.rowsWritten).toBeGreaterThanOrEqual(6);
+    expect(day.hubLog.rowsWritten).toBeLessThanOrEqual(6 * 6);
+    expect(day.tables.find((table) => table.table === "motor_logs")).toBeUndefined();
     for (const table of day.tables) expect(table.rowsWritten, table.table).toBeLessThanOrEqual(6 * 6);
   });
 });

@@ -1,56 +1,17 @@
-import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { wordsIn } from "../../common/i18n/dictionaries.ts";
 import type { Language } from "../../common/i18n/language.ts";
 import { motorLogText } from "../../common/i18n/motor-log.ts";
 import { type MotorLogEvent, motorLogEventOf, splitMotorLogEvent } from "../../common/motor-log-event.ts";
 import type { MotorLogEntry } from "../../common/realtime-protocol.ts";
 import type { Db } from "./client.ts";
-import { type MotorLogRow, motorLogs, users } from "./schema.ts";
+import { type MotorLogRow, motorLogs } from "./schema.ts";
 
-/** A log as a DeviceHub writes it: the event, never a sentence. */
+/** A log as hubs once wrote it to D1 (and may still hold in an outbox): the event, never a sentence. */
 export type MotorLogInsert = Pick<MotorLogRow, "deviceId" | "userId" | "mobileNo" | "action" | "createdAt"> & {
   event: MotorLogEvent;
   hubRef: string;
 };
-
-/**
- * Inserts logs written by a DeviceHub in one round trip (D1 runs a batch as one transaction: all
- * or none), each with its English wording in `message` for people who read the table directly,
- * and answers every one as stored. A retry of an entry already stored (same `hubRef`) adds
- * nothing: the stored row is answered. At most 50 (D1 binds at most 100 values a statement, and
- * the read-back names each entry). An entry names its user only if the account still exists:
- * one deleted between the entry and its write (or before its hub heard) would make D1 refuse
- * the whole batch, and every batch after it, for good.
- */
-export async function insertMotorLogs(db: Db, entries: MotorLogInsert[]): Promise<MotorLogRow[]> {
-  if (entries.length === 0) return [];
-  if (entries.length > MAX_MOTOR_LOGS_PER_INSERT) throw new Error(`at most ${MAX_MOTOR_LOGS_PER_INSERT} logs at once`);
-  const inserts = entries.map(({ event, userId, ...values }) => {
-    const { kind, params } = splitMotorLogEvent(event);
-    return db
-      .insert(motorLogs)
-      .values({
-        ...values,
-        userId: userId === null ? null : sql`(SELECT ${users.id} FROM ${users} WHERE ${users.id} = ${userId})`,
-        kind,
-        params: JSON.stringify(params),
-        message: motorLogText(event, wordsIn("en")),
-      })
-      .onConflictDoNothing({ target: motorLogs.hubRef });
-  });
-  const hubRefs = entries.map((entry) => entry.hubRef);
-  const readBack = db.select().from(motorLogs).where(inArray(motorLogs.hubRef, hubRefs));
-  const [first, ...rest] = inserts;
-  const results = await db.batch([first!, ...rest, readBack]);
-  const stored = new Map((results.at(-1) as MotorLogRow[]).map((row) => [row.hubRef, row]));
-  return hubRefs.map((hubRef) => {
-    const row = stored.get(hubRef);
-    if (!row) throw new Error(`motor log ${hubRef} missing after its insert`);
-    return row;
-  });
-}
-
-export const MAX_MOTOR_LOGS_PER_INSERT = 50;
 
 export function listRecentMotorLogs(db: Db, deviceId: string, limit: number) {
   return db

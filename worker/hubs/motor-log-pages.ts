@@ -17,9 +17,7 @@ export async function motorLogsPage(
   { limit, before, since }: MotorLogPageRequest,
 ): Promise<MotorLogRow[]> {
   const fromHub = await deviceHub(env, deviceId).motorLogPage({ limit, before, since });
-  const fromD1 = fromHub.d1MayHoldMore
-    ? await listMotorLogsPage(getDb(env.DB), deviceId, limit, before, since)
-    : [];
+  const fromD1 = fromHub.d1MayHoldMore ? await listMotorLogsPage(getDb(env.DB), deviceId, limit, before, since) : [];
   const byId = new Map([...fromD1, ...fromHub.rows].map((row) => [row.id, row]));
   const recent = [...byId.values()].sort((a, b) => b.id - a.id).slice(0, limit);
   return withArchivedLogs(env.ARCHIVE, deviceId, recent, limit, before, since);

@@ -51,7 +51,11 @@ export async function moveLogsToHubs(
     const moving = rows.slice(0, limits.rowsPerBatch);
     const last = rows.length <= limits.rowsPerBatch;
     await deviceHub(env, deviceId).importMotorLogs(moving, last);
-    await deleteArchivedRows(db, motorLogs, moving.map((row) => row.id));
+    await deleteArchivedRows(
+      db,
+      motorLogs,
+      moving.map((row) => row.id),
+    );
     run.rows += moving.length;
     if (last) run.boxes += 1;
   }

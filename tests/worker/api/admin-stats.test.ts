@@ -4,15 +4,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { dashboardStatsResponseSchema } from "../../../common/api-responses/admin.ts";
+import { motorLogEventOf } from "../../../common/motor-log-event.ts";
 import { indiaMidnight } from "../../../worker/db/admin-stats.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { planPeriods, rechargeRequests } from "../../../worker/db/schema.ts";
-import { motorLogEventOf } from "../../../common/motor-log-event.ts";
-import { logThroughHub } from "../helpers/hub-state.ts";
 import { createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
 import { freshStorageForThisFile } from "../helpers/fresh-storage.ts";
 import { getOk, postJson } from "../helpers/http.ts";
+import { logThroughHub } from "../helpers/hub-state.ts";
 import { connectDevice } from "../helpers/sockets.ts";
 
 freshStorageForThisFile();

@@ -11,7 +11,7 @@ import {
 } from "../../../common/api-responses/admin.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { devices, motorConfigHistory, motorLogs, sessions, users } from "../../../worker/db/schema.ts";
+import { devices, motorConfigHistory, sessions, users } from "../../../worker/db/schema.ts";
 import { adminToken, createUser, loginToken } from "../helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice, provisionDevice } from "../helpers/boxes.ts";
 import { deleteJson, expectRefusedSaying, getJson, getOk, postJson, putJson } from "../helpers/http.ts";
@@ -220,12 +220,7 @@ describe("DELETE /api/admin/delete-user", () => {
       ).status,
     ).toBe(200);
     await box.next("config");
-    await expect
-      .poll(
-        async () =>
-          (await getDb(env.DB).select().from(motorLogs).where(eq(motorLogs.deviceId, device.deviceId))).length,
-      )
-      .toBeGreaterThan(0);
+    await expect.poll(async () => (await motorLogRows(device.deviceId)).length).toBeGreaterThan(0);
 
     const response = await deleteUser({ mobileNo: user.mobileNo }, token);
     expect(response.status).toBe(200);

@@ -1,35 +1,22 @@
-// GET /api/logs/motor/{mobileNo} (D1) and GET /api/logs/power/{mobileNo} (the hub's samples).
+// GET /api/logs/motor/{mobileNo} and GET /api/logs/power/{mobileNo}: the box's log and samples, from its hub.
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { motorLogsResponseSchema, powerHistoryResponseSchema } from "../../../common/api-responses/logs.ts";
 import { apiErrorSchema } from "../../../common/api-responses/refusals.ts";
 import { POWER_HISTORY_RETENTION_MS } from "../../../durable-objects/device-hub/power-samples-table.ts";
 import { acceptedLanguage } from "../../../worker/api/language.ts";
-import { getDb } from "../../../worker/db/client.ts";
-import { insertMotorLogs } from "../../../worker/db/motor-logs.ts";
 import { adminToken } from "../helpers/accounts.ts";
 import { farmerWithBox, farmerWithDevice } from "../helpers/boxes.ts";
 import { api, getJson, postJson, refusal } from "../helpers/http.ts";
-import { fireTimer, hubStub } from "../helpers/hub-state.ts";
+import { fireTimer, hubStub, logThroughHub } from "../helpers/hub-state.ts";
 
 describe("GET /api/logs/motor/{mobileNo}", () => {
   it("answers an array of the device's logs, newest first, page by page", async () => {
     const { user, device, token } = await farmerWithDevice();
-    const db = getDb(env.DB);
     for (let index = 0; index < 5; index++) {
-      await insertMotorLogs(db, [
-        {
-          deviceId: device.deviceId,
-          userId: user.id,
-          mobileNo: user.mobileNo,
-          action: index % 2 === 0 ? "on" : "off",
-          event: { kind: "legacy", text: `log ${index}` },
-          createdAt: Date.now() + index,
-          hubRef: `${device.deviceId}:test-${index}`,
-        },
-      ]);
+      const action = index % 2 === 0 ? "on" : "off";
+      await logThroughHub(device.deviceId, action, { kind: "legacy", text: `log ${index}` }, Date.now() + index);
     }
     const first = await getJson(`/api/logs/motor/${user.mobileNo}?limit=3`, token);
     expect(first.status).toBe(200);

@@ -2,12 +2,12 @@
 // rewritten or fired, and the motor log it holds.
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { wordsIn } from "../../../common/i18n/dictionaries.ts";
+import { motorLogText } from "../../../common/i18n/motor-log.ts";
 import type { MotorLogEvent } from "../../../common/motor-log-event.ts";
 import type { HubRooms } from "../../../durable-objects/device-hub/rooms.ts";
 import { FrameBudget } from "../../../durable-objects/device-hub/socket-caps.ts";
 import { readStoredState, writeStoredState } from "../../../durable-objects/device-hub/state.ts";
-import { wordsIn } from "../../../common/i18n/dictionaries.ts";
-import { motorLogText } from "../../../common/i18n/motor-log.ts";
 import { motorLogEventOfRow } from "../../../worker/db/motor-logs.ts";
 
 export function hubStub(deviceId: string) {
@@ -64,9 +64,7 @@ export async function liftFrameRateCap(deviceId: string) {
  */
 export async function motorLogRows(deviceId: string) {
   const { rows } = await hubStub(deviceId).motorLogPage({ limit: 100_000 });
-  return rows
-    .map((row) => ({ ...row, message: motorLogText(motorLogEventOfRow(row), wordsIn("en")) }))
-    .reverse();
+  return rows.map((row) => ({ ...row, message: motorLogText(motorLogEventOfRow(row), wordsIn("en")) })).reverse();
 }
 
 /** A device's motor logs as `[action, message]`, oldest first. */
@@ -89,7 +87,12 @@ export function owedSwitchOffs(deviceId: string) {
  * Writes `event` into the box's log as its hub would have at `at`, and copies the box's row of
  * the dashboard's figures to D1 at once (the hub would within the hour).
  */
-export async function logThroughHub(deviceId: string, action: "on" | "off" | "other", event: MotorLogEvent, at: number) {
+export async function logThroughHub(
+  deviceId: string,
+  action: "on" | "off" | "other",
+  event: MotorLogEvent,
+  at: number,
+) {
   await runInDurableObject(hubStub(deviceId), async (hub: unknown) => {
     const { log } = (hub as { rooms: HubRooms }).rooms;
     log.record(action, event, at);

@@ -28,7 +28,10 @@ async function everyIdThroughTheApi(deviceId: string, token: string, limit: numb
   const ids: number[] = [];
   let before: number | undefined;
   for (;;) {
-    const response = await getJson(`/api/pumps/${deviceId}/logs?limit=${limit}${before ? `&before=${before}` : ""}`, token);
+    const response = await getJson(
+      `/api/pumps/${deviceId}/logs?limit=${limit}${before ? `&before=${before}` : ""}`,
+      token,
+    );
     expect(response.status).toBe(200);
     const page = await readJson(response, motorLogsResponseSchema);
     ids.push(...page.map((log) => log.id));
@@ -71,7 +74,8 @@ describe("the move of D1's motor logs into the hubs", () => {
     // Everything the boxes' log pages read, before the move: D1 alone.
     const before = new Map<string, number[]>();
     for (const { device } of boxes) before.set(device.deviceId, await everyIdThroughTheApi(device.deviceId, admin, 40));
-    for (const { device } of boxes) expect(before.get(device.deviceId)).toEqual([...written.get(device.deviceId)!].reverse());
+    for (const { device } of boxes)
+      expect(before.get(device.deviceId)).toEqual([...written.get(device.deviceId)!].reverse());
 
     // One short tick, then a hub that stored its batch while D1 did not let it go (the tick
     // died between the two): the rows are in both places.
@@ -91,7 +95,8 @@ describe("the move of D1's motor logs into the hubs", () => {
 
     // Midway: each box's log reads whole, in order, each entry once, whichever side holds it.
     for (const { device } of boxes) {
-      for (const limit of [7, 50]) expect(await everyIdThroughTheApi(device.deviceId, admin, limit)).toEqual(before.get(device.deviceId));
+      for (const limit of [7, 50])
+        expect(await everyIdThroughTheApi(device.deviceId, admin, limit)).toEqual(before.get(device.deviceId));
     }
 
     // Started again, in small ticks to the end.
@@ -116,7 +121,10 @@ describe("the move of D1's motor logs into the hubs", () => {
   it("the hub's new entries come after the moved ones, and a farmer's page from their own time on", async () => {
     const { device, token, user } = await farmerWithDevice();
     const now = Date.now();
-    await db.update(devices).set({ createdAt: now - 10 * DAY }).where(eq(devices.id, device.deviceId));
+    await db
+      .update(devices)
+      .set({ createdAt: now - 10 * DAY })
+      .where(eq(devices.id, device.deviceId));
     // One entry from before the box was this farmer's (another owner's), two after.
     const old = await logsAt(device.deviceId, [now - 20 * DAY, now - 5 * DAY, now - 4 * DAY]);
     while ((await moveLogsToHubs(env)).rows > 0);
