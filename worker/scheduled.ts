@@ -49,9 +49,9 @@ export async function handleScheduled(controller: ScheduledController, env: Env)
   }
   // Last: nothing above waits on it, and a backlog of it drains over the next minutes.
   const kept = await runRetention(env, now);
-  if (kept.motorLogs + kept.adminAudit + kept.alertDeliveries > 0) {
+  if (kept.motorLogs + kept.adminAudit + kept.phoneAlertDays + kept.phoneAlertMonths > 0) {
     console.log(
-      `Archived ${kept.motorLogs} motor logs (${kept.motorLogMonths} box-months) and ${kept.adminAudit} admin audit entries; deleted ${kept.alertDeliveries} old alert deliveries`,
+      `Archived ${kept.motorLogs} motor logs (${kept.motorLogMonths} box-months) and ${kept.adminAudit} admin audit entries; deleted ${kept.phoneAlertDays} old day and ${kept.phoneAlertMonths} old month counts of phone alerts`,
     );
   }
 }

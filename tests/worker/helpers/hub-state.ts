@@ -3,6 +3,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
+import { AlertDeliveriesTable } from "../../../durable-objects/device-hub/alert-deliveries-table.ts";
 import { FrameBudget } from "../../../durable-objects/device-hub/socket-caps.ts";
 import { readStoredState, writeStoredState } from "../../../durable-objects/device-hub/state.ts";
 import { getDb } from "../../../worker/db/client.ts";
@@ -81,5 +82,12 @@ export function owedSwitchOffs(deviceId: string) {
         "SELECT schedule_id AS scheduleId, due_at AS dueAt FROM schedule_offs",
       )
       .toArray(),
+  );
+}
+
+/** Every SMS and call the hub's alerts made (its `alert_deliveries`), oldest first. */
+export function hubAlertDeliveries(deviceId: string) {
+  return runInDurableObject(hubStub(deviceId), (_hub: unknown, state) =>
+    new AlertDeliveriesTable(state.storage.sql).all(),
   );
 }
