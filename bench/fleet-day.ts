@@ -6,6 +6,8 @@
 // sees is counted per box: D1 rows and bytes by table, D1 rows added per second at the two
 // bursts, hub requests and their active time, WebSocket messages, alerts, the spread of motor
 // starts after the feeder's return and the slowest API answer during the bursts.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type WebSocket from "ws";
 import { IST_OFFSET_MS } from "../common/schedule-time.ts";
@@ -60,6 +62,7 @@ export type FleetDayReport = {
   alertsRaised: number;
   /** Power-back alerts: each an SMS to a verified number by default (the local Worker has no provider, so none is sent). */
   powerBackAlerts: number;
+  /** SMS and calls the day's alerts claimed, as the hubs keep them (D1 keeps per-account counts only). */
   smsAndCalls: number;
   /** D1's bytes per box before the day: accounts, boxes, sessions, with their indexes. */
   baseBytesPerBox: number;
@@ -149,13 +152,41 @@ function tableCosts(before: ReturnType<typeof snapshotD1>, after: ReturnType<typ
   return costs.sort((a, b) => b.rowsWritten - a.rowsWritten);
 }
 
+/**
+ * The SMS and calls the day's alerts claimed (sent or capped): rows of the hubs' own
+ * `alert_deliveries`, read from each hub's SQLite file under the local Worker's state, since D1
+ * keeps only per-account counts of them. A hub whose file is locked or has no such table counts 0.
+ */
+function hubAlertDeliveries(persistTo: string, since: number): number {
+  const root = join(persistTo, "v3", "do");
+  if (!existsSync(root)) return 0;
+  let total = 0;
+  for (const folder of readdirSync(root).filter((name) => name.endsWith("DeviceHub"))) {
+    for (const file of readdirSync(join(root, folder)).filter((name) => name.endsWith(".sqlite"))) {
+      let db: DatabaseSync | null = null;
+      try {
+        db = new DatabaseSync(join(root, folder, file), { readOnly: true, timeout: 200 });
+        const row = db.prepare("SELECT count(*) AS n FROM alert_deliveries WHERE created_at >= ?").get(since) as {
+          n: number;
+        };
+        total += row.n;
+      } catch {
+        // Locked, or a hub from before its schema had the table.
+      } finally {
+        db?.close();
+      }
+    }
+  }
+  return total;
+}
+
 /** Rows in the tables that grow with events, polled: rows added per second; null while the runtime holds the file's lock. */
 function countGrowingRows(file: string): number | null {
   const db = new DatabaseSync(file, { readOnly: true, timeout: 200 });
   try {
     const row = db
       .prepare(
-        "SELECT (SELECT count(*) FROM motor_logs) + (SELECT count(*) FROM alert_deliveries) + (SELECT count(*) FROM realtime_watches) + (SELECT count(*) FROM sessions) AS total",
+        "SELECT (SELECT count(*) FROM motor_logs) + (SELECT count(*) FROM realtime_watches) + (SELECT count(*) FROM sessions) AS total",
       )
       .get() as { total: number };
     return row.total;
@@ -376,11 +407,10 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
     const perSecond = new Map<number, number>();
     for (const seconds of feederStarts)
       perSecond.set(Math.floor(seconds), (perSecond.get(Math.floor(seconds)) ?? 0) + 1);
-    const [alerts] = await executeLocalSql<{ raised: number; powerBack: number; phone: number }>(
+    const [alerts] = await executeLocalSql<{ raised: number; powerBack: number }>(
       fleet.worker.persistTo,
       `SELECT (SELECT count(*) FROM motor_logs WHERE created_at >= ${dayStarted} AND kind IN ('powerLost', 'powerRestored', 'dryRun', 'overCurrent', 'phaseFault', 'voltageTrip', 'scheduleMissed', 'cableCut', 'tamper')) AS raised,
-              (SELECT count(*) FROM motor_logs WHERE created_at >= ${dayStarted} AND kind = 'powerRestored') AS powerBack,
-              (SELECT count(*) FROM alert_deliveries WHERE created_at >= ${dayStarted}) AS phone;`,
+              (SELECT count(*) FROM motor_logs WHERE created_at >= ${dayStarted} AND kind = 'powerRestored') AS powerBack;`,
     );
     const framesAfter = fleet.devices.map((device) => ({ ...device.counters }));
     const inMinute = apiTimes.filter(({ at }) => at >= minuteStart && at <= minuteEnd + 5_000);
@@ -412,7 +442,7 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
       feederStartsPerSecondPeak: Math.max(0, ...perSecond.values()),
       alertsRaised: alerts?.raised ?? 0,
       powerBackAlerts: alerts?.powerBack ?? 0,
-      smsAndCalls: alerts?.phone ?? 0,
+      smsAndCalls: hubAlertDeliveries(fleet.worker.persistTo, dayStarted),
       baseBytesPerBox: [...before.bytes.values()].reduce((total, bytes) => total + bytes, 0) / count,
       apiDuringBursts: {
         scheduleMinute: inMinute.map(({ ms }) => ms),

@@ -8,6 +8,7 @@
 // RPC methods the Worker calls, and wires the rooms in device-hub/ that do the work
 // (docs/architecture.md, "The hub's rooms").
 import { DurableObject } from "cloudflare:workers";
+import type { AlertDeliveryStatus } from "../common/alert-channels.ts";
 import type { PumpUsage } from "../common/api-responses/usage.ts";
 import {
   DEVICE_FRAME_BURST,
@@ -38,10 +39,9 @@ import {
 } from "../common/hub-contract.ts";
 import type { HealthData, PowerData } from "../common/realtime-protocol.ts";
 import type { ScheduleInput, ScheduleView } from "../common/schedule-schemas.ts";
-import type { AlertDeliveryStatus } from "../common/alert-channels.ts";
+import { runAlarm } from "./device-hub/alarm.ts";
 import type { AlertDelivery } from "./device-hub/alert-deliveries-table.ts";
 import type { DeliveryWebhook } from "./device-hub/alerts.ts";
-import { runAlarm } from "./device-hub/alarm.ts";
 import type { ViewerTarget } from "./device-hub/browsers.ts";
 import { openHubContext } from "./device-hub/context.ts";
 import { type HubRooms, startRooms } from "./device-hub/rooms.ts";

@@ -190,12 +190,7 @@ export class AlertDeliveriesTable {
    * The delivery a provider's webhook is about: the one our reference names (`id`), if the
    * provider's id for it is the one it gave us when it took it. Null for any other.
    */
-  ours(
-    id: number,
-    channel: "sms" | "call",
-    provider: TelephonyProviderName,
-    providerId: string,
-  ): AlertDelivery | null {
+  ours(id: number, channel: "sms" | "call", provider: TelephonyProviderName, providerId: string): AlertDelivery | null {
     const delivery = this.find(id);
     if (!delivery || delivery.channel !== channel) return null;
     return delivery.provider === provider && delivery.providerId === providerId ? delivery : null;

@@ -13,7 +13,7 @@ import { countOnce, providerOf, sendAlertSms } from "../../worker/alerts/phone-a
 import { phoneRecipientsOf } from "../../worker/db/alert-settings.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { callDurationCounts } from "../../worker/db/phone-alert-counts.ts";
-import { type AlertDelivery, AlertDeliveriesTable } from "./alert-deliveries-table.ts";
+import { AlertDeliveriesTable, type AlertDelivery } from "./alert-deliveries-table.ts";
 import type { HubContext } from "./context.ts";
 import { Room } from "./room.ts";
 

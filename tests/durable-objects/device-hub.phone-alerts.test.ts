@@ -11,12 +11,12 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { readJson } from "../../common/api-client.ts";
-import { alertChannelsResponseSchema } from "../../common/api-responses/alerts.ts";
-import { twilioSignature } from "../../common/twilio-signature.ts";
-import { telephonyUsageResponseSchema } from "../../common/api-responses/admin.ts";
 import type { PumpAlert } from "../../common/alerts.ts";
+import { readJson } from "../../common/api-client.ts";
+import { telephonyUsageResponseSchema } from "../../common/api-responses/admin.ts";
+import { alertChannelsResponseSchema } from "../../common/api-responses/alerts.ts";
 import { istDay } from "../../common/pump-usage.ts";
+import { twilioSignature } from "../../common/twilio-signature.ts";
 import { AlertDeliveriesTable } from "../../durable-objects/device-hub/alert-deliveries-table.ts";
 import { sendPhoneAlert } from "../../worker/alerts/phone-alerts.ts";
 import { getDb } from "../../worker/db/client.ts";
@@ -120,7 +120,9 @@ describe("a dry-run trip by phone", () => {
     expect(pressed.spoken[0]).toMatch(/^मोटर बंद है, .+ से। करंट 0.0 एम्पियर।/);
     // Nothing was switched: the key asks, it does not command.
     await farmer.box.expectNone("switch");
-    expect((await deliveriesOf(farmer.device.deviceId, farmer.user.id)).find((row) => row.channel === "call")).toMatchObject({
+    expect(
+      (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).find((row) => row.channel === "call"),
+    ).toMatchObject({
       outcome: "stateTold",
     });
     await settle();
@@ -150,7 +152,9 @@ describe("a dry-run trip by phone", () => {
       origin: { by: "call", role: "owner", userId: farmer.user.id },
     });
     expect(last.message).toBe("Motor turned OFF by the owner pressing 1 on an alert call");
-    expect((await deliveriesOf(farmer.device.deviceId, farmer.user.id)).find((row) => row.channel === "call")).toMatchObject({
+    expect(
+      (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).find((row) => row.channel === "call"),
+    ).toMatchObject({
       outcome: "stopConfirmed",
     });
     farmer.box.close();
@@ -267,7 +271,14 @@ describe("a call nobody answers", () => {
     await callProgress(answered!, "completed", 14);
     await settle();
     expect(await smsTo(farmer.user.mobileNo)).toHaveLength(1);
-    expect((await deliveriesOf(farmer.device.deviceId, farmer.user.id)).map((row) => [row.kind, row.channel, row.reason, row.status])).toEqual([
+    expect(
+      (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).map((row) => [
+        row.kind,
+        row.channel,
+        row.reason,
+        row.status,
+      ]),
+    ).toEqual([
       ["dryRun", "call", "chosen", "noAnswer"],
       ["dryRun", "sms", "callFallback", "queued"],
       ["voltageTrip", "call", "chosen", "completed"],
@@ -433,7 +444,11 @@ describe("the daily caps", () => {
     await takenToday(farmer.user.id, "sms", 10);
     farmer.box.send({ type: "event", event: "powerRestored", relay: "off" });
     await expect
-      .poll(async () => (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).filter((item) => item.status === "capped").length)
+      .poll(
+        async () =>
+          (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).filter((item) => item.status === "capped")
+            .length,
+      )
       .toBe(2);
     await settle();
     expect(await smsTo(farmer.user.mobileNo)).toHaveLength(1);

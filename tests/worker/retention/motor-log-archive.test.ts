@@ -8,6 +8,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { motorLogsResponseSchema } from "../../../common/api-responses/logs.ts";
+import { istDay, istDayBefore } from "../../../common/pump-usage.ts";
 import { getDb } from "../../../worker/db/client.ts";
 import { firstMonthKept } from "../../../worker/db/phone-alert-counts.ts";
 import { adminAudit, devices, motorLogs, phoneAlertDays, phoneAlertMonths } from "../../../worker/db/schema.ts";
@@ -19,7 +20,6 @@ import {
   motorLogArchiveKey,
   nextMotorLogGroup,
 } from "../../../worker/retention/motor-log-archive.ts";
-import { istDay, istDayBefore } from "../../../common/pump-usage.ts";
 import { runRetention } from "../../../worker/retention/retention.ts";
 import { istMonth } from "../../../worker/services/telephony-usage.ts";
 import worker from "../../worker-test-entry.ts";

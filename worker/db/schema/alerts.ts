@@ -74,7 +74,10 @@ export const phoneAlertDays = sqliteTable(
     day: text("day").notNull(),
     sent: integer("sent").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.channel, table.day] }), index("phone_alert_days_day_idx").on(table.day)],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.channel, table.day] }),
+    index("phone_alert_days_day_idx").on(table.day),
+  ],
 );
 
 /**
@@ -98,5 +101,8 @@ export const phoneAlertMonths = sqliteTable(
     callMinutes: integer("call_minutes").notNull().default(0),
     capped: integer("capped").notNull().default(0),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.month] }), index("phone_alert_months_month_idx").on(table.month)],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.month] }),
+    index("phone_alert_months_month_idx").on(table.month),
+  ],
 );
