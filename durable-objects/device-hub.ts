@@ -20,7 +20,9 @@ import {
 } from "../common/device-protocol.ts";
 import {
   type AccessRefresh,
+  type AlertDelivery,
   type BrowserCloseReason,
+  type DeliveryWebhook,
   type DryRunCheckOutcome,
   type FirmwareOffer,
   HUB_HEADERS,
@@ -40,8 +42,6 @@ import {
 import type { HealthData, PowerData } from "../common/realtime-protocol.ts";
 import type { ScheduleInput, ScheduleView } from "../common/schedule-schemas.ts";
 import { runAlarm } from "./device-hub/alarm.ts";
-import type { AlertDelivery } from "./device-hub/alert-deliveries-table.ts";
-import type { DeliveryWebhook } from "./device-hub/alerts.ts";
 import type { ViewerTarget } from "./device-hub/browsers.ts";
 import { openHubContext } from "./device-hub/context.ts";
 import { type HubRooms, startRooms } from "./device-hub/rooms.ts";

@@ -12,6 +12,13 @@ import {
   type DeliveryKind,
   type PhoneAlertValues,
 } from "../../common/alert-channels.ts";
+import type {
+  AlertDelivery,
+  AlertDeliveryBook,
+  AlertDeliveryClaim,
+  CountedAlertChange,
+  PhoneLanguage,
+} from "../../common/hub-contract.ts";
 import type { TelephonyProviderName } from "../../common/telephony-events.ts";
 
 /** How long a pump keeps what its alerts did: a year of them, beside the same month a year before. */
@@ -19,39 +26,6 @@ export const HUB_ALERT_DELIVERIES_KEPT_MS = 400 * 24 * 60 * 60_000;
 
 /** At most this many rows past their time are deleted at each claim: a claim stays small. */
 const PURGED_PER_CLAIM = 20;
-
-export type PhoneLanguage = "hi" | "en";
-
-export type AlertDelivery = {
-  id: number;
-  eventId: string;
-  userId: number;
-  kind: DeliveryKind;
-  channel: "sms" | "call";
-  reason: "chosen" | "callFallback";
-  language: PhoneLanguage;
-  values: PhoneAlertValues;
-  status: AlertDeliveryStatus;
-  provider: TelephonyProviderName | null;
-  /** The provider's message or call id, once it took it. */
-  providerId: string | null;
-  /** The SMS parts it was billed as (sms-segments.ts). */
-  segments: number | null;
-  /** How long an answered call lasted, from its final status. */
-  durationSeconds: number | null;
-  /** What the key did on this call (a MotorCommandResult's code, or stateTold), once pressed. */
-  outcome: string | null;
-  createdAt: number;
-  updatedAt: number;
-};
-
-export type DeliveryClaim = Pick<
-  AlertDelivery,
-  "eventId" | "userId" | "kind" | "channel" | "reason" | "language" | "values"
->;
-
-/** What a change counted in the month's costs was about: whose, which month (by its creation), how much. */
-export type CountedChange = { userId: number; createdAt: number };
 
 type Row = {
   id: number;
@@ -96,7 +70,7 @@ function deliveryOf(row: Row): AlertDelivery {
 /** A delivery that did not reach anyone: the next event of the kind may try again within the window. */
 const NOT_REACHED = "'capped', 'refused', 'noAnswer', 'busy', 'failed', 'canceled'";
 
-export class AlertDeliveriesTable {
+export class AlertDeliveriesTable implements AlertDeliveryBook {
   readonly #sql: SqlStorage;
 
   constructor(sql: SqlStorage) {
@@ -108,7 +82,7 @@ export class AlertDeliveriesTable {
    * and channel (an event sent twice), or one reached them about this pump and kind within
    * ALERT_REPEAT_WINDOW_MS (a call nobody answered did not: the next event calls again).
    */
-  claim(claim: DeliveryClaim, now: number): { id: number } | null {
+  claim(claim: AlertDeliveryClaim, now: number): { id: number } | null {
     const { eventId, userId, kind, channel, reason, language, values } = claim;
     this.#sql.exec(
       `DELETE FROM alert_deliveries WHERE id IN (
@@ -145,7 +119,7 @@ export class AlertDeliveriesTable {
   }
 
   /** The claim was over the account's daily cap: kept as `capped`, the log of what was not sent. Once. */
-  capped(id: number, now: number): CountedChange | null {
+  capped(id: number, now: number): CountedAlertChange | null {
     return this.#fromSending(id, "status = 'capped'", [], now);
   }
 
@@ -154,7 +128,7 @@ export class AlertDeliveriesTable {
     id: number,
     sent: { provider: TelephonyProviderName; providerId: string; status: AlertDeliveryStatus; segments: number | null },
     now: number,
-  ): CountedChange | null {
+  ): CountedAlertChange | null {
     return this.#fromSending(
       id,
       "status = ?, provider = ?, provider_id = ?, segments = ?",
@@ -168,7 +142,7 @@ export class AlertDeliveriesTable {
     this.#fromSending(id, "status = 'refused'", [], now);
   }
 
-  #fromSending(id: number, set: string, values: (string | number | null)[], now: number): CountedChange | null {
+  #fromSending(id: number, set: string, values: (string | number | null)[], now: number): CountedAlertChange | null {
     const rows = this.#sql
       .exec<{ user_id: number; created_at: number }>(
         `UPDATE alert_deliveries SET ${set}, updated_at = ? WHERE id = ? AND status = 'sending' RETURNING user_id, created_at`,
@@ -206,7 +180,7 @@ export class AlertDeliveriesTable {
     status: AlertDeliveryStatus,
     durationSeconds: number | null,
     now: number,
-  ): (CountedChange & { durationSeconds: number }) | null {
+  ): (CountedAlertChange & { durationSeconds: number }) | null {
     this.#sql.exec("UPDATE alert_deliveries SET status = ?, updated_at = ? WHERE id = ?", status, now, id);
     if (durationSeconds === null) return null;
     const rows = this.#sql

@@ -7,21 +7,18 @@
 // (worker/alerts/call-webhooks.ts).
 import type { AlertDeliveryStatus } from "../../common/alert-channels.ts";
 import type { PumpAlert } from "../../common/alerts.ts";
-import type { TelephonyProviderName } from "../../common/telephony-events.ts";
+import type { AlertDelivery, DeliveryWebhook } from "../../common/hub-contract.ts";
 import { deliverPumpAlert } from "../../worker/alerts/deliver.ts";
 import { countOnce, providerOf, sendAlertSms } from "../../worker/alerts/phone-alerts.ts";
 import { phoneRecipientsOf } from "../../worker/db/alert-settings.ts";
 import { getDb } from "../../worker/db/client.ts";
 import { callDurationCounts } from "../../worker/db/phone-alert-counts.ts";
-import { AlertDeliveriesTable, type AlertDelivery } from "./alert-deliveries-table.ts";
+import { AlertDeliveriesTable } from "./alert-deliveries-table.ts";
 import type { HubContext } from "./context.ts";
 import { Room } from "./room.ts";
 
 /** A call's final statuses that mean nobody heard it: its SMS goes instead. */
 const UNANSWERED: ReadonlySet<AlertDeliveryStatus> = new Set(["noAnswer", "busy", "failed", "canceled"]);
-
-/** Which of our deliveries a provider's webhook is about: our id for it, and the provider's. */
-export type DeliveryWebhook = { id: number; provider: TelephonyProviderName; providerId: string };
 
 export class HubAlerts extends Room {
   readonly deliveries: AlertDeliveriesTable;

@@ -33,6 +33,7 @@ function schemaOf(sql: SqlStorage) {
 }
 
 const HUB_TABLES = [
+  "alert_deliveries",
   "timers",
   "log_outbox",
   "power_samples",
@@ -225,6 +226,7 @@ function expectedRows(shape: string[]) {
       { name: "flush-logs", due_at: 2000 },
       { name: "liveness", due_at: 1000 },
     ],
+    alert_deliveries: [],
     log_outbox: [
       { id: 1, row: '{"action":"on"}' },
       { id: 2, row: '{"action":"off"}' },

@@ -19,10 +19,9 @@ import {
   type PhoneAlertKind,
   STOP_KEY,
 } from "../../common/alert-channels.ts";
-import type { MotorCommandResult } from "../../common/hub-contract.ts";
+import type { AlertDelivery, MotorCommandResult } from "../../common/hub-contract.ts";
 import { roleMay } from "../../common/pump-roles.ts";
 import type { CallReference, TelephonyEvent, TelephonyProviderName } from "../../common/telephony-events.ts";
-import type { AlertDelivery } from "../../durable-objects/device-hub/alert-deliveries-table.ts";
 import { accountOf, type PhoneLanguage } from "../db/alert-settings.ts";
 import { getDb } from "../db/client.ts";
 import { deviceHub } from "../hubs/device-hubs.ts";

@@ -18,12 +18,12 @@ import {
   phoneAlertKindOf,
 } from "../../common/alert-channels.ts";
 import type { PumpAlert } from "../../common/alerts.ts";
-import { istMinuteOfDay } from "../../common/schedule-time.ts";
 import type {
-  AlertDeliveriesTable,
-  CountedChange,
-  DeliveryClaim,
-} from "../../durable-objects/device-hub/alert-deliveries-table.ts";
+  AlertDeliveryBook,
+  CountedAlertChange,
+  AlertDeliveryClaim as DeliveryClaim,
+} from "../../common/hub-contract.ts";
+import { istMinuteOfDay } from "../../common/schedule-time.ts";
 import { type PhoneLanguage, type PhoneRecipient, phoneRecipientsOf } from "../db/alert-settings.ts";
 import { type Db, getDb } from "../db/client.ts";
 import { claimDailyAlert, countMonth, type MonthCounts } from "../db/phone-alert-counts.ts";
@@ -89,7 +89,7 @@ export type Sending = {
   provider: TelephonyProvider;
   now: number;
   deviceId: string;
-  book: AlertDeliveriesTable;
+  book: AlertDeliveryBook;
 };
 
 /** What a provider brings back with every webhook about one of our deliveries: its hub (the box's id) and its id there. */
@@ -104,7 +104,7 @@ export function deliveryOfReference(code: string | undefined): { deviceId: strin
 }
 
 /** Adds a change the hub recorded once to the account's month; a failure loses that count only, logged. */
-export async function countOnce(db: Db, change: CountedChange | null, counts: MonthCounts): Promise<void> {
+export async function countOnce(db: Db, change: CountedAlertChange | null, counts: MonthCounts): Promise<void> {
   if (!change) return;
   try {
     await countMonth(db, change.userId, change.createdAt, counts);
@@ -237,7 +237,7 @@ export async function sendPhoneAlert(
   deviceId: string,
   alert: PumpAlert,
   eventId: string,
-  book: AlertDeliveriesTable,
+  book: AlertDeliveryBook,
   now = Date.now(),
 ): Promise<PhoneDelivery[]> {
   if (alert.kind === "offlineWhileOn" && alert.backOf !== undefined)
