@@ -1,11 +1,3 @@
-// A fleet's day, compressed (`npm run bench -- --only fleet-day`): N boxes on the local Worker,
-// each living one day's events in a few minutes of real time. Schedules fire at one common
-// minute (the 6 a.m. minute), a share of the fleet waits in a power window on a feeder whose
-// supply is cut and comes back for all of them in the same second, some running motors lose
-// their supply mid-run, and farmers open and close the page while it happens. What the platform
-// sees is counted per box: D1 rows and bytes by table, D1 rows added per second at the two
-// bursts, hub requests and their active time, WebSocket messages, alerts, the spread of motor
-// starts after the feeder's return and the slowest API answer during the bursts.
 import { DatabaseSync } from "node:sqlite";
 import type WebSocket from "ws";
 import { IST_OFFSET_MS } from "../common/schedule-time.ts";
@@ -63,6 +55,7 @@ export type FleetDayReport = {
   alertsRaised: number;
   /** Power-back alerts: each an SMS to a verified number by default (the local Worker has no provider, so none is sent). */
   powerBackAlerts: number;
+  /** SMS and calls the day's alerts claimed, as the hubs keep them (D1 keeps per-account counts only). */
   smsAndCalls: number;
   /** D1's bytes per box before the day: accounts, boxes, sessions, with their indexes. */
   baseBytesPerBox: number;
@@ -158,7 +151,7 @@ function countGrowingRows(file: string): number | null {
   try {
     const row = db
       .prepare(
-        "SELECT (SELECT count(*) FROM motor_logs) + (SELECT count(*) FROM alert_deliveries) + (SELECT count(*) FROM realtime_watches) + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM box_activity) AS total",
+        "SELECT (SELECT count(*) FROM motor_logs) + (SELECT count(*) FROM realtime_watches) + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM box_activity) AS total",
       )
       .get() as { total: number };
     return row.total;
@@ -381,10 +374,6 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
       perSecond.set(Math.floor(seconds), (perSecond.get(Math.floor(seconds)) ?? 0) + 1);
     const hubLogs = hubLogsSince(fleet.worker.persistTo, dayStarted);
     const kindCount = (...kinds: string[]) => kinds.reduce((sum, kind) => sum + (hubLogs.kinds.get(kind) ?? 0), 0);
-    const [phone] = await executeLocalSql<{ phone: number }>(
-      fleet.worker.persistTo,
-      `SELECT (SELECT count(*) FROM alert_deliveries WHERE created_at >= ${dayStarted}) AS phone;`,
-    );
     const alerts = {
       raised: kindCount(
         "powerLost",
@@ -400,7 +389,6 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
         "tamper",
       ),
       powerBack: kindCount("powerRestored"),
-      phone: phone?.phone ?? 0,
     };
     const framesAfter = fleet.devices.map((device) => ({ ...device.counters }));
     const inMinute = apiTimes.filter(({ at }) => at >= minuteStart && at <= minuteEnd + 5_000);
@@ -433,7 +421,7 @@ export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayRep
       feederStartsPerSecondPeak: Math.max(0, ...perSecond.values()),
       alertsRaised: alerts?.raised ?? 0,
       powerBackAlerts: alerts?.powerBack ?? 0,
-      smsAndCalls: alerts?.phone ?? 0,
+      smsAndCalls: hubLogs.alertDeliveries,
       baseBytesPerBox: [...before.bytes.values()].reduce((total, bytes) => total + bytes, 0) / count,
       apiDuringBursts: {
         scheduleMinute: inMinute.map(({ ms }) => ms),

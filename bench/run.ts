@@ -454,7 +454,7 @@ if (wanted("fleet-day")) {
     { benchmark, measure: "feeder return: most starts in one second", value: String(day.feederStartsPerSecondPeak) },
     {
       benchmark,
-      measure: "alerts raised / of them power back (an SMS each by default) / SMS and calls sent",
+      measure: "alerts raised / of them power back (an SMS each by default) / SMS and calls (the hubs' rows)",
       value: `${day.alertsRaised} / ${day.powerBackAlerts} / ${day.smsAndCalls}`,
     },
     {

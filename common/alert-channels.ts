@@ -77,6 +77,25 @@ export const ALERT_REPEAT_WINDOW_MS = 10 * 60_000;
  */
 export const CALL_KEY_LIFETIME_MS = 10 * 60_000;
 
+/** Where an alert's SMS or call is: ours (`sending`, `capped`, `refused`) or the provider's last word. */
+export const ALERT_DELIVERY_STATUSES = [
+  "sending",
+  "capped",
+  "refused",
+  "queued",
+  "sent",
+  "delivered",
+  "undelivered",
+  "failed",
+  "ringing",
+  "answered",
+  "completed",
+  "busy",
+  "noAnswer",
+  "canceled",
+] as const;
+export type AlertDeliveryStatus = (typeof ALERT_DELIVERY_STATUSES)[number];
+
 /** What fills an alert's SMS and call: the pump's name, and the time it is about (a box's last word, a schedule's). */
 export type PhoneAlertValues = { pumpName: string; time?: string };
 

@@ -3,12 +3,14 @@
 // close with, and the refusals it answers upgrades with. Types and constants only, with type
 // imports only, so a page that takes one number from here takes nothing else into its bundle.
 // app/ and worker/ import this, never durable-objects/ (tests/scripts/import-boundaries.test.ts).
+import type { AlertDeliveryStatus, DeliveryKind, PhoneAlertValues } from "./alert-channels.ts";
 import type { RelayState } from "./device-protocol.ts";
 import type { CommandOrigin, HubFailureCode } from "./motor-log-event.ts";
 import type { PumpRole } from "./pump-roles.ts";
 import type { MotorStatus, PumpState } from "./pump-state.ts";
 import type { DeviceStatus, HealthData, MotorLogEntry, PowerData } from "./realtime-protocol.ts";
 import type { ScheduleView } from "./schedule-schemas.ts";
+import type { TelephonyProviderName } from "./telephony-events.ts";
 
 /**
  * Headers the Worker sets on the upgrade requests it forwards to a DeviceHub, after it has
@@ -286,3 +288,60 @@ export type SupplyOutcome =
   | { ok: false; code: "offline" | "timeout" | "notAllowed" }
   /** The box was asked for a reading less than a minute ago (the farmer's power call's budget). */
   | { ok: false; code: "tooSoon"; retryAfterSeconds: number };
+
+// ---- alerts by SMS and call (durable-objects/device-hub/alert-deliveries-table.ts) ----
+
+/** The language of an account's SMS and calls. */
+export type PhoneLanguage = "hi" | "en";
+
+/** An SMS or call an alert made, as the hub of its pump keeps it (alert-deliveries-table.ts). */
+export type AlertDelivery = {
+  id: number;
+  eventId: string;
+  userId: number;
+  kind: DeliveryKind;
+  channel: "sms" | "call";
+  reason: "chosen" | "callFallback";
+  language: PhoneLanguage;
+  values: PhoneAlertValues;
+  status: AlertDeliveryStatus;
+  provider: TelephonyProviderName | null;
+  /** The provider's message or call id, once it took it. */
+  providerId: string | null;
+  /** The SMS parts it was billed as (sms-segments.ts). */
+  segments: number | null;
+  /** How long an answered call lasted, from its final status. */
+  durationSeconds: number | null;
+  /** What the key did on this call (a MotorCommandResult's code, or stateTold), once pressed. */
+  outcome: string | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type AlertDeliveryClaim = Pick<
+  AlertDelivery,
+  "eventId" | "userId" | "kind" | "channel" | "reason" | "language" | "values"
+>;
+
+/** What a change counted in the month's costs was about: whose, which month (by its creation), how much. */
+export type CountedAlertChange = { userId: number; createdAt: number };
+
+/**
+ * What the Worker's senders (worker/alerts/phone-alerts.ts), run in the hub, ask of the hub's
+ * deliveries: claim, record what the provider or the cap said (each counted change once), and
+ * who an alert reached.
+ */
+export interface AlertDeliveryBook {
+  claim(claim: AlertDeliveryClaim, now: number): { id: number } | null;
+  capped(id: number, now: number): CountedAlertChange | null;
+  sent(
+    id: number,
+    sent: { provider: TelephonyProviderName; providerId: string; status: AlertDeliveryStatus; segments: number | null },
+    now: number,
+  ): CountedAlertChange | null;
+  refused(id: number, now: number): void;
+  reachedBy(eventId: string): number[];
+}
+
+/** Which of a hub's deliveries a provider's webhook is about: our id for it, and the provider's. */
+export type DeliveryWebhook = { id: number; provider: TelephonyProviderName; providerId: string };

@@ -78,6 +78,8 @@ export const telephonyEventSchema = z.discriminatedUnion("type", [
     messageId: providerId,
     status: z.enum(SMS_STATUSES),
     errorCode: z.string().max(32).nullable(),
+    /** An alert's SMS: the reference we put in its status callback's URL. */
+    reference: callReferenceSchema.nullable().default(null),
   }),
   z.object({
     type: z.literal("inboundSms"),

@@ -7,6 +7,7 @@
 // RPC methods the Worker calls, and wires the rooms in device-hub/ that do the work
 // (docs/architecture.md, "The hub's rooms").
 import { DurableObject } from "cloudflare:workers";
+import type { AlertDeliveryStatus } from "../common/alert-channels.ts";
 import type { PumpUsage } from "../common/api-responses/usage.ts";
 import {
   DEVICE_FRAME_BURST,
@@ -18,7 +19,9 @@ import {
 } from "../common/device-protocol.ts";
 import {
   type AccessRefresh,
+  type AlertDelivery,
   type BrowserCloseReason,
+  type DeliveryWebhook,
   type DryRunCheckOutcome,
   type FirmwareOffer,
   HUB_HEADERS,
@@ -268,6 +271,34 @@ export class DeviceHub extends DurableObject<Env> {
   /** The box's key was rotated: drop its connection so it must come back with the new key. */
   async disconnectDevice(reason: string): Promise<void> {
     return this.rooms.link.disconnect(reason);
+  }
+
+  // ---- alerts by SMS and call (the provider's webhooks, worker/alerts/call-webhooks.ts) ----
+  // The Worker verified the webhook; the hub checks that the provider's id is the one it was
+  // given for the delivery the reference names, so a forged or moved reference finds nothing.
+
+  /** The alert call a key is about, or null when it is not one of this pump's. */
+  async alertCall(webhook: DeliveryWebhook): Promise<AlertDelivery | null> {
+    return this.rooms.alerts.call(webhook);
+  }
+
+  /** What the key did on an alert's call, once; false when it already had an outcome. */
+  async alertCallOutcome(id: number, outcome: string): Promise<boolean> {
+    return this.rooms.alerts.callOutcome(id, outcome, Date.now());
+  }
+
+  /** An alert call's status (and its duration); a call nobody answered sends its SMS. False: not ours. */
+  async alertCallStatus(
+    webhook: DeliveryWebhook,
+    status: AlertDeliveryStatus,
+    durationSeconds: number | null,
+  ): Promise<boolean> {
+    return this.rooms.alerts.callStatus(webhook, status, durationSeconds, Date.now());
+  }
+
+  /** An alert SMS's status. False: not ours. */
+  async alertSmsStatus(webhook: DeliveryWebhook, status: AlertDeliveryStatus): Promise<boolean> {
+    return this.rooms.alerts.smsStatus(webhook, status, Date.now());
   }
 
   // ---- schedules (the box's, carried out here whether or not a browser is open) ---------

@@ -52,9 +52,9 @@ export async function handleScheduled(controller: ScheduledController, env: Env)
   if (kept.motorLogsMoved > 0) {
     console.log(`Moved ${kept.motorLogsMoved} motor logs from D1 into their hubs (${kept.boxesMoved} boxes done)`);
   }
-  if (kept.motorLogs + kept.adminAudit + kept.alertDeliveries > 0) {
+  if (kept.motorLogs + kept.adminAudit + kept.phoneAlertDays + kept.phoneAlertMonths > 0) {
     console.log(
-      `Archived ${kept.motorLogs} motor logs (${kept.motorLogMonths} box-months) and ${kept.adminAudit} admin audit entries; deleted ${kept.alertDeliveries} old alert deliveries`,
+      `Archived ${kept.motorLogs} motor logs (${kept.motorLogMonths} box-months) and ${kept.adminAudit} admin audit entries; deleted ${kept.phoneAlertDays} old day and ${kept.phoneAlertMonths} old month counts of phone alerts`,
     );
   }
 }

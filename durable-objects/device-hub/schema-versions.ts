@@ -108,6 +108,34 @@ const STEPS: ((sql: SqlStorage) => void)[] = [
       CREATE UNIQUE INDEX motor_log_hub_ref ON motor_log (hub_ref) WHERE hub_ref IS NOT NULL;
     `);
   },
+  // 3: every SMS and call this pump's alerts made, or would have past an account's daily cap
+  // (alert-deliveries-table.ts): one per event, account and channel. They were D1's
+  // `alert_deliveries` until D1 had to stop growing with the fleet's days (decision 045).
+  (sql) => {
+    sql.exec(`
+      CREATE TABLE IF NOT EXISTS alert_deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        language TEXT NOT NULL,
+        "values" TEXT NOT NULL,
+        status TEXT NOT NULL,
+        provider TEXT,
+        provider_id TEXT,
+        segments INTEGER,
+        duration_seconds INTEGER,
+        outcome TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX IF NOT EXISTS alert_deliveries_event ON alert_deliveries (event_id, user_id, channel);
+      CREATE INDEX IF NOT EXISTS alert_deliveries_recent ON alert_deliveries (user_id, kind, channel, created_at);
+      CREATE INDEX IF NOT EXISTS alert_deliveries_created_at ON alert_deliveries (created_at);
+    `);
+  },
 ];
 
 /** The version a hub's schema has once every step ran. */

@@ -19,14 +19,14 @@ function hubFiles(persistTo: string): string[] {
 
 /**
  * What the boxes' logs gained in their hubs since `since`: entries, their bytes (each column's
- * stored size, as the hub's SQLite keeps it, without page overhead), and the kinds the alert
- * count reads. A hub whose file is locked at that moment is read again.
+ * stored size, as the hub's SQLite keeps it, without page overhead), the kinds the alert count
+ * reads, and the SMS and calls their alerts claimed. A hub whose file is locked at that moment is read again.
  */
 export function hubLogsSince(
   persistTo: string,
   since: number,
-): { rows: number; bytes: number; kinds: Map<string, number> } {
-  const total = { rows: 0, bytes: 0, kinds: new Map<string, number>() };
+): { rows: number; bytes: number; kinds: Map<string, number>; alertDeliveries: number } {
+  const total = { rows: 0, bytes: 0, kinds: new Map<string, number>(), alertDeliveries: 0 };
   for (const file of hubFiles(persistTo)) {
     for (let attempt = 0; attempt < 20; attempt++) {
       let db: DatabaseSync | null = null;
@@ -46,6 +46,11 @@ export function hubLogsSince(
           total.bytes += row.bytes;
           total.kinds.set(row.kind, (total.kinds.get(row.kind) ?? 0) + row.n);
         }
+        // The SMS and calls the alerts claimed (sent or capped), kept in the pump's hub.
+        const deliveries = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'alert_deliveries'").get()
+          ? (db.prepare("SELECT count(*) AS n FROM alert_deliveries WHERE created_at >= ?").get(since) as { n: number })
+          : { n: 0 };
+        total.alertDeliveries += deliveries.n;
         break;
       } catch {
         // Locked by the runtime for a moment: try again.

@@ -5,20 +5,27 @@
 // the hub's method and role check, once however often its webhook comes, and never for a
 // forged one; an unanswered call sends the SMS, once; an event alerts once however many pages
 // watch it; nobody who may not get the pump's alerts, and no unverified number, gets anything.
+// Each SMS and call is kept in its pump's hub; the daily caps span an account's pumps in D1, and
+// so do the month's costs.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { PumpAlert } from "../../common/alerts.ts";
 import { readJson } from "../../common/api-client.ts";
+import { telephonyUsageResponseSchema } from "../../common/api-responses/admin.ts";
 import { alertChannelsResponseSchema } from "../../common/api-responses/alerts.ts";
+import { istDay } from "../../common/pump-usage.ts";
 import { twilioSignature } from "../../common/twilio-signature.ts";
+import { AlertDeliveriesTable } from "../../durable-objects/device-hub/alert-deliveries-table.ts";
 import { sendPhoneAlert } from "../../worker/alerts/phone-alerts.ts";
 import { getDb } from "../../worker/db/client.ts";
-import { alertDeliveries, devices, users } from "../../worker/db/schema.ts";
-import { createUser, loginToken } from "../worker/helpers/accounts.ts";
-import { farmerWithDevice } from "../worker/helpers/boxes.ts";
+import { devices, phoneAlertDays, users } from "../../worker/db/schema.ts";
+import { istMonth } from "../../worker/services/telephony-usage.ts";
+import { adminToken, createUser, loginToken } from "../worker/helpers/accounts.ts";
+import { farmerWithDevice, provisionDevice } from "../worker/helpers/boxes.ts";
 import { deleteJson, getJson, postJson, putJson } from "../worker/helpers/http.ts";
-import { fireTimer, hubStub, motorLogRows } from "../worker/helpers/hub-state.ts";
+import { fireTimer, hubAlertDeliveries, hubStub, motorLogRows } from "../worker/helpers/hub-state.ts";
 import { addMember, sharePump } from "../worker/helpers/sharing.ts";
 import { browserWatching, connectDevice, type DevicePeer } from "../worker/helpers/sockets.ts";
 import {
@@ -76,12 +83,24 @@ async function motorStatus(deviceId: string) {
   return (await hubStub(deviceId).getSnapshot()).pump.status;
 }
 
-async function deliveriesOf(userId: number) {
-  return getDb(env.DB)
-    .select()
-    .from(alertDeliveries)
-    .where(eq(alertDeliveries.userId, userId))
-    .orderBy(alertDeliveries.id);
+/** The SMS and calls a pump's hub keeps for one account, oldest first. */
+async function deliveriesOf(deviceId: string, userId: number) {
+  return (await hubAlertDeliveries(deviceId)).filter((row) => row.userId === userId);
+}
+
+/** Sends `alert` by phone from inside box `deviceId`'s hub, as its own alerts go. */
+function sendFromHub(deviceId: string, alert: PumpAlert, eventId: string) {
+  return runInDurableObject(hubStub(deviceId), (_hub: unknown, state) =>
+    sendPhoneAlert(env, deviceId, alert, eventId, new AlertDeliveriesTable(state.storage.sql)),
+  );
+}
+
+/** Sets an account's SMS or calls already taken today, as alerts of its other pumps would have. */
+async function takenToday(userId: number, channel: "sms" | "call", sent: number) {
+  await getDb(env.DB)
+    .insert(phoneAlertDays)
+    .values({ userId, channel, day: istDay(Date.now()), sent })
+    .onConflictDoUpdate({ target: [phoneAlertDays.userId, phoneAlertDays.channel, phoneAlertDays.day], set: { sent } });
 }
 
 /** Nothing more arrives for `mobileNo` within a moment. */
@@ -101,7 +120,9 @@ describe("a dry-run trip by phone", () => {
     expect(pressed.spoken[0]).toMatch(/^मोटर बंद है, .+ से। करंट 0.0 एम्पियर।/);
     // Nothing was switched: the key asks, it does not command.
     await farmer.box.expectNone("switch");
-    expect((await deliveriesOf(farmer.user.id)).find((row) => row.channel === "call")).toMatchObject({
+    expect(
+      (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).find((row) => row.channel === "call"),
+    ).toMatchObject({
       outcome: "stateTold",
     });
     await settle();
@@ -131,7 +152,9 @@ describe("a dry-run trip by phone", () => {
       origin: { by: "call", role: "owner", userId: farmer.user.id },
     });
     expect(last.message).toBe("Motor turned OFF by the owner pressing 1 on an alert call");
-    expect((await deliveriesOf(farmer.user.id)).find((row) => row.channel === "call")).toMatchObject({
+    expect(
+      (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).find((row) => row.channel === "call"),
+    ).toMatchObject({
       outcome: "stopConfirmed",
     });
     farmer.box.close();
@@ -248,7 +271,14 @@ describe("a call nobody answers", () => {
     await callProgress(answered!, "completed", 14);
     await settle();
     expect(await smsTo(farmer.user.mobileNo)).toHaveLength(1);
-    expect((await deliveriesOf(farmer.user.id)).map((row) => [row.kind, row.channel, row.reason, row.status])).toEqual([
+    expect(
+      (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).map((row) => [
+        row.kind,
+        row.channel,
+        row.reason,
+        row.status,
+      ]),
+    ).toEqual([
       ["dryRun", "call", "chosen", "noAnswer"],
       ["dryRun", "sms", "callFallback", "queued"],
       ["voltageTrip", "call", "chosen", "completed"],
@@ -278,7 +308,7 @@ describe("a box gone while the motor runs", () => {
     await settle();
     expect(await smsTo(farmer.user.mobileNo)).toHaveLength(1);
     expect(await callsTo(farmer.user.mobileNo)).toHaveLength(1);
-    expect((await deliveriesOf(farmer.user.id)).map((row) => [row.kind, row.channel])).toEqual([
+    expect((await deliveriesOf(farmer.device.deviceId, farmer.user.id)).map((row) => [row.kind, row.channel])).toEqual([
       ["offlineWhileOn", "call"],
       ["backOnline", "sms"],
     ]);
@@ -355,8 +385,8 @@ describe("who gets a pump's alert by phone, and how often", () => {
     const alert = { kind: "power", state: "back" } as const;
     const eventId = crypto.randomUUID();
     const sent = await Promise.all([
-      sendPhoneAlert(env, farmer.device.deviceId, alert, eventId),
-      sendPhoneAlert(env, farmer.device.deviceId, alert, eventId),
+      sendFromHub(farmer.device.deviceId, alert, eventId),
+      sendFromHub(farmer.device.deviceId, alert, eventId),
     ]);
     expect(
       sent
@@ -404,37 +434,118 @@ describe("who gets a pump's alert by phone, and how often", () => {
 describe("the daily caps", () => {
   it("past 10 SMS a day the alert goes by the app only, logged; past 5 calls the SMS goes instead", async () => {
     const farmer = await verifiedFarmerWithBox();
-    const db = getDb(env.DB);
-    const row = (channel: "sms" | "call", index: number) => ({
-      eventId: `earlier-${channel}-${index}-${crypto.randomUUID()}`,
-      userId: farmer.user.id,
-      deviceId: `SNC-OTHER${index}`,
-      kind: "powerBack" as const,
-      channel,
-      reason: "chosen" as const,
-      language: "hi" as const,
-      values: { pumpName: "x" },
-      status: "delivered" as const,
-      createdAt: Date.now() - 1000,
-      updatedAt: Date.now() - 1000,
-    });
-    // Five calls already today: the dry run's call is over the cap, its SMS goes instead.
-    await db.insert(alertDeliveries).values([0, 1, 2, 3, 4].map((index) => row("call", index)));
+    // Five calls already today (from other pumps): the dry run's call is over the cap, its SMS goes instead.
+    await takenToday(farmer.user.id, "call", 5);
     farmer.box.send({ type: "event", event: "dryRun", relay: "off", current: 1 });
     const [instead] = await waitForSms(farmer.user.mobileNo);
     expect(instead!.text).toContain("कुएँ वाला पंप सूखा चला");
     expect(await callsTo(farmer.user.mobileNo)).toEqual([]);
     // Nine more SMS today make ten: the power-back SMS is over the cap.
-    await db.insert(alertDeliveries).values([0, 1, 2, 3, 4, 5, 6, 7, 8].map((index) => row("sms", index)));
+    await takenToday(farmer.user.id, "sms", 10);
     farmer.box.send({ type: "event", event: "powerRestored", relay: "off" });
     await expect
-      .poll(async () => (await deliveriesOf(farmer.user.id)).filter((item) => item.status === "capped").length)
+      .poll(
+        async () =>
+          (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).filter((item) => item.status === "capped")
+            .length,
+      )
       .toBe(2);
     await settle();
     expect(await smsTo(farmer.user.mobileNo)).toHaveLength(1);
     const view = await readJson(await getJson("/api/alerts/channels", farmer.token), alertChannelsResponseSchema);
     expect(view.today).toEqual({ sms: 10, call: 5 });
     expect(view.caps).toEqual({ sms: 10, call: 5 });
+    farmer.box.close();
+  });
+});
+
+describe("an account's pumps share its caps; each pump keeps its own deliveries", () => {
+  it("two pumps' alerts at once, one SMS left today: one is sent, the other kept capped in its own hub", async () => {
+    const farmer = await verifiedFarmerWithBox();
+    const second = await provisionDevice(farmer.user.id);
+    await takenToday(farmer.user.id, "sms", 9);
+    const alert = { kind: "power", state: "back" } as const;
+    const sent = await Promise.all([
+      sendFromHub(farmer.device.deviceId, alert, crypto.randomUUID()),
+      sendFromHub(second.deviceId, alert, crypto.randomUUID()),
+    ]);
+    expect(
+      sent
+        .flat()
+        .map((delivery) => delivery.outcome)
+        .sort(),
+    ).toEqual(["capped", "sent"]);
+    await settle();
+    expect(await smsTo(farmer.user.mobileNo)).toHaveLength(1);
+    const statuses = [
+      ...(await deliveriesOf(farmer.device.deviceId, farmer.user.id)),
+      ...(await deliveriesOf(second.deviceId, farmer.user.id)),
+    ].map((row) => row.status === "capped");
+    expect(statuses.sort()).toEqual([false, true]);
+    const view = await readJson(await getJson("/api/alerts/channels", farmer.token), alertChannelsResponseSchema);
+    expect(view.today.sms).toBe(10);
+    farmer.box.close();
+  });
+
+  it("a status or key whose reference names another delivery, or another pump's hub, changes nothing", async () => {
+    const { farmer, call, keyUrl } = await motorBackOnDuringCall();
+    const other = await farmerWithDevice();
+    const ours = (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).find((row) => row.channel === "call");
+    // The box's opened enclosure sends its SMS beside the call; nothing below may add one.
+    await waitForSms(farmer.user.mobileNo);
+    const forge = (url: string, code: string) => {
+      const forged = new URL(url);
+      forged.searchParams.set("ref", code);
+      return forged.toString();
+    };
+    // Signed as the provider signs (a holder of our token could), but naming what we did not give this call.
+    for (const code of [
+      `alert:${farmer.device.deviceId}:${ours!.id + 1000}`,
+      `alert:${other.device.deviceId}:${ours!.id}`,
+      `alert:${ours!.id}`,
+    ]) {
+      const pressed = await pressKey(forge(keyUrl, code), call, "1");
+      expect(pressed).toEqual({ status: 200, spoken: ["आपने 1 दबाया। आपका जवाब मिल गया। धन्यवाद।"] });
+      const status = await twilioPost(forge(call.statusCallback!, code), { CallSid: call.id, CallStatus: "busy" });
+      expect(status.status).toBe(204);
+    }
+    await farmer.box.expectNone("switch");
+    expect(await motorStatus(farmer.device.deviceId)).toBe("on");
+    await settle();
+    expect(await smsTo(farmer.user.mobileNo)).toHaveLength(1);
+    expect(await hubAlertDeliveries(other.device.deviceId)).toEqual([]);
+    const calls = (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).filter((row) => row.channel === "call");
+    expect(calls.map((row) => [row.status, row.outcome])).toEqual([["answered", null]]);
+    farmer.box.close();
+  });
+});
+
+describe("the month's costs", () => {
+  it("count the SMS sent and the call with its started minutes, the call's duration once however often it comes", async () => {
+    const farmer = await verifiedFarmerWithBox();
+    farmer.box.send({ type: "event", event: "powerRestored", relay: "off" });
+    await waitForSms(farmer.user.mobileNo);
+    const { call } = await answeredDryRunCall(farmer.box, farmer.user.mobileNo);
+    await callProgress(call, "completed", 61);
+    // The hub records a call's duration once: the same status again (an alarm or a webhook run twice) adds nothing.
+    const ours = (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).find((row) => row.channel === "call")!;
+    const again = { id: ours.id, provider: "twilio" as const, providerId: call.id };
+    expect(await hubStub(farmer.device.deviceId).alertCallStatus(again, "completed", 61)).toBe(true);
+    const sms = (await deliveriesOf(farmer.device.deviceId, farmer.user.id)).find((row) => row.channel === "sms")!;
+    const token = await adminToken();
+    const usage = await readJson(
+      await getJson(`/api/admin/telephony-usage?month=${istMonth(Date.now())}`, token),
+      telephonyUsageResponseSchema,
+    );
+    expect(usage.accounts.find((row) => row.userId === farmer.user.id)).toMatchObject({
+      sms: 1,
+      smsParts: sms.segments,
+      calls: 1,
+      answeredCalls: 1,
+      callSeconds: 61,
+      callMinutes: 2,
+      capped: 0,
+    });
     farmer.box.close();
   });
 });

@@ -33,6 +33,7 @@ function schemaOf(sql: SqlStorage) {
 }
 
 const HUB_TABLES = [
+  "alert_deliveries",
   "timers",
   "log_outbox",
   "power_samples",
@@ -226,6 +227,7 @@ function expectedRows(shape: string[]) {
       { name: "flush-logs", due_at: 2000 },
       { name: "liveness", due_at: 1000 },
     ],
+    alert_deliveries: [],
     // Moved into the log by the hub when it starts, where its device id is known (motor-log.ts).
     log_outbox: [
       { id: 1, row: '{"action":"on"}' },

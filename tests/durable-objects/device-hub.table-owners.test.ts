@@ -12,6 +12,7 @@ const fileOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
 /** The module whose SQL touches each table, and the room that module serves. */
 const OWNERS: Record<string, { module: string; room: string }> = {
+  alert_deliveries: { module: "alert-deliveries-table.ts", room: "alerts.ts" },
   timers: { module: "timers-table.ts", room: "timers.ts" },
   log_outbox: { module: "log-outbox-table.ts", room: "motor-log.ts" },
   motor_log: { module: "motor-log-table.ts", room: "motor-log.ts" },

@@ -1,6 +1,6 @@
 // /admin/telephony: each account's alerts by SMS and call this month and their estimated cost,
-// in Hindi at 360 px, from the menu; the month is a plain GET form. Its own farmer, whose claims
-// are written straight into the local D1 as the alerts would have left them.
+// in Hindi at 360 px, from the menu; the month is a plain GET form. Its own farmer, whose month
+// is written straight into the local D1 as the pumps' hubs would have counted it.
 import { expect } from "@playwright/test";
 import { istDay } from "../../common/pump-usage.ts";
 import { E2E_PERSIST_DIR } from "../../playwright.config.ts";
@@ -15,12 +15,11 @@ test("an admin sees an account's SMS and calls of the month and what they cost (
   const t = texts.hi;
   const farmer = await registerFarmer(request);
   const now = Date.now();
-  const row = (channel: string, status: string, segments: string, seconds: string, offset: number) =>
-    `(${sqlText(crypto.randomUUID())}, ${farmer.id}, 'SNC-E2ECOSTS', 'dryRun', ${sqlText(channel)}, 'chosen', 'hi', '{"pumpName":"x"}', ${sqlText(status)}, ${segments}, ${seconds}, ${now - offset}, ${now - offset})`;
+  // Two SMS of 2 parts each, one call answered for 61 seconds.
   await executeLocalSql(
     E2E_PERSIST_DIR,
-    `INSERT INTO alert_deliveries (event_id, user_id, device_id, kind, channel, reason, language, "values", status, segments, duration_seconds, created_at, updated_at)
-     VALUES ${[row("sms", "delivered", "2", "NULL", 3), row("sms", "sent", "2", "NULL", 2), row("call", "completed", "NULL", "61", 1)].join(", ")};`,
+    `INSERT INTO phone_alert_months (user_id, month, sms, sms_parts, calls, answered_calls, call_seconds, call_minutes, capped)
+     VALUES (${farmer.id}, ${sqlText(istDay(now).slice(0, 7))}, 2, 4, 1, 1, 61, 2, 0);`,
   );
   await adminLogIn(page, t);
   await page.locator(".admin-bottom-bar").getByRole("link", { name: t["admin.nav.telephony"] }).click();

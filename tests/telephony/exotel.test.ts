@@ -244,7 +244,7 @@ describe("the Exotel adapter checks and reads webhooks", () => {
       event: null,
       replayKey: null,
       reply: { status: 200, contentType: "text/plain; charset=utf-8", body: "" },
-      outcomeOfCall: "c1",
+      outcomeOfCall: { callId: "c1", reference: { code: "x", placedAt: 1 } },
     });
     expect(provider.spokenReply("hi", "धन्यवाद।")).toEqual({
       status: 200,

@@ -58,9 +58,9 @@ async function standInRoute(request: Request): Promise<Response> {
   const reading = adapter.readWebhook(kind, webhook);
   if (!reading.ok) return new Response(reading.problem, { status: 400 });
   if (reading.event && request.method !== "HEAD") accepted.push(reading.event);
-  // The closing greeting asks what the key did; the real route reads it from D1.
+  // The closing greeting asks what the key did; the real route reads it from the pump's hub.
   const reply = reading.outcomeOfCall
-    ? adapter.spokenReply("en", `Outcome of ${reading.outcomeOfCall}.`)
+    ? adapter.spokenReply("en", `Outcome of ${reading.outcomeOfCall.callId}.`)
     : reading.reply;
   return new Response(request.method === "HEAD" || reply.body === "" ? null : reply.body, {
     status: reply.status,

@@ -398,19 +398,27 @@ export async function d1Snapshot(): Promise<Record<string, Rows>> {
 
 /**
  * Waits until no SMS or call is still being handed to the provider: an alert raised by an
- * earlier step (a watched box that went away while its motor ran) records the provider's
- * answer in the background, and a snapshot taken in between would see it change later.
+ * earlier step (a watched box that went away while its motor ran) counts the provider's answer
+ * into D1's month in the background (its delivery is kept in the pump's hub, out of this
+ * snapshot's sight), and a snapshot taken in between would see it change later. Settled: the
+ * counts read the same twice, a provider's answer apart.
  */
 async function alertDeliveriesSettled(): Promise<void> {
+  const counts = async () =>
+    JSON.stringify(
+      await env.DB.prepare(
+        "SELECT (SELECT COALESCE(SUM(sent), 0) FROM phone_alert_days) AS days, (SELECT COALESCE(SUM(sms + calls + capped), 0) FROM phone_alert_months) AS months",
+      ).first(),
+    );
   const deadline = Date.now() + 10_000;
+  let last = await counts();
   while (Date.now() < deadline) {
-    const sending = await env.DB.prepare("SELECT COUNT(*) AS n FROM alert_deliveries WHERE status = 'sending'").first<{
-      n: number;
-    }>();
-    if (sending?.n === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const now = await counts();
+    if (now === last) return;
+    last = now;
   }
-  throw new Error("an SMS or call stayed in 'sending' for 10 s");
+  throw new Error("the phone alerts' counts kept changing for 10 s");
 }
 
 /**

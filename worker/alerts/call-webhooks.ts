@@ -4,6 +4,9 @@
 // - a call's status is kept; a call nobody answered (no answer, busy, failed) sends the alert's
 //   SMS instead, once per event;
 // - an SMS's status is kept;
+//   each in the hub of the pump the alert is about, which the reference we gave the provider
+//   names with the delivery's id there (`alert:<device id>:<id>`, phone-alerts.ts): the hub
+//   checks that the provider's id is the one it was given for that delivery;
 // - the stop key (1) on an alert's call switches the pump OFF through the same hub method and role
 //   check as the app's OFF (worker/services/motor-commands.ts), for the account that was called,
 //   and the call says what the box confirmed. A key for a call placed more than
@@ -16,20 +19,12 @@ import {
   type PhoneAlertKind,
   STOP_KEY,
 } from "../../common/alert-channels.ts";
-import type { MotorCommandResult } from "../../common/hub-contract.ts";
+import type { AlertDelivery, MotorCommandResult } from "../../common/hub-contract.ts";
 import { roleMay } from "../../common/pump-roles.ts";
-import type { TelephonyEvent } from "../../common/telephony-events.ts";
-import {
-  accountOf,
-  findDelivery,
-  findDeliveryByProviderId,
-  type PhoneLanguage,
-  phoneRecipientsOf,
-  recordCallOutcome,
-  recordDeliveryStatus,
-} from "../db/alert-deliveries.ts";
+import type { CallReference, TelephonyEvent, TelephonyProviderName } from "../../common/telephony-events.ts";
+import { accountOf, type PhoneLanguage } from "../db/alert-settings.ts";
 import { getDb } from "../db/client.ts";
-import type { AlertDeliveryRow } from "../db/schema.ts";
+import { deviceHub } from "../hubs/device-hubs.ts";
 import { onInboundSms, onMissedCall, type PhoneCommandEnv } from "../phone-control/sms-and-missed-calls.ts";
 import {
   answerMenuCall,
@@ -42,15 +37,15 @@ import { switchPump } from "../services/motor-commands.ts";
 import { pumpAccessOf } from "../services/pump-access.ts";
 import type { MenuAnswer } from "../telephony/provider.ts";
 import { type CallOutcomeScript, voiceText } from "../telephony/voice-scripts.ts";
-import { type PhoneAlertEnv, providerOf, sendAlertSms } from "./phone-alerts.ts";
+import { deliveryOfReference, type PhoneAlertEnv } from "./phone-alerts.ts";
 
-export type CallWebhookEnv = PhoneAlertEnv & PhoneCommandEnv & VoiceMenuEnv;
+export type CallWebhookEnv = PhoneAlertEnv & PhoneCommandEnv & VoiceMenuEnv & Pick<Env, "DEVICE_HUB">;
+
+/** An alert call of a pump, as its hub keeps it. */
+type AlertCall = AlertDelivery & { deviceId: string };
 
 /** What the call says in answer to a webhook: its words and their language. */
 export type CallWords = { language: PhoneLanguage; text: string };
-
-/** A call's final statuses that mean nobody heard it. */
-const UNANSWERED = new Set(["noAnswer", "busy", "failed", "canceled"]);
 
 /** What the stop key's command came to, as the call says it. */
 function outcomeScript(result: MotorCommandResult): CallOutcomeScript {
@@ -81,16 +76,17 @@ function isOutcome(value: string | null): value is CallOutcomeScript {
   return value !== null && (OUTCOMES as readonly string[]).includes(value);
 }
 
-/** The alert's call a keypress is about: the claim its reference names, if the provider's call id agrees. */
-async function callOfKeypress(
+/** The alert's call a webhook is about: the delivery its reference names, if the provider's call id agrees. */
+async function alertCallOf(
   env: CallWebhookEnv,
-  event: Extract<TelephonyEvent, { type: "keypress" }>,
-): Promise<AlertDeliveryRow | null> {
-  const claimId = /^alert:([0-9]{1,15})$/.exec(event.reference?.code ?? "")?.[1];
-  if (!claimId) return null;
-  const row = await findDelivery(getDb(env.DB), Number(claimId));
-  const ours = row?.channel === "call" && row.provider === event.provider && row.providerId === event.callId;
-  return ours ? row : null;
+  provider: TelephonyProviderName,
+  callId: string,
+  reference: CallReference | null,
+): Promise<AlertCall | null> {
+  const named = deliveryOfReference(reference?.code);
+  if (!named) return null;
+  const call = await deviceHub(env, named.deviceId).alertCall({ id: named.id, provider, providerId: callId });
+  return call ? { ...call, deviceId: named.deviceId } : null;
 }
 
 /** The outcome of a 1 that told the motor's state (a call about a motor already stopped). */
@@ -102,7 +98,7 @@ function offersState(kind: string): boolean {
 }
 
 /** The state key: the motor's state, for the account that was called, if it still has the pump. */
-async function pressState(env: CallWebhookEnv, row: AlertDeliveryRow): Promise<string | null> {
+async function pressState(env: CallWebhookEnv, row: AlertCall): Promise<string | null> {
   const db = getDb(env.DB);
   const user = await accountOf(db, row.userId);
   if (!user) return null;
@@ -112,7 +108,7 @@ async function pressState(env: CallWebhookEnv, row: AlertDeliveryRow): Promise<s
 }
 
 /** The stop key: the hub's OFF for the account that was called, if it may still switch the pump. */
-async function pressStop(env: CallWebhookEnv, row: AlertDeliveryRow): Promise<CallOutcomeScript> {
+async function pressStop(env: CallWebhookEnv, row: AlertCall): Promise<CallOutcomeScript> {
   const db = getDb(env.DB);
   const user = await accountOf(db, row.userId);
   if (!user) return "stopNotAllowed";
@@ -127,7 +123,7 @@ async function keypress(
   event: Extract<TelephonyEvent, { type: "keypress" }>,
   now: number,
 ): Promise<CallWords | null> {
-  const row = await callOfKeypress(env, event);
+  const row = await alertCallOf(env, event.provider, event.callId, event.reference);
   if (!row) return null;
   const words = (text: string) => ({ language: row.language, text });
   if (event.digits !== STOP_KEY) return words(voiceText("otherKey", row.language, { digit: event.digits }));
@@ -141,43 +137,29 @@ async function keypress(
     const told = await pressState(env, row);
     if (told === null) script = "stopNotAllowed";
     else {
-      await recordCallOutcome(getDb(env.DB), row.id, STATE_TOLD, now);
+      await deviceHub(env, row.deviceId).alertCallOutcome(row.id, STATE_TOLD);
       return words(told);
     }
   } else script = await pressStop(env, row);
-  await recordCallOutcome(getDb(env.DB), row.id, script, now);
+  await deviceHub(env, row.deviceId).alertCallOutcome(row.id, script);
   return words(voiceText(script, row.language, {}));
 }
 
-async function callStatus(
+/** A status of an alert's call or SMS, to the hub its reference names (which checks the provider's id is the one it gave). */
+async function deliveryStatus(
   env: CallWebhookEnv,
-  event: Extract<TelephonyEvent, { type: "callStatus" }>,
-  now: number,
+  event: Extract<TelephonyEvent, { type: "callStatus" | "smsStatus" }>,
 ): Promise<void> {
-  const db = getDb(env.DB);
-  const row = await findDeliveryByProviderId(db, event.provider, event.callId);
-  if (row?.channel !== "call") return;
-  await recordDeliveryStatus(db, row.id, event.status, event.durationSeconds, now);
-  if (!UNANSWERED.has(event.status)) return;
-  // Read again: only someone who still gets the pump's alerts, at a number still verified.
-  const recipient = (await phoneRecipientsOf(db, row.deviceId)).find(
-    (person) => person.userId === row.userId && person.verified,
-  );
-  const provider = providerOf(env);
-  if (!recipient || !provider) return;
-  await sendAlertSms(
-    { db, provider, now },
-    {
-      eventId: row.eventId,
-      userId: row.userId,
-      deviceId: row.deviceId,
-      kind: row.kind,
-      reason: "callFallback",
-      language: row.language,
-      values: row.values,
-    },
-    recipient.mobileNo,
-  );
+  const named = deliveryOfReference(event.reference?.code);
+  if (!named) return;
+  const hub = deviceHub(env, named.deviceId);
+  if (event.type === "callStatus")
+    await hub.alertCallStatus(
+      { id: named.id, provider: event.provider, providerId: event.callId },
+      event.status,
+      event.durationSeconds,
+    );
+  else await hub.alertSmsStatus({ id: named.id, provider: event.provider, providerId: event.messageId }, event.status);
 }
 
 /**
@@ -196,14 +178,9 @@ export async function onTelephonyEvent(
       return words ? { kind: "end", ...words } : null;
     }
     case "callStatus":
-      await callStatus(env, event, now);
+    case "smsStatus":
+      await deliveryStatus(env, event);
       return null;
-    case "smsStatus": {
-      const db = getDb(env.DB);
-      const row = await findDeliveryByProviderId(db, event.provider, event.messageId);
-      if (row?.channel === "sms") await recordDeliveryStatus(db, row.id, event.status, null, now);
-      return null;
-    }
     // Switching from any phone (worker/phone-control/).
     case "inboundSms":
       await onInboundSms(env, event);
@@ -224,10 +201,14 @@ export async function onTelephonyEvent(
  * What a call's key did, for the closing greeting that asks (Exotel's flows: an alert's call, or
  * the voice menu's); null for no call of ours.
  */
-export async function outcomeOfCall(env: CallWebhookEnv, provider: string, callId: string): Promise<CallWords | null> {
+export async function outcomeOfCall(
+  env: CallWebhookEnv,
+  provider: string,
+  { callId, reference }: { callId: string; reference: CallReference | null },
+): Promise<CallWords | null> {
   if (provider !== "twilio" && provider !== "exotel") return null;
-  const row = await findDeliveryByProviderId(getDb(env.DB), provider, callId);
-  if (row?.channel !== "call") return menuWordsOf(env, provider, callId, "outcome");
+  const row = await alertCallOf(env, provider, callId, reference);
+  if (!row) return menuWordsOf(env, provider, callId, "outcome");
   if (row.outcome === STATE_TOLD)
     return { language: row.language, text: await spokenPumpState(env, row.deviceId, row.language) };
   const script = isOutcome(row.outcome) ? row.outcome : "noKeypress";

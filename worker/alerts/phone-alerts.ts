@@ -3,8 +3,10 @@
 // channel they chose for that kind (a call and an SMS at once for theft), to a verified number only, in their language, naming the
 // pump. A call comes first for those who chose it; the SMS follows when nobody answers it, it
 // cannot be placed, or the day's calls are used up (call-webhooks.ts sends the one after an
-// unanswered call). Every SMS and call is claimed in D1 once per event, account and channel,
-// within the account's daily cap, before the provider is asked (db/alert-deliveries.ts).
+// unanswered call). Every SMS and call is claimed in the pump's hub once per event, account and
+// channel (durable-objects/device-hub/alert-deliveries-table.ts), then against the account's
+// daily cap across its pumps in D1 (db/phone-alert-counts.ts), before the provider is asked;
+// what it costs is added to the account's month in D1 as it happens.
 //
 // Never in the way of the pump: the hub does not await it (ctx.waitUntil), and every failure
 // is logged and swallowed, as Web Push's are.
@@ -16,17 +18,15 @@ import {
   phoneAlertKindOf,
 } from "../../common/alert-channels.ts";
 import type { PumpAlert } from "../../common/alerts.ts";
+import type {
+  AlertDeliveryBook,
+  CountedAlertChange,
+  AlertDeliveryClaim as DeliveryClaim,
+} from "../../common/hub-contract.ts";
 import { istMinuteOfDay } from "../../common/schedule-time.ts";
-import {
-  claimDelivery,
-  type DeliveryClaim,
-  type PhoneLanguage,
-  type PhoneRecipient,
-  phoneRecipientsOf,
-  reachedBy,
-  recordDeliverySent,
-} from "../db/alert-deliveries.ts";
+import { type PhoneLanguage, type PhoneRecipient, phoneRecipientsOf } from "../db/alert-settings.ts";
 import { type Db, getDb } from "../db/client.ts";
+import { claimDailyAlert, countMonth, type MonthCounts } from "../db/phone-alert-counts.ts";
 import { messageTime } from "../services/message-time.ts";
 import { type TelephonyEnv, telephonyProvider } from "../telephony/config.ts";
 import type { SmsRequest, TelephonyProvider } from "../telephony/provider.ts";
@@ -80,30 +80,85 @@ export function providerOf(env: TelephonyEnv): TelephonyProvider | null {
   return null;
 }
 
-type Sending = { db: Db; provider: TelephonyProvider; now: number };
+/**
+ * What sending needs: D1 (recipients, the daily caps, the month's counts), the provider, the
+ * pump's hub's deliveries (`book`: the code runs in the hub) and its box's id.
+ */
+export type Sending = {
+  db: Db;
+  provider: TelephonyProvider;
+  now: number;
+  deviceId: string;
+  book: AlertDeliveryBook;
+};
+
+/** What a provider brings back with every webhook about one of our deliveries: its hub (the box's id) and its id there. */
+export function deliveryReference(deviceId: string, id: number): string {
+  return `alert:${deviceId}:${id}`;
+}
+
+/** The hub and delivery a reference names, or null for one that is not of that shape. */
+export function deliveryOfReference(code: string | undefined): { deviceId: string; id: number } | null {
+  const match = /^alert:(SNC-[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8}):([0-9]{1,15})$/.exec(code ?? "");
+  return match ? { deviceId: match[1]!, id: Number(match[2]) } : null;
+}
+
+/** Adds a change the hub recorded once to the account's month; a failure loses that count only, logged. */
+export async function countOnce(db: Db, change: CountedAlertChange | null, counts: MonthCounts): Promise<void> {
+  if (!change) return;
+  try {
+    await countMonth(db, change.userId, change.createdAt, counts);
+  } catch (error) {
+    console.error(`The month's phone alert counts of account ${change.userId} not updated`, error);
+  }
+}
+
+/**
+ * Claims one SMS or call in the hub, then one of the account's day's SMS or calls in D1: the
+ * delivery's id and whether it may go (false: over the cap, kept as `capped`); null for a repeat.
+ */
+async function claim(sending: Sending, claimed: DeliveryClaim): Promise<{ id: number; underCap: boolean } | null> {
+  const { db, book, now } = sending;
+  const row = book.claim(claimed, now);
+  if (!row) return null;
+  let underCap: boolean;
+  try {
+    underCap = await claimDailyAlert(db, claimed.userId, claimed.channel, now);
+  } catch (error) {
+    book.refused(row.id, now);
+    throw error;
+  }
+  if (!underCap) await countOnce(db, book.capped(row.id, now), { capped: 1 });
+  return { id: row.id, underCap };
+}
 
 /** Claims and sends the alert's SMS to one person; what became of it. */
 export async function sendAlertSms(
-  { db, provider, now }: Sending,
-  claim: Omit<DeliveryClaim, "channel">,
+  sending: Sending,
+  request: Omit<DeliveryClaim, "channel">,
   to: string,
 ): Promise<PhoneDelivery> {
-  const base = { userId: claim.userId, channel: "sms" as const };
-  const claimed = await claimDelivery(db, { ...claim, channel: "sms" }, now);
+  const { db, provider, now, book, deviceId } = sending;
+  const base = { userId: request.userId, channel: "sms" as const };
+  const claimed = await claim(sending, { ...request, channel: "sms" });
   if (!claimed) return { ...base, outcome: "repeat" };
-  if (claimed.status === "capped") return { ...base, outcome: "capped" };
+  if (!claimed.underCap) return { ...base, outcome: "capped" };
   try {
-    const sent = await provider.sendSms(smsRequest(claim.kind, to, claim.language, claim.values));
-    await recordDeliverySent(db, claimed.id, {
-      provider: sent.provider,
-      providerId: sent.messageId,
-      status: sent.status,
-      segments: sent.segments,
+    const sent = await provider.sendSms({
+      ...smsRequest(request.kind, to, request.language, request.values),
+      // Its status callbacks find this hub and this delivery by it.
+      reference: { code: deliveryReference(deviceId, claimed.id), placedAt: now },
     });
+    const change = book.sent(
+      claimed.id,
+      { provider: sent.provider, providerId: sent.messageId, status: sent.status, segments: sent.segments },
+      Date.now(),
+    );
+    await countOnce(db, change, { sms: 1, smsParts: sent.segments });
     return { ...base, outcome: "sent" };
   } catch (error) {
-    console.error(`Alert SMS ${claimed.id} not sent`, error);
-    await recordDeliverySent(db, claimed.id, { status: "refused" });
+    console.error(`Alert SMS ${claimed.id} of ${deviceId} not sent`, error);
+    book.refused(claimed.id, Date.now());
     return { ...base, outcome: "failed" };
   }
 }
@@ -111,34 +166,34 @@ export async function sendAlertSms(
 /** Claims and places the alert's call to one person; the SMS instead when it cannot be placed or is over the cap. */
 async function callFor(
   sending: Sending,
-  claim: Omit<DeliveryClaim, "channel" | "reason" | "kind"> & { kind: PhoneAlertKind },
+  request: Omit<DeliveryClaim, "channel" | "reason" | "kind"> & { kind: PhoneAlertKind },
   to: string,
 ): Promise<PhoneDelivery[]> {
-  const { db, provider, now } = sending;
-  const base = { userId: claim.userId, channel: "call" as const };
-  const claimed = await claimDelivery(db, { ...claim, channel: "call", reason: "chosen" }, now);
+  const { db, provider, now, book, deviceId } = sending;
+  const base = { userId: request.userId, channel: "call" as const };
+  const claimed = await claim(sending, { ...request, channel: "call", reason: "chosen" });
   if (!claimed) return [{ ...base, outcome: "repeat" }];
-  const instead = () => sendAlertSms(sending, { ...claim, reason: "callFallback" }, to);
-  if (claimed.status === "capped") return [{ ...base, outcome: "capped" }, await instead()];
+  const instead = () => sendAlertSms(sending, { ...request, reason: "callFallback" }, to);
+  if (!claimed.underCap) return [{ ...base, outcome: "capped" }, await instead()];
   try {
     const placed = await provider.placeCall({
       to,
-      language: claim.language,
-      kind: claim.kind,
-      pumpName: claim.values.pumpName,
-      // What the keypress webhook brings back: which claim this call is, and when it was placed.
-      reference: { code: `alert:${claimed.id}`, placedAt: now },
+      language: request.language,
+      kind: request.kind,
+      pumpName: request.values.pumpName,
+      // What every webhook of the call brings back: which hub and delivery it is, and when it was placed.
+      reference: { code: deliveryReference(deviceId, claimed.id), placedAt: now },
     });
-    await recordDeliverySent(db, claimed.id, {
-      provider: placed.provider,
-      providerId: placed.callId,
-      status: placed.status,
-      segments: null,
-    });
+    const change = book.sent(
+      claimed.id,
+      { provider: placed.provider, providerId: placed.callId, status: placed.status, segments: null },
+      Date.now(),
+    );
+    await countOnce(db, change, { calls: 1 });
     return [{ ...base, outcome: "sent" }];
   } catch (error) {
-    console.error(`Alert call ${claimed.id} not placed`, error);
-    await recordDeliverySent(db, claimed.id, { status: "refused" });
+    console.error(`Alert call ${claimed.id} of ${deviceId} not placed`, error);
+    book.refused(claimed.id, Date.now());
     return [{ ...base, outcome: "failed" }, await instead()];
   }
 }
@@ -147,11 +202,11 @@ async function callFor(
 function toPerson(
   sending: Sending,
   recipient: PhoneRecipient,
-  event: { eventId: string; deviceId: string; kind: PhoneAlertKind; minuteOfDay: number | undefined },
+  event: { eventId: string; kind: PhoneAlertKind; minuteOfDay: number | undefined },
 ): Promise<PhoneDelivery[]> {
   const { minuteOfDay, ...rest } = event;
   const language = recipient.settings.language;
-  const claim = {
+  const request = {
     ...rest,
     userId: recipient.userId,
     language,
@@ -163,12 +218,12 @@ function toPerson(
   const channel = recipient.settings.channels[event.kind];
   if (channel === "call" && CALL_AND_SMS_KINDS.includes(event.kind)) {
     // The SMS at once beside the call; the one an unanswered call would send is then a repeat.
-    const sms = sendAlertSms(sending, { ...claim, reason: "chosen" }, recipient.mobileNo);
-    return Promise.all([callFor(sending, claim, recipient.mobileNo), sms]).then(([call, one]) => [...call, one]);
+    const sms = sendAlertSms(sending, { ...request, reason: "chosen" }, recipient.mobileNo);
+    return Promise.all([callFor(sending, request, recipient.mobileNo), sms]).then(([call, one]) => [...call, one]);
   }
-  if (channel === "call") return callFor(sending, claim, recipient.mobileNo);
+  if (channel === "call") return callFor(sending, request, recipient.mobileNo);
   if (channel === "sms")
-    return sendAlertSms(sending, { ...claim, reason: "chosen" }, recipient.mobileNo).then((one) => [one]);
+    return sendAlertSms(sending, { ...request, reason: "chosen" }, recipient.mobileNo).then((one) => [one]);
   return Promise.resolve([]);
 }
 
@@ -182,23 +237,24 @@ export async function sendPhoneAlert(
   deviceId: string,
   alert: PumpAlert,
   eventId: string,
+  book: AlertDeliveryBook,
   now = Date.now(),
 ): Promise<PhoneDelivery[]> {
   if (alert.kind === "offlineWhileOn" && alert.backOf !== undefined)
-    return sendBackOnline(env, deviceId, alert.backOf, eventId, now);
+    return sendBackOnline(env, { deviceId, book }, alert.backOf, eventId, now);
   const kind = phoneAlertKindOf(alert);
   if (kind === null) return [];
   const provider = providerOf(env);
   if (!provider) return [];
   try {
     const db = getDb(env.DB);
-    const sending = { db, provider, now };
+    const sending = { db, provider, now, deviceId, book };
     const minuteOfDay = minuteOf(alert, now);
     const recipients = await phoneRecipientsOf(db, deviceId);
     // Only a number its holder proved with a code gets SMS and calls (docs/telephony.md).
     const verified = recipients.filter((recipient) => recipient.verified);
     const deliveries = await Promise.all(
-      verified.map((recipient) => toPerson(sending, recipient, { eventId, deviceId, kind, minuteOfDay })),
+      verified.map((recipient) => toPerson(sending, recipient, { eventId, kind, minuteOfDay })),
     );
     return deliveries.flat();
   } catch (error) {
@@ -214,7 +270,7 @@ export async function sendPhoneAlert(
  */
 async function sendBackOnline(
   env: PhoneAlertEnv,
-  deviceId: string,
+  { deviceId, book }: Pick<Sending, "deviceId" | "book">,
   offlineEventId: string,
   eventId: string,
   now: number,
@@ -223,7 +279,7 @@ async function sendBackOnline(
   if (!provider) return [];
   try {
     const db = getDb(env.DB);
-    const reached = new Set(await reachedBy(db, offlineEventId));
+    const reached = new Set(book.reachedBy(offlineEventId));
     if (reached.size === 0) return [];
     const recipients = (await phoneRecipientsOf(db, deviceId)).filter(
       (recipient) => recipient.verified && reached.has(recipient.userId),
@@ -231,11 +287,10 @@ async function sendBackOnline(
     return await Promise.all(
       recipients.map((recipient) =>
         sendAlertSms(
-          { db, provider, now },
+          { db, provider, now, deviceId, book },
           {
             eventId,
             userId: recipient.userId,
-            deviceId,
             kind: "backOnline",
             reason: "chosen",
             language: recipient.settings.language,

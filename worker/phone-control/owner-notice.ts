@@ -5,7 +5,7 @@
 // number only, and never to the person who started it (they have their own reply). Counted in
 // the pump's reply cap; a failure is logged and swallowed, as every reply's is.
 import { istMinuteOfDay } from "../../common/schedule-time.ts";
-import { alertSettingsOf } from "../db/alert-deliveries.ts";
+import { alertSettingsOf } from "../db/alert-settings.ts";
 import { getDb } from "../db/client.ts";
 import { messageTime } from "../services/message-time.ts";
 import { type PhoneCaller, type PhonePump, pumpLabel } from "./phone-callers.ts";

@@ -4,7 +4,7 @@
 // else (a number nobody verified, a stranger, a viewer, an invitee) gets nothing here that
 // could tell them a pump exists.
 import { roleMay } from "../../common/pump-roles.ts";
-import { alertSettingsOf, type PhoneLanguage } from "../db/alert-deliveries.ts";
+import { alertSettingsOf, type PhoneLanguage } from "../db/alert-settings.ts";
 import type { Db } from "../db/client.ts";
 import { findUserByMobileNo } from "../db/users.ts";
 import { listPumpsOf, type PumpAccess, type PumpCaller } from "../services/pump-access.ts";

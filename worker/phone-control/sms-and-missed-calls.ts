@@ -19,7 +19,7 @@ import { choosePump, type PhoneAction, readPhoneCommand } from "../../common/pho
 import { istMinuteOfDay } from "../../common/schedule-time.ts";
 import type { TelephonyEvent } from "../../common/telephony-events.ts";
 import { countAttempt, tryAttempt } from "../auth/throttle.ts";
-import type { PhoneLanguage } from "../db/alert-deliveries.ts";
+import type { PhoneLanguage } from "../db/alert-settings.ts";
 import { getDb } from "../db/client.ts";
 import { messageTime } from "../services/message-time.ts";
 import { type PhoneCaller, type PhonePump, phoneCallerOf, pumpLabel } from "./phone-callers.ts";

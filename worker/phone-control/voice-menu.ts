@@ -15,7 +15,7 @@ import { VOICE_MENU_RUNS } from "../../common/phone-commands.ts";
 import { istMinuteOfDay } from "../../common/schedule-time.ts";
 import type { TelephonyEvent } from "../../common/telephony-events.ts";
 import { tryAttempt } from "../auth/throttle.ts";
-import type { PhoneLanguage } from "../db/alert-deliveries.ts";
+import type { PhoneLanguage } from "../db/alert-settings.ts";
 import type { Db } from "../db/client.ts";
 import { getDb } from "../db/client.ts";
 import { type PhoneMenuCallRow, phoneMenuCalls, users } from "../db/schema.ts";

@@ -4,14 +4,9 @@
 // stored stays in the app (worker/alerts/phone-alerts.ts sends nothing to an unverified number).
 import type { SaveAlertChannels } from "../../common/alert-channel-schemas.ts";
 import { DAILY_ALERT_CAPS } from "../../common/alert-channels.ts";
-import {
-  type AlertSettings,
-  alertSettingsOf,
-  isNumberVerified,
-  phoneAlertsToday,
-  saveAlertSettings,
-} from "../db/alert-deliveries.ts";
+import { type AlertSettings, alertSettingsOf, isNumberVerified, saveAlertSettings } from "../db/alert-settings.ts";
 import { type Db, getDb } from "../db/client.ts";
+import { phoneAlertsToday } from "../db/phone-alert-counts.ts";
 import { type Refusal, refuse } from "./refusal.ts";
 
 /** An account's alert channels, whether its number may get SMS and calls, and today's count against the caps. */

@@ -1,12 +1,11 @@
 // What alerts by SMS and call cost each account in a month, for the admin (GET
-// /api/admin/telephony-usage and /admin/telephony): the SMS parts and call minutes counted from
-// `alert_deliveries` (worker/db/alert-deliveries.ts), priced with the environment's rates
+// /api/admin/telephony-usage and /admin/telephony): the SMS parts and call minutes counted in
+// `phone_alert_months` (worker/db/phone-alert-counts.ts), priced with the environment's rates
 // (TELEPHONY_PRICE_SMS_PAISE per SMS part, TELEPHONY_PRICE_CALL_MINUTE_PAISE per started minute of
 // an answered call, dated TELEPHONY_PRICES_AS_OF). A rate that is not a number prices nothing:
 // the counts still show, the cost is unknown.
-import { istDay } from "../../common/pump-usage.ts";
-import { type MonthUsageRow, monthUsage } from "../db/alert-deliveries.ts";
 import { getDb } from "../db/client.ts";
+import { istMonth, type MonthUsageRow, monthUsage } from "../db/phone-alert-counts.ts";
 import { readsThatMayLag } from "../db/reads-that-may-lag.ts";
 
 export type TelephonyPriceEnv = Pick<
@@ -30,10 +29,7 @@ export function telephonyPrices(env: TelephonyPriceEnv): TelephonyPrices {
   };
 }
 
-/** The IST month an instant falls in, as "2026-11". */
-export function istMonth(at: number): string {
-  return istDay(at).slice(0, 7);
-}
+export { istMonth };
 
 function estimate(row: Pick<MonthUsageRow, "smsParts" | "callMinutes">, prices: TelephonyPrices): number | null {
   if (prices.smsPartPaise === null || prices.callMinutePaise === null) return null;

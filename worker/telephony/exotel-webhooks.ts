@@ -68,7 +68,7 @@ export function readExotelWebhook(kind: WebhookKind, webhook: InboundWebhook): W
       if (step === "outcome" || step === "prompt") {
         const callId = param(webhook, "CallSid");
         if (!callId) return { ok: false, problem: "CallSid is required" };
-        const asks = step === "outcome" ? { outcomeOfCall: callId } : { promptOfCall: callId };
+        const asks = step === "outcome" ? { outcomeOfCall: { callId, reference } } : { promptOfCall: callId };
         return { ok: true, event: null, replayKey: null, reply: ok, ...asks };
       }
       if (!context.pumpName) return { ok: false, problem: "the call's CustomField names no pump" };
@@ -99,8 +99,12 @@ export function readExotelWebhook(kind: WebhookKind, webhook: InboundWebhook): W
         ok,
       );
     }
+    case "sms-status": {
+      // An SMS has no CustomField: an alert's reference is in the status callback's URL.
+      const query = new URL(webhook.url).searchParams;
+      return readSharedWebhook(kind, FIELDS, webhook, referenceFrom(query.get("ref"), query.get("at")), ok);
+    }
     case "call-status":
-    case "sms-status":
     case "inbound-sms":
     // Which of our numbers was called: its flow's Passthru URL says (line=menu, start, or stop).
     case "inbound-call":

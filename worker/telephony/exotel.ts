@@ -93,8 +93,8 @@ function refusalOf(body: unknown): ProviderRefusal {
 
 export function exotelProvider(config: ExotelConfig, fetcher: typeof fetch = fetch): TelephonyProvider {
   const accountPath = `${config.apiBase}/v1/Accounts/${encodeURIComponent(config.accountSid)}`;
-  const webhook = (kind: WebhookKind) =>
-    webhookUrl(config.webhookOrigin, "exotel", kind, { token: config.webhookSecret });
+  const webhook = (kind: WebhookKind, query: Record<string, string> = {}) =>
+    webhookUrl(config.webhookOrigin, "exotel", kind, { token: config.webhookSecret, ...query });
 
   const authorization = basicAuthorization(config.apiKey, config.apiToken);
   const post = restPoster("exotel", fetcher, accountPath, authorization, refusalOf);
@@ -114,7 +114,11 @@ export function exotelProvider(config: ExotelConfig, fetcher: typeof fetch = fet
         DltEntityId: config.dltEntityId,
         DltTemplateId: templateId,
         SmsType: "transactional",
-        StatusCallback: webhook("sms-status"),
+        // An alert's SMS: its reference comes back in the URL, as an SMS has no CustomField.
+        StatusCallback: webhook(
+          "sms-status",
+          request.reference ? { ref: request.reference.code, at: String(request.reference.placedAt) } : {},
+        ),
       });
       const { SMSMessage: message } = await post("Sms/send.json", form, smsAnswerSchema);
       return {

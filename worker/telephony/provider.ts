@@ -21,6 +21,8 @@ export type SmsRequest<Code extends SmsTemplateCode = SmsTemplateCode> = {
   template: Code;
   language: SmsLanguage;
   values: SmsValues<Code>;
+  /** An alert's: what its status callbacks bring back, in the URL we give the provider for them. */
+  reference?: CallReference;
 };
 
 export type SentSms = {
@@ -85,7 +87,7 @@ export type WebhookReading =
        * A webhook that asks what a call's key did (Exotel's closing greeting): the call's id.
        * The route answers it with `spokenReply` from what it recorded (worker/alerts/call-keys.ts).
        */
-      outcomeOfCall?: string;
+      outcomeOfCall?: { callId: string; reference: CallReference | null };
       /** A webhook that asks what the voice menu of a call asks now (Exotel's menu greeting): the call's id. */
       promptOfCall?: string;
     }

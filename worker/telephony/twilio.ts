@@ -99,7 +99,11 @@ export function twilioProvider(config: TwilioConfig, fetcher: typeof fetch = fet
       const sms = fillSmsTemplate(request.template, request.language, request.values);
       const form = new URLSearchParams({ To: e164(request.to), Body: sms.text });
       form.set(config.smsSender.startsWith("MG") ? "MessagingServiceSid" : "From", config.smsSender);
-      form.set("StatusCallback", webhook("sms-status"));
+      const reference = request.reference;
+      form.set(
+        "StatusCallback",
+        webhook("sms-status", reference ? { ref: reference.code, at: String(reference.placedAt) } : {}),
+      );
       const message = await post("Messages.json", form, messageResourceSchema);
       return {
         provider: "twilio",

@@ -65,7 +65,7 @@ export function readSharedWebhook(
   reply: WebhookReply,
 ): WebhookReading {
   if (kind === "call-status") return callStatusReading(fields, webhook, reference, reply);
-  if (kind === "sms-status") return smsStatusReading(fields, webhook, reply);
+  if (kind === "sms-status") return smsStatusReading(fields, webhook, reference, reply);
   if (kind === "inbound-sms") return inboundSmsReading(fields, webhook, reply);
   return inboundCallReading(fields, webhook, reply);
 }
@@ -92,7 +92,12 @@ function callStatusReading(
   return eventReading(event, `call:${read.id}:${read.providerStatus}`, reply);
 }
 
-function smsStatusReading(fields: ProviderFields, webhook: InboundWebhook, reply: WebhookReply): WebhookReading {
+function smsStatusReading(
+  fields: ProviderFields,
+  webhook: InboundWebhook,
+  reference: CallReference | null,
+  reply: WebhookReply,
+): WebhookReading {
   const read = readStatus(webhook, fields.sms);
   if (typeof read === "string") return { ok: false, problem: read };
   const errorCode = read.detail?.slice(0, 32) || null;
@@ -102,6 +107,7 @@ function smsStatusReading(fields: ProviderFields, webhook: InboundWebhook, reply
     messageId: read.id,
     status: read.status,
     errorCode,
+    reference,
   };
   return eventReading(event, `sms:${read.id}:${read.providerStatus}`, reply);
 }

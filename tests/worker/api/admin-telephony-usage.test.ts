@@ -1,12 +1,13 @@
-// GET /api/admin/telephony-usage: each account's alerts by SMS and call in an IST month, counted
-// from the claims (SMS parts, calls and their started minutes, what the caps held back) and priced
+// GET /api/admin/telephony-usage: each account's alerts by SMS and call in an IST month, as the
+// hubs count them into D1's months (SMS parts, calls and their started minutes, what the caps
+// held back; device-hub.phone-alerts.test.ts counts real sends) and priced
 // at the environment's rates (wrangler.toml's local examples: 25 paise a part, 50 a minute).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { telephonyUsageResponseSchema } from "../../../common/api-responses/admin.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { type AlertDeliveryStatus, alertDeliveries } from "../../../worker/db/schema.ts";
+import { callDurationCounts, countMonth } from "../../../worker/db/phone-alert-counts.ts";
 import { istMonth } from "../../../worker/services/telephony-usage.ts";
 import { adminToken, createUser } from "../helpers/accounts.ts";
 import { getJson } from "../helpers/http.ts";
@@ -14,44 +15,20 @@ import { getJson } from "../helpers/http.ts";
 const NOVEMBER = Date.parse("2026-11-10T10:00:00+05:30");
 const OCTOBER_LAST_MINUTE = Date.parse("2026-10-31T23:59:00+05:30");
 
-function claim(
-  userId: number,
-  channel: "sms" | "call",
-  status: AlertDeliveryStatus,
-  at: number,
-  extra: { segments?: number; durationSeconds?: number } = {},
-) {
-  return {
-    eventId: crypto.randomUUID(),
-    userId,
-    deviceId: "SNC-COSTTEST",
-    kind: "dryRun" as const,
-    channel,
-    reason: "chosen" as const,
-    language: "hi" as const,
-    values: { pumpName: "x" },
-    status,
-    segments: extra.segments ?? null,
-    durationSeconds: extra.durationSeconds ?? null,
-    createdAt: at,
-    updatedAt: at,
-  };
-}
-
 describe("GET /api/admin/telephony-usage", () => {
   it("counts each account's SMS parts, calls and started minutes in the IST month, and prices them", async () => {
     const [farmer, other] = await Promise.all([createUser(), createUser()]);
-    await getDb(env.DB)
-      .insert(alertDeliveries)
-      .values([
-        claim(farmer.id, "sms", "delivered", NOVEMBER, { segments: 2 }),
-        claim(farmer.id, "sms", "sent", NOVEMBER + 1, { segments: 2 }),
-        claim(farmer.id, "sms", "capped", NOVEMBER + 2),
-        claim(farmer.id, "sms", "refused", NOVEMBER + 3),
-        claim(farmer.id, "call", "completed", NOVEMBER + 4, { durationSeconds: 61 }),
-        claim(farmer.id, "call", "noAnswer", NOVEMBER + 5, { durationSeconds: 0 }),
-        claim(other.id, "sms", "delivered", OCTOBER_LAST_MINUTE, { segments: 1 }),
-      ]);
+    // What the pumps' hubs add as their deliveries go (a refused one adds nothing), each once.
+    const db = getDb(env.DB);
+    await countMonth(db, farmer.id, NOVEMBER, { sms: 1, smsParts: 2 });
+    await countMonth(db, farmer.id, NOVEMBER + 1, { sms: 1, smsParts: 2 });
+    await countMonth(db, farmer.id, NOVEMBER + 2, { capped: 1 });
+    await countMonth(db, farmer.id, NOVEMBER + 4, { calls: 1 });
+    await countMonth(db, farmer.id, NOVEMBER + 4, callDurationCounts(61));
+    await countMonth(db, farmer.id, NOVEMBER + 5, { calls: 1 });
+    await countMonth(db, farmer.id, NOVEMBER + 5, callDurationCounts(0));
+    // A claim at 23:59 on 31 October IST is October's, whenever its status comes.
+    await countMonth(db, other.id, OCTOBER_LAST_MINUTE, { sms: 1, smsParts: 1 });
     const token = await adminToken();
     const november = await readJson(
       await getJson("/api/admin/telephony-usage?month=2026-11", token),

@@ -340,7 +340,14 @@ describe("Exotel webhooks (an environment configured for Exotel)", () => {
       expect(response.status).toBe(200);
     }
     expect(await recorded(smsSid)).toEqual([
-      { type: "smsStatus", provider: "exotel", messageId: smsSid, status: "failed", errorCode: "23082" },
+      {
+        type: "smsStatus",
+        provider: "exotel",
+        messageId: smsSid,
+        status: "failed",
+        errorCode: "23082",
+        reference: null,
+      },
     ]);
   });
 

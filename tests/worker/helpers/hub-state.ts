@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { wordsIn } from "../../../common/i18n/dictionaries.ts";
 import { motorLogText } from "../../../common/i18n/motor-log.ts";
 import type { MotorLogEvent } from "../../../common/motor-log-event.ts";
+import { AlertDeliveriesTable } from "../../../durable-objects/device-hub/alert-deliveries-table.ts";
 import type { HubRooms } from "../../../durable-objects/device-hub/rooms.ts";
 import { FrameBudget } from "../../../durable-objects/device-hub/socket-caps.ts";
 import { readStoredState, writeStoredState } from "../../../durable-objects/device-hub/state.ts";
@@ -98,4 +99,11 @@ export async function logThroughHub(
     log.record(action, event, at);
     await log.activity.copy();
   });
+}
+
+/** Every SMS and call the hub's alerts made (its `alert_deliveries`), oldest first. */
+export function hubAlertDeliveries(deviceId: string) {
+  return runInDurableObject(hubStub(deviceId), (_hub: unknown, state) =>
+    new AlertDeliveriesTable(state.storage.sql).all(),
+  );
 }

@@ -1,5 +1,6 @@
 // The cron trigger's retention: motor logs past their months in D1 move to R2 per box and month
-// and read back through the logs API; the admin trail moves too; old alert deliveries go. The
+// and read back through the logs API; the admin trail moves too; phone alerts' old day and month
+// counts go (each SMS and call itself is kept in its pump's hub). The
 // job is repeated and cut short as a Worker may be: nothing lost, nothing doubled.
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -7,8 +8,10 @@ import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readJson } from "../../../common/api-client.ts";
 import { motorLogsResponseSchema } from "../../../common/api-responses/logs.ts";
+import { istDay, istDayBefore } from "../../../common/pump-usage.ts";
 import { getDb } from "../../../worker/db/client.ts";
-import { adminAudit, alertDeliveries, devices, motorLogs } from "../../../worker/db/schema.ts";
+import { firstMonthKept } from "../../../worker/db/phone-alert-counts.ts";
+import { adminAudit, devices, motorLogs, phoneAlertDays, phoneAlertMonths } from "../../../worker/db/schema.ts";
 import { adminAuditArchiveCutoff, adminAuditArchiveKey } from "../../../worker/retention/admin-audit-archive.ts";
 import {
   archiveMotorLogGroup,
@@ -17,7 +20,7 @@ import {
   motorLogArchiveKey,
   nextMotorLogGroup,
 } from "../../../worker/retention/motor-log-archive.ts";
-import { ALERT_DELIVERIES_KEPT_DAYS, runRetention } from "../../../worker/retention/retention.ts";
+import { runRetention } from "../../../worker/retention/retention.ts";
 import { istMonth } from "../../../worker/services/telephony-usage.ts";
 import worker from "../../worker-test-entry.ts";
 import { adminToken } from "../helpers/accounts.ts";
@@ -77,7 +80,7 @@ async function runCron(): Promise<void> {
 }
 
 describe("retention", () => {
-  it("moves exactly the logs, audit entries and alert deliveries past their windows, and nothing else", async () => {
+  it("moves exactly the logs and audit entries past their windows, deletes the phone alerts' old day and month counts, and nothing else", async () => {
     const now = Date.now();
     const cutoff = motorLogArchiveCutoff(now);
     const a = await farmerWithDevice();
@@ -105,25 +108,20 @@ describe("retention", () => {
       .values([audit(auditCutoff - DAY, "retention:old"), audit(auditCutoff, "retention:kept")])
       .returning({ id: adminAudit.id });
 
-    const delivery = (createdAt: number, eventId: string) => ({
-      eventId,
-      userId: a.user.id,
-      deviceId: a.device.deviceId,
-      kind: "dryRun" as const,
-      channel: "sms" as const,
-      reason: "chosen" as const,
-      language: "hi" as const,
-      values: { pumpName: "कुआँ" },
-      status: "delivered" as const,
-      createdAt,
-      updatedAt: createdAt,
-    });
+    // The daily caps read today; yesterday stays for an alarm that runs late; the day before goes.
+    const dayCount = (day: string) => ({ userId: a.user.id, channel: "sms" as const, day, sent: 3 });
     await db
-      .insert(alertDeliveries)
-      .values([
-        delivery(now - ALERT_DELIVERIES_KEPT_DAYS * DAY - 1, "retention:old"),
-        delivery(now - ALERT_DELIVERIES_KEPT_DAYS * DAY + 60_000, "retention:kept"),
-      ]);
+      .insert(phoneAlertDays)
+      .values([dayCount(istDayBefore(now, 2)), dayCount(istDayBefore(now, 1)), dayCount(istDay(now))]);
+    // The admin's costs show 13 months: the month before the first of them goes.
+    const kept = firstMonthKept(now);
+    const [year, month] = kept.split("-").map(Number) as [number, number];
+    const monthBefore = month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, "0")}`;
+    await db.insert(phoneAlertMonths).values([
+      { userId: a.user.id, month: monthBefore, sms: 1 },
+      { userId: a.user.id, month: kept, sms: 2 },
+      { userId: a.user.id, month: istMonth(now), sms: 3 },
+    ]);
 
     await runCron();
 
@@ -142,8 +140,13 @@ describe("retention", () => {
     expect(auditLeft.map((row) => row.id)).toEqual([keptAudit!.id]);
     expect(await idsInArchive(adminAuditArchiveKey(istMonth(auditCutoff - DAY)))).toEqual([oldAudit!.id]);
 
-    const deliveriesLeft = await db.select({ eventId: alertDeliveries.eventId }).from(alertDeliveries);
-    expect(deliveriesLeft.map((row) => row.eventId)).toEqual(["retention:kept"]);
+    const daysLeft = await db.select({ day: phoneAlertDays.day }).from(phoneAlertDays).orderBy(phoneAlertDays.day);
+    expect(daysLeft.map((row) => row.day)).toEqual([istDayBefore(now, 1), istDay(now)]);
+    const monthsLeft = await db
+      .select({ month: phoneAlertMonths.month })
+      .from(phoneAlertMonths)
+      .orderBy(phoneAlertMonths.month);
+    expect(monthsLeft.map((row) => row.month)).toEqual([kept, istMonth(now)]);
   });
 
   it("an archived month reads back through the farmer's and the admin's logs API, in order, paging across D1 and R2", async () => {
@@ -259,7 +262,8 @@ describe("retention", () => {
       motorLogsMoved: 0,
       boxesMoved: 0,
       adminAudit: 0,
-      alertDeliveries: 0,
+      phoneAlertDays: 0,
+      phoneAlertMonths: 0,
     });
     for (const [key, etag] of etags) expect((await env.ARCHIVE.head(key))!.etag).toBe(etag);
   });

@@ -1,11 +1,6 @@
 // How alerts reach an account besides the open app: Web Push, and SMS and calls.
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import {
-  type AlertChannel,
-  DELIVERY_KINDS,
-  type PhoneAlertKind,
-  type PhoneAlertValues,
-} from "../../../common/alert-channels.ts";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { AlertChannel, PhoneAlertKind } from "../../../common/alert-channels.ts";
 import type { AlertKind } from "../../../common/alerts.ts";
 import { sessions, users } from "./accounts.ts";
 import { autoIncrementId, ownedBy, timestamp } from "./columns.ts";
@@ -63,66 +58,51 @@ export const alertSettings = sqliteTable("alert_settings", {
   updatedAt: timestamp("updated_at").notNull(),
 });
 
-/** Where an alert's SMS or call is: ours (`sending`, `capped`, `refused`) or the provider's last word. */
-export const ALERT_DELIVERY_STATUSES = [
-  "sending",
-  "capped",
-  "refused",
-  "queued",
-  "sent",
-  "delivered",
-  "undelivered",
-  "failed",
-  "ringing",
-  "answered",
-  "completed",
-  "busy",
-  "noAnswer",
-  "canceled",
-] as const;
-export type AlertDeliveryStatus = (typeof ALERT_DELIVERY_STATUSES)[number];
-
 /**
- * Every SMS and call an alert made, or would have made past the daily cap
- * (worker/alerts/phone-alerts.ts): one per event, account and channel (the unique index), so an
- * event sent twice sends once. `reason`: the account chose it, or it is the SMS in place of a
- * call that nobody answered, that could not be placed or that was over the cap. `values`: what
- * filled the SMS and the call (the pump's name, a time). The caps count these rows, the admin's costs
- * add up their SMS parts and call seconds, and a key pressed on a call finds its account and
- * pump here by the provider's call id.
+ * What each account's SMS or calls took of its daily cap (DAILY_ALERT_CAPS) on an IST day, across
+ * all its pumps: the one thing about an alert's deliveries that no single pump's hub can count.
+ * Claimed one at a time in one statement that adds one only while under the cap
+ * (worker/db/phone-alert-counts.ts). One row per account, channel and day; the retention cron
+ * deletes days before yesterday, so it is bounded by accounts.
  */
-export const alertDeliveries = sqliteTable(
-  "alert_deliveries",
+export const phoneAlertDays = sqliteTable(
+  "phone_alert_days",
   {
-    id: autoIncrementId(),
-    eventId: text("event_id").notNull(),
     userId: ownedBy(integer("user_id"), () => users.id),
-    /** No foreign key: what an alert cost outlives a box given back. */
-    deviceId: text("device_id").notNull(),
-    kind: text("kind", { enum: DELIVERY_KINDS }).notNull(),
     channel: text("channel", { enum: ["sms", "call"] }).notNull(),
-    reason: text("reason", { enum: ["chosen", "callFallback"] }).notNull(),
-    language: text("language", { enum: ["hi", "en"] }).notNull(),
-    values: text("values", { mode: "json" }).$type<PhoneAlertValues>().notNull(),
-    status: text("status", { enum: ALERT_DELIVERY_STATUSES }).notNull(),
-    provider: text("provider", { enum: ["twilio", "exotel"] }),
-    /** The provider's message or call id, once it took it. */
-    providerId: text("provider_id"),
-    /** The SMS parts it was billed as (sms-segments.ts). */
-    segments: integer("segments"),
-    /** How long an answered call lasted, from its final status. */
-    durationSeconds: integer("duration_seconds"),
-    /** What the stop key did on this call (a MotorCommandResult's code), once pressed. */
-    outcome: text("outcome"),
-    createdAt: timestamp("created_at").notNull(),
-    updatedAt: timestamp("updated_at").notNull(),
+    /** The IST day, 2026-11-23. */
+    day: text("day").notNull(),
+    sent: integer("sent").notNull(),
   },
   (table) => [
-    uniqueIndex("alert_deliveries_event_idx").on(table.eventId, table.userId, table.channel),
-    index("alert_deliveries_user_idx").on(table.userId, table.channel, table.createdAt),
-    index("alert_deliveries_provider_idx").on(table.provider, table.providerId),
-    index("alert_deliveries_created_idx").on(table.createdAt),
+    primaryKey({ columns: [table.userId, table.channel, table.day] }),
+    index("phone_alert_days_day_idx").on(table.day),
   ],
 );
 
-export type AlertDeliveryRow = typeof alertDeliveries.$inferSelect;
+/**
+ * What an account's alerts by SMS and call came to in an IST month, for the admin's cost view:
+ * added to when a delivery is sent or capped, and when a call's duration arrives, each once (the
+ * pump's hub records the transition first: durable-objects/device-hub/alert-deliveries-table.ts).
+ * One row per account and month; kept PHONE_ALERT_MONTHS_KEPT months by the retention cron.
+ */
+export const phoneAlertMonths = sqliteTable(
+  "phone_alert_months",
+  {
+    userId: ownedBy(integer("user_id"), () => users.id),
+    /** The IST month, 2026-11. */
+    month: text("month").notNull(),
+    sms: integer("sms").notNull().default(0),
+    smsParts: integer("sms_parts").notNull().default(0),
+    calls: integer("calls").notNull().default(0),
+    answeredCalls: integer("answered_calls").notNull().default(0),
+    callSeconds: integer("call_seconds").notNull().default(0),
+    /** Calls billed by the started minute (Exotel's 60-second pulse). */
+    callMinutes: integer("call_minutes").notNull().default(0),
+    capped: integer("capped").notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.month] }),
+    index("phone_alert_months_month_idx").on(table.month),
+  ],
+);
