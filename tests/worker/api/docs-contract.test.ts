@@ -48,7 +48,10 @@ describe("docs/", () => {
   });
 
   it("names every SQLite table of the DeviceHub where architecture.md lists them", () => {
-    const tables = [...hubSchema.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((match) => match[1]!);
+    // A table made only to rebuild another in its place (`…_reshaped`) is not one of the hub's.
+    const tables = [...hubSchema.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?(\w+)/g)]
+      .map((match) => match[1]!)
+      .filter((table) => !table.endsWith("_reshaped"));
     expect(tables.length).toBeGreaterThan(0);
     const architecture = doc("architecture.md");
     const bullet = architecture.slice(architecture.indexOf("- `schema-versions.ts`"));
