@@ -31,6 +31,7 @@ const OWN_FARMER_SPECS = [
   "**/admin-update-config.spec.ts",
   "**/admin-recharges.spec.ts",
   "**/admin-telephony.spec.ts",
+  "**/admin-logs.spec.ts",
   "**/logout.spec.ts",
   "**/screens.spec.ts",
   "**/installer-visit.spec.ts",
@@ -43,15 +44,15 @@ const OWN_FARMER_SPECS = [
  */
 const FULL_BROWSER_SPECS = ["**/alerts.spec.ts"];
 
-/** Specs that read what every device and account add to (totals, the newest logs, the audit). */
-const FLEET_SPECS = ["**/admin-dashboard.spec.ts", "**/admin-logs.spec.ts", "**/admin-audit.spec.ts"];
+/** Specs that read what every device and account add to (totals, the audit). */
+const FLEET_SPECS = ["**/admin-dashboard.spec.ts", "**/admin-audit.spec.ts"];
 
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
   // Lanes on one local Worker. Files that make their own farmers and boxes run beside each
   // other and beside the files that drive the one demo pump, which take turns in a lane of
-  // their own. Files that read fleet-wide totals or the newest logs of all devices run last,
+  // their own. Files that read fleet-wide totals or the whole audit trail run last,
   // alone, when nothing else can move those mid-test. Most of a test's time is waiting (a
   // box's ack, a schedule's minute, a socket), so more pages run at once than there are cores.
   workers: Number(process.env.E2E_WORKERS ?? 3),

@@ -4,6 +4,7 @@
 
 import { mobileNoSchema, motorConfigRequestSchema } from "./api-schemas.ts";
 import { ADMIN_AUDIT_MAX_PAGE_SIZE, ADMIN_AUDIT_PAGE_SIZE } from "./constants.ts";
+import { deviceIdSchema } from "./pump-schemas.ts";
 import { z } from "./zod.ts";
 
 /** A user id as it appears in a path (`/api/admin/user/{id}`) or a JSON body. */
@@ -37,11 +38,45 @@ const pageNumberSchema = z.coerce
   .max(1_000_000, { error: "page must be a whole number from 1." })
   .default(1);
 
-/** GET /api/admin/motor-logs?page=N: pages of ADMIN_LOGS_PAGE_SIZE, the first is 1. */
-export const motorLogsPageQuerySchema = z.object({ page: pageNumberSchema });
-
 /** An empty query field (`?target=` from a form left blank) means the field is absent. */
 const blankAsAbsent = (value: unknown) => (value === "" ? undefined : value);
+
+const LOG_FILTER_MESSAGE = "Give mobileNo (a farmer) or deviceId (a box), one of the two.";
+
+/**
+ * GET /api/admin/motor-logs?mobileNo= or ?deviceId=, and `before` (the last id of the page
+ * before) for the next page, and /admin/logs with the same query: one farmer's boxes or one
+ * box, newest first. Never the whole fleet: a box's history lives in its hub, so a list of
+ * every box's would read every hub (docs/decisions/045-history-lives-with-its-box.md). A box's
+ * id is taken as people type it off the sticker: any case, spaces around it.
+ */
+export const adminMotorLogsQuerySchema = z
+  .object({
+    mobileNo: z.preprocess(blankAsAbsent, mobileNoSchema.optional()),
+    deviceId: z.preprocess(
+      (value) => (typeof value === "string" ? blankAsAbsent(value.trim().toUpperCase()) : value),
+      deviceIdSchema.optional(),
+    ),
+    before: z.preprocess(
+      blankAsAbsent,
+      z.coerce
+        .number({ error: "before must be a log id." })
+        .int({ error: "before must be a log id." })
+        .positive({ error: "before must be a log id." })
+        .max(Number.MAX_SAFE_INTEGER, { error: "before must be a log id." })
+        .optional(),
+    ),
+  })
+  .refine((query) => (query.mobileNo === undefined) !== (query.deviceId === undefined), {
+    error: LOG_FILTER_MESSAGE,
+  })
+  .transform(({ mobileNo, deviceId, before }): { filter: AdminMotorLogFilter; before: number | undefined } => ({
+    filter: mobileNo === undefined ? { deviceId: deviceId! } : { mobileNo },
+    before,
+  }));
+
+/** Whom a page of the admin's motor log is about: a farmer's boxes, or one box. */
+export type AdminMotorLogFilter = { mobileNo: string } | { deviceId: string };
 
 /** GET /api/admin/audit?page=&limit=&adminId=&target=: the audit trail, newest first. */
 export const auditQuerySchema = z.object({

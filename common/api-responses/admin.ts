@@ -236,14 +236,23 @@ export const configHistoryResponseSchema = successSchema({
   ),
 });
 
-/** Where a page of a long list stands in the whole (the motor logs, the audit trail). */
+/** Where a page of the audit trail stands in the whole. */
 const pageFields = { page: z.int(), pageSize: z.int(), total: z.int(), totalPages: z.int() };
 
-/** GET /api/admin/motor-logs?page=N: SPEC §3 "Motor log (admin list)", 20 a page, never past the last. */
+/**
+ * GET /api/admin/motor-logs?mobileNo= or ?deviceId= (and `before`): SPEC §3 "Motor log (admin
+ * list)" of one farmer's boxes or one box, 20 a page, newest first by id, each entry naming its
+ * box. `nextBefore`: the `before` of the next page, null at the end. No total: counting would
+ * read every row of a box's history (docs/decisions/045-history-lives-with-its-box.md).
+ */
 export const adminMotorLogsResponseSchema = successSchema({
   logs: z.array(
     z.object({
       id: z.int(),
+      deviceId: z.string(),
+      /** The owner's name for the box; null when they gave none. */
+      boxName: z.nullable(z.string()),
+      /** The number the box was under when the entry was written. */
       mobileNo: z.nullable(z.string()),
       action: z.enum(["on", "off", "other"]),
       /** In the caller's language. */
@@ -253,10 +262,11 @@ export const adminMotorLogsResponseSchema = successSchema({
       params: z.catchall(z.object({}), z.custom<MotorLogParam>()),
     }),
   ),
-  ...pageFields,
+  pageSize: z.int(),
+  nextBefore: z.nullable(z.int()),
 });
 
-/** GET /api/admin/audit: the audit trail, newest first, paged like the motor logs (docs/decisions/007-admin-audit-trail.md). */
+/** GET /api/admin/audit: the audit trail, newest first, 20 a page by number (docs/decisions/007-admin-audit-trail.md). */
 export const auditPageResponseSchema = successSchema({
   entries: z.array(
     z.object({

@@ -244,6 +244,14 @@ export const adminEn = {
   "admin.logs.pageOf": "Page {page} of {pages}",
   "admin.logs.fetchFailed": "Failed to fetch motor logs.",
   "admin.logs.error": "Error while fetching logs.",
+  "admin.logs.box": "Box",
+  "admin.logs.show": "Show logs",
+  "admin.logs.choose": "Enter a farmer's mobile number or a box id to see its motor log.",
+  "admin.logs.badFilter": "Enter a 10-digit mobile number or a box id, only one of the two.",
+  "admin.logs.farmerNotFound": "No account has the number {mobileNo}.",
+  "admin.logs.boxNotFound": "No box has the id {deviceId}.",
+  "admin.logs.older": "Older",
+  "admin.logs.newest": "Newest",
 
   // Audit trail
   "admin.audit.title": "Audit Trail",

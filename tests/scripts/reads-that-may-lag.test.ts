@@ -7,14 +7,14 @@ import { describe, expect, it } from "vitest";
 
 /** Each module that reads through a replica, and what it reads there. */
 const CALLERS: Record<string, string> = {
-  "worker/services/admin-activity.ts": "the admin's dashboard counts, the fleet's motor log, the audit trail",
+  "worker/services/admin-activity.ts":
+    "the admin's dashboard counts, which boxes a farmer's motor log reads, the audit trail",
   "worker/services/admin-accounts.ts": "the admin's list of accounts and boxes (fleetOf only)",
   "worker/services/admin-installers.ts": "the admin's list of installers",
   "worker/services/recharge-requests.ts": "the admin's recharge queue, a farmer's plan card",
   "worker/services/telephony-usage.ts": "the month's SMS and calls per account",
   "worker/api/admin/audit-trail.ts": "GET /api/admin/audit",
   "worker/api/admin/devices.ts": "GET /api/admin/devices",
-  "worker/api/admin/motor-logs.ts": "GET /api/admin/motor-logs",
   "worker/api/admin/recharges.ts": "GET /api/admin/recharge-requests",
   "worker/api/admin/stats.ts": "GET /api/admin/dashboard-stats",
   "worker/api/admin/users.ts": "GET /api/admin/users and /device-statuses",

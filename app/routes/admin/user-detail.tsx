@@ -154,6 +154,9 @@ function UserDetailPage({
         <button type="button" className="button small" onClick={() => setPowerOpen(true)} disabled={!user.device}>
           {t("admin.user.viewPowerLogs")}
         </button>
+        <Link to={`/admin/logs?${new URLSearchParams({ mobileNo: user.mobileNo })}`} className="button small">
+          {t("admin.logs.title")}
+        </Link>
         <Link to="/admin/users" className="button small">
           {t("admin.common.back")}
         </Link>

@@ -208,7 +208,8 @@ function FoundBoxes({ boxes }: { boxes: FoundBox[] }) {
         {(box) => (
           <tr key={box.id} data-testid={`box-row-${box.id}`}>
             <td data-label={t("admin.users.boxId")} translate="no">
-              {box.id}
+              {/* The box's motor log: its history is read from its own hub. */}
+              <Link to={`/admin/logs?${new URLSearchParams({ deviceId: box.id })}`}>{box.id}</Link>
             </td>
             <td data-label={t("admin.user.kind")}>{t(`admin.user.kind.${box.kind}`)}</td>
             <td data-label={t("admin.users.owner")}>

@@ -24,7 +24,7 @@ function adminCalls(target: { userId: number; mobileNo: string; deviceId: string
     { method: "GET", path: `/api/admin/user/${target.userId}` },
     { method: "PUT", path: "/api/admin/update-user-role", body: { userId: target.userId, isAdmin: true } },
     { method: "DELETE", path: "/api/admin/delete-user", body: { mobileNo: target.mobileNo } },
-    { method: "GET", path: "/api/admin/motor-logs?page=1" },
+    { method: "GET", path: `/api/admin/motor-logs?deviceId=${target.deviceId}` },
     { method: "GET", path: "/api/admin/audit?page=1" },
     {
       method: "PUT",

@@ -281,7 +281,7 @@ const ROUTES: Record<string, { access: keyof typeof ACCESS } & Call> = {
   "POST /api/admin/firmware": { access: "admin", body: () => ({}) },
   "PUT /api/admin/device-config": { access: "admin", body: (f) => ({ mobileNo: f.a.mobileNo, debug: false }) },
   "GET /api/admin/motor-config-history/:mobileNo": { access: "admin" },
-  "GET /api/admin/motor-logs": { access: "admin" },
+  "GET /api/admin/motor-logs": { access: "admin", path: (f) => `/api/admin/motor-logs?mobileNo=${f.a.mobileNo}` },
   "GET /api/admin/audit": { access: "admin", path: (f) => `/api/admin/audit?target=${f.a.mobileNo}` },
   "GET /api/admin/recharge-requests": { access: "admin" },
   "GET /api/admin/payments": { access: "admin" },

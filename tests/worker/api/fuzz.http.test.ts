@@ -18,9 +18,9 @@ import { parseBody } from "hono/utils/body";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   adminMotorConfigRequestSchema,
+  adminMotorLogsQuerySchema,
   auditQuerySchema,
   deleteUserRequestSchema,
-  motorLogsPageQuerySchema,
   telephonyUsageQuerySchema,
   updateUserRoleRequestSchema,
   userIdSchema,
@@ -770,8 +770,9 @@ const ROUTES: Record<string, Spec> = {
   "GET /api/admin/motor-logs": {
     caller: "admin",
     effect: "read",
-    query: { template: { page: "1" }, fields: ["page"] },
-    accepts: (seen) => ok(motorLogsPageQuerySchema, seen.query),
+    // One farmer or one box, never both or neither; an unknown one is a 404.
+    query: { template: { deviceId: "SNC-AB23CD45", before: "5" }, fields: ["mobileNo", "deviceId", "before"] },
+    accepts: (seen) => ok(adminMotorLogsQuerySchema, seen.query),
   },
   "GET /api/admin/recharge-requests": { caller: "admin", effect: "read", accepts: () => true },
   "GET /api/admin/payments": { caller: "admin", effect: "read", accepts: () => true },

@@ -1,12 +1,12 @@
-// GET /api/admin/motor-logs?page=N (SPEC §7): every device's motor logs, paginated here on
-// the server (SPEC §9: 20 a page).
+// GET /api/admin/motor-logs?mobileNo=N or ?deviceId=ID, and &before=ID for the next page: the
+// motor log of one farmer's boxes or of one box, newest first, 20 a page. Never the whole
+// fleet's: each box's log is in its own hub (docs/decisions/045-history-lives-with-its-box.md).
 import { Hono } from "hono";
-import { motorLogsPageQuerySchema } from "../../../common/admin-schemas.ts";
+import { adminMotorLogsQuerySchema } from "../../../common/admin-schemas.ts";
 import { adminMotorLogsResponseSchema } from "../../../common/api-responses/admin.ts";
 import { ADMIN_LOGS_PAGE_SIZE } from "../../../common/constants.ts";
-import { listMotorLogsForAdmin } from "../../db/admin-motor-logs.ts";
-import { getDb } from "../../db/client.ts";
-import { readsThatMayLag } from "../../db/reads-that-may-lag.ts";
+import { apiError } from "../../http/http-error.ts";
+import { boxMotorLogs } from "../../services/admin-activity.ts";
 import type { ApiEnv } from "../context.ts";
 import { parseInput } from "../input.ts";
 import { apiLanguage } from "../language.ts";
@@ -14,10 +14,8 @@ import { requireAuth } from "../require-auth.ts";
 import { respond } from "../respond.ts";
 
 export const adminMotorLogRoutes = new Hono<ApiEnv>().get("/motor-logs", requireAuth("admin"), async (c) => {
-  const { page } = parseInput(motorLogsPageQuerySchema, c.req.query());
-  const language = apiLanguage(c.req.raw);
-  return respond(c, adminMotorLogsResponseSchema, {
-    success: true,
-    ...(await listMotorLogsForAdmin(getDb(readsThatMayLag(c.env)), page, ADMIN_LOGS_PAGE_SIZE, language)),
-  });
+  const { filter, before } = parseInput(adminMotorLogsQuerySchema, c.req.query());
+  const page = await boxMotorLogs(c.env, filter, before, ADMIN_LOGS_PAGE_SIZE, apiLanguage(c.req.raw));
+  if (!page) throw apiError(404, "mobileNo" in filter ? "userNotFound" : "deviceNotFound");
+  return respond(c, adminMotorLogsResponseSchema, { success: true, ...page });
 });
