@@ -177,7 +177,13 @@ async function api(fleet: Fleet, path: string, token: string, body?: unknown): P
 export async function runFleetDay(options: FleetDayOptions): Promise<FleetDayReport> {
   const { log } = options;
   log(`starting ${options.boxes} boxes on a local Worker (${options.kind})...`);
-  const fleet = await startFleet(options.boxes, {}, { kind: options.kind, persistTo: options.persistTo });
+  // The hubs copy the dashboard's figures as deployed hubs do, spread over 10 minutes, not at
+  // once as local mode does (wrangler.toml, DASHBOARD_COPY_WITHIN_SECONDS).
+  const fleet = await startFleet(
+    options.boxes,
+    {},
+    { kind: options.kind, persistTo: options.persistTo, vars: { DASHBOARD_COPY_WITHIN_SECONDS: "600" } },
+  );
   const timers: NodeJS.Timeout[] = [];
   const pages: WebSocket[] = [];
   try {

@@ -52,13 +52,14 @@ export function localFleetCeiling(): number {
 export async function startFleet(
   count: number,
   options: Partial<SimulatedDeviceOptions> = {},
-  runtime: { kind: "build" | "api"; persistTo?: string } = { kind: "build" },
+  runtime: { kind: "build" | "api"; persistTo?: string; vars?: Record<string, string> } = { kind: "build" },
 ): Promise<Fleet> {
   const worker = await startLocalWorker({
     kind: runtime.kind,
     persistTo: runtime.persistTo ?? (await freshPersistDir()),
     port: await freePort(),
     jwtSecret: THROWAWAY_JWT_SECRET,
+    vars: runtime.vars,
   });
   const credentials = await provisionLocalFleet(worker.persistTo, { count, kind: "3phase", horsePower: 5 });
   const devices = credentials.map((credential) => simulateBox(localDeviceSocketUrl(worker.port), credential, options));

@@ -3,24 +3,35 @@
 // the hub as its log is written, so the dashboard never counts over anyone's history
 // (docs/decisions/045-history-lives-with-its-box.md).
 //
-// A change the dashboard shows at once (the day's first switch, a trip, a phase fault or its
-// end, a theft alert) is copied right after the step that logged it; the count of entries alone
-// waits up to an hour, so a box's ordinary switches cost D1 at most a write an hour. A copy D1
-// refuses is tried again by the hub's timer. Each copy writes the whole row as the hub knows
-// it: a copy repeated is the same write.
+// A change the dashboard shows (the day's first switch, a trip, a phase fault or its end, a theft
+// alert) is copied within the environment's DASHBOARD_COPY_WITHIN_SECONDS (10 minutes deployed, at
+// once locally); the count of entries alone within the hour.
+// Each at a random moment of its window: at the 6 a.m. minute a third of a fleet switches in the
+// same second, and their copies, all at once, would be that many writes on the one database in
+// that second; spread over minutes they are a small share of it, and no switch waits for them.
+// A copy D1 refuses is tried again a minute later. Each copy writes the whole row as the hub
+// knows it: a copy repeated is the same write.
 import { sql } from "drizzle-orm";
 import { THEFT_ALERTS_KEPT, THEFT_ALERTS_WINDOW_MS, THEFT_KINDS, TRIP_KINDS } from "../../common/box-activity.ts";
 import { istDay } from "../../common/pump-usage.ts";
+import { z } from "../../common/zod.ts";
 import { getDb } from "../../worker/db/client.ts";
 import type { HubContext } from "./context.ts";
 import { TIMERS } from "./timers.ts";
 
-/** How long a change only of the entries' count may wait for its copy. */
-export const ACTIVITY_COPY_WITHIN_MS = 60 * 60_000;
+/** How long a change the dashboard shows waits for its copy, at most, where the environment does not say. */
+const ACTIVITY_NEWS_WITHIN_MS = 10 * 60_000;
+const newsWithinSchema = z.coerce.number().int().min(0).max(3600);
+
+/** The environment's `DASHBOARD_COPY_WITHIN_SECONDS` (wrangler.toml), in ms. */
+function newsWithinMs(env: Partial<Pick<Env, "DASHBOARD_COPY_WITHIN_SECONDS">>): number {
+  const parsed = newsWithinSchema.safeParse(env.DASHBOARD_COPY_WITHIN_SECONDS);
+  return parsed.success ? parsed.data * 1000 : ACTIVITY_NEWS_WITHIN_MS;
+}
+/** How long a change only of the entries' count waits for its copy, at most (and at least half of it). */
+export const ACTIVITY_COUNT_WITHIN_MS = 60 * 60_000;
 /** D1 refused a copy: the next try. */
 const ACTIVITY_RETRY_MS = 60_000;
-/** After the step, as the log's copy to D1 was: the step's answer leaves first. */
-const ACTIVITY_COPY_AFTER_MS = 5;
 
 type Activity = {
   lastSwitchAt: number | null;
@@ -34,7 +45,6 @@ const ACTIVITY_KEY = "boxActivity";
 export class BoxActivity {
   readonly #hub: HubContext;
   readonly #countEntries: () => number;
-  #copyPlanned = false;
 
   constructor(hub: HubContext, countEntries: () => number) {
     this.#hub = hub;
@@ -77,23 +87,21 @@ export class BoxActivity {
       urgent = true;
     }
     this.#hub.ctx.storage.kv.put(ACTIVITY_KEY, after);
-    if (urgent) this.#copySoon();
-    else if (!this.#hub.timers.has(TIMERS.activityCopy))
-      this.#hub.timers.set(TIMERS.activityCopy, at + ACTIVITY_COPY_WITHIN_MS);
+    if (urgent) this.#copyWithin(at, 0, newsWithinMs(this.#hub.env));
+    else this.#copyWithin(at, ACTIVITY_COUNT_WITHIN_MS / 2, ACTIVITY_COUNT_WITHIN_MS);
   }
 
   /** Rows moved in from D1: only their count changes (the migration carried the rest over). */
   imported(): void {
-    this.#copySoon();
+    this.#copyWithin(Date.now(), 0, newsWithinMs(this.#hub.env));
   }
 
-  #copySoon(): void {
-    if (this.#copyPlanned) return;
-    this.#copyPlanned = true;
-    setTimeout(() => {
-      this.#copyPlanned = false;
-      void this.copy();
-    }, ACTIVITY_COPY_AFTER_MS);
+  /** Sets the copy's timer at a random moment between `from` and `to` after `at`, unless it is due sooner. */
+  #copyWithin(at: number, from: number, to: number): void {
+    const { timers } = this.#hub;
+    const dueAt = at + from + Math.floor(Math.random() * (to - from));
+    const planned = timers.dueAt(TIMERS.activityCopy);
+    if (planned === null || planned > dueAt) timers.set(TIMERS.activityCopy, dueAt);
   }
 
   /** Writes the row as the hub knows it; a refusal sets the timer to try again. */
@@ -124,7 +132,6 @@ export class BoxActivity {
           phase_fault = ${activity.phaseFault === null ? sql`box_activity.phase_fault` : sql`excluded.phase_fault`},
           theft_alerts = CASE WHEN excluded.theft_alerts = '[]' THEN box_activity.theft_alerts ELSE excluded.theft_alerts END,
           updated_at = excluded.updated_at`);
-      if (timers.has(TIMERS.activityCopy)) timers.delete(TIMERS.activityCopy);
     } catch (error) {
       this.#hub.logError("D1 box activity copy failed, will retry", error);
       timers.set(TIMERS.activityCopy, now + ACTIVITY_RETRY_MS);
