@@ -32,6 +32,11 @@ function newsWithinMs(env: Partial<Pick<Env, "DASHBOARD_COPY_WITHIN_SECONDS">>):
 export const ACTIVITY_COUNT_WITHIN_MS = 60 * 60_000;
 /** D1 refused a copy: the next try. */
 const ACTIVITY_RETRY_MS = 60_000;
+/**
+ * Without a window, how long after its step a copy starts: not in the step, whose answer would
+ * wait behind it at the output gate (and, locally, behind D1 on the same thread).
+ */
+const ACTIVITY_COPY_AFTER_MS = 5;
 
 type Activity = {
   lastSwitchAt: number | null;
@@ -45,6 +50,8 @@ const ACTIVITY_KEY = "boxActivity";
 export class BoxActivity {
   readonly #hub: HubContext;
   readonly #countEntries: () => number;
+  /** A copy right after the current step is planned (no window). */
+  #copyPlanned = false;
 
   constructor(hub: HubContext, countEntries: () => number) {
     this.#hub = hub;
@@ -98,10 +105,25 @@ export class BoxActivity {
 
   /** Sets the copy's timer at a random moment between `from` and `to` after `at`, unless it is due sooner. */
   #copyWithin(at: number, from: number, to: number): void {
+    // No window (local mode): right after the step, as soon as its answer has left; a copy D1
+    // refuses sets the timer.
+    if (to === 0) {
+      this.#copySoon();
+      return;
+    }
     const { timers } = this.#hub;
     const dueAt = at + from + Math.floor(Math.random() * (to - from));
     const planned = timers.dueAt(TIMERS.activityCopy);
     if (planned === null || planned > dueAt) timers.set(TIMERS.activityCopy, dueAt);
+  }
+
+  #copySoon(): void {
+    if (this.#copyPlanned) return;
+    this.#copyPlanned = true;
+    setTimeout(() => {
+      this.#copyPlanned = false;
+      void this.copy();
+    }, ACTIVITY_COPY_AFTER_MS);
   }
 
   /** Writes the row as the hub knows it; a refusal sets the timer to try again. */

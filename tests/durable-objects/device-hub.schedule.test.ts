@@ -17,7 +17,7 @@ import { farmerWithBox, farmerWithDevice } from "../worker/helpers/boxes.ts";
 import { deleteJson, getJson, postJson } from "../worker/helpers/http.ts";
 import { hubStub, motorLogLines, owedSwitchOffs, rewriteHubState } from "../worker/helpers/hub-state.ts";
 import { browserWatching, connectDevice } from "../worker/helpers/sockets.ts";
-import { endD1Hang, handOnD1Answers, hangD1, installD1Hang } from "./chaos-d1.ts";
+import { holdHubD1, releaseHubD1 } from "./hub-d1-hold.ts";
 import { createSchedule, endCooldown, listSchedules, makeDue, switchesSeen } from "./schedule-support.ts";
 
 /** Makes a schedule due (see makeDue) and runs the hub's alarm, as when its time comes. */
@@ -287,15 +287,15 @@ describe("schedules and the hub's lifecycle", () => {
     const schedule = await createSchedule(token, { time: "6:00 AM", action: "ON", repeat: "daily" });
     await makeDue(device.deviceId, schedule.id);
     // D1 answers nothing while the minute runs: a fleet's schedules firing together would
-    // otherwise queue on the one database before their motors start.
-    installD1Hang();
-    hangD1();
-    const alarm = runDurableObjectAlarm(hubStub(device.deviceId));
+    // otherwise queue on the one database before their motors start. Only this hub's D1 is
+    // held (other hubs of the run may ask D1 meanwhile, and their answers are theirs alone).
+    const stub = hubStub(device.deviceId);
+    await runInDurableObject(stub, (hub: DeviceHub) => holdHubD1(hub));
+    const alarm = runDurableObjectAlarm(stub);
     try {
       await vi.waitFor(() => expect(switchesSeen(box)).toEqual(["on"]), { timeout: CONDITION_LIMIT_MS });
     } finally {
-      endD1Hang();
-      await runInDurableObject(hubStub(device.deviceId), () => handOnD1Answers());
+      await runInDurableObject(stub, (hub: DeviceHub) => releaseHubD1(hub));
     }
     await alarm;
     expect((await hubStub(device.deviceId).getSnapshot()).motorStatus).toBe("on");
