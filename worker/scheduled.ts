@@ -57,4 +57,9 @@ export async function handleScheduled(controller: ScheduledController, env: Env)
       `Archived ${kept.motorLogs} motor logs (${kept.motorLogMonths} box-months) and ${kept.adminAudit} admin audit entries; deleted ${kept.phoneAlertDays} old day and ${kept.phoneAlertMonths} old month counts of phone alerts`,
     );
   }
+  if (kept.paymentEvents + kept.payments + kept.rechargeRequests + kept.planPeriods + kept.planReminders > 0) {
+    console.log(
+      `Archived ${kept.payments} payments, ${kept.paymentEvents} payment events, ${kept.rechargeRequests} recharge requests and ${kept.planPeriods} plan periods; deleted ${kept.planReminders} old plan reminders`,
+    );
+  }
 }

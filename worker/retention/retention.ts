@@ -7,6 +7,7 @@ import { purgeOldPhoneAlertCounts } from "../db/phone-alert-counts.ts";
 import { archiveOldAdminAudit } from "./admin-audit-archive.ts";
 import { archiveOldMotorLogs } from "./motor-log-archive.ts";
 import { moveLogsToHubs } from "./move-logs-to-hubs.ts";
+import { archiveOldPaymentRecords, type PaymentArchiveRun } from "./payments-archive.ts";
 
 /**
  * At most this many of each of the phone alerts' counts are deleted a minute: day counts before
@@ -23,14 +24,16 @@ export type RetentionRun = {
   adminAudit: number;
   phoneAlertDays: number;
   phoneAlertMonths: number;
-};
+} & PaymentArchiveRun;
 
 /**
  * One minute's retention: motor logs and the admin trail past their months in D1 are moved to
  * the archive (R2, written before D1 lets go), the motor logs D1 still holds moved into their
  * boxes' hubs (move-logs-to-hubs.ts: the past months first to R2, as before, so the hubs take
  * only the recent ones), phone alerts' old day and month counts deleted (each SMS and call is
- * kept in its pump's hub, which deletes its own past a year). Sessions, their realtime watches
+ * kept in its pump's hub, which deletes its own past a year), and payment records past their
+ * windows moved to the archive too (payments-archive.ts: gateway events, payments, ended plan
+ * periods, decided cash and bank requests; old reminders deleted). Sessions, their realtime watches
  * and push subscriptions have their own purge (worker/auth/sessions.ts).
  */
 export async function runRetention(
@@ -42,6 +45,7 @@ export async function runRetention(
   const moved = await moveLogsToHubs(env);
   const audit = await archiveOldAdminAudit(db, env.ARCHIVE, now);
   const counts = await purgeOldPhoneAlertCounts(db, now, PHONE_ALERT_COUNTS_PER_RUN);
+  const paid = await archiveOldPaymentRecords(db, env.ARCHIVE, now);
   return {
     motorLogs: logs.rows,
     motorLogMonths: logs.groups,
@@ -50,5 +54,6 @@ export async function runRetention(
     adminAudit: audit.rows,
     phoneAlertDays: counts.days,
     phoneAlertMonths: counts.months,
+    ...paid,
   };
 }

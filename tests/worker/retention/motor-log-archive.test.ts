@@ -264,6 +264,11 @@ describe("retention", () => {
       adminAudit: 0,
       phoneAlertDays: 0,
       phoneAlertMonths: 0,
+      paymentEvents: 0,
+      payments: 0,
+      rechargeRequests: 0,
+      planPeriods: 0,
+      planReminders: 0,
     });
     for (const [key, etag] of etags) expect((await env.ARCHIVE.head(key))!.etag).toBe(etag);
   });

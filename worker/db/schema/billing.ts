@@ -168,3 +168,12 @@ export const planReminders = sqliteTable(
 export type PaymentRow = typeof payments.$inferSelect;
 export type PlanPeriodRow = typeof planPeriods.$inferSelect;
 export type RechargeRequestRow = typeof rechargeRequests.$inferSelect;
+
+/**
+ * Where the retention's sweep through the boxes' plan periods stands (the last box it finished,
+ * in id order; worker/retention/payments-archive.ts): one row, moved on a tick at a time.
+ */
+export const retentionCursors = sqliteTable("retention_cursors", {
+  name: text("name").primaryKey(),
+  position: text("position").notNull(),
+});

@@ -1,0 +1,4 @@
+CREATE TABLE `retention_cursors` (
+	`name` text PRIMARY KEY NOT NULL,
+	`position` text NOT NULL
+);
