@@ -5,7 +5,7 @@
 //
 // A change the dashboard shows (the day's first switch, a trip, a phase fault or its end, a theft
 // alert) is copied within the environment's DASHBOARD_COPY_WITHIN_SECONDS (10 minutes deployed, at
-// once locally); the count of entries alone within the hour.
+// once locally); the count of entries alone within six times that (the hour; at once locally).
 // Each at a random moment of its window: at the 6 a.m. minute a third of a fleet switches in the
 // same second, and their copies, all at once, would be that many writes on the one database in
 // that second; spread over minutes they are a small share of it, and no switch waits for them.
@@ -28,8 +28,11 @@ function newsWithinMs(env: Partial<Pick<Env, "DASHBOARD_COPY_WITHIN_SECONDS">>):
   const parsed = newsWithinSchema.safeParse(env.DASHBOARD_COPY_WITHIN_SECONDS);
   return parsed.success ? parsed.data * 1000 : ACTIVITY_NEWS_WITHIN_MS;
 }
-/** How long a change only of the entries' count waits for its copy, at most (and at least half of it). */
-export const ACTIVITY_COUNT_WITHIN_MS = 60 * 60_000;
+/**
+ * A change only of the entries' count waits this many times the news's window (within the hour
+ * where news waits 10 minutes; at once where news does), at least half of it.
+ */
+const COUNT_WINDOWS_PER_NEWS_WINDOW = 6;
 /** D1 refused a copy: the next try. */
 const ACTIVITY_RETRY_MS = 60_000;
 /**
@@ -95,7 +98,10 @@ export class BoxActivity {
     }
     this.#hub.ctx.storage.kv.put(ACTIVITY_KEY, after);
     if (urgent) this.#copyWithin(at, 0, newsWithinMs(this.#hub.env));
-    else this.#copyWithin(at, ACTIVITY_COUNT_WITHIN_MS / 2, ACTIVITY_COUNT_WITHIN_MS);
+    else {
+      const within = newsWithinMs(this.#hub.env) * COUNT_WINDOWS_PER_NEWS_WINDOW;
+      this.#copyWithin(at, within / 2, within);
+    }
   }
 
   /** Rows moved in from D1: only their count changes (the migration carried the rest over). */
