@@ -47,16 +47,20 @@ export async function phoneAlertsToday(
   return { sms: count("sms"), call: count("call") };
 }
 
-/** What one change adds to an account's month. */
-export type MonthCounts = Partial<{
+/** What an account's month counts of its SMS and calls. */
+type MonthTotals = {
   sms: number;
   smsParts: number;
   calls: number;
   answeredCalls: number;
   callSeconds: number;
+  /** Calls billed by the started minute (Exotel's 60-second pulse). */
   callMinutes: number;
   capped: number;
-}>;
+};
+
+/** What one change adds to an account's month. */
+export type MonthCounts = Partial<MonthTotals>;
 
 /** Adds `counts` to the account's month (the IST month of `at`, when the delivery was claimed), in one statement. */
 export async function countMonth(db: Db, userId: number, at: number, counts: MonthCounts): Promise<void> {
@@ -95,18 +99,7 @@ export function callDurationCounts(seconds: number): MonthCounts {
 }
 
 /** One account's SMS and calls in a month, as the admin's cost view adds them up. */
-export type MonthUsageRow = {
-  userId: number;
-  mobileNo: string;
-  sms: number;
-  smsParts: number;
-  calls: number;
-  answeredCalls: number;
-  callSeconds: number;
-  /** Calls billed by the started minute (Exotel's 60-second pulse). */
-  callMinutes: number;
-  capped: number;
-};
+export type MonthUsageRow = { userId: number; mobileNo: string } & MonthTotals;
 
 /** Every account that had an alert by SMS or call in `month`, most SMS parts and call minutes first. */
 export async function monthUsage(db: Db, month: string): Promise<MonthUsageRow[]> {
